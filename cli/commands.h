@@ -1,0 +1,24 @@
+// Subcommands of the `weir` command-line tool. Each registers itself on the CLI11 app and
+// returns the process exit code: 0 success, 1 invalid input, 2 usage error.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace weir::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalidInput = 1;
+inline constexpr int kExitUsage = 2;
+
+/// A subcommand's action, run after parsing succeeded.
+using Action = std::function<int()>;
+
+Action add_validate_command(CLI::App& app);
+Action add_info_command(CLI::App& app);
+Action add_convert_command(CLI::App& app);
+
+}  // namespace weir::cli

@@ -1,0 +1,42 @@
+# weir_add_layer(NAME DEPS...): a static library from <layer>/src/*.cpp with public headers in
+# <layer>/include/weir/<layer>/. Sources are globbed so that adding a file (one concept per
+# file) needs no CMake edit.
+function(weir_add_layer name)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  if(NOT _srcs)
+    # A layer whose first sources are still being written: headers only for now.
+    add_library(weir_${name} INTERFACE)
+    target_include_directories(weir_${name} INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    target_link_libraries(weir_${name} INTERFACE ${ARGN})
+    return()
+  endif()
+  add_library(weir_${name} STATIC ${_srcs})
+  target_include_directories(weir_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(weir_${name} PUBLIC ${ARGN})
+  set_target_properties(weir_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# weir_add_test_suite(NAME DEPS...): one Catch2 executable from tests/<name>/*.cpp, each
+# TEST_CASE registered with ctest. Tests run from the repository root so that ../shared resolves.
+function(weir_add_test_suite name)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
+  if(NOT _srcs)
+    message(WARNING "test suite '${name}' has no sources in tests/${name}/; skipped")
+    return()
+  endif()
+  # Catch2's main and the shared test helpers compile once for all suites.
+  if(NOT TARGET weir_test_main)
+    add_library(weir_test_main STATIC ${CMAKE_CURRENT_SOURCE_DIR}/catch_main.cpp
+                ${CMAKE_CURRENT_SOURCE_DIR}/support/corpus.cpp)
+    target_include_directories(weir_test_main PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/support)
+    target_link_libraries(weir_test_main PUBLIC Catch2::Catch2)
+    target_compile_definitions(weir_test_main PUBLIC
+      WEIR_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+      WEIR_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  endif()
+  add_executable(weir_${name}_tests ${_srcs})
+  target_link_libraries(weir_${name}_tests PRIVATE weir_test_main ${ARGN})
+  catch_discover_tests(weir_${name}_tests
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    TEST_PREFIX "${name}: ")
+endfunction()

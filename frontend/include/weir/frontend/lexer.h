@@ -1,0 +1,23 @@
+// The Python 3.12 tokenizer.
+#pragma once
+
+#include <vector>
+
+#include "weir/frontend/source.h"
+#include "weir/frontend/token.h"
+
+namespace weir::frontend {
+
+/// Splits a whole file into tokens, as Python's tokenizer does: NEWLINE at the end of each
+/// logical line, INDENT/DEDENT from an indentation stack (tabs advance to the next multiple of
+/// 8 and must be used consistently), no NEWLINE/INDENT inside brackets (implicit line
+/// joining) or after a backslash continuation, comments and blank lines dropped. Strings of
+/// every form are single tokens; f-strings (including 3.12 nesting of quotes inside
+/// replacement fields) are opaque FString tokens. The result ends with NEWLINE (if the last
+/// logical line was not empty), the DEDENTs that close open blocks, and EndOfFile.
+/// Throws FrontendError (located) on: unterminated strings and f-strings, inconsistent
+/// dedent, inconsistent tabs/spaces, invalid characters, invalid number literals, unmatched
+/// or never-closed brackets, and a stray character after a line-continuation backslash.
+std::vector<Token> tokenize(const SourceFile& file);
+
+}  // namespace weir::frontend

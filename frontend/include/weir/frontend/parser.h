@@ -1,0 +1,47 @@
+// The recursive-descent parser of the Python subset (modules, tasklet statements, expressions).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weir/frontend/ast.h"
+#include "weir/frontend/source.h"
+
+namespace weir::frontend {
+
+struct ParseOptions {
+  /// Decorators that mark a definition weir must understand: when the last component of a
+  /// decorator's dotted name (`gtx.field_operator(...)` -> "field_operator") is one of these,
+  /// or an alias bound to one by `from ... import field_operator as fo` earlier in the module,
+  /// the definition is parsed fully and any syntax error in it is thrown.
+  std::vector<std::string> strict_decorators = {"field_operator", "scan_operator", "program"};
+};
+
+/// Parses a module. Kept: imports, assignments (plain, annotated, augmented), function and
+/// class definitions (class bodies are handled like the module). Everything else at module
+/// or class level (if/for/while/try/with/match/async, expression statements, `type X = ...`,
+/// ...) is skipped at the token level: the whole logical line plus its indented block and
+/// continuation clauses (elif/else/except/finally) becomes one Unparsed statement. A
+/// statement that fails to parse is skipped the same way, except a definition with a strict
+/// decorator (see ParseOptions); an undecorated (or not strictly decorated) function whose
+/// header parses but whose body does not keeps its signature with body_skipped set.
+/// Throws FrontendError on lexical errors anywhere in the file (the file is not valid Python)
+/// and on syntax errors in strictly decorated definitions, at the exact location.
+Module parse_module(const SourceFile& file, const ParseOptions& options = {});
+
+/// Reads `path` and parses it as a module. Throws weir::Error when the file cannot be read.
+Module parse_module_file(const std::string& path, const ParseOptions& options = {});
+
+/// Parses one expression (a bare tuple `a, b` is allowed), e.g. tasklet code
+/// `math.sqrt(a) if a > 0 else -a`. `name` is the file name used in locations.
+/// Throws FrontendError on any syntax error or trailing tokens.
+ExprPtr parse_expression(std::string_view text, std::string name = "<expression>");
+
+/// Parses statements separated by newlines or ';' (tasklet code such as
+/// `__out = (__in1 + __in2)`). Every statement must parse (no skipping): assignments,
+/// return, pass, expression statements, if/elif/else, def, class, imports. Consistently
+/// indented text is accepted. Throws FrontendError on any syntax error.
+StmtList parse_statements(std::string_view text, std::string name = "<statements>");
+
+}  // namespace weir::frontend

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test command: installs dependencies, builds weir and runs every test suite with ctest.
+# SANITIZE=1 builds and tests under AddressSanitizer + UndefinedBehaviorSanitizer instead
+# (in build-asan).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/install-deps.sh"
+if [ "${SANITIZE:-0}" = 1 ]; then
+  export BUILD_DIR="${BUILD_DIR:-$root/build-asan}"
+  export BUILD_TYPE=Debug
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  bash "$root/scripts/build.sh" -DWEIR_SANITIZE=ON
+else
+  export BUILD_DIR="${BUILD_DIR:-$root/build}"
+  bash "$root/scripts/build.sh"
+fi
+if [ ! -d "$root/../shared/corpus/dace" ]; then
+  echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2
+fi
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${JOBS:-2}"

@@ -1,0 +1,375 @@
+// Control-flow regions: blocks and interstate edges in tombstoned vectors (ids are indices and
+// are never reused, so ids held by callers stay valid across removals).
+#include "weir/sdfg/control_flow.h"
+
+#include <algorithm>
+
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+
+namespace weir {
+
+namespace {
+
+ElementRef ref_of(const ControlFlowBlock& b) {
+  ElementRef r;
+  if (const SDFG* s = b.sdfg()) r.sdfg = s->name;
+  r.block_path = b.path();
+  return r;
+}
+
+std::string region_name(const ControlFlowBlock& b) {
+  return b.kind() == BlockKind::SDFG ? "the SDFG" : "region '" + b.label + "'";
+}
+
+}  // namespace
+
+std::string_view to_string(BlockKind k) {
+  switch (k) {
+    case BlockKind::State: return "SDFGState";
+    case BlockKind::Region: return "ControlFlowRegion";
+    case BlockKind::Loop: return "LoopRegion";
+    case BlockKind::Conditional: return "ConditionalBlock";
+    case BlockKind::Break: return "BreakBlock";
+    case BlockKind::Continue: return "ContinueBlock";
+    case BlockKind::Return: return "ReturnBlock";
+    case BlockKind::SDFG: return "SDFG";
+  }
+  return "<invalid>";
+}
+
+// --- ControlFlowBlock ----------------------------------------------------------------------
+
+ControlFlowBlock::~ControlFlowBlock() = default;
+
+ControlFlowRegion* ControlFlowBlock::parent_region() const {
+  // A branch body's parent is its ConditionalBlock, which is not a region.
+  if (parent_ && ControlFlowRegion::matches(parent_->kind()))
+    return static_cast<ControlFlowRegion*>(parent_);
+  return nullptr;
+}
+
+SDFG* ControlFlowBlock::sdfg() const {
+  // const_cast: the SDFG owns this block; constness of the query does not extend to it.
+  for (auto* b = const_cast<ControlFlowBlock*>(this); b; b = b->parent_)
+    if (b->kind_ == BlockKind::SDFG) return static_cast<SDFG*>(b);
+  return nullptr;
+}
+
+std::string ControlFlowBlock::path() const {
+  std::vector<const std::string*> labels;
+  for (const ControlFlowBlock* b = this; b && b->kind_ != BlockKind::SDFG; b = b->parent_)
+    if (!b->label.empty()) labels.push_back(&b->label);  // unnamed branch bodies add nothing
+  std::string out;
+  for (auto it = labels.rbegin(); it != labels.rend(); ++it) {
+    if (!out.empty()) out += '/';
+    out += **it;
+  }
+  return out;
+}
+
+void ControlFlowBlock::copy_common_to(ControlFlowBlock& b) const {
+  b.label = label;
+  b.extra = extra;
+  b.id_ = id_;
+}
+
+// --- ControlTransferBlock ------------------------------------------------------------------
+
+ControlTransferBlock::ControlTransferBlock(BlockKind k, std::string lbl)
+    : ControlFlowBlock(k, std::move(lbl)) {
+  if (!matches(k))
+    throw IRError({}, "ControlTransferBlock needs Break, Continue or Return, got " +
+                          std::string(to_string(k)));
+}
+
+std::unique_ptr<ControlFlowBlock> ControlTransferBlock::clone() const {
+  auto c = std::make_unique<ControlTransferBlock>(kind(), label);
+  copy_common_to(*c);
+  return c;
+}
+
+// --- InterstateEdge ------------------------------------------------------------------------
+
+bool InterstateEdge::is_unconditional() const {
+  auto b = condition.code.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return true;  // empty condition: always taken
+  auto e = condition.code.find_last_not_of(" \t\n");
+  std::string c = condition.code.substr(b, e - b + 1);
+  return c == "1" || c == "True" || c == "true" || c == "(1)" || c == "(True)";
+}
+
+// --- ControlFlowRegion ---------------------------------------------------------------------
+
+ControlFlowRegion::ControlFlowRegion(std::string lbl)
+    : ControlFlowBlock(BlockKind::Region, std::move(lbl)) {}
+ControlFlowRegion::ControlFlowRegion(BlockKind k, std::string lbl)
+    : ControlFlowBlock(k, std::move(lbl)) {}
+ControlFlowRegion::~ControlFlowRegion() = default;
+
+SDFGState& ControlFlowRegion::add_state(std::string label, bool is_start) {
+  return static_cast<SDFGState&>(add_block(std::make_unique<SDFGState>(std::move(label)), is_start));
+}
+
+LoopRegion& ControlFlowRegion::add_loop(std::string label, std::string loop_variable,
+                                        std::string init, std::string condition,
+                                        std::string update) {
+  auto loop = std::make_unique<LoopRegion>(std::move(label));
+  loop->loop_variable = std::move(loop_variable);
+  loop->init_statement = {std::move(init), Language::Python};
+  loop->loop_condition = {std::move(condition), Language::Python};
+  loop->update_statement = {std::move(update), Language::Python};
+  return static_cast<LoopRegion&>(add_block(std::move(loop)));
+}
+
+ConditionalBlock& ControlFlowRegion::add_conditional(std::string label) {
+  return static_cast<ConditionalBlock&>(add_block(std::make_unique<ConditionalBlock>(std::move(label))));
+}
+
+ControlFlowRegion& ControlFlowRegion::add_region(std::string label) {
+  return static_cast<ControlFlowRegion&>(add_block(std::make_unique<ControlFlowRegion>(std::move(label))));
+}
+
+ControlFlowBlock& ControlFlowRegion::add_block(std::unique_ptr<ControlFlowBlock> block, bool is_start) {
+  if (!block) throw IRError(ref_of(*this), "add_block: null block");
+  if (block->kind() == BlockKind::SDFG)
+    throw IRError(ref_of(*this), "an SDFG cannot be a block of a region (use a nested SDFG node)");
+  block->id_ = static_cast<BlockId>(blocks_.size());
+  block->parent_ = this;
+  blocks_.push_back(std::move(block));
+  if (is_start) start_ = blocks_.back()->id_;
+  return *blocks_.back();
+}
+
+ControlFlowEdge& ControlFlowRegion::add_edge(BlockId src, BlockId dst, InterstateEdge data) {
+  for (BlockId b : {src, dst})
+    if (!has_block(b))
+      throw IRError(ref_of(*this), "add_edge: no block " + std::to_string(static_cast<long>(b)) +
+                                       " in " + region_name(*this));
+  auto id = static_cast<EdgeId>(edges_.size());
+  edges_.push_back(ControlFlowEdge{id, src, dst, std::move(data)});
+  return *edges_.back();
+}
+
+void ControlFlowRegion::remove_block(BlockId id) { take_block(id); }
+
+void ControlFlowRegion::remove_edge(EdgeId id) {
+  if (id >= edges_.size() || !edges_[id])
+    throw IRError(ref_of(*this), "remove_edge: no interstate edge " + std::to_string(id) + " in " +
+                                     region_name(*this));
+  edges_[id].reset();
+}
+
+void ControlFlowRegion::set_start_block(BlockId id) {
+  if (id != kNoBlock && !has_block(id))
+    throw IRError(ref_of(*this), "set_start_block: no block " + std::to_string(id) + " in " +
+                                     region_name(*this));
+  start_ = id;
+}
+
+std::unique_ptr<ControlFlowBlock> ControlFlowRegion::take_block(BlockId id) {
+  if (!has_block(id))
+    throw IRError(ref_of(*this), "no block " + std::to_string(static_cast<long>(id)) + " in " +
+                                     region_name(*this));
+  // A detached block cannot keep edges into this region.
+  for (auto& e : edges_)
+    if (e && (e->src == id || e->dst == id)) e.reset();
+  if (start_ == id) start_ = kNoBlock;
+  auto b = std::move(blocks_[id]);
+  b->parent_ = nullptr;
+  return b;
+}
+
+std::vector<ControlFlowBlock*> ControlFlowRegion::blocks() const {
+  std::vector<ControlFlowBlock*> out;
+  for (const auto& b : blocks_)
+    if (b) out.push_back(b.get());
+  return out;
+}
+
+std::size_t ControlFlowRegion::num_blocks() const {
+  return static_cast<std::size_t>(std::count_if(blocks_.begin(), blocks_.end(), [](const auto& b) { return b != nullptr; }));
+}
+
+ControlFlowBlock& ControlFlowRegion::block(BlockId id) const {
+  if (!has_block(id))
+    throw IRError(ref_of(*this), "no block " + std::to_string(static_cast<long>(id)) + " in " +
+                                     region_name(*this));
+  return *blocks_[id];
+}
+
+bool ControlFlowRegion::has_block(BlockId id) const { return id < blocks_.size() && blocks_[id]; }
+
+std::vector<const ControlFlowEdge*> ControlFlowRegion::edges() const {
+  std::vector<const ControlFlowEdge*> out;
+  for (const auto& e : edges_)
+    if (e) out.push_back(&*e);
+  return out;
+}
+
+const ControlFlowEdge& ControlFlowRegion::edge(EdgeId id) const {
+  if (id >= edges_.size() || !edges_[id])
+    throw IRError(ref_of(*this), "no interstate edge " + std::to_string(id) + " in " + region_name(*this));
+  return *edges_[id];
+}
+
+ControlFlowEdge& ControlFlowRegion::edge(EdgeId id) {
+  return const_cast<ControlFlowEdge&>(static_cast<const ControlFlowRegion&>(*this).edge(id));
+}
+
+std::vector<const ControlFlowEdge*> ControlFlowRegion::in_edges(BlockId id) const {
+  std::vector<const ControlFlowEdge*> out;
+  for (const auto& e : edges_)
+    if (e && e->dst == id) out.push_back(&*e);
+  return out;
+}
+
+std::vector<const ControlFlowEdge*> ControlFlowRegion::out_edges(BlockId id) const {
+  std::vector<const ControlFlowEdge*> out;
+  for (const auto& e : edges_)
+    if (e && e->src == id) out.push_back(&*e);
+  return out;
+}
+
+BlockId ControlFlowRegion::start_block() const {
+  // As DaCe's ControlFlowRegion.start_block: a unique source block wins; the stored start only
+  // decides when the sources are ambiguous (none, as in a loop back to the start, or several).
+  std::vector<char> has_in(blocks_.size(), 0);
+  for (const auto& e : edges_)
+    if (e) has_in[e->dst] = 1;
+  BlockId found = kNoBlock;
+  int sources = 0;
+  for (const auto& b : blocks_) {
+    if (!b || has_in[b->id_]) continue;
+    ++sources;
+    found = b->id_;
+  }
+  if (sources == 1) return found;
+  if (start_ != kNoBlock && has_block(start_)) return start_;
+  return kNoBlock;
+}
+
+std::vector<SDFGState*> ControlFlowRegion::all_states() const {
+  std::vector<SDFGState*> out;
+  for (const auto& b : blocks_) {
+    if (!b) continue;
+    if (auto* s = b->as<SDFGState>()) {
+      out.push_back(s);
+    } else if (auto* r = b->as<ControlFlowRegion>()) {
+      auto sub = r->all_states();
+      out.insert(out.end(), sub.begin(), sub.end());
+    } else if (auto* c = b->as<ConditionalBlock>()) {
+      for (const auto& br : c->branches()) {
+        if (!br.body) continue;
+        auto sub = br.body->all_states();
+        out.insert(out.end(), sub.begin(), sub.end());
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<BlockId> ControlFlowRegion::reverse_post_order() const {
+  std::vector<BlockId> post;
+  std::vector<char> seen(blocks_.size(), 0);
+  // Successors per block. They are pushed in reverse edge order so that the DFS visits the
+  // first successor last: after reversing the post-order, earlier edges come first
+  // (a diamond s -> a, s -> b, a -> d, b -> d gives s, a, b, d).
+  std::vector<std::vector<BlockId>> succ(blocks_.size());
+  for (const auto& e : edges_)
+    if (e) succ[e->src].push_back(e->dst);
+  BlockId start = start_block();
+  if (start != kNoBlock) {
+    // Iterative DFS: (block, index of the next successor to visit).
+    std::vector<std::pair<BlockId, std::size_t>> stack{{start, 0}};
+    seen[start] = 1;
+    while (!stack.empty()) {
+      auto& [b, i] = stack.back();
+      const auto& s = succ[b];
+      if (i < s.size()) {
+        BlockId next = s[s.size() - 1 - i];
+        ++i;
+        if (!seen[next]) {
+          seen[next] = 1;
+          stack.emplace_back(next, 0);
+        }
+      } else {
+        post.push_back(b);
+        stack.pop_back();
+      }
+    }
+  }
+  std::vector<BlockId> order(post.rbegin(), post.rend());
+  for (const auto& b : blocks_)  // unreachable blocks, in id order
+    if (b && !seen[b->id_]) order.push_back(b->id_);
+  return order;
+}
+
+void ControlFlowRegion::copy_region_to(ControlFlowRegion& r) const {
+  copy_common_to(r);
+  r.blocks_.clear();
+  r.blocks_.reserve(blocks_.size());
+  for (const auto& b : blocks_) {
+    if (!b) {
+      r.blocks_.push_back(nullptr);  // keep the hole so ids stay the same
+      continue;
+    }
+    auto c = b->clone();
+    c->parent_ = &r;
+    r.blocks_.push_back(std::move(c));
+  }
+  r.edges_ = edges_;
+  r.start_ = start_;
+}
+
+std::unique_ptr<ControlFlowBlock> ControlFlowRegion::clone() const {
+  auto c = std::make_unique<ControlFlowRegion>(label);
+  copy_region_to(*c);
+  return c;
+}
+
+// --- LoopRegion ----------------------------------------------------------------------------
+
+LoopRegion::LoopRegion(std::string lbl) : ControlFlowRegion(BlockKind::Loop, std::move(lbl)) {}
+
+std::unique_ptr<ControlFlowBlock> LoopRegion::clone() const {
+  auto c = std::make_unique<LoopRegion>(label);
+  copy_region_to(*c);
+  c->loop_variable = loop_variable;
+  c->init_statement = init_statement;
+  c->loop_condition = loop_condition;
+  c->update_statement = update_statement;
+  c->inverted = inverted;
+  c->update_before_condition = update_before_condition;
+  return c;
+}
+
+// --- ConditionalBlock ----------------------------------------------------------------------
+
+ConditionalBlock::ConditionalBlock(std::string lbl) : ControlFlowBlock(BlockKind::Conditional, std::move(lbl)) {}
+ConditionalBlock::~ConditionalBlock() = default;
+
+ControlFlowRegion& ConditionalBlock::add_branch(std::optional<CodeBlock> condition, std::string label) {
+  auto body = std::make_unique<ControlFlowRegion>(std::move(label));
+  body->parent_ = this;
+  branches_.push_back(Branch{std::move(condition), std::move(body)});
+  return *branches_.back().body;
+}
+
+std::unique_ptr<ControlFlowBlock> ConditionalBlock::clone() const {
+  auto c = std::make_unique<ConditionalBlock>(label);
+  copy_common_to(*c);
+  for (const auto& br : branches_) {
+    std::unique_ptr<ControlFlowRegion> body;
+    if (br.body) {
+      // clone() of a region returns a region of the same kind.
+      body.reset(static_cast<ControlFlowRegion*>(br.body->clone().release()));
+      body->parent_ = c.get();
+    }
+    c->branches_.push_back(Branch{br.condition, std::move(body)});
+  }
+  return c;
+}
+
+}  // namespace weir

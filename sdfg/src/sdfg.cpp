@@ -1,0 +1,251 @@
+// SDFG: data containers, symbols, free symbols / call signature, nested-SDFG links and deep copy.
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/names.h"
+
+#include <cctype>
+
+namespace weir {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// Symbols read by an expression text; texts the symbolic parser cannot read (Python it does not
+// model: subscripts, attribute calls, ...) contribute nothing.
+void expr_symbols(const std::string& text, std::set<std::string>& used) {
+  if (trim(text).empty()) return;
+  try {
+    used.merge(sym::Expr::parse(text).free_symbols());
+  } catch (const Error&) {
+    // not a symbolic expression: skipped on purpose
+  }
+}
+
+// Symbols read and written by Python statements ("i = 0", "i += 1", "i < N", "a = b; c = d").
+// Statements are split at ';' and newlines; "x = rhs" and "x op= rhs" define x.
+void code_symbols(const std::string& code, std::set<std::string>& used, std::set<std::string>& defined) {
+  std::size_t begin = 0;
+  while (begin <= code.size()) {
+    std::size_t end = code.find_first_of(";\n", begin);
+    if (end == std::string::npos) end = code.size();
+    std::string stmt = code.substr(begin, end - begin);
+    begin = end + 1;
+    // Find a top-level assignment '=' that is not part of ==, <=, >=, !=.
+    std::size_t eq = std::string::npos;
+    int depth = 0;
+    for (std::size_t i = 0; i < stmt.size(); ++i) {
+      char c = stmt[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') --depth;
+      else if (c == '=' && depth == 0) {
+        if (i + 1 < stmt.size() && stmt[i + 1] == '=') {  // "=="
+          ++i;
+          continue;
+        }
+        if (i > 0 && std::string("<>!").find(stmt[i - 1]) != std::string::npos) continue;  // <= >= !=
+        eq = i;
+        break;
+      }
+    }
+    if (eq == std::string::npos) {
+      expr_symbols(stmt, used);
+      continue;
+    }
+    std::string lhs = stmt.substr(0, eq);
+    std::string rhs = stmt.substr(eq + 1);
+    // Augmented assignment: "i += 1" reads i as well.
+    std::string op;
+    while (!lhs.empty() && std::string("+-*/%&|^<>").find(lhs.back()) != std::string::npos) {
+      op.insert(op.begin(), lhs.back());
+      lhs.pop_back();
+    }
+    lhs = trim(lhs);
+    if (!is_identifier(lhs)) {
+      expr_symbols(rhs, used);
+      continue;
+    }
+    if (!op.empty()) used.insert(lhs);
+    defined.insert(lhs);
+    expr_symbols(rhs, used);
+  }
+}
+
+void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<std::string>& defined) {
+  for (const Node* n : st.nodes()) {
+    if (auto* e = n->as<MapEntry>()) {
+      defined.insert(e->map->params.begin(), e->map->params.end());
+      used.merge(e->map->range.free_symbols());
+    } else if (auto* ns = n->as<NestedSDFGNode>()) {
+      for (const auto& [inner, outer] : ns->symbol_mapping) used.merge(outer.free_symbols());
+    } else if (auto* t = n->as<Tasklet>(); t && t->code.language == Language::Python) {
+      // As DaCe's Tasklet.free_symbols: names the code reads that are not connectors and not
+      // assigned inside the tasklet.
+      std::set<std::string> reads, locals;
+      code_symbols(t->code.code, reads, locals);
+      for (const auto& s : reads)
+        if (!t->in_connectors.count(s) && !t->out_connectors.count(s) && !locals.count(s)) used.insert(s);
+    }
+  }
+  for (const DataflowEdge* e : st.edges()) {
+    const Memlet& m = e->memlet;
+    used.merge(m.subset.free_symbols());
+    if (m.other_subset) used.merge(m.other_subset->free_symbols());
+    used.merge(m.volume.free_symbols());
+  }
+}
+
+void region_symbols(const ControlFlowRegion& r, std::set<std::string>& used, std::set<std::string>& defined) {
+  for (const ControlFlowEdge* e : r.edges()) {
+    expr_symbols(e->data.condition.code, used);
+    for (const auto& [target, value] : e->data.assignments) {
+      defined.insert(target);
+      expr_symbols(value, used);
+    }
+  }
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (auto* st = b->as<SDFGState>()) {
+      state_symbols(*st, used, defined);
+      continue;
+    }
+    if (auto* loop = b->as<LoopRegion>()) {
+      if (!loop->loop_variable.empty()) defined.insert(loop->loop_variable);
+      for (const auto* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
+        code_symbols(c->code, used, defined);
+    }
+    if (auto* sub = b->as<ControlFlowRegion>()) {
+      region_symbols(*sub, used, defined);
+    } else if (auto* cond = b->as<ConditionalBlock>()) {
+      for (const auto& br : cond->branches()) {
+        if (br.condition) expr_symbols(br.condition->code, used);
+        if (br.body) region_symbols(*br.body, used, defined);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+SDFG::SDFG(std::string n) : ControlFlowRegion(BlockKind::SDFG, n), name(std::move(n)) {}
+SDFG::~SDFG() = default;
+
+DataDescriptor& SDFG::add_data(const std::string& n, DataDescriptor desc) {
+  if (!is_identifier(n))
+    throw IRError(ElementRef{name, {}, -1, -1, {}}, "data container name '" + n + "' is not a valid identifier");
+  if (arrays.count(n))
+    throw IRError(ElementRef{name, {}, -1, -1, {}}, "data container '" + n + "' already exists");
+  if (symbols.count(n))
+    throw IRError(ElementRef{name, {}, -1, -1, {}}, "data container name '" + n + "' is already a symbol");
+  return arrays.emplace(n, std::move(desc)).first->second;
+}
+
+DataDescriptor& SDFG::add_array(const std::string& n, ScalarType t, std::vector<sym::Expr> shape, bool transient) {
+  return add_data(n, DataDescriptor::make_array(t, std::move(shape), transient));
+}
+
+DataDescriptor& SDFG::add_scalar(const std::string& n, ScalarType t, bool transient) {
+  return add_data(n, DataDescriptor::make_scalar(t, transient));
+}
+
+void SDFG::add_symbol(const std::string& n, ScalarType t) {
+  ElementRef where{name, {}, -1, -1, {}};
+  if (!is_identifier(n)) throw IRError(where, "symbol name '" + n + "' is not a valid identifier");
+  if (arrays.count(n)) throw IRError(where, "symbol name '" + n + "' is already a data container");
+  auto it = symbols.find(n);
+  if (it == symbols.end()) {
+    symbols.emplace(n, DataType::scalar(t));
+  } else if (!(it->second == DataType::scalar(t))) {
+    throw IRError(where, "symbol '" + n + "' already exists with type " + it->second.str());
+  }
+}
+
+std::string SDFG::unique_data_name(const std::string& base) const {
+  auto taken = [this](const std::string& s) { return arrays.count(s) || symbols.count(s); };
+  if (!taken(base)) return base;
+  for (std::size_t i = 0;; ++i) {
+    std::string candidate = base + "_" + std::to_string(i);
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+void SDFG::remove_data(const std::string& n) {
+  if (!arrays.count(n)) throw IRError(ElementRef{name, {}, -1, -1, {}}, "no data container '" + n + "'");
+  // Removing a container that access nodes still use would leave dangling references.
+  for (SDFGState* st : all_states())
+    for (AccessNode* a : st->access_nodes(n))
+      throw IRError(ElementRef{name, st->path(), static_cast<long>(a->id()), -1, a->label},
+                    "cannot remove data container '" + n + "': still accessed here");
+  arrays.erase(n);
+}
+
+DataDescriptor& SDFG::data(const std::string& n) {
+  return const_cast<DataDescriptor&>(static_cast<const SDFG&>(*this).data(n));
+}
+
+const DataDescriptor& SDFG::data(const std::string& n) const {
+  auto it = arrays.find(n);
+  if (it == arrays.end()) throw IRError(ElementRef{name, {}, -1, -1, {}}, "no data container '" + n + "'");
+  return it->second;
+}
+
+std::set<std::string> SDFG::free_symbols() const {
+  std::set<std::string> used, defined;
+  for (const auto& [n, desc] : arrays) used.merge(desc.free_symbols());
+  region_symbols(*this, used, defined);
+  // Like DaCe, a symbol defined anywhere (map parameter, loop variable, interstate assignment)
+  // counts as defined everywhere; container names read in conditions are data, not symbols.
+  std::set<std::string> out;
+  for (const auto& s : used)
+    if (!defined.count(s) && !arrays.count(s)) out.insert(s);
+  return out;
+}
+
+std::vector<std::string> SDFG::arglist() const {
+  std::vector<std::string> out;
+  std::set<std::string> listed;
+  auto add = [&](const std::string& s) {
+    if (listed.insert(s).second) out.push_back(s);
+  };
+  for (const auto& a : arg_names) add(a);
+  for (const auto& [n, desc] : arrays)
+    if (!desc.transient) add(n);
+  for (const auto& s : free_symbols()) add(s);
+  return out;
+}
+
+SDFG* SDFG::parent_sdfg() const { return parent_state_ ? parent_state_->sdfg() : nullptr; }
+
+void SDFG::relink_nested() {
+  for (SDFGState* st : all_states()) {
+    for (Node* n : st->nodes()) {
+      auto* ns = n->as<NestedSDFGNode>();
+      if (!ns || !ns->sdfg) continue;
+      ns->sdfg->parent_node_ = ns;
+      ns->sdfg->parent_state_ = st;
+      ns->sdfg->relink_nested();
+    }
+  }
+}
+
+std::unique_ptr<SDFG> SDFG::clone_sdfg() const {
+  auto c = std::make_unique<SDFG>(name);
+  copy_region_to(*c);
+  c->arrays = arrays;
+  c->symbols = symbols;
+  c->arg_names = arg_names;
+  c->dace_version = dace_version;
+  c->using_explicit_control_flow = using_explicit_control_flow;
+  c->global_code = global_code;
+  c->init_code = init_code;
+  c->exit_code = exit_code;
+  c->relink_nested();
+  return c;
+}
+
+std::unique_ptr<ControlFlowBlock> SDFG::clone() const { return clone_sdfg(); }
+
+}  // namespace weir

@@ -1,0 +1,84 @@
+// SDFG files on disk: plain or gzip-compressed (.sdfgz) JSON, written atomically.
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "weir/sdfg/serialize.h"
+
+namespace weir {
+namespace {
+
+bool ends_with(const std::string& s, const char* suffix) {
+  std::size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// gzread passes uncompressed files through unchanged, so one reader serves both forms.
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw SdfgLoadError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
+  int err = 0;
+  std::string msg = n < 0 ? gzerror(f, &err) : "";
+  gzclose(f);
+  if (n < 0) throw SdfgLoadError(path, "", "", "cannot read (corrupt gzip data?): " + msg);
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<SDFG> load_sdfg(const std::string& path) {
+  std::string text = read_file(path);
+  return sdfg_from_json_text(text, path);
+}
+
+void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& options) {
+  // Serialize fully before touching the file system: a failure leaves nothing behind.
+  std::string text = sdfg_to_json_text(sdfg, options.indent);
+  bool compress = options.compress.value_or(ends_with(path, ".sdfgz"));
+
+  std::filesystem::path target(path);
+  std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::random_device rd;
+  std::filesystem::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
+  auto fail = [&](const std::string& what) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw Error("cannot write '" + path + "': " + what);
+  };
+  if (compress) {
+    gzFile f = gzopen(tmp.c_str(), "wb");
+    if (!f) fail(std::strerror(errno));
+    int written = gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+    int rc = gzclose(f);
+    if (written != static_cast<int>(text.size()) || rc != Z_OK) fail("gzip write failed");
+  } else {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) fail(std::strerror(errno));
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) fail("write failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) fail(ec.message());
+}
+
+SdfgLoadError::SdfgLoadError(std::string file, std::string json_path, std::string element, std::string message)
+    : Error(file + ": " + (json_path.empty() ? "" : json_path + ": ") + (element.empty() ? "" : element + ": ") + message),
+      file_(std::move(file)),
+      json_path_(std::move(json_path)),
+      element_(std::move(element)),
+      message_(std::move(message)) {}
+
+}  // namespace weir

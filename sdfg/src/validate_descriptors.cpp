@@ -1,0 +1,112 @@
+// Validation of data descriptors (DaCe's validate_sdfg descriptor loop and Data.validate):
+// names, descriptor kind, shape/strides/offset agreement, symbols and storage.
+#include <exception>
+
+#include "validate_internal.h"
+#include "weir/sdfg/symbolic.h"
+
+namespace weir::detail {
+
+namespace {
+
+std::string join_exprs(const std::vector<sym::Expr>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += v[i].str();
+  }
+  return s + "]";
+}
+
+void check_descriptor(Validator& v, const std::string& name, const DataDescriptor& d,
+                      const SymbolSet& defined) {
+  const ElementRef here = v.at_sdfg();
+  const std::string what = "container '" + name + "'";
+  if (!is_valid_identifier(name)) {
+    v.report("data-name", "data container name '" + name + "' is not a valid identifier", here);
+  }
+  if (d.kind == DataKind::Unknown) {
+    // Nothing else of the descriptor is known (the loader keeps it verbatim).
+    v.report("desc-unknown-type",
+             what + " has unknown data descriptor type '" + d.type_name + "'", here);
+    return;
+  }
+
+  if (d.is_scalar()) {
+    auto one = d.shape.size() == 1 ? d.shape[0].as_integer() : std::nullopt;
+    if (!one || *one != 1) {
+      v.report("desc-scalar-shape", what + " is a Scalar but has shape " + join_exprs(d.shape) +
+                                        " (a Scalar has shape [1])",
+               here);
+    }
+  } else {
+    if (!d.strides.empty() && d.strides.size() != d.shape.size()) {
+      v.report("desc-strides", what + " has " + std::to_string(d.strides.size()) +
+                                   " strides for " + std::to_string(d.shape.size()) +
+                                   " dimensions",
+               here);
+    }
+    if (!d.offset.empty() && d.offset.size() != d.shape.size()) {
+      v.report("desc-offset", what + " has " + std::to_string(d.offset.size()) +
+                                  " offsets for " + std::to_string(d.shape.size()) +
+                                  " dimensions",
+               here);
+    }
+  }
+  for (std::size_t i = 0; i < d.shape.size(); ++i) {
+    auto n = d.shape[i].as_integer();
+    if (n && *n < 0) {
+      v.report("desc-negative-shape", what + " has negative size " + std::to_string(*n) +
+                                          " in dimension " + std::to_string(i),
+               here);
+    }
+  }
+
+  SymbolSet used;
+  try {
+    used = d.free_symbols();
+  } catch (const std::exception&) {
+    used.clear();
+  }
+  SymbolSet undefined = undefined_in(used, defined);
+  if (!undefined.empty()) {
+    v.report("desc-undefined-symbol",
+             what + " uses undeclared symbol(s) " + quoted_list(undefined) +
+                 " (symbols of descriptors must be declared SDFG symbols)",
+             here);
+  }
+
+  if (d.storage == StorageType::Register) {
+    if (d.lifetime == AllocationLifetime::Persistent ||
+        d.lifetime == AllocationLifetime::External) {
+      v.report("desc-storage", what + " cannot be both " +
+                                   std::string(to_string(d.lifetime)) +
+                                   " and use Register storage",
+               here);
+    } else if (!d.transient && (d.kind == DataKind::Array || d.kind == DataKind::Stream)) {
+      // A non-transient array is passed in by the caller: it cannot live in registers.
+      // (Non-transient Scalars with Register storage are passed by value; DaCe allows them.)
+      v.report("desc-storage", what + " is not transient but uses Register storage", here);
+    }
+  }
+
+  if (v.depth == 0 && v.parent_node == nullptr && d.is_scalar() && !d.transient &&
+      name.rfind("__return", 0) == 0) {
+    v.report("desc-return-scalar",
+             what + ": a top-level SDFG cannot return a Scalar (use a one-element Array)", here);
+  }
+}
+
+}  // namespace
+
+void validate_descriptors(Validator& v) {
+  // Descriptors may use declared symbols and, for transients allocated later, symbols that
+  // the control flow defines (interstate assignments, loop variables).
+  SymbolSet defined = v.defined;
+  defined.insert(v.all_loop_variables.begin(), v.all_loop_variables.end());
+  for (const auto& [name, desc] : v.sdfg.arrays) {
+    v.guarded(v.at_sdfg(), [&] { check_descriptor(v, name, desc, defined); });
+  }
+}
+
+}  // namespace weir::detail

@@ -1,0 +1,98 @@
+// Internal: shared state of the validator (validate*.cpp). Not a public header.
+//
+// One Validator checks one SDFG; nested SDFGs get their own Validator (validate_sdfg_into),
+// whose ElementRef::sdfg is the '/'-joined chain of SDFG names ("outer/inner").
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weir/sdfg/names.h"
+#include "weir/sdfg/validate.h"
+
+namespace weir::detail {
+
+using SymbolSet = std::set<std::string>;
+
+class Validator {
+ public:
+  Validator(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out, int depth,
+            const NestedSDFGNode* parent_node);
+
+  const SDFG& sdfg;
+  /// "outer/inner" for a nested SDFG.
+  const std::string name_path;
+  /// Nesting depth (0 for the SDFG validate() was called on).
+  const int depth;
+  /// The nested SDFG node this SDFG is called from (as found while recursing), or nullptr.
+  const NestedSDFGNode* const parent_node;
+
+  /// Symbols defined everywhere in the SDFG: declared symbols, every interstate assignment
+  /// target, Python builtins. (Interstate code may also read data containers; see
+  /// undefined_in_code.)
+  SymbolSet defined;
+  /// Every loop variable of a LoopRegion anywhere in the SDFG.
+  SymbolSet all_loop_variables;
+  /// Every interstate assignment target anywhere in the SDFG.
+  SymbolSet assigned_symbols;
+
+  void report(std::string code, std::string message, ElementRef where);
+  /// Runs `check`; an exception escaping it (a bug or an IR query that throws on a malformed
+  /// graph) becomes a "validator-exception" diagnostic at `where` instead of escaping.
+  void guarded(const ElementRef& where, const std::function<void()>& check);
+  /// Every diagnostic reported so far, nested SDFGs included (they report into the same list).
+  std::vector<Diagnostic>& out;
+
+  ElementRef at_sdfg() const;
+  ElementRef at_block(const ControlFlowBlock& b) const;
+  ElementRef at_node(const SDFGState& s, const Node& n) const;
+  ElementRef at_edge(const SDFGState& s, EdgeId e) const;
+  ElementRef at_interstate_edge(const ControlFlowRegion& r, EdgeId e) const;
+
+};
+
+/// DaCe's validate_name: [A-Za-z_][A-Za-z0-9_]*, and not True/False/None.
+bool is_valid_identifier(std::string_view name);
+/// Free symbols of a Python expression; nullopt if the text does not parse as one.
+std::optional<SymbolSet> expression_symbols(const std::string& text);
+/// Free symbols of `name = expr` (the right-hand side) or of a plain expression; nullopt if
+/// neither parses.
+std::optional<SymbolSet> statement_symbols(const std::string& text);
+/// Members of `used` not in `defined`.
+SymbolSet undefined_in(const SymbolSet& used, const SymbolSet& defined);
+/// "'a', 'b'".
+std::string quoted_list(const SymbolSet& names);
+/// Symbols every SDFG may use without declaring them (True, min, math, ...).
+const SymbolSet& builtin_symbols();
+
+/// Visits `region` and every region below it (loop bodies, plain regions, branch bodies),
+/// not descending into nested SDFGs.
+void for_each_region(const ControlFlowRegion& region,
+                     const std::function<void(const ControlFlowRegion&)>& fn);
+
+void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out,
+                        int depth, const NestedSDFGNode* parent_node);
+void validate_descriptors(Validator& v);
+/// Control flow of the whole SDFG, including every state (via validate_state).
+void validate_control_flow(Validator& v);
+/// One state. `defined` holds the symbols defined at the state (SDFG-wide ones plus loop
+/// variables of enclosing loops); map parameters are added per scope.
+void validate_state(Validator& v, const SDFGState& state, const SymbolSet& defined);
+/// Checks that need the scope tree of an acyclic state: edges crossing scopes, and symbols
+/// of memlets, map ranges and symbol mappings (map parameters are defined inside their scope).
+/// Reports a failing scope_tree() as "scope-tree" unless `scope_problems_reported`.
+void validate_scopes(Validator& v, const SDFGState& state, const SymbolSet& defined,
+                     bool scope_problems_reported);
+/// "tasklet 'add' (node 3)".
+std::string describe_node(const Node& n);
+/// Reports an exception thrown by an IR query on `state` (scope_tree, topological_order) as
+/// `code`: an IRError's node becomes the diagnostic's node, and its location prefix is not
+/// repeated in the message.
+void report_query_failure(Validator& v, const SDFGState& state, const std::string& code,
+                          const std::string& message, const std::exception& ex);
+
+}  // namespace weir::detail

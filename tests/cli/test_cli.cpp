@@ -1,0 +1,120 @@
+// The `weir` command line: exit codes (0 ok, 1 invalid input, 2 usage), messages, outputs.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "corpus.h"
+#include "weir/sdfg/serialize.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Run run_weir(const std::string& args) {
+  std::string cmd = std::string(WEIR_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("weir validate accepts every corpus file but reference.sdfg", "[cli]") {
+  for (const auto& f : weir::test::dace_corpus_files()) {
+    INFO(f.string());
+    auto r = run_weir(std::string("validate ") + q(f));
+    if (f.filename() == "reference.sdfg") {
+      CHECK(r.code == 1);
+      CHECK_THAT(r.out, Catch::Contains("invalid") && Catch::Contains("Reference"));
+    } else {
+      CHECK(r.code == 0);
+      CHECK_THAT(r.out, Catch::Contains("valid (SDFG '"));
+    }
+  }
+}
+
+TEST_CASE("weir info summarizes hdiff", "[cli]") {
+  auto f = weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg";
+  auto r = run_weir("info --json " + q(f));
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  // Worked out from the file: hdiff takes in_field, out_field, coeff and sizes I, J, K.
+  CHECK(j["arrays"]["in_field"]["shape"] == nlohmann::json({"I + 4", "J + 4", "K"}));
+  CHECK(j["arrays"]["coeff"]["dtype"] == "float64");
+  CHECK(j["free_symbols"] == nlohmann::json({"I", "J", "K"}));
+  CHECK(j["states"].get<int>() >= 1);
+  CHECK(j["nodes"]["MapEntry"].get<int>() == static_cast<int>(j["maps"].size()));
+
+  auto text = run_weir("info " + q(f));
+  REQUIRE(text.code == 0);
+  CHECK_THAT(text.out, Catch::Contains("SDFG 'hdiff") && Catch::Contains("in_field: Array float64[I + 4, J + 4, K]"));
+}
+
+TEST_CASE("weir convert round-trips, compresses and flattens", "[cli]") {
+  auto dir = weir::test::scratch_dir("cli-convert");
+  auto in = weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg";
+
+  auto gz = dir / "lap.sdfgz";
+  auto r = run_weir("convert " + q(in) + " -o " + q(gz));
+  REQUIRE(r.code == 0);
+  auto head = weir::test::read_text(gz).substr(0, 2);
+  CHECK(static_cast<unsigned char>(head[0]) == 0x1f);
+  CHECK(static_cast<unsigned char>(head[1]) == 0x8b);
+  auto a = weir::load_sdfg(in.string());
+  auto b = weir::load_sdfg(gz.string());
+  CHECK(weir::sdfg_difference(*a, *b).empty());
+
+  auto flat = dir / "flat.sdfg";
+  r = run_weir("convert --flatten " + q(in) + " -o " + q(flat));
+  REQUIRE(r.code == 0);
+  auto f = weir::load_sdfg(flat.string());
+  for (auto* blk : f->blocks()) CHECK(blk->kind() == weir::BlockKind::State);
+  CHECK(run_weir("validate " + q(flat)).code == 0);
+}
+
+TEST_CASE("weir reports bad input with exit code 1 and writes nothing", "[cli]") {
+  auto dir = weir::test::scratch_dir("cli-bad");
+  auto bad = dir / "bad.sdfg";
+  std::ofstream(bad) << R"({"type": "SDFG", "dace_version": "2.0.0a6", "attributes": {"name": "k"}, "nodes": [)";
+  auto out = dir / "out.sdfg";
+  auto r = run_weir("convert " + q(bad) + " -o " + q(out));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("bad.sdfg") && Catch::Contains("not valid JSON"));
+  CHECK_FALSE(fs::exists(out));
+
+  r = run_weir("validate " + q(dir / "missing.sdfg"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("missing.sdfg") && Catch::Contains("cannot open"));
+
+  r = run_weir("info " + q(bad));
+  CHECK(r.code == 1);
+}
+
+TEST_CASE("weir usage errors exit with code 2 and --help works", "[cli]") {
+  CHECK(run_weir("").code == 2);
+  CHECK(run_weir("frobnicate x.sdfg").code == 2);
+  CHECK(run_weir("convert only-input.sdfg").code == 2);  // -o is required
+  CHECK(run_weir("convert a.sdfg -o b.sdfg --indent 99").code == 2);
+  for (const char* sub : {"validate", "info", "convert"}) {
+    auto r = run_weir(std::string(sub) + " --help");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains(sub));
+  }
+}

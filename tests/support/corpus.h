@@ -1,0 +1,19 @@
+// Locating ../shared/corpus for tests. A missing corpus is a test failure, never a silent pass.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace weir::test {
+
+/// `<repo>/../shared/corpus/dace`; FAILs the current test if it does not exist.
+std::filesystem::path dace_corpus_dir();
+/// Every `.sdfg` file under the DaCe corpus, sorted; FAILs if none.
+std::vector<std::filesystem::path> dace_corpus_files();
+/// Reads a whole file; FAILs if it cannot.
+std::string read_text(const std::filesystem::path& p);
+/// A fresh empty directory under the build tree for a test's outputs.
+std::filesystem::path scratch_dir(const std::string& name);
+
+}  // namespace weir::test

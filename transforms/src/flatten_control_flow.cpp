@@ -1,0 +1,711 @@
+// flatten_control_flow: lowers LoopRegion / ConditionalBlock / ControlFlowRegion and the
+// Break/Continue/Return blocks to plain states and interstate edges.
+//
+// Regions are flattened bottom-up: a block's inner regions are flattened first, so that when a
+// block is inlined into its parent region, its body holds only states and control-transfer
+// blocks. A loop resolves the Break/Continue blocks left directly in its flattened body (they
+// are its own: inner loops resolved theirs, and conditionals/regions pass theirs up). Return
+// blocks travel up to the SDFG's top region, where they become empty sink states.
+//
+// Everything that can make the pass fail is checked before the SDFG is changed.
+#include "weir/transforms/flatten_control_flow.h"
+
+#include "weir/sdfg/names.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "weir/sdfg/control_flow.h"
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/nodes.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+
+namespace weir::transforms {
+
+namespace {
+
+using Assignments = std::vector<std::pair<std::string, std::string>>;
+
+// --- text helpers --------------------------------------------------------------------------
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word_char(char c) { return is_alpha(c) || is_digit(c) || c == '.' || c == '$'; }
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+
+/// Python-ish tokens: words (identifiers, numbers, `$N`), two-character operators, single
+/// characters. Whitespace is dropped.
+std::vector<std::string> tokenize(std::string_view s) {
+  static const std::set<std::string_view> two{"==", "!=", "<=", ">=", "//", "**", "<<", ">>"};
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (is_space(s[i])) {
+      ++i;
+    } else if (is_word_char(s[i])) {
+      std::size_t j = i;
+      while (j < s.size() && is_word_char(s[j])) ++j;
+      out.emplace_back(s.substr(i, j - i));
+      i = j;
+    } else if (i + 1 < s.size() && two.count(s.substr(i, 2))) {
+      out.emplace_back(s.substr(i, 2));
+      i += 2;
+    } else {
+      out.emplace_back(1, s[i]);
+      ++i;
+    }
+  }
+  return out;
+}
+
+/// Names an expression text may read (an over-approximation: function names are included).
+std::set<std::string> names_in(std::string_view s) {
+  std::set<std::string> out;
+  for (auto& t : tokenize(s)) {
+    std::string w = !t.empty() && t[0] == '$' ? t.substr(1) : t;
+    if (is_identifier(w)) out.insert(w);
+  }
+  return out;
+}
+
+/// Removes parentheses that enclose the whole token list: "((a < b))" -> "a < b".
+void strip_outer_parens(std::vector<std::string>& t) {
+  while (t.size() >= 2 && t.front() == "(" && t.back() == ")") {
+    int depth = 0;
+    bool encloses = true;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == "(") ++depth;
+      if (t[i] == ")") --depth;
+      if (depth == 0 && i + 1 < t.size()) {
+        encloses = false;  // the first '(' closes before the end: "(a) and (b)"
+        break;
+      }
+    }
+    if (!encloses) return;
+    t.erase(t.begin());
+    t.pop_back();
+  }
+}
+
+/// Whether `d` is textually the negation of `c` ("not (c)", "not c", "(not (c))").
+bool is_negation_of(std::string_view d, std::string_view c) {
+  auto td = tokenize(d);
+  strip_outer_parens(td);
+  if (td.empty() || td[0] != "not") return false;
+  std::vector<std::string> rest(td.begin() + 1, td.end());
+  // `not` binds tighter than and/or/if-else: "not a and b" is not the negation of "a and b".
+  int depth = 0;
+  for (const auto& t : rest) {
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    if (t == ")" || t == "]" || t == "}") --depth;
+    if (depth == 0 && (t == "and" || t == "or" || t == "if" || t == "else" || t == "lambda"))
+      return false;
+  }
+  strip_outer_parens(rest);
+  auto tc = tokenize(c);
+  strip_outer_parens(tc);
+  return !rest.empty() && rest == tc;
+}
+
+/// Whether one of the edges is always taken when the block ends: one is unconditional, or two
+/// of them are a condition and its negation.
+bool evidently_exhaustive(const std::vector<const ControlFlowEdge*>& outs) {
+  for (const auto* e : outs)
+    if (e->data.is_unconditional()) return true;
+  for (const auto* a : outs)
+    for (const auto* b : outs)
+      if (a != b && is_negation_of(b->data.condition.code, a->data.condition.code)) return true;
+  return false;
+}
+
+/// `c` in parentheses, unless they already enclose all of it: "(t < N)" stays as it is.
+std::string parenthesize(const std::string& c) {
+  auto t = tokenize(c);
+  auto stripped = t;
+  strip_outer_parens(stripped);
+  if (stripped.size() < t.size()) return c;
+  return "(" + c + ")";
+}
+
+/// "not (c)": "(t < N)" becomes "not (t < N)", "x > 0" becomes "not (x > 0)".
+std::string negate(const std::string& c) { return "not " + parenthesize(c); }
+
+/// "c" for one part, "(a) and (b) and ..." for several, "1" for none.
+std::string conjunction(const std::vector<std::string>& parts) {
+  if (parts.empty()) return "1";
+  if (parts.size() == 1) return parts[0];
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += " and ";
+    out += parenthesize(p);
+  }
+  return out;
+}
+
+/// The condition under which none of the edges is taken: "not (c)" / "not ((c1) or (c2))".
+std::string none_taken(const std::vector<const ControlFlowEdge*>& outs) {
+  if (outs.size() == 1) return negate(trim(outs[0]->data.condition.code));
+  std::string d;
+  for (const auto* e : outs) {
+    if (!d.empty()) d += " or ";
+    d += parenthesize(trim(e->data.condition.code));
+  }
+  return negate(d);
+}
+
+/// Whether `extra` can be appended to `first` (assignments of one edge) with the same meaning
+/// whether the edge's assignments run in order or simultaneously: `extra` neither writes nor
+/// reads a name that `first` writes.
+bool can_append(const Assignments& first, const Assignments& extra) {
+  std::set<std::string> written;
+  for (const auto& [k, v] : first) written.insert(k);
+  for (const auto& [k, v] : extra) {
+    if (written.count(k)) return false;
+    for (const auto& n : names_in(v))
+      if (written.count(n)) return false;
+  }
+  return true;
+}
+
+std::string describe_loop(const LoopRegion& loop) {
+  std::string s = "loop '" + loop.path() + "'";
+  if (const SDFG* g = loop.sdfg()) s += " in SDFG '" + g->name + "'";
+  return s;
+}
+
+/// Parses "x = expr" statements separated by ';' or newlines (outside brackets).
+Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, const char* what) {
+  auto fail = [&](const std::string& stmt, const std::string& why) -> Error {
+    return Error("flatten_control_flow: " + describe_loop(loop) + ": " + what + " '" + code.code +
+                 "': " + why + (stmt.empty() ? "" : " (in '" + stmt + "')"));
+  };
+  if (code.language != Language::Python && !trim(code.code).empty())
+    throw fail("", "only Python statements can be flattened, not " +
+                       std::string(to_string(code.language)));
+  std::vector<std::string> stmts;
+  std::string cur;
+  int depth = 0;
+  for (char c : code.code) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth <= 0 && (c == ';' || c == '\n')) {
+      stmts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  stmts.push_back(cur);
+  Assignments out;
+  for (const auto& raw : stmts) {
+    std::string st = trim(raw);
+    if (st.empty()) continue;
+    std::size_t eq = std::string::npos;
+    depth = 0;
+    for (std::size_t i = 0; i < st.size(); ++i) {
+      char c = st[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c != '=' || depth != 0) continue;
+      char prev = i > 0 ? st[i - 1] : '\0';
+      char next = i + 1 < st.size() ? st[i + 1] : '\0';
+      if (next == '=') {  // "==": skip both characters
+        ++i;
+        continue;
+      }
+      if (prev == '<' || prev == '>' || prev == '!' || prev == '=') continue;
+      eq = i;
+      break;
+    }
+    if (eq == std::string::npos)
+      throw fail(st, "expected assignments of the form 'name = expression'");
+    std::string lhs = trim(std::string_view(st).substr(0, eq));
+    std::string rhs = trim(std::string_view(st).substr(eq + 1));
+    if (!is_identifier(lhs))
+      throw fail(st, "the left-hand side '" + lhs +
+                         "' is not a symbol name (expected 'name = expression')");
+    if (rhs.empty()) throw fail(st, "the assignment to '" + lhs + "' has no expression");
+    out.emplace_back(std::move(lhs), std::move(rhs));
+  }
+  return out;
+}
+
+// --- checks before any change --------------------------------------------------------------
+
+void precheck_sdfg(const SDFG& sdfg);
+
+std::string where(const ControlFlowBlock& b) {
+  std::string s = std::string(to_string(b.kind())) + " '" + b.path() + "'";
+  if (const SDFG* g = b.sdfg()) s += " in SDFG '" + g->name + "'";
+  return s;
+}
+
+void require_unique_start(const ControlFlowRegion& r, const ControlFlowBlock& owner) {
+  if (r.num_blocks() != 0 && r.start_block() == kNoBlock)
+    throw Error("flatten_control_flow: " + where(owner) +
+                ": a region to inline has no unique start block");
+}
+
+/// `inlined`: the region's blocks will be moved into an enclosing region. `in_loop`: a loop of
+/// the same SDFG encloses the region.
+void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
+  for (const ControlFlowBlock* b : r.blocks()) {
+    // A block whose out-edges may all fail gets a fall-through edge with the negated
+    // conditions when its region is inlined (the block that replaces a region inherits them).
+    auto outs = r.out_edges(b->id());
+    if (inlined && !ControlTransferBlock::matches(b->kind()) && !outs.empty() &&
+        !evidently_exhaustive(outs))
+      for (const auto* e : outs)
+        if (e->data.condition.language != Language::Python)
+          throw Error("flatten_control_flow: " + where(*b) +
+                      ": cannot negate an interstate condition in " +
+                      std::string(to_string(e->data.condition.language)));
+    switch (b->kind()) {
+      case BlockKind::State: {
+        for (const Node* n : b->as<SDFGState>()->nodes())
+          if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) precheck_sdfg(*ns->sdfg);
+        break;
+      }
+      case BlockKind::Loop: {
+        const auto& loop = *b->as<LoopRegion>();
+        parse_statements(loop.init_statement, loop, "init_statement");
+        parse_statements(loop.update_statement, loop, "update_statement");
+        if (loop.loop_condition.language != Language::Python)
+          throw Error("flatten_control_flow: " + describe_loop(loop) +
+                      ": only a Python loop condition can be flattened");
+        require_unique_start(loop, loop);
+        precheck_region(loop, true, true);
+        break;
+      }
+      case BlockKind::Region: {
+        const auto& reg = *b->as<ControlFlowRegion>();
+        require_unique_start(reg, reg);
+        precheck_region(reg, true, in_loop);
+        break;
+      }
+      case BlockKind::Conditional: {
+        const auto& cb = *b->as<ConditionalBlock>();
+        for (const auto& br : cb.branches()) {
+          if (br.condition && br.condition->language != Language::Python)
+            throw Error("flatten_control_flow: " + where(cb) +
+                        ": only Python branch conditions can be flattened");
+          if (!br.body) continue;
+          require_unique_start(*br.body, cb);
+          precheck_region(*br.body, true, in_loop);
+        }
+        break;
+      }
+      case BlockKind::Break:
+      case BlockKind::Continue:
+        if (!in_loop)
+          throw Error("flatten_control_flow: " + where(*b) + " is not inside a loop");
+        break;
+      case BlockKind::Return:
+      case BlockKind::SDFG:
+        break;
+    }
+  }
+}
+
+void precheck_sdfg(const SDFG& sdfg) { precheck_region(sdfg, false, false); }
+
+// --- the pass ------------------------------------------------------------------------------
+
+/// An edge of the region that touched a block being replaced (copied before the removal).
+struct IncidentEdge {
+  BlockId src, dst;
+  InterstateEdge data;
+};
+
+/// What move_body() leaves in the parent region (ids in the parent).
+struct Body {
+  BlockId start = kNoBlock;
+  std::vector<BlockId> sinks;  // states without out-edges
+  std::vector<std::pair<BlockId, std::string>> fallthrough;  // state, "none of its edges taken"
+  std::vector<BlockId> breaks, continues;
+};
+
+class Flattener {
+ public:
+  Flattener(SDFG& sdfg, std::size_t& removed) : sdfg_(sdfg), removed_(removed) {}
+
+  void run() {
+    count_labels(sdfg_);
+    flatten_region(sdfg_);
+    // Return blocks that reached the top become empty sink states: the SDFG ends there.
+    for (ControlFlowBlock* b : sdfg_.blocks())
+      if (b->kind() == BlockKind::Return) materialize(sdfg_, b->id(), "return_state");
+    sdfg_.using_explicit_control_flow = false;
+  }
+
+ private:
+  SDFG& sdfg_;
+  std::size_t& removed_;
+  std::map<std::string, int> labels_;  // label -> number of blocks carrying it
+  /// Blocks whose out-edges always fire (created by the pass, or given a fall-through edge).
+  std::unordered_set<const ControlFlowBlock*> exhaustive_;
+
+  void count_labels(const ControlFlowRegion& r) {
+    for (const ControlFlowBlock* b : r.blocks()) {
+      ++labels_[b->label];
+      if (const auto* sub = b->as<ControlFlowRegion>()) count_labels(*sub);
+      if (const auto* cb = b->as<ConditionalBlock>())
+        for (const auto& br : cb->branches())
+          if (br.body) {
+            ++labels_[br.body->label];
+            count_labels(*br.body);
+          }
+    }
+  }
+
+  std::string fresh(std::string base) {
+    if (base.empty()) base = "state";
+    std::string cand = base;
+    for (int i = 1; labels_[cand] > 0; ++i) cand = base + "_" + std::to_string(i);
+    ++labels_[cand];
+    return cand;
+  }
+
+  void release(const std::string& label) {
+    auto it = labels_.find(label);
+    if (it != labels_.end() && it->second > 0) --it->second;
+  }
+
+  BlockId new_state(ControlFlowRegion& r, const std::string& base, bool always_exits) {
+    SDFGState& s = r.add_state(fresh(base));
+    if (always_exits) exhaustive_.insert(&s);
+    return s.id();
+  }
+
+  static bool has_edge(const ControlFlowRegion& r, BlockId src, BlockId dst) {
+    for (const auto* e : r.out_edges(src))
+      if (e->dst == dst) return true;
+    return false;
+  }
+
+  /// Adds src -> dst carrying `data` followed by the assignments `extra`. Goes through a fresh
+  /// state (labelled from `via`) when an edge src -> dst exists already (DaCe's graphs have no
+  /// parallel edges) or when appending `extra` to data's assignments could change their meaning.
+  void connect(ControlFlowRegion& r, BlockId src, BlockId dst, InterstateEdge data,
+               const Assignments& extra, const std::string& via) {
+    if (!has_edge(r, src, dst) && can_append(data.assignments, extra)) {
+      data.assignments.insert(data.assignments.end(), extra.begin(), extra.end());
+      r.add_edge(src, dst, std::move(data));
+      return;
+    }
+    BlockId mid = new_state(r, via, true);
+    r.add_edge(src, mid, std::move(data));
+    InterstateEdge tail;
+    tail.assignments = extra;
+    r.add_edge(mid, dst, std::move(tail));
+  }
+
+  static std::vector<IncidentEdge> incident_edges(const ControlFlowRegion& r, BlockId id) {
+    std::vector<IncidentEdge> out;
+    for (const auto* e : r.edges())
+      if (e->src == id || e->dst == id) out.push_back({e->src, e->dst, e->data});
+    return out;
+  }
+
+  /// Replaces the control-transfer block `id` by an empty state with its label and in-edges.
+  BlockId materialize(ControlFlowRegion& r, BlockId id, const std::string& base) {
+    ControlFlowBlock& b = r.block(id);
+    std::string label = b.label.empty() ? base : b.label;
+    release(b.label);
+    bool was_start = r.start_block() == id;
+    std::vector<IncidentEdge> ins;
+    for (const auto* e : r.in_edges(id))
+      if (e->src != id) ins.push_back({e->src, e->dst, e->data});
+    r.remove_block(id);
+    ++removed_;
+    BlockId s = new_state(r, label, true);
+    for (auto& e : ins) r.add_edge(e.src, s, std::move(e.data));
+    if (was_start) r.set_start_block(s);
+    return s;
+  }
+
+  /// Resolves a Break/Continue block of a loop body: control goes to `target` with the
+  /// assignments `extra`. Returns the state that replaced it, or kNoBlock if its in-edges were
+  /// redirected to `target` directly.
+  BlockId resolve_transfer(ControlFlowRegion& r, BlockId id, BlockId target,
+                           const Assignments& extra, bool is_body_start, const std::string& base) {
+    if (is_body_start) {
+      BlockId s = materialize(r, id, base);
+      connect(r, s, target, {}, extra, base);
+      return s;
+    }
+    ControlFlowBlock& b = r.block(id);
+    std::string via = b.label.empty() ? base : b.label;
+    release(b.label);
+    std::vector<IncidentEdge> ins;
+    for (const auto* e : r.in_edges(id))
+      if (e->src != id) ins.push_back({e->src, e->dst, e->data});
+    r.remove_block(id);
+    ++removed_;
+    for (auto& e : ins) connect(r, e.src, target, std::move(e.data), extra, via);
+    return kNoBlock;
+  }
+
+  /// Moves the blocks and edges of `body` (already flattened) into `r`.
+  Body move_body(ControlFlowRegion& r, ControlFlowRegion& body) {
+    Body out;
+    BlockId start = body.start_block();
+    std::vector<IncidentEdge> edges;
+    for (const auto* e : body.edges()) edges.push_back({e->src, e->dst, e->data});
+    std::vector<BlockId> sinks, breaks, continues;
+    std::vector<std::pair<BlockId, std::string>> fallthrough;
+    std::vector<ControlFlowBlock*> blocks = body.blocks();
+    for (ControlFlowBlock* b : blocks) {
+      switch (b->kind()) {
+        case BlockKind::State: {
+          auto outs = body.out_edges(b->id());
+          if (outs.empty())
+            sinks.push_back(b->id());
+          else if (!exhaustive_.count(b) && !evidently_exhaustive(outs))
+            fallthrough.emplace_back(b->id(), none_taken(outs));
+          break;
+        }
+        case BlockKind::Break: breaks.push_back(b->id()); break;
+        case BlockKind::Continue: continues.push_back(b->id()); break;
+        default: break;
+      }
+    }
+    std::map<BlockId, BlockId> ids;
+    for (ControlFlowBlock* b : blocks) {
+      BlockId old = b->id();
+      ids[old] = r.add_block(body.take_block(old)).id();
+    }
+    for (auto& e : edges) r.add_edge(ids.at(e.src), ids.at(e.dst), std::move(e.data));
+    if (start != kNoBlock) out.start = ids.at(start);
+    for (BlockId s : sinks) out.sinks.push_back(ids.at(s));
+    for (auto& [s, c] : fallthrough) out.fallthrough.emplace_back(ids.at(s), std::move(c));
+    for (BlockId s : breaks) out.breaks.push_back(ids.at(s));
+    for (BlockId s : continues) out.continues.push_back(ids.at(s));
+    return out;
+  }
+
+  /// Connects every normal end of a moved body (sinks; fall-through of states whose edges may
+  /// all fail) to `target`, adding `extra` assignments.
+  void connect_ends(ControlFlowRegion& r, const Body& body, BlockId target,
+                    const Assignments& extra, const std::string& via) {
+    for (const auto& [s, cond] : body.fallthrough) {
+      InterstateEdge e;
+      e.condition = CodeBlock{cond, Language::Python};
+      connect(r, s, target, std::move(e), extra, via);
+      exhaustive_.insert(&r.block(s));
+    }
+    for (BlockId s : body.sinks) connect(r, s, target, {}, extra, via);
+  }
+
+  /// Re-attaches the recorded edges of the removed block `old`: its in-edges now enter `entry`
+  /// (after the assignments `init`), its out-edges leave `exit`.
+  void reattach(ControlFlowRegion& r, BlockId old, std::vector<IncidentEdge> incident,
+                BlockId entry, BlockId exit, const Assignments& init, bool was_start,
+                const std::string& base) {
+    // The init assignments need a state of their own where the block is the start, where
+    // they cannot be appended to an incoming edge, or where there is no incoming edge (an
+    // unreachable loop still defines its variable).
+    bool init_state = false;
+    if (!init.empty()) {
+      init_state = was_start;
+      bool entered = false;
+      for (const auto& e : incident) {
+        if (e.dst != old) continue;
+        entered = true;
+        if (!can_append(e.data.assignments, init)) init_state = true;
+      }
+      if (!entered) init_state = true;
+    }
+    BlockId target = entry;
+    Assignments extra = init;
+    if (init_state) {
+      target = new_state(r, base + "_init", true);
+      InterstateEdge e;
+      e.assignments = init;
+      r.add_edge(target, entry, std::move(e));
+      extra.clear();
+    }
+    for (auto& e : incident) {
+      BlockId src = e.src == old ? exit : e.src;
+      BlockId dst = e.dst == old ? target : e.dst;
+      connect(r, src, dst, std::move(e.data), e.dst == old ? extra : Assignments{}, base + "_init");
+    }
+    if (was_start) r.set_start_block(target);
+  }
+
+  void flatten_nested(SDFGState& st) {
+    for (Node* n : st.nodes())
+      if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) {
+        Flattener inner(*ns->sdfg, removed_);
+        inner.run();
+      }
+  }
+
+  /// Flattens every region inside `r`; afterwards `r` holds only states and the
+  /// control-transfer blocks that belong to enclosing loops (or Return blocks).
+  void flatten_region(ControlFlowRegion& r) {
+    bool structured = false;
+    std::vector<BlockId> ids;
+    for (ControlFlowBlock* b : r.blocks()) {
+      ids.push_back(b->id());
+      if (auto* st = b->as<SDFGState>())
+        flatten_nested(*st);
+      else
+        structured = true;
+    }
+    if (!structured) return;
+    // Pin the start: new blocks without in-edges must not make it ambiguous.
+    if (BlockId s = r.start_block(); s != kNoBlock) r.set_start_block(s);
+    // Edges out of Break/Continue/Return blocks are never taken: drop them now, so that a
+    // block only they lead to is seen as unreachable (and, for a loop, keeps its init state).
+    for (const ControlFlowEdge* e : r.edges())
+      if (ControlTransferBlock::matches(r.block(e->src).kind())) r.remove_edge(e->id);
+    for (BlockId id : ids) {
+      if (!r.has_block(id)) continue;
+      ControlFlowBlock& b = r.block(id);
+      if (auto* loop = b.as<LoopRegion>())
+        inline_loop(r, *loop);
+      else if (auto* cb = b.as<ConditionalBlock>())
+        inline_conditional(r, *cb);
+      else if (b.kind() == BlockKind::Region)
+        inline_region(r, *b.as<ControlFlowRegion>());
+    }
+  }
+
+  void inline_loop(ControlFlowRegion& r, LoopRegion& loop) {
+    flatten_region(loop);
+    const std::string base = loop.label.empty() ? "loop" : loop.label;
+    const Assignments init = parse_statements(loop.init_statement, loop, "init_statement");
+    const Assignments update = parse_statements(loop.update_statement, loop, "update_statement");
+    std::string cond = trim(loop.loop_condition.code);
+    if (cond.empty()) cond = "1";
+    const bool inverted = loop.inverted;
+    const bool update_first = loop.update_before_condition;
+
+    const BlockId old = loop.id();
+    const bool was_start = r.start_block() == old;
+    auto incident = incident_edges(r, old);
+    Body body = move_body(r, loop);
+    r.remove_block(old);
+    ++removed_;
+
+    BlockId guard = new_state(r, base + "_guard", true);
+    BlockId end = new_state(r, base + "_end", false);
+    if (body.start == kNoBlock) {
+      body.start = new_state(r, base + "_body", false);
+      body.sinks.push_back(body.start);
+    }
+    // The back edge into the guard carries the update, unless a do-while loop checks its
+    // condition before the update (then the update is on the guard's edge into the body).
+    const Assignments latch = (!inverted || update_first) ? update : Assignments{};
+    for (BlockId c : body.continues) {
+      BlockId s = resolve_transfer(r, c, guard, latch, c == body.start, "continue_state");
+      if (c == body.start) body.start = s;
+    }
+    for (BlockId b : body.breaks) {
+      BlockId s = resolve_transfer(r, b, end, {}, b == body.start, "break_state");
+      if (b == body.start) body.start = s;
+    }
+    connect_ends(r, body, guard, latch, base + "_latch");
+
+    InterstateEdge enter;
+    enter.condition = CodeBlock{cond, Language::Python};
+    if (inverted && !update_first) enter.assignments = update;
+    r.add_edge(guard, body.start, std::move(enter));
+    InterstateEdge leave;
+    leave.condition = CodeBlock{negate(cond), Language::Python};
+    r.add_edge(guard, end, std::move(leave));
+
+    reattach(r, old, std::move(incident), inverted ? body.start : guard, end, init, was_start, base);
+  }
+
+  void inline_region(ControlFlowRegion& r, ControlFlowRegion& region) {
+    flatten_region(region);
+    const std::string base = region.label.empty() ? "region" : region.label;
+    const BlockId old = region.id();
+    const bool was_start = r.start_block() == old;
+    auto incident = incident_edges(r, old);
+    Body body = move_body(r, region);
+    r.remove_block(old);
+    ++removed_;
+    if (body.start == kNoBlock) {
+      body.start = new_state(r, base, false);
+      body.sinks.push_back(body.start);
+    }
+    BlockId exit;
+    if (body.sinks.size() == 1 && body.fallthrough.empty()) {
+      exit = body.sinks[0];
+    } else {
+      exit = new_state(r, base + "_end", false);
+      connect_ends(r, body, exit, {}, base + "_exit");
+    }
+    reattach(r, old, std::move(incident), body.start, exit, {}, was_start, base);
+  }
+
+  void inline_conditional(ControlFlowRegion& r, ConditionalBlock& cb) {
+    for (auto& br : cb.branches())
+      if (br.body) flatten_region(*br.body);
+    const std::string base = cb.label.empty() ? "conditional" : cb.label;
+    const BlockId old = cb.id();
+    const bool was_start = r.start_block() == old;
+    auto incident = incident_edges(r, old);
+
+    BlockId guard = new_state(r, base + "_guard", true);
+    BlockId end = new_state(r, base + "_end", false);
+    std::vector<std::string> earlier;  // conditions of the earlier branches
+    bool has_else = false;
+    for (auto& br : cb.branches()) {
+      std::vector<std::string> parts;
+      for (const auto& c : earlier) parts.push_back(negate(c));
+      std::string own = br.condition ? trim(br.condition->code) : std::string("1");
+      if (own.empty()) own = "1";
+      if (br.condition) parts.push_back(own);
+      earlier.push_back(own);
+      has_else = has_else || !br.condition;
+      InterstateEdge e;
+      e.condition = CodeBlock{conjunction(parts), Language::Python};
+      if (!br.body || br.body->num_blocks() == 0) {
+        connect(r, guard, end, std::move(e), {}, base + "_branch");
+        continue;
+      }
+      Body body = move_body(r, *br.body);
+      connect(r, guard, body.start, std::move(e), {}, base + "_branch");
+      connect_ends(r, body, end, {}, base + "_join");
+    }
+    if (!has_else) {
+      std::vector<std::string> parts;
+      for (const auto& c : earlier) parts.push_back(negate(c));
+      InterstateEdge e;
+      e.condition = CodeBlock{conjunction(parts), Language::Python};
+      connect(r, guard, end, std::move(e), {}, base + "_else");
+    }
+    r.remove_block(old);
+    ++removed_;
+    reattach(r, old, std::move(incident), guard, end, {}, was_start, base);
+  }
+};
+
+}  // namespace
+
+std::size_t flatten_control_flow(SDFG& sdfg) {
+  precheck_sdfg(sdfg);
+  std::size_t removed = 0;
+  Flattener(sdfg, removed).run();
+  return removed;
+}
+
+}  // namespace weir::transforms
