@@ -472,7 +472,10 @@ ExprPtr Parser::star_expression() {
 
 ExprPtr Parser::star_expressions() {
   ExprPtr first = star_expression();
-  if (!at_op(",")) return first;
+  if (!at_op(",")) {
+    if (isa<Starred>(first.get())) fail(first->loc, "cannot use starred expression here");
+    return first;
+  }
   auto t = std::make_unique<Tuple>(first->loc);
   t->elts.push_back(std::move(first));
   while (accept_op(",")) {

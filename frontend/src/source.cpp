@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace weir::frontend {
 
@@ -46,13 +47,13 @@ SourceFile::SourceFile(std::string path, std::string_view text) {
   data_ = std::move(data);
 }
 
-SourceFile SourceFile::load(const std::filesystem::path& path) {
+SourceFile SourceFile::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw weir::Error("cannot open source file '" + path.string() + "'");
+  if (!in) throw weir::Error("cannot open source file '" + path + "'");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) throw weir::Error("cannot read source file '" + path.string() + "'");
-  return SourceFile(path.string(), buffer.str());
+  if (in.bad()) throw weir::Error("cannot read source file '" + path + "'");
+  return SourceFile(path, buffer.str());
 }
 
 const std::string& SourceFile::path() const { return data_ ? data_->path : empty_string(); }

@@ -132,6 +132,8 @@ TEST_CASE("errors: tasklet statements and expressions", "[parser][errors]") {
   expect_error(statements("a = 1\nwhile a:\n    a -= 1\n"), 2, 1, "unsupported statement 'while'");
   expect_error(statements("x = yield 1"), 1, 5, "'yield' is not supported");
   expect_error(statements("1 = x"), 1, 1, "cannot assign to literal");
+  expect_error(expression("*a"), 1, 1, "cannot use starred expression here");
+  expect_error(statements("return *a"), 1, 8, "cannot use starred expression here");
   expect_error(expression("a +"), 1, 4, "expected expression, found end of line");
   expect_error(expression("a b"), 1, 3, "expected end of expression, found 'b'");
   expect_error(expression(""), 1, 1, "expected expression, found end of file");

@@ -284,6 +284,14 @@ TEST_CASE("parse_module: gt4py definitions are parsed fully", "[parser][module]"
       "    @gtx.program\n"
       "    def p(x: F):\n"
       "        a(x, out=x)\n");
+  Module enums = parse_text("class E(Enum): A = 1; B = 2\nclass F(enum.IntEnum):\n    X = auto()\n");
+  REQUIRE(enums.body.size() == 2);
+  auto* e = dyn_cast<ClassDef>(enums.body[0].get());
+  REQUIRE(e);
+  CHECK(e->body.size() == 2);
+  CHECK(dyn_cast<Assign>(e->body[1].get())->value->kind == ExprKind::Constant);
+  CHECK(dotted_name(dyn_cast<ClassDef>(enums.body[1].get())->bases[0].get()) == "enum.IntEnum");
+
   CHECK(outline(m) ==
         "ImportFrom 1\n"
         "FunctionDef 3 a\n"

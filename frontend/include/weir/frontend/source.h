@@ -2,11 +2,9 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "weir/sdfg/errors.h"
 
@@ -22,7 +20,7 @@ class SourceFile {
   /// Wraps `text` under the display name `path` (a file path, or e.g. "<tasklet>").
   SourceFile(std::string path, std::string_view text);
   /// Reads a file from disk. Throws weir::Error when it cannot be read.
-  static SourceFile load(const std::filesystem::path& path);
+  static SourceFile load(const std::string& path);
 
   bool valid() const { return data_ != nullptr; }
   const std::string& path() const;
