@@ -20,5 +20,6 @@ using Action = std::function<int()>;
 Action add_validate_command(CLI::App& app);
 Action add_info_command(CLI::App& app);
 Action add_convert_command(CLI::App& app);
+Action add_transforms_command(CLI::App& app);
 
 }  // namespace weir::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add(add_validate_command);
   add(add_info_command);
   add(add_convert_command);
+  add(add_transforms_command);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,74 @@
+// A lazily computed, explicitly invalidated cache of the analyses transformations and passes
+// ask for (sdfglib's analysis manager): per-state scope trees and node-kind indices, per-SDFG
+// access sets, per-region reachability, and the cfg list of the root SDFG.
+//
+// Entries are keyed by object address. Whoever changes the graph invalidates what it touched:
+// apply_transactional does this after every application (the state for dataflow rewrites, the
+// region for control-flow ones, the containing SDFG's access sets in both cases).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "weir/sdfg/sdfg.h"
+
+namespace weir::transforms {
+
+/// How the states of one SDFG (nested SDFGs excluded) use a container.
+struct DataUse {
+  int access_nodes = 0;  ///< access nodes of the container, over all states
+  int read_nodes = 0;    ///< of those, nodes with out-edges (the container is read there)
+  int write_nodes = 0;   ///< of those, nodes with in-edges (written there)
+  /// Named in an interstate edge, loop or conditional (conservatively: any identifier token).
+  bool in_control_flow = false;
+  /// Named as a symbol in a nested SDFG's symbol mapping or read by a tasklet by name.
+  bool by_name_elsewhere = false;
+};
+
+class AnalysisCache {
+ public:
+  AnalysisCache();
+  ~AnalysisCache();
+  AnalysisCache(const AnalysisCache&) = delete;
+  AnalysisCache& operator=(const AnalysisCache&) = delete;
+
+  /// The state's scope tree (SDFGState::scope_tree), computed on first use.
+  const ScopeTree& scope_tree(const SDFGState& st);
+  /// Live node ids of `kind` in the state, in id order.
+  const std::vector<NodeId>& nodes_of_kind(const SDFGState& st, NodeKind kind);
+  /// Container name -> use in the SDFG's own states (not nested SDFGs).
+  const std::map<std::string, DataUse>& data_use(const SDFG& sdfg);
+  /// Blocks of `r` reachable from its start block, ignoring edges whose condition is the
+  /// constant False.
+  const std::set<BlockId>& reachable_blocks(const ControlFlowRegion& r);
+  /// cfg_list(root), computed on first use.
+  const std::vector<ControlFlowRegion*>& cfg_list(const SDFG& root);
+
+  /// Forgets the state's analyses and its SDFG's access sets.
+  void invalidate_state(const SDFGState& st);
+  /// Forgets the region's analyses, those of every state in it and the cfg list.
+  void invalidate_region(const ControlFlowRegion& r);
+  /// Forgets everything.
+  void invalidate_all();
+
+  /// How many analyses were computed so far (for tests of laziness/invalidation).
+  std::size_t computations() const { return computations_; }
+
+ private:
+  struct StateInfo;
+  std::unordered_map<const SDFGState*, std::unique_ptr<StateInfo>> states_;
+  std::unordered_map<const SDFG*, std::map<std::string, DataUse>> data_use_;
+  std::unordered_map<const ControlFlowRegion*, std::set<BlockId>> reachable_;
+  std::unordered_map<const SDFG*, std::vector<ControlFlowRegion*>> cfg_lists_;
+  std::size_t computations_ = 0;
+  StateInfo& info(const SDFGState& st);
+};
+
+/// True if `condition` (Python text) is the constant False (e.g. "False", "0", "1 == 2").
+bool is_constant_false(const CodeBlock& condition);
+
+}  // namespace weir::transforms

@@ -1,0 +1,28 @@
+// DeadStateElimination: removes blocks that cannot run (unreachable, or entered only over constant-false conditions).
+#pragma once
+
+#include "weir/transforms/transformation.h"
+
+namespace weir::transforms {
+
+/// Pattern: [block] of a region. Applies when the block is not reachable from the region's start
+/// block once edges whose condition is the constant False are ignored; the block and its edges
+/// are removed. Also applies to a reachable block with a constant-false in-edge: that edge is
+/// removed.
+class DeadStateElimination final : public Transformation {
+ public:
+  DeadStateElimination();
+  std::string name() const override { return "DeadStateElimination"; }
+  std::string description() const override;
+  MatchScope scope() const override { return MatchScope::ControlFlow; }
+  bool converges() const override { return true; }
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
+  void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
+  /// Only the matched blocks change (plus the region's edges).
+  std::vector<BlockId> footprint(const MatchContext&, const std::vector<std::uint32_t>& subgraph) const override {
+    return subgraph;
+  }
+};
+
+}  // namespace weir::transforms

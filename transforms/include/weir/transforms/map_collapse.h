@@ -1,0 +1,25 @@
+// MapCollapse: merges a map nested directly inside another into one multi-dimensional map.
+#pragma once
+
+#include "weir/transforms/transformation.h"
+
+namespace weir::transforms {
+
+/// Pattern: [outer MapEntry, inner MapEntry], the inner map's entry fed only by the outer entry and
+/// its exit feeding only the outer exit (no nodes between the two scopes). Result: the outer map
+/// with the inner map's parameters and ranges appended; the inner entry/exit are removed and
+/// their edges reconnected to the outer ones. Refuses when something sits between the scopes,
+/// when an inner range depends on an outer parameter, or when parameter names clash.
+class MapCollapse final : public Transformation {
+ public:
+  MapCollapse();
+  std::string name() const override { return "MapCollapse"; }
+  std::string description() const override;
+  MatchScope scope() const override { return MatchScope::Dataflow; }
+
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
+  void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
+};
+
+}  // namespace weir::transforms

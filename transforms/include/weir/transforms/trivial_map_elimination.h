@@ -1,0 +1,24 @@
+// TrivialMapElimination: removes map dimensions of size 1, substituting the parameter.
+#pragma once
+
+#include "weir/transforms/transformation.h"
+
+namespace weir::transforms {
+
+/// Pattern: [MapEntry] with at least one dimension whose range has exactly one element
+/// (start == end). The parameter is replaced by the range start in memlets, nested map ranges,
+/// tasklet code (Python identifiers) and nested SDFG symbol mappings of the scope. If no
+/// dimension is left the map is removed and its edges are connected through.
+class TrivialMapElimination final : public Transformation {
+ public:
+  TrivialMapElimination();
+  std::string name() const override { return "TrivialMapElimination"; }
+  std::string description() const override;
+  MatchScope scope() const override { return MatchScope::Dataflow; }
+  bool converges() const override { return true; }
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
+  void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
+};
+
+}  // namespace weir::transforms

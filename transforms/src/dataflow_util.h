@@ -1,0 +1,64 @@
+// Helpers shared by the dataflow transformations (private to the transforms layer).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+#include "weir/transforms/analysis.h"
+
+namespace weir::transforms::detail {
+
+/// Nodes strictly inside the scope of `entry` (all depths), excluding entry and exit.
+std::vector<NodeId> scope_body(const SDFGState& st, const ScopeTree& tree, NodeId entry);
+
+/// The map entry directly nested in `outer` with nothing in between: every out-edge of `outer`
+/// goes to it and every in-edge of outer's exit comes from its exit. kNoNode otherwise;
+/// `why` then says what is in the way.
+NodeId directly_nested_map(const SDFGState& st, const MapEntry& outer, std::string& why);
+
+/// The memlet on the edge entering `entry` at IN_<x> for the connector OUT_<x> (or the
+/// memlet leaving `exit` at OUT_<x> for IN_<x>); nullopt if there is no such edge.
+std::optional<Memlet> outer_memlet_of_entry(const SDFGState& st, NodeId entry, const std::string& out_conn);
+std::optional<Memlet> outer_memlet_of_exit(const SDFGState& st, NodeId exit, const std::string& in_conn);
+
+/// Replaces whole-word occurrences of the identifiers in `m` in Python code (not after '.',
+/// not inside string literals) by "(replacement)".
+std::string substitute_code(const std::string& code, const std::map<std::string, std::string>& m);
+
+/// Substitutes symbols in everything the scope of `entry` contains: memlets of edges inside the
+/// scope (including entry out-edges and exit in-edges), ranges of nested maps, tasklet code and
+/// nested SDFG symbol mappings.
+void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry, const std::map<std::string, sym::Expr>& m);
+
+/// Substitutes symbols in a memlet (subset, other_subset, volume).
+void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m);
+
+/// A name for a new map parameter: `base`, `base_0`, ... not used by a container, symbol or a
+/// parameter of any map in the state.
+std::string fresh_param(const SDFG& sdfg, const SDFGState& st, const std::string& base);
+
+/// The map's dynamic range inputs (input connectors not named IN_*), empty if none, as
+/// "'b0', 'e1'"; transformations that move ranges refuse such maps.
+std::string dynamic_inputs(const MapEntry& me);
+
+/// "i", "j": the parameter list of a map as text.
+std::string join(const std::vector<std::string>& v, const std::string& sep = ", ");
+
+}  // namespace weir::transforms::detail
+
+namespace weir::transforms::detail {
+
+/// Puts the (fresh, unconnected) map `inner` directly inside `entry`: every out-edge of `entry`
+/// now leaves `inner` (same connectors), `entry` OUT_x feeds `inner` IN_x with the memlet that
+/// enters `entry` at IN_x; the same mirrored at the exits. An ordering edge links the two when
+/// no data does.
+void insert_map_inside(SDFGState& st, MapEntry& entry, MapEntry& inner);
+/// Puts the (fresh, unconnected) map `outer` around `entry`: every in-edge of `entry` now enters
+/// `outer` (same connectors) and `outer` OUT_x feeds `entry` IN_x; mirrored at the exits.
+void insert_map_outside(SDFGState& st, MapEntry& entry, MapEntry& outer);
+
+}  // namespace weir::transforms::detail

@@ -1,0 +1,163 @@
+// DeadDataflowElimination: remove isolated access nodes and transient writes nobody reads.
+#include "weir/transforms/dead_dataflow_elimination.h"
+
+#include <set>
+
+#include "dataflow_util.h"
+#include "weir/transforms/analysis.h"
+
+namespace weir::transforms {
+
+DeadDataflowElimination::DeadDataflowElimination() = default;
+
+std::string DeadDataflowElimination::description() const {
+  return "Remove access nodes without edges and writes to transients that are never read";
+}
+
+std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const MatchContext&, std::uint32_t anchor) const {
+  return {{anchor}};
+}
+
+namespace {
+
+/// A writer of the dead node: the tasklet, and the map exit it writes through (or kNoNode).
+struct Writer {
+  NodeId tasklet = kNoNode;
+  NodeId exit = kNoNode;
+  EdgeId into_exit = 0;  // tasklet -> exit edge
+};
+
+/// The writers of access node `n` if every in-edge comes from a side-effect-free tasklet whose
+/// only outputs go to `n` (directly or through one map exit); else a reason.
+std::string writers_of(const SDFGState& st, NodeId n, std::vector<Writer>& out) {
+  for (EdgeId e : st.in_edges(n)) {
+    const DataflowEdge& d = st.edge(e);
+    const Node& src = st.node(d.src);
+    Writer w;
+    if (src.as<Tasklet>()) {
+      w.tasklet = src.id();
+    } else if (const auto* mx = src.as<MapExit>()) {
+      auto ins = st.in_edges_by_connector(mx->id(), "IN_" + d.src_conn.substr(d.src_conn.rfind("OUT_", 0) == 0 ? 4 : 0));
+      if (d.src_conn.rfind("OUT_", 0) != 0 || ins.size() != 1) return "it is written through map exit '" + src.label + "' in a way that is not a single tasklet";
+      const DataflowEdge& inner = st.edge(ins.front());
+      if (!st.node(inner.src).as<Tasklet>()) return "it is written by '" + st.node(inner.src).label + "', not by a tasklet";
+      if (st.out_edges_by_connector(mx->id(), d.src_conn).size() != 1) return "map exit '" + src.label + "' has several outputs for it";
+      w.tasklet = inner.src;
+      w.exit = mx->id();
+      w.into_exit = inner.id;
+    } else {
+      return "it is written by " + std::string(to_string(src.kind())) + " '" + src.label + "'";
+    }
+    const auto& t = *st.node(w.tasklet).as<Tasklet>();
+    if (t.side_effects.value_or(false)) return "tasklet '" + t.label + "' has side effects";
+    std::size_t outs = st.out_edges(w.tasklet).size();
+    if (outs != 1) return "tasklet '" + t.label + "' also writes elsewhere";
+    out.push_back(w);
+  }
+  return {};
+}
+
+}  // namespace
+
+MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+  const SDFGState& st = *ctx.state;
+  const auto* an = st.node(sub[0]).as<AccessNode>();
+  if (!an) return refuse("node " + std::to_string(sub[0]) + " is not an access node");
+  if (st.in_edges(an->id()).empty() && st.out_edges(an->id()).empty()) return MatchResult::success();
+  if (!st.out_edges(an->id()).empty()) return refuse("access node '" + an->data + "' is read in this state");
+  if (!ctx.sdfg.has_data(an->data)) return refuse("container '" + an->data + "' does not exist");
+  const DataDescriptor& desc = ctx.sdfg.data(an->data);
+  if (!desc.transient) return refuse("container '" + an->data + "' is not transient (the caller may read it)");
+  if (desc.is_view()) return refuse("container '" + an->data + "' is a view");
+  const auto& use = ctx.cache.data_use(ctx.sdfg);
+  auto it = use.find(an->data);
+  if (it != use.end()) {
+    if (it->second.read_nodes > 0) return refuse("container '" + an->data + "' is read elsewhere in the SDFG");
+    if (it->second.in_control_flow) return refuse("container '" + an->data + "' is named in control flow");
+    if (it->second.by_name_elsewhere) return refuse("container '" + an->data + "' is named in a symbol mapping");
+  }
+  const ScopeTree& tree = ctx.cache.scope_tree(st);
+  if (tree.parent[an->id()] != kNoNode) return refuse("access node '" + an->data + "' is inside a map");
+  std::vector<Writer> ws;
+  if (auto why = writers_of(st, an->id(), ws); !why.empty())
+    return refuse("the write to '" + an->data + "' cannot be removed: " + why);
+  return MatchResult::success();
+}
+
+namespace {
+
+/// Removes the edge `e` into a map entry's OUT_x user and, if OUT_x has no other user, the
+/// connector pair and the edge into IN_x (recursively outwards through enclosing entries).
+void drop_entry_use(SDFGState& st, EdgeId e) {
+  DataflowEdge d = st.edge(e);
+  st.remove_edge(e);
+  Node& src = st.node(d.src);
+  // An access node that only fed the removed dataflow would be left isolated (invalid).
+  if (src.as<AccessNode>() && st.in_edges(d.src).empty() && st.out_edges(d.src).empty()) {
+    st.remove_node(d.src);
+    return;
+  }
+  if (!src.as<MapEntry>() || d.src_conn.rfind("OUT_", 0) != 0) return;
+  if (!st.out_edges_by_connector(d.src, d.src_conn).empty()) return;
+  std::string in = "IN_" + d.src_conn.substr(4);
+  src.out_connectors.erase(d.src_conn);
+  for (EdgeId i : st.in_edges_by_connector(d.src, in)) drop_entry_use(st, i);
+  src.in_connectors.erase(in);
+  // A map entry with no remaining input keeps its scope through an ordering edge from nowhere:
+  // nothing to do; DaCe allows maps without inputs.
+}
+
+}  // namespace
+
+void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  SDFGState& st = *ctx.state;
+  NodeId n = sub[0];
+  std::string data = st.node(n).as<AccessNode>()->data;
+  std::vector<Writer> ws;
+  writers_of(st, n, ws);
+  std::set<NodeId> tasklets;
+  for (const Writer& w : ws) {
+    if (w.exit != kNoNode) {
+      DataflowEdge into = st.edge(w.into_exit);
+      Node& mx = st.node(w.exit);
+      mx.in_connectors.erase(into.dst_conn);
+      mx.out_connectors.erase("OUT_" + into.dst_conn.substr(3));
+    }
+    tasklets.insert(w.tasklet);
+  }
+  st.remove_node(n);
+  for (NodeId t : tasklets) {
+    for (EdgeId e : std::vector<EdgeId>(st.in_edges(t))) drop_entry_use(st, e);
+    st.remove_node(t);
+  }
+  // Maps left without any node inside: remove them too (their exits have no inputs now).
+  bool again = true;
+  while (again) {
+    again = false;
+    for (NodeId me : std::vector<NodeId>(ctx.cache.nodes_of_kind(st, NodeKind::MapEntry))) {
+      if (!st.has_node(me)) continue;
+      auto& e = *st.node(me).as<MapEntry>();
+      bool empty = true;
+      for (EdgeId o : st.out_edges(me))
+        if (st.edge(o).dst != e.exit) empty = false;
+      if (!empty) continue;
+      bool exit_used = false;
+      for (EdgeId i : st.in_edges(e.exit))
+        if (st.edge(i).src != me) exit_used = true;
+      if (exit_used) continue;
+      for (EdgeId i : std::vector<EdgeId>(st.in_edges(me))) drop_entry_use(st, i);
+      NodeId x = e.exit;
+      st.remove_node(me);
+      st.remove_node(x);
+      again = true;
+    }
+  }
+  if (st.access_nodes(data).empty() && ctx.sdfg.has_data(data) && ctx.sdfg.data(data).transient) {
+    bool elsewhere = false;
+    for (SDFGState* s : ctx.sdfg.all_states())
+      if (!s->access_nodes(data).empty()) elsewhere = true;
+    if (!elsewhere) ctx.sdfg.remove_data(data);
+  }
+}
+
+}  // namespace weir::transforms

@@ -1,0 +1,237 @@
+// Passes, the worklist driver of transformation passes, pipelines and their textual form.
+#include "weir/transforms/pipeline.h"
+
+#include <cctype>
+#include <set>
+
+#include "weir/sdfg/state.h"
+#include "weir/transforms/registry.h"
+
+namespace weir::transforms {
+
+PipelineParseError::PipelineParseError(const std::string& message, const std::string& text, std::size_t column)
+    : TransformError(message + " at column " + std::to_string(column) + " in '" + text + "'"),
+      message_(message),
+      column_(column) {}
+
+Pass::~Pass() = default;
+
+std::string Pass::str() const {
+  std::string s = name();
+  auto nd = options().non_default();
+  if (nd.empty()) return s;
+  s += "{";
+  for (std::size_t k = 0; k < nd.size(); ++k) s += (k ? " " : "") + nd[k].first + "=" + option_value_text(nd[k].second);
+  return s + "}";
+}
+
+// --- transformation passes -------------------------------------------------------------------
+
+TransformationPass::TransformationPass(std::unique_ptr<Transformation> t) : t_(std::move(t)) {}
+
+std::string TransformationPass::name() const { return pass_name_of(t_->name()); }
+std::string TransformationPass::description() const { return t_->description(); }
+
+namespace {
+
+std::size_t index_of(const std::vector<ControlFlowRegion*>& cfgs, const ControlFlowRegion* r) {
+  for (std::size_t i = 0; i < cfgs.size(); ++i)
+    if (cfgs[i] == r) return i;
+  return cfgs.size();
+}
+
+}  // namespace
+
+std::size_t TransformationPass::run(SDFG& sdfg, AnalysisCache& cache) {
+  Transformation& t = *t_;
+  std::size_t applied = 0;
+  if (!t.converges()) {
+    // Once per match found up front; ids are stable, so later matches survive earlier
+    // applications elsewhere, and check_match refuses those whose elements are gone.
+    for (const Candidate& c : find_matches(sdfg, t, cache)) {
+      if (!c.result || applied >= max_applications) continue;
+      if (!check_match(sdfg, t, c.match, cache)) continue;
+      apply_transactional(sdfg, t, c.match, cache);
+      ++applied;
+    }
+    return applied;
+  }
+  // Fixed point. Within a sweep, after an application only the changed state (or region) is
+  // matched again. Sweeps repeat while something changed, because a cleanup in one state can
+  // enable another elsewhere (a container's last reader disappears).
+  bool changed = true;
+  while (changed && applied < max_applications) {
+    changed = false;
+    for (std::size_t c = 0; c < cache.cfg_list(sdfg).size(); ++c) {
+      ControlFlowRegion* region = cache.cfg_list(sdfg)[c];
+      std::vector<BlockId> units;
+      if (t.scope() == MatchScope::Dataflow) {
+        for (ControlFlowBlock* b : region->blocks())
+          if (b->as<SDFGState>()) units.push_back(b->id());
+      } else {
+        units.push_back(kNoBlock);
+      }
+      for (BlockId unit : units) {
+        while (applied < max_applications) {
+          std::size_t cfg = index_of(cache.cfg_list(sdfg), region);
+          if (cfg == cache.cfg_list(sdfg).size()) break;
+          const Candidate* first = nullptr;
+          auto cands = find_matches_in(sdfg, cfg, unit, t, cache);
+          for (const Candidate& cand : cands)
+            if (cand.result) {
+              first = &cand;
+              break;
+            }
+          if (!first) break;
+          apply_transactional(sdfg, t, first->match, cache);
+          ++applied;
+          changed = true;
+        }
+      }
+    }
+  }
+  return applied;
+}
+
+// --- pipelines -------------------------------------------------------------------------------
+
+Pipeline::Pipeline(std::string name, std::vector<std::unique_ptr<Pass>> passes, bool fixed_point,
+                   std::string description)
+    : name_(std::move(name)), description_(std::move(description)), passes_(std::move(passes)), fixed_point_(fixed_point) {}
+
+std::size_t Pipeline::run(SDFG& sdfg, AnalysisCache& cache) {
+  std::size_t total = 0;
+  rounds_ = 0;
+  while (rounds_ < max_rounds) {
+    ++rounds_;
+    std::size_t round = 0;
+    for (auto& p : passes_) round += p->run(sdfg, cache);
+    total += round;
+    if (!fixed_point_ || round == 0) break;
+  }
+  return total;
+}
+
+std::size_t Pipeline::run(SDFG& sdfg) {
+  AnalysisCache cache;
+  return run(sdfg, cache);
+}
+
+std::string Pipeline::str_passes() const {
+  std::string s;
+  for (std::size_t k = 0; k < passes_.size(); ++k) s += (k ? "," : "") + passes_[k]->str();
+  return s;
+}
+
+// --- parsing ---------------------------------------------------------------------------------
+
+namespace {
+
+class PipelineParser {
+ public:
+  explicit PipelineParser(const std::string& text) : text_(text) {}
+
+  std::unique_ptr<Pipeline> parse() {
+    std::vector<std::unique_ptr<Pass>> passes;
+    skip_space();
+    if (at_end()) fail("empty pipeline: expected a pass name", i_);
+    while (true) {
+      skip_space();
+      passes.push_back(parse_pass());
+      skip_space();
+      if (at_end()) break;
+      if (text_[i_] != ',') fail(std::string("expected ',' between passes, found '") + text_[i_] + "'", i_);
+      ++i_;
+    }
+    return std::make_unique<Pipeline>("pipeline", std::move(passes));
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t i_ = 0;
+
+  bool at_end() const { return i_ >= text_.size(); }
+  void skip_space() {
+    while (!at_end() && std::isspace(static_cast<unsigned char>(text_[i_]))) ++i_;
+  }
+  [[noreturn]] void fail(const std::string& msg, std::size_t pos) const {
+    throw PipelineParseError(msg, text_, pos + 1);
+  }
+  static bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+
+  std::string read_name() {
+    std::size_t b = i_;
+    while (!at_end() && name_char(text_[i_])) ++i_;
+    return text_.substr(b, i_ - b);
+  }
+
+  std::unique_ptr<Pass> parse_pass() {
+    std::size_t at = i_;
+    std::string name = read_name();
+    if (name.empty()) fail(at_end() ? "expected a pass name at the end" : std::string("expected a pass name, found '") + text_[i_] + "'", at);
+    auto pass = make_pass(name);
+    if (!pass) {
+      std::string known;
+      for (const auto& n : pass_names()) known += (known.empty() ? "" : ", ") + n;
+      fail("unknown pass '" + name + "' (known: " + known + ")", at);
+    }
+    skip_space();
+    if (!at_end() && text_[i_] == '{') parse_options(*pass);
+    return pass;
+  }
+
+  void parse_options(Pass& pass) {
+    std::size_t open = i_++;
+    std::set<std::string> seen;
+    while (true) {
+      while (!at_end() && (std::isspace(static_cast<unsigned char>(text_[i_])) || text_[i_] == ',')) ++i_;
+      if (at_end()) fail("missing '}' to close the options of '" + pass.name() + "'", open);
+      if (text_[i_] == '}') {
+        ++i_;
+        return;
+      }
+      std::size_t key_at = i_;
+      std::string key = read_name();
+      if (key.empty()) fail(std::string("expected an option name, found '") + text_[i_] + "'", i_);
+      if (at_end() || text_[i_] != '=') fail("expected '=' after option '" + key + "'", i_);
+      ++i_;
+      std::size_t value_at = i_;
+      std::string value = read_segment();
+      // A list value continues over commas while the next segment is not "name=...".
+      while (!at_end() && text_[i_] == ',') {
+        std::size_t save = i_;
+        ++i_;
+        std::size_t seg_at = i_;
+        std::string seg = read_segment();
+        if (seg.empty() || seg.find('=') != std::string::npos) {
+          i_ = save;
+          break;
+        }
+        (void)seg_at;
+        value += "," + seg;
+      }
+      if (value.empty()) fail("option '" + key + "' has no value", value_at);
+      if (!seen.insert(key).second) fail("option '" + key + "' given twice", key_at);
+      try {
+        pass.options().set_text(key, value);
+      } catch (const PipelineParseError&) {
+        throw;
+      } catch (const TransformError& e) {
+        bool unknown = !pass.options().has(key);
+        fail(std::string(e.what()) + " for pass '" + pass.name() + "'", unknown ? key_at : value_at);
+      }
+    }
+  }
+
+  std::string read_segment() {
+    std::size_t b = i_;
+    while (!at_end() && text_[i_] != ',' && text_[i_] != '}' && !std::isspace(static_cast<unsigned char>(text_[i_]))) ++i_;
+    return text_.substr(b, i_ - b);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pipeline> parse_pipeline(const std::string& text) { return PipelineParser(text).parse(); }
+
+}  // namespace weir::transforms

@@ -1,0 +1,97 @@
+// RedundantArrayRemoval: A -> B full copy of a transient A used nowhere else: write B directly.
+#include "weir/transforms/redundant_array_removal.h"
+
+#include "dataflow_util.h"
+#include "weir/transforms/analysis.h"
+
+namespace weir::transforms {
+
+RedundantArrayRemoval::RedundantArrayRemoval() = default;
+
+std::string RedundantArrayRemoval::description() const {
+  return "Remove a transient array copied entirely into another array and used nowhere else";
+}
+
+std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+  const SDFGState& st = *ctx.state;
+  std::vector<std::vector<std::uint32_t>> out;
+  for (EdgeId e : st.out_edges(anchor))
+    if (st.node(st.edge(e).dst).as<AccessNode>()) out.push_back({anchor, st.edge(e).dst});
+  return out;
+}
+
+namespace {
+
+bool full(const Subset& s, const std::vector<sym::Expr>& shape) {
+  if (s.dims() != shape.size()) return false;
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (!(s[d].start == sym::Expr(0) && s[d].end == shape[d] - sym::Expr(1) && s[d].step == sym::Expr(1))) return false;
+  return true;
+}
+
+}  // namespace
+
+MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+  const SDFGState& st = *ctx.state;
+  if (sub.size() != 2) return refuse("pattern needs two access nodes");
+  const auto* a = st.node(sub[0]).as<AccessNode>();
+  const auto* b = st.node(sub[1]).as<AccessNode>();
+  if (!a || !b) return refuse("both nodes must be access nodes");
+  if (a->data == b->data) return refuse("both access nodes refer to '" + a->data + "'");
+  if (!ctx.sdfg.has_data(a->data) || !ctx.sdfg.has_data(b->data)) return refuse("unknown container");
+  const DataDescriptor& da = ctx.sdfg.data(a->data);
+  const DataDescriptor& db = ctx.sdfg.data(b->data);
+  if (!da.transient) return refuse("'" + a->data + "' is not transient");
+  if (da.is_view() || db.is_view()) return refuse("views are not removed");
+  if (da.kind != db.kind) return refuse("'" + a->data + "' and '" + b->data + "' are different kinds of container");
+  if (!(da.dtype == db.dtype)) return refuse("'" + a->data + "' is " + da.dtype.str() + " but '" + b->data + "' is " + db.dtype.str());
+  if (da.shape != db.shape) return refuse("'" + a->data + "' and '" + b->data + "' have different shapes");
+  if (st.out_edges(a->id()).size() != 1) return refuse("'" + a->data + "' is read " + std::to_string(st.out_edges(a->id()).size()) + " times in this state");
+  const DataflowEdge& e = st.edge(st.out_edges(a->id()).front());
+  if (e.dst != b->id()) return refuse("'" + a->data + "' is not copied to '" + b->data + "'");
+  if (e.memlet.is_empty()) return refuse("the edge carries no data");
+  if (!e.memlet.wcr.empty()) return refuse("the copy has a write-conflict resolution");
+  // Which subset refers to which side.
+  const Subset* sa = nullptr;
+  const Subset* sb = nullptr;
+  if (e.memlet.data == a->data) {
+    sa = &e.memlet.subset;
+    sb = e.memlet.other_subset ? &*e.memlet.other_subset : &e.memlet.subset;
+  } else if (e.memlet.data == b->data) {
+    sb = &e.memlet.subset;
+    sa = e.memlet.other_subset ? &*e.memlet.other_subset : &e.memlet.subset;
+  } else {
+    return refuse("the copy's memlet refers to '" + e.memlet.data + "'");
+  }
+  if (!full(*sa, da.shape)) return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
+  if (!full(*sb, db.shape)) return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
+  const auto& use = ctx.cache.data_use(ctx.sdfg);
+  const DataUse& u = use.at(a->data);
+  if (u.access_nodes != 1) return refuse("'" + a->data + "' has " + std::to_string(u.access_nodes) + " access nodes in the SDFG");
+  if (u.in_control_flow || u.by_name_elsewhere) return refuse("'" + a->data + "' is named outside the dataflow");
+  if (st.in_edges(a->id()).empty()) return refuse("'" + a->data + "' is never written");
+  const ScopeTree& tree = ctx.cache.scope_tree(st);
+  if (tree.parent[a->id()] != tree.parent[b->id()]) return refuse("the two access nodes are in different scopes");
+  return MatchResult::success();
+}
+
+void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  SDFGState& st = *ctx.state;
+  const std::string a = st.node(sub[0]).as<AccessNode>()->data;
+  const std::string b = st.node(sub[1]).as<AccessNode>()->data;
+  NodeId na = sub[0], nb = sub[1];
+  for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
+    // Rename along the whole memlet path ending in A (same shape, full copy: same indices).
+    for (EdgeId p : st.memlet_path(in)) {
+      Memlet& m = st.edge(p).memlet;
+      if (m.data == a) m.data = b;
+    }
+    DataflowEdge d = st.edge(in);
+    st.remove_edge(in);
+    st.add_edge(d.src, d.src_conn, nb, d.dst_conn, d.memlet);
+  }
+  st.remove_node(na);
+  ctx.sdfg.remove_data(a);
+}
+
+}  // namespace weir::transforms

@@ -1,0 +1,90 @@
+// The built-in registry of transformations and passes.
+#include "weir/transforms/registry.h"
+
+#include <cctype>
+#include <functional>
+
+#include "weir/transforms/dead_dataflow_elimination.h"
+#include "weir/transforms/dead_state_elimination.h"
+#include "weir/transforms/map_collapse.h"
+#include "weir/transforms/map_expansion.h"
+#include "weir/transforms/map_fusion.h"
+#include "weir/transforms/map_interchange.h"
+#include "weir/transforms/map_tiling.h"
+#include "weir/transforms/redundant_array_removal.h"
+#include "weir/transforms/simplify.h"
+#include "weir/transforms/state_fusion.h"
+#include "weir/transforms/trivial_map_elimination.h"
+
+namespace weir::transforms {
+
+namespace {
+
+struct Entry {
+  const char* name;
+  std::function<std::unique_ptr<Transformation>()> make;
+};
+
+template <class T>
+Entry entry(const char* name) {
+  return {name, [] { return std::make_unique<T>(); }};
+}
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> all{
+      entry<MapCollapse>("MapCollapse"),
+      entry<MapExpansion>("MapExpansion"),
+      entry<MapInterchange>("MapInterchange"),
+      entry<MapTiling>("MapTiling"),
+      entry<MapFusion>("MapFusion"),
+      entry<TrivialMapElimination>("TrivialMapElimination"),
+      entry<StateFusion>("StateFusion"),
+      entry<DeadStateElimination>("DeadStateElimination"),
+      entry<DeadDataflowElimination>("DeadDataflowElimination"),
+      entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
+  };
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> transformation_names() {
+  std::vector<std::string> out;
+  for (const auto& e : entries()) out.push_back(e.name);
+  return out;
+}
+
+std::unique_ptr<Transformation> make_transformation(const std::string& name) {
+  for (const auto& e : entries())
+    if (name == e.name) return e.make();
+  return nullptr;
+}
+
+std::string pass_name_of(const std::string& class_name) {
+  std::string s;
+  for (std::size_t i = 0; i < class_name.size(); ++i) {
+    char c = class_name[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (i) s += '-';
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      s += c;
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> pass_names() {
+  std::vector<std::string> out{"simplify"};
+  for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
+  return out;
+}
+
+std::unique_ptr<Pass> make_pass(const std::string& name) {
+  if (name == "simplify") return make_simplify_pipeline();
+  for (const auto& e : entries())
+    if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());
+  return nullptr;
+}
+
+}  // namespace weir::transforms
