@@ -21,5 +21,6 @@ Action add_validate_command(CLI::App& app);
 Action add_info_command(CLI::App& app);
 Action add_convert_command(CLI::App& app);
 Action add_transforms_command(CLI::App& app);
+Action add_check_command(CLI::App& app);
 
 }  // namespace weir::cli

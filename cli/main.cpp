@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add(add_info_command);
   add(add_convert_command);
   add(add_transforms_command);
+  add(add_check_command);
 
   try {
     app.parse(argc, argv);
