@@ -22,5 +22,6 @@ Action add_info_command(CLI::App& app);
 Action add_convert_command(CLI::App& app);
 Action add_transforms_command(CLI::App& app);
 Action add_check_command(CLI::App& app);
+Action add_sdfg_command(CLI::App& app);
 
 }  // namespace weir::cli

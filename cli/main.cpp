@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add(add_convert_command);
   add(add_transforms_command);
   add(add_check_command);
+  add(add_sdfg_command);
 
   try {
     app.parse(argc, argv);

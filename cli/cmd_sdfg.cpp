@@ -1,0 +1,65 @@
+// `weir sdfg FILE.py::NAME -o OUT.sdfg [-I DIR]...`: load a field-view module, type-check the
+// named @program (or @field_operator) and write its SDFG (.sdfgz: gzip-compressed).
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/module_loader.h"
+#include "weir/frontend/type_checker.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/sdfg/validate.h"
+
+namespace weir::cli {
+
+Action add_sdfg_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("sdfg", "Lower a gt4py field-view program (FILE.py::NAME) to an SDFG");
+  struct Opts {
+    std::string target, out;
+    std::vector<std::string> includes;
+    int indent = -1;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("target", o->target, "FILE.py::NAME: a @program or @field_operator of the file")
+      ->required();
+  cmd->add_option("-o,--output", o->out, "SDFG file to write (.sdfg, or .sdfgz: gzip)")->required();
+  cmd->add_option("-I,--include", o->includes, "Directory searched for imported modules (repeatable; "
+                                               "WEIR_PATH is searched too)");
+  cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
+      ->check(CLI::Range(-1, 8));
+  return [o]() {
+    using namespace weir::frontend;
+    auto sep = o->target.rfind("::");
+    if (sep == std::string::npos || sep == 0 || sep + 2 == o->target.size()) {
+      std::cerr << "weir sdfg: expected FILE.py::NAME, got '" << o->target << "'\n";
+      return kExitUsage;
+    }
+    std::string file = o->target.substr(0, sep), name = o->target.substr(sep + 2);
+    try {
+      ModuleLoader loader(LoaderOptions{o->includes, true});
+      const LoadedModule& m = loader.load_file(file);
+      const Definition* def = nullptr;
+      for (const auto& d : m.definitions)
+        if (d->name == name) def = d.get();
+      if (!def) {
+        std::cerr << "weir: error: " << file << ": no @program or @field_operator named '" << name
+                  << "'\n";
+        return kExitInvalidInput;
+      }
+      TypeChecker checker;
+      auto sdfg = lower_to_sdfg(checker.check(*def));
+      validate_or_throw(*sdfg);
+      SaveOptions opts;
+      opts.indent = o->indent;
+      save_sdfg(*sdfg, o->out, opts);
+      std::cout << "wrote " << o->out << "\n";
+      return kExitOk;
+    } catch (const FrontendError& e) {
+      std::cerr << e.what() << "\n";
+      return kExitInvalidInput;
+    }
+  };
+}
+
+}  // namespace weir::cli

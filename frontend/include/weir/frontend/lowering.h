@@ -1,0 +1,40 @@
+// Lowering of type-checked field-view definitions (the typed IR of type_checker.h) to SDFGs.
+//
+// Every program call becomes one state holding one map over the call's output domain; the
+// called field operator, and every operator it calls, is inlined into the map's single
+// tasklet (intermediate values are scalar temporaries of the tasklet code, shifted uses of an
+// intermediate are recomputed at the shifted point). See docs/adr/0008-frontend-lowering.md.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "weir/frontend/typed_ir.h"
+#include "weir/sdfg/sdfg.h"
+
+namespace weir::frontend {
+
+struct LoweringOptions {
+  /// Name of the SDFG; empty: the definition's name.
+  std::string sdfg_name;
+  /// Schedule of the maps the lowering creates.
+  ScheduleType map_schedule = ScheduleType::Default;
+};
+
+/// Lowers a @program, or a @field_operator called directly (its result becomes the argument
+/// `__out`, or `__out_0`, `__out_1`, ... for a tuple), to a new SDFG. Every call builds a fresh
+/// SDFG from the typed IR: nothing is cached, and changing a returned SDFG never affects a
+/// later lowering.
+///
+/// Conventions: each field parameter `f` over dims (I, J, K) is a non-transient Array of shape
+/// [__f_I_size, __f_J_size, __f_K_size] (int64 symbols), indexed from 0 at the start of its
+/// domain; map parameters are named `__<dim>` (`__I`). A scalar parameter used in a `domain=`
+/// bound is a symbol of its dtype, any other scalar parameter a Scalar container.
+/// `arg_names` are the parameters in order.
+///
+/// Throws FrontendError at the construct's location, "not supported yet by the SDFG lowering:
+/// <what>", for what is not lowered yet (scan operators, unstructured shifts and neighbour
+/// reductions, as_offset, local-dimension indexing).
+std::unique_ptr<SDFG> lower_to_sdfg(const TypedDefinition& def, const LoweringOptions& options = {});
+
+}  // namespace weir::frontend

@@ -1,0 +1,100 @@
+// Lowering of field-view builtins to tasklet code: math functions as `math.sqrt(x)`,
+// `where(m, a, b)` as `(a if m else b)`, `astype` as a dace cast, concat_where as a condition
+// on the map index.
+#include <map>
+
+#include "lowering_internal.h"
+
+namespace weir::frontend::lowering {
+
+namespace {
+
+const std::map<std::string, std::string>& math_names() {
+  static const std::map<std::string, std::string> m = {
+      {"sqrt", "math.sqrt"},   {"exp", "math.exp"},       {"log", "math.log"},
+      {"sin", "math.sin"},     {"cos", "math.cos"},       {"tan", "math.tan"},
+      {"arcsin", "math.asin"}, {"arccos", "math.acos"},   {"arctan", "math.atan"},
+      {"sinh", "math.sinh"},   {"cosh", "math.cosh"},     {"tanh", "math.tanh"},
+      {"arcsinh", "math.asinh"}, {"arccosh", "math.acosh"}, {"arctanh", "math.atanh"},
+      {"gamma", "math.gamma"}, {"cbrt", "math.cbrt"},     {"floor", "math.floor"},
+      {"ceil", "math.ceil"},   {"trunc", "math.trunc"},   {"isfinite", "math.isfinite"},
+      {"isinf", "math.isinf"}, {"isnan", "math.isnan"},   {"abs", "abs"},
+      {"minimum", "min"},      {"maximum", "max"},        {"fmod", "math.fmod"},
+  };
+  return m;
+}
+
+std::string dace_type_name(ScalarKind k) {
+  return k == ScalarKind::Bool ? "bool_" : std::string(to_string(k));
+}
+
+}  // namespace
+
+Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  const std::string& name = e.name;
+  if (name == "neighbor_sum" || name == "max_over" || name == "min_over")
+    unsupported(e.loc, "neighbour reductions ('" + name + "')");
+  if (name == "where") {
+    Code m = eval(*e.args[0], env, shift);
+    Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
+    return zip({m, a, b}, "where", [](const std::vector<std::string>& t) {
+      return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+    });
+  }
+  if (name == "concat_where") {
+    // The condition is a domain condition (or & / | of them) on the map index.
+    std::function<std::string(const TExpr&)> cond = [&](const TExpr& c) -> std::string {
+      if (c.kind == TExprKind::DomainCompare) {
+        std::string op;
+        switch (c.compare_op) {
+          case CompareOperator::Eq: op = "=="; break;
+          case CompareOperator::NotEq: op = "!="; break;
+          case CompareOperator::Lt: op = "<"; break;
+          case CompareOperator::LtE: op = "<="; break;
+          case CompareOperator::Gt: op = ">"; break;
+          case CompareOperator::GtE: op = ">="; break;
+          default: unsupported(c.loc, "this domain comparison");
+        }
+        Code bound = eval(*c.args[0], env, shift);
+        return "(" + index_text(c.dim, shift, c.loc) + " " + op + " " + bound.text + ")";
+      }
+      if (c.kind == TExprKind::Binary &&
+          (c.binary_op == BinaryOperator::BitAnd || c.binary_op == BinaryOperator::BitOr))
+        return "(" + cond(*c.args[0]) + (c.binary_op == BinaryOperator::BitAnd ? " and " : " or ") +
+               cond(*c.args[1]) + ")";
+      if (c.kind == TExprKind::Unary && (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not))
+        return "(not " + cond(*c.args[0]) + ")";
+      unsupported(c.loc, "this concat_where condition");
+    };
+    Code m = Code::scalar(cond(*e.args[0]));
+    Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
+    return zip({m, a, b}, "concat_where", [](const std::vector<std::string>& t) {
+      return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+    });
+  }
+  if (name == "broadcast") return eval(*e.args[0], env, shift);
+  if (name == "astype") {
+    Code x = eval(*e.args[0], env, shift);
+    // `type` mirrors the argument's shape with the target dtype at every leaf.
+    const Type* t = &e.type;
+    while (t->is_tuple() && !t->elements.empty()) t = &t->elements[0];
+    std::string fn = "dace." + dace_type_name(t->dtype);
+    return zip({x}, "astype", [&](const std::vector<std::string>& s) { return fn + "(" + s[0] + ")"; });
+  }
+  if (name == "power") {
+    Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
+    return zip({a, b}, name, [](const std::vector<std::string>& t) { return "(" + t[0] + " ** " + t[1] + ")"; });
+  }
+  auto it = math_names().find(name);
+  if (it == math_names().end()) unsupported(e.loc, "the builtin '" + name + "'");
+  std::vector<Code> args;
+  for (const TExprPtr& a : e.args) args.push_back(eval(*a, env, shift));
+  const std::string fn = it->second;
+  return zip(args, name, [&](const std::vector<std::string>& t) {
+    std::string s = fn + "(";
+    for (std::size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + t[i];
+    return s + ")";
+  });
+}
+
+}  // namespace weir::frontend::lowering
