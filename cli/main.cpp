@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   add(add_validate_command);
   add(add_info_command);
   add(add_convert_command);
+  add(add_run_command);
+  add(add_compile_command);
+  add(add_cache_command);
   add(add_transforms_command);
   add(add_check_command);
   add(add_sdfg_command);

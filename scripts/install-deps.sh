@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-graph-dev nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libomp-dev
-  python3-numpy
+  python3-numpy libssl-dev
 )
 missing=()
 for p in "${packages[@]}"; do

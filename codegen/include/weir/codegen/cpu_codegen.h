@@ -1,0 +1,74 @@
+// The CPU code generator: an SDFG -> one C++/OpenMP translation unit that exports the C entry
+// points of program_abi.h (ADR 0005). The runtime compiles it into a shared library.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/sdfg.h"
+
+namespace weir::codegen {
+
+/// An SDFG element the code generator cannot generate (an unsupported node, a tasklet whose
+/// code cannot be translated, an unsupported descriptor, ...). what() reads
+/// "codegen: SDFG 'x', state 'a/b', node 3 ('t'): <message>".
+class CodegenError : public weir::Error {
+ public:
+  CodegenError(ElementRef where, const std::string& message);
+  const ElementRef& where() const { return where_; }
+  /// The message without the location.
+  const std::string& message() const { return message_; }
+
+ private:
+  ElementRef where_;
+  std::string message_;
+};
+
+/// How an argument is passed (program_abi.h): arrays by pointer to the first element, scalars
+/// by pointer to the value, symbols by pointer to an int64_t.
+enum class ArgKind { Array, Scalar, Symbol };
+/// "array", "scalar", "symbol".
+std::string_view to_string(ArgKind k);
+
+/// One entry of SDFG::arglist().
+struct ArgInfo {
+  std::string name;
+  ArgKind kind = ArgKind::Array;
+  /// Element type of an array / type of a scalar; Int64 for symbols (the ABI type).
+  ScalarType dtype = ScalarType::Float64;
+  bool operator==(const ArgInfo&) const = default;
+};
+
+struct CodegenOptions {
+  /// Emit OpenMP pragmas (parallel maps, atomics). Without them the code is sequential.
+  bool openmp = true;
+  /// Comments naming the SDFG element each block comes from.
+  bool emit_comments = true;
+  /// Generate GPU storage (GPU_Global, ...) as host memory and GPU schedules (GPU_Device) as
+  /// parallel loops, GPU_ThreadBlock as sequential loops. When false these are CodegenErrors.
+  bool gpu_as_cpu = true;
+  /// Transients local to a map scope are stack arrays up to this size (bytes), heap above.
+  std::size_t max_stack_bytes = 16384;
+};
+
+struct GeneratedCode {
+  /// The C++ translation unit (C++17, compiles warning-free with -Wall -Wextra).
+  std::string source;
+  /// The SDFG's name (what weir_program_name() returns).
+  std::string program_name;
+  /// Arguments in SDFG::arglist() order (what weir_arglist() describes).
+  std::vector<ArgInfo> args;
+};
+
+/// Generates the C++/OpenMP program for `sdfg`. The output is deterministic: the same SDFG gives
+/// a byte-identical source. Throws CodegenError naming the SDFG element (state, node) it cannot
+/// generate.
+GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options = {});
+
+/// The JSON weir_arglist() returns: [{"name": ..., "kind": "array|scalar|symbol", "dtype": ...}].
+std::string arglist_json(const std::vector<ArgInfo>& args);
+
+}  // namespace weir::codegen

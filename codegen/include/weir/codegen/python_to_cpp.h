@@ -1,0 +1,89 @@
+// Translation of the Python code in SDFGs (tasklets, interstate conditions and assignments, loop
+// statements) to C++, by walking the frontend parser's syntax tree. Python semantics are kept
+// where C++ differs: `/` is true division, `//` and `%` floor, `**` is a power, `and`/`or`/`not`
+// are boolean, comparisons chain.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/types.h"
+
+namespace weir::codegen {
+
+/// Code the translator cannot translate (unsupported construct, unknown name, syntax error).
+/// what() is the message with the offending source text.
+class PythonTranslationError : public weir::Error {
+ public:
+  using weir::Error::Error;
+};
+
+/// A name the Python code may use.
+struct PyVar {
+  /// Its C++ spelling: a variable ("__in1"), or an expression for reads ("A[0]").
+  std::string cpp;
+  ScalarType type = ScalarType::Float64;
+  /// The C++ value is a pointer that the code subscripts (`x[i, j]`).
+  bool pointer = false;
+  /// Subscripts of a pointer: C++ stride expression per dimension ("NL", "1"). `x[i, j]`
+  /// becomes `x[(i)*NL + j]`. Empty: one contiguous dimension.
+  std::vector<std::string> strides;
+  /// Alternative strides when the code uses fewer indices (squeezed unit dimensions).
+  std::vector<std::string> squeezed_strides;
+  /// Assignable (tasklet outputs, symbols in interstate assignments).
+  bool writable = false;
+  /// Writes go through PyContext::write_hook (write-conflict resolution).
+  bool hooked = false;
+
+  /// A read-only value.
+  static PyVar value(std::string cpp, ScalarType type) {
+    PyVar v;
+    v.cpp = std::move(cpp);
+    v.type = type;
+    return v;
+  }
+};
+
+struct PyContext {
+  std::map<std::string, PyVar> vars;
+  /// C++ names new local variables must not take (they are renamed `_<name>`).
+  std::set<std::string> reserved;
+  /// For hooked variables: the C++ statement for `name[index] = value` (index empty for a value
+  /// connector). `value` is already C++.
+  std::function<std::string(const std::string& name, const std::string& index, const std::string& value)>
+      write_hook;
+  /// Whether assignments to unknown names create locals (tasklets: yes; conditions: no).
+  bool allow_locals = true;
+  /// Filled by the translator: the vars the code reads or writes.
+  mutable std::set<std::string> used;
+};
+
+/// Translates statements (tasklet code). Returns C++ statement lines, nested blocks indented by
+/// four spaces. Locals assigned in the code become `auto` variables (declared before the first
+/// block that assigns them conditionally). Throws PythonTranslationError.
+std::vector<std::string> translate_python_statements(std::string_view code, PyContext& ctx);
+
+/// Translates one expression. `type`, if given, receives its type. Throws PythonTranslationError.
+std::string translate_python_expression(std::string_view code, const PyContext& ctx,
+                                        ScalarType* type = nullptr);
+
+/// Translates assignment statements `x = e; y = f` (loop init/update statements) to one C++
+/// expression `x = e, y = f` (empty for empty code). Targets must be writable vars.
+std::string translate_python_assignments(std::string_view code, const PyContext& ctx);
+
+/// Write-conflict resolution lambda (`lambda a, b: a + b`) as a C++ update of `target` with
+/// `value`: "target += value" for +, *, -, &, |, ^ (`op` receives "+" etc.), else a full
+/// assignment "target = weir_max(target, value)" (`op` empty). Throws PythonTranslationError.
+std::string translate_wcr(std::string_view lambda, const std::string& target, const std::string& value,
+                          ScalarType type, std::string* op = nullptr);
+
+/// A C++ identifier for an SDFG name: the name itself unless it is a C++ keyword (then "name_").
+std::string cpp_ident(const std::string& name);
+
+}  // namespace weir::codegen

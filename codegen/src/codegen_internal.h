@@ -1,0 +1,199 @@
+// Internal interfaces of the CPU code generator, shared by its source files:
+//   cpu_codegen.cpp          frame: entry points, arguments, handle, file layout
+//   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
+//   control_flow_codegen.cpp regions, loops, conditionals, interstate edges (structured / goto)
+//   dataflow_codegen.cpp     state functions, scopes, maps, tasklets (StateGen, state_codegen.h)
+//   memlet_codegen.cpp       memlet locations, copies, write-conflict resolution
+//   library_codegen.cpp      nested SDFG calls, Reduce
+//   expr_to_cpp.cpp          sym::Expr -> C++
+//   python_to_cpp.cpp        Python code -> C++
+//   prelude.cpp              the helper functions every generated file starts with
+//   writer.cpp               indented line writer, identifier scanning, escaping
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+#include "weir/sdfg/symbolic.h"
+
+namespace weir::codegen::detail {
+
+/// A failure deep inside generation, converted into a located CodegenError by the caller that
+/// knows the element (node, state, edge).
+class GenFailure : public weir::Error {
+ public:
+  using weir::Error::Error;
+};
+
+// --- text --------------------------------------------------------------------------------
+
+/// Lines of C++ with indentation (4 spaces per level).
+class Writer {
+ public:
+  void line(const std::string& s);
+  /// Several lines separated by '\n', each at the current indentation.
+  void lines(const std::string& s);
+  void open(const std::string& s) {
+    line(s);
+    ++indent_;
+  }
+  void close(const std::string& s = "}") {
+    --indent_;
+    line(s);
+  }
+  void indent() { ++indent_; }
+  void dedent() { --indent_; }
+  void blank() { lines_.push_back({0, {}}); }
+  /// Appends another writer's lines below the current indentation.
+  void append(const Writer& w);
+  bool empty() const { return lines_.empty(); }
+  std::string str() const;
+
+ private:
+  std::vector<std::pair<int, std::string>> lines_;
+  int indent_ = 0;
+};
+
+/// Identifiers in C++ text outside line comments (for trimming unused parameters).
+std::set<std::string> identifiers_in(const std::string& text);
+
+/// A label as an identifier fragment ("for_51/BinOp 52" -> "for_51_BinOp_52"), at most 40 chars.
+std::string sanitize_label(const std::string& label);
+
+/// C string literal contents (escapes quotes, backslashes, control characters).
+std::string c_escape(const std::string& s);
+
+// --- symbolic expressions ----------------------------------------------------------------
+
+/// C++ (int64 arithmetic, Python floor semantics through the prelude's helpers). Throws
+/// GenFailure for functions that have no C++ equivalent.
+std::string sym_cpp(const sym::Expr& e);
+/// As sym_cpp, parenthesized unless it binds at least as tightly as a product.
+std::string sym_cpp_factor(const sym::Expr& e);
+/// Element offset of `idx` (one index per dimension) in a container:
+/// sum((idx_d + offset_d) * stride_d) + start_offset, one term per dimension.
+std::string linear_offset(const DataDescriptor& desc, const std::vector<sym::Expr>& idx);
+/// Python slice text of a range with exclusive end ("0:NL - 2", "i", "0:N:2").
+std::string range_text(const Range& r);
+
+// --- the translation unit ----------------------------------------------------------------
+
+/// The whole program being generated.
+struct Program {
+  const CodegenOptions& opts;
+  const SDFG& top;
+  /// Static functions (state functions, nested SDFGs) in the order they are generated; a
+  /// function is generated before the first function that calls it.
+  Writer functions;
+  /// File-scope code of CPP tasklets and SDFGs (global_code), in generation order.
+  std::vector<std::string> global_code;
+  std::set<std::string> function_names;
+
+  Program(const CodegenOptions& o, const SDFG& s) : opts(o), top(s) {}
+  std::string unique_function_name(const std::string& base);
+};
+
+/// Where a transient lives.
+enum class HomeKind {
+  Unused,   // no access node: not allocated
+  Program,  // the SDFG body: handle (top level, sizes known at weir_init) or body locals
+  State,    // one state, at its top level
+  Scope,    // inside one map scope of one state
+};
+
+struct TransientHome {
+  HomeKind kind = HomeKind::Unused;
+  const SDFGState* state = nullptr;
+  NodeId scope = kNoNode;
+  /// An array allocated once for the whole body (the top-level handle / nested body start)
+  /// although its home is a state: its size only depends on symbols known at the start.
+  bool hoisted = false;
+};
+
+/// How a data container is reached from the code being generated.
+struct Binding {
+  std::string cpp;
+  const DataDescriptor* desc = nullptr;
+  /// Scalar: `cpp` is the value (a T or T&); otherwise a pointer to element 0.
+  bool scalar = false;
+  /// Nesting depth of the scope frame that declares it (-1: function parameter / body level).
+  int frame = -1;
+};
+
+/// The code of one SDFG body (the top-level program in weir_run, or a nested SDFG function).
+class SdfgGen {
+ public:
+  SdfgGen(Program& prog, const SDFG& sdfg, bool top_level, bool in_parallel, std::string prefix);
+
+  Program& prog;
+  const SDFG& sdfg;
+  const bool top_level;
+  /// A nested SDFG called inside a parallel loop: all its maps run sequentially, and WCR writes
+  /// to its non-transient containers are atomic.
+  const bool in_parallel;
+  const std::string prefix;
+
+  /// Symbols known when the body starts (free symbols; nested: the symbol mapping).
+  std::set<std::string> init_symbols;
+  /// Every symbol the body may use -> C++ type (free, mapped, assigned, loop variables).
+  std::map<std::string, ScalarType> symbols;
+  /// Symbols the body declares (assigned on interstate edges, loop variables).
+  std::vector<std::string> local_symbols;
+  std::map<std::string, TransientHome> homes;
+  /// Containers visible in the body: arguments / connectors and Program-level transients.
+  std::map<std::string, Binding> body_data;
+
+  /// Analyses symbols and transients; binds the given arguments / connectors (`params`, data
+  /// names) and takes `param_symbols` as the symbols known at the start.
+  void analyse(const std::vector<std::string>& params, const std::set<std::string>& param_symbols);
+  /// Emits the body: local symbols, body-level transients (nested: allocated here), control
+  /// flow. At the top level, body arrays are bound by the caller (from the handle).
+  void emit_body(Writer& w);
+  /// Arrays allocated for the whole body (Program homes and hoisted State homes).
+  std::vector<std::string> body_arrays() const;
+  /// Scalars declared in the body (Program-home transient scalars).
+  std::vector<std::string> body_scalars() const;
+  /// A fresh number for labels of this body (goto-based control flow).
+  int next_label() { return label_counter_++; }
+  /// C++ of the element count of a container (total size).
+  std::string alloc_size(const DataDescriptor& d) const;
+  /// Context for Python code on interstate edges, loop statements and conditions.
+  PyContext interstate_context() const;
+  /// "return 0;" at the top level, "return;" in nested functions.
+  std::string return_statement() const { return top_level ? "return 0;" : "return;"; }
+  ElementRef ref(const ControlFlowBlock* b = nullptr, long node = -1, const std::string& node_label = {}) const;
+  /// Generates the state's function (if it has nodes) and returns the statement calling it.
+  std::string state_call(const SDFGState& st);
+
+ private:
+  void check_descriptors() const;
+  int state_counter_ = 0;
+  int label_counter_ = 0;
+};
+
+/// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
+/// empty for a state without nodes.
+std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn_name);
+
+/// Emits the control flow of a region into `w` (control_flow_codegen.cpp).
+void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);
+
+/// The file-scope helper functions (prelude.cpp).
+const char* prelude_text();
+
+/// C++ type of a container element.
+std::string cpp_type(const DataDescriptor& d);
+
+/// Whether a storage / schedule is supported, with the reason if not.
+std::optional<std::string> unsupported_storage(StorageType s, const CodegenOptions& o);
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,199 @@
+// Nested SDFGs (a static function per node, called with pointers to the connected memlets and
+// the mapped symbols) and library nodes (Reduce as a loop nest; others are errors).
+#include <algorithm>
+
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
+
+}  // namespace
+
+void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
+  ElementRef where = ref(n);
+  if (!n.sdfg) throw CodegenError(where, "nested SDFG node without an SDFG");
+  const SDFG& inner = *n.sdfg;
+  std::set<std::string> conns;
+  for (const auto& [c, t] : n.in_connectors) conns.insert(c);
+  for (const auto& [c, t] : n.out_connectors) conns.insert(c);
+  for (const auto& c : conns)
+    if (!inner.arrays.count(c)) throw CodegenError(where, "connector '" + c + "' has no container in the nested SDFG");
+  std::set<std::string> syms;
+  for (const auto& [k, v] : n.symbol_mapping) syms.insert(k);
+  for (const auto& s : inner.free_symbols())
+    if (!syms.count(s) && !conns.count(s))
+      throw CodegenError(where, "symbol '" + s + "' of the nested SDFG is not in its symbol mapping");
+
+  // The nested SDFG's function.
+  std::string fname = sg.prog.unique_function_name(
+      "weir_nested_" + sanitize_label(n.label.empty() ? inner.name : n.label));
+  SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
+  std::vector<std::string> cv(conns.begin(), conns.end());
+  ng.analyse(cv, syms);
+  Writer body;
+  ng.emit_body(body);
+  std::vector<std::string> params;
+  for (const auto& c : cv) {
+    const DataDescriptor& d = inner.arrays.at(c);
+    if (d.is_view()) throw CodegenError(where, "connector '" + c + "' is a view in the nested SDFG");
+    params.push_back(cpp_type(d) + (d.is_scalar() ? "& " : "* ") + cpp_ident(c));
+  }
+  for (const auto& s : syms) params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));
+  Writer f;
+  if (comments())
+    f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label + "' in state '" +
+           st.label + "' of SDFG '" + sg.sdfg.name + "')");
+  f.open("static void " + fname + "(" + join(params, ", ") + ") {");
+  f.append(body);
+  f.close();
+  f.blank();
+  sg.prog.functions.append(f);
+
+  // The call: a pointer (or a reference for scalars) per connector, then the symbols.
+  std::vector<std::string> args;
+  for (const auto& c : cv) {
+    auto ins = st.in_edges_by_connector(n.id(), c);
+    auto outs = st.out_edges_by_connector(n.id(), c);
+    const DataflowEdge* e = nullptr;
+    bool incoming = true;
+    for (EdgeId id : ins)
+      if (!e && !st.edge(id).memlet.is_empty()) e = &st.edge(id);
+    if (!e) {
+      incoming = false;
+      for (EdgeId id : outs) {
+        const DataflowEdge& oe = st.edge(id);
+        const Node& dst = st.node(oe.dst);
+        bool code = dst.kind() == NodeKind::Tasklet || dst.kind() == NodeKind::NestedSDFG || dst.kind() == NodeKind::Library;
+        if (oe.memlet.is_empty() && !code) continue;
+        if (code && !edge_vars_.count({n.id(), c})) {
+          std::string var = fresh("__weir_e" + std::to_string(n.id()) + "_" + sanitize_label(c) + "_");
+          ScalarType t = inner.arrays.at(c).dtype.base;
+          edge_vars_[{n.id(), c}] = {var, t};
+          w.line(std::string(cpp_name(t)) + " " + var + "{};");
+        }
+        if (!e) e = &oe;
+      }
+    } else {
+      // An in/out connector must read and write the same container.
+      for (EdgeId id : outs) {
+        const DataflowEdge& oe = st.edge(id);
+        if (!oe.memlet.is_empty() && oe.memlet.data != e->memlet.data && st.node(oe.dst).kind() != NodeKind::Tasklet)
+          throw CodegenError(where, "connector '" + c + "' reads '" + e->memlet.data + "' but writes '" + oe.memlet.data + "'");
+      }
+    }
+    if (!e) throw CodegenError(where, "connector '" + c + "' is not connected");
+    Location loc = edge_location(*e, incoming);
+    args.push_back(inner.arrays.at(c).is_scalar() ? loc.element() : loc.pointer());
+  }
+  for (const auto& s : syms) args.push_back(sym_cpp(n.symbol_mapping.at(s)));
+  if (comments()) w.line("// nested SDFG " + n.label + " (node " + std::to_string(n.id()) + ")");
+  w.line(fname + "(" + join(args, ", ") + ");");
+}
+
+void StateGen::emit_library(const LibraryNode& n, Writer& w) {
+  if (n.is_reduce()) return emit_reduce(n, w);
+  throw CodegenError(ref(n), "library node of type '" + n.type_name + "'" +
+                                 (n.classpath.empty() ? "" : " (" + n.classpath + ")") +
+                                 " is not supported by the CPU code generator; expand it first");
+}
+
+void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
+  ElementRef where = ref(n);
+  const DataflowEdge* in = nullptr;
+  const DataflowEdge* out = nullptr;
+  for (EdgeId id : st.in_edges(n.id()))
+    if (!st.edge(id).memlet.is_empty()) {
+      if (in) throw CodegenError(where, "Reduce with several inputs");
+      in = &st.edge(id);
+    }
+  for (EdgeId id : st.out_edges(n.id()))
+    if (!st.edge(id).memlet.is_empty()) {
+      if (out) throw CodegenError(where, "Reduce with several outputs");
+      out = &st.edge(id);
+    }
+  if (!in || !out) throw CodegenError(where, "Reduce needs one input and one output memlet");
+  Location I = edge_location(*in, true), O = edge_location(*out, false);
+  if (I.data.empty() || O.data.empty()) throw CodegenError(where, "Reduce between code nodes is not supported");
+  if (n.wcr.empty()) throw CodegenError(where, "Reduce without a reduction function (wcr)");
+  const Subset& is = I.subset;
+  std::size_t dims = I.binding->scalar ? 0 : is.dims();
+  std::set<std::size_t> axes;
+  if (n.axes) {
+    for (int a : *n.axes) {
+      if (a < 0 || static_cast<std::size_t>(a) >= dims) throw CodegenError(where, "Reduce axis " + std::to_string(a) + " out of range");
+      axes.insert(static_cast<std::size_t>(a));
+    }
+  } else {
+    for (std::size_t d = 0; d < dims; ++d) axes.insert(d);
+  }
+  // Kept input dimensions (size != 1) map in order onto the output's non-unit dimensions.
+  std::vector<std::size_t> kept, odims;
+  for (std::size_t d = 0; d < dims; ++d)
+    if (!axes.count(d) && !is_one(is[d].size())) kept.push_back(d);
+  if (!O.binding->scalar)
+    for (std::size_t d = 0; d < O.subset.dims(); ++d)
+      if (!is_one(O.subset[d].size())) odims.push_back(d);
+  if (kept.size() != odims.size()) throw CodegenError(where, "Reduce output shape does not match the kept input dimensions");
+  std::string T(cpp_name(O.type));
+  if (comments()) {
+    std::string ax;
+    for (auto a : axes) ax += (ax.empty() ? "" : ", ") + std::to_string(a);
+    w.line("// reduce " + n.label + " (node " + std::to_string(n.id()) + "): " + memlet_text(I.data, is) + " -> " +
+           memlet_text(O.data, O.subset) + " with " + n.wcr + " over axes [" + ax + "]");
+  }
+  w.open("{");
+  auto elem = [](const Location& L, const std::vector<sym::Expr>& idx) {
+    if (L.binding->scalar) return L.binding->cpp;
+    return L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
+  };
+  // Identity: initialise the output.
+  std::string ident = n.identity;
+  if (!ident.empty() && ident != "null" && ident != "None") {
+    if (ident == "inf" || ident == "\"inf\"" || ident == "Infinity") ident = "std::numeric_limits<" + T + ">::infinity()";
+    else if (ident == "-inf" || ident == "\"-inf\"" || ident == "-Infinity") ident = "-std::numeric_limits<" + T + ">::infinity()";
+    else if (ident == "true" || ident == "True") ident = "true";
+    else if (ident == "false" || ident == "False") ident = "false";
+    else {
+      for (char c : ident)
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+          throw CodegenError(where, "unsupported Reduce identity " + n.identity);
+    }
+    std::vector<sym::Expr> oidx = O.start();
+    for (std::size_t k = 0; k < odims.size(); ++k) {
+      std::string v = loop_var("__o", k);
+      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(O.subset[odims[k]].size()) + "; ++" + v + ") {");
+      oidx[odims[k]] = O.subset[odims[k]].start + sym::Expr::symbol(v) * O.subset[odims[k]].step;
+    }
+    w.line(elem(O, oidx) + " = static_cast<" + T + ">(" + ident + ");");
+    for (std::size_t k = 0; k < odims.size(); ++k) w.close();
+  }
+  std::vector<sym::Expr> iidx = I.start(), oidx = O.start();
+  std::size_t loops = 0;
+  for (std::size_t d = 0; d < dims; ++d) {
+    if (is_one(is[d].size())) continue;
+    std::string v = loop_var("__r", d);
+    sym::Expr sv = sym::Expr::symbol(v);
+    w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(is[d].size()) + "; ++" + v + ") {");
+    ++loops;
+    iidx[d] = is[d].start + sv * is[d].step;
+    auto k = std::find(kept.begin(), kept.end(), d);
+    if (k != kept.end()) {
+      std::size_t od = odims[static_cast<std::size_t>(k - kept.begin())];
+      oidx[od] = O.subset[od].start + sv * O.subset[od].step;
+    }
+  }
+  w.lines(wcr_update(n.wcr, elem(O, oidx), elem(I, iidx), O.type, needs_atomic(O.data, oidx)));
+  for (std::size_t k = 0; k < loops; ++k) w.close();
+  w.close();
+}
+
+}  // namespace weir::codegen::detail

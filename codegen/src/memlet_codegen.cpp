@@ -1,0 +1,283 @@
+// Memlets: the element a memlet points at (index = sum of index * stride), copies between
+// access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
+// race with another thread of a parallel map).
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
+
+}  // namespace
+
+std::string memlet_text(const std::string& data, const Subset& s) {
+  std::string out = data + "[";
+  for (std::size_t d = 0; d < s.dims(); ++d) out += (d ? ", " : "") + range_text(s[d]);
+  return out + "]";
+}
+
+// --- locations ----------------------------------------------------------------------------
+
+std::vector<sym::Expr> Location::start() const {
+  std::vector<sym::Expr> out;
+  for (const auto& r : subset.ranges()) out.push_back(r.start);
+  return out;
+}
+
+bool Location::single_element() const {
+  if (data.empty() || binding->scalar) return true;
+  return subset.is_single_element();
+}
+
+std::string Location::element() const {
+  if (data.empty()) return var;
+  if (binding->scalar) return binding->cpp;
+  return binding->cpp + "[" + linear_offset(*binding->desc, start()) + "]";
+}
+
+std::string Location::pointer() const {
+  if (data.empty()) return "&" + var;
+  if (binding->scalar) return "&" + binding->cpp;
+  std::string lin = linear_offset(*binding->desc, start());
+  if (lin == "0") return binding->cpp;
+  return "&" + binding->cpp + "[" + lin + "]";
+}
+
+Location StateGen::location(const std::string& data, const Subset& subset) const {
+  auto it = bindings_.find(data);
+  if (it == bindings_.end()) {
+    std::string why;
+    auto h = sg.homes.find(data);
+    if (!sg.sdfg.arrays.count(data)) why = " (no such container)";
+    else if (h != sg.homes.end() && h->second.kind == HomeKind::Scope) why = " (a transient local to another map scope)";
+    throw GenFailure("container '" + data + "' is not available here" + why);
+  }
+  Location loc;
+  loc.data = data;
+  loc.binding = &it->second;
+  loc.subset = subset;
+  loc.type = it->second.desc->dtype.base;
+  if (!it->second.scalar && subset.dims() != it->second.desc->shape.size())
+    throw GenFailure("memlet " + memlet_text(data, subset) + " has " + std::to_string(subset.dims()) +
+                     " dimensions but '" + data + "' has " + std::to_string(it->second.desc->shape.size()));
+  for (const auto& r : subset.ranges())
+    if (!is_one(r.tile)) throw GenFailure("tiled memlet subsets are not supported: " + memlet_text(data, subset));
+  return loc;
+}
+
+Location StateGen::edge_location(const DataflowEdge& e, bool incoming) const {
+  const Node& other = incoming ? st.node(e.src) : st.node(e.dst);
+  bool code = other.kind() == NodeKind::Tasklet || other.kind() == NodeKind::NestedSDFG || other.kind() == NodeKind::Library;
+  if (code) {
+    // An edge between two code nodes: a local variable named after the producer's connector.
+    auto it = edge_vars_.find({e.src, e.src_conn});
+    if (it == edge_vars_.end())
+      throw GenFailure("the value of connector '" + e.src_conn + "' of node " + std::to_string(e.src) +
+                       " is used before it is computed");
+    Location loc;
+    loc.var = it->second.first;
+    loc.type = it->second.second;
+    return loc;
+  }
+  if (e.memlet.is_empty()) throw GenFailure("an empty memlet carries no data");
+  return location(e.memlet.data, e.memlet.subset);
+}
+
+// --- copies -------------------------------------------------------------------------------
+
+const DataflowEdge* StateGen::view_edge(const AccessNode& n) const {
+  for (EdgeId id : st.in_edges(n.id()))
+    if (st.edge(id).dst_conn == "views") return &st.edge(id);
+  for (EdgeId id : st.out_edges(n.id()))
+    if (st.edge(id).src_conn == "views") return &st.edge(id);
+  // Without connector names: the only edge from / to another access node.
+  const DataflowEdge* found = nullptr;
+  int count = 0;
+  for (EdgeId id : st.in_edges(n.id())) {
+    const DataflowEdge& e = st.edge(id);
+    if (st.node(e.src).kind() == NodeKind::Access && !e.memlet.is_empty()) {
+      found = &e;
+      ++count;
+    }
+  }
+  if (count == 1 && st.in_edges(n.id()).size() == 1) return found;
+  found = nullptr;
+  count = 0;
+  for (EdgeId id : st.out_edges(n.id())) {
+    const DataflowEdge& e = st.edge(id);
+    if (st.node(e.dst).kind() == NodeKind::Access && !e.memlet.is_empty()) {
+      found = &e;
+      ++count;
+    }
+  }
+  if (count == 1 && st.out_edges(n.id()).size() == 1) return found;
+  return nullptr;
+}
+
+void StateGen::emit_access(const AccessNode& n, Writer& w) {
+  for (EdgeId id : st.in_edges(n.id())) {
+    const DataflowEdge& e = st.edge(id);
+    if (e.memlet.is_empty() || view_edges_.count(id)) continue;
+    if (st.node(e.src).kind() != NodeKind::MapEntry) continue;
+    // Scope entry -> access node: a copy when the data changes (outer array -> local buffer).
+    auto path = st.memlet_path(id);
+    const auto* outer = st.node(st.edge(path.front()).src).as<AccessNode>();
+    if (outer && outer->data != n.data) emit_copy(e, outer->data, n.data, w);
+  }
+  for (EdgeId id : st.out_edges(n.id())) {
+    const DataflowEdge& e = st.edge(id);
+    if (e.memlet.is_empty() || view_edges_.count(id)) continue;
+    const Node& dst = st.node(e.dst);
+    if (auto* a = dst.as<AccessNode>()) {
+      if (auto* ve = view_edge(*a); ve && ve->id == id && sg.sdfg.arrays.at(a->data).is_view()) continue;
+      emit_copy(e, n.data, a->data, w);
+    } else if (dst.kind() == NodeKind::MapExit) {
+      auto path = st.memlet_path(id);
+      const auto* outer = st.node(st.edge(path.back()).dst).as<AccessNode>();
+      if (outer && outer->data != n.data) emit_copy(e, n.data, outer->data, w);
+    }
+  }
+}
+
+void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w) {
+  const Memlet& m = e.memlet;
+  auto default_other = [&](const std::string& other, const Subset& data_side) {
+    auto it = bindings_.find(other);
+    if (it == bindings_.end()) throw GenFailure("container '" + other + "' is not available here");
+    const DataDescriptor& d = *it->second.desc;
+    if (it->second.scalar) return Subset({Range::index(0)});
+    if (d.shape.size() == data_side.dims()) {
+      std::vector<Range> rs;
+      for (const auto& r : data_side.ranges()) rs.push_back(Range(0, r.size() - 1));
+      return Subset(rs);
+    }
+    return Subset::full(d.shape);
+  };
+  Subset ssub, dsub;
+  if (m.data == src) {
+    ssub = m.subset;
+    dsub = m.other_subset ? *m.other_subset : default_other(dst, ssub);
+  } else if (m.data == dst) {
+    dsub = m.subset;
+    ssub = m.other_subset ? *m.other_subset : default_other(src, dsub);
+  } else {
+    throw GenFailure("copy memlet names '" + m.data + "', neither '" + src + "' nor '" + dst + "'");
+  }
+  Location S = location(src, ssub), D = location(dst, dsub);
+  // Copy dimensions: the non-unit dimensions of each side, matched in order.
+  auto dims_of = [](const Location& L) {
+    std::vector<std::size_t> out;
+    if (L.binding->scalar) return out;
+    for (std::size_t d = 0; d < L.subset.dims(); ++d)
+      if (!is_one(L.subset[d].size())) out.push_back(d);
+    return out;
+  };
+  auto sd = dims_of(S), dd = dims_of(D);
+  bool same = sd.size() == dd.size();
+  for (std::size_t k = 0; same && k < sd.size(); ++k) same = ssub[sd[k]].size() == dsub[dd[k]].size();
+  if (!same)
+    throw GenFailure("copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) + " between subsets of different shapes");
+  if (comments()) w.line("// copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) + (m.wcr.empty() ? "" : " with " + m.wcr));
+  std::string T(cpp_name(D.type));
+
+  // memcpy when both sides are one contiguous block.
+  auto contiguous = [&](const Location& L, const std::vector<std::size_t>& dims) {
+    if (L.binding->scalar) return dims.empty();
+    const DataDescriptor& d = *L.binding->desc;
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+      const Range& r = L.subset[dims[k]];
+      if (!is_one(r.step)) return false;
+      sym::Expr expect = k + 1 < dims.size() ? d.strides[dims[k + 1]] * L.subset[dims[k + 1]].size() : sym::Expr(1);
+      if (d.strides[dims[k]] != expect) return false;
+    }
+    return true;
+  };
+  bool views = S.binding->desc->is_view() || D.binding->desc->is_view();
+  if (!sd.empty() && m.wcr.empty() && S.type == D.type && src != dst && !views && contiguous(S, sd) && contiguous(D, dd)) {
+    sym::Expr total = 1;
+    for (std::size_t d : sd) total *= ssub[d].size();
+    w.line("std::memcpy(" + D.pointer() + ", " + S.pointer() + ", sizeof(" + T + ") * (" + sym_cpp(total) + "));");
+    return;
+  }
+  // Loop nest over the copy dimensions.
+  std::vector<sym::Expr> sidx = S.start(), didx = D.start();
+  for (std::size_t k = 0; k < sd.size(); ++k) {
+    std::string c = loop_var("__c", k);
+    sym::Expr cv = sym::Expr::symbol(c);
+    w.open("for (int64_t " + c + " = 0; " + c + " < " + sym_cpp(ssub[sd[k]].size()) + "; ++" + c + ") {");
+    sidx[sd[k]] = ssub[sd[k]].start + cv * ssub[sd[k]].step;
+    didx[dd[k]] = dsub[dd[k]].start + cv * dsub[dd[k]].step;
+  }
+  auto elem = [](const Location& L, const std::vector<sym::Expr>& idx) {
+    if (L.binding->scalar) return L.binding->cpp;
+    return L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
+  };
+  std::string target = elem(D, didx), value = elem(S, sidx);
+  if (m.wcr.empty()) w.line(target + " = " + value + ";");
+  else w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
+  for (std::size_t k = 0; k < sd.size(); ++k) w.close();
+}
+
+std::string StateGen::loop_var(const std::string& base, std::size_t k) const {
+  std::string v = base + std::to_string(k);
+  bool taken = bindings_.count(v) > 0;
+  for (const auto& [s, t] : visible_symbols()) taken = taken || cpp_ident(s) == v;
+  return taken ? "__weir" + base.substr(1) + std::to_string(k) : v;
+}
+
+// --- write-conflict resolution ------------------------------------------------------------
+
+std::string StateGen::wcr_update(const std::string& wcr, const std::string& target, const std::string& value,
+                                 ScalarType type, bool atomic) const {
+  std::string op;
+  std::string stmt = translate_wcr(wcr, target, value, type, &op);
+  if (!atomic) return stmt + ";";
+  if (!op.empty() && type != ScalarType::Bool) return "#pragma omp atomic\n" + stmt + ";";
+  std::string T(cpp_name(type));
+  std::string f = translate_wcr(wcr, "__a", "__b", type);
+  f = f.substr(std::string("__a = ").size());
+  return "weir_atomic_update(&" + target + ", static_cast<" + T + ">(" + value + "), [](" + T + " __a, " + T +
+         " __b) { return static_cast<" + T + ">(" + f + "); });";
+}
+
+bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
+  if (!opts.openmp) return false;
+  auto it = bindings_.find(data);
+  if (it == bindings_.end()) return true;
+  const Binding& b = it->second;
+  int p = parallel_frame();
+  if (p < 0) return sg.in_parallel && !b.desc->transient;
+  if (b.frame >= p + 1) return false;  // declared inside the parallel loop body: private
+  // No race if each parallel parameter alone indexes its own dimension as +-param + rest.
+  const auto& params = frames_[static_cast<std::size_t>(p)].parallel_params;
+  std::set<std::string> pset(params.begin(), params.end());
+  std::set<std::size_t> taken;
+  for (const auto& prm : params) {
+    sym::Expr ps = sym::Expr::symbol(prm);
+    bool found = false;
+    for (std::size_t d = 0; d < idx.size() && !found; ++d) {
+      if (taken.count(d)) continue;
+      auto fs = idx[d].free_symbols();
+      bool only = fs.count(prm) > 0;
+      for (const auto& s : fs)
+        if (s != prm && pset.count(s)) only = false;
+      if (!only) continue;
+      for (const sym::Expr& rest : {idx[d] - ps, idx[d] + ps}) {
+        auto rs = rest.free_symbols();
+        bool clean = true;
+        for (const auto& s : rs)
+          if (pset.count(s)) clean = false;
+        if (clean) {
+          found = true;
+          taken.insert(d);
+          break;
+        }
+      }
+    }
+    if (!found) return true;
+  }
+  return false;
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,835 @@
+// Python (tasklet code, interstate conditions and assignments, loop statements) -> C++, by
+// walking the frontend parser's syntax tree. Types are tracked per expression so that Python's
+// semantics of `/`, `//`, `%` and `**` can be kept.
+#include "weir/codegen/python_to_cpp.h"
+
+#include <array>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "weir/frontend/ast.h"
+#include "weir/frontend/parser.h"
+#include "weir/frontend/unparse.h"
+
+namespace weir::codegen {
+
+namespace fe = weir::frontend;
+
+namespace {
+
+// C++ operator precedence levels (higher binds tighter).
+constexpr int kPrimary = 16, kUnary = 15, kMul = 13, kAdd = 12, kShift = 11, kRel = 9, kEq = 8,
+              kBitAnd = 7, kXor = 6, kBitOr = 5, kAnd = 4, kOr = 3, kCond = 2;
+
+struct Val {
+  std::string text;
+  int prec = kPrimary;
+  ScalarType type = ScalarType::Float64;
+};
+
+bool is_float(ScalarType t) {
+  return t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64;
+}
+bool is_complex(ScalarType t) { return t == ScalarType::Complex64 || t == ScalarType::Complex128; }
+bool is_bool(ScalarType t) { return t == ScalarType::Bool; }
+bool is_int(ScalarType t) { return !is_float(t) && !is_complex(t) && !is_bool(t) && t != ScalarType::Void; }
+
+/// Result type of arithmetic on a and b (numpy-like, simplified).
+ScalarType arith_type(ScalarType a, ScalarType b) {
+  if (is_complex(a) || is_complex(b)) return ScalarType::Complex128;
+  if (a == ScalarType::Float64 || b == ScalarType::Float64) return ScalarType::Float64;
+  if (is_float(a) || is_float(b)) return ScalarType::Float32;
+  if (a == b && is_int(a)) return a;
+  return ScalarType::Int64;
+}
+
+std::string wrap(const Val& v, int need) { return v.prec < need ? "(" + v.text + ")" : v.text; }
+
+/// Wraps any operand that is not a primary/unary expression (for -Wparentheses-clean bit ops).
+std::string wrap_strict(const Val& v) { return v.prec < kUnary ? "(" + v.text + ")" : v.text; }
+
+bool is_simple_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+std::string int_literal(long long v) {
+  if (v == std::numeric_limits<long long>::min()) return "(-9223372036854775807LL - 1)";
+  std::string s = std::to_string(v);
+  if (v > 2147483647LL || v < -2147483647LL) s += "LL";
+  return s;
+}
+
+std::string float_literal(const fe::Constant& c) {
+  const std::string& t = c.text;
+  bool plain = !t.empty();
+  for (char ch : t)
+    if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' ||
+          ch == '-'))
+      plain = false;
+  if (plain) return t;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", c.float_value);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+const std::set<std::string>& cpp_keywords() {
+  static const std::set<std::string> k = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+      "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+      "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+      "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
+      "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+      "wchar_t", "while", "xor", "xor_eq", "std", "NULL", "errno", "assert", "main", "int8_t", "int16_t",
+      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "h", "args", "handle"};
+  return k;
+}
+
+/// Strips the module prefix numpy/np/math/dace/cmath and returns (module, name).
+std::pair<std::string, std::string> split_callee(const std::string& dotted) {
+  auto dot = dotted.rfind('.');
+  if (dot == std::string::npos) return {"", dotted};
+  std::string mod = dotted.substr(0, dot);
+  if (mod == "numpy") mod = "np";
+  return {mod, dotted.substr(dot + 1)};
+}
+
+class Translator {
+ public:
+  Translator(const PyContext& ctx, std::string_view code) : ctx_(ctx), code_(code) {}
+
+  // --- errors ----------------------------------------------------------------------------
+  [[noreturn]] void fail(const fe::SourceLocation& loc, const std::string& msg) const {
+    std::string where;
+    if (loc.known()) {
+      std::string_view line = loc.file.valid() ? loc.file.line(loc.line) : std::string_view{};
+      where = " (line " + std::to_string(loc.line) + ": `" + std::string(line) + "`)";
+    } else {
+      where = " in `" + std::string(code_) + "`";
+    }
+    throw PythonTranslationError(msg + where);
+  }
+
+  // --- expressions -----------------------------------------------------------------------
+  Val expr(const fe::Expr& e) {
+    switch (e.kind) {
+      case fe::ExprKind::Name: return name(static_cast<const fe::Name&>(e));
+      case fe::ExprKind::Constant: return constant(static_cast<const fe::Constant&>(e));
+      case fe::ExprKind::Attribute: return attribute(static_cast<const fe::Attribute&>(e));
+      case fe::ExprKind::Subscript: return subscript(static_cast<const fe::Subscript&>(e));
+      case fe::ExprKind::Call: return call(static_cast<const fe::Call&>(e));
+      case fe::ExprKind::UnaryOp: return unary(static_cast<const fe::UnaryOp&>(e));
+      case fe::ExprKind::BinOp: {
+        const auto& b = static_cast<const fe::BinOp&>(e);
+        return binop(b.op, expr(*b.left), expr(*b.right), b.loc, b.right.get());
+      }
+      case fe::ExprKind::BoolOp: return boolop(static_cast<const fe::BoolOp&>(e));
+      case fe::ExprKind::Compare: return compare(static_cast<const fe::Compare&>(e));
+      case fe::ExprKind::IfExp: {
+        const auto& i = static_cast<const fe::IfExp&>(e);
+        Val c = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
+        ScalarType t = a.type == b.type ? a.type : arith_type(a.type, b.type);
+        return {wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
+      }
+      default: fail(e.loc, "unsupported Python expression (" + std::string(fe::to_string(e.kind)) + ")");
+    }
+  }
+
+  Val name(const fe::Name& n) {
+    if (auto it = locals_.find(n.id); it != locals_.end()) return {it->second.cpp, kPrimary, it->second.type};
+    if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
+      ctx_.used.insert(n.id);
+      if (it->second.hooked) fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
+      bool primary = is_simple_identifier(it->second.cpp) || it->second.cpp.back() == ']';
+      return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type};
+    }
+    fail(n.loc, "unknown name '" + n.id + "'");
+  }
+
+  Val constant(const fe::Constant& c) {
+    switch (c.value_kind) {
+      case fe::ConstantKind::Int: return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
+      case fe::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
+      case fe::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
+      default: fail(c.loc, "unsupported constant `" + c.text + "`");
+    }
+  }
+
+  Val attribute(const fe::Attribute& a) {
+    std::string d = fe::dotted_name(&a);
+    auto [mod, nm] = split_callee(d);
+    if (mod == "math" || mod == "np" || mod == "dace") {
+      if (nm == "pi") return {"3.141592653589793", kPrimary, ScalarType::Float64};
+      if (nm == "e") return {"2.718281828459045", kPrimary, ScalarType::Float64};
+      if (nm == "tau") return {"6.283185307179586", kPrimary, ScalarType::Float64};
+      if (nm == "inf" || nm == "infty" || nm == "Inf")
+        return {"std::numeric_limits<double>::infinity()", kPrimary, ScalarType::Float64};
+      if (nm == "nan" || nm == "NaN") return {"std::numeric_limits<double>::quiet_NaN()", kPrimary, ScalarType::Float64};
+    }
+    fail(a.loc, "unsupported attribute `" + fe::unparse(a) + "`");
+  }
+
+  /// Linear index of `v[indices]` for a pointer variable.
+  std::string linear_index(const PyVar& v, const std::vector<Val>& idx, const fe::SourceLocation& loc) {
+    const std::vector<std::string>* strides = &v.strides;
+    if (!v.strides.empty() && idx.size() != v.strides.size()) {
+      if (idx.size() == v.squeezed_strides.size()) strides = &v.squeezed_strides;
+      else
+        fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a " +
+                      std::to_string(v.strides.size()) + "-dimensional connector");
+    }
+    if (strides->empty()) {
+      if (idx.size() != 1) fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a 1-D connector");
+      return idx[0].text;
+    }
+    std::string out;
+    for (std::size_t d = 0; d < idx.size(); ++d) {
+      if (idx[d].text == "0") continue;
+      const std::string& s = (*strides)[d];
+      std::string term;
+      if (s == "1") term = idx[d].prec <= kAdd ? wrap(idx[d], kAdd) : idx[d].text;
+      else term = wrap(idx[d], kMul) + " * " + (is_simple_identifier(s) || std::isdigit(static_cast<unsigned char>(s[0])) ? s : "(" + s + ")");
+      if (!out.empty()) out += " + ";
+      out += term;
+    }
+    return out.empty() ? "0" : out;
+  }
+
+  std::vector<Val> indices(const fe::Expr& index) {
+    std::vector<Val> idx;
+    if (auto* t = fe::dyn_cast<fe::Tuple>(&index)) {
+      for (const auto& el : t->elts) idx.push_back(expr(*el));
+    } else {
+      idx.push_back(expr(index));
+    }
+    for (const auto& el : idx)
+      if (el.text.empty()) fail(index.loc, "empty index");
+    return idx;
+  }
+
+  /// (variable, C++ index) of a subscript `x[...]` of a pointer variable.
+  std::pair<const PyVar*, std::string> subscript_target(const fe::Subscript& s) {
+    auto* n = fe::dyn_cast<fe::Name>(s.value.get());
+    if (!n) fail(s.loc, "unsupported subscript of `" + fe::unparse(*s.value) + "`");
+    auto it = ctx_.vars.find(n->id);
+    if (it == ctx_.vars.end()) fail(s.loc, "unknown name '" + n->id + "'");
+    ctx_.used.insert(n->id);
+    if (!it->second.pointer) fail(s.loc, "subscript of '" + n->id + "', which is a single value");
+    if (fe::isa<fe::Slice>(s.index.get())) fail(s.loc, "slices are not supported in tasklet code");
+    if (auto* t = fe::dyn_cast<fe::Tuple>(s.index.get()))
+      for (const auto& el : t->elts)
+        if (fe::isa<fe::Slice>(el.get())) fail(s.loc, "slices are not supported in tasklet code");
+    return {&it->second, linear_index(it->second, indices(*s.index), s.loc)};
+  }
+
+  Val subscript(const fe::Subscript& s) {
+    auto [var, index] = subscript_target(s);
+    if (var->hooked) fail(s.loc, "cannot read an output with write-conflict resolution");
+    return {var->cpp + "[" + index + "]", kPrimary, var->type};
+  }
+
+  Val cast_to(ScalarType t, const Val& v) {
+    return {"static_cast<" + std::string(cpp_name(t)) + ">(" + v.text + ")", kPrimary, t};
+  }
+
+  static ScalarType float_result(ScalarType arg) {
+    return arg == ScalarType::Float32 ? ScalarType::Float32 : ScalarType::Float64;
+  }
+
+  Val call(const fe::Call& c) {
+    std::string callee = fe::dotted_name(c.func.get());
+    if (callee.empty()) fail(c.loc, "unsupported call of `" + fe::unparse(*c.func) + "`");
+    if (!c.keywords.empty()) fail(c.loc, "keyword arguments are not supported (`" + fe::unparse(c) + "`)");
+    std::vector<Val> a;
+    for (const auto& arg : c.args) {
+      if (fe::isa<fe::Starred>(arg.get())) fail(c.loc, "starred arguments are not supported");
+      a.push_back(expr(*arg));
+    }
+    auto [mod, nm] = split_callee(callee);
+    auto nargs = [&](std::size_t n) {
+      if (a.size() != n)
+        fail(c.loc, "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
+    };
+    bool math_mod = mod == "math" || mod == "np" || mod == "dace" || mod == "cmath";
+    // Type casts: int(x), float(x), bool(x), dace.float64(x), np.int32(x).
+    if (mod.empty() && (nm == "int" || nm == "float" || nm == "bool")) {
+      nargs(1);
+      return cast_to(nm == "int" ? ScalarType::Int64 : nm == "float" ? ScalarType::Float64 : ScalarType::Bool, a[0]);
+    }
+    if ((mod == "dace" || mod == "np") && nm != "float" && nm != "int") {
+      std::string tn = nm == "bool" ? "bool_" : nm;
+      if (auto t = scalar_type_from_string(tn); t && !is_complex(*t) && *t != ScalarType::Void && *t != ScalarType::Float16) {
+        nargs(1);
+        return cast_to(*t, a[0]);
+      }
+    }
+    if ((mod.empty() || math_mod) && (nm == "abs" || nm == "fabs" || nm == "absolute")) {
+      nargs(1);
+      ScalarType t = is_bool(a[0].type) ? ScalarType::Int64 : a[0].type;
+      if (nm == "fabs") t = float_result(t);
+      return {"std::abs(" + a[0].text + ")", kPrimary, t};
+    }
+    if ((mod.empty() && (nm == "min" || nm == "max")) ||
+        (mod == "np" && (nm == "minimum" || nm == "maximum" || nm == "fmin" || nm == "fmax"))) {
+      if (a.size() < 2) fail(c.loc, "'" + callee + "' needs at least two arguments");
+      bool is_min = nm == "min" || nm == "minimum" || nm == "fmin";
+      Val acc = a[0];
+      for (std::size_t i = 1; i < a.size(); ++i)
+        acc = {std::string(is_min ? "weir_min(" : "weir_max(") + acc.text + ", " + a[i].text + ")", kPrimary,
+               arith_type(acc.type, a[i].type)};
+      return acc;
+    }
+    if (math_mod) {
+      static const std::map<std::string, std::string> unary = {
+          {"sqrt", "std::sqrt"}, {"exp", "std::exp"}, {"exp2", "std::exp2"}, {"expm1", "std::expm1"},
+          {"log", "std::log"}, {"log2", "std::log2"}, {"log10", "std::log10"}, {"log1p", "std::log1p"},
+          {"sin", "std::sin"}, {"cos", "std::cos"}, {"tan", "std::tan"}, {"asin", "std::asin"},
+          {"acos", "std::acos"}, {"atan", "std::atan"}, {"arcsin", "std::asin"}, {"arccos", "std::acos"},
+          {"arctan", "std::atan"}, {"sinh", "std::sinh"}, {"cosh", "std::cosh"}, {"tanh", "std::tanh"},
+          {"asinh", "std::asinh"}, {"acosh", "std::acosh"}, {"atanh", "std::atanh"}, {"arcsinh", "std::asinh"},
+          {"arccosh", "std::acosh"}, {"arctanh", "std::atanh"}, {"erf", "std::erf"}, {"erfc", "std::erfc"},
+          {"cbrt", "std::cbrt"}, {"gamma", "std::tgamma"}, {"lgamma", "std::lgamma"}};
+      if (auto it = unary.find(nm); it != unary.end()) {
+        nargs(1);
+        return {it->second + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
+      }
+      static const std::map<std::string, std::string> binary = {
+          {"atan2", "std::atan2"}, {"arctan2", "std::atan2"}, {"hypot", "std::hypot"},
+          {"copysign", "std::copysign"}, {"fmod", "std::fmod"}};
+      if (auto it = binary.find(nm); it != binary.end()) {
+        nargs(2);
+        return {it->second + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                float_result(arith_type(a[0].type, a[1].type))};
+      }
+      if (nm == "floor" || nm == "ceil" || nm == "trunc" || nm == "rint") {
+        nargs(1);
+        std::string f = nm == "rint" ? "std::nearbyint" : "std::" + nm;
+        if (is_int(a[0].type) || is_bool(a[0].type)) {
+          if (mod == "math") return cast_to(ScalarType::Int64, a[0]);
+          return cast_to(ScalarType::Float64, a[0]);
+        }
+        Val v{f + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
+        if (mod == "math") return cast_to(ScalarType::Int64, v);  // math.floor returns an int
+        return v;
+      }
+      if (nm == "isnan" || nm == "isinf" || nm == "isfinite") {
+        nargs(1);
+        return {"std::" + nm + "(" + a[0].text + ")", kPrimary, ScalarType::Bool};
+      }
+      if (nm == "pow" || nm == "power") {
+        nargs(2);
+        if (mod == "math") return {"std::pow(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
+        return power(a[0], a[1], c.args[1].get());
+      }
+      if (nm == "square") {
+        nargs(1);
+        return power(a[0], {"2", kPrimary, ScalarType::Int64}, nullptr, 2);
+      }
+      if (nm == "sign") {
+        nargs(1);
+        return {"weir_sign(" + a[0].text + ")", kPrimary, a[0].type};
+      }
+      if (nm == "where") {
+        nargs(3);
+        return {wrap(a[0], kCond + 1) + " ? " + wrap(a[1], kCond + 1) + " : " + wrap(a[2], kCond + 1), kCond,
+                arith_type(a[1].type, a[2].type)};
+      }
+    }
+    if (mod.empty() && nm == "round") {
+      nargs(1);
+      if (!is_float(a[0].type)) return a[0];
+      return cast_to(ScalarType::Int64, {"std::nearbyint(" + a[0].text + ")", kPrimary, a[0].type});
+    }
+    if (mod.empty() && nm == "pow") {
+      nargs(2);
+      return power(a[0], a[1], c.args[1].get());
+    }
+    fail(c.loc, "unsupported function '" + callee + "'");
+  }
+
+  /// Integer value of a literal exponent (`2`, `-1`, `2.0`), if it is one.
+  static std::optional<long long> literal_exponent(const fe::Expr* e) {
+    if (!e) return std::nullopt;
+    bool neg = false;
+    if (auto* u = fe::dyn_cast<fe::UnaryOp>(e); u && u->op == fe::UnaryOperator::USub) {
+      neg = true;
+      e = u->operand.get();
+    }
+    auto* c = fe::dyn_cast<fe::Constant>(e);
+    if (!c) return std::nullopt;
+    long long v;
+    if (c->value_kind == fe::ConstantKind::Int) v = c->int_value;
+    else if (c->value_kind == fe::ConstantKind::Float && c->float_value == static_cast<double>(static_cast<long long>(c->float_value)) &&
+             std::abs(c->float_value) < 1e9)
+      v = static_cast<long long>(c->float_value);
+    else return std::nullopt;
+    return neg ? -v : v;
+  }
+
+  Val power(const Val& base, const Val& exp, const fe::Expr* exp_node, std::optional<long long> known = std::nullopt) {
+    std::optional<long long> k = known ? known : literal_exponent(exp_node);
+    bool float_exp = is_float(exp.type);
+    ScalarType t = arith_type(base.type, exp.type);
+    if (k && !is_complex(t)) {
+      ScalarType rt = (is_int(base.type) || is_bool(base.type)) && !float_exp ? ScalarType::Int64 : float_result(t);
+      if (*k == 0) return {rt == ScalarType::Int64 ? "1" : "1.0", kPrimary, rt};
+      if (*k == 1) return base.type == rt ? base : cast_to(rt, base);
+      bool simple = base.prec == kPrimary && base.text.find('(') == std::string::npos;
+      if (*k > 1 && *k <= 4 && simple) {
+        std::string b = base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
+        std::string s = b;
+        for (long long i = 1; i < *k; ++i) s += " * " + b;
+        return {s, kMul, rt};
+      }
+      if (*k > 1) return {"weir_powi(" + std::string(rt == ScalarType::Int64 ? "static_cast<int64_t>(" : "static_cast<" + std::string(cpp_name(rt)) + ">(") + base.text + "), " + std::to_string(*k) + ")", kPrimary, rt};
+      // Negative integer exponent: Python gives a float.
+      return {"std::pow(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary, ScalarType::Float64};
+    }
+    if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type)))
+      return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
+    return {"std::pow(" + base.text + ", " + exp.text + ")", kPrimary, float_result(t)};
+  }
+
+  Val unary(const fe::UnaryOp& u) {
+    Val v = expr(*u.operand);
+    switch (u.op) {
+      case fe::UnaryOperator::USub: {
+        std::string inner = wrap(v, kUnary);
+        if (!inner.empty() && (inner[0] == '-' || inner[0] == '+')) inner = "(" + inner + ")";
+        return {"-" + inner, kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+      }
+      case fe::UnaryOperator::UAdd: return v;
+      case fe::UnaryOperator::Not: return {"!" + wrap(v, kUnary), kUnary, ScalarType::Bool};
+      case fe::UnaryOperator::Invert:
+        if (is_float(v.type)) fail(u.loc, "bitwise inversion `~` of a floating-point value");
+        return {"~" + wrap(v, kUnary), kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+    }
+    fail(u.loc, "unsupported unary operator");
+  }
+
+  Val binop(fe::BinaryOperator op, const Val& l, const Val& r, const fe::SourceLocation& loc,
+            const fe::Expr* right_node = nullptr) {
+    using B = fe::BinaryOperator;
+    ScalarType t = arith_type(l.type, r.type);
+    bool ints = (is_int(l.type) || is_bool(l.type)) && (is_int(r.type) || is_bool(r.type));
+    switch (op) {
+      case B::Add: return {wrap(l, kAdd) + " + " + wrap(r, kAdd + 1), kAdd, t};
+      case B::Sub: return {wrap(l, kAdd) + " - " + wrap(r, kAdd + 1), kAdd, t};
+      case B::Mult: return {wrap(l, kMul) + " * " + wrap(r, kMul + 1), kMul, t};
+      case B::Div:
+        if (ints) return {"static_cast<double>(" + l.text + ") / " + wrap(r, kMul + 1), kMul, ScalarType::Float64};
+        return {wrap(l, kMul) + " / " + wrap(r, kMul + 1), kMul, t};
+      case B::FloorDiv:
+        if (ints) return {"weir_floordiv(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
+        return {"std::floor(" + wrap(l, kMul) + " / " + wrap(r, kMul + 1) + ")", kPrimary, t};
+      case B::Mod:
+        if (ints) return {"weir_mod(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
+        return {"weir_fmod(" + l.text + ", " + r.text + ")", kPrimary, t};
+      case B::Pow: return power(l, r, right_node);
+      case B::LShift:
+      case B::RShift:
+        if (!ints) fail(loc, "shift of a non-integer value");
+        return {wrap_strict(l) + (op == B::LShift ? " << " : " >> ") + wrap_strict(r), kShift, t};
+      case B::BitAnd:
+      case B::BitOr:
+      case B::BitXor: {
+        if (!ints) fail(loc, "bitwise operation on a non-integer value");
+        const char* s = op == B::BitAnd ? " & " : op == B::BitOr ? " | " : " ^ ";
+        int p = op == B::BitAnd ? kBitAnd : op == B::BitOr ? kBitOr : kXor;
+        ScalarType bt = is_bool(l.type) && is_bool(r.type) ? ScalarType::Bool : t;
+        return {wrap_strict(l) + s + wrap_strict(r), p, bt};
+      }
+      case B::MatMult: break;
+    }
+    fail(loc, "unsupported operator `" + std::string(fe::to_string(op)) + "`");
+  }
+
+  Val boolop(const fe::BoolOp& b) {
+    std::string out;
+    const char* sep = b.op == fe::BoolOperator::And ? " && " : " || ";
+    for (const auto& v : b.values) {
+      Val x = expr(*v);
+      if (!out.empty()) out += sep;
+      out += x.prec <= kAnd ? "(" + x.text + ")" : x.text;
+    }
+    return {out, b.op == fe::BoolOperator::And ? kAnd : kOr, ScalarType::Bool};
+  }
+
+  Val compare(const fe::Compare& c) {
+    std::vector<Val> operands{expr(*c.left)};
+    for (const auto& e : c.comparators) operands.push_back(expr(*e));
+    std::vector<std::string> parts;
+    int prec = kRel;
+    for (std::size_t i = 0; i < c.ops.size(); ++i) {
+      const char* op = nullptr;
+      int p = kRel;
+      switch (c.ops[i]) {
+        case fe::CompareOperator::Eq: op = " == "; p = kEq; break;
+        case fe::CompareOperator::NotEq: op = " != "; p = kEq; break;
+        case fe::CompareOperator::Lt: op = " < "; break;
+        case fe::CompareOperator::LtE: op = " <= "; break;
+        case fe::CompareOperator::Gt: op = " > "; break;
+        case fe::CompareOperator::GtE: op = " >= "; break;
+        default: fail(c.loc, "unsupported comparison `" + std::string(fe::to_string(c.ops[i])) + "`");
+      }
+      // Operands that are themselves comparisons get parentheses (-Wparentheses).
+      parts.push_back(wrap(operands[i], kShift) + op + wrap(operands[i + 1], kShift));
+      prec = p;
+    }
+    if (parts.size() == 1) return {parts[0], prec, ScalarType::Bool};
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : " && ") + ("(" + p + ")");
+    return {out, kAnd, ScalarType::Bool};
+  }
+
+  // --- statements ------------------------------------------------------------------------
+  struct Local {
+    std::string cpp;
+    ScalarType type;
+  };
+
+  std::string indent() const { return std::string(static_cast<std::size_t>(depth_) * 4, ' '); }
+  void emit(const std::string& s) {
+    std::size_t b = 0;
+    while (b <= s.size()) {  // a write hook may return several lines ("#pragma ...\nx += v;")
+      std::size_t e = s.find('\n', b);
+      if (e == std::string::npos) e = s.size();
+      out_.push_back(indent() + s.substr(b, e - b));
+      b = e + 1;
+    }
+  }
+
+  std::string fresh_local_name(const std::string& py) {
+    std::string base = cpp_ident(py);
+    std::string n = base;
+    auto taken = [&](const std::string& c) {
+      if (ctx_.reserved.count(c)) return true;
+      for (const auto& [k, v] : ctx_.vars)
+        if (v.cpp == c) return true;
+      for (const auto& [k, v] : locals_)
+        if (v.cpp == c) return true;
+      return false;
+    };
+    while (taken(n)) n = "_" + n;
+    return n;
+  }
+
+  /// `target = value` for a Name target.
+  void assign_name(const fe::Name& target, const Val& value, std::optional<ScalarType> declared = std::nullopt) {
+    if (auto it = locals_.find(target.id); it != locals_.end()) {
+      emit(it->second.cpp + " = " + value.text + ";");
+      return;
+    }
+    if (auto it = ctx_.vars.find(target.id); it != ctx_.vars.end()) {
+      ctx_.used.insert(target.id);
+      const PyVar& v = it->second;
+      if (v.hooked) {
+        if (!ctx_.write_hook) fail(target.loc, "no write hook for '" + target.id + "'");
+        emit(ctx_.write_hook(target.id, "", value.text));
+        return;
+      }
+      if (!v.writable || v.pointer) fail(target.loc, "cannot assign to '" + target.id + "'");
+      emit(v.cpp + " = " + value.text + ";");
+      return;
+    }
+    if (!ctx_.allow_locals) fail(target.loc, "assignment to unknown name '" + target.id + "'");
+    Local l{fresh_local_name(target.id), declared ? *declared : value.type};
+    locals_[target.id] = l;
+    if (depth_ == 0) {
+      if (declared) emit(std::string(cpp_name(*declared)) + " " + l.cpp + " = " + value.text + ";");
+      else emit("auto " + l.cpp + " = " + value.text + ";");
+    } else {
+      // First assigned inside a block: declared before the enclosing top-level statement.
+      pending_.push_back(std::string(cpp_name(l.type)) + " " + l.cpp + "{};");
+      emit(l.cpp + " = " + value.text + ";");
+    }
+  }
+
+  void assign_subscript(const fe::Subscript& s, const Val& value) {
+    auto [var, index] = subscript_target(s);
+    auto* n = fe::dyn_cast<fe::Name>(s.value.get());
+    if (var->hooked) {
+      if (!ctx_.write_hook) fail(s.loc, "no write hook");
+      emit(ctx_.write_hook(n->id, index, value.text));
+      return;
+    }
+    if (!var->writable) fail(s.loc, "cannot assign to '" + n->id + "', an input");
+    emit(var->cpp + "[" + index + "] = " + value.text + ";");
+  }
+
+  void assign(const fe::Expr& target, const Val& value, const fe::SourceLocation& loc) {
+    if (auto* n = fe::dyn_cast<fe::Name>(&target)) return assign_name(*n, value);
+    if (auto* s = fe::dyn_cast<fe::Subscript>(&target)) return assign_subscript(*s, value);
+    fail(loc, "unsupported assignment target `" + fe::unparse(target) + "`");
+  }
+
+  std::optional<ScalarType> annotation_type(const fe::Expr& a) {
+    std::string d = fe::dotted_name(&a);
+    auto [mod, nm] = split_callee(d);
+    if (mod.empty() && nm == "int") return ScalarType::Int64;
+    if (mod.empty() && nm == "float") return ScalarType::Float64;
+    if (mod.empty() && nm == "bool") return ScalarType::Bool;
+    if (mod == "dace" || mod == "np") {
+      if (auto t = scalar_type_from_string(nm == "bool" ? "bool_" : nm)) return t;
+    }
+    return std::nullopt;
+  }
+
+  void stmt(const fe::Stmt& s) {
+    switch (s.kind) {
+      case fe::StmtKind::Assign: {
+        const auto& a = static_cast<const fe::Assign&>(s);
+        if (a.targets.size() == 1 && fe::isa<fe::Tuple>(a.targets[0].get())) {
+          const auto& tt = static_cast<const fe::Tuple&>(*a.targets[0]);
+          auto* vt = fe::dyn_cast<fe::Tuple>(a.value.get());
+          if (!vt || vt->elts.size() != tt.elts.size()) fail(s.loc, "unsupported tuple assignment");
+          std::vector<Val> vals;
+          for (const auto& e : vt->elts) vals.push_back(expr(*e));
+          std::vector<std::string> temps;
+          for (std::size_t i = 0; i < vals.size(); ++i) {
+            std::string t = "__weir_t" + std::to_string(temp_counter_++);
+            emit("const auto " + t + " = " + vals[i].text + ";");
+            temps.push_back(t);
+          }
+          for (std::size_t i = 0; i < vals.size(); ++i)
+            assign(*tt.elts[i], {temps[i], kPrimary, vals[i].type}, s.loc);
+          return;
+        }
+        Val v = expr(*a.value);
+        const fe::Expr* first = nullptr;
+        for (const auto& t : a.targets) {
+          if (fe::isa<fe::Tuple>(t.get()) || fe::isa<fe::List>(t.get())) fail(s.loc, "unsupported tuple assignment");
+          if (!first) {
+            assign(*t, v, s.loc);
+            first = t.get();
+          } else {
+            assign(*t, expr(*first), s.loc);  // a = b = v: b takes a's value
+          }
+        }
+        return;
+      }
+      case fe::StmtKind::AnnAssign: {
+        const auto& a = static_cast<const fe::AnnAssign&>(s);
+        auto* n = fe::dyn_cast<fe::Name>(a.target.get());
+        if (!n || !a.value) fail(s.loc, "unsupported annotated assignment");
+        auto t = annotation_type(*a.annotation);
+        if (!t) fail(s.loc, "unsupported type annotation `" + fe::unparse(*a.annotation) + "`");
+        Val v = expr(*a.value);
+        if (!locals_.count(n->id) && !ctx_.vars.count(n->id)) return assign_name(*n, v, t);
+        return assign_name(*n, v);
+      }
+      case fe::StmtKind::AugAssign: {
+        const auto& a = static_cast<const fe::AugAssign&>(s);
+        using B = fe::BinaryOperator;
+        Val cur = [&]() -> Val {
+          if (auto* n = fe::dyn_cast<fe::Name>(a.target.get())) {
+            if (auto it = ctx_.vars.find(n->id); it != ctx_.vars.end() && it->second.hooked)
+              fail(s.loc, "augmented assignment to '" + n->id + "', an output with write-conflict resolution");
+          }
+          return expr(*a.target);
+        }();
+        Val rhs = expr(*a.value);
+        bool simple_op = a.op == B::Add || a.op == B::Sub || a.op == B::Mult || a.op == B::BitAnd ||
+                         a.op == B::BitOr || a.op == B::BitXor || a.op == B::LShift || a.op == B::RShift ||
+                         (a.op == B::Div && is_float(cur.type));
+        if (simple_op) {
+          std::string target = cur.text;
+          // Validate the target is assignable through the normal path.
+          if (auto* n = fe::dyn_cast<fe::Name>(a.target.get())) {
+            if (!locals_.count(n->id)) {
+              auto it = ctx_.vars.find(n->id);
+              if (it == ctx_.vars.end()) fail(s.loc, "unknown name '" + n->id + "'");
+              if (!it->second.writable || it->second.pointer) fail(s.loc, "cannot assign to '" + n->id + "'");
+            }
+          } else if (!fe::isa<fe::Subscript>(a.target.get())) {
+            fail(s.loc, "unsupported assignment target");
+          } else {
+            auto* sub = static_cast<const fe::Subscript*>(a.target.get());
+            auto [var, idx] = subscript_target(*sub);
+            if (!var->writable) fail(s.loc, "cannot assign to an input");
+          }
+          emit(target + " " + std::string(fe::to_string(a.op)) + "= " + rhs.text + ";");
+          return;
+        }
+        assign(*a.target, binop(a.op, cur, rhs, s.loc, a.value.get()), s.loc);
+        return;
+      }
+      case fe::StmtKind::If: {
+        const auto& i = static_cast<const fe::If&>(s);
+        Val c = expr(*i.test);
+        emit("if (" + c.text + ") {");
+        block(i.body);
+        const fe::StmtList* orelse = &i.orelse;
+        while (!orelse->empty()) {
+          if (orelse->size() == 1 && (*orelse)[0]->kind == fe::StmtKind::If &&
+              static_cast<const fe::If&>(*(*orelse)[0]).is_elif) {
+            const auto& e = static_cast<const fe::If&>(*(*orelse)[0]);
+            emit("} else if (" + expr(*e.test).text + ") {");
+            block(e.body);
+            orelse = &e.orelse;
+          } else {
+            emit("} else {");
+            block(*orelse);
+            break;
+          }
+        }
+        emit("}");
+        return;
+      }
+      case fe::StmtKind::Pass: return;
+      case fe::StmtKind::Expr: {
+        const auto& e = static_cast<const fe::ExprStmt&>(s);
+        if (auto* c = fe::dyn_cast<fe::Constant>(e.value.get()); c && c->value_kind == fe::ConstantKind::String)
+          return;  // docstring
+        emit(expr(*e.value).text + ";");
+        return;
+      }
+      case fe::StmtKind::Import:
+      case fe::StmtKind::ImportFrom: return;  // `import math` in tasklet code: nothing to do
+      default: fail(s.loc, "unsupported statement (" + std::string(fe::to_string(s.kind)) + ")");
+    }
+  }
+
+  void block(const fe::StmtList& body) {
+    ++depth_;
+    for (const auto& s : body) stmt(*s);
+    --depth_;
+  }
+
+  std::vector<std::string> statements(const fe::StmtList& body) {
+    std::vector<std::string> all;
+    for (const auto& s : body) {
+      out_.clear();
+      pending_.clear();
+      stmt(*s);
+      all.insert(all.end(), pending_.begin(), pending_.end());
+      all.insert(all.end(), out_.begin(), out_.end());
+    }
+    return all;
+  }
+
+  const PyContext& ctx_;
+  std::string_view code_;
+  std::map<std::string, Local> locals_;
+  std::vector<std::string> out_, pending_;
+  int depth_ = 0;
+  int temp_counter_ = 0;
+};
+
+template <class F>
+auto guarded(std::string_view code, F&& f) {
+  try {
+    return f();
+  } catch (const fe::FrontendError& e) {
+    throw PythonTranslationError("cannot parse Python code `" + std::string(code) + "`: " + e.message());
+  }
+}
+
+}  // namespace
+
+std::string cpp_ident(const std::string& name) {
+  if (cpp_keywords().count(name) || name.rfind("weir_", 0) == 0) return name + "_";
+  return name;
+}
+
+std::vector<std::string> translate_python_statements(std::string_view code, PyContext& ctx) {
+  return guarded(code, [&] {
+    fe::StmtList body = fe::parse_statements(code, "<tasklet>");
+    Translator t(ctx, code);
+    return t.statements(body);
+  });
+}
+
+std::string translate_python_expression(std::string_view code, const PyContext& ctx, ScalarType* type) {
+  return guarded(code, [&] {
+    fe::ExprPtr e = fe::parse_expression(code, "<expression>");
+    Translator t(ctx, code);
+    Val v = t.expr(*e);
+    if (type) *type = v.type;
+    return v.text;
+  });
+}
+
+std::string translate_python_assignments(std::string_view code, const PyContext& ctx) {
+  bool blank = true;
+  for (char c : code)
+    if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
+  if (blank) return {};
+  return guarded(code, [&] {
+    fe::StmtList body = fe::parse_statements(code, "<statements>");
+    Translator t(ctx, code);
+    std::string out;
+    for (const auto& s : body) {
+      std::string target;
+      Val value;
+      if (auto* a = fe::dyn_cast<fe::Assign>(s.get())) {
+        auto* n = a->targets.size() == 1 ? fe::dyn_cast<fe::Name>(a->targets[0].get()) : nullptr;
+        if (!n) t.fail(s->loc, "unsupported assignment");
+        target = n->id;
+        value = t.expr(*a->value);
+      } else if (auto* a = fe::dyn_cast<fe::AugAssign>(s.get())) {
+        auto* n = fe::dyn_cast<fe::Name>(a->target.get());
+        if (!n) t.fail(s->loc, "unsupported assignment");
+        target = n->id;
+        value = t.binop(a->op, t.expr(*a->target), t.expr(*a->value), s->loc, a->value.get());
+      } else if (s->kind == fe::StmtKind::Pass) {
+        continue;
+      } else {
+        t.fail(s->loc, "expected an assignment");
+      }
+      auto it = ctx.vars.find(target);
+      if (it == ctx.vars.end() || !it->second.writable) t.fail(s->loc, "cannot assign to '" + target + "'");
+      if (!out.empty()) out += ", ";
+      out += it->second.cpp + " = " + value.text;
+    }
+    return out;
+  });
+}
+
+std::string translate_wcr(std::string_view lambda, const std::string& target, const std::string& value,
+                          ScalarType type, std::string* op) {
+  return guarded(lambda, [&] {
+    fe::ExprPtr e = fe::parse_expression(lambda, "<wcr>");
+    auto* l = fe::dyn_cast<fe::Lambda>(e.get());
+    if (!l || l->params.size() != 2)
+      throw PythonTranslationError("write-conflict resolution must be a lambda of two arguments: `" +
+                                   std::string(lambda) + "`");
+    const std::string& a = l->params[0].name;
+    const std::string& b = l->params[1].name;
+    if (op) op->clear();
+    if (auto* bin = fe::dyn_cast<fe::BinOp>(l->body.get())) {
+      auto* ln = fe::dyn_cast<fe::Name>(bin->left.get());
+      auto* rn = fe::dyn_cast<fe::Name>(bin->right.get());
+      if (ln && rn) {
+        using B = fe::BinaryOperator;
+        bool ab = ln->id == a && rn->id == b;
+        bool ba = ln->id == b && rn->id == a;
+        bool commutative = bin->op == B::Add || bin->op == B::Mult || bin->op == B::BitAnd ||
+                           bin->op == B::BitOr || bin->op == B::BitXor;
+        if ((ab || (ba && commutative)) && (commutative || bin->op == B::Sub)) {
+          std::string o(fe::to_string(bin->op));
+          if (op) *op = o;
+          return target + " " + o + "= " + value;
+        }
+      }
+    }
+    PyContext ctx;
+    ctx.allow_locals = false;
+    ctx.vars[a] = PyVar::value(target, type);
+    ctx.vars[b] = PyVar::value(value, type);
+    Translator t(ctx, lambda);
+    Val v = t.expr(*l->body);
+    return target + " = " + v.text;
+  });
+}
+
+}  // namespace weir::codegen

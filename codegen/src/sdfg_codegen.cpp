@@ -1,0 +1,297 @@
+// One SDFG body (the top-level program or a nested SDFG): which symbols it declares, where each
+// transient lives (body, state or map scope) and how containers are bound to C++ variables.
+#include <algorithm>
+
+#include "codegen_internal.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+void collect_interstate(const ControlFlowRegion& r, std::set<std::string>& assigned, std::set<std::string>& loop_vars,
+                        std::string& code) {
+  for (const ControlFlowEdge* e : r.edges()) {
+    code += e->data.condition.code + "\n";
+    for (const auto& [k, v] : e->data.assignments) {
+      assigned.insert(k);
+      code += v + "\n";
+    }
+  }
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (auto* loop = b->as<LoopRegion>()) {
+      if (!loop->loop_variable.empty()) loop_vars.insert(loop->loop_variable);
+      code += loop->init_statement.code + "\n" + loop->loop_condition.code + "\n" + loop->update_statement.code + "\n";
+      // init/update statements may assign other symbols too ("i = 0; j = 0")
+      for (const auto* c : {&loop->init_statement, &loop->update_statement}) {
+        std::size_t b2 = 0;
+        const std::string& s = c->code;
+        while (b2 < s.size()) {
+          std::size_t e2 = s.find_first_of(";\n", b2);
+          if (e2 == std::string::npos) e2 = s.size();
+          std::string stmt = s.substr(b2, e2 - b2);
+          auto eq = stmt.find('=');
+          if (eq != std::string::npos && (eq + 1 >= stmt.size() || stmt[eq + 1] != '=')) {
+            std::string lhs = stmt.substr(0, eq);
+            while (!lhs.empty() && std::string("+-*/%&|^<>! \t").find(lhs.back()) != std::string::npos) lhs.pop_back();
+            std::size_t f = lhs.find_first_not_of(" \t");
+            if (f != std::string::npos) loop_vars.insert(lhs.substr(f));
+          }
+          b2 = e2 + 1;
+        }
+      }
+    }
+    if (auto* sub = b->as<ControlFlowRegion>()) {
+      collect_interstate(*sub, assigned, loop_vars, code);
+    } else if (auto* cond = b->as<ConditionalBlock>()) {
+      for (const auto& br : cond->branches()) {
+        if (br.condition) code += br.condition->code + "\n";
+        if (br.body) collect_interstate(*br.body, assigned, loop_vars, code);
+      }
+    }
+  }
+}
+
+/// Ancestor chain of a scope (the scope itself first, kNoNode last).
+std::vector<NodeId> scope_chain(const ScopeTree& t, NodeId s) {
+  std::vector<NodeId> out;
+  while (s != kNoNode) {
+    out.push_back(s);
+    s = t.parent[s];
+  }
+  out.push_back(kNoNode);
+  return out;
+}
+
+NodeId lca(const ScopeTree& t, NodeId a, NodeId b) {
+  auto ca = scope_chain(t, a);
+  std::set<NodeId> sb;
+  for (NodeId x : scope_chain(t, b)) sb.insert(x);
+  for (NodeId x : ca)
+    if (sb.count(x)) return x;
+  return kNoNode;
+}
+
+}  // namespace
+
+std::string cpp_type(const DataDescriptor& d) { return std::string(cpp_name(d.dtype.base)); }
+
+std::optional<std::string> unsupported_storage(StorageType s, const CodegenOptions& o) {
+  switch (s) {
+    case StorageType::Default:
+    case StorageType::Register:
+    case StorageType::CPU_Pinned:
+    case StorageType::CPU_Heap:
+    case StorageType::CPU_ThreadLocal:
+    case StorageType::SVE_Register: return std::nullopt;
+    case StorageType::GPU_Global:
+    case StorageType::GPU_Shared:
+      if (o.gpu_as_cpu) return std::nullopt;
+      return "GPU storage " + std::string(to_string(s)) + " (gpu_as_cpu is off)";
+    default: return "storage " + std::string(to_string(s)) + " is not supported by the CPU code generator";
+  }
+}
+
+SdfgGen::SdfgGen(Program& p, const SDFG& s, bool top, bool par, std::string pre)
+    : prog(p), sdfg(s), top_level(top), in_parallel(par), prefix(std::move(pre)) {}
+
+ElementRef SdfgGen::ref(const ControlFlowBlock* b, long node, const std::string& node_label) const {
+  ElementRef r;
+  r.sdfg = sdfg.name;
+  if (b) r.block_path = b->path().empty() ? b->label : b->path();
+  r.node = node;
+  r.node_label = node_label;
+  return r;
+}
+
+void SdfgGen::check_descriptors() const {
+  for (const auto& [name, d] : sdfg.arrays) {
+    ElementRef where = ref();
+    auto fail = [&](const std::string& msg) { throw CodegenError(where, "container '" + name + "': " + msg); };
+    if (d.kind == DataKind::Stream) fail("streams are not supported by the CPU code generator");
+    if (d.kind == DataKind::Reference) fail("references are not supported by the CPU code generator");
+    if (d.kind == DataKind::Unknown) fail("unknown descriptor type '" + d.type_name + "'");
+    if (!d.dtype.raw_json.empty() || d.dtype.pointer_depth > 0 || d.dtype.base == ScalarType::Void)
+      fail("element type " + d.dtype.str() + " is not supported");
+    if (d.dtype.base == ScalarType::Float16 || d.dtype.base == ScalarType::Complex64 ||
+        d.dtype.base == ScalarType::Complex128)
+      fail("element type " + d.dtype.str() + " is not supported by the CPU code generator yet");
+    if (auto why = unsupported_storage(d.storage, prog.opts)) fail(*why);
+    if (!d.is_scalar() && d.strides.size() != d.shape.size()) fail("strides do not match the shape");
+  }
+}
+
+std::string SdfgGen::alloc_size(const DataDescriptor& d) const {
+  sym::Expr n = d.total_size;
+  if (n.is_integer() && n.value() <= 0) {
+    n = 1;
+    for (const auto& s : d.shape) n *= s;
+  }
+  return sym_cpp(n);
+}
+
+void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std::string>& param_symbols) {
+  check_descriptors();
+  // --- symbols ----------------------------------------------------------------------------
+  std::set<std::string> assigned, loop_vars;
+  std::string interstate_code;
+  collect_interstate(sdfg, assigned, loop_vars, interstate_code);
+  init_symbols = param_symbols;
+  auto type_of = [&](const std::string& s) {
+    auto it = sdfg.symbols.find(s);
+    if (it != sdfg.symbols.end() && it->second.raw_json.empty() && it->second.pointer_depth == 0 &&
+        it->second.base != ScalarType::Void)
+      return it->second.base;
+    return ScalarType::Int64;
+  };
+  for (const auto& s : init_symbols) symbols[s] = type_of(s);
+  std::set<std::string> defined = assigned;
+  defined.insert(loop_vars.begin(), loop_vars.end());
+  for (const auto& s : defined) {
+    if (sdfg.arrays.count(s)) continue;
+    if (!init_symbols.count(s)) local_symbols.push_back(s);
+    symbols[s] = type_of(s);
+  }
+  // Symbols declared in sdfg.symbols but never defined nor free are unused; skip them.
+
+  // --- transient homes --------------------------------------------------------------------
+  std::set<std::string> interstate_data;
+  for (const auto& id : identifiers_in(interstate_code))
+    if (sdfg.arrays.count(id)) interstate_data.insert(id);
+
+  struct Use {
+    std::map<const SDFGState*, NodeId> scope;  // LCA per state
+  };
+  std::map<std::string, Use> uses;
+  for (const SDFGState* st : sdfg.all_states()) {
+    if (st->num_nodes() == 0) continue;
+    ScopeTree tree;
+    try {
+      tree = st->scope_tree();
+    } catch (const IRError& e) {
+      throw CodegenError(ref(st), e.what());
+    }
+    for (const Node* n : st->nodes()) {
+      auto* a = n->as<AccessNode>();
+      if (!a) continue;
+      auto it = sdfg.arrays.find(a->data);
+      if (it == sdfg.arrays.end())
+        throw CodegenError(ref(st, n->id(), n->label), "access node of unknown container '" + a->data + "'");
+      if (!it->second.transient || it->second.is_view()) continue;
+      auto& u = uses[a->data];
+      NodeId s = tree.parent[n->id()];
+      auto [pos, fresh] = u.scope.emplace(st, s);
+      if (!fresh) pos->second = lca(tree, pos->second, s);
+    }
+  }
+  for (const auto& [name, d] : sdfg.arrays) {
+    if (!d.transient || d.is_view()) continue;
+    TransientHome h;
+    auto u = uses.find(name);
+    if (interstate_data.count(name) || (u != uses.end() && u->second.scope.size() > 1)) {
+      h.kind = HomeKind::Program;
+    } else if (u != uses.end() && u->second.scope.size() == 1) {
+      h.state = u->second.scope.begin()->first;
+      h.scope = u->second.scope.begin()->second;
+      h.kind = h.scope == kNoNode ? HomeKind::State : HomeKind::Scope;
+    }
+    if (!d.is_scalar() && (h.kind == HomeKind::Program || h.kind == HomeKind::State)) {
+      sym::Expr size = d.total_size;
+      std::set<std::string> syms = size.free_symbols();
+      for (const auto& s : d.shape) syms.merge(s.free_symbols());
+      bool known_at_start = std::all_of(syms.begin(), syms.end(), [&](const std::string& s) { return init_symbols.count(s); });
+      auto bytes = size.as_integer();
+      bool small = bytes && *bytes * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(prog.opts.max_stack_bytes);
+      if (h.kind == HomeKind::Program && !known_at_start) {
+        std::string missing;
+        for (const auto& s : syms)
+          if (!init_symbols.count(s)) missing += (missing.empty() ? "" : ", ") + s;
+        throw CodegenError(ref(), "transient '" + name + "' is used in several states (or on interstate edges) but its size depends on " + missing + ", defined by the SDFG's control flow; the CPU code generator cannot allocate it");
+      }
+      if (h.kind == HomeKind::State && !small && known_at_start) h.hoisted = true;
+    }
+    homes[name] = h;
+  }
+
+  // --- body bindings ----------------------------------------------------------------------
+  for (const auto& p : params) {
+    auto it = sdfg.arrays.find(p);
+    if (it == sdfg.arrays.end()) continue;  // a symbol
+    body_data[p] = Binding{cpp_ident(p), &it->second, it->second.is_scalar(), -1};
+  }
+  for (const auto& name : body_arrays()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
+  for (const auto& name : body_scalars()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), true, -1};
+}
+
+std::vector<std::string> SdfgGen::body_arrays() const {
+  std::vector<std::string> out;
+  for (const auto& [name, h] : homes) {
+    const DataDescriptor& d = sdfg.arrays.at(name);
+    if (d.is_scalar()) continue;
+    if (h.kind == HomeKind::Program || (h.kind == HomeKind::State && h.hoisted)) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string> SdfgGen::body_scalars() const {
+  std::vector<std::string> out;
+  for (const auto& [name, h] : homes)
+    if (h.kind == HomeKind::Program && sdfg.arrays.at(name).is_scalar()) out.push_back(name);
+  return out;
+}
+
+PyContext SdfgGen::interstate_context() const {
+  PyContext ctx;
+  ctx.allow_locals = false;
+  for (const auto& [s, t] : symbols) {
+    PyVar v;
+    v.cpp = cpp_ident(s);
+    v.type = t;
+    v.writable = !init_symbols.count(s);
+    ctx.vars[s] = v;
+  }
+  for (const auto& [name, b] : body_data) {
+    PyVar v;
+    v.cpp = b.cpp;
+    v.type = b.desc->dtype.base;
+    if (!b.scalar) {
+      v.pointer = true;
+      for (const auto& s : b.desc->strides) v.strides.push_back(sym_cpp(s));
+      v.squeezed_strides = v.strides;
+    }
+    ctx.vars[name] = v;
+  }
+  return ctx;
+}
+
+std::string SdfgGen::state_call(const SDFGState& st) {
+  if (st.num_nodes() == 0) return {};
+  std::string label = sanitize_label(st.label);
+  std::string base = prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
+  return generate_state(*this, st, prog.unique_function_name(base));
+}
+
+void SdfgGen::emit_body(Writer& w) {
+  // Symbols the control flow defines (loop variables, interstate assignments).
+  for (const auto& s : local_symbols) w.line(std::string(cpp_name(symbols.at(s))) + " " + cpp_ident(s) + " = 0;");
+  for (const auto& name : body_scalars()) {
+    const DataDescriptor& d = sdfg.arrays.at(name);
+    w.line(cpp_type(d) + " " + cpp_ident(name) + "{};");
+  }
+  if (!top_level) {
+    for (const auto& name : body_arrays()) {
+      const DataDescriptor& d = sdfg.arrays.at(name);
+      std::string n = cpp_ident(name);
+      w.line("weir_buffer<" + cpp_type(d) + "> " + n + "__buf(" + alloc_size(d) + ", \"" + c_escape(name) + "\");");
+      w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
+    }
+  }
+  emit_region(*this, sdfg, w);
+}
+
+std::string Program::unique_function_name(const std::string& base) {
+  std::string n = base;
+  for (int i = 1; !function_names.insert(n).second; ++i) n = base + "_" + std::to_string(i);
+  return n;
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,110 @@
+// Generation of one state's dataflow as a C++ function: scopes (maps), tasklets, copies, views,
+// nested SDFG calls and library nodes. Shared by dataflow_codegen.cpp, memlet_codegen.cpp and
+// library_codegen.cpp.
+#pragma once
+
+#include "codegen_internal.h"
+
+namespace weir::codegen::detail {
+
+/// One enclosing map scope while its body is generated.
+struct Frame {
+  NodeId entry = kNoNode;
+  /// Its loops run as `#pragma omp parallel for`.
+  bool parallel = false;
+  /// Parameters of the loops distributed over threads (the collapsed ones).
+  std::vector<std::string> parallel_params;
+  /// Symbols the scope defines (map parameters, dynamic range inputs) and their types.
+  std::vector<std::pair<std::string, ScalarType>> symbols;
+};
+
+/// Where a memlet points: a container (or an edge variable) and the start of its subset.
+struct Location {
+  std::string data;             // container name; empty for an edge variable
+  const Binding* binding = nullptr;
+  std::string var;              // edge variable (tasklet -> tasklet) when data is empty
+  Subset subset;
+  ScalarType type = ScalarType::Float64;
+  /// The lvalue of the subset's first element.
+  std::string element() const;
+  /// A pointer to the subset's first element.
+  std::string pointer() const;
+  /// Start index per dimension.
+  std::vector<sym::Expr> start() const;
+  bool single_element() const;
+};
+
+class StateGen {
+ public:
+  StateGen(SdfgGen& sg, const SDFGState& st);
+
+  /// Emits the function body (everything between the braces).
+  void emit_state_body(Writer& w);
+
+  SdfgGen& sg;
+  const SDFGState& st;
+  const CodegenOptions& opts;
+
+ private:
+  friend struct TaskletEmitter;
+
+  // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
+  void emit_scope(NodeId scope, Writer& w);
+  void emit_node(const Node& n, Writer& w);
+  void emit_map(const MapEntry& e, Writer& w);
+  void emit_tasklet(const Tasklet& t, Writer& w);
+  void declare_transients(NodeId scope, Writer& w);
+  void define_views(NodeId scope, Writer& w);
+  bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
+  /// Whether a code block is inside a parallel loop of this function or its caller.
+  bool in_parallel() const;
+  /// Index of the innermost parallel frame, -1 if none.
+  int parallel_frame() const;
+
+  // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
+  /// Location of `subset` of container `data` (must be bound).
+  Location location(const std::string& data, const Subset& subset) const;
+  /// Location an edge into/out of a code node points at: an edge variable for tasklet ->
+  /// tasklet edges, else the memlet's container and subset.
+  Location edge_location(const DataflowEdge& e, bool incoming) const;
+  /// An access-node copy (also scope entry -> access node, access node -> scope exit).
+  void emit_access(const AccessNode& n, Writer& w);
+  void emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w);
+  /// C++ statements applying write-conflict resolution `wcr` to `target` with `value`
+  /// (`#pragma omp atomic` or a compare-and-swap update when `atomic`).
+  std::string wcr_update(const std::string& wcr, const std::string& target, const std::string& value,
+                         ScalarType type, bool atomic) const;
+  /// Whether a write-conflict-resolved write to `data` at `idx` may race with another thread.
+  bool needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const;
+  /// The edge that defines a view access node (its "views" edge), or nullptr.
+  const DataflowEdge* view_edge(const AccessNode& n) const;
+
+  // --- nested SDFGs and library nodes (library_codegen.cpp) ------------------------------
+  void emit_nested(const NestedSDFGNode& n, Writer& w);
+  void emit_library(const LibraryNode& n, Writer& w);
+  void emit_reduce(const LibraryNode& n, Writer& w);
+
+  // --- helpers ---------------------------------------------------------------------------
+  ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
+  std::string fresh(const std::string& base) { return base + std::to_string(counter_++); }
+  /// A loop variable `base` + k for copies and reductions that no visible name uses.
+  std::string loop_var(const std::string& base, std::size_t k) const;
+  /// Every symbol visible at this point (body symbols and enclosing scopes' symbols).
+  std::map<std::string, ScalarType> visible_symbols() const;
+  bool comments() const { return opts.emit_comments; }
+
+  ScopeTree scopes_;
+  std::map<NodeId, std::vector<NodeId>> children_;
+  std::vector<Frame> frames_;
+  /// Containers visible at this point: the body's, then declared ones (views, local transients).
+  std::map<std::string, Binding> bindings_;
+  /// (node, out connector) of a code node whose value flows to another code node -> variable.
+  std::map<std::pair<NodeId, std::string>, std::pair<std::string, ScalarType>> edge_vars_;
+  std::set<EdgeId> view_edges_;
+  int counter_ = 0;
+};
+
+/// The C++ spelling of a memlet subset for comments: "A[0:N, i]".
+std::string memlet_text(const std::string& data, const Subset& s);
+
+}  // namespace weir::codegen::detail

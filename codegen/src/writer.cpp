@@ -1,0 +1,99 @@
+// Text helpers of the code generator: an indenting line writer, identifier scanning, escaping.
+#include <cctype>
+
+#include "codegen_internal.h"
+
+namespace weir::codegen::detail {
+
+void Writer::line(const std::string& s) { lines_.push_back({s.empty() ? 0 : indent_, s}); }
+
+void Writer::lines(const std::string& s) {
+  std::size_t b = 0;
+  while (b <= s.size()) {
+    std::size_t e = s.find('\n', b);
+    if (e == std::string::npos) e = s.size();
+    line(s.substr(b, e - b));
+    b = e + 1;
+  }
+}
+
+void Writer::append(const Writer& w) {
+  for (const auto& [ind, text] : w.lines_) lines_.push_back({text.empty() ? 0 : ind + indent_, text});
+}
+
+std::string Writer::str() const {
+  std::size_t n = 0;
+  for (const auto& [ind, text] : lines_) n += static_cast<std::size_t>(ind) * 4 + text.size() + 1;
+  std::string out;
+  out.reserve(n);
+  for (const auto& [ind, text] : lines_) {
+    // Preprocessor lines may be indented too; keep them with their block.
+    out.append(static_cast<std::size_t>(ind) * 4, ' ');
+    out += text;
+    out += '\n';
+  }
+  return out;
+}
+
+std::set<std::string> identifiers_in(const std::string& text) {
+  std::set<std::string> out;
+  std::size_t i = 0, n = text.size();
+  while (i < n) {
+    char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {  // line comment
+      while (i < n && text[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '"') {  // string literal
+      ++i;
+      while (i < n && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+      ++i;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t b = i;
+      while (i < n && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+      out.insert(text.substr(b, i - b));
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {  // numbers (1e5, 0x1F) are not identifiers
+      while (i < n && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string sanitize_label(const std::string& label) {
+  std::string out;
+  for (char c : label) {
+    bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (ok) out += c;
+    else if (!out.empty() && out.back() != '_') out += '_';
+    if (out.size() >= 40) break;
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+std::string c_escape(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      out += "\"\"";  // end the hex escape
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,72 @@
+// Arguments by name, and binding them to a Signature: checks of dtype and shape, inference of
+// size symbols from array shapes, and the pointer array the generated program's ABI takes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "weir/runtime/field.h"
+#include "weir/runtime/signature.h"
+
+namespace weir::runtime {
+
+/// A scalar argument or symbol value as given by a caller (JSON number, `--set N=64`).
+using Number = std::variant<std::int64_t, double, bool>;
+/// "64", "0.5", "true".
+std::string to_string(const Number& n);
+
+/// Arguments by name. Arrays are owned here and updated in place by a run: after the call they
+/// hold the program's results. Scalars and symbols are in `values`; scalars the program writes
+/// are updated there.
+struct Arguments {
+  std::map<std::string, Field> arrays;
+  std::map<std::string, Number> values;
+};
+
+/// Arguments bound to a signature: one pointer per parameter in ABI order (arrays: their first
+/// element; scalars: a value of the parameter's dtype; symbols: an int64). Holds the storage of
+/// scalar and symbol values, so it must outlive every call made with pointers(); movable, not
+/// copyable. The arrays stay owned by the Arguments it was bound from, which must outlive it.
+class BoundArguments {
+ public:
+  BoundArguments() = default;
+  BoundArguments(BoundArguments&&) = default;
+  BoundArguments& operator=(BoundArguments&&) = default;
+  BoundArguments(const BoundArguments&) = delete;
+  BoundArguments& operator=(const BoundArguments&) = delete;
+
+  /// The `void* const*` argument of weir_init / weir_run.
+  void* const* pointers() const { return pointers_.data(); }
+  std::size_t size() const { return pointers_.size(); }
+  /// The value of every free symbol: given, or inferred from array shapes.
+  const std::map<std::string, std::int64_t>& symbols() const { return symbols_; }
+  /// Copies scalar parameters the program writes back into `args.values` (after a call).
+  void store_written_scalars(const Signature& sig, Arguments& args) const;
+
+ private:
+  friend BoundArguments bind_arguments(const Signature&, Arguments&);
+  struct Slot {
+    alignas(16) unsigned char bytes[16];
+  };
+  std::vector<Slot> slots_;         // scalar and symbol values, one per parameter
+  std::vector<void*> pointers_;
+  std::map<std::string, std::int64_t> symbols_;
+};
+
+/// Binds `args` to `sig` by name. Symbols not given are inferred from array shapes where a
+/// dimension's extent is a single symbol in an affine form (N, I + 4, 2*N - 1): shape
+/// [I+4, J+4, K] with an array of shape (20, 20, 8) gives I=16, J=16, K=8. Then every array's
+/// dtype and full shape (and its strides, which must be C order) is checked, and scalars are
+/// converted to their parameter's dtype (an integer parameter takes only integral numbers).
+/// Throws ArgumentError, for example:
+///   "unknown argument 'X' (program 'p' takes A, B, N)",
+///   "missing argument 'A' (float64 array of shape (64, 64))",
+///   "argument 'A': expected float64 array of shape (64, 64), got int64 (64, 64)",
+///   "symbol 'N' is 64 from argument 'A' (dimension 0 is N) but 32 from argument 'B' (...)",
+///   "missing value of symbol 'N': give it, or an array whose shape determines it".
+BoundArguments bind_arguments(const Signature& sig, Arguments& args);
+
+}  // namespace weir::runtime

@@ -1,0 +1,58 @@
+// Running the system C++ compiler on a generated source file: one process per program, no
+// build system in between (`c++ -std=c++17 -O3 -march=native -fopenmp -shared -fPIC -o
+// lib.so src.cpp`).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace weir::runtime {
+
+/// Which compiler and flags build a generated program into a shared library.
+struct CompilerSettings {
+  /// A program name looked up in PATH ("c++", "g++-12", "clang++") or a path.
+  std::string compiler = "c++";
+  /// Language and optimization flags. `-shared -fPIC` are always added by command().
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native"};
+  /// Adds -fopenmp (generated code uses OpenMP for CPU_Multicore maps).
+  bool openmp = true;
+
+  /// Every flag in the order passed: flags, then -fopenmp, -shared, -fPIC.
+  std::vector<std::string> all_flags() const;
+  /// The full command line: compiler, all_flags(), -o output, source.
+  std::vector<std::string> command(const std::filesystem::path& source,
+                                   const std::filesystem::path& output) const;
+};
+
+/// What a finished process printed (stdout and stderr interleaved) and its exit code
+/// (128 + signal number if it was killed by a signal).
+struct ProcessOutput {
+  int exit_code = 0;
+  std::string output;
+};
+
+/// Runs argv[0] (searched in PATH) with argv, without a shell, and waits. Throws RuntimeError if
+/// the process cannot be started (the compiler is not installed: "cannot run 'c++': ...").
+ProcessOutput run_process(const std::vector<std::string>& argv);
+
+/// The compiler-running step; replaceable (tests count invocations or simulate failures).
+using CompilerInvocation = std::function<ProcessOutput(const std::vector<std::string>& argv)>;
+
+/// Compiles `source` into the shared library `output` with `settings`, running the command
+/// through `invoke`. Throws CompileError when the compiler fails or writes no library: its
+/// what() has the compiler's first error lines, the source path and a note that the source's
+/// comments name the SDFG elements (state, node, memlet) each part was generated from.
+/// `program` names the program in the error.
+void compile_shared_library(const CompilerSettings& settings, const std::filesystem::path& source,
+                            const std::filesystem::path& output, const std::string& program,
+                            const CompilerInvocation& invoke = run_process);
+
+/// What identifies a compiler for the program cache: its resolved path and `--version`
+/// output, plus the CPU's model and feature flags when `flags` tune for the host
+/// (-march=native, -mcpu=native, -mtune=native). Cached per process. Throws RuntimeError if the
+/// compiler cannot be found or run.
+std::string compiler_identity(const std::string& compiler, const std::vector<std::string>& flags);
+
+}  // namespace weir::runtime

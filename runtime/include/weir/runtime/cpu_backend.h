@@ -1,0 +1,45 @@
+// The CPU backend: C++/OpenMP code generation (codegen::generate_cpu), the system C++ compiler,
+// the persistent program cache and dlopen.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "weir/runtime/backend.h"
+#include "weir/runtime/compiler.h"
+
+namespace weir::runtime {
+
+/// Configuration of the CPU backend.
+struct CompiledBackendConfig {
+  /// C++ compiler: a name looked up in PATH or a path.
+  std::string compiler = "c++";
+  /// Compiler flags (-shared -fPIC are always added, -fopenmp with `openmp`).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native"};
+  /// Compile with OpenMP (-fopenmp).
+  bool openmp = true;
+  /// Appended to the backend's name ("cpu" + "_debug" = "cpu_debug").
+  std::string name_postfix;
+  /// Program cache directory; default: ProgramCache::default_root(), read at each compile.
+  std::optional<std::filesystem::path> cache_dir;
+
+  CompilerSettings compiler_settings() const;
+};
+
+/// The CPU compile step: generates C++ for the program's SDFG, fingerprints the source, the
+/// compiler's identity, the flags and weir's version, and returns the cached library for that
+/// fingerprint, running `invoke` (the compiler) only on a cache miss. A failed build keeps its
+/// source and log in the cache's failed/ directory and throws CompileError naming that source.
+/// `cache_dir` empty: ProgramCache::default_root() at each call.
+CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<std::filesystem::path> cache_dir = {},
+                               CompilerInvocation invoke = run_process);
+
+/// A CompiledBackend named "cpu" + config.name_postfix with a 64-byte-aligned CPU allocator,
+/// make_cpu_compiler(config...) as `compiler` and CompiledBackend::default_loader().
+/// Nothing is checked here; an unusable compiler is reported by the first compile.
+std::unique_ptr<CompiledBackend> make_cpu_backend(const CompiledBackendConfig& config = {});
+
+}  // namespace weir::runtime

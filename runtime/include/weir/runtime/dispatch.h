@@ -1,0 +1,39 @@
+// Dispatch: what running a program on a backend means for each kind of backend, and the
+// backends the command line knows by name.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/backend.h"
+#include "weir/runtime/program.h"
+
+namespace weir::runtime {
+
+/// Makes `program` runnable on `backend`, by the backend's kind (never its name):
+///  - CompiledBackend: `compiler`, then `loader`. If a library from the cache fails to load it
+///    is evicted and compiled once more.
+///  - EmbeddedBackend: interprets field-view programs (with the frontend); an SDFG throws
+///    BackendError "the embedded backend runs field-view programs; an SDFG file needs a
+///    compiled backend such as 'cpu'".
+///  - any other Backend: BackendError naming the backend and its C++ class.
+/// Also throws what the steps throw (CompileError, LoadError, CacheError).
+std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program);
+
+/// Throws the BackendError prepare() would throw for this backend and program (wrong kind of
+/// backend), without compiling anything; returns normally when prepare() may succeed.
+void check_backend(const Backend& backend, const CompilableProgram& program);
+
+/// prepare(), then one run with `args` (see Program::run).
+void run(const Backend& backend, const CompilableProgram& program, Arguments& args);
+
+/// Only compiles (`weir compile`): the CompiledBackend's `compiler` step. Any other kind of
+/// backend throws BackendError.
+CompilationArtifact compile(const Backend& backend, const CompilableProgram& program);
+
+/// The backends `weir run --backend` knows: "embedded" and "cpu". Throws BackendError
+/// "unknown backend 'x' (known: cpu, embedded)".
+std::unique_ptr<Backend> make_backend(const std::string& name);
+
+}  // namespace weir::runtime

@@ -1,0 +1,159 @@
+#include "weir/runtime/compiler.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include "weir/runtime/errors.h"
+
+extern char** environ;
+
+namespace weir::runtime {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string join(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// The executable `name` resolves to (PATH search for a bare name), or empty.
+fs::path resolve_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? fs::path(name) : fs::path();
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    std::size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    fs::path cand = fs::path(dir.empty() ? "." : dir) / name;
+    if (access(cand.c_str(), X_OK) == 0 && fs::is_regular_file(cand)) return cand;
+    start = end + 1;
+  }
+  return {};
+}
+
+bool tunes_for_host(const std::vector<std::string>& flags) {
+  for (const auto& f : flags)
+    if (f == "-march=native" || f == "-mcpu=native" || f == "-mtune=native") return true;
+  return false;
+}
+
+// The CPU model and feature flags (code built with -march=native runs only on such CPUs).
+std::string host_cpu() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model, flags;
+  while (std::getline(in, line) && (model.empty() || flags.empty())) {
+    if (model.empty() && line.rfind("model name", 0) == 0) model = line;
+    if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) flags = line;
+  }
+  return model + "\n" + flags;
+}
+
+}  // namespace
+
+std::vector<std::string> CompilerSettings::all_flags() const {
+  std::vector<std::string> f = flags;
+  if (openmp) f.push_back("-fopenmp");
+  f.push_back("-shared");
+  f.push_back("-fPIC");
+  return f;
+}
+
+std::vector<std::string> CompilerSettings::command(const fs::path& source, const fs::path& output) const {
+  std::vector<std::string> argv{compiler};
+  for (auto& f : all_flags()) argv.push_back(f);
+  argv.push_back("-o");
+  argv.push_back(output.string());
+  argv.push_back(source.string());
+  return argv;
+}
+
+ProcessOutput run_process(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw RuntimeError("run_process: empty command");
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw RuntimeError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(rc));
+  }
+  ProcessOutput out;
+  char buf[8192];
+  for (;;) {
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n > 0) {
+      out.output.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw RuntimeError("waiting for '" + argv[0] + "' failed: " + std::strerror(errno));
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return out;
+}
+
+void compile_shared_library(const CompilerSettings& settings, const fs::path& source, const fs::path& output,
+                            const std::string& program, const CompilerInvocation& invoke) {
+  auto argv = settings.command(source, output);
+  ProcessOutput r = invoke(argv);
+  std::error_code ec;
+  if (r.exit_code != 0 || !fs::is_regular_file(output, ec)) {
+    std::string out = r.output;
+    if (r.exit_code == 0) out += "\n(the compiler exited with code 0 but wrote no library " + output.string() + ")";
+    throw CompileError(program, join(argv), r.exit_code, out, source.string());
+  }
+}
+
+std::string compiler_identity(const std::string& compiler, const std::vector<std::string>& flags) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(compiler);
+    if (it != memo.end()) return it->second + (tunes_for_host(flags) ? "\n" + host_cpu() : "");
+  }
+  fs::path exe = resolve_program(compiler);
+  if (exe.empty())
+    throw RuntimeError("C++ compiler '" + compiler + "' not found" +
+                       (compiler.find('/') == std::string::npos ? " in PATH" : "") +
+                       " (install build-essential, or choose another compiler)");
+  std::error_code ec;
+  fs::path real = fs::canonical(exe, ec);
+  ProcessOutput v = run_process({exe.string(), "--version"});
+  if (v.exit_code != 0)
+    throw RuntimeError("C++ compiler '" + compiler + "' failed on --version (exit code " + std::to_string(v.exit_code) +
+                       "): " + v.output.substr(0, 500));
+  std::string id = (ec ? exe : real).string() + "\n" + v.output;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    memo[compiler] = id;
+  }
+  return id + (tunes_for_host(flags) ? "\n" + host_cpu() : "");
+}
+
+}  // namespace weir::runtime

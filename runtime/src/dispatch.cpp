@@ -1,0 +1,68 @@
+#include "weir/runtime/dispatch.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <typeinfo>
+
+#include "toolchain.h"
+#include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+namespace {
+
+std::string class_name(const Backend& b) {
+  const char* mangled = typeid(b).name();
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string s = status == 0 && d ? d : mangled;
+  std::free(d);
+  return s;
+}
+
+[[noreturn]] void unknown_kind(const Backend& b) {
+  throw BackendError("backend '" + b.name() + "' is a " + class_name(b) +
+                     ", which weir cannot run programs on: a backend must be a CompiledBackend (compile and run) or "
+                     "an EmbeddedBackend (interpret)");
+}
+
+[[noreturn]] void embedded_sdfg(const Backend& b, const CompilableProgram& p) {
+  std::string what = p.origin.empty() ? "SDFG '" + (p.sdfg ? p.sdfg->name : std::string("?")) + "'" : p.origin;
+  throw BackendError(what + ": the embedded backend" + (b.name() == "embedded" ? "" : " '" + b.name() + "'") +
+                     " runs field-view programs; an SDFG file needs a compiled backend such as 'cpu' (--backend cpu)");
+}
+
+}  // namespace
+
+std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program) {
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).build(program);
+  if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
+  unknown_kind(backend);
+}
+
+void check_backend(const Backend& backend, const CompilableProgram& program) {
+  if (dynamic_cast<const CompiledBackend*>(&backend)) return;
+  if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
+  unknown_kind(backend);
+}
+
+void run(const Backend& backend, const CompilableProgram& program, Arguments& args) {
+  prepare(backend, program)->run(args);
+}
+
+CompilationArtifact compile(const Backend& backend, const CompilableProgram& program) {
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).compile(program);
+  if (dynamic_cast<const EmbeddedBackend*>(&backend))
+    throw BackendError("backend '" + backend.name() +
+                       "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
+  unknown_kind(backend);
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name) {
+  if (name == "cpu") return make_cpu_backend();
+  if (name == "embedded") return make_embedded_backend();
+  throw BackendError("unknown backend '" + name + "' (known: cpu, embedded)");
+}
+
+}  // namespace weir::runtime

@@ -1,0 +1,114 @@
+#include "weir/runtime/field.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "sha256.h"
+#include "weir/runtime/allocator.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+
+void Field::Free::operator()(std::byte* p) const noexcept { std::free(p); }
+
+Field::Field() = default;
+Field::Field(Field&&) noexcept = default;
+Field& Field::operator=(Field&&) noexcept = default;
+Field::~Field() = default;
+
+Field Field::clone() const {
+  if (!buffer_) return Field();
+  Field f = Allocator(device_, alignment_).allocate(dtype_, shape_);
+  std::memcpy(f.data(), data(), nbytes());
+  return f;
+}
+
+std::string Field::describe() const { return std::string(to_string(dtype_)) + " " + shape_str(shape_); }
+
+std::string Field::checksum() const {
+  return detail::sha256_hex(std::string_view(static_cast<const char*>(data_ ? data_ : ""), data_ ? nbytes() : 0)).substr(0, 16);
+}
+
+double Field::value_as_double(std::int64_t i) const {
+  const auto* p = static_cast<const unsigned char*>(data_) + static_cast<std::size_t>(i) * itemsize();
+  auto get = [p]<class T>(T) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+  };
+  switch (dtype_) {
+    case ScalarType::Bool: return *p ? 1.0 : 0.0;
+    case ScalarType::Int8: return get(std::int8_t{});
+    case ScalarType::Int16: return get(std::int16_t{});
+    case ScalarType::Int32: return get(std::int32_t{});
+    case ScalarType::Int64: return get(std::int64_t{});
+    case ScalarType::UInt8: return get(std::uint8_t{});
+    case ScalarType::UInt16: return get(std::uint16_t{});
+    case ScalarType::UInt32: return get(std::uint32_t{});
+    case ScalarType::UInt64: return get(std::uint64_t{});
+    case ScalarType::Float32: return get(float{});
+    case ScalarType::Float64: return get(double{});
+    default: throw RuntimeError("value_as_double: unsupported dtype " + std::string(to_string(dtype_)));
+  }
+}
+
+std::string shape_str(const std::vector<std::int64_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> st(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) st[i - 1] = st[i] * std::max<std::int64_t>(shape[i], 1);
+  return st;
+}
+
+// --- Allocator ------------------------------------------------------------------------------
+
+Allocator::Allocator(DeviceType device, std::size_t alignment) : device_(device), alignment_(alignment) {
+  if (device != DeviceType::CPU)
+    throw BackendError("allocator for device " + std::string(to_string(device)) +
+                       ": only CPU memory is supported so far (GPU comes with the CUDA backend)");
+  if (alignment < alignof(std::max_align_t) || (alignment & (alignment - 1)) != 0)
+    throw BackendError("allocator alignment " + std::to_string(alignment) + " bytes: must be a power of two >= " +
+                       std::to_string(alignof(std::max_align_t)));
+}
+
+Field Allocator::allocate(ScalarType dtype, std::vector<std::int64_t> shape) const {
+  std::size_t item = size_of(dtype);
+  if (item == 0) throw ArgumentError("cannot allocate an array of " + std::string(to_string(dtype)));
+  std::int64_t n = 1;
+  for (auto e : shape) {
+    if (e < 0) throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": negative extent");
+    if (e != 0 && n > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
+      throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": size overflows");
+    n *= e;
+  }
+  std::size_t bytes = static_cast<std::size_t>(n) * item;
+  std::size_t rounded = (bytes + alignment_ - 1) / alignment_ * alignment_;
+  if (rounded == 0) rounded = alignment_;
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(alignment_, rounded));
+  if (!p) throw std::bad_alloc();
+  std::memset(p, 0, rounded);
+  Field f;
+  f.buffer_.reset(p);
+  f.data_ = p;
+  f.dtype_ = dtype;
+  f.strides_ = row_major_strides(shape);
+  f.shape_ = std::move(shape);
+  f.size_ = n;
+  f.device_ = device_;
+  f.alignment_ = alignment_;
+  return f;
+}
+
+const Allocator& Allocator::cpu() {
+  static const Allocator a(DeviceType::CPU, kDefaultAlignment);
+  return a;
+}
+
+}  // namespace weir::runtime

@@ -1,0 +1,117 @@
+#include "weir/runtime/loader.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+#include "weir/codegen/program_abi.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+namespace fs = std::filesystem;
+
+struct CompiledProgram::Impl {
+  std::shared_ptr<void> dl;  // dlclose on release
+  codegen::InitFn init = nullptr;
+  codegen::RunFn run = nullptr;
+  codegen::FinalizeFn finalize = nullptr;
+  codegen::LastErrorFn last_error = nullptr;
+  void* handle = nullptr;                        // weir_init's result
+  std::map<std::string, std::int64_t> init_symbols;  // the symbols weir_init saw
+
+  std::string error_text() const {
+    const char* e = last_error ? last_error() : nullptr;
+    return e && *e ? e : "(no message from weir_last_error)";
+  }
+};
+
+Program::~Program() = default;
+
+CompiledProgram::~CompiledProgram() {
+  if (impl_ && impl_->handle) impl_->finalize(impl_->handle);  // errors cannot be reported here
+}
+
+void CompiledProgram::run(Arguments& args) {
+  BoundArguments bound = bind_arguments(signature_, args);
+  run_bound(bound);
+  bound.store_written_scalars(signature_, args);
+}
+
+void CompiledProgram::run_bound(const BoundArguments& bound) {
+  Impl& im = *impl_;
+  if (bound.size() != signature_.params.size())
+    throw ArgumentError("program '" + name_ + "': " + std::to_string(bound.size()) + " bound arguments for " +
+                        std::to_string(signature_.params.size()) + " parameters");
+  if (im.handle && im.init_symbols != bound.symbols()) {
+    int rc = im.finalize(im.handle);
+    im.handle = nullptr;
+    if (rc != 0) throw ProgramError("program '" + name_ + "': weir_finalize failed: " + im.error_text());
+  }
+  if (!im.handle) {
+    im.handle = im.init(bound.pointers());
+    if (!im.handle) throw ProgramError("program '" + name_ + "': weir_init failed: " + im.error_text());
+    im.init_symbols = bound.symbols();
+  }
+  if (int rc = im.run(im.handle, bound.pointers()); rc != 0)
+    throw ProgramError("program '" + name_ + "' failed (weir_run returned " + std::to_string(rc) +
+                       "): " + im.error_text());
+}
+
+std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library, std::optional<Signature> expected) {
+  std::string where = library.string();
+  // dlerror() is process-global: serialize dlopen/dlsym/dlerror sequences.
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  std::error_code ec;
+  if (!fs::is_regular_file(library, ec)) throw LoadError("cannot load " + where + ": no such file");
+  // A path without '/' would make dlopen search the library path instead.
+  fs::path abs = fs::absolute(library, ec);
+  void* h = dlopen(abs.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = dlerror();
+    throw LoadError("cannot load " + where + ": " + (e ? e : "dlopen failed"));
+  }
+  // The OpenMP runtime the program pulled in must outlive it: its worker threads stay alive
+  // after the program is unloaded, and unmapping their code would crash them. Pin it.
+  for (const char* omp : {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"})
+    dlopen(omp, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  std::shared_ptr<void> dl(h, [](void* p) { dlclose(p); });
+  auto sym = [&](const char* name) {
+    dlerror();
+    void* p = dlsym(h, name);
+    if (!p) throw LoadError("cannot load " + where + ": it exports no '" + name + "' (not a program built by weir)");
+    return p;
+  };
+  auto abi = reinterpret_cast<codegen::AbiVersionFn>(sym(codegen::kSymAbiVersion));
+  const char* version = abi();
+  if (!version || std::string(version) != codegen::kAbiVersion)
+    throw LoadError("cannot load " + where + ": its ABI version is '" + (version ? version : "(null)") +
+                    "', this weir needs '" + codegen::kAbiVersion + "' (rebuild it)");
+  auto impl = std::make_unique<CompiledProgram::Impl>();
+  impl->init = reinterpret_cast<codegen::InitFn>(sym(codegen::kSymInit));
+  impl->run = reinterpret_cast<codegen::RunFn>(sym(codegen::kSymRun));
+  impl->finalize = reinterpret_cast<codegen::FinalizeFn>(sym(codegen::kSymFinalize));
+  impl->last_error = reinterpret_cast<codegen::LastErrorFn>(sym(codegen::kSymLastError));
+  auto name_fn = reinterpret_cast<codegen::ProgramNameFn>(sym(codegen::kSymProgramName));
+  auto arglist_fn = reinterpret_cast<codegen::ArglistFn>(sym(codegen::kSymArglist));
+  const char* pname = name_fn();
+  const char* arglist = arglist_fn();
+  Signature from_lib = Signature::from_arglist_json(pname ? pname : "", arglist ? arglist : "[]");
+  if (expected) {
+    bool same = expected->params.size() == from_lib.params.size();
+    for (std::size_t i = 0; same && i < from_lib.params.size(); ++i)
+      same = expected->params[i].name == from_lib.params[i].name && expected->params[i].kind == from_lib.params[i].kind;
+    if (!same)
+      throw LoadError("cannot load " + where + ": it takes (" + from_lib.names() + ") but the SDFG '" +
+                      expected->program_name + "' takes (" + expected->names() + ")");
+  }
+  impl->dl = std::move(dl);
+  std::shared_ptr<CompiledProgram> p(new CompiledProgram());
+  p->impl_ = std::move(impl);
+  p->signature_ = expected ? std::move(*expected) : std::move(from_lib);
+  p->name_ = p->signature_.program_name.empty() ? std::string(pname ? pname : "") : p->signature_.program_name;
+  p->library_ = library;
+  return p;
+}
+
+}  // namespace weir::runtime

@@ -1,0 +1,262 @@
+#include "weir/runtime/program_cache.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sha256.h"
+#include "weir/codegen/program_abi.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kLibraryName = "program.so";
+constexpr const char* kSourceName = "program.cpp";
+constexpr const char* kManifestName = "manifest.json";
+constexpr int kManifestFormat = 1;
+
+// An exclusive flock on a lock file, released on destruction (or when the process dies).
+class FileLock {
+ public:
+  FileLock(const fs::path& path, bool wait) {
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw CacheError("program cache: cannot open lock file " + path.string() + ": " + std::strerror(errno));
+    int rc;
+    while ((rc = ::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB))) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) {
+      int err = errno;
+      ::close(fd_);
+      fd_ = -1;
+      if (!wait && err == EWOULDBLOCK) return;
+      throw CacheError("program cache: cannot lock " + path.string() + ": " + std::strerror(err));
+    }
+    locked_ = true;
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool locked() const { return locked_; }
+
+ private:
+  int fd_ = -1;
+  bool locked_ = false;
+};
+
+// A name unique among this process's threads and other processes.
+std::string unique_suffix() {
+  static std::atomic<unsigned> counter{0};
+  return std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
+bool valid_key(const std::string& key) {
+  if (key.size() < 8) return false;
+  for (char c : key)
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+void make_dirs(const fs::path& p) {
+  std::error_code ec;
+  fs::create_directories(p, ec);
+  if (ec) throw CacheError("program cache: cannot create " + p.string() + ": " + ec.message());
+}
+
+// Removes a directory tree by renaming it away first, so that nobody sees it half removed.
+void remove_tree(const fs::path& dir, const fs::path& tmp) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  make_dirs(tmp);
+  fs::path aside = tmp / (dir.filename().string() + ".stale." + unique_suffix());
+  fs::rename(dir, aside, ec);
+  fs::remove_all(ec ? dir : aside, ec);
+}
+
+std::optional<std::string> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+ProgramCache::ProgramCache(fs::path root) : root_(std::move(root)) {}
+
+fs::path ProgramCache::default_root() {
+  auto env = [](const char* n) -> std::string {
+    const char* v = std::getenv(n);
+    return v ? v : "";
+  };
+  if (auto d = env("WEIR_CACHE_DIR"); !d.empty()) return d;
+  if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return fs::path(d) / "weir";
+  if (auto d = env("HOME"); !d.empty()) return fs::path(d) / ".cache" / "weir";
+  throw CacheError("program cache: none of WEIR_CACHE_DIR, XDG_CACHE_HOME or HOME is set; set WEIR_CACHE_DIR");
+}
+
+fs::path ProgramCache::base() const { return root_ / "v1"; }
+
+fs::path ProgramCache::entry_directory(const std::string& key) const { return base() / key.substr(0, 2) / key; }
+
+fs::path ProgramCache::failed_directory(const std::string& key) const { return base() / "failed" / key; }
+
+std::optional<CacheEntry> ProgramCache::lookup(const std::string& key) const {
+  if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
+  CacheEntry e{key, entry_directory(key), entry_directory(key) / kLibraryName, entry_directory(key) / kSourceName};
+  auto text = read_file(e.directory / kManifestName);
+  if (!text) return std::nullopt;
+  try {
+    auto m = nlohmann::json::parse(*text);
+    if (m.at("format").get<int>() != kManifestFormat) return std::nullopt;
+    if (m.at("abi").get<std::string>() != codegen::kAbiVersion) return std::nullopt;
+    if (m.at("key").get<std::string>() != key) return std::nullopt;
+    std::error_code ec;
+    auto size = fs::file_size(e.library, ec);
+    if (ec || size != m.at("library_size").get<std::uintmax_t>()) return std::nullopt;
+    if (detail::sha256_file_hex(e.library) != m.at("library_sha256").get<std::string>()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;  // unreadable manifest or library: a corrupt entry
+  }
+  return e;
+}
+
+CacheEntry ProgramCache::get_or_build(const std::string& key, const std::function<void(const Build&)>& build,
+                                      const std::string& description, bool* built) {
+  if (built) *built = false;
+  if (auto e = lookup(key)) return *e;
+  fs::path locks = base() / "locks", tmp = base() / "tmp";
+  make_dirs(locks);
+  make_dirs(tmp);
+  FileLock lock(locks / (key + ".lock"), /*wait=*/true);
+  if (auto e = lookup(key)) return *e;  // built by another thread or process meanwhile
+
+  fs::path dir = entry_directory(key);
+  remove_tree(dir, tmp);  // a corrupt entry
+  Build b;
+  b.directory = tmp / (key + "." + unique_suffix());
+  make_dirs(b.directory);
+  b.library = b.directory / kLibraryName;
+  b.source = b.directory / kSourceName;
+  try {
+    build(b);
+  } catch (...) {
+    fs::path failed = failed_directory(key);
+    remove_tree(failed, tmp);
+    make_dirs(failed.parent_path());
+    std::error_code ec;
+    fs::rename(b.directory, failed, ec);
+    if (ec) fs::remove_all(b.directory, ec);
+    throw;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(b.library, ec)) {
+    fs::remove_all(b.directory, ec);
+    throw CacheError("program cache: the build of " + key + " wrote no library");
+  }
+  nlohmann::json m;
+  m["format"] = kManifestFormat;
+  m["key"] = key;
+  m["abi"] = codegen::kAbiVersion;
+  m["weir_version"] = WEIR_VERSION;
+  m["library"] = kLibraryName;
+  m["library_size"] = fs::file_size(b.library);
+  m["library_sha256"] = detail::sha256_file_hex(b.library);
+  try {
+    m["description"] = nlohmann::json::parse(description);
+  } catch (const nlohmann::json::exception&) {
+    m["description"] = description;
+  }
+  {
+    std::ofstream out(b.directory / kManifestName, std::ios::binary);
+    out << m.dump(1) << "\n";
+    out.close();
+    if (!out) throw CacheError("program cache: cannot write the manifest in " + b.directory.string());
+  }
+  make_dirs(dir.parent_path());
+  fs::rename(b.directory, dir, ec);
+  if (ec) {
+    std::error_code ec2;
+    fs::remove_all(b.directory, ec2);
+    throw CacheError("program cache: cannot install " + dir.string() + ": " + ec.message());
+  }
+  if (built) *built = true;
+  return CacheEntry{key, dir, dir / kLibraryName, dir / kSourceName};
+}
+
+void ProgramCache::evict(const std::string& key) {
+  if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
+  fs::path locks = base() / "locks";
+  make_dirs(locks);
+  FileLock lock(locks / (key + ".lock"), true);
+  remove_tree(entry_directory(key), base() / "tmp");
+}
+
+CacheStats ProgramCache::stats() const {
+  CacheStats s;
+  s.root = root_;
+  std::error_code ec;
+  if (!fs::is_directory(base(), ec)) return s;
+  for (auto it = fs::recursive_directory_iterator(root_, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec)) {
+      s.bytes += it->file_size(ec);
+      if (it->path().filename() == kManifestName && it->path().parent_path().parent_path().parent_path() == base())
+        ++s.entries;
+    }
+  }
+  return s;
+}
+
+std::size_t ProgramCache::clear() {
+  std::size_t n = 0;
+  std::error_code ec;
+  if (!fs::is_directory(base(), ec)) return 0;
+  fs::path tmp = base() / "tmp", locks = base() / "locks";
+  make_dirs(locks);
+  for (const auto& shard : fs::directory_iterator(base(), ec)) {
+    auto name = shard.path().filename().string();
+    if (name.size() != 2 || !shard.is_directory()) continue;
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(shard.path(), ec)) entries.push_back(e.path());
+    for (const auto& e : entries) {
+      FileLock lock(locks / (e.filename().string() + ".lock"), true);
+      remove_tree(e, tmp);
+      ++n;
+    }
+    fs::remove(shard.path(), ec);  // only if empty
+  }
+  remove_tree(base() / "failed", tmp);
+  // Leftover temporaries: skip builds in progress (their key's lock is held).
+  if (fs::is_directory(tmp, ec)) {
+    std::vector<fs::path> left;
+    for (const auto& e : fs::directory_iterator(tmp, ec)) left.push_back(e.path());
+    for (const auto& p : left) {
+      std::string key = p.filename().string().substr(0, p.filename().string().find('.'));
+      if (p.filename().string().find(".stale.") == std::string::npos && valid_key(key)) {
+        FileLock lock(locks / (key + ".lock"), /*wait=*/false);
+        if (!lock.locked()) continue;
+        fs::remove_all(p, ec);
+      } else {
+        fs::remove_all(p, ec);
+      }
+    }
+  }
+  return n;
+}
+
+}  // namespace weir::runtime

@@ -1,0 +1,244 @@
+// `weir run`, `weir compile` and `weir cache` end to end: outputs, messages, exit codes, and that
+// nothing is written when a run fails. Each test uses its own WEIR_CACHE_DIR under the build tree.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// Runs `weir ARGS` with WEIR_CACHE_DIR=cache.
+Run run_cli(const fs::path& cache, const std::string& args) {
+  std::string cmd = "WEIR_CACHE_DIR=" + q(cache) + " " + std::string(WEIR_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Runs a NumPy script with Debian's python3; FAILs clearly when it or NumPy is missing.
+int python(const fs::path& dir, const std::string& script) {
+  if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
+    FAIL("this test needs /usr/bin/python3 with NumPy (python3-numpy; scripts/install-deps.sh installs it)");
+  std::ofstream(dir / "check.py") << "import numpy as np\nimport sys\n" << script << "\n";
+  int rc = std::system(("/usr/bin/python3 " + q(dir / "check.py")).c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+fs::path kernel_dir(const std::string& k) { return weir::test::dace_corpus_dir() / k; }
+fs::path sdfg(const std::string& k, const std::string& stage = "simplified") {
+  return kernel_dir(k) / (k + "." + stage + ".sdfg");
+}
+
+// A copy of hdiff's simplified SDFG whose first tasklet is C++ that does not compile.
+fs::path broken_sdfg(const fs::path& dir) {
+  auto j = nlohmann::json::parse(weir::test::read_text(sdfg("hdiff")));
+  bool done = false;
+  std::function<void(nlohmann::json&)> visit = [&](nlohmann::json& n) {
+    if (done) return;
+    if (n.is_object() && n.value("type", "") == "Tasklet") {
+      n["attributes"]["code"] = {{"string_data", "this is not C++ at all;"}, {"language", "CPP"}};
+      done = true;
+      return;
+    }
+    if (n.is_object() || n.is_array())
+      for (auto& c : n) visit(c);
+  };
+  visit(j);
+  REQUIRE(done);
+  auto p = dir / "broken.sdfg";
+  std::ofstream(p) << j.dump();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("weir run hdiff on cpu writes out_field matching DaCe's result", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-hdiff");
+  auto cache = dir / "cache", out = dir / "out";
+  auto in = kernel_dir("hdiff") / "inputs";
+  auto before = weir::test::read_text(in / "out_field.npy");
+  auto r = run_cli(cache, "run --backend cpu " + q(sdfg("hdiff")) + " --in-dir " + q(in) + " --set-json " +
+                           q(kernel_dir("hdiff") / "symbols.json") + " --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("on backend 'cpu'") && Catch::Contains("call 1: "));
+  CHECK_THAT(r.out, Catch::Contains("out_field: float64 (16, 16, 8)  min ") && Catch::Contains("checksum "));
+  CHECK_THAT(r.out, Catch::Contains("wrote 1 file to"));
+  // Only what the program writes; the inputs on disk are untouched.
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(out)) files.push_back(e.path().filename().string());
+  CHECK(files == std::vector<std::string>{"out_field.npy"});
+  CHECK(weir::test::read_text(in / "out_field.npy") == before);
+  CHECK(python(dir, "a = np.load('" + (out / "out_field.npy").string() + "'); e = np.load('" +
+                        (kernel_dir("hdiff") / "expected" / "out_field.npy").string() +
+                        "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-12, atol=0) else 1)") == 0);
+
+  // Second run: the cached library, sizes inferred from the shapes (no symbols given).
+  auto again = run_cli(cache, "run --backend cpu " + q(sdfg("hdiff")) + " --in-dir " + q(in));
+  CHECK(again.code == 0);
+  auto checksum = [](const std::string& s) { return s.substr(s.find("checksum "), 25); };
+  CHECK(checksum(again.out) == checksum(r.out));
+}
+
+TEST_CASE("weir run laplace2d with scalars, --repeat and --in", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-laplace");
+  auto k = kernel_dir("laplace2d");
+  auto out = dir / "out";
+  auto r = run_cli(dir / "cache", "run --backend cpu " + q(sdfg("laplace2d", "auto_optimized_cpu")) + " --in A=" +
+                                   q(k / "inputs" / "A.npy") + " --in B=" + q(k / "inputs" / "B.npy") + " --set-json " +
+                                   q(k / "scalars.json") + " --set NL=64 --repeat 3 --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("call 3: "));
+  // Every call starts from the inputs, so the result is one call's.
+  CHECK(python(dir, "ok = all(np.allclose(np.load('" + out.string() + "/%s.npy' % n), np.load('" +
+                        (k / "expected").string() + "/%s.npy' % n), rtol=1e-12, atol=0) for n in 'AB')\n"
+                        "sys.exit(0 if ok else 1)") == 0);
+}
+
+TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-bad");
+  auto cache = dir / "cache", out = dir / "out";
+  auto in = kernel_dir("hdiff") / "inputs";
+  auto hdiff = q(sdfg("hdiff"));
+
+  SECTION("the default backend is embedded, which does not run SDFG files") {
+    auto r = run_cli(cache, "run " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
+                                      "backend such as 'cpu'"));
+  }
+  SECTION("unknown backend") {
+    auto r = run_cli(cache, "run --backend gpu " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("unknown backend 'gpu' (known: cpu, embedded)"));
+  }
+  SECTION("missing arguments") {
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") + " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("missing arguments 'out_field' (float64 array of shape (16, 16, 8)), 'coeff'"));
+  }
+  SECTION("an .npy file of the wrong dtype or shape") {
+    REQUIRE(python(dir, "np.save('" + (dir / "coeff_i8.npy").string() + "', np.ones((16, 16, 8), dtype=np.int64))\n"
+                        "np.save('" + (dir / "coeff_small.npy").string() + "', np.ones((16, 16, 7)))") == 0);
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff_i8.npy") +
+                             " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("argument 'coeff': expected float64 array of shape (16, 16, 8), got int64 (16, 16, 8)"));
+    r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff_small.npy") +
+                        " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("argument 'coeff': expected float64 array of shape (16, 16, 8), got float64 (16, 16, 7) (K = 8 from "
+                                      "argument 'in_field'"));
+  }
+  SECTION("a truncated .npy file") {
+    auto bytes = weir::test::read_text(in / "coeff.npy");
+    std::ofstream(dir / "coeff.npy", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff.npy") +
+                             " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains((dir / "coeff.npy").string() + ": truncated"));
+  }
+  SECTION("generated code that does not compile") {
+    auto r = run_cli(cache, "run --backend cpu " + q(broken_sdfg(dir)) + " --in-dir " + q(in) + " --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("compiling program 'hdiff_simplified' failed: c++ exited with code 1"));
+    CHECK_THAT(r.out, Catch::Contains("generated source: ") && Catch::Contains("error"));
+  }
+  SECTION("a field-view program") {
+    auto r = run_cli(cache, "run --backend cpu stencils.py::laplace --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("not supported yet"));
+  }
+  SECTION("a --set value that is not a number, or an unknown name") {
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set I=abc --out " + q(out));
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("'abc' is not a number"));
+    r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set Q=1 --out " + q(out));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("unknown argument 'Q' (program 'hdiff_simplified' takes in_field, out_field, coeff, I, J, K)"));
+  }
+  SECTION("--out onto the inputs") {
+    auto copy = dir / "inputs";
+    fs::copy(in, copy);
+    auto before = weir::test::read_text(copy / "out_field.npy");
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(copy) + " --out " + q(copy));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("would overwrite the input file"));
+    CHECK(weir::test::read_text(copy / "out_field.npy") == before);
+  }
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("weir run --random-inputs uses --set sizes and a seed", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-random");
+  auto cmd = "run --backend cpu " + q(sdfg("hdiff")) + " --random-inputs --set I=8 --set J=6 --set K=3";
+  auto a = run_cli(dir / "cache", cmd);
+  INFO(a.out);
+  REQUIRE(a.code == 0);
+  CHECK_THAT(a.out, Catch::Contains("out_field: float64 (8, 6, 3)"));
+  auto b = run_cli(dir / "cache", cmd);
+  auto c = run_cli(dir / "cache", cmd + " --seed 7");
+  auto checksum = [](const std::string& s) { return s.substr(s.find("checksum "), 25); };
+  CHECK(checksum(a.out) == checksum(b.out));
+  CHECK(checksum(a.out) != checksum(c.out));
+  auto r = run_cli(dir / "cache", "run --backend cpu " + q(sdfg("hdiff")) + " --random-inputs --set I=8");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("--random-inputs: the shape of 'in_field'") && Catch::Contains("needs J, K; give them"));
+}
+
+TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the others", "[cli][compile]") {
+  auto dir = weir::test::scratch_dir("cli-compile");
+  auto cache = dir / "cache";
+  // Two weir processes compile the same file at once into an empty cache.
+  std::string cmd = "WEIR_CACHE_DIR=" + q(cache) + " " + WEIR_BIN + " compile " + q(sdfg("jacobi_2d"));
+  std::string both = "(" + cmd + " > " + q(dir / "a.log") + " 2>&1 & a=$!; " + cmd + " > " + q(dir / "b.log") +
+                     " 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; exit $((ra + rb)))";
+  int rc = std::system(("bash -c " + q(both)).c_str());
+  INFO(weir::test::read_text(dir / "a.log") << weir::test::read_text(dir / "b.log"));
+  CHECK((WIFEXITED(rc) && WEXITSTATUS(rc) == 0));
+  CHECK_THAT(weir::test::read_text(dir / "a.log"), Catch::Contains("[1/1] ok"));
+  CHECK_THAT(weir::test::read_text(dir / "b.log"), Catch::Contains("[1/1] ok"));
+  auto info = run_cli(cache, "cache info");
+  CHECK(info.code == 0);
+  CHECK_THAT(info.out, Catch::Contains("entries: 1\n") && Catch::Contains(cache.string()));
+
+  auto r = run_cli(cache, "compile " + q(sdfg("hdiff")) + " " + q(broken_sdfg(dir)) + " " + q(sdfg("jacobi_2d")));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("ok " + sdfg("hdiff").string() + " (compiled"));
+  CHECK_THAT(r.out, Catch::Contains("ok " + sdfg("jacobi_2d").string() + " (cached"));
+  CHECK_THAT(r.out, Catch::Contains("FAILED " + (dir / "broken.sdfg").string()));
+  CHECK_THAT(r.out, Catch::Contains("1 of 3 programs failed"));
+  CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 2\n"));
+
+  CHECK(run_cli(cache, "compile --backend embedded " + q(sdfg("hdiff"))).code == 1);
+  CHECK(run_cli(cache, "compile --backend nope " + q(sdfg("hdiff"))).code == 2);
+
+  auto clear = run_cli(cache, "cache clear");
+  CHECK(clear.code == 0);
+  CHECK_THAT(clear.out, Catch::Contains("removed 2 entries"));
+  CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 0\n"));
+  CHECK(run_cli(cache, "cache").code == 2);
+}

@@ -1,0 +1,211 @@
+// Python -> C++ translation of tasklet code, interstate code and write-conflict resolutions.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "weir/codegen/python_to_cpp.h"
+
+using namespace weir;
+using namespace weir::codegen;
+
+namespace {
+
+/// A tasklet-like context: inputs __in1, __in2 (float64), n (int64), b (bool), a pointer
+/// connector p[N, 1] (2-D, row stride N), outputs __out (float64), k (int64).
+PyContext tasklet_context() {
+  PyContext ctx;
+  auto add = [&](const std::string& name, ScalarType t, bool writable) {
+    PyVar v = PyVar::value(name, t);
+    v.writable = writable;
+    ctx.vars[name] = v;
+  };
+  add("__in1", ScalarType::Float64, true);
+  add("__in2", ScalarType::Float64, true);
+  add("n", ScalarType::Int64, false);
+  add("b", ScalarType::Bool, true);
+  add("__out", ScalarType::Float64, true);
+  add("k", ScalarType::Int64, true);
+  PyVar p = PyVar::value("p", ScalarType::Float64);
+  p.pointer = true;
+  p.strides = {"N", "1"};
+  p.squeezed_strides = {"1"};
+  ctx.vars["p"] = p;
+  ctx.reserved = {"A", "N"};
+  return ctx;
+}
+
+std::vector<std::string> tr(const std::string& code) {
+  PyContext ctx = tasklet_context();
+  return translate_python_statements(code, ctx);
+}
+
+std::string tr1(const std::string& code) {
+  auto lines = tr(code);
+  REQUIRE(lines.size() == 1);
+  return lines[0];
+}
+
+}  // namespace
+
+TEST_CASE("python: arithmetic and parentheses", "[codegen][python]") {
+  CHECK(tr1("__out = (__in1 + __in2)") == "__out = __in1 + __in2;");
+  CHECK(tr1("__out = __in1 * (__in2 - 1.5)") == "__out = __in1 * (__in2 - 1.5);");
+  CHECK(tr1("__out = (0.25 * __in2)") == "__out = 0.25 * __in2;");
+  CHECK(tr1("__out = __in1 - (__in2 - 1)") == "__out = __in1 - (__in2 - 1);");
+  CHECK(tr1("__out = -__in1 ** 2") == "__out = -(__in1 * __in1);");
+  CHECK(tr1("__out += __in1") == "__out += __in1;");
+}
+
+TEST_CASE("python: math functions and constants", "[codegen][python]") {
+  CHECK(tr1("__out = math.sqrt(__in1)") == "__out = std::sqrt(__in1);");
+  CHECK(tr1("__out = np.exp(-__in1)") == "__out = std::exp(-__in1);");
+  CHECK(tr1("__out = numpy.arctan2(__in1, __in2)") == "__out = std::atan2(__in1, __in2);");
+  CHECK(tr1("__out = math.pi * __in1") == "__out = 3.141592653589793 * __in1;");
+  CHECK(tr1("__out = math.e") == "__out = 2.718281828459045;");
+  CHECK(tr1("k = math.floor(__in1)") == "k = static_cast<int64_t>(std::floor(__in1));");
+  CHECK(tr1("__out = np.floor(__in1)") == "__out = std::floor(__in1);");
+}
+
+TEST_CASE("python: min, max, abs", "[codegen][python]") {
+  CHECK(tr1("__out = min(__in1, __in2)") == "__out = weir_min(__in1, __in2);");
+  CHECK(tr1("__out = max(__in1, __in2, 0.0)") == "__out = weir_max(weir_max(__in1, __in2), 0.0);");
+  CHECK(tr1("__out = abs(__in1)") == "__out = std::abs(__in1);");
+  CHECK(tr1("__out = np.maximum(__in1, 0)") == "__out = weir_max(__in1, 0);");
+}
+
+TEST_CASE("python: casts", "[codegen][python]") {
+  CHECK(tr1("__out = float(n)") == "__out = static_cast<double>(n);");
+  CHECK(tr1("k = int(__in1)") == "k = static_cast<int64_t>(__in1);");
+  CHECK(tr1("__out = dace.float32(__in1)") == "__out = static_cast<float>(__in1);");
+  CHECK(tr1("k = np.int32(__in1)") == "k = static_cast<int32_t>(__in1);");
+  CHECK(tr1("b = bool(n)") == "b = static_cast<bool>(n);");
+}
+
+TEST_CASE("python: ternaries, comparisons, boolean operators", "[codegen][python]") {
+  CHECK(tr1("__out = (dace.float64(0) if b else __in2)") == "__out = b ? static_cast<double>(0) : __in2;");
+  CHECK(tr1("b = (__in1 > 0)") == "b = __in1 > 0;");
+  CHECK(tr1("b = __in1 > 0 and not b") == "b = __in1 > 0 && !b;");
+  CHECK(tr1("b = __in1 > 0 and __in2 < 0 or b") == "b = (__in1 > 0 && __in2 < 0) || b;");
+  CHECK(tr1("b = 0 < __in1 < 1") == "b = (0 < __in1) && (__in1 < 1);");
+  CHECK(tr1("b = n == 3") == "b = n == 3;");
+}
+
+TEST_CASE("python: powers", "[codegen][python]") {
+  CHECK(tr1("__out = __in1 ** 2") == "__out = __in1 * __in1;");
+  CHECK(tr1("k = n ** 3") == "k = n * n * n;");
+  CHECK(tr1("k = (n + 1) ** 5") == "k = weir_powi(static_cast<int64_t>(n + 1), 5);");
+  CHECK(tr1("__out = __in1 ** 0.5") == "__out = std::pow(__in1, 0.5);");
+  CHECK(tr1("__out = __in1 ** -1") == "__out = std::pow(static_cast<double>(__in1), -1);");
+  CHECK(tr1("k = n ** k") == "k = weir_ipow(n, k);");
+}
+
+TEST_CASE("python: floor division, modulo and true division", "[codegen][python]") {
+  CHECK(tr1("k = n // 3") == "k = weir_floordiv(n, 3);");
+  CHECK(tr1("k = n % 3") == "k = weir_mod(n, 3);");
+  CHECK(tr1("__out = __in1 // __in2") == "__out = std::floor(__in1 / __in2);");
+  CHECK(tr1("__out = __in1 % __in2") == "__out = weir_fmod(__in1, __in2);");
+  CHECK(tr1("__out = n / 2") == "__out = static_cast<double>(n) / 2;");
+  CHECK(tr1("__out = __in1 / __in2") == "__out = __in1 / __in2;");
+}
+
+TEST_CASE("python: locals, blocks and subscripts", "[codegen][python]") {
+  CHECK(tr("x = __in1 + 1\n__out = x * x") == std::vector<std::string>{"auto x = __in1 + 1;", "__out = x * x;"});
+  CHECK(tr("if __in1 > __in2:\n    __out = __in1\nelse:\n    __out = __in2") ==
+        std::vector<std::string>{"if (__in1 > __in2) {", "    __out = __in1;", "} else {", "    __out = __in2;", "}"});
+  CHECK(tr("if b:\n    y = 1.0\nelif n > 0:\n    y = 2.0\nelse:\n    y = 3.0\n__out = y") ==
+        std::vector<std::string>{"double y{};", "if (b) {", "    y = 1.0;", "} else if (n > 0) {", "    y = 2.0;",
+                                 "} else {", "    y = 3.0;", "}", "__out = y;"});
+  CHECK(tr1("__out = p[n, 1]") == "__out = p[n * N + 1];");
+  CHECK(tr1("__out = p[k]") == "__out = p[k];");
+  // A local that would shadow a container name is renamed.
+  CHECK(tr("A = __in1\n__out = A") == std::vector<std::string>{"auto _A = __in1;", "__out = _A;"});
+  CHECK(tr("a, k = k, n") == std::vector<std::string>{"const auto __weir_t0 = k;", "const auto __weir_t1 = n;",
+                                                      "auto a = __weir_t0;", "k = __weir_t1;"});
+  CHECK(tr1("x: dace.int32 = n") == "int32_t x = n;");
+  CHECK(tr("pass").empty());
+}
+
+TEST_CASE("python: what the translator reports as used", "[codegen][python]") {
+  PyContext ctx = tasklet_context();
+  translate_python_statements("__out = __in2 * 2", ctx);
+  CHECK(ctx.used == std::set<std::string>{"__in2", "__out"});
+}
+
+TEST_CASE("python: write hooks for write-conflict resolution", "[codegen][python]") {
+  PyContext ctx = tasklet_context();
+  ctx.vars["__out"].hooked = true;
+  ctx.write_hook = [](const std::string& name, const std::string& index, const std::string& value) {
+    return "#pragma omp atomic\nOUT" + (index.empty() ? std::string() : "[" + index + "]") + " += " + value + ";";
+  };
+  CHECK(translate_python_statements("__out = __in1 * 2", ctx) ==
+        std::vector<std::string>{"#pragma omp atomic", "OUT += __in1 * 2;"});
+  CHECK_THROWS_AS(translate_python_statements("__out = __out + 1", ctx), PythonTranslationError);
+}
+
+TEST_CASE("python: unsupported code names the construct", "[codegen][python]") {
+  auto msg = [](const std::string& code) {
+    try {
+      tr(code);
+    } catch (const PythonTranslationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(msg("__out = foo(__in1)"), Catch::Contains("unsupported function 'foo'"));
+  CHECK_THAT(msg("__out = undefined_name"), Catch::Contains("unknown name 'undefined_name'"));
+  CHECK_THAT(msg("__out = [1, 2]"), Catch::Contains("unsupported Python expression"));
+  CHECK_THAT(msg("__out = p[0:2]"), Catch::Contains("slices"));
+  CHECK_THAT(msg("n = 3"), Catch::Contains("cannot assign to 'n'"));
+  CHECK_THAT(msg("__out = (__in1 +"), Catch::Contains("cannot parse"));
+  CHECK_THAT(msg("return __in1"), Catch::Contains("unsupported statement"));
+  CHECK_THAT(msg("__out = 'text'"), Catch::Contains("unsupported constant"));
+}
+
+TEST_CASE("python: interstate expressions and loop statements", "[codegen][python]") {
+  PyContext ctx;
+  ctx.allow_locals = false;
+  PyVar t = PyVar::value("t", ScalarType::Int64);
+  t.writable = true;
+  ctx.vars["t"] = t;
+  PyVar u = PyVar::value("_", ScalarType::Int64);
+  u.writable = true;
+  ctx.vars["_"] = u;
+  ctx.vars["TSTEPS"] = PyVar::value("TSTEPS", ScalarType::Int64);
+  PyVar a = PyVar::value("A", ScalarType::Float64);
+  a.pointer = true;
+  a.strides = {"N", "1"};
+  ctx.vars["A"] = a;
+  CHECK(translate_python_expression("(t < TSTEPS)", ctx) == "t < TSTEPS");
+  CHECK(translate_python_expression("(not (_ < 5))", ctx) == "!(_ < 5)");
+  CHECK(translate_python_expression("1", ctx) == "1");
+  CHECK(translate_python_expression("A[t, 0] > 0.5", ctx) == "A[t * N] > 0.5");
+  CHECK(translate_python_assignments("t = 0", ctx) == "t = 0");
+  CHECK(translate_python_assignments("t = (t + 1)", ctx) == "t = t + 1");
+  CHECK(translate_python_assignments("t = 0; _ = t + 1", ctx) == "t = 0, _ = t + 1");
+  CHECK(translate_python_assignments("t += 2", ctx) == "t = t + 2");
+  CHECK(translate_python_assignments("", ctx).empty());
+  CHECK_THROWS_AS(translate_python_assignments("TSTEPS = 1", ctx), PythonTranslationError);
+  CHECK_THROWS_AS(translate_python_statements("y = 1", ctx), PythonTranslationError);  // no locals here
+}
+
+TEST_CASE("python: write-conflict resolution lambdas", "[codegen][python]") {
+  std::string op;
+  CHECK(translate_wcr("lambda a, b: a + b", "A[i]", "v", ScalarType::Float64, &op) == "A[i] += v");
+  CHECK(op == "+");
+  CHECK(translate_wcr("lambda a, b: (a + b)", "x", "y", ScalarType::Float64, &op) == "x += y");
+  CHECK(translate_wcr("lambda a, b: b * a", "x", "y", ScalarType::Float64, &op) == "x *= y");
+  CHECK(translate_wcr("lambda a, b: a - b", "x", "y", ScalarType::Float64, &op) == "x -= y");
+  CHECK(translate_wcr("lambda x, y: max(x, y)", "A[i]", "v", ScalarType::Float64, &op) == "A[i] = weir_max(A[i], v)");
+  CHECK(op.empty());
+  CHECK(translate_wcr("lambda a, b: min(a, b)", "s", "v", ScalarType::Int64, &op) == "s = weir_min(s, v)");
+  CHECK(translate_wcr("lambda a, b: a * 2 + b", "s", "v", ScalarType::Float64, &op) == "s = s * 2 + v");
+  CHECK_THROWS_AS(translate_wcr("a + b", "s", "v", ScalarType::Float64), PythonTranslationError);
+}
+
+TEST_CASE("python: C++ keywords as names", "[codegen][python]") {
+  CHECK(cpp_ident("new") == "new_");
+  CHECK(cpp_ident("default") == "default_");
+  CHECK(cpp_ident("A") == "A");
+  CHECK(cpp_ident("weir_min") == "weir_min_");
+}

@@ -1,0 +1,177 @@
+// Binding arguments by name: symbol inference from shapes, dtype/shape checks, clear errors.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "corpus.h"
+#include "weir/runtime/allocator.h"
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/errors.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/serialize.h"
+
+using namespace weir::runtime;
+using weir::ScalarType;
+using weir::sym::Expr;
+
+namespace {
+
+Parameter array(std::string name, ScalarType t, std::vector<std::string> shape) {
+  Parameter p;
+  p.name = std::move(name);
+  p.kind = Parameter::Kind::Array;
+  p.dtype = t;
+  for (const auto& s : shape) p.shape.push_back(Expr::parse(s));
+  p.strides = weir::DataDescriptor::row_major_strides(p.shape);
+  p.has_shape = true;
+  return p;
+}
+Parameter scalar(std::string name, ScalarType t) {
+  Parameter p;
+  p.name = std::move(name);
+  p.kind = Parameter::Kind::Scalar;
+  p.dtype = t;
+  return p;
+}
+Parameter symbol(std::string name) {
+  Parameter p;
+  p.name = std::move(name);
+  p.kind = Parameter::Kind::Symbol;
+  p.dtype = ScalarType::Int64;
+  return p;
+}
+Field field(ScalarType t, std::vector<std::int64_t> shape) { return Allocator::cpu().allocate(t, std::move(shape)); }
+
+template <class T>
+T slot(const BoundArguments& b, std::size_t i) {
+  T v;
+  std::memcpy(&v, b.pointers()[i], sizeof v);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("arguments: hdiff's sizes are inferred from its array shapes", "[runtime][arguments]") {
+  auto sdfg = weir::load_sdfg((weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg").string());
+  Signature sig = Signature::from_sdfg(*sdfg);
+  REQUIRE(sig.names() == "in_field, out_field, coeff, I, J, K");
+  CHECK(sig.find("out_field")->written);
+  CHECK_FALSE(sig.find("in_field")->written);
+  CHECK(sig.find("in_field")->describe() == "float64 array of shape (I + 4, J + 4, K)");
+  Arguments args;
+  args.arrays.emplace("in_field", field(ScalarType::Float64, {20, 20, 8}));
+  args.arrays.emplace("out_field", field(ScalarType::Float64, {16, 16, 8}));
+  args.arrays.emplace("coeff", field(ScalarType::Float64, {16, 16, 8}));
+  BoundArguments b = bind_arguments(sig, args);
+  CHECK(b.symbols() == std::map<std::string, std::int64_t>{{"I", 16}, {"J", 16}, {"K", 8}});
+  REQUIRE(b.size() == 6);
+  CHECK(b.pointers()[0] == args.arrays.at("in_field").data());
+  CHECK(slot<std::int64_t>(b, 3) == 16);
+  CHECK(slot<std::int64_t>(b, 5) == 8);
+}
+
+TEST_CASE("arguments: affine shapes, given symbols and conflicts", "[runtime][arguments]") {
+  Signature sig{"p", {array("A", ScalarType::Float64, {"2*N + 1", "M"}), array("B", ScalarType::Float64, {"N", "N*M"}),
+                      symbol("M"), symbol("N")}};
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Float64, {9, 3}));
+  args.arrays.emplace("B", field(ScalarType::Float64, {4, 12}));
+  auto b = bind_arguments(sig, args);
+  CHECK(b.symbols() == std::map<std::string, std::int64_t>{{"M", 3}, {"N", 4}});
+
+  // A given value must agree with the shapes.
+  args.values["N"] = std::int64_t{5};
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'A': expected float64 array of shape (11, 3), got float64 (9, 3) (N = 5 as given)");
+  args.values.erase("N");
+  // Two arrays that disagree.
+  args.arrays.at("B") = field(ScalarType::Float64, {6, 18});
+  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'B': expected float64 array of shape (4, 12), got float64 (6, 18) "
+                                               "(N = 4 from argument 'A' (dimension 0 is 2*N + 1 = 9))");
+  // An extent that no integer size gives.
+  args.arrays.at("A") = field(ScalarType::Float64, {8, 3});
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::StartsWith("argument 'A': dimension 0 has extent 8") &&
+                                                   Catch::Contains("no solution"));
+  // A dimension that inference cannot solve is checked after inference.
+  args.arrays.at("A") = field(ScalarType::Float64, {13, 3});
+  args.arrays.at("B") = field(ScalarType::Float64, {6, 17});
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'B': expected float64 array of shape (6, 18), got float64 (6, 17)");
+}
+
+TEST_CASE("arguments: wrong dtype, wrong shape, missing and unknown names", "[runtime][arguments]") {
+  Signature sig{"p", {array("A", ScalarType::Float64, {"N", "N"}), scalar("alpha", ScalarType::Float64),
+                      scalar("TSTEPS", ScalarType::Int32), symbol("N")}};
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Int64, {64, 64}));
+  args.values["alpha"] = 0.5;
+  args.values["TSTEPS"] = std::int64_t{10};
+  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (64, 64), got int64 (64, 64)");
+  CHECK_THROWS_AS(bind_arguments(sig, args), ArgumentError);
+  args.arrays.at("A") = field(ScalarType::Float64, {64});
+  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (N, N), got float64 (64,)");
+  args.arrays.at("A") = field(ScalarType::Float64, {64, 32});
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'A': expected float64 array of shape (64, 64), got float64 (64, 32) (N = 64 from its "
+                    "dimension 0)");
+  args.arrays.at("A") = field(ScalarType::Float64, {64, 64});
+  auto b = bind_arguments(sig, args);
+  CHECK(slot<double>(b, 1) == 0.5);
+  CHECK(slot<std::int32_t>(b, 2) == 10);
+
+  Arguments missing;
+  missing.values["alpha"] = 1.0;
+  CHECK_THROWS_WITH(bind_arguments(sig, missing),
+                    "missing arguments 'A' (float64 array of shape (N, N)), 'TSTEPS' (int32 scalar)");
+  missing.values["TSTEPS"] = std::int64_t{1};
+  missing.values["N"] = std::int64_t{8};
+  CHECK_THROWS_WITH(bind_arguments(sig, missing), "missing argument 'A' (float64 array of shape (8, 8))");
+
+  Arguments unknown;
+  unknown.arrays.emplace("X", field(ScalarType::Float64, {1}));
+  CHECK_THROWS_WITH(bind_arguments(sig, unknown), "unknown argument 'X' (program 'p' takes A, alpha, TSTEPS, N)");
+  Arguments wrong_kind;
+  wrong_kind.values["A"] = 1.0;
+  CHECK_THROWS_WITH(bind_arguments(sig, wrong_kind), Catch::StartsWith("argument 'A': expected float64 array"));
+
+  args.values["TSTEPS"] = 2.5;
+  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'TSTEPS': expected int32 scalar, got 2.5 (not an integer)");
+  args.values["TSTEPS"] = std::int64_t{1} << 40;
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("(out of range)"));
+  args.values["TSTEPS"] = 3.0;  // an integral float is fine
+  CHECK(slot<std::int32_t>(bind_arguments(sig, args), 2) == 3);
+}
+
+TEST_CASE("arguments: a symbol no shape determines must be given", "[runtime][arguments]") {
+  Signature sig{"p", {array("A", ScalarType::Float64, {"N + M"}), symbol("M"), symbol("N")}};
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Float64, {10}));
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::StartsWith("missing value of symbol 'M'"));
+  args.values["M"] = std::int64_t{4};
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::StartsWith("missing value of symbol 'N'"));
+  args.values["N"] = std::int64_t{6};
+  CHECK(bind_arguments(sig, args).symbols().at("N") == 6);
+  args.values["N"] = std::int64_t{7};
+  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (11,), got float64 (10,)");
+}
+
+TEST_CASE("arguments: non-C-order descriptor strides are rejected", "[runtime][arguments]") {
+  Parameter p = array("A", ScalarType::Float64, {"N", "M"});
+  p.strides = {Expr(1), Expr::parse("N")};  // Fortran order
+  Signature sig{"p", {p, symbol("M"), symbol("N")}};
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Float64, {3, 4}));
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("expects strides (1, 3)") && Catch::Contains("(4, 1)"));
+}
+
+TEST_CASE("arguments: written scalars are copied back", "[runtime][arguments]") {
+  Parameter s = scalar("x", ScalarType::Float32);
+  s.written = true;
+  Signature sig{"p", {s}};
+  Arguments args;
+  args.values["x"] = std::int64_t{2};
+  auto b = bind_arguments(sig, args);
+  float v = 7.5f;
+  std::memcpy(b.pointers()[0], &v, sizeof v);
+  b.store_written_scalars(sig, args);
+  CHECK(std::get<double>(args.values.at("x")) == 7.5);
+}
