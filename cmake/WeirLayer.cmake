@@ -27,7 +27,8 @@ function(weir_add_test_suite name)
   # Catch2's main and the shared test helpers compile once for all suites.
   if(NOT TARGET weir_test_main)
     add_library(weir_test_main STATIC ${CMAKE_CURRENT_SOURCE_DIR}/catch_main.cpp
-                ${CMAKE_CURRENT_SOURCE_DIR}/support/corpus.cpp)
+                ${CMAKE_CURRENT_SOURCE_DIR}/support/corpus.cpp
+                ${CMAKE_CURRENT_SOURCE_DIR}/support/npy_test.cpp)
     target_include_directories(weir_test_main PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/support)
     target_link_libraries(weir_test_main PUBLIC Catch2::Catch2)
     target_compile_definitions(weir_test_main PUBLIC

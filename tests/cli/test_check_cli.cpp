@@ -1,30 +1,13 @@
 // `weir check`: every example type-checks; errors are located and exit with code 1.
-#include <sys/wait.h>
-
-#include <array>
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <fstream>
 
+#include "cli_run.h"
 #include "corpus.h"
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run_weir(const std::string& args) {
-  FILE* p = popen((std::string(WEIR_BIN) + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using weir::test::run_weir;
 
 const std::string kExamples = std::string(WEIR_SOURCE_DIR) + "/examples";
 

@@ -1,13 +1,10 @@
 // The `weir` command line: exit codes (0 ok, 1 invalid input, 2 usage), messages, outputs.
-#include <sys/wait.h>
-
-#include <array>
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "corpus.h"
 #include "weir/sdfg/serialize.h"
 
@@ -15,22 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-Run run_weir(const std::string& args) {
-  std::string cmd = std::string(WEIR_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using weir::test::run_weir;
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 

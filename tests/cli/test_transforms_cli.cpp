@@ -1,29 +1,12 @@
 // `weir transforms list|match`: the registry and the optimizer console on corpus files.
-#include <sys/wait.h>
-
-#include <array>
 #include <catch2/catch.hpp>
-#include <cstdio>
 
+#include "cli_run.h"
 #include "corpus.h"
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run_weir(const std::string& args) {
-  FILE* p = popen((std::string(WEIR_BIN) + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using weir::test::run_weir;
 
 }  // namespace
 

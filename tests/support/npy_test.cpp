@@ -1,5 +1,4 @@
-// Test support: .npy and flat JSON readers. Compiled into the suites that use it (see
-// tests/codegen/npy_test_impl.cpp), since the shared test library only holds corpus.cpp.
+// Test support: .npy and flat JSON readers, part of the shared test library (weir_test_main).
 #include "npy_test.h"
 
 #include <catch2/catch.hpp>
