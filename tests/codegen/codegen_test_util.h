@@ -53,6 +53,10 @@ class LoadedProgram {
     lib_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     INFO("dlopen: " << (lib_ ? "" : dlerror()));
     REQUIRE(lib_ != nullptr);
+    // As runtime/src/loader.cpp: OpenMP worker threads outlive the program, so the OpenMP
+    // runtime it pulled in must never be unmapped (LeakSanitizer crashed at exit otherwise).
+    for (const char* omp : {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"})
+      dlopen(omp, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     init = reinterpret_cast<codegen::InitFn>(sym(codegen::kSymInit));
     run = reinterpret_cast<codegen::RunFn>(sym(codegen::kSymRun));
     finalize = reinterpret_cast<codegen::FinalizeFn>(sym(codegen::kSymFinalize));
