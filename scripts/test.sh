@@ -8,7 +8,9 @@ bash "$root/scripts/install-deps.sh"
 if [ "${SANITIZE:-0}" = 1 ]; then
   export BUILD_DIR="${BUILD_DIR:-$root/build-asan}"
   export BUILD_TYPE=Debug
-  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+  # LeakSanitizer is off: its exit-time thread stopper sporadically crashes ("Tracer caught
+  # signal 11") in test processes that loaded OpenMP programs, under parallel ctest load.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   bash "$root/scripts/build.sh" -DWEIR_SANITIZE=ON
 else
