@@ -79,6 +79,10 @@ void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<st
   for (const Node* n : st.nodes()) {
     if (auto* e = n->as<MapEntry>()) {
       defined.insert(e->map->params.begin(), e->map->params.end());
+      // Dynamic map inputs (in-connectors without the IN_ prefix) are symbols defined inside
+      // the scope, as in DaCe's MapEntry: the range may read them, they are not free.
+      for (const auto& [conn, type] : e->in_connectors)
+        if (conn.rfind("IN_", 0) != 0) defined.insert(conn);
       used.merge(e->map->range.free_symbols());
     } else if (auto* ns = n->as<NestedSDFGNode>()) {
       for (const auto& [inner, outer] : ns->symbol_mapping) used.merge(outer.free_symbols());

