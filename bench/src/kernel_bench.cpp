@@ -269,6 +269,10 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
         if (hand_median > 0) vj["ratio_to_hand"] = ratio = s.median / hand_median;
       }
       if (r.status == "failed" || r.status == "mismatch") failed = true;
+      // Paths in messages relative to the repository root, as the table names files.
+      for (std::size_t at; (at = r.reason.find(paths.root + "/")) != std::string::npos;)
+        r.reason.erase(at, paths.root.size() + 1);
+      vj["reason"] = r.reason;
       print_row(kc.name.c_str(), r.v->name, r.status, s, gbs, frac, ratio, r.error);
       if (!r.runnable() || r.status == "mismatch") std::printf("      %s\n", first_lines(r.reason).c_str());
       variants.push_back(std::move(vj));

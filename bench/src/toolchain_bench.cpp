@@ -33,13 +33,17 @@ json time_stage(const std::string& what, const std::string& stage, int n, const 
     t.push_back(now_seconds() - t0);
   }
   Stats s = stats_of(t);
-  std::printf("  %-44s %-14s %10.3f %10.3f %10.3f\n", what.c_str(), stage.c_str(), s.median * 1e3, s.min * 1e3,
+  std::printf("  %-52s %-14s %10.3f %10.3f %10.3f\n", what.c_str(), stage.c_str(), s.median * 1e3, s.min * 1e3,
               s.max * 1e3);
   return {{"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max}, {"n", s.n}, {"status", "ok"}};
 }
 
-json not_run(const std::string& what, const std::string& stage, const std::string& status, const std::string& why) {
-  std::printf("  %-44s %-14s %s: %s\n", what.c_str(), stage.c_str(), status.c_str(),
+std::string g_root;  // repository root, removed from paths in messages
+
+json not_run(const std::string& what, const std::string& stage, const std::string& status, std::string why) {
+  for (std::size_t at; !g_root.empty() && (at = why.find(g_root + "/")) != std::string::npos;)
+    why.erase(at, g_root.size() + 1);
+  std::printf("  %-52s %-14s %s: %s\n", what.c_str(), stage.c_str(), status.c_str(),
               why.substr(0, why.find('\n')).c_str());
   return {{"status", status}, {"reason", why}};
 }
@@ -145,7 +149,8 @@ json program_stages(const Paths& p, const Example& ex, const std::string& progra
 }  // namespace
 
 json run_toolchain_benchmarks(const Paths& p, int repeats, bool quick, bool& failed) {
-  std::printf("\n  %-44s %-14s %10s %10s %10s\n", "program", "stage", "median ms", "min ms", "max ms");
+  g_root = p.root;
+  std::printf("\n  %-52s %-14s %10s %10s %10s\n", "program", "stage", "median ms", "min ms", "max ms");
   // Compiles go to a fresh cache so that the compiler really runs; removed afterwards.
   fs::path cache_dir = fs::temp_directory_path() / ("weir-bench-cache-" + std::to_string(::getpid()));
   runtime::compiler_identity("c++", runtime::CompiledBackendConfig{}.compiler_settings().all_flags());
