@@ -23,8 +23,10 @@ commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then commit="$commit+changes"; fi
 mkdir -p "$root/out/bench"
 json="$root/out/bench/results-$size.json"
-"$build/bin/weir-bench" all --size "$size" --commit "$commit" --json "$json" "$@" | tee "$root/out/bench/log-$size.txt"
-if [ "$size" = full ]; then
+rc=0
+"$build/bin/weir-bench" all --size "$size" --commit "$commit" --json "$json" "$@" | tee "$root/out/bench/log-$size.txt" || rc=$?
+if [ "$size" = full ] && [ -s "$json" ]; then
   python3 "$root/bench/report.py" "$json" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
+exit $rc

@@ -92,7 +92,7 @@ KernelCase hdiff_case(const Sizes& s, const Paths& p) {
 KernelCase heat3d_case(const Sizes& s, const Paths& p) {
   KernelCase kc;
   kc.name = "heat3d";
-  kc.description = "explicit 3-D heat step, 7-point";
+  kc.description = "explicit 3-D heat step, 7-point (interior of (I+2) x (J+2) x (K+2))";
   kc.size = size3(s.ni, s.nj, s.nk);
   const i64 I = s.ni + 2, J = s.nj + 2, K = s.nk + 2;
   kc.min_bytes = 8.0 * (double(I) * J * K + double(s.ni) * s.nj * s.nk);
@@ -100,18 +100,17 @@ KernelCase heat3d_case(const Sizes& s, const Paths& p) {
   Layout l;
   l.make = [=] {
     Arguments a;
-    a.arrays.emplace("f", random_field({I, J, K}, 21));
-    a.arrays.emplace("out", random_field({I, J, K}, 22));
+    a.arrays.emplace("u", random_field({I, J, K}, 21));
+    a.arrays.emplace("u_new", random_field({I, J, K}, 22));
     a.values["alpha"] = alpha;
     return a;
   };
   const hand::Strides3 st{J * K, K};
   const i64 o = st.si + st.sj + 1;
   l.reference = [=](Arguments& a) {
-    hand::heat3d(f64(a, "f") + o, st, f64(a, "out") + o, st, alpha, s.ni, s.nj, s.nk);
+    hand::heat3d(f64(a, "u") + o, st, f64(a, "u_new") + o, st, alpha, s.ni, s.nj, s.nk);
   };
-  l.outputs = {"out"};
-  l.optional = {"alpha"};
+  l.outputs = {"u_new"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv"));
   kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}});

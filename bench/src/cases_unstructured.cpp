@@ -65,29 +65,29 @@ KernelCase nabla_case(const Sizes& s, const Paths& p, std::shared_ptr<const Peri
 KernelCase cell_laplacian_case(const Sizes& s, const Paths& p, std::shared_ptr<const PeriodicMesh> mesh) {
   KernelCase kc;
   kc.name = "cell_laplacian";
-  kc.description = "cell Laplacian: weighted sum over C2E2CO (cell and its 3 neighbours)";
+  kc.description = "weighted cell Laplacian: neighbour sum over C2E2CO (3 neighbours, then the cell)";
   const i64 nc = mesh->n_cells, K = s.mesh_nk;
   kc.size = mesh_size(*mesh, K);
   kc.min_bytes = 8.0 * (2.0 * nc * K + 4.0 * nc) + 4.0 * 4.0 * nc;
   Layout l;
   l.make = [=] {
     Arguments a;
-    a.arrays.emplace("f", random_field({nc, K}, 61));
-    // The discrete Laplacian's weights: -3 for the cell, 1 for each neighbour.
-    runtime::Field w = runtime::Allocator::cpu().allocate(ScalarType::Float64, {nc, 4});
+    a.arrays.emplace("psi", random_field({nc, K}, 61));
+    // Consistent weights: the cell's (last entry of C2E2CO) is minus the sum of the others.
+    runtime::Field w = random_field({nc, 4}, 63, 0.5, 1.5);
     auto* wd = static_cast<double*>(w.data());
-    for (i64 c = 0; c < nc; ++c) wd[4 * c] = -3.0, wd[4 * c + 1] = wd[4 * c + 2] = wd[4 * c + 3] = 1.0;
-    a.arrays.emplace("w", std::move(w));
-    a.arrays.emplace("out", random_field({nc, K}, 62));
+    for (i64 c = 0; c < nc; ++c) wd[4 * c + 3] = -(wd[4 * c] + wd[4 * c + 1] + wd[4 * c + 2]);
+    a.arrays.emplace("weights", std::move(w));
+    a.arrays.emplace("lap", random_field({nc, K}, 62));
     a.arrays.emplace("C2E2CO", int32_field({nc, 4}, mesh->c2e2co));
     return a;
   };
   l.reference = [=](Arguments& a) {
-    hand::cell_neighbour_sum(f64(a, "f"), f64(a, "w"), static_cast<const std::int32_t*>(a.arrays.at("C2E2CO").data()),
-                             4, f64(a, "out"), nc, K);
+    hand::cell_neighbour_sum(f64(a, "psi"), f64(a, "weights"), static_cast<const std::int32_t*>(a.arrays.at("C2E2CO").data()),
+                             4, f64(a, "lap"), nc, K);
   };
-  l.outputs = {"out"};
-  l.optional = {"C2E2CO", "w"};
+  l.outputs = {"lap"};
+  l.optional = {"C2E2CO"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/unstructured/cell_laplacian.py", "cell_laplacian", "fv"));
   kc.variants.push_back(Variant{"hand", "bench/hand/unstructured.cpp", "fv", {}, l.reference, {}});

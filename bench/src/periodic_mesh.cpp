@@ -2,11 +2,41 @@
 
 #include <stdexcept>
 
+#ifdef WEIR_BENCH_HAVE_MESH
+#include "weir/mesh/triangular_mesh.h"
+#endif
+
 namespace weir::bench {
 
+#ifdef WEIR_BENCH_HAVE_MESH
+
 PeriodicMesh make_periodic_mesh(std::int64_t nx, std::int64_t ny) {
-  if (nx < 2 || ny < 2) throw std::invalid_argument("periodic mesh needs at least 2 x 2 vertices");
+  mesh::TriangularMesh t = mesh::make_triangular_mesh(static_cast<int>(nx), static_cast<int>(ny));
   PeriodicMesh m;
+  m.source = "weir::mesh";
+  m.nx = nx;
+  m.ny = ny;
+  m.n_vertices = t.num_vertices;
+  m.n_edges = t.num_edges;
+  m.n_cells = t.num_cells;
+  m.e2v = t.e2v.data;
+  m.v2e = t.v2e.data;
+  m.c2e = t.c2e.data;
+  m.e2c = t.e2c.data;
+  m.c2e2co = t.c2e2co.data;
+  m.c2e2c.resize(3 * m.n_cells);
+  for (std::int64_t c = 0; c < m.n_cells; ++c)
+    for (int s = 0; s < 3; ++s) m.c2e2c[3 * c + s] = m.c2e2co[4 * c + s];
+  return m;
+}
+
+#else
+
+// Stand-in until weir's mesh layer is merged (then this branch is dead and can be removed).
+PeriodicMesh make_periodic_mesh(std::int64_t nx, std::int64_t ny) {
+  if (nx < 3 || ny < 3) throw std::invalid_argument("periodic mesh needs at least 3 x 3 vertices");
+  PeriodicMesh m;
+  m.source = "bench stand-in";
   m.nx = nx;
   m.ny = ny;
   m.n_vertices = nx * ny;
@@ -49,15 +79,17 @@ PeriodicMesh make_periodic_mesh(std::int64_t nx, std::int64_t ny) {
   m.c2e2c.resize(3 * m.n_cells);
   m.c2e2co.resize(4 * m.n_cells);
   for (std::int64_t c = 0; c < m.n_cells; ++c) {
-    m.c2e2co[4 * c] = static_cast<std::int32_t>(c);
+    m.c2e2co[4 * c + 3] = static_cast<std::int32_t>(c);
     for (int s = 0; s < 3; ++s) {
       std::int32_t e = m.c2e[3 * c + s];
       std::int32_t other = m.e2c[2 * e] == c ? m.e2c[2 * e + 1] : m.e2c[2 * e];
       m.c2e2c[3 * c + s] = other;
-      m.c2e2co[4 * c + 1 + s] = other;
+      m.c2e2co[4 * c + s] = other;
     }
   }
   return m;
 }
+
+#endif
 
 }  // namespace weir::bench
