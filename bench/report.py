@@ -180,6 +180,12 @@ def scaling_section(out, sc):
         out.append(f"| {p['n']} | {p['source_lines']} | {p['states']} | " +
                    " | ".join(ms(st[s]["s"]) for s in ("frontend", "lower", "optimize", "codegen")) +
                    f" | {p['max_rss_kib'] / 1024:.0f} |")
+    big = [p for p in sc["points"] if "optimize_passes_s" in p]
+    if big:
+        p = big[-1]
+        top = sorted(p["optimize_passes_s"].items(), key=lambda kv: -kv[1])[:6]
+        out.append(f"\nSlowest passes of the optimization pipeline at N = {p['n']}: " +
+                   ", ".join(f"`{k}` {ms(v)} ms" for k, v in top) + ".")
     e = sc["exponents"]
     out.append("\nGrowth exponents e (least squares of log time over log N, time ~ N^e): " +
                ", ".join(f"{k} {v:.2f}" for k, v in e.items()) + ".\n")

@@ -65,8 +65,10 @@ int scaling_child(int n, const std::string& out) {
     record("frontend");
     auto sdfg = lower(m, "chain");
     record("lower");
-    optimize(*sdfg);
+    std::map<std::string, double> by_pass;
+    optimize_profiled(*sdfg, by_pass);
     record("optimize");
+    j["optimize_passes_s"] = by_pass;
     auto code = codegen::generate_cpu(*sdfg);
     record("codegen");
     j["pipeline"] = optimization_pipeline_name();
@@ -122,6 +124,14 @@ json run_scaling_benchmarks(const std::string& exe, const std::vector<int>& ns, 
     for (const auto& pj : points)
       if (!pj.contains("error")) x.push_back(pj["n"].get<double>()), y.push_back(pj["stages"][st]["s"].get<double>());
     exps[st] = growth_exponent(x, y);
+  }
+  if (!points.empty() && points.back().contains("optimize_passes_s")) {
+    std::vector<std::pair<double, std::string>> top;
+    for (const auto& [name, v] : points.back()["optimize_passes_s"].items()) top.emplace_back(v.get<double>(), name);
+    std::sort(top.rbegin(), top.rend());
+    std::printf("  slowest passes at N = %d:", points.back()["n"].get<int>());
+    for (std::size_t i = 0; i < top.size() && i < 4; ++i) std::printf(" %s %.0f ms", top[i].second.c_str(), top[i].first * 1e3);
+    std::printf("\n");
   }
   std::printf("  growth exponents (time ~ N^e):");
   for (const char* st : kStages) std::printf(" %s %.2f", st, exps[st].get<double>());

@@ -1,5 +1,7 @@
 #include "weir_steps.h"
 
+#include "measure.h"
+
 #include <stdexcept>
 
 #include "weir/frontend/lowering.h"
@@ -18,6 +20,45 @@ const std::string& optimization_pipeline_name() {
 
 std::size_t optimize(SDFG& sdfg) {
   auto pass = transforms::make_pass(optimization_pipeline_name());
+  transforms::AnalysisCache cache;
+  return pass->run(sdfg, cache);
+}
+
+namespace {
+
+/// Runs an inner pass and adds its wall time to a total.
+class TimedPass final : public transforms::Pass {
+ public:
+  TimedPass(std::unique_ptr<transforms::Pass> inner, double& total) : inner_(std::move(inner)), total_(total) {}
+  std::string name() const override { return inner_->name(); }
+  std::string description() const override { return inner_->description(); }
+  transforms::Options& options() override { return inner_->options(); }
+  const transforms::Options& options() const override { return inner_->options(); }
+  std::size_t run(SDFG& sdfg, transforms::AnalysisCache& cache) override {
+    double t = now_seconds();
+    std::size_t n = inner_->run(sdfg, cache);
+    total_ += now_seconds() - t;
+    return n;
+  }
+
+ private:
+  std::unique_ptr<transforms::Pass> inner_;
+  double& total_;
+};
+
+void wrap_passes(transforms::Pipeline& p, const std::string& prefix, std::map<std::string, double>& seconds) {
+  for (auto& pass : p.passes()) {
+    std::string name = prefix + pass->name();
+    if (auto* inner = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*inner, name + "/", seconds);
+    else pass = std::make_unique<TimedPass>(std::move(pass), seconds[name]);
+  }
+}
+
+}  // namespace
+
+std::size_t optimize_profiled(SDFG& sdfg, std::map<std::string, double>& seconds_by_pass) {
+  auto pass = transforms::make_pass(optimization_pipeline_name());
+  if (auto* p = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*p, "", seconds_by_pass);
   transforms::AnalysisCache cache;
   return pass->run(sdfg, cache);
 }

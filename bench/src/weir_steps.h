@@ -3,6 +3,7 @@
 // and compiling an SDFG for the CPU backend.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ const std::string& optimization_pipeline_name();
 /// Runs that pipeline on `sdfg` (fresh pass and analysis cache each call); returns the number
 /// of changes. Throws what the pipeline throws.
 std::size_t optimize(SDFG& sdfg);
+
+/// Like optimize(), and adds the time of every pass of the pipeline (nested pipelines' passes
+/// as "outer/inner") to `seconds_by_pass`, by wrapping each pass in a timer: what runs is
+/// exactly the pipeline optimize() runs.
+std::size_t optimize_profiled(SDFG& sdfg, std::map<std::string, double>& seconds_by_pass);
 
 /// A loaded field-view module with its type checker (the typed IR lives in the checker).
 struct FieldViewModule {
