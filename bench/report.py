@@ -141,15 +141,13 @@ def toolchain_section(out, tc):
                "load and first call once, compiling into an empty program cache; first call with every "
                "size 8). *source→C++* is the whole chain from reading the file to the generated C++, run "
                "on its own.\n")
-    cols = [("parse", "parse"), ("load", "load module"), ("type_check", "type-check"), ("lower", "lower"),
-            ("optimize", "optimize"), ("codegen", "codegen"), ("source_to_cpp", "source→C++"),
-            ("compile", "compile"), ("load", None), ("first_call", "first call")]
+    cols = ["parse", "load", "type_check", "lower", "optimize", "codegen", "source_to_cpp", "compile",
+            "load_library", "first_call"]
     out.append("| program | parse | load module | type-check | lower | optimize | codegen | source→C++ | compile | load library | first call |")
     out.append("|---|" + "---:|" * 10)
     for p in tc["programs"]:
         what = p["file"] + ("::" + p["program"] if "program" in p else "")
-        lib = p.get("load") if "compile" in p else None
-        vals = [stage_ms(p.get(k)) for k, _ in cols[:8]] + [stage_ms(lib), stage_ms(p.get("first_call"))]
+        vals = [stage_ms(p.get(k)) for k in cols]
         if "error" in p:
             vals[-1] = "failed"
         out.append(f"| `{what}` | " + " | ".join(vals) + " |")

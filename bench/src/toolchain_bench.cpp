@@ -136,7 +136,7 @@ json program_stages(const Paths& p, const Example& ex, const std::string& progra
     runtime::CompilationArtifact art;
     st["compile"] = time_stage(what, "compile", 1, [&] { art = compiler(cp); });
     std::shared_ptr<runtime::CompiledProgram> prog;
-    st["load"] = time_stage(what, "load", 1, [&] { prog = runtime::load_compiled_program(art.library, art.signature); });
+    st["load_library"] = time_stage(what, "load library", 1, [&] { prog = runtime::load_compiled_program(art.library, art.signature); });
     runtime::Arguments args = small_arguments(prog->signature());
     st["first_call"] = time_stage(what, "first call", 1, [&] { prog->run(args); });
   } catch (const std::exception& e) {
