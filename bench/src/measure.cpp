@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <string>
 
 namespace weir::bench {
 
@@ -25,6 +27,12 @@ Stats stats_of(std::vector<double> s) {
 }
 
 long peak_rss_kib() {
+  // VmHWM belongs to the process's current address space. getrusage's ru_maxrss would do on
+  // its own, but Linux carries it across exec, so a child spawned by a big parent would report
+  // the parent's peak.
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss;  // KiB on Linux

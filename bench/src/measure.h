@@ -16,7 +16,8 @@ struct Stats {
 };
 Stats stats_of(std::vector<double> sample);
 
-/// Peak resident set size of this process so far, in KiB (getrusage ru_maxrss).
+/// Peak resident set size of this process's address space so far, in KiB (VmHWM of
+/// /proc/self/status; getrusage's ru_maxrss where that is unavailable).
 long peak_rss_kib();
 
 /// Least-squares slope of log(y) over log(x): the exponent e of y ~ x^e. Needs >= 2 points

@@ -1,7 +1,7 @@
 // The scaling benchmark: a generated field-view program composing N stencils (N distinct
 // field operators called in sequence over a pool of fields, one SDFG state each) goes through
 // the frontend, lowering, the optimization pipeline and code generation in a child process per
-// N; time per stage and peak memory (getrusage) are recorded, and the growth exponent of each
+// N; time per stage and peak memory (the child's VmHWM) are recorded, and the growth exponent of each
 // stage's time in N.
 #pragma once
 
