@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every benchmark once at full size and regenerates docs/benchmarks.md from its JSON.
+#
+#   bash bench/run.sh                 # full size: kernels, toolchain, scaling (a few minutes)
+#   SIZE=tiny bash bench/run.sh       # the CI size (seconds); writes out/bench/ only
+#   THREADS=8 BIND=spread bash bench/run.sh
+#
+# Builds weir-bench first (BUILD_DIR, default build/). Threads and pinning are explicit and
+# recorded in the results: OMP_NUM_THREADS (default: all online CPUs), OMP_PROC_BIND (default
+# close), OMP_PLACES (default cores). Results: out/bench/results-<size>.json; a full run also
+# rewrites docs/benchmarks.md.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+size="${SIZE:-full}"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+cmake --build "$build" -j "${JOBS:-2}" --target weir-bench
+
+export OMP_NUM_THREADS="${THREADS:-$(nproc)}"
+export OMP_PROC_BIND="${BIND:-close}"
+export OMP_PLACES="${PLACES:-cores}"
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then commit="$commit+changes"; fi
+mkdir -p "$root/out/bench"
+json="$root/out/bench/results-$size.json"
+rc=0
+"$build/bin/weir-bench" all --size "$size" --commit "$commit" --json "$json" "$@" | tee "$root/out/bench/log-$size.txt" || rc=$?
+if [ "$size" = full ] && [ -s "$json" ]; then
+  python3 "$root/bench/report.py" "$json" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+  echo "wrote docs/benchmarks.md"
+fi
+exit $rc

@@ -1,0 +1,293 @@
+#include "kernel_bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "../hand/hand_kernels.h"
+#include "measure.h"
+#include "weir/runtime/loader.h"
+#include "weir_steps.h"
+
+namespace weir::bench {
+
+namespace {
+
+using nlohmann::json;
+using runtime::Arguments;
+
+// Largest |a - r| over the outputs, relative to the largest |r|; the hand-written kernels and
+// weir's programs do the same arithmetic, so only reassociation (laplap's fused form) shows.
+constexpr double kTolerance = 1e-10;
+
+std::string first_lines(const std::string& text, int n = 3) {
+  std::size_t pos = 0;
+  for (int i = 0; i < n && pos != std::string::npos; ++i) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  std::string s = pos == std::string::npos ? text : text.substr(0, pos);
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+double max_rel_error(const Arguments& got, const Arguments& ref, const std::vector<std::string>& outputs) {
+  double diff = 0, scale = 0;
+  for (const auto& name : outputs) {
+    const runtime::Field& a = got.arrays.at(name);
+    const runtime::Field& r = ref.arrays.at(name);
+    if (a.size() != r.size()) return INFINITY;
+    for (std::int64_t i = 0; i < r.size(); ++i) {
+      double x = a.value_as_double(i), y = r.value_as_double(i);
+      if (std::isnan(x) != std::isnan(y)) return INFINITY;
+      diff = std::max(diff, std::abs(x - y));
+      scale = std::max(scale, std::abs(y));
+    }
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+/// The bandwidth probe's arrays (first-touched in parallel with the probes' schedule).
+struct Probe {
+  std::int64_t n;
+  double *a, *b, *c;
+  explicit Probe(std::int64_t n_) : n(n_) {
+    std::size_t bytes = ((n * sizeof(double) + 63) / 64) * 64;
+    a = static_cast<double*>(std::aligned_alloc(64, bytes));
+    b = static_cast<double*>(std::aligned_alloc(64, bytes));
+    c = static_cast<double*>(std::aligned_alloc(64, bytes));
+    if (!a || !b || !c) throw std::bad_alloc();
+    hand::stream_fill(a, 1.0, n);
+    hand::stream_fill(b, 2.0, n);
+    hand::stream_fill(c, 0.5, n);
+  }
+  ~Probe() {
+    std::free(a);
+    std::free(b);
+    std::free(c);
+  }
+  Probe(const Probe&) = delete;
+  Probe& operator=(const Probe&) = delete;
+  double copy() {
+    double t = now_seconds();
+    hand::stream_copy(a, b, n);
+    return now_seconds() - t;
+  }
+  double triad() {
+    double t = now_seconds();
+    hand::stream_triad(a, b, c, 3.0, n);
+    return now_seconds() - t;
+  }
+  double copy_bytes() const { return 16.0 * n; }
+  double triad_bytes() const { return 24.0 * n; }
+};
+
+json stats_json(const std::vector<double>& times) {
+  Stats s = stats_of(times);
+  return {{"times_s", times}, {"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max}, {"n", s.n}};
+}
+
+/// A variant being benchmarked.
+struct Running {
+  const Variant* v = nullptr;
+  const Layout* layout = nullptr;
+  std::string status = "ok", reason;
+  double prepare_s = 0;
+  double error = -1;
+  std::shared_ptr<runtime::Program> program;
+  runtime::CompiledProgram* compiled = nullptr;
+  std::unique_ptr<Arguments> args;
+  runtime::BoundArguments bound;
+  std::vector<double> times;
+
+  bool runnable() const { return status == "ok" || status == "mismatch"; }
+  void fail(const std::string& why) {
+    status = "failed";
+    reason = why;
+    args.reset();
+  }
+  /// Fresh inputs with the optional arguments this program does not take removed.
+  Arguments make_args() const {
+    Arguments a = layout->make();
+    if (compiled)
+      for (const auto& name : layout->optional)
+        if (!compiled->signature().find(name)) {
+          a.arrays.erase(name);
+          a.values.erase(name);
+        }
+    return a;
+  }
+  void call_on(Arguments& a) {
+    if (program) program->run(a);
+    else v->hand(a);
+  }
+  double timed_call() {
+    double t = now_seconds();
+    if (compiled) compiled->run_bound(bound);
+    else v->hand(*args);
+    return now_seconds() - t;
+  }
+};
+
+void prepare(Running& r) {
+  const Variant& v = *r.v;
+  if (!v.skip.empty()) {
+    r.status = "skipped";
+    r.reason = v.skip;
+    return;
+  }
+  if (!v.make_sdfg) return;
+  double t0 = now_seconds();
+  std::shared_ptr<SDFG> sdfg;
+  try {
+    sdfg = v.make_sdfg();
+  } catch (const std::exception& e) {
+    r.status = is_not_supported_yet(e) ? "skipped" : "failed";
+    r.reason = e.what();
+    return;
+  }
+  try {
+    r.program = compile_cpu(sdfg, v.detail);
+    r.compiled = dynamic_cast<runtime::CompiledProgram*>(r.program.get());
+  } catch (const std::exception& e) {
+    r.fail(e.what());
+    return;
+  }
+  r.prepare_s = now_seconds() - t0;
+}
+
+void verify(Running& r) {
+  try {
+    Arguments got = r.make_args();
+    r.call_on(got);
+    Arguments ref = r.layout->make();
+    r.layout->reference(ref);
+    r.error = max_rel_error(got, ref, r.layout->outputs);
+    if (!(r.error <= kTolerance)) {
+      r.status = "mismatch";
+      r.reason = "outputs differ from the hand-written kernel's by " + std::to_string(r.error) +
+                 " (relative to the largest value)";
+    }
+    r.args = std::make_unique<Arguments>(r.make_args());
+    if (r.compiled) r.bound = runtime::bind_arguments(r.compiled->signature(), *r.args);
+  } catch (const std::exception& e) {
+    r.fail(e.what());
+  }
+}
+
+void print_row(const char* kernel, const std::string& variant, const std::string& status, const Stats& s,
+               double gbs, double frac, double ratio, double err) {
+  if (s.n == 0) {
+    std::printf("  %-16s %-28s %-8s\n", kernel, variant.c_str(), status.c_str());
+    return;
+  }
+  char errs[32] = "-";
+  if (err >= 0) std::snprintf(errs, sizeof errs, "%.1e", err);
+  std::printf("  %-16s %-28s %-8s %9.3f %9.3f %9.3f %7.2f %6.0f%% %7.2f  %s\n", kernel, variant.c_str(),
+              status.c_str(), s.median * 1e3, s.min * 1e3, s.max * 1e3, gbs, frac * 100, ratio, errs);
+}
+
+}  // namespace
+
+json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::vector<std::string>& only,
+                           bool& failed) {
+  std::vector<KernelCase> cases;
+  for (auto* make : {cartesian_cases, corpus_cases, unstructured_cases})
+    for (KernelCase& kc : make(sizes, paths))
+      if (only.empty() || std::find(only.begin(), only.end(), kc.name) != only.end()) cases.push_back(std::move(kc));
+
+  Probe probe(sizes.stream_n);
+  // The probe on its own first (after warm-up), as the machine's reference bandwidth.
+  std::vector<double> copy_t, triad_t;
+  for (int i = 0; i < sizes.warmup; ++i) probe.copy(), probe.triad();
+  for (int i = 0; i < std::max(sizes.repeats, 5); ++i) copy_t.push_back(probe.copy()), triad_t.push_back(probe.triad());
+  auto probe_json = [&](const std::vector<double>& c, const std::vector<double>& t) {
+    json j = {{"copy", stats_json(c)}, {"triad", stats_json(t)}};
+    j["copy"]["bytes"] = probe.copy_bytes();
+    j["triad"]["bytes"] = probe.triad_bytes();
+    j["copy"]["gbs"] = probe.copy_bytes() / stats_of(c).median / 1e9;
+    j["triad"]["gbs"] = probe.triad_bytes() / stats_of(t).median / 1e9;
+    j["gbs"] = std::max(j["copy"]["gbs"].get<double>(), j["triad"]["gbs"].get<double>());
+    return j;
+  };
+  json result;
+  result["probe"] = probe_json(copy_t, triad_t);
+  result["probe"]["elements"] = probe.n;
+  std::printf("bandwidth probe (%lld doubles per array): copy %.2f GB/s, triad %.2f GB/s (medians)\n",
+              static_cast<long long>(probe.n), result["probe"]["copy"]["gbs"].get<double>(),
+              result["probe"]["triad"]["gbs"].get<double>());
+  std::printf("\n  %-16s %-28s %-8s %9s %9s %9s %7s %7s %7s  %s\n", "kernel", "variant", "status", "median ms",
+              "min ms", "max ms", "GB/s", "probe", "x hand", "max rel err");
+
+  json kernels = json::array();
+  for (const KernelCase& kc : cases) {
+    std::vector<Running> rs(kc.variants.size());
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      rs[i].v = &kc.variants[i];
+      rs[i].layout = &kc.layouts.at(kc.variants[i].layout);
+      prepare(rs[i]);
+      if (rs[i].runnable()) verify(rs[i]);
+    }
+    // Warm-up, then interleaved rounds: every variant once, then the probe, per round.
+    std::vector<double> kcopy, ktriad;
+    for (int w = 0; w < sizes.warmup; ++w)
+      for (Running& r : rs)
+        if (r.runnable()) r.timed_call();
+    for (int rep = 0; rep < sizes.repeats; ++rep) {
+      for (Running& r : rs)
+        if (r.runnable()) {
+          try {
+            r.times.push_back(r.timed_call());
+          } catch (const std::exception& e) {
+            r.fail(e.what());
+          }
+        }
+      kcopy.push_back(probe.copy());
+      ktriad.push_back(probe.triad());
+    }
+    json kp = probe_json(kcopy, ktriad);
+    const double probe_gbs = kp["gbs"].get<double>();
+    double hand_median = 0;
+    for (const Running& r : rs)
+      if (r.v->name == "hand" && !r.times.empty()) hand_median = stats_of(r.times).median;
+    json variants = json::array();
+    for (Running& r : rs) {
+      Stats s = stats_of(r.times);
+      json vj = {{"name", r.v->name}, {"detail", r.v->detail}, {"layout", r.v->layout}, {"status", r.status},
+                 {"reason", r.reason}, {"prepare_s", r.prepare_s}};
+      if (r.error >= 0) vj["max_rel_error"] = r.error;
+      double gbs = 0, frac = 0, ratio = 0;
+      if (s.n) {
+        vj.update(stats_json(r.times));
+        gbs = kc.min_bytes / s.median / 1e9;
+        frac = gbs / probe_gbs;
+        vj["gbs"] = gbs;
+        vj["fraction_of_probe"] = frac;
+        if (hand_median > 0) vj["ratio_to_hand"] = ratio = s.median / hand_median;
+      }
+      if (r.status == "failed" || r.status == "mismatch") failed = true;
+      // Paths in messages relative to the repository root, as the table names files.
+      for (std::size_t at; (at = r.reason.find(paths.root + "/")) != std::string::npos;)
+        r.reason.erase(at, paths.root.size() + 1);
+      vj["reason"] = r.reason;
+      print_row(kc.name.c_str(), r.v->name, r.status, s, gbs, frac, ratio, r.error);
+      if (!r.runnable() || r.status == "mismatch") std::printf("      %s\n", first_lines(r.reason).c_str());
+      variants.push_back(std::move(vj));
+    }
+    kernels.push_back({{"name", kc.name},
+                       {"description", kc.description},
+                       {"size", kc.size},
+                       {"min_bytes", kc.min_bytes},
+                       {"memory_bound", kc.memory_bound},
+                       {"probe", kp},
+                       {"variants", variants}});
+    std::fflush(stdout);
+  }
+  result["kernels"] = kernels;
+  return result;
+}
+
+}  // namespace weir::bench

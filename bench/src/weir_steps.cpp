@@ -1,0 +1,116 @@
+#include "weir_steps.h"
+
+#include "measure.h"
+
+#include <stdexcept>
+
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/source.h"
+#include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/registry.h"
+
+namespace weir::bench {
+
+const std::string& optimization_pipeline_name() {
+  static const std::string name = transforms::make_pass("auto-optimize-cpu") ? "auto-optimize-cpu" : "simplify";
+  return name;
+}
+
+std::size_t optimize(SDFG& sdfg) {
+  auto pass = transforms::make_pass(optimization_pipeline_name());
+  transforms::AnalysisCache cache;
+  return pass->run(sdfg, cache);
+}
+
+namespace {
+
+/// Runs an inner pass and adds its wall time to a total.
+class TimedPass final : public transforms::Pass {
+ public:
+  TimedPass(std::unique_ptr<transforms::Pass> inner, double& total) : inner_(std::move(inner)), total_(total) {}
+  std::string name() const override { return inner_->name(); }
+  std::string description() const override { return inner_->description(); }
+  transforms::Options& options() override { return inner_->options(); }
+  const transforms::Options& options() const override { return inner_->options(); }
+  std::size_t run(SDFG& sdfg, transforms::AnalysisCache& cache) override {
+    double t = now_seconds();
+    std::size_t n = inner_->run(sdfg, cache);
+    total_ += now_seconds() - t;
+    return n;
+  }
+
+ private:
+  std::unique_ptr<transforms::Pass> inner_;
+  double& total_;
+};
+
+void wrap_passes(transforms::Pipeline& p, const std::string& prefix, std::map<std::string, double>& seconds) {
+  for (auto& pass : p.passes()) {
+    std::string name = prefix + pass->name();
+    if (auto* inner = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*inner, name + "/", seconds);
+    else pass = std::make_unique<TimedPass>(std::move(pass), seconds[name]);
+  }
+}
+
+}  // namespace
+
+std::size_t optimize_profiled(SDFG& sdfg, std::map<std::string, double>& seconds_by_pass) {
+  auto pass = transforms::make_pass(optimization_pipeline_name());
+  if (auto* p = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*p, "", seconds_by_pass);
+  transforms::AnalysisCache cache;
+  return pass->run(sdfg, cache);
+}
+
+const frontend::Definition& FieldViewModule::definition(const std::string& name) const {
+  for (const auto& d : module->definitions)
+    if (d->name == name) return *d;
+  throw std::runtime_error(module->path + ": no definition '" + name + "'");
+}
+
+std::vector<std::string> FieldViewModule::programs() const {
+  std::vector<std::string> out;
+  for (const auto& d : module->definitions)
+    if (d->kind == frontend::DefinitionKind::Program) out.push_back(d->name);
+  return out;
+}
+
+namespace {
+FieldViewModule make_module(const std::vector<std::string>& search_path) {
+  FieldViewModule m;
+  m.loader = std::make_unique<frontend::ModuleLoader>(frontend::LoaderOptions{search_path, false});
+  m.checker = std::make_unique<frontend::TypeChecker>();
+  return m;
+}
+}  // namespace
+
+FieldViewModule load_field_view(const std::string& file, const std::vector<std::string>& search_path) {
+  FieldViewModule m = make_module(search_path);
+  m.module = &m.loader->load_file(file);
+  return m;
+}
+
+FieldViewModule load_field_view_source(const std::string& name, const std::string& text) {
+  FieldViewModule m = make_module({});
+  m.module = &m.loader->load_source(frontend::SourceFile(name, text));
+  return m;
+}
+
+std::unique_ptr<SDFG> lower(FieldViewModule& m, const std::string& program) {
+  return frontend::lower_to_sdfg(m.checker->check(m.definition(program)));
+}
+
+bool is_not_supported_yet(const std::exception& e) {
+  return std::string(e.what()).find("not supported yet") != std::string::npos;
+}
+
+std::shared_ptr<runtime::Program> compile_cpu(std::shared_ptr<const SDFG> sdfg, const std::string& origin) {
+  static auto backend = runtime::make_cpu_backend();
+  runtime::CompilableProgram p;
+  p.sdfg = std::move(sdfg);
+  p.origin = origin;
+  return runtime::prepare(*backend, p);
+}
+
+}  // namespace weir::bench
