@@ -6,6 +6,8 @@
 // intermediate are recomputed at the shifted point). See docs/adr/0008-frontend-lowering.md.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -19,6 +21,10 @@ struct LoweringOptions {
   std::string sdfg_name;
   /// Schedule of the maps the lowering creates.
   ScheduleType map_schedule = ScheduleType::Default;
+  /// Max neighbours per connectivity (offset name -> entries per row; the second extent of its
+  /// table). Adds to / overrides the conventional counts (E2V 2, E2C 2, C2E 3, C2V 3, V2E 6,
+  /// V2C 6, V2V 6, C2E2C 3, C2E2CO 4, E2C2V 4, E2C2E 4, E2C2EO 5, C2E2C2E 9, C2E2C2E2C 9).
+  std::map<std::string, std::int64_t> max_neighbors;
 };
 
 /// Lowers a @program, or a @field_operator called directly (its result becomes the argument
