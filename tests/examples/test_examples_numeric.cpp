@@ -38,13 +38,13 @@ struct Case {
   /// > 0: the program is unstructured; Vertex, Edge, Cell extents and the connectivity tables
   /// come from make_triangular_mesh(mesh_nx, mesh_ny).
   int mesh_nx = 0, mesh_ny = 0;
-  std::map<std::string, runtime::Number> scalars;
+  std::map<std::string, runtime::Number> scalars = {};
   /// Value range of inputs by name (default [-1, 1]).
-  std::map<std::string, std::pair<double, double>> ranges;
-  std::vector<std::string> outputs;
+  std::map<std::string, std::pair<double, double>> ranges = {};
+  std::vector<std::string> outputs = {};
   /// Tables in which some entries become -1 (missing neighbours).
-  std::vector<std::string> missing_neighbours;
-  std::vector<std::string> search_path;  ///< under examples/
+  std::vector<std::string> missing_neighbours = {};
+  std::vector<std::string> search_path = {};  ///< under examples/
   std::vector<std::string> backends = {"cpu"};
 };
 
@@ -160,7 +160,7 @@ void run_case(const Case& c) {
     arrays.emplace(p.name, std::move(f));
   }
   for (const std::string& name : sdfg->arg_names) {
-    if (arrays.count(name) || !sdfg->has_data(name)) continue;
+    if (arrays.count(name) || !sdfg->has_data(name) || sdfg->data(name).is_scalar()) continue;
     REQUIRE(mesh);
     const mesh::Connectivity& t = mesh->table(name);
     const DataDescriptor& desc = sdfg->data(name);
