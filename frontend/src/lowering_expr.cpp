@@ -246,7 +246,7 @@ std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& 
   return neighbours_[key] = {clamped.text, raw.text};
 }
 
-Shift KernelBuilder::shifted(const TExpr& e, const Shift& shift) {
+Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shift) {
   Shift s = shift;
   // `f(a)(b)` at p is f(a) at b(p): the last step moves the point first.
   for (auto st = e.shifts.rbegin(); st != e.shifts.rend(); ++st) {
@@ -286,7 +286,17 @@ Shift KernelBuilder::shifted(const TExpr& e, const Shift& shift) {
         s.at[o.source.name] = idx;
         break;
       }
-      case ShiftStep::Kind::Dynamic: unsupported(e.loc, "as_offset shifts");
+      case ShiftStep::Kind::Dynamic: {
+        // as_offset(Koff, o): at p, the field at p moved by o[p] along Koff's dimension.
+        if (!st->index_field) throw Error("lowering: as_offset without offsets");
+        Code idx = temp(eval(*st->index_field, env, s));
+        if (idx.tuple) unsupported(e.loc, "as_offset with tuple offsets");
+        const std::string& d = o.source.name;
+        std::string base = index_text(o.source, s, e.loc);
+        s.off.erase(d);
+        s.at[d] = "(" + base + " + " + idx.text + ")";
+        break;
+      }
     }
   }
   return s;
@@ -420,7 +430,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
         return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
       });
     }
-    case TExprKind::Shift: return eval(*e.args[0], env, shifted(e, shift));
+    case TExprKind::Shift: return eval(*e.args[0], env, shifted(e, env, shift));
     case TExprKind::Builtin: return builtin(e, env, shift);
     case TExprKind::Call: {
       if (!e.callee) throw Error("lowering: call without callee");

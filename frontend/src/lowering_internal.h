@@ -137,8 +137,9 @@ class KernelBuilder {
   Code builtin(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// The map parameter of `dim` shifted by `shift` (`__K + 1`), as Python text.
   std::string index_text(const Dimension& dim, const Shift& shift, const SourceLocation& loc) const;
-  /// The point `shift` moved by the steps of a Shift expression (last step first).
-  Shift shifted(const TExpr& e, const Shift& shift);
+  /// The point `shift` moved by the steps of a Shift expression (last step first); `env` is
+  /// where as_offset's offsets are evaluated.
+  Shift shifted(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// A neighbour reduction (neighbor_sum, max_over, min_over) at `shift`.
   Code reduction(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// Python text reading `container` over `dims` at `shift` (a connector, or a subscript of a

@@ -133,3 +133,24 @@ TEST_CASE("snippets: neighbor_sum skips -1 entries of the table", "[examples][un
   run_snippet(src, "p", args, "skip");
   CHECK(values(args.arrays.at("out")) == std::vector<double>{1111.0, 2001.0});
 }
+
+TEST_CASE("snippets: as_offset reads each level at its own offset", "[examples][as_offset]") {
+  const std::string src =
+      "Koff = gtx.FieldOffset(\"Koff\", source=K, target=(K,))\n"
+      "@gtx.field_operator\n"
+      "def pick(x: Field[[K], float64], o: Field[[K], gtx.int32]) -> Field[[K], float64]:\n"
+      "    return x(gtx.as_offset(Koff, o)) + x(K + 1)\n"
+      "@gtx.program\n"
+      "def p(x: Field[[K], float64], o: Field[[K], gtx.int32], out: Field[[K], float64]):\n"
+      "    pick(x, o, out=out[0:4])\n";
+  runtime::Arguments args;
+  args.arrays.emplace("x", vector({1.0, 10.0, 100.0, 1000.0, 10000.0}));
+  runtime::Field o = runtime::Allocator::cpu().allocate(ScalarType::Int32, {5});
+  const std::int32_t offs[5] = {4, 0, -2, 1, 0};
+  std::memcpy(o.data(), offs, sizeof offs);
+  args.arrays.emplace("o", std::move(o));
+  args.arrays.emplace("out", vector({0, 0, 0, 0, -5}));
+  run_snippet(src, "p", args, "as_offset");
+  // out[k] = x[k + o[k]] + x[k + 1]
+  CHECK(values(args.arrays.at("out")) == std::vector<double>{10010.0, 110.0, 1001.0, 20000.0, -5.0});
+}
