@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 
+#include "cli_run.h"
 #include "corpus.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
@@ -21,6 +22,7 @@
 #include "weir/mesh/triangular_mesh.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/npy.h"
+#include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
 namespace fs = std::filesystem;
@@ -235,6 +237,22 @@ TEST_CASE("examples: every example program has a numerical case", "[examples]") 
       INFO(rel << "::" << name);
       CHECK_NOTHROW(find_case(rel, name));
     }
+  }
+}
+
+TEST_CASE("examples: weir sdfg writes every example program as a valid SDFG", "[examples][cli]") {
+  fs::path dir = test::scratch_dir("examples-weir-sdfg");
+  for (const Case& c : cases()) {
+    INFO(c.file << "::" << c.program);
+    std::string args = "sdfg '" + (source_dir() / "examples" / c.file).string() + "::" + c.program + "' -o '" +
+                       (dir / (c.program + ".sdfg")).string() + "'";
+    for (const std::string& p : c.search_path) args += " -I '" + (source_dir() / "examples" / p).string() + "'";
+    auto r = test::run_weir(args);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto sdfg = load_sdfg((dir / (c.program + ".sdfg")).string());
+    CHECK(sdfg->name == c.program);
+    CHECK(validate(*sdfg).empty());
   }
 }
 
