@@ -314,6 +314,7 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
       if (it != memo_.end()) return it->second;
       Code c = temp(eval(*v->expr, v->env, shift));
       memo_.emplace(key, c);
+      keep_.push_back(v->env);  // the key's address must not be reused by a later scope
       return c;
     }
     case Val::Kind::Elem: {
@@ -339,6 +340,7 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
         return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
       }));
       memo_.emplace(key, c);
+      keep_.push_back(v);
       return c;
     }
   }
@@ -449,6 +451,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
       Code c = temp(eval_value(inline_call(*e.callee, args, e.loc), shift));
       memo_.emplace(key, c);
+      keep_.push_back(env);
       return c;
     }
     case TExprKind::LocalIndex: {

@@ -169,6 +169,9 @@ class KernelBuilder {
   std::vector<Read> reads_;
   std::map<std::string, std::string> read_conns_;  // "container[offsets]" -> connector
   std::map<std::tuple<const void*, const void*, Shift>, Code> memo_;
+  /// What memo_ keys point to, kept alive so that no later scope or value reuses an address
+  /// (a freed callee scope reused by the next call of the same operator would hit the memo).
+  std::vector<std::shared_ptr<const void>> keep_;
   std::map<std::string, std::pair<std::string, std::string>> neighbours_;  // table read -> (clamped, raw)
   LoweringContext* ctx_ = nullptr;
   int temps_ = 0;

@@ -84,7 +84,7 @@ class ProgramLowering final : public LoweringContext {
 
   ValuePtr scan(const TExpr& call, const EnvPtr& env) override {
     auto key = std::make_pair(static_cast<const void*>(&call), static_cast<const void*>(env.get()));
-    if (auto it = scans_.find(key); it != scans_.end()) return it->second;
+    if (auto it = scans_.find(key); it != scans_.end()) return it->second.second;
     // One transient per result leaf over the current call's domain (indexed like the outputs).
     std::vector<OutField> dests;
     std::function<ValuePtr(const Type&)> make = [&](const Type& t) -> ValuePtr {
@@ -116,7 +116,7 @@ class ProgramLowering final : public LoweringContext {
     std::vector<ValuePtr> args;
     for (const TExprPtr& a : call.args) args.push_back(lazy(a, env));
     emit_scan(*call.callee, args, dests, call.loc);
-    scans_[key] = result;
+    scans_[key] = {env, result};  // the scope stays alive: its address is part of the key
     return result;
   }
 
@@ -475,6 +475,7 @@ class ProgramLowering final : public LoweringContext {
       param_list.push_back(map_param(d));
     }
     cur_dims_ = dims;
+    scans_.clear();  // scan results belong to one call (its domain)
     cur_ranges_ = ranges;
     where_ = loc;
     call_index_ = k;
@@ -668,7 +669,7 @@ class ProgramLowering final : public LoweringContext {
   SourceLocation where_;
   std::size_t call_index_ = 0;
   int scan_count_ = 0;
-  std::map<std::pair<const void*, const void*>, ValuePtr> scans_;
+  std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
   std::map<std::string, std::int64_t> tables_;          // connectivity -> max neighbours
   std::map<std::string, FieldOffset> local_offsets_;    // local dimension -> its connectivity
 };

@@ -247,3 +247,29 @@ TEST_CASE("lowering: an `if` that returns in one branch", "[lowering][if]") {
   CHECK(code.find("if __in_c_0 else") != std::string::npos);
   CHECK(code.find("if __in_d_0 else") != std::string::npos);
 }
+
+TEST_CASE("lowering: two calls of one operator with different arguments stay apart", "[lowering]") {
+  // The memo of a call's body is keyed by its scope: a freed scope's address reused by the
+  // next call once made dbl(a + b) read as dbl(a).
+  const std::string src =
+      "@gtx.field_operator\n"
+      "def dbl(f: Field[[I], float64]) -> Field[[I], float64]:\n"
+      "    g = f * 2.0\n"
+      "    return g + 1.0\n"
+      "@gtx.field_operator\n"
+      "def both(a: Field[[I], float64], b: Field[[I], float64]) -> Field[[I], float64]:\n"
+      "    return dbl(a) + dbl(b) + dbl(a + b)\n"
+      "@gtx.program\n"
+      "def p(a: Field[[I], float64], b: Field[[I], float64], out: Field[[I], float64]):\n"
+      "    both(a, b, out=out)\n";
+  auto s = lower_text(src, "p");
+  check_valid_and_round_trip(*s, "two_calls");
+  std::string code = all_code(*s);
+  INFO(code);
+  CHECK(code.find("(__in_a_0 * 2.0)") != std::string::npos);
+  CHECK(code.find("(__in_b_0 * 2.0)") != std::string::npos);
+  CHECK(code.find("(__in_a_0 + __in_b_0)") != std::string::npos);
+  std::size_t n = 0;
+  for (std::size_t pos = code.find(" + 1.0)"); pos != std::string::npos; pos = code.find(" + 1.0)", pos + 1)) ++n;
+  CHECK(n == 3);
+}
