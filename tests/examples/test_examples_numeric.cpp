@@ -122,6 +122,13 @@ std::int64_t extent(const Case& c, const mesh::TriangularMesh* m, const std::str
   return it->second;
 }
 
+/// What a backend runs for a case: the lowered SDFG, with the field-view reference
+/// (`examples/FILE.py::PROGRAM`) as its origin. Backends that take field-view programs (the
+/// embedded backend) are added to a case's `backends` with whatever they need here.
+runtime::CompilableProgram program_of(const Case& c, std::shared_ptr<SDFG> sdfg) {
+  return runtime::CompilableProgram{std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
+}
+
 runtime::Field make_field(ScalarType t, const std::vector<std::int64_t>& shape) {
   return runtime::Allocator::cpu().allocate(t, shape);
 }
@@ -201,8 +208,7 @@ void run_case(const Case& c) {
     for (const auto& [name, f] : arrays) args.arrays.emplace(name, f.clone());
     for (const auto& [k, v] : c.scalars) args.values[k] = v;
     std::unique_ptr<runtime::Backend> backend = runtime::make_backend(backend_name);
-    runtime::CompilableProgram program{sdfg, {}, c.file + "::" + c.program};
-    runtime::run(*backend, program, args);
+    runtime::run(*backend, program_of(c, sdfg), args);
     for (const std::string& out : c.outputs) {
       INFO("output " << out);
       runtime::Field want = runtime::read_npy(dir / "expected" / (out + ".npy"));
