@@ -478,7 +478,6 @@ class ProgramLowering final : public LoweringContext {
     scans_.clear();  // scan results belong to one call (its domain)
     cur_ranges_ = ranges;
     where_ = loc;
-    call_index_ = k;
     if (callee.kind == DefinitionKind::ScanOperator) return emit_scan(callee, args, outs, loc);
 
     KernelBuilder kb(params, this);
@@ -667,7 +666,6 @@ class ProgramLowering final : public LoweringContext {
   std::vector<Dimension> cur_dims_;
   std::vector<Range> cur_ranges_;
   SourceLocation where_;
-  std::size_t call_index_ = 0;
   int scan_count_ = 0;
   std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
   std::map<std::string, std::int64_t> tables_;          // connectivity -> max neighbours
