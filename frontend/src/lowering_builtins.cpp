@@ -28,12 +28,70 @@ std::string dace_type_name(ScalarKind k) {
   return k == ScalarKind::Bool ? "bool_" : std::string(to_string(k));
 }
 
+/// The neutral element of a reduction over `dtype`, as Python text.
+std::string neutral(const std::string& reduction, ScalarKind dtype) {
+  if (reduction == "neighbor_sum") {
+    ConstantValue zero;
+    zero.kind = ConstantValue::Kind::Int;
+    zero.int_value = 0;
+    return literal_text(zero, dtype);
+  }
+  bool max = reduction == "max_over";
+  if (is_floating(dtype)) {
+    std::string inf = max ? "(-math.inf)" : "math.inf";
+    return dtype == ScalarKind::Float32 ? "dace.float32(" + inf + ")" : inf;
+  }
+  if (dtype == ScalarKind::Bool) return max ? "False" : "True";
+  static const std::map<ScalarKind, std::pair<std::string, std::string>> limits = {
+      {ScalarKind::Int8, {"(-128)", "127"}},
+      {ScalarKind::Int16, {"(-32768)", "32767"}},
+      {ScalarKind::Int32, {"(-2147483648)", "2147483647"}},
+      {ScalarKind::Int64, {"(-9223372036854775807 - 1)", "9223372036854775807"}},
+      {ScalarKind::UInt8, {"0", "255"}},
+      {ScalarKind::UInt16, {"0", "65535"}},
+      {ScalarKind::UInt32, {"0", "4294967295"}},
+      {ScalarKind::UInt64, {"0", "18446744073709551615"}},
+  };
+  const auto& [lo, hi] = limits.at(dtype);
+  return "dace." + std::string(to_string(dtype)) + "(" + (max ? lo : hi) + ")";
+}
+
 }  // namespace
+
+Code KernelBuilder::reduction(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  // Unrolled over the local dimension (its size is a compile-time constant, see ADR 0008):
+  // entry n contributes where the connectivity of the local dimension has a neighbour.
+  const Dimension& axis = e.dim;
+  LoweringContext& c = ctx(e.loc);
+  std::int64_t n = c.local_size(axis, e.loc);
+  const FieldOffset* table = c.table_of_local(axis);
+  std::string zero = neutral(e.name, e.type.dtype);
+  std::vector<Code> terms;
+  for (std::int64_t k = 0; k < n; ++k) {
+    Shift s = shift;
+    s.local[axis.name] = k;
+    Code v = temp(eval(*e.args[0], env, s));
+    if (table) {
+      std::string raw = neighbour(*table, k, shift, e.loc).second;
+      v = zip({v}, e.name, [&](const std::vector<std::string>& t) {
+        return "(" + t[0] + " if " + raw + " != -1 else " + zero + ")";
+      });
+    }
+    terms.push_back(v);
+  }
+  if (terms.empty()) return Code::scalar(zero);
+  return zip(terms, e.name, [&](const std::vector<std::string>& t) {
+    std::string out = t[0];
+    for (std::size_t k = 1; k < t.size(); ++k)
+      out = e.name == "neighbor_sum" ? out + " + " + t[k]
+                                     : (e.name == "max_over" ? "max(" : "min(") + out + ", " + t[k] + ")";
+    return e.name == "neighbor_sum" ? "(" + out + ")" : out;
+  });
+}
 
 Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shift) {
   const std::string& name = e.name;
-  if (name == "neighbor_sum" || name == "max_over" || name == "min_over")
-    unsupported(e.loc, "neighbour reductions ('" + name + "')");
+  if (name == "neighbor_sum" || name == "max_over" || name == "min_over") return reduction(e, env, shift);
   if (name == "where") {
     Code m = eval(*e.args[0], env, shift);
     Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);

@@ -2,6 +2,7 @@
 // calls are inlined, shifts become reads at offsets of the map point, intermediate values
 // become scalar temporaries (`__t3 = (__in_u_0 - __in_u_1)`).
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -138,13 +139,19 @@ Code KernelBuilder::temp(Code c) {
   return Code::scalar(name);
 }
 
+LoweringContext& KernelBuilder::ctx(const SourceLocation& loc) {
+  if (!ctx_) unsupported(loc, "this construct outside a program lowering");
+  return *ctx_;
+}
+
 std::string KernelBuilder::index_text(const Dimension& dim, const Shift& shift,
                                       const SourceLocation& loc) const {
+  if (auto a = shift.at.find(dim.name); a != shift.at.end()) return a->second;
   auto it = params_.find(dim.name);
   if (it == params_.end())
     unsupported(loc, "a value over dimension '" + dim.name + "', which is not a dimension of the output domain");
-  auto s = shift.find(dim.name);
-  std::int64_t off = s == shift.end() ? 0 : s->second;
+  auto s = shift.off.find(dim.name);
+  std::int64_t off = s == shift.off.end() ? 0 : s->second;
   if (off == 0) return it->second;
   return "(" + it->second + (off > 0 ? " + " : " - ") + std::to_string(off > 0 ? off : -off) + ")";
 }
@@ -156,29 +163,143 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
   std::string key = container + "[";
   if (dims.empty()) {
     r.index.push_back(sym::Expr(0));
+    r.params.emplace_back();
     r.offsets.push_back(0);
   }
+  std::vector<std::string> texts;  // per dimension, for a whole-container read
   for (const Dimension& d : dims) {
-    if (d.kind == DimensionKind::Local) unsupported(loc, "fields with a local dimension ('" + d.name + "')");
+    if (d.kind == DimensionKind::Local) {
+      auto l = shift.local.find(d.name);
+      if (l == shift.local.end())
+        unsupported(loc, "a value over the local dimension '" + d.name +
+                             "' outside a neighbour reduction (reduce it with neighbor_sum/max_over/"
+                             "min_over, or pick an entry with " + d.name + "(i))");
+      r.index.push_back(sym::Expr(l->second));
+      r.params.emplace_back();
+      r.offsets.push_back(l->second);
+      texts.push_back(std::to_string(l->second));
+      key += "#" + std::to_string(l->second) + ",";
+      continue;
+    }
+    if (auto a = shift.at.find(d.name); a != shift.at.end()) {
+      r.whole = true;
+      texts.push_back(a->second);
+      r.index.push_back(sym::Expr(0));
+      r.params.emplace_back();
+      r.offsets.push_back(0);
+      continue;
+    }
     auto it = params_.find(d.name);
     if (it == params_.end())
       unsupported(loc, "reading field '" + container + "' over dimension '" + d.name +
                            "', which is not a dimension of the output domain");
-    auto s = shift.find(d.name);
-    std::int64_t off = s == shift.end() ? 0 : s->second;
+    auto s = shift.off.find(d.name);
+    std::int64_t off = s == shift.off.end() ? 0 : s->second;
     r.index.push_back(sym::Expr::symbol(it->second) + sym::Expr(off));
+    r.params.push_back(it->second);
     r.offsets.push_back(off);
+    texts.push_back(index_text(d, shift, loc));
     key += std::to_string(off) + ",";
   }
   key += "]";
+  if (r.whole) {
+    // One connector over the whole container, subscripted in the code.
+    std::string conn = "__all_" + container;
+    bool have = false;
+    for (const Read& x : reads_) have = have || (x.whole && x.container == container);
+    if (!have) {
+      r.conn = conn;
+      reads_.push_back(r);
+    }
+    std::string t = conn + "[";
+    for (std::size_t j = 0; j < texts.size(); ++j) t += (j ? ", " : "") + texts[j];
+    return t + "]";
+  }
   auto found = read_conns_.find(key);
   if (found != read_conns_.end()) return found->second;
   int n = 0;
-  for (const Read& x : reads_) n += x.container == container;
+  for (const Read& x : reads_) n += !x.whole && x.container == container;
   r.conn = "__in_" + container + "_" + std::to_string(n);
   read_conns_[key] = r.conn;
   reads_.push_back(r);
   return r.conn;
+}
+
+std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& o, std::int64_t k,
+                                                             const Shift& shift, const SourceLocation& loc) {
+  std::int64_t n = ctx(loc).table(o, loc);
+  if (k < 0 || k >= n)
+    throw FrontendError(loc, "neighbour " + std::to_string(k) + " of '" + o.name + "', which has " +
+                                 std::to_string(n) + " neighbours");
+  Shift ts;
+  ts.local[o.targets[1].name] = k;
+  const Dimension& from = o.targets[0];
+  if (auto a = shift.at.find(from.name); a != shift.at.end()) ts.at[from.name] = a->second;
+  if (auto f = shift.off.find(from.name); f != shift.off.end()) ts.off[from.name] = f->second;
+  std::string key = o.name + "|" + index_text(from, shift, loc) + "|" + std::to_string(k);
+  auto it = neighbours_.find(key);
+  if (it != neighbours_.end()) return it->second;
+  Code raw = temp(Code::scalar(read(o.name, {from, o.targets[1]}, ts, loc)));
+  // A missing neighbour (-1) reads entry 0 instead: the value is discarded by the reduction,
+  // and no read ever leaves the field.
+  Code clamped = temp(Code::scalar("max(" + raw.text + ", 0)"));
+  return neighbours_[key] = {clamped.text, raw.text};
+}
+
+Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  Shift s = shift;
+  // `f(a)(b)` at p is f(a) at b(p): the last step moves the point first.
+  for (auto st = e.shifts.rbegin(); st != e.shifts.rend(); ++st) {
+    const FieldOffset& o = st->offset;
+    switch (st->kind) {
+      case ShiftStep::Kind::Cartesian: {
+        if (!(o.targets[0] == o.source))
+          unsupported(e.loc, "the Cartesian offset '" + o.name + "' whose target differs from its source");
+        const std::string& d = o.source.name;
+        if (auto a = s.at.find(d); a != s.at.end()) {
+          a->second = "(" + a->second + (st->amount >= 0 ? " + " : " - ") +
+                      std::to_string(st->amount >= 0 ? st->amount : -st->amount) + ")";
+        } else {
+          s.off[d] += st->amount;
+          if (s.off[d] == 0) s.off.erase(d);
+        }
+        break;
+      }
+      case ShiftStep::Kind::Neighbor:
+      case ShiftStep::Kind::AllNeighbors: {
+        if (o.targets.size() != 2 || o.targets[1].kind != DimensionKind::Local)
+          unsupported(e.loc, "the offset '" + o.name + "' (an unstructured offset has targets (dimension, local dimension))");
+        const std::string& local = o.targets[1].name;
+        std::int64_t k = st->amount;
+        if (st->kind == ShiftStep::Kind::AllNeighbors) {
+          auto l = s.local.find(local);
+          if (l == s.local.end())
+            unsupported(e.loc, "all neighbours through '" + o.name +
+                                   "' outside a reduction over '" + local + "'");
+          k = l->second;
+        }
+        std::string idx = neighbour(o, k, s, e.loc).first;
+        s.local.erase(local);
+        s.off.erase(o.targets[0].name);
+        s.at.erase(o.targets[0].name);
+        s.off.erase(o.source.name);
+        s.at[o.source.name] = idx;
+        break;
+      }
+      case ShiftStep::Kind::Dynamic: {
+        // as_offset(Koff, o): at p, the field at p moved by o[p] along Koff's dimension.
+        if (!st->index_field) throw Error("lowering: as_offset without offsets");
+        Code idx = temp(eval(*st->index_field, env, s));
+        if (idx.tuple) unsupported(e.loc, "as_offset with tuple offsets");
+        const std::string& d = o.source.name;
+        std::string base = index_text(o.source, s, e.loc);
+        s.off.erase(d);
+        s.at[d] = "(" + base + " + " + idx.text + ")";
+        break;
+      }
+    }
+  }
+  return s;
 }
 
 Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
@@ -193,6 +314,7 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
       if (it != memo_.end()) return it->second;
       Code c = temp(eval(*v->expr, v->env, shift));
       memo_.emplace(key, c);
+      keep_.push_back(v->env);  // the key's address must not be reused by a later scope
       return c;
     }
     case Val::Kind::Elem: {
@@ -207,12 +329,19 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
       return c;
     }
     case Val::Kind::Select: {
+      // Memoized like a named value, so that a chain of `if`s stays linear in code size.
+      auto key = std::make_tuple(static_cast<const void*>(v.get()), static_cast<const void*>(nullptr), shift);
+      auto it = memo_.find(key);
+      if (it != memo_.end()) return it->second;
       Code cond = eval_value(v->elems[0], shift);
       Code a = eval_value(v->elems[1], shift);
       Code b = eval_value(v->elems[2], shift);
-      return zip({cond, a, b}, "if", [](const std::vector<std::string>& t) {
+      Code c = temp(zip({cond, a, b}, "if", [](const std::vector<std::string>& t) {
         return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
-      });
+      }));
+      memo_.emplace(key, c);
+      keep_.push_back(v);
+      return c;
     }
   }
   throw Error("lowering: bad value");
@@ -303,31 +432,17 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
         return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
       });
     }
-    case TExprKind::Shift: {
-      Shift s = shift;
-      for (const ShiftStep& st : e.shifts) {
-        switch (st.kind) {
-          case ShiftStep::Kind::Cartesian:
-            if (!(st.offset.targets[0] == st.offset.source))
-              unsupported(e.loc, "the Cartesian offset '" + st.offset.name +
-                                     "' whose target differs from its source");
-            s[st.offset.source.name] += st.amount;
-            break;
-          case ShiftStep::Kind::Neighbor:
-          case ShiftStep::Kind::AllNeighbors:
-            unsupported(e.loc, "unstructured shifts (by '" + st.offset.name + "')");
-          case ShiftStep::Kind::Dynamic:
-            unsupported(e.loc, "as_offset shifts");
-        }
-      }
-      for (auto it = s.begin(); it != s.end();) it = it->second == 0 ? s.erase(it) : std::next(it);
-      return eval(*e.args[0], env, s);
-    }
+    case TExprKind::Shift: return eval(*e.args[0], env, shifted(e, env, shift));
     case TExprKind::Builtin: return builtin(e, env, shift);
     case TExprKind::Call: {
       if (!e.callee) throw Error("lowering: call without callee");
+      if (e.callee->kind == DefinitionKind::ScanOperator) {
+        if (!shift.empty())
+          unsupported(e.loc, "a shifted use of the result of scan operator '" + e.callee->name + "'");
+        return eval_value(ctx(e.loc).scan(e, env), shift);
+      }
       if (e.callee->kind != DefinitionKind::FieldOperator)
-        unsupported(e.loc, "calls of scan operators ('" + e.callee->name + "')");
+        unsupported(e.loc, "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
       // Memoized like a named value: the call at the same point is inlined once.
       auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);
       auto it = memo_.find(key);
@@ -336,9 +451,14 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
       Code c = temp(eval_value(inline_call(*e.callee, args, e.loc), shift));
       memo_.emplace(key, c);
+      keep_.push_back(env);
       return c;
     }
-    case TExprKind::LocalIndex: unsupported(e.loc, "local dimension indexing");
+    case TExprKind::LocalIndex: {
+      Shift s = shift;
+      s.local[e.dim.name] = static_cast<std::int64_t>(e.index);
+      return eval(*e.args[0], env, s);
+    }
     case TExprKind::DomainCompare:
       unsupported(e.loc, "a domain condition outside concat_where");
   }
@@ -347,21 +467,76 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
 
 ValuePtr KernelBuilder::inline_call(const TypedDefinition& callee, const std::vector<ValuePtr>& args,
                                     const SourceLocation& loc) {
-  if (callee.kind != DefinitionKind::FieldOperator)
-    unsupported(loc, std::string(to_string(callee.kind)) + " '" + callee.name + "'");
+  if (callee.kind == DefinitionKind::Program)
+    unsupported(loc, "calling program '" + callee.name + "' from an operator");
   if (args.size() != callee.params.size()) throw Error("lowering: argument count mismatch");
   EnvPtr env;
   for (std::size_t i = 0; i < args.size(); ++i) env = bind_name(env, callee.params[i].name, args[i]);
-  std::vector<const TStmt*> stmts;
-  for (const TStmt& s : callee.body) stmts.push_back(&s);
-  return exec(stmts, 0, env);
+  Flow f = exec(callee.body, 0, env);
+  if (!f.ret || f.when) throw FrontendError(callee.loc, "operator '" + callee.name + "' does not return on every path");
+  return f.ret;
 }
 
-ValuePtr KernelBuilder::exec(const std::vector<const TStmt*>& stmts, std::size_t i, EnvPtr env) {
+namespace {
+
+ValuePtr select(ValuePtr c, ValuePtr a, ValuePtr b) {
+  auto v = std::make_shared<Val>();
+  v->kind = Val::Kind::Select;
+  v->elems = {std::move(c), std::move(a), std::move(b)};
+  return v;
+}
+
+ValuePtr bool_value(bool b) {
+  auto e = std::make_shared<TExpr>();
+  e->kind = TExprKind::Literal;
+  e->type = Type::scalar(ScalarKind::Bool);
+  e->literal.kind = ConstantValue::Kind::Bool;
+  e->literal.bool_value = b;
+  return lazy(e, nullptr);
+}
+
+/// Names bound in `env` since `base`, innermost first.
+std::vector<std::string> bound_since(const EnvPtr& env, const EnvPtr& base) {
+  std::vector<std::string> out;
+  for (const Env* e = env.get(); e && e != base.get(); e = e->parent.get()) out.push_back(e->name);
+  return out;
+}
+
+}  // namespace
+
+KernelBuilder::Flow KernelBuilder::exec_if(const TStmt& s, const EnvPtr& env) {
+  ValuePtr cond = lazy(s.value, env);
+  Flow a = exec(s.body, 0, env), b = exec(s.orelse, 0, env);
+  auto falls = [](const Flow& f) { return !f.ret || f.when; };
+  auto when = [&](const Flow& f) { return !f.ret ? bool_value(false) : f.when ? f.when : bool_value(true); };
+  Flow out;
+  // Where both branches fall through, each variable either branch assigned becomes
+  // `(a if cond else b)`: the statements after the `if` are lowered once.
+  if (falls(a) && falls(b)) {
+    out.env = env;
+    std::vector<std::string> names = bound_since(a.env, env), nb = bound_since(b.env, env);
+    names.insert(names.end(), nb.begin(), nb.end());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (const std::string& n : names) {
+      ValuePtr va = lookup(a.env, n), vb = lookup(b.env, n);
+      if (va && vb && va != vb) out.env = bind_name(out.env, n, select(cond, va, vb));
+      else out.env = bind_name(out.env, n, va ? va : vb);
+    }
+  } else {
+    out.env = falls(a) ? a.env : b.env;
+  }
+  if (a.ret && b.ret) out.ret = select(cond, a.ret, b.ret);
+  else out.ret = a.ret ? a.ret : b.ret;
+  if (out.ret && (falls(a) || falls(b))) out.when = select(cond, when(a), when(b));
+  return out;
+}
+
+KernelBuilder::Flow KernelBuilder::exec(const std::vector<TStmt>& stmts, std::size_t i, EnvPtr env) {
   for (; i < stmts.size(); ++i) {
-    const TStmt& s = *stmts[i];
+    const TStmt& s = stmts[i];
     switch (s.kind) {
-      case TStmt::Kind::Return: return lazy(s.value, env);
+      case TStmt::Kind::Return: return Flow{env, lazy(s.value, env), nullptr};
       case TStmt::Kind::Assign: {
         ValuePtr v = lazy(s.value, env);
         if (!s.tuple_target) {
@@ -384,21 +559,25 @@ ValuePtr KernelBuilder::exec(const std::vector<const TStmt*>& stmts, std::size_t
         break;
       }
       case TStmt::Kind::If: {
-        std::vector<const TStmt*> a, b;
-        for (const TStmt& x : s.body) a.push_back(&x);
-        for (const TStmt& x : s.orelse) b.push_back(&x);
-        for (std::size_t j = i + 1; j < stmts.size(); ++j) {
-          a.push_back(stmts[j]);
-          b.push_back(stmts[j]);
+        Flow f = exec_if(s, env);
+        if (!f.ret) {
+          env = f.env;
+          break;
         }
-        auto sel = std::make_shared<Val>();
-        sel->kind = Val::Kind::Select;
-        sel->elems = {lazy(s.value, env), exec(a, 0, env), exec(b, 0, env)};
-        return sel;
+        if (!f.when) return f;
+        // Returns on some paths: the rest runs (once) where it does not.
+        Flow rest = exec(stmts, i + 1, f.env);
+        if (!rest.ret) {
+          f.env = rest.env;
+          return f;
+        }
+        Flow out{rest.env, select(f.when, f.ret, rest.ret), nullptr};
+        if (rest.when) out.when = select(f.when, bool_value(true), rest.when);
+        return out;
       }
     }
   }
-  throw Error("lowering: operator body without return");
+  return Flow{env, nullptr, nullptr};
 }
 
 }  // namespace weir::frontend::lowering

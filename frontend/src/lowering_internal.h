@@ -21,8 +21,21 @@ namespace weir::frontend::lowering {
 
 ScalarType to_sdfg_type(ScalarKind k);
 
-/// Offsets per dimension name relative to the map point.
-using Shift = std::map<std::string, std::int64_t>;
+/// Where a value is evaluated, relative to the map point (the "shift" of a read):
+///  - `off`: Cartesian offsets per dimension name (`f(IDim + 1)` -> off["I"] = 1);
+///  - `at`: dimensions whose index is a tasklet value (a neighbour index read from a
+///    connectivity table, `f(E2V[0])` -> at["Vertex"] = "__t3");
+///  - `local`: the entry of each local dimension (inside a neighbour reduction, or picked by
+///    `f[E2VDim(1)]` / `f(E2V[1])`).
+struct Shift {
+  std::map<std::string, std::int64_t> off;
+  std::map<std::string, std::string> at;
+  std::map<std::string, std::int64_t> local;
+  bool empty() const { return off.empty() && at.empty() && local.empty(); }
+  bool operator<(const Shift& o) const {
+    return std::tie(off, at, local) < std::tie(o.off, o.at, o.local);
+  }
+};
 
 struct Env;
 using EnvPtr = std::shared_ptr<const Env>;
@@ -69,23 +82,48 @@ struct Code {
 };
 
 /// One read of a tasklet: connector `conn` reads `container` at `index` (one entry per
-/// dimension; a Scalar container has index [0]).
+/// dimension; a Scalar container has index [0]). A `whole` read is a connector over the
+/// entire container that the code subscripts at tasklet-computed indices (neighbours).
 struct Read {
   std::string conn;
   std::string container;
   std::vector<sym::Expr> index;
-  std::vector<std::int64_t> offsets;  ///< per dimension, relative to the map point
+  /// Per dimension: the parameter the index is relative to (empty: an absolute index),
+  /// and the offset from it.
+  std::vector<std::string> params;
+  std::vector<std::int64_t> offsets;
+  bool whole = false;
+};
+
+/// What the tasklet builder asks of the program lowering (containers and blocks it adds).
+class LoweringContext {
+ public:
+  virtual ~LoweringContext() = default;
+  /// Adds the connectivity table of the unstructured `offset` if needed (an int32 argument
+  /// named after the offset, shape [rows, max neighbours]); returns its max neighbours.
+  virtual std::int64_t table(const FieldOffset& offset, const SourceLocation& loc) = 0;
+  /// The number of entries of local dimension `dim`.
+  virtual std::int64_t local_size(const Dimension& dim, const SourceLocation& loc) = 0;
+  /// The connectivity whose local dimension is `dim` (its -1 entries mark missing
+  /// neighbours); nullptr if none is used.
+  virtual const FieldOffset* table_of_local(const Dimension& dim) = 0;
+  /// Computes the scan operator call `call` (arguments in `env`) into transients over the
+  /// current call's domain, before the current call; returns a Field value (or a Tuple of
+  /// them) for its result.
+  virtual ValuePtr scan(const TExpr& call, const EnvPtr& env) = 0;
 };
 
 /// Builds the code of one tasklet: inlines operator calls, records the reads.
 class KernelBuilder {
  public:
   /// `params`: dimension name -> map parameter of the output domain.
-  explicit KernelBuilder(std::map<std::string, std::string> params) : params_(std::move(params)) {}
+  explicit KernelBuilder(std::map<std::string, std::string> params, LoweringContext* ctx = nullptr)
+      : params_(std::move(params)), ctx_(ctx) {}
 
   Code eval(const TExpr& e, const EnvPtr& env, const Shift& shift);
   Code eval_value(const ValuePtr& v, const Shift& shift);
-  /// Binds the callee's parameters to `args` and runs its body; returns the result value.
+  /// Binds the callee's parameters (of a field or scan operator) to `args` and runs its body;
+  /// returns the result value.
   ValuePtr inline_call(const TypedDefinition& callee, const std::vector<ValuePtr>& args,
                        const SourceLocation& loc);
 
@@ -99,18 +137,43 @@ class KernelBuilder {
   Code builtin(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// The map parameter of `dim` shifted by `shift` (`__K + 1`), as Python text.
   std::string index_text(const Dimension& dim, const Shift& shift, const SourceLocation& loc) const;
-
- private:
-  ValuePtr exec(const std::vector<const TStmt*>& stmts, std::size_t i, EnvPtr env);
+  /// The point `shift` moved by the steps of a Shift expression (last step first); `env` is
+  /// where as_offset's offsets are evaluated.
+  Shift shifted(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  /// A neighbour reduction (neighbor_sum, max_over, min_over) at `shift`.
+  Code reduction(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  /// Python text reading `container` over `dims` at `shift` (a connector, or a subscript of a
+  /// whole-container connector).
   std::string read(const std::string& container, const std::vector<Dimension>& dims,
                    const Shift& shift, const SourceLocation& loc);
   Code temp(Code c);
+  LoweringContext& ctx(const SourceLocation& loc);
+
+ private:
+  /// Where execution of a statement list falls through (`env`) and what it returns: `ret`
+  /// (null: never returns) when `when` holds (null: always).
+  struct Flow {
+    EnvPtr env;
+    ValuePtr ret;
+    ValuePtr when;
+  };
+  Flow exec(const std::vector<TStmt>& stmts, std::size_t i, EnvPtr env);
+  Flow exec_if(const TStmt& s, const EnvPtr& env);
+  /// The neighbour index (clamped to >= 0) and the raw table entry of `offset` entry `k` at
+  /// `shift`.
+  std::pair<std::string, std::string> neighbour(const FieldOffset& offset, std::int64_t k,
+                                                const Shift& shift, const SourceLocation& loc);
 
   std::map<std::string, std::string> params_;
   std::vector<std::string> lines_;
   std::vector<Read> reads_;
   std::map<std::string, std::string> read_conns_;  // "container[offsets]" -> connector
   std::map<std::tuple<const void*, const void*, Shift>, Code> memo_;
+  /// What memo_ keys point to, kept alive so that no later scope or value reuses an address
+  /// (a freed callee scope reused by the next call of the same operator would hit the memo).
+  std::vector<std::shared_ptr<const void>> keep_;
+  std::map<std::string, std::pair<std::string, std::string>> neighbours_;  // table read -> (clamped, raw)
+  LoweringContext* ctx_ = nullptr;
   int temps_ = 0;
   SourceLocation where_;  // location of the program call (for reads)
 };

@@ -2,6 +2,7 @@
 // symbols for the parameters, one state per program call, one map over the call's output
 // domain per state with one tasklet computing the inlined operator.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "lowering_internal.h"
@@ -22,27 +23,143 @@ struct OutField {
   std::vector<Dimension> dims;
 };
 
-class ProgramLowering {
+/// The conventional neighbour counts of the mesh connectivities (weir/mesh/triangular_mesh.h
+/// and ICON's grids); LoweringOptions::max_neighbors overrides or adds to them.
+const std::map<std::string, std::int64_t>& default_max_neighbors() {
+  static const std::map<std::string, std::int64_t> m = {
+      {"E2V", 2},    {"E2C", 2},    {"C2E", 3},    {"C2V", 3},    {"V2E", 6},
+      {"V2C", 6},    {"V2V", 6},    {"C2E2C", 3},  {"C2E2CO", 4}, {"E2C2V", 4},
+      {"E2C2E", 4},  {"E2C2EO", 5}, {"C2E2C2E", 9}, {"C2E2C2E2C", 9}, {"E2ECV", 4},
+  };
+  return m;
+}
+
+class ProgramLowering final : public LoweringContext {
  public:
   ProgramLowering(const TypedDefinition& def, const LoweringOptions& opts)
       : def_(def), opts_(opts),
         sdfg_(std::make_unique<SDFG>(opts.sdfg_name.empty() ? def.name : opts.sdfg_name)) {}
 
   std::unique_ptr<SDFG> run() {
+    std::set<const TypedDefinition*> seen;
+    collect_offsets(def_, seen);
     if (def_.kind == DefinitionKind::Program) lower_program();
     else if (def_.kind == DefinitionKind::FieldOperator) lower_operator();
-    else unsupported(def_.loc, "lowering a scan_operator called directly ('" + def_.name + "')");
+    else unsupported(def_.loc, "lowering a scan_operator called directly ('" + def_.name + "'); call it from a program");
+    // The connectivity tables follow the parameters, by name.
+    for (const auto& [name, n] : tables_) sdfg_->arg_names.push_back(name);
     return std::move(sdfg_);
   }
 
+  // ---------------------------------------------------------------- LoweringContext
+
+  std::int64_t max_neighbors(const std::string& offset, const SourceLocation& loc) const {
+    if (auto it = opts_.max_neighbors.find(offset); it != opts_.max_neighbors.end()) return it->second;
+    if (auto it = default_max_neighbors().find(offset); it != default_max_neighbors().end()) return it->second;
+    throw FrontendError(loc, "the number of neighbours of '" + offset +
+                                 "' is not known: give it in LoweringOptions::max_neighbors");
+  }
+
+  std::int64_t table(const FieldOffset& o, const SourceLocation& loc) override {
+    if (auto it = tables_.find(o.name); it != tables_.end()) return it->second;
+    if (sdfg_->has_data(o.name))
+      throw FrontendError(loc, "the connectivity table '" + o.name + "' has the name of a parameter");
+    std::int64_t n = max_neighbors(o.name, loc);
+    std::string rows = "__" + o.name + "_rows";
+    sdfg_->add_symbol(rows, ScalarType::Int64);
+    sdfg_->add_array(o.name, ScalarType::Int32, {sym::Expr::symbol(rows), sym::Expr(n)}, false);
+    tables_[o.name] = n;
+    return n;
+  }
+
+  std::int64_t local_size(const Dimension& d, const SourceLocation& loc) override {
+    if (const FieldOffset* o = table_of_local(d)) return max_neighbors(o->name, loc);
+    return max_neighbors(d.name, loc);
+  }
+
+  const FieldOffset* table_of_local(const Dimension& d) override {
+    auto it = local_offsets_.find(d.name);
+    return it == local_offsets_.end() ? nullptr : &it->second;
+  }
+
+  ValuePtr scan(const TExpr& call, const EnvPtr& env) override {
+    auto key = std::make_pair(static_cast<const void*>(&call), static_cast<const void*>(env.get()));
+    if (auto it = scans_.find(key); it != scans_.end()) return it->second.second;
+    // One transient per result leaf over the current call's domain (indexed like the outputs).
+    std::vector<OutField> dests;
+    std::function<ValuePtr(const Type&)> make = [&](const Type& t) -> ValuePtr {
+      auto v = std::make_shared<Val>();
+      if (t.is_tuple()) {
+        v->kind = Val::Kind::Tuple;
+        for (const Type& e : t.elements) v->elems.push_back(make(e));
+        return v;
+      }
+      if (!t.is_field()) unsupported(call.loc, "a scan result of type " + to_string(t));
+      std::vector<sym::Expr> shape;
+      for (const Dimension& d : t.dims) {
+        auto pos = std::find(cur_dims_.begin(), cur_dims_.end(), d) - cur_dims_.begin();
+        if (static_cast<std::size_t>(pos) == cur_dims_.size())
+          unsupported(call.loc, "a scan result over '" + d.name + "', which is not a dimension of the output domain");
+        shape.push_back(cur_ranges_[static_cast<std::size_t>(pos)].end + sym::Expr(1));
+      }
+      std::string name = sdfg_->unique_data_name("__scan" + std::to_string(scan_count_) + "_" +
+                                                 std::to_string(dests.size()));
+      sdfg_->add_array(name, to_sdfg_type(t.dtype), shape, true);
+      dests.push_back({name, t.dims});
+      v->kind = Val::Kind::Field;
+      v->name = name;
+      v->dims = t.dims;
+      params_[name] = v;
+      return v;
+    };
+    ValuePtr result = make(call.type);  // named after the id emit_scan takes next
+    std::vector<ValuePtr> args;
+    for (const TExprPtr& a : call.args) args.push_back(lazy(a, env));
+    emit_scan(*call.callee, args, dests, call.loc);
+    scans_[key] = {env, result};  // the scope stays alive: its address is part of the key
+    return result;
+  }
+
  private:
+  // ---------------------------------------------------------------- offsets
+
+  void collect_offsets(const TExpr& e, std::set<const TypedDefinition*>& seen) {
+    for (const ShiftStep& st : e.shifts) {
+      if (st.offset.targets.size() == 2 && st.offset.targets[1].kind == DimensionKind::Local)
+        local_offsets_.emplace(st.offset.targets[1].name, st.offset);
+      if (st.index_field) collect_offsets(*st.index_field, seen);
+    }
+    for (const TExprPtr& a : e.args) collect_offsets(*a, seen);
+    if (e.callee) collect_offsets(*e.callee, seen);
+  }
+
+  void collect_offsets(const std::vector<TStmt>& body, std::set<const TypedDefinition*>& seen) {
+    for (const TStmt& s : body) {
+      if (s.value) collect_offsets(*s.value, seen);
+      collect_offsets(s.body, seen);
+      collect_offsets(s.orelse, seen);
+    }
+  }
+
+  void collect_offsets(const TypedDefinition& d, std::set<const TypedDefinition*>& seen) {
+    if (!seen.insert(&d).second) return;
+    collect_offsets(d.body, seen);
+    for (const ProgramCall& c : d.calls) {
+      if (c.callee) collect_offsets(*c.callee, seen);
+      for (const TExprPtr& a : c.args) collect_offsets(*a, seen);
+    }
+  }
+
   // ---------------------------------------------------------------- containers
 
   void add_field(const std::string& name, const Type& t, const SourceLocation& loc) {
     std::vector<sym::Expr> shape;
     for (const Dimension& d : t.dims) {
-      if (d.kind == DimensionKind::Local)
-        unsupported(loc, "fields with a local dimension ('" + name + "' over '" + d.name + "')");
+      if (d.kind == DimensionKind::Local) {
+        // A local dimension has as many entries as its connectivity has neighbours.
+        shape.push_back(sym::Expr(local_size(d, loc)));
+        continue;
+      }
       // `__f_I_size`; `__out_I_size` for the output `__out`; a suffix if the name is taken.
       std::string base = (name.rfind("__", 0) == 0 ? name : "__" + name) + "_" + d.name + "_size";
       std::string s = base;
@@ -141,6 +258,8 @@ class ProgramLowering {
       const Type& t0 = c.outs[0].type;
       std::vector<OutField> outs;
       for (const ProgramCall::Out& o : c.outs) {
+        for (const Dimension& d : o.type.dims)
+          if (d.kind == DimensionKind::Local) unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
         if (!(o.type.dims == t0.dims))
           unsupported(c.loc, "outputs over different dimensions in one call");
         outs.push_back({o.name, o.type.dims});
@@ -210,53 +329,40 @@ class ProgramLowering {
 
   // ---------------------------------------------------------------- one call: state + map
 
-  void emit_call(std::size_t k, const TypedDefinition& callee, const std::vector<ValuePtr>& args,
-                 const std::vector<OutField>& outs, const std::vector<Dimension>& dims,
-                 const std::vector<Range>& ranges, const SourceLocation& loc) {
-    if (callee.kind != DefinitionKind::FieldOperator)
-      unsupported(loc, std::string(to_string(callee.kind)) + " '" + callee.name + "' in a program");
-    std::map<std::string, std::string> params;
-    std::vector<std::string> param_list;
-    for (const Dimension& d : dims) {
-      if (d.kind == DimensionKind::Local) unsupported(loc, "outputs with a local dimension");
-      params[d.name] = map_param(d);
-      param_list.push_back(map_param(d));
-    }
-    KernelBuilder kb(params);
-    kb.set_location(loc);
-    ValuePtr res = kb.inline_call(callee, args, loc);
-    // The result itself needs no temporary: `__out = (...)`.
-    Code result = res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
-    std::vector<std::string> leaves;
-    std::function<void(const Code&)> flat = [&](const Code& c) {
-      if (!c.tuple) leaves.push_back(c.text);
-      else for (const Code& x : c.elems) flat(x);
-    };
-    flat(result);
-    if (leaves.size() != outs.size())
-      throw Error("lowering: " + std::to_string(leaves.size()) + " results for " +
-                  std::to_string(outs.size()) + " outputs");
+  /// What a tasklet writes: connector `conn` into `container` at `point`; the map exit's
+  /// outer memlet covers `whole`.
+  struct Write {
+    std::string container, conn;
+    std::vector<sym::Expr> point;
+    std::vector<Range> whole;
+  };
 
-    std::string code;
-    for (const std::string& l : kb.lines()) code += l + "\n";
-    std::vector<std::string> out_conns;
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-      std::string conn = outs.size() == 1 ? "__out" : "__out_" + std::to_string(i);
-      if (sdfg_->has_data(conn) || sdfg_->symbols.count(conn)) conn = "__result" + conn.substr(5);
-      out_conns.push_back(conn);
-      code += out_conns.back() + " = " + leaves[i] + (i + 1 < outs.size() ? "\n" : "");
-    }
-    std::vector<std::string> in_conns;
+  /// Appends a state to `region` after `*last` (in order).
+  SDFGState& next_state(ControlFlowRegion& region, BlockId& last, const std::string& label) {
+    SDFGState& st = region.add_state(label, last == kNoBlock && region.num_blocks() == 0);
+    if (last != kNoBlock) region.add_edge(last, st.id());
+    last = st.id();
+    return st;
+  }
+
+  /// Fills `st` with a map over `params`/`ranges` (no map when there are none) holding one
+  /// tasklet with the builder's code and reads, and the given writes. `param_ranges` gives the
+  /// range of every symbol reads are relative to (the map parameters, loop variables).
+  void build_kernel_state(SDFGState& st, const std::string& label, const KernelBuilder& kb,
+                          std::string code, const std::vector<Write>& writes,
+                          const std::vector<std::string>& params, const std::vector<Range>& ranges,
+                          const std::map<std::string, Range>& param_ranges) {
+    std::vector<std::string> in_conns, out_conns;
     for (const Read& r : kb.reads()) in_conns.push_back(r.conn);
-
-    std::string label = callee.name;
-    SDFGState& st = sdfg_->add_state("call_" + std::to_string(k) + "_" + callee.name, k == 0);
-    if (last_state_ != kNoBlock) sdfg_->add_edge(last_state_, st.id());
-    last_state_ = st.id();
-
-    MapEntry& entry = st.add_map(label + "_map", param_list, Subset(ranges), opts_.map_schedule);
-    NodeId entry_id = entry.id(), exit_id = entry.exit;
-    Tasklet& t = st.add_tasklet(label, CodeBlock{code, Language::Python}, in_conns, out_conns);
+    for (const Write& w : writes) out_conns.push_back(w.conn);
+    bool mapped = !params.empty();
+    NodeId entry_id = 0, exit_id = 0;
+    if (mapped) {
+      MapEntry& entry = st.add_map(label + "_map", params, Subset(ranges), opts_.map_schedule);
+      entry_id = entry.id();
+      exit_id = entry.exit;
+    }
+    Tasklet& t = st.add_tasklet(label, CodeBlock{std::move(code), Language::Python}, in_conns, out_conns);
     NodeId tid = t.id();
 
     // Reads: one access node per container, an outer memlet covering all the reads.
@@ -266,58 +372,288 @@ class ProgramLowering {
         containers.push_back(r.container);
     for (const std::string& c : containers) {
       const DataDescriptor& desc = sdfg_->data(c);
+      bool whole = false;
+      for (const Read& r : kb.reads()) whole = whole || (r.container == c && r.whole);
       Subset outer;
       if (desc.is_scalar()) {
         outer = Subset({Range::index(0)});
+      } else if (whole) {
+        outer = Subset::full(desc.shape);
       } else {
-        const Val& fv = *params_.at(c);
         std::vector<Range> rs;
-        for (std::size_t j = 0; j < fv.dims.size(); ++j) {
-          std::int64_t lo = 0, hi = 0;
-          bool first = true;
+        const Read* first = nullptr;
+        for (const Read& r : kb.reads())
+          if (r.container == c && !first) first = &r;
+        for (std::size_t j = 0; j < first->params.size(); ++j) {
+          std::int64_t lo = first->offsets[j], hi = first->offsets[j];
           for (const Read& r : kb.reads())
             if (r.container == c) {
-              lo = first ? r.offsets[j] : std::min(lo, r.offsets[j]);
-              hi = first ? r.offsets[j] : std::max(hi, r.offsets[j]);
-              first = false;
+              lo = std::min(lo, r.offsets[j]);
+              hi = std::max(hi, r.offsets[j]);
             }
-          auto pos = std::find(dims.begin(), dims.end(), fv.dims[j]) - dims.begin();
-          const Range& mr = ranges[static_cast<std::size_t>(pos)];
-          rs.emplace_back(mr.start + sym::Expr(lo), mr.end + sym::Expr(hi));
+          if (first->params[j].empty()) {
+            rs.emplace_back(sym::Expr(lo), sym::Expr(hi));
+          } else {
+            const Range& pr = param_ranges.at(first->params[j]);
+            rs.emplace_back(pr.start + sym::Expr(lo), pr.end + sym::Expr(hi));
+          }
         }
         outer = Subset(rs);
       }
       AccessNode& a = st.add_access(c);
-      std::string in = "IN_" + c, out = "OUT_" + c;
-      entry.in_connectors[in] = std::nullopt;
-      entry.out_connectors[out] = std::nullopt;
-      st.add_edge(a.id(), "", entry_id, in, Memlet::simple(c, outer));
+      std::string out = "OUT_" + c;
+      if (mapped) {
+        MapEntry& entry = *st.node(entry_id).as<MapEntry>();
+        entry.in_connectors["IN_" + c] = std::nullopt;
+        entry.out_connectors[out] = std::nullopt;
+        st.add_edge(a.id(), "", entry_id, "IN_" + c, Memlet::simple(c, outer));
+      }
       for (const Read& r : kb.reads())
         if (r.container == c) {
-          std::vector<Range> idx;
-          for (const sym::Expr& x : r.index) idx.push_back(Range::index(x));
-          st.add_edge(entry_id, out, tid, r.conn, Memlet::simple(c, Subset(idx)));
+          Memlet m;
+          if (r.whole) {
+            m = Memlet::simple(c, Subset::full(desc.shape));
+            m.dynamic = true;  // the code reads some of it, at indices it computes
+          } else {
+            std::vector<Range> idx;
+            for (const sym::Expr& x : r.index) idx.push_back(Range::index(x));
+            m = Memlet::simple(c, Subset(idx));
+          }
+          if (mapped) st.add_edge(entry_id, out, tid, r.conn, m);
+          else st.add_edge(a.id(), "", tid, r.conn, m);
         }
     }
-    if (kb.reads().empty()) st.add_edge(entry_id, "", tid, "", Memlet{});
+    if (kb.reads().empty() && mapped) st.add_edge(entry_id, "", tid, "", Memlet{});
 
-    // Writes: the map point of every output.
-    MapExit& exit = *st.node(exit_id).as<MapExit>();
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-      const OutField& o = outs[i];
-      std::vector<Range> point, whole;
-      for (std::size_t j = 0; j < o.dims.size(); ++j) {
-        point.push_back(Range::index(sym::Expr::symbol(map_param(o.dims[j]))));
-        whole.push_back(ranges[j]);
+    for (const Write& w : writes) {
+      std::vector<Range> point;
+      for (const sym::Expr& x : w.point) point.push_back(Range::index(x));
+      AccessNode& a = st.add_access(w.container);
+      if (!mapped) {
+        st.add_edge(tid, w.conn, a.id(), "", Memlet::simple(w.container, Subset(point)));
+        continue;
       }
-      std::string in = "IN_" + o.name, out = "OUT_" + o.name;
-      if (exit.in_connectors.count(in)) unsupported(loc, "writing '" + o.name + "' twice in one call");
+      MapExit& exit = *st.node(exit_id).as<MapExit>();
+      std::string in = "IN_" + w.container, out = "OUT_" + w.container;
+      if (exit.in_connectors.count(in)) unsupported(where_, "writing '" + w.container + "' twice in one call");
       exit.in_connectors[in] = std::nullopt;
       exit.out_connectors[out] = std::nullopt;
-      st.add_edge(tid, out_conns[i], exit_id, in, Memlet::simple(o.name, Subset(point)));
-      AccessNode& a = st.add_access(o.name);
-      st.add_edge(exit_id, out, a.id(), "", Memlet::simple(o.name, Subset(whole)));
+      st.add_edge(tid, w.conn, exit_id, in, Memlet::simple(w.container, Subset(point)));
+      st.add_edge(exit_id, out, a.id(), "", Memlet::simple(w.container, Subset(w.whole)));
     }
+    if (writes.empty() && mapped) st.add_edge(tid, "", exit_id, "", Memlet{});
+  }
+
+  /// Flattens a result code into its leaves.
+  static std::vector<std::string> leaves_of(const Code& c) {
+    std::vector<std::string> leaves;
+    std::function<void(const Code&)> flat = [&](const Code& x) {
+      if (!x.tuple) leaves.push_back(x.text);
+      else for (const Code& e : x.elems) flat(e);
+    };
+    flat(c);
+    return leaves;
+  }
+
+  /// A connector name for output `i` of `n` that no container or symbol has.
+  std::string out_conn(std::size_t i, std::size_t n, const std::string& base = "__out") {
+    std::string conn = n == 1 ? base : base + "_" + std::to_string(i);
+    if (sdfg_->has_data(conn) || sdfg_->symbols.count(conn)) conn = "__result" + conn.substr(base.size());
+    return conn;
+  }
+
+  void emit_call(std::size_t k, const TypedDefinition& callee, const std::vector<ValuePtr>& args,
+                 const std::vector<OutField>& outs, const std::vector<Dimension>& dims,
+                 const std::vector<Range>& ranges, const SourceLocation& loc) {
+    if (callee.kind == DefinitionKind::Program)
+      unsupported(loc, "program '" + callee.name + "' called in a program");
+    std::map<std::string, std::string> params;
+    std::vector<std::string> param_list;
+    for (const Dimension& d : dims) {
+      if (d.kind == DimensionKind::Local) unsupported(loc, "outputs with a local dimension");
+      params[d.name] = map_param(d);
+      param_list.push_back(map_param(d));
+    }
+    cur_dims_ = dims;
+    scans_.clear();  // scan results belong to one call (its domain)
+    cur_ranges_ = ranges;
+    where_ = loc;
+    if (callee.kind == DefinitionKind::ScanOperator) return emit_scan(callee, args, outs, loc);
+
+    KernelBuilder kb(params, this);
+    kb.set_location(loc);
+    ValuePtr res = kb.inline_call(callee, args, loc);
+    // An operator returning a scan's result directly: the scan writes the outputs.
+    if (res->kind == Val::Kind::Lazy && res->expr->kind == TExprKind::Call && res->expr->callee &&
+        res->expr->callee->kind == DefinitionKind::ScanOperator && kb.lines().empty() && kb.reads().empty()) {
+      std::vector<ValuePtr> scan_args;
+      for (const TExprPtr& a : res->expr->args) scan_args.push_back(lazy(a, res->env));
+      return emit_scan(*res->expr->callee, scan_args, outs, res->expr->loc);
+    }
+    // The result itself needs no temporary: `__out = (...)`.
+    Code result = res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
+    std::vector<std::string> leaves = leaves_of(result);
+    if (leaves.size() != outs.size())
+      throw Error("lowering: " + std::to_string(leaves.size()) + " results for " +
+                  std::to_string(outs.size()) + " outputs");
+
+    std::string code;
+    for (const std::string& l : kb.lines()) code += l + "\n";
+    std::vector<Write> writes;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      Write w{outs[i].name, out_conn(i, outs.size()), {}, {}};
+      code += w.conn + " = " + leaves[i] + (i + 1 < outs.size() ? "\n" : "");
+      for (std::size_t j = 0; j < outs[i].dims.size(); ++j) {
+        w.point.push_back(sym::Expr::symbol(map_param(outs[i].dims[j])));
+        w.whole.push_back(ranges[j]);
+      }
+      writes.push_back(std::move(w));
+    }
+    std::map<std::string, Range> pr;
+    for (std::size_t j = 0; j < dims.size(); ++j) pr[map_param(dims[j])] = ranges[j];
+    SDFGState& st = next_state(*sdfg_, last_state_, "call_" + std::to_string(k) + "_" + callee.name);
+    build_kernel_state(st, callee.name, kb, std::move(code), writes, param_list, ranges, pr);
+  }
+
+  // ---------------------------------------------------------------- scans
+
+  /// A scan over the current call's domain writing its result leaves into `dests`: an init
+  /// state setting the carry (one transient per carry leaf over the non-scan dimensions), then
+  /// a LoopRegion over the scan axis (up or down) whose state maps over the other dimensions;
+  /// its tasklet reads the carry and the arguments at the level, and writes the new carry and
+  /// the outputs at the level.
+  void emit_scan(const TypedDefinition& scan, const std::vector<ValuePtr>& args,
+                 const std::vector<OutField>& dests, const SourceLocation& loc) {
+    const Dimension& axis = scan.axis;
+    auto apos = std::find(cur_dims_.begin(), cur_dims_.end(), axis) - cur_dims_.begin();
+    if (static_cast<std::size_t>(apos) == cur_dims_.size())
+      unsupported(loc, "a scan along '" + axis.name + "' over a domain without that dimension");
+    const Range axis_range = cur_ranges_[static_cast<std::size_t>(apos)];
+    std::vector<Dimension> col_dims;
+    std::vector<std::string> col_params;
+    std::vector<Range> col_ranges;
+    std::map<std::string, std::string> params;
+    std::map<std::string, Range> pr;
+    for (std::size_t j = 0; j < cur_dims_.size(); ++j) {
+      if (static_cast<std::ptrdiff_t>(j) == apos) continue;
+      col_dims.push_back(cur_dims_[j]);
+      col_params.push_back(map_param(cur_dims_[j]));
+      col_ranges.push_back(cur_ranges_[j]);
+      params[cur_dims_[j].name] = map_param(cur_dims_[j]);
+      pr[map_param(cur_dims_[j])] = cur_ranges_[j];
+    }
+    int id = scan_count_++;
+    std::string tag = "scan" + std::to_string(id) + "_" + scan.name;
+
+    // Carry transients over the other dimensions (one element when there are none).
+    std::vector<Type> carry_types;
+    std::function<void(const Type&)> flat = [&](const Type& t) {
+      if (t.is_tuple()) for (const Type& e : t.elements) flat(e);
+      else carry_types.push_back(t);
+    };
+    flat(scan.returns);
+    std::vector<sym::Expr> carry_shape, carry_point;
+    std::vector<Range> carry_whole;
+    for (std::size_t j = 0; j < col_dims.size(); ++j) {
+      carry_shape.push_back(col_ranges[j].end + sym::Expr(1));
+      carry_point.push_back(sym::Expr::symbol(col_params[j]));
+      carry_whole.push_back(col_ranges[j]);
+    }
+    if (col_dims.empty()) {
+      carry_shape.push_back(sym::Expr(1));
+      carry_point.push_back(sym::Expr(0));
+      carry_whole.push_back(Range::index(sym::Expr(0)));
+    }
+    std::vector<std::string> carries;
+    std::size_t leaf = 0;
+    std::function<ValuePtr(const Type&)> carry_val = [&](const Type& t) -> ValuePtr {
+      auto v = std::make_shared<Val>();
+      if (t.is_tuple()) {
+        v->kind = Val::Kind::Tuple;
+        for (const Type& e : t.elements) v->elems.push_back(carry_val(e));
+        return v;
+      }
+      if (!t.is_scalar()) unsupported(scan.loc, "a scan carry of type " + to_string(t));
+      std::string name = sdfg_->unique_data_name("__carry" + std::to_string(id) + "_" + std::to_string(leaf++));
+      sdfg_->add_array(name, to_sdfg_type(t.dtype), carry_shape, true);
+      carries.push_back(name);
+      v->kind = Val::Kind::Field;
+      v->name = name;
+      v->dims = col_dims;
+      return v;
+    };
+    ValuePtr carry = carry_val(scan.returns);
+    if (carries.size() != dests.size())
+      throw Error("lowering: scan '" + scan.name + "' has " + std::to_string(carries.size()) +
+                  " results for " + std::to_string(dests.size()) + " outputs");
+    auto carry_writes = [&](const std::string& base) {
+      std::vector<Write> ws;
+      for (std::size_t i = 0; i < carries.size(); ++i)
+        ws.push_back({carries[i], out_conn(i, carries.size(), base), carry_point, carry_whole});
+      return ws;
+    };
+
+    // The level kernel first: materializing the scans its arguments use adds their blocks,
+    // which must come before this scan's.
+    std::map<std::string, std::string> col_map = params;
+    std::string var = map_param(axis);
+    params[axis.name] = var;
+    pr[var] = Range::index(sym::Expr::symbol(var));
+    KernelBuilder kb(params, this);
+    kb.set_location(loc);
+    std::vector<ValuePtr> all{carry};
+    all.insert(all.end(), args.begin(), args.end());
+    ValuePtr res = kb.inline_call(scan, all, loc);
+    Code result = res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
+    std::vector<std::string> leaves = leaves_of(result);
+    if (leaves.size() != carries.size()) throw Error("lowering: scan result does not match its carry");
+    std::string code;
+    for (const std::string& l : kb.lines()) code += l + "\n";
+    std::vector<Write> ws = carry_writes("__carry");
+    for (std::size_t i = 0; i < leaves.size(); ++i) code += ws[i].conn + " = " + leaves[i] + "\n";
+    for (std::size_t i = 0; i < dests.size(); ++i) {
+      Write w{dests[i].name, out_conn(i, dests.size()), {}, {}};
+      for (const Dimension& d : dests[i].dims) {
+        if (d == axis) {
+          w.point.push_back(sym::Expr::symbol(var));
+          w.whole.push_back(Range::index(sym::Expr::symbol(var)));
+          continue;
+        }
+        auto pos = std::find(col_dims.begin(), col_dims.end(), d) - col_dims.begin();
+        if (static_cast<std::size_t>(pos) == col_dims.size())
+          unsupported(loc, "a scan output over '" + d.name + "', which is not a dimension of the domain");
+        w.point.push_back(sym::Expr::symbol(col_params[static_cast<std::size_t>(pos)]));
+        w.whole.push_back(col_ranges[static_cast<std::size_t>(pos)]);
+      }
+      code += w.conn + " = " + ws[i].conn + (i + 1 < dests.size() ? "\n" : "");
+      ws.push_back(std::move(w));
+    }
+    // Init state: carry = init.
+    {
+      KernelBuilder ikb(col_map, this);
+      ikb.set_location(loc);
+      if (!scan.init) unsupported(scan.loc, "a scan operator without init=");
+      std::vector<std::string> ileaves = leaves_of(ikb.eval(*scan.init, nullptr, {}));
+      if (ileaves.size() != carries.size()) throw Error("lowering: scan init does not match its carry");
+      std::vector<Write> iws = carry_writes("__init");
+      std::string icode;
+      for (const std::string& l : ikb.lines()) icode += l + "\n";
+      for (std::size_t i = 0; i < iws.size(); ++i) icode += iws[i].conn + " = " + ileaves[i] + (i + 1 < iws.size() ? "\n" : "");
+      SDFGState& ist = next_state(*sdfg_, last_state_, tag + "_init");
+      build_kernel_state(ist, tag + "_init", ikb, std::move(icode), iws, col_params, col_ranges, pr);
+    }
+
+    // The loop over the scan axis.
+    std::string lo = axis_range.start.str(), hi = axis_range.end.str();
+    LoopRegion& loop = scan.forward
+                           ? sdfg_->add_loop(tag, var, var + " = " + lo, var + " <= " + hi, var + " = " + var + " + 1")
+                           : sdfg_->add_loop(tag, var, var + " = " + hi, var + " >= " + lo, var + " = " + var + " - 1");
+    if (last_state_ != kNoBlock) sdfg_->add_edge(last_state_, loop.id());
+    last_state_ = loop.id();
+
+    BlockId inner = kNoBlock;
+    SDFGState& st = next_state(loop, inner, tag + "_level");
+    build_kernel_state(st, tag, kb, std::move(code), ws, col_params, col_ranges, pr);
   }
 
   const TypedDefinition& def_;
@@ -326,6 +662,14 @@ class ProgramLowering {
   std::map<std::string, ValuePtr> params_;
   std::map<std::string, std::map<std::string, std::string>> size_symbols_;  // field -> dim -> symbol
   BlockId last_state_ = kNoBlock;
+  // the call being lowered (scans materialize over its domain)
+  std::vector<Dimension> cur_dims_;
+  std::vector<Range> cur_ranges_;
+  SourceLocation where_;
+  int scan_count_ = 0;
+  std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
+  std::map<std::string, std::int64_t> tables_;          // connectivity -> max neighbours
+  std::map<std::string, FieldOffset> local_offsets_;    // local dimension -> its connectivity
 };
 
 }  // namespace

@@ -1,0 +1,290 @@
+// Every example program under examples/ is lowered, validated, run on each backend of its case
+// and compared with an independent NumPy reference (tests/examples/references/<example>.py,
+// run with Debian's python3): |result - expected| <= 1e-12 * max(|expected|, 1) for float64.
+// Inputs are seeded random fields; outputs start random too, so writes outside the computed
+// domain show up. Unstructured cases run on the periodic triangular mesh of weir_mesh, some
+// with missing neighbours (-1) put into a table to check that reductions skip them.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+
+#include "cli_run.h"
+#include "corpus.h"
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/module_loader.h"
+#include "weir/frontend/type_checker.h"
+#include "weir/mesh/triangular_mesh.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/runtime/npy.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/sdfg/validate.h"
+
+namespace fs = std::filesystem;
+using namespace weir;
+
+namespace {
+
+/// One example program and how to check it.
+struct Case {
+  std::string file;       ///< under examples/
+  std::string program;    ///< the @program
+  std::string reference;  ///< tests/examples/references/<reference>.py
+  /// Extents of the Cartesian / vertical dimensions by name.
+  std::map<std::string, std::int64_t> sizes;
+  /// > 0: the program is unstructured; Vertex, Edge, Cell extents and the connectivity tables
+  /// come from make_triangular_mesh(mesh_nx, mesh_ny).
+  int mesh_nx = 0, mesh_ny = 0;
+  std::map<std::string, runtime::Number> scalars = {};
+  /// Value range of inputs by name (default [-1, 1]).
+  std::map<std::string, std::pair<double, double>> ranges = {};
+  std::vector<std::string> outputs = {};
+  /// Tables in which some entries become -1 (missing neighbours).
+  std::vector<std::string> missing_neighbours = {};
+  std::vector<std::string> search_path = {};  ///< under examples/
+  std::vector<std::string> backends = {"cpu"};
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = [] {
+    std::vector<Case> v;
+    v.push_back({"cartesian/laplacian.py", "laplacian", "laplacian", {{"I", 9}, {"J", 8}, {"K", 3}},
+                 0, 0, {}, {}, {"out"}});
+    v.push_back({"cartesian/laplacian.py", "bi_laplacian", "laplacian", {{"I", 10}, {"J", 9}, {"K", 3}},
+                 0, 0, {}, {}, {"out"}});
+    v.push_back({"cartesian/hdiff.py", "hdiff_program", "hdiff", {{"I", 10}, {"J", 9}, {"K", 3}},
+                 0, 0, {}, {}, {"out"}});
+    v.push_back({"cartesian/heat3d.py", "heat3d", "heat3d", {{"I", 7}, {"J", 6}, {"K", 5}},
+                 0, 0, {{"alpha", 0.125}}, {}, {"u_new"}});
+    v.push_back({"cartesian/vertical_solver.py", "vertical_solver", "vertical_solver",
+                 {{"I", 4}, {"J", 3}, {"K", 9}}, 0, 0, {{"nk", std::int64_t{7}}},
+                 {{"b", {4.0, 5.0}}}, {"x"}});
+    v.push_back({"unstructured/nabla.py", "nabla_program", "nabla", {{"K", 3}}, 4, 3, {},
+                 {{"vol", {1.0, 2.0}}}, {"out_x", "out_y"}, {"V2E"}});
+    v.push_back({"unstructured/cell_laplacian.py", "cell_laplacian", "cell_laplacian", {{"K", 3}}, 3, 4,
+                 {}, {}, {"lap"}, {"C2E2CO"}});
+    v.push_back({"unstructured/cell_laplacian.py", "cell_bounds", "cell_laplacian", {{"K", 2}}, 4, 3,
+                 {}, {}, {"psi_max", "psi_min"}, {"C2E2CO"}});
+    v.push_back({"unstructured/edge_stencil.py", "edge_gradients", "edge_stencil", {{"K", 3}}, 3, 3,
+                 {}, {}, {"grad_t", "grad_n"}});
+    v.push_back({"unstructured/edge_stencil.py", "edge_smooth", "edge_stencil", {{"K", 2}}, 4, 3,
+                 {{"strength", 0.25}}, {}, {"u_edge"}});
+    Case mm{"multimodule/mymodel/program.py", "smooth", "multimodule", {{"K", 5}}, 3, 3,
+            {{"n_cells", std::int64_t{14}}, {"n_levels", std::int64_t{4}}}, {}, {"out"}};
+    mm.search_path = {"multimodule"};
+    v.push_back(mm);
+    Case pot{"multimodule/mymodel/program.py", "potential_program", "multimodule", {{"Cell", 7}, {"K", 3}}, 0, 0,
+             {}, {}, {"out"}};
+    pot.search_path = {"multimodule"};
+    v.push_back(pot);
+    return v;
+  }();
+  return c;
+}
+
+const Case& find_case(const std::string& file, const std::string& program) {
+  for (const Case& c : cases())
+    if (c.file == file && c.program == program) return c;
+  throw std::runtime_error("no case for " + file + "::" + program);
+}
+
+fs::path source_dir() { return fs::path(WEIR_SOURCE_DIR); }
+
+/// Loads, type-checks and lowers the case's program; the SDFG must validate.
+std::shared_ptr<SDFG> lower_case(const Case& c, const frontend::TypedDefinition** def_out,
+                                 frontend::ModuleLoader& loader, frontend::TypeChecker& tc) {
+  const frontend::LoadedModule& m = loader.load_file((source_dir() / "examples" / c.file).string());
+  for (const auto& d : m.definitions)
+    if (d->name == c.program) {
+      const frontend::TypedDefinition& td = tc.check(*d);
+      *def_out = &td;
+      std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(td);
+      std::string diags;
+      for (const Diagnostic& x : validate(*sdfg)) diags += x.str() + "\n";
+      CHECK(diags == "");
+      return sdfg;
+    }
+  FAIL("no definition " << c.program << " in " << c.file);
+  return nullptr;
+}
+
+std::int64_t extent(const Case& c, const mesh::TriangularMesh* m, const std::string& dim) {
+  if (m && dim == "Vertex") return m->num_vertices;
+  if (m && dim == "Edge") return m->num_edges;
+  if (m && dim == "Cell") return m->num_cells;
+  auto it = c.sizes.find(dim);
+  if (it == c.sizes.end()) FAIL("case " << c.program << " gives no extent of dimension " << dim);
+  return it->second;
+}
+
+/// What a backend runs for a case: the lowered SDFG, with the field-view reference
+/// (`examples/FILE.py::PROGRAM`) as its origin. Backends that take field-view programs (the
+/// embedded backend) are added to a case's `backends` with whatever they need here.
+runtime::CompilableProgram program_of(const Case& c, std::shared_ptr<SDFG> sdfg) {
+  return runtime::CompilableProgram{std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
+}
+
+runtime::Field make_field(ScalarType t, const std::vector<std::int64_t>& shape) {
+  return runtime::Allocator::cpu().allocate(t, shape);
+}
+
+void run_case(const Case& c) {
+  INFO("example " << c.file << "::" << c.program);
+  frontend::ModuleLoader loader(frontend::LoaderOptions{
+      [&] {
+        std::vector<std::string> p;
+        for (const std::string& s : c.search_path) p.push_back((source_dir() / "examples" / s).string());
+        return p;
+      }(),
+      false});
+  frontend::TypeChecker tc;
+  const frontend::TypedDefinition* def = nullptr;
+  std::shared_ptr<SDFG> sdfg = lower_case(c, &def, loader, tc);
+  REQUIRE(sdfg);
+
+  std::unique_ptr<mesh::TriangularMesh> mesh;
+  if (c.mesh_nx > 0) mesh = std::make_unique<mesh::TriangularMesh>(mesh::make_triangular_mesh(c.mesh_nx, c.mesh_ny));
+
+  // Inputs: every array argument of the SDFG.
+  std::mt19937_64 rng(std::hash<std::string>{}(c.file + "::" + c.program) & 0xffff);
+  std::map<std::string, runtime::Field> arrays;
+  for (const frontend::TParam& p : def->params) {
+    if (!p.type.is_field()) continue;
+    const DataDescriptor& desc = sdfg->data(p.name);
+    std::vector<std::int64_t> shape;
+    for (std::size_t j = 0; j < p.type.dims.size(); ++j)
+      shape.push_back(p.type.dims[j].kind == frontend::DimensionKind::Local ? desc.shape[j].value()
+                                                                             : extent(c, mesh.get(), p.type.dims[j].name));
+    REQUIRE(desc.dtype == DataType::scalar(ScalarType::Float64));
+    runtime::Field f = make_field(ScalarType::Float64, shape);
+    auto [lo, hi] = c.ranges.count(p.name) ? c.ranges.at(p.name) : std::make_pair(-1.0, 1.0);
+    std::uniform_real_distribution<double> dist(lo, hi);
+    auto* d = static_cast<double*>(f.data());
+    for (std::int64_t i = 0; i < f.size(); ++i) d[i] = dist(rng);
+    arrays.emplace(p.name, std::move(f));
+  }
+  for (const std::string& name : sdfg->arg_names) {
+    if (arrays.count(name) || !sdfg->has_data(name) || sdfg->data(name).is_scalar()) continue;
+    REQUIRE(mesh);
+    const mesh::Connectivity& t = mesh->table(name);
+    const DataDescriptor& desc = sdfg->data(name);
+    REQUIRE(desc.shape.size() == 2);
+    REQUIRE(desc.shape[1].value() == t.cols);
+    runtime::Field f = make_field(ScalarType::Int32, {t.rows, t.cols});
+    std::memcpy(f.data(), t.data.data(), t.data.size() * sizeof(std::int32_t));
+    if (std::find(c.missing_neighbours.begin(), c.missing_neighbours.end(), name) != c.missing_neighbours.end()) {
+      // Every third row loses one neighbour (never the last one it has).
+      auto* d = static_cast<std::int32_t*>(f.data());
+      for (std::int64_t r = 0; r < t.rows; r += 3) d[r * t.cols + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(t.cols - 1))] = -1;
+    }
+    arrays.emplace(name, std::move(f));
+  }
+
+  // The reference.
+  fs::path dir = test::scratch_dir("examples-" + c.program);
+  fs::create_directories(dir / "in");
+  for (const auto& [name, f] : arrays) runtime::write_npy(dir / "in" / (name + ".npy"), f);
+  {
+    std::ofstream js(dir / "in" / "scalars.json");
+    js << "{";
+    bool first = true;
+    for (const auto& [k, v] : c.scalars) js << (first ? "" : ", ") << "\"" << k << "\": " << runtime::to_string(v), first = false;
+    js << "}\n";
+  }
+  std::string cmd = "/usr/bin/python3 '" + (source_dir() / "tests/examples/references" / (c.reference + ".py")).string() +
+                    "' " + c.program + " '" + (dir / "in").string() + "' '" + (dir / "expected").string() + "'";
+  INFO(cmd);
+  REQUIRE(std::system(cmd.c_str()) == 0);
+
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  for (const std::string& backend_name : c.backends) {
+    INFO("backend " << backend_name);
+    runtime::Arguments args;
+    for (const auto& [name, f] : arrays) args.arrays.emplace(name, f.clone());
+    for (const auto& [k, v] : c.scalars) args.values[k] = v;
+    std::unique_ptr<runtime::Backend> backend = runtime::make_backend(backend_name);
+    runtime::run(*backend, program_of(c, sdfg), args);
+    for (const std::string& out : c.outputs) {
+      INFO("output " << out);
+      runtime::Field want = runtime::read_npy(dir / "expected" / (out + ".npy"));
+      const runtime::Field& got = args.arrays.at(out);
+      REQUIRE(got.shape() == want.shape());
+      std::int64_t bad = 0, first_bad = -1;
+      for (std::int64_t i = 0; i < want.size(); ++i) {
+        double g = got.value_as_double(i), w = want.value_as_double(i);
+        bool ok = g == w || std::abs(g - w) <= 1e-12 * std::max(std::abs(w), 1.0);
+        if (!ok && bad++ == 0) first_bad = i;
+      }
+      if (bad) {
+        INFO("first mismatch at flat index " << first_bad << ": got " << got.value_as_double(first_bad)
+                                             << ", expected " << want.value_as_double(first_bad));
+        CHECK(bad == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("examples: every example program has a numerical case", "[examples]") {
+  // Programs of every example file (multimodule: its program module).
+  for (const auto& e : fs::recursive_directory_iterator(source_dir() / "examples")) {
+    if (e.path().extension() != ".py") continue;
+    std::string rel = fs::relative(e.path(), source_dir() / "examples").string();
+    std::string text = test::read_text(e.path());
+    for (std::size_t pos = text.find("@gtx.program"); pos != std::string::npos; pos = text.find("@gtx.program", pos + 1)) {
+      std::size_t d = text.find("def ", pos);
+      std::string name = text.substr(d + 4, text.find('(', d) - d - 4);
+      INFO(rel << "::" << name);
+      CHECK_NOTHROW(find_case(rel, name));
+    }
+  }
+}
+
+TEST_CASE("examples: weir sdfg writes every example program as a valid SDFG", "[examples][cli]") {
+  fs::path dir = test::scratch_dir("examples-weir-sdfg");
+  for (const Case& c : cases()) {
+    INFO(c.file << "::" << c.program);
+    std::string args = "sdfg '" + (source_dir() / "examples" / c.file).string() + "::" + c.program + "' -o '" +
+                       (dir / (c.program + ".sdfg")).string() + "'";
+    for (const std::string& p : c.search_path) args += " -I '" + (source_dir() / "examples" / p).string() + "'";
+    auto r = test::run_weir(args);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto sdfg = load_sdfg((dir / (c.program + ".sdfg")).string());
+    CHECK(sdfg->name == c.program);
+    CHECK(validate(*sdfg).empty());
+  }
+}
+
+TEST_CASE("examples: laplacian", "[examples]") { run_case(find_case("cartesian/laplacian.py", "laplacian")); }
+TEST_CASE("examples: bi_laplacian", "[examples]") { run_case(find_case("cartesian/laplacian.py", "bi_laplacian")); }
+TEST_CASE("examples: hdiff", "[examples]") { run_case(find_case("cartesian/hdiff.py", "hdiff_program")); }
+TEST_CASE("examples: heat3d", "[examples]") { run_case(find_case("cartesian/heat3d.py", "heat3d")); }
+TEST_CASE("examples: vertical_solver (two scans)", "[examples]") {
+  run_case(find_case("cartesian/vertical_solver.py", "vertical_solver"));
+}
+TEST_CASE("examples: nabla with missing V2E neighbours", "[examples]") {
+  run_case(find_case("unstructured/nabla.py", "nabla_program"));
+}
+TEST_CASE("examples: cell_laplacian", "[examples]") {
+  run_case(find_case("unstructured/cell_laplacian.py", "cell_laplacian"));
+}
+TEST_CASE("examples: cell_bounds (max_over, min_over)", "[examples]") {
+  run_case(find_case("unstructured/cell_laplacian.py", "cell_bounds"));
+}
+TEST_CASE("examples: edge_gradients", "[examples]") {
+  run_case(find_case("unstructured/edge_stencil.py", "edge_gradients"));
+}
+TEST_CASE("examples: edge_smooth", "[examples]") { run_case(find_case("unstructured/edge_stencil.py", "edge_smooth")); }
+TEST_CASE("examples: multimodule smooth", "[examples]") {
+  run_case(find_case("multimodule/mymodel/program.py", "smooth"));
+}
+TEST_CASE("examples: multimodule potential_program", "[examples]") {
+  run_case(find_case("multimodule/mymodel/program.py", "potential_program"));
+}

@@ -1,0 +1,45 @@
+// `weir mesh`: writes every table as int32 .npy with the mesh's shapes and entries, replaces
+// existing tables, and rejects too small meshes with a usage error, writing nothing.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "cli_run.h"
+#include "corpus.h"
+#include "npy_test.h"
+#include "weir/mesh/triangular_mesh.h"
+
+using namespace weir;
+
+TEST_CASE("mesh: weir mesh writes the tables as int32 .npy files", "[mesh][cli]") {
+  auto dir = test::scratch_dir("mesh-cli");
+  auto r = test::run_weir("mesh --nx 4 --ny 3 -o '" + (dir / "m").string() + "'");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("12 vertices, 36 edges, 24 cells"));
+  mesh::TriangularMesh m = mesh::make_triangular_mesh(4, 3);
+  for (const mesh::Connectivity* c : m.tables()) {
+    INFO(c->name);
+    test::NpyArray a = test::read_npy(dir / "m" / (c->name + ".npy"));
+    CHECK(a.descr == "<i4");
+    CHECK(a.shape == std::vector<std::size_t>{static_cast<std::size_t>(c->rows), static_cast<std::size_t>(c->cols)});
+    REQUIRE(a.size() == c->data.size());
+    bool same = true;
+    for (std::size_t i = 0; i < a.size(); ++i) same = same && a.at(i) == c->data[i];
+    CHECK(same);
+  }
+  // A second run replaces the tables; no temporary files stay behind.
+  auto again = test::run_weir("mesh --nx 3 --ny 3 -o '" + (dir / "m").string() + "'");
+  REQUIRE(again.code == 0);
+  CHECK(test::read_npy(dir / "m" / "E2V.npy").shape == std::vector<std::size_t>{27, 2});
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "m")) files += e.path().extension() == ".npy" ? 1 : 100;
+  CHECK(files == 9);
+}
+
+TEST_CASE("mesh: weir mesh rejects a mesh below 3 x 3", "[mesh][cli]") {
+  auto dir = test::scratch_dir("mesh-cli-small");
+  auto r = test::run_weir("mesh --nx 2 --ny 5 -o '" + (dir / "m").string() + "'");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("nx, ny >= 3, got 2 x 5"));
+  CHECK(!std::filesystem::exists(dir / "m"));
+}
