@@ -65,7 +65,7 @@ KernelCase nabla_case(const Sizes& s, const Paths& p, std::shared_ptr<const Peri
 KernelCase cell_laplacian_case(const Sizes& s, const Paths& p, std::shared_ptr<const PeriodicMesh> mesh) {
   KernelCase kc;
   kc.name = "cell_laplacian";
-  kc.description = "weighted cell Laplacian: neighbour sum over C2E2CO (3 neighbours, then the cell)";
+  kc.description = "weighted cell Laplacian: neighbour sum over C2E2CO (the cell, then its 3 neighbours)";
   const i64 nc = mesh->n_cells, K = s.mesh_nk;
   kc.size = mesh_size(*mesh, K);
   kc.min_bytes = 8.0 * (2.0 * nc * K + 4.0 * nc) + 4.0 * 4.0 * nc;
@@ -73,10 +73,10 @@ KernelCase cell_laplacian_case(const Sizes& s, const Paths& p, std::shared_ptr<c
   l.make = [=] {
     Arguments a;
     a.arrays.emplace("psi", random_field({nc, K}, 61));
-    // Consistent weights: the cell's (last entry of C2E2CO) is minus the sum of the others.
+    // Consistent weights: the cell's (first entry of C2E2CO) is minus the sum of the others.
     runtime::Field w = random_field({nc, 4}, 63, 0.5, 1.5);
     auto* wd = static_cast<double*>(w.data());
-    for (i64 c = 0; c < nc; ++c) wd[4 * c + 3] = -(wd[4 * c] + wd[4 * c + 1] + wd[4 * c + 2]);
+    for (i64 c = 0; c < nc; ++c) wd[4 * c] = -(wd[4 * c + 1] + wd[4 * c + 2] + wd[4 * c + 3]);
     a.arrays.emplace("weights", std::move(w));
     a.arrays.emplace("lap", random_field({nc, K}, 62));
     a.arrays.emplace("C2E2CO", int32_field({nc, 4}, mesh->c2e2co));

@@ -159,9 +159,9 @@ TEST_CASE("periodic mesh: tables of a triangulated torus", "[bench][mesh]") {
       CHECK(std::count(&m.v2e[6 * v], &m.v2e[6 * v] + 6, e) == 1);
     }
   for (i64 v = 0; v < m.n_vertices; ++v) CHECK(std::set<int>(&m.v2e[6 * v], &m.v2e[6 * v] + 6).size() == 6);
-  // C2E2C is symmetric and C2E2CO ends with the cell itself.
+  // C2E2C is symmetric and C2E2CO starts with the cell itself.
   for (i64 c = 0; c < m.n_cells; ++c) {
-    CHECK(m.c2e2co[4 * c + 3] == c);
+    CHECK(m.c2e2co[4 * c] == c);
     for (int s = 0; s < 3; ++s) {
       i64 o = m.c2e2c[3 * c + s];
       CHECK(o != c);

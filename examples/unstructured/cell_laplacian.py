@@ -1,5 +1,5 @@
-# Cell-centred operators on a triangular mesh through C2E2CO, the three edge-neighbour cells of
-# a cell followed by the cell itself: a weighted Laplacian (weights per cell and neighbour, the
+# Cell-centred operators on a triangular mesh through C2E2CO, a cell followed by its three
+# edge-neighbour cells (origin first, as in ICON): a weighted Laplacian (weights per cell and neighbour, the
 # origin weight is minus the sum of the others for a consistent operator), and the local
 # extrema a slope limiter would clip against.
 import gt4py.next as gtx

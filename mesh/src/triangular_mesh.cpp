@@ -97,19 +97,19 @@ TriangularMesh make_triangular_mesh(int nx, int ny) {
   for (std::int64_t e = 0; e < ne; ++e) {
     set(m.e2c2v, e, 0, m.e2v.at(e, 0));
     set(m.e2c2v, e, 1, m.e2v.at(e, 1));
-    int col = 0;
+    set(m.e2c2eo, e, 0, e);  // the origin first, as ICON's E2C2EO
+    int col = 1;
     for (int s = 0; s < 2; ++s) {
       std::int64_t c = m.e2c.at(e, s);
       set(m.e2c2v, e, 2 + s, opposite(c, e));
       for (int k = 0; k < 3; ++k)
         if (m.c2e.at(c, k) != e) set(m.e2c2eo, e, col++, m.c2e.at(c, k));
     }
-    set(m.e2c2eo, e, 4, e);
   }
   m.c2e2co = table("C2E2CO", nc, 4);
   for (std::int64_t c = 0; c < nc; ++c) {
-    for (int k = 0; k < 3; ++k) set(m.c2e2co, c, k, across(c, m.c2e.at(c, k)));
-    set(m.c2e2co, c, 3, c);
+    set(m.c2e2co, c, 0, c);  // the origin first, as ICON's C2E2CO (geofac_n2s(:,1) is the cell's own)
+    for (int k = 0; k < 3; ++k) set(m.c2e2co, c, 1 + k, across(c, m.c2e.at(c, k)));
   }
   return m;
 }

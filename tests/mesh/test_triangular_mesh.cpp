@@ -73,10 +73,10 @@ TEST_CASE("mesh: the 3 x 3 mesh, worked out by hand", "[mesh]") {
   // diamond of edge 14: its vertices 4, 8, then 7 (opposite in cell 9) and 5 (opposite in cell 8)
   CHECK(row(m.e2c2v, 14) == std::vector<int>{4, 8, 7, 5});
   // cell 8 across edges 12, 16, 14: cell 3 (upper of quad (1,0)), cell 11 (edge 16 = v(2,1) ->
-  // v(2,2) is the west edge of the upper cell of quad (2,1): 2*5+1), cell 9; then 8 itself
-  CHECK(row(m.c2e2co, 8) == std::vector<int>{3, 11, 9, 8});
-  // edge 14: other edges of cell 9 (21, 13), of cell 8 (12, 16), then 14
-  CHECK(row(m.e2c2eo, 14) == std::vector<int>{21, 13, 12, 16, 14});
+  // v(2,2) is the west edge of the upper cell of quad (2,1): 2*5+1), cell 9; 8 itself first
+  CHECK(row(m.c2e2co, 8) == std::vector<int>{8, 3, 11, 9});
+  // edge 14: itself first, then the other edges of cell 9 (21, 13) and of cell 8 (12, 16)
+  CHECK(row(m.e2c2eo, 14) == std::vector<int>{14, 21, 13, 12, 16});
 }
 
 TEST_CASE("mesh: structural invariants", "[mesh]") {
@@ -129,16 +129,16 @@ TEST_CASE("mesh: structural invariants", "[mesh]") {
         CHECK(far != m.e2v.at(e, 0));
         CHECK(far != m.e2v.at(e, 1));
       }
-      CHECK(m.e2c2eo.at(e, 4) == e);
+      CHECK(m.e2c2eo.at(e, 0) == e);
       std::set<int> ring(m.e2c2eo.data.begin() + e * 5, m.e2c2eo.data.begin() + e * 5 + 5);
       CHECK(ring.size() == 5);
       incidences += 2;
     }
     CHECK(incidences == 6 * m.num_vertices);  // sum of vertex degrees = 2 E
     for (std::int64_t c = 0; c < m.num_cells; ++c) {
-      CHECK(m.c2e2co.at(c, 3) == c);
+      CHECK(m.c2e2co.at(c, 0) == c);
       for (int k = 0; k < 3; ++k) {
-        int n = m.c2e2co.at(c, k), e = m.c2e.at(c, k);
+        int n = m.c2e2co.at(c, 1 + k), e = m.c2e.at(c, k);
         CHECK(n != c);
         CHECK((m.e2c.at(e, 0) == n || m.e2c.at(e, 1) == n));
       }

@@ -38,9 +38,10 @@ struct Connectivity {
 ///    to v(i+1, j) and the cell between that edge and the next (the edges go to the east,
 ///    north-east, north, west, south-west and south neighbours).
 ///  - E2C2V (ne, 4): E2V[0], E2V[1], then the vertex of E2C[0] and of E2C[1] opposite the edge.
-///  - C2E2CO (nc, 4): the three cells across C2E[0], C2E[1], C2E[2], then the cell itself.
-///  - E2C2EO (ne, 5): the other two edges of E2C[0] (in C2E order), of E2C[1], then the edge
-///    itself.
+///  - C2E2CO (nc, 4): the cell itself, then the three cells across C2E[0], C2E[1], C2E[2]
+///    (origin first, as in ICON and icon4py, where the origin's weight is the first entry).
+///  - E2C2EO (ne, 5): the edge itself, then the other two edges of E2C[0] (in C2E order) and
+///    of E2C[1].
 struct TriangularMesh {
   int nx = 0, ny = 0;
   std::int64_t num_vertices = 0, num_edges = 0, num_cells = 0;
