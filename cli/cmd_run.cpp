@@ -188,7 +188,9 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
 std::set<std::string> size_hints(const Signature& sig, const Arguments& args) {
   std::set<std::string> hints;
   for (const auto& [name, v] : args.values) {
-    if (sig.find(name)) continue;
+    // (A connectivity table may share its name with its local dimension: E2V.)
+    if (const Parameter* p = sig.find(name); p && p->kind != Parameter::Kind::Array) continue;
+    if (!std::holds_alternative<std::int64_t>(v)) continue;
     for (const auto& p : sig.params)
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
