@@ -3,6 +3,7 @@
 #include "weir/frontend/lowering.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/simplify.h"
 
 namespace weir::runtime::detail {
 
@@ -29,9 +30,10 @@ std::shared_ptr<CompiledProgram> Toolchain::build(const FieldViewProgram& progra
 }
 
 void Toolchain::optimize(SDFG& sdfg) {
-  // None yet: the lowering emits one map per call with the whole stencil inlined into its
-  // tasklet, which is what an auto-optimize pipeline would start from.
-  (void)sdfg;
+  // The lowering emits one map per call with the whole stencil inlined into its tasklet;
+  // simplify only cleans up around it (state fusion of independent calls). Auto-optimization
+  // (transforms/) plugs in here.
+  transforms::simplify(sdfg);
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program) {

@@ -178,3 +178,50 @@ TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcas
                  CHECK(close(at(a.arrays.at("out"), {c, k}), grav * at(a.arrays.at("height"), {c, k}) * at(a.arrays.at("area"), {c}) * half));
            });
 }
+
+TEST_CASE("examples: calls in order, the second reading what the first wrote", "[runtime][embedded][examples]") {
+  auto p = load(R"(
+IJ = Field[Dims[I, J], float64]
+
+@gtx.field_operator
+def lap(f: IJ) -> IJ:
+    return -4.0 * f + f(I + 1) + f(I - 1) + f(J + 1) + f(J - 1)
+
+@gtx.field_operator
+def scaled(f: IJ, g: IJ, a: float64) -> IJ:
+    return a * f + g
+
+@gtx.program
+def twice(f: IJ, tmp: IJ, out: IJ, a: float64):
+    lap(f, out=tmp[1:-1, 1:-1])
+    lap(tmp, out=out[2:-2, 2:-2])
+    scaled(out, tmp, a, out=tmp)
+)",
+                "twice");
+  const std::int64_t ni = 8, nj = 9;
+  auto args = [&] {
+    Arguments a;
+    a.arrays.emplace("f", make({ni, nj}, [](auto i) { return wave(i, 2); }));
+    a.arrays.emplace("tmp", full({ni, nj}, 0.5));
+    a.arrays.emplace("out", full({ni, nj}, 0.0));
+    a.values["a"] = 3.0;
+    return a;
+  };
+  run_both(p, args, [&](const Arguments& a) {
+    std::vector<double> tmp(ni * nj, 0.5), out(ni * nj, 0.0);
+    auto F = [&](std::int64_t i, std::int64_t j) { return at(a.arrays.at("f"), {i, j}); };
+    auto T = [&](std::int64_t i, std::int64_t j) { return tmp[static_cast<std::size_t>(i * nj + j)]; };
+    for (std::int64_t i = 1; i < ni - 1; ++i)
+      for (std::int64_t j = 1; j < nj - 1; ++j)
+        tmp[static_cast<std::size_t>(i * nj + j)] = -4.0 * F(i, j) + F(i + 1, j) + F(i - 1, j) + F(i, j + 1) + F(i, j - 1);
+    for (std::int64_t i = 2; i < ni - 2; ++i)
+      for (std::int64_t j = 2; j < nj - 2; ++j)
+        out[static_cast<std::size_t>(i * nj + j)] = -4.0 * T(i, j) + T(i + 1, j) + T(i - 1, j) + T(i, j + 1) + T(i, j - 1);
+    for (std::size_t i = 0; i < tmp.size(); ++i) tmp[i] = 3.0 * out[i] + tmp[i];
+    for (std::int64_t i = 0; i < ni; ++i)
+      for (std::int64_t j = 0; j < nj; ++j) {
+        CHECK(close(at(a.arrays.at("out"), {i, j}), out[static_cast<std::size_t>(i * nj + j)]));
+        CHECK(close(at(a.arrays.at("tmp"), {i, j}), tmp[static_cast<std::size_t>(i * nj + j)]));
+      }
+  });
+}
