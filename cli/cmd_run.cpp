@@ -182,6 +182,13 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
   }
 }
 
+// Whether `symbol` is the size symbol of some field along `dim` (`__f_K_size` for K).
+bool is_size_of(const std::string& symbol, const std::string& dim) {
+  std::string suffix = "_" + dim + "_size";
+  return symbol.size() > suffix.size() + 2 && symbol.rfind("__", 0) == 0 &&
+         symbol.compare(symbol.size() - suffix.size(), std::string::npos, suffix) == 0;
+}
+
 // A value given with --set that names a dimension of a field-view program (`--set K=8`) rather
 // than a parameter: with --random-inputs it is the extent of that dimension in every array that
 // has it (size symbols `__f_K_size`). Returns the dimension names so used.
@@ -194,8 +201,7 @@ std::set<std::string> size_hints(const Signature& sig, const Arguments& args) {
     for (const auto& p : sig.params)
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
-          if (s.size() > name.size() + 6 && s.compare(s.size() - name.size() - 6, std::string::npos, "_" + name + "_size") == 0)
-            hints.insert(name);
+          if (is_size_of(s, name)) hints.insert(name);
   }
   return hints;
 }
@@ -275,8 +281,7 @@ int run_command(const Opts& o) {
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
           for (const auto& h : hints)
-            if (!symbols.count(s) && s.size() > h.size() + 6 && s.compare(s.size() - h.size() - 6, std::string::npos, "_" + h + "_size") == 0)
-              symbols[s] = std::get<std::int64_t>(args.values.at(h));
+            if (!symbols.count(s) && is_size_of(s, h)) symbols[s] = std::get<std::int64_t>(args.values.at(h));
     std::mt19937_64 rng(o.seed);
     for (const auto& p : sig.params) {
       if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;

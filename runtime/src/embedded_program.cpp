@@ -60,7 +60,7 @@ std::vector<Param> params_of(const TypedDefinition& def) {
       q.kind = Param::Scalar;
       q.dtype = p.type.dtype;
     } else {
-      throw ArgumentError("parameter '" + p.name + "' of '" + def.name + "' has type " + frontend::to_string(p.type) +
+      throw BackendError("parameter '" + p.name + "' of '" + def.name + "' has type " + frontend::to_string(p.type) +
                           ", which cannot be passed as an argument (fields and scalars only)");
     }
     ps.push_back(q);

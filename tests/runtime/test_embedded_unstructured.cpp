@@ -217,3 +217,33 @@ TEST_CASE("embedded: the Thomas solve of vertical_solver.py matches a C++ Thomas
       }
     }
 }
+
+TEST_CASE("embedded: a scan operator called by a program, with a scalar argument", "[runtime][embedded]") {
+  auto p = load(R"(
+@gtx.scan_operator(axis=K, forward=False, init=(0.0, 1.0))
+def damp(carry: tuple[float64, float64], x: float64, r: float64) -> tuple[float64, float64]:
+    s, w = carry
+    return s * r + x, w * r
+
+@gtx.program
+def prog(f: Field[[I, K], float64], r: float64, s: Field[[I, K], float64], w: Field[[I, K], float64]):
+    damp(f, r, out=(s, w))
+)",
+                "prog");
+  const std::int64_t ni = 2, nk = 4;
+  Arguments args;
+  args.arrays.emplace("f", make({ni, nk}, [](auto i) { return wave(i); }));
+  args.arrays.emplace("s", full({ni, nk}, 0.0));
+  args.arrays.emplace("w", full({ni, nk}, 0.0));
+  args.values["r"] = 0.5;
+  run_embedded(p, args);
+  for (std::int64_t i = 0; i < ni; ++i) {
+    double s = 0.0, w = 1.0;
+    for (std::int64_t k = nk - 1; k >= 0; --k) {
+      s = s * 0.5 + at(args.arrays.at("f"), {i, k});
+      w = w * 0.5;
+      CHECK(close(at(args.arrays.at("s"), {i, k}), s));
+      CHECK(at(args.arrays.at("w"), {i, k}) == w);
+    }
+  }
+}

@@ -33,7 +33,13 @@
 //   it into `out=` over the output domain: the whole field, `out=f[1:-1, 2:]` slices, or
 //   `domain={I: (lo, hi)}` (other dimensions: the whole field). It is a ProgramError, naming the
 //   call and both domains, when the computed result does not cover the output domain or holds an
-//   undefined value there; outputs written by earlier calls stay written.
+//   undefined value there. Later calls see what earlier calls wrote; the caller's arrays are
+//   updated only after the whole program succeeded (a failed run leaves them unchanged).
+// - A @field_operator (or @scan_operator) run directly writes its result into `__out` (or
+//   `__out_0`, `__out_1`, ... for a tuple) over that array's whole domain, so an operator that
+//   shifts its inputs needs inputs larger than `__out` only in gt4py's sense of domains: with
+//   arrays indexed from 0 its result does not cover `__out`; call it from a @program with a
+//   sliced `out=` instead.
 //
 // Arguments are the Arguments/Field types compiled programs take (see
 // field_view_signature()): fields by parameter name with the parameter's dtype and number of
@@ -50,7 +56,8 @@
 namespace weir::runtime {
 
 /// A Program that interprets `program` (see above). Preparing is cheap (nothing is compiled);
-/// every run() evaluates the program again. Throws nothing itself; run() throws ArgumentError
+/// every run() evaluates the program again. Throws BackendError for an empty `program` and for
+/// a parameter type that cannot be an argument (a tuple parameter); run() throws ArgumentError
 /// for arguments that do not fit (nothing is written then) and ProgramError for what goes wrong
 /// while running (domain not covered, undefined values written, a connectivity entry outside
 /// the field, integer division by zero).
