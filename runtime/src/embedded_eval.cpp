@@ -657,11 +657,11 @@ Value Evaluator::builtin(const TExpr& e, Env& env) {
     return Value::of(std::move(g));
   }
   if (n == "astype") {
-    ScalarKind to = e.type.is_tuple() ? ScalarKind::Float64 : e.type.dtype;
+    // The target dtype: every leaf of the result type has it.
     std::function<ScalarKind(const frontend::Type&)> first = [&](const frontend::Type& t) {
       return t.is_tuple() ? first(t.elements[0]) : t.dtype;
     };
-    to = first(e.type);
+    ScalarKind to = first(e.type);
     return map_leaves(eval(*e.args[0], env), [&](const FieldVal& f) {
       ScalarKind from = f.dtype;
       return elementwise({&f}, to, [&](const Num* v) { return convert(from, to, v[0]); });
