@@ -187,24 +187,61 @@ FieldVal elementwise(const std::vector<const FieldVal*>& ins, ScalarKind out,
   for (Range& r : ranges)
     if (r.hi < r.lo) r.hi = r.lo;
   FieldVal res = FieldVal::allocate(out, dims, ranges, masked);
-  std::vector<Num> args(ins.size());
-  std::vector<std::vector<std::int64_t>> sub(ins.size());
-  for (std::size_t k = 0; k < ins.size(); ++k) sub[k].resize(ins[k]->dims.size());
-  for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
-    bool ok = true;
-    for (std::size_t k = 0; k < ins.size(); ++k) {
-      for (std::size_t d = 0; d < dims.size(); ++d)
-        if (where[k][d] >= 0) sub[k][static_cast<std::size_t>(where[k][d])] = idx[d];
-      std::int64_t o = ins[k]->offset(sub[k]);
-      args[k] = (*ins[k]->data)[static_cast<std::size_t>(o)];
-      ok = ok && ins[k]->is_valid(o);
+  // Offsets are affine in the result's index: off_k = c[k] + sum_d idx_d * st[k][d] (stride 0
+  // where input k lacks dim d or is unbounded along it), so the innermost dimension is a plain
+  // strided loop.
+  const std::size_t n = ins.size(), nd = dims.size();
+  std::vector<std::int64_t> c(n), st(n * nd, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    c[k] = ins[k]->base;
+    for (std::size_t d = 0; d < nd; ++d) {
+      int p = where[k][d];
+      if (p < 0) continue;
+      auto pu = static_cast<std::size_t>(p);
+      st[k * nd + d] = ins[k]->strides[pu];
+      c[k] -= ins[k]->ranges[pu].lo * ins[k]->strides[pu];
     }
-    if (masked && !ok) {
-      (*res.valid)[static_cast<std::size_t>(off)] = 0;
-      return;
+  }
+  for (std::size_t d = 0; d < nd; ++d)
+    if (ranges[d].size() == 0) return res;
+  std::vector<std::int64_t> idx(nd), o(n);
+  for (std::size_t d = 0; d < nd; ++d) idx[d] = ranges[d].is_unbounded() ? 0 : ranges[d].lo;
+  // The innermost bounded dimension runs in the inner loop.
+  std::size_t inner = nd;
+  for (std::size_t d = nd; d-- > 0;)
+    if (!ranges[d].is_unbounded()) {
+      inner = d;
+      break;
     }
-    (*res.data)[static_cast<std::size_t>(off)] = normalize(out, fn(args.data()));
-  });
+  std::int64_t count = inner < nd ? ranges[inner].size() : 1;
+  std::vector<Num> args(n);
+  Num* rdata = res.data->data();
+  while (true) {
+    std::int64_t roff = res.offset(idx);
+    for (std::size_t k = 0; k < n; ++k) {
+      o[k] = c[k];
+      for (std::size_t d = 0; d < nd; ++d) o[k] += idx[d] * st[k * nd + d];
+    }
+    for (std::int64_t i = 0; i < count; ++i) {
+      bool ok = true;
+      for (std::size_t k = 0; k < n; ++k) {
+        std::int64_t ok_off = o[k] + (inner < nd ? i * st[k * nd + inner] : 0);
+        args[k] = (*ins[k]->data)[static_cast<std::size_t>(ok_off)];
+        if (masked) ok = ok && ins[k]->is_valid(ok_off);
+      }
+      std::int64_t r = roff + (inner < nd ? i * res.strides[inner] : 0);
+      if (!ok) (*res.valid)[static_cast<std::size_t>(r)] = 0;
+      else rdata[r] = normalize(out, fn(args.data()));
+    }
+    // Next point of the outer dimensions.
+    bool carried = true;
+    for (std::size_t d = inner; carried && d-- > 0;) {
+      if (ranges[d].is_unbounded()) continue;
+      if (++idx[d] < ranges[d].hi) carried = false;
+      else idx[d] = ranges[d].lo;
+    }
+    if (carried) break;
+  }
   return res;
 }
 
