@@ -302,7 +302,7 @@ bool Evaluator::exec(const std::vector<TStmt>& body, Env& env, Value& result) {
     switch (s.kind) {
       case TStmt::Kind::Return: result = eval(*s.value, env); return true;
       case TStmt::Kind::If: {
-        const FieldVal& c = leaf(eval(*s.value, env), *s.value);
+        const FieldVal c = leaf(eval(*s.value, env), *s.value);
         if (exec(truthy(c.dtype, (*c.data)[static_cast<std::size_t>(c.base)]) ? s.body : s.orelse, env, result))
           return true;
         break;
@@ -803,6 +803,72 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
 
 // ----------------------------------------------------------------------------- scan
 
+namespace {
+
+bool branches(const TExpr& e) {
+  if (e.kind == TExprKind::Ternary) return true;
+  for (const auto& a : e.args)
+    if (branches(*a)) return true;
+  return false;
+}
+
+// Whether a scan body has data-dependent control flow (if statements, conditional expressions),
+// which needs one column at a time.
+bool branches(const std::vector<TStmt>& body) {
+  for (const TStmt& s : body) {
+    if (s.kind == TStmt::Kind::If) return true;
+    if (s.value && branches(*s.value)) return true;
+  }
+  return false;
+}
+
+// `f` at index `k` of dimension `axis` (a view without that dimension); `f` itself when it lacks it.
+FieldVal level(const FieldVal& f, const Dimension& axis, std::int64_t k) {
+  int p = f.find(axis);
+  if (p < 0) return f;
+  auto pu = static_cast<std::size_t>(p);
+  FieldVal v = f;
+  if (!f.ranges[pu].is_unbounded()) v.base += (k - f.ranges[pu].lo) * f.strides[pu];
+  v.dims.erase(v.dims.begin() + p);
+  v.ranges.erase(v.ranges.begin() + p);
+  v.strides.erase(v.strides.begin() + p);
+  return v;
+}
+
+}  // namespace
+
+// All columns at once, one level at a time: the body's element-wise operations run over the
+// column dimensions (no data-dependent control flow, so every column takes the same path).
+void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>& args, const Value& init,
+                            std::vector<FieldVal>& outs, std::size_t pax, const frontend::SourceLocation& loc) {
+  const Range r = outs[0].ranges[pax];
+  Value carry = init;
+  for (std::int64_t step = 0; step < r.size(); ++step) {
+    std::int64_t k = def.forward ? r.lo + step : r.hi - 1 - step;
+    Env env;
+    env[def.params[0].name] = carry;
+    for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
+      env[def.params[i + 1].name] = map_leaves(args[i], [&](const FieldVal& f) { return level(f, def.axis, k); });
+    Value result;
+    if (!exec(def.body, env, result)) fail(def.loc, "'" + def.name + "' ended without returning a value");
+    std::vector<const FieldVal*> rl;
+    flatten(result, rl);
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      FieldVal dst = level(outs[i], def.axis, k);
+      const FieldVal& src = *rl[i];
+      std::vector<int> pos = positions(src, dst.dims);
+      std::vector<std::int64_t> sub(src.dims.size());
+      for_each_point(dst, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
+        project(pos, idx, sub);
+        std::int64_t o = covers(src, sub) ? src.offset(sub) : -1;
+        if (o < 0 || !src.is_valid(o)) fail(loc, "scan operator '" + def.name + "' reads an undefined value");
+        (*dst.data)[static_cast<std::size_t>(off)] = (*src.data)[static_cast<std::size_t>(o)];
+      });
+    }
+    carry = std::move(result);
+  }
+}
+
 Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args, const frontend::SourceLocation& loc) {
   std::vector<const FieldVal*> leaves;
   for (const Value& v : args) flatten(v, leaves);
@@ -837,6 +903,19 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
   columns.ranges[pax] = {0, 1};
   Env base_env;
   Value init = eval(*def.init, base_env);
+  if (!branches(def.body)) {
+    scan_levels(def, args, init, outs, pax, loc);
+    std::size_t oi = 0;
+    std::function<Value(const frontend::Type&)> build = [&](const frontend::Type& t) -> Value {
+      if (t.is_tuple()) {
+        std::vector<Value> el;
+        for (const auto& x : t.elements) el.push_back(build(x));
+        return Value::tuple(std::move(el));
+      }
+      return Value::of(std::move(outs[oi++]));
+    };
+    return build(def.returns);
+  }
   std::vector<std::vector<std::int64_t>> subs(leaves.size());
   for (std::size_t k = 0; k < leaves.size(); ++k) subs[k].resize(leaves[k]->dims.size());
   for_each_point(columns, [&](const std::vector<std::int64_t>& col, std::int64_t) {

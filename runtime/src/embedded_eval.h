@@ -48,6 +48,8 @@ class Evaluator {
   bool exec(const std::vector<frontend::TStmt>& body, Env& env, Value& result);
   Value scan(const frontend::TypedDefinition& def, const std::vector<Value>& args,
              const frontend::SourceLocation& loc);
+  void scan_levels(const frontend::TypedDefinition& def, const std::vector<Value>& args, const Value& init,
+                   std::vector<FieldVal>& outs, std::size_t pax, const frontend::SourceLocation& loc);
   Value builtin(const frontend::TExpr& e, Env& env);
   FieldVal shift(FieldVal f, const frontend::ShiftStep& step, Env& env, const frontend::TExpr& e);
   FieldVal gather(const FieldVal& f, const frontend::ShiftStep& step, const frontend::TExpr& e);

@@ -247,3 +247,34 @@ def prog(f: Field[[I, K], float64], r: float64, s: Field[[I, K], float64], w: Fi
     }
   }
 }
+
+TEST_CASE("embedded: a scan with data-dependent branches runs column by column", "[runtime][embedded]") {
+  auto p = load(R"(
+@gtx.scan_operator(axis=K, forward=True, init=0.0)
+def clipped(acc: float64, x: float64) -> float64:
+    if x > 0.0:
+        s = acc + x
+    else:
+        s = acc * 0.5
+    return s if s < 1.5 else 1.5
+
+@gtx.program
+def prog(f: Field[[I, K], float64], out: Field[[I, K], float64]):
+    clipped(f, out=out)
+)",
+                "prog");
+  const std::int64_t ni = 3, nk = 8;
+  Arguments args;
+  args.arrays.emplace("f", make({ni, nk}, [](auto i) { return wave(i, 1); }));
+  args.arrays.emplace("out", full({ni, nk}, 0.0));
+  run_embedded(p, args);
+  for (std::int64_t i = 0; i < ni; ++i) {
+    double acc = 0.0;
+    for (std::int64_t k = 0; k < nk; ++k) {
+      double x = at(args.arrays.at("f"), {i, k});
+      double s = x > 0.0 ? acc + x : acc * 0.5;
+      acc = s < 1.5 ? s : 1.5;
+      CHECK(at(args.arrays.at("out"), {i, k}) == acc);
+    }
+  }
+}
