@@ -1,6 +1,6 @@
-// `weir run PROGRAM`: run an SDFG file (or, with the frontend, FILE.py::PROGRAM) on a backend
-// with arguments from .npy files and --set values; print a summary of the outputs and write
-// them as .npy files.
+// `weir run PROGRAM`: run a field-view program (FILE.py::PROGRAM; embedded or compiled) or an
+// SDFG file (compiled) on a backend with arguments from .npy files and --set values; print a
+// summary of the outputs and write them as .npy files.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -15,12 +15,14 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
 
 #include "commands.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
@@ -35,7 +37,7 @@ using namespace weir::runtime;
 struct Opts {
   std::string program;
   std::string backend = "embedded";
-  std::vector<std::string> ins, sets, set_jsons;
+  std::vector<std::string> ins, sets, set_jsons, includes;
   std::string in_dir, out_dir;
   bool random_inputs = false;
   std::uint64_t seed = 0;
@@ -180,6 +182,61 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
   }
 }
 
+// Whether `symbol` is the size symbol of some field along `dim` (`__f_K_size` for K).
+bool is_size_of(const std::string& symbol, const std::string& dim) {
+  std::string suffix = "_" + dim + "_size";
+  return symbol.size() > suffix.size() + 2 && symbol.rfind("__", 0) == 0 &&
+         symbol.compare(symbol.size() - suffix.size(), std::string::npos, suffix) == 0;
+}
+
+// A value given with --set that names a dimension of a field-view program (`--set K=8`) rather
+// than a parameter: with --random-inputs it is the extent of that dimension in every array that
+// has it (size symbols `__f_K_size`). Returns the dimension names so used.
+std::set<std::string> size_hints(const Signature& sig, const Arguments& args) {
+  std::set<std::string> hints;
+  for (const auto& [name, v] : args.values) {
+    // (A connectivity table may share its name with its local dimension: E2V.)
+    if (const Parameter* p = sig.find(name); p && p->kind != Parameter::Kind::Array) continue;
+    if (!std::holds_alternative<std::int64_t>(v)) continue;
+    for (const auto& p : sig.params)
+      for (const auto& e : p.shape)
+        for (const auto& s : e.free_symbols())
+          if (is_size_of(s, name)) hints.insert(name);
+  }
+  return hints;
+}
+
+// The program to run: a field-view program on the embedded backend (interpreted), or an SDFG
+// (from a file, or lowered from a field-view program) on a compiled backend.
+struct Target {
+  std::optional<FieldViewProgram> field_view;  // set when interpreted
+  CompilableProgram sdfg;                       // set when compiled
+  Signature sig;
+  std::vector<ConnectivityParameter> connectivities;
+};
+
+Target load_target(const Opts& o, const Backend& backend) {
+  Target t;
+  bool compiled = dynamic_cast<const CompiledBackend*>(&backend) != nullptr;
+  if (is_field_view_reference(o.program)) {
+    FieldViewProgram fv = load_field_view_reference(o.program, o.includes);
+    check_backend(backend, fv);
+    t.connectivities = connectivities_of(*fv.definition);
+    if (compiled) {
+      t.sdfg = lower(fv);
+    } else {
+      t.sig = field_view_signature(*fv.definition);
+      t.field_view = std::move(fv);
+      return t;
+    }
+  } else {
+    t.sdfg = load_program_source(o.program);
+    check_backend(backend, t.sdfg);
+  }
+  t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
+  return t;
+}
+
 int run_command(const Opts& o) {
   std::unique_ptr<Backend> backend;
   try {
@@ -189,9 +246,8 @@ int run_command(const Opts& o) {
     return kExitUsage;
   }
   if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
-  CompilableProgram program = load_program_source(o.program);
-  check_backend(*backend, program);
-  Signature sig = Signature::from_sdfg(*program.sdfg);
+  Target target = load_target(o, *backend);
+  const Signature& sig = target.sig;
 
   // Arguments: --in-dir, then --in (which wins), --set-json, then --set (which wins).
   Arguments args;
@@ -215,10 +271,17 @@ int run_command(const Opts& o) {
     auto [name, v] = split_assignment("--set", s);
     args.values[name] = parse_number(name, v);
   }
+  std::set<std::string> hints = size_hints(sig, args);
   if (o.random_inputs) {
     std::map<std::string, long long> symbols;
     for (const auto& [k, v] : args.values)
       if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
+    // `--set K=8` sizes every `__f_K_size` not given otherwise.
+    for (const auto& p : sig.params)
+      for (const auto& e : p.shape)
+        for (const auto& s : e.free_symbols())
+          for (const auto& h : hints)
+            if (!symbols.count(s) && is_size_of(s, h)) symbols[s] = std::get<std::int64_t>(args.values.at(h));
     std::mt19937_64 rng(o.seed);
     for (const auto& p : sig.params) {
       if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
@@ -233,19 +296,40 @@ int run_command(const Opts& o) {
         std::string names;
         for (const auto& s : need) names += (names.empty() ? "" : ", ") + s;
         throw ArgumentError("--random-inputs: the shape of '" + p.name + "' (" + p.describe() + ") needs " + names +
-                            "; give " + (need.size() == 1 ? "it" : "them") + " with --set NAME=VALUE");
+                            "; give " + (need.size() == 1 ? "it" : "them") + " with --set NAME=VALUE" +
+                            (target.field_view || !target.connectivities.empty() ? " (or --set DIM=N for every field's extent along DIM)" : ""));
       }
       Field f = backend->allocator().allocate(p.dtype, shape);
-      fill_random(f, rng);
+      const ConnectivityParameter* conn = nullptr;
+      for (const auto& c : target.connectivities)
+        if (c.name == p.name) conn = &c;
+      if (conn) {
+        // Valid neighbour indices: uniform in [0, extent of the dimension the table indexes).
+        auto it = args.values.find(conn->to);
+        if (it == args.values.end() || !std::holds_alternative<std::int64_t>(it->second))
+          throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" + conn->to +
+                              "'; give its extent with --set " + conn->to + "=N");
+        std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, std::get<std::int64_t>(it->second) - 1));
+        for (std::int64_t i = 0; i < f.size(); ++i) {
+          auto v = idx(rng);
+          if (f.dtype() == ScalarType::Int32) static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
+          else static_cast<std::int64_t*>(f.data())[i] = v;
+        }
+      } else {
+        fill_random(f, rng);
+      }
       args.arrays.insert_or_assign(p.name, std::move(f));
     }
   }
+  for (const auto& h : hints) args.values.erase(h);
   // Check the arguments before compiling, so that mistakes show at once.
-  bind_arguments(sig, args);
+  if (target.field_view) check_embedded_arguments(*target.field_view, args);
+  else bind_arguments(sig, args);
 
-  std::cout << "program '" << sig.program_name << "' (" << program.origin << ") on backend '" << backend->name() << "'\n";
+  std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
+  std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name() << "'\n";
   auto t0 = std::chrono::steady_clock::now();
-  auto runnable = prepare(*backend, program);
+  auto runnable = target.field_view ? prepare(*backend, *target.field_view) : prepare(*backend, target.sdfg);
   std::cout << "prepared in " << seconds(since(t0)) << "\n";
 
   // Every call starts from the inputs: arrays the program writes are restored before each repeat.
@@ -281,17 +365,22 @@ int run_command(const Opts& o) {
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run a program (an SDFG file) on a backend with arguments from .npy files");
+  auto* cmd = app.add_subcommand("run", "Run a program (FILE.py::PROGRAM or an SDFG file) on a backend with arguments from .npy files");
   auto o = std::make_shared<Opts>();
-  cmd->add_option("program", o->program, "FILE.sdfg / FILE.sdfgz (FILE.py::PROGRAM with the frontend, later)")->required();
-  cmd->add_option("--backend", o->backend, "embedded (default; field-view programs) or cpu (compiled C++/OpenMP)");
+  cmd->add_option("program", o->program,
+                  "FILE.py::NAME (a field-view @program or @field_operator) or FILE.sdfg / FILE.sdfgz")->required();
+  cmd->add_option("--backend", o->backend,
+                  "embedded (default; interprets field-view programs) or cpu (compiled C++/OpenMP; needed for SDFG files)");
+  cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
+                                               "WEIR_PATH is searched too)");
   cmd->add_option("--in", o->ins, "NAME=FILE.npy: an array argument (repeatable)");
   cmd->add_option("--in-dir", o->in_dir, "DIR: every array argument NAME that has a DIR/NAME.npy");
   cmd->add_option("--set", o->sets, "NAME=VALUE: a scalar argument or symbol (repeatable)");
   cmd->add_option("--set-json", o->set_jsons, "FILE: a JSON object of names to numbers (repeatable)");
   cmd->add_option("--out", o->out_dir, "DIR: write NAME.npy for every array the program writes (after it succeeded)");
   cmd->add_flag("--random-inputs", o->random_inputs,
-                "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers); sizes from --set");
+                "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices in "
+                "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
   cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)");
   cmd->add_option("--repeat", o->repeat, "Run N times (each from the same inputs), printing each call's wall time");
   return [o]() {

@@ -7,6 +7,7 @@
 
 #include "toolchain.h"
 #include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -53,6 +54,31 @@ void run(const Backend& backend, const CompilableProgram& program, Arguments& ar
 
 CompilationArtifact compile(const Backend& backend, const CompilableProgram& program) {
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).compile(program);
+  if (dynamic_cast<const EmbeddedBackend*>(&backend))
+    throw BackendError("backend '" + backend.name() +
+                       "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
+  unknown_kind(backend);
+}
+
+std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).build(program);
+  if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
+  unknown_kind(backend);
+}
+
+void check_backend(const Backend& backend, const FieldViewProgram&) {
+  if (dynamic_cast<const CompiledBackend*>(&backend) || dynamic_cast<const EmbeddedBackend*>(&backend)) return;
+  unknown_kind(backend);
+}
+
+void run(const Backend& backend, const FieldViewProgram& program, Arguments& args) {
+  prepare(backend, program)->run(args);
+}
+
+CompilableProgram lower(const FieldViewProgram& program) { return detail::Toolchain::lower(program); }
+
+CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program) {
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).compile(lower(program));
   if (dynamic_cast<const EmbeddedBackend*>(&backend))
     throw BackendError("backend '" + backend.name() +
                        "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");

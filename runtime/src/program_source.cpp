@@ -5,18 +5,27 @@
 
 namespace weir::runtime {
 
-CompilableProgram load_program_source(const std::string& reference) {
+bool is_field_view_reference(const std::string& reference) {
   auto sep = reference.find("::");
   std::string file = reference.substr(0, sep);
   bool python = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
-  if (sep != std::string::npos || python)
-    throw BackendError(reference +
-                       ": field-view programs (FILE.py::PROGRAM) are not supported yet; they come with the gt4py "
-                       "frontend's lowering to SDFG. Run an SDFG file (.sdfg, .sdfgz) with --backend cpu");
+  return sep != std::string::npos || python;
+}
+
+CompilableProgram load_program_source(const std::string& reference) {
+  if (is_field_view_reference(reference))
+    throw BackendError(reference + ": a field-view program (FILE.py::PROGRAM), not an SDFG file (.sdfg, .sdfgz)");
   CompilableProgram p;
-  p.sdfg = std::shared_ptr<const SDFG>(load_sdfg(file));
-  p.origin = file;
+  p.sdfg = std::shared_ptr<const SDFG>(load_sdfg(reference));
+  p.origin = reference;
   return p;
+}
+
+FieldViewProgram load_field_view_reference(const std::string& reference, const std::vector<std::string>& search_path) {
+  auto sep = reference.rfind("::");
+  if (sep == std::string::npos || sep == 0 || sep + 2 == reference.size())
+    throw BackendError(reference + ": name the program to run as FILE.py::NAME (a @program or @field_operator of the file)");
+  return load_field_view_program(reference.substr(0, sep), reference.substr(sep + 2), search_path);
 }
 
 }  // namespace weir::runtime

@@ -1,6 +1,9 @@
 #include "toolchain.h"
 
+#include "weir/frontend/lowering.h"
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/simplify.h"
 
 namespace weir::runtime::detail {
 
@@ -20,6 +23,30 @@ std::shared_ptr<CompiledProgram> Toolchain::build(const CompilableProgram& progr
   }
   CompilationArtifact again = compile(program);
   return backend_.loader(again);
+}
+
+std::shared_ptr<CompiledProgram> Toolchain::build(const FieldViewProgram& program) const {
+  return build(lower(program));
+}
+
+void Toolchain::optimize(SDFG& sdfg) {
+  // The lowering emits one map per call with the whole stencil inlined into its tasklet;
+  // simplify only cleans up around it (state fusion of independent calls). Auto-optimization
+  // (transforms/) plugs in here.
+  transforms::simplify(sdfg);
+}
+
+CompilableProgram Toolchain::lower(const FieldViewProgram& program) {
+  if (!program.definition) throw BackendError("an empty FieldViewProgram cannot be lowered");
+  std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*program.definition);
+  validate_or_throw(*sdfg);
+  optimize(*sdfg);
+  validate_or_throw(*sdfg);
+  CompilableProgram p;
+  p.sdfg = std::move(sdfg);
+  p.options = program.options;
+  p.origin = program.origin;
+  return p;
 }
 
 }  // namespace weir::runtime::detail

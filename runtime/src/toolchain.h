@@ -1,12 +1,13 @@
 // Toolchain (internal): the path from a program to something runnable on a CompiledBackend.
-// Today the program is an SDFG, so it is code generation + compilation (the backend's
-// `compiler` step) and loading (its `loader` step). Field-view programs will add the
-// frontend's parsing, checking and lowering to SDFG in front of the same steps.
+// For an SDFG it is code generation + compilation (the backend's `compiler` step) and loading
+// (its `loader` step). A field-view program (already parsed and type-checked by the frontend)
+// is first lowered to a fresh SDFG and optimized (lower()), then takes the same steps.
 #pragma once
 
 #include <memory>
 
 #include "weir/runtime/backend.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/loader.h"
 
 namespace weir::runtime::detail {
@@ -20,6 +21,14 @@ class Toolchain {
   /// compile(), then the loader step. A library the cache handed out that fails to load
   /// (unloadable, wrong ABI) is evicted and compiled once more before giving up.
   std::shared_ptr<CompiledProgram> build(const CompilableProgram& program) const;
+  /// lower(), then build().
+  std::shared_ptr<CompiledProgram> build(const FieldViewProgram& program) const;
+
+  /// Field-view program -> a fresh, validated SDFG after the optimization pipeline.
+  static CompilableProgram lower(const FieldViewProgram& program);
+  /// The optimization pipeline applied to every lowered field-view program before code
+  /// generation (the single place to plug in auto-optimization).
+  static void optimize(SDFG& sdfg);
 
  private:
   const CompiledBackend& backend_;

@@ -166,10 +166,10 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     CHECK_THAT(r.out, Catch::Contains("compiling program 'hdiff_simplified' failed: c++ exited with code 1"));
     CHECK_THAT(r.out, Catch::Contains("generated source: ") && Catch::Contains("error"));
   }
-  SECTION("a field-view program") {
+  SECTION("a field-view program file that does not exist") {
     auto r = run_cli(cache, "run --backend cpu stencils.py::laplace --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("not supported yet"));
+    CHECK_THAT(r.out, Catch::Contains("stencils.py"));
   }
   SECTION("a --set value that is not a number, or an unknown name") {
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set I=abc --out " + q(out));

@@ -177,11 +177,20 @@ TEST_CASE("loader: ABI checks, arglist checks and runtime errors", "[runtime][lo
   CHECK_THROWS_WITH(load_compiled_program(dir / "missing.so"), Catch::Contains("missing.so: no such file"));
 }
 
-TEST_CASE("backend: field-view program references are not supported yet", "[runtime][backend]") {
+TEST_CASE("backend: field-view program references are not SDFG files", "[runtime][backend]") {
+  CHECK(is_field_view_reference("stencils.py::laplace"));
+  CHECK(is_field_view_reference("stencils.py"));
+  CHECK_FALSE(is_field_view_reference("hdiff.sdfg"));
   CHECK_THROWS_AS(load_program_source("stencils.py::laplace"), BackendError);
   CHECK_THROWS_WITH(load_program_source("stencils.py::laplace"),
-                    Catch::Contains("stencils.py::laplace") && Catch::Contains("not supported yet"));
+                    Catch::Contains("stencils.py::laplace") && Catch::Contains("not an SDFG file"));
   CHECK_THROWS_AS(load_program_source("missing.sdfg"), weir::SdfgLoadError);
+  CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py"),
+                    Catch::Contains("name the program to run as FILE.py::NAME"));
+  CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py::nope"),
+                    Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'") &&
+                        Catch::Contains("(defined: lap, lap_lap, laplacian, bi_laplacian)"));
+  CHECK(load_field_view_reference("examples/cartesian/laplacian.py::laplacian").name() == "laplacian");
 }
 
 TEST_CASE("allocator: aligned zeroed fields, devices and bad shapes", "[runtime][allocator]") {

@@ -93,8 +93,8 @@ class CompiledBackend : public Backend {
   static LoaderStep default_loader();
 };
 
-/// A backend that interprets programs in the weir process. The field-view interpreter comes
-/// with the gt4py frontend; SDFGs are not interpreted (dispatching one throws BackendError).
+/// A backend that interprets field-view programs in the weir process (weir/runtime/embedded.h:
+/// the reference semantics). SDFGs are not interpreted (dispatching one throws BackendError).
 class EmbeddedBackend : public Backend {
  public:
   explicit EmbeddedBackend(std::string name = "embedded", Allocator allocator = Allocator{});

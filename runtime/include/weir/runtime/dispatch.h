@@ -7,6 +7,7 @@
 
 #include "weir/runtime/arguments.h"
 #include "weir/runtime/backend.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/program.h"
 
 namespace weir::runtime {
@@ -31,6 +32,31 @@ void run(const Backend& backend, const CompilableProgram& program, Arguments& ar
 /// Only compiles (`weir compile`): the CompiledBackend's `compiler` step. Any other kind of
 /// backend throws BackendError.
 CompilationArtifact compile(const Backend& backend, const CompilableProgram& program);
+
+/// Makes a field-view program runnable on `backend`, by the backend's kind:
+///  - EmbeddedBackend: make_embedded_program() (the interpreter; nothing is compiled).
+///  - CompiledBackend: lower() to an SDFG, then as prepare() for that SDFG.
+///  - any other Backend: BackendError naming the backend and its C++ class.
+/// Also throws what the steps throw (frontend::FrontendError for what the lowering does not
+/// support, CompileError, LoadError, CacheError).
+std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program);
+
+/// Throws the BackendError prepare() would throw for this backend kind; returns normally for
+/// compiled and embedded backends.
+void check_backend(const Backend& backend, const FieldViewProgram& program);
+
+/// prepare(), then one run with `args`.
+void run(const Backend& backend, const FieldViewProgram& program, Arguments& args);
+
+/// Lowers a field-view program to SDFG (frontend::lower_to_sdfg, a fresh SDFG on every call),
+/// validates it and applies the optimization pipeline compiled backends use, giving what the
+/// backend's `compiler` step takes (options and origin from `program`). This is the one place
+/// where field-view programs get optimized before code generation.
+CompilableProgram lower(const FieldViewProgram& program);
+
+/// Only compiles: lower(), then the CompiledBackend's `compiler` step. Any other kind of backend
+/// throws BackendError.
+CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program);
 
 /// The backends `weir run --backend` knows: "embedded" and "cpu". Throws BackendError
 /// "unknown backend 'x' (known: cpu, embedded)".

@@ -41,6 +41,14 @@ class CompiledProgram final : public Program {
   std::filesystem::path library_;
 };
 
+/// Makes OpenMP threads of programs loaded later wait passively (OMP_WAIT_POLICY=passive) unless
+/// the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT. Spinning idle threads made programs thousands
+/// of times slower on a loaded machine (laplace2d: ~400 ms instead of 0.05-0.2 ms per call);
+/// passive waiting costs microseconds per parallel region on idle cores (set
+/// OMP_WAIT_POLICY=active on dedicated nodes). Effective only if the OpenMP runtime is not
+/// loaded in the process yet (it reads its environment once). Called by load_compiled_program.
+void default_openmp_wait_policy();
+
 /// dlopen(RTLD_NOW | RTLD_LOCAL) `library`, resolve every entry point of program_abi.h and
 /// check weir_abi_version() == codegen::kAbiVersion. With `expected` (the SDFG's signature),
 /// the library's weir_arglist() must name the same parameters in the same order, and the

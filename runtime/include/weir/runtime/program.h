@@ -1,5 +1,5 @@
-// Program: something a backend made ready to run (a loaded compiled library now; an
-// interpreted field-view program with the embedded backend later).
+// Program: something a backend made ready to run (a loaded compiled library, or an
+// interpreted field-view program on the embedded backend).
 #pragma once
 
 #include <string>

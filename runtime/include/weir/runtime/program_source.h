@@ -1,16 +1,27 @@
-// Program references as the command line names them: an SDFG file, or (with the gt4py
-// frontend) a field-view program in a Python file.
+// Program references as the command line names them: an SDFG file, or a field-view program in
+// a Python file ("FILE.py::PROGRAM").
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "weir/runtime/backend.h"
+#include "weir/runtime/field_view_program.h"
 
 namespace weir::runtime {
 
+/// Whether `reference` names a field-view program: it contains "::" or names a .py file.
+bool is_field_view_reference(const std::string& reference);
+
 /// Loads "FILE.sdfg" / "FILE.sdfgz" into a CompilableProgram (default codegen options).
-/// "FILE.py::PROGRAM" throws BackendError (field-view programs are not supported yet); a file
+/// A field-view reference throws BackendError (load it with load_field_view_reference); a file
 /// that is not a loadable SDFG throws SdfgLoadError.
 CompilableProgram load_program_source(const std::string& reference);
+
+/// Loads "FILE.py::NAME" with load_field_view_program(FILE, NAME, search_path). Throws
+/// BackendError "FILE.py: name the program to run as FILE.py::NAME" without a name, and what
+/// load_field_view_program throws.
+FieldViewProgram load_field_view_reference(const std::string& reference,
+                                           const std::vector<std::string>& search_path = {});
 
 }  // namespace weir::runtime

@@ -1,0 +1,73 @@
+// FieldViewProgram: a gt4py field-view @program (or a @field_operator called directly) ready to
+// run, as the frontend loaded and type-checked it. The embedded backend interprets it; a
+// compiled backend lowers it to an SDFG first (docs/adr/0009-embedded-backend.md).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/runtime/signature.h"
+
+namespace weir::frontend {
+struct TypedDefinition;
+struct FieldOffset;
+}  // namespace weir::frontend
+
+namespace weir::runtime {
+
+/// A type-checked field-view definition and what keeps it alive. `definition` shares ownership
+/// of the module loader and type checker that produced it (an aliasing shared_ptr), so copies
+/// of a FieldViewProgram are cheap and the typed IR stays valid as long as any copy exists.
+/// The typed IR is never modified after loading: running or lowering it twice gives the same
+/// result.
+struct FieldViewProgram {
+  std::shared_ptr<const frontend::TypedDefinition> definition;
+  /// Code generation options used when a compiled backend lowers and compiles the program.
+  codegen::CodegenOptions options;
+  /// Where the program came from ("examples/cartesian/laplacian.py::laplacian"), for messages.
+  std::string origin;
+
+  /// The definition's name.
+  const std::string& name() const;
+};
+
+/// Loads `file`, finds the @program / @field_operator / @scan_operator called `name` and
+/// type-checks it (and everything it calls). Imports are searched in `search_path`, then
+/// WEIR_PATH, then the file's directory (frontend::ModuleLoader). Throws
+/// frontend::FrontendError (located) for source and type errors, weir::Error when the file
+/// cannot be read, BackendError "FILE: no @program or @field_operator named 'X' (defined:
+/// a, b)" when the name is not a definition of the file.
+FieldViewProgram load_field_view_program(const std::string& file, const std::string& name,
+                                         const std::vector<std::string>& search_path = {});
+
+/// The same from source text; `path` is the display name of the text and the directory its
+/// relative imports start from.
+FieldViewProgram load_field_view_source(const std::string& text, const std::string& name,
+                                        const std::string& path = "<source>.py",
+                                        const std::vector<std::string>& search_path = {});
+
+/// An unstructured offset a field-view program uses (transitively): its connectivity table is
+/// the array argument named `name`, an integer array of shape (size of `from`, max neighbours),
+/// row i listing the indices along `to` of the neighbours of point i, -1 where there is none.
+struct ConnectivityParameter {
+  std::string name;   ///< the offset's name ("E2V")
+  std::string from;   ///< the dimension the table's rows are on (the offset's first target, "Edge")
+  std::string to;     ///< the dimension its entries index (the offset's source, "Vertex")
+  std::string local;  ///< the local dimension of the neighbours ("E2VDim")
+};
+
+/// The connectivities `def` and everything it calls use, sorted by name, each once.
+std::vector<ConnectivityParameter> connectivities_of(const frontend::TypedDefinition& def);
+
+/// The program's parameters as `weir run` and argument checks see them, in the conventions of
+/// the SDFG lowering (docs/adr/0008): a field `f` over (I, J) is an array of shape
+/// (__f_I_size, __f_J_size) of its dtype; a scalar is a scalar; a @field_operator run directly
+/// gets the written output `__out` (`__out_0`, `__out_1`, ... for a tuple result) over the
+/// result's dimensions; then every connectivity table `E2V` as an int32 array of shape
+/// (__E2V_<from>_size, __E2V_<local>_size) (int64 tables are accepted as well). Fields named
+/// in an `out=` are marked written.
+Signature field_view_signature(const frontend::TypedDefinition& def);
+
+}  // namespace weir::runtime

@@ -1,0 +1,64 @@
+// The embedded interpreter's evaluator (internal): field operators, scan operators and their
+// expressions over whole fields (semantics in weir/runtime/embedded.h).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "embedded_value.h"
+#include "weir/frontend/typed_ir.h"
+
+namespace weir::runtime::embedded {
+
+/// A connectivity table as the interpreter reads it: rows x cols entries, -1 = no neighbour.
+struct Table {
+  std::int64_t rows = 0, cols = 0;
+  std::vector<std::int64_t> data;
+};
+
+/// What evaluation needs besides the expressions: the connectivity tables by offset name, and
+/// per dimension name the range that bounds unbounded pieces of concat_where results (the hull
+/// of every argument's range widened by how far the program's shifts can reach).
+struct Context {
+  std::map<std::string, Table> tables;
+  std::map<std::string, Range> universe;
+};
+
+/// Throws ProgramError "<file:line:col>: <message>".
+[[noreturn]] void fail(const frontend::SourceLocation& loc, const std::string& message);
+
+/// How far (sum of |shift amounts| along every call path) evaluating `def` can read from a
+/// point, per call tree; bounds the widening of Context::universe.
+std::int64_t shift_reach(const frontend::TypedDefinition& def);
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Context& ctx) : ctx_(ctx) {}
+
+  /// Calls a field operator or scan operator with `args` (in parameter order; a scan
+  /// operator's carry is not among them). `loc` is the call's location for messages.
+  Value call(const frontend::TypedDefinition& def, const std::vector<Value>& args,
+             const frontend::SourceLocation& loc);
+  /// Evaluates a scalar expression of a program (a domain bound) in `env`.
+  Value eval(const frontend::TExpr& e, std::map<std::string, Value>& env);
+
+ private:
+  using Env = std::map<std::string, Value>;
+  bool exec(const std::vector<frontend::TStmt>& body, Env& env, Value& result);
+  Value scan(const frontend::TypedDefinition& def, const std::vector<Value>& args,
+             const frontend::SourceLocation& loc);
+  void scan_levels(const frontend::TypedDefinition& def, const std::vector<Value>& args, const Value& init,
+                   std::vector<FieldVal>& outs, std::size_t pax, const frontend::SourceLocation& loc);
+  Value builtin(const frontend::TExpr& e, Env& env);
+  FieldVal shift(FieldVal f, const frontend::ShiftStep& step, Env& env, const frontend::TExpr& e);
+  FieldVal gather(const FieldVal& f, const frontend::ShiftStep& step, const frontend::TExpr& e);
+  FieldVal reduce(const FieldVal& f, const Dimension& dim, const std::string& op);
+  Value concat_where(const frontend::TExpr& cond, const Value& a, const Value& b, Env& env,
+                     const frontend::TExpr& e);
+  const Table& table(const frontend::FieldOffset& off, const frontend::SourceLocation& loc) const;
+
+  const Context& ctx_;
+};
+
+}  // namespace weir::runtime::embedded

@@ -1,0 +1,155 @@
+#include "weir/runtime/field_view_program.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "weir/frontend/module_loader.h"
+#include "weir/frontend/type_checker.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+namespace {
+
+using namespace weir::frontend;
+
+// Owns what a typed definition points into.
+struct Loaded {
+  explicit Loaded(const std::vector<std::string>& search_path) : loader(LoaderOptions{search_path, true}) {}
+  ModuleLoader loader;
+  TypeChecker checker;
+};
+
+FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m, const std::string& name,
+                        const std::string& file) {
+  const Definition* def = nullptr;
+  std::string known;
+  for (const auto& d : m.definitions) {
+    if (d->name == name) def = d.get();
+    known += (known.empty() ? "" : ", ") + d->name;
+  }
+  if (!def)
+    throw BackendError(file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
+                       (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
+  const TypedDefinition& typed = l->checker.check(*def);
+  FieldViewProgram p;
+  p.definition = std::shared_ptr<const TypedDefinition>(l, &typed);
+  p.origin = file + "::" + name;
+  return p;
+}
+
+void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen);
+
+void offsets_in(const TypedDefinition& d, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen) {
+  if (!seen.insert(&d).second) return;
+  std::function<void(const std::vector<TStmt>&)> stmts = [&](const std::vector<TStmt>& body) {
+    for (const TStmt& s : body) {
+      if (s.value) offsets_in(*s.value, out, seen);
+      stmts(s.body);
+      stmts(s.orelse);
+    }
+  };
+  stmts(d.body);
+  for (const auto& c : d.calls) offsets_in(*c.callee, out, seen);
+}
+
+void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen) {
+  for (const auto& a : e.args) offsets_in(*a, out, seen);
+  for (const ShiftStep& s : e.shifts) {
+    if (s.kind == ShiftStep::Kind::Neighbor || s.kind == ShiftStep::Kind::AllNeighbors) out[s.offset.name] = s.offset;
+    if (s.index_field) offsets_in(*s.index_field, out, seen);
+  }
+  if (e.callee) offsets_in(*e.callee, out, seen);
+}
+
+Parameter array_param(const std::string& name, ScalarType dtype, const std::vector<std::string>& dims, bool written) {
+  Parameter p;
+  p.name = name;
+  p.kind = Parameter::Kind::Array;
+  p.dtype = dtype;
+  p.has_shape = true;
+  p.written = written;
+  std::string base = name.rfind("__", 0) == 0 ? name : "__" + name;
+  for (const auto& d : dims) p.shape.push_back(sym::Expr::symbol(base + "_" + d + "_size"));
+  // C order strides over the symbolic shape.
+  p.strides.assign(p.shape.size(), sym::Expr(1));
+  for (std::size_t i = p.shape.size(); i-- > 1;) p.strides[i - 1] = p.strides[i] * p.shape[i];
+  return p;
+}
+
+ScalarType dtype_of(ScalarKind k) { return *scalar_type_from_string(to_string(k)); }
+
+std::vector<std::string> dim_names(const Type& t) {
+  std::vector<std::string> n;
+  for (const auto& d : t.dims) n.push_back(d.name);
+  return n;
+}
+
+}  // namespace
+
+const std::string& FieldViewProgram::name() const {
+  static const std::string none;
+  return definition ? definition->name : none;
+}
+
+FieldViewProgram load_field_view_program(const std::string& file, const std::string& name,
+                                         const std::vector<std::string>& search_path) {
+  auto l = std::make_shared<Loaded>(search_path);
+  return finish(l, l->loader.load_file(file), name, file);
+}
+
+FieldViewProgram load_field_view_source(const std::string& text, const std::string& name, const std::string& path,
+                                        const std::vector<std::string>& search_path) {
+  auto l = std::make_shared<Loaded>(search_path);
+  return finish(l, l->loader.load_source(SourceFile(path, text)), name, path);
+}
+
+std::vector<ConnectivityParameter> connectivities_of(const TypedDefinition& def) {
+  std::map<std::string, FieldOffset> offs;
+  std::set<const TypedDefinition*> seen;
+  offsets_in(def, offs, seen);
+  std::vector<ConnectivityParameter> out;
+  for (const auto& [name, o] : offs) out.push_back({name, o.targets[0].name, o.source.name, o.targets[1].name});
+  return out;
+}
+
+Signature field_view_signature(const TypedDefinition& def) {
+  Signature sig;
+  sig.program_name = def.name;
+  std::set<std::string> written;
+  for (const auto& c : def.calls)
+    for (const auto& o : c.outs) written.insert(o.name);
+  for (const TParam& p : def.params) {
+    if (p.type.is_field()) {
+      sig.params.push_back(array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0));
+    } else if (p.type.is_scalar()) {
+      Parameter s;
+      s.name = p.name;
+      s.kind = Parameter::Kind::Scalar;
+      s.dtype = dtype_of(p.type.dtype);
+      sig.params.push_back(s);
+    } else {
+      throw BackendError(def.name + ": parameter '" + p.name + "' has type " + to_string(p.type) +
+                         ", which cannot be passed as a program argument (fields and scalars only)");
+    }
+  }
+  if (def.kind != DefinitionKind::Program) {
+    std::vector<Type> leaves;
+    std::function<void(const Type&)> flat = [&](const Type& t) {
+      if (t.is_tuple())
+        for (const Type& e : t.elements) flat(e);
+      else
+        leaves.push_back(t);
+    };
+    flat(def.returns);
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      std::string name = leaves.size() == 1 && !def.returns.is_tuple() ? "__out" : "__out_" + std::to_string(i);
+      sig.params.push_back(array_param(name, dtype_of(leaves[i].dtype), dim_names(leaves[i]), true));
+    }
+  }
+  for (const auto& c : connectivities_of(def))
+    sig.params.push_back(array_param(c.name, ScalarType::Int32, {c.from, c.local}, false));
+  return sig;
+}
+
+}  // namespace weir::runtime
