@@ -131,6 +131,9 @@ TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside"
   CHECK(maps[1]->map->schedule == ScheduleType::Sequential);
   CHECK(maps[1]->map->params == std::vector<std::string>{"j"});
   REQUIRE(maps[1]->map->extra.find(kVectorizeAttribute));
+  // The hint survives saving and loading.
+  auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*sdfg));
+  CHECK(sdfg_difference(*reloaded, *sdfg).empty());
   std::string code = codegen::generate_cpu(*sdfg).source;
   auto simd = code.find("#pragma omp simd");
   REQUIRE(simd != std::string::npos);

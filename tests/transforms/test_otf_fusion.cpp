@@ -192,6 +192,30 @@ TEST_CASE("greedy-map-fusion: a two-level stencil chain fuses consumer first, on
   CHECK(count_kind(*sdfg, NodeKind::Tasklet) == 6);
 }
 
+TEST_CASE("greedy-map-fusion: a transient read by two maps is recomputed in both and disappears", "[transforms][greedy-fusion]") {
+  // T[i] = A[i] * 3 over 0:N+2; C[k] = T[k] + T[k + 1] over 0:N+1; D[j] = T[j + 2] - T[j] over
+  // 0:N (ranges differ, so the consumers are not fused horizontally).
+  auto sdfg = std::make_unique<SDFG>("two_readers");
+  sdfg->add_symbol("N");
+  sdfg->add_array("A", ScalarType::Float64, {E("N + 1004")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N + 1004")}, true);
+  sdfg->add_array("C", ScalarType::Float64, {E("N + 1004")});
+  sdfg->add_array("D", ScalarType::Float64, {E("N + 1004")});
+  SDFGState& st = sdfg->add_state("main", true);
+  std::map<std::string, NodeId> nodes;
+  add_stencil(st, nodes, "producer", "i", "0:N+2", {{"A", "i"}}, "y = x0 * 3", "T");
+  add_stencil(st, nodes, "c", "k", "0:N+1", {{"T", "k"}, {"T", "k + 1"}}, "y = x0 + x1", "C");
+  add_stencil(st, nodes, "d", "j", "0:N", {{"T", "j + 2"}, {"T", "j"}}, "y = x0 - x1", "D");
+  auto before = sdfg->clone_sdfg();
+  AnalysisCache cache;
+  GreedyMapFusion pass;
+  CHECK(pass.run(*sdfg, cache) == 2);
+  check_semantics(*before, *sdfg);
+  CHECK(!sdfg->has_data("T"));
+  CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 2);
+  CHECK(count_kind(*sdfg, NodeKind::Tasklet) == 6);
+}
+
 TEST_CASE("auto_optimize: 1,000 composed stencils in one SDFG", "[transforms][auto-optimize][scaling]") {
   // T0 = A; T(n+1)[i] = T(n)[i] + T(n)[i + 1] * 0.5 over 0:N; every 4th T is non-transient
   // output so fusion stops there (recomputation bounded by the default limits).
