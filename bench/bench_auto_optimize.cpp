@@ -1,6 +1,6 @@
 // Benchmark of auto_optimize for the CPU:
 //  * time of auto_optimize on DaCe's simplified hdiff (median of 21 runs on fresh copies);
-//  * time of auto_optimize on 1,000 composed stencils in one SDFG;
+//  * time of auto_optimize on 500, 1,000 and 2,000 composed stencils in one SDFG (scaling);
 //  * run time of hdiff at I x J x K (default 256 x 256 x 80) compiled by weir from weir's
 //    auto_optimize of hdiff.simplified.sdfg vs from DaCe's hdiff.auto_optimized_cpu.sdfg,
 //    interleaved runs, medians (set OMP_NUM_THREADS as wanted).
@@ -91,10 +91,12 @@ int main(int argc, char** argv) {
   }
   std::printf("auto_optimize(hdiff.simplified, cpu): median %.2f ms over 21 runs\n", median(t_ao) * 1e3);
 
-  auto big = composed_stencils(1000);
-  auto t0 = Clock::now();
-  transforms::auto_optimize(*big, DeviceType::CPU);
-  std::printf("auto_optimize(1000 composed stencils, cpu): %.3f s\n", seconds_since(t0));
+  for (int n : {500, 1000, 2000}) {
+    auto big = composed_stencils(n);
+    auto t0 = Clock::now();
+    transforms::auto_optimize(*big, DeviceType::CPU);
+    std::printf("auto_optimize(%d composed stencils, cpu): %.3f s\n", n, seconds_since(t0));
+  }
 
   // Ablation: the same pipeline with cpu-schedules{split_innermost=false vectorize=false}
   // (OpenMP collapses all three dimensions, no SIMD hint).

@@ -135,3 +135,18 @@ TEST_CASE("auto_optimize: the frontend's hdiff keeps no domain-sized transient a
       }
   CHECK(bad == 0);
 }
+
+TEST_CASE("auto_optimize: every corpus kernel still matches DaCe's outputs after it", "[transforms][auto-optimize]") {
+  auto backend = runtime::make_cpu_backend();
+  for (const char* kernel : {"laplace2d", "jacobi_2d", "hdiff"})
+    for (const char* stage : {"frontend", "simplified"}) {
+      INFO(kernel << " " << stage);
+      auto sdfg = load_sdfg((test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
+      auto_optimize(*sdfg, DeviceType::CPU);
+      test::require_valid(*sdfg);
+      weir::test::fresh_cache(std::string("auto-optimize-") + kernel + "-" + stage);
+      auto args = weir::test::corpus_arguments(kernel);
+      runtime::run(*backend, program_of(*sdfg), args);
+      CHECK(weir::test::check_expected(kernel, args) >= 1);
+    }
+}
