@@ -120,6 +120,16 @@ TEST_CASE("OTFMapFusion: refusals say why", "[transforms][otf-fusion]") {
     CHECK_THAT(refusal(*sdfg, t), Contains("at 3 points, more than max_points=2"));
   }
   {
+    // Another map of the state writes A, which the producer reads: recomputing later could
+    // read the new values.
+    auto sdfg = make_offset_chain();
+    SDFGState& st = only_state(*sdfg);
+    sdfg->add_array("Z", ScalarType::Float64, {E("N + 1004")});
+    std::map<std::string, NodeId> nodes;
+    add_stencil(st, nodes, "overwrite", "j", "0:N", {{"Z", "j"}}, "y = x0", "A");
+    CHECK_THAT(refusal(*sdfg, OTFMapFusion()), Contains("'A', which map 'producer' reads, is also written elsewhere in the state"));
+  }
+  {
     // The producer's code names its parameter: copies at other points would be wrong.
     auto sdfg = make_offset_chain();
     for (Node* n : only_state(*sdfg).nodes())

@@ -156,8 +156,16 @@ std::size_t count_tasklets(const SDFGState& st, NodeId entry, NodeId exit) {
 
 }  // namespace
 
+std::map<std::string, int> written_access_nodes(const SDFGState& st) {
+  std::map<std::string, int> out;
+  for (const Node* n : st.nodes())
+    if (const auto* an = n->as<AccessNode>(); an && !st.in_edges(an->id()).empty()) ++out[an->data];
+  return out;
+}
+
 MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id, NodeId t_node, NodeId entry_b_id,
-                        const std::map<std::string, DataUse>& use, const OtfLimits& limits, OtfPlan& plan) {
+                        const std::map<std::string, DataUse>& use, const std::map<std::string, int>& state_writes,
+                        const OtfLimits& limits, OtfPlan& plan) {
   const auto* exit_a = st.node(exit_a_id).as<MapExit>();
   if (!exit_a) return refuse("node " + std::to_string(exit_a_id) + " is not a map exit");
   const auto* tn = st.node(t_node).as<AccessNode>();
@@ -259,19 +267,15 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
     if (!st.edge(e).memlet.is_empty() && !st.node(st.edge(e).src).as<AccessNode>())
       return refuse("map '" + a.label + "' is fed by a node that is not an access node");
 
-  // Inputs of A must hold the same values where B runs: nothing else writes them, and B
-  // does not write them.
-  for (const auto& x : a_reads) {
-    auto u = use.find(x);
-    if (u != use.end() && u->second.write_nodes > 1)
-      return refuse(q(x) + ", which map '" + a.label + "' reads, is written in several places");
-  }
+  // Inputs of A must hold the same values where B runs: nothing else in this state writes
+  // them (their access node is the only written one, or none is), and B does not write them.
   for (EdgeId e : st.in_edges(entry_a.id())) {
     const DataflowEdge& d = st.edge(e);
     if (d.memlet.is_empty()) continue;
-    auto u = use.find(d.memlet.data);
-    if (u != use.end() && u->second.write_nodes == 1 && st.in_edges(d.src).empty())
-      return refuse(q(d.memlet.data) + ", which map '" + a.label + "' reads, is written by another access node");
+    auto w = state_writes.find(d.memlet.data);
+    int writes_here = w == state_writes.end() ? 0 : w->second;
+    if (writes_here > 1 || (writes_here == 1 && st.in_edges(d.src).empty()))
+      return refuse(q(d.memlet.data) + ", which map '" + a.label + "' reads, is also written elsewhere in the state");
   }
   for (EdgeId e : st.out_edges(entry_b->exit))
     if (a_reads.count(st.edge(e).memlet.data))

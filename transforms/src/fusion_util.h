@@ -57,11 +57,16 @@ struct OtfLimits {
   long long max_tasklets = 0;
 };
 
+/// Container -> number of its access nodes in `st` that are written (have in-edges).
+std::map<std::string, int> written_access_nodes(const SDFGState& st);
+
 /// Checks the fusion by recomputation of A into B (both already known to be at the top level
-/// of `st`); `use` are the SDFG's container uses (stale counts are fine: they only shrink).
-/// Cost: A's body, B's reads of T and B's body when max_tasklets is set.
+/// of `st`); `use` are the SDFG's container uses and `state_writes` written_access_nodes(st)
+/// (stale counts are fine: fusion only lowers them). Cost: A's body, B's reads of T and B's
+/// body when max_tasklets is set.
 MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a, NodeId t_node, NodeId entry_b,
-                        const std::map<std::string, DataUse>& use, const OtfLimits& limits, OtfPlan& plan);
+                        const std::map<std::string, DataUse>& use, const std::map<std::string, int>& state_writes,
+                        const OtfLimits& limits, OtfPlan& plan);
 
 /// Applies a plan analyze_otf accepted. `counter` feeds fresh_data_name. Outer memlets of B's
 /// entry are recomputed for the connectors it changed (locally, not the whole state).

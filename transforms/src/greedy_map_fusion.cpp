@@ -18,10 +18,11 @@ std::string GreedyMapFusion::description() const {
 
 namespace {
 
-struct StateFusion {
+struct StateFuser {
   SDFG& sdfg;
   SDFGState& st;
   const std::map<std::string, DataUse>& use;
+  std::map<std::string, int> writes;  // written access nodes per container in the state
   detail::OtfLimits limits;
   std::vector<bool> top;  // top-level map entries (by id; new ids are never top-level maps)
   std::size_t counter = 0;
@@ -49,7 +50,7 @@ struct StateFusion {
       progress = false;
       for (auto [x, t] : producers(entry_b)) {
         detail::OtfPlan plan;
-        if (!detail::analyze_otf(sdfg, st, x, t, entry_b, use, limits, plan) || plan.keep) continue;
+        if (!detail::analyze_otf(sdfg, st, x, t, entry_b, use, writes, limits, plan) || plan.keep) continue;
         detail::apply_otf(sdfg, st, plan, counter);
         ++fused;
         progress = true;
@@ -76,12 +77,12 @@ struct StateFusion {
       if (!ok || readers.size() < 2) continue;
       for (NodeId r : readers) {
         detail::OtfPlan plan;
-        ok = ok && detail::analyze_otf(sdfg, st, n, t, r, use, limits, plan);
+        ok = ok && detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan);
       }
       if (!ok) continue;
       for (NodeId r : readers) {
         detail::OtfPlan plan;
-        if (!detail::analyze_otf(sdfg, st, n, t, r, use, limits, plan)) break;  // cannot happen: checked above
+        if (!detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan)) break;  // cannot happen: checked above
         detail::apply_otf(sdfg, st, plan, counter);
         ++fused;
         any = true;
@@ -122,6 +123,7 @@ struct StateFusion {
 
   void run() {
     ScopeTree tree = st.scope_tree();
+    writes = detail::written_access_nodes(st);
     std::vector<NodeId> order = st.topological_order();
     top.assign(st.node_capacity(), false);
     std::vector<NodeId> entries, exits;
@@ -146,7 +148,7 @@ std::size_t GreedyMapFusion::run(SDFG& sdfg, AnalysisCache& cache) {
   detail::OtfLimits limits{options_.get_int("max_points"), options_.get_int("max_tasklets")};
   for (SDFGState* st : sdfg.all_states()) {
     const std::map<std::string, DataUse> use = cache.data_use(sdfg);
-    StateFusion f{sdfg, *st, use, limits, {}, 0, 0};
+    StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
     f.run();
     if (options_.get_bool("horizontal")) {
       std::vector<NodeId> entries;
