@@ -115,6 +115,19 @@ TEST_CASE("transient-reuse: a transient dead before another is written lends it 
   CHECK(st.access_nodes("T1").size() == 2);
   for (long long n : {1LL, 4LL, 9LL})
     for (unsigned seed : {1u, 7u}) CHECK(run_program(*before, {{"N", n}}, seed) == run_program(*sdfg, {{"N", n}}, seed));
+  // The compiled program shares the buffer too and computes C = ((((A*2+1)*2+2)*2+3)*2+4).
+  weir::test::fresh_cache("transient-reuse");
+  runtime::Arguments args;
+  args.arrays.emplace("A", runtime::Allocator::cpu().allocate(ScalarType::Float64, {6}));
+  args.arrays.emplace("C", runtime::Allocator::cpu().allocate(ScalarType::Float64, {6}));
+  auto* a = static_cast<double*>(args.arrays.at("A").data());
+  for (int k = 0; k < 6; ++k) a[k] = k - 2.5;
+  runtime::CompilableProgram p;
+  p.sdfg = sdfg->clone_sdfg();
+  p.origin = "reuse";
+  runtime::run(*runtime::make_cpu_backend(), p, args);
+  const auto* c = static_cast<const double*>(args.arrays.at("C").data());
+  for (int k = 0; k < 6; ++k) CHECK(c[k] == (((((k - 2.5) * 2 + 1) * 2 + 2) * 2 + 3) * 2 + 4));
 }
 
 TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside", "[transforms][cpu-schedules]") {
