@@ -96,6 +96,39 @@ TEST_CASE("OTFMapFusion: a consumer reading at offsets recomputes the producer p
   CHECK(a_in == 1);
 }
 
+TEST_CASE("OTFMapFusion: a transposed 2-D producer is solved per dimension", "[transforms][otf-fusion]") {
+  // T[j, i] = A[i, j] * 2 + 1 over i in 0:N+1, j in 0:N; C[k, l] = T[l, k] - T[l + 1, k + 1]
+  // * A[k, l] over k, l in 0:N (T is N+1 x N+1: dimension 0 follows the producer's j).
+  auto sdfg = std::make_unique<SDFG>("transposed");
+  sdfg->add_symbol("N");
+  sdfg->add_array("A", ScalarType::Float64, {E("N + 2"), E("N + 2")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N + 2"), E("N + 2")}, true);
+  sdfg->add_array("C", ScalarType::Float64, {E("N + 2"), E("N + 2")});
+  SDFGState& st = sdfg->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& t = st.add_access("T");
+  auto& c = st.add_access("C");
+  auto& m1 = st.add_map("producer", {"i", "j"}, S("0:N+2, 0:N+1"));
+  auto& t1 = st.add_tasklet("producer", {"y = x * 2 + 1", Language::Python}, {"x"}, {"y"});
+  path_in(st, a.id(), {m1.id()}, t1.id(), "x", {M("A", "0:N+2, 0:N+1"), M("A", "i, j")});
+  path_out(st, t1.id(), "y", {m1.exit}, t.id(), {M("T", "j, i"), M("T", "0:N+1, 0:N+2")});
+  auto& m2 = st.add_map("consumer", {"k", "l"}, S("0:N, 0:N"));
+  auto& t2 = st.add_tasklet("consumer", {"z = p - q * r", Language::Python}, {"p", "q", "r"}, {"z"});
+  path_in(st, t.id(), {m2.id()}, t2.id(), "p", {M("T", "0:N+1, 0:N+1"), M("T", "l, k")});
+  path_in(st, t.id(), {m2.id()}, t2.id(), "q", {M("T", "0:N+1, 0:N+1"), M("T", "l + 1, k + 1")});
+  path_in(st, a.id(), {m2.id()}, t2.id(), "r", {M("A", "0:N, 0:N"), M("A", "k, l")});
+  path_out(st, t2.id(), "z", {m2.exit}, c.id(), {M("C", "k, l"), M("C", "0:N, 0:N")});
+  OTFMapFusion f;
+  apply_and_check(*sdfg, f, kSizes);
+  CHECK(count_kind(*sdfg, NodeKind::Tasklet) == 3);
+  CHECK(!sdfg->has_data("T"));
+  // The copies read A at the points the producer would have: A[k, l] and A[k + 1, l + 1].
+  std::set<std::string> reads;
+  for (const auto* e : only_state(*sdfg).edges())
+    if (e->memlet.data == "A" && st.node(e->dst).as<Tasklet>()) reads.insert(e->memlet.subset.str());
+  CHECK(reads == std::set<std::string>{"k, l", "k + 1, l + 1"});
+}
+
 TEST_CASE("OTFMapFusion: equal points share one copy", "[transforms][otf-fusion]") {
   auto sdfg = make_offset_chain("k + 1");
   OTFMapFusion t;
