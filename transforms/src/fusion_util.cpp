@@ -183,9 +183,12 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   plan.entry_b = entry_b_id;
   const std::string& T = tn->data;
   plan.t_data = T;
-  for (const MapEntry* me : {&entry_a, entry_b})
+  for (const MapEntry* me : {&entry_a, entry_b}) {
     if (auto dyn = dynamic_inputs(*me); !dyn.empty())
       return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
+    if (me->map->params.size() != me->map->range.dims())
+      return refuse("map '" + me->map->label + "' has a different number of parameters and ranges");
+  }
   if (a.schedule != b.schedule && a.schedule != ScheduleType::Default && b.schedule != ScheduleType::Default)
     return refuse("maps '" + a.label + "' and '" + b.label + "' have different schedules (" +
                   std::string(to_string(a.schedule)) + " vs " + std::string(to_string(b.schedule)) + ")");
@@ -299,7 +302,8 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
       if (!st.node(rd.dst).as<Tasklet>())
         return refuse("map '" + b.label + "' reads " + q(T) + " into " + std::string(to_string(st.node(rd.dst).kind())) +
                       " '" + st.node(rd.dst).label + "', not a tasklet");
-      if (rm.is_empty() || rm.data != T || rm.other_subset || rm.dynamic || !rm.subset.is_single_element())
+      if (rm.is_empty() || rm.data != T || rm.other_subset || rm.dynamic || !rm.subset.is_single_element() ||
+          rm.subset.dims() != plan.param_of_dim.size())
         return refuse("map '" + b.label + "' reads " + q(T) + " through a copy, dynamic or multi-element memlet");
       auto it = std::find_if(plan.points.begin(), plan.points.end(), [&](const auto& pt) { return pt.first == rm.subset; });
       if (it == plan.points.end()) {
