@@ -150,3 +150,18 @@ TEST_CASE("auto_optimize: every corpus kernel still matches DaCe's outputs after
       CHECK(weir::test::check_expected(kernel, args) >= 1);
     }
 }
+
+TEST_CASE("auto_optimize: every valid corpus SDFG stays valid", "[transforms][auto-optimize][corpus]") {
+  std::size_t optimized = 0;
+  for (const auto& path : test::dace_corpus_files()) {
+    INFO(path.string());
+    auto sdfg = load_sdfg(path.string());
+    if (!validate(*sdfg).empty()) continue;  // only files weir considers valid
+    auto_optimize(*sdfg, DeviceType::CPU);
+    test::require_valid(*sdfg);
+    auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*sdfg));
+    CHECK(sdfg_difference(*reloaded, *sdfg).empty());
+    ++optimized;
+  }
+  CHECK(optimized >= 10);
+}
