@@ -144,6 +144,8 @@ TEST_CASE("auto_optimize: every corpus kernel still matches DaCe's outputs after
       auto sdfg = load_sdfg((test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
       auto_optimize(*sdfg, DeviceType::CPU);
       test::require_valid(*sdfg);
+      // Simplified stages are one state per time step: every intermediate array is gone.
+      if (std::string(stage) == "simplified") CHECK(domain_sized_transients(*sdfg).empty());
       weir::test::fresh_cache(std::string("auto-optimize-") + kernel + "-" + stage);
       auto args = weir::test::corpus_arguments(kernel);
       runtime::run(*backend, program_of(*sdfg), args);

@@ -136,6 +136,26 @@ bool provably_le(const Expr& a, const Expr& b) {
   return s && *s >= 0;
 }
 
+/// Whether `to` is reachable from `from` following edges forward (a walk of the state).
+bool reaches(const SDFGState& st, NodeId from, NodeId to) {
+  std::vector<bool> seen(st.node_capacity(), false);
+  std::vector<NodeId> work{from};
+  seen[from] = true;
+  while (!work.empty()) {
+    NodeId n = work.back();
+    work.pop_back();
+    if (n == to) return true;
+    for (EdgeId e : st.out_edges(n)) {
+      NodeId m = st.edge(e).dst;
+      if (!seen[m]) {
+        seen[m] = true;
+        work.push_back(m);
+      }
+    }
+  }
+  return false;
+}
+
 /// Tasklets of a flat body (for the size limit), or of B's body counting through nesting.
 std::size_t count_tasklets(const SDFGState& st, NodeId entry, NodeId exit) {
   std::set<NodeId> seen{entry, exit};
@@ -276,9 +296,18 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
     const DataflowEdge& d = st.edge(e);
     if (d.memlet.is_empty()) continue;
     auto w = state_writes.find(d.memlet.data);
-    int writes_here = w == state_writes.end() ? 0 : w->second;
-    if (writes_here > 1 || (writes_here == 1 && st.in_edges(d.src).empty()))
-      return refuse(q(d.memlet.data) + ", which map '" + a.label + "' reads, is also written elsewhere in the state");
+    int others = (w == state_writes.end() ? 0 : w->second) - (st.in_edges(d.src).empty() ? 0 : 1);
+    if (others <= 0) continue;
+    // Other writes of the container in this state must wait for B (B's exit reaches each of
+    // their writers), or B would read what they write. A walk of the state: only for such
+    // containers (a time loop's ping-pong arrays).
+    for (const AccessNode* an : st.access_nodes(d.memlet.data)) {
+      if (an->id() == d.src) continue;
+      for (EdgeId we : st.in_edges(an->id()))
+        if (!reaches(st, entry_b->exit, st.edge(we).src))
+          return refuse(q(d.memlet.data) + ", which map '" + a.label +
+                        "' reads, is also written in the state where map '" + b.label + "' may not have read it yet");
+    }
   }
   for (EdgeId e : st.out_edges(entry_b->exit))
     if (a_reads.count(st.edge(e).memlet.data))
@@ -480,26 +509,6 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
 namespace weir::transforms::detail {
 
 namespace {
-
-/// Whether `to` is reachable from `from` following edges forward (a walk of the state).
-bool reaches(const SDFGState& st, NodeId from, NodeId to) {
-  std::vector<bool> seen(st.node_capacity(), false);
-  std::vector<NodeId> work{from};
-  seen[from] = true;
-  while (!work.empty()) {
-    NodeId n = work.back();
-    work.pop_back();
-    if (n == to) return true;
-    for (EdgeId e : st.out_edges(n)) {
-      NodeId m = st.edge(e).dst;
-      if (!seen[m]) {
-        seen[m] = true;
-        work.push_back(m);
-      }
-    }
-  }
-  return false;
-}
 
 std::set<std::string> containers_at(const SDFGState& st, NodeId entry, NodeId exit, bool writes) {
   std::set<std::string> out;

@@ -29,8 +29,8 @@ namespace weir::transforms {
 /// other containers, with write-conflict resolution, several elements, or not one parameter
 /// plus a constant per dimension; A's body holds a map, nested SDFG or library node, a tasklet
 /// with side effects or naming a parameter, or a non-scalar container; an input of A is written
-/// by another access node of the same state or by B ("recomputing inside 'B' would read
-/// overwritten values"); B
+/// by B ("recomputing inside 'B' would read overwritten values") or by another access node of
+/// the same state whose writers B does not reach (B could read the new values); B
 /// reads T into a non-tasklet or through a multi-element memlet; B reads a point A does not
 /// provably write ("cannot prove that map 'B' reads T[i + 3] only where map 'A' writes it");
 /// a limit is exceeded (options max_points: distinct points per fusion, max_tasklets: tasklets
