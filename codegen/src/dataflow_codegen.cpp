@@ -390,6 +390,10 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     if (r.step.is_integer() && r.step.value() == 1) inc = "++" + p;
     else if (r.step.is_integer() && r.step.value() == -1) inc = "--" + p;
     else inc = p + " += " + step;
+    // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map.
+    if (d + 1 == ranges.size() && !parallel && opts.openmp && m.extra.find("weir_vectorize") &&
+        *m.extra.find("weir_vectorize") == "true")
+      w.line("#pragma omp simd");
     w.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   frames_.push_back(frame);

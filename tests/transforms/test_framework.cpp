@@ -210,7 +210,7 @@ TEST_CASE("analysis cache: lazy, reused, invalidated by applications", "[transfo
 
 TEST_CASE("registry: every transformation has a name, description and pass", "[transforms][registry]") {
   auto names = transformation_names();
-  CHECK(names.size() == 10);
+  CHECK(names.size() == 12);
   for (const auto& n : names) {
     auto t = make_transformation(n);
     REQUIRE(t);
@@ -221,6 +221,7 @@ TEST_CASE("registry: every transformation has a name, description and pass", "[t
     CHECK(p->description() == t->description());
   }
   CHECK(pass_name_of("DeadDataflowElimination") == "dead-dataflow-elimination");
+  CHECK(pass_name_of("OTFMapFusion") == "otf-map-fusion");
   CHECK(make_transformation("MapFusion") != nullptr);
   CHECK(make_transformation("NoSuchTransformation") == nullptr);
 }

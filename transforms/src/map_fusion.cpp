@@ -7,6 +7,7 @@
 #include <set>
 
 #include "dataflow_util.h"
+#include "fusion_util.h"
 
 namespace weir::transforms {
 
@@ -275,16 +276,6 @@ void set_path_to_local(SDFGState& st, const std::vector<EdgeId>& path, std::size
   }
 }
 
-/// `IN_x`/`OUT_x` suffix not yet used on `n`, starting from `x`.
-std::string free_suffix(const Node& n, const std::string& x) {
-  auto used = [&](const std::string& s) {
-    return n.in_connectors.count("IN_" + s) || n.out_connectors.count("OUT_" + s);
-  };
-  if (!used(x)) return x;
-  for (int k = 0;; ++k)
-    if (!used(x + "_" + std::to_string(k))) return x + "_" + std::to_string(k);
-}
-
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> MapFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
@@ -397,34 +388,10 @@ void MapFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
     }
   }
 
-  // B's entry and exit connectors move to A's (renamed where A already has the name).
-  auto move_scope_node = [&](Node& from, Node& to, bool is_entry) {
-    std::map<std::string, std::string> suffix;  // B's suffix -> A's
-    for (const auto& [c, t] : from.in_connectors)
-      if (c.rfind("IN_", 0) == 0) {
-        std::string s = free_suffix(to, c.substr(3));
-        suffix[c.substr(3)] = s;
-        to.in_connectors["IN_" + s] = t;
-        auto ot = from.out_connectors.find("OUT_" + c.substr(3));
-        to.out_connectors["OUT_" + s] = ot != from.out_connectors.end() ? ot->second : std::nullopt;
-      }
-    auto conn = [&](const std::string& c, const char* prefix, std::size_t len) {
-      if (c.rfind(prefix, 0) != 0) return c;
-      auto it = suffix.find(c.substr(len));
-      return it == suffix.end() ? c : std::string(prefix) + it->second;
-    };
-    for (EdgeId e : std::vector<EdgeId>(st.in_edges(from.id()))) {
-      DataflowEdge d = st.edge(e);
-      if (is_entry && d.src == exit_a.id()) continue;  // an ordering edge A -> B: now one scope
-      st.add_edge(d.src, d.src_conn, to.id(), conn(d.dst_conn, "IN_", 3), d.memlet);
-    }
-    for (EdgeId e : std::vector<EdgeId>(st.out_edges(from.id()))) {
-      DataflowEdge d = st.edge(e);
-      st.add_edge(to.id(), conn(d.src_conn, "OUT_", 4), d.dst, d.dst_conn, d.memlet);
-    }
-  };
-  move_scope_node(entry_b, entry_a, true);
-  move_scope_node(exit_b, exit_a, false);
+  // B's entry and exit connectors move to A's (renamed where A already has the name); an
+  // ordering edge A -> B disappears (one scope now).
+  detail::move_scope_edges(st, entry_b, entry_a, exit_a.id());
+  detail::move_scope_edges(st, exit_b, exit_a);
   st.remove_node(plan.entry_b);
   st.remove_node(plan.exit_b);
 }

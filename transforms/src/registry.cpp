@@ -6,6 +6,13 @@
 
 #include "weir/transforms/dead_dataflow_elimination.h"
 #include "weir/transforms/dead_state_elimination.h"
+#include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/cpu_schedules.h"
+#include "weir/transforms/greedy_map_fusion.h"
+#include "weir/transforms/local_storage.h"
+#include "weir/transforms/map_fusion_horizontal.h"
+#include "weir/transforms/otf_map_fusion.h"
+#include "weir/transforms/transient_reuse.h"
 #include "weir/transforms/map_collapse.h"
 #include "weir/transforms/map_expansion.h"
 #include "weir/transforms/map_fusion.h"
@@ -42,6 +49,8 @@ const std::vector<Entry>& entries() {
       entry<DeadStateElimination>("DeadStateElimination"),
       entry<DeadDataflowElimination>("DeadDataflowElimination"),
       entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
+      entry<OTFMapFusion>("OTFMapFusion"),
+      entry<MapFusionHorizontal>("MapFusionHorizontal"),
   };
   return all;
 }
@@ -65,7 +74,10 @@ std::string pass_name_of(const std::string& class_name) {
   for (std::size_t i = 0; i < class_name.size(); ++i) {
     char c = class_name[i];
     if (std::isupper(static_cast<unsigned char>(c))) {
-      if (i) s += '-';
+      // A dash starts each word; an acronym is one word ("OTFMapFusion" -> "otf-map-fusion").
+      auto up = [&](std::size_t k) { return std::isupper(static_cast<unsigned char>(class_name[k])) != 0; };
+      bool acronym_inside = i && up(i - 1) && (i + 1 >= class_name.size() || up(i + 1));
+      if (i && !acronym_inside) s += '-';
       s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else {
       s += c;
@@ -77,11 +89,18 @@ std::string pass_name_of(const std::string& class_name) {
 std::vector<std::string> pass_names() {
   std::vector<std::string> out{"simplify"};
   for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
+  for (const char* p : {"greedy-map-fusion", "local-storage", "transient-reuse", "cpu-schedules", "auto-optimize-cpu"})
+    out.push_back(p);
   return out;
 }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "simplify") return make_simplify_pipeline();
+  if (name == "greedy-map-fusion") return std::make_unique<GreedyMapFusion>();
+  if (name == "local-storage") return std::make_unique<LocalStorage>();
+  if (name == "transient-reuse") return std::make_unique<TransientReuse>();
+  if (name == "cpu-schedules") return std::make_unique<CpuSchedules>();
+  if (name == "auto-optimize-cpu") return make_auto_optimize_pipeline(DeviceType::CPU);
   for (const auto& e : entries())
     if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());
   return nullptr;

@@ -16,7 +16,8 @@ std::vector<std::string> transformation_names();
 /// A fresh instance with default options, or nullptr for an unknown class name.
 std::unique_ptr<Transformation> make_transformation(const std::string& name);
 
-/// Kebab-case pass name of a transformation class name: "MapTiling" -> "map-tiling".
+/// Kebab-case pass name of a transformation class name: "MapTiling" -> "map-tiling"; an acronym
+/// is one word: "OTFMapFusion" -> "otf-map-fusion".
 std::string pass_name_of(const std::string& class_name);
 
 /// Names of all passes (one per transformation, plus named pipelines such as "simplify").

@@ -1,0 +1,157 @@
+// Tests of the CPU passes of auto_optimize: local storage for accumulations (compiled and run
+// on the cpu backend before and after, against a C++ loop nest), transient reuse (reference
+// interpreter before/after) and CPU schedules with SIMD hints (structure and generated code).
+#include <catch2/catch.hpp>
+
+#include "../runtime/runtime_test_util.h"
+#include "support/builders.h"
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/transforms/cpu_schedules.h"
+#include "weir/transforms/local_storage.h"
+#include "weir/transforms/transient_reuse.h"
+
+using namespace weir;
+using namespace weir::test;
+using namespace weir::transforms;
+
+namespace {
+
+/// C[i] += A[i, j] * 2 over i in 0:N (outer) and j in 0:M (inner, sequential), with WCR.
+std::unique_ptr<SDFG> make_row_sum() {
+  auto sdfg = std::make_unique<SDFG>("row_sum");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("M");
+  sdfg->add_array("A", ScalarType::Float64, {E("N"), E("M")});
+  sdfg->add_array("C", ScalarType::Float64, {E("N")});
+  SDFGState& st = sdfg->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& c = st.add_access("C");
+  auto& o = st.add_map("rows", {"i"}, S("0:N"));
+  auto& in = st.add_map("cols", {"j"}, S("0:M"), ScheduleType::Sequential);
+  auto& t = st.add_tasklet("acc", {"c = a * 2", Language::Python}, {"a"}, {"c"});
+  path_in(st, a.id(), {o.id(), in.id()}, t.id(), "a", {M("A", "0:N, 0:M"), M("A", "i, 0:M"), M("A", "i, j")});
+  std::string sum = "lambda a, b: a + b";
+  path_out(st, t.id(), "c", {in.exit, o.exit}, c.id(),
+           {Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("0:N"), sum)});
+  return sdfg;
+}
+
+std::vector<double> run_row_sum(const SDFG& sdfg, const std::string& cache) {
+  weir::test::fresh_cache(cache);
+  const std::int64_t N = 7, M = 13;
+  runtime::Arguments args;
+  args.arrays.emplace("A", runtime::Allocator::cpu().allocate(ScalarType::Float64, {N, M}));
+  args.arrays.emplace("C", runtime::Allocator::cpu().allocate(ScalarType::Float64, {N}));
+  auto* a = static_cast<double*>(args.arrays.at("A").data());
+  for (std::int64_t k = 0; k < N * M; ++k) a[k] = static_cast<double>((k * 37) % 11) - 5.0;
+  auto* c = static_cast<double*>(args.arrays.at("C").data());
+  for (std::int64_t k = 0; k < N; ++k) c[k] = static_cast<double>(k);
+  runtime::CompilableProgram p;
+  p.sdfg = sdfg.clone_sdfg();
+  p.origin = sdfg.name;
+  auto backend = runtime::make_cpu_backend();
+  runtime::run(*backend, p, args);
+  return std::vector<double>(c, c + N);
+}
+
+}  // namespace
+
+TEST_CASE("local-storage: an inner-map sum accumulates in a register scalar", "[transforms][local-storage]") {
+  auto sdfg = make_row_sum();
+  auto before = sdfg->clone_sdfg();
+  AnalysisCache cache;
+  LocalStorage pass;
+  CHECK(pass.run(*sdfg, cache) == 1);
+  require_valid(*sdfg);
+  REQUIRE(sdfg->has_data("C_acc_0"));
+  CHECK(sdfg->data("C_acc_0").storage == StorageType::Register);
+  // The accumulator sits between the two exits; C is written once per row.
+  SDFGState& st = only_state(*sdfg);
+  auto acc = st.access_nodes("C_acc_0");
+  REQUIRE(acc.size() == 1);
+  REQUIRE(st.in_edges(acc[0]->id()).size() == 1);
+  REQUIRE(st.out_edges(acc[0]->id()).size() == 1);
+  CHECK(st.node(st.edge(st.out_edges(acc[0]->id())[0]).dst).as<MapExit>() != nullptr);
+  CHECK(pass.run(*sdfg, cache) == 0);  // nothing left to rewrite
+
+  // Same results as before and as a C++ loop nest.
+  std::vector<double> want(7);
+  for (int i = 0; i < 7; ++i) {
+    want[static_cast<std::size_t>(i)] = i;
+    for (int j = 0; j < 13; ++j) want[static_cast<std::size_t>(i)] += 2.0 * (((i * 13 + j) * 37) % 11 - 5.0);
+  }
+  CHECK(run_row_sum(*before, "local-storage-before") == want);
+  CHECK(run_row_sum(*sdfg, "local-storage-after") == want);
+}
+
+TEST_CASE("transient-reuse: a transient dead before another is written lends it its buffer", "[transforms][transient-reuse]") {
+  // A -> T1 -> T2 -> T3 -> C, each a point-wise map over 0:N.
+  auto sdfg = std::make_unique<SDFG>("reuse");
+  sdfg->add_symbol("N");
+  sdfg->add_array("A", ScalarType::Float64, {E("N")});
+  sdfg->add_array("C", ScalarType::Float64, {E("N")});
+  for (const char* t : {"T1", "T2", "T3"}) sdfg->add_array(t, ScalarType::Float64, {E("N")}, true);
+  SDFGState& st = sdfg->add_state("main", true);
+  std::vector<std::string> chain{"A", "T1", "T2", "T3", "C"};
+  NodeId prev = st.add_access("A").id();
+  for (std::size_t k = 1; k < chain.size(); ++k) {
+    NodeId next = st.add_access(chain[k]).id();
+    auto& m = st.add_map("m" + std::to_string(k), {"i"}, S("0:N"));
+    auto& t = st.add_tasklet("t" + std::to_string(k), {"y = x * 2 + " + std::to_string(k), Language::Python}, {"x"}, {"y"});
+    path_in(st, prev, {m.id()}, t.id(), "x", {M(chain[k - 1], "0:N"), M(chain[k - 1], "i")});
+    path_out(st, t.id(), "y", {m.exit}, next, {M(chain[k], "i"), M(chain[k], "0:N")});
+    prev = next;
+  }
+  auto before = sdfg->clone_sdfg();
+  AnalysisCache cache;
+  TransientReuse pass;
+  CHECK(pass.run(*sdfg, cache) == 1);
+  require_valid(*sdfg);
+  CHECK(sdfg->has_data("T1"));
+  CHECK(sdfg->has_data("T2"));
+  CHECK(!sdfg->has_data("T3"));  // T3 lives in T1's buffer
+  CHECK(st.access_nodes("T1").size() == 2);
+  for (long long n : {1LL, 4LL, 9LL})
+    for (unsigned seed : {1u, 7u}) CHECK(run_program(*before, {{"N", n}}, seed) == run_program(*sdfg, {{"N", n}}, seed));
+  // The compiled program shares the buffer too and computes C = ((((A*2+1)*2+2)*2+3)*2+4).
+  weir::test::fresh_cache("transient-reuse");
+  runtime::Arguments args;
+  args.arrays.emplace("A", runtime::Allocator::cpu().allocate(ScalarType::Float64, {6}));
+  args.arrays.emplace("C", runtime::Allocator::cpu().allocate(ScalarType::Float64, {6}));
+  auto* a = static_cast<double*>(args.arrays.at("A").data());
+  for (int k = 0; k < 6; ++k) a[k] = k - 2.5;
+  runtime::CompilableProgram p;
+  p.sdfg = sdfg->clone_sdfg();
+  p.origin = "reuse";
+  runtime::run(*runtime::make_cpu_backend(), p, args);
+  const auto* c = static_cast<const double*>(args.arrays.at("C").data());
+  for (int k = 0; k < 6; ++k) CHECK(c[k] == (((((k - 2.5) * 2 + 1) * 2 + 2) * 2 + 3) * 2 + 4));
+}
+
+TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside", "[transforms][cpu-schedules]") {
+  auto sdfg = make_map2d(false);
+  auto before = sdfg->clone_sdfg();
+  AnalysisCache cache;
+  CpuSchedules pass;
+  CHECK(pass.run(*sdfg, cache) >= 3);
+  require_valid(*sdfg);
+  auto maps = maps_of(only_state(*sdfg));
+  REQUIRE(maps.size() == 2);
+  CHECK(maps[0]->map->schedule == ScheduleType::CPU_Multicore);
+  CHECK(maps[0]->map->params == std::vector<std::string>{"i"});
+  CHECK(maps[1]->map->schedule == ScheduleType::Sequential);
+  CHECK(maps[1]->map->params == std::vector<std::string>{"j"});
+  REQUIRE(maps[1]->map->extra.find(kVectorizeAttribute));
+  // The hint survives saving and loading.
+  auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*sdfg));
+  CHECK(sdfg_difference(*reloaded, *sdfg).empty());
+  std::string code = codegen::generate_cpu(*sdfg).source;
+  auto simd = code.find("#pragma omp simd");
+  REQUIRE(simd != std::string::npos);
+  CHECK(code.find("#pragma omp parallel for") < simd);
+  CHECK(code.find("for (int64_t j", simd) != std::string::npos);
+  for (unsigned seed : {1u, 7u})
+    CHECK(run_program(*before, {{"N", 5}, {"M", 7}}, seed) == run_program(*sdfg, {{"N", 5}, {"M", 7}}, seed));
+}

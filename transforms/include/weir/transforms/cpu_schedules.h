@@ -1,0 +1,37 @@
+// CPU schedules and vectorization hints for auto_optimize (DaCe's auto_optimize sets
+// CPU_Multicore on outermost maps; the innermost unit-stride loop is left for SIMD).
+#pragma once
+
+#include "weir/transforms/pipeline.h"
+
+namespace weir::transforms {
+
+/// The map attribute (MapInfo::extra key, value `true`) that asks the CPU code generator for
+/// `#pragma omp simd` on the map's innermost loop. A weir extension: DaCe ignores unknown keys.
+inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
+
+/// Pass "cpu-schedules". In every state of the SDFG (nested SDFGs not entered):
+///  * top-level maps with the Default schedule become CPU_Multicore (OpenMP), maps nested in
+///    a parallel map with Default become Sequential;
+///  * with `split_innermost`, a top-level CPU_Multicore map of two or more dimensions whose
+///    last parameter indexes the last (contiguous) dimension of some container it accesses is
+///    split: the last dimension becomes a Sequential map directly inside (so OpenMP collapses
+///    the outer dimensions and the compiler sees a plain unit-stride inner loop);
+///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
+///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
+///    in its body, gets the kVectorizeAttribute hint.
+/// Returns the number of maps changed.
+class CpuSchedules final : public Pass {
+ public:
+  CpuSchedules();
+  std::string name() const override { return "cpu-schedules"; }
+  std::string description() const override;
+  Options& options() override { return options_; }
+  const Options& options() const override { return options_; }
+  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
+
+ private:
+  Options options_;
+};
+
+}  // namespace weir::transforms

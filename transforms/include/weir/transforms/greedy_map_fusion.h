@@ -1,0 +1,36 @@
+// The greedy map fusion pass of auto_optimize: vertical fusion by recomputation (OTFMapFusion's
+// rewrite, which also covers point-wise producer-consumer fusion) consumer first, then
+// horizontal fusion of sibling maps, driven by local worklists so that its cost grows with the
+// graph, not with the graph times the number of fusions.
+#pragma once
+
+#include "weir/transforms/pipeline.h"
+
+namespace weir::transforms {
+
+/// Pass "greedy-map-fusion". Per state of the SDFG (nested SDFGs are not entered):
+///  1. Consumers in reverse topological order: each top-level map B absorbs, by recomputation,
+///     every top-level producer map whose transient output only B reads, until none is left
+///     (consumer first, so that the points a producer is needed at are known when it is copied
+///     and equal points share one copy).
+///  2. Transients read by several top-level maps are recomputed in each of them when every
+///     reader accepts (then the producer and the transient disappear); step 1 runs again.
+///  3. With option `horizontal`, top-level maps over equal ranges that read a common access
+///     node and do not depend on each other are fused.
+/// Options `max_points` and `max_tasklets` bound recomputation (see OTFMapFusion). Returns the
+/// number of fusions. Cost: one topological sort per state plus work local to each fusion
+/// (horizontal candidates add a walk of the state each).
+class GreedyMapFusion final : public Pass {
+ public:
+  GreedyMapFusion();
+  std::string name() const override { return "greedy-map-fusion"; }
+  std::string description() const override;
+  Options& options() override { return options_; }
+  const Options& options() const override { return options_; }
+  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
+
+ private:
+  Options options_;
+};
+
+}  // namespace weir::transforms

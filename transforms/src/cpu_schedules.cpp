@@ -1,0 +1,102 @@
+// CPU schedules and vectorization hints (see the header).
+#include "weir/transforms/cpu_schedules.h"
+
+#include "dataflow_util.h"
+#include "weir/transforms/memlet_propagation.h"
+
+namespace weir::transforms {
+
+CpuSchedules::CpuSchedules()
+    : options_({{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
+                {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
+
+std::string CpuSchedules::description() const {
+  return "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps";
+}
+
+namespace {
+
+/// Whether `param` indexes the last dimension of some memlet on the scope's boundary edges
+/// (inside the entry / exit) as `param + c`.
+bool indexes_contiguous(const SDFGState& st, const MapEntry& e, const std::string& param) {
+  auto check = [&](const Memlet& m) {
+    if (m.is_empty() || m.subset.dims() == 0) return false;
+    const sym::Expr& s = m.subset[m.subset.dims() - 1].start;
+    if (!s.free_symbols().count(param)) return false;
+    sym::Expr d = s.subs({{param, sym::Expr::symbol(param) + sym::Expr(1)}}) - s;
+    return d == sym::Expr(1) && m.subset[m.subset.dims() - 1].end == s;
+  };
+  for (EdgeId id : st.out_edges(e.id()))
+    if (check(st.edge(id).memlet)) return true;
+  for (EdgeId id : st.in_edges(e.exit))
+    if (check(st.edge(id).memlet)) return true;
+  return false;
+}
+
+bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
+  for (NodeId n : detail::scope_body(st, tree, entry)) {
+    const Node& node = st.node(n);
+    if (node.as<MapEntry>() || node.as<NestedSDFGNode>() || node.as<LibraryNode>()) return false;
+    for (EdgeId e : st.out_edges(n))
+      if (!st.edge(e).memlet.wcr.empty()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::size_t CpuSchedules::run(SDFG& sdfg, AnalysisCache& cache) {
+  std::size_t changed = 0;
+  for (SDFGState* stp : sdfg.all_states()) {
+    SDFGState& st = *stp;
+    bool state_changed = false;
+    ScopeTree tree = st.scope_tree();
+    std::vector<MapEntry*> top;
+    for (Node* n : st.nodes())
+      if (auto* e = n->as<MapEntry>()) {
+        if (tree.parent[e->id()] == kNoNode) {
+          if (e->map->schedule == ScheduleType::Default) {
+            e->map->schedule = ScheduleType::CPU_Multicore;
+            ++changed;
+            state_changed = true;
+          }
+          top.push_back(e);
+        } else if (e->map->schedule == ScheduleType::Default) {
+          e->map->schedule = ScheduleType::Sequential;
+          ++changed;
+          state_changed = true;
+        }
+      }
+    if (options_.get_bool("split_innermost"))
+      for (MapEntry* e : top) {
+        MapInfo& m = *e->map;
+        if (m.schedule != ScheduleType::CPU_Multicore || m.params.size() < 2 || m.range.dims() != m.params.size()) continue;
+        if (!detail::dynamic_inputs(*e).empty() || !indexes_contiguous(st, *e, m.params.back())) continue;
+        std::string p = m.params.back();
+        Range r = m.range.ranges().back();
+        m.params.pop_back();
+        m.range.ranges().pop_back();
+        MapEntry& inner = st.add_map(m.label + "_inner", {p}, Subset({r}), ScheduleType::Sequential);
+        detail::insert_map_inside(st, *e, inner);
+        propagate_memlets_scope(st, inner.id());
+        ++changed;
+        state_changed = true;
+      }
+    if (options_.get_bool("vectorize")) {
+      if (state_changed) tree = st.scope_tree();
+      for (Node* n : st.nodes()) {
+        auto* e = n->as<MapEntry>();
+        if (!e || e->map->schedule != ScheduleType::Sequential || e->map->params.empty()) continue;
+        if (e->map->extra.find(kVectorizeAttribute)) continue;
+        if (!indexes_contiguous(st, *e, e->map->params.back()) || !simd_safe_body(st, tree, e->id())) continue;
+        e->map->extra.set(kVectorizeAttribute, "true");
+        ++changed;
+        state_changed = true;
+      }
+    }
+    if (state_changed) cache.invalidate_state(st);
+  }
+  return changed;
+}
+
+}  // namespace weir::transforms

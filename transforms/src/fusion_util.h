@@ -1,0 +1,82 @@
+// Helpers shared by the map fusion transformations (vertical by recomputation, horizontal) and
+// the greedy fusion pass; private to the transforms layer.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/transformation.h"
+
+namespace weir::transforms::detail {
+
+/// `IN_x`/`OUT_x` suffix not yet used on `n`, starting from `x`.
+std::string free_suffix(const Node& n, const std::string& x);
+
+/// Moves every edge of scope node `from` (a map entry or exit) onto `to`, renaming connector
+/// suffixes that `to` already uses. Edges from `skip_src` into `from` are dropped (an ordering
+/// edge between two maps that become one). `from` is left without edges.
+void move_scope_edges(SDFGState& st, Node& from, Node& to, NodeId skip_src = kNoNode);
+
+/// A container name not used yet: `base_<n>` with a counter kept by the caller (linear cost
+/// where SDFG::unique_data_name would probe base_0, base_1, ... every time).
+std::string fresh_data_name(const SDFG& sdfg, const std::string& base, std::size_t& counter);
+
+/// Nodes strictly inside a map scope that holds no nested scope, found by walking from the
+/// entry forward and from the exit backward (local: the cost is the body's size). Returns
+/// false (and names the node in `why`) when the body holds a map, nested SDFG or library node.
+bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body, std::string& why);
+
+/// Whether `code` names identifier `name` (whole word, outside string literals).
+bool code_mentions(const std::string& code, const std::string& name);
+
+/// How the vertical recomputing fusion of map A (exit `exit_a`, writing transient access node
+/// `t_node`) into map B (entry `entry_b`) is done; filled by analyze_otf.
+struct OtfPlan {
+  NodeId entry_a = kNoNode, exit_a = kNoNode, t_node = kNoNode, entry_b = kNoNode;
+  std::string t_data;
+  bool keep = false;                  ///< T has other readers: A stays, B gets its own copies
+  std::vector<NodeId> body;           ///< A's body (tasklets and local scalars)
+  EdgeId write = 0;                   ///< the edge writing T inside A
+  std::vector<std::string> param_of_dim;  ///< A's parameter indexing each dimension of T
+  std::vector<sym::Expr> offset_of_dim;   ///< and the constant added to it
+  /// Distinct points of T that B reads, each with the edges (B's entry -> consumer) reading it.
+  std::vector<std::pair<Subset, std::vector<EdgeId>>> points;
+  std::size_t body_tasklets = 0;      ///< tasklets in A's body
+  std::map<std::string, int> local_uses;  ///< access nodes of A's locals in the SDFG (when known)
+};
+
+/// Limits of recomputation: at most `max_points` distinct points per fusion, and B's body may
+/// grow to at most `max_tasklets` tasklets (0 = unlimited).
+struct OtfLimits {
+  long long max_points = 0;
+  long long max_tasklets = 0;
+};
+
+/// Container -> number of its access nodes in `st` that are written (have in-edges).
+std::map<std::string, int> written_access_nodes(const SDFGState& st);
+
+/// Checks the fusion by recomputation of A into B (both already known to be at the top level
+/// of `st`); `use` are the SDFG's container uses and `state_writes` written_access_nodes(st)
+/// (stale counts are fine: fusion only lowers them). Cost: A's body, B's reads of T and B's
+/// body when max_tasklets is set.
+MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a, NodeId t_node, NodeId entry_b,
+                        const std::map<std::string, DataUse>& use, const std::map<std::string, int>& state_writes,
+                        const OtfLimits& limits, OtfPlan& plan);
+
+/// Applies a plan analyze_otf accepted. `counter` feeds fresh_data_name. Outer memlets of B's
+/// entry are recomputed for the connectors it changed (locally, not the whole state).
+void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& counter);
+
+/// Checks horizontal fusion of two independent top-level maps with equal ranges (`entry_c` is
+/// merged into `entry_b`); renaming of C's parameters to B's goes to `rename`. Walks the state
+/// to prove neither map reaches the other.
+MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry_c,
+                               std::map<std::string, sym::Expr>& rename);
+void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c, const std::map<std::string, sym::Expr>& rename);
+
+}  // namespace weir::transforms::detail

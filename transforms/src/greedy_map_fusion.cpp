@@ -1,0 +1,165 @@
+// Greedy map fusion pass (see the header).
+#include "weir/transforms/greedy_map_fusion.h"
+
+#include <algorithm>
+
+#include "fusion_util.h"
+
+namespace weir::transforms {
+
+GreedyMapFusion::GreedyMapFusion()
+    : options_({{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
+                {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
+                {"horizontal", true, "also fuse independent sibling maps over equal ranges"}}) {}
+
+std::string GreedyMapFusion::description() const {
+  return "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings";
+}
+
+namespace {
+
+struct StateFuser {
+  SDFG& sdfg;
+  SDFGState& st;
+  const std::map<std::string, DataUse>& use;
+  std::map<std::string, int> writes;  // written access nodes per container in the state
+  detail::OtfLimits limits;
+  std::vector<bool> top;  // top-level map entries (by id; new ids are never top-level maps)
+  std::size_t counter = 0;
+  std::size_t fused = 0;
+
+  bool is_top(NodeId n) const { return n < top.size() && top[n] && st.has_node(n); }
+
+  /// Producers (exit, transient access node) of B's inputs.
+  std::vector<std::pair<NodeId, NodeId>> producers(NodeId entry_b) const {
+    std::vector<std::pair<NodeId, NodeId>> out;
+    for (EdgeId e : st.in_edges(entry_b)) {
+      NodeId t = st.edge(e).src;
+      if (!st.node(t).as<AccessNode>() || st.in_edges(t).size() != 1) continue;
+      NodeId x = st.edge(st.in_edges(t)[0]).src;
+      const auto* ex = st.node(x).as<MapExit>();
+      if (!ex || !is_top(ex->entry)) continue;
+      if (std::find(out.begin(), out.end(), std::make_pair(x, t)) == out.end()) out.emplace_back(x, t);
+    }
+    return out;
+  }
+
+  /// Step 1 for one consumer: absorb sole-reader producers until none is left.
+  void absorb(NodeId entry_b) {
+    for (bool progress = true; progress && st.has_node(entry_b);) {
+      progress = false;
+      for (auto [x, t] : producers(entry_b)) {
+        detail::OtfPlan plan;
+        if (!detail::analyze_otf(sdfg, st, x, t, entry_b, use, writes, limits, plan) || plan.keep) continue;
+        detail::apply_otf(sdfg, st, plan, counter);
+        ++fused;
+        progress = true;
+        break;
+      }
+    }
+  }
+
+  /// Step 2: a transient read by several maps is recomputed in all of them, or in none.
+  bool spread(const std::vector<NodeId>& order) {
+    bool any = false;
+    for (NodeId n : order) {
+      if (!st.has_node(n)) continue;
+      const auto* ex = st.node(n).as<MapExit>();
+      if (!ex || !is_top(ex->entry) || st.out_edges(n).size() != 1) continue;
+      NodeId t = st.edge(st.out_edges(n)[0]).dst;
+      std::vector<NodeId> readers;
+      bool ok = st.node(t).as<AccessNode>() != nullptr;
+      for (EdgeId e : ok ? st.out_edges(t) : std::vector<EdgeId>{}) {
+        NodeId r = st.edge(e).dst;
+        ok = ok && st.node(r).as<MapEntry>() && is_top(r);
+        if (ok && std::find(readers.begin(), readers.end(), r) == readers.end()) readers.push_back(r);
+      }
+      if (!ok || readers.size() < 2) continue;
+      for (NodeId r : readers) {
+        detail::OtfPlan plan;
+        ok = ok && detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan);
+      }
+      if (!ok) continue;
+      for (NodeId r : readers) {
+        detail::OtfPlan plan;
+        if (!detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan)) break;  // cannot happen: checked above
+        detail::apply_otf(sdfg, st, plan, counter);
+        ++fused;
+        any = true;
+        if (!plan.keep) break;
+      }
+    }
+    return any;
+  }
+
+  void horizontal(const std::vector<NodeId>& entries) {
+    for (NodeId b : entries) {
+      if (!is_top(b)) continue;
+      for (bool progress = true; progress;) {
+        progress = false;
+        std::vector<NodeId> others;
+        for (EdgeId e : st.in_edges(b)) {
+          NodeId src = st.edge(e).src;
+          if (!st.node(src).as<AccessNode>()) continue;
+          for (EdgeId o : st.out_edges(src)) {
+            NodeId c = st.edge(o).dst;
+            if (c != b && is_top(c) && std::find(others.begin(), others.end(), c) == others.end()) others.push_back(c);
+          }
+        }
+        for (NodeId c : others) {
+          std::map<std::string, sym::Expr> rename;
+          const auto& mb = *st.node(b).as<MapEntry>()->map;
+          const auto& mc = *st.node(c).as<MapEntry>()->map;
+          if (!(mb.range.size() == mc.range.size())) continue;  // cheap pre-check before the walk
+          if (!detail::analyze_horizontal(st, b, c, rename)) continue;
+          detail::apply_horizontal(st, b, c, rename);
+          ++fused;
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+
+  void run() {
+    ScopeTree tree = st.scope_tree();
+    writes = detail::written_access_nodes(st);
+    std::vector<NodeId> order = st.topological_order();
+    top.assign(st.node_capacity(), false);
+    std::vector<NodeId> entries, exits;
+    for (NodeId n : order)
+      if (st.node(n).as<MapEntry>() && tree.parent[n] == kNoNode) {
+        top[n] = true;
+        entries.push_back(n);
+        exits.push_back(st.node(n).as<MapEntry>()->exit);
+      }
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+      if (is_top(*it)) absorb(*it);
+    if (spread(exits))
+      for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+        if (is_top(*it)) absorb(*it);
+  }
+};
+
+}  // namespace
+
+std::size_t GreedyMapFusion::run(SDFG& sdfg, AnalysisCache& cache) {
+  std::size_t total = 0;
+  detail::OtfLimits limits{options_.get_int("max_points"), options_.get_int("max_tasklets")};
+  for (SDFGState* st : sdfg.all_states()) {
+    const std::map<std::string, DataUse> use = cache.data_use(sdfg);
+    StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
+    f.run();
+    if (options_.get_bool("horizontal")) {
+      std::vector<NodeId> entries;
+      for (NodeId n = 0; n < f.top.size(); ++n)
+        if (f.is_top(n)) entries.push_back(n);
+      f.horizontal(entries);
+    }
+    if (f.fused) cache.invalidate_state(*st);
+    total += f.fused;
+  }
+  return total;
+}
+
+}  // namespace weir::transforms
