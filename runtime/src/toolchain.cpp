@@ -3,7 +3,7 @@
 #include "weir/frontend/lowering.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
-#include "weir/transforms/simplify.h"
+#include "weir/transforms/auto_optimize.h"
 
 namespace weir::runtime::detail {
 
@@ -26,21 +26,19 @@ std::shared_ptr<CompiledProgram> Toolchain::build(const CompilableProgram& progr
 }
 
 std::shared_ptr<CompiledProgram> Toolchain::build(const FieldViewProgram& program) const {
-  return build(lower(program));
+  return build(lower(program, backend_.allocator().device()));
 }
 
-void Toolchain::optimize(SDFG& sdfg) {
-  // The lowering emits one map per call with the whole stencil inlined into its tasklet;
-  // simplify only cleans up around it (state fusion of independent calls). Auto-optimization
-  // (transforms/) plugs in here.
-  transforms::simplify(sdfg);
+void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
+  // auto_optimize: simplify, fusion across calls, schedules and SIMD hints for the device.
+  transforms::auto_optimize(sdfg, device);
 }
 
-CompilableProgram Toolchain::lower(const FieldViewProgram& program) {
+CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {
   if (!program.definition) throw BackendError("an empty FieldViewProgram cannot be lowered");
   std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*program.definition);
   validate_or_throw(*sdfg);
-  optimize(*sdfg);
+  optimize(*sdfg, device);
   validate_or_throw(*sdfg);
   CompilableProgram p;
   p.sdfg = std::move(sdfg);

@@ -24,11 +24,12 @@ class Toolchain {
   /// lower(), then build().
   std::shared_ptr<CompiledProgram> build(const FieldViewProgram& program) const;
 
-  /// Field-view program -> a fresh, validated SDFG after the optimization pipeline.
-  static CompilableProgram lower(const FieldViewProgram& program);
+  /// Field-view program -> a fresh, validated SDFG after the optimization pipeline for `device`.
+  static CompilableProgram lower(const FieldViewProgram& program, DeviceType device = DeviceType::CPU);
   /// The optimization pipeline applied to every lowered field-view program before code
-  /// generation (the single place to plug in auto-optimization).
-  static void optimize(SDFG& sdfg);
+  /// generation: transforms::auto_optimize for the backend's device (the single place where
+  /// the pipeline is chosen).
+  static void optimize(SDFG& sdfg, DeviceType device);
 
  private:
   const CompiledBackend& backend_;

@@ -49,7 +49,8 @@ void check_backend(const Backend& backend, const FieldViewProgram& program);
 void run(const Backend& backend, const FieldViewProgram& program, Arguments& args);
 
 /// Lowers a field-view program to SDFG (frontend::lower_to_sdfg, a fresh SDFG on every call),
-/// validates it and applies the optimization pipeline compiled backends use, giving what the
+/// validates it and applies the optimization pipeline compiled backends use
+/// (transforms::auto_optimize for the CPU), giving what the
 /// backend's `compiler` step takes (options and origin from `program`). This is the one place
 /// where field-view programs get optimized before code generation.
 CompilableProgram lower(const FieldViewProgram& program);
