@@ -803,6 +803,11 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
 
 // ----------------------------------------------------------------------------- scan
 
+void Evaluator::set_call_domain(const std::vector<Dimension>& dims, const std::vector<Range>& ranges) {
+  call_domain_.clear();
+  for (std::size_t d = 0; d < dims.size() && d < ranges.size(); ++d) call_domain_[dims[d].name] = ranges[d];
+}
+
 namespace {
 
 bool branches(const TExpr& e) {
@@ -884,6 +889,9 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
       if (ranges[d].hi < ranges[d].lo) ranges[d].hi = ranges[d].lo;
     }
   auto pax = static_cast<std::size_t>(std::find(dims.begin(), dims.end(), def.axis) - dims.begin());
+  // The column range is the call's output domain along the axis (a backward scan starts at its
+  // top, not at the top of the arguments); levels outside the arguments fail when read.
+  if (auto it = call_domain_.find(def.axis.name); it != call_domain_.end()) ranges[pax] = it->second;
   if (ranges[pax].is_unbounded())
     fail(loc, "scan operator '" + def.name + "' along '" + def.axis.name + "' needs an argument over '" + def.axis.name + "'");
   // One result field per leaf of the return type.

@@ -42,6 +42,9 @@ class Evaluator {
              const frontend::SourceLocation& loc);
   /// Evaluates a scalar expression of a program (a domain bound) in `env`.
   Value eval(const frontend::TExpr& e, std::map<std::string, Value>& env);
+  /// The output domain of the program call being evaluated: scan operators run over its range
+  /// along their axis (gt4py's column range), not over all levels their arguments have.
+  void set_call_domain(const std::vector<Dimension>& dims, const std::vector<Range>& ranges);
 
  private:
   using Env = std::map<std::string, Value>;
@@ -59,6 +62,7 @@ class Evaluator {
   const Table& table(const frontend::FieldOffset& off, const frontend::SourceLocation& loc) const;
 
   const Context& ctx_;
+  std::map<std::string, Range> call_domain_;
 };
 
 }  // namespace weir::runtime::embedded

@@ -247,6 +247,10 @@ class EmbeddedProgram final : public Program {
       for (const auto& call : def.calls) {
         std::vector<Value> cargs;
         for (const auto& a : call.args) cargs.push_back(ev.eval(*a, env));
+        if (!call.outs.empty()) {
+          const FieldVal& first = fields.at(call.outs[0].name);
+          ev.set_call_domain(first.dims, output_domain(call, call.outs[0], first, ev, env));
+        }
         Value result = ev.call(*call.callee, cargs, call.loc);
         std::vector<const FieldVal*> leaves;
         flatten(result, leaves);
@@ -261,6 +265,11 @@ class EmbeddedProgram final : public Program {
     } else {
       std::vector<Value> cargs;
       for (const auto& p : def.params) cargs.push_back(env.at(p.name));
+      for (const Param& p : params_)
+        if (p.name.rfind("__out", 0) == 0) {
+          ev.set_call_domain(fields.at(p.name).dims, fields.at(p.name).ranges);
+          break;
+        }
       Value result = ev.call(def, cargs, def.loc);
       std::vector<const FieldVal*> leaves;
       flatten(result, leaves);

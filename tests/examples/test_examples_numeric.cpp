@@ -1,5 +1,7 @@
 // Every example program under examples/ is lowered, validated, run on each backend of its case
-// and compared with an independent NumPy reference (tests/examples/references/<example>.py,
+// (the embedded interpreter; the cpu backend through the toolchain, i.e. lowered and
+// auto-optimized; and the lowered SDFG as it is, compiled for the cpu backend) and compared with
+// an independent NumPy reference (tests/examples/references/<example>.py,
 // run with Debian's python3): |result - expected| <= 1e-12 * max(|expected|, 1) for float64.
 // Inputs are seeded random fields; outputs start random too, so writes outside the computed
 // domain show up. Unstructured cases run on the periodic triangular mesh of weir_mesh, some
@@ -10,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <random>
 #include <set>
@@ -21,6 +24,7 @@
 #include "weir/frontend/type_checker.h"
 #include "weir/mesh/triangular_mesh.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
@@ -47,7 +51,9 @@ struct Case {
   /// Tables in which some entries become -1 (missing neighbours).
   std::vector<std::string> missing_neighbours = {};
   std::vector<std::string> search_path = {};  ///< under examples/
-  std::vector<std::string> backends = {"cpu"};
+  /// "embedded" and "cpu" run the field-view program (runtime::run with a FieldViewProgram: the
+  /// cpu backend lowers and auto-optimizes it); "cpu-lowered" runs the unoptimized lowered SDFG.
+  std::vector<std::string> backends = {"embedded", "cpu", "cpu-lowered"};
 };
 
 const std::vector<Case>& cases() {
@@ -122,11 +128,22 @@ std::int64_t extent(const Case& c, const mesh::TriangularMesh* m, const std::str
   return it->second;
 }
 
-/// What a backend runs for a case: the lowered SDFG, with the field-view reference
-/// (`examples/FILE.py::PROGRAM`) as its origin. Backends that take field-view programs (the
-/// embedded backend) are added to a case's `backends` with whatever they need here.
+/// The lowered SDFG as a compilable program, with `examples/FILE.py::PROGRAM` as its origin.
 runtime::CompilableProgram program_of(const Case& c, std::shared_ptr<SDFG> sdfg) {
   return runtime::CompilableProgram{std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
+}
+
+/// Runs the case on `variant` (see Case::backends).
+void run_variant(const Case& c, const std::string& variant, std::shared_ptr<SDFG> sdfg, runtime::Arguments& args) {
+  if (variant == "cpu-lowered") {
+    runtime::run(*runtime::make_backend("cpu"), program_of(c, std::move(sdfg)), args);
+    return;
+  }
+  std::vector<std::string> path;
+  for (const std::string& s : c.search_path) path.push_back((source_dir() / "examples" / s).string());
+  runtime::FieldViewProgram fv =
+      runtime::load_field_view_program((source_dir() / "examples" / c.file).string(), c.program, path);
+  runtime::run(*runtime::make_backend(variant), fv, args);
 }
 
 runtime::Field make_field(ScalarType t, const std::vector<std::int64_t>& shape) {
@@ -207,8 +224,7 @@ void run_case(const Case& c) {
     runtime::Arguments args;
     for (const auto& [name, f] : arrays) args.arrays.emplace(name, f.clone());
     for (const auto& [k, v] : c.scalars) args.values[k] = v;
-    std::unique_ptr<runtime::Backend> backend = runtime::make_backend(backend_name);
-    runtime::run(*backend, program_of(c, sdfg), args);
+    run_variant(c, backend_name, sdfg, args);
     for (const std::string& out : c.outputs) {
       INFO("output " << out);
       runtime::Field want = runtime::read_npy(dir / "expected" / (out + ".npy"));
@@ -221,7 +237,7 @@ void run_case(const Case& c) {
         if (!ok && bad++ == 0) first_bad = i;
       }
       if (bad) {
-        INFO("first mismatch at flat index " << first_bad << ": got " << got.value_as_double(first_bad)
+        INFO(std::setprecision(17) << bad << " mismatches; first at flat index " << first_bad << ": got " << got.value_as_double(first_bad)
                                              << ", expected " << want.value_as_double(first_bad));
         CHECK(bad == 0);
       }
