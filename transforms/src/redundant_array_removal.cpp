@@ -94,4 +94,9 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   ctx.sdfg.remove_data(a);
 }
 
+std::optional<std::vector<std::string>> RedundantArrayRemoval::data_footprint(const MatchContext& ctx,
+                                                                    const std::vector<std::uint32_t>& sub) const {
+  return std::vector<std::string>{ctx.state->node(sub[0]).as<AccessNode>()->data};
+}
+
 }  // namespace weir::transforms
