@@ -157,7 +157,7 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
     }
   }
   if (st.access_nodes(data).empty() && elsewhere_nodes == 0 && ctx.sdfg.has_data(data) && ctx.sdfg.data(data).transient)
-    ctx.sdfg.remove_data(data);
+    ctx.sdfg.arrays.erase(data);  // no access node left (cached use): skip remove_data's O(SDFG) check
 }
 
 std::optional<std::vector<std::string>> DeadDataflowElimination::data_footprint(const MatchContext& ctx,
