@@ -206,9 +206,10 @@ std::vector<Candidate> find_matches_at(SDFG& root, std::size_t cfg_id, BlockId s
 MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, AnalysisCache& cache);
 
 /// Applies `t` at `m` transactionally: checks can_apply (throws TransformError with the
-/// reason if it refuses), snapshots the region the transformation may touch, applies, and on
-/// any exception restores the snapshot (sdfg_difference(before, after) is empty) and rethrows.
-/// Invalidates the affected analyses in `cache`.
+/// reason if it refuses), snapshots what the transformation declares it may touch (footprint
+/// blocks, their interstate edges, the data footprint), applies, and on any exception restores
+/// the snapshot in place, ids included (sdfg_difference(before, after) is empty), and rethrows.
+/// Costs the footprint, not the SDFG. Invalidates the affected analyses in `cache`.
 void apply_transactional(SDFG& root, Transformation& t, const Match& m, AnalysisCache& cache);
 
 /// DaCe's record of a transformation: {"type": "PatternTransformation", "transformation":
