@@ -138,6 +138,8 @@ ControlFlowBlock& ControlFlowRegion::add_block(std::unique_ptr<ControlFlowBlock>
   block->id_ = static_cast<BlockId>(blocks_.size());
   block->parent_ = this;
   blocks_.push_back(std::move(block));
+  in_.emplace_back();
+  out_.emplace_back();
   if (is_start) start_ = blocks_.back()->id_;
   return *blocks_.back();
 }
@@ -149,7 +151,29 @@ ControlFlowEdge& ControlFlowRegion::add_edge(BlockId src, BlockId dst, Interstat
                                        " in " + region_name(*this));
   auto id = static_cast<EdgeId>(edges_.size());
   edges_.push_back(ControlFlowEdge{id, src, dst, std::move(data)});
+  link(id);
   return *edges_.back();
+}
+
+namespace {
+void insert_sorted(std::vector<EdgeId>& v, EdgeId e) { v.insert(std::lower_bound(v.begin(), v.end(), e), e); }
+void erase_one(std::vector<EdgeId>& v, EdgeId e) {
+  auto it = std::lower_bound(v.begin(), v.end(), e);
+  if (it != v.end() && *it == e) v.erase(it);
+}
+}  // namespace
+
+void ControlFlowRegion::link(EdgeId e) {
+  const ControlFlowEdge& d = *edges_[e];
+  insert_sorted(out_[d.src], e);
+  insert_sorted(in_[d.dst], e);
+}
+
+void ControlFlowRegion::unlink(EdgeId e) {
+  // Endpoints may have been edited through edge(); only valid slots hold the edge.
+  const ControlFlowEdge& d = *edges_[e];
+  if (d.src < out_.size()) erase_one(out_[d.src], e);
+  if (d.dst < in_.size()) erase_one(in_[d.dst], e);
 }
 
 void ControlFlowRegion::remove_block(BlockId id) { take_block(id); }
@@ -158,6 +182,7 @@ void ControlFlowRegion::remove_edge(EdgeId id) {
   if (id >= edges_.size() || !edges_[id])
     throw IRError(ref_of(*this), "remove_edge: no interstate edge " + std::to_string(id) + " in " +
                                      region_name(*this));
+  unlink(id);
   edges_[id].reset();
 }
 
@@ -173,8 +198,10 @@ std::unique_ptr<ControlFlowBlock> ControlFlowRegion::take_block(BlockId id) {
     throw IRError(ref_of(*this), "no block " + std::to_string(static_cast<long>(id)) + " in " +
                                      region_name(*this));
   // A detached block cannot keep edges into this region.
-  for (auto& e : edges_)
-    if (e && (e->src == id || e->dst == id)) e.reset();
+  for (EdgeId e : incident_edges(id)) {
+    unlink(e);
+    edges_[e].reset();
+  }
   if (start_ == id) start_ = kNoBlock;
   auto b = std::move(blocks_[id]);
   b->parent_ = nullptr;
@@ -220,16 +247,64 @@ ControlFlowEdge& ControlFlowRegion::edge(EdgeId id) {
 
 std::vector<const ControlFlowEdge*> ControlFlowRegion::in_edges(BlockId id) const {
   std::vector<const ControlFlowEdge*> out;
-  for (const auto& e : edges_)
-    if (e && e->dst == id) out.push_back(&*e);
+  if (id >= in_.size()) return out;
+  for (EdgeId e : in_[id])
+    if (edges_[e] && edges_[e]->dst == id) out.push_back(&*edges_[e]);
   return out;
 }
 
 std::vector<const ControlFlowEdge*> ControlFlowRegion::out_edges(BlockId id) const {
   std::vector<const ControlFlowEdge*> out;
-  for (const auto& e : edges_)
-    if (e && e->src == id) out.push_back(&*e);
+  if (id >= out_.size()) return out;
+  for (EdgeId e : out_[id])
+    if (edges_[e] && edges_[e]->src == id) out.push_back(&*edges_[e]);
   return out;
+}
+
+std::vector<EdgeId> ControlFlowRegion::incident_edges(BlockId id) const {
+  std::vector<EdgeId> out;
+  if (id >= in_.size()) return out;
+  for (EdgeId e : in_[id])
+    if (edges_[e] && edges_[e]->dst == id) out.push_back(e);
+  for (EdgeId e : out_[id])
+    if (edges_[e] && edges_[e]->src == id && edges_[e]->dst != id) out.push_back(e);
+  return out;
+}
+
+void ControlFlowRegion::truncate(std::size_t blocks, std::size_t edges) {
+  for (std::size_t b = blocks; b < blocks_.size(); ++b)
+    if (blocks_[b]) take_block(static_cast<BlockId>(b));
+  for (std::size_t e = edges; e < edges_.size(); ++e)
+    if (edges_[e]) remove_edge(static_cast<EdgeId>(e));
+  if (blocks < blocks_.size()) {
+    blocks_.resize(blocks);
+    in_.resize(blocks);
+    out_.resize(blocks);
+  }
+  if (edges < edges_.size()) edges_.resize(edges);
+  if (start_ != kNoBlock && start_ >= blocks_.size()) start_ = kNoBlock;
+}
+
+ControlFlowBlock& ControlFlowRegion::put_block(std::unique_ptr<ControlFlowBlock> block, BlockId id) {
+  if (!block) throw IRError(ref_of(*this), "put_block: null block");
+  if (id >= blocks_.size() || blocks_[id])
+    throw IRError(ref_of(*this), "put_block: slot " + std::to_string(static_cast<long>(id)) + " of " +
+                                     region_name(*this) + " is not free");
+  block->id_ = id;
+  block->parent_ = this;
+  blocks_[id] = std::move(block);
+  return *blocks_[id];
+}
+
+void ControlFlowRegion::put_edge(const ControlFlowEdge& e) {
+  if (e.id >= edges_.size() || edges_[e.id])
+    throw IRError(ref_of(*this), "put_edge: slot " + std::to_string(e.id) + " of " + region_name(*this) +
+                                     " is not free");
+  if (!has_block(e.src) || !has_block(e.dst))
+    throw IRError(ref_of(*this), "put_edge: an endpoint of edge " + std::to_string(e.id) + " is not a block of " +
+                                     region_name(*this));
+  edges_[e.id] = e;
+  link(e.id);
 }
 
 BlockId ControlFlowRegion::start_block() const {
@@ -320,6 +395,8 @@ void ControlFlowRegion::copy_region_to(ControlFlowRegion& r) const {
     r.blocks_.push_back(std::move(c));
   }
   r.edges_ = edges_;
+  r.in_ = in_;
+  r.out_ = out_;
   r.start_ = start_;
 }
 

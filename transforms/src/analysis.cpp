@@ -1,6 +1,7 @@
 // The analysis cache: lazily computed per-state, per-SDFG and per-region analyses.
 #include "weir/transforms/analysis.h"
 
+#include <array>
 #include <cctype>
 
 #include "weir/sdfg/state.h"
@@ -62,15 +63,23 @@ void identifiers(const std::string& s, std::set<std::string>& out) {
   }
 }
 
-void control_flow_names(const ControlFlowRegion& r, std::set<std::string>& out) {
-  for (const ControlFlowEdge* e : r.edges()) {
-    identifiers(e->data.condition.code, out);
-    for (const auto& [k, v] : e->data.assignments) {
-      out.insert(k);
-      identifiers(v, out);
-    }
+/// Names an interstate edge mentions.
+std::set<std::string> edge_names(const InterstateEdge& e) {
+  std::set<std::string> out;
+  identifiers(e.condition.code, out);
+  for (const auto& [k, v] : e.assignments) {
+    out.insert(k);
+    identifiers(v, out);
   }
+  return out;
+}
+
+/// Adds `sign` per mention (edge, loop header, branch condition) of each name to `count`.
+void control_flow_names(const ControlFlowRegion& r, std::map<std::string, int>& count) {
+  for (const ControlFlowEdge* e : r.edges())
+    for (const auto& n : edge_names(e->data)) ++count[n];
   for (ControlFlowBlock* b : r.blocks()) {
+    std::set<std::string> out;
     if (auto* l = b->as<LoopRegion>()) {
       identifiers(l->init_statement.code, out);
       identifiers(l->loop_condition.code, out);
@@ -79,41 +88,97 @@ void control_flow_names(const ControlFlowRegion& r, std::set<std::string>& out) 
     if (auto* c = b->as<ConditionalBlock>()) {
       for (const auto& br : c->branches()) {
         if (br.condition) identifiers(br.condition->code, out);
-        if (br.body) control_flow_names(*br.body, out);
+        if (br.body) control_flow_names(*br.body, count);
       }
     } else if (auto* sub = b->as<ControlFlowRegion>()) {
-      control_flow_names(*sub, out);
+      control_flow_names(*sub, count);
     }
+    for (const auto& n : out) ++count[n];
   }
 }
 
 }  // namespace
 
-const std::map<std::string, DataUse>& AnalysisCache::data_use(const SDFG& sdfg) {
-  auto it = data_use_.find(&sdfg);
-  if (it != data_use_.end()) return it->second;
-  ++computations_;
+/// What one state adds to its SDFG's container use.
+struct AnalysisCache::Contribution {
+  const SDFG* sdfg = nullptr;                         // whose UseInfo it is summed into
+  std::map<std::string, std::array<int, 3>> counts;  // access, read, write nodes
+  std::vector<std::string> named;                     // free symbols of nested symbol mappings
+};
+
+/// Container use of one SDFG, kept up to date in place: counts per name, and how often each
+/// name is mentioned by a nested symbol mapping or the control flow.
+struct AnalysisCache::UseInfo {
   std::map<std::string, DataUse> use;
-  for (const auto& [name, d] : sdfg.arrays) use[name];
-  for (SDFGState* st : sdfg.all_states()) {
-    for (Node* n : st->nodes()) {
+  std::map<std::string, int> named, cf;
+  /// Re-derives the flags of `name` and drops its entry if it is neither a container nor accessed.
+  void settle(const SDFG& sdfg, const std::string& name) {
+    auto it = use.find(name);
+    if (!sdfg.arrays.count(name) && (it == use.end() || it->second.access_nodes == 0)) {
+      if (it != use.end()) use.erase(it);
+      return;
+    }
+    DataUse& u = use[name];
+    auto n = named.find(name);
+    u.by_name_elsewhere = n != named.end() && n->second > 0;
+    auto c = cf.find(name);
+    u.in_control_flow = c != cf.end() && c->second > 0;
+  }
+};
+
+void AnalysisCache::add_contribution(UseInfo& u, const SDFGState& st, int sign) {
+  if (sign < 0 && !contrib_.count(&st)) return;
+  auto& slot = contrib_[&st];
+  if (sign > 0) {
+    slot = std::make_unique<Contribution>();
+    slot->sdfg = st.sdfg();
+    for (Node* n : st.nodes()) {
       if (auto* a = n->as<AccessNode>()) {
-        DataUse& u = use[a->data];
-        ++u.access_nodes;
-        if (!st->out_edges(a->id()).empty()) ++u.read_nodes;
-        if (!st->in_edges(a->id()).empty()) ++u.write_nodes;
+        auto& c = slot->counts[a->data];
+        ++c[0];
+        if (!st.out_edges(a->id()).empty()) ++c[1];
+        if (!st.in_edges(a->id()).empty()) ++c[2];
       } else if (auto* ns = n->as<NestedSDFGNode>()) {
         for (const auto& [k, e] : ns->symbol_mapping)
-          for (const auto& s : e.free_symbols())
-            if (use.count(s)) use[s].by_name_elsewhere = true;
+          for (const auto& s : e.free_symbols()) slot->named.push_back(s);
       }
     }
   }
-  std::set<std::string> cf;
-  control_flow_names(sdfg, cf);
-  for (auto& [name, u] : use)
-    if (cf.count(name)) u.in_control_flow = true;
-  return data_use_[&sdfg] = std::move(use);
+  if (!slot) return;
+  for (const auto& [name, c] : slot->counts) {
+    DataUse& d = u.use[name];
+    d.access_nodes += sign * c[0];
+    d.read_nodes += sign * c[1];
+    d.write_nodes += sign * c[2];
+  }
+  for (const auto& s : slot->named) u.named[s] += sign;
+  if (sign < 0) contrib_.erase(&st);
+}
+
+const std::map<std::string, DataUse>& AnalysisCache::data_use(const SDFG& sdfg) {
+  auto it = data_use_.find(&sdfg);
+  if (it != data_use_.end()) return it->second->use;
+  ++computations_;
+  auto u = std::make_unique<UseInfo>();
+  for (const auto& [name, d] : sdfg.arrays) u->use[name];
+  for (SDFGState* st : sdfg.all_states()) add_contribution(*u, *st, +1);
+  control_flow_names(sdfg, u->cf);
+  for (const auto& [name, d] : u->use) {
+    auto n = u->named.find(name);
+    if (n != u->named.end() && n->second > 0) u->use[name].by_name_elsewhere = true;
+    auto c = u->cf.find(name);
+    if (c != u->cf.end() && c->second > 0) u->use[name].in_control_flow = true;
+  }
+  return (data_use_[&sdfg] = std::move(u))->use;
+}
+
+void AnalysisCache::drop_use(const SDFG* s) {
+  if (!s) return;
+  auto it = data_use_.find(s);
+  if (it == data_use_.end()) return;
+  // Contributions of its states go with it (they are only kept while summed up).
+  for (auto c = contrib_.begin(); c != contrib_.end();) c = c->second->sdfg == s ? contrib_.erase(c) : std::next(c);
+  data_use_.erase(it);
 }
 
 const std::set<BlockId>& AnalysisCache::reachable_blocks(const ControlFlowRegion& r) {
@@ -121,7 +186,7 @@ const std::set<BlockId>& AnalysisCache::reachable_blocks(const ControlFlowRegion
   if (it != reachable_.end()) return it->second;
   ++computations_;
   std::set<BlockId> seen;
-  BlockId start = r.start_block();
+  BlockId start = start_block(r);
   std::vector<BlockId> work;
   if (start != kNoBlock) work.push_back(start);
   while (!work.empty()) {
@@ -141,29 +206,79 @@ const std::vector<ControlFlowRegion*>& AnalysisCache::cfg_list(const SDFG& root)
   return cfg_lists_[&root] = transforms::cfg_list(root);
 }
 
+BlockId AnalysisCache::start_block(const ControlFlowRegion& r) {
+  auto it = start_.find(&r);
+  if (it != start_.end()) return it->second;
+  return start_[&r] = r.start_block();
+}
+
+void AnalysisCache::invalidate_states(const SDFG& sdfg, const std::vector<const SDFGState*>& before,
+                                      const std::vector<const SDFGState*>& after,
+                                      const std::vector<std::string>& containers) {
+  auto it = data_use_.find(&sdfg);
+  UseInfo* u = it == data_use_.end() ? nullptr : it->second.get();
+  std::set<std::string> touched(containers.begin(), containers.end());
+  auto note = [&](const SDFGState* st) {
+    if (auto c = contrib_.find(st); c != contrib_.end())
+      for (const auto& [name, n] : c->second->counts) touched.insert(name);
+  };
+  for (const SDFGState* st : before) {
+    states_.erase(st);
+    note(st);
+    if (u) add_contribution(*u, *st, -1);  // uses only the stored contribution
+  }
+  for (const SDFGState* st : after) {
+    states_.erase(st);
+    if (!u) continue;
+    add_contribution(*u, *st, +1);
+    note(st);
+  }
+  if (u)
+    for (const auto& name : touched) u->settle(sdfg, name);
+  // A state that gained a nested SDFG adds regions to the cfg list.
+  for (const SDFGState* st : after)
+    if (!nodes_of_kind(*st, NodeKind::NestedSDFG).empty()) {
+      cfg_lists_.clear();
+      break;
+    }
+}
+
+void AnalysisCache::update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r,
+                                        const std::vector<const InterstateEdge*>& removed,
+                                        const std::vector<const InterstateEdge*>& added) {
+  reachable_.erase(&r);
+  start_.erase(&r);
+  auto it = data_use_.find(&sdfg);
+  if (it == data_use_.end()) return;
+  UseInfo& u = *it->second;
+  std::set<std::string> touched;
+  for (const auto* e : removed)
+    for (const auto& n : edge_names(*e)) --u.cf[n], touched.insert(n);
+  for (const auto* e : added)
+    for (const auto& n : edge_names(*e)) ++u.cf[n], touched.insert(n);
+  for (const auto& n : touched) u.settle(sdfg, n);
+}
+
 void AnalysisCache::invalidate_state(const SDFGState& st) {
   states_.erase(&st);
-  if (const SDFG* s = st.sdfg()) data_use_.erase(s);
+  drop_use(st.sdfg());
   // A state may gain or lose nested SDFGs (their regions are in the cfg list).
   cfg_lists_.clear();
 }
 
 void AnalysisCache::invalidate_region(const ControlFlowRegion& r) {
-  reachable_.erase(&r);
-  for (SDFGState* st : r.all_states()) states_.erase(st);
   // Blocks moved in or out of the region may have been cached under other keys; states of
   // blocks removed from the region are gone, so drop entries that might dangle.
-  states_.clear();
-  reachable_.clear();
-  if (const SDFG* s = r.sdfg()) data_use_.erase(s);
-  data_use_.clear();
-  cfg_lists_.clear();
+  (void)r;
+  invalidate_all();
 }
 
 void AnalysisCache::invalidate_all() {
   states_.clear();
   data_use_.clear();
+  contrib_.clear();
   reachable_.clear();
+  start_.clear();
   cfg_lists_.clear();
 }
 

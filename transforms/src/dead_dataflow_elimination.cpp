@@ -113,6 +113,10 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
   SDFGState& st = *ctx.state;
   NodeId n = sub[0];
   std::string data = st.node(n).as<AccessNode>()->data;
+  // Access nodes of the container elsewhere in the SDFG, from the cached use (no scan of it).
+  int elsewhere_nodes = 0;
+  if (auto it = ctx.cache.data_use(ctx.sdfg).find(data); it != ctx.cache.data_use(ctx.sdfg).end())
+    elsewhere_nodes = it->second.access_nodes - static_cast<int>(st.access_nodes(data).size());
   std::vector<Writer> ws;
   writers_of(st, n, ws);
   std::set<NodeId> tasklets;
@@ -152,12 +156,13 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
       again = true;
     }
   }
-  if (st.access_nodes(data).empty() && ctx.sdfg.has_data(data) && ctx.sdfg.data(data).transient) {
-    bool elsewhere = false;
-    for (SDFGState* s : ctx.sdfg.all_states())
-      if (!s->access_nodes(data).empty()) elsewhere = true;
-    if (!elsewhere) ctx.sdfg.remove_data(data);
-  }
+  if (st.access_nodes(data).empty() && elsewhere_nodes == 0 && ctx.sdfg.has_data(data) && ctx.sdfg.data(data).transient)
+    ctx.sdfg.arrays.erase(data);  // no access node left (cached use): skip remove_data's O(SDFG) check
+}
+
+std::optional<std::vector<std::string>> DeadDataflowElimination::data_footprint(const MatchContext& ctx,
+                                                                    const std::vector<std::uint32_t>& sub) const {
+  return std::vector<std::string>{ctx.state->node(sub[0]).as<AccessNode>()->data};
 }
 
 }  // namespace weir::transforms

@@ -18,7 +18,7 @@ std::vector<std::vector<std::uint32_t>> DeadStateElimination::expand(const Match
 MatchResult DeadStateElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const ControlFlowRegion& r = ctx.region;
   const ControlFlowBlock& b = r.block(sub[0]);
-  if (r.start_block() == kNoBlock) return refuse("region '" + r.label + "' has no unique start block");
+  if (ctx.cache.start_block(r) == kNoBlock) return refuse("region '" + r.label + "' has no unique start block");
   if (!ctx.cache.reachable_blocks(r).count(sub[0])) return MatchResult::success();
   for (const ControlFlowEdge* e : r.in_edges(sub[0]))
     if (is_constant_false(e->data.condition)) return MatchResult::success();
@@ -28,7 +28,7 @@ MatchResult DeadStateElimination::can_apply(const MatchContext& ctx, const std::
 void DeadStateElimination::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   ControlFlowRegion& r = ctx.region;
   // Removing edges or blocks can leave several blocks without in-edges: pin the start.
-  if (!r.has_explicit_start()) r.set_start_block(r.start_block());
+  if (!r.has_explicit_start()) r.set_start_block(ctx.cache.start_block(r));
   if (!ctx.cache.reachable_blocks(r).count(sub[0])) {
     r.remove_block(sub[0]);
     return;

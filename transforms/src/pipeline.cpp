@@ -56,9 +56,12 @@ std::size_t TransformationPass::run(SDFG& sdfg, AnalysisCache& cache) {
     }
     return applied;
   }
-  // Fixed point. Within a sweep, after an application only the changed state (or region) is
-  // matched again. Sweeps repeat while something changed, because a cleanup in one state can
-  // enable another elsewhere (a container's last reader disappears).
+  // Fixed point with a worklist per state (dataflow) or region (control flow): anchors are
+  // tried in id order; after an application only what it touched is queued again (the matched
+  // elements still alive, their neighbours and whatever it added), so an application costs
+  // what it touches, not a re-match of the state or region. Sweeps repeat while anything
+  // changed, because a cleanup in one place can enable one elsewhere (a container's last
+  // reader disappears); the last sweep finds nothing anywhere, which is the fixed point.
   bool changed = true;
   while (changed && applied < max_applications) {
     changed = false;
@@ -72,20 +75,57 @@ std::size_t TransformationPass::run(SDFG& sdfg, AnalysisCache& cache) {
         units.push_back(kNoBlock);
       }
       for (BlockId unit : units) {
-        while (applied < max_applications) {
-          std::size_t cfg = index_of(cache.cfg_list(sdfg), region);
-          if (cfg == cache.cfg_list(sdfg).size()) break;
+        std::size_t cfg = index_of(cache.cfg_list(sdfg), region);
+        if (cfg == cache.cfg_list(sdfg).size()) break;
+        SDFGState* st = nullptr;
+        std::set<std::uint32_t> work;
+        if (unit != kNoBlock) {
+          if (!region->has_block(unit) || !(st = region->block(unit).as<SDFGState>())) continue;
+          const auto& anchors = cache.nodes_of_kind(*st, t.anchor_kind());
+          work.insert(anchors.begin(), anchors.end());
+        } else {
+          for (ControlFlowBlock* b : region->blocks()) work.insert(b->id());
+        }
+        while (!work.empty() && applied < max_applications) {
+          std::uint32_t anchor = *work.begin();
+          work.erase(work.begin());
+          auto cands = find_matches_at(sdfg, cfg, unit, anchor, t, cache);
           const Candidate* first = nullptr;
-          auto cands = find_matches_in(sdfg, cfg, unit, t, cache);
           for (const Candidate& cand : cands)
             if (cand.result) {
               first = &cand;
               break;
             }
-          if (!first) break;
+          if (!first) continue;
+          const std::size_t cap = st ? st->node_capacity() : region->block_capacity();
           apply_transactional(sdfg, t, first->match, cache);
           ++applied;
           changed = true;
+          cfg = index_of(cache.cfg_list(sdfg), region);  // nested SDFGs may come and go
+          if (cfg == cache.cfg_list(sdfg).size()) break;
+          // Requeue: the match's elements still alive, their neighbours, and new elements.
+          if (st) {
+            if (!region->has_block(unit) || region->block(unit).as<SDFGState>() != st) break;
+            auto queue = [&](NodeId n) {
+              if (st->has_node(n) && st->node(n).kind() == t.anchor_kind()) work.insert(n);
+            };
+            for (std::uint32_t n : first->match.subgraph) {
+              if (!st->has_node(n)) continue;
+              queue(n);
+              for (EdgeId e : st->in_edges(n)) queue(st->edge(e).src);
+              for (EdgeId e : st->out_edges(n)) queue(st->edge(e).dst);
+            }
+            for (NodeId n = static_cast<NodeId>(cap); n < st->node_capacity(); ++n) queue(n);
+          } else {
+            for (std::uint32_t b : first->match.subgraph) {
+              if (!region->has_block(b)) continue;
+              work.insert(b);
+              for (const ControlFlowEdge* e : region->in_edges(b)) work.insert(e->src);
+              for (const ControlFlowEdge* e : region->out_edges(b)) work.insert(e->dst);
+            }
+            for (std::size_t b = cap; b < region->block_capacity(); ++b)
+              if (region->has_block(static_cast<BlockId>(b))) work.insert(static_cast<BlockId>(b));
+          }
         }
       }
     }

@@ -91,7 +91,14 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
     st.add_edge(d.src, d.src_conn, nb, d.dst_conn, d.memlet);
   }
   st.remove_node(na);
-  ctx.sdfg.remove_data(a);
+  // can_apply saw exactly one access node of `a` in the SDFG (cached use), now removed: skip
+  // remove_data's O(SDFG) scan for remaining access nodes.
+  ctx.sdfg.arrays.erase(a);
+}
+
+std::optional<std::vector<std::string>> RedundantArrayRemoval::data_footprint(const MatchContext& ctx,
+                                                                    const std::vector<std::uint32_t>& sub) const {
+  return std::vector<std::string>{ctx.state->node(sub[0]).as<AccessNode>()->data};
 }
 
 }  // namespace weir::transforms

@@ -24,6 +24,11 @@ std::vector<BlockId> Transformation::footprint(const MatchContext& ctx, const st
   return all;
 }
 
+std::optional<std::vector<std::string>> Transformation::data_footprint(const MatchContext&,
+                                                                      const std::vector<std::uint32_t>&) const {
+  return std::nullopt;
+}
+
 // --- options ---------------------------------------------------------------------------------
 
 std::string option_value_text(const OptionValue& v) {
@@ -256,6 +261,29 @@ std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId s
   return out;
 }
 
+std::vector<Candidate> find_matches_at(SDFG& root, std::size_t cfg_id, BlockId state_id, std::uint32_t anchor,
+                                       const Transformation& t, AnalysisCache& cache) {
+  std::vector<Candidate> out;
+  const auto& cfgs = cache.cfg_list(root);
+  if (cfg_id >= cfgs.size()) return out;
+  ControlFlowRegion& r = *cfgs[cfg_id];
+  SDFGState* st = nullptr;
+  if (t.scope() == MatchScope::Dataflow) {
+    if (!r.has_block(state_id) || !(st = r.block(state_id).as<SDFGState>())) return out;
+    if (!st->has_node(anchor) || st->node(anchor).kind() != t.anchor_kind()) return out;
+  } else if (!r.has_block(anchor)) {
+    return out;
+  }
+  MatchContext ctx{root, sdfg_of(r), r, st, cache};
+  for (auto& sub : t.expand(ctx, anchor)) {
+    Candidate c{Match{cfg_id, st ? state_id : kNoBlock, sub}, MatchResult::success()};
+    c.result = t.can_apply(ctx, c.match.subgraph);
+    out.push_back(std::move(c));
+  }
+  cache.count_candidates(out.size());
+  return out;
+}
+
 std::vector<Candidate> find_matches(SDFG& root, const Transformation& t, AnalysisCache& cache) {
   std::vector<Candidate> out;
   std::size_t n = cache.cfg_list(root).size();
@@ -280,60 +308,99 @@ std::vector<Candidate> find_matches(SDFG& root, const Transformation& t, Analysi
 
 namespace {
 
-/// What a transformation may change, copied before it runs: the blocks of the match (the state
-/// for dataflow patterns, the matched blocks for control-flow ones), the region's edges, block
-/// order and start, and the SDFG's containers, symbols and arguments. Blocks outside the
-/// footprint are moved back untouched on restore, so restoring costs the footprint's size plus
-/// the number of blocks in the region, not the size of the SDFG.
+/// What a transformation may change, copied before it runs: the blocks of its footprint (the
+/// state for dataflow patterns, the matched blocks for control-flow ones), the region's edges
+/// incident to them, the region's start and id counters, and the containers of its data
+/// footprint (all containers, symbols and arguments when it declares none). Everything else
+/// stays in place. Restoring puts the copies back under their old ids, drops what was added
+/// (ids past the saved counters) and puts the saved edges back, so the region is exactly as
+/// before (ids included) and both snapshot and restore cost what the footprint holds.
 class Snapshot {
  public:
-  Snapshot(SDFG& sdfg, ControlFlowRegion& r, const std::vector<BlockId>& footprint)
-      : sdfg_(sdfg), region_(r), arrays_(sdfg.arrays), symbols_(sdfg.symbols), arg_names_(sdfg.arg_names) {
-    for (ControlFlowBlock* b : r.blocks()) order_.push_back(b->id());
-    for (BlockId b : footprint)
-      if (r.has_block(b) && !copies_.count(b)) copies_[b] = r.block(b).clone();
-    for (const ControlFlowEdge* e : r.edges()) edges_.push_back({e->src, e->dst, e->data});
-    start_ = r.explicit_start();
+  Snapshot(SDFG& sdfg, ControlFlowRegion& r, const std::vector<BlockId>& footprint,
+           std::optional<std::vector<std::string>> data)
+      : sdfg_(sdfg), region_(r), block_cap_(r.block_capacity()), edge_cap_(r.edge_capacity()),
+        start_(r.explicit_start()) {
+    for (BlockId b : footprint) {
+      if (!r.has_block(b) || copies_.count(b)) continue;
+      copies_[b] = r.block(b).clone();
+      for (EdgeId e : r.incident_edges(b)) edges_.emplace(e, r.edge(e));
+    }
+    if (data) {
+      for (const auto& name : *data) {
+        auto it = sdfg.arrays.find(name);
+        containers_.emplace(name, it == sdfg.arrays.end() ? std::nullopt : std::optional<DataDescriptor>(it->second));
+      }
+    } else {
+      all_ = Everything{sdfg.arrays, sdfg.symbols, sdfg.arg_names};
+    }
+  }
+
+  /// Blocks of the footprint that were live when the snapshot was taken.
+  std::vector<BlockId> blocks() const {
+    std::vector<BlockId> out;
+    for (const auto& [id, c] : copies_) out.push_back(id);
+    return out;
+  }
+  std::size_t block_capacity() const { return block_cap_; }
+  /// Interstate edges saved (incident to the footprint), by id.
+  const std::map<EdgeId, ControlFlowEdge>& edges() const { return edges_; }
+  bool all_data() const { return all_.has_value(); }
+  /// Elements copied: nodes and edges of the copied blocks' states, interstate edges, containers.
+  std::size_t size() const {
+    std::size_t n = edges_.size() + containers_.size();
+    for (const auto& [id, c] : copies_) {
+      if (const auto* st = c->as<SDFGState>()) n += st->num_nodes() + st->num_edges();
+      else n += 1;
+    }
+    if (all_) n += all_->arrays.size() + all_->symbols.size() + all_->arg_names.size();
+    return n;
   }
 
   void restore() {
-    std::map<BlockId, std::unique_ptr<ControlFlowBlock>> taken;
-    for (ControlFlowBlock* b : region_.blocks()) {
-      BlockId id = b->id();
-      taken[id] = region_.take_block(id);
+    for (auto& [id, c] : copies_)
+      if (region_.has_block(id)) region_.take_block(id);
+    for (const auto& [id, e] : edges_)
+      if (region_.has_edge(id)) region_.remove_edge(id);
+    region_.truncate(block_cap_, edge_cap_);
+    for (auto& [id, c] : copies_) region_.put_block(std::move(c), id);
+    for (const auto& [id, e] : edges_) region_.put_edge(e);
+    region_.set_start_block(start_);
+    if (all_) {
+      sdfg_.arrays = all_->arrays;
+      sdfg_.symbols = all_->symbols;
+      sdfg_.arg_names = all_->arg_names;
+    } else {
+      for (const auto& [name, d] : containers_) {
+        if (d) sdfg_.arrays.insert_or_assign(name, *d);
+        else sdfg_.arrays.erase(name);
+      }
     }
-    std::map<BlockId, BlockId> new_id;
-    for (BlockId old : order_) {
-      std::unique_ptr<ControlFlowBlock> b;
-      if (auto it = copies_.find(old); it != copies_.end()) b = std::move(it->second);
-      else if (auto jt = taken.find(old); jt != taken.end()) b = std::move(jt->second);
-      if (!b) continue;  // cannot happen for a transformation that keeps to its footprint
-      new_id[old] = region_.add_block(std::move(b)).id();
-    }
-    for (auto& e : edges_)
-      if (new_id.count(e.src) && new_id.count(e.dst)) region_.add_edge(new_id[e.src], new_id[e.dst], e.data);
-    if (start_ != kNoBlock && new_id.count(start_)) region_.set_start_block(new_id[start_]);
-    sdfg_.arrays = arrays_;
-    sdfg_.symbols = symbols_;
-    sdfg_.arg_names = arg_names_;
     sdfg_.relink_nested();
   }
 
  private:
-  struct SavedEdge {
-    BlockId src, dst;
-    InterstateEdge data;
+  struct Everything {
+    std::map<std::string, DataDescriptor> arrays;
+    std::map<std::string, DataType> symbols;
+    std::vector<std::string> arg_names;
   };
   SDFG& sdfg_;
   ControlFlowRegion& region_;
-  std::map<std::string, DataDescriptor> arrays_;
-  std::map<std::string, DataType> symbols_;
-  std::vector<std::string> arg_names_;
-  std::vector<BlockId> order_;
+  std::size_t block_cap_, edge_cap_;
+  BlockId start_;
   std::map<BlockId, std::unique_ptr<ControlFlowBlock>> copies_;
-  std::vector<SavedEdge> edges_;
-  BlockId start_ = kNoBlock;
+  std::map<EdgeId, ControlFlowEdge> edges_;
+  std::map<std::string, std::optional<DataDescriptor>> containers_;
+  std::optional<Everything> all_;
 };
+
+/// Whether a block is a state without nested SDFGs: changing it cannot change the cfg list or
+/// any analysis keyed by another region or SDFG.
+bool plain_state(const ControlFlowBlock& b, AnalysisCache& cache) {
+  const auto* st = b.as<SDFGState>();
+  return st && cache.nodes_of_kind(*st, NodeKind::NestedSDFG).empty();
+}
 
 }  // namespace
 
@@ -342,17 +409,55 @@ void apply_transactional(SDFG& root, Transformation& t, const Match& m, Analysis
   if (!r) throw TransformError(t.name() + " does not apply at " + m.id() + ": " + r.reason());
   Located l = locate(root, t, m, cache);
   SDFG& sdfg = sdfg_of(*l.region);
-  MatchContext ctx{root, sdfg, *l.region, l.state, cache};
-  Snapshot snap(sdfg, *l.region, t.footprint(ctx, m.subgraph));
+  ControlFlowRegion& region = *l.region;
+  MatchContext ctx{root, sdfg, region, l.state, cache};
+  auto data = t.data_footprint(ctx, m.subgraph);
+  Snapshot snap(sdfg, region, t.footprint(ctx, m.subgraph), data);
+  // Analyses of what the application may change: plain states (the common case) are
+  // forgotten one by one; anything else (regions, nested SDFGs) drops the whole cache.
+  bool local = !snap.all_data();
+  std::vector<const SDFGState*> before;
+  for (BlockId b : snap.blocks()) {
+    const ControlFlowBlock& blk = region.block(b);
+    if (!plain_state(blk, cache)) local = false;
+    if (const auto* st = blk.as<SDFGState>()) before.push_back(st);
+  }
+  cache.count_snapshot(snap.size());
   try {
     t.apply(ctx, m.subgraph);
   } catch (...) {
     snap.restore();
-    cache.invalidate_region(*l.region);
+    cache.invalidate_all();
     throw;
   }
-  if (l.state) cache.invalidate_state(*l.state);
-  else cache.invalidate_region(*l.region);
+  if (!local) {
+    if (l.state) cache.invalidate_state(*l.state);
+    cache.invalidate_region(region);
+    return;
+  }
+  std::vector<const SDFGState*> after;
+  for (BlockId b : snap.blocks())
+    if (region.has_block(b)) after.push_back(region.block(b).as<SDFGState>());
+  for (std::size_t b = snap.block_capacity(); b < region.block_capacity(); ++b) {
+    if (!region.has_block(static_cast<BlockId>(b))) continue;
+    const ControlFlowBlock& blk = region.block(static_cast<BlockId>(b));
+    if (!blk.as<SDFGState>()) {
+      cache.invalidate_region(region);
+      return;
+    }
+    after.push_back(blk.as<SDFGState>());
+  }
+  cache.invalidate_states(sdfg, before, after, *data);
+  if (t.scope() == MatchScope::ControlFlow) {
+    // Interstate edges around the footprint may have changed: their names and reachability.
+    std::vector<const InterstateEdge*> removed, added;
+    for (const auto& [id, e] : snap.edges()) removed.push_back(&e.data);
+    std::set<EdgeId> seen;
+    for (const SDFGState* st : after)
+      for (EdgeId e : region.incident_edges(st->id()))
+        if (seen.insert(e).second) added.push_back(&region.edge(e).data);
+    cache.update_control_flow(sdfg, region, removed, added);
+  }
 }
 
 // --- JSON ------------------------------------------------------------------------------------

@@ -132,8 +132,10 @@ class ControlFlowRegion : public ControlFlowBlock {
   ControlFlowBlock& block(BlockId id) const;
   bool has_block(BlockId id) const;
   std::vector<const ControlFlowEdge*> edges() const;
+  bool has_edge(EdgeId id) const { return id < edges_.size() && edges_[id].has_value(); }
   const ControlFlowEdge& edge(EdgeId id) const;
   ControlFlowEdge& edge(EdgeId id);
+  /// Edges into / out of a block, in edge-id order. O(degree): every block keeps its edge lists.
   std::vector<const ControlFlowEdge*> in_edges(BlockId id) const;
   std::vector<const ControlFlowEdge*> out_edges(BlockId id) const;
   /// The block execution starts at, as DaCe's ControlFlowRegion.start_block: the unique block
@@ -150,6 +152,22 @@ class ControlFlowRegion : public ControlFlowBlock {
 
   std::unique_ptr<ControlFlowBlock> clone() const override;
 
+  // --- transactions (local snapshot and restore, docs/adr/0007) ---------------------------
+  /// One past the largest block / edge id ever given out (ids are never reused otherwise).
+  std::size_t block_capacity() const { return blocks_.size(); }
+  std::size_t edge_capacity() const { return edges_.size(); }
+  /// Removes every block with id >= `blocks` (with its edges) and every edge with id >=
+  /// `edges`, and shrinks the id counters back, as if they had never been added.
+  void truncate(std::size_t blocks, std::size_t edges);
+  /// Puts `block` back under the id it had; the slot must be free and < block_capacity().
+  /// Throws IRError otherwise.
+  ControlFlowBlock& put_block(std::unique_ptr<ControlFlowBlock> block, BlockId id);
+  /// Puts an edge back under its id (`e.id`); the slot must be free and < edge_capacity(), its
+  /// endpoints live. Throws IRError otherwise.
+  void put_edge(const ControlFlowEdge& e);
+  /// Ids of the live edges incident to `id` (in-edges then out-edges, a self-loop once).
+  std::vector<EdgeId> incident_edges(BlockId id) const;
+
  protected:
   ControlFlowRegion(BlockKind k, std::string lbl);
   void copy_region_to(ControlFlowRegion& r) const;
@@ -157,6 +175,9 @@ class ControlFlowRegion : public ControlFlowBlock {
  private:
   std::vector<std::unique_ptr<ControlFlowBlock>> blocks_;  // nullptr = removed
   std::vector<std::optional<ControlFlowEdge>> edges_;      // nullopt = removed
+  std::vector<std::vector<EdgeId>> in_, out_;              // per block slot, sorted edge ids
+  void link(EdgeId e);
+  void unlink(EdgeId e);
   BlockId start_ = kNoBlock;
 };
 

@@ -55,14 +55,42 @@ class AnalysisCache {
   /// Forgets everything.
   void invalidate_all();
 
+  /// After a rewrite of plain states (no nested SDFGs) of `sdfg`: forgets the analyses of the
+  /// states in `before` (changed or removed; only their addresses are used, they may be gone)
+  /// and accounts for `after` (the live states now in their place) in the container use, which
+  /// is updated in place rather than recomputed; `containers` names the containers that may
+  /// have been added or removed. Costs the size of those states, not of the SDFG.
+  void invalidate_states(const SDFG& sdfg, const std::vector<const SDFGState*>& before,
+                         const std::vector<const SDFGState*>& after, const std::vector<std::string>& containers);
+  /// After interstate edges of `r` (in `sdfg`) were removed/added: forgets the region's
+  /// reachability and start block and updates the control-flow names of the container use.
+  void update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r, const std::vector<const InterstateEdge*>& removed,
+                           const std::vector<const InterstateEdge*>& added);
+  /// The region's start block (ControlFlowRegion::start_block), cached with its reachability.
+  BlockId start_block(const ControlFlowRegion& r);
+
+  /// Operation counters for complexity tests: elements (nodes, edges, containers) copied by
+  /// transaction snapshots, and candidates checked by pass drivers, since construction.
+  void count_snapshot(std::size_t elements) { snapshot_elements_ += elements; }
+  void count_candidates(std::size_t n) { candidates_checked_ += n; }
+  std::size_t snapshot_elements() const { return snapshot_elements_; }
+  std::size_t candidates_checked() const { return candidates_checked_; }
+
   /// How many analyses were computed so far (for tests of laziness/invalidation).
   std::size_t computations() const { return computations_; }
 
  private:
   struct StateInfo;
+  struct Contribution;
+  struct UseInfo;
   std::unordered_map<const SDFGState*, std::unique_ptr<StateInfo>> states_;
-  std::unordered_map<const SDFG*, std::map<std::string, DataUse>> data_use_;
+  std::unordered_map<const SDFG*, std::unique_ptr<UseInfo>> data_use_;
+  std::unordered_map<const SDFGState*, std::unique_ptr<Contribution>> contrib_;
   std::unordered_map<const ControlFlowRegion*, std::set<BlockId>> reachable_;
+  std::unordered_map<const ControlFlowRegion*, BlockId> start_;
+  std::size_t snapshot_elements_ = 0, candidates_checked_ = 0;
+  void drop_use(const SDFG* s);
+  void add_contribution(UseInfo& u, const SDFGState& st, int sign);
   std::unordered_map<const SDFG*, std::vector<ControlFlowRegion*>> cfg_lists_;
   std::size_t computations_ = 0;
   StateInfo& info(const SDFGState& st);

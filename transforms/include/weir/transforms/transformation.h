@@ -165,6 +165,13 @@ class Transformation {
   /// patterns. A control-flow transformation that changes only its matched blocks (and the
   /// region's edges) returns just those, so its snapshot stays small.
   virtual std::vector<BlockId> footprint(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const;
+  /// Containers of ctx.sdfg the application may add, change or remove; nullopt (the default)
+  /// for "any container, symbol or argument". apply_transactional copies just these descriptors
+  /// instead of all of the SDFG's (O(containers) per application), so a transformation that
+  /// knows what it touches should say so; returning a list promises that no other container,
+  /// no symbol and not the argument list change.
+  virtual std::optional<std::vector<std::string>> data_footprint(const MatchContext& ctx,
+                                                                 const std::vector<std::uint32_t>& subgraph) const;
 
   Options& options() { return options_; }
   const Options& options() const { return options_; }
@@ -189,13 +196,20 @@ std::vector<Candidate> find_matches(SDFG& root, const Transformation& t, Analysi
 std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId state_id,
                                        const Transformation& t, AnalysisCache& cache);
 
+/// Candidates of `t` grown from one anchor (a node of state `state_id`, or a block of the
+/// region for control-flow patterns); empty if the anchor is gone or of another kind. The unit
+/// of the pass driver's worklist: its cost is what `expand` and `can_apply` look at.
+std::vector<Candidate> find_matches_at(SDFG& root, std::size_t cfg_id, BlockId state_id, std::uint32_t anchor,
+                                       const Transformation& t, AnalysisCache& cache);
+
 /// Re-checks `m` on the current graph: refuses with a reason if an element is gone.
 MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, AnalysisCache& cache);
 
 /// Applies `t` at `m` transactionally: checks can_apply (throws TransformError with the
-/// reason if it refuses), snapshots the region the transformation may touch, applies, and on
-/// any exception restores the snapshot (sdfg_difference(before, after) is empty) and rethrows.
-/// Invalidates the affected analyses in `cache`.
+/// reason if it refuses), snapshots what the transformation declares it may touch (footprint
+/// blocks, their interstate edges, the data footprint), applies, and on any exception restores
+/// the snapshot in place, ids included (sdfg_difference(before, after) is empty), and rethrows.
+/// Costs the footprint, not the SDFG. Invalidates the affected analyses in `cache`.
 void apply_transactional(SDFG& root, Transformation& t, const Match& m, AnalysisCache& cache);
 
 /// DaCe's record of a transformation: {"type": "PatternTransformation", "transformation":
