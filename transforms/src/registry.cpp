@@ -15,6 +15,10 @@
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 #include "weir/transforms/trivial_map_elimination.h"
+#include "weir/transforms/loop_to_map.h"
+#include "weir/transforms/map_to_for_loop.h"
+#include "weir/transforms/inline_sdfg.h"
+#include "weir/transforms/symbol_propagation.h"
 
 namespace weir::transforms {
 
@@ -42,6 +46,9 @@ const std::vector<Entry>& entries() {
       entry<DeadStateElimination>("DeadStateElimination"),
       entry<DeadDataflowElimination>("DeadDataflowElimination"),
       entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
+      entry<LoopToMap>("LoopToMap"),
+      entry<MapToForLoop>("MapToForLoop"),
+      entry<InlineSDFG>("InlineSDFG"),
   };
   return all;
 }
@@ -65,7 +72,10 @@ std::string pass_name_of(const std::string& class_name) {
   for (std::size_t i = 0; i < class_name.size(); ++i) {
     char c = class_name[i];
     if (std::isupper(static_cast<unsigned char>(c))) {
-      if (i) s += '-';
+      // A run of capitals is one word: "InlineSDFG" -> "inline-sdfg".
+      bool prev_upper = i && std::isupper(static_cast<unsigned char>(class_name[i - 1]));
+      bool next_lower = i + 1 < class_name.size() && std::islower(static_cast<unsigned char>(class_name[i + 1]));
+      if (i && (!prev_upper || next_lower)) s += '-';
       s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else {
       s += c;
@@ -77,11 +87,13 @@ std::string pass_name_of(const std::string& class_name) {
 std::vector<std::string> pass_names() {
   std::vector<std::string> out{"simplify"};
   for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
+  out.push_back("symbol-propagation");
   return out;
 }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "simplify") return make_simplify_pipeline();
+  if (name == "symbol-propagation" || name == "SymbolPropagation") return std::make_unique<SymbolPropagation>();
   for (const auto& e : entries())
     if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());
   return nullptr;

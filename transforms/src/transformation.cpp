@@ -337,9 +337,22 @@ class Snapshot {
 
 }  // namespace
 
+namespace {
+thread_local ApplicationRecorder* current_recorder = nullptr;
+}  // namespace
+
+ApplicationRecorder::ApplicationRecorder(std::function<void(const std::string&)> sink)
+    : sink_(std::move(sink)), previous_(current_recorder) {
+  current_recorder = this;
+}
+
+ApplicationRecorder::~ApplicationRecorder() { current_recorder = previous_; }
+
 void apply_transactional(SDFG& root, Transformation& t, const Match& m, AnalysisCache& cache) {
   MatchResult r = check_match(root, t, m, cache);
   if (!r) throw TransformError(t.name() + " does not apply at " + m.id() + ": " + r.reason());
+  ApplicationRecorder* recorder = current_recorder;
+  std::string record = recorder ? match_to_json(root, t, m) : std::string();
   Located l = locate(root, t, m, cache);
   SDFG& sdfg = sdfg_of(*l.region);
   MatchContext ctx{root, sdfg, *l.region, l.state, cache};
@@ -353,6 +366,7 @@ void apply_transactional(SDFG& root, Transformation& t, const Match& m, Analysis
   }
   if (l.state) cache.invalidate_state(*l.state);
   else cache.invalidate_region(*l.region);
+  if (recorder) recorder->sink_(record);
 }
 
 // --- JSON ------------------------------------------------------------------------------------
