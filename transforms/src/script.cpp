@@ -151,6 +151,12 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
       if (!s["options"].is_object()) throw fail(step.name, "\"options\" must be an object");
       MatchRecord rec;
       for (const auto& [key, v] : s["options"].items()) {
+        if (!t->options().has(key)) {
+          std::string known;
+          for (const auto& spec : t->options().specs()) known += (known.empty() ? "" : ", ") + spec.name;
+          throw fail(step.name, "unknown option '" + key + "'" +
+                                    (known.empty() ? std::string(" (it has no options)") : " (known: " + known + ")"));
+        }
         rec.options_json[key] = v.dump();
         step.options.emplace_back(key, v.dump());
       }
