@@ -229,14 +229,23 @@ Match parse_match_id(const std::string& id, const Transformation& t) {
   return m;
 }
 
-std::vector<std::string> labels_of(SDFG& root, const Transformation& t, const Match& m, AnalysisCache& cache) {
-  std::vector<std::string> out;
+/// Whether the match's elements carry `labels` in pattern order: a node's or block's label, or
+/// for map entries and exits also the map's own label ("_Mult__map" for a map entry labelled
+/// "_Mult__map[__i0=0:N]").
+bool has_labels(SDFG& root, const Transformation& t, const Match& m, AnalysisCache& cache,
+                const std::vector<std::string>& labels) {
+  if (m.subgraph.size() != labels.size()) return false;
   ControlFlowRegion& r = *cache.cfg_list(root)[m.cfg_id];
-  for (std::uint32_t id : m.subgraph) {
-    if (t.scope() == MatchScope::Dataflow) out.push_back(r.block(m.state_id).as<SDFGState>()->node(id).label);
-    else out.push_back(r.block(id).label);
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    if (t.scope() == MatchScope::ControlFlow) {
+      if (r.block(m.subgraph[k]).label != labels[k]) return false;
+      continue;
+    }
+    const Node& n = r.block(m.state_id).as<SDFGState>()->node(m.subgraph[k]);
+    const MapInfo* info = n.as<MapEntry>() ? n.as<MapEntry>()->map.get() : n.as<MapExit>() ? n.as<MapExit>()->map.get() : nullptr;
+    if (n.label != labels[k] && !(info && info->label == labels[k])) return false;
   }
-  return out;
+  return true;
 }
 
 std::string quoted(const std::vector<std::string>& v) {
@@ -266,7 +275,7 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
       std::vector<Match> hits;
       std::vector<std::string> refusals;
       for (const auto& c : find_matches(sdfg, *t, cache)) {
-        if (labels_of(sdfg, *t, c.match, cache) != step.labels) continue;
+        if (!has_labels(sdfg, *t, c.match, cache, step.labels)) continue;
         if (c.result) hits.push_back(c.match);
         else refusals.push_back(c.match.id() + ": " + c.result.reason());
       }
