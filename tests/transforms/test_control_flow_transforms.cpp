@@ -279,3 +279,30 @@ TEST_CASE("registry: the new transformations and pass are registered with kebab-
   CHECK(make_pass("loop-to-map"));
   CHECK(make_pass("symbol-propagation"));
 }
+
+TEST_CASE("MapToForLoop: tiled maps (Min bounds) become loops whose conditions compile", "[transforms][map-to-for-loop]") {
+  // Found by the randomized soundness test: loop conditions were written with sympy's Min,
+  // which is not Python; every expression written into code now uses min/max/abs.
+  auto sdfg = make_map2d(false);
+  std::map<std::string, long long> sizes{{"N", 5}, {"M", 7}};
+  auto before = run_on_cpu(*sdfg, sizes, 6);
+  auto tiling = make_transformation("MapTiling");
+  tiling->options().set("tile_sizes", std::vector<long long>{2, 3});
+  apply_only(*sdfg, *tiling);
+  MapToForLoop m2l;
+  int applied = 0;
+  for (bool again = true; again;) {
+    again = false;
+    AnalysisCache cache;
+    for (const auto& c : find_matches(*sdfg, m2l, cache))
+      if (c.result) {
+        apply_transactional(*sdfg, m2l, c.match, cache);
+        require_valid(*sdfg);
+        ++applied;
+        again = true;
+        break;
+      }
+  }
+  CHECK(applied == 2);  // the tile map, then the original map inside the nested SDFG
+  CHECK(run_on_cpu(*sdfg, sizes, 6) == before);
+}

@@ -145,7 +145,7 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
   const auto& mapping = ns.symbol_mapping;
   std::map<std::string, std::string> code_map;
   for (const auto& [k, v] : mapping)
-    if (v != sym::Expr::symbol(k)) code_map[k] = v.str();
+    if (v != sym::Expr::symbol(k)) code_map[k] = detail::python_expr(v);
 
   // Containers: connectors translate into the outer container, transients move (renamed).
   std::map<std::string, Translation> tr;

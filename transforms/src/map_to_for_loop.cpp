@@ -69,8 +69,8 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
   for (std::size_t d = 0; d < m.params.size(); ++d) {
     const std::string& p = m.params[d];
     const Range& r = m.range[d];
-    parent = &parent->add_loop(label + "_" + p, p, p + " = " + r.start.str(), p + " <= " + r.end.str(),
-                               p + " = " + p + " + " + r.step.str());
+    parent = &parent->add_loop(label + "_" + p, p, p + " = " + detail::python_expr(r.start),
+                               p + " <= " + detail::python_expr(r.end), p + " = " + p + " + " + detail::python_expr(r.step));
     inner->symbols[p] = DataType::scalar(ScalarType::Int64);
   }
   SDFGState& bs = parent->add_state(label + "_body", true);

@@ -106,7 +106,7 @@ std::set<std::string> names_read(SDFG& sdfg) {
 
 void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr& value) {
   std::map<std::string, sym::Expr> m{{name, value}};
-  std::map<std::string, std::string> text{{name, value.str()}};
+  std::map<std::string, std::string> text{{name, detail::python_expr(value)}};
   auto code = [&](CodeBlock& c) {
     if (c.language == Language::Python) c.code = detail::substitute_code(c.code, text);
   };
