@@ -176,3 +176,30 @@ TEST_CASE("script: passes record their pattern applications; other passes one en
   CHECK(nlohmann::json::parse(hist[0])["transformation"] == "MapCollapse");
   CHECK(sdfg_difference(*replay_history(*sdfg), *sdfg).empty());
 }
+
+TEST_CASE("script: a pass that is not made of transformations is recorded as one Pass entry and replayed",
+          "[transforms][script]") {
+  auto sdfg = std::make_unique<SDFG>("sp");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("k");
+  sdfg->add_array("A", ScalarType::Float64, {E("N")});
+  sdfg->add_array("B", ScalarType::Float64, {E("N")});
+  auto& s0 = sdfg->add_state("s0", true);
+  auto& s1 = sdfg->add_state("s1");
+  InterstateEdge e;
+  e.assignments = {{"k", "2"}};
+  sdfg->add_edge(s0.id(), s1.id(), e);
+  auto& a = s1.add_access("A");
+  auto& b = s1.add_access("B");
+  s1.add_edge(a.id(), "", b.id(), "", M("A", "k"));
+  b.label = "B";
+  s1.edge(s1.out_edges(a.id())[0]).memlet.other_subset = S("0");
+  require_valid(*sdfg);
+  run_recorded(*sdfg, *parse_pipeline("symbol-propagation"));
+  auto hist = transformation_history(*sdfg);
+  REQUIRE(hist.size() == 1);
+  CHECK(nlohmann::json::parse(hist[0]) == nlohmann::json({{"type", "Pass"}, {"pass", "symbol-propagation"}}));
+  CHECK(s1.edge(s1.out_edges(a.id())[0]).memlet.subset.str() == "2");
+  auto replayed = replay_history(*sdfg);
+  CHECK(sdfg_difference(*replayed, *sdfg).empty());
+}
