@@ -78,7 +78,8 @@ std::string random_steps(SDFG& sdfg, unsigned seed, int steps) {
   return log;
 }
 
-/// The given seeds; WEIR_SOUNDNESS_SEEDS=n (for bug hunting, not CI) runs seeds base..base+n-1.
+/// The given seeds; WEIR_SOUNDNESS_SEEDS=n (for bug hunting, not CI) runs seeds base..base+n-1,
+/// and WEIR_SOUNDNESS_STEPS=m applies m transformations per run.
 std::vector<unsigned> seeds_or_env(std::vector<unsigned> seeds) {
   if (const char* n = std::getenv("WEIR_SOUNDNESS_SEEDS")) {
     unsigned base = seeds.front() * 1000;
@@ -92,6 +93,7 @@ void soundness(const SDFG& original, const std::map<std::string, long long>& siz
                int steps) {
   require_valid(original);
   auto want = run_on_cpu(original, sizes, 11);
+  if (const char* n = std::getenv("WEIR_SOUNDNESS_STEPS")) steps = std::atoi(n);
   for (unsigned seed : seeds_or_env(seeds)) {
     auto sdfg = original.clone_sdfg();
     std::string log = random_steps(*sdfg, seed, steps);
