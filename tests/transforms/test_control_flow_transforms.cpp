@@ -61,7 +61,7 @@ const std::map<std::string, long long> kN{{"N", 7}};
 
 }  // namespace
 
-TEST_CASE("LoopToMap: an independent loop becomes a map over its body; InlineSDFG flattens it", "[transforms][loop-to-map]") {
+TEST_CASE("LoopToMap: an independent loop becomes a map over its body, InlineSDFG flattens it", "[transforms][loop-to-map]") {
   auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a * 2 + c", {{{"a", "A", "i"}}, {{"c", "C", "i"}}}, "B", "i");
   });

@@ -1,11 +1,12 @@
 // Running small SDFGs on the cpu backend (code generation, compiler, dlopen) from the
 // transformation tests, for SDFGs the reference interpreter does not cover (loops, nested
-// SDFGs). The program cache lives in a scratch directory under the build tree.
+// SDFGs). The program cache lives in a directory under the build tree.
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -23,11 +24,14 @@ namespace weir::test {
 /// Final contents of the non-transient arrays, as doubles.
 using CpuOutputs = std::map<std::string, std::vector<double>>;
 
-/// Points WEIR_CACHE_DIR at a scratch directory (once per process).
+/// Points WEIR_CACHE_DIR at a cache directory under the build tree (once per process). It is
+/// shared by test processes running in parallel and never wiped here: the program cache locks
+/// its entries, and its keys are hashes of the generated code.
 inline void use_scratch_cache() {
   static bool done = false;
   if (done) return;
-  auto dir = scratch_dir("transforms-cpu-cache");
+  auto dir = std::filesystem::path(WEIR_BINARY_DIR) / "test-scratch" / "transforms-cpu-cache";
+  std::filesystem::create_directories(dir);
   ::setenv("WEIR_CACHE_DIR", dir.c_str(), 1);
   done = true;
 }
