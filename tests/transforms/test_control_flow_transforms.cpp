@@ -109,9 +109,15 @@ TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason
   auto c = only_candidate(*sdfg, l2m);
   CHECK(c.result.reason() == "A is written at i and read at i - 1");
 
-  // Same element every iteration (an accumulator) and a read of the whole array are refused too.
+  // Same element every iteration (plain or accumulated with wcr) and a read of the whole array
+  // are refused too.
   auto acc = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0"); });
   CHECK_THAT(only_candidate(*acc, l2m).result.reason(), Contains("B is written at the same element(s) [0]"));
+  auto sum = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0"); });
+  for (SDFGState* s : sum->all_states())
+    for (const DataflowEdge* e : s->edges())
+      if (e->memlet.data == "B") s->edge(e->id).memlet.wcr = "lambda a, b: a + b";
+  CHECK_THAT(only_candidate(*sum, l2m).result.reason(), Contains("B is written at the same element(s) [0]"));
   auto whole = make_loop("0", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a", {{{"a", "A", "0:N"}}}, "A", "i");
   });

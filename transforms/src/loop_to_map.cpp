@@ -155,8 +155,9 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
     for (std::size_t k = 0; k < acc.writes.size(); ++k) {
       const Memlet& w = acc.writes[k];
       for (std::size_t j = k; j < acc.writes.size(); ++j) {
+        // Accumulations (wcr) into the same element are conflicts too: the nested SDFG would
+        // update it non-atomically from parallel iterations.
         const Memlet& x = acc.writes[j];
-        if (!w.wcr.empty() && w.wcr == x.wcr) continue;  // commutative accumulation
         if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, true)) return refuse(*why);
       }
       for (const Memlet& x : acc.reads)
