@@ -102,8 +102,14 @@ void soundness(const SDFG& original, const std::map<std::string, long long>& siz
   }
 }
 
-std::unique_ptr<SDFG> corpus(const std::string& kernel) {
-  return load_sdfg((dace_corpus_dir() / kernel / (kernel + ".simplified.sdfg")).string());
+/// A corpus kernel's SDFG; WEIR_SOUNDNESS_STAGE picks another stage than "simplified"
+/// ("frontend", "auto_optimized_cpu") for bug hunting.
+std::unique_ptr<SDFG> corpus(const std::string& kernel, std::string stage = {}) {
+  if (stage.empty()) {
+    const char* env = std::getenv("WEIR_SOUNDNESS_STAGE");
+    stage = env ? env : "simplified";
+  }
+  return load_sdfg((dace_corpus_dir() / kernel / (kernel + "." + stage + ".sdfg")).string());
 }
 
 /// Every free symbol of the SDFG set to `n`, and scalar arguments such as TSTEPS to `t`.
@@ -131,4 +137,15 @@ TEST_CASE("random transformations keep lowered field-view programs valid and the
   soundness(*lap, sizes_of(*lap, 7, 3), {3}, 5);
   auto hdiff = lower_example("cartesian/hdiff.py", "hdiff_program");
   soundness(*hdiff, sizes_of(*hdiff, 8, 3), {4}, 5);
+}
+
+TEST_CASE("random transformations on DaCe's frontend and auto-optimized stages (views and register transients)",
+          "[transforms][random][corpus]") {
+  // Seeds that found bugs: MapToForLoop/LoopToMap passed a View into a nested SDFG as a View
+  // without a views edge (laplace2d frontend), and a Register transient as a non-transient
+  // argument (hdiff auto_optimized_cpu). Nested SDFG arguments are plain arrays now.
+  auto lap = corpus("laplace2d", "frontend");
+  soundness(*lap, sizes_of(*lap, 7, 3), {1000}, 12);
+  auto hdiff = corpus("hdiff", "auto_optimized_cpu");
+  soundness(*hdiff, sizes_of(*hdiff, 7, 3), {1000}, 12);
 }

@@ -197,9 +197,7 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
       sdfg.remove_data(data);
       continue;
     }
-    desc.transient = false;
-    desc.lifetime = AllocationLifetime::Scope;
-    inner->arrays[data] = desc;
+    inner->arrays[data] = detail::as_argument(desc);
     if (!acc.reads.empty()) inputs.push_back(data);
     if (!acc.writes.empty()) outputs.push_back(data);
   }

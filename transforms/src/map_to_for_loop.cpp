@@ -79,10 +79,7 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
   std::map<std::string, NodeId> read_node, write_node;
   auto ensure_data = [&](const std::string& d) {
     if (inner->has_data(d)) return;
-    DataDescriptor desc = sdfg.data(d);
-    desc.transient = false;
-    desc.lifetime = AllocationLifetime::Scope;
-    inner->arrays[d] = desc;
+    inner->arrays[d] = detail::as_argument(sdfg.data(d));
   };
   // Body nodes; transients used only here move in.
   std::map<NodeId, NodeId> nm;

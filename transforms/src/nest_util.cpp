@@ -105,6 +105,17 @@ std::optional<std::string> cross_iteration_conflict(const std::string& data, con
          w.subset.str() + "], " + verb + " at [" + x.subset.str() + "])";
 }
 
+DataDescriptor as_argument(DataDescriptor d) {
+  d.transient = false;
+  d.lifetime = AllocationLifetime::Scope;
+  if (d.is_view()) {
+    d.kind = DataKind::Array;
+    d.type_name = "Array";
+  }
+  if (d.storage == StorageType::Register) d.storage = StorageType::Default;
+  return d;
+}
+
 std::string identifier_from(const std::string& label) {
   std::string s;
   for (char c : label) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';

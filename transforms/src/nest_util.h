@@ -46,6 +46,12 @@ std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, con
 std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var, const Memlet& w,
                                                     const Memlet& x, bool x_is_write);
 
+/// The descriptor a nested SDFG gets for an outer container passed through a connector: not
+/// transient, scope lifetime, and a plain Array for a View/Reference (the nested SDFG receives
+/// the viewed memory, with the view's shape and strides, and has no `views` edge of its own);
+/// Register storage (valid for transients only) becomes Default.
+DataDescriptor as_argument(DataDescriptor d);
+
 /// An identifier made from `label` (non-identifier characters become '_').
 std::string identifier_from(const std::string& label);
 
