@@ -2,6 +2,7 @@
 #include "weir/transforms/inline_sdfg.h"
 
 #include "dataflow_util.h"
+#include "nest_util.h"
 #include "weir/transforms/analysis.h"
 
 namespace weir::transforms {
@@ -192,15 +193,7 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
     }
     nm[n->id()] = st.add_node(std::move(c)).id();
   }
-  // Map entries and exits share MapInfo and point at each other: relink the clones.
-  for (Node* n : I.nodes())
-    if (auto* me = n->as<MapEntry>()) {
-      auto& ce = *st.node(nm[n->id()]).as<MapEntry>();
-      auto& cx = *st.node(nm[me->exit]).as<MapExit>();
-      ce.exit = cx.id();
-      cx.entry = ce.id();
-      cx.map = ce.map;
-    }
+  detail::relink_cloned_maps(I, st, nm);
   auto other_of = [&](const DataflowEdge& e) -> std::string {
     const auto* s = I.node(e.src).as<AccessNode>();
     const auto* d = I.node(e.dst).as<AccessNode>();

@@ -90,14 +90,7 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
     }
     nm[n] = bs.add_node(node.clone()).id();
   }
-  for (NodeId n : body)
-    if (auto* ie = st.node(n).as<MapEntry>()) {
-      auto& ce = *bs.node(nm[n]).as<MapEntry>();
-      auto& cx = *bs.node(nm[ie->exit]).as<MapExit>();
-      ce.exit = cx.id();
-      cx.entry = ce.id();
-      cx.map = ce.map;
-    }
+  detail::relink_cloned_maps(st, bs, nm);
   for (NodeId n : body)
     for (EdgeId e : st.out_edges(n)) {
       const DataflowEdge& d = st.edge(e);

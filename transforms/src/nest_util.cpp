@@ -116,6 +116,18 @@ DataDescriptor as_argument(DataDescriptor d) {
   return d;
 }
 
+void relink_cloned_maps(const SDFGState& src, SDFGState& dst, const std::map<NodeId, NodeId>& nm) {
+  for (const auto& [old, fresh] : nm) {
+    const auto* me = src.node(old).as<MapEntry>();
+    if (!me || !nm.count(me->exit)) continue;
+    auto& ce = *dst.node(fresh).as<MapEntry>();
+    auto& cx = *dst.node(nm.at(me->exit)).as<MapExit>();
+    ce.exit = cx.id();
+    cx.entry = ce.id();
+    cx.map = ce.map;
+  }
+}
+
 std::string identifier_from(const std::string& label) {
   std::string s;
   for (char c : label) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';

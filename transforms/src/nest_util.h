@@ -52,6 +52,10 @@ std::optional<std::string> cross_iteration_conflict(const std::string& data, con
 /// Register storage (valid for transients only) becomes Default.
 DataDescriptor as_argument(DataDescriptor d);
 
+/// After cloning nodes from `src` into `dst` (old id -> new id in `nm`): cloned map entries and
+/// exits point at each other again and share one MapInfo, as the originals did.
+void relink_cloned_maps(const SDFGState& src, SDFGState& dst, const std::map<NodeId, NodeId>& nm);
+
 /// An identifier made from `label` (non-identifier characters become '_').
 std::string identifier_from(const std::string& label);
 
