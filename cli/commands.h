@@ -27,5 +27,6 @@ Action add_transforms_command(CLI::App& app);
 Action add_check_command(CLI::App& app);
 Action add_sdfg_command(CLI::App& app);
 Action add_mesh_command(CLI::App& app);
+Action add_optimize_command(CLI::App& app);
 
 }  // namespace weir::cli

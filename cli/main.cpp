@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add(add_check_command);
   add(add_sdfg_command);
   add(add_mesh_command);
+  add(add_optimize_command);
 
   try {
     app.parse(argc, argv);

@@ -126,6 +126,15 @@ std::string substitute_code(const std::string& code, const std::map<std::string,
   return out;
 }
 
+std::string python_expr(const sym::Expr& e) {
+  std::string s = e.str();
+  static const std::pair<const char*, const char*> names[] = {{"Min(", "min("}, {"Max(", "max("}, {"Abs(", "abs("}};
+  for (const auto& [from, to] : names)
+    for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + 4))
+      if (p == 0 || !(std::isalnum(static_cast<unsigned char>(s[p - 1])) || s[p - 1] == '_')) s.replace(p, 4, to);
+  return s;
+}
+
 void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m) {
   if (mem.is_empty()) return;
   mem.subset = mem.subset.subs(m);
@@ -145,7 +154,7 @@ void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry, con
   }
   for (EdgeId e : edges) substitute_memlet(st.edge(e).memlet, m);
   std::map<std::string, std::string> text;
-  for (const auto& [k, v] : m) text[k] = v.str();
+  for (const auto& [k, v] : m) text[k] = python_expr(v);
   for (NodeId n : body) {
     Node& node = st.node(n);
     if (auto* inner = node.as<MapEntry>()) {

@@ -29,6 +29,10 @@ std::optional<Memlet> outer_memlet_of_exit(const SDFGState& st, NodeId exit, con
 /// not inside string literals) by "(replacement)".
 std::string substitute_code(const std::string& code, const std::map<std::string, std::string>& m);
 
+/// Python text of a symbolic expression, for code (tasklets, loop conditions, interstate
+/// edges): sympy's Min/Max/Abs become Python's min/max/abs, which code generators translate.
+std::string python_expr(const sym::Expr& e);
+
 /// Substitutes symbols in everything the scope of `entry` contains: memlets of edges inside the
 /// scope (including entry out-edges and exit in-edges), ranges of nested maps, tasklet code and
 /// nested SDFG symbol mappings.

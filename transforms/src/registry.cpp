@@ -22,6 +22,10 @@
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 #include "weir/transforms/trivial_map_elimination.h"
+#include "weir/transforms/loop_to_map.h"
+#include "weir/transforms/map_to_for_loop.h"
+#include "weir/transforms/inline_sdfg.h"
+#include "weir/transforms/symbol_propagation.h"
 
 namespace weir::transforms {
 
@@ -51,6 +55,9 @@ const std::vector<Entry>& entries() {
       entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
       entry<OTFMapFusion>("OTFMapFusion"),
       entry<MapFusionHorizontal>("MapFusionHorizontal"),
+      entry<LoopToMap>("LoopToMap"),
+      entry<MapToForLoop>("MapToForLoop"),
+      entry<InlineSDFG>("InlineSDFG"),
   };
   return all;
 }
@@ -74,10 +81,10 @@ std::string pass_name_of(const std::string& class_name) {
   for (std::size_t i = 0; i < class_name.size(); ++i) {
     char c = class_name[i];
     if (std::isupper(static_cast<unsigned char>(c))) {
-      // A dash starts each word; an acronym is one word ("OTFMapFusion" -> "otf-map-fusion").
-      auto up = [&](std::size_t k) { return std::isupper(static_cast<unsigned char>(class_name[k])) != 0; };
-      bool acronym_inside = i && up(i - 1) && (i + 1 >= class_name.size() || up(i + 1));
-      if (i && !acronym_inside) s += '-';
+      // A run of capitals is one word: "InlineSDFG" -> "inline-sdfg".
+      bool prev_upper = i && std::isupper(static_cast<unsigned char>(class_name[i - 1]));
+      bool next_lower = i + 1 < class_name.size() && std::islower(static_cast<unsigned char>(class_name[i + 1]));
+      if (i && (!prev_upper || next_lower)) s += '-';
       s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else {
       s += c;
@@ -91,6 +98,7 @@ std::vector<std::string> pass_names() {
   for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
   for (const char* p : {"greedy-map-fusion", "local-storage", "transient-reuse", "cpu-schedules", "auto-optimize-cpu"})
     out.push_back(p);
+  out.push_back("symbol-propagation");
   return out;
 }
 
@@ -101,6 +109,7 @@ std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "transient-reuse") return std::make_unique<TransientReuse>();
   if (name == "cpu-schedules") return std::make_unique<CpuSchedules>();
   if (name == "auto-optimize-cpu") return make_auto_optimize_pipeline(DeviceType::CPU);
+  if (name == "symbol-propagation" || name == "SymbolPropagation") return std::make_unique<SymbolPropagation>();
   for (const auto& e : entries())
     if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());
   return nullptr;

@@ -404,9 +404,22 @@ bool plain_state(const ControlFlowBlock& b, AnalysisCache& cache) {
 
 }  // namespace
 
+namespace {
+thread_local ApplicationRecorder* current_recorder = nullptr;
+}  // namespace
+
+ApplicationRecorder::ApplicationRecorder(std::function<void(const std::string&)> sink)
+    : sink_(std::move(sink)), previous_(current_recorder) {
+  current_recorder = this;
+}
+
+ApplicationRecorder::~ApplicationRecorder() { current_recorder = previous_; }
+
 void apply_transactional(SDFG& root, Transformation& t, const Match& m, AnalysisCache& cache) {
   MatchResult r = check_match(root, t, m, cache);
   if (!r) throw TransformError(t.name() + " does not apply at " + m.id() + ": " + r.reason());
+  ApplicationRecorder* recorder = current_recorder;
+  std::string record = recorder ? match_to_json(root, t, m) : std::string();
   Located l = locate(root, t, m, cache);
   SDFG& sdfg = sdfg_of(*l.region);
   ControlFlowRegion& region = *l.region;
@@ -430,6 +443,8 @@ void apply_transactional(SDFG& root, Transformation& t, const Match& m, Analysis
     cache.invalidate_all();
     throw;
   }
+  // The application succeeded: record it before the (possibly early-returning) cache update.
+  if (recorder) recorder->sink_(record);
   if (!local) {
     if (l.state) cache.invalidate_state(*l.state);
     cache.invalidate_region(region);

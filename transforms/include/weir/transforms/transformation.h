@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -211,6 +212,23 @@ MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, Ana
 /// the snapshot in place, ids included (sdfg_difference(before, after) is empty), and rethrows.
 /// Costs the footprint, not the SDFG. Invalidates the affected analyses in `cache`.
 void apply_transactional(SDFG& root, Transformation& t, const Match& m, AnalysisCache& cache);
+
+/// Observes applications while it lives (on this thread): after every successful
+/// apply_transactional, `sink` gets DaCe's record of the application (match_to_json, taken just
+/// before the rewrite, so its dense ids address the graph the transformation saw). Recorders
+/// nest; the innermost one receives the records. Used to build `transformation_hist`.
+class ApplicationRecorder {
+ public:
+  explicit ApplicationRecorder(std::function<void(const std::string& record)> sink);
+  ~ApplicationRecorder();
+  ApplicationRecorder(const ApplicationRecorder&) = delete;
+  ApplicationRecorder& operator=(const ApplicationRecorder&) = delete;
+
+ private:
+  std::function<void(const std::string&)> sink_;
+  ApplicationRecorder* previous_;
+  friend void apply_transactional(SDFG&, Transformation&, const Match&, AnalysisCache&);
+};
 
 /// DaCe's record of a transformation: {"type": "PatternTransformation", "transformation":
 /// name, <options>..., "cfg_id": c, "state_id": s (-1 for control flow), "_subgraph": {"0": id}}.

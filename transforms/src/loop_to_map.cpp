@@ -1,0 +1,230 @@
+// LoopToMap: turn a for loop without loop-carried dependences into a map over a nested SDFG.
+#include "weir/transforms/loop_to_map.h"
+
+#include "nest_util.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/memlet_propagation.h"
+
+namespace weir::transforms {
+
+LoopToMap::LoopToMap() = default;
+
+std::string LoopToMap::description() const {
+  return "Turn a for loop whose iterations are independent into a map over a nested SDFG of its body";
+}
+
+std::vector<std::vector<std::uint32_t>> LoopToMap::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+  if (!ctx.region.block(anchor).as<LoopRegion>()) return {};
+  return {{anchor}};
+}
+
+namespace {
+
+struct ForLoop {
+  std::string var;
+  sym::Expr start, end, step;  // end inclusive
+};
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+/// "v = expr" -> expr, or nullopt.
+std::optional<sym::Expr> assigned(const std::string& stmt, const std::string& var) {
+  std::string s = trim(stmt);
+  if (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
+  auto eq = s.find('=');
+  if (eq == std::string::npos || trim(s.substr(0, eq)) != var) return std::nullopt;
+  std::string rhs = s.substr(eq + 1);
+  if (!rhs.empty() && rhs[0] == '=') return std::nullopt;
+  try {
+    return sym::Expr::parse(trim(rhs));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+/// The loop as a for loop over an integer range, or the reason it is not one.
+std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L) {
+  ForLoop f;
+  f.var = L.loop_variable;
+  std::string what = "loop '" + L.label + "'";
+  if (f.var.empty()) return what + " has no loop variable (a while loop)";
+  if (L.inverted) return what + " is a do-while loop";
+  auto init = assigned(L.init_statement.code, f.var);
+  if (!init) return what + ": init statement '" + L.init_statement.code + "' is not '" + f.var + " = <expression>'";
+  f.start = *init;
+  auto upd = assigned(L.update_statement.code, f.var);
+  if (!upd) return what + ": update statement '" + L.update_statement.code + "' is not '" + f.var + " = <expression>'";
+  f.step = *upd - sym::Expr::symbol(f.var);
+  auto step = f.step.as_integer();
+  if (!step) return what + ": the step '" + f.step.str() + "' is not a constant";
+  if (*step <= 0) return what + " counts down or does not move (step " + std::to_string(*step) + ")";
+  sym::Expr cond;
+  try {
+    cond = sym::Expr::parse(L.loop_condition.code);
+  } catch (const Error&) {
+    return what + ": condition '" + L.loop_condition.code + "' is not a comparison";
+  }
+  if (cond.kind() != sym::Kind::Compare || cond.args().size() != 2)
+    return what + ": condition '" + L.loop_condition.code + "' is not a comparison";
+  std::string op = cond.name();
+  sym::Expr lhs = cond.args()[0], rhs = cond.args()[1];
+  sym::Expr v = sym::Expr::symbol(f.var);
+  if (rhs == v && lhs != v) {  // "N > v" is "v < N"
+    std::swap(lhs, rhs);
+    op = op == ">" ? "<" : op == ">=" ? "<=" : op == "<" ? ">" : op == "<=" ? ">=" : op;
+  }
+  if (lhs != v || rhs.free_symbols().count(f.var))
+    return what + ": condition '" + L.loop_condition.code + "' does not bound " + f.var;
+  if (op == "<") f.end = rhs - sym::Expr(1);
+  else if (op == "<=") f.end = rhs;
+  else return what + ": condition '" + L.loop_condition.code + "' is not an upper bound of " + f.var;
+  return f;
+}
+
+bool has_control_transfer(const ControlFlowRegion& r) {
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (b->kind() == BlockKind::Break || b->kind() == BlockKind::Continue || b->kind() == BlockKind::Return) return true;
+    if (const auto* c = b->as<ConditionalBlock>()) {
+      for (const auto& br : c->branches())
+        if (br.body && has_control_transfer(*br.body)) return true;
+    } else if (const auto* sub = b->as<ControlFlowRegion>(); sub && !sub->as<LoopRegion>()) {
+      if (has_control_transfer(*sub)) return true;
+    } else if (const auto* loop = b->as<LoopRegion>()) {
+      // break/continue of an inner loop stay inside it; a return would not
+      for (const ControlFlowBlock* ib : loop->blocks())
+        if (ib->kind() == BlockKind::Return) return true;
+    }
+  }
+  return false;
+}
+
+/// Symbols the SDFG reads outside block `skip` of `region` (free symbols of a copy without it;
+/// its interstate edges stay).
+std::set<std::string> symbols_used_outside(const SDFG& sdfg, const ControlFlowRegion& region, BlockId skip) {
+  auto copy = sdfg.clone_sdfg();
+  auto regions = cfg_list(sdfg), copies = cfg_list(*copy);  // same pre-order in a copy
+  for (std::size_t k = 0; k < regions.size() && k < copies.size(); ++k)
+    if (regions[k] == &region) {
+      // An empty state in its place keeps the loop's edges (and what they read).
+      auto& hole = copies[k]->add_state(copies[k]->block(skip).label + "_hole");
+      detail::replace_block(*copies[k], skip, hole.id());
+      return copy->free_symbols();
+    }
+  return {};
+}
+
+/// Whether `data` is a transient only the loop body uses, written before read in every state:
+/// each iteration gets its own copy.
+bool privatizable(const SDFG& sdfg, const std::map<std::string, DataUse>& use, const std::string& data,
+                  const detail::DataAccesses& acc) {
+  auto u = use.find(data);
+  return sdfg.data(data).transient && acc.written_before_read && u != use.end() &&
+         u->second.access_nodes == acc.access_nodes && !u->second.in_control_flow && !u->second.by_name_elsewhere;
+}
+
+std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_states(); }
+
+}  // namespace
+
+MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+  const auto* L = ctx.region.block(sub[0]).as<LoopRegion>();
+  if (!L) return refuse("block " + std::to_string(sub[0]) + " is not a loop");
+  auto parsed = parse_loop(*L);
+  if (auto* why = std::get_if<std::string>(&parsed)) return refuse(*why);
+  const ForLoop& f = std::get<ForLoop>(parsed);
+  if (L->num_blocks() == 0) return refuse("loop '" + L->label + "' has an empty body");
+  if (L->start_block() == kNoBlock) return refuse("the body of loop '" + L->label + "' has no unique start block");
+  if (has_control_transfer(*L)) return refuse("loop '" + L->label + "' contains break, continue or return");
+  // The loop variable's value after the loop is the first value past the range; a map has none.
+  // A parent LoopRegion with the same name is not a use: checked on the whole SDFG minus the loop.
+  auto outside = symbols_used_outside(ctx.sdfg, ctx.region, L->id());
+  if (outside.count(f.var)) return refuse("loop variable " + f.var + " is used after loop '" + L->label + "'");
+  if (auto dyn = detail::dynamic_map_in(states_of(*L)); !dyn.empty())
+    return refuse("loop '" + L->label + "' contains map '" + dyn + "' with dynamic range inputs");
+  const auto& use = ctx.cache.data_use(ctx.sdfg);
+  for (auto& [data, acc] : detail::collect_accesses(states_of(*L))) {
+    if (!ctx.sdfg.has_data(data)) return refuse("container '" + data + "' does not exist");
+    if (privatizable(ctx.sdfg, use, data, acc)) continue;
+    auto u = use.find(data);
+    if (u != use.end() && u->second.in_control_flow)
+      return refuse("container '" + data + "' is read by control flow; iterations may depend on it");
+    for (std::size_t k = 0; k < acc.writes.size(); ++k) {
+      const Memlet& w = acc.writes[k];
+      for (std::size_t j = k; j < acc.writes.size(); ++j) {
+        // Accumulations (wcr) into the same element are conflicts too: the nested SDFG would
+        // update it non-atomically from parallel iterations.
+        const Memlet& x = acc.writes[j];
+        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, true)) return refuse(*why);
+      }
+      for (const Memlet& x : acc.reads)
+        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, false)) return refuse(*why);
+    }
+  }
+  return MatchResult::success();
+}
+
+void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  ControlFlowRegion& region = ctx.region;
+  SDFG& sdfg = ctx.sdfg;
+  auto& L = *region.block(sub[0]).as<LoopRegion>();
+  ForLoop f = std::get<ForLoop>(parse_loop(L));
+  std::string label = detail::identifier_from(L.label);
+  auto accesses = detail::collect_accesses(states_of(L));
+  const auto& use = ctx.cache.data_use(sdfg);
+
+  // Move the body into a fresh SDFG.
+  auto inner = std::make_unique<SDFG>(label + "_body");
+  BlockId start = L.start_block();
+  std::map<BlockId, BlockId> moved;
+  std::vector<std::tuple<BlockId, BlockId, InterstateEdge>> edges;
+  for (const ControlFlowEdge* e : L.edges()) edges.emplace_back(e->src, e->dst, e->data);
+  for (ControlFlowBlock* b : L.blocks()) {
+    BlockId id = b->id();
+    moved[id] = inner->add_block(L.take_block(id)).id();
+  }
+  for (auto& [s, d, data] : edges) inner->add_edge(moved[s], moved[d], data);
+  inner->set_start_block(moved[start]);
+
+  std::vector<std::string> inputs, outputs;
+  for (auto& [data, acc] : accesses) {
+    DataDescriptor desc = sdfg.data(data);
+    if (privatizable(sdfg, use, data, acc)) {
+      inner->arrays[data] = desc;
+      sdfg.remove_data(data);
+      continue;
+    }
+    inner->arrays[data] = detail::as_argument(desc);
+    if (!acc.reads.empty()) inputs.push_back(data);
+    if (!acc.writes.empty()) outputs.push_back(data);
+  }
+  for (const auto& d : detail::memlet_data(inner->all_states()))
+    if (!inner->has_data(d) && sdfg.has_data(d)) inner->arrays[d] = sdfg.data(d);
+  inner->symbols[f.var] = sdfg.symbols.count(f.var) ? sdfg.symbols.at(f.var) : DataType::scalar(ScalarType::Int64);
+  auto mapping = detail::nest_symbols(sdfg, *inner);
+  mapping[f.var] = sym::Expr::symbol(f.var);
+
+  SDFGState& st = region.add_state(detail::fresh_state_label(sdfg, label + "_map"));
+  MapEntry& entry = st.add_map(label + "_map", {f.var}, Subset({Range(f.start, f.end, f.step)}));
+  NodeId exit = entry.exit;
+  NestedSDFGNode& ns = st.add_nested_sdfg(label + "_body", std::move(inner), inputs, outputs, mapping);
+  for (const auto& d : inputs) {
+    AccessNode& a = st.add_access(d);
+    st.add_memlet_path({a.id(), entry.id(), ns.id()}, Memlet::simple(d, Subset::full(sdfg.data(d).shape)), "", d);
+  }
+  for (const auto& d : outputs) {
+    AccessNode& a = st.add_access(d);
+    st.add_memlet_path({ns.id(), exit, a.id()}, Memlet::simple(d, Subset::full(sdfg.data(d).shape)), d, "");
+  }
+  if (inputs.empty()) st.add_edge(entry.id(), "", ns.id(), "", Memlet{});
+  if (outputs.empty()) st.add_edge(ns.id(), "", exit, "", Memlet{});
+  propagate_memlets_scope(st, entry.id());
+  detail::replace_block(region, L.id(), st.id());
+  sdfg.relink_nested();
+  ctx.cache.invalidate_all();
+}
+
+}  // namespace weir::transforms

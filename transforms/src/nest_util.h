@@ -1,0 +1,75 @@
+// Helpers of the transformations that move control flow or dataflow into a nested SDFG
+// (LoopToMap, MapToForLoop) and back out of one (InlineSDFG). Private to the transforms layer.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+
+namespace weir::transforms::detail {
+
+/// How a container is touched by a set of states: memlets on edges into access nodes (writes)
+/// and out of them (reads), with the access nodes themselves.
+struct DataAccesses {
+  std::vector<Memlet> reads, writes;
+  /// Every access node of the container has in-edges where it has out-edges (each state writes
+  /// it before it reads it): its value never flows between states.
+  bool written_before_read = true;
+  int access_nodes = 0;
+};
+
+/// Accesses of every container in the given states (not inside their nested SDFGs).
+std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState*>& states);
+
+/// The label of a map in the states with dynamic range inputs (symbols a nested SDFG could not
+/// declare: SDFG::free_symbols counts them as free), or empty.
+std::string dynamic_map_in(const std::vector<SDFGState*>& states);
+
+/// Containers named by memlets of the given states (including those without access nodes, such
+/// as a transient carried tasklet to tasklet).
+std::set<std::string> memlet_data(const std::vector<SDFGState*>& states);
+
+/// Whether any state of `sdfg` (not nested SDFGs) has an access node of or a memlet on `data`.
+bool data_referenced(const SDFG& sdfg, const std::string& data);
+
+/// `e` as a*var + b with a, b free of `var`; nullopt if `e` is not affine in `var`.
+std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, const std::string& var);
+
+/// Why iterations of a loop over `var` may touch the same element of `data` through the write
+/// `w` and the access `x` ("a is written at i and read at i - 1"); nullopt if they provably
+/// touch different elements in different iterations. `x_is_write` words the message.
+std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var, const Memlet& w,
+                                                    const Memlet& x, bool x_is_write);
+
+/// The descriptor a nested SDFG gets for an outer container passed through a connector: not
+/// transient, scope lifetime, and a plain Array for a View/Reference (the nested SDFG receives
+/// the viewed memory, with the view's shape and strides, and has no `views` edge of its own);
+/// Register storage (valid for transients only) becomes Default.
+DataDescriptor as_argument(DataDescriptor d);
+
+/// After cloning nodes from `src` into `dst` (old id -> new id in `nm`): cloned map entries and
+/// exits point at each other again and share one MapInfo, as the originals did.
+void relink_cloned_maps(const SDFGState& src, SDFGState& dst, const std::map<NodeId, NodeId>& nm);
+
+/// An identifier made from `label` (non-identifier characters become '_').
+std::string identifier_from(const std::string& label);
+
+/// Fills the symbols of `inner` (a fresh nested SDFG whose containers are set) from `outer`:
+/// every free symbol of `inner` gets the outer type (int64 if the outer SDFG does not declare
+/// it) and an identity entry in the returned symbol mapping.
+std::map<std::string, sym::Expr> nest_symbols(const SDFG& outer, SDFG& inner);
+
+/// A fresh state label in `sdfg` (not used by any block of any region of it): `base`,
+/// `base_0`, ...
+std::string fresh_state_label(const SDFG& sdfg, const std::string& base);
+
+/// Replaces block `old` of `r` by `repl` (a block of `r`): every edge into/out of `old` now
+/// enters/leaves `repl`, the explicit start moves too, and `old` is removed.
+void replace_block(ControlFlowRegion& r, BlockId old, BlockId repl);
+
+}  // namespace weir::transforms::detail

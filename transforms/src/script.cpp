@@ -1,0 +1,413 @@
+// Optimization scripts, transformation history (DaCe's transformation_hist / orig_sdfg) and
+// replay.
+#include "weir/transforms/script.h"
+
+#include <nlohmann/json.hpp>
+
+#include "weir/sdfg/serialize.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/registry.h"
+
+namespace weir::transforms {
+
+using json = nlohmann::json;
+
+ScriptError::ScriptError(const std::string& what, long step, std::string name)
+    : TransformError(what), step_(step), name_(std::move(name)) {}
+
+namespace {
+
+constexpr const char* kHist = "transformation_hist";
+constexpr const char* kOrig = "orig_sdfg";
+
+/// JSON text in the form a load of the saved file gives back (sorted keys, compact).
+std::string normalize(const std::string& text) { return json::parse(text).dump(); }
+
+/// Collects the applications made while it lives and writes them into the SDFG's history.
+class History {
+ public:
+  explicit History(SDFG& sdfg)
+      : sdfg_(sdfg), recorder_([this](const std::string& r) { records_.push_back(normalize(r)); }) {
+    records_ = transformation_history(sdfg);
+    initial_ = records_.size();
+    if (!has_history(sdfg)) {
+      auto c = sdfg.clone_sdfg();
+      c->extra.set(kHist, "[]");
+      c->extra.set(kOrig, "null");
+      orig_ = normalize(sdfg_to_json_text(*c));
+    }
+  }
+  void add(const std::string& record) { records_.push_back(normalize(record)); }
+  /// Writes the history (only if something was applied).
+  void commit() {
+    if (records_.size() == initial_) return;
+    if (!orig_.empty()) sdfg_.extra.set(kOrig, orig_);
+    json list = json::array();
+    for (const auto& r : records_) list.push_back(json::parse(r));
+    sdfg_.extra.set(kHist, list.dump());
+  }
+
+ private:
+  SDFG& sdfg_;
+  ApplicationRecorder recorder_;
+  std::vector<std::string> records_;
+  std::size_t initial_ = 0;
+  std::string orig_;
+};
+
+std::string pass_record(const std::string& text) {
+  json j;
+  j["type"] = "Pass";
+  j["pass"] = text;
+  return j.dump();
+}
+
+std::size_t run_tracked(SDFG& sdfg, Pass& p, AnalysisCache& cache, History& h) {
+  if (auto* pl = dynamic_cast<Pipeline*>(&p)) {
+    std::size_t total = 0;
+    for (std::size_t round = 0; round < pl->max_rounds; ++round) {
+      std::size_t changes = 0;
+      for (auto& sub : pl->passes()) changes += run_tracked(sdfg, *sub, cache, h);
+      total += changes;
+      if (!pl->fixed_point() || changes == 0) break;
+    }
+    return total;
+  }
+  if (dynamic_cast<TransformationPass*>(&p)) return p.run(sdfg, cache);  // the recorder sees each application
+  std::size_t changes = 0;
+  {
+    // Its own applications (if any) are part of the pass: recorded as the pass alone.
+    ApplicationRecorder silence([](const std::string&) {});
+    changes = p.run(sdfg, cache);
+  }
+  if (changes) h.add(pass_record(p.str()));
+  return changes;
+}
+
+// --- script parsing --------------------------------------------------------------------------
+
+std::string located_parse_error(const std::string& text, const std::string& origin, const json::parse_error& e) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  std::string msg = e.what();
+  // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 5: <what>"
+  if (auto p = msg.find(": "); p != std::string::npos && msg.find("parse error") != std::string::npos) msg = msg.substr(p + 2);
+  return origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed JSON: " + msg;
+}
+
+std::string step_prefix(const std::string& origin, std::size_t k, const std::string& name) {
+  return origin + ": step " + std::to_string(k + 1) + (name.empty() ? std::string() : " (" + name + ")") + ": ";
+}
+
+}  // namespace
+
+std::vector<ScriptStep> parse_script(const std::string& text, const std::string& origin) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ScriptError(located_parse_error(text, origin, e));
+  }
+  if (j.is_object() && j.contains("steps")) j = j["steps"];
+  if (!j.is_array()) throw ScriptError(origin + ": a script is a JSON list of steps (or {\"steps\": [...]})");
+  std::vector<ScriptStep> steps;
+  for (std::size_t k = 0; k < j.size(); ++k) {
+    const json& s = j[k];
+    auto fail = [&](const std::string& name, const std::string& msg) {
+      return ScriptError(step_prefix(origin, k, name) + msg, static_cast<long>(k + 1), name);
+    };
+    if (!s.is_object()) throw fail("", "a step is a JSON object, not " + s.dump());
+    ScriptStep step;
+    static const std::set<std::string> keys{"transformation", "pass", "options", "where", "repeat"};
+    for (const auto& [key, v] : s.items())
+      if (!keys.count(key))
+        throw fail("", "unknown key '" + key + "' (known: transformation, pass, options, where, repeat)");
+    if (s.contains("transformation") == s.contains("pass")) throw fail("", "a step names either a \"transformation\" or a \"pass\"");
+    const json& name = s.contains("pass") ? s["pass"] : s["transformation"];
+    if (!name.is_string()) throw fail("", "the name must be a string, not " + name.dump());
+    step.name = name.get<std::string>();
+    step.is_pass = s.contains("pass");
+    if (step.is_pass) {
+      for (const char* key : {"options", "where", "repeat"})
+        if (s.contains(key)) throw fail(step.name, std::string("a pass step takes no \"") + key + "\" (options go in braces: \"map-tiling{tile_sizes=32,8}\")");
+      try {
+        parse_pipeline(step.name);
+      } catch (const TransformError& e) {
+        throw fail(step.name, e.what());
+      }
+      steps.push_back(std::move(step));
+      continue;
+    }
+    auto t = make_transformation(step.name);
+    if (!t) throw fail(step.name, "unknown transformation '" + step.name + "' (see `weir transforms list`)");
+    if (s.contains("options")) {
+      if (!s["options"].is_object()) throw fail(step.name, "\"options\" must be an object");
+      MatchRecord rec;
+      for (const auto& [key, v] : s["options"].items()) {
+        if (!t->options().has(key)) {
+          std::string known;
+          for (const auto& spec : t->options().specs()) known += (known.empty() ? "" : ", ") + spec.name;
+          throw fail(step.name, "unknown option '" + key + "'" +
+                                    (known.empty() ? std::string(" (it has no options)") : " (known: " + known + ")"));
+        }
+        rec.options_json[key] = v.dump();
+        step.options.emplace_back(key, v.dump());
+      }
+      try {
+        set_options_from_record(*t, rec);
+      } catch (const TransformError& e) {
+        throw fail(step.name, e.what());
+      }
+    }
+    if (s.contains("repeat")) {
+      if (!s["repeat"].is_boolean()) throw fail(step.name, "\"repeat\" must be true or false");
+      step.repeat = s["repeat"].get<bool>();
+    }
+    if (s.contains("where")) {
+      const json& w = s["where"];
+      if (w.is_string() && w.get<std::string>() == "all") {
+        step.where = StepWhere::All;
+      } else if (w.is_string()) {
+        step.where = StepWhere::MatchId;
+        step.match_id = w.get<std::string>();
+      } else if (w.is_object() && w.contains("labels") && w["labels"].is_array() && w.size() == 1) {
+        step.where = StepWhere::Labels;
+        for (const auto& l : w["labels"]) {
+          if (!l.is_string()) throw fail(step.name, "labels must be strings");
+          step.labels.push_back(l.get<std::string>());
+        }
+        if (step.labels.empty()) throw fail(step.name, "\"labels\" is empty");
+      } else {
+        throw fail(step.name, "\"where\" is \"all\", a match id such as \"0.1.3,7\", or {\"labels\": [...]}; not " + w.dump());
+      }
+    }
+    if (step.repeat && step.where != StepWhere::All) throw fail(step.name, "\"repeat\" needs \"where\": \"all\"");
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+// --- applying --------------------------------------------------------------------------------
+
+namespace {
+
+Match parse_match_id(const std::string& id, const Transformation& t) {
+  // "<cfg>.<state|->.<id>,<id>..."
+  auto p1 = id.find('.');
+  auto p2 = p1 == std::string::npos ? p1 : id.find('.', p1 + 1);
+  if (p2 == std::string::npos) throw TransformError("match id '" + id + "' is not '<cfg>.<state>.<ids>' (as `weir transforms match` prints)");
+  auto number = [&](const std::string& s) -> std::uint32_t {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+      throw TransformError("match id '" + id + "': '" + s + "' is not a number");
+    return static_cast<std::uint32_t>(std::stoul(s));
+  };
+  Match m;
+  m.cfg_id = number(id.substr(0, p1));
+  std::string state = id.substr(p1 + 1, p2 - p1 - 1);
+  if (state == "-") {
+    if (t.scope() == MatchScope::Dataflow) throw TransformError("match id '" + id + "' has no state, but " + t.name() + " matches in a state");
+    m.state_id = kNoBlock;
+  } else {
+    if (t.scope() == MatchScope::ControlFlow) throw TransformError("match id '" + id + "' names a state, but " + t.name() + " matches control flow ('-')");
+    m.state_id = number(state);
+  }
+  std::string rest = id.substr(p2 + 1);
+  std::size_t b = 0;
+  while (b <= rest.size()) {
+    auto e = rest.find(',', b);
+    if (e == std::string::npos) e = rest.size();
+    m.subgraph.push_back(number(rest.substr(b, e - b)));
+    b = e + 1;
+  }
+  return m;
+}
+
+/// Whether the match's elements carry `labels` in pattern order: a node's or block's label, or
+/// for map entries and exits also the map's own label ("_Mult__map" for a map entry labelled
+/// "_Mult__map[__i0=0:N]").
+bool has_labels(SDFG& root, const Transformation& t, const Match& m, AnalysisCache& cache,
+                const std::vector<std::string>& labels) {
+  if (m.subgraph.size() != labels.size()) return false;
+  ControlFlowRegion& r = *cache.cfg_list(root)[m.cfg_id];
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    if (t.scope() == MatchScope::ControlFlow) {
+      if (r.block(m.subgraph[k]).label != labels[k]) return false;
+      continue;
+    }
+    const Node& n = r.block(m.state_id).as<SDFGState>()->node(m.subgraph[k]);
+    const MapInfo* info = n.as<MapEntry>() ? n.as<MapEntry>()->map.get() : n.as<MapExit>() ? n.as<MapExit>()->map.get() : nullptr;
+    if (n.label != labels[k] && !(info && info->label == labels[k])) return false;
+  }
+  return true;
+}
+
+std::string quoted(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t k = 0; k < v.size(); ++k) s += (k ? ", '" : "'") + v[k] + "'";
+  return s;
+}
+
+std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache, History& h) {
+  if (step.is_pass) {
+    auto pipeline = parse_pipeline(step.name);
+    return run_tracked(sdfg, *pipeline, cache, h);
+  }
+  auto t = make_transformation(step.name);
+  MatchRecord rec;
+  for (const auto& [k, v] : step.options) rec.options_json[k] = v;
+  set_options_from_record(*t, rec);
+  switch (step.where) {
+    case StepWhere::MatchId: {
+      Match m = parse_match_id(step.match_id, *t);
+      MatchResult r = check_match(sdfg, *t, m, cache);
+      if (!r) throw TransformError("does not apply at " + step.match_id + ": " + r.reason());
+      apply_transactional(sdfg, *t, m, cache);
+      return 1;
+    }
+    case StepWhere::Labels: {
+      std::vector<Match> hits;
+      std::vector<std::string> refusals;
+      for (const auto& c : find_matches(sdfg, *t, cache)) {
+        if (!has_labels(sdfg, *t, c.match, cache, step.labels)) continue;
+        if (c.result) hits.push_back(c.match);
+        else refusals.push_back(c.match.id() + ": " + c.result.reason());
+      }
+      if (hits.empty()) {
+        std::string why = "no applicable match has the labels " + quoted(step.labels);
+        if (!refusals.empty()) why += " (refused: " + refusals.front() + ")";
+        throw TransformError(why);
+      }
+      if (hits.size() > 1) {
+        std::vector<std::string> ids;
+        for (const auto& m : hits) ids.push_back(m.id());
+        throw TransformError("the labels " + quoted(step.labels) + " match " + std::to_string(hits.size()) +
+                             " places (" + quoted(ids) + "); use a match id");
+      }
+      apply_transactional(sdfg, *t, hits.front(), cache);
+      return 1;
+    }
+    case StepWhere::All: {
+      std::size_t total = 0;
+      for (std::size_t round = 0; round < 10000; ++round) {
+        std::size_t applied = 0;
+        std::vector<Match> found;
+        for (const auto& c : find_matches(sdfg, *t, cache))
+          if (c.result) found.push_back(c.match);
+        for (const auto& m : found) {
+          if (!check_match(sdfg, *t, m, cache)) continue;  // an earlier application changed it
+          apply_transactional(sdfg, *t, m, cache);
+          ++applied;
+        }
+        total += applied;
+        if (!step.repeat || applied == 0) break;
+      }
+      if (total == 0) throw TransformError("applies nowhere (see `weir transforms match FILE " + step.name + "`)");
+      return total;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const std::string& origin) {
+  History h(sdfg);
+  AnalysisCache cache;
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    try {
+      n += apply_step(sdfg, steps[k], cache, h);
+    } catch (const ScriptError&) {
+      throw;
+    } catch (const Error& e) {
+      throw ScriptError(step_prefix(origin, k, steps[k].name) + e.what(), static_cast<long>(k + 1), steps[k].name);
+    }
+  }
+  h.commit();
+  return n;
+}
+
+std::size_t run_recorded(SDFG& sdfg, Pass& pass) {
+  History h(sdfg);
+  AnalysisCache cache;
+  std::size_t n = run_tracked(sdfg, pass, cache, h);
+  h.commit();
+  return n;
+}
+
+// --- history ---------------------------------------------------------------------------------
+
+std::vector<std::string> transformation_history(const SDFG& sdfg) {
+  std::vector<std::string> out;
+  const std::string* h = sdfg.extra.find(kHist);
+  if (!h) return out;
+  json list = json::parse(*h, nullptr, false);
+  if (!list.is_array()) throw ScriptError("'transformation_hist' is not a list");
+  for (const auto& r : list) out.push_back(r.dump());
+  return out;
+}
+
+bool has_history(const SDFG& sdfg) {
+  const std::string* o = sdfg.extra.find(kOrig);
+  return o && *o != "null";
+}
+
+std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
+  if (!has_history(transformed))
+    throw ScriptError("the SDFG has no recorded history to replay (no 'orig_sdfg'; it was not made by `weir optimize`)");
+  std::string orig = normalize(*transformed.extra.find(kOrig));
+  std::vector<std::string> records = transformation_history(transformed);
+  std::unique_ptr<SDFG> cur;
+  try {
+    cur = sdfg_from_json_text(orig, "orig_sdfg");
+  } catch (const Error& e) {
+    throw ScriptError(std::string("the recorded original SDFG does not load: ") + e.what());
+  }
+  AnalysisCache cache;
+  std::vector<std::string> replayed;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    json j = json::parse(records[k]);
+    std::string name = j.value("transformation", j.value("pass", std::string("?")));
+    auto fail = [&](const std::string& msg) {
+      return ScriptError("history entry " + std::to_string(k + 1) + " (" + name + "): " + msg, static_cast<long>(k + 1), name);
+    };
+    try {
+      if (j.value("type", std::string()) == "Pass") {
+        auto pipeline = parse_pipeline(j.value("pass", std::string()));
+        pipeline->run(*cur, cache);
+        cache.invalidate_all();
+        replayed.push_back(normalize(records[k]));
+        continue;
+      }
+      MatchRecord rec = match_from_json(*cur, records[k]);
+      auto t = make_transformation(rec.transformation);
+      if (!t) throw fail("unknown transformation '" + rec.transformation + "'");
+      set_options_from_record(*t, rec);
+      MatchResult r = check_match(*cur, *t, rec.match, cache);
+      if (!r) throw fail("no longer applies at " + rec.match.id() + ": " + r.reason());
+      std::string again = normalize(match_to_json(*cur, *t, rec.match));
+      apply_transactional(*cur, *t, rec.match, cache);
+      replayed.push_back(again);
+    } catch (const ScriptError&) {
+      throw;
+    } catch (const Error& e) {
+      throw fail(e.what());
+    } catch (const json::exception& e) {
+      throw fail(std::string("malformed entry: ") + e.what());
+    }
+  }
+  cur->extra.set(kOrig, orig);
+  json list = json::array();
+  for (const auto& r : replayed) list.push_back(json::parse(r));
+  cur->extra.set(kHist, list.dump());
+  return cur;
+}
+
+}  // namespace weir::transforms

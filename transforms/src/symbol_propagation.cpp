@@ -1,0 +1,205 @@
+// SymbolPropagation: substitute constant interstate assignments and drop dead ones.
+#include "weir/transforms/symbol_propagation.h"
+
+#include <cctype>
+
+#include "dataflow_util.h"
+
+namespace weir::transforms {
+
+std::string SymbolPropagation::description() const {
+  return "Substitute symbols assigned once to a constant on an interstate edge; remove assignments nothing reads";
+}
+
+namespace {
+
+/// Identifiers of Python text (not attributes, not inside strings): an over-approximation of
+/// the symbols it reads.
+void identifiers(const std::string& code, std::set<std::string>& out) {
+  char quote = 0;
+  for (std::size_t i = 0; i < code.size();) {
+    char c = code[i];
+    if (quote) {
+      if (c == '\\') i += 2;
+      else {
+        if (c == quote) quote = 0;
+        ++i;
+      }
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      ++i;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t j = i;
+      while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
+      std::size_t p = i;
+      while (p > 0 && code[p - 1] == ' ') --p;
+      if (p == 0 || code[p - 1] != '.') out.insert(code.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.' || code[i] == '_')) ++i;
+      continue;
+    }
+    ++i;
+  }
+}
+
+/// Calls f(region) for every region of `sdfg` (not nested SDFGs).
+template <class F>
+void for_regions(ControlFlowRegion& r, F&& f) {
+  f(r);
+  for (ControlFlowBlock* b : r.blocks()) {
+    if (auto* sub = b->as<ControlFlowRegion>()) for_regions(*sub, f);
+    else if (auto* c = b->as<ConditionalBlock>())
+      for (auto& br : c->branches())
+        if (br.body) for_regions(*br.body, f);
+  }
+}
+
+struct Assignment {
+  ControlFlowRegion* region;
+  EdgeId edge;
+  std::size_t index;
+  std::string value;
+};
+
+/// Every name the SDFG's states, descriptors and control flow read (an over-approximation).
+std::set<std::string> names_read(SDFG& sdfg) {
+  std::set<std::string> used;
+  for (const auto& [n, d] : sdfg.arrays) used.merge(d.free_symbols());
+  for_regions(sdfg, [&](ControlFlowRegion& r) {
+    for (const ControlFlowEdge* e : r.edges()) {
+      identifiers(e->data.condition.code, used);
+      for (const auto& [k, v] : e->data.assignments) identifiers(v, used);
+    }
+    if (auto* L = r.as<LoopRegion>()) {
+      identifiers(L->init_statement.code, used);
+      identifiers(L->loop_condition.code, used);
+      identifiers(L->update_statement.code, used);
+    }
+    for (ControlFlowBlock* b : r.blocks()) {
+      if (auto* c = b->as<ConditionalBlock>())
+        for (auto& br : c->branches())
+          if (br.condition) identifiers(br.condition->code, used);
+      auto* st = b->as<SDFGState>();
+      if (!st) continue;
+      for (Node* n : st->nodes()) {
+        if (auto* me = n->as<MapEntry>()) used.merge(me->map->range.free_symbols());
+        else if (auto* t = n->as<Tasklet>()) identifiers(t->code.code, used);
+        else if (auto* ns = n->as<NestedSDFGNode>())
+          for (const auto& [k, v] : ns->symbol_mapping) used.merge(v.free_symbols());
+      }
+      for (const DataflowEdge* e : st->edges()) {
+        used.merge(e->memlet.subset.free_symbols());
+        if (e->memlet.other_subset) used.merge(e->memlet.other_subset->free_symbols());
+        used.merge(e->memlet.volume.free_symbols());
+      }
+    }
+  });
+  return used;
+}
+
+void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr& value) {
+  std::map<std::string, sym::Expr> m{{name, value}};
+  std::map<std::string, std::string> text{{name, detail::python_expr(value)}};
+  auto code = [&](CodeBlock& c) {
+    if (c.language == Language::Python) c.code = detail::substitute_code(c.code, text);
+  };
+  for (auto& [n, d] : sdfg.arrays) {
+    for (auto* v : {&d.shape, &d.strides, &d.offset})
+      for (auto& e : *v) e = e.subs(m);
+    d.total_size = d.total_size.subs(m);
+  }
+  for_regions(sdfg, [&](ControlFlowRegion& r) {
+    for (const ControlFlowEdge* ce : r.edges()) {
+      ControlFlowEdge& e = r.edge(ce->id);
+      code(e.data.condition);
+      for (auto& [k, v] : e.data.assignments) v = detail::substitute_code(v, text);
+    }
+    if (auto* L = r.as<LoopRegion>()) {
+      code(L->init_statement);
+      code(L->loop_condition);
+      code(L->update_statement);
+    }
+    for (ControlFlowBlock* b : r.blocks()) {
+      if (auto* c = b->as<ConditionalBlock>())
+        for (auto& br : c->branches())
+          if (br.condition) code(*br.condition);
+      auto* st = b->as<SDFGState>();
+      if (!st) continue;
+      for (Node* n : st->nodes()) {
+        if (auto* me = n->as<MapEntry>()) me->map->range = me->map->range.subs(m);
+        else if (auto* t = n->as<Tasklet>()) code(t->code);
+        else if (auto* ns = n->as<NestedSDFGNode>())
+          for (auto& [k, v] : ns->symbol_mapping) v = v.subs(m);
+      }
+      for (const DataflowEdge* ce : st->edges()) detail::substitute_memlet(st->edge(ce->id).memlet, m);
+    }
+  });
+}
+
+std::size_t propagate_in(SDFG& sdfg) {
+  std::size_t changes = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<std::string, std::vector<Assignment>> assigns;
+    std::set<std::string> loop_vars;
+    for_regions(sdfg, [&](ControlFlowRegion& r) {
+      if (auto* L = r.as<LoopRegion>()) loop_vars.insert(L->loop_variable);
+      for (const ControlFlowEdge* e : r.edges())
+        for (std::size_t k = 0; k < e->data.assignments.size(); ++k)
+          assigns[e->data.assignments[k].first].push_back({&r, e->id, k, e->data.assignments[k].second});
+    });
+    auto args = sdfg.arglist();
+    std::set<std::string> arg_set(args.begin(), args.end());
+    std::set<std::string> read = names_read(sdfg);
+    for (auto& [name, list] : assigns) {
+      if (loop_vars.count(name) || sdfg.has_data(name)) continue;
+      auto remove = [&](const Assignment& a) {
+        auto& as = a.region->edge(a.edge).data.assignments;
+        as.erase(as.begin() + static_cast<std::ptrdiff_t>(a.index));
+      };
+      if (!read.count(name)) {  // dead: nothing reads it
+        for (auto it = list.rbegin(); it != list.rend(); ++it) remove(*it);
+        ++changes;
+        changed = true;
+        break;  // indices moved: collect again
+      }
+      if (list.size() != 1 || arg_set.count(name)) continue;
+      std::optional<sym::Expr> value;
+      try {
+        value = sym::Expr::parse(list[0].value);
+      } catch (const Error&) {
+        continue;
+      }
+      if (!value->is_integer()) continue;
+      remove(list[0]);
+      substitute_everywhere(sdfg, name, *value);
+      if (!names_read(sdfg).count(name)) sdfg.symbols.erase(name);
+      ++changes;
+      changed = true;
+      break;
+    }
+  }
+  return changes;
+}
+
+}  // namespace
+
+std::size_t SymbolPropagation::run(SDFG& sdfg, AnalysisCache& cache) {
+  std::size_t changes = 0;
+  // Nested SDFGs first (their symbol mappings may become constant once the outer ones are).
+  std::vector<SDFG*> sdfgs;
+  for (ControlFlowRegion* r : cfg_list(sdfg))
+    if (auto* s = r->as<SDFG>()) sdfgs.push_back(s);
+  for (auto it = sdfgs.rbegin(); it != sdfgs.rend(); ++it) changes += propagate_in(**it);
+  if (changes) cache.invalidate_all();
+  return changes;
+}
+
+}  // namespace weir::transforms
