@@ -22,6 +22,7 @@
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 #include "weir/transforms/trivial_map_elimination.h"
+#include "weir/transforms/loop_map_interchange.h"
 
 namespace weir::transforms {
 
@@ -51,6 +52,7 @@ const std::vector<Entry>& entries() {
       entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
       entry<OTFMapFusion>("OTFMapFusion"),
       entry<MapFusionHorizontal>("MapFusionHorizontal"),
+      entry<LoopMapInterchange>("LoopMapInterchange"),
   };
   return all;
 }

@@ -1,0 +1,285 @@
+// LoopMapInterchange on lowered scans: the graph it makes (one map over columns around a nested
+// SDFG holding the K loops, carries as scalars, scan intermediates as column buffers), its
+// refusals, and outputs before/after on seeded random inputs (cpu backend) against a plain C++
+// Thomas solve.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "../runtime/runtime_test_util.h"
+#include "support/builders.h"
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/module_loader.h"
+#include "weir/frontend/type_checker.h"
+#include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/loop_map_interchange.h"
+
+using namespace weir;
+using namespace weir::transforms;
+
+namespace {
+
+std::unique_ptr<SDFG> lower(const std::string& file, const std::string& program) {
+  frontend::ModuleLoader loader(frontend::LoaderOptions{{}, false});
+  const frontend::LoadedModule& m = loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / file).string());
+  frontend::TypeChecker tc;
+  for (const auto& d : m.definitions)
+    if (d->name == program) return frontend::lower_to_sdfg(tc.check(*d));
+  FAIL("no program " << program);
+  return nullptr;
+}
+
+std::unique_ptr<SDFG> vertical_solver() { return lower("examples/cartesian/vertical_solver.py", "vertical_solver"); }
+
+std::vector<Candidate> applicable(SDFG& sdfg, const Transformation& t) {
+  AnalysisCache cache;
+  std::vector<Candidate> out;
+  for (auto& c : find_matches(sdfg, t, cache))
+    if (c.result) out.push_back(c);
+  return out;
+}
+
+/// Applies every applicable candidate, one at a time, validating after each; returns how many.
+std::size_t apply_all(SDFG& sdfg) {
+  LoopMapInterchange t;
+  std::size_t n = 0;
+  for (auto c = applicable(sdfg, t); !c.empty(); c = applicable(sdfg, t)) {
+    AnalysisCache cache;
+    apply_transactional(sdfg, t, c[0].match, cache);
+    test::require_valid(sdfg);
+    auto reloaded = sdfg_from_json_text(sdfg_to_json_text(sdfg));
+    REQUIRE(sdfg_difference(*reloaded, sdfg).empty());
+    ++n;
+  }
+  return n;
+}
+
+std::vector<std::string> reasons(SDFG& sdfg) {
+  LoopMapInterchange t;
+  AnalysisCache cache;
+  std::vector<std::string> out;
+  for (auto& c : find_matches(sdfg, t, cache))
+    if (!c.result) out.push_back(c.result.reason());
+  return out;
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& s) {
+  for (const auto& x : v)
+    if (x.find(s) != std::string::npos) return true;
+  return false;
+}
+
+constexpr std::int64_t NI = 6, NJ = 5, NK = 9;
+
+/// Seeded diagonally dominant systems a, b, c, d of shape NI x NJ x NK.
+runtime::Arguments thomas_inputs(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  runtime::Arguments args;
+  for (const char* n : {"a", "b", "c", "d", "x"}) {
+    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float64, {NI, NJ, NK});
+    auto* p = static_cast<double*>(f.data());
+    for (std::int64_t i = 0; i < NI * NJ * NK; ++i)
+      p[i] = std::string(n) == "b" ? 4.0 + u(gen) : std::string(n) == "x" ? -7.0 : u(gen);
+    args.arrays.emplace(n, std::move(f));
+  }
+  return args;
+}
+
+/// The Thomas algorithm per column on levels [0, nk), a plain loop nest; levels >= nk keep x.
+std::vector<double> thomas_reference(const runtime::Arguments& args, std::int64_t nk) {
+  auto at = [&](const char* n) { return static_cast<const double*>(args.arrays.at(n).data()); };
+  const double *a = at("a"), *b = at("b"), *c = at("c"), *d = at("d"), *x0 = at("x");
+  std::vector<double> x(x0, x0 + NI * NJ * NK);
+  for (std::int64_t i = 0; i < NI; ++i)
+    for (std::int64_t j = 0; j < NJ; ++j) {
+      std::int64_t base = (i * NJ + j) * NK;
+      std::vector<double> cp(static_cast<std::size_t>(nk)), dp(cp.size());
+      double cprev = 0, dprev = 0;
+      for (std::int64_t k = 0; k < nk; ++k) {
+        double den = b[base + k] - a[base + k] * cprev;
+        cprev = c[base + k] / den;
+        dprev = (d[base + k] - a[base + k] * dprev) / den;
+        cp[static_cast<std::size_t>(k)] = cprev;
+        dp[static_cast<std::size_t>(k)] = dprev;
+      }
+      double xprev = 0;
+      for (std::int64_t k = nk - 1; k >= 0; --k) {
+        xprev = dp[static_cast<std::size_t>(k)] - cp[static_cast<std::size_t>(k)] * xprev;
+        x[static_cast<std::size_t>(base + k)] = xprev;
+      }
+    }
+  return x;
+}
+
+/// Runs `sdfg` on the cpu backend for seeds 1, 7, 42 and nk = NK, NK - 2 and checks x against
+/// the reference (relative 1e-12; untouched levels exactly).
+void check_thomas(const SDFG& sdfg, const std::string& tag) {
+  test::fresh_cache("loop-map-interchange-" + tag);
+  auto backend = runtime::make_cpu_backend();
+  runtime::CompilableProgram prog;
+  prog.sdfg = sdfg.clone_sdfg();
+  prog.origin = sdfg.name;
+  for (unsigned seed : {1u, 7u, 42u})
+    for (std::int64_t nk : {NK, NK - 2}) {
+      INFO("seed " << seed << " nk " << nk);
+      runtime::Arguments args = thomas_inputs(seed);
+      std::vector<double> want = thomas_reference(args, nk);
+      args.values["nk"] = nk;
+      runtime::run(*backend, prog, args);
+      const auto* x = static_cast<const double*>(args.arrays.at("x").data());
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(x[i] - want[i]) <= 1e-12 * std::abs(want[i]));
+      CHECK(bad == 0);
+    }
+}
+
+std::vector<NestedSDFGNode*> nested_nodes(const SDFG& sdfg) {
+  std::vector<NestedSDFGNode*> out;
+  for (SDFGState* st : sdfg.all_states())
+    for (Node* n : st->nodes())
+      if (auto* x = n->as<NestedSDFGNode>()) out.push_back(x);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("loop-map interchange: the Thomas solve becomes one map over columns around both K loops",
+          "[transforms][loop-map-interchange]") {
+  auto sdfg = vertical_solver();
+  test::require_valid(*sdfg);
+  auto before = sdfg->clone_sdfg();
+  LoopMapInterchange t;
+  auto cands = applicable(*sdfg, t);
+  REQUIRE(cands.size() == 1);
+  CHECK(cands[0].match.subgraph.size() == 4);  // forward init, forward loop, backward init, backward loop
+  REQUIRE(apply_all(*sdfg) == 1);
+
+  // Outside: one state, one map over (I, J), one nested SDFG; no plane- or volume-sized transient.
+  REQUIRE(sdfg->num_blocks() == 1);
+  SDFGState* st = sdfg->blocks()[0]->as<SDFGState>();
+  REQUIRE(st);
+  auto maps = test::maps_of(*st);
+  REQUIRE(maps.size() == 1);
+  CHECK(maps[0]->map->params == std::vector<std::string>{"__I", "__J"});
+  for (const auto& [name, d] : sdfg->arrays) CHECK_FALSE(d.transient);
+  auto nests = nested_nodes(*sdfg);
+  REQUIRE(nests.size() == 1);
+  std::set<std::string> ins, outs;
+  for (const auto& [c, ty] : nests[0]->in_connectors) ins.insert(c);
+  for (const auto& [c, ty] : nests[0]->out_connectors) outs.insert(c);
+  CHECK(ins == std::set<std::string>{"a", "b", "c", "d"});
+  CHECK(outs == std::set<std::string>{"x"});
+  // The memlet into the nested SDFG is the column at the map point.
+  for (EdgeId e : st->in_edges(nests[0]->id())) {
+    const Memlet& m = st->edge(e).memlet;
+    CHECK(m.subset[0] == Range::index(sym::Expr::symbol("__I")));
+    CHECK(m.subset[1] == Range::index(sym::Expr::symbol("__J")));
+  }
+
+  // Inside: the four blocks in order, no map; carries are scalars, c' and d' column buffers.
+  const SDFG& inner = *nests[0]->sdfg;
+  CHECK(inner.num_blocks() == 4);
+  std::size_t loops = 0;
+  for (const ControlFlowBlock* b : inner.blocks()) loops += b->as<LoopRegion>() != nullptr;
+  CHECK(loops == 2);
+  for (SDFGState* s : inner.all_states()) CHECK(test::maps_of(*s).empty());
+  std::size_t scalars = 0, buffers = 0;
+  for (const auto& [name, d] : inner.arrays) {
+    if (!d.transient) {
+      CHECK(d.shape.size() == 1);  // the K column
+      CHECK(d.strides[0].str() == "1");
+      continue;
+    }
+    if (d.is_scalar()) ++scalars;
+    else if (d.shape.size() == 1 && d.shape[0].str() == "nk") ++buffers;
+  }
+  CHECK(scalars == 3);  // (c', d') of the forward scan, x of the backward scan
+  CHECK(buffers == 2);
+
+  check_thomas(*before, "before");
+  check_thomas(*sdfg, "after");
+}
+
+TEST_CASE("loop-map interchange: auto_optimize gives a collapsed parallel loop over columns with the K loops inside",
+          "[transforms][loop-map-interchange]") {
+  auto names = auto_optimize_pass_names(DeviceType::CPU);
+  CHECK(std::find(names.begin(), names.end(), "loop-map-interchange") != names.end());
+  auto sdfg = vertical_solver();
+  auto_optimize(*sdfg, DeviceType::CPU);
+  test::require_valid(*sdfg);
+  REQUIRE(nested_nodes(*sdfg).size() == 1);
+  std::string src = codegen::generate_cpu(*sdfg).source;
+  INFO(src);
+  std::size_t parallel = 0;
+  for (std::size_t p = src.find("#pragma omp parallel"); p != std::string::npos; p = src.find("#pragma omp parallel", p + 1))
+    ++parallel;
+  CHECK(parallel == 1);
+  CHECK(src.find("#pragma omp parallel for collapse(2)") != std::string::npos);
+  CHECK(src.find("for (__K = 0; __K <= nk - 1; __K = __K + 1)") != std::string::npos);
+  CHECK(src.find("for (__K = nk - 1; __K >= 0; __K = __K - 1)") != std::string::npos);
+  check_thomas(*sdfg, "auto-optimized");
+}
+
+TEST_CASE("loop-map interchange: runs split at a different map, carries and results used outside stay columns",
+          "[transforms][loop-map-interchange]") {
+  auto sdfg = vertical_solver();
+  // Rename the parameters of the backward scan's init map: same values, but a different map,
+  // so the forward scan and the backward loop become separate runs and the backward carry
+  // (initialized outside its run) and the forward results (used by the other run) stay outside.
+  SDFGState* init = nullptr;
+  for (SDFGState* s : sdfg->all_states())
+    if (s->label == "scan0_thomas_backward_init") init = s;
+  REQUIRE(init);
+  std::map<std::string, sym::Expr> ren{{"__I", sym::Expr::symbol("__I2")}, {"__J", sym::Expr::symbol("__J2")}};
+  for (MapEntry* e : test::maps_of(*init)) e->map->params = {"__I2", "__J2"};
+  for (const DataflowEdge* e : init->edges()) {
+    DataflowEdge& m = init->edge(e->id);
+    if (!m.memlet.is_empty()) m.memlet.subset = m.memlet.subset.subs(ren);
+  }
+  test::require_valid(*sdfg);
+  auto rs = reasons(*sdfg);
+  CHECK(applicable(*sdfg, LoopMapInterchange()).size() == 2);
+  CHECK(any_contains(rs, "has no loop"));  // the lone init state
+  REQUIRE(apply_all(*sdfg) == 2);
+  CHECK(sdfg->has_data("__carry0_0"));  // the backward carry, initialized outside its run
+  CHECK(sdfg->has_data("__scan1_0"));   // c', read by the backward run
+  CHECK_FALSE(sdfg->has_data("__carry1_0"));
+  check_thomas(*sdfg, "split");
+}
+
+TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without a loop",
+          "[transforms][loop-map-interchange]") {
+  SECTION("a shifted read in the scan level") {
+    auto sdfg = vertical_solver();
+    SDFGState* level = nullptr;
+    for (SDFGState* s : sdfg->all_states())
+      if (s->label == "scan1_thomas_forward_level") level = s;
+    REQUIRE(level);
+    bool shifted = false;
+    for (const DataflowEdge* e : level->edges()) {
+      DataflowEdge& m = level->edge(e->id);
+      if (m.memlet.data == "a" && level->node(m.dst).kind() == NodeKind::Tasklet) {
+        m.memlet.subset.ranges()[0] = Range::index(sym::Expr::symbol("__I") + sym::Expr(1));
+        shifted = true;
+      }
+    }
+    REQUIRE(shifted);
+    auto rs = reasons(*sdfg);
+    CHECK(any_contains(rs, "state 'scan1_thomas_forward_level': 'a[__I + 1, __J, __K]' is not at the map point in parameter '__I'"));
+    // The backward scan still moves on its own.
+    CHECK(apply_all(*sdfg) == 1);
+  }
+  SECTION("a stencil program has maps but no loop") {
+    auto sdfg = lower("examples/cartesian/hdiff.py", "hdiff_program");
+    CHECK(applicable(*sdfg, LoopMapInterchange()).empty());
+    auto rs = reasons(*sdfg);
+    REQUIRE_FALSE(rs.empty());
+    CHECK(any_contains(rs, "is not at the map point"));  // the stencil reads neighbours
+  }
+}
