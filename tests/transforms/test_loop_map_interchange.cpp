@@ -34,6 +34,16 @@ std::unique_ptr<SDFG> lower(const std::string& file, const std::string& program)
   return nullptr;
 }
 
+std::unique_ptr<SDFG> lower_source(const std::string& text, const std::string& program) {
+  frontend::ModuleLoader loader(frontend::LoaderOptions{{}, false});
+  const frontend::LoadedModule& m = loader.load_source(frontend::SourceFile("scan.py", text));
+  frontend::TypeChecker tc;
+  for (const auto& d : m.definitions)
+    if (d->name == program) return frontend::lower_to_sdfg(tc.check(*d));
+  FAIL("no program " << program);
+  return nullptr;
+}
+
 std::unique_ptr<SDFG> vertical_solver() { return lower("examples/cartesian/vertical_solver.py", "vertical_solver"); }
 
 std::vector<Candidate> applicable(SDFG& sdfg, const Transformation& t) {
@@ -271,7 +281,7 @@ TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without 
     }
     REQUIRE(shifted);
     auto rs = reasons(*sdfg);
-    CHECK(any_contains(rs, "state 'scan1_thomas_forward_level': 'a[__I + 1, __J, __K]' is not at the map point in parameter '__I'"));
+    CHECK(any_contains(rs, "state 'scan1_thomas_forward_level': 'a[__I + 1, __J, __K]' is not at the map point in parameter '__I' (it reads or writes other columns)"));
     // The backward scan still moves on its own.
     CHECK(apply_all(*sdfg) == 1);
   }
@@ -282,4 +292,85 @@ TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without 
     REQUIRE_FALSE(rs.empty());
     CHECK(any_contains(rs, "is not at the map point"));  // the stencil reads neighbours
   }
+}
+
+TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shared by the columns",
+          "[transforms][loop-map-interchange]") {
+  // out[i, j, k] = out[i, j, k - 1] * w[k] + x[i, j, k] * v[i, j]: w is K-only, v has no K.
+  const std::string src =
+      "import gt4py.next as gtx\n"
+      "from gt4py.next import Dims, Field, float64\n"
+      "I = gtx.Dimension(\"I\")\n"
+      "J = gtx.Dimension(\"J\")\n"
+      "K = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+      "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
+      "def acc(s: float64, x: float64, w: float64, v: float64) -> float64:\n"
+      "    return s * w + x * v\n"
+      "@gtx.program\n"
+      "def p(x: Field[Dims[I, J, K], float64], w: Field[Dims[K], float64], v: Field[Dims[I, J], float64],\n"
+      "      out: Field[Dims[I, J, K], float64]):\n"
+      "    acc(x, w, v, out=out)\n";
+  auto sdfg = lower_source(src, "p");
+  auto before = sdfg->clone_sdfg();
+  REQUIRE(apply_all(*sdfg) == 1);
+  auto nests = nested_nodes(*sdfg);
+  REQUIRE(nests.size() == 1);
+  CHECK(nests[0]->sdfg->arrays.at("w").shape.size() == 1);  // all of w
+  CHECK(nests[0]->sdfg->arrays.at("v").is_scalar());        // v at the map point
+
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto field = [&](std::vector<std::int64_t> shape) {
+    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float64, shape);
+    for (std::int64_t i = 0; i < f.size(); ++i) static_cast<double*>(f.data())[i] = u(gen);
+    return f;
+  };
+  runtime::Arguments proto;
+  proto.arrays.emplace("x", field({NI, NJ, NK}));
+  proto.arrays.emplace("w", field({NK}));
+  proto.arrays.emplace("v", field({NI, NJ}));
+  auto in = [&](const char* n) { return static_cast<const double*>(proto.arrays.at(n).data()); };
+  std::vector<double> want(static_cast<std::size_t>(NI * NJ * NK));
+  for (std::int64_t i = 0; i < NI; ++i)
+    for (std::int64_t j = 0; j < NJ; ++j) {
+      double s = 0;
+      for (std::int64_t k = 0; k < NK; ++k) {
+        s = s * in("w")[k] + in("x")[(i * NJ + j) * NK + k] * in("v")[i * NJ + j];
+        want[static_cast<std::size_t>((i * NJ + j) * NK + k)] = s;
+      }
+    }
+  test::fresh_cache("loop-map-interchange-shared");
+  auto backend = runtime::make_cpu_backend();
+  for (const SDFG* s : {before.get(), sdfg.get()}) {
+    runtime::Arguments args;
+    for (const char* n : {"x", "w", "v"}) {
+      const runtime::Field& f = proto.arrays.at(n);
+      runtime::Field c = runtime::Allocator::cpu().allocate(ScalarType::Float64, f.shape());
+      std::memcpy(c.data(), f.data(), sizeof(double) * static_cast<std::size_t>(f.size()));
+      args.arrays.emplace(n, std::move(c));
+    }
+    args.arrays.emplace("out", field({NI, NJ, NK}));
+    runtime::CompilableProgram prog;
+    prog.sdfg = s->clone_sdfg();
+    prog.origin = s->name;
+    runtime::run(*backend, prog, args);
+    const auto* o = static_cast<const double*>(args.arrays.at("out").data());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(o[i] - want[i]) <= 1e-12 * std::abs(want[i]) + 1e-300);
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("loop-map interchange: refuses a write that every column makes", "[transforms][loop-map-interchange]") {
+  auto sdfg = vertical_solver();
+  SDFGState* level = nullptr;
+  for (SDFGState* s : sdfg->all_states())
+    if (s->label == "scan0_thomas_backward_level") level = s;
+  REQUIRE(level);
+  for (const DataflowEdge* e : level->edges()) {
+    DataflowEdge& m = level->edge(e->id);
+    if (m.memlet.data == "x" && level->node(m.src).kind() == NodeKind::Tasklet)
+      m.memlet.subset.ranges()[0] = Range::index(sym::Expr(0));
+  }
+  CHECK(any_contains(reasons(*sdfg), "'x[0, __J, __K]' is written by every point of the map (no dimension of parameter '__I')"));
 }

@@ -2,6 +2,7 @@
 #include "weir/transforms/loop_map_interchange.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -29,24 +30,31 @@ struct RunInfo {
 
 std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'"; }
 
+/// The data dim of each map parameter in an access, or kAbsent where the access does not use
+/// that parameter (read-only data shared by the columns, e.g. a K-only coefficient).
+constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+
 /// Checks one memlet inside the map: records the data dims of the parameters.
-std::string check_memlet(const Memlet& m, RunInfo& info, const std::string& at) {
+std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::string& at) {
   if (m.is_empty()) return {};
   if (!m.wcr.empty()) return at + ": memlet of '" + m.data + "' has a write-conflict resolution";
   if (m.other_subset) return at + ": memlet of '" + m.data + "' has an other_subset";
   std::vector<std::size_t> pos;
-  std::set<std::string> ps(info.params.begin(), info.params.end());
+  std::set<std::string> ps(info.params.begin(), info.params.end()), used = m.subset.free_symbols();
   for (const std::string& p : info.params) {
-    std::size_t found = m.subset.dims();
+    std::size_t found = kAbsent;
     for (std::size_t i = 0; i < m.subset.dims(); ++i)
       if (m.subset[i] == Range::index(sym::Expr::symbol(p))) {
-        if (found != m.subset.dims())
+        if (found != kAbsent)
           return at + ": '" + m.data + "[" + m.subset.str() + "]' uses parameter '" + p + "' in two dimensions";
         found = i;
       }
-    if (found == m.subset.dims())
+    if (found == kAbsent && used.count(p))
       return at + ": '" + m.data + "[" + m.subset.str() + "]' is not at the map point in parameter '" + p +
-             "' (it would read or write other columns)";
+             "' (it reads or writes other columns)";
+    if (found == kAbsent && write)
+      return at + ": '" + m.data + "[" + m.subset.str() + "]' is written by every point of the map (no dimension of parameter '" +
+             p + "')";
     pos.push_back(found);
   }
   for (std::size_t i = 0; i < m.subset.dims(); ++i) {
@@ -60,7 +68,10 @@ std::string check_memlet(const Memlet& m, RunInfo& info, const std::string& at) 
   }
   auto [it, fresh] = info.pos.emplace(m.data, pos);
   if (!fresh && it->second != pos)
-    return at + ": '" + m.data + "' is accessed at the map point in different dimensions";
+    return at + ": '" + m.data + "' is accessed at the map point in different dimensions (or not at all)";
+  bool partial = std::find(pos.begin(), pos.end(), kAbsent) != pos.end();
+  if (partial && (write ? info.read : info.written).count(m.data))
+    return at + ": '" + m.data + "' is shared by the map's points and written in the run";
   return {};
 }
 
@@ -83,6 +94,9 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
     }
   }
   if (!entry) return at + " has no map";
+  for (EdgeId id : st.in_edges(entry->id()))
+    if (st.edge(id).dst_conn.rfind("IN_", 0) != 0)
+      return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn + "')";
   const MapInfo& m = *entry->map;
   if (!info.has_map) {
     info.has_map = true;
@@ -99,7 +113,7 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
     if (d.kind() == NodeKind::Access && s.kind() != NodeKind::MapExit)
       return at + ": access node '" + d.label + "' is connected to '" + s.label + "' outside the map";
     if (s.kind() == NodeKind::Tasklet || d.kind() == NodeKind::Tasklet) {
-      if (auto r = check_memlet(e->memlet, info, at); !r.empty()) return r;
+      if (auto r = check_memlet(e->memlet, s.kind() == NodeKind::Tasklet, info, at); !r.empty()) return r;
       if (!e->memlet.is_empty()) (d.kind() == NodeKind::Tasklet ? info.read : info.written).insert(e->memlet.data);
     }
   }
@@ -149,6 +163,7 @@ RunInfo run_info(const ControlFlowRegion& r, const std::vector<std::uint32_t>& s
 }
 
 std::vector<sym::Expr> drop(const std::vector<sym::Expr>& v, const std::vector<std::size_t>& pos) {
+  // (kAbsent never equals a dimension index, so absent parameters drop nothing)
   std::vector<sym::Expr> out;
   for (std::size_t i = 0; i < v.size(); ++i)
     if (std::find(pos.begin(), pos.end(), i) == pos.end()) out.push_back(v[i]);
@@ -206,6 +221,33 @@ void strip_block(ControlFlowBlock& b, const RunInfo& info) {
   for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) strip_map(*st, info);
 }
 
+/// A container that the control flow of `b` (loop statements, edges inside) reads, or "".
+std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
+  const auto* reg = b.as<ControlFlowRegion>();
+  if (!reg) return {};
+  std::vector<std::string> texts;
+  if (const auto* l = b.as<LoopRegion>())
+    texts = {l->init_statement.code, l->loop_condition.code, l->update_statement.code};
+  for (const ControlFlowEdge* e : reg->edges()) {
+    texts.push_back(e->data.condition.code);
+    for (const auto& [k, v] : e->data.assignments) texts.push_back(v);
+  }
+  for (const std::string& t : texts) {
+    for (std::size_t i = 0; i < t.size();) {
+      auto word = [&](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      if (!word(t[i])) { ++i; continue; }
+      std::size_t j = i;
+      while (j < t.size() && word(t[j])) ++j;
+      std::string w = t.substr(i, j - i);
+      if (sdfg.arrays.count(w)) return w;
+      i = j;
+    }
+  }
+  for (const ControlFlowBlock* c : reg->blocks())
+    if (auto w = data_in_control_flow(*c, sdfg); !w.empty()) return w;
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
@@ -236,6 +278,12 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::ve
     return refuse(where(r.block(sub[0])) + " continues the run of " + where(r.block(p)));
   if (!info.has_loop) return refuse("the run starting at " + where(r.block(sub[0])) + " has no loop");
   if (!info.has_map) return refuse("the run starting at " + where(r.block(sub[0])) + " has no map");
+  for (std::uint32_t id : sub)
+    if (auto w = data_in_control_flow(r.block(id), ctx.sdfg); !w.empty())
+      return refuse(where(r.block(id)) + ": its control flow reads container '" + w +
+                    "' (a loop bound or condition that would differ per column)");
+  for (const auto& [name, pos] : info.pos)
+    if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
   return MatchResult::success();
 }
 
@@ -335,7 +383,7 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
     std::vector<Range> rs;
     for (std::size_t i = 0; i < d.shape.size(); ++i) rs.push_back(Range(sym::Expr(0), d.shape[i] - sym::Expr(1)));
     for (std::size_t k = 0; k < pos.size(); ++k)
-      rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
+      if (pos[k] != kAbsent) rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
     return Memlet::simple(name, Subset(rs));
   };
   for (const auto& name : inputs) {
