@@ -157,6 +157,29 @@ std::vector<NestedSDFGNode*> nested_nodes(const SDFG& sdfg) {
   return out;
 }
 
+/// Moves the chain of top-level blocks of `sdfg` into a loop `for t in range(steps)`; returns it.
+LoopRegion& in_time_loop(SDFG& sdfg, int steps) {
+  std::vector<BlockId> order;
+  for (BlockId b = sdfg.start_block(); b != kNoBlock;) {
+    order.push_back(b);
+    auto outs = sdfg.out_edges(b);
+    b = outs.empty() ? kNoBlock : outs[0]->dst;
+  }
+  REQUIRE(order.size() == 4);
+  std::vector<std::unique_ptr<ControlFlowBlock>> blocks;
+  for (BlockId b : order) blocks.push_back(sdfg.take_block(b));
+  LoopRegion& time = sdfg.add_loop("time", "t", "t = 0", "t < " + std::to_string(steps), "t = t + 1");
+  sdfg.set_start_block(time.id());
+  BlockId prev = kNoBlock;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    BlockId id = time.add_block(std::move(blocks[i]), i == 0).id();
+    if (prev != kNoBlock) time.add_edge(prev, id);
+    prev = id;
+  }
+  sdfg.relink_nested();
+  return time;
+}
+
 }  // namespace
 
 TEST_CASE("loop-map interchange: the Thomas solve becomes one map over columns around both K loops",
@@ -373,4 +396,45 @@ TEST_CASE("loop-map interchange: refuses a write that every column makes", "[tra
       m.memlet.subset.ranges()[0] = Range::index(sym::Expr(0));
   }
   CHECK(any_contains(reasons(*sdfg), "'x[0, __J, __K]' is written by every point of the map (no dimension of parameter '__I')"));
+}
+
+TEST_CASE("loop-map interchange: inside a time loop, only transients written first stay in the column",
+          "[transforms][loop-map-interchange]") {
+  // The Thomas solve twice, in a loop over t: a transient read before the run writes it could
+  // carry a value from the previous step, so only the carries (set by the init states) become
+  // the column's own; c' and d' (first touched inside the forward loop) stay outside.
+  auto sdfg = vertical_solver();
+  LoopRegion& time = in_time_loop(*sdfg, 2);
+  BlockId prev = kNoBlock;  // the last block of the chain
+  for (const ControlFlowBlock* b : time.blocks())
+    if (time.out_edges(b->id()).empty()) prev = b->id();
+  // A step that is no column map (a tasklet outside any map), so the time loop as a whole is
+  // no run; the scans inside it are.
+  sdfg->add_scalar("__steps", ScalarType::Float64, true);
+  SDFGState& count = time.add_state("count");
+  Tasklet& one = count.add_tasklet("one", CodeBlock{"o = 1.0", Language::Python}, {}, {"o"});
+  count.add_edge(one.id(), "o", count.add_access("__steps").id(), {}, Memlet::simple("__steps", Subset::parse("0")));
+  time.add_edge(prev, count.id());
+  sdfg->relink_nested();
+  test::require_valid(*sdfg);
+  CHECK(any_contains(reasons(*sdfg), "state 'count' has a Tasklet outside its map"));
+  REQUIRE(apply_all(*sdfg) == 1);
+  CHECK_FALSE(sdfg->has_data("__carry1_0"));
+  CHECK_FALSE(sdfg->has_data("__carry0_0"));
+  CHECK(sdfg->has_data("__scan1_0"));
+  CHECK(sdfg->has_data("__scan1_1"));
+  check_thomas(*sdfg, "time-loop");
+}
+
+TEST_CASE("loop-map interchange: a time loop whose every state is a column map moves whole",
+          "[transforms][loop-map-interchange]") {
+  auto sdfg = vertical_solver();
+  in_time_loop(*sdfg, 3);
+  REQUIRE(apply_all(*sdfg) == 1);
+  auto nests = nested_nodes(*sdfg);
+  REQUIRE(nests.size() == 1);
+  REQUIRE(nests[0]->sdfg->num_blocks() == 1);
+  CHECK(nests[0]->sdfg->blocks()[0]->label == "time");
+  for (const auto& [name, d] : sdfg->arrays) CHECK_FALSE(d.transient);
+  check_thomas(*sdfg, "whole-time-loop");
 }

@@ -248,6 +248,47 @@ std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
   return {};
 }
 
+/// Whether the run can execute more than once: its region is (inside) a loop, or the run lies
+/// on a cycle of its region.
+bool repeated(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub) {
+  for (const ControlFlowBlock* b = &r; b && b->kind() != BlockKind::SDFG; b = b->parent_block())
+    if (b->kind() == BlockKind::Loop) return true;
+  std::set<BlockId> seen;
+  std::vector<BlockId> todo{sub.back()};
+  while (!todo.empty()) {
+    BlockId b = todo.back();
+    todo.pop_back();
+    for (const ControlFlowEdge* e : r.out_edges(b)) {
+      if (e->dst == sub.front()) return true;
+      if (seen.insert(e->dst).second) todo.push_back(e->dst);
+    }
+  }
+  return false;
+}
+
+/// Whether the first access of `name` in the run is a write by a state of the run itself (not
+/// inside a loop), so no value from an earlier execution of the run is read.
+bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub, const std::string& name) {
+  for (std::uint32_t id : sub) {
+    const ControlFlowBlock& b = r.block(id);
+    if (const auto* st = b.as<SDFGState>()) {
+      bool read = false, write = false;
+      for (const DataflowEdge* e : st->edges())
+        if (e->memlet.data == name) {
+          if (st->node(e->dst).kind() == NodeKind::Tasklet) read = true;
+          if (st->node(e->src).kind() == NodeKind::Tasklet) write = true;
+        }
+      if (read) return false;
+      if (write) return true;
+      continue;
+    }
+    for (const SDFGState* st : b.as<ControlFlowRegion>()->all_states())
+      for (const DataflowEdge* e : st->edges())
+        if (e->memlet.data == name) return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
@@ -307,12 +348,16 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
       if (const auto* a = n->as<AccessNode>()) outside.insert(a->data);
   }
 
+  const bool again = repeated(r, sub);
   std::string label = r.block(sub[0]).label;
   auto inner = std::make_unique<SDFG>(label + "_column");
   std::vector<std::string> inputs, outputs;
+  std::set<std::string> locals;
   for (const auto& [name, pos] : info.pos) {
     const DataDescriptor& d = sdfg.data(name);
-    bool local = d.transient && !outside.count(name);
+    // A transient used only in the run is the column's own, unless the run repeats and may
+    // read a value an earlier execution left (then it stays outside, passed as a column).
+    bool local = d.transient && !outside.count(name) && (!again || written_first(r, sub, name));
     std::vector<sym::Expr> shape = drop(d.shape, pos);
     DataDescriptor nd;
     if (shape.empty()) {
@@ -330,7 +375,10 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
       nd.transient = false;
     }
     inner->add_data(name, nd);
-    if (local) continue;
+    if (local) {
+      locals.insert(name);
+      continue;
+    }
     if (info.read.count(name)) inputs.push_back(name);
     if (info.written.count(name)) outputs.push_back(name);
   }
@@ -398,8 +446,7 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   }
   if (inputs.empty()) st.add_edge(entry.id(), {}, nest.id(), {}, Memlet{});
   if (outputs.empty()) st.add_edge(nest.id(), {}, exit, {}, Memlet{});
-  for (const auto& [name, pos] : info.pos)
-    if (!outside.count(name) && sdfg.data(name).transient) sdfg.remove_data(name);
+  for (const auto& name : locals) sdfg.remove_data(name);
   sdfg.relink_nested();
 }
 
