@@ -157,6 +157,45 @@ std::vector<NestedSDFGNode*> nested_nodes(const SDFG& sdfg) {
   return out;
 }
 
+/// Imports and the dimensions I, J, K of the field-view snippets.
+const char* kHeader =
+    "import gt4py.next as gtx\n"
+    "from gt4py.next import Dims, Field, float64\n"
+    "I = gtx.Dimension(\"I\")\n"
+    "J = gtx.Dimension(\"J\")\n"
+    "K = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n";
+
+/// Applies the interchange (exactly once) and returns the nested SDFG it made.
+const SDFG& moved_once(SDFG& sdfg) {
+  REQUIRE(apply_all(sdfg) == 1);
+  auto nests = nested_nodes(sdfg);
+  REQUIRE(nests.size() == 1);
+  return *nests[0]->sdfg;
+}
+
+/// Runs `sdfg` on the cpu backend with copies of `inputs` and a fresh `out` of `out_shape`, and
+/// checks `out` against `want` (relative 1e-12).
+void check_out(const SDFG& sdfg, const runtime::Arguments& inputs, std::vector<std::int64_t> out_shape,
+               const std::vector<double>& want, const std::string& tag) {
+  test::fresh_cache("loop-map-interchange-" + tag);
+  runtime::Arguments args;
+  for (const auto& [n, f] : inputs.arrays) {
+    runtime::Field c = runtime::Allocator::cpu().allocate(ScalarType::Float64, f.shape());
+    std::memcpy(c.data(), f.data(), sizeof(double) * static_cast<std::size_t>(f.size()));
+    args.arrays.emplace(n, std::move(c));
+  }
+  args.values = inputs.values;
+  args.arrays.emplace("out", runtime::Allocator::cpu().allocate(ScalarType::Float64, out_shape));
+  runtime::CompilableProgram prog;
+  prog.sdfg = sdfg.clone_sdfg();
+  prog.origin = sdfg.name;
+  runtime::run(*runtime::make_cpu_backend(), prog, args);
+  const auto* o = static_cast<const double*>(args.arrays.at("out").data());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(o[i] - want[i]) <= 1e-12 * std::abs(want[i]) + 1e-300);
+  CHECK(bad == 0);
+}
+
 /// Moves the chain of top-level blocks of `sdfg` into a loop `for t in range(steps)`; returns it.
 LoopRegion& in_time_loop(SDFG& sdfg, int steps) {
   std::vector<BlockId> order;
@@ -288,44 +327,51 @@ TEST_CASE("loop-map interchange: runs split at a different map, carries and resu
 
 TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without a loop",
           "[transforms][loop-map-interchange]") {
-  SECTION("a shifted read in the scan level") {
+  SECTION("a shifted read of data the run writes") {
     auto sdfg = vertical_solver();
     SDFGState* level = nullptr;
     for (SDFGState* s : sdfg->all_states())
-      if (s->label == "scan1_thomas_forward_level") level = s;
+      if (s->label == "scan0_thomas_backward_level") level = s;
     REQUIRE(level);
     bool shifted = false;
     for (const DataflowEdge* e : level->edges()) {
       DataflowEdge& m = level->edge(e->id);
-      if (m.memlet.data == "a" && level->node(m.dst).kind() == NodeKind::Tasklet) {
+      if (m.memlet.data == "__scan1_0" && level->node(m.dst).kind() == NodeKind::Tasklet) {
         m.memlet.subset.ranges()[0] = Range::index(sym::Expr::symbol("__I") + sym::Expr(1));
         shifted = true;
       }
     }
     REQUIRE(shifted);
-    auto rs = reasons(*sdfg);
-    CHECK(any_contains(rs, "state 'scan1_thomas_forward_level': 'a[__I + 1, __J, __K]' is not at the map point in parameter '__I' (it reads or writes other columns)"));
-    // The backward scan still moves on its own.
-    CHECK(apply_all(*sdfg) == 1);
+    // The whole solve as one run is refused (the found runs stop before the backward loop).
+    Match whole{0, kNoBlock, {}};
+    for (BlockId b = sdfg->start_block(); b != kNoBlock;) {
+      whole.subgraph.push_back(b);
+      auto outs = sdfg->out_edges(b);
+      b = outs.empty() ? kNoBlock : outs[0]->dst;
+    }
+    AnalysisCache cache;
+    MatchResult r = check_match(*sdfg, LoopMapInterchange(), whole, cache);
+    REQUIRE_FALSE(r);
+    CHECK(r.reason() == "state 'scan0_thomas_backward_level': '__scan1_0[__I + 1, __J, __K]' is not at the map point in "
+                        "parameter '__I' (it reads or writes other columns)");
+    // Split at the backward level: the forward scan moves; the backward scan, which only reads
+    // c' (shared whole), moves on its own.
+    CHECK(apply_all(*sdfg) == 2);
+    CHECK(sdfg->has_data("__scan1_0"));
   }
   SECTION("a stencil program has maps but no loop") {
     auto sdfg = lower("examples/cartesian/hdiff.py", "hdiff_program");
     CHECK(applicable(*sdfg, LoopMapInterchange()).empty());
     auto rs = reasons(*sdfg);
     REQUIRE_FALSE(rs.empty());
-    CHECK(any_contains(rs, "is not at the map point"));  // the stencil reads neighbours
+    CHECK(any_contains(rs, "has no loop"));
   }
 }
 
 TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shared by the columns",
           "[transforms][loop-map-interchange]") {
   // out[i, j, k] = out[i, j, k - 1] * w[k] + x[i, j, k] * v[i, j]: w is K-only, v has no K.
-  const std::string src =
-      "import gt4py.next as gtx\n"
-      "from gt4py.next import Dims, Field, float64\n"
-      "I = gtx.Dimension(\"I\")\n"
-      "J = gtx.Dimension(\"J\")\n"
-      "K = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+  const std::string src = std::string(kHeader) +
       "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
       "def acc(s: float64, x: float64, w: float64, v: float64) -> float64:\n"
       "    return s * w + x * v\n"
@@ -335,11 +381,9 @@ TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shar
       "    acc(x, w, v, out=out)\n";
   auto sdfg = lower_source(src, "p");
   auto before = sdfg->clone_sdfg();
-  REQUIRE(apply_all(*sdfg) == 1);
-  auto nests = nested_nodes(*sdfg);
-  REQUIRE(nests.size() == 1);
-  CHECK(nests[0]->sdfg->arrays.at("w").shape.size() == 1);  // all of w
-  CHECK(nests[0]->sdfg->arrays.at("v").is_scalar());        // v at the map point
+  const SDFG& inner = moved_once(*sdfg);
+  CHECK(inner.arrays.at("w").shape.size() == 1);  // all of w
+  CHECK(inner.arrays.at("v").is_scalar());        // v at the map point
 
   std::mt19937 gen(3);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -362,26 +406,50 @@ TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shar
         want[static_cast<std::size_t>((i * NJ + j) * NK + k)] = s;
       }
     }
-  test::fresh_cache("loop-map-interchange-shared");
-  auto backend = runtime::make_cpu_backend();
-  for (const SDFG* s : {before.get(), sdfg.get()}) {
-    runtime::Arguments args;
-    for (const char* n : {"x", "w", "v"}) {
-      const runtime::Field& f = proto.arrays.at(n);
-      runtime::Field c = runtime::Allocator::cpu().allocate(ScalarType::Float64, f.shape());
-      std::memcpy(c.data(), f.data(), sizeof(double) * static_cast<std::size_t>(f.size()));
-      args.arrays.emplace(n, std::move(c));
+  check_out(*before, proto, {NI, NJ, NK}, want, "shared-before");
+  check_out(*sdfg, proto, {NI, NJ, NK}, want, "shared-after");
+}
+
+TEST_CASE("loop-map interchange: a stencil input of a scan is passed whole", "[transforms][loop-map-interchange]") {
+  // out[i, j, k] = 0.5 * out[i, j, k - 1] + x[i + 1, j, k] - x[i, j, k] for i < n.
+  const std::string src = std::string(kHeader) +
+      "Ioff = gtx.FieldOffset(\"Ioff\", source=I, target=(I,))\n"
+      "F = Field[Dims[I, J, K], float64]\n"
+      "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
+      "def acc(s: float64, x: float64) -> float64:\n"
+      "    return 0.5 * s + x\n"
+      "@gtx.field_operator\n"
+      "def f(x: F) -> F:\n"
+      "    return acc(x(Ioff[1]) - x)\n"
+      "@gtx.program\n"
+      "def p(x: F, out: F, n: gtx.int32):\n"
+      "    f(x, out=out, domain={I: (0, n), J: (0, 5), K: (0, 9)})\n";
+  auto sdfg = lower_source(src, "p");
+  auto before = sdfg->clone_sdfg();
+  const SDFG& inner = moved_once(*sdfg);
+  CHECK(inner.arrays.at("x").shape.size() == 3);  // all of x: the column reads I + 1
+  CHECK(inner.arrays.at("out").shape.size() == 1);
+
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  runtime::Arguments in;
+  runtime::Field x = runtime::Allocator::cpu().allocate(ScalarType::Float64, {NI + 1, NJ, NK});
+  auto* xp = static_cast<double*>(x.data());
+  for (std::int64_t i = 0; i < x.size(); ++i) xp[i] = u(gen);
+  in.arrays.emplace("x", std::move(x));
+  in.values["n"] = std::int64_t{NI};
+  // out has the shape of x; only rows i < n (the first NI * NJ * NK values) are compared
+  std::vector<double> want;
+  for (std::int64_t i = 0; i < NI; ++i)
+    for (std::int64_t j = 0; j < NJ; ++j) {
+      double s = 0;
+      for (std::int64_t k = 0; k < NK; ++k) {
+        s = 0.5 * s + xp[((i + 1) * NJ + j) * NK + k] - xp[(i * NJ + j) * NK + k];
+        want.push_back(s);
+      }
     }
-    args.arrays.emplace("out", field({NI, NJ, NK}));
-    runtime::CompilableProgram prog;
-    prog.sdfg = s->clone_sdfg();
-    prog.origin = s->name;
-    runtime::run(*backend, prog, args);
-    const auto* o = static_cast<const double*>(args.arrays.at("out").data());
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(o[i] - want[i]) <= 1e-12 * std::abs(want[i]) + 1e-300);
-    CHECK(bad == 0);
-  }
+  check_out(*before, in, {NI + 1, NJ, NK}, want, "stencil-before");
+  check_out(*sdfg, in, {NI + 1, NJ, NK}, want, "stencil-after");
 }
 
 TEST_CASE("loop-map interchange: refuses a write that every column makes", "[transforms][loop-map-interchange]") {

@@ -24,6 +24,9 @@ struct RunInfo {
   std::vector<std::string> params;
   Subset range;
   std::map<std::string, std::vector<std::size_t>> pos;  // data -> data dim of params[k]
+  /// Read-only data some access reads off the map point (a stencil input): passed whole.
+  /// data -> the first such access, for the refusal if the run also writes it.
+  std::map<std::string, std::string> shared;
   std::set<std::string> read, written;
   bool has_loop = false;
 };
@@ -34,27 +37,21 @@ std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'";
 /// that parameter (read-only data shared by the columns, e.g. a K-only coefficient).
 constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
 
-/// Checks one memlet inside the map: records the data dims of the parameters.
-std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::string& at) {
-  if (m.is_empty()) return {};
-  if (!m.wcr.empty()) return at + ": memlet of '" + m.data + "' has a write-conflict resolution";
-  if (m.other_subset) return at + ": memlet of '" + m.data + "' has an other_subset";
-  std::vector<std::size_t> pos;
+/// Where the map parameters index an access (one data dim per parameter, kAbsent where it is
+/// not used), or why the access is not at the map point.
+std::string point_dims(const Memlet& m, const RunInfo& info, std::vector<std::size_t>& pos, bool write) {
   std::set<std::string> ps(info.params.begin(), info.params.end()), used = m.subset.free_symbols();
+  std::string a = "'" + m.data + "[" + m.subset.str() + "]'";
   for (const std::string& p : info.params) {
     std::size_t found = kAbsent;
     for (std::size_t i = 0; i < m.subset.dims(); ++i)
       if (m.subset[i] == Range::index(sym::Expr::symbol(p))) {
-        if (found != kAbsent)
-          return at + ": '" + m.data + "[" + m.subset.str() + "]' uses parameter '" + p + "' in two dimensions";
+        if (found != kAbsent) return a + " uses parameter '" + p + "' in two dimensions";
         found = i;
       }
-    if (found == kAbsent && used.count(p))
-      return at + ": '" + m.data + "[" + m.subset.str() + "]' is not at the map point in parameter '" + p +
-             "' (it reads or writes other columns)";
+    if (found == kAbsent && used.count(p)) return a + " is not at the map point in parameter '" + p + "'";
     if (found == kAbsent && write)
-      return at + ": '" + m.data + "[" + m.subset.str() + "]' is written by every point of the map (no dimension of parameter '" +
-             p + "')";
+      return a + " is written by every point of the map (no dimension of parameter '" + p + "')";
     pos.push_back(found);
   }
   for (std::size_t i = 0; i < m.subset.dims(); ++i) {
@@ -62,16 +59,38 @@ std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::
     const Range& r = m.subset[i];
     for (const sym::Expr* e : {&r.start, &r.end, &r.step})
       for (const auto& s : e->free_symbols())
-        if (ps.count(s))
-          return at + ": '" + m.data + "[" + m.subset.str() + "]' uses parameter '" + s + "' in dimension " +
-                 std::to_string(i) + " (a shifted or cross-column access)";
+        if (ps.count(s)) return a + " uses parameter '" + s + "' in dimension " + std::to_string(i);
   }
-  auto [it, fresh] = info.pos.emplace(m.data, pos);
-  if (!fresh && it->second != pos)
-    return at + ": '" + m.data + "' is accessed at the map point in different dimensions (or not at all)";
+  return {};
+}
+
+/// Checks one memlet inside the map: records the data dims of the parameters, or marks read-only
+/// data read off the map point as shared. Writes must be at the map point.
+std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::string& at) {
+  if (m.is_empty()) return {};
+  if (!m.wcr.empty()) return at + ": memlet of '" + m.data + "' has a write-conflict resolution";
+  if (m.other_subset) return at + ": memlet of '" + m.data + "' has an other_subset";
+  std::vector<std::size_t> pos;
+  std::string off = point_dims(m, info, pos, write);
+  if (!off.empty() && write) return at + ": " + off;
+  if (write && info.shared.count(m.data))
+    return info.shared.at(m.data) + " (it reads other columns), and " + at + " writes '" + m.data + "'";
+  if (!write && info.shared.count(m.data)) return {};
+  auto it = info.pos.find(m.data);
+  if (off.empty() && it != info.pos.end() && it->second != pos)
+    off = "'" + m.data + "' is accessed at the map point in different dimensions (or not at all)";
   bool partial = std::find(pos.begin(), pos.end(), kAbsent) != pos.end();
-  if (partial && (write ? info.read : info.written).count(m.data))
+  if (off.empty() && partial && info.written.count(m.data))
+    off = "'" + m.data + "' is shared by the map's points and written in the run";
+  if (!off.empty()) {
+    if (write || info.written.count(m.data))
+      return at + ": " + off + " (it reads or writes other columns)";
+    info.shared.emplace(m.data, at + ": " + off);  // read-only: the columns share all of it
+    return {};
+  }
+  if (write && it != info.pos.end() && std::find(it->second.begin(), it->second.end(), kAbsent) != it->second.end())
     return at + ": '" + m.data + "' is shared by the map's points and written in the run";
+  info.pos.emplace(m.data, pos);
   return {};
 }
 
@@ -325,6 +344,8 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::ve
                     "' (a loop bound or condition that would differ per column)");
   for (const auto& [name, pos] : info.pos)
     if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
+  for (const auto& [name, at] : info.shared)
+    if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
   return MatchResult::success();
 }
 
@@ -333,6 +354,8 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   ControlFlowRegion& r = ctx.region;
   std::string why;
   RunInfo info = run_info(r, sub, why);
+  // Shared read-only data keeps every dimension (its memlets stay as they are).
+  for (const auto& [name, at] : info.shared) info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
   // Containers used outside the run stay outside (passed as columns).
   std::set<const SDFGState*> inside;
   for (std::uint32_t id : sub) {
