@@ -97,6 +97,25 @@ struct weir_buffer {
     weir_buffer(const weir_buffer&) = delete;
     weir_buffer& operator=(const weir_buffer&) = delete;
 };
+// A per-thread buffer that grows to the largest size asked for and is kept between calls: the
+// transients of a nested SDFG called at every point of a parallel map (a scan's column
+// buffers) would otherwise cost an allocation per point. One per (function, transient), so
+// never shared by two live frames (SDFG nesting has no recursion).
+template <class T>
+struct weir_scratch {
+    T* ptr = nullptr;
+    int64_t cap = 0;
+    T* get(int64_t n, const char* name) {
+        if (n > cap || ptr == nullptr) {
+            T* p = weir_alloc<T>(n, name);
+            std::free(ptr);
+            ptr = p;
+            cap = n > 0 ? n : 1;
+        }
+        return ptr;
+    }
+    ~weir_scratch() { std::free(ptr); }
+};
 }  // namespace
 static thread_local std::string weir_error_text;
 static inline int weir_fail(const std::string& message) {

@@ -281,8 +281,9 @@ void SdfgGen::emit_body(Writer& w) {
     for (const auto& name : body_arrays()) {
       const DataDescriptor& d = sdfg.arrays.at(name);
       std::string n = cpp_ident(name);
-      w.line("weir_buffer<" + cpp_type(d) + "> " + n + "__buf(" + alloc_size(d) + ", \"" + c_escape(name) + "\");");
-      w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
+      // Kept per thread between calls (a nested SDFG inside a map runs once per point).
+      w.line("static thread_local weir_scratch<" + cpp_type(d) + "> " + n + "__buf;");
+      w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.get(" + alloc_size(d) + ", \"" + c_escape(name) + "\");");
     }
   }
   emit_region(*this, sdfg, w);

@@ -26,6 +26,7 @@
 #include "weir/transforms/map_to_for_loop.h"
 #include "weir/transforms/inline_sdfg.h"
 #include "weir/transforms/symbol_propagation.h"
+#include "weir/transforms/loop_map_interchange.h"
 
 namespace weir::transforms {
 
@@ -58,6 +59,7 @@ const std::vector<Entry>& entries() {
       entry<LoopToMap>("LoopToMap"),
       entry<MapToForLoop>("MapToForLoop"),
       entry<InlineSDFG>("InlineSDFG"),
+      entry<LoopMapInterchange>("LoopMapInterchange"),
   };
   return all;
 }

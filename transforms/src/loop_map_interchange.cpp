@@ -1,0 +1,476 @@
+// LoopMapInterchange: a run of map states and loops -> map { nested SDFG { the run } }.
+#include "weir/transforms/loop_map_interchange.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace weir::transforms {
+
+LoopMapInterchange::LoopMapInterchange() = default;
+
+std::string LoopMapInterchange::description() const {
+  return "Move the map over the other dimensions out of a run of states and loops (a scan's levels) "
+         "whose accesses are all at the map point: map { nested SDFG { sequential loop } }";
+}
+
+namespace {
+
+/// The map all states of a run share, and where each container's map dimensions are.
+struct RunInfo {
+  bool has_map = false;
+  std::vector<std::string> params;
+  Subset range;
+  std::map<std::string, std::vector<std::size_t>> pos;  // data -> data dim of params[k]
+  /// Read-only data some access reads off the map point (a stencil input): passed whole.
+  /// data -> the first such access, for the refusal if the run also writes it.
+  std::map<std::string, std::string> shared;
+  std::set<std::string> read, written;
+  bool has_loop = false;
+};
+
+std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'"; }
+
+/// The data dim of each map parameter in an access, or kAbsent where the access does not use
+/// that parameter (read-only data shared by the columns, e.g. a K-only coefficient).
+constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+
+/// Where the map parameters index an access (one data dim per parameter, kAbsent where it is
+/// not used), or why the access is not at the map point.
+std::string point_dims(const Memlet& m, const RunInfo& info, std::vector<std::size_t>& pos, bool write) {
+  std::set<std::string> ps(info.params.begin(), info.params.end()), used = m.subset.free_symbols();
+  std::string a = "'" + m.data + "[" + m.subset.str() + "]'";
+  for (const std::string& p : info.params) {
+    std::size_t found = kAbsent;
+    for (std::size_t i = 0; i < m.subset.dims(); ++i)
+      if (m.subset[i] == Range::index(sym::Expr::symbol(p))) {
+        if (found != kAbsent) return a + " uses parameter '" + p + "' in two dimensions";
+        found = i;
+      }
+    if (found == kAbsent && used.count(p)) return a + " is not at the map point in parameter '" + p + "'";
+    if (found == kAbsent && write)
+      return a + " is written by every point of the map (no dimension of parameter '" + p + "')";
+    pos.push_back(found);
+  }
+  for (std::size_t i = 0; i < m.subset.dims(); ++i) {
+    if (std::find(pos.begin(), pos.end(), i) != pos.end()) continue;
+    const Range& r = m.subset[i];
+    for (const sym::Expr* e : {&r.start, &r.end, &r.step})
+      for (const auto& s : e->free_symbols())
+        if (ps.count(s)) return a + " uses parameter '" + s + "' in dimension " + std::to_string(i);
+  }
+  return {};
+}
+
+/// Checks one memlet inside the map: records the data dims of the parameters, or marks read-only
+/// data read off the map point as shared. Writes must be at the map point.
+std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::string& at) {
+  if (m.is_empty()) return {};
+  if (!m.wcr.empty()) return at + ": memlet of '" + m.data + "' has a write-conflict resolution";
+  if (m.other_subset) return at + ": memlet of '" + m.data + "' has an other_subset";
+  std::vector<std::size_t> pos;
+  std::string off = point_dims(m, info, pos, write);
+  if (!off.empty() && write) return at + ": " + off;
+  if (write && info.shared.count(m.data))
+    return info.shared.at(m.data) + " (it reads other columns), and " + at + " writes '" + m.data + "'";
+  if (!write && info.shared.count(m.data)) return {};
+  auto it = info.pos.find(m.data);
+  if (off.empty() && it != info.pos.end() && it->second != pos)
+    off = "'" + m.data + "' is accessed at the map point in different dimensions (or not at all)";
+  bool partial = std::find(pos.begin(), pos.end(), kAbsent) != pos.end();
+  if (off.empty() && partial && info.written.count(m.data))
+    off = "'" + m.data + "' is shared by the map's points and written in the run";
+  if (!off.empty()) {
+    if (write || info.written.count(m.data))
+      return at + ": " + off + " (it reads or writes other columns)";
+    info.shared.emplace(m.data, at + ": " + off);  // read-only: the columns share all of it
+    return {};
+  }
+  if (write && it != info.pos.end() && std::find(it->second.begin(), it->second.end(), kAbsent) != it->second.end())
+    return at + ": '" + m.data + "' is shared by the map's points and written in the run";
+  info.pos.emplace(m.data, pos);
+  return {};
+}
+
+std::string check_state(const SDFGState& st, RunInfo& info) {
+  if (st.num_nodes() == 0) return {};
+  std::string at = "state '" + st.label + "'";
+  ScopeTree tree = st.scope_tree();
+  const MapEntry* entry = nullptr;
+  for (const Node* n : st.nodes()) {
+    NodeId parent = tree.parent[n->id()];
+    if (parent == kNoNode) {
+      if (const auto* e = n->as<MapEntry>()) {
+        if (entry) return at + " has more than one map";
+        entry = e;
+      } else if (n->kind() != NodeKind::MapExit && n->kind() != NodeKind::Access) {
+        return at + " has a " + std::string(to_string(n->kind())) + " outside its map";
+      }
+    } else if (n->kind() != NodeKind::Tasklet && n->kind() != NodeKind::MapExit) {
+      return at + ": only tasklets may sit inside the map, not '" + n->label + "'";
+    }
+  }
+  if (!entry) return at + " has no map";
+  for (EdgeId id : st.in_edges(entry->id()))
+    if (st.edge(id).dst_conn.rfind("IN_", 0) != 0)
+      return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn + "')";
+  const MapInfo& m = *entry->map;
+  if (!info.has_map) {
+    info.has_map = true;
+    info.params = m.params;
+    info.range = m.range;
+  } else if (info.params != m.params || !(info.range == m.range)) {
+    return at + ": map '" + m.label + "' differs from the run's map (parameters or ranges)";
+  }
+  for (const DataflowEdge* e : st.edges()) {
+    const Node& s = st.node(e->src);
+    const Node& d = st.node(e->dst);
+    if (s.kind() == NodeKind::Access && d.kind() != NodeKind::MapEntry)
+      return at + ": access node '" + s.label + "' is connected to '" + d.label + "' outside the map";
+    if (d.kind() == NodeKind::Access && s.kind() != NodeKind::MapExit)
+      return at + ": access node '" + d.label + "' is connected to '" + s.label + "' outside the map";
+    if (s.kind() == NodeKind::Tasklet || d.kind() == NodeKind::Tasklet) {
+      if (auto r = check_memlet(e->memlet, s.kind() == NodeKind::Tasklet, info, at); !r.empty()) return r;
+      if (!e->memlet.is_empty()) (d.kind() == NodeKind::Tasklet ? info.read : info.written).insert(e->memlet.data);
+    }
+  }
+  return {};
+}
+
+std::string check_block(const ControlFlowBlock& b, RunInfo& info) {
+  if (const auto* st = b.as<SDFGState>()) return check_state(*st, info);
+  if (const auto* loop = b.as<LoopRegion>()) {
+    info.has_loop = true;
+    for (const ControlFlowBlock* c : loop->blocks())
+      if (auto r = check_block(*c, info); !r.empty()) return r;
+    for (const ControlFlowEdge* e : loop->edges())
+      if (!e->data.is_unconditional() || !e->data.assignments.empty())
+        return where(b) + " has a conditional edge or assignments inside";
+    return {};
+  }
+  return where(b) + " is a " + std::string(to_string(b.kind())) + " (only states and loops are moved)";
+}
+
+/// The block that follows `b` in a chain (one unconditional edge without assignments to a
+/// block with one in-edge), or kNoBlock.
+BlockId chain_next(const ControlFlowRegion& r, BlockId b) {
+  auto outs = r.out_edges(b);
+  if (outs.size() != 1 || !outs[0]->data.is_unconditional() || !outs[0]->data.assignments.empty()) return kNoBlock;
+  if (r.in_edges(outs[0]->dst).size() != 1) return kNoBlock;
+  return outs[0]->dst;
+}
+
+BlockId chain_prev(const ControlFlowRegion& r, BlockId b) {
+  auto ins = r.in_edges(b);
+  if (ins.size() != 1 || chain_next(r, ins[0]->src) != b) return kNoBlock;
+  return ins[0]->src;
+}
+
+/// Whether `b` joins a run with map `info` (checked on a copy).
+bool joins(const ControlFlowBlock& b, const RunInfo& info) {
+  RunInfo probe = info;
+  return check_block(b, probe).empty();
+}
+
+RunInfo run_info(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub, std::string& why) {
+  RunInfo info;
+  for (std::uint32_t id : sub)
+    if (why = check_block(r.block(id), info); !why.empty()) return info;
+  return info;
+}
+
+std::vector<sym::Expr> drop(const std::vector<sym::Expr>& v, const std::vector<std::size_t>& pos) {
+  // (kAbsent never equals a dimension index, so absent parameters drop nothing)
+  std::vector<sym::Expr> out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (std::find(pos.begin(), pos.end(), i) == pos.end()) out.push_back(v[i]);
+  return out;
+}
+
+Memlet drop_memlet(const Memlet& m, const RunInfo& info) {
+  if (m.is_empty()) return m;
+  const auto& pos = info.pos.at(m.data);
+  std::vector<Range> rs;
+  for (std::size_t i = 0; i < m.subset.dims(); ++i)
+    if (std::find(pos.begin(), pos.end(), i) == pos.end()) rs.push_back(m.subset[i]);
+  if (rs.empty()) rs.push_back(Range::index(sym::Expr(0)));
+  Memlet out = m;
+  out.subset = Subset(rs, m.subset.written_as_indices());
+  return out;
+}
+
+/// Removes the map of a run state: access nodes connect to the tasklets directly.
+void strip_map(SDFGState& st, const RunInfo& info) {
+  if (st.num_nodes() == 0) return;
+  MapEntry* entry = nullptr;
+  for (Node* n : st.nodes())
+    if (auto* e = n->as<MapEntry>()) entry = e;
+  NodeId en = entry->id(), ex = entry->exit;
+  struct NewEdge {
+    NodeId src;
+    std::string sc;
+    NodeId dst;
+    std::string dc;
+    Memlet m;
+  };
+  std::vector<NewEdge> add;
+  for (EdgeId id : st.out_edges(en)) {
+    const DataflowEdge& e = st.edge(id);
+    if (e.memlet.is_empty()) continue;
+    std::string conn = e.src_conn.size() > 4 ? "IN_" + e.src_conn.substr(4) : "";
+    for (EdgeId in : st.in_edges_by_connector(en, conn))
+      add.push_back({st.edge(in).src, st.edge(in).src_conn, e.dst, e.dst_conn, drop_memlet(e.memlet, info)});
+  }
+  for (EdgeId id : st.in_edges(ex)) {
+    const DataflowEdge& e = st.edge(id);
+    if (e.memlet.is_empty()) continue;
+    std::string conn = e.dst_conn.size() > 3 ? "OUT_" + e.dst_conn.substr(3) : "";
+    for (EdgeId out : st.out_edges_by_connector(ex, conn))
+      add.push_back({e.src, e.src_conn, st.edge(out).dst, st.edge(out).dst_conn, drop_memlet(e.memlet, info)});
+  }
+  st.remove_node(en);
+  st.remove_node(ex);
+  for (auto& a : add) st.add_edge(a.src, a.sc, a.dst, a.dc, std::move(a.m));
+}
+
+void strip_block(ControlFlowBlock& b, const RunInfo& info) {
+  if (auto* st = b.as<SDFGState>()) return strip_map(*st, info);
+  for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) strip_map(*st, info);
+}
+
+/// A container that the control flow of `b` (loop statements, edges inside) reads, or "".
+std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
+  const auto* reg = b.as<ControlFlowRegion>();
+  if (!reg) return {};
+  std::vector<std::string> texts;
+  if (const auto* l = b.as<LoopRegion>())
+    texts = {l->init_statement.code, l->loop_condition.code, l->update_statement.code};
+  for (const ControlFlowEdge* e : reg->edges()) {
+    texts.push_back(e->data.condition.code);
+    for (const auto& [k, v] : e->data.assignments) texts.push_back(v);
+  }
+  for (const std::string& t : texts) {
+    for (std::size_t i = 0; i < t.size();) {
+      auto word = [&](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      if (!word(t[i])) { ++i; continue; }
+      std::size_t j = i;
+      while (j < t.size() && word(t[j])) ++j;
+      std::string w = t.substr(i, j - i);
+      if (sdfg.arrays.count(w)) return w;
+      i = j;
+    }
+  }
+  for (const ControlFlowBlock* c : reg->blocks())
+    if (auto w = data_in_control_flow(*c, sdfg); !w.empty()) return w;
+  return {};
+}
+
+/// Whether the run can execute more than once: its region is (inside) a loop, or the run lies
+/// on a cycle of its region.
+bool repeated(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub) {
+  for (const ControlFlowBlock* b = &r; b && b->kind() != BlockKind::SDFG; b = b->parent_block())
+    if (b->kind() == BlockKind::Loop) return true;
+  std::set<BlockId> seen;
+  std::vector<BlockId> todo{sub.back()};
+  while (!todo.empty()) {
+    BlockId b = todo.back();
+    todo.pop_back();
+    for (const ControlFlowEdge* e : r.out_edges(b)) {
+      if (e->dst == sub.front()) return true;
+      if (seen.insert(e->dst).second) todo.push_back(e->dst);
+    }
+  }
+  return false;
+}
+
+/// Whether the first access of `name` in the run is a write by a state of the run itself (not
+/// inside a loop), so no value from an earlier execution of the run is read.
+bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub, const std::string& name) {
+  for (std::uint32_t id : sub) {
+    const ControlFlowBlock& b = r.block(id);
+    if (const auto* st = b.as<SDFGState>()) {
+      bool read = false, write = false;
+      for (const DataflowEdge* e : st->edges())
+        if (e->memlet.data == name) {
+          if (st->node(e->dst).kind() == NodeKind::Tasklet) read = true;
+          if (st->node(e->src).kind() == NodeKind::Tasklet) write = true;
+        }
+      if (read) return false;
+      if (write) return true;
+      continue;
+    }
+    for (const SDFGState* st : b.as<ControlFlowRegion>()->all_states())
+      for (const DataflowEdge* e : st->edges())
+        if (e->memlet.data == name) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+  const ControlFlowRegion& r = ctx.region;
+  RunInfo info;
+  if (!check_block(r.block(anchor), info).empty()) return {{anchor}};
+  // Only the start of a maximal run is a candidate.
+  if (BlockId p = chain_prev(r, anchor); p != kNoBlock && joins(r.block(p), info)) return {{anchor}};
+  std::vector<std::uint32_t> run{anchor};
+  for (BlockId n = chain_next(r, anchor); n != kNoBlock && joins(r.block(n), info); n = chain_next(r, n)) {
+    check_block(r.block(n), info);
+    run.push_back(n);
+  }
+  return {run};
+}
+
+MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+  const ControlFlowRegion& r = ctx.region;
+  for (std::uint32_t id : sub)
+    if (!r.has_block(id)) return refuse("block " + std::to_string(id) + " is not in region '" + r.label + "'");
+  for (std::size_t i = 0; i + 1 < sub.size(); ++i)
+    if (chain_next(r, sub[i]) != sub[i + 1])
+      return refuse(where(r.block(sub[i])) + " is not followed unconditionally by " + where(r.block(sub[i + 1])));
+  std::string why;
+  RunInfo info = run_info(r, sub, why);
+  if (!why.empty()) return refuse(why);
+  if (BlockId p = chain_prev(r, sub[0]); p != kNoBlock && joins(r.block(p), info))
+    return refuse(where(r.block(sub[0])) + " continues the run of " + where(r.block(p)));
+  if (!info.has_loop) return refuse("the run starting at " + where(r.block(sub[0])) + " has no loop");
+  if (!info.has_map) return refuse("the run starting at " + where(r.block(sub[0])) + " has no map");
+  for (std::uint32_t id : sub)
+    if (auto w = data_in_control_flow(r.block(id), ctx.sdfg); !w.empty())
+      return refuse(where(r.block(id)) + ": its control flow reads container '" + w +
+                    "' (a loop bound or condition that would differ per column)");
+  for (const auto& [name, pos] : info.pos)
+    if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
+  for (const auto& [name, at] : info.shared)
+    if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
+  return MatchResult::success();
+}
+
+void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  SDFG& sdfg = ctx.sdfg;
+  ControlFlowRegion& r = ctx.region;
+  std::string why;
+  RunInfo info = run_info(r, sub, why);
+  // Shared read-only data keeps every dimension (its memlets stay as they are).
+  for (const auto& [name, at] : info.shared) info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
+  // Containers used outside the run stay outside (passed as columns).
+  std::set<const SDFGState*> inside;
+  for (std::uint32_t id : sub) {
+    ControlFlowBlock& b = r.block(id);
+    if (auto* st = b.as<SDFGState>()) inside.insert(st);
+    else
+      for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) inside.insert(st);
+  }
+  std::set<std::string> outside;
+  for (SDFGState* st : sdfg.all_states()) {
+    if (inside.count(st)) continue;
+    for (const Node* n : st->nodes())
+      if (const auto* a = n->as<AccessNode>()) outside.insert(a->data);
+  }
+
+  const bool again = repeated(r, sub);
+  std::string label = r.block(sub[0]).label;
+  auto inner = std::make_unique<SDFG>(label + "_column");
+  std::vector<std::string> inputs, outputs;
+  std::set<std::string> locals;
+  for (const auto& [name, pos] : info.pos) {
+    const DataDescriptor& d = sdfg.data(name);
+    // A transient used only in the run is the column's own, unless the run repeats and may
+    // read a value an earlier execution left (then it stays outside, passed as a column).
+    bool local = d.transient && !outside.count(name) && (!again || written_first(r, sub, name));
+    std::vector<sym::Expr> shape = drop(d.shape, pos);
+    DataDescriptor nd;
+    if (shape.empty()) {
+      nd = DataDescriptor::make_scalar(d.dtype.base, local);
+    } else if (local) {
+      nd = DataDescriptor::make_array(d.dtype.base, shape, true);
+    } else {
+      nd = d;
+      nd.shape = shape;
+      nd.strides = drop(d.strides, pos);
+      if (!nd.offset.empty()) nd.offset = drop(d.offset, pos);
+      nd.total_size = sym::Expr(1);
+      for (std::size_t i = 0; i < shape.size(); ++i)
+        nd.total_size = nd.total_size + (shape[i] - sym::Expr(1)) * nd.strides[i];
+      nd.transient = false;
+    }
+    inner->add_data(name, nd);
+    if (local) {
+      locals.insert(name);
+      continue;
+    }
+    if (info.read.count(name)) inputs.push_back(name);
+    if (info.written.count(name)) outputs.push_back(name);
+  }
+
+  // Move the run into the nested SDFG, without its maps.
+  std::vector<const ControlFlowEdge*> ins = r.in_edges(sub.front()), outs = r.out_edges(sub.back());
+  std::vector<std::pair<BlockId, InterstateEdge>> in_data, out_data;
+  for (const auto* e : ins) in_data.emplace_back(e->src, e->data);
+  for (const auto* e : outs) out_data.emplace_back(e->dst, e->data);
+  bool was_start = r.start_block() == sub.front();
+  BlockId prev = kNoBlock;
+  for (std::size_t i = 0; i < sub.size(); ++i) {
+    strip_block(r.block(sub[i]), info);
+    auto b = r.take_block(sub[i]);
+    ControlFlowBlock& nb = inner->add_block(std::move(b), i == 0);
+    if (prev != kNoBlock) inner->add_edge(prev, nb.id());
+    prev = nb.id();
+  }
+  inner->relink_nested();
+
+  // Symbols: the nested SDFG's free symbols map to the same names outside; loop variables
+  // keep their declared types.
+  std::map<std::string, sym::Expr> mapping;
+  for (const auto& s : inner->free_symbols()) {
+    auto it = sdfg.symbols.find(s);
+    inner->symbols[s] = it != sdfg.symbols.end() ? it->second : DataType::scalar(ScalarType::Int64);
+    mapping[s] = sym::Expr::symbol(s);
+  }
+  std::function<void(const ControlFlowRegion&)> loop_vars = [&](const ControlFlowRegion& reg) {
+    for (const ControlFlowBlock* b : reg.blocks()) {
+      if (const auto* l = b->as<LoopRegion>()) {
+        if (auto it = sdfg.symbols.find(l->loop_variable); it != sdfg.symbols.end()) inner->symbols[it->first] = it->second;
+        loop_vars(*l);
+      }
+    }
+  };
+  loop_vars(*inner);
+
+  // The new state: map { nested SDFG }, columns in and out.
+  SDFGState& st = r.add_state(label + "_columns");
+  for (const auto& [src, data] : in_data) r.add_edge(src, st.id(), data);
+  for (const auto& [dst, data] : out_data) r.add_edge(st.id(), dst, data);
+  if (was_start) r.set_start_block(st.id());
+  MapEntry& entry = st.add_map(label + "_columns_map", info.params, info.range);
+  NodeId exit = entry.exit;
+  NestedSDFGNode& nest = st.add_nested_sdfg(label + "_column", std::move(inner), inputs, outputs, mapping);
+  auto column = [&](const std::string& name, bool whole) {
+    const DataDescriptor& d = sdfg.data(name);
+    const auto& pos = info.pos.at(name);
+    std::vector<Range> rs;
+    for (std::size_t i = 0; i < d.shape.size(); ++i) rs.push_back(Range(sym::Expr(0), d.shape[i] - sym::Expr(1)));
+    for (std::size_t k = 0; k < pos.size(); ++k)
+      if (pos[k] != kAbsent) rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
+    return Memlet::simple(name, Subset(rs));
+  };
+  for (const auto& name : inputs) {
+    AccessNode& a = st.add_access(name);
+    auto ids = st.add_memlet_path({a.id(), entry.id(), nest.id()}, column(name, false), {}, name);
+    st.edge(ids.front()).memlet = column(name, true);
+  }
+  for (const auto& name : outputs) {
+    AccessNode& a = st.add_access(name);
+    auto ids = st.add_memlet_path({nest.id(), exit, a.id()}, column(name, false), name, {});
+    st.edge(ids.back()).memlet = column(name, true);
+  }
+  if (inputs.empty()) st.add_edge(entry.id(), {}, nest.id(), {}, Memlet{});
+  if (outputs.empty()) st.add_edge(nest.id(), {}, exit, {}, Memlet{});
+  for (const auto& name : locals) sdfg.remove_data(name);
+  sdfg.relink_nested();
+}
+
+}  // namespace weir::transforms
