@@ -107,11 +107,12 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
 
 void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   if (!opts.bounds_checks || !sg.top_level || !frames_.empty()) return;
-  if (dynamic_inputs_.empty())
+  if (!dynamic_inputs_known_)
     for (const Node* x : st.nodes())
       if (auto* e = x->as<MapEntry>())
         for (const auto& [c, t] : e->in_connectors)
           if (c.rfind("IN_", 0) != 0) dynamic_inputs_.insert(c);
+  dynamic_inputs_known_ = true;
   std::string path = st.path();
   std::string where = "state '" + (path.empty() ? st.label : path) + "', ";
   Writer checks;

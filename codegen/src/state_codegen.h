@@ -98,6 +98,7 @@ class StateGen {
   std::optional<std::string> extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const;
   /// Dynamic map range inputs of this state (defined inside their map's scope).
   std::set<std::string> dynamic_inputs_;
+  bool dynamic_inputs_known_ = false;
 
   // --- helpers ---------------------------------------------------------------------------
   ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }

@@ -48,4 +48,21 @@ TEST_CASE("weir run FILE.py::OPERATOR --backend cpu: shifted reads outside the i
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("reads f[0 .. 5] in dimension 0 of f with shape 5"));
   CHECK_FALSE(fs::exists(out));
+
+  // A program called with an output larger than its input: the map over out's domain reads f
+  // past its end (f and out have independent sizes).
+  std::ofstream(dir / "copy.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
+                                    "@gtx.field_operator\ndef ident(f: Field[[I], float]) -> Field[[I], float]:\n"
+                                    "    return f\n"
+                                    "@gtx.program\ndef copy(f: Field[[I], float], out: Field[[I], float]):\n"
+                                    "    ident(f, out=out)\n";
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "make.py") << "import numpy as np\nnp.save(" << q(dir / "in/f.npy") << ", np.arange(4.0))\n"
+                                 << "np.save(" << q(dir / "in/out.npy") << ", np.zeros(6))\n";
+  REQUIRE(std::system(("/usr/bin/python3 " + q(dir / "make.py")).c_str()) == 0);
+  r = weir::test::run_weir("run " + q(dir / "copy.py") + "::copy --backend cpu --in-dir " + q(dir / "in") + " --out " + q(out));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("reads f[0 .. 5] in dimension 0 of f with shape 4"));
+  CHECK_FALSE(fs::exists(out));
 }

@@ -218,3 +218,48 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
     CHECK(B == std::vector<double>{3, 4, 5});
   }
 }
+
+namespace {
+
+/// for i in range(N): [if i + 1 < N:] B[i] = A[i + 1] * 10, with A and B of shape N: the tasklet
+/// outside any map uses the loop variable, so its check runs in each iteration.
+std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
+  auto s = std::make_unique<SDFG>("loop");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& loop = s->add_loop("loop", "i", "i = 0", "i < N", "i = i + 1");
+  ControlFlowRegion* body = &loop;
+  if (guarded) body = &loop.add_conditional("branch").add_branch(CodeBlock{"i + 1 < N", Language::Python}, "yes");
+  auto& st = body->add_state("scale", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& t = st.add_tasklet("t", {"o = x * 10", Language::Python}, {"x"}, {"o"});
+  st.add_edge(a.id(), "", t.id(), "x", Memlet::simple("A", Subset::parse("i + 1")));
+  st.add_edge(t.id(), "o", b.id(), "", Memlet::simple("B", Subset::parse("i")));
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: symbols defined by the control flow are checked where they are defined", "[codegen][run][bounds]") {
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t n = 3;
+  SECTION("the last iteration reads A[3]") {
+    auto s = loop_sdfg(false);
+    Outcome r = run_once(*s, "loop", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'loop/scale', tasklet 't': reads A[3 .. 3] in dimension 0 of A with shape 3 (shifted reads "
+          "need a larger input or a smaller output domain)");
+    // The iterations before it ran.
+    CHECK(B == std::vector<double>{20, 30, -1});
+  }
+  SECTION("a condition that keeps the read inside A") {
+    auto s = loop_sdfg(true);
+    Outcome r = run_once(*s, "loop_guarded", {A.data(), B.data(), &n});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{20, 30, -1});
+  }
+}
