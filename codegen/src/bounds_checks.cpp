@@ -90,7 +90,7 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   if (it == sg.sdfg.arrays.end()) return;
   const DataDescriptor& d = it->second;
   if (d.is_scalar() || d.is_view() || subset.dims() != d.shape.size()) return;
-  std::string hint = write ? "the output is larger than the domain the program computes; pass a smaller output or a larger input"
+  std::string hint = write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
                            : "shifted reads need a larger input or a smaller output domain";
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);

@@ -263,3 +263,44 @@ TEST_CASE("bounds checks: symbols defined by the control flow are checked where 
     CHECK(B == std::vector<double>{20, 30, -1});
   }
 }
+
+TEST_CASE("bounds checks: indirect reads are not checked, their index table is", "[codegen][run][bounds]") {
+  // B[i] = A[idx[i]] for i in 0..N-1: A (M elements) is read through a dynamic memlet, idx (N
+  // elements) directly.
+  auto s = std::make_unique<SDFG>("gather");
+  s->add_symbol("N");
+  s->add_symbol("M");
+  s->add_symbol("L");
+  s->add_array("A", ScalarType::Float64, {E::symbol("M")});
+  s->add_array("idx", ScalarType::Int64, {E::symbol("L")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& ix = st.add_access("idx");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse("0:N"));
+  auto& t = st.add_tasklet("t", {"o = a[k]", Language::Python}, {"a", "k"}, {"o"});
+  Memlet dyn = Memlet::simple("A", Subset::parse("0:M"));
+  dyn.dynamic = true;
+  st.add_memlet_path({a.id(), m.id(), t.id()}, dyn, "", "a");
+  auto in = st.add_memlet_path({ix.id(), m.id(), t.id()}, Memlet::simple("idx", Subset::parse("i")), "", "k");
+  auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:N");
+  st.edge(out[1]).memlet.subset = Subset::parse("0:N");
+  CHECK(diagnostics(*s) == "");
+  GeneratedCode g = generate_cpu(*s);
+  std::string body = g.source.substr(g.source.find("// --- SDFG"));
+  CHECK(body.find("\"A\", 0") == std::string::npos);  // no check of A
+  std::vector<double> A = {10, 20, 30}, B(3, -1.0);
+  std::vector<std::int64_t> idx = {2, 0, 1};
+  std::int64_t l = 3, mm = 3, n = 3;
+  REQUIRE(g.args.size() == 6);
+  CHECK(g.args[3].name == "L");
+  Outcome r = run_once(*s, "gather", {A.data(), B.data(), idx.data(), &l, &mm, &n});
+  CHECK(r.rc == 0);
+  CHECK(B == std::vector<double>{30, 10, 20});
+  l = 2;  // idx has 2 elements, the map reads 3
+  r = run_once(*s, "gather_short", {A.data(), B.data(), idx.data(), &l, &mm, &n});
+  CHECK(r.rc != 0);
+  CHECK_THAT(r.error, Catch::Contains("map 'm': reads idx[0 .. 2] in dimension 0 of idx with shape 2"));
+}
