@@ -168,6 +168,7 @@ void StateGen::emit_scope(NodeId scope, Writer& w) {
 
 void StateGen::emit_node(const Node& n, Writer& w) {
   try {
+    emit_bounds_checks(n, w);
     switch (n.kind()) {
       case NodeKind::Access: return emit_access(static_cast<const AccessNode&>(n), w);
       case NodeKind::Tasklet: return emit_tasklet(static_cast<const Tasklet&>(n), w);

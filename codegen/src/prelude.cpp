@@ -117,6 +117,15 @@ struct weir_scratch {
     ~weir_scratch() { std::free(ptr); }
 };
 }  // namespace
+// A memlet reaching outside its container (CodegenOptions::bounds_checks): indices lo..hi
+// (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent.
+static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
+                                     const char* access, const char* data, int dim, const char* hint) {
+    if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return;
+    throw std::runtime_error(std::string(where) + ": " + access + " " + data + "[" + std::to_string(lo) + " .. " +
+                             std::to_string(hi) + "] in dimension " + std::to_string(dim) + " of " + data +
+                             " with shape " + std::to_string(extent) + " (" + hint + ")");
+}
 static thread_local std::string weir_error_text;
 static inline int weir_fail(const std::string& message) {
     weir_error_text = message;

@@ -84,6 +84,22 @@ class StateGen {
   void emit_library(const LibraryNode& n, Writer& w);
   void emit_reduce(const LibraryNode& n, Writer& w);
 
+  // --- bounds checks of the outermost scopes (bounds_checks.cpp) -------------------------
+  /// Emits the run-time checks of a top-level node's outer memlets against the containers'
+  /// shapes (nothing inside maps, nested SDFG bodies, or with CodegenOptions::bounds_checks off).
+  void emit_bounds_checks(const Node& n, Writer& w);
+  /// Checks of `subset` of container `data`; `map` (may be null): the map whose parameters an
+  /// unpropagated subset may use.
+  void emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
+                          const std::string& where, const MapInfo* map, Writer& w);
+  /// Whether `e` only uses symbols known before the state's top-level scopes run.
+  bool checkable(const sym::Expr& e) const;
+  /// C++ of the lowest / highest value of `e` over `map`'s iterations, nullopt if unknown.
+  std::optional<std::string> extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const;
+  /// Dynamic map range inputs of this state (defined inside their map's scope).
+  std::set<std::string> dynamic_inputs_;
+  bool dynamic_inputs_known_ = false;
+
   // --- helpers ---------------------------------------------------------------------------
   ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
   std::string fresh(const std::string& base) { return base + std::to_string(counter_++); }

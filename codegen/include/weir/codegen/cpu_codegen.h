@@ -52,6 +52,12 @@ struct CodegenOptions {
   bool gpu_as_cpu = true;
   /// Transients local to a map scope are stack arrays up to this size (bytes), heap above.
   std::size_t max_stack_bytes = 16384;
+  /// Before each top-level map, tasklet, copy, nested SDFG or library node runs, check that the
+  /// subsets of its outer (propagated) memlets lie inside the containers' shapes, with the
+  /// symbols' run-time values; on a violation weir_run fails and weir_last_error() names the
+  /// state, the scope, the container, the dimension, the range and the shape (ADR 0005). Dynamic
+  /// memlets and memlets inside nested SDFGs are not checked.
+  bool bounds_checks = true;
 };
 
 struct GeneratedCode {

@@ -1,0 +1,174 @@
+// Run-time bounds checks of the outermost scopes (CodegenOptions::bounds_checks, ADR 0005): before
+// a top-level map, tasklet, copy, nested SDFG or library node runs, every dimension of the subset
+// of each memlet on its outer edges is evaluated with the symbols' values and compared with the
+// container's shape. The outer memlets carry the propagated subsets (DaCe's memlet propagation;
+// weir's lowering and transforms keep them), so one check covers every iteration of the scope and
+// costs nothing inside its loops. A violation throws, which weir_run turns into its error code
+// and weir_last_error()'s text.
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+/// The first and last index of a range (`last` exact for steps other than 1: DaCe's inclusive
+/// ends need not be hit), lowest first; nullopt for a step of unknown sign.
+std::optional<std::pair<sym::Expr, sym::Expr>> range_bounds(const Range& r) {
+  if (r.step.is_integer() && r.step.value() == 1) return std::make_pair(r.start, r.end);
+  std::optional<int> s = r.step.sign_if_symbols_nonnegative();
+  if (!s || *s == 0) return std::nullopt;
+  sym::Expr last = r.start + sym::Expr::floordiv(r.end - r.start, r.step) * r.step;
+  if (*s < 0) return std::make_pair(last, r.start);
+  return std::make_pair(r.start, last);
+}
+
+/// C++ that is true when the map has no iteration (any dimension empty).
+std::string map_empty_condition(const MapInfo& m) {
+  std::string out;
+  for (const Range& r : m.range.ranges()) {
+    std::string start = sym_cpp(r.start), end = sym_cpp(r.end);
+    std::optional<int> s = r.step.sign_if_symbols_nonnegative();
+    std::string c;
+    if (s && *s > 0) c = "(" + start + ") > (" + end + ")";
+    else if (s && *s < 0) c = "(" + start + ") < (" + end + ")";
+    else c = "((" + sym_cpp(r.step) + ") > 0 ? (" + start + ") > (" + end + ") : (" + start + ") < (" + end + "))";
+    out += (out.empty() ? "" : " || ") + c;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool StateGen::checkable(const sym::Expr& e) const {
+  for (const auto& s : e.free_symbols())
+    if (!sg.symbols.count(s) || sg.sdfg.arrays.count(s) || dynamic_inputs_.count(s)) return false;
+  return true;
+}
+
+std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const {
+  if (checkable(e)) return sym_cpp(e);
+  if (!map) return std::nullopt;
+  // A memlet that was not propagated still names the map parameters: its extremes over the map
+  // are at the corners of the parameters' ranges when it is affine in each parameter.
+  std::vector<std::pair<sym::Expr, sym::Expr>> corners_of;  // (symbol, first/last) per parameter used
+  std::vector<std::string> used;
+  std::set<std::string> params(map->params.begin(), map->params.end());
+  std::set<std::string> fs = e.free_symbols();
+  for (std::size_t d = 0; d < map->params.size(); ++d) {
+    const std::string& p = map->params[d];
+    if (!fs.count(p)) continue;
+    sym::Expr step = e.subs({{p, sym::Expr::symbol(p) + 1}}) - e;
+    for (const auto& s : step.free_symbols())
+      if (params.count(s)) return std::nullopt;  // not affine in p
+    auto b = range_bounds(map->range[d]);
+    if (!b || !checkable(b->first) || !checkable(b->second)) return std::nullopt;
+    used.push_back(p);
+    corners_of.push_back(*b);
+  }
+  if (used.empty() || used.size() > 3) return std::nullopt;
+  std::vector<std::string> values;
+  for (std::size_t mask = 0; mask < (std::size_t{1} << used.size()); ++mask) {
+    std::map<std::string, sym::Expr> m;
+    for (std::size_t k = 0; k < used.size(); ++k) m[used[k]] = (mask >> k) & 1 ? corners_of[k].second : corners_of[k].first;
+    sym::Expr v = e.subs(m);
+    if (!checkable(v)) return std::nullopt;
+    values.push_back(sym_cpp(v));
+  }
+  std::string out = values[0];
+  for (std::size_t k = 1; k < values.size(); ++k)
+    out = std::string(lowest ? "weir_min" : "weir_max") + "<int64_t, int64_t>(" + out + ", " + values[k] + ")";
+  return out;
+}
+
+void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
+                                  const std::string& where, const MapInfo* map, Writer& w) {
+  // Dynamic memlets (indirect accesses such as unstructured neighbour reads through a
+  // connectivity table) say only which container they may touch, not where: they cannot be
+  // checked before the scope runs. The table reads themselves are ordinary memlets and checked.
+  if (m.is_empty() || m.dynamic || m.allow_oob) return;
+  auto it = sg.sdfg.arrays.find(data);
+  if (it == sg.sdfg.arrays.end()) return;
+  const DataDescriptor& d = it->second;
+  if (d.is_scalar() || d.is_view() || subset.dims() != d.shape.size()) return;
+  std::string hint = write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
+                           : "shifted reads need a larger input or a smaller output domain";
+  for (std::size_t k = 0; k < subset.dims(); ++k) {
+    auto b = range_bounds(subset[k]);
+    if (!b) continue;
+    sym::Expr off = k < d.offset.size() ? d.offset[k] : sym::Expr(0);
+    if (!checkable(d.shape[k]) || !checkable(off)) continue;
+    std::optional<std::string> lo = extreme_over_map(b->first, map, true), hi = extreme_over_map(b->second, map, false);
+    if (!lo || !hi) continue;
+    w.line("weir_check_bounds(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", \"" +
+           c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) + "\", " +
+           std::to_string(k) + ", \"" + c_escape(hint) + "\");");
+  }
+}
+
+void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
+  if (!opts.bounds_checks || !sg.top_level || !frames_.empty()) return;
+  if (!dynamic_inputs_known_)
+    for (const Node* x : st.nodes())
+      if (auto* e = x->as<MapEntry>())
+        for (const auto& [c, t] : e->in_connectors)
+          if (c.rfind("IN_", 0) != 0) dynamic_inputs_.insert(c);
+  dynamic_inputs_known_ = true;
+  std::string path = st.path();
+  std::string where = "state '" + (path.empty() ? st.label : path) + "', ";
+  Writer checks;
+  const MapInfo* map = nullptr;
+  auto edge_checks = [&](const DataflowEdge& e, bool write) {
+    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, checks);
+  };
+  switch (n.kind()) {
+    case NodeKind::MapEntry: {
+      const auto& me = static_cast<const MapEntry&>(n);
+      where += "map '" + me.map->label + "'";
+      map = me.map.get();
+      for (const Range& r : me.map->range.ranges())
+        if (!checkable(r.start) || !checkable(r.end) || !checkable(r.step)) return;  // defined inside the scope
+      for (EdgeId id : st.in_edges(me.id())) edge_checks(st.edge(id), false);
+      if (me.exit != kNoNode)
+        for (EdgeId id : st.out_edges(me.exit)) edge_checks(st.edge(id), true);
+      if (checks.empty()) return;
+      if (comments()) w.line("// bounds checks of map " + me.map->label + " (the outer memlets)");
+      // A map without iterations touches nothing.
+      w.open("if (!(" + map_empty_condition(*me.map) + ")) {");
+      w.append(checks);
+      w.close();
+      return;
+    }
+    case NodeKind::Access: {
+      // Copies to other access nodes: the memlet's subset is on its container, other_subset on the
+      // container at the other end.
+      const auto& a = static_cast<const AccessNode&>(n);
+      where += "copy from '" + a.data + "'";
+      for (EdgeId id : st.out_edges(a.id())) {
+        const DataflowEdge& e = st.edge(id);
+        auto* dst = st.node(e.dst).as<AccessNode>();
+        if (!dst || e.memlet.is_empty()) continue;
+        bool on_src = e.memlet.data == a.data;
+        emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, !on_src, where, nullptr, checks);
+        if (e.memlet.other_subset)
+          emit_memlet_checks(e.memlet, on_src ? dst->data : a.data, *e.memlet.other_subset, on_src, where, nullptr, checks);
+      }
+      break;
+    }
+    case NodeKind::Tasklet:
+    case NodeKind::NestedSDFG:
+    case NodeKind::Library: {
+      // Nested SDFGs are checked at this level only: their outer memlets cover what they access.
+      where += std::string(n.kind() == NodeKind::Tasklet ? "tasklet '" : n.kind() == NodeKind::NestedSDFG ? "nested SDFG '" : "library node '") +
+               n.label + "'";
+      for (EdgeId id : st.in_edges(n.id())) edge_checks(st.edge(id), false);
+      for (EdgeId id : st.out_edges(n.id())) edge_checks(st.edge(id), true);
+      break;
+    }
+    case NodeKind::MapExit: return;
+  }
+  if (checks.empty()) return;
+  if (comments()) w.line("// bounds checks of " + where.substr(where.find("', ") + 3));
+  w.append(checks);
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,68 @@
+// `weir run` on the cpu backend with arrays too small for the program's accesses: the compiled
+// program's bounds checks (CodegenOptions::bounds_checks) stop it before it reads or writes outside
+// an array; the run exits 1 with a message naming the state, the map, the array, the dimension,
+// the range and the shape, and writes no outputs.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "cli_run.h"
+#include "corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("weir run FILE.py::OPERATOR --backend cpu: shifted reads outside the input fail clearly", "[cli][run][bounds]") {
+  auto dir = weir::test::scratch_dir("cli-run-bounds");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  auto out = dir / "out";
+  auto lap = q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/laplacian.py") + "::lap";
+  // lap called directly: __out as large as f, so f(I - 1) and f(I + 1) reach one point past f
+  // on both sides of I (and of J).
+  auto r = weir::test::run_weir("run " + lap + " --backend cpu --random-inputs --set I=16 --set J=8 --set K=2 --out " + q(out));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("map '") &&
+                        Catch::Contains(": reads f[-1 .. 16] in dimension 0 of f with shape 16 (shifted reads need a "
+                                        "larger input or a smaller output domain)"));
+  CHECK_FALSE(fs::exists(out));
+  // The embedded backend reports the same fault as a domain error.
+  r = weir::test::run_weir("run " + lap + " --backend embedded --random-inputs --set I=16 --set J=8 --set K=2 --out " + q(out));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("does not cover the output domain"));
+  CHECK_FALSE(fs::exists(out));
+
+  // A program whose out= is the whole field: f(I + 1) reads one point past f.
+  std::ofstream(dir / "whole.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
+                                     "@gtx.field_operator\ndef d(f: Field[[I], float]) -> Field[[I], float]:\n"
+                                     "    return f(I + 1) - f\n"
+                                     "@gtx.program\ndef p(f: Field[[I], float], out: Field[[I], float]):\n"
+                                     "    d(f, out=out)\n";
+  r = weir::test::run_weir("run " + q(dir / "whole.py") + "::p --backend cpu --random-inputs --set I=5 --out " + q(out));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("reads f[0 .. 5] in dimension 0 of f with shape 5"));
+  CHECK_FALSE(fs::exists(out));
+
+  // A program called with an output larger than its input: the map over out's domain reads f
+  // past its end (f and out have independent sizes).
+  std::ofstream(dir / "copy.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
+                                    "@gtx.field_operator\ndef ident(f: Field[[I], float]) -> Field[[I], float]:\n"
+                                    "    return f\n"
+                                    "@gtx.program\ndef copy(f: Field[[I], float], out: Field[[I], float]):\n"
+                                    "    ident(f, out=out)\n";
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "make.py") << "import numpy as np\nnp.save(" << q(dir / "in/f.npy") << ", np.arange(4.0))\n"
+                                 << "np.save(" << q(dir / "in/out.npy") << ", np.zeros(6))\n";
+  REQUIRE(std::system(("/usr/bin/python3 " + q(dir / "make.py")).c_str()) == 0);
+  r = weir::test::run_weir("run " + q(dir / "copy.py") + "::copy --backend cpu --in-dir " + q(dir / "in") + " --out " + q(out));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("reads f[0 .. 5] in dimension 0 of f with shape 4"));
+  CHECK_FALSE(fs::exists(out));
+}

@@ -1,0 +1,306 @@
+// Bounds checks of generated programs (CodegenOptions::bounds_checks): a top-level scope whose
+// memlets reach outside a container makes weir_run fail with a message naming the state, the
+// scope, the container, the dimension, the range and the shape, before anything is written; the
+// same program with large enough arrays, or with a map of no iteration, runs. The option can be
+// switched off.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen_test_util.h"
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+#include "weir/sdfg/validate.h"
+
+using namespace weir;
+using namespace weir::codegen;
+using E = sym::Expr;
+
+namespace {
+
+std::string diagnostics(const SDFG& s) {
+  std::string out;
+  for (const Diagnostic& d : validate(s)) out += d.str() + "\n";
+  return out;
+}
+
+/// B[write] = A[read] + 1 for i in `range`; A has `a_shape` elements, B has N. The outer memlets
+/// get the propagated subsets `outer_read` / `outer_write` (as DaCe's propagation writes them);
+/// empty: they stay the inner ones, as add_memlet_path leaves them before propagation (the
+/// validator rejects that, loaders of older SDFGs accept it; codegen bounds them over the map).
+std::unique_ptr<SDFG> shift_sdfg(const E& a_shape, const std::string& read, const std::string& outer_read,
+                                 const std::string& write = "i", const std::string& outer_write = "0:N",
+                                 const std::string& range = "0:N") {
+  auto s = std::make_unique<SDFG>("shift");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {a_shape});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse(range));
+  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse(read)), "", "x");
+  auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse(write)), "o", "");
+  if (outer_read.empty()) return s;
+  st.edge(in[0]).memlet.subset = Subset::parse(outer_read);
+  st.edge(out[1]).memlet.subset = Subset::parse(outer_write);
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+struct Outcome {
+  int rc = 0;
+  std::string error;
+};
+
+/// Compiles `s` and runs it once with `args`; weir_run's return code and weir_last_error().
+Outcome run_once(const SDFG& s, const std::string& name, const std::vector<void*>& args,
+                 const CodegenOptions& o = {}) {
+  GeneratedCode g = generate_cpu(s, o);
+  INFO(g.source);
+  auto so = test::compile_shared(g.source, test::scratch_dir("bounds_" + name));
+  test::LoadedProgram p(so);
+  void* h = p.init(args.data());
+  REQUIRE(h != nullptr);
+  Outcome out;
+  out.rc = p.run(h, args.data());
+  if (out.rc != 0) out.error = p.last_error();
+  REQUIRE(p.finalize(h) == 0);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: a map reading A[i+1] for i in 0..N-1 needs N+1 elements of A", "[codegen][run][bounds]") {
+  std::vector<double> A = {1, 2, 3, 4}, B(3, -1.0);
+  std::int64_t n = 3;
+  SECTION("A of shape N: weir_run fails before writing anything") {
+    auto s = shift_sdfg(E::symbol("N"), "i + 1", "1:N + 1");
+    Outcome r = run_once(*s, "short", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 (shifted reads need a "
+          "larger input or a smaller output domain)");
+    CHECK(B == std::vector<double>{-1, -1, -1});
+  }
+  SECTION("A of shape N + 1: runs") {
+    auto s = shift_sdfg(E::symbol("N") + 1, "i + 1", "1:N + 1");
+    Outcome r = run_once(*s, "fits", {A.data(), B.data(), &n});
+    CHECK(r.rc == 0);
+    CHECK(r.error == "");
+    CHECK(B == std::vector<double>{3, 4, 5});
+  }
+  SECTION("an unpropagated outer memlet is bounded over the map's range") {
+    auto s = shift_sdfg(E::symbol("N"), "i + 1", "");
+    Outcome r = run_once(*s, "propagated", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::Contains("reads A[1 .. 3] in dimension 0 of A with shape 3"));
+  }
+  SECTION("reads below zero") {
+    auto s = shift_sdfg(E::symbol("N"), "i - 1", "-1:N - 1");
+    Outcome r = run_once(*s, "below", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::Contains("reads A[-1 .. 1] in dimension 0 of A with shape 3"));
+  }
+}
+
+TEST_CASE("bounds checks: writes outside the output fail", "[codegen][run][bounds]") {
+  auto s = shift_sdfg(E::symbol("N"), "i", "0:N", "i + 1", "1:N + 1");
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t n = 3;
+  Outcome r = run_once(*s, "write", {A.data(), B.data(), &n});
+  CHECK(r.rc != 0);
+  CHECK_THAT(r.error, Catch::StartsWith("weir_run: state 'main', map 'm': writes B[1 .. 3] in dimension 0 of B with shape 3 ("));
+  CHECK(B == std::vector<double>{-1, -1, -1});
+}
+
+TEST_CASE("bounds checks: maps without iterations and strided maps are not flagged", "[codegen][run][bounds]") {
+  SECTION("zero iterations") {
+    // i in 0..N-1 with N = 0 reads A[i + 5] nowhere.
+    auto s = shift_sdfg(E::symbol("N"), "i + 5", "5:N + 5");
+    std::vector<double> A = {7}, B = {-1};
+    std::int64_t n = 0;
+    Outcome r = run_once(*s, "empty", {A.data(), B.data(), &n});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{-1});
+  }
+  SECTION("a step of 2 stops before the inclusive end") {
+    // i in 0, 2 (range 0:N:2 with N = 4): reads A[1], A[3] of 4 elements; N = 5 reads A[5].
+    auto s = shift_sdfg(E::symbol("N"), "i + 1", "1:N + 1:2", "i", "0:N:2", "0:N:2");
+    std::vector<double> A = {1, 2, 3, 4, 5}, B(5, -1.0);
+    std::int64_t n = 4;
+    Outcome r = run_once(*s, "strided", {A.data(), B.data(), &n});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{3, -1, 5, -1, -1});
+    n = 5;
+    r = run_once(*s, "strided5", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::Contains("reads A[1 .. 5] in dimension 0 of A with shape 5"));
+  }
+}
+
+TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][bounds]") {
+  SECTION("a copy A[0:N, 1] -> D[0:N] with A of shape (N, M), M = 1") {
+    auto s = std::make_unique<SDFG>("copy");
+    s->add_symbol("N");
+    s->add_symbol("M");
+    s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+    s->add_array("D", ScalarType::Float64, {E::symbol("N")});
+    auto& st = s->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& d = st.add_access("D");
+    Memlet m = Memlet::simple("A", Subset::parse("0:N, 1"));
+    m.other_subset = Subset::parse("0:N");
+    st.add_edge(a.id(), "", d.id(), "", m);
+    CHECK(diagnostics(*s) == "");
+    std::vector<double> A = {1, 2, 3, 4}, D(2, -1.0);
+    std::int64_t n = 2, msize = 1;
+    REQUIRE(generate_cpu(*s).args.size() == 4);
+    CHECK(generate_cpu(*s).args[2].name == "M");
+    Outcome r = run_once(*s, "copy", {A.data(), D.data(), &msize, &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::Contains("state 'main', copy from 'A': reads A[1 .. 1] in dimension 1 of A with shape 1"));
+    CHECK(D == std::vector<double>{-1, -1});
+  }
+  SECTION("a nested SDFG is checked at its outer memlets") {
+    auto inner = std::make_unique<SDFG>("inner");
+    inner->add_symbol("M");
+    inner->add_array("X", ScalarType::Float64, {E::symbol("M")});
+    inner->add_array("Y", ScalarType::Float64, {E::symbol("M")});
+    {
+      auto& st = inner->add_state("work", true);
+      auto& x = st.add_access("X");
+      auto& y = st.add_access("Y");
+      auto& m = st.add_map("im", {"k"}, Subset::parse("0:M"));
+      auto& t = st.add_tasklet("dbl", {"o = x * 2", Language::Python}, {"x"}, {"o"});
+      auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
+      auto out = st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
+      st.edge(in[0]).memlet.subset = Subset::parse("0:M");
+      st.edge(out[1]).memlet.subset = Subset::parse("0:M");
+    }
+    auto s = std::make_unique<SDFG>("outer");
+    s->add_symbol("N");
+    s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+    s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+    auto& st = s->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& b = st.add_access("B");
+    // B[1:N+1] = 2 * A[0:N]: one element past B.
+    auto& ns = st.add_nested_sdfg("call", std::move(inner), {"X"}, {"Y"}, {{"M", E::symbol("N")}});
+    st.add_edge(a.id(), "", ns.id(), "X", Memlet::simple("A", Subset::parse("0:N")));
+    st.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple("B", Subset::parse("1:N+1")));
+    s->relink_nested();
+    CHECK(diagnostics(*s) == "");
+    std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+    std::int64_t n = 3;
+    Outcome r = run_once(*s, "nested", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::Contains("state 'main', nested SDFG 'call': writes B[1 .. 3] in dimension 0 of B with shape 3"));
+    CHECK(B == std::vector<double>{-1, -1, -1});
+  }
+  SECTION("bounds_checks = false emits no checks") {
+    auto s = shift_sdfg(E::symbol("N") + 1, "i + 1", "1:N + 1");
+    CodegenOptions off;
+    off.bounds_checks = false;
+    std::string with = generate_cpu(*s).source, without = generate_cpu(*s, off).source;
+    std::string body_with = with.substr(with.find("// --- SDFG")), body_without = without.substr(without.find("// --- SDFG"));
+    CHECK(body_with.find("weir_check_bounds(") != std::string::npos);
+    CHECK(body_without.find("weir_check_bounds(") == std::string::npos);
+    std::vector<double> A = {1, 2, 3, 4}, B(3, -1.0);
+    std::int64_t n = 3;
+    Outcome r = run_once(*s, "off", {A.data(), B.data(), &n}, off);
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{3, 4, 5});
+  }
+}
+
+namespace {
+
+/// for i in range(N): [if i + 1 < N:] B[i] = A[i + 1] * 10, with A and B of shape N: the tasklet
+/// outside any map uses the loop variable, so its check runs in each iteration.
+std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
+  auto s = std::make_unique<SDFG>("loop");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& loop = s->add_loop("loop", "i", "i = 0", "i < N", "i = i + 1");
+  ControlFlowRegion* body = &loop;
+  if (guarded) body = &loop.add_conditional("branch").add_branch(CodeBlock{"i + 1 < N", Language::Python}, "yes");
+  auto& st = body->add_state("scale", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& t = st.add_tasklet("t", {"o = x * 10", Language::Python}, {"x"}, {"o"});
+  st.add_edge(a.id(), "", t.id(), "x", Memlet::simple("A", Subset::parse("i + 1")));
+  st.add_edge(t.id(), "o", b.id(), "", Memlet::simple("B", Subset::parse("i")));
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: symbols defined by the control flow are checked where they are defined", "[codegen][run][bounds]") {
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t n = 3;
+  SECTION("the last iteration reads A[3]") {
+    auto s = loop_sdfg(false);
+    Outcome r = run_once(*s, "loop", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'loop/scale', tasklet 't': reads A[3 .. 3] in dimension 0 of A with shape 3 (shifted reads "
+          "need a larger input or a smaller output domain)");
+    // The iterations before it ran.
+    CHECK(B == std::vector<double>{20, 30, -1});
+  }
+  SECTION("a condition that keeps the read inside A") {
+    auto s = loop_sdfg(true);
+    Outcome r = run_once(*s, "loop_guarded", {A.data(), B.data(), &n});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{20, 30, -1});
+  }
+}
+
+TEST_CASE("bounds checks: indirect reads are not checked, their index table is", "[codegen][run][bounds]") {
+  // B[i] = A[idx[i]] for i in 0..N-1: A (M elements) is read through a dynamic memlet, idx (N
+  // elements) directly.
+  auto s = std::make_unique<SDFG>("gather");
+  s->add_symbol("N");
+  s->add_symbol("M");
+  s->add_symbol("L");
+  s->add_array("A", ScalarType::Float64, {E::symbol("M")});
+  s->add_array("idx", ScalarType::Int64, {E::symbol("L")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& ix = st.add_access("idx");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse("0:N"));
+  auto& t = st.add_tasklet("t", {"o = a[k]", Language::Python}, {"a", "k"}, {"o"});
+  Memlet dyn = Memlet::simple("A", Subset::parse("0:M"));
+  dyn.dynamic = true;
+  st.add_memlet_path({a.id(), m.id(), t.id()}, dyn, "", "a");
+  auto in = st.add_memlet_path({ix.id(), m.id(), t.id()}, Memlet::simple("idx", Subset::parse("i")), "", "k");
+  auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:N");
+  st.edge(out[1]).memlet.subset = Subset::parse("0:N");
+  CHECK(diagnostics(*s) == "");
+  GeneratedCode g = generate_cpu(*s);
+  std::string body = g.source.substr(g.source.find("// --- SDFG"));
+  CHECK(body.find("\"A\", 0") == std::string::npos);  // no check of A
+  std::vector<double> A = {10, 20, 30}, B(3, -1.0);
+  std::vector<std::int64_t> idx = {2, 0, 1};
+  std::int64_t l = 3, mm = 3, n = 3;
+  REQUIRE(g.args.size() == 6);
+  CHECK(g.args[3].name == "L");
+  Outcome r = run_once(*s, "gather", {A.data(), B.data(), idx.data(), &l, &mm, &n});
+  CHECK(r.rc == 0);
+  CHECK(B == std::vector<double>{30, 10, 20});
+  l = 2;  // idx has 2 elements, the map reads 3
+  r = run_once(*s, "gather_short", {A.data(), B.data(), idx.data(), &l, &mm, &n});
+  CHECK(r.rc != 0);
+  CHECK_THAT(r.error, Catch::Contains("map 'm': reads idx[0 .. 2] in dimension 0 of idx with shape 2"));
+}
