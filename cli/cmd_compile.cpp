@@ -1,6 +1,7 @@
-// `weir compile FILE...`: compile SDFG files into the program cache, several at once (one
-// compiler process per program, at most as many as hardware threads). A failure in one program
-// is reported and does not stop the others.
+// `weir compile TARGET...`: compile programs into the program cache, several at once (one
+// compiler process per program, at most as many as hardware threads). A target is an SDFG file,
+// a field-view FILE.py::NAME, or a field-view FILE.py (every @program in it). A failure in one
+// program is reported and does not stop the others.
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
@@ -10,22 +11,56 @@
 #include <thread>
 
 #include "commands.h"
+#include "weir/frontend/module_loader.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/errors.h"
 
 namespace weir::cli {
 
+namespace {
+
+bool is_field_view(const std::string& target) {
+  std::string file = target.substr(0, target.rfind("::"));
+  return file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+}
+
+/// The programs of the targets: SDFG files and FILE.py::NAME as given, FILE.py expanded to
+/// FILE.py::P for every @program P of the file (in source order). Throws FrontendError when a
+/// .py file does not load.
+std::vector<std::string> expand_targets(const std::vector<std::string>& targets, const std::vector<std::string>& includes) {
+  std::vector<std::string> out;
+  for (const std::string& t : targets) {
+    if (!is_field_view(t) || t.find("::") != std::string::npos) {
+      out.push_back(t);
+      continue;
+    }
+    frontend::ModuleLoader loader(frontend::LoaderOptions{includes, true});
+    const frontend::LoadedModule& m = loader.load_file(t);
+    std::size_t before = out.size();
+    for (const auto& d : m.definitions)
+      if (d->kind == frontend::DefinitionKind::Program && d->module == &m) out.push_back(t + "::" + d->name);
+    if (out.size() == before) throw weir::Error(t + ": no @program to compile (name one as FILE.py::NAME)");
+  }
+  return out;
+}
+
+}  // namespace
+
 Action add_compile_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("compile", "Compile SDFG files into the program cache (in parallel)");
   struct Opts {
-    std::vector<std::string> files;
+    std::vector<std::string> files, includes;
     std::string backend = "cpu";
     unsigned jobs = 0;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("files", o->files, "SDFG files (.sdfg/.sdfgz)")->required();
+  cmd->add_option("programs", o->files,
+                  "SDFG files (.sdfg/.sdfgz), field-view FILE.py::NAME, or FILE.py (all its @programs)")->required();
+  cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
+                                               "WEIR_PATH is searched too)");
   cmd->add_option("--backend", o->backend, "A compiled backend (default: cpu)");
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   return [o]() {
@@ -36,19 +71,32 @@ Action add_compile_command(CLI::App& app) {
       std::cerr << "weir: error: --backend: " << e.what() << "\n";
       return kExitUsage;
     }
-    std::size_t n = o->files.size();
+    std::vector<std::string> targets;
+    try {
+      targets = expand_targets(o->files, o->includes);
+    } catch (const std::exception& e) {
+      std::cerr << "weir: error: " << e.what() << "\n";
+      return kExitInvalidInput;
+    }
+    std::size_t n = targets.size();
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     unsigned workers = static_cast<unsigned>(std::min<std::size_t>(n, o->jobs ? o->jobs : hw));
     std::atomic<std::size_t> next{0}, done{0}, failed{0};
     std::mutex out_mu;
     auto worker = [&] {
       for (std::size_t i; (i = next++) < n;) {
-        const std::string& f = o->files[i];
+        const std::string& f = targets[i];
         auto t0 = std::chrono::steady_clock::now();
         std::string line;
         try {
-          auto program = runtime::load_program_source(f);
-          auto a = runtime::compile(*backend, program);
+          runtime::CompilationArtifact a;
+          if (is_field_view(f)) {
+            std::size_t sep = f.rfind("::");
+            auto program = runtime::load_field_view_program(f.substr(0, sep), f.substr(sep + 2), o->includes);
+            a = runtime::compile(*backend, program);
+          } else {
+            a = runtime::compile(*backend, runtime::load_program_source(f));
+          }
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           char secs[32];
           std::snprintf(secs, sizeof secs, "%.2f s", s);

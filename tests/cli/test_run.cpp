@@ -242,3 +242,43 @@ TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the
   CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 0\n"));
   CHECK(run_cli(cache, "cache").code == 2);
 }
+
+TEST_CASE("weir compile: field-view files compile every @program, and a failing one keeps the others",
+          "[cli][compile]") {
+  auto dir = weir::test::scratch_dir("cli-compile-fv");
+  auto cache = dir / "cache";
+  fs::path src = fs::path(WEIR_SOURCE_DIR) / "examples";
+  // laplacian.py has two programs (laplacian, bi_laplacian); multimodule needs -I.
+  auto r = run_cli(cache, "compile " + q(src / "cartesian/laplacian.py") + " " +
+                              q(src / "multimodule/mymodel/program.py") + "::smooth -I " + q(src / "multimodule"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("[3/3]"));
+  CHECK_THAT(r.out, Catch::Contains("laplacian.py::laplacian (compiled") &&
+                        Catch::Contains("laplacian.py::bi_laplacian (compiled") &&
+                        Catch::Contains("program.py::smooth (compiled"));
+  CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 3\n"));
+
+  // An unknown program fails alone; the others are still compiled (here: cached).
+  auto bad = run_cli(cache, "compile " + q(src / "cartesian/laplacian.py") + "::nope " +
+                                q(src / "cartesian/laplacian.py") + "::laplacian");
+  INFO(bad.out);
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.out, Catch::Contains("FAILED " + (src / "cartesian/laplacian.py").string() + "::nope") &&
+                          Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'") &&
+                          Catch::Contains("laplacian.py::laplacian (cached") && Catch::Contains("1 of 2 programs failed"));
+
+  // A file without programs, and one that does not load, stop before compiling anything.
+  fs::path none = dir / "ops_only.py";
+  {
+    std::ofstream f(none);
+    f << "import gt4py.next as gtx\nfrom gt4py.next import Dims, Field, float64\nI = gtx.Dimension(\"I\")\n\n"
+         "@gtx.field_operator\ndef twice(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n    return 2.0 * a\n";
+  }
+  auto empty = run_cli(cache, "compile " + q(none));
+  CHECK(empty.code == 1);
+  CHECK_THAT(empty.out, Catch::Contains("no @program to compile (name one as FILE.py::NAME)"));
+  auto missing = run_cli(cache, "compile " + q(dir / "missing.py"));
+  CHECK(missing.code == 1);
+  CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 3\n"));
+}
