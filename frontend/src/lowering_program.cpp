@@ -226,6 +226,20 @@ class ProgramLowering final : public LoweringContext {
     unsupported(e.loc, "this domain bound");
   }
 
+  // Constant domain bounds that can never be in bounds are the user's error, at the domain:
+  // a negative start, or a start past the end (an empty (n, n) range is allowed).
+  static void check_constant_bounds(const ProgramCall::Range& r, const sym::Expr& lo, const sym::Expr& hi) {
+    std::optional<long long> l = lo.as_integer(), h = hi.as_integer();
+    std::string name = "domain of '" + r.dim.name + "'";
+    if (l && *l < 0)
+      throw FrontendError(r.lo->loc, name + " starts at " + std::to_string(*l) + ", before the first index 0");
+    if (h && *h < 0)
+      throw FrontendError(r.hi->loc, name + " ends at " + std::to_string(*h) + ", before the first index 0");
+    if (l && h && *l > *h)
+      throw FrontendError(r.lo->loc, name + " (" + std::to_string(*l) + ", " + std::to_string(*h) +
+                                         ") starts after its end");
+  }
+
   ValuePtr program_arg(const TExprPtr& a) {
     if (a->kind == TExprKind::Name) {
       auto it = params_.find(a->name);
@@ -277,6 +291,7 @@ class ProgramLowering final : public LoweringContext {
             lo = bound_expr(*r.lo);
             hi = bound_expr(*r.hi);
             from_domain = true;
+            check_constant_bounds(r, lo, hi);
           }
         if (!from_domain && j < o0.slices.size()) {
           const auto& [sl, sh] = o0.slices[j];

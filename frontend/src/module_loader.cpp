@@ -661,7 +661,10 @@ struct ModuleLoader::Impl {
   // A module relative to `from`: `level` dots then `dotted` (may be empty: the package).
   LoadedModule* resolve_relative(const LoadedModule& from, int level, const std::string& dotted,
                                  const SourceLocation& loc) {
+    // A file given as a bare relative name ("a.py") has an empty parent: resolve from the
+    // working directory, never from the empty path.
     fs::path dir = from.package_dir();
+    if (dir.empty()) dir = fs::current_path();
     std::string base_name = from.is_package ? from.name : from.name.substr(0, from.name.rfind('.') == std::string::npos ? 0 : from.name.rfind('.'));
     for (int i = 1; i < level; ++i) {
       dir = dir.parent_path();

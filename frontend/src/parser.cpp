@@ -78,6 +78,27 @@ class Parser {
   std::size_t pos_ = 0;
   std::vector<std::string> strict_;
   bool fatal_ = false;  // a strictly decorated definition failed: do not skip, rethrow
+  // Nesting of what is being parsed: parser recursion (brackets, unary operators, blocks) and
+  // the length of left-deep chains (`a + a + ...`, `a.b.c`, `f()()`), which is the AST depth
+  // later passes recurse over. Bounded by kMaxNestingDepth so no pass overflows the stack.
+  std::size_t depth_ = 0;
+
+  // Enters `levels` more levels of nesting; fails at `where` beyond the limit.
+  void enter(const SourceLocation& where, std::size_t levels = 1) {
+    depth_ += levels;
+    if (depth_ > kMaxNestingDepth)
+      fail(where, "expression too deeply nested (more than " + std::to_string(kMaxNestingDepth) +
+                      " levels)");
+  }
+  // Restores the nesting depth when a recursive parse function returns (or throws).
+  struct Nest {
+    Parser& p;
+    std::size_t saved;
+    explicit Nest(Parser& parser) : p(parser), saved(parser.depth_) {}
+    ~Nest() { p.depth_ = saved; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
 
   // ---- token access
   const Token& peek(std::size_t k = 0) const {
@@ -203,6 +224,8 @@ bool Parser::starts_expression(const Token& t) const {
 }
 
 ExprPtr Parser::expression() {
+  Nest nest(*this);
+  enter(peek().loc);
   if (at_kw("lambda")) return lambda_expr();
   ExprPtr e = disjunction();
   if (at_kw("if")) {
@@ -249,6 +272,8 @@ ExprPtr Parser::conjunction() {
 
 ExprPtr Parser::inversion() {
   if (at_kw("not")) {
+    Nest nest(*this);
+    enter(peek().loc);
     const Token& t = next();
     auto n = std::make_unique<UnaryOp>(t.loc);
     n->op = UnaryOperator::Not;
@@ -293,12 +318,14 @@ ExprPtr Parser::comparison() {
 ExprPtr Parser::binary_left_assoc(
     ExprPtr (Parser::*sub)(),
     std::initializer_list<std::pair<std::string_view, BinaryOperator>> ops) {
+  Nest nest(*this);
   ExprPtr left = (this->*sub)();
   while (true) {
     const std::pair<std::string_view, BinaryOperator>* found = nullptr;
     for (const auto& op : ops)
       if (at_op(op.first)) found = &op;
     if (!found) return left;
+    enter(peek().loc);  // each operator makes the left-deep tree one level deeper
     const Token& t = next();
     auto n = std::make_unique<BinOp>(left->loc);
     n->op = found->second;
@@ -341,6 +368,8 @@ ExprPtr Parser::factor() {
   else if (t.is_op("-")) op = UnaryOperator::USub;
   else if (t.is_op("~")) op = UnaryOperator::Invert;
   else return power();
+  Nest nest(*this);
+  enter(t.loc);
   next();
   auto n = std::make_unique<UnaryOp>(t.loc);
   n->op = op;
@@ -352,6 +381,8 @@ ExprPtr Parser::power() {
   if (at_kw("await")) fail(peek(), "'await' is not supported");
   ExprPtr base = primary();
   if (!at_op("**")) return base;
+  Nest nest(*this);
+  enter(peek().loc);
   const Token& t = next();
   auto n = std::make_unique<BinOp>(base->loc);
   n->op = BinaryOperator::Pow;
@@ -362,8 +393,10 @@ ExprPtr Parser::power() {
 }
 
 ExprPtr Parser::primary() {
+  Nest nest(*this);
   ExprPtr e = atom();
   while (true) {
+    if (at_op(".") || at_op("(") || at_op("[")) enter(peek().loc);  // a left-deep chain
     if (at_op(".")) {
       next();
       if (!at(TokenKind::Name) || is_keyword(peek().text)) fail_expected("attribute name after '.'");
@@ -896,6 +929,8 @@ StmtPtr Parser::if_statement() {
 // The body after a ':' — an indented block or simple statements on the same line. In
 // lenient mode (class bodies) each statement is handled like a module-level one.
 StmtList Parser::block(const std::string& what, std::uint32_t line, Mode mode) {
+  Nest nest(*this);
+  enter(peek().loc);
   StmtList out;
   if (at(TokenKind::Newline)) {
     next();
@@ -1000,7 +1035,8 @@ StmtPtr Parser::import_from_statement() {
   const Token& kw = next();
   auto imp = std::make_unique<ImportFrom>(kw.loc);
   while (at_op(".") || at_op("...")) imp->level += next().text.size() == 3 ? 3 : 1;
-  if (!at_kw("import")) {
+  // `from import x` names no module: Python's "invalid syntax" (level 0 needs a module).
+  if (!at_kw("import") || imp->level == 0) {
     imp->module = std::string(expect_name("module name").text);
     while (accept_op(".")) imp->module += "." + std::string(expect_name("module name").text);
   }
@@ -1012,7 +1048,7 @@ StmtPtr Parser::import_from_statement() {
   }
   bool paren = accept_op("(");
   do {
-    if (paren && at_op(")")) break;
+    if (paren && at_op(")") && !imp->names.empty()) break;  // a trailing comma
     const Token& name = expect_name("name to import");
     Alias a{std::string(name.text), {}, name.loc};
     if (accept_kw("as")) a.asname = std::string(expect_name("name after 'as'").text);
@@ -1173,6 +1209,8 @@ void Parser::lenient_line(StmtList& out) {
         else
           out.push_back(make_unparsed(begin, end, ""));
       } catch (const FrontendError& e) {
+        // A malformed import is a syntax error in Python too: report it, never skip it.
+        if (is_import) throw;
         out.push_back(make_unparsed(begin, end, e.message()));
       }
     } else {

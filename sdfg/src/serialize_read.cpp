@@ -1,5 +1,8 @@
 // Loading DaCe JSON into the IR. Every failure is a located SdfgLoadError: the file, the JSON
 // path and the SDFG element (state, node) being read. Unknown attributes are kept verbatim.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "json_reader.h"
@@ -522,11 +525,67 @@ class Reader {
 
 }  // namespace
 
+namespace {
+
+// "line L, column C" of byte `offset` (1-based, columns in bytes as nlohmann counts them).
+std::string text_position(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// One pass over the text, without recursion, for what nlohmann cannot report with a position
+// or survive: nesting deeper than kMaxJsonDepth (its recursive destructor and our recursive
+// reader would overflow the stack) and numbers outside the double range (its out_of_range.406
+// error has no position). Malformed text is left for nlohmann to report.
+void check_json_limits(std::string_view text, const std::string& origin) {
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw SdfgLoadError(origin, "/", "",
+                            "not valid JSON: at " + text_position(text, i) + ": nested deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i + 1;
+      while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+                                   text[end] == 'e' || text[end] == 'E' || text[end] == '+' || text[end] == '-'))
+        ++end;
+      std::string number(text.substr(i, end - i));
+      double v = std::strtod(number.c_str(), nullptr);
+      if (std::isinf(v))
+        throw SdfgLoadError(origin, "/", "",
+                            "not valid JSON: at " + text_position(text, i) + ": number " +
+                                (number.size() > 40 ? number.substr(0, 40) + "..." : number) +
+                                " is outside the range of a double");
+      i = end - 1;
+    }
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::string& origin) {
+  check_json_limits(text, origin);
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error carries "at line L, column C"; the other kinds (out_of_range, type_error)
+    // are mapped too, so no nlohmann error escapes as an internal error.
     std::string msg = e.what();
     // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ..."
     auto p = msg.find("] ");

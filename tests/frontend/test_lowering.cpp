@@ -230,3 +230,43 @@ TEST_CASE("lowering: broadcast without reads and concat_where on the map index",
   CHECK(ts[1]->code.code == "__out = __in_s_0");
   CHECK(ts[2]->code.code == "__out = (__in_f_0 if ((__K > 0) and (__K < n)) else __in_f_1)");
 }
+
+TEST_CASE("lowering: expressions at the nesting limit type-check and lower", "[lowering]") {
+  // kMaxNestingDepth bounds the AST depth the type checker and the lowering recurse over; at
+  // the limit they must still work (the parser tests check that deeper source is rejected).
+  std::string sum = "a";
+  for (int i = 1; i < 500; ++i) sum += " + a";
+  std::string neg = std::string(200, '-') + "(" + std::string(200, '(') + "a" + std::string(201, ')');
+  auto s = lower_text("@gtx.field_operator\n"
+                      "def deep(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+                      "    return " + sum + " + " + neg + "\n",
+                      "deep");
+  check_valid_and_round_trip(*s, "deep");
+  auto ts = tasklets(*s);
+  REQUIRE(ts.size() == 1);
+  // 500 a's, then 200 minus signs (an even number): 501 * a
+  CHECK(std::count(ts[0]->code.code.begin(), ts[0]->code.code.end(), '+') >= 499);
+}
+
+TEST_CASE("lowering: constant domain bounds out of range are located errors", "[lowering]") {
+  const auto prelude_lines = static_cast<std::uint32_t>(std::count(kPrelude.begin(), kPrelude.end(), '\n'));
+  auto body = [](const std::string& domain) {
+    return "@gtx.field_operator\n"
+           "def f(a: Field[[I, J], float64]) -> Field[[I, J], float64]:\n"
+           "    return a\n"
+           "@gtx.program\n"
+           "def p(a: Field[[I, J], float64], o: Field[[I, J], float64]):\n"
+           "    f(a, out=o, domain=" + domain + ")\n";
+  };
+  const std::uint32_t line = prelude_lines + 6;
+  // column of the bound: "    f(a, out=o, domain={I: (" is 28 characters
+  expect_error([&] { lower_text(body("{I: (-5, 3), J: (0, 2)}"), "p"); }, line, 29,
+               "domain of 'I' starts at -5, before the first index 0");
+  expect_error([&] { lower_text(body("{I: (5, 2), J: (0, 2)}"), "p"); }, line, 29,
+               "domain of 'I' (5, 2) starts after its end");
+  expect_error([&] { lower_text(body("{I: (0, 2), J: (1, -1)}"), "p"); }, line, 43,
+               "domain of 'J' ends at -1, before the first index 0");
+  // empty and symbolic ranges are fine
+  auto ok = lower_text(body("{I: (2, 2), J: (0, 2)}"), "p");
+  check_valid_and_round_trip(*ok, "domain_empty");
+}

@@ -119,3 +119,30 @@ TEST_CASE("loader: a missing file is a weir::Error", "[loader]") {
   ModuleLoader loader(LoaderOptions{{}, false});
   CHECK_THROWS_AS(loader.load_file("/nonexistent/x.py"), weir::Error);
 }
+
+TEST_CASE("loader: relative imports from a file named relative to the working directory",
+          "[loader]") {
+  TempDir d("relcwd");
+  d.write("dims.py", kDims);
+  d.write("main.py", "from . import dims\nfrom . import nothere\nfrom .gone import y\n");
+  auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(d.path);
+  ModuleLoader loader(LoaderOptions{{}, false});
+  // "main.py" has an empty parent path: the package is the working directory, not "".
+  const LoadedModule* m = nullptr;
+  CHECK_NOTHROW(m = &loader.load_file("main.py"));
+  std::filesystem::current_path(cwd);
+  REQUIRE(m);
+  const Value& dims = m->names.at("dims");
+  REQUIRE(dims.kind == ValueKind::Module);
+  CHECK(dims.module->names.at("KDim").dim.kind == DimensionKind::Vertical);
+  const Value& missing = m->names.at("nothere");
+  REQUIRE(missing.kind == ValueKind::Failed);
+  CHECK(missing.error == "cannot import name 'nothere' from '.'");
+  CHECK(missing.defined_at.line == 2);
+  CHECK(missing.defined_at.column == 15);
+  const Value& gone = m->names.at("y");
+  REQUIRE(gone.kind == ValueKind::Failed);
+  CHECK(gone.error == "module '.gone' was not found");
+  CHECK(gone.defined_at.line == 3);
+}

@@ -142,3 +142,41 @@ TEST_CASE("errors: tasklet statements and expressions", "[parser][errors]") {
   expect_error(expression("'a' b'b'"), 1, 5, "cannot mix bytes and nonbytes literals");
   expect_error(expression("lambda x: (yield)"), 1, 12, "'yield' is not supported");
 }
+
+TEST_CASE("errors: nesting deeper than kMaxNestingDepth is located, never a stack overflow",
+          "[parser][errors]") {
+  const std::string msg = "expression too deeply nested (more than 1000 levels)";
+  REQUIRE(kMaxNestingDepth == 1000);
+  auto repeat = [](const std::string& s, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  auto sum = [&](std::size_t terms) { return "a" + repeat(" + a", terms - 1); };
+  // Left-deep chains: the k-th operator makes the tree k levels deep (+1 for the expression).
+  CHECK_NOTHROW(parse_expression(sum(1000), "expr"));
+  expect_error(expression(sum(1001)), 1, 3999, msg);  // the 1000th '+'
+  expect_error(expression(sum(12000)), 1, 3999, msg);
+  CHECK_NOTHROW(parse_expression("a" + repeat(".b", 999), "expr"));
+  expect_error(expression("a" + repeat(".b", 20000)), 1, 2000, msg);
+  expect_error(expression("f" + repeat("()", 20000)), 1, 2000, msg);
+  expect_error(expression("a" + repeat("[0]", 20000)), 1, 2997, msg);
+  // Recursion: unary operators, 'not', '**', brackets.
+  CHECK_NOTHROW(parse_expression(repeat("-", 999) + "a", "expr"));
+  expect_error(expression(repeat("-", 20000) + "a"), 1, 1000, msg);
+  expect_error(expression(repeat("not ", 20000) + "a"), 1, 4 * 999 + 1, msg);
+  expect_error(expression("a" + repeat(" ** a", 20000)), 1, 5 * 999 + 3, msg);
+  CHECK_NOTHROW(parse_expression(repeat("(", 998) + "a" + repeat(")", 998), "expr"));
+  std::string parens = repeat("(", 20000) + "a" + repeat(")", 20000);
+  expect_error(expression(parens), 1, 1001, msg);
+  expect_error(expression(repeat("[", 20000) + repeat("]", 20000)), 1, 1001, msg);
+  expect_error(expression(repeat("f(", 20000) + repeat(")", 20000)), 1, 1001, msg);
+  // inside a field operator (the tester's repro), and in a module-level statement
+  expect_error(in_field_operator("    return " + parens + "\n"), 5, 1011, msg);
+  expect_error(in_field_operator("    return " + sum(12000) + "\n"), 5, 4006, msg);
+  Module m = parse_text("x = " + parens + "\ny = 1\n", "m.py");  // skipped, not fatal
+  REQUIRE(m.body.size() == 2);
+  auto* u = dyn_cast<Unparsed>(m.body[0].get());
+  REQUIRE(u);
+  CHECK(u->reason == msg);
+}

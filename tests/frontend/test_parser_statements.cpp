@@ -298,3 +298,21 @@ TEST_CASE("parse_module: gt4py definitions are parsed fully", "[parser][module]"
         "FunctionDef 6 s\n"
         "ClassDef 8 Holder\n");
 }
+
+TEST_CASE("parse_module: a malformed import is a located syntax error, never skipped",
+          "[parser][module]") {
+  using weir::frontend::test::expect_error;
+  // Python rejects each of these with "invalid syntax"; weir must not skip or crash on them.
+  expect_error([] { parse_text("from import x\n"); }, 1, 6, "expected module name");
+  expect_error([] { parse_text("x = 1\nfrom\n"); }, 2, 5, "expected module name");
+  expect_error([] { parse_text("from .\n"); }, 1, 7, "expected module name");
+  expect_error([] { parse_text("import\n"); }, 1, 7, "expected module name");
+  expect_error([] { parse_text("import a.\n"); }, 1, 10, "expected module name");
+  expect_error([] { parse_text("from x import\n"); }, 1, 14, "expected name to import");
+  expect_error([] { parse_text("from x import ()\n"); }, 1, 16, "expected name to import, found ')'");
+  expect_error([] { parse_text("from x import (\n"); }, 1, 15, "'(' was never closed");
+  expect_error([] { parse_text("from x import a b\n"); }, 1, 17, "expected end of line");
+  // Valid relative forms still parse.
+  Module m = parse_text("from . import x\nfrom .. import (y, z,)\nfrom .m import *\n");
+  CHECK(outline(m) == "ImportFrom 1\nImportFrom 2\nImportFrom 3\n");
+}

@@ -301,6 +301,23 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
       {"non-boolean flag", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["transient"] = "yes"; }),
        {"/attributes/_arrays/A/attributes/transient", "expected true or false, found string"}},
   };
+  // An unknown attribute whose value is `raw` JSON text (kept verbatim by the reader).
+  auto with_raw = [](std::string raw) {
+    return [raw]() {
+      auto j = json::parse(kBase);
+      j["attributes"]["unknown_attr"] = "@@";
+      std::string t = j.dump();
+      return t.replace(t.find("\"@@\""), 4, raw);
+    };
+  };
+  cases.push_back({"nested 100000 levels deep", with_raw(std::string(100000, '[') + std::string(100000, ']')),
+                   {"bad.sdfg: /: not valid JSON: at line 1, column ", "nested deeper than 1000 levels"}});
+  cases.push_back({"number overflow", with_raw("[1, 1e400]"),
+                   {"not valid JSON: at line 1, column ", "number 1e400 is outside the range of a double"}});
+  cases.push_back({"integer overflow", with_raw("-1" + std::string(400, '0')),
+                   {"not valid JSON: at line 1, column ", "is outside the range of a double"}});
+  cases.push_back({"overflow on line 2", text("{\n  \"a\": 2e999}"),
+                   {"bad.sdfg: /: not valid JSON: at line 2, column 8: number 2e999"}});
   REQUIRE(cases.size() >= 15);
   for (const auto& c : cases) {
     INFO(c.name);
@@ -318,4 +335,24 @@ TEST_CASE("an unreadable path is a load error naming the file", "[serialize][err
   } catch (const weir::SdfgLoadError& e) {
     CHECK_THAT(e.what(), Catch::StartsWith("/nonexistent/dir/x.sdfg: cannot open"));
   }
+}
+
+TEST_CASE("nesting up to the limit and brackets or numbers inside strings load", "[serialize][errors]") {
+  auto j = json::parse(kBase);
+  j["attributes"]["unknown_attr"] = "@@";
+  std::string t = j.dump();
+  // 1000 levels in all: the root object, the attributes object and 998 arrays.
+  std::string deep = std::string(998, '[') + std::string(998, ']');
+  t.replace(t.find("\"@@\""), 4, deep);
+  CHECK_NOTHROW(weir::sdfg_from_json_text(t, "ok.sdfg"));
+  // one more level is rejected
+  auto j2 = json::parse(kBase);
+  j2["attributes"]["unknown_attr"] = "@@";
+  std::string t2 = j2.dump();
+  t2.replace(t2.find("\"@@\""), 4, "[" + deep + "]");
+  CHECK_THROWS_WITH(weir::sdfg_from_json_text(t2, "bad.sdfg"), Catch::Contains("nested deeper than 1000 levels"));
+  // brackets, quotes and huge numbers inside strings are text, not structure
+  auto j3 = json::parse(kBase);
+  j3["attributes"]["unknown_attr"] = std::string(5000, '[') + "\" 1e400 \\" + std::string(5000, '{');
+  CHECK_NOTHROW(weir::sdfg_from_json_text(j3.dump(), "ok.sdfg"));
 }

@@ -10,6 +10,12 @@
 
 namespace weir::frontend {
 
+/// Deepest nesting the parser accepts: brackets, unary operators, blocks, and operators of one
+/// left-deep chain (`a + b + ...`, `x.y.z`, `f()()`) each count one level. Deeper source is a
+/// FrontendError "expression too deeply nested (more than N levels)" at the construct, so the
+/// recursive passes after parsing (type checker, lowering, unparse) stay within the stack.
+inline constexpr std::size_t kMaxNestingDepth = 1000;
+
 struct ParseOptions {
   /// Decorators that mark a definition weir must understand: when the last component of a
   /// decorator's dotted name (`gtx.field_operator(...)` -> "field_operator") is one of these,

@@ -27,7 +27,12 @@ class SdfgLoadError : public Error {
   std::string file_, json_path_, element_, message_;
 };
 
-/// Parses SDFG JSON text. `origin` names the input in errors. Throws SdfgLoadError.
+/// Deepest nesting of JSON arrays/objects an SDFG file may have; deeper text is rejected with
+/// its line and column before parsing (DaCe's own SDFGs nest a few dozen levels).
+inline constexpr std::size_t kMaxJsonDepth = 1000;
+
+/// Parses SDFG JSON text. `origin` names the input in errors. Throws SdfgLoadError, also for
+/// nesting deeper than kMaxJsonDepth and numbers outside the range of a double (e.g. 1e400).
 std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::string& origin = "<string>");
 /// Reads a `.sdfg` or `.sdfgz` file (gzip detected by content). Throws SdfgLoadError
 /// (including for unreadable files).
