@@ -276,6 +276,10 @@ class ProgramLowering final : public LoweringContext {
           if (d.kind == DimensionKind::Local) unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
         if (!(o.type.dims == t0.dims))
           unsupported(c.loc, "outputs over different dimensions in one call");
+        // Every output is written at the points of the call's one map, so the elements of a
+        // tuple out= must be sliced alike (the embedded backend writes each over its own slice).
+        if (o.slices != c.outs[0].slices)
+          unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" + o.name + "')");
         outs.push_back({o.name, o.type.dims});
       }
       // The output domain: domain=, else the slices of the first output, else its shape.

@@ -270,3 +270,23 @@ TEST_CASE("lowering: constant domain bounds out of range are located errors", "[
   auto ok = lower_text(body("{I: (2, 2), J: (0, 2)}"), "p");
   check_valid_and_round_trip(*ok, "domain_empty");
 }
+
+TEST_CASE("lowering: tuple out= elements sliced differently are refused at the call", "[lowering]") {
+  const std::string ops =
+      "F = Field[[I, J], float64]\n"
+      "@gtx.field_operator\n"
+      "def f(a: F) -> tuple[F, F]:\n"
+      "    return a, a * 2.0\n"
+      "@gtx.program\n"
+      "def differ(a: F, o1: F, o2: F):\n"
+      "    f(a, out=(o1, o2[1:, :]))\n"
+      "@gtx.program\n"
+      "def alike(a: F, o1: F, o2: F):\n"
+      "    f(a, out=(o1[1:, :], o2[1:, :]))\n";
+  // Line 17 of the module (the prelude has 10 lines): the call in `differ`.
+  CHECK_THROWS_WITH(lower_text(ops, "differ"),
+                    Catch::Contains("test.py:17:") &&
+                        Catch::Contains("elements of a tuple out= sliced differently ('o1' and 'o2')"));
+  auto s = lower_text(ops, "alike");
+  check_valid_and_round_trip(*s, "tuple_out_alike");
+}
