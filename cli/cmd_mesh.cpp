@@ -45,11 +45,9 @@ Action add_mesh_command(CLI::App& app) {
                 << o->out << "\n";
       return kExitOk;
     } catch (const std::invalid_argument& e) {
-      std::cerr << "weir mesh: error: " << e.what() << "\n";
-      return kExitUsage;
+      return print_error(e.what(), kExitUsage);
     } catch (const std::exception& e) {
-      std::cerr << "weir mesh: error: " << e.what() << "\n";
-      return kExitInvalidInput;
+      return print_error(e.what(), kExitInvalidInput);
     }
   };
 }

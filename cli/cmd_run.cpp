@@ -14,6 +14,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -21,6 +22,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
@@ -66,6 +68,8 @@ Number parse_number(const std::string& name, const std::string& v) {
   errno = 0;
   double d = std::strtod(v.c_str(), &end);
   if (*end == '\0' && errno == 0) return d;
+  if (*end == '\0' && errno == ERANGE && !v.empty())
+    throw UsageError("--set " + name + "=" + v + ": '" + v + "' is out of range for float64");
   throw UsageError("--set " + name + "=" + v + ": '" + v + "' is not a number");
 }
 
@@ -147,6 +151,50 @@ std::string seconds(double s) {
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// "640 GB", "1.5 MB": bytes for messages (decimal units).
+std::string byte_size(long double bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 6) bytes /= 1000, ++u;
+  std::ostringstream os;
+  os << std::setprecision(bytes < 10 && u > 0 ? 2 : 3) << static_cast<double>(bytes) << " " << units[u];
+  return os.str();
+}
+
+// A --random-inputs array: refuses shapes larger than the machine's memory before trying, and
+// names the argument when the allocation fails anyway.
+Field allocate_input(const Backend& backend, const Parameter& p, const std::vector<std::int64_t>& shape) {
+  long double bytes = static_cast<long double>(size_of(p.dtype));
+  for (auto n : shape) {
+    if (n < 0) throw ArgumentError("--random-inputs: argument '" + p.name + "': negative extent in shape " + shape_str(shape));
+    bytes *= static_cast<long double>(n);
+  }
+  long double memory = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
+  std::string need = "argument '" + p.name + "': shape " + shape_str(shape) + " needs " + byte_size(bytes);
+  if (memory > 0 && bytes > memory) throw ArgumentError(need + ", more than this machine's memory (" + byte_size(memory) + ")");
+  try {
+    return backend.allocator().allocate(p.dtype, shape);
+  } catch (const std::bad_alloc&) {
+    throw ArgumentError(need + ", which cannot be allocated");
+  }
+}
+
+// Fails early (before compiling) when `out` cannot become a directory of outputs: makes and
+// removes a probe directory in its nearest existing ancestor, which must be a directory.
+void check_output_dir(const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw weir::Error("--out " + out.string() + ": exists and is not a directory");
+  fs::path base = fs::absolute(out, ec);
+  while (!base.empty() && !fs::exists(base, ec) && base != base.parent_path()) base = base.parent_path();
+  if (!fs::is_directory(base, ec))
+    throw weir::Error("cannot write --out " + out.string() + ": " + base.string() + " is not a directory");
+  fs::path probe = base / (".weir-probe-" + std::to_string(::getpid()));
+  if (!fs::create_directory(probe, ec) || ec)
+    throw weir::Error("cannot write --out " + out.string() + ": " + (ec ? ec.message() : "cannot create a directory in " + base.string()));
+  fs::remove(probe, ec);
 }
 
 // Writes the outputs into a temporary directory beside `out`, then moves them into place, so
@@ -246,6 +294,7 @@ int run_command(const Opts& o) {
     return kExitUsage;
   }
   if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (!o.out_dir.empty()) check_output_dir(o.out_dir);
   Target target = load_target(o, *backend);
   const Signature& sig = target.sig;
 
@@ -299,7 +348,7 @@ int run_command(const Opts& o) {
                             "; give " + (need.size() == 1 ? "it" : "them") + " with --set NAME=VALUE" +
                             (target.field_view || !target.connectivities.empty() ? " (or --set DIM=N for every field's extent along DIM)" : ""));
       }
-      Field f = backend->allocator().allocate(p.dtype, shape);
+      Field f = allocate_input(*backend, p, shape);
       const ConnectivityParameter* conn = nullptr;
       for (const auto& c : target.connectivities)
         if (c.name == p.name) conn = &c;
@@ -325,6 +374,7 @@ int run_command(const Opts& o) {
   // Check the arguments before compiling, so that mistakes show at once.
   if (target.field_view) check_embedded_arguments(*target.field_view, args);
   else bind_arguments(sig, args);
+  check_connectivities(target.connectivities, sig, args);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
   std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name() << "'\n";
@@ -381,7 +431,14 @@ Action add_run_command(CLI::App& app) {
   cmd->add_flag("--random-inputs", o->random_inputs,
                 "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices in "
                 "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
-  cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)");
+  cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+                       ? std::string()
+                       : "--seed: '" + v + "' is not a non-negative integer";
+          },
+          "UINT"));
   cmd->add_option("--repeat", o->repeat, "Run N times (each from the same inputs), printing each call's wall time");
   return [o]() {
     try {

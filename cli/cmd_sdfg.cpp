@@ -32,8 +32,7 @@ Action add_sdfg_command(CLI::App& app) {
     using namespace weir::frontend;
     auto sep = o->target.rfind("::");
     if (sep == std::string::npos || sep == 0 || sep + 2 == o->target.size()) {
-      std::cerr << "weir sdfg: expected FILE.py::NAME, got '" << o->target << "'\n";
-      return kExitUsage;
+      return print_error("weir sdfg: expected FILE.py::NAME, got '" + o->target + "'", kExitUsage);
     }
     std::string file = o->target.substr(0, sep), name = o->target.substr(sep + 2);
     try {

@@ -30,7 +30,7 @@ Action add_validate_command(CLI::App& app) {
         }
       } catch (const SdfgLoadError& e) {
         rc = kExitInvalidInput;
-        std::cout << "error: " << e.what() << "\n";
+        print_error(e.what(), rc);
       }
     }
     return rc;

@@ -1,5 +1,7 @@
 // weir: an optimizer and code generator for stateful dataflow graphs (SDFGs).
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <new>
 #include <iostream>
 #include <vector>
 
@@ -30,6 +32,24 @@ int main(int argc, char** argv) {
   add(add_mesh_command);
   add(add_optimize_command);
 
+  // A word where a command must be that names none: CLI11 would only say "A subcommand is
+  // required", so name the word and the commands.
+  CLI::App* level = &app;
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    CLI::App* sub = nullptr;
+    for (CLI::App* c : level->get_subcommands({}))
+      if (c->check_name(argv[i])) sub = c;
+    if (sub) {
+      level = sub;
+      continue;
+    }
+    if (level->get_require_subcommand_min() == 0) break;
+    std::string names;
+    for (CLI::App* c : level->get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
+    return print_error("unknown command '" + std::string(argv[i]) + "'" +
+                           (level == &app ? "" : " for 'weir " + level->get_name() + "'") + " (commands: " + names + ")",
+                       kExitUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,7 +66,14 @@ int main(int argc, char** argv) {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();
   } catch (const weir::Error& e) {
-    std::cerr << "weir: error: " << e.what() << "\n";
+    return print_error(e.what(), kExitInvalidInput);
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user named (or one beside it) cannot be read or written.
+    std::cerr << "weir: error: cannot " << (e.path1().empty() ? std::string("access files") : "use " + e.path1().string())
+              << ": " << e.code().message() << "\n";
+    return kExitInvalidInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "weir: error: out of memory (the inputs or sizes given need more memory than is available)\n";
     return kExitInvalidInput;
   } catch (const std::exception& e) {
     std::cerr << "weir: internal error: " << e.what() << "\n";

@@ -74,7 +74,8 @@ void convert_scalar(const Parameter& p, const Number& n, void* slot) {
   };
   auto as_double = [&]() -> double {
     if (auto* i = std::get_if<std::int64_t>(&n)) return static_cast<double>(*i);
-    if (auto* b = std::get_if<bool>(&n)) return *b ? 1.0 : 0.0;
+    // true/false for a float is likely a mix-up of parameters: refuse rather than pass 1.0.
+    if (std::holds_alternative<bool>(n)) throw bad("a boolean for a floating-point parameter");
     return std::get<double>(n);
   };
   auto int_in = [&](long double lo, long double hi) -> std::int64_t {

@@ -6,6 +6,7 @@
 #include <typeinfo>
 
 #include "toolchain.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
@@ -61,7 +62,9 @@ CompilationArtifact compile(const Backend& backend, const CompilableProgram& pro
 }
 
 std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
-  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).build(program);
+  // Compiled code reads through connectivity tables unchecked: check their entries per call.
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
+    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(*program.definition));
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }

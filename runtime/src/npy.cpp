@@ -248,6 +248,9 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
 }
 
 Field read_npy(const std::filesystem::path& path, const Allocator& allocator) {
+  // (An ifstream opens a directory and reads it as empty.)
+  std::error_code dir_ec;
+  if (std::filesystem::is_directory(path, dir_ec)) fail(path.string(), "is a directory, not a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::error_code ec;
@@ -287,6 +290,8 @@ std::string to_npy_bytes(const Field& field) {
 
 void write_npy(const std::filesystem::path& path, const Field& field) {
   std::string bytes = to_npy_bytes(field);
+  std::error_code dir_ec;
+  if (std::filesystem::is_directory(path, dir_ec)) fail(path.string(), "cannot write: is a directory");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) fail(path.string(), std::string("cannot write: ") + std::strerror(errno));
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,20 +19,49 @@ bool ends_with(const std::string& s, const char* suffix) {
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
+// The largest SDFG text read (after decompression): WEIR_MAX_SDFG_BYTES, default 1 GiB, so a
+// small gzip bomb fails clearly instead of exhausting memory.
+std::size_t max_sdfg_bytes() {
+  const char* env = std::getenv("WEIR_MAX_SDFG_BYTES");
+  if (env && *env) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(env, &end, 10);
+    if (errno == 0 && end && *end == '\0' && v > 0) return static_cast<std::size_t>(v);
+  }
+  return std::size_t{1} << 30;
+}
+
 // gzread passes uncompressed files through unchanged, so one reader serves both forms.
 std::string read_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw SdfgLoadError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  const std::size_t limit = max_sdfg_bytes();
   std::string out;
   char buf[1 << 16];
   int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-  int err = 0;
-  std::string msg = n < 0 ? gzerror(f, &err) : "";
+  while ((n = gzread(f, buf, sizeof buf)) > 0) {
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > limit) {
+      bool gz = gzdirect(f) == 0;
+      gzclose(f);
+      throw SdfgLoadError(path, "", "", std::string(gz ? "decompressed size" : "size") + " exceeds the limit of " +
+                                            std::to_string(limit) + " bytes (set WEIR_MAX_SDFG_BYTES to raise it)");
+    }
+  }
+  // A truncated gzip stream ends with n == 0 and Z_BUF_ERROR, corrupt data with n < 0.
+  int err = Z_OK;
+  std::string msg = gzerror(f, &err);
+  bool gz = gzdirect(f) == 0;
+  long offset = gz ? static_cast<long>(gzoffset(f)) : -1;
   gzclose(f);
-  if (n < 0) throw SdfgLoadError(path, "", "", "cannot read (corrupt gzip data?): " + msg);
+  if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) {
+    if (!gz) throw SdfgLoadError(path, "", "", "cannot read: " + msg);
+    std::string what = err == Z_BUF_ERROR ? "truncated gzip data (unexpected end of file)" : "corrupt gzip data (" + msg + ")";
+    throw SdfgLoadError(path, "", "", what + " at compressed byte " + std::to_string(offset));
+  }
   return out;
 }
 

@@ -66,3 +66,36 @@ TEST_CASE("weir run FILE.py::OPERATOR --backend cpu: shifted reads outside the i
   CHECK_THAT(r.out, Catch::Contains("reads f[0 .. 5] in dimension 0 of f with shape 4"));
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("weir run FILE.py::PROGRAM: a connectivity entry outside its dimension fails before the call", "[cli][run][bounds]") {
+  auto dir = weir::test::scratch_dir("cli-run-bounds-conn");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  auto out = dir / "out";
+  auto prog = q(fs::path(WEIR_SOURCE_DIR) / "examples/unstructured/cell_laplacian.py") + "::cell_laplacian";
+  fs::create_directories(dir / "in");
+  // 6 cells, 2 levels; row 3 of C2E2CO points at cell 100000000 (the indirect read is not
+  // covered by the scope-entry bounds checks), then at cell 6 (one past the end), then at -2.
+  auto make = [&](const std::string& bad) {
+    std::ofstream(dir / "make.py") << "import numpy as np\nd = " << q(dir / "in") << "\n"
+                                   << "t = np.array([[i, (i + 1) % 6, (i + 5) % 6, -1] for i in range(6)], dtype=np.int32)\n"
+                                   << "t[3, 1] = " << bad << "\n"
+                                   << "np.save(d + '/C2E2CO.npy', t)\n"
+                                   << "np.save(d + '/psi.npy', np.ones((6, 2)))\nnp.save(d + '/weights.npy', np.ones((6, 4)))\n"
+                                   << "np.save(d + '/lap.npy', np.zeros((6, 2)))\n";
+    REQUIRE(std::system(("/usr/bin/python3 " + q(dir / "make.py")).c_str()) == 0);
+  };
+  for (const std::string bad : {"100000000", "6", "-2"})
+    for (const char* backend : {"cpu", "embedded"}) {
+      make(bad);
+      auto r = weir::test::run_weir("run " + prog + " --backend " + backend + " --in-dir " + q(dir / "in") + " --out " + q(out));
+      INFO(bad << " on " << backend << "\n" << r.out);
+      CHECK(r.code == 1);
+      CHECK_THAT(r.out, Catch::Contains("weir: error: connectivity 'C2E2CO': entry [3, 1] = " + bad + " is outside Cell (size 6)"));
+      CHECK_FALSE(fs::exists(out));
+    }
+  // -1 entries (no neighbour) are valid.
+  make("-1");
+  auto r = weir::test::run_weir("run " + prog + " --backend cpu --in-dir " + q(dir / "in") + " --out " + q(out));
+  INFO(r.out);
+  CHECK(r.code == 0);
+}

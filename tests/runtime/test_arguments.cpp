@@ -139,6 +139,10 @@ TEST_CASE("arguments: wrong dtype, wrong shape, missing and unknown names", "[ru
   CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("(out of range)"));
   args.values["TSTEPS"] = 3.0;  // an integral float is fine
   CHECK(slot<std::int32_t>(bind_arguments(sig, args), 2) == 3);
+  // true for a float64 scalar is refused, not passed as 1.0.
+  args.values["alpha"] = true;
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'alpha': expected float64 scalar, got true (a boolean for a floating-point parameter)");
 }
 
 TEST_CASE("arguments: a symbol no shape determines must be given", "[runtime][arguments]") {

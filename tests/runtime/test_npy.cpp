@@ -183,6 +183,9 @@ TEST_CASE("npy: broken files give errors that name the file", "[runtime][npy]") 
   std::string good = to_npy_bytes(iota(ScalarType::Float64, {4, 4}));
   CHECK_THROWS_WITH(read_npy(dir / "missing.npy"), Catch::Contains("missing.npy: no such file"));
   CHECK_THROWS_AS(read_npy(dir / "missing.npy"), NpyError);
+  std::filesystem::create_directories(dir / "dir.npy");
+  CHECK_THROWS_WITH(read_npy(dir / "dir.npy"), Catch::Contains("dir.npy: is a directory"));
+  CHECK_THROWS_WITH(write_npy(dir / "dir.npy", iota(ScalarType::Float64, {2})), Catch::Contains("dir.npy: cannot write: is a directory"));
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "empty.npy", "")), Catch::Contains("empty.npy: empty file"));
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "text.npy", "hello world, not numpy")),
                     Catch::Contains("text.npy: not a .npy file"));

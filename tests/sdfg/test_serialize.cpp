@@ -1,6 +1,7 @@
 // DaCe JSON: corpus round trips, key preservation, format rules, gzip, atomic saves and a table
 // of malformed inputs with the exact error each must give.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -204,6 +205,18 @@ TEST_CASE("sdfgz files are gzip and load like plain files", "[serialize]") {
 
   std::ofstream(dir / "corrupt.sdfgz", std::ios::binary) << std::string("\x1f\x8b\x08\x00garbage-garbage", 19);
   CHECK_THROWS_AS(weir::load_sdfg((dir / "corrupt.sdfgz").string()), weir::SdfgLoadError);
+  CHECK_THROWS_WITH(weir::load_sdfg((dir / "corrupt.sdfgz").string()), Catch::Contains("corrupt gzip data"));
+  // Cut in the middle of the deflate stream: a gzip error, not a JSON one.
+  std::ofstream(dir / "trunc.sdfgz", std::ios::binary) << gz.substr(0, gz.size() / 2);
+  CHECK_THROWS_WITH(weir::load_sdfg((dir / "trunc.sdfgz").string()),
+                    Catch::Contains("truncated gzip data") && !Catch::Contains("JSON"));
+  // The size limit on the decompressed text (a gzip bomb fails before exhausting memory).
+  ::setenv("WEIR_MAX_SDFG_BYTES", "100", 1);
+  CHECK_THROWS_WITH(weir::load_sdfg((dir / "k.sdfgz").string()),
+                    Catch::Contains("decompressed size exceeds the limit of 100 bytes") && Catch::Contains("WEIR_MAX_SDFG_BYTES"));
+  CHECK_THROWS_WITH(weir::load_sdfg((dir / "k.sdfg").string()), Catch::Contains("size exceeds the limit of 100 bytes"));
+  ::unsetenv("WEIR_MAX_SDFG_BYTES");
+  CHECK_NOTHROW(weir::load_sdfg((dir / "k.sdfgz").string()));
 }
 
 TEST_CASE("a failed save leaves the previous file and no temporary behind", "[serialize]") {

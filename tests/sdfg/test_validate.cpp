@@ -678,3 +678,21 @@ TEST_CASE("every DaCe corpus SDFG validates, except reference.sdfg", "[validate]
   CHECK(files.size() >= 18);
   CHECK(saw_reference);
 }
+
+TEST_CASE("a tasklet with output connectors and empty or blank code is reported", "[validate]") {
+  for (const std::string code : {"", "   \n\t "}) {
+    MapProgram p;
+    static_cast<Tasklet&>(p.st->node(p.tasklet)).code.code = code;
+    auto ds = validate(*p.sdfg);
+    const Diagnostic& d = find_code(ds, "tasklet-no-code");
+    CHECK(contains(d.message, "has no code but has output connectors"));
+    CHECK(contains(d.str(), "twice"));
+    CHECK_THROWS(validate_or_throw(*p.sdfg));
+  }
+  // A tasklet without outputs may be empty: it only orders its inputs.
+  MapProgram p;
+  auto t = p.st->add_tasklet("order", CodeBlock{"", Language::Python}, {"x"}, {}).id();
+  p.st->add_edge(p.a, "", t, "x", Memlet::simple("A", Subset::parse("0")));
+  auto ds = validate(*p.sdfg);
+  for (const auto& d : ds) CHECK(d.code != "tasklet-no-code");
+}

@@ -224,6 +224,10 @@ TEST_CASE("registry: every transformation has a name, description and pass", "[t
   CHECK(pass_name_of("OTFMapFusion") == "otf-map-fusion");
   CHECK(make_transformation("MapFusion") != nullptr);
   CHECK(make_transformation("NoSuchTransformation") == nullptr);
+  // Pass names (as `weir transforms list` shows them) name the same classes.
+  REQUIRE(make_transformation("map-fusion") != nullptr);
+  CHECK(make_transformation("map-fusion")->name() == make_transformation("MapFusion")->name());
+  CHECK(make_transformation("no-such-transformation") == nullptr);
 }
 
 TEST_CASE("corpus: applicable transformations keep DaCe's SDFGs valid", "[transforms][corpus]") {

@@ -74,7 +74,7 @@ std::vector<std::string> transformation_names() {
 
 std::unique_ptr<Transformation> make_transformation(const std::string& name) {
   for (const auto& e : entries())
-    if (name == e.name) return e.make();
+    if (name == e.name || name == pass_name_of(e.name)) return e.make();
   return nullptr;
 }
 

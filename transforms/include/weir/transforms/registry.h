@@ -13,7 +13,8 @@ namespace weir::transforms {
 
 /// Class names of all registered transformations, in listing order.
 std::vector<std::string> transformation_names();
-/// A fresh instance with default options, or nullptr for an unknown class name.
+/// A fresh instance with default options for a class name or its pass name ("MapFusion",
+/// "map-fusion"), or nullptr for an unknown name.
 std::unique_ptr<Transformation> make_transformation(const std::string& name);
 
 /// Kebab-case pass name of a transformation class name: "MapTiling" -> "map-tiling"; an acronym
