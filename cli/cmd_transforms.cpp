@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "commands.h"
 #include "weir/sdfg/serialize.h"
@@ -37,8 +38,20 @@ Action add_transforms_command(CLI::App& app) {
           std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  " << s.description
                     << "\n";
       }
-      auto s = transforms::make_simplify_pipeline();
-      std::cout << "simplify (pipeline): " << s->description() << "\n";
+      // Passes that are not one transformation: whole-graph passes and named pipelines.
+      std::set<std::string> listed;
+      for (const auto& n : transforms::transformation_names()) listed.insert(transforms::pass_name_of(n));
+      for (const auto& p : transforms::pass_names()) {
+        if (listed.count(p)) continue;
+        auto pass = transforms::make_pass(p);
+        if (!pass) continue;
+        auto* pipeline = dynamic_cast<transforms::Pipeline*>(pass.get());
+        std::cout << p << (pipeline ? " (pipeline)" : " (pass)") << ": " << pass->description() << "\n";
+        if (pipeline) std::cout << "    passes: " << pipeline->str_passes() << "\n";
+        for (const auto& s : pass->options().specs())
+          std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  " << s.description
+                    << "\n";
+      }
       return kExitOk;
     }
     if (!match->parsed()) return kExitUsage;
