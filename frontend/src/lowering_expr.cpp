@@ -347,41 +347,6 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
   throw Error("lowering: bad value");
 }
 
-namespace {
-
-std::string binop_text(BinaryOperator op) {
-  switch (op) {
-    case BinaryOperator::Add: return "+";
-    case BinaryOperator::Sub: return "-";
-    case BinaryOperator::Mult: return "*";
-    case BinaryOperator::Div: return "/";
-    case BinaryOperator::FloorDiv: return "//";
-    case BinaryOperator::Mod: return "%";
-    case BinaryOperator::Pow: return "**";
-    case BinaryOperator::LShift: return "<<";
-    case BinaryOperator::RShift: return ">>";
-    case BinaryOperator::BitOr: return "|";
-    case BinaryOperator::BitXor: return "^";
-    case BinaryOperator::BitAnd: return "&";
-    case BinaryOperator::MatMult: return "@";
-  }
-  return "?";
-}
-
-std::string cmp_text(CompareOperator op) {
-  switch (op) {
-    case CompareOperator::Eq: return "==";
-    case CompareOperator::NotEq: return "!=";
-    case CompareOperator::Lt: return "<";
-    case CompareOperator::LtE: return "<=";
-    case CompareOperator::Gt: return ">";
-    case CompareOperator::GtE: return ">=";
-    default: return "?";
-  }
-}
-
-}  // namespace
-
 Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) {
   switch (e.kind) {
     case TExprKind::Name: {
@@ -412,7 +377,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
     }
     case TExprKind::Binary: {
       Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
-      std::string op = binop_text(e.binary_op);
+      std::string op(to_string(e.binary_op));  // Python spelling (ast.h)
       if (e.binary_op == BinaryOperator::MatMult) unsupported(e.loc, "operator '@'");
       return zip({a, b}, "binary", [&](const std::vector<std::string>& t) {
         return "(" + t[0] + " " + op + " " + t[1] + ")";
@@ -420,7 +385,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
     }
     case TExprKind::Compare: {
       Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
-      std::string op = cmp_text(e.compare_op);
+      std::string op(to_string(e.compare_op));
       return zip({a, b}, "comparison", [&](const std::vector<std::string>& t) {
         return "(" + t[0] + " " + op + " " + t[1] + ")";
       });
