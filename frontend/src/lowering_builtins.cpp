@@ -7,6 +7,10 @@
 
 namespace weir::frontend::lowering {
 
+std::string dace_type_name(ScalarKind k) {
+  return k == ScalarKind::Bool ? "bool_" : std::string(to_string(k));
+}
+
 namespace {
 
 const std::map<std::string, std::string>& math_names() {
@@ -22,10 +26,6 @@ const std::map<std::string, std::string>& math_names() {
       {"minimum", "min"},      {"maximum", "max"},        {"fmod", "math.fmod"},
   };
   return m;
-}
-
-std::string dace_type_name(ScalarKind k) {
-  return k == ScalarKind::Bool ? "bool_" : std::string(to_string(k));
 }
 
 /// The neutral element of a reduction over `dtype`, as Python text.

@@ -317,11 +317,7 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
       keep_.push_back(v->env);  // the key's address must not be reused by a later scope
       return c;
     }
-    case Val::Kind::Elem: {
-      Code b = eval_value(v->elems[0], shift);
-      if (!b.tuple || v->index >= b.elems.size()) throw Error("lowering: element of a non-tuple");
-      return b.elems[v->index];
-    }
+    case Val::Kind::Elem: return value_elem(v->elems[0], {v->index}, shift);
     case Val::Kind::Tuple: {
       Code c;
       c.tuple = true;
@@ -361,11 +357,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       for (const TExprPtr& a : e.args) c.elems.push_back(eval(*a, env, shift));
       return c;
     }
-    case TExprKind::TupleGet: {
-      Code b = eval(*e.args[0], env, shift);
-      if (!b.tuple || e.index >= b.elems.size()) throw Error("lowering: element of a non-tuple");
-      return b.elems[e.index];
-    }
+    case TExprKind::TupleGet: return expr_elem(*e.args[0], env, {e.index}, shift);
     case TExprKind::Unary: {
       Code x = eval(*e.args[0], env, shift);
       std::string op = e.unary_op == UnaryOperator::USub  ? "-"
@@ -428,6 +420,107 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       unsupported(e.loc, "a domain condition outside concat_where");
   }
   throw Error("lowering: bad expression");
+}
+
+namespace {
+
+Code pick(Code c, const std::vector<std::size_t>& path) {
+  for (std::size_t i : path) {
+    if (!c.tuple || i >= c.elems.size()) throw Error("lowering: element of a non-tuple");
+    Code e = std::move(c.elems[i]);
+    c = std::move(e);
+  }
+  return c;
+}
+
+std::vector<std::size_t> tail(const std::vector<std::size_t>& path) {
+  return std::vector<std::size_t>(path.begin() + 1, path.end());
+}
+
+}  // namespace
+
+Code KernelBuilder::value_elem(const ValuePtr& v, std::vector<std::size_t> path, const Shift& shift) {
+  if (path.empty()) return eval_value(v, shift);
+  switch (v->kind) {
+    case Val::Kind::Tuple:
+      if (path[0] >= v->elems.size()) throw Error("lowering: element of a non-tuple");
+      return value_elem(v->elems[path[0]], tail(path), shift);
+    case Val::Kind::Elem:
+      path.insert(path.begin(), v->index);
+      return value_elem(v->elems[0], std::move(path), shift);
+    case Val::Kind::Lazy: {
+      auto key = std::make_tuple(static_cast<const void*>(v->expr.get()), static_cast<const void*>(v->env.get()),
+                                 shift, path);
+      if (auto it = elem_memo_.find(key); it != elem_memo_.end()) return it->second;
+      Code c = temp(expr_elem(*v->expr, v->env, path, shift));
+      elem_memo_.emplace(key, c);
+      keep_.push_back(v->env);
+      return c;
+    }
+    case Val::Kind::Select: {
+      Code cond = eval_value(v->elems[0], shift);
+      Code a = value_elem(v->elems[1], path, shift), b = value_elem(v->elems[2], path, shift);
+      return temp(zip({cond, a, b}, "if", [](const std::vector<std::string>& t) {
+        return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+      }));
+    }
+    default: return pick(eval_value(v, shift), path);
+  }
+}
+
+Code KernelBuilder::expr_elem(const TExpr& e, const EnvPtr& env, std::vector<std::size_t> path, const Shift& shift) {
+  if (path.empty()) return eval(e, env, shift);
+  switch (e.kind) {
+    case TExprKind::Tuple:
+      if (path[0] >= e.args.size()) throw Error("lowering: element of a non-tuple");
+      return expr_elem(*e.args[path[0]], env, tail(path), shift);
+    case TExprKind::TupleGet:
+      path.insert(path.begin(), e.index);
+      return expr_elem(*e.args[0], env, std::move(path), shift);
+    case TExprKind::Name: {
+      ValuePtr v = lookup(env, e.name);
+      if (!v) unsupported(e.loc, "the name '" + e.name + "' here (" + to_string(e.type) + ")");
+      return value_elem(v, std::move(path), shift);
+    }
+    case TExprKind::Ternary: {
+      Code c = eval(*e.args[0], env, shift);
+      Code a = expr_elem(*e.args[1], env, path, shift), b = expr_elem(*e.args[2], env, path, shift);
+      return zip({c, a, b}, "conditional expression", [](const std::vector<std::string>& t) {
+        return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+      });
+    }
+    case TExprKind::Builtin:
+      if (e.name == "astype") {
+        Code x = expr_elem(*e.args[0], env, path, shift);
+        const Type* t = &e.type;
+        while (t->is_tuple() && !t->elements.empty()) t = &t->elements[0];
+        std::string fn = "dace." + dace_type_name(t->dtype);
+        return zip({x}, "astype", [&](const std::vector<std::string>& s) { return fn + "(" + s[0] + ")"; });
+      }
+      if (e.name == "where") {
+        Code m = eval(*e.args[0], env, shift);
+        Code a = expr_elem(*e.args[1], env, path, shift), b = expr_elem(*e.args[2], env, path, shift);
+        return zip({m, a, b}, "where", [](const std::vector<std::string>& t) {
+          return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+        });
+      }
+      break;
+    case TExprKind::Call:
+      if (e.callee && e.callee->kind == DefinitionKind::FieldOperator) {
+        auto key = std::make_pair(static_cast<const void*>(&e), static_cast<const void*>(env.get()));
+        auto it = inlined_.find(key);
+        if (it == inlined_.end()) {
+          std::vector<ValuePtr> args;
+          for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
+          it = inlined_.emplace(key, inline_call(*e.callee, args, e.loc)).first;
+          keep_.push_back(env);
+        }
+        return value_elem(it->second, std::move(path), shift);
+      }
+      break;
+    default: break;
+  }
+  return pick(eval(e, env, shift), path);
 }
 
 ValuePtr KernelBuilder::inline_call(const TypedDefinition& callee, const std::vector<ValuePtr>& args,

@@ -122,6 +122,13 @@ class KernelBuilder {
 
   Code eval(const TExpr& e, const EnvPtr& env, const Shift& shift);
   Code eval_value(const ValuePtr& v, const Shift& shift);
+  /// The element at `path` (tuple indices, outermost first) of the tuple value `v` at `shift`,
+  /// computing only that element where the value allows (a tuple, astype / where / an `if`
+  /// of tuples, a call's tuple result): the other elements may be over dimensions that the
+  /// point does not have (`a_wp, v_wp = astype((a, v), wpfloat)` then `a_wp(E2C[0])`).
+  Code value_elem(const ValuePtr& v, std::vector<std::size_t> path, const Shift& shift);
+  /// The same for the value of expression `e` in `env`.
+  Code expr_elem(const TExpr& e, const EnvPtr& env, std::vector<std::size_t> path, const Shift& shift);
   /// Binds the callee's parameters (of a field or scan operator) to `args` and runs its body;
   /// returns the result value.
   ValuePtr inline_call(const TypedDefinition& callee, const std::vector<ValuePtr>& args,
@@ -169,6 +176,10 @@ class KernelBuilder {
   std::vector<Read> reads_;
   std::map<std::string, std::string> read_conns_;  // "container[offsets]" -> connector
   std::map<std::tuple<const void*, const void*, Shift>, Code> memo_;
+  /// Elements of named values (value_elem of a Lazy value), keyed like memo_ plus the path.
+  std::map<std::tuple<const void*, const void*, Shift, std::vector<std::size_t>>, Code> elem_memo_;
+  /// The inlined result of a call expression in a scope (for elements of its tuple result).
+  std::map<std::pair<const void*, const void*>, ValuePtr> inlined_;
   /// What memo_ keys point to, kept alive so that no later scope or value reuses an address
   /// (a freed callee scope reused by the next call of the same operator would hit the memo).
   std::vector<std::shared_ptr<const void>> keep_;
@@ -181,6 +192,9 @@ class KernelBuilder {
 /// Combines codes leaf by leaf.
 Code zip(const std::vector<Code>& parts, const std::string& what,
          const std::function<std::string(const std::vector<std::string>&)>& f);
+
+/// The dace name of a dtype in casts: `float64`, `bool_`.
+std::string dace_type_name(ScalarKind k);
 
 /// Python text of a literal of type `dtype`.
 std::string literal_text(const ConstantValue& c, ScalarKind dtype);

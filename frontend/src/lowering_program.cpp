@@ -3,6 +3,7 @@
 // domain per state with one tasklet computing the inlined operator.
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "lowering_internal.h"
@@ -252,64 +253,102 @@ class ProgramLowering final : public LoweringContext {
       for (const TExprPtr& x : a->args) v->elems.push_back(program_arg(x));
       return v;
     }
-    return lazy(a, nullptr);  // a literal
+    return lazy(a, program_env_);  // a literal, or a scalar expression of the parameters
+  }
+
+  /// The containers among the fields `v` passes (a program argument value).
+  static void fields_of(const ValuePtr& v, std::set<std::string>& out) {
+    if (v->kind == Val::Kind::Field) out.insert(v->name);
+    for (const ValuePtr& e : v->elems) fields_of(e, out);
+  }
+
+  /// The output domain of `o` over its dims: `domain` (bounds by dimension), else its
+  /// slices, else its whole shape.
+  std::vector<Range> out_ranges(const ProgramCall::Out& o, const std::vector<ProgramCall::Range>& domain) {
+    std::vector<Range> ranges;
+    for (std::size_t j = 0; j < o.type.dims.size(); ++j) {
+      const Dimension& d = o.type.dims[j];
+      sym::Expr size = sym::Expr::symbol(size_symbols_.at(o.name).at(d.name));
+      sym::Expr lo(0), hi = size;
+      bool from_domain = false;
+      for (const ProgramCall::Range& r : domain)
+        if (r.dim == d) {
+          lo = bound_expr(*r.lo);
+          hi = bound_expr(*r.hi);
+          from_domain = true;
+          check_constant_bounds(r, lo, hi);
+        }
+      if (!from_domain && j < o.slices.size()) {
+        const auto& [sl, sh] = o.slices[j];
+        if (sl) lo = *sl < 0 ? size + sym::Expr(*sl) : sym::Expr(*sl);
+        if (sh) hi = *sh < 0 ? size + sym::Expr(*sh) : sym::Expr(*sh);
+      }
+      ranges.emplace_back(lo, hi - sym::Expr(1));
+    }
+    return ranges;
   }
 
   void lower_program() {
     std::set<std::string> symbols;
     for (const ProgramCall& c : def_.calls)
-      for (const ProgramCall::Range& r : c.domain) {
-        collect_names(*r.lo, symbols);
-        collect_names(*r.hi, symbols);
-      }
+      for (std::size_t i = 0; i < std::max<std::size_t>(c.outs.size(), 1); ++i)
+        for (const ProgramCall::Range& r : c.outs.empty() ? c.domain : c.domain_of(i)) {
+          collect_names(*r.lo, symbols);
+          collect_names(*r.hi, symbols);
+        }
     for (const TParam& p : def_.params) {
       add_param(p, symbols);
       sdfg_->arg_names.push_back(p.name);
+      program_env_ = bind_name(program_env_, p.name, params_.at(p.name));
     }
     for (std::size_t k = 0; k < def_.calls.size(); ++k) {
       const ProgramCall& c = def_.calls[k];
       if (c.outs.empty()) unsupported(c.loc, "a call without outputs");
+      std::vector<ValuePtr> args;
+      for (const TExprPtr& a : c.args) args.push_back(program_arg(a));
+      for (const ProgramCall::Out& o : c.outs)
+        for (const Dimension& d : o.type.dims)
+          if (d.kind == DimensionKind::Local) unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
+      bool per_output = false;  // outputs over different domains (a tuple of domains)
+      for (std::size_t i = 1; i < c.outs.size(); ++i)
+        per_output = per_output || !same_domain(c.domain_of(i), c.domain_of(0)) || !(c.outs[i].type.dims == c.outs[0].type.dims);
+      if (per_output) {
+        // One map per output, each computing its element of the result: no output may be
+        // an input of the call, which an earlier map would already have overwritten.
+        std::set<std::string> inputs;
+        for (const ValuePtr& a : args) fields_of(a, inputs);
+        for (std::size_t i = 0; i < c.outs.size(); ++i) {
+          const ProgramCall::Out& o = c.outs[i];
+          if (i + 1 < c.outs.size() && inputs.count(o.name))
+            unsupported(c.loc, "outputs over different domains where output '" + o.name + "' is also an argument");
+          emit_call(k, *c.callee, args, {{o.name, o.type.dims}}, o.type.dims, out_ranges(o, c.domain_of(i)), c.loc, i);
+        }
+        continue;
+      }
       const Type& t0 = c.outs[0].type;
       std::vector<OutField> outs;
       for (const ProgramCall::Out& o : c.outs) {
-        for (const Dimension& d : o.type.dims)
-          if (d.kind == DimensionKind::Local) unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
-        if (!(o.type.dims == t0.dims))
-          unsupported(c.loc, "outputs over different dimensions in one call");
         // Every output is written at the points of the call's one map, so the elements of a
         // tuple out= must be sliced alike (the embedded backend writes each over its own slice).
         if (o.slices != c.outs[0].slices)
           unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" + o.name + "')");
         outs.push_back({o.name, o.type.dims});
       }
-      // The output domain: domain=, else the slices of the first output, else its shape.
-      std::vector<Range> ranges;
-      const ProgramCall::Out& o0 = c.outs[0];
-      for (std::size_t j = 0; j < t0.dims.size(); ++j) {
-        const Dimension& d = t0.dims[j];
-        sym::Expr size = sym::Expr::symbol(size_symbols_.at(o0.name).at(d.name));
-        sym::Expr lo(0), hi = size;
-        bool from_domain = false;
-        for (const ProgramCall::Range& r : c.domain)
-          if (r.dim == d) {
-            lo = bound_expr(*r.lo);
-            hi = bound_expr(*r.hi);
-            from_domain = true;
-            check_constant_bounds(r, lo, hi);
-          }
-        if (!from_domain && j < o0.slices.size()) {
-          const auto& [sl, sh] = o0.slices[j];
-          if (sl) lo = *sl < 0 ? size + sym::Expr(*sl) : sym::Expr(*sl);
-          if (sh) hi = *sh < 0 ? size + sym::Expr(*sh) : sym::Expr(*sh);
-        }
-        ranges.emplace_back(lo, hi - sym::Expr(1));
-      }
-      std::vector<ValuePtr> args;
-      for (const TExprPtr& a : c.args) args.push_back(program_arg(a));
-      emit_call(k, *c.callee, args, outs, t0.dims, ranges, c.loc);
+      emit_call(k, *c.callee, args, outs, t0.dims, out_ranges(c.outs[0], c.domain_of(0)), c.loc);
     }
     if (def_.calls.empty()) sdfg_->add_state("empty", true);
   }
+
+  /// Whether two domain= lists give the same bounds (written alike) for the same dimensions.
+  bool same_domain(const std::vector<ProgramCall::Range>& a, const std::vector<ProgramCall::Range>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!(a[i].dim == b[i].dim) || unparse_bound(*a[i].lo) != unparse_bound(*b[i].lo) ||
+          unparse_bound(*a[i].hi) != unparse_bound(*b[i].hi))
+        return false;
+    return true;
+  }
+  std::string unparse_bound(const TExpr& e) { return bound_expr(e).str(); }
 
   // ---------------------------------------------------------------- field operators
 
@@ -463,6 +502,23 @@ class ProgramLowering final : public LoweringContext {
     if (writes.empty() && mapped) st.add_edge(tid, "", exit_id, "", Memlet{});
   }
 
+  /// The path (element indices) of leaf `n` of `t` in flattened order.
+  static std::vector<std::size_t> leaf_path(const Type& t, std::size_t n) {
+    std::vector<std::size_t> path;
+    std::size_t seen = 0;
+    std::function<bool(const Type&)> walk = [&](const Type& x) {
+      if (!x.is_tuple()) return seen++ == n;
+      for (std::size_t i = 0; i < x.elements.size(); ++i) {
+        path.push_back(i);
+        if (walk(x.elements[i])) return true;
+        path.pop_back();
+      }
+      return false;
+    };
+    if (!walk(t)) throw Error("lowering: no result leaf " + std::to_string(n));
+    return path;
+  }
+
   /// Flattens a result code into its leaves.
   static std::vector<std::string> leaves_of(const Code& c) {
     std::vector<std::string> leaves;
@@ -481,9 +537,11 @@ class ProgramLowering final : public LoweringContext {
     return conn;
   }
 
+  /// `leaf`: compute only that leaf of the (flattened) result into the single output.
   void emit_call(std::size_t k, const TypedDefinition& callee, const std::vector<ValuePtr>& args,
                  const std::vector<OutField>& outs, const std::vector<Dimension>& dims,
-                 const std::vector<Range>& ranges, const SourceLocation& loc) {
+                 const std::vector<Range>& ranges, const SourceLocation& loc,
+                 std::optional<std::size_t> leaf = std::nullopt) {
     if (callee.kind == DefinitionKind::Program)
       unsupported(loc, "program '" + callee.name + "' called in a program");
     std::map<std::string, std::string> params;
@@ -497,20 +555,24 @@ class ProgramLowering final : public LoweringContext {
     scans_.clear();  // scan results belong to one call (its domain)
     cur_ranges_ = ranges;
     where_ = loc;
-    if (callee.kind == DefinitionKind::ScanOperator) return emit_scan(callee, args, outs, loc);
+    if (callee.kind == DefinitionKind::ScanOperator) {
+      if (leaf) unsupported(loc, "a scan operator call whose outputs have different domains");
+      return emit_scan(callee, args, outs, loc);
+    }
 
     KernelBuilder kb(params, this);
     kb.set_location(loc);
     ValuePtr res = kb.inline_call(callee, args, loc);
     // An operator returning a scan's result directly: the scan writes the outputs.
-    if (res->kind == Val::Kind::Lazy && res->expr->kind == TExprKind::Call && res->expr->callee &&
+    if (!leaf && res->kind == Val::Kind::Lazy && res->expr->kind == TExprKind::Call && res->expr->callee &&
         res->expr->callee->kind == DefinitionKind::ScanOperator && kb.lines().empty() && kb.reads().empty()) {
       std::vector<ValuePtr> scan_args;
       for (const TExprPtr& a : res->expr->args) scan_args.push_back(lazy(a, res->env));
       return emit_scan(*res->expr->callee, scan_args, outs, res->expr->loc);
     }
     // The result itself needs no temporary: `__out = (...)`.
-    Code result = res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
+    Code result = leaf ? kb.value_elem(res, leaf_path(callee.returns, *leaf), {})
+                  : res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
     std::vector<std::string> leaves = leaves_of(result);
     if (leaves.size() != outs.size())
       throw Error("lowering: " + std::to_string(leaves.size()) + " results for " +
@@ -530,7 +592,8 @@ class ProgramLowering final : public LoweringContext {
     }
     std::map<std::string, Range> pr;
     for (std::size_t j = 0; j < dims.size(); ++j) pr[map_param(dims[j])] = ranges[j];
-    SDFGState& st = next_state(*sdfg_, last_state_, "call_" + std::to_string(k) + "_" + callee.name);
+    SDFGState& st = next_state(*sdfg_, last_state_, "call_" + std::to_string(k) + "_" + callee.name +
+                                                         (leaf ? "_out" + std::to_string(*leaf) : ""));
     build_kernel_state(st, callee.name, kb, std::move(code), writes, param_list, ranges, pr);
   }
 
@@ -679,6 +742,7 @@ class ProgramLowering final : public LoweringContext {
   const LoweringOptions& opts_;
   std::unique_ptr<SDFG> sdfg_;
   std::map<std::string, ValuePtr> params_;
+  EnvPtr program_env_;  // the program's parameters, for argument expressions
   std::map<std::string, std::map<std::string, std::string>> size_symbols_;  // field -> dim -> symbol
   BlockId last_state_ = kNoBlock;
   // the call being lowered (scans materialize over its domain)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -64,14 +65,15 @@ std::string Value::describe() const {
   switch (kind) {
     case ValueKind::Module: return "module '" + (module ? module->name : name) + "'";
     case ValueKind::Builtin: return "builtin '" + name + "'";
-    case ValueKind::External: return "'" + name + "' (from a module not on the search path)";
+    case ValueKind::External:
+      return "'" + name + "' (from a module not on the search path" + (error.empty() ? "" : ": " + error) + ")";
     case ValueKind::Dimension: return "dimension '" + dim.name + "'";
     case ValueKind::Offset: return "field offset '" + offset.name + "'";
     case ValueKind::Type: return "type " + to_string(type);
     case ValueKind::GenericAlias: return "generic type alias";
     case ValueKind::TypeVar: return "TypeVar '" + name + "'";
     case ValueKind::Constant: return "constant " + constant.str();
-    case ValueKind::Enum: return "enum '" + enum_class->name + "'";
+    case ValueKind::Enum: return (enum_class->is_enum ? "enum '" : "class '") + enum_class->name + "'";
     case ValueKind::Definition:
       return std::string(to_string(definition->kind)) + " '" + definition->name + "'";
     case ValueKind::Sequence: return "sequence";
@@ -92,6 +94,12 @@ std::string_view to_string(DefinitionKind kind) {
 std::string LoadedModule::package_dir() const {
   if (is_package) return fs::is_directory(path) ? path : fs::path(path).parent_path().string();
   return fs::path(path).parent_path().string();
+}
+
+std::string external_message(const Value& v) {
+  std::string msg = "'" + v.name + "' comes from a module that is not on the search path";
+  if (!v.error.empty()) msg += " (" + v.error + ")";
+  return msg;
 }
 
 void check_usable(const Value& value, const std::string& name, const SourceLocation& where) {
@@ -244,8 +252,9 @@ class Evaluator {
       case ValueKind::Enum: {
         auto it = base.enum_class->members.find(a.attr);
         if (it == base.enum_class->members.end())
-          throw FrontendError(a.attr_loc, "enum '" + base.enum_class->name + "' has no member '" +
-                                              a.attr + "'");
+          throw FrontendError(a.attr_loc, std::string(base.enum_class->is_enum ? "enum '" : "class '") +
+                                              base.enum_class->name + "' has no " +
+                                              (base.enum_class->is_enum ? "member '" : "attribute '") + a.attr + "'");
         check_usable(it->second, base.enum_class->name + "." + a.attr, a.attr_loc);
         return it->second;
       }
@@ -523,6 +532,23 @@ class Evaluator {
           return ints ? make_int(static_cast<std::int64_t>(q)) : make_float(q);
         return ints ? make_int(static_cast<std::int64_t>(x - q * y)) : make_float(x - q * y);
       }
+      case BinaryOperator::BitAnd:
+      case BinaryOperator::BitOr:
+      case BinaryOperator::BitXor:
+      case BinaryOperator::LShift:
+      case BinaryOperator::RShift: {
+        if (!ints) break;
+        std::int64_t p = as_int(l.constant), q = as_int(r.constant);
+        if ((b.op == BinaryOperator::LShift || b.op == BinaryOperator::RShift) && (q < 0 || q > 62))
+          throw FrontendError(b.op_loc, "shift count out of range");
+        switch (b.op) {
+          case BinaryOperator::BitAnd: return make_int(p & q);
+          case BinaryOperator::BitOr: return make_int(p | q);
+          case BinaryOperator::BitXor: return make_int(p ^ q);
+          case BinaryOperator::LShift: return make_int(p << q);
+          default: return make_int(p >> q);
+        }
+      }
       case BinaryOperator::Pow:
         if (ints && as_int(r.constant) >= 0)
           return make_int(static_cast<std::int64_t>(std::llround(std::pow(x, y))));
@@ -554,8 +580,7 @@ Type value_to_type(const Value& v, const SourceLocation& where) {
   }
   if (v.kind == ValueKind::GenericAlias)
     throw FrontendError(where, "generic type alias used without type arguments");
-  if (v.kind == ValueKind::External)
-    throw FrontendError(where, "'" + v.name + "' comes from a module that is not on the search path");
+  if (v.kind == ValueKind::External) throw FrontendError(where, external_message(v));
   throw FrontendError(where, "expected a type, got " + v.describe());
 }
 
@@ -565,7 +590,11 @@ Type value_to_type(const Value& v, const SourceLocation& where) {
 struct ModuleLoader::Impl {
   std::vector<std::string>* search_path = nullptr;
   std::map<std::string, std::unique_ptr<LoadedModule>> cache;  // by canonical path
+  std::map<std::string, LoadedModule*> by_name;                // Python's sys.modules
   std::vector<LoadedModule*> loading;                          // the import stack
+  // Plain functions whose bodies may hold definitions: (the namespace they are defined in,
+  // the function), processed once the module defining them is loaded.
+  std::vector<std::pair<LoadedModule*, const FunctionDef*>> pending_functions;
 
   static std::string canonical(const fs::path& p) {
     std::error_code ec;
@@ -573,117 +602,178 @@ struct ModuleLoader::Impl {
     return ec ? p.lexically_normal().string() : c.string();
   }
 
-  // The file (or namespace package directory) of `part` inside `dir`; empty when not there.
-  static std::string find_in(const fs::path& dir, const std::string& part, bool& package) {
+  /// Where `part` is found in `dirs`, as Python's path-based finder sees it.
+  struct Spec {
+    std::string file;                 ///< the module file, `__init__.py`, or first portion
+    bool package = false;
+    std::vector<std::string> portions;  ///< a package's directories
+    bool namespace_package = false;
+  };
+
+  // Per directory in order: `part/__init__.py` (a regular package) or `part.py` ends the
+  // search; a directory `part` without `__init__.py` is a namespace portion, used only when
+  // no directory has a regular package or module.
+  static std::optional<Spec> find_spec(const std::vector<std::string>& dirs, const std::string& part) {
     std::error_code ec;
-    if (fs::is_regular_file(dir / part / "__init__.py", ec)) {
-      package = true;
-      return (dir / part / "__init__.py").string();
+    Spec ns;
+    for (const std::string& d : dirs) {
+      fs::path dir = d.empty() ? fs::path(".") : fs::path(d);
+      if (fs::is_regular_file(dir / part / "__init__.py", ec))
+        return Spec{(dir / part / "__init__.py").string(), true, {(dir / part).string()}, false};
+      if (fs::is_regular_file(dir / (part + ".py"), ec)) return Spec{(dir / (part + ".py")).string(), false, {}, false};
+      if (fs::is_directory(dir / part, ec)) ns.portions.push_back((dir / part).string());
     }
-    if (fs::is_regular_file(dir / (part + ".py"), ec)) {
-      package = false;
-      return (dir / (part + ".py")).string();
-    }
-    if (fs::is_directory(dir / part, ec)) {
-      package = true;
-      return (dir / part).string();
-    }
-    return {};
+    if (ns.portions.empty()) return std::nullopt;
+    ns.file = ns.portions[0];
+    ns.package = ns.namespace_package = true;
+    return ns;
   }
 
-  LoadedModule* get(const std::string& file, bool package, const std::string& name,
-                    const SourceLocation& import_loc) {
-    std::string key = canonical(file);
+  static std::string join(const std::vector<std::string>& dirs) {
+    std::string s;
+    for (const std::string& d : dirs) s += (s.empty() ? "" : ", ") + (d.empty() ? std::string(".") : d);
+    return s.empty() ? "no directories" : s;
+  }
+
+  /// The module of `spec` named `name` (loaded and executed on first use; a module still
+  /// being loaded is returned partially initialised, as Python does in an import cycle).
+  /// `by_name`: register the module under `name` (false for modules found by directory,
+  /// outside every import root, whose names are only for messages).
+  LoadedModule* get(const Spec& spec, const std::string& name, bool register_name = true) {
+    std::string key = spec.namespace_package ? "<namespace>:" + name : canonical(spec.file);
     auto it = cache.find(key);
     if (it != cache.end()) {
-      for (LoadedModule* m : loading) {
-        if (m == it->second.get()) {
-          std::string chain;
-          bool on = false;
-          for (LoadedModule* x : loading) {
-            if (x == m) on = true;
-            if (on) chain += x->name + " -> ";
-          }
-          throw FrontendError(import_loc, "import cycle: " + chain + m->name);
-        }
-      }
+      if (register_name) by_name.emplace(name, it->second.get());
       return it->second.get();
     }
     auto mod = std::make_unique<LoadedModule>();
-    mod->path = file;
+    mod->path = spec.file;
     mod->name = name;
-    mod->is_package = package;
+    mod->is_package = spec.package;
+    mod->portions = spec.portions;
     LoadedModule* m = mod.get();
     cache.emplace(key, std::move(mod));
-    if (fs::is_directory(file)) {
-      m->ast.file = SourceFile(file, "");
+    if (register_name) by_name.emplace(name, m);
+    if (spec.namespace_package) {
+      m->ast.file = SourceFile(spec.file, "");
       return m;
     }
-    m->ast = parse_module_file(file);
-    loading.push_back(m);
+    m->ast = parse_module_file(spec.file);
+    run(*m);
+    return m;
+  }
+
+  // Executes a module's body, then the bodies of the plain functions it defines (for the
+  // definitions nested in them).
+  void run(LoadedModule& m) {
+    std::size_t first_pending = pending_functions.size();
+    loading.push_back(&m);
     try {
-      execute(*m, m->ast.body, m->names);
+      execute(m, m.ast.body, m.names);
     } catch (...) {
       loading.pop_back();
       throw;
     }
     loading.pop_back();
-    return m;
+    for (std::size_t i = first_pending; i < pending_functions.size(); ++i) {
+      auto [outer, f] = pending_functions[i];
+      auto scope = std::make_shared<LoadedModule>();
+      scope->path = outer->path;
+      scope->name = outer->name;
+      scope->is_package = outer->is_package;
+      scope->portions = outer->portions;
+      scope->ast.file = outer->ast.file;
+      scope->function = outer->function.empty() ? f->name : outer->function + "." + f->name;
+      scope->names = outer->names;  // globals as they are once the module has run
+      scope->names.erase(f->name);
+      execute(*scope, f->body, scope->names);
+      for (const auto& d : scope->definitions) m.nested_definitions.push_back(d);
+      // Kept by the module: definitions point to it, and so do the entries for the functions
+      // nested in this one, which this loop processes next.
+      m.scopes.push_back(scope);
+    }
+    pending_functions.resize(first_pending);
   }
 
-  // Resolves an absolute dotted module; binds every package on the way as a submodule of its
-  // parent. Returns the chain of modules (a, a.b, a.b.c) or empty when not found.
-  std::vector<LoadedModule*> resolve_absolute(const std::string& dotted, const SourceLocation& loc) {
-    std::vector<std::string> parts;
+  /// The chain of modules of `dotted` (a, a.b, a.b.c), importing each; empty when a part is
+  /// not found, with `missing` saying which and where it was searched.
+  std::vector<LoadedModule*> import_name(const std::string& dotted, std::string* missing) {
+    std::vector<LoadedModule*> chain;
+    std::string name;
     std::stringstream ss(dotted);
-    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-    for (const std::string& dir : *search_path) {
-      bool package = false;
-      std::string file = find_in(dir, parts[0], package);
-      if (file.empty()) continue;
-      std::vector<LoadedModule*> chain;
-      chain.push_back(get(file, package, parts[0], loc));
-      std::string name = parts[0];
-      for (std::size_t i = 1; i < parts.size(); ++i) {
-        LoadedModule* parent = chain.back();
-        if (!parent->is_package) return {};
-        std::string found = find_in(parent->package_dir(), parts[i], package);
-        if (found.empty()) return {};
-        name += "." + parts[i];
-        chain.push_back(get(found, package, name, loc));
-        parent->submodules[parts[i]] = chain.back();
+    for (std::string part; std::getline(ss, part, '.');) {
+      LoadedModule* parent = chain.empty() ? nullptr : chain.back();
+      std::string full = name.empty() ? part : name + "." + part;
+      LoadedModule* m = nullptr;
+      if (auto it = by_name.find(full); it != by_name.end()) {
+        m = it->second;
+      } else {
+        if (parent && !parent->is_package) {
+          if (missing) *missing = "no module '" + full + "': '" + name + "' is a module, not a package";
+          return {};
+        }
+        const std::vector<std::string>& dirs = parent ? parent->portions : *search_path;
+        auto spec = find_spec(dirs, part);
+        if (!spec) {
+          if (missing) *missing = "no module '" + full + "' in " + join(dirs);
+          return {};
+        }
+        m = get(*spec, full);
       }
-      return chain;
+      if (parent) parent->submodules[part] = m;
+      chain.push_back(m);
+      name = full;
     }
-    return {};
+    return chain;
+  }
+
+  /// The dotted name of the package `m` is in (itself for a package); empty when it has none.
+  static std::string package_name(const LoadedModule& m) {
+    if (m.is_package) return m.name;
+    auto pos = m.name.rfind('.');
+    return pos == std::string::npos ? std::string() : m.name.substr(0, pos);
   }
 
   // A module relative to `from`: `level` dots then `dotted` (may be empty: the package).
+  // By name when `from` knows its package (as Python resolves `__package__`), else by
+  // directory (a file loaded outside every import root).
   LoadedModule* resolve_relative(const LoadedModule& from, int level, const std::string& dotted,
-                                 const SourceLocation& loc) {
+                                 std::string* missing) {
+    std::string base = package_name(from);
+    bool by_package = !base.empty() && by_name.count(base);
+    for (int i = 1; i < level && by_package; ++i) {
+      auto pos = base.rfind('.');
+      if (pos == std::string::npos) by_package = false;
+      else base = base.substr(0, pos);
+    }
+    if (by_package) {
+      auto chain = import_name(dotted.empty() ? base : base + "." + dotted, missing);
+      return chain.empty() ? nullptr : chain.back();
+    }
     // A file given as a bare relative name ("a.py") has an empty parent: resolve from the
     // working directory, never from the empty path.
     fs::path dir = from.package_dir();
     if (dir.empty()) dir = fs::current_path();
-    std::string base_name = from.is_package ? from.name : from.name.substr(0, from.name.rfind('.') == std::string::npos ? 0 : from.name.rfind('.'));
+    std::string base_name = package_name(from);
     for (int i = 1; i < level; ++i) {
       dir = dir.parent_path();
       auto pos = base_name.rfind('.');
       base_name = pos == std::string::npos ? "" : base_name.substr(0, pos);
     }
+    if (base_name.empty()) base_name = dir.filename().string();
     std::error_code ec;
-    LoadedModule* current;
-    bool package = true;
-    if (fs::is_regular_file(dir / "__init__.py", ec))
-      current = get((dir / "__init__.py").string(), true, base_name.empty() ? dir.filename().string() : base_name, loc);
-    else
-      current = get(dir.string(), true, base_name.empty() ? dir.filename().string() : base_name, loc);
-    if (dotted.empty()) return current;
+    Spec pkg = fs::is_regular_file(dir / "__init__.py", ec)
+                   ? Spec{(dir / "__init__.py").string(), true, {dir.string()}, false}
+                   : Spec{dir.string(), true, {dir.string()}, false};
+    LoadedModule* current = get(pkg, base_name, false);
     std::stringstream ss(dotted);
     for (std::string p; std::getline(ss, p, '.');) {
-      std::string found = find_in(current->package_dir(), p, package);
-      if (found.empty()) return nullptr;
-      LoadedModule* next = get(found, package, current->name + "." + p, loc);
+      auto spec = current->is_package ? find_spec(current->portions.empty() ? std::vector<std::string>{current->package_dir()} : current->portions, p) : std::nullopt;
+      if (!spec) {
+        if (missing) *missing = "no module '" + current->name + "." + p + "' in " + current->package_dir();
+        return nullptr;
+      }
+      LoadedModule* next = get(*spec, current->name + "." + p, false);
       current->submodules[p] = next;
       current = next;
     }
@@ -697,6 +787,10 @@ struct ModuleLoader::Impl {
     return v;
   }
 
+  bool is_loading(const LoadedModule* m) const {
+    return std::find(loading.begin(), loading.end(), m) != loading.end();
+  }
+
   void import_from(LoadedModule& m, const ImportFrom& imp, std::map<std::string, Value>& ns) {
     std::string display = std::string(static_cast<std::size_t>(imp.level), '.') + imp.module;
     if (imp.level == 0 && is_builtin_module(imp.module)) {
@@ -705,11 +799,12 @@ struct ModuleLoader::Impl {
       return;
     }
     LoadedModule* src = nullptr;
+    std::string missing;
     if (imp.level == 0) {
-      auto chain = resolve_absolute(imp.module, imp.loc);
+      auto chain = import_name(imp.module, &missing);
       if (!chain.empty()) src = chain.back();
     } else {
-      src = resolve_relative(m, imp.level, imp.module, imp.loc);
+      src = resolve_relative(m, imp.level, imp.module, &missing);
     }
     for (const Alias& a : imp.names) {
       std::string bind = a.asname.empty() ? a.name : a.asname;
@@ -718,9 +813,10 @@ struct ModuleLoader::Impl {
           Value v;
           v.kind = ValueKind::External;
           v.name = imp.module + "." + a.name;
+          v.error = missing;
           if (a.name != "*") ns[bind] = v;
         } else if (a.name != "*") {
-          ns[bind] = Value::failed("module '" + display + "' was not found", a.loc);
+          ns[bind] = Value::failed("module '" + display + "' was not found (" + missing + ")", a.loc);
         }
         continue;
       }
@@ -735,16 +831,23 @@ struct ModuleLoader::Impl {
         continue;
       }
       if (src->is_package) {
-        bool package = false;
-        std::string found = find_in(src->package_dir(), a.name, package);
-        if (!found.empty()) {
-          LoadedModule* sub = get(found, package, src->name + "." + a.name, a.loc);
+        // `from pkg import sub`: the submodule, searched in every directory of the package.
+        LoadedModule* sub = nullptr;
+        if (!src->name.empty() && by_name.count(src->name)) {
+          auto chain = import_name(src->name + "." + a.name, nullptr);
+          if (!chain.empty()) sub = chain.back();
+        } else {
+          if (auto spec = find_spec({src->package_dir()}, a.name))
+            sub = get(*spec, src->name + "." + a.name, false);
+        }
+        if (sub) {
           src->submodules[a.name] = sub;
           ns[bind] = module_value(sub);
           continue;
         }
       }
-      ns[bind] = Value::failed("cannot import name '" + a.name + "' from '" + display + "'", a.loc);
+      std::string why = is_loading(src) ? " (a partially initialized module, most likely due to a circular import)" : "";
+      ns[bind] = Value::failed("cannot import name '" + a.name + "' from '" + display + "'" + why, a.loc);
     }
   }
 
@@ -755,11 +858,13 @@ struct ModuleLoader::Impl {
         ns[a.asname.empty() ? root : a.asname] = Value::builtin(a.asname.empty() ? root : a.name);
         continue;
       }
-      auto chain = resolve_absolute(a.name, a.loc);
+      std::string missing;
+      auto chain = import_name(a.name, &missing);
       if (chain.empty()) {
         Value v;
         v.kind = ValueKind::External;
         v.name = a.asname.empty() ? root : a.name;
+        v.error = missing;
         ns[a.asname.empty() ? root : a.asname] = v;
         continue;
       }
@@ -790,7 +895,17 @@ struct ModuleLoader::Impl {
     }
   }
 
-  static void define_function(LoadedModule& m, const FunctionDef& f, std::map<std::string, Value>& ns) {
+  // Whether a plain function's body may hold definitions (a nested function, maybe in an if).
+  static bool has_nested_functions(const StmtList& body) {
+    for (const StmtPtr& s : body) {
+      if (s->kind == StmtKind::FunctionDef) return true;
+      if (auto* i = dyn_cast<If>(s.get()); i && (has_nested_functions(i->body) || has_nested_functions(i->orelse)))
+        return true;
+    }
+    return false;
+  }
+
+  void define_function(LoadedModule& m, const FunctionDef& f, std::map<std::string, Value>& ns) {
     std::shared_ptr<Definition> def;
     for (const ExprPtr& d : f.decorators) {
       const Expr* head = d.get();
@@ -813,6 +928,7 @@ struct ModuleLoader::Impl {
       def->name = f.name;
       def->def = &f;
       def->module = &m;
+      def->scope = m.function;
       if (kind == DefinitionKind::ScanOperator) {
         try {
           if (!call) throw FrontendError(d->loc, "scan_operator needs axis=, forward= and init=");
@@ -848,6 +964,7 @@ struct ModuleLoader::Impl {
       v.definition = def;
       ns[f.name] = v;
     } else {
+      if (has_nested_functions(f.body)) pending_functions.emplace_back(&m, &f);
       ns[f.name] = Value::failed("'" + f.name +
                                      "' is a plain Python function (not a field_operator, "
                                      "scan_operator or program)",
@@ -855,39 +972,110 @@ struct ModuleLoader::Impl {
     }
   }
 
-  void define_class(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns) {
-    bool is_enum = false;
+  // A class body runs in its own namespace that sees the module's (earlier attributes are
+  // visible to later ones); methods, properties and nested classes are not members.
+  // A NamedTuple subclass or a @dataclass whose body annotates its elements: a named
+  // collection type (elements in order); nullopt for any other class.
+  std::optional<Value> named_collection(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns) {
+    bool collection = false;
+    auto named = [](const Value& v, const std::string& what) {
+      const std::string& n = v.name;
+      return (v.kind == ValueKind::Builtin || v.kind == ValueKind::External) &&
+             (n == what || (n.size() > what.size() && n.compare(n.size() - what.size() - 1, std::string::npos, "." + what) == 0));
+    };
     for (const ExprPtr& b : c.bases) {
       try {
-        Value bv = evaluate(*b, m);
-        if (bv.kind == ValueKind::Builtin &&
-            (bv.name == "Enum" || bv.name == "IntEnum" || bv.name == "StrEnum"))
-          is_enum = true;
+        collection = collection || named(evaluate(*b, m, &ns), "NamedTuple");
       } catch (const FrontendError&) {
       }
     }
-    if (!is_enum) {
-      ns[c.name] = Value::failed("class '" + c.name + "' is not a simple Enum", c.loc);
+    for (const ExprPtr& d : c.decorators) {
+      const Expr* head = d.get();
+      if (auto* call = dyn_cast<Call>(head)) head = call->func.get();
+      try {
+        collection = collection || named(evaluate(*head, m, &ns), "dataclass");
+      } catch (const FrontendError&) {
+      }
+    }
+    if (!collection) return std::nullopt;
+    Type t;
+    t.kind = Type::Kind::Tuple;
+    t.collection = c.name;
+    try {
+      for (const StmtPtr& s : c.body) {
+        auto* a = dyn_cast<AnnAssign>(s.get());
+        auto* n = a ? dyn_cast<Name>(a->target.get()) : nullptr;
+        if (!n) continue;
+        t.elements.push_back(value_to_type(evaluate(*a->annotation, m, &ns), a->annotation->loc));
+        t.names.push_back(n->id);
+      }
+    } catch (const FrontendError& e) {
+      return Value::failed(e.message(), e.location());
+    }
+    return make_type(std::move(t));
+  }
+
+  void define_class(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns) {
+    if (auto v = named_collection(m, c, ns)) {
+      ns[c.name] = *v;
       return;
+    }
+    bool is_enum = false;
+    for (const ExprPtr& b : c.bases) {
+      try {
+        Value bv = evaluate(*b, m, &ns);
+        if (bv.kind == ValueKind::Builtin &&
+            (bv.name == "Enum" || bv.name == "IntEnum" || bv.name == "StrEnum" || bv.name == "Flag" ||
+             bv.name == "IntFlag"))
+          is_enum = true;
+        if (bv.kind == ValueKind::Enum && bv.enum_class->is_enum) is_enum = true;
+      } catch (const FrontendError&) {
+      }
     }
     Value v;
     v.kind = ValueKind::Enum;
     v.enum_class = std::make_shared<EnumClass>();
     v.enum_class->name = c.name;
-    for (const StmtPtr& s : c.body) {
-      auto* a = dyn_cast<Assign>(s.get());
-      if (!a || a->targets.size() != 1 || !isa<Name>(a->targets[0].get())) continue;
-      const std::string& name = static_cast<const Name&>(*a->targets[0]).id;
+    v.enum_class->is_enum = is_enum;
+    std::map<std::string, Value> cls;
+    std::int64_t next_auto = 1;  // enum.auto(): one more than the last integer member
+    auto is_auto = [&](const Expr& e) {
+      auto* call = dyn_cast<Call>(&e);
+      if (!call || !call->args.empty()) return false;
+      try {
+        Value f = evaluate(*call->func, m, &ns);
+        return f.kind == ValueKind::Builtin && f.name == "auto";
+      } catch (const FrontendError&) {
+        return false;
+      }
+    };
+    auto member = [&](const std::string& name, const Expr& value) {
       Value mv;
       try {
-        mv = evaluate(*a->value, m);
-        if (mv.kind != ValueKind::Constant)
-          mv = Value::failed("enum member '" + name + "' is not a literal", a->value->loc);
+        if (is_enum && is_auto(value)) {
+          mv = make_int(next_auto);
+        } else {
+          mv = evaluate(value, m, &cls);  // `ns` is `m.names`: the class's names first
+        }
+        if (is_enum && mv.kind != ValueKind::Constant)
+          mv = Value::failed("enum member '" + name + "' is not a literal", value.loc);
       } catch (const FrontendError& e) {
         mv = Value::failed(e.message(), e.location());
       }
-      v.enum_class->members[name] = mv;
+      if (mv.kind == ValueKind::Constant && mv.constant.kind == ConstantValue::Kind::Int)
+        next_auto = mv.constant.int_value + 1;
+      cls[name] = mv;
+    };
+    for (const StmtPtr& s : c.body) {
+      if (auto* a = dyn_cast<Assign>(s.get())) {
+        for (const ExprPtr& t : a->targets)
+          if (auto* n = dyn_cast<Name>(t.get())) member(n->id, *a->value);
+      } else if (auto* a = dyn_cast<AnnAssign>(s.get()); a && a->value) {
+        if (auto* n = dyn_cast<Name>(a->target.get())) member(n->id, *a->value);
+      }
     }
+    for (auto& [k, x] : cls)
+      if (!is_enum || (k.size() < 2 || k.substr(0, 2) != "__")) v.enum_class->members[k] = x;
     ns[c.name] = v;
   }
 
@@ -938,6 +1126,13 @@ struct ModuleLoader::Impl {
           break;
         }
         case StmtKind::FunctionDef: define_function(m, static_cast<const FunctionDef&>(*s), ns); break;
+        case StmtKind::If:
+          // In a function body both branches may define what a nested definition uses.
+          if (!m.function.empty()) {
+            execute(m, static_cast<const If&>(*s).body, ns);
+            execute(m, static_cast<const If&>(*s).orelse, ns);
+          }
+          break;
         case StmtKind::ClassDef: define_class(m, static_cast<const ClassDef&>(*s), ns); break;
         default: break;  // skipped statements
       }
@@ -966,9 +1161,25 @@ const LoadedModule& ModuleLoader::load_file(const std::string& path) {
     search_path_.push_back(dir);
   if (!fs::is_regular_file(path)) throw weir::Error("cannot read '" + path + "'");
   bool package = fs::path(path).filename() == "__init__.py";
+  Impl::Spec spec{path, package, {}, false};
+  if (package) spec.portions = {dir};
+  // Under an import root, inside a package found from it: its dotted name (`python -m`).
+  std::string file_dir = Impl::canonical(dir);
+  for (const std::string& root : search_path_) {
+    fs::path rel = fs::path(file_dir).lexically_relative(Impl::canonical(root.empty() ? "." : root));
+    if (rel.empty() || rel == "." || *rel.begin() == "..") continue;
+    std::string pkg;
+    for (const auto& part : rel) pkg += (pkg.empty() ? "" : ".") + part.string();
+    auto chain = impl_->import_name(pkg, nullptr);
+    if (chain.empty() || !chain.back()->is_package) continue;
+    bool here = false;
+    for (const std::string& p : chain.back()->portions) here = here || Impl::canonical(p) == file_dir;
+    if (!here) continue;
+    return *impl_->get(spec, package ? pkg : pkg + "." + fs::path(path).stem().string());
+  }
   std::string name = package ? fs::path(path).parent_path().filename().string()
                              : fs::path(path).stem().string();
-  return *impl_->get(path, package, name, SourceLocation{});
+  return *impl_->get(spec, name, false);
 }
 
 const LoadedModule& ModuleLoader::load_source(const SourceFile& file) {
@@ -980,14 +1191,7 @@ const LoadedModule& ModuleLoader::load_source(const SourceFile& file) {
   LoadedModule* m = mod.get();
   impl_->cache.emplace("<source>:" + std::to_string(impl_->cache.size()) + ":" + file.path(),
                        std::move(mod));
-  impl_->loading.push_back(m);
-  try {
-    impl_->execute(*m, m->ast.body, m->names);
-  } catch (...) {
-    impl_->loading.pop_back();
-    throw;
-  }
-  impl_->loading.pop_back();
+  impl_->run(*m);
   return *m;
 }
 

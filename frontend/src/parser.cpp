@@ -198,6 +198,7 @@ class Parser {
   void lenient_statement(StmtList& out);
   void lenient_line(StmtList& out);
   bool decorator_is_strict(std::size_t p) const;
+  bool body_has_strict_decorator(std::size_t p) const;
   bool line_opens_block(std::size_t p) const;
   void skip_logical_line();
   void skip_indented_block();
@@ -978,6 +979,15 @@ StmtPtr Parser::function_def(ExprList decorators, Mode mode) {
   } catch (const FrontendError& e) {
     if (fatal_) throw;
     pos_ = body_start;
+    // A body that defines field-view definitions (gt4py's tests define programs inside test
+    // functions) is handled statement by statement, like a class body, to keep them.
+    if (body_has_strict_decorator(body_start)) {
+      pos_ = body_start;
+      f->body = block("function definition", kw.loc.line, Mode::Lenient);
+      f->body_skipped = true;
+      return f;
+    }
+    pos_ = body_start;
     std::size_t begin = pos_;
     if (at(TokenKind::Newline)) {
       next();
@@ -1078,6 +1088,22 @@ bool Parser::decorator_is_strict(std::size_t p) const {
     while (toks_[p].kind != TokenKind::Newline && toks_[p].kind != TokenKind::EndOfFile) ++p;
     if (toks_[p].kind == TokenKind::EndOfFile) return false;
     ++p;
+  }
+  return false;
+}
+
+// Whether the indented block after the ':' at token p has a gt4py-decorated definition at
+// the start of one of its lines.
+bool Parser::body_has_strict_decorator(std::size_t p) const {
+  if (toks_[p].kind != TokenKind::Newline || toks_[p + 1].kind != TokenKind::Indent) return false;
+  int depth = 0;
+  for (std::size_t i = p + 1; i < toks_.size() && toks_[i].kind != TokenKind::EndOfFile; ++i) {
+    const Token& t = toks_[i];
+    if (t.kind == TokenKind::Indent) ++depth;
+    if (t.kind == TokenKind::Dedent && --depth == 0) return false;
+    bool line_start = toks_[i - 1].kind == TokenKind::Newline || toks_[i - 1].kind == TokenKind::Indent ||
+                      toks_[i - 1].kind == TokenKind::Dedent;
+    if (t.is_op("@") && line_start && decorator_is_strict(i)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@
 #include "weir/frontend/type_checker.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <set>
 
@@ -56,6 +57,14 @@ const std::set<std::string>& float_math() {
       "sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
       "tanh", "arcsinh", "arccosh", "arctanh", "gamma", "cbrt", "floor", "ceil", "trunc"};
   return s;
+}
+
+// The type with every named collection turned into a plain tuple.
+Type unnamed(const Type& t) {
+  if (!t.is_tuple()) return t;
+  std::vector<Type> e;
+  for (const Type& x : t.elements) e.push_back(unnamed(x));
+  return Type::tuple(std::move(e));
 }
 
 Type map_leaves(const Type& t, ScalarKind dtype) {
@@ -172,9 +181,7 @@ class FunctionChecker {
         r->name = v.offset.name;
         return r;
       }
-      case ValueKind::External:
-        throw FrontendError(e.loc, "'" + v.name +
-                                       "' comes from a module that is not on the search path");
+      case ValueKind::External: throw FrontendError(e.loc, external_message(v));
       default: break;
     }
     throw FrontendError(e.loc, "'" + name_of(e) + "' is a " + v.describe() + ", not a value");
@@ -407,7 +414,11 @@ class FunctionChecker {
         }
         return value_expr(global(e), e);
       }
-      case ExprKind::Attribute: return value_expr(global(e), e);
+      case ExprKind::Attribute: {
+        auto& a = static_cast<const Attribute&>(e);
+        if (rooted_in(*a.value, scope)) return element(a, expr(*a.value, scope));
+        return value_expr(global(e), e);
+      }
       case ExprKind::Constant: {
         auto& c = static_cast<const Constant&>(e);
         ConstantValue v;
@@ -492,6 +503,56 @@ class FunctionChecker {
     }
     throw FrontendError(e.loc, std::string(to_string(e.kind)) + " expressions are not supported in a " +
                                    std::string(to_string(def_.kind)));
+  }
+
+  // Whether `e` is (an attribute, subscript or call of) a local name.
+  static bool rooted_in(const Expr& e, const Scope& scope) {
+    if (auto* n = dyn_cast<Name>(&e)) return scope.count(n->id) > 0;
+    if (auto* a = dyn_cast<Attribute>(&e)) return rooted_in(*a->value, scope);
+    if (auto* s = dyn_cast<Subscript>(&e)) return rooted_in(*s->value, scope);
+    return false;
+  }
+
+  // `state.u`: the element `u` of a named collection.
+  TExprPtr element(const Attribute& a, TExprPtr base) {
+    const Type& t = base->type;
+    auto it = std::find(t.names.begin(), t.names.end(), a.attr);
+    if (!t.is_tuple() || it == t.names.end())
+      throw FrontendError(a.attr_loc, to_string(t) + " has no attribute '" + a.attr + "'");
+    std::size_t i = static_cast<std::size_t>(it - t.names.begin());
+    auto r = mk(TExprKind::TupleGet, t.elements[i], a.loc);
+    r->index = i;
+    r->args = {std::move(base)};
+    return r;
+  }
+
+  // `State(u, v=x)`: a named collection built from its elements (positional, then by name),
+  // each `arg(expr)` of the element's type.
+  TExprPtr collection(const Call& c, const Type& t, const std::function<TExprPtr(const Expr&)>& arg) {
+    std::vector<TExprPtr> elts(t.elements.size());
+    if (c.args.size() > elts.size())
+      throw FrontendError(c.loc, "'" + t.collection + "' has " + std::to_string(elts.size()) + " elements, got " +
+                                     std::to_string(c.args.size()) + " arguments");
+    for (std::size_t i = 0; i < c.args.size(); ++i) {
+      if (isa<Starred>(c.args[i].get())) throw FrontendError(c.args[i]->loc, "starred arguments are not supported");
+      elts[i] = arg(*c.args[i]);
+    }
+    for (const Keyword& k : c.keywords) {
+      auto it = std::find(t.names.begin(), t.names.end(), k.arg);
+      if (it == t.names.end()) throw FrontendError(k.loc, "'" + t.collection + "' has no element '" + k.arg + "'");
+      std::size_t i = static_cast<std::size_t>(it - t.names.begin());
+      if (elts[i]) throw FrontendError(k.loc, "element '" + k.arg + "' given twice");
+      elts[i] = arg(*k.value);
+    }
+    auto r = mk(TExprKind::Tuple, t, c.loc);
+    for (std::size_t i = 0; i < elts.size(); ++i) {
+      if (!elts[i]) throw FrontendError(c.loc, "missing element '" + t.names[i] + "' of '" + t.collection + "'");
+      if (!(elts[i]->type == t.elements[i]))
+        throw FrontendError(elts[i]->loc, "element '" + t.names[i] + "' of '" + t.collection + "' must be " +
+                                              to_string(t.elements[i]) + ", got " + to_string(elts[i]->type));
+    }
+    r->args = std::move(elts);
+    return r;
   }
 
   TExprPtr subscript(const Subscript& s, Scope& scope) {
@@ -598,7 +659,11 @@ class FunctionChecker {
   }
 
   TExprPtr call(const Call& c, Scope& scope) {
-    if (is_local(*c.func)) return shift(c, expr(*c.func, scope), scope);
+    // A local field, or any other expression yielding one (`a(E2C[0])(Koff[1])`,
+    // `(a + b)(I + 1)`, `t[0](E2V[1])`, `state.u(E2V[1])`), is shifted; names of the module
+    // are called.
+    if (is_local(*c.func) || rooted_in(*c.func, scope) || !(isa<Name>(c.func.get()) || isa<Attribute>(c.func.get())))
+      return shift(c, expr(*c.func, scope), scope);
     Value f = global(*c.func);
     std::string fn = unparse(*c.func);
     if (f.kind == ValueKind::Definition) return operator_call(c, *f.definition, scope);
@@ -607,9 +672,9 @@ class FunctionChecker {
       return builtin(c, f.name, fn, scope);
     }
     if (f.kind == ValueKind::Type && f.type.is_scalar()) return constructor(c, f.type.dtype, fn, scope);
-    if (f.kind == ValueKind::External)
-      throw FrontendError(c.func->loc, "'" + f.name +
-                                           "' comes from a module that is not on the search path");
+    if (f.kind == ValueKind::Type && !f.type.collection.empty())
+      return collection(c, f.type, [&](const Expr& x) { return expr(x, scope); });
+    if (f.kind == ValueKind::External) throw FrontendError(c.func->loc, external_message(f));
     throw FrontendError(c.func->loc, "'" + fn + "' (" + f.describe() + ") is not callable here");
   }
 
@@ -1023,10 +1088,9 @@ class FunctionChecker {
                                               carry.name + "' has type " + to_string(carry.type));
   }
 
+  // A program argument: a parameter, a literal, a tuple of arguments, or a scalar expression
+  // of parameters and literals (`vertical_end - 1`), computed where the program runs.
   TExprPtr program_arg(const Expr& e) {
-    if (isa<Name>(&e) || isa<Constant>(&e) || isa<Attribute>(&e) ||
-        (isa<UnaryOp>(&e) && isa<Constant>(static_cast<const UnaryOp&>(e).operand.get())))
-      return expr(e, scope_);
     if (auto* t = dyn_cast<Tuple>(&e)) {
       auto r = mk(TExprKind::Tuple, Type{}, e.loc);
       std::vector<Type> types;
@@ -1037,8 +1101,26 @@ class FunctionChecker {
       r->type = Type::tuple(types);
       return r;
     }
-    throw FrontendError(e.loc, "program arguments must be parameters or literals, got '" +
-                                   unparse(e) + "'");
+    if (auto* c = dyn_cast<Call>(&e); c && (isa<Name>(c->func.get()) || isa<Attribute>(c->func.get())) &&
+                                      !is_local(*c->func)) {
+      Value f = global(*c->func);
+      if (f.kind == ValueKind::Type && !f.type.collection.empty())
+        return collection(*c, f.type, [&](const Expr& x) { return program_arg(x); });
+    }
+    TExprPtr r = expr(e, scope_);
+    if (r->kind == TExprKind::Name || r->kind == TExprKind::Literal) return r;
+    std::function<void(const TExpr&)> scalar_only = [&](const TExpr& x) {
+      bool ok = x.type.is_scalar() && (x.kind == TExprKind::Name || x.kind == TExprKind::Literal ||
+                                       x.kind == TExprKind::Unary || x.kind == TExprKind::Binary ||
+                                       x.kind == TExprKind::Compare || x.kind == TExprKind::Ternary ||
+                                       x.kind == TExprKind::Builtin);
+      if (!ok)
+        throw FrontendError(e.loc, "program arguments must be parameters, literals or scalar "
+                                   "expressions of them, got '" + unparse(e) + "' (" + to_string(x.type) + ")");
+      for (const TExprPtr& a : x.args) scalar_only(*a);
+    };
+    scalar_only(*r);
+    return r;
   }
 
   std::optional<std::int64_t> slice_bound(const Expr* e) {
@@ -1096,6 +1178,29 @@ class FunctionChecker {
     return t;
   }
 
+  // `{D: (lo, hi), ...}` for outputs of `types` (what `what` names in messages).
+  std::vector<ProgramCall::Range> domain_ranges(const Expr& domain, const std::vector<Type>& types,
+                                                const std::string& what) {
+    auto* d = dyn_cast<Dict>(&domain);
+    if (!d) throw FrontendError(domain.loc, "domain= must be a dict {Dim: (lo, hi)} (or a tuple of them, one per output)");
+    std::vector<ProgramCall::Range> out;
+    for (std::size_t i = 0; i < d->keys.size(); ++i) {
+      if (!d->keys[i]) throw FrontendError(d->values[i]->loc, "domain= must be a dict {Dim: (lo, hi)}");
+      Value dv = global(*d->keys[i]);
+      if (dv.kind != ValueKind::Dimension)
+        throw FrontendError(d->keys[i]->loc, "domain keys must be dimensions, got " + dv.describe());
+      bool found = false;
+      for (const Type& t : types) found = found || t.has_dim(dv.dim);
+      if (!found)
+        throw FrontendError(d->keys[i]->loc, "'" + dv.dim.name + "' is not a dimension of " + what);
+      auto* range = dyn_cast<Tuple>(d->values[i].get());
+      if (!range || range->elts.size() != 2)
+        throw FrontendError(d->values[i]->loc, "a domain range must be a pair (lo, hi)");
+      out.push_back({dv.dim, bound(*range->elts[0]), bound(*range->elts[1])});
+    }
+    return out;
+  }
+
   void check_program(const FunctionDef& f) {
     for (const StmtPtr& s : f.body) {
       if (s->kind == StmtKind::Pass) continue;
@@ -1132,28 +1237,33 @@ class FunctionChecker {
       std::vector<Type> types;
       out_target(*out, pc, types);
       Type out_type = isa<Tuple>(out) ? Type::tuple(types) : types[0];
-      if (!(out_type == result))
+      // A named collection result goes to a tuple of fields, element by element.
+      if (!(out_type == unnamed(result)))
         throw FrontendError(out->loc, "out= has type " + to_string(out_type) + " but '" +
                                           callee.name + "' returns " + to_string(result));
       if (domain) {
         for (const auto& o : pc.outs)
           if (!o.slices.empty())
             throw FrontendError(domain->loc, "give either domain= or a sliced out=, not both");
-        auto* d = dyn_cast<Dict>(domain);
-        if (!d) throw FrontendError(domain->loc, "domain= must be a dict {Dim: (lo, hi)}");
-        for (std::size_t i = 0; i < d->keys.size(); ++i) {
-          if (!d->keys[i]) throw FrontendError(d->values[i]->loc, "domain= must be a dict {Dim: (lo, hi)}");
-          Value dv = global(*d->keys[i]);
-          if (dv.kind != ValueKind::Dimension)
-            throw FrontendError(d->keys[i]->loc, "domain keys must be dimensions, got " + dv.describe());
-          bool found = false;
-          for (const auto& o : pc.outs) found = found || o.type.has_dim(dv.dim);
-          if (!found)
-            throw FrontendError(d->keys[i]->loc, "'" + dv.dim.name + "' is not a dimension of out=");
-          auto* range = dyn_cast<Tuple>(d->values[i].get());
-          if (!range || range->elts.size() != 2)
-            throw FrontendError(d->values[i]->loc, "a domain range must be a pair (lo, hi)");
-          pc.domain.push_back({dv.dim, bound(*range->elts[0]), bound(*range->elts[1])});
+        if (auto* t = dyn_cast<Tuple>(domain)) {
+          // One domain per output, in the order (and nesting) of out=.
+          std::vector<const Expr*> doms;
+          std::function<void(const Expr&)> flat = [&](const Expr& x) {
+            if (auto* tt = dyn_cast<Tuple>(&x)) for (const ExprPtr& y : tt->elts) flat(*y);
+            else doms.push_back(&x);
+          };
+          flat(*t);
+          if (doms.size() != pc.outs.size())
+            throw FrontendError(domain->loc, "domain= gives " + std::to_string(doms.size()) + " domain" +
+                                                 (doms.size() == 1 ? "" : "s") + " for " +
+                                                 std::to_string(pc.outs.size()) + " output field" +
+                                                 (pc.outs.size() == 1 ? "" : "s"));
+          for (std::size_t i = 0; i < doms.size(); ++i)
+            pc.outs[i].domain = domain_ranges(*doms[i], {pc.outs[i].type}, "out= element '" + pc.outs[i].name + "'");
+        } else {
+          std::vector<Type> types;
+          for (const auto& o : pc.outs) types.push_back(o.type);
+          pc.domain = domain_ranges(*domain, types, "out=");
         }
       }
       out_.calls.push_back(std::move(pc));
@@ -1175,6 +1285,7 @@ TypeChecker::~TypeChecker() = default;
 const TypedDefinition& TypeChecker::check(const Definition& def) {
   auto it = done_.find(&def);
   if (it != done_.end()) return *it->second;
+  if (auto f = failed_.find(&def); f != failed_.end()) throw f->second;
   if (std::find(in_progress_.begin(), in_progress_.end(), &def) != in_progress_.end())
     throw FrontendError(def.def->loc, "recursive call of '" + def.name +
                                           "': field operators cannot be recursive");
@@ -1182,6 +1293,11 @@ const TypedDefinition& TypeChecker::check(const Definition& def) {
   auto typed = std::make_unique<TypedDefinition>();
   try {
     FunctionChecker(*this, def, *typed).run();
+  } catch (const FrontendError& e) {
+    in_progress_.pop_back();
+    // A recursion error belongs to where the cycle closes, which depends on the caller.
+    if (e.message().rfind("recursive", 0) != 0) failed_.emplace(&def, e);
+    throw;
   } catch (...) {
     in_progress_.pop_back();
     throw;
@@ -1194,6 +1310,32 @@ std::vector<const TypedDefinition*> TypeChecker::check_module(const LoadedModule
   std::vector<const TypedDefinition*> out;
   for (const auto& d : module.definitions) out.push_back(&check(*d));
   return out;
+}
+
+ModuleCheck TypeChecker::check_all(const LoadedModule& module, std::size_t max_errors) {
+  ModuleCheck r;
+  std::set<std::string> seen;  // location + message of the errors reported
+  auto one = [&](const Definition& d) {
+    if (r.truncated) return;
+    ++r.definitions;
+    try {
+      r.checked.push_back(&check(d));
+    } catch (const FrontendError& e) {
+      ++r.failed;
+      if (!seen.insert(e.location().str() + "\n" + e.message()).second) return;
+      if (r.errors.size() == max_errors) {
+        r.truncated = true;
+        return;
+      }
+      r.errors.push_back(e);
+    }
+  };
+  for (const auto& d : module.definitions) one(*d);
+  for (const auto& d : module.nested_definitions) {
+    ++r.nested;
+    one(*d);
+  }
+  return r;
 }
 
 }  // namespace weir::frontend

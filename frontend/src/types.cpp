@@ -112,7 +112,7 @@ bool operator==(const Type& a, const Type& b) {
     case Type::Kind::None: return true;
     case Type::Kind::Scalar: return a.dtype == b.dtype;
     case Type::Kind::Field: return a.dtype == b.dtype && a.dims == b.dims;
-    case Type::Kind::Tuple: return a.elements == b.elements;
+    case Type::Kind::Tuple: return a.elements == b.elements && a.collection == b.collection && a.names == b.names;
     case Type::Kind::Dimension:
     case Type::Kind::Domain: return a.dims == b.dims;
     case Type::Kind::Offset: return a.offset == b.offset;
@@ -138,6 +138,12 @@ std::string to_string(const Type& t) {
     case Type::Kind::Field:
       return "Field[[" + dim_list(t.dims) + "], " + std::string(to_string(t.dtype)) + "]";
     case Type::Kind::Tuple: {
+      if (!t.collection.empty()) {
+        std::string s = t.collection + "(";
+        for (std::size_t i = 0; i < t.elements.size(); ++i)
+          s += (i ? ", " : "") + (i < t.names.size() ? t.names[i] + ": " : "") + to_string(t.elements[i]);
+        return s + ")";
+      }
       std::string s = "tuple[";
       for (std::size_t i = 0; i < t.elements.size(); ++i) {
         if (i) s += ", ";

@@ -249,7 +249,7 @@ class EmbeddedProgram final : public Program {
         for (const auto& a : call.args) cargs.push_back(ev.eval(*a, env));
         if (!call.outs.empty()) {
           const FieldVal& first = fields.at(call.outs[0].name);
-          ev.set_call_domain(first.dims, output_domain(call, call.outs[0], first, ev, env));
+          ev.set_call_domain(first.dims, output_domain(call, 0, first, ev, env));
         }
         Value result = ev.call(*call.callee, cargs, call.loc);
         std::vector<const FieldVal*> leaves;
@@ -257,7 +257,7 @@ class EmbeddedProgram final : public Program {
         for (std::size_t i = 0; i < call.outs.size(); ++i) {
           const auto& out = call.outs[i];
           FieldVal& target = fields.at(out.name);
-          write(*leaves[i], target, output_domain(call, out, target, ev, env), call.callee->name, out.name, call.loc);
+          write(*leaves[i], target, output_domain(call, i, target, ev, env), call.callee->name, out.name, call.loc);
           env[out.name] = Value::of(target);
           written.insert(out.name);
         }
@@ -295,9 +295,11 @@ class EmbeddedProgram final : public Program {
     if (!fresh) it->second = {std::min(it->second.lo, r.lo), std::max(it->second.hi, r.hi)};
   }
 
-  // The call's output domain in `target` (a field over [0, shape)): slices, domain=, or all.
-  static std::vector<Range> output_domain(const frontend::ProgramCall& call, const frontend::ProgramCall::Out& out,
+  // The domain of the call's output `i` in `target` (a field over [0, shape)): slices, its
+  // domain= (its own from a tuple of domains, else the call's), or all.
+  static std::vector<Range> output_domain(const frontend::ProgramCall& call, std::size_t i,
                                           const FieldVal& target, Evaluator& ev, std::map<std::string, Value>& env) {
+    const frontend::ProgramCall::Out& out = call.outs[i];
     std::vector<Range> r = target.ranges;
     for (std::size_t d = 0; d < out.slices.size() && d < r.size(); ++d) {
       std::int64_t n = target.ranges[d].hi;
@@ -308,7 +310,7 @@ class EmbeddedProgram final : public Program {
       };
       r[d] = {pos(out.slices[d].first, 0), pos(out.slices[d].second, n)};
     }
-    for (const auto& dr : call.domain) {
+    for (const auto& dr : call.domain_of(i)) {
       int p = target.find(dr.dim);
       if (p < 0) continue;
       auto bound = [&](const frontend::TExpr& e) {

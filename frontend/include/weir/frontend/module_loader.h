@@ -40,10 +40,13 @@ struct GenericAlias {
   std::vector<std::string> params;
 };
 
-/// An `Enum` class with literal members.
+/// A class's namespace: an `Enum` subclass (members are its literal members; `auto()` counts
+/// on from the last integer member) or a plain class whose attributes are evaluated in order,
+/// each seeing the earlier ones (`B = A * 0.25`). Methods and properties are not members.
 struct EnumClass {
   std::string name;
-  std::map<std::string, struct Value> members;  // Constant or Failed values
+  bool is_enum = true;
+  std::map<std::string, struct Value> members;  // evaluated attributes or Failed values
 };
 
 /// What a module-level name is bound to.
@@ -51,14 +54,15 @@ enum class ValueKind {
   Module,        ///< a module found on the search path (`module`)
   Builtin,       ///< a gt4py/typing/enum builtin by `name`: "Field", "float64", "where",
                  ///< "field_operator", "DimensionKind.VERTICAL", ...
-  External,      ///< something from a module not on the search path (`name`: dotted name)
+  External,      ///< something from a module not on the search path (`name`: dotted name;
+                 ///< `error`: which module was missing and which directories were searched)
   Dimension,     ///< `dim`
   Offset,        ///< `offset`
   Type,          ///< a type (`type`): a dtype alias, a field type alias, a tuple type
   GenericAlias,  ///< `alias`
   TypeVar,       ///< `name`
   Constant,      ///< `constant`
-  Enum,          ///< `enum_class`
+  Enum,          ///< `enum_class`: an Enum subclass or a plain class's namespace
   Definition,    ///< a decorated @field_operator / @scan_operator / @program (`definition`)
   Sequence,      ///< a tuple or list of values (`elements`), e.g. `(EdgeDim, E2VDim)`
   Failed,        ///< could not be evaluated: `error`, at `defined_at`
@@ -102,6 +106,9 @@ struct Definition {
   /// the definition is checked or used).
   std::string error;
   SourceLocation error_loc;
+  /// For a definition nested in plain functions: their dotted names ("test_x"); empty at
+  /// module level.
+  std::string scope;
 };
 
 /// One loaded module. Owned by its ModuleLoader; addresses are stable.
@@ -113,6 +120,18 @@ struct LoadedModule {
   std::map<std::string, Value> names;
   std::map<std::string, const LoadedModule*> submodules;
   std::vector<std::shared_ptr<Definition>> definitions;  ///< in source order
+  /// Definitions nested in plain (undecorated) functions, in source order. Each lives in the
+  /// namespace of its function (`scopes`): the module's names at the end of loading plus what
+  /// the function body binds before it (imports, assignments, other definitions).
+  std::vector<std::shared_ptr<Definition>> nested_definitions;
+  /// The namespaces of plain functions that may hold definitions, nested ones too
+  /// (`function` set; same name and path as this module).
+  std::vector<std::shared_ptr<LoadedModule>> scopes;
+  /// For such a namespace: the function's dotted name within the module ("test_x").
+  std::string function;
+  /// A package's directories (Python's `__path__`): the one of a regular package, every
+  /// portion of a namespace package (PEP 420) in search-path order; empty for a module.
+  std::vector<std::string> portions;
 
   /// The directory relative imports start from (the package this module is in).
   std::string package_dir() const;
@@ -126,15 +145,23 @@ struct LoaderOptions {
   bool use_environment = true;
 };
 
-/// Loads modules and resolves their imports. Each module file is loaded once per loader
-/// (cached by its resolved path); an import cycle is an error at the import that closes it.
+/// Loads modules and resolves their imports as Python's path-based import system does. Each
+/// module file is loaded once per loader (cached by its resolved path and by dotted name).
 /// Search order for `import a.b`: the options' directories, WEIR_PATH, then the directory of
-/// the file given to load_file. `gt4py.*`, `typing`, `typing_extensions`, `enum` and
+/// the file given to load_file; in each, `a/__init__.py` (a regular package) wins over `a.py`,
+/// and a directory `a` without `__init__.py` is a portion of a namespace package `a` that spans
+/// every root having one (PEP 420), used only when no root has a regular package or module
+/// `a`. Submodules are searched in every directory of their package. A file given to
+/// load_file that lies under a root gets its dotted name from it (so its relative imports
+/// resolve by name across namespace portions). Import cycles behave as in Python: importing a
+/// module still being loaded gives it partially initialised, and a name it does not define yet
+/// is a lazy error ("partially initialized module"). `gt4py.*`, `typing`, `typing_extensions`, `enum` and
 /// `__future__` are builtin; other modules not found (numpy, pytest, ...) bind External values,
 /// which are an error only where a definition uses them. Module-level statements are evaluated
 /// in order; a value that fails is bound as a Failed value (never thrown at load).
-/// Throws FrontendError for syntax errors in files and import cycles, weir::Error when the
-/// file given to load_file cannot be read.
+/// An error for a module that is not found names the directories that were searched.
+/// Throws FrontendError for syntax errors in files, weir::Error when the file given to
+/// load_file cannot be read.
 class ModuleLoader {
  public:
   explicit ModuleLoader(LoaderOptions options = {});
@@ -168,6 +195,10 @@ Value evaluate(const Expr& expr, const LoadedModule& module,
 /// The value as a type: Type values, dtype builtins (`float64`, `float`, `IndexType`), dtype
 /// strings ("float64"). Throws FrontendError at `where` otherwise.
 Type value_to_type(const Value& value, const SourceLocation& where);
+
+/// The message for using an External value: "'numpy.sqrt' comes from a module that is not on
+/// the search path (no module 'numpy' in /a, /b)".
+std::string external_message(const Value& value);
 
 /// Throws the lazy error of a Failed value used at `where` (does nothing for other values).
 void check_usable(const Value& value, const std::string& name, const SourceLocation& where);

@@ -10,6 +10,18 @@
 
 namespace weir::frontend {
 
+/// The outcome of checking every definition of a module (TypeChecker::check_all).
+struct ModuleCheck {
+  std::vector<const TypedDefinition*> checked;  ///< those without errors, in source order
+  /// Distinct errors in the order found. An error inside a callee is reported once (where the
+  /// callee is), not again for each definition that calls it.
+  std::vector<FrontendError> errors;
+  std::size_t definitions = 0;  ///< definitions checked: module level and nested in functions
+  std::size_t nested = 0;       ///< of them, nested in plain functions
+  std::size_t failed = 0;       ///< of them, with an error (their own or a callee's)
+  bool truncated = false;       ///< stopped after max_errors errors
+};
+
 /// Checks definitions and builds their typed IR. Definitions called by others (also from other
 /// modules) are checked on first use and cached; recursion is an error. Every error is a
 /// FrontendError at the exact location of the offending expression, with gt4py-like messages
@@ -25,9 +37,14 @@ class TypeChecker {
   const TypedDefinition& check(const Definition& def);
   /// Checks every definition of `module`, in source order. Throws at the first error.
   std::vector<const TypedDefinition*> check_module(const LoadedModule& module);
+  /// Checks every definition of `module` (module level, then those nested in plain
+  /// functions), each on its own, collecting up to `max_errors` errors instead of stopping at
+  /// the first.
+  ModuleCheck check_all(const LoadedModule& module, std::size_t max_errors = 20);
 
  private:
   std::map<const Definition*, std::unique_ptr<TypedDefinition>> done_;
+  std::map<const Definition*, FrontendError> failed_;  ///< checked with an error (rethrown)
   std::vector<const Definition*> in_progress_;
   friend class FunctionChecker;
 };

@@ -91,7 +91,15 @@ struct TParam {
 struct ProgramCall {
   const TypedDefinition* callee = nullptr;
   SourceLocation loc;
-  std::vector<TExprPtr> args;  ///< in the callee's parameter order
+  /// In the callee's parameter order: parameters, literals, tuples of them, or scalar
+  /// expressions of parameters and literals (`vertical_end - 1`).
+  std::vector<TExprPtr> args;
+  /// `domain={D: (lo, hi)}`: per dimension, the bounds (scalar int expressions over the
+  /// program's parameters and literals).
+  struct Range {
+    Dimension dim;
+    TExprPtr lo, hi;
+  };
   /// The outputs: one per field written (a tuple `out=(a, b)` gives several), each a program
   /// parameter name with optional slices (`out=f[1:-1, 1:-1]`: per dimension lower/upper,
   /// relative to the field's extent; nullopt where absent).
@@ -99,15 +107,16 @@ struct ProgramCall {
     std::string name;
     Type type;
     std::vector<std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>>> slices;
+    /// This output's own domain, from a tuple `domain=({...}, {...})` (one dict per output);
+    /// empty: the call's `domain` applies.
+    std::vector<Range> domain;
   };
   std::vector<Out> outs;
-  /// `domain={D: (lo, hi)}`: per dimension, the bounds (scalar int expressions over the
-  /// program's parameters and literals).
-  struct Range {
-    Dimension dim;
-    TExprPtr lo, hi;
-  };
   std::vector<Range> domain;
+  /// The domain output `i` is written over: its own, else the call's.
+  const std::vector<Range>& domain_of(std::size_t i) const {
+    return outs[i].domain.empty() ? domain : outs[i].domain;
+  }
 };
 
 /// A type-checked definition.

@@ -65,6 +65,10 @@ struct Type {
   std::vector<Dimension> dims;
   std::vector<Type> elements;
   FieldOffset offset;
+  /// Tuple: for a named collection (a `NamedTuple` or dataclass of fields and scalars, gt4py's
+  /// named collections) its class name and the names of its elements; empty for a plain tuple.
+  std::string collection;
+  std::vector<std::string> names;
 
   static Type none() { return Type{}; }
   static Type scalar(ScalarKind k);
@@ -90,7 +94,7 @@ struct Type {
 };
 
 /// gt4py-like spelling: `float64`, `Field[[I, J], float64]`, `tuple[float64, Field[[K], int32]]`,
-/// `Dimension[K]`, `FieldOffset[E2V]`, `Domain[K]`.
+/// `Dimension[K]`, `FieldOffset[E2V]`, `Domain[K]`; a named collection `State(u: ..., v: ...)`.
 std::string to_string(const Type& type);
 
 }  // namespace weir::frontend
