@@ -1,37 +1,69 @@
-// `weir check FILE.py [-I DIR]...`: load a field-view module, type-check every definition and
-// list their signatures.
+// `weir check FILE.py... [-I DIR]... [--max-errors N] [--lower]`: load field-view modules (one
+// loader: modules they share are parsed once), type-check every definition (also those nested
+// in plain functions) and list their signatures; report every independent error, up to a limit;
+// with --lower also lower every program that checked.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 
 namespace weir::cli {
 
 Action add_check_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("check", "Load a gt4py field-view file and type-check its definitions");
-  auto file = std::make_shared<std::string>();
-  auto includes = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("file", *file, "Python file")->required();
-  cmd->add_option("-I,--include", *includes, "Directory searched for imported modules (repeatable; "
-                                             "WEIR_PATH is searched too)");
-  return [file, includes]() {
+  auto* cmd = app.add_subcommand("check", "Load gt4py field-view files and type-check their definitions");
+  struct Opts {
+    std::vector<std::string> files, includes;
+    std::size_t max_errors = 20;
+    bool lower = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("files", o->files, "Python files")->required();
+  cmd->add_option("-I,--include", o->includes, "Directory searched for imported modules (repeatable; "
+                                               "WEIR_PATH is searched too)");
+  cmd->add_option("--max-errors", o->max_errors, "Stop after this many errors per file (default 20)");
+  cmd->add_flag("--lower", o->lower, "Also lower every checked @program to an SDFG (reports what the lowering refuses)");
+  return [o]() {
     using namespace weir::frontend;
-    try {
-      ModuleLoader loader(LoaderOptions{*includes, true});
-      const LoadedModule& m = loader.load_file(*file);
-      TypeChecker checker;
-      auto defs = checker.check_module(m);
-      for (const TypedDefinition* d : defs) std::cout << signature(*d) << "\n";
-      std::cout << *file << ": " << defs.size() << " definition" << (defs.size() == 1 ? "" : "s")
-                << " checked\n";
-      return kExitOk;
-    } catch (const FrontendError& e) {
-      std::cerr << e.what() << "\n";
-      return kExitInvalidInput;
+    ModuleLoader loader(LoaderOptions{o->includes, true});
+    TypeChecker checker;
+    bool ok = true;
+    for (const std::string& file : o->files) {
+      try {
+        const LoadedModule& m = loader.load_file(file);
+        ModuleCheck r = checker.check_all(m, o->max_errors);
+        for (const TypedDefinition* d : r.checked)
+          std::cout << (d->source->scope.empty() ? "" : "(in " + d->source->scope + ") ") << signature(*d) << "\n";
+        std::size_t lowered = 0;
+        if (o->lower)
+          for (const TypedDefinition* d : r.checked) {
+            if (d->kind != DefinitionKind::Program) continue;
+            try {
+              lower_to_sdfg(*d);
+              ++lowered;
+            } catch (const FrontendError& e) {
+              if (r.errors.size() < o->max_errors) r.errors.push_back(e);
+              ++r.failed;
+            }
+          }
+        for (const FrontendError& e : r.errors) std::cerr << e.what() << "\n";
+        if (r.truncated) std::cerr << file << ": too many errors, stopped after " << r.errors.size() << "\n";
+        std::cout << file << ": " << r.definitions << " definition" << (r.definitions == 1 ? "" : "s")
+                  << " checked";
+        if (r.nested) std::cout << " (" << r.nested << " nested in functions)";
+        if (o->lower) std::cout << ", " << lowered << " program" << (lowered == 1 ? "" : "s") << " lowered";
+        if (r.failed) std::cout << ", " << r.failed << " with errors";
+        std::cout << "\n";
+        ok = ok && r.failed == 0;
+      } catch (const weir::Error& e) {  // a syntax error, an unreadable file
+        std::cerr << e.what() << "\n";
+        ok = false;
+      }
     }
+    return ok ? kExitOk : kExitInvalidInput;
   };
 }
 
