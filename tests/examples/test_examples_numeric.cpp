@@ -88,6 +88,22 @@ const std::vector<Case>& cases() {
              {}, {}, {"out"}};
     pot.search_path = {"multimodule"};
     v.push_back(pot);
+    // A namespace package `model` over three import roots (relative imports in __init__.py,
+    // an import cycle, chained shifts, tuple astype, class constants, argument expressions).
+    Case ns_edge{"namespaced/dycore/model/dycore/program.py", "edge_program", "namespaced", {{"K", 5}}, 3, 3,
+                 {{"alpha", 0.75}, {"n_edges", std::int64_t{20}}, {"nlev", std::int64_t{5}}}, {}, {"out"}};
+    ns_edge.search_path = {"namespaced/core", "namespaced/dycore", "namespaced/physics"};
+    v.push_back(ns_edge);
+    // Tuple domains: one domain per output.
+    Case ns_pair{"namespaced/dycore/model/dycore/program.py", "pair_program", "namespaced", {{"Cell", 7}, {"K", 5}}, 0, 0,
+                 {{"n_cells", std::int64_t{6}}, {"nlev", std::int64_t{5}}}, {}, {"a", "b"}};
+    ns_pair.search_path = ns_edge.search_path;
+    v.push_back(ns_pair);
+    // A NamedTuple of fields as an argument.
+    Case ns_state{"namespaced/dycore/model/dycore/program.py", "state_program", "namespaced", {{"K", 3}}, 3, 3,
+                  {}, {}, {"out"}};
+    ns_state.search_path = ns_edge.search_path;
+    v.push_back(ns_state);
     return v;
   }();
   return c;
@@ -303,4 +319,14 @@ TEST_CASE("examples: multimodule smooth", "[examples]") {
 }
 TEST_CASE("examples: multimodule potential_program", "[examples]") {
   run_case(find_case("multimodule/mymodel/program.py", "potential_program"));
+}
+TEST_CASE("examples: namespace package edge_program (chained shifts, tuple astype, argument expressions)",
+          "[examples]") {
+  run_case(find_case("namespaced/dycore/model/dycore/program.py", "edge_program"));
+}
+TEST_CASE("examples: namespace package pair_program (a domain per output)", "[examples]") {
+  run_case(find_case("namespaced/dycore/model/dycore/program.py", "pair_program"));
+}
+TEST_CASE("examples: namespace package state_program (a NamedTuple of fields)", "[examples]") {
+  run_case(find_case("namespaced/dycore/model/dycore/program.py", "state_program"));
 }
