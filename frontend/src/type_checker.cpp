@@ -385,6 +385,13 @@ class FunctionChecker {
       if (!logical && t.dtype == ScalarKind::Bool)
         throw FrontendError(loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " +
                                      to_string(b) + " (arithmetic on bool)");
+      // NumPy refuses integers to negative integer powers; a literal exponent is caught here,
+      // located (a run-time exponent is refused by the embedded backend).
+      if (op == BinaryOperator::Pow && is_integral(t.dtype) && r->kind == TExprKind::Literal &&
+          r->literal.kind == ConstantValue::Kind::Int && r->literal.int_value < 0)
+        throw FrontendError(loc, "integers to negative integer powers are not allowed (" + to_string(a) +
+                                     " ** " + std::to_string(r->literal.int_value) +
+                                     "); use a float base");
       if (op == BinaryOperator::Mod && !is_integral(t.dtype))
         throw FrontendError(loc, "operator '%' needs integer operands (use fmod), got " +
                                      to_string(a) + " and " + to_string(b));
