@@ -788,7 +788,8 @@ class FunctionChecker {
     }
     if (!a.is_data() || !b.is_data() || a.dtype != b.dtype)
       throw FrontendError(loc, "'" + fn + "' cannot combine " + to_string(a) + " and " + to_string(b));
-    return Type::field(union_dims(mask.dims, union_dims(a.dims, b.dims)), a.dtype);
+    // The values' dimension order first: a condition on J must not reorder a field over (I, J, K).
+    return Type::field(union_dims(union_dims(a.dims, b.dims), mask.dims), a.dtype);
   }
 
   TExprPtr builtin(const Call& c, const std::string& name, const std::string& fn, Scope& scope) {
