@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "out_hazards.h"
 #include "weir/frontend/unparse.h"
 
 namespace weir::frontend {
@@ -1164,6 +1165,7 @@ class FunctionChecker {
           pc.domain.push_back({dv.dim, bound(*range->elts[0]), bound(*range->elts[1])});
         }
       }
+      check_out_hazards(pc);
       out_.calls.push_back(std::move(pc));
     }
   }
