@@ -70,7 +70,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   const std::string what = describe_node(n);
   for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {
     for (const auto& [name, type] : *conns) {
-      if (!is_valid_identifier(name)) {
+      if (!is_identifier(name)) {
         v.report("connector-name", what + " has connector '" + name +
                                        "', which is not a valid identifier",
                  here);
@@ -223,7 +223,7 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
     if (m.params.empty()) v.report("map-params", what + " has no parameters", here);
     std::set<std::string> seen;
     for (const std::string& p : m.params) {
-      if (!is_valid_identifier(p)) {
+      if (!is_identifier(p)) {
         v.report("map-param-name", what + " has parameter '" + p +
                                        "', which is not a valid identifier",
                  here);
@@ -358,7 +358,7 @@ void check_node(Validator& v, const SDFGState& st, const Node& n) {
   const std::string* label = nullptr;
   if (n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG) label = &n.label;
   if (const auto* me = n.as<MapEntry>(); me && me->map) label = &me->map->label;
-  if (label && !is_valid_identifier(*label)) {
+  if (label && !is_identifier(*label)) {
     v.report("node-label", describe_node(n) + ": label '" + *label +
                                "' is not a valid identifier",
              v.at_node(st, n));

@@ -55,8 +55,6 @@ class Validator {
 
 };
 
-/// DaCe's validate_name: [A-Za-z_][A-Za-z0-9_]*, and not True/False/None.
-bool is_valid_identifier(std::string_view name);
 /// Free symbols of a Python expression; nullopt if the text does not parse as one.
 std::optional<SymbolSet> expression_symbols(const std::string& text);
 /// Free symbols of `name = expr` (the right-hand side) or of a plain expression; nullopt if
