@@ -43,6 +43,7 @@ struct Opts {
   std::string in_dir, out_dir;
   bool random_inputs = false;
   std::uint64_t seed = 0;
+  bool trust_code = false;
   int repeat = 1;
 };
 
@@ -287,6 +288,7 @@ Target load_target(const Opts& o, const Backend& backend) {
 
 int run_command(const Opts& o) {
   std::unique_ptr<Backend> backend;
+    t.sdfg.options.trust_code = o.trust_code;
   try {
     backend = make_backend(o.backend);
   } catch (const BackendError& e) {
@@ -447,6 +449,7 @@ Action add_run_command(CLI::App& app) {
       std::cerr << "weir: error: " << e.what() << "\n";
       return kExitUsage;
     }
+  cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   };
 }
 
