@@ -238,6 +238,14 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
                                      std::to_string(m.range.dims()) + " dimension(s)",
                here);
     }
+    for (std::size_t d = 0; d < m.range.dims(); ++d) {
+      const sym::Expr& step = m.range[d].step;
+      if (step.is_integer() && step.value() == 0) {
+        v.report("map-step", what + " has step 0 in dimension " + std::to_string(d) +
+                                 " of its range (the loop would never advance)",
+                 here);
+      }
+    }
   }
   if (n.exit == kNoNode || !st.has_node(n.exit) || !st.node(n.exit).as<MapExit>()) {
     v.report("scope-unbalanced", what + " has no matching map exit", here);
