@@ -584,6 +584,7 @@ void validate_state(Validator& v, const SDFGState& st, const SymbolSet& defined)
     }
   }
   v.guarded(here, [&] { validate_scopes(v, st, defined, scope_problems); });
+  if (!scope_problems) v.guarded(here, [&] { validate_propagation(v, st); });
 }
 
 }  // namespace weir::detail
