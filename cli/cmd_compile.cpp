@@ -55,6 +55,7 @@ Action add_compile_command(CLI::App& app) {
     std::vector<std::string> files, includes;
     std::string backend = "cpu";
     unsigned jobs = 0;
+    bool trust_code = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
@@ -63,6 +64,7 @@ Action add_compile_command(CLI::App& app) {
                                                "WEIR_PATH is searched too)");
   cmd->add_option("--backend", o->backend, "A compiled backend (default: cpu)");
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
+  cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
@@ -95,7 +97,9 @@ Action add_compile_command(CLI::App& app) {
             auto program = runtime::load_field_view_program(f.substr(0, sep), f.substr(sep + 2), o->includes);
             a = runtime::compile(*backend, program);
           } else {
-            a = runtime::compile(*backend, runtime::load_program_source(f));
+            runtime::CompilableProgram p = runtime::load_program_source(f);
+            p.options.trust_code = o->trust_code;
+            a = runtime::compile(*backend, p);
           }
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           char secs[32];

@@ -28,6 +28,7 @@
 #include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::cli {
@@ -42,6 +43,7 @@ struct Opts {
   std::vector<std::string> ins, sets, set_jsons, includes;
   std::string in_dir, out_dir;
   bool random_inputs = false;
+  bool trust_code = false;
   std::uint64_t seed = 0;
   int repeat = 1;
 };
@@ -74,11 +76,13 @@ Number parse_number(const std::string& name, const std::string& v) {
 }
 
 void read_set_json(const std::string& file, std::map<std::string, Number>& values) {
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw weir::Error(file + ": cannot read (--set-json)");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (auto problem = json_limit_problem(text)) throw weir::Error(file + ": not valid JSON: " + *problem);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw weir::Error(file + ": not valid JSON: " + e.what());
   }
@@ -197,7 +201,7 @@ void check_output_dir(const fs::path& out) {
   fs::remove(probe, ec);
 }
 
-// Writes the outputs into a temporary directory beside `out`, then moves them into place, so
+// Writes the outputs into a temporary directory, then moves them into place, so
 // `out` gets files only when every one could be written.
 void write_outputs(const fs::path& out, const std::vector<std::pair<std::string, const Field*>>& outputs,
                    const std::vector<fs::path>& inputs) {
@@ -209,14 +213,20 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
         throw weir::Error("--out " + out.string() + ": would overwrite the input file " + in.string() +
                           "; choose another output directory");
   }
+  // The temporary directory is on the file system of the files' final place (renames across
+  // file systems fail with "Invalid cross-device link"): inside `out` when it exists (it may be
+  // a mount point), else beside it.
+  std::error_code ec;
+  bool existing = fs::is_directory(out, ec);
   fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
-  fs::create_directories(parent);
-  fs::path tmp = parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
+  if (!existing) fs::create_directories(parent);
+  fs::path tmp = existing ? out / (".weir-tmp-" + std::to_string(::getpid()))
+                          : parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   try {
     for (const auto& [name, f] : outputs) write_npy(tmp / (name + ".npy"), *f);
-    if (!fs::exists(out)) {
+    if (!existing) {
       fs::rename(tmp, out);
       return;
     }
@@ -224,7 +234,6 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
     for (const auto& [name, f] : outputs) fs::rename(tmp / (name + ".npy"), out / (name + ".npy"));
     fs::remove_all(tmp);
   } catch (...) {
-    std::error_code ec;
     fs::remove_all(tmp, ec);
     throw;
   }
@@ -279,6 +288,7 @@ Target load_target(const Opts& o, const Backend& backend) {
     }
   } else {
     t.sdfg = load_program_source(o.program);
+    t.sdfg.options.trust_code = o.trust_code;
     check_backend(backend, t.sdfg);
   }
   t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
@@ -439,6 +449,7 @@ Action add_run_command(CLI::App& app) {
                        : "--seed: '" + v + "' is not a non-negative integer";
           },
           "UINT"));
+  cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option("--repeat", o->repeat, "Run N times (each from the same inputs), printing each call's wall time");
   return [o]() {
     try {

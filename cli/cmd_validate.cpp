@@ -1,9 +1,12 @@
-// `weir validate FILE...`: load and validate SDFG files, listing every problem found.
+// `weir validate FILE...`: load and validate SDFG files, listing every problem found: what
+// validate() finds and code the code generator could not parse (codegen/validate_code.h), the
+// same check `weir run` / `weir compile` make before generating code.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "weir/codegen/validate_code.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
@@ -20,7 +23,7 @@ Action add_validate_command(CLI::App& app) {
     for (const auto& f : *files) {
       try {
         auto sdfg = load_sdfg(f);
-        auto diags = validate(*sdfg);
+        auto diags = codegen::validate_for_codegen(*sdfg);
         if (diags.empty()) {
           if (!*quiet) std::cout << f << ": valid (SDFG '" << sdfg->name << "')\n";
         } else {

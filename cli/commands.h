@@ -15,6 +15,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalidInput = 1;
 inline constexpr int kExitUsage = 2;
 
+/// Help of --trust-code (weir run, weir compile): the opt-in of docs/security.md.
+inline constexpr const char* kTrustCodeHelp =
+    "Compile C++ written into SDFG files (CPP tasklets, global_code, init_code, ...); only for SDFGs whose "
+    "author you trust (docs/security.md)";
+
 /// A subcommand's action, run after parsing succeeded.
 using Action = std::function<int()>;
 

@@ -130,8 +130,13 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       for (EdgeId id : st.in_edges(me.id())) edge_checks(st.edge(id), false);
       if (me.exit != kNoNode)
         for (EdgeId id : st.out_edges(me.exit)) edge_checks(st.edge(id), true);
+      // What the body accesses, not only what the outer memlets claim: the memlets inside the
+      // map over the corners of its range (a map may run past its outer memlets).
+      for (EdgeId id : st.out_edges(me.id())) edge_checks(st.edge(id), false);
+      if (me.exit != kNoNode)
+        for (EdgeId id : st.in_edges(me.exit)) edge_checks(st.edge(id), true);
       if (checks.empty()) return;
-      if (comments()) w.line("// bounds checks of map " + me.map->label + " (the outer memlets)");
+      if (comments()) w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
       // A map without iterations touches nothing.
       w.open("if (!(" + map_empty_condition(*me.map) + ")) {");
       w.append(checks);

@@ -96,6 +96,8 @@ struct Program {
   Writer functions;
   /// File-scope code of CPP tasklets and SDFGs (global_code), in generation order.
   std::vector<std::string> global_code;
+  /// Trusted CPP code_init / code_exit of tasklets (weir_init / weir_finalize), in generation order.
+  std::vector<std::string> init_code, exit_code;
   std::set<std::string> function_names;
 
   Program(const CodegenOptions& o, const SDFG& s) : opts(o), top(s) {}
@@ -186,6 +188,10 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
 
 /// Emits the control flow of a region into `w` (control_flow_codegen.cpp).
 void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);
+
+/// Throws CodegenError at the first user-written C++ of `sdfg` or its nested SDFGs unless
+/// `options.trust_code`, and at user code in a language other than C++ (user_code.cpp).
+void check_user_code(const SDFG& sdfg, const CodegenOptions& options);
 
 /// The file-scope helper functions (prelude.cpp).
 const char* prelude_text();

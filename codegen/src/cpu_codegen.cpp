@@ -66,6 +66,7 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
   ElementRef top_ref;
   top_ref.sdfg = sdfg.name;
 
+  check_user_code(sdfg, options);
   try {
     // --- arguments --------------------------------------------------------------------------
     std::vector<std::string> arglist = sdfg.arglist();
@@ -173,9 +174,10 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
       entry.line("h->" + cpp_ident(name) + " = weir_alloc<" + cpp_type(d) + ">(" + g.alloc_size(d) + ", \"" +
                  c_escape(name) + "\");");
     }
-    if (!sdfg.init_code.code.empty()) {
-      entry.open("{  // SDFG init code");
-      entry.lines(sdfg.init_code.code);
+    if (!sdfg.init_code.code.empty()) prog.init_code.insert(prog.init_code.begin(), sdfg.init_code.code);
+    for (const auto& code : prog.init_code) {
+      entry.open("{  // init code (trusted)");
+      entry.lines(code);
       entry.close();
     }
     entry.dedent();
@@ -237,9 +239,10 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
 
     // weir_finalize
     entry.open("extern \"C\" int weir_finalize(void* handle) {");
-    if (!sdfg.exit_code.code.empty()) {
-      entry.open("{  // SDFG exit code");
-      entry.lines(sdfg.exit_code.code);
+    if (!sdfg.exit_code.code.empty()) prog.exit_code.push_back(sdfg.exit_code.code);
+    for (const auto& code : prog.exit_code) {
+      entry.open("{  // exit code (trusted)");
+      entry.lines(code);
       entry.close();
     }
     entry.line("delete static_cast<weir_handle*>(handle);");

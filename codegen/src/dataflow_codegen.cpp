@@ -570,8 +570,11 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       b = e + 1;
     }
     used = identifiers_in(src);
-    if (!t.code_global.code.empty()) sg.prog.global_code.push_back(t.code_global.code);
   }
+  // Trusted C++ around the tasklet (check_user_code refused it otherwise), whatever its language.
+  if (!t.code_global.code.empty()) sg.prog.global_code.push_back(t.code_global.code);
+  if (!t.code_init.code.empty()) sg.prog.init_code.push_back(t.code_init.code);
+  if (!t.code_exit.code.empty()) sg.prog.exit_code.push_back(t.code_exit.code);
   // A connector that is both an input and an output (a value): declared once, from the input.
   std::set<std::string> inout;
   for (const auto& o : outs)

@@ -41,6 +41,10 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   ng.analyse(cv, syms);
   Writer body;
   ng.emit_body(body);
+  // Trusted frame code of the nested SDFG (check_user_code refused it otherwise).
+  if (!inner.global_code.code.empty()) sg.prog.global_code.push_back(inner.global_code.code);
+  if (!inner.init_code.code.empty()) sg.prog.init_code.push_back(inner.init_code.code);
+  if (!inner.exit_code.code.empty()) sg.prog.exit_code.push_back(inner.exit_code.code);
   std::vector<std::string> params;
   for (const auto& c : cv) {
     const DataDescriptor& d = inner.arrays.at(c);

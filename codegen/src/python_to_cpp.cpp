@@ -11,6 +11,7 @@
 #include "weir/frontend/ast.h"
 #include "weir/frontend/parser.h"
 #include "weir/frontend/unparse.h"
+#include "weir/sdfg/names.h"
 
 namespace weir::codegen {
 
@@ -48,13 +49,6 @@ std::string wrap(const Val& v, int need) { return v.prec < need ? "(" + v.text +
 
 /// Wraps any operand that is not a primary/unary expression (for -Wparentheses-clean bit ops).
 std::string wrap_strict(const Val& v) { return v.prec < kUnary ? "(" + v.text + ")" : v.text; }
-
-bool is_simple_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
 
 std::string int_literal(long long v) {
   if (v == std::numeric_limits<long long>::min()) return "(-9223372036854775807LL - 1)";
@@ -149,7 +143,7 @@ class Translator {
     if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
       ctx_.used.insert(n.id);
       if (it->second.hooked) fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
-      bool primary = is_simple_identifier(it->second.cpp) || it->second.cpp.back() == ']';
+      bool primary = is_ascii_identifier(it->second.cpp) || it->second.cpp.back() == ']';
       return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type};
     }
     fail(n.loc, "unknown name '" + n.id + "'");
@@ -197,7 +191,7 @@ class Translator {
       const std::string& s = (*strides)[d];
       std::string term;
       if (s == "1") term = idx[d].prec <= kAdd ? wrap(idx[d], kAdd) : idx[d].text;
-      else term = wrap(idx[d], kMul) + " * " + (is_simple_identifier(s) || std::isdigit(static_cast<unsigned char>(s[0])) ? s : "(" + s + ")");
+      else term = wrap(idx[d], kMul) + " * " + (is_ascii_identifier(s) || std::isdigit(static_cast<unsigned char>(s[0])) ? s : "(" + s + ")");
       if (!out.empty()) out += " + ";
       out += term;
     }
@@ -737,6 +731,10 @@ auto guarded(std::string_view code, F&& f) {
 }  // namespace
 
 std::string cpp_ident(const std::string& name) {
+  // The last line of defence against names that would inject C++ (validate() rejects them).
+  if (!is_ascii_identifier(name))
+    throw PythonTranslationError("'" + name + "' is not a name C++ can use (names in an SDFG must be identifiers, "
+                                 "[A-Za-z_][A-Za-z0-9_]*; `weir validate` reports where)");
   if (cpp_keywords().count(name) || name.rfind("weir_", 0) == 0) return name + "_";
   return name;
 }

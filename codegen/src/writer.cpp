@@ -5,14 +5,27 @@
 
 namespace weir::codegen::detail {
 
-void Writer::line(const std::string& s) { lines_.push_back({s.empty() ? 0 : indent_, s}); }
+void Writer::line(const std::string& s) {
+  if (s.rfind("//", 0) != 0) {
+    lines_.push_back({s.empty() ? 0 : indent_, s});
+    return;
+  }
+  // A comment quotes names from the SDFG (labels): a line break would end it and a trailing
+  // backslash would splice the next line into it, so neither survives.
+  std::string c = s;
+  for (char& ch : c)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '\\') ch = '?';
+  lines_.push_back({indent_, std::move(c)});
+}
 
 void Writer::lines(const std::string& s) {
+  // Verbatim (the prelude, trusted user code): no comment rewriting.
   std::size_t b = 0;
   while (b <= s.size()) {
     std::size_t e = s.find('\n', b);
     if (e == std::string::npos) e = s.size();
-    line(s.substr(b, e - b));
+    std::string l = s.substr(b, e - b);
+    lines_.push_back({l.empty() ? 0 : indent_, std::move(l)});
     b = e + 1;
   }
 }

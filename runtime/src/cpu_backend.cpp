@@ -5,6 +5,7 @@
 
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/codegen/validate_code.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_cache.h"
 #include "weir/sdfg/sdfg.h"
@@ -42,6 +43,14 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
   return [settings = std::move(settings), cache_dir = std::move(cache_dir),
           invoke = std::move(invoke)](const CompilableProgram& program) -> CompilationArtifact {
     if (!program.sdfg) throw BackendError("compile: the program has no SDFG");
+    // Code is generated only from valid SDFGs: generate_cpu assumes what validate() checks
+    // (names are identifiers, memlets name existing containers with the right dimensions).
+    try {
+      codegen::validate_for_codegen_or_throw(*program.sdfg);
+    } catch (const InvalidSDFGError& e) {
+      throw BackendError((program.origin.empty() ? "" : program.origin + ": ") +
+                         "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
+    }
     Signature sig = Signature::from_sdfg(*program.sdfg);
     auto [source, name] = generate(program, settings.openmp);
     if (name.empty()) name = program.sdfg->name;

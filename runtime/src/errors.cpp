@@ -6,8 +6,18 @@
 namespace weir::runtime {
 namespace {
 
-// The lines a reader needs first: those with "error" and the two after each (the compiler's
-// source excerpt and caret), at most 12; all of the output if it has no such line.
+// Whether a line of compiler output reports a failure: a diagnostic ("error", "fatal") or the
+// system's reason a tool stopped (the linker's "final link failed: No space left on device" has
+// no "error" in it, and the "collect2: error" line after it says nothing of the cause).
+bool is_failure_line(const std::string& l) {
+  for (const char* w : {"error", "fatal", "failed", "No space left", "Disk quota", "Killed", "Cannot allocate memory",
+                        "Read-only file system", "Permission denied"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// The lines a reader needs first: failure lines and the two after each (the compiler's source
+// excerpt and caret), at most 12; all of the output if it has no such line.
 std::string first_error_lines(const std::string& output) {
   std::vector<std::string> lines;
   std::istringstream in(output);
@@ -15,7 +25,7 @@ std::string first_error_lines(const std::string& output) {
   std::vector<std::string> picked;
   constexpr std::size_t kMax = 12;
   for (std::size_t i = 0; i < lines.size() && picked.size() < kMax; ++i) {
-    if (lines[i].find("error") == std::string::npos) continue;
+    if (!is_failure_line(lines[i])) continue;
     for (std::size_t k = i; k < lines.size() && k < i + 3 && picked.size() < kMax; ++k) picked.push_back(lines[k]);
     i += 2;
   }

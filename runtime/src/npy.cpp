@@ -229,7 +229,26 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
                      "' (weir reads bool, int8-64, uint8-64, float32 and float64: '|b1', '|i1', '<i2', '<i4', '<i8', "
                      "'|u1', '<u2', '<u4', '<u8', '<f4', '<f8')");
 
-  Field f = allocator.allocate(info->type, dict["shape"].tuple);
+  // The data size the shape claims, checked before allocating (a hostile shape overflows it).
+  std::uint64_t bytes_needed = info->size;
+  for (auto n : dict["shape"].tuple) {
+    if (n < 0) fail(origin, "corrupt .npy header: negative extent in shape " + shape_str(dict["shape"].tuple));
+    if (n != 0 && bytes_needed > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(n))
+      fail(origin, "corrupt .npy header: shape " + shape_str(dict["shape"].tuple) + " has more bytes than any array");
+    bytes_needed *= static_cast<std::uint64_t>(n);
+  }
+  // (Before allocating: a small file must not make weir allocate what its header claims.)
+  if (bytes.size() - (header_start + header_len) < bytes_needed)
+    fail(origin, "truncated: " + std::string(to_string(info->type)) + " " + shape_str(dict["shape"].tuple) + " needs " +
+                     std::to_string(bytes_needed) + " bytes of data, the file has " +
+                     std::to_string(bytes.size() - (header_start + header_len)));
+  Field f = [&] {
+    try {
+      return allocator.allocate(info->type, dict["shape"].tuple);
+    } catch (const std::exception& e) {
+      fail(origin, std::string("cannot allocate the array: ") + e.what());
+    }
+  }();
   std::size_t data_start = header_start + header_len;
   std::size_t have = bytes.size() - data_start;
   if (have < f.nbytes())
@@ -294,9 +313,11 @@ void write_npy(const std::filesystem::path& path, const Field& field) {
   if (std::filesystem::is_directory(path, dir_ec)) fail(path.string(), "cannot write: is a directory");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) fail(path.string(), std::string("cannot write: ") + std::strerror(errno));
+  errno = 0;
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) fail(path.string(), "write error");
+  // The system's reason ("No space left on device"), not only that it failed.
+  if (!out) fail(path.string(), std::string("write error") + (errno ? std::string(": ") + std::strerror(errno) : ""));
 }
 
 }  // namespace weir::runtime

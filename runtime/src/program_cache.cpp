@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <cctype>
@@ -16,6 +17,7 @@
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/json_limits.h"
 
 namespace weir::runtime {
 namespace fs = std::filesystem;
@@ -86,6 +88,32 @@ void remove_tree(const fs::path& dir, const fs::path& tmp) {
   fs::remove_all(ec ? dir : aside, ec);
 }
 
+// Build directories a killed build (kill -9, a crash, a power cut) left in tmp/: those of
+// `own_key`, whose lock the caller holds (so no build of it runs), and those older than an hour
+// whose key's lock is free. Builds in progress hold their key's lock and are never touched.
+void reclaim_stale_builds(const fs::path& tmp, const fs::path& locks, const std::string& own_key) {
+  constexpr auto kStaleAge = std::chrono::hours(1);
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(tmp, ec)) entries.push_back(e.path());
+  auto now = fs::file_time_type::clock::now();
+  for (const auto& p : entries) {
+    std::string name = p.filename().string();
+    std::string key = name.substr(0, name.find('.'));
+    if (key != own_key) {
+      auto t = fs::last_write_time(p, ec);
+      if (ec || now - t < kStaleAge) continue;
+      if (valid_key(key) && name.find(".stale.") == std::string::npos) {
+        FileLock lock(locks / (key + ".lock"), /*wait=*/false);
+        if (!lock.locked()) continue;
+        fs::remove_all(p, ec);
+        continue;
+      }
+    }
+    fs::remove_all(p, ec);
+  }
+}
+
 std::optional<std::string> read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;
@@ -119,7 +147,7 @@ std::optional<CacheEntry> ProgramCache::lookup(const std::string& key) const {
   if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
   CacheEntry e{key, entry_directory(key), entry_directory(key) / kLibraryName, entry_directory(key) / kSourceName};
   auto text = read_file(e.directory / kManifestName);
-  if (!text) return std::nullopt;
+  if (!text || json_limit_problem(*text)) return std::nullopt;  // unreadable: rebuilt like any corrupt entry
   try {
     auto m = nlohmann::json::parse(*text);
     if (m.at("format").get<int>() != kManifestFormat) return std::nullopt;
@@ -145,6 +173,7 @@ CacheEntry ProgramCache::get_or_build(const std::string& key, const std::functio
   FileLock lock(locks / (key + ".lock"), /*wait=*/true);
   if (auto e = lookup(key)) return *e;  // built by another thread or process meanwhile
 
+  reclaim_stale_builds(tmp, locks, key);
   fs::path dir = entry_directory(key);
   remove_tree(dir, tmp);  // a corrupt entry
   Build b;

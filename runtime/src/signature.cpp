@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::runtime {
@@ -76,6 +77,7 @@ Signature Signature::from_sdfg(const SDFG& sdfg) {
 Signature Signature::from_arglist_json(const std::string& program_name, const std::string& json) {
   Signature sig;
   sig.program_name = program_name;
+  if (auto problem = json_limit_problem(json)) throw LoadError("malformed weir_arglist() JSON: " + *problem);
   try {
     auto j = nlohmann::json::parse(json);
     for (const auto& e : j) {

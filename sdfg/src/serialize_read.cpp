@@ -6,6 +6,7 @@
 #include <set>
 
 #include "json_reader.h"
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 
@@ -525,61 +526,8 @@ class Reader {
 
 }  // namespace
 
-namespace {
-
-// "line L, column C" of byte `offset` (1-based, columns in bytes as nlohmann counts them).
-std::string text_position(std::string_view text, std::size_t offset) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-// One pass over the text, without recursion, for what nlohmann cannot report with a position
-// or survive: nesting deeper than kMaxJsonDepth (its recursive destructor and our recursive
-// reader would overflow the stack) and numbers outside the double range (its out_of_range.406
-// error has no position). Malformed text is left for nlohmann to report.
-void check_json_limits(std::string_view text, const std::string& origin) {
-  std::size_t depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw SdfgLoadError(origin, "/", "",
-                            "not valid JSON: at " + text_position(text, i) + ": nested deeper than " +
-                                std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      if (depth > 0) --depth;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      std::size_t end = i + 1;
-      while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
-                                   text[end] == 'e' || text[end] == 'E' || text[end] == '+' || text[end] == '-'))
-        ++end;
-      std::string number(text.substr(i, end - i));
-      double v = std::strtod(number.c_str(), nullptr);
-      if (std::isinf(v))
-        throw SdfgLoadError(origin, "/", "",
-                            "not valid JSON: at " + text_position(text, i) + ": number " +
-                                (number.size() > 40 ? number.substr(0, 40) + "..." : number) +
-                                " is outside the range of a double");
-      i = end - 1;
-    }
-  }
-}
-
-}  // namespace
-
 std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::string& origin) {
-  check_json_limits(text, origin);
+  if (auto problem = json_limit_problem(text)) throw SdfgLoadError(origin, "/", "", "not valid JSON: " + *problem);
   json root;
   try {
     root = json::parse(text.begin(), text.end());

@@ -12,6 +12,8 @@
 #include <ostream>
 #include <utility>
 
+#include "weir/sdfg/names.h"
+
 namespace weir::sym {
 
 SymbolicError::SymbolicError(const std::string& message)
@@ -615,21 +617,6 @@ std::optional<Poly> expand_pow(const Poly& p, long long k) {
   }
 }
 
-bool is_identifier(const std::string& s) {
-  if (s.empty()) return false;
-  auto alpha = [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-  };
-  if (!alpha(s[0])) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [&](char ch) { return alpha(ch) || (ch >= '0' && ch <= '9'); });
-}
-
-bool is_reserved(const std::string& s) {
-  static const char* const words[] = {"and", "or",   "not", "True", "False", "None",
-                                      "if",  "else", "in",  "is",   "lambda"};
-  return std::any_of(std::begin(words), std::end(words), [&](const char* w) { return s == w; });
-}
 
 // One spelling per relation (a - b is not constant): an integer operand goes on the right
 // ("N > 0", "i < 5"); otherwise order relations use < or <= and == / != order their operands.
@@ -711,8 +698,8 @@ Expr::Expr() : node_(int_expr(0).node_) {}
 Expr::Expr(long long value) : node_(int_expr(value).node_) {}
 
 Expr Expr::symbol(std::string name) {
-  if (!is_identifier(name)) throw SymbolicError("invalid symbol name '" + name + "'");
-  if (is_reserved(name)) throw SymbolicError("'" + name + "' is a Python keyword, not a symbol name");
+  if (!is_ascii_identifier(name)) throw SymbolicError("invalid symbol name '" + name + "'");
+  if (is_python_keyword(name)) throw SymbolicError("'" + name + "' is a Python keyword, not a symbol name");
   return Access::make(Kind::Symbol, 0, std::move(name), {});
 }
 
@@ -893,7 +880,7 @@ Expr Expr::call(std::string fn, std::vector<Expr> args) {
   if (fn == "Mod") { arity(2); return mod(args[0], args[1]); }
   if (fn == "Pow") { arity(2); return pow(args[0], args[1]); }
   if (fn == "Abs" || fn == "abs") { arity(1); return abs_of(args[0]); }
-  if (!fn.empty() && (!is_identifier(fn) || is_reserved(fn)))
+  if (!fn.empty() && !is_identifier(fn))
     throw SymbolicError("invalid function name '" + fn + "'");
   return Access::make(Kind::Call, 0, std::move(fn), std::move(args));
 }

@@ -99,8 +99,6 @@ ElementRef Validator::at_interstate_edge(const ControlFlowRegion& region, EdgeId
 
 // --- helpers -------------------------------------------------------------------------------
 
-bool is_valid_identifier(std::string_view name) { return is_identifier(name); }
-
 std::optional<SymbolSet> expression_symbols(const std::string& text) {
   try {
     return sym::Expr::parse(text).free_symbols();
@@ -188,11 +186,11 @@ void collect_control_flow_symbols(Validator& v) {
 void check_names_and_arguments(Validator& v) {
   const SDFG& sdfg = v.sdfg;
   const ElementRef here = v.at_sdfg();
-  if (!is_valid_identifier(sdfg.name)) {
+  if (!is_identifier(sdfg.name)) {
     v.report("sdfg-name", "SDFG name '" + sdfg.name + "' is not a valid identifier", here);
   }
   for (const auto& [name, type] : sdfg.symbols) {
-    if (!is_valid_identifier(name)) {
+    if (!is_identifier(name)) {
       v.report("symbol-name", "symbol name '" + name + "' is not a valid identifier", here);
     }
     if (sdfg.arrays.count(name)) {

@@ -89,7 +89,7 @@ void check_interstate_edge(Validator& v, const ControlFlowRegion& r, const Contr
   SymbolSet targets;
   for (const auto& [target, value] : e.data.assignments) targets.insert(target);
   for (const auto& [target, value] : e.data.assignments) {
-    if (!is_valid_identifier(target)) {
+    if (!is_identifier(target)) {
       v.report("isedge-assign-name",
                what + " assigns to '" + target + "', which is not a valid identifier", here);
     }
@@ -126,14 +126,14 @@ void validate_region(Validator& v, const ControlFlowRegion& r, const SymbolSet& 
 void validate_block(Validator& v, const ControlFlowBlock& b, const SymbolSet& defined) {
   const ElementRef here = v.at_block(b);
   if (const auto* state = b.as<SDFGState>()) {
-    if (!is_valid_identifier(state->label)) {
+    if (!is_identifier(state->label)) {
       v.report("block-name", "state label '" + state->label + "' is not a valid identifier", here);
     }
     validate_state(v, *state, defined);
   } else if (const auto* loop = b.as<LoopRegion>()) {
     SymbolSet inner = defined;
     if (!loop->loop_variable.empty()) {
-      if (!is_valid_identifier(loop->loop_variable)) {
+      if (!is_identifier(loop->loop_variable)) {
         v.report("loop-variable-name", "loop variable '" + loop->loop_variable +
                                            "' is not a valid identifier",
                  here);

@@ -70,7 +70,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   const std::string what = describe_node(n);
   for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {
     for (const auto& [name, type] : *conns) {
-      if (!is_valid_identifier(name)) {
+      if (!is_identifier(name)) {
         v.report("connector-name", what + " has connector '" + name +
                                        "', which is not a valid identifier",
                  here);
@@ -223,7 +223,7 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
     if (m.params.empty()) v.report("map-params", what + " has no parameters", here);
     std::set<std::string> seen;
     for (const std::string& p : m.params) {
-      if (!is_valid_identifier(p)) {
+      if (!is_identifier(p)) {
         v.report("map-param-name", what + " has parameter '" + p +
                                        "', which is not a valid identifier",
                  here);
@@ -237,6 +237,14 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
                                      " parameter(s) but its range has " +
                                      std::to_string(m.range.dims()) + " dimension(s)",
                here);
+    }
+    for (std::size_t d = 0; d < m.range.dims(); ++d) {
+      const sym::Expr& step = m.range[d].step;
+      if (step.is_integer() && step.value() == 0) {
+        v.report("map-step", what + " has step 0 in dimension " + std::to_string(d) +
+                                 " of its range (the loop would never advance)",
+                 here);
+      }
     }
   }
   if (n.exit == kNoNode || !st.has_node(n.exit) || !st.node(n.exit).as<MapExit>()) {
@@ -358,7 +366,7 @@ void check_node(Validator& v, const SDFGState& st, const Node& n) {
   const std::string* label = nullptr;
   if (n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG) label = &n.label;
   if (const auto* me = n.as<MapEntry>(); me && me->map) label = &me->map->label;
-  if (label && !is_valid_identifier(*label)) {
+  if (label && !is_identifier(*label)) {
     v.report("node-label", describe_node(n) + ": label '" + *label +
                                "' is not a valid identifier",
              v.at_node(st, n));
@@ -576,6 +584,7 @@ void validate_state(Validator& v, const SDFGState& st, const SymbolSet& defined)
     }
   }
   v.guarded(here, [&] { validate_scopes(v, st, defined, scope_problems); });
+  if (!scope_problems) v.guarded(here, [&] { validate_propagation(v, st); });
 }
 
 }  // namespace weir::detail

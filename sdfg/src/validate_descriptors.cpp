@@ -22,7 +22,7 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
                       const SymbolSet& defined) {
   const ElementRef here = v.at_sdfg();
   const std::string what = "container '" + name + "'";
-  if (!is_valid_identifier(name)) {
+  if (!is_identifier(name)) {
     v.report("data-name", "data container name '" + name + "' is not a valid identifier", here);
   }
   if (d.kind == DataKind::Unknown) {
@@ -104,8 +104,9 @@ void validate_descriptors(Validator& v) {
   // the control flow defines (interstate assignments, loop variables).
   SymbolSet defined = v.defined;
   defined.insert(v.all_loop_variables.begin(), v.all_loop_variables.end());
-  for (const auto& [name, desc] : v.sdfg.arrays) {
-    v.guarded(v.at_sdfg(), [&] { check_descriptor(v, name, desc, defined); });
+  for (const auto& entry : v.sdfg.arrays) {
+    // (Not a structured binding: C++17 lambdas cannot capture those, and clang 14 refuses.)
+    v.guarded(v.at_sdfg(), [&] { check_descriptor(v, entry.first, entry.second, defined); });
   }
 }
 

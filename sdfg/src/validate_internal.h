@@ -55,8 +55,6 @@ class Validator {
 
 };
 
-/// DaCe's validate_name: [A-Za-z_][A-Za-z0-9_]*, and not True/False/None.
-bool is_valid_identifier(std::string_view name);
 /// Free symbols of a Python expression; nullopt if the text does not parse as one.
 std::optional<SymbolSet> expression_symbols(const std::string& text);
 /// Free symbols of `name = expr` (the right-hand side) or of a plain expression; nullopt if
@@ -87,6 +85,9 @@ void validate_state(Validator& v, const SDFGState& state, const SymbolSet& defin
 /// Reports a failing scope_tree() as "scope-tree" unless `scope_problems_reported`.
 void validate_scopes(Validator& v, const SDFGState& state, const SymbolSet& defined,
                      bool scope_problems_reported);
+/// DaCe's memlet propagation rule for every map of an acyclic state with sound scopes: inner
+/// memlets over the map's range stay inside the outer memlet ("memlet-propagation").
+void validate_propagation(Validator& v, const SDFGState& state);
 /// "tasklet 'add' (node 3)".
 std::string describe_node(const Node& n);
 /// Reports an exception thrown by an IR query on `state` (scope_tree, topological_order) as

@@ -50,7 +50,8 @@ fs::path sdfg(const std::string& k, const std::string& stage = "simplified") {
   return kernel_dir(k) / (k + "." + stage + ".sdfg");
 }
 
-// A copy of hdiff's simplified SDFG whose first tasklet is C++ that does not compile.
+// A copy of hdiff's simplified SDFG whose first tasklet is C++ that does not compile (run it
+// with --trust-code: C++ in an SDFG file is refused otherwise).
 fs::path broken_sdfg(const fs::path& dir) {
   auto j = nlohmann::json::parse(weir::test::read_text(sdfg("hdiff")));
   bool done = false;
@@ -161,7 +162,7 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     CHECK_THAT(r.out, Catch::Contains((dir / "coeff.npy").string() + ": truncated"));
   }
   SECTION("generated code that does not compile") {
-    auto r = run_cli(cache, "run --backend cpu " + q(broken_sdfg(dir)) + " --in-dir " + q(in) + " --out " + q(out));
+    auto r = run_cli(cache, "run --backend cpu " + q(broken_sdfg(dir)) + " --trust-code --in-dir " + q(in) + " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("compiling program 'hdiff_simplified' failed: c++ exited with code 1"));
     CHECK_THAT(r.out, Catch::Contains("generated source: ") && Catch::Contains("error"));
@@ -224,7 +225,7 @@ TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the
   CHECK(info.code == 0);
   CHECK_THAT(info.out, Catch::Contains("entries: 1\n") && Catch::Contains(cache.string()));
 
-  auto r = run_cli(cache, "compile " + q(sdfg("hdiff")) + " " + q(broken_sdfg(dir)) + " " + q(sdfg("jacobi_2d")));
+  auto r = run_cli(cache, "compile --trust-code " + q(sdfg("hdiff")) + " " + q(broken_sdfg(dir)) + " " + q(sdfg("jacobi_2d")));
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("ok " + sdfg("hdiff").string() + " (compiled"));

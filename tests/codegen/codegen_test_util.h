@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,8 +17,28 @@
 #include "corpus.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
 
 namespace weir::test {
+
+/// prog(A[N], B[N]): state "main" with map "m" over i in `range` running tasklet "t" (`code` in
+/// `lang`, input connector a = A[i], output b -> B[i]). Node ids: A 0, B 1, entry 2, exit 3, t 4.
+inline std::unique_ptr<SDFG> map_program(const std::string& code, Language lang = Language::Python,
+                                         ScheduleType sched = ScheduleType::Default, const std::string& range = "0:N") {
+  using E = sym::Expr;
+  auto s = std::make_unique<SDFG>("prog");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse(range), sched);
+  auto& t = st.add_tasklet("t", {code, lang}, {"a"}, {"b"});
+  st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i")), "", "a");
+  st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "b", "");
+  return s;
+}
 
 /// The compiler flags the tests build generated code with.
 inline const char* kGeneratedCodeFlags = "-O2 -fopenmp -shared -fPIC -std=c++17 -Wall -Wextra";
@@ -89,6 +110,9 @@ class LoadedProgram {
   codegen::ArglistFn arglist = nullptr;
   codegen::ProgramNameFn program_name = nullptr;
   codegen::AbiVersionFn abi_version = nullptr;
+
+  /// Any exported symbol of the program (nullptr if there is none).
+  void* symbol(const char* name) const { return dlsym(lib_, name); }
 
  private:
   void* sym(const char* name) {

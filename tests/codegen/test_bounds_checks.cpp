@@ -304,3 +304,36 @@ TEST_CASE("bounds checks: indirect reads are not checked, their index table is",
   CHECK(r.rc != 0);
   CHECK_THAT(r.error, Catch::Contains("map 'm': reads idx[0 .. 2] in dimension 0 of idx with shape 2"));
 }
+
+TEST_CASE("bounds checks: a map running past its outer memlets is caught from its inner memlets", "[codegen][run][bounds][security]") {
+  // B[i] = A[i] + 1 for i in 0..M-1, but the outer memlets claim A[0:N] and B[0:N]: the
+  // validator cannot tell M from N, the outer memlets fit, the body would write B[N..M-1].
+  auto s = std::make_unique<SDFG>("past");
+  s->add_symbol("M");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse("0:M"));
+  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i")), "", "x");
+  auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:N");
+  st.edge(out[1]).memlet.subset = Subset::parse("0:N");
+  CHECK(diagnostics(*s) == "");
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t mm = 3, n = 3;
+  Outcome ok = run_once(*s, "past_ok", {A.data(), B.data(), &mm, &n});
+  CHECK(ok.rc == 0);
+  CHECK(B == std::vector<double>{2, 3, 4});
+  B.assign(3, -1.0);
+  mm = 5;
+  Outcome r = run_once(*s, "past", {A.data(), B.data(), &mm, &n});
+  CHECK(r.rc != 0);
+  CHECK(r.error ==
+        "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (shifted reads need a "
+        "larger input or a smaller output domain)");
+  CHECK(B == std::vector<double>{-1, -1, -1});
+}

@@ -40,6 +40,16 @@ std::vector<std::string> tr(const std::string& code) {
   return translate_python_statements(code, ctx);
 }
 
+/// What translating `code` throws, or "no error".
+std::string translation_error(const std::string& code) {
+  try {
+    tr(code);
+  } catch (const PythonTranslationError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 std::string tr1(const std::string& code) {
   auto lines = tr(code);
   REQUIRE(lines.size() == 1);
@@ -144,14 +154,7 @@ TEST_CASE("python: write hooks for write-conflict resolution", "[codegen][python
 }
 
 TEST_CASE("python: unsupported code names the construct", "[codegen][python]") {
-  auto msg = [](const std::string& code) {
-    try {
-      tr(code);
-    } catch (const PythonTranslationError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto msg = translation_error;
   CHECK_THAT(msg("__out = foo(__in1)"), Catch::Contains("unsupported function 'foo'"));
   CHECK_THAT(msg("__out = undefined_name"), Catch::Contains("unknown name 'undefined_name'"));
   CHECK_THAT(msg("__out = [1, 2]"), Catch::Contains("unsupported Python expression"));
@@ -208,4 +211,32 @@ TEST_CASE("python: C++ keywords as names", "[codegen][python]") {
   CHECK(cpp_ident("default") == "default_");
   CHECK(cpp_ident("A") == "A");
   CHECK(cpp_ident("weir_min") == "weir_min_");
+}
+
+TEST_CASE("python: the translator never pastes source text into C++", "[codegen][python][security]") {
+  // Tasklet code comes from untrusted SDFG files: anything that is not translated into C++ of
+  // its own is an error; strings, attributes, unknown calls and imports never reach the output.
+  auto msg = translation_error;
+  CHECK(msg("__out = __import__('os').system('ls')") ==
+        "unsupported call of `__import__('os').system` (line 1: `__out = __import__('os').system('ls')`)");
+  CHECK(msg("import os\n__out = os.system(__in1)") == "unsupported function 'os.system' (line 2: `__out = os.system(__in1)`)");
+  CHECK(msg("__out = os.system") == "unsupported attribute `os.system` (line 1: `__out = os.system`)");
+  CHECK(msg("__out = __in1.__class__") == "unsupported attribute `__in1.__class__` (line 1: `__out = __in1.__class__`)");
+  CHECK(msg("__out = exec('x')") == "unsupported constant `'x'` (line 1: `__out = exec('x')`)");
+  CHECK(msg("__out = system(__in1)") == "unsupported function 'system' (line 1: `__out = system(__in1)`)");
+  CHECK(msg("__out = math.system(__in1)") == "unsupported function 'math.system' (line 1: `__out = math.system(__in1)`)");
+  CHECK(msg("__out = \"\\\"); std::system(\\\"ls\"") ==
+        "unsupported constant `\"\\\"); std::system(\\\"ls\"` (line 1: `__out = \"\\\"); std::system(\\\"ls\"`)");
+  CHECK(msg("__out = b'x'") == "unsupported constant `b'x'` (line 1: `__out = b'x'`)");
+  CHECK(msg("__out = (lambda: 1)()") == "unsupported call of `lambda: 1` (line 1: `__out = (lambda: 1)()`)");
+  CHECK(msg("__out = np.__dict__") == "unsupported attribute `np.__dict__` (line 1: `__out = np.__dict__`)");
+  CHECK(msg("__out = 1.5j") == "unsupported constant `1.5j` (line 1: `__out = 1.5j`)");
+  CHECK(msg("\xc3\xa9 = __in1\n__out = \xc3\xa9") ==
+        "'\xc3\xa9' is not a name C++ can use (names in an SDFG must be identifiers, [A-Za-z_][A-Za-z0-9_]*; `weir "
+        "validate` reports where)");
+  // Comments, docstrings and imports are dropped, not pasted.
+  auto lines = tr("\"\"\"doc\"); std::system(\"ls\");\"\"\"\nimport os  # ); std::system(\"ls\");\n__out = __in1  # \\\n");
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  CHECK(all == "__out = __in1;\n");
 }

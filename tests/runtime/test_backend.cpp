@@ -226,3 +226,14 @@ TEST_CASE("loader: unloading an OpenMP program keeps the OpenMP runtime loaded",
   CHECK(gomp != nullptr);
   if (gomp) dlclose(gomp);
 }
+
+TEST_CASE("backend: a full disk's message is shown, not counted among the hidden lines", "[runtime][backend]") {
+  // What GCC and ld print when the disk fills while linking: the cause has no "error" in it.
+  std::string out =
+      "/usr/bin/ld: final link failed: No space left on device\n"
+      "collect2: error: ld returned 1 exit status\n";
+  CompileError e("prog", "c++ -shared x.cpp", 1, out, "x.cpp");
+  std::string what = e.what();
+  CHECK_THAT(what, Catch::Contains("\n  /usr/bin/ld: final link failed: No space left on device\n  collect2: error: ld returned 1 exit status"));
+  CHECK_THAT(what, !Catch::Contains("more lines"));
+}

@@ -1,10 +1,13 @@
 // The persistent program cache: hits skip the compiler, changed flags miss, concurrent builds
 // of one program (threads and processes) produce one entry, corrupt entries are rebuilt, and
 // failed builds keep their source.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
@@ -293,4 +296,37 @@ TEST_CASE("cache: location from the environment, stats and clear", "[runtime][ca
   CHECK(cache.clear() == 2);
   CHECK(cache.stats().entries == 0);
   CHECK_THROWS_AS(cache.lookup("../../etc"), CacheError);
+}
+
+TEST_CASE("cache: build directories of killed builds are reclaimed, builds in progress are not", "[runtime][cache]") {
+  auto root = weir::test::fresh_cache("stale");
+  ProgramCache cache(root);
+  fs::path tmp = root / "v1" / "tmp", locks = root / "v1" / "locks";
+  fs::create_directories(tmp);
+  fs::create_directories(locks);
+  std::string mine(64, 'a'), other(64, 'b'), busy(64, 'c'), recent(64, 'd');
+  auto leftover = [&](const std::string& key, std::chrono::hours age) {
+    fs::path d = tmp / (key + ".99999.0");
+    fs::create_directories(d);
+    std::ofstream(d / "program.cpp") << "left by kill -9";
+    fs::last_write_time(d, fs::file_time_type::clock::now() - age);
+    return d;
+  };
+  fs::path own = leftover(mine, std::chrono::hours(0));        // same key: its lock is ours
+  fs::path old = leftover(other, std::chrono::hours(2));       // old, lock free
+  fs::path running = leftover(busy, std::chrono::hours(2));    // old, but its build holds the lock
+  fs::path young = leftover(recent, std::chrono::hours(0));    // another key's, too recent to judge
+  fs::path removal = tmp / (other + ".stale.99999.1");         // a removal that was interrupted
+  fs::create_directories(removal);
+  fs::last_write_time(removal, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  int fd = ::open((locks / (busy + ".lock")).c_str(), O_RDWR | O_CREAT, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  cache.get_or_build(mine, [](const ProgramCache::Build& b) { std::ofstream(b.library) << "x"; });
+  ::close(fd);
+  CHECK_FALSE(fs::exists(own));
+  CHECK_FALSE(fs::exists(old));
+  CHECK_FALSE(fs::exists(removal));
+  CHECK(fs::exists(running));
+  CHECK(fs::exists(young));
 }

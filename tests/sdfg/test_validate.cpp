@@ -696,3 +696,32 @@ TEST_CASE("a tasklet with output connectors and empty or blank code is reported"
   auto ds = validate(*p.sdfg);
   for (const auto& d : ds) CHECK(d.code != "tasklet-no-code");
 }
+
+TEST_CASE("validate: inner memlets over the map's range stay inside the outer memlet (propagation)", "[sdfg][validate][security]") {
+  MapProgram p;
+  require_valid(*p.sdfg);
+  SECTION("the map runs one element past its outer memlets") {
+    p.st->node(p.entry).as<MapEntry>()->map->range = Subset::parse("0:N + 1");
+    auto ds = validate(*p.sdfg);
+    CHECK(all_text(ds) ==
+          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' [0:N + 1], "
+          "the inner memlet [i] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "must cover every access of the map [memlet-propagation]\n"
+          "SDFG 'prog', state 'main', edge 2: map exit 'compute' (node 3): over the range of map 'compute' [0:N + 1], "
+          "the inner memlet [i] of 'B' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "must cover every access of the map [memlet-propagation]\n");
+  }
+  SECTION("a shifted inner read") {
+    p.st->edge(p.in_path.back()).memlet = Memlet::simple("A", Subset::parse("i + 1"));
+    auto ds = validate(*p.sdfg);
+    CHECK(all_text(ds) ==
+          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' [0:N], "
+          "the inner memlet [i + 1] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "must cover every access of the map [memlet-propagation]\n");
+  }
+  SECTION("a map over a symbol the outer memlet does not name is not judged") {
+    p.sdfg->add_symbol("M");
+    p.st->node(p.entry).as<MapEntry>()->map->range = Subset::parse("0:M");
+    require_valid(*p.sdfg);
+  }
+}

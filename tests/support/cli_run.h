@@ -15,9 +15,10 @@ struct CliRun {
   std::string out;  // stdout and stderr together
 };
 
-/// Runs `weir ARGS` through the shell (ARGS is shell text: quote paths).
-inline CliRun run_weir(const std::string& args) {
-  FILE* p = popen((std::string(WEIR_BIN) + " " + args + " 2>&1").c_str(), "r");
+/// Runs `weir ARGS` through the shell (ARGS is shell text: quote paths), after the shell
+/// assignments `env` ("WEIR_CACHE_DIR='/tmp/c'") if given.
+inline CliRun run_weir(const std::string& args, const std::string& env = {}) {
+  FILE* p = popen((env + (env.empty() ? "" : " ") + std::string(WEIR_BIN) + " " + args + " 2>&1").c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;
   std::array<char, 4096> buf;

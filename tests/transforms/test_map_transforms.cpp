@@ -200,8 +200,10 @@ TEST_CASE("MapTiling: tiling twice nests tiles", "[transforms][map-tiling]") {
 TEST_CASE("MapTiling: refuses with reasons", "[transforms][map-tiling]") {
   auto sdfg = make_map2d(false);
   MapTiling t;
-  t.options().set("tile_sizes", std::vector<long long>{4, 0});
-  CHECK(refusal(*sdfg, t) == "tile size 0 for dimension 1 is not positive");
+  // A tile size below 1 is an invalid option, not a transformation that matches nothing.
+  CHECK_THROWS_WITH(t.options().set("tile_sizes", std::vector<long long>{4, 0}),
+                    "option 'tile_sizes' must be at least 1, not 0");
+  CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "-4"), "option 'tile_sizes' must be at least 1, not -4");
   t.options().set("tile_sizes", std::vector<long long>{1});
   CHECK(refusal(*sdfg, t) == "every tile size is 1: nothing to tile");
   t.options().set("tile_sizes", std::vector<long long>{4});

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "nest_util.h"
+
 namespace weir::transforms {
 
 LoopMapInterchange::LoopMapInterchange() = default;
@@ -349,6 +351,90 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::ve
   return MatchResult::success();
 }
 
+namespace {
+
+/// A variable with the lowest and highest value it takes (a loop variable or a map parameter).
+struct VarBounds {
+  std::string var;
+  sym::Expr lo, hi;
+};
+
+/// The lowest (`lowest`) or highest value of `e` over the variables' ranges, innermost first
+/// (an inner range may use an outer variable); nullopt unless `e` is affine in each with a
+/// coefficient of known sign.
+std::optional<sym::Expr> extreme(sym::Expr e, const std::vector<VarBounds>& vars, bool lowest) {
+  for (const VarBounds& v : vars) {
+    if (!e.free_symbols().count(v.var)) continue;
+    auto ab = detail::affine_in(e, v.var);
+    if (!ab) return std::nullopt;
+    auto sign = ab->first.sign_if_symbols_nonnegative();
+    if (!sign) return std::nullopt;
+    e = e.subs({{v.var, (*sign >= 0) == lowest ? v.lo : v.hi}});
+  }
+  return e;
+}
+
+/// What the run accesses of each container, per dimension, over its loops and the map: the
+/// [lowest, highest] index, or nullopt where it cannot be bounded (then the whole dimension).
+/// The nested SDFG's outer memlets must cover every access: bounds checks and schedules trust
+/// them (a scan over K = 0..nk-1 of arrays with fewer levels must fail its checks, not run).
+std::map<std::string, std::vector<std::optional<std::pair<sym::Expr, sym::Expr>>>> run_hull(
+    ControlFlowRegion& r, const std::vector<std::uint32_t>& sub, const RunInfo& info) {
+  std::map<std::string, std::vector<std::optional<std::pair<sym::Expr, sym::Expr>>>> hull;
+  std::map<std::string, std::vector<bool>> unbounded;
+  std::vector<VarBounds> map_vars;
+  for (std::size_t k = 0; k < info.params.size(); ++k) {
+    const Range& mr = info.range[k];
+    if (mr.step.is_integer() && mr.step.value() == 1) map_vars.push_back({info.params[k], mr.start, mr.end});
+  }
+  std::vector<SDFGState*> states;
+  for (std::uint32_t id : sub) {
+    ControlFlowBlock& b = r.block(id);
+    if (auto* st = b.as<SDFGState>()) states.push_back(st);
+    else
+      for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) states.push_back(st);
+  }
+  for (SDFGState* st : states) {
+    std::vector<VarBounds> vars;
+    bool known = true;
+    for (ControlFlowBlock* b = st->parent_block(); b && b != &r; b = b->parent_block())
+      if (auto* loop = b->as<LoopRegion>()) {
+        auto lb = detail::loop_variable_bounds(*loop);
+        if (lb) vars.push_back({loop->loop_variable, lb->first, lb->second});
+        else known = false;
+      }
+    vars.insert(vars.end(), map_vars.begin(), map_vars.end());
+    for (const DataflowEdge* e : st->edges()) {
+      const Memlet& m = e->memlet;
+      if (m.is_empty() || !info.pos.count(m.data)) continue;
+      auto& h = hull[m.data];
+      auto& u = unbounded[m.data];
+      h.resize(std::max(h.size(), m.subset.dims()));
+      u.resize(h.size(), false);
+      for (std::size_t i = 0; i < m.subset.dims(); ++i) {
+        const Range& rr = m.subset[i];
+        std::optional<sym::Expr> lo, hi;
+        if (known && !m.dynamic && rr.step.is_integer() && rr.step.value() > 0) {
+          lo = extreme(rr.start, vars, true);
+          hi = extreme(rr.end, vars, false);
+        }
+        if (!lo || !hi) {
+          u[i] = true;
+          continue;
+        }
+        if (!h[i]) h[i] = std::make_pair(*lo, *hi);
+        else h[i] = std::make_pair(sym::Expr::min(h[i]->first, *lo), sym::Expr::max(h[i]->second, *hi));
+      }
+    }
+  }
+  for (auto& [name, h] : hull)
+    for (std::size_t i = 0; i < h.size(); ++i)
+      if (unbounded[name][i]) h[i].reset();
+  return hull;
+}
+
+}  // namespace
+
 void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFG& sdfg = ctx.sdfg;
   ControlFlowRegion& r = ctx.region;
@@ -371,6 +457,7 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
       if (const auto* a = n->as<AccessNode>()) outside.insert(a->data);
   }
 
+  const auto hull = run_hull(r, sub, info);
   const bool again = repeated(r, sub);
   std::string label = r.block(sub[0]).label;
   auto inner = std::make_unique<SDFG>(label + "_column");
@@ -452,7 +539,13 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
     const DataDescriptor& d = sdfg.data(name);
     const auto& pos = info.pos.at(name);
     std::vector<Range> rs;
-    for (std::size_t i = 0; i < d.shape.size(); ++i) rs.push_back(Range(sym::Expr(0), d.shape[i] - sym::Expr(1)));
+    auto h = hull.find(name);
+    for (std::size_t i = 0; i < d.shape.size(); ++i) {
+      if (h != hull.end() && i < h->second.size() && h->second[i])
+        rs.push_back(Range(h->second[i]->first, h->second[i]->second));
+      else
+        rs.push_back(Range(sym::Expr(0), d.shape[i] - sym::Expr(1)));
+    }
     for (std::size_t k = 0; k < pos.size(); ++k)
       if (pos[k] != kAbsent) rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
     return Memlet::simple(name, Subset(rs));

@@ -7,6 +7,9 @@
 
 namespace weir::transforms {
 
+using detail::ForLoop;
+using detail::parse_loop;
+
 LoopToMap::LoopToMap() = default;
 
 std::string LoopToMap::description() const {
@@ -19,71 +22,6 @@ std::vector<std::vector<std::uint32_t>> LoopToMap::expand(const MatchContext& ct
 }
 
 namespace {
-
-struct ForLoop {
-  std::string var;
-  sym::Expr start, end, step;  // end inclusive
-};
-
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-/// "v = expr" -> expr, or nullopt.
-std::optional<sym::Expr> assigned(const std::string& stmt, const std::string& var) {
-  std::string s = trim(stmt);
-  if (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
-  auto eq = s.find('=');
-  if (eq == std::string::npos || trim(s.substr(0, eq)) != var) return std::nullopt;
-  std::string rhs = s.substr(eq + 1);
-  if (!rhs.empty() && rhs[0] == '=') return std::nullopt;
-  try {
-    return sym::Expr::parse(trim(rhs));
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
-
-/// The loop as a for loop over an integer range, or the reason it is not one.
-std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L) {
-  ForLoop f;
-  f.var = L.loop_variable;
-  std::string what = "loop '" + L.label + "'";
-  if (f.var.empty()) return what + " has no loop variable (a while loop)";
-  if (L.inverted) return what + " is a do-while loop";
-  auto init = assigned(L.init_statement.code, f.var);
-  if (!init) return what + ": init statement '" + L.init_statement.code + "' is not '" + f.var + " = <expression>'";
-  f.start = *init;
-  auto upd = assigned(L.update_statement.code, f.var);
-  if (!upd) return what + ": update statement '" + L.update_statement.code + "' is not '" + f.var + " = <expression>'";
-  f.step = *upd - sym::Expr::symbol(f.var);
-  auto step = f.step.as_integer();
-  if (!step) return what + ": the step '" + f.step.str() + "' is not a constant";
-  if (*step <= 0) return what + " counts down or does not move (step " + std::to_string(*step) + ")";
-  sym::Expr cond;
-  try {
-    cond = sym::Expr::parse(L.loop_condition.code);
-  } catch (const Error&) {
-    return what + ": condition '" + L.loop_condition.code + "' is not a comparison";
-  }
-  if (cond.kind() != sym::Kind::Compare || cond.args().size() != 2)
-    return what + ": condition '" + L.loop_condition.code + "' is not a comparison";
-  std::string op = cond.name();
-  sym::Expr lhs = cond.args()[0], rhs = cond.args()[1];
-  sym::Expr v = sym::Expr::symbol(f.var);
-  if (rhs == v && lhs != v) {  // "N > v" is "v < N"
-    std::swap(lhs, rhs);
-    op = op == ">" ? "<" : op == ">=" ? "<=" : op == "<" ? ">" : op == "<=" ? ">=" : op;
-  }
-  if (lhs != v || rhs.free_symbols().count(f.var))
-    return what + ": condition '" + L.loop_condition.code + "' does not bound " + f.var;
-  if (op == "<") f.end = rhs - sym::Expr(1);
-  else if (op == "<=") f.end = rhs;
-  else return what + ": condition '" + L.loop_condition.code + "' is not an upper bound of " + f.var;
-  return f;
-}
 
 bool has_control_transfer(const ControlFlowRegion& r) {
   for (const ControlFlowBlock* b : r.blocks()) {

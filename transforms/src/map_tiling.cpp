@@ -10,7 +10,7 @@ namespace weir::transforms {
 
 MapTiling::MapTiling()
     : Transformation({
-          {"tile_sizes", std::vector<long long>{128}, "tile size per dimension (the last one repeats; 1 = not tiled)"},
+          {"tile_sizes", std::vector<long long>{128}, "tile size per dimension (the last one repeats; 1 = not tiled)", 1},
           {"divides_evenly", false, "the tile sizes divide the ranges: inner ranges need no Min"},
       }) {}
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/registry.h"
@@ -109,6 +110,7 @@ std::string step_prefix(const std::string& origin, std::size_t k, const std::str
 }  // namespace
 
 std::vector<ScriptStep> parse_script(const std::string& text, const std::string& origin) {
+  if (auto problem = json_limit_problem(text)) throw ScriptError(origin + ": malformed JSON: " + *problem);
   json j;
   try {
     j = json::parse(text);
@@ -206,7 +208,12 @@ Match parse_match_id(const std::string& id, const Transformation& t) {
   auto number = [&](const std::string& s) -> std::uint32_t {
     if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
       throw TransformError("match id '" + id + "': '" + s + "' is not a number");
-    return static_cast<std::uint32_t>(std::stoul(s));
+    std::uint64_t v = 0;
+    for (char c : s) {
+      v = v * 10 + static_cast<std::uint64_t>(c - '0');
+      if (v > 0xffffffffu) throw TransformError("match id '" + id + "': " + s + " is larger than any id (at most 4294967295)");
+    }
+    return static_cast<std::uint32_t>(v);
   };
   Match m;
   m.cfg_id = number(id.substr(0, p1));

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
 
@@ -87,6 +88,15 @@ void Options::set(const std::string& name, OptionValue value) {
   const OptionSpec& s = spec(name);
   if (value.index() != s.default_value.index())
     throw TransformError("option '" + name + "' must be " + type_name(s.default_value));
+  if (s.minimum) {
+    std::vector<long long> ints;
+    if (auto* i = std::get_if<long long>(&value)) ints.push_back(*i);
+    if (auto* l = std::get_if<std::vector<long long>>(&value)) ints = *l;
+    for (long long i : ints)
+      if (i < *s.minimum)
+        throw TransformError("option '" + name + "' must be at least " + std::to_string(*s.minimum) + ", not " +
+                             std::to_string(i));
+  }
   values_[name] = std::move(value);
 }
 
@@ -104,7 +114,7 @@ void Options::set_text(const std::string& name, const std::string& text) {
     case 1: {
       auto v = parse_int(text);
       if (!v) throw bad();
-      values_[name] = *v;
+      set(name, *v);
       return;
     }
     case 2: {
@@ -119,7 +129,7 @@ void Options::set_text(const std::string& name, const std::string& text) {
         out.push_back(*v);
       }
       if (out.empty()) throw bad();
-      values_[name] = std::move(out);
+      set(name, std::move(out));
       return;
     }
     default: values_[name] = text;
@@ -545,6 +555,7 @@ std::string match_to_json(const SDFG& root, const Transformation& t, const Match
 }
 
 MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
+  if (auto problem = json_limit_problem(json_text)) throw TransformError("transformation record is not JSON: " + *problem);
   json j;
   try {
     j = json::parse(json_text);
@@ -571,9 +582,10 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
     if (!sub.is_object()) throw TransformError("'_subgraph' must be an object");
     std::vector<long> dense(sub.size(), -1);
     for (const auto& [k, v] : sub.items()) {
-      std::size_t idx = std::stoul(k);
-      if (idx >= dense.size()) throw TransformError("'_subgraph' keys must be 0..n-1");
-      dense[idx] = v.get<long>();
+      auto idx = parse_int(k);
+      if (!idx || *idx < 0 || static_cast<std::size_t>(*idx) >= dense.size())
+        throw TransformError("'_subgraph' keys must be 0..n-1, not '" + k + "'");
+      dense[static_cast<std::size_t>(*idx)] = v.get<long>();
     }
     if (state >= 0) {
       rec.match.state_id = block_of_dense(r, state);

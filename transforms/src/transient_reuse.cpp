@@ -6,7 +6,7 @@
 namespace weir::transforms {
 
 TransientReuse::TransientReuse()
-    : options_({{"max_candidates", 8LL, "earlier buffers each transient is checked against"}}) {}
+    : options_({{"max_candidates", 8LL, "earlier buffers each transient is checked against", 0}}) {}
 
 std::string TransientReuse::description() const {
   return "Let transient arrays with disjoint lifetimes share one allocation";

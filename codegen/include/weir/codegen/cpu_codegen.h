@@ -58,6 +58,12 @@ struct CodegenOptions {
   /// state, the scope, the container, the dimension, the range and the shape (ADR 0005). Dynamic
   /// memlets and memlets inside nested SDFGs are not checked.
   bool bounds_checks = true;
+  /// Compile user-written C++ from the SDFG: CPP tasklets, tasklets' code_global / code_init /
+  /// code_exit and the SDFG's global_code / init_code / exit_code, pasted verbatim. Off by default
+  /// because an SDFG (a file) is untrusted input: such code is a CodegenError naming the element
+  /// and the opt-in (`weir run/compile --trust-code`). Python tasklets are translated, never
+  /// pasted, and need no trust. See docs/security.md.
+  bool trust_code = false;
 };
 
 struct GeneratedCode {
@@ -71,7 +77,8 @@ struct GeneratedCode {
 
 /// Generates the C++/OpenMP program for `sdfg`. The output is deterministic: the same SDFG gives
 /// a byte-identical source. Throws CodegenError naming the SDFG element (state, node) it cannot
-/// generate.
+/// generate, or that carries user-written C++ without `options.trust_code`. Names reaching the
+/// C++ must be identifiers (validate() checks them; a non-identifier is a CodegenError here).
 GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options = {});
 
 /// The JSON weir_arglist() returns: [{"name": ..., "kind": "array|scalar|symbol", "dtype": ...}].

@@ -29,7 +29,9 @@ struct CompiledBackendConfig {
   CompilerSettings compiler_settings() const;
 };
 
-/// The CPU compile step: generates C++ for the program's SDFG, fingerprints the source, the
+/// The CPU compile step: validates the program's SDFG (an invalid one throws BackendError
+/// "ORIGIN: cannot compile an invalid SDFG ...: invalid SDFG (N problems) ..." listing
+/// validate()'s diagnostics), generates C++ for it, fingerprints the source, the
 /// compiler's identity, the flags and weir's version, and returns the cached library for that
 /// fingerprint, running `invoke` (the compiler) only on a cache miss. A failed build keeps its
 /// source and log in the cache's failed/ directory and throws CompileError naming that source.

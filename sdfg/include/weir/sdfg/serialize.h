@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir {
@@ -26,10 +27,6 @@ class SdfgLoadError : public Error {
  private:
   std::string file_, json_path_, element_, message_;
 };
-
-/// Deepest nesting of JSON arrays/objects an SDFG file may have; deeper text is rejected with
-/// its line and column before parsing (DaCe's own SDFGs nest a few dozen levels).
-inline constexpr std::size_t kMaxJsonDepth = 1000;
 
 /// Parses SDFG JSON text. `origin` names the input in errors. Throws SdfgLoadError, also for
 /// nesting deeper than kMaxJsonDepth and numbers outside the range of a double (e.g. 1e400).

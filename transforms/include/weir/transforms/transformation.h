@@ -67,11 +67,14 @@ using OptionValue = std::variant<bool, long long, std::vector<long long>, std::s
 /// Text of an option value as the pipeline syntax writes it: "true", "32", "32,8", "abc".
 std::string option_value_text(const OptionValue& v);
 
-/// A declared option: its name, default (which also fixes its type) and a one-line description.
+/// A declared option: its name, default (which also fixes its type), a one-line description and,
+/// for integers and integer lists, the smallest value it takes (a tile size of -4 is an error,
+/// not a transformation that silently matches nothing).
 struct OptionSpec {
   std::string name;
   OptionValue default_value;
   std::string description;
+  std::optional<long long> minimum = std::nullopt;
 };
 
 /// Current option values of a transformation or pass, checked against its specs.
@@ -81,7 +84,8 @@ class Options {
   explicit Options(std::vector<OptionSpec> specs);
   const std::vector<OptionSpec>& specs() const { return specs_; }
   bool has(const std::string& name) const;
-  /// Sets an option; throws TransformError for an unknown name or a value of the wrong type.
+  /// Sets an option; throws TransformError for an unknown name, a value of the wrong type or an
+  /// integer below the spec's minimum ("option 'tile_sizes' must be at least 1, not -4").
   void set(const std::string& name, OptionValue value);
   /// Parses `text` as the option's type ("32,8" for a list, "true"/"false", integers) and sets
   /// it; throws TransformError naming the option and the expected type.

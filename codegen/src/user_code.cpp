@@ -1,0 +1,76 @@
+// The trust rule for user-written C++ in an SDFG (docs/security.md): CPP tasklets, tasklets'
+// code_global / code_init / code_exit and the SDFG's global_code / init_code / exit_code are
+// pasted into the generated program verbatim, so an SDFG carrying them is a program, not data.
+// Without CodegenOptions::trust_code the code generator refuses them before generating
+// anything; Python tasklets are always allowed (they are translated, never pasted).
+#include "codegen_internal.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+std::string excerpt(const std::string& code) {
+  std::string s;
+  for (char c : code) {
+    if (s.size() >= 60) return s + "...";
+    s += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  }
+  return s;
+}
+
+bool blank(const std::string& code) { return code.find_first_not_of(" \t\r\n") == std::string::npos; }
+
+class UserCodeCheck {
+ public:
+  explicit UserCodeCheck(const CodegenOptions& o) : opts_(o) {}
+
+  void sdfg(const SDFG& s, const std::string& path) {
+    ElementRef where;
+    where.sdfg = path;
+    frame(s.global_code, "global_code", where, "the SDFG's");
+    frame(s.init_code, "init_code", where, "the SDFG's");
+    frame(s.exit_code, "exit_code", where, "the SDFG's");
+    for (const SDFGState* st : s.all_states()) {
+      for (const Node* n : st->nodes()) {
+        ElementRef at = where;
+        at.block_path = st->path().empty() ? st->label : st->path();
+        at.node = static_cast<long>(n->id());
+        at.node_label = n->label;
+        if (const auto* t = n->as<Tasklet>()) tasklet(*t, at);
+        if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
+      }
+    }
+  }
+
+ private:
+  const CodegenOptions& opts_;
+
+  [[noreturn]] static void untrusted(const ElementRef& where, const std::string& what, const std::string& code) {
+    throw CodegenError(where, what + " is C++ written into the SDFG (`" + excerpt(code) +
+                                  "`), which would be compiled and run as it is; an SDFG file is untrusted input, so "
+                                  "weir refuses user-written C++ unless you trust its author: pass --trust-code "
+                                  "(weir run, weir compile) or set CodegenOptions::trust_code (C++ API)");
+  }
+
+  void frame(const CodeBlock& c, const std::string& field, const ElementRef& where, const std::string& owner) {
+    if (blank(c.code)) return;
+    if (c.language != Language::CPP)
+      throw CodegenError(where, owner + " " + field + " in " + std::string(to_string(c.language)) +
+                                    " is not supported by the CPU code generator (only C++)");
+    if (!opts_.trust_code) untrusted(where, owner + " " + field, c.code);
+  }
+
+  void tasklet(const Tasklet& t, const ElementRef& where) {
+    std::string name = "tasklet '" + t.label + "'";
+    if (t.code.language == Language::CPP && !blank(t.code.code) && !opts_.trust_code) untrusted(where, "the code of " + name, t.code.code);
+    frame(t.code_global, "code_global", where, "the " + name + "'s");
+    frame(t.code_init, "code_init", where, "the " + name + "'s");
+    frame(t.code_exit, "code_exit", where, "the " + name + "'s");
+  }
+};
+
+}  // namespace
+
+void check_user_code(const SDFG& sdfg, const CodegenOptions& options) { UserCodeCheck(options).sdfg(sdfg, sdfg.name); }
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,26 @@
+// Limits of every JSON text weir reads (SDFG files, transformation scripts, --set-json files,
+// program signatures, cache manifests): checked before parsing, without recursion, so that
+// hostile nesting cannot overflow the stack (nlohmann's parser, destructor and error messages
+// recurse) and out-of-range numbers get a position (nlohmann's out_of_range.406 has none).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace weir {
+
+/// Deepest nesting of JSON arrays/objects weir reads; deeper text is rejected with its line and
+/// column before parsing (DaCe's own SDFGs nest a few dozen levels).
+inline constexpr std::size_t kMaxJsonDepth = 1000;
+
+/// What makes `text` unreadable before parsing, or nullopt: "at line L, column C: nested deeper
+/// than 1000 levels" or "at line L, column C: number 1e400 is outside the range of a double".
+/// Malformed text is left for the parser to report. Never recurses.
+std::optional<std::string> json_limit_problem(std::string_view text);
+
+/// "line L, column C" of byte `offset` of `text` (1-based, columns in bytes as nlohmann counts).
+std::string json_text_position(std::string_view text, std::size_t offset);
+
+}  // namespace weir
