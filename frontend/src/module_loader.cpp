@@ -667,6 +667,13 @@ struct ModuleLoader::Impl {
   // definitions nested in them).
   void run(LoadedModule& m) {
     std::size_t first_pending = pending_functions.size();
+    // On an error (a syntax error in an imported file) this module's functions are dropped,
+    // never attributed to another module later.
+    struct Drop {
+      std::vector<std::pair<LoadedModule*, const FunctionDef*>>& v;
+      std::size_t n;
+      ~Drop() { v.resize(std::min(v.size(), n)); }
+    } drop{pending_functions, first_pending};
     loading.push_back(&m);
     try {
       execute(m, m.ast.body, m.names);
@@ -692,7 +699,6 @@ struct ModuleLoader::Impl {
       // nested in this one, which this loop processes next.
       m.scopes.push_back(scope);
     }
-    pending_functions.resize(first_pending);
   }
 
   /// The chain of modules of `dotted` (a, a.b, a.b.c), importing each; empty when a part is
