@@ -592,9 +592,14 @@ struct ModuleLoader::Impl {
   std::map<std::string, std::unique_ptr<LoadedModule>> cache;  // by canonical path
   std::map<std::string, LoadedModule*> by_name;                // Python's sys.modules
   std::vector<LoadedModule*> loading;                          // the import stack
-  // Plain functions whose bodies may hold definitions: (the namespace they are defined in,
-  // the function), processed once the module defining them is loaded.
-  std::vector<std::pair<LoadedModule*, const FunctionDef*>> pending_functions;
+  // Plain functions (and methods) whose bodies may hold definitions, processed once the
+  // module defining them is loaded.
+  struct PendingFunction {
+    LoadedModule* outer;   ///< the namespace the function is defined in
+    const FunctionDef* f;
+    std::string qualname;  ///< "test_x", "test_x.helper", "TestCase.test_y"
+  };
+  std::vector<PendingFunction> pending_functions;
 
   static std::string canonical(const fs::path& p) {
     std::error_code ec;
@@ -667,6 +672,15 @@ struct ModuleLoader::Impl {
   // definitions nested in them).
   void run(LoadedModule& m) {
     std::size_t first_pending = pending_functions.size();
+    // On an error (a syntax error in an imported file) this module's functions are dropped,
+    // never attributed to another module later.
+    struct Drop {
+      std::vector<PendingFunction>& v;
+      std::size_t n;
+      ~Drop() {
+        while (v.size() > n) v.pop_back();
+      }
+    } drop{pending_functions, first_pending};
     loading.push_back(&m);
     try {
       execute(m, m.ast.body, m.names);
@@ -676,14 +690,14 @@ struct ModuleLoader::Impl {
     }
     loading.pop_back();
     for (std::size_t i = first_pending; i < pending_functions.size(); ++i) {
-      auto [outer, f] = pending_functions[i];
+      auto [outer, f, qualname] = pending_functions[i];
       auto scope = std::make_shared<LoadedModule>();
       scope->path = outer->path;
       scope->name = outer->name;
       scope->is_package = outer->is_package;
       scope->portions = outer->portions;
       scope->ast.file = outer->ast.file;
-      scope->function = outer->function.empty() ? f->name : outer->function + "." + f->name;
+      scope->function = qualname;
       scope->names = outer->names;  // globals as they are once the module has run
       scope->names.erase(f->name);
       execute(*scope, f->body, scope->names);
@@ -692,7 +706,6 @@ struct ModuleLoader::Impl {
       // nested in this one, which this loop processes next.
       m.scopes.push_back(scope);
     }
-    pending_functions.resize(first_pending);
   }
 
   /// The chain of modules of `dotted` (a, a.b, a.b.c), importing each; empty when a part is
@@ -964,7 +977,8 @@ struct ModuleLoader::Impl {
       v.definition = def;
       ns[f.name] = v;
     } else {
-      if (has_nested_functions(f.body)) pending_functions.emplace_back(&m, &f);
+      if (has_nested_functions(f.body))
+        pending_functions.push_back({&m, &f, m.function.empty() ? f.name : m.function + "." + f.name});
       ns[f.name] = Value::failed("'" + f.name +
                                      "' is a plain Python function (not a field_operator, "
                                      "scan_operator or program)",
@@ -1067,6 +1081,9 @@ struct ModuleLoader::Impl {
       cls[name] = mv;
     };
     for (const StmtPtr& s : c.body) {
+      // Methods (of test classes) may define programs too; their globals are the module's.
+      if (auto* f = dyn_cast<FunctionDef>(s.get()); f && has_nested_functions(f->body))
+        pending_functions.push_back({&m, f, c.name + "." + f->name});
       if (auto* a = dyn_cast<Assign>(s.get())) {
         for (const ExprPtr& t : a->targets)
           if (auto* n = dyn_cast<Name>(t.get())) member(n->id, *a->value);

@@ -90,3 +90,17 @@ TEST_CASE("check_all: every independent error, once, with a limit", "[typecheck]
   CHECK(one.errors.size() == 1);
   CHECK(one.truncated);
 }
+
+TEST_CASE("check_all: definitions in methods of test classes are checked", "[typecheck][check_all]") {
+  std::string src = kPrelude +
+                    "class TestShifts:\n"                                                 // 11
+                    "    def test_up(self):\n"                                            // 12
+                    "        @gtx.field_operator\n"                                       // 13
+                    "        def up(a: Field[[K], float64]) -> Field[[K], float64]:\n"    // 14
+                    "            return a(Koff[1])\n";                                   // 15
+  ModuleCheck r = check_all_text(src);
+  CHECK(r.errors.empty());
+  REQUIRE(r.checked.size() == 1);
+  CHECK(r.checked[0]->source->scope == "TestShifts.test_up");
+  CHECK(r.nested == 1);
+}
