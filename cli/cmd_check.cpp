@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 
@@ -19,6 +20,7 @@ Action add_check_command(CLI::App& app) {
                                              "WEIR_PATH is searched too)");
   return [file, includes]() {
     using namespace weir::frontend;
+    require_python_file("check", *file);
     try {
       ModuleLoader loader(LoaderOptions{*includes, true});
       const LoadedModule& m = loader.load_file(*file);
@@ -29,7 +31,7 @@ Action add_check_command(CLI::App& app) {
                 << " checked\n";
       return kExitOk;
     } catch (const FrontendError& e) {
-      std::cerr << e.what() << "\n";
+      std::cerr << with_search_path_hint(e.what()) << "\n";
       return kExitInvalidInput;
     }
   };

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
@@ -16,6 +17,7 @@ Action add_validate_command(CLI::App& app) {
   cmd->add_option("files", *files, "SDFG files to validate")->required();
   cmd->add_flag("-q,--quiet", *quiet, "Print only problems");
   return [files, quiet]() {
+    for (const auto& f : *files) require_sdfg_file("validate", f);
     int rc = kExitOk;
     for (const auto& f : *files) {
       try {
