@@ -32,6 +32,7 @@
 #include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::cli {
@@ -323,6 +324,38 @@ KnownNames known_names(const Target& t) {
   return k;
 }
 
+// The extent of each dimension: `--set DIM=N` first, then what the arrays given say (a field's
+// extent along DIM, a connectivity table's rows and neighbours), then the neighbours per row a
+// compiled program fixes (V2E: int32[__V2E_rows, 6]).
+std::map<std::string, std::int64_t> dimension_extents(const Target& t, const Arguments& args,
+                                                      const std::set<std::string>& hints) {
+  std::map<std::string, std::int64_t> dims;
+  auto given_int = [&](const std::string& n) -> const std::int64_t* {
+    auto it = args.values.find(n);
+    return it == args.values.end() ? nullptr : std::get_if<std::int64_t>(&it->second);
+  };
+  for (const auto& h : hints)
+    if (auto* v = given_int(h)) dims.emplace(h, *v);
+  for (const auto& c : t.connectivities)
+    for (const auto& d : {c.from, c.to, c.local})
+      if (auto* v = given_int(d)) dims.emplace(d, *v);
+  for (const auto& p : t.sig.params) {
+    auto a = args.arrays.find(p.name);
+    if (p.kind != Parameter::Kind::Array || a == args.arrays.end()) continue;
+    for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+      if (auto d = size_dimension(p.shape[i].str()); !d.empty()) dims.emplace(d, a->second.shape()[i]);
+  }
+  for (const auto& c : t.connectivities) {
+    if (auto a = args.arrays.find(c.name); a != args.arrays.end() && a->second.ndim() == 2) {
+      dims.emplace(c.from, a->second.shape()[0]);
+      dims.emplace(c.local, a->second.shape()[1]);
+    }
+    if (const Parameter* p = t.sig.find(c.name); p && p->shape.size() == 2)
+      if (auto n = p->shape[1].try_evaluate({})) dims.emplace(c.local, *n);
+  }
+  return dims;
+}
+
 // --set names the program lacks are errors (a typo must not run with a default); names from a
 // --set-json file (often shared between programs) only warn.
 void check_value_names(const Target& t, const Arguments& args, const std::map<std::string, Number>& from_json) {
@@ -411,12 +444,23 @@ int run_command(const Opts& o) {
     std::map<std::string, long long> symbols;
     for (const auto& [k, v] : args.values)
       if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
-    // `--set K=8` sizes every `__f_K_size` not given otherwise.
+    // The extent of each dimension (`--set K=8`, or from the arrays given) sizes every
+    // `__f_K_size` not given otherwise, and the rows of connectivity tables.
+    // Symbols an array given spells out as an extent (`A: [N, M]` of shape (64, 32): N=64, M=32).
+    for (const auto& p : sig.params)
+      if (auto a = args.arrays.find(p.name); p.kind == Parameter::Kind::Array && a != args.arrays.end())
+        for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+          if (auto fs = p.shape[i].free_symbols(); fs.size() == 1 && p.shape[i].str() == *fs.begin())
+            symbols.emplace(*fs.begin(), a->second.shape()[i]);
+    std::map<std::string, std::int64_t> dims = dimension_extents(target, args, hints);
     for (const auto& p : sig.params)
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
-          for (const auto& h : hints)
-            if (!symbols.count(s) && is_size_of(s, h)) symbols[s] = std::get<std::int64_t>(args.values.at(h));
+          if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end()) symbols[s] = d->second;
+    for (const auto& c : target.connectivities)
+      if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
+        if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
+          symbols.emplace(*rows.begin(), dims.at(c.from));
     std::mt19937_64 rng(o.seed);
     for (const auto& p : sig.params) {
       if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
@@ -440,11 +484,11 @@ int run_command(const Opts& o) {
         if (c.name == p.name) conn = &c;
       if (conn) {
         // Valid neighbour indices: uniform in [0, extent of the dimension the table indexes).
-        auto it = args.values.find(conn->to);
-        if (it == args.values.end() || !std::holds_alternative<std::int64_t>(it->second))
+        auto it = dims.find(conn->to);
+        if (it == dims.end())
           throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" + conn->to +
-                              "'; give its extent with --set " + conn->to + "=N");
-        std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, std::get<std::int64_t>(it->second) - 1));
+                              "'; give its extent with --set " + conn->to + "=N (or an array along " + conn->to + ")");
+        std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, it->second - 1));
         for (std::int64_t i = 0; i < f.size(); ++i) {
           auto v = idx(rng);
           if (f.dtype() == ScalarType::Int32) static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
@@ -457,6 +501,19 @@ int run_command(const Opts& o) {
     }
   }
   for (const auto& h : hints) args.values.erase(h);
+  // `--set V2E=6` names the neighbours per row of table V2E (its local dimension) on every
+  // backend: a compiled program fixes that number, so it is checked, not passed.
+  for (const auto& c : target.connectivities) {
+    auto v = args.values.find(c.local);
+    const Parameter* p = sig.find(c.local);
+    if (v == args.values.end() || (p && p->kind != Parameter::Kind::Array)) continue;
+    if (const Parameter* t = sig.find(c.name); t && t->shape.size() == 2)
+      if (auto n = t->shape[1].try_evaluate({}); n && std::get_if<std::int64_t>(&v->second) &&
+                                                 *n != std::get<std::int64_t>(v->second))
+        throw UsageError("--set " + c.local + "=" + to_string(v->second) + ": this program has " + std::to_string(*n) +
+                         " neighbours per row in '" + c.name + "'");
+    args.values.erase(v);
+  }
   // Check the arguments before compiling, so that mistakes show at once.
   if (target.field_view) check_embedded_arguments(*target.field_view, args);
   else bind_arguments(sig, args);
@@ -498,9 +555,17 @@ int run_command(const Opts& o) {
         std::memcpy(dst.data(), f.data(), f.nbytes());
       }
     auto t = std::chrono::steady_clock::now();
-    {
+    try {
       Progress p("call " + std::to_string(i + 1) + (target.field_view ? " (embedded backend)" : ""), progress);
       runnable->run(args);
+    } catch (const weir::Error& e) {
+      // A @field_operator run directly writes its result over all of `__out`, which a stencil
+      // with shifted reads cannot cover: say how to give it a smaller domain.
+      if (!sig.find("__out")) throw;
+      throw weir::Error(std::string(e.what()) + "\n  hint: '" + sig.program_name +
+                        "' is a @field_operator run directly, so its result must cover the whole output array "
+                        "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
+                        "calls it with a sliced out=, e.g. " + sig.program_name + "(..., out=out[1:-1, 1:-1])");
     }
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }

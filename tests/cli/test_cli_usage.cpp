@@ -203,3 +203,61 @@ TEST_CASE("weir run: a DaCe GPU SDFG on the cpu backend says that its GPU maps r
   CHECK(r.code == 0);
   CHECK_THAT(r.out, !Catch::Contains("GPU"));
 }
+
+TEST_CASE("weir run: one command line runs an unstructured program on both backends, sizes from the tables", "[cli][usage]") {
+  auto dir = weir::test::scratch_dir("cli-usage-unstructured");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  // A 4 x 3 periodic mesh: 12 vertices, 36 edges; V2E has 6 neighbours per vertex.
+  REQUIRE(run_weir("mesh --nx 4 --ny 3 -o " + q(dir / "mesh")).code == 0);
+  std::string tables = " --in V2E=" + q(dir / "mesh" / "V2E.npy") + " --in E2V=" + q(dir / "mesh" / "E2V.npy");
+  std::string args = "run " + ex("unstructured/nabla.py::nabla_program") + tables + " --random-inputs --set K=2";
+  auto embedded = run_weir(args + " --backend embedded");
+  INFO(embedded.out);
+  REQUIRE(embedded.code == 0);
+  auto cpu = run_weir(args + " --backend cpu");
+  INFO(cpu.out);
+  REQUIRE(cpu.code == 0);
+  // Vertex (12) and Edge (36) come from the tables' rows: no --set Vertex= / Edge=.
+  auto line = [](const std::string& out, const std::string& name) {
+    auto at = out.find("  " + name + ": ");
+    return at == std::string::npos ? std::string("(none)") : out.substr(at, out.find("  checksum", at) - at);
+  };
+  CHECK(line(embedded.out, "out_x").rfind("  out_x: float64 (12, 2)  min ", 0) == 0);
+  // Same seeded inputs on both backends: the same results (min, max, mean printed to 6 digits).
+  CHECK(line(cpu.out, "out_x") == line(embedded.out, "out_x"));
+  CHECK(line(cpu.out, "out_y") == line(embedded.out, "out_y"));
+  // `--set V2E=6` (neighbours per row) is accepted by both; a number the compiled program does not have is refused.
+  std::string sized = "run " + ex("unstructured/nabla.py::nabla_program") +
+                      " --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set E2V=2 --set V2E=";
+  CHECK(run_weir(sized + "6 --backend embedded").code == 0);
+  CHECK(run_weir(sized + "6 --backend cpu").code == 0);
+  auto r = run_weir(sized + "3 --backend cpu");
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --set V2E=3: this program has 6 neighbours per row in 'V2E'\n");
+}
+
+TEST_CASE("weir run: --random-inputs takes sizes from the arrays given", "[cli][usage]") {
+  auto dir = weir::test::scratch_dir("cli-usage-random-sizes");
+  std::string lap = ex("cartesian/laplacian.py::laplacian");
+  REQUIRE(run_weir("run " + lap + " --random-inputs --set I=7 --set J=4 --set K=3 --out " + q(dir / "a")).code == 0);
+  // Only f is given: out gets f's extents (7, 4, 3) without --set.
+  auto r = run_weir("run " + lap + " --in f=" + q(dir / "a" / "out.npy") + " --random-inputs");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("  out: float64 (7, 4, 3)  min "));
+}
+
+TEST_CASE("weir run: a @field_operator with shifts run directly says how to give it a smaller domain", "[cli][usage]") {
+  auto dir = weir::test::scratch_dir("cli-usage-fieldop");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    auto r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --backend " + backend +
+                      " --random-inputs --set I=6 --set J=6 --set K=1");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::EndsWith("\n  hint: 'lap' is a @field_operator run directly, so its result must cover the "
+                                      "whole output array '__out' (shaped like its inputs); to compute it on part of the "
+                                      "domain, run a @program that calls it with a sliced out=, e.g. lap(..., "
+                                      "out=out[1:-1, 1:-1])\n"));
+  }
+}
