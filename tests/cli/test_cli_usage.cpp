@@ -261,3 +261,28 @@ TEST_CASE("weir run: a @field_operator with shifts run directly says how to give
                                       "out=out[1:-1, 1:-1])\n"));
   }
 }
+
+TEST_CASE("weir run: a too small input that is not shifted gets a hint about its size, not about shifts", "[cli][usage]") {
+  auto dir = weir::test::scratch_dir("cli-usage-small-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "copy.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n"
+                                    "I = gtx.Dimension('I')\n@gtx.field_operator\n"
+                                    "def ident(f: Field[[I], float64]) -> Field[[I], float64]:\n    return f\n"
+                                    "@gtx.program\ndef copy(f: Field[[I], float64], out: Field[[I], float64]):\n"
+                                    "    ident(f, out=out)\n";
+  // f has 4 points, out 6.
+  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=4 --out " + q(dir / "four")).code == 0);
+  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=6 --out " + q(dir / "six")).code == 0);
+  std::string args = "run " + q(dir / "copy.py") + "::copy --in f=" + q(dir / "four" / "out.npy") + " --in out=" +
+                     q(dir / "six" / "out.npy");
+  auto r = run_weir(args + " --backend embedded");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::EndsWith("copy.py:9:5: the result of 'ident' is computed over (I: [0, 4)), which does not "
+                                    "cover the output domain of 'out' (I: [0, 6)) (an input is smaller than the output "
+                                    "domain; pass larger inputs or a smaller output domain)\n"));
+  r = run_weir(args + " --backend cpu");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::EndsWith("reads f[0 .. 5] in dimension 0 of f with shape 4 (the input is smaller than the "
+                                    "domain it is read over; pass a larger input or a smaller domain)\n"));
+  CHECK_THAT(r.out, !Catch::Contains("shifted"));
+}
