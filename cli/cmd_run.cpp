@@ -300,11 +300,12 @@ std::string size_dimension(const std::string& symbol) {
 // Names --set may give: parameters, symbols, dimensions of fields (--set K=8) and of
 // connectivity tables. Internal size symbols (`__f_K_size`) are accepted but never listed.
 struct KnownNames {
+  std::vector<std::string> order;  // parameters in call order, for messages
   std::set<std::string> params, dims;
   bool has(const std::string& n) const { return params.count(n) || dims.count(n) || !size_dimension(n).empty(); }
   std::string listed() const {
     std::string s;
-    for (const auto& p : params)
+    for (const auto& p : order)
       if (size_dimension(p).empty()) s += (s.empty() ? "" : ", ") + p;
     std::string d;
     for (const auto& x : dims) d += (d.empty() ? "" : ", ") + x;
@@ -316,6 +317,7 @@ KnownNames known_names(const Target& t) {
   KnownNames k;
   for (const auto& p : t.sig.params) {
     k.params.insert(p.name);
+    k.order.push_back(p.name);
     for (const auto& e : p.shape)
       for (const auto& s : e.free_symbols())
         if (auto d = size_dimension(s); !d.empty()) k.dims.insert(d);
