@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "weir/frontend/lowering.h"
+#include "targets.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 
@@ -31,6 +32,7 @@ Action add_check_command(CLI::App& app) {
     ModuleLoader loader(LoaderOptions{o->includes, true});
     TypeChecker checker;
     bool ok = true;
+    for (const std::string& file : o->files) require_python_file("check", file);
     for (const std::string& file : o->files) {
       try {
         const LoadedModule& m = loader.load_file(file);
@@ -49,7 +51,7 @@ Action add_check_command(CLI::App& app) {
               ++r.failed;
             }
           }
-        for (const FrontendError& e : r.errors) std::cerr << e.what() << "\n";
+        for (const FrontendError& e : r.errors) std::cerr << with_search_path_hint(e.what()) << "\n";
         if (r.truncated) std::cerr << file << ": too many errors, stopped after " << r.errors.size() << "\n";
         std::cout << file << ": " << r.definitions << " definition" << (r.definitions == 1 ? "" : "s")
                   << " checked";
@@ -59,7 +61,7 @@ Action add_check_command(CLI::App& app) {
         std::cout << "\n";
         ok = ok && r.failed == 0;
       } catch (const weir::Error& e) {  // a syntax error, an unreadable file
-        std::cerr << e.what() << "\n";
+        std::cerr << with_search_path_hint(e.what()) << "\n";
         ok = false;
       }
     }

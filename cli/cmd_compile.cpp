@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/field_view_program.h"
@@ -47,13 +49,29 @@ std::vector<std::string> expand_targets(const std::vector<std::string>& targets,
   return out;
 }
 
+// Copies the generated source of `a` to DIR/NAME.cpp (NAME: the definition's name, or the SDFG
+// file's stem), replacing the file atomically.
+std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const std::string& target, const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (a.source.empty() || !fs::exists(a.source))
+    throw weir::Error(target + ": the backend keeps no generated source to write (--emit-cpp)");
+  auto sep = target.rfind("::");
+  std::string name = sep == std::string::npos ? fs::path(target).stem().string() : target.substr(sep + 2);
+  fs::create_directories(dir);
+  fs::path out = fs::path(dir) / (name + ".cpp"), tmp = out;
+  tmp += ".tmp";
+  fs::copy_file(a.source, tmp, fs::copy_options::overwrite_existing);
+  fs::rename(tmp, out);
+  return out;
+}
+
 }  // namespace
 
 Action add_compile_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("compile", "Compile SDFG files into the program cache (in parallel)");
   struct Opts {
     std::vector<std::string> files, includes;
-    std::string backend = "cpu";
+    std::string backend = "cpu", emit_cpp;
     unsigned jobs = 0;
     bool trust_code = false;
   };
@@ -65,6 +83,9 @@ Action add_compile_command(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "A compiled backend (default: cpu)");
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
+  cmd->add_option("--emit-cpp", o->emit_cpp,
+                  "DIR: also write the generated C++ of each program to DIR/NAME.cpp, for reading (its comments "
+                  "name the SDFG state, node and memlet of each part)");
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
@@ -73,6 +94,9 @@ Action add_compile_command(CLI::App& app) {
       std::cerr << "weir: error: --backend: " << e.what() << "\n";
       return kExitUsage;
     }
+    if (!dynamic_cast<const runtime::CompiledBackend*>(backend.get()))
+      throw UsageError("weir compile: backend '" + o->backend +
+                       "' interprets programs and compiles nothing; use a compiled backend (--backend cpu)");
     std::vector<std::string> targets;
     try {
       targets = expand_targets(o->files, o->includes);
@@ -105,6 +129,7 @@ Action add_compile_command(CLI::App& app) {
           char secs[32];
           std::snprintf(secs, sizeof secs, "%.2f s", s);
           line = "ok " + f + " (" + (a.cache_hit ? "cached" : "compiled") + ", " + secs + ") -> " + a.library.string();
+          if (!o->emit_cpp.empty()) line += "\n  C++: " + emit_source(a, f, o->emit_cpp).string();
         } catch (const std::exception& e) {
           ++failed;
           line = "FAILED " + f + "\n  " + e.what();

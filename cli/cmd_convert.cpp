@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/flatten_control_flow.h"
 
@@ -24,6 +25,7 @@ Action add_convert_command(CLI::App& app) {
   cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
       ->check(CLI::Range(-1, 8));
   return [o]() {
+    require_sdfg_file("convert", o->in);
     auto sdfg = load_sdfg(o->in);
     if (o->flatten) {
       auto n = transforms::flatten_control_flow(*sdfg);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 
 namespace weir::cli {
@@ -70,6 +71,7 @@ Action add_info_command(CLI::App& app) {
   cmd->add_option("file", *file, "SDFG file (.sdfg/.sdfgz)")->required();
   cmd->add_flag("--json", *as_json, "Print the summary as JSON");
   return [file, as_json]() {
+    require_sdfg_file("info", *file);
     auto sdfg = load_sdfg(*file);
     Summary s;
     visit(*sdfg, s, 0);

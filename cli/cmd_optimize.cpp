@@ -9,15 +9,32 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
 
 namespace weir::cli {
+namespace {
+
+// "applied 3 transformations and 1 pass" from the history entries after `before`: a pass that
+// is not one transformation is recorded as one entry {"type": "Pass"}.
+std::string applied_text(const std::vector<std::string>& history, std::size_t before) {
+  std::size_t passes = 0, transformations = 0;
+  for (std::size_t i = before; i < history.size(); ++i)
+    (nlohmann::json::parse(history[i], nullptr, false).value("type", "") == "Pass" ? passes : transformations)++;
+  auto n = [](std::size_t k, const char* one, const char* many) { return std::to_string(k) + " " + (k == 1 ? one : many); };
+  if (passes == 0) return "applied " + n(transformations, "transformation", "transformations");
+  if (transformations == 0) return "applied " + n(passes, "pass", "passes");
+  return "applied " + n(transformations, "transformation", "transformations") + " and " + n(passes, "pass", "passes");
+}
+
+}  // namespace
 
 Action add_optimize_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("optimize", "Optimize an SDFG (auto pipeline, pass list or script) and record the history");
@@ -33,6 +50,7 @@ Action add_optimize_command(CLI::App& app) {
   cmd->add_option("--script", o->script, "Optimization script (JSON list of steps)");
   cmd->add_flag("--replay", o->replay, "Replay the input's transformation_hist on its orig_sdfg");
   return [o]() {
+    require_sdfg_file("optimize", o->in);
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;
     if (modes != 1) {
       std::cerr << "weir: error: give exactly one of --auto, --passes, --script, --replay\n";
@@ -74,7 +92,7 @@ Action add_optimize_command(CLI::App& app) {
     save_sdfg(*sdfg, o->out);
     std::size_t after = transforms::transformation_history(*sdfg).size();
     if (o->replay) std::cout << "replayed " << after << " history entr" << (after == 1 ? "y" : "ies");
-    else std::cout << "applied " << (after - before) << " transformation" << (after - before == 1 ? "" : "s");
+    else std::cout << applied_text(transforms::transformation_history(*sdfg), before);
     std::cout << "; wrote " << o->out << "\n";
     return kExitOk;
   };

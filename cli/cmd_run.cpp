@@ -1,6 +1,7 @@
 // `weir run PROGRAM`: run a field-view program (FILE.py::PROGRAM; embedded or compiled) or an
 // SDFG file (compiled) on a backend with arguments from .npy files and --set values; print a
 // summary of the outputs and write them as .npy files.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,9 @@
 #include <sstream>
 
 #include "commands.h"
+#include "gpu_on_host.h"
+#include "progress.h"
+#include "targets.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
@@ -29,6 +33,7 @@
 #include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::cli {
@@ -42,15 +47,11 @@ struct Opts {
   std::string backend = "embedded";
   std::vector<std::string> ins, sets, set_jsons, includes;
   std::string in_dir, out_dir;
-  bool random_inputs = false;
+  bool random_inputs = false, progress = false;
   bool trust_code = false;
   std::uint64_t seed = 0;
   int repeat = 1;
-};
-
-// A usage problem in an option's value (exit code 2).
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  unsigned threads = 0;
 };
 
 std::pair<std::string, std::string> split_assignment(const std::string& opt, const std::string& s) {
@@ -142,7 +143,7 @@ std::string summary(const std::string& name, const Field& f) {
   std::string s = "  " + name + ": " + f.describe();
   if (n) s += "  min " + fmt(mn) + "  max " + fmt(mx) + "  mean " + fmt(sum / static_cast<double>(n));
   if (nan) s += "  NaN " + std::to_string(nan);
-  return s + "  checksum " + f.checksum();
+  return s + "  checksum " + f.checksum();  // (legend printed below the outputs)
 }
 
 std::string seconds(double s) {
@@ -274,6 +275,7 @@ struct Target {
 
 Target load_target(const Opts& o, const Backend& backend) {
   Target t;
+  if (is_field_view_reference(o.program)) require_definition_reference("run", o.program);
   bool compiled = dynamic_cast<const CompiledBackend*>(&backend) != nullptr;
   if (is_field_view_reference(o.program)) {
     FieldViewProgram fv = load_field_view_reference(o.program, o.includes);
@@ -293,6 +295,117 @@ Target load_target(const Opts& o, const Backend& backend) {
   }
   t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
   return t;
+}
+
+// The dimension a size symbol `__f_K_size` is along ("K"), or "" for other names.
+std::string size_dimension(const std::string& symbol) {
+  const std::string suffix = "_size";
+  if (symbol.rfind("__", 0) != 0 || symbol.size() <= suffix.size() + 3 ||
+      symbol.compare(symbol.size() - suffix.size(), std::string::npos, suffix) != 0)
+    return "";
+  std::string stem = symbol.substr(0, symbol.size() - suffix.size());
+  return stem.substr(stem.rfind('_') + 1);
+}
+
+// Names --set may give: parameters, symbols, dimensions of fields (--set K=8) and of
+// connectivity tables. Internal size symbols (`__f_K_size`) are accepted but never listed.
+struct KnownNames {
+  std::vector<std::string> order;  // parameters in call order, for messages
+  std::set<std::string> params, dims;
+  bool has(const std::string& n) const { return params.count(n) || dims.count(n) || !size_dimension(n).empty(); }
+  std::string listed() const {
+    std::string s;
+    for (const auto& p : order)
+      if (size_dimension(p).empty()) s += (s.empty() ? "" : ", ") + p;
+    std::string d;
+    for (const auto& x : dims) d += (d.empty() ? "" : ", ") + x;
+    return (s.empty() ? "no parameters" : "parameters: " + s) + (d.empty() ? "" : "; dimensions: " + d);
+  }
+};
+
+KnownNames known_names(const Target& t) {
+  KnownNames k;
+  for (const auto& p : t.sig.params) {
+    k.params.insert(p.name);
+    k.order.push_back(p.name);
+    for (const auto& e : p.shape)
+      for (const auto& s : e.free_symbols())
+        if (auto d = size_dimension(s); !d.empty()) k.dims.insert(d);
+  }
+  for (const auto& c : t.connectivities) k.dims.insert({c.from, c.to, c.local});
+  return k;
+}
+
+// The extent of each dimension: `--set DIM=N` first, then what the arrays given say (a field's
+// extent along DIM, a connectivity table's rows and neighbours), then the neighbours per row a
+// compiled program fixes (V2E: int32[__V2E_rows, 6]).
+std::map<std::string, std::int64_t> dimension_extents(const Target& t, const Arguments& args,
+                                                      const std::set<std::string>& hints) {
+  std::map<std::string, std::int64_t> dims;
+  auto given_int = [&](const std::string& n) -> const std::int64_t* {
+    auto it = args.values.find(n);
+    return it == args.values.end() ? nullptr : std::get_if<std::int64_t>(&it->second);
+  };
+  for (const auto& h : hints)
+    if (auto* v = given_int(h)) dims.emplace(h, *v);
+  for (const auto& c : t.connectivities)
+    for (const auto& d : {c.from, c.to, c.local})
+      if (auto* v = given_int(d)) dims.emplace(d, *v);
+  for (const auto& p : t.sig.params) {
+    auto a = args.arrays.find(p.name);
+    if (p.kind != Parameter::Kind::Array || a == args.arrays.end()) continue;
+    for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+      if (auto d = size_dimension(p.shape[i].str()); !d.empty()) dims.emplace(d, a->second.shape()[i]);
+  }
+  for (const auto& c : t.connectivities) {
+    if (auto a = args.arrays.find(c.name); a != args.arrays.end() && a->second.ndim() == 2) {
+      dims.emplace(c.from, a->second.shape()[0]);
+      dims.emplace(c.local, a->second.shape()[1]);
+    }
+    if (const Parameter* p = t.sig.find(c.name); p && p->shape.size() == 2)
+      if (auto n = p->shape[1].try_evaluate({})) dims.emplace(c.local, *n);
+  }
+  return dims;
+}
+
+// --set names the program lacks are errors (a typo must not run with a default); names from a
+// --set-json file (often shared between programs) only warn.
+void check_value_names(const Target& t, const Arguments& args, const std::map<std::string, Number>& from_json) {
+  KnownNames k = known_names(t);
+  for (const auto& [name, v] : args.values) {
+    if (k.has(name)) continue;
+    std::string what = "program '" + t.sig.program_name + "' has no parameter, symbol or dimension '" + name + "' (" +
+                       k.listed() + ")";
+    if (!from_json.count(name))
+      throw UsageError("--set " + name + "=" + to_string(v) + ": " + what);
+    std::cerr << "weir: warning: --set-json: " << what << "; ignored\n";
+  }
+}
+
+// `--set K=8` sizes only the fields --random-inputs makes: say so when no such field is left.
+void warn_unused_hints(const Opts& o, const Signature& sig, const Arguments& args, const std::set<std::string>& hints) {
+  for (const auto& h : hints) {
+    bool used = false;
+    for (const auto& p : sig.params)
+      if (o.random_inputs && p.kind == Parameter::Kind::Array && !args.arrays.count(p.name))
+        for (const auto& e : p.shape)
+          for (const auto& s : e.free_symbols()) used = used || is_size_of(s, h);
+    if (used) continue;
+    std::cerr << "weir: warning: --set " << h << "=" << to_string(args.values.at(h)) << " is not used: "
+              << (o.random_inputs ? "every field along " + h + " was given, and sizes come from the arrays given"
+                                  : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")
+              << "\n";
+  }
+}
+
+// --threads for a program whose OpenMP runtime is already loaded (OMP_NUM_THREADS is read only
+// when libgomp starts): sets the thread count of later parallel regions of this thread.
+void set_openmp_threads(unsigned n) {
+  if (!n) return;
+  if (void* gomp = ::dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads"))) set(static_cast<int>(n));
+    ::dlclose(gomp);
+  }
 }
 
 int run_command(const Opts& o) {
@@ -321,26 +434,45 @@ int run_command(const Opts& o) {
       if (p.kind == Parameter::Kind::Array && fs::exists(fs::path(o.in_dir) / (p.name + ".npy")))
         load_input(p.name, fs::path(o.in_dir) / (p.name + ".npy"));
   }
+  std::map<std::string, std::string> given_in;  // --in NAME -> FILE, to catch a name given twice
   for (const auto& s : o.ins) {
     auto [name, file] = split_assignment("--in", s);
+    if (auto [it, fresh] = given_in.emplace(name, file); !fresh)
+      throw UsageError("--in " + name + " is given twice (" + it->second + " and " + file + ")");
     load_input(name, file);
   }
-  for (const auto& f : o.set_jsons) read_set_json(f, args.values);
+  std::map<std::string, Number> from_json;
+  for (const auto& f : o.set_jsons) read_set_json(f, from_json);
+  for (const auto& [k, v] : from_json) args.values[k] = v;
   for (const auto& s : o.sets) {
     auto [name, v] = split_assignment("--set", s);
+    if (args.values.count(name) && !from_json.count(name)) throw UsageError("--set " + name + " is given twice");
     args.values[name] = parse_number(name, v);
   }
   std::set<std::string> hints = size_hints(sig, args);
+  check_value_names(target, args, from_json);
+  warn_unused_hints(o, sig, args, hints);
   if (o.random_inputs) {
     std::map<std::string, long long> symbols;
     for (const auto& [k, v] : args.values)
       if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
-    // `--set K=8` sizes every `__f_K_size` not given otherwise.
+    // The extent of each dimension (`--set K=8`, or from the arrays given) sizes every
+    // `__f_K_size` not given otherwise, and the rows of connectivity tables.
+    // Symbols an array given spells out as an extent (`A: [N, M]` of shape (64, 32): N=64, M=32).
+    for (const auto& p : sig.params)
+      if (auto a = args.arrays.find(p.name); p.kind == Parameter::Kind::Array && a != args.arrays.end())
+        for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+          if (auto fs = p.shape[i].free_symbols(); fs.size() == 1 && p.shape[i].str() == *fs.begin())
+            symbols.emplace(*fs.begin(), a->second.shape()[i]);
+    std::map<std::string, std::int64_t> dims = dimension_extents(target, args, hints);
     for (const auto& p : sig.params)
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
-          for (const auto& h : hints)
-            if (!symbols.count(s) && is_size_of(s, h)) symbols[s] = std::get<std::int64_t>(args.values.at(h));
+          if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end()) symbols[s] = d->second;
+    for (const auto& c : target.connectivities)
+      if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
+        if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
+          symbols.emplace(*rows.begin(), dims.at(c.from));
     std::mt19937_64 rng(o.seed);
     for (const auto& p : sig.params) {
       if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
@@ -364,11 +496,11 @@ int run_command(const Opts& o) {
         if (c.name == p.name) conn = &c;
       if (conn) {
         // Valid neighbour indices: uniform in [0, extent of the dimension the table indexes).
-        auto it = args.values.find(conn->to);
-        if (it == args.values.end() || !std::holds_alternative<std::int64_t>(it->second))
+        auto it = dims.find(conn->to);
+        if (it == dims.end())
           throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" + conn->to +
-                              "'; give its extent with --set " + conn->to + "=N");
-        std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, std::get<std::int64_t>(it->second) - 1));
+                              "'; give its extent with --set " + conn->to + "=N (or an array along " + conn->to + ")");
+        std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, it->second - 1));
         for (std::int64_t i = 0; i < f.size(); ++i) {
           auto v = idx(rng);
           if (f.dtype() == ScalarType::Int32) static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
@@ -381,6 +513,19 @@ int run_command(const Opts& o) {
     }
   }
   for (const auto& h : hints) args.values.erase(h);
+  // `--set V2E=6` names the neighbours per row of table V2E (its local dimension) on every
+  // backend: a compiled program fixes that number, so it is checked, not passed.
+  for (const auto& c : target.connectivities) {
+    auto v = args.values.find(c.local);
+    const Parameter* p = sig.find(c.local);
+    if (v == args.values.end() || (p && p->kind != Parameter::Kind::Array)) continue;
+    if (const Parameter* t = sig.find(c.name); t && t->shape.size() == 2)
+      if (auto n = t->shape[1].try_evaluate({}); n && std::get_if<std::int64_t>(&v->second) &&
+                                                 *n != std::get<std::int64_t>(v->second))
+        throw UsageError("--set " + c.local + "=" + to_string(v->second) + ": this program has " + std::to_string(*n) +
+                         " neighbours per row in '" + c.name + "'");
+    args.values.erase(v);
+  }
   // Check the arguments before compiling, so that mistakes show at once.
   if (target.field_view) check_embedded_arguments(*target.field_view, args);
   else bind_arguments(sig, args);
@@ -388,9 +533,27 @@ int run_command(const Opts& o) {
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
   std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name() << "'\n";
+  if (!target.field_view && target.sdfg.sdfg)
+    if (std::string note = gpu_on_host_note(*target.sdfg.sdfg); !note.empty()) std::cout << note << "\n";
+  if (o.threads) ::setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);  // before OpenMP starts
+  bool progress = progress_wanted(o.progress);
   auto t0 = std::chrono::steady_clock::now();
-  auto runnable = target.field_view ? prepare(*backend, *target.field_view) : prepare(*backend, target.sdfg);
-  std::cout << "prepared in " << seconds(since(t0)) << "\n";
+  std::shared_ptr<Program> runnable;
+  if (target.field_view) {
+    runnable = prepare(*backend, *target.field_view);
+    std::cout << "interpreted by the embedded backend (nothing to compile)\n";
+  } else {
+    CompilationArtifact a;
+    {
+      Progress p("compiling '" + sig.program_name + "' (C++/OpenMP)", progress);
+      a = compile(*backend, target.sdfg);
+    }
+    double compile_s = since(t0);
+    runnable = prepare(*backend, target.sdfg);  // from the cache now
+    if (a.cache_hit) std::cout << "loaded from cache in " << seconds(since(t0)) << " (" << a.library.string() << ")\n";
+    else std::cout << "compiled in " << seconds(compile_s) << " (cached for the next run: " << a.library.string() << ")\n";
+  }
+  set_openmp_threads(o.threads);
 
   // Every call starts from the inputs: arrays the program writes are restored before each repeat.
   std::map<std::string, Field> pristine;
@@ -404,7 +567,18 @@ int run_command(const Opts& o) {
         std::memcpy(dst.data(), f.data(), f.nbytes());
       }
     auto t = std::chrono::steady_clock::now();
-    runnable->run(args);
+    try {
+      Progress p("call " + std::to_string(i + 1) + (target.field_view ? " (embedded backend)" : ""), progress);
+      runnable->run(args);
+    } catch (const weir::Error& e) {
+      // A @field_operator run directly writes its result over all of `__out`, which a stencil
+      // with shifted reads cannot cover: say how to give it a smaller domain.
+      if (!sig.find("__out")) throw;
+      throw weir::Error(std::string(e.what()) + "\n  hint: '" + sig.program_name +
+                        "' is a @field_operator run directly, so its result must cover the whole output array "
+                        "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
+                        "calls it with a sliced out=, e.g. " + sig.program_name + "(..., out=out[1:-1, 1:-1])");
+    }
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }
 
@@ -413,6 +587,9 @@ int run_command(const Opts& o) {
     if (p.kind == Parameter::Kind::Array && p.written) outputs.emplace_back(p.name, &args.arrays.at(p.name));
   std::cout << "outputs (" << outputs.size() << "):\n";
   for (const auto& [name, f] : outputs) std::cout << summary(name, *f) << "\n";
+  if (!outputs.empty())
+    std::cout << "  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal checksums mean "
+                 "bit-identical results)\n";
   for (const auto& p : sig.params)
     if (p.kind == Parameter::Kind::Scalar && p.written) std::cout << "  " << p.name << " = " << to_string(args.values.at(p.name)) << "\n";
   if (!o.out_dir.empty()) {
@@ -451,6 +628,11 @@ Action add_run_command(CLI::App& app) {
           "UINT"));
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option("--repeat", o->repeat, "Run N times (each from the same inputs), printing each call's wall time");
+  cmd->add_option("--threads", o->threads,
+                  "OpenMP threads of a compiled program (default: OMP_NUM_THREADS if set, else one per hardware "
+                  "thread); the embedded backend runs on one thread");
+  cmd->add_flag("--progress", o->progress,
+                "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
   return [o]() {
     try {
       return run_command(*o);

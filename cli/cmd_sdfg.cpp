@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
@@ -30,10 +31,8 @@ Action add_sdfg_command(CLI::App& app) {
       ->check(CLI::Range(-1, 8));
   return [o]() {
     using namespace weir::frontend;
+    require_definition_reference("sdfg", o->target);
     auto sep = o->target.rfind("::");
-    if (sep == std::string::npos || sep == 0 || sep + 2 == o->target.size()) {
-      return print_error("weir sdfg: expected FILE.py::NAME, got '" + o->target + "'", kExitUsage);
-    }
     std::string file = o->target.substr(0, sep), name = o->target.substr(sep + 2);
     try {
       ModuleLoader loader(LoaderOptions{o->includes, true});
@@ -55,7 +54,7 @@ Action add_sdfg_command(CLI::App& app) {
       std::cout << "wrote " << o->out << "\n";
       return kExitOk;
     } catch (const FrontendError& e) {
-      std::cerr << e.what() << "\n";
+      std::cerr << with_search_path_hint(e.what()) << "\n";
       return kExitInvalidInput;
     }
   };

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "commands.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/registry.h"
@@ -65,6 +66,7 @@ Action add_transforms_command(CLI::App& app) {
     } else {
       names = transforms::transformation_names();
     }
+    require_sdfg_file("transforms match", o->file);
     auto sdfg = load_sdfg(o->file);
     transforms::AnalysisCache cache;
     std::size_t ok = 0, refused = 0;

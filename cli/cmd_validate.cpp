@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "weir/codegen/validate_code.h"
+#include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
@@ -19,6 +20,7 @@ Action add_validate_command(CLI::App& app) {
   cmd->add_option("files", *files, "SDFG files to validate")->required();
   cmd->add_flag("-q,--quiet", *quiet, "Print only problems");
   return [files, quiet]() {
+    for (const auto& f : *files) require_sdfg_file("validate", f);
     int rc = kExitOk;
     for (const auto& f : *files) {
       try {

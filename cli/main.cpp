@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "commands.h"
+#include "help.h"
+#include "targets.h"
 #include "weir/sdfg/errors.h"
 
 int main(int argc, char** argv) {
@@ -31,6 +33,8 @@ int main(int argc, char** argv) {
   add(add_sdfg_command);
   add(add_mesh_command);
   add(add_optimize_command);
+  one_value_per_option(app);
+  add_help_examples(app);
 
   // A word where a command must be that names none: CLI11 would only say "A subcommand is
   // required", so name the word and the commands.
@@ -65,8 +69,10 @@ int main(int argc, char** argv) {
   try {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();
+  } catch (const UsageError& e) {
+    return print_error(e.what(), kExitUsage);
   } catch (const weir::Error& e) {
-    return print_error(e.what(), kExitInvalidInput);
+    return print_error(with_search_path_hint(e.what()), kExitInvalidInput);
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user named (or one beside it) cannot be read or written.
     std::cerr << "weir: error: cannot " << (e.path1().empty() ? std::string("access files") : "use " + e.path1().string())

@@ -1,19 +1,25 @@
-# weir_add_layer(NAME DEPS...): a static library from <layer>/src/*.cpp with public headers in
-# <layer>/include/weir/<layer>/. Sources are globbed so that adding a file (one concept per
-# file) needs no CMake edit.
+# weir_add_layer(NAME DEPS...): a static library weir_<NAME> (alias and exported name
+# weir::<NAME>) from <layer>/src/*.cpp with public headers in <layer>/include/weir/<layer>/.
+# Sources are globbed so that adding a file (one concept per file) needs no CMake edit. The
+# library and its headers are installed and exported (weirTargets, see cmake/weirConfig.cmake.in).
 function(weir_add_layer name)
   file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  set(_inc $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   if(NOT _srcs)
     # A layer whose first sources are still being written: headers only for now.
     add_library(weir_${name} INTERFACE)
-    target_include_directories(weir_${name} INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    target_include_directories(weir_${name} INTERFACE ${_inc})
     target_link_libraries(weir_${name} INTERFACE ${ARGN})
-    return()
+  else()
+    add_library(weir_${name} STATIC ${_srcs})
+    target_include_directories(weir_${name} PUBLIC ${_inc})
+    target_link_libraries(weir_${name} PUBLIC ${ARGN})
+    set_target_properties(weir_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   endif()
-  add_library(weir_${name} STATIC ${_srcs})
-  target_include_directories(weir_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
-  target_link_libraries(weir_${name} PUBLIC ${ARGN})
-  set_target_properties(weir_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set_target_properties(weir_${name} PROPERTIES EXPORT_NAME ${name})
+  add_library(weir::${name} ALIAS weir_${name})
+  install(TARGETS weir_${name} EXPORT weirTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endfunction()
 
 # weir_add_test_suite(NAME DEPS...): one Catch2 executable from tests/<name>/*.cpp, each

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds weir and runs every test suite with ctest.
 # SANITIZE=1 builds and tests under AddressSanitizer + UndefinedBehaviorSanitizer instead
-# (in build-asan).
+# (in build-asan). Warnings are errors here (WEIR_WERROR=ON unless WEIR_WERROR=OFF is exported),
+# unlike in a plain `cmake` build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/install-deps.sh"
@@ -16,10 +17,10 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   # (frontend::kMaxNestingDepth, tested at its edge) needs more than the default 8 MiB stack
   # here, while a release build stays under 1 MiB at the limit.
   ulimit -s 65536 2>/dev/null || true
-  bash "$root/scripts/build.sh" -DWEIR_SANITIZE=ON
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_SANITIZE=ON
 else
   export BUILD_DIR="${BUILD_DIR:-$root/build}"
-  bash "$root/scripts/build.sh"
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}"
 fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then
   echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2

@@ -37,6 +37,23 @@ std::string map_empty_condition(const MapInfo& m) {
   return out;
 }
 
+// Whether a read of [first, last] in one dimension is shifted: a symbol plus a nonzero constant
+// (`i + 1`, a loop variable's too), or inside `map` neither a parameter itself nor a parameter's
+// whole range.
+bool offset_from_map(const std::pair<sym::Expr, sym::Expr>& b, const MapInfo* map) {
+  for (const auto& s : b.first.free_symbols()) {
+    sym::Expr d = b.first - sym::Expr::symbol(s);
+    if (d.is_integer() && d.value() != 0) return true;
+  }
+  if (!map) return false;
+  for (std::size_t d = 0; d < map->params.size() && d < map->range.dims(); ++d) {
+    sym::Expr p = sym::Expr::symbol(map->params[d]);
+    if (b.first == p && b.second == p) return false;
+    if (auto r = range_bounds(map->range[d]); r && r->first == b.first && r->second == b.second) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool StateGen::checkable(const sym::Expr& e) const {
@@ -90,11 +107,14 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   if (it == sg.sdfg.arrays.end()) return;
   const DataDescriptor& d = it->second;
   if (d.is_scalar() || d.is_view() || subset.dims() != d.shape.size()) return;
-  std::string hint = write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
-                           : "shifted reads need a larger input or a smaller output domain";
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);
     if (!b) continue;
+    // The hint names shifts only for a read offset from the map's range (`f[i - 1]`).
+    std::string hint = write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
+                       : offset_from_map(*b, map) ? "shifted reads need a larger input or a smaller output domain"
+                                                  : "the input is smaller than the domain it is read over; pass a larger "
+                                                    "input or a smaller domain";
     sym::Expr off = k < d.offset.size() ? d.offset[k] : sym::Expr(0);
     if (!checkable(d.shape[k]) || !checkable(off)) continue;
     std::optional<std::string> lo = extreme_over_map(b->first, map, true), hi = extreme_over_map(b->second, map, false);

@@ -339,16 +339,22 @@ class EmbeddedProgram final : public Program {
       if (target.find(value.dims[d]) < 0)
         fail(loc, "'" + op + "' returns a field over " + dims_str(value.dims) + " but '" + out + "' is over " +
                       dims_str(target.dims));
-    bool covered = true;
+    bool covered = true, shifted = false;
     for (std::size_t d = 0; d < target.dims.size(); ++d) {
       if (pos[d] < 0 || domain[d].size() == 0) continue;
       const Range& have = value.ranges[static_cast<std::size_t>(pos[d])];
-      if (!have.is_unbounded() && (have.lo > domain[d].lo || have.hi < domain[d].hi)) covered = false;
+      if (!have.is_unbounded() && (have.lo > domain[d].lo || have.hi < domain[d].hi)) {
+        covered = false;
+        // Input fields start at 0: a result that does not was moved by shifts.
+        shifted = shifted || have.lo != 0;
+      }
     }
     if (!covered)
       fail(loc, "the result of '" + op + "' is computed over " + domain_str(value.dims, value.ranges) +
                     ", which does not cover the output domain of '" + out + "' " + domain_str(target.dims, domain) +
-                    " (shifted reads need a larger input or a smaller output domain)");
+                    (shifted ? " (shifted reads need a larger input or a smaller output domain)"
+                             : " (an input is smaller than the output domain; pass larger inputs or a smaller output "
+                               "domain)"));
     std::vector<std::int64_t> sub(value.dims.size());
     std::vector<std::pair<std::int64_t, Num>> updates;
     for_each_point(region, [&](const std::vector<std::int64_t>& idx, std::int64_t) {

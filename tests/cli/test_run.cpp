@@ -176,9 +176,11 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set I=abc --out " + q(out));
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Catch::Contains("'abc' is not a number"));
+    // A usage error (2) in every command and on every backend (issue 16).
     r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set Q=1 --out " + q(out));
-    CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("unknown argument 'Q' (program 'hdiff_simplified' takes in_field, out_field, coeff, I, J, K)"));
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --set Q=1: program 'hdiff_simplified' has no parameter, symbol or dimension 'Q' "
+                   "(parameters: in_field, out_field, coeff, I, J, K)\n");
   }
   SECTION("--out onto the inputs") {
     auto copy = dir / "inputs";
@@ -234,7 +236,7 @@ TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the
   CHECK_THAT(r.out, Catch::Contains("1 of 3 programs failed"));
   CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 2\n"));
 
-  CHECK(run_cli(cache, "compile --backend embedded " + q(sdfg("hdiff"))).code == 1);
+  CHECK(run_cli(cache, "compile --backend embedded " + q(sdfg("hdiff"))).code == 2);  // refused up front
   CHECK(run_cli(cache, "compile --backend nope " + q(sdfg("hdiff"))).code == 2);
 
   auto clear = run_cli(cache, "cache clear");

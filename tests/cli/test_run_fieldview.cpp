@@ -143,8 +143,9 @@ np.save("f2d.npy", np.ones((6, 5)))
   r = weir_run(dir, q(dir / "whole.py") + "::p --random-inputs --set I=5 --out " + q(out));
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("whole.py:9:") && Catch::Contains("does not cover the output domain of 'out' (I: [0, 5))"));
+  // A usage error (2), as in every command (issue 16).
   r = weir_run(dir, q(dir / "whole.py") + " --random-inputs --set I=5");
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("name the program to run as FILE.py::NAME"));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("whole.py' names no definition: expected FILE.py::NAME"));
   CHECK_FALSE(fs::exists(out));
 }

@@ -435,7 +435,12 @@ TEST_CASE("free symbols and arglist", "[ir]") {
   s0.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "b", "");
   auto& loop = g.add_loop("L", "k", "k = 0", "k < M", "k = k + 1");
   loop.add_state("body");
-  g.add_edge(s0.id(), loop.id(), InterstateEdge{{"t >= 0", Language::Python}, {{"t", "K + 1"}}, {}});
+  // Built member by member: GCC 12 at -O3 reports a false -Wmaybe-uninitialized for the
+  // aggregate temporary's CodeBlock string.
+  InterstateEdge guarded;
+  guarded.condition = CodeBlock{"t >= 0", Language::Python};
+  guarded.assignments = {{"t", "K + 1"}};
+  g.add_edge(s0.id(), loop.id(), guarded);
   auto& cond = g.add_conditional("C");
   cond.add_branch(CodeBlock{"P > 1", Language::Python}).add_state("x");
   cond.add_branch(CodeBlock{"A[0] > 1", Language::Python}).add_state("y");  // not symbolic: skipped

@@ -26,8 +26,14 @@ NodeId directly_nested_map(const SDFGState& st, const MapEntry& outer, std::stri
   for (EdgeId e : st.out_edges(outer.id())) {
     const Node& d = st.node(st.edge(e).dst);
     if (!d.as<MapEntry>()) {
-      why = "node " + std::to_string(d.id()) + " ('" + d.label + "') lies between map '" + outer.map->label +
-            "' and the nested map";
+      // Name the nested map only when there is one: a map of tasklets has none.
+      const MapEntry* nested = nullptr;
+      for (EdgeId f : st.out_edges(outer.id()))
+        if (!nested) nested = st.node(st.edge(f).dst).as<MapEntry>();
+      why = nested ? "node " + std::to_string(d.id()) + " ('" + d.label + "') lies between map '" + outer.map->label +
+                         "' and the nested map '" + nested->map->label + "'"
+                   : "map '" + outer.map->label + "' has no map nested directly inside (it contains node " +
+                         std::to_string(d.id()) + " ('" + d.label + "'))";
       return kNoNode;
     }
     if (inner != kNoNode && inner != d.id()) {
