@@ -155,7 +155,10 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     return Subset::full(d.shape);
   };
   Subset ssub, dsub;
-  if (m.data == src) {
+  // A copy within one container (`corr[i+1:M, i] = corr[i, i+1:M]`): is_data_src says which
+  // end `subset` describes.
+  bool data_is_src = m.data == src && (m.data != dst || m.is_data_src.value_or(true));
+  if (data_is_src) {
     ssub = m.subset;
     dsub = m.other_subset ? *m.other_subset : default_other(dst, ssub);
   } else if (m.data == dst) {
