@@ -6,6 +6,9 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-graph-dev nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libomp-dev
   python3-numpy libssl-dev
+  # CBLAS for CPP tasklets DaCe writes after auto-optimize (-lblas: OpenBLAS through Debian's
+  # alternatives), LAPACKE for its LAPACK environments
+  libopenblas-dev liblapacke-dev
 )
 missing=()
 for p in "${packages[@]}"; do

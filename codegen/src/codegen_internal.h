@@ -99,6 +99,8 @@ struct Program {
   /// Trusted CPP code_init / code_exit of tasklets (weir_init / weir_finalize), in generation order.
   std::vector<std::string> init_code, exit_code;
   std::set<std::string> function_names;
+  /// Libraries that CPP tasklets' DaCe environments need (GeneratedCode::link_libraries).
+  std::set<std::string> link_libraries;
 
   Program(const CodegenOptions& o, const SDFG& s) : opts(o), top(s) {}
   std::string unique_function_name(const std::string& base);
@@ -119,6 +121,10 @@ struct TransientHome {
   /// An array allocated once for the whole body (the top-level handle / nested body start)
   /// although its home is a state: its size only depends on symbols known at the start.
   bool hoisted = false;
+  /// A transient of several states whose size depends on symbols the control flow assigns
+  /// (a loop's bounds): a growable buffer of the body, sized before each state that uses it
+  /// with the symbols' values there (contents kept when it grows).
+  bool resized = false;
 };
 
 /// How a data container is reached from the code being generated.

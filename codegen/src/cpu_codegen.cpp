@@ -249,6 +249,12 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
     entry.line("return 0;");
     entry.close();
 
+    for (const auto& lib : prog.link_libraries) {
+      w.line("// links -l" + lib + " (a DaCe environment of a CPP tasklet)");
+      w.line(lib == "blas" ? "#include <cblas.h>" : "#include <lapacke.h>");
+      out.link_libraries.push_back(lib == "lapacke" ? "lapacke" : lib);
+    }
+    if (!prog.link_libraries.empty()) w.blank();
     for (const auto& gc : prog.global_code) {
       w.line("// global code");
       w.lines(gc);

@@ -2,6 +2,7 @@
 // nests (`#pragma omp parallel for collapse(n)` for parallel schedules), tasklets as blocks that
 // read their inputs through the memlets, run the translated code and write their outputs back.
 #include <algorithm>
+#include <cctype>
 
 #include "state_codegen.h"
 
@@ -107,7 +108,13 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   f.close();
   f.blank();
   sg.prog.functions.append(f);
-  return fn + "(" + join(args, ", ") + ");";
+  // Transients sized by control-flow symbols get their size for this state first.
+  std::string resize;
+  for (const auto& [name, h] : sg.homes)
+    if (h.resized && ids.count(cpp_ident(name)))
+      resize += cpp_ident(name) + " = " + cpp_ident(name) + "__buf.keep(" + sg.alloc_size(sg.sdfg.arrays.at(name)) +
+                ", \"" + c_escape(name) + "\"); ";
+  return resize + fn + "(" + join(args, ", ") + ");";
 }
 
 StateGen::StateGen(SdfgGen& g, const SDFGState& s) : sg(g), st(s), opts(g.prog.opts) {
@@ -424,6 +431,18 @@ struct Conn {
 
 }  // namespace
 
+// DaCe's library environments a CPP tasklet names (`environments`, e.g. after auto-optimize
+// replaced a MatMul by a cblas_dgemm call): BLAS environments (OpenBLAS, MKL, cuBLAS's CPU
+// fallback, "cblas") link the system's CBLAS, LAPACK ones its LAPACKE.
+void StateGen::use_environments(const Tasklet& t) {
+  const std::string* envs = t.extra.find("environments");
+  if (!envs) return;
+  std::string lower;
+  for (char c : *envs) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("blas") != std::string::npos || lower.find("mkl") != std::string::npos) sg.prog.link_libraries.insert("blas");
+  if (lower.find("lapack") != std::string::npos) sg.prog.link_libraries.insert("lapacke");
+}
+
 void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   ElementRef where = ref(t);
   bool python = t.code.language == Language::Python;
@@ -445,6 +464,9 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
     bool ptr = false;
     cn.type = connector_type(t.in_connectors, c, &ptr).value_or(loc.type);
     cn.multi = !loc.single_element();
+    // A pointer-typed connector of one element that Python code does not subscript is that
+    // element (DaCe's auto-optimize types connectors as pointers and keeps `__out = 1.0`).
+    if (python && !cn.multi && !subscripted.count(c)) ptr = false;
     // Dynamic (data-dependent) single elements are references: read only where the code reads.
     cn.kind = (ptr || cn.multi || subscripted.count(c)) ? ConnKind::Pointer
               : e.memlet.dynamic && !loc.data.empty() ? ConnKind::Reference
@@ -482,6 +504,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       if (cn.locs.empty()) cn.type = ctype.value_or(loc.type);
       cn.locs.push_back(loc);
     }
+    if (python && !cn.multi && !subscripted.count(c)) ptr = false;  // as for inputs
     if (cn.locs.empty()) {
       cn.type = ctype.value_or(ScalarType::Float64);
     } else if (ptr || cn.multi || subscripted.count(c)) {
@@ -570,6 +593,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       b = e + 1;
     }
     used = identifiers_in(src);
+    use_environments(t);
   }
   // Trusted C++ around the tasklet (check_user_code refused it otherwise), whatever its language.
   if (!t.code_global.code.empty()) sg.prog.global_code.push_back(t.code_global.code);

@@ -1,5 +1,5 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
-// the mapped symbols) and library nodes (Reduce as a loop nest; others are errors).
+// the mapped symbols) and library nodes (Reduce as a loop nest; BLAS nodes in blas_codegen.cpp).
 #include <algorithm>
 
 #include "state_codegen.h"
@@ -105,9 +105,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
 
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
   if (n.is_reduce()) return emit_reduce(n, w);
-  throw CodegenError(ref(n), "library node of type '" + n.type_name + "'" +
-                                 (n.classpath.empty() ? "" : " (" + n.classpath + ")") +
-                                 " is not supported by the CPU code generator; expand it first");
+  emit_blas(n, w);  // or the error that the node is not supported
 }
 
 void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
@@ -161,6 +159,8 @@ void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
   };
   // Identity: initialise the output.
   std::string ident = n.identity;
+  // DaCe writes the identity as a JSON string ("0", "1.7976931348623157e+308") or a number.
+  if (ident.size() >= 2 && ident.front() == '"' && ident.back() == '"') ident = ident.substr(1, ident.size() - 2);
   if (!ident.empty() && ident != "null" && ident != "None") {
     if (ident == "inf" || ident == "\"inf\"" || ident == "Infinity") ident = "std::numeric_limits<" + T + ">::infinity()";
     else if (ident == "-inf" || ident == "\"-inf\"" || ident == "-Infinity") ident = "-std::numeric_limits<" + T + ">::infinity()";

@@ -8,6 +8,7 @@ namespace weir::codegen::detail {
 const char* prelude_text() {
   return R"PRELUDE(#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -108,6 +109,17 @@ struct weir_scratch {
     T* get(int64_t n, const char* name) {
         if (n > cap || ptr == nullptr) {
             T* p = weir_alloc<T>(n, name);
+            std::free(ptr);
+            ptr = p;
+            cap = n > 0 ? n : 1;
+        }
+        return ptr;
+    }
+    // As get(), keeping the elements it held when it grows.
+    T* keep(int64_t n, const char* name) {
+        if (n > cap || ptr == nullptr) {
+            T* p = weir_alloc<T>(n, name);
+            if (ptr != nullptr) std::memcpy(static_cast<void*>(p), static_cast<const void*>(ptr), static_cast<std::size_t>(cap) * sizeof(T));
             std::free(ptr);
             ptr = p;
             cap = n > 0 ? n : 1;

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "weir/frontend/ast.h"
@@ -154,6 +156,11 @@ class Translator {
       case fe::ConstantKind::Int: return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
       case fe::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
       case fe::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
+      case fe::ConstantKind::Imaginary: {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", c.float_value);
+        return {"std::complex<double>(0.0, " + std::string(buf) + ")", kPrimary, ScalarType::Complex128};
+      }
       default: fail(c.loc, "unsupported constant `" + c.text + "`");
     }
   }
@@ -249,11 +256,20 @@ class Translator {
       a.push_back(expr(*arg));
     }
     auto [mod, nm] = split_callee(callee);
+    // SymPy's spellings, which DaCe writes on interstate edges: Min, Max, Abs.
+    if (mod.empty() && (nm == "Min" || nm == "Max" || nm == "Abs")) nm = nm == "Abs" ? "abs" : nm == "Min" ? "min" : "max";
     auto nargs = [&](std::size_t n) {
       if (a.size() != n)
         fail(c.loc, "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
     };
-    bool math_mod = mod == "math" || mod == "np" || mod == "dace" || mod == "cmath";
+    // DaCe's Python tasklets call math functions bare too (`sqrt(x)`, `exp(x)`, as its own
+    // code generator takes them); a bare name is taken as the NumPy function of that name.
+    static const std::set<std::string> bare_math = {
+        "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+        "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+        "arcsinh", "arccosh", "arctanh", "erf", "erfc", "cbrt", "atan2", "arctan2", "hypot", "copysign",
+        "fmod", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "sign", "square"};
+    bool math_mod = mod == "math" || mod == "np" || mod == "dace" || mod == "cmath" || (mod.empty() && bare_math.count(nm));
     // Type casts: int(x), float(x), bool(x), dace.float64(x), np.int32(x).
     if (mod.empty() && (nm == "int" || nm == "float" || nm == "bool")) {
       nargs(1);
@@ -261,7 +277,7 @@ class Translator {
     }
     if ((mod == "dace" || mod == "np") && nm != "float" && nm != "int") {
       std::string tn = nm == "bool" ? "bool_" : nm;
-      if (auto t = scalar_type_from_string(tn); t && !is_complex(*t) && *t != ScalarType::Void && *t != ScalarType::Float16) {
+      if (auto t = scalar_type_from_string(tn); t && *t != ScalarType::Void && *t != ScalarType::Float16) {
         nargs(1);
         return cast_to(*t, a[0]);
       }
@@ -270,6 +286,7 @@ class Translator {
       nargs(1);
       ScalarType t = is_bool(a[0].type) ? ScalarType::Int64 : a[0].type;
       if (nm == "fabs") t = float_result(t);
+      if (is_complex(t)) t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
       return {"std::abs(" + a[0].text + ")", kPrimary, t};
     }
     if ((mod.empty() && (nm == "min" || nm == "max")) ||
@@ -390,6 +407,24 @@ class Translator {
     }
     if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type)))
       return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
+    if (is_complex(t)) {
+      // z ** 2 (DaCe writes `z ** dace.complex128(2)`) as a product, as NumPy computes small
+      // integer powers; other powers through std::pow of complex operands.
+      std::optional<long long> ck = k;
+      if (!ck && exp_node)
+        if (auto* call = fe::dyn_cast<fe::Call>(exp_node); call && call->args.size() == 1)
+          if (auto* lit = fe::dyn_cast<fe::Constant>(call->args[0].get()); lit && lit->value_kind == fe::ConstantKind::Int)
+            ck = lit->int_value;
+      Val b = is_complex(base.type) ? base : cast_to(t, base);
+      if (ck && *ck >= 1 && *ck <= 4) {
+        std::string s = "(" + b.text + ")";
+        std::string out = s;
+        for (long long i = 1; i < *ck; ++i) out += " * " + s;
+        return {out, kMul, t};
+      }
+      Val e = is_complex(exp.type) ? exp : cast_to(t, exp);
+      return {"std::pow(" + b.text + ", " + e.text + ")", kPrimary, t};
+    }
     return {"std::pow(" + base.text + ", " + exp.text + ")", kPrimary, float_result(t)};
   }
 
@@ -410,10 +445,17 @@ class Translator {
     fail(u.loc, "unsupported unary operator");
   }
 
-  Val binop(fe::BinaryOperator op, const Val& l, const Val& r, const fe::SourceLocation& loc,
+  Val binop(fe::BinaryOperator op, const Val& l0, const Val& r0, const fe::SourceLocation& loc,
             const fe::Expr* right_node = nullptr) {
     using B = fe::BinaryOperator;
-    ScalarType t = arith_type(l.type, r.type);
+    ScalarType t = arith_type(l0.type, r0.type);
+    // std::complex<double> arithmetic takes only complex<double> or double operands: the
+    // real side of mixed arithmetic becomes complex first (NumPy's promotion).
+    Val l = l0, r = r0;
+    if (is_complex(t) && op != B::Pow) {
+      if (!is_complex(l.type)) l = cast_to(t, l);
+      if (!is_complex(r.type)) r = cast_to(t, r);
+    }
     bool ints = (is_int(l.type) || is_bool(l.type)) && (is_int(r.type) || is_bool(r.type));
     switch (op) {
       case B::Add: return {wrap(l, kAdd) + " + " + wrap(r, kAdd + 1), kAdd, t};

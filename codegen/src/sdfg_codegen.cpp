@@ -112,8 +112,7 @@ void SdfgGen::check_descriptors() const {
     if (d.kind == DataKind::Unknown) fail("unknown descriptor type '" + d.type_name + "'");
     if (!d.dtype.raw_json.empty() || d.dtype.pointer_depth > 0 || d.dtype.base == ScalarType::Void)
       fail("element type " + d.dtype.str() + " is not supported");
-    if (d.dtype.base == ScalarType::Float16 || d.dtype.base == ScalarType::Complex64 ||
-        d.dtype.base == ScalarType::Complex128)
+    if (d.dtype.base == ScalarType::Float16)
       fail("element type " + d.dtype.str() + " is not supported by the CPU code generator yet");
     if (auto why = unsupported_storage(d.storage, prog.opts)) fail(*why);
     if (!d.is_scalar() && d.strides.size() != d.shape.size()) fail("strides do not match the shape");
@@ -139,8 +138,14 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
   auto type_of = [&](const std::string& s) {
     auto it = sdfg.symbols.find(s);
     if (it != sdfg.symbols.end() && it->second.raw_json.empty() && it->second.pointer_depth == 0 &&
-        it->second.base != ScalarType::Void)
-      return it->second.base;
+        it->second.base != ScalarType::Void) {
+      // Integer symbols compute in int64, as symbolic sizes and ranges do: a uint32 symbol
+      // (spmv's `start = A_row[i]`) would wrap in `stop - start - 1` of an empty range.
+      ScalarType t = it->second.base;
+      bool integral = t != ScalarType::Bool && t != ScalarType::Float16 && t != ScalarType::Float32 &&
+                      t != ScalarType::Float64 && t != ScalarType::Complex64 && t != ScalarType::Complex128;
+      return integral ? ScalarType::Int64 : t;
+    }
     return ScalarType::Int64;
   };
   for (const auto& s : init_symbols) symbols[s] = type_of(s);
@@ -201,12 +206,7 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
       bool known_at_start = std::all_of(syms.begin(), syms.end(), [&](const std::string& s) { return init_symbols.count(s); });
       auto bytes = size.as_integer();
       bool small = bytes && *bytes * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(prog.opts.max_stack_bytes);
-      if (h.kind == HomeKind::Program && !known_at_start) {
-        std::string missing;
-        for (const auto& s : syms)
-          if (!init_symbols.count(s)) missing += (missing.empty() ? "" : ", ") + s;
-        throw CodegenError(ref(), "transient '" + name + "' is used in several states (or on interstate edges) but its size depends on " + missing + ", defined by the SDFG's control flow; the CPU code generator cannot allocate it");
-      }
+      if (h.kind == HomeKind::Program && !known_at_start) h.resized = true;
       if (h.kind == HomeKind::State && !small && known_at_start) h.hoisted = true;
     }
     homes[name] = h;
@@ -220,6 +220,8 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
   }
   for (const auto& name : body_arrays()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
   for (const auto& name : body_scalars()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), true, -1};
+  for (const auto& [name, h] : homes)
+    if (h.resized) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
 }
 
 std::vector<std::string> SdfgGen::body_arrays() const {
@@ -227,6 +229,7 @@ std::vector<std::string> SdfgGen::body_arrays() const {
   for (const auto& [name, h] : homes) {
     const DataDescriptor& d = sdfg.arrays.at(name);
     if (d.is_scalar()) continue;
+    if (h.resized) continue;
     if (h.kind == HomeKind::Program || (h.kind == HomeKind::State && h.hoisted)) out.push_back(name);
   }
   return out;
@@ -285,6 +288,13 @@ void SdfgGen::emit_body(Writer& w) {
       w.line("static thread_local weir_scratch<" + cpp_type(d) + "> " + n + "__buf;");
       w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.get(" + alloc_size(d) + ", \"" + c_escape(name) + "\");");
     }
+  }
+  for (const auto& [name, h] : homes) {
+    if (!h.resized) continue;
+    const DataDescriptor& d = sdfg.arrays.at(name);
+    std::string n = cpp_ident(name);
+    w.line("weir_scratch<" + cpp_type(d) + "> " + n + "__buf;  // sized before each state that uses it");
+    w.line(cpp_type(d) + "* " + n + " = nullptr;");
   }
   emit_region(*this, sdfg, w);
 }

@@ -34,6 +34,8 @@ struct Location {
   bool single_element() const;
 };
 
+struct BlasOperand;
+
 class StateGen {
  public:
   StateGen(SdfgGen& sg, const SDFGState& st);
@@ -53,6 +55,7 @@ class StateGen {
   void emit_node(const Node& n, Writer& w);
   void emit_map(const MapEntry& e, Writer& w);
   void emit_tasklet(const Tasklet& t, Writer& w);
+  void use_environments(const Tasklet& t);
   void declare_transients(NodeId scope, Writer& w);
   void define_views(NodeId scope, Writer& w);
   bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
@@ -83,6 +86,10 @@ class StateGen {
   void emit_nested(const NestedSDFGNode& n, Writer& w);
   void emit_library(const LibraryNode& n, Writer& w);
   void emit_reduce(const LibraryNode& n, Writer& w);
+  // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
+  void emit_blas(const LibraryNode& n, Writer& w);
+  /// The location of connector `conn` of `n` (present = false if it has no edge).
+  BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
 
   // --- bounds checks of the outermost scopes (bounds_checks.cpp) -------------------------
   /// Emits the run-time checks of a top-level node's outer memlets against the containers'

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -122,6 +123,34 @@ Number read_scalar(ScalarType t, const void* slot) {
   }
 }
 
+// Return values the caller did not give, allocated as DaCe does (zero-filled here).
+void allocate_return_values(const Signature& sig, const std::map<std::string, long long>& values, Arguments& args) {
+  for (const auto& p : sig.params) {
+    if (!p.returned) continue;
+    if (p.kind == Parameter::Kind::Scalar) {
+      bool integral_type = p.dtype != ScalarType::Float32 && p.dtype != ScalarType::Float64;
+      if (!args.values.count(p.name)) args.values[p.name] = integral_type ? Number(std::int64_t{0}) : Number(0.0);
+      continue;
+    }
+    if (p.kind != Parameter::Kind::Array || !p.has_shape || args.arrays.count(p.name)) continue;
+    std::vector<std::int64_t> shape;
+    for (std::size_t d = 0; d < p.shape.size(); ++d) {
+      std::int64_t e = 0;
+      try {
+        e = p.shape[d].evaluate(values);
+      } catch (const sym::SymbolicError& err) {
+        throw ArgumentError("return value " + quoted(p.name) + ": cannot evaluate dimension " + std::to_string(d) +
+                            " (" + p.shape[d].str() + "): " + err.what());
+      }
+      if (e < 0)
+        throw ArgumentError("return value " + quoted(p.name) + ": dimension " + std::to_string(d) + " (" +
+                            p.shape[d].str() + ") is " + std::to_string(e));
+      shape.push_back(e);
+    }
+    args.arrays.emplace(p.name, Allocator::cpu().allocate(p.dtype, std::move(shape)));
+  }
+}
+
 }  // namespace
 
 std::string to_string(const Number& n) {
@@ -218,6 +247,7 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
   // 3. Missing arguments (all of them in one message), then missing symbol values.
   std::vector<std::string> missing;
   for (const auto& p : sig.params) {
+    if (p.returned && (p.kind == Parameter::Kind::Scalar || p.has_shape)) continue;  // allocated below
     bool have = p.kind == Parameter::Kind::Array    ? args.arrays.count(p.name) != 0
                 : p.kind == Parameter::Kind::Scalar ? args.values.count(p.name) != 0
                                                     : true;
@@ -230,7 +260,7 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
   }
   // Arrays of the wrong dtype or number of dimensions, before symbols they leave undetermined.
   for (const auto& p : sig.params) {
-    if (p.kind != Parameter::Kind::Array) continue;
+    if (p.kind != Parameter::Kind::Array || !args.arrays.count(p.name)) continue;
     const Field& f = args.arrays.at(p.name);
     if (f.dtype() != p.dtype || (p.has_shape && f.ndim() != p.shape.size()))
       throw ArgumentError("argument " + quoted(p.name) + ": expected " + expected_desc(p, values) + ", got " +
@@ -241,6 +271,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
       throw ArgumentError("missing value of symbol " + quoted(p.name) +
                           ": give it, or an array whose shape determines it (no array shape is a plain function of " +
                           p.name + ")");
+
+  allocate_return_values(sig, values, args);
 
   // 4. Check arrays, convert scalars, lay out the pointers.
   BoundArguments b;

@@ -76,6 +76,7 @@ std::vector<std::string> CompilerSettings::command(const fs::path& source, const
   argv.push_back("-o");
   argv.push_back(output.string());
   argv.push_back(source.string());
+  for (const auto& l : libraries) argv.push_back("-l" + l);
   return argv;
 }
 

@@ -22,11 +22,10 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }
 
 // The C++ source of the program and its name. The OpenMP pragmas follow the compiler setting.
-std::pair<std::string, std::string> generate(const CompilableProgram& program, bool openmp) {
+codegen::GeneratedCode generate(const CompilableProgram& program, bool openmp) {
   codegen::CodegenOptions options = program.options;
   if (!openmp) options.openmp = false;
-  codegen::GeneratedCode code = codegen::generate_cpu(*program.sdfg, options);
-  return {std::move(code.source), std::move(code.program_name)};
+  return codegen::generate_cpu(*program.sdfg, options);
 }
 
 }  // namespace
@@ -52,8 +51,12 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
                          "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
     }
     Signature sig = Signature::from_sdfg(*program.sdfg);
-    auto [source, name] = generate(program, settings.openmp);
+    codegen::GeneratedCode code = generate(program, settings.openmp);
+    std::string source = std::move(code.source), name = std::move(code.program_name);
     if (name.empty()) name = program.sdfg->name;
+    // The libraries are named in the source (so in the key below); the link line adds them.
+    CompilerSettings link = settings;
+    link.libraries.insert(link.libraries.end(), code.link_libraries.begin(), code.link_libraries.end());
     auto flags = settings.all_flags();
 
     // The key: everything that determines the library. The source already reflects the
@@ -85,7 +88,7 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
               if (!out) throw CacheError("cannot write " + b.source.string());
             }
             try {
-              compile_shared_library(settings, b.source, b.library, name, invoke);
+              compile_shared_library(link, b.source, b.library, name, invoke);
             } catch (const CompileError& e) {
               std::ofstream log(b.directory / "compiler.log", std::ios::binary);
               log << e.command() << "\n" << e.compiler_output();

@@ -30,7 +30,8 @@ constexpr DtypeInfo kDtypes[] = {
     {'f', 8, ScalarType::Float64}, {'f', 4, ScalarType::Float32}, {'i', 8, ScalarType::Int64},
     {'i', 4, ScalarType::Int32},   {'i', 2, ScalarType::Int16},   {'i', 1, ScalarType::Int8},
     {'u', 8, ScalarType::UInt64},  {'u', 4, ScalarType::UInt32},  {'u', 2, ScalarType::UInt16},
-    {'u', 1, ScalarType::UInt8},   {'b', 1, ScalarType::Bool},
+    {'u', 1, ScalarType::UInt8},   {'b', 1, ScalarType::Bool},    {'c', 16, ScalarType::Complex128},
+    {'c', 8, ScalarType::Complex64},  {'f', 2, ScalarType::Float16},
 };
 
 [[noreturn]] void fail(const std::string& origin, const std::string& msg) { throw NpyError(origin + ": " + msg); }
@@ -226,8 +227,8 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   }
   if (!info)
     fail(origin, "unsupported dtype '" + ds +
-                     "' (weir reads bool, int8-64, uint8-64, float32 and float64: '|b1', '|i1', '<i2', '<i4', '<i8', "
-                     "'|u1', '<u2', '<u4', '<u8', '<f4', '<f8')");
+                     "' (weir reads bool, int8-64, uint8-64, float16-64, complex64 and complex128: '|b1', '|i1', '<i2', "
+                     "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<f2', '<f4', '<f8', '<c8', '<c16')");
 
   // The data size the shape claims, checked before allocating (a hostile shape overflows it).
   std::uint64_t bytes_needed = info->size;
@@ -258,7 +259,12 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
     fail(origin, "corrupt: " + std::to_string(have - f.nbytes()) + " bytes after the data of " + f.describe() +
                      " (not a single .npy array)");
   std::memcpy(f.data(), bytes.data() + data_start, f.nbytes());
-  if (swap) byteswap(static_cast<unsigned char*>(f.data()), static_cast<std::size_t>(f.size()), info->size);
+  // A complex number is two floats, each in the file's byte order.
+  if (swap) {
+    bool cplx = info->kind == 'c';
+    byteswap(static_cast<unsigned char*>(f.data()), static_cast<std::size_t>(f.size()) * (cplx ? 2 : 1),
+             cplx ? info->size / 2 : info->size);
+  }
   if (info->type == ScalarType::Bool) {
     auto* b = static_cast<unsigned char*>(f.data());
     for (std::int64_t i = 0; i < f.size(); ++i) b[i] = b[i] != 0;

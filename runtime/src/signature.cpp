@@ -61,6 +61,7 @@ Signature Signature::from_sdfg(const SDFG& sdfg) {
       throw ArgumentError("argument '" + name + "': its dtype " + d.dtype.str() + " cannot be passed to a compiled program");
     p.dtype = d.dtype.base;
     p.written = written.count(name) != 0;
+    p.returned = name.rfind("__return", 0) == 0;
     if (d.is_scalar()) {
       p.kind = Parameter::Kind::Scalar;
     } else {

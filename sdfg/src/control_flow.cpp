@@ -398,6 +398,7 @@ void ControlFlowRegion::copy_region_to(ControlFlowRegion& r) const {
   r.in_ = in_;
   r.out_ = out_;
   r.start_ = start_;
+  r.dace_class = dace_class;
 }
 
 std::unique_ptr<ControlFlowBlock> ControlFlowRegion::clone() const {

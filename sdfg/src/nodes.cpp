@@ -76,6 +76,12 @@ std::unique_ptr<Node> NestedSDFGNode::clone() const {
   return c;
 }
 
+std::string LibraryNode::class_name() const {
+  if (classpath.empty()) return type_name;
+  auto dot = classpath.rfind('.');
+  return dot == std::string::npos ? classpath : classpath.substr(dot + 1);
+}
+
 std::unique_ptr<Node> LibraryNode::clone() const {
   auto c = std::make_unique<LibraryNode>(label, type_name);
   copy_common_to(*c);

@@ -182,7 +182,8 @@ class Reader {
       return d;
     }
     auto a = c.at("attributes");
-    d.dtype = read_dtype(a.at("dtype"));
+    // DaCe leaves out properties at their default; dtype's is int32.
+    d.dtype = a.has("dtype") ? read_dtype(a.at("dtype")) : DataType::scalar(ScalarType::Int32);
     if (a.has("shape")) d.shape = read_expr_list(a.at("shape"));
     else if (d.kind == DataKind::Scalar) d.shape = {sym::Expr(1)};
     else a.at("shape");  // fails: required
@@ -281,7 +282,8 @@ class Reader {
       auto a = c.at("attributes");
       if (a.has("loop_variable")) loop->loop_variable = a.at("loop_variable").string();
       if (a.has("init_statement")) loop->init_statement = a.at("init_statement").code();
-      loop->loop_condition = a.at("loop_condition").code();
+      if (a.has("loop_condition") && !a.at("loop_condition").value().is_null())
+        loop->loop_condition = a.at("loop_condition").code();
       if (a.has("update_statement")) loop->update_statement = a.at("update_statement").code();
       if (a.has("inverted")) loop->inverted = a.at("inverted").boolean();
       if (a.has("update_before_condition")) loop->update_before_condition = a.at("update_before_condition").boolean();
@@ -290,9 +292,14 @@ class Reader {
       read_region_body(c, *loop, sdfg, qual, path);
       return loop;
     }
-    if (type == "ControlFlowRegion") {
+    // DaCe 2.0's subclasses of ControlFlowRegion that execute as a plain region: a call of a
+    // Python function (FunctionCallRegion, its `arguments` map kept), a `with dace.named` block
+    // (NamedRegion), and a region of arbitrary gotos (UnstructuredControlFlow).
+    if (type == "ControlFlowRegion" || type == "FunctionCallRegion" || type == "NamedRegion" ||
+        type == "UnstructuredControlFlow") {
       auto c = c0.with_element(element("region"));
       auto r = std::make_unique<ControlFlowRegion>(label);
+      if (type != "ControlFlowRegion") r->dace_class = type;
       if (c.has("attributes")) keep_unknown(c.at("attributes"), {}, r->extra);
       read_region_body(c, *r, sdfg, qual, path);
       return r;
@@ -464,10 +471,12 @@ class Reader {
       else if (a.has("classpath")) n->classpath = a.at("classpath").string();
       if (a.has("schedule")) n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       if (a.has("implementation")) n->implementation = a.at("implementation").string();
-      known.insert({"classpath", "schedule", "implementation", "label"});
-      if (type == "Reduce") {
+      // `label` stays verbatim: a library node's attribute label is its name ("Reduce"),
+      // not the node's label ("Reduce (Min), Axes: all").
+      known.insert({"classpath", "schedule", "implementation"});
+      if (n->is_reduce()) {
         if (a.has("wcr")) n->wcr = a.at("wcr").string();
-        if (a.has("axes")) {
+        if (a.has("axes") && !a.at("axes").value().is_null()) {
           std::vector<int> axes;
           auto ax = a.at("axes");
           ax.array();

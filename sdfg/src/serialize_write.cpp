@@ -222,6 +222,7 @@ class Writer {
       }
       j["branches"] = branches;
     } else if (auto* region = b.as<ControlFlowRegion>()) {
+      if (!region->dace_class.empty()) j["type"] = region->dace_class;
       j["cfg_list_id"] = cfg_counter_++;
       region_into(j, *region);
     }
@@ -344,7 +345,7 @@ class Writer {
       case NodeKind::Library: {
         auto& ln = *n.as<LibraryNode>();
         type = ln.type_name;
-        a["label"] = ln.label;
+        if (!ln.extra.find("label")) a["label"] = ln.label;  // else the name as read
         a["schedule"] = std::string(to_string(ln.schedule));
         if (!ln.implementation.empty()) a["implementation"] = ln.implementation;
         if (ln.is_reduce()) {

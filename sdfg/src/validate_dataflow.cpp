@@ -47,7 +47,10 @@ bool is_code_node(const Node& n) {
 }
 
 /// Nodes whose edges must name a connector unless the memlet is empty.
-bool needs_connector(const Node& n) { return n.kind() != NodeKind::Access; }
+// Edges of access nodes never name connectors; DaCe writes a Reduce's (and other library
+// nodes') edges without them too and accepts that, so only tasklets, nested SDFGs and scopes
+// need one.
+bool needs_connector(const Node& n) { return n.kind() != NodeKind::Access && n.kind() != NodeKind::Library; }
 
 bool starts_with(const std::string& s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::string_view(s).substr(0, prefix.size()) == prefix;

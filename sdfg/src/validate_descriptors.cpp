@@ -83,11 +83,10 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
                                    std::string(to_string(d.lifetime)) +
                                    " and use Register storage",
                here);
-    } else if (!d.transient && (d.kind == DataKind::Array || d.kind == DataKind::Stream)) {
-      // A non-transient array is passed in by the caller: it cannot live in registers.
-      // (Non-transient Scalars with Register storage are passed by value; DaCe allows them.)
-      v.report("desc-storage", what + " is not transient but uses Register storage", here);
     }
+    // A non-transient container with Register storage is accepted, as DaCe does (its
+    // auto-optimize writes them, e.g. for arguments of nested SDFGs): the caller's pointer is
+    // used and the storage hint ignored.
   }
 
   if (v.depth == 0 && v.parent_node == nullptr && d.is_scalar() && !d.transient &&

@@ -285,3 +285,18 @@ TEST_CASE("weir compile: field-view files compile every @program, and a failing 
   CHECK(missing.code == 1);
   CHECK_THAT(run_cli(cache, "cache info").out, Catch::Contains("entries: 3\n"));
 }
+
+TEST_CASE("weir run writes a program's return value to --out without being given it", "[cli][run][return]") {
+  // npbench's atax as DaCe writes it: `return A.T @ (A @ x)` is the non-transient __return.
+  auto dir = weir::test::scratch_dir("cli-run-return");
+  auto cache = dir / "cache", out = dir / "out";
+  auto kernel = weir::test::npbench_corpus_dir() / "atax";
+  auto r = run_cli(cache, "run --backend cpu " + q(kernel / "atax.simplified.sdfg") + " --in-dir " + q(kernel / "inputs") +
+                              " --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("__return: float64 (500,)"));
+  CHECK(python(dir, "a = np.load('" + (out / "__return.npy").string() + "'); e = np.load('" +
+                        (kernel / "expected" / "__return.npy").string() +
+                        "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-10, atol=0) else 1)") == 0);
+}

@@ -482,12 +482,22 @@ TEST_CASE("errors name the SDFG element", "[codegen]") {
   SECTION("unknown library nodes") {
     auto s = map_sdfg("b = a");
     auto& st = *s->all_states()[0];
-    auto lib = std::make_unique<LibraryNode>("mm", "MatMul");
+    auto lib = std::make_unique<LibraryNode>("es", "LibraryNode");
+    lib->classpath = "dace.libraries.blas.nodes.einsum.Einsum";
+    st.add_node(std::move(lib));
+    auto msg = codegen_error(*s);
+    CHECK_THAT(msg, Catch::Contains("node 5 ('es')"));
+    CHECK_THAT(msg, Catch::Contains("library node of type 'LibraryNode' (dace.libraries.blas.nodes.einsum.Einsum)"));
+  }
+  SECTION("a supported library node without its edges") {
+    auto s = map_sdfg("b = a");
+    auto& st = *s->all_states()[0];
+    auto lib = std::make_unique<LibraryNode>("mm", "LibraryNode");
     lib->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
     st.add_node(std::move(lib));
     auto msg = codegen_error(*s);
     CHECK_THAT(msg, Catch::Contains("node 5 ('mm')"));
-    CHECK_THAT(msg, Catch::Contains("library node of type 'MatMul'"));
+    CHECK_THAT(msg, Catch::Contains("MatMul needs an input edge on connector '_a'"));
   }
   SECTION("streams") {
     auto s = map_sdfg("b = a");

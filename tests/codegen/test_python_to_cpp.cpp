@@ -240,3 +240,35 @@ TEST_CASE("python: the translator never pastes source text into C++", "[codegen]
   for (const auto& l : lines) all += l + "\n";
   CHECK(all == "__out = __in1;\n");
 }
+
+TEST_CASE("python: the forms DaCe's tasklets and interstate edges use", "[codegen][python][npbench]") {
+  // Bare math functions (npbench's arc_distance, go_fast, deriche as DaCe writes them).
+  CHECK(tr1("__out = sqrt(__in1)") == "__out = std::sqrt(__in1);");
+  CHECK(tr1("__out = tanh(__in1) + exp(__in2)") == "__out = std::tanh(__in1) + std::exp(__in2);");
+  CHECK(tr1("__out = atan2(__in1, __in2)") == "__out = std::atan2(__in1, __in2);");
+  CHECK(tr1("__out = floor(__in1)") == "__out = std::floor(__in1);");
+  // SymPy's Min/Max/Abs (azimint_hist's `bin = Min(bins - 1, ...)`).
+  CHECK(tr1("k = Min(n - 1, k)") == "k = weir_min(n - 1, k);");
+  CHECK(tr1("__out = Max(__in1, __in2)") == "__out = weir_max(__in1, __in2);");
+  CHECK(tr1("k = Abs(n)") == "k = std::abs(n);");
+  CHECK(tr1("__out = dace.float64(n) * __in2") == "__out = static_cast<double>(n) * __in2;");
+}
+
+TEST_CASE("python: complex arithmetic as std::complex", "[codegen][python][npbench]") {
+  PyContext ctx = tasklet_context();
+  PyVar z = PyVar::value("z", ScalarType::Complex128);
+  z.writable = true;
+  ctx.vars["z"] = z;
+  auto one = [&](const std::string& code) {
+    auto lines = translate_python_statements(code, ctx);
+    REQUIRE(lines.size() == 1);
+    return lines[0];
+  };
+  // mandelbrot1: `dace.complex128(x) * 1j`, `z ** dace.complex128(2)`, `abs(z)`.
+  CHECK(one("z = dace.complex128(__in1) * 1j") ==
+        "z = static_cast<std::complex<double>>(__in1) * std::complex<double>(0.0, 1);");
+  CHECK(one("z = z ** dace.complex128(2)") == "z = (z) * (z);");
+  CHECK(one("__out = abs(z)") == "__out = std::abs(z);");
+  // Real operands of mixed arithmetic become complex (std::complex has no int64 operators).
+  CHECK(one("z = z + n") == "z = z + static_cast<std::complex<double>>(n);");
+}

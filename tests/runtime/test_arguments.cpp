@@ -179,3 +179,47 @@ TEST_CASE("arguments: written scalars are copied back", "[runtime][arguments]") 
   b.store_written_scalars(sig, args);
   CHECK(std::get<double>(args.values.at("x")) == 7.5);
 }
+
+TEST_CASE("return values the caller does not give are allocated with their symbols' sizes", "[arguments][return]") {
+  Signature sig;
+  sig.program_name = "p";
+  sig.params = {array("A", ScalarType::Float64, {"N", "M"}), array("__return", ScalarType::Float32, {"M + 1"}),
+                symbol("M"), symbol("N")};
+  sig.params[1].returned = true;
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Float64, {3, 5}));
+  auto b = bind_arguments(sig, args);
+  REQUIRE(args.arrays.count("__return"));
+  const Field& r = args.arrays.at("__return");
+  CHECK(r.describe() == "float32 (6,)");
+  CHECK(b.pointers()[1] == r.data());
+  for (std::int64_t i = 0; i < r.size(); ++i) CHECK(r.value_as_double(i) == 0.0);
+  // A caller may still pass it; then that array is used and checked.
+  Arguments given;
+  given.arrays.emplace("A", field(ScalarType::Float64, {3, 5}));
+  given.arrays.emplace("__return", field(ScalarType::Float32, {6}));
+  const void* mine = given.arrays.at("__return").data();
+  auto b2 = bind_arguments(sig, given);
+  CHECK(b2.pointers()[1] == mine);
+  Arguments wrong;
+  wrong.arrays.emplace("A", field(ScalarType::Float64, {3, 5}));
+  wrong.arrays.emplace("__return", field(ScalarType::Float32, {5}));
+  CHECK_THROWS_WITH(bind_arguments(sig, wrong), Catch::Contains("argument '__return'"));
+}
+
+TEST_CASE("a return value sized by a symbol nobody gives is a missing symbol", "[arguments][return]") {
+  Signature sig;
+  sig.program_name = "p";
+  sig.params = {array("__return", ScalarType::Float64, {"K"}), symbol("K")};
+  sig.params[0].returned = true;
+  Arguments args;
+  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("missing value of symbol 'K'"));
+}
+
+TEST_CASE("Signature::from_sdfg marks __return containers as returned", "[arguments][return]") {
+  auto sdfg = weir::load_sdfg((weir::test::npbench_corpus_dir() / "atax" / "atax.simplified.sdfg").string());
+  auto sig = Signature::from_sdfg(*sdfg);
+  REQUIRE(sig.find("__return"));
+  CHECK(sig.find("__return")->returned);
+  CHECK_FALSE(sig.find("A")->returned);
+}

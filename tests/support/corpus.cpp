@@ -1,19 +1,36 @@
 #include "corpus.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 namespace weir::test {
 
-std::filesystem::path dace_corpus_dir() {
-  auto dir = std::filesystem::path(WEIR_SOURCE_DIR) / ".." / "shared" / "corpus" / "dace";
-  if (!std::filesystem::is_directory(dir))
-    FAIL("the DaCe corpus is missing: expected it at " << dir.string()
-                                                        << " (../shared/corpus/dace beside the repository)");
-  return std::filesystem::canonical(dir);
+namespace {
+
+// ../shared beside the checkout; a git worktree one level deeper (wt/<name>) finds it one
+// folder further up; WEIR_SHARED_DIR overrides both.
+std::filesystem::path corpus_dir(const std::string& name) {
+  std::vector<std::filesystem::path> candidates;
+  if (const char* env = std::getenv("WEIR_SHARED_DIR")) candidates.emplace_back(env);
+  auto src = std::filesystem::path(WEIR_SOURCE_DIR);
+  candidates.push_back(src / ".." / "shared");
+  candidates.push_back(src / ".." / ".." / "shared");
+  for (const auto& c : candidates)
+    if (std::filesystem::is_directory(c / "corpus" / name)) return std::filesystem::canonical(c / "corpus" / name);
+  FAIL("the corpus '" << name << "' is missing: expected it at " << (candidates.front() / "corpus" / name).string()
+                      << " (../shared/corpus/" << name << " beside the repository, or $WEIR_SHARED_DIR/corpus/" << name
+                      << ")");
+  return {};
 }
+
+}  // namespace
+
+std::filesystem::path dace_corpus_dir() { return corpus_dir("dace"); }
+
+std::filesystem::path npbench_corpus_dir() { return corpus_dir("npbench"); }
 
 std::vector<std::filesystem::path> dace_corpus_files() {
   std::vector<std::filesystem::path> files;

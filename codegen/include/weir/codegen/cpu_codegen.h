@@ -73,6 +73,10 @@ struct GeneratedCode {
   std::string program_name;
   /// Arguments in SDFG::arglist() order (what weir_arglist() describes).
   std::vector<ArgInfo> args;
+  /// System libraries the program links ("blas" for CBLAS, "lapacke"), from the DaCe
+  /// environments of its CPP tasklets; their headers are included in `source`, and a comment
+  /// there names them so that the source determines the link line.
+  std::vector<std::string> link_libraries;
 };
 
 /// Generates the C++/OpenMP program for `sdfg`. The output is deterministic: the same SDFG gives

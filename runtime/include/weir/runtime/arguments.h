@@ -61,6 +61,9 @@ class BoundArguments {
 /// [I+4, J+4, K] with an array of shape (20, 20, 8) gives I=16, J=16, K=8. Then every array's
 /// dtype and full shape (and its strides, which must be C order) is checked, and scalars are
 /// converted to their parameter's dtype (an integer parameter takes only integral numbers).
+/// Return values (Parameter::returned) the caller does not give are allocated here, zero-filled
+/// with the shape their symbols give, and added to `args` (arrays, or 0 in `values` for
+/// scalars): after the run they hold what the program returned, as DaCe's return values.
 /// Throws ArgumentError, for example:
 ///   "unknown argument 'X' (program 'p' takes A, B, N)",
 ///   "missing argument 'A' (float64 array of shape (64, 64))",

@@ -18,10 +18,12 @@ struct CompilerSettings {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native"};
   /// Adds -fopenmp (generated code uses OpenMP for CPU_Multicore maps).
   bool openmp = true;
+  /// System libraries linked after the source (`-lblas`), as the generated code asks for.
+  std::vector<std::string> libraries;
 
   /// Every flag in the order passed: flags, then -fopenmp, -shared, -fPIC.
   std::vector<std::string> all_flags() const;
-  /// The full command line: compiler, all_flags(), -o output, source.
+  /// The full command line: compiler, all_flags(), -o output, source, -l<library>...
   std::vector<std::string> command(const std::filesystem::path& source,
                                    const std::filesystem::path& output) const;
 };

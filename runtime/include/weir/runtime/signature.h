@@ -28,6 +28,10 @@ struct Parameter {
   /// Whether the program writes this container (some access node of it has an incoming edge):
   /// these are the program's outputs (`weir run --out`).
   bool written = false;
+  /// Whether this is a return value of the program (a non-transient `__return`, `__return_0`,
+  /// ... as DaCe names them): DaCe allocates these itself, and so does argument binding when
+  /// the caller does not give them.
+  bool returned = false;
   /// Whether shape/strides are known (false when only the library's weir_arglist() was seen).
   bool has_shape = false;
 

@@ -152,6 +152,12 @@ class ControlFlowRegion : public ControlFlowBlock {
 
   std::unique_ptr<ControlFlowBlock> clone() const override;
 
+  /// DaCe's class of a plain region when it is one of ControlFlowRegion's subclasses that run
+  /// as a plain region (FunctionCallRegion, NamedRegion, UnstructuredControlFlow; their own
+  /// attributes are kept in `extra`); empty for ControlFlowRegion itself. Written back as the
+  /// block's `type`.
+  std::string dace_class;
+
   // --- transactions (local snapshot and restore, docs/adr/0007) ---------------------------
   /// One past the largest block / edge id ever given out (ids are never reused otherwise).
   std::size_t block_capacity() const { return blocks_.size(); }

@@ -149,7 +149,11 @@ class LibraryNode final : public Node {
   std::string wcr;
   std::optional<std::vector<int>> axes;
   std::string identity;
-  bool is_reduce() const { return type_name == "Reduce"; }
+  /// The library node's class: the last part of `classpath`
+  /// ("dace.libraries.blas.nodes.matmul.MatMul" -> "MatMul"), else `type_name` (DaCe writes
+  /// `type` "LibraryNode" for every library node, older files the class name).
+  std::string class_name() const;
+  bool is_reduce() const { return class_name() == "Reduce"; }
   std::unique_ptr<Node> clone() const override;
 };
 
