@@ -190,7 +190,7 @@ class KernelBuilder {
   int temps_ = 0;
   /// > 0 while a concat_where branch is evaluated: the tasklet computes both branches at every
   /// point, so a shifted read there is clamped into its container (its value is only used
-  /// where the branch is taken, where the shift stays inside; docs/adr/0013).
+  /// where the branch is taken, where the shift stays inside; docs/adr/0014).
   int guarded_ = 0;
   SourceLocation where_;  // location of the program call (for reads)
 };

@@ -25,7 +25,7 @@ void check_connectivities(const std::vector<ConnectivityParameter>& connectiviti
 /// no value to give there, and must not invent one (the embedded backend refuses the same
 /// program where such a point reaches an output). Throws ProgramError "file.py:12:16:
 /// neighbour 1 of 'E2V' is missing at row 3 (entry [3, 1] is -1) ...". Rows outside the
-/// domain of the call are not told apart: the whole column is checked (docs/adr/0013).
+/// domain of the call are not told apart: the whole column is checked (docs/adr/0014).
 void check_direct_neighbours(const std::vector<DirectNeighbourRead>& direct, const Arguments& args);
 
 /// `program`, whose run() first checks its connectivity tables with check_connectivities and
