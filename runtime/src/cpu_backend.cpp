@@ -52,7 +52,9 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
                          "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
     }
     Signature sig = Signature::from_sdfg(*program.sdfg);
-    auto [source, name] = generate(program, settings.openmp);
+    // (No structured binding: the build lambda below captures these; clang 14 refuses that.)
+    auto generated = generate(program, settings.openmp);
+    std::string source = std::move(generated.first), name = std::move(generated.second);
     if (name.empty()) name = program.sdfg->name;
     auto flags = settings.all_flags();
 
