@@ -104,7 +104,10 @@ ElementRef SdfgGen::ref(const ControlFlowBlock* b, long node, const std::string&
 }
 
 void SdfgGen::check_descriptors() const {
-  for (const auto& [name, d] : sdfg.arrays) {
+  for (const auto& entry : sdfg.arrays) {
+    // (No structured binding: C++17/20 lambdas cannot capture one portably; clang 14 refuses.)
+    const std::string& name = entry.first;
+    const DataDescriptor& d = entry.second;
     ElementRef where = ref();
     auto fail = [&](const std::string& msg) { throw CodegenError(where, "container '" + name + "': " + msg); };
     if (d.kind == DataKind::Stream) fail("streams are not supported by the CPU code generator");
