@@ -13,6 +13,7 @@
 
 #include "gt4py_writer.h"
 #include "numpy_writer.h"
+#include "unstructured_generator.h"
 #include "weir/frontend/lowering.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/field_view_program.h"
@@ -35,15 +36,18 @@ ScalarType scalar_type(DType t) {
   return ScalarType::Void;
 }
 
-std::vector<std::int64_t> shape_of(unsigned dims) {
+std::vector<std::int64_t> shape_of(const Universe& u, unsigned dims, const std::string& local) {
   std::vector<std::int64_t> s;
   for (int d = 0; d < kNumDims; ++d)
-    if (dims & (1u << d)) s.push_back(cartesian_universe().sizes[d]);
+    if (dims & (1u << d)) s.push_back(u.sizes[d]);
+  for (const Table& t : u.tables)
+    if (!local.empty() && t.local == local) s.push_back(t.cols);
   return s;
 }
 
-runtime::Field random_field(DType t, unsigned dims, double lo, double hi, bool nonzero, std::mt19937_64& rng) {
-  runtime::Field f = runtime::Allocator::cpu().allocate(scalar_type(t), shape_of(dims));
+runtime::Field random_field(const std::vector<std::int64_t>& shape, DType t, double lo, double hi, bool nonzero,
+                            std::mt19937_64& rng) {
+  runtime::Field f = runtime::Allocator::cpu().allocate(scalar_type(t), shape);
   for (std::int64_t i = 0; i < f.size(); ++i) {
     if (t == DType::Float64) {
       static_cast<double*>(f.data())[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
@@ -122,6 +126,8 @@ std::string run_variant(const std::string& variant, const runtime::FieldViewProg
   return "";
 }
 
+bool is_unstructured(std::uint64_t number) { return number % 4 == 3; }
+
 const std::vector<std::string>& variants() {
   static const std::vector<std::string> v = {"embedded", "cpu-lowered", "cpu"};
   return v;
@@ -138,6 +144,7 @@ std::string Finding::str() const {
 std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs, const fs::path& dir, bool isolate,
                                   RunSummary* summary) {
   std::vector<Finding> out;
+  const Universe& u = *programs.front()->universe;
   fs::remove_all(dir);
   fs::create_directories(dir / "in");
   const std::string source = write_gt4py_module(programs);
@@ -153,11 +160,16 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
       else values[i->name] = static_cast<std::int64_t>(i->scalar);
       continue;
     }
-    arrays.emplace(i->name, random_field(i->dtype, i->dims, i->lo, i->hi, i->nonzero, rng));
+    arrays.emplace(i->name, random_field(shape_of(u, i->dims, i->local), i->dtype, i->lo, i->hi, i->nonzero, rng));
+  }
+  for (const Table* t : tables_used(programs)) {
+    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Int32, {t->rows, t->cols});
+    std::memcpy(f.data(), t->data.data(), t->data.size() * sizeof(std::int32_t));
+    arrays.emplace(t->name, std::move(f));
   }
   for (const SubProgram* sp : programs)
     for (std::size_t r = 0; r < num_results(*sp); ++r)
-      arrays.emplace(sp->out_name(r), random_field(result_dtype(*sp, r), sp->out_dims, -9, 9, false, rng));
+      arrays.emplace(sp->out_name(r), random_field(shape_of(u, sp->out_dims, ""), result_dtype(*sp, r), -9, 9, false, rng));
   for (const auto& [name, f] : arrays) runtime::write_npy(dir / "in" / (name + ".npy"), f);
 
   bool any_valid = false, all_refused = true;
@@ -240,9 +252,12 @@ RunSummary run_fuzz(const DriverOptions& o) {
   RunSummary s;
   std::vector<SubProgram> all;
   all.reserve(o.count);
-  for (std::uint64_t n = o.first; n < o.first + o.count; ++n) all.push_back(generate_program(o.seed, n, o.generator));
-  std::vector<const SubProgram*> batch;
-  auto flush = [&] {
+  for (std::uint64_t n = o.first; n < o.first + o.count; ++n)
+    all.push_back(is_unstructured(n) ? generate_unstructured_program(o.seed, n, o.generator)
+                                     : generate_program(o.seed, n, o.generator));
+  // Batches of one kind each (one module has one set of dimensions).
+  std::vector<const SubProgram*> batch, mesh_batch;
+  auto flush_one = [&](std::vector<const SubProgram*>& batch) {
     if (batch.empty()) return;
     s.batches += 1;
     for (Finding& f : run_programs(batch, o.dir / ("batch" + std::to_string(batch.front()->number)), true, &s))
@@ -260,10 +275,12 @@ RunSummary run_fuzz(const DriverOptions& o) {
         s.findings.push_back(std::move(f));
       continue;
     }
-    batch.push_back(&sp);
-    if (batch.size() >= o.batch) flush();
+    auto& b = sp.universe->unstructured ? mesh_batch : batch;
+    b.push_back(&sp);
+    if (b.size() >= o.batch) flush_one(b);
   }
-  flush();
+  flush_one(batch);
+  flush_one(mesh_batch);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }

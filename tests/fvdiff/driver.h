@@ -33,6 +33,9 @@ const std::vector<std::string>& variants();
 /// Runs `fv` on `variant` with `args` (updated in place); the error message, or "" when it ran.
 std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv, runtime::Arguments& args);
 
+/// Whether program `number` of a run is unstructured (every fourth) or Cartesian.
+bool is_unstructured(std::uint64_t number);
+
 struct DriverOptions {
   GeneratorOptions generator;
   std::uint64_t seed = 1;

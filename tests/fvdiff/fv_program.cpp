@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace weir::fvdiff {
+#include "weir/mesh/triangular_mesh.h"
 
-const char* dim_name(int d) {
-  static const char* names[] = {"IDim", "JDim", "KDim"};
-  return names[d];
-}
+namespace weir::fvdiff {
 
 std::string dtype_name(DType t) {
   switch (t) {
@@ -17,6 +14,13 @@ std::string dtype_name(DType t) {
     case DType::Bool: return "bool";
   }
   return "?";
+}
+
+std::uint64_t program_stream(std::uint64_t seed, std::uint64_t number, std::uint64_t mul, std::uint64_t add) {
+  std::uint64_t z = seed * mul + number + add;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 bool Box::empty() const {
@@ -72,11 +76,17 @@ const Input& Universe::input(const std::string& name) const {
   throw std::logic_error("no input " + name);
 }
 
+const Table& Universe::table(const std::string& name) const {
+  for (const Table& t : tables)
+    if (t.name == name) return t;
+  throw std::logic_error("no table " + name);
+}
+
 const Universe& cartesian_universe() {
   static const Universe u = [] {
     Universe v;
     auto field = [&](std::string n, DType t, unsigned dims, double lo, double hi, bool nz = false) {
-      v.inputs.push_back(Input{std::move(n), t, dims, lo, hi, nz, 0});
+      v.inputs.push_back(Input{std::move(n), t, dims, lo, hi, nz, 0, ""});
     };
     field("a0", DType::Float64, kAllDims, -1, 1);
     field("a1", DType::Float64, kAllDims, -1, 1);
@@ -89,9 +99,42 @@ const Universe& cartesian_universe() {
     field("nz", DType::Int32, kAllDims, -7, 7, true);
     field("m0", DType::Bool, kAllDims, 0, 1);
     field("m1", DType::Bool, kAllDims, 0, 1);
-    v.inputs.push_back(Input{"alpha", DType::Float64, 0, 0, 0, true, 0.75});
-    v.inputs.push_back(Input{"ni", DType::Int32, 0, 0, 0, true, 3});
-    v.inputs.push_back(Input{"e2", DType::Int32, 0, 0, 0, true, 2});
+    v.inputs.push_back(Input{"alpha", DType::Float64, 0, 0, 0, true, 0.75, ""});
+    v.inputs.push_back(Input{"ni", DType::Int32, 0, 0, 0, true, 3, ""});
+    v.inputs.push_back(Input{"e2", DType::Int32, 0, 0, 0, true, 2, ""});
+    return v;
+  }();
+  return u;
+}
+
+const Universe& mesh_universe() {
+  static const Universe u = [] {
+    Universe v;
+    v.unstructured = true;
+    v.dim_names = {"Vertex", "Edge", "KDim"};
+    const mesh::TriangularMesh m = mesh::make_triangular_mesh(3, 4);
+    v.sizes = {m.num_vertices, m.num_edges, 5};
+    auto table = [&](const mesh::Connectivity& c, std::string local, int from, int to) {
+      v.tables.push_back(Table{c.name, std::move(local), from, to, c.rows, c.cols, c.data});
+      return &v.tables.back();
+    };
+    Table* e2v = table(m.e2v, "E2VDim", 1, 0);
+    // Missing neighbours: the last edge has no end vertex; every vertex lacks one of its last
+    // two edges (so direct shifts V2E[0..3] are defined everywhere, V2E[4], V2E[5] are not).
+    e2v->data[static_cast<std::size_t>((e2v->rows - 1) * e2v->cols + 1)] = -1;
+    Table* v2e = table(m.v2e, "V2EDim", 0, 1);
+    for (std::int64_t r = 0; r < v2e->rows; ++r)
+      if (r % 3 != 2) v2e->data[static_cast<std::size_t>(r * v2e->cols + 4 + r % 3)] = -1;
+    auto field = [&](std::string n, DType t, unsigned dims, double lo, double hi) {
+      v.inputs.push_back(Input{std::move(n), t, dims, lo, hi, false, 0, ""});
+    };
+    field("v0", DType::Float64, 5, -1, 1);
+    field("v1", DType::Float64, 5, -1, 1);
+    field("e0", DType::Float64, 6, -1, 1);
+    field("e1", DType::Float64, 6, -1, 1);
+    v.inputs.push_back(Input{"w", DType::Float64, 1, -1, 1, false, 0, "V2EDim"});
+    v.inputs.push_back(Input{"we", DType::Float64, 2, -1, 1, false, 0, "E2VDim"});
+    v.inputs.push_back(Input{"alpha", DType::Float64, 0, 0, 0, true, 0.75, ""});
     return v;
   }();
   return u;

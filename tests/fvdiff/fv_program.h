@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,10 @@ namespace weir::fvdiff {
 
 enum class DType { Float64, Int32, Bool };
 
-/// The Cartesian dimensions I, J (horizontal) and K (vertical); a dimension set is a bit mask.
+/// Three dimensions, a dimension set is a bit mask: Cartesian programs have I, J (horizontal)
+/// and K (vertical); unstructured ones Vertex, Edge (horizontal, a field has one of them) and K.
 inline constexpr int kNumDims = 3;
 inline constexpr unsigned kAllDims = 7;
-const char* dim_name(int d);  ///< "IDim", "JDim", "KDim"
 
 using Index3 = std::array<std::int64_t, kNumDims>;
 
@@ -47,7 +48,8 @@ using NodeP = std::shared_ptr<const Node>;
 /// none); `bound` bounds |value| over all points (numeric types), so that integer arithmetic
 /// never overflows and float-to-int conversions stay representable.
 struct Node {
-  enum class Kind { Field, Scalar, Literal, Var, Shift, Unary, Binary, Where, ConcatWhere, AsType, Call };
+  /// Neighbor: `x(E2V[value])`; Reduce: `name(x(V2E) [* w], axis=V2EDim)` (args x [, w]).
+  enum class Kind { Field, Scalar, Literal, Var, Shift, Unary, Binary, Where, ConcatWhere, AsType, Call, Neighbor, Reduce };
   Kind kind = Kind::Literal;
   DType dtype = DType::Float64;
   unsigned dims = 0;
@@ -56,6 +58,7 @@ struct Node {
   double value = 0;  ///< Literal
   Index3 shift{};    ///< Shift (of a Field or Var child)
   Cond cond;         ///< ConcatWhere
+  std::string offset;  ///< Neighbor, Reduce: the connectivity
   std::vector<NodeP> args;
   const Node* var = nullptr;  ///< Var: the value of the variable (owned by the SubProgram)
 };
@@ -68,6 +71,7 @@ struct Input {
   double lo = -1, hi = 1;  ///< value range
   bool nonzero = false;    ///< integers: never 0 (divisors)
   double scalar = 0;       ///< value of a scalar
+  std::string local;       ///< a local dimension the field also has (neighbour weights)
 };
 
 /// A vertical scan: carries (float64) updated per level from the carries and the arguments.
@@ -78,8 +82,33 @@ struct Scan {
   std::vector<NodeP> body;           ///< new carry values; Scalar leaves "c0".., "x0"..
 };
 
+/// A connectivity table: rows along dimension `from`, entries along `to`, -1 for none.
+struct Table {
+  std::string name, local;  ///< "E2V", its local dimension "E2VDim"
+  int from = 0, to = 0;     ///< dimension indices
+  std::int64_t rows = 0, cols = 0;
+  std::vector<std::int32_t> data;
+  std::int32_t at(std::int64_t r, std::int64_t c) const { return data[static_cast<std::size_t>(r * cols + c)]; }
+};
+
+/// The fixed inputs, dimensions and extents shared by the generated programs of one kind.
+struct Universe {
+  bool unstructured = false;
+  std::array<const char*, kNumDims> dim_names{"IDim", "JDim", "KDim"};
+  Index3 sizes{8, 7, 6};
+  std::vector<Input> inputs;
+  std::vector<Table> tables;
+  const Input& input(const std::string& name) const;
+  const Table& table(const std::string& name) const;
+};
+const Universe& cartesian_universe();
+/// Vertices, edges and levels of weir's periodic triangular mesh (mesh/), with E2V and V2E
+/// tables in which some entries are -1 (missing neighbours).
+const Universe& mesh_universe();
+
 /// One random field operator with its call in the batch's @program.
 struct SubProgram {
+  const Universe* universe = &cartesian_universe();
   std::uint64_t number = 0;  ///< global program number (its seed derives from it)
   std::uint64_t seed = 0;
   std::vector<std::pair<std::string, NodeP>> vars;  ///< local assignments, in order
@@ -96,14 +125,24 @@ struct SubProgram {
   std::string out_name(std::size_t r) const { return "o" + std::to_string(number) + "_" + std::to_string(r); }
 };
 
-/// The fixed inputs and extents shared by every generated Cartesian program.
-struct Universe {
-  Index3 sizes{8, 7, 6};
-  std::vector<Input> inputs;
-  const Input& input(const std::string& name) const;
-};
-const Universe& cartesian_universe();
+std::string dtype_name(DType t);
 
-std::string dtype_name(DType t);  ///< "float64", "int32", "bool"
+/// The random choices of a generator.
+class Dice {
+ public:
+  explicit Dice(std::uint64_t seed) : rng_(seed) {}
+
+ protected:
+  std::mt19937_64 rng_;
+  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+};
+
+inline NodeP make_node(Node n) { return std::make_shared<const Node>(std::move(n)); }
+
+/// The seed of the random stream of program `number` of a run seeded `seed` (SplitMix64 of
+/// seed * mul + number + add; each generator has its own mul, add): streams are independent, so
+/// a program does not depend on what else the run generates.
+std::uint64_t program_stream(std::uint64_t seed, std::uint64_t number, std::uint64_t mul, std::uint64_t add);  ///< "float64", "int32", "bool"
 
 }  // namespace weir::fvdiff

@@ -18,13 +18,13 @@ std::string literal_text(DType t, double v) {
   return v < 0 ? "(" + s + ")" : s;
 }
 
-std::string cond_text(const Cond& c) {
-  std::string d = dim_name(c.dim);
+std::string cond_text(const Universe& U, const Cond& c) {
+  std::string d = U.dim_names.at(c.dim);
   if (c.op == "in") return "((" + std::to_string(c.value) + " <= " + d + ") & (" + d + " < " + std::to_string(c.value2) + "))";
   return d + " " + c.op + " " + std::to_string(c.value);
 }
 
-std::string expr_text(const Node& n) {
+std::string expr_text(const Universe& U, const Node& n) {
   switch (n.kind) {
     case Node::Kind::Field:
     case Node::Kind::Scalar:
@@ -35,22 +35,28 @@ std::string expr_text(const Node& n) {
       bool first = true;
       for (int d = 0; d < kNumDims; ++d)
         if (n.shift[d] != 0) {
-          s += (first ? "" : ", ") + std::string(dim_name(d)) + (n.shift[d] > 0 ? " + " : " - ") +
+          s += (first ? "" : ", ") + std::string(U.dim_names.at(d)) + (n.shift[d] > 0 ? " + " : " - ") +
                std::to_string(std::abs(n.shift[d]));
           first = false;
         }
       return s + ")";
     }
-    case Node::Kind::Unary: return "(" + n.name + expr_text(*n.args[0]) + ")";
-    case Node::Kind::Binary: return "(" + expr_text(*n.args[0]) + " " + n.name + " " + expr_text(*n.args[1]) + ")";
+    case Node::Kind::Unary: return "(" + n.name + expr_text(U, *n.args[0]) + ")";
+    case Node::Kind::Binary: return "(" + expr_text(U, *n.args[0]) + " " + n.name + " " + expr_text(U, *n.args[1]) + ")";
     case Node::Kind::Where:
-      return "where(" + expr_text(*n.args[0]) + ", " + expr_text(*n.args[1]) + ", " + expr_text(*n.args[2]) + ")";
+      return "where(" + expr_text(U, *n.args[0]) + ", " + expr_text(U, *n.args[1]) + ", " + expr_text(U, *n.args[2]) + ")";
     case Node::Kind::ConcatWhere:
-      return "concat_where(" + cond_text(n.cond) + ", " + expr_text(*n.args[0]) + ", " + expr_text(*n.args[1]) + ")";
-    case Node::Kind::AsType: return "astype(" + expr_text(*n.args[0]) + ", " + n.name + ")";
+      return "concat_where(" + cond_text(U, n.cond) + ", " + expr_text(U, *n.args[0]) + ", " + expr_text(U, *n.args[1]) + ")";
+    case Node::Kind::AsType: return "astype(" + expr_text(U, *n.args[0]) + ", " + n.name + ")";
+    case Node::Kind::Neighbor: return n.args[0]->name + "(" + n.offset + "[" + std::to_string(static_cast<int>(n.value)) + "])";
+    case Node::Kind::Reduce: {
+      std::string s = n.name + "(" + n.args[0]->name + "(" + n.offset + ")";
+      if (n.args.size() > 1) s += " * " + expr_text(U, *n.args[1]);
+      return s + ", axis=" + U.table(n.offset).local + ")";
+    }
     case Node::Kind::Call: {
       std::string s = n.name + "(";
-      for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + expr_text(*n.args[i]);
+      for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + expr_text(U, *n.args[i]);
       return s + ")";
     }
   }
@@ -73,19 +79,23 @@ std::set<std::string> inputs_of(const SubProgram& sp) {
   return names;
 }
 
-std::vector<const Input*> ordered(const std::set<std::string>& names) {
+std::vector<const Input*> ordered(const Universe& U, const std::set<std::string>& names) {
   std::vector<const Input*> v;
-  for (const Input& i : cartesian_universe().inputs)
+  for (const Input& i : U.inputs)
     if (names.count(i.name)) v.push_back(&i);
   return v;
 }
 
-std::string param_type(const Input& i) { return i.dims ? field_type(i.dims, i.dtype) : dtype_name(i.dtype); }
+std::string param_type(const Universe& U, const Input& i) {
+  if (i.local.empty()) return i.dims ? field_type(U, i.dims, i.dtype) : dtype_name(i.dtype);
+  // A field over a horizontal dimension and a local one (weights of neighbours).
+  return "Field[Dims[" + std::string(U.dim_names.at(static_cast<std::size_t>(__builtin_ctz(i.dims)))) + ", " + i.local + "], " + dtype_name(i.dtype) + "]";
+}
 
 std::string out_target(const SubProgram& sp, std::size_t r) {
   std::string name = sp.out_name(r);
   if (sp.out_style != "slice") return name;
-  const Index3& n = cartesian_universe().sizes;
+  const Index3& n = sp.universe->sizes;
   std::string s = name + "[";
   bool first = true;
   for (int d = 0; d < kNumDims; ++d) {
@@ -102,33 +112,35 @@ std::string out_target(const SubProgram& sp, std::size_t r) {
 }
 
 std::string domain_text(const SubProgram& sp) {
-  const Index3& n = cartesian_universe().sizes;
+  const Universe& U = *sp.universe;
+  const Index3& n = U.sizes;
   std::string s = "{";
   bool first = true;
   for (int d = 0; d < kNumDims; ++d) {
     if (!(sp.out_dims & (1u << d))) continue;
     // Dimensions computed whole may be left out of the domain.
     if (sp.box.lo[d] == 0 && sp.box.hi[d] == n[d] && (sp.seed >> d) % 2) continue;
-    s += (first ? "" : ", ") + std::string(dim_name(d)) + ": (" + std::to_string(sp.box.lo[d]) + ", " +
+    s += (first ? "" : ", ") + std::string(U.dim_names.at(d)) + ": (" + std::to_string(sp.box.lo[d]) + ", " +
          std::to_string(sp.box.hi[d]) + ")";
     first = false;
   }
   if (first) {  // every dimension whole and left out: name the first one
     int d = 0;
     while (!(sp.out_dims & (1u << d))) ++d;
-    s += std::string(dim_name(d)) + ": (0, " + std::to_string(n[d]) + ")";
+    s += std::string(U.dim_names.at(d)) + ": (0, " + std::to_string(n[d]) + ")";
   }
   return s + "}";
 }
 
 void write_operators(std::ostringstream& o, const SubProgram& sp) {
-  std::vector<const Input*> ins = ordered(inputs_of(sp));
+  const Universe& U = *sp.universe;
+  std::vector<const Input*> ins = ordered(U, inputs_of(sp));
   std::string params;
-  for (const Input* i : ins) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(*i);
+  for (const Input* i : ins) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(U, *i);
   std::size_t nres = sp.is_scan ? sp.scan.body.size() : sp.results.size();
   std::string ret;
   for (std::size_t r = 0; r < nres; ++r)
-    ret += (r ? ", " : "") + field_type(sp.out_dims, sp.is_scan ? DType::Float64 : sp.results[r]->dtype);
+    ret += (r ? ", " : "") + field_type(U, sp.out_dims, sp.is_scan ? DType::Float64 : sp.results[r]->dtype);
   if (nres > 1) ret = "tuple[" + ret + "]";
   if (sp.is_scan) {
     const Scan& s = sp.scan;
@@ -143,29 +155,29 @@ void write_operators(std::ostringstream& o, const SubProgram& sp) {
     o << ") -> " << carry_t << ":\n";
     if (nc > 1) o << "    c0, c1 = carry\n";
     std::string body;
-    for (std::size_t c = 0; c < nc; ++c) body += (c ? ", " : "") + expr_text(*s.body[c]);
+    for (std::size_t c = 0; c < nc; ++c) body += (c ? ", " : "") + expr_text(U, *s.body[c]);
     o << "    return " << body << "\n";
   }
   o << "\n@gtx.field_operator\ndef " << sp.name() << "(" << params << ") -> " << ret << ":\n";
-  for (const auto& [name, value] : sp.vars) o << "    " << name << " = " << expr_text(*value) << "\n";
+  for (const auto& [name, value] : sp.vars) o << "    " << name << " = " << expr_text(U, *value) << "\n";
   if (sp.is_scan) {
     std::string args;
-    for (std::size_t x = 0; x < sp.scan.args.size(); ++x) args += (x ? ", " : "") + expr_text(*sp.scan.args[x]);
+    for (std::size_t x = 0; x < sp.scan.args.size(); ++x) args += (x ? ", " : "") + expr_text(U, *sp.scan.args[x]);
     o << "    return s" << sp.number << "(" << args << ")\n";
   } else {
     std::string rs;
-    for (std::size_t r = 0; r < nres; ++r) rs += (r ? ", " : "") + expr_text(*sp.results[r]);
+    for (std::size_t r = 0; r < nres; ++r) rs += (r ? ", " : "") + expr_text(U, *sp.results[r]);
     o << "    return " << rs << "\n";
   }
 }
 
 }  // namespace
 
-std::string field_type(unsigned dims, DType t) {
+std::string field_type(const Universe& U, unsigned dims, DType t) {
   std::string s = "Field[Dims[";
   bool first = true;
   for (int d = 0; d < kNumDims; ++d)
-    if (dims & (1u << d)) s += (first ? "" : ", ") + std::string(dim_name(d)), first = false;
+    if (dims & (1u << d)) s += (first ? "" : ", ") + std::string(U.dim_names.at(d)), first = false;
   return s + "], " + dtype_name(t) + "]";
 }
 
@@ -173,30 +185,60 @@ std::vector<const Input*> inputs_used(const std::vector<const SubProgram*>& prog
   std::set<std::string> names;
   for (const SubProgram* sp : programs)
     for (const std::string& n : inputs_of(*sp)) names.insert(n);
-  return ordered(names);
+  return ordered(*programs.front()->universe, names);
+}
+
+namespace {
+void collect_tables(const Node& n, std::set<std::string>& names) {
+  if (!n.offset.empty()) names.insert(n.offset);
+  if (n.kind == Node::Kind::Var) collect_tables(*n.var, names);
+  for (const NodeP& a : n.args) collect_tables(*a, names);
+}
+}  // namespace
+
+std::vector<const Table*> tables_used(const std::vector<const SubProgram*>& programs) {
+  std::set<std::string> names;
+  for (const SubProgram* sp : programs) {
+    for (const auto& v : sp->vars) collect_tables(*v.second, names);
+    for (const NodeP& r : sp->results) collect_tables(*r, names);
+  }
+  std::vector<const Table*> v;
+  for (const Table& t : programs.front()->universe->tables)
+    if (names.count(t.name)) v.push_back(&t);
+  return v;
 }
 
 std::string write_gt4py_module(const std::vector<const SubProgram*>& programs) {
+  const Universe& U = *programs.front()->universe;
   std::ostringstream o;
   o << "import gt4py.next as gtx\n"
-       "from gt4py.next import Dims, Field, astype, float64, int32, maximum, minimum, where\n"
-       "from gt4py.next.experimental import concat_where\n\n"
-       "IDim = gtx.Dimension(\"I\")\nJDim = gtx.Dimension(\"J\")\n"
-       "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n";
+       "from gt4py.next import Dims, Field, astype, float64, int32, max_over, maximum, min_over, minimum, neighbor_sum, where\n"
+       "from gt4py.next.experimental import concat_where\n\n";
+  if (!U.unstructured) {
+    o << "IDim = gtx.Dimension(\"I\")\nJDim = gtx.Dimension(\"J\")\n";
+  } else {
+    o << "Vertex = gtx.Dimension(\"Vertex\")\nEdge = gtx.Dimension(\"Edge\")\n";
+    for (const Table& t : U.tables)
+      o << t.local << " = gtx.Dimension(\"" << t.local << "\", kind=gtx.DimensionKind.LOCAL)\n";
+  }
+  o << "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n";
+  for (const Table& t : U.tables)
+    o << t.name << " = gtx.FieldOffset(\"" << t.name << "\", source=" << U.dim_names[static_cast<std::size_t>(t.to)]
+      << ", target=(" << U.dim_names[static_cast<std::size_t>(t.from)] << ", " << t.local << "))\n";
   for (const SubProgram* sp : programs) write_operators(o, *sp);
   std::string params;
-  for (const Input* i : inputs_used(programs)) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(*i);
+  for (const Input* i : inputs_used(programs)) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(U, *i);
   for (const SubProgram* sp : programs) {
     std::size_t nres = sp->is_scan ? sp->scan.body.size() : sp->results.size();
     for (std::size_t r = 0; r < nres; ++r)
       params += ", " + sp->out_name(r) + ": " +
-                field_type(sp->out_dims, sp->is_scan ? DType::Float64 : sp->results[r]->dtype);
+                field_type(U, sp->out_dims, sp->is_scan ? DType::Float64 : sp->results[r]->dtype);
   }
-  o << "\n\n@gtx.program\ndef " << kProgramName << "(" << params << "):\n";
+  o << "\n\n@gtx.program" << (U.unstructured ? "(grid_type=gtx.GridType.UNSTRUCTURED)" : "") << "\ndef " << kProgramName << "(" << params << "):\n";
   for (const SubProgram* sp : programs) {
     std::size_t nres = sp->is_scan ? sp->scan.body.size() : sp->results.size();
     std::string args;
-    for (const Input* i : ordered(inputs_of(*sp))) args += i->name + ", ";
+    for (const Input* i : ordered(U, inputs_of(*sp))) args += i->name + ", ";
     std::string out;
     for (std::size_t r = 0; r < nres; ++r) out += (r ? ", " : "") + out_target(*sp, r);
     if (nres > 1) out = "(" + out + ")";

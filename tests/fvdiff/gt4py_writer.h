@@ -17,7 +17,10 @@ inline constexpr const char* kProgramName = "fuzz";
 std::string write_gt4py_module(const std::vector<const SubProgram*>& programs);
 
 /// The output field of result `r` of `sp` as the @program declares it.
-std::string field_type(unsigned dims, DType t);
+std::string field_type(const Universe& u, unsigned dims, DType t);
+
+/// The connectivity tables `programs` use, in the universe's order.
+std::vector<const Table*> tables_used(const std::vector<const SubProgram*>& programs);
 
 /// The inputs `programs` read, in the universe's order.
 std::vector<const Input*> inputs_used(const std::vector<const SubProgram*>& programs);

@@ -34,14 +34,19 @@ std::string python_op(const std::string& op) { return op; }  // the same spellin
 
 class Writer {
  public:
-  explicit Writer(std::ostringstream& o) : o_(o) {}
+  explicit Writer(std::ostringstream& o, int tmp = 0, std::string indent = "    ")
+      : o_(o), tmp_(tmp), indent_(std::move(indent)) {}
 
   /// A NumPy expression for the values of `n` on `box` (an array of the box's shape), or, in a
-  /// scan body (`box` null), for one level (scalars and arrays over I, J).
-  std::string eval(const Node& n, const Box* box) {
-    const std::string S = box ? shape(*box) : "";
+  /// scan body (`box` null), for one level (scalars and arrays over I, J). Unstructured: on the
+  /// horizontal points of the index array named `rows` and the box's K range, an array of
+  /// shape (len(rows), K extent).
+  std::string eval(const Node& n, const Box* box, const std::string& rows = "") {
+    const std::string S = !box ? "" : rows.empty() ? shape(*box) : "(" + rows + ".shape[0], " + std::to_string(box->extent()[2]) + ")";
+    const std::string K = box ? std::to_string(box->lo[2]) + ":" + std::to_string(box->hi[2]) : "";
     switch (n.kind) {
       case Node::Kind::Field: {
+        if (!rows.empty()) return n.name + "[" + rows + "][:, " + K + "]";
         const Box& b = *box;
         std::string idx, rs;
         for (int d = 0; d < kNumDims; ++d) {
@@ -53,34 +58,64 @@ class Writer {
       }
       case Node::Kind::Scalar: return box ? "np.full(" + S + ", " + n.name + ")" : n.name;
       case Node::Kind::Literal: return box ? "np.full(" + S + ", " + number(n.dtype, n.value) + ")" : number(n.dtype, n.value);
-      case Node::Kind::Var: return eval(*n.var, box);
+      case Node::Kind::Var: return eval(*n.var, box, rows);
       case Node::Kind::Shift: {
         Box b = box->shifted(n.shift);
-        return eval(*n.args[0], &b);
+        return eval(*n.args[0], &b, rows);
       }
-      case Node::Kind::Unary: return "(" + n.name + eval(*n.args[0], box) + ")";
+      case Node::Kind::Unary: return "(" + n.name + eval(*n.args[0], box, rows) + ")";
       case Node::Kind::Binary:
-        return "(" + eval(*n.args[0], box) + " " + python_op(n.name) + " " + eval(*n.args[1], box) + ")";
+        // Float powers through C's pow (math.pow), once per element: NumPy's own vectorized
+        // power may differ in the last bit, and cancellations downstream magnify that.
+        if (n.name == "**" && n.dtype == DType::Float64)
+          return "fpow(" + eval(*n.args[0], box, rows) + ", " + eval(*n.args[1], box, rows) + ")";
+        return "(" + eval(*n.args[0], box, rows) + " " + python_op(n.name) + " " + eval(*n.args[1], box, rows) + ")";
       case Node::Kind::Where:
-        return "np.where(" + eval(*n.args[0], box) + ", " + eval(*n.args[1], box) + ", " + eval(*n.args[2], box) + ")";
+        return "np.where(" + eval(*n.args[0], box, rows) + ", " + eval(*n.args[1], box, rows) + ", " + eval(*n.args[2], box, rows) + ")";
       case Node::Kind::ConcatWhere: {
         std::string t = "t" + std::to_string(tmp_++);
         std::string a_parts, b_parts;
-        o_ << "    " << t << " = np.empty(" << S << ", " << np_dtype(n.dtype) << ")\n";
+        o_ << indent_ << t << " = np.empty(" << S << ", " << np_dtype(n.dtype) << ")\n";
         for (int side = 0; side < 2; ++side)
           for (const Box& part : cond_parts(n.cond, *box, side == 0)) {
-            std::string v = eval(*n.args[static_cast<std::size_t>(side)], &part);
-            std::string rel;
-            for (int d = 0; d < kNumDims; ++d)
-              rel += (d ? ", " : "") + std::to_string(part.lo[d] - box->lo[d]) + ":" + std::to_string(part.hi[d] - box->lo[d]);
-            o_ << "    " << t << "[" << rel << "] = " << v << "\n";
+            std::string v = eval(*n.args[static_cast<std::size_t>(side)], &part, rows);
+            std::string rel = rows.empty() ? "" : ":, ";
+            for (int d = rows.empty() ? 0 : 2; d < kNumDims; ++d)
+              rel += (d && rows.empty() ? ", " : "") + std::to_string(part.lo[d] - box->lo[d]) + ":" + std::to_string(part.hi[d] - box->lo[d]);
+            o_ << indent_ << t << "[" << rel << "] = " << v << "\n";
           }
         return t;
       }
-      case Node::Kind::AsType: return "(" + eval(*n.args[0], box) + ").astype(" + np_dtype(n.dtype) + ")";
+      case Node::Kind::AsType: return "(" + eval(*n.args[0], box, rows) + ").astype(" + np_dtype(n.dtype) + ")";
+      case Node::Kind::Neighbor: {
+        std::string ix = "t" + std::to_string(tmp_++);
+        o_ << indent_ << ix << " = " << n.offset << "[" << rows << ", " << static_cast<int>(n.value) << "]\n";
+        return eval(*n.args[0], box, ix);
+      }
+      case Node::Kind::Reduce: {
+        // Neighbour by neighbour, in table order, skipping -1 entries.
+        std::string t = "t" + std::to_string(tmp_++);
+        const std::string nb = t + "nb", ok = t + "ok", all = t + "all";
+        o_ << indent_ << nb << " = " << n.offset << "[" << rows << "]\n";
+        o_ << indent_ << ok << " = " << nb << " != -1\n";
+        o_ << indent_ << all << " = np.where(" << ok << ", " << nb << ", 0)\n";
+        std::string init = n.name == "neighbor_sum" ? "0.0" : n.name == "max_over" ? "-np.inf" : "np.inf";
+        o_ << indent_ << t << " = np.full(" << S << ", " << init << ")\n";
+        o_ << indent_ << "for " << t << "i in range(" << nb << ".shape[1]):\n";
+        std::string col = t + "col";
+        o_ << indent_ << "    " << col << " = " << all << "[:, " << t << "i]\n";
+        // The column's values (indices of missing neighbours read point 0, then masked out).
+        Writer inner(o_, tmp_, indent_ + "    ");
+        std::string v = inner.eval(*n.args[0], box, col);
+        tmp_ = inner.tmp_;
+        if (n.args.size() > 1) v = "(" + v + " * " + n.args[1]->name + "[" + rows + ", " + t + "i][:, None])";
+        std::string combine = n.name == "neighbor_sum" ? t + " + " + v : std::string(n.name == "max_over" ? "np.maximum(" : "np.minimum(") + t + ", " + v + ")";
+        o_ << indent_ << "    " << t << " = np.where(" << ok << "[:, " << t << "i][:, None], " << combine << ", " << t << ")\n";
+        return t;
+      }
       case Node::Kind::Call: {
         std::string s = "np." + n.name + "(";
-        for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + eval(*n.args[i], box);
+        for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + eval(*n.args[i], box, rows);
         return s + ")";
       }
     }
@@ -90,6 +125,7 @@ class Writer {
  private:
   std::ostringstream& o_;
   int tmp_ = 0;
+  std::string indent_;  // of the statements emitted (a reduction's loop body is one deeper)
 };
 
 // Stores `value` (an array of the box's shape) into the output `out` on the box.
@@ -108,12 +144,18 @@ void store(std::ostringstream& o, const SubProgram& sp, const std::string& out, 
 void write_program(std::ostringstream& o, const SubProgram& sp) {
   o << "\n# " << sp.name() << " (seed " << sp.seed << ", program " << sp.number << ")\ndef " << sp.name() << "():\n";
   Writer w(o);
+  std::string rows;
+  if (sp.universe->unstructured) {
+    const int h = (sp.out_dims & 1u) ? 0 : 1;  // the output's horizontal dimension
+    rows = "rows";
+    o << "    rows = np.arange(" << sp.box.lo[h] << ", " << sp.box.hi[h] << ")\n";
+  }
   if (!sp.is_scan) {
     for (std::size_t r = 0; r < sp.results.size(); ++r) {
-      std::string v = w.eval(*sp.results[r], &sp.box);
-      o << "    v" << r << " = " << v << "\n";
+      std::string v = w.eval(*sp.results[r], &sp.box, rows);
+      o << "    res" << r << " = " << v << "\n";
     }
-    for (std::size_t r = 0; r < sp.results.size(); ++r) store(o, sp, sp.out_name(r), "v" + std::to_string(r));
+    for (std::size_t r = 0; r < sp.results.size(); ++r) store(o, sp, sp.out_name(r), "res" + std::to_string(r));
     return;
   }
   const Scan& s = sp.scan;
@@ -140,12 +182,14 @@ void write_program(std::ostringstream& o, const SubProgram& sp) {
 
 std::string write_numpy_script(const std::vector<const SubProgram*>& programs) {
   std::ostringstream o;
-  o << "import os\nimport sys\n\nimport numpy as np\n\nindir, outdir = sys.argv[1], sys.argv[2]\n"
-       "os.makedirs(outdir, exist_ok=True)\n\n\ndef load(name):\n    return np.load(os.path.join(indir, name + \".npy\"))\n\n\n";
+  o << "import math\nimport os\nimport sys\n\nimport numpy as np\n\nindir, outdir = sys.argv[1], sys.argv[2]\n"
+       "os.makedirs(outdir, exist_ok=True)\n\n\ndef load(name):\n    return np.load(os.path.join(indir, name + \".npy\"))\n\n\n"
+       "def fpow(x, y):\n    return np.vectorize(lambda a, b: math.pow(float(a), float(b)), otypes=[np.float64])(x, y)\n\n\n";
   for (const Input* i : inputs_used(programs)) {
     if (i->dims) o << i->name << " = load(\"" << i->name << "\")\n";
     else o << i->name << " = " << number(i->dtype, i->scalar) << "\n";
   }
+  for (const Table* t : tables_used(programs)) o << t->name << " = load(\"" << t->name << "\")\n";
   for (const SubProgram* sp : programs)
     if (!sp->expect_error) write_program(o, *sp);
   o << "\n";

@@ -18,16 +18,14 @@ constexpr double kFloatLimit = 1e12;
 constexpr double kToIntLimit = 1e6;
 
 
-NodeP make(Node n) { return std::make_shared<const Node>(std::move(n)); }
 
-class Generator {
+class Generator : Dice {
  public:
-  Generator(std::uint64_t seed, const GeneratorOptions& o) : rng_(seed), opt_(o), u_(cartesian_universe()) {}
+  Generator(std::uint64_t seed, const GeneratorOptions& o) : Dice(seed), opt_(o), u_(cartesian_universe()) {}
 
   SubProgram program(std::uint64_t number, std::uint64_t seed);
 
  private:
-  std::mt19937_64 rng_;
   const GeneratorOptions& opt_;
   const Universe& u_;
   // Variables of the program being generated (name, value), which later expressions may read.
@@ -36,8 +34,6 @@ class Generator {
   bool scan_body_ = false;
   int scan_params_ = 0;
 
-  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   template <class T>
   const T& pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(uniform(0, static_cast<int>(v.size()) - 1))]; }
 
@@ -69,7 +65,7 @@ NodeP Generator::literal(DType t, double v) {
   n.dtype = t;
   n.value = v;
   n.bound = std::abs(v);
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::field_leaf(DType t) {
@@ -83,7 +79,7 @@ NodeP Generator::field_leaf(DType t) {
   n.name = in.name;
   n.dims = in.dims;
   n.bound = std::max(std::abs(in.lo), std::abs(in.hi));
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::shifted(NodeP of) {
@@ -103,7 +99,7 @@ NodeP Generator::shifted(NodeP of) {
     n.shift[static_cast<std::size_t>(dims[static_cast<std::size_t>(k)])] = chance(0.5) ? by : -by;
   }
   n.args = {std::move(of)};
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::leaf(DType t) {
@@ -114,7 +110,7 @@ NodeP Generator::leaf(DType t) {
       n.dtype = t;
       n.name = "x" + std::to_string(uniform(0, scan_params_ - 1));
       n.bound = 2;
-      return make(n);
+      return make_node(n);
     }
     if (t == DType::Bool) return bool_expr(1);
     return literal(t, t == DType::Float64 ? uniform(-8, 8) / 4.0 : uniform(-5, 5));
@@ -133,7 +129,7 @@ NodeP Generator::leaf(DType t) {
     n.dims = v.second->dims;
     n.bound = v.second->bound;
     n.var = v.second.get();
-    NodeP ref = make(n);
+    NodeP ref = make_node(n);
     return chance(0.5) ? shifted(ref) : ref;
   }
   if (t == DType::Bool) {
@@ -150,7 +146,7 @@ NodeP Generator::leaf(DType t) {
     n.dtype = t;
     n.name = in.name;
     n.bound = std::abs(in.scalar);
-    return make(n);
+    return make_node(n);
   }
   if (r < 45) return literal(t, t == DType::Float64 ? uniform(-8, 8) / 4.0 : uniform(-5, 5));
   NodeP f = field_leaf(t);
@@ -165,7 +161,7 @@ NodeP Generator::binary(const std::string& op, NodeP a, NodeP b, DType t, double
   n.dims = a->dims | b->dims;
   n.bound = bound;
   n.args = {std::move(a), std::move(b)};
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::unary(const std::string& op, NodeP a, double bound) {
@@ -176,7 +172,7 @@ NodeP Generator::unary(const std::string& op, NodeP a, double bound) {
   n.dims = a->dims;
   n.bound = bound;
   n.args = {std::move(a)};
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::call(const std::string& f, std::vector<NodeP> args, double bound) {
@@ -187,7 +183,7 @@ NodeP Generator::call(const std::string& f, std::vector<NodeP> args, double boun
   for (const NodeP& a : args) n.dims |= a->dims;
   n.bound = bound;
   n.args = std::move(args);
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::where(NodeP m, NodeP a, NodeP b) {
@@ -197,7 +193,7 @@ NodeP Generator::where(NodeP m, NodeP a, NodeP b) {
   n.dims = m->dims | a->dims | b->dims;
   n.bound = std::max(a->bound, b->bound);
   n.args = {std::move(m), std::move(a), std::move(b)};
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::astype(NodeP a, DType to) {
@@ -208,7 +204,7 @@ NodeP Generator::astype(NodeP a, DType to) {
   n.bound = to == DType::Bool ? 1 : (a->dtype == DType::Bool ? 1 : a->bound);
   n.name = dtype_name(to);
   n.args = {std::move(a)};
-  return make(n);
+  return make_node(n);
 }
 
 // Makes `n` a field over `dims` (a superset of its own) without changing its values.
@@ -219,7 +215,7 @@ NodeP Generator::lift(NodeP n, unsigned dims) {
   m.dtype = DType::Bool;
   m.name = "m0";
   m.dims = kAllDims;
-  return where(make(m), n, n);
+  return where(make_node(m), n, n);
 }
 
 Cond Generator::cond_on(int dim) {
@@ -261,7 +257,7 @@ NodeP Generator::concat_where(DType t, int depth) {
     s.bound = f->bound;
     s.shift[static_cast<std::size_t>(dim)] = low ? -m : m;
     s.args = {f};
-    NodeP far = make(s);
+    NodeP far = make_node(s);
     if (t == DType::Bool) b = binary("^", far, f, t, 1);
     else b = binary("-", f, far, t, 2 * f->bound);
     a = chance(0.5) ? literal(t, t == DType::Float64 ? 0.0 : 0) : expr(t, 0);
@@ -282,7 +278,7 @@ NodeP Generator::concat_where(DType t, int depth) {
   n.dims = a->dims | b->dims | (1u << n.cond.dim);
   n.bound = std::max(a->bound, b->bound);
   n.args = {a, b};
-  return make(n);
+  return make_node(n);
 }
 
 NodeP Generator::float_divisor() {
@@ -294,7 +290,7 @@ NodeP Generator::float_divisor() {
     n.name = "p";
     n.dims = kAllDims;
     n.bound = 2;
-    NodeP p = make(n);
+    NodeP p = make_node(n);
     return chance(0.4) ? shifted(p) : p;
   }
   if (r == 1 && !scan_body_) {
@@ -303,7 +299,7 @@ NodeP Generator::float_divisor() {
     n.dtype = DType::Float64;
     n.name = "alpha";
     n.bound = 0.75;
-    return make(n);
+    return make_node(n);
   }
   int k = uniform(1, 8) * (chance(0.5) ? 1 : -1);
   return literal(DType::Float64, k / 4.0);
@@ -318,7 +314,7 @@ NodeP Generator::int_divisor() {
     n.name = "nz";
     n.dims = kAllDims;
     n.bound = 7;
-    NodeP p = make(n);
+    NodeP p = make_node(n);
     return chance(0.4) ? shifted(p) : p;
   }
   if (r == 1 && !scan_body_) {
@@ -327,7 +323,7 @@ NodeP Generator::int_divisor() {
     n.dtype = DType::Int32;
     n.name = "ni";
     n.bound = 3;
-    return make(n);
+    return make_node(n);
   }
   return literal(DType::Int32, uniform(1, 6) * (chance(0.5) ? 1 : -1));
 }
@@ -361,7 +357,7 @@ NodeP Generator::float_expr(int depth) {
           s.dtype = DType::Int32;
           s.name = "e2";
           s.bound = 2;
-          ex = make(s);
+          ex = make_node(s);
         }
         double bound = std::pow(std::max(base->bound, 1.0), e);
         if (bound < kFloatLimit) return binary("**", base, ex, DType::Float64, bound);
@@ -508,9 +504,9 @@ void Generator::choose_domain(SubProgram& sp, bool want_error) {
       for (int d = 0; d < kNumDims; ++d)
         if (b.lo[d] < safe.lo[d] || b.hi[d] > safe.hi[d]) return false;
     for (const NodeP& r : sp.results)
-      if (!reads_in_bounds(*r, b, u_.sizes, why)) return false;
+      if (!reads_in_bounds(*r, b, u_, why)) return false;
     for (const NodeP& r : sp.scan.args)
-      if (!reads_in_bounds(*r, b, u_.sizes, why)) return false;
+      if (!reads_in_bounds(*r, b, u_, why)) return false;
     return true;
   };
   if (want_error) {
@@ -535,7 +531,7 @@ void Generator::choose_domain(SubProgram& sp, bool want_error) {
     sp.box = b;
     sp.out_style = "domain";
     sp.expect_error = true;
-    sp.why = "the domain leaves the output field along " + std::string(dim_name(d));
+    sp.why = "the domain leaves the output field along " + std::string(u_.dim_names.at(d));
     return;
   }
   std::string why;
@@ -581,7 +577,7 @@ void Generator::scan_program(SubProgram& sp) {
       cr.dtype = DType::Float64;
       cr.name = "c" + std::to_string(k);
       cr.bound = 32;
-      NodeP term = binary("*", literal(DType::Float64, uniform(-3, 3) / 8.0), make(cr), DType::Float64, 12);
+      NodeP term = binary("*", literal(DType::Float64, uniform(-3, 3) / 8.0), make_node(cr), DType::Float64, 12);
       sum = chance(0.5) ? binary("+", term, sum, DType::Float64, 40) : binary("+", sum, term, DType::Float64, 40);
     }
     s.body.push_back(sum);
@@ -627,40 +623,37 @@ SubProgram Generator::program(std::uint64_t number, std::uint64_t seed) {
 
 }  // namespace
 
-bool reads_in_bounds(const Node& n, const Box& box, const Index3& sizes, std::string* why) {
+bool reads_in_bounds(const Node& n, const Box& box, const Universe& U, std::string* why) {
+  const Index3& sizes = U.sizes;
   if (box.empty()) return true;
   switch (n.kind) {
     case Node::Kind::Field:
       for (int d = 0; d < kNumDims; ++d)
         if ((n.dims & (1u << d)) && (box.lo[d] < 0 || box.hi[d] > sizes[d])) {
           if (why)
-            *why = "'" + n.name + "' is read at " + dim_name(d) + " " +
+            *why = "'" + n.name + "' is read at " + U.dim_names.at(d) + " " +
                    std::to_string(box.lo[d] < 0 ? box.lo[d] : box.hi[d] - 1) + ", outside [0, " +
                    std::to_string(sizes[d]) + ")";
           return false;
         }
       return true;
-    case Node::Kind::Var: return reads_in_bounds(*n.var, box, sizes, why);
-    case Node::Kind::Shift: return reads_in_bounds(*n.args[0], box.shifted(n.shift), sizes, why);
+    case Node::Kind::Var: return reads_in_bounds(*n.var, box, U, why);
+    case Node::Kind::Shift: return reads_in_bounds(*n.args[0], box.shifted(n.shift), U, why);
     case Node::Kind::ConcatWhere:
       for (const Box& b : cond_parts(n.cond, box, true))
-        if (!reads_in_bounds(*n.args[0], b, sizes, why)) return false;
+        if (!reads_in_bounds(*n.args[0], b, U, why)) return false;
       for (const Box& b : cond_parts(n.cond, box, false))
-        if (!reads_in_bounds(*n.args[1], b, sizes, why)) return false;
+        if (!reads_in_bounds(*n.args[1], b, U, why)) return false;
       return true;
     default:
       for (const NodeP& a : n.args)
-        if (!reads_in_bounds(*a, box, sizes, why)) return false;
+        if (!reads_in_bounds(*a, box, U, why)) return false;
       return true;
   }
 }
 
 SubProgram generate_program(std::uint64_t seed, std::uint64_t number, const GeneratorOptions& options) {
-  // SplitMix64 of (seed, number): independent streams per program.
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + number + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const std::uint64_t z = program_stream(seed, number, 0x9E3779B97F4A7C15ull, 0x632BE59BD9B4E019ull);
   Generator g(z, options);
   return g.program(number, seed);
 }

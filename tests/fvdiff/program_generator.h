@@ -21,6 +21,8 @@ struct GeneratorOptions {
   /// concat_where(K < 1, ..., u(K - 1)) over the whole field, and any output domain on which
   /// only the branch taken reads inside the inputs.
   bool guarded_boundary_reads = true;
+  /// Unstructured programs made to be refused by a direct shift to a -1 neighbour.
+  bool missing_neighbour_shifts = true;
   bool scans = true;
   bool tuples = true;
   int max_depth = 4;
@@ -33,6 +35,6 @@ SubProgram generate_program(std::uint64_t seed, std::uint64_t number, const Gene
 /// Whether evaluating `n` on every point of `box` reads only inside the inputs' domains, with
 /// gt4py's meaning of concat_where (each branch is evaluated only where it is taken). When not,
 /// `why` says which read leaves which domain.
-bool reads_in_bounds(const Node& n, const Box& box, const Index3& sizes, std::string* why);
+bool reads_in_bounds(const Node& n, const Box& box, const Universe& u, std::string* why);
 
 }  // namespace weir::fvdiff
