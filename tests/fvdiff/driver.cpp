@@ -162,13 +162,17 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
     }
     arrays.emplace(i->name, random_field(shape_of(u, i->dims, i->local), i->dtype, i->lo, i->hi, i->nonzero, rng));
   }
+  // The README promises int32 and int64 tables; a batch has one or the other.
+  const bool wide = programs.front()->int64_tables;
   for (const Table* t : tables_used(programs)) {
-    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Int32, {t->rows, t->cols});
-    std::memcpy(f.data(), t->data.data(), t->data.size() * sizeof(std::int32_t));
+    runtime::Field f = runtime::Allocator::cpu().allocate(wide ? ScalarType::Int64 : ScalarType::Int32, {t->rows, t->cols});
+    for (std::size_t i = 0; i < t->data.size(); ++i)
+      if (wide) static_cast<std::int64_t*>(f.data())[i] = t->data[i];
+      else static_cast<std::int32_t*>(f.data())[i] = t->data[i];
     arrays.emplace(t->name, std::move(f));
   }
   for (const SubProgram* sp : programs)
-    for (std::size_t r = 0; r < num_results(*sp); ++r)
+    for (std::size_t r = 0; r < num_results(*sp) && sp->out_alias.empty(); ++r)
       arrays.emplace(sp->out_name(r), random_field(shape_of(u, sp->out_dims, ""), result_dtype(*sp, r), -9, 9, false, rng));
   for (const auto& [name, f] : arrays) runtime::write_npy(dir / "in" / (name + ".npy"), f);
 
@@ -256,7 +260,7 @@ RunSummary run_fuzz(const DriverOptions& o) {
     all.push_back(is_unstructured(n) ? generate_unstructured_program(o.seed, n, o.generator)
                                      : generate_program(o.seed, n, o.generator));
   // Batches of one kind each (one module has one set of dimensions).
-  std::vector<const SubProgram*> batch, mesh_batch;
+  std::vector<const SubProgram*> batch, mesh_batch, mesh64_batch;
   auto flush_one = [&](std::vector<const SubProgram*>& batch) {
     if (batch.empty()) return;
     s.batches += 1;
@@ -275,12 +279,13 @@ RunSummary run_fuzz(const DriverOptions& o) {
         s.findings.push_back(std::move(f));
       continue;
     }
-    auto& b = sp.universe->unstructured ? mesh_batch : batch;
+    auto& b = !sp.universe->unstructured ? batch : sp.int64_tables ? mesh64_batch : mesh_batch;
     b.push_back(&sp);
     if (b.size() >= o.batch) flush_one(b);
   }
   flush_one(batch);
   flush_one(mesh_batch);
+  flush_one(mesh64_batch);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }

@@ -120,9 +120,13 @@ struct SubProgram {
   std::string out_style = "full";
   Box box;                   ///< the points written
   bool expect_error = false; ///< some read leaves the inputs' domain: gt4py leaves it undefined
+  std::string out_alias;     ///< out= is this input (not an own output field)
+  bool int64_tables = false; ///< its connectivity tables are passed as int64
   std::string why;           ///< why an error is expected
   std::string name() const { return "f" + std::to_string(number); }
-  std::string out_name(std::size_t r) const { return "o" + std::to_string(number) + "_" + std::to_string(r); }
+  std::string out_name(std::size_t r) const {
+    return out_alias.empty() ? "o" + std::to_string(number) + "_" + std::to_string(r) : out_alias;
+  }
 };
 
 std::string dtype_name(DType t);

@@ -230,6 +230,7 @@ std::string write_gt4py_module(const std::vector<const SubProgram*>& programs) {
   for (const Input* i : inputs_used(programs)) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(U, *i);
   for (const SubProgram* sp : programs) {
     std::size_t nres = sp->is_scan ? sp->scan.body.size() : sp->results.size();
+    if (!sp->out_alias.empty()) continue;  // writes an input
     for (std::size_t r = 0; r < nres; ++r)
       params += ", " + sp->out_name(r) + ": " +
                 field_type(U, sp->out_dims, sp->is_scan ? DType::Float64 : sp->results[r]->dtype);

@@ -160,7 +160,10 @@ void write_program(std::ostringstream& o, const SubProgram& sp) {
   }
   const Scan& s = sp.scan;
   const Index3 e = sp.box.extent();
-  for (std::size_t x = 0; x < s.args.size(); ++x) o << "    X" << x << " = " << w.eval(*s.args[x], &sp.box) << "\n";
+  for (std::size_t x = 0; x < s.args.size(); ++x) {
+    std::string v = w.eval(*s.args[x], &sp.box);  // may write statements first
+    o << "    X" << x << " = " << v << "\n";
+  }
   for (std::size_t c = 0; c < s.init.size(); ++c) {
     o << "    c" << c << " = np.full((" << e[0] << ", " << e[1] << "), " << number(DType::Float64, s.init[c]) << ")\n";
     o << "    R" << c << " = np.empty(" << shape(sp.box) << ")\n";

@@ -57,6 +57,7 @@ class Generator : Dice {
   Cond cond_on(int dim);
   void choose_domain(SubProgram& sp, bool want_error);
   void scan_program(SubProgram& sp);
+  bool alias_output(SubProgram& sp);
 };
 
 NodeP Generator::literal(DType t, double v) {
@@ -617,8 +618,39 @@ SubProgram Generator::program(std::uint64_t number, std::uint64_t seed) {
   for (NodeP& e : sp.results) e = lift(e, dims);
   sp.out_dims = dims;
   sp.vars = vars_;
+  if (want_error && opt_.aliased_outputs && chance(0.3) && alias_output(sp)) return sp;
   choose_domain(sp, want_error);
   return sp;
+}
+
+// `f(a, out=a)` where f reads `a` at an offset: the result would depend on the order in which
+// points are written (gt4py leaves it undefined), so every backend must refuse it.
+bool Generator::alias_output(SubProgram& sp) {
+  if (sp.results.size() != 1 || sp.out_dims != kAllDims) return false;
+  std::function<const Node*(const Node&)> shifted_input = [&](const Node& n) -> const Node* {
+    if (n.kind == Node::Kind::Shift && n.args[0]->kind == Node::Kind::Field && n.args[0]->dims == kAllDims &&
+        n.args[0]->dtype == sp.results[0]->dtype)
+      return n.args[0].get();
+    if (n.kind == Node::Kind::Var) return shifted_input(*n.var);
+    for (const NodeP& a : n.args)
+      if (const Node* f = shifted_input(*a)) return f;
+    return nullptr;
+  };
+  const Node* f = shifted_input(*sp.results[0]);
+  if (!f) return false;
+  // A box on which every read is inside, so that the aliasing is the only fault.
+  Index3 lo{}, hi{};
+  extents(*sp.results[0], {}, lo, hi);
+  for (int d = 0; d < kNumDims; ++d) {
+    sp.box.lo[d] = std::max<std::int64_t>(0, -lo[d]);
+    sp.box.hi[d] = u_.sizes[d] - std::max<std::int64_t>(0, hi[d]);
+  }
+  if (sp.box.empty()) return false;
+  sp.out_alias = f->name;
+  sp.out_style = "domain";
+  sp.expect_error = true;
+  sp.why = "out= is the input '" + f->name + "', which the operator reads at an offset";
+  return true;
 }
 
 }  // namespace

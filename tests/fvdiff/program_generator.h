@@ -23,6 +23,10 @@ struct GeneratorOptions {
   bool guarded_boundary_reads = true;
   /// Unstructured programs made to be refused by a direct shift to a -1 neighbour.
   bool missing_neighbour_shifts = true;
+  /// Programs made to be refused for writing an input they read at an offset, f(a, out=a).
+  bool aliased_outputs = true;
+  /// Unstructured batches whose connectivity tables are int64 (else int32).
+  bool int64_tables = true;
   bool scans = true;
   bool tuples = true;
   int max_depth = 4;

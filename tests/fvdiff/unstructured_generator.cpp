@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -193,6 +194,7 @@ SubProgram MeshGenerator::program(std::uint64_t number, std::uint64_t seed) {
     sp.seed = seed;
     vars_.clear();
     bool want_error = chance(opt_.error_rate) && opt_.missing_neighbour_shifts;
+    sp.int64_tables = opt_.int64_tables && chance(0.3);
     int nvars = uniform(0, 2);
     for (int v = 0; v < nvars; ++v) {
       int loc = uniform(0, 1);
@@ -216,7 +218,16 @@ SubProgram MeshGenerator::program(std::uint64_t number, std::uint64_t seed) {
     if (opt_.tuples && chance(0.2)) sp.results.push_back(expr(loc, uniform(1, 2)));
     for (NodeP& r : sp.results)  // a result over the output's dimensions, not a scalar or K only
       if (r->dims != ((1u << loc) | kK)) r = binary("+", r, located(loc, false), DType::Float64, r->bound + 1);
-    sp.vars = vars_;
+    // Only the variables the results read: the cpu backend's signature leaves out the tables
+    // that dead code alone uses (and refuses them as unknown arguments; docs/testing.md).
+    std::set<const Node*> live;
+    std::function<void(const Node&)> mark = [&](const Node& x) {
+      if (x.kind == Node::Kind::Var && live.insert(x.var).second) mark(*x.var);
+      for (const NodeP& a : x.args) mark(*a);
+    };
+    for (const NodeP& r : sp.results) mark(*r);
+    for (const auto& v : vars_)
+      if (live.count(v.second.get())) sp.vars.push_back(v);
     sp.out_dims = (1u << loc) | kK;
     // K range: the shifts' margins (no guarded reads on K here), maybe one level less.
     std::int64_t klo = 0, khi = 0;
