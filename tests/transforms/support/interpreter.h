@@ -223,8 +223,9 @@ class Interpreter {
     for (const Range& r : s.ranges()) {
       std::vector<std::vector<long long>> next;
       long long a = r.start.evaluate(env), b = r.end.evaluate(env), st = r.step.evaluate(env);
+      if (st == 0) throw std::runtime_error("interpreter: subset step 0: " + s.str());
       for (const auto& p : out)
-        for (long long v = a; v <= b; v += st) {
+        for (long long v = a; st > 0 ? v <= b : v >= b; v += st) {  // DaCe's inclusive ends, either direction
           auto q = p;
           q.push_back(v);
           next.push_back(q);
@@ -276,21 +277,19 @@ class Interpreter {
 
   void copy(const AccessNode& a, const AccessNode& b, const Memlet& m, const Symbols& env) {
     if (m.is_empty()) return;
-    const Subset* sa;
-    const Subset* sb;
-    if (m.data == a.data) {
-      sa = &m.subset;
-      sb = m.other_subset ? &*m.other_subset : &m.subset;
-    } else {
-      sb = &m.subset;
-      sa = m.other_subset ? &*m.other_subset : &m.subset;
-    }
-    auto pa = points(*sa, env), pb = points(*sb, env);
+    // DaCe's rules: `subset` indexes `data`, is_data_src settles self-copies (copy_subsets).
+    CopySubsets ends = copy_subsets(m, a.data, b.data);
+    if (!ends.src && !ends.dst) throw std::runtime_error("interpreter: copy memlet names neither end");
+    const Subset& sa = ends.src ? *ends.src : *ends.dst;
+    const Subset& sb = ends.dst ? *ends.dst : *ends.src;
+    auto pa = points(sa, env), pb = points(sb, env);
     if (pa.size() != pb.size()) throw std::runtime_error("interpreter: copy of different sizes");
-    for (std::size_t k = 0; k < pa.size(); ++k) {
-      double v = mem[a.data][flat(a.data, pa[k])];
+    // All of the source is read before anything is written (overlapping self-copies, as NumPy).
+    std::vector<double> values;
+    for (const auto& p : pa) values.push_back(mem[a.data][flat(a.data, p)]);
+    for (std::size_t k = 0; k < pb.size(); ++k) {
       double& dst = mem[b.data][flat(b.data, pb[k])];
-      dst = m.wcr.empty() ? v : dst + v;
+      dst = m.wcr.empty() ? values[k] : dst + values[k];
     }
   }
 
