@@ -25,6 +25,8 @@ struct GeneratorOptions {
   bool missing_neighbour_shifts = true;
   /// Programs made to be refused for writing an input they read at an offset, f(a, out=a).
   bool aliased_outputs = true;
+  /// Valid direct shifts along table columns that hold a -1 in rows outside the output domain.
+  bool direct_shifts_near_missing = true;
   /// Unstructured batches whose connectivity tables are int64 (else int32).
   bool int64_tables = true;
   bool scans = true;

@@ -116,7 +116,9 @@ NodeP MeshGenerator::expr(int loc, int depth) {
       Node n;
       n.kind = Node::Kind::Neighbor;
       n.offset = t.name;
-      n.value = uniform(0, static_cast<int>(t.cols) - 1);
+      // Columns with a -1 somewhere (E2V[1], V2E[4], V2E[5]) only when allowed.
+      n.value = opt_.direct_shifts_near_missing ? uniform(0, static_cast<int>(t.cols) - 1)
+                                                : (loc == 1 ? 0 : uniform(0, 3));
       n.dims = dims;
       NodeP x = located(t.to, false);
       n.bound = x->bound;
