@@ -395,6 +395,13 @@ class Translator {
       if (*k == 0) return {rt == ScalarType::Int64 ? "1" : "1.0", kPrimary, rt};
       if (*k == 1) return base.type == rt ? base : cast_to(rt, base);
       bool simple = base.prec == kPrimary && base.text.find('(') == std::string::npos;
+      // Floats: x * x rounds once, like pow(x, 2); higher powers by multiplication round once
+      // per product and differ from pow (the embedded backend's and NumPy's meaning) in the
+      // last bits, so they stay calls of std::pow. Integers are exact either way.
+      const bool integral = rt == ScalarType::Int64;
+      if (!integral && *k > 2)
+        return {"static_cast<" + std::string(cpp_name(rt)) + ">(std::pow(" + base.text + ", " + std::to_string(*k) + "))",
+                kPrimary, rt};
       if (*k > 1 && *k <= 4 && simple) {
         std::string b = base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
         std::string s = b;

@@ -47,8 +47,15 @@ std::vector<Dimension> canonical_dims(const std::vector<Dimension>& dims) {
 }
 
 std::vector<Dimension> union_dims(const std::vector<Dimension>& a, const std::vector<Dimension>& b) {
+  // Both operands' relative orders are kept, as gt4py promotes dimensions: [J] with [I, J, K]
+  // is [I, J, K], not [J, I, K]. A dimension of `b` missing from `a` goes right before the first
+  // dimension already merged that `b` lists after it.
   std::vector<Dimension> all = a;
-  all.insert(all.end(), b.begin(), b.end());
+  for (auto d = b.begin(); d != b.end(); ++d) {
+    if (std::find(all.begin(), all.end(), *d) != all.end()) continue;
+    auto at = std::find_if(all.begin(), all.end(), [&](const Dimension& x) { return std::find(d + 1, b.end(), x) != b.end(); });
+    all.insert(at, *d);
+  }
   return canonical_dims(all);
 }
 

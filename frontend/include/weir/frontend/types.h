@@ -38,7 +38,8 @@ struct Dimension {
 /// Sorts dimensions into canonical order (stable by kind: horizontal, local, vertical) and drops
 /// duplicates.
 std::vector<Dimension> canonical_dims(const std::vector<Dimension>& dims);
-/// The union of two dimension lists in canonical order (first appearance decides within a kind).
+/// The union of two dimension lists in canonical order; within a kind both lists' relative
+/// orders are kept where they agree (gt4py's promotion: [J] and [I, J] give [I, J]), else `a`'s.
 std::vector<Dimension> union_dims(const std::vector<Dimension>& a, const std::vector<Dimension>& b);
 
 /// A `FieldOffset(name, source=S, target=(T...))`. Cartesian when it has one target (which is

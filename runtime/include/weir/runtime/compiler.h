@@ -15,7 +15,9 @@ struct CompilerSettings {
   /// A program name looked up in PATH ("c++", "g++-12", "clang++") or a path.
   std::string compiler = "c++";
   /// Language and optimization flags. `-shared -fPIC` are always added by command().
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native"};
+  // -ffp-contract=off: GCC fuses a * b + c into one fma even in ISO C++ mode, which rounds
+  // differently from the embedded backend and NumPy (gt4py's meaning: one rounding per operation).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off"};
   /// Adds -fopenmp (generated code uses OpenMP for CPU_Multicore maps).
   bool openmp = true;
   /// System libraries linked after the source (`-lblas`), as the generated code asks for.

@@ -18,7 +18,9 @@ struct CompiledBackendConfig {
   /// C++ compiler: a name looked up in PATH or a path.
   std::string compiler = "c++";
   /// Compiler flags (-shared -fPIC are always added, -fopenmp with `openmp`).
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native"};
+  // -ffp-contract=off: GCC fuses a * b + c into one fma even in ISO C++ mode, which rounds
+  // differently from the embedded backend and NumPy (gt4py's meaning: one rounding per operation).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off"};
   /// Compile with OpenMP (-fopenmp).
   bool openmp = true;
   /// Appended to the backend's name ("cpu" + "_debug" = "cpu_debug").
