@@ -1,0 +1,56 @@
+// SDFG-level differential testing (docs/testing.md): seeded batches of random SDFGs run on the
+// cpu backend and on the reference interpreter, before and after random transformation chains,
+// must agree exactly. WEIR_SDFGFUZZ_COUNT (batches, default 4), WEIR_SDFGFUZZ_SEED (first
+// batch seed, default 1), WEIR_SDFGFUZZ_PARTS (parts per batch, default 8) and
+// WEIR_SDFGFUZZ_STEPS (transformations per chain, default 10) widen it; findings are written to
+// WEIR_SDFGFUZZ_OUT (default <build>/test-scratch/sdfgdiff-findings).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+
+#include "diff_driver.h"
+
+using namespace weir::test::sdfgdiff;
+
+namespace {
+
+long env_or(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atol(v) : fallback;
+}
+
+}  // namespace
+
+TEST_CASE("random SDFGs agree on the cpu backend and the reference interpreter, before and after random transformations",
+          "[sdfgdiff][random]") {
+  long count = env_or("WEIR_SDFGFUZZ_COUNT", 4);
+  auto first = static_cast<unsigned>(env_or("WEIR_SDFGFUZZ_SEED", 1));
+  RunOptions opts;
+  opts.parts = static_cast<int>(env_or("WEIR_SDFGFUZZ_PARTS", 8));
+  opts.steps = static_cast<int>(env_or("WEIR_SDFGFUZZ_STEPS", 10));
+  if (const char* o = std::getenv("WEIR_SDFGFUZZ_OUT")) opts.out_dir = o;
+  // Known bugs left out of the default run until their fixes (branch `fix`, issue 10) are
+  // merged: self copies (class 2: the cpu backend copies p -> p the wrong way when
+  // is_data_src is false, and overlapping ones element by element) and fan-out graphs (class 5:
+  // the second MapFusion on one producer reads tmp[0]). WEIR_SDFGFUZZ_ALL=1 runs them.
+  if (env_or("WEIR_SDFGFUZZ_ALL", 0) == 0)
+    for (int k = 0; k < kNumPartKinds; ++k)
+      if (auto kind = static_cast<PartKind>(k); kind != PartKind::SelfCopy && kind != PartKind::FanOut)
+        opts.gen.kinds.push_back(kind);
+  auto t0 = std::chrono::steady_clock::now();
+  std::size_t found = 0;
+  for (long k = 0; k < count; ++k) {
+    unsigned seed = first + static_cast<unsigned>(k);
+    for (const auto& f : check_batch(seed, opts)) {
+      ++found;
+      std::cout << "sdfgdiff finding: seed " << f.seed << ", " << f.stage << ", " << f.part << "\n  file " << f.file
+                << "\n" << f.detail << std::endl;
+      FAIL_CHECK("seed " << f.seed << ": " << f.stage << " disagreed on " << f.part << " (" << f.file << ")");
+    }
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "sdfgdiff: " << count << " batches of " << opts.parts << " parts (seeds " << first << ".."
+            << first + count - 1 << "), " << found << " findings, " << s << " s" << std::endl;
+}
