@@ -43,7 +43,11 @@ TEST_CASE("random SDFGs agree on the cpu backend and the reference interpreter, 
   std::size_t found = 0;
   for (long k = 0; k < count; ++k) {
     unsigned seed = first + static_cast<unsigned>(k);
-    for (const auto& f : check_batch(seed, opts)) {
+    auto found_here = check_batch(seed, opts);
+    if (std::getenv("WEIR_SDFGFUZZ_COUNT"))  // wide runs: one progress line per batch
+      std::cout << "sdfgdiff batch " << seed << ": " << found_here.size() << " findings, "
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s" << std::endl;
+    for (const auto& f : found_here) {
       ++found;
       std::cout << "sdfgdiff finding: seed " << f.seed << ", " << f.stage << ", " << f.part << "\n  file " << f.file
                 << "\n" << f.detail << std::endl;
