@@ -144,3 +144,18 @@ TEST_CASE("MapFusion twice on a producer with two consumers reads tmp[i] in both
   both_give(*sdfg, in, "C0", {1, 3, 5, 7, 9, 11});
   both_give(*sdfg, in, "C1", {0, 6, 12, 18, 24, 30});
 }
+
+TEST_CASE("a reversed range (negative step) copies backwards: B[0:4] = A[3::-1]",
+          "[sdfgdiff][copy]") {
+  // A = arange(6); B = A[3::-1]  ->  [3, 2, 1, 0]
+  auto sdfg = std::make_unique<SDFG>("reversed");
+  sdfg->add_array("A", ScalarType::Float64, {6});
+  sdfg->add_array("B", ScalarType::Float64, {4});
+  SDFGState& st = sdfg->add_state("s", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  Memlet m = Memlet::simple("A", Subset({Range(3, 0, -1)}));
+  m.other_subset = S("0:4");
+  st.add_edge(a.id(), "", b.id(), "", m);
+  both_give(*sdfg, {{"A", iota(6)}}, "B", {3, 2, 1, 0});
+}
