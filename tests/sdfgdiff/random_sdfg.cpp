@@ -57,8 +57,9 @@ struct Dim {
 
 class PartGen {
  public:
-  PartGen(SDFG& sdfg, BlockId& last, unsigned seed, int index, const std::map<std::string, long long>& syms)
-      : sdfg_(sdfg), last_(last), rng_(seed), px_("g" + str(index) + "_"), syms_(syms) {}
+  PartGen(SDFG& sdfg, BlockId& last, unsigned seed, int index, const std::map<std::string, long long>& syms,
+          const GenOptions& opts)
+      : sdfg_(sdfg), last_(last), rng_(seed), px_("g" + str(index) + "_"), syms_(syms), opts_(opts) {}
 
   std::string generate(PartKind k) {
     switch (k) {
@@ -80,6 +81,7 @@ class PartGen {
   std::mt19937 rng_;
   std::string px_;
   const std::map<std::string, long long>& syms_;
+  const GenOptions& opts_;
   std::string note_;
 
   long long uni(long long a, long long b) { return std::uniform_int_distribution<long long>(a, b)(rng_); }
@@ -262,9 +264,20 @@ class PartGen {
                                          : std::vector<Dim>{Dim{Expr(vlen + 1), vlen + 1}});
     Subset bsub = form == 2 ? Subset({Range(Expr(0), Expr(rl - 1)), Range(Expr(1), Expr(cl))})
                             : Subset({Range(Expr(1), Expr(vlen))});
-    int dir = static_cast<int>(uni(0, 2));
+    int dir = static_cast<int>(uni(0, opts_.view_into_own_array ? 3 : 2));
     SDFGState& st = state("view");
-    if (dir == 0) {  // out of the view: b[...] = a[block]
+    if (dir == 3) {  // the view copied back into its own array, shifted: may overlap itself
+      auto& an = st.add_access(a);
+      auto& vn = st.add_access(v);
+      auto& a2 = st.add_access(a);
+      vn.in_connectors["views"] = std::nullopt;
+      st.add_edge(an.id(), "", vn.id(), "views", Memlet::simple(a, block));
+      long long dr = uni(-r0, n - r0 - rl), dc = uni(-c0, m - c0 - cl);
+      Subset moved({Range(Expr(r0 + dr), Expr(r0 + dr + rl - 1)), Range(Expr(c0 + dc), Expr(c0 + dc + cl - 1))});
+      bool on_v = coin();
+      st.add_edge(vn.id(), "", a2.id(), "", copy_memlet(v, vfull, a, moved, on_v, on_v));
+      note("view " + block.str() + " back into " + moved.str());
+    } else if (dir == 0) {  // out of the view: b[...] = a[block]
       auto& an = st.add_access(a);
       auto& vn = st.add_access(v);
       auto& bn = st.add_access(b);
@@ -603,7 +616,7 @@ Batch make_batch(unsigned seed, int count, const std::vector<int>& which, const 
     std::mt19937 pr(part_seed);
     PartKind kind = kinds[std::uniform_int_distribution<std::size_t>(0, kinds.size() - 1)(pr)];
     if (std::find(which.begin(), which.end(), k) == which.end()) continue;
-    PartGen g(*b.sdfg, last, pr(), k, b.symbols);
+    PartGen g(*b.sdfg, last, pr(), k, b.symbols, opts);
     b.parts.push_back(g.generate(kind));
   }
   return b;

@@ -30,6 +30,9 @@ constexpr int kNumPartKinds = 8;
 /// Which constructs a run may generate (everything by default).
 struct GenOptions {
   std::vector<PartKind> kinds;  // empty: all kinds
+  /// View-copy parts may copy a view of an array back into the same array, shifted (aliasing
+  /// the cpu backend does not see through yet: tests/sdfgdiff/test_regressions.cpp).
+  bool view_into_own_array = true;
 };
 
 struct Batch {
