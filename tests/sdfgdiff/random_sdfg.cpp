@@ -449,15 +449,37 @@ class PartGen {
     std::string r = array("R", per_row ? std::vector<Dim>{shape[0]} : std::vector<Dim>{Dim{Expr(1), 1}});
     std::string op = pick<std::string>({"sum", "min", "max"});
     std::string wcr = op == "sum" ? "lambda x, y: x + y" : "lambda x, y: " + op + "(x, y)";
+    std::vector<Expr> rshape = per_row ? std::vector<Expr>{shape[0].e} : std::vector<Expr>{Expr(1)};
+    // Sometimes into a transient accumulator set to the identity first, then copied out.
+    bool acc = coin(0.4);
+    std::string target = r;
+    if (acc) {
+      target = array("acc", per_row ? std::vector<Dim>{shape[0]} : std::vector<Dim>{Dim{Expr(1), 1}}, true);
+      SDFGState& init = state("init");
+      auto& tn = init.add_access(target);
+      auto& im = init.add_map(px_ + "init", {"i"}, Subset::full(rshape));
+      std::string id = op == "sum" ? "0" : op == "min" ? "1000" : "-1000";
+      auto& it = init.add_tasklet(px_ + "id", {"z = " + id, Language::Python}, {}, {"z"});
+      init.add_edge(im.id(), "", it.id(), "", Memlet{});
+      auto ids = init.add_memlet_path({it.id(), im.exit, tn.id()}, Memlet::simple(target, S("i")), "z", "");
+      init.edge(ids[1]).memlet = Memlet::simple(target, Subset::full(rshape));
+      note("via accumulator");
+    }
     SDFGState& st = state("reduce");
     auto& an = st.add_access(a);
-    auto& rn = st.add_access(r);
+    auto& rn = st.add_access(target);
     auto& me = st.add_map(px_ + "red", {"i", "j"}, Subset::full(full));
     auto& t = st.add_tasklet(px_ + "rt", {"o = " + expr({"x"}, {"i", "j"}), Language::Python}, {"x"}, {"o"});
     auto in = st.add_memlet_path({an.id(), me.id(), t.id()}, Memlet::simple(a, S("i, j")), "", "x");
     st.edge(in[0]).memlet = Memlet::simple(a, Subset::full(full));
-    auto out = st.add_memlet_path({t.id(), me.exit, rn.id()}, Memlet::simple(r, S(per_row ? "i" : "0"), wcr), "o", "");
-    st.edge(out[1]).memlet = Memlet::simple(r, per_row ? Subset::full({shape[0].e}) : S("0"), wcr);
+    auto out = st.add_memlet_path({t.id(), me.exit, rn.id()}, Memlet::simple(target, S(per_row ? "i" : "0"), wcr), "o", "");
+    st.edge(out[1]).memlet = Memlet::simple(target, Subset::full(rshape), wcr);
+    if (acc) {
+      SDFGState& out_st = state("out");
+      auto& tn = out_st.add_access(target);
+      auto& on = out_st.add_access(r);
+      out_st.add_edge(tn.id(), "", on.id(), "", Memlet::simple(target, Subset::full(rshape)));
+    }
     note(op + (per_row ? " per row" : " of all"));
   }
 
