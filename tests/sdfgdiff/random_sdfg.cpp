@@ -215,7 +215,9 @@ class PartGen {
       for (long long l : len) ts.push_back(Dim{Expr(l), l});
       std::string t = array("T", ts, true);
       auto& tn = st.add_access(t);
-      Subset tfull = Subset::full({ts.size() == 1 ? std::vector<Expr>{Expr(len[0])} : std::vector<Expr>{Expr(len[0]), Expr(len[1])}});
+      std::vector<Expr> tshape;
+      for (const auto& d : ts) tshape.push_back(d.e);
+      Subset tfull = Subset::full(tshape);
       bool on_a = coin();
       st.add_edge(an.id(), "", tn.id(), "", copy_memlet(a, asub, t, tfull, on_a, on_a));
       Memlet m = copy_memlet(t, tfull, b, bsub, coin(), std::nullopt, wcr);
