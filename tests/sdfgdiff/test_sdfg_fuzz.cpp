@@ -66,6 +66,7 @@ TEST_CASE("random SDFGs agree on the cpu backend and the reference interpreter, 
       FAIL_CHECK("seed " << f.seed << ": " << f.stage << " disagreed on " << f.part << " (" << f.file << ")");
     }
   }
+  CHECK(found == 0);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "sdfgdiff: " << count << " batches of " << opts.parts << " parts (seeds " << first << ".."
             << first + count - 1 << "), " << found << " findings, " << s << " s" << std::endl;
