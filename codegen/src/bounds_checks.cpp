@@ -139,18 +139,16 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       return;
     }
     case NodeKind::Access: {
-      // Copies to other access nodes: the memlet's subset is on its container, other_subset on the
-      // container at the other end.
+      // Copies to other access nodes: each end's subset by DaCe's rules (copy_subsets).
       const auto& a = static_cast<const AccessNode&>(n);
       where += "copy from '" + a.data + "'";
       for (EdgeId id : st.out_edges(a.id())) {
         const DataflowEdge& e = st.edge(id);
         auto* dst = st.node(e.dst).as<AccessNode>();
         if (!dst || e.memlet.is_empty()) continue;
-        bool on_src = e.memlet.data == a.data;
-        emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, !on_src, where, nullptr, checks);
-        if (e.memlet.other_subset)
-          emit_memlet_checks(e.memlet, on_src ? dst->data : a.data, *e.memlet.other_subset, on_src, where, nullptr, checks);
+        CopySubsets ends = copy_subsets(e.memlet, a.data, dst->data);
+        if (ends.src) emit_memlet_checks(e.memlet, a.data, *ends.src, false, where, nullptr, checks);
+        if (ends.dst) emit_memlet_checks(e.memlet, dst->data, *ends.dst, true, where, nullptr, checks);
       }
       break;
     }

@@ -154,16 +154,12 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     }
     return Subset::full(d.shape);
   };
-  Subset ssub, dsub;
-  if (m.data == src) {
-    ssub = m.subset;
-    dsub = m.other_subset ? *m.other_subset : default_other(dst, ssub);
-  } else if (m.data == dst) {
-    dsub = m.subset;
-    ssub = m.other_subset ? *m.other_subset : default_other(src, dsub);
-  } else {
+  // DaCe's rules (copy_subsets): `subset` indexes `data`, `is_data_src` settles self-copies.
+  CopySubsets ends = copy_subsets(m, src, dst);
+  if (!ends.src && !ends.dst)
     throw GenFailure("copy memlet names '" + m.data + "', neither '" + src + "' nor '" + dst + "'");
-  }
+  Subset ssub = ends.src ? *ends.src : default_other(src, *ends.dst);
+  Subset dsub = ends.dst ? *ends.dst : default_other(dst, ssub);
   Location S = location(src, ssub), D = location(dst, dsub);
   // Copy dimensions: the non-unit dimensions of each side, matched in order.
   auto dims_of = [](const Location& L) {
@@ -202,21 +198,57 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
   }
   // Loop nest over the copy dimensions.
   std::vector<sym::Expr> sidx = S.start(), didx = D.start();
-  for (std::size_t k = 0; k < sd.size(); ++k) {
-    std::string c = loop_var("__c", k);
-    sym::Expr cv = sym::Expr::symbol(c);
-    w.open("for (int64_t " + c + " = 0; " + c + " < " + sym_cpp(ssub[sd[k]].size()) + "; ++" + c + ") {");
-    sidx[sd[k]] = ssub[sd[k]].start + cv * ssub[sd[k]].step;
-    didx[dd[k]] = dsub[dd[k]].start + cv * dsub[dd[k]].step;
-  }
+  std::vector<std::string> counters;
+  auto open_loops = [&] {
+    for (std::size_t k = 0; k < sd.size(); ++k) {
+      std::string c = loop_var("__c", k);
+      counters.push_back(c);
+      sym::Expr cv = sym::Expr::symbol(c);
+      w.open("for (int64_t " + c + " = 0; " + c + " < " + sym_cpp(ssub[sd[k]].size()) + "; ++" + c + ") {");
+      sidx[sd[k]] = ssub[sd[k]].start + cv * ssub[sd[k]].step;
+      didx[dd[k]] = dsub[dd[k]].start + cv * dsub[dd[k]].step;
+    }
+  };
+  auto close_loops = [&] {
+    for (std::size_t k = 0; k < sd.size(); ++k) w.close();
+  };
   auto elem = [](const Location& L, const std::vector<sym::Expr>& idx) {
     if (L.binding->scalar) return L.binding->cpp;
     return L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
   };
-  std::string target = elem(D, didx), value = elem(S, sidx);
-  if (m.wcr.empty()) w.line(target + " = " + value + ";");
-  else w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
-  for (std::size_t k = 0; k < sd.size(); ++k) w.close();
+  auto store = [&](const std::string& value) {
+    std::string target = elem(D, didx);
+    if (m.wcr.empty()) w.line(target + " = " + value + ";");
+    else w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
+  };
+  if (src != dst || sd.empty()) {
+    open_loops();
+    store(elem(S, sidx));
+    close_loops();
+    return;
+  }
+  // A copy within one container may overlap itself (p[1:4] = p[0:3]): like NumPy (memmove), it
+  // reads its whole source before writing, through a buffer in the source's dtype.
+  std::string ST(cpp_name(S.type));
+  sym::Expr total = 1;
+  for (std::size_t d : sd) total *= ssub[d].size();
+  std::string buf = loop_var("__copy", 0);
+  w.open("{");
+  w.line("weir_buffer<" + ST + "> " + buf + "(" + sym_cpp(total) + ", \"copy of " + c_escape(src) + "\");");
+  auto linear = [&] {
+    std::string lin;
+    for (std::size_t k = 0; k < sd.size(); ++k)
+      lin = lin.empty() ? counters[k] : "(" + lin + ") * (" + sym_cpp(ssub[sd[k]].size()) + ") + " + counters[k];
+    return buf + ".ptr[" + lin + "]";
+  };
+  open_loops();
+  w.line(linear() + " = " + elem(S, sidx) + ";");
+  close_loops();
+  counters.clear();
+  open_loops();
+  store(linear());
+  close_loops();
+  w.close();
 }
 
 std::string StateGen::loop_var(const std::string& base, std::size_t k) const {

@@ -125,6 +125,12 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
       unsupported(c.loc, "this concat_where condition");
     };
     Code m = Code::scalar(cond(*e.args[0]));
+    // Both branches are computed at every point: their shifted reads are guarded.
+    struct Guard {
+      int& depth;
+      explicit Guard(int& d) : depth(d) { ++depth; }
+      ~Guard() { --depth; }
+    } guard(guarded_);
     Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
     return zip({m, a, b}, "concat_where", [](const std::vector<std::string>& t) {
       return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";

@@ -195,6 +195,17 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
                            "', which is not a dimension of the output domain");
     auto s = shift.off.find(d.name);
     std::int64_t off = s == shift.off.end() ? 0 : s->second;
+    if (guarded_ > 0 && off != 0) {
+      // In a concat_where branch: read through a whole-container connector at the clamped
+      // index, so the branch not taken never reads outside the container.
+      r.whole = true;
+      texts.push_back("min(max(" + index_text(d, shift, loc) + ", 0), " +
+                      ctx(loc).extent(container, texts.size()) + " - 1)");
+      r.index.push_back(sym::Expr(0));
+      r.params.emplace_back();
+      r.offsets.push_back(0);
+      continue;
+    }
     r.index.push_back(sym::Expr::symbol(it->second) + sym::Expr(off));
     r.params.push_back(it->second);
     r.offsets.push_back(off);

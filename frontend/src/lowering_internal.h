@@ -107,6 +107,8 @@ class LoweringContext {
   /// The connectivity whose local dimension is `dim` (its -1 entries mark missing
   /// neighbours); nullptr if none is used.
   virtual const FieldOffset* table_of_local(const Dimension& dim) = 0;
+  /// Python text of the extent of dimension `j` of `container`'s shape.
+  virtual std::string extent(const std::string& container, std::size_t j) = 0;
   /// Computes the scan operator call `call` (arguments in `env`) into transients over the
   /// current call's domain, before the current call; returns a Field value (or a Tuple of
   /// them) for its result.
@@ -175,6 +177,10 @@ class KernelBuilder {
   std::map<std::string, std::pair<std::string, std::string>> neighbours_;  // table read -> (clamped, raw)
   LoweringContext* ctx_ = nullptr;
   int temps_ = 0;
+  /// > 0 while a concat_where branch is evaluated: the tasklet computes both branches at every
+  /// point, so a shifted read there is clamped into its container (its value is only used
+  /// where the branch is taken, where the shift stays inside; docs/adr/0013).
+  int guarded_ = 0;
   SourceLocation where_;  // location of the program call (for reads)
 };
 

@@ -77,6 +77,10 @@ class ProgramLowering final : public LoweringContext {
     return max_neighbors(d.name, loc);
   }
 
+  std::string extent(const std::string& container, std::size_t j) override {
+    return sdfg_->data(container).shape.at(j).str();
+  }
+
   const FieldOffset* table_of_local(const Dimension& d) override {
     auto it = local_offsets_.find(d.name);
     return it == local_offsets_.end() ? nullptr : &it->second;

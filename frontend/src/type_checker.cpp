@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "out_hazards.h"
 #include "weir/frontend/unparse.h"
 
 namespace weir::frontend {
@@ -385,6 +386,13 @@ class FunctionChecker {
       if (!logical && t.dtype == ScalarKind::Bool)
         throw FrontendError(loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " +
                                      to_string(b) + " (arithmetic on bool)");
+      // NumPy refuses integers to negative integer powers; a literal exponent is caught here,
+      // located (a run-time exponent is refused by the embedded backend).
+      if (op == BinaryOperator::Pow && is_integral(t.dtype) && r->kind == TExprKind::Literal &&
+          r->literal.kind == ConstantValue::Kind::Int && r->literal.int_value < 0)
+        throw FrontendError(loc, "integers to negative integer powers are not allowed (" + to_string(a) +
+                                     " ** " + std::to_string(r->literal.int_value) +
+                                     "); use a float base");
       if (op == BinaryOperator::Mod && !is_integral(t.dtype))
         throw FrontendError(loc, "operator '%' needs integer operands (use fmod), got " +
                                      to_string(a) + " and " + to_string(b));
@@ -781,7 +789,8 @@ class FunctionChecker {
     }
     if (!a.is_data() || !b.is_data() || a.dtype != b.dtype)
       throw FrontendError(loc, "'" + fn + "' cannot combine " + to_string(a) + " and " + to_string(b));
-    return Type::field(union_dims(mask.dims, union_dims(a.dims, b.dims)), a.dtype);
+    // The values' dimension order first: a condition on J must not reorder a field over (I, J, K).
+    return Type::field(union_dims(union_dims(a.dims, b.dims), mask.dims), a.dtype);
   }
 
   TExprPtr builtin(const Call& c, const std::string& name, const std::string& fn, Scope& scope) {
@@ -1156,6 +1165,7 @@ class FunctionChecker {
           pc.domain.push_back({dv.dim, bound(*range->elts[0]), bound(*range->elts[1])});
         }
       }
+      check_out_hazards(pc);
       out_.calls.push_back(std::move(pc));
     }
   }

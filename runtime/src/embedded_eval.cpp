@@ -386,9 +386,14 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
     case TExprKind::Binary: {
       Value a = eval(*e.args[0], env), b = eval(*e.args[1], env);
       const FieldVal &x = leaf(a, e), &y = leaf(b, e);
-      ScalarKind k = x.dtype;
+      ScalarKind k = x.dtype, ky = y.dtype;
       BinaryOperator op = e.binary_op;
-      return Value::of(elementwise({&x, &y}, e.type.dtype, [&](const Num* v) { return binop(op, k, v[0], v[1], e); }));
+      // The type checker lets the operands' dtypes differ only for `float ** integer`: the
+      // exponent is converted to the base's dtype, as NumPy computes it (a Num holds an integer
+      // in another member than a float, so reading it as one would be garbage).
+      return Value::of(elementwise({&x, &y}, e.type.dtype, [&](const Num* v) {
+        return binop(op, k, v[0], ky == k ? v[1] : convert(ky, k, v[1]), e);
+      }));
     }
     case TExprKind::Compare: {
       Value a = eval(*e.args[0], env), b = eval(*e.args[1], env);

@@ -3,9 +3,6 @@
 // interpreter and the cpu backend. They pin down DaCe's memlet rules (subset / other_subset /
 // is_data_src, a copy reads all its source before writing) so that the interpreter is not only
 // checked against the code generator it referees.
-//
-// [!shouldfail]: the cpu backend's known bugs of issue 10 (class 2: self copies; class 5: the
-// second MapFusion on a fan-out), fixed on branch `fix`; the tag goes when that is merged.
 #include <catch2/catch.hpp>
 
 #include "diff_driver.h"
@@ -57,7 +54,7 @@ void both_give(const SDFG& sdfg, const Values& inputs, const std::string& name, 
 }  // namespace
 
 TEST_CASE("DaCe's in-array row copy p[0, :] = p[1, :] (is_data_src false: subset is the destination)",
-          "[sdfgdiff][copy][!shouldfail]") {
+          "[sdfgdiff][copy]") {
   // p = arange(12).reshape(3, 4); p[0, :] = p[1, :]
   std::vector<double> want{4, 5, 6, 7, 4, 5, 6, 7, 8, 9, 10, 11};
   auto dst_side = self_copy({3, 4}, "0, 0:4", "1, 0:4", false);
@@ -68,7 +65,7 @@ TEST_CASE("DaCe's in-array row copy p[0, :] = p[1, :] (is_data_src false: subset
 }
 
 TEST_CASE("overlapping self copies read all of the source first (p[1:6] = p[0:5], p[0:5] = p[1:6])",
-          "[sdfgdiff][copy][!shouldfail]") {
+          "[sdfgdiff][copy]") {
   // p = arange(8); p[1:6] = p[0:5]  ->  [0, 0, 1, 2, 3, 4, 6, 7]
   auto fwd = self_copy({8}, "0:5", "1:6", true);
   both_give(*fwd, {{"p", iota(8)}}, "p", {0, 0, 1, 2, 3, 4, 6, 7});
@@ -104,7 +101,7 @@ TEST_CASE("a copy into a column view writes the viewed array (A[1:4, 2] = B)", "
 }
 
 TEST_CASE("MapFusion twice on a producer with two consumers reads tmp[i] in both (C0 = 2A + 1, C1 = 6A)",
-          "[sdfgdiff][map-fusion][!shouldfail]") {
+          "[sdfgdiff][map-fusion]") {
   // tmp = 2 * A; C0 = tmp + 1; C1 = 3 * tmp, A = arange(6).
   auto sdfg = std::make_unique<SDFG>("fanout");
   sdfg->add_array("A", ScalarType::Float64, {6});

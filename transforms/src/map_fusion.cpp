@@ -28,6 +28,9 @@ struct Intermediate {
   bool keep = false;          ///< used elsewhere: A still writes it out
   EdgeId write = 0;           ///< the edge inside A that writes it (into A's exit)
   Subset point;               ///< the element written per iteration, in A's parameters
+  /// When A writes T out by a copy from a scalar inside its scope (what fusing A with another
+  /// reader of T left behind), that scalar's access node: B reads it too.
+  NodeId local = kNoNode;
 };
 
 struct Plan {
@@ -216,6 +219,17 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
                     p + "' does not index it alone)");
     im.write = writes[0];
     im.point = wm.subset;
+    if (const auto* src = st.node(st.edge(writes[0]).src).as<AccessNode>()) {
+      // A copy inside A's scope writes T: fusing B means reading that copy's source, never the
+      // copy edge itself (whose memlet describes T, not the value B needs).
+      const DataflowEdge* in = st.in_edges(src->id()).size() == 1 ? &st.edge(st.in_edges(src->id()).front()) : nullptr;
+      const auto* scalar = in ? st.node(in->src).as<AccessNode>() : nullptr;
+      if (src->data != T || !scalar || ctx.sdfg.data(scalar->data).kind != DataKind::Scalar ||
+          st.out_edges(src->id()).size() != 1)
+        return refuse("map '" + a.label + "' writes " + quoted(T) + " by a copy from " + quoted(src->data) +
+                      " that is not a scalar of its scope");
+      im.local = scalar->id();
+    }
     // Reads by B: exactly the written element, after renaming.
     for (EdgeId e : st.out_edges(n)) {
       const DataflowEdge& d = st.edge(e);
@@ -329,37 +343,51 @@ void MapFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
 
   // Each intermediate becomes a scalar inside the fused scope.
   for (const Intermediate& im : plan.inter) {
-    const DataDescriptor t_desc = sdfg.data(im.data);
-    std::string local = sdfg.unique_data_name(im.data);
-    DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);
-    desc.dtype = t_desc.dtype;
-    desc.storage = StorageType::Register;
-    desc.lifetime = AllocationLifetime::Scope;
-    sdfg.add_data(local, desc);
-    NodeId ln = st.add_access(local).id();
-
-    // Producer side: writer -> local (-> A's exit when T is kept).
     DataflowEdge w = st.edge(im.write);
-    auto wpath = st.memlet_path(im.write);
-    std::size_t wpos = static_cast<std::size_t>(std::find(wpath.begin(), wpath.end(), im.write) - wpath.begin());
-    set_path_to_local(st, wpath, 0, wpos, local);
-    st.remove_edge(im.write);
-    Memlet lm = Memlet::simple(local, Subset::parse("0"));
-    st.add_edge(w.src, w.src_conn, ln, "", lm);
     std::string x = w.dst_conn.substr(3);
-    if (im.keep) {
-      // Written out through an access node of T inside the scope (a copy from the scalar).
-      NodeId tin = st.add_access(im.data).id();
-      Memlet copy = Memlet::simple(im.data, im.point);
-      copy.other_subset = Subset::parse("0");
-      st.add_edge(ln, "", tin, "", copy);
-      st.add_edge(tin, "", exit_a.id(), w.dst_conn, w.memlet);
-    } else {
+    auto drop_output = [&] {  // A no longer writes T out
       for (EdgeId e : st.out_edges_by_connector(exit_a.id(), "OUT_" + x)) st.remove_edge(e);
       exit_a.in_connectors.erase("IN_" + x);
       exit_a.out_connectors.erase("OUT_" + x);
+    };
+    std::string local;
+    NodeId ln = kNoNode;
+    if (im.local != kNoNode) {
+      // A already holds T's value in a scalar (an earlier fusion with another reader of T): B
+      // reads that scalar; the copy out to T stays only while T is still needed outside.
+      ln = im.local;
+      local = st.node(ln).as<AccessNode>()->data;
+      if (!im.keep) {
+        drop_output();
+        st.remove_node(w.src);
+      }
+    } else {
+      const DataDescriptor t_desc = sdfg.data(im.data);
+      local = sdfg.unique_data_name(im.data);
+      DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);
+      desc.dtype = t_desc.dtype;
+      desc.storage = StorageType::Register;
+      desc.lifetime = AllocationLifetime::Scope;
+      sdfg.add_data(local, desc);
+      ln = st.add_access(local).id();
+      // Producer side: writer -> local (-> A's exit when T is kept).
+      auto wpath = st.memlet_path(im.write);
+      std::size_t wpos = static_cast<std::size_t>(std::find(wpath.begin(), wpath.end(), im.write) - wpath.begin());
+      set_path_to_local(st, wpath, 0, wpos, local);
+      st.remove_edge(im.write);
+      st.add_edge(w.src, w.src_conn, ln, "", Memlet::simple(local, Subset::parse("0")));
+      if (im.keep) {
+        // Written out through an access node of T inside the scope (a copy from the scalar).
+        NodeId tin = st.add_access(im.data).id();
+        Memlet copy = Memlet::simple(im.data, im.point);
+        copy.other_subset = Subset::parse("0");
+        st.add_edge(ln, "", tin, "", copy);
+        st.add_edge(tin, "", exit_a.id(), w.dst_conn, w.memlet);
+      } else {
+        drop_output();
+      }
     }
-
+    Memlet lm = Memlet::simple(local, Subset::parse("0"));
     // Consumer side: local -> each reader of T inside B.
     for (EdgeId e : std::vector<EdgeId>(st.out_edges(im.node))) {
       DataflowEdge d = st.edge(e);

@@ -13,13 +13,19 @@ std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState
       if (!a) continue;
       DataAccesses& acc = out[a->data];
       ++acc.access_nodes;
-      // A copy edge's memlet may describe the other end: then this end is other_subset.
-      auto this_end = [&](const Memlet& m) {
-        Memlet r = m;
-        if (m.data != a->data && m.other_subset) {
+      // A copy edge's memlet may describe the other end (or, in a self-copy, either end: DaCe's
+      // rules in copy_subsets): this end's subset.
+      auto this_end = [&](const DataflowEdge& e, bool incoming) {
+        Memlet r = e.memlet;
+        auto* other = st->node(incoming ? e.src : e.dst).as<AccessNode>();
+        if (!other) return r;
+        CopySubsets ends = incoming ? copy_subsets(r, other->data, a->data) : copy_subsets(r, a->data, other->data);
+        const std::optional<Subset>& mine = incoming ? ends.dst : ends.src;
+        if (mine) {
           r.data = a->data;
-          r.subset = *m.other_subset;
+          r.subset = *mine;
           r.other_subset.reset();
+          r.is_data_src.reset();
         }
         return r;
       };
@@ -27,12 +33,12 @@ std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState
       for (EdgeId e : st->in_edges(n->id()))
         if (!st->edge(e).memlet.is_empty()) {
           has_in = true;
-          acc.writes.push_back(this_end(st->edge(e).memlet));
+          acc.writes.push_back(this_end(st->edge(e), true));
         }
       for (EdgeId e : st->out_edges(n->id()))
         if (!st->edge(e).memlet.is_empty()) {
           has_out = true;
-          acc.reads.push_back(this_end(st->edge(e).memlet));
+          acc.reads.push_back(this_end(st->edge(e), false));
         }
       if (has_out && !has_in) acc.written_before_read = false;
     }

@@ -1,6 +1,8 @@
 // RedundantArrayRemoval: A -> B full copy of a transient A used nowhere else: write B directly.
 #include "weir/transforms/redundant_array_removal.h"
 
+#include <set>
+
 #include "dataflow_util.h"
 #include "weir/transforms/analysis.h"
 
@@ -29,6 +31,23 @@ bool full(const Subset& s, const std::vector<sym::Expr>& shape) {
   return true;
 }
 
+// Whether an access node of `data` is upstream of `node` in `st`.
+bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
+  std::vector<NodeId> todo{node};
+  std::set<NodeId> seen{node};
+  while (!todo.empty()) {
+    NodeId n = todo.back();
+    todo.pop_back();
+    for (EdgeId e : st.in_edges(n)) {
+      NodeId s = st.edge(e).src;
+      if (!seen.insert(s).second) continue;
+      if (auto* a = st.node(s).as<AccessNode>(); a && a->data == data) return true;
+      todo.push_back(s);
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
@@ -51,20 +70,20 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
   if (e.dst != b->id()) return refuse("'" + a->data + "' is not copied to '" + b->data + "'");
   if (e.memlet.is_empty()) return refuse("the edge carries no data");
   if (!e.memlet.wcr.empty()) return refuse("the copy has a write-conflict resolution");
-  // Which subset refers to which side.
-  const Subset* sa = nullptr;
-  const Subset* sb = nullptr;
-  if (e.memlet.data == a->data) {
-    sa = &e.memlet.subset;
-    sb = e.memlet.other_subset ? &*e.memlet.other_subset : &e.memlet.subset;
-  } else if (e.memlet.data == b->data) {
-    sb = &e.memlet.subset;
-    sa = e.memlet.other_subset ? &*e.memlet.other_subset : &e.memlet.subset;
-  } else {
-    return refuse("the copy's memlet refers to '" + e.memlet.data + "'");
-  }
+  // Which subset refers to which side (DaCe's rules; without other_subset both are `subset`).
+  CopySubsets ends = copy_subsets(e.memlet, a->data, b->data);
+  if (!ends.src && !ends.dst) return refuse("the copy's memlet refers to '" + e.memlet.data + "'");
+  const Subset* sa = ends.src ? &*ends.src : &*ends.dst;
+  const Subset* sb = ends.dst ? &*ends.dst : &*ends.src;
   if (!full(*sa, da.shape)) return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
   if (!full(*sb, db.shape)) return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
+  // Writing B where A was written is wrong while B is still read upstream of those writes (a
+  // read would see new values), except through one direct copy B -> A: it becomes a self-copy,
+  // which reads all its source before writing.
+  const auto& ins = st.in_edges(a->id());
+  const auto* from = ins.size() == 1 ? st.node(st.edge(ins.front()).src).as<AccessNode>() : nullptr;
+  if (!(from && from->data == b->data) && read_upstream(st, a->id(), b->data))
+    return refuse("'" + b->data + "' is read upstream of '" + a->data + "'");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
   const DataUse& u = use.at(a->data);
   if (u.access_nodes != 1) return refuse("'" + a->data + "' has " + std::to_string(u.access_nodes) + " access nodes in the SDFG");
@@ -82,6 +101,12 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   NodeId na = sub[0], nb = sub[1];
   for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
     // Rename along the whole memlet path ending in A (same shape, full copy: same indices).
+    DataflowEdge& last = st.edge(in);
+    if (auto* from = st.node(last.src).as<AccessNode>(); from && !last.memlet.is_empty()) {
+      // A copy into A: once A is renamed B, the memlet may name both ends (B -> A -> B gives
+      // a self-copy), so it records which end its subset is on.
+      last.memlet.is_data_src = data_is_source(last.memlet, from->data, a);
+    }
     for (EdgeId p : st.memlet_path(in)) {
       Memlet& m = st.edge(p).memlet;
       if (m.data == a) m.data = b;

@@ -21,8 +21,19 @@ namespace weir::runtime {
 void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
                           const Arguments& args);
 
-/// `program`, whose run() first checks its connectivity tables with check_connectivities.
+/// Refuses tables with -1 in a column the program reads directly (`direct`): compiled code has
+/// no value to give there, and must not invent one (the embedded backend refuses the same
+/// program where such a point reaches an output). Throws ProgramError "file.py:12:16:
+/// neighbour 1 of 'E2V' is missing at row 3 (entry [3, 1] is -1) ...". Rows outside the
+/// domain of the call are not told apart: the whole column is checked (docs/adr/0013).
+void check_direct_neighbours(const std::vector<DirectNeighbourRead>& direct, const Arguments& args);
+
+/// `program`, whose run() first checks its connectivity tables with check_connectivities and
+/// check_direct_neighbours. Tables passed as int64 where the program takes int32 (the lowering
+/// declares int32 tables; the README promises both) run through an int32 copy; the caller's
+/// table is left as it was.
 std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> program,
-                                                  std::vector<ConnectivityParameter> connectivities);
+                                                  std::vector<ConnectivityParameter> connectivities,
+                                                  std::vector<DirectNeighbourRead> direct = {});
 
 }  // namespace weir::runtime

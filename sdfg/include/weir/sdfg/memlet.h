@@ -34,4 +34,20 @@ struct Memlet {
   bool operator==(const Memlet&) const = default;
 };
 
+/// Which end of a copy between access nodes of `src` and `dst` a memlet's `data`/`subset`
+/// describe, by DaCe's Memlet rules: `data` names the container `subset` indexes and
+/// `other_subset` indexes the other end. When `data` names exactly one of the two containers,
+/// that end; when it names both (a self-copy such as DaCe's `p[0, :] = p[1, :]`), the saved
+/// `is_data_src`, the source end when none is saved (DaCe's default). true: the source end.
+/// nullopt when `data` names neither container.
+std::optional<bool> data_is_source(const Memlet& m, const std::string& src, const std::string& dst);
+
+/// The subsets at both ends of a copy between access nodes of `src` and `dst` (DaCe's
+/// src_subset / dst_subset): `subset` on the end data_is_source() picks, `other_subset` (or
+/// nullopt when unset) on the other. Both nullopt when `data` names neither container.
+struct CopySubsets {
+  std::optional<Subset> src, dst;
+};
+CopySubsets copy_subsets(const Memlet& m, const std::string& src, const std::string& dst);
+
 }  // namespace weir

@@ -1,0 +1,130 @@
+// concat_where at the boundaries of the domain, over the whole range of every dimension and on
+// both sides: the branch not taken reads outside the field there, so it must not read at all
+// (embedded: it is not evaluated; cpu: its shifted reads are clamped into the container, with
+// bounds checks on). Values against hand-written loops; embedded, cpu and cpu+auto-optimize.
+// Regression: the cpu backend failed its bounds check on concat_where(K == 0, 0.0, u - u(K - 1)).
+#include "embedded_test_util.h"
+#include "three_ways.h"
+
+using namespace weir;
+using namespace weir::runtime;
+using namespace weir::test::embedded;
+
+namespace {
+
+const char* kColumns = R"(
+KF = Field[[K], float64]
+
+@gtx.field_operator
+def diff_down(u: KF) -> KF:
+    return concat_where(K == 0, 0.0, u - u(K - 1))
+
+@gtx.field_operator
+def diff_up(u: KF, n: int32) -> KF:
+    return concat_where(K == n - 1, 0.0, u(K + 1) - u)
+
+@gtx.field_operator
+def both_sides(u: KF) -> KF:
+    return concat_where(K < 2, u(K + 2), u(K - 2))
+
+@gtx.field_operator
+def top(u: KF, n: int32) -> KF:
+    return concat_where(K >= n - 1, u(K - 1), u(K + 1))
+
+@gtx.field_operator
+def nested(u: KF, n: int32) -> KF:
+    return concat_where(K == 0, u(K + 1), concat_where(K == n - 1, u(K - 1), 0.5 * (u(K + 1) + u(K - 1))))
+
+@gtx.field_operator
+def through_a_name(u: KF) -> KF:
+    d = u - u(K - 1)
+    return 2.0 * concat_where(K != 0, d, u)
+
+@gtx.program
+def columns(u: KF, n: int32, o1: KF, o2: KF, o3: KF, o4: KF, o5: KF, o6: KF):
+    diff_down(u, out=o1)
+    diff_up(u, n, out=o2)
+    both_sides(u, out=o3)
+    top(u, n, out=o4)
+    nested(u, n, out=o5)
+    through_a_name(u, out=o6)
+)";
+
+const char* kPlanes = R"(
+IJK = Field[[I, J, K], float64]
+
+@gtx.field_operator
+def west(f: IJK) -> IJK:
+    return concat_where(I == 0, f(I + 1), f(I - 1))
+
+@gtx.field_operator
+def south(f: IJK, nj: int32) -> IJK:
+    return concat_where(J < nj - 1, f(J + 1), f(J - 1) + f)
+
+@gtx.field_operator
+def corner(f: IJK) -> IJK:
+    return concat_where((I == 0) | (K == 0), -1.0, f(I - 1, K - 1))
+
+@gtx.program
+def planes(f: IJK, nj: int32, o1: IJK, o2: IJK, o3: IJK):
+    west(f, out=o1)
+    south(f, nj, out=o2)
+    corner(f, out=o3)
+)";
+
+void require_ok(const test::PathResult& r) {
+  INFO(r.path);
+  REQUIRE(r.error == "");
+}
+
+}  // namespace
+
+TEST_CASE("concat_where: reads beyond both ends of K are never made, on every backend path",
+          "[runtime][concat_where][boundaries]") {
+  auto p = load(kColumns, "columns");
+  REQUIRE(p.options.bounds_checks);  // the cpu paths run with bounds checks on
+  const std::int64_t n = 6;
+  Arguments args;
+  auto u = [](std::int64_t k) { return 1.0 + static_cast<double>(k * k) * 0.5; };
+  args.arrays.emplace("u", make({n}, u));
+  for (const char* o : {"o1", "o2", "o3", "o4", "o5", "o6"}) args.arrays.emplace(o, full({n}, -99.0));
+  args.values["n"] = n;
+  for (const auto& r : test::run_three_ways(p, args)) {
+    require_ok(r);
+    INFO(r.path);
+    for (std::int64_t k = 0; k < n; ++k) {
+      INFO("k = " << k);
+      CHECK(at(r.args.arrays.at("o1"), {k}) == (k == 0 ? 0.0 : u(k) - u(k - 1)));
+      CHECK(at(r.args.arrays.at("o2"), {k}) == (k == n - 1 ? 0.0 : u(k + 1) - u(k)));
+      CHECK(at(r.args.arrays.at("o3"), {k}) == (k < 2 ? u(k + 2) : u(k - 2)));
+      CHECK(at(r.args.arrays.at("o4"), {k}) == (k >= n - 1 ? u(k - 1) : u(k + 1)));
+      double mid = k == 0 ? u(1) : k == n - 1 ? u(n - 2) : 0.5 * (u(k + 1) + u(k - 1));
+      CHECK(at(r.args.arrays.at("o5"), {k}) == mid);
+      CHECK(at(r.args.arrays.at("o6"), {k}) == 2.0 * (k != 0 ? u(k) - u(k - 1) : u(k)));
+    }
+  }
+}
+
+TEST_CASE("concat_where: I, J and K boundaries of a 3-D field, conditions joined with |",
+          "[runtime][concat_where][boundaries]") {
+  auto p = load(kPlanes, "planes");
+  const std::int64_t ni = 4, nj = 3, nk = 5;
+  Arguments args;
+  args.arrays.emplace("f", make({ni, nj, nk}, [](auto i) { return wave(i) * 10; }));
+  for (const char* o : {"o1", "o2", "o3"}) args.arrays.emplace(o, full({ni, nj, nk}, -99.0));
+  args.values["nj"] = nj;
+  const Field& f = args.arrays.at("f");
+  for (const auto& r : test::run_three_ways(p, args)) {
+    require_ok(r);
+    INFO(r.path);
+    for (std::int64_t i = 0; i < ni; ++i)
+      for (std::int64_t j = 0; j < nj; ++j)
+        for (std::int64_t k = 0; k < nk; ++k) {
+          INFO(i << ", " << j << ", " << k);
+          CHECK(at(r.args.arrays.at("o1"), {i, j, k}) == (i == 0 ? at(f, {1, j, k}) : at(f, {i - 1, j, k})));
+          double s = j < nj - 1 ? at(f, {i, j + 1, k}) : at(f, {i, j - 1, k}) + at(f, {i, j, k});
+          CHECK(at(r.args.arrays.at("o2"), {i, j, k}) == s);
+          CHECK(at(r.args.arrays.at("o3"), {i, j, k}) == (i == 0 || k == 0 ? -1.0 : at(f, {i - 1, j, k - 1})));
+        }
+  }
+}
