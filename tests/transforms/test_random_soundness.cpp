@@ -11,6 +11,7 @@
 #include "corpus.h"
 #include "support/builders.h"
 #include "support/cpu_run.h"
+#include "support/random_chain.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
@@ -45,37 +46,10 @@ void check_same(const CpuOutputs& want, const CpuOutputs& got) {
   }
 }
 
-/// Applies `steps` random applicable matches (a random registered transformation among those
-/// that apply, then a random match of it), validating after each. Returns the log of what was applied.
+/// `steps` random transformations (support/random_chain.h), seeded; the log of what was applied.
 std::string random_steps(SDFG& sdfg, unsigned seed, int steps) {
   std::mt19937 rng(seed);
-  std::string log;
-  for (int s = 0; s < steps; ++s) {
-    AnalysisCache cache;
-    // A transformation uniformly among those that apply somewhere, then one of its matches.
-    std::vector<std::pair<std::string, std::vector<Match>>> all;
-    for (const auto& name : transformation_names()) {
-      auto t = make_transformation(name);
-      std::vector<Match> ms;
-      for (const auto& c : find_matches(sdfg, *t, cache))
-        if (c.result) ms.push_back(c.match);
-      if (!ms.empty()) all.emplace_back(name, std::move(ms));
-    }
-    if (all.empty()) break;
-    auto& [name, ms] = all[std::uniform_int_distribution<std::size_t>(0, all.size() - 1)(rng)];
-    Match m = ms[std::uniform_int_distribution<std::size_t>(0, ms.size() - 1)(rng)];
-    auto t = make_transformation(name);
-    if (name == "MapTiling") {
-      std::vector<long long> sizes{2, 3};
-      std::shuffle(sizes.begin(), sizes.end(), rng);
-      t->options().set("tile_sizes", sizes);
-    }
-    log += "  " + match_to_json(sdfg, *t, m) + "\n";
-    INFO("seed " << seed << ", applied so far:\n" << log);
-    apply_transactional(sdfg, *t, m, cache);
-    require_valid(sdfg);
-  }
-  return log;
+  return random_chain(sdfg, rng, steps);
 }
 
 /// The given seeds; WEIR_SOUNDNESS_SEEDS=n (for bug hunting, not CI) runs seeds base..base+n-1,
@@ -96,6 +70,7 @@ void soundness(const SDFG& original, const std::map<std::string, long long>& siz
   if (const char* n = std::getenv("WEIR_SOUNDNESS_STEPS")) steps = std::atoi(n);
   for (unsigned seed : seeds_or_env(seeds)) {
     auto sdfg = original.clone_sdfg();
+    INFO("seed " << seed);
     std::string log = random_steps(*sdfg, seed, steps);
     INFO("seed " << seed << ", applied:\n" << log);
     check_same(want, run_on_cpu(*sdfg, sizes, 11));

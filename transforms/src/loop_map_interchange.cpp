@@ -31,6 +31,7 @@ struct RunInfo {
   std::map<std::string, std::string> shared;
   std::set<std::string> read, written;
   bool has_loop = false;
+  std::set<std::string> loop_vars;  // of the run's loops: the map cannot move out of them if its range uses one
 };
 
 std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'"; }
@@ -145,6 +146,7 @@ std::string check_block(const ControlFlowBlock& b, RunInfo& info) {
   if (const auto* st = b.as<SDFGState>()) return check_state(*st, info);
   if (const auto* loop = b.as<LoopRegion>()) {
     info.has_loop = true;
+    if (!loop->loop_variable.empty()) info.loop_vars.insert(loop->loop_variable);
     for (const ControlFlowBlock* c : loop->blocks())
       if (auto r = check_block(*c, info); !r.empty()) return r;
     for (const ControlFlowEdge* e : loop->edges())
@@ -340,6 +342,9 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::ve
     return refuse(where(r.block(sub[0])) + " continues the run of " + where(r.block(p)));
   if (!info.has_loop) return refuse("the run starting at " + where(r.block(sub[0])) + " has no loop");
   if (!info.has_map) return refuse("the run starting at " + where(r.block(sub[0])) + " has no map");
+  for (const auto& s : info.range.free_symbols())
+    if (info.loop_vars.count(s))
+      return refuse("the map's range uses loop variable '" + s + "' of the run (a tiled map inside its tile loop)");
   for (std::uint32_t id : sub)
     if (auto w = data_in_control_flow(r.block(id), ctx.sdfg); !w.empty())
       return refuse(where(r.block(id)) + ": its control flow reads container '" + w +

@@ -36,6 +36,20 @@ inline void use_scratch_cache() {
   done = true;
 }
 
+/// Compiles `sdfg` and runs it once with `args`; returns the arrays of `args` afterwards.
+inline CpuOutputs run_arguments_on_cpu(const SDFG& sdfg, runtime::Arguments& args) {
+  use_scratch_cache();
+  auto backend = runtime::make_cpu_backend();
+  runtime::CompilableProgram program{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name};
+  runtime::run(*backend, program, args);
+  CpuOutputs out;
+  for (const auto& [name, f] : args.arrays) {
+    auto& v = out[name];
+    for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
+  }
+  return out;
+}
+
 /// Compiles `sdfg` and runs it once with every symbol in `symbols` and every non-transient
 /// array filled with seeded random values (integers -9..9, so results are exact); scalar
 /// arguments take their value from `symbols` when named there, else a random one. Returns the
@@ -70,15 +84,7 @@ inline CpuOutputs run_on_cpu(const SDFG& sdfg, const std::map<std::string, long 
   }
   for (const auto& [k, v] : symbols)
     if (!sdfg.arrays.count(k)) args.values[k] = static_cast<std::int64_t>(v);
-  auto backend = runtime::make_cpu_backend();
-  runtime::CompilableProgram program{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name};
-  runtime::run(*backend, program, args);
-  CpuOutputs out;
-  for (const auto& [name, f] : args.arrays) {
-    auto& v = out[name];
-    for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
-  }
-  return out;
+  return run_arguments_on_cpu(sdfg, args);
 }
 
 }  // namespace weir::test
