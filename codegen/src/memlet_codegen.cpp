@@ -221,14 +221,16 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     if (m.wcr.empty()) w.line(target + " = " + value + ";");
     else w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
   };
-  if (src != dst || sd.empty()) {
+  // Ends that may share memory: one container (p[1:4] = p[0:3]), or a view on either side
+  // (V = A[0:4, 0:4]; A[1:5, 1:5] = V), whose viewed container is not followed here.
+  if ((src != dst && !views) || sd.empty()) {
     open_loops();
     store(elem(S, sidx));
     close_loops();
     return;
   }
-  // A copy within one container may overlap itself (p[1:4] = p[0:3]): like NumPy (memmove), it
-  // reads its whole source before writing, through a buffer in the source's dtype.
+  // Such a copy may overlap itself: like NumPy (memmove), it reads its whole source before
+  // writing, through a buffer in the source's dtype.
   std::string ST(cpp_name(S.type));
   sym::Expr total = 1;
   for (std::size_t d : sd) total *= ssub[d].size();
