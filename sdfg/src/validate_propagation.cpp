@@ -77,6 +77,15 @@ void validate_propagation(Validator& v, const SDFGState& st) {
     const auto* me = n->as<MapEntry>();
     if (!me || !me->map || me->exit == kNoNode || !st.has_node(me->exit)) continue;
     const MapInfo& m = *me->map;
+    // A map with a provably empty dimension (a domain (2, 2)) accesses nothing.
+    bool empty = false;
+    for (std::size_t d = 0; d < m.range.dims(); ++d) {
+      const Range& r = m.range[d];
+      if (!(r.step.is_integer() && r.step.value() > 0)) continue;
+      auto size = (r.end - r.start).sign_if_symbols_nonnegative();
+      empty = empty || (size && *size < 0);
+    }
+    if (empty) continue;
     // Entry: IN_x (outside) -> OUT_x (inside); exit: IN_x (inside) -> OUT_x (outside).
     for (EdgeId id : st.out_edges(me->id())) {
       const DataflowEdge& in = st.edge(id);

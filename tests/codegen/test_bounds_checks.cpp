@@ -333,7 +333,7 @@ TEST_CASE("bounds checks: a map running past its outer memlets is caught from it
   Outcome r = run_once(*s, "past", {A.data(), B.data(), &mm, &n});
   CHECK(r.rc != 0);
   CHECK(r.error ==
-        "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (shifted reads need a "
-        "larger input or a smaller output domain)");
+        "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (the input is smaller "
+        "than the domain it is read over; pass a larger input or a smaller domain)");
   CHECK(B == std::vector<double>{-1, -1, -1});
 }

@@ -111,3 +111,26 @@ TEST_CASE("fvdiff regression (seed 1001, program 153): x ** 3 on cpu is pow(x, 3
   check_everywhere(src, "p", arrays, "o", {want, 8.0});
   check_everywhere(src, "p", arrays, "o2", {want, 8.0});
 }
+
+TEST_CASE("fvdiff regression (seed 1, program 176): a scan into a K-sliced output writes where the slice is",
+          "[fvdiff][regression]") {
+  // LoopMapInterchange gave the column's nested SDFG outer memlets starting where the run's
+  // accesses start (K = 2 for out=o[:, 2:]); the nested SDFG indexes from that start, so every
+  // write moved 2 levels up and past the array (heap corruption on cpu after auto-optimize).
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.scan_operator(axis=KDim, forward=False, init=0.0)\n"
+                    "def acc(carry: float64, x: float64) -> float64:\n"
+                    "    return carry + x\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return acc(a(KDim - 1))\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o[:, 2:])\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 4}, {1, 2, 3, 4, 10, 20, 30, 40}));
+  arrays.emplace("o", f64({2, 4}, {-1, -1, -1, -1, -1, -1, -1, -1}));
+  // Backward from K = 3: o[3] = a[2]; o[2] = o[3] + a[1]; K = 0, 1 keep their values.
+  check_everywhere(src, "p", arrays, "o", {-1, -1, 5, 3, -1, -1, 50, 30});
+}

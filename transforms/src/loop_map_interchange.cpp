@@ -544,12 +544,16 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
     const DataDescriptor& d = sdfg.data(name);
     const auto& pos = info.pos.at(name);
     std::vector<Range> rs;
+    // Each dimension starts at 0: the nested SDFG indexes its arguments from the memlet's start
+    // (a hull starting at 2, for out=o[:, :, 2:], shifted every access by 2 and wrote past the
+    // array). It ends where the run's accesses end, if beyond the array, so that bounds checks
+    // see a K loop that runs past the container.
     auto h = hull.find(name);
     for (std::size_t i = 0; i < d.shape.size(); ++i) {
+      sym::Expr last = d.shape[i] - sym::Expr(1);
       if (h != hull.end() && i < h->second.size() && h->second[i])
-        rs.push_back(Range(h->second[i]->first, h->second[i]->second));
-      else
-        rs.push_back(Range(sym::Expr(0), d.shape[i] - sym::Expr(1)));
+        last = sym::Expr::max(last, h->second[i]->second);
+      rs.push_back(Range(sym::Expr(0), last));
     }
     for (std::size_t k = 0; k < pos.size(); ++k)
       if (pos[k] != kAbsent) rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
