@@ -53,6 +53,13 @@ void check_pair(Validator& v, const SDFGState& st, const MapInfo& m, const Dataf
   if (im.is_empty() || om.is_empty() || im.data != om.data || im.dynamic || om.dynamic || im.allow_oob ||
       om.allow_oob || im.subset.dims() != om.subset.dims())
     return;
+  // An inner memlet with a provably empty range (K 3:3 of an empty domain) accesses nothing.
+  for (std::size_t d = 0; d < im.subset.dims(); ++d) {
+    const Range& r = im.subset[d];
+    if (!(r.step.is_integer() && r.step.value() > 0)) continue;
+    auto size = (r.end - r.start).sign_if_symbols_nonnegative();
+    if (size && *size < 0) return;
+  }
   for (std::size_t d = 0; d < im.subset.dims(); ++d) {
     const Range& ir = im.subset[d];
     const Range& orr = om.subset[d];
