@@ -27,7 +27,7 @@ runtime::Field f64(std::vector<std::int64_t> shape, const std::vector<double>& v
 /// ran and that `out` holds exactly `want` (bit for bit: the values are exact by construction).
 void check_everywhere(const std::string& source, const std::string& program, const std::map<std::string, runtime::Field>& arrays,
                       const std::string& out, const std::vector<double>& want) {
-  ::setenv("WEIR_CACHE_DIR", (test::scratch_dir("fvdiff-regression-" + program) / "cache").c_str(), 1);
+  ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
   runtime::FieldViewProgram fv = runtime::load_field_view_source(source, program);
   for (const std::string& variant : variants()) {
     INFO("variant " << variant);

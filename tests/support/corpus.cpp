@@ -56,4 +56,10 @@ std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
+std::filesystem::path shared_cache_dir(const std::string& name) {
+  auto dir = std::filesystem::path(WEIR_BINARY_DIR) / "test-scratch" / "shared-caches" / name;
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 }  // namespace weir::test

@@ -16,7 +16,12 @@ std::filesystem::path npbench_corpus_dir();
 std::vector<std::filesystem::path> dace_corpus_files();
 /// Reads a whole file; FAILs if it cannot.
 std::string read_text(const std::filesystem::path& p);
-/// A fresh empty directory under the build tree for a test's outputs.
+/// A fresh empty directory under the build tree for a test's outputs. Wiped on each call: never
+/// give two test cases the same name (ctest runs test cases as parallel processes).
 std::filesystem::path scratch_dir(const std::string& name);
+/// A program cache directory under the build tree that test processes running in parallel share
+/// and that is never wiped (wiping it from one process removed another's build mid-link): the
+/// cache locks its entries, and its keys are hashes of the generated code.
+std::filesystem::path shared_cache_dir(const std::string& name);
 
 }  // namespace weir::test

@@ -33,16 +33,10 @@ inline runtime::Arguments clone_arguments(const runtime::Arguments& a) {
 }
 
 /// Runs `p` on the three paths. Errors (weir::Error) are caught and recorded per path; the
-/// lowered SDFG must validate. The cpu paths compile into one program cache under the build
-/// tree, shared by the test processes ctest runs in parallel and never wiped (wiping it from one
-/// process removed another's build directory mid-link): the cache locks its entries, and its
-/// keys are hashes of the generated code.
+/// lowered SDFG must validate. The cpu paths compile into one program cache shared by the test
+/// processes (shared_cache_dir).
 inline std::vector<PathResult> run_three_ways(const runtime::FieldViewProgram& p, const runtime::Arguments& args) {
-  static const std::string cache = [] {
-    auto dir = std::filesystem::path(WEIR_BINARY_DIR) / "test-scratch" / "three-ways-cache";
-    std::filesystem::create_directories(dir);
-    return dir.string();
-  }();
+  static const std::string cache = shared_cache_dir("three-ways").string();
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
   std::vector<PathResult> out;
   auto attempt = [&](const std::string& path, auto&& fn) {
