@@ -1,6 +1,6 @@
 # The installed CMake package: `cmake --install BUILD [--prefix P]` puts the `weir` binary in
 # P/bin, the layer libraries in P/lib, their public headers in P/include/weir/ and weirConfig.cmake
-# (+ version file and the exported targets weir::sdfg, weir::frontend, weir::transforms,
+# (+ version file and the exported targets weir::pycode, weir::sdfg, weir::frontend, weir::transforms,
 # weir::codegen, weir::runtime, weir::mesh) in P/lib/cmake/weir, so that
 #   find_package(weir 0.1 REQUIRED)
 #   target_link_libraries(app PRIVATE weir::runtime)

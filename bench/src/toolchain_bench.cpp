@@ -9,7 +9,7 @@
 
 #include "measure.h"
 #include "weir/codegen/cpu_codegen.h"
-#include "weir/frontend/parser.h"
+#include "weir/pycode/parser.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/loader.h"

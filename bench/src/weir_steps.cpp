@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "weir/frontend/lowering.h"
-#include "weir/frontend/source.h"
+#include "weir/pycode/source.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/transforms/analysis.h"

@@ -63,9 +63,6 @@ class Writer {
   int indent_ = 0;
 };
 
-/// Identifiers in C++ text outside line comments (for trimming unused parameters).
-std::set<std::string> identifiers_in(const std::string& text);
-
 /// A label as an identifier fragment ("for_51/BinOp 52" -> "for_51_BinOp_52"), at most 40 chars.
 std::string sanitize_label(const std::string& label);
 

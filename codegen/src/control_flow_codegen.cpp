@@ -238,7 +238,7 @@ class RegionGen {
   std::string condition(const CodeBlock& c, const ElementRef& where) const {
     if (c.language != Language::Python) throw CodegenError(where, "condition in " + std::string(to_string(c.language)) + " is not supported");
     try {
-      return translate_python_expression(c.code, ctx_);
+      return translate_expression(c, ctx_);
     } catch (const Error& e) {
       throw CodegenError(where, std::string("condition `") + c.code + "`: " + e.what());
     }
@@ -371,7 +371,7 @@ class RegionGen {
       if (c.language != Language::Python)
         throw CodegenError(where, std::string(what) + " in " + std::string(to_string(c.language)) + " is not supported");
       try {
-        return translate_python_assignments(c.code, ctx_);
+        return translate_assignments(c, ctx_);
       } catch (const Error& e) {
         throw CodegenError(where, std::string(what) + " `" + c.code + "`: " + e.what());
       }

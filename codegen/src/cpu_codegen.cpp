@@ -94,7 +94,6 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
     Writer body;
     g.emit_body(body);
     body.line("return 0;");
-    std::set<std::string> used = identifiers_in(body.str());
 
     // Persistent arrays (the handle) and the symbols their sizes depend on.
     std::vector<std::string> persistent = g.body_arrays();
@@ -204,11 +203,14 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
     if (!arglist.empty()) entry.line("if (args == nullptr) return weir_fail(\"weir_run: no argument array\");");
     else entry.line("(void)args;");
     entry.open("try {");
+    // Every argument of the SDFG's arglist is bound (the IR's list, not the names the emitted body
+    // happens to contain); `(void)` keeps the ones the body does not read warning-free.
+    std::vector<std::string> bound;
     for (std::size_t i = 0; i < arglist.size(); ++i) {
       const std::string& name = arglist[i];
       std::string c = cpp_ident(name);
       bool is_data = sdfg.arrays.count(name) > 0;
-      if (!used.count(c) && !(size_symbols.count(name) && !is_data)) continue;
+      bound.push_back(c);
       if (!is_data) {
         entry.line(symbol_binding(name));
         continue;
@@ -226,7 +228,13 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
     }
     for (const auto& name : persistent) {
       std::string c = cpp_ident(name);
-      if (used.count(c)) entry.line(cpp_type(sdfg.arrays.at(name)) + "* __restrict__ " + c + " = h->" + c + ";");
+      entry.line(cpp_type(sdfg.arrays.at(name)) + "* __restrict__ " + c + " = h->" + c + ";");
+      bound.push_back(c);
+    }
+    if (!bound.empty()) {
+      std::string unused;
+      for (const auto& c : bound) unused += (unused.empty() ? "(void)" : ", (void)") + c;
+      entry.line(unused + ";");
     }
     entry.append(body);
     entry.dedent();

@@ -5,6 +5,8 @@
 #include <cctype>
 
 #include "state_codegen.h"
+#include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/state_uses.h"
 
 namespace weir::codegen::detail {
 
@@ -13,40 +15,6 @@ namespace {
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
-
-/// Names directly followed by '[' in Python code (connectors the code subscripts).
-std::set<std::string> subscripted_names(const std::string& code) {
-  std::set<std::string> out;
-  std::size_t i = 0, n = code.size();
-  while (i < n) {
-    char c = code[i];
-    if (c == '#') {
-      while (i < n && code[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      char q = c;
-      ++i;
-      while (i < n && code[i] != q) i += code[i] == '\\' ? 2 : 1;
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t b = i;
-      while (i < n && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_')) ++i;
-      std::size_t j = i;
-      while (j < n && (code[j] == ' ' || code[j] == '\t')) ++j;
-      if (j < n && code[j] == '[' && (b == 0 || code[b - 1] != '.')) out.insert(code.substr(b, i - b));
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i < n && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
-      continue;
-    }
-    ++i;
-  }
   return out;
 }
 
@@ -76,10 +44,12 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   } catch (const sym::SymbolicError& e) {
     throw CodegenError(sg.ref(&st), e.what());
   }
-  std::set<std::string> ids = identifiers_in(body.str());
+  // Parameters from the state's read/write sets (an over-approximation: `(void)` marks each as
+  // possibly unused, so that the function compiles warning-free whichever the body reads).
+  StateUses uses = state_uses(sg.sdfg, st);
   std::vector<std::string> params, args;
   for (const auto& [name, b] : sg.body_data) {
-    if (!ids.count(b.cpp)) continue;
+    if (!uses.containers.count(name) && !uses.names.count(name)) continue;
     std::string t = cpp_type(*b.desc);
     if (b.scalar) params.push_back(t + "& " + b.cpp);
     else params.push_back(t + "* " + (sg.top_level ? "__restrict__ " : "") + b.cpp);
@@ -93,7 +63,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
         if (c.rfind("IN_", 0) != 0) dynamic_inputs.insert(c);
   for (const auto& [s, t] : sg.symbols) {
     std::string c = cpp_ident(s);
-    if (!ids.count(c) || sg.body_data.count(s) || dynamic_inputs.count(s)) continue;
+    if (!uses.names.count(s) || sg.body_data.count(s) || dynamic_inputs.count(s)) continue;
     params.push_back("const " + std::string(cpp_name(t)) + " " + c);
     args.push_back(c);
   }
@@ -104,6 +74,11 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
            (sg.top_level ? "" : " of nested SDFG '" + sg.sdfg.name + "'"));
   }
   f.open("static void " + fn + "(" + join(params, ", ") + ") {");
+  if (!args.empty()) {
+    std::string unused;
+    for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;
+    f.line(unused + ";");
+  }
   f.append(body);
   f.close();
   f.blank();
@@ -111,7 +86,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   // Transients sized by control-flow symbols get their size for this state first.
   std::string resize;
   for (const auto& [name, h] : sg.homes)
-    if (h.resized && ids.count(cpp_ident(name)))
+    if (h.resized && (uses.containers.count(name) || uses.names.count(name)))
       resize += cpp_ident(name) + " = " + cpp_ident(name) + "__buf.keep(" + sg.alloc_size(sg.sdfg.arrays.at(name)) +
                 ", \"" + c_escape(name) + "\"); ";
   return resize + fn + "(" + join(args, ", ") + ");";
@@ -448,7 +423,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   bool python = t.code.language == Language::Python;
   if (!python && t.code.language != Language::CPP)
     throw CodegenError(where, "tasklet code in " + std::string(to_string(t.code.language)) + " is not supported by the CPU code generator");
-  std::set<std::string> subscripted = python ? subscripted_names(t.code.code) : std::set<std::string>{};
+  std::set<std::string> subscripted = python ? code_names(t.code).subscripted : std::set<std::string>{};
 
   std::vector<Conn> ins, outs;
   for (const auto& [c, ct] : t.in_connectors) {
@@ -580,7 +555,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       }
       throw GenFailure("no output connector '" + name + "'");
     };
-    code = translate_python_statements(t.code.code, ctx);
+    code = translate_statements(t.code, ctx);
     used = ctx.used;
   } else {
     std::string src = t.code.code;
@@ -592,7 +567,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       code.push_back(src.substr(b, e - b));
       b = e + 1;
     }
-    used = identifiers_in(src);
+    used = code_names(t.code).reads;  // C++: its identifiers
     use_environments(t);
   }
   // Trusted C++ around the tasklet (check_user_code refused it otherwise), whatever its language.

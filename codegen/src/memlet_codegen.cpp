@@ -267,12 +267,13 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
   std::string op;
   std::string stmt = translate_wcr(wcr, target, value, type, &op);
   if (!atomic) return stmt + ";";
-  if (!op.empty() && type != ScalarType::Bool) return "#pragma omp atomic\n" + stmt + ";";
+  const CodeTarget& tgt = *opts.target;
+  if (!op.empty())
+    if (std::string a = tgt.atomic_update(target, op, value, type); !a.empty()) return a;
   std::string T(cpp_name(type));
   std::string f = translate_wcr(wcr, "__a", "__b", type);
   f = f.substr(std::string("__a = ").size());
-  return "weir_atomic_update(&" + target + ", static_cast<" + T + ">(" + value + "), [](" + T + " __a, " + T +
-         " __b) { return static_cast<" + T + ">(" + f + "); });";
+  return tgt.atomic_update_general(target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
 }
 
 bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {

@@ -1,5 +1,5 @@
 // Python (tasklet code, interstate conditions and assignments, loop statements) -> C++, by
-// walking the frontend parser's syntax tree. Types are tracked per expression so that Python's
+// walking pycode's syntax tree. Types are tracked per expression so that Python's
 // semantics of `/`, `//`, `%` and `**` can be kept.
 #include "weir/codegen/python_to_cpp.h"
 
@@ -10,14 +10,15 @@
 #include <set>
 #include <sstream>
 
-#include "weir/frontend/ast.h"
-#include "weir/frontend/parser.h"
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/ast.h"
+#include "weir/pycode/code.h"
+#include "weir/pycode/parser.h"
+#include "weir/pycode/unparse.h"
 #include "weir/sdfg/names.h"
 
 namespace weir::codegen {
 
-namespace fe = weir::frontend;
+namespace py = weir::pycode;
 
 namespace {
 
@@ -59,7 +60,7 @@ std::string int_literal(long long v) {
   return s;
 }
 
-std::string float_literal(const fe::Constant& c) {
+std::string float_literal(const py::Constant& c) {
   const std::string& t = c.text;
   bool plain = !t.empty();
   for (char ch : t)
@@ -103,8 +104,11 @@ class Translator {
  public:
   Translator(const PyContext& ctx, std::string_view code) : ctx_(ctx), code_(code) {}
 
+  // The target's spelling of a <cmath> function (std::sqrt on the CPU).
+  std::string math(std::string_view c_name) const { return ctx_.target->math_function(c_name); }
+
   // --- errors ----------------------------------------------------------------------------
-  [[noreturn]] void fail(const fe::SourceLocation& loc, const std::string& msg) const {
+  [[noreturn]] void fail(const py::SourceLocation& loc, const std::string& msg) const {
     std::string where;
     if (loc.known()) {
       std::string_view line = loc.file.valid() ? loc.file.line(loc.line) : std::string_view{};
@@ -116,31 +120,31 @@ class Translator {
   }
 
   // --- expressions -----------------------------------------------------------------------
-  Val expr(const fe::Expr& e) {
+  Val expr(const py::Expr& e) {
     switch (e.kind) {
-      case fe::ExprKind::Name: return name(static_cast<const fe::Name&>(e));
-      case fe::ExprKind::Constant: return constant(static_cast<const fe::Constant&>(e));
-      case fe::ExprKind::Attribute: return attribute(static_cast<const fe::Attribute&>(e));
-      case fe::ExprKind::Subscript: return subscript(static_cast<const fe::Subscript&>(e));
-      case fe::ExprKind::Call: return call(static_cast<const fe::Call&>(e));
-      case fe::ExprKind::UnaryOp: return unary(static_cast<const fe::UnaryOp&>(e));
-      case fe::ExprKind::BinOp: {
-        const auto& b = static_cast<const fe::BinOp&>(e);
+      case py::ExprKind::Name: return name(static_cast<const py::Name&>(e));
+      case py::ExprKind::Constant: return constant(static_cast<const py::Constant&>(e));
+      case py::ExprKind::Attribute: return attribute(static_cast<const py::Attribute&>(e));
+      case py::ExprKind::Subscript: return subscript(static_cast<const py::Subscript&>(e));
+      case py::ExprKind::Call: return call(static_cast<const py::Call&>(e));
+      case py::ExprKind::UnaryOp: return unary(static_cast<const py::UnaryOp&>(e));
+      case py::ExprKind::BinOp: {
+        const auto& b = static_cast<const py::BinOp&>(e);
         return binop(b.op, expr(*b.left), expr(*b.right), b.loc, b.right.get());
       }
-      case fe::ExprKind::BoolOp: return boolop(static_cast<const fe::BoolOp&>(e));
-      case fe::ExprKind::Compare: return compare(static_cast<const fe::Compare&>(e));
-      case fe::ExprKind::IfExp: {
-        const auto& i = static_cast<const fe::IfExp&>(e);
+      case py::ExprKind::BoolOp: return boolop(static_cast<const py::BoolOp&>(e));
+      case py::ExprKind::Compare: return compare(static_cast<const py::Compare&>(e));
+      case py::ExprKind::IfExp: {
+        const auto& i = static_cast<const py::IfExp&>(e);
         Val c = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
         ScalarType t = a.type == b.type ? a.type : arith_type(a.type, b.type);
         return {wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
       }
-      default: fail(e.loc, "unsupported Python expression (" + std::string(fe::to_string(e.kind)) + ")");
+      default: fail(e.loc, "unsupported Python expression (" + std::string(py::to_string(e.kind)) + ")");
     }
   }
 
-  Val name(const fe::Name& n) {
+  Val name(const py::Name& n) {
     if (auto it = locals_.find(n.id); it != locals_.end()) return {it->second.cpp, kPrimary, it->second.type};
     if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
       ctx_.used.insert(n.id);
@@ -151,12 +155,12 @@ class Translator {
     fail(n.loc, "unknown name '" + n.id + "'");
   }
 
-  Val constant(const fe::Constant& c) {
+  Val constant(const py::Constant& c) {
     switch (c.value_kind) {
-      case fe::ConstantKind::Int: return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
-      case fe::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
-      case fe::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
-      case fe::ConstantKind::Imaginary: {
+      case py::ConstantKind::Int: return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
+      case py::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
+      case py::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
+      case py::ConstantKind::Imaginary: {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.17g", c.float_value);
         return {"std::complex<double>(0.0, " + std::string(buf) + ")", kPrimary, ScalarType::Complex128};
@@ -165,8 +169,8 @@ class Translator {
     }
   }
 
-  Val attribute(const fe::Attribute& a) {
-    std::string d = fe::dotted_name(&a);
+  Val attribute(const py::Attribute& a) {
+    std::string d = py::dotted_name(&a);
     auto [mod, nm] = split_callee(d);
     if (mod == "math" || mod == "np" || mod == "dace") {
       if (nm == "pi") return {"3.141592653589793", kPrimary, ScalarType::Float64};
@@ -176,11 +180,11 @@ class Translator {
         return {"std::numeric_limits<double>::infinity()", kPrimary, ScalarType::Float64};
       if (nm == "nan" || nm == "NaN") return {"std::numeric_limits<double>::quiet_NaN()", kPrimary, ScalarType::Float64};
     }
-    fail(a.loc, "unsupported attribute `" + fe::unparse(a) + "`");
+    fail(a.loc, "unsupported attribute `" + py::unparse(a) + "`");
   }
 
   /// Linear index of `v[indices]` for a pointer variable.
-  std::string linear_index(const PyVar& v, const std::vector<Val>& idx, const fe::SourceLocation& loc) {
+  std::string linear_index(const PyVar& v, const std::vector<Val>& idx, const py::SourceLocation& loc) {
     const std::vector<std::string>* strides = &v.strides;
     if (!v.strides.empty() && idx.size() != v.strides.size()) {
       if (idx.size() == v.squeezed_strides.size()) strides = &v.squeezed_strides;
@@ -205,9 +209,9 @@ class Translator {
     return out.empty() ? "0" : out;
   }
 
-  std::vector<Val> indices(const fe::Expr& index) {
+  std::vector<Val> indices(const py::Expr& index) {
     std::vector<Val> idx;
-    if (auto* t = fe::dyn_cast<fe::Tuple>(&index)) {
+    if (auto* t = py::dyn_cast<py::Tuple>(&index)) {
       for (const auto& el : t->elts) idx.push_back(expr(*el));
     } else {
       idx.push_back(expr(index));
@@ -218,21 +222,21 @@ class Translator {
   }
 
   /// (variable, C++ index) of a subscript `x[...]` of a pointer variable.
-  std::pair<const PyVar*, std::string> subscript_target(const fe::Subscript& s) {
-    auto* n = fe::dyn_cast<fe::Name>(s.value.get());
-    if (!n) fail(s.loc, "unsupported subscript of `" + fe::unparse(*s.value) + "`");
+  std::pair<const PyVar*, std::string> subscript_target(const py::Subscript& s) {
+    auto* n = py::dyn_cast<py::Name>(s.value.get());
+    if (!n) fail(s.loc, "unsupported subscript of `" + py::unparse(*s.value) + "`");
     auto it = ctx_.vars.find(n->id);
     if (it == ctx_.vars.end()) fail(s.loc, "unknown name '" + n->id + "'");
     ctx_.used.insert(n->id);
     if (!it->second.pointer) fail(s.loc, "subscript of '" + n->id + "', which is a single value");
-    if (fe::isa<fe::Slice>(s.index.get())) fail(s.loc, "slices are not supported in tasklet code");
-    if (auto* t = fe::dyn_cast<fe::Tuple>(s.index.get()))
+    if (py::isa<py::Slice>(s.index.get())) fail(s.loc, "slices are not supported in tasklet code");
+    if (auto* t = py::dyn_cast<py::Tuple>(s.index.get()))
       for (const auto& el : t->elts)
-        if (fe::isa<fe::Slice>(el.get())) fail(s.loc, "slices are not supported in tasklet code");
+        if (py::isa<py::Slice>(el.get())) fail(s.loc, "slices are not supported in tasklet code");
     return {&it->second, linear_index(it->second, indices(*s.index), s.loc)};
   }
 
-  Val subscript(const fe::Subscript& s) {
+  Val subscript(const py::Subscript& s) {
     auto [var, index] = subscript_target(s);
     if (var->hooked) fail(s.loc, "cannot read an output with write-conflict resolution");
     return {var->cpp + "[" + index + "]", kPrimary, var->type};
@@ -246,13 +250,13 @@ class Translator {
     return arg == ScalarType::Float32 ? ScalarType::Float32 : ScalarType::Float64;
   }
 
-  Val call(const fe::Call& c) {
-    std::string callee = fe::dotted_name(c.func.get());
-    if (callee.empty()) fail(c.loc, "unsupported call of `" + fe::unparse(*c.func) + "`");
-    if (!c.keywords.empty()) fail(c.loc, "keyword arguments are not supported (`" + fe::unparse(c) + "`)");
+  Val call(const py::Call& c) {
+    std::string callee = py::dotted_name(c.func.get());
+    if (callee.empty()) fail(c.loc, "unsupported call of `" + py::unparse(*c.func) + "`");
+    if (!c.keywords.empty()) fail(c.loc, "keyword arguments are not supported (`" + py::unparse(c) + "`)");
     std::vector<Val> a;
     for (const auto& arg : c.args) {
-      if (fe::isa<fe::Starred>(arg.get())) fail(c.loc, "starred arguments are not supported");
+      if (py::isa<py::Starred>(arg.get())) fail(c.loc, "starred arguments are not supported");
       a.push_back(expr(*arg));
     }
     auto [mod, nm] = split_callee(callee);
@@ -287,7 +291,7 @@ class Translator {
       ScalarType t = is_bool(a[0].type) ? ScalarType::Int64 : a[0].type;
       if (nm == "fabs") t = float_result(t);
       if (is_complex(t)) t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
-      return {"std::abs(" + a[0].text + ")", kPrimary, t};
+      return {math("abs") + "(" + a[0].text + ")", kPrimary, t};
     }
     if ((mod.empty() && (nm == "min" || nm == "max")) ||
         (mod == "np" && (nm == "minimum" || nm == "maximum" || nm == "fmin" || nm == "fmax"))) {
@@ -301,29 +305,29 @@ class Translator {
     }
     if (math_mod) {
       static const std::map<std::string, std::string> unary = {
-          {"sqrt", "std::sqrt"}, {"exp", "std::exp"}, {"exp2", "std::exp2"}, {"expm1", "std::expm1"},
-          {"log", "std::log"}, {"log2", "std::log2"}, {"log10", "std::log10"}, {"log1p", "std::log1p"},
-          {"sin", "std::sin"}, {"cos", "std::cos"}, {"tan", "std::tan"}, {"asin", "std::asin"},
-          {"acos", "std::acos"}, {"atan", "std::atan"}, {"arcsin", "std::asin"}, {"arccos", "std::acos"},
-          {"arctan", "std::atan"}, {"sinh", "std::sinh"}, {"cosh", "std::cosh"}, {"tanh", "std::tanh"},
-          {"asinh", "std::asinh"}, {"acosh", "std::acosh"}, {"atanh", "std::atanh"}, {"arcsinh", "std::asinh"},
-          {"arccosh", "std::acosh"}, {"arctanh", "std::atanh"}, {"erf", "std::erf"}, {"erfc", "std::erfc"},
-          {"cbrt", "std::cbrt"}, {"gamma", "std::tgamma"}, {"lgamma", "std::lgamma"}};
+          {"sqrt", "sqrt"}, {"exp", "exp"}, {"exp2", "exp2"}, {"expm1", "expm1"},
+          {"log", "log"}, {"log2", "log2"}, {"log10", "log10"}, {"log1p", "log1p"},
+          {"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}, {"asin", "asin"},
+          {"acos", "acos"}, {"atan", "atan"}, {"arcsin", "asin"}, {"arccos", "acos"},
+          {"arctan", "atan"}, {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"},
+          {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"}, {"arcsinh", "asinh"},
+          {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"erf", "erf"}, {"erfc", "erfc"},
+          {"cbrt", "cbrt"}, {"gamma", "tgamma"}, {"lgamma", "lgamma"}};
       if (auto it = unary.find(nm); it != unary.end()) {
         nargs(1);
-        return {it->second + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
+        return {math(it->second) + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
       }
       static const std::map<std::string, std::string> binary = {
-          {"atan2", "std::atan2"}, {"arctan2", "std::atan2"}, {"hypot", "std::hypot"},
-          {"copysign", "std::copysign"}, {"fmod", "std::fmod"}};
+          {"atan2", "atan2"}, {"arctan2", "atan2"}, {"hypot", "hypot"},
+          {"copysign", "copysign"}, {"fmod", "fmod"}};
       if (auto it = binary.find(nm); it != binary.end()) {
         nargs(2);
-        return {it->second + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+        return {math(it->second) + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
                 float_result(arith_type(a[0].type, a[1].type))};
       }
       if (nm == "floor" || nm == "ceil" || nm == "trunc" || nm == "rint") {
         nargs(1);
-        std::string f = nm == "rint" ? "std::nearbyint" : "std::" + nm;
+        std::string f = math(nm == "rint" ? "nearbyint" : nm);
         if (is_int(a[0].type) || is_bool(a[0].type)) {
           if (mod == "math") return cast_to(ScalarType::Int64, a[0]);
           return cast_to(ScalarType::Float64, a[0]);
@@ -334,11 +338,11 @@ class Translator {
       }
       if (nm == "isnan" || nm == "isinf" || nm == "isfinite") {
         nargs(1);
-        return {"std::" + nm + "(" + a[0].text + ")", kPrimary, ScalarType::Bool};
+        return {math(nm) + "(" + a[0].text + ")", kPrimary, ScalarType::Bool};
       }
       if (nm == "pow" || nm == "power") {
         nargs(2);
-        if (mod == "math") return {"std::pow(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
+        if (mod == "math") return {math("pow") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
         return power(a[0], a[1], c.args[1].get());
       }
       if (nm == "square") {
@@ -358,7 +362,7 @@ class Translator {
     if (mod.empty() && nm == "round") {
       nargs(1);
       if (!is_float(a[0].type)) return a[0];
-      return cast_to(ScalarType::Int64, {"std::nearbyint(" + a[0].text + ")", kPrimary, a[0].type});
+      return cast_to(ScalarType::Int64, {math("nearbyint") + "(" + a[0].text + ")", kPrimary, a[0].type});
     }
     if (mod.empty() && nm == "pow") {
       nargs(2);
@@ -368,25 +372,25 @@ class Translator {
   }
 
   /// Integer value of a literal exponent (`2`, `-1`, `2.0`), if it is one.
-  static std::optional<long long> literal_exponent(const fe::Expr* e) {
+  static std::optional<long long> literal_exponent(const py::Expr* e) {
     if (!e) return std::nullopt;
     bool neg = false;
-    if (auto* u = fe::dyn_cast<fe::UnaryOp>(e); u && u->op == fe::UnaryOperator::USub) {
+    if (auto* u = py::dyn_cast<py::UnaryOp>(e); u && u->op == py::UnaryOperator::USub) {
       neg = true;
       e = u->operand.get();
     }
-    auto* c = fe::dyn_cast<fe::Constant>(e);
+    auto* c = py::dyn_cast<py::Constant>(e);
     if (!c) return std::nullopt;
     long long v;
-    if (c->value_kind == fe::ConstantKind::Int) v = c->int_value;
-    else if (c->value_kind == fe::ConstantKind::Float && c->float_value == static_cast<double>(static_cast<long long>(c->float_value)) &&
+    if (c->value_kind == py::ConstantKind::Int) v = c->int_value;
+    else if (c->value_kind == py::ConstantKind::Float && c->float_value == static_cast<double>(static_cast<long long>(c->float_value)) &&
              std::abs(c->float_value) < 1e9)
       v = static_cast<long long>(c->float_value);
     else return std::nullopt;
     return neg ? -v : v;
   }
 
-  Val power(const Val& base, const Val& exp, const fe::Expr* exp_node, std::optional<long long> known = std::nullopt) {
+  Val power(const Val& base, const Val& exp, const py::Expr* exp_node, std::optional<long long> known = std::nullopt) {
     std::optional<long long> k = known ? known : literal_exponent(exp_node);
     bool float_exp = is_float(exp.type);
     ScalarType t = arith_type(base.type, exp.type);
@@ -400,7 +404,7 @@ class Translator {
       // last bits, so they stay calls of std::pow. Integers are exact either way.
       const bool integral = rt == ScalarType::Int64;
       if (!integral && *k > 2)
-        return {"static_cast<" + std::string(cpp_name(rt)) + ">(std::pow(" + base.text + ", " + std::to_string(*k) + "))",
+        return {"static_cast<" + std::string(cpp_name(rt)) + ">(" + math("pow") + "(" + base.text + ", " + std::to_string(*k) + "))",
                 kPrimary, rt};
       if (*k > 1 && *k <= 4 && simple) {
         std::string b = base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
@@ -410,7 +414,7 @@ class Translator {
       }
       if (*k > 1) return {"weir_powi(" + std::string(rt == ScalarType::Int64 ? "static_cast<int64_t>(" : "static_cast<" + std::string(cpp_name(rt)) + ">(") + base.text + "), " + std::to_string(*k) + ")", kPrimary, rt};
       // Negative integer exponent: Python gives a float.
-      return {"std::pow(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary, ScalarType::Float64};
+      return {math("pow") + "(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary, ScalarType::Float64};
     }
     if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type)))
       return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
@@ -419,8 +423,8 @@ class Translator {
       // integer powers; other powers through std::pow of complex operands.
       std::optional<long long> ck = k;
       if (!ck && exp_node)
-        if (auto* call = fe::dyn_cast<fe::Call>(exp_node); call && call->args.size() == 1)
-          if (auto* lit = fe::dyn_cast<fe::Constant>(call->args[0].get()); lit && lit->value_kind == fe::ConstantKind::Int)
+        if (auto* call = py::dyn_cast<py::Call>(exp_node); call && call->args.size() == 1)
+          if (auto* lit = py::dyn_cast<py::Constant>(call->args[0].get()); lit && lit->value_kind == py::ConstantKind::Int)
             ck = lit->int_value;
       Val b = is_complex(base.type) ? base : cast_to(t, base);
       if (ck && *ck >= 1 && *ck <= 4) {
@@ -430,31 +434,31 @@ class Translator {
         return {out, kMul, t};
       }
       Val e = is_complex(exp.type) ? exp : cast_to(t, exp);
-      return {"std::pow(" + b.text + ", " + e.text + ")", kPrimary, t};
+      return {math("pow") + "(" + b.text + ", " + e.text + ")", kPrimary, t};
     }
-    return {"std::pow(" + base.text + ", " + exp.text + ")", kPrimary, float_result(t)};
+    return {math("pow") + "(" + base.text + ", " + exp.text + ")", kPrimary, float_result(t)};
   }
 
-  Val unary(const fe::UnaryOp& u) {
+  Val unary(const py::UnaryOp& u) {
     Val v = expr(*u.operand);
     switch (u.op) {
-      case fe::UnaryOperator::USub: {
+      case py::UnaryOperator::USub: {
         std::string inner = wrap(v, kUnary);
         if (!inner.empty() && (inner[0] == '-' || inner[0] == '+')) inner = "(" + inner + ")";
         return {"-" + inner, kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
       }
-      case fe::UnaryOperator::UAdd: return v;
-      case fe::UnaryOperator::Not: return {"!" + wrap(v, kUnary), kUnary, ScalarType::Bool};
-      case fe::UnaryOperator::Invert:
+      case py::UnaryOperator::UAdd: return v;
+      case py::UnaryOperator::Not: return {"!" + wrap(v, kUnary), kUnary, ScalarType::Bool};
+      case py::UnaryOperator::Invert:
         if (is_float(v.type)) fail(u.loc, "bitwise inversion `~` of a floating-point value");
         return {"~" + wrap(v, kUnary), kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
     }
     fail(u.loc, "unsupported unary operator");
   }
 
-  Val binop(fe::BinaryOperator op, const Val& l0, const Val& r0, const fe::SourceLocation& loc,
-            const fe::Expr* right_node = nullptr) {
-    using B = fe::BinaryOperator;
+  Val binop(py::BinaryOperator op, const Val& l0, const Val& r0, const py::SourceLocation& loc,
+            const py::Expr* right_node = nullptr) {
+    using B = py::BinaryOperator;
     ScalarType t = arith_type(l0.type, r0.type);
     // std::complex<double> arithmetic takes only complex<double> or double operands: the
     // real side of mixed arithmetic becomes complex first (NumPy's promotion).
@@ -473,7 +477,7 @@ class Translator {
         return {wrap(l, kMul) + " / " + wrap(r, kMul + 1), kMul, t};
       case B::FloorDiv:
         if (ints) return {"weir_floordiv(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
-        return {"std::floor(" + wrap(l, kMul) + " / " + wrap(r, kMul + 1) + ")", kPrimary, t};
+        return {math("floor") + "(" + wrap(l, kMul) + " / " + wrap(r, kMul + 1) + ")", kPrimary, t};
       case B::Mod:
         if (ints) return {"weir_mod(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
         return {"weir_fmod(" + l.text + ", " + r.text + ")", kPrimary, t};
@@ -493,21 +497,21 @@ class Translator {
       }
       case B::MatMult: break;
     }
-    fail(loc, "unsupported operator `" + std::string(fe::to_string(op)) + "`");
+    fail(loc, "unsupported operator `" + std::string(py::to_string(op)) + "`");
   }
 
-  Val boolop(const fe::BoolOp& b) {
+  Val boolop(const py::BoolOp& b) {
     std::string out;
-    const char* sep = b.op == fe::BoolOperator::And ? " && " : " || ";
+    const char* sep = b.op == py::BoolOperator::And ? " && " : " || ";
     for (const auto& v : b.values) {
       Val x = expr(*v);
       if (!out.empty()) out += sep;
       out += x.prec <= kAnd ? "(" + x.text + ")" : x.text;
     }
-    return {out, b.op == fe::BoolOperator::And ? kAnd : kOr, ScalarType::Bool};
+    return {out, b.op == py::BoolOperator::And ? kAnd : kOr, ScalarType::Bool};
   }
 
-  Val compare(const fe::Compare& c) {
+  Val compare(const py::Compare& c) {
     std::vector<Val> operands{expr(*c.left)};
     for (const auto& e : c.comparators) operands.push_back(expr(*e));
     std::vector<std::string> parts;
@@ -516,13 +520,13 @@ class Translator {
       const char* op = nullptr;
       int p = kRel;
       switch (c.ops[i]) {
-        case fe::CompareOperator::Eq: op = " == "; p = kEq; break;
-        case fe::CompareOperator::NotEq: op = " != "; p = kEq; break;
-        case fe::CompareOperator::Lt: op = " < "; break;
-        case fe::CompareOperator::LtE: op = " <= "; break;
-        case fe::CompareOperator::Gt: op = " > "; break;
-        case fe::CompareOperator::GtE: op = " >= "; break;
-        default: fail(c.loc, "unsupported comparison `" + std::string(fe::to_string(c.ops[i])) + "`");
+        case py::CompareOperator::Eq: op = " == "; p = kEq; break;
+        case py::CompareOperator::NotEq: op = " != "; p = kEq; break;
+        case py::CompareOperator::Lt: op = " < "; break;
+        case py::CompareOperator::LtE: op = " <= "; break;
+        case py::CompareOperator::Gt: op = " > "; break;
+        case py::CompareOperator::GtE: op = " >= "; break;
+        default: fail(c.loc, "unsupported comparison `" + std::string(py::to_string(c.ops[i])) + "`");
       }
       // Operands that are themselves comparisons get parentheses (-Wparentheses).
       parts.push_back(wrap(operands[i], kShift) + op + wrap(operands[i + 1], kShift));
@@ -567,7 +571,7 @@ class Translator {
   }
 
   /// `target = value` for a Name target.
-  void assign_name(const fe::Name& target, const Val& value, std::optional<ScalarType> declared = std::nullopt) {
+  void assign_name(const py::Name& target, const Val& value, std::optional<ScalarType> declared = std::nullopt) {
     if (auto it = locals_.find(target.id); it != locals_.end()) {
       emit(it->second.cpp + " = " + value.text + ";");
       return;
@@ -597,9 +601,9 @@ class Translator {
     }
   }
 
-  void assign_subscript(const fe::Subscript& s, const Val& value) {
+  void assign_subscript(const py::Subscript& s, const Val& value) {
     auto [var, index] = subscript_target(s);
-    auto* n = fe::dyn_cast<fe::Name>(s.value.get());
+    auto* n = py::dyn_cast<py::Name>(s.value.get());
     if (var->hooked) {
       if (!ctx_.write_hook) fail(s.loc, "no write hook");
       emit(ctx_.write_hook(n->id, index, value.text));
@@ -609,14 +613,14 @@ class Translator {
     emit(var->cpp + "[" + index + "] = " + value.text + ";");
   }
 
-  void assign(const fe::Expr& target, const Val& value, const fe::SourceLocation& loc) {
-    if (auto* n = fe::dyn_cast<fe::Name>(&target)) return assign_name(*n, value);
-    if (auto* s = fe::dyn_cast<fe::Subscript>(&target)) return assign_subscript(*s, value);
-    fail(loc, "unsupported assignment target `" + fe::unparse(target) + "`");
+  void assign(const py::Expr& target, const Val& value, const py::SourceLocation& loc) {
+    if (auto* n = py::dyn_cast<py::Name>(&target)) return assign_name(*n, value);
+    if (auto* s = py::dyn_cast<py::Subscript>(&target)) return assign_subscript(*s, value);
+    fail(loc, "unsupported assignment target `" + py::unparse(target) + "`");
   }
 
-  std::optional<ScalarType> annotation_type(const fe::Expr& a) {
-    std::string d = fe::dotted_name(&a);
+  std::optional<ScalarType> annotation_type(const py::Expr& a) {
+    std::string d = py::dotted_name(&a);
     auto [mod, nm] = split_callee(d);
     if (mod.empty() && nm == "int") return ScalarType::Int64;
     if (mod.empty() && nm == "float") return ScalarType::Float64;
@@ -627,13 +631,13 @@ class Translator {
     return std::nullopt;
   }
 
-  void stmt(const fe::Stmt& s) {
+  void stmt(const py::Stmt& s) {
     switch (s.kind) {
-      case fe::StmtKind::Assign: {
-        const auto& a = static_cast<const fe::Assign&>(s);
-        if (a.targets.size() == 1 && fe::isa<fe::Tuple>(a.targets[0].get())) {
-          const auto& tt = static_cast<const fe::Tuple&>(*a.targets[0]);
-          auto* vt = fe::dyn_cast<fe::Tuple>(a.value.get());
+      case py::StmtKind::Assign: {
+        const auto& a = static_cast<const py::Assign&>(s);
+        if (a.targets.size() == 1 && py::isa<py::Tuple>(a.targets[0].get())) {
+          const auto& tt = static_cast<const py::Tuple&>(*a.targets[0]);
+          auto* vt = py::dyn_cast<py::Tuple>(a.value.get());
           if (!vt || vt->elts.size() != tt.elts.size()) fail(s.loc, "unsupported tuple assignment");
           std::vector<Val> vals;
           for (const auto& e : vt->elts) vals.push_back(expr(*e));
@@ -648,9 +652,9 @@ class Translator {
           return;
         }
         Val v = expr(*a.value);
-        const fe::Expr* first = nullptr;
+        const py::Expr* first = nullptr;
         for (const auto& t : a.targets) {
-          if (fe::isa<fe::Tuple>(t.get()) || fe::isa<fe::List>(t.get())) fail(s.loc, "unsupported tuple assignment");
+          if (py::isa<py::Tuple>(t.get()) || py::isa<py::List>(t.get())) fail(s.loc, "unsupported tuple assignment");
           if (!first) {
             assign(*t, v, s.loc);
             first = t.get();
@@ -660,21 +664,21 @@ class Translator {
         }
         return;
       }
-      case fe::StmtKind::AnnAssign: {
-        const auto& a = static_cast<const fe::AnnAssign&>(s);
-        auto* n = fe::dyn_cast<fe::Name>(a.target.get());
+      case py::StmtKind::AnnAssign: {
+        const auto& a = static_cast<const py::AnnAssign&>(s);
+        auto* n = py::dyn_cast<py::Name>(a.target.get());
         if (!n || !a.value) fail(s.loc, "unsupported annotated assignment");
         auto t = annotation_type(*a.annotation);
-        if (!t) fail(s.loc, "unsupported type annotation `" + fe::unparse(*a.annotation) + "`");
+        if (!t) fail(s.loc, "unsupported type annotation `" + py::unparse(*a.annotation) + "`");
         Val v = expr(*a.value);
         if (!locals_.count(n->id) && !ctx_.vars.count(n->id)) return assign_name(*n, v, t);
         return assign_name(*n, v);
       }
-      case fe::StmtKind::AugAssign: {
-        const auto& a = static_cast<const fe::AugAssign&>(s);
-        using B = fe::BinaryOperator;
+      case py::StmtKind::AugAssign: {
+        const auto& a = static_cast<const py::AugAssign&>(s);
+        using B = py::BinaryOperator;
         Val cur = [&]() -> Val {
-          if (auto* n = fe::dyn_cast<fe::Name>(a.target.get())) {
+          if (auto* n = py::dyn_cast<py::Name>(a.target.get())) {
             if (auto it = ctx_.vars.find(n->id); it != ctx_.vars.end() && it->second.hooked)
               fail(s.loc, "augmented assignment to '" + n->id + "', an output with write-conflict resolution");
           }
@@ -687,35 +691,35 @@ class Translator {
         if (simple_op) {
           std::string target = cur.text;
           // Validate the target is assignable through the normal path.
-          if (auto* n = fe::dyn_cast<fe::Name>(a.target.get())) {
+          if (auto* n = py::dyn_cast<py::Name>(a.target.get())) {
             if (!locals_.count(n->id)) {
               auto it = ctx_.vars.find(n->id);
               if (it == ctx_.vars.end()) fail(s.loc, "unknown name '" + n->id + "'");
               if (!it->second.writable || it->second.pointer) fail(s.loc, "cannot assign to '" + n->id + "'");
             }
-          } else if (!fe::isa<fe::Subscript>(a.target.get())) {
+          } else if (!py::isa<py::Subscript>(a.target.get())) {
             fail(s.loc, "unsupported assignment target");
           } else {
-            auto* sub = static_cast<const fe::Subscript*>(a.target.get());
+            auto* sub = static_cast<const py::Subscript*>(a.target.get());
             auto [var, idx] = subscript_target(*sub);
             if (!var->writable) fail(s.loc, "cannot assign to an input");
           }
-          emit(target + " " + std::string(fe::to_string(a.op)) + "= " + rhs.text + ";");
+          emit(target + " " + std::string(py::to_string(a.op)) + "= " + rhs.text + ";");
           return;
         }
         assign(*a.target, binop(a.op, cur, rhs, s.loc, a.value.get()), s.loc);
         return;
       }
-      case fe::StmtKind::If: {
-        const auto& i = static_cast<const fe::If&>(s);
+      case py::StmtKind::If: {
+        const auto& i = static_cast<const py::If&>(s);
         Val c = expr(*i.test);
         emit("if (" + c.text + ") {");
         block(i.body);
-        const fe::StmtList* orelse = &i.orelse;
+        const py::StmtList* orelse = &i.orelse;
         while (!orelse->empty()) {
-          if (orelse->size() == 1 && (*orelse)[0]->kind == fe::StmtKind::If &&
-              static_cast<const fe::If&>(*(*orelse)[0]).is_elif) {
-            const auto& e = static_cast<const fe::If&>(*(*orelse)[0]);
+          if (orelse->size() == 1 && (*orelse)[0]->kind == py::StmtKind::If &&
+              static_cast<const py::If&>(*(*orelse)[0]).is_elif) {
+            const auto& e = static_cast<const py::If&>(*(*orelse)[0]);
             emit("} else if (" + expr(*e.test).text + ") {");
             block(e.body);
             orelse = &e.orelse;
@@ -728,27 +732,27 @@ class Translator {
         emit("}");
         return;
       }
-      case fe::StmtKind::Pass: return;
-      case fe::StmtKind::Expr: {
-        const auto& e = static_cast<const fe::ExprStmt&>(s);
-        if (auto* c = fe::dyn_cast<fe::Constant>(e.value.get()); c && c->value_kind == fe::ConstantKind::String)
+      case py::StmtKind::Pass: return;
+      case py::StmtKind::Expr: {
+        const auto& e = static_cast<const py::ExprStmt&>(s);
+        if (auto* c = py::dyn_cast<py::Constant>(e.value.get()); c && c->value_kind == py::ConstantKind::String)
           return;  // docstring
         emit(expr(*e.value).text + ";");
         return;
       }
-      case fe::StmtKind::Import:
-      case fe::StmtKind::ImportFrom: return;  // `import math` in tasklet code: nothing to do
-      default: fail(s.loc, "unsupported statement (" + std::string(fe::to_string(s.kind)) + ")");
+      case py::StmtKind::Import:
+      case py::StmtKind::ImportFrom: return;  // `import math` in tasklet code: nothing to do
+      default: fail(s.loc, "unsupported statement (" + std::string(py::to_string(s.kind)) + ")");
     }
   }
 
-  void block(const fe::StmtList& body) {
+  void block(const py::StmtList& body) {
     ++depth_;
     for (const auto& s : body) stmt(*s);
     --depth_;
   }
 
-  std::vector<std::string> statements(const fe::StmtList& body) {
+  std::vector<std::string> statements(const py::StmtList& body) {
     std::vector<std::string> all;
     for (const auto& s : body) {
       out_.clear();
@@ -772,9 +776,16 @@ template <class F>
 auto guarded(std::string_view code, F&& f) {
   try {
     return f();
-  } catch (const fe::FrontendError& e) {
+  } catch (const py::SourceError& e) {
     throw PythonTranslationError("cannot parse Python code `" + std::string(code) + "`: " + e.message());
   }
+}
+
+std::string expression_to_cpp(const py::Expr& e, std::string_view code, const PyContext& ctx, ScalarType* type) {
+  Translator t(ctx, code);
+  Val v = t.expr(e);
+  if (type) *type = v.type;
+  return v.text;
 }
 
 }  // namespace
@@ -789,46 +800,56 @@ std::string cpp_ident(const std::string& name) {
 }
 
 std::vector<std::string> translate_python_statements(std::string_view code, PyContext& ctx) {
-  return guarded(code, [&] {
-    fe::StmtList body = fe::parse_statements(code, "<tasklet>");
-    Translator t(ctx, code);
-    return t.statements(body);
+  return translate_statements(CodeBlock{std::string(code), Language::Python}, ctx);
+}
+
+std::vector<std::string> translate_statements(const CodeBlock& code, PyContext& ctx) {
+  return guarded(code.code, [&] {
+    auto tree = code.parsed();
+    Translator t(ctx, code.code);
+    return t.statements(tree->body());
   });
 }
 
 std::string translate_python_expression(std::string_view code, const PyContext& ctx, ScalarType* type) {
   return guarded(code, [&] {
-    fe::ExprPtr e = fe::parse_expression(code, "<expression>");
-    Translator t(ctx, code);
-    Val v = t.expr(*e);
-    if (type) *type = v.type;
-    return v.text;
+    py::ExprPtr e = py::parse_expression(code, "<expression>");
+    return expression_to_cpp(*e, code, ctx, type);
+  });
+}
+
+std::string translate_expression(const CodeBlock& code, const PyContext& ctx, ScalarType* type) {
+  return guarded(code.code, [&] {
+    auto tree = code.parsed();
+    const py::Expr* e = tree->expression();
+    if (!e) throw PythonTranslationError("expected one expression, not `" + code.code + "`");
+    return expression_to_cpp(*e, code.code, ctx, type);
   });
 }
 
 std::string translate_python_assignments(std::string_view code, const PyContext& ctx) {
-  bool blank = true;
-  for (char c : code)
-    if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
-  if (blank) return {};
-  return guarded(code, [&] {
-    fe::StmtList body = fe::parse_statements(code, "<statements>");
-    Translator t(ctx, code);
+  return translate_assignments(CodeBlock{std::string(code), Language::Python}, ctx);
+}
+
+std::string translate_assignments(const CodeBlock& code, const PyContext& ctx) {
+  return guarded(code.code, [&] {
+    auto tree = code.parsed();
+    Translator t(ctx, code.code);
     std::string out;
-    for (const auto& s : body) {
+    for (const auto& s : tree->body()) {
       std::string target;
       Val value;
-      if (auto* a = fe::dyn_cast<fe::Assign>(s.get())) {
-        auto* n = a->targets.size() == 1 ? fe::dyn_cast<fe::Name>(a->targets[0].get()) : nullptr;
+      if (auto* a = py::dyn_cast<py::Assign>(s.get())) {
+        auto* n = a->targets.size() == 1 ? py::dyn_cast<py::Name>(a->targets[0].get()) : nullptr;
         if (!n) t.fail(s->loc, "unsupported assignment");
         target = n->id;
         value = t.expr(*a->value);
-      } else if (auto* a = fe::dyn_cast<fe::AugAssign>(s.get())) {
-        auto* n = fe::dyn_cast<fe::Name>(a->target.get());
+      } else if (auto* a = py::dyn_cast<py::AugAssign>(s.get())) {
+        auto* n = py::dyn_cast<py::Name>(a->target.get());
         if (!n) t.fail(s->loc, "unsupported assignment");
         target = n->id;
         value = t.binop(a->op, t.expr(*a->target), t.expr(*a->value), s->loc, a->value.get());
-      } else if (s->kind == fe::StmtKind::Pass) {
+      } else if (s->kind == py::StmtKind::Pass) {
         continue;
       } else {
         t.fail(s->loc, "expected an assignment");
@@ -845,25 +866,25 @@ std::string translate_python_assignments(std::string_view code, const PyContext&
 std::string translate_wcr(std::string_view lambda, const std::string& target, const std::string& value,
                           ScalarType type, std::string* op) {
   return guarded(lambda, [&] {
-    fe::ExprPtr e = fe::parse_expression(lambda, "<wcr>");
-    auto* l = fe::dyn_cast<fe::Lambda>(e.get());
+    py::ExprPtr e = py::parse_expression(lambda, "<wcr>");
+    auto* l = py::dyn_cast<py::Lambda>(e.get());
     if (!l || l->params.size() != 2)
       throw PythonTranslationError("write-conflict resolution must be a lambda of two arguments: `" +
                                    std::string(lambda) + "`");
     const std::string& a = l->params[0].name;
     const std::string& b = l->params[1].name;
     if (op) op->clear();
-    if (auto* bin = fe::dyn_cast<fe::BinOp>(l->body.get())) {
-      auto* ln = fe::dyn_cast<fe::Name>(bin->left.get());
-      auto* rn = fe::dyn_cast<fe::Name>(bin->right.get());
+    if (auto* bin = py::dyn_cast<py::BinOp>(l->body.get())) {
+      auto* ln = py::dyn_cast<py::Name>(bin->left.get());
+      auto* rn = py::dyn_cast<py::Name>(bin->right.get());
       if (ln && rn) {
-        using B = fe::BinaryOperator;
+        using B = py::BinaryOperator;
         bool ab = ln->id == a && rn->id == b;
         bool ba = ln->id == b && rn->id == a;
         bool commutative = bin->op == B::Add || bin->op == B::Mult || bin->op == B::BitAnd ||
                            bin->op == B::BitOr || bin->op == B::BitXor;
         if ((ab || (ba && commutative)) && (commutative || bin->op == B::Sub)) {
-          std::string o(fe::to_string(bin->op));
+          std::string o(py::to_string(bin->op));
           if (op) *op = o;
           return target + " " + o + "= " + value;
         }

@@ -3,49 +3,38 @@
 #include <algorithm>
 
 #include "codegen_internal.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::codegen::detail {
 
 namespace {
 
+// Symbols the control flow assigns, loop variables (and what loop statements assign: "i = 0;
+// j = 0"), and every name its code reads, from the code's syntax trees.
 void collect_interstate(const ControlFlowRegion& r, std::set<std::string>& assigned, std::set<std::string>& loop_vars,
-                        std::string& code) {
+                        std::set<std::string>& names) {
   for (const ControlFlowEdge* e : r.edges()) {
-    code += e->data.condition.code + "\n";
+    names.merge(code_names(e->data.condition).data());
     for (const auto& [k, v] : e->data.assignments) {
       assigned.insert(k);
-      code += v + "\n";
+      names.merge(expression_names(v).data());
     }
   }
   for (const ControlFlowBlock* b : r.blocks()) {
     if (auto* loop = b->as<LoopRegion>()) {
       if (!loop->loop_variable.empty()) loop_vars.insert(loop->loop_variable);
-      code += loop->init_statement.code + "\n" + loop->loop_condition.code + "\n" + loop->update_statement.code + "\n";
-      // init/update statements may assign other symbols too ("i = 0; j = 0")
-      for (const auto* c : {&loop->init_statement, &loop->update_statement}) {
-        std::size_t b2 = 0;
-        const std::string& s = c->code;
-        while (b2 < s.size()) {
-          std::size_t e2 = s.find_first_of(";\n", b2);
-          if (e2 == std::string::npos) e2 = s.size();
-          std::string stmt = s.substr(b2, e2 - b2);
-          auto eq = stmt.find('=');
-          if (eq != std::string::npos && (eq + 1 >= stmt.size() || stmt[eq + 1] != '=')) {
-            std::string lhs = stmt.substr(0, eq);
-            while (!lhs.empty() && std::string("+-*/%&|^<>! \t").find(lhs.back()) != std::string::npos) lhs.pop_back();
-            std::size_t f = lhs.find_first_not_of(" \t");
-            if (f != std::string::npos) loop_vars.insert(lhs.substr(f));
-          }
-          b2 = e2 + 1;
-        }
+      for (const auto* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement}) {
+        pycode::NameUse use = code_names(*c);
+        names.merge(use.data());
+        if (c != &loop->loop_condition) loop_vars.merge(use.writes);
       }
     }
     if (auto* sub = b->as<ControlFlowRegion>()) {
-      collect_interstate(*sub, assigned, loop_vars, code);
+      collect_interstate(*sub, assigned, loop_vars, names);
     } else if (auto* cond = b->as<ConditionalBlock>()) {
       for (const auto& br : cond->branches()) {
-        if (br.condition) code += br.condition->code + "\n";
-        if (br.body) collect_interstate(*br.body, assigned, loop_vars, code);
+        if (br.condition) names.merge(code_names(*br.condition).data());
+        if (br.body) collect_interstate(*br.body, assigned, loop_vars, names);
       }
     }
   }
@@ -135,8 +124,8 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
   check_descriptors();
   // --- symbols ----------------------------------------------------------------------------
   std::set<std::string> assigned, loop_vars;
-  std::string interstate_code;
-  collect_interstate(sdfg, assigned, loop_vars, interstate_code);
+  std::set<std::string> interstate_names;
+  collect_interstate(sdfg, assigned, loop_vars, interstate_names);
   init_symbols = param_symbols;
   auto type_of = [&](const std::string& s) {
     auto it = sdfg.symbols.find(s);
@@ -163,7 +152,7 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
 
   // --- transient homes --------------------------------------------------------------------
   std::set<std::string> interstate_data;
-  for (const auto& id : identifiers_in(interstate_code))
+  for (const auto& id : interstate_names)
     if (sdfg.arrays.count(id)) interstate_data.insert(id);
 
   struct Use {

@@ -1,99 +1,11 @@
-// validate_for_codegen: validate() plus a parse of every Python code block (the sdfg layer
-// has no Python parser; the frontend's is the one the code generator translates with).
+// validate_for_codegen: validate() (which parses every Python code block since the sdfg layer
+// reads code with pycode).
 #include "weir/codegen/validate_code.h"
-
-#include "weir/frontend/parser.h"
-#include "weir/frontend/source.h"
 
 namespace weir::codegen {
 
-namespace {
+std::vector<Diagnostic> validate_for_codegen(const SDFG& sdfg) { return validate(sdfg); }
 
-class CodeCheck {
- public:
-  explicit CodeCheck(std::vector<Diagnostic>& out) : out_(out) {}
-
-  void sdfg(const SDFG& s, const std::string& path) { region(s, path); }
-
- private:
-  std::vector<Diagnostic>& out_;
-
-  static ElementRef at(const std::string& sdfg, const ControlFlowBlock* b) {
-    ElementRef r;
-    r.sdfg = sdfg;
-    if (b && b->kind() != BlockKind::SDFG) r.block_path = b->path();
-    return r;
-  }
-
-  void report(const std::string& code, const std::string& message, const ElementRef& where) {
-    out_.push_back({code, message, where});
-  }
-
-  /// Parses `c` as an expression (`statements` false) or statements; reports what fails.
-  void python(const CodeBlock& c, bool statements, const std::string& what, const std::string& code,
-              const ElementRef& where) {
-    if (c.language != Language::Python) {
-      if (code != "tasklet-syntax")
-        report("code-language", what + " is " + std::string(to_string(c.language)) + ", not Python", where);
-      return;
-    }
-    if (c.code.find_first_not_of(" \t\r\n") == std::string::npos) return;
-    try {
-      if (statements) frontend::parse_statements(c.code);
-      else frontend::parse_expression(c.code);
-    } catch (const frontend::FrontendError& e) {
-      report(code, what + " `" + c.code + "` does not parse as Python: " + e.message(), where);
-    }
-  }
-
-  void region(const ControlFlowRegion& r, const std::string& path) {
-    for (const ControlFlowEdge* e : r.edges()) {
-      ElementRef where = at(path, &r);
-      where.edge = static_cast<long>(e->id);
-      python(e->data.condition, false, "interstate condition", "code-syntax", where);
-      for (const auto& [target, value] : e->data.assignments)
-        python({value, Language::Python}, false, "interstate assignment " + target + " =", "code-syntax", where);
-    }
-    for (const ControlFlowBlock* b : r.blocks()) {
-      if (const auto* st = b->as<SDFGState>()) state(*st, path);
-      if (const auto* loop = b->as<LoopRegion>()) {
-        python(loop->init_statement, true, "loop init statement", "code-syntax", at(path, b));
-        python(loop->loop_condition, false, "loop condition", "code-syntax", at(path, b));
-        python(loop->update_statement, true, "loop update statement", "code-syntax", at(path, b));
-      }
-      if (const auto* sub = b->as<ControlFlowRegion>()) region(*sub, path);
-      if (const auto* cond = b->as<ConditionalBlock>()) {
-        for (const auto& br : cond->branches()) {
-          if (br.condition) python(*br.condition, false, "branch condition", "code-syntax", at(path, b));
-          if (br.body) region(*br.body, path);
-        }
-      }
-    }
-  }
-
-  void state(const SDFGState& st, const std::string& path) {
-    for (const Node* n : st.nodes()) {
-      ElementRef where = at(path, &st);
-      where.node = static_cast<long>(n->id());
-      where.node_label = n->label;
-      if (const auto* t = n->as<Tasklet>())
-        python(t->code, true, "the code of tasklet '" + t->label + "'", "tasklet-syntax", where);
-      if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
-    }
-  }
-};
-
-}  // namespace
-
-std::vector<Diagnostic> validate_for_codegen(const SDFG& sdfg) {
-  std::vector<Diagnostic> out = validate(sdfg);
-  if (out.empty()) CodeCheck(out).sdfg(sdfg, sdfg.name);
-  return out;
-}
-
-void validate_for_codegen_or_throw(const SDFG& sdfg) {
-  std::vector<Diagnostic> d = validate_for_codegen(sdfg);
-  if (!d.empty()) throw InvalidSDFGError(std::move(d));
-}
+void validate_for_codegen_or_throw(const SDFG& sdfg) { validate_or_throw(sdfg); }
 
 }  // namespace weir::codegen

@@ -1,4 +1,4 @@
-// Text helpers of the code generator: an indenting line writer, identifier scanning, escaping.
+// Text helpers of the code generator: an indenting line writer, label sanitizing, escaping.
 #include <cctype>
 
 #include "codegen_internal.h"
@@ -44,36 +44,6 @@ std::string Writer::str() const {
     out.append(static_cast<std::size_t>(ind) * 4, ' ');
     out += text;
     out += '\n';
-  }
-  return out;
-}
-
-std::set<std::string> identifiers_in(const std::string& text) {
-  std::set<std::string> out;
-  std::size_t i = 0, n = text.size();
-  while (i < n) {
-    char c = text[i];
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') {  // line comment
-      while (i < n && text[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '"') {  // string literal
-      ++i;
-      while (i < n && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t b = i;
-      while (i < n && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-      out.insert(text.substr(b, i - b));
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {  // numbers (1e5, 0x1F) are not identifiers
-      while (i < n && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-      continue;
-    }
-    ++i;
   }
   return out;
 }

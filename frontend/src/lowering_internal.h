@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "weir/frontend/lowering.h"
-#include "weir/frontend/source.h"
+#include "weir/pycode/source.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir::frontend::lowering {

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "weir/frontend/parser.h"
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/parser.h"
+#include "weir/pycode/unparse.h"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "weir/frontend/source.h"
+#include "weir/pycode/source.h"
 
 namespace weir::frontend {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "out_hazards.h"
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/unparse.h"
 
 namespace weir::frontend {
 

@@ -1,77 +1,30 @@
 // SDFG: data containers, symbols, free symbols / call signature, nested-SDFG links and deep copy.
 #include "weir/sdfg/sdfg.h"
+#include "weir/pycode/source.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/names.h"
-
-#include <cctype>
 
 namespace weir {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
-// Symbols read by an expression text; texts the symbolic parser cannot read (Python it does not
-// model: subscripts, attribute calls, ...) contribute nothing.
-void expr_symbols(const std::string& text, std::set<std::string>& used) {
-  if (trim(text).empty()) return;
+// Names Python code reads and assigns, from its syntax tree (called functions and attribute
+// bases such as `math` are not symbols). Invalid Python contributes nothing here: validate()
+// reports it with its element.
+void code_symbols(const CodeBlock& code, std::set<std::string>& used, std::set<std::string>& defined) {
+  if (code.language != Language::Python) return;
   try {
-    used.merge(sym::Expr::parse(text).free_symbols());
-  } catch (const Error&) {
-    // not a symbolic expression: skipped on purpose
+    pycode::NameUse u = code_names(code);
+    used.merge(u.reads);
+    defined.merge(u.writes);
+  } catch (const pycode::SourceError&) {
   }
 }
 
-// Symbols read and written by Python statements ("i = 0", "i += 1", "i < N", "a = b; c = d").
-// Statements are split at ';' and newlines; "x = rhs" and "x op= rhs" define x.
-void code_symbols(const std::string& code, std::set<std::string>& used, std::set<std::string>& defined) {
-  std::size_t begin = 0;
-  while (begin <= code.size()) {
-    std::size_t end = code.find_first_of(";\n", begin);
-    if (end == std::string::npos) end = code.size();
-    std::string stmt = code.substr(begin, end - begin);
-    begin = end + 1;
-    // Find a top-level assignment '=' that is not part of ==, <=, >=, !=.
-    std::size_t eq = std::string::npos;
-    int depth = 0;
-    for (std::size_t i = 0; i < stmt.size(); ++i) {
-      char c = stmt[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if (c == ')' || c == ']' || c == '}') --depth;
-      else if (c == '=' && depth == 0) {
-        if (i + 1 < stmt.size() && stmt[i + 1] == '=') {  // "=="
-          ++i;
-          continue;
-        }
-        if (i > 0 && std::string("<>!").find(stmt[i - 1]) != std::string::npos) continue;  // <= >= !=
-        eq = i;
-        break;
-      }
-    }
-    if (eq == std::string::npos) {
-      expr_symbols(stmt, used);
-      continue;
-    }
-    std::string lhs = stmt.substr(0, eq);
-    std::string rhs = stmt.substr(eq + 1);
-    // Augmented assignment: "i += 1" reads i as well.
-    std::string op;
-    while (!lhs.empty() && std::string("+-*/%&|^<>").find(lhs.back()) != std::string::npos) {
-      op.insert(op.begin(), lhs.back());
-      lhs.pop_back();
-    }
-    lhs = trim(lhs);
-    if (!is_identifier(lhs)) {
-      expr_symbols(rhs, used);
-      continue;
-    }
-    if (!op.empty()) used.insert(lhs);
-    defined.insert(lhs);
-    expr_symbols(rhs, used);
+void expr_symbols(const std::string& text, std::set<std::string>& used) {
+  try {
+    used.merge(expression_names(text).reads);
+  } catch (const pycode::SourceError&) {
   }
 }
 
@@ -90,7 +43,7 @@ void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<st
       // As DaCe's Tasklet.free_symbols: names the code reads that are not connectors and not
       // assigned inside the tasklet.
       std::set<std::string> reads, locals;
-      code_symbols(t->code.code, reads, locals);
+      code_symbols(t->code, reads, locals);
       for (const auto& s : reads)
         if (!t->in_connectors.count(s) && !t->out_connectors.count(s) && !locals.count(s)) used.insert(s);
     }
@@ -105,7 +58,7 @@ void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<st
 
 void region_symbols(const ControlFlowRegion& r, std::set<std::string>& used, std::set<std::string>& defined) {
   for (const ControlFlowEdge* e : r.edges()) {
-    expr_symbols(e->data.condition.code, used);
+    code_symbols(e->data.condition, used, defined);
     for (const auto& [target, value] : e->data.assignments) {
       defined.insert(target);
       expr_symbols(value, used);
@@ -119,13 +72,13 @@ void region_symbols(const ControlFlowRegion& r, std::set<std::string>& used, std
     if (auto* loop = b->as<LoopRegion>()) {
       if (!loop->loop_variable.empty()) defined.insert(loop->loop_variable);
       for (const auto* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
-        code_symbols(c->code, used, defined);
+        code_symbols(*c, used, defined);
     }
     if (auto* sub = b->as<ControlFlowRegion>()) {
       region_symbols(*sub, used, defined);
     } else if (auto* cond = b->as<ConditionalBlock>()) {
       for (const auto& br : cond->branches()) {
-        if (br.condition) expr_symbols(br.condition->code, used);
+        if (br.condition) code_symbols(*br.condition, used, defined);
         if (br.body) region_symbols(*br.body, used, defined);
       }
     }

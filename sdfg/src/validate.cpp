@@ -8,6 +8,8 @@
 #include <map>
 
 #include "validate_internal.h"
+#include "weir/pycode/parser.h"
+#include "weir/pycode/unparse.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir {
@@ -35,6 +37,7 @@ InvalidSDFGError::InvalidSDFGError(std::vector<Diagnostic> diagnostics)
 std::vector<Diagnostic> validate(const SDFG& sdfg) {
   std::vector<Diagnostic> out;
   detail::validate_sdfg_into(sdfg, sdfg.name, out, 0, nullptr);
+  if (out.empty()) detail::validate_code_into(sdfg, out);
   return out;
 }
 
@@ -110,19 +113,37 @@ std::optional<SymbolSet> expression_symbols(const std::string& text) {
 }
 
 std::optional<SymbolSet> statement_symbols(const std::string& text) {
-  // `name = expr`: find a single '=' that is not part of ==, <=, >=, !=.
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '=') continue;
-    bool part_of_operator = (i + 1 < text.size() && text[i + 1] == '=') ||
-                            (i > 0 && (text[i - 1] == '=' || text[i - 1] == '<' ||
-                                       text[i - 1] == '>' || text[i - 1] == '!'));
-    if (part_of_operator) {
-      ++i;
-      continue;
-    }
-    return expression_symbols(text.substr(i + 1));
+  // Assignments `x = e` / `x op= e`, from the syntax tree; the symbols of each value, less the
+  // names the statements before it assigned. Anything else: not checked (nullopt).
+  pycode::StmtList body;
+  try {
+    body = pycode::parse_statements(text, "<statement>");
+  } catch (const pycode::SourceError&) {
+    return std::nullopt;  // validate_for_codegen reports the syntax error
   }
-  return expression_symbols(text);
+  SymbolSet out, assigned;
+  for (const pycode::StmtPtr& st : body) {
+    const pycode::Expr* value = nullptr;
+    const pycode::Expr* target = nullptr;
+    if (const auto* a = pycode::dyn_cast<pycode::Assign>(st.get()); a && a->targets.size() == 1) {
+      value = a->value.get();
+      target = a->targets[0].get();
+    } else if (const auto* g = pycode::dyn_cast<pycode::AugAssign>(st.get())) {
+      value = g->value.get();
+      target = g->target.get();
+      if (const auto* n = pycode::dyn_cast<pycode::Name>(target); n && !assigned.count(n->id)) out.insert(n->id);
+    } else if (const auto* e = pycode::dyn_cast<pycode::ExprStmt>(st.get())) {
+      value = e->value.get();
+    }
+    if (!value) return std::nullopt;
+    auto used = expression_symbols(pycode::unparse(*value));
+    if (!used) return std::nullopt;
+    for (const std::string& u : *used)
+      if (!assigned.count(u)) out.insert(u);
+    if (const auto* n = pycode::dyn_cast<pycode::Name>(target)) assigned.insert(n->id);
+    else if (target) return std::nullopt;
+  }
+  return out;
 }
 
 SymbolSet undefined_in(const SymbolSet& used, const SymbolSet& defined) {

@@ -18,6 +18,11 @@ namespace weir::detail {
 
 using SymbolSet = std::set<std::string>;
 
+/// Parses every Python code block of `sdfg` and its nested SDFGs (tasklets: "tasklet-syntax";
+/// conditions, assignments, loop statements: "code-syntax", and "code-language" where they are
+/// not Python). validate() runs it when everything else is valid.
+void validate_code_into(const SDFG& sdfg, std::vector<Diagnostic>& out);
+
 class Validator {
  public:
   Validator(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out, int depth,

@@ -8,11 +8,12 @@
 #include <sstream>
 #include <string>
 
-#include "weir/frontend/ast_dump.h"
-#include "weir/frontend/lexer.h"
-#include "weir/frontend/parser.h"
-#include "weir/frontend/source.h"
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/ast_dump.h"
+#include "weir/pycode/lexer.h"
+#include "weir/pycode/parser.h"
+#include "weir/pycode/source.h"
+#include "weir/frontend/python_syntax.h"
+#include "weir/pycode/unparse.h"
 
 namespace weir::frontend::test {
 

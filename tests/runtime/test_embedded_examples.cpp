@@ -4,7 +4,7 @@
 // the embedded backend only (with a warning naming what is missing).
 #include "embedded_test_util.h"
 #include "runtime_test_util.h"
-#include "weir/frontend/source.h"
+#include "weir/frontend/python_syntax.h"
 
 using namespace weir;
 using namespace weir::runtime;

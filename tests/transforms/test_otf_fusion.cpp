@@ -185,6 +185,32 @@ TEST_CASE("OTFMapFusion: refusals say why", "[transforms][otf-fusion]") {
   }
 }
 
+TEST_CASE("OTFMapFusion: a map parameter's name inside a string literal is not a use", "[transforms][otf-fusion]") {
+  // Regression: the text scanner behind "uses map parameter" promised to skip string literals
+  // and did not, so this producer was refused. On the syntax tree 'i' is a constant, not a name.
+  auto sdfg = make_offset_chain();
+  const std::string code = "y = 2 * x0 if 'i' != 'k' else x0  # i";
+  for (Node* n : only_state(*sdfg).nodes())
+    if (auto* tk = n->as<Tasklet>(); tk && tk->label == "producer") tk->code.code = code;
+  require_valid(*sdfg);
+  OTFMapFusion t;
+  transforms::AnalysisCache cache;
+  auto cands = transforms::find_matches(*sdfg, t, cache);
+  const transforms::Candidate* ok = nullptr;
+  for (const auto& c : cands) {
+    if (!c.result) CHECK_THAT(c.result.reason(), !Contains("uses map parameter"));
+    if (c.result && !ok) ok = &c;
+  }
+  REQUIRE(ok);
+  transforms::apply_transactional(*sdfg, t, ok->match, cache);
+  require_valid(*sdfg);
+  // The three copies of the producer keep its text byte for byte (literal and comment included).
+  std::size_t copies = 0;
+  for (Node* n : only_state(*sdfg).nodes())
+    if (auto* tk = n->as<Tasklet>(); tk && tk->code.code == code) ++copies;
+  CHECK(copies == 3);
+}
+
 TEST_CASE("OTFMapFusion: a transient with another reader stays and is still written", "[transforms][otf-fusion]") {
   auto sdfg = make_offset_chain();
   SDFGState& st = only_state(*sdfg);

@@ -2,8 +2,8 @@
 #include "weir/transforms/analysis.h"
 
 #include <array>
-#include <cctype>
 
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/transformation.h"
 
@@ -45,31 +45,16 @@ const std::vector<NodeId>& AnalysisCache::nodes_of_kind(const SDFGState& st, Nod
 
 namespace {
 
-/// Identifier tokens of a Python text (conservative: attribute names and keywords included).
-void identifiers(const std::string& s, std::set<std::string>& out) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (std::isalpha(c) || c == '_') {
-      std::size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
-      out.insert(s.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(c)) {
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-    } else {
-      ++i;
-    }
-  }
-}
+/// Names code mentions (read or written; attribute bases included, conservatively).
+void identifiers(const CodeBlock& code, std::set<std::string>& out) { out.merge(code_names(code).data()); }
 
 /// Names an interstate edge mentions.
 std::set<std::string> edge_names(const InterstateEdge& e) {
   std::set<std::string> out;
-  identifiers(e.condition.code, out);
+  identifiers(e.condition, out);
   for (const auto& [k, v] : e.assignments) {
     out.insert(k);
-    identifiers(v, out);
+    out.merge(expression_names(v).data());
   }
   return out;
 }
@@ -81,13 +66,13 @@ void control_flow_names(const ControlFlowRegion& r, std::map<std::string, int>& 
   for (ControlFlowBlock* b : r.blocks()) {
     std::set<std::string> out;
     if (auto* l = b->as<LoopRegion>()) {
-      identifiers(l->init_statement.code, out);
-      identifiers(l->loop_condition.code, out);
-      identifiers(l->update_statement.code, out);
+      identifiers(l->init_statement, out);
+      identifiers(l->loop_condition, out);
+      identifiers(l->update_statement, out);
     }
     if (auto* c = b->as<ConditionalBlock>()) {
       for (const auto& br : c->branches()) {
-        if (br.condition) identifiers(br.condition->code, out);
+        if (br.condition) identifiers(*br.condition, out);
         if (br.body) control_flow_names(*br.body, count);
       }
     } else if (auto* sub = b->as<ControlFlowRegion>()) {

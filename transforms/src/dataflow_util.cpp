@@ -1,7 +1,10 @@
 // Helpers shared by the dataflow transformations.
 #include "dataflow_util.h"
 
-#include <cctype>
+#include "weir/pycode/parser.h"
+#include "weir/pycode/rewrite.h"
+#include "weir/pycode/unparse.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::transforms::detail {
 
@@ -86,59 +89,10 @@ std::optional<Memlet> outer_memlet_of_exit(const SDFGState& st, NodeId exit, con
   return st.edge(outs.front()).memlet;
 }
 
-std::string substitute_code(const std::string& code, const std::map<std::string, std::string>& m) {
-  std::string out;
-  std::size_t i = 0;
-  char quote = 0;
-  while (i < code.size()) {
-    char c = code[i];
-    if (quote) {
-      out += c;
-      if (c == '\\' && i + 1 < code.size()) {
-        out += code[++i];
-      } else if (c == quote) {
-        quote = 0;
-      }
-      ++i;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      out += c;
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
-      std::string word = code.substr(i, j - i);
-      std::size_t p = out.find_last_not_of(' ');
-      bool attribute = p != std::string::npos && out[p] == '.';
-      auto it = m.find(word);
-      out += (it != m.end() && !attribute) ? "(" + it->second + ")" : word;
-      i = j;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      std::size_t j = i;
-      while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '.' || code[j] == '_')) ++j;
-      out += code.substr(i, j - i);
-      i = j;
-      continue;
-    }
-    out += c;
-    ++i;
-  }
-  return out;
-}
-
 std::string python_expr(const sym::Expr& e) {
-  std::string s = e.str();
-  static const std::pair<const char*, const char*> names[] = {{"Min(", "min("}, {"Max(", "max("}, {"Abs(", "abs("}};
-  for (const auto& [from, to] : names)
-    for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + 4))
-      if (p == 0 || !(std::isalnum(static_cast<unsigned char>(s[p - 1])) || s[p - 1] == '_')) s.replace(p, 4, to);
-  return s;
+  // sympy's printing of Min/Max/Abs calls, renamed on the syntax tree to Python's builtins.
+  return pycode::unparse(*pycode::rename_calls(*pycode::parse_expression(e.str(), "<symbolic>"),
+                                                {{"Min", "min"}, {"Max", "max"}, {"Abs", "abs"}}));
 }
 
 void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m) {
@@ -166,7 +120,7 @@ void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry, con
     if (auto* inner = node.as<MapEntry>()) {
       inner->map->range = inner->map->range.subs(m);
     } else if (auto* t = node.as<Tasklet>()) {
-      if (t->code.language == Language::Python) t->code.code = substitute_code(t->code.code, text);
+      substitute_in_code(t->code, text);
     } else if (auto* ns = node.as<NestedSDFGNode>()) {
       for (auto& [k, v] : ns->symbol_mapping) v = v.subs(m);
     }

@@ -25,10 +25,6 @@ NodeId directly_nested_map(const SDFGState& st, const MapEntry& outer, std::stri
 std::optional<Memlet> outer_memlet_of_entry(const SDFGState& st, NodeId entry, const std::string& out_conn);
 std::optional<Memlet> outer_memlet_of_exit(const SDFGState& st, NodeId exit, const std::string& in_conn);
 
-/// Replaces whole-word occurrences of the identifiers in `m` in Python code (not after '.',
-/// not inside string literals) by "(replacement)".
-std::string substitute_code(const std::string& code, const std::map<std::string, std::string>& m);
-
 /// Python text of a symbolic expression, for code (tasklets, loop conditions, interstate
 /// edges): sympy's Min/Max/Abs become Python's min/max/abs, which code generators translate.
 std::string python_expr(const sym::Expr& e);

@@ -10,9 +10,13 @@
 // Everything that can make the pass fail is checked before the SDFG is changed.
 #include "weir/transforms/flatten_control_flow.h"
 
+#include "weir/pycode/names.h"
+#include "weir/pycode/parser.h"
+#include "weir/pycode/unparse.h"
 #include "weir/sdfg/names.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -35,9 +39,6 @@ using Assignments = std::vector<std::pair<std::string, std::string>>;
 // --- text helpers --------------------------------------------------------------------------
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_word_char(char c) { return is_alpha(c) || is_digit(c) || c == '.' || c == '$'; }
 
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
@@ -46,79 +47,40 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-
-/// Python-ish tokens: words (identifiers, numbers, `$N`), two-character operators, single
-/// characters. Whitespace is dropped.
-std::vector<std::string> tokenize(std::string_view s) {
-  static const std::set<std::string_view> two{"==", "!=", "<=", ">=", "//", "**", "<<", ">>"};
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    if (is_space(s[i])) {
-      ++i;
-    } else if (is_word_char(s[i])) {
-      std::size_t j = i;
-      while (j < s.size() && is_word_char(s[j])) ++j;
-      out.emplace_back(s.substr(i, j - i));
-      i = j;
-    } else if (i + 1 < s.size() && two.count(s.substr(i, 2))) {
-      out.emplace_back(s.substr(i, 2));
-      i += 2;
-    } else {
-      out.emplace_back(1, s[i]);
-      ++i;
-    }
+// Conditions and assignment values are read as Python expressions (pycode); text that does not
+// parse has no tree (validate() reports it), and the helpers below then decide conservatively.
+pycode::ExprPtr expression_tree(std::string_view text) {
+  try {
+    return pycode::parse_expression(text, "<condition>");
+  } catch (const pycode::SourceError&) {
+    return nullptr;
   }
+}
+
+/// Names an expression text may read (an over-approximation: function names are included);
+/// nullopt when it is not an expression.
+std::optional<std::set<std::string>> names_in(std::string_view s) {
+  pycode::ExprPtr e = expression_tree(s);
+  if (!e) return std::nullopt;
+  pycode::NameUse use = pycode::names_used(*e);
+  std::set<std::string> out = use.data();
+  out.merge(use.called);
   return out;
 }
 
-/// Names an expression text may read (an over-approximation: function names are included).
-std::set<std::string> names_in(std::string_view s) {
-  std::set<std::string> out;
-  for (auto& t : tokenize(s)) {
-    std::string w = !t.empty() && t[0] == '$' ? t.substr(1) : t;
-    if (is_identifier(w)) out.insert(w);
-  }
-  return out;
+/// Whether parentheses enclose all of `c` ("(t < N)", not "(a) and (b)"): the text inside them
+/// is the same expression.
+bool enclosed(const std::string& c) {
+  if (c.size() < 2 || c.front() != '(' || c.back() != ')') return false;
+  pycode::ExprPtr whole = expression_tree(c), inner = expression_tree(std::string_view(c).substr(1, c.size() - 2));
+  return whole && inner && pycode::unparse(*whole) == pycode::unparse(*inner);
 }
 
-/// Removes parentheses that enclose the whole token list: "((a < b))" -> "a < b".
-void strip_outer_parens(std::vector<std::string>& t) {
-  while (t.size() >= 2 && t.front() == "(" && t.back() == ")") {
-    int depth = 0;
-    bool encloses = true;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (t[i] == "(") ++depth;
-      if (t[i] == ")") --depth;
-      if (depth == 0 && i + 1 < t.size()) {
-        encloses = false;  // the first '(' closes before the end: "(a) and (b)"
-        break;
-      }
-    }
-    if (!encloses) return;
-    t.erase(t.begin());
-    t.pop_back();
-  }
-}
-
-/// Whether `d` is textually the negation of `c` ("not (c)", "not c", "(not (c))").
+/// Whether `d` is the negation of `c` ("not (c)", "not c", "(not (c))"), on their syntax trees.
 bool is_negation_of(std::string_view d, std::string_view c) {
-  auto td = tokenize(d);
-  strip_outer_parens(td);
-  if (td.empty() || td[0] != "not") return false;
-  std::vector<std::string> rest(td.begin() + 1, td.end());
-  // `not` binds tighter than and/or/if-else: "not a and b" is not the negation of "a and b".
-  int depth = 0;
-  for (const auto& t : rest) {
-    if (t == "(" || t == "[" || t == "{") ++depth;
-    if (t == ")" || t == "]" || t == "}") --depth;
-    if (depth == 0 && (t == "and" || t == "or" || t == "if" || t == "else" || t == "lambda"))
-      return false;
-  }
-  strip_outer_parens(rest);
-  auto tc = tokenize(c);
-  strip_outer_parens(tc);
-  return !rest.empty() && rest == tc;
+  pycode::ExprPtr td = expression_tree(d), tc = expression_tree(c);
+  const auto* neg = pycode::dyn_cast<pycode::UnaryOp>(td.get());
+  return tc && neg && neg->op == pycode::UnaryOperator::Not && pycode::unparse(*neg->operand) == pycode::unparse(*tc);
 }
 
 /// Whether one of the edges is always taken when the block ends: one is unconditional, or two
@@ -133,13 +95,7 @@ bool evidently_exhaustive(const std::vector<const ControlFlowEdge*>& outs) {
 }
 
 /// `c` in parentheses, unless they already enclose all of it: "(t < N)" stays as it is.
-std::string parenthesize(const std::string& c) {
-  auto t = tokenize(c);
-  auto stripped = t;
-  strip_outer_parens(stripped);
-  if (stripped.size() < t.size()) return c;
-  return "(" + c + ")";
-}
+std::string parenthesize(const std::string& c) { return enclosed(c) ? c : "(" + c + ")"; }
 
 /// "not (c)": "(t < N)" becomes "not (t < N)", "x > 0" becomes "not (x > 0)".
 std::string negate(const std::string& c) { return "not " + parenthesize(c); }
@@ -175,7 +131,9 @@ bool can_append(const Assignments& first, const Assignments& extra) {
   for (const auto& [k, v] : first) written.insert(k);
   for (const auto& [k, v] : extra) {
     if (written.count(k)) return false;
-    for (const auto& n : names_in(v))
+    auto names = names_in(v);
+    if (!names) return false;
+    for (const auto& n : *names)
       if (written.count(n)) return false;
   }
   return true;
@@ -187,7 +145,27 @@ std::string describe_loop(const LoopRegion& loop) {
   return s;
 }
 
-/// Parses "x = expr" statements separated by ';' or newlines (outside brackets).
+/// The value of the assignment `st` as written in `code` (from after its target's `=` to the end
+/// of the statement), or as printed when the text there is not that expression.
+std::string value_text(const std::string& code, const pycode::Assign& st, const pycode::Stmt* next) {
+  const pycode::Expr& v = *st.value;
+  const auto& target = static_cast<const pycode::Name&>(*st.targets[0]);
+  const pycode::SourceFile& f = target.loc.file;
+  std::size_t from = f.line_offset(target.loc.line) + target.loc.column - 1 + target.id.size();
+  std::size_t to = next ? f.line_offset(next->loc.line) + next->loc.column - 1 : code.size();
+  if (from < to && to <= code.size()) {
+    std::string rest = trim(std::string_view(code).substr(from, to - from));
+    if (!rest.empty() && rest.back() == ';') rest = trim(std::string_view(rest).substr(0, rest.size() - 1));
+    if (!rest.empty() && rest.front() == '=') {
+      std::string text = trim(std::string_view(rest).substr(1));
+      pycode::ExprPtr as_written = expression_tree(text);
+      if (as_written && pycode::unparse(*as_written) == pycode::unparse(v)) return text;
+    }
+  }
+  return pycode::unparse(v);
+}
+
+/// Reads "x = expr" statements (separated by ';' or newlines) from their syntax tree.
 Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, const char* what) {
   auto fail = [&](const std::string& stmt, const std::string& why) -> Error {
     return Error("flatten_control_flow: " + describe_loop(loop) + ": " + what + " '" + code.code +
@@ -196,50 +174,27 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
   if (code.language != Language::Python && !trim(code.code).empty())
     throw fail("", "only Python statements can be flattened, not " +
                        std::string(to_string(code.language)));
-  std::vector<std::string> stmts;
-  std::string cur;
-  int depth = 0;
-  for (char c : code.code) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth <= 0 && (c == ';' || c == '\n')) {
-      stmts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
+  std::shared_ptr<const pycode::Code> tree;
+  try {
+    tree = code.parsed();
+  } catch (const pycode::SourceError& e) {
+    throw fail("", "not valid Python: " + e.message());
   }
-  stmts.push_back(cur);
   Assignments out;
-  for (const auto& raw : stmts) {
-    std::string st = trim(raw);
-    if (st.empty()) continue;
-    std::size_t eq = std::string::npos;
-    depth = 0;
-    for (std::size_t i = 0; i < st.size(); ++i) {
-      char c = st[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (c != '=' || depth != 0) continue;
-      char prev = i > 0 ? st[i - 1] : '\0';
-      char next = i + 1 < st.size() ? st[i + 1] : '\0';
-      if (next == '=') {  // "==": skip both characters
-        ++i;
-        continue;
-      }
-      if (prev == '<' || prev == '>' || prev == '!' || prev == '=') continue;
-      eq = i;
-      break;
+  const pycode::StmtList& body = tree->body();
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const auto* st = pycode::dyn_cast<pycode::Assign>(body[i].get());
+    if (!st || st->targets.size() != 1) {
+      pycode::StmtList one;
+      one.push_back(pycode::clone(body[i].get()));
+      throw fail(pycode::unparse(one), "expected assignments of the form 'name = expression'");
     }
-    if (eq == std::string::npos)
-      throw fail(st, "expected assignments of the form 'name = expression'");
-    std::string lhs = trim(std::string_view(st).substr(0, eq));
-    std::string rhs = trim(std::string_view(st).substr(eq + 1));
-    if (!is_identifier(lhs))
-      throw fail(st, "the left-hand side '" + lhs +
-                         "' is not a symbol name (expected 'name = expression')");
-    if (rhs.empty()) throw fail(st, "the assignment to '" + lhs + "' has no expression");
-    out.emplace_back(std::move(lhs), std::move(rhs));
+    const auto* target = pycode::dyn_cast<pycode::Name>(st->targets[0].get());
+    if (!target)
+      throw fail(pycode::unparse(*st->targets[0]) + " = " + pycode::unparse(*st->value),
+                 "the left-hand side '" + pycode::unparse(*st->targets[0]) +
+                     "' is not a symbol name (expected 'name = expression')");
+    out.emplace_back(target->id, value_text(code.code, *st, i + 1 < body.size() ? body[i + 1].get() : nullptr));
   }
   return out;
 }

@@ -4,10 +4,10 @@
 #include "fusion_util.h"
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 
 #include "dataflow_util.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms::detail {
@@ -82,16 +82,6 @@ bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector
   }
   std::sort(body.begin(), body.end());
   return true;
-}
-
-bool code_mentions(const std::string& code, const std::string& name) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t pos = code.find(name); pos != std::string::npos; pos = code.find(name, pos + 1)) {
-    bool before = pos > 0 && (ident(code[pos - 1]) || code[pos - 1] == '.');
-    bool after = pos + name.size() < code.size() && ident(code[pos + name.size()]);
-    if (!before && !after) return true;
-  }
-  return false;
 }
 
 namespace {
@@ -257,7 +247,7 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
       ++plan.body_tasklets;
       if (t->side_effects.value_or(false)) return refuse("tasklet '" + t->label + "' has side effects");
       for (const auto& p : a.params)
-        if (code_mentions(t->code.code, p))
+        if (code_names(t->code).data().count(p))
           return refuse("tasklet '" + t->label + "' uses map parameter '" + p + "' in its code");
     } else {
       const auto& an = *node.as<AccessNode>();

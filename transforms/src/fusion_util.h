@@ -31,9 +31,6 @@ std::string fresh_data_name(const SDFG& sdfg, const std::string& base, std::size
 /// false (and names the node in `why`) when the body holds a map, nested SDFG or library node.
 bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body, std::string& why);
 
-/// Whether `code` names identifier `name` (whole word, outside string literals).
-bool code_mentions(const std::string& code, const std::string& name);
-
 /// How the vertical recomputing fusion of map A (exit `exit_a`, writing transient access node
 /// `t_node`) into map B (entry `entry_b`) is done; filled by analyze_otf.
 struct OtfPlan {

@@ -2,6 +2,7 @@
 #include "weir/transforms/inline_sdfg.h"
 
 #include "dataflow_util.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "nest_util.h"
 #include "weir/transforms/analysis.h"
 
@@ -185,7 +186,7 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
       a->data = tr.at(a->data).outer;
       a->label = a->data;
     } else if (auto* t = c->as<Tasklet>()) {
-      if (t->code.language == Language::Python && !code_map.empty()) t->code.code = detail::substitute_code(t->code.code, code_map);
+      substitute_in_code(t->code, code_map);
     } else if (auto* me = c->as<MapEntry>()) {
       me->map->range = me->map->range.subs(mapping);
     } else if (auto* inner_ns = c->as<NestedSDFGNode>()) {

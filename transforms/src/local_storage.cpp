@@ -1,9 +1,8 @@
 // Local storage for accumulations (see the header).
 #include "weir/transforms/local_storage.h"
 
-#include <regex>
-
 #include "fusion_util.h"
+#include "weir/pycode/parser.h"
 
 namespace weir::transforms {
 
@@ -15,11 +14,22 @@ std::string LocalStorage::description() const {
 
 namespace {
 
+// `lambda a, b: a + b` (or `b + a`), read from its syntax tree.
 bool is_sum(const std::string& wcr) {
-  static const std::regex sum(R"(^\s*lambda\s+(\w+)\s*,\s*(\w+)\s*:\s*(\w+)\s*\+\s*(\w+)\s*$)");
-  std::smatch m;
-  if (!std::regex_match(wcr, m, sum)) return false;
-  return (m[3] == m[1] && m[4] == m[2]) || (m[3] == m[2] && m[4] == m[1]);
+  pycode::ExprPtr e;
+  try {
+    e = pycode::parse_expression(wcr, "<wcr>");
+  } catch (const pycode::SourceError&) {
+    return false;  // not Python: not a sum this pass knows
+  }
+  const auto* l = pycode::dyn_cast<pycode::Lambda>(e.get());
+  if (!l || l->params.size() != 2) return false;
+  const auto* add = pycode::dyn_cast<pycode::BinOp>(l->body.get());
+  if (!add || add->op != pycode::BinaryOperator::Add) return false;
+  const auto* x = pycode::dyn_cast<pycode::Name>(add->left.get());
+  const auto* y = pycode::dyn_cast<pycode::Name>(add->right.get());
+  const std::string &a = l->params[0].name, &b = l->params[1].name;
+  return x && y && ((x->id == a && y->id == b) || (x->id == b && y->id == a));
 }
 
 bool parallel(ScheduleType s) {

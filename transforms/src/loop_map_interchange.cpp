@@ -2,12 +2,12 @@
 #include "weir/transforms/loop_map_interchange.h"
 
 #include <algorithm>
-#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
 
 #include "nest_util.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::transforms {
 
@@ -248,24 +248,15 @@ void strip_block(ControlFlowBlock& b, const RunInfo& info) {
 std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
   const auto* reg = b.as<ControlFlowRegion>();
   if (!reg) return {};
-  std::vector<std::string> texts;
+  std::set<std::string> names;
   if (const auto* l = b.as<LoopRegion>())
-    texts = {l->init_statement.code, l->loop_condition.code, l->update_statement.code};
+    for (const CodeBlock* c : {&l->init_statement, &l->loop_condition, &l->update_statement}) names.merge(code_names(*c).data());
   for (const ControlFlowEdge* e : reg->edges()) {
-    texts.push_back(e->data.condition.code);
-    for (const auto& [k, v] : e->data.assignments) texts.push_back(v);
+    names.merge(code_names(e->data.condition).data());
+    for (const auto& [k, v] : e->data.assignments) names.merge(expression_names(v).data());
   }
-  for (const std::string& t : texts) {
-    for (std::size_t i = 0; i < t.size();) {
-      auto word = [&](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-      if (!word(t[i])) { ++i; continue; }
-      std::size_t j = i;
-      while (j < t.size() && word(t[j])) ++j;
-      std::string w = t.substr(i, j - i);
-      if (sdfg.arrays.count(w)) return w;
-      i = j;
-    }
-  }
+  for (const std::string& w : names)
+    if (sdfg.arrays.count(w)) return w;
   for (const ControlFlowBlock* c : reg->blocks())
     if (auto w = data_in_control_flow(*c, sdfg); !w.empty()) return w;
   return {};

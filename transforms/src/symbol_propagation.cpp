@@ -1,9 +1,8 @@
 // SymbolPropagation: substitute constant interstate assignments and drop dead ones.
 #include "weir/transforms/symbol_propagation.h"
 
-#include <cctype>
-
 #include "dataflow_util.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::transforms {
 
@@ -13,40 +12,10 @@ std::string SymbolPropagation::description() const {
 
 namespace {
 
-/// Identifiers of Python text (not attributes, not inside strings): an over-approximation of
-/// the symbols it reads.
-void identifiers(const std::string& code, std::set<std::string>& out) {
-  char quote = 0;
-  for (std::size_t i = 0; i < code.size();) {
-    char c = code[i];
-    if (quote) {
-      if (c == '\\') i += 2;
-      else {
-        if (c == quote) quote = 0;
-        ++i;
-      }
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      quote = c;
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
-      std::size_t p = i;
-      while (p > 0 && code[p - 1] == ' ') --p;
-      if (p == 0 || code[p - 1] != '.') out.insert(code.substr(i, j - i));
-      i = j;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.' || code[i] == '_')) ++i;
-      continue;
-    }
-    ++i;
-  }
+/// The names code reads or writes (an over-approximation of the symbols it reads).
+void identifiers(const CodeBlock& code, std::set<std::string>& out) { out.merge(code_names(code).data()); }
+void identifiers(const std::string& expression, std::set<std::string>& out) {
+  out.merge(expression_names(expression).data());
 }
 
 /// Calls f(region) for every region of `sdfg` (not nested SDFGs).
@@ -74,23 +43,23 @@ std::set<std::string> names_read(SDFG& sdfg) {
   for (const auto& [n, d] : sdfg.arrays) used.merge(d.free_symbols());
   for_regions(sdfg, [&](ControlFlowRegion& r) {
     for (const ControlFlowEdge* e : r.edges()) {
-      identifiers(e->data.condition.code, used);
+      identifiers(e->data.condition, used);
       for (const auto& [k, v] : e->data.assignments) identifiers(v, used);
     }
     if (auto* L = r.as<LoopRegion>()) {
-      identifiers(L->init_statement.code, used);
-      identifiers(L->loop_condition.code, used);
-      identifiers(L->update_statement.code, used);
+      identifiers(L->init_statement, used);
+      identifiers(L->loop_condition, used);
+      identifiers(L->update_statement, used);
     }
     for (ControlFlowBlock* b : r.blocks()) {
       if (auto* c = b->as<ConditionalBlock>())
         for (auto& br : c->branches())
-          if (br.condition) identifiers(br.condition->code, used);
+          if (br.condition) identifiers(*br.condition, used);
       auto* st = b->as<SDFGState>();
       if (!st) continue;
       for (Node* n : st->nodes()) {
         if (auto* me = n->as<MapEntry>()) used.merge(me->map->range.free_symbols());
-        else if (auto* t = n->as<Tasklet>()) identifiers(t->code.code, used);
+        else if (auto* t = n->as<Tasklet>()) identifiers(t->code, used);
         else if (auto* ns = n->as<NestedSDFGNode>())
           for (const auto& [k, v] : ns->symbol_mapping) used.merge(v.free_symbols());
       }
@@ -108,7 +77,7 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
   std::map<std::string, sym::Expr> m{{name, value}};
   std::map<std::string, std::string> text{{name, detail::python_expr(value)}};
   auto code = [&](CodeBlock& c) {
-    if (c.language == Language::Python) c.code = detail::substitute_code(c.code, text);
+    substitute_in_code(c, text);
   };
   for (auto& [n, d] : sdfg.arrays) {
     for (auto* v : {&d.shape, &d.strides, &d.offset})
@@ -119,7 +88,7 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
     for (const ControlFlowEdge* ce : r.edges()) {
       ControlFlowEdge& e = r.edge(ce->id);
       code(e.data.condition);
-      for (auto& [k, v] : e.data.assignments) v = detail::substitute_code(v, text);
+      for (auto& [k, v] : e.data.assignments) v = substitute_in_expression(v, text);
     }
     if (auto* L = r.as<LoopRegion>()) {
       code(L->init_statement);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "weir/codegen/code_target.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 
@@ -64,6 +65,8 @@ struct CodegenOptions {
   /// and the opt-in (`weir run/compile --trust-code`). Python tasklets are translated, never
   /// pasted, and need no trust. See docs/security.md.
   bool trust_code = false;
+  /// The target whose spellings the translated code uses (math functions, atomics); the CPU's.
+  const CodeTarget* target = &cpu_target();
 };
 
 struct GeneratedCode {

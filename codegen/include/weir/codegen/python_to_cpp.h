@@ -1,5 +1,6 @@
 // Translation of the Python code in SDFGs (tasklets, interstate conditions and assignments, loop
-// statements) to C++, by walking the frontend parser's syntax tree. Python semantics are kept
+// statements) to C++, by walking pycode's syntax tree (the tree a CodeBlock caches), for one
+// target (code_target.h: the CPU's spellings now, CUDA's next). Python semantics are kept
 // where C++ differs: `/` is true division, `//` and `%` floor, `**` is a power, `and`/`or`/`not`
 // are boolean, comparisons chain.
 #pragma once
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "weir/codegen/code_target.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/types.h"
 
@@ -62,20 +64,28 @@ struct PyContext {
   bool allow_locals = true;
   /// Filled by the translator: the vars the code reads or writes.
   mutable std::set<std::string> used;
+  /// Spellings of math functions for the code's target.
+  const CodeTarget* target = &cpu_target();
 };
 
 /// Translates statements (tasklet code). Returns C++ statement lines, nested blocks indented by
 /// four spaces. Locals assigned in the code become `auto` variables (declared before the first
 /// block that assigns them conditionally). Throws PythonTranslationError.
 std::vector<std::string> translate_python_statements(std::string_view code, PyContext& ctx);
+/// The same for a code block's cached tree (not parsed again): what the code generators call.
+std::vector<std::string> translate_statements(const CodeBlock& code, PyContext& ctx);
 
 /// Translates one expression. `type`, if given, receives its type. Throws PythonTranslationError.
 std::string translate_python_expression(std::string_view code, const PyContext& ctx,
                                         ScalarType* type = nullptr);
+/// The same for a code block holding one expression statement (a condition), from its tree.
+std::string translate_expression(const CodeBlock& code, const PyContext& ctx, ScalarType* type = nullptr);
 
 /// Translates assignment statements `x = e; y = f` (loop init/update statements) to one C++
 /// expression `x = e, y = f` (empty for empty code). Targets must be writable vars.
 std::string translate_python_assignments(std::string_view code, const PyContext& ctx);
+/// The same for a code block's tree.
+std::string translate_assignments(const CodeBlock& code, const PyContext& ctx);
 
 /// Write-conflict resolution lambda (`lambda a, b: a + b`) as a C++ update of `target` with
 /// `value`: "target += value" for +, *, -, &, |, ^ (`op` receives "+" etc.), else a full

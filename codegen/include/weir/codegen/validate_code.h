@@ -1,8 +1,8 @@
-// Validation for code generation: validate() (sdfg/validate.h) plus what only the layers above
-// the IR can check, the Python code the code generator translates. An SDFG that passes is one
-// the code generator reads without finding a defect of the SDFG (it may still use a feature the
-// CPU code generator does not support, a CodegenError). `weir validate` and the compile step
-// both run it, so that "valid" means "generates".
+// Validation for code generation: validate() (sdfg/validate.h), which also parses the Python code
+// the code generator translates. An SDFG that passes is one the code generator reads without
+// finding a defect of the SDFG (it may still use a feature the CPU code generator does not
+// support, a CodegenError). `weir validate` and the compile step both run it, so that "valid"
+// means "generates".
 #pragma once
 
 #include <vector>
@@ -12,11 +12,12 @@
 
 namespace weir::codegen {
 
-/// validate(sdfg), then every Python code block of the SDFG and its nested SDFGs parsed with
-/// the frontend's parser: tasklet code as statements ("tasklet-syntax"), interstate conditions
-/// and assignment values, branch conditions and loop conditions as expressions, loop init /
-/// update statements as statements ("code-syntax"). Interstate conditions, branch conditions
-/// and loop statements must be Python ("code-language"). Never throws on a malformed graph.
+/// validate(sdfg), which ends by parsing every Python code block of the SDFG and its nested
+/// SDFGs with pycode's parser: tasklet code as statements ("tasklet-syntax"), interstate
+/// conditions and assignment values, branch conditions and loop conditions as expressions, loop
+/// init / update statements as statements ("code-syntax"). Interstate conditions, branch
+/// conditions and loop statements must be Python ("code-language"). Kept for the callers that
+/// name it; never throws on a malformed graph.
 std::vector<Diagnostic> validate_for_codegen(const SDFG& sdfg);
 
 /// Throws InvalidSDFGError listing validate_for_codegen()'s diagnostics, if any.

@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "weir/frontend/ast.h"
-#include "weir/frontend/source.h"
+#include "weir/frontend/python_syntax.h"
 #include "weir/frontend/types.h"
 
 namespace weir::frontend {

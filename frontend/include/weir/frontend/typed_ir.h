@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "weir/frontend/ast.h"
+#include "weir/frontend/python_syntax.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/types.h"
 

@@ -1,8 +1,9 @@
 // Typed, located errors of the SDFG layer. Every error names the element it is about.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "weir/pycode/error.h"
 
 namespace weir {
 
@@ -16,12 +17,6 @@ struct ElementRef {
   std::string node_label;
   /// e.g. "SDFG 'hdiff', state 'main/s0', node 3 ('lap_map')".
   std::string describe() const;
-};
-
-/// Base of all weir errors.
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 /// A structural misuse of the IR API (unknown node id, removing a node still in use, ...).

@@ -3,10 +3,16 @@
 // never by number, so that reordering an enum never breaks a saved file.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace weir::pycode {
+class Code;
+}
 
 namespace weir {
 
@@ -58,11 +64,34 @@ std::optional<Language> language_from_string(std::string_view name);
 enum class DeviceType : std::uint8_t { CPU, GPU };
 std::string_view to_string(DeviceType d);
 
-/// Source text with its language: tasklet code, interstate conditions, loop statements.
+/// Source text with its language: tasklet code, interstate conditions, loop statements (DaCe's
+/// CodeBlock). Python code carries its syntax tree: parsed once, on first use, into an immutable
+/// pycode::Code that copies of the block share, and parsed again only after `code` was assigned
+/// other text. Operations on the tree (pycode/rewrite.h) give a new tree; `set_parsed` stores it
+/// and re-prints `code`, so code nothing changed keeps its text byte for byte (comments included).
+/// Other languages are text only. Equality compares text and language.
 struct CodeBlock {
+  CodeBlock() = default;
+  CodeBlock(std::string code_text, Language lang = Language::Python);
+  CodeBlock(const CodeBlock& other);
+  CodeBlock& operator=(const CodeBlock& other);
+  ~CodeBlock();
+
   std::string code;
   Language language = Language::Python;
-  bool operator==(const CodeBlock&) const = default;
+
+  /// The syntax tree of Python code (statements; a condition is one expression statement), or
+  /// null for another language. Throws pycode::SourceError, located in "<code>", when the text
+  /// is not valid Python (the validator reports it with the element, see validate()).
+  std::shared_ptr<const pycode::Code> parsed() const;
+  /// Replaces Python code by `tree` (the result of a rewrite); `code` becomes its printed form.
+  void set_parsed(std::shared_ptr<const pycode::Code> tree);
+
+  bool operator==(const CodeBlock& o) const { return code == o.code && language == o.language; }
+
+ private:
+  // Shared, immutable, filled lazily by const readers (which may run on several threads).
+  mutable std::atomic<std::shared_ptr<const pycode::Code>> parsed_;
 };
 
 }  // namespace weir

@@ -1,9 +1,9 @@
 // The indented text dump of the AST.
-#include "weir/frontend/ast_dump.h"
+#include "weir/pycode/ast_dump.h"
 
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/unparse.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 namespace {
 
@@ -271,4 +271,4 @@ std::string dump(const Expr& expr, const DumpOptions& options) {
   return d.out;
 }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

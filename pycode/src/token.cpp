@@ -1,7 +1,7 @@
 // Token kind names and token descriptions for messages.
-#include "weir/frontend/token.h"
+#include "weir/pycode/token.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 std::string_view to_string(TokenKind kind) {
   switch (kind) {
@@ -33,4 +33,4 @@ std::string Token::describe() const {
   return "token";
 }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "weir/frontend/ast.h"
+#include "weir/pycode/ast.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 struct DumpOptions {
   bool locations = true;  ///< append " @line:col" to every node
@@ -23,4 +23,4 @@ std::string dump(const Module& module, const DumpOptions& options = {});
 std::string dump(const Stmt& stmt, const DumpOptions& options = {});
 std::string dump(const Expr& expr, const DumpOptions& options = {});
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

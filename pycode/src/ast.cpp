@@ -1,7 +1,7 @@
 // AST node names, operator spellings, deep copy and small helpers.
-#include "weir/frontend/ast.h"
+#include "weir/pycode/ast.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 Expr::~Expr() = default;
 Stmt::~Stmt() = default;
@@ -128,6 +128,13 @@ ExprList clone_all(const ExprList& list) {
   return out;
 }
 
+std::vector<Parameter> clone_params(const std::vector<Parameter>& params) {
+  std::vector<Parameter> out;
+  for (const Parameter& p : params)
+    out.push_back(Parameter{p.name, p.kind, clone(p.annotation.get()), clone(p.default_value.get()), p.loc});
+  return out;
+}
+
 std::vector<Keyword> clone_keywords(const std::vector<Keyword>& list) {
   std::vector<Keyword> out;
   for (const Keyword& k : list) out.push_back(Keyword{k.arg, clone(k.value.get()), k.loc});
@@ -251,9 +258,7 @@ ExprPtr clone(const Expr* expr) {
     case ExprKind::Lambda: {
       auto* f = static_cast<const Lambda*>(expr);
       auto n = std::make_unique<Lambda>(l);
-      for (const Parameter& p : f->params)
-        n->params.push_back(Parameter{p.name, p.kind, clone(p.annotation.get()),
-                                      clone(p.default_value.get()), p.loc});
+      n->params = clone_params(f->params);
       n->body = clone(f->body.get());
       return n;
     }
@@ -266,6 +271,107 @@ ExprPtr clone(const Expr* expr) {
   return nullptr;
 }
 
+StmtPtr clone(const Stmt* stmt) {
+  if (!stmt) return nullptr;
+  const SourceLocation& l = stmt->loc;
+  switch (stmt->kind) {
+    case StmtKind::Assign: {
+      auto* a = static_cast<const Assign*>(stmt);
+      auto n = std::make_unique<Assign>(l);
+      n->targets = clone_all(a->targets);
+      n->value = clone(a->value.get());
+      return n;
+    }
+    case StmtKind::AnnAssign: {
+      auto* a = static_cast<const AnnAssign*>(stmt);
+      auto n = std::make_unique<AnnAssign>(l);
+      n->target = clone(a->target.get());
+      n->annotation = clone(a->annotation.get());
+      n->value = clone(a->value.get());
+      return n;
+    }
+    case StmtKind::AugAssign: {
+      auto* a = static_cast<const AugAssign*>(stmt);
+      auto n = std::make_unique<AugAssign>(l);
+      n->target = clone(a->target.get());
+      n->op = a->op;
+      n->value = clone(a->value.get());
+      return n;
+    }
+    case StmtKind::Return: {
+      auto n = std::make_unique<Return>(l);
+      n->value = clone(static_cast<const Return*>(stmt)->value.get());
+      return n;
+    }
+    case StmtKind::Pass: return std::make_unique<Pass>(l);
+    case StmtKind::Expr: {
+      auto n = std::make_unique<ExprStmt>(l);
+      n->value = clone(static_cast<const ExprStmt*>(stmt)->value.get());
+      return n;
+    }
+    case StmtKind::If: {
+      auto* i = static_cast<const If*>(stmt);
+      auto n = std::make_unique<If>(l);
+      n->test = clone(i->test.get());
+      n->body = clone(i->body);
+      n->orelse = clone(i->orelse);
+      n->is_elif = i->is_elif;
+      return n;
+    }
+    case StmtKind::FunctionDef: {
+      auto* f = static_cast<const FunctionDef*>(stmt);
+      auto n = std::make_unique<FunctionDef>(l);
+      n->name = f->name;
+      n->decorators = clone_all(f->decorators);
+      n->params = clone_params(f->params);
+      n->returns = clone(f->returns.get());
+      n->body = clone(f->body);
+      n->body_skipped = f->body_skipped;
+      return n;
+    }
+    case StmtKind::ClassDef: {
+      auto* c = static_cast<const ClassDef*>(stmt);
+      auto n = std::make_unique<ClassDef>(l);
+      n->name = c->name;
+      n->decorators = clone_all(c->decorators);
+      n->bases = clone_all(c->bases);
+      n->keywords = clone_keywords(c->keywords);
+      n->body = clone(c->body);
+      return n;
+    }
+    case StmtKind::Import: {
+      auto n = std::make_unique<Import>(l);
+      n->names = static_cast<const Import*>(stmt)->names;
+      return n;
+    }
+    case StmtKind::ImportFrom: {
+      auto* i = static_cast<const ImportFrom*>(stmt);
+      auto n = std::make_unique<ImportFrom>(l);
+      n->module = i->module;
+      n->level = i->level;
+      n->names = i->names;
+      return n;
+    }
+    case StmtKind::Unparsed: {
+      auto* u = static_cast<const Unparsed*>(stmt);
+      auto n = std::make_unique<Unparsed>(l);
+      n->text = u->text;
+      n->first_token = u->first_token;
+      n->reason = u->reason;
+      n->end_line = u->end_line;
+      return n;
+    }
+  }
+  return nullptr;
+}
+
+StmtList clone(const StmtList& body) {
+  StmtList out;
+  out.reserve(body.size());
+  for (const StmtPtr& s : body) out.push_back(clone(s.get()));
+  return out;
+}
+
 std::string dotted_name(const Expr* expr) {
   if (const auto* name = dyn_cast<Name>(expr)) return name->id;
   if (const auto* attr = dyn_cast<Attribute>(expr)) {
@@ -275,4 +381,4 @@ std::string dotted_name(const Expr* expr) {
   return {};
 }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

@@ -1,11 +1,11 @@
-// SourceFile (text + line table), SourceLocation and FrontendError formatting.
-#include "weir/frontend/source.h"
+// SourceFile (text + line table), SourceLocation and SourceError formatting.
+#include "weir/pycode/source.h"
 
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 struct SourceFile::Data {
   std::string path;
@@ -108,9 +108,9 @@ std::string format_error(const SourceLocation& loc, const std::string& message) 
 
 }  // namespace
 
-FrontendError::FrontendError(SourceLocation location, const std::string& message)
+SourceError::SourceError(SourceLocation location, const std::string& message)
     : weir::Error(format_error(location, message)),
       location_(std::move(location)),
       message_(message) {}
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

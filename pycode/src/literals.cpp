@@ -1,10 +1,10 @@
 // Decoding of number and string literal tokens.
-#include "weir/frontend/literals.h"
+#include "weir/pycode/literals.h"
 
 #include <charconv>
 #include <limits>
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 namespace {
 
@@ -64,7 +64,7 @@ NumberLiteral decode_number(const Token& token) {
     if (ec == std::errc::result_out_of_range) {
       value = std::numeric_limits<double>::infinity();  // as Python: 1e999 == inf
     } else if (ec != std::errc() || ptr != text.data() + text.size()) {
-      throw FrontendError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
+      throw SourceError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
     }
     result.float_value = value;
     return result;
@@ -74,9 +74,9 @@ NumberLiteral decode_number(const Token& token) {
   for (std::size_t i = start; i < text.size(); ++i) {
     int d = digit_value(text[i]);
     if (d >= base)
-      throw FrontendError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
+      throw SourceError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
     if (value > (limit - static_cast<std::uint64_t>(d)) / static_cast<std::uint64_t>(base))
-      throw FrontendError(token.loc, "integer literal '" + std::string(token.text) +
+      throw SourceError(token.loc, "integer literal '" + std::string(token.text) +
                                          "' is too large (does not fit in int64)");
     value = value * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
   }
@@ -98,7 +98,7 @@ StringLiteral decode_string(const Token& token) {
       text.size() >= q + 6 && text[q + 1] == text[q] && text[q + 2] == text[q] ? 3 : 1;
   std::string_view body = text.substr(q + quote_len, text.size() - q - 2 * quote_len);
   std::string& out = result.value;
-  auto fail = [&](const std::string& message) { throw FrontendError(token.loc, message); };
+  auto fail = [&](const std::string& message) { throw SourceError(token.loc, message); };
   for (std::size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
     if (result.bytes && static_cast<unsigned char>(c) >= 0x80)
@@ -176,4 +176,4 @@ StringLiteral decode_string(const Token& token) {
   return result;
 }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

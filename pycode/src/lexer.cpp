@@ -1,10 +1,10 @@
 // The Python 3.12 tokenizer: logical lines, indentation, brackets, literals, operators.
-#include "weir/frontend/lexer.h"
+#include "weir/pycode/lexer.h"
 
 #include <array>
 #include <cstdio>
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 namespace {
 
@@ -92,7 +92,7 @@ class Lexer {
   }
 
   [[noreturn]] void fail(const SourceLocation& loc, const std::string& message) const {
-    throw FrontendError(loc, message);
+    throw SourceError(loc, message);
   }
 
   void emit(TokenKind kind, std::size_t begin, const SourceLocation& loc) {
@@ -503,4 +503,4 @@ void Lexer::scan_operator() {
 
 std::vector<Token> tokenize(const SourceFile& file) { return Lexer(file).run(); }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string>
 
-#include "weir/frontend/token.h"
+#include "weir/pycode/token.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 struct NumberLiteral {
   enum class Kind { Int, Float, Imaginary };
@@ -16,7 +16,7 @@ struct NumberLiteral {
 };
 
 /// Decodes a Number token (underscores, 0x/0o/0b prefixes, exponents, a 'j' suffix).
-/// Throws FrontendError at the token when an integer does not fit in int64.
+/// Throws SourceError at the token when an integer does not fit in int64.
 NumberLiteral decode_number(const Token& token);
 
 struct StringLiteral {
@@ -25,7 +25,7 @@ struct StringLiteral {
 };
 
 /// Decodes a String token: prefix, quotes, escape sequences (none in raw strings).
-/// Throws FrontendError for \N{...} escapes (not supported) and non-ASCII bytes literals.
+/// Throws SourceError for \N{...} escapes (not supported) and non-ASCII bytes literals.
 StringLiteral decode_string(const Token& token);
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

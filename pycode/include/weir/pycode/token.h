@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "weir/frontend/source.h"
+#include "weir/pycode/source.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 enum class TokenKind {
   Name,       ///< identifier or keyword (keywords are not distinguished here)
@@ -41,4 +41,4 @@ struct Token {
   std::string describe() const;
 };
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

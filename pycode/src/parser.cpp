@@ -1,14 +1,14 @@
 // Recursive-descent parser with Python's precedence, plus token-level skipping of the module
 // statements weir does not need.
-#include "weir/frontend/parser.h"
+#include "weir/pycode/parser.h"
 
 #include <algorithm>
 #include <array>
 
-#include "weir/frontend/lexer.h"
-#include "weir/frontend/literals.h"
+#include "weir/pycode/lexer.h"
+#include "weir/pycode/literals.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 namespace {
 
@@ -123,10 +123,10 @@ class Parser {
     return true;
   }
   [[noreturn]] void fail(const Token& t, const std::string& message) const {
-    throw FrontendError(t.loc, message);
+    throw SourceError(t.loc, message);
   }
   [[noreturn]] void fail(const SourceLocation& loc, const std::string& message) const {
-    throw FrontendError(loc, message);
+    throw SourceError(loc, message);
   }
   [[noreturn]] void fail_expected(const std::string& what) const {
     fail(peek(), "expected " + what + ", found " + peek().describe());
@@ -976,7 +976,7 @@ StmtPtr Parser::function_def(ExprList decorators, Mode mode) {
   std::size_t body_start = pos_;
   try {
     f->body = block("function definition", kw.loc.line, Mode::Strict);
-  } catch (const FrontendError& e) {
+  } catch (const SourceError& e) {
     if (fatal_) throw;
     pos_ = body_start;
     // A body that defines field-view definitions (gt4py's tests define programs inside test
@@ -1170,7 +1170,7 @@ void Parser::lenient_statement(StmtList& out) {
     if (decorator_is_strict(pos_)) {
       try {
         out.push_back(decorated(Mode::Strict));
-      } catch (const FrontendError&) {
+      } catch (const SourceError&) {
         fatal_ = true;
         throw;
       }
@@ -1178,7 +1178,7 @@ void Parser::lenient_statement(StmtList& out) {
     }
     try {
       out.push_back(decorated(Mode::Lenient));
-    } catch (const FrontendError& e) {
+    } catch (const SourceError& e) {
       if (fatal_) throw;
       pos_ = start;
       out.push_back(skip_statement(e.message()));
@@ -1189,7 +1189,7 @@ void Parser::lenient_statement(StmtList& out) {
     try {
       out.push_back(t.is_name("def") ? function_def({}, Mode::Lenient)
                                      : class_def({}, Mode::Lenient));
-    } catch (const FrontendError& e) {
+    } catch (const SourceError& e) {
       if (fatal_) throw;
       pos_ = start;
       out.push_back(skip_statement(e.message()));
@@ -1234,7 +1234,7 @@ void Parser::lenient_line(StmtList& out) {
           out.push_back(std::move(s));
         else
           out.push_back(make_unparsed(begin, end, ""));
-      } catch (const FrontendError& e) {
+      } catch (const SourceError& e) {
         // A malformed import is a syntax error in Python too: report it, never skip it.
         if (is_import) throw;
         out.push_back(make_unparsed(begin, end, e.message()));
@@ -1297,4 +1297,4 @@ StmtList parse_statements(std::string_view text, std::string name) {
   return Parser(SourceFile(std::move(name), text), ParseOptions{}).statements_input();
 }
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

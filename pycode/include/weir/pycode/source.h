@@ -1,4 +1,5 @@
-// Source files, locations in them, and the located error every frontend stage throws.
+// Source files, locations in them, and the located error that Python-code readers throw (the
+// lexer and parser here; the field-view frontend's later stages too).
 #pragma once
 
 #include <cstdint>
@@ -6,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "weir/sdfg/errors.h"
+#include "weir/pycode/error.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 /// The text of one source file and its line table. A cheap, shared handle: copies refer to the
 /// same text, which stays alive (and at the same address) as long as any copy or any
@@ -51,14 +52,15 @@ struct SourceLocation {
   std::string str() const;
 };
 
-/// A located error of the frontend (lexer, parser and later stages). what() reads
+/// A located error in Python source (lexer, parser, and every stage after them that points at
+/// the source: the frontend's type checker and lowering, tasklet code in an SDFG). what() reads
 ///   path:line:col: error: message
 ///   <the source line>
 ///   <spaces>^
 /// (the last two lines only when the location's file has that line).
-class FrontendError : public weir::Error {
+class SourceError : public weir::Error {
  public:
-  FrontendError(SourceLocation location, const std::string& message);
+  SourceError(SourceLocation location, const std::string& message);
   const SourceLocation& location() const { return location_; }
   /// The message alone, without location or source excerpt.
   const std::string& message() const { return message_; }
@@ -68,4 +70,4 @@ class FrontendError : public weir::Error {
   std::string message_;
 };
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

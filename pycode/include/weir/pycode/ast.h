@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "weir/frontend/source.h"
+#include "weir/pycode/source.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 // ---------------------------------------------------------------------------------------------
 // Operators
@@ -370,8 +370,11 @@ bool isa(const Node* node) {
 
 /// A deep copy of an expression (null gives null).
 ExprPtr clone(const Expr* expr);
+/// A deep copy of a statement (null gives null) or of statements.
+StmtPtr clone(const Stmt* stmt);
+StmtList clone(const StmtList& body);
 
 /// The dotted name of a Name/Attribute chain (`gtx.next.Field`), or "" for anything else.
 std::string dotted_name(const Expr* expr);
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

@@ -5,14 +5,14 @@
 #include <string_view>
 #include <vector>
 
-#include "weir/frontend/ast.h"
-#include "weir/frontend/source.h"
+#include "weir/pycode/ast.h"
+#include "weir/pycode/source.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 /// Deepest nesting the parser accepts: brackets, unary operators, blocks, and operators of one
 /// left-deep chain (`a + b + ...`, `x.y.z`, `f()()`) each count one level. Deeper source is a
-/// FrontendError "expression too deeply nested (more than N levels)" at the construct, so the
+/// SourceError "expression too deeply nested (more than N levels)" at the construct, so the
 /// recursive passes after parsing (type checker, lowering, unparse) stay within the stack.
 inline constexpr std::size_t kMaxNestingDepth = 1000;
 
@@ -32,7 +32,7 @@ struct ParseOptions {
 /// statement that fails to parse is skipped the same way, except a definition with a strict
 /// decorator (see ParseOptions); an undecorated (or not strictly decorated) function whose
 /// header parses but whose body does not keeps its signature with body_skipped set.
-/// Throws FrontendError on lexical errors anywhere in the file (the file is not valid Python)
+/// Throws SourceError on lexical errors anywhere in the file (the file is not valid Python)
 /// and on syntax errors in strictly decorated definitions, at the exact location.
 Module parse_module(const SourceFile& file, const ParseOptions& options = {});
 
@@ -41,13 +41,13 @@ Module parse_module_file(const std::string& path, const ParseOptions& options = 
 
 /// Parses one expression (a bare tuple `a, b` is allowed), e.g. tasklet code
 /// `math.sqrt(a) if a > 0 else -a`. `name` is the file name used in locations.
-/// Throws FrontendError on any syntax error or trailing tokens.
+/// Throws SourceError on any syntax error or trailing tokens.
 ExprPtr parse_expression(std::string_view text, std::string name = "<expression>");
 
 /// Parses statements separated by newlines or ';' (tasklet code such as
 /// `__out = (__in1 + __in2)`). Every statement must parse (no skipping): assignments,
 /// return, pass, expression statements, if/elif/else, def, class, imports. Consistently
-/// indented text is accepted. Throws FrontendError on any syntax error.
+/// indented text is accepted. Throws SourceError on any syntax error.
 StmtList parse_statements(std::string_view text, std::string name = "<statements>");
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "weir/frontend/source.h"
-#include "weir/frontend/token.h"
+#include "weir/pycode/source.h"
+#include "weir/pycode/token.h"
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 /// Splits a whole file into tokens, as Python's tokenizer does: NEWLINE at the end of each
 /// logical line, INDENT/DEDENT from an indentation stack (tabs advance to the next multiple of
@@ -15,9 +15,9 @@ namespace weir::frontend {
 /// every form are single tokens; f-strings (including 3.12 nesting of quotes inside
 /// replacement fields) are opaque FString tokens. The result ends with NEWLINE (if the last
 /// logical line was not empty), the DEDENTs that close open blocks, and EndOfFile.
-/// Throws FrontendError (located) on: unterminated strings and f-strings, inconsistent
+/// Throws SourceError (located) on: unterminated strings and f-strings, inconsistent
 /// dedent, inconsistent tabs/spaces, invalid characters, invalid number literals, unmatched
 /// or never-closed brackets, and a stray character after a line-continuation backslash.
 std::vector<Token> tokenize(const SourceFile& file);
 
-}  // namespace weir::frontend
+}  // namespace weir::pycode

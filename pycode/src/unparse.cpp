@@ -1,11 +1,12 @@
 // Expression -> Python source with precedence-driven parentheses.
-#include "weir/frontend/unparse.h"
+#include "weir/pycode/unparse.h"
+#include "weir/pycode/unparse_marked.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace weir::frontend {
+namespace weir::pycode {
 
 namespace {
 
@@ -56,9 +57,10 @@ std::string format_double(double v, const char* suffix) {
 class Unparser {
  public:
   std::string out;
+  const std::set<const Expr*>* marked = nullptr;  ///< always parenthesized (unparse_marked)
 
   void expr(const Expr& e, int required) {
-    bool paren = precedence(e) < required;
+    bool paren = precedence(e) < required || (marked && marked->count(&e));
     if (paren) out += '(';
     write(e);
     if (paren) out += ')';
@@ -349,4 +351,11 @@ std::string unparse(const Expr& expr) {
   return u.out;
 }
 
-}  // namespace weir::frontend
+std::string unparse_marked(const Expr& expr, const std::set<const Expr*>& marked) {
+  Unparser u;
+  u.marked = &marked;
+  u.expr(expr, kTuple);
+  return u.out;
+}
+
+}  // namespace weir::pycode
