@@ -186,6 +186,20 @@ TEST_CASE("gpu-transform: host arguments get device copies, copied in first and 
   CHECK(test::run_on_cpu(*before, kSizes, 4) == test::run_on_cpu(*g, kSizes, 4));
 }
 
+TEST_CASE("gpu-transform: simplify keeps the copies between host and GPU memory", "[transforms][gpu]") {
+  auto g = make_chain();
+  auto before = g->clone_sdfg();
+  gpu_transform(*g, true);
+  run_pass(*g, *make_pass("simplify"));
+  test::require_valid(*g);
+  for (const char* a : {"gpu_A", "gpu_B", "gpu_C"}) CHECK(g->has_data(a));
+  CHECK(test::run_on_cpu(*before, kSizes, 12) == test::run_on_cpu(*g, kSizes, 12));
+  // DaCe's GPU sample: its copy-in of B is not "redundant" either.
+  auto notb = load_sdfg((test::dace_corpus_dir() / "doc-samples" / "gpu-notb.sdfg").string());
+  run_pass(*notb, *make_pass("simplify"));
+  test::require_valid(*notb);
+}
+
 TEST_CASE("gpu-transform: inner maps run sequentially per thread, or as the thread block", "[transforms][gpu]") {
   for (const std::string inner : {"Sequential", "GPU_ThreadBlock"}) {
     INFO(inner);
