@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "backend_choice.h"
 #include "commands.h"
 #include "targets.h"
 #include "weir/frontend/module_loader.h"
@@ -71,7 +72,7 @@ Action add_compile_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("compile", "Compile SDFG files into the program cache (in parallel)");
   struct Opts {
     std::vector<std::string> files, includes;
-    std::string backend = "cpu", emit_cpp;
+    std::string backend = "cpu", emit_cpp, gpu_arch;
     unsigned jobs = 0;
     bool trust_code = false;
   };
@@ -80,7 +81,9 @@ Action add_compile_command(CLI::App& app) {
                   "SDFG files (.sdfg/.sdfgz), field-view FILE.py::NAME, or FILE.py (all its @programs)")->required();
   cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
                                                "WEIR_PATH is searched too)");
-  cmd->add_option("--backend", o->backend, "A compiled backend (default: cpu)");
+  cmd->add_option("--backend", o->backend, "A compiled backend: cpu (default) or gpu (CUDA; its code generator is not "
+                                           "written yet)");
+  cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option("--emit-cpp", o->emit_cpp,
@@ -89,9 +92,9 @@ Action add_compile_command(CLI::App& app) {
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
-      backend = runtime::make_backend(o->backend);
-    } catch (const runtime::BackendError& e) {
-      std::cerr << "weir: error: --backend: " << e.what() << "\n";
+      backend = choose_backend(o->backend, o->gpu_arch);
+    } catch (const UsageError& e) {
+      std::cerr << "weir: error: " << e.what() << "\n";
       return kExitUsage;
     }
     if (!dynamic_cast<const runtime::CompiledBackend*>(backend.get()))

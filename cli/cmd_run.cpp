@@ -22,11 +22,13 @@
 #include <set>
 #include <sstream>
 
+#include "backend_choice.h"
 #include "commands.h"
 #include "gpu_on_host.h"
 #include "progress.h"
 #include "targets.h"
 #include "weir/runtime/connectivity_check.h"
+#include "weir/runtime/cuda_device.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
@@ -44,7 +46,7 @@ using namespace weir::runtime;
 
 struct Opts {
   std::string program;
-  std::string backend = "embedded";
+  std::string backend = "embedded", gpu_arch;
   std::vector<std::string> ins, sets, set_jsons, includes;
   std::string in_dir, out_dir;
   bool random_inputs = false, progress = false;
@@ -409,13 +411,9 @@ void set_openmp_threads(unsigned n) {
 }
 
 int run_command(const Opts& o) {
-  std::unique_ptr<Backend> backend;
-  try {
-    backend = make_backend(o.backend);
-  } catch (const BackendError& e) {
-    std::cerr << "weir: error: --backend: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  std::unique_ptr<Backend> backend = choose_backend(o.backend, o.gpu_arch);
+  // Running needs a device before anything is compiled for it.
+  if (o.backend == "gpu") require_cuda_device();
   if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
   Target target = load_target(o, *backend);
@@ -607,7 +605,9 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("program", o->program,
                   "FILE.py::NAME (a field-view @program or @field_operator) or FILE.sdfg / FILE.sdfgz")->required();
   cmd->add_option("--backend", o->backend,
-                  "embedded (default; interprets field-view programs) or cpu (compiled C++/OpenMP; needed for SDFG files)");
+                  "embedded (default; interprets field-view programs), cpu (compiled C++/OpenMP; needed for SDFG files) "
+                  "or gpu (CUDA: needs a CUDA device; its code generator is not written yet)");
+  cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
                                                "WEIR_PATH is searched too)");
   cmd->add_option("--in", o->ins, "NAME=FILE.npy: an array argument (repeatable)");

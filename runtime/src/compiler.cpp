@@ -26,8 +26,9 @@ std::string join(const std::vector<std::string>& argv) {
   return s;
 }
 
-// The executable `name` resolves to (PATH search for a bare name), or empty.
-fs::path resolve_program(const std::string& name) {
+}  // namespace
+
+fs::path find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? fs::path(name) : fs::path();
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
@@ -42,6 +43,8 @@ fs::path resolve_program(const std::string& name) {
   }
   return {};
 }
+
+namespace {
 
 bool tunes_for_host(const std::vector<std::string>& flags) {
   for (const auto& f : flags)
@@ -120,7 +123,11 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
 
 void compile_shared_library(const CompilerSettings& settings, const fs::path& source, const fs::path& output,
                             const std::string& program, const CompilerInvocation& invoke) {
-  auto argv = settings.command(source, output);
+  run_compiler(settings.command(source, output), source, output, program, invoke);
+}
+
+void run_compiler(const std::vector<std::string>& argv, const fs::path& source, const fs::path& output,
+                  const std::string& program, const CompilerInvocation& invoke) {
   ProcessOutput r = invoke(argv);
   std::error_code ec;
   if (r.exit_code != 0 || !fs::is_regular_file(output, ec)) {
@@ -138,7 +145,7 @@ std::string compiler_identity(const std::string& compiler, const std::vector<std
     auto it = memo.find(compiler);
     if (it != memo.end()) return it->second + (tunes_for_host(flags) ? "\n" + host_cpu() : "");
   }
-  fs::path exe = resolve_program(compiler);
+  fs::path exe = find_program(compiler);
   if (exe.empty())
     throw RuntimeError("C++ compiler '" + compiler + "' not found" +
                        (compiler.find('/') == std::string::npos ? " in PATH" : "") +

@@ -9,6 +9,7 @@
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/embedded.h"
+#include "weir/runtime/gpu_backend.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -92,7 +93,8 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
 std::unique_ptr<Backend> make_backend(const std::string& name) {
   if (name == "cpu") return make_cpu_backend();
   if (name == "embedded") return make_embedded_backend();
-  throw BackendError("unknown backend '" + name + "' (known: cpu, embedded)");
+  if (name == "gpu") return make_gpu_backend();
+  throw BackendError("unknown backend '" + name + "' (known: cpu, embedded, gpu)");
 }
 
 }  // namespace weir::runtime

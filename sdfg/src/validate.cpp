@@ -249,6 +249,7 @@ void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Dia
   v.guarded(here, [&v] { check_names_and_arguments(v); });
   v.guarded(here, [&v] { validate_descriptors(v); });
   v.guarded(here, [&v] { validate_control_flow(v); });
+  v.guarded(here, [&v] { validate_gpu(v); });
 }
 
 }  // namespace detail

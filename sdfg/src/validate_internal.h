@@ -93,6 +93,9 @@ void validate_scopes(Validator& v, const SDFGState& state, const SymbolSet& defi
 /// DaCe's memlet propagation rule for every map of an acyclic state with sound scopes: inner
 /// memlets over the map's range stay inside the outer memlet ("memlet-propagation").
 void validate_propagation(Validator& v, const SDFGState& state);
+/// What may run where on a GPU (validate_gpu.cpp): host/device storage against the schedules
+/// that touch it. Runs once from the top-level SDFG, which knows where each nested SDFG runs.
+void validate_gpu(Validator& v);
 /// "tasklet 'add' (node 3)".
 std::string describe_node(const Node& n);
 /// Reports an exception thrown by an IR query on `state` (scope_tree, topological_order) as

@@ -131,9 +131,9 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
                                       "backend such as 'cpu'"));
   }
   SECTION("unknown backend") {
-    auto r = run_cli(cache, "run --backend gpu " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
+    auto r = run_cli(cache, "run --backend tpu " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
     CHECK(r.code == 2);
-    CHECK_THAT(r.out, Catch::Contains("unknown backend 'gpu' (known: cpu, embedded)"));
+    CHECK_THAT(r.out, Catch::Contains("unknown backend 'tpu' (known: cpu, embedded, gpu)"));
   }
   SECTION("missing arguments") {
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") + " --out " + q(out));

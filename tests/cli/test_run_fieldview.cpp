@@ -131,9 +131,9 @@ np.save("f2d.npy", np.ones((6, 5)))
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'"));
   }
-  auto r = weir_run(dir, lap + " --backend gpu --in-dir " + q(dir / "in") + " --out " + q(out));
+  auto r = weir_run(dir, lap + " --backend tpu --in-dir " + q(dir / "in") + " --out " + q(out));
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("unknown backend 'gpu' (known: cpu, embedded)"));
+  CHECK_THAT(r.out, Catch::Contains("unknown backend 'tpu' (known: cpu, embedded, gpu)"));
   // A domain error at run time: lap written over the whole field.
   std::ofstream(dir / "whole.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
                                      "@gtx.field_operator\ndef d(f: Field[[I], float]) -> Field[[I], float]:\n"

@@ -1,6 +1,7 @@
 // Every example program under examples/ is lowered, validated, run on each backend of its case
 // (the embedded interpreter; the cpu backend through the toolchain, i.e. lowered and
-// auto-optimized; and the lowered SDFG as it is, compiled for the cpu backend) and compared with
+// auto-optimized; the lowered SDFG as it is, compiled for the cpu backend; the lowered SDFG
+// auto-optimized for the GPU, its kernels run on the host) and compared with
 // an independent NumPy reference (tests/examples/references/<example>.py,
 // run with Debian's python3): |result - expected| <= 1e-12 * max(|expected|, 1) for float64.
 // Inputs are seeded random fields; outputs start random too, so writes outside the computed
@@ -28,6 +29,7 @@
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/auto_optimize.h"
 
 namespace fs = std::filesystem;
 using namespace weir;
@@ -52,8 +54,11 @@ struct Case {
   std::vector<std::string> missing_neighbours = {};
   std::vector<std::string> search_path = {};  ///< under examples/
   /// "embedded" and "cpu" run the field-view program (runtime::run with a FieldViewProgram: the
-  /// cpu backend lowers and auto-optimizes it); "cpu-lowered" runs the unoptimized lowered SDFG.
-  std::vector<std::string> backends = {"embedded", "cpu", "cpu-lowered"};
+  /// cpu backend lowers and auto-optimizes it); "cpu-lowered" runs the unoptimized lowered SDFG;
+  /// "cpu-gpu" the lowered SDFG after auto_optimize for the GPU, its kernels run as host loops
+  /// by the cpu backend (codegen's gpu_as_cpu); "cpu-gpu-host" the same with the arguments in
+  /// host memory and device copies (gpu-transform's host_arguments).
+  std::vector<std::string> backends = {"embedded", "cpu", "cpu-lowered", "cpu-gpu", "cpu-gpu-host"};
 };
 
 const std::vector<Case>& cases() {
@@ -149,10 +154,50 @@ runtime::CompilableProgram program_of(const Case& c, std::shared_ptr<SDFG> sdfg)
   return runtime::CompilableProgram{std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
 }
 
+/// The lowered SDFG optimized for the GPU: valid (which includes the GPU rules: no host array
+/// in a kernel, no device array on the host), every top-level map a GPU_Device kernel with a
+/// block size, every argument array in GPU memory (or, with host arguments, in host memory
+/// with a GPU_Global copy).
+std::shared_ptr<SDFG> gpu_optimized(const SDFG& lowered, bool host_arguments) {
+  std::shared_ptr<SDFG> g = lowered.clone_sdfg();
+  auto pipe = transforms::make_auto_optimize_pipeline(DeviceType::GPU);
+  for (auto& pass : pipe->passes())
+    if (pass->name() == "gpu-transform") pass->options().set("host_arguments", host_arguments);
+  pipe->run(*g);
+  std::string diags;
+  for (const Diagnostic& x : validate(*g)) diags += x.str() + "\n";
+  REQUIRE(diags == "");
+  std::size_t kernels = 0;
+  for (SDFGState* st : g->all_states()) {
+    ScopeTree tree = st->scope_tree();
+    for (Node* n : st->nodes())
+      if (auto* me = n->as<MapEntry>(); me && tree.parent[me->id()] == kNoNode) {
+        INFO("map " << me->map->label);
+        CHECK(me->map->schedule == ScheduleType::GPU_Device);
+        CHECK((me->map->gpu_block_size == std::vector<std::string>{"32", "8", "1"} ||
+               me->map->gpu_block_size == std::vector<std::string>{"64", "1", "1"}));
+        CHECK((me->map->gpu_block_size[1] == "1") == (me->map->params.size() == 1));
+        ++kernels;
+      }
+  }
+  CHECK(kernels >= 1);
+  for (const auto& [name, d] : g->arrays) {
+    if (d.transient || d.is_scalar()) continue;
+    INFO("argument " << name);
+    CHECK(d.storage == (host_arguments ? StorageType::CPU_Heap : StorageType::GPU_Global));
+    if (host_arguments) CHECK(g->data("gpu_" + name).storage == StorageType::GPU_Global);
+  }
+  return g;
+}
+
 /// Runs the case on `variant` (see Case::backends).
 void run_variant(const Case& c, const std::string& variant, std::shared_ptr<SDFG> sdfg, runtime::Arguments& args) {
   if (variant == "cpu-lowered") {
     runtime::run(*runtime::make_backend("cpu"), program_of(c, std::move(sdfg)), args);
+    return;
+  }
+  if (variant == "cpu-gpu" || variant == "cpu-gpu-host") {
+    runtime::run(*runtime::make_backend("cpu"), program_of(c, gpu_optimized(*sdfg, variant == "cpu-gpu-host")), args);
     return;
   }
   std::vector<std::string> path;

@@ -1,5 +1,6 @@
 // The differential driver: runs batches of generated programs on weir's embedded backend, on
-// the cpu backend after lowering (no optimization) and on the cpu backend after auto_optimize,
+// the cpu backend after lowering (no optimization), after auto_optimize and after auto_optimize
+// for the GPU,
 // and compares every output with the NumPy meaning the generator wrote (run by Debian's
 // /usr/bin/python3). Programs gt4py leaves undefined run alone and must be refused by all three.
 #pragma once
@@ -27,7 +28,8 @@ struct Finding {
 };
 
 /// The implementations compared: "embedded", "cpu-lowered" (the lowered SDFG compiled as it
-/// is), "cpu" (lowered and auto-optimized, as runtime::run does).
+/// is), "cpu" (lowered and auto-optimized, as runtime::run does), "cpu-gpu" (lowered,
+/// auto-optimized for the GPU and validated, its kernels run as host loops by the cpu backend).
 const std::vector<std::string>& variants();
 
 /// Runs `fv` on `variant` with `args` (updated in place); the error message, or "" when it ran.

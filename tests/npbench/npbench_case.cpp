@@ -75,7 +75,7 @@ std::string compare(const Field& got, const Field& want, const nlohmann::json& c
   return os.str();
 }
 
-NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, bool weir_optimized) {
+NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, bool weir_optimized, DeviceType device) {
   auto dir = npbench_corpus_dir() / kernel;
   auto meta = nlohmann::json::parse(read_text(dir / "meta.json"));
   runtime::Arguments args;
@@ -98,7 +98,7 @@ NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, boo
   program.options.trust_code = true;
   if (weir_optimized) {
     auto sdfg = program.sdfg->clone_sdfg();
-    transforms::auto_optimize(*sdfg, DeviceType::CPU);
+    transforms::auto_optimize(*sdfg, device);
     auto problems = validate(*sdfg);
     if (!problems.empty()) return {false, "invalid after auto-optimize: " + problems.front().str()};
     program.sdfg = std::move(sdfg);
@@ -133,11 +133,13 @@ std::vector<std::string> npbench_kernels() {
   return ks;
 }
 
-NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized) {
-  auto cache = scratch_dir("npbench-cache-" + kernel + "-" + stage + (weir_optimized ? "-weir-opt" : ""));
+NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized,
+                                DeviceType device) {
+  auto cache = scratch_dir("npbench-cache-" + kernel + "-" + stage +
+                           (weir_optimized ? device == DeviceType::GPU ? "-weir-opt-gpu" : "-weir-opt" : ""));
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
   try {
-    return run_case(kernel, stage, weir_optimized);
+    return run_case(kernel, stage, weir_optimized, device);
   } catch (const std::exception& e) {
     std::string msg = e.what();
     return {false, msg};

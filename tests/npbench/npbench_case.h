@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "weir/sdfg/types.h"
+
 namespace weir::test {
 
 /// What one case gave: `ok`, or the first reason it did not (an exception's message, a
@@ -23,8 +25,10 @@ const std::vector<std::string>& npbench_stages();
 /// Every kernel folder of the corpus, sorted.
 std::vector<std::string> npbench_kernels();
 /// Runs one case with a fresh program cache; never throws (failures are in the outcome).
-/// `weir_optimized`: weir's own auto-optimize pipeline for the CPU (`weir optimize --auto cpu`)
-/// runs on the loaded SDFG first, and the result must still validate.
-NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized = false);
+/// `weir_optimized`: weir's own auto-optimize pipeline for `device` (`weir optimize --auto cpu`,
+/// or `--auto gpu`, whose kernels the cpu backend runs as host loops) runs on the loaded SDFG
+/// first, and the result must still validate.
+NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized = false,
+                                DeviceType device = DeviceType::CPU);
 
 }  // namespace weir::test

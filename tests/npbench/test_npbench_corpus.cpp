@@ -29,7 +29,7 @@ using weir::test::run_npbench_case;
 #include "npbench_cases.inc"
 
 namespace {
-void pass_table(bool weir_optimized) {
+void pass_table(bool weir_optimized, weir::DeviceType device = weir::DeviceType::CPU) {
   const auto& stages = weir::test::npbench_stages();
   std::ostringstream table, details;
   table << std::left << std::setw(16) << "kernel";
@@ -39,7 +39,7 @@ void pass_table(bool weir_optimized) {
   for (const auto& k : weir::test::npbench_kernels()) {
     table << std::setw(16) << k;
     for (const auto& s : stages) {
-      auto r = run_npbench_case(k, s, weir_optimized);
+      auto r = run_npbench_case(k, s, weir_optimized, device);
       ++total;
       pass += r.ok;
       table << " " << std::setw(20) << (r.ok ? "pass" : "FAIL");
@@ -47,7 +47,10 @@ void pass_table(bool weir_optimized) {
     }
     table << "\n";
   }
-  std::cout << (weir_optimized ? "after weir's auto-optimize (cpu):\n" : "as DaCe wrote them:\n") << table.str() << pass
+  std::cout << (!weir_optimized                      ? "as DaCe wrote them:\n"
+                : device == weir::DeviceType::CPU ? "after weir's auto-optimize (cpu):\n"
+                                                  : "after weir's auto-optimize (gpu), kernels run on the host:\n")
+            << table.str() << pass
             << " of " << total << " pass\n\n"
             << details.str() << std::flush;
   CHECK(pass == total);
@@ -57,3 +60,7 @@ void pass_table(bool weir_optimized) {
 TEST_CASE("npbench: pass table of every kernel and stage", "[.][npbench-table]") { pass_table(false); }
 
 TEST_CASE("npbench: pass table after weir's auto-optimize", "[.][npbench-table-optimized]") { pass_table(true); }
+
+TEST_CASE("npbench: pass table after weir's auto-optimize for the GPU", "[.][npbench-table-gpu]") {
+  pass_table(true, weir::DeviceType::GPU);
+}

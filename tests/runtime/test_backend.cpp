@@ -70,7 +70,8 @@ TEST_CASE("backend: names are labels and the kind decides", "[runtime][backend]"
   CHECK(make_cpu_backend(cfg)->name() == "cpu_debug");
   CHECK(make_cpu_backend()->allocator().alignment() == 64);
   CHECK(make_cpu_backend()->allocator().device() == weir::DeviceType::CPU);
-  CHECK_THROWS_WITH(make_backend("gpu"), "unknown backend 'gpu' (known: cpu, embedded)");
+  CHECK_THROWS_WITH(make_backend("tpu"), "unknown backend 'tpu' (known: cpu, embedded, gpu)");
+  CHECK(make_backend("gpu")->name() == "gpu");
 
   auto program = weir::test::corpus_program("hdiff", "simplified");
   auto embedded = make_backend("embedded");

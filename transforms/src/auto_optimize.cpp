@@ -6,15 +6,23 @@
 namespace weir::transforms {
 
 std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
-  if (device != DeviceType::CPU)
-    throw TransformError("auto_optimize has no pipeline for device " + std::string(to_string(device)) + " yet");
+  if (device != DeviceType::CPU && device != DeviceType::GPU)
+    throw TransformError("auto_optimize has no pipeline for device " + std::string(to_string(device)));
   std::vector<std::string> names{"simplify"};
   // Written on another branch; used when the registry has it.
   if (make_pass("loop-to-map")) names.push_back("loop-to-map");
   // Scans: levels inside a parallel map over columns (ADR 0008), before fusion sees the maps.
   names.push_back("loop-map-interchange");
-  for (const char* n : {"map-collapse", "greedy-map-fusion", "simplify", "local-storage", "transient-reuse", "cpu-schedules"})
+  for (const char* n : {"map-collapse", "greedy-map-fusion", "simplify", "local-storage", "transient-reuse"})
     names.push_back(n);
+  // The same fusion for both devices; then the device's placement and schedules. No simplify
+  // after gpu-transform: removing a "redundant" copy would undo a host<->device copy.
+  if (device == DeviceType::CPU) {
+    names.push_back("cpu-schedules");
+  } else {
+    names.push_back("gpu-transform");
+    names.push_back("gpu-schedules");
+  }
   return names;
 }
 
@@ -28,7 +36,8 @@ std::unique_ptr<Pipeline> make_auto_optimize_pipeline(DeviceType device) {
   std::string dev = device == DeviceType::CPU ? "cpu" : "gpu";
   return std::make_unique<Pipeline>("auto-optimize-" + dev, std::move(passes), false,
                                     "Optimize for the " + std::string(to_string(device)) +
-                                        ": simplify, fuse maps (recomputing stencil intermediates), schedules");
+                                        ": simplify, fuse maps (recomputing stencil intermediates), " +
+                                        (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
 }
 
 void auto_optimize(SDFG& sdfg, DeviceType device) { make_auto_optimize_pipeline(device)->run(sdfg); }

@@ -26,6 +26,9 @@ MatchResult MapToForLoop::can_apply(const MatchContext& ctx, const std::vector<s
   const std::string what = "map '" + me->map->label + "'";
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty()) return refuse(what + " has dynamic range inputs (" + dyn + ")");
   if (me->map->range.dims() != me->map->params.size()) return refuse(what + " has a different number of parameters and ranges");
+  ScheduleType s = me->map->schedule;
+  if (s == ScheduleType::GPU_Device || s == ScheduleType::GPU_Persistent || s == ScheduleType::GPU_Default)
+    return refuse(what + " is a GPU kernel (" + std::string(to_string(s)) + "): a host loop cannot run its body");
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[me->id()] != kNoNode) return refuse(what + " is nested in another map");
   const auto& use = ctx.cache.data_use(ctx.sdfg);

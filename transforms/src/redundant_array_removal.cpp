@@ -65,6 +65,14 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
   if (da.kind != db.kind) return refuse("'" + a->data + "' and '" + b->data + "' are different kinds of container");
   if (!(da.dtype == db.dtype)) return refuse("'" + a->data + "' is " + da.dtype.str() + " but '" + b->data + "' is " + db.dtype.str());
   if (da.shape != db.shape) return refuse("'" + a->data + "' and '" + b->data + "' have different shapes");
+  // A copy between host and GPU memory moves data; writing B directly would put a kernel's
+  // writes in host memory (or a host tasklet's in GPU memory).
+  auto on_gpu = [](const DataDescriptor& d) {
+    return d.storage == StorageType::GPU_Global || d.storage == StorageType::GPU_Shared;
+  };
+  if (on_gpu(da) != on_gpu(db))
+    return refuse("the copy moves '" + a->data + "' (" + std::string(to_string(da.storage)) + ") between host and GPU memory ('" +
+                  b->data + "' is " + std::string(to_string(db.storage)) + ")");
   if (st.out_edges(a->id()).size() != 1) return refuse("'" + a->data + "' is read " + std::to_string(st.out_edges(a->id()).size()) + " times in this state");
   const DataflowEdge& e = st.edge(st.out_edges(a->id()).front());
   if (e.dst != b->id()) return refuse("'" + a->data + "' is not copied to '" + b->data + "'");

@@ -8,6 +8,8 @@
 #include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/cpu_schedules.h"
+#include "weir/transforms/gpu_schedules.h"
+#include "weir/transforms/gpu_transform.h"
 #include "weir/transforms/greedy_map_fusion.h"
 #include "weir/transforms/local_storage.h"
 #include "weir/transforms/map_fusion_horizontal.h"
@@ -98,7 +100,8 @@ std::string pass_name_of(const std::string& class_name) {
 std::vector<std::string> pass_names() {
   std::vector<std::string> out{"simplify"};
   for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
-  for (const char* p : {"greedy-map-fusion", "local-storage", "transient-reuse", "cpu-schedules", "auto-optimize-cpu"})
+  for (const char* p : {"greedy-map-fusion", "local-storage", "transient-reuse", "cpu-schedules", "auto-optimize-cpu",
+                        "gpu-transform", "gpu-schedules", "auto-optimize-gpu"})
     out.push_back(p);
   out.push_back("symbol-propagation");
   return out;
@@ -111,6 +114,9 @@ std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "transient-reuse") return std::make_unique<TransientReuse>();
   if (name == "cpu-schedules") return std::make_unique<CpuSchedules>();
   if (name == "auto-optimize-cpu") return make_auto_optimize_pipeline(DeviceType::CPU);
+  if (name == "gpu-transform") return std::make_unique<GpuTransform>();
+  if (name == "gpu-schedules") return std::make_unique<GpuSchedules>();
+  if (name == "auto-optimize-gpu") return make_auto_optimize_pipeline(DeviceType::GPU);
   if (name == "symbol-propagation" || name == "SymbolPropagation") return std::make_unique<SymbolPropagation>();
   for (const auto& e : entries())
     if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());

@@ -28,9 +28,19 @@ MatchResult TrivialMapElimination::can_apply(const MatchContext& ctx, const std:
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   const MapInfo& m = *me->map;
   if (m.range.dims() != m.params.size()) return refuse("map '" + m.label + "' has a different number of parameters and ranges");
-  for (const Range& r : m.range.ranges())
-    if (trivial(r)) return MatchResult::success();
-  return refuse("no dimension of map '" + m.label + "' has exactly one iteration");
+  bool any = false, all = true;
+  for (const Range& r : m.range.ranges()) {
+    any = any || trivial(r);
+    all = all && trivial(r);
+  }
+  if (!any) return refuse("no dimension of map '" + m.label + "' has exactly one iteration");
+  // A one-point kernel is the only thing that runs its body on the GPU.
+  bool kernel = m.schedule == ScheduleType::GPU_Device || m.schedule == ScheduleType::GPU_Persistent ||
+                m.schedule == ScheduleType::GPU_Default;
+  if (all && kernel)
+    return refuse("map '" + m.label + "' is a one-point GPU kernel (" + std::string(to_string(m.schedule)) +
+                  "): without it its body would run on the host");
+  return MatchResult::success();
 }
 
 void TrivialMapElimination::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {

@@ -53,6 +53,17 @@ void compile_shared_library(const CompilerSettings& settings, const std::filesys
                             const std::filesystem::path& output, const std::string& program,
                             const CompilerInvocation& invoke = run_process);
 
+/// Runs `argv` (a compiler command that writes `output`) through `invoke`; throws CompileError
+/// as compile_shared_library does when it fails or writes nothing. For compiler drivers with
+/// their own command lines (nvcc).
+void run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& source,
+                  const std::filesystem::path& output, const std::string& program,
+                  const CompilerInvocation& invoke = run_process);
+
+/// The executable a program name resolves to: a path with '/' as it is if executable, a bare
+/// name searched in PATH; empty when there is none.
+std::filesystem::path find_program(const std::string& name);
+
 /// What identifies a compiler for the program cache: its resolved path and `--version`
 /// output, plus the CPU's model and feature flags when `flags` tune for the host
 /// (-march=native, -mcpu=native, -mtune=native). Cached per process. Throws RuntimeError if the

@@ -59,8 +59,8 @@ CompilableProgram lower(const FieldViewProgram& program);
 /// throws BackendError.
 CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program);
 
-/// The backends `weir run --backend` knows: "embedded" and "cpu". Throws BackendError
-/// "unknown backend 'x' (known: cpu, embedded)".
+/// The backends `weir run --backend` knows: "embedded", "cpu" and "gpu" (make_gpu_backend with
+/// its defaults). Throws BackendError "unknown backend 'x' (known: cpu, embedded, gpu)".
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
 }  // namespace weir::runtime

@@ -15,8 +15,9 @@ namespace weir::transforms {
 ///   simplify, loop-to-map (only if the registry has it), map-collapse, greedy-map-fusion,
 ///   simplify, local-storage, transient-reuse, cpu-schedules
 /// (fusion by recomputation removes the intermediate arrays of stencil chains, so no tiling:
-/// see docs/adr/0010-fusion-and-auto-optimize.md). Throws TransformError for a device without a
-/// pipeline (GPU for now).
+/// see docs/adr/0010-fusion-and-auto-optimize.md). GPU: the same up to transient-reuse, then
+///   gpu-transform, gpu-schedules
+/// (docs/adr/0020-gpu-design.md). Throws TransformError for a device without a pipeline.
 std::vector<std::string> auto_optimize_pass_names(DeviceType device);
 
 /// The pipeline "auto-optimize-<device>" built from auto_optimize_pass_names; print it with

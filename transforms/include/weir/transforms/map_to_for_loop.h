@@ -10,7 +10,8 @@ namespace weir::transforms {
 /// around a state holding the map's body: memlets from the map entry start at access nodes of
 /// their container, memlets into the map exit end at one. Containers pass as whole arrays;
 /// transients used only inside the scope move into the nested SDFG. Refuses maps inside other
-/// maps, maps with dynamic range inputs and bodies that access a container used elsewhere.
+/// maps, maps with dynamic range inputs, GPU kernels (a host loop cannot run them) and bodies
+/// that access a container used elsewhere.
 class MapToForLoop final : public Transformation {
  public:
   MapToForLoop();

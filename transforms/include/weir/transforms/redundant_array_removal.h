@@ -7,7 +7,8 @@ namespace weir::transforms {
 
 /// Pattern: [AccessNode A, AccessNode B] joined by one edge that copies all of A onto all of B
 /// (same shape and element type). A must be a transient with this single access node in the
-/// SDFG, read only by this copy and not a view. Writers of A then write B directly: every memlet
+/// SDFG, read only by this copy and not a view, and both must be on the same side of host and
+/// GPU memory (a copy between them moves data). Writers of A then write B directly: every memlet
 /// path that ended in A is renamed to B, A's node and descriptor are removed.
 class RedundantArrayRemoval final : public Transformation {
  public:

@@ -8,7 +8,8 @@ namespace weir::transforms {
 /// Pattern: [MapEntry] with at least one dimension whose range has exactly one element
 /// (start == end). The parameter is replaced by the range start in memlets, nested map ranges,
 /// tasklet code (Python identifiers) and nested SDFG symbol mappings of the scope. If no
-/// dimension is left the map is removed and its edges are connected through.
+/// dimension is left the map is removed and its edges are connected through; a one-point GPU
+/// kernel (GPU_Device, GPU_Persistent, GPU_Default) is kept, as its body would run on the host.
 class TrivialMapElimination final : public Transformation {
  public:
   TrivialMapElimination();
