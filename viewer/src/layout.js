@@ -27,9 +27,70 @@ export function collapsible(el) {
 
 function graph(compound) {
   const g = new dagre.graphlib.Graph({ compound, multigraph: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 36, edgesep: 12, marginx: 8, marginy: 8 });
+  g.setGraph({ rankdir: 'TB', nodesep: NODESEP, ranksep: RANKSEP, edgesep: 12, marginx: MARGIN, marginy: MARGIN });
   g.setDefaultEdgeLabel(() => ({}));
   return g;
+}
+
+const MARGIN = 8, RANKSEP = 36, NODESEP = 24;
+
+// Straight chains (every node with at most one distinct successor and predecessor, no cycle),
+// the common case of scopes and straight-line control flow, placed directly: dagre costs a few
+// milliseconds per graph even for three nodes. Returns null for any other graph.
+function chainLayout(sizes, edges) {
+  const n = sizes.length;
+  const next = new Array(n).fill(-1), prev = new Array(n).fill(-1);
+  for (const e of edges) {
+    if (e.v === e.w) return null;
+    if ((next[e.v] !== -1 && next[e.v] !== e.w) || (prev[e.w] !== -1 && prev[e.w] !== e.v)) return null;
+    next[e.v] = e.w;
+    prev[e.w] = e.v;
+  }
+  const gapAfter = new Array(n).fill(RANKSEP);
+  for (const e of edges) if (e.labelH) gapAfter[e.v] = Math.max(gapAfter[e.v], RANKSEP + e.labelH);
+  const pos = new Array(n);
+  let x = MARGIN, height = 0, seen = 0;
+  for (let s = 0; s < n; s++) {
+    if (prev[s] !== -1) continue;
+    let w = 0;
+    for (let v = s; v !== -1; v = next[v]) w = Math.max(w, sizes[v].width);
+    let y = MARGIN;
+    for (let v = s; v !== -1; v = next[v]) {
+      pos[v] = { x: x + w / 2, y: y + sizes[v].height / 2 };
+      y += sizes[v].height + (next[v] !== -1 ? gapAfter[v] : 0);
+      seen++;
+    }
+    height = Math.max(height, y);
+    x += w + NODESEP;
+  }
+  if (seen !== n) return null; // a cycle
+  const edgeOut = new Map();
+  for (const e of edges) {
+    const a = pos[e.v], b = pos[e.w];
+    const p0 = { x: a.x, y: a.y + sizes[e.v].height / 2 }, p1 = { x: b.x, y: b.y - sizes[e.w].height / 2 };
+    edgeOut.set(e.name, { points: [p0, p1], x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2 });
+  }
+  return { nodes: pos, edges: edgeOut, width: x - NODESEP + MARGIN, height: height + MARGIN };
+}
+
+/**
+ * Layered layout of nodes `sizes` ({width, height}) and edges ({v, w, name, labelW, labelH},
+ * v and w indices): {nodes: [{x, y}] (centers), edges: Map name -> {points, x, y}, width, height}.
+ */
+function runLayout(sizes, edges) {
+  const chain = chainLayout(sizes, edges);
+  if (chain) return chain;
+  const g = graph(false);
+  sizes.forEach((sz, i) => g.setNode(String(i), { width: sz.width, height: sz.height }));
+  for (const e of edges) g.setEdge(String(e.v), String(e.w), { width: e.labelW ?? 0, height: e.labelH ?? 0, labelpos: 'c' }, e.name);
+  dagre.layout(g, { disableOptimalOrderHeuristic: fastOrder });
+  const gg = g.graph();
+  const edgeOut = new Map();
+  for (const e of edges) {
+    const ge = g.edge({ v: String(e.v), w: String(e.w), name: e.name });
+    if (ge) edgeOut.set(e.name, { points: ge.points, x: ge.x, y: ge.y });
+  }
+  return { nodes: sizes.map((_, i) => g.node(String(i))), edges: edgeOut, width: gg.width, height: gg.height };
 }
 
 class Box {
@@ -42,18 +103,43 @@ class Box {
  * Lays out the model's root SDFG. `collapsed` is a Set of uids drawn as one box. Returns
  * {width, height, boxes: [{el, x, y, w, h, shape, container, depth}], edges: [{el, points}]}.
  */
+// Level of detail of the layout itself: above this many dataflow nodes dagre keeps its first
+// node order instead of sweeping for fewer crossings (a third of the layout time).
+const FAST_ORDER_NODES = 1500;
+let fastOrder = false;
+
 export function layoutModel(model, collapsed) {
+  fastOrder = model.all.filter((e) => e.state && e.kind !== 'memlet').length > FAST_ORDER_NODES;
   const boxes = [], edges = [];
   const top = sdfgBox(model.root, collapsed);
   flatten(top, 0, 0, 0, boxes, edges);
+  fixEnds(boxes, edges);
   return { width: top.w, height: top.h, boxes, edges };
 }
 
 function flatten(box, ox, oy, depth, boxes, edges) {
   const x = ox + box.x, y = oy + box.y;
   boxes.push({ el: box.el, x, y, w: box.w, h: box.h, shape: box.shape, container: box.inner.length > 0 || box.container, depth, collapsed: box.collapsed });
-  for (const e of box.edges) edges.push({ el: e.el, points: e.points.map((p) => ({ x: p.x + x, y: p.y + y })), label: e.label });
+  for (const e of box.edges) edges.push({ el: e.el, points: e.points.map((p) => ({ x: p.x + x, y: p.y + y })), label: e.label, fix: e.fix });
   for (const c of box.inner) flatten(c, x, y, depth + 1, boxes, edges);
+}
+
+// Edges laid out to a scope box end at the node inside it (the entry at its top, the exit at its bottom).
+function fixEnds(boxes, edges) {
+  const at = new Map();
+  for (const b of boxes) if (b.shape !== 'scope') at.set(b.el, b);
+  for (const e of edges) {
+    const f = e.fix;
+    if (!f) continue;
+    if (f.fixSrc && at.has(f.src)) {
+      const b = at.get(f.src);
+      e.points[0] = { x: b.x + b.w / 2, y: b.y + b.h };
+    }
+    if (f.fixDst && at.has(f.dst)) {
+      const b = at.get(f.dst);
+      e.points[e.points.length - 1] = { x: b.x + b.w / 2, y: b.y };
+    }
+  }
 }
 
 function sdfgBox(el, collapsed) {
@@ -72,26 +158,22 @@ function regionBox(el, collapsed, header = HEADER) {
     box.h = header + 20;
     return box;
   }
-  const g = graph(false);
-  blocks.forEach((b, i) => g.setNode(String(i), { width: b.w, height: b.h }));
-  el.edges.forEach((e, i) => {
-    const s = el.children.indexOf(e.src), d = el.children.indexOf(e.dst);
+  const edges = el.edges.map((e, i) => {
     const lbl = clip(e.label, 40);
-    g.setEdge(String(s), String(d), { width: lbl ? textWidth(lbl) : 0, height: lbl ? 14 : 0, labelpos: 'c' }, `e${i}`);
+    return { v: el.children.indexOf(e.src), w: el.children.indexOf(e.dst), name: `e${i}`, labelW: lbl ? textWidth(lbl) : 0, labelH: lbl ? 14 : 0 };
   });
-  dagre.layout(g);
-  const gg = g.graph();
+  const L = runLayout(blocks.map((b) => ({ width: b.w, height: b.h })), edges);
   blocks.forEach((b, i) => {
-    const n = g.node(String(i));
+    const n = L.nodes[i];
     b.x = n.x - b.w / 2 + PAD;
     b.y = n.y - b.h / 2 + header;
   });
   el.edges.forEach((e, i) => {
-    const s = el.children.indexOf(e.src), d = el.children.indexOf(e.dst);
-    const ge = g.edge({ v: String(s), w: String(d), name: `e${i}` });
+    const ge = L.edges.get(`e${i}`);
     if (!ge) return;
     box.edges.push({ el: e, points: ge.points.map((p) => ({ x: p.x + PAD, y: p.y + header })), label: { x: ge.x + PAD, y: ge.y + header } });
   });
+  const gg = L;
   box.inner = blocks;
   box.w = Math.max(gg.width + 2 * PAD, textWidth(el.label) + 2 * PAD);
   box.h = gg.height + header + PAD;
@@ -164,104 +246,111 @@ function visibleRep(el, collapsed) {
   return rep;
 }
 
-// One state's dataflow graph: map scopes are dagre clusters; nested SDFGs are boxes sized by
-// their own layout.
+// One state's dataflow graph. Each expanded map scope is laid out as its own graph (entry,
+// contents, exit) and placed as one box in the graph around it, inside out; nested SDFGs are
+// boxes sized by their own layout. (dagre's compound graphs do the same in one graph, but cost
+// seconds at a few thousand nodes.) An edge that enters or leaves a scope box is laid out to the
+// box and then attached to the node inside (fixEnds).
 function stateBox(el, collapsed) {
   const box = new Box(el, 0, 0, 'state');
   box.container = true;
-  const nodes = el.children;
-  if (nodes.length === 0) {
+  if (el.children.length === 0) {
     box.w = textWidth(el.label) + 2 * PAD + 20;
     box.h = HEADER + 16;
     return box;
   }
-  const g = graph(true);
-  const inner = new Map();
-  const clusters = new Map();
-  for (const n of nodes) {
-    if (visibleRep(n, collapsed) !== n) continue;
-    let b;
-    if (n.kind === 'nested' && n.nested && !collapsed.has(n.uid)) {
-      b = sdfgBox(n.nested, collapsed);
-      b.el = n;
-      b.shape = 'nested';
-      b.h += 4;
-    } else {
-      const [w, h] = nodeSize(n);
-      b = new Box(n, w, h, n.kind);
-      b.collapsed = collapsed.has(n.uid) && collapsible(n);
-      if (b.collapsed && n.kind === 'map_entry') b.w += 20;
-    }
-    inner.set(n, b);
-    g.setNode(n.uid, { width: b.w, height: b.h });
+  const expanded = (n) => n.kind === 'map_entry' && !!n.exit && !collapsed.has(n.uid);
+  // The scope (entry id, null: the state) whose graph a visible node is laid out in.
+  const home = (n) => (expanded(n) ? n.nodeId : n.kind === 'map_exit' && n.entry && expanded(n.entry) ? n.entry.nodeId : n.scope ?? null);
+  const visible = el.children.filter((n) => visibleRep(n, collapsed) === n);
+  const byHome = new Map();
+  for (const n of visible) {
+    const h = home(n);
+    if (!byHome.has(h)) byHome.set(h, []);
+    byHome.get(h).push(n);
   }
-  // Clusters: one per expanded map scope that has visible members.
-  const clusterOf = (n) => {
-    const entryId = n.kind === 'map_entry' && !collapsed.has(n.uid) && n.exit ? n.nodeId : null;
-    return entryId;
+  const scopeBoxes = new Map(); // entry el -> its scope Box
+  // What stands for node `n` in the graph of scope `level`: n, the box of a scope holding it, or null.
+  const repAt = (n, level) => {
+    const h = home(n);
+    if (h === level) return n;
+    let entry = el.nodeMap.get(h);
+    while (entry) {
+      if ((entry.scope ?? null) === level) return scopeBoxes.get(entry) ?? null;
+      entry = el.nodeMap.get(entry.scope);
+    }
+    return null;
   };
-  for (const n of inner.keys()) {
-    const own = clusterOf(n);
-    if (own !== null) {
-      const cid = `c:${n.uid}`;
-      if (!clusters.has(cid)) {
-        clusters.set(cid, n);
-        g.setNode(cid, {});
+  const edgeEnds = el.edges.map((e) => [e, visibleRep(e.src, collapsed), visibleRep(e.dst, collapsed)]);
+
+  function layoutLevel(level) {
+    const members = byHome.get(level) ?? [];
+    const items = [];
+    const idOf = new Map();
+    const addItem = (key, b) => {
+      idOf.set(key, items.length);
+      items.push(b);
+    };
+    for (const n of members) {
+      let b;
+      if (n.kind === 'nested' && n.nested && !collapsed.has(n.uid)) {
+        b = sdfgBox(n.nested, collapsed);
+        b.el = n;
+        b.shape = 'nested';
+        b.h += 4;
+      } else {
+        const [w, h] = nodeSize(n);
+        b = new Box(n, w, h, n.kind);
+        b.collapsed = collapsed.has(n.uid) && collapsible(n);
+        if (b.collapsed && n.kind === 'map_entry') b.w += 20;
       }
+      addItem(n, b);
     }
+    // Scopes directly inside this one.
+    for (const n of visible)
+      if (expanded(n) && (n.scope ?? null) === level) {
+        const sb = layoutLevel(n.nodeId);
+        sb.el = n;
+        sb.shape = 'scope';
+        sb.container = true;
+        scopeBoxes.set(n, sb);
+        addItem(sb, sb);
+      }
+    const drawn = [];
+    const pairSeen = new Set();
+    for (const [e, s, d] of edgeEnds) {
+      if (s === d) continue;
+      const rs = repAt(s, level), rd = repAt(d, level);
+      if (!rs || !rd || rs === rd) continue;
+      const exact = s === e.src && d === e.dst;
+      const pair = `${s.uid}|${d.uid}`;
+      if (!exact && pairSeen.has(pair)) continue;
+      pairSeen.add(pair);
+      drawn.push({ e, v: idOf.get(rs), w: idOf.get(rd), name: e.uid, src: s, dst: d, fixSrc: rs !== s, fixDst: rd !== d, exact });
+    }
+    const L = runLayout(items.map((b) => ({ width: b.w, height: b.h })), drawn);
+    const out = new Box(null, L.width, L.height, 'scope');
+    items.forEach((b, i) => {
+      const p = L.nodes[i];
+      b.x = p.x - b.w / 2;
+      b.y = p.y - b.h / 2;
+    });
+    out.inner = items;
+    for (const d of drawn) {
+      const ge = L.edges.get(d.name);
+      if (ge) out.edges.push({ el: d.e, points: ge.points.map((p) => ({ x: p.x, y: p.y })), merged: !d.exact, fix: d });
+    }
+    return out;
   }
-  for (const n of inner.keys()) {
-    // An entry and its exit belong to their own scope's cluster; contents to the enclosing entry's.
-    const scopeId = n.kind === 'map_entry' && n.exit && !collapsed.has(n.uid) ? n.nodeId : n.kind === 'map_exit' && n.entry ? n.entry.nodeId : n.scope;
-    if (scopeId === null || scopeId === undefined) continue;
-    const entry = el.nodeMap.get(scopeId);
-    if (!entry) continue;
-    const cid = `c:${entry.uid}`;
-    if (clusters.has(cid)) g.setParent(n.uid, cid);
+
+  const top = layoutLevel(null);
+  for (const b of top.inner) {
+    b.x += PAD;
+    b.y += HEADER;
   }
-  for (const [cid, entry] of clusters) {
-    const parentScope = entry.scope;
-    if (parentScope === null || parentScope === undefined) continue;
-    const pe = el.nodeMap.get(parentScope);
-    if (pe && clusters.has(`c:${pe.uid}`)) g.setParent(cid, `c:${pe.uid}`);
-  }
-  const drawn = [];
-  const pairSeen = new Set();
-  for (const e of el.edges) {
-    const s = visibleRep(e.src, collapsed), d = visibleRep(e.dst, collapsed);
-    if (s === d) continue;
-    const pair = `${s.uid}|${d.uid}`;
-    const rep = s === e.src && d === e.dst;
-    if (!rep && pairSeen.has(pair)) continue;
-    pairSeen.add(pair);
-    g.setEdge(s.uid, d.uid, {}, e.uid);
-    drawn.push([e, s, d, rep]);
-  }
-  dagre.layout(g);
-  const gg = g.graph();
-  const ox = PAD, oy = HEADER;
-  for (const [cid, entry] of clusters) {
-    const c = g.node(cid);
-    if (!c || !c.width) continue;
-    const cb = new Box(entry, c.width, c.height, 'scope');
-    cb.x = c.x - c.width / 2 + ox;
-    cb.y = c.y - c.height / 2 + oy;
-    cb.scopeOf = entry;
-    cb.container = true;
-    box.inner.push(cb);
-  }
-  for (const [n, b] of inner) {
-    const p = g.node(n.uid);
-    b.x = p.x - b.w / 2 + ox;
-    b.y = p.y - b.h / 2 + oy;
-    box.inner.push(b);
-  }
-  for (const [e, s, d, rep] of drawn) {
-    const ge = g.edge({ v: s.uid, w: d.uid, name: e.uid });
-    if (!ge) continue;
-    box.edges.push({ el: e, points: ge.points.map((p) => ({ x: p.x + ox, y: p.y + oy })), merged: !rep });
-  }
-  box.w = Math.max(gg.width + 2 * PAD, textWidth(el.label) + 2 * PAD + 20);
-  box.h = gg.height + HEADER + PAD;
+  box.inner = top.inner;
+  box.edges = top.edges.map((e) => ({ ...e, points: e.points.map((p) => ({ x: p.x + PAD, y: p.y + HEADER })) }));
+  box.w = Math.max(top.w + 2 * PAD, textWidth(el.label) + 2 * PAD + 20);
+  box.h = top.h + HEADER + PAD;
   return box;
 }

@@ -74,7 +74,9 @@ class Viewer {
       this.changes = diff.changes;
     }
     this.diagEls = this.mapDiagnostics();
+    const t1 = performance.now();
     this.relayout();
+    const t2 = performance.now();
     this.renderOutline();
     this.renderTabs();
     $('#doc-title').textContent = cur.title || '';
@@ -83,12 +85,15 @@ class Viewer {
     document.body.dataset.renderMs = ms.toFixed(1);
     document.body.dataset.nodes = String(this.model.all.filter((e) => e.state && e.kind !== 'memlet').length);
     window.weirViewer.renderMs = ms;
+    window.weirViewer.timings = { model: t1 - t0, layoutAndSvg: t2 - t1, panels: performance.now() - t2 };
     window.weirViewer.ready = true;
   }
 
   relayout() {
     const collapsed = new Set(this.model.all.filter((e) => this.collapsedKeys.has(e.key)).map((e) => e.uid));
+    const t0 = performance.now();
     this.layout = layoutModel(this.model, collapsed);
+    window.weirViewer.layoutMs = performance.now() - t0;
     this.collapsed = collapsed;
     this.graph.render(this.layout, (el) => this.classesOf(el));
     if (this.selected) this.graph.mark([this.selected.uid], 'selected');
@@ -177,7 +182,8 @@ class Viewer {
     this.selected = el;
     if (focus) {
       this.reveal(el);
-      this.graph.focus(uid);
+      // An edge has no box: show where it starts.
+      if (!this.graph.focus(uid) && el.src) this.graph.focus(el.src.uid);
     }
     this.graph.mark([uid], 'selected');
     for (const r of document.querySelectorAll('#outline .ol-row.selected')) r.classList.remove('selected');
@@ -243,7 +249,7 @@ class Viewer {
 
   renderTabs() {
     const el = this.selected && this.model.byUid.get(this.selected.uid) === this.selected ? this.selected : null;
-    const sourceLink = (d) => `<a href="#" class="srclink" data-file="${esc(d.file)}" data-line="${d.line}">${esc(d.file.split('/').pop())}:${d.line}</a>`;
+    const sourceLink = (d) => `<a href="#" class="srclink" data-file="${esc(d.file)}" data-line="${d.line}">${d.file ? `${esc(d.file.split('/').pop())}:` : 'line '}${d.line}</a>`;
     $('#tab-props').innerHTML = el ? propertiesHtml(el, { diags: this.diagEls.get(el.uid) ?? [], sourceLink }) : '<p class="muted">Click an element (or a row of the outline) to see its properties.</p>';
     const sdfgEl = el?.sdfg ?? this.model.root;
     $('#tab-data').innerHTML = containersHtml(sdfgEl);

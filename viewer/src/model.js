@@ -28,7 +28,7 @@ const NODE_KINDS = {
 export function subsetText(subset) {
   if (!subset) return '';
   if (typeof subset === 'string') return subset;
-  if (subset.type === 'Indices' || subset.indices) return (subset.indices || []).join(', ');
+  if (subset.type === 'Indices' || subset.indices) return (subset.indices || []).map(plainSymbols).join(', ');
   const ranges = subset.ranges || [];
   return ranges.map(rangeText).join(', ');
 }
@@ -36,9 +36,18 @@ export function subsetText(subset) {
 function plusOne(end) {
   const s = String(end).trim();
   if (/^-?\d+$/.test(s)) return String(Number(s) + 1);
-  const m = /^(.*\S)\s*-\s*1$/.exec(s);
-  if (m && balanced(m[1])) return m[1];
+  // `X - k` / `X + k` with a trailing constant: fold the + 1 into it.
+  const m = /^(.*\S)\s*([-+])\s*(\d+)$/.exec(s);
+  if (m && balanced(m[1])) {
+    const k = (m[2] === '-' ? -1 : 1) * Number(m[3]) + 1;
+    return k === 0 ? m[1] : `${m[1]} ${k < 0 ? '-' : '+'} ${Math.abs(k)}`;
+  }
   return `${s} + 1`;
+}
+
+/** `symbol($N, dtype=dace.int64)` and `$N` (DaCe 2's symbols in descriptor expressions) as `N`. */
+export function plainSymbols(s) {
+  return String(s).replace(/symbol\(\$(\w+)(?:,\s*dtype=[\w.]+)?\)/g, '$1').replace(/\$(\w+)/g, '$1');
 }
 
 function balanced(s) {
@@ -53,7 +62,7 @@ function balanced(s) {
 
 /** One dimension of a range: `i` for an index, `a:b`, `a:b:s` (exclusive end, as DaCe prints). */
 export function rangeText(r) {
-  const start = String(r.start), end = String(r.end), step = String(r.step ?? '1');
+  const start = plainSymbols(r.start), end = plainSymbols(r.end), step = plainSymbols(r.step ?? '1');
   if (start === end && step === '1') return start;
   return `${start}:${plusOne(end)}${step !== '1' ? ':' + step : ''}`;
 }
@@ -65,7 +74,7 @@ export function memletText(memlet) {
   let s = `${a.data}[${subsetText(a.subset)}]`;
   if (a.other_subset) s += ` -> [${subsetText(a.other_subset)}]`;
   const vol = a.volume ?? a.num_accesses;
-  if (vol !== undefined && vol !== null && String(vol) !== '1') s += ` (${a.dynamic ? 'dyn, ' : ''}vol ${vol})`;
+  if (vol !== undefined && vol !== null && String(vol) !== "1") s += ` (${a.dynamic ? "dyn, " : ""}vol ${plainSymbols(vol)})`;
   else if (a.dynamic) s += ' (dyn)';
   if (a.wcr) s += ` wcr: ${wcrText(a.wcr)}`;
   return s;
@@ -154,7 +163,8 @@ export function buildModel(json) {
   function sdfgElement(sj, uid, parent, keyPrefix) {
     const name = sj.attributes?.name ?? sj.label ?? 'sdfg';
     const el = add(new Element({
-      uid, kind: 'sdfg', type: 'SDFG', label: name, json: sj, parent, key: `${keyPrefix}SDFG:${name}`,
+      // The root's name is no part of keys: two versions of one program may be named apart.
+      uid, kind: 'sdfg', type: 'SDFG', label: name, json: sj, parent, key: parent ? `${keyPrefix}SDFG:${name}` : 'SDFG',
     }));
     el.sdfg = el;
     el.sdfgName = name;
@@ -246,8 +256,12 @@ export function buildModel(json) {
         el.scope = el.scopeEntry;
       }
     }
-    // Exits without scope ids (older files): their entry's scope.
-    for (const el of nodes.values()) if (el.entry) el.scope = el.entry.scopeEntry;
+    // Exits without scope ids (older files): their entry's scope. An exit shows its map's label.
+    for (const el of nodes.values())
+      if (el.entry) {
+        el.scope = el.entry.scopeEntry;
+        el.label = el.entry.label;
+      }
     (sj.edges || []).forEach((ej, i) => {
       const src = nodes.get(Number(ej.src)), dst = nodes.get(Number(ej.dst));
       if (!src || !dst) return;

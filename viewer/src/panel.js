@@ -1,7 +1,7 @@
 // The side panel's contents: properties of the selected element (its JSON attributes, tasklet
 // code, the descriptor an access node names, its source line), the containers and symbols of
 // an SDFG, and the source pane with the lines that produced nodes.
-import { codeText, subsetText, ownAttributes } from './model.js';
+import { codeText, subsetText, ownAttributes, plainSymbols as simplifySymbols } from './model.js';
 
 export const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -34,11 +34,6 @@ export function descriptorRows(desc) {
   if (a.lifetime) rows.push(['lifetime', a.lifetime]);
   if (a.offset && a.offset.some((o) => String(o) !== '0')) rows.push(['offset', `(${a.offset.join(', ')})`]);
   return rows;
-}
-
-/** `symbol($N, dtype=dace.int64)` and `$N` (DaCe 2's descriptor symbols) as `N`. */
-export function simplifySymbols(s) {
-  return String(s).replace(/symbol\(\$(\w+)(?:,\s*dtype=[\w.]+)?\)/g, '$1').replace(/\$(\w+)/g, '$1');
 }
 
 /** HTML of the properties of element `el`; `diags` are the validation problems on it. */

@@ -54,16 +54,19 @@ function boxMarkup(b, classesOf) {
   return s + '</g>';
 }
 
-function edgeMarkup(e, classesOf) {
+function edgeMarkup(e, classesOf, labelOf) {
   const pts = e.points;
   if (!pts || pts.length < 2) return '';
   const d = 'M' + pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' L');
   const el = e.el;
   const cls = `${el.kind === 'interstate' ? 'iedge' : 'medge'}${classesOf(el)}`;
   let s = `<g class="edge ${cls}" data-uid="${esc(el.uid)}"><path d="${d}" marker-end="url(#arrow)"/><path class="hit" d="${d}"/>`;
-  if (el.label) {
-    const p = e.label ?? pts[Math.floor(pts.length / 2)];
-    s += `<text class="elbl" x="${p.x + 4}" y="${p.y}">${esc(shownLabel(el))}</text>`;
+  const text = labelOf(e);
+  if (text) {
+    // Edges converging on one node would stack their labels at the middle: label them near their source.
+    const mid = e.converging ? { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 } : pts[Math.floor(pts.length / 2)];
+    const p = e.label ?? mid;
+    s += `<text class="elbl" x="${p.x + 4}" y="${p.y + (e.stack ?? 0) * 12}">${esc(text)}</text>`;
   }
   return s + '</g>';
 }
@@ -166,7 +169,9 @@ export class GraphView {
     if (!this.layout) return;
     const r = this.svg.getBoundingClientRect();
     const w = r.width || 800, h = r.height || 600;
-    const s = Math.min(w / (this.layout.width + 40), h / (this.layout.height + 40), 1.5);
+    // A very tall (or wide) graph would shrink to a line: fit its width instead, from the top.
+    let s = Math.min(w / (this.layout.width + 40), h / (this.layout.height + 40), 1.5);
+    if (s < 0.1) s = Math.min(w / (this.layout.width + 40), 0.5);
     this.scale = s;
     this.tx = (w - this.layout.width * s) / 2;
     this.ty = Math.max(10, (h - this.layout.height * s) / 2);
@@ -196,7 +201,26 @@ export class GraphView {
     containers.sort((a, b) => a.depth - b.depth);
     const parts = [];
     for (const b of containers) parts.push(boxMarkup(b, classesOf));
-    for (const e of layout.edges) parts.push(edgeMarkup(e, classesOf));
+    // Parallel memlets (one node reads another at several offsets): labels stacked, and beyond
+    // three one summary line, so that labels do not pile up on one spot.
+    const pairs = new Map();
+    for (const e of layout.edges) {
+      if (e.el.kind !== 'memlet') continue;
+      const k = `${e.el.src.uid}|${e.el.dst.uid}`;
+      if (!pairs.has(k)) pairs.set(k, []);
+      pairs.get(k).push(e);
+    }
+    for (const group of pairs.values()) group.forEach((e, i) => { e.stack = i; e.group = group.length; });
+    const inDegree = new Map();
+    for (const e of layout.edges) if (e.el.kind === 'memlet') inDegree.set(e.el.dst.uid, (inDegree.get(e.el.dst.uid) ?? 0) + 1);
+    for (const e of layout.edges) if (e.el.kind === 'memlet') e.converging = inDegree.get(e.el.dst.uid) > 1 && e.group <= 1;
+    const labelOf = (e) => {
+      if (!e.el.label) return '';
+      if (!e.group || e.group <= 3) return shownLabel(e.el);
+      if (e.stack === 0) return `${shownLabel(e.el)}  (+${e.group - 1} memlets)`;
+      return '';
+    };
+    for (const e of layout.edges) parts.push(edgeMarkup(e, classesOf, labelOf));
     for (const b of leaves) parts.push(boxMarkup(b, classesOf));
     this.viewport.innerHTML = parts.join('');
     this.renderMinimap();
