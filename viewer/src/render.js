@@ -66,7 +66,9 @@ function edgeMarkup(e, classesOf, labelOf) {
     // Edges converging on one node would stack their labels at the middle: label them near their source.
     const mid = e.converging ? { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 } : pts[Math.floor(pts.length / 2)];
     const p = e.label ?? mid;
-    s += `<text class="elbl" x="${p.x + 4}" y="${p.y + (e.stack ?? 0) * 12}">${esc(text)}</text>`;
+    // Converging edges from the left are labelled to their left, the others to their right.
+    const left = e.converging && pts[0].x < pts[pts.length - 1].x;
+    s += `<text class="elbl" x="${p.x + (left ? -4 : 4)}" y="${p.y + (e.stack ?? 0) * 12}"${left ? ' text-anchor="end"' : ''}>${esc(text)}</text>`;
   }
   return s + '</g>';
 }
