@@ -27,6 +27,9 @@ const std::map<std::string, std::string>& examples() {
       {"optimize", "weir optimize hdiff.sdfg -o fast.sdfg --auto cpu\n"
                    "  weir optimize hdiff.sdfg -o tiled.sdfg --passes \"simplify,map-tiling{tile_sizes=32,8}\"\n"
                    "  weir optimize tiled.sdfg --replay -o again.sdfg"},
+      {"view", "weir view fast.sdfg                      # serves on 127.0.0.1, prints the address\n"
+               "  weir view examples/cartesian/hdiff.py::hdiff_program --port 8000\n"
+               "  weir view fast.sdfg --compare hdiff.sdfg --html diff.html"},
   };
   return m;
 }

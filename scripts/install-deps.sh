@@ -9,17 +9,26 @@ packages=(
   # CBLAS for CPP tasklets DaCe writes after auto-optimize (-lblas: OpenBLAS through Debian's
   # alternatives), LAPACKE for its LAPACK environments
   libopenblas-dev liblapacke-dev
+  # the viewer (viewer/, `weir view`): its loopback server, and the browser its tests drive
+  libcpp-httplib-dev chromium
 )
+# node and npm build the viewer bundle; a node from elsewhere (nodesource, nvm) is kept.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "installing: ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The viewer's npm packages, as pinned in viewer/package-lock.json (again only when it changed).
+viewer="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/viewer"
+if [ ! -f "$viewer/node_modules/.package-lock.json" ] || [ "$viewer/package-lock.json" -nt "$viewer/node_modules/.package-lock.json" ]; then
+  echo "installing the viewer's npm packages (npm ci in viewer/)"
+  (cd "$viewer" && npm ci --no-audit --no-fund)
+fi

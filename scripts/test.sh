@@ -6,6 +6,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/install-deps.sh"
+# The viewer is built and its browser tests run here: a missing node, npm or chromium fails
+# (a plain developer build without them skips the viewer instead).
+export WEIR_REQUIRE_VIEWER_TESTS=1
 if [ "${SANITIZE:-0}" = 1 ]; then
   export BUILD_DIR="${BUILD_DIR:-$root/build-asan}"
   export BUILD_TYPE=Debug
@@ -17,10 +20,10 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   # (frontend::kMaxNestingDepth, tested at its edge) needs more than the default 8 MiB stack
   # here, while a release build stays under 1 MiB at the limit.
   ulimit -s 65536 2>/dev/null || true
-  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_SANITIZE=ON
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_SANITIZE=ON -DWEIR_REQUIRE_VIEWER=ON
 else
   export BUILD_DIR="${BUILD_DIR:-$root/build}"
-  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}"
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON
 fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then
   echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2

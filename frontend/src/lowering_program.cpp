@@ -2,6 +2,7 @@
 // symbols for the parameters, one state per program call, one map over the call's output
 // domain per state with one tasklet computing the inlined operator.
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <set>
@@ -504,6 +505,29 @@ class ProgramLowering final : public LoweringContext {
       st.add_edge(exit_id, out, a.id(), "", Memlet::simple(w.container, Subset(w.whole)));
     }
     if (writes.empty() && mapped) st.add_edge(tid, "", exit_id, "", Memlet{});
+    if (where_.known()) {
+      std::string info = debuginfo_json(where_);
+      for (Node* n : st.nodes()) n->extra.set("debuginfo", info);
+    }
+  }
+
+  /// DaCe's DebugInfo of a source location (the call a state computes), which viewers and
+  /// DaCe read to map nodes back to their .py line.
+  static std::string debuginfo_json(const SourceLocation& loc) {
+    std::string file;
+    for (char ch : loc.file.valid() ? loc.file.path() : std::string()) {
+      if (ch == '"' || ch == '\\') file += '\\';
+      if (static_cast<unsigned char>(ch) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+        file += buf;
+      } else {
+        file += ch;
+      }
+    }
+    std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
+    return "{\"type\":\"DebugInfo\",\"start_line\":" + l + ",\"end_line\":" + l + ",\"start_column\":" + c +
+           ",\"end_column\":" + c + ",\"filename\":\"" + file + "\"}";
   }
 
   /// The path (element indices) of leaf `n` of `t` in flattened order.

@@ -122,7 +122,7 @@ TEST_CASE("weir compile --emit-cpp writes the generated C++ for reading", "[cli]
   CHECK(weir::test::read_text(dir / "src" / "laplacian.cpp") == cpp);
 }
 
-TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors; an unused --set warns", "[cli][usage]") {
+TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, an unused --set warns", "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-set");
   std::string lap = ex("cartesian/laplacian.py::laplacian");
   auto r = run_weir("run " + lap + " --random-inputs --set I=5 --set J=4 --set K=1 --set TSTEPS=3");

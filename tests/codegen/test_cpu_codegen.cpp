@@ -564,7 +564,7 @@ TEST_CASE("connectors named like containers or symbols are declared through temp
   CHECK(B == std::vector<double>{7, 5, 3});
 }
 
-TEST_CASE("conditions read data; return blocks end the program", "[codegen][run]") {
+TEST_CASE("conditions read data, return blocks end the program", "[codegen][run]") {
   // if A[1] > 0.5: return; then B[0] = 7
   auto s = std::make_unique<SDFG>("early");
   s->add_array("A", ScalarType::Float64, {E(2)});

@@ -54,7 +54,7 @@ TEST_CASE("StateFusion: read-after-write states fuse through one access node", "
   CHECK(st.num_nodes() == 9);
 }
 
-TEST_CASE("StateFusion: independent states fuse; successors move to the fused state", "[transforms][state-fusion]") {
+TEST_CASE("StateFusion: independent states fuse, successors move to the fused state", "[transforms][state-fusion]") {
   auto sdfg = make_program({"A", "B", "C", "D"}, {});
   auto& s0 = sdfg->add_state("s0", true);
   auto& s1 = sdfg->add_state("s1");

@@ -173,7 +173,7 @@ TEST_CASE("MapTiling: tiles with Min-bounded inner ranges", "[transforms][map-ti
   CHECK(inner->map->params == std::vector<std::string>{"i", "j"});
 }
 
-TEST_CASE("MapTiling: divides_evenly drops the Min; the last size repeats; size 1 skips", "[transforms][map-tiling]") {
+TEST_CASE("MapTiling: divides_evenly drops the Min, the last size repeats, size 1 skips", "[transforms][map-tiling]") {
   auto sdfg = make_map2d(false);
   MapTiling t;
   t.options().set_text("tile_sizes", "2");

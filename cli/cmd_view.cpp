@@ -1,0 +1,52 @@
+// `weir view FILE.sdfg|FILE.sdfgz|FILE.py::NAME [--compare B] [--port N | --html OUT.html]`:
+// the SDFG viewer (viewer/, docs/adr/0018-viewer.md) served on 127.0.0.1 (a free port unless
+// --port; nothing opens a browser), or written as one self-contained HTML file.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "targets.h"
+#include "view/page.h"
+#include "view/server.h"
+
+namespace weir::cli {
+
+Action add_view_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("view", "Show an SDFG in the browser: control flow, dataflow, source lines, "
+                                         "transformation history, differences");
+  struct Opts {
+    view::PageOptions page;
+    std::string html;
+    int port = 0;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("target", o->page.target, "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (lowered as 'weir sdfg' does)")
+      ->required();
+  cmd->add_option("--compare", o->page.compare, "B: a second SDFG (or FILE.py::NAME) to show the differences with");
+  cmd->add_option("--html", o->html, "OUT.html: write one self-contained HTML file instead of serving");
+  cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")->check(CLI::Range(0, 65535));
+  cmd->add_option("-I,--include", o->page.includes, "Directory searched for imported modules (repeatable; "
+                                                    "WEIR_PATH is searched too)");
+  return [o, cmd]() {
+    if (!o->html.empty() && cmd->count("--port"))
+      throw UsageError("weir view: give --html OUT.html or --port N, not both");
+    // Built (and checked) before serving, so that a file that does not load fails here.
+    view::Page page = view::build_page(o->page);
+    for (const std::string& n : page.notes) std::cout << n << "\n";
+    if (!o->html.empty()) {
+      view::write_text_atomically(o->html, page.html);
+      std::cout << "wrote " << o->html << " (" << page.html.size() / 1024 << " KiB, self-contained)\n";
+      return kExitOk;
+    }
+    view::serve(
+        o->port, [o]() { return view::build_page(o->page).html; },
+        [o](int port) {
+          std::cout << "weir view: serving " << o->page.target << " at http://127.0.0.1:" << port
+                    << "/ (Ctrl-C stops)" << std::endl;
+        });
+    return kExitOk;
+  };
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,205 @@
+#include "view/page.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "targets.h"
+#include "view/bundle.h"
+#include "weir/codegen/validate_code.h"
+#include "weir/frontend/lowering.h"
+#include "weir/runtime/program_source.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/script.h"
+
+namespace weir::cli::view {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
+
+std::unique_ptr<SDFG> load_target(const std::string& ref, const std::vector<std::string>& includes) {
+  if (!runtime::is_field_view_reference(ref)) return load_sdfg(ref);
+  runtime::FieldViewProgram p = runtime::load_field_view_reference(ref, includes);
+  return frontend::lower_to_sdfg(*p.definition);
+}
+
+std::string file_of(const std::string& ref) {
+  auto sep = ref.rfind("::");
+  return sep == std::string::npos ? ref : ref.substr(0, sep);
+}
+
+// The SDFG's JSON without its history (sent separately, step by step).
+json document(const SDFG& sdfg) {
+  json j = json::parse(sdfg_to_json_text(sdfg));
+  for (json* o : {&j, j.contains("attributes") ? &j["attributes"] : nullptr})
+    if (o && o->is_object()) {
+      o->erase("transformation_hist");
+      o->erase("orig_sdfg");
+    }
+  return j;
+}
+
+// Every source file a debuginfo of the document names (weir's `filename`, DaCe 2's
+// root `source_files`).
+void collect_files(const json& j, std::set<std::string>& out) {
+  if (j.is_object()) {
+    if (auto d = j.find("debuginfo"); d != j.end() && d->is_object())
+      if (auto f = d->find("filename"); f != d->end() && f->is_string()) out.insert(f->get<std::string>());
+    if (auto s = j.find("source_files"); s != j.end() && s->is_array())
+      for (const json& f : *s)
+        if (f.is_string()) out.insert(f.get<std::string>());
+    for (const auto& [k, v] : j.items()) collect_files(v, out);
+  } else if (j.is_array()) {
+    for (const json& v : j) collect_files(v, out);
+  }
+}
+
+// The text of `name` (as the SDFG wrote it: relative to the working directory or to the SDFG
+// file's directory), or nothing when it is not a readable .py file of reasonable size. Only
+// Python sources: an SDFG is untrusted input (docs/security.md), and its debuginfo must not
+// copy other files of the user's into a page they share.
+std::optional<std::string> read_source(const std::string& name, const std::string& beside) {
+  if (fs::path(name).extension() != ".py") return std::nullopt;
+  for (const fs::path& p : {fs::path(name), fs::path(beside).parent_path() / name}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) > kMaxSourceBytes || ec) continue;
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in) return text.str();
+  }
+  return std::nullopt;
+}
+
+json diagnostics_of(const SDFG& sdfg) {
+  json out = json::array();
+  for (const Diagnostic& d : codegen::validate_for_codegen(sdfg))
+    out.push_back({{"sdfg", d.where.sdfg}, {"block_path", d.where.block_path}, {"node", d.where.node},
+                   {"edge", d.where.edge}, {"message", d.message}, {"code", d.code}, {"text", d.str()}});
+  return out;
+}
+
+// The SDFG after each recorded step: step k is entry k replayed on step k - 1 (as the whole
+// replay does, entry by entry), so n entries cost n applications.
+json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
+  if (!transforms::has_history(sdfg)) return nullptr;
+  std::vector<std::string> entries = transforms::transformation_history(sdfg);
+  json h = {{"entries", json::array()}, {"snapshots", json::array()}};
+  for (const std::string& e : entries) h["entries"].push_back(json::parse(e));
+  std::string cur = *sdfg.extra.find("orig_sdfg");
+  try {
+    h["snapshots"].push_back(document(*sdfg_from_json_text(cur, "orig_sdfg")));
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      SDFG step("step");
+      step.extra.set("orig_sdfg", cur);
+      step.extra.set("transformation_hist", "[" + entries[k] + "]");
+      std::unique_ptr<SDFG> next;
+      try {
+        next = transforms::replay_history(step);
+      } catch (const transforms::ScriptError& e) {
+        // The one-entry replay numbers the entry 1: say which it is.
+        std::string msg = e.what();
+        const std::string one = "history entry 1 ";
+        if (msg.rfind(one, 0) == 0) msg = "history entry " + std::to_string(k + 1) + " " + msg.substr(one.size());
+        throw Error(msg);
+      }
+      next->extra.erase("orig_sdfg");
+      next->extra.erase("transformation_hist");
+      cur = sdfg_to_json_text(*next);
+      h["snapshots"].push_back(json::parse(cur));
+    }
+    notes.push_back("history: " + std::to_string(entries.size()) + " step" + (entries.size() == 1 ? "" : "s") +
+                    " replayed for the stepper");
+  } catch (const Error& e) {
+    std::size_t done = h["snapshots"].empty() ? 0 : h["snapshots"].size() - 1;
+    h["error"] = std::string(e.what());
+    notes.push_back("history: the stepper shows " + std::to_string(done) + " of " + std::to_string(entries.size()) +
+                    " steps; replay stopped: " + e.what());
+  }
+  return h;
+}
+
+}  // namespace
+
+Page build_page(const PageOptions& o) {
+  for (const std::string* ref : {&o.target, &o.compare}) {
+    if (ref->empty()) continue;
+    if (runtime::is_field_view_reference(*ref)) require_definition_reference("view", *ref);
+    else require_sdfg_file("view", *ref);
+  }
+  const char* bundle = viewer_html();
+  if (!bundle) throw Error(std::string("this weir was built without the viewer bundle: ") + viewer_missing_reason());
+  Page page;
+  std::unique_ptr<SDFG> sdfg = load_target(o.target, o.includes);
+  json data = {{"title", fs::path(o.target).filename().string()}, {"sdfg", document(*sdfg)}};
+  data["history"] = history_of(*sdfg, page.notes);
+  data["diagnostics"] = diagnostics_of(*sdfg);
+  if (!data["diagnostics"].empty())
+    page.notes.push_back("validation: " + std::to_string(data["diagnostics"].size()) + " problem(s), marked in the graph");
+  std::set<std::string> files;
+  collect_files(data["sdfg"], files);
+  if (!o.compare.empty()) {
+    std::unique_ptr<SDFG> b = load_target(o.compare, o.includes);
+    data["compare"] = document(*b);
+    data["compareTitle"] = fs::path(o.compare).filename().string();
+  }
+  if (runtime::is_field_view_reference(o.target)) files.insert(file_of(o.target));
+  json sources = json::object();
+  for (const std::string& f : files)
+    if (auto text = read_source(f, file_of(o.target))) sources[f] = *text;
+  data["sources"] = sources;
+  if (!sources.empty()) {
+    std::string names;
+    for (const auto& [f, text] : sources.items()) names += (names.empty() ? "" : ", ") + f;
+    page.notes.push_back("source: " + names);
+  }
+
+  // '</' cannot end the script element early: JSON allows '<\/' for it.
+  std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string escaped;
+  escaped.reserve(text.size() + 64);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    escaped += text[i];
+    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') escaped += '\\';
+  }
+  std::string html = bundle;
+  const std::string marker = "<!--WEIR_DATA-->";
+  auto at = html.find(marker);
+  if (at == std::string::npos) throw Error("the embedded viewer page has no data marker (a broken build of viewer/)");
+  html.replace(at, marker.size(), "<script id=\"weir-data\" type=\"application/json\">" + escaped + "</script>");
+  page.html = std::move(html);
+  return page;
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  fs::path target(path);
+  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::random_device rd;
+  fs::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw Error("cannot write '" + path + "': " + (fs::is_directory(dir, ec) ? "write failed" : "no such directory"));
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::string why = ec.message();
+    fs::remove(tmp, ec);
+    throw Error("cannot write '" + path + "': " + why);
+  }
+}
+
+}  // namespace weir::cli::view

@@ -1,0 +1,38 @@
+// The page `weir view` serves and `weir view --html` writes: the embedded viewer (bundle.h)
+// with the documents it shows inlined as JSON — the SDFG, its transformation history replayed
+// step by step, a second SDFG to compare with, the source files its debuginfo names and the
+// problems `weir validate` finds.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace weir::cli::view {
+
+struct PageOptions {
+  /// FILE.sdfg, FILE.sdfgz or FILE.py::NAME (lowered as `weir sdfg` does).
+  std::string target;
+  /// With --compare: the second SDFG (same kinds of reference); empty: none.
+  std::string compare;
+  /// Import directories for field-view references (-I).
+  std::vector<std::string> includes;
+};
+
+struct Page {
+  std::string html;
+  /// What the page holds, for the command's output ("history: 12 steps", replay problems).
+  std::vector<std::string> notes;
+};
+
+/// Loads the documents and builds the page. Throws UsageError (targets.h) for a reference of
+/// the wrong kind, what load_sdfg / the frontend throw for input that does not load, and
+/// weir::Error "this weir was built without the viewer bundle: WHY" when it has none.
+/// A history that no longer replays is not an error: the page shows the steps up to it and
+/// the notes say where it stopped.
+Page build_page(const PageOptions& options);
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so that
+/// an error never leaves a half-written file. Throws weir::Error naming the path.
+void write_text_atomically(const std::string& path, const std::string& text);
+
+}  // namespace weir::cli::view

@@ -1,0 +1,235 @@
+// `weir view`: the page's documents (the SDFG, its history replayed step by step, the source
+// text and lines debuginfo names, validation problems), its usage errors, and that --html never
+// leaves a half-written or overwritten file on error. The browser side is tested in
+// viewer/test/browser.test.mjs.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_run.h"
+#include "corpus.h"
+#include "weir/sdfg/serialize.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using weir::test::run_weir;
+
+namespace {
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Whether this weir has the viewer bundle; without it (no node at build time) the page tests
+// have nothing to check, which fails where scripts/test.sh requires the viewer.
+bool have_bundle(const std::string& out) {
+  if (out.find("without the viewer bundle") == std::string::npos) return true;
+  const char* req = std::getenv("WEIR_REQUIRE_VIEWER_TESTS");
+  if (req && std::string(req) == "1") FAIL("weir was built without the viewer bundle: " << out);
+  WARN("skipped: " << out);
+  return false;
+}
+
+// The documents inlined into a page.
+json page_data(const std::string& html) {
+  const std::string open = "<script id=\"weir-data\" type=\"application/json\">";
+  auto a = html.find(open);
+  REQUIRE(a != std::string::npos);
+  a += open.size();
+  auto b = html.find("</script>", a);
+  REQUIRE(b != std::string::npos);
+  return json::parse(html.substr(a, b - a));
+}
+
+// Calls `edit` on the objects of type `type` in `j`, depth first, until it returns false;
+// returns how many it was called on.
+int edit_objects(json& j, const std::string& type, const std::function<bool(json&)>& edit) {
+  int n = 0;
+  bool more = true;
+  std::function<void(json&)> walk = [&](json& o) {
+    if (!more) return;
+    if (o.is_object() && o.value("type", "") == type) {
+      ++n;
+      more = edit(o);
+    }
+    if (o.is_object() || o.is_array())
+      for (auto& v : o) walk(v);
+  };
+  walk(j);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("weir view --html: a lowered example carries its source and the line of each node", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-lowered");
+  const std::string src = "examples/cartesian/hdiff.py";
+  auto r = run_weir("view " + src + "::hdiff_program --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "source: " + src + "\nwrote " + (dir / "p.html").string() + " (" +
+                     std::to_string(fs::file_size(dir / "p.html") / 1024) + " KiB, self-contained)\n");
+  std::string html = read(dir / "p.html");
+  CHECK(html.find("<!--WEIR_DATA-->") == std::string::npos);
+  CHECK(html.find("<script src") == std::string::npos);
+  json d = page_data(html);
+  CHECK(d["title"] == "hdiff.py::hdiff_program");
+  CHECK(d["sdfg"]["attributes"]["name"] == "hdiff_program");
+  CHECK(d["history"].is_null());
+  CHECK(d["diagnostics"] == json::array());
+  REQUIRE(d["sources"].contains(src));
+  std::string text = read(src);
+  CHECK(d["sources"][src] == text);
+  // The line of the program's call of hdiff, found in the text.
+  std::istringstream lines(text);
+  std::string line;
+  int n = 0, program = 0, call = 0;
+  while (std::getline(lines, line)) {
+    ++n;
+    if (line.find("def hdiff_program(") != std::string::npos) program = n;
+    if (program && !call && n > program && line.find("hdiff(") != std::string::npos && line.find("out=") != std::string::npos)
+      call = n;
+  }
+  REQUIRE(call > 0);
+  int nodes = 0;
+  for (const json& st : d["sdfg"]["nodes"])
+    for (const json& node : st["nodes"]) {
+      ++nodes;
+      const json& info = node["attributes"]["debuginfo"];
+      CHECK(info["type"] == "DebugInfo");
+      CHECK(info["filename"] == src);
+      CHECK(info["start_line"] == call);
+    }
+  CHECK(nodes == 6);  // map entry and exit, the tasklet, access nodes u, coeff, out
+}
+
+TEST_CASE("weir view --html: the history stepper gets the SDFG after every step, the last is the file", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-history");
+  fs::path in = weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg";
+  auto r = run_weir("optimize " + q(in) + " -o " + q(dir / "opt.sdfg") + " --auto cpu");
+  REQUIRE(r.code == 0);
+  r = run_weir("view " + q(dir / "opt.sdfg") + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  REQUIRE(r.code == 0);
+  json d = page_data(read(dir / "p.html"));
+  json file = json::parse(read(dir / "opt.sdfg"));
+  const json& hist = file["attributes"]["transformation_hist"];
+  REQUIRE(hist.size() == 2);
+  CHECK(r.out.rfind("history: 2 steps replayed for the stepper\n", 0) == 0);
+  CHECK(d["history"]["entries"] == hist);
+  REQUIRE(d["history"]["snapshots"].size() == 3);
+  CHECK_FALSE(d["history"].contains("error"));
+  // Step 0 is the recorded original, the last step the optimized file (as weir compares SDFGs).
+  auto orig = weir::sdfg_from_json_text(file["attributes"]["orig_sdfg"].dump());
+  orig->extra.erase("orig_sdfg");  // the original's own (empty) history: pages carry none
+  orig->extra.erase("transformation_hist");
+  auto step0 = weir::sdfg_from_json_text(d["history"]["snapshots"][0].dump());
+  CHECK(weir::sdfg_difference(*orig, *step0) == "");
+  auto last = weir::sdfg_from_json_text(d["history"]["snapshots"][2].dump());
+  auto opt = weir::load_sdfg((dir / "opt.sdfg").string());
+  opt->extra.erase("transformation_hist");
+  opt->extra.erase("orig_sdfg");
+  CHECK(weir::sdfg_difference(*opt, *last) == "");
+  // The map fusion step changed the graph: fewer map entries after it.
+  auto maps = [](const json& s) {
+    int m = 0;
+    for (const json& st : s["nodes"])
+      for (const json& node : st["nodes"]) m += node["type"] == "MapEntry";
+    return m;
+  };
+  CHECK(maps(d["history"]["snapshots"][1]) < maps(d["history"]["snapshots"][0]));
+  // The page's own SDFG carries no second copy of the history.
+  CHECK_FALSE(d["sdfg"]["attributes"].contains("orig_sdfg"));
+}
+
+TEST_CASE("weir view --html: validation problems go into the page with weir validate's text", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-invalid");
+  json s = json::parse(read(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg"));
+  // A memlet of the first state with an edge: its container renamed to one that does not exist.
+  bool broken = false;
+  edit_objects(s, "SDFGState", [&](json& st) {
+    if (st["edges"].empty()) return true;
+    st["edges"][0]["attributes"]["data"]["attributes"]["data"] = "no_such_array";
+    broken = true;
+    return false;
+  });
+  REQUIRE(broken);
+  std::ofstream(dir / "bad.sdfg") << s.dump();
+  auto v = run_weir("validate " + q(dir / "bad.sdfg"));
+  CHECK(v.code == 1);
+  auto r = run_weir("view " + q(dir / "bad.sdfg") + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  REQUIRE(r.code == 0);
+  json d = page_data(read(dir / "p.html"));
+  REQUIRE_FALSE(d["diagnostics"].empty());
+  for (const json& diag : d["diagnostics"]) {
+    // Each problem as `weir validate` lists it ("  TEXT" lines).
+    CHECK(v.out.find("  " + diag["text"].get<std::string>() + "\n") != std::string::npos);
+    CHECK(diag["sdfg"] == s["attributes"]["name"]);
+  }
+}
+
+TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources into the page", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-sources");
+  std::ofstream(dir / "secret.txt") << "not for the page";
+  std::ofstream(dir / "kernel.py") << "x = 1\n";
+  json s = json::parse(read(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg"));
+  int k = 0;
+  edit_objects(s, "Tasklet", [&](json& t) {
+    std::string f = (dir / (k++ % 2 ? "secret.txt" : "kernel.py")).string();
+    t["attributes"]["debuginfo"] = {{"type", "DebugInfo"}, {"start_line", 1}, {"end_line", 1}, {"filename", f}};
+    return true;
+  });
+  REQUIRE(k >= 2);
+  std::ofstream(dir / "in.sdfg") << s.dump();
+  auto r = run_weir("view " + q(dir / "in.sdfg") + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  REQUIRE(r.code == 0);
+  std::string html = read(dir / "p.html");
+  json d = page_data(html);
+  CHECK(d["sources"] == json{{(dir / "kernel.py").string(), "x = 1\n"}});
+  CHECK(html.find("not for the page") == std::string::npos);
+}
+
+TEST_CASE("weir view: usage errors and files that are never half-written", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-errors");
+  const std::string lap = "examples/cartesian/laplacian.py";
+  auto r = run_weir("view " + lap);
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: weir view: '" + lap + "' names no definition: expected FILE.py::NAME (a @program or "
+                 "@field_operator of the file; 'weir check " + lap + "' lists them)\n");
+  fs::path lap2d = weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg";
+  r = run_weir("view " + q(lap2d) + " --html " + q(dir / "x.html") + " --port 8000");
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: weir view: give --html OUT.html or --port N, not both\n");
+  r = run_weir("view " + q(lap2d) + " --port 70000");
+  CHECK(r.code == 2);
+  // An input that does not load: the existing output stays as it was.
+  std::ofstream(dir / "old.html") << "old page";
+  std::ofstream(dir / "bad.sdfg") << "{\"type\": \"SDFG\"";
+  r = run_weir("view " + q(dir / "bad.sdfg") + " --html " + q(dir / "old.html"));
+  CHECK(r.code == 1);
+  CHECK(r.out.rfind("weir: error: " + (dir / "bad.sdfg").string(), 0) == 0);
+  CHECK(read(dir / "old.html") == "old page");
+  // A folder that does not exist: an error naming the file, nothing written.
+  r = run_weir("view " + q(lap2d) + " --html " + q(dir / "no" / "p.html"));
+  if (!have_bundle(r.out)) return;
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: cannot write '" + (dir / "no" / "p.html").string() + "': no such directory\n");
+  CHECK_FALSE(fs::exists(dir / "no"));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  CHECK(entries == 2);  // old.html, bad.sdfg: no temporary file left
+}

@@ -1,0 +1,263 @@
+// Draws a layout (layout.js) as SVG: boxes with their labels as SVG text (so that the browser's
+// find and the tests read what is drawn), edges with memlet labels, zoom and pan, a minimap, and
+// level of detail (labels are dropped below a zoom level, so 1,000s of nodes pan smoothly).
+import { shownLabel, collapsible } from './layout.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function shapeMarkup(b) {
+  const { x, y, w, h } = b;
+  const r = (cls, rx = 0) => `<rect class="${cls}" x="${x}" y="${y}" width="${w}" height="${h}" rx="${rx}"/>`;
+  switch (b.shape) {
+    case 'access': return `<ellipse class="shape" cx="${x + w / 2}" cy="${y + h / 2}" rx="${w / 2}" ry="${h / 2}"/>`;
+    case 'tasklet': {
+      const c = 8;
+      const pts = [[x + c, y], [x + w - c, y], [x + w, y + c], [x + w, y + h - c], [x + w - c, y + h], [x + c, y + h], [x, y + h - c], [x, y + c]];
+      return `<polygon class="shape" points="${pts.map((p) => p.join(',')).join(' ')}"/>`;
+    }
+    case 'map_entry': {
+      const pts = [[x + 10, y], [x + w - 10, y], [x + w, y + h], [x, y + h]];
+      return `<polygon class="shape" points="${pts.map((p) => p.join(',')).join(' ')}"/>`;
+    }
+    case 'map_exit': {
+      const pts = [[x, y], [x + w, y], [x + w - 10, y + h], [x + 10, y + h]];
+      return `<polygon class="shape" points="${pts.map((p) => p.join(',')).join(' ')}"/>`;
+    }
+    case 'scope': return r('shape', 6);
+    case 'state': case 'sdfg': case 'nested': case 'loop': case 'conditional': case 'branch': case 'region':
+      return r('shape', 4);
+    default: return r('shape', 2);
+  }
+}
+
+function boxMarkup(b, classesOf) {
+  const el = b.el;
+  const extra = classesOf(el);
+  if (b.shape === 'scope') return `<g class="scope${extra}" data-scope="${esc(el.uid)}">${shapeMarkup(b)}</g>`;
+  const kind = b.container ? `container ${b.shape}` : `leaf ${b.shape}`;
+  let s = `<g class="el ${kind}${b.collapsed ? ' collapsed' : ''}${extra}" data-uid="${esc(el.uid)}">`;
+  s += shapeMarkup(b);
+  const label = el.kind === 'nested' && el.nested ? el.label : shownLabel(el);
+  if (b.container) {
+    s += `<text class="lbl title" x="${b.x + 8}" y="${b.y + 17}">${esc(label)}</text>`;
+    if (el.header) s += `<text class="lbl sub" x="${b.x + 8}" y="${b.y + 36}">${esc(el.header)}</text>`;
+  } else {
+    s += `<text class="lbl" x="${b.x + b.w / 2}" y="${b.y + b.h / 2 + 4}" text-anchor="middle">${esc(label)}</text>`;
+  }
+  if (collapsible(el)) {
+    const tx = b.x + b.w - 16, ty = b.y + 3;
+    s += `<g class="toggle" data-toggle="${esc(el.uid)}"><rect x="${tx}" y="${ty}" width="13" height="13" rx="2"/>` +
+      `<text x="${tx + 6.5}" y="${ty + 10.5}" text-anchor="middle">${b.collapsed ? '+' : '−'}</text></g>`;
+  }
+  return s + '</g>';
+}
+
+function edgeMarkup(e, classesOf, labelOf) {
+  const pts = e.points;
+  if (!pts || pts.length < 2) return '';
+  const d = 'M' + pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' L');
+  const el = e.el;
+  const cls = `${el.kind === 'interstate' ? 'iedge' : 'medge'}${classesOf(el)}`;
+  let s = `<g class="edge ${cls}" data-uid="${esc(el.uid)}"><path d="${d}" marker-end="url(#arrow)"/><path class="hit" d="${d}"/>`;
+  const text = labelOf(e);
+  if (text) {
+    // Edges converging on one node would stack their labels at the middle: label them near their source.
+    const mid = e.converging ? { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 } : pts[Math.floor(pts.length / 2)];
+    const p = e.label ?? mid;
+    // Converging edges from the left are labelled to their left, the others to their right.
+    const left = e.converging && pts[0].x < pts[pts.length - 1].x;
+    s += `<text class="elbl" x="${p.x + (left ? -4 : 4)}" y="${p.y + (e.stack ?? 0) * 12}"${left ? ' text-anchor="end"' : ''}>${esc(text)}</text>`;
+  }
+  return s + '</g>';
+}
+
+/**
+ * The graph view inside `host`: render(layout, classesOf) draws; onSelect(uid), onToggle(uid)
+ * are called on clicks. Zoom with the wheel, pan by dragging, `fit()` shows everything.
+ */
+export class GraphView {
+  constructor(host, minimapHost, { onSelect, onToggle }) {
+    this.host = host;
+    this.minimapHost = minimapHost;
+    this.onSelect = onSelect;
+    this.onToggle = onToggle;
+    this.scale = 1;
+    this.tx = 0;
+    this.ty = 0;
+    this.svg = document.createElementNS(NS, 'svg');
+    this.svg.setAttribute('class', 'graph');
+    this.svg.innerHTML = '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs><g class="viewport"></g>';
+    this.viewport = this.svg.querySelector('.viewport');
+    host.appendChild(this.svg);
+    this.mini = document.createElementNS(NS, 'svg');
+    this.mini.setAttribute('class', 'minimap');
+    minimapHost.appendChild(this.mini);
+    this.bindEvents();
+  }
+
+  bindEvents() {
+    let drag = null;
+    this.svg.addEventListener('pointerdown', (ev) => {
+      if (ev.button !== 0) return;
+      drag = { x: ev.clientX, y: ev.clientY, tx: this.tx, ty: this.ty, moved: false };
+    });
+    window.addEventListener('pointermove', (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      if (drag.moved) {
+        this.tx = drag.tx + dx;
+        this.ty = drag.ty + dy;
+        this.applyTransform();
+      }
+    });
+    window.addEventListener('pointerup', (ev) => {
+      const d = drag;
+      drag = null;
+      if (!d || d.moved) return;
+      const t = ev.target instanceof Element ? ev.target : null;
+      const toggle = t?.closest('[data-toggle]');
+      if (toggle) return this.onToggle(toggle.getAttribute('data-toggle'));
+      const hit = t?.closest('[data-uid]');
+      if (hit && this.svg.contains(hit)) this.onSelect(hit.getAttribute('data-uid'));
+    });
+    this.svg.addEventListener('dblclick', (ev) => {
+      const hit = ev.target instanceof Element ? ev.target.closest('[data-uid]') : null;
+      if (hit) this.onToggle(hit.getAttribute('data-uid'));
+    });
+    this.svg.addEventListener('wheel', (ev) => {
+      ev.preventDefault();
+      const rect = this.svg.getBoundingClientRect();
+      const mx = ev.clientX - rect.left, my = ev.clientY - rect.top;
+      const f = Math.exp(-ev.deltaY * 0.0015);
+      this.zoomAt(mx, my, f);
+    }, { passive: false });
+    const miniNav = (ev) => {
+      const r = this.mini.getBoundingClientRect();
+      if (!this.layout || !r.width) return;
+      const k = Math.max(this.layout.width / r.width, this.layout.height / r.height);
+      const gx = (ev.clientX - r.left) * k, gy = (ev.clientY - r.top) * k;
+      const vr = this.svg.getBoundingClientRect();
+      this.tx = vr.width / 2 - gx * this.scale;
+      this.ty = vr.height / 2 - gy * this.scale;
+      this.applyTransform();
+    };
+    let miniDrag = false;
+    this.mini.addEventListener('pointerdown', (ev) => { miniDrag = true; miniNav(ev); });
+    window.addEventListener('pointermove', (ev) => { if (miniDrag) miniNav(ev); });
+    window.addEventListener('pointerup', () => { miniDrag = false; });
+  }
+
+  zoomAt(mx, my, f) {
+    const s = Math.min(8, Math.max(0.02, this.scale * f));
+    const k = s / this.scale;
+    this.tx = mx - (mx - this.tx) * k;
+    this.ty = my - (my - this.ty) * k;
+    this.scale = s;
+    this.applyTransform();
+  }
+
+  applyTransform() {
+    this.viewport.setAttribute('transform', `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.scale.toFixed(4)})`);
+    // Level of detail: text is unreadable below these scales; dropping it keeps panning smooth.
+    const lod = this.scale < 0.3 ? 'lod-low' : this.scale < 0.6 ? 'lod-mid' : 'lod-high';
+    if (this.svg.getAttribute('data-lod') !== lod) this.svg.setAttribute('data-lod', lod);
+    this.updateMiniViewport();
+  }
+
+  fit() {
+    if (!this.layout) return;
+    const r = this.svg.getBoundingClientRect();
+    const w = r.width || 800, h = r.height || 600;
+    // A very tall (or wide) graph would shrink to a line: fit its width instead, from the top.
+    let s = Math.min(w / (this.layout.width + 40), h / (this.layout.height + 40), 1.5);
+    if (s < 0.1) s = Math.min(w / (this.layout.width + 40), 0.5);
+    this.scale = s;
+    this.tx = (w - this.layout.width * s) / 2;
+    this.ty = Math.max(10, (h - this.layout.height * s) / 2);
+    this.applyTransform();
+  }
+
+  /** Centers the view on element `uid` (if drawn) without changing the zoom below readable. */
+  focus(uid) {
+    const b = this.boxByUid.get(uid);
+    if (!b) return false;
+    const r = this.svg.getBoundingClientRect();
+    if (this.scale < 0.6) this.scale = 0.8;
+    this.tx = r.width / 2 - (b.x + b.w / 2) * this.scale;
+    this.ty = r.height / 2 - (b.y + b.h / 2) * this.scale;
+    this.applyTransform();
+    return true;
+  }
+
+  render(layout, classesOf) {
+    this.layout = layout;
+    this.boxByUid = new Map();
+    const containers = [], leaves = [];
+    for (const b of layout.boxes) {
+      if (b.shape !== 'scope') this.boxByUid.set(b.el.uid, b);
+      (b.container ? containers : leaves).push(b);
+    }
+    containers.sort((a, b) => a.depth - b.depth);
+    const parts = [];
+    for (const b of containers) parts.push(boxMarkup(b, classesOf));
+    // Parallel memlets (one node reads another at several offsets): labels stacked, and beyond
+    // three one summary line, so that labels do not pile up on one spot.
+    const pairs = new Map();
+    for (const e of layout.edges) {
+      if (e.el.kind !== 'memlet') continue;
+      const k = `${e.el.src.uid}|${e.el.dst.uid}`;
+      if (!pairs.has(k)) pairs.set(k, []);
+      pairs.get(k).push(e);
+    }
+    for (const group of pairs.values()) group.forEach((e, i) => { e.stack = i; e.group = group.length; });
+    const inDegree = new Map();
+    for (const e of layout.edges) if (e.el.kind === 'memlet') inDegree.set(e.el.dst.uid, (inDegree.get(e.el.dst.uid) ?? 0) + 1);
+    for (const e of layout.edges) if (e.el.kind === 'memlet') e.converging = inDegree.get(e.el.dst.uid) > 1 && e.group <= 1;
+    const labelOf = (e) => {
+      if (!e.el.label) return '';
+      if (!e.group || e.group <= 3) return shownLabel(e.el);
+      if (e.stack === 0) return `${shownLabel(e.el)}  (+${e.group - 1} memlets)`;
+      return '';
+    };
+    for (const e of layout.edges) parts.push(edgeMarkup(e, classesOf, labelOf));
+    for (const b of leaves) parts.push(boxMarkup(b, classesOf));
+    this.viewport.innerHTML = parts.join('');
+    this.renderMinimap();
+  }
+
+  /** Re-applies highlight classes without a new layout (selection, search). */
+  mark(uids, cls) {
+    for (const n of this.viewport.querySelectorAll(`.${cls}`)) n.classList.remove(cls);
+    for (const uid of uids) {
+      const n = this.viewport.querySelector(`[data-uid="${CSS.escape(uid)}"]`);
+      if (n) n.classList.add(cls);
+    }
+  }
+
+  renderMinimap() {
+    const L = this.layout;
+    this.mini.setAttribute('viewBox', `0 0 ${L.width} ${L.height}`);
+    const parts = [];
+    for (const b of L.boxes) {
+      if (b.shape === 'scope') continue;
+      parts.push(`<rect class="m-${b.container ? 'c' : 'n'}" x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}"/>`);
+    }
+    parts.push('<rect class="m-view" x="0" y="0" width="0" height="0"/>');
+    this.mini.innerHTML = parts.join('');
+    this.miniView = this.mini.querySelector('.m-view');
+    this.updateMiniViewport();
+  }
+
+  updateMiniViewport() {
+    if (!this.miniView) return;
+    const r = this.svg.getBoundingClientRect();
+    const x = -this.tx / this.scale, y = -this.ty / this.scale;
+    this.miniView.setAttribute('x', x);
+    this.miniView.setAttribute('y', y);
+    this.miniView.setAttribute('width', Math.max(0, r.width / this.scale));
+    this.miniView.setAttribute('height', Math.max(0, r.height / this.scale));
+  }
+}

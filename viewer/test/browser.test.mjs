@@ -1,0 +1,344 @@
+// Real-browser tests of `weir view`: Debian's chromium driven by playwright-core (no browser
+// download). Run by ctest (cmake/WeirViewer.cmake) as
+//   node viewer/test/browser.test.mjs   (from the repository root; WEIR=build/bin/weir)
+// (node:test, Node.js 18 or later: Debian 12's nodejs works too).
+// Screenshots go to $WEIR_VIEWER_OUT (default out/viewer). Without chromium, playwright-core or
+// a weir with the viewer bundle, the tests are skipped (exit 77) on a developer machine and fail
+// where WEIR_REQUIRE_VIEWER_TESTS=1 (scripts/test.sh, CI).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateSdfg } from './generate.mjs';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const weir = resolve(process.env.WEIR ?? join(root, 'build', 'bin', 'weir'));
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const outDir = resolve(process.env.WEIR_VIEWER_OUT ?? join(root, 'out', 'viewer'));
+const corpus = resolve(root, '..', 'shared', 'corpus');
+const required = process.env.WEIR_REQUIRE_VIEWER_TESTS === '1';
+
+function unavailable(why) {
+  if (required) {
+    console.error(`viewer tests: ${why} (WEIR_REQUIRE_VIEWER_TESTS=1: failing instead of skipping)`);
+    process.exit(1);
+  }
+  console.log(`viewer tests skipped: ${why}`);
+  process.exit(77);
+}
+
+if (!existsSync(chromiumPath)) unavailable(`no chromium at ${chromiumPath} (apt-get install chromium)`);
+if (!existsSync(weir)) unavailable(`no weir binary at ${weir}`);
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch {
+  unavailable('playwright-core is not installed (npm ci in viewer/)');
+}
+mkdirSync(outDir, { recursive: true });
+const work = join(outDir, 'work');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+function runWeir(args, { ok = true } = {}) {
+  const r = spawnSync(weir, args, { cwd: root, encoding: 'utf8' });
+  if (ok && r.status !== 0) throw new Error(`weir ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  return r;
+}
+{
+  const probe = runWeir(['view', join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg'), '--html', join(work, 'probe.html')], { ok: false });
+  if (probe.status !== 0 && /without the viewer bundle/.test(probe.stderr)) unavailable(probe.stderr.trim());
+}
+
+// The flags Debian's chromium needs on this closed network (no background connections); the
+// profile is a fresh temporary directory per launch (playwright's default).
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+after(() => browser.close());
+
+/** Writes `weir view ARGS --html` for `name` and opens it (file://) offline; returns the page. */
+async function openHtml(name, args) {
+  const html = join(work, `${name}.html`);
+  runWeir(['view', ...args, '--html', html]);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, offline: true });
+  const page = await context.newPage();
+  page.requests = [];
+  page.errors = [];
+  page.on('request', (r) => page.requests.push(r.url()));
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  const t0 = performance.now();
+  await page.goto(pathToFileURL(html).href);
+  await page.waitForFunction(() => window.weirViewer?.ready || window.weirViewer?.error, null, { timeout: 30000 });
+  page.loadMs = performance.now() - t0;
+  assert.deepEqual(page.errors, [], 'no script errors');
+  assert.equal(await page.evaluate(() => window.weirViewer.error ?? null), null);
+  page.url0 = pathToFileURL(html).href;
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+
+/** Labels of every state, map entry and tasklet of an SDFG JSON, nested SDFGs included (a walk of the file's own keys). */
+function labelsOf(sdfg) {
+  const out = { states: [], maps: [], tasklets: [] };
+  const walk = (obj) => {
+    if (Array.isArray(obj)) return obj.forEach(walk);
+    if (!obj || typeof obj !== 'object') return;
+    if (obj.type === 'SDFGState') out.states.push(obj.label);
+    if (obj.type === 'MapEntry') out.maps.push(obj.label);
+    if (obj.type === 'Tasklet') out.tasklets.push(obj.label);
+    for (const [k, v] of Object.entries(obj)) if (k !== 'orig_sdfg' && k !== 'transformation_hist') walk(v);
+  };
+  walk(sdfg);
+  return out;
+}
+
+const sorted = (a) => [...a].sort();
+
+/** Outline rows (kind, label) and the SVG texts of the page. */
+async function pageLabels(page) {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll('#outline .ol-row')].map((r) => [r.className.match(/k-(\w+)/)[1], r.querySelector('.ol-label').textContent]);
+    const svg = [...document.querySelectorAll('svg.graph text.lbl')].map((t) => t.textContent);
+    return { rows, svg };
+  });
+}
+
+async function checkAllLabels(page, sdfg) {
+  const want = labelsOf(sdfg);
+  const { rows, svg } = await pageLabels(page);
+  const of = (k) => rows.filter((r) => r[0] === k).map((r) => r[1]);
+  assert.deepEqual(sorted(of('state')), sorted(want.states), 'every state in the outline');
+  assert.deepEqual(sorted(of('map_entry')), sorted(want.maps), 'every map in the outline');
+  assert.deepEqual(sorted(of('tasklet')), sorted(want.tasklets), 'every tasklet in the outline');
+  // Drawn too (everything is expanded at first): labels up to the drawn length.
+  for (const l of [...want.states, ...want.tasklets]) if (l.length <= 60) assert.ok(svg.includes(l), `'${l}' drawn as SVG text`);
+  return want;
+}
+
+test('a DaCe corpus SDFG with loops, a conditional, a nested SDFG: every state, map and tasklet is shown', async () => {
+  const file = join(corpus, 'npbench', 'mandelbrot1', 'mandelbrot1.simplified.sdfg');
+  const page = await openHtml('corpus-mandelbrot1', [file]);
+  const want = await checkAllLabels(page, JSON.parse(readFileSync(file, 'utf8')));
+  assert.ok(want.states.length >= 4 && want.maps.length >= 5, `a non-trivial SDFG: ${want.states.length} states, ${want.maps.length} maps`);
+  const kinds = await page.evaluate(() => ['loop', 'conditional', 'nested'].map((k) => document.querySelectorAll(`svg.graph .el.${k}`).length));
+  assert.ok(kinds.every((n) => n > 0), `loop, conditional block and nested SDFG drawn: ${kinds}`);
+  // The minimap draws the graph too.
+  assert.ok(await page.evaluate(() => document.querySelectorAll('svg.minimap rect.m-n').length) > 20);
+  // Collapsing a map scope hides what is inside it from the graph (not from the outline); expanding brings it back.
+  const drawnTasklets = () => page.evaluate(() => document.querySelectorAll('svg.graph .el.tasklet').length);
+  const before = await drawnTasklets();
+  assert.equal(before, want.tasklets.length);
+  const mapUid = await page.evaluate(() => document.querySelector('svg.graph .scope').getAttribute('data-scope'));
+  await page.click(`#outline .ol-row[data-uid="${mapUid}"]`); // selects it and zooms to it
+  await page.click(`svg.graph [data-toggle="${mapUid}"]`);
+  const collapsed = await drawnTasklets();
+  assert.ok(collapsed < before, `collapsing ${mapUid}: ${collapsed} of ${before} tasklets drawn`);
+  assert.ok(await page.evaluate((u) => document.querySelector(`svg.graph .el.collapsed[data-uid="${u}"]`) !== null, mapUid));
+  assert.equal((await pageLabels(page)).rows.filter((r) => r[0] === 'tasklet').length, want.tasklets.length);
+  await page.click(`svg.graph [data-toggle="${mapUid}"]`);
+  assert.equal(await drawnTasklets(), before);
+  // The same for the nested SDFG: its blocks are no longer drawn.
+  const nestedUid = await page.evaluate(() => document.querySelector('svg.graph .el.nested').getAttribute('data-uid'));
+  await page.click(`#outline .ol-row[data-uid="${nestedUid}"]`);
+  await page.click(`svg.graph [data-toggle="${nestedUid}"]`);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.graph .el.conditional').length), 0);
+  await page.click('#expand-all');
+  assert.equal(await drawnTasklets(), before);
+  // Search highlights the matches in the graph and counts them.
+  await page.fill('#search', '_numpy_less_');
+  await page.dispatchEvent('#search', 'input');
+  const hits = await page.evaluate(() => [document.querySelectorAll('svg.graph .el.hit').length, document.querySelector('#search-count').textContent]);
+  assert.equal(hits[0], want.tasklets.filter((t) => t.includes('_numpy_less_')).length + want.maps.filter((m) => m.includes('_numpy_less_')).length);
+  assert.match(hits[1], /^\d+ match/);
+  await shot(page, 'corpus-mandelbrot1');
+  await page.context().close();
+});
+
+test('a lowered field-view example: the tasklet shows its code and its .py line, the line its nodes', async () => {
+  const src = 'examples/cartesian/hdiff.py';
+  const page = await openHtml('lowered-hdiff', [`${src}::hdiff_program`]);
+  const sdfgFile = join(work, 'hdiff.sdfg');
+  runWeir(['sdfg', `${src}::hdiff_program`, '-o', sdfgFile]);
+  const sdfg = JSON.parse(readFileSync(sdfgFile, 'utf8'));
+  await checkAllLabels(page, sdfg);
+  // The program's call of the operator, found in the source text.
+  const lines = readFileSync(join(root, src), 'utf8').split('\n');
+  const program = lines.findIndex((l) => /def hdiff_program\(/.test(l));
+  const callLine = lines.findIndex((l, i) => i > program && /\bhdiff\(.*out=/.test(l)) + 1;
+  assert.ok(callLine > 0);
+  const tasklet = labelsOf(sdfg).tasklets[0];
+  let code;
+  const findCode = (o) => { if (o?.type === 'Tasklet') code ??= o.attributes.code.string_data; else if (o && typeof o === 'object') Object.values(o).forEach(findCode); };
+  findCode(sdfg);
+  await page.click(`svg.graph .el.tasklet:has(text:text-is("${tasklet}"))`);
+  const props = await page.evaluate(() => ({ code: document.querySelector('#tab-props .tasklet-code')?.textContent, src: document.querySelector('#tab-props .srcline')?.textContent }));
+  assert.equal(props.code, code);
+  assert.equal(props.src, `source: hdiff.py:${callLine}`);
+  // The source pane: the line is marked, and selecting it marks the nodes of that call.
+  await page.click('#tab-props .srclink');
+  const src2 = await page.evaluate(() => ({
+    current: document.querySelector('#tab-source .src-line.current')?.dataset.line,
+    text: document.querySelector('#tab-source .src-line.current')?.textContent,
+    marked: [...document.querySelectorAll('svg.graph .el.srcmatch')].map((e) => e.querySelector('text')?.textContent),
+  }));
+  assert.equal(Number(src2.current), callLine);
+  assert.ok(src2.text.includes(lines[callLine - 1].trim()));
+  assert.ok(src2.marked.includes(tasklet) && src2.marked.includes('u'), `nodes of line ${callLine}: ${src2.marked}`);
+  await shot(page, 'lowered-hdiff');
+  await page.context().close();
+});
+
+test('an optimized SDFG with history: stepping changes the graph and highlights what changed', async () => {
+  const opt = join(work, 'hdiff_opt.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const hist = JSON.parse(readFileSync(opt, 'utf8')).attributes.transformation_hist;
+  assert.ok(hist.length >= 2);
+  const page = await openHtml('history-hdiff', [opt]);
+  const graphOf = () => page.evaluate(() => [...document.querySelectorAll('svg.graph .el')].map((e) => e.querySelector('text')?.textContent ?? '').sort().join('|'));
+  const marks = () => page.evaluate(() => ['added', 'removed', 'changed'].map((k) => document.querySelectorAll(`svg.graph .d-${k}`).length));
+  await page.click('#mode-history');
+  await page.click('#step-prev');
+  assert.match(await page.textContent('#step-label'), new RegExp(`step 0/${hist.length}`));
+  const g0 = await graphOf();
+  await page.click('#step-next');
+  assert.match(await page.textContent('#step-label'), new RegExp(`step 1/${hist.length}: ${hist[0].transformation ?? hist[0].pass}`));
+  const g1 = await graphOf();
+  assert.notEqual(g1, g0, 'step 1 changes the graph');
+  const [added, , changed] = await marks();
+  assert.ok(added > 0 || changed > 0, 'the elements step 1 made are highlighted');
+  assert.ok((await page.textContent('#tab-changes .step-json')).includes(hist[0].pass ?? hist[0].transformation));
+  await shot(page, 'history-hdiff-step1');
+  await page.check('#step-before');
+  const [, removed] = await marks();
+  assert.ok(removed > 0, 'before the step: the elements it removed are highlighted');
+  assert.equal(await graphOf(), g0, '"before step 1" is the original');
+  await page.uncheck('#step-before');
+  for (let k = 1; k < hist.length; k++) await page.click('#step-next');
+  // The last step is the file itself.
+  await page.click('#mode-main');
+  const final = await graphOf();
+  await page.click('#mode-history');
+  assert.equal(await graphOf(), final);
+  await page.context().close();
+});
+
+test('--compare: the same diff for two files', async () => {
+  const a = join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), b = join(corpus, 'dace', 'hdiff', 'hdiff.auto_optimized_cpu.sdfg');
+  const page = await openHtml('compare-hdiff', [a, '--compare', b]);
+  await page.click('#side-b');
+  const inB = await page.evaluate(() => [...document.querySelectorAll('svg.graph .d-added text.lbl')].map((t) => t.textContent));
+  // DaCe's auto-optimize fused the maps into one: its map 'outer_fused' is new.
+  assert.ok(inB.some((l) => l.startsWith('outer_fused')), `added in B: ${inB.slice(0, 5)}`);
+  // What both files have is not marked: the arguments' access nodes and the state.
+  const unmarked = await page.evaluate(() => [...document.querySelectorAll('svg.graph .el')].filter((e) => !/\bd-(added|removed|changed)\b/.test(e.getAttribute('class'))).map((e) => e.querySelector('text.lbl')?.textContent));
+  for (const l of ['in_field', 'coeff', 'out_field', 'BinOp_12_1']) assert.ok(unmarked.includes(l), `'${l}' is in both: not marked (unmarked: ${unmarked.slice(0, 8)})`);
+  await shot(page, 'compare-hdiff');
+  await page.click('#side-a');
+  const removedA = await page.evaluate(() => document.querySelectorAll('svg.graph .d-removed').length);
+  assert.ok(removedA > 0);
+  await page.context().close();
+});
+
+test('validation errors are highlighted on their element with weir validate\'s message', async () => {
+  const sdfg = JSON.parse(readFileSync(join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg'), 'utf8'));
+  // A tasklet reading a container that does not exist.
+  let broken = null;
+  const walk = (o) => {
+    if (broken || !o || typeof o !== 'object') return;
+    if (o.type === 'SDFGState' && o.edges?.length) {
+      for (const e of o.edges) {
+        const m = e.attributes?.data?.attributes;
+        const dst = o.nodes.find((n) => String(n.id) === String(e.dst));
+        if (m?.data && dst?.type === 'Tasklet') {
+          m.data = 'no_such_array';
+          broken = dst.label;
+          return;
+        }
+      }
+    }
+    Object.values(o).forEach(walk);
+  };
+  walk(sdfg);
+  assert.ok(broken);
+  const file = join(work, 'broken.sdfg');
+  writeFileSync(file, JSON.stringify(sdfg));
+  const v = runWeir(['validate', file], { ok: false });
+  assert.equal(v.status, 1);
+  const message = v.stdout.split('\n').find((l) => l.includes('no_such_array')).trim();
+  const page = await openHtml('invalid', [file]);
+  const shown = await page.evaluate(() => [...document.querySelectorAll('#tab-problems .problem')].map((p) => p.textContent));
+  assert.ok(shown.includes(message), `the page lists '${message}' (has: ${shown})`);
+  const invalid = await page.evaluate(() => [...document.querySelectorAll('svg.graph .invalid')].map((e) => e.getAttribute('data-uid')));
+  assert.ok(invalid.length > 0, 'an element is marked invalid');
+  await page.click('#tabs [data-tab="problems"]');
+  await page.click('#tab-problems .problem');
+  assert.ok((await page.textContent('#tab-props')).includes('no_such_array'));
+  await shot(page, 'invalid');
+  await page.context().close();
+});
+
+test('a generated 2,000-node SDFG renders in under 3 s', async () => {
+  const { json, nodes } = generateSdfg({ states: 40, mapsPerState: 10 });
+  assert.ok(nodes >= 2000);
+  const file = join(work, 'big.sdfg');
+  writeFileSync(file, JSON.stringify(json));
+  const page = await openHtml('big', [file]);
+  const ms = page.loadMs;
+  const inPage = await page.evaluate(() => window.weirViewer.renderMs);
+  console.log(`viewer: ${nodes} nodes: page load to drawn ${ms.toFixed(0)} ms (model + layout + SVG ${inPage.toFixed(0)} ms)`);
+  writeFileSync(join(outDir, 'big-render.txt'), `${nodes} nodes: ${ms.toFixed(0)} ms load to drawn, ${inPage.toFixed(0)} ms model+layout+SVG\n`);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.graph .el.leaf').length), nodes);
+  assert.ok(ms < 3000, `rendered in ${ms.toFixed(0)} ms`);
+  // Zoomed out, labels are dropped (level of detail); zooming in brings them back.
+  const lod = () => page.evaluate(() => document.querySelector('svg.graph').dataset.lod);
+  const t0 = performance.now();
+  for (let i = 0; i < 12; i++) await page.click('#zoom-out');
+  assert.equal(await lod(), 'lod-low');
+  for (let i = 0; i < 16; i++) await page.click('#zoom-in');
+  assert.equal(await lod(), 'lod-high');
+  console.log(`viewer: 28 zoom steps at ${nodes} nodes: ${(performance.now() - t0).toFixed(0)} ms`);
+  await shot(page, 'big');
+  await page.context().close();
+});
+
+test('the --html file works from file:// with no network', async () => {
+  const page = await openHtml('offline', [join(corpus, 'dace', 'jacobi_2d', 'jacobi_2d.auto_optimized_cpu.sdfg')]);
+  assert.deepEqual(page.requests, [page.url0], 'the page loads nothing but itself');
+  const html = readFileSync(join(work, 'offline.html'), 'utf8');
+  assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href=/i, 'no external scripts or styles');
+  await page.click('#tabs [data-tab="data"]');
+  assert.ok((await page.textContent('#tab-data')).includes('float64'));
+  await shot(page, 'offline');
+  await page.context().close();
+});
+
+test('weir view serves the page on 127.0.0.1 at a free port', async () => {
+  const proc = spawn(weir, ['view', join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg')], { cwd: root });
+  try {
+    const url = await new Promise((ok, fail) => {
+      let out = '';
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+        if (m) ok(m[0]);
+      });
+      proc.on('exit', (c) => fail(new Error(`weir view exited (${c}): ${out}`)));
+      setTimeout(() => fail(new Error(`no address printed: ${out}`)), 10000);
+    });
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.weirViewer?.ready, null, { timeout: 30000 });
+    assert.ok((await page.textContent('#outline')).includes('laplace2d'));
+    await shot(page, 'served');
+    await context.close();
+  } finally {
+    proc.kill();
+  }
+});
