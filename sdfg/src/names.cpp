@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace weir {
 
@@ -23,37 +22,5 @@ bool is_python_keyword(std::string_view name) {
 }
 
 bool is_identifier(std::string_view name) { return is_ascii_identifier(name) && !is_python_keyword(name); }
-
-}  // namespace weir
-
-namespace weir {
-
-std::set<std::string> code_identifiers(std::string_view code) {
-  auto ident_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  std::set<std::string> out;
-  char quote = 0;
-  for (std::size_t i = 0; i < code.size();) {
-    char c = code[i];
-    if (quote) {
-      i += c == '\\' ? 2 : 1;
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      ++i;
-    } else if (ident_start(c)) {
-      std::size_t j = i;
-      while (j < code.size() && ident_char(code[j])) ++j;
-      if (i == 0 || code[i - 1] != '.') out.emplace(code.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      // A number, with its exponent or suffix letters (1e5, 0x1f): never an identifier.
-      while (i < code.size() && (ident_char(code[i]) || code[i] == '.')) ++i;
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
 
 }  // namespace weir

@@ -11,9 +11,10 @@
 //  - GPU_ThreadBlock maps live only inside kernels, CPU_Multicore maps only outside;
 //  - a nested SDFG's argument keeps the outer container's side (host or device).
 #include <map>
+#include <set>
 
 #include "validate_internal.h"
-#include "weir/sdfg/names.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::detail {
 namespace {
@@ -84,8 +85,17 @@ class GpuChecker {
   static std::string storage_text(const DataDescriptor& d) { return std::string(to_string(d.storage)); }
 
   void check_control_flow() {
-    auto check_code = [&](const std::string& code, const std::string& what, const ElementRef& where) {
-      for (const std::string& id : code_identifiers(code))
+    // Names come from the parsed code; code that does not parse is reported by the code check.
+    auto names_of = [](const CodeBlock* code, const std::string* value) -> std::set<std::string> {
+      try {
+        return (code ? code_names(*code) : expression_names(*value)).data();
+      } catch (const Error&) {
+        return {};
+      }
+    };
+    auto check_code = [&](const CodeBlock* code, const std::string* value, const std::string& what,
+                          const ElementRef& where) {
+      for (const std::string& id : names_of(code, value))
         if (const DataDescriptor* d = desc(id); d && is_device_storage(d->storage))
           report("gpu-device-data-in-control-flow",
                  what + " reads '" + id + "', which is in GPU memory (" + storage_text(*d) +
@@ -96,19 +106,19 @@ class GpuChecker {
       for (const ControlFlowEdge* e : r.edges()) {
         ElementRef where = at(r);
         where.edge = static_cast<long>(e->id);
-        check_code(e->data.condition.code, "the interstate edge's condition", where);
+        check_code(&e->data.condition, nullptr, "the interstate edge's condition", where);
         for (const auto& [target, value] : e->data.assignments)
-          check_code(value, "the interstate assignment " + target + " = " + value, where);
+          check_code(nullptr, &value, "the interstate assignment " + target + " = " + value, where);
       }
       if (const auto* loop = r.as<LoopRegion>()) {
-        check_code(loop->init_statement.code, "the loop's init statement", at(r));
-        check_code(loop->loop_condition.code, "the loop's condition", at(r));
-        check_code(loop->update_statement.code, "the loop's update statement", at(r));
+        check_code(&loop->init_statement, nullptr, "the loop's init statement", at(r));
+        check_code(&loop->loop_condition, nullptr, "the loop's condition", at(r));
+        check_code(&loop->update_statement, nullptr, "the loop's update statement", at(r));
       }
       for (const ControlFlowBlock* b : r.blocks())
         if (const auto* c = b->as<ConditionalBlock>())
           for (const auto& branch : c->branches())
-            if (branch.condition) check_code(branch.condition->code, "a branch condition", at(*c));
+            if (branch.condition) check_code(&*branch.condition, nullptr, "a branch condition", at(*c));
     });
   }
 

@@ -3,8 +3,6 @@
 // code generator all use these (a name that passes is_identifier is safe to paste into C++).
 #pragma once
 
-#include <set>
-#include <string>
 #include <string_view>
 
 namespace weir {
@@ -19,11 +17,5 @@ bool is_python_keyword(std::string_view name);
 /// data, symbols, connectors and labels, and that generated C++ can use (after renaming C++
 /// keywords).
 bool is_identifier(std::string_view name);
-
-/// The identifiers Python code text mentions (not attribute names after '.', nothing inside
-/// string literals or numbers): the containers and symbols that control-flow code
-/// (interstate edges, loop statements, branch conditions) may read, e.g. "A[i] > n" gives
-/// {A, i, n}. A lexical over-approximation: also keywords and function names.
-std::set<std::string> code_identifiers(std::string_view code);
 
 }  // namespace weir
