@@ -3,12 +3,19 @@
 //   --passes TEXT       a pipeline text: "simplify,map-fusion,map-tiling{tile_sizes=32,8}"
 //   --script FILE.json  an optimization script (docs/transformation-scripts.md)
 //   --replay            re-apply IN's recorded transformation_hist to its orig_sdfg
+// and, around every pass run (pipelines, script pass steps, replayed pass entries):
+//   --verify-each       validate after every pass; the first one that breaks the SDFG is named
+//   --print-after NAME  print the SDFG's JSON to stderr after pass NAME (repeatable)
+//   --print-after-all   ... after every pass
+//   --timing            a table of runs, applications, wall ms and share per pass, on stderr
 // Every application is recorded in OUT (transformation_hist + orig_sdfg, as DaCe). OUT is
 // validated and written atomically; on any error nothing is written.
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -16,6 +23,7 @@
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
 
@@ -40,7 +48,8 @@ Action add_optimize_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("optimize", "Optimize an SDFG (auto pipeline, pass list or script) and record the history");
   struct Opts {
     std::string in, out, device, passes, script;
-    bool replay = false;
+    bool replay = false, verify_each = false, print_after_all = false, timing = false;
+    std::vector<std::string> print_after;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "SDFG file to read (.sdfg/.sdfgz)")->required();
@@ -49,6 +58,16 @@ Action add_optimize_command(CLI::App& app) {
   cmd->add_option("--passes", o->passes, "Pipeline text, e.g. \"simplify,map-tiling{tile_sizes=32,8}\"");
   cmd->add_option("--script", o->script, "Optimization script (JSON list of steps)");
   cmd->add_flag("--replay", o->replay, "Replay the input's transformation_hist on its orig_sdfg");
+  cmd->add_flag("--verify-each", o->verify_each,
+                "Validate the SDFG after every pass; the first pass that leaves it invalid is named with the "
+                "validator's message, and nothing is written (on by default in debug builds and with WEIR_VERIFY_EACH=1)");
+  cmd->add_option("--print-after", o->print_after,
+                  "Print the SDFG as JSON to stderr after every run of the pass NAME (a pass or pipeline name of "
+                  "`weir transforms list`); repeatable")
+      ->type_name("NAME");
+  cmd->add_flag("--print-after-all", o->print_after_all, "Print the SDFG as JSON to stderr after every pass");
+  cmd->add_flag("--timing", o->timing,
+                "Print a table to stderr: per pass its runs, applications (changes), wall time in ms and share of the total");
   return [o]() {
     require_sdfg_file("optimize", o->in);
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;
@@ -56,6 +75,13 @@ Action add_optimize_command(CLI::App& app) {
       std::cerr << "weir: error: give exactly one of --auto, --passes, --script, --replay\n";
       return kExitUsage;
     }
+    std::set<std::string> known;
+    for (const auto& n : transforms::pass_names()) known.insert(n);
+    for (const auto& n : o->print_after)
+      if (!known.count(n)) {
+        std::cerr << "weir: error: unknown pass '" << n << "' for --print-after (see `weir transforms list`)\n";
+        return kExitUsage;
+      }
     std::unique_ptr<transforms::Pass> pipeline;
     std::vector<transforms::ScriptStep> steps;
     // Read and check everything the user gave before touching the SDFG.
@@ -80,6 +106,12 @@ Action add_optimize_command(CLI::App& app) {
       steps = transforms::parse_script(ss.str(), o->script);
     }
     auto sdfg = load_sdfg(o->in);
+    if (o->verify_each) transforms::set_verify_each(true);
+    std::optional<transforms::PrintAfter> print;
+    if (!o->print_after.empty() || o->print_after_all)
+      print.emplace(std::set<std::string>(o->print_after.begin(), o->print_after.end()), o->print_after_all, std::cerr);
+    std::optional<transforms::PassTiming> timing;
+    if (o->timing) timing.emplace();
     std::size_t before = transforms::transformation_history(*sdfg).size();
     if (o->replay) {
       sdfg = transforms::replay_history(*sdfg);
@@ -88,6 +120,9 @@ Action add_optimize_command(CLI::App& app) {
     } else {
       transforms::apply_script(*sdfg, steps, o->script);
     }
+    if (print)
+      for (const auto& n : print->unseen()) std::cerr << "weir: warning: --print-after " << n << ": no such pass ran\n";
+    if (timing) timing->report(std::cerr);
     validate_or_throw(*sdfg);
     save_sdfg(*sdfg, o->out);
     std::size_t after = transforms::transformation_history(*sdfg).size();

@@ -36,6 +36,10 @@ Action add_mesh_command(CLI::App& app);
 Action add_optimize_command(CLI::App& app);
 Action add_view_command(CLI::App& app);
 
+/// The whole `weir` command line (main() of the `weir` binary, and of test binaries that
+/// register test-only passes first): parses `argv`, runs the command, returns its exit code.
+int run_cli(int argc, char** argv);
+
 /// Prints "weir: error: MESSAGE" to stderr (the form of every command's errors); returns `exit_code`.
 int print_error(const std::string& message, int exit_code);
 

@@ -9,12 +9,13 @@
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
 
 namespace weir::bench {
 
 const std::string& optimization_pipeline_name() {
-  static const std::string name = transforms::make_pass("auto-optimize-cpu") ? "auto-optimize-cpu" : "simplify";
+  static const std::string name = "auto-optimize-cpu";
   return name;
 }
 
@@ -26,39 +27,32 @@ std::size_t optimize(SDFG& sdfg) {
 
 namespace {
 
-/// Runs an inner pass and adds its wall time to a total.
-class TimedPass final : public transforms::Pass {
+/// Adds each pass's wall time to the total of its path ("simplify/state-fusion": the names of
+/// the pipelines it runs in below the outermost one, then its own).
+class PathTiming final : public transforms::PassInstrumentation {
  public:
-  TimedPass(std::unique_ptr<transforms::Pass> inner, double& total) : inner_(std::move(inner)), total_(total) {}
-  std::string name() const override { return inner_->name(); }
-  std::string description() const override { return inner_->description(); }
-  transforms::Options& options() override { return inner_->options(); }
-  const transforms::Options& options() const override { return inner_->options(); }
-  std::size_t run(SDFG& sdfg, transforms::AnalysisCache& cache) override {
-    double t = now_seconds();
-    std::size_t n = inner_->run(sdfg, cache);
-    total_ += now_seconds() - t;
-    return n;
+  explicit PathTiming(std::map<std::string, double>& seconds) : seconds_(seconds) {}
+  void before_pass(const transforms::Pass& p, const SDFG&) override { stack_.push_back(p.name()); }
+  void after_pass(const transforms::Pass& p, const SDFG&, std::size_t, double wall_ms) override {
+    if (!transforms::is_pipeline(p)) {
+      std::string path;
+      for (std::size_t k = 1; k < stack_.size(); ++k) path += (k > 1 ? "/" : "") + stack_[k];
+      seconds_[path] += wall_ms / 1000;
+    }
+    stack_.pop_back();
   }
+  void after_failed_pass(const transforms::Pass&) override { stack_.pop_back(); }
 
  private:
-  std::unique_ptr<transforms::Pass> inner_;
-  double& total_;
+  std::map<std::string, double>& seconds_;
+  std::vector<std::string> stack_;
 };
-
-void wrap_passes(transforms::Pipeline& p, const std::string& prefix, std::map<std::string, double>& seconds) {
-  for (auto& pass : p.passes()) {
-    std::string name = prefix + pass->name();
-    if (auto* inner = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*inner, name + "/", seconds);
-    else pass = std::make_unique<TimedPass>(std::move(pass), seconds[name]);
-  }
-}
 
 }  // namespace
 
 std::size_t optimize_profiled(SDFG& sdfg, std::map<std::string, double>& seconds_by_pass) {
   auto pass = transforms::make_pass(optimization_pipeline_name());
-  if (auto* p = dynamic_cast<transforms::Pipeline*>(pass.get())) wrap_passes(*p, "", seconds_by_pass);
+  PathTiming timing(seconds_by_pass);
   transforms::AnalysisCache cache;
   return pass->run(sdfg, cache);
 }

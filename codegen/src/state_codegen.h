@@ -48,8 +48,6 @@ class StateGen {
   const CodegenOptions& opts;
 
  private:
-  friend struct TaskletEmitter;
-
   // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
   void emit_scope(NodeId scope, Writer& w);
   void emit_node(const Node& n, Writer& w);

@@ -3,6 +3,7 @@
 // analyses equal freshly computed ones, and local transactions roll back exactly (ids too).
 #include <catch2/catch.hpp>
 
+#include "data_use_check.h"
 #include "support/builders.h"
 #include "support/interpreter.h"
 #include "weir/transforms/analysis.h"
@@ -103,19 +104,7 @@ TEST_CASE("scaling: simplify of a stencil chain is right and a fixed point", "[t
 
   // The container use the cache kept up to date through all applications equals a fresh one.
   AnalysisCache fresh;
-  const auto& kept = cache.data_use(*sdfg);
-  const auto& want = fresh.data_use(*sdfg);
-  REQUIRE(kept.size() == want.size());
-  for (const auto& [name, u] : want) {
-    INFO("container " << name);
-    REQUIRE(kept.count(name));
-    const DataUse& k = kept.at(name);
-    CHECK(k.access_nodes == u.access_nodes);
-    CHECK(k.read_nodes == u.read_nodes);
-    CHECK(k.write_nodes == u.write_nodes);
-    CHECK(k.in_control_flow == u.in_control_flow);
-    CHECK(k.by_name_elsewhere == u.by_name_elsewhere);
-  }
+  require_same_use(cache.data_use(*sdfg), fresh.data_use(*sdfg));
 }
 
 TEST_CASE("scaling: work per application of simplify does not grow with the program", "[transforms][scaling]") {

@@ -157,15 +157,6 @@ const std::map<std::string, DataUse>& AnalysisCache::data_use(const SDFG& sdfg) 
   return (data_use_[&sdfg] = std::move(u))->use;
 }
 
-void AnalysisCache::drop_use(const SDFG* s) {
-  if (!s) return;
-  auto it = data_use_.find(s);
-  if (it == data_use_.end()) return;
-  // Contributions of its states go with it (they are only kept while summed up).
-  for (auto c = contrib_.begin(); c != contrib_.end();) c = c->second->sdfg == s ? contrib_.erase(c) : std::next(c);
-  data_use_.erase(it);
-}
-
 const std::set<BlockId>& AnalysisCache::reachable_blocks(const ControlFlowRegion& r) {
   auto it = reachable_.find(&r);
   if (it != reachable_.end()) return it->second;
@@ -242,20 +233,6 @@ void AnalysisCache::update_control_flow(const SDFG& sdfg, const ControlFlowRegio
   for (const auto* e : added)
     for (const auto& n : edge_names(*e)) ++u.cf[n], touched.insert(n);
   for (const auto& n : touched) u.settle(sdfg, n);
-}
-
-void AnalysisCache::invalidate_state(const SDFGState& st) {
-  states_.erase(&st);
-  drop_use(st.sdfg());
-  // A state may gain or lose nested SDFGs (their regions are in the cfg list).
-  cfg_lists_.clear();
-}
-
-void AnalysisCache::invalidate_region(const ControlFlowRegion& r) {
-  // Blocks moved in or out of the region may have been cached under other keys; states of
-  // blocks removed from the region are gone, so drop entries that might dangle.
-  (void)r;
-  invalidate_all();
 }
 
 void AnalysisCache::invalidate_all() {

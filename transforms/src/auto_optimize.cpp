@@ -8,15 +8,12 @@ namespace weir::transforms {
 std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   if (device != DeviceType::CPU && device != DeviceType::GPU)
     throw TransformError("auto_optimize has no pipeline for device " + std::string(to_string(device)));
-  std::vector<std::string> names{"simplify"};
-  // Written on another branch; used when the registry has it.
-  if (make_pass("loop-to-map")) names.push_back("loop-to-map");
-  // Scans: levels inside a parallel map over columns (ADR 0008), before fusion sees the maps.
-  names.push_back("loop-map-interchange");
-  for (const char* n : {"map-collapse", "greedy-map-fusion", "simplify", "local-storage", "transient-reuse"})
-    names.push_back(n);
-  // The same fusion for both devices; then the device's placement and schedules. No simplify
-  // after gpu-transform: removing a "redundant" copy would undo a host<->device copy.
+  // loop-map-interchange puts the levels of scans inside a parallel map over columns (ADR 0011),
+  // before fusion sees the maps. The same fusion for both devices; then the device's placement
+  // and schedules. No simplify after gpu-transform: removing a "redundant" copy would undo a
+  // host<->device copy.
+  std::vector<std::string> names{"simplify",         "loop-to-map", "loop-map-interchange", "map-collapse",
+                                 "greedy-map-fusion", "simplify",   "local-storage",        "transient-reuse"};
   if (device == DeviceType::CPU) {
     names.push_back("cpu-schedules");
   } else {
@@ -36,7 +33,8 @@ std::unique_ptr<Pipeline> make_auto_optimize_pipeline(DeviceType device) {
   std::string dev = device == DeviceType::CPU ? "cpu" : "gpu";
   return std::make_unique<Pipeline>("auto-optimize-" + dev, std::move(passes), false,
                                     "Optimize for the " + std::string(to_string(device)) +
-                                        ": simplify, fuse maps (recomputing stencil intermediates), " +
+                                        ": simplify, loops to maps, scans inside column maps, collapse and fuse "
+                                        "maps (recomputing stencil intermediates), local sums, transient reuse, " +
                                         (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
 }
 

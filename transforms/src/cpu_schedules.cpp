@@ -7,12 +7,9 @@
 namespace weir::transforms {
 
 CpuSchedules::CpuSchedules()
-    : options_({{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
-                {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
-
-std::string CpuSchedules::description() const {
-  return "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps";
-}
+    : Pass("cpu-schedules", "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
+           {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
+            {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
 
 namespace {
 
@@ -43,59 +40,62 @@ bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
   return true;
 }
 
-}  // namespace
-
-std::size_t CpuSchedules::run(SDFG& sdfg, AnalysisCache& cache) {
+/// Schedules and vectorization hints of one state; returns the number of maps changed.
+std::size_t schedule_state(SDFGState& st, const Options& options) {
   std::size_t changed = 0;
-  for (SDFGState* stp : sdfg.all_states()) {
-    SDFGState& st = *stp;
-    bool state_changed = false;
-    ScopeTree tree = st.scope_tree();
-    std::vector<MapEntry*> top;
-    for (Node* n : st.nodes())
-      if (auto* e = n->as<MapEntry>()) {
-        if (tree.parent[e->id()] == kNoNode) {
-          if (e->map->schedule == ScheduleType::Default) {
-            e->map->schedule = ScheduleType::CPU_Multicore;
-            ++changed;
-            state_changed = true;
-          }
-          top.push_back(e);
-        } else if (e->map->schedule == ScheduleType::Default) {
-          e->map->schedule = ScheduleType::Sequential;
+  bool state_changed = false;
+  ScopeTree tree = st.scope_tree();
+  std::vector<MapEntry*> top;
+  for (Node* n : st.nodes())
+    if (auto* e = n->as<MapEntry>()) {
+      if (tree.parent[e->id()] == kNoNode) {
+        if (e->map->schedule == ScheduleType::Default) {
+          e->map->schedule = ScheduleType::CPU_Multicore;
           ++changed;
           state_changed = true;
         }
-      }
-    if (options_.get_bool("split_innermost"))
-      for (MapEntry* e : top) {
-        MapInfo& m = *e->map;
-        if (m.schedule != ScheduleType::CPU_Multicore || m.params.size() < 2 || m.range.dims() != m.params.size()) continue;
-        if (!detail::dynamic_inputs(*e).empty() || !indexes_contiguous(st, *e, m.params.back())) continue;
-        std::string p = m.params.back();
-        Range r = m.range.ranges().back();
-        m.params.pop_back();
-        m.range.ranges().pop_back();
-        MapEntry& inner = st.add_map(m.label + "_inner", {p}, Subset({r}), ScheduleType::Sequential);
-        detail::insert_map_inside(st, *e, inner);
-        propagate_memlets_scope(st, inner.id());
-        ++changed;
-        state_changed = true;
-      }
-    if (options_.get_bool("vectorize")) {
-      if (state_changed) tree = st.scope_tree();
-      for (Node* n : st.nodes()) {
-        auto* e = n->as<MapEntry>();
-        if (!e || e->map->schedule != ScheduleType::Sequential || e->map->params.empty()) continue;
-        if (e->map->extra.find(kVectorizeAttribute)) continue;
-        if (!indexes_contiguous(st, *e, e->map->params.back()) || !simd_safe_body(st, tree, e->id())) continue;
-        e->map->extra.set(kVectorizeAttribute, "true");
+        top.push_back(e);
+      } else if (e->map->schedule == ScheduleType::Default) {
+        e->map->schedule = ScheduleType::Sequential;
         ++changed;
         state_changed = true;
       }
     }
-    if (state_changed) cache.invalidate_state(st);
+  if (options.get_bool("split_innermost"))
+    for (MapEntry* e : top) {
+      MapInfo& m = *e->map;
+      if (m.schedule != ScheduleType::CPU_Multicore || m.params.size() < 2 || m.range.dims() != m.params.size()) continue;
+      if (!detail::dynamic_inputs(*e).empty() || !indexes_contiguous(st, *e, m.params.back())) continue;
+      std::string p = m.params.back();
+      Range r = m.range.ranges().back();
+      m.params.pop_back();
+      m.range.ranges().pop_back();
+      MapEntry& inner = st.add_map(m.label + "_inner", {p}, Subset({r}), ScheduleType::Sequential);
+      detail::insert_map_inside(st, *e, inner);
+      propagate_memlets_scope(st, inner.id());
+      ++changed;
+      state_changed = true;
+    }
+  if (options.get_bool("vectorize")) {
+    if (state_changed) tree = st.scope_tree();
+    for (Node* n : st.nodes()) {
+      auto* e = n->as<MapEntry>();
+      if (!e || e->map->schedule != ScheduleType::Sequential || e->map->params.empty()) continue;
+      if (e->map->extra.find(kVectorizeAttribute)) continue;
+      if (!indexes_contiguous(st, *e, e->map->params.back()) || !simd_safe_body(st, tree, e->id())) continue;
+      e->map->extra.set(kVectorizeAttribute, "true");
+      ++changed;
+      state_changed = true;
+    }
   }
+  return changed;
+}
+
+}  // namespace
+
+std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
+  std::size_t changed = 0;
+  for (SDFGState* stp : sdfg.all_states()) tx.modify_state(*stp, [&] { changed += schedule_state(*stp, options()); });
   return changed;
 }
 

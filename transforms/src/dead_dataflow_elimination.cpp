@@ -8,11 +8,8 @@
 
 namespace weir::transforms {
 
-DeadDataflowElimination::DeadDataflowElimination() = default;
-
-std::string DeadDataflowElimination::description() const {
-  return "Remove access nodes without edges and writes to transients that are never read";
-}
+DeadDataflowElimination::DeadDataflowElimination()
+    : PatternTransformation("DeadDataflowElimination", "Remove access nodes without edges and writes to transients that are never read") {}
 
 std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -61,8 +58,7 @@ std::string writers_of(const SDFGState& st, NodeId n, std::vector<Writer>& out) 
 
 MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
-  const auto* an = st.node(sub[0]).as<AccessNode>();
-  if (!an) return refuse("node " + std::to_string(sub[0]) + " is not an access node");
+  const auto* an = &pattern(ctx, sub).get<0>();
   if (st.in_edges(an->id()).empty() && st.out_edges(an->id()).empty()) return MatchResult::success();
   if (!st.out_edges(an->id()).empty()) return refuse("access node '" + an->data + "' is read in this state");
   if (!ctx.sdfg.has_data(an->data)) return refuse("container '" + an->data + "' does not exist");
@@ -162,7 +158,7 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
 
 std::optional<std::vector<std::string>> DeadDataflowElimination::data_footprint(const MatchContext& ctx,
                                                                     const std::vector<std::uint32_t>& sub) const {
-  return std::vector<std::string>{ctx.state->node(sub[0]).as<AccessNode>()->data};
+  return std::vector<std::string>{pattern(ctx, sub).get<0>().data};
 }
 
 }  // namespace weir::transforms

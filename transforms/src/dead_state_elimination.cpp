@@ -5,11 +5,8 @@
 
 namespace weir::transforms {
 
-DeadStateElimination::DeadStateElimination() = default;
-
-std::string DeadStateElimination::description() const {
-  return "Remove blocks unreachable from the start block (constant-false edges count as absent) and constant-false edges";
-}
+DeadStateElimination::DeadStateElimination()
+    : PatternTransformation("DeadStateElimination", "Remove blocks unreachable from the start block (constant-false edges count as absent) and constant-false edges") {}
 
 std::vector<std::vector<std::uint32_t>> DeadStateElimination::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};

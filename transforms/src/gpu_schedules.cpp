@@ -10,17 +10,15 @@
 namespace weir::transforms {
 
 GpuSchedules::GpuSchedules()
-    : options_({{"block_size", std::vector<long long>{32, 8, 1}, "thread-block size (x, y, z) of 2-D and 3-D kernels", 1},
+    : Pass("gpu-schedules",
+           "GPU kernel shapes: the unit-stride parameter last (threadIdx.x, coalesced), thread-block sizes (gt4py's "
+         "defaults (32,8,1), 1-D (64,1,1))",
+           {{"block_size", std::vector<long long>{32, 8, 1}, "thread-block size (x, y, z) of 2-D and 3-D kernels", 1},
                 {"block_size_1d", std::vector<long long>{64, 1, 1}, "thread-block size of 1-D kernels", 1},
                 {"block_size_2d", std::vector<long long>{}, "thread-block size of 2-D kernels (empty: block_size)", 1},
                 {"block_size_3d", std::vector<long long>{}, "thread-block size of kernels with 3 or more dimensions "
                                                             "(empty: block_size)", 1},
                 {"order", true, "move the parameter of the unit-stride dimension last (threadIdx.x)"}}) {}
-
-std::string GpuSchedules::description() const {
-  return "GPU kernel shapes: the unit-stride parameter last (threadIdx.x, coalesced), thread-block sizes (gt4py's "
-         "defaults (32,8,1), 1-D (64,1,1))";
-}
 
 namespace {
 
@@ -69,13 +67,13 @@ bool has_thread_block_map(const SDFGState& st, const ScopeTree& tree, const MapE
 
 }  // namespace
 
-std::size_t GpuSchedules::run(SDFG& root, AnalysisCache& cache) {
+std::size_t GpuSchedules::run_pass(SDFG& root, Transaction& tx) {
   std::size_t changed = 0;
   auto pick = [&](std::size_t dims) {
-    const auto& b = options_.get_int_list("block_size");
-    const auto& b1 = options_.get_int_list("block_size_1d");
-    const auto& b2 = options_.get_int_list("block_size_2d");
-    const auto& b3 = options_.get_int_list("block_size_3d");
+    const auto& b = options().get_int_list("block_size");
+    const auto& b1 = options().get_int_list("block_size_1d");
+    const auto& b2 = options().get_int_list("block_size_2d");
+    const auto& b3 = options().get_int_list("block_size_3d");
     const auto& chosen = dims <= 1 ? b1 : dims == 2 ? (b2.empty() ? b : b2) : (b3.empty() ? b : b3);
     std::vector<std::string> out;
     for (long long v : chosen) out.push_back(std::to_string(v));
@@ -91,7 +89,7 @@ std::size_t GpuSchedules::run(SDFG& root, AnalysisCache& cache) {
         auto* me = n->as<MapEntry>();
         if (!me || me->map->schedule != ScheduleType::GPU_Device || me->map->params.empty()) continue;
         MapInfo& m = *me->map;
-        if (options_.get_bool("order") && m.range.dims() == m.params.size()) {
+        if (options().get_bool("order") && m.range.dims() == m.params.size()) {
           std::string p = unit_stride_param(sdfg, st, *me);
           if (!p.empty() && p != m.params.back()) {
             std::size_t i = std::find(m.params.begin(), m.params.end(), p) - m.params.begin();
@@ -110,8 +108,8 @@ std::size_t GpuSchedules::run(SDFG& root, AnalysisCache& cache) {
       }
     }
   };
-  visit(root);
-  if (changed) cache.invalidate_all();
+  // Map parameters and block sizes of kernels in this SDFG and nested ones.
+  tx.modify_all([&] { visit(root); });
   return changed;
 }
 

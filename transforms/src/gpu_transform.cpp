@@ -14,17 +14,15 @@
 namespace weir::transforms {
 
 GpuTransform::GpuTransform()
-    : options_({{"host_arguments", false,
+    : Pass("gpu-transform",
+           "Run the SDFG on a GPU (DaCe's GPUTransformSDFG): GPU_Global storage, GPU_Device kernels for top-level "
+         "maps, scalars and kernel-local transients in registers, host<->device copies at the boundary",
+           {{"host_arguments", false,
                  "keep array arguments in host memory (CPU_Heap) with GPU_Global copies in and out at the SDFG's "
                  "boundary (DaCe's use_gpu_storage=False)"},
                 {"register_transients", true, "transients used only inside kernels are private to a GPU thread (Register)"},
                 {"inner_schedule", std::string("Sequential"),
                  "schedule of maps inside kernels: Sequential, or GPU_ThreadBlock for maps directly inside the kernel map"}}) {}
-
-std::string GpuTransform::description() const {
-  return "Run the SDFG on a GPU (DaCe's GPUTransformSDFG): GPU_Global storage, GPU_Device kernels for top-level "
-         "maps, scalars and kernel-local transients in registers, host<->device copies at the boundary";
-}
 
 namespace {
 
@@ -497,11 +495,13 @@ class GpuTransformer {
 
 }  // namespace
 
-std::size_t GpuTransform::run(SDFG& sdfg, AnalysisCache& cache) {
-  GpuTransformer t(options_);
-  t.host_sdfg(sdfg, true);
-  if (t.changed) cache.invalidate_all();
-  return t.changed;
+std::size_t GpuTransform::run_pass(SDFG& sdfg, Transaction& tx) {
+  // Storage, schedules, new states and copies everywhere: one whole-SDFG change.
+  return tx.modify_all([&] {
+    GpuTransformer t(options());
+    t.host_sdfg(sdfg, true);
+    return t.changed;
+  });
 }
 
 }  // namespace weir::transforms

@@ -8,13 +8,10 @@
 namespace weir::transforms {
 
 GreedyMapFusion::GreedyMapFusion()
-    : options_({{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
-                {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
-                {"horizontal", true, "also fuse independent sibling maps over equal ranges"}}) {}
-
-std::string GreedyMapFusion::description() const {
-  return "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings";
-}
+    : Pass("greedy-map-fusion", "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings",
+           {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
+            {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
+            {"horizontal", true, "also fuse independent sibling maps over equal ranges"}}) {}
 
 namespace {
 
@@ -143,21 +140,22 @@ struct StateFuser {
 
 }  // namespace
 
-std::size_t GreedyMapFusion::run(SDFG& sdfg, AnalysisCache& cache) {
+std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t total = 0;
-  detail::OtfLimits limits{options_.get_int("max_points"), options_.get_int("max_tasklets")};
+  detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets")};
   for (SDFGState* st : sdfg.all_states()) {
-    const std::map<std::string, DataUse> use = cache.data_use(sdfg);
-    StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
-    f.run();
-    if (options_.get_bool("horizontal")) {
-      std::vector<NodeId> entries;
-      for (NodeId n = 0; n < f.top.size(); ++n)
-        if (f.is_top(n)) entries.push_back(n);
-      f.horizontal(entries);
-    }
-    if (f.fused) cache.invalidate_state(*st);
-    total += f.fused;
+    total += tx.modify_state(*st, [&] {
+      const std::map<std::string, DataUse> use = tx.cache().data_use(sdfg);
+      StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
+      f.run();
+      if (options().get_bool("horizontal")) {
+        std::vector<NodeId> entries;
+        for (NodeId n = 0; n < f.top.size(); ++n)
+          if (f.is_top(n)) entries.push_back(n);
+        f.horizontal(entries);
+      }
+      return f.fused;
+    });
   }
   return total;
 }

@@ -8,11 +8,8 @@
 
 namespace weir::transforms {
 
-InlineSDFG::InlineSDFG() = default;
-
-std::string InlineSDFG::description() const {
-  return "Inline a nested SDFG with a single state into its parent state (connectors become outer memlets)";
-}
+InlineSDFG::InlineSDFG()
+    : PatternTransformation("InlineSDFG", "Inline a nested SDFG with a single state into its parent state (connectors become outer memlets)") {}
 
 std::vector<std::vector<std::uint32_t>> InlineSDFG::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -257,7 +254,6 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
     }
   }
   sdfg.relink_nested();
-  ctx.cache.invalidate_all();
 }
 
 }  // namespace weir::transforms

@@ -6,11 +6,8 @@
 
 namespace weir::transforms {
 
-LocalStorage::LocalStorage() = default;
-
-std::string LocalStorage::description() const {
-  return "Accumulate sums of inner maps in a register scalar written once per outer iteration";
-}
+LocalStorage::LocalStorage()
+    : Pass("local-storage", "Accumulate sums of inner maps in a register scalar written once per outer iteration") {}
 
 namespace {
 
@@ -36,61 +33,65 @@ bool parallel(ScheduleType s) {
   return s != ScheduleType::Default && s != ScheduleType::Sequential && s != ScheduleType::Unrolled;
 }
 
+/// Rewrites the sum accumulations of one state; returns how many.
+std::size_t accumulate_locally(SDFG& sdfg, SDFGState& st, std::size_t& counter) {
+  std::size_t changed = 0;
+  std::vector<NodeId> exits;
+  for (Node* n : st.nodes())
+    if (n->as<MapExit>()) exits.push_back(n->id());
+  for (NodeId x : exits) {
+    const auto& inner = *st.node(x).as<MapExit>();
+    if (parallel(inner.map->schedule)) continue;
+    for (EdgeId e : std::vector<EdgeId>(st.out_edges(x))) {
+      DataflowEdge d = st.edge(e);
+      if (!st.node(d.dst).as<MapExit>() || d.src_conn.rfind("OUT_", 0) != 0) continue;
+      const Memlet& m = d.memlet;
+      if (m.is_empty() || !is_sum(m.wcr) || !m.subset.is_single_element() || m.other_subset || m.dynamic) continue;
+      bool uses_param = false;
+      for (const auto& p : inner.map->params) uses_param = uses_param || m.subset.free_symbols().count(p);
+      if (uses_param) continue;
+      auto ins = st.in_edges_by_connector(x, "IN_" + d.src_conn.substr(4));
+      bool simple = !ins.empty();
+      for (EdgeId i : ins) simple = simple && st.edge(i).memlet.data == m.data && is_sum(st.edge(i).memlet.wcr);
+      if (!simple) continue;
+      std::string acc = detail::fresh_data_name(sdfg, m.data + "_acc", counter);
+      DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);
+      desc.dtype = sdfg.data(m.data).dtype;
+      desc.storage = StorageType::Register;
+      desc.lifetime = AllocationLifetime::Scope;
+      sdfg.add_data(acc, desc);
+      AccessNode& an = st.add_access(acc);
+      an.setzero = true;
+      // The body accumulates into acc: the memlets on the paths into I's exit connector,
+      // up to and including the edge into I's exit (the path goes on outside).
+      for (EdgeId i : ins) {
+        auto path = st.memlet_path(i);
+        for (EdgeId p : path) {
+          Memlet& pm = st.edge(p).memlet;
+          if (pm.data == m.data) {
+            pm.data = acc;
+            pm.subset = Subset::parse("0");
+          }
+          if (p == i) break;
+        }
+      }
+      Memlet to_acc = Memlet::simple(acc, Subset::parse("0"), m.wcr);
+      st.remove_edge(e);
+      st.add_edge(x, d.src_conn, an.id(), "", to_acc);
+      st.add_edge(an.id(), "", d.dst, d.dst_conn, m);
+      ++changed;
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
-std::size_t LocalStorage::run(SDFG& sdfg, AnalysisCache& cache) {
+std::size_t LocalStorage::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0, counter = 0;
   for (SDFGState* stp : sdfg.all_states()) {
     SDFGState& st = *stp;
-    std::size_t before = changed;
-    std::vector<NodeId> exits;
-    for (Node* n : st.nodes())
-      if (n->as<MapExit>()) exits.push_back(n->id());
-    for (NodeId x : exits) {
-      const auto& inner = *st.node(x).as<MapExit>();
-      if (parallel(inner.map->schedule)) continue;
-      for (EdgeId e : std::vector<EdgeId>(st.out_edges(x))) {
-        DataflowEdge d = st.edge(e);
-        if (!st.node(d.dst).as<MapExit>() || d.src_conn.rfind("OUT_", 0) != 0) continue;
-        const Memlet& m = d.memlet;
-        if (m.is_empty() || !is_sum(m.wcr) || !m.subset.is_single_element() || m.other_subset || m.dynamic) continue;
-        bool uses_param = false;
-        for (const auto& p : inner.map->params) uses_param = uses_param || m.subset.free_symbols().count(p);
-        if (uses_param) continue;
-        auto ins = st.in_edges_by_connector(x, "IN_" + d.src_conn.substr(4));
-        bool simple = !ins.empty();
-        for (EdgeId i : ins) simple = simple && st.edge(i).memlet.data == m.data && is_sum(st.edge(i).memlet.wcr);
-        if (!simple) continue;
-        std::string acc = detail::fresh_data_name(sdfg, m.data + "_acc", counter);
-        DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);
-        desc.dtype = sdfg.data(m.data).dtype;
-        desc.storage = StorageType::Register;
-        desc.lifetime = AllocationLifetime::Scope;
-        sdfg.add_data(acc, desc);
-        AccessNode& an = st.add_access(acc);
-        an.setzero = true;
-        // The body accumulates into acc: every memlet on the paths into I's exit connector.
-        // The body accumulates into acc: the memlets on the paths into I's exit connector,
-        // up to and including the edge into I's exit (the path goes on outside).
-        for (EdgeId i : ins) {
-          auto path = st.memlet_path(i);
-          for (EdgeId p : path) {
-            Memlet& pm = st.edge(p).memlet;
-            if (pm.data == m.data) {
-              pm.data = acc;
-              pm.subset = Subset::parse("0");
-            }
-            if (p == i) break;
-          }
-        }
-        Memlet to_acc = Memlet::simple(acc, Subset::parse("0"), m.wcr);
-        st.remove_edge(e);
-        st.add_edge(x, d.src_conn, an.id(), "", to_acc);
-        st.add_edge(an.id(), "", d.dst, d.dst_conn, m);
-        ++changed;
-      }
-    }
-    if (changed != before) cache.invalidate_state(st);
+    tx.modify_state(st, [&] { changed += accumulate_locally(sdfg, st, counter); });
   }
   return changed;
 }

@@ -10,11 +10,8 @@ namespace weir::transforms {
 using detail::ForLoop;
 using detail::parse_loop;
 
-LoopToMap::LoopToMap() = default;
-
-std::string LoopToMap::description() const {
-  return "Turn a for loop whose iterations are independent into a map over a nested SDFG of its body";
-}
+LoopToMap::LoopToMap()
+    : PatternTransformation("LoopToMap", "Turn a for loop whose iterations are independent into a map over a nested SDFG of its body") {}
 
 std::vector<std::vector<std::uint32_t>> LoopToMap::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   if (!ctx.region.block(anchor).as<LoopRegion>()) return {};
@@ -69,8 +66,7 @@ std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_sta
 }  // namespace
 
 MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
-  const auto* L = ctx.region.block(sub[0]).as<LoopRegion>();
-  if (!L) return refuse("block " + std::to_string(sub[0]) + " is not a loop");
+  const auto* L = &pattern(ctx, sub).get<0>();
   auto parsed = parse_loop(*L);
   if (auto* why = std::get_if<std::string>(&parsed)) return refuse(*why);
   const ForLoop& f = std::get<ForLoop>(parsed);
@@ -108,7 +104,7 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
 void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   ControlFlowRegion& region = ctx.region;
   SDFG& sdfg = ctx.sdfg;
-  auto& L = *region.block(sub[0]).as<LoopRegion>();
+  auto& L = pattern(ctx, sub).get<0>();
   ForLoop f = std::get<ForLoop>(parse_loop(L));
   std::string label = detail::identifier_from(L.label);
   auto accesses = detail::collect_accesses(states_of(L));
@@ -162,7 +158,6 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   propagate_memlets_scope(st, entry.id());
   detail::replace_block(region, L.id(), st.id());
   sdfg.relink_nested();
-  ctx.cache.invalidate_all();
 }
 
 }  // namespace weir::transforms

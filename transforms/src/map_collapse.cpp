@@ -7,11 +7,8 @@
 
 namespace weir::transforms {
 
-MapCollapse::MapCollapse() = default;
-
-std::string MapCollapse::description() const {
-  return "Collapse a map nested directly inside another (no nodes between) into one multi-dimensional map";
-}
+MapCollapse::MapCollapse()
+    : PatternTransformation("MapCollapse", "Collapse a map nested directly inside another (no nodes between) into one multi-dimensional map") {}
 
 std::vector<std::vector<std::uint32_t>> MapCollapse::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   std::string why;
@@ -22,8 +19,7 @@ std::vector<std::vector<std::uint32_t>> MapCollapse::expand(const MatchContext& 
 
 MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
-  const auto* outer = st.node(sub[0]).as<MapEntry>();
-  if (!outer) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* outer = &pattern(ctx, sub).get<0>();
   std::string why;
   NodeId inner_id = detail::directly_nested_map(st, *outer, why);
   if (inner_id == kNoNode) return refuse(why);
@@ -48,8 +44,8 @@ MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<st
 
 void MapCollapse::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  auto& outer = *st.node(sub[0]).as<MapEntry>();
-  auto& inner = *st.node(sub[1]).as<MapEntry>();
+  auto& outer = pattern(ctx, sub).get<0>();
+  auto& inner = pattern(ctx, sub).get<1>();
   NodeId outer_exit = outer.exit, inner_exit = inner.exit;
 
   // Entry side: outer OUT_a -> inner IN_b, inner OUT_b -> x   becomes   outer OUT_a -> x.

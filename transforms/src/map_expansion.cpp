@@ -6,19 +6,15 @@
 
 namespace weir::transforms {
 
-MapExpansion::MapExpansion() = default;
-
-std::string MapExpansion::description() const {
-  return "Expand a multi-dimensional map into nested one-dimensional maps (dimension 0 outermost)";
-}
+MapExpansion::MapExpansion()
+    : PatternTransformation("MapExpansion", "Expand a multi-dimensional map into nested one-dimensional maps (dimension 0 outermost)") {}
 
 std::vector<std::vector<std::uint32_t>> MapExpansion::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
 }
 
 MatchResult MapExpansion::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
-  const auto* me = ctx.state->node(sub[0]).as<MapEntry>();
-  if (!me) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* me = &pattern(ctx, sub).get<0>();
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty())
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   if (me->map->params.size() < 2)
@@ -31,7 +27,7 @@ MatchResult MapExpansion::can_apply(const MatchContext& ctx, const std::vector<s
 
 void MapExpansion::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  auto* cur = st.node(sub[0]).as<MapEntry>();
+  auto* cur = &pattern(ctx, sub).get<0>();
   MapInfo& m = *cur->map;
   std::vector<std::string> params = m.params;
   std::vector<Range> ranges = m.range.ranges();

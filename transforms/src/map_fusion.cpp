@@ -11,11 +11,8 @@
 
 namespace weir::transforms {
 
-MapFusion::MapFusion() = default;
-
-std::string MapFusion::description() const {
-  return "Fuse a map into the map that reads its transient output at the same points (producer-consumer)";
-}
+MapFusion::MapFusion()
+    : PatternTransformation("MapFusion", "Fuse a map into the map that reads its transient output at the same points (producer-consumer)") {}
 
 namespace {
 
@@ -113,14 +110,11 @@ std::map<std::string, std::vector<Access>> boundary_accesses(const SDFGState& st
 
 MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& sub, Plan& plan) {
   const SDFGState& st = *ctx.state;
-  const auto* exit_a = st.node(sub[0]).as<MapExit>();
-  if (!exit_a) return refuse("node " + std::to_string(sub[0]) + " is not a map exit");
+  const auto* exit_a = &MapFusion::pattern(ctx, sub).get<0>();
   const MapInfo& a = *exit_a->map;
   if (sub.size() != 3) return refuse("map '" + a.label + "' writes no access node that another map reads");
-  const auto* t_node = st.node(sub[1]).as<AccessNode>();
-  if (!t_node) return refuse("node " + std::to_string(sub[1]) + " is not an access node");
-  const auto* entry_b = st.node(sub[2]).as<MapEntry>();
-  if (!entry_b) return refuse("node " + std::to_string(sub[2]) + " is not a map entry");
+  const auto* t_node = &MapFusion::pattern(ctx, sub).get<1>();
+  const auto* entry_b = &MapFusion::pattern(ctx, sub).get<2>();
   const MapEntry& entry_a = st.entry_of(*exit_a);
   const MapInfo& b = *entry_b->map;
   if (entry_a.id() == entry_b->id()) return refuse("a map cannot be fused with itself");

@@ -5,11 +5,8 @@
 
 namespace weir::transforms {
 
-MapFusionHorizontal::MapFusionHorizontal() = default;
-
-std::string MapFusionHorizontal::description() const {
-  return "Fuse two independent maps over the same range that read a common access node";
-}
+MapFusionHorizontal::MapFusionHorizontal()
+    : PatternTransformation("MapFusionHorizontal", "Fuse two independent maps over the same range that read a common access node") {}
 
 std::vector<std::vector<std::uint32_t>> MapFusionHorizontal::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;

@@ -8,11 +8,8 @@
 
 namespace weir::transforms {
 
-MapInterchange::MapInterchange() = default;
-
-std::string MapInterchange::description() const {
-  return "Swap two directly nested maps whose ranges do not depend on each other's parameters";
-}
+MapInterchange::MapInterchange()
+    : PatternTransformation("MapInterchange", "Swap two directly nested maps whose ranges do not depend on each other's parameters") {}
 
 std::vector<std::vector<std::uint32_t>> MapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   std::string why;
@@ -38,8 +35,7 @@ std::string dependency(const MapInfo& a, const MapInfo& b) {
 
 MatchResult MapInterchange::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
-  const auto* outer = st.node(sub[0]).as<MapEntry>();
-  if (!outer) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* outer = &pattern(ctx, sub).get<0>();
   std::string why;
   NodeId inner_id = detail::directly_nested_map(st, *outer, why);
   if (inner_id == kNoNode) return refuse(why);
@@ -56,8 +52,8 @@ MatchResult MapInterchange::can_apply(const MatchContext& ctx, const std::vector
 
 void MapInterchange::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  auto& outer = *st.node(sub[0]).as<MapEntry>();
-  auto& inner = *st.node(sub[1]).as<MapEntry>();
+  auto& outer = pattern(ctx, sub).get<0>();
+  auto& inner = pattern(ctx, sub).get<1>();
   std::swap(outer.map->params, inner.map->params);
   std::swap(outer.map->range, inner.map->range);
   // Memlets between the two scopes were specialised to the outer parameters, which are now the

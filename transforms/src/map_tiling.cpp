@@ -9,14 +9,10 @@
 namespace weir::transforms {
 
 MapTiling::MapTiling()
-    : Transformation({
+    : PatternTransformation("MapTiling", "Tile a map: an outer map over tile origins, the original map over one tile (Min-bounded)", {
           {"tile_sizes", std::vector<long long>{128}, "tile size per dimension (the last one repeats; 1 = not tiled)", 1},
           {"divides_evenly", false, "the tile sizes divide the ranges: inner ranges need no Min"},
       }) {}
-
-std::string MapTiling::description() const {
-  return "Tile a map: an outer map over tile origins, the original map over one tile (Min-bounded)";
-}
 
 std::vector<std::vector<std::uint32_t>> MapTiling::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -32,8 +28,7 @@ long long tile_size(const std::vector<long long>& sizes, std::size_t d) {
 }  // namespace
 
 MatchResult MapTiling::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
-  const auto* me = ctx.state->node(sub[0]).as<MapEntry>();
-  if (!me) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* me = &pattern(ctx, sub).get<0>();
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty())
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   const MapInfo& m = *me->map;
@@ -55,7 +50,7 @@ MatchResult MapTiling::can_apply(const MatchContext& ctx, const std::vector<std:
 
 void MapTiling::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  auto& me = *st.node(sub[0]).as<MapEntry>();
+  auto& me = pattern(ctx, sub).get<0>();
   MapInfo& m = *me.map;
   const auto& sizes = options().get_int_list("tile_sizes");
   bool even = options().get_bool("divides_evenly");

@@ -9,11 +9,8 @@
 
 namespace weir::transforms {
 
-MapToForLoop::MapToForLoop() = default;
-
-std::string MapToForLoop::description() const {
-  return "Turn a top-level map into sequential for loops (one LoopRegion per parameter) in a nested SDFG";
-}
+MapToForLoop::MapToForLoop()
+    : PatternTransformation("MapToForLoop", "Turn a top-level map into sequential for loops (one LoopRegion per parameter) in a nested SDFG") {}
 
 std::vector<std::vector<std::uint32_t>> MapToForLoop::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -21,8 +18,7 @@ std::vector<std::vector<std::uint32_t>> MapToForLoop::expand(const MatchContext&
 
 MatchResult MapToForLoop::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
-  const auto* me = st.node(sub[0]).as<MapEntry>();
-  if (!me) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* me = &pattern(ctx, sub).get<0>();
   const std::string what = "map '" + me->map->label + "'";
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty()) return refuse(what + " has dynamic range inputs (" + dyn + ")");
   if (me->map->range.dims() != me->map->params.size()) return refuse(what + " has a different number of parameters and ranges");
@@ -59,7 +55,7 @@ MatchResult MapToForLoop::can_apply(const MatchContext& ctx, const std::vector<s
 void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
   SDFG& sdfg = ctx.sdfg;
-  auto& me = *st.node(sub[0]).as<MapEntry>();
+  auto& me = pattern(ctx, sub).get<0>();
   const MapInfo m = *me.map;
   NodeId entry = me.id(), exit = me.exit;
   ScopeTree tree = st.scope_tree();
@@ -165,7 +161,6 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
       st.add_edge(ns.id(), "", d.node, d.conn, Memlet{});
   }
   sdfg.relink_nested();
-  ctx.cache.invalidate_all();
 }
 
 }  // namespace weir::transforms

@@ -6,12 +6,8 @@
 namespace weir::transforms {
 
 OTFMapFusion::OTFMapFusion()
-    : Transformation({{"max_points", 0LL, "most distinct points of the intermediate one fusion may recompute (0: no limit)"},
+    : PatternTransformation("OTFMapFusion", "Fuse a map into a map that reads its transient output at offsets, recomputing it per point read", {{"max_points", 0LL, "most distinct points of the intermediate one fusion may recompute (0: no limit)"},
                       {"max_tasklets", 0LL, "most tasklets the consumer may hold after fusion (0: no limit)"}}) {}
-
-std::string OTFMapFusion::description() const {
-  return "Fuse a map into a map that reads its transient output at offsets, recomputing it per point read";
-}
 
 std::vector<std::vector<std::uint32_t>> OTFMapFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
@@ -34,8 +30,7 @@ namespace {
 MatchResult check(const MatchContext& ctx, const std::vector<std::uint32_t>& sub, const Options& opts,
                   detail::OtfPlan& plan) {
   const SDFGState& st = *ctx.state;
-  const auto* exit_a = st.node(sub[0]).as<MapExit>();
-  if (!exit_a) return refuse("node " + std::to_string(sub[0]) + " is not a map exit");
+  const auto* exit_a = &OTFMapFusion::pattern(ctx, sub).get<0>();
   if (sub.size() != 3) return refuse("map '" + exit_a->map->label + "' writes no access node that another map reads");
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[st.entry_of(*exit_a).id()] != kNoNode || tree.parent[sub[2]] != kNoNode)

@@ -1,10 +1,15 @@
 // Passes, the worklist driver of transformation passes, pipelines and their textual form.
 #include "weir/transforms/pipeline.h"
 
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <cstdlib>
 #include <set>
 
 #include "weir/sdfg/state.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
 
 namespace weir::transforms {
@@ -14,7 +19,56 @@ PipelineParseError::PipelineParseError(const std::string& message, const std::st
       message_(message),
       column_(column) {}
 
+Pass::Pass(std::string name, std::string description, std::vector<OptionSpec> options)
+    : name_(std::move(name)), description_(std::move(description)), options_(std::move(options)) {}
+
 Pass::~Pass() = default;
+
+PassVerificationError::PassVerificationError(const std::string& pass, const std::string& problems)
+    : TransformError("the SDFG is invalid after pass '" + pass + "': " + problems), pass_(pass) {}
+
+namespace {
+std::atomic<int> verify_setting{-1};  // -1: not set, use the environment or the build type
+}  // namespace
+
+bool verify_each() {
+  int v = verify_setting.load();
+  if (v >= 0) return v != 0;
+  if (const char* env = std::getenv("WEIR_VERIFY_EACH"); env && *env) return std::string(env) != "0";
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+void set_verify_each(bool on) { verify_setting = on ? 1 : 0; }
+
+std::size_t Pass::run(SDFG& sdfg, AnalysisCache& cache) {
+  Transaction tx(sdfg, cache);
+  const auto& hooks = PassInstrumentation::installed();
+  for (auto* h : std::vector<PassInstrumentation*>(hooks)) h->before_pass(*this, sdfg);
+  auto t0 = std::chrono::steady_clock::now();
+  std::size_t changes = 0;
+  try {
+    changes = run_pass(sdfg, tx);
+  } catch (...) {
+    for (auto* h : std::vector<PassInstrumentation*>(hooks)) h->after_failed_pass(*this);
+    throw;  // tx rolls back
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  for (auto* h : std::vector<PassInstrumentation*>(hooks)) h->after_pass(*this, sdfg, changes, ms);
+  if (!is_pipeline(*this) && verify_each()) {
+    auto problems = validate(sdfg);
+    if (!problems.empty()) {
+      std::string text = problems.front().str();
+      if (problems.size() > 1) text += " (and " + std::to_string(problems.size() - 1) + " more)";
+      throw PassVerificationError(name(), text);
+    }
+  }
+  tx.commit();
+  return changes;
+}
 
 std::string Pass::str() const {
   std::string s = name();
@@ -27,10 +81,8 @@ std::string Pass::str() const {
 
 // --- transformation passes -------------------------------------------------------------------
 
-TransformationPass::TransformationPass(std::unique_ptr<Transformation> t) : t_(std::move(t)) {}
-
-std::string TransformationPass::name() const { return pass_name_of(t_->name()); }
-std::string TransformationPass::description() const { return t_->description(); }
+TransformationPass::TransformationPass(std::unique_ptr<Transformation> t)
+    : Pass(pass_name_of(t->name()), t->description()), t_(std::move(t)) {}
 
 namespace {
 
@@ -42,7 +94,8 @@ std::size_t index_of(const std::vector<ControlFlowRegion*>& cfgs, const ControlF
 
 }  // namespace
 
-std::size_t TransformationPass::run(SDFG& sdfg, AnalysisCache& cache) {
+std::size_t TransformationPass::run_pass(SDFG& sdfg, Transaction& tx) {
+  AnalysisCache& cache = tx.cache();
   Transformation& t = *t_;
   std::size_t applied = 0;
   if (!t.converges()) {
@@ -137,9 +190,10 @@ std::size_t TransformationPass::run(SDFG& sdfg, AnalysisCache& cache) {
 
 Pipeline::Pipeline(std::string name, std::vector<std::unique_ptr<Pass>> passes, bool fixed_point,
                    std::string description)
-    : name_(std::move(name)), description_(std::move(description)), passes_(std::move(passes)), fixed_point_(fixed_point) {}
+    : Pass(std::move(name), std::move(description)), passes_(std::move(passes)), fixed_point_(fixed_point) {}
 
-std::size_t Pipeline::run(SDFG& sdfg, AnalysisCache& cache) {
+std::size_t Pipeline::run_pass(SDFG& sdfg, Transaction& tx) {
+  AnalysisCache& cache = tx.cache();
   std::size_t total = 0;
   rounds_ = 0;
   while (rounds_ < max_rounds) {

@@ -8,11 +8,8 @@
 
 namespace weir::transforms {
 
-RedundantArrayRemoval::RedundantArrayRemoval() = default;
-
-std::string RedundantArrayRemoval::description() const {
-  return "Remove a transient array copied entirely into another array and used nowhere else";
-}
+RedundantArrayRemoval::RedundantArrayRemoval()
+    : PatternTransformation("RedundantArrayRemoval", "Remove a transient array copied entirely into another array and used nowhere else") {}
 
 std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
@@ -53,9 +50,8 @@ bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
 MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
   if (sub.size() != 2) return refuse("pattern needs two access nodes");
-  const auto* a = st.node(sub[0]).as<AccessNode>();
-  const auto* b = st.node(sub[1]).as<AccessNode>();
-  if (!a || !b) return refuse("both nodes must be access nodes");
+  const auto* a = &pattern(ctx, sub).get<0>();
+  const auto* b = &pattern(ctx, sub).get<1>();
   if (a->data == b->data) return refuse("both access nodes refer to '" + a->data + "'");
   if (!ctx.sdfg.has_data(a->data) || !ctx.sdfg.has_data(b->data)) return refuse("unknown container");
   const DataDescriptor& da = ctx.sdfg.data(a->data);
@@ -104,8 +100,8 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
 
 void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  const std::string a = st.node(sub[0]).as<AccessNode>()->data;
-  const std::string b = st.node(sub[1]).as<AccessNode>()->data;
+  const std::string a = pattern(ctx, sub).get<0>().data;
+  const std::string b = pattern(ctx, sub).get<1>().data;
   NodeId na = sub[0], nb = sub[1];
   for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
     // Rename along the whole memlet path ending in A (same shape, full copy: same indices).
@@ -131,7 +127,7 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
 
 std::optional<std::vector<std::string>> RedundantArrayRemoval::data_footprint(const MatchContext& ctx,
                                                                     const std::vector<std::uint32_t>& sub) const {
-  return std::vector<std::string>{ctx.state->node(sub[0]).as<AccessNode>()->data};
+  return std::vector<std::string>{pattern(ctx, sub).get<0>().data};
 }
 
 }  // namespace weir::transforms

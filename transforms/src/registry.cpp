@@ -1,83 +1,113 @@
-// The built-in registry of transformations and passes.
+// The built-in registry of transformations and passes: one table, one row per entry.
 #include "weir/transforms/registry.h"
 
 #include <cctype>
-#include <functional>
 
-#include "weir/transforms/dead_dataflow_elimination.h"
-#include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/cpu_schedules.h"
+#include "weir/transforms/dead_dataflow_elimination.h"
+#include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/gpu_schedules.h"
 #include "weir/transforms/gpu_transform.h"
 #include "weir/transforms/greedy_map_fusion.h"
+#include "weir/transforms/inline_sdfg.h"
 #include "weir/transforms/local_storage.h"
-#include "weir/transforms/map_fusion_horizontal.h"
-#include "weir/transforms/otf_map_fusion.h"
-#include "weir/transforms/transient_reuse.h"
+#include "weir/transforms/loop_map_interchange.h"
+#include "weir/transforms/loop_to_map.h"
 #include "weir/transforms/map_collapse.h"
 #include "weir/transforms/map_expansion.h"
 #include "weir/transforms/map_fusion.h"
+#include "weir/transforms/map_fusion_horizontal.h"
 #include "weir/transforms/map_interchange.h"
 #include "weir/transforms/map_tiling.h"
+#include "weir/transforms/map_to_for_loop.h"
+#include "weir/transforms/otf_map_fusion.h"
 #include "weir/transforms/redundant_array_removal.h"
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
-#include "weir/transforms/trivial_map_elimination.h"
-#include "weir/transforms/loop_to_map.h"
-#include "weir/transforms/map_to_for_loop.h"
-#include "weir/transforms/inline_sdfg.h"
 #include "weir/transforms/symbol_propagation.h"
-#include "weir/transforms/loop_map_interchange.h"
+#include "weir/transforms/transient_reuse.h"
+#include "weir/transforms/trivial_map_elimination.h"
 
 namespace weir::transforms {
 
 namespace {
 
-struct Entry {
-  const char* name;
-  std::function<std::unique_ptr<Transformation>()> make;
-};
-
 template <class T>
-Entry entry(const char* name) {
-  return {name, [] { return std::make_unique<T>(); }};
+RegistryEntry transformation() {
+  return {T().name(), [] { return std::make_unique<T>(); }, nullptr};
 }
 
-const std::vector<Entry>& entries() {
-  static const std::vector<Entry> all{
-      entry<MapCollapse>("MapCollapse"),
-      entry<MapExpansion>("MapExpansion"),
-      entry<MapInterchange>("MapInterchange"),
-      entry<MapTiling>("MapTiling"),
-      entry<MapFusion>("MapFusion"),
-      entry<TrivialMapElimination>("TrivialMapElimination"),
-      entry<StateFusion>("StateFusion"),
-      entry<DeadStateElimination>("DeadStateElimination"),
-      entry<DeadDataflowElimination>("DeadDataflowElimination"),
-      entry<RedundantArrayRemoval>("RedundantArrayRemoval"),
-      entry<OTFMapFusion>("OTFMapFusion"),
-      entry<MapFusionHorizontal>("MapFusionHorizontal"),
-      entry<LoopToMap>("LoopToMap"),
-      entry<MapToForLoop>("MapToForLoop"),
-      entry<InlineSDFG>("InlineSDFG"),
-      entry<LoopMapInterchange>("LoopMapInterchange"),
+template <class P>
+RegistryEntry pass() {
+  return {P().name(), nullptr, [] { return std::make_unique<P>(); }};
+}
+
+RegistryEntry pipeline(std::string name, std::function<std::unique_ptr<Pass>()> make) {
+  return {std::move(name), nullptr, std::move(make)};
+}
+
+/// The table, in listing order (`weir transforms list`, pass_names()). A new transformation or
+/// pass is one row here (and its header above); a pipeline is a name and a factory.
+std::vector<RegistryEntry>& table() {
+  static std::vector<RegistryEntry> rows{
+      pipeline("simplify", [] { return make_simplify_pipeline(); }),
+      transformation<MapCollapse>(),
+      transformation<MapExpansion>(),
+      transformation<MapInterchange>(),
+      transformation<MapTiling>(),
+      transformation<MapFusion>(),
+      transformation<TrivialMapElimination>(),
+      transformation<StateFusion>(),
+      transformation<DeadStateElimination>(),
+      transformation<DeadDataflowElimination>(),
+      transformation<RedundantArrayRemoval>(),
+      transformation<OTFMapFusion>(),
+      transformation<MapFusionHorizontal>(),
+      transformation<LoopToMap>(),
+      transformation<MapToForLoop>(),
+      transformation<InlineSDFG>(),
+      transformation<LoopMapInterchange>(),
+      pass<GreedyMapFusion>(),
+      pass<LocalStorage>(),
+      pass<TransientReuse>(),
+      pass<CpuSchedules>(),
+      pipeline("auto-optimize-cpu", [] { return make_auto_optimize_pipeline(DeviceType::CPU); }),
+      pass<GpuTransform>(),
+      pass<GpuSchedules>(),
+      pipeline("auto-optimize-gpu", [] { return make_auto_optimize_pipeline(DeviceType::GPU); }),
+      pass<SymbolPropagation>(),
   };
-  return all;
+  return rows;
+}
+
+/// The row whose name is `name`: a transformation's class or pass name, a pass's name or the
+/// pass name of a class-style spelling ("SymbolPropagation").
+const RegistryEntry* find(const std::string& name) {
+  for (const auto& e : table())
+    if (name == e.name || name == pass_name_of(e.name) || pass_name_of(name) == e.name) return &e;
+  return nullptr;
 }
 
 }  // namespace
 
+const std::vector<RegistryEntry>& registry() { return table(); }
+
+void register_pass(std::string name, std::function<std::unique_ptr<Pass>()> make) {
+  if (find(name)) throw TransformError("a pass named '" + name + "' is already registered");
+  table().push_back({std::move(name), nullptr, std::move(make)});
+}
+
 std::vector<std::string> transformation_names() {
   std::vector<std::string> out;
-  for (const auto& e : entries()) out.push_back(e.name);
+  for (const auto& e : table())
+    if (e.transformation) out.push_back(e.name);
   return out;
 }
 
 std::unique_ptr<Transformation> make_transformation(const std::string& name) {
-  for (const auto& e : entries())
-    if (name == e.name || name == pass_name_of(e.name)) return e.make();
-  return nullptr;
+  const RegistryEntry* e = find(name);
+  return e && e->transformation ? e->transformation() : nullptr;
 }
 
 std::string pass_name_of(const std::string& class_name) {
@@ -98,29 +128,16 @@ std::string pass_name_of(const std::string& class_name) {
 }
 
 std::vector<std::string> pass_names() {
-  std::vector<std::string> out{"simplify"};
-  for (const auto& e : entries()) out.push_back(pass_name_of(e.name));
-  for (const char* p : {"greedy-map-fusion", "local-storage", "transient-reuse", "cpu-schedules", "auto-optimize-cpu",
-                        "gpu-transform", "gpu-schedules", "auto-optimize-gpu"})
-    out.push_back(p);
-  out.push_back("symbol-propagation");
+  std::vector<std::string> out;
+  for (const auto& e : table()) out.push_back(e.transformation ? pass_name_of(e.name) : e.name);
   return out;
 }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
-  if (name == "simplify") return make_simplify_pipeline();
-  if (name == "greedy-map-fusion") return std::make_unique<GreedyMapFusion>();
-  if (name == "local-storage") return std::make_unique<LocalStorage>();
-  if (name == "transient-reuse") return std::make_unique<TransientReuse>();
-  if (name == "cpu-schedules") return std::make_unique<CpuSchedules>();
-  if (name == "auto-optimize-cpu") return make_auto_optimize_pipeline(DeviceType::CPU);
-  if (name == "gpu-transform") return std::make_unique<GpuTransform>();
-  if (name == "gpu-schedules") return std::make_unique<GpuSchedules>();
-  if (name == "auto-optimize-gpu") return make_auto_optimize_pipeline(DeviceType::GPU);
-  if (name == "symbol-propagation" || name == "SymbolPropagation") return std::make_unique<SymbolPropagation>();
-  for (const auto& e : entries())
-    if (name == e.name || name == pass_name_of(e.name)) return std::make_unique<TransformationPass>(e.make());
-  return nullptr;
+  const RegistryEntry* e = find(name);
+  if (!e) return nullptr;
+  if (e->transformation) return std::make_unique<TransformationPass>(e->transformation());
+  return e->pass();
 }
 
 }  // namespace weir::transforms

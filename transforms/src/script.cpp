@@ -7,6 +7,7 @@
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
 
 namespace weir::transforms {
@@ -63,26 +64,34 @@ std::string pass_record(const std::string& text) {
   return j.dump();
 }
 
+/// Records passes that are not made of transformations as one {"type": "Pass"} entry each;
+/// their own applications (if any) are part of the pass and silenced, so that replay does not
+/// apply them twice. Transformation passes need nothing: the history's recorder sees each
+/// application.
+class PassRecording final : public PassInstrumentation {
+ public:
+  explicit PassRecording(History& h) : h_(h) {}
+  void before_pass(const Pass& p, const SDFG&) override {
+    if (recorded(p)) silenced_.push_back(std::make_unique<ApplicationRecorder>([](const std::string&) {}));
+  }
+  void after_pass(const Pass& p, const SDFG&, std::size_t changes, double) override {
+    if (!recorded(p)) return;
+    silenced_.pop_back();
+    if (changes) h_.add(pass_record(p.str()));
+  }
+  void after_failed_pass(const Pass& p) override {
+    if (recorded(p)) silenced_.pop_back();
+  }
+
+ private:
+  History& h_;
+  std::vector<std::unique_ptr<ApplicationRecorder>> silenced_;
+  static bool recorded(const Pass& p) { return !is_pipeline(p) && !dynamic_cast<const TransformationPass*>(&p); }
+};
+
 std::size_t run_tracked(SDFG& sdfg, Pass& p, AnalysisCache& cache, History& h) {
-  if (auto* pl = dynamic_cast<Pipeline*>(&p)) {
-    std::size_t total = 0;
-    for (std::size_t round = 0; round < pl->max_rounds; ++round) {
-      std::size_t changes = 0;
-      for (auto& sub : pl->passes()) changes += run_tracked(sdfg, *sub, cache, h);
-      total += changes;
-      if (!pl->fixed_point() || changes == 0) break;
-    }
-    return total;
-  }
-  if (dynamic_cast<TransformationPass*>(&p)) return p.run(sdfg, cache);  // the recorder sees each application
-  std::size_t changes = 0;
-  {
-    // Its own applications (if any) are part of the pass: recorded as the pass alone.
-    ApplicationRecorder silence([](const std::string&) {});
-    changes = p.run(sdfg, cache);
-  }
-  if (changes) h.add(pass_record(p.str()));
-  return changes;
+  PassRecording recording(h);
+  return p.run(sdfg, cache);
 }
 
 // --- script parsing --------------------------------------------------------------------------
@@ -389,7 +398,6 @@ std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
       if (j.value("type", std::string()) == "Pass") {
         auto pipeline = parse_pipeline(j.value("pass", std::string()));
         pipeline->run(*cur, cache);
-        cache.invalidate_all();
         replayed.push_back(normalize(records[k]));
         continue;
       }

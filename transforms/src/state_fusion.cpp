@@ -8,11 +8,8 @@
 
 namespace weir::transforms {
 
-StateFusion::StateFusion() = default;
-
-std::string StateFusion::description() const {
-  return "Fuse two states joined by an unconditional edge without assignments when no access conflicts";
-}
+StateFusion::StateFusion()
+    : PatternTransformation("StateFusion", "Fuse two states joined by an unconditional edge without assignments when no access conflicts") {}
 
 std::vector<std::vector<std::uint32_t>> StateFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
   if (!ctx.region.block(anchor).as<SDFGState>()) return {};
@@ -46,8 +43,7 @@ std::string q(const std::string& s) { return "'" + s + "'"; }
 
 MatchResult StateFusion::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   const ControlFlowRegion& r = ctx.region;
-  const auto* first = r.block(sub[0]).as<SDFGState>();
-  if (!first) return refuse("block " + std::to_string(sub[0]) + " is not a state");
+  const auto* first = &pattern(ctx, sub).get<0>();
   auto outs = r.out_edges(sub[0]);
   if (outs.size() != 1)
     return refuse("state " + q(first->label) + " has " + std::to_string(outs.size()) + " out-edges (fusion needs exactly one)");
@@ -90,8 +86,8 @@ MatchResult StateFusion::can_apply(const MatchContext& ctx, const std::vector<st
 
 void StateFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   ControlFlowRegion& r = ctx.region;
-  auto& first = *r.block(sub[0]).as<SDFGState>();
-  auto& second = *r.block(sub[1]).as<SDFGState>();
+  auto& first = pattern(ctx, sub).get<0>();
+  auto& second = pattern(ctx, sub).get<1>();
   Accesses a = accesses(first), c = accesses(second);
   // Containers written in the first state and read in the second: the second state's nodes of
   // them merge into the first state's single node, which orders the reads after the writes.

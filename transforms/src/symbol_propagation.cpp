@@ -6,9 +6,9 @@
 
 namespace weir::transforms {
 
-std::string SymbolPropagation::description() const {
-  return "Substitute symbols assigned once to a constant on an interstate edge; remove assignments nothing reads";
-}
+SymbolPropagation::SymbolPropagation()
+    : Pass("symbol-propagation",
+           "Substitute symbols assigned once to a constant on an interstate edge; remove assignments nothing reads") {}
 
 namespace {
 
@@ -160,15 +160,16 @@ std::size_t propagate_in(SDFG& sdfg) {
 
 }  // namespace
 
-std::size_t SymbolPropagation::run(SDFG& sdfg, AnalysisCache& cache) {
-  std::size_t changes = 0;
+std::size_t SymbolPropagation::run_pass(SDFG& sdfg, Transaction& tx) {
   // Nested SDFGs first (their symbol mappings may become constant once the outer ones are).
-  std::vector<SDFG*> sdfgs;
-  for (ControlFlowRegion* r : cfg_list(sdfg))
-    if (auto* s = r->as<SDFG>()) sdfgs.push_back(s);
-  for (auto it = sdfgs.rbegin(); it != sdfgs.rend(); ++it) changes += propagate_in(**it);
-  if (changes) cache.invalidate_all();
-  return changes;
+  return tx.modify_all([&] {
+    std::size_t changes = 0;
+    std::vector<SDFG*> sdfgs;
+    for (ControlFlowRegion* r : cfg_list(sdfg))
+      if (auto* s = r->as<SDFG>()) sdfgs.push_back(s);
+    for (auto it = sdfgs.rbegin(); it != sdfgs.rend(); ++it) changes += propagate_in(**it);
+    return changes;
+  });
 }
 
 }  // namespace weir::transforms

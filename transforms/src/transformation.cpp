@@ -11,6 +11,7 @@
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/transaction.h"
 
 namespace weir::transforms {
 
@@ -23,6 +24,15 @@ std::vector<BlockId> Transformation::footprint(const MatchContext& ctx, const st
   std::vector<BlockId> all;
   for (ControlFlowBlock* b : ctx.region.blocks()) all.push_back(b->id());
   return all;
+}
+
+MatchResult Transformation::check_pattern(const MatchContext&, const std::vector<std::uint32_t>&) const {
+  return MatchResult::success();
+}
+
+MatchResult judge(const Transformation& t, const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) {
+  MatchResult r = t.check_pattern(ctx, subgraph);
+  return r ? t.can_apply(ctx, subgraph) : r;
 }
 
 std::optional<std::vector<std::string>> Transformation::data_footprint(const MatchContext&,
@@ -237,7 +247,7 @@ MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, Ana
     if (!live) return refuse("element " + std::to_string(id) + " of the match no longer exists");
   }
   MatchContext ctx{root, sdfg_of(*l.region), *l.region, l.state, cache};
-  return t.can_apply(ctx, m.subgraph);
+  return judge(t, ctx, m.subgraph);
 }
 
 std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId state_id, const Transformation& t,
@@ -256,7 +266,7 @@ std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId s
     for (NodeId a : anchors)
       for (auto& sub : t.expand(ctx, a)) {
         Candidate c{Match{cfg_id, state_id, sub}, MatchResult::success()};
-        c.result = t.can_apply(ctx, c.match.subgraph);
+        c.result = judge(t, ctx, c.match.subgraph);
         out.push_back(std::move(c));
       }
   } else {
@@ -264,7 +274,7 @@ std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId s
     for (ControlFlowBlock* b : r.blocks())
       for (auto& sub : t.expand(ctx, b->id())) {
         Candidate c{Match{cfg_id, kNoBlock, sub}, MatchResult::success()};
-        c.result = t.can_apply(ctx, c.match.subgraph);
+        c.result = judge(t, ctx, c.match.subgraph);
         out.push_back(std::move(c));
       }
   }
@@ -287,7 +297,7 @@ std::vector<Candidate> find_matches_at(SDFG& root, std::size_t cfg_id, BlockId s
   MatchContext ctx{root, sdfg_of(r), r, st, cache};
   for (auto& sub : t.expand(ctx, anchor)) {
     Candidate c{Match{cfg_id, st ? state_id : kNoBlock, sub}, MatchResult::success()};
-    c.result = t.can_apply(ctx, c.match.subgraph);
+    c.result = judge(t, ctx, c.match.subgraph);
     out.push_back(std::move(c));
   }
   cache.count_candidates(out.size());
@@ -314,105 +324,7 @@ std::vector<Candidate> find_matches(SDFG& root, const Transformation& t, Analysi
   return out;
 }
 
-// --- transactions ----------------------------------------------------------------------------
-
-namespace {
-
-/// What a transformation may change, copied before it runs: the blocks of its footprint (the
-/// state for dataflow patterns, the matched blocks for control-flow ones), the region's edges
-/// incident to them, the region's start and id counters, and the containers of its data
-/// footprint (all containers, symbols and arguments when it declares none). Everything else
-/// stays in place. Restoring puts the copies back under their old ids, drops what was added
-/// (ids past the saved counters) and puts the saved edges back, so the region is exactly as
-/// before (ids included) and both snapshot and restore cost what the footprint holds.
-class Snapshot {
- public:
-  Snapshot(SDFG& sdfg, ControlFlowRegion& r, const std::vector<BlockId>& footprint,
-           std::optional<std::vector<std::string>> data)
-      : sdfg_(sdfg), region_(r), block_cap_(r.block_capacity()), edge_cap_(r.edge_capacity()),
-        start_(r.explicit_start()) {
-    for (BlockId b : footprint) {
-      if (!r.has_block(b) || copies_.count(b)) continue;
-      copies_[b] = r.block(b).clone();
-      for (EdgeId e : r.incident_edges(b)) edges_.emplace(e, r.edge(e));
-    }
-    if (data) {
-      for (const auto& name : *data) {
-        auto it = sdfg.arrays.find(name);
-        containers_.emplace(name, it == sdfg.arrays.end() ? std::nullopt : std::optional<DataDescriptor>(it->second));
-      }
-    } else {
-      all_ = Everything{sdfg.arrays, sdfg.symbols, sdfg.arg_names};
-    }
-  }
-
-  /// Blocks of the footprint that were live when the snapshot was taken.
-  std::vector<BlockId> blocks() const {
-    std::vector<BlockId> out;
-    for (const auto& [id, c] : copies_) out.push_back(id);
-    return out;
-  }
-  std::size_t block_capacity() const { return block_cap_; }
-  /// Interstate edges saved (incident to the footprint), by id.
-  const std::map<EdgeId, ControlFlowEdge>& edges() const { return edges_; }
-  bool all_data() const { return all_.has_value(); }
-  /// Elements copied: nodes and edges of the copied blocks' states, interstate edges, containers.
-  std::size_t size() const {
-    std::size_t n = edges_.size() + containers_.size();
-    for (const auto& [id, c] : copies_) {
-      if (const auto* st = c->as<SDFGState>()) n += st->num_nodes() + st->num_edges();
-      else n += 1;
-    }
-    if (all_) n += all_->arrays.size() + all_->symbols.size() + all_->arg_names.size();
-    return n;
-  }
-
-  void restore() {
-    for (auto& [id, c] : copies_)
-      if (region_.has_block(id)) region_.take_block(id);
-    for (const auto& [id, e] : edges_)
-      if (region_.has_edge(id)) region_.remove_edge(id);
-    region_.truncate(block_cap_, edge_cap_);
-    for (auto& [id, c] : copies_) region_.put_block(std::move(c), id);
-    for (const auto& [id, e] : edges_) region_.put_edge(e);
-    region_.set_start_block(start_);
-    if (all_) {
-      sdfg_.arrays = all_->arrays;
-      sdfg_.symbols = all_->symbols;
-      sdfg_.arg_names = all_->arg_names;
-    } else {
-      for (const auto& [name, d] : containers_) {
-        if (d) sdfg_.arrays.insert_or_assign(name, *d);
-        else sdfg_.arrays.erase(name);
-      }
-    }
-    sdfg_.relink_nested();
-  }
-
- private:
-  struct Everything {
-    std::map<std::string, DataDescriptor> arrays;
-    std::map<std::string, DataType> symbols;
-    std::vector<std::string> arg_names;
-  };
-  SDFG& sdfg_;
-  ControlFlowRegion& region_;
-  std::size_t block_cap_, edge_cap_;
-  BlockId start_;
-  std::map<BlockId, std::unique_ptr<ControlFlowBlock>> copies_;
-  std::map<EdgeId, ControlFlowEdge> edges_;
-  std::map<std::string, std::optional<DataDescriptor>> containers_;
-  std::optional<Everything> all_;
-};
-
-/// Whether a block is a state without nested SDFGs: changing it cannot change the cfg list or
-/// any analysis keyed by another region or SDFG.
-bool plain_state(const ControlFlowBlock& b, AnalysisCache& cache) {
-  const auto* st = b.as<SDFGState>();
-  return st && cache.nodes_of_kind(*st, NodeKind::NestedSDFG).empty();
-}
-
-}  // namespace
+// --- transactional application ---------------------------------------------------------------
 
 namespace {
 thread_local ApplicationRecorder* current_recorder = nullptr;
@@ -432,57 +344,13 @@ void apply_transactional(SDFG& root, Transformation& t, const Match& m, Analysis
   std::string record = recorder ? match_to_json(root, t, m) : std::string();
   Located l = locate(root, t, m, cache);
   SDFG& sdfg = sdfg_of(*l.region);
-  ControlFlowRegion& region = *l.region;
-  MatchContext ctx{root, sdfg, region, l.state, cache};
-  auto data = t.data_footprint(ctx, m.subgraph);
-  Snapshot snap(sdfg, region, t.footprint(ctx, m.subgraph), data);
-  // Analyses of what the application may change: plain states (the common case) are
-  // forgotten one by one; anything else (regions, nested SDFGs) drops the whole cache.
-  bool local = !snap.all_data();
-  std::vector<const SDFGState*> before;
-  for (BlockId b : snap.blocks()) {
-    const ControlFlowBlock& blk = region.block(b);
-    if (!plain_state(blk, cache)) local = false;
-    if (const auto* st = blk.as<SDFGState>()) before.push_back(st);
-  }
-  cache.count_snapshot(snap.size());
-  try {
-    t.apply(ctx, m.subgraph);
-  } catch (...) {
-    snap.restore();
-    cache.invalidate_all();
-    throw;
-  }
-  // The application succeeded: record it before the (possibly early-returning) cache update.
+  MatchContext ctx{root, sdfg, *l.region, l.state, cache};
+  Transaction tx(root, cache,
+                 Transaction::Footprint{sdfg, *l.region, t.footprint(ctx, m.subgraph), t.data_footprint(ctx, m.subgraph),
+                                        t.scope() == MatchScope::ControlFlow});
+  t.apply(ctx, m.subgraph);
+  tx.commit();
   if (recorder) recorder->sink_(record);
-  if (!local) {
-    if (l.state) cache.invalidate_state(*l.state);
-    cache.invalidate_region(region);
-    return;
-  }
-  std::vector<const SDFGState*> after;
-  for (BlockId b : snap.blocks())
-    if (region.has_block(b)) after.push_back(region.block(b).as<SDFGState>());
-  for (std::size_t b = snap.block_capacity(); b < region.block_capacity(); ++b) {
-    if (!region.has_block(static_cast<BlockId>(b))) continue;
-    const ControlFlowBlock& blk = region.block(static_cast<BlockId>(b));
-    if (!blk.as<SDFGState>()) {
-      cache.invalidate_region(region);
-      return;
-    }
-    after.push_back(blk.as<SDFGState>());
-  }
-  cache.invalidate_states(sdfg, before, after, *data);
-  if (t.scope() == MatchScope::ControlFlow) {
-    // Interstate edges around the footprint may have changed: their names and reachability.
-    std::vector<const InterstateEdge*> removed, added;
-    for (const auto& [id, e] : snap.edges()) removed.push_back(&e.data);
-    std::set<EdgeId> seen;
-    for (const SDFGState* st : after)
-      for (EdgeId e : region.incident_edges(st->id()))
-        if (seen.insert(e).second) added.push_back(&region.edge(e).data);
-    cache.update_control_flow(sdfg, region, removed, added);
-  }
 }
 
 // --- JSON ------------------------------------------------------------------------------------

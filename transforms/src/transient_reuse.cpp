@@ -6,11 +6,8 @@
 namespace weir::transforms {
 
 TransientReuse::TransientReuse()
-    : options_({{"max_candidates", 8LL, "earlier buffers each transient is checked against", 0}}) {}
-
-std::string TransientReuse::description() const {
-  return "Let transient arrays with disjoint lifetimes share one allocation";
-}
+    : Pass("transient-reuse", "Let transient arrays with disjoint lifetimes share one allocation",
+           {{"max_candidates", 8LL, "earlier buffers each transient is checked against", 0}}) {}
 
 namespace {
 
@@ -55,18 +52,17 @@ void rename_at(SDFGState& st, NodeId node, const std::string& from, const std::s
 
 }  // namespace
 
-std::size_t TransientReuse::run(SDFG& sdfg, AnalysisCache& cache) {
+std::size_t TransientReuse::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t removed = 0;
-  const auto use = cache.data_use(sdfg);
-  std::size_t max_cand = static_cast<std::size_t>(std::max(0LL, options_.get_int("max_candidates")));
-  for (SDFGState* stp : sdfg.all_states()) {
+  const auto use = tx.cache().data_use(sdfg);
+  std::size_t max_cand = static_cast<std::size_t>(std::max(0LL, options().get_int("max_candidates")));
+  for (SDFGState* stp : sdfg.all_states()) tx.modify_state(*stp, [&] {
     SDFGState& st = *stp;
     struct Buffer {
       std::string name;
       std::vector<NodeId> users;  // nodes that read or write it (all must be done before reuse)
     };
     std::vector<Buffer> buffers;
-    std::size_t before = removed;
     for (NodeId n : st.topological_order()) {
       const auto* an = st.node(n).as<AccessNode>();
       if (!an) continue;
@@ -107,8 +103,7 @@ std::size_t TransientReuse::run(SDFG& sdfg, AnalysisCache& cache) {
       }
       if (!merged) buffers.push_back({name, users});
     }
-    if (removed != before) cache.invalidate_state(st);
-  }
+  });
   return removed;
 }
 

@@ -5,11 +5,8 @@
 
 namespace weir::transforms {
 
-TrivialMapElimination::TrivialMapElimination() = default;
-
-std::string TrivialMapElimination::description() const {
-  return "Remove map dimensions of size 1, substituting the parameter by its value (the whole map if all are)";
-}
+TrivialMapElimination::TrivialMapElimination()
+    : PatternTransformation("TrivialMapElimination", "Remove map dimensions of size 1, substituting the parameter by its value (the whole map if all are)") {}
 
 std::vector<std::vector<std::uint32_t>> TrivialMapElimination::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -22,8 +19,7 @@ bool trivial(const Range& r) { return r.start == r.end; }
 }  // namespace
 
 MatchResult TrivialMapElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
-  const auto* me = ctx.state->node(sub[0]).as<MapEntry>();
-  if (!me) return refuse("node " + std::to_string(sub[0]) + " is not a map entry");
+  const auto* me = &pattern(ctx, sub).get<0>();
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty())
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   const MapInfo& m = *me->map;
@@ -45,7 +41,7 @@ MatchResult TrivialMapElimination::can_apply(const MatchContext& ctx, const std:
 
 void TrivialMapElimination::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
   SDFGState& st = *ctx.state;
-  auto& me = *st.node(sub[0]).as<MapEntry>();
+  auto& me = pattern(ctx, sub).get<0>();
   MapInfo& m = *me.map;
   std::map<std::string, sym::Expr> subs;
   std::vector<std::string> params;

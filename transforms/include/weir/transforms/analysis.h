@@ -1,10 +1,11 @@
-// A lazily computed, explicitly invalidated cache of the analyses transformations and passes
+// A lazily computed cache of the analyses transformations and passes
 // ask for (sdfglib's analysis manager): per-state scope trees and node-kind indices, per-SDFG
 // access sets, per-region reachability, and the cfg list of the root SDFG.
 //
-// Entries are keyed by object address. Whoever changes the graph invalidates what it touched:
-// apply_transactional does this after every application (the state for dataflow rewrites, the
-// region for control-flow ones, the containing SDFG's access sets in both cases).
+// Entries are keyed by object address. Only a Transaction (transaction.h) invalidates them: every
+// change to an SDFG goes through one, which forgets or updates what the change touched (the
+// state for dataflow rewrites, the region for control-flow ones, the containing SDFG's access
+// sets in both cases) right after it.
 #pragma once
 
 #include <map>
@@ -48,24 +49,6 @@ class AnalysisCache {
   /// cfg_list(root), computed on first use.
   const std::vector<ControlFlowRegion*>& cfg_list(const SDFG& root);
 
-  /// Forgets the state's analyses and its SDFG's access sets.
-  void invalidate_state(const SDFGState& st);
-  /// Forgets the region's analyses, those of every state in it and the cfg list.
-  void invalidate_region(const ControlFlowRegion& r);
-  /// Forgets everything.
-  void invalidate_all();
-
-  /// After a rewrite of plain states (no nested SDFGs) of `sdfg`: forgets the analyses of the
-  /// states in `before` (changed or removed; only their addresses are used, they may be gone)
-  /// and accounts for `after` (the live states now in their place) in the container use, which
-  /// is updated in place rather than recomputed; `containers` names the containers that may
-  /// have been added or removed. Costs the size of those states, not of the SDFG.
-  void invalidate_states(const SDFG& sdfg, const std::vector<const SDFGState*>& before,
-                         const std::vector<const SDFGState*>& after, const std::vector<std::string>& containers);
-  /// After interstate edges of `r` (in `sdfg`) were removed/added: forgets the region's
-  /// reachability and start block and updates the control-flow names of the container use.
-  void update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r, const std::vector<const InterstateEdge*>& removed,
-                           const std::vector<const InterstateEdge*>& added);
   /// The region's start block (ControlFlowRegion::start_block), cached with its reachability.
   BlockId start_block(const ControlFlowRegion& r);
 
@@ -80,6 +63,23 @@ class AnalysisCache {
   std::size_t computations() const { return computations_; }
 
  private:
+  // Invalidation is the Transaction's alone (transaction.h): whoever changes the graph says so
+  // through it, and it keeps these analyses current.
+  friend class Transaction;
+  /// Forgets everything.
+  void invalidate_all();
+
+  /// After a rewrite of plain states (no nested SDFGs) of `sdfg`: forgets the analyses of the
+  /// states in `before` (changed or removed; only their addresses are used, they may be gone)
+  /// and accounts for `after` (the live states now in their place) in the container use, which
+  /// is updated in place rather than recomputed; `containers` names the containers that may
+  /// have been added or removed. Costs the size of those states, not of the SDFG.
+  void invalidate_states(const SDFG& sdfg, const std::vector<const SDFGState*>& before,
+                         const std::vector<const SDFGState*>& after, const std::vector<std::string>& containers);
+  /// After interstate edges of `r` (in `sdfg`) were removed/added: forgets the region's
+  /// reachability and start block and updates the control-flow names of the container use.
+  void update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r, const std::vector<const InterstateEdge*>& removed,
+                           const std::vector<const InterstateEdge*>& added);
   struct StateInfo;
   struct Contribution;
   struct UseInfo;
@@ -89,7 +89,6 @@ class AnalysisCache {
   std::unordered_map<const ControlFlowRegion*, std::set<BlockId>> reachable_;
   std::unordered_map<const ControlFlowRegion*, BlockId> start_;
   std::size_t snapshot_elements_ = 0, candidates_checked_ = 0;
-  void drop_use(const SDFG* s);
   void add_contribution(UseInfo& u, const SDFGState& st, int sign);
   std::unordered_map<const SDFG*, std::vector<ControlFlowRegion*>> cfg_lists_;
   std::size_t computations_ = 0;

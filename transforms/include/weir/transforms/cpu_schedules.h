@@ -24,14 +24,9 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 class CpuSchedules final : public Pass {
  public:
   CpuSchedules();
-  std::string name() const override { return "cpu-schedules"; }
-  std::string description() const override;
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
 
- private:
-  Options options_;
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

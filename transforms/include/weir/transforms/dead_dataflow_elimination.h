@@ -1,7 +1,7 @@
 // DeadDataflowElimination: removes access nodes without edges and transient writes that are never read.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -11,13 +11,9 @@ namespace weir::transforms {
 /// whose only outputs go to it. (b) removes the node, its writers and the memlet paths that only
 /// fed them, including access nodes left without edges. The container's
 /// descriptor is removed with its last access node.
-class DeadDataflowElimination final : public Transformation {
+class DeadDataflowElimination final : public PatternTransformation<AccessNode> {
  public:
   DeadDataflowElimination();
-  std::string name() const override { return "DeadDataflowElimination"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::Access; }
   bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

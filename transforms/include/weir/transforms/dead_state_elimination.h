@@ -1,7 +1,7 @@
 // DeadStateElimination: removes blocks that cannot run (unreachable, or entered only over constant-false conditions).
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -9,12 +9,9 @@ namespace weir::transforms {
 /// block once edges whose condition is the constant False are ignored; the block and its edges
 /// are removed. Also applies to a reachable block with a constant-false in-edge: that edge is
 /// removed.
-class DeadStateElimination final : public Transformation {
+class DeadStateElimination final : public PatternTransformation<ControlFlowBlock> {
  public:
   DeadStateElimination();
-  std::string name() const override { return "DeadStateElimination"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::ControlFlow; }
   bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -38,14 +38,9 @@ namespace weir::transforms {
 class GpuTransform final : public Pass {
  public:
   GpuTransform();
-  std::string name() const override { return "gpu-transform"; }
-  std::string description() const override;
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
 
- private:
-  Options options_;
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

@@ -2,7 +2,7 @@
 // InlineSDFG).
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -16,13 +16,9 @@ namespace weir::transforms {
 /// memlets, map ranges, tasklet code and deeper symbol mappings. Refuses ordering-only edges
 /// at the node, connectors with several or write-conflict edges, outer subsets with steps,
 /// reads of output-only connectors and inner maps whose parameters the mapping renames.
-class InlineSDFG final : public Transformation {
+class InlineSDFG final : public PatternTransformation<NestedSDFGNode> {
  public:
   InlineSDFG();
-  std::string name() const override { return "InlineSDFG"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::NestedSDFG; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

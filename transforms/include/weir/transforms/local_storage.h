@@ -17,14 +17,9 @@ namespace weir::transforms {
 class LocalStorage final : public Pass {
  public:
   LocalStorage();
-  std::string name() const override { return "local-storage"; }
-  std::string description() const override;
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
 
- private:
-  Options options_;
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

@@ -1,7 +1,7 @@
 // LoopToMap: a for loop whose iterations are independent becomes a map (DaCe's LoopToMap).
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -18,12 +18,9 @@ namespace weir::transforms {
 /// different iterations (a dimension indexed `a*v + b` on both sides with the same a and b, or
 /// with b differing by a non-multiple of a). `a[i] = a[i-1] + b[i]` is refused with "a is
 /// written at i and read at i - 1"; accumulations (wcr) into one element are refused as well. Apply InlineSDFG afterwards to flatten single-state bodies.
-class LoopToMap final : public Transformation {
+class LoopToMap final : public PatternTransformation<LoopRegion> {
  public:
   LoopToMap();
-  std::string name() const override { return "LoopToMap"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::ControlFlow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -1,7 +1,7 @@
 // MapCollapse: merges a map nested directly inside another into one multi-dimensional map.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -10,12 +10,9 @@ namespace weir::transforms {
 /// with the inner map's parameters and ranges appended; the inner entry/exit are removed and
 /// their edges reconnected to the outer ones. Refuses when something sits between the scopes,
 /// when an inner range depends on an outer parameter, or when parameter names clash.
-class MapCollapse final : public Transformation {
+class MapCollapse final : public PatternTransformation<MapEntry, MapEntry> {
  public:
   MapCollapse();
-  std::string name() const override { return "MapCollapse"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

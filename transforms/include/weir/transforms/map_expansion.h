@@ -1,7 +1,7 @@
 // MapExpansion: splits a multi-dimensional map into nested one-dimensional maps.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -11,12 +11,9 @@ namespace weir::transforms {
 /// carry the memlet of the edge entering the original map (a conservative over-approximation,
 /// as weir has no memlet propagation yet). The new inner maps get the Sequential schedule
 /// (DaCe's default for expanded maps); the outermost keeps the original schedule.
-class MapExpansion final : public Transformation {
+class MapExpansion final : public PatternTransformation<MapEntry> {
  public:
   MapExpansion();
-  std::string name() const override { return "MapExpansion"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -2,7 +2,7 @@
 // (DaCe's MapFusion, vertical / producer-consumer).
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -29,13 +29,9 @@ namespace weir::transforms {
 /// does not write at the same point (it writes T[i])"; fusion by recomputation is future work);
 /// B writes a container A accesses at other points, or reads one A writes; B contains a nested
 /// map whose parameter would shadow a renamed parameter.
-class MapFusion final : public Transformation {
+class MapFusion final : public PatternTransformation<MapExit, AccessNode, MapEntry> {
  public:
   MapFusion();
-  std::string name() const override { return "MapFusion"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::MapExit; }
   /// Every application removes a map.
   bool converges() const override { return true; }
 

@@ -3,7 +3,7 @@
 // once per point and one loop nest runs instead of two.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -18,13 +18,9 @@ namespace weir::transforms {
 /// schedules differ; the maps share no input access node; one writes a container the other
 /// reads or writes; a path of the dataflow leads from one map to the other ("depend on each
 /// other through the dataflow"); a nested map of C has a parameter renaming would shadow.
-class MapFusionHorizontal final : public Transformation {
+class MapFusionHorizontal final : public PatternTransformation<MapEntry, MapEntry> {
  public:
   MapFusionHorizontal();
-  std::string name() const override { return "MapFusionHorizontal"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::MapEntry; }
   /// Every application removes a map.
   bool converges() const override { return true; }
 

@@ -1,7 +1,7 @@
 // MapInterchange: swaps two directly nested maps when their ranges are independent.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -9,12 +9,9 @@ namespace weir::transforms {
 /// parameters and ranges of the two maps are exchanged (schedules stay with their position);
 /// edges between the two scopes get the memlets of the outer map's edges. Refuses when a range
 /// of either map depends on a parameter of the other, or when nodes sit between the scopes.
-class MapInterchange final : public Transformation {
+class MapInterchange final : public PatternTransformation<MapEntry, MapEntry> {
  public:
   MapInterchange();
-  std::string name() const override { return "MapInterchange"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

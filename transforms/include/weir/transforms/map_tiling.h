@@ -1,7 +1,7 @@
 // MapTiling: strip-mines a map into an outer map over tiles and an inner map within a tile.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -12,12 +12,9 @@ namespace weir::transforms {
 /// the original (inner) map iterates `tile_i : Min(e, tile_i + t - 1)` (inclusive end). The
 /// original entry stays the inner map. Refuses non-unit steps, non-positive tile sizes and maps
 /// where every tile size is 1.
-class MapTiling final : public Transformation {
+class MapTiling final : public PatternTransformation<MapEntry> {
  public:
   MapTiling();
-  std::string name() const override { return "MapTiling"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

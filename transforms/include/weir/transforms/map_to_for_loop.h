@@ -1,7 +1,7 @@
 // MapToForLoop: a map becomes sequential for loops (DaCe's MapToForLoop).
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -12,12 +12,9 @@ namespace weir::transforms {
 /// transients used only inside the scope move into the nested SDFG. Refuses maps inside other
 /// maps, maps with dynamic range inputs, GPU kernels (a host loop cannot run them) and bodies
 /// that access a container used elsewhere.
-class MapToForLoop final : public Transformation {
+class MapToForLoop final : public PatternTransformation<MapEntry> {
  public:
   MapToForLoop();
-  std::string name() const override { return "MapToForLoop"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -3,7 +3,7 @@
 // copied into the consumer once per distinct point read.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -35,13 +35,9 @@ namespace weir::transforms {
 /// provably write ("cannot prove that map 'B' reads T[i + 3] only where map 'A' writes it");
 /// a limit is exceeded (options max_points: distinct points per fusion, max_tasklets: tasklets
 /// in B's body after fusion; 0 = no limit).
-class OTFMapFusion final : public Transformation {
+class OTFMapFusion final : public PatternTransformation<MapExit, AccessNode, MapEntry> {
  public:
   OTFMapFusion();
-  std::string name() const override { return "OTFMapFusion"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::MapExit; }
 
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/transaction.h"
 #include "weir/transforms/transformation.h"
 
 namespace weir::transforms {
@@ -33,20 +34,57 @@ class PipelineParseError : public TransformError {
   std::size_t column_;
 };
 
-/// A named whole-SDFG pass with options.
+/// A named whole-SDFG pass with options. The base owns the name, description and options;
+/// a pass implements run_pass and makes every change through the transaction it is given (see
+/// transaction.h), which keeps the analyses current and rolls the SDFG back if it throws.
 class Pass {
  public:
   virtual ~Pass();
+  Pass(const Pass&) = delete;
+  Pass& operator=(const Pass&) = delete;
   /// Kebab-case name ("map-tiling"), as written in pipeline texts.
-  virtual std::string name() const = 0;
-  virtual std::string description() const = 0;
-  virtual Options& options() = 0;
-  virtual const Options& options() const = 0;
-  /// Runs over the whole SDFG; returns the number of changes (0 = nothing changed).
-  virtual std::size_t run(SDFG& sdfg, AnalysisCache& cache) = 0;
+  const std::string& name() const { return name_; }
+  /// One line for `weir transforms list`.
+  const std::string& description() const { return description_; }
+  virtual Options& options() { return options_; }
+  virtual const Options& options() const { return options_; }
+  /// Runs the pass over the whole SDFG in a Transaction: on an exception the SDFG is restored
+  /// as it was before the outermost pass run and the exception propagates. Around run_pass the
+  /// installed PassInstrumentations are called (instrumentation.h); with verify_each() the SDFG
+  /// is validated after every pass that is not a pipeline, and a problem throws
+  /// PassVerificationError (rolled back too). Returns the number of changes (0 = nothing
+  /// changed).
+  std::size_t run(SDFG& sdfg, AnalysisCache& cache);
   /// "name" or "name{opt=v ...}" with the options that differ from their defaults.
   std::string str() const;
+
+ protected:
+  Pass(std::string name, std::string description, std::vector<OptionSpec> options = {});
+  /// The pass itself: changes `sdfg` only through tx.modify_state / tx.modify_all (or
+  /// apply_transactional, which opens its own transaction inside this one).
+  virtual std::size_t run_pass(SDFG& sdfg, Transaction& tx) = 0;
+
+ private:
+  std::string name_, description_;
+  Options options_;
 };
+
+/// A pass left the SDFG invalid (found by verify-each): names the pass and the validator's
+/// first problems; the SDFG was rolled back.
+class PassVerificationError : public TransformError {
+ public:
+  PassVerificationError(const std::string& pass, const std::string& problems);
+  const std::string& pass() const { return pass_; }
+
+ private:
+  std::string pass_;
+};
+
+/// Whether Pass::run validates after every pass: set_verify_each's value if it was called,
+/// else the environment's WEIR_VERIFY_EACH ("1" on, "0" off; the test suites set it), else on
+/// in debug builds (NDEBUG not defined) and off otherwise.
+bool verify_each();
+void set_verify_each(bool on);
 
 /// Runs one transformation over the whole SDFG. Transformations that converge() are applied by
 /// a worklist to a fixed point: after an application only the state (or region) it changed is
@@ -56,14 +94,15 @@ class Pass {
 class TransformationPass final : public Pass {
  public:
   explicit TransformationPass(std::unique_ptr<Transformation> t);
-  std::string name() const override;
-  std::string description() const override;
+  /// The transformation's options (the pass has none of its own).
   Options& options() override { return t_->options(); }
   const Options& options() const override { return t_->options(); }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
   Transformation& transformation() { return *t_; }
   /// Upper bound on applications per run (guards against a rewrite that undoes another).
   std::size_t max_applications = 100000;
+
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 
  private:
   std::unique_ptr<Transformation> t_;
@@ -75,11 +114,7 @@ class Pipeline final : public Pass {
  public:
   Pipeline(std::string name, std::vector<std::unique_ptr<Pass>> passes, bool fixed_point = false,
            std::string description = {});
-  std::string name() const override { return name_; }
-  std::string description() const override { return description_; }
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
+  using Pass::run;
   /// Convenience: runs with a fresh cache.
   std::size_t run(SDFG& sdfg);
   std::vector<std::unique_ptr<Pass>>& passes() { return passes_; }
@@ -91,11 +126,13 @@ class Pipeline final : public Pass {
   /// Rounds run by the last run().
   std::size_t rounds_run() const { return rounds_; }
 
+ protected:
+  /// Runs each pass in order (each in its own nested transaction), repeated for fixed points.
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
+
  private:
-  std::string name_, description_;
   std::vector<std::unique_ptr<Pass>> passes_;
   bool fixed_point_;
-  Options options_;
   std::size_t rounds_ = 0;
 };
 

@@ -1,7 +1,7 @@
 // RedundantArrayRemoval: removes a transient copied entirely into another array and used nowhere else.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -10,13 +10,9 @@ namespace weir::transforms {
 /// SDFG, read only by this copy and not a view, and both must be on the same side of host and
 /// GPU memory (a copy between them moves data). Writers of A then write B directly: every memlet
 /// path that ended in A is renamed to B, A's node and descriptor are removed.
-class RedundantArrayRemoval final : public Transformation {
+class RedundantArrayRemoval final : public PatternTransformation<AccessNode, AccessNode> {
  public:
   RedundantArrayRemoval();
-  std::string name() const override { return "RedundantArrayRemoval"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
-  NodeKind anchor_kind() const override { return NodeKind::Access; }
   bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -1,7 +1,7 @@
 // StateFusion: fuses two consecutive states joined by an unconditional edge without assignments.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -12,12 +12,9 @@ namespace weir::transforms {
 /// of it into the first state's single access node. Refuses, with the container named, on
 /// write-after-read and write-after-write conflicts and when the first state has several access
 /// nodes of a container the second reads.
-class StateFusion final : public Transformation {
+class StateFusion final : public PatternTransformation<SDFGState, SDFGState> {
  public:
   StateFusion();
-  std::string name() const override { return "StateFusion"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::ControlFlow; }
   bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -21,14 +21,10 @@ namespace weir::transforms {
 /// number of substitutions plus removed assignments.
 class SymbolPropagation final : public Pass {
  public:
-  std::string name() const override { return "symbol-propagation"; }
-  std::string description() const override;
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
+  SymbolPropagation();
 
- private:
-  Options options_;
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

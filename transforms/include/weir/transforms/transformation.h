@@ -135,8 +135,10 @@ struct MatchContext {
   AnalysisCache& cache;
 };
 
-/// Base class of pattern transformations. Subclasses are small: name, description, options,
-/// anchor, expand, can_apply, apply (see the file comment).
+/// Base class of pattern transformations. Subclasses are small: the base owns name,
+/// description and options (given to its constructor); a subclass has anchor, expand, can_apply
+/// and apply (see the file comment). Transformations with a fixed pattern derive from
+/// PatternTransformation (pattern.h), which types the match.
 class Transformation {
  public:
   virtual ~Transformation();
@@ -144,9 +146,9 @@ class Transformation {
   Transformation& operator=(const Transformation&) = delete;
 
   /// Stable DaCe-style class name ("MapTiling"); also the `transformation` key of its JSON.
-  virtual std::string name() const = 0;
+  virtual std::string name() const { return name_; }
   /// One line for `weir transforms list`.
-  virtual std::string description() const = 0;
+  virtual std::string description() const { return description_; }
   virtual MatchScope scope() const = 0;
   /// Kind of pattern node 0 for dataflow patterns (ignored for control flow).
   virtual NodeKind anchor_kind() const { return NodeKind::MapEntry; }
@@ -159,6 +161,10 @@ class Transformation {
   /// missing, so that can_apply can say why it does not apply.
   virtual std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                          std::uint32_t anchor) const = 0;
+  /// Whether the candidate's elements have the classes of the pattern (PatternTransformation
+  /// checks them; others accept any). Called before can_apply, which only sees candidates this
+  /// accepted.
+  virtual MatchResult check_pattern(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const;
   /// Success, or the reason the candidate cannot be transformed. Must not change anything.
   virtual MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const = 0;
   /// Rewrites the match. Called only after can_apply succeeded on the same graph. May throw;
@@ -183,10 +189,16 @@ class Transformation {
 
  protected:
   explicit Transformation(std::vector<OptionSpec> specs = {}) : options_(std::move(specs)) {}
+  Transformation(std::string name, std::string description, std::vector<OptionSpec> specs = {})
+      : name_(std::move(name)), description_(std::move(description)), options_(std::move(specs)) {}
 
  private:
+  std::string name_, description_;
   Options options_;
 };
+
+/// check_pattern, then (if it accepts) can_apply: what every match of `t` is judged by.
+MatchResult judge(const Transformation& t, const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph);
 
 /// A candidate found by find_matches: its location and whether it applies (and why not).
 struct Candidate {

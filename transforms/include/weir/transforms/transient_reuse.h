@@ -18,14 +18,9 @@ namespace weir::transforms {
 class TransientReuse final : public Pass {
  public:
   TransientReuse();
-  std::string name() const override { return "transient-reuse"; }
-  std::string description() const override;
-  Options& options() override { return options_; }
-  const Options& options() const override { return options_; }
-  std::size_t run(SDFG& sdfg, AnalysisCache& cache) override;
 
- private:
-  Options options_;
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

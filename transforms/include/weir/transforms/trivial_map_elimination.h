@@ -1,7 +1,7 @@
 // TrivialMapElimination: removes map dimensions of size 1, substituting the parameter.
 #pragma once
 
-#include "weir/transforms/transformation.h"
+#include "weir/transforms/pattern.h"
 
 namespace weir::transforms {
 
@@ -10,12 +10,9 @@ namespace weir::transforms {
 /// tasklet code (Python identifiers) and nested SDFG symbol mappings of the scope. If no
 /// dimension is left the map is removed and its edges are connected through; a one-point GPU
 /// kernel (GPU_Device, GPU_Persistent, GPU_Default) is kept, as its body would run on the host.
-class TrivialMapElimination final : public Transformation {
+class TrivialMapElimination final : public PatternTransformation<MapEntry> {
  public:
   TrivialMapElimination();
-  std::string name() const override { return "TrivialMapElimination"; }
-  std::string description() const override;
-  MatchScope scope() const override { return MatchScope::Dataflow; }
   bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -1,0 +1,93 @@
+// The `weir` command line: its commands, parsing and the mapping of errors to exit codes.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <new>
+#include <iostream>
+#include <vector>
+
+#include "commands.h"
+#include "help.h"
+#include "targets.h"
+#include "weir/sdfg/errors.h"
+
+namespace weir::cli {
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"weir: an optimizer and code generator for stateful dataflow graphs (SDFGs)", "weir"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("weir 0.1.0"));
+
+  std::vector<std::pair<CLI::App*, Action>> commands;
+  auto add = [&](Action (*reg)(CLI::App&)) {
+    std::size_t before = app.get_subcommands({}).size();
+    Action a = reg(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(a));
+  };
+  add(add_validate_command);
+  add(add_info_command);
+  add(add_convert_command);
+  add(add_run_command);
+  add(add_compile_command);
+  add(add_cache_command);
+  add(add_transforms_command);
+  add(add_check_command);
+  add(add_sdfg_command);
+  add(add_mesh_command);
+  add(add_optimize_command);
+  add(add_view_command);
+  one_value_per_option(app);
+  add_help_examples(app);
+
+  // A word where a command must be that names none: CLI11 would only say "A subcommand is
+  // required", so name the word and the commands.
+  CLI::App* level = &app;
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    CLI::App* sub = nullptr;
+    for (CLI::App* c : level->get_subcommands({}))
+      if (c->check_name(argv[i])) sub = c;
+    if (sub) {
+      level = sub;
+      continue;
+    }
+    if (level->get_require_subcommand_min() == 0) break;
+    std::string names;
+    for (CLI::App* c : level->get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
+    return print_error("unknown command '" + std::string(argv[i]) + "'" +
+                           (level == &app ? "" : " for 'weir " + level->get_name() + "'") + " (commands: " + names + ")",
+                       kExitUsage);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message and usage hint
+    return kExitUsage;
+  }
+  try {
+    for (auto& [sub, action] : commands)
+      if (sub->parsed()) return action();
+  } catch (const UsageError& e) {
+    return print_error(e.what(), kExitUsage);
+  } catch (const weir::Error& e) {
+    return print_error(with_search_path_hint(e.what()), kExitInvalidInput);
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user named (or one beside it) cannot be read or written.
+    std::cerr << "weir: error: cannot " << (e.path1().empty() ? std::string("access files") : "use " + e.path1().string())
+              << ": " << e.code().message() << "\n";
+    return kExitInvalidInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "weir: error: out of memory (the inputs or sizes given need more memory than is available)\n";
+    return kExitInvalidInput;
+  } catch (const std::exception& e) {
+    std::cerr << "weir: internal error: " << e.what() << "\n";
+    return kExitInvalidInput;
+  }
+  return kExitUsage;
+}
+
+}  // namespace weir::cli
