@@ -64,8 +64,8 @@ CompilationArtifact compile(const Backend& backend, const CompilableProgram& pro
 std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
   // Compiled code reads through connectivity tables unchecked: check their entries per call.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(*program.definition),
-                                    direct_neighbour_reads(*program.definition));
+    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program),
+                                    direct_neighbour_reads(program));
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }

@@ -1,6 +1,7 @@
 #include "toolchain.h"
 
 #include "weir/frontend/lowering.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/auto_optimize.h"
@@ -35,8 +36,9 @@ void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {
-  if (!program.definition) throw BackendError("an empty FieldViewProgram cannot be lowered");
-  std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*program.definition);
+  if (!program.definition && !program.orchestration) throw BackendError("an empty FieldViewProgram cannot be lowered");
+  std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
+                                                     : frontend::lower_to_sdfg(*program.definition);
   validate_or_throw(*sdfg);
   optimize(*sdfg, device);
   validate_or_throw(*sdfg);
