@@ -923,4 +923,13 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
 
 std::vector<std::string> written_parameters(const Orchestration& o) { return detail::written_slots(o); }
 
+std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o) {
+  std::map<std::string, std::string> out;
+  for (const TParam& p : o.params)
+    if (p.type.is_field())
+      for (const Dimension& d : p.type.dims)
+        if (d.kind != DimensionKind::Local) out.emplace(d.name, "__" + p.name + "_" + d.name + "_size");
+  return out;
+}
+
 }  // namespace weir::frontend

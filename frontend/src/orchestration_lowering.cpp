@@ -1,5 +1,6 @@
 // Lowering an orchestration function to one SDFG (see orchestration.h and ADR 0019).
 #include <cctype>
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -91,7 +92,8 @@ struct Seq {
 
 class Lowering {
  public:
-  Lowering(const Orchestration& o, const LoweringOptions& opt) : o_(o), opt_(opt), flow_(o, table_) {}
+  Lowering(const Orchestration& o, const LoweringOptions& opt)
+      : o_(o), opt_(opt), flow_(o, table_), dim_size_(dimension_size_symbols(o)) {}
 
   std::unique_ptr<SDFG> run() {
     sdfg_ = std::make_unique<SDFG>(opt_.sdfg_name.empty() ? o_.name : opt_.sdfg_name);
@@ -105,10 +107,11 @@ class Lowering {
       if (p.type.is_field()) {
         std::vector<sym::Expr> shape;
         for (const Dimension& d : p.type.dims) {
-          if (d.kind == DimensionKind::Local)
-            throw FrontendError(p.loc, "a field parameter over the local dimension '" + d.name +
-                                           "' is not supported yet in an orchestrated function");
-          std::string s = "__" + p.name + "_" + d.name + "_size";
+          if (d.kind == DimensionKind::Local) {
+            shape.push_back(local_extent(d, p));
+            continue;
+          }
+          const std::string& s = dim_size_.at(d.name);
           sdfg_->add_symbol(s, ScalarType::Int64);
           shape.push_back(sym::Expr::symbol(s));
         }
@@ -128,7 +131,10 @@ class Lowering {
     // Local fields: one transient per Alloc statement.
     for (const auto& [stmt, slot] : flow_.allocs()) {
       std::vector<sym::Expr> shape;
-      for (const TExprPtr& e : stmt->values) shape.push_back(sym::Expr::parse(py(*e)));
+      for (std::size_t d = 0; d < stmt->values.size(); ++d) {
+        auto it = dim_size_.find(stmt->type.dims[d].name);
+        shape.push_back(it != dim_size_.end() ? sym::Expr::symbol(it->second) : sym::Expr::parse(py(*stmt->values[d])));
+      }
       for (const sym::Expr& s : shape)
         for (const std::string& f : s.free_symbols())
           if (assigned_anywhere(f))
@@ -156,12 +162,23 @@ class Lowering {
   const LoweringOptions& opt_;
   BindingTable table_;
   BindingFlow flow_;
+  std::map<std::string, std::string> dim_size_;  // dimension -> the shared size symbol
   std::unique_ptr<SDFG> sdfg_;
   std::map<const TypedDefinition*, std::unique_ptr<SDFG>> lowered_;
   std::map<std::string, std::string> value_name_;  // float parameter -> its symbol
   std::map<std::string, DataDescriptor> tables_;
   bool tracked_ = false;
   int fresh_ = 0;
+
+  // A local dimension's extent: the neighbour count the callees' lowerings give it.
+  sym::Expr local_extent(const Dimension& d, const TParam& p) const {
+    for (const auto& [callee, sdfg] : lowered_)
+      for (const TParam& tp : callee->params)
+        for (std::size_t j = 0; j < tp.type.dims.size(); ++j)
+          if (tp.type.dims[j] == d && sdfg->has_data(tp.name)) return sdfg->data(tp.name).shape[j];
+    throw FrontendError(p.loc, "the extent of the local dimension '" + d.name + "' of '" + p.name +
+                                   "' is not known: no program the function calls has a field over it");
+  }
 
   std::string value(const std::string& var) const {
     auto it = value_name_.find(var);
@@ -305,8 +322,14 @@ class Lowering {
               seq.assign(h, hi);
               hi = h;
             }
+            std::vector<int> chain = binding_cycle(s, cur);
+            if (chain.size() > 1) {
+              unrolled(seq, s, chain, lo, hi, label);
+              cur = head;
+              break;
+            }
             loop = &seq.link(seq.r.add_loop(seq.unique(label), v, v + " = " + lo, v + (s.step > 0 ? " < " : " > ") + hi,
-                                            v + " = " + v + " + " + (s.step < 0 ? "(" + std::to_string(s.step) + ")" : std::to_string(s.step))));
+                                            v + " = " + v + " + " + signed_text(s.step)));
           } else {
             loop = &seq.link(seq.r.add_loop(seq.unique(label), "", "", py(*s.values[0]), ""));
           }
@@ -326,6 +349,55 @@ class Lowering {
           return;
         }
       }
+    }
+  }
+
+  static std::string signed_text(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+
+  // The bindings a `for` loop entered with one binding goes through when its body maps each
+  // binding to exactly one other and never breaks or continues: b0 -> b1 -> ... -> b0. Empty
+  // when that does not hold (or the body keeps the binding).
+  std::vector<int> binding_cycle(const OStmt& loop, const std::set<int>& in) const {
+    if (in.size() != 1) return {};
+    std::vector<int> chain{*in.begin()};
+    while (true) {
+      std::set<int> brk, cont;
+      std::set<int> end = flow_.run(loop.body, {chain.back()}, &brk, &cont);
+      if (end.size() != 1 || !brk.empty() || !cont.empty()) return {};
+      int next = *end.begin();
+      if (next == chain.front()) return chain.size() > 1 ? chain : std::vector<int>{};
+      if (std::find(chain.begin(), chain.end(), next) != chain.end()) return {};
+      chain.push_back(next);
+    }
+  }
+
+  // A loop whose body cycles through k bindings, unrolled k times so every call of the body is
+  // connected to its arrays at compile time: the LoopRegion runs whole rounds of k iterations
+  // (counter __round<n>), then up to k - 1 guarded iterations finish the range.
+  void unrolled(Seq& seq, const OStmt& s, const std::vector<int>& chain, const std::string& lo, const std::string& hi,
+                const std::string& label) {
+    const std::string& v = value(s.targets[0]);
+    std::string u = "__round" + std::to_string(fresh_++);
+    sdfg_->add_symbol(u, ScalarType::Int64);
+    std::int64_t k = static_cast<std::int64_t>(chain.size());
+    const char* lt = s.step > 0 ? " < " : " > ";
+    LoopRegion& loop = seq.link(seq.r.add_loop(seq.unique(label), u, u + " = " + lo,
+                                               "(" + u + " + " + signed_text((k - 1) * s.step) + ")" + lt + hi,
+                                               u + " = " + u + " + " + signed_text(k * s.step)));
+    Seq inner{loop};
+    for (std::int64_t j = 0; j < k; ++j) {
+      inner.assign(v, "(" + u + " + " + signed_text(j * s.step) + ")");
+      emit(s.body, inner, {chain[static_cast<std::size_t>(j)]});
+    }
+    inner.finish();
+    for (std::int64_t j = 0; j + 1 < k; ++j) {
+      std::string at = "(" + u + " + " + signed_text(j * s.step) + ")";
+      ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique(label + "_rest")));
+      ControlFlowRegion& region = cb.add_branch(CodeBlock{at + lt + hi, Language::Python}, "then");
+      Seq rest{region};
+      rest.assign(v, at);
+      emit(s.body, rest, {chain[static_cast<std::size_t>(j)]});
+      rest.finish();
     }
   }
 

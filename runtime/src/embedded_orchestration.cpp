@@ -74,6 +74,18 @@ class Orchestrated final : public Program {
 
   void run(Arguments& args) override {
     check_signature(sig_, o_.name, args);
+    // One size per dimension, as the compiled SDFG's shared size symbols require.
+    std::map<std::string, std::pair<std::string, std::int64_t>> extent;
+    for (const TParam& p : o_.params)
+      for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
+        if (p.type.dims[k].kind == DimensionKind::Local) continue;
+        std::int64_t n = args.arrays.at(p.name).shape()[k];
+        auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
+        if (!fresh && it->second.second != n)
+          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " + p.type.dims[k].name +
+                              " but '" + it->second.first + "' is " + std::to_string(it->second.second) +
+                              ": the fields of an orchestrated function have one size per dimension");
+      }
     State s;
     for (const TParam& p : o_.params) {
       if (p.type.is_field()) {
@@ -225,9 +237,17 @@ class Orchestrated final : public Program {
         std::string slot = it != s.alloc_slot.end() ? it->second : "__local" + std::to_string(s.alloc_slot.size()) + "_" + st.targets[0];
         s.alloc_slot[&st] = slot;
         std::vector<std::int64_t> shape;
-        for (const TExprPtr& v : st.values) {
-          std::int64_t n = eval(*v, s).i;
+        for (std::size_t d = 0; d < st.values.size(); ++d) {
+          std::int64_t n = eval(*st.values[d], s).i;
           if (n < 0) throw ProgramError(st.loc.str() + ": the size of a local field is negative (" + std::to_string(n) + ")");
+          // All fields share one size per dimension (frontend::dimension_size_symbols).
+          const std::string& dim = st.type.dims[d].name;
+          for (const TParam& p : o_.params)
+            for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k)
+              if (p.type.dims[k].name == dim && s.slots.at(p.name).shape()[k] != n)
+                throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) + " long along " + dim +
+                                   " but the field '" + p.name + "' is " + std::to_string(s.slots.at(p.name).shape()[k]) +
+                                   ": the fields of an orchestrated function have one size per dimension");
           shape.push_back(n);
         }
         s.slots.insert_or_assign(slot, Allocator::cpu().allocate(*scalar_type_from_string(to_string(st.type.dtype)), shape));

@@ -5,6 +5,7 @@
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/registry.h"
 
 namespace weir::runtime::detail {
 
@@ -40,6 +41,14 @@ CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType d
   std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
                                                      : frontend::lower_to_sdfg(*program.definition);
   validate_or_throw(*sdfg);
+  if (program.orchestration) {
+    // One nested SDFG per call (ADR 0019): inlined first, so that auto_optimize sees the maps
+    // of different calls side by side and can fuse them and drop transients between them.
+    std::vector<std::unique_ptr<transforms::Pass>> inline_pass;
+    inline_pass.push_back(transforms::make_pass("inline-sdfg"));
+    transforms::Pipeline("inline-calls", std::move(inline_pass), true).run(*sdfg);
+    validate_or_throw(*sdfg);
+  }
   optimize(*sdfg, device);
   validate_or_throw(*sdfg);
   CompilableProgram p;

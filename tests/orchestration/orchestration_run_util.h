@@ -68,13 +68,12 @@ inline std::map<std::string, runtime::Field> numpy_reference(const std::string& 
   return out;
 }
 
-/// Runs `name` of `body` on the embedded and the cpu backend from copies of `args` and checks
-/// every field in `fields` against `ref` (relative 1e-12).
-inline void check_both_backends(const std::string& body, const std::string& name, const runtime::Arguments& args,
+/// Runs `p` on the embedded and the cpu backend from copies of `args` and checks every field
+/// in `ref` against it (relative 1e-12).
+inline void check_both_backends(const runtime::FieldViewProgram& p, const runtime::Arguments& args,
                                 const std::map<std::string, runtime::Field>& ref) {
   static const std::string cache = shared_cache_dir("orchestration").string();
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
-  runtime::FieldViewProgram p = load(body, name);
   for (const char* backend : {"embedded", "cpu"}) {
     INFO("backend " << backend);
     runtime::Arguments a = clone(args);
@@ -84,6 +83,12 @@ inline void check_both_backends(const std::string& body, const std::string& name
       CHECK(max_rel_diff(a.arrays.at(k), want) <= 1e-12);
     }
   }
+}
+
+/// The same for the function `name` of `body` (after the prelude).
+inline void check_both_backends(const std::string& body, const std::string& name, const runtime::Arguments& args,
+                                const std::map<std::string, runtime::Field>& ref) {
+  check_both_backends(load(body, name), args, ref);
 }
 
 }  // namespace weir::test::orchestration
