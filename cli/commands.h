@@ -34,6 +34,7 @@ Action add_check_command(CLI::App& app);
 Action add_sdfg_command(CLI::App& app);
 Action add_mesh_command(CLI::App& app);
 Action add_optimize_command(CLI::App& app);
+Action add_compose_command(CLI::App& app);
 
 /// Prints "weir: error: MESSAGE" to stderr (the form of every command's errors); returns `exit_code`.
 int print_error(const std::string& message, int exit_code);

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add(add_sdfg_command);
   add(add_mesh_command);
   add(add_optimize_command);
+  add(add_compose_command);
   one_value_per_option(app);
   add_help_examples(app);
 

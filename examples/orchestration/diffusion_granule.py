@@ -106,13 +106,13 @@ def diffusion_granule(
     dt: float64, smag_fac: float64, n_steps: int32, apply_theta: bool,
     n_vertices: int32, n_edges: int32, n_cells: int32, n_levels: int32,
 ):
-    uv = gtx.zeros({Vertex: n_vertices, K: n_levels})
-    kh = gtx.zeros({Edge: n_edges, K: n_levels})
-    kh_c = gtx.zeros({Cell: n_cells, K: n_levels})
-    z2 = gtx.zeros({Edge: n_edges, K: n_levels})
-    z4 = gtx.zeros({Edge: n_edges, K: n_levels})
-    g = gtx.zeros({Edge: n_edges, K: n_levels})
-    lap = gtx.zeros({Cell: n_cells, K: n_levels})
+    uv = gtx.empty({Vertex: n_vertices, K: n_levels})
+    kh = gtx.empty({Edge: n_edges, K: n_levels})
+    kh_c = gtx.empty({Cell: n_cells, K: n_levels})
+    z2 = gtx.empty({Edge: n_edges, K: n_levels})
+    z4 = gtx.empty({Edge: n_edges, K: n_levels})
+    g = gtx.empty({Edge: n_edges, K: n_levels})
+    lap = gtx.empty({Cell: n_cells, K: n_levels})
     for _ in range(n_steps):
         smagorinsky_coefficient(w, vn, smag_fac, uv, kh, kh_c, offset_provider={})
         nabla2_e(vn, e_weights, out=z2)

@@ -734,6 +734,17 @@ class Checker {
     std::vector<OStmt> body = block(def.body, inner, 0, true);
     fr.stack->pop_back();
     for (OStmt& s : body) out.push_back(std::move(s));
+    // The callee's field names end with it: unbound, so that bindings of a call in one branch
+    // and none in the other do not differ after the branch.
+    OStmt unbind;
+    unbind.kind = OStmt::Kind::Bind;
+    unbind.loc = c.loc;
+    for (const auto& [var, t] : out_.fields)
+      if (var.rfind(inner.prefix, 0) == 0) {
+        unbind.targets.push_back(var);
+        unbind.sources.emplace_back();
+      }
+    if (!unbind.targets.empty()) out.push_back(std::move(unbind));
   }
 
   // ------------------------------------------------------------------------- scalars

@@ -47,8 +47,11 @@ std::set<int> BindingFlow::step(const OStmt& s, const std::set<int>& in) const {
     Binding b = table_.all[static_cast<std::size_t>(id)];
     if (s.kind == OStmt::Kind::Bind) {
       std::vector<std::string> slots;
-      for (const auto& src : s.sources) slots.push_back(b.at(src));
-      for (std::size_t i = 0; i < s.targets.size(); ++i) b[s.targets[i]] = slots[i];
+      for (const auto& src : s.sources) slots.push_back(src.empty() ? std::string() : b.at(src));
+      for (std::size_t i = 0; i < s.targets.size(); ++i) {
+        if (slots[i].empty()) b.erase(s.targets[i]);
+        else b[s.targets[i]] = slots[i];
+      }
     } else if (s.kind == OStmt::Kind::Alloc) {
       b[s.targets[0]] = allocs_.at(&s);
     }

@@ -165,6 +165,7 @@ class Lowering {
   std::map<std::string, std::string> dim_size_;  // dimension -> the shared size symbol
   std::unique_ptr<SDFG> sdfg_;
   std::map<const TypedDefinition*, std::unique_ptr<SDFG>> lowered_;
+  std::map<const TypedDefinition*, std::vector<std::unique_ptr<SDFG>>> pieces_;
   std::map<std::string, std::string> value_name_;  // float parameter -> its symbol
   std::map<std::string, DataDescriptor> tables_;
   bool tracked_ = false;
@@ -438,23 +439,63 @@ class Lowering {
   }
 
   void call(Seq& seq, const std::set<int>& cur, const OStmt& s) {
+    const std::vector<std::unique_ptr<SDFG>>& parts = pieces(*s.callee);
     if (cur.size() == 1) {
-      call_state(seq.state("call_" + s.callee->name), table_.all[static_cast<std::size_t>(*cur.begin())], s);
+      for (const auto& piece : parts)
+        call_state(seq.state("call_" + piece->name), table_.all[static_cast<std::size_t>(*cur.begin())], s, *piece);
       return;
     }
     ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique("call_" + s.callee->name)));
     for (int id : cur) {
       ControlFlowRegion& region = cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
-      SDFGState& st = region.add_state("call_" + s.callee->name, true);
-      call_state(st, table_.all[static_cast<std::size_t>(id)], s);
+      Seq inner{region};
+      for (const auto& piece : parts) call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
     }
   }
 
-  // One call: the callee's SDFG nested in `st`, its field parameters connected to the arrays
-  // the arguments name under binding `b`.
-  void call_state(SDFGState& st, const Binding& b, const OStmt& s) {
+  // The callee's SDFG, split into one SDFG per state when it is a plain chain of states (a
+  // program of several calls): each becomes a nested SDFG of a single state, which the
+  // compiled backends inline, so maps of consecutive calls can fuse across programs too.
+  const std::vector<std::unique_ptr<SDFG>>& pieces(const TypedDefinition& p) {
+    auto it = pieces_.find(&p);
+    if (it != pieces_.end()) return it->second;
+    std::vector<std::unique_ptr<SDFG>>& out = pieces_[&p];
+    const SDFG& whole = *lowered_.at(&p);
+    bool chain = whole.num_blocks() > 1;
+    for (const ControlFlowBlock* b : whole.blocks()) chain = chain && b->as<SDFGState>() != nullptr;
+    for (const ControlFlowEdge* e : whole.edges()) chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
+    if (!chain) {
+      out.push_back(whole.clone_sdfg());
+      return out;
+    }
+    for (BlockId keep : whole.reverse_post_order()) {
+      std::unique_ptr<SDFG> piece = whole.clone_sdfg();
+      for (ControlFlowBlock* b : piece->blocks())
+        if (b->id() != keep) piece->remove_block(b->id());
+      piece->name = whole.name + "_" + std::to_string(out.size());
+      // Arguments this state does not access are no containers of the piece (a nested SDFG
+      // connects every non-transient container).
+      std::set<std::string> used;
+      for (const SDFGState* st : piece->all_states())
+        for (const Node* n : st->nodes())
+          if (auto* a = n->as<AccessNode>()) used.insert(a->data);
+      std::vector<std::string> unused;
+      for (const auto& [name, d] : piece->arrays)
+        if (!d.transient && !used.count(name)) unused.push_back(name);
+      for (const std::string& name : unused) piece->remove_data(name);
+      piece->arg_names.erase(std::remove_if(piece->arg_names.begin(), piece->arg_names.end(),
+                                            [&](const std::string& a) { return !piece->has_data(a) && !piece->symbols.count(a); }),
+                             piece->arg_names.end());
+      out.push_back(std::move(piece));
+    }
+    return out;
+  }
+
+  // One call: `inner` (the callee's SDFG or a piece of it) nested in `st`, its field parameters
+  // connected to the arrays the arguments name under binding `b`.
+  void call_state(SDFGState& st, const Binding& b, const OStmt& s, const SDFG& piece) {
     const TypedDefinition& p = *s.callee;
-    std::unique_ptr<SDFG> inner = lowered_.at(&p)->clone_sdfg();
+    std::unique_ptr<SDFG> inner = piece.clone_sdfg();
     // Which containers the callee reads and writes.
     std::set<std::string> reads, writes;
     for (const SDFGState* is : inner->all_states())
@@ -472,6 +513,7 @@ class Lowering {
       const TParam& tp = p.params[i];
       const OArg& a = s.args[i];
       if (tp.type.is_field()) {
+        if (!inner->has_data(tp.name)) continue;  // a piece that does not access this field
         std::string slot = b.at(a.field);
         const DataDescriptor& in_desc = inner->data(tp.name);
         const DataDescriptor& out_desc = sdfg_->data(slot);
@@ -487,6 +529,7 @@ class Lowering {
         mapping[tp.name] = sym::Expr::parse(text);
         continue;
       }
+      if (!reads.count(tp.name)) continue;  // a piece that does not use this scalar
       // A Scalar container of the callee: computed into a transient of its dtype.
       std::string t = sdfg_->unique_data_name("__arg_" + tp.name);
       sdfg_->add_scalar(t, to_sdfg_type(tp.type.dtype), true);
@@ -499,7 +542,9 @@ class Lowering {
     }
     // Connectivity tables: outer arrays of the same name and shape.
     for (const auto& [name, desc] : inner->arrays) {
-      if (desc.transient || std::any_of(conns.begin(), conns.end(), [&](const auto& c) { return c.first == name; })) continue;
+      if (desc.transient || (!reads.count(name) && !writes.count(name)) ||
+          std::any_of(conns.begin(), conns.end(), [&](const auto& c) { return c.first == name; }))
+        continue;
       if (!sdfg_->has_data(name)) {
         for (const sym::Expr& e : desc.shape)
           for (const std::string& f : e.free_symbols()) sdfg_->add_symbol(f, ScalarType::Int64);
@@ -519,7 +564,7 @@ class Lowering {
       if (writes.count(c)) outs.push_back(c);
     }
     std::map<std::string, std::string> outer_of(conns.begin(), conns.end());
-    NestedSDFGNode& n = st.add_nested_sdfg(p.name, std::move(inner), ins, outs, mapping);
+    NestedSDFGNode& n = st.add_nested_sdfg(piece.name, std::move(inner), ins, outs, mapping);
     NodeId nid = n.id();
     for (const std::string& c : ins) {
       const std::string& outer = outer_of.at(c);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <typeinfo>
 
+#include "embedded_orchestration.h"
 #include "toolchain.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
@@ -87,6 +88,11 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
     throw BackendError("backend '" + backend.name() +
                        "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
   unknown_kind(backend);
+}
+
+std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program) {
+  if (!program.orchestration) throw BackendError(program.origin + ": not an orchestration function");
+  return make_call_by_call(program, [&backend](const FieldViewProgram& p) { return prepare(backend, p); });
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {

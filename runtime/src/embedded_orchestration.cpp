@@ -66,8 +66,9 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
 
 class Orchestrated final : public Program {
  public:
-  explicit Orchestrated(FieldViewProgram p) : program_(std::move(p)), o_(*program_.orchestration),
-                                              sig_(field_view_signature(program_)) {}
+  Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic)
+      : program_(std::move(p)), o_(*program_.orchestration), sig_(field_view_signature(program_)),
+        make_(std::move(make)), atomic_(atomic) {}
 
   const std::string& name() const override { return program_.name(); }
   const Signature& signature() const override { return sig_; }
@@ -89,17 +90,30 @@ class Orchestrated final : public Program {
     State s;
     for (const TParam& p : o_.params) {
       if (p.type.is_field()) {
-        s.slots.emplace(p.name, args.arrays.at(p.name).clone());
+        // A copy, so that a failing run leaves the caller's arrays as they were (atomic);
+        // else the arrays themselves, moved in and back.
+        s.slots.emplace(p.name, atomic_ ? args.arrays.at(p.name).clone() : std::move(args.arrays.at(p.name)));
         s.binding[p.name] = p.name;
       } else {
         s.scalars[p.name] = convert(number(args.values.at(p.name)), p.type.dtype);
       }
     }
-    for (const auto& c : connectivities_of(program_)) s.tables.emplace(c.name, args.arrays.at(c.name).clone());
-    exec(o_.body, s);
-    // The caller's arrays: each slot's final contents, whatever names point at it now.
-    for (const TParam& p : o_.params)
-      if (p.type.is_field()) args.arrays.at(p.name) = std::move(s.slots.at(p.name));
+    for (const auto& c : connectivities_of(program_))
+      s.tables.emplace(c.name, atomic_ ? args.arrays.at(c.name).clone() : std::move(args.arrays.at(c.name)));
+    // The caller's arrays get each slot's final contents, whatever names point at it now.
+    auto give_back = [&] {
+      for (const TParam& p : o_.params)
+        if (p.type.is_field()) args.arrays.at(p.name) = std::move(s.slots.at(p.name));
+      if (!atomic_)
+        for (auto& [name, t] : s.tables) args.arrays.at(name) = std::move(t);
+    };
+    try {
+      exec(o_.body, s);
+    } catch (...) {
+      if (!atomic_) give_back();
+      throw;
+    }
+    give_back();
   }
 
  private:
@@ -115,6 +129,8 @@ class Orchestrated final : public Program {
   FieldViewProgram program_;
   const Orchestration& o_;
   Signature sig_;
+  CalleeFactory make_;
+  bool atomic_;
   std::map<const TypedDefinition*, std::shared_ptr<Program>> programs_;
 
   static Num number(const Number& n) {
@@ -129,7 +145,7 @@ class Orchestrated final : public Program {
     FieldViewProgram p;
     p.definition = std::shared_ptr<const TypedDefinition>(program_.orchestration, callee);
     p.origin = program_.origin + " (" + callee->name + ")";
-    return *programs_.emplace(callee, make_embedded_program(p)).first->second;
+    return *programs_.emplace(callee, make_(p)).first->second;
   }
 
   Num eval(const TExpr& e, const State& s) const {
@@ -228,8 +244,11 @@ class Orchestrated final : public Program {
       }
       case OStmt::Kind::Bind: {
         std::vector<std::string> slots;
-        for (const std::string& src : st.sources) slots.push_back(s.binding.at(src));
-        for (std::size_t i = 0; i < slots.size(); ++i) s.binding[st.targets[i]] = slots[i];
+        for (const std::string& src : st.sources) slots.push_back(src.empty() ? std::string() : s.binding.at(src));
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+          if (slots[i].empty()) s.binding.erase(st.targets[i]);
+          else s.binding[st.targets[i]] = slots[i];
+        }
         return Flow::Normal;
       }
       case OStmt::Kind::Alloc: {
@@ -320,7 +339,11 @@ class Orchestrated final : public Program {
 }  // namespace
 
 std::shared_ptr<Program> make_embedded_orchestration(const FieldViewProgram& program) {
-  return std::make_shared<Orchestrated>(program);
+  return std::make_shared<Orchestrated>(program, make_embedded_program, true);
+}
+
+std::shared_ptr<Program> make_call_by_call(const FieldViewProgram& program, CalleeFactory make_callee) {
+  return std::make_shared<Orchestrated>(program, std::move(make_callee), false);
 }
 
 void check_orchestration_arguments(const FieldViewProgram& program, const Arguments& args) {

@@ -5,6 +5,7 @@
 // function succeeded.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "weir/runtime/field_view_program.h"
@@ -15,6 +16,14 @@ namespace weir::runtime {
 /// A Program running `program.orchestration` call by call. run() throws ArgumentError for
 /// arguments that do not fit and ProgramError (naming the call) for what a call throws.
 std::shared_ptr<Program> make_embedded_orchestration(const FieldViewProgram& program);
+
+/// How a callee program becomes runnable (make_embedded_program, or prepare on a backend).
+using CalleeFactory = std::function<std::shared_ptr<Program>(const FieldViewProgram&)>;
+
+/// The same statements with every callee made by `make_callee` (e.g. compiled for the cpu
+/// backend: what calling the stencils one by one from Python does). Not atomic: the caller's
+/// arrays are used in place, so a failing call leaves what the earlier calls wrote.
+std::shared_ptr<Program> make_call_by_call(const FieldViewProgram& program, CalleeFactory make_callee);
 
 /// Checks `args` against the function's signature (field_view_signature): every field and
 /// table present with its dtype and number of dimensions, every scalar given, no unknown names.

@@ -5,7 +5,8 @@
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/auto_optimize.h"
-#include "weir/transforms/registry.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/inline_sdfg.h"
 
 namespace weir::runtime::detail {
 
@@ -44,9 +45,14 @@ CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType d
   if (program.orchestration) {
     // One nested SDFG per call (ADR 0019): inlined first, so that auto_optimize sees the maps
     // of different calls side by side and can fuse them and drop transients between them.
-    std::vector<std::unique_ptr<transforms::Pass>> inline_pass;
-    inline_pass.push_back(transforms::make_pass("inline-sdfg"));
-    transforms::Pipeline("inline-calls", std::move(inline_pass), true).run(*sdfg);
+    // Found once, applied last first: inlining one removes its SDFG from the list of control-flow
+    // regions, which leaves the positions of the earlier ones unchanged.
+    transforms::InlineSDFG inliner;
+    transforms::AnalysisCache cache;
+    std::vector<transforms::Candidate> found = transforms::find_matches(*sdfg, inliner, cache);
+    for (auto it = found.rbegin(); it != found.rend(); ++it)
+      if (it->result && transforms::check_match(*sdfg, inliner, it->match, cache))
+        transforms::apply_transactional(*sdfg, inliner, it->match, cache);
     validate_or_throw(*sdfg);
   }
   optimize(*sdfg, device);

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "orchestration_run_util.h"
-#include "weir/mesh/triangular_mesh.h"
+#include "../../examples/orchestration/granule_inputs.h"
 
 namespace weir::test::orchestration {
 
@@ -13,36 +13,7 @@ inline std::string granule_path() { return std::string(WEIR_SOURCE_DIR) + "/exam
 
 /// Arguments of diffusion_granule on an nx x ny mesh with `levels` levels.
 inline runtime::Arguments granule_args(int nx, int ny, std::int64_t levels, std::int64_t steps, bool apply_theta) {
-  mesh::TriangularMesh m = mesh::make_triangular_mesh(nx, ny);
-  runtime::Arguments a;
-  auto smooth = [](double s) { return [s](std::int64_t i) { return std::sin(s * static_cast<double>(i)) + 2.0; }; };
-  a.arrays.emplace("vn", make({m.num_edges, levels}, smooth(0.13)));
-  a.arrays.emplace("vn_new", make({m.num_edges, levels}, [](std::int64_t) { return 0.0; }));
-  a.arrays.emplace("w", make({m.num_cells, levels}, smooth(0.29)));
-  a.arrays.emplace("w_new", make({m.num_cells, levels}, [](std::int64_t) { return 0.0; }));
-  a.arrays.emplace("theta", make({m.num_cells, levels}, smooth(0.07)));
-  a.arrays.emplace("theta_new", make({m.num_cells, levels}, [](std::int64_t) { return 0.0; }));
-  a.arrays.emplace("e_weights", make({m.num_edges, 5}, [](std::int64_t i) { return i % 5 == 0 ? -1.0 : 0.25 + 0.01 * static_cast<double>(i % 3); }));
-  a.arrays.emplace("inv_dual", make({m.num_edges}, [](std::int64_t i) { return 1.0 + 0.1 * static_cast<double>(i % 4); }));
-  a.arrays.emplace("geofac_div", make({m.num_cells, 3}, [](std::int64_t i) { return 0.3 + 0.05 * static_cast<double>(i % 5); }));
-  runtime::Field mask = runtime::Allocator::cpu().allocate(ScalarType::Bool, {m.num_cells, levels});
-  for (std::int64_t i = 0; i < mask.size(); ++i) static_cast<bool*>(mask.data())[i] = (i % 3) != 0;
-  a.arrays.emplace("mask", std::move(mask));
-  for (const char* t : {"V2C", "E2C2V", "C2E", "E2C2EO", "E2C"}) {
-    const mesh::Connectivity& c = m.table(t);
-    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Int32, {c.rows, c.cols});
-    std::copy(c.data.begin(), c.data.end(), static_cast<std::int32_t*>(f.data()));
-    a.arrays.emplace(t, std::move(f));
-  }
-  a.values["dt"] = 0.02;
-  a.values["smag_fac"] = 0.15;
-  a.values["n_steps"] = steps;
-  a.values["apply_theta"] = apply_theta;
-  a.values["n_vertices"] = m.num_vertices;
-  a.values["n_edges"] = m.num_edges;
-  a.values["n_cells"] = m.num_cells;
-  a.values["n_levels"] = levels;
-  return a;
+  return examples::granule_args(mesh::make_triangular_mesh(nx, ny), levels, steps, apply_theta);
 }
 
 /// The granule in NumPy, from the stencils' definitions (STEPS and APPLY set before it).

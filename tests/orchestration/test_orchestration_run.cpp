@@ -137,3 +137,37 @@ TEST_CASE("orchestration: for loops over range(a, b, s) with scalar arithmetic a
   auto ref = numpy_reference("range-step", args, numpy, {"u", "v"});
   check_both_backends(body, "h", args, ref);
 }
+
+TEST_CASE("orchestration: nested orchestration functions from other modules, module constants", "[orchestration][run]") {
+  std::filesystem::path dir = weir::test::scratch_dir("orchestration-modules");
+  std::ofstream(dir / "stencils.py") << kPrelude << "FACTOR = 0.5\n";
+  std::ofstream(dir / "helpers.py") << "from stencils import IJ, scale_prog, FACTOR\n"
+                                       "def twice(p, q, c):\n"
+                                       "    scale_prog(p, c * FACTOR, q)\n"
+                                       "    scale_prog(q, c, p)\n";
+  std::ofstream(dir / "main.py") << "import helpers\n"
+                                    "from helpers import twice as again\n"
+                                    "from stencils import IJ, float64, int32, FACTOR\n"
+                                    "STEPS = 2\n"
+                                    "def main(u: IJ, v: IJ, a: float64):\n"
+                                    "    for _ in range(STEPS):\n"
+                                    "        helpers.twice(u, v, a)\n"
+                                    "        again(v, u, a + FACTOR)\n";
+  runtime::FieldViewProgram p = runtime::load_field_view_program((dir / "main.py").string(), "main");
+  runtime::Arguments args = diffusion_args(0);
+  args.arrays.erase("tmp");
+  args.values.erase("alpha");
+  args.values.erase("n");
+  args.values["a"] = 0.8;
+  auto ref = numpy_reference("modules", args,
+                             "U, V = inp['u'], inp['v']\n"
+                             "def twice(p, q, c):\n"
+                             "    q[:, :] = (c * 0.5) * p\n"
+                             "    p[:, :] = c * q\n"
+                             "for _ in range(2):\n"
+                             "    twice(U, V, 0.8)\n"
+                             "    twice(V, U, 0.8 + 0.5)\n"
+                             "out['u'], out['v'] = U, V\n",
+                             {"u", "v"});
+  check_both_backends(p, args, ref);
+}

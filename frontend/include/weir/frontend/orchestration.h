@@ -30,7 +30,8 @@ struct OStmt {
   enum class Kind {
     Call,      ///< `callee` (a @program, possibly synthesized for a field operator call) with `args`
     Assign,    ///< scalars: `targets[i] = values[i]`, every value computed first (tuple assignment)
-    Bind,      ///< fields: `targets[i]` names what `sources[i]` named, all at once (`f, g = g, f`)
+    Bind,      ///< fields: `targets[i]` names what `sources[i]` named, all at once (`f, g = g, f`);
+               ///< an empty source unbinds the target (the end of an inlined function)
     Alloc,     ///< `targets[0]` is a new local field of `type`, shape `values` (int64 each);
                ///< `zero`: gtx.zeros (else gtx.empty: contents undefined)
     For,       ///< `for targets[0] in range(values[0], values[1], values[2])`: `step` its value
