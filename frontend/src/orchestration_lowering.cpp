@@ -373,8 +373,9 @@ class Lowering {
   }
 
   // A loop whose body cycles through k bindings, unrolled k times so every call of the body is
-  // connected to its arrays at compile time: the LoopRegion runs whole rounds of k iterations
-  // (counter __round<n>), then up to k - 1 guarded iterations finish the range.
+  // connected to its arrays at compile time: each iteration of the LoopRegion (counter
+  // __round<n>) runs copy 0 of the body, then copies 1 .. k-1 each where its own iteration is
+  // still in the range (a ConditionalBlock), so no copy of the body runs after the loop.
   void unrolled(Seq& seq, const OStmt& s, const std::vector<int>& chain, const std::string& lo, const std::string& hi,
                 const std::string& label) {
     const std::string& v = value(s.targets[0]);
@@ -382,24 +383,21 @@ class Lowering {
     sdfg_->add_symbol(u, ScalarType::Int64);
     std::int64_t k = static_cast<std::int64_t>(chain.size());
     const char* lt = s.step > 0 ? " < " : " > ";
-    LoopRegion& loop = seq.link(seq.r.add_loop(seq.unique(label), u, u + " = " + lo,
-                                               "(" + u + " + " + signed_text((k - 1) * s.step) + ")" + lt + hi,
+    LoopRegion& loop = seq.link(seq.r.add_loop(seq.unique(label), u, u + " = " + lo, u + lt + hi,
                                                u + " = " + u + " + " + signed_text(k * s.step)));
     Seq inner{loop};
-    for (std::int64_t j = 0; j < k; ++j) {
-      inner.assign(v, "(" + u + " + " + signed_text(j * s.step) + ")");
-      emit(s.body, inner, {chain[static_cast<std::size_t>(j)]});
+    inner.assign(v, u);
+    emit(s.body, inner, {chain[0]});
+    for (std::int64_t j = 1; j < k; ++j) {
+      std::string at = "(" + u + " + " + signed_text(j * s.step) + ")";
+      ConditionalBlock& cb = inner.link(inner.r.add_conditional(inner.unique(label + "_copy" + std::to_string(j))));
+      ControlFlowRegion& region = cb.add_branch(CodeBlock{at + lt + hi, Language::Python}, "then");
+      Seq copy{region};
+      copy.assign(v, at);
+      emit(s.body, copy, {chain[static_cast<std::size_t>(j)]});
+      copy.finish();
     }
     inner.finish();
-    for (std::int64_t j = 0; j + 1 < k; ++j) {
-      std::string at = "(" + u + " + " + signed_text(j * s.step) + ")";
-      ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique(label + "_rest")));
-      ControlFlowRegion& region = cb.add_branch(CodeBlock{at + lt + hi, Language::Python}, "then");
-      Seq rest{region};
-      rest.assign(v, at);
-      emit(s.body, rest, {chain[static_cast<std::size_t>(j)]});
-      rest.finish();
-    }
   }
 
   // Records the binding after a Bind/Alloc in __binding (only when bindings are tracked).
