@@ -35,6 +35,7 @@ int run_cli(int argc, char** argv) {
   add(add_mesh_command);
   add(add_optimize_command);
   add(add_view_command);
+  add(add_compose_command);
   one_value_per_option(app);
   add_help_examples(app);
 

@@ -282,11 +282,11 @@ Target load_target(const Opts& o, const Backend& backend) {
   if (is_field_view_reference(o.program)) {
     FieldViewProgram fv = load_field_view_reference(o.program, o.includes);
     check_backend(backend, fv);
-    t.connectivities = connectivities_of(*fv.definition);
+    t.connectivities = connectivities_of(fv);
     if (compiled) {
       t.sdfg = lower(fv);
     } else {
-      t.sig = field_view_signature(*fv.definition);
+      t.sig = field_view_signature(fv);
       t.field_view = std::move(fv);
       return t;
     }

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/sdfg/serialize.h"
@@ -40,13 +41,15 @@ Action add_sdfg_command(CLI::App& app) {
       const Definition* def = nullptr;
       for (const auto& d : m.definitions)
         if (d->name == name) def = d.get();
-      if (!def) {
-        std::cerr << "weir: error: " << file << ": no @program or @field_operator named '" << name
-                  << "'\n";
+      const FunctionDef* orchestrated = def ? nullptr : find_plain_function(m, name);
+      if (!def && !orchestrated) {
+        std::cerr << "weir: error: " << file << ": no @program, @field_operator or orchestration function named '"
+                  << name << "'\n";
         return kExitInvalidInput;
       }
       TypeChecker checker;
-      auto sdfg = lower_to_sdfg(checker.check(*def));
+      auto sdfg = def ? lower_to_sdfg(checker.check(*def))
+                      : lower_orchestration(*check_orchestration(*orchestrated, m, checker));
       validate_or_throw(*sdfg);
       SaveOptions opts;
       opts.indent = o->indent;

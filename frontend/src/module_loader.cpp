@@ -979,10 +979,13 @@ struct ModuleLoader::Impl {
     } else {
       if (has_nested_functions(f.body))
         pending_functions.push_back({&m, &f, m.function.empty() ? f.name : m.function + "." + f.name});
-      ns[f.name] = Value::failed("'" + f.name +
-                                     "' is a plain Python function (not a field_operator, "
-                                     "scan_operator or program)",
-                                 f.loc);
+      Value v = Value::failed("'" + f.name +
+                                  "' is a plain Python function (not a field_operator, "
+                                  "scan_operator or program)",
+                              f.loc);
+      v.plain_function = &f;
+      v.module = &m;
+      ns[f.name] = v;
     }
   }
 

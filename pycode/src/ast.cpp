@@ -112,6 +112,10 @@ std::string_view to_string(StmtKind kind) {
     case StmtKind::If: return "If";
     case StmtKind::FunctionDef: return "FunctionDef";
     case StmtKind::ClassDef: return "ClassDef";
+    case StmtKind::For: return "For";
+    case StmtKind::While: return "While";
+    case StmtKind::Break: return "Break";
+    case StmtKind::Continue: return "Continue";
     case StmtKind::Import: return "Import";
     case StmtKind::ImportFrom: return "ImportFrom";
     case StmtKind::Unparsed: return "Unparsed";

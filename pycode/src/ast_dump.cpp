@@ -166,6 +166,25 @@ class Dumper {
         line(indent, {}, "ImportFrom " + from + ": " + aliases(i.names), s.loc);
         return;
       }
+      case StmtKind::For: {
+        auto& f = static_cast<const For&>(s);
+        line(indent, {}, "For", s.loc);
+        expr(*f.target, c, "target");
+        expr(*f.iter, c, "iter");
+        body("body", f.body, c);
+        if (!f.orelse.empty()) body("orelse", f.orelse, c);
+        return;
+      }
+      case StmtKind::While: {
+        auto& w = static_cast<const While&>(s);
+        line(indent, {}, "While", s.loc);
+        expr(*w.test, c, "test");
+        body("body", w.body, c);
+        if (!w.orelse.empty()) body("orelse", w.orelse, c);
+        return;
+      }
+      case StmtKind::Break: line(indent, {}, "Break", s.loc); return;
+      case StmtKind::Continue: line(indent, {}, "Continue", s.loc); return;
       case StmtKind::Unparsed: {
         auto& u = static_cast<const Unparsed&>(s);
         std::string head = "Unparsed '" + u.first_token + "' lines " + std::to_string(s.loc.line) +

@@ -69,6 +69,7 @@ class Parser {
       : file_(std::move(file)), toks_(tokenize(file_)), strict_(options.strict_decorators) {}
 
   Module module();
+  StmtPtr function_with_loops(std::uint32_t line);
   ExprPtr expression_input();
   StmtList statements_input();
 
@@ -78,6 +79,7 @@ class Parser {
   std::size_t pos_ = 0;
   std::vector<std::string> strict_;
   bool fatal_ = false;  // a strictly decorated definition failed: do not skip, rethrow
+  bool loops_ = false;  // for/while/break/continue are statements (orchestration functions)
   // Nesting of what is being parsed: parser recursion (brackets, unary operators, blocks) and
   // the length of left-deep chains (`a + a + ...`, `a.b.c`, `f()()`), which is the AST depth
   // later passes recurse over. Bounded by kMaxNestingDepth so no pass overflows the stack.
@@ -184,6 +186,7 @@ class Parser {
   StmtList simple_statements();
   StmtPtr simple_statement();
   StmtPtr if_statement();
+  StmtPtr loop_statement();
   StmtPtr function_def(ExprList decorators, Mode mode);
   StmtPtr class_def(ExprList decorators, Mode mode);
   StmtPtr decorated(Mode mode);
@@ -770,6 +773,8 @@ StmtList Parser::statement() {
   if (t.kind == TokenKind::Dedent) fail(t, "unexpected unindent");
   if (t.is_name("if")) {
     out.push_back(if_statement());
+  } else if (loops_ && (t.is_name("for") || t.is_name("while"))) {
+    out.push_back(loop_statement());
   } else if (t.is_name("def")) {
     out.push_back(function_def({}, Mode::Strict));
   } else if (t.is_name("class")) {
@@ -860,6 +865,8 @@ StmtPtr Parser::simple_statement() {
   }
   if (t.is_name("import")) return import_statement();
   if (t.is_name("from")) return import_from_statement();
+  if (loops_ && t.is_name("break")) return std::make_unique<Break>(next().loc);
+  if (loops_ && t.is_name("continue")) return std::make_unique<Continue>(next().loc);
   if (t.kind == TokenKind::Name && is_unsupported_simple(t.text))
     fail(t, "unsupported statement '" + std::string(t.text) + "'");
   if (!starts_expression(t)) fail_expected("statement");
@@ -908,6 +915,45 @@ StmtPtr Parser::simple_statement() {
   auto s = std::make_unique<ExprStmt>(first->loc);
   s->value = std::move(first);
   return s;
+}
+
+// `for TARGETS in EXPRS: BLOCK [else: BLOCK]` or `while EXPR: BLOCK [else: BLOCK]`.
+StmtPtr Parser::loop_statement() {
+  const Token& kw = next();
+  StmtList* orelse = nullptr;
+  StmtPtr out;
+  std::string what = "'" + std::string(kw.text) + "' statement";
+  if (kw.text == "for") {
+    auto f = std::make_unique<For>(kw.loc);
+    // The target list stops before `in` (a comparison would swallow it).
+    f->target = bitwise_or();
+    if (at_op(",")) {
+      auto t = std::make_unique<Tuple>(f->target->loc);
+      t->elts.push_back(std::move(f->target));
+      while (accept_op(",") && !at_kw("in")) t->elts.push_back(bitwise_or());
+      f->target = std::move(t);
+    }
+    validate_target(*f->target, false);
+    if (!accept_kw("in")) fail_expected("'in'");
+    f->iter = star_expressions();
+    expect_op(":");
+    f->body = block(what, kw.loc.line, Mode::Strict);
+    orelse = &f->orelse;
+    out = std::move(f);
+  } else {
+    auto w = std::make_unique<While>(kw.loc);
+    w->test = expression();
+    expect_op(":");
+    w->body = block(what, kw.loc.line, Mode::Strict);
+    orelse = &w->orelse;
+    out = std::move(w);
+  }
+  if (at_kw("else")) {
+    const Token& e = next();
+    expect_op(":");
+    *orelse = block("'else' statement", e.loc.line, Mode::Strict);
+  }
+  return out;
 }
 
 StmtPtr Parser::if_statement() {
@@ -1249,6 +1295,13 @@ void Parser::lenient_line(StmtList& out) {
   if (at(TokenKind::Newline)) next();
 }
 
+StmtPtr Parser::function_with_loops(std::uint32_t line) {
+  loops_ = true;
+  while (!at(TokenKind::EndOfFile) && !(at_kw("def") && peek().loc.line == line)) next();
+  if (!at_kw("def")) fail(peek(), "no function definition starts on line " + std::to_string(line));
+  return function_def({}, Mode::Strict);
+}
+
 Module Parser::module() {
   Module m;
   m.file = file_;
@@ -1291,6 +1344,11 @@ Module parse_module_file(const std::string& path, const ParseOptions& options) {
 
 ExprPtr parse_expression(std::string_view text, std::string name) {
   return Parser(SourceFile(std::move(name), text), ParseOptions{}).expression_input();
+}
+
+std::unique_ptr<FunctionDef> parse_function_with_loops(const SourceFile& file, std::uint32_t line) {
+  StmtPtr s = Parser(file, ParseOptions{}).function_with_loops(line);
+  return std::unique_ptr<FunctionDef>(static_cast<FunctionDef*>(s.release()));
 }
 
 StmtList parse_statements(std::string_view text, std::string name) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <typeinfo>
 
+#include "embedded_orchestration.h"
 #include "toolchain.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
@@ -65,8 +66,8 @@ CompilationArtifact compile(const Backend& backend, const CompilableProgram& pro
 std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
   // Compiled code reads through connectivity tables unchecked: check their entries per call.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(*program.definition),
-                                    direct_neighbour_reads(*program.definition));
+    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program),
+                                    direct_neighbour_reads(program));
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }
@@ -88,6 +89,11 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
     throw BackendError("backend '" + backend.name() +
                        "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
   unknown_kind(backend);
+}
+
+std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program) {
+  if (!program.orchestration) throw BackendError(program.origin + ": not an orchestration function");
+  return make_call_by_call(program, [&backend](const FieldViewProgram& p) { return prepare(backend, p); });
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "embedded_eval.h"
+#include "embedded_orchestration.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/embedded.h"
@@ -384,11 +385,13 @@ class EmbeddedProgram final : public Program {
 }  // namespace
 
 std::shared_ptr<Program> make_embedded_program(const FieldViewProgram& program) {
+  if (program.orchestration) return make_embedded_orchestration(program);
   if (!program.definition) throw BackendError("an empty FieldViewProgram cannot run");
   return std::make_shared<EmbeddedProgram>(program);
 }
 
 void check_embedded_arguments(const FieldViewProgram& program, const Arguments& args) {
+  if (program.orchestration) return check_orchestration_arguments(program, args);
   check(program, params_of(*program.definition), args);
 }
 

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "weir/frontend/module_loader.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/runtime/errors.h"
 
@@ -19,6 +20,7 @@ struct Loaded {
   explicit Loaded(const std::vector<std::string>& search_path) : loader(LoaderOptions{search_path, true}) {}
   ModuleLoader loader;
   TypeChecker checker;
+  std::unique_ptr<Orchestration> orchestration;
 };
 
 FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m, const std::string& name,
@@ -28,6 +30,15 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
   for (const auto& d : m.definitions) {
     if (d->name == name) def = d.get();
     known += (known.empty() ? "" : ", ") + d->name;
+  }
+  if (!def) {
+    if (const FunctionDef* f = find_plain_function(m, name)) {
+      l->orchestration = check_orchestration(*f, m, l->checker);
+      FieldViewProgram p;
+      p.orchestration = std::shared_ptr<const Orchestration>(l, l->orchestration.get());
+      p.origin = file + "::" + name;
+      return p;
+    }
   }
   if (!def)
     throw BackendError(file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
@@ -90,6 +101,7 @@ std::vector<std::string> dim_names(const Type& t) {
 
 const std::string& FieldViewProgram::name() const {
   static const std::string none;
+  if (orchestration) return orchestration->name;
   return definition ? definition->name : none;
 }
 
@@ -186,6 +198,60 @@ Signature field_view_signature(const TypedDefinition& def) {
     }
   }
   for (const auto& c : connectivities_of(def))
+    sig.params.push_back(array_param(c.name, ScalarType::Int32, {c.from, c.local}, false));
+  return sig;
+}
+
+}  // namespace weir::runtime
+
+namespace weir::runtime {
+
+std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& program) {
+  if (!program.orchestration) return connectivities_of(*program.definition);
+  std::map<std::string, ConnectivityParameter> all;
+  for (const TypedDefinition* c : program.orchestration->callees)
+    for (const auto& p : connectivities_of(*c)) all.emplace(p.name, p);
+  std::vector<ConnectivityParameter> out;
+  for (auto& [name, p] : all) out.push_back(p);
+  return out;
+}
+
+std::vector<DirectNeighbourRead> direct_neighbour_reads(const FieldViewProgram& program) {
+  if (!program.orchestration) return direct_neighbour_reads(*program.definition);
+  std::vector<DirectNeighbourRead> out;
+  std::set<std::string> have;
+  for (const TypedDefinition* c : program.orchestration->callees)
+    for (const auto& r : direct_neighbour_reads(*c))
+      if (have.insert(r.table + ":" + std::to_string(r.column) + ":" + r.where).second) out.push_back(r);
+  return out;
+}
+
+Signature field_view_signature(const FieldViewProgram& program) {
+  if (!program.orchestration) return field_view_signature(*program.definition);
+  const Orchestration& o = *program.orchestration;
+  Signature sig;
+  sig.program_name = o.name;
+  std::vector<std::string> w = written_parameters(o);
+  std::set<std::string> written(w.begin(), w.end());
+  std::map<std::string, std::string> sizes = dimension_size_symbols(o);
+  for (const TParam& p : o.params) {
+    if (p.type.is_field()) {
+      Parameter a = array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0);
+      // One size per dimension for all fields (dimension_size_symbols); local dimensions keep theirs.
+      for (std::size_t d = 0; d < p.type.dims.size(); ++d)
+        if (sizes.count(p.type.dims[d].name)) a.shape[d] = sym::Expr::symbol(sizes.at(p.type.dims[d].name));
+      a.strides.assign(a.shape.size(), sym::Expr(1));
+      for (std::size_t i = a.shape.size(); i-- > 1;) a.strides[i - 1] = a.strides[i] * a.shape[i];
+      sig.params.push_back(a);
+    } else {
+      Parameter s;
+      s.name = p.name;
+      s.kind = Parameter::Kind::Scalar;
+      s.dtype = dtype_of(p.type.dtype);
+      sig.params.push_back(s);
+    }
+  }
+  for (const auto& c : connectivities_of(program))
     sig.params.push_back(array_param(c.name, ScalarType::Int32, {c.from, c.local}, false));
   return sig;
 }

@@ -1,9 +1,12 @@
 #include "toolchain.h"
 
 #include "weir/frontend/lowering.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/inline_sdfg.h"
 
 namespace weir::runtime::detail {
 
@@ -35,9 +38,23 @@ void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {
-  if (!program.definition) throw BackendError("an empty FieldViewProgram cannot be lowered");
-  std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*program.definition);
+  if (!program.definition && !program.orchestration) throw BackendError("an empty FieldViewProgram cannot be lowered");
+  std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
+                                                     : frontend::lower_to_sdfg(*program.definition);
   validate_or_throw(*sdfg);
+  if (program.orchestration) {
+    // One nested SDFG per call (ADR 0019): inlined first, so that auto_optimize sees the maps
+    // of different calls side by side and can fuse them and drop transients between them.
+    // Found once, applied last first: inlining one removes its SDFG from the list of control-flow
+    // regions, which leaves the positions of the earlier ones unchanged.
+    transforms::InlineSDFG inliner;
+    transforms::AnalysisCache cache;
+    std::vector<transforms::Candidate> found = transforms::find_matches(*sdfg, inliner, cache);
+    for (auto it = found.rbegin(); it != found.rend(); ++it)
+      if (it->result && transforms::check_match(*sdfg, inliner, it->match, cache))
+        transforms::apply_transactional(*sdfg, inliner, it->match, cache);
+    validate_or_throw(*sdfg);
+  }
   optimize(*sdfg, device);
   validate_or_throw(*sdfg);
   CompilableProgram p;

@@ -109,6 +109,11 @@ const std::vector<Case>& cases() {
                   {}, {}, {"out"}};
     ns_state.search_path = ns_edge.search_path;
     v.push_back(ns_state);
+    // The programs the orchestration examples call (the functions themselves: tests/orchestration).
+    v.push_back({"orchestration/heat.py", "heat_step", "orchestration", {{"I", 8}, {"J", 7}}, 0, 0,
+                 {{"dt", 0.1}}, {{"kappa", {0.0, 1.0}}}, {"out"}});
+    v.push_back({"orchestration/diffusion_granule.py", "smagorinsky_coefficient", "orchestration", {{"K", 3}}, 4, 3,
+                 {{"smag_fac", 0.15}}, {}, {"uv", "kh", "kh_c"}});
     return v;
   }();
   return c;
@@ -374,4 +379,8 @@ TEST_CASE("examples: namespace package pair_program (a domain per output)", "[ex
 }
 TEST_CASE("examples: namespace package state_program (a NamedTuple of fields)", "[examples]") {
   run_case(find_case("namespaced/dycore/model/dycore/program.py", "state_program"));
+}
+TEST_CASE("examples: orchestration heat_step", "[examples]") { run_case(find_case("orchestration/heat.py", "heat_step")); }
+TEST_CASE("examples: orchestration smagorinsky_coefficient (three calls over V2C, E2C2V, C2E)", "[examples]") {
+  run_case(find_case("orchestration/diffusion_granule.py", "smagorinsky_coefficient"));
 }

@@ -81,6 +81,9 @@ struct Value {
   std::vector<Value> elements;
   std::string error;
   SourceLocation defined_at;
+  /// A plain (undecorated) function bound as a Failed value (field-view code cannot call it):
+  /// its definition, in `module` (orchestration functions call it).
+  const FunctionDef* plain_function = nullptr;
 
   static Value builtin(std::string name);
   static Value failed(std::string error, SourceLocation where);

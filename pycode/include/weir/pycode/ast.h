@@ -213,7 +213,7 @@ struct Starred final : Expr {
 
 enum class StmtKind {
   Assign, AnnAssign, AugAssign, Return, Pass, Expr, If, FunctionDef, ClassDef, Import,
-  ImportFrom, Unparsed
+  ImportFrom, Unparsed, For, While, Break, Continue
 };
 std::string_view to_string(StmtKind kind);
 
@@ -282,6 +282,36 @@ struct If final : Stmt {
   StmtList body;
   StmtList orelse;
   bool is_elif = false;
+};
+
+/// `for target in iter: body else: orelse`. Parsed only where loops are accepted
+/// (parse_function_with_loops: orchestration functions).
+struct For final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::For;
+  explicit For(SourceLocation l) : Stmt(kKind, std::move(l)) {}
+  ExprPtr target;
+  ExprPtr iter;
+  StmtList body;
+  StmtList orelse;
+};
+
+/// `while test: body else: orelse` (as For, only where loops are accepted).
+struct While final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::While;
+  explicit While(SourceLocation l) : Stmt(kKind, std::move(l)) {}
+  ExprPtr test;
+  StmtList body;
+  StmtList orelse;
+};
+
+struct Break final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Break;
+  explicit Break(SourceLocation l) : Stmt(kKind, std::move(l)) {}
+};
+
+struct Continue final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Continue;
+  explicit Continue(SourceLocation l) : Stmt(kKind, std::move(l)) {}
 };
 
 /// `def name(params) -> returns: body`; loc is the `def` keyword. When the body of an

@@ -39,6 +39,12 @@ Module parse_module(const SourceFile& file, const ParseOptions& options = {});
 /// Reads `path` and parses it as a module. Throws weir::Error when the file cannot be read.
 Module parse_module_file(const std::string& path, const ParseOptions& options = {});
 
+/// Parses the function definition whose `def` keyword is on `line` of `file` (a plain function
+/// the module parse may have skipped), accepting `for`/`while` (with `else`), `break` and
+/// `continue` as statements, as orchestration functions use them. Every statement must parse.
+/// Throws FrontendError on any syntax error and when no `def` starts on that line.
+std::unique_ptr<FunctionDef> parse_function_with_loops(const SourceFile& file, std::uint32_t line);
+
 /// Parses one expression (a bare tuple `a, b` is allowed), e.g. tasklet code
 /// `math.sqrt(a) if a > 0 else -a`. `name` is the file name used in locations.
 /// Throws SourceError on any syntax error or trailing tokens.

@@ -59,6 +59,12 @@ CompilableProgram lower(const FieldViewProgram& program);
 /// throws BackendError.
 CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program);
 
+/// An orchestration function (FieldViewProgram::orchestration) run statement by statement with
+/// each callee program prepared on `backend` separately: the stencils called one by one, as
+/// from Python, for comparing with the single SDFG prepare() compiles. Throws BackendError for
+/// a program that is not an orchestration function.
+std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program);
+
 /// The backends `weir run --backend` knows: "embedded", "cpu" and "gpu" (make_gpu_backend with
 /// its defaults). Throws BackendError "unknown backend 'x' (known: cpu, embedded, gpu)".
 std::unique_ptr<Backend> make_backend(const std::string& name);

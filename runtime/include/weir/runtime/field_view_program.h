@@ -14,6 +14,7 @@
 namespace weir::frontend {
 struct TypedDefinition;
 struct FieldOffset;
+struct Orchestration;
 }  // namespace weir::frontend
 
 namespace weir::runtime {
@@ -25,21 +26,25 @@ namespace weir::runtime {
 /// result.
 struct FieldViewProgram {
   std::shared_ptr<const frontend::TypedDefinition> definition;
+  /// Set instead of `definition` for an orchestration function (a plain Python function calling
+  /// programs, docs/adr/0019-orchestration.md); shares ownership like `definition`.
+  std::shared_ptr<const frontend::Orchestration> orchestration;
   /// Code generation options used when a compiled backend lowers and compiles the program.
   codegen::CodegenOptions options;
   /// Where the program came from ("examples/cartesian/laplacian.py::laplacian"), for messages.
   std::string origin;
 
-  /// The definition's name.
+  /// The definition's (or orchestration function's) name.
   const std::string& name() const;
 };
 
 /// Loads `file`, finds the @program / @field_operator / @scan_operator called `name` and
-/// type-checks it (and everything it calls). Imports are searched in `search_path`, then
+/// type-checks it (and everything it calls); a plain function of that name is checked as an
+/// orchestration function (frontend::check_orchestration). Imports are searched in `search_path`, then
 /// WEIR_PATH, then the file's directory (frontend::ModuleLoader). Throws
 /// frontend::FrontendError (located) for source and type errors, weir::Error when the file
 /// cannot be read, BackendError "FILE: no @program or @field_operator named 'X' (defined:
-/// a, b)" when the name is not a definition of the file.
+/// a, b)" when the name is neither a definition nor a plain function of the file.
 FieldViewProgram load_field_view_program(const std::string& file, const std::string& name,
                                          const std::vector<std::string>& search_path = {});
 
@@ -73,6 +78,11 @@ struct DirectNeighbourRead {
 /// The direct neighbour reads of `def` and everything it calls, in source order, each once.
 std::vector<DirectNeighbourRead> direct_neighbour_reads(const frontend::TypedDefinition& def);
 
+/// connectivities_of / direct_neighbour_reads of a program's definition, or of everything an
+/// orchestration function calls.
+std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& program);
+std::vector<DirectNeighbourRead> direct_neighbour_reads(const FieldViewProgram& program);
+
 /// The program's parameters as `weir run` and argument checks see them, in the conventions of
 /// the SDFG lowering (docs/adr/0008): a field `f` over (I, J) is an array of shape
 /// (__f_I_size, __f_J_size) of its dtype; a scalar is a scalar; a @field_operator run directly
@@ -81,5 +91,10 @@ std::vector<DirectNeighbourRead> direct_neighbour_reads(const frontend::TypedDef
 /// (__E2V_<from>_size, __E2V_<local>_size) (int64 tables are accepted as well). Fields named
 /// in an `out=` are marked written.
 Signature field_view_signature(const frontend::TypedDefinition& def);
+
+/// The same for a FieldViewProgram; for an orchestration function: its parameters (fields
+/// marked written when some call may write them, frontend::written_parameters), then the
+/// connectivity tables of everything it calls.
+Signature field_view_signature(const FieldViewProgram& program);
 
 }  // namespace weir::runtime

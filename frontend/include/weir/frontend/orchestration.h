@@ -1,0 +1,109 @@
+// Orchestration functions: plain Python functions (no decorator) that call @programs and field
+// operators in loops and branches, rebind field names (`f, g = g, f`) and compute scalars. The
+// checker turns one into an Orchestration (typed statements over field variables and scalar
+// variables); the embedded backend runs it call by call, the SDFG lowering makes one SDFG of it
+// (docs/adr/0019-orchestration.md).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/module_loader.h"
+#include "weir/frontend/type_checker.h"
+#include "weir/frontend/typed_ir.h"
+
+namespace weir::frontend {
+
+/// The value given for one callee parameter: a field variable or a scalar expression over the
+/// function's scalar variables and literals.
+struct OArg {
+  std::string field;  ///< the field variable (non-empty for a field parameter)
+  TExprPtr scalar;    ///< the scalar expression (for a scalar parameter)
+};
+
+/// A statement of an orchestration function. Names are the function's variables (a nested
+/// orchestration function's variables are renamed `__<callee><n>_<name>` when it is inlined).
+struct OStmt {
+  enum class Kind {
+    Call,      ///< `callee` (a @program, possibly synthesized for a field operator call) with `args`
+    Assign,    ///< scalars: `targets[i] = values[i]`, every value computed first (tuple assignment)
+    Bind,      ///< fields: `targets[i]` names what `sources[i]` named, all at once (`f, g = g, f`);
+               ///< an empty source unbinds the target (the end of an inlined function)
+    Alloc,     ///< `targets[0]` is a new local field of `type`, shape `values` (int64 each);
+               ///< `zero`: gtx.zeros (else gtx.empty: contents undefined)
+    For,       ///< `for targets[0] in range(values[0], values[1], values[2])`: `step` its value
+    While,     ///< `while values[0]: body`
+    If,        ///< `if values[0]: body else: orelse`
+    Break,
+    Continue,
+  };
+  Kind kind = Kind::Call;
+  SourceLocation loc;
+  const TypedDefinition* callee = nullptr;
+  std::vector<OArg> args;
+  std::vector<std::string> targets;
+  std::vector<TExprPtr> values;
+  std::vector<std::string> sources;
+  Type type;
+  bool zero = true;
+  std::int64_t step = 1;
+  std::vector<OStmt> body, orelse;
+};
+
+/// A checked orchestration function. Field parameters are the caller's arrays (the function's
+/// "slots"); each field variable names one slot at a time, Bind statements rename. Scalars are
+/// values of their dtype (parameters, assignments, loop variables).
+struct Orchestration {
+  std::string name;
+  SourceLocation loc;
+  std::vector<TParam> params;          ///< in order: fields and scalars
+  std::vector<OStmt> body;
+  std::map<std::string, Type> fields;  ///< every field variable (parameters, locals) and its type
+  std::map<std::string, Type> scalars; ///< every scalar variable and its dtype
+  /// The @programs the statements call, each once, in order of first call. Field operator
+  /// calls are wrapped into programs owned by `owned`.
+  std::vector<const TypedDefinition*> callees;
+  std::vector<std::unique_ptr<TypedDefinition>> owned;
+};
+
+/// Checks the plain function `def` of `module` as an orchestration function (re-parsing its
+/// body with loops accepted). Callees are type-checked with `checker`, which must outlive the
+/// result. Parameters without annotations take the type of the callee parameter they are first
+/// passed to (a scalar used only in `range()`/conditions: int64 / bool). Throws FrontendError at
+/// the construct for anything outside the orchestration language, e.g. "'print' is not
+/// supported in an orchestrated function".
+std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const LoadedModule& module,
+                                                   TypeChecker& checker);
+
+/// The field parameters some call may write (through any name bound to them), in parameter
+/// order: what the caller's arrays may hold new values in after the call.
+std::vector<std::string> written_parameters(const Orchestration& o);
+
+/// The size symbol of each (non-local) dimension of the field parameters: `__<f>_<D>_size` of
+/// the first field parameter `f` over D. All fields of an orchestration function share one
+/// size per dimension (so the maps of different calls have equal ranges and can fuse), and a
+/// local field's extent along such a dimension is that size: the function's arguments must
+/// agree (binding refuses otherwise), and the embedded backend refuses a gtx.zeros/empty whose
+/// size differs.
+std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o);
+
+/// Lowers an orchestration function to ONE new SDFG (docs/adr/0019-orchestration.md): field
+/// parameters are non-transient arrays (shape symbols `__f_I_size`), local fields transients;
+/// int and bool scalar parameters are symbols, float ones Scalar containers copied into
+/// symbols at the start; assigned scalars and loop variables are symbols set on interstate
+/// edges. Each call is a nested SDFG (the callee's own lowering) in its own state, loops are
+/// LoopRegions, `if` a ConditionalBlock; array shapes use dimension_size_symbols. Field names are resolved to arrays at compile time;
+/// where several bindings are possible (a swap in a loop or a branch) the symbol `__binding`
+/// numbers them and each call is a ConditionalBlock over it. Nothing is ever copied between
+/// fields. `arg_names`: the parameters, then the connectivity tables by name. Throws
+/// FrontendError as lower_to_sdfg does for callees, and at a call that passes one array for
+/// two written parameters.
+std::unique_ptr<SDFG> lower_orchestration(const Orchestration& o, const LoweringOptions& options = {});
+
+/// The plain function `name` at module level of `module`, or null.
+const FunctionDef* find_plain_function(const LoadedModule& module, const std::string& name);
+
+}  // namespace weir::frontend

@@ -1,0 +1,353 @@
+// The embedded backend's run of an orchestration function: the statements in order, each call
+// run by the embedded interpreter of its program on the arrays the argument names hold, scalars
+// computed with Python's rules (see embedded_orchestration.h).
+#include "embedded_orchestration.h"
+
+#include <cmath>
+#include <set>
+
+#include "weir/frontend/orchestration.h"
+#include "weir/runtime/allocator.h"
+#include "weir/runtime/embedded.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::runtime {
+namespace {
+
+using namespace weir::frontend;
+
+// A scalar value: integers (and bools) exactly, floats as double.
+struct Num {
+  bool is_float = false;
+  std::int64_t i = 0;
+  double f = 0.0;
+  double as_double() const { return is_float ? f : static_cast<double>(i); }
+  static Num of_int(std::int64_t v) { return Num{false, v, 0.0}; }
+  static Num of_float(double v) { return Num{true, 0, v}; }
+};
+
+Num convert(Num v, ScalarKind k) {
+  if (k == ScalarKind::Bool) return Num::of_int(v.as_double() != 0.0 ? 1 : 0);
+  if (is_floating(k)) return Num::of_float(k == ScalarKind::Float32 ? static_cast<double>(static_cast<float>(v.as_double())) : v.as_double());
+  return Num::of_int(v.is_float ? static_cast<std::int64_t>(v.f) : v.i);
+}
+
+std::int64_t floordiv(std::int64_t a, std::int64_t b) {
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+void check_signature(const Signature& sig, const std::string& fn, const Arguments& args) {
+  std::set<std::string> known;
+  for (const auto& p : sig.params) known.insert(p.name);
+  std::set<std::string> symbols;
+  for (const auto& p : sig.params)
+    for (const auto& e : p.shape)
+      for (const auto& s : e.free_symbols()) symbols.insert(s);
+  for (const auto& [n, f] : args.arrays)
+    if (!known.count(n)) throw ArgumentError("unknown argument '" + n + "' (function '" + fn + "')");
+  for (const auto& [n, v] : args.values)
+    if (!known.count(n) && !symbols.count(n)) throw ArgumentError("unknown argument '" + n + "' (function '" + fn + "')");
+  for (const auto& p : sig.params) {
+    if (p.kind == Parameter::Kind::Array) {
+      auto it = args.arrays.find(p.name);
+      if (it == args.arrays.end()) throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) + " array)");
+      bool table = p.dtype == ScalarType::Int32 && (it->second.dtype() == ScalarType::Int32 || it->second.dtype() == ScalarType::Int64);
+      if ((!table && it->second.dtype() != p.dtype) || it->second.ndim() != p.shape.size())
+        throw ArgumentError("argument '" + p.name + "': expected a " + std::string(to_string(p.dtype)) + " field with " +
+                            std::to_string(p.shape.size()) + " dimensions, got " + it->second.describe());
+    } else if (!args.values.count(p.name)) {
+      throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) + " scalar)");
+    }
+  }
+}
+
+
+class Orchestrated final : public Program {
+ public:
+  Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic)
+      : program_(std::move(p)), o_(*program_.orchestration), sig_(field_view_signature(program_)),
+        make_(std::move(make)), atomic_(atomic) {}
+
+  const std::string& name() const override { return program_.name(); }
+  const Signature& signature() const override { return sig_; }
+
+  void run(Arguments& args) override {
+    check_signature(sig_, o_.name, args);
+    // One size per dimension, as the compiled SDFG's shared size symbols require.
+    std::map<std::string, std::pair<std::string, std::int64_t>> extent;
+    for (const TParam& p : o_.params)
+      for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
+        if (p.type.dims[k].kind == DimensionKind::Local) continue;
+        std::int64_t n = args.arrays.at(p.name).shape()[k];
+        auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
+        if (!fresh && it->second.second != n)
+          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " + p.type.dims[k].name +
+                              " but '" + it->second.first + "' is " + std::to_string(it->second.second) +
+                              ": the fields of an orchestrated function have one size per dimension");
+      }
+    State s;
+    for (const TParam& p : o_.params) {
+      if (p.type.is_field()) {
+        // A copy, so that a failing run leaves the caller's arrays as they were (atomic);
+        // else the arrays themselves, moved in and back.
+        s.slots.emplace(p.name, atomic_ ? args.arrays.at(p.name).clone() : std::move(args.arrays.at(p.name)));
+        s.binding[p.name] = p.name;
+      } else {
+        s.scalars[p.name] = convert(number(args.values.at(p.name)), p.type.dtype);
+      }
+    }
+    for (const auto& c : connectivities_of(program_))
+      s.tables.emplace(c.name, atomic_ ? args.arrays.at(c.name).clone() : std::move(args.arrays.at(c.name)));
+    // The caller's arrays get each slot's final contents, whatever names point at it now.
+    auto give_back = [&] {
+      for (const TParam& p : o_.params)
+        if (p.type.is_field()) args.arrays.at(p.name) = std::move(s.slots.at(p.name));
+      if (!atomic_)
+        for (auto& [name, t] : s.tables) args.arrays.at(name) = std::move(t);
+    };
+    try {
+      exec(o_.body, s);
+    } catch (...) {
+      if (!atomic_) give_back();
+      throw;
+    }
+    give_back();
+  }
+
+ private:
+  struct State {
+    std::map<std::string, Field> slots;          // parameter arrays (copies) and local fields
+    std::map<std::string, std::string> binding;  // field variable -> slot
+    std::map<std::string, Num> scalars;
+    std::map<std::string, Field> tables;
+    std::map<const OStmt*, std::string> alloc_slot;
+  };
+  enum class Flow { Normal, Break, Continue };
+
+  FieldViewProgram program_;
+  const Orchestration& o_;
+  Signature sig_;
+  CalleeFactory make_;
+  bool atomic_;
+  std::map<const TypedDefinition*, std::shared_ptr<Program>> programs_;
+
+  static Num number(const Number& n) {
+    if (auto* i = std::get_if<std::int64_t>(&n)) return Num::of_int(*i);
+    if (auto* b = std::get_if<bool>(&n)) return Num::of_int(*b ? 1 : 0);
+    return Num::of_float(std::get<double>(n));
+  }
+
+  Program& program_for(const TypedDefinition* callee) {
+    auto it = programs_.find(callee);
+    if (it != programs_.end()) return *it->second;
+    FieldViewProgram p;
+    p.definition = std::shared_ptr<const TypedDefinition>(program_.orchestration, callee);
+    p.origin = program_.origin + " (" + callee->name + ")";
+    return *programs_.emplace(callee, make_(p)).first->second;
+  }
+
+  Num eval(const TExpr& e, const State& s) const {
+    switch (e.kind) {
+      case TExprKind::Name: return s.scalars.at(e.name);
+      case TExprKind::Literal:
+        if (e.literal.kind == ConstantValue::Kind::Float) return Num::of_float(e.literal.float_value);
+        if (e.literal.kind == ConstantValue::Kind::Bool) return Num::of_int(e.literal.bool_value ? 1 : 0);
+        return Num::of_int(e.literal.int_value);
+      case TExprKind::Unary: {
+        Num a = eval(*e.args[0], s);
+        if (e.unary_op == UnaryOperator::Not) return Num::of_int(a.as_double() == 0.0 ? 1 : 0);
+        if (e.unary_op == UnaryOperator::USub) return a.is_float ? Num::of_float(-a.f) : Num::of_int(-a.i);
+        return a;
+      }
+      case TExprKind::Binary: {
+        if (e.type.dtype == ScalarKind::Bool) {  // `and` / `or` (short-circuit)
+          bool a = eval(*e.args[0], s).as_double() != 0.0;
+          if (e.binary_op == BinaryOperator::BitAnd) return Num::of_int(a && eval(*e.args[1], s).as_double() != 0.0);
+          return Num::of_int(a || eval(*e.args[1], s).as_double() != 0.0);
+        }
+        Num a = eval(*e.args[0], s), b = eval(*e.args[1], s);
+        if (is_floating(e.type.dtype)) {
+          double x = a.as_double(), y = b.as_double(), r = 0;
+          switch (e.binary_op) {
+            case BinaryOperator::Add: r = x + y; break;
+            case BinaryOperator::Sub: r = x - y; break;
+            case BinaryOperator::Mult: r = x * y; break;
+            case BinaryOperator::Div: r = x / y; break;
+            case BinaryOperator::Pow: r = std::pow(x, y); break;
+            case BinaryOperator::FloorDiv: r = std::floor(x / y); break;
+            case BinaryOperator::Mod: r = x - std::floor(x / y) * y; break;
+            default: break;
+          }
+          return convert(Num::of_float(r), e.type.dtype);
+        }
+        std::int64_t x = a.i, y = b.i;
+        if ((e.binary_op == BinaryOperator::FloorDiv || e.binary_op == BinaryOperator::Mod) && y == 0)
+          throw ProgramError(e.loc.str() + ": integer division by zero");
+        switch (e.binary_op) {
+          case BinaryOperator::Add: return Num::of_int(x + y);
+          case BinaryOperator::Sub: return Num::of_int(x - y);
+          case BinaryOperator::Mult: return Num::of_int(x * y);
+          case BinaryOperator::FloorDiv: return Num::of_int(floordiv(x, y));
+          case BinaryOperator::Mod: return Num::of_int(x - floordiv(x, y) * y);
+          case BinaryOperator::Pow: {
+            std::int64_t r = 1;
+            for (std::int64_t k = 0; k < y; ++k) r *= x;
+            return Num::of_int(r);
+          }
+          default: break;
+        }
+        return Num::of_int(0);
+      }
+      case TExprKind::Compare: {
+        Num a = eval(*e.args[0], s), b = eval(*e.args[1], s);
+        bool fl = a.is_float || b.is_float;
+        auto cmp = [&](auto x, auto y) {
+          switch (e.compare_op) {
+            case CompareOperator::Eq: return x == y;
+            case CompareOperator::NotEq: return x != y;
+            case CompareOperator::Lt: return x < y;
+            case CompareOperator::LtE: return x <= y;
+            case CompareOperator::Gt: return x > y;
+            case CompareOperator::GtE: return x >= y;
+            default: return false;
+          }
+        };
+        return Num::of_int(fl ? cmp(a.as_double(), b.as_double()) : cmp(a.i, b.i));
+      }
+      case TExprKind::Ternary:
+        return eval(*e.args[0], s).as_double() != 0.0 ? convert(eval(*e.args[1], s), e.type.dtype)
+                                                      : convert(eval(*e.args[2], s), e.type.dtype);
+      case TExprKind::Builtin: return convert(eval(*e.args[0], s), e.type.dtype);
+      default: break;
+    }
+    throw ProgramError(e.loc.str() + ": cannot evaluate this expression");
+  }
+
+  Flow exec(const std::vector<OStmt>& body, State& s) {
+    for (const OStmt& st : body) {
+      Flow f = step(st, s);
+      if (f != Flow::Normal) return f;
+    }
+    return Flow::Normal;
+  }
+
+  Flow step(const OStmt& st, State& s) {
+    switch (st.kind) {
+      case OStmt::Kind::Assign: {
+        std::vector<Num> vals;
+        for (const TExprPtr& v : st.values) vals.push_back(eval(*v, s));
+        for (std::size_t i = 0; i < vals.size(); ++i)
+          s.scalars[st.targets[i]] = convert(vals[i], o_.scalars.at(st.targets[i]).dtype);
+        return Flow::Normal;
+      }
+      case OStmt::Kind::Bind: {
+        std::vector<std::string> slots;
+        for (const std::string& src : st.sources) slots.push_back(src.empty() ? std::string() : s.binding.at(src));
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+          if (slots[i].empty()) s.binding.erase(st.targets[i]);
+          else s.binding[st.targets[i]] = slots[i];
+        }
+        return Flow::Normal;
+      }
+      case OStmt::Kind::Alloc: {
+        auto it = s.alloc_slot.find(&st);
+        std::string slot = it != s.alloc_slot.end() ? it->second : "__local" + std::to_string(s.alloc_slot.size()) + "_" + st.targets[0];
+        s.alloc_slot[&st] = slot;
+        std::vector<std::int64_t> shape;
+        for (std::size_t d = 0; d < st.values.size(); ++d) {
+          std::int64_t n = eval(*st.values[d], s).i;
+          if (n < 0) throw ProgramError(st.loc.str() + ": the size of a local field is negative (" + std::to_string(n) + ")");
+          // All fields share one size per dimension (frontend::dimension_size_symbols).
+          const std::string& dim = st.type.dims[d].name;
+          for (const TParam& p : o_.params)
+            for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k)
+              if (p.type.dims[k].name == dim && s.slots.at(p.name).shape()[k] != n)
+                throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) + " long along " + dim +
+                                   " but the field '" + p.name + "' is " + std::to_string(s.slots.at(p.name).shape()[k]) +
+                                   ": the fields of an orchestrated function have one size per dimension");
+          shape.push_back(n);
+        }
+        s.slots.insert_or_assign(slot, Allocator::cpu().allocate(*scalar_type_from_string(to_string(st.type.dtype)), shape));
+        s.binding[st.targets[0]] = slot;
+        return Flow::Normal;
+      }
+      case OStmt::Kind::Call: call(st, s); return Flow::Normal;
+      case OStmt::Kind::If: return exec(eval(*st.values[0], s).as_double() != 0.0 ? st.body : st.orelse, s);
+      case OStmt::Kind::For: {
+        std::int64_t lo = eval(*st.values[0], s).i, hi = eval(*st.values[1], s).i;
+        for (std::int64_t i = lo; st.step > 0 ? i < hi : i > hi; i += st.step) {
+          s.scalars[st.targets[0]] = Num::of_int(i);
+          if (exec(st.body, s) == Flow::Break) break;
+        }
+        return Flow::Normal;
+      }
+      case OStmt::Kind::While:
+        while (eval(*st.values[0], s).as_double() != 0.0)
+          if (exec(st.body, s) == Flow::Break) break;
+        return Flow::Normal;
+      case OStmt::Kind::Break: return Flow::Break;
+      case OStmt::Kind::Continue: return Flow::Continue;
+    }
+    return Flow::Normal;
+  }
+
+  // The callee runs on the slots its field arguments name (moved in and back out); a slot
+  // passed twice is shared through copies, the written one coming back.
+  void call(const OStmt& st, State& s) {
+    const TypedDefinition& p = *st.callee;
+    std::set<std::string> written;
+    for (const ProgramCall& pc : p.calls)
+      for (const auto& o : pc.outs) written.insert(o.name);
+    Arguments a;
+    std::map<std::string, std::string> owner;  // slot -> the parameter holding the original
+    for (std::size_t i = 0; i < p.params.size(); ++i) {
+      const TParam& tp = p.params[i];
+      if (!tp.type.is_field()) {
+        Num v = convert(eval(*st.args[i].scalar, s), tp.type.dtype);
+        if (tp.type.dtype == ScalarKind::Bool) a.values[tp.name] = v.i != 0;
+        else if (is_floating(tp.type.dtype)) a.values[tp.name] = v.f;
+        else a.values[tp.name] = v.i;
+        continue;
+      }
+      std::string slot = s.binding.at(st.args[i].field);
+      auto o = owner.find(slot);
+      if (o == owner.end()) {
+        owner[slot] = tp.name;
+        a.arrays.emplace(tp.name, std::move(s.slots.at(slot)));
+      } else {
+        a.arrays.emplace(tp.name, a.arrays.at(o->second).clone());
+        if (written.count(tp.name)) o->second = tp.name;
+      }
+    }
+    for (const auto& c : connectivities_of(p)) a.arrays.emplace(c.name, std::move(s.tables.at(c.name)));
+    auto restore = [&] {
+      for (const auto& [slot, param] : owner) s.slots.at(slot) = std::move(a.arrays.at(param));
+      for (const auto& c : connectivities_of(p)) s.tables.at(c.name) = std::move(a.arrays.at(c.name));
+    };
+    try {
+      program_for(&p).run(a);
+    } catch (const RuntimeError& e) {
+      restore();
+      throw ProgramError(st.loc.str() + ": in the call of '" + p.name + "': " + e.what());
+    }
+    restore();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<Program> make_embedded_orchestration(const FieldViewProgram& program) {
+  return std::make_shared<Orchestrated>(program, make_embedded_program, true);
+}
+
+std::shared_ptr<Program> make_call_by_call(const FieldViewProgram& program, CalleeFactory make_callee) {
+  return std::make_shared<Orchestrated>(program, std::move(make_callee), false);
+}
+
+void check_orchestration_arguments(const FieldViewProgram& program, const Arguments& args) {
+  check_signature(field_view_signature(program), program.name(), args);
+}
+
+}  // namespace weir::runtime

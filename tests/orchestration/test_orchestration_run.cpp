@@ -1,0 +1,173 @@
+// Orchestration functions on both backends against NumPy: time loops with swaps (odd and even
+// numbers), branches, while/break/continue, nested orchestration, local fields, field operator
+// calls with out= slices and domain=.
+#include "orchestration_run_util.h"
+
+using namespace weir;
+using namespace weir::test::orchestration;
+
+namespace {
+
+// The NumPy stencils the scripts share (written from the definitions in the prelude).
+const std::string kNumpyStencils =
+    "def lap(x):\n"
+    "    return -4.0 * x[1:-1, 1:-1] + x[2:, 1:-1] + x[:-2, 1:-1] + x[1:-1, 2:] + x[1:-1, :-2]\n";
+
+runtime::Arguments diffusion_args(std::int64_t n) {
+  runtime::Arguments a;
+  a.arrays.emplace("u", make({9, 11}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i)); }));
+  a.arrays.emplace("v", make({9, 11}, [](std::int64_t i) { return 0.01 * static_cast<double>(i % 7); }));
+  a.arrays.emplace("tmp", make({9, 11}, [](std::int64_t) { return 0.0; }));
+  a.values["alpha"] = 0.1;
+  a.values["n"] = n;
+  return a;
+}
+
+const std::string kDiffuse =
+    "def diffuse(u: IJ, v: IJ, tmp: IJ, alpha: float64, n: int32):\n"
+    "    for _ in range(n):\n"
+    "        laplace(u, tmp)\n"
+    "        update(u, tmp, alpha, out=v, offset_provider={})\n"
+    "        u, v = v, u\n";
+
+const std::string kDiffuseNumpy = kNumpyStencils +
+                                  "U, V, T = inp['u'], inp['v'], inp['tmp']\n"
+                                  "x, y = U, V\n"
+                                  "for _ in range(int(N)):\n"
+                                  "    T[1:-1, 1:-1] = lap(x)\n"
+                                  "    y[1:-1, 1:-1] = x[1:-1, 1:-1] + 0.1 * T[1:-1, 1:-1]\n"
+                                  "    x, y = y, x\n"
+                                  "out['u'], out['v'], out['tmp'] = U, V, T\n";
+
+}  // namespace
+
+TEST_CASE("orchestration: a time loop with a swap, odd and even step counts", "[orchestration][run]") {
+  for (std::int64_t n : {0, 1, 4, 5}) {
+    INFO("n = " << n);
+    runtime::Arguments args = diffusion_args(n);
+    auto ref = numpy_reference("diffuse" + std::to_string(n), args, "N = " + std::to_string(n) + "\n" + kDiffuseNumpy,
+                               {"u", "v", "tmp"});
+    check_both_backends(kDiffuse, "diffuse", args, ref);
+  }
+}
+
+TEST_CASE("orchestration: branches, while, break, continue, nested functions, local fields", "[orchestration][run]") {
+  const std::string body =
+      "def inner(p: IJ, q: IJ, c: float64):\n"
+      "    scale_prog(p, c, q)\n"
+      "def outer(p, q, c: float64):\n"
+      "    inner(p, q, c)\n"
+      "def g(u: IJ, v: IJ, a: float64, n: int32, flag: bool, ni: int32, nj: int32):\n"
+      "    t = gtx.zeros({I: ni, J: nj}, dtype=float64)\n"
+      "    k = 0\n"
+      "    b = 0.5 * a\n"
+      "    while k < n:\n"
+      "        k += 1\n"
+      "        if k == 2:\n"
+      "            continue\n"
+      "        if flag and k % 3 == 0:\n"
+      "            lap(u, out=t[1:-1, 1:-1])\n"
+      "            axpy(u, t, b, out=v[1:-1, 1:-1])\n"
+      "        elif k > 4:\n"
+      "            outer(u, v, 1.0 + b)\n"
+      "        else:\n"
+      "            scale(u, a, out=v, domain={I: (1, ni - 1), J: (0, nj)})\n"
+      "        if k >= 7:\n"
+      "            break\n"
+      "        u, v = v, u\n";
+  const std::string numpy = kNumpyStencils +
+                            "U, V = inp['u'], inp['v']\n"
+                            "a, n, flag = 0.75, N, FLAG\n"
+                            "t = np.zeros((9, 11))\n"
+                            "x, y = U, V\n"
+                            "k = 0\n"
+                            "b = 0.5 * a\n"
+                            "while k < n:\n"
+                            "    k += 1\n"
+                            "    if k == 2:\n"
+                            "        continue\n"
+                            "    if flag and k % 3 == 0:\n"
+                            "        t[1:-1, 1:-1] = lap(x)\n"
+                            "        y[1:-1, 1:-1] = x[1:-1, 1:-1] + b * t[1:-1, 1:-1]\n"
+                            "    elif k > 4:\n"
+                            "        y[:, :] = (1.0 + b) * x\n"
+                            "    else:\n"
+                            "        y[1:-1, :] = a * x[1:-1, :]\n"
+                            "    if k >= 7:\n"
+                            "        break\n"
+                            "    x, y = y, x\n"
+                            "out['u'], out['v'] = U, V\n";
+  for (auto [n, flag] : {std::pair<std::int64_t, bool>{9, true}, {6, false}, {3, true}, {0, true}}) {
+    INFO("n = " << n << ", flag = " << flag);
+    runtime::Arguments args = diffusion_args(0);
+    args.arrays.erase("tmp");
+    args.values.erase("alpha");
+    args.values["a"] = 0.75;
+    args.values["n"] = n;
+    args.values["flag"] = flag;
+    args.values["ni"] = std::int64_t{9};
+    args.values["nj"] = std::int64_t{11};
+    auto ref = numpy_reference("branches" + std::to_string(n) + (flag ? "t" : "f"), args,
+                               "N = " + std::to_string(n) + "\nFLAG = " + (flag ? "True" : "False") + "\n" + numpy,
+                               {"u", "v"});
+    check_both_backends(body, "g", args, ref);
+  }
+}
+
+TEST_CASE("orchestration: for loops over range(a, b, s) with scalar arithmetic and tuple assignment", "[orchestration][run]") {
+  const std::string body =
+      "def h(u: IJ, v: IJ, n: int32):\n"
+      "    c, d = 1.0, 0.5\n"
+      "    for i in range(n, 0, -2):\n"
+      "        c, d = d, c + d / 2\n"
+      "        scale_prog(u, c, v)\n"
+      "        scale_prog(v, d * i, u)\n";
+  const std::string numpy =
+      "U, V = inp['u'], inp['v']\n"
+      "c, d = 1.0, 0.5\n"
+      "for i in range(7, 0, -2):\n"
+      "    c, d = d, c + d / 2\n"
+      "    V[:, :] = c * U\n"
+      "    U[:, :] = (d * i) * V\n"
+      "out['u'], out['v'] = U, V\n";
+  runtime::Arguments args = diffusion_args(0);
+  args.arrays.erase("tmp");
+  args.values.erase("alpha");
+  args.values["n"] = std::int64_t{7};
+  auto ref = numpy_reference("range-step", args, numpy, {"u", "v"});
+  check_both_backends(body, "h", args, ref);
+}
+
+TEST_CASE("orchestration: nested orchestration functions from other modules, module constants", "[orchestration][run]") {
+  std::filesystem::path dir = weir::test::scratch_dir("orchestration-modules");
+  std::ofstream(dir / "stencils.py") << kPrelude << "FACTOR = 0.5\n";
+  std::ofstream(dir / "helpers.py") << "from stencils import IJ, scale_prog, FACTOR\n"
+                                       "def twice(p, q, c):\n"
+                                       "    scale_prog(p, c * FACTOR, q)\n"
+                                       "    scale_prog(q, c, p)\n";
+  std::ofstream(dir / "main.py") << "import helpers\n"
+                                    "from helpers import twice as again\n"
+                                    "from stencils import IJ, float64, int32, FACTOR\n"
+                                    "STEPS = 2\n"
+                                    "def main(u: IJ, v: IJ, a: float64):\n"
+                                    "    for _ in range(STEPS):\n"
+                                    "        helpers.twice(u, v, a)\n"
+                                    "        again(v, u, a + FACTOR)\n";
+  runtime::FieldViewProgram p = runtime::load_field_view_program((dir / "main.py").string(), "main");
+  runtime::Arguments args = diffusion_args(0);
+  args.arrays.erase("tmp");
+  args.values.erase("alpha");
+  args.values.erase("n");
+  args.values["a"] = 0.8;
+  auto ref = numpy_reference("modules", args,
+                             "U, V = inp['u'], inp['v']\n"
+                             "def twice(p, q, c):\n"
+                             "    q[:, :] = (c * 0.5) * p\n"
+                             "    p[:, :] = c * q\n"
+                             "for _ in range(2):\n"
+                             "    twice(U, V, 0.8)\n"
+                             "    twice(V, U, 0.8 + 0.5)\n"
+                             "out['u'], out['v'] = U, V\n",
+                             {"u", "v"});
+  check_both_backends(p, args, ref);
+}
