@@ -343,6 +343,25 @@ StmtPtr clone(const Stmt* stmt) {
       n->body = clone(c->body);
       return n;
     }
+    case StmtKind::For: {
+      auto* f = static_cast<const For*>(stmt);
+      auto n = std::make_unique<For>(l);
+      n->target = clone(f->target.get());
+      n->iter = clone(f->iter.get());
+      n->body = clone(f->body);
+      n->orelse = clone(f->orelse);
+      return n;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<const While*>(stmt);
+      auto n = std::make_unique<While>(l);
+      n->test = clone(w->test.get());
+      n->body = clone(w->body);
+      n->orelse = clone(w->orelse);
+      return n;
+    }
+    case StmtKind::Break: return std::make_unique<Break>(l);
+    case StmtKind::Continue: return std::make_unique<Continue>(l);
     case StmtKind::Import: {
       auto n = std::make_unique<Import>(l);
       n->names = static_cast<const Import*>(stmt)->names;

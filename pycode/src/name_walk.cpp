@@ -143,6 +143,21 @@ class Walker {
         for (Keyword& k : c.keywords) expr(k.value);
         return stmts(c.body);
       }
+      case StmtKind::For: {
+        auto& f = static_cast<For&>(st);
+        expr(f.iter);
+        expr(f.target, store);
+        stmts(f.body);
+        return stmts(f.orelse);
+      }
+      case StmtKind::While: {
+        auto& w = static_cast<While&>(st);
+        expr(w.test);
+        stmts(w.body);
+        return stmts(w.orelse);
+      }
+      case StmtKind::Break:
+      case StmtKind::Continue:
       case StmtKind::Pass:
       case StmtKind::Import:
       case StmtKind::ImportFrom:

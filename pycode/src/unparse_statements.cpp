@@ -66,6 +66,13 @@ class StatementPrinter {
     block(s.orelse, depth + 1);
   }
 
+  void loop_rest(const StmtList& body, const StmtList& orelse, int depth) {
+    block(body, depth + 1);
+    if (orelse.empty()) return;
+    line(depth, "else:");
+    block(orelse, depth + 1);
+  }
+
   void stmt(const Stmt& st, int depth) {
     switch (st.kind) {
       case StmtKind::Assign: {
@@ -105,6 +112,18 @@ class StatementPrinter {
         line(depth, "class " + s.name + (args.empty() ? "" : "(" + args + ")") + ":");
         return block(s.body, depth + 1);
       }
+      case StmtKind::For: {
+        auto& s = static_cast<const For&>(st);
+        line(depth, "for " + ex(*s.target) + " in " + ex(*s.iter) + ":");
+        return loop_rest(s.body, s.orelse, depth);
+      }
+      case StmtKind::While: {
+        auto& s = static_cast<const While&>(st);
+        line(depth, "while " + ex(*s.test) + ":");
+        return loop_rest(s.body, s.orelse, depth);
+      }
+      case StmtKind::Break: return line(depth, "break");
+      case StmtKind::Continue: return line(depth, "continue");
       case StmtKind::Import: return line(depth, "import " + aliases(static_cast<const Import&>(st).names));
       case StmtKind::ImportFrom: {
         auto& s = static_cast<const ImportFrom&>(st);
