@@ -228,7 +228,10 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
       std::string c = cpp_ident(name);
       if (used.count(c)) entry.line(cpp_type(sdfg.arrays.at(name)) + "* __restrict__ " + c + " = h->" + c + ";");
     }
+    const bool faults = may_fault(prog.functions.str()) || may_fault(body.str());
+    if (faults) entry.line("weir_clear_fault();");
     entry.append(body);
+    if (faults) entry.line("weir_raise_fault(\"\");");
     entry.dedent();
     entry.line("} catch (const std::exception& e) {");
     entry.indent();
