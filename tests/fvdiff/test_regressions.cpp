@@ -163,3 +163,22 @@ TEST_CASE("fvdiff regression (seed 1, programs 0..54 together): a map parameter 
   // The backward scan: suffix sums.
   check_everywhere(src, "p", arrays, "s", {15, 14, 12, 8, 240, 224, 192, 128});
 }
+
+TEST_CASE("fvdiff regression (seed 7, program 65): a concat_where written to an empty slice writes nothing",
+          "[fvdiff][regression]") {
+  // out=o[:, 2:2] is empty along K, and the branches' K extents ([-3, 0) and [3, 6)) do not
+  // meet. The embedded backend trimmed the concat_where's empty result in every dimension and
+  // then refused it for not covering I.
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return concat_where(IDim > 0, a(KDim + 3), a(KDim - 3))\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o[:, 2:2])\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 3, 4, 5, 6}));
+  arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
+  check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
+}
