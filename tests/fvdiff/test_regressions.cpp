@@ -182,3 +182,22 @@ TEST_CASE("fvdiff regression (seed 7, program 65): a concat_where written to an 
   arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
   check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
 }
+
+TEST_CASE("fvdiff regression (seed 7, program 521): a call over an empty domain validates and writes nothing",
+          "[fvdiff][regression]") {
+  // domain K (0, 0): the lowered map's outer memlet of `a` is a[0:2, 0:-1] (end before start,
+  // step 1: empty); the validator took it for an index -1 outside a. (With a read at a negative
+  // K offset the lowering still gives a one-point outer memlet a[.., -1], refused: open.)
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return 2.0 * a\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o, domain={IDim: (0, 2), KDim: (0, 0)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 3, 4, 5, 6}));
+  arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
+  check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
+}
