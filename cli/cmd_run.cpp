@@ -294,6 +294,7 @@ Target load_target(const Opts& o, const Backend& backend) {
     t.sdfg = load_program_source(o.program);
     t.sdfg.options.trust_code = o.trust_code;
     check_backend(backend, t.sdfg);
+    t.connectivities = recorded_connectivities(*t.sdfg.sdfg);  // an SDFG lowered from a .py
   }
   t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
   return t;
@@ -526,7 +527,7 @@ int run_command(const Opts& o) {
   }
   // Check the arguments before compiling, so that mistakes show at once.
   if (target.field_view) check_embedded_arguments(*target.field_view, args);
-  else bind_arguments(sig, args);
+  else with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
   check_connectivities(target.connectivities, sig, args);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;

@@ -5,7 +5,16 @@
 // weir's lowering and transforms keep them), so one check covers every iteration of the scope and
 // costs nothing inside its loops. A violation throws, which weir_run turns into its error code
 // and weir_last_error()'s text.
+//
+// Indices that tasklet code computes (a neighbour's index read from a connectivity table, any
+// data-dependent subscript of a connector over several elements) are checked where they are
+// used: parallel loops cannot throw, so a violation is recorded (weir_index in the prelude) and
+// thrown after the state (SdfgGen::state_call), naming the state, map, tasklet, connector, the
+// index and where it came from (docs/adr/0014).
+#include <nlohmann/json.hpp>
+
 #include "state_codegen.h"
+#include "weir/sdfg/names.h"
 
 namespace weir::codegen::detail {
 
@@ -63,7 +72,12 @@ bool StateGen::checkable(const sym::Expr& e) const {
 }
 
 std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const {
-  if (checkable(e)) return sym_cpp(e);
+  // A map parameter shadows a symbol of the same name (a scan's loop variable `__K` elsewhere
+  // in the SDFG): such an expression varies over the map, whatever the symbol's value.
+  bool over_map = false;
+  if (map)
+    for (const std::string& p : map->params) over_map = over_map || e.free_symbols().count(p) > 0;
+  if (!over_map && checkable(e)) return sym_cpp(e);
   if (!map) return std::nullopt;
   // A memlet that was not propagated still names the map parameters: its extremes over the map
   // are at the corners of the parameters' ranges when it is affine in each parameter.
@@ -192,6 +206,48 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   if (checks.empty()) return;
   if (comments()) w.line("// bounds checks of " + where.substr(where.find("', ") + 3));
   w.append(checks);
+}
+
+bool may_fault(const std::string& code) {
+  return code.find("weir_index(") != std::string::npos || code.find("weir_ipow(") != std::string::npos;
+}
+
+void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {
+  if (!opts.bounds_checks || loc.data.empty() || loc.binding->scalar) return;
+  for (const Range& r : loc.subset.ranges())
+    if (!(r.step.is_integer() && r.step.value() == 1)) return;
+  auto sizes = loc.subset.size();
+  if (sizes.size() != v.strides.size()) return;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    v.extents.push_back("(" + sym_cpp(sizes[k]) + ")");
+    if (!(sizes[k].is_integer() && sizes[k].value() == 1)) v.squeezed_extents.push_back(v.extents.back());
+  }
+  std::string path = st.path();
+  std::string site = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" + (path.empty() ? st.label : path) + "', ";
+  NodeId scope = t.id() < scopes_.parent.size() ? scopes_.parent[t.id()] : kNoNode;
+  if (scope != kNoNode)
+    if (auto* e = st.node(scope).as<MapEntry>()) site += "map '" + e->map->label + "', ";
+  v.check_site = site + "tasklet '" + t.label + "': connector '" + conn + "' of '" + loc.data + "'";
+  for (const Frame& f : frames_)
+    for (const auto& [name, type] : f.symbols)
+      if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));
+}
+
+std::string StateGen::value_origin(const DataflowEdge& e, ScalarType type) const {
+  const bool integer = type >= ScalarType::Int8 && type <= ScalarType::UInt64;
+  if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return {};
+  std::string out = e.memlet.data + "[" + e.memlet.subset.str() + "]";
+  // DaCe's Memlet.debuginfo: {"type": "DebugInfo", "start_line": 12, "start_column": 16, "filename": ...}.
+  if (const std::string* text = e.memlet.extra.find("debuginfo")) {
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_object() && j.value("filename", nlohmann::json()).is_string() && j.value("start_line", nlohmann::json()).is_number_integer()) {
+      out += " (" + j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
+      if (j.value("start_column", nlohmann::json()).is_number_integer())
+        out += ":" + std::to_string(j["start_column"].get<long long>());
+      out += ")";
+    }
+  }
+  return out;
 }
 
 }  // namespace weir::codegen::detail

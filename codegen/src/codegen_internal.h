@@ -188,6 +188,8 @@ class SdfgGen {
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
 /// empty for a state without nodes.
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn_name);
+/// Whether generated `code` can record a run-time fault (weir_index, weir_ipow; bounds_checks.cpp).
+bool may_fault(const std::string& code);
 
 /// Emits the control flow of a region into `w` (control_flow_codegen.cpp).
 void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);

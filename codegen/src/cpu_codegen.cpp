@@ -236,7 +236,10 @@ GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
       for (const auto& c : bound) unused += (unused.empty() ? "(void)" : ", (void)") + c;
       entry.line(unused + ";");
     }
+    const bool faults = may_fault(prog.functions.str()) || may_fault(body.str());
+    if (faults) entry.line("weir_clear_fault();");
     entry.append(body);
+    if (faults) entry.line("weir_raise_fault(\"\");");
     entry.dedent();
     entry.line("} catch (const std::exception& e) {");
     entry.indent();

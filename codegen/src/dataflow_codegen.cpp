@@ -534,6 +534,8 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       v.writable = cn.kind == ConnKind::Value;
       v.pointer = cn.kind == ConnKind::Pointer;
       if (v.pointer) strides_of(cn.locs[0], v);
+      if (v.pointer) index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
+      else v.origin = value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type);
       ctx.vars[cn.name] = v;
     }
     for (const auto& cn : outs) {
@@ -542,6 +544,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       v.pointer = cn.kind == ConnKind::Pointer || (cn.kind == ConnKind::Hooked && cn.multi);
       v.hooked = cn.kind == ConnKind::Hooked;
       if (v.pointer) strides_of(cn.locs[0], v);
+      if (v.pointer) index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
       ctx.vars[cn.name] = v;
     }
     ctx.reserved = outer_names;

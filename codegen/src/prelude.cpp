@@ -7,9 +7,11 @@ namespace weir::codegen::detail {
 
 const char* prelude_text() {
   return R"PRELUDE(#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -19,15 +21,81 @@ const char* prelude_text() {
 #include <string>
 #include <type_traits>
 
+// --- run-time faults inside the dataflow ---------------------------------------------------
+// An index computed from data that leaves its container, an integer to a negative power: code
+// inside a parallel loop cannot throw, so the first fault is recorded (lock-free, no
+// allocation) and weir_raise_fault() throws it after the state that ran into it.
+static std::atomic<int> weir_fault_state{0};  // 0: none, 1: being written, 2: recorded
+static char weir_fault_text[1024];
+static bool weir_fault_located = false;  // the text names its state (index faults do)
+[[maybe_unused]] static bool weir_fault_claim() noexcept {
+    int expected = 0;
+    return weir_fault_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel);
+}
+[[maybe_unused]] static void weir_fault_publish() noexcept { weir_fault_state.store(2, std::memory_order_release); }
+// `names`: the enclosing maps' parameters, comma-separated, with their `values` at the fault.
+[[maybe_unused]] static void weir_index_fault(int64_t i, int64_t n, const char* site, const char* origin, int dim,
+                                              const char* names, const long long* values, std::size_t count) noexcept {
+    if (!weir_fault_claim()) return;
+    weir_fault_located = true;
+    char point[256] = "";
+    std::size_t used = 0;
+    for (std::size_t k = 0; k < count && used < sizeof point; ++k) {
+        const char* end = std::strchr(names, ',');
+        int len = static_cast<int>(end ? end - names : std::strlen(names));
+        int w = std::snprintf(point + used, sizeof point - used, "%s%.*s=%lld", k ? ", " : " at (", len, names, values[k]);
+        if (w < 0) break;
+        used += static_cast<std::size_t>(w);
+        names = end ? end + 1 : names + len;
+    }
+    if (count > 0 && used < sizeof point) std::snprintf(point + used, sizeof point - used, ")");
+    std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s: index %lld in dimension %d is outside [0, %lld)%s%s%s%s",
+                  site, static_cast<long long>(i), dim, static_cast<long long>(n), point, *origin ? "; the index is " : "",
+                  origin, i == -1 ? " (a -1 in a connectivity table marks a missing neighbour, which has no value to read)" : "");
+    weir_fault_publish();
+}
+[[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e) noexcept {
+    if (!weir_fault_claim()) return;
+    weir_fault_located = false;
+    std::snprintf(weir_fault_text, sizeof weir_fault_text,
+                  "integer power %lld ** %lld: an integer to a negative integer power has no integer value "
+                  "(NumPy raises ValueError)", static_cast<long long>(b), static_cast<long long>(e));
+    weir_fault_publish();
+}
+// The index `i` of dimension `dim` (extent `n`) of a connector the code subscripts with a
+// computed index (`origin`: where it was read, or ""); outside [0, n) a fault is recorded and 0
+// is read instead (the run fails).
+template <class... P>
+static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const char* origin, int dim, const char* names,
+                                 P... point) {
+    if (__builtin_expect(i >= 0 && i < n, 1)) return i;
+    const long long values[] = {static_cast<long long>(point)..., 0};
+    weir_index_fault(i, n, site, origin, dim, names, values, sizeof...(P));
+    return 0;
+}
+// Throws the recorded fault, if any (and clears it); `where` (the state that ran) goes first
+// unless the fault names its place itself.
+[[maybe_unused]] static void weir_raise_fault(const char* where) {
+    if (weir_fault_state.load(std::memory_order_acquire) != 2) return;
+    std::string text = (weir_fault_located ? std::string() : std::string(where)) + weir_fault_text;
+    weir_fault_state.store(0, std::memory_order_release);
+    throw std::runtime_error(text);
+}
+[[maybe_unused]] static void weir_clear_fault() { weir_fault_state.store(0, std::memory_order_release); }
+
 // --- helpers (Python semantics for integers, allocation, errors) --------------------------
-// a // b and a % b with Python's floor semantics.
+// a // b and a % b with Python's floor semantics; by zero 0, as NumPy's integer floor_divide and
+// remainder (docs/adr/0014); never a hardware trap (INT64_MIN // -1 wraps, as NumPy).
 [[maybe_unused]] static inline int64_t weir_floordiv(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<int64_t>(0ull - static_cast<uint64_t>(a));
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
 }
 [[maybe_unused]] static inline int64_t weir_ceildiv(int64_t a, int64_t b) { return -weir_floordiv(-a, b); }
 [[maybe_unused]] static inline int64_t weir_mod(int64_t a, int64_t b) {
+    if (b == 0 || b == -1) return 0;
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
@@ -38,8 +106,12 @@ const char* prelude_text() {
     return r;
 }
 [[maybe_unused]] static inline int64_t weir_iabs(int64_t a) { return a < 0 ? -a : a; }
-// Integer power (non-negative exponent).
+// Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead.
 [[maybe_unused]] static inline int64_t weir_ipow(int64_t b, int64_t e) {
+    if (e < 0) {
+        weir_pow_fault(b, e);
+        return 0;
+    }
     int64_t r = 1;
     while (e > 0) {
         if (e & 1) r *= b;

@@ -184,10 +184,11 @@ class Translator {
   }
 
   /// Linear index of `v[indices]` for a pointer variable.
-  std::string linear_index(const PyVar& v, const std::vector<Val>& idx, const py::SourceLocation& loc) {
+  std::string linear_index(const PyVar& v, std::vector<Val> idx, const py::SourceLocation& loc) {
     const std::vector<std::string>* strides = &v.strides;
+    const std::vector<std::string>* extents = &v.extents;
     if (!v.strides.empty() && idx.size() != v.strides.size()) {
-      if (idx.size() == v.squeezed_strides.size()) strides = &v.squeezed_strides;
+      if (idx.size() == v.squeezed_strides.size()) strides = &v.squeezed_strides, extents = &v.squeezed_extents;
       else
         fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a " +
                       std::to_string(v.strides.size()) + "-dimensional connector");
@@ -196,6 +197,10 @@ class Translator {
       if (idx.size() != 1) fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a 1-D connector");
       return idx[0].text;
     }
+    // (bounds checks of computed indices, CodegenOptions::bounds_checks)
+    if (extents->size() == idx.size())
+      for (std::size_t d = 0; d < idx.size(); ++d)
+        if (!literal_inside(idx[d].text, (*extents)[d])) idx[d] = checked_index(v, idx[d], (*extents)[d], d);
     std::string out;
     for (std::size_t d = 0; d < idx.size(); ++d) {
       if (idx[d].text == "0") continue;
@@ -207,6 +212,37 @@ class Translator {
       out += term;
     }
     return out.empty() ? "0" : out;
+  }
+
+  /// Whether `index` and `extent` ("(4)") are integer literals with 0 <= index < extent.
+  static bool literal_inside(const std::string& index, const std::string& extent) {
+    auto number = [](std::string t, long long& out) {
+      if (t.size() > 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
+      if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+      out = std::stoll(t);
+      return true;
+    };
+    long long i = 0, n = 0;
+    return number(index, i) && (i == 0 || (number(extent, n) && i < n));
+  }
+
+  /// `i` as weir_index(i, extent, "site", dim): the error names the site, and the origin of
+  /// an index that is a connector with one.
+  Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim) const {
+    std::string origin;
+    for (const auto& [name, var] : ctx_.vars)
+      if (var.cpp == i.text && !var.origin.empty()) origin = var.origin;
+    auto literal = [](const std::string& text) {
+      std::string lit = "\"";
+      for (char ch : text)
+        lit += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, static_cast<unsigned char>(ch) < 0x20 ? '?' : ch);
+      return lit + "\"";
+    };
+    std::string names, values;
+    for (const std::string& p : v.check_point) names += (names.empty() ? "" : ",") + p, values += ", " + p;
+    return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " + literal(origin) + ", " +
+                std::to_string(dim) + ", " + literal(names) + values + ")",
+            kPrimary, ScalarType::Int64};
   }
 
   std::vector<Val> indices(const py::Expr& index) {

@@ -262,7 +262,13 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   if (st.num_nodes() == 0) return {};
   std::string label = sanitize_label(st.label);
   std::string base = prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
-  return generate_state(*this, st, prog.unique_function_name(base));
+  const std::size_t before = top_level ? prog.functions.str().size() : 0;
+  std::string call = generate_state(*this, st, prog.unique_function_name(base));
+  // Faults the state's code can record (computed indices outside their container, negative
+  // integer powers; bounds_checks.cpp) stop the run after it, before any later state reads them.
+  if (top_level && may_fault(prog.functions.str().substr(before)))
+    call += " weir_raise_fault(\"state '" + c_escape(st.label) + "': \");";
+  return call;
 }
 
 void SdfgGen::emit_body(Writer& w) {

@@ -101,6 +101,13 @@ class StateGen {
   bool checkable(const sym::Expr& e) const;
   /// C++ of the lowest / highest value of `e` over `map`'s iterations, nullopt if unknown.
   std::optional<std::string> extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const;
+  /// Run-time checks of the indices Python code computes for pointer connector `conn` of `t`
+  /// (at `loc`): sets `v`'s extents and check site (nothing with bounds checks off, or for
+  /// subsets with steps other than 1).
+  void index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const;
+  /// What a value connector's memlet reads ("E2V[__i0, 1] (file.py:12:16)", the location
+  /// from the memlet's DaCe debuginfo), for the errors of index_checks; empty for non-integers.
+  std::string value_origin(const DataflowEdge& e, ScalarType type) const;
   /// Dynamic map range inputs of this state (defined inside their map's scope).
   std::set<std::string> dynamic_inputs_;
   bool dynamic_inputs_known_ = false;

@@ -70,9 +70,10 @@ Code KernelBuilder::reduction(const TExpr& e, const EnvPtr& env, const Shift& sh
   for (std::int64_t k = 0; k < n; ++k) {
     Shift s = shift;
     s.local[axis.name] = k;
+    std::string raw = table ? neighbour(*table, k, shift, e.loc).second : "";
+    if (table) s = s.when("(" + raw + " != -1)");  // entry k's value is used where it exists
     Code v = temp(eval(*e.args[0], env, s));
     if (table) {
-      std::string raw = neighbour(*table, k, shift, e.loc).second;
       v = zip({v}, e.name, [&](const std::vector<std::string>& t) {
         return "(" + t[0] + " if " + raw + " != -1 else " + zero + ")";
       });
@@ -124,14 +125,15 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
         return "(not " + cond(*c.args[0]) + ")";
       unsupported(c.loc, "this concat_where condition");
     };
-    Code m = Code::scalar(cond(*e.args[0]));
-    // Both branches are computed at every point: their shifted reads are guarded.
+    Code m = temp(Code::scalar(cond(*e.args[0])));
+    // Both branches are computed at every point: their shifted reads are guarded where their
+    // branch is not taken.
     struct Guard {
       int& depth;
       explicit Guard(int& d) : depth(d) { ++depth; }
       ~Guard() { --depth; }
     } guard(guarded_);
-    Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
+    Code a = eval(*e.args[1], env, shift.when(m.text)), b = eval(*e.args[2], env, shift.when("(not " + m.text + ")"));
     return zip({m, a, b}, "concat_where", [](const std::vector<std::string>& t) {
       return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
     });

@@ -199,8 +199,8 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
       // In a concat_where branch: read through a whole-container connector at the clamped
       // index, so the branch not taken never reads outside the container.
       r.whole = true;
-      texts.push_back("min(max(" + index_text(d, shift, loc) + ", 0), " +
-                      ctx(loc).extent(container, texts.size()) + " - 1)");
+      const std::string raw = index_text(d, shift, loc);
+      texts.push_back(shift.guarded(raw, "min(max(" + raw + ", 0), " + ctx(loc).extent(container, texts.size()) + " - 1)"));
       r.index.push_back(sym::Expr(0));
       r.params.emplace_back();
       r.offsets.push_back(0);
@@ -236,6 +236,29 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
   return r.conn;
 }
 
+namespace {
+
+/// DaCe's DebugInfo of `loc` as JSON text.
+std::string debuginfo_json(const SourceLocation& loc) {
+  std::string file = "\"";
+  for (char c : loc.file.path()) {
+    if (c == '"' || c == '\\') file += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      file += buf;
+    } else {
+      file += c;
+    }
+  }
+  file += '"';
+  const std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
+  return "{\"type\": \"DebugInfo\", \"start_line\": " + l + ", \"end_line\": " + l + ", \"start_column\": " + c +
+         ", \"end_column\": " + c + ", \"filename\": " + file + "}";
+}
+
+}  // namespace
+
 std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& o, std::int64_t k,
                                                              const Shift& shift, const SourceLocation& loc) {
   std::int64_t n = ctx(loc).table(o, loc);
@@ -251,8 +274,13 @@ std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& 
   auto it = neighbours_.find(key);
   if (it != neighbours_.end()) return it->second;
   Code raw = temp(Code::scalar(read(o.name, {from, o.targets[1]}, ts, loc)));
-  // A missing neighbour (-1) reads entry 0 instead: the value is discarded by the reduction,
-  // and no read ever leaves the field.
+  // The table entry's memlet names the shift, for the error of a -1 read directly (codegen's
+  // index checks): DaCe's Memlet.debuginfo.
+  for (Read& r : reads_)
+    if (r.conn == raw.text && r.debuginfo.empty() && loc.known())
+      r.debuginfo = debuginfo_json(loc);
+  // Where a reduction skips a missing neighbour (-1), it reads entry 0 instead: the value is
+  // discarded, and no read leaves the field.
   Code clamped = temp(Code::scalar("max(" + raw.text + ", 0)"));
   return neighbours_[key] = {clamped.text, raw.text};
 }
@@ -289,7 +317,11 @@ Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shi
                                    "' outside a reduction over '" + local + "'");
           k = l->second;
         }
-        std::string idx = neighbour(o, k, s, e.loc).first;
+        // The raw entry where the value is used (a reduction uses entry k only where it is not
+        // -1), so that a -1 read directly (`v(E2V[1])`, `v(E2V)[E2VDim(1)]`) is an index error
+        // of the generated code's checks, never entry 0's value; clamped elsewhere (docs/adr/0014).
+        auto [clamped, raw] = neighbour(o, k, s, e.loc);
+        std::string idx = s.guarded(raw, clamped);
         s.local.erase(local);
         s.off.erase(o.targets[0].name);
         s.at.erase(o.targets[0].name);

@@ -31,9 +31,24 @@ struct Shift {
   std::map<std::string, std::int64_t> off;
   std::map<std::string, std::string> at;
   std::map<std::string, std::int64_t> local;
+  /// Python condition under which the value at this point is used ("" always): inside a
+  /// concat_where branch, its condition; inside a neighbour reduction, that the neighbour
+  /// exists. Reads that may leave their container elsewhere (shifted reads in a branch, direct
+  /// neighbours) read at the raw index only where it holds (docs/adr/0014).
+  std::string taken;
   bool empty() const { return off.empty() && at.empty() && local.empty(); }
   bool operator<(const Shift& o) const {
-    return std::tie(off, at, local) < std::tie(o.off, o.at, o.local);
+    return std::tie(off, at, local, taken) < std::tie(o.off, o.at, o.local, o.taken);
+  }
+  /// This point, used only where `cond` holds too.
+  Shift when(const std::string& cond) const {
+    Shift s = *this;
+    s.taken = taken.empty() ? cond : "(" + taken + " and " + cond + ")";
+    return s;
+  }
+  /// `raw` where the value is used, `fallback` (an index inside the container) elsewhere.
+  std::string guarded(const std::string& raw, const std::string& fallback) const {
+    return taken.empty() ? raw : "(" + raw + " if " + taken + " else " + fallback + ")";
   }
 };
 
@@ -93,6 +108,8 @@ struct Read {
   std::vector<std::string> params;
   std::vector<std::int64_t> offsets;
   bool whole = false;
+  /// DaCe DebugInfo JSON of the source expression (connectivity table reads), kept on the memlet.
+  std::string debuginfo;
 };
 
 /// What the tasklet builder asks of the program lowering (containers and blocks it adds).
@@ -189,8 +206,8 @@ class KernelBuilder {
   LoweringContext* ctx_ = nullptr;
   int temps_ = 0;
   /// > 0 while a concat_where branch is evaluated: the tasklet computes both branches at every
-  /// point, so a shifted read there is clamped into its container (its value is only used
-  /// where the branch is taken, where the shift stays inside; docs/adr/0014).
+  /// point, so a shifted read there is clamped into its container where the branch is not
+  /// taken (Shift::taken; where it is, the read is checked: docs/adr/0014).
   int guarded_ = 0;
   SourceLocation where_;  // location of the program call (for reads)
 };

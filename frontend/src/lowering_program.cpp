@@ -48,9 +48,44 @@ class ProgramLowering final : public LoweringContext {
     if (def_.kind == DefinitionKind::Program) lower_program();
     else if (def_.kind == DefinitionKind::FieldOperator) lower_operator();
     else unsupported(def_.loc, "lowering a scan_operator called directly ('" + def_.name + "'); call it from a program");
+    // Every connectivity the program names is an argument, also one only dead code uses: the
+    // signature is the @program's (as the embedded backend's), whatever the lowering reads.
+    for (const auto& [local, o] : local_offsets_)
+      if (!tables_.count(o.name)) unused_table(o);
     // The connectivity tables follow the parameters, by name.
     for (const auto& [name, n] : tables_) sdfg_->arg_names.push_back(name);
+    record_connectivities();
     return std::move(sdfg_);
+  }
+
+  /// A table no code reads: its number of neighbours may be unknown (a symbol then).
+  void unused_table(const FieldOffset& o) {
+    if (sdfg_->has_data(o.name)) return;  // a parameter's name: refused where the table is read
+    std::string rows = "__" + o.name + "_rows";
+    sdfg_->add_symbol(rows, ScalarType::Int64);
+    sym::Expr cols;
+    if (auto it = opts_.max_neighbors.find(o.name); it != opts_.max_neighbors.end()) cols = sym::Expr(it->second);
+    else if (auto d = default_max_neighbors().find(o.name); d != default_max_neighbors().end()) cols = sym::Expr(d->second);
+    else {
+      sdfg_->add_symbol("__" + o.name + "_neighbors", ScalarType::Int64);
+      cols = sym::Expr::symbol("__" + o.name + "_neighbors");
+    }
+    sdfg_->add_array(o.name, ScalarType::Int32, {sym::Expr::symbol(rows), cols}, false);
+    tables_[o.name] = 0;  // (no reads to unroll)
+    table_offsets_.emplace(o.name, o);
+  }
+
+  /// The SDFG attribute `weir_connectivities` ([{"name", "from", "to", "local"}], as
+  /// runtime::ConnectivityParameter): which arguments are connectivity tables, so that running
+  /// the SDFG as a file checks them as a field-view program's (entries, int64 tables).
+  void record_connectivities() {
+    std::string json;
+    auto quoted = [](const std::string& t) { return "\"" + t + "\""; };  // identifiers: no escapes needed
+    for (const auto& [name, o] : table_offsets_) {
+      json += std::string(json.empty() ? "" : ", ") + "{\"name\": " + quoted(o.name) + ", \"from\": " +
+              quoted(o.targets[0].name) + ", \"to\": " + quoted(o.source.name) + ", \"local\": " + quoted(o.targets[1].name) + "}";
+    }
+    if (!json.empty()) sdfg_->extra.set("weir_connectivities", "[" + json + "]");
   }
 
   // ---------------------------------------------------------------- LoweringContext
@@ -71,6 +106,7 @@ class ProgramLowering final : public LoweringContext {
     sdfg_->add_symbol(rows, ScalarType::Int64);
     sdfg_->add_array(o.name, ScalarType::Int32, {sym::Expr::symbol(rows), sym::Expr(n)}, false);
     tables_[o.name] = n;
+    table_offsets_.emplace(o.name, o);
     return n;
   }
 
@@ -482,6 +518,7 @@ class ProgramLowering final : public LoweringContext {
             for (const sym::Expr& x : r.index) idx.push_back(Range::index(x));
             m = Memlet::simple(c, Subset(idx));
           }
+          if (!r.debuginfo.empty()) m.extra.set("debuginfo", r.debuginfo);
           if (mapped) st.add_edge(entry_id, out, tid, r.conn, m);
           else st.add_edge(a.id(), "", tid, r.conn, m);
         }
@@ -780,6 +817,7 @@ class ProgramLowering final : public LoweringContext {
   int scan_count_ = 0;
   std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
   std::map<std::string, std::int64_t> tables_;          // connectivity -> max neighbours
+  std::map<std::string, FieldOffset> table_offsets_;    // connectivity -> its offset
   std::map<std::string, FieldOffset> local_offsets_;    // local dimension -> its connectivity
 };
 

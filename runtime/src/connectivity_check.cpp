@@ -1,8 +1,11 @@
 #include "weir/runtime/connectivity_check.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
@@ -44,20 +47,6 @@ void check_entries(const ConnectivityParameter& c, const Field& table, std::int6
   }
 }
 
-template <typename T>
-void check_column(const DirectNeighbourRead& d, const Field& table) {
-  const T* data = static_cast<const T*>(table.data());
-  const std::int64_t rows = table.shape()[0], cols = table.shape()[1];
-  if (d.column >= cols) return;  // binding reports a table narrower than the program's
-  for (std::int64_t r = 0; r < rows; ++r)
-    if (data[r * cols + d.column] == -1)
-      throw ProgramError(d.where + ": neighbour " + std::to_string(d.column) + " of '" + d.table +
-                         "' is missing at row " + std::to_string(r) + " (entry [" + std::to_string(r) + ", " +
-                         std::to_string(d.column) +
-                         "] is -1), so the value read there is undefined; a compiled backend refuses "
-                         "tables with -1 in a column read without a neighbour reduction");
-}
-
 /// The int32 copy of an int64 table (entries were checked: -1 or indices of a dimension).
 Field narrowed(const Field& t) {
   Field c = Allocator::cpu().allocate(ScalarType::Int32, t.shape());
@@ -73,40 +62,19 @@ Field narrowed(const Field& t) {
 
 class CheckedProgram : public Program {
  public:
-  CheckedProgram(std::shared_ptr<Program> inner, std::vector<ConnectivityParameter> conns,
-                 std::vector<DirectNeighbourRead> direct)
-      : inner_(std::move(inner)), conns_(std::move(conns)), direct_(std::move(direct)) {}
+  CheckedProgram(std::shared_ptr<Program> inner, std::vector<ConnectivityParameter> conns)
+      : inner_(std::move(inner)), conns_(std::move(conns)) {}
+  const std::shared_ptr<Program>& inner() const { return inner_; }
   const std::string& name() const override { return inner_->name(); }
   const Signature& signature() const override { return inner_->signature(); }
   void run(Arguments& args) override {
     check_connectivities(conns_, inner_->signature(), args);
-    check_direct_neighbours(direct_, args);
-    // int64 tables where the program takes int32: swapped for int32 copies during the run.
-    std::vector<std::pair<std::string, Field>> swapped;
-    for (const auto& c : conns_) {
-      auto it = args.arrays.find(c.name);
-      if (it == args.arrays.end() || it->second.dtype() != ScalarType::Int64 || it->second.ndim() != 2) continue;
-      for (const auto& p : inner_->signature().params)
-        if (p.name == c.name && p.kind == Parameter::Kind::Array && p.dtype == ScalarType::Int32) {
-          Field narrow = narrowed(it->second);
-          swapped.emplace_back(c.name, std::move(it->second));
-          it->second = std::move(narrow);
-        }
-    }
-    struct Restore {
-      Arguments& args;
-      std::vector<std::pair<std::string, Field>>& swapped;
-      ~Restore() {
-        for (auto& [name, f] : swapped) args.arrays.at(name) = std::move(f);
-      }
-    } restore{args, swapped};
-    inner_->run(args);
+    with_int32_tables(conns_, inner_->signature(), args, [&] { inner_->run(args); });
   }
 
  private:
   std::shared_ptr<Program> inner_;
   std::vector<ConnectivityParameter> conns_;
-  std::vector<DirectNeighbourRead> direct_;
 };
 
 }  // namespace
@@ -124,20 +92,61 @@ void check_connectivities(const std::vector<ConnectivityParameter>& connectiviti
   }
 }
 
-void check_direct_neighbours(const std::vector<DirectNeighbourRead>& direct, const Arguments& args) {
-  for (const auto& d : direct) {
-    auto it = args.arrays.find(d.table);
-    if (it == args.arrays.end() || it->second.ndim() != 2) continue;
-    if (it->second.dtype() == ScalarType::Int32) check_column<std::int32_t>(d, it->second);
-    else if (it->second.dtype() == ScalarType::Int64) check_column<std::int64_t>(d, it->second);
+void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig, Arguments& args,
+                       const std::function<void()>& fn) {
+  std::vector<std::pair<std::string, Field>> swapped;
+  struct Restore {
+    Arguments& args;
+    std::vector<std::pair<std::string, Field>>& swapped;
+    ~Restore() {
+      for (auto& [name, f] : swapped) args.arrays.at(name) = std::move(f);
+    }
+  } restore{args, swapped};
+  for (const auto& c : connectivities) {
+    auto it = args.arrays.find(c.name);
+    if (it == args.arrays.end() || it->second.dtype() != ScalarType::Int64 || it->second.ndim() != 2) continue;
+    const Parameter* p = sig.find(c.name);
+    if (!p || p->kind != Parameter::Kind::Array || p->dtype != ScalarType::Int32) continue;
+    Field narrow = narrowed(it->second);
+    swapped.emplace_back(c.name, std::move(it->second));
+    it->second = std::move(narrow);
   }
+  fn();
+}
+
+std::vector<ConnectivityParameter> recorded_connectivities(const SDFG& sdfg) {
+  std::vector<ConnectivityParameter> out;
+  const std::string* text = sdfg.extra.find("weir_connectivities");
+  if (!text) return out;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  auto field = [](const nlohmann::json& e, const char* k) {
+    auto it = e.find(k);
+    return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (j.is_array())
+    for (const auto& e : j) {
+      ConnectivityParameter c{e.is_object() ? field(e, "name") : "", e.is_object() ? field(e, "from") : "",
+                              e.is_object() ? field(e, "to") : "", e.is_object() ? field(e, "local") : ""};
+      if (c.name.empty() || c.from.empty() || c.to.empty() || c.local.empty()) {
+        j = nullptr;
+        break;
+      }
+      out.push_back(std::move(c));
+    }
+  if (!j.is_array())
+    throw ArgumentError("SDFG '" + sdfg.name + "': attribute weir_connectivities is not a list of {name, from, to, local}");
+  return out;
 }
 
 std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> program,
-                                                  std::vector<ConnectivityParameter> connectivities,
-                                                  std::vector<DirectNeighbourRead> direct) {
+                                                  std::vector<ConnectivityParameter> connectivities) {
   if (connectivities.empty()) return program;
-  return std::make_shared<CheckedProgram>(std::move(program), std::move(connectivities), std::move(direct));
+  return std::make_shared<CheckedProgram>(std::move(program), std::move(connectivities));
+}
+
+std::shared_ptr<Program> without_connectivity_checks(const std::shared_ptr<Program>& program) {
+  if (auto* c = dynamic_cast<const CheckedProgram*>(program.get())) return c->inner();
+  return program;
 }
 
 }  // namespace weir::runtime

@@ -40,7 +40,10 @@ std::string class_name(const Backend& b) {
 }  // namespace
 
 std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program) {
-  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).build(program);
+  // A lowered field-view program's tables (recorded in the SDFG) are checked as on that path.
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
+    return with_connectivity_checks(detail::Toolchain(*c).build(program),
+                                    program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{});
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
   unknown_kind(backend);
 }
@@ -66,8 +69,7 @@ CompilationArtifact compile(const Backend& backend, const CompilableProgram& pro
 std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
   // Compiled code reads through connectivity tables unchecked: check their entries per call.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program),
-                                    direct_neighbour_reads(program));
+    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program));
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }

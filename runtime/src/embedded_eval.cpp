@@ -60,8 +60,9 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
     }
     case NumClass::Unsigned: {
       std::uint64_t x = a.u, y = b.u;
-      bool div = op == BinaryOperator::Div || op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod;
-      if (div && y == 0) fail(e.loc, "integer division by zero");
+      // By zero: 0, as NumPy's integer floor_divide and remainder (docs/adr/0014).
+      if ((op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod) && y == 0) return r;
+      if (op == BinaryOperator::Div && y == 0) fail(e.loc, "integer division by zero");
       switch (op) {
         case BinaryOperator::Add: r.u = x + y; break;
         case BinaryOperator::Sub: r.u = x - y; break;
@@ -82,8 +83,13 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
     case NumClass::Bool:
     case NumClass::Signed: {
       std::int64_t x = a.i, y = b.i;
-      bool div = op == BinaryOperator::Div || op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod;
-      if (div && y == 0) fail(e.loc, "integer division by zero");
+      // By zero: 0, as NumPy's integer floor_divide and remainder; by -1 without the trap of
+      // INT64_MIN / -1 (docs/adr/0014).
+      if ((op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod) && (y == 0 || y == -1)) {
+        r.i = op == BinaryOperator::FloorDiv && y == -1 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x)) : 0;
+        return r;
+      }
+      if (op == BinaryOperator::Div && y == 0) fail(e.loc, "integer division by zero");
       switch (op) {
         case BinaryOperator::Add: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y)); break;
         case BinaryOperator::Sub: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)); break;
@@ -103,7 +109,9 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
           break;
         }
         case BinaryOperator::Pow:
-          if (y < 0) fail(e.loc, "negative integer power");
+          if (y < 0)
+            fail(e.loc, "integer power " + std::to_string(x) + " ** " + std::to_string(y) +
+                            ": an integer to a negative integer power has no integer value (NumPy raises ValueError)");
           r.i = static_cast<std::int64_t>(ipow<std::uint64_t>(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
           break;
         case BinaryOperator::BitAnd: r.i = x & y; break;
@@ -740,6 +748,30 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
   std::vector<Dimension> cdims;
   cond.collect(cdims);
   const FieldVal &x = a.field, &y = b.field;
+  // A branch whose region (where the condition holds, resp. not, over the branch's extent along
+  // the condition's dimensions) is empty contributes no point: gt4py's result is the other
+  // branch, whose extent alone bounds the other dimensions (concat_where(I < 0, a, b) is b).
+  auto contributes = [&](const FieldVal& f, bool want) {
+    std::vector<Range> rs;
+    for (const Dimension& cd : cdims) {
+      int p = f.find(cd);
+      Range r = p >= 0 ? f.ranges[static_cast<std::size_t>(p)] : Range::unbounded();
+      auto u = ctx_.universe.find(cd.name);
+      if (u != ctx_.universe.end()) r = {std::max(r.lo, u->second.lo), std::min(r.hi, u->second.hi)};
+      if (r.lo <= -kUnbounded || r.hi >= kUnbounded) return true;  // not known to be empty
+      if (r.size() == 0) return false;
+      rs.push_back(r);
+    }
+    std::vector<std::int64_t> idx(rs.size());
+    for (std::size_t d = 0; d < rs.size(); ++d) idx[d] = rs[d].lo;
+    for (;;) {
+      if (cond.holds(cdims, idx) == want) return true;
+      std::size_t d = 0;
+      while (d < rs.size() && ++idx[d] == rs[d].hi) idx[d] = rs[d].lo, ++d;
+      if (d == rs.size()) return false;
+    }
+  };
+  const bool x_in = contributes(x, true), y_in = contributes(y, false);
   std::vector<Dimension> dims = frontend::union_dims(frontend::union_dims(x.dims, y.dims), cdims);
   std::vector<Range> ranges(dims.size());
   for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -748,6 +780,7 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
     Range ry = py >= 0 ? y.ranges[static_cast<std::size_t>(py)] : Range::unbounded();
     bool on_cond = std::find(cdims.begin(), cdims.end(), dims[d]) != cdims.end();
     if (!on_cond) {
+      if (x_in != y_in) rx = ry = x_in ? rx : ry;
       ranges[d] = {std::max(rx.lo, ry.lo), std::min(rx.hi, ry.hi)};
       if (ranges[d].hi < ranges[d].lo) ranges[d].hi = ranges[d].lo;
       continue;

@@ -340,6 +340,10 @@ class EmbeddedProgram final : public Program {
       if (target.find(value.dims[d]) < 0)
         fail(loc, "'" + op + "' returns a field over " + dims_str(value.dims) + " but '" + out + "' is over " +
                       dims_str(target.dims));
+    // An empty domain writes nothing, so nothing needs to cover it (a concat_where over it has
+    // no points left to keep in any dimension).
+    for (const Range& r : domain)
+      if (r.size() == 0) return;
     bool covered = true, shifted = false;
     for (std::size_t d = 0; d < target.dims.size(); ++d) {
       if (pos[d] < 0 || domain[d].size() == 0) continue;

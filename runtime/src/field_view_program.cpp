@@ -126,43 +126,6 @@ std::vector<ConnectivityParameter> connectivities_of(const TypedDefinition& def)
   return out;
 }
 
-std::vector<DirectNeighbourRead> direct_neighbour_reads(const TypedDefinition& def) {
-  std::vector<DirectNeighbourRead> out;
-  std::set<std::tuple<std::string, std::int64_t, std::string>> have;
-  std::set<const TypedDefinition*> seen;
-  auto add = [&](const FieldOffset& o, std::int64_t k, const SourceLocation& loc) {
-    if (have.insert({o.name, k, loc.str()}).second) out.push_back({o.name, k, loc.str()});
-  };
-  std::function<void(const TypedDefinition&)> in_def;
-  std::function<void(const TExpr&)> in_expr = [&](const TExpr& e) {
-    for (const auto& a : e.args) in_expr(*a);
-    for (const ShiftStep& s : e.shifts) {
-      if (s.kind == ShiftStep::Kind::Neighbor) add(s.offset, s.amount, e.loc);
-      if (s.index_field) in_expr(*s.index_field);
-    }
-    // One entry picked from all neighbours gathered right there.
-    if (e.kind == TExprKind::LocalIndex && !e.args.empty() && e.args[0]->kind == TExprKind::Shift)
-      for (const ShiftStep& s : e.args[0]->shifts)
-        if (s.kind == ShiftStep::Kind::AllNeighbors && s.offset.targets.size() > 1 && s.offset.targets[1] == e.dim)
-          add(s.offset, static_cast<std::int64_t>(e.index), e.loc);
-    if (e.callee) in_def(*e.callee);
-  };
-  in_def = [&](const TypedDefinition& d) {
-    if (!seen.insert(&d).second) return;
-    std::function<void(const std::vector<TStmt>&)> stmts = [&](const std::vector<TStmt>& body) {
-      for (const TStmt& s : body) {
-        if (s.value) in_expr(*s.value);
-        stmts(s.body);
-        stmts(s.orelse);
-      }
-    };
-    stmts(d.body);
-    for (const auto& c : d.calls) in_def(*c.callee);
-  };
-  in_def(def);
-  return out;
-}
-
 Signature field_view_signature(const TypedDefinition& def) {
   Signature sig;
   sig.program_name = def.name;
@@ -213,16 +176,6 @@ std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& pro
     for (const auto& p : connectivities_of(*c)) all.emplace(p.name, p);
   std::vector<ConnectivityParameter> out;
   for (auto& [name, p] : all) out.push_back(p);
-  return out;
-}
-
-std::vector<DirectNeighbourRead> direct_neighbour_reads(const FieldViewProgram& program) {
-  if (!program.orchestration) return direct_neighbour_reads(*program.definition);
-  std::vector<DirectNeighbourRead> out;
-  std::set<std::string> have;
-  for (const TypedDefinition* c : program.orchestration->callees)
-    for (const auto& r : direct_neighbour_reads(*c))
-      if (have.insert(r.table + ":" + std::to_string(r.column) + ":" + r.where).second) out.push_back(r);
   return out;
 }
 

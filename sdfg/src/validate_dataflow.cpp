@@ -398,6 +398,9 @@ std::string constant_out_of_bounds(const Subset& s, const DataDescriptor& d) {
     std::optional<long long> off = 0;
     if (i < d.offset.size()) off = d.offset[i].as_integer();
     if (!lo || !hi || !off || !tile || *tile != 1) continue;
+    // An empty range (end before start for its step's sign: a map over an empty domain) accesses
+    // nothing, so no index of it is outside.
+    if (auto step = r.step.as_integer(); step && ((*step > 0 && *hi < *lo) || (*step < 0 && *hi > *lo))) return {};
     long long first = std::min(*lo, *hi) + *off;
     long long last = std::max(*lo, *hi) + *off;
     if (first < 0 || (size && last >= *size)) {

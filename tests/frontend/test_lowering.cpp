@@ -228,10 +228,12 @@ TEST_CASE("lowering: broadcast without reads and concat_where on the map index",
   CHECK(ts[0]->code.code == "__out = 1.0");
   CHECK(ts[0]->in_connectors.empty());
   CHECK(ts[1]->code.code == "__out = __in_s_0");
-  // The shifted read of a branch goes through the whole container at a clamped index: the
-  // tasklet evaluates both branches, also at K = 0 where f(K - 1) is outside f (ADR 0014).
+  // The shifted read of a branch goes through the whole container, at the raw index where the
+  // branch is taken (checked by the generated code) and at a clamped one elsewhere: the tasklet
+  // evaluates both branches, also at K = 0 where f(K - 1) is outside f (ADR 0014).
   CHECK(ts[2]->code.code ==
-        "__out = (__all_f[__I, min(max((__K - 1), 0), __f_K_size - 1)] if ((__K > 0) and (__K < n)) else __in_f_0)");
+        "__t0 = ((__K > 0) and (__K < n))\n"
+        "__out = (__all_f[__I, ((__K - 1) if __t0 else min(max((__K - 1), 0), __f_K_size - 1))] if __t0 else __in_f_0)");
 }
 
 TEST_CASE("lowering: expressions at the nesting limit type-check and lower", "[lowering]") {

@@ -197,13 +197,21 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
     }
   }
 
-  // A batch that fails as a whole is split in halves until each finding names one program.
-  auto bisect = [&] {
+  // A batch that fails as a whole is split in halves until each finding names one program; when
+  // no half fails alone, the programs fail only together, and the batch is the finding.
+  auto bisect = [&](const std::string& variant, const std::string& error) {
     std::vector<const SubProgram*> lo(programs.begin(), programs.begin() + static_cast<long>(programs.size() / 2));
     std::vector<const SubProgram*> hi(programs.begin() + static_cast<long>(programs.size() / 2), programs.end());
     for (auto* half : {&lo, &hi})
       for (Finding& f : run_programs(*half, dir.string() + "-" + std::to_string(half->front()->number), true, summary))
         out.push_back(std::move(f));
+    if (out.empty()) {
+      Finding f = finding(*programs.front(), variant, "programs " + std::to_string(programs.front()->number) + ".." +
+                                                          std::to_string(programs.back()->number) +
+                                                          " fail together, none alone: " + error);
+      f.source = source;
+      out.push_back(std::move(f));
+    }
     return out;
   };
   const bool split = isolate && programs.size() > 1;
@@ -212,7 +220,7 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
   try {
     fv = runtime::load_field_view_source(source, kProgramName, (dir / "fuzz.py").string());
   } catch (const std::exception& e) {
-    if (split) return bisect();
+    if (split) return bisect("frontend", e.what());
     // Refused by the frontend: right only where every backend has to refuse.
     if (!all_refused) out.push_back(finding(*programs.front(), "frontend", std::string("refused: ") + e.what()));
     return out;
@@ -233,7 +241,7 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
       continue;
     }
     if (!error.empty()) {
-      if (split) return bisect();
+      if (split) return bisect(variant, error);
       out.push_back(finding(*programs.front(), variant, "refused a valid program: " + error));
       continue;
     }

@@ -58,6 +58,7 @@ class Generator : Dice {
   void choose_domain(SubProgram& sp, bool want_error);
   void scan_program(SubProgram& sp);
   bool alias_output(SubProgram& sp);
+  bool negative_power(SubProgram& sp);
 };
 
 NodeP Generator::literal(DType t, double v) {
@@ -307,6 +308,11 @@ NodeP Generator::float_divisor() {
 }
 
 NodeP Generator::int_divisor() {
+  if (opt_.zero_divisors && !scan_body_ && chance(0.2)) {
+    // An int32 field with zeros: x // 0 and x % 0 are 0 (NumPy's value, docs/adr/0014).
+    NodeP f = field_leaf(DType::Int32);
+    return chance(0.4) ? shifted(f) : f;
+  }
   int r = uniform(0, 2);
   if (r == 0 && !scan_body_) {
     Node n;
@@ -619,8 +625,34 @@ SubProgram Generator::program(std::uint64_t number, std::uint64_t seed) {
   sp.out_dims = dims;
   sp.vars = vars_;
   if (want_error && opt_.aliased_outputs && chance(0.3) && alias_output(sp)) return sp;
+  if (want_error && opt_.negative_int_powers && chance(0.2) && negative_power(sp)) return sp;
   choose_domain(sp, want_error);
   return sp;
+}
+
+// An integer to a negative integer power at every point (`n1 ** (n0 - 21)`, n0 <= 20): NumPy
+// raises, so every backend must refuse it, wherever the domain is.
+bool Generator::negative_power(SubProgram& sp) {
+  Node n;
+  n.kind = Node::Kind::Field;
+  n.dtype = DType::Int32;
+  n.dims = kAllDims;
+  n.bound = 20;
+  n.name = "n0";
+  NodeP n0 = make_node(n);
+  n.name = "n1";
+  NodeP n1 = make_node(n);
+  NodeP e = binary("-", n0, literal(DType::Int32, 21), DType::Int32, 41);
+  NodeP p = binary("**", n1, e, DType::Int32, 1);
+  const NodeP& first = sp.results[0];
+  if (first->dtype == DType::Float64 ? first->bound >= kToIntLimit : first->bound > kIntLimit / 2) return false;
+  NodeP r = first->dtype == DType::Int32 ? first : astype(first, DType::Int32);
+  sp.results = {lift(binary("+", r, p, DType::Int32, r->bound + 1), kAllDims)};
+  sp.out_dims = kAllDims;
+  choose_domain(sp, false);
+  sp.expect_error = true;
+  sp.why = "n1 ** (n0 - 21): an integer to a negative integer power";
+  return true;
 }
 
 // `f(a, out=a)` where f reads `a` at an offset: the result would depend on the order in which

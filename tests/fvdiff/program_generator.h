@@ -29,6 +29,10 @@ struct GeneratorOptions {
   bool direct_shifts_near_missing = true;
   /// Unstructured batches whose connectivity tables are int64 (else int32).
   bool int64_tables = true;
+  /// `//` and `%` by int32 fields that hold zeros (NumPy gives 0 there, as every backend).
+  bool zero_divisors = true;
+  /// Programs made to be refused for an integer to a negative integer power (NumPy raises).
+  bool negative_int_powers = true;
   bool scans = true;
   bool tuples = true;
   int max_depth = 4;

@@ -39,17 +39,10 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 
 /// What the CI run generates (see GeneratorOptions for constructs a backend still gets wrong).
 GeneratorOptions ci_options() {
-  // Fixed (branch fix) and on: x ** int on embedded, guarded concat_where reads on cpu,
-  // f(a, out=a) read at an offset. Still wrong after that fix, and off until fixed:
-  //  - the lowered SDFG compiled as it is (cpu-lowered) neither refuses a direct shift to a -1
-  //    neighbour nor takes int64 tables (the checks live in the field-view path only);
-  //  - the auto-optimized cpu path refuses valid programs whose direct shift column holds a -1
-  //    only in rows outside the output domain.
-  GeneratorOptions o;
-  o.missing_neighbour_shifts = false;
-  o.int64_tables = false;
-  o.direct_shifts_near_missing = false;
-  return o;
+  // Every construct is on: the gaps once excluded here (-1 checks of the lowered SDFG, int64
+  // tables there, direct shifts along a column with a -1 outside the domain, dead code's tables)
+  // are fixed (docs/adr/0014).
+  return GeneratorOptions{};
 }
 
 }  // namespace

@@ -134,3 +134,70 @@ TEST_CASE("fvdiff regression (seed 1, program 176): a scan into a K-sliced outpu
   // Backward from K = 3: o[3] = a[2]; o[2] = o[3] + a[1]; K = 0, 1 keep their values.
   check_everywhere(src, "p", arrays, "o", {-1, -1, 5, 3, -1, -1, 50, 30});
 }
+
+TEST_CASE("fvdiff regression (seed 1, programs 0..54 together): a map parameter shadows a scan's loop symbol of its name",
+          "[fvdiff][regression]") {
+  // The scan's loop variable is the SDFG symbol __K (-1 after a backward scan); the next call's
+  // map over (I, K) names its parameter __K too. The bounds checks of the lowered SDFG took the
+  // map's inner memlet a[__I, __K - 1] for one of the symbol's value (a[.., -2]: "reads
+  // a[-2 .. -2]") instead of ranging over the map. Only batches with both kinds of call failed
+  // (each program alone passed), which the fuzzer now reports as a finding of its own.
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.scan_operator(axis=KDim, forward=False, init=0.0)\n"
+                    "def acc(carry: float64, x: float64) -> float64:\n"
+                    "    return carry + x\n"
+                    "@gtx.field_operator\n"
+                    "def up(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return a(KDim + 1) - a(KDim - 1)\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], s: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    acc(a, out=s)\n"
+                    "    up(a, out=o, domain={IDim: (0, 2), KDim: (1, 3)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 4}, {1, 2, 4, 8, 16, 32, 64, 128}));
+  arrays.emplace("s", f64({2, 4}, {0, 0, 0, 0, 0, 0, 0, 0}));
+  arrays.emplace("o", f64({2, 4}, {-1, -1, -1, -1, -1, -1, -1, -1}));
+  // o[i, k] = a[i, k + 1] - a[i, k - 1] for k = 1, 2: 4 - 1, 8 - 2; 64 - 16, 128 - 32.
+  check_everywhere(src, "p", arrays, "o", {-1, 3, 6, -1, -1, 48, 96, -1});
+  // The backward scan: suffix sums.
+  check_everywhere(src, "p", arrays, "s", {15, 14, 12, 8, 240, 224, 192, 128});
+}
+
+TEST_CASE("fvdiff regression (seed 7, program 65): a concat_where written to an empty slice writes nothing",
+          "[fvdiff][regression]") {
+  // out=o[:, 2:2] is empty along K, and the branches' K extents ([-3, 0) and [3, 6)) do not
+  // meet. The embedded backend trimmed the concat_where's empty result in every dimension and
+  // then refused it for not covering I.
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return concat_where(IDim > 0, a(KDim + 3), a(KDim - 3))\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o[:, 2:2])\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 3, 4, 5, 6}));
+  arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
+  check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
+}
+
+TEST_CASE("fvdiff regression (seed 7, program 521): a call over an empty domain validates and writes nothing",
+          "[fvdiff][regression]") {
+  // domain K (0, 0): the lowered map's outer memlet of `a` is a[0:2, 0:-1] (end before start,
+  // step 1: empty); the validator took it for an index -1 outside a. (With a read at a negative
+  // K offset the lowering still gives a one-point outer memlet a[.., -1], refused: open.)
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return 2.0 * a\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o, domain={IDim: (0, 2), KDim: (0, 0)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 3, 4, 5, 6}));
+  arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
+  check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
+}

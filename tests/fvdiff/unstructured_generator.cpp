@@ -220,16 +220,9 @@ SubProgram MeshGenerator::program(std::uint64_t number, std::uint64_t seed) {
     if (opt_.tuples && chance(0.2)) sp.results.push_back(expr(loc, uniform(1, 2)));
     for (NodeP& r : sp.results)  // a result over the output's dimensions, not a scalar or K only
       if (r->dims != ((1u << loc) | kK)) r = binary("+", r, located(loc, false), DType::Float64, r->bound + 1);
-    // Only the variables the results read: the cpu backend's signature leaves out the tables
-    // that dead code alone uses (and refuses them as unknown arguments; docs/testing.md).
-    std::set<const Node*> live;
-    std::function<void(const Node&)> mark = [&](const Node& x) {
-      if (x.kind == Node::Kind::Var && live.insert(x.var).second) mark(*x.var);
-      for (const NodeP& a : x.args) mark(*a);
-    };
-    for (const NodeP& r : sp.results) mark(*r);
-    for (const auto& v : vars_)
-      if (live.count(v.second.get())) sp.vars.push_back(v);
+    // Every variable, also those no result reads: dead code must not change the program's
+    // signature (its tables are arguments on every backend).
+    sp.vars = vars_;
     sp.out_dims = (1u << loc) | kK;
     // K range: the shifts' margins (no guarded reads on K here), maybe one level less.
     std::int64_t klo = 0, khi = 0;

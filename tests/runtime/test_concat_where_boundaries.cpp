@@ -128,3 +128,69 @@ TEST_CASE("concat_where: I, J and K boundaries of a 3-D field, conditions joined
         }
   }
 }
+
+namespace {
+
+const char* kRegions = R"(
+IK = Field[[I, K], float64]
+
+@gtx.field_operator
+def never_true(a: IK, b: IK) -> IK:
+    return concat_where(I < 0, a(K + 1), b)
+
+@gtx.field_operator
+def never_false(a: IK, b: IK) -> IK:
+    return concat_where(I >= 0, a, b(K + 1))
+
+@gtx.program
+def empty_regions(a: IK, b: IK, o1: IK, o2: IK):
+    never_true(a, b, out=o1)
+    never_false(a, b, out=o2)
+
+@gtx.field_operator
+def reads_past_top(a: IK) -> IK:
+    return concat_where(K > 0, a(K + 1), 0.0)
+
+@gtx.program
+def taken_reads_outside(a: IK, o1: IK):
+    reads_past_top(a, out=o1)
+)";
+
+}  // namespace
+
+TEST_CASE("concat_where: a branch whose region is empty is the other branch everywhere",
+          "[runtime][concat_where][boundaries]") {
+  // gt4py: concat_where(I < 0, x, b) is b over b's domain, whatever x's extent (x = a(K + 1)
+  // lacks the last K level). Regression: the embedded backend cut the result to x's K extent
+  // (fuzzer seed 2004, program 97).
+  const std::int64_t ni = 3, nk = 4;
+  Arguments args;
+  args.arrays.emplace("a", make({ni, nk}, [](auto i) { return wave(i); }));
+  args.arrays.emplace("b", make({ni, nk}, [](auto i) { return wave(i, 3) * 7; }));
+  for (const char* o : {"o1", "o2"}) args.arrays.emplace(o, full({ni, nk}, -99.0));
+  const Field &a = args.arrays.at("a"), &b = args.arrays.at("b");
+  for (const auto& r : test::run_three_ways(load(kRegions, "empty_regions"), args)) {
+    require_ok(r);
+    INFO(r.path);
+    for (std::int64_t i = 0; i < ni; ++i)
+      for (std::int64_t k = 0; k < nk; ++k) {
+        CHECK(at(r.args.arrays.at("o1"), {i, k}) == at(b, {i, k}));
+        CHECK(at(r.args.arrays.at("o2"), {i, k}) == at(a, {i, k}));
+      }
+  }
+}
+
+TEST_CASE("concat_where: a read outside the field in the branch taken is refused on every path",
+          "[runtime][concat_where][boundaries]") {
+  // At K = nk - 1 the branch K > 0 is taken and reads a(K + 1), outside the field. Regression:
+  // the cpu backend clamped that read (a[nk - 1] instead of an error).
+  const std::int64_t ni = 2, nk = 4;
+  Arguments args;
+  args.arrays.emplace("a", make({ni, nk}, [](auto i) { return wave(i); }));
+  args.arrays.emplace("o1", full({ni, nk}, -99.0));
+  for (const auto& r : test::run_three_ways(load(kRegions, "taken_reads_outside"), args)) {
+    INFO(r.path << ": " << r.error);
+    CHECK(r.error != "");
+    if (r.path != "embedded") CHECK(r.error.find("index 4 in dimension 1 is outside [0, 4)") != std::string::npos);
+  }
+}

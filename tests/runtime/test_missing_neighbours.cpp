@@ -1,10 +1,16 @@
 // Connectivity tables with -1 entries (no neighbour) and of both index dtypes, int32 and int64,
-// on the embedded backend, the cpu backend as lowered and after auto_optimize. A direct read of
-// a missing neighbour has no value: every path refuses it with a located error. Neighbour
-// reductions skip -1 entries. Regressions: the cpu backend read entry 0 for a missing
-// neighbour, and refused int64 tables.
+// on the embedded backend, the cpu backend as lowered and after auto_optimize, and the lowered
+// SDFG saved as a file and run from it. A direct read of a missing neighbour has no value:
+// every path refuses it with a located error, where the call's domain reads it (a -1 outside
+// the domain is fine). Neighbour reductions skip -1 entries. Regressions: the cpu backend read
+// entry 0 for a missing neighbour (and still did for an SDFG run as a file), refused int64
+// tables, and refused a -1 outside the domain.
+#include <filesystem>
+
 #include "embedded_test_util.h"
 #include "three_ways.h"
+#include "weir/frontend/lowering.h"
+#include "weir/sdfg/serialize.h"
 
 using namespace weir;
 using namespace weir::runtime;
@@ -47,6 +53,31 @@ def pick(v: VF, out: EF):
 @gtx.program
 def reduce(v: VF, out: EF):
     summed(v, out=out)
+
+@gtx.program
+def direct_head(v: VF, out: EF):
+    second(v, out=out, domain={E: (0, 2)})
+
+@gtx.program
+def direct_tail(v: VF, out: EF):
+    second(v, out=out, domain={E: (1, 4)})
+
+@gtx.field_operator
+def guarded(v: VF) -> EF:
+    return neighbor_sum(v(E2V), axis=E2VDim) + v(E2V[1]) * 0.0
+
+@gtx.program
+def reduce_then_direct(v: VF, out: EF):
+    guarded(v, out=out, domain={E: (3, 4)})
+
+@gtx.field_operator
+def dead(v: VF, e: EF) -> EF:
+    unused = v(E2V[1])
+    return e * 2.0
+
+@gtx.program
+def dead_table(v: VF, e: EF, out: EF):
+    dead(v, e, out=out)
 )";
 
 const std::vector<double> kV{1.5, 20.0, 300.0, -4000.0};
@@ -98,8 +129,16 @@ TEST_CASE("neighbours: a direct read of a missing neighbour is refused, located,
       for (const auto& r : test::run_three_ways(load(kReads, prog), arguments(dtype, true))) {
         INFO(r.path << ": " << r.error);
         CHECK(r.error.find("test.py:") != std::string::npos);
-        if (r.path == "embedded") CHECK(r.error.find("undefined at (E=2)") != std::string::npos);
-        else CHECK(r.error.find("neighbour 1 of 'E2V' is missing at row 2") != std::string::npos);
+        if (r.path == "embedded") {
+          CHECK(r.error.find("undefined at (E=2)") != std::string::npos);
+        } else {
+          // The generated code's index check: the container, the index, the table entry read
+          // (the shift's location in the source) and the map point (row 2).
+          CHECK(r.error.find("of 'v': index -1 in dimension 0 is outside [0, 4)") != std::string::npos);
+          CHECK(r.error.find("the index is E2V[") != std::string::npos);
+          CHECK(r.error.find("=2") != std::string::npos);
+          CHECK(r.error.find("missing neighbour") != std::string::npos);
+        }
       }
     }
   }
@@ -122,5 +161,76 @@ TEST_CASE("neighbours: reductions skip -1 entries on int32 and int64 tables", "[
       // sum + max per edge: (1.5 + 20) + 20, (20 + 300) + 300, vertex 3 only: -4000 - 4000, (300 - 4000) + 300
       CHECK(out_of(r.args) == std::vector<double>{41.5, 620.0, -8000.0, -3400.0});
     }
+  }
+}
+
+TEST_CASE("neighbours: only the rows of the call's domain are read directly", "[runtime][unstructured][neighbours]") {
+  // -1 at edge 2, column 1. Domain rows 0, 1: no -1 read; the rest of out keeps -7.
+  for (ScalarType dtype : {ScalarType::Int32, ScalarType::Int64}) {
+    INFO(to_string(dtype));
+    for (const auto& r : test::run_three_ways(load(kReads, "direct_head"), arguments(dtype, true))) {
+      INFO(r.path << ": " << r.error);
+      REQUIRE(r.error == "");
+      CHECK(out_of(r.args) == std::vector<double>{20.0, 300.0, -7.0, -7.0});
+    }
+    // Rows 1..3 include edge 2: refused by every path, located.
+    for (const auto& r : test::run_three_ways(load(kReads, "direct_tail"), arguments(dtype, true))) {
+      INFO(r.path << ": " << r.error);
+      CHECK(r.error.find("test.py:") != std::string::npos);
+      if (r.path != "embedded") CHECK(r.error.find("index -1 in dimension 0") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("neighbours: a direct read beside a reduction, away from the -1, runs", "[runtime][unstructured][neighbours]") {
+  // Edge 3 only: (v[2] + v[3]) + v[3] * 0 = 300 - 4000.
+  for (const auto& r : test::run_three_ways(load(kReads, "reduce_then_direct"), arguments(ScalarType::Int32, true))) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    CHECK(out_of(r.args) == std::vector<double>{-7.0, -7.0, -7.0, -3700.0});
+  }
+}
+
+TEST_CASE("neighbours: the lowered SDFG run as a file checks -1 and takes int64 tables", "[runtime][unstructured][neighbours]") {
+  // `weir sdfg test.py::direct -o direct.sdfg`, then `weir run direct.sdfg --backend cpu`: the
+  // checks travel in the SDFG (index checks in the generated code, the recorded tables).
+  namespace fs = std::filesystem;
+  const fs::path file = test::shared_cache_dir("neighbours-sdfg-file") / "direct.sdfg";
+  save_sdfg(*frontend::lower_to_sdfg(*load(kReads, "direct").definition), file.string());
+  std::shared_ptr<const SDFG> loaded = load_sdfg(file.string());
+  ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("three-ways").c_str(), 1);
+  auto cpu = make_backend("cpu");
+  CompilableProgram c{loaded, {}, file.string()};
+  for (ScalarType dtype : {ScalarType::Int32, ScalarType::Int64}) {
+    INFO(to_string(dtype));
+    Arguments ok = arguments(dtype, false);
+    prepare(*cpu, c)->run(ok);
+    CHECK(out_of(ok) == std::vector<double>{20.0, 300.0, 1.5, -4000.0});
+    CHECK(ok.arrays.at("E2V").dtype() == dtype);
+    Arguments bad = arguments(dtype, true);
+    try {
+      prepare(*cpu, c)->run(bad);
+      FAIL("a -1 read directly must be refused");
+    } catch (const weir::Error& e) {
+      std::string m = e.what();
+      INFO(m);
+      CHECK(m.find("state '") != std::string::npos);
+      CHECK(m.find("map '") != std::string::npos);
+      CHECK(m.find("of 'v': index -1 in dimension 0 is outside [0, 4)") != std::string::npos);
+      CHECK(m.find("the index is E2V[") != std::string::npos);
+      CHECK(m.find("test.py:") != std::string::npos);  // the memlet's debuginfo, saved in the file
+    }
+  }
+}
+
+TEST_CASE("neighbours: a table only dead code uses is an argument on every path", "[runtime][unstructured][neighbours]") {
+  // The @program's signature includes E2V (the embedded backend's does); the lowering reads it
+  // nowhere. Regression: the cpu backend refused it as an unknown argument.
+  Arguments args = arguments(ScalarType::Int32, true);
+  args.arrays.emplace("e", make({4}, [](std::int64_t i) { return 0.5 * static_cast<double>(i) - 1.0; }));
+  for (const auto& r : test::run_three_ways(load(kReads, "dead_table"), args)) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    CHECK(out_of(r.args) == std::vector<double>{-2.0, -1.0, 0.0, 1.0});
   }
 }

@@ -58,9 +58,7 @@ inline std::vector<PathResult> run_three_ways(const runtime::FieldViewProgram& p
     for (const Diagnostic& d : validate(*sdfg)) diags += d.str() + "\n";
     REQUIRE(diags == "");
     runtime::CompilableProgram c{sdfg, p.options, p.origin};
-    auto prog = runtime::with_connectivity_checks(runtime::prepare(*cpu, c), runtime::connectivities_of(*p.definition),
-                                                  runtime::direct_neighbour_reads(*p.definition));
-    prog->run(a);
+    runtime::prepare(*cpu, c)->run(a);  // as an SDFG file runs: the checks come with the SDFG
   });
   attempt("cpu+auto-optimize", [&](runtime::Arguments& a) { runtime::run(*cpu, p, a); });
   return out;

@@ -42,6 +42,17 @@ struct PyVar {
   bool writable = false;
   /// Writes go through PyContext::write_hook (write-conflict resolution).
   bool hooked = false;
+  /// Run-time index checks (CodegenOptions::bounds_checks; bounds_checks.cpp): the C++ extent
+  /// of each dimension (as `strides`; `squeezed_extents` as `squeezed_strides`); every index
+  /// but a literal 0 becomes weir_index(i, extent, site, dim). Empty: unchecked.
+  std::vector<std::string> extents, squeezed_extents;
+  /// What the check's error names first: "state 'main', tasklet 't', connector '__all_v' of 'v'".
+  std::string check_site;
+  /// The enclosing maps' parameters (C++ names) whose values the error names.
+  std::vector<std::string> check_point;
+  /// Where a value connector's value comes from ("E2V[__i0, 1] (file.py:12:16)"), named by
+  /// the error of a check whose index is that connector.
+  std::string origin;
 
   /// A read-only value.
   static PyVar value(std::string cpp, ScalarType type) {

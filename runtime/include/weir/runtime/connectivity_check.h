@@ -3,12 +3,17 @@
 // entry outside the indexed dimension would read out of bounds (docs/adr/0005).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "weir/runtime/arguments.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/program.h"
+
+namespace weir {
+class SDFG;
+}
 
 namespace weir::runtime {
 
@@ -21,19 +26,27 @@ namespace weir::runtime {
 void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
                           const Arguments& args);
 
-/// Refuses tables with -1 in a column the program reads directly (`direct`): compiled code has
-/// no value to give there, and must not invent one (the embedded backend refuses the same
-/// program where such a point reaches an output). Throws ProgramError "file.py:12:16:
-/// neighbour 1 of 'E2V' is missing at row 3 (entry [3, 1] is -1) ...". Rows outside the
-/// domain of the call are not told apart: the whole column is checked (docs/adr/0014).
-void check_direct_neighbours(const std::vector<DirectNeighbourRead>& direct, const Arguments& args);
+/// Calls `fn` with the int64 tables of `connectivities` in `args` swapped for int32 copies where
+/// `sig` takes int32 (entries that do not fit: ArgumentError), and puts the caller's tables back
+/// afterwards, also when `fn` throws.
+void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig, Arguments& args,
+                       const std::function<void()>& fn);
 
-/// `program`, whose run() first checks its connectivity tables with check_connectivities and
-/// check_direct_neighbours. Tables passed as int64 where the program takes int32 (the lowering
-/// declares int32 tables; the README promises both) run through an int32 copy; the caller's
-/// table is left as it was.
+/// The connectivity tables an SDFG's lowering recorded (its attribute `weir_connectivities`,
+/// written by frontend::lower_to_sdfg), so that an SDFG run as a file checks its tables as the
+/// field-view program would; empty for other SDFGs. Throws ArgumentError for a malformed record.
+std::vector<ConnectivityParameter> recorded_connectivities(const SDFG& sdfg);
+
+/// `program`, whose run() first checks its connectivity tables with check_connectivities.
+/// Tables passed as int64 where the program takes int32 (the lowering declares int32 tables;
+/// the README promises both) run through an int32 copy; the caller's table is left as it was.
+/// A -1 read by a direct shift (`v(E2V[1])`) is caught by the generated code's index checks,
+/// at the points the program reads (docs/adr/0014).
 std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> program,
-                                                  std::vector<ConnectivityParameter> connectivities,
-                                                  std::vector<DirectNeighbourRead> direct = {});
+                                                  std::vector<ConnectivityParameter> connectivities);
+
+/// The program with_connectivity_checks wrapped (`program` itself when it is no such wrapper),
+/// for callers that time the compiled code alone on inputs valid by construction (benchmarks).
+std::shared_ptr<Program> without_connectivity_checks(const std::shared_ptr<Program>& program);
 
 }  // namespace weir::runtime

@@ -67,21 +67,8 @@ struct ConnectivityParameter {
 /// The connectivities `def` and everything it calls use, sorted by name, each once.
 std::vector<ConnectivityParameter> connectivities_of(const frontend::TypedDefinition& def);
 
-/// A read of one neighbour that no reduction guards: `v(E2V[1])`, or `v(E2V)[E2VDim(1)]`. Where
-/// the table has -1 in that column the value is undefined (gt4py leaves it so).
-struct DirectNeighbourRead {
-  std::string table;        ///< the offset's name ("E2V")
-  std::int64_t column = 0;  ///< which neighbour
-  std::string where;        ///< "file.py:12:16", the shift in the source
-};
-
-/// The direct neighbour reads of `def` and everything it calls, in source order, each once.
-std::vector<DirectNeighbourRead> direct_neighbour_reads(const frontend::TypedDefinition& def);
-
-/// connectivities_of / direct_neighbour_reads of a program's definition, or of everything an
-/// orchestration function calls.
+/// connectivities_of a program's definition, or of everything an orchestration function calls.
 std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& program);
-std::vector<DirectNeighbourRead> direct_neighbour_reads(const FieldViewProgram& program);
 
 /// The program's parameters as `weir run` and argument checks see them, in the conventions of
 /// the SDFG lowering (docs/adr/0008): a field `f` over (I, J) is an array of shape

@@ -1,0 +1,106 @@
+// Integer operations whose value NumPy defines unusually or not at all, on every path (embedded,
+// cpu as lowered and run from the SDFG, cpu after auto_optimize): `//` and `%` by zero are 0
+// (NumPy's floor_divide and remainder), an integer to a negative integer power is an error
+// (NumPy raises ValueError). Regressions: the embedded backend refused division by zero, the
+// cpu backend trapped (SIGFPE) there, and returned 1 for a negative run-time exponent.
+#include <limits>
+
+#include "embedded_test_util.h"
+#include "three_ways.h"
+
+using namespace weir;
+using namespace weir::runtime;
+using namespace weir::test::embedded;
+
+namespace {
+
+const char* kOps = R"(
+IF = Field[[I], int32]
+LF = Field[[I], int64]
+
+@gtx.field_operator
+def divmod_(a: IF, b: IF) -> tuple[IF, IF]:
+    return a // b, a % b
+
+@gtx.program
+def floor_div_mod(a: IF, b: IF, q: IF, r: IF):
+    divmod_(a, b, out=(q, r))
+
+@gtx.field_operator
+def wide_div(a: LF, b: LF) -> LF:
+    return a // b
+
+@gtx.program
+def floor_div64(a: LF, b: LF, q: LF):
+    wide_div(a, b, out=q)
+
+@gtx.field_operator
+def power(a: IF, e: IF) -> IF:
+    return a ** e
+
+@gtx.program
+def int_power(a: IF, e: IF, p: IF):
+    power(a, e, out=p)
+)";
+
+Field ints(const std::vector<double>& v, ScalarType t = ScalarType::Int32) {
+  return make({static_cast<std::int64_t>(v.size())}, [&](std::int64_t i) { return v[static_cast<std::size_t>(i)]; }, t);
+}
+
+std::vector<double> values(const Field& f) {
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("integer faults: // and % by zero are 0 on every path, as in NumPy", "[runtime][integers]") {
+  // NumPy: np.array([7, -7, 5, 0, -9], np.int32) // np.array([0, 2, 0, -3, 4]) = [0, -4, 0, 0, -3]
+  // and % = [0, 1, 0, 0, 3] (with a divide-by-zero warning).
+  Arguments args;
+  args.arrays.emplace("a", ints({7, -7, 5, 0, -9}));
+  args.arrays.emplace("b", ints({0, 2, 0, -3, 4}));
+  args.arrays.emplace("q", ints({11, 11, 11, 11, 11}));
+  args.arrays.emplace("r", ints({11, 11, 11, 11, 11}));
+  for (const auto& r : test::run_three_ways(load(kOps, "floor_div_mod"), args)) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    CHECK(values(r.args.arrays.at("q")) == std::vector<double>{0, -4, 0, 0, -3});
+    CHECK(values(r.args.arrays.at("r")) == std::vector<double>{0, 1, 0, 0, 3});
+  }
+}
+
+TEST_CASE("integer faults: INT64_MIN // -1 wraps instead of trapping", "[runtime][integers]") {
+  // NumPy: np.array([-2**63], np.int64) // -1 = [-2**63] (overflow wraps); 6 // -1 = -6.
+  const double lowest = static_cast<double>(std::numeric_limits<std::int64_t>::min());
+  Arguments args;
+  args.arrays.emplace("a", ints({lowest, 6}, ScalarType::Int64));
+  args.arrays.emplace("b", ints({-1, -1}, ScalarType::Int64));
+  args.arrays.emplace("q", ints({0, 0}, ScalarType::Int64));
+  for (const auto& r : test::run_three_ways(load(kOps, "floor_div64"), args)) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    CHECK(values(r.args.arrays.at("q")) == std::vector<double>{lowest, -6});
+  }
+}
+
+TEST_CASE("integer faults: an integer to a negative run-time power is an error on every path", "[runtime][integers]") {
+  Arguments args;
+  args.arrays.emplace("a", ints({3, 2, 5, 4}));
+  args.arrays.emplace("e", ints({2, -1, 0, 1}));
+  args.arrays.emplace("p", ints({0, 0, 0, 0}));
+  for (const auto& r : test::run_three_ways(load(kOps, "int_power"), args)) {
+    INFO(r.path << ": " << r.error);
+    CHECK(r.error.find("integer power 2 ** -1: an integer to a negative integer power") != std::string::npos);
+    if (r.path == "embedded") CHECK(r.error.find("test.py:") != std::string::npos);
+    else CHECK(r.error.find("state '") != std::string::npos);
+  }
+  // Without the negative exponent: 3**2, 2**3, 5**0, 4**1.
+  args.arrays.at("e") = ints({2, 3, 0, 1});
+  for (const auto& r : test::run_three_ways(load(kOps, "int_power"), args)) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    CHECK(values(r.args.arrays.at("p")) == std::vector<double>{9, 8, 1, 4});
+  }
+}
