@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "weir/pycode/source.h"
+#include "weir/frontend/python_syntax.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/field_view_program.h"
