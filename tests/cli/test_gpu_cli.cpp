@@ -78,7 +78,7 @@ TEST_CASE("weir run --backend gpu without a CUDA device: exit 1, 'no CUDA device
   CHECK_THAT(r.out, Catch::Contains("no CUDA device"));
 }
 
-TEST_CASE("weir compile --backend gpu: exit 1 until CUDA code generation exists; --gpu-arch is checked", "[cli][gpu]") {
+TEST_CASE("weir compile --backend gpu: exit 1 until CUDA code generation exists, --gpu-arch is checked", "[cli][gpu]") {
   fs::path dir = weir::test::scratch_dir("cli-gpu-compile");
   std::string cache = "WEIR_CACHE_DIR=" + q(dir / "cache");
   auto r = run_weir("compile --backend gpu --gpu-arch sm_80 " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")), cache);

@@ -67,7 +67,7 @@ bool file_contains(const fs::path& p, const std::string& needle) {
 
 }  // namespace
 
-TEST_CASE("nvcc: CUDACXX wins and must name an executable; the toolkit's default place is the fallback", "[runtime][gpu]") {
+TEST_CASE("nvcc: CUDACXX wins and must name an executable, the toolkit's default place is the fallback", "[runtime][gpu]") {
   {
     ScopedEnv env("CUDACXX", "/nonexistent/bin/nvcc");
     CHECK_THROWS_WITH(find_nvcc(), "CUDACXX is '/nonexistent/bin/nvcc', which is not an executable");

@@ -339,7 +339,7 @@ TEST_CASE("gpu-transform: control flow reads host mirrors of what lives in GPU m
       for (SDFGState* st : g->all_states()) in_body = in_body || st->path() == "gpu_body/main";
       CHECK(in_body);
     } else {
-      CHECK(e->data.condition.code == "(host_C)[0] > 0 and (host_A)[0, 0] > -100");
+      CHECK(e->data.condition.code == "host_C[0] > 0 and host_A[0, 0] > -100");
       CHECK(g->data("host_C").storage == StorageType::CPU_Heap);
       CHECK(g->data("host_A").transient);
     }
