@@ -2,7 +2,7 @@
 # Compile-only check of weir's library and CLI sources with clang++ (Debian's clang 14/16):
 # catches what GCC accepts and clang does not (e.g. lambdas capturing structured bindings)
 # without a third full build in CI. Configures BUILD_DIR (default build-clang) with clang++
-# for its compile commands, then runs `clang++ -fsyntax-only` on every source of sdfg/,
+# for its compile commands, then runs `clang++ -fsyntax-only` on every source of pycode/, sdfg/,
 # frontend/, transforms/, codegen/, runtime/, mesh/ and cli/ (JOBS at once, default 2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +18,7 @@ import json, re, sys
 root = sys.argv[2]
 for e in json.load(open(sys.argv[1])):
     f = e["file"]
-    if not re.match(re.escape(root) + r"/(sdfg|frontend|transforms|codegen|runtime|mesh|cli)/", f):
+    if not re.match(re.escape(root) + r"/(pycode|sdfg|frontend|transforms|codegen|runtime|mesh|cli)/", f):
         continue
     cmd = re.sub(r" -o \S+", "", e["command"])
     print(e["directory"] + "\t" + cmd + " -fsyntax-only")

@@ -540,8 +540,9 @@ class Lowering {
     }
     // Connectivity tables: outer arrays of the same name and shape.
     for (const auto& [name, desc] : inner->arrays) {
+      const std::string& table = name;  // (clang cannot capture a structured binding)
       if (desc.transient || (!reads.count(name) && !writes.count(name)) ||
-          std::any_of(conns.begin(), conns.end(), [&](const auto& c) { return c.first == name; }))
+          std::any_of(conns.begin(), conns.end(), [&](const auto& c) { return c.first == table; }))
         continue;
       if (!sdfg_->has_data(name)) {
         for (const sym::Expr& e : desc.shape)
