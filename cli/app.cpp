@@ -1,8 +1,8 @@
 // The `weir` command line: its commands, parsing and the mapping of errors to exit codes.
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <new>
 #include <iostream>
+#include <new>
 #include <vector>
 
 #include "commands.h"
@@ -54,7 +54,8 @@ int run_cli(int argc, char** argv) {
     std::string names;
     for (CLI::App* c : level->get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
     return print_error("unknown command '" + std::string(argv[i]) + "'" +
-                           (level == &app ? "" : " for 'weir " + level->get_name() + "'") + " (commands: " + names + ")",
+                           (level == &app ? "" : " for 'weir " + level->get_name() + "'") +
+                           " (commands: " + names + ")",
                        kExitUsage);
   }
   try {
@@ -78,11 +79,13 @@ int run_cli(int argc, char** argv) {
     return print_error(with_search_path_hint(e.what()), kExitInvalidInput);
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user named (or one beside it) cannot be read or written.
-    std::cerr << "weir: error: cannot " << (e.path1().empty() ? std::string("access files") : "use " + e.path1().string())
-              << ": " << e.code().message() << "\n";
+    std::cerr << "weir: error: cannot "
+              << (e.path1().empty() ? std::string("access files") : "use " + e.path1().string()) << ": "
+              << e.code().message() << "\n";
     return kExitInvalidInput;
   } catch (const std::bad_alloc&) {
-    std::cerr << "weir: error: out of memory (the inputs or sizes given need more memory than is available)\n";
+    std::cerr
+        << "weir: error: out of memory (the inputs or sizes given need more memory than is available)\n";
     return kExitInvalidInput;
   } catch (const std::exception& e) {
     std::cerr << "weir: internal error: " << e.what() << "\n";

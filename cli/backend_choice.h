@@ -18,6 +18,7 @@ std::unique_ptr<runtime::Backend> choose_backend(const std::string& name, const 
 
 /// The help text of --gpu-arch.
 inline constexpr const char* kGpuArchHelp =
-    "CUDA architecture of --backend gpu (default sm_90: H100/H200/GH200; sm_80: A100); part of the program cache key";
+    "CUDA architecture of --backend gpu (default sm_90: H100/H200/GH200; sm_80: A100); part of the program "
+    "cache key";
 
 }  // namespace weir::cli

@@ -13,9 +13,12 @@ namespace {
 
 std::string human_bytes(std::uintmax_t b) {
   char buf[32];
-  if (b < 1024) std::snprintf(buf, sizeof buf, "%ju B", b);
-  else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024);
-  else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024));
+  if (b < 1024)
+    std::snprintf(buf, sizeof buf, "%ju B", b);
+  else if (b < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024));
   return buf;
 }
 
@@ -30,11 +33,12 @@ Action add_cache_command(CLI::App& app) {
     runtime::ProgramCache cache(runtime::ProgramCache::default_root());
     if (info->parsed()) {
       auto s = cache.stats();
-      std::cout << "location: " << s.root.string() << "\nentries: " << s.entries << "\nsize: " << human_bytes(s.bytes)
-                << " (" << s.bytes << " bytes)\n";
+      std::cout << "location: " << s.root.string() << "\nentries: " << s.entries
+                << "\nsize: " << human_bytes(s.bytes) << " (" << s.bytes << " bytes)\n";
     } else if (clear->parsed()) {
       auto n = cache.clear();
-      std::cout << "removed " << n << " entr" << (n == 1 ? "y" : "ies") << " from " << cache.root().string() << "\n";
+      std::cout << "removed " << n << " entr" << (n == 1 ? "y" : "ies") << " from " << cache.root().string()
+                << "\n";
     }
     return kExitOk;
   };

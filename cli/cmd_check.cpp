@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "commands.h"
-#include "weir/frontend/lowering.h"
 #include "targets.h"
+#include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 
@@ -23,10 +23,12 @@ Action add_check_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("files", o->files, "Python files")->required();
-  cmd->add_option("-I,--include", o->includes, "Directory searched for imported modules (repeatable; "
-                                               "WEIR_PATH is searched too)");
+  cmd->add_option("-I,--include", o->includes,
+                  "Directory searched for imported modules (repeatable; "
+                  "WEIR_PATH is searched too)");
   cmd->add_option("--max-errors", o->max_errors, "Stop after this many errors per file (default 20)");
-  cmd->add_flag("--lower", o->lower, "Also lower every checked @program to an SDFG (reports what the lowering refuses)");
+  cmd->add_flag("--lower", o->lower,
+                "Also lower every checked @program to an SDFG (reports what the lowering refuses)");
   return [o]() {
     using namespace weir::frontend;
     ModuleLoader loader(LoaderOptions{o->includes, true});
@@ -38,7 +40,8 @@ Action add_check_command(CLI::App& app) {
         const LoadedModule& m = loader.load_file(file);
         ModuleCheck r = checker.check_all(m, o->max_errors);
         for (const TypedDefinition* d : r.checked)
-          std::cout << (d->source->scope.empty() ? "" : "(in " + d->source->scope + ") ") << signature(*d) << "\n";
+          std::cout << (d->source->scope.empty() ? "" : "(in " + d->source->scope + ") ") << signature(*d)
+                    << "\n";
         std::size_t lowered = 0;
         if (o->lower)
           for (const TypedDefinition* d : r.checked) {

@@ -16,8 +16,8 @@
 #include "targets.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/runtime/dispatch.h"
-#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/errors.h"
 
@@ -33,7 +33,8 @@ bool is_field_view(const std::string& target) {
 /// The programs of the targets: SDFG files and FILE.py::NAME as given, FILE.py expanded to
 /// FILE.py::P for every @program P of the file (in source order). Throws FrontendError when a
 /// .py file does not load.
-std::vector<std::string> expand_targets(const std::vector<std::string>& targets, const std::vector<std::string>& includes) {
+std::vector<std::string> expand_targets(const std::vector<std::string>& targets,
+                                        const std::vector<std::string>& includes) {
   std::vector<std::string> out;
   for (const std::string& t : targets) {
     if (!is_field_view(t) || t.find("::") != std::string::npos) {
@@ -52,7 +53,8 @@ std::vector<std::string> expand_targets(const std::vector<std::string>& targets,
 
 // Copies the generated source of `a` to DIR/NAME.cpp (NAME: the definition's name, or the SDFG
 // file's stem), replacing the file atomically.
-std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const std::string& target, const std::string& dir) {
+std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const std::string& target,
+                                  const std::string& dir) {
   namespace fs = std::filesystem;
   if (a.source.empty() || !fs::exists(a.source))
     throw weir::Error(target + ": the backend keeps no generated source to write (--emit-cpp)");
@@ -78,17 +80,21 @@ Action add_compile_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
-                  "SDFG files (.sdfg/.sdfgz), field-view FILE.py::NAME, or FILE.py (all its @programs)")->required();
-  cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
-                                               "WEIR_PATH is searched too)");
-  cmd->add_option("--backend", o->backend, "A compiled backend: cpu (default) or gpu (CUDA; its code generator is not "
-                                           "written yet)");
+                  "SDFG files (.sdfg/.sdfgz), field-view FILE.py::NAME, or FILE.py (all its @programs)")
+      ->required();
+  cmd->add_option("-I,--include", o->includes,
+                  "Directory searched for modules a .py program imports (repeatable; "
+                  "WEIR_PATH is searched too)");
+  cmd->add_option("--backend", o->backend,
+                  "A compiled backend: cpu (default) or gpu (CUDA; its code generator is not "
+                  "written yet)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
-  cmd->add_option("--emit-cpp", o->emit_cpp,
-                  "DIR: also write the generated C++ of each program to DIR/NAME.cpp, for reading (its comments "
-                  "name the SDFG state, node and memlet of each part)");
+  cmd->add_option(
+      "--emit-cpp", o->emit_cpp,
+      "DIR: also write the generated C++ of each program to DIR/NAME.cpp, for reading (its comments "
+      "name the SDFG state, node and memlet of each part)");
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
@@ -131,7 +137,8 @@ Action add_compile_command(CLI::App& app) {
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           char secs[32];
           std::snprintf(secs, sizeof secs, "%.2f s", s);
-          line = "ok " + f + " (" + (a.cache_hit ? "cached" : "compiled") + ", " + secs + ") -> " + a.library.string();
+          line = "ok " + f + " (" + (a.cache_hit ? "cached" : "compiled") + ", " + secs + ") -> " +
+                 a.library.string();
           if (!o->emit_cpp.empty()) line += "\n  C++: " + emit_source(a, f, o->emit_cpp).string();
         } catch (const std::exception& e) {
           ++failed;

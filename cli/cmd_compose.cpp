@@ -13,15 +13,18 @@
 namespace weir::cli {
 
 Action add_compose_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("compose", "Build one SDFG from SDFG files and a JSON sequence of calls (docs/compose.md)");
+  auto* cmd = app.add_subcommand(
+      "compose", "Build one SDFG from SDFG files and a JSON sequence of calls (docs/compose.md)");
   struct Opts {
     std::string spec, out;
     int indent = -1;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("spec", o->spec, "Composition description (.json): arrays, stages (SDFG files), sequence")->required();
+  cmd->add_option("spec", o->spec, "Composition description (.json): arrays, stages (SDFG files), sequence")
+      ->required();
   cmd->add_option("-o,--output", o->out, "SDFG file to write (.sdfg, or .sdfgz: gzip)")->required();
-  cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")->check(CLI::Range(-1, 8));
+  cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
+      ->check(CLI::Range(-1, 8));
   return [o]() {
     std::ifstream in(o->spec, std::ios::binary);
     if (!in) return print_error(o->spec + ": cannot be read", kExitInvalidInput);

@@ -21,7 +21,8 @@ Action add_convert_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "SDFG file to read (.sdfg/.sdfgz)")->required();
   cmd->add_option("-o,--output", o->out, "File to write (.sdfgz: gzip)")->required();
-  cmd->add_flag("--flatten", o->flatten, "Rewrite control-flow regions (loops, conditionals) into plain states");
+  cmd->add_flag("--flatten", o->flatten,
+                "Rewrite control-flow regions (loops, conditionals) into plain states");
   cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
       ->check(CLI::Range(-1, 8));
   return [o]() {

@@ -15,7 +15,7 @@ namespace {
 struct Summary {
   std::map<std::string, int> blocks;  // by DaCe class name
   std::map<std::string, int> nodes;
-  std::vector<std::string> maps;      // "label[i=0:N, j=0:M] (schedule) in state 'x'"
+  std::vector<std::string> maps;  // "label[i=0:N, j=0:M] (schedule) in state 'x'"
   int edges = 0;
   int nested = 0;
 };
@@ -27,7 +27,8 @@ void visit_block(const ControlFlowBlock& b, Summary& s, int depth) {
   if (auto* st = b.as<SDFGState>()) {
     s.edges += static_cast<int>(st->num_edges());
     for (auto* n : st->nodes()) {
-      std::string k = n->kind() == NodeKind::Library ? n->as<LibraryNode>()->type_name : std::string(to_string(n->kind()));
+      std::string k = n->kind() == NodeKind::Library ? n->as<LibraryNode>()->type_name
+                                                     : std::string(to_string(n->kind()));
       s.nodes[k]++;
       if (auto* me = n->as<MapEntry>()) {
         std::string r;
@@ -38,7 +39,8 @@ void visit_block(const ControlFlowBlock& b, Summary& s, int depth) {
           r += m.params[i] + "=" + rg.start.str() + ":" + (rg.end + sym::Expr(1)).str();
           if (rg.step != sym::Expr(1)) r += ":" + rg.step.str();
         }
-        s.maps.push_back(m.label + "[" + r + "] (" + std::string(to_string(m.schedule)) + ") in state '" + st->path() + "'");
+        s.maps.push_back(m.label + "[" + r + "] (" + std::string(to_string(m.schedule)) + ") in state '" +
+                         st->path() + "'");
       }
       if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) {
         s.nested++;
@@ -65,7 +67,8 @@ std::string shape_str(const DataDescriptor& d) {
 }  // namespace
 
 Action add_info_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("info", "Summarize an SDFG: states, nodes by type, maps, containers, symbols");
+  auto* cmd =
+      app.add_subcommand("info", "Summarize an SDFG: states, nodes by type, maps, containers, symbols");
   auto file = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
   cmd->add_option("file", *file, "SDFG file (.sdfg/.sdfgz)")->required();
@@ -89,7 +92,10 @@ Action add_info_command(CLI::App& app) {
       for (const auto& [name, d] : sdfg->arrays) {
         nlohmann::json shape = nlohmann::json::array();
         for (const auto& e : d.shape) shape.push_back(e.str());
-        arrays[name] = {{"type", d.type_name}, {"dtype", d.dtype.str()}, {"shape", shape}, {"transient", d.transient},
+        arrays[name] = {{"type", d.type_name},
+                        {"dtype", d.dtype.str()},
+                        {"shape", shape},
+                        {"transient", d.transient},
                         {"storage", std::string(to_string(d.storage))}};
       }
       j["arrays"] = arrays;

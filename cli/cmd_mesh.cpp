@@ -17,7 +17,8 @@
 namespace weir::cli {
 
 Action add_mesh_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("mesh", "Write the connectivity tables of a periodic triangular mesh as .npy files");
+  auto* cmd =
+      app.add_subcommand("mesh", "Write the connectivity tables of a periodic triangular mesh as .npy files");
   struct Opts {
     int nx = 0, ny = 0;
     std::string out;
@@ -25,7 +26,8 @@ Action add_mesh_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("--nx", o->nx, "Vertices along x (>= 3)")->required();
   cmd->add_option("--ny", o->ny, "Vertices along y (>= 3)")->required();
-  cmd->add_option("-o,--output", o->out, "Directory to write <TABLE>.npy into (created if missing)")->required();
+  cmd->add_option("-o,--output", o->out, "Directory to write <TABLE>.npy into (created if missing)")
+      ->required();
   return [o]() {
     namespace fs = std::filesystem;
     try {
@@ -41,8 +43,8 @@ Action add_mesh_command(CLI::App& app) {
         fs::rename(tmp, target);
       }
       std::cout << "wrote " << m.tables().size() << " tables of a " << o->nx << " x " << o->ny << " mesh ("
-                << m.num_vertices << " vertices, " << m.num_edges << " edges, " << m.num_cells << " cells) to "
-                << o->out << "\n";
+                << m.num_vertices << " vertices, " << m.num_edges << " edges, " << m.num_cells
+                << " cells) to " << o->out << "\n";
       return kExitOk;
     } catch (const std::invalid_argument& e) {
       return print_error(e.what(), kExitUsage);

@@ -14,9 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands.h"
@@ -35,17 +35,22 @@ namespace {
 std::string applied_text(const std::vector<std::string>& history, std::size_t before) {
   std::size_t passes = 0, transformations = 0;
   for (std::size_t i = before; i < history.size(); ++i)
-    (nlohmann::json::parse(history[i], nullptr, false).value("type", "") == "Pass" ? passes : transformations)++;
-  auto n = [](std::size_t k, const char* one, const char* many) { return std::to_string(k) + " " + (k == 1 ? one : many); };
+    (nlohmann::json::parse(history[i], nullptr, false).value("type", "") == "Pass" ? passes
+                                                                                   : transformations)++;
+  auto n = [](std::size_t k, const char* one, const char* many) {
+    return std::to_string(k) + " " + (k == 1 ? one : many);
+  };
   if (passes == 0) return "applied " + n(transformations, "transformation", "transformations");
   if (transformations == 0) return "applied " + n(passes, "pass", "passes");
-  return "applied " + n(transformations, "transformation", "transformations") + " and " + n(passes, "pass", "passes");
+  return "applied " + n(transformations, "transformation", "transformations") + " and " +
+         n(passes, "pass", "passes");
 }
 
 }  // namespace
 
 Action add_optimize_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("optimize", "Optimize an SDFG (auto pipeline, pass list or script) and record the history");
+  auto* cmd = app.add_subcommand(
+      "optimize", "Optimize an SDFG (auto pipeline, pass list or script) and record the history");
   struct Opts {
     std::string in, out, device, passes, script;
     bool replay = false, verify_each = false, print_after_all = false, timing = false;
@@ -60,14 +65,17 @@ Action add_optimize_command(CLI::App& app) {
   cmd->add_flag("--replay", o->replay, "Replay the input's transformation_hist on its orig_sdfg");
   cmd->add_flag("--verify-each", o->verify_each,
                 "Validate the SDFG after every pass; the first pass that leaves it invalid is named with the "
-                "validator's message, and nothing is written (on by default in debug builds and with WEIR_VERIFY_EACH=1)");
-  cmd->add_option("--print-after", o->print_after,
-                  "Print the SDFG as JSON to stderr after every run of the pass NAME (a pass or pipeline name of "
-                  "`weir transforms list`); repeatable")
+                "validator's message, and nothing is written (on by default in debug builds and with "
+                "WEIR_VERIFY_EACH=1)");
+  cmd->add_option(
+         "--print-after", o->print_after,
+         "Print the SDFG as JSON to stderr after every run of the pass NAME (a pass or pipeline name of "
+         "`weir transforms list`); repeatable")
       ->type_name("NAME");
   cmd->add_flag("--print-after-all", o->print_after_all, "Print the SDFG as JSON to stderr after every pass");
   cmd->add_flag("--timing", o->timing,
-                "Print a table to stderr: per pass its runs, applications (changes), wall time in ms and share of the total");
+                "Print a table to stderr: per pass its runs, applications (changes), wall time in ms and "
+                "share of the total");
   return [o]() {
     require_sdfg_file("optimize", o->in);
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;
@@ -79,7 +87,8 @@ Action add_optimize_command(CLI::App& app) {
     for (const auto& n : transforms::pass_names()) known.insert(n);
     for (const auto& n : o->print_after)
       if (!known.count(n)) {
-        std::cerr << "weir: error: unknown pass '" << n << "' for --print-after (see `weir transforms list`)\n";
+        std::cerr << "weir: error: unknown pass '" << n
+                  << "' for --print-after (see `weir transforms list`)\n";
         return kExitUsage;
       }
     std::unique_ptr<transforms::Pass> pipeline;
@@ -109,7 +118,8 @@ Action add_optimize_command(CLI::App& app) {
     if (o->verify_each) transforms::set_verify_each(true);
     std::optional<transforms::PrintAfter> print;
     if (!o->print_after.empty() || o->print_after_all)
-      print.emplace(std::set<std::string>(o->print_after.begin(), o->print_after.end()), o->print_after_all, std::cerr);
+      print.emplace(std::set<std::string>(o->print_after.begin(), o->print_after.end()), o->print_after_all,
+                    std::cerr);
     std::optional<transforms::PassTiming> timing;
     if (o->timing) timing.emplace();
     std::size_t before = transforms::transformation_history(*sdfg).size();
@@ -121,13 +131,16 @@ Action add_optimize_command(CLI::App& app) {
       transforms::apply_script(*sdfg, steps, o->script);
     }
     if (print)
-      for (const auto& n : print->unseen()) std::cerr << "weir: warning: --print-after " << n << ": no such pass ran\n";
+      for (const auto& n : print->unseen())
+        std::cerr << "weir: warning: --print-after " << n << ": no such pass ran\n";
     if (timing) timing->report(std::cerr);
     validate_or_throw(*sdfg);
     save_sdfg(*sdfg, o->out);
     std::size_t after = transforms::transformation_history(*sdfg).size();
-    if (o->replay) std::cout << "replayed " << after << " history entr" << (after == 1 ? "y" : "ies");
-    else std::cout << applied_text(transforms::transformation_history(*sdfg), before);
+    if (o->replay)
+      std::cout << "replayed " << after << " history entr" << (after == 1 ? "y" : "ies");
+    else
+      std::cout << applied_text(transforms::transformation_history(*sdfg), before);
     std::cout << "; wrote " << o->out << "\n";
     return kExitOk;
   };

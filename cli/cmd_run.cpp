@@ -34,8 +34,8 @@
 #include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
-#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::cli {
@@ -91,10 +91,14 @@ void read_set_json(const std::string& file, std::map<std::string, Number>& value
   }
   if (!j.is_object()) throw weir::Error(file + ": expected a JSON object of names to numbers");
   for (const auto& [k, v] : j.items()) {
-    if (v.is_boolean()) values[k] = v.get<bool>();
-    else if (v.is_number_integer()) values[k] = v.get<std::int64_t>();
-    else if (v.is_number()) values[k] = v.get<double>();
-    else throw weir::Error(file + ": '" + k + "' is " + v.dump() + ", not a number");
+    if (v.is_boolean())
+      values[k] = v.get<bool>();
+    else if (v.is_number_integer())
+      values[k] = v.get<std::int64_t>();
+    else if (v.is_number())
+      values[k] = v.get<double>();
+    else
+      throw weir::Error(file + ": '" + k + "' is " + v.dump() + ", not a number");
   }
 }
 
@@ -150,9 +154,12 @@ std::string summary(const std::string& name, const Field& f) {
 
 std::string seconds(double s) {
   std::ostringstream os;
-  if (s < 1e-3) os << std::fixed << std::setprecision(1) << s * 1e6 << " us";
-  else if (s < 1) os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
-  else os << std::fixed << std::setprecision(2) << s << " s";
+  if (s < 1e-3)
+    os << std::fixed << std::setprecision(1) << s * 1e6 << " us";
+  else if (s < 1)
+    os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
+  else
+    os << std::fixed << std::setprecision(2) << s << " s";
   return os.str();
 }
 
@@ -175,12 +182,16 @@ std::string byte_size(long double bytes) {
 Field allocate_input(const Backend& backend, const Parameter& p, const std::vector<std::int64_t>& shape) {
   long double bytes = static_cast<long double>(size_of(p.dtype));
   for (auto n : shape) {
-    if (n < 0) throw ArgumentError("--random-inputs: argument '" + p.name + "': negative extent in shape " + shape_str(shape));
+    if (n < 0)
+      throw ArgumentError("--random-inputs: argument '" + p.name + "': negative extent in shape " +
+                          shape_str(shape));
     bytes *= static_cast<long double>(n);
   }
-  long double memory = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
+  long double memory =
+      static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
   std::string need = "argument '" + p.name + "': shape " + shape_str(shape) + " needs " + byte_size(bytes);
-  if (memory > 0 && bytes > memory) throw ArgumentError(need + ", more than this machine's memory (" + byte_size(memory) + ")");
+  if (memory > 0 && bytes > memory)
+    throw ArgumentError(need + ", more than this machine's memory (" + byte_size(memory) + ")");
   try {
     return backend.allocator().allocate(p.dtype, shape);
   } catch (const std::bad_alloc&) {
@@ -200,7 +211,8 @@ void check_output_dir(const fs::path& out) {
     throw weir::Error("cannot write --out " + out.string() + ": " + base.string() + " is not a directory");
   fs::path probe = base / (".weir-probe-" + std::to_string(::getpid()));
   if (!fs::create_directory(probe, ec) || ec)
-    throw weir::Error("cannot write --out " + out.string() + ": " + (ec ? ec.message() : "cannot create a directory in " + base.string()));
+    throw weir::Error("cannot write --out " + out.string() + ": " +
+                      (ec ? ec.message() : "cannot create a directory in " + base.string()));
   fs::remove(probe, ec);
 }
 
@@ -223,8 +235,9 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
   bool existing = fs::is_directory(out, ec);
   fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   if (!existing) fs::create_directories(parent);
-  fs::path tmp = existing ? out / (".weir-tmp-" + std::to_string(::getpid()))
-                          : parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
+  fs::path tmp = existing
+                     ? out / (".weir-tmp-" + std::to_string(::getpid()))
+                     : parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   try {
@@ -233,7 +246,8 @@ void write_outputs(const fs::path& out, const std::vector<std::pair<std::string,
       fs::rename(tmp, out);
       return;
     }
-    if (!fs::is_directory(out)) throw weir::Error("--out " + out.string() + ": exists and is not a directory");
+    if (!fs::is_directory(out))
+      throw weir::Error("--out " + out.string() + ": exists and is not a directory");
     for (const auto& [name, f] : outputs) fs::rename(tmp / (name + ".npy"), out / (name + ".npy"));
     fs::remove_all(tmp);
   } catch (...) {
@@ -270,7 +284,7 @@ std::set<std::string> size_hints(const Signature& sig, const Arguments& args) {
 // (from a file, or lowered from a field-view program) on a compiled backend.
 struct Target {
   std::optional<FieldViewProgram> field_view;  // set when interpreted
-  CompilableProgram sdfg;                       // set when compiled
+  CompilableProgram sdfg;                      // set when compiled
   Signature sig;
   std::vector<ConnectivityParameter> connectivities;
 };
@@ -315,7 +329,9 @@ std::string size_dimension(const std::string& symbol) {
 struct KnownNames {
   std::vector<std::string> order;  // parameters in call order, for messages
   std::set<std::string> params, dims;
-  bool has(const std::string& n) const { return params.count(n) || dims.count(n) || !size_dimension(n).empty(); }
+  bool has(const std::string& n) const {
+    return params.count(n) || dims.count(n) || !size_dimension(n).empty();
+  }
   std::string listed() const {
     std::string s;
     for (const auto& p : order)
@@ -373,20 +389,21 @@ std::map<std::string, std::int64_t> dimension_extents(const Target& t, const Arg
 
 // --set names the program lacks are errors (a typo must not run with a default); names from a
 // --set-json file (often shared between programs) only warn.
-void check_value_names(const Target& t, const Arguments& args, const std::map<std::string, Number>& from_json) {
+void check_value_names(const Target& t, const Arguments& args,
+                       const std::map<std::string, Number>& from_json) {
   KnownNames k = known_names(t);
   for (const auto& [name, v] : args.values) {
     if (k.has(name)) continue;
-    std::string what = "program '" + t.sig.program_name + "' has no parameter, symbol or dimension '" + name + "' (" +
-                       k.listed() + ")";
-    if (!from_json.count(name))
-      throw UsageError("--set " + name + "=" + to_string(v) + ": " + what);
+    std::string what = "program '" + t.sig.program_name + "' has no parameter, symbol or dimension '" + name +
+                       "' (" + k.listed() + ")";
+    if (!from_json.count(name)) throw UsageError("--set " + name + "=" + to_string(v) + ": " + what);
     std::cerr << "weir: warning: --set-json: " << what << "; ignored\n";
   }
 }
 
 // `--set K=8` sizes only the fields --random-inputs makes: say so when no such field is left.
-void warn_unused_hints(const Opts& o, const Signature& sig, const Arguments& args, const std::set<std::string>& hints) {
+void warn_unused_hints(const Opts& o, const Signature& sig, const Arguments& args,
+                       const std::set<std::string>& hints) {
   for (const auto& h : hints) {
     bool used = false;
     for (const auto& p : sig.params)
@@ -395,8 +412,9 @@ void warn_unused_hints(const Opts& o, const Signature& sig, const Arguments& arg
           for (const auto& s : e.free_symbols()) used = used || is_size_of(s, h);
     if (used) continue;
     std::cerr << "weir: warning: --set " << h << "=" << to_string(args.values.at(h)) << " is not used: "
-              << (o.random_inputs ? "every field along " + h + " was given, and sizes come from the arrays given"
-                                  : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")
+              << (o.random_inputs
+                      ? "every field along " + h + " was given, and sizes come from the arrays given"
+                      : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")
               << "\n";
   }
 }
@@ -406,7 +424,8 @@ void warn_unused_hints(const Opts& o, const Signature& sig, const Arguments& arg
 void set_openmp_threads(unsigned n) {
   if (!n) return;
   if (void* gomp = ::dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {
-    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads"))) set(static_cast<int>(n));
+    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads")))
+      set(static_cast<int>(n));
     ::dlclose(gomp);
   }
 }
@@ -445,7 +464,8 @@ int run_command(const Opts& o) {
   for (const auto& [k, v] : from_json) args.values[k] = v;
   for (const auto& s : o.sets) {
     auto [name, v] = split_assignment("--set", s);
-    if (args.values.count(name) && !from_json.count(name)) throw UsageError("--set " + name + " is given twice");
+    if (args.values.count(name) && !from_json.count(name))
+      throw UsageError("--set " + name + " is given twice");
     args.values[name] = parse_number(name, v);
   }
   std::set<std::string> hints = size_hints(sig, args);
@@ -467,7 +487,8 @@ int run_command(const Opts& o) {
     for (const auto& p : sig.params)
       for (const auto& e : p.shape)
         for (const auto& s : e.free_symbols())
-          if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end()) symbols[s] = d->second;
+          if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end())
+            symbols[s] = d->second;
     for (const auto& c : target.connectivities)
       if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
         if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
@@ -485,9 +506,12 @@ int run_command(const Opts& o) {
       if (!need.empty()) {
         std::string names;
         for (const auto& s : need) names += (names.empty() ? "" : ", ") + s;
-        throw ArgumentError("--random-inputs: the shape of '" + p.name + "' (" + p.describe() + ") needs " + names +
-                            "; give " + (need.size() == 1 ? "it" : "them") + " with --set NAME=VALUE" +
-                            (target.field_view || !target.connectivities.empty() ? " (or --set DIM=N for every field's extent along DIM)" : ""));
+        throw ArgumentError("--random-inputs: the shape of '" + p.name + "' (" + p.describe() + ") needs " +
+                            names + "; give " + (need.size() == 1 ? "it" : "them") +
+                            " with --set NAME=VALUE" +
+                            (target.field_view || !target.connectivities.empty()
+                                 ? " (or --set DIM=N for every field's extent along DIM)"
+                                 : ""));
       }
       Field f = allocate_input(*backend, p, shape);
       const ConnectivityParameter* conn = nullptr;
@@ -497,13 +521,16 @@ int run_command(const Opts& o) {
         // Valid neighbour indices: uniform in [0, extent of the dimension the table indexes).
         auto it = dims.find(conn->to);
         if (it == dims.end())
-          throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" + conn->to +
-                              "'; give its extent with --set " + conn->to + "=N (or an array along " + conn->to + ")");
+          throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" +
+                              conn->to + "'; give its extent with --set " + conn->to +
+                              "=N (or an array along " + conn->to + ")");
         std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, it->second - 1));
         for (std::int64_t i = 0; i < f.size(); ++i) {
           auto v = idx(rng);
-          if (f.dtype() == ScalarType::Int32) static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
-          else static_cast<std::int64_t*>(f.data())[i] = v;
+          if (f.dtype() == ScalarType::Int32)
+            static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
+          else
+            static_cast<std::int64_t*>(f.data())[i] = v;
         }
       } else {
         fill_random(f, rng);
@@ -519,19 +546,22 @@ int run_command(const Opts& o) {
     const Parameter* p = sig.find(c.local);
     if (v == args.values.end() || (p && p->kind != Parameter::Kind::Array)) continue;
     if (const Parameter* t = sig.find(c.name); t && t->shape.size() == 2)
-      if (auto n = t->shape[1].try_evaluate({}); n && std::get_if<std::int64_t>(&v->second) &&
-                                                 *n != std::get<std::int64_t>(v->second))
-        throw UsageError("--set " + c.local + "=" + to_string(v->second) + ": this program has " + std::to_string(*n) +
-                         " neighbours per row in '" + c.name + "'");
+      if (auto n = t->shape[1].try_evaluate({});
+          n && std::get_if<std::int64_t>(&v->second) && *n != std::get<std::int64_t>(v->second))
+        throw UsageError("--set " + c.local + "=" + to_string(v->second) + ": this program has " +
+                         std::to_string(*n) + " neighbours per row in '" + c.name + "'");
     args.values.erase(v);
   }
   // Check the arguments before compiling, so that mistakes show at once.
-  if (target.field_view) check_embedded_arguments(*target.field_view, args);
-  else with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
+  if (target.field_view)
+    check_embedded_arguments(*target.field_view, args);
+  else
+    with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
   check_connectivities(target.connectivities, sig, args);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
-  std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name() << "'\n";
+  std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name()
+            << "'\n";
   if (!target.field_view && target.sdfg.sdfg)
     if (std::string note = gpu_on_host_note(*target.sdfg.sdfg); !note.empty()) std::cout << note << "\n";
   if (o.threads) ::setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);  // before OpenMP starts
@@ -549,8 +579,11 @@ int run_command(const Opts& o) {
     }
     double compile_s = since(t0);
     runnable = prepare(*backend, target.sdfg);  // from the cache now
-    if (a.cache_hit) std::cout << "loaded from cache in " << seconds(since(t0)) << " (" << a.library.string() << ")\n";
-    else std::cout << "compiled in " << seconds(compile_s) << " (cached for the next run: " << a.library.string() << ")\n";
+    if (a.cache_hit)
+      std::cout << "loaded from cache in " << seconds(since(t0)) << " (" << a.library.string() << ")\n";
+    else
+      std::cout << "compiled in " << seconds(compile_s) << " (cached for the next run: " << a.library.string()
+                << ")\n";
   }
   set_openmp_threads(o.threads);
 
@@ -567,16 +600,19 @@ int run_command(const Opts& o) {
       }
     auto t = std::chrono::steady_clock::now();
     try {
-      Progress p("call " + std::to_string(i + 1) + (target.field_view ? " (embedded backend)" : ""), progress);
+      Progress p("call " + std::to_string(i + 1) + (target.field_view ? " (embedded backend)" : ""),
+                 progress);
       runnable->run(args);
     } catch (const weir::Error& e) {
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
       // with shifted reads cannot cover: say how to give it a smaller domain.
       if (!sig.find("__out")) throw;
-      throw weir::Error(std::string(e.what()) + "\n  hint: '" + sig.program_name +
-                        "' is a @field_operator run directly, so its result must cover the whole output array "
-                        "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
-                        "calls it with a sliced out=, e.g. " + sig.program_name + "(..., out=out[1:-1, 1:-1])");
+      throw weir::Error(
+          std::string(e.what()) + "\n  hint: '" + sig.program_name +
+          "' is a @field_operator run directly, so its result must cover the whole output array "
+          "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
+          "calls it with a sliced out=, e.g. " +
+          sig.program_name + "(..., out=out[1:-1, 1:-1])");
     }
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }
@@ -587,13 +623,16 @@ int run_command(const Opts& o) {
   std::cout << "outputs (" << outputs.size() << "):\n";
   for (const auto& [name, f] : outputs) std::cout << summary(name, *f) << "\n";
   if (!outputs.empty())
-    std::cout << "  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal checksums mean "
-                 "bit-identical results)\n";
+    std::cout
+        << "  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal checksums mean "
+           "bit-identical results)\n";
   for (const auto& p : sig.params)
-    if (p.kind == Parameter::Kind::Scalar && p.written) std::cout << "  " << p.name << " = " << to_string(args.values.at(p.name)) << "\n";
+    if (p.kind == Parameter::Kind::Scalar && p.written)
+      std::cout << "  " << p.name << " = " << to_string(args.values.at(p.name)) << "\n";
   if (!o.out_dir.empty()) {
     write_outputs(o.out_dir, outputs, input_files);
-    std::cout << "wrote " << outputs.size() << " file" << (outputs.size() == 1 ? "" : "s") << " to " << o.out_dir << "\n";
+    std::cout << "wrote " << outputs.size() << " file" << (outputs.size() == 1 ? "" : "s") << " to "
+              << o.out_dir << "\n";
   }
   return kExitOk;
 }
@@ -601,24 +640,31 @@ int run_command(const Opts& o) {
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run a program (FILE.py::PROGRAM or an SDFG file) on a backend with arguments from .npy files");
+  auto* cmd = app.add_subcommand(
+      "run", "Run a program (FILE.py::PROGRAM or an SDFG file) on a backend with arguments from .npy files");
   auto o = std::make_shared<Opts>();
   cmd->add_option("program", o->program,
-                  "FILE.py::NAME (a field-view @program or @field_operator) or FILE.sdfg / FILE.sdfgz")->required();
-  cmd->add_option("--backend", o->backend,
-                  "embedded (default; interprets field-view programs), cpu (compiled C++/OpenMP; needed for SDFG files) "
-                  "or gpu (CUDA: needs a CUDA device; its code generator is not written yet)");
+                  "FILE.py::NAME (a field-view @program or @field_operator) or FILE.sdfg / FILE.sdfgz")
+      ->required();
+  cmd->add_option(
+      "--backend", o->backend,
+      "embedded (default; interprets field-view programs), cpu (compiled C++/OpenMP; needed for SDFG files) "
+      "or gpu (CUDA: needs a CUDA device; its code generator is not written yet)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
-  cmd->add_option("-I,--include", o->includes, "Directory searched for modules a .py program imports (repeatable; "
-                                               "WEIR_PATH is searched too)");
+  cmd->add_option("-I,--include", o->includes,
+                  "Directory searched for modules a .py program imports (repeatable; "
+                  "WEIR_PATH is searched too)");
   cmd->add_option("--in", o->ins, "NAME=FILE.npy: an array argument (repeatable)");
   cmd->add_option("--in-dir", o->in_dir, "DIR: every array argument NAME that has a DIR/NAME.npy");
   cmd->add_option("--set", o->sets, "NAME=VALUE: a scalar argument or symbol (repeatable)");
   cmd->add_option("--set-json", o->set_jsons, "FILE: a JSON object of names to numbers (repeatable)");
-  cmd->add_option("--out", o->out_dir, "DIR: write NAME.npy for every array the program writes (after it succeeded)");
-  cmd->add_flag("--random-inputs", o->random_inputs,
-                "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices in "
-                "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
+  cmd->add_option("--out", o->out_dir,
+                  "DIR: write NAME.npy for every array the program writes (after it succeeded)");
+  cmd->add_flag(
+      "--random-inputs", o->random_inputs,
+      "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices "
+      "in "
+      "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
   cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -628,12 +674,15 @@ Action add_run_command(CLI::App& app) {
           },
           "UINT"));
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
-  cmd->add_option("--repeat", o->repeat, "Run N times (each from the same inputs), printing each call's wall time");
-  cmd->add_option("--threads", o->threads,
-                  "OpenMP threads of a compiled program (default: OMP_NUM_THREADS if set, else one per hardware "
-                  "thread); the embedded backend runs on one thread");
-  cmd->add_flag("--progress", o->progress,
-                "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
+  cmd->add_option("--repeat", o->repeat,
+                  "Run N times (each from the same inputs), printing each call's wall time");
+  cmd->add_option(
+      "--threads", o->threads,
+      "OpenMP threads of a compiled program (default: OMP_NUM_THREADS if set, else one per hardware "
+      "thread); the embedded backend runs on one thread");
+  cmd->add_flag(
+      "--progress", o->progress,
+      "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
   return [o]() {
     try {
       return run_command(*o);

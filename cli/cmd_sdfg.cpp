@@ -7,8 +7,8 @@
 #include "commands.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
-#include "weir/frontend/orchestration.h"
 #include "weir/frontend/module_loader.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
@@ -26,8 +26,9 @@ Action add_sdfg_command(CLI::App& app) {
   cmd->add_option("target", o->target, "FILE.py::NAME: a @program or @field_operator of the file")
       ->required();
   cmd->add_option("-o,--output", o->out, "SDFG file to write (.sdfg, or .sdfgz: gzip)")->required();
-  cmd->add_option("-I,--include", o->includes, "Directory searched for imported modules (repeatable; "
-                                               "WEIR_PATH is searched too)");
+  cmd->add_option("-I,--include", o->includes,
+                  "Directory searched for imported modules (repeatable; "
+                  "WEIR_PATH is searched too)");
   cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
       ->check(CLI::Range(-1, 8));
   return [o]() {
@@ -43,8 +44,8 @@ Action add_sdfg_command(CLI::App& app) {
         if (d->name == name) def = d.get();
       const FunctionDef* orchestrated = def ? nullptr : find_plain_function(m, name);
       if (!def && !orchestrated) {
-        std::cerr << "weir: error: " << file << ": no @program, @field_operator or orchestration function named '"
-                  << name << "'\n";
+        std::cerr << "weir: error: " << file
+                  << ": no @program, @field_operator or orchestration function named '" << name << "'\n";
         return kExitInvalidInput;
       }
       TypeChecker checker;

@@ -20,7 +20,8 @@ Action add_transforms_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("transforms", "List transformations, or list where they apply in an SDFG");
   cmd->require_subcommand(1);
   auto* list = cmd->add_subcommand("list", "Transformations and passes: names, options, descriptions");
-  auto* match = cmd->add_subcommand("match", "Every candidate match (applicable or refused, with the reason)");
+  auto* match =
+      cmd->add_subcommand("match", "Every candidate match (applicable or refused, with the reason)");
   struct Opts {
     std::string file, name;
     bool json = false, applicable_only = false;
@@ -36,8 +37,8 @@ Action add_transforms_command(CLI::App& app) {
         auto t = transforms::make_transformation(n);
         std::cout << n << " (" << transforms::pass_name_of(n) << "): " << t->description() << "\n";
         for (const auto& s : t->options().specs())
-          std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  " << s.description
-                    << "\n";
+          std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  "
+                    << s.description << "\n";
       }
       // Passes that are not one transformation: whole-graph passes and named pipelines.
       std::set<std::string> listed;
@@ -50,8 +51,8 @@ Action add_transforms_command(CLI::App& app) {
         std::cout << p << (pipeline ? " (pipeline)" : " (pass)") << ": " << pass->description() << "\n";
         if (pipeline) std::cout << "    passes: " << pipeline->str_passes() << "\n";
         for (const auto& s : pass->options().specs())
-          std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  " << s.description
-                    << "\n";
+          std::cout << "    " << s.name << " = " << transforms::option_value_text(s.default_value) << "  "
+                    << s.description << "\n";
       }
       return kExitOk;
     }
@@ -79,9 +80,12 @@ Action add_transforms_command(CLI::App& app) {
           if (c.result) std::cout << transforms::match_to_json(*sdfg, *t, c.match) << "\n";
           continue;
         }
-        std::cout << n << "@" << c.match.id() << "  [" << transforms::describe_match(*sdfg, *t, c.match) << "]  ";
-        if (c.result) std::cout << "applies\n";
-        else std::cout << "refused: " << c.result.reason() << "\n";
+        std::cout << n << "@" << c.match.id() << "  [" << transforms::describe_match(*sdfg, *t, c.match)
+                  << "]  ";
+        if (c.result)
+          std::cout << "applies\n";
+        else
+          std::cout << "refused: " << c.result.reason() << "\n";
       }
     }
     if (!o->json) std::cout << ok << " applicable, " << refused << " refused\n";

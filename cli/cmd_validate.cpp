@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "commands.h"
-#include "weir/codegen/validate_code.h"
 #include "targets.h"
+#include "weir/codegen/validate_code.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
@@ -30,7 +30,8 @@ Action add_validate_command(CLI::App& app) {
           if (!*quiet) std::cout << f << ": valid (SDFG '" << sdfg->name << "')\n";
         } else {
           rc = kExitInvalidInput;
-          std::cout << f << ": invalid, " << diags.size() << " problem" << (diags.size() == 1 ? "" : "s") << "\n";
+          std::cout << f << ": invalid, " << diags.size() << " problem" << (diags.size() == 1 ? "" : "s")
+                    << "\n";
           for (const auto& d : diags) std::cout << "  " << d.str() << "\n";
         }
       } catch (const SdfgLoadError& e) {

@@ -13,21 +13,26 @@
 namespace weir::cli {
 
 Action add_view_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("view", "Show an SDFG in the browser: control flow, dataflow, source lines, "
-                                         "transformation history, differences");
+  auto* cmd = app.add_subcommand("view",
+                                 "Show an SDFG in the browser: control flow, dataflow, source lines, "
+                                 "transformation history, differences");
   struct Opts {
     view::PageOptions page;
     std::string html;
     int port = 0;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("target", o->page.target, "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (lowered as 'weir sdfg' does)")
+  cmd->add_option("target", o->page.target,
+                  "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (lowered as 'weir sdfg' does)")
       ->required();
-  cmd->add_option("--compare", o->page.compare, "B: a second SDFG (or FILE.py::NAME) to show the differences with");
+  cmd->add_option("--compare", o->page.compare,
+                  "B: a second SDFG (or FILE.py::NAME) to show the differences with");
   cmd->add_option("--html", o->html, "OUT.html: write one self-contained HTML file instead of serving");
-  cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")->check(CLI::Range(0, 65535));
-  cmd->add_option("-I,--include", o->page.includes, "Directory searched for imported modules (repeatable; "
-                                                    "WEIR_PATH is searched too)");
+  cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("-I,--include", o->page.includes,
+                  "Directory searched for imported modules (repeatable; "
+                  "WEIR_PATH is searched too)");
   return [o, cmd]() {
     if (!o->html.empty() && cmd->count("--port"))
       throw UsageError("weir view: give --html OUT.html or --port N, not both");

@@ -6,8 +6,9 @@ namespace weir::cli {
 namespace {
 
 bool is_gpu(ScheduleType s) {
-  return s == ScheduleType::GPU_Default || s == ScheduleType::GPU_Device || s == ScheduleType::GPU_ThreadBlock ||
-         s == ScheduleType::GPU_ThreadBlock_Dynamic || s == ScheduleType::GPU_Persistent;
+  return s == ScheduleType::GPU_Default || s == ScheduleType::GPU_Device ||
+         s == ScheduleType::GPU_ThreadBlock || s == ScheduleType::GPU_ThreadBlock_Dynamic ||
+         s == ScheduleType::GPU_Persistent;
 }
 
 void count(const SDFG& sdfg, int& maps, int& containers) {
@@ -26,9 +27,9 @@ std::string gpu_on_host_note(const SDFG& sdfg) {
   int maps = 0, containers = 0;
   count(sdfg, maps, containers);
   if (!maps && !containers) return "";
-  return "note: this SDFG was optimized for a GPU; the cpu backend runs its GPU maps (" + std::to_string(maps) +
-         ") on the host as OpenMP loops and keeps its GPU containers (" + std::to_string(containers) +
-         ") in host memory";
+  return "note: this SDFG was optimized for a GPU; the cpu backend runs its GPU maps (" +
+         std::to_string(maps) + ") on the host as OpenMP loops and keeps its GPU containers (" +
+         std::to_string(containers) + ") in host memory";
 }
 
 }  // namespace weir::cli

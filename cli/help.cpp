@@ -16,20 +16,25 @@ const std::map<std::string, std::string>& examples() {
       {"run",
        "weir run examples/cartesian/laplacian.py::laplacian --random-inputs --set I=64 --set J=64 --set K=8\n"
        "  weir run examples/cartesian/hdiff.py::hdiff_program --backend cpu --in-dir inputs/ --out results/\n"
-       "  weir run hdiff.sdfg --backend cpu --in in_field=u.npy --in coeff=c.npy --set-json symbols.json --threads 2"},
-      {"compile", "weir compile examples/cartesian/hdiff.py\n  weir compile hdiff.sdfg model.py::step -I src/ -j 2"},
+       "  weir run hdiff.sdfg --backend cpu --in in_field=u.npy --in coeff=c.npy --set-json symbols.json "
+       "--threads 2"},
+      {"compile",
+       "weir compile examples/cartesian/hdiff.py\n  weir compile hdiff.sdfg model.py::step -I src/ -j 2"},
       {"cache", "weir cache info\n  weir cache clear"},
       {"transforms", "weir transforms list\n  weir transforms match hdiff.sdfg MapTiling --applicable"},
       {"check", "weir check examples/cartesian/hdiff.py\n  weir check model/dycore.py -I src/"},
-      {"sdfg", "weir sdfg examples/cartesian/hdiff.py::hdiff_program -o hdiff.sdfg\n"
-               "  weir sdfg -I src/ src/model/dycore.py::step -o step.sdfgz --indent 2"},
+      {"sdfg",
+       "weir sdfg examples/cartesian/hdiff.py::hdiff_program -o hdiff.sdfg\n"
+       "  weir sdfg -I src/ src/model/dycore.py::step -o step.sdfgz --indent 2"},
       {"mesh", "weir mesh --nx 8 --ny 6 -o mesh/"},
-      {"optimize", "weir optimize hdiff.sdfg -o fast.sdfg --auto cpu\n"
-                   "  weir optimize hdiff.sdfg -o tiled.sdfg --passes \"simplify,map-tiling{tile_sizes=32,8}\"\n"
-                   "  weir optimize tiled.sdfg --replay -o again.sdfg"},
-      {"view", "weir view fast.sdfg                      # serves on 127.0.0.1, prints the address\n"
-               "  weir view examples/cartesian/hdiff.py::hdiff_program --port 8000\n"
-               "  weir view fast.sdfg --compare hdiff.sdfg --html diff.html"},
+      {"optimize",
+       "weir optimize hdiff.sdfg -o fast.sdfg --auto cpu\n"
+       "  weir optimize hdiff.sdfg -o tiled.sdfg --passes \"simplify,map-tiling{tile_sizes=32,8}\"\n"
+       "  weir optimize tiled.sdfg --replay -o again.sdfg"},
+      {"view",
+       "weir view fast.sdfg                      # serves on 127.0.0.1, prints the address\n"
+       "  weir view examples/cartesian/hdiff.py::hdiff_program --port 8000\n"
+       "  weir view fast.sdfg --compare hdiff.sdfg --html diff.html"},
   };
   return m;
 }
@@ -37,7 +42,7 @@ const std::map<std::string, std::string>& examples() {
 // CLI11's notation for an option's value -> a word (by the option's name for text).
 std::string word_for(const CLI::Option& o) {
   static const std::map<std::string, std::string> by_name = {
-      {"backend", "NAME"}, {"include", "DIR"},       {"output", "PATH"},     {"auto", "DEVICE"},
+      {"backend", "NAME"},    {"include", "DIR"},      {"output", "PATH"}, {"auto", "DEVICE"},
       {"passes", "PIPELINE"}, {"script", "FILE.json"}, {"emit-cpp", "DIR"}};
   for (const auto& n : o.get_lnames())
     if (auto it = by_name.find(n); it != by_name.end()) return it->second;
@@ -74,7 +79,8 @@ void adjust(CLI::App& cmd, const std::string& path) {
       o->type_name(word_for(*o));
     }
   }
-  for (CLI::App* sub : cmd.get_subcommands({})) adjust(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name());
+  for (CLI::App* sub : cmd.get_subcommands({}))
+    adjust(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name());
 }
 
 }  // namespace

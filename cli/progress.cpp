@@ -9,7 +9,8 @@ namespace weir::cli {
 
 bool progress_wanted(bool forced) { return forced || ::isatty(STDERR_FILENO); }
 
-Progress::Progress(std::string label, bool enabled) : label_(std::move(label)), tty_(::isatty(STDERR_FILENO)) {
+Progress::Progress(std::string label, bool enabled)
+    : label_(std::move(label)), tty_(::isatty(STDERR_FILENO)) {
   if (enabled) thread_ = std::thread([this] { loop(); });
 }
 

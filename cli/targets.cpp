@@ -27,8 +27,8 @@ void require_sdfg_file(const std::string& command, const std::string& arg) {
   std::string name = definition_name(arg);
   throw UsageError("weir " + command + ": '" + arg + "' is " +
                    (reference ? "a field-view definition" : "a field-view source file") +
-                   "; this command reads an SDFG file (.sdfg, .sdfgz): make one with 'weir sdfg " + file_part(arg) +
-                   "::" + name + " -o " + (name == "NAME" ? "OUT" : name) + ".sdfg'");
+                   "; this command reads an SDFG file (.sdfg, .sdfgz): make one with 'weir sdfg " +
+                   file_part(arg) + "::" + name + " -o " + (name == "NAME" ? "OUT" : name) + ".sdfg'");
 }
 
 void require_definition_reference(const std::string& command, const std::string& arg) {
@@ -37,13 +37,15 @@ void require_definition_reference(const std::string& command, const std::string&
                      "' is an SDFG file; this command takes a field-view definition FILE.py::NAME");
   auto sep = arg.rfind("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 == arg.size())
-    throw UsageError("weir " + command + ": '" + arg + "' names no definition: expected FILE.py::NAME (a @program or " +
+    throw UsageError("weir " + command + ": '" + arg +
+                     "' names no definition: expected FILE.py::NAME (a @program or " +
                      "@field_operator of the file; 'weir check " + file_part(arg) + "' lists them)");
 }
 
 void require_python_file(const std::string& command, const std::string& arg) {
   if (is_sdfg_file(arg))
-    throw UsageError("weir " + command + ": '" + arg + "' is an SDFG file; this command reads field-view source " +
+    throw UsageError("weir " + command + ": '" + arg +
+                     "' is an SDFG file; this command reads field-view source " +
                      "(FILE.py); 'weir validate " + arg + "' checks an SDFG");
   if (arg.find("::") != std::string::npos)
     throw UsageError("weir " + command + ": '" + arg + "': give the file without ::NAME ('" + file_part(arg) +
@@ -52,8 +54,9 @@ void require_python_file(const std::string& command, const std::string& arg) {
 
 std::string with_search_path_hint(const std::string& message) {
   if (message.find("not on the search path") == std::string::npos) return message;
-  return message + "\n  hint: add the directory that holds the module (the folder above its top package) with -I DIR, "
-                   "or list it in WEIR_PATH";
+  return message +
+         "\n  hint: add the directory that holds the module (the folder above its top package) with -I DIR, "
+         "or list it in WEIR_PATH";
 }
 
 void one_value_per_option(CLI::App& app) {

@@ -12,7 +12,8 @@ void stream_copy(double* __restrict a, const double* __restrict b, i64 n) {
   for (i64 i = 0; i < n; ++i) a[i] = b[i];
 }
 
-void stream_triad(double* __restrict a, const double* __restrict b, const double* __restrict c, double s, i64 n) {
+void stream_triad(double* __restrict a, const double* __restrict b, const double* __restrict c, double s,
+                  i64 n) {
 #pragma omp parallel for simd schedule(static)
   for (i64 i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }

@@ -10,8 +10,8 @@ namespace weir::bench::hand {
 using i64 = std::int64_t;
 
 void nabla(const double* pp, const double* S_MXX, const double* S_MYY, const double* sign, const double* vol,
-           const std::int32_t* e2v, const std::int32_t* v2e, i64 v2e_max, double* out_x, double* out_y, i64 nv,
-           i64 nk) {
+           const std::int32_t* e2v, const std::int32_t* v2e, i64 v2e_max, double* out_x, double* out_y,
+           i64 nv, i64 nk) {
 #pragma omp parallel
   {
     std::vector<double> bx(static_cast<std::size_t>(nk)), by(bx.size());

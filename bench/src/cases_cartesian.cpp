@@ -18,9 +18,11 @@ std::string size3(i64 a, i64 b, i64 c) {
 
 /// A 3-D stencil out = op(f) over the interior of (ni + 2h, nj + 2h, nk) fields, as the
 /// field-view programs write it (`out=out[h:-h, h:-h]`).
-KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name, const std::string& description,
-                        const std::string& file, const std::string& program, i64 h,
-                        void (*kernel)(const double*, hand::Strides3, double*, hand::Strides3, i64, i64, i64)) {
+KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name,
+                        const std::string& description, const std::string& file, const std::string& program,
+                        i64 h,
+                        void (*kernel)(const double*, hand::Strides3, double*, hand::Strides3, i64, i64,
+                                       i64)) {
   KernelCase kc;
   kc.name = name;
   kc.description = description;
@@ -36,7 +38,9 @@ KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name,
   };
   const hand::Strides3 st{J * K, K};
   const i64 origin = h * st.si + h * st.sj;
-  l.reference = [=](Arguments& a) { kernel(f64(a, "f") + origin, st, f64(a, "out") + origin, st, s.ni, s.nj, K); };
+  l.reference = [=](Arguments& a) {
+    kernel(f64(a, "f") + origin, st, f64(a, "out") + origin, st, s.ni, s.nj, K);
+  };
   l.outputs = {"out"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, file, program, "fv"));
@@ -85,7 +89,8 @@ KernelCase hdiff_case(const Sizes& s, const Paths& p) {
   kc.variants.push_back(corpus_variant(p, "hdiff", "simplified", false, "dace"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "auto_optimized_cpu", false, "dace"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "simplified", true, "dace"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp (16 x 16 tiles)", "fv", {}, fv.reference, {}});
+  kc.variants.push_back(
+      Variant{"hand", "bench/hand/cartesian.cpp (16 x 16 tiles)", "fv", {}, fv.reference, {}});
   return kc;
 }
 
@@ -141,8 +146,10 @@ KernelCase tridiagonal_case(const Sizes& s, const Paths& p) {
   };
   l.outputs = {"x"};
   kc.layouts["fv"] = l;
-  kc.variants.push_back(field_view_variant(p, "examples/cartesian/vertical_solver.py", "vertical_solver", "fv"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp (8 columns at a time)", "fv", {}, l.reference, {}});
+  kc.variants.push_back(
+      field_view_variant(p, "examples/cartesian/vertical_solver.py", "vertical_solver", "fv"));
+  kc.variants.push_back(
+      Variant{"hand", "bench/hand/cartesian.cpp (8 columns at a time)", "fv", {}, l.reference, {}});
   return kc;
 }
 
@@ -150,8 +157,8 @@ KernelCase tridiagonal_case(const Sizes& s, const Paths& p) {
 
 std::vector<KernelCase> cartesian_cases(const Sizes& s, const Paths& p) {
   std::vector<KernelCase> out;
-  out.push_back(halo_stencil(s, p, "laplacian", "5-point Laplacian", "examples/cartesian/laplacian.py", "laplacian",
-                             1, hand::laplacian));
+  out.push_back(halo_stencil(s, p, "laplacian", "5-point Laplacian", "examples/cartesian/laplacian.py",
+                             "laplacian", 1, hand::laplacian));
   out.push_back(halo_stencil(s, p, "laplap", "Laplacian of the Laplacian (13-point)",
                              "examples/cartesian/laplacian.py", "bi_laplacian", 2, hand::laplap));
   out.push_back(hdiff_case(s, p));

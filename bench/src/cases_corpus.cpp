@@ -43,8 +43,8 @@ KernelCase sweep_case(const Sizes& s, const Paths& p, const std::string& kernel,
 }  // namespace
 
 std::vector<KernelCase> corpus_cases(const Sizes& s, const Paths& p) {
-  return {sweep_case(s, p, "laplace2d", "NL", "2-D 4-point Jacobi, A -> B -> A per step (corpus)", 2 * s.tsteps,
-                     hand::laplace2d),
+  return {sweep_case(s, p, "laplace2d", "NL", "2-D 4-point Jacobi, A -> B -> A per step (corpus)",
+                     2 * s.tsteps, hand::laplace2d),
           sweep_case(s, p, "jacobi_2d", "N", "2-D 5-point Jacobi (npbench), steps 1..TSTEPS-1 (corpus)",
                      2 * (s.tsteps - 1), hand::jacobi2d)};
 }

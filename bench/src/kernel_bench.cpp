@@ -121,13 +121,17 @@ struct Running {
     return a;
   }
   void call_on(Arguments& a) {
-    if (program) program->run(a);
-    else v->hand(a);
+    if (program)
+      program->run(a);
+    else
+      v->hand(a);
   }
   double timed_call() {
     double t = now_seconds();
-    if (compiled) compiled->run_bound(bound);
-    else v->hand(*args);
+    if (compiled)
+      compiled->run_bound(bound);
+    else
+      v->hand(*args);
     return now_seconds() - t;
   }
 };
@@ -197,13 +201,15 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
   std::vector<KernelCase> cases;
   for (auto* make : {cartesian_cases, corpus_cases, unstructured_cases})
     for (KernelCase& kc : make(sizes, paths))
-      if (only.empty() || std::find(only.begin(), only.end(), kc.name) != only.end()) cases.push_back(std::move(kc));
+      if (only.empty() || std::find(only.begin(), only.end(), kc.name) != only.end())
+        cases.push_back(std::move(kc));
 
   Probe probe(sizes.stream_n);
   // The probe on its own first (after warm-up), as the machine's reference bandwidth.
   std::vector<double> copy_t, triad_t;
   for (int i = 0; i < sizes.warmup; ++i) probe.copy(), probe.triad();
-  for (int i = 0; i < std::max(sizes.repeats, 5); ++i) copy_t.push_back(probe.copy()), triad_t.push_back(probe.triad());
+  for (int i = 0; i < std::max(sizes.repeats, 5); ++i)
+    copy_t.push_back(probe.copy()), triad_t.push_back(probe.triad());
   auto probe_json = [&](const std::vector<double>& c, const std::vector<double>& t) {
     json j = {{"copy", stats_json(c)}, {"triad", stats_json(t)}};
     j["copy"]["bytes"] = probe.copy_bytes();
@@ -219,8 +225,8 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
   std::printf("bandwidth probe (%lld doubles per array): copy %.2f GB/s, triad %.2f GB/s (medians)\n",
               static_cast<long long>(probe.n), result["probe"]["copy"]["gbs"].get<double>(),
               result["probe"]["triad"]["gbs"].get<double>());
-  std::printf("\n  %-16s %-28s %-8s %9s %9s %9s %7s %7s %7s  %s\n", "kernel", "variant", "status", "median ms",
-              "min ms", "max ms", "GB/s", "probe", "x hand", "max rel err");
+  std::printf("\n  %-16s %-28s %-8s %9s %9s %9s %7s %7s %7s  %s\n", "kernel", "variant", "status",
+              "median ms", "min ms", "max ms", "GB/s", "probe", "x hand", "max rel err");
 
   json kernels = json::array();
   for (const KernelCase& kc : cases) {
@@ -256,8 +262,8 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
     json variants = json::array();
     for (Running& r : rs) {
       Stats s = stats_of(r.times);
-      json vj = {{"name", r.v->name}, {"detail", r.v->detail}, {"layout", r.v->layout}, {"status", r.status},
-                 {"reason", r.reason}, {"prepare_s", r.prepare_s}};
+      json vj = {{"name", r.v->name},  {"detail", r.v->detail}, {"layout", r.v->layout},
+                 {"status", r.status}, {"reason", r.reason},    {"prepare_s", r.prepare_s}};
       if (r.error >= 0) vj["max_rel_error"] = r.error;
       double gbs = 0, frac = 0, ratio = 0;
       if (s.n) {

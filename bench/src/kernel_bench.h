@@ -14,7 +14,7 @@ namespace weir::bench {
 /// Runs the kernels whose names are in `only` (all when empty). Prints a table to stdout and
 /// returns {"probe": ..., "kernels": [...]}. Sets `failed` when a variant failed or its
 /// outputs disagree with the hand-written reference (skipped variants are not failures).
-nlohmann::json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::vector<std::string>& only,
-                                     bool& failed);
+nlohmann::json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths,
+                                     const std::vector<std::string>& only, bool& failed);
 
 }  // namespace weir::bench

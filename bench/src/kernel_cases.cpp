@@ -28,7 +28,8 @@ Sizes Sizes::full() {
   return s;
 }
 
-runtime::Field random_field(const std::vector<std::int64_t>& shape, std::uint64_t seed, double lo, double hi) {
+runtime::Field random_field(const std::vector<std::int64_t>& shape, std::uint64_t seed, double lo,
+                            double hi) {
   runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float64, shape);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> dist(lo, hi);
@@ -70,8 +71,8 @@ Variant field_view_variant(const Paths& p, const std::string& rel_file, const st
   return v;
 }
 
-Variant corpus_variant(const Paths& p, const std::string& kernel, const std::string& stage, bool weir_optimize,
-                       const std::string& layout) {
+Variant corpus_variant(const Paths& p, const std::string& kernel, const std::string& stage,
+                       bool weir_optimize, const std::string& layout) {
   Variant v;
   std::string short_stage = stage == "auto_optimized_cpu" ? "dace-auto-opt" : "dace-" + stage;
   v.name = weir_optimize ? "weir-opt(" + short_stage + ")" : short_stage;
@@ -81,7 +82,8 @@ Variant corpus_variant(const Paths& p, const std::string& kernel, const std::str
   std::string file = p.corpus + "/" + rel;
   if (!std::filesystem::exists(file))
     v.make_sdfg = [file]() -> std::unique_ptr<SDFG> {
-      throw std::runtime_error("corpus file " + file + " is missing (the corpus must be at ../shared/corpus)");
+      throw std::runtime_error("corpus file " + file +
+                               " is missing (the corpus must be at ../shared/corpus)");
     };
   else
     v.make_sdfg = [file, weir_optimize] {

@@ -17,10 +17,10 @@ namespace weir::bench {
 
 /// Problem sizes of one benchmark run.
 struct Sizes {
-  std::string preset;                     ///< "tiny" or "full"
-  std::int64_t ni = 256, nj = 256, nk = 80;  ///< Cartesian domain computed per call
-  std::int64_t n2d = 2048;                ///< laplace2d / jacobi_2d: N x N arrays
-  std::int64_t tsteps = 2;                ///< their time steps (laplace2d: 2 sweeps each)
+  std::string preset;                         ///< "tiny" or "full"
+  std::int64_t ni = 256, nj = 256, nk = 80;   ///< Cartesian domain computed per call
+  std::int64_t n2d = 2048;                    ///< laplace2d / jacobi_2d: N x N arrays
+  std::int64_t tsteps = 2;                    ///< their time steps (laplace2d: 2 sweeps each)
   std::int64_t mesh_nx = 224, mesh_ny = 224;  ///< periodic mesh: 2 nx ny cells
   std::int64_t mesh_nk = 80;
   std::int64_t stream_n = std::int64_t(1) << 23;  ///< elements per probe array
@@ -32,7 +32,7 @@ struct Sizes {
 /// Arguments of one kernel in one data layout, with the hand-written kernel on that layout
 /// (the reference every variant's outputs are compared with).
 struct Layout {
-  std::function<runtime::Arguments()> make;           ///< fresh, deterministic inputs
+  std::function<runtime::Arguments()> make;            ///< fresh, deterministic inputs
   std::function<void(runtime::Arguments&)> reference;  ///< the hand-written kernel
   std::vector<std::string> outputs;                    ///< arrays compared after a call
   /// Arguments (arrays or values) the hand-written kernel needs but a weir program may not
@@ -90,7 +90,7 @@ Variant field_view_variant(const Paths& p, const std::string& rel_file, const st
                            const std::string& layout);
 /// A variant running a corpus SDFG (`stage` = "simplified", "auto_optimized_cpu"), optionally
 /// after weir's optimization pipeline.
-Variant corpus_variant(const Paths& p, const std::string& kernel, const std::string& stage, bool weir_optimize,
-                       const std::string& layout);
+Variant corpus_variant(const Paths& p, const std::string& kernel, const std::string& stage,
+                       bool weir_optimize, const std::string& layout);
 
 }  // namespace weir::bench

@@ -114,9 +114,10 @@ json machine_meta(const Sizes& sizes, const std::string& commit) {
 }
 
 int usage(const std::string& msg) {
-  std::cerr << "weir-bench: " << msg << "\n"
-            << "usage: weir-bench [all|kernels|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]\n"
-            << "                  [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]\n";
+  std::cerr
+      << "weir-bench: " << msg << "\n"
+      << "usage: weir-bench [all|kernels|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]\n"
+      << "                  [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]\n";
   return 2;
 }
 
@@ -137,17 +138,28 @@ int main(int argc, char** argv) {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
         return args[++i];
       };
-      if (a == "all" || a == "kernels" || a == "toolchain" || a == "scaling") what = a;
-      else if (a == "--size") size = value();
-      else if (a == "--repeats") repeats = std::stoi(value());
-      else if (a == "--warmup") warmup = std::stoi(value());
-      else if (a == "--only") only = split(value(), ',');
-      else if (a == "--ns") for (auto& n : split(value(), ',')) ns.push_back(std::stoi(n));
-      else if (a == "--json") json_out = value();
-      else if (a == "--commit") commit = value();
-      else if (a == "--root") root = value();
-      else if (a == "-h" || a == "--help") return usage("benchmarks of weir's generated code and toolchain"), 0;
-      else throw std::invalid_argument("unknown argument '" + a + "'");
+      if (a == "all" || a == "kernels" || a == "toolchain" || a == "scaling")
+        what = a;
+      else if (a == "--size")
+        size = value();
+      else if (a == "--repeats")
+        repeats = std::stoi(value());
+      else if (a == "--warmup")
+        warmup = std::stoi(value());
+      else if (a == "--only")
+        only = split(value(), ',');
+      else if (a == "--ns")
+        for (auto& n : split(value(), ',')) ns.push_back(std::stoi(n));
+      else if (a == "--json")
+        json_out = value();
+      else if (a == "--commit")
+        commit = value();
+      else if (a == "--root")
+        root = value();
+      else if (a == "-h" || a == "--help")
+        return usage("benchmarks of weir's generated code and toolchain"), 0;
+      else
+        throw std::invalid_argument("unknown argument '" + a + "'");
     }
   } catch (const std::exception& e) {
     return usage(e.what());
@@ -171,7 +183,8 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   bool failed = false;
   double t0 = now_seconds();
-  if (what == "all" || what == "kernels") out["kernel_benchmarks"] = run_kernel_benchmarks(sizes, paths, only, failed);
+  if (what == "all" || what == "kernels")
+    out["kernel_benchmarks"] = run_kernel_benchmarks(sizes, paths, only, failed);
   if (what == "all" || what == "toolchain")
     out["toolchain"] = run_toolchain_benchmarks(paths, sizes.preset == "tiny" ? 2 : 2 * sizes.repeats,
                                                 sizes.preset == "tiny", failed);

@@ -85,9 +85,10 @@ json run_scaling_benchmarks(const std::string& exe, const std::vector<int>& ns, 
               "optimize ms", "codegen ms", "peak MiB");
   json points = json::array();
   for (int n : ns) {
-    std::string out = (std::filesystem::temp_directory_path() /
-                       ("weir-bench-scaling-" + std::to_string(::getpid()) + "-" + std::to_string(n) + ".json"))
-                          .string();
+    std::string out =
+        (std::filesystem::temp_directory_path() /
+         ("weir-bench-scaling-" + std::to_string(::getpid()) + "-" + std::to_string(n) + ".json"))
+            .string();
     std::string ns_ = std::to_string(n);
     std::vector<char*> argv = {const_cast<char*>(exe.c_str()), const_cast<char*>("scaling-child"), ns_.data(),
                                out.data(), nullptr};
@@ -121,15 +122,18 @@ json run_scaling_benchmarks(const std::string& exe, const std::vector<int>& ns, 
   for (const char* st : kStages) {
     std::vector<double> x, y;
     for (const auto& pj : points)
-      if (!pj.contains("error")) x.push_back(pj["n"].get<double>()), y.push_back(pj["stages"][st]["s"].get<double>());
+      if (!pj.contains("error"))
+        x.push_back(pj["n"].get<double>()), y.push_back(pj["stages"][st]["s"].get<double>());
     exps[st] = growth_exponent(x, y);
   }
   if (!points.empty() && points.back().contains("optimize_passes_s")) {
     std::vector<std::pair<double, std::string>> top;
-    for (const auto& [name, v] : points.back()["optimize_passes_s"].items()) top.emplace_back(v.get<double>(), name);
+    for (const auto& [name, v] : points.back()["optimize_passes_s"].items())
+      top.emplace_back(v.get<double>(), name);
     std::sort(top.rbegin(), top.rend());
     std::printf("  slowest passes at N = %d:", points.back()["n"].get<int>());
-    for (std::size_t i = 0; i < top.size() && i < 4; ++i) std::printf(" %s %.0f ms", top[i].second.c_str(), top[i].first * 1e3);
+    for (std::size_t i = 0; i < top.size() && i < 4; ++i)
+      std::printf(" %s %.0f ms", top[i].second.c_str(), top[i].first * 1e3);
     std::printf("\n");
   }
   std::printf("  growth exponents (time ~ N^e):");

@@ -1,11 +1,11 @@
 #include "toolchain_bench.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "measure.h"
 #include "weir/codegen/cpu_codegen.h"
@@ -33,8 +33,8 @@ json time_stage(const std::string& what, const std::string& stage, int n, const 
     t.push_back(now_seconds() - t0);
   }
   Stats s = stats_of(t);
-  std::printf("  %-52s %-14s %10.3f %10.3f %10.3f\n", what.c_str(), stage.c_str(), s.median * 1e3, s.min * 1e3,
-              s.max * 1e3);
+  std::printf("  %-52s %-14s %10.3f %10.3f %10.3f\n", what.c_str(), stage.c_str(), s.median * 1e3,
+              s.min * 1e3, s.max * 1e3);
   return {{"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max}, {"n", s.n}, {"status", "ok"}};
 }
 
@@ -63,13 +63,17 @@ runtime::Arguments small_arguments(const runtime::Signature& sig) {
     if (p.kind == runtime::Parameter::Kind::Symbol) {
       a.values[p.name] = std::int64_t(8);
     } else if (p.kind == runtime::Parameter::Kind::Scalar) {
-      if (p.dtype == ScalarType::Float64 || p.dtype == ScalarType::Float32) a.values[p.name] = 1.0;
-      else a.values[p.name] = std::int64_t(1);
+      if (p.dtype == ScalarType::Float64 || p.dtype == ScalarType::Float32)
+        a.values[p.name] = 1.0;
+      else
+        a.values[p.name] = std::int64_t(1);
     } else {
       std::vector<std::int64_t> shape;
       for (const auto& e : p.shape) shape.push_back(e.evaluate(symbols));
-      if (p.dtype == ScalarType::Float64) a.arrays.emplace(p.name, random_field(shape, 7, 0.5, 1.5));
-      else a.arrays.emplace(p.name, runtime::Allocator::cpu().allocate(p.dtype, shape));
+      if (p.dtype == ScalarType::Float64)
+        a.arrays.emplace(p.name, random_field(shape, 7, 0.5, 1.5));
+      else
+        a.arrays.emplace(p.name, runtime::Allocator::cpu().allocate(p.dtype, shape));
     }
   }
   return a;
@@ -86,7 +90,8 @@ std::vector<Example> examples(const Paths& p) {
     std::vector<std::string> files;
     if (fs::is_directory(p.root + "/" + dir))
       for (const auto& e : fs::directory_iterator(p.root + "/" + dir))
-        if (e.path().extension() == ".py") files.push_back(std::string(dir) + "/" + e.path().filename().string());
+        if (e.path().extension() == ".py")
+          files.push_back(std::string(dir) + "/" + e.path().filename().string());
     std::sort(files.begin(), files.end());
     for (auto& f : files) out.push_back({f, {}});
   }
@@ -132,11 +137,13 @@ json program_stages(const Paths& p, const Example& ex, const std::string& progra
     });
     if (!compile) return st;
     runtime::CompilableProgram cp{std::shared_ptr<const SDFG>(std::move(optimized)), {}, what};
-    auto compiler = runtime::make_cpu_compiler(runtime::CompiledBackendConfig{}.compiler_settings(), cache_dir);
+    auto compiler =
+        runtime::make_cpu_compiler(runtime::CompiledBackendConfig{}.compiler_settings(), cache_dir);
     runtime::CompilationArtifact art;
     st["compile"] = time_stage(what, "compile", 1, [&] { art = compiler(cp); });
     std::shared_ptr<runtime::CompiledProgram> prog;
-    st["load_library"] = time_stage(what, "load library", 1, [&] { prog = runtime::load_compiled_program(art.library, art.signature); });
+    st["load_library"] = time_stage(
+        what, "load library", 1, [&] { prog = runtime::load_compiled_program(art.library, art.signature); });
     runtime::Arguments args = small_arguments(prog->signature());
     st["first_call"] = time_stage(what, "first call", 1, [&] { prog->run(args); });
   } catch (const std::exception& e) {

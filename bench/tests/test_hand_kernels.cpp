@@ -95,7 +95,8 @@ TEST_CASE("hand: tiled hdiff matches npbench's formulation with whole temporarie
       }
   Vec got(u.size(), 0.0);
   const i64 o = g.at(0, 0, 0);
-  hand::hdiff(u.data() + o, g.strides(), coeff.data() + o, g.strides(), got.data() + o, g.strides(), NI, NJ, NK);
+  hand::hdiff(u.data() + o, g.strides(), coeff.data() + o, g.strides(), got.data() + o, g.strides(), NI, NJ,
+              NK);
   CHECK(max_rel_diff(got, want) < 1e-14);
 }
 
@@ -106,9 +107,10 @@ TEST_CASE("hand: heat3d step matches a plain loop nest", "[bench][hand]") {
   for (i64 i = 0; i < NI; ++i)
     for (i64 j = 0; j < NJ; ++j)
       for (i64 k = 0; k < NK; ++k)
-        want[at(i, j, k)] = f[at(i, j, k)] + 0.1 * (f[at(i - 1, j, k)] + f[at(i + 1, j, k)] + f[at(i, j - 1, k)] +
-                                                    f[at(i, j + 1, k)] + f[at(i, j, k - 1)] + f[at(i, j, k + 1)] -
-                                                    6.0 * f[at(i, j, k)]);
+        want[at(i, j, k)] =
+            f[at(i, j, k)] +
+            0.1 * (f[at(i - 1, j, k)] + f[at(i + 1, j, k)] + f[at(i, j - 1, k)] + f[at(i, j + 1, k)] +
+                   f[at(i, j, k - 1)] + f[at(i, j, k + 1)] - 6.0 * f[at(i, j, k)]);
   hand::heat3d(f.data() + at(0, 0, 0), g.strides(), got.data() + at(0, 0, 0), g.strides(), 0.1, NI, NJ, NK);
   CHECK(max_rel_diff(got, want) < 1e-15);
 }
@@ -142,8 +144,10 @@ TEST_CASE("hand: laplace2d and jacobi_2d match numpy-style sweeps with copies", 
     Vec A = random_vec(n * n, 9), B = random_vec(n * n, 10), A2 = A, B2 = B;
     const i64 steps = five ? 4 - 1 : 4;
     for (i64 t = 0; t < steps; ++t) sweep(A, B, five), sweep(B, A, five);
-    if (five) hand::jacobi2d(A2.data(), B2.data(), n, 4);
-    else hand::laplace2d(A2.data(), B2.data(), n, 4);
+    if (five)
+      hand::jacobi2d(A2.data(), B2.data(), n, 4);
+    else
+      hand::laplace2d(A2.data(), B2.data(), n, 4);
     CHECK(max_rel_diff(A2, A) < 1e-14);
     CHECK(max_rel_diff(B2, B) < 1e-14);
   }
@@ -180,7 +184,8 @@ TEST_CASE("periodic mesh: tables of a triangulated torus", "[bench][mesh]") {
 TEST_CASE("hand: nabla and the C2E2CO sum match edge-then-vertex loops", "[bench][hand]") {
   PeriodicMesh m = make_periodic_mesh(6, 5);
   const i64 nv = m.n_vertices, ne = m.n_edges, nc = m.n_cells, nk = 7;
-  Vec pp = random_vec(nv * nk, 11), sx = random_vec(ne, 12), sy = random_vec(ne, 13), vol = random_vec(nv, 14, 1, 2);
+  Vec pp = random_vec(nv * nk, 11), sx = random_vec(ne, 12), sy = random_vec(ne, 13),
+      vol = random_vec(nv, 14, 1, 2);
   Vec sign(nv * 6);
   for (i64 v = 0; v < nv; ++v)
     for (int n = 0; n < 6; ++n) sign[v * 6 + n] = m.e2v[2 * m.v2e[v * 6 + n]] == v ? 1.0 : -1.0;
@@ -201,8 +206,8 @@ TEST_CASE("hand: nabla and the C2E2CO sum match edge-then-vertex loops", "[bench
   for (i64 v = 0; v < nv; ++v)
     for (i64 k = 0; k < nk; ++k) wx[v * nk + k] /= vol[v], wy[v * nk + k] /= vol[v];
   Vec gx(nv * nk), gy(nv * nk);
-  hand::nabla(pp.data(), sx.data(), sy.data(), sign.data(), vol.data(), m.e2v.data(), m.v2e.data(), 6, gx.data(),
-              gy.data(), nv, nk);
+  hand::nabla(pp.data(), sx.data(), sy.data(), sign.data(), vol.data(), m.e2v.data(), m.v2e.data(), 6,
+              gx.data(), gy.data(), nv, nk);
   CHECK(max_rel_diff(gx, wx) < 1e-14);
   CHECK(max_rel_diff(gy, wy) < 1e-14);
 

@@ -28,27 +28,34 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
-std::string corpus(const std::string& f) { return std::string(WEIR_SOURCE_DIR) + "/../shared/corpus/dace/hdiff/" + f; }
+std::string corpus(const std::string& f) {
+  return std::string(WEIR_SOURCE_DIR) + "/../shared/corpus/dace/hdiff/" + f;
+}
 
 /// T(k+1)[i] = T(k)[i] + T(k)[i + 1] * 0.5 for k < n; every 4th T is an output.
 std::unique_ptr<SDFG> composed_stencils(int n) {
   auto sdfg = std::make_unique<SDFG>("composed");
   sdfg->add_symbol("N");
   auto size = sym::Expr::parse("N + " + std::to_string(n + 4));
-  for (int k = 0; k <= n; ++k) sdfg->add_array("T" + std::to_string(k), ScalarType::Float64, {size}, k % 4 != 0 && k != 0);
+  for (int k = 0; k <= n; ++k)
+    sdfg->add_array("T" + std::to_string(k), ScalarType::Float64, {size}, k % 4 != 0 && k != 0);
   SDFGState& st = sdfg->add_state("main", true);
   NodeId prev = st.add_access("T0").id();
   for (int k = 0; k < n; ++k) {
     std::string in = "T" + std::to_string(k), out = "T" + std::to_string(k + 1);
     Subset range = Subset::parse("0:N+" + std::to_string(n - k));
     auto& m = st.add_map("s" + std::to_string(k), {"i"}, range);
-    auto& t = st.add_tasklet("s" + std::to_string(k), {"y = x0 + x1 * 0.5", Language::Python}, {"x0", "x1"}, {"y"});
+    auto& t =
+        st.add_tasklet("s" + std::to_string(k), {"y = x0 + x1 * 0.5", Language::Python}, {"x0", "x1"}, {"y"});
     Subset whole = Subset::full({size});
     auto e0 = st.add_memlet_path({prev, m.id(), t.id()}, Memlet::simple(in, Subset::parse("i")), "", "x0");
     st.edge(e0[0]).memlet = Memlet::simple(in, whole);
-    auto e1 = st.add_memlet_path({prev, m.id(), t.id()}, Memlet::simple(in, Subset::parse("i + 1")), "", "x1");
+    auto e1 =
+        st.add_memlet_path({prev, m.id(), t.id()}, Memlet::simple(in, Subset::parse("i + 1")), "", "x1");
     st.edge(e1[0]).memlet = Memlet::simple(in, whole);
     NodeId next = st.add_access(out).id();
     auto eo = st.add_memlet_path({t.id(), m.exit, next}, Memlet::simple(out, Subset::parse("i")), "y", "");
@@ -65,7 +72,8 @@ runtime::Arguments hdiff_arguments(std::int64_t I, std::int64_t J, std::int64_t 
   a.arrays.emplace("out_field", runtime::Allocator::cpu().allocate(ScalarType::Float64, {I, J, K}));
   auto fill = [](runtime::Field& f, unsigned seed) {
     auto* p = static_cast<double*>(f.data());
-    for (std::int64_t k = 0; k < f.size(); ++k) p[k] = static_cast<double>((k * 2654435761u + seed) % 1000) / 1000.0;
+    for (std::int64_t k = 0; k < f.size(); ++k)
+      p[k] = static_cast<double>((k * 2654435761u + seed) % 1000) / 1000.0;
   };
   fill(a.arrays.at("in_field"), 1);
   fill(a.arrays.at("coeff"), 2);
@@ -110,11 +118,13 @@ int main(int argc, char** argv) {
   }
 
   auto backend = runtime::make_cpu_backend();
-  runtime::CompilableProgram weir_p{std::shared_ptr<const SDFG>(optimized->clone_sdfg()), {}, "weir auto_optimize"};
+  runtime::CompilableProgram weir_p{
+      std::shared_ptr<const SDFG>(optimized->clone_sdfg()), {}, "weir auto_optimize"};
   runtime::CompilableProgram dace_p = runtime::load_program_source(corpus("hdiff.auto_optimized_cpu.sdfg"));
   auto pw = runtime::prepare(*backend, weir_p);
   auto pd = runtime::prepare(*backend, dace_p);
-  auto pn = runtime::prepare(*backend, runtime::CompilableProgram{std::shared_ptr<const SDFG>(std::move(no_simd)), {}, "no simd"});
+  auto pn = runtime::prepare(
+      *backend, runtime::CompilableProgram{std::shared_ptr<const SDFG>(std::move(no_simd)), {}, "no simd"});
   auto aw = hdiff_arguments(I, J, K), ad = hdiff_arguments(I, J, K), an = hdiff_arguments(I, J, K);
   pw->run(aw);  // warm up (first touch, thread pool)
   pd->run(ad);
@@ -134,7 +144,8 @@ int main(int argc, char** argv) {
   double maxdiff = 0;
   const auto& ow = aw.arrays.at("out_field");
   const auto& od = ad.arrays.at("out_field");
-  for (std::int64_t k = 0; k < ow.size(); ++k) maxdiff = std::max(maxdiff, std::abs(ow.value_as_double(k) - od.value_as_double(k)));
+  for (std::int64_t k = 0; k < ow.size(); ++k)
+    maxdiff = std::max(maxdiff, std::abs(ow.value_as_double(k) - od.value_as_double(k)));
   const char* thr = std::getenv("OMP_NUM_THREADS");
   std::printf("hdiff %lldx%lldx%lld, OMP_NUM_THREADS=%s, %d interleaved runs:\n", static_cast<long long>(I),
               static_cast<long long>(J), static_cast<long long>(K), thr ? thr : "(unset)", reps);

@@ -31,10 +31,12 @@ void write(const fs::path& p, const std::string& text) {
 /// The common package `common`: the grid, constants and operators every stencil file uses.
 void write_common(const fs::path& root) {
   write(root / "common/__init__.py",
-        "from . import dims\nfrom .dims import *\nfrom .constants import Consts\nfrom .ops import average, grad\n");
+        "from . import dims\nfrom .dims import *\nfrom .constants import Consts\nfrom .ops import average, "
+        "grad\n");
   write(root / "common/dims.py",
         "from typing import TypeAlias, TypeVar\nimport gt4py.next as gtx\n"
-        "CellDim = gtx.Dimension('Cell')\nEdgeDim = gtx.Dimension('Edge')\nVertexDim = gtx.Dimension('Vertex')\n"
+        "CellDim = gtx.Dimension('Cell')\nEdgeDim = gtx.Dimension('Edge')\nVertexDim = "
+        "gtx.Dimension('Vertex')\n"
         "KDim = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
         "C2EDim = gtx.Dimension('C2E', kind=gtx.DimensionKind.LOCAL)\n"
         "E2CDim = gtx.Dimension('E2C', kind=gtx.DimensionKind.LOCAL)\n"
@@ -58,22 +60,34 @@ void write_common(const fs::path& root) {
 std::string stencil(int i) {
   std::string n = std::to_string(i);
   return "import gt4py.next as gtx\n"
-         "from common import CellDim, KDim, Koff, E2C, Consts, CellKField, EdgeKField, wpfloat, average, grad\n"
+         "from common import CellDim, KDim, Koff, E2C, Consts, CellKField, EdgeKField, wpfloat, average, "
+         "grad\n"
          "from common import dims\n"
          "@gtx.field_operator\n"
-         "def step_" + n + "(c: CellKField[wpfloat], e: EdgeKField[wpfloat], w: wpfloat) -> CellKField[wpfloat]:\n"
+         "def step_" +
+         n +
+         "(c: CellKField[wpfloat], e: EdgeKField[wpfloat], w: wpfloat) -> CellKField[wpfloat]:\n"
          "    a, b = gtx.astype((c, e), wpfloat)\n"
-         "    s = average(grad(a) * Consts.B + b * " + std::to_string(1 + i % 7) + ".0)\n"
+         "    s = average(grad(a) * Consts.B + b * " +
+         std::to_string(1 + i % 7) +
+         ".0)\n"
          "    up = a(Koff[1]) * Consts.C\n"
          "    return gtx.where(s > 0.0, s + up * w, s - up)\n"
          "@gtx.field_operator\n"
-         "def edge_" + n + "(c: CellKField[wpfloat]) -> EdgeKField[wpfloat]:\n"
+         "def edge_" +
+         n +
+         "(c: CellKField[wpfloat]) -> EdgeKField[wpfloat]:\n"
          "    return c(E2C[0])(Koff[1]) + grad(c)\n"
          "@gtx.program(grid_type=gtx.GridType.UNSTRUCTURED)\n"
-         "def program_" + n + "(c: CellKField[wpfloat], e: EdgeKField[wpfloat], out: CellKField[wpfloat],\n"
+         "def program_" +
+         n +
+         "(c: CellKField[wpfloat], e: EdgeKField[wpfloat], out: CellKField[wpfloat],\n"
          "        eout: EdgeKField[wpfloat], w: wpfloat, n_cells: gtx.int32, nlev: gtx.int32):\n"
-         "    step_" + n + "(c, e, w * 0.5, out=out, domain={CellDim: (0, n_cells), KDim: (0, nlev - 1)})\n"
-         "    edge_" + n + "(out, out=eout, domain={dims.EdgeDim: (0, 10), KDim: (0, nlev - 1)})\n";
+         "    step_" +
+         n +
+         "(c, e, w * 0.5, out=out, domain={CellDim: (0, n_cells), KDim: (0, nlev - 1)})\n"
+         "    edge_" +
+         n + "(out, out=eout, domain={dims.EdgeDim: (0, 10), KDim: (0, nlev - 1)})\n";
 }
 
 double since(std::chrono::steady_clock::time_point t0) {
@@ -88,9 +102,12 @@ int main(int argc, char** argv) {
   fs::path dir = fs::temp_directory_path() / "weir_frontend_bench";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--files") files = std::stoi(argv[i + 1]);
-    else if (a == "--dir") dir = argv[i + 1];
-    else if (a == "--keep") keep = std::string(argv[i + 1]) == "1";
+    if (a == "--files")
+      files = std::stoi(argv[i + 1]);
+    else if (a == "--dir")
+      dir = argv[i + 1];
+    else if (a == "--keep")
+      keep = std::string(argv[i + 1]) == "1";
     else {
       std::cerr << "usage: weir_bench_frontend [--files N] [--dir DIR] [--keep 1]\n";
       return 2;
@@ -98,7 +115,8 @@ int main(int argc, char** argv) {
   }
   fs::remove_all(dir);
   write_common(dir);
-  for (int i = 0; i < files; ++i) write(dir / "stencils" / ("stencil_" + std::to_string(i) + ".py"), stencil(i));
+  for (int i = 0; i < files; ++i)
+    write(dir / "stencils" / ("stencil_" + std::to_string(i) + ".py"), stencil(i));
 
   auto t0 = std::chrono::steady_clock::now();
   ModuleLoader loader(LoaderOptions{{dir.string()}, false});
@@ -124,10 +142,11 @@ int main(int argc, char** argv) {
   for (const TypedDefinition* p : programs) states += lower_to_sdfg(*p)->num_blocks();
   double t_lower = since(t2);
   double total = since(t0);
-  std::printf("files %d, modules loaded %zu, definitions %zu, errors %zu, programs lowered %zu (%zu states)\n", files,
-              loader.modules().size(), defs, errors, programs.size(), states);
-  std::printf("load+parse %.3f s, type-check %.3f s, lower %.3f s, total %.3f s (target < 2 s)\n", t_load, t_check,
-              t_lower, total);
+  std::printf(
+      "files %d, modules loaded %zu, definitions %zu, errors %zu, programs lowered %zu (%zu states)\n", files,
+      loader.modules().size(), defs, errors, programs.size(), states);
+  std::printf("load+parse %.3f s, type-check %.3f s, lower %.3f s, total %.3f s (target < 2 s)\n", t_load,
+              t_check, t_lower, total);
   if (!keep) fs::remove_all(dir);
   return errors ? 1 : 0;
 }

@@ -2,12 +2,12 @@
 // Laplacian and fluxes per point (what fusion by recomputation generates) vs tiles of (i, j) with
 // halo buffers (the producer computed once per tile point into tile-sized, thread-local arrays).
 // Run with OMP_NUM_THREADS=2; prints medians of 21 runs and the largest difference of results.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include <algorithm>
-#include <cmath>
 static const long I = 256, J = 256, K = 80;
 #define U(i, j, k) u[((i) * (J + 4) + (j)) * K + (k)]
 static inline double lapf(const double* __restrict__ u, long i, long j, long k) {
@@ -22,10 +22,14 @@ void recompute(const double* __restrict__ u, const double* __restrict__ c, doubl
         long ii = i + 2, jj = j + 2;
         double l = lapf(u, ii, jj, k), lip = lapf(u, ii + 1, jj, k), lim = lapf(u, ii - 1, jj, k);
         double ljp = lapf(u, ii, jj + 1, k), ljm = lapf(u, ii, jj - 1, k);
-        double fx = lip - l; fx = fx * (U(ii + 1, jj, k) - U(ii, jj, k)) > 0 ? 0.0 : fx;
-        double fxm = l - lim; fxm = fxm * (U(ii, jj, k) - U(ii - 1, jj, k)) > 0 ? 0.0 : fxm;
-        double fy = ljp - l; fy = fy * (U(ii, jj + 1, k) - U(ii, jj, k)) > 0 ? 0.0 : fy;
-        double fym = l - ljm; fym = fym * (U(ii, jj, k) - U(ii, jj - 1, k)) > 0 ? 0.0 : fym;
+        double fx = lip - l;
+        fx = fx * (U(ii + 1, jj, k) - U(ii, jj, k)) > 0 ? 0.0 : fx;
+        double fxm = l - lim;
+        fxm = fxm * (U(ii, jj, k) - U(ii - 1, jj, k)) > 0 ? 0.0 : fxm;
+        double fy = ljp - l;
+        fy = fy * (U(ii, jj + 1, k) - U(ii, jj, k)) > 0 ? 0.0 : fy;
+        double fym = l - ljm;
+        fym = fym * (U(ii, jj, k) - U(ii, jj - 1, k)) > 0 ? 0.0 : fym;
         out[(i * J + j) * K + k] = U(ii, jj, k) - c[(i * J + j) * K + k] * (fx - fxm + fy - fym);
       }
 }
@@ -65,8 +69,8 @@ void tiled(const double* __restrict__ u, const double* __restrict__ c, double* _
 #pragma omp simd
             for (long k = 0; k < K; ++k) {
               long i = ti + a, j = tj + b;
-              double d = FX[((a + 1) * TJ + b) * K + k] - FX[(a * TJ + b) * K + k] + FY[(a * (TJ + 1) + b + 1) * K + k] -
-                         FY[(a * (TJ + 1) + b) * K + k];
+              double d = FX[((a + 1) * TJ + b) * K + k] - FX[(a * TJ + b) * K + k] +
+                         FY[(a * (TJ + 1) + b + 1) * K + k] - FY[(a * (TJ + 1) + b) * K + k];
               out[(i * J + j) * K + k] = U(i + 2, j + 2, k) - c[(i * J + j) * K + k] * d;
             }
       }
@@ -76,7 +80,11 @@ int main() {
   std::vector<double> u((I + 4) * (J + 4) * K), c(I * J * K), o1(I * J * K), o2(I * J * K), o3(I * J * K);
   for (size_t k = 0; k < u.size(); ++k) u[k] = ((k * 2654435761u) % 1000) / 1000.0;
   for (size_t k = 0; k < c.size(); ++k) c[k] = ((k * 2654435761u + 7) % 1000) / 1000.0;
-  auto T = [](auto f) { auto a = std::chrono::steady_clock::now(); f(); return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count() * 1e3; };
+  auto T = [](auto f) {
+    auto a = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count() * 1e3;
+  };
   std::vector<double> a, b, d;
   for (int r = 0; r < 21; ++r) {
     a.push_back(T([&] { recompute(u.data(), c.data(), o1.data()); }));
@@ -84,7 +92,11 @@ int main() {
     d.push_back(T([&] { tiled<16, 16>(u.data(), c.data(), o3.data()); }));
   }
   double md = 0;
-  for (size_t k = 0; k < o1.size(); ++k) md = std::max(md, std::max(std::abs(o1[k] - o2[k]), std::abs(o1[k] - o3[k])));
-  std::sort(a.begin(), a.end()); std::sort(b.begin(), b.end()); std::sort(d.begin(), d.end());
-  std::printf("recompute %.2f ms, tiled 8x32 %.2f ms, tiled 16x16 %.2f ms (medians), maxdiff %g\n", a[10], b[10], d[10], md);
+  for (size_t k = 0; k < o1.size(); ++k)
+    md = std::max(md, std::max(std::abs(o1[k] - o2[k]), std::abs(o1[k] - o3[k])));
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  std::sort(d.begin(), d.end());
+  std::printf("recompute %.2f ms, tiled 8x32 %.2f ms, tiled 16x16 %.2f ms (medians), maxdiff %g\n", a[10],
+              b[10], d[10], md);
 }

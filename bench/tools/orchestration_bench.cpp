@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "../../examples/orchestration/granule_inputs.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/frontend/orchestration.h"
-#include "../../examples/orchestration/granule_inputs.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/sdfg/sdfg.h"
@@ -74,9 +74,11 @@ int main(int argc, char** argv) {
   int reps = argc > 5 ? std::atoi(argv[5]) : 9;
   const std::string file = std::string(WEIR_SOURCE_DIR) + "/examples/orchestration/diffusion_granule.py";
   mesh::TriangularMesh m = mesh::make_triangular_mesh(nx, ny);
-  std::printf("diffusion granule: %lld cells, %lld edges, %lld vertices, %lld levels, %lld steps per call, %d reps\n",
-              static_cast<long long>(m.num_cells), static_cast<long long>(m.num_edges),
-              static_cast<long long>(m.num_vertices), static_cast<long long>(levels), static_cast<long long>(steps), reps);
+  std::printf(
+      "diffusion granule: %lld cells, %lld edges, %lld vertices, %lld levels, %lld steps per call, %d reps\n",
+      static_cast<long long>(m.num_cells), static_cast<long long>(m.num_edges),
+      static_cast<long long>(m.num_vertices), static_cast<long long>(levels), static_cast<long long>(steps),
+      reps);
 
   // Source to optimized C++ (fresh each time: load, check, lower, inline, auto_optimize, codegen).
   std::vector<double> to_cpp, t_load, t_lower, t_gen;
@@ -93,10 +95,12 @@ int main(int argc, char** argv) {
     t_lower.push_back(std::chrono::duration<double>(t2 - t1).count());
     t_gen.push_back(since(t2));
   }
-  std::printf("source -> optimized C++: median %.1f ms (min %.1f ms), %zu bytes of C++\n", 1e3 * median(to_cpp),
-              1e3 * *std::min_element(to_cpp.begin(), to_cpp.end()), cpp_bytes);
-  std::printf("  of which load + type-check %.1f ms, lower + inline + auto_optimize %.1f ms, generate C++ %.1f ms (medians)\n",
-              1e3 * median(t_load), 1e3 * median(t_lower), 1e3 * median(t_gen));
+  std::printf("source -> optimized C++: median %.1f ms (min %.1f ms), %zu bytes of C++\n",
+              1e3 * median(to_cpp), 1e3 * *std::min_element(to_cpp.begin(), to_cpp.end()), cpp_bytes);
+  std::printf(
+      "  of which load + type-check %.1f ms, lower + inline + auto_optimize %.1f ms, generate C++ %.1f ms "
+      "(medians)\n",
+      1e3 * median(t_load), 1e3 * median(t_lower), 1e3 * median(t_gen));
 
   runtime::FieldViewProgram p = runtime::load_field_view_program(file, "diffusion_granule");
   auto cpu = runtime::make_backend("cpu");
@@ -110,7 +114,8 @@ int main(int argc, char** argv) {
     runtime::Arguments warm = copy_of(base);
     each->run(warm);  // compiles every callee on first use
   }
-  std::printf("call by call: %zu programs compiled (or loaded) in %.2f s\n", p.orchestration->callees.size(), since(t0));
+  std::printf("call by call: %zu programs compiled (or loaded) in %.2f s\n", p.orchestration->callees.size(),
+              since(t0));
 
   // Same results both ways.
   runtime::Arguments a1 = copy_of(base), a2 = copy_of(base);
@@ -120,7 +125,8 @@ int main(int argc, char** argv) {
   for (const char* f : {"vn", "vn_new", "w", "w_new", "theta", "theta_new"}) {
     const runtime::Field &x = a1.arrays.at(f), &y = a2.arrays.at(f);
     for (std::int64_t i = 0; i < x.size(); ++i)
-      worst = std::max(worst, std::abs(x.value_as_double(i) - y.value_as_double(i)) / std::max(1.0, std::abs(y.value_as_double(i))));
+      worst = std::max(worst, std::abs(x.value_as_double(i) - y.value_as_double(i)) /
+                                  std::max(1.0, std::abs(y.value_as_double(i))));
   }
   std::printf("largest relative difference between the two: %.3g\n", worst);
 
@@ -147,18 +153,22 @@ int main(int argc, char** argv) {
     for (std::size_t d = 0; d < prm.shape.size(); ++d)
       if (prm.shape[d].is_symbol()) sym[prm.shape[d].symbol_name()] = base.arrays.at(prm.name).shape()[d];
   double local_bytes = 0;
-  std::function<void(const std::vector<frontend::OStmt>&)> allocs = [&](const std::vector<frontend::OStmt>& body) {
-    for (const auto& s : body) {
-      if (s.kind == frontend::OStmt::Kind::Alloc) {
-        double n = 8;
-        for (const auto& d : s.type.dims)
-          n *= static_cast<double>(d.name == "K" ? levels : d.name == "Cell" ? m.num_cells : d.name == "Edge" ? m.num_edges : m.num_vertices);
-        local_bytes += n;
-      }
-      allocs(s.body);
-      allocs(s.orelse);
-    }
-  };
+  std::function<void(const std::vector<frontend::OStmt>&)> allocs =
+      [&](const std::vector<frontend::OStmt>& body) {
+        for (const auto& s : body) {
+          if (s.kind == frontend::OStmt::Kind::Alloc) {
+            double n = 8;
+            for (const auto& d : s.type.dims)
+              n *= static_cast<double>(d.name == "K"      ? levels
+                                       : d.name == "Cell" ? m.num_cells
+                                       : d.name == "Edge" ? m.num_edges
+                                                          : m.num_vertices);
+            local_bytes += n;
+          }
+          allocs(s.body);
+          allocs(s.orelse);
+        }
+      };
   allocs(p.orchestration->body);
   std::size_t maps_each = 0;
   for (const frontend::TypedDefinition* c : p.orchestration->callees) {
@@ -168,7 +178,9 @@ int main(int argc, char** argv) {
   }
   std::printf("temporaries: one SDFG %.1f MiB of transient arrays, call by call %.1f MiB of local fields\n",
               transient_bytes(*opt.sdfg, sym) / 1048576.0, local_bytes / 1048576.0);
-  std::printf("maps: one SDFG %zu (whole function, every branch and unrolled copy), call by call %zu (one per stencil program)\n",
-              count_maps(*opt.sdfg), maps_each);
+  std::printf(
+      "maps: one SDFG %zu (whole function, every branch and unrolled copy), call by call %zu (one per "
+      "stencil program)\n",
+      count_maps(*opt.sdfg), maps_each);
   return 0;
 }

@@ -81,8 +81,13 @@ std::optional<std::string> read_source(const std::string& name, const std::strin
 json diagnostics_of(const SDFG& sdfg) {
   json out = json::array();
   for (const Diagnostic& d : codegen::validate_for_codegen(sdfg))
-    out.push_back({{"sdfg", d.where.sdfg}, {"block_path", d.where.block_path}, {"node", d.where.node},
-                   {"edge", d.where.edge}, {"message", d.message}, {"code", d.code}, {"text", d.str()}});
+    out.push_back({{"sdfg", d.where.sdfg},
+                   {"block_path", d.where.block_path},
+                   {"node", d.where.node},
+                   {"edge", d.where.edge},
+                   {"message", d.message},
+                   {"code", d.code},
+                   {"text", d.str()}});
   return out;
 }
 
@@ -107,7 +112,8 @@ json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
         // The one-entry replay numbers the entry 1: say which it is.
         std::string msg = e.what();
         const std::string one = "history entry 1 ";
-        if (msg.rfind(one, 0) == 0) msg = "history entry " + std::to_string(k + 1) + " " + msg.substr(one.size());
+        if (msg.rfind(one, 0) == 0)
+          msg = "history entry " + std::to_string(k + 1) + " " + msg.substr(one.size());
         throw Error(msg);
       }
       next->extra.erase("orig_sdfg");
@@ -115,13 +121,13 @@ json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
       cur = sdfg_to_json_text(*next);
       h["snapshots"].push_back(json::parse(cur));
     }
-    notes.push_back("history: " + std::to_string(entries.size()) + " step" + (entries.size() == 1 ? "" : "s") +
-                    " replayed for the stepper");
+    notes.push_back("history: " + std::to_string(entries.size()) + " step" +
+                    (entries.size() == 1 ? "" : "s") + " replayed for the stepper");
   } catch (const Error& e) {
     std::size_t done = h["snapshots"].empty() ? 0 : h["snapshots"].size() - 1;
     h["error"] = std::string(e.what());
-    notes.push_back("history: the stepper shows " + std::to_string(done) + " of " + std::to_string(entries.size()) +
-                    " steps; replay stopped: " + e.what());
+    notes.push_back("history: the stepper shows " + std::to_string(done) + " of " +
+                    std::to_string(entries.size()) + " steps; replay stopped: " + e.what());
   }
   return h;
 }
@@ -131,18 +137,22 @@ json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
 Page build_page(const PageOptions& o) {
   for (const std::string* ref : {&o.target, &o.compare}) {
     if (ref->empty()) continue;
-    if (runtime::is_field_view_reference(*ref)) require_definition_reference("view", *ref);
-    else require_sdfg_file("view", *ref);
+    if (runtime::is_field_view_reference(*ref))
+      require_definition_reference("view", *ref);
+    else
+      require_sdfg_file("view", *ref);
   }
   const char* bundle = viewer_html();
-  if (!bundle) throw Error(std::string("this weir was built without the viewer bundle: ") + viewer_missing_reason());
+  if (!bundle)
+    throw Error(std::string("this weir was built without the viewer bundle: ") + viewer_missing_reason());
   Page page;
   std::unique_ptr<SDFG> sdfg = load_target(o.target, o.includes);
   json data = {{"title", fs::path(o.target).filename().string()}, {"sdfg", document(*sdfg)}};
   data["history"] = history_of(*sdfg, page.notes);
   data["diagnostics"] = diagnostics_of(*sdfg);
   if (!data["diagnostics"].empty())
-    page.notes.push_back("validation: " + std::to_string(data["diagnostics"].size()) + " problem(s), marked in the graph");
+    page.notes.push_back("validation: " + std::to_string(data["diagnostics"].size()) +
+                         " problem(s), marked in the graph");
   std::set<std::string> files;
   collect_files(data["sdfg"], files);
   if (!o.compare.empty()) {
@@ -172,8 +182,10 @@ Page build_page(const PageOptions& o) {
   std::string html = bundle;
   const std::string marker = "<!--WEIR_DATA-->";
   auto at = html.find(marker);
-  if (at == std::string::npos) throw Error("the embedded viewer page has no data marker (a broken build of viewer/)");
-  html.replace(at, marker.size(), "<script id=\"weir-data\" type=\"application/json\">" + escaped + "</script>");
+  if (at == std::string::npos)
+    throw Error("the embedded viewer page has no data marker (a broken build of viewer/)");
+  html.replace(at, marker.size(),
+               "<script id=\"weir-data\" type=\"application/json\">" + escaped + "</script>");
   page.html = std::move(html);
   return page;
 }
@@ -190,7 +202,8 @@ void write_text_atomically(const std::string& path, const std::string& text) {
     if (!out) {
       std::error_code ec;
       fs::remove(tmp, ec);
-      throw Error("cannot write '" + path + "': " + (fs::is_directory(dir, ec) ? "write failed" : "no such directory"));
+      throw Error("cannot write '" + path +
+                  "': " + (fs::is_directory(dir, ec) ? "write failed" : "no such directory"));
     }
   }
   std::error_code ec;

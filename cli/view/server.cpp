@@ -30,7 +30,8 @@ void serve(int port, const std::function<std::string()>& page, const std::functi
     throw Error("cannot listen on " + std::string(host) + ":" + std::to_string(port) +
                 " (in use? choose another with --port N, or --port 0 for a free one)");
   on_listening(bound);
-  if (!server.listen_after_bind()) throw Error("the server on port " + std::to_string(bound) + " stopped unexpectedly");
+  if (!server.listen_after_bind())
+    throw Error("the server on port " + std::to_string(bound) + " stopped unexpectedly");
 }
 
 #else
@@ -38,8 +39,10 @@ void serve(int port, const std::function<std::string()>& page, const std::functi
 bool have_server() { return false; }
 
 void serve(int, const std::function<std::string()>&, const std::function<void(int)>&) {
-  throw Error("this weir was built without the HTTP server (libcpp-httplib-dev was not found when it was configured); "
-              "use --html OUT.html, or install it (scripts/install-deps.sh) and rebuild");
+  throw Error(
+      "this weir was built without the HTTP server (libcpp-httplib-dev was not found when it was "
+      "configured); "
+      "use --html OUT.html, or install it (scripts/install-deps.sh) and rebuild");
 }
 
 #endif

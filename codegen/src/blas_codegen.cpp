@@ -75,7 +75,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   auto need = [&](const std::string& conn, bool input) {
     BlasOperand op = blas_operand(n, conn, input);
     if (!op.present)
-      throw CodegenError(where, cls + " needs " + (input ? "an input" : "an output") + " edge on connector '" + conn + "'");
+      throw CodegenError(
+          where, cls + " needs " + (input ? "an input" : "an output") + " edge on connector '" + conn + "'");
     return op;
   };
   auto rank_is = [&](const BlasOperand& op, const std::string& conn, std::initializer_list<std::size_t> ok) {
@@ -91,12 +92,13 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   };
   BlasOperand out, a, b, add;
   std::vector<Term> terms;
-  std::vector<std::string> ov;   // output loop variables
-  std::vector<sym::Expr> oext;   // their extents
-  std::string kvar;              // contracted variable, empty if none
+  std::vector<std::string> ov;  // output loop variables
+  std::vector<sym::Expr> oext;  // their extents
+  std::string kvar;             // contracted variable, empty if none
   sym::Expr kext(0);
   std::string alpha = "1", beta = "0";
-  std::string i = loop_var("__bi", 0), j = loop_var("__bj", 0), k = loop_var("__bk", 0), bt = loop_var("__bb", 0);
+  std::string i = loop_var("__bi", 0), j = loop_var("__bj", 0), k = loop_var("__bk", 0),
+              bt = loop_var("__bb", 0);
 
   if (cls == "MatMul" || cls == "Dot") {
     bool dot = cls == "Dot";
@@ -191,8 +193,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
                                   " is not supported by the CPU code generator; expand it first");
   }
   if (out.rank() != ov.size())
-    throw CodegenError(where, cls + " output has " + std::to_string(out.rank()) + " non-unit dimensions, expected " +
-                                  std::to_string(ov.size()));
+    throw CodegenError(where, cls + " output has " + std::to_string(out.rank()) +
+                                  " non-unit dimensions, expected " + std::to_string(ov.size()));
   if (add.present && add.rank() != ov.size()) add.present = false;  // a broadcast input: not modelled
   if (add.present && beta == "0") add.present = false;
 
@@ -206,7 +208,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
     w.open("for (int64_t " + ov[d] + " = 0; " + ov[d] + " < " + sym_cpp(oext[d]) + "; ++" + ov[d] + ") {");
   }
   std::string prod;
-  for (const auto& t : terms) prod += (prod.empty() ? "" : " * ") + ("static_cast<" + T + ">(" + t.op->at(t.vars) + ")");
+  for (const auto& t : terms)
+    prod += (prod.empty() ? "" : " * ") + ("static_cast<" + T + ">(" + t.op->at(t.vars) + ")");
   std::string value;
   if (!kvar.empty()) {
     w.line(T + " __acc = " + T + "(0);");
@@ -219,8 +222,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   }
   if (alpha != "1") value = "static_cast<" + T + ">(" + alpha + ") * " + value;
   if (add.present)
-    value += " + " + (beta == "1" ? std::string() : "static_cast<" + T + ">(" + beta + ") * ") + "static_cast<" + T +
-             ">(" + add.at(ov) + ")";
+    value += " + " + (beta == "1" ? std::string() : "static_cast<" + T + ">(" + beta + ") * ") +
+             "static_cast<" + T + ">(" + add.at(ov) + ")";
   w.line(out.at(ov) + " = " + value + ";");
   for (std::size_t d = 0; d < ov.size(); ++d) w.close();
   w.close();

@@ -38,9 +38,13 @@ std::string map_empty_condition(const MapInfo& m) {
     std::string start = sym_cpp(r.start), end = sym_cpp(r.end);
     std::optional<int> s = r.step.sign_if_symbols_nonnegative();
     std::string c;
-    if (s && *s > 0) c = "(" + start + ") > (" + end + ")";
-    else if (s && *s < 0) c = "(" + start + ") < (" + end + ")";
-    else c = "((" + sym_cpp(r.step) + ") > 0 ? (" + start + ") > (" + end + ") : (" + start + ") < (" + end + "))";
+    if (s && *s > 0)
+      c = "(" + start + ") > (" + end + ")";
+    else if (s && *s < 0)
+      c = "(" + start + ") < (" + end + ")";
+    else
+      c = "((" + sym_cpp(r.step) + ") > 0 ? (" + start + ") > (" + end + ") : (" + start + ") < (" + end +
+          "))";
     out += (out.empty() ? "" : " || ") + c;
   }
   return out;
@@ -71,7 +75,8 @@ bool StateGen::checkable(const sym::Expr& e) const {
   return true;
 }
 
-std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const {
+std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map,
+                                                      bool lowest) const {
   // A map parameter shadows a symbol of the same name (a scan's loop variable `__K` elsewhere
   // in the SDFG): such an expression varies over the map, whatever the symbol's value.
   bool over_map = false;
@@ -100,14 +105,16 @@ std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const 
   std::vector<std::string> values;
   for (std::size_t mask = 0; mask < (std::size_t{1} << used.size()); ++mask) {
     std::map<std::string, sym::Expr> m;
-    for (std::size_t k = 0; k < used.size(); ++k) m[used[k]] = (mask >> k) & 1 ? corners_of[k].second : corners_of[k].first;
+    for (std::size_t k = 0; k < used.size(); ++k)
+      m[used[k]] = (mask >> k) & 1 ? corners_of[k].second : corners_of[k].first;
     sym::Expr v = e.subs(m);
     if (!checkable(v)) return std::nullopt;
     values.push_back(sym_cpp(v));
   }
   std::string out = values[0];
   for (std::size_t k = 1; k < values.size(); ++k)
-    out = std::string(lowest ? "weir_min" : "weir_max") + "<int64_t, int64_t>(" + out + ", " + values[k] + ")";
+    out =
+        std::string(lowest ? "weir_min" : "weir_max") + "<int64_t, int64_t>(" + out + ", " + values[k] + ")";
   return out;
 }
 
@@ -125,17 +132,19 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     auto b = range_bounds(subset[k]);
     if (!b) continue;
     // The hint names shifts only for a read offset from the map's range (`f[i - 1]`).
-    std::string hint = write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
-                       : offset_from_map(*b, map) ? "shifted reads need a larger input or a smaller output domain"
-                                                  : "the input is smaller than the domain it is read over; pass a larger "
-                                                    "input or a smaller domain";
+    std::string hint =
+        write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
+        : offset_from_map(*b, map) ? "shifted reads need a larger input or a smaller output domain"
+                                   : "the input is smaller than the domain it is read over; pass a larger "
+                                     "input or a smaller domain";
     sym::Expr off = k < d.offset.size() ? d.offset[k] : sym::Expr(0);
     if (!checkable(d.shape[k]) || !checkable(off)) continue;
-    std::optional<std::string> lo = extreme_over_map(b->first, map, true), hi = extreme_over_map(b->second, map, false);
+    std::optional<std::string> lo = extreme_over_map(b->first, map, true),
+                               hi = extreme_over_map(b->second, map, false);
     if (!lo || !hi) continue;
-    w.line("weir_check_bounds(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", \"" +
-           c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) + "\", " +
-           std::to_string(k) + ", \"" + c_escape(hint) + "\");");
+    w.line("weir_check_bounds(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) +
+           ", \"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) +
+           "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\");");
   }
 }
 
@@ -160,7 +169,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       where += "map '" + me.map->label + "'";
       map = me.map.get();
       for (const Range& r : me.map->range.ranges())
-        if (!checkable(r.start) || !checkable(r.end) || !checkable(r.step)) return;  // defined inside the scope
+        if (!checkable(r.start) || !checkable(r.end) || !checkable(r.step))
+          return;  // defined inside the scope
       for (EdgeId id : st.in_edges(me.id())) edge_checks(st.edge(id), false);
       if (me.exit != kNoNode)
         for (EdgeId id : st.out_edges(me.exit)) edge_checks(st.edge(id), true);
@@ -170,7 +180,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       if (me.exit != kNoNode)
         for (EdgeId id : st.in_edges(me.exit)) edge_checks(st.edge(id), true);
       if (checks.empty()) return;
-      if (comments()) w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
+      if (comments())
+        w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
       // A map without iterations touches nothing.
       w.open("if (!(" + map_empty_condition(*me.map) + ")) {");
       w.append(checks);
@@ -195,7 +206,9 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
     case NodeKind::NestedSDFG:
     case NodeKind::Library: {
       // Nested SDFGs are checked at this level only: their outer memlets cover what they access.
-      where += std::string(n.kind() == NodeKind::Tasklet ? "tasklet '" : n.kind() == NodeKind::NestedSDFG ? "nested SDFG '" : "library node '") +
+      where += std::string(n.kind() == NodeKind::Tasklet      ? "tasklet '"
+                           : n.kind() == NodeKind::NestedSDFG ? "nested SDFG '"
+                                                              : "library node '") +
                n.label + "'";
       for (EdgeId id : st.in_edges(n.id())) edge_checks(st.edge(id), false);
       for (EdgeId id : st.out_edges(n.id())) edge_checks(st.edge(id), true);
@@ -223,7 +236,8 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
     if (!(sizes[k].is_integer() && sizes[k].value() == 1)) v.squeezed_extents.push_back(v.extents.back());
   }
   std::string path = st.path();
-  std::string site = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" + (path.empty() ? st.label : path) + "', ";
+  std::string site = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
+                     (path.empty() ? st.label : path) + "', ";
   NodeId scope = t.id() < scopes_.parent.size() ? scopes_.parent[t.id()] : kNoNode;
   if (scope != kNoNode)
     if (auto* e = st.node(scope).as<MapEntry>()) site += "map '" + e->map->label + "', ";
@@ -240,7 +254,8 @@ std::string StateGen::value_origin(const DataflowEdge& e, ScalarType type) const
   // DaCe's Memlet.debuginfo: {"type": "DebugInfo", "start_line": 12, "start_column": 16, "filename": ...}.
   if (const std::string* text = e.memlet.extra.find("debuginfo")) {
     nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (j.is_object() && j.value("filename", nlohmann::json()).is_string() && j.value("start_line", nlohmann::json()).is_number_integer()) {
+    if (j.is_object() && j.value("filename", nlohmann::json()).is_string() &&
+        j.value("start_line", nlohmann::json()).is_number_integer()) {
       out += " (" + j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
       if (j.value("start_column", nlohmann::json()).is_number_integer())
         out += ":" + std::to_string(j["start_column"].get<long long>());

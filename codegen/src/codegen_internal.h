@@ -175,7 +175,8 @@ class SdfgGen {
   PyContext interstate_context() const;
   /// "return 0;" at the top level, "return;" in nested functions.
   std::string return_statement() const { return top_level ? "return 0;" : "return;"; }
-  ElementRef ref(const ControlFlowBlock* b = nullptr, long node = -1, const std::string& node_label = {}) const;
+  ElementRef ref(const ControlFlowBlock* b = nullptr, long node = -1,
+                 const std::string& node_label = {}) const;
   /// Generates the state's function (if it has nodes) and returns the statement calling it.
   std::string state_call(const SDFGState& st);
 

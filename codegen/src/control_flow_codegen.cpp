@@ -139,9 +139,11 @@ class RegionGen {
 
   /// Whether the two out-edges' conditions are each other's negation.
   static bool complementary(const ControlFlowEdge& a, const ControlFlowEdge& b) {
-    if (a.data.condition.language != Language::Python || b.data.condition.language != Language::Python) return false;
+    if (a.data.condition.language != Language::Python || b.data.condition.language != Language::Python)
+      return false;
     try {
-      return sym::Expr::logical_not(sym::Expr::parse(a.data.condition.code)) == sym::Expr::parse(b.data.condition.code);
+      return sym::Expr::logical_not(sym::Expr::parse(a.data.condition.code)) ==
+             sym::Expr::parse(b.data.condition.code);
     } catch (const Error&) {
       return false;
     }
@@ -182,7 +184,8 @@ class RegionGen {
         bool plain = st && st->num_nodes() == 0 && in->data.assignments.empty();
         if (w) {
           std::string c = condition(in->data.condition, edge_ref(*in));
-          if (sg_.prog.opts.emit_comments) w->line("// loop of interstate edges at '" + r_.block(b).label + "'");
+          if (sg_.prog.opts.emit_comments)
+            w->line("// loop of interstate edges at '" + r_.block(b).label + "'");
           if (plain) {
             w->open("while (" + c + ") {");
           } else {
@@ -236,7 +239,8 @@ class RegionGen {
   }
 
   std::string condition(const CodeBlock& c, const ElementRef& where) const {
-    if (c.language != Language::Python) throw CodegenError(where, "condition in " + std::string(to_string(c.language)) + " is not supported");
+    if (c.language != Language::Python)
+      throw CodegenError(where, "condition in " + std::string(to_string(c.language)) + " is not supported");
     try {
       return translate_expression(c, ctx_);
     } catch (const Error& e) {
@@ -309,7 +313,8 @@ class RegionGen {
         used.insert(end_label);
       }
     }
-    if (sg_.prog.opts.emit_comments) w.line("// control flow of region '" + r_.label + "' as labelled blocks (goto)");
+    if (sg_.prog.opts.emit_comments)
+      w.line("// control flow of region '" + r_.label + "' as labelled blocks (goto)");
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (used.count(label(order[i]))) w.line(label(order[i]) + ":;");
       emit_block(r_.block(order[i]), w);
@@ -369,7 +374,8 @@ class RegionGen {
     ElementRef where = sg_.ref(&loop);
     auto statements = [&](const CodeBlock& c, const char* what) {
       if (c.language != Language::Python)
-        throw CodegenError(where, std::string(what) + " in " + std::string(to_string(c.language)) + " is not supported");
+        throw CodegenError(
+            where, std::string(what) + " in " + std::string(to_string(c.language)) + " is not supported");
       try {
         return translate_assignments(c, ctx_);
       } catch (const Error& e) {
@@ -395,9 +401,12 @@ class RegionGen {
     if (!init.empty()) w.line(init + ";");
     w.open("do {");
     emit_region(sg_, loop, w);
-    if (update.empty()) w.close("} while (" + cond + ");");
-    else if (loop.update_before_condition) w.close("} while ((" + update + "), (" + cond + "));");
-    else w.close("} while ((" + cond + ") && ((" + update + "), true));");
+    if (update.empty())
+      w.close("} while (" + cond + ");");
+    else if (loop.update_before_condition)
+      w.close("} while ((" + update + "), (" + cond + "));");
+    else
+      w.close("} while ((" + cond + ") && ((" + update + "), true));");
   }
 
   SdfgGen& sg_;

@@ -15,10 +15,10 @@ class CpuTarget final : public CodeTarget {
     if (type == ScalarType::Bool) return {};
     return "#pragma omp atomic\n" + target + " " + op + "= " + value + ";";
   }
-  std::string atomic_update_general(const std::string& target, const std::string& value, const std::string& combine,
-                                    ScalarType type) const override {
-    return "weir_atomic_update(&" + target + ", static_cast<" + std::string(cpp_name(type)) + ">(" + value + "), " +
-           combine + ");";
+  std::string atomic_update_general(const std::string& target, const std::string& value,
+                                    const std::string& combine, ScalarType type) const override {
+    return "weir_atomic_update(&" + target + ", static_cast<" + std::string(cpp_name(type)) + ">(" + value +
+           "), " + combine + ");";
   }
   std::string_view helper_specifiers() const override { return "inline"; }
 };

@@ -51,8 +51,10 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   for (const auto& [name, b] : sg.body_data) {
     if (!uses.containers.count(name) && !uses.names.count(name)) continue;
     std::string t = cpp_type(*b.desc);
-    if (b.scalar) params.push_back(t + "& " + b.cpp);
-    else params.push_back(t + "* " + (sg.top_level ? "__restrict__ " : "") + b.cpp);
+    if (b.scalar)
+      params.push_back(t + "& " + b.cpp);
+    else
+      params.push_back(t + "* " + (sg.top_level ? "__restrict__ " : "") + b.cpp);
     args.push_back(b.cpp);
   }
   // Dynamic map range inputs are declared in the map's scope (SDFG::free_symbols may list them).
@@ -87,8 +89,8 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   std::string resize;
   for (const auto& [name, h] : sg.homes)
     if (h.resized && (uses.containers.count(name) || uses.names.count(name)))
-      resize += cpp_ident(name) + " = " + cpp_ident(name) + "__buf.keep(" + sg.alloc_size(sg.sdfg.arrays.at(name)) +
-                ", \"" + c_escape(name) + "\"); ";
+      resize += cpp_ident(name) + " = " + cpp_ident(name) + "__buf.keep(" +
+                sg.alloc_size(sg.sdfg.arrays.at(name)) + ", \"" + c_escape(name) + "\"); ";
   return resize + fn + "(" + join(args, ", ") + ");";
 }
 
@@ -116,11 +118,15 @@ void StateGen::emit_state_body(Writer& w) {
   for (const auto& name : zeroed) {
     auto h = sg.homes.find(name);
     if (h == sg.homes.end()) continue;
-    bool body_level = h->second.kind == HomeKind::Program || (h->second.kind == HomeKind::State && h->second.hoisted);
+    bool body_level =
+        h->second.kind == HomeKind::Program || (h->second.kind == HomeKind::State && h->second.hoisted);
     if (!body_level) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    if (d.is_scalar()) w.line(cpp_ident(name) + " = 0;");
-    else w.line("std::memset(" + cpp_ident(name) + ", 0, sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) + "));");
+    if (d.is_scalar())
+      w.line(cpp_ident(name) + " = 0;");
+    else
+      w.line("std::memset(" + cpp_ident(name) + ", 0, sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) +
+             "));");
   }
   emit_scope(kNoNode, w);
 }
@@ -189,7 +195,9 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
         for (const auto& s : d.shape) size *= s;
       }
       auto k = size.as_integer();
-      if (k && *k > 0 && *k * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(opts.max_stack_bytes)) {
+      if (k && *k > 0 &&
+          *k * static_cast<long long>(size_of(d.dtype.base)) <=
+              static_cast<long long>(opts.max_stack_bytes)) {
         w.line(t + " " + n + "[" + std::to_string(*k) + "]" + (zero ? "{};" : ";"));
       } else {
         w.line("weir_buffer<" + t + "> " + n + "__buf(" + sym_cpp(size) + ", \"" + c_escape(name) + "\");");
@@ -219,7 +227,9 @@ void StateGen::define_views(NodeId scope, Writer& w) {
       if (done[i]) continue;
       const AccessNode& v = *views[i];
       const DataflowEdge* e = view_edge(v);
-      if (!e) throw CodegenError(ref(v), "cannot tell which container view '" + v.data + "' views (no 'views' edge)");
+      if (!e)
+        throw CodegenError(ref(v),
+                           "cannot tell which container view '" + v.data + "' views (no 'views' edge)");
       std::string viewed;
       Subset sub;
       if (e->memlet.data != v.data) {
@@ -228,7 +238,8 @@ void StateGen::define_views(NodeId scope, Writer& w) {
       } else {
         NodeId other = e->dst == v.id() ? e->src : e->dst;
         auto* oa = st.node(other).as<AccessNode>();
-        if (!oa) throw CodegenError(ref(v), "view '" + v.data + "' is defined through a scope node; not supported");
+        if (!oa)
+          throw CodegenError(ref(v), "view '" + v.data + "' is defined through a scope node; not supported");
         viewed = oa->data;
         const DataDescriptor& od = sg.sdfg.arrays.at(viewed);
         if (e->memlet.other_subset) {
@@ -264,7 +275,8 @@ void StateGen::define_views(NodeId scope, Writer& w) {
   }
   for (std::size_t i = 0; i < views.size(); ++i)
     if (!done[i])
-      throw CodegenError(ref(*views[i]), "cannot define view '" + views[i]->data + "': its viewed container is not available");
+      throw CodegenError(ref(*views[i]), "cannot define view '" + views[i]->data +
+                                             "': its viewed container is not available");
 }
 
 // --- maps ----------------------------------------------------------------------------------
@@ -279,18 +291,23 @@ bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const 
     case S::GPU_Default:
     case S::GPU_Device:
     case S::GPU_Persistent:
-      if (!opts.gpu_as_cpu) throw CodegenError(where, "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
+      if (!opts.gpu_as_cpu)
+        throw CodegenError(where,
+                           "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
       par = !in_parallel();
       break;
     case S::GPU_ThreadBlock:
     case S::GPU_ThreadBlock_Dynamic:
-      if (!opts.gpu_as_cpu) throw CodegenError(where, "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
+      if (!opts.gpu_as_cpu)
+        throw CodegenError(where,
+                           "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
       break;
     case S::Sequential:
     case S::Unrolled:
     case S::SVE_Map: break;
     default:
-      throw CodegenError(where, "map schedule " + std::string(to_string(m.schedule)) + " is not supported by the CPU code generator");
+      throw CodegenError(where, "map schedule " + std::string(to_string(m.schedule)) +
+                                    " is not supported by the CPU code generator");
   }
   return par && opts.openmp;
 }
@@ -315,7 +332,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     Location loc = edge_location(st.edge(es[0]), true);
     bool ptr = false;
     ScalarType t = connector_type(e.in_connectors, c, &ptr).value_or(loc.type);
-    bool integral = t != ScalarType::Float32 && t != ScalarType::Float64 && t != ScalarType::Float16 && t != ScalarType::Bool;
+    bool integral = t != ScalarType::Float32 && t != ScalarType::Float64 && t != ScalarType::Float16 &&
+                    t != ScalarType::Bool;
     if (integral) t = ScalarType::Int64;
     pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
     frame.symbols.push_back({c, t});
@@ -324,7 +342,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   std::vector<std::optional<int>> sign(ranges.size());
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
-    if (!(r.tile.is_integer() && r.tile.value() == 1)) throw CodegenError(where, "tiled map ranges are not supported");
+    if (!(r.tile.is_integer() && r.tile.value() == 1))
+      throw CodegenError(where, "tiled map ranges are not supported");
     if (r.step.is_integer() && r.step.value() == 0) throw CodegenError(where, "map range with step 0");
     sign[d] = r.step.sign_if_symbols_nonnegative();
     if (sign[d] && *sign[d] == 0) sign[d] = std::nullopt;
@@ -351,7 +370,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
 
   if (comments()) {
     std::string desc = "// map " + m.label + "[";
-    for (std::size_t d = 0; d < ranges.size(); ++d) desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
+    for (std::size_t d = 0; d < ranges.size(); ++d)
+      desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
     desc += "]";
     if (m.schedule != ScheduleType::Default) desc += " (" + std::string(to_string(m.schedule)) + ")";
     w.line(desc);
@@ -361,18 +381,25 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("{");
     w.append(pre);
   }
-  if (parallel) w.line("#pragma omp parallel for" + (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
+  if (parallel)
+    w.line("#pragma omp parallel for" +
+           (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(m.params[d]);
     std::string end = sym_cpp(r.end), step = sym_cpp(r.step);
     std::string cond;
-    if (!sign[d]) cond = "(" + step + " > 0) ? (" + p + " <= " + end + ") : (" + p + " >= " + end + ")";
-    else cond = p + (*sign[d] > 0 ? " <= " : " >= ") + end;
+    if (!sign[d])
+      cond = "(" + step + " > 0) ? (" + p + " <= " + end + ") : (" + p + " >= " + end + ")";
+    else
+      cond = p + (*sign[d] > 0 ? " <= " : " >= ") + end;
     std::string inc;
-    if (r.step.is_integer() && r.step.value() == 1) inc = "++" + p;
-    else if (r.step.is_integer() && r.step.value() == -1) inc = "--" + p;
-    else inc = p + " += " + step;
+    if (r.step.is_integer() && r.step.value() == 1)
+      inc = "++" + p;
+    else if (r.step.is_integer() && r.step.value() == -1)
+      inc = "--" + p;
+    else
+      inc = p + " += " + step;
     // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map.
     if (d + 1 == ranges.size() && !parallel && opts.openmp && m.extra.find("weir_vectorize") &&
         *m.extra.find("weir_vectorize") == "true")
@@ -395,8 +422,8 @@ namespace {
 enum class ConnKind { Value, Pointer, Reference, Hooked };
 
 struct Conn {
-  std::string name;   // connector (as the code spells it)
-  std::string cpp;    // C++ name inside the code block
+  std::string name;  // connector (as the code spells it)
+  std::string cpp;   // C++ name inside the code block
   ScalarType type = ScalarType::Float64;
   ConnKind kind = ConnKind::Value;
   std::vector<Location> locs;
@@ -414,7 +441,8 @@ void StateGen::use_environments(const Tasklet& t) {
   if (!envs) return;
   std::string lower;
   for (char c : *envs) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.find("blas") != std::string::npos || lower.find("mkl") != std::string::npos) sg.prog.link_libraries.insert("blas");
+  if (lower.find("blas") != std::string::npos || lower.find("mkl") != std::string::npos)
+    sg.prog.link_libraries.insert("blas");
   if (lower.find("lapack") != std::string::npos) sg.prog.link_libraries.insert("lapacke");
 }
 
@@ -422,14 +450,16 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   ElementRef where = ref(t);
   bool python = t.code.language == Language::Python;
   if (!python && t.code.language != Language::CPP)
-    throw CodegenError(where, "tasklet code in " + std::string(to_string(t.code.language)) + " is not supported by the CPU code generator");
+    throw CodegenError(where, "tasklet code in " + std::string(to_string(t.code.language)) +
+                                  " is not supported by the CPU code generator");
   std::set<std::string> subscripted = python ? code_names(t.code).subscripted : std::set<std::string>{};
 
   std::vector<Conn> ins, outs;
   for (const auto& [c, ct] : t.in_connectors) {
     auto es = st.in_edges_by_connector(t.id(), c);
     if (es.empty()) continue;
-    if (es.size() > 1) throw CodegenError(where, "input connector '" + c + "' has " + std::to_string(es.size()) + " edges");
+    if (es.size() > 1)
+      throw CodegenError(where, "input connector '" + c + "' has " + std::to_string(es.size()) + " edges");
     const DataflowEdge& e = st.edge(es[0]);
     if (e.memlet.is_empty() && !is_code_node(st.node(e.src))) continue;
     Conn cn;
@@ -444,8 +474,8 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
     if (python && !cn.multi && !subscripted.count(c)) ptr = false;
     // Dynamic (data-dependent) single elements are references: read only where the code reads.
     cn.kind = (ptr || cn.multi || subscripted.count(c)) ? ConnKind::Pointer
-              : e.memlet.dynamic && !loc.data.empty() ? ConnKind::Reference
-                                                      : ConnKind::Value;
+              : e.memlet.dynamic && !loc.data.empty()   ? ConnKind::Reference
+                                                        : ConnKind::Value;
     cn.locs.push_back(loc);
     ins.push_back(std::move(cn));
   }
@@ -526,7 +556,8 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       auto sizes = loc.subset.size();
       for (std::size_t k = 0; k < d.strides.size(); ++k) {
         v.strides.push_back(sym_cpp(d.strides[k]));
-        if (!(k < sizes.size() && sizes[k].is_integer() && sizes[k].value() == 1)) v.squeezed_strides.push_back(v.strides.back());
+        if (!(k < sizes.size() && sizes[k].is_integer() && sizes[k].value() == 1))
+          v.squeezed_strides.push_back(v.strides.back());
       }
     };
     for (const auto& cn : ins) {
@@ -534,8 +565,10 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       v.writable = cn.kind == ConnKind::Value;
       v.pointer = cn.kind == ConnKind::Pointer;
       if (v.pointer) strides_of(cn.locs[0], v);
-      if (v.pointer) index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
-      else v.origin = value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type);
+      if (v.pointer)
+        index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
+      else
+        v.origin = value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type);
       ctx.vars[cn.name] = v;
     }
     for (const auto& cn : outs) {
@@ -553,7 +586,8 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
     ctx.write_hook = [&](const std::string& name, const std::string& index, const std::string& value) {
       for (const auto& cn : outs) {
         if (cn.name != name) continue;
-        std::string target = "__weir_p_" + sanitize_label(cn.name) + "[" + (index.empty() ? "0" : index) + "]";
+        std::string target =
+            "__weir_p_" + sanitize_label(cn.name) + "[" + (index.empty() ? "0" : index) + "]";
         return wcr_update(cn.wcr, target, value, cn.type, atomic_for(cn.locs[0], cn.multi));
       }
       throw GenFailure("no output connector '" + name + "'");
@@ -582,7 +616,9 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   for (const auto& o : outs)
     for (const auto& i : ins)
       if (o.name == i.name && o.kind == ConnKind::Value && i.kind == ConnKind::Value) inout.insert(o.name);
-  auto is_used = [&](const Conn& cn) { return inout.count(cn.name) || used.count(python ? cn.name : cn.cpp) > 0; };
+  auto is_used = [&](const Conn& cn) {
+    return inout.count(cn.name) || used.count(python ? cn.name : cn.cpp) > 0;
+  };
 
   // --- emission ---------------------------------------------------------------------------
   for (const auto& p : pre) w.line(p);
@@ -597,7 +633,9 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
     T = cpp_name(cn.type);
     const Location& loc = cn.locs[0];
     std::string value = cn.kind == ConnKind::Pointer ? loc.pointer() : loc.element();
-    std::string type = cn.kind == ConnKind::Pointer ? "const " + T + "*" : cn.kind == ConnKind::Reference ? "const " + T + "&" : T;
+    std::string type = cn.kind == ConnKind::Pointer     ? "const " + T + "*"
+                       : cn.kind == ConnKind::Reference ? "const " + T + "&"
+                                                        : T;
     if (indirect) {
       std::string tmp = "__weir_in_" + sanitize_label(cn.name);
       w.line(type + " " + tmp + " = " + value + ";");
@@ -623,8 +661,10 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
           w.line(T + " " + cn.cpp + ";");
         }
         for (const auto& loc : cn.locs) {
-          if (cn.wcr.empty() || loc.data.empty()) writeback.push_back(loc.element() + " = " + var + ";");
-          else writeback.push_back(wcr_update(cn.wcr, loc.element(), var, cn.type, atomic_for(loc, false)));
+          if (cn.wcr.empty() || loc.data.empty())
+            writeback.push_back(loc.element() + " = " + var + ";");
+          else
+            writeback.push_back(wcr_update(cn.wcr, loc.element(), var, cn.type, atomic_for(loc, false)));
         }
         break;
       }

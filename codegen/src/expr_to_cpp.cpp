@@ -74,7 +74,8 @@ std::string call(const char* fn, const std::vector<sym::Expr>& args) {
 std::string nary(const char* fn, const std::vector<sym::Expr>& args) {
   // weir_min(a, weir_min(b, c))
   std::string out = print(args.back()).s;
-  for (std::size_t i = args.size() - 1; i-- > 0;) out = std::string(fn) + "(" + print(args[i]).s + ", " + out + ")";
+  for (std::size_t i = args.size() - 1; i-- > 0;)
+    out = std::string(fn) + "(" + print(args[i]).s + ", " + out + ")";
   return out;
 }
 
@@ -145,7 +146,8 @@ Text print(const sym::Expr& e) {
     case K::Or: {
       bool a = e.kind() == K::And;
       std::string out;
-      for (const auto& x : e.args()) out += (out.empty() ? "" : (a ? " && " : " || ")) + paren(print(x), kAnd + 1);
+      for (const auto& x : e.args())
+        out += (out.empty() ? "" : (a ? " && " : " || ")) + paren(print(x), kAnd + 1);
       return {out, a ? kAnd : kOr};
     }
   }
@@ -185,8 +187,10 @@ std::string linear_offset(const DataDescriptor& desc, const std::vector<sym::Exp
       term = paren(print(i), kMul) + "*" + paren(print(stride), kMul + 1);
     }
     if (!out.empty()) {
-      if (term[0] == '-') out += " - " + term.substr(1);
-      else out += " + " + term;
+      if (term[0] == '-')
+        out += " - " + term.substr(1);
+      else
+        out += " + " + term;
     } else {
       out = term;
     }

@@ -26,7 +26,8 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   for (const auto& [c, t] : n.in_connectors) conns.insert(c);
   for (const auto& [c, t] : n.out_connectors) conns.insert(c);
   for (const auto& c : conns)
-    if (!inner.arrays.count(c)) throw CodegenError(where, "connector '" + c + "' has no container in the nested SDFG");
+    if (!inner.arrays.count(c))
+      throw CodegenError(where, "connector '" + c + "' has no container in the nested SDFG");
   std::set<std::string> syms;
   for (const auto& [k, v] : n.symbol_mapping) syms.insert(k);
   for (const auto& s : inner.free_symbols())
@@ -34,8 +35,8 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
       throw CodegenError(where, "symbol '" + s + "' of the nested SDFG is not in its symbol mapping");
 
   // The nested SDFG's function.
-  std::string fname = sg.prog.unique_function_name(
-      "weir_nested_" + sanitize_label(n.label.empty() ? inner.name : n.label));
+  std::string fname =
+      sg.prog.unique_function_name("weir_nested_" + sanitize_label(n.label.empty() ? inner.name : n.label));
   SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
   std::vector<std::string> cv(conns.begin(), conns.end());
   ng.analyse(cv, syms);
@@ -51,11 +52,12 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     if (d.is_view()) throw CodegenError(where, "connector '" + c + "' is a view in the nested SDFG");
     params.push_back(cpp_type(d) + (d.is_scalar() ? "& " : "* ") + cpp_ident(c));
   }
-  for (const auto& s : syms) params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));
+  for (const auto& s : syms)
+    params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));
   Writer f;
   if (comments())
-    f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label + "' in state '" +
-           st.label + "' of SDFG '" + sg.sdfg.name + "')");
+    f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
+           "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
   f.open("static void " + fname + "(" + join(params, ", ") + ") {");
   f.append(body);
   f.close();
@@ -76,7 +78,8 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
       for (EdgeId id : outs) {
         const DataflowEdge& oe = st.edge(id);
         const Node& dst = st.node(oe.dst);
-        bool code = dst.kind() == NodeKind::Tasklet || dst.kind() == NodeKind::NestedSDFG || dst.kind() == NodeKind::Library;
+        bool code = dst.kind() == NodeKind::Tasklet || dst.kind() == NodeKind::NestedSDFG ||
+                    dst.kind() == NodeKind::Library;
         if (oe.memlet.is_empty() && !code) continue;
         if (code && !edge_vars_.count({n.id(), c})) {
           std::string var = fresh("__weir_e" + std::to_string(n.id()) + "_" + sanitize_label(c) + "_");
@@ -90,8 +93,10 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
       // An in/out connector must read and write the same container.
       for (EdgeId id : outs) {
         const DataflowEdge& oe = st.edge(id);
-        if (!oe.memlet.is_empty() && oe.memlet.data != e->memlet.data && st.node(oe.dst).kind() != NodeKind::Tasklet)
-          throw CodegenError(where, "connector '" + c + "' reads '" + e->memlet.data + "' but writes '" + oe.memlet.data + "'");
+        if (!oe.memlet.is_empty() && oe.memlet.data != e->memlet.data &&
+            st.node(oe.dst).kind() != NodeKind::Tasklet)
+          throw CodegenError(where, "connector '" + c + "' reads '" + e->memlet.data + "' but writes '" +
+                                        oe.memlet.data + "'");
       }
     }
     if (!e) throw CodegenError(where, "connector '" + c + "' is not connected");
@@ -124,14 +129,16 @@ void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
     }
   if (!in || !out) throw CodegenError(where, "Reduce needs one input and one output memlet");
   Location I = edge_location(*in, true), O = edge_location(*out, false);
-  if (I.data.empty() || O.data.empty()) throw CodegenError(where, "Reduce between code nodes is not supported");
+  if (I.data.empty() || O.data.empty())
+    throw CodegenError(where, "Reduce between code nodes is not supported");
   if (n.wcr.empty()) throw CodegenError(where, "Reduce without a reduction function (wcr)");
   const Subset& is = I.subset;
   std::size_t dims = I.binding->scalar ? 0 : is.dims();
   std::set<std::size_t> axes;
   if (n.axes) {
     for (int a : *n.axes) {
-      if (a < 0 || static_cast<std::size_t>(a) >= dims) throw CodegenError(where, "Reduce axis " + std::to_string(a) + " out of range");
+      if (a < 0 || static_cast<std::size_t>(a) >= dims)
+        throw CodegenError(where, "Reduce axis " + std::to_string(a) + " out of range");
       axes.insert(static_cast<std::size_t>(a));
     }
   } else {
@@ -144,13 +151,14 @@ void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
   if (!O.binding->scalar)
     for (std::size_t d = 0; d < O.subset.dims(); ++d)
       if (!is_one(O.subset[d].size())) odims.push_back(d);
-  if (kept.size() != odims.size()) throw CodegenError(where, "Reduce output shape does not match the kept input dimensions");
+  if (kept.size() != odims.size())
+    throw CodegenError(where, "Reduce output shape does not match the kept input dimensions");
   std::string T(cpp_name(O.type));
   if (comments()) {
     std::string ax;
     for (auto a : axes) ax += (ax.empty() ? "" : ", ") + std::to_string(a);
-    w.line("// reduce " + n.label + " (node " + std::to_string(n.id()) + "): " + memlet_text(I.data, is) + " -> " +
-           memlet_text(O.data, O.subset) + " with " + n.wcr + " over axes [" + ax + "]");
+    w.line("// reduce " + n.label + " (node " + std::to_string(n.id()) + "): " + memlet_text(I.data, is) +
+           " -> " + memlet_text(O.data, O.subset) + " with " + n.wcr + " over axes [" + ax + "]");
   }
   w.open("{");
   auto elem = [](const Location& L, const std::vector<sym::Expr>& idx) {
@@ -160,21 +168,28 @@ void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
   // Identity: initialise the output.
   std::string ident = n.identity;
   // DaCe writes the identity as a JSON string ("0", "1.7976931348623157e+308") or a number.
-  if (ident.size() >= 2 && ident.front() == '"' && ident.back() == '"') ident = ident.substr(1, ident.size() - 2);
+  if (ident.size() >= 2 && ident.front() == '"' && ident.back() == '"')
+    ident = ident.substr(1, ident.size() - 2);
   if (!ident.empty() && ident != "null" && ident != "None") {
-    if (ident == "inf" || ident == "\"inf\"" || ident == "Infinity") ident = "std::numeric_limits<" + T + ">::infinity()";
-    else if (ident == "-inf" || ident == "\"-inf\"" || ident == "-Infinity") ident = "-std::numeric_limits<" + T + ">::infinity()";
-    else if (ident == "true" || ident == "True") ident = "true";
-    else if (ident == "false" || ident == "False") ident = "false";
+    if (ident == "inf" || ident == "\"inf\"" || ident == "Infinity")
+      ident = "std::numeric_limits<" + T + ">::infinity()";
+    else if (ident == "-inf" || ident == "\"-inf\"" || ident == "-Infinity")
+      ident = "-std::numeric_limits<" + T + ">::infinity()";
+    else if (ident == "true" || ident == "True")
+      ident = "true";
+    else if (ident == "false" || ident == "False")
+      ident = "false";
     else {
       for (char c : ident)
-        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
+              c == 'E'))
           throw CodegenError(where, "unsupported Reduce identity " + n.identity);
     }
     std::vector<sym::Expr> oidx = O.start();
     for (std::size_t k = 0; k < odims.size(); ++k) {
       std::string v = loop_var("__o", k);
-      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(O.subset[odims[k]].size()) + "; ++" + v + ") {");
+      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(O.subset[odims[k]].size()) + "; ++" + v +
+             ") {");
       oidx[odims[k]] = O.subset[odims[k]].start + sym::Expr::symbol(v) * O.subset[odims[k]].step;
     }
     w.line(elem(O, oidx) + " = static_cast<" + T + ">(" + ident + ");");

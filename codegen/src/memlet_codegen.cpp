@@ -49,8 +49,10 @@ Location StateGen::location(const std::string& data, const Subset& subset) const
   if (it == bindings_.end()) {
     std::string why;
     auto h = sg.homes.find(data);
-    if (!sg.sdfg.arrays.count(data)) why = " (no such container)";
-    else if (h != sg.homes.end() && h->second.kind == HomeKind::Scope) why = " (a transient local to another map scope)";
+    if (!sg.sdfg.arrays.count(data))
+      why = " (no such container)";
+    else if (h != sg.homes.end() && h->second.kind == HomeKind::Scope)
+      why = " (a transient local to another map scope)";
     throw GenFailure("container '" + data + "' is not available here" + why);
   }
   Location loc;
@@ -62,13 +64,15 @@ Location StateGen::location(const std::string& data, const Subset& subset) const
     throw GenFailure("memlet " + memlet_text(data, subset) + " has " + std::to_string(subset.dims()) +
                      " dimensions but '" + data + "' has " + std::to_string(it->second.desc->shape.size()));
   for (const auto& r : subset.ranges())
-    if (!is_one(r.tile)) throw GenFailure("tiled memlet subsets are not supported: " + memlet_text(data, subset));
+    if (!is_one(r.tile))
+      throw GenFailure("tiled memlet subsets are not supported: " + memlet_text(data, subset));
   return loc;
 }
 
 Location StateGen::edge_location(const DataflowEdge& e, bool incoming) const {
   const Node& other = incoming ? st.node(e.src) : st.node(e.dst);
-  bool code = other.kind() == NodeKind::Tasklet || other.kind() == NodeKind::NestedSDFG || other.kind() == NodeKind::Library;
+  bool code = other.kind() == NodeKind::Tasklet || other.kind() == NodeKind::NestedSDFG ||
+              other.kind() == NodeKind::Library;
   if (code) {
     // An edge between two code nodes: a local variable named after the producer's connector.
     auto it = edge_vars_.find({e.src, e.src_conn});
@@ -173,8 +177,11 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
   bool same = sd.size() == dd.size();
   for (std::size_t k = 0; same && k < sd.size(); ++k) same = ssub[sd[k]].size() == dsub[dd[k]].size();
   if (!same)
-    throw GenFailure("copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) + " between subsets of different shapes");
-  if (comments()) w.line("// copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) + (m.wcr.empty() ? "" : " with " + m.wcr));
+    throw GenFailure("copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
+                     " between subsets of different shapes");
+  if (comments())
+    w.line("// copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
+           (m.wcr.empty() ? "" : " with " + m.wcr));
   std::string T(cpp_name(D.type));
 
   // memcpy when both sides are one contiguous block.
@@ -184,16 +191,19 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     for (std::size_t k = 0; k < dims.size(); ++k) {
       const Range& r = L.subset[dims[k]];
       if (!is_one(r.step)) return false;
-      sym::Expr expect = k + 1 < dims.size() ? d.strides[dims[k + 1]] * L.subset[dims[k + 1]].size() : sym::Expr(1);
+      sym::Expr expect =
+          k + 1 < dims.size() ? d.strides[dims[k + 1]] * L.subset[dims[k + 1]].size() : sym::Expr(1);
       if (d.strides[dims[k]] != expect) return false;
     }
     return true;
   };
   bool views = S.binding->desc->is_view() || D.binding->desc->is_view();
-  if (!sd.empty() && m.wcr.empty() && S.type == D.type && src != dst && !views && contiguous(S, sd) && contiguous(D, dd)) {
+  if (!sd.empty() && m.wcr.empty() && S.type == D.type && src != dst && !views && contiguous(S, sd) &&
+      contiguous(D, dd)) {
     sym::Expr total = 1;
     for (std::size_t d : sd) total *= ssub[d].size();
-    w.line("std::memcpy(" + D.pointer() + ", " + S.pointer() + ", sizeof(" + T + ") * (" + sym_cpp(total) + "));");
+    w.line("std::memcpy(" + D.pointer() + ", " + S.pointer() + ", sizeof(" + T + ") * (" + sym_cpp(total) +
+           "));");
     return;
   }
   // Loop nest over the copy dimensions.
@@ -218,8 +228,10 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
   };
   auto store = [&](const std::string& value) {
     std::string target = elem(D, didx);
-    if (m.wcr.empty()) w.line(target + " = " + value + ";");
-    else w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
+    if (m.wcr.empty())
+      w.line(target + " = " + value + ";");
+    else
+      w.lines(wcr_update(m.wcr, target, value, D.type, needs_atomic(dst, didx)));
   };
   // Ends that may share memory: one container (p[1:4] = p[0:3]), or a view on either side
   // (V = A[0:4, 0:4]; A[1:5, 1:5] = V), whose viewed container is not followed here.
@@ -240,7 +252,8 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
   auto linear = [&] {
     std::string lin;
     for (std::size_t k = 0; k < sd.size(); ++k)
-      lin = lin.empty() ? counters[k] : "(" + lin + ") * (" + sym_cpp(ssub[sd[k]].size()) + ") + " + counters[k];
+      lin = lin.empty() ? counters[k]
+                        : "(" + lin + ") * (" + sym_cpp(ssub[sd[k]].size()) + ") + " + counters[k];
     return buf + ".ptr[" + lin + "]";
   };
   open_loops();
@@ -273,7 +286,8 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
   std::string T(cpp_name(type));
   std::string f = translate_wcr(wcr, "__a", "__b", type);
   f = f.substr(std::string("__a = ").size());
-  return tgt.atomic_update_general(target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
+  return tgt.atomic_update_general(
+      target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
 }
 
 bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {

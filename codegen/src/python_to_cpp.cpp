@@ -23,8 +23,8 @@ namespace py = weir::pycode;
 namespace {
 
 // C++ operator precedence levels (higher binds tighter).
-constexpr int kPrimary = 16, kUnary = 15, kMul = 13, kAdd = 12, kShift = 11, kRel = 9, kEq = 8,
-              kBitAnd = 7, kXor = 6, kBitOr = 5, kAnd = 4, kOr = 3, kCond = 2;
+constexpr int kPrimary = 16, kUnary = 15, kMul = 13, kAdd = 12, kShift = 11, kRel = 9, kEq = 8, kBitAnd = 7,
+              kXor = 6, kBitOr = 5, kAnd = 4, kOr = 3, kCond = 2;
 
 struct Val {
   std::string text;
@@ -77,17 +77,22 @@ std::string float_literal(const py::Constant& c) {
 
 const std::set<std::string>& cpp_keywords() {
   static const std::set<std::string> k = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
-      "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
-      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
-      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-      "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-      "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-      "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-      "wchar_t", "while", "xor", "xor_eq", "std", "NULL", "errno", "assert", "main", "int8_t", "int16_t",
-      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "h", "args", "handle"};
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq",      "std",       "NULL",       "errno",     "assert",   "main",         "int8_t",
+      "int16_t",     "int32_t",   "int64_t",    "uint8_t",   "uint16_t", "uint32_t",     "uint64_t",
+      "size_t",      "h",         "args",       "handle"};
   return k;
 }
 
@@ -148,7 +153,8 @@ class Translator {
     if (auto it = locals_.find(n.id); it != locals_.end()) return {it->second.cpp, kPrimary, it->second.type};
     if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
       ctx_.used.insert(n.id);
-      if (it->second.hooked) fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
+      if (it->second.hooked)
+        fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
       bool primary = is_ascii_identifier(it->second.cpp) || it->second.cpp.back() == ']';
       return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type};
     }
@@ -157,7 +163,8 @@ class Translator {
 
   Val constant(const py::Constant& c) {
     switch (c.value_kind) {
-      case py::ConstantKind::Int: return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
+      case py::ConstantKind::Int:
+        return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
       case py::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
       case py::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
       case py::ConstantKind::Imaginary: {
@@ -178,7 +185,8 @@ class Translator {
       if (nm == "tau") return {"6.283185307179586", kPrimary, ScalarType::Float64};
       if (nm == "inf" || nm == "infty" || nm == "Inf")
         return {"std::numeric_limits<double>::infinity()", kPrimary, ScalarType::Float64};
-      if (nm == "nan" || nm == "NaN") return {"std::numeric_limits<double>::quiet_NaN()", kPrimary, ScalarType::Float64};
+      if (nm == "nan" || nm == "NaN")
+        return {"std::numeric_limits<double>::quiet_NaN()", kPrimary, ScalarType::Float64};
     }
     fail(a.loc, "unsupported attribute `" + py::unparse(a) + "`");
   }
@@ -188,13 +196,15 @@ class Translator {
     const std::vector<std::string>* strides = &v.strides;
     const std::vector<std::string>* extents = &v.extents;
     if (!v.strides.empty() && idx.size() != v.strides.size()) {
-      if (idx.size() == v.squeezed_strides.size()) strides = &v.squeezed_strides, extents = &v.squeezed_extents;
+      if (idx.size() == v.squeezed_strides.size())
+        strides = &v.squeezed_strides, extents = &v.squeezed_extents;
       else
         fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a " +
                       std::to_string(v.strides.size()) + "-dimensional connector");
     }
     if (strides->empty()) {
-      if (idx.size() != 1) fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a 1-D connector");
+      if (idx.size() != 1)
+        fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a 1-D connector");
       return idx[0].text;
     }
     // (bounds checks of computed indices, CodegenOptions::bounds_checks)
@@ -206,8 +216,11 @@ class Translator {
       if (idx[d].text == "0") continue;
       const std::string& s = (*strides)[d];
       std::string term;
-      if (s == "1") term = idx[d].prec <= kAdd ? wrap(idx[d], kAdd) : idx[d].text;
-      else term = wrap(idx[d], kMul) + " * " + (is_ascii_identifier(s) || std::isdigit(static_cast<unsigned char>(s[0])) ? s : "(" + s + ")");
+      if (s == "1")
+        term = idx[d].prec <= kAdd ? wrap(idx[d], kAdd) : idx[d].text;
+      else
+        term = wrap(idx[d], kMul) + " * " +
+               (is_ascii_identifier(s) || std::isdigit(static_cast<unsigned char>(s[0])) ? s : "(" + s + ")");
       if (!out.empty()) out += " + ";
       out += term;
     }
@@ -235,13 +248,14 @@ class Translator {
     auto literal = [](const std::string& text) {
       std::string lit = "\"";
       for (char ch : text)
-        lit += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, static_cast<unsigned char>(ch) < 0x20 ? '?' : ch);
+        lit += ch == '"' || ch == '\\' ? std::string("\\") + ch
+                                       : std::string(1, static_cast<unsigned char>(ch) < 0x20 ? '?' : ch);
       return lit + "\"";
     };
     std::string names, values;
     for (const std::string& p : v.check_point) names += (names.empty() ? "" : ",") + p, values += ", " + p;
-    return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " + literal(origin) + ", " +
-                std::to_string(dim) + ", " + literal(names) + values + ")",
+    return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " + literal(origin) +
+                ", " + std::to_string(dim) + ", " + literal(names) + values + ")",
             kPrimary, ScalarType::Int64};
   }
 
@@ -297,23 +311,30 @@ class Translator {
     }
     auto [mod, nm] = split_callee(callee);
     // SymPy's spellings, which DaCe writes on interstate edges: Min, Max, Abs.
-    if (mod.empty() && (nm == "Min" || nm == "Max" || nm == "Abs")) nm = nm == "Abs" ? "abs" : nm == "Min" ? "min" : "max";
+    if (mod.empty() && (nm == "Min" || nm == "Max" || nm == "Abs"))
+      nm = nm == "Abs" ? "abs" : nm == "Min" ? "min" : "max";
     auto nargs = [&](std::size_t n) {
       if (a.size() != n)
-        fail(c.loc, "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
+        fail(c.loc,
+             "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
     };
     // DaCe's Python tasklets call math functions bare too (`sqrt(x)`, `exp(x)`, as its own
     // code generator takes them); a bare name is taken as the NumPy function of that name.
     static const std::set<std::string> bare_math = {
-        "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-        "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-        "arcsinh", "arccosh", "arctanh", "erf", "erfc", "cbrt", "atan2", "arctan2", "hypot", "copysign",
-        "fmod", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "sign", "square"};
-    bool math_mod = mod == "math" || mod == "np" || mod == "dace" || mod == "cmath" || (mod.empty() && bare_math.count(nm));
+        "sqrt",  "exp",  "exp2",  "expm1",   "log",      "log2",     "log10",   "log1p",   "sin",
+        "cos",   "tan",  "asin",  "acos",    "atan",     "arcsin",   "arccos",  "arctan",  "sinh",
+        "cosh",  "tanh", "asinh", "acosh",   "atanh",    "arcsinh",  "arccosh", "arctanh", "erf",
+        "erfc",  "cbrt", "atan2", "arctan2", "hypot",    "copysign", "fmod",    "floor",   "ceil",
+        "trunc", "rint", "isnan", "isinf",   "isfinite", "sign",     "square"};
+    bool math_mod = mod == "math" || mod == "np" || mod == "dace" || mod == "cmath" ||
+                    (mod.empty() && bare_math.count(nm));
     // Type casts: int(x), float(x), bool(x), dace.float64(x), np.int32(x).
     if (mod.empty() && (nm == "int" || nm == "float" || nm == "bool")) {
       nargs(1);
-      return cast_to(nm == "int" ? ScalarType::Int64 : nm == "float" ? ScalarType::Float64 : ScalarType::Bool, a[0]);
+      return cast_to(nm == "int"     ? ScalarType::Int64
+                     : nm == "float" ? ScalarType::Float64
+                                     : ScalarType::Bool,
+                     a[0]);
     }
     if ((mod == "dace" || mod == "np") && nm != "float" && nm != "int") {
       std::string tn = nm == "bool" ? "bool_" : nm;
@@ -326,7 +347,8 @@ class Translator {
       nargs(1);
       ScalarType t = is_bool(a[0].type) ? ScalarType::Int64 : a[0].type;
       if (nm == "fabs") t = float_result(t);
-      if (is_complex(t)) t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
+      if (is_complex(t))
+        t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
       return {math("abs") + "(" + a[0].text + ")", kPrimary, t};
     }
     if ((mod.empty() && (nm == "min" || nm == "max")) ||
@@ -341,21 +363,23 @@ class Translator {
     }
     if (math_mod) {
       static const std::map<std::string, std::string> unary = {
-          {"sqrt", "sqrt"}, {"exp", "exp"}, {"exp2", "exp2"}, {"expm1", "expm1"},
-          {"log", "log"}, {"log2", "log2"}, {"log10", "log10"}, {"log1p", "log1p"},
-          {"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}, {"asin", "asin"},
-          {"acos", "acos"}, {"atan", "atan"}, {"arcsin", "asin"}, {"arccos", "acos"},
-          {"arctan", "atan"}, {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"},
-          {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"}, {"arcsinh", "asinh"},
-          {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"erf", "erf"}, {"erfc", "erfc"},
-          {"cbrt", "cbrt"}, {"gamma", "tgamma"}, {"lgamma", "lgamma"}};
+          {"sqrt", "sqrt"},     {"exp", "exp"},       {"exp2", "exp2"},    {"expm1", "expm1"},
+          {"log", "log"},       {"log2", "log2"},     {"log10", "log10"},  {"log1p", "log1p"},
+          {"sin", "sin"},       {"cos", "cos"},       {"tan", "tan"},      {"asin", "asin"},
+          {"acos", "acos"},     {"atan", "atan"},     {"arcsin", "asin"},  {"arccos", "acos"},
+          {"arctan", "atan"},   {"sinh", "sinh"},     {"cosh", "cosh"},    {"tanh", "tanh"},
+          {"asinh", "asinh"},   {"acosh", "acosh"},   {"atanh", "atanh"},  {"arcsinh", "asinh"},
+          {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"erf", "erf"},      {"erfc", "erfc"},
+          {"cbrt", "cbrt"},     {"gamma", "tgamma"},  {"lgamma", "lgamma"}};
       if (auto it = unary.find(nm); it != unary.end()) {
         nargs(1);
         return {math(it->second) + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
       }
-      static const std::map<std::string, std::string> binary = {
-          {"atan2", "atan2"}, {"arctan2", "atan2"}, {"hypot", "hypot"},
-          {"copysign", "copysign"}, {"fmod", "fmod"}};
+      static const std::map<std::string, std::string> binary = {{"atan2", "atan2"},
+                                                                {"arctan2", "atan2"},
+                                                                {"hypot", "hypot"},
+                                                                {"copysign", "copysign"},
+                                                                {"fmod", "fmod"}};
       if (auto it = binary.find(nm); it != binary.end()) {
         nargs(2);
         return {math(it->second) + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
@@ -378,7 +402,8 @@ class Translator {
       }
       if (nm == "pow" || nm == "power") {
         nargs(2);
-        if (mod == "math") return {math("pow") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
+        if (mod == "math")
+          return {math("pow") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
         return power(a[0], a[1], c.args[1].get());
       }
       if (nm == "square") {
@@ -418,20 +443,25 @@ class Translator {
     auto* c = py::dyn_cast<py::Constant>(e);
     if (!c) return std::nullopt;
     long long v;
-    if (c->value_kind == py::ConstantKind::Int) v = c->int_value;
-    else if (c->value_kind == py::ConstantKind::Float && c->float_value == static_cast<double>(static_cast<long long>(c->float_value)) &&
+    if (c->value_kind == py::ConstantKind::Int)
+      v = c->int_value;
+    else if (c->value_kind == py::ConstantKind::Float &&
+             c->float_value == static_cast<double>(static_cast<long long>(c->float_value)) &&
              std::abs(c->float_value) < 1e9)
       v = static_cast<long long>(c->float_value);
-    else return std::nullopt;
+    else
+      return std::nullopt;
     return neg ? -v : v;
   }
 
-  Val power(const Val& base, const Val& exp, const py::Expr* exp_node, std::optional<long long> known = std::nullopt) {
+  Val power(const Val& base, const Val& exp, const py::Expr* exp_node,
+            std::optional<long long> known = std::nullopt) {
     std::optional<long long> k = known ? known : literal_exponent(exp_node);
     bool float_exp = is_float(exp.type);
     ScalarType t = arith_type(base.type, exp.type);
     if (k && !is_complex(t)) {
-      ScalarType rt = (is_int(base.type) || is_bool(base.type)) && !float_exp ? ScalarType::Int64 : float_result(t);
+      ScalarType rt =
+          (is_int(base.type) || is_bool(base.type)) && !float_exp ? ScalarType::Int64 : float_result(t);
       if (*k == 0) return {rt == ScalarType::Int64 ? "1" : "1.0", kPrimary, rt};
       if (*k == 1) return base.type == rt ? base : cast_to(rt, base);
       bool simple = base.prec == kPrimary && base.text.find('(') == std::string::npos;
@@ -440,17 +470,25 @@ class Translator {
       // last bits, so they stay calls of std::pow. Integers are exact either way.
       const bool integral = rt == ScalarType::Int64;
       if (!integral && *k > 2)
-        return {"static_cast<" + std::string(cpp_name(rt)) + ">(" + math("pow") + "(" + base.text + ", " + std::to_string(*k) + "))",
+        return {"static_cast<" + std::string(cpp_name(rt)) + ">(" + math("pow") + "(" + base.text + ", " +
+                    std::to_string(*k) + "))",
                 kPrimary, rt};
       if (*k > 1 && *k <= 4 && simple) {
-        std::string b = base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
+        std::string b =
+            base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
         std::string s = b;
         for (long long i = 1; i < *k; ++i) s += " * " + b;
         return {s, kMul, rt};
       }
-      if (*k > 1) return {"weir_powi(" + std::string(rt == ScalarType::Int64 ? "static_cast<int64_t>(" : "static_cast<" + std::string(cpp_name(rt)) + ">(") + base.text + "), " + std::to_string(*k) + ")", kPrimary, rt};
+      if (*k > 1)
+        return {"weir_powi(" +
+                    std::string(rt == ScalarType::Int64 ? "static_cast<int64_t>("
+                                                        : "static_cast<" + std::string(cpp_name(rt)) + ">(") +
+                    base.text + "), " + std::to_string(*k) + ")",
+                kPrimary, rt};
       // Negative integer exponent: Python gives a float.
-      return {math("pow") + "(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary, ScalarType::Float64};
+      return {math("pow") + "(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary,
+              ScalarType::Float64};
     }
     if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type)))
       return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
@@ -460,7 +498,8 @@ class Translator {
       std::optional<long long> ck = k;
       if (!ck && exp_node)
         if (auto* call = py::dyn_cast<py::Call>(exp_node); call && call->args.size() == 1)
-          if (auto* lit = py::dyn_cast<py::Constant>(call->args[0].get()); lit && lit->value_kind == py::ConstantKind::Int)
+          if (auto* lit = py::dyn_cast<py::Constant>(call->args[0].get());
+              lit && lit->value_kind == py::ConstantKind::Int)
             ck = lit->int_value;
       Val b = is_complex(base.type) ? base : cast_to(t, base);
       if (ck && *ck >= 1 && *ck <= 4) {
@@ -509,7 +548,8 @@ class Translator {
       case B::Sub: return {wrap(l, kAdd) + " - " + wrap(r, kAdd + 1), kAdd, t};
       case B::Mult: return {wrap(l, kMul) + " * " + wrap(r, kMul + 1), kMul, t};
       case B::Div:
-        if (ints) return {"static_cast<double>(" + l.text + ") / " + wrap(r, kMul + 1), kMul, ScalarType::Float64};
+        if (ints)
+          return {"static_cast<double>(" + l.text + ") / " + wrap(r, kMul + 1), kMul, ScalarType::Float64};
         return {wrap(l, kMul) + " / " + wrap(r, kMul + 1), kMul, t};
       case B::FloorDiv:
         if (ints) return {"weir_floordiv(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
@@ -556,8 +596,14 @@ class Translator {
       const char* op = nullptr;
       int p = kRel;
       switch (c.ops[i]) {
-        case py::CompareOperator::Eq: op = " == "; p = kEq; break;
-        case py::CompareOperator::NotEq: op = " != "; p = kEq; break;
+        case py::CompareOperator::Eq:
+          op = " == ";
+          p = kEq;
+          break;
+        case py::CompareOperator::NotEq:
+          op = " != ";
+          p = kEq;
+          break;
         case py::CompareOperator::Lt: op = " < "; break;
         case py::CompareOperator::LtE: op = " <= "; break;
         case py::CompareOperator::Gt: op = " > "; break;
@@ -607,7 +653,8 @@ class Translator {
   }
 
   /// `target = value` for a Name target.
-  void assign_name(const py::Name& target, const Val& value, std::optional<ScalarType> declared = std::nullopt) {
+  void assign_name(const py::Name& target, const Val& value,
+                   std::optional<ScalarType> declared = std::nullopt) {
     if (auto it = locals_.find(target.id); it != locals_.end()) {
       emit(it->second.cpp + " = " + value.text + ";");
       return;
@@ -628,8 +675,10 @@ class Translator {
     Local l{fresh_local_name(target.id), declared ? *declared : value.type};
     locals_[target.id] = l;
     if (depth_ == 0) {
-      if (declared) emit(std::string(cpp_name(*declared)) + " " + l.cpp + " = " + value.text + ";");
-      else emit("auto " + l.cpp + " = " + value.text + ";");
+      if (declared)
+        emit(std::string(cpp_name(*declared)) + " " + l.cpp + " = " + value.text + ";");
+      else
+        emit("auto " + l.cpp + " = " + value.text + ";");
     } else {
       // First assigned inside a block: declared before the enclosing top-level statement.
       pending_.push_back(std::string(cpp_name(l.type)) + " " + l.cpp + "{};");
@@ -690,7 +739,8 @@ class Translator {
         Val v = expr(*a.value);
         const py::Expr* first = nullptr;
         for (const auto& t : a.targets) {
-          if (py::isa<py::Tuple>(t.get()) || py::isa<py::List>(t.get())) fail(s.loc, "unsupported tuple assignment");
+          if (py::isa<py::Tuple>(t.get()) || py::isa<py::List>(t.get()))
+            fail(s.loc, "unsupported tuple assignment");
           if (!first) {
             assign(*t, v, s.loc);
             first = t.get();
@@ -716,7 +766,8 @@ class Translator {
         Val cur = [&]() -> Val {
           if (auto* n = py::dyn_cast<py::Name>(a.target.get())) {
             if (auto it = ctx_.vars.find(n->id); it != ctx_.vars.end() && it->second.hooked)
-              fail(s.loc, "augmented assignment to '" + n->id + "', an output with write-conflict resolution");
+              fail(s.loc,
+                   "augmented assignment to '" + n->id + "', an output with write-conflict resolution");
           }
           return expr(*a.target);
         }();
@@ -771,7 +822,8 @@ class Translator {
       case py::StmtKind::Pass: return;
       case py::StmtKind::Expr: {
         const auto& e = static_cast<const py::ExprStmt&>(s);
-        if (auto* c = py::dyn_cast<py::Constant>(e.value.get()); c && c->value_kind == py::ConstantKind::String)
+        if (auto* c = py::dyn_cast<py::Constant>(e.value.get());
+            c && c->value_kind == py::ConstantKind::String)
           return;  // docstring
         emit(expr(*e.value).text + ";");
         return;
@@ -817,7 +869,8 @@ auto guarded(std::string_view code, F&& f) {
   }
 }
 
-std::string expression_to_cpp(const py::Expr& e, std::string_view code, const PyContext& ctx, ScalarType* type) {
+std::string expression_to_cpp(const py::Expr& e, std::string_view code, const PyContext& ctx,
+                              ScalarType* type) {
   Translator t(ctx, code);
   Val v = t.expr(e);
   if (type) *type = v.type;
@@ -829,7 +882,8 @@ std::string expression_to_cpp(const py::Expr& e, std::string_view code, const Py
 std::string cpp_ident(const std::string& name) {
   // The last line of defence against names that would inject C++ (validate() rejects them).
   if (!is_ascii_identifier(name))
-    throw PythonTranslationError("'" + name + "' is not a name C++ can use (names in an SDFG must be identifiers, "
+    throw PythonTranslationError("'" + name +
+                                 "' is not a name C++ can use (names in an SDFG must be identifiers, "
                                  "[A-Za-z_][A-Za-z0-9_]*; `weir validate` reports where)");
   if (cpp_keywords().count(name) || name.rfind("weir_", 0) == 0) return name + "_";
   return name;

@@ -11,8 +11,8 @@ namespace {
 
 // Symbols the control flow assigns, loop variables (and what loop statements assign: "i = 0;
 // j = 0"), and every name its code reads, from the code's syntax trees.
-void collect_interstate(const ControlFlowRegion& r, std::set<std::string>& assigned, std::set<std::string>& loop_vars,
-                        std::set<std::string>& names) {
+void collect_interstate(const ControlFlowRegion& r, std::set<std::string>& assigned,
+                        std::set<std::string>& loop_vars, std::set<std::string>& names) {
   for (const ControlFlowEdge* e : r.edges()) {
     names.merge(code_names(e->data.condition).data());
     for (const auto& [k, v] : e->data.assignments) {
@@ -98,7 +98,9 @@ void SdfgGen::check_descriptors() const {
     const std::string& name = entry.first;
     const DataDescriptor& d = entry.second;
     ElementRef where = ref();
-    auto fail = [&](const std::string& msg) { throw CodegenError(where, "container '" + name + "': " + msg); };
+    auto fail = [&](const std::string& msg) {
+      throw CodegenError(where, "container '" + name + "': " + msg);
+    };
     if (d.kind == DataKind::Stream) fail("streams are not supported by the CPU code generator");
     if (d.kind == DataKind::Reference) fail("references are not supported by the CPU code generator");
     if (d.kind == DataKind::Unknown) fail("unknown descriptor type '" + d.type_name + "'");
@@ -195,9 +197,11 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
       sym::Expr size = d.total_size;
       std::set<std::string> syms = size.free_symbols();
       for (const auto& s : d.shape) syms.merge(s.free_symbols());
-      bool known_at_start = std::all_of(syms.begin(), syms.end(), [&](const std::string& s) { return init_symbols.count(s); });
+      bool known_at_start =
+          std::all_of(syms.begin(), syms.end(), [&](const std::string& s) { return init_symbols.count(s); });
       auto bytes = size.as_integer();
-      bool small = bytes && *bytes * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(prog.opts.max_stack_bytes);
+      bool small = bytes && *bytes * static_cast<long long>(size_of(d.dtype.base)) <=
+                                static_cast<long long>(prog.opts.max_stack_bytes);
       if (h.kind == HomeKind::Program && !known_at_start) h.resized = true;
       if (h.kind == HomeKind::State && !small && known_at_start) h.hoisted = true;
     }
@@ -210,8 +214,10 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
     if (it == sdfg.arrays.end()) continue;  // a symbol
     body_data[p] = Binding{cpp_ident(p), &it->second, it->second.is_scalar(), -1};
   }
-  for (const auto& name : body_arrays()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
-  for (const auto& name : body_scalars()) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), true, -1};
+  for (const auto& name : body_arrays())
+    body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
+  for (const auto& name : body_scalars())
+    body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), true, -1};
   for (const auto& [name, h] : homes)
     if (h.resized) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
 }
@@ -261,7 +267,8 @@ PyContext SdfgGen::interstate_context() const {
 std::string SdfgGen::state_call(const SDFGState& st) {
   if (st.num_nodes() == 0) return {};
   std::string label = sanitize_label(st.label);
-  std::string base = prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
+  std::string base =
+      prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
   const std::size_t before = top_level ? prog.functions.str().size() : 0;
   std::string call = generate_state(*this, st, prog.unique_function_name(base));
   // Faults the state's code can record (computed indices outside their container, negative
@@ -273,7 +280,8 @@ std::string SdfgGen::state_call(const SDFGState& st) {
 
 void SdfgGen::emit_body(Writer& w) {
   // Symbols the control flow defines (loop variables, interstate assignments).
-  for (const auto& s : local_symbols) w.line(std::string(cpp_name(symbols.at(s))) + " " + cpp_ident(s) + " = 0;");
+  for (const auto& s : local_symbols)
+    w.line(std::string(cpp_name(symbols.at(s))) + " " + cpp_ident(s) + " = 0;");
   for (const auto& name : body_scalars()) {
     const DataDescriptor& d = sdfg.arrays.at(name);
     w.line(cpp_type(d) + " " + cpp_ident(name) + "{};");
@@ -284,7 +292,8 @@ void SdfgGen::emit_body(Writer& w) {
       std::string n = cpp_ident(name);
       // Kept per thread between calls (a nested SDFG inside a map runs once per point).
       w.line("static thread_local weir_scratch<" + cpp_type(d) + "> " + n + "__buf;");
-      w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.get(" + alloc_size(d) + ", \"" + c_escape(name) + "\");");
+      w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.get(" + alloc_size(d) + ", \"" +
+             c_escape(name) + "\");");
     }
   }
   for (const auto& [name, h] : homes) {

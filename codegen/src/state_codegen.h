@@ -20,9 +20,9 @@ struct Frame {
 
 /// Where a memlet points: a container (or an edge variable) and the start of its subset.
 struct Location {
-  std::string data;             // container name; empty for an edge variable
+  std::string data;  // container name; empty for an edge variable
   const Binding* binding = nullptr;
-  std::string var;              // edge variable (tasklet -> tasklet) when data is empty
+  std::string var;  // edge variable (tasklet -> tasklet) when data is empty
   Subset subset;
   ScalarType type = ScalarType::Float64;
   /// The lvalue of the subset's first element.

@@ -37,7 +37,8 @@ class UserCodeCheck {
         at.node = static_cast<long>(n->id());
         at.node_label = n->label;
         if (const auto* t = n->as<Tasklet>()) tasklet(*t, at);
-        if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
+        if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg)
+          sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
       }
     }
   }
@@ -45,14 +46,17 @@ class UserCodeCheck {
  private:
   const CodegenOptions& opts_;
 
-  [[noreturn]] static void untrusted(const ElementRef& where, const std::string& what, const std::string& code) {
-    throw CodegenError(where, what + " is C++ written into the SDFG (`" + excerpt(code) +
-                                  "`), which would be compiled and run as it is; an SDFG file is untrusted input, so "
-                                  "weir refuses user-written C++ unless you trust its author: pass --trust-code "
-                                  "(weir run, weir compile) or set CodegenOptions::trust_code (C++ API)");
+  [[noreturn]] static void untrusted(const ElementRef& where, const std::string& what,
+                                     const std::string& code) {
+    throw CodegenError(
+        where, what + " is C++ written into the SDFG (`" + excerpt(code) +
+                   "`), which would be compiled and run as it is; an SDFG file is untrusted input, so "
+                   "weir refuses user-written C++ unless you trust its author: pass --trust-code "
+                   "(weir run, weir compile) or set CodegenOptions::trust_code (C++ API)");
   }
 
-  void frame(const CodeBlock& c, const std::string& field, const ElementRef& where, const std::string& owner) {
+  void frame(const CodeBlock& c, const std::string& field, const ElementRef& where,
+             const std::string& owner) {
     if (blank(c.code)) return;
     if (c.language != Language::CPP)
       throw CodegenError(where, owner + " " + field + " in " + std::string(to_string(c.language)) +
@@ -62,7 +66,8 @@ class UserCodeCheck {
 
   void tasklet(const Tasklet& t, const ElementRef& where) {
     std::string name = "tasklet '" + t.label + "'";
-    if (t.code.language == Language::CPP && !blank(t.code.code) && !opts_.trust_code) untrusted(where, "the code of " + name, t.code.code);
+    if (t.code.language == Language::CPP && !blank(t.code.code) && !opts_.trust_code)
+      untrusted(where, "the code of " + name, t.code.code);
     frame(t.code_global, "code_global", where, "the " + name + "'s");
     frame(t.code_init, "code_init", where, "the " + name + "'s");
     frame(t.code_exit, "code_exit", where, "the " + name + "'s");
@@ -71,6 +76,8 @@ class UserCodeCheck {
 
 }  // namespace
 
-void check_user_code(const SDFG& sdfg, const CodegenOptions& options) { UserCodeCheck(options).sdfg(sdfg, sdfg.name); }
+void check_user_code(const SDFG& sdfg, const CodegenOptions& options) {
+  UserCodeCheck(options).sdfg(sdfg, sdfg.name);
+}
 
 }  // namespace weir::codegen::detail

@@ -52,8 +52,10 @@ std::string sanitize_label(const std::string& label) {
   std::string out;
   for (char c : label) {
     bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (ok) out += c;
-    else if (!out.empty() && out.back() != '_') out += '_';
+    if (ok)
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
     if (out.size() >= 40) break;
   }
   while (!out.empty() && out.back() == '_') out.pop_back();

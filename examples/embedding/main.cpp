@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     runnable->run(args);
     // 5. Results are in the argument arrays.
     const auto* out = static_cast<const double*>(args.arrays.at("out").data());
-    std::printf("program '%s' on backend '%s'\nout[:, :, 0] =\n", runnable->name().c_str(), backend->name().c_str());
+    std::printf("program '%s' on backend '%s'\nout[:, :, 0] =\n", runnable->name().c_str(),
+                backend->name().c_str());
     for (std::int64_t i = 0; i < ni; ++i) {
       for (std::int64_t j = 0; j < nj; ++j) std::printf("%s%g", j ? " " : "", out[(i * nj + j) * nk]);
       std::printf("\n");

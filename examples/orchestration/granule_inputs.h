@@ -21,9 +21,12 @@ runtime::Field granule_field(std::vector<std::int64_t> shape, F fn) {
 }
 
 /// Arguments of diffusion_granule on mesh `m` with `levels` levels.
-inline runtime::Arguments granule_args(const mesh::TriangularMesh& m, std::int64_t levels, std::int64_t steps, bool apply_theta) {
+inline runtime::Arguments granule_args(const mesh::TriangularMesh& m, std::int64_t levels, std::int64_t steps,
+                                       bool apply_theta) {
   runtime::Arguments a;
-  auto smooth = [](double s) { return [s](std::int64_t i) { return std::sin(s * static_cast<double>(i)) + 2.0; }; };
+  auto smooth = [](double s) {
+    return [s](std::int64_t i) { return std::sin(s * static_cast<double>(i)) + 2.0; };
+  };
   auto zero = [](std::int64_t) { return 0.0; };
   a.arrays.emplace("vn", granule_field({m.num_edges, levels}, smooth(0.13)));
   a.arrays.emplace("vn_new", granule_field({m.num_edges, levels}, zero));
@@ -31,9 +34,15 @@ inline runtime::Arguments granule_args(const mesh::TriangularMesh& m, std::int64
   a.arrays.emplace("w_new", granule_field({m.num_cells, levels}, zero));
   a.arrays.emplace("theta", granule_field({m.num_cells, levels}, smooth(0.07)));
   a.arrays.emplace("theta_new", granule_field({m.num_cells, levels}, zero));
-  a.arrays.emplace("e_weights", granule_field({m.num_edges, 5}, [](std::int64_t i) { return i % 5 == 0 ? -1.0 : 0.25 + 0.01 * static_cast<double>(i % 3); }));
-  a.arrays.emplace("inv_dual", granule_field({m.num_edges}, [](std::int64_t i) { return 1.0 + 0.1 * static_cast<double>(i % 4); }));
-  a.arrays.emplace("geofac_div", granule_field({m.num_cells, 3}, [](std::int64_t i) { return 0.3 + 0.05 * static_cast<double>(i % 5); }));
+  a.arrays.emplace("e_weights", granule_field({m.num_edges, 5}, [](std::int64_t i) {
+                     return i % 5 == 0 ? -1.0 : 0.25 + 0.01 * static_cast<double>(i % 3);
+                   }));
+  a.arrays.emplace("inv_dual", granule_field({m.num_edges}, [](std::int64_t i) {
+                     return 1.0 + 0.1 * static_cast<double>(i % 4);
+                   }));
+  a.arrays.emplace("geofac_div", granule_field({m.num_cells, 3}, [](std::int64_t i) {
+                     return 0.3 + 0.05 * static_cast<double>(i % 5);
+                   }));
   runtime::Field mask = runtime::Allocator::cpu().allocate(ScalarType::Bool, {m.num_cells, levels});
   for (std::int64_t i = 0; i < mask.size(); ++i) static_cast<bool*>(mask.data())[i] = (i % 3) != 0;
   a.arrays.emplace("mask", std::move(mask));

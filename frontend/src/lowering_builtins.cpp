@@ -15,15 +15,15 @@ namespace {
 
 const std::map<std::string, std::string>& math_names() {
   static const std::map<std::string, std::string> m = {
-      {"sqrt", "math.sqrt"},   {"exp", "math.exp"},       {"log", "math.log"},
-      {"sin", "math.sin"},     {"cos", "math.cos"},       {"tan", "math.tan"},
-      {"arcsin", "math.asin"}, {"arccos", "math.acos"},   {"arctan", "math.atan"},
-      {"sinh", "math.sinh"},   {"cosh", "math.cosh"},     {"tanh", "math.tanh"},
+      {"sqrt", "math.sqrt"},     {"exp", "math.exp"},       {"log", "math.log"},
+      {"sin", "math.sin"},       {"cos", "math.cos"},       {"tan", "math.tan"},
+      {"arcsin", "math.asin"},   {"arccos", "math.acos"},   {"arctan", "math.atan"},
+      {"sinh", "math.sinh"},     {"cosh", "math.cosh"},     {"tanh", "math.tanh"},
       {"arcsinh", "math.asinh"}, {"arccosh", "math.acosh"}, {"arctanh", "math.atanh"},
-      {"gamma", "math.gamma"}, {"cbrt", "math.cbrt"},     {"floor", "math.floor"},
-      {"ceil", "math.ceil"},   {"trunc", "math.trunc"},   {"isfinite", "math.isfinite"},
-      {"isinf", "math.isinf"}, {"isnan", "math.isnan"},   {"abs", "abs"},
-      {"minimum", "min"},      {"maximum", "max"},        {"fmod", "math.fmod"},
+      {"gamma", "math.gamma"},   {"cbrt", "math.cbrt"},     {"floor", "math.floor"},
+      {"ceil", "math.ceil"},     {"trunc", "math.trunc"},   {"isfinite", "math.isfinite"},
+      {"isinf", "math.isinf"},   {"isnan", "math.isnan"},   {"abs", "abs"},
+      {"minimum", "min"},        {"maximum", "max"},        {"fmod", "math.fmod"},
   };
   return m;
 }
@@ -121,7 +121,8 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
           (c.binary_op == BinaryOperator::BitAnd || c.binary_op == BinaryOperator::BitOr))
         return "(" + cond(*c.args[0]) + (c.binary_op == BinaryOperator::BitAnd ? " and " : " or ") +
                cond(*c.args[1]) + ")";
-      if (c.kind == TExprKind::Unary && (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not))
+      if (c.kind == TExprKind::Unary &&
+          (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not))
         return "(not " + cond(*c.args[0]) + ")";
       unsupported(c.loc, "this concat_where condition");
     };
@@ -133,7 +134,8 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
       explicit Guard(int& d) : depth(d) { ++depth; }
       ~Guard() { --depth; }
     } guard(guarded_);
-    Code a = eval(*e.args[1], env, shift.when(m.text)), b = eval(*e.args[2], env, shift.when("(not " + m.text + ")"));
+    Code a = eval(*e.args[1], env, shift.when(m.text)),
+         b = eval(*e.args[2], env, shift.when("(not " + m.text + ")"));
     return zip({m, a, b}, "concat_where", [](const std::vector<std::string>& t) {
       return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
     });
@@ -149,7 +151,8 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
   }
   if (name == "power") {
     Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
-    return zip({a, b}, name, [](const std::vector<std::string>& t) { return "(" + t[0] + " ** " + t[1] + ")"; });
+    return zip({a, b}, name,
+               [](const std::vector<std::string>& t) { return "(" + t[0] + " ** " + t[1] + ")"; });
   }
   auto it = math_names().find(name);
   if (it == math_names().end()) unsupported(e.loc, "the builtin '" + name + "'");

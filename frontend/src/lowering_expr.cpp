@@ -1,8 +1,8 @@
 // Lowering of field-operator expressions and statements to the code of one tasklet: operator
 // calls are inlined, shifts become reads at offsets of the map point, intermediate values
 // become scalar temporaries (`__t3 = (__in_u_0 - __in_u_1)`).
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -119,9 +119,12 @@ Code zip(const std::vector<Code>& parts, const std::string& what,
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Code> sub;
     for (const Code& c : parts) {
-      if (!c.tuple) sub.push_back(c);
-      else if (c.elems.size() != n) throw Error("tuple size mismatch in " + what);
-      else sub.push_back(c.elems[i]);
+      if (!c.tuple)
+        sub.push_back(c);
+      else if (c.elems.size() != n)
+        throw Error("tuple size mismatch in " + what);
+      else
+        sub.push_back(c.elems[i]);
     }
     out.elems.push_back(zip(sub, what, f));
   }
@@ -149,7 +152,8 @@ std::string KernelBuilder::index_text(const Dimension& dim, const Shift& shift,
   if (auto a = shift.at.find(dim.name); a != shift.at.end()) return a->second;
   auto it = params_.find(dim.name);
   if (it == params_.end())
-    unsupported(loc, "a value over dimension '" + dim.name + "', which is not a dimension of the output domain");
+    unsupported(loc,
+                "a value over dimension '" + dim.name + "', which is not a dimension of the output domain");
   auto s = shift.off.find(dim.name);
   std::int64_t off = s == shift.off.end() ? 0 : s->second;
   if (off == 0) return it->second;
@@ -173,7 +177,8 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
       if (l == shift.local.end())
         unsupported(loc, "a value over the local dimension '" + d.name +
                              "' outside a neighbour reduction (reduce it with neighbor_sum/max_over/"
-                             "min_over, or pick an entry with " + d.name + "(i))");
+                             "min_over, or pick an entry with " +
+                             d.name + "(i))");
       r.index.push_back(sym::Expr(l->second));
       r.params.emplace_back();
       r.offsets.push_back(l->second);
@@ -200,7 +205,8 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
       // index, so the branch not taken never reads outside the container.
       r.whole = true;
       const std::string raw = index_text(d, shift, loc);
-      texts.push_back(shift.guarded(raw, "min(max(" + raw + ", 0), " + ctx(loc).extent(container, texts.size()) + " - 1)"));
+      texts.push_back(shift.guarded(
+          raw, "min(max(" + raw + ", 0), " + ctx(loc).extent(container, texts.size()) + " - 1)"));
       r.index.push_back(sym::Expr(0));
       r.params.emplace_back();
       r.offsets.push_back(0);
@@ -253,8 +259,8 @@ std::string debuginfo_json(const SourceLocation& loc) {
   }
   file += '"';
   const std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
-  return "{\"type\": \"DebugInfo\", \"start_line\": " + l + ", \"end_line\": " + l + ", \"start_column\": " + c +
-         ", \"end_column\": " + c + ", \"filename\": " + file + "}";
+  return "{\"type\": \"DebugInfo\", \"start_line\": " + l + ", \"end_line\": " + l +
+         ", \"start_column\": " + c + ", \"end_column\": " + c + ", \"filename\": " + file + "}";
 }
 
 }  // namespace
@@ -277,8 +283,7 @@ std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& 
   // The table entry's memlet names the shift, for the error of a -1 read directly (codegen's
   // index checks): DaCe's Memlet.debuginfo.
   for (Read& r : reads_)
-    if (r.conn == raw.text && r.debuginfo.empty() && loc.known())
-      r.debuginfo = debuginfo_json(loc);
+    if (r.conn == raw.text && r.debuginfo.empty() && loc.known()) r.debuginfo = debuginfo_json(loc);
   // Where a reduction skips a missing neighbour (-1), it reads entry 0 instead: the value is
   // discarded, and no read leaves the field.
   Code clamped = temp(Code::scalar("max(" + raw.text + ", 0)"));
@@ -307,14 +312,15 @@ Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shi
       case ShiftStep::Kind::Neighbor:
       case ShiftStep::Kind::AllNeighbors: {
         if (o.targets.size() != 2 || o.targets[1].kind != DimensionKind::Local)
-          unsupported(e.loc, "the offset '" + o.name + "' (an unstructured offset has targets (dimension, local dimension))");
+          unsupported(e.loc, "the offset '" + o.name +
+                                 "' (an unstructured offset has targets (dimension, local dimension))");
         const std::string& local = o.targets[1].name;
         std::int64_t k = st->amount;
         if (st->kind == ShiftStep::Kind::AllNeighbors) {
           auto l = s.local.find(local);
           if (l == s.local.end())
-            unsupported(e.loc, "all neighbours through '" + o.name +
-                                   "' outside a reduction over '" + local + "'");
+            unsupported(e.loc,
+                        "all neighbours through '" + o.name + "' outside a reduction over '" + local + "'");
           k = l->second;
         }
         // The raw entry where the value is used (a reduction uses entry k only where it is not
@@ -403,7 +409,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
     case TExprKind::TupleGet: return expr_elem(*e.args[0], env, {e.index}, shift);
     case TExprKind::Unary: {
       Code x = eval(*e.args[0], env, shift);
-      std::string op = e.unary_op == UnaryOperator::USub  ? "-"
+      std::string op = e.unary_op == UnaryOperator::USub   ? "-"
                        : e.unary_op == UnaryOperator::UAdd ? "+"
                        : e.unary_op == UnaryOperator::Not  ? "not "
                                                            : "~";
@@ -414,16 +420,14 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
       std::string op(to_string(e.binary_op));  // Python spelling (ast.h)
       if (e.binary_op == BinaryOperator::MatMult) unsupported(e.loc, "operator '@'");
-      return zip({a, b}, "binary", [&](const std::vector<std::string>& t) {
-        return "(" + t[0] + " " + op + " " + t[1] + ")";
-      });
+      return zip({a, b}, "binary",
+                 [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
     }
     case TExprKind::Compare: {
       Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
       std::string op(to_string(e.compare_op));
-      return zip({a, b}, "comparison", [&](const std::vector<std::string>& t) {
-        return "(" + t[0] + " " + op + " " + t[1] + ")";
-      });
+      return zip({a, b}, "comparison",
+                 [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
     }
     case TExprKind::Ternary: {
       Code c = eval(*e.args[0], env, shift);
@@ -442,7 +446,8 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
         return eval_value(ctx(e.loc).scan(e, env), shift);
       }
       if (e.callee->kind != DefinitionKind::FieldOperator)
-        unsupported(e.loc, "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
+        unsupported(e.loc,
+                    "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
       // Memoized like a named value: the call at the same point is inlined once.
       auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);
       auto it = memo_.find(key);
@@ -459,8 +464,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       s.local[e.dim.name] = static_cast<std::int64_t>(e.index);
       return eval(*e.args[0], env, s);
     }
-    case TExprKind::DomainCompare:
-      unsupported(e.loc, "a domain condition outside concat_where");
+    case TExprKind::DomainCompare: unsupported(e.loc, "a domain condition outside concat_where");
   }
   throw Error("lowering: bad expression");
 }
@@ -492,8 +496,8 @@ Code KernelBuilder::value_elem(const ValuePtr& v, std::vector<std::size_t> path,
       path.insert(path.begin(), v->index);
       return value_elem(v->elems[0], std::move(path), shift);
     case Val::Kind::Lazy: {
-      auto key = std::make_tuple(static_cast<const void*>(v->expr.get()), static_cast<const void*>(v->env.get()),
-                                 shift, path);
+      auto key = std::make_tuple(static_cast<const void*>(v->expr.get()),
+                                 static_cast<const void*>(v->env.get()), shift, path);
       if (auto it = elem_memo_.find(key); it != elem_memo_.end()) return it->second;
       Code c = temp(expr_elem(*v->expr, v->env, path, shift));
       elem_memo_.emplace(key, c);
@@ -511,7 +515,8 @@ Code KernelBuilder::value_elem(const ValuePtr& v, std::vector<std::size_t> path,
   }
 }
 
-Code KernelBuilder::expr_elem(const TExpr& e, const EnvPtr& env, std::vector<std::size_t> path, const Shift& shift) {
+Code KernelBuilder::expr_elem(const TExpr& e, const EnvPtr& env, std::vector<std::size_t> path,
+                              const Shift& shift) {
   if (path.empty()) return eval(e, env, shift);
   switch (e.kind) {
     case TExprKind::Tuple:
@@ -574,7 +579,8 @@ ValuePtr KernelBuilder::inline_call(const TypedDefinition& callee, const std::ve
   EnvPtr env;
   for (std::size_t i = 0; i < args.size(); ++i) env = bind_name(env, callee.params[i].name, args[i]);
   Flow f = exec(callee.body, 0, env);
-  if (!f.ret || f.when) throw FrontendError(callee.loc, "operator '" + callee.name + "' does not return on every path");
+  if (!f.ret || f.when)
+    throw FrontendError(callee.loc, "operator '" + callee.name + "' does not return on every path");
   return f.ret;
 }
 
@@ -621,14 +627,18 @@ KernelBuilder::Flow KernelBuilder::exec_if(const TStmt& s, const EnvPtr& env) {
     names.erase(std::unique(names.begin(), names.end()), names.end());
     for (const std::string& n : names) {
       ValuePtr va = lookup(a.env, n), vb = lookup(b.env, n);
-      if (va && vb && va != vb) out.env = bind_name(out.env, n, select(cond, va, vb));
-      else out.env = bind_name(out.env, n, va ? va : vb);
+      if (va && vb && va != vb)
+        out.env = bind_name(out.env, n, select(cond, va, vb));
+      else
+        out.env = bind_name(out.env, n, va ? va : vb);
     }
   } else {
     out.env = falls(a) ? a.env : b.env;
   }
-  if (a.ret && b.ret) out.ret = select(cond, a.ret, b.ret);
-  else out.ret = a.ret ? a.ret : b.ret;
+  if (a.ret && b.ret)
+    out.ret = select(cond, a.ret, b.ret);
+  else
+    out.ret = a.ret ? a.ret : b.ret;
   if (out.ret && (falls(a) || falls(b))) out.when = select(cond, when(a), when(b));
   return out;
 }

@@ -93,7 +93,11 @@ struct Code {
   std::string text;
   bool tuple = false;
   std::vector<Code> elems;
-  static Code scalar(std::string t) { Code c; c.text = std::move(t); return c; }
+  static Code scalar(std::string t) {
+    Code c;
+    c.text = std::move(t);
+    return c;
+  }
 };
 
 /// One read of a tasklet: connector `conn` reads `container` at `index` (one entry per
@@ -170,8 +174,8 @@ class KernelBuilder {
   Code reduction(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// Python text reading `container` over `dims` at `shift` (a connector, or a subscript of a
   /// whole-container connector).
-  std::string read(const std::string& container, const std::vector<Dimension>& dims,
-                   const Shift& shift, const SourceLocation& loc);
+  std::string read(const std::string& container, const std::vector<Dimension>& dims, const Shift& shift,
+                   const SourceLocation& loc);
   Code temp(Code c);
   LoweringContext& ctx(const SourceLocation& loc);
 
@@ -187,8 +191,8 @@ class KernelBuilder {
   Flow exec_if(const TStmt& s, const EnvPtr& env);
   /// The neighbour index (clamped to >= 0) and the raw table entry of `offset` entry `k` at
   /// `shift`.
-  std::pair<std::string, std::string> neighbour(const FieldOffset& offset, std::int64_t k,
-                                                const Shift& shift, const SourceLocation& loc);
+  std::pair<std::string, std::string> neighbour(const FieldOffset& offset, std::int64_t k, const Shift& shift,
+                                                const SourceLocation& loc);
 
   std::map<std::string, std::string> params_;
   std::vector<std::string> lines_;

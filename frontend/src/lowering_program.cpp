@@ -16,7 +16,6 @@ using namespace lowering;
 
 namespace {
 
-
 std::string map_param(const Dimension& d) { return "__" + d.name; }
 
 /// One output of a call: a field container and the dims it is written over.
@@ -29,9 +28,9 @@ struct OutField {
 /// and ICON's grids); LoweringOptions::max_neighbors overrides or adds to them.
 const std::map<std::string, std::int64_t>& default_max_neighbors() {
   static const std::map<std::string, std::int64_t> m = {
-      {"E2V", 2},    {"E2C", 2},    {"C2E", 3},    {"C2V", 3},    {"V2E", 6},
-      {"V2C", 6},    {"V2V", 6},    {"C2E2C", 3},  {"C2E2CO", 4}, {"E2C2V", 4},
-      {"E2C2E", 4},  {"E2C2EO", 5}, {"C2E2C2E", 9}, {"C2E2C2E2C", 9}, {"E2ECV", 4},
+      {"E2V", 2},   {"E2C", 2},    {"C2E", 3},     {"C2V", 3},       {"V2E", 6},
+      {"V2C", 6},   {"V2V", 6},    {"C2E2C", 3},   {"C2E2CO", 4},    {"E2C2V", 4},
+      {"E2C2E", 4}, {"E2C2EO", 5}, {"C2E2C2E", 9}, {"C2E2C2E2C", 9}, {"E2ECV", 4},
   };
   return m;
 }
@@ -39,15 +38,20 @@ const std::map<std::string, std::int64_t>& default_max_neighbors() {
 class ProgramLowering final : public LoweringContext {
  public:
   ProgramLowering(const TypedDefinition& def, const LoweringOptions& opts)
-      : def_(def), opts_(opts),
+      : def_(def),
+        opts_(opts),
         sdfg_(std::make_unique<SDFG>(opts.sdfg_name.empty() ? def.name : opts.sdfg_name)) {}
 
   std::unique_ptr<SDFG> run() {
     std::set<const TypedDefinition*> seen;
     collect_offsets(def_, seen);
-    if (def_.kind == DefinitionKind::Program) lower_program();
-    else if (def_.kind == DefinitionKind::FieldOperator) lower_operator();
-    else unsupported(def_.loc, "lowering a scan_operator called directly ('" + def_.name + "'); call it from a program");
+    if (def_.kind == DefinitionKind::Program)
+      lower_program();
+    else if (def_.kind == DefinitionKind::FieldOperator)
+      lower_operator();
+    else
+      unsupported(def_.loc,
+                  "lowering a scan_operator called directly ('" + def_.name + "'); call it from a program");
     // Every connectivity the program names is an argument, also one only dead code uses: the
     // signature is the @program's (as the embedded backend's), whatever the lowering reads.
     for (const auto& [local, o] : local_offsets_)
@@ -64,8 +68,10 @@ class ProgramLowering final : public LoweringContext {
     std::string rows = "__" + o.name + "_rows";
     sdfg_->add_symbol(rows, ScalarType::Int64);
     sym::Expr cols;
-    if (auto it = opts_.max_neighbors.find(o.name); it != opts_.max_neighbors.end()) cols = sym::Expr(it->second);
-    else if (auto d = default_max_neighbors().find(o.name); d != default_max_neighbors().end()) cols = sym::Expr(d->second);
+    if (auto it = opts_.max_neighbors.find(o.name); it != opts_.max_neighbors.end())
+      cols = sym::Expr(it->second);
+    else if (auto d = default_max_neighbors().find(o.name); d != default_max_neighbors().end())
+      cols = sym::Expr(d->second);
     else {
       sdfg_->add_symbol("__" + o.name + "_neighbors", ScalarType::Int64);
       cols = sym::Expr::symbol("__" + o.name + "_neighbors");
@@ -82,8 +88,9 @@ class ProgramLowering final : public LoweringContext {
     std::string json;
     auto quoted = [](const std::string& t) { return "\"" + t + "\""; };  // identifiers: no escapes needed
     for (const auto& [name, o] : table_offsets_) {
-      json += std::string(json.empty() ? "" : ", ") + "{\"name\": " + quoted(o.name) + ", \"from\": " +
-              quoted(o.targets[0].name) + ", \"to\": " + quoted(o.source.name) + ", \"local\": " + quoted(o.targets[1].name) + "}";
+      json += std::string(json.empty() ? "" : ", ") + "{\"name\": " + quoted(o.name) +
+              ", \"from\": " + quoted(o.targets[0].name) + ", \"to\": " + quoted(o.source.name) +
+              ", \"local\": " + quoted(o.targets[1].name) + "}";
     }
     if (!json.empty()) sdfg_->extra.set("weir_connectivities", "[" + json + "]");
   }
@@ -92,7 +99,8 @@ class ProgramLowering final : public LoweringContext {
 
   std::int64_t max_neighbors(const std::string& offset, const SourceLocation& loc) const {
     if (auto it = opts_.max_neighbors.find(offset); it != opts_.max_neighbors.end()) return it->second;
-    if (auto it = default_max_neighbors().find(offset); it != default_max_neighbors().end()) return it->second;
+    if (auto it = default_max_neighbors().find(offset); it != default_max_neighbors().end())
+      return it->second;
     throw FrontendError(loc, "the number of neighbours of '" + offset +
                                  "' is not known: give it in LoweringOptions::max_neighbors");
   }
@@ -141,7 +149,8 @@ class ProgramLowering final : public LoweringContext {
       for (const Dimension& d : t.dims) {
         auto pos = std::find(cur_dims_.begin(), cur_dims_.end(), d) - cur_dims_.begin();
         if (static_cast<std::size_t>(pos) == cur_dims_.size())
-          unsupported(call.loc, "a scan result over '" + d.name + "', which is not a dimension of the output domain");
+          unsupported(call.loc,
+                      "a scan result over '" + d.name + "', which is not a dimension of the output domain");
         shape.push_back(cur_ranges_[static_cast<std::size_t>(pos)].end + sym::Expr(1));
       }
       std::string name = sdfg_->unique_data_name("__scan" + std::to_string(scan_count_) + "_" +
@@ -220,8 +229,7 @@ class ProgramLowering final : public LoweringContext {
 
   void add_param(const TParam& p, const std::set<std::string>& symbols) {
     if (p.type.is_field()) return add_field(p.name, p.type, p.loc);
-    if (!p.type.is_scalar())
-      unsupported(p.loc, "parameter '" + p.name + "' of type " + to_string(p.type));
+    if (!p.type.is_scalar()) unsupported(p.loc, "parameter '" + p.name + "' of type " + to_string(p.type));
     auto v = std::make_shared<Val>();
     v->name = p.name;
     if (symbols.count(p.name)) {
@@ -274,12 +282,13 @@ class ProgramLowering final : public LoweringContext {
     std::optional<long long> l = lo.as_integer(), h = hi.as_integer();
     std::string name = "domain of '" + r.dim.name + "'";
     if (l && *l < 0)
-      throw FrontendError(r.lo->loc, name + " starts at " + std::to_string(*l) + ", before the first index 0");
+      throw FrontendError(r.lo->loc,
+                          name + " starts at " + std::to_string(*l) + ", before the first index 0");
     if (h && *h < 0)
       throw FrontendError(r.hi->loc, name + " ends at " + std::to_string(*h) + ", before the first index 0");
     if (l && h && *l > *h)
-      throw FrontendError(r.lo->loc, name + " (" + std::to_string(*l) + ", " + std::to_string(*h) +
-                                         ") starts after its end");
+      throw FrontendError(
+          r.lo->loc, name + " (" + std::to_string(*l) + ", " + std::to_string(*h) + ") starts after its end");
   }
 
   ValuePtr program_arg(const TExprPtr& a) {
@@ -349,10 +358,12 @@ class ProgramLowering final : public LoweringContext {
       for (const TExprPtr& a : c.args) args.push_back(program_arg(a));
       for (const ProgramCall::Out& o : c.outs)
         for (const Dimension& d : o.type.dims)
-          if (d.kind == DimensionKind::Local) unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
+          if (d.kind == DimensionKind::Local)
+            unsupported(c.loc, "outputs with a local dimension ('" + d.name + "')");
       bool per_output = false;  // outputs over different domains (a tuple of domains)
       for (std::size_t i = 1; i < c.outs.size(); ++i)
-        per_output = per_output || !same_domain(c.domain_of(i), c.domain_of(0)) || !(c.outs[i].type.dims == c.outs[0].type.dims);
+        per_output = per_output || !same_domain(c.domain_of(i), c.domain_of(0)) ||
+                     !(c.outs[i].type.dims == c.outs[0].type.dims);
       if (per_output) {
         // One map per output, each computing its element of the result: no output may be
         // an input of the call, which an earlier map would already have overwritten.
@@ -361,8 +372,10 @@ class ProgramLowering final : public LoweringContext {
         for (std::size_t i = 0; i < c.outs.size(); ++i) {
           const ProgramCall::Out& o = c.outs[i];
           if (i + 1 < c.outs.size() && inputs.count(o.name))
-            unsupported(c.loc, "outputs over different domains where output '" + o.name + "' is also an argument");
-          emit_call(k, *c.callee, args, {{o.name, o.type.dims}}, o.type.dims, out_ranges(o, c.domain_of(i)), c.loc, i);
+            unsupported(c.loc,
+                        "outputs over different domains where output '" + o.name + "' is also an argument");
+          emit_call(k, *c.callee, args, {{o.name, o.type.dims}}, o.type.dims, out_ranges(o, c.domain_of(i)),
+                    c.loc, i);
         }
         continue;
       }
@@ -372,7 +385,8 @@ class ProgramLowering final : public LoweringContext {
         // Every output is written at the points of the call's one map, so the elements of a
         // tuple out= must be sliced alike (the embedded backend writes each over its own slice).
         if (o.slices != c.outs[0].slices)
-          unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" + o.name + "')");
+          unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" +
+                                 o.name + "')");
         outs.push_back({o.name, o.type.dims});
       }
       emit_call(k, *c.callee, args, outs, t0.dims, out_ranges(c.outs[0], c.domain_of(0)), c.loc);
@@ -408,19 +422,20 @@ class ProgramLowering final : public LoweringContext {
         leaves.push_back(t);
       }
     } else {
-      if (!def_.returns.is_field()) unsupported(def_.loc, "a field operator returning " + to_string(def_.returns));
+      if (!def_.returns.is_field())
+        unsupported(def_.loc, "a field operator returning " + to_string(def_.returns));
       outs.push_back({"__out", def_.returns.dims});
       leaves.push_back(def_.returns);
     }
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      if (!(leaves[i].dims == leaves[0].dims))
-        unsupported(def_.loc, "outputs over different dimensions");
+      if (!(leaves[i].dims == leaves[0].dims)) unsupported(def_.loc, "outputs over different dimensions");
       add_field(outs[i].name, leaves[i], def_.loc);
       sdfg_->arg_names.push_back(outs[i].name);
     }
     std::vector<Range> ranges;
     for (const Dimension& d : leaves[0].dims)
-      ranges.emplace_back(sym::Expr(0), sym::Expr::symbol(size_symbols_.at(outs[0].name).at(d.name)) - sym::Expr(1));
+      ranges.emplace_back(sym::Expr(0),
+                          sym::Expr::symbol(size_symbols_.at(outs[0].name).at(d.name)) - sym::Expr(1));
     std::vector<ValuePtr> args;
     for (const TParam& p : def_.params) args.push_back(params_.at(p.name));
     emit_call(0, def_, args, outs, leaves[0].dims, ranges, def_.loc);
@@ -447,9 +462,9 @@ class ProgramLowering final : public LoweringContext {
   /// Fills `st` with a map over `params`/`ranges` (no map when there are none) holding one
   /// tasklet with the builder's code and reads, and the given writes. `param_ranges` gives the
   /// range of every symbol reads are relative to (the map parameters, loop variables).
-  void build_kernel_state(SDFGState& st, const std::string& label, const KernelBuilder& kb,
-                          std::string code, const std::vector<Write>& writes,
-                          const std::vector<std::string>& params, const std::vector<Range>& ranges,
+  void build_kernel_state(SDFGState& st, const std::string& label, const KernelBuilder& kb, std::string code,
+                          const std::vector<Write>& writes, const std::vector<std::string>& params,
+                          const std::vector<Range>& ranges,
                           const std::map<std::string, Range>& param_ranges) {
     std::vector<std::string> in_conns, out_conns;
     for (const Read& r : kb.reads()) in_conns.push_back(r.conn);
@@ -519,8 +534,10 @@ class ProgramLowering final : public LoweringContext {
             m = Memlet::simple(c, Subset(idx));
           }
           if (!r.debuginfo.empty()) m.extra.set("debuginfo", r.debuginfo);
-          if (mapped) st.add_edge(entry_id, out, tid, r.conn, m);
-          else st.add_edge(a.id(), "", tid, r.conn, m);
+          if (mapped)
+            st.add_edge(entry_id, out, tid, r.conn, m);
+          else
+            st.add_edge(a.id(), "", tid, r.conn, m);
         }
     }
     if (kb.reads().empty() && mapped) st.add_edge(entry_id, "", tid, "", Memlet{});
@@ -535,7 +552,8 @@ class ProgramLowering final : public LoweringContext {
       }
       MapExit& exit = *st.node(exit_id).as<MapExit>();
       std::string in = "IN_" + w.container, out = "OUT_" + w.container;
-      if (exit.in_connectors.count(in)) unsupported(where_, "writing '" + w.container + "' twice in one call");
+      if (exit.in_connectors.count(in))
+        unsupported(where_, "writing '" + w.container + "' twice in one call");
       exit.in_connectors[in] = std::nullopt;
       exit.out_connectors[out] = std::nullopt;
       st.add_edge(tid, w.conn, exit_id, in, Memlet::simple(w.container, Subset(point)));
@@ -588,8 +606,10 @@ class ProgramLowering final : public LoweringContext {
   static std::vector<std::string> leaves_of(const Code& c) {
     std::vector<std::string> leaves;
     std::function<void(const Code&)> flat = [&](const Code& x) {
-      if (!x.tuple) leaves.push_back(x.text);
-      else for (const Code& e : x.elems) flat(e);
+      if (!x.tuple)
+        leaves.push_back(x.text);
+      else
+        for (const Code& e : x.elems) flat(e);
     };
     flat(c);
     return leaves;
@@ -636,8 +656,9 @@ class ProgramLowering final : public LoweringContext {
       return emit_scan(*res->expr->callee, scan_args, outs, res->expr->loc);
     }
     // The result itself needs no temporary: `__out = (...)`.
-    Code result = leaf ? kb.value_elem(res, leaf_path(callee.returns, *leaf), {})
-                  : res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
+    Code result = leaf                           ? kb.value_elem(res, leaf_path(callee.returns, *leaf), {})
+                  : res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {})
+                                                 : kb.eval_value(res, {});
     std::vector<std::string> leaves = leaves_of(result);
     if (leaves.size() != outs.size())
       throw Error("lowering: " + std::to_string(leaves.size()) + " results for " +
@@ -657,8 +678,9 @@ class ProgramLowering final : public LoweringContext {
     }
     std::map<std::string, Range> pr;
     for (std::size_t j = 0; j < dims.size(); ++j) pr[map_param(dims[j])] = ranges[j];
-    SDFGState& st = next_state(*sdfg_, last_state_, "call_" + std::to_string(k) + "_" + callee.name +
-                                                         (leaf ? "_out" + std::to_string(*leaf) : ""));
+    SDFGState& st = next_state(
+        *sdfg_, last_state_,
+        "call_" + std::to_string(k) + "_" + callee.name + (leaf ? "_out" + std::to_string(*leaf) : ""));
     build_kernel_state(st, callee.name, kb, std::move(code), writes, param_list, ranges, pr);
   }
 
@@ -695,8 +717,10 @@ class ProgramLowering final : public LoweringContext {
     // Carry transients over the other dimensions (one element when there are none).
     std::vector<Type> carry_types;
     std::function<void(const Type&)> flat = [&](const Type& t) {
-      if (t.is_tuple()) for (const Type& e : t.elements) flat(e);
-      else carry_types.push_back(t);
+      if (t.is_tuple())
+        for (const Type& e : t.elements) flat(e);
+      else
+        carry_types.push_back(t);
     };
     flat(scan.returns);
     std::vector<sym::Expr> carry_shape, carry_point;
@@ -721,7 +745,8 @@ class ProgramLowering final : public LoweringContext {
         return v;
       }
       if (!t.is_scalar()) unsupported(scan.loc, "a scan carry of type " + to_string(t));
-      std::string name = sdfg_->unique_data_name("__carry" + std::to_string(id) + "_" + std::to_string(leaf++));
+      std::string name =
+          sdfg_->unique_data_name("__carry" + std::to_string(id) + "_" + std::to_string(leaf++));
       sdfg_->add_array(name, to_sdfg_type(t.dtype), carry_shape, true);
       carries.push_back(name);
       v->kind = Val::Kind::Field;
@@ -785,16 +810,18 @@ class ProgramLowering final : public LoweringContext {
       std::vector<Write> iws = carry_writes("__init");
       std::string icode;
       for (const std::string& l : ikb.lines()) icode += l + "\n";
-      for (std::size_t i = 0; i < iws.size(); ++i) icode += iws[i].conn + " = " + ileaves[i] + (i + 1 < iws.size() ? "\n" : "");
+      for (std::size_t i = 0; i < iws.size(); ++i)
+        icode += iws[i].conn + " = " + ileaves[i] + (i + 1 < iws.size() ? "\n" : "");
       SDFGState& ist = next_state(*sdfg_, last_state_, tag + "_init");
       build_kernel_state(ist, tag + "_init", ikb, std::move(icode), iws, col_params, col_ranges, pr);
     }
 
     // The loop over the scan axis.
     std::string lo = axis_range.start.str(), hi = axis_range.end.str();
-    LoopRegion& loop = scan.forward
-                           ? sdfg_->add_loop(tag, var, var + " = " + lo, var + " <= " + hi, var + " = " + var + " + 1")
-                           : sdfg_->add_loop(tag, var, var + " = " + hi, var + " >= " + lo, var + " = " + var + " - 1");
+    LoopRegion& loop =
+        scan.forward
+            ? sdfg_->add_loop(tag, var, var + " = " + lo, var + " <= " + hi, var + " = " + var + " + 1")
+            : sdfg_->add_loop(tag, var, var + " = " + hi, var + " >= " + lo, var + " = " + var + " - 1");
     if (last_state_ != kNoBlock) sdfg_->add_edge(last_state_, loop.id());
     last_state_ = loop.id();
 
@@ -816,9 +843,9 @@ class ProgramLowering final : public LoweringContext {
   SourceLocation where_;
   int scan_count_ = 0;
   std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
-  std::map<std::string, std::int64_t> tables_;          // connectivity -> max neighbours
-  std::map<std::string, FieldOffset> table_offsets_;    // connectivity -> its offset
-  std::map<std::string, FieldOffset> local_offsets_;    // local dimension -> its connectivity
+  std::map<std::string, std::int64_t> tables_;        // connectivity -> max neighbours
+  std::map<std::string, FieldOffset> table_offsets_;  // connectivity -> its offset
+  std::map<std::string, FieldOffset> local_offsets_;  // local dimension -> its connectivity
 };
 
 }  // namespace

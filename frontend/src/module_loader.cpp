@@ -66,7 +66,8 @@ std::string Value::describe() const {
     case ValueKind::Module: return "module '" + (module ? module->name : name) + "'";
     case ValueKind::Builtin: return "builtin '" + name + "'";
     case ValueKind::External:
-      return "'" + name + "' (from a module not on the search path" + (error.empty() ? "" : ": " + error) + ")";
+      return "'" + name + "' (from a module not on the search path" + (error.empty() ? "" : ": " + error) +
+             ")";
     case ValueKind::Dimension: return "dimension '" + dim.name + "'";
     case ValueKind::Offset: return "field offset '" + offset.name + "'";
     case ValueKind::Type: return "type " + to_string(type);
@@ -167,8 +168,8 @@ class Evaluator {
       case ExprKind::Call: return eval_call(static_cast<const Call&>(e));
       case ExprKind::Tuple:
       case ExprKind::List: {
-        const ExprList& elts = e.kind == ExprKind::Tuple ? static_cast<const Tuple&>(e).elts
-                                                         : static_cast<const List&>(e).elts;
+        const ExprList& elts =
+            e.kind == ExprKind::Tuple ? static_cast<const Tuple&>(e).elts : static_cast<const List&>(e).elts;
         Value v;
         v.kind = ValueKind::Sequence;
         for (const ExprPtr& x : elts) v.elements.push_back(eval(*x));
@@ -205,13 +206,22 @@ class Evaluator {
   Value eval_constant(const Constant& c) {
     ConstantValue v;
     switch (c.value_kind) {
-      case ConstantKind::Int: v.kind = ConstantValue::Kind::Int; v.int_value = c.int_value; break;
+      case ConstantKind::Int:
+        v.kind = ConstantValue::Kind::Int;
+        v.int_value = c.int_value;
+        break;
       case ConstantKind::Float:
         v.kind = ConstantValue::Kind::Float;
         v.float_value = c.float_value;
         break;
-      case ConstantKind::Bool: v.kind = ConstantValue::Kind::Bool; v.bool_value = c.bool_value; break;
-      case ConstantKind::String: v.kind = ConstantValue::Kind::String; v.str_value = c.str_value; break;
+      case ConstantKind::Bool:
+        v.kind = ConstantValue::Kind::Bool;
+        v.bool_value = c.bool_value;
+        break;
+      case ConstantKind::String:
+        v.kind = ConstantValue::Kind::String;
+        v.str_value = c.str_value;
+        break;
       default: throw FrontendError(c.loc, "unsupported constant '" + c.text + "'");
     }
     return make_constant(v);
@@ -233,8 +243,7 @@ class Evaluator {
           v.module = sit->second;
           return v;
         }
-        throw FrontendError(a.attr_loc, "module '" + base.module->name + "' has no name '" +
-                                            a.attr + "'");
+        throw FrontendError(a.attr_loc, "module '" + base.module->name + "' has no name '" + a.attr + "'");
       }
       case ValueKind::Builtin:
         if (base.name == "DimensionKind" || base.name == "GridType")
@@ -242,8 +251,8 @@ class Evaluator {
         return Value::builtin(a.attr);
       case ValueKind::External: {
         std::string root = base.name.substr(0, base.name.find('.'));
-        if ((root == "numpy" || root == "np") && scalar_kind_from_name(a.attr) &&
-            a.attr != "int" && a.attr != "float")
+        if ((root == "numpy" || root == "np") && scalar_kind_from_name(a.attr) && a.attr != "int" &&
+            a.attr != "float")
           return Value::builtin(a.attr);
         Value v = base;
         v.name += "." + a.attr;
@@ -254,7 +263,8 @@ class Evaluator {
         if (it == base.enum_class->members.end())
           throw FrontendError(a.attr_loc, std::string(base.enum_class->is_enum ? "enum '" : "class '") +
                                               base.enum_class->name + "' has no " +
-                                              (base.enum_class->is_enum ? "member '" : "attribute '") + a.attr + "'");
+                                              (base.enum_class->is_enum ? "member '" : "attribute '") +
+                                              a.attr + "'");
         check_usable(it->second, base.enum_class->name + "." + a.attr, a.attr_loc);
         return it->second;
       }
@@ -331,8 +341,7 @@ class Evaluator {
     for (std::size_t i = 0; i < n; ++i) parts.push_back(eval(*index_element(*s.index, i)));
     if (base.kind == ValueKind::GenericAlias) {
       if (parts.size() != base.alias->params.size())
-        throw FrontendError(s.index->loc, "generic alias takes " +
-                                              std::to_string(base.alias->params.size()) +
+        throw FrontendError(s.index->loc, "generic alias takes " + std::to_string(base.alias->params.size()) +
                                               " type argument(s), got " + std::to_string(parts.size()));
       std::map<std::string, Value> overlay;
       if (overlay_) overlay = *overlay_;
@@ -405,8 +414,8 @@ class Evaluator {
           else if (k.kind == ValueKind::Builtin && k.name == "DimensionKind.LOCAL")
             v.dim.kind = DimensionKind::Local;
           else
-            throw FrontendError(kind->loc, "unknown dimension kind '" + unparse(*kind) +
-                                               "' (HORIZONTAL, VERTICAL or LOCAL)");
+            throw FrontendError(
+                kind->loc, "unknown dimension kind '" + unparse(*kind) + "' (HORIZONTAL, VERTICAL or LOCAL)");
         }
         return v;
       }
@@ -420,8 +429,8 @@ class Evaluator {
         if (!src || !tgt) throw FrontendError(c.loc, "FieldOffset needs source= and target=");
         Value s = eval(*src);
         if (s.kind != ValueKind::Dimension)
-          throw FrontendError(src->loc, "the source of a FieldOffset must be a dimension, got " +
-                                            s.describe());
+          throw FrontendError(src->loc,
+                              "the source of a FieldOffset must be a dimension, got " + s.describe());
         Value t = eval(*tgt);
         Value v;
         v.kind = ValueKind::Offset;
@@ -469,7 +478,7 @@ class Evaluator {
       Value a = eval(*c.args[0]);
       if (a.kind == ValueKind::Constant) {
         double d = a.constant.kind == ConstantValue::Kind::String ? std::stod(a.constant.str_value)
-                                                                    : a.constant.as_double();
+                                                                  : a.constant.as_double();
         return is_floating(f.type.dtype) ? make_float(d) : make_int(static_cast<std::int64_t>(d));
       }
     }
@@ -511,16 +520,19 @@ class Evaluator {
     };
     if (!numeric(l) || !numeric(r))
       throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");
-    bool ints = l.constant.kind != ConstantValue::Kind::Float &&
-                r.constant.kind != ConstantValue::Kind::Float;
+    bool ints =
+        l.constant.kind != ConstantValue::Kind::Float && r.constant.kind != ConstantValue::Kind::Float;
     auto as_int = [](const ConstantValue& c) {
       return c.kind == ConstantValue::Kind::Bool ? std::int64_t(c.bool_value) : c.int_value;
     };
     double x = l.constant.as_double(), y = r.constant.as_double();
     switch (b.op) {
-      case BinaryOperator::Add: return ints ? make_int(as_int(l.constant) + as_int(r.constant)) : make_float(x + y);
-      case BinaryOperator::Sub: return ints ? make_int(as_int(l.constant) - as_int(r.constant)) : make_float(x - y);
-      case BinaryOperator::Mult: return ints ? make_int(as_int(l.constant) * as_int(r.constant)) : make_float(x * y);
+      case BinaryOperator::Add:
+        return ints ? make_int(as_int(l.constant) + as_int(r.constant)) : make_float(x + y);
+      case BinaryOperator::Sub:
+        return ints ? make_int(as_int(l.constant) - as_int(r.constant)) : make_float(x - y);
+      case BinaryOperator::Mult:
+        return ints ? make_int(as_int(l.constant) * as_int(r.constant)) : make_float(x * y);
       case BinaryOperator::Div:
         if (y == 0.0) throw FrontendError(b.op_loc, "division by zero");
         return make_float(x / y);
@@ -564,8 +576,7 @@ class Evaluator {
 
 }  // namespace
 
-Value evaluate(const Expr& expr, const LoadedModule& module,
-               const std::map<std::string, Value>* overlay) {
+Value evaluate(const Expr& expr, const LoadedModule& module, const std::map<std::string, Value>* overlay) {
   return Evaluator(module, overlay).eval(expr);
 }
 
@@ -595,7 +606,7 @@ struct ModuleLoader::Impl {
   // Plain functions (and methods) whose bodies may hold definitions, processed once the
   // module defining them is loaded.
   struct PendingFunction {
-    LoadedModule* outer;   ///< the namespace the function is defined in
+    LoadedModule* outer;  ///< the namespace the function is defined in
     const FunctionDef* f;
     std::string qualname;  ///< "test_x", "test_x.helper", "TestCase.test_y"
   };
@@ -609,7 +620,7 @@ struct ModuleLoader::Impl {
 
   /// Where `part` is found in `dirs`, as Python's path-based finder sees it.
   struct Spec {
-    std::string file;                 ///< the module file, `__init__.py`, or first portion
+    std::string file;  ///< the module file, `__init__.py`, or first portion
     bool package = false;
     std::vector<std::string> portions;  ///< a package's directories
     bool namespace_package = false;
@@ -625,7 +636,8 @@ struct ModuleLoader::Impl {
       fs::path dir = d.empty() ? fs::path(".") : fs::path(d);
       if (fs::is_regular_file(dir / part / "__init__.py", ec))
         return Spec{(dir / part / "__init__.py").string(), true, {(dir / part).string()}, false};
-      if (fs::is_regular_file(dir / (part + ".py"), ec)) return Spec{(dir / (part + ".py")).string(), false, {}, false};
+      if (fs::is_regular_file(dir / (part + ".py"), ec))
+        return Spec{(dir / (part + ".py")).string(), false, {}, false};
       if (fs::is_directory(dir / part, ec)) ns.portions.push_back((dir / part).string());
     }
     if (ns.portions.empty()) return std::nullopt;
@@ -756,8 +768,10 @@ struct ModuleLoader::Impl {
     bool by_package = !base.empty() && by_name.count(base);
     for (int i = 1; i < level && by_package; ++i) {
       auto pos = base.rfind('.');
-      if (pos == std::string::npos) by_package = false;
-      else base = base.substr(0, pos);
+      if (pos == std::string::npos)
+        by_package = false;
+      else
+        base = base.substr(0, pos);
     }
     if (by_package) {
       auto chain = import_name(dotted.empty() ? base : base + "." + dotted, missing);
@@ -781,7 +795,11 @@ struct ModuleLoader::Impl {
     LoadedModule* current = get(pkg, base_name, false);
     std::stringstream ss(dotted);
     for (std::string p; std::getline(ss, p, '.');) {
-      auto spec = current->is_package ? find_spec(current->portions.empty() ? std::vector<std::string>{current->package_dir()} : current->portions, p) : std::nullopt;
+      auto spec = current->is_package
+                      ? find_spec(current->portions.empty() ? std::vector<std::string>{current->package_dir()}
+                                                            : current->portions,
+                                  p)
+                      : std::nullopt;
       if (!spec) {
         if (missing) *missing = "no module '" + current->name + "." + p + "' in " + current->package_dir();
         return nullptr;
@@ -859,7 +877,8 @@ struct ModuleLoader::Impl {
           continue;
         }
       }
-      std::string why = is_loading(src) ? " (a partially initialized module, most likely due to a circular import)" : "";
+      std::string why =
+          is_loading(src) ? " (a partially initialized module, most likely due to a circular import)" : "";
       ns[bind] = Value::failed("cannot import name '" + a.name + "' from '" + display + "'" + why, a.loc);
     }
   }
@@ -898,8 +917,7 @@ struct ModuleLoader::Impl {
       const Expr& e = *(*elts)[i];
       if (v.kind == ValueKind::Failed) {
         bind_target(e, v, ns);
-      } else if (v.kind == ValueKind::Sequence && v.elements.size() == elts->size() &&
-                 !isa<Starred>(&e)) {
+      } else if (v.kind == ValueKind::Sequence && v.elements.size() == elts->size() && !isa<Starred>(&e)) {
         bind_target(e, v.elements[i], ns);
       } else {
         bind_target(isa<Starred>(&e) ? *static_cast<const Starred&>(e).value : e,
@@ -912,7 +930,8 @@ struct ModuleLoader::Impl {
   static bool has_nested_functions(const StmtList& body) {
     for (const StmtPtr& s : body) {
       if (s->kind == StmtKind::FunctionDef) return true;
-      if (auto* i = dyn_cast<If>(s.get()); i && (has_nested_functions(i->body) || has_nested_functions(i->orelse)))
+      if (auto* i = dyn_cast<If>(s.get());
+          i && (has_nested_functions(i->body) || has_nested_functions(i->orelse)))
         return true;
     }
     return false;
@@ -932,10 +951,14 @@ struct ModuleLoader::Impl {
       }
       if (dv.kind != ValueKind::Builtin) continue;
       DefinitionKind kind;
-      if (dv.name == "field_operator") kind = DefinitionKind::FieldOperator;
-      else if (dv.name == "scan_operator") kind = DefinitionKind::ScanOperator;
-      else if (dv.name == "program") kind = DefinitionKind::Program;
-      else continue;
+      if (dv.name == "field_operator")
+        kind = DefinitionKind::FieldOperator;
+      else if (dv.name == "scan_operator")
+        kind = DefinitionKind::ScanOperator;
+      else if (dv.name == "program")
+        kind = DefinitionKind::Program;
+      else
+        continue;
       def = std::make_shared<Definition>();
       def->kind = kind;
       def->name = f.name;
@@ -947,8 +970,10 @@ struct ModuleLoader::Impl {
           if (!call) throw FrontendError(d->loc, "scan_operator needs axis=, forward= and init=");
           const Expr* axis = nullptr;
           for (const Keyword& k : call->keywords) {
-            if (k.arg == "axis") axis = k.value.get();
-            else if (k.arg == "init") def->init = k.value.get();
+            if (k.arg == "axis")
+              axis = k.value.get();
+            else if (k.arg == "init")
+              def->init = k.value.get();
             else if (k.arg == "forward") {
               Value fw = evaluate(*k.value, m);
               if (fw.kind != ValueKind::Constant || fw.constant.kind != ConstantValue::Kind::Bool)
@@ -960,8 +985,8 @@ struct ModuleLoader::Impl {
           if (!def->init) throw FrontendError(call->loc, "scan_operator needs init=");
           Value av = evaluate(*axis, m);
           if (av.kind != ValueKind::Dimension)
-            throw FrontendError(axis->loc, "the axis of a scan_operator must be a dimension, got " +
-                                               av.describe());
+            throw FrontendError(axis->loc,
+                                "the axis of a scan_operator must be a dimension, got " + av.describe());
           def->axis = av.dim;
         } catch (const FrontendError& e) {
           def->error = e.message();
@@ -993,12 +1018,14 @@ struct ModuleLoader::Impl {
   // visible to later ones); methods, properties and nested classes are not members.
   // A NamedTuple subclass or a @dataclass whose body annotates its elements: a named
   // collection type (elements in order); nullopt for any other class.
-  std::optional<Value> named_collection(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns) {
+  std::optional<Value> named_collection(LoadedModule& m, const ClassDef& c,
+                                        std::map<std::string, Value>& ns) {
     bool collection = false;
     auto named = [](const Value& v, const std::string& what) {
       const std::string& n = v.name;
       return (v.kind == ValueKind::Builtin || v.kind == ValueKind::External) &&
-             (n == what || (n.size() > what.size() && n.compare(n.size() - what.size() - 1, std::string::npos, "." + what) == 0));
+             (n == what || (n.size() > what.size() &&
+                            n.compare(n.size() - what.size() - 1, std::string::npos, "." + what) == 0));
     };
     for (const ExprPtr& b : c.bases) {
       try {
@@ -1197,8 +1224,8 @@ const LoadedModule& ModuleLoader::load_file(const std::string& path) {
     if (!here) continue;
     return *impl_->get(spec, package ? pkg : pkg + "." + fs::path(path).stem().string());
   }
-  std::string name = package ? fs::path(path).parent_path().filename().string()
-                             : fs::path(path).stem().string();
+  std::string name =
+      package ? fs::path(path).parent_path().filename().string() : fs::path(path).stem().string();
   return *impl_->get(spec, name, false);
 }
 
@@ -1209,8 +1236,7 @@ const LoadedModule& ModuleLoader::load_source(const SourceFile& file) {
   mod->name = p.stem().string();
   mod->ast = parse_module(file);
   LoadedModule* m = mod.get();
-  impl_->cache.emplace("<source>:" + std::to_string(impl_->cache.size()) + ":" + file.path(),
-                       std::move(mod));
+  impl_->cache.emplace("<source>:" + std::to_string(impl_->cache.size()) + ":" + file.path(), std::move(mod));
   impl_->run(*m);
   return *m;
 }

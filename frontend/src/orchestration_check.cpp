@@ -51,8 +51,8 @@ ScalarKind arith(ScalarKind a, ScalarKind b) {
 // What a name stands for while checking one (possibly inlined) function body.
 struct Frame {
   const LoadedModule* module = nullptr;
-  std::string prefix;                         // "" for the top function, "__g1_" when inlined
-  std::set<std::string> locals;               // source names bound in this body
+  std::string prefix;            // "" for the top function, "__g1_" when inlined
+  std::set<std::string> locals;  // source names bound in this body
   std::vector<const FunctionDef*>* stack = nullptr;
   std::string var(const std::string& n) const { return prefix + n; }
 };
@@ -80,8 +80,9 @@ class Checker {
     out_.body = block(f.body, fr, 0, true);
     for (TParam& p : out_.params) {
       if (pending_.count(p.name))
-        throw FrontendError(p.loc, "cannot infer the type of parameter '" + p.name +
-                                       "' from its uses: annotate it (e.g. 'gtx.Field[[IDim], float64]' or 'int')");
+        throw FrontendError(p.loc,
+                            "cannot infer the type of parameter '" + p.name +
+                                "' from its uses: annotate it (e.g. 'gtx.Field[[IDim], float64]' or 'int')");
       p.type = out_.fields.count(p.name) ? out_.fields.at(p.name) : out_.scalars.at(p.name);
     }
   }
@@ -100,14 +101,16 @@ class Checker {
     if (p.kind == ParamKind::VarArgs || p.kind == ParamKind::VarKeywords)
       unsupported(p.loc, std::string(p.kind == ParamKind::VarArgs ? "'*" : "'**") + p.name + "'");
     if (p.default_value)
-      unsupported(p.default_value->loc, "a default value (of parameter '" + p.name + "' of '" + f.name + "')");
+      unsupported(p.default_value->loc,
+                  "a default value (of parameter '" + p.name + "' of '" + f.name + "')");
   }
 
   static Type annotation(const Expr& a, const LoadedModule& m) {
     Value v = evaluate(a, m);
     Type t = value_to_type(v, a.loc);
     if (!t.is_field() && !t.is_scalar())
-      throw FrontendError(a.loc, "parameters of an orchestrated function are fields or scalars, got " + to_string(t));
+      throw FrontendError(
+          a.loc, "parameters of an orchestrated function are fields or scalars, got " + to_string(t));
     return t;
   }
 
@@ -136,20 +139,22 @@ class Checker {
 
   void declare(const std::string& var, const Type& t, const SourceLocation& loc) {
     if (t.is_field()) {
-      if (out_.scalars.count(var)) throw FrontendError(loc, "'" + var + "' is a scalar here; it cannot name a field too");
+      if (out_.scalars.count(var))
+        throw FrontendError(loc, "'" + var + "' is a scalar here; it cannot name a field too");
       auto [it, fresh] = out_.fields.emplace(var, t);
       if (!fresh && !(it->second == t))
         throw FrontendError(loc, "'" + var + "' names a " + to_string(it->second) + "; it cannot name a " +
                                      to_string(t) + " too (rebinding keeps a field variable's type)");
     } else {
-      if (out_.fields.count(var)) throw FrontendError(loc, "'" + var + "' is a field here; it cannot hold a scalar too");
+      if (out_.fields.count(var))
+        throw FrontendError(loc, "'" + var + "' is a field here; it cannot hold a scalar too");
       auto [it, fresh] = out_.scalars.emplace(var, t);
       if (!fresh && it->second.dtype != t.dtype) {
         // A scalar variable keeps its first dtype; numbers assigned later convert to it, as
         // long as no float goes into an integer.
         if (is_floating(t.dtype) && !is_floating(it->second.dtype))
-          throw FrontendError(loc, "'" + var + "' holds " + to_string(it->second) + "; assigning " + to_string(t) +
-                                       " would change its type");
+          throw FrontendError(loc, "'" + var + "' holds " + to_string(it->second) + "; assigning " +
+                                       to_string(t) + " would change its type");
       }
     }
   }
@@ -191,7 +196,8 @@ class Checker {
         auto* n = dyn_cast<Name>(a.target.get());
         if (!n) unsupported(a.target->loc, "augmented assignment to '" + unparse(*a.target) + "'");
         if (out_.fields.count(fr.var(n->id)))
-          unsupported(s.loc, "augmented assignment to the field '" + n->id + "' (call a program to compute it)");
+          unsupported(s.loc,
+                      "augmented assignment to the field '" + n->id + "' (call a program to compute it)");
         TExprPtr cur = scalar(*a.target, fr, ScalarKind::Float64);
         TExprPtr v = scalar(*a.value, fr, cur->type.dtype);
         TExprPtr r = binary(a.op, cur, v, s.loc);
@@ -230,7 +236,8 @@ class Checker {
       case StmtKind::Break:
       case StmtKind::Continue: {
         bool brk = s.kind == StmtKind::Break;
-        if (loops == 0) throw FrontendError(s.loc, std::string("'") + (brk ? "break" : "continue") + "' outside loop");
+        if (loops == 0)
+          throw FrontendError(s.loc, std::string("'") + (brk ? "break" : "continue") + "' outside loop");
         OStmt o;
         o.kind = brk ? OStmt::Kind::Break : OStmt::Kind::Continue;
         o.loc = s.loc;
@@ -243,7 +250,9 @@ class Checker {
         if (!last) unsupported(s.loc, "'return' before the end of the function");
         return;
       }
-      case StmtKind::FunctionDef: unsupported(s.loc, "a nested function definition ('" + static_cast<const FunctionDef&>(s).name + "')");
+      case StmtKind::FunctionDef:
+        unsupported(s.loc,
+                    "a nested function definition ('" + static_cast<const FunctionDef&>(s).name + "')");
       case StmtKind::ClassDef: unsupported(s.loc, "a class definition");
       case StmtKind::Import:
       case StmtKind::ImportFrom: unsupported(s.loc, "an import inside the function (import at module level)");
@@ -276,9 +285,13 @@ class Checker {
     if (b.size() == 1) b.insert(b.begin(), int_literal(0, c->loc));
     if (b.size() == 2) b.push_back(int_literal(1, c->loc));
     const TExpr& st = *b[2];
-    bool lit = st.kind == TExprKind::Literal ||
-               (st.kind == TExprKind::Unary && st.unary_op == UnaryOperator::USub && st.args[0]->kind == TExprKind::Literal);
-    if (!lit) throw FrontendError(c->args[2]->loc, "the step of range() must be an integer literal (its sign decides the loop's direction)");
+    bool lit =
+        st.kind == TExprKind::Literal || (st.kind == TExprKind::Unary && st.unary_op == UnaryOperator::USub &&
+                                          st.args[0]->kind == TExprKind::Literal);
+    if (!lit)
+      throw FrontendError(
+          c->args[2]->loc,
+          "the step of range() must be an integer literal (its sign decides the loop's direction)");
     o.step = st.kind == TExprKind::Literal ? st.literal.int_value : -st.args[0]->literal.int_value;
     if (o.step == 0) throw FrontendError(c->args[2]->loc, "range() arg 3 must not be zero");
     declare(fr.var(var->id), Type::scalar(ScalarKind::Int64), var->loc);
@@ -289,7 +302,8 @@ class Checker {
   }
 
   // `x = ...` / `a, b = c, d`: fields rebind, scalars are computed, gtx.zeros/empty allocate.
-  void assign(const Expr& target, const Expr& value, Frame& fr, std::vector<OStmt>& out, const SourceLocation& loc) {
+  void assign(const Expr& target, const Expr& value, Frame& fr, std::vector<OStmt>& out,
+              const SourceLocation& loc) {
     std::vector<const Expr*> ts, vs;
     if (auto* t = dyn_cast<Tuple>(&target)) {
       auto* v = dyn_cast<Tuple>(&value);
@@ -330,9 +344,11 @@ class Checker {
         continue;
       }
       if (auto* c = dyn_cast<Call>(&v))
-        unsupported(c->loc, "assigning the result of '" + unparse(*c->func) + "(...)' (programs write their out= fields and return nothing)");
+        unsupported(c->loc, "assigning the result of '" + unparse(*c->func) +
+                                "(...)' (programs write their out= fields and return nothing)");
       if (out_.fields.count(var))
-        throw FrontendError(v.loc, "'" + n->id + "' names a field; it can only be rebound to another field name");
+        throw FrontendError(v.loc,
+                            "'" + n->id + "' names a field; it can only be rebound to another field name");
       TExprPtr e = scalar(v, fr, out_.scalars.count(var) ? out_.scalars.at(var).dtype : ScalarKind::Float64);
       sc.targets.push_back(var);
       sc.values.push_back(e);
@@ -349,14 +365,18 @@ class Checker {
     const Expr* dom = c.args.empty() ? nullptr : c.args[0].get();
     const Expr* dtype = c.args.size() > 1 ? c.args[1].get() : nullptr;
     for (const Keyword& k : c.keywords) {
-      if (k.arg == "domain") dom = k.value.get();
-      else if (k.arg == "dtype") dtype = k.value.get();
-      else if (k.arg != "allocator") unsupported(k.loc, "the keyword '" + k.arg + "' of gtx.zeros/gtx.empty");
+      if (k.arg == "domain")
+        dom = k.value.get();
+      else if (k.arg == "dtype")
+        dtype = k.value.get();
+      else if (k.arg != "allocator")
+        unsupported(k.loc, "the keyword '" + k.arg + "' of gtx.zeros/gtx.empty");
     }
     if (!dom) throw FrontendError(c.loc, "gtx.zeros/gtx.empty need a domain {Dim: size, ...}");
     if (auto* dc = dyn_cast<Call>(dom); dc && dc->args.size() == 1) dom = dc->args[0].get();
     auto* d = dyn_cast<Dict>(dom);
-    if (!d || d->keys.empty()) throw FrontendError(dom->loc, "the domain of a local field must be a dict {Dim: size, ...}");
+    if (!d || d->keys.empty())
+      throw FrontendError(dom->loc, "the domain of a local field must be a dict {Dim: size, ...}");
     OStmt o;
     o.kind = OStmt::Kind::Alloc;
     o.loc = c.loc;
@@ -366,27 +386,32 @@ class Checker {
     if (dtype) k = value_to_type(evaluate(*dtype, *fr.module), dtype->loc).dtype;
     std::vector<Dimension> dims;
     for (std::size_t i = 0; i < d->keys.size(); ++i) {
-      if (!d->keys[i]) throw FrontendError(d->values[i]->loc, "the domain of a local field must be a dict {Dim: size, ...}");
+      if (!d->keys[i])
+        throw FrontendError(d->values[i]->loc, "the domain of a local field must be a dict {Dim: size, ...}");
       Value dv = evaluate(*d->keys[i], *fr.module);
       if (dv.kind != ValueKind::Dimension)
         throw FrontendError(d->keys[i]->loc, "domain keys must be dimensions, got " + dv.describe());
       dims.push_back(dv.dim);
       TExprPtr ext;
       if (auto* r = dyn_cast<Tuple>(d->values[i].get()); r && r->elts.size() == 2) {
-        TExprPtr lo = scalar(*r->elts[0], fr, ScalarKind::Int64), hi = scalar(*r->elts[1], fr, ScalarKind::Int64);
+        TExprPtr lo = scalar(*r->elts[0], fr, ScalarKind::Int64),
+                 hi = scalar(*r->elts[1], fr, ScalarKind::Int64);
         ext = binary(BinaryOperator::Sub, hi, lo, r->loc);
       } else {
         ext = scalar(*d->values[i], fr, ScalarKind::Int64);
       }
       if (!is_integral(ext->type.dtype))
-        throw FrontendError(d->values[i]->loc, "the size of a local field must be an integer, got " + to_string(ext->type));
+        throw FrontendError(d->values[i]->loc,
+                            "the size of a local field must be an integer, got " + to_string(ext->type));
       o.values.push_back(ext);
     }
     if (canonical_dims(dims) != dims)
-      throw FrontendError(dom->loc, "give the dimensions of a local field in canonical order (horizontal, local, vertical)");
+      throw FrontendError(
+          dom->loc, "give the dimensions of a local field in canonical order (horizontal, local, vertical)");
     o.type = Type::field(dims, k);
     if (out_.fields.count(var) && !(out_.fields.at(var) == o.type))
-      throw FrontendError(c.loc, "'" + var + "' names a " + to_string(out_.fields.at(var)) + "; it cannot name a " + to_string(o.type) + " too");
+      throw FrontendError(c.loc, "'" + var + "' names a " + to_string(out_.fields.at(var)) +
+                                     "; it cannot name a " + to_string(o.type) + " too");
     declare(var, o.type, c.loc);
     out.push_back(std::move(o));
   }
@@ -398,7 +423,8 @@ class Checker {
   Value global(const Expr& e, const Frame& fr) {
     if (auto* n = dyn_cast<Name>(&e)) {
       if (fr.locals.count(n->id))
-        throw FrontendError(e.loc, "'" + n->id + "' is a variable of the function, not a program or function");
+        throw FrontendError(e.loc,
+                            "'" + n->id + "' is a variable of the function, not a program or function");
       auto it = fr.module->names.find(n->id);
       if (it != fr.module->names.end() && it->second.plain_function) return it->second;
     }
@@ -459,8 +485,9 @@ class Checker {
       if (isa<Starred>(a.get())) unsupported(a->loc, "'*' arguments");
     }
     if (c.args.size() > params.size())
-      throw FrontendError(c.args[params.size()]->loc, "'" + callee + "' takes " + std::to_string(params.size()) +
-                                                          " arguments, got " + std::to_string(c.args.size()));
+      throw FrontendError(c.args[params.size()]->loc, "'" + callee + "' takes " +
+                                                          std::to_string(params.size()) + " arguments, got " +
+                                                          std::to_string(c.args.size()));
     for (std::size_t i = 0; i < c.args.size(); ++i) args[i] = c.args[i].get();
     for (const Keyword& k : c.keywords) {
       if (k.arg.empty()) unsupported(k.loc, "'**' arguments");
@@ -468,11 +495,13 @@ class Checker {
       auto it = std::find_if(params.begin(), params.end(), [&](const TParam& p) { return p.name == k.arg; });
       if (it == params.end()) throw FrontendError(k.loc, "'" + callee + "' has no parameter '" + k.arg + "'");
       std::size_t i = static_cast<std::size_t>(it - params.begin());
-      if (args[i]) throw FrontendError(k.loc, "'" + callee + "' got two values for parameter '" + k.arg + "'");
+      if (args[i])
+        throw FrontendError(k.loc, "'" + callee + "' got two values for parameter '" + k.arg + "'");
       args[i] = k.value.get();
     }
     for (std::size_t i = 0; i < params.size(); ++i)
-      if (!args[i]) throw FrontendError(c.loc, "missing argument '" + params[i].name + "' in call to '" + callee + "'");
+      if (!args[i])
+        throw FrontendError(c.loc, "missing argument '" + params[i].name + "' in call to '" + callee + "'");
     return args;
   }
 
@@ -488,14 +517,17 @@ class Checker {
     }
     if (!out_.fields.count(var)) {
       if (out_.scalars.count(var))
-        throw FrontendError(a.loc, what + " must be a field, '" + n->id + "' is " + to_string(out_.scalars.at(var)));
+        throw FrontendError(a.loc,
+                            what + " must be a field, '" + n->id + "' is " + to_string(out_.scalars.at(var)));
       if (!fr.locals.count(n->id))
-        throw FrontendError(a.loc, what + " must be a field variable of the function, '" + n->id + "' is not one");
+        throw FrontendError(a.loc,
+                            what + " must be a field variable of the function, '" + n->id + "' is not one");
       throw FrontendError(a.loc, "'" + n->id + "' is used before it names a field");
     }
     const Type& have = out_.fields.at(var);
     if (!(have == want))
-      throw FrontendError(a.loc, what + " has type " + to_string(want) + ", got '" + n->id + "' of type " + to_string(have));
+      throw FrontendError(
+          a.loc, what + " has type " + to_string(want) + ", got '" + n->id + "' of type " + to_string(have));
     return var;
   }
 
@@ -515,20 +547,23 @@ class Checker {
   }
 
   void remember(const TypedDefinition* d) {
-    if (std::find(out_.callees.begin(), out_.callees.end(), d) == out_.callees.end()) out_.callees.push_back(d);
+    if (std::find(out_.callees.begin(), out_.callees.end(), d) == out_.callees.end())
+      out_.callees.push_back(d);
   }
 
   void program_call(const Call& c, const TypedDefinition& p, Frame& fr, std::vector<OStmt>& out) {
     for (const Keyword& k : c.keywords)
       if ((k.arg == "out" || k.arg == "domain") &&
           std::none_of(p.params.begin(), p.params.end(), [&](const TParam& tp) { return tp.name == k.arg; }))
-        throw FrontendError(k.loc, "'" + p.name + "' is a program: it writes its own out= fields (" + k.arg + "= is for field operators)");
+        throw FrontendError(k.loc, "'" + p.name + "' is a program: it writes its own out= fields (" + k.arg +
+                                       "= is for field operators)");
     std::vector<const Expr*> args = match(c, p.params, p.name, {});
     OStmt o;
     o.kind = OStmt::Kind::Call;
     o.loc = c.loc;
     o.callee = &p;
-    for (std::size_t i = 0; i < args.size(); ++i) o.args.push_back(arg_for(*args[i], p.params[i], p.name, fr));
+    for (std::size_t i = 0; i < args.size(); ++i)
+      o.args.push_back(arg_for(*args[i], p.params[i], p.name, fr));
     remember(&p);
     out.push_back(std::move(o));
   }
@@ -597,7 +632,8 @@ class Checker {
     std::vector<Type> results = op.returns.is_tuple() ? op.returns.elements : std::vector<Type>{op.returns};
     if (results.size() != outs.size())
       throw FrontendError(out_e->loc, "'" + op.name + "' returns " + to_string(op.returns) + ", out= gives " +
-                                          std::to_string(outs.size()) + " field" + (outs.size() == 1 ? "" : "s"));
+                                          std::to_string(outs.size()) + " field" +
+                                          (outs.size() == 1 ? "" : "s"));
     for (std::size_t i = 0; i < outs.size(); ++i) {
       const Expr* base = outs[i];
       const Expr* index = nullptr;
@@ -605,7 +641,8 @@ class Checker {
         base = s->value.get();
         index = s->index.get();
       }
-      if (!results[i].is_field()) unsupported(outs[i]->loc, "a field operator returning " + to_string(results[i]));
+      if (!results[i].is_field())
+        unsupported(outs[i]->loc, "a field operator returning " + to_string(results[i]));
       std::string var = field_arg(*base, results[i], "out= of '" + op.name + "'", fr);
       ProgramCall::Out po;
       po.name = field_param_of(var, results[i], base->loc);
@@ -617,15 +654,19 @@ class Checker {
         } else {
           parts.push_back(index);
         }
-        if (parts.size() > results[i].dims.size()) throw FrontendError(index->loc, "too many slices for " + to_string(results[i]));
+        if (parts.size() > results[i].dims.size())
+          throw FrontendError(index->loc, "too many slices for " + to_string(results[i]));
         for (const Expr* part : parts) {
           auto* sl = dyn_cast<Slice>(part);
-          if (!sl || sl->step) throw FrontendError(part->loc, "out= may only be sliced with ranges such as 1:-1");
+          if (!sl || sl->step)
+            throw FrontendError(part->loc, "out= may only be sliced with ranges such as 1:-1");
           auto bound = [&](const Expr* b) -> std::optional<std::int64_t> {
             if (!b) return std::nullopt;
             TExprPtr t = scalar(*b, fr, ScalarKind::Int64);
-            bool neg = t->kind == TExprKind::Unary && t->unary_op == UnaryOperator::USub && t->args[0]->kind == TExprKind::Literal;
-            if (t->kind != TExprKind::Literal && !neg) throw FrontendError(b->loc, "slice bounds of out= must be integer literals");
+            bool neg = t->kind == TExprKind::Unary && t->unary_op == UnaryOperator::USub &&
+                       t->args[0]->kind == TExprKind::Literal;
+            if (t->kind != TExprKind::Literal && !neg)
+              throw FrontendError(b->loc, "slice bounds of out= must be integer literals");
             return neg ? -t->args[0]->literal.int_value : t->literal.int_value;
           };
           po.slices.emplace_back(bound(sl->lower.get()), bound(sl->upper.get()));
@@ -643,14 +684,16 @@ class Checker {
         if (dv.kind != ValueKind::Dimension)
           throw FrontendError(d->keys[i]->loc, "domain keys must be dimensions, got " + dv.describe());
         auto* r = dyn_cast<Tuple>(d->values[i].get());
-        if (!r || r->elts.size() != 2) throw FrontendError(d->values[i]->loc, "a domain range must be a pair (lo, hi)");
+        if (!r || r->elts.size() != 2)
+          throw FrontendError(d->values[i]->loc, "a domain range must be a pair (lo, hi)");
         ProgramCall::Range range;
         range.dim = dv.dim;
         TExprPtr b[2];
         for (int j = 0; j < 2; ++j) {
           TExprPtr e = scalar(*r->elts[static_cast<std::size_t>(j)], fr, ScalarKind::Int64);
           if (!is_integral(e->type.dtype))
-            throw FrontendError(r->elts[static_cast<std::size_t>(j)]->loc, "a domain bound must be a scalar integer, got " + to_string(e->type));
+            throw FrontendError(r->elts[static_cast<std::size_t>(j)]->loc,
+                                "a domain bound must be a scalar integer, got " + to_string(e->type));
           b[j] = scalar_param(e, ScalarKind::Int64, r->elts[static_cast<std::size_t>(j)]->loc);
         }
         range.lo = b[0];
@@ -674,9 +717,11 @@ class Checker {
 
   // A nested orchestration function: its parameters become renamed variables bound to the
   // arguments (fields by Bind, scalars by Assign), then its body is checked in place.
-  void inline_call(const Call& c, const FunctionDef& g, const LoadedModule& gm, Frame& fr, std::vector<OStmt>& out) {
+  void inline_call(const Call& c, const FunctionDef& g, const LoadedModule& gm, Frame& fr,
+                   std::vector<OStmt>& out) {
     if (std::find(fr.stack->begin(), fr.stack->end(), &g) != fr.stack->end())
-      throw FrontendError(c.loc, "recursive call of '" + g.name + "': orchestrated functions cannot be recursive");
+      throw FrontendError(c.loc,
+                          "recursive call of '" + g.name + "': orchestrated functions cannot be recursive");
     std::unique_ptr<FunctionDef> parsed = parse_function_with_loops(gm.ast.file, g.loc.line);
     const FunctionDef& def = *parsed;
     Frame inner{&gm, "__" + g.name + std::to_string(inlined_++) + "_", {}, fr.stack};
@@ -690,8 +735,9 @@ class Checker {
     // Argument types come from the caller; an annotation must agree.
     std::vector<const Expr*> args(params.size(), nullptr);
     if (c.args.size() > params.size())
-      throw FrontendError(c.args[params.size()]->loc, "'" + g.name + "' takes " + std::to_string(params.size()) +
-                                                          " arguments, got " + std::to_string(c.args.size()));
+      throw FrontendError(c.args[params.size()]->loc, "'" + g.name + "' takes " +
+                                                          std::to_string(params.size()) + " arguments, got " +
+                                                          std::to_string(c.args.size()));
     for (std::size_t i = 0; i < c.args.size(); ++i) args[i] = c.args[i].get();
     for (const Keyword& k : c.keywords) {
       auto it = std::find_if(params.begin(), params.end(), [&](const TParam& p) { return p.name == k.arg; });
@@ -703,26 +749,29 @@ class Checker {
     sc.kind = OStmt::Kind::Assign;
     bind.loc = sc.loc = c.loc;
     for (std::size_t i = 0; i < params.size(); ++i) {
-      if (!args[i]) throw FrontendError(c.loc, "missing argument '" + params[i].name + "' in call to '" + g.name + "'");
+      if (!args[i])
+        throw FrontendError(c.loc, "missing argument '" + params[i].name + "' in call to '" + g.name + "'");
       std::string var = inner.var(params[i].name);
       const Parameter& p = def.params[i];
       std::optional<Type> ann;
       if (p.annotation) ann = annotation(*p.annotation, gm);
       auto* n = dyn_cast<Name>(args[i]);
       if (n && fr.prefix.empty() && pending_.count(n->id) && !ann)
-        throw FrontendError(n->loc, "cannot infer the type of parameter '" + n->id + "' (passed on to '" + g.name +
-                                        "' before a use that shows it): annotate it");
+        throw FrontendError(n->loc, "cannot infer the type of parameter '" + n->id + "' (passed on to '" +
+                                        g.name + "' before a use that shows it): annotate it");
       bool fld = (n && is_field(n->id, fr)) || (ann && ann->is_field());
       if (fld) {
         Type want = ann ? *ann : out_.fields.at(fr.var(n->id));
         bind.targets.push_back(var);
-        bind.sources.push_back(field_arg(*args[i], want, "argument '" + p.name + "' of '" + g.name + "'", fr));
+        bind.sources.push_back(
+            field_arg(*args[i], want, "argument '" + p.name + "' of '" + g.name + "'", fr));
         declare(var, want, p.loc);
       } else {
         TExprPtr e = scalar(*args[i], fr, ann ? ann->dtype : ScalarKind::Float64);
         Type t = ann ? *ann : e->type;
         if (ann && is_floating(e->type.dtype) && !is_floating(ann->dtype))
-          throw FrontendError(args[i]->loc, "argument '" + p.name + "' of '" + g.name + "' is " + to_string(*ann) + ", got " + to_string(e->type));
+          throw FrontendError(args[i]->loc, "argument '" + p.name + "' of '" + g.name + "' is " +
+                                                to_string(*ann) + ", got " + to_string(e->type));
         declare(var, t, p.loc);
         sc.targets.push_back(var);
         sc.values.push_back(e);
@@ -763,9 +812,12 @@ class Checker {
   TExprPtr binary(BinaryOperator op, TExprPtr a, TExprPtr b, const SourceLocation& loc) {
     ScalarKind k = arith(a->type.dtype, b->type.dtype);
     switch (op) {
-      case BinaryOperator::Add: case BinaryOperator::Sub: case BinaryOperator::Mult: case BinaryOperator::Pow:
-      case BinaryOperator::FloorDiv: case BinaryOperator::Mod:
-        break;
+      case BinaryOperator::Add:
+      case BinaryOperator::Sub:
+      case BinaryOperator::Mult:
+      case BinaryOperator::Pow:
+      case BinaryOperator::FloorDiv:
+      case BinaryOperator::Mod: break;
       case BinaryOperator::Div: k = k == ScalarKind::Float32 ? k : ScalarKind::Float64; break;
       default: unsupported(loc, "the operator '" + std::string(to_string(op)) + "' on scalars");
     }
@@ -782,10 +834,17 @@ class Checker {
       case ExprKind::Constant: {
         auto& c = static_cast<const Constant&>(e);
         ConstantValue v;
-        if (c.value_kind == ConstantKind::Int) { v.kind = ConstantValue::Kind::Int; v.int_value = c.int_value; }
-        else if (c.value_kind == ConstantKind::Float) { v.kind = ConstantValue::Kind::Float; v.float_value = c.float_value; }
-        else if (c.value_kind == ConstantKind::Bool) { v.kind = ConstantValue::Kind::Bool; v.bool_value = c.bool_value; }
-        else unsupported(e.loc, "the literal " + c.text);
+        if (c.value_kind == ConstantKind::Int) {
+          v.kind = ConstantValue::Kind::Int;
+          v.int_value = c.int_value;
+        } else if (c.value_kind == ConstantKind::Float) {
+          v.kind = ConstantValue::Kind::Float;
+          v.float_value = c.float_value;
+        } else if (c.value_kind == ConstantKind::Bool) {
+          v.kind = ConstantValue::Kind::Bool;
+          v.bool_value = c.bool_value;
+        } else
+          unsupported(e.loc, "the literal " + c.text);
         return literal(v, e.loc);
       }
       case ExprKind::Name: {
@@ -801,7 +860,8 @@ class Checker {
           return r;
         }
         if (out_.fields.count(var))
-          unsupported(e.loc, "using the field '" + n.id + "' as a value (fields are passed to programs; scalars only here)");
+          unsupported(e.loc, "using the field '" + n.id +
+                                 "' as a value (fields are passed to programs; scalars only here)");
         if (fr.locals.count(n.id)) throw FrontendError(e.loc, "'" + n.id + "' is used before it is assigned");
         return module_value(e, fr);
       }
@@ -812,15 +872,20 @@ class Checker {
         if (u.op == UnaryOperator::Invert) unsupported(e.loc, "'~' on scalars");
         if (u.op == UnaryOperator::Not) a = condition(*u.operand, fr);
         // A negative literal stays a literal (range steps, slices).
-        if (u.op == UnaryOperator::USub && a->kind == TExprKind::Literal && a->literal.kind != ConstantValue::Kind::Bool) {
+        if (u.op == UnaryOperator::USub && a->kind == TExprKind::Literal &&
+            a->literal.kind != ConstantValue::Kind::Bool) {
           auto r = std::make_shared<TExpr>(*a);
           r->loc = e.loc;
-          if (r->literal.kind == ConstantValue::Kind::Int) r->literal.int_value = -r->literal.int_value;
-          else r->literal.float_value = -r->literal.float_value;
+          if (r->literal.kind == ConstantValue::Kind::Int)
+            r->literal.int_value = -r->literal.int_value;
+          else
+            r->literal.float_value = -r->literal.float_value;
           return r;
         }
-        auto r = mk(TExprKind::Unary, u.op == UnaryOperator::Not ? Type::scalar(ScalarKind::Bool) : a->type, e.loc);
-        if (r->type.dtype == ScalarKind::Bool && u.op != UnaryOperator::Not) r->type = Type::scalar(ScalarKind::Int64);
+        auto r = mk(TExprKind::Unary, u.op == UnaryOperator::Not ? Type::scalar(ScalarKind::Bool) : a->type,
+                    e.loc);
+        if (r->type.dtype == ScalarKind::Bool && u.op != UnaryOperator::Not)
+          r->type = Type::scalar(ScalarKind::Int64);
         r->unary_op = u.op;
         r->args = {a};
         return r;
@@ -848,7 +913,8 @@ class Checker {
         TExprPtr acc;
         for (std::size_t i = 0; i < c.ops.size(); ++i) {
           CompareOperator op = c.ops[i];
-          if (op == CompareOperator::Is || op == CompareOperator::IsNot || op == CompareOperator::In || op == CompareOperator::NotIn)
+          if (op == CompareOperator::Is || op == CompareOperator::IsNot || op == CompareOperator::In ||
+              op == CompareOperator::NotIn)
             unsupported(c.op_locs[i], "the comparison '" + std::string(to_string(op)) + "'");
           TExprPtr right = scalar(*c.comparators[i], fr, left->type.dtype);
           auto r = mk(TExprKind::Compare, Type::scalar(ScalarKind::Bool), c.op_locs[i]);
@@ -880,7 +946,11 @@ class Checker {
         std::string fn = callee_name(*c.func, fr);
         if ((fn == "int" || fn == "float" || fn == "bool") && c.args.size() == 1 && c.keywords.empty()) {
           TExprPtr a = scalar(*c.args[0], fr, hint);
-          auto r = mk(TExprKind::Builtin, Type::scalar(fn == "int" ? ScalarKind::Int64 : fn == "float" ? ScalarKind::Float64 : ScalarKind::Bool), e.loc);
+          auto r = mk(TExprKind::Builtin,
+                      Type::scalar(fn == "int"     ? ScalarKind::Int64
+                                   : fn == "float" ? ScalarKind::Float64
+                                                   : ScalarKind::Bool),
+                      e.loc);
           r->name = "astype";
           r->args = {a};
           return r;
@@ -895,7 +965,8 @@ class Checker {
   // A constant of the module (or an enum member, a class attribute): a literal.
   TExprPtr module_value(const Expr& e, Frame& fr) {
     Value v = evaluate(e, *fr.module);
-    if (v.kind == ValueKind::Constant && v.constant.kind != ConstantValue::Kind::String) return literal(v.constant, e.loc);
+    if (v.kind == ValueKind::Constant && v.constant.kind != ConstantValue::Kind::String)
+      return literal(v.constant, e.loc);
     throw FrontendError(e.loc, "'" + unparse(e) + "' is " + v.describe() + ", not a scalar value");
   }
 };
@@ -926,8 +997,10 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
     for (int id : cur)
       for (const auto& [var, sl] : t.all[static_cast<std::size_t>(id)])
         if (sl == slot && var != s.targets[0])
-          throw FrontendError(s.loc, "'" + var + "' may still name the field this statement allocated before (in an earlier "
-                                     "iteration): allocate it before the loop instead");
+          throw FrontendError(s.loc,
+                              "'" + var +
+                                  "' may still name the field this statement allocated before (in an earlier "
+                                  "iteration): allocate it before the loop instead");
   });
   return out;
 }

@@ -32,7 +32,8 @@ std::map<const OStmt*, std::string> alloc_slots(const Orchestration& o) {
   return out;
 }
 
-BindingFlow::BindingFlow(const Orchestration& o, BindingTable& table) : o_(o), table_(table), allocs_(alloc_slots(o)) {}
+BindingFlow::BindingFlow(const Orchestration& o, BindingTable& table)
+    : o_(o), table_(table), allocs_(alloc_slots(o)) {}
 
 int BindingFlow::initial() const {
   Binding b;
@@ -49,8 +50,10 @@ std::set<int> BindingFlow::step(const OStmt& s, const std::set<int>& in) const {
       std::vector<std::string> slots;
       for (const auto& src : s.sources) slots.push_back(src.empty() ? std::string() : b.at(src));
       for (std::size_t i = 0; i < s.targets.size(); ++i) {
-        if (slots[i].empty()) b.erase(s.targets[i]);
-        else b[s.targets[i]] = slots[i];
+        if (slots[i].empty())
+          b.erase(s.targets[i]);
+        else
+          b[s.targets[i]] = slots[i];
       }
     } else if (s.kind == OStmt::Kind::Alloc) {
       b[s.targets[0]] = allocs_.at(&s);

@@ -34,10 +34,11 @@ class BindingFlow {
  public:
   BindingFlow(const Orchestration& o, BindingTable& table);
   using Visit = std::function<void(const OStmt&, const std::set<int>&)>;
-  std::set<int> run(const std::vector<OStmt>& body, std::set<int> cur, std::set<int>* brk, std::set<int>* cont,
-                    const Visit& visit = {}) const;
+  std::set<int> run(const std::vector<OStmt>& body, std::set<int> cur, std::set<int>* brk,
+                    std::set<int>* cont, const Visit& visit = {}) const;
   /// The set at the head of a loop entered with `in` (its fixed point over the body).
-  std::set<int> loop_head(const OStmt& loop, const std::set<int>& in, std::set<int>* brk, const Visit& visit = {}) const;
+  std::set<int> loop_head(const OStmt& loop, const std::set<int>& in, std::set<int>* brk,
+                          const Visit& visit = {}) const;
   /// The binding ids after one statement that is a Bind or Alloc, from `in`.
   std::set<int> step(const OStmt& s, const std::set<int>& in) const;
   /// The binding at entry: every field parameter names itself.

@@ -1,6 +1,6 @@
 // Lowering an orchestration function to one SDFG (see orchestration.h and ADR 0019).
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 
@@ -133,13 +133,16 @@ class Lowering {
       std::vector<sym::Expr> shape;
       for (std::size_t d = 0; d < stmt->values.size(); ++d) {
         auto it = dim_size_.find(stmt->type.dims[d].name);
-        shape.push_back(it != dim_size_.end() ? sym::Expr::symbol(it->second) : sym::Expr::parse(py(*stmt->values[d])));
+        shape.push_back(it != dim_size_.end() ? sym::Expr::symbol(it->second)
+                                              : sym::Expr::parse(py(*stmt->values[d])));
       }
       for (const sym::Expr& s : shape)
         for (const std::string& f : s.free_symbols())
           if (assigned_anywhere(f))
-            throw FrontendError(stmt->loc, "the size of a local field may only use parameters that are never "
-                                           "reassigned ('" + f + "' is assigned in the function)");
+            throw FrontendError(stmt->loc,
+                                "the size of a local field may only use parameters that are never "
+                                "reassigned ('" +
+                                    f + "' is assigned in the function)");
       sdfg_->add_array(slot, to_sdfg_type(stmt->type.dtype), shape, true);
     }
     Seq top{*sdfg_};
@@ -217,8 +220,12 @@ class Lowering {
       case TExprKind::Name: return value(e.name);
       case TExprKind::Literal:
         switch (e.literal.kind) {
-          case ConstantValue::Kind::Int: return e.literal.int_value < 0 ? "(" + std::to_string(e.literal.int_value) + ")" : std::to_string(e.literal.int_value);
-          case ConstantValue::Kind::Float: return e.literal.float_value < 0 ? "(" + float_text(e.literal.float_value) + ")" : float_text(e.literal.float_value);
+          case ConstantValue::Kind::Int:
+            return e.literal.int_value < 0 ? "(" + std::to_string(e.literal.int_value) + ")"
+                                           : std::to_string(e.literal.int_value);
+          case ConstantValue::Kind::Float:
+            return e.literal.float_value < 0 ? "(" + float_text(e.literal.float_value) + ")"
+                                             : float_text(e.literal.float_value);
           case ConstantValue::Kind::Bool: return e.literal.bool_value ? "True" : "False";
           case ConstantValue::Kind::String: break;
         }
@@ -228,9 +235,12 @@ class Lowering {
         return "(" + std::string(to_string(e.unary_op)) + py(*e.args[0]) + ")";
       case TExprKind::Binary: {
         std::string a = py(*e.args[0]), b = py(*e.args[1]);
-        if (e.type.dtype == ScalarKind::Bool && e.binary_op == BinaryOperator::BitAnd) return "(" + a + " and " + b + ")";
-        if (e.type.dtype == ScalarKind::Bool && e.binary_op == BinaryOperator::BitOr) return "(" + a + " or " + b + ")";
-        if (e.binary_op == BinaryOperator::Div && !is_floating(e.args[0]->type.dtype) && !is_floating(e.args[1]->type.dtype))
+        if (e.type.dtype == ScalarKind::Bool && e.binary_op == BinaryOperator::BitAnd)
+          return "(" + a + " and " + b + ")";
+        if (e.type.dtype == ScalarKind::Bool && e.binary_op == BinaryOperator::BitOr)
+          return "(" + a + " or " + b + ")";
+        if (e.binary_op == BinaryOperator::Div && !is_floating(e.args[0]->type.dtype) &&
+            !is_floating(e.args[1]->type.dtype))
           a = "(1.0 * " + a + ")";  // Python's true division of integers
         return "(" + a + " " + std::string(to_string(e.binary_op)) + " " + b + ")";
       }
@@ -290,7 +300,8 @@ class Lowering {
         }
         case OStmt::Kind::Call: call(seq, cur, s); break;
         case OStmt::Kind::If: {
-          ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique("if_" + std::to_string(s.loc.line))));
+          ConditionalBlock& cb =
+              seq.link(seq.r.add_conditional(seq.unique("if_" + std::to_string(s.loc.line))));
           std::set<int> out;
           for (int branch = 0; branch < 2; ++branch) {
             const std::vector<OStmt>& b = branch == 0 ? s.body : s.orelse;
@@ -329,7 +340,8 @@ class Lowering {
               cur = head;
               break;
             }
-            loop = &seq.link(seq.r.add_loop(seq.unique(label), v, v + " = " + lo, v + (s.step > 0 ? " < " : " > ") + hi,
+            loop = &seq.link(seq.r.add_loop(seq.unique(label), v, v + " = " + lo,
+                                            v + (s.step > 0 ? " < " : " > ") + hi,
                                             v + " = " + v + " + " + signed_text(s.step)));
           } else {
             loop = &seq.link(seq.r.add_loop(seq.unique(label), "", "", py(*s.values[0]), ""));
@@ -344,7 +356,8 @@ class Lowering {
         case OStmt::Kind::Break:
         case OStmt::Kind::Continue: {
           BlockKind k = s.kind == OStmt::Kind::Break ? BlockKind::Break : BlockKind::Continue;
-          auto& b = seq.r.add_block(std::make_unique<ControlTransferBlock>(k, seq.unique(k == BlockKind::Break ? "break" : "continue")));
+          auto& b = seq.r.add_block(std::make_unique<ControlTransferBlock>(
+              k, seq.unique(k == BlockKind::Break ? "break" : "continue")));
           seq.link(b);
           seq.dead = true;
           return;
@@ -353,7 +366,9 @@ class Lowering {
     }
   }
 
-  static std::string signed_text(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+  static std::string signed_text(std::int64_t v) {
+    return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v);
+  }
 
   // The bindings a `for` loop entered with one binding goes through when its body maps each
   // binding to exactly one other and never breaks or continues: b0 -> b1 -> ... -> b0. Empty
@@ -376,8 +391,8 @@ class Lowering {
   // connected to its arrays at compile time: each iteration of the LoopRegion (counter
   // __round<n>) runs copy 0 of the body, then copies 1 .. k-1 each where its own iteration is
   // still in the range (a ConditionalBlock), so no copy of the body runs after the loop.
-  void unrolled(Seq& seq, const OStmt& s, const std::vector<int>& chain, const std::string& lo, const std::string& hi,
-                const std::string& label) {
+  void unrolled(Seq& seq, const OStmt& s, const std::vector<int>& chain, const std::string& lo,
+                const std::string& hi, const std::string& label) {
     const std::string& v = value(s.targets[0]);
     std::string u = "__round" + std::to_string(fresh_++);
     sdfg_->add_symbol(u, ScalarType::Int64);
@@ -390,7 +405,8 @@ class Lowering {
     emit(s.body, inner, {chain[0]});
     for (std::int64_t j = 1; j < k; ++j) {
       std::string at = "(" + u + " + " + signed_text(j * s.step) + ")";
-      ConditionalBlock& cb = inner.link(inner.r.add_conditional(inner.unique(label + "_copy" + std::to_string(j))));
+      ConditionalBlock& cb =
+          inner.link(inner.r.add_conditional(inner.unique(label + "_copy" + std::to_string(j))));
       ControlFlowRegion& region = cb.add_branch(CodeBlock{at + lt + hi, Language::Python}, "then");
       Seq copy{region};
       copy.assign(v, at);
@@ -407,9 +423,11 @@ class Lowering {
       seq.assign(kBinding, std::to_string(*flow_.step(s, cur).begin()));
       return;
     }
-    ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique("rebind_" + std::to_string(s.loc.line))));
+    ConditionalBlock& cb =
+        seq.link(seq.r.add_conditional(seq.unique("rebind_" + std::to_string(s.loc.line))));
     for (int id : cur) {
-      ControlFlowRegion& region = cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
+      ControlFlowRegion& region =
+          cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
       Seq inner{region};
       inner.pending.emplace_back(kBinding, std::to_string(*flow_.step(s, {id}).begin()));
       inner.finish();
@@ -440,14 +458,17 @@ class Lowering {
     const std::vector<std::unique_ptr<SDFG>>& parts = pieces(*s.callee);
     if (cur.size() == 1) {
       for (const auto& piece : parts)
-        call_state(seq.state("call_" + piece->name), table_.all[static_cast<std::size_t>(*cur.begin())], s, *piece);
+        call_state(seq.state("call_" + piece->name), table_.all[static_cast<std::size_t>(*cur.begin())], s,
+                   *piece);
       return;
     }
     ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique("call_" + s.callee->name)));
     for (int id : cur) {
-      ControlFlowRegion& region = cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
+      ControlFlowRegion& region =
+          cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
       Seq inner{region};
-      for (const auto& piece : parts) call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
+      for (const auto& piece : parts)
+        call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
     }
   }
 
@@ -461,7 +482,8 @@ class Lowering {
     const SDFG& whole = *lowered_.at(&p);
     bool chain = whole.num_blocks() > 1;
     for (const ControlFlowBlock* b : whole.blocks()) chain = chain && b->as<SDFGState>() != nullptr;
-    for (const ControlFlowEdge* e : whole.edges()) chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
+    for (const ControlFlowEdge* e : whole.edges())
+      chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
     if (!chain) {
       out.push_back(whole.clone_sdfg());
       return out;
@@ -482,7 +504,9 @@ class Lowering {
         if (!d.transient && !used.count(name)) unused.push_back(name);
       for (const std::string& name : unused) piece->remove_data(name);
       piece->arg_names.erase(std::remove_if(piece->arg_names.begin(), piece->arg_names.end(),
-                                            [&](const std::string& a) { return !piece->has_data(a) && !piece->symbols.count(a); }),
+                                            [&](const std::string& a) {
+                                              return !piece->has_data(a) && !piece->symbols.count(a);
+                                            }),
                              piece->arg_names.end());
       out.push_back(std::move(piece));
     }
@@ -505,7 +529,7 @@ class Lowering {
         }
     std::map<std::string, sym::Expr> mapping;
     std::vector<std::pair<std::string, std::string>> conns;  // connector -> outer container
-    std::map<std::string, NodeId> arg_nodes;                  // scalar arguments' transients
+    std::map<std::string, NodeId> arg_nodes;                 // scalar arguments' transients
     std::set<std::string> written_outer;
     for (std::size_t i = 0; i < p.params.size(); ++i) {
       const TParam& tp = p.params[i];
@@ -518,7 +542,8 @@ class Lowering {
         for (std::size_t d = 0; d < in_desc.shape.size(); ++d)
           if (in_desc.shape[d].is_symbol()) mapping[in_desc.shape[d].symbol_name()] = out_desc.shape[d];
         if (writes.count(tp.name) && !written_outer.insert(slot).second)
-          throw FrontendError(s.loc, "'" + a.field + "' is passed for two parameters of '" + p.name + "' that it writes");
+          throw FrontendError(
+              s.loc, "'" + a.field + "' is passed for two parameters of '" + p.name + "' that it writes");
         conns.emplace_back(tp.name, slot);
         continue;
       }
@@ -531,7 +556,8 @@ class Lowering {
       // A Scalar container of the callee: computed into a transient of its dtype.
       std::string t = sdfg_->unique_data_name("__arg_" + tp.name);
       sdfg_->add_scalar(t, to_sdfg_type(tp.type.dtype), true);
-      Tasklet& tk = st.add_tasklet("arg_" + tp.name, CodeBlock{"__out = " + text, Language::Python}, {}, {"__out"});
+      Tasklet& tk =
+          st.add_tasklet("arg_" + tp.name, CodeBlock{"__out = " + text, Language::Python}, {}, {"__out"});
       NodeId tid = tk.id();
       AccessNode& an = st.add_access(t);
       st.add_edge(tid, "__out", an.id(), "", Memlet::simple(t, Subset({Range::index(0)})));
@@ -569,7 +595,8 @@ class Lowering {
       const std::string& outer = outer_of.at(c);
       const DataDescriptor& d = sdfg_->data(outer);
       NodeId src = arg_nodes.count(outer) ? arg_nodes.at(outer) : st.add_access(outer).id();
-      st.add_edge(src, "", nid, c, Memlet::simple(outer, d.is_scalar() ? Subset({Range::index(0)}) : Subset::full(d.shape)));
+      st.add_edge(src, "", nid, c,
+                  Memlet::simple(outer, d.is_scalar() ? Subset({Range::index(0)}) : Subset::full(d.shape)));
     }
     for (const std::string& c : outs) {
       const std::string& outer = outer_of.at(c);

@@ -54,8 +54,10 @@ std::optional<Hazard> in_stmts(const std::vector<TStmt>& body, Names& tainted, i
     if (s.kind == TStmt::Kind::Assign) {
       bool d = s.value && depends(*s.value, tainted);
       for (const auto& t : s.targets) {
-        if (d) tainted.insert(t);
-        else tainted.erase(t);
+        if (d)
+          tainted.insert(t);
+        else
+          tainted.erase(t);
       }
     } else if (s.kind == TStmt::Kind::If) {
       // Either branch may run: a name tainted in one stays tainted after the `if`.
@@ -94,8 +96,9 @@ void check_out_hazards(const ProgramCall& call) {
     }
     if (!any) continue;
     if (auto h = in_def(*call.callee, t, 0))
-      throw FrontendError(call.loc, "'" + call.callee->name + "' reads '" + out.name + "' at another point (" +
-                                        h->loc.str() + ") and writes it (out=" + out.name +
+      throw FrontendError(call.loc, "'" + call.callee->name + "' reads '" + out.name +
+                                        "' at another point (" + h->loc.str() +
+                                        ") and writes it (out=" + out.name +
                                         "): the result would depend on the order in which points are "
                                         "computed; write into another field");
   }

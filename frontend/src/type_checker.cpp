@@ -54,9 +54,9 @@ std::string_view verb(BinaryOperator op) {
 }
 
 const std::set<std::string>& float_math() {
-  static const std::set<std::string> s = {
-      "sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-      "tanh", "arcsinh", "arccosh", "arctanh", "gamma", "cbrt", "floor", "ceil", "trunc"};
+  static const std::set<std::string> s = {"sqrt",    "exp",    "log",  "sin",   "cos",  "tan",     "arcsin",
+                                          "arccos",  "arctan", "sinh", "cosh",  "tanh", "arcsinh", "arccosh",
+                                          "arctanh", "gamma",  "cbrt", "floor", "ceil", "trunc"};
   return s;
 }
 
@@ -96,16 +96,15 @@ class FunctionChecker {
     for (const Parameter& p : f.params) {
       if (p.kind != ParamKind::Normal && p.kind != ParamKind::PositionalOnly &&
           p.kind != ParamKind::KeywordOnly)
-        throw FrontendError(p.loc, "variadic parameters are not supported in a " +
-                                       std::string(to_string(def_.kind)));
+        throw FrontendError(
+            p.loc, "variadic parameters are not supported in a " + std::string(to_string(def_.kind)));
       if (!p.annotation)
-        throw FrontendError(p.loc, "parameter '" + p.name + "' of " +
-                                       std::string(to_string(def_.kind)) + " '" + f.name +
-                                       "' needs a type annotation");
+        throw FrontendError(p.loc, "parameter '" + p.name + "' of " + std::string(to_string(def_.kind)) +
+                                       " '" + f.name + "' needs a type annotation");
       Type t = annotation_type(*p.annotation);
       if (!t.is_value())
-        throw FrontendError(p.annotation->loc, "parameter '" + p.name + "' has type " +
-                                                   to_string(t) + ", which is not a field, scalar or tuple");
+        throw FrontendError(p.annotation->loc, "parameter '" + p.name + "' has type " + to_string(t) +
+                                                   ", which is not a field, scalar or tuple");
       out_.params.push_back({p.name, t, p.loc});
       scope_[p.name] = t;
     }
@@ -124,14 +123,14 @@ class FunctionChecker {
     if (def_.kind == DefinitionKind::ScanOperator) check_scan_header(f);
     bool returns = block(f.body, out_.body, scope_);
     if (!returns)
-      throw FrontendError(f.loc, std::string(to_string(def_.kind)) + " '" + f.name +
-                                     "' must end with a return statement");
+      throw FrontendError(
+          f.loc, std::string(to_string(def_.kind)) + " '" + f.name + "' must end with a return statement");
     out_.returns = has_declared_return_ ? declared_return_ : deduced_return_;
     if (def_.kind == DefinitionKind::ScanOperator) {
       const TParam& carry = out_.params[0];
       if (!(carry.type == out_.returns))
-        throw FrontendError(carry.loc, "the carry '" + carry.name + "' of scan operator '" +
-                                           f.name + "' has type " + to_string(carry.type) +
+        throw FrontendError(carry.loc, "the carry '" + carry.name + "' of scan operator '" + f.name +
+                                           "' has type " + to_string(carry.type) +
                                            " but the operator returns " + to_string(out_.returns));
     }
   }
@@ -161,8 +160,7 @@ class FunctionChecker {
         break;
       case ConstantValue::Kind::Float: t = Type::scalar(ScalarKind::Float64); break;
       case ConstantValue::Kind::Bool: t = Type::scalar(ScalarKind::Bool); break;
-      case ConstantValue::Kind::String:
-        throw FrontendError(loc, "a string cannot be used as a value here");
+      case ConstantValue::Kind::String: throw FrontendError(loc, "a string cannot be used as a value here");
     }
     auto e = mk(TExprKind::Literal, t, loc);
     e->literal = c;
@@ -195,8 +193,7 @@ class FunctionChecker {
   // Element-wise result of two data types, or an error "cannot add float64 and float32".
   Type promote(const Type& a, const Type& b, std::string_view what, const SourceLocation& loc) {
     if (!a.is_data() || !b.is_data() || a.dtype != b.dtype)
-      throw FrontendError(loc, "cannot " + std::string(what) + " " + to_string(a) + " and " +
-                                   to_string(b));
+      throw FrontendError(loc, "cannot " + std::string(what) + " " + to_string(a) + " and " + to_string(b));
     return Type::field(union_dims(a.dims, b.dims), a.dtype);
   }
 
@@ -224,9 +221,8 @@ class FunctionChecker {
     if (!elts) throw FrontendError(target.loc, "cannot assign to '" + unparse(target) + "'");
     st.tuple_target = true;
     if (!value->type.is_tuple())
-      throw FrontendError(value->loc, "cannot unpack " + to_string(value->type) +
-                                          " (not a tuple) into " + std::to_string(elts->size()) +
-                                          " targets");
+      throw FrontendError(value->loc, "cannot unpack " + to_string(value->type) + " (not a tuple) into " +
+                                          std::to_string(elts->size()) + " targets");
     const auto& vt = value->type.elements;
     int star = -1;
     for (std::size_t i = 0; i < elts->size(); ++i) {
@@ -309,16 +305,13 @@ class FunctionChecker {
         st.loc = s.loc;
         st.value = expr(*r.value, scope);
         const Type& t = st.value->type;
-        if (!t.is_value())
-          throw FrontendError(r.value->loc, "cannot return " + to_string(t));
+        if (!t.is_value()) throw FrontendError(r.value->loc, "cannot return " + to_string(t));
         if (has_declared_return_ && !(t == declared_return_))
           throw FrontendError(r.value->loc, "'" + def_.name + "' returns " + to_string(t) +
-                                                " but is annotated to return " +
-                                                to_string(declared_return_));
+                                                " but is annotated to return " + to_string(declared_return_));
         if (has_deduced_return_ && !(t == deduced_return_))
-          throw FrontendError(r.value->loc, "'" + def_.name + "' returns " + to_string(t) +
-                                                " here but " + to_string(deduced_return_) +
-                                                " elsewhere");
+          throw FrontendError(r.value->loc, "'" + def_.name + "' returns " + to_string(t) + " here but " +
+                                                to_string(deduced_return_) + " elsewhere");
         deduced_return_ = t;
         has_deduced_return_ = true;
         out.push_back(std::move(st));
@@ -331,23 +324,30 @@ class FunctionChecker {
         st.loc = s.loc;
         st.value = expr(*i.test, scope);
         if (!(st.value->type == Type::scalar(ScalarKind::Bool)))
-          throw FrontendError(i.test->loc, "the condition of an if statement must be a scalar "
-                                           "bool, got " + to_string(st.value->type));
+          throw FrontendError(i.test->loc,
+                              "the condition of an if statement must be a scalar "
+                              "bool, got " +
+                                  to_string(st.value->type));
         Scope then_scope = scope, else_scope = scope;
         bool r1 = block(i.body, st.body, then_scope);
         bool r2 = block(i.orelse, st.orelse, else_scope);
         out.push_back(std::move(st));
         if (r1 && r2) return true;
-        if (r1) { scope = else_scope; return false; }
-        if (r2) { scope = then_scope; return false; }
+        if (r1) {
+          scope = else_scope;
+          return false;
+        }
+        if (r2) {
+          scope = then_scope;
+          return false;
+        }
         Scope merged;
         for (const auto& [name, t] : then_scope) {
           auto it = else_scope.find(name);
           if (it == else_scope.end()) continue;
           if (!(it->second == t))
-            throw FrontendError(s.loc, "'" + name + "' has type " + to_string(t) +
-                                           " in the if branch but " + to_string(it->second) +
-                                           " in the else branch");
+            throw FrontendError(s.loc, "'" + name + "' has type " + to_string(t) + " in the if branch but " +
+                                           to_string(it->second) + " in the else branch");
           merged[name] = t;
         }
         scope = merged;
@@ -358,8 +358,8 @@ class FunctionChecker {
         auto& e = static_cast<const ExprStmt&>(s);
         if (auto* c = dyn_cast<Constant>(e.value.get()); c && c->value_kind == ConstantKind::String)
           return false;  // docstring
-        throw FrontendError(s.loc, "expression statements have no effect in a " +
-                                       std::string(to_string(def_.kind)));
+        throw FrontendError(s.loc,
+                            "expression statements have no effect in a " + std::string(to_string(def_.kind)));
       }
       default: break;
     }
@@ -380,16 +380,15 @@ class FunctionChecker {
                is_integral(b.dtype)) {
       t = a;
     } else {
-      if (op == BinaryOperator::MatMult || op == BinaryOperator::LShift ||
-          op == BinaryOperator::RShift)
+      if (op == BinaryOperator::MatMult || op == BinaryOperator::LShift || op == BinaryOperator::RShift)
         throw FrontendError(loc, "operator '" + std::string(to_string(op)) + "' is not supported");
       t = promote(a, b, verb(op), loc);
-      bool logical = op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr ||
-                     op == BinaryOperator::BitXor;
+      bool logical =
+          op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
       if (logical && is_floating(t.dtype))
         throw FrontendError(loc, "operator '" + std::string(to_string(op)) +
-                                     "' needs bool or integer operands, got " + to_string(a) +
-                                     " and " + to_string(b));
+                                     "' needs bool or integer operands, got " + to_string(a) + " and " +
+                                     to_string(b));
       if (!logical && t.dtype == ScalarKind::Bool)
         throw FrontendError(loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " +
                                      to_string(b) + " (arithmetic on bool)");
@@ -398,11 +397,10 @@ class FunctionChecker {
       if (op == BinaryOperator::Pow && is_integral(t.dtype) && r->kind == TExprKind::Literal &&
           r->literal.kind == ConstantValue::Kind::Int && r->literal.int_value < 0)
         throw FrontendError(loc, "integers to negative integer powers are not allowed (" + to_string(a) +
-                                     " ** " + std::to_string(r->literal.int_value) +
-                                     "); use a float base");
+                                     " ** " + std::to_string(r->literal.int_value) + "); use a float base");
       if (op == BinaryOperator::Mod && !is_integral(t.dtype))
-        throw FrontendError(loc, "operator '%' needs integer operands (use fmod), got " +
-                                     to_string(a) + " and " + to_string(b));
+        throw FrontendError(loc, "operator '%' needs integer operands (use fmod), got " + to_string(a) +
+                                     " and " + to_string(b));
     }
     auto e = mk(TExprKind::Binary, t, loc);
     e->binary_op = op;
@@ -431,12 +429,21 @@ class FunctionChecker {
         auto& c = static_cast<const Constant&>(e);
         ConstantValue v;
         switch (c.value_kind) {
-          case ConstantKind::Int: v.kind = ConstantValue::Kind::Int; v.int_value = c.int_value; break;
-          case ConstantKind::Float: v.kind = ConstantValue::Kind::Float; v.float_value = c.float_value; break;
-          case ConstantKind::Bool: v.kind = ConstantValue::Kind::Bool; v.bool_value = c.bool_value; break;
+          case ConstantKind::Int:
+            v.kind = ConstantValue::Kind::Int;
+            v.int_value = c.int_value;
+            break;
+          case ConstantKind::Float:
+            v.kind = ConstantValue::Kind::Float;
+            v.float_value = c.float_value;
+            break;
+          case ConstantKind::Bool:
+            v.kind = ConstantValue::Kind::Bool;
+            v.bool_value = c.bool_value;
+            break;
           default:
-            throw FrontendError(e.loc, "literal " + c.text + " is not supported in a " +
-                                           std::string(to_string(def_.kind)));
+            throw FrontendError(
+                e.loc, "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
         }
         return literal(v, e.loc);
       }
@@ -445,7 +452,8 @@ class FunctionChecker {
         auto r = mk(TExprKind::Tuple, Type{}, e.loc);
         std::vector<Type> types;
         for (const ExprPtr& x : t.elts) {
-          if (isa<Starred>(x.get())) throw FrontendError(x->loc, "starred expressions are not supported here");
+          if (isa<Starred>(x.get()))
+            throw FrontendError(x->loc, "starred expressions are not supported here");
           r->args.push_back(expr(*x, scope));
           types.push_back(r->args.back()->type);
         }
@@ -459,8 +467,10 @@ class FunctionChecker {
         if (u.op == UnaryOperator::USub && x->kind == TExprKind::Literal &&
             x->literal.kind != ConstantValue::Kind::Bool) {
           ConstantValue c = x->literal;
-          if (c.kind == ConstantValue::Kind::Int) c.int_value = -c.int_value;
-          else c.float_value = -c.float_value;
+          if (c.kind == ConstantValue::Kind::Int)
+            c.int_value = -c.int_value;
+          else
+            c.float_value = -c.float_value;
           return literal(c, e.loc);
         }
         const Type& t = x->type;
@@ -469,8 +479,8 @@ class FunctionChecker {
         if (ok && u.op == UnaryOperator::Not) ok = t.dtype == ScalarKind::Bool;
         if (ok && u.op == UnaryOperator::Invert) ok = !is_floating(t.dtype);
         if (!ok)
-          throw FrontendError(e.loc, "operator '" + std::string(to_string(u.op)) +
-                                         "' cannot be applied to " + to_string(t));
+          throw FrontendError(
+              e.loc, "operator '" + std::string(to_string(u.op)) + "' cannot be applied to " + to_string(t));
         auto r = mk(TExprKind::Unary, t, e.loc);
         r->unary_op = u.op;
         r->args = {x};
@@ -495,13 +505,17 @@ class FunctionChecker {
         auto& i = static_cast<const IfExp&>(e);
         TExprPtr c = expr(*i.test, scope);
         if (!(c->type == Type::scalar(ScalarKind::Bool)))
-          throw FrontendError(i.test->loc, "the condition of a conditional expression must be a "
-                                           "scalar bool, got " + to_string(c->type) + " (use where)");
+          throw FrontendError(i.test->loc,
+                              "the condition of a conditional expression must be a "
+                              "scalar bool, got " +
+                                  to_string(c->type) + " (use where)");
         TExprPtr a = expr(*i.body, scope);
         TExprPtr b = expr(*i.orelse, scope);
         if (!(a->type == b->type))
-          throw FrontendError(e.loc, "the branches of a conditional expression have different "
-                                     "types: " + to_string(a->type) + " and " + to_string(b->type));
+          throw FrontendError(e.loc,
+                              "the branches of a conditional expression have different "
+                              "types: " +
+                                  to_string(a->type) + " and " + to_string(b->type));
         auto r = mk(TExprKind::Ternary, a->type, e.loc);
         r->args = {c, a, b};
         return r;
@@ -539,22 +553,25 @@ class FunctionChecker {
   TExprPtr collection(const Call& c, const Type& t, const std::function<TExprPtr(const Expr&)>& arg) {
     std::vector<TExprPtr> elts(t.elements.size());
     if (c.args.size() > elts.size())
-      throw FrontendError(c.loc, "'" + t.collection + "' has " + std::to_string(elts.size()) + " elements, got " +
-                                     std::to_string(c.args.size()) + " arguments");
+      throw FrontendError(c.loc, "'" + t.collection + "' has " + std::to_string(elts.size()) +
+                                     " elements, got " + std::to_string(c.args.size()) + " arguments");
     for (std::size_t i = 0; i < c.args.size(); ++i) {
-      if (isa<Starred>(c.args[i].get())) throw FrontendError(c.args[i]->loc, "starred arguments are not supported");
+      if (isa<Starred>(c.args[i].get()))
+        throw FrontendError(c.args[i]->loc, "starred arguments are not supported");
       elts[i] = arg(*c.args[i]);
     }
     for (const Keyword& k : c.keywords) {
       auto it = std::find(t.names.begin(), t.names.end(), k.arg);
-      if (it == t.names.end()) throw FrontendError(k.loc, "'" + t.collection + "' has no element '" + k.arg + "'");
+      if (it == t.names.end())
+        throw FrontendError(k.loc, "'" + t.collection + "' has no element '" + k.arg + "'");
       std::size_t i = static_cast<std::size_t>(it - t.names.begin());
       if (elts[i]) throw FrontendError(k.loc, "element '" + k.arg + "' given twice");
       elts[i] = arg(*k.value);
     }
     auto r = mk(TExprKind::Tuple, t, c.loc);
     for (std::size_t i = 0; i < elts.size(); ++i) {
-      if (!elts[i]) throw FrontendError(c.loc, "missing element '" + t.names[i] + "' of '" + t.collection + "'");
+      if (!elts[i])
+        throw FrontendError(c.loc, "missing element '" + t.names[i] + "' of '" + t.collection + "'");
       if (!(elts[i]->type == t.elements[i]))
         throw FrontendError(elts[i]->loc, "element '" + t.names[i] + "' of '" + t.collection + "' must be " +
                                               to_string(t.elements[i]) + ", got " + to_string(elts[i]->type));
@@ -567,8 +584,7 @@ class FunctionChecker {
     TExprPtr base = expr(*s.value, scope);
     if (base->type.is_tuple()) {
       TExprPtr idx = expr(*s.index, scope);
-      if (!is_int_literal(idx))
-        throw FrontendError(s.index->loc, "a tuple index must be an integer literal");
+      if (!is_int_literal(idx)) throw FrontendError(s.index->loc, "a tuple index must be an integer literal");
       std::int64_t i = idx->literal.int_value;
       std::int64_t n = static_cast<std::int64_t>(base->type.elements.size());
       if (i < 0) i += n;
@@ -585,13 +601,13 @@ class FunctionChecker {
       Value dv;
       if (c && c->args.size() == 1 && !is_local(*c->func)) dv = global(*c->func);
       if (!c || dv.kind != ValueKind::Dimension)
-        throw FrontendError(s.index->loc, "a field can only be indexed by a local dimension "
-                                          "entry such as f[E2VDim(0)]");
+        throw FrontendError(s.index->loc,
+                            "a field can only be indexed by a local dimension "
+                            "entry such as f[E2VDim(0)]");
       if (dv.dim.kind != DimensionKind::Local)
         throw FrontendError(s.index->loc, "'" + dv.dim.name + "' is not a LOCAL dimension");
       if (!base->type.has_dim(dv.dim))
-        throw FrontendError(s.index->loc, to_string(base->type) + " has no dimension '" +
-                                              dv.dim.name + "'");
+        throw FrontendError(s.index->loc, to_string(base->type) + " has no dimension '" + dv.dim.name + "'");
       TExprPtr idx = expr(*c->args[0], scope);
       if (!is_int_literal(idx) || idx->literal.int_value < 0)
         throw FrontendError(c->args[0]->loc, "a local index must be a non-negative integer literal");
@@ -609,8 +625,9 @@ class FunctionChecker {
 
   TExprPtr compare(const Compare& c, Scope& scope) {
     if (c.ops.size() > 1)
-      throw FrontendError(c.op_locs[1], "comparison chains are not supported; combine "
-                                        "comparisons with & and |");
+      throw FrontendError(c.op_locs[1],
+                          "comparison chains are not supported; combine "
+                          "comparisons with & and |");
     CompareOperator op = c.ops[0];
     if (op == CompareOperator::Is || op == CompareOperator::IsNot || op == CompareOperator::In ||
         op == CompareOperator::NotIn)
@@ -631,8 +648,8 @@ class FunctionChecker {
         }
       }
       if (!r->type.is_scalar() || !is_integral(r->type.dtype))
-        throw FrontendError(r->loc, "a dimension can only be compared with a scalar integer, got " +
-                                        to_string(r->type));
+        throw FrontendError(
+            r->loc, "a dimension can only be compared with a scalar integer, got " + to_string(r->type));
       auto d = mk(TExprKind::DomainCompare, Type::domain(l->type.dims), c.loc);
       d->dim = l->type.dims[0];
       d->compare_op = op;
@@ -670,7 +687,8 @@ class FunctionChecker {
     // A local field, or any other expression yielding one (`a(E2C[0])(Koff[1])`,
     // `(a + b)(I + 1)`, `t[0](E2V[1])`, `state.u(E2V[1])`), is shifted; names of the module
     // are called.
-    if (is_local(*c.func) || rooted_in(*c.func, scope) || !(isa<Name>(c.func.get()) || isa<Attribute>(c.func.get())))
+    if (is_local(*c.func) || rooted_in(*c.func, scope) ||
+        !(isa<Name>(c.func.get()) || isa<Attribute>(c.func.get())))
       return shift(c, expr(*c.func, scope), scope);
     Value f = global(*c.func);
     std::string fn = unparse(*c.func);
@@ -707,8 +725,9 @@ class FunctionChecker {
     }
     if (!cst || !(cst->value_kind == ConstantKind::Int || cst->value_kind == ConstantKind::Float ||
                   cst->value_kind == ConstantKind::Bool || cst->value_kind == ConstantKind::String))
-      throw FrontendError(a->loc, "type constructor '" + fn + "' takes only a literal (use astype "
-                                                             "to convert values)");
+      throw FrontendError(a->loc, "type constructor '" + fn +
+                                      "' takes only a literal (use astype "
+                                      "to convert values)");
     double d = 0;
     if (cst->value_kind == ConstantKind::String) {
       try {
@@ -750,11 +769,10 @@ class FunctionChecker {
     ShiftStep st;
     auto need = [&](const Dimension& d, const std::string& why) {
       if (std::find(dims.begin(), dims.end(), d) == dims.end())
-        throw FrontendError(a.loc, "cannot shift " + to_string(Type::field(dims, field.dtype)) +
-                                       why + ": it has no dimension '" + d.name + "'");
+        throw FrontendError(a.loc, "cannot shift " + to_string(Type::field(dims, field.dtype)) + why +
+                                       ": it has no dimension '" + d.name + "'");
     };
-    if (auto* b = dyn_cast<BinOp>(&a);
-        b && (b->op == BinaryOperator::Add || b->op == BinaryOperator::Sub)) {
+    if (auto* b = dyn_cast<BinOp>(&a); b && (b->op == BinaryOperator::Add || b->op == BinaryOperator::Sub)) {
       TExprPtr l = expr(*b->left, scope);
       if (l->type.kind == Type::Kind::Dimension) {
         TExprPtr r = expr(*b->right, scope);
@@ -784,8 +802,7 @@ class FunctionChecker {
           st.kind = ShiftStep::Kind::Cartesian;
           std::replace(dims.begin(), dims.end(), off.source, off.targets[0]);
         } else {
-          if (st.amount < 0)
-            throw FrontendError(s->index->loc, "a neighbour index must not be negative");
+          if (st.amount < 0) throw FrontendError(s->index->loc, "a neighbour index must not be negative");
           st.kind = ShiftStep::Kind::Neighbor;
           std::replace(dims.begin(), dims.end(), off.source, off.targets[0]);
         }
@@ -799,12 +816,15 @@ class FunctionChecker {
         expect_args(*c, "as_offset", 2);
         TExprPtr o = expr(*c->args[0], scope);
         if (o->type.kind != Type::Kind::Offset || !o->type.offset.cartesian())
-          throw FrontendError(c->args[0]->loc, "the first argument of as_offset must be a "
-                                               "Cartesian FieldOffset");
+          throw FrontendError(c->args[0]->loc,
+                              "the first argument of as_offset must be a "
+                              "Cartesian FieldOffset");
         TExprPtr idx = expr(*c->args[1], scope);
         if (!idx->type.is_data() || !is_integral(idx->type.dtype))
-          throw FrontendError(c->args[1]->loc, "the offsets of as_offset must be an integer field, "
-                                               "got " + to_string(idx->type));
+          throw FrontendError(c->args[1]->loc,
+                              "the offsets of as_offset must be an integer field, "
+                              "got " +
+                                  to_string(idx->type));
         need(o->type.offset.source, " by '" + o->type.offset.name + "'");
         st.kind = ShiftStep::Kind::Dynamic;
         st.offset = o->type.offset;
@@ -816,8 +836,8 @@ class FunctionChecker {
     if (o->type.kind == Type::Kind::Offset) {
       const FieldOffset& off = o->type.offset;
       if (off.cartesian())
-        throw FrontendError(a.loc, "the Cartesian offset '" + off.name + "' needs an index, e.g. " +
-                                       unparse(a) + "[1]");
+        throw FrontendError(
+            a.loc, "the Cartesian offset '" + off.name + "' needs an index, e.g. " + unparse(a) + "[1]");
       need(off.source, " by '" + off.name + "'");
       st.kind = ShiftStep::Kind::AllNeighbors;
       st.offset = off;
@@ -826,8 +846,9 @@ class FunctionChecker {
       dims = canonical_dims(dims);
       return st;
     }
-    throw FrontendError(a.loc, "'" + unparse(a) + "' is not a shift (use IDim + 1, Koff[1], "
-                                                  "E2V[0], E2V or as_offset)");
+    throw FrontendError(a.loc, "'" + unparse(a) +
+                                   "' is not a shift (use IDim + 1, Koff[1], "
+                                   "E2V[0], E2V or as_offset)");
   }
 
   TExprPtr shift(const Call& c, TExprPtr field, Scope& scope) {
@@ -867,16 +888,18 @@ class FunctionChecker {
       if (!axis) throw FrontendError(c.loc, "'" + fn + "' needs axis= (a LOCAL dimension)");
       TExprPtr a = expr(*axis, scope);
       if (a->type.kind != Type::Kind::Dimension)
-        throw FrontendError(axis->loc, "the axis of '" + fn + "' must be a dimension, got " +
-                                           to_string(a->type));
+        throw FrontendError(axis->loc,
+                            "the axis of '" + fn + "' must be a dimension, got " + to_string(a->type));
       const Dimension& d = a->type.dims[0];
       if (d.kind != DimensionKind::Local)
-        throw FrontendError(axis->loc, "the axis of '" + fn + "' must be a LOCAL dimension, '" +
-                                           d.name + "' is " + std::string(to_string(d.kind)));
+        throw FrontendError(axis->loc, "the axis of '" + fn + "' must be a LOCAL dimension, '" + d.name +
+                                           "' is " + std::string(to_string(d.kind)));
       TExprPtr x = expr(*c.args[0], scope);
       if (!x->type.is_field() || !x->type.has_dim(d))
-        throw FrontendError(c.args[0]->loc, "'" + fn + "' over '" + d.name + "' needs a field with "
-                                            "dimension '" + d.name + "', got " + to_string(x->type));
+        throw FrontendError(c.args[0]->loc, "'" + fn + "' over '" + d.name +
+                                                "' needs a field with "
+                                                "dimension '" +
+                                                d.name + "', got " + to_string(x->type));
       if (!is_numeric(x->type.dtype))
         throw FrontendError(c.args[0]->loc, "'" + fn + "' needs numbers, got " + to_string(x->type));
       std::vector<Dimension> dims;
@@ -901,8 +924,10 @@ class FunctionChecker {
       expect_args(c, fn, 3);
       TExprPtr m = expr(*c.args[0], scope);
       if (m->type.kind != Type::Kind::Domain)
-        throw FrontendError(c.args[0]->loc, "the condition of 'concat_where' must be a domain "
-                                            "condition such as KDim > 0, got " + to_string(m->type));
+        throw FrontendError(c.args[0]->loc,
+                            "the condition of 'concat_where' must be a domain "
+                            "condition such as KDim > 0, got " +
+                                to_string(m->type));
       TExprPtr a = expr(*c.args[1], scope), b = expr(*c.args[2], scope);
       r->type = where_type(m->type, a->type, b->type, fn, c.loc);
       r->args = {m, a, b};
@@ -911,11 +936,11 @@ class FunctionChecker {
     if (name == "broadcast") {
       expect_args(c, fn, 2);
       TExprPtr x = expr(*c.args[0], scope);
-      if (!x->type.is_data())
-        throw FrontendError(c.args[0]->loc, "cannot broadcast " + to_string(x->type));
+      if (!x->type.is_data()) throw FrontendError(c.args[0]->loc, "cannot broadcast " + to_string(x->type));
       Value dv = global(*c.args[1]);
       std::vector<Dimension> dims;
-      if (dv.kind == ValueKind::Dimension) dims.push_back(dv.dim);
+      if (dv.kind == ValueKind::Dimension)
+        dims.push_back(dv.dim);
       else if (dv.kind == ValueKind::Sequence) {
         for (const Value& v : dv.elements) {
           if (v.kind != ValueKind::Dimension)
@@ -927,8 +952,8 @@ class FunctionChecker {
       }
       for (const Dimension& d : x->type.dims)
         if (std::find(dims.begin(), dims.end(), d) == dims.end())
-          throw FrontendError(c.args[1]->loc, "cannot broadcast " + to_string(x->type) +
-                                                  ": dimension '" + d.name + "' is missing");
+          throw FrontendError(c.args[1]->loc, "cannot broadcast " + to_string(x->type) + ": dimension '" +
+                                                  d.name + "' is missing");
       r->type = Type::field(dims, x->type.dtype);
       r->dims = r->type.dims;
       r->args = {x};
@@ -940,8 +965,7 @@ class FunctionChecker {
       Type t = value_to_type(global(*c.args[1]), c.args[1]->loc);
       if (!t.is_scalar())
         throw FrontendError(c.args[1]->loc, "astype needs a scalar dtype, got " + to_string(t));
-      if (!x->type.is_value())
-        throw FrontendError(c.args[0]->loc, "cannot convert " + to_string(x->type));
+      if (!x->type.is_value()) throw FrontendError(c.args[0]->loc, "cannot convert " + to_string(x->type));
       r->type = map_leaves(x->type, t.dtype);
       r->args = {x};
       return r;
@@ -950,10 +974,8 @@ class FunctionChecker {
         name == "isnan") {
       expect_args(c, fn, 1);
       TExprPtr x = expr(*c.args[0], scope);
-      bool ok = x->type.is_data() &&
-                (name == "abs" ? is_numeric(x->type.dtype) : is_floating(x->type.dtype));
-      if (!ok)
-        throw FrontendError(c.args[0]->loc, "'" + fn + "' cannot be applied to " + to_string(x->type));
+      bool ok = x->type.is_data() && (name == "abs" ? is_numeric(x->type.dtype) : is_floating(x->type.dtype));
+      if (!ok) throw FrontendError(c.args[0]->loc, "'" + fn + "' cannot be applied to " + to_string(x->type));
       r->type = x->type;
       if (name.rfind("is", 0) == 0) r->type.dtype = ScalarKind::Bool;
       r->args = {x};
@@ -970,8 +992,8 @@ class FunctionChecker {
     }
     if (name == "as_offset")
       throw FrontendError(c.loc, "as_offset can only be used as a shift: f(as_offset(Koff, offsets))");
-    throw FrontendError(c.func->loc, "'" + fn + "' is not a supported builtin in a " +
-                                         std::string(to_string(def_.kind)));
+    throw FrontendError(c.func->loc,
+                        "'" + fn + "' is not a supported builtin in a " + std::string(to_string(def_.kind)));
   }
 
   // Orders the call's arguments by the callee's parameters and checks their types.
@@ -984,8 +1006,8 @@ class FunctionChecker {
     std::size_t n = callee.params.size() - first;
     args.assign(n, nullptr);
     if (positional.size() > n)
-      throw FrontendError(c.loc, "'" + callee.name + "' takes " + std::to_string(n) +
-                                     " argument" + (n == 1 ? "" : "s") + ", got " +
+      throw FrontendError(c.loc, "'" + callee.name + "' takes " + std::to_string(n) + " argument" +
+                                     (n == 1 ? "" : "s") + ", got " +
                                      std::to_string(positional.size() + keywords.size()));
     for (std::size_t i = 0; i < positional.size(); ++i) args[i] = positional[i];
     for (const auto& [k, v] : keywords) {
@@ -997,8 +1019,8 @@ class FunctionChecker {
     }
     for (std::size_t i = 0; i < n; ++i)
       if (!args[i])
-        throw FrontendError(c.loc, "missing argument '" + callee.params[first + i].name +
-                                       "' in call to '" + callee.name + "'");
+        throw FrontendError(c.loc, "missing argument '" + callee.params[first + i].name + "' in call to '" +
+                                       callee.name + "'");
     std::vector<Dimension> dims;
     for (std::size_t i = 0; i < n; ++i) {
       const Type& want = callee.params[first + i].type;
@@ -1086,15 +1108,16 @@ class FunctionChecker {
     };
     for (const TParam& p : out_.params)
       if (!scalar_leaves(p.type, scalar_leaves))
-        throw FrontendError(p.loc, "parameters of a scan operator are values at one level "
-                                   "(scalars or tuples of scalars), '" + p.name + "' has type " +
-                                   to_string(p.type));
+        throw FrontendError(p.loc,
+                            "parameters of a scan operator are values at one level "
+                            "(scalars or tuples of scalars), '" +
+                                p.name + "' has type " + to_string(p.type));
     Scope empty;
     out_.init = expr(*def_.init, empty);
     if (!(out_.init->type == carry.type))
       throw FrontendError(def_.init->loc, "init of scan operator '" + f.name + "' has type " +
-                                              to_string(out_.init->type) + " but the carry '" +
-                                              carry.name + "' has type " + to_string(carry.type));
+                                              to_string(out_.init->type) + " but the carry '" + carry.name +
+                                              "' has type " + to_string(carry.type));
   }
 
   // A program argument: a parameter, a literal, a tuple of arguments, or a scalar expression
@@ -1110,8 +1133,8 @@ class FunctionChecker {
       r->type = Type::tuple(types);
       return r;
     }
-    if (auto* c = dyn_cast<Call>(&e); c && (isa<Name>(c->func.get()) || isa<Attribute>(c->func.get())) &&
-                                      !is_local(*c->func)) {
+    if (auto* c = dyn_cast<Call>(&e);
+        c && (isa<Name>(c->func.get()) || isa<Attribute>(c->func.get())) && !is_local(*c->func)) {
       Value f = global(*c->func);
       if (f.kind == ValueKind::Type && !f.type.collection.empty())
         return collection(*c, f.type, [&](const Expr& x) { return program_arg(x); });
@@ -1119,13 +1142,15 @@ class FunctionChecker {
     TExprPtr r = expr(e, scope_);
     if (r->kind == TExprKind::Name || r->kind == TExprKind::Literal) return r;
     std::function<void(const TExpr&)> scalar_only = [&](const TExpr& x) {
-      bool ok = x.type.is_scalar() && (x.kind == TExprKind::Name || x.kind == TExprKind::Literal ||
-                                       x.kind == TExprKind::Unary || x.kind == TExprKind::Binary ||
-                                       x.kind == TExprKind::Compare || x.kind == TExprKind::Ternary ||
-                                       x.kind == TExprKind::Builtin);
+      bool ok = x.type.is_scalar() &&
+                (x.kind == TExprKind::Name || x.kind == TExprKind::Literal || x.kind == TExprKind::Unary ||
+                 x.kind == TExprKind::Binary || x.kind == TExprKind::Compare ||
+                 x.kind == TExprKind::Ternary || x.kind == TExprKind::Builtin);
       if (!ok)
-        throw FrontendError(e.loc, "program arguments must be parameters, literals or scalar "
-                                   "expressions of them, got '" + unparse(e) + "' (" + to_string(x.type) + ")");
+        throw FrontendError(e.loc,
+                            "program arguments must be parameters, literals or scalar "
+                            "expressions of them, got '" +
+                                unparse(e) + "' (" + to_string(x.type) + ")");
       for (const TExprPtr& a : x.args) scalar_only(*a);
     };
     scalar_only(*r);
@@ -1152,8 +1177,10 @@ class FunctionChecker {
     }
     auto* n = dyn_cast<Name>(base);
     if (!n || !scope_.count(n->id))
-      throw FrontendError(base->loc, "out= must be a field parameter of the program (or a tuple "
-                                     "of them), got '" + unparse(*base) + "'");
+      throw FrontendError(base->loc,
+                          "out= must be a field parameter of the program (or a tuple "
+                          "of them), got '" +
+                              unparse(*base) + "'");
     const Type& t = scope_.at(n->id);
     if (!t.is_field())
       throw FrontendError(base->loc, "out= must be a field, '" + n->id + "' has type " + to_string(t));
@@ -1191,7 +1218,9 @@ class FunctionChecker {
   std::vector<ProgramCall::Range> domain_ranges(const Expr& domain, const std::vector<Type>& types,
                                                 const std::string& what) {
     auto* d = dyn_cast<Dict>(&domain);
-    if (!d) throw FrontendError(domain.loc, "domain= must be a dict {Dim: (lo, hi)} (or a tuple of them, one per output)");
+    if (!d)
+      throw FrontendError(domain.loc,
+                          "domain= must be a dict {Dim: (lo, hi)} (or a tuple of them, one per output)");
     std::vector<ProgramCall::Range> out;
     for (std::size_t i = 0; i < d->keys.size(); ++i) {
       if (!d->keys[i]) throw FrontendError(d->values[i]->loc, "domain= must be a dict {Dim: (lo, hi)}");
@@ -1200,8 +1229,7 @@ class FunctionChecker {
         throw FrontendError(d->keys[i]->loc, "domain keys must be dimensions, got " + dv.describe());
       bool found = false;
       for (const Type& t : types) found = found || t.has_dim(dv.dim);
-      if (!found)
-        throw FrontendError(d->keys[i]->loc, "'" + dv.dim.name + "' is not a dimension of " + what);
+      if (!found) throw FrontendError(d->keys[i]->loc, "'" + dv.dim.name + "' is not a dimension of " + what);
       auto* range = dyn_cast<Tuple>(d->values[i].get());
       if (!range || range->elts.size() != 2)
         throw FrontendError(d->values[i]->loc, "a domain range must be a pair (lo, hi)");
@@ -1219,8 +1247,7 @@ class FunctionChecker {
           continue;
       }
       auto* c = es ? dyn_cast<Call>(es->value.get()) : nullptr;
-      if (!c)
-        throw FrontendError(s->loc, "a program may only call field operators and scan operators");
+      if (!c) throw FrontendError(s->loc, "a program may only call field operators and scan operators");
       Value fv = global(*c->func);
       if (fv.kind != ValueKind::Definition || fv.definition->kind == DefinitionKind::Program)
         throw FrontendError(c->func->loc, "'" + unparse(*c->func) + "' (" + fv.describe() +
@@ -1235,11 +1262,14 @@ class FunctionChecker {
       const Expr* domain = nullptr;
       for (const ExprPtr& a : c->args) positional.push_back(program_arg(*a));
       for (const Keyword& k : c->keywords) {
-        if (k.arg == "out") out = k.value.get();
-        else if (k.arg == "domain") domain = k.value.get();
+        if (k.arg == "out")
+          out = k.value.get();
+        else if (k.arg == "domain")
+          domain = k.value.get();
         else if (k.arg == "offset_provider")
           throw FrontendError(k.loc, "offset_provider is given when the program is run, not here");
-        else keywords.emplace_back(&k, program_arg(*k.value));
+        else
+          keywords.emplace_back(&k, program_arg(*k.value));
       }
       if (!out) throw FrontendError(c->loc, "missing 'out=' in call to '" + callee.name + "'");
       Type result = match_call(*c, callee, pc.args, positional, keywords);
@@ -1248,8 +1278,8 @@ class FunctionChecker {
       Type out_type = isa<Tuple>(out) ? Type::tuple(types) : types[0];
       // A named collection result goes to a tuple of fields, element by element.
       if (!(out_type == unnamed(result)))
-        throw FrontendError(out->loc, "out= has type " + to_string(out_type) + " but '" +
-                                          callee.name + "' returns " + to_string(result));
+        throw FrontendError(out->loc, "out= has type " + to_string(out_type) + " but '" + callee.name +
+                                          "' returns " + to_string(result));
       if (domain) {
         for (const auto& o : pc.outs)
           if (!o.slices.empty())
@@ -1258,8 +1288,10 @@ class FunctionChecker {
           // One domain per output, in the order (and nesting) of out=.
           std::vector<const Expr*> doms;
           std::function<void(const Expr&)> flat = [&](const Expr& x) {
-            if (auto* tt = dyn_cast<Tuple>(&x)) for (const ExprPtr& y : tt->elts) flat(*y);
-            else doms.push_back(&x);
+            if (auto* tt = dyn_cast<Tuple>(&x))
+              for (const ExprPtr& y : tt->elts) flat(*y);
+            else
+              doms.push_back(&x);
           };
           flat(*t);
           if (doms.size() != pc.outs.size())
@@ -1268,7 +1300,8 @@ class FunctionChecker {
                                                  std::to_string(pc.outs.size()) + " output field" +
                                                  (pc.outs.size() == 1 ? "" : "s"));
           for (std::size_t i = 0; i < doms.size(); ++i)
-            pc.outs[i].domain = domain_ranges(*doms[i], {pc.outs[i].type}, "out= element '" + pc.outs[i].name + "'");
+            pc.outs[i].domain =
+                domain_ranges(*doms[i], {pc.outs[i].type}, "out= element '" + pc.outs[i].name + "'");
         } else {
           std::vector<Type> types;
           for (const auto& o : pc.outs) types.push_back(o.type);
@@ -1297,8 +1330,8 @@ const TypedDefinition& TypeChecker::check(const Definition& def) {
   if (it != done_.end()) return *it->second;
   if (auto f = failed_.find(&def); f != failed_.end()) throw f->second;
   if (std::find(in_progress_.begin(), in_progress_.end(), &def) != in_progress_.end())
-    throw FrontendError(def.def->loc, "recursive call of '" + def.name +
-                                          "': field operators cannot be recursive");
+    throw FrontendError(def.def->loc,
+                        "recursive call of '" + def.name + "': field operators cannot be recursive");
   in_progress_.push_back(&def);
   auto typed = std::make_unique<TypedDefinition>();
   try {

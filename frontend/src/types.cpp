@@ -8,8 +8,7 @@ namespace weir::frontend {
 
 namespace {
 constexpr std::array<std::string_view, 11> kScalarNames = {
-    "bool",  "int8",   "int16",  "int32",  "int64",   "uint8",
-    "uint16", "uint32", "uint64", "float32", "float64"};
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"};
 }  // namespace
 
 std::string_view to_string(ScalarKind kind) { return kScalarNames[static_cast<std::size_t>(kind)]; }
@@ -53,7 +52,8 @@ std::vector<Dimension> union_dims(const std::vector<Dimension>& a, const std::ve
   std::vector<Dimension> all = a;
   for (auto d = b.begin(); d != b.end(); ++d) {
     if (std::find(all.begin(), all.end(), *d) != all.end()) continue;
-    auto at = std::find_if(all.begin(), all.end(), [&](const Dimension& x) { return std::find(d + 1, b.end(), x) != b.end(); });
+    auto at = std::find_if(all.begin(), all.end(),
+                           [&](const Dimension& x) { return std::find(d + 1, b.end(), x) != b.end(); });
     all.insert(at, *d);
   }
   return canonical_dims(all);
@@ -109,9 +109,7 @@ bool Type::is_value() const {
   return std::all_of(elements.begin(), elements.end(), [](const Type& e) { return e.is_value(); });
 }
 
-bool Type::has_dim(const Dimension& d) const {
-  return std::find(dims.begin(), dims.end(), d) != dims.end();
-}
+bool Type::has_dim(const Dimension& d) const { return std::find(dims.begin(), dims.end(), d) != dims.end(); }
 
 bool operator==(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
@@ -119,7 +117,8 @@ bool operator==(const Type& a, const Type& b) {
     case Type::Kind::None: return true;
     case Type::Kind::Scalar: return a.dtype == b.dtype;
     case Type::Kind::Field: return a.dtype == b.dtype && a.dims == b.dims;
-    case Type::Kind::Tuple: return a.elements == b.elements && a.collection == b.collection && a.names == b.names;
+    case Type::Kind::Tuple:
+      return a.elements == b.elements && a.collection == b.collection && a.names == b.names;
     case Type::Kind::Dimension:
     case Type::Kind::Domain: return a.dims == b.dims;
     case Type::Kind::Offset: return a.offset == b.offset;

@@ -78,8 +78,9 @@ TriangularMesh make_triangular_mesh(int nx, int ny) {
         set(m.e2c, ue[k], uf[k] ? 0 : 1, upper);
       }
       const std::int64_t ve[6] = {eh(i, j), ed(i, j), ev(i, j), eh(i - 1, j), ed(i - 1, j - 1), ev(i, j - 1)};
-      const std::int64_t vc[6] = {2 * v(i, j), 2 * v(i, j) + 1, 2 * v(i - 1, j),
-                                  2 * v(i - 1, j - 1) + 1, 2 * v(i - 1, j - 1), 2 * v(i, j - 1) + 1};
+      const std::int64_t vc[6] = {2 * v(i, j),         2 * v(i, j) + 1,
+                                  2 * v(i - 1, j),     2 * v(i - 1, j - 1) + 1,
+                                  2 * v(i - 1, j - 1), 2 * v(i, j - 1) + 1};
       for (int k = 0; k < 6; ++k) set(m.v2e, q, k, ve[k]), set(m.v2c, q, k, vc[k]);
     }
 

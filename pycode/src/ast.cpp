@@ -151,8 +151,7 @@ ExprPtr clone(const Expr* expr) {
   if (!expr) return nullptr;
   const SourceLocation& l = expr->loc;
   switch (expr->kind) {
-    case ExprKind::Name:
-      return std::make_unique<Name>(l, static_cast<const Name*>(expr)->id);
+    case ExprKind::Name: return std::make_unique<Name>(l, static_cast<const Name*>(expr)->id);
     case ExprKind::Constant: {
       auto* c = static_cast<const Constant*>(expr);
       auto n = std::make_unique<Constant>(l);

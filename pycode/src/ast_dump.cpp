@@ -187,8 +187,8 @@ class Dumper {
       case StmtKind::Continue: line(indent, {}, "Continue", s.loc); return;
       case StmtKind::Unparsed: {
         auto& u = static_cast<const Unparsed&>(s);
-        std::string head = "Unparsed '" + u.first_token + "' lines " + std::to_string(s.loc.line) +
-                           "-" + std::to_string(u.end_line);
+        std::string head = "Unparsed '" + u.first_token + "' lines " + std::to_string(s.loc.line) + "-" +
+                           std::to_string(u.end_line);
         line(indent, {}, head, s.loc);
         if (!u.reason.empty()) line(c, "reason", u.reason, {});
         return;
@@ -199,8 +199,7 @@ class Dumper {
  private:
   const DumpOptions& options_;
 
-  void line(int indent, const std::string& label, const std::string& text,
-            const SourceLocation& loc) {
+  void line(int indent, const std::string& label, const std::string& text, const SourceLocation& loc) {
     out.append(static_cast<std::size_t>(indent) * 2, ' ');
     if (!label.empty()) out += label + ": ";
     out += text;
@@ -254,15 +253,11 @@ class Dumper {
         }
       }
       case ExprKind::Attribute: return s + " ." + static_cast<const Attribute&>(e).attr;
-      case ExprKind::UnaryOp:
-        return s + " " + std::string(to_string(static_cast<const UnaryOp&>(e).op));
-      case ExprKind::BinOp:
-        return s + " " + std::string(to_string(static_cast<const BinOp&>(e).op));
-      case ExprKind::BoolOp:
-        return s + " " + std::string(to_string(static_cast<const BoolOp&>(e).op));
+      case ExprKind::UnaryOp: return s + " " + std::string(to_string(static_cast<const UnaryOp&>(e).op));
+      case ExprKind::BinOp: return s + " " + std::string(to_string(static_cast<const BinOp&>(e).op));
+      case ExprKind::BoolOp: return s + " " + std::string(to_string(static_cast<const BoolOp&>(e).op));
       case ExprKind::Compare:
-        for (CompareOperator op : static_cast<const Compare&>(e).ops)
-          s += " " + std::string(to_string(op));
+        for (CompareOperator op : static_cast<const Compare&>(e).ops) s += " " + std::string(to_string(op));
         return s;
       default: return s;
     }

@@ -45,8 +45,8 @@ constexpr std::string_view kOneCharOps = "+-*/%@&|^~<>()[]{},:;.=";
 
 // Keywords that may directly follow a number literal ("1if x else 2").
 bool may_follow_number(std::string_view word) {
-  return word == "and" || word == "else" || word == "for" || word == "if" || word == "in" ||
-         word == "is" || word == "not" || word == "or";
+  return word == "and" || word == "else" || word == "for" || word == "if" || word == "in" || word == "is" ||
+         word == "not" || word == "or";
 }
 
 class Lexer {
@@ -110,8 +110,7 @@ class Lexer {
   void handle_indentation();
   void scan_number();
   void scan_name_or_string();
-  void scan_string(std::size_t begin, const SourceLocation& loc, std::string_view prefix,
-                   bool emit_token);
+  void scan_string(std::size_t begin, const SourceLocation& loc, std::string_view prefix, bool emit_token);
   void scan_plain_string_body(char q, bool triple, const SourceLocation& loc);
   void scan_fstring_body(char q, bool triple, const SourceLocation& loc);
   void scan_replacement_field(char q, bool triple, const SourceLocation& loc);
@@ -227,8 +226,7 @@ void Lexer::handle_indentation() {
       alt_indents_.pop_back();
       emit(TokenKind::Dedent, pos_, loc);
     }
-    if (col != indents_.back())
-      fail(loc, "unindent does not match any outer indentation level");
+    if (col != indents_.back()) fail(loc, "unindent does not match any outer indentation level");
     if (alt != alt_indents_.back()) fail(loc, inconsistent);
   }
 }
@@ -258,8 +256,7 @@ void Lexer::scan_number() {
       }
     }
     if (digits == 0) fail(loc, std::string("invalid ") + kind + " literal");
-    if (is_digit(cur()))
-      fail(here(), std::string("invalid digit '") + cur() + "' in " + kind + " literal");
+    if (is_digit(cur())) fail(here(), std::string("invalid digit '") + cur() + "' in " + kind + " literal");
     if (is_ident_char(cur())) {
       std::size_t save = pos_;
       std::size_t end = pos_;
@@ -292,8 +289,7 @@ void Lexer::scan_number() {
     advance();
     if (is_digit(cur()) && !digits()) fail(loc, "invalid decimal literal");
   }
-  if (lower(cur()) == 'e' &&
-      (is_digit(at(1)) || ((at(1) == '+' || at(1) == '-') && is_digit(at(2))))) {
+  if (lower(cur()) == 'e' && (is_digit(at(1)) || ((at(1) == '+' || at(1) == '-') && is_digit(at(2))))) {
     is_float = true;
     advance(2);
     if (!digits()) fail(loc, "invalid decimal literal");
@@ -405,8 +401,7 @@ void Lexer::scan_replacement_field(char q, bool triple, const SourceLocation& lo
       std::size_t begin = pos_;
       while (!eof() && is_ident_char(cur())) advance();
       std::string_view word = src_.substr(begin, pos_ - begin);
-      if ((cur() == '"' || cur() == '\'') && is_string_prefix(word))
-        scan_string(begin, here(), word, false);
+      if ((cur() == '"' || cur() == '\'') && is_string_prefix(word)) scan_string(begin, here(), word, false);
     } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
       advance();
@@ -487,8 +482,8 @@ void Lexer::scan_operator() {
     char open = brackets_.back().c;
     char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
     if (c != expected) {
-      std::string msg = std::string("closing parenthesis '") + c +
-                        "' does not match opening parenthesis '" + open + "'";
+      std::string msg =
+          std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" + open + "'";
       if (brackets_.back().loc.line != loc.line)
         msg += " on line " + std::to_string(brackets_.back().loc.line);
       fail(loc, msg);

@@ -73,11 +73,10 @@ NumberLiteral decode_number(const Token& token) {
   const std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   for (std::size_t i = start; i < text.size(); ++i) {
     int d = digit_value(text[i]);
-    if (d >= base)
-      throw SourceError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
+    if (d >= base) throw SourceError(token.loc, "invalid number literal '" + std::string(token.text) + "'");
     if (value > (limit - static_cast<std::uint64_t>(d)) / static_cast<std::uint64_t>(base))
       throw SourceError(token.loc, "integer literal '" + std::string(token.text) +
-                                         "' is too large (does not fit in int64)");
+                                       "' is too large (does not fit in int64)");
     value = value * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
   }
   result.int_value = static_cast<std::int64_t>(value);
@@ -94,8 +93,7 @@ StringLiteral decode_string(const Token& token) {
     if (lower(c) == 'r') raw = true;
     if (lower(c) == 'b') result.bytes = true;
   }
-  std::size_t quote_len =
-      text.size() >= q + 6 && text[q + 1] == text[q] && text[q + 2] == text[q] ? 3 : 1;
+  std::size_t quote_len = text.size() >= q + 6 && text[q + 1] == text[q] && text[q + 2] == text[q] ? 3 : 1;
   std::string_view body = text.substr(q + quote_len, text.size() - q - 2 * quote_len);
   std::string& out = result.value;
   auto fail = [&](const std::string& message) { throw SourceError(token.loc, message); };
@@ -123,8 +121,7 @@ StringLiteral decode_string(const Token& token) {
       case 't': out += '\t'; break;
       case 'v': out += '\v'; break;
       case 'x': {
-        if (i + 2 >= body.size() || digit_value(body[i + 1]) > 15 ||
-            digit_value(body[i + 2]) > 15)
+        if (i + 2 >= body.size() || digit_value(body[i + 1]) > 15 || digit_value(body[i + 2]) > 15)
           fail("invalid \\x escape in string literal");
         unsigned v = static_cast<unsigned>(digit_value(body[i + 1]) * 16 + digit_value(body[i + 2]));
         if (result.bytes)
@@ -160,8 +157,7 @@ StringLiteral decode_string(const Token& token) {
       default:
         if (e >= '0' && e <= '7') {
           unsigned v = static_cast<unsigned>(e - '0');
-          for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7';
-               ++k)
+          for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
             v = v * 8 + static_cast<unsigned>(body[++i] - '0');
           if (result.bytes)
             out += static_cast<char>(v & 0xFF);

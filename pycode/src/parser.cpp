@@ -13,11 +13,10 @@ namespace weir::pycode {
 namespace {
 
 constexpr std::array<std::string_view, 35> kKeywords = {
-    "False", "None",   "True",    "and",      "as",       "assert", "async",
-    "await", "break",  "class",   "continue", "def",      "del",    "elif",
-    "else",  "except", "finally", "for",      "from",     "global", "if",
-    "import", "in",    "is",      "lambda",   "nonlocal", "not",    "or",
-    "pass",  "raise",  "return",  "try",      "while",    "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 bool is_keyword(std::string_view word) {
   return std::find(kKeywords.begin(), kKeywords.end(), word) != kKeywords.end();
@@ -25,15 +24,14 @@ bool is_keyword(std::string_view word) {
 
 // Keywords that start a compound statement weir does not parse.
 bool is_unsupported_compound(std::string_view word) {
-  return word == "for" || word == "while" || word == "try" || word == "with" ||
-         word == "async" || word == "else" || word == "elif" || word == "except" ||
-         word == "finally";
+  return word == "for" || word == "while" || word == "try" || word == "with" || word == "async" ||
+         word == "else" || word == "elif" || word == "except" || word == "finally";
 }
 
 // Keywords that start a simple statement weir does not parse.
 bool is_unsupported_simple(std::string_view word) {
-  return word == "del" || word == "global" || word == "nonlocal" || word == "assert" ||
-         word == "raise" || word == "break" || word == "continue" || word == "yield";
+  return word == "del" || word == "global" || word == "nonlocal" || word == "assert" || word == "raise" ||
+         word == "break" || word == "continue" || word == "yield";
 }
 
 struct AugOp {
@@ -41,18 +39,18 @@ struct AugOp {
   BinaryOperator op;
 };
 constexpr std::array<AugOp, 13> kAugOps = {{{"+=", BinaryOperator::Add},
-                                             {"-=", BinaryOperator::Sub},
-                                             {"*=", BinaryOperator::Mult},
-                                             {"@=", BinaryOperator::MatMult},
-                                             {"/=", BinaryOperator::Div},
-                                             {"//=", BinaryOperator::FloorDiv},
-                                             {"%=", BinaryOperator::Mod},
-                                             {"**=", BinaryOperator::Pow},
-                                             {"<<=", BinaryOperator::LShift},
-                                             {">>=", BinaryOperator::RShift},
-                                             {"|=", BinaryOperator::BitOr},
-                                             {"^=", BinaryOperator::BitXor},
-                                             {"&=", BinaryOperator::BitAnd}}};
+                                            {"-=", BinaryOperator::Sub},
+                                            {"*=", BinaryOperator::Mult},
+                                            {"@=", BinaryOperator::MatMult},
+                                            {"/=", BinaryOperator::Div},
+                                            {"//=", BinaryOperator::FloorDiv},
+                                            {"%=", BinaryOperator::Mod},
+                                            {"**=", BinaryOperator::Pow},
+                                            {"<<=", BinaryOperator::LShift},
+                                            {">>=", BinaryOperator::RShift},
+                                            {"|=", BinaryOperator::BitOr},
+                                            {"^=", BinaryOperator::BitXor},
+                                            {"&=", BinaryOperator::BitAnd}}};
 
 const AugOp* find_aug_op(const Token& t) {
   if (t.kind != TokenKind::Op) return nullptr;
@@ -89,8 +87,7 @@ class Parser {
   void enter(const SourceLocation& where, std::size_t levels = 1) {
     depth_ += levels;
     if (depth_ > kMaxNestingDepth)
-      fail(where, "expression too deeply nested (more than " + std::to_string(kMaxNestingDepth) +
-                      " levels)");
+      fail(where, "expression too deeply nested (more than " + std::to_string(kMaxNestingDepth) + " levels)");
   }
   // Restores the nesting depth when a recursive parse function returns (or throws).
   struct Nest {
@@ -103,9 +100,7 @@ class Parser {
   };
 
   // ---- token access
-  const Token& peek(std::size_t k = 0) const {
-    return toks_[std::min(pos_ + k, toks_.size() - 1)];
-  }
+  const Token& peek(std::size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
   const Token& next() {
     const Token& t = toks_[pos_];
     if (pos_ + 1 < toks_.size()) ++pos_;
@@ -294,17 +289,28 @@ ExprPtr Parser::comparison() {
     const Token& t = peek();
     CompareOperator op;
     std::size_t width = 1;
-    if (t.is_op("==")) op = CompareOperator::Eq;
-    else if (t.is_op("!=")) op = CompareOperator::NotEq;
-    else if (t.is_op("<")) op = CompareOperator::Lt;
-    else if (t.is_op("<=")) op = CompareOperator::LtE;
-    else if (t.is_op(">")) op = CompareOperator::Gt;
-    else if (t.is_op(">=")) op = CompareOperator::GtE;
-    else if (t.is_name("in")) op = CompareOperator::In;
-    else if (t.is_name("not") && peek(1).is_name("in")) op = CompareOperator::NotIn, width = 2;
-    else if (t.is_name("is") && peek(1).is_name("not")) op = CompareOperator::IsNot, width = 2;
-    else if (t.is_name("is")) op = CompareOperator::Is;
-    else break;
+    if (t.is_op("=="))
+      op = CompareOperator::Eq;
+    else if (t.is_op("!="))
+      op = CompareOperator::NotEq;
+    else if (t.is_op("<"))
+      op = CompareOperator::Lt;
+    else if (t.is_op("<="))
+      op = CompareOperator::LtE;
+    else if (t.is_op(">"))
+      op = CompareOperator::Gt;
+    else if (t.is_op(">="))
+      op = CompareOperator::GtE;
+    else if (t.is_name("in"))
+      op = CompareOperator::In;
+    else if (t.is_name("not") && peek(1).is_name("in"))
+      op = CompareOperator::NotIn, width = 2;
+    else if (t.is_name("is") && peek(1).is_name("not"))
+      op = CompareOperator::IsNot, width = 2;
+    else if (t.is_name("is"))
+      op = CompareOperator::Is;
+    else
+      break;
     SourceLocation op_loc = t.loc;
     pos_ += width;
     if (!cmp) {
@@ -319,9 +325,8 @@ ExprPtr Parser::comparison() {
   return left;
 }
 
-ExprPtr Parser::binary_left_assoc(
-    ExprPtr (Parser::*sub)(),
-    std::initializer_list<std::pair<std::string_view, BinaryOperator>> ops) {
+ExprPtr Parser::binary_left_assoc(ExprPtr (Parser::*sub)(),
+                                  std::initializer_list<std::pair<std::string_view, BinaryOperator>> ops) {
   Nest nest(*this);
   ExprPtr left = (this->*sub)();
   while (true) {
@@ -350,12 +355,10 @@ ExprPtr Parser::bitwise_and() {
   return binary_left_assoc(&Parser::shift_expr, {{"&", BinaryOperator::BitAnd}});
 }
 ExprPtr Parser::shift_expr() {
-  return binary_left_assoc(&Parser::sum,
-                           {{"<<", BinaryOperator::LShift}, {">>", BinaryOperator::RShift}});
+  return binary_left_assoc(&Parser::sum, {{"<<", BinaryOperator::LShift}, {">>", BinaryOperator::RShift}});
 }
 ExprPtr Parser::sum() {
-  return binary_left_assoc(&Parser::term,
-                           {{"+", BinaryOperator::Add}, {"-", BinaryOperator::Sub}});
+  return binary_left_assoc(&Parser::term, {{"+", BinaryOperator::Add}, {"-", BinaryOperator::Sub}});
 }
 ExprPtr Parser::term() {
   return binary_left_assoc(&Parser::factor, {{"*", BinaryOperator::Mult},
@@ -368,10 +371,14 @@ ExprPtr Parser::term() {
 ExprPtr Parser::factor() {
   const Token& t = peek();
   UnaryOperator op;
-  if (t.is_op("+")) op = UnaryOperator::UAdd;
-  else if (t.is_op("-")) op = UnaryOperator::USub;
-  else if (t.is_op("~")) op = UnaryOperator::Invert;
-  else return power();
+  if (t.is_op("+"))
+    op = UnaryOperator::UAdd;
+  else if (t.is_op("-"))
+    op = UnaryOperator::USub;
+  else if (t.is_op("~"))
+    op = UnaryOperator::Invert;
+  else
+    return power();
   Nest nest(*this);
   enter(t.loc);
   next();
@@ -436,8 +443,7 @@ void Parser::call_arguments(ExprList& args, std::vector<Keyword>& keywords) {
     const Token& t = peek();
     if (t.is_op("*")) {
       next();
-      if (seen_double_star)
-        fail(t, "iterable argument unpacking follows keyword argument unpacking");
+      if (seen_double_star) fail(t, "iterable argument unpacking follows keyword argument unpacking");
       auto s = std::make_unique<Starred>(t.loc);
       s->value = expression();
       args.push_back(std::move(s));
@@ -719,8 +725,7 @@ std::vector<Parameter> Parser::parameters(bool lambda, std::string_view closing)
       next();
       const Token& name = expect_name("parameter name");
       check_duplicate(name);
-      Parameter p{std::string(name.text), ParamKind::VarKeywords, annotation(), nullptr,
-                  name.loc};
+      Parameter p{std::string(name.text), ParamKind::VarKeywords, annotation(), nullptr, name.loc};
       if (at_op("=")) fail(peek(), "var-keyword argument cannot have default value");
       params.push_back(std::move(p));
       seen_kwargs = true;
@@ -742,9 +747,8 @@ std::vector<Parameter> Parser::parameters(bool lambda, std::string_view closing)
   }
   if (!at_op(closing)) fail_expected("',' or '" + std::string(closing) + "'");
   if (bare_star) {
-    bool has_kwonly = std::any_of(params.begin(), params.end(), [](const Parameter& p) {
-      return p.kind == ParamKind::KeywordOnly;
-    });
+    bool has_kwonly = std::any_of(params.begin(), params.end(),
+                                  [](const Parameter& p) { return p.kind == ParamKind::KeywordOnly; });
     if (!has_kwonly) fail(*bare_star, "named arguments must follow bare *");
   }
   return params;
@@ -756,8 +760,8 @@ std::vector<Parameter> Parser::parameters(bool lambda, std::string_view closing)
 bool Parser::is_match_statement(std::size_t p) const {
   if (!toks_[p].is_name("match")) return false;
   const Token* n = &toks_[p + 1];
-  if (n->kind == TokenKind::Op && n->text != "(" && n->text != "[" && n->text != "{" &&
-      n->text != "-" && n->text != "*")
+  if (n->kind == TokenKind::Op && n->text != "(" && n->text != "[" && n->text != "{" && n->text != "-" &&
+      n->text != "*")
     return false;
   return line_opens_block(p);
 }
@@ -831,8 +835,8 @@ void Parser::validate_target(const Expr& e, bool in_sequence) const {
   }
   std::string what = "expression";
   if (auto* c = dyn_cast<Constant>(&e)) {
-    what = c->value_kind == ConstantKind::None   ? "None"
-           : c->value_kind == ConstantKind::Bool ? (c->bool_value ? "True" : "False")
+    what = c->value_kind == ConstantKind::None       ? "None"
+           : c->value_kind == ConstantKind::Bool     ? (c->bool_value ? "True" : "False")
            : c->value_kind == ConstantKind::Ellipsis ? "ellipsis"
                                                      : "literal";
   } else if (e.kind == ExprKind::Call) {
@@ -873,10 +877,8 @@ StmtPtr Parser::simple_statement() {
 
   ExprPtr first = star_expressions();
   if (at_op(":")) {
-    if (first->kind == ExprKind::Tuple)
-      fail(first->loc, "only single target (not tuple) can be annotated");
-    if (first->kind == ExprKind::List)
-      fail(first->loc, "only single target (not list) can be annotated");
+    if (first->kind == ExprKind::Tuple) fail(first->loc, "only single target (not tuple) can be annotated");
+    if (first->kind == ExprKind::List) fail(first->loc, "only single target (not list) can be annotated");
     validate_target(*first, false);
     next();
     auto a = std::make_unique<AnnAssign>(first->loc);
@@ -888,7 +890,7 @@ StmtPtr Parser::simple_statement() {
   if (const AugOp* aug = find_aug_op(peek())) {
     if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
         first->kind != ExprKind::Subscript) {
-      std::string what = first->kind == ExprKind::Tuple ? "'tuple'"
+      std::string what = first->kind == ExprKind::Tuple  ? "'tuple'"
                          : first->kind == ExprKind::List ? "'list'"
                                                          : "expression";
       fail(first->loc, what + " is an illegal expression for augmented assignment");
@@ -1190,10 +1192,9 @@ StmtPtr Parser::skip_statement(const std::string& reason) {
 
 // An Unparsed statement covering tokens [begin, end) (structural tokens at the end ignored).
 StmtPtr Parser::make_unparsed(std::size_t begin, std::size_t end, const std::string& reason) const {
-  while (end > begin && (toks_[end - 1].kind == TokenKind::Newline ||
-                         toks_[end - 1].kind == TokenKind::Indent ||
-                         toks_[end - 1].kind == TokenKind::Dedent ||
-                         toks_[end - 1].kind == TokenKind::EndOfFile))
+  while (end > begin &&
+         (toks_[end - 1].kind == TokenKind::Newline || toks_[end - 1].kind == TokenKind::Indent ||
+          toks_[end - 1].kind == TokenKind::Dedent || toks_[end - 1].kind == TokenKind::EndOfFile))
     --end;
   const Token& first = toks_[begin];
   auto u = std::make_unique<Unparsed>(first.loc);
@@ -1203,8 +1204,7 @@ StmtPtr Parser::make_unparsed(std::size_t begin, std::size_t end, const std::str
   if (end > begin) {
     u->text = file_.text().substr(first.begin, toks_[end - 1].end - first.begin);
   }
-  u->end_line = first.loc.line +
-                static_cast<std::uint32_t>(std::count(u->text.begin(), u->text.end(), '\n'));
+  u->end_line = first.loc.line + static_cast<std::uint32_t>(std::count(u->text.begin(), u->text.end(), '\n'));
   return u;
 }
 
@@ -1233,8 +1233,7 @@ void Parser::lenient_statement(StmtList& out) {
   }
   if (t.is_name("def") || t.is_name("class")) {
     try {
-      out.push_back(t.is_name("def") ? function_def({}, Mode::Lenient)
-                                     : class_def({}, Mode::Lenient));
+      out.push_back(t.is_name("def") ? function_def({}, Mode::Lenient) : class_def({}, Mode::Lenient));
     } catch (const SourceError& e) {
       if (fatal_) throw;
       pos_ = start;
@@ -1272,8 +1271,7 @@ void Parser::lenient_line(StmtList& out) {
     if (is_import || (assigns && !is_type_alias_statement(begin))) {
       try {
         StmtPtr s = simple_statement();
-        if (!at_op(";") && !at(TokenKind::Newline) && !at(TokenKind::EndOfFile))
-          fail_expected("end of line");
+        if (!at_op(";") && !at(TokenKind::Newline) && !at(TokenKind::EndOfFile)) fail_expected("end of line");
         StmtKind k = s->kind;
         if (k == StmtKind::Import || k == StmtKind::ImportFrom || k == StmtKind::Assign ||
             k == StmtKind::AnnAssign || k == StmtKind::AugAssign)

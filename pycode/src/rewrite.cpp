@@ -10,8 +10,9 @@ namespace {
 
 // Runs `visit` on a copy of the statements; the copy becomes new Code when anything changed,
 // printed with the nodes in `marked` (substituted values) in parentheses.
-std::shared_ptr<const Code> rewritten(const Code& code, const std::function<bool(const Name&, ExprPtr&, const detail::NameSite&)>& visit,
-                                      const std::set<const Expr*>& marked = {}) {
+std::shared_ptr<const Code> rewritten(
+    const Code& code, const std::function<bool(const Name&, ExprPtr&, const detail::NameSite&)>& visit,
+    const std::set<const Expr*>& marked = {}) {
   StmtList body = clone(code.body());
   bool changed = false;
   detail::walk_names(body, [&](const Name& name, ExprPtr* slot, const detail::NameSite& site) {

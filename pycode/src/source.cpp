@@ -109,8 +109,6 @@ std::string format_error(const SourceLocation& loc, const std::string& message) 
 }  // namespace
 
 SourceError::SourceError(SourceLocation location, const std::string& message)
-    : weir::Error(format_error(location, message)),
-      location_(std::move(location)),
-      message_(message) {}
+    : weir::Error(format_error(location, message)), location_(std::move(location)), message_(message) {}
 
 }  // namespace weir::pycode

@@ -12,8 +12,22 @@ namespace {
 
 // Python's precedence levels, loosest first (as in CPython's ast._Precedence).
 enum Prec : int {
-  kTuple = 1, kTest, kOr, kAnd, kNot, kCmp, kExpr, kBXor, kBAnd, kShift, kArith, kTerm,
-  kFactor, kPower, kAwait, kAtom
+  kTuple = 1,
+  kTest,
+  kOr,
+  kAnd,
+  kNot,
+  kCmp,
+  kExpr,
+  kBXor,
+  kBAnd,
+  kShift,
+  kArith,
+  kTerm,
+  kFactor,
+  kPower,
+  kAwait,
+  kAtom
 };
 
 int binary_prec(BinaryOperator op) {
@@ -34,10 +48,8 @@ int precedence(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Lambda:
     case ExprKind::IfExp: return kTest;
-    case ExprKind::BoolOp:
-      return static_cast<const BoolOp&>(e).op == BoolOperator::Or ? kOr : kAnd;
-    case ExprKind::UnaryOp:
-      return static_cast<const UnaryOp&>(e).op == UnaryOperator::Not ? kNot : kFactor;
+    case ExprKind::BoolOp: return static_cast<const BoolOp&>(e).op == BoolOperator::Or ? kOr : kAnd;
+    case ExprKind::UnaryOp: return static_cast<const UnaryOp&>(e).op == UnaryOperator::Not ? kNot : kFactor;
     case ExprKind::Compare: return kCmp;
     case ExprKind::BinOp: return binary_prec(static_cast<const BinOp&>(e).op);
     case ExprKind::Starred: return kExpr;
@@ -152,9 +164,7 @@ class Unparser {
         out += ']';
         return;
       }
-      case ExprKind::Slice:
-        slice_or_test(e);
-        return;
+      case ExprKind::Slice: slice_or_test(e); return;
       case ExprKind::Call: {
         auto& c = static_cast<const Call&>(e);
         expr(*c.func, kAtom);
@@ -288,9 +298,7 @@ class Unparser {
 
   void constant(const Constant& c) {
     switch (c.value_kind) {
-      case ConstantKind::Int:
-        out += c.text.empty() ? std::to_string(c.int_value) : c.text;
-        return;
+      case ConstantKind::Int: out += c.text.empty() ? std::to_string(c.int_value) : c.text; return;
       case ConstantKind::Float: out += c.text.empty() ? format_double(c.float_value, "") : c.text; return;
       case ConstantKind::Imaginary:
         out += c.text.empty() ? format_double(c.float_value, "j") : c.text;

@@ -39,7 +39,8 @@ class StatementPrinter {
       s += p.name;
       if (p.annotation) s += ": " + ex(*p.annotation);
       if (p.default_value) s += (p.annotation ? " = " : "=") + ex(*p.default_value);
-      if (p.kind == ParamKind::PositionalOnly && (i + 1 == ps.size() || ps[i + 1].kind != ParamKind::PositionalOnly))
+      if (p.kind == ParamKind::PositionalOnly &&
+          (i + 1 == ps.size() || ps[i + 1].kind != ParamKind::PositionalOnly))
         s += ", /";
     }
     return s;
@@ -60,7 +61,8 @@ class StatementPrinter {
     line(depth, std::string(keyword) + " " + ex(*s.test) + ":");
     block(s.body, depth + 1);
     if (s.orelse.empty()) return;
-    if (s.orelse.size() == 1 && s.orelse[0]->kind == StmtKind::If && static_cast<const If&>(*s.orelse[0]).is_elif)
+    if (s.orelse.size() == 1 && s.orelse[0]->kind == StmtKind::If &&
+        static_cast<const If&>(*s.orelse[0]).is_elif)
       return if_chain(static_cast<const If&>(*s.orelse[0]), depth, "elif");
     line(depth, "else:");
     block(s.orelse, depth + 1);
@@ -99,7 +101,8 @@ class StatementPrinter {
       case StmtKind::FunctionDef: {
         auto& s = static_cast<const FunctionDef&>(st);
         decorators(s.decorators, depth);
-        line(depth, "def " + s.name + "(" + params(s.params) + ")" + (s.returns ? " -> " + ex(*s.returns) : "") + ":");
+        line(depth, "def " + s.name + "(" + params(s.params) + ")" +
+                        (s.returns ? " -> " + ex(*s.returns) : "") + ":");
         return block(s.body, depth + 1);
       }
       case StmtKind::ClassDef: {
@@ -127,7 +130,8 @@ class StatementPrinter {
       case StmtKind::Import: return line(depth, "import " + aliases(static_cast<const Import&>(st).names));
       case StmtKind::ImportFrom: {
         auto& s = static_cast<const ImportFrom&>(st);
-        return line(depth, "from " + std::string(static_cast<std::size_t>(s.level), '.') + s.module + " import " + aliases(s.names));
+        return line(depth, "from " + std::string(static_cast<std::size_t>(s.level), '.') + s.module +
+                               " import " + aliases(s.names));
       }
       case StmtKind::Unparsed: {
         // Kept as written: its lines re-indented to this block.

@@ -70,8 +70,8 @@ void put(void* slot, T v) {
 // Converts `n` to the parameter's dtype into `slot`; throws ArgumentError if it does not fit.
 void convert_scalar(const Parameter& p, const Number& n, void* slot) {
   auto bad = [&](const std::string& why) {
-    return ArgumentError("argument " + quoted(p.name) + ": expected " + p.describe() + ", got " + to_string(n) + " (" +
-                         why + ")");
+    return ArgumentError("argument " + quoted(p.name) + ": expected " + p.describe() + ", got " +
+                         to_string(n) + " (" + why + ")");
   };
   auto as_double = [&]() -> double {
     if (auto* i = std::get_if<std::int64_t>(&n)) return static_cast<double>(*i);
@@ -91,7 +91,9 @@ void convert_scalar(const Parameter& p, const Number& n, void* slot) {
     case ScalarType::Bool: put(slot, static_cast<unsigned char>(int_in(0, 1))); return;
     case ScalarType::Int8: put(slot, static_cast<std::int8_t>(int_in(-128, 127))); return;
     case ScalarType::Int16: put(slot, static_cast<std::int16_t>(int_in(-32768, 32767))); return;
-    case ScalarType::Int32: put(slot, static_cast<std::int32_t>(int_in(-2147483648.0L, 2147483647.0L))); return;
+    case ScalarType::Int32:
+      put(slot, static_cast<std::int32_t>(int_in(-2147483648.0L, 2147483647.0L)));
+      return;
     case ScalarType::Int64: put(slot, int_in(-9.3e18L, 9.3e18L)); return;
     case ScalarType::UInt8: put(slot, static_cast<std::uint8_t>(int_in(0, 255))); return;
     case ScalarType::UInt16: put(slot, static_cast<std::uint16_t>(int_in(0, 65535))); return;
@@ -124,12 +126,14 @@ Number read_scalar(ScalarType t, const void* slot) {
 }
 
 // Return values the caller did not give, allocated as DaCe does (zero-filled here).
-void allocate_return_values(const Signature& sig, const std::map<std::string, long long>& values, Arguments& args) {
+void allocate_return_values(const Signature& sig, const std::map<std::string, long long>& values,
+                            Arguments& args) {
   for (const auto& p : sig.params) {
     if (!p.returned) continue;
     if (p.kind == Parameter::Kind::Scalar) {
       bool integral_type = p.dtype != ScalarType::Float32 && p.dtype != ScalarType::Float64;
-      if (!args.values.count(p.name)) args.values[p.name] = integral_type ? Number(std::int64_t{0}) : Number(0.0);
+      if (!args.values.count(p.name))
+        args.values[p.name] = integral_type ? Number(std::int64_t{0}) : Number(0.0);
       continue;
     }
     if (p.kind != Parameter::Kind::Array || !p.has_shape || args.arrays.count(p.name)) continue;
@@ -139,8 +143,8 @@ void allocate_return_values(const Signature& sig, const std::map<std::string, lo
       try {
         e = p.shape[d].evaluate(values);
       } catch (const sym::SymbolicError& err) {
-        throw ArgumentError("return value " + quoted(p.name) + ": cannot evaluate dimension " + std::to_string(d) +
-                            " (" + p.shape[d].str() + "): " + err.what());
+        throw ArgumentError("return value " + quoted(p.name) + ": cannot evaluate dimension " +
+                            std::to_string(d) + " (" + p.shape[d].str() + "): " + err.what());
       }
       if (e < 0)
         throw ArgumentError("return value " + quoted(p.name) + ": dimension " + std::to_string(d) + " (" +
@@ -165,7 +169,8 @@ std::string to_string(const Number& n) {
 void BoundArguments::store_written_scalars(const Signature& sig, Arguments& args) const {
   for (std::size_t i = 0; i < sig.params.size() && i < slots_.size(); ++i) {
     const auto& p = sig.params[i];
-    if (p.kind == Parameter::Kind::Scalar && p.written) args.values[p.name] = read_scalar(p.dtype, slots_[i].bytes);
+    if (p.kind == Parameter::Kind::Scalar && p.written)
+      args.values[p.name] = read_scalar(p.dtype, slots_[i].bytes);
   }
 }
 
@@ -177,8 +182,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
       throw ArgumentError("unknown argument " + quoted(name) + " (program '" + sig.program_name + "' takes " +
                           sig.names() + ")");
     if (p->kind != Parameter::Kind::Array)
-      throw ArgumentError("argument " + quoted(name) + ": expected " + p->describe() + " (a number), got an array " +
-                          f.describe());
+      throw ArgumentError("argument " + quoted(name) + ": expected " + p->describe() +
+                          " (a number), got an array " + f.describe());
   }
   for (const auto& [name, v] : args.values) {
     const Parameter* p = sig.find(name);
@@ -186,7 +191,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
       throw ArgumentError("unknown argument " + quoted(name) + " (program '" + sig.program_name + "' takes " +
                           sig.names() + ")");
     if (p->kind == Parameter::Kind::Array)
-      throw ArgumentError("argument " + quoted(name) + ": expected " + p->describe() + ", got the number " + to_string(v));
+      throw ArgumentError("argument " + quoted(name) + ": expected " + p->describe() + ", got the number " +
+                          to_string(v));
   }
 
   // 2. Symbols: given values, then inferred from array dimensions of the form a*S + c.
@@ -196,7 +202,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
     auto it = args.values.find(p.name);
     if (it == args.values.end()) continue;
     auto v = integral(it->second);
-    if (!v) throw ArgumentError("symbol " + quoted(p.name) + ": expected an integer, got " + to_string(it->second));
+    if (!v)
+      throw ArgumentError("symbol " + quoted(p.name) + ": expected an integer, got " + to_string(it->second));
     known[p.name] = Known{*v, "given", ""};
   }
   struct Conflict {
@@ -217,9 +224,9 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
       std::string source = "argument " + quoted(p.name) + " (dimension " + std::to_string(d) + " is " +
                            p.shape[d].str() + " = " + std::to_string(extent) + ")";
       if ((extent - aff->c) % aff->a != 0 || (extent - aff->c) / aff->a < 0)
-        throw ArgumentError("argument " + quoted(p.name) + ": dimension " + std::to_string(d) + " has extent " +
-                            std::to_string(extent) + ", but " + p.shape[d].str() + " = " + std::to_string(extent) +
-                            " has no solution with " + aff->symbol + " a size >= 0");
+        throw ArgumentError("argument " + quoted(p.name) + ": dimension " + std::to_string(d) +
+                            " has extent " + std::to_string(extent) + ", but " + p.shape[d].str() + " = " +
+                            std::to_string(extent) + " has no solution with " + aff->symbol + " a size >= 0");
       std::int64_t v = (extent - aff->c) / aff->a;
       auto k = known.find(aff->symbol);
       if (k == known.end()) {
@@ -235,13 +242,14 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
   // that array, saying where the value came from.
   if (conflict) {
     const Known& first = conflict->first;
-    std::string why = conflict->symbol + " = " + std::to_string(first.value) +
-                      (first.param.empty() ? " as given"
-                       : first.param == conflict->param->name
-                           ? " from its dimension " + std::to_string(first.dim)
-                           : " from " + first.source);
-    throw ArgumentError("argument " + quoted(conflict->param->name) + ": expected " + expected_desc(*conflict->param, values) +
-                        ", got " + conflict->field->describe() + " (" + why + ")");
+    std::string why =
+        conflict->symbol + " = " + std::to_string(first.value) +
+        (first.param.empty()                    ? " as given"
+         : first.param == conflict->param->name ? " from its dimension " + std::to_string(first.dim)
+                                                : " from " + first.source);
+    throw ArgumentError("argument " + quoted(conflict->param->name) + ": expected " +
+                        expected_desc(*conflict->param, values) + ", got " + conflict->field->describe() +
+                        " (" + why + ")");
   }
 
   // 3. Missing arguments (all of them in one message), then missing symbol values.
@@ -268,9 +276,10 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
   }
   for (const auto& p : sig.params)
     if (p.kind == Parameter::Kind::Symbol && !known.count(p.name))
-      throw ArgumentError("missing value of symbol " + quoted(p.name) +
-                          ": give it, or an array whose shape determines it (no array shape is a plain function of " +
-                          p.name + ")");
+      throw ArgumentError(
+          "missing value of symbol " + quoted(p.name) +
+          ": give it, or an array whose shape determines it (no array shape is a plain function of " +
+          p.name + ")");
 
   allocate_return_values(sig, values, args);
 
@@ -293,16 +302,16 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
             try {
               e = p.shape[d].evaluate(values);
             } catch (const sym::SymbolicError& err) {
-              throw ArgumentError("argument " + quoted(p.name) + ": cannot evaluate dimension " + std::to_string(d) + " (" +
-                                  p.shape[d].str() + "): " + err.what());
+              throw ArgumentError("argument " + quoted(p.name) + ": cannot evaluate dimension " +
+                                  std::to_string(d) + " (" + p.shape[d].str() + "): " + err.what());
             }
             shape.push_back(e);
             if (ok && f.shape()[d] != e) ok = false;
           }
         }
         if (!ok)
-          throw ArgumentError("argument " + quoted(p.name) + ": expected " + expected_desc(p, values) + ", got " +
-                              f.describe());
+          throw ArgumentError("argument " + quoted(p.name) + ": expected " + expected_desc(p, values) +
+                              ", got " + f.describe());
         if (p.has_shape) {
           auto c_order = row_major_strides(shape);
           for (std::size_t d = 0; d < p.strides.size() && d < shape.size(); ++d) {

@@ -7,7 +7,8 @@ namespace weir::runtime {
 Backend::Backend(std::string name, Allocator allocator) : name_(std::move(name)), allocator_(allocator) {}
 Backend::~Backend() = default;
 
-CompiledBackend::CompiledBackend(std::string name, Allocator allocator, CompilerStep compiler_step, LoaderStep loader_step)
+CompiledBackend::CompiledBackend(std::string name, Allocator allocator, CompilerStep compiler_step,
+                                 LoaderStep loader_step)
     : Backend(std::move(name), allocator),
       compiler(std::move(compiler_step)),
       loader(loader_step ? std::move(loader_step) : default_loader()) {}
@@ -17,7 +18,8 @@ LoaderStep CompiledBackend::default_loader() {
   return [](const CompilationArtifact& a) { return load_compiled_program(a.library, a.signature); };
 }
 
-EmbeddedBackend::EmbeddedBackend(std::string name, Allocator allocator) : Backend(std::move(name), allocator) {}
+EmbeddedBackend::EmbeddedBackend(std::string name, Allocator allocator)
+    : Backend(std::move(name), allocator) {}
 EmbeddedBackend::~EmbeddedBackend() = default;
 
 std::unique_ptr<EmbeddedBackend> make_embedded_backend() { return std::make_unique<EmbeddedBackend>(); }

@@ -29,7 +29,8 @@ std::string join(const std::vector<std::string>& argv) {
 }  // namespace
 
 fs::path find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? fs::path(name) : fs::path();
+  if (name.find('/') != std::string::npos)
+    return access(name.c_str(), X_OK) == 0 ? fs::path(name) : fs::path();
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
   std::size_t start = 0;
@@ -86,7 +87,8 @@ std::vector<std::string> CompilerSettings::command(const fs::path& source, const
 ProcessOutput run_process(const std::vector<std::string>& argv) {
   if (argv.empty()) throw RuntimeError("run_process: empty command");
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw RuntimeError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    throw RuntimeError(std::string("cannot create a pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -117,7 +119,8 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw RuntimeError("waiting for '" + argv[0] + "' failed: " + std::strerror(errno));
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  out.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return out;
 }
 
@@ -132,7 +135,8 @@ void run_compiler(const std::vector<std::string>& argv, const fs::path& source, 
   std::error_code ec;
   if (r.exit_code != 0 || !fs::is_regular_file(output, ec)) {
     std::string out = r.output;
-    if (r.exit_code == 0) out += "\n(the compiler exited with code 0 but wrote no library " + output.string() + ")";
+    if (r.exit_code == 0)
+      out += "\n(the compiler exited with code 0 but wrote no library " + output.string() + ")";
     throw CompileError(program, join(argv), r.exit_code, out, source.string());
   }
 }
@@ -154,8 +158,8 @@ std::string compiler_identity(const std::string& compiler, const std::vector<std
   fs::path real = fs::canonical(exe, ec);
   ProcessOutput v = run_process({exe.string(), "--version"});
   if (v.exit_code != 0)
-    throw RuntimeError("C++ compiler '" + compiler + "' failed on --version (exit code " + std::to_string(v.exit_code) +
-                       "): " + v.output.substr(0, 500));
+    throw RuntimeError("C++ compiler '" + compiler + "' failed on --version (exit code " +
+                       std::to_string(v.exit_code) + "): " + v.output.substr(0, 500));
   std::string id = (ec ? exe : real).string() + "\n" + v.output;
   {
     std::lock_guard<std::mutex> lock(mu);

@@ -42,8 +42,8 @@ void check_entries(const ConnectivityParameter& c, const Field& table, std::int6
     const std::int64_t v = static_cast<std::int64_t>(data[i]);
     if (v == -1 || (v >= 0 && v < extent)) continue;
     throw ArgumentError("connectivity '" + c.name + "': entry [" + std::to_string(i / cols) + ", " +
-                        std::to_string(i % cols) + "] = " + std::to_string(v) + " is outside " + c.to + " (size " +
-                        std::to_string(extent) + ")");
+                        std::to_string(i % cols) + "] = " + std::to_string(v) + " is outside " + c.to +
+                        " (size " + std::to_string(extent) + ")");
   }
 }
 
@@ -87,13 +87,15 @@ void check_connectivities(const std::vector<ConnectivityParameter>& connectiviti
     auto extent = extent_of(c.to, connectivities, sig, args);
     if (!extent) continue;
     const Field& table = it->second;
-    if (table.dtype() == ScalarType::Int32) check_entries<std::int32_t>(c, table, *extent);
-    else if (table.dtype() == ScalarType::Int64) check_entries<std::int64_t>(c, table, *extent);
+    if (table.dtype() == ScalarType::Int32)
+      check_entries<std::int32_t>(c, table, *extent);
+    else if (table.dtype() == ScalarType::Int64)
+      check_entries<std::int64_t>(c, table, *extent);
   }
 }
 
-void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig, Arguments& args,
-                       const std::function<void()>& fn) {
+void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
+                       Arguments& args, const std::function<void()>& fn) {
   std::vector<std::pair<std::string, Field>> swapped;
   struct Restore {
     Arguments& args;
@@ -104,7 +106,8 @@ void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities,
   } restore{args, swapped};
   for (const auto& c : connectivities) {
     auto it = args.arrays.find(c.name);
-    if (it == args.arrays.end() || it->second.dtype() != ScalarType::Int64 || it->second.ndim() != 2) continue;
+    if (it == args.arrays.end() || it->second.dtype() != ScalarType::Int64 || it->second.ndim() != 2)
+      continue;
     const Parameter* p = sig.find(c.name);
     if (!p || p->kind != Parameter::Kind::Array || p->dtype != ScalarType::Int32) continue;
     Field narrow = narrowed(it->second);
@@ -134,7 +137,8 @@ std::vector<ConnectivityParameter> recorded_connectivities(const SDFG& sdfg) {
       out.push_back(std::move(c));
     }
   if (!j.is_array())
-    throw ArgumentError("SDFG '" + sdfg.name + "': attribute weir_connectivities is not a list of {name, from, to, local}");
+    throw ArgumentError("SDFG '" + sdfg.name +
+                        "': attribute weir_connectivities is not a list of {name, from, to, local}");
   return out;
 }
 

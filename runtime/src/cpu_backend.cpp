@@ -17,7 +17,8 @@ namespace {
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;
-  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
   return s;
 }
 
@@ -38,7 +39,8 @@ CompilerSettings CompiledBackendConfig::compiler_settings() const {
   return s;
 }
 
-CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path> cache_dir, CompilerInvocation invoke) {
+CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path> cache_dir,
+                               CompilerInvocation invoke) {
   return [settings = std::move(settings), cache_dir = std::move(cache_dir),
           invoke = std::move(invoke)](const CompilableProgram& program) -> CompilationArtifact {
     if (!program.sdfg) throw BackendError("compile: the program has no SDFG");
@@ -47,8 +49,9 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
     try {
       codegen::validate_for_codegen_or_throw(*program.sdfg);
     } catch (const InvalidSDFGError& e) {
-      throw BackendError((program.origin.empty() ? "" : program.origin + ": ") +
-                         "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
+      throw BackendError(
+          (program.origin.empty() ? "" : program.origin + ": ") +
+          "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
     }
     Signature sig = Signature::from_sdfg(*program.sdfg);
     codegen::GeneratedCode code = generate(program, settings.openmp);
@@ -72,7 +75,8 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
 
     fs::path root = cache_dir ? *cache_dir : ProgramCache::default_root();
     ProgramCache cache(root);
-    nlohmann::json desc = {{"program", name}, {"origin", program.origin}, {"compiler", settings.compiler}, {"flags", flags}};
+    nlohmann::json desc = {
+        {"program", name}, {"origin", program.origin}, {"compiler", settings.compiler}, {"flags", flags}};
     bool built = false;
     CacheEntry entry;
     fs::path build_dir;
@@ -101,7 +105,8 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
       fs::path failed = cache.failed_directory(key);
       std::string out = replace_all(e.compiler_output(), build_dir.string(), failed.string());
       std::string cmd = replace_all(e.command(), build_dir.string(), failed.string());
-      throw CompileError(e.program(), cmd, e.exit_code(), out, (failed / e.source_path().substr(e.source_path().rfind('/') + 1)).string());
+      throw CompileError(e.program(), cmd, e.exit_code(), out,
+                         (failed / e.source_path().substr(e.source_path().rfind('/') + 1)).string());
     }
     CompilationArtifact a;
     a.library = entry.library;
@@ -115,7 +120,8 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
 }
 
 std::unique_ptr<CompiledBackend> make_cpu_backend(const CompiledBackendConfig& config) {
-  return std::make_unique<CompiledBackend>("cpu" + config.name_postfix, Allocator(DeviceType::CPU, kDefaultAlignment),
+  return std::make_unique<CompiledBackend>("cpu" + config.name_postfix,
+                                           Allocator(DeviceType::CPU, kDefaultAlignment),
                                            make_cpu_compiler(config.compiler_settings(), config.cache_dir));
 }
 

@@ -31,7 +31,8 @@ CudaDevices probe_cuda_devices() {
   const char* override_lib = std::getenv("WEIR_CUDA_DRIVER");
   std::string tried;
   void* lib = nullptr;
-  for (const char* name : {override_lib, override_lib ? nullptr : "libcuda.so.1", override_lib ? nullptr : "libcuda.so"}) {
+  for (const char* name :
+       {override_lib, override_lib ? nullptr : "libcuda.so.1", override_lib ? nullptr : "libcuda.so"}) {
     if (!name) continue;
     lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (lib) break;

@@ -10,8 +10,8 @@
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/embedded.h"
-#include "weir/runtime/gpu_backend.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/gpu_backend.h"
 
 namespace weir::runtime {
 namespace {
@@ -26,15 +26,18 @@ std::string class_name(const Backend& b) {
 }
 
 [[noreturn]] void unknown_kind(const Backend& b) {
-  throw BackendError("backend '" + b.name() + "' is a " + class_name(b) +
-                     ", which weir cannot run programs on: a backend must be a CompiledBackend (compile and run) or "
-                     "an EmbeddedBackend (interpret)");
+  throw BackendError(
+      "backend '" + b.name() + "' is a " + class_name(b) +
+      ", which weir cannot run programs on: a backend must be a CompiledBackend (compile and run) or "
+      "an EmbeddedBackend (interpret)");
 }
 
 [[noreturn]] void embedded_sdfg(const Backend& b, const CompilableProgram& p) {
-  std::string what = p.origin.empty() ? "SDFG '" + (p.sdfg ? p.sdfg->name : std::string("?")) + "'" : p.origin;
-  throw BackendError(what + ": the embedded backend" + (b.name() == "embedded" ? "" : " '" + b.name() + "'") +
-                     " runs field-view programs; an SDFG file needs a compiled backend such as 'cpu' (--backend cpu)");
+  std::string what =
+      p.origin.empty() ? "SDFG '" + (p.sdfg ? p.sdfg->name : std::string("?")) + "'" : p.origin;
+  throw BackendError(
+      what + ": the embedded backend" + (b.name() == "embedded" ? "" : " '" + b.name() + "'") +
+      " runs field-view programs; an SDFG file needs a compiled backend such as 'cpu' (--backend cpu)");
 }
 
 }  // namespace
@@ -42,8 +45,9 @@ std::string class_name(const Backend& b) {
 std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program) {
   // A lowered field-view program's tables (recorded in the SDFG) are checked as on that path.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return with_connectivity_checks(detail::Toolchain(*c).build(program),
-                                    program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{});
+    return with_connectivity_checks(
+        detail::Toolchain(*c).build(program),
+        program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{});
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
   unknown_kind(backend);
 }
@@ -61,8 +65,9 @@ void run(const Backend& backend, const CompilableProgram& program, Arguments& ar
 CompilationArtifact compile(const Backend& backend, const CompilableProgram& program) {
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).compile(program);
   if (dynamic_cast<const EmbeddedBackend*>(&backend))
-    throw BackendError("backend '" + backend.name() +
-                       "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
+    throw BackendError(
+        "backend '" + backend.name() +
+        "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
   unknown_kind(backend);
 }
 
@@ -75,7 +80,8 @@ std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram&
 }
 
 void check_backend(const Backend& backend, const FieldViewProgram&) {
-  if (dynamic_cast<const CompiledBackend*>(&backend) || dynamic_cast<const EmbeddedBackend*>(&backend)) return;
+  if (dynamic_cast<const CompiledBackend*>(&backend) || dynamic_cast<const EmbeddedBackend*>(&backend))
+    return;
   unknown_kind(backend);
 }
 
@@ -86,10 +92,12 @@ void run(const Backend& backend, const FieldViewProgram& program, Arguments& arg
 CompilableProgram lower(const FieldViewProgram& program) { return detail::Toolchain::lower(program); }
 
 CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program) {
-  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend)) return detail::Toolchain(*c).compile(lower(program));
+  if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
+    return detail::Toolchain(*c).compile(lower(program));
   if (dynamic_cast<const EmbeddedBackend*>(&backend))
-    throw BackendError("backend '" + backend.name() +
-                       "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
+    throw BackendError(
+        "backend '" + backend.name() +
+        "' is an embedded (interpreting) backend and compiles nothing; use a compiled backend such as 'cpu'");
   unknown_kind(backend);
 }
 

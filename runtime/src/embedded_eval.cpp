@@ -86,16 +86,26 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
       // By zero: 0, as NumPy's integer floor_divide and remainder; by -1 without the trap of
       // INT64_MIN / -1 (docs/adr/0014).
       if ((op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod) && (y == 0 || y == -1)) {
-        r.i = op == BinaryOperator::FloorDiv && y == -1 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x)) : 0;
+        r.i = op == BinaryOperator::FloorDiv && y == -1
+                  ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x))
+                  : 0;
         return r;
       }
       if (op == BinaryOperator::Div && y == 0) fail(e.loc, "integer division by zero");
       switch (op) {
-        case BinaryOperator::Add: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y)); break;
-        case BinaryOperator::Sub: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)); break;
-        case BinaryOperator::Mult: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y)); break;
+        case BinaryOperator::Add:
+          r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
+          break;
+        case BinaryOperator::Sub:
+          r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
+          break;
+        case BinaryOperator::Mult:
+          r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y));
+          break;
         // Integer true division as the C++ backend does it: in double, then converted back.
-        case BinaryOperator::Div: r.i = static_cast<std::int64_t>(static_cast<double>(x) / static_cast<double>(y)); break;
+        case BinaryOperator::Div:
+          r.i = static_cast<std::int64_t>(static_cast<double>(x) / static_cast<double>(y));
+          break;
         case BinaryOperator::FloorDiv: {
           std::int64_t q = x / y;
           if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
@@ -111,13 +121,17 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
         case BinaryOperator::Pow:
           if (y < 0)
             fail(e.loc, "integer power " + std::to_string(x) + " ** " + std::to_string(y) +
-                            ": an integer to a negative integer power has no integer value (NumPy raises ValueError)");
-          r.i = static_cast<std::int64_t>(ipow<std::uint64_t>(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
+                            ": an integer to a negative integer power has no integer value (NumPy raises "
+                            "ValueError)");
+          r.i = static_cast<std::int64_t>(
+              ipow<std::uint64_t>(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
           break;
         case BinaryOperator::BitAnd: r.i = x & y; break;
         case BinaryOperator::BitOr: r.i = x | y; break;
         case BinaryOperator::BitXor: r.i = x ^ y; break;
-        case BinaryOperator::LShift: r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << (y & 63)); break;
+        case BinaryOperator::LShift:
+          r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << (y & 63));
+          break;
         case BinaryOperator::RShift: r.i = x >> (y & 63); break;
         default: fail(e.loc, "operator not defined on integers");
       }
@@ -155,16 +169,26 @@ Num bool_num(bool b) {
 
 double math1(const std::string& n, double x) {
   static const std::map<std::string, double (*)(double)> fns = {
-      {"sqrt", [](double v) { return std::sqrt(v); }},   {"exp", [](double v) { return std::exp(v); }},
-      {"log", [](double v) { return std::log(v); }},     {"sin", [](double v) { return std::sin(v); }},
-      {"cos", [](double v) { return std::cos(v); }},     {"tan", [](double v) { return std::tan(v); }},
-      {"arcsin", [](double v) { return std::asin(v); }}, {"arccos", [](double v) { return std::acos(v); }},
-      {"arctan", [](double v) { return std::atan(v); }}, {"sinh", [](double v) { return std::sinh(v); }},
-      {"cosh", [](double v) { return std::cosh(v); }},   {"tanh", [](double v) { return std::tanh(v); }},
-      {"arcsinh", [](double v) { return std::asinh(v); }}, {"arccosh", [](double v) { return std::acosh(v); }},
-      {"arctanh", [](double v) { return std::atanh(v); }}, {"gamma", [](double v) { return std::tgamma(v); }},
-      {"cbrt", [](double v) { return std::cbrt(v); }},   {"floor", [](double v) { return std::floor(v); }},
-      {"ceil", [](double v) { return std::ceil(v); }},   {"trunc", [](double v) { return std::trunc(v); }},
+      {"sqrt", [](double v) { return std::sqrt(v); }},
+      {"exp", [](double v) { return std::exp(v); }},
+      {"log", [](double v) { return std::log(v); }},
+      {"sin", [](double v) { return std::sin(v); }},
+      {"cos", [](double v) { return std::cos(v); }},
+      {"tan", [](double v) { return std::tan(v); }},
+      {"arcsin", [](double v) { return std::asin(v); }},
+      {"arccos", [](double v) { return std::acos(v); }},
+      {"arctan", [](double v) { return std::atan(v); }},
+      {"sinh", [](double v) { return std::sinh(v); }},
+      {"cosh", [](double v) { return std::cosh(v); }},
+      {"tanh", [](double v) { return std::tanh(v); }},
+      {"arcsinh", [](double v) { return std::asinh(v); }},
+      {"arccosh", [](double v) { return std::acosh(v); }},
+      {"arctanh", [](double v) { return std::atanh(v); }},
+      {"gamma", [](double v) { return std::tgamma(v); }},
+      {"cbrt", [](double v) { return std::cbrt(v); }},
+      {"floor", [](double v) { return std::floor(v); }},
+      {"ceil", [](double v) { return std::ceil(v); }},
+      {"trunc", [](double v) { return std::trunc(v); }},
   };
   return fns.at(n)(x);
 }
@@ -193,7 +217,8 @@ std::vector<int> positions(const FieldVal& f, const std::vector<Dimension>& dims
 }
 
 // The sub-index of `f` for the point `idx` over the dims `pos` was computed for.
-void project(const std::vector<int>& pos, const std::vector<std::int64_t>& idx, std::vector<std::int64_t>& sub) {
+void project(const std::vector<int>& pos, const std::vector<std::int64_t>& idx,
+             std::vector<std::int64_t>& sub) {
   for (std::size_t d = 0; d < pos.size(); ++d)
     if (pos[d] >= 0) sub[static_cast<std::size_t>(pos[d])] = idx[d];
 }
@@ -206,7 +231,8 @@ bool covers(const FieldVal& f, const std::vector<std::int64_t>& sub) {
 
 // Drops the validity mask when every value is defined.
 void drop_full_mask(FieldVal& f) {
-  if (f.valid && std::all_of(f.valid->begin(), f.valid->end(), [](std::uint8_t v) { return v != 0; })) f.valid.reset();
+  if (f.valid && std::all_of(f.valid->begin(), f.valid->end(), [](std::uint8_t v) { return v != 0; }))
+    f.valid.reset();
 }
 
 const FieldVal& leaf(const Value& v, const TExpr& e) {
@@ -221,7 +247,6 @@ Value map_leaves(const Value& v, F&& fn) {
   for (const Value& x : v.elements) out.push_back(map_leaves(x, fn));
   return Value::tuple(std::move(out));
 }
-
 
 // ----------------------------------------------------------------------------- domain conditions
 
@@ -294,7 +319,8 @@ std::int64_t shift_reach(const TypedDefinition& def) {
 
 // ----------------------------------------------------------------------------- statements
 
-Value Evaluator::call(const TypedDefinition& def, const std::vector<Value>& args, const frontend::SourceLocation& loc) {
+Value Evaluator::call(const TypedDefinition& def, const std::vector<Value>& args,
+                      const frontend::SourceLocation& loc) {
   if (def.kind == frontend::DefinitionKind::ScanOperator) return scan(def, args, loc);
   if (def.kind != frontend::DefinitionKind::FieldOperator)
     fail(loc, "'" + def.name + "' is a program; only field and scan operators can be called");
@@ -311,7 +337,8 @@ bool Evaluator::exec(const std::vector<TStmt>& body, Env& env, Value& result) {
       case TStmt::Kind::Return: result = eval(*s.value, env); return true;
       case TStmt::Kind::If: {
         const FieldVal c = leaf(eval(*s.value, env), *s.value);
-        if (exec(truthy(c.dtype, (*c.data)[static_cast<std::size_t>(c.base)]) ? s.body : s.orelse, env, result))
+        if (exec(truthy(c.dtype, (*c.data)[static_cast<std::size_t>(c.base)]) ? s.body : s.orelse, env,
+                 result))
           return true;
         break;
       }
@@ -352,7 +379,7 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
     case TExprKind::Literal: {
       ScalarKind k = e.type.dtype;
       const auto& c = e.literal;
-      Num v = c.kind == frontend::ConstantValue::Kind::Float ? from_double(k, c.float_value)
+      Num v = c.kind == frontend::ConstantValue::Kind::Float  ? from_double(k, c.float_value)
               : c.kind == frontend::ConstantValue::Kind::Bool ? from_int(k, c.bool_value ? 1 : 0)
                                                               : from_int(k, c.int_value);
       return Value::of(FieldVal::scalar(k, v));
@@ -377,15 +404,21 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
         switch (op) {
           case UnaryOperator::UAdd: break;
           case UnaryOperator::USub:
-            if (num_class(k) == NumClass::Float) r.f = -r.f;
-            else if (num_class(k) == NumClass::Unsigned) r.u = 0 - r.u;
-            else r.i = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(r.i));
+            if (num_class(k) == NumClass::Float)
+              r.f = -r.f;
+            else if (num_class(k) == NumClass::Unsigned)
+              r.u = 0 - r.u;
+            else
+              r.i = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(r.i));
             break;
           case UnaryOperator::Not: r.i = !truthy(k, r); break;
           case UnaryOperator::Invert:
-            if (k == ScalarKind::Bool) r.i = !r.i;
-            else if (num_class(k) == NumClass::Unsigned) r.u = ~r.u;
-            else r.i = ~r.i;
+            if (k == ScalarKind::Bool)
+              r.i = !r.i;
+            else if (num_class(k) == NumClass::Unsigned)
+              r.u = ~r.u;
+            else
+              r.i = ~r.i;
             break;
         }
         return r;
@@ -408,8 +441,9 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
       const FieldVal &x = leaf(a, e), &y = leaf(b, e);
       ScalarKind k = x.dtype;
       CompareOperator op = e.compare_op;
-      return Value::of(elementwise({&x, &y}, ScalarKind::Bool,
-                                   [&](const Num* v) { return bool_num(compare(op, compare3(k, v[0], v[1]))); }));
+      return Value::of(elementwise({&x, &y}, ScalarKind::Bool, [&](const Num* v) {
+        return bool_num(compare(op, compare3(k, v[0], v[1])));
+      }));
     }
     case TExprKind::Ternary: {
       const FieldVal c = leaf(eval(*e.args[0], env), e);
@@ -428,7 +462,8 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
       auto i = static_cast<std::int64_t>(e.index);
       if (!f.ranges[pu].is_unbounded()) {
         if (!f.ranges[pu].contains(i))
-          fail(e.loc, "local index " + std::to_string(i) + " is outside " + e.dim.name + ": " + f.ranges[pu].str());
+          fail(e.loc,
+               "local index " + std::to_string(i) + " is outside " + e.dim.name + ": " + f.ranges[pu].str());
         f.base += (i - f.ranges[pu].lo) * f.strides[pu];
       }
       f.dims.erase(f.dims.begin() + p);
@@ -437,7 +472,8 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
       return Value::of(std::move(f));
     }
     case TExprKind::Builtin: return builtin(e, env);
-    case TExprKind::DomainCompare: fail(e.loc, "a domain condition can only be the first argument of concat_where");
+    case TExprKind::DomainCompare:
+      fail(e.loc, "a domain condition can only be the first argument of concat_where");
     case TExprKind::Call: {
       std::vector<Value> args;
       for (const auto& a : e.args) args.push_back(eval(*a, env));
@@ -452,14 +488,17 @@ Value Evaluator::eval(const TExpr& e, Env& env) {
 const Table& Evaluator::table(const frontend::FieldOffset& off, const frontend::SourceLocation& loc) const {
   auto it = ctx_.tables.find(off.name);
   if (it == ctx_.tables.end())
-    fail(loc, "no connectivity table '" + off.name + "': pass it as an array argument named '" + off.name + "'");
+    fail(loc,
+         "no connectivity table '" + off.name + "': pass it as an array argument named '" + off.name + "'");
   return it->second;
 }
 
 FieldVal Evaluator::shift(FieldVal f, const ShiftStep& s, Env& env, const TExpr& e) {
   const Dimension& src = s.offset.source;
   int p = f.find(src);
-  if (p < 0) fail(e.loc, "cannot shift " + f.describe() + " by '" + s.offset.name + "': no dimension '" + src.name + "'");
+  if (p < 0)
+    fail(e.loc,
+         "cannot shift " + f.describe() + " by '" + s.offset.name + "': no dimension '" + src.name + "'");
   auto pu = static_cast<std::size_t>(p);
   switch (s.kind) {
     case ShiftStep::Kind::Cartesian: {
@@ -502,7 +541,8 @@ FieldVal Evaluator::shift(FieldVal f, const ShiftStep& s, Env& env, const TExpr&
         std::int64_t io = idx.offset(si);
         bool ok = idx.is_valid(io);
         if (ok) {
-          sf[pu] += static_cast<std::int64_t>(to_double(idx.dtype, (*idx.data)[static_cast<std::size_t>(io)]));
+          sf[pu] +=
+              static_cast<std::int64_t>(to_double(idx.dtype, (*idx.data)[static_cast<std::size_t>(io)]));
           ok = covers(f, sf) && f.is_valid(f.offset(sf));
         }
         if (!ok) {
@@ -548,8 +588,10 @@ FieldVal Evaluator::gather(const FieldVal& f, const ShiftStep& s, const TExpr& e
   int pfrom = res.find(from), ploc = local ? res.find(*local) : -1;
   std::vector<int> pf(order.size(), -1);  // result dim -> f's dim
   for (std::size_t d = 0; d < order.size(); ++d) {
-    if (static_cast<int>(d) == pfrom) pf[d] = static_cast<int>(ps);
-    else if (static_cast<int>(d) != ploc) pf[d] = f.find(order[d]);
+    if (static_cast<int>(d) == pfrom)
+      pf[d] = static_cast<int>(ps);
+    else if (static_cast<int>(d) != ploc)
+      pf[d] = f.find(order[d]);
   }
   std::vector<std::int64_t> sub(f.dims.size());
   for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
@@ -564,9 +606,9 @@ FieldVal Evaluator::gather(const FieldVal& f, const ShiftStep& s, const TExpr& e
       if (pf[d] >= 0) sub[static_cast<std::size_t>(pf[d])] = idx[d];
     sub[ps] = v;
     if (!f.ranges[ps].is_unbounded() && !f.ranges[ps].contains(v))
-      fail(e.loc, "connectivity '" + s.offset.name + "' entry [" + std::to_string(row) + ", " + std::to_string(col) +
-                      "] is " + std::to_string(v) + ", outside the shifted field's range " + src.name + ": " +
-                      f.ranges[ps].str());
+      fail(e.loc, "connectivity '" + s.offset.name + "' entry [" + std::to_string(row) + ", " +
+                      std::to_string(col) + "] is " + std::to_string(v) +
+                      ", outside the shifted field's range " + src.name + ": " + f.ranges[ps].str());
     if (!covers(f, sub)) {
       (*res.valid)[static_cast<std::size_t>(off)] = 0;
       return;
@@ -593,13 +635,19 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
   ScalarKind k = f.dtype;
   Num init{0.0};
   NumClass c = num_class(k);
-  if (op == "neighbor_sum") init = from_int(k, 0);
-  else if (c == NumClass::Float) init.f = op == "max_over" ? -INFINITY : INFINITY;
-  else if (c == NumClass::Unsigned) init.u = op == "max_over" ? 0 : ~std::uint64_t{0};
+  if (op == "neighbor_sum")
+    init = from_int(k, 0);
+  else if (c == NumClass::Float)
+    init.f = op == "max_over" ? -INFINITY : INFINITY;
+  else if (c == NumClass::Unsigned)
+    init.u = op == "max_over" ? 0 : ~std::uint64_t{0};
   else {
     // the dtype's lowest / highest value
-    std::int64_t hi = k == ScalarKind::Int8 ? INT8_MAX : k == ScalarKind::Int16 ? INT16_MAX : k == ScalarKind::Int32 ? INT32_MAX
-                      : k == ScalarKind::Bool ? 1 : INT64_MAX;
+    std::int64_t hi = k == ScalarKind::Int8    ? INT8_MAX
+                      : k == ScalarKind::Int16 ? INT16_MAX
+                      : k == ScalarKind::Int32 ? INT32_MAX
+                      : k == ScalarKind::Bool  ? 1
+                                               : INT64_MAX;
     init.i = op == "max_over" ? (k == ScalarKind::Bool ? 0 : -hi - 1) : hi;
     init = normalize(k, init);
   }
@@ -616,9 +664,12 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
       std::int64_t o = f.offset(sub);
       if (!f.is_valid(o)) continue;
       Num v = (*f.data)[static_cast<std::size_t>(o)];
-      if (op == "neighbor_sum") acc = normalize(k, binop(BinaryOperator::Add, k, acc, v, dummy));
-      else if (op == "max_over") acc = compare3(k, v, acc) == 1 ? v : acc;
-      else acc = compare3(k, v, acc) == -1 ? v : acc;
+      if (op == "neighbor_sum")
+        acc = normalize(k, binop(BinaryOperator::Add, k, acc, v, dummy));
+      else if (op == "max_over")
+        acc = compare3(k, v, acc) == 1 ? v : acc;
+      else
+        acc = compare3(k, v, acc) == -1 ? v : acc;
     }
     (*res.data)[static_cast<std::size_t>(off)] = acc;
   });
@@ -691,8 +742,10 @@ Value Evaluator::builtin(const TExpr& e, Env& env) {
       if (num_class(k) == NumClass::Float) return from_double(k, std::fmod(v[0].f, v[1].f));
       if (truthy(k, v[1]) == false) fail(e.loc, "fmod: integer division by zero");
       Num r{0.0};
-      if (num_class(k) == NumClass::Unsigned) r.u = v[0].u % v[1].u;
-      else r.i = v[0].i % v[1].i;  // C semantics (sign of the dividend), as numpy.fmod
+      if (num_class(k) == NumClass::Unsigned)
+        r.u = v[0].u % v[1].u;
+      else
+        r.i = v[0].i % v[1].i;  // C semantics (sign of the dividend), as numpy.fmod
       return r;
     }));
   }
@@ -703,8 +756,10 @@ Value Evaluator::builtin(const TExpr& e, Env& env) {
   return Value::of(elementwise({&f}, e.type.dtype, [&](const Num* v) {
     Num r = v[0];
     if (n == "abs") {
-      if (num_class(k) == NumClass::Float) r.f = std::fabs(r.f);
-      else if (num_class(k) == NumClass::Signed) r.i = r.i < 0 ? -r.i : r.i;
+      if (num_class(k) == NumClass::Float)
+        r.f = std::fabs(r.f);
+      else if (num_class(k) == NumClass::Signed)
+        r.i = r.i < 0 ? -r.i : r.i;
       return r;
     }
     if (n == "isfinite") return bool_num(std::isfinite(r.f));
@@ -719,7 +774,8 @@ Value Evaluator::builtin(const TExpr& e, Env& env) {
 Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, Env& env, const TExpr& e) {
   if (a.is_tuple) {
     std::vector<Value> el;
-    for (std::size_t i = 0; i < a.elements.size(); ++i) el.push_back(concat_where(ce, a.elements[i], b.elements[i], env, e));
+    for (std::size_t i = 0; i < a.elements.size(); ++i)
+      el.push_back(concat_where(ce, a.elements[i], b.elements[i], env, e));
     return Value::tuple(std::move(el));
   }
   std::function<Cond(const TExpr&)> build = [&](const TExpr& c) -> Cond {
@@ -732,12 +788,14 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
       r.value = static_cast<std::int64_t>(to_double(v.dtype, (*v.data)[static_cast<std::size_t>(v.base)]));
       return r;
     }
-    if (c.kind == TExprKind::Binary && (c.binary_op == BinaryOperator::BitAnd || c.binary_op == BinaryOperator::BitOr)) {
+    if (c.kind == TExprKind::Binary &&
+        (c.binary_op == BinaryOperator::BitAnd || c.binary_op == BinaryOperator::BitOr)) {
       r.kind = c.binary_op == BinaryOperator::BitAnd ? Cond::And : Cond::Or;
       r.kids = {build(*c.args[0]), build(*c.args[1])};
       return r;
     }
-    if (c.kind == TExprKind::Unary && (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not)) {
+    if (c.kind == TExprKind::Unary &&
+        (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not)) {
       r.kind = Cond::Not;
       r.kids = {build(*c.args[0])};
       return r;
@@ -795,7 +853,8 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
     if (rx.size() == 0) h = ry;
     if (ry.size() == 0) h = rx;
     if (h.is_unbounded() || h.lo <= -kUnbounded || h.hi >= kUnbounded)
-      fail(e.loc, "concat_where: the extent of dimension '" + dims[d].name + "' is unbounded (no argument has it)");
+      fail(e.loc,
+           "concat_where: the extent of dimension '" + dims[d].name + "' is unbounded (no argument has it)");
     ranges[d] = h;
   }
   auto fill = [&](FieldVal& res) {
@@ -883,7 +942,8 @@ FieldVal level(const FieldVal& f, const Dimension& axis, std::int64_t k) {
 // All columns at once, one level at a time: the body's element-wise operations run over the
 // column dimensions (no data-dependent control flow, so every column takes the same path).
 void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>& args, const Value& init,
-                            std::vector<FieldVal>& outs, std::size_t pax, const frontend::SourceLocation& loc) {
+                            std::vector<FieldVal>& outs, std::size_t pax,
+                            const frontend::SourceLocation& loc) {
   const Range r = outs[0].ranges[pax];
   Value carry = init;
   for (std::int64_t step = 0; step < r.size(); ++step) {
@@ -891,7 +951,8 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
     Env env;
     env[def.params[0].name] = carry;
     for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
-      env[def.params[i + 1].name] = map_leaves(args[i], [&](const FieldVal& f) { return level(f, def.axis, k); });
+      env[def.params[i + 1].name] =
+          map_leaves(args[i], [&](const FieldVal& f) { return level(f, def.axis, k); });
     Value result;
     if (!exec(def.body, env, result)) fail(def.loc, "'" + def.name + "' ended without returning a value");
     std::vector<const FieldVal*> rl;
@@ -912,7 +973,8 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
   }
 }
 
-Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args, const frontend::SourceLocation& loc) {
+Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args,
+                      const frontend::SourceLocation& loc) {
   std::vector<const FieldVal*> leaves;
   for (const Value& v : args) flatten(v, leaves);
   std::vector<Dimension> dims = {def.axis};
@@ -931,7 +993,8 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
   // top, not at the top of the arguments); levels outside the arguments fail when read.
   if (auto it = call_domain_.find(def.axis.name); it != call_domain_.end()) ranges[pax] = it->second;
   if (ranges[pax].is_unbounded())
-    fail(loc, "scan operator '" + def.name + "' along '" + def.axis.name + "' needs an argument over '" + def.axis.name + "'");
+    fail(loc, "scan operator '" + def.name + "' along '" + def.axis.name + "' needs an argument over '" +
+                  def.axis.name + "'");
   // One result field per leaf of the return type.
   std::vector<FieldVal> outs;
   std::function<void(const frontend::Type&)> alloc = [&](const frontend::Type& t) {
@@ -986,7 +1049,8 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
       };
       Env env;
       env[def.params[0].name] = carry;
-      for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i) env[def.params[i + 1].name] = at(args[i]);
+      for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
+        env[def.params[i + 1].name] = at(args[i]);
       Value result;
       if (!exec(def.body, env, result)) fail(def.loc, "'" + def.name + "' ended without returning a value");
       std::vector<const FieldVal*> rl;

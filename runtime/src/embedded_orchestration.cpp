@@ -28,7 +28,9 @@ struct Num {
 
 Num convert(Num v, ScalarKind k) {
   if (k == ScalarKind::Bool) return Num::of_int(v.as_double() != 0.0 ? 1 : 0);
-  if (is_floating(k)) return Num::of_float(k == ScalarKind::Float32 ? static_cast<double>(static_cast<float>(v.as_double())) : v.as_double());
+  if (is_floating(k))
+    return Num::of_float(k == ScalarKind::Float32 ? static_cast<double>(static_cast<float>(v.as_double()))
+                                                  : v.as_double());
   return Num::of_int(v.is_float ? static_cast<std::int64_t>(v.f) : v.i);
 }
 
@@ -48,27 +50,35 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
   for (const auto& [n, f] : args.arrays)
     if (!known.count(n)) throw ArgumentError("unknown argument '" + n + "' (function '" + fn + "')");
   for (const auto& [n, v] : args.values)
-    if (!known.count(n) && !symbols.count(n)) throw ArgumentError("unknown argument '" + n + "' (function '" + fn + "')");
+    if (!known.count(n) && !symbols.count(n))
+      throw ArgumentError("unknown argument '" + n + "' (function '" + fn + "')");
   for (const auto& p : sig.params) {
     if (p.kind == Parameter::Kind::Array) {
       auto it = args.arrays.find(p.name);
-      if (it == args.arrays.end()) throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) + " array)");
-      bool table = p.dtype == ScalarType::Int32 && (it->second.dtype() == ScalarType::Int32 || it->second.dtype() == ScalarType::Int64);
+      if (it == args.arrays.end())
+        throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) +
+                            " array)");
+      bool table = p.dtype == ScalarType::Int32 &&
+                   (it->second.dtype() == ScalarType::Int32 || it->second.dtype() == ScalarType::Int64);
       if ((!table && it->second.dtype() != p.dtype) || it->second.ndim() != p.shape.size())
-        throw ArgumentError("argument '" + p.name + "': expected a " + std::string(to_string(p.dtype)) + " field with " +
-                            std::to_string(p.shape.size()) + " dimensions, got " + it->second.describe());
+        throw ArgumentError("argument '" + p.name + "': expected a " + std::string(to_string(p.dtype)) +
+                            " field with " + std::to_string(p.shape.size()) + " dimensions, got " +
+                            it->second.describe());
     } else if (!args.values.count(p.name)) {
-      throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) + " scalar)");
+      throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) +
+                          " scalar)");
     }
   }
 }
 
-
 class Orchestrated final : public Program {
  public:
   Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic)
-      : program_(std::move(p)), o_(*program_.orchestration), sig_(field_view_signature(program_)),
-        make_(std::move(make)), atomic_(atomic) {}
+      : program_(std::move(p)),
+        o_(*program_.orchestration),
+        sig_(field_view_signature(program_)),
+        make_(std::move(make)),
+        atomic_(atomic) {}
 
   const std::string& name() const override { return program_.name(); }
   const Signature& signature() const override { return sig_; }
@@ -83,8 +93,9 @@ class Orchestrated final : public Program {
         std::int64_t n = args.arrays.at(p.name).shape()[k];
         auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
         if (!fresh && it->second.second != n)
-          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " + p.type.dims[k].name +
-                              " but '" + it->second.first + "' is " + std::to_string(it->second.second) +
+          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
+                              p.type.dims[k].name + " but '" + it->second.first + "' is " +
+                              std::to_string(it->second.second) +
                               ": the fields of an orchestrated function have one size per dimension");
       }
     State s;
@@ -164,7 +175,8 @@ class Orchestrated final : public Program {
       case TExprKind::Binary: {
         if (e.type.dtype == ScalarKind::Bool) {  // `and` / `or` (short-circuit)
           bool a = eval(*e.args[0], s).as_double() != 0.0;
-          if (e.binary_op == BinaryOperator::BitAnd) return Num::of_int(a && eval(*e.args[1], s).as_double() != 0.0);
+          if (e.binary_op == BinaryOperator::BitAnd)
+            return Num::of_int(a && eval(*e.args[1], s).as_double() != 0.0);
           return Num::of_int(a || eval(*e.args[1], s).as_double() != 0.0);
         }
         Num a = eval(*e.args[0], s), b = eval(*e.args[1], s);
@@ -244,32 +256,41 @@ class Orchestrated final : public Program {
       }
       case OStmt::Kind::Bind: {
         std::vector<std::string> slots;
-        for (const std::string& src : st.sources) slots.push_back(src.empty() ? std::string() : s.binding.at(src));
+        for (const std::string& src : st.sources)
+          slots.push_back(src.empty() ? std::string() : s.binding.at(src));
         for (std::size_t i = 0; i < slots.size(); ++i) {
-          if (slots[i].empty()) s.binding.erase(st.targets[i]);
-          else s.binding[st.targets[i]] = slots[i];
+          if (slots[i].empty())
+            s.binding.erase(st.targets[i]);
+          else
+            s.binding[st.targets[i]] = slots[i];
         }
         return Flow::Normal;
       }
       case OStmt::Kind::Alloc: {
         auto it = s.alloc_slot.find(&st);
-        std::string slot = it != s.alloc_slot.end() ? it->second : "__local" + std::to_string(s.alloc_slot.size()) + "_" + st.targets[0];
+        std::string slot = it != s.alloc_slot.end()
+                               ? it->second
+                               : "__local" + std::to_string(s.alloc_slot.size()) + "_" + st.targets[0];
         s.alloc_slot[&st] = slot;
         std::vector<std::int64_t> shape;
         for (std::size_t d = 0; d < st.values.size(); ++d) {
           std::int64_t n = eval(*st.values[d], s).i;
-          if (n < 0) throw ProgramError(st.loc.str() + ": the size of a local field is negative (" + std::to_string(n) + ")");
+          if (n < 0)
+            throw ProgramError(st.loc.str() + ": the size of a local field is negative (" +
+                               std::to_string(n) + ")");
           // All fields share one size per dimension (frontend::dimension_size_symbols).
           const std::string& dim = st.type.dims[d].name;
           for (const TParam& p : o_.params)
             for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k)
               if (p.type.dims[k].name == dim && s.slots.at(p.name).shape()[k] != n)
-                throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) + " long along " + dim +
-                                   " but the field '" + p.name + "' is " + std::to_string(s.slots.at(p.name).shape()[k]) +
+                throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) +
+                                   " long along " + dim + " but the field '" + p.name + "' is " +
+                                   std::to_string(s.slots.at(p.name).shape()[k]) +
                                    ": the fields of an orchestrated function have one size per dimension");
           shape.push_back(n);
         }
-        s.slots.insert_or_assign(slot, Allocator::cpu().allocate(*scalar_type_from_string(to_string(st.type.dtype)), shape));
+        s.slots.insert_or_assign(
+            slot, Allocator::cpu().allocate(*scalar_type_from_string(to_string(st.type.dtype)), shape));
         s.binding[st.targets[0]] = slot;
         return Flow::Normal;
       }
@@ -306,9 +327,12 @@ class Orchestrated final : public Program {
       const TParam& tp = p.params[i];
       if (!tp.type.is_field()) {
         Num v = convert(eval(*st.args[i].scalar, s), tp.type.dtype);
-        if (tp.type.dtype == ScalarKind::Bool) a.values[tp.name] = v.i != 0;
-        else if (is_floating(tp.type.dtype)) a.values[tp.name] = v.f;
-        else a.values[tp.name] = v.i;
+        if (tp.type.dtype == ScalarKind::Bool)
+          a.values[tp.name] = v.i != 0;
+        else if (is_floating(tp.type.dtype))
+          a.values[tp.name] = v.f;
+        else
+          a.values[tp.name] = v.i;
         continue;
       }
       std::string slot = s.binding.at(st.args[i].field);

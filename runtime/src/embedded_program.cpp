@@ -61,8 +61,9 @@ std::vector<Param> params_of(const TypedDefinition& def) {
       q.kind = Param::Scalar;
       q.dtype = p.type.dtype;
     } else {
-      throw BackendError("parameter '" + p.name + "' of '" + def.name + "' has type " + frontend::to_string(p.type) +
-                          ", which cannot be passed as an argument (fields and scalars only)");
+      throw BackendError("parameter '" + p.name + "' of '" + def.name + "' has type " +
+                         frontend::to_string(p.type) +
+                         ", which cannot be passed as an argument (fields and scalars only)");
     }
     ps.push_back(q);
   }
@@ -123,18 +124,21 @@ void check(const FieldViewProgram& program, const std::vector<Param>& params, co
     if (it == args.arrays.end()) {
       if (args.values.count(p.name))
         throw ArgumentError("argument '" + p.name + "': expected a " + p.describe() + ", got a scalar");
-      throw ArgumentError(std::string(p.kind == Param::Table ? "missing connectivity table '" : "missing argument '") +
-                          p.name + "' (" + p.describe() + ")");
+      throw ArgumentError(
+          std::string(p.kind == Param::Table ? "missing connectivity table '" : "missing argument '") +
+          p.name + "' (" + p.describe() + ")");
     }
     const Field& f = it->second;
     if (p.kind == Param::Table) {
       if ((f.dtype() != ScalarType::Int32 && f.dtype() != ScalarType::Int64) || f.ndim() != 2)
-        throw ArgumentError("connectivity table '" + p.name + "': expected " + p.describe() + ", got " + f.describe());
+        throw ArgumentError("connectivity table '" + p.name + "': expected " + p.describe() + ", got " +
+                            f.describe());
       continue;
     }
     if (f.dtype() != type_of(p.dtype) || f.ndim() != p.dims.size())
-      throw ArgumentError("argument '" + p.name + "': expected a " + p.describe() + " (" + std::to_string(p.dims.size()) +
-                          " dimension" + (p.dims.size() == 1 ? "" : "s") + "), got " + f.describe());
+      throw ArgumentError("argument '" + p.name + "': expected a " + p.describe() + " (" +
+                          std::to_string(p.dims.size()) + " dimension" + (p.dims.size() == 1 ? "" : "s") +
+                          "), got " + f.describe());
   }
 }
 
@@ -210,7 +214,9 @@ std::string domain_str(const std::vector<Dimension>& dims, const std::vector<Ran
 class EmbeddedProgram final : public Program {
  public:
   explicit EmbeddedProgram(FieldViewProgram p)
-      : program_(std::move(p)), sig_(field_view_signature(*program_.definition)), params_(params_of(*program_.definition)) {}
+      : program_(std::move(p)),
+        sig_(field_view_signature(*program_.definition)),
+        params_(params_of(*program_.definition)) {}
 
   const std::string& name() const override { return program_.name(); }
   const Signature& signature() const override { return sig_; }
@@ -230,7 +236,8 @@ class EmbeddedProgram final : public Program {
         t.rows = f.shape()[0];
         t.cols = f.shape()[1];
         t.data.resize(static_cast<std::size_t>(f.size()));
-        for (std::int64_t i = 0; i < f.size(); ++i) t.data[static_cast<std::size_t>(i)] = read_element(f, i).i;
+        for (std::int64_t i = 0; i < f.size(); ++i)
+          t.data[static_cast<std::size_t>(i)] = read_element(f, i).i;
         widen(ctx, p.dims[0].name, {0, t.rows});
         ctx.tables.emplace(p.name, std::move(t));
       } else {
@@ -258,7 +265,8 @@ class EmbeddedProgram final : public Program {
         for (std::size_t i = 0; i < call.outs.size(); ++i) {
           const auto& out = call.outs[i];
           FieldVal& target = fields.at(out.name);
-          write(*leaves[i], target, output_domain(call, i, target, ev, env), call.callee->name, out.name, call.loc);
+          write(*leaves[i], target, output_domain(call, i, target, ev, env), call.callee->name, out.name,
+                call.loc);
           env[out.name] = Value::of(target);
           written.insert(out.name);
         }
@@ -299,7 +307,8 @@ class EmbeddedProgram final : public Program {
   // The domain of the call's output `i` in `target` (a field over [0, shape)): slices, its
   // domain= (its own from a tuple of domains, else the call's), or all.
   static std::vector<Range> output_domain(const frontend::ProgramCall& call, std::size_t i,
-                                          const FieldVal& target, Evaluator& ev, std::map<std::string, Value>& env) {
+                                          const FieldVal& target, Evaluator& ev,
+                                          std::map<std::string, Value>& env) {
     const frontend::ProgramCall::Out& out = call.outs[i];
     std::vector<Range> r = target.ranges;
     for (std::size_t d = 0; d < out.slices.size() && d < r.size(); ++d) {
@@ -321,8 +330,9 @@ class EmbeddedProgram final : public Program {
       std::int64_t lo = bound(*dr.lo), hi = bound(*dr.hi);
       const Range& whole = target.ranges[static_cast<std::size_t>(p)];
       if (lo < whole.lo || hi > whole.hi)
-        fail(call.loc, "domain= gives " + dr.dim.name + ": [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                           "), outside the output field '" + out.name + "' (" + dr.dim.name + ": " + whole.str() + ")");
+        fail(call.loc, "domain= gives " + dr.dim.name + ": [" + std::to_string(lo) + ", " +
+                           std::to_string(hi) + "), outside the output field '" + out.name + "' (" +
+                           dr.dim.name + ": " + whole.str() + ")");
       r[static_cast<std::size_t>(p)] = {lo, std::max(lo, hi)};
     }
     return r;
@@ -330,16 +340,16 @@ class EmbeddedProgram final : public Program {
 
   // Writes `value` into `target` over `domain` (target's dims), or throws when `value` does not
   // cover it or is undefined somewhere in it.
-  static void write(const FieldVal& value, FieldVal& target, const std::vector<Range>& domain, const std::string& op,
-                    const std::string& out, const frontend::SourceLocation& loc) {
+  static void write(const FieldVal& value, FieldVal& target, const std::vector<Range>& domain,
+                    const std::string& op, const std::string& out, const frontend::SourceLocation& loc) {
     FieldVal region = target;
     region.ranges = domain;
     std::vector<int> pos(target.dims.size());
     for (std::size_t d = 0; d < target.dims.size(); ++d) pos[d] = value.find(target.dims[d]);
     for (std::size_t d = 0; d < value.dims.size(); ++d)
       if (target.find(value.dims[d]) < 0)
-        fail(loc, "'" + op + "' returns a field over " + dims_str(value.dims) + " but '" + out + "' is over " +
-                      dims_str(target.dims));
+        fail(loc, "'" + op + "' returns a field over " + dims_str(value.dims) + " but '" + out +
+                      "' is over " + dims_str(target.dims));
     // An empty domain writes nothing, so nothing needs to cover it (a concat_where over it has
     // no points left to keep in any dimension).
     for (const Range& r : domain)
@@ -355,11 +365,14 @@ class EmbeddedProgram final : public Program {
       }
     }
     if (!covered)
-      fail(loc, "the result of '" + op + "' is computed over " + domain_str(value.dims, value.ranges) +
-                    ", which does not cover the output domain of '" + out + "' " + domain_str(target.dims, domain) +
-                    (shifted ? " (shifted reads need a larger input or a smaller output domain)"
-                             : " (an input is smaller than the output domain; pass larger inputs or a smaller output "
-                               "domain)"));
+      fail(loc,
+           "the result of '" + op + "' is computed over " + domain_str(value.dims, value.ranges) +
+               ", which does not cover the output domain of '" + out + "' " +
+               domain_str(target.dims, domain) +
+               (shifted
+                    ? " (shifted reads need a larger input or a smaller output domain)"
+                    : " (an input is smaller than the output domain; pass larger inputs or a smaller output "
+                      "domain)"));
     std::vector<std::int64_t> sub(value.dims.size());
     std::vector<std::pair<std::int64_t, Num>> updates;
     for_each_point(region, [&](const std::vector<std::int64_t>& idx, std::int64_t) {
@@ -369,9 +382,12 @@ class EmbeddedProgram final : public Program {
       std::int64_t o = value.offset(sub);
       if (!value.is_valid(o)) {
         std::string at;
-        for (std::size_t d = 0; d < idx.size(); ++d) at += (d ? ", " : "") + target.dims[d].name + "=" + std::to_string(idx[d]);
-        fail(loc, "the result of '" + op + "' is undefined at (" + at + ") of the output '" + out +
-                      "' (a neighbour that does not exist: -1 in a connectivity table, or a read outside a field)");
+        for (std::size_t d = 0; d < idx.size(); ++d)
+          at += (d ? ", " : "") + target.dims[d].name + "=" + std::to_string(idx[d]);
+        fail(
+            loc,
+            "the result of '" + op + "' is undefined at (" + at + ") of the output '" + out +
+                "' (a neighbour that does not exist: -1 in a connectivity table, or a read outside a field)");
       }
       updates.emplace_back(off, (*value.data)[static_cast<std::size_t>(o)]);
     });

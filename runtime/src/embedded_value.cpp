@@ -10,7 +10,8 @@ std::string Range::str() const {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
 }
 
-FieldVal FieldVal::allocate(ScalarKind dtype, std::vector<Dimension> dims, std::vector<Range> ranges, bool with_valid) {
+FieldVal FieldVal::allocate(ScalarKind dtype, std::vector<Dimension> dims, std::vector<Range> ranges,
+                            bool with_valid) {
   FieldVal f;
   f.dtype = dtype;
   f.dims = std::move(dims);
@@ -50,8 +51,7 @@ std::string FieldVal::describe() const {
   std::string s(frontend::to_string(dtype));
   if (dims.empty()) return s + " scalar";
   s += " over (";
-  for (std::size_t d = 0; d < dims.size(); ++d)
-    s += (d ? ", " : "") + dims[d].name + ": " + ranges[d].str();
+  for (std::size_t d = 0; d < dims.size(); ++d) s += (d ? ", " : "") + dims[d].name + ": " + ranges[d].str();
   return s + ")";
 }
 
@@ -149,17 +149,22 @@ void for_each_point(const FieldVal& f,
   std::size_t n = f.dims.size();
   std::vector<std::int64_t> idx(n);
   for (std::size_t d = 0; d < n; ++d) {
-    if (f.ranges[d].is_unbounded()) idx[d] = 0;
-    else if (f.ranges[d].size() == 0) return;
-    else idx[d] = f.ranges[d].lo;
+    if (f.ranges[d].is_unbounded())
+      idx[d] = 0;
+    else if (f.ranges[d].size() == 0)
+      return;
+    else
+      idx[d] = f.ranges[d].lo;
   }
   while (true) {
     fn(idx, f.offset(idx));
     bool carried = true;
     for (std::size_t d = n; carried && d-- > 0;) {
       if (f.ranges[d].is_unbounded()) continue;
-      if (++idx[d] < f.ranges[d].hi) carried = false;
-      else idx[d] = f.ranges[d].lo;
+      if (++idx[d] < f.ranges[d].hi)
+        carried = false;
+      else
+        idx[d] = f.ranges[d].lo;
     }
     if (carried) return;
   }
@@ -230,15 +235,19 @@ FieldVal elementwise(const std::vector<const FieldVal*>& ins, ScalarKind out,
         if (masked) ok = ok && ins[k]->is_valid(ok_off);
       }
       std::int64_t r = roff + (inner < nd ? i * res.strides[inner] : 0);
-      if (!ok) (*res.valid)[static_cast<std::size_t>(r)] = 0;
-      else rdata[r] = normalize(out, fn(args.data()));
+      if (!ok)
+        (*res.valid)[static_cast<std::size_t>(r)] = 0;
+      else
+        rdata[r] = normalize(out, fn(args.data()));
     }
     // Next point of the outer dimensions.
     bool carried = true;
     for (std::size_t d = inner; carried && d-- > 0;) {
       if (ranges[d].is_unbounded()) continue;
-      if (++idx[d] < ranges[d].hi) carried = false;
-      else idx[d] = ranges[d].lo;
+      if (++idx[d] < ranges[d].hi)
+        carried = false;
+      else
+        idx[d] = ranges[d].lo;
     }
     if (carried) break;
   }

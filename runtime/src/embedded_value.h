@@ -111,6 +111,7 @@ FieldVal elementwise(const std::vector<const FieldVal*>& ins, ScalarKind out,
 
 /// Calls `fn(idx, out_offset)` for every point of `f`'s bounded dimensions (unbounded ones are
 /// passed as index 0 and have stride 0), in row-major order.
-void for_each_point(const FieldVal& f, const std::function<void(const std::vector<std::int64_t>&, std::int64_t)>& fn);
+void for_each_point(const FieldVal& f,
+                    const std::function<void(const std::vector<std::int64_t>&, std::int64_t)>& fn);
 
 }  // namespace weir::runtime::embedded

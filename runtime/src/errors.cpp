@@ -10,8 +10,8 @@ namespace {
 // system's reason a tool stopped (the linker's "final link failed: No space left on device" has
 // no "error" in it, and the "collect2: error" line after it says nothing of the cause).
 bool is_failure_line(const std::string& l) {
-  for (const char* w : {"error", "fatal", "failed", "No space left", "Disk quota", "Killed", "Cannot allocate memory",
-                        "Read-only file system", "Permission denied"})
+  for (const char* w : {"error", "fatal", "failed", "No space left", "Disk quota", "Killed",
+                        "Cannot allocate memory", "Read-only file system", "Permission denied"})
     if (l.find(w) != std::string::npos) return true;
   return false;
 }
@@ -26,7 +26,8 @@ std::string first_error_lines(const std::string& output) {
   constexpr std::size_t kMax = 12;
   for (std::size_t i = 0; i < lines.size() && picked.size() < kMax; ++i) {
     if (!is_failure_line(lines[i])) continue;
-    for (std::size_t k = i; k < lines.size() && k < i + 3 && picked.size() < kMax; ++k) picked.push_back(lines[k]);
+    for (std::size_t k = i; k < lines.size() && k < i + 3 && picked.size() < kMax; ++k)
+      picked.push_back(lines[k]);
     i += 2;
   }
   if (picked.empty())
@@ -53,8 +54,8 @@ std::string compile_message(const std::string& program, const std::string& comma
 
 }  // namespace
 
-CompileError::CompileError(std::string program, std::string command, int exit_code, std::string compiler_output,
-                           std::string source_path)
+CompileError::CompileError(std::string program, std::string command, int exit_code,
+                           std::string compiler_output, std::string source_path)
     : RuntimeError(compile_message(program, command, exit_code, compiler_output, source_path)),
       program_(std::move(program)),
       command_(std::move(command)),

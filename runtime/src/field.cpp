@@ -28,7 +28,9 @@ Field Field::clone() const {
 std::string Field::describe() const { return std::string(to_string(dtype_)) + " " + shape_str(shape_); }
 
 std::string Field::checksum() const {
-  return detail::sha256_hex(std::string_view(static_cast<const char*>(data_ ? data_ : ""), data_ ? nbytes() : 0)).substr(0, 16);
+  return detail::sha256_hex(
+             std::string_view(static_cast<const char*>(data_ ? data_ : ""), data_ ? nbytes() : 0))
+      .substr(0, 16);
 }
 
 double Field::value_as_double(std::int64_t i) const {
@@ -74,8 +76,8 @@ Allocator::Allocator(DeviceType device, std::size_t alignment) : device_(device)
     throw BackendError("allocator for device " + std::string(to_string(device)) +
                        ": only CPU memory is supported so far (GPU comes with the CUDA backend)");
   if (alignment < alignof(std::max_align_t) || (alignment & (alignment - 1)) != 0)
-    throw BackendError("allocator alignment " + std::to_string(alignment) + " bytes: must be a power of two >= " +
-                       std::to_string(alignof(std::max_align_t)));
+    throw BackendError("allocator alignment " + std::to_string(alignment) +
+                       " bytes: must be a power of two >= " + std::to_string(alignof(std::max_align_t)));
 }
 
 Field Allocator::allocate(ScalarType dtype, std::vector<std::int64_t> shape) const {
@@ -83,7 +85,8 @@ Field Allocator::allocate(ScalarType dtype, std::vector<std::int64_t> shape) con
   if (item == 0) throw ArgumentError("cannot allocate an array of " + std::string(to_string(dtype)));
   std::int64_t n = 1;
   for (auto e : shape) {
-    if (e < 0) throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": negative extent");
+    if (e < 0)
+      throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": negative extent");
     if (e != 0 && n > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
       throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": size overflows");
     n *= e;

@@ -41,8 +41,9 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
     }
   }
   if (!def)
-    throw BackendError(file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
-                       (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
+    throw BackendError(
+        file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
+        (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
   const TypedDefinition& typed = l->checker.check(*def);
   FieldViewProgram p;
   p.definition = std::shared_ptr<const TypedDefinition>(l, &typed);
@@ -50,9 +51,11 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
   return p;
 }
 
-void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen);
+void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out,
+                std::set<const TypedDefinition*>& seen);
 
-void offsets_in(const TypedDefinition& d, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen) {
+void offsets_in(const TypedDefinition& d, std::map<std::string, FieldOffset>& out,
+                std::set<const TypedDefinition*>& seen) {
   if (!seen.insert(&d).second) return;
   std::function<void(const std::vector<TStmt>&)> stmts = [&](const std::vector<TStmt>& body) {
     for (const TStmt& s : body) {
@@ -65,16 +68,19 @@ void offsets_in(const TypedDefinition& d, std::map<std::string, FieldOffset>& ou
   for (const auto& c : d.calls) offsets_in(*c.callee, out, seen);
 }
 
-void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out, std::set<const TypedDefinition*>& seen) {
+void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out,
+                std::set<const TypedDefinition*>& seen) {
   for (const auto& a : e.args) offsets_in(*a, out, seen);
   for (const ShiftStep& s : e.shifts) {
-    if (s.kind == ShiftStep::Kind::Neighbor || s.kind == ShiftStep::Kind::AllNeighbors) out[s.offset.name] = s.offset;
+    if (s.kind == ShiftStep::Kind::Neighbor || s.kind == ShiftStep::Kind::AllNeighbors)
+      out[s.offset.name] = s.offset;
     if (s.index_field) offsets_in(*s.index_field, out, seen);
   }
   if (e.callee) offsets_in(*e.callee, out, seen);
 }
 
-Parameter array_param(const std::string& name, ScalarType dtype, const std::vector<std::string>& dims, bool written) {
+Parameter array_param(const std::string& name, ScalarType dtype, const std::vector<std::string>& dims,
+                      bool written) {
   Parameter p;
   p.name = name;
   p.kind = Parameter::Kind::Array;
@@ -111,7 +117,8 @@ FieldViewProgram load_field_view_program(const std::string& file, const std::str
   return finish(l, l->loader.load_file(file), name, file);
 }
 
-FieldViewProgram load_field_view_source(const std::string& text, const std::string& name, const std::string& path,
+FieldViewProgram load_field_view_source(const std::string& text, const std::string& name,
+                                        const std::string& path,
                                         const std::vector<std::string>& search_path) {
   auto l = std::make_shared<Loaded>(search_path);
   return finish(l, l->loader.load_source(SourceFile(path, text)), name, path);
@@ -122,7 +129,8 @@ std::vector<ConnectivityParameter> connectivities_of(const TypedDefinition& def)
   std::set<const TypedDefinition*> seen;
   offsets_in(def, offs, seen);
   std::vector<ConnectivityParameter> out;
-  for (const auto& [name, o] : offs) out.push_back({name, o.targets[0].name, o.source.name, o.targets[1].name});
+  for (const auto& [name, o] : offs)
+    out.push_back({name, o.targets[0].name, o.source.name, o.targets[1].name});
   return out;
 }
 
@@ -134,7 +142,8 @@ Signature field_view_signature(const TypedDefinition& def) {
     for (const auto& o : c.outs) written.insert(o.name);
   for (const TParam& p : def.params) {
     if (p.type.is_field()) {
-      sig.params.push_back(array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0));
+      sig.params.push_back(
+          array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0));
     } else if (p.type.is_scalar()) {
       Parameter s;
       s.name = p.name;
@@ -156,7 +165,8 @@ Signature field_view_signature(const TypedDefinition& def) {
     };
     flat(def.returns);
     for (std::size_t i = 0; i < leaves.size(); ++i) {
-      std::string name = leaves.size() == 1 && !def.returns.is_tuple() ? "__out" : "__out_" + std::to_string(i);
+      std::string name =
+          leaves.size() == 1 && !def.returns.is_tuple() ? "__out" : "__out_" + std::to_string(i);
       sig.params.push_back(array_param(name, dtype_of(leaves[i].dtype), dim_names(leaves[i]), true));
     }
   }

@@ -17,7 +17,7 @@ struct CompiledProgram::Impl {
   codegen::RunFn run = nullptr;
   codegen::FinalizeFn finalize = nullptr;
   codegen::LastErrorFn last_error = nullptr;
-  void* handle = nullptr;                        // weir_init's result
+  void* handle = nullptr;                            // weir_init's result
   std::map<std::string, std::int64_t> init_symbols;  // the symbols weir_init saw
 
   std::string error_text() const {
@@ -67,11 +67,13 @@ void default_openmp_wait_policy() {
   // that; never override what the user chose.
   static std::once_flag once;
   std::call_once(once, [] {
-    if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT")) ::setenv("OMP_WAIT_POLICY", "passive", 0);
+    if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT"))
+      ::setenv("OMP_WAIT_POLICY", "passive", 0);
   });
 }
 
-std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library, std::optional<Signature> expected) {
+std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library,
+                                                       std::optional<Signature> expected) {
   std::string where = library.string();
   // dlerror() is process-global: serialize dlopen/dlsym/dlerror sequences.
   static std::mutex mu;
@@ -94,7 +96,9 @@ std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library, 
   auto sym = [&](const char* name) {
     dlerror();
     void* p = dlsym(h, name);
-    if (!p) throw LoadError("cannot load " + where + ": it exports no '" + name + "' (not a program built by weir)");
+    if (!p)
+      throw LoadError("cannot load " + where + ": it exports no '" + name +
+                      "' (not a program built by weir)");
     return p;
   };
   auto abi = reinterpret_cast<codegen::AbiVersionFn>(sym(codegen::kSymAbiVersion));
@@ -115,7 +119,8 @@ std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library, 
   if (expected) {
     bool same = expected->params.size() == from_lib.params.size();
     for (std::size_t i = 0; same && i < from_lib.params.size(); ++i)
-      same = expected->params[i].name == from_lib.params[i].name && expected->params[i].kind == from_lib.params[i].kind;
+      same = expected->params[i].name == from_lib.params[i].name &&
+             expected->params[i].kind == from_lib.params[i].kind;
     if (!same)
       throw LoadError("cannot load " + where + ": it takes (" + from_lib.names() + ") but the SDFG '" +
                       expected->program_name + "' takes (" + expected->names() + ")");
@@ -124,7 +129,8 @@ std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library, 
   std::shared_ptr<CompiledProgram> p(new CompiledProgram());
   p->impl_ = std::move(impl);
   p->signature_ = expected ? std::move(*expected) : std::move(from_lib);
-  p->name_ = p->signature_.program_name.empty() ? std::string(pname ? pname : "") : p->signature_.program_name;
+  p->name_ =
+      p->signature_.program_name.empty() ? std::string(pname ? pname : "") : p->signature_.program_name;
   p->library_ = library;
   return p;
 }

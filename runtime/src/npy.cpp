@@ -27,14 +27,16 @@ struct DtypeInfo {
 };
 
 constexpr DtypeInfo kDtypes[] = {
-    {'f', 8, ScalarType::Float64}, {'f', 4, ScalarType::Float32}, {'i', 8, ScalarType::Int64},
-    {'i', 4, ScalarType::Int32},   {'i', 2, ScalarType::Int16},   {'i', 1, ScalarType::Int8},
-    {'u', 8, ScalarType::UInt64},  {'u', 4, ScalarType::UInt32},  {'u', 2, ScalarType::UInt16},
-    {'u', 1, ScalarType::UInt8},   {'b', 1, ScalarType::Bool},    {'c', 16, ScalarType::Complex128},
-    {'c', 8, ScalarType::Complex64},  {'f', 2, ScalarType::Float16},
+    {'f', 8, ScalarType::Float64},   {'f', 4, ScalarType::Float32}, {'i', 8, ScalarType::Int64},
+    {'i', 4, ScalarType::Int32},     {'i', 2, ScalarType::Int16},   {'i', 1, ScalarType::Int8},
+    {'u', 8, ScalarType::UInt64},    {'u', 4, ScalarType::UInt32},  {'u', 2, ScalarType::UInt16},
+    {'u', 1, ScalarType::UInt8},     {'b', 1, ScalarType::Bool},    {'c', 16, ScalarType::Complex128},
+    {'c', 8, ScalarType::Complex64}, {'f', 2, ScalarType::Float16},
 };
 
-[[noreturn]] void fail(const std::string& origin, const std::string& msg) { throw NpyError(origin + ": " + msg); }
+[[noreturn]] void fail(const std::string& origin, const std::string& msg) {
+  throw NpyError(origin + ": " + msg);
+}
 
 // A value of the header dict.
 struct HeaderValue {
@@ -173,7 +175,8 @@ void byteswap(unsigned char* data, std::size_t count, std::size_t item) {
 
 std::uint32_t read_le(std::string_view b, std::size_t at, std::size_t n) {
   std::uint32_t v = 0;
-  for (std::size_t i = 0; i < n; ++i) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + i])) << (8 * i);
+  for (std::size_t i = 0; i < n; ++i)
+    v |= static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + i])) << (8 * i);
   return v;
 }
 
@@ -187,7 +190,8 @@ std::optional<std::string> npy_descr(ScalarType t) {
 
 Field parse_npy(std::string_view bytes, const std::string& origin, const Allocator& allocator) {
   if (bytes.size() < kMagicLen + 2 || bytes.substr(0, kMagicLen) != std::string_view(kMagic, kMagicLen))
-    fail(origin, bytes.empty() ? "empty file, not a .npy file" : "not a .npy file (no \\x93NUMPY magic at the start)");
+    fail(origin, bytes.empty() ? "empty file, not a .npy file"
+                               : "not a .npy file (no \\x93NUMPY magic at the start)");
   int major = static_cast<unsigned char>(bytes[6]), minor = static_cast<unsigned char>(bytes[7]);
   if (major < 1 || major > 3)
     fail(origin, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
@@ -197,8 +201,8 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   if (bytes.size() < header_start) fail(origin, "truncated: the file ends inside the .npy preamble");
   std::size_t header_len = read_le(bytes, kMagicLen + 2, len_bytes);
   if (bytes.size() < header_start + header_len)
-    fail(origin, "truncated: the header says " + std::to_string(header_len) + " bytes but the file ends after " +
-                     std::to_string(bytes.size() - header_start));
+    fail(origin, "truncated: the header says " + std::to_string(header_len) +
+                     " bytes but the file ends after " + std::to_string(bytes.size() - header_start));
   std::string_view header = bytes.substr(header_start, header_len);
   auto dict = HeaderParser(header, origin).parse();
   for (const char* key : {"descr", "fortran_order", "shape"})
@@ -206,10 +210,12 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   const auto& descr = dict["descr"];
   if (descr.kind != HeaderValue::Kind::String)
     fail(origin, "unsupported dtype: structured arrays (a list 'descr') are not supported");
-  if (dict["fortran_order"].kind != HeaderValue::Kind::Bool) fail(origin, "corrupt .npy header: 'fortran_order' is not a bool");
+  if (dict["fortran_order"].kind != HeaderValue::Kind::Bool)
+    fail(origin, "corrupt .npy header: 'fortran_order' is not a bool");
   if (dict["fortran_order"].boolean)
     fail(origin, "Fortran-order arrays are not supported; save a C-order array (numpy.ascontiguousarray(a))");
-  if (dict["shape"].kind != HeaderValue::Kind::Tuple) fail(origin, "corrupt .npy header: 'shape' is not a tuple");
+  if (dict["shape"].kind != HeaderValue::Kind::Tuple)
+    fail(origin, "corrupt .npy header: 'shape' is not a tuple");
 
   const std::string& ds = descr.str;
   const DtypeInfo* info = nullptr;
@@ -227,21 +233,24 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   }
   if (!info)
     fail(origin, "unsupported dtype '" + ds +
-                     "' (weir reads bool, int8-64, uint8-64, float16-64, complex64 and complex128: '|b1', '|i1', '<i2', "
+                     "' (weir reads bool, int8-64, uint8-64, float16-64, complex64 and complex128: '|b1', "
+                     "'|i1', '<i2', "
                      "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<f2', '<f4', '<f8', '<c8', '<c16')");
 
   // The data size the shape claims, checked before allocating (a hostile shape overflows it).
   std::uint64_t bytes_needed = info->size;
   for (auto n : dict["shape"].tuple) {
-    if (n < 0) fail(origin, "corrupt .npy header: negative extent in shape " + shape_str(dict["shape"].tuple));
+    if (n < 0)
+      fail(origin, "corrupt .npy header: negative extent in shape " + shape_str(dict["shape"].tuple));
     if (n != 0 && bytes_needed > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(n))
-      fail(origin, "corrupt .npy header: shape " + shape_str(dict["shape"].tuple) + " has more bytes than any array");
+      fail(origin,
+           "corrupt .npy header: shape " + shape_str(dict["shape"].tuple) + " has more bytes than any array");
     bytes_needed *= static_cast<std::uint64_t>(n);
   }
   // (Before allocating: a small file must not make weir allocate what its header claims.)
   if (bytes.size() - (header_start + header_len) < bytes_needed)
-    fail(origin, "truncated: " + std::string(to_string(info->type)) + " " + shape_str(dict["shape"].tuple) + " needs " +
-                     std::to_string(bytes_needed) + " bytes of data, the file has " +
+    fail(origin, "truncated: " + std::string(to_string(info->type)) + " " + shape_str(dict["shape"].tuple) +
+                     " needs " + std::to_string(bytes_needed) + " bytes of data, the file has " +
                      std::to_string(bytes.size() - (header_start + header_len)));
   Field f = [&] {
     try {
@@ -253,11 +262,11 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   std::size_t data_start = header_start + header_len;
   std::size_t have = bytes.size() - data_start;
   if (have < f.nbytes())
-    fail(origin, "truncated: " + f.describe() + " needs " + std::to_string(f.nbytes()) + " bytes of data, the file has " +
-                     std::to_string(have));
+    fail(origin, "truncated: " + f.describe() + " needs " + std::to_string(f.nbytes()) +
+                     " bytes of data, the file has " + std::to_string(have));
   if (have > f.nbytes())
-    fail(origin, "corrupt: " + std::to_string(have - f.nbytes()) + " bytes after the data of " + f.describe() +
-                     " (not a single .npy array)");
+    fail(origin, "corrupt: " + std::to_string(have - f.nbytes()) + " bytes after the data of " +
+                     f.describe() + " (not a single .npy array)");
   std::memcpy(f.data(), bytes.data() + data_start, f.nbytes());
   // A complex number is two floats, each in the file's byte order.
   if (swap) {
@@ -291,7 +300,8 @@ Field read_npy(const std::filesystem::path& path, const Allocator& allocator) {
 std::string to_npy_bytes(const Field& field) {
   auto descr = npy_descr(field.dtype());
   if (!descr) throw NpyError("cannot write " + field.describe() + " as .npy: unsupported dtype");
-  std::string dict = "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shape_str(field.shape()) + ", }";
+  std::string dict =
+      "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shape_str(field.shape()) + ", }";
   // Pad with spaces so that preamble + header (ending in '\n') is a multiple of 64 bytes;
   // format 2.0 only when the header does not fit 1.0's 16-bit length.
   int major = 1;
@@ -323,7 +333,8 @@ void write_npy(const std::filesystem::path& path, const Field& field) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   // The system's reason ("No space left on device"), not only that it failed.
-  if (!out) fail(path.string(), std::string("write error") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+  if (!out)
+    fail(path.string(), std::string("write error") + (errno ? std::string(": ") + std::strerror(errno) : ""));
 }
 
 }  // namespace weir::runtime

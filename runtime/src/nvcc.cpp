@@ -38,8 +38,9 @@ fs::path find_nvcc() {
   if (fs::path p = find_program("nvcc"); !p.empty()) return p;
   const fs::path fallback = "/usr/local/cuda/bin/nvcc";
   if (access(fallback.c_str(), X_OK) == 0) return fallback;
-  throw RuntimeError("nvcc not found (CUDACXX is not set, no nvcc in PATH, none at /usr/local/cuda/bin/nvcc): "
-                     "install the CUDA toolkit or set CUDACXX");
+  throw RuntimeError(
+      "nvcc not found (CUDACXX is not set, no nvcc in PATH, none at /usr/local/cuda/bin/nvcc): "
+      "install the CUDA toolkit or set CUDACXX");
 }
 
 void check_gpu_arch(const std::string& arch) {
@@ -50,9 +51,11 @@ void check_gpu_arch(const std::string& arch) {
     if (suffix && j + 1 == arch.size() && arch[j] == 'a') return true;
     return j == arch.size();
   };
-  bool ok = (arch.rfind("sm_", 0) == 0 && digits_from(3, true)) || (arch.rfind("compute_", 0) == 0 && digits_from(8, false));
+  bool ok = (arch.rfind("sm_", 0) == 0 && digits_from(3, true)) ||
+            (arch.rfind("compute_", 0) == 0 && digits_from(8, false));
   if (!ok)
-    throw BackendError("--gpu-arch '" + arch + "': expected a CUDA architecture such as sm_90 (H100/H200/GH200), "
+    throw BackendError("--gpu-arch '" + arch +
+                       "': expected a CUDA architecture such as sm_90 (H100/H200/GH200), "
                        "sm_80 (A100) or compute_90");
 }
 

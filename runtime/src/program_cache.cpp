@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
-#include <cerrno>
-#include <cstdlib>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -34,7 +34,8 @@ class FileLock {
  public:
   FileLock(const fs::path& path, bool wait) {
     fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw CacheError("program cache: cannot open lock file " + path.string() + ": " + std::strerror(errno));
+    if (fd_ < 0)
+      throw CacheError("program cache: cannot open lock file " + path.string() + ": " + std::strerror(errno));
     int rc;
     while ((rc = ::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB))) != 0 && errno == EINTR) {
     }
@@ -134,18 +135,22 @@ fs::path ProgramCache::default_root() {
   if (auto d = env("WEIR_CACHE_DIR"); !d.empty()) return d;
   if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return fs::path(d) / "weir";
   if (auto d = env("HOME"); !d.empty()) return fs::path(d) / ".cache" / "weir";
-  throw CacheError("program cache: none of WEIR_CACHE_DIR, XDG_CACHE_HOME or HOME is set; set WEIR_CACHE_DIR");
+  throw CacheError(
+      "program cache: none of WEIR_CACHE_DIR, XDG_CACHE_HOME or HOME is set; set WEIR_CACHE_DIR");
 }
 
 fs::path ProgramCache::base() const { return root_ / "v1"; }
 
-fs::path ProgramCache::entry_directory(const std::string& key) const { return base() / key.substr(0, 2) / key; }
+fs::path ProgramCache::entry_directory(const std::string& key) const {
+  return base() / key.substr(0, 2) / key;
+}
 
 fs::path ProgramCache::failed_directory(const std::string& key) const { return base() / "failed" / key; }
 
 std::optional<CacheEntry> ProgramCache::lookup(const std::string& key) const {
   if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
-  CacheEntry e{key, entry_directory(key), entry_directory(key) / kLibraryName, entry_directory(key) / kSourceName};
+  CacheEntry e{key, entry_directory(key), entry_directory(key) / kLibraryName,
+               entry_directory(key) / kSourceName};
   auto text = read_file(e.directory / kManifestName);
   if (!text || json_limit_problem(*text)) return std::nullopt;  // unreadable: rebuilt like any corrupt entry
   try {
@@ -244,7 +249,8 @@ CacheStats ProgramCache::stats() const {
        it.increment(ec)) {
     if (it->is_regular_file(ec)) {
       s.bytes += it->file_size(ec);
-      if (it->path().filename() == kManifestName && it->path().parent_path().parent_path().parent_path() == base())
+      if (it->path().filename() == kManifestName &&
+          it->path().parent_path().parent_path().parent_path() == base())
         ++s.entries;
     }
   }

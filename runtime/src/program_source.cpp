@@ -14,17 +14,20 @@ bool is_field_view_reference(const std::string& reference) {
 
 CompilableProgram load_program_source(const std::string& reference) {
   if (is_field_view_reference(reference))
-    throw BackendError(reference + ": a field-view program (FILE.py::PROGRAM), not an SDFG file (.sdfg, .sdfgz)");
+    throw BackendError(reference +
+                       ": a field-view program (FILE.py::PROGRAM), not an SDFG file (.sdfg, .sdfgz)");
   CompilableProgram p;
   p.sdfg = std::shared_ptr<const SDFG>(load_sdfg(reference));
   p.origin = reference;
   return p;
 }
 
-FieldViewProgram load_field_view_reference(const std::string& reference, const std::vector<std::string>& search_path) {
+FieldViewProgram load_field_view_reference(const std::string& reference,
+                                           const std::vector<std::string>& search_path) {
   auto sep = reference.rfind("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 == reference.size())
-    throw BackendError(reference + ": name the program to run as FILE.py::NAME (a @program or @field_operator of the file)");
+    throw BackendError(
+        reference + ": name the program to run as FILE.py::NAME (a @program or @field_operator of the file)");
   return load_field_view_program(reference.substr(0, sep), reference.substr(sep + 2), search_path);
 }
 

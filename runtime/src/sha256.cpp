@@ -30,7 +30,8 @@ void Sha256::field(std::string_view bytes) {
 std::string Sha256::hex() {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
-  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), md, &n) != 1) throw RuntimeError("OpenSSL: SHA-256 failed");
+  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), md, &n) != 1)
+    throw RuntimeError("OpenSSL: SHA-256 failed");
   static const char* digits = "0123456789abcdef";
   std::string s;
   for (unsigned i = 0; i < n; ++i) {

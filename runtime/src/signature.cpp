@@ -56,9 +56,11 @@ Signature Signature::from_sdfg(const SDFG& sdfg) {
     }
     const DataDescriptor& d = it->second;
     if (d.kind == DataKind::Stream || d.kind == DataKind::Unknown)
-      throw ArgumentError("argument '" + name + "': a " + d.type_name + " container cannot be passed to a compiled program");
+      throw ArgumentError("argument '" + name + "': a " + d.type_name +
+                          " container cannot be passed to a compiled program");
     if (d.dtype.pointer_depth != 0 || !d.dtype.raw_json.empty() || size_of(d.dtype.base) == 0)
-      throw ArgumentError("argument '" + name + "': its dtype " + d.dtype.str() + " cannot be passed to a compiled program");
+      throw ArgumentError("argument '" + name + "': its dtype " + d.dtype.str() +
+                          " cannot be passed to a compiled program");
     p.dtype = d.dtype.base;
     p.written = written.count(name) != 0;
     p.returned = name.rfind("__return", 0) == 0;
@@ -85,11 +87,16 @@ Signature Signature::from_arglist_json(const std::string& program_name, const st
       Parameter p;
       p.name = e.at("name").get<std::string>();
       auto kind = e.at("kind").get<std::string>();
-      if (kind == "array") p.kind = Parameter::Kind::Array;
-      else if (kind == "scalar") p.kind = Parameter::Kind::Scalar;
-      else if (kind == "symbol") p.kind = Parameter::Kind::Symbol;
-      else throw LoadError("unknown argument kind '" + kind + "'");
-      auto dt = e.contains("dtype") ? scalar_type_from_string(e["dtype"].get<std::string>()) : ScalarType::Int64;
+      if (kind == "array")
+        p.kind = Parameter::Kind::Array;
+      else if (kind == "scalar")
+        p.kind = Parameter::Kind::Scalar;
+      else if (kind == "symbol")
+        p.kind = Parameter::Kind::Symbol;
+      else
+        throw LoadError("unknown argument kind '" + kind + "'");
+      auto dt =
+          e.contains("dtype") ? scalar_type_from_string(e["dtype"].get<std::string>()) : ScalarType::Int64;
       if (!dt) throw LoadError("unknown dtype " + e["dtype"].dump() + " of argument '" + p.name + "'");
       p.dtype = *dt;
       sig.params.push_back(std::move(p));

@@ -4,8 +4,8 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
-#include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/inline_sdfg.h"
 
 namespace weir::runtime::detail {
@@ -38,7 +38,8 @@ void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {
-  if (!program.definition && !program.orchestration) throw BackendError("an empty FieldViewProgram cannot be lowered");
+  if (!program.definition && !program.orchestration)
+    throw BackendError("an empty FieldViewProgram cannot be lowered");
   std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
                                                      : frontend::lower_to_sdfg(*program.definition);
   validate_or_throw(*sdfg);

@@ -92,7 +92,8 @@ bool substitute_in_code(CodeBlock& code, const std::map<std::string, std::string
   return true;
 }
 
-std::string substitute_in_expression(const std::string& expression, const std::map<std::string, std::string>& values) {
+std::string substitute_in_expression(const std::string& expression,
+                                     const std::map<std::string, std::string>& values) {
   if (values.empty()) return expression;
   auto tree = pycode::Code::parse(expression, "<assignment>");
   Values v(values);
@@ -100,7 +101,8 @@ std::string substitute_in_expression(const std::string& expression, const std::m
   return out ? out->text() : expression;
 }
 
-std::string rename_in_expression(const std::string& expression, const std::map<std::string, std::string>& names) {
+std::string rename_in_expression(const std::string& expression,
+                                 const std::map<std::string, std::string>& names) {
   std::map<std::string, std::string> as_values;
   for (const auto& [from, to] : names) as_values[from] = to;
   return substitute_in_expression(expression, as_values);

@@ -45,8 +45,7 @@ ControlFlowBlock::~ControlFlowBlock() = default;
 
 ControlFlowRegion* ControlFlowBlock::parent_region() const {
   // A branch body's parent is its ConditionalBlock, which is not a region.
-  if (parent_ && ControlFlowRegion::matches(parent_->kind()))
-    return static_cast<ControlFlowRegion*>(parent_);
+  if (parent_ && ControlFlowRegion::matches(parent_->kind())) return static_cast<ControlFlowRegion*>(parent_);
   return nullptr;
 }
 
@@ -80,8 +79,8 @@ void ControlFlowBlock::copy_common_to(ControlFlowBlock& b) const {
 ControlTransferBlock::ControlTransferBlock(BlockKind k, std::string lbl)
     : ControlFlowBlock(k, std::move(lbl)) {
   if (!matches(k))
-    throw IRError({}, "ControlTransferBlock needs Break, Continue or Return, got " +
-                          std::string(to_string(k)));
+    throw IRError({},
+                  "ControlTransferBlock needs Break, Continue or Return, got " + std::string(to_string(k)));
 }
 
 std::unique_ptr<ControlFlowBlock> ControlTransferBlock::clone() const {
@@ -102,19 +101,16 @@ bool InterstateEdge::is_unconditional() const {
 
 // --- ControlFlowRegion ---------------------------------------------------------------------
 
-ControlFlowRegion::ControlFlowRegion(std::string lbl)
-    : ControlFlowBlock(BlockKind::Region, std::move(lbl)) {}
-ControlFlowRegion::ControlFlowRegion(BlockKind k, std::string lbl)
-    : ControlFlowBlock(k, std::move(lbl)) {}
+ControlFlowRegion::ControlFlowRegion(std::string lbl) : ControlFlowBlock(BlockKind::Region, std::move(lbl)) {}
+ControlFlowRegion::ControlFlowRegion(BlockKind k, std::string lbl) : ControlFlowBlock(k, std::move(lbl)) {}
 ControlFlowRegion::~ControlFlowRegion() = default;
 
 SDFGState& ControlFlowRegion::add_state(std::string label, bool is_start) {
   return static_cast<SDFGState&>(add_block(std::make_unique<SDFGState>(std::move(label)), is_start));
 }
 
-LoopRegion& ControlFlowRegion::add_loop(std::string label, std::string loop_variable,
-                                        std::string init, std::string condition,
-                                        std::string update) {
+LoopRegion& ControlFlowRegion::add_loop(std::string label, std::string loop_variable, std::string init,
+                                        std::string condition, std::string update) {
   auto loop = std::make_unique<LoopRegion>(std::move(label));
   loop->loop_variable = std::move(loop_variable);
   loop->init_statement = {std::move(init), Language::Python};
@@ -147,8 +143,8 @@ ControlFlowBlock& ControlFlowRegion::add_block(std::unique_ptr<ControlFlowBlock>
 ControlFlowEdge& ControlFlowRegion::add_edge(BlockId src, BlockId dst, InterstateEdge data) {
   for (BlockId b : {src, dst})
     if (!has_block(b))
-      throw IRError(ref_of(*this), "add_edge: no block " + std::to_string(static_cast<long>(b)) +
-                                       " in " + region_name(*this));
+      throw IRError(ref_of(*this), "add_edge: no block " + std::to_string(static_cast<long>(b)) + " in " +
+                                       region_name(*this));
   auto id = static_cast<EdgeId>(edges_.size());
   edges_.push_back(ControlFlowEdge{id, src, dst, std::move(data)});
   link(id);
@@ -180,23 +176,23 @@ void ControlFlowRegion::remove_block(BlockId id) { take_block(id); }
 
 void ControlFlowRegion::remove_edge(EdgeId id) {
   if (id >= edges_.size() || !edges_[id])
-    throw IRError(ref_of(*this), "remove_edge: no interstate edge " + std::to_string(id) + " in " +
-                                     region_name(*this));
+    throw IRError(ref_of(*this),
+                  "remove_edge: no interstate edge " + std::to_string(id) + " in " + region_name(*this));
   unlink(id);
   edges_[id].reset();
 }
 
 void ControlFlowRegion::set_start_block(BlockId id) {
   if (id != kNoBlock && !has_block(id))
-    throw IRError(ref_of(*this), "set_start_block: no block " + std::to_string(id) + " in " +
-                                     region_name(*this));
+    throw IRError(ref_of(*this),
+                  "set_start_block: no block " + std::to_string(id) + " in " + region_name(*this));
   start_ = id;
 }
 
 std::unique_ptr<ControlFlowBlock> ControlFlowRegion::take_block(BlockId id) {
   if (!has_block(id))
-    throw IRError(ref_of(*this), "no block " + std::to_string(static_cast<long>(id)) + " in " +
-                                     region_name(*this));
+    throw IRError(ref_of(*this),
+                  "no block " + std::to_string(static_cast<long>(id)) + " in " + region_name(*this));
   // A detached block cannot keep edges into this region.
   for (EdgeId e : incident_edges(id)) {
     unlink(e);
@@ -216,13 +212,14 @@ std::vector<ControlFlowBlock*> ControlFlowRegion::blocks() const {
 }
 
 std::size_t ControlFlowRegion::num_blocks() const {
-  return static_cast<std::size_t>(std::count_if(blocks_.begin(), blocks_.end(), [](const auto& b) { return b != nullptr; }));
+  return static_cast<std::size_t>(
+      std::count_if(blocks_.begin(), blocks_.end(), [](const auto& b) { return b != nullptr; }));
 }
 
 ControlFlowBlock& ControlFlowRegion::block(BlockId id) const {
   if (!has_block(id))
-    throw IRError(ref_of(*this), "no block " + std::to_string(static_cast<long>(id)) + " in " +
-                                     region_name(*this));
+    throw IRError(ref_of(*this),
+                  "no block " + std::to_string(static_cast<long>(id)) + " in " + region_name(*this));
   return *blocks_[id];
 }
 
@@ -298,11 +295,11 @@ ControlFlowBlock& ControlFlowRegion::put_block(std::unique_ptr<ControlFlowBlock>
 
 void ControlFlowRegion::put_edge(const ControlFlowEdge& e) {
   if (e.id >= edges_.size() || edges_[e.id])
-    throw IRError(ref_of(*this), "put_edge: slot " + std::to_string(e.id) + " of " + region_name(*this) +
-                                     " is not free");
+    throw IRError(ref_of(*this),
+                  "put_edge: slot " + std::to_string(e.id) + " of " + region_name(*this) + " is not free");
   if (!has_block(e.src) || !has_block(e.dst))
-    throw IRError(ref_of(*this), "put_edge: an endpoint of edge " + std::to_string(e.id) + " is not a block of " +
-                                     region_name(*this));
+    throw IRError(ref_of(*this), "put_edge: an endpoint of edge " + std::to_string(e.id) +
+                                     " is not a block of " + region_name(*this));
   edges_[e.id] = e;
   link(e.id);
 }
@@ -425,7 +422,8 @@ std::unique_ptr<ControlFlowBlock> LoopRegion::clone() const {
 
 // --- ConditionalBlock ----------------------------------------------------------------------
 
-ConditionalBlock::ConditionalBlock(std::string lbl) : ControlFlowBlock(BlockKind::Conditional, std::move(lbl)) {}
+ConditionalBlock::ConditionalBlock(std::string lbl)
+    : ControlFlowBlock(BlockKind::Conditional, std::move(lbl)) {}
 ConditionalBlock::~ConditionalBlock() = default;
 
 ControlFlowRegion& ConditionalBlock::add_branch(std::optional<CodeBlock> condition, std::string label) {

@@ -28,19 +28,22 @@ std::optional<std::string> json_limit_problem(std::string_view text) {
         if (text[i] == '\\') ++i;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        return "at " + json_text_position(text, i) + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+        return "at " + json_text_position(text, i) + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
+               " levels";
     } else if (c == ']' || c == '}') {
       if (depth > 0) --depth;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       std::size_t end = i + 1;
-      while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
-                                   text[end] == 'e' || text[end] == 'E' || text[end] == '+' || text[end] == '-'))
+      while (end < text.size() &&
+             (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' || text[end] == 'e' ||
+              text[end] == 'E' || text[end] == '+' || text[end] == '-'))
         ++end;
       std::string number(text.substr(i, end - i));
       double v = std::strtod(number.c_str(), nullptr);
       if (std::isinf(v))
         return "at " + json_text_position(text, i) + ": number " +
-               (number.size() > 40 ? number.substr(0, 40) + "..." : number) + " is outside the range of a double";
+               (number.size() > 40 ? number.substr(0, 40) + "..." : number) +
+               " is outside the range of a double";
       i = end - 1;
     }
   }

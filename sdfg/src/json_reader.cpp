@@ -11,7 +11,8 @@ void JsonCursor::fail(const std::string& message) const {
 }
 
 JsonCursor JsonCursor::at(const char* key) const {
-  if (!v_->is_object()) fail(std::string("expected an object with key '") + key + "', found " + type_name_of(*v_));
+  if (!v_->is_object())
+    fail(std::string("expected an object with key '") + key + "', found " + type_name_of(*v_));
   auto it = v_->find(key);
   if (it == v_->end() || it->is_null()) fail(std::string("missing required key '") + key + "'");
   return JsonCursor(*it, file_, path_ + "/" + key, element_);
@@ -52,7 +53,8 @@ long long JsonCursor::integer() const {
 
 sym::Expr JsonCursor::expr() const {
   if (v_->is_number_integer()) return sym::Expr(v_->get<long long>());
-  if (!v_->is_string()) fail(std::string("expected a symbolic expression string, found ") + type_name_of(*v_));
+  if (!v_->is_string())
+    fail(std::string("expected a symbolic expression string, found ") + type_name_of(*v_));
   const auto& text = v_->get_ref<const std::string&>();
   try {
     return sym::Expr::parse(text);

@@ -14,10 +14,10 @@ bool is_ascii_identifier(std::string_view name) {
 
 bool is_python_keyword(std::string_view name) {
   static constexpr std::array<std::string_view, 35> kPythonKeywords = {
-      "False", "None",   "True",    "and",      "as",     "assert", "async", "await", "break",
-      "class", "continue", "def",   "del",      "elif",   "else",   "except", "finally", "for",
-      "from",  "global", "if",      "import",   "in",     "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",   "raise",   "return",   "try",    "while",  "with",  "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   return std::find(kPythonKeywords.begin(), kPythonKeywords.end(), name) != kPythonKeywords.end();
 }
 

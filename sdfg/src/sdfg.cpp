@@ -92,7 +92,8 @@ SDFG::~SDFG() = default;
 
 DataDescriptor& SDFG::add_data(const std::string& n, DataDescriptor desc) {
   if (!is_identifier(n))
-    throw IRError(ElementRef{name, {}, -1, -1, {}}, "data container name '" + n + "' is not a valid identifier");
+    throw IRError(ElementRef{name, {}, -1, -1, {}},
+                  "data container name '" + n + "' is not a valid identifier");
   if (arrays.count(n))
     throw IRError(ElementRef{name, {}, -1, -1, {}}, "data container '" + n + "' already exists");
   if (symbols.count(n))
@@ -100,7 +101,8 @@ DataDescriptor& SDFG::add_data(const std::string& n, DataDescriptor desc) {
   return arrays.emplace(n, std::move(desc)).first->second;
 }
 
-DataDescriptor& SDFG::add_array(const std::string& n, ScalarType t, std::vector<sym::Expr> shape, bool transient) {
+DataDescriptor& SDFG::add_array(const std::string& n, ScalarType t, std::vector<sym::Expr> shape,
+                                bool transient) {
   return add_data(n, DataDescriptor::make_array(t, std::move(shape), transient));
 }
 

@@ -35,7 +35,8 @@ std::size_t max_sdfg_bytes() {
 // gzread passes uncompressed files through unchanged, so one reader serves both forms.
 std::string read_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
+  if (std::filesystem::is_directory(path, ec))
+    throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw SdfgLoadError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
   const std::size_t limit = max_sdfg_bytes();
@@ -47,8 +48,9 @@ std::string read_file(const std::string& path) {
     if (out.size() > limit) {
       bool gz = gzdirect(f) == 0;
       gzclose(f);
-      throw SdfgLoadError(path, "", "", std::string(gz ? "decompressed size" : "size") + " exceeds the limit of " +
-                                            std::to_string(limit) + " bytes (set WEIR_MAX_SDFG_BYTES to raise it)");
+      throw SdfgLoadError(path, "", "",
+                          std::string(gz ? "decompressed size" : "size") + " exceeds the limit of " +
+                              std::to_string(limit) + " bytes (set WEIR_MAX_SDFG_BYTES to raise it)");
     }
   }
   // A truncated gzip stream ends with n == 0 and Z_BUF_ERROR, corrupt data with n < 0.
@@ -59,7 +61,8 @@ std::string read_file(const std::string& path) {
   gzclose(f);
   if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) {
     if (!gz) throw SdfgLoadError(path, "", "", "cannot read: " + msg);
-    std::string what = err == Z_BUF_ERROR ? "truncated gzip data (unexpected end of file)" : "corrupt gzip data (" + msg + ")";
+    std::string what = err == Z_BUF_ERROR ? "truncated gzip data (unexpected end of file)"
+                                          : "corrupt gzip data (" + msg + ")";
     throw SdfgLoadError(path, "", "", what + " at compressed byte " + std::to_string(offset));
   }
   return out;
@@ -104,8 +107,10 @@ void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& opt
   if (ec) fail(ec.message());
 }
 
-SdfgLoadError::SdfgLoadError(std::string file, std::string json_path, std::string element, std::string message)
-    : Error(file + ": " + (json_path.empty() ? "" : json_path + ": ") + (element.empty() ? "" : element + ": ") + message),
+SdfgLoadError::SdfgLoadError(std::string file, std::string json_path, std::string element,
+                             std::string message)
+    : Error(file + ": " + (json_path.empty() ? "" : json_path + ": ") +
+            (element.empty() ? "" : element + ": ") + message),
       file_(std::move(file)),
       json_path_(std::move(json_path)),
       element_(std::move(element)),

@@ -59,8 +59,10 @@ ConnectorMap read_connectors(const JsonCursor& attrs, const char* key) {
   if (!attrs.has(key)) return out;
   auto c = attrs.at(key);
   for (const auto& [name, v] : c.object()) {
-    if (v.is_null()) out.emplace(name, std::nullopt);
-    else out.emplace(name, read_dtype(c.member(name)));
+    if (v.is_null())
+      out.emplace(name, std::nullopt);
+    else
+      out.emplace(name, read_dtype(c.member(name)));
   }
   return out;
 }
@@ -132,7 +134,8 @@ class Reader {
     if (attrs.has("_arrays")) {
       auto arrs = attrs.at("_arrays");
       for (const auto& [k, v] : arrs.object())
-        sdfg->arrays.emplace(k, read_descriptor(arrs.member(k).with_element(sc.element() + ", container '" + k + "'")));
+        sdfg->arrays.emplace(
+            k, read_descriptor(arrs.member(k).with_element(sc.element() + ", container '" + k + "'")));
     }
     read_frame_code(attrs, "global_code", sdfg->global_code, sdfg->extra);
     read_frame_code(attrs, "init_code", sdfg->init_code, sdfg->extra);
@@ -169,11 +172,16 @@ class Reader {
     DataDescriptor d;
     d.type_name = c.at("type").string();
     const std::string& t = d.type_name;
-    if (t == "Scalar") d.kind = DataKind::Scalar;
-    else if (t == "Array") d.kind = DataKind::Array;
-    else if (t == "View" || t == "ArrayView") d.kind = DataKind::View;
-    else if (t == "ArrayReference") d.kind = DataKind::Reference;
-    else if (t == "Stream") d.kind = DataKind::Stream;
+    if (t == "Scalar")
+      d.kind = DataKind::Scalar;
+    else if (t == "Array")
+      d.kind = DataKind::Array;
+    else if (t == "View" || t == "ArrayView")
+      d.kind = DataKind::View;
+    else if (t == "ArrayReference")
+      d.kind = DataKind::Reference;
+    else if (t == "Stream")
+      d.kind = DataKind::Stream;
     else {
       // A descriptor class weir (and current DaCe) does not know, such as the old
       // "Reference": kept verbatim so that saving loses nothing; the validator reports it.
@@ -184,14 +192,22 @@ class Reader {
     auto a = c.at("attributes");
     // DaCe leaves out properties at their default; dtype's is int32.
     d.dtype = a.has("dtype") ? read_dtype(a.at("dtype")) : DataType::scalar(ScalarType::Int32);
-    if (a.has("shape")) d.shape = read_expr_list(a.at("shape"));
-    else if (d.kind == DataKind::Scalar) d.shape = {sym::Expr(1)};
-    else a.at("shape");  // fails: required
-    if (a.has("strides")) d.strides = read_expr_list(a.at("strides"));
-    else d.strides = DataDescriptor::row_major_strides(d.shape);
-    if (a.has("offset")) d.offset = read_expr_list(a.at("offset"));
-    else d.offset.assign(d.shape.size(), sym::Expr(0));
-    if (a.has("total_size")) d.total_size = a.at("total_size").expr();
+    if (a.has("shape"))
+      d.shape = read_expr_list(a.at("shape"));
+    else if (d.kind == DataKind::Scalar)
+      d.shape = {sym::Expr(1)};
+    else
+      a.at("shape");  // fails: required
+    if (a.has("strides"))
+      d.strides = read_expr_list(a.at("strides"));
+    else
+      d.strides = DataDescriptor::row_major_strides(d.shape);
+    if (a.has("offset"))
+      d.offset = read_expr_list(a.at("offset"));
+    else
+      d.offset.assign(d.shape.size(), sym::Expr(0));
+    if (a.has("total_size"))
+      d.total_size = a.at("total_size").expr();
     else {
       sym::Expr n(1);
       for (const auto& s : d.shape) n = n * s;
@@ -202,13 +218,15 @@ class Reader {
     if (a.has("transient")) d.transient = a.at("transient").boolean();
     if (a.has("optional")) d.optional = a.at("optional").boolean();
     if (a.has("may_alias")) d.may_alias = a.at("may_alias").boolean();
-    if (a.has("storage")) d.storage = read_enum<StorageType>(a.at("storage"), storage_type_from_string, "storage type");
+    if (a.has("storage"))
+      d.storage = read_enum<StorageType>(a.at("storage"), storage_type_from_string, "storage type");
     if (a.has("lifetime"))
-      d.lifetime = read_enum<AllocationLifetime>(a.at("lifetime"), allocation_lifetime_from_string, "allocation lifetime");
+      d.lifetime = read_enum<AllocationLifetime>(a.at("lifetime"), allocation_lifetime_from_string,
+                                                 "allocation lifetime");
     if (a.has("buffer_size")) d.buffer_size = a.at("buffer_size").expr();
     keep_unknown(a,
-                 {"dtype", "shape", "strides", "offset", "total_size", "start_offset", "alignment", "transient",
-                  "optional", "may_alias", "storage", "lifetime", "buffer_size"},
+                 {"dtype", "shape", "strides", "offset", "total_size", "start_offset", "alignment",
+                  "transient", "optional", "may_alias", "storage", "lifetime", "buffer_size"},
                  d.extra);
     return d;
   }
@@ -219,15 +237,18 @@ class Reader {
                         const std::string& path) {
     auto nodes = c.at("nodes");
     nodes.array();
-    for (std::size_t i = 0; i < nodes.size(); ++i) region.add_block(read_block(nodes.index(i), sdfg, qual, path));
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      region.add_block(read_block(nodes.index(i), sdfg, qual, path));
     auto count = static_cast<long long>(nodes.size());
     // Newer files say start_block, older ones start_state; null means "the unique source".
-    const char* start_key = c.has("start_block") ? "start_block" : (c.has("start_state") ? "start_state" : nullptr);
+    const char* start_key =
+        c.has("start_block") ? "start_block" : (c.has("start_state") ? "start_state" : nullptr);
     if (start_key) {
       auto s = c.at(start_key);
       long long idx = s.index_value();
       if (idx < 0 || idx >= count)
-        s.fail("start block " + std::to_string(idx) + " does not exist (" + std::to_string(count) + " blocks)");
+        s.fail("start block " + std::to_string(idx) + " does not exist (" + std::to_string(count) +
+               " blocks)");
       region.set_start_block(static_cast<BlockId>(idx));
     }
     if (!c.has("edges")) return;
@@ -237,10 +258,11 @@ class Reader {
       auto e = edges.index(i).with_element(c.element() + ", interstate edge " + std::to_string(i));
       long long src = e.at("src").index_value(), dst = e.at("dst").index_value();
       if (src < 0 || src >= count)
-        e.at("src").fail("edge source " + std::to_string(src) + " does not exist (" + std::to_string(count) + " blocks)");
-      if (dst < 0 || dst >= count)
-        e.at("dst").fail("edge destination " + std::to_string(dst) + " does not exist (" + std::to_string(count) +
+        e.at("src").fail("edge source " + std::to_string(src) + " does not exist (" + std::to_string(count) +
                          " blocks)");
+      if (dst < 0 || dst >= count)
+        e.at("dst").fail("edge destination " + std::to_string(dst) + " does not exist (" +
+                         std::to_string(count) + " blocks)");
       InterstateEdge ie;
       auto data = e.at("attributes").at("data");
       auto dt = data.at("type").string();
@@ -286,9 +308,12 @@ class Reader {
         loop->loop_condition = a.at("loop_condition").code();
       if (a.has("update_statement")) loop->update_statement = a.at("update_statement").code();
       if (a.has("inverted")) loop->inverted = a.at("inverted").boolean();
-      if (a.has("update_before_condition")) loop->update_before_condition = a.at("update_before_condition").boolean();
-      keep_unknown(a, {"loop_variable", "init_statement", "loop_condition", "update_statement", "inverted",
-                       "update_before_condition"}, loop->extra);
+      if (a.has("update_before_condition"))
+        loop->update_before_condition = a.at("update_before_condition").boolean();
+      keep_unknown(a,
+                   {"loop_variable", "init_statement", "loop_condition", "update_statement", "inverted",
+                    "update_before_condition"},
+                   loop->extra);
       read_region_body(c, *loop, sdfg, qual, path);
       return loop;
     }
@@ -327,8 +352,9 @@ class Reader {
       return cb;
     }
     if (type == "BreakBlock" || type == "ContinueBlock" || type == "ReturnBlock") {
-      BlockKind k = type == "BreakBlock" ? BlockKind::Break
-                    : type == "ContinueBlock" ? BlockKind::Continue : BlockKind::Return;
+      BlockKind k = type == "BreakBlock"      ? BlockKind::Break
+                    : type == "ContinueBlock" ? BlockKind::Continue
+                                              : BlockKind::Return;
       auto b = std::make_unique<ControlTransferBlock>(k, label);
       if (c0.has("attributes")) keep_unknown(c0.at("attributes"), {}, b->extra);
       return b;
@@ -345,9 +371,12 @@ class Reader {
       auto nc0 = nodes.index(i);
       nc0.object();
       std::string t = nc0.has("type") ? nc0.value()["type"].dump() : "?";
-      std::string lbl = nc0.has("label") && nc0.value()["label"].is_string() ? nc0.value()["label"].get<std::string>() : "";
+      std::string lbl =
+          nc0.has("label") && nc0.value()["label"].is_string() ? nc0.value()["label"].get<std::string>() : "";
       auto nc = nc0.with_element(state_el + ", node " + std::to_string(i) + " (" +
-                                 (nc0.has("type") && nc0.value()["type"].is_string() ? nc0.value()["type"].get<std::string>() : "?") +
+                                 (nc0.has("type") && nc0.value()["type"].is_string()
+                                      ? nc0.value()["type"].get<std::string>()
+                                      : "?") +
                                  (lbl.empty() ? "" : " '" + lbl + "'") + ")");
       auto node = read_node(nc, sdfg, qual);
       if (node->kind() == NodeKind::MapExit) {
@@ -368,14 +397,16 @@ class Reader {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       auto* exit = st.node(static_cast<NodeId>(i)).as<MapExit>();
       if (!exit) continue;
-      auto nc = nodes.index(i).with_element(state_el + ", node " + std::to_string(i) + " (MapExit '" + exit->label + "')");
+      auto nc = nodes.index(i).with_element(state_el + ", node " + std::to_string(i) + " (MapExit '" +
+                                            exit->label + "')");
       long long e = exit_entry[i];
       if (e < 0) nc.fail("map exit has no scope_entry");
       if (e >= count) nc.at("scope_entry").fail("scope entry " + std::to_string(e) + " does not exist");
       auto* entry = st.node(static_cast<NodeId>(e)).as<MapEntry>();
       if (!entry) nc.at("scope_entry").fail("scope entry " + std::to_string(e) + " is not a MapEntry");
       if (entry->exit != kNoNode && entry->exit != i)
-        nc.at("scope_entry").fail("map entry " + std::to_string(e) + " already has exit " + std::to_string(entry->exit));
+        nc.at("scope_entry")
+            .fail("map entry " + std::to_string(e) + " already has exit " + std::to_string(entry->exit));
       exit->map = entry->map;
       exit->entry = static_cast<NodeId>(e);
       entry->exit = static_cast<NodeId>(i);
@@ -388,10 +419,11 @@ class Reader {
       e.object();
       long long src = e.at("src").index_value(), dst = e.at("dst").index_value();
       if (src < 0 || src >= count)
-        e.at("src").fail("edge source node " + std::to_string(src) + " does not exist (" + std::to_string(count) + " nodes)");
+        e.at("src").fail("edge source node " + std::to_string(src) + " does not exist (" +
+                         std::to_string(count) + " nodes)");
       if (dst < 0 || dst >= count)
-        e.at("dst").fail("edge destination node " + std::to_string(dst) + " does not exist (" + std::to_string(count) +
-                         " nodes)");
+        e.at("dst").fail("edge destination node " + std::to_string(dst) + " does not exist (" +
+                         std::to_string(count) + " nodes)");
       auto connector = [&](const char* key) -> std::string {
         if (!e.value().is_object() || !e.value().contains(key))
           e.fail(std::string("missing required key '") + key + "'");
@@ -402,7 +434,8 @@ class Reader {
       };
       std::string sc = connector("src_connector"), dc = connector("dst_connector");
       Memlet m = read_memlet(e.at("attributes").at("data"));
-      st.add_edge(static_cast<NodeId>(src), std::move(sc), static_cast<NodeId>(dst), std::move(dc), std::move(m));
+      st.add_edge(static_cast<NodeId>(src), std::move(sc), static_cast<NodeId>(dst), std::move(dc),
+                  std::move(m));
     }
   }
 
@@ -437,14 +470,16 @@ class Reader {
       if (m->range.dims() != m->params.size())
         a.at("range").fail("map has " + std::to_string(m->params.size()) + " parameters but its range has " +
                            std::to_string(m->range.dims()) + " dimensions");
-      if (a.has("schedule")) m->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
+      if (a.has("schedule"))
+        m->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       if (a.has("unroll")) m->unroll = a.at("unroll").boolean();
       if (a.has("collapse")) m->collapse = static_cast<int>(a.at("collapse").integer());
       if (a.has("gpu_block_size")) {
         auto g = a.at("gpu_block_size");
         g.array();
         for (std::size_t i = 0; i < g.size(); ++i)
-          m->gpu_block_size.push_back(g.index(i).value().is_string() ? g.index(i).string() : g.index(i).value().dump());
+          m->gpu_block_size.push_back(g.index(i).value().is_string() ? g.index(i).string()
+                                                                     : g.index(i).value().dump());
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
       auto n = std::make_unique<MapEntry>(m);
@@ -461,15 +496,19 @@ class Reader {
         auto sm = a.at("symbol_mapping");
         for (const auto& [k, v] : sm.object()) n->symbol_mapping[k] = sm.member(k).expr();
       }
-      if (a.has("schedule")) n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
+      if (a.has("schedule"))
+        n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       known.insert({"sdfg", "symbol_mapping", "schedule", "label"});
       node = std::move(n);
     } else if (c.has("classpath") || a.has("classpath") || type == "Reduce") {
       // A library node: known ones are modelled, others kept opaque with all attributes.
       auto n = std::make_unique<LibraryNode>(label, type);
-      if (c.has("classpath")) n->classpath = c.at("classpath").string();
-      else if (a.has("classpath")) n->classpath = a.at("classpath").string();
-      if (a.has("schedule")) n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
+      if (c.has("classpath"))
+        n->classpath = c.at("classpath").string();
+      else if (a.has("classpath"))
+        n->classpath = a.at("classpath").string();
+      if (a.has("schedule"))
+        n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       if (a.has("implementation")) n->implementation = a.at("implementation").string();
       // `label` stays verbatim: a library node's attribute label is its name ("Reduce"),
       // not the node's label ("Reduce (Min), Axes: all").
@@ -518,16 +557,20 @@ class Reader {
       m.subset = read_subset(a.at("subset"));
     }
     if (a.has("other_subset")) m.other_subset = read_subset(a.at("other_subset"));
-    if (a.has("volume")) m.volume = a.at("volume").expr();
-    else if (a.has("num_accesses")) m.volume = a.at("num_accesses").expr();
-    else m.volume = m.subset.num_elements();
+    if (a.has("volume"))
+      m.volume = a.at("volume").expr();
+    else if (a.has("num_accesses"))
+      m.volume = a.at("num_accesses").expr();
+    else
+      m.volume = m.subset.num_elements();
     if (a.has("dynamic")) m.dynamic = a.at("dynamic").boolean();
     if (a.has("wcr")) m.wcr = a.at("wcr").string();
     if (a.has("wcr_nonatomic")) m.wcr_nonatomic = a.at("wcr_nonatomic").boolean();
     if (a.has("allow_oob")) m.allow_oob = a.at("allow_oob").boolean();
     if (a.has("is_data_src")) m.is_data_src = a.at("is_data_src").boolean();
-    keep_unknown(a, {"data", "subset", "other_subset", "volume", "dynamic", "wcr", "wcr_nonatomic", "allow_oob",
-                     "is_data_src"},
+    keep_unknown(a,
+                 {"data", "subset", "other_subset", "volume", "dynamic", "wcr", "wcr_nonatomic", "allow_oob",
+                  "is_data_src"},
                  m.extra, kDerivedMemletKeys);
     return m;
   }
@@ -536,7 +579,8 @@ class Reader {
 }  // namespace
 
 std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::string& origin) {
-  if (auto problem = json_limit_problem(text)) throw SdfgLoadError(origin, "/", "", "not valid JSON: " + *problem);
+  if (auto problem = json_limit_problem(text))
+    throw SdfgLoadError(origin, "/", "", "not valid JSON: " + *problem);
   json root;
   try {
     root = json::parse(text.begin(), text.end());
@@ -546,7 +590,8 @@ std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::stri
     std::string msg = e.what();
     // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ..."
     auto p = msg.find("] ");
-    throw SdfgLoadError(origin, "/", "", "not valid JSON: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
+    throw SdfgLoadError(origin, "/", "",
+                        "not valid JSON: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
   }
   return Reader(origin).read_sdfg(root);
 }

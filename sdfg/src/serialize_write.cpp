@@ -49,7 +49,9 @@ json subset_json(const Subset& s) {
   }
   json ranges = json::array();
   for (const auto& r : s.ranges())
-    ranges.push_back(json{{"start", r.start.dace_str()}, {"end", r.end.dace_str()}, {"step", r.step.dace_str()},
+    ranges.push_back(json{{"start", r.start.dace_str()},
+                          {"end", r.end.dace_str()},
+                          {"step", r.step.dace_str()},
                           {"tile", r.tile.dace_str()}});
   return json{{"type", "Range"}, {"ranges", ranges}};
 }
@@ -66,7 +68,8 @@ json descriptor_json(const DataDescriptor& d) {
     a["strides"] = exprs_json(d.strides);
     a["offset"] = exprs_json(d.offset);
     a["total_size"] = d.total_size.dace_str();
-    a["start_offset"] = d.start_offset.as_integer() ? json(*d.start_offset.as_integer()) : json(d.start_offset.dace_str());
+    a["start_offset"] =
+        d.start_offset.as_integer() ? json(*d.start_offset.as_integer()) : json(d.start_offset.dace_str());
     a["alignment"] = d.alignment;
     a["optional"] = d.optional ? json(*d.optional) : json(nullptr);
     a["may_alias"] = d.may_alias;
@@ -173,11 +176,13 @@ class Writer {
       ea["assignments"] = assignments;
       ea["condition"] = code_json(e->data.condition);
       put_unknown(ea, e->data.extra);
-      edges.push_back(json{{"type", "Edge"},
-                           {"attributes", {{"data", {{"type", "InterstateEdge"}, {"attributes", ea},
-                                                     {"label", interstate_label(e->data)}}}}},
-                           {"src", std::to_string(index[e->src])},
-                           {"dst", std::to_string(index[e->dst])}});
+      edges.push_back(
+          json{{"type", "Edge"},
+               {"attributes",
+                {{"data",
+                  {{"type", "InterstateEdge"}, {"attributes", ea}, {"label", interstate_label(e->data)}}}}},
+               {"src", std::to_string(index[e->src])},
+               {"dst", std::to_string(index[e->dst])}});
     }
     j["nodes"] = nodes;
     j["edges"] = edges;
@@ -266,7 +271,8 @@ class Writer {
         scope_exit = std::to_string(index[n->id()]);
       } else if (p != kNoNode) {
         scope_entry = std::to_string(index[p]);
-        if (auto* pe = st.node(p).as<MapEntry>(); pe && pe->exit != kNoNode) scope_exit = std::to_string(index[pe->exit]);
+        if (auto* pe = st.node(p).as<MapEntry>(); pe && pe->exit != kNoNode)
+          scope_exit = std::to_string(index[pe->exit]);
       }
       nj["scope_entry"] = scope_entry;
       nj["scope_exit"] = scope_exit;
@@ -328,9 +334,7 @@ class Writer {
         put_unknown(a, m.extra);
         break;
       }
-      case NodeKind::MapExit:
-        type = "MapExit";
-        break;
+      case NodeKind::MapExit: type = "MapExit"; break;
       case NodeKind::NestedSDFG: {
         auto& ns = *n.as<NestedSDFGNode>();
         type = "NestedSDFG";

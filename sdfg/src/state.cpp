@@ -66,7 +66,8 @@ IRError SDFGState::error(const std::string& msg, long node, long edge) const {
   r.block_path = path();
   r.node = node;
   r.edge = edge;
-  if (node >= 0 && has_node(static_cast<NodeId>(node))) r.node_label = nodes_[static_cast<std::size_t>(node)]->label;
+  if (node >= 0 && has_node(static_cast<NodeId>(node)))
+    r.node_label = nodes_[static_cast<std::size_t>(node)]->label;
   return IRError(std::move(r), msg);
 }
 
@@ -135,7 +136,8 @@ std::vector<EdgeId> SDFGState::add_memlet_path(const std::vector<NodeId>& path, 
                                                std::string src_conn, std::string dst_conn) {
   if (path.size() < 2) throw error("add_memlet_path needs at least two nodes");
   for (NodeId n : path)
-    if (!has_node(n)) throw error("add_memlet_path: no node " + id_str(n) + " in this state", static_cast<long>(n));
+    if (!has_node(n))
+      throw error("add_memlet_path: no node " + id_str(n) + " in this state", static_cast<long>(n));
   // Connectors of each hop: the caller's at both ends, IN_x/OUT_x through scope nodes.
   std::vector<std::string> out_conn(path.size()), in_conn(path.size());
   out_conn.front() = std::move(src_conn);
@@ -159,7 +161,8 @@ std::vector<EdgeId> SDFGState::add_memlet_path(const std::vector<NodeId>& path, 
 }
 
 void SDFGState::remove_edge(EdgeId id) {
-  if (!has_edge(id)) throw error("remove_edge: no edge " + std::to_string(id) + " in this state", -1, static_cast<long>(id));
+  if (!has_edge(id))
+    throw error("remove_edge: no edge " + std::to_string(id) + " in this state", -1, static_cast<long>(id));
   const DataflowEdge& e = *edges_[id];
   auto drop = [id](std::vector<EdgeId>& v) { v.erase(std::remove(v.begin(), v.end(), id), v.end()); };
   drop(out_[e.src]);
@@ -168,7 +171,8 @@ void SDFGState::remove_edge(EdgeId id) {
 }
 
 void SDFGState::remove_node(NodeId id) {
-  if (!has_node(id)) throw error("remove_node: no node " + id_str(id) + " in this state", static_cast<long>(id));
+  if (!has_node(id))
+    throw error("remove_node: no node " + id_str(id) + " in this state", static_cast<long>(id));
   // Copies: remove_edge edits the lists being walked.
   std::vector<EdgeId> incident = in_[id];
   incident.insert(incident.end(), out_[id].begin(), out_[id].end());
@@ -194,11 +198,13 @@ std::vector<Node*> SDFGState::nodes() const {
 }
 
 std::size_t SDFGState::num_nodes() const {
-  return static_cast<std::size_t>(std::count_if(nodes_.begin(), nodes_.end(), [](const auto& n) { return n != nullptr; }));
+  return static_cast<std::size_t>(
+      std::count_if(nodes_.begin(), nodes_.end(), [](const auto& n) { return n != nullptr; }));
 }
 
 const DataflowEdge& SDFGState::edge(EdgeId id) const {
-  if (!has_edge(id)) throw error("no edge " + std::to_string(id) + " in this state", -1, static_cast<long>(id));
+  if (!has_edge(id))
+    throw error("no edge " + std::to_string(id) + " in this state", -1, static_cast<long>(id));
   return *edges_[id];
 }
 
@@ -216,7 +222,8 @@ std::vector<const DataflowEdge*> SDFGState::edges() const {
 }
 
 std::size_t SDFGState::num_edges() const {
-  return static_cast<std::size_t>(std::count_if(edges_.begin(), edges_.end(), [](const auto& e) { return e.has_value(); }));
+  return static_cast<std::size_t>(
+      std::count_if(edges_.begin(), edges_.end(), [](const auto& e) { return e.has_value(); }));
 }
 
 const std::vector<EdgeId>& SDFGState::in_edges(NodeId n) const {
@@ -317,7 +324,8 @@ ScopeTree SDFGState::scope_tree() const {
     if (!n) continue;
     if (auto* e = n->as<MapEntry>()) {
       auto* x = has_node(e->exit) ? nodes_[e->exit]->as<MapExit>() : nullptr;
-      if (!x || x->entry != e->id()) throw error("unbalanced scopes: map entry has no matching exit", e->id());
+      if (!x || x->entry != e->id())
+        throw error("unbalanced scopes: map entry has no matching exit", e->id());
     } else if (auto* x = n->as<MapExit>()) {
       auto* e = has_node(x->entry) ? nodes_[x->entry]->as<MapEntry>() : nullptr;
       if (!e || e->exit != x->id()) throw error("unbalanced scopes: map exit has no matching entry", x->id());
@@ -420,7 +428,8 @@ std::vector<EdgeId> SDFGState::memlet_path(EdgeId e) const {
 }
 
 std::vector<NodeId> SDFGState::connected_component(NodeId n) const {
-  if (!has_node(n)) throw error("connected_component: no node " + id_str(n) + " in this state", static_cast<long>(n));
+  if (!has_node(n))
+    throw error("connected_component: no node " + id_str(n) + " in this state", static_cast<long>(n));
   // Vertices are node ids; removed ids are isolated vertices and never join n's component.
   UGraph g(nodes_.size());
   for (const auto& e : edges_)

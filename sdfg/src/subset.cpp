@@ -28,8 +28,10 @@ std::vector<std::string_view> split_top(std::string_view text, char sep) {
   std::size_t begin = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}')
+      --depth;
     else if (c == sep && depth == 0) {
       parts.push_back(text.substr(begin, i - begin));
       begin = i + 1;
@@ -48,7 +50,8 @@ Subset Subset::parse(std::string_view text) {
   if (blank(text)) return Subset();  // zero-dimensional
   for (std::string_view dim : split_top(text, ',')) {
     auto tok = split_top(dim, ':');
-    if (tok.size() > 4) throw sym::SymbolicError("too many ':' in subset dimension '" + std::string(dim) + "'");
+    if (tok.size() > 4)
+      throw sym::SymbolicError("too many ':' in subset dimension '" + std::string(dim) + "'");
     for (auto t : tok)
       if (blank(t))
         throw sym::SymbolicError("empty bound in subset dimension '" + std::string(dim) +

@@ -16,13 +16,10 @@
 
 namespace weir::sym {
 
-SymbolicError::SymbolicError(const std::string& message)
-    : weir::Error(message), message_(message) {}
+SymbolicError::SymbolicError(const std::string& message) : weir::Error(message), message_(message) {}
 
-SymbolicError::SymbolicError(const std::string& message, std::string_view text,
-                             std::size_t column)
-    : weir::Error(message + " at column " + std::to_string(column) + " in '" +
-                  std::string(text) + "'"),
+SymbolicError::SymbolicError(const std::string& message, std::string_view text, std::size_t column)
+    : weir::Error(message + " at column " + std::to_string(column) + " in '" + std::string(text) + "'"),
       message_(message),
       text_(text),
       column_(column) {}
@@ -53,9 +50,7 @@ using detail::Node;
 
 const Node& nd(const Expr& e) { return Access::node(e); }
 
-Expr make(Kind kind, std::vector<Expr> args) {
-  return Access::make(kind, 0, std::string(), std::move(args));
-}
+Expr make(Kind kind, std::vector<Expr> args) { return Access::make(kind, 0, std::string(), std::move(args)); }
 
 bool is_num(const Node& n) { return n.kind == Kind::Integer || n.kind == Kind::Boolean; }
 
@@ -64,24 +59,24 @@ Expr unbool(const Expr& e) { return nd(e).kind == Kind::Boolean ? Expr(nd(e).val
 
 bool is_atom(const Expr& e) {
   const Node& n = nd(e);
-  return !(n.kind == Kind::Integer || n.kind == Kind::Boolean || n.kind == Kind::Add ||
-           n.kind == Kind::Mul || n.factor_pow);
+  return !(n.kind == Kind::Integer || n.kind == Kind::Boolean || n.kind == Kind::Add || n.kind == Kind::Mul ||
+           n.factor_pow);
 }
 
 bool is_boolean_valued(const Expr& e) {
   switch (nd(e).kind) {
-    case Kind::Boolean: case Kind::Compare: case Kind::Not: case Kind::And: case Kind::Or:
-      return true;
-    default:
-      return false;
+    case Kind::Boolean:
+    case Kind::Compare:
+    case Kind::Not:
+    case Kind::And:
+    case Kind::Or: return true;
+    default: return false;
   }
 }
 
 // ---- checked int64 arithmetic: overflow is an error, never silent wrap-around ----
 
-[[noreturn]] void overflow() {
-  throw SymbolicError("integer overflow: the value does not fit in 64 bits");
-}
+[[noreturn]] void overflow() { throw SymbolicError("integer overflow: the value does not fit in 64 bits"); }
 long long add_ll(long long a, long long b) {
   long long r;
   if (__builtin_add_overflow(a, b, &r)) overflow();
@@ -125,7 +120,10 @@ unsigned long long mag(long long a) {
   return a < 0 ? 0ULL - static_cast<unsigned long long>(a) : static_cast<unsigned long long>(a);
 }
 unsigned long long gcd_u(unsigned long long a, unsigned long long b) {
-  while (b != 0) { a %= b; std::swap(a, b); }
+  while (b != 0) {
+    a %= b;
+    std::swap(a, b);
+  }
   return a;
 }
 // A gcd as a positive divisor to reduce by; 1 (no reduction) in the 2**63 corner case.
@@ -149,25 +147,22 @@ Expr detail::Access::make(Kind kind, long long value, std::string name, std::vec
   for (const Expr& a : n->args) mix(h, a.hash());
   n->hash = h;
   auto all_int = [&] {
-    return std::all_of(n->args.begin(), n->args.end(),
-                       [](const Expr& a) { return nd(a).integer_valued; });
+    return std::all_of(n->args.begin(), n->args.end(), [](const Expr& a) { return nd(a).integer_valued; });
   };
   switch (kind) {
-    case Kind::Add: case Kind::Mul: case Kind::Mod: case Kind::Min: case Kind::Max:
-      n->integer_valued = all_int();
-      break;
+    case Kind::Add:
+    case Kind::Mul:
+    case Kind::Mod:
+    case Kind::Min:
+    case Kind::Max: n->integer_valued = all_int(); break;
     case Kind::Pow: {
       const Node& e = nd(n->args[1]);
       n->factor_pow = e.kind == Kind::Integer && e.value >= 2 && is_atom(n->args[0]);
       n->integer_valued = e.kind == Kind::Integer && e.value >= 0 && nd(n->args[0]).integer_valued;
       break;
     }
-    case Kind::Div:
-      n->integer_valued = false;
-      break;
-    case Kind::Call:
-      n->integer_valued = n->name == "Abs" && all_int();
-      break;
+    case Kind::Div: n->integer_valued = false; break;
+    case Kind::Call: n->integer_valued = n->name == "Abs" && all_int(); break;
     default:  // Integer, Boolean, Symbol, FloorDiv, CeilDiv, Compare, Not, And, Or
       n->integer_valued = true;
   }
@@ -201,8 +196,8 @@ struct Mono {
   std::vector<Factor> f;  // sorted by base (Expr::compare_order), distinct bases
 };
 struct Poly {
-  long long c = 0;        // constant term
-  std::vector<Mono> m;    // non-constant monomials in canonical order, nonzero coefficients
+  long long c = 0;      // constant term
+  std::vector<Mono> m;  // non-constant monomials in canonical order, nonzero coefficients
 };
 
 // Canonical monomial order: higher degree first, then lexicographic on the factor sequence
@@ -254,8 +249,10 @@ Poly decompose(const Expr& e) {
   } else if (n.kind == Kind::Add) {
     p.m.reserve(n.args.size());
     for (const Expr& a : n.args) {
-      if (nd(a).kind == Kind::Integer) p.c = nd(a).value;
-      else p.m.push_back(mono_of(a));
+      if (nd(a).kind == Kind::Integer)
+        p.c = nd(a).value;
+      else
+        p.m.push_back(mono_of(a));
     }
   } else {
     p.m.push_back(mono_of(e));
@@ -267,8 +264,7 @@ Expr mono_expr(const Mono& m) {
   std::vector<Expr> items;
   items.reserve(m.f.size() + 1);
   if (m.coef != 1) items.push_back(Expr(m.coef));
-  for (const Factor& f : m.f)
-    items.push_back(f.exp == 1 ? f.base : make(Kind::Pow, {f.base, Expr(f.exp)}));
+  for (const Factor& f : m.f) items.push_back(f.exp == 1 ? f.base : make(Kind::Pow, {f.base, Expr(f.exp)}));
   if (items.size() == 1) return items[0];
   return make(Kind::Mul, std::move(items));
 }
@@ -349,11 +345,11 @@ Mono mul_mono(const Mono& a, const Mono& b) {
   r.f.reserve(a.f.size() + b.f.size());
   std::size_t i = 0, j = 0;
   while (i < a.f.size() || j < b.f.size()) {
-    int c = i == a.f.size() ? 1
-            : j == b.f.size() ? -1
-                              : Expr::compare_order(a.f[i].base, b.f[j].base);
-    if (c < 0) r.f.push_back(a.f[i++]);
-    else if (c > 0) r.f.push_back(b.f[j++]);
+    int c = i == a.f.size() ? 1 : j == b.f.size() ? -1 : Expr::compare_order(a.f[i].base, b.f[j].base);
+    if (c < 0)
+      r.f.push_back(a.f[i++]);
+    else if (c > 0)
+      r.f.push_back(b.f[j++]);
     else {
       r.f.push_back({a.f[i].base, add_ll(a.f[i].exp, b.f[j].exp)});
       ++i;
@@ -385,8 +381,7 @@ Poly mul_poly(const Poly& a, const Poly& b) {
 }
 
 bool mono_integer_valued(const Mono& m) {
-  return std::all_of(m.f.begin(), m.f.end(),
-                     [](const Factor& f) { return nd(f.base).integer_valued; });
+  return std::all_of(m.f.begin(), m.f.end(), [](const Factor& f) { return nd(f.base).integer_valued; });
 }
 
 unsigned long long content(const Poly& p) {
@@ -535,8 +530,10 @@ Expr minmax(Kind k, std::vector<Expr> in) {
   std::vector<Expr> args;
   std::optional<long long> best;
   auto take = [&](const Expr& x) {
-    if (auto v = x.as_integer()) best = !best ? *v : is_min ? std::min(*best, *v) : std::max(*best, *v);
-    else args.push_back(x);
+    if (auto v = x.as_integer())
+      best = !best ? *v : is_min ? std::min(*best, *v) : std::max(*best, *v);
+    else
+      args.push_back(x);
   };
   for (const Expr& x0 : in) {
     Expr x = unbool(x0);
@@ -617,18 +614,22 @@ std::optional<Poly> expand_pow(const Poly& p, long long k) {
   }
 }
 
-
 // One spelling per relation (a - b is not constant): an integer operand goes on the right
 // ("N > 0", "i < 5"); otherwise order relations use < or <= and == / != order their operands.
 Expr make_compare(std::string op, Expr a, Expr b) {
   bool swap;
-  if (a.is_integer() != b.is_integer()) swap = a.is_integer();
-  else if (op == "==" || op == "!=") swap = Expr::compare_order(a, b) > 0;
-  else swap = op == ">" || op == ">=";
+  if (a.is_integer() != b.is_integer())
+    swap = a.is_integer();
+  else if (op == "==" || op == "!=")
+    swap = Expr::compare_order(a, b) > 0;
+  else
+    swap = op == ">" || op == ">=";
   if (swap) {
     std::swap(a, b);
-    if (op[0] == '<') op[0] = '>';
-    else if (op[0] == '>') op[0] = '<';
+    if (op[0] == '<')
+      op[0] = '>';
+    else if (op[0] == '>')
+      op[0] = '<';
   }
   return Access::make(Kind::Compare, 0, std::move(op), {std::move(a), std::move(b)});
 }
@@ -668,7 +669,8 @@ Expr rebuild(const Expr& e, std::vector<Expr> args) {
     case Kind::Call: return Expr::call(n.name, std::move(args));
     case Kind::Compare: return Expr::compare(n.name, args[0], args[1]);
     case Kind::Not: return Expr::logical_not(args[0]);
-    case Kind::And: case Kind::Or: return logic(n.kind, std::move(args));
+    case Kind::And:
+    case Kind::Or: return logic(n.kind, std::move(args));
     default: return e;
   }
 }
@@ -799,7 +801,7 @@ Expr Expr::mod(Expr a, Expr b) {
   if (auto c = b.as_integer()) {
     if (*c == 0) division_by_zero("modulo");
     if (*c < 0) return -mod(-a, Expr(neg_ll(*c)));  // a % b == -((-a) % -b)
-    Split s = split_by(decompose(a), *c);            // multiples of c vanish
+    Split s = split_by(decompose(a), *c);           // multiples of c vanish
     if (s.r.m.empty()) return Expr(s.r.c);
     if (s.integer) {
       // (g*Y + s) % (g*c') == g*(Y % c') + s for 0 <= s < g.
@@ -873,15 +875,35 @@ Expr Expr::call(std::string fn, std::vector<Expr> args) {
   };
   if (fn == "Min" || fn == "min") return minmax(Kind::Min, std::move(args));
   if (fn == "Max" || fn == "max") return minmax(Kind::Max, std::move(args));
-  if (fn == "ceiling") { arity(1); return ceildiv(args[0], Expr(1)); }
-  if (fn == "floor") { arity(1); return floordiv(args[0], Expr(1)); }
-  if (fn == "int_floor") { arity(2); return floordiv(args[0], args[1]); }
-  if (fn == "int_ceil") { arity(2); return ceildiv(args[0], args[1]); }
-  if (fn == "Mod") { arity(2); return mod(args[0], args[1]); }
-  if (fn == "Pow") { arity(2); return pow(args[0], args[1]); }
-  if (fn == "Abs" || fn == "abs") { arity(1); return abs_of(args[0]); }
-  if (!fn.empty() && !is_identifier(fn))
-    throw SymbolicError("invalid function name '" + fn + "'");
+  if (fn == "ceiling") {
+    arity(1);
+    return ceildiv(args[0], Expr(1));
+  }
+  if (fn == "floor") {
+    arity(1);
+    return floordiv(args[0], Expr(1));
+  }
+  if (fn == "int_floor") {
+    arity(2);
+    return floordiv(args[0], args[1]);
+  }
+  if (fn == "int_ceil") {
+    arity(2);
+    return ceildiv(args[0], args[1]);
+  }
+  if (fn == "Mod") {
+    arity(2);
+    return mod(args[0], args[1]);
+  }
+  if (fn == "Pow") {
+    arity(2);
+    return pow(args[0], args[1]);
+  }
+  if (fn == "Abs" || fn == "abs") {
+    arity(1);
+    return abs_of(args[0]);
+  }
+  if (!fn.empty() && !is_identifier(fn)) throw SymbolicError("invalid function name '" + fn + "'");
   return Access::make(Kind::Call, 0, std::move(fn), std::move(args));
 }
 
@@ -889,13 +911,20 @@ Expr Expr::compare(const std::string& op, Expr a, Expr b) {
   a = unbool(a);
   b = unbool(b);
   bool (*test)(long long) = nullptr;
-  if (op == "<") test = [](long long d) { return d < 0; };
-  else if (op == "<=") test = [](long long d) { return d <= 0; };
-  else if (op == ">") test = [](long long d) { return d > 0; };
-  else if (op == ">=") test = [](long long d) { return d >= 0; };
-  else if (op == "==") test = [](long long d) { return d == 0; };
-  else if (op == "!=") test = [](long long d) { return d != 0; };
-  else throw SymbolicError("unknown comparison operator '" + op + "'");
+  if (op == "<")
+    test = [](long long d) { return d < 0; };
+  else if (op == "<=")
+    test = [](long long d) { return d <= 0; };
+  else if (op == ">")
+    test = [](long long d) { return d > 0; };
+  else if (op == ">=")
+    test = [](long long d) { return d >= 0; };
+  else if (op == "==")
+    test = [](long long d) { return d == 0; };
+  else if (op == "!=")
+    test = [](long long d) { return d != 0; };
+  else
+    throw SymbolicError("unknown comparison operator '" + op + "'");
   try {
     if (auto d = (a - b).as_integer()) return boolean(test(*d));
   } catch (const SymbolicError&) {  // overflow: undecided, keep the comparison
@@ -911,8 +940,8 @@ Expr Expr::logical_not(Expr a) {
   if (is_num(n)) return boolean(n.value == 0);
   if (n.kind == Kind::Not && is_boolean_valued(n.args[0])) return n.args[0];
   if (n.kind == Kind::Compare) {  // integers are totally ordered: not (a < b) is a >= b
-    static const std::map<std::string, std::string> inverse = {
-        {"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}, {"==", "!="}, {"!=", "=="}};
+    static const std::map<std::string, std::string> inverse = {{"<", ">="}, {"<=", ">"},  {">", "<="},
+                                                               {">=", "<"}, {"==", "!="}, {"!=", "=="}};
     return make_compare(inverse.at(n.name), n.args[0], n.args[1]);
   }
   return make(Kind::Not, {a});

@@ -23,16 +23,16 @@ class Evaluator {
   bool eval(const Expr& e, Rat& out) {
     const auto& a = e.args();
     switch (e.kind()) {
-      case Kind::Integer: case Kind::Boolean:
-        out = {e.value(), 1};
-        return true;
+      case Kind::Integer:
+      case Kind::Boolean: out = {e.value(), 1}; return true;
       case Kind::Symbol: {
         auto it = values_.find(e.name());
         if (it == values_.end()) return fail("unbound symbol '" + e.name() + "'");
         out = {it->second, 1};
         return true;
       }
-      case Kind::Add: case Kind::Mul: {
+      case Kind::Add:
+      case Kind::Mul: {
         Rat acc{e.kind() == Kind::Add ? 0 : 1, 1}, x;
         for (const Expr& t : a) {
           if (!eval(t, x)) return false;
@@ -42,14 +42,23 @@ class Evaluator {
         return true;
       }
       case Kind::Pow: return eval_pow(a[0], a[1], out);
-      case Kind::Div: case Kind::FloorDiv: case Kind::CeilDiv: case Kind::Mod: {
+      case Kind::Div:
+      case Kind::FloorDiv:
+      case Kind::CeilDiv:
+      case Kind::Mod: {
         Rat x, y, q;
         if (!eval(a[0], x) || !eval(a[1], y)) return false;
         if (y.n == 0) return fail("division by zero");
         if (!div(x, y, q)) return false;
-        if (e.kind() == Kind::Div) { out = q; return true; }
+        if (e.kind() == Kind::Div) {
+          out = q;
+          return true;
+        }
         long long f = floor_of(q);
-        if (e.kind() == Kind::FloorDiv) { out = {f, 1}; return true; }
+        if (e.kind() == Kind::FloorDiv) {
+          out = {f, 1};
+          return true;
+        }
         if (e.kind() == Kind::CeilDiv) {
           out = {q.d == 1 ? f : f + 1, 1};  // f < LLONG_MAX when q is not an integer
           return true;
@@ -58,7 +67,8 @@ class Evaluator {
         if (!mul(y, Rat{f, 1}, fy)) return false;
         return sub(x, fy, out);
       }
-      case Kind::Min: case Kind::Max: {
+      case Kind::Min:
+      case Kind::Max: {
         Rat best, x;
         for (std::size_t i = 0; i < a.size(); ++i) {
           if (!eval(a[i], x)) return false;
@@ -72,24 +82,35 @@ class Evaluator {
         if (!eval(a[0], x) || !eval(a[1], y)) return false;
         bool lt = less(x, y), eq = x.n == y.n && x.d == y.d, r = false;
         const std::string& op = e.name();
-        if (op == "<") r = lt;
-        else if (op == "<=") r = lt || eq;
-        else if (op == "==") r = eq;
-        else if (op == "!=") r = !eq;
-        else if (op == ">") r = !lt && !eq;
-        else if (op == ">=") r = !lt;
+        if (op == "<")
+          r = lt;
+        else if (op == "<=")
+          r = lt || eq;
+        else if (op == "==")
+          r = eq;
+        else if (op == "!=")
+          r = !eq;
+        else if (op == ">")
+          r = !lt && !eq;
+        else if (op == ">=")
+          r = !lt;
         out = {r ? 1 : 0, 1};
         return true;
       }
-      case Kind::Not: case Kind::And: case Kind::Or: {
+      case Kind::Not:
+      case Kind::And:
+      case Kind::Or: {
         Rat x;
         bool r = e.kind() == Kind::And;
         for (const Expr& t : a) {
           if (!eval(t, x)) return false;
           bool v = x.n != 0;
-          if (e.kind() == Kind::Not) r = !v;
-          else if (e.kind() == Kind::And) r = r && v;
-          else r = r || v;
+          if (e.kind() == Kind::Not)
+            r = !v;
+          else if (e.kind() == Kind::And)
+            r = r && v;
+          else
+            r = r || v;
         }
         out = {r ? 1 : 0, 1};
         return true;
@@ -123,8 +144,8 @@ class Evaluator {
       n = -n;
       d = -d;
     }
-    unsigned long long un = n < 0 ? 0ULL - static_cast<unsigned long long>(n)
-                                  : static_cast<unsigned long long>(n);
+    unsigned long long un =
+        n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
     auto g = static_cast<long long>(std::gcd(un, static_cast<unsigned long long>(d)));  // <= d
     if (g > 1) {
       n /= g;
@@ -151,14 +172,12 @@ class Evaluator {
   }
   bool mul(const Rat& x, const Rat& y, Rat& out) {
     long long n, d;
-    if (__builtin_mul_overflow(x.n, y.n, &n) || __builtin_mul_overflow(x.d, y.d, &d))
-      return overflow();
+    if (__builtin_mul_overflow(x.n, y.n, &n) || __builtin_mul_overflow(x.d, y.d, &d)) return overflow();
     return normalize(n, d, out);
   }
   bool div(const Rat& x, const Rat& y, Rat& out) {  // y != 0
     long long n, d;
-    if (__builtin_mul_overflow(x.n, y.d, &n) || __builtin_mul_overflow(x.d, y.n, &d))
-      return overflow();
+    if (__builtin_mul_overflow(x.n, y.d, &n) || __builtin_mul_overflow(x.d, y.n, &d)) return overflow();
     return normalize(n, d, out);
   }
   static bool less(const Rat& x, const Rat& y) {
@@ -212,8 +231,8 @@ long long Expr::evaluate(const std::map<std::string, long long>& values) const {
   Rat r;
   if (!ev.eval(*this, r)) throw SymbolicError(ev.error() + " in '" + str() + "'");
   if (r.d != 1)
-    throw SymbolicError("non-integer result " + std::to_string(r.n) + "/" + std::to_string(r.d) +
-                        " of '" + str() + "'");
+    throw SymbolicError("non-integer result " + std::to_string(r.n) + "/" + std::to_string(r.d) + " of '" +
+                        str() + "'");
   return r.n;
 }
 

@@ -28,8 +28,8 @@ enum class Tok { End, Int, Name, Dollar, Op, LParen, RParen, Comma, Assign, Dot 
 
 struct Token {
   Tok kind = Tok::End;
-  std::string_view text;   // the token's characters ('$N' includes the '$')
-  std::size_t pos = 0;     // 0-based offset
+  std::string_view text;         // the token's characters ('$N' includes the '$')
+  std::size_t pos = 0;           // 0-based offset
   unsigned long long value = 0;  // Int: the literal, <= 2**63 (larger is an error)
 };
 
@@ -115,15 +115,19 @@ class Parser {
       return;
     }
     auto two = [&](char a, char b) { return c == a && i + 1 < text_.size() && text_[i + 1] == b; };
-    if (two('*', '*') || two('/', '/') || two('<', '=') || two('>', '=') || two('=', '=') ||
-        two('!', '=')) {
+    if (two('*', '*') || two('/', '/') || two('<', '=') || two('>', '=') || two('=', '=') || two('!', '=')) {
       set(Tok::Op, start, i + 2);
       return;
     }
     switch (c) {
-      case '+': case '-': case '*': case '/': case '%': case '<': case '>': case '~':
-        set(Tok::Op, start, i + 1);
-        return;
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+      case '<':
+      case '>':
+      case '~': set(Tok::Op, start, i + 1); return;
       case '(': set(Tok::LParen, start, i + 1); return;
       case ')': set(Tok::RParen, start, i + 1); return;
       case ',': set(Tok::Comma, start, i + 1); return;
@@ -147,8 +151,10 @@ class Parser {
     while (i < text_.size() && (is_digit(text_[i]) || (text_[i] == '_' && i > start))) {
       if (text_[i] != '_') {
         unsigned d = static_cast<unsigned>(text_[i] - '0');
-        if (v > (kTwo63 - d) / 10) too_big = true;
-        else v = v * 10 + d;
+        if (v > (kTwo63 - d) / 10)
+          too_big = true;
+        else
+          v = v * 10 + d;
       }
       ++i;
     }
@@ -156,18 +162,22 @@ class Parser {
     bool is_float = i < text_.size() && (text_[i] == '.' || text_[i] == 'e' || text_[i] == 'E');
     if (is_float) {
       std::size_t j = i + 1;
-      while (j < text_.size() && (is_digit(text_[j]) || is_alpha(text_[j]) || text_[j] == '.' ||
-                                  ((text_[j] == '+' || text_[j] == '-') && (text_[j - 1] == 'e' || text_[j - 1] == 'E'))))
+      while (j < text_.size() &&
+             (is_digit(text_[j]) || is_alpha(text_[j]) || text_[j] == '.' ||
+              ((text_[j] == '+' || text_[j] == '-') && (text_[j - 1] == 'e' || text_[j - 1] == 'E'))))
         ++j;
       fail("floating-point literal '" + std::string(text_.substr(start, j - start)) +
-               "' is not supported (symbolic expressions are integer)", start);
+               "' is not supported (symbolic expressions are integer)",
+           start);
     }
     if (i < text_.size() && is_alpha(text_[i])) {
       std::size_t j = i;
       while (j < text_.size() && (is_alpha(text_[j]) || is_digit(text_[j]))) ++j;
       fail("invalid integer literal '" + std::string(text_.substr(start, j - start)) + "'", start);
     }
-    if (too_big) fail("integer literal " + std::string(text_.substr(start, i - start)) + " does not fit in 64 bits", start);
+    if (too_big)
+      fail("integer literal " + std::string(text_.substr(start, i - start)) + " does not fit in 64 bits",
+           start);
     set(Tok::Int, start, i);
     tok_.value = v;
   }
@@ -223,8 +233,8 @@ class Parser {
   Expr parse_comparison() {
     Expr left = parse_sum();
     std::optional<Expr> result;
-    while (tok_.kind == Tok::Op && (is_op("<") || is_op("<=") || is_op(">") || is_op(">=") ||
-                                    is_op("==") || is_op("!="))) {
+    while (tok_.kind == Tok::Op &&
+           (is_op("<") || is_op("<=") || is_op(">") || is_op(">=") || is_op("==") || is_op("!="))) {
       std::string op(tok_.text);
       std::size_t pos = tok_.pos;
       next();
@@ -286,7 +296,7 @@ class Parser {
       return at(pos, [&] {
         if (op == '+') return Expr() + x;  // +True is 1
         if (op == '-') return -x;
-        return -x - Expr(1);               // Python ~x == -x - 1
+        return -x - Expr(1);  // Python ~x == -x - 1
       });
     }
     return parse_power();
@@ -307,18 +317,14 @@ class Parser {
     Token t = tok_;
     switch (t.kind) {
       case Tok::Int:
-        if (t.value == kTwo63) fail("integer literal " + std::string(t.text) + " does not fit in 64 bits", t.pos);
+        if (t.value == kTwo63)
+          fail("integer literal " + std::string(t.text) + " does not fit in 64 bits", t.pos);
         next();
         return Expr(static_cast<long long>(t.value));
-      case Tok::Dollar:
-        next();
-        return at(t.pos, [&] { return Expr::symbol(std::string(t.text.substr(1))); });
-      case Tok::LParen:
-        return parse_parenthesized();
-      case Tok::Name:
-        break;
-      default:
-        unexpected();
+      case Tok::Dollar: next(); return at(t.pos, [&] { return Expr::symbol(std::string(t.text.substr(1))); });
+      case Tok::LParen: return parse_parenthesized();
+      case Tok::Name: break;
+      default: unexpected();
     }
     if (t.text == "True" || t.text == "False") {
       next();
@@ -347,10 +353,13 @@ class Parser {
     std::vector<Expr> items;
     bool tuple = false;
     while (tok_.kind != Tok::RParen) {
-      if (tok_.kind == Tok::End) fail("expected ')' to close '(' at column " + std::to_string(open + 1) + ", found end of expression", tok_.pos);
+      if (tok_.kind == Tok::End)
+        fail("expected ')' to close '(' at column " + std::to_string(open + 1) + ", found end of expression",
+             tok_.pos);
       items.push_back(parse_or());
       if (tok_.kind == Tok::End)
-        fail("expected ')' to close '(' at column " + std::to_string(open + 1) + ", found end of expression", tok_.pos);
+        fail("expected ')' to close '(' at column " + std::to_string(open + 1) + ", found end of expression",
+             tok_.pos);
       if (tok_.kind == Tok::Comma) {
         tuple = true;
         next();
@@ -382,8 +391,11 @@ class Parser {
         if (keywords) fail("positional argument after keyword argument", tok_.pos);
         args.push_back(parse_or());
       }
-      if (tok_.kind == Tok::Comma) next();
-      else if (tok_.kind != Tok::RParen) fail("expected ')' or ',' in call of " + std::string(fn.text) + ", found " + describe(tok_), tok_.pos);
+      if (tok_.kind == Tok::Comma)
+        next();
+      else if (tok_.kind != Tok::RParen)
+        fail("expected ')' or ',' in call of " + std::string(fn.text) + ", found " + describe(tok_),
+             tok_.pos);
     }
     next();
     if (fn.text == "symbol") {

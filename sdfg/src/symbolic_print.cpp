@@ -29,7 +29,8 @@ class Printer {
       case Kind::Mul:  // "-x" is unary; "-2*x" parses as (-2)*x, a product
         return e.args().size() == 2 && e.args()[0].as_integer() == -1 ? kUnary : kMul;
       case Kind::Pow: return kPow;
-      case Kind::Div: case Kind::Mod: return kMul;
+      case Kind::Div:
+      case Kind::Mod: return kMul;
       case Kind::FloorDiv: return is_unit_divisor(e) ? kAtom : kMul;  // floor(a) or a//b
       case Kind::Compare: return kCmp;
       case Kind::Not: return kNot;
@@ -51,8 +52,10 @@ class Printer {
       case Kind::Add:
         for (std::size_t i = 0; i < a.size(); ++i) {
           bool neg = is_negative_term(a[i]);
-          if (i == 0) out += neg ? "-" : "";
-          else out += neg ? " - " : " + ";
+          if (i == 0)
+            out += neg ? "-" : "";
+          else
+            out += neg ? " - " : " + ";
           emit_term_magnitude(a[i], neg, i == 0, out);
         }
         break;
@@ -70,13 +73,17 @@ class Printer {
       case Kind::Div: binary(a[0], "/", a[1], out); break;
       case Kind::Mod: binary(a[0], " % ", a[1], out); break;
       case Kind::FloorDiv:
-        if (is_unit_divisor(e)) call("floor", {a[0]}, out);
-        else binary(a[0], "//", a[1], out);
+        if (is_unit_divisor(e))
+          call("floor", {a[0]}, out);
+        else
+          binary(a[0], "//", a[1], out);
         break;
       case Kind::CeilDiv:
         out += "ceiling(";
-        if (is_unit_divisor(e)) emit(a[0], out);
-        else binary(a[0], "/", a[1], out);
+        if (is_unit_divisor(e))
+          emit(a[0], out);
+        else
+          binary(a[0], "/", a[1], out);
         out += ')';
         break;
       case Kind::Min: call("Min", a, out); break;
@@ -96,7 +103,8 @@ class Printer {
         out += "not ";
         wrap(a[0], kCmp, out);
         break;
-      case Kind::And: case Kind::Or:
+      case Kind::And:
+      case Kind::Or:
         for (std::size_t i = 0; i < a.size(); ++i) {
           if (i > 0) out += e.kind() == Kind::And ? " and " : " or ";
           wrap(a[i], e.kind() == Kind::And ? kNot : kAnd, out);
@@ -147,7 +155,8 @@ class Printer {
     std::string coef;
     if (a[0].kind() == Kind::Integer) {
       long long c = a[0].value();
-      unsigned long long m = c < 0 ? 0ULL - static_cast<unsigned long long>(c) : static_cast<unsigned long long>(c);
+      unsigned long long m =
+          c < 0 ? 0ULL - static_cast<unsigned long long>(c) : static_cast<unsigned long long>(c);
       if (m != 1) coef = std::to_string(m);
       first = 1;
     }

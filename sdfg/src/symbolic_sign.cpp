@@ -36,9 +36,11 @@ Signs max1(Signs x, Signs y) { return x > y ? x : y; }
 Signs signs(const Expr& e) {
   const auto& a = e.args();
   switch (e.kind()) {
-    case Kind::Integer: case Kind::Boolean: return of_value(e.value());
+    case Kind::Integer:
+    case Kind::Boolean: return of_value(e.value());
     case Kind::Symbol: return kZero | kPos;
-    case Kind::Add: case Kind::Mul: {
+    case Kind::Add:
+    case Kind::Mul: {
       Signs r = signs(a[0]);
       for (std::size_t i = 1; i < a.size(); ++i)
         r = lift(r, signs(a[i]), e.kind() == Kind::Add ? add1 : mul1);
@@ -53,7 +55,9 @@ Signs signs(const Expr& e) {
       }
       return b == kPos ? kPos : kAny;
     }
-    case Kind::Div: case Kind::FloorDiv: case Kind::CeilDiv: {
+    case Kind::Div:
+    case Kind::FloorDiv:
+    case Kind::CeilDiv: {
       Signs d = signs(a[1]) & (kNeg | kPos);  // a divisor is nonzero where defined
       if (d == 0) return kAny;
       Signs q = lift(signs(a[0]), d, mul1);
@@ -67,13 +71,17 @@ Signs signs(const Expr& e) {
       if (d == kNeg) return kNeg | kZero;
       return kAny;
     }
-    case Kind::Min: case Kind::Max: {
+    case Kind::Min:
+    case Kind::Max: {
       Signs r = signs(a[0]);
       for (std::size_t i = 1; i < a.size(); ++i)
         r = lift(r, signs(a[i]), e.kind() == Kind::Min ? min1 : max1);
       return r;
     }
-    case Kind::Compare: case Kind::Not: case Kind::And: case Kind::Or: return kZero | kPos;
+    case Kind::Compare:
+    case Kind::Not:
+    case Kind::And:
+    case Kind::Or: return kZero | kPos;
     case Kind::Call:
       if (e.name() == "Abs" && a.size() == 1) {
         Signs s = signs(a[0]);

@@ -24,33 +24,55 @@ std::string_view name_of(const std::array<std::string_view, N>& names, E e) {
 }
 
 constexpr std::array<std::string_view, 15> kScalarNames = {
-    "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16", "uint32",
-    "uint64",  "float16", "float32", "float64", "complex64", "complex128", "void"};
+    "bool",   "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16", "uint32",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128", "void"};
 
 constexpr std::array<std::string_view, 15> kScalarCpp = {
-    "bool",     "int8_t",  "int16_t", "int32_t", "int64_t",
-    "uint8_t",  "uint16_t", "uint32_t", "uint64_t",
+    "bool",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
     "_Float16",  // no standard C++20 half type; GCC/Clang extension
-    "float",    "double",  "std::complex<float>", "std::complex<double>", "void"};
+    "float",
+    "double",
+    "std::complex<float>",
+    "std::complex<double>",
+    "void"};
 
 constexpr std::array<std::size_t, 15> kScalarSize = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 0};
 
 constexpr std::array<std::string_view, 15> kStorageNames = {
-    "Default",      "Register",   "CPU_Pinned",     "CPU_Heap",           "CPU_ThreadLocal",
-    "GPU_Global",   "GPU_Shared", "FPGA_Global",    "FPGA_Local",         "FPGA_Registers",
-    "FPGA_ShiftRegister", "SVE_Register", "Snitch_TCDM", "Snitch_L2",     "Snitch_SSR"};
+    "Default",     "Register",    "CPU_Pinned", "CPU_Heap",       "CPU_ThreadLocal",    "GPU_Global",
+    "GPU_Shared",  "FPGA_Global", "FPGA_Local", "FPGA_Registers", "FPGA_ShiftRegister", "SVE_Register",
+    "Snitch_TCDM", "Snitch_L2",   "Snitch_SSR"};
 
-constexpr std::array<std::string_view, 16> kScheduleNames = {
-    "Default",        "Sequential",      "MPI",           "CPU_Multicore",
-    "CPU_Persistent", "Unrolled",        "SVE_Map",       "GPU_Default",
-    "GPU_Device",     "GPU_ThreadBlock", "GPU_ThreadBlock_Dynamic", "GPU_Persistent",
-    "FPGA_Device",    "FPGA_Multi_Pumped", "Snitch",      "Snitch_Multicore"};
+constexpr std::array<std::string_view, 16> kScheduleNames = {"Default",
+                                                             "Sequential",
+                                                             "MPI",
+                                                             "CPU_Multicore",
+                                                             "CPU_Persistent",
+                                                             "Unrolled",
+                                                             "SVE_Map",
+                                                             "GPU_Default",
+                                                             "GPU_Device",
+                                                             "GPU_ThreadBlock",
+                                                             "GPU_ThreadBlock_Dynamic",
+                                                             "GPU_Persistent",
+                                                             "FPGA_Device",
+                                                             "FPGA_Multi_Pumped",
+                                                             "Snitch",
+                                                             "Snitch_Multicore"};
 
-constexpr std::array<std::string_view, 5> kLifetimeNames = {"Scope", "State", "Persistent",
-                                                            "Global", "External"};
+constexpr std::array<std::string_view, 5> kLifetimeNames = {"Scope", "State", "Persistent", "Global",
+                                                            "External"};
 
-constexpr std::array<std::string_view, 5> kLanguageNames = {"Python", "CPP", "OpenCL",
-                                                            "SystemVerilog", "MLIR"};
+constexpr std::array<std::string_view, 5> kLanguageNames = {"Python", "CPP", "OpenCL", "SystemVerilog",
+                                                            "MLIR"};
 
 constexpr std::array<std::string_view, 2> kDeviceNames = {"CPU", "GPU"};
 

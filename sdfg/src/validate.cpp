@@ -131,7 +131,8 @@ std::optional<SymbolSet> statement_symbols(const std::string& text) {
     } else if (const auto* g = pycode::dyn_cast<pycode::AugAssign>(st.get())) {
       value = g->value.get();
       target = g->target.get();
-      if (const auto* n = pycode::dyn_cast<pycode::Name>(target); n && !assigned.count(n->id)) out.insert(n->id);
+      if (const auto* n = pycode::dyn_cast<pycode::Name>(target); n && !assigned.count(n->id))
+        out.insert(n->id);
     } else if (const auto* e = pycode::dyn_cast<pycode::ExprStmt>(st.get())) {
       value = e->value.get();
     }
@@ -140,8 +141,10 @@ std::optional<SymbolSet> statement_symbols(const std::string& text) {
     if (!used) return std::nullopt;
     for (const std::string& u : *used)
       if (!assigned.count(u)) out.insert(u);
-    if (const auto* n = pycode::dyn_cast<pycode::Name>(target)) assigned.insert(n->id);
-    else if (target) return std::nullopt;
+    if (const auto* n = pycode::dyn_cast<pycode::Name>(target))
+      assigned.insert(n->id);
+    else if (target)
+      return std::nullopt;
   }
   return out;
 }
@@ -165,10 +168,11 @@ std::string quoted_list(const SymbolSet& names) {
 
 const SymbolSet& builtin_symbols() {
   static const SymbolSet builtins = {
-      "True", "False", "None", "and", "or", "not", "min", "max", "abs", "int", "float", "bool",
-      "round", "pow", "len", "range", "math", "np", "numpy", "dace", "pi", "inf", "nan", "sqrt",
-      "exp", "log", "sin", "cos", "tan", "floor", "ceil", "ceiling", "Min", "Max", "Abs", "Mod",
-      "int_floor", "int_ceil", "floor_div", "ceiling_div"};
+      "True", "False", "None",  "and",  "or",        "not",      "min",       "max",
+      "abs",  "int",   "float", "bool", "round",     "pow",      "len",       "range",
+      "math", "np",    "numpy", "dace", "pi",        "inf",      "nan",       "sqrt",
+      "exp",  "log",   "sin",   "cos",  "tan",       "floor",    "ceil",      "ceiling",
+      "Min",  "Max",   "Abs",   "Mod",  "int_floor", "int_ceil", "floor_div", "ceiling_div"};
   return builtins;
 }
 
@@ -230,8 +234,7 @@ void check_names_and_arguments(Validator& v) {
         v.report("arg-transient", "argument '" + arg + "' is a transient data container", here);
       }
     } else if (!sdfg.symbols.count(arg)) {
-      v.report("arg-unknown", "argument '" + arg + "' is neither a data container nor a symbol",
-               here);
+      v.report("arg-unknown", "argument '" + arg + "' is neither a data container nor a symbol", here);
     }
   }
   if (sdfg.num_blocks() == 0) {
@@ -241,8 +244,8 @@ void check_names_and_arguments(Validator& v) {
 
 }  // namespace
 
-void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out,
-                        int depth, const NestedSDFGNode* parent_node) {
+void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out, int depth,
+                        const NestedSDFGNode* parent_node) {
   Validator v(sdfg, std::move(name_path), out, depth, parent_node);
   const ElementRef here = v.at_sdfg();
   v.guarded(here, [&v] { collect_control_flow_symbols(v); });

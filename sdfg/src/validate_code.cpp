@@ -42,8 +42,10 @@ class CodeCheck {
     }
     if (c.code.find_first_not_of(" \t\r\n") == std::string::npos) return;
     try {
-      if (statements) (void)c.parsed();  // parsed once: the code generator reads this tree
-      else pycode::parse_expression(c.code);
+      if (statements)
+        (void)c.parsed();  // parsed once: the code generator reads this tree
+      else
+        pycode::parse_expression(c.code);
     } catch (const pycode::SourceError& e) {
       report(code, what + " `" + c.code + "` does not parse as Python: " + e.message(), where);
     }
@@ -55,7 +57,8 @@ class CodeCheck {
       where.edge = static_cast<long>(e->id);
       python(e->data.condition, false, "interstate condition", "code-syntax", where);
       for (const auto& [target, value] : e->data.assignments)
-        python({value, Language::Python}, false, "interstate assignment " + target + " =", "code-syntax", where);
+        python({value, Language::Python}, false, "interstate assignment " + target + " =", "code-syntax",
+               where);
     }
     for (const ControlFlowBlock* b : r.blocks()) {
       if (const auto* st = b->as<SDFGState>()) state(*st, path);
@@ -81,13 +84,16 @@ class CodeCheck {
       where.node_label = n->label;
       if (const auto* t = n->as<Tasklet>())
         python(t->code, true, "the code of tasklet '" + t->label + "'", "tasklet-syntax", where);
-      if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
+      if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg)
+        sdfg(*ns->sdfg, path + "/" + ns->sdfg->name);
     }
   }
 };
 
 }  // namespace
 
-void validate_code_into(const SDFG& sdfg, std::vector<Diagnostic>& out) { CodeCheck(out).sdfg(sdfg, sdfg.name); }
+void validate_code_into(const SDFG& sdfg, std::vector<Diagnostic>& out) {
+  CodeCheck(out).sdfg(sdfg, sdfg.name);
+}
 
 }  // namespace weir::detail

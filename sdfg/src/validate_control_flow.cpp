@@ -25,17 +25,15 @@ std::string block_name(const ControlFlowRegion& r, BlockId id) {
 }
 
 /// Reports symbols of Python `text` that are not in `defined` (nothing if it does not parse).
-void check_code_symbols(Validator& v, const CodeBlock& code, bool statement,
-                        const SymbolSet& defined, const ElementRef& where,
-                        const std::string& what) {
+void check_code_symbols(Validator& v, const CodeBlock& code, bool statement, const SymbolSet& defined,
+                        const ElementRef& where, const std::string& what) {
   if (code.language != Language::Python || code.code.empty()) return;
   auto used = statement ? statement_symbols(code.code) : expression_symbols(code.code);
   if (!used) return;
   SymbolSet undefined = undefined_in_code(v, *used, defined);
   if (!undefined.empty()) {
     v.report("undefined-symbol",
-             what + " '" + code.code + "' uses undefined symbol(s) " + quoted_list(undefined),
-             where);
+             what + " '" + code.code + "' uses undefined symbol(s) " + quoted_list(undefined), where);
   }
 }
 
@@ -45,9 +43,8 @@ void check_start_block(Validator& v, const ControlFlowRegion& r) {
   if (r.has_explicit_start()) {
     BlockId start = r.explicit_start();
     if (!r.has_block(start)) {
-      v.report("cf-start-block", "the start block (" + std::to_string(start) +
-                                     ") is not a block of this region",
-               here);
+      v.report("cf-start-block",
+               "the start block (" + std::to_string(start) + ") is not a block of this region", here);
     }
     return;
   }
@@ -68,9 +65,8 @@ void check_unique_labels(Validator& v, const ControlFlowRegion& r) {
   for (const ControlFlowBlock* b : r.blocks()) ++count[b->label];
   for (const auto& [label, n] : count) {
     if (n > 1) {
-      v.report("cf-duplicate-label", std::to_string(n) + " blocks of this region are labelled '" +
-                                         label + "'",
-               v.at_block(r));
+      v.report("cf-duplicate-label",
+               std::to_string(n) + " blocks of this region are labelled '" + label + "'", v.at_block(r));
     }
   }
 }
@@ -78,8 +74,7 @@ void check_unique_labels(Validator& v, const ControlFlowRegion& r) {
 void check_interstate_edge(Validator& v, const ControlFlowRegion& r, const ControlFlowEdge& e,
                            const SymbolSet& defined) {
   const ElementRef here = v.at_interstate_edge(r, e.id);
-  const std::string what =
-      "interstate edge " + block_name(r, e.src) + " -> " + block_name(r, e.dst);
+  const std::string what = "interstate edge " + block_name(r, e.src) + " -> " + block_name(r, e.dst);
   if (!r.has_block(e.src) || !r.has_block(e.dst)) {
     v.report("cf-edge-endpoint", what + " does not join two blocks of this region", here);
     return;
@@ -90,14 +85,14 @@ void check_interstate_edge(Validator& v, const ControlFlowRegion& r, const Contr
   for (const auto& [target, value] : e.data.assignments) targets.insert(target);
   for (const auto& [target, value] : e.data.assignments) {
     if (!is_identifier(target)) {
-      v.report("isedge-assign-name",
-               what + " assigns to '" + target + "', which is not a valid identifier", here);
+      v.report("isedge-assign-name", what + " assigns to '" + target + "', which is not a valid identifier",
+               here);
     }
     if (v.sdfg.arrays.count(target)) {
-      v.report("isedge-assign-data",
-               what + " assigns to data container '" + target +
-                   "' (interstate edges may only assign symbols)",
-               here);
+      v.report(
+          "isedge-assign-data",
+          what + " assigns to data container '" + target + "' (interstate edges may only assign symbols)",
+          here);
     }
     auto used = expression_symbols(value);
     if (!used) continue;
@@ -134,9 +129,8 @@ void validate_block(Validator& v, const ControlFlowBlock& b, const SymbolSet& de
     SymbolSet inner = defined;
     if (!loop->loop_variable.empty()) {
       if (!is_identifier(loop->loop_variable)) {
-        v.report("loop-variable-name", "loop variable '" + loop->loop_variable +
-                                           "' is not a valid identifier",
-                 here);
+        v.report("loop-variable-name",
+                 "loop variable '" + loop->loop_variable + "' is not a valid identifier", here);
       }
       inner.insert(loop->loop_variable);
     }
@@ -155,8 +149,7 @@ void validate_block(Validator& v, const ControlFlowBlock& b, const SymbolSet& de
                            "condition of branch " + std::to_string(i));
       }
       if (!branch.body) {
-        v.report("conditional-branch", "branch " + std::to_string(i) + " has no body region",
-                 here);
+        v.report("conditional-branch", "branch " + std::to_string(i) + " has no body region", here);
         continue;
       }
       validate_region(v, *branch.body, defined);

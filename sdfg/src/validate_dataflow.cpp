@@ -42,8 +42,7 @@ void report_query_failure(Validator& v, const SDFGState& st, const std::string& 
 namespace {
 
 bool is_code_node(const Node& n) {
-  return n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG ||
-         n.kind() == NodeKind::Library;
+  return n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG || n.kind() == NodeKind::Library;
 }
 
 /// Nodes whose edges must name a connector unless the memlet is empty.
@@ -74,8 +73,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {
     for (const auto& [name, type] : *conns) {
       if (!is_identifier(name)) {
-        v.report("connector-name", what + " has connector '" + name +
-                                       "', which is not a valid identifier",
+        v.report("connector-name", what + " has connector '" + name + "', which is not a valid identifier",
                  here);
       }
     }
@@ -84,8 +82,8 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   if (n.kind() != NodeKind::NestedSDFG && n.kind() != NodeKind::Library) {
     for (const auto& [name, type] : n.in_connectors) {
       if (n.out_connectors.count(name)) {
-        v.report("connector-duplicate",
-                 what + " has '" + name + "' as both an input and an output connector", here);
+        v.report("connector-duplicate", what + " has '" + name + "' as both an input and an output connector",
+                 here);
       }
     }
   }
@@ -100,10 +98,10 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
     for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {
       for (const auto& [name, type] : *conns) {
         if (v.sdfg.arrays.count(name) || v.sdfg.symbols.count(name)) {
-          v.report("connector-shadows-name",
-                   what + " has connector '" + name +
-                       "', which is already the name of a data container or symbol",
-                   here);
+          v.report(
+              "connector-shadows-name",
+              what + " has connector '" + name + "', which is already the name of a data container or symbol",
+              here);
         }
       }
     }
@@ -119,10 +117,10 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
     }
     for (const auto& [name, type] : n.out_connectors) {
       if (starts_with(name, "OUT_") && !n.in_connectors.count("IN_" + name.substr(4))) {
-        v.report("scope-connector-unpaired",
-                 what + " has output connector '" + name + "' without input connector 'IN_" +
-                     name.substr(4) + "'",
-                 here);
+        v.report(
+            "scope-connector-unpaired",
+            what + " has output connector '" + name + "' without input connector 'IN_" + name.substr(4) + "'",
+            here);
       }
     }
   }
@@ -140,8 +138,9 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
                  edge_text(st, e) + " carries data into " + what + " without a connector", at);
       }
     } else if (!n.in_connectors.count(e.dst_conn)) {
-      v.report("connector-missing", edge_text(st, e) + " leads to input connector '" +
-                                        e.dst_conn + "', which " + what + " does not have",
+      v.report("connector-missing",
+               edge_text(st, e) + " leads to input connector '" + e.dst_conn + "', which " + what +
+                   " does not have",
                at);
     } else {
       ++in_count[e.dst_conn];
@@ -158,8 +157,9 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
                  edge_text(st, e) + " carries data out of " + what + " without a connector", at);
       }
     } else if (!n.out_connectors.count(e.src_conn)) {
-      v.report("connector-missing", edge_text(st, e) + " comes from output connector '" +
-                                        e.src_conn + "', which " + what + " does not have",
+      v.report("connector-missing",
+               edge_text(st, e) + " comes from output connector '" + e.src_conn + "', which " + what +
+                   " does not have",
                at);
     } else {
       ++out_count[e.src_conn];
@@ -168,25 +168,23 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   for (const auto& [name, type] : n.in_connectors) {
     int k = in_count[name];
     if (k == 0) {
-      v.report("connector-dangling", what + " has input connector '" + name + "' with no edge",
-               here);
+      v.report("connector-dangling", what + " has input connector '" + name + "' with no edge", here);
     } else if (k > 1 && n.kind() != NodeKind::MapExit) {
       // A map exit's input connector collects one edge per writer inside the scope.
-      v.report("connector-multiple-edges", what + " has " + std::to_string(k) +
-                                               " edges into input connector '" + name +
-                                               "' (at most one is allowed)",
+      v.report("connector-multiple-edges",
+               what + " has " + std::to_string(k) + " edges into input connector '" + name +
+                   "' (at most one is allowed)",
                here);
     }
   }
   for (const auto& [name, type] : n.out_connectors) {
     int k = out_count[name];
     if (k == 0) {
-      v.report("connector-dangling", what + " has output connector '" + name + "' with no edge",
-               here);
+      v.report("connector-dangling", what + " has output connector '" + name + "' with no edge", here);
     } else if (k > 1 && (n.kind() == NodeKind::MapExit || is_code_node(n))) {
-      v.report("connector-multiple-edges", what + " has " + std::to_string(k) +
-                                               " edges out of output connector '" + name +
-                                               "' (at most one is allowed)",
+      v.report("connector-multiple-edges",
+               what + " has " + std::to_string(k) + " edges out of output connector '" + name +
+                   "' (at most one is allowed)",
                here);
     }
   }
@@ -197,8 +195,7 @@ void check_access_node(Validator& v, const SDFGState& st, const AccessNode& n) {
   auto it = v.sdfg.arrays.find(n.data);
   if (it == v.sdfg.arrays.end()) {
     v.report("access-unknown-data",
-             describe_node(n) + " refers to data container '" + n.data + "', which does not exist",
-             here);
+             describe_node(n) + " refers to data container '" + n.data + "', which does not exist", here);
     return;
   }
   // In a nested SDFG, a written non-transient must be passed out through the node.
@@ -227,8 +224,7 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
     std::set<std::string> seen;
     for (const std::string& p : m.params) {
       if (!is_identifier(p)) {
-        v.report("map-param-name", what + " has parameter '" + p +
-                                       "', which is not a valid identifier",
+        v.report("map-param-name", what + " has parameter '" + p + "', which is not a valid identifier",
                  here);
       }
       if (!seen.insert(p).second) {
@@ -236,16 +232,17 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
       }
     }
     if (m.range.dims() != m.params.size()) {
-      v.report("map-range-dims", what + " has " + std::to_string(m.params.size()) +
-                                     " parameter(s) but its range has " +
-                                     std::to_string(m.range.dims()) + " dimension(s)",
+      v.report("map-range-dims",
+               what + " has " + std::to_string(m.params.size()) + " parameter(s) but its range has " +
+                   std::to_string(m.range.dims()) + " dimension(s)",
                here);
     }
     for (std::size_t d = 0; d < m.range.dims(); ++d) {
       const sym::Expr& step = m.range[d].step;
       if (step.is_integer() && step.value() == 0) {
-        v.report("map-step", what + " has step 0 in dimension " + std::to_string(d) +
-                                 " of its range (the loop would never advance)",
+        v.report("map-step",
+                 what + " has step 0 in dimension " + std::to_string(d) +
+                     " of its range (the loop would never advance)",
                  here);
       }
     }
@@ -256,16 +253,15 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
   }
   const auto& exit = *st.node(n.exit).as<MapExit>();
   if (exit.entry != n.id()) {
-    v.report("scope-unbalanced", what + " names " + describe_node(exit) +
-                                     " as its exit, but that exit belongs to entry " +
-                                     (exit.entry == kNoNode ? std::string("(none)")
-                                                            : std::to_string(exit.entry)),
+    v.report("scope-unbalanced",
+             what + " names " + describe_node(exit) + " as its exit, but that exit belongs to entry " +
+                 (exit.entry == kNoNode ? std::string("(none)") : std::to_string(exit.entry)),
              here);
   } else if (exit.map != n.map) {
-    v.report("scope-map-shared",
-             what + " and its exit (node " + std::to_string(exit.id()) +
-                 ") do not share the same map properties",
-             here);
+    v.report(
+        "scope-map-shared",
+        what + " and its exit (node " + std::to_string(exit.id()) + ") do not share the same map properties",
+        here);
   }
 }
 
@@ -279,10 +275,9 @@ void check_map_exit(Validator& v, const SDFGState& st, const MapExit& n) {
   }
   const auto& entry = *st.node(n.entry).as<MapEntry>();
   if (entry.exit != n.id()) {
-    v.report("scope-unbalanced", what + " names " + describe_node(entry) +
-                                     " as its entry, but that entry's exit is " +
-                                     (entry.exit == kNoNode ? std::string("(none)")
-                                                            : "node " + std::to_string(entry.exit)),
+    v.report("scope-unbalanced",
+             what + " names " + describe_node(entry) + " as its entry, but that entry's exit is " +
+                 (entry.exit == kNoNode ? std::string("(none)") : "node " + std::to_string(entry.exit)),
              here);
   }
 }
@@ -319,22 +314,18 @@ void check_nested_sdfg(Validator& v, const SDFGState& st, const NestedSDFGNode& 
     auto it = inner.arrays.find(c);
     if (it == inner.arrays.end()) {
       v.report("nested-connector-unknown",
-               what + " has connector '" + c + "', which is not a data container of '" +
-                   inner.name + "'" +
-                   (inner.symbols.count(c) ? " (it is a symbol: pass symbols via symbol_mapping)"
-                                           : ""),
+               what + " has connector '" + c + "', which is not a data container of '" + inner.name + "'" +
+                   (inner.symbols.count(c) ? " (it is a symbol: pass symbols via symbol_mapping)" : ""),
                here);
     } else if (it->second.transient) {
       v.report("nested-connector-transient",
-               what + " has connector '" + c + "', which is a transient of '" + inner.name + "'",
-               here);
+               what + " has connector '" + c + "', which is a transient of '" + inner.name + "'", here);
     }
   }
   for (const auto& [name, desc] : inner.arrays) {
     if (!desc.transient && !connectors.count(name)) {
       v.report("nested-connector-missing",
-               what + " has no connector for non-transient container '" + name + "' of '" +
-                   inner.name + "'",
+               what + " has no connector for non-transient container '" + name + "' of '" + inner.name + "'",
                here);
     }
   }
@@ -356,9 +347,10 @@ void check_nested_sdfg(Validator& v, const SDFGState& st, const NestedSDFGNode& 
   }
   constexpr int kMaxDepth = 64;
   if (v.depth + 1 >= kMaxDepth) {
-    v.report("nested-depth", what + ": SDFGs nested more than " + std::to_string(kMaxDepth) +
-                                 " levels deep are not validated",
-             here);
+    v.report(
+        "nested-depth",
+        what + ": SDFGs nested more than " + std::to_string(kMaxDepth) + " levels deep are not validated",
+        here);
     return;
   }
   validate_sdfg_into(inner, v.name_path + "/" + inner.name, v.out, v.depth + 1, &n);
@@ -370,18 +362,21 @@ void check_node(Validator& v, const SDFGState& st, const Node& n) {
   if (n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG) label = &n.label;
   if (const auto* me = n.as<MapEntry>(); me && me->map) label = &me->map->label;
   if (label && !is_identifier(*label)) {
-    v.report("node-label", describe_node(n) + ": label '" + *label +
-                               "' is not a valid identifier",
+    v.report("node-label", describe_node(n) + ": label '" + *label + "' is not a valid identifier",
              v.at_node(st, n));
   }
   check_connectors(v, st, n);
   if (st.in_edges(n.id()).empty() && st.out_edges(n.id()).empty() && !is_code_node(n)) {
     v.report("node-isolated", describe_node(n) + " has no edges", v.at_node(st, n));
   }
-  if (const auto* a = n.as<AccessNode>()) check_access_node(v, st, *a);
-  else if (const auto* me = n.as<MapEntry>()) check_map_entry(v, st, *me);
-  else if (const auto* mx = n.as<MapExit>()) check_map_exit(v, st, *mx);
-  else if (const auto* ns = n.as<NestedSDFGNode>()) check_nested_sdfg(v, st, *ns);
+  if (const auto* a = n.as<AccessNode>())
+    check_access_node(v, st, *a);
+  else if (const auto* me = n.as<MapEntry>())
+    check_map_entry(v, st, *me);
+  else if (const auto* mx = n.as<MapExit>())
+    check_map_exit(v, st, *mx);
+  else if (const auto* ns = n.as<NestedSDFGNode>())
+    check_nested_sdfg(v, st, *ns);
 }
 
 // --- edges ---------------------------------------------------------------------------------
@@ -400,13 +395,13 @@ std::string constant_out_of_bounds(const Subset& s, const DataDescriptor& d) {
     if (!lo || !hi || !off || !tile || *tile != 1) continue;
     // An empty range (end before start for its step's sign: a map over an empty domain) accesses
     // nothing, so no index of it is outside.
-    if (auto step = r.step.as_integer(); step && ((*step > 0 && *hi < *lo) || (*step < 0 && *hi > *lo))) return {};
+    if (auto step = r.step.as_integer(); step && ((*step > 0 && *hi < *lo) || (*step < 0 && *hi > *lo)))
+      return {};
     long long first = std::min(*lo, *hi) + *off;
     long long last = std::max(*lo, *hi) + *off;
     if (first < 0 || (size && last >= *size)) {
-      return "index " + std::to_string(first < 0 ? first : last) + " in dimension " +
-             std::to_string(i) + " is outside 0.." +
-             (size ? std::to_string(*size - 1) : d.shape[i].str());
+      return "index " + std::to_string(first < 0 ? first : last) + " in dimension " + std::to_string(i) +
+             " is outside 0.." + (size ? std::to_string(*size - 1) : d.shape[i].str());
     }
   }
   return {};
@@ -449,8 +444,9 @@ void check_edge(Validator& v, const SDFGState& st, const DataflowEdge& e, bool a
     if (!adjacent_tasklets && ((dst.kind() == NodeKind::Tasklet && !e.dst_conn.empty()) ||
                                (src.kind() == NodeKind::Tasklet && !e.src_conn.empty()))) {
       v.report("memlet-empty-connector",
-               what + " is an empty memlet on a tasklet connector (only allowed between two "
-                      "adjacent tasklets)",
+               what +
+                   " is an empty memlet on a tasklet connector (only allowed between two "
+                   "adjacent tasklets)",
                here);
     }
     return;
@@ -476,32 +472,28 @@ void check_edge(Validator& v, const SDFGState& st, const DataflowEdge& e, bool a
     std::string ends_text = first_access ? "'" + first_access->data + "'" : "";
     if (last_access) ends_text += (ends_text.empty() ? "'" : " or '") + last_access->data + "'";
     v.report("memlet-data-mismatch",
-             what + " has a memlet of '" + m.data + "', but its access node ends are " + ends_text,
-             here);
+             what + " has a memlet of '" + m.data + "', but its access node ends are " + ends_text, here);
   }
 
   if (desc.kind != DataKind::Unknown && m.subset.dims() != data_dims(desc)) {
-    v.report("memlet-dims", what + ": memlet subset [" + m.subset.str() + "] has " +
-                                std::to_string(m.subset.dims()) + " dimension(s) but '" + m.data +
-                                "' has " + std::to_string(data_dims(desc)),
+    v.report("memlet-dims",
+             what + ": memlet subset [" + m.subset.str() + "] has " + std::to_string(m.subset.dims()) +
+                 " dimension(s) but '" + m.data + "' has " + std::to_string(data_dims(desc)),
              here);
   } else if (desc.kind != DataKind::Unknown && !m.allow_oob && !m.dynamic) {
-    const AccessNode* subset_end =
-        (last_access && last_access->data == m.data) ? last_access : first_access;
+    const AccessNode* subset_end = (last_access && last_access->data == m.data) ? last_access : first_access;
     if (subset_end) {
       std::string oob = constant_out_of_bounds(m.subset, desc);
       if (!oob.empty()) {
         v.report("memlet-out-of-bounds",
-                 what + ": memlet subset [" + m.subset.str() + "] of '" + m.data + "': " + oob,
-                 here);
+                 what + ": memlet subset [" + m.subset.str() + "] of '" + m.data + "': " + oob, here);
       }
     }
   }
 
   if (m.other_subset) {
     // other_subset indexes the other end: the destination unless the memlet names it.
-    const AccessNode* other =
-        (last_access && last_access->data != m.data) ? last_access : first_access;
+    const AccessNode* other = (last_access && last_access->data != m.data) ? last_access : first_access;
     if (other) {
       auto oit = v.sdfg.arrays.find(other->data);
       if (oit != v.sdfg.arrays.end() && oit->second.kind != DataKind::Unknown) {
@@ -509,15 +501,14 @@ void check_edge(Validator& v, const SDFGState& st, const DataflowEdge& e, bool a
         if (m.other_subset->dims() != data_dims(odesc)) {
           v.report("memlet-other-dims",
                    what + ": other_subset [" + m.other_subset->str() + "] has " +
-                       std::to_string(m.other_subset->dims()) + " dimension(s) but '" +
-                       other->data + "' has " + std::to_string(data_dims(odesc)),
+                       std::to_string(m.other_subset->dims()) + " dimension(s) but '" + other->data +
+                       "' has " + std::to_string(data_dims(odesc)),
                    here);
         } else if (!m.allow_oob && !m.dynamic) {
           std::string oob = constant_out_of_bounds(*m.other_subset, odesc);
           if (!oob.empty()) {
             v.report("memlet-out-of-bounds",
-                     what + ": other_subset [" + m.other_subset->str() + "] of '" + other->data +
-                         "': " + oob,
+                     what + ": other_subset [" + m.other_subset->str() + "] of '" + other->data + "': " + oob,
                      here);
           }
         }
@@ -528,15 +519,14 @@ void check_edge(Validator& v, const SDFGState& st, const DataflowEdge& e, bool a
   if ((first.kind() == NodeKind::NestedSDFG && !last_access) ||
       (last.kind() == NodeKind::NestedSDFG && !first_access)) {
     v.report("nested-memlet-endpoint",
-             what + ": data into or out of a nested SDFG must come from or go to an access node",
-             here);
+             what + ": data into or out of a nested SDFG must come from or go to an access node", here);
   }
   // A memlet leaving a map scope must be stored somewhere: its path ends at an access node.
   if (ends.last == &e && src.kind() == NodeKind::MapExit && !last_access) {
-    v.report("memlet-path-end",
-             what + ": a memlet leaving a map scope must end at an access node, not at " +
-                 describe_node(last),
-             here);
+    v.report(
+        "memlet-path-end",
+        what + ": a memlet leaving a map scope must end at an access node, not at " + describe_node(last),
+        here);
   }
 }
 
@@ -548,8 +538,8 @@ void validate_state(Validator& v, const SDFGState& st, const SymbolSet& defined)
   for (const DataflowEdge* e : st.edges()) {
     if (!st.has_node(e->src) || !st.has_node(e->dst)) {
       v.report("edge-endpoint",
-               "the edge joins node " + std::to_string(e->src) +
-                   " to node " + std::to_string(e->dst) + ", which are not both nodes of the state",
+               "the edge joins node " + std::to_string(e->src) + " to node " + std::to_string(e->dst) +
+                   ", which are not both nodes of the state",
                v.at_edge(st, e->id));
       endpoints_ok = false;
     }
@@ -584,8 +574,7 @@ void validate_state(Validator& v, const SDFGState& st, const SymbolSet& defined)
   bool scope_problems = false;
   for (std::size_t i = first_diagnostic; i < v.out.size(); ++i) {
     const Diagnostic& d = v.out[i];
-    if (d.where.sdfg == v.name_path &&
-        (starts_with(d.code, "scope-") || d.code == "map-missing-info")) {
+    if (d.where.sdfg == v.name_path && (starts_with(d.code, "scope-") || d.code == "map-missing-info")) {
       scope_problems = true;
     }
   }

@@ -27,37 +27,36 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
   }
   if (d.kind == DataKind::Unknown) {
     // Nothing else of the descriptor is known (the loader keeps it verbatim).
-    v.report("desc-unknown-type",
-             what + " has unknown data descriptor type '" + d.type_name + "'", here);
+    v.report("desc-unknown-type", what + " has unknown data descriptor type '" + d.type_name + "'", here);
     return;
   }
 
   if (d.is_scalar()) {
     auto one = d.shape.size() == 1 ? d.shape[0].as_integer() : std::nullopt;
     if (!one || *one != 1) {
-      v.report("desc-scalar-shape", what + " is a Scalar but has shape " + join_exprs(d.shape) +
-                                        " (a Scalar has shape [1])",
+      v.report("desc-scalar-shape",
+               what + " is a Scalar but has shape " + join_exprs(d.shape) + " (a Scalar has shape [1])",
                here);
     }
   } else {
     if (!d.strides.empty() && d.strides.size() != d.shape.size()) {
-      v.report("desc-strides", what + " has " + std::to_string(d.strides.size()) +
-                                   " strides for " + std::to_string(d.shape.size()) +
-                                   " dimensions",
+      v.report("desc-strides",
+               what + " has " + std::to_string(d.strides.size()) + " strides for " +
+                   std::to_string(d.shape.size()) + " dimensions",
                here);
     }
     if (!d.offset.empty() && d.offset.size() != d.shape.size()) {
-      v.report("desc-offset", what + " has " + std::to_string(d.offset.size()) +
-                                  " offsets for " + std::to_string(d.shape.size()) +
-                                  " dimensions",
+      v.report("desc-offset",
+               what + " has " + std::to_string(d.offset.size()) + " offsets for " +
+                   std::to_string(d.shape.size()) + " dimensions",
                here);
     }
   }
   for (std::size_t i = 0; i < d.shape.size(); ++i) {
     auto n = d.shape[i].as_integer();
     if (n && *n < 0) {
-      v.report("desc-negative-shape", what + " has negative size " + std::to_string(*n) +
-                                          " in dimension " + std::to_string(i),
+      v.report("desc-negative-shape",
+               what + " has negative size " + std::to_string(*n) + " in dimension " + std::to_string(i),
                here);
     }
   }
@@ -77,11 +76,9 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
   }
 
   if (d.storage == StorageType::Register) {
-    if (d.lifetime == AllocationLifetime::Persistent ||
-        d.lifetime == AllocationLifetime::External) {
-      v.report("desc-storage", what + " cannot be both " +
-                                   std::string(to_string(d.lifetime)) +
-                                   " and use Register storage",
+    if (d.lifetime == AllocationLifetime::Persistent || d.lifetime == AllocationLifetime::External) {
+      v.report("desc-storage",
+               what + " cannot be both " + std::string(to_string(d.lifetime)) + " and use Register storage",
                here);
     }
     // A non-transient container with Register storage is accepted, as DaCe does (its

@@ -38,7 +38,8 @@ bool uses_gpu(const SDFG& sdfg) {
     if (is_device_storage(d.storage)) return true;
   for (const SDFGState* st : sdfg.all_states())
     for (const Node* n : st->nodes()) {
-      if (const auto* me = n->as<MapEntry>(); me && me->map && is_gpu_schedule(me->map->schedule)) return true;
+      if (const auto* me = n->as<MapEntry>(); me && me->map && is_gpu_schedule(me->map->schedule))
+        return true;
       if (const auto* lib = n->as<LibraryNode>(); lib && is_gpu_schedule(lib->schedule)) return true;
       if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg && uses_gpu(*ns->sdfg)) return true;
     }
@@ -134,7 +135,8 @@ class GpuChecker {
     NodeId p = tree_->parent[n];
     bool dev = false;
     // A map exit belongs to its entry's scope; its context is the entry's.
-    if (st_->node(n).kind() == NodeKind::MapExit) dev = p != kNoNode && in_device(p);
+    if (st_->node(n).kind() == NodeKind::MapExit)
+      dev = p != kNoNode && in_device(p);
     else if (p != kNoNode) {
       const auto* me = st_->node(p).as<MapEntry>();
       dev = in_device(p) || (me && me->map && is_kernel_schedule(me->map->schedule));
@@ -186,7 +188,8 @@ class GpuChecker {
   }
 
   /// Memlets entering or leaving a kernel map name data the kernel reads or writes.
-  void check_kernel_boundary(const SDFGState& st, const MapEntry& me, const std::set<std::string>& host_accessed) {
+  void check_kernel_boundary(const SDFGState& st, const MapEntry& me,
+                             const std::set<std::string>& host_accessed) {
     std::map<std::string, bool> touched;  // data -> written
     for (EdgeId id : st.in_edges(me.id()))
       if (!st.edge(id).memlet.is_empty()) touched.emplace(st.edge(id).memlet.data, false);
@@ -210,18 +213,18 @@ class GpuChecker {
     if (is_device_storage(d.storage) || d.storage == StorageType::CPU_Pinned) return "";
     // Scalars outside GPU memory reach kernels by value (DaCe's calling convention).
     if (d.is_scalar())
-      return written ? "a host scalar (" + storage_text(d) + "): kernels get scalars by value and cannot write them" : "";
+      return written ? "a host scalar (" + storage_text(d) +
+                           "): kernels get scalars by value and cannot write them"
+                     : "";
     switch (d.storage) {
       case StorageType::CPU_Heap:
-      case StorageType::CPU_ThreadLocal:
-        return "which is in host memory (" + storage_text(d) + ")";
+      case StorageType::CPU_ThreadLocal: return "which is in host memory (" + storage_text(d) + ")";
       case StorageType::Default:
       case StorageType::Register:
         if (d.transient && !host_accessed && d.storage == StorageType::Register) return "";
-        return "which is in host memory (storage " + storage_text(d) + (d.transient ? " transient" : " argument") +
-               " outside the kernel)";
-      default:
-        return "whose storage " + storage_text(d) + " a CUDA kernel cannot access";
+        return "which is in host memory (storage " + storage_text(d) +
+               (d.transient ? " transient" : " argument") + " outside the kernel)";
+      default: return "whose storage " + storage_text(d) + " a CUDA kernel cannot access";
     }
   }
 
@@ -238,7 +241,8 @@ class GpuChecker {
       why = "an argument in host memory (storage Default)";
     if (!why.empty())
       report("gpu-host-data-in-kernel",
-             describe_node(a) + " inside a GPU kernel " + (written ? "writes" : "reads") + " '" + a.data + "', " + why,
+             describe_node(a) + " inside a GPU kernel " + (written ? "writes" : "reads") + " '" + a.data +
+                 "', " + why,
              at(st, a));
   }
 
@@ -249,12 +253,13 @@ class GpuChecker {
       if (m.is_empty() || !seen.insert(m.data).second) return;
       const DataDescriptor* d = desc(m.data);
       if (d && is_device_storage(d->storage))
-        report("gpu-device-data-on-host",
-               describe_node(n) + " runs on the host but " + (write ? "writes" : "reads") + " '" + m.data +
-                   "', which is in GPU memory (" + storage_text(*d) + ")" +
-                   (n.kind() == NodeKind::Library ? ": give it a GPU schedule or copy the data to the host"
-                                                  : ": put it in a GPU_Device map or copy the data to the host"),
-               at(st, n));
+        report(
+            "gpu-device-data-on-host",
+            describe_node(n) + " runs on the host but " + (write ? "writes" : "reads") + " '" + m.data +
+                "', which is in GPU memory (" + storage_text(*d) + ")" +
+                (n.kind() == NodeKind::Library ? ": give it a GPU schedule or copy the data to the host"
+                                               : ": put it in a GPU_Device map or copy the data to the host"),
+            at(st, n));
     };
     for (EdgeId id : st.in_edges(n.id())) check(id, false);
     for (EdgeId id : st.out_edges(n.id())) check(id, true);
@@ -270,11 +275,12 @@ class GpuChecker {
       auto it = inner.arrays.find(conn);
       if (!outer || it == inner.arrays.end() || it->second.is_scalar() || outer->is_scalar()) return;
       bool outer_dev = is_device_storage(outer->storage), inner_dev = is_device_storage(it->second.storage);
-      bool inner_host = it->second.storage == StorageType::CPU_Heap || it->second.storage == StorageType::CPU_ThreadLocal;
+      bool inner_host =
+          it->second.storage == StorageType::CPU_Heap || it->second.storage == StorageType::CPU_ThreadLocal;
       // Host code of a nested SDFG sees the container as declared inside: it must say GPU
       // memory when the outer one is (device code reads both alike).
-      bool mismatch = dev ? outer_dev && inner_host
-                          : outer_dev != inner_dev && outer->storage != StorageType::CPU_Pinned;
+      bool mismatch =
+          dev ? outer_dev && inner_host : outer_dev != inner_dev && outer->storage != StorageType::CPU_Pinned;
       if (mismatch)
         report("gpu-nested-storage",
                describe_node(ns) + ": its container '" + conn + "' (" + storage_text(it->second) +

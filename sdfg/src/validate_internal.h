@@ -57,7 +57,6 @@ class Validator {
   ElementRef at_node(const SDFGState& s, const Node& n) const;
   ElementRef at_edge(const SDFGState& s, EdgeId e) const;
   ElementRef at_interstate_edge(const ControlFlowRegion& r, EdgeId e) const;
-
 };
 
 /// Free symbols of a Python expression; nullopt if the text does not parse as one.
@@ -77,8 +76,8 @@ const SymbolSet& builtin_symbols();
 void for_each_region(const ControlFlowRegion& region,
                      const std::function<void(const ControlFlowRegion&)>& fn);
 
-void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out,
-                        int depth, const NestedSDFGNode* parent_node);
+void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out, int depth,
+                        const NestedSDFGNode* parent_node);
 void validate_descriptors(Validator& v);
 /// Control flow of the whole SDFG, including every state (via validate_state).
 void validate_control_flow(Validator& v);

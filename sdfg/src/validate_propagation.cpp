@@ -63,7 +63,8 @@ void check_pair(Validator& v, const SDFGState& st, const MapInfo& m, const Dataf
   for (std::size_t d = 0; d < im.subset.dims(); ++d) {
     const Range& ir = im.subset[d];
     const Range& orr = om.subset[d];
-    if (!(ir.step.is_integer() && ir.step.value() == 1 && orr.step.is_integer() && orr.step.value() == 1)) continue;
+    if (!(ir.step.is_integer() && ir.step.value() == 1 && orr.step.is_integer() && orr.step.value() == 1))
+      continue;
     std::string bad = escape(ir.start, orr.start, orr.end, m);
     if (bad.empty()) bad = escape(ir.end, orr.start, orr.end, m);
     if (bad.empty()) continue;

@@ -85,8 +85,7 @@ void validate_scopes(Validator& v, const SDFGState& st, const SymbolSet& defined
     tree = st.scope_tree();
   } catch (const std::exception& ex) {
     if (!scope_problems_reported) {
-      report_query_failure(v, st, "scope-tree", "the scopes of the state cannot be determined",
-                           ex);
+      report_query_failure(v, st, "scope-tree", "the scopes of the state cannot be determined", ex);
     }
     return;
   }
@@ -100,9 +99,8 @@ void validate_scopes(Validator& v, const SDFGState& st, const SymbolSet& defined
       if (!edge_respects_scopes(scopes, st, *e)) {
         NodeId from = src.kind() == NodeKind::MapEntry ? e->src : scopes.parent(e->src);
         v.report("scope-crossing",
-                 "the edge joins " + describe_node(src) + " in " +
-                     scopes.scope_name(scopes.parent(e->src)) + " to " + describe_node(dst) +
-                     " in " + scopes.scope_name(scopes.parent(e->dst)) +
+                 "the edge joins " + describe_node(src) + " in " + scopes.scope_name(scopes.parent(e->src)) +
+                     " to " + describe_node(dst) + " in " + scopes.scope_name(scopes.parent(e->dst)) +
                      " without passing through the entry or exit of " +
                      scopes.scope_name(from == kNoNode ? scopes.parent(e->dst) : from),
                  here);
@@ -114,12 +112,10 @@ void validate_scopes(Validator& v, const SDFGState& st, const SymbolSet& defined
         SymbolSet o = e->memlet.other_subset->free_symbols();
         used.insert(o.begin(), o.end());
       }
-      SymbolSet undefined =
-          undefined_in(used, with(defined, scopes.symbols_of_scope(scopes.edge_scope(*e))));
+      SymbolSet undefined = undefined_in(used, with(defined, scopes.symbols_of_scope(scopes.edge_scope(*e))));
       if (!undefined.empty()) {
         v.report("undefined-symbol",
-                 "memlet '" + e->memlet.data + "[" +
-                     e->memlet.subset.str() + "]' uses undefined symbol(s) " +
+                 "memlet '" + e->memlet.data + "[" + e->memlet.subset.str() + "]' uses undefined symbol(s) " +
                      quoted_list(undefined),
                  here);
       }

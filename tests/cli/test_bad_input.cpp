@@ -38,40 +38,52 @@ TEST_CASE("bad input: JSON nested 100,000 levels deep in every JSON weir reads",
   auto deep = write(dir / "deep.json", deep_json());
   auto r = run_weir(optimize(dir, deep));
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: " + deep.string() + ": malformed JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
-  r = run_weir("run --backend cpu " + q(hdiff_sdfg()) + " --set-json " + q(deep), "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  CHECK(r.out == "weir: error: " + deep.string() +
+                     ": malformed JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
+  r = run_weir("run --backend cpu " + q(hdiff_sdfg()) + " --set-json " + q(deep),
+               "WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: " + deep.string() + ": not valid JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
+  CHECK(r.out == "weir: error: " + deep.string() +
+                     ": not valid JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
   auto sdfg = write(dir / "deep.sdfg", deep_json());
   r = run_weir("validate " + q(sdfg));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("not valid JSON: at line 1, column 1001: nested deeper than 1000 levels"));
+  CHECK_THAT(r.out,
+             Catch::Contains("not valid JSON: at line 1, column 1001: nested deeper than 1000 levels"));
   CHECK_FALSE(fs::exists(dir / "out.sdfg"));
 }
 
 TEST_CASE("bad input: scripts with out-of-range numbers, ids and option values", "[cli][errors][security]") {
   auto dir = weir::test::scratch_dir("cli-bad-script");
   SECTION("1e400") {
-    auto s = write(dir / "big.json", "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [1e400]}}]");
+    auto s = write(dir / "big.json",
+                   "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [1e400]}}]");
     auto r = run_weir(optimize(dir, s));
     CHECK(r.code == 1);
-    CHECK(r.out == "weir: error: " + s.string() +
-                       ": malformed JSON: at line 1, column 61: number 1e400 is outside the range of a double\n");
+    CHECK(r.out ==
+          "weir: error: " + s.string() +
+              ": malformed JSON: at line 1, column 61: number 1e400 is outside the range of a double\n");
   }
   SECTION("a block id larger than any id in a match id") {
-    auto s = write(dir / "id.json", "[{\"transformation\": \"MapTiling\", \"where\": \"0.99999999999999999999.1\"}]");
+    auto s = write(dir / "id.json",
+                   "[{\"transformation\": \"MapTiling\", \"where\": \"0.99999999999999999999.1\"}]");
+    auto r = run_weir(optimize(dir, s));
+    CHECK(r.code == 1);
+    CHECK(
+        r.out ==
+        "weir: error: " + s.string() +
+            ": step 1 (MapTiling): match id '0.99999999999999999999.1': 99999999999999999999 is larger than "
+            "any id (at most 4294967295)\n");
+  }
+  SECTION("a negative tile size, in a script and in a pipeline") {
+    auto s = write(dir / "tile.json",
+                   "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [-4]}}]");
     auto r = run_weir(optimize(dir, s));
     CHECK(r.code == 1);
     CHECK(r.out == "weir: error: " + s.string() +
-                       ": step 1 (MapTiling): match id '0.99999999999999999999.1': 99999999999999999999 is larger than "
-                       "any id (at most 4294967295)\n");
-  }
-  SECTION("a negative tile size, in a script and in a pipeline") {
-    auto s = write(dir / "tile.json", "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [-4]}}]");
-    auto r = run_weir(optimize(dir, s));
-    CHECK(r.code == 1);
-    CHECK(r.out == "weir: error: " + s.string() + ": step 1 (MapTiling): option 'tile_sizes' must be at least 1, not -4\n");
-    r = run_weir("optimize " + q(hdiff_sdfg()) + " -o " + q(dir / "out.sdfg") + " --passes 'map-tiling{tile_sizes=32,-4}'");
+                       ": step 1 (MapTiling): option 'tile_sizes' must be at least 1, not -4\n");
+    r = run_weir("optimize " + q(hdiff_sdfg()) + " -o " + q(dir / "out.sdfg") +
+                 " --passes 'map-tiling{tile_sizes=32,-4}'");
     CHECK(r.code == 1);
     CHECK(r.out ==
           "weir: error: option 'tile_sizes' must be at least 1, not -4 for pass 'map-tiling' at column 23 in "
@@ -85,24 +97,31 @@ TEST_CASE("bad input: an .npy whose shape overflows names the file", "[cli][erro
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4), }";
   header.resize(117, ' ');
   header += '\n';
-  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(header.size() & 0xff) + char(header.size() >> 8) + header;
+  std::string bytes =
+      std::string("\x93NUMPY\x01\x00", 8) + char(header.size() & 0xff) + char(header.size() >> 8) + header;
   auto npy = write(dir / "coeff.npy", bytes);
-  auto r = run_weir("run --backend cpu " + q(hdiff_sdfg()) + " --in coeff=" + q(npy), "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  auto r = run_weir("run --backend cpu " + q(hdiff_sdfg()) + " --in coeff=" + q(npy),
+                    "WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: " + npy.string() +
-                     ": corrupt .npy header: shape (4294967296, 4294967296, 4) has more bytes than any array\n");
+  CHECK(r.out ==
+        "weir: error: " + npy.string() +
+            ": corrupt .npy header: shape (4294967296, 4294967296, 4) has more bytes than any array\n");
 }
 
-TEST_CASE("bad input: a scan over more levels than the arrays have fails its bounds checks", "[cli][errors][security]") {
+TEST_CASE("bad input: a scan over more levels than the arrays have fails its bounds checks",
+          "[cli][errors][security]") {
   // vertical_solver's domain K: (0, nk) with K=6 arrays: the scan's loop (inside a nested SDFG
   // after loop-map interchange) would run to nk - 1.
   auto dir = weir::test::scratch_dir("cli-bad-scan");
-  std::string program = q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/vertical_solver.py") + "::vertical_solver";
-  auto r = run_weir("run " + program + " --backend cpu --random-inputs --set I=3 --set J=2 --set K=6 --set nk=100000",
-                    "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  std::string program =
+      q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/vertical_solver.py") + "::vertical_solver";
+  auto r = run_weir(
+      "run " + program + " --backend cpu --random-inputs --set I=3 --set J=2 --set K=6 --set nk=100000",
+      "WEIR_CACHE_DIR=" + q(dir / "cache"));
   INFO(r.out);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("weir: error: ") && Catch::Contains("reads a[0 .. 99999] in dimension 2 of a with shape 6"));
+  CHECK_THAT(r.out, Catch::Contains("weir: error: ") &&
+                        Catch::Contains("reads a[0 .. 99999] in dimension 2 of a with shape 6"));
   r = run_weir("run " + program + " --backend cpu --random-inputs --set I=3 --set J=2 --set K=6 --set nk=6",
                "WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 0);

@@ -46,7 +46,8 @@ TEST_CASE("weir info summarizes hdiff", "[cli]") {
 
   auto text = run_weir("info " + q(f));
   REQUIRE(text.code == 0);
-  CHECK_THAT(text.out, Catch::Contains("SDFG 'hdiff") && Catch::Contains("in_field: Array float64[I + 4, J + 4, K]"));
+  CHECK_THAT(text.out,
+             Catch::Contains("SDFG 'hdiff") && Catch::Contains("in_field: Array float64[I + 4, J + 4, K]"));
 }
 
 TEST_CASE("weir convert round-trips, compresses and flattens", "[cli]") {
@@ -74,7 +75,8 @@ TEST_CASE("weir convert round-trips, compresses and flattens", "[cli]") {
 TEST_CASE("weir reports bad input with exit code 1 and writes nothing", "[cli]") {
   auto dir = weir::test::scratch_dir("cli-bad");
   auto bad = dir / "bad.sdfg";
-  std::ofstream(bad) << R"({"type": "SDFG", "dace_version": "2.0.0a6", "attributes": {"name": "k"}, "nodes": [)";
+  std::ofstream(bad)
+      << R"({"type": "SDFG", "dace_version": "2.0.0a6", "attributes": {"name": "k"}, "nodes": [)";
   auto out = dir / "out.sdfg";
   auto r = run_weir("convert " + q(bad) + " -o " + q(out));
   CHECK(r.code == 1);

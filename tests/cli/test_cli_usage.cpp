@@ -19,7 +19,9 @@ using weir::test::run_weir;
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 const std::string kExamples = q(fs::path(WEIR_SOURCE_DIR) / "examples");
 std::string ex(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR) / "examples" / rel); }
-std::string ex_path(const std::string& rel) { return (fs::path(WEIR_SOURCE_DIR) / "examples" / rel).string(); }
+std::string ex_path(const std::string& rel) {
+  return (fs::path(WEIR_SOURCE_DIR) / "examples" / rel).string();
+}
 
 }  // namespace
 
@@ -43,36 +45,46 @@ TEST_CASE("weir: options may come before or after positionals in every command",
   CHECK(r.out.empty());
   r = run_weir("info --json " + q(dir / "a.sdfg"));
   CHECK(r.code == 0);
-  r = run_weir("run --backend embedded --set I=5 --set J=4 --set K=1 " + ex("cartesian/laplacian.py::laplacian") +
-               " --random-inputs");
+  r = run_weir("run --backend embedded --set I=5 --set J=4 --set K=1 " +
+               ex("cartesian/laplacian.py::laplacian") + " --random-inputs");
   INFO(r.out);
   CHECK(r.code == 0);
 }
 
-TEST_CASE("weir: FILE.py without ::NAME is a usage error (2) in every command that runs one definition", "[cli][usage]") {
+TEST_CASE("weir: FILE.py without ::NAME is a usage error (2) in every command that runs one definition",
+          "[cli][usage]") {
   std::string lap = ex_path("cartesian/laplacian.py");
   auto r = run_weir("sdfg " + q(lap) + " -o x.sdfg");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir sdfg: '" + lap + "' names no definition: expected FILE.py::NAME (a @program or "
-                 "@field_operator of the file; 'weir check " + lap + "' lists them)\n");
+  CHECK(r.out == "weir: error: weir sdfg: '" + lap +
+                     "' names no definition: expected FILE.py::NAME (a @program or "
+                     "@field_operator of the file; 'weir check " +
+                     lap + "' lists them)\n");
   r = run_weir("run " + q(lap) + " --random-inputs");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir run: '" + lap + "' names no definition: expected FILE.py::NAME (a @program or "
-                 "@field_operator of the file; 'weir check " + lap + "' lists them)\n");
+  CHECK(r.out == "weir: error: weir run: '" + lap +
+                     "' names no definition: expected FILE.py::NAME (a @program or "
+                     "@field_operator of the file; 'weir check " +
+                     lap + "' lists them)\n");
   r = run_weir("sdfg x.sdfg -o y.sdfg");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir sdfg: 'x.sdfg' is an SDFG file; this command takes a field-view definition FILE.py::NAME\n");
+  CHECK(r.out ==
+        "weir: error: weir sdfg: 'x.sdfg' is an SDFG file; this command takes a field-view definition "
+        "FILE.py::NAME\n");
 }
 
-TEST_CASE("weir: a field-view file where an SDFG is read says what is expected and how to make one", "[cli][usage]") {
+TEST_CASE("weir: a field-view file where an SDFG is read says what is expected and how to make one",
+          "[cli][usage]") {
   auto r = run_weir("info x.py");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir info: 'x.py' is a field-view source file; this command reads an SDFG file (.sdfg, "
-                 ".sdfgz): make one with 'weir sdfg x.py::NAME -o OUT.sdfg'\n");
+  CHECK(r.out ==
+        "weir: error: weir info: 'x.py' is a field-view source file; this command reads an SDFG file (.sdfg, "
+        ".sdfgz): make one with 'weir sdfg x.py::NAME -o OUT.sdfg'\n");
   r = run_weir("optimize x.py::p -o out.sdfg --auto cpu");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir optimize: 'x.py::p' is a field-view definition; this command reads an SDFG file "
-                 "(.sdfg, .sdfgz): make one with 'weir sdfg x.py::p -o p.sdfg'\n");
+  CHECK(r.out ==
+        "weir: error: weir optimize: 'x.py::p' is a field-view definition; this command reads an SDFG file "
+        "(.sdfg, .sdfgz): make one with 'weir sdfg x.py::p -o p.sdfg'\n");
   for (const char* cmd : {"validate x.py", "convert x.py -o y.sdfg", "transforms match x.py"}) {
     INFO(cmd);
     r = run_weir(cmd);
@@ -81,8 +93,9 @@ TEST_CASE("weir: a field-view file where an SDFG is read says what is expected a
   }
   r = run_weir("check x.sdfg");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir check: 'x.sdfg' is an SDFG file; this command reads field-view source (FILE.py); "
-                 "'weir validate x.sdfg' checks an SDFG\n");
+  CHECK(r.out ==
+        "weir: error: weir check: 'x.sdfg' is an SDFG file; this command reads field-view source (FILE.py); "
+        "'weir validate x.sdfg' checks an SDFG\n");
 }
 
 TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usage]") {
@@ -90,8 +103,9 @@ TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usag
   CHECK(r.code == 1);
   // `weir check` reports every definition's error, each with the hint, then its counts.
   CHECK_THAT(r.out, Catch::Contains("not on the search path: no module 'mymodel' in ") &&
-                        Catch::Contains("\n  hint: add the directory that holds the module (the folder above its top "
-                                        "package) with -I DIR, or list it in WEIR_PATH\n") &&
+                        Catch::Contains(
+                            "\n  hint: add the directory that holds the module (the folder above its top "
+                            "package) with -I DIR, or list it in WEIR_PATH\n") &&
                         Catch::Contains("with errors"));
   r = run_weir("sdfg " + ex("multimodule/mymodel/program.py::potential_program") + " -o x.sdfg");
   CHECK(r.code == 1);
@@ -101,8 +115,10 @@ TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usag
 TEST_CASE("weir compile --backend embedded is refused before anything is loaded", "[cli][usage]") {
   auto r = run_weir("compile --backend embedded does-not-exist.sdfg");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir compile: backend 'embedded' interprets programs and compiles nothing; use a compiled "
-                 "backend (--backend cpu)\n");
+  CHECK(r.out ==
+        "weir: error: weir compile: backend 'embedded' interprets programs and compiles nothing; use a "
+        "compiled "
+        "backend (--backend cpu)\n");
 }
 
 TEST_CASE("weir compile --emit-cpp writes the generated C++ for reading", "[cli][usage]") {
@@ -122,38 +138,48 @@ TEST_CASE("weir compile --emit-cpp writes the generated C++ for reading", "[cli]
   CHECK(weir::test::read_text(dir / "src" / "laplacian.cpp") == cpp);
 }
 
-TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, an unused --set warns", "[cli][usage]") {
+TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, an unused --set warns",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-set");
   std::string lap = ex("cartesian/laplacian.py::laplacian");
   auto r = run_weir("run " + lap + " --random-inputs --set I=5 --set J=4 --set K=1 --set TSTEPS=3");
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: --set TSTEPS=3: program 'laplacian' has no parameter, symbol or dimension 'TSTEPS' "
-                 "(parameters: f, out; dimensions: I, J, K)\n");
+  CHECK(r.out ==
+        "weir: error: --set TSTEPS=3: program 'laplacian' has no parameter, symbol or dimension 'TSTEPS' "
+        "(parameters: f, out; dimensions: I, J, K)\n");
   // The same on the cpu backend, whose argument list also has internal size symbols: not listed.
   r = run_weir("run " + lap + " --backend cpu --random-inputs --set I=5 --set J=4 --set K=1 --set TSTEPS=3");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("has no parameter, symbol or dimension 'TSTEPS' (parameters: f, out; dimensions: I, J, K)\n"));
+  CHECK_THAT(
+      r.out,
+      Catch::Contains(
+          "has no parameter, symbol or dimension 'TSTEPS' (parameters: f, out; dimensions: I, J, K)\n"));
   CHECK_THAT(r.out, !Catch::Contains("__"));
 
-  REQUIRE(run_weir("run " + lap + " --random-inputs --set I=5 --set J=4 --set K=1 --out " + q(dir / "in")).code == 0);
-  r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") + " --in f=" + q(dir / "in" / "out.npy") +
-               " --random-inputs");
+  REQUIRE(
+      run_weir("run " + lap + " --random-inputs --set I=5 --set J=4 --set K=1 --out " + q(dir / "in")).code ==
+      0);
+  r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") +
+               " --in f=" + q(dir / "in" / "out.npy") + " --random-inputs");
   CHECK(r.code == 2);
   CHECK(r.out == "weir: error: --in f is given twice (" + (dir / "in" / "out.npy").string() + " and " +
-                 (dir / "in" / "out.npy").string() + ")\n");
+                     (dir / "in" / "out.npy").string() + ")\n");
   // Every field is given: --set K=8 would size nothing.
-  r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") + " --in out=" + q(dir / "in" / "out.npy") +
-               " --set K=8 --out " + q(dir / "out"));
+  r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") +
+               " --in out=" + q(dir / "in" / "out.npy") + " --set K=8 --out " + q(dir / "out"));
   INFO(r.out);
   CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::StartsWith("weir: warning: --set K=8 is not used: sizes come from the arrays given (--set DIM=N "
-                                      "sizes fields made by --random-inputs)\n"));
+  CHECK_THAT(r.out, Catch::StartsWith(
+                        "weir: warning: --set K=8 is not used: sizes come from the arrays given (--set DIM=N "
+                        "sizes fields made by --random-inputs)\n"));
 }
 
-TEST_CASE("weir run says whether it compiled or loaded from the cache, and explains the checksum", "[cli][usage]") {
+TEST_CASE("weir run says whether it compiled or loaded from the cache, and explains the checksum",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-run-output");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
-  std::string args = "run " + ex("cartesian/laplacian.py::laplacian") + " --random-inputs --set I=6 --set J=5 --set K=2";
+  std::string args =
+      "run " + ex("cartesian/laplacian.py::laplacian") + " --random-inputs --set I=6 --set J=5 --set K=2";
   auto first = run_weir(args + " --backend cpu --threads 1");
   INFO(first.out);
   REQUIRE(first.code == 0);
@@ -170,15 +196,17 @@ TEST_CASE("weir run says whether it compiled or loaded from the cache, and expla
   auto checksum = [](const std::string& s) { return s.substr(s.find("checksum "), 25); };
   CHECK(checksum(first.out) == checksum(again.out));
   CHECK(checksum(first.out) == checksum(embedded.out));
-  CHECK_THAT(first.out, Catch::Contains("  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal "
-                                        "checksums mean bit-identical results)\n"));
+  CHECK_THAT(first.out, Catch::Contains(
+                            "  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal "
+                            "checksums mean bit-identical results)\n"));
   // Progress goes to stderr only on request here (no terminal): each line names the work.
   auto progress = run_weir(args + " --progress 2>/dev/null");
   CHECK(progress.code == 0);
 }
 
 TEST_CASE("weir COMMAND --help shows examples and says in words what options take", "[cli][usage]") {
-  for (const char* cmd : {"run", "sdfg", "check", "compile", "optimize", "info", "validate", "convert", "mesh"}) {
+  for (const char* cmd :
+       {"run", "sdfg", "check", "compile", "optimize", "info", "validate", "convert", "mesh"}) {
     INFO(cmd);
     auto r = run_weir(std::string(cmd) + " --help");
     CHECK(r.code == 0);
@@ -190,29 +218,36 @@ TEST_CASE("weir COMMAND --help shows examples and says in words what options tak
                         Catch::Contains("--threads N ") && Catch::Contains("--in-dir DIR "));
 }
 
-TEST_CASE("weir run: a DaCe GPU SDFG on the cpu backend says that its GPU maps run on the host", "[cli][usage]") {
+TEST_CASE("weir run: a DaCe GPU SDFG on the cpu backend says that its GPU maps run on the host",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-gpu");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   auto k = weir::test::dace_corpus_dir() / "laplace2d";
-  auto r = run_weir("run --backend cpu " + q(k / "laplace2d.auto_optimized_gpu.sdfg") + " --in-dir " + q(k / "inputs") +
-                    " --set-json " + q(k / "symbols.json") + " --set-json " + q(k / "scalars.json"));
+  auto r = run_weir("run --backend cpu " + q(k / "laplace2d.auto_optimized_gpu.sdfg") + " --in-dir " +
+                    q(k / "inputs") + " --set-json " + q(k / "symbols.json") + " --set-json " +
+                    q(k / "scalars.json"));
   INFO(r.out);
   CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("\nnote: this SDFG was optimized for a GPU; the cpu backend runs its GPU maps (") &&
+  CHECK_THAT(r.out, Catch::Contains(
+                        "\nnote: this SDFG was optimized for a GPU; the cpu backend runs its GPU maps (") &&
                         Catch::Contains(") on the host as OpenMP loops and keeps its GPU containers ("));
-  r = run_weir("run --backend cpu " + q(k / "laplace2d.auto_optimized_cpu.sdfg") + " --in-dir " + q(k / "inputs") +
-               " --set-json " + q(k / "symbols.json") + " --set-json " + q(k / "scalars.json"));
+  r = run_weir("run --backend cpu " + q(k / "laplace2d.auto_optimized_cpu.sdfg") + " --in-dir " +
+               q(k / "inputs") + " --set-json " + q(k / "symbols.json") + " --set-json " +
+               q(k / "scalars.json"));
   CHECK(r.code == 0);
   CHECK_THAT(r.out, !Catch::Contains("GPU"));
 }
 
-TEST_CASE("weir run: one command line runs an unstructured program on both backends, sizes from the tables", "[cli][usage]") {
+TEST_CASE("weir run: one command line runs an unstructured program on both backends, sizes from the tables",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-unstructured");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   // A 4 x 3 periodic mesh: 12 vertices, 36 edges; V2E has 6 neighbours per vertex.
   REQUIRE(run_weir("mesh --nx 4 --ny 3 -o " + q(dir / "mesh")).code == 0);
-  std::string tables = " --in V2E=" + q(dir / "mesh" / "V2E.npy") + " --in E2V=" + q(dir / "mesh" / "E2V.npy");
-  std::string args = "run " + ex("unstructured/nabla.py::nabla_program") + tables + " --random-inputs --set K=2";
+  std::string tables =
+      " --in V2E=" + q(dir / "mesh" / "V2E.npy") + " --in E2V=" + q(dir / "mesh" / "E2V.npy");
+  std::string args =
+      "run " + ex("unstructured/nabla.py::nabla_program") + tables + " --random-inputs --set K=2";
   auto embedded = run_weir(args + " --backend embedded");
   INFO(embedded.out);
   REQUIRE(embedded.code == 0);
@@ -228,7 +263,8 @@ TEST_CASE("weir run: one command line runs an unstructured program on both backe
   // Same seeded inputs on both backends: the same results (min, max, mean printed to 6 digits).
   CHECK(line(cpu.out, "out_x") == line(embedded.out, "out_x"));
   CHECK(line(cpu.out, "out_y") == line(embedded.out, "out_y"));
-  // `--set V2E=6` (neighbours per row) is accepted by both; a number the compiled program does not have is refused.
+  // `--set V2E=6` (neighbours per row) is accepted by both; a number the compiled program does not have is
+  // refused.
   std::string sized = "run " + ex("unstructured/nabla.py::nabla_program") +
                       " --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set E2V=2 --set V2E=";
   CHECK(run_weir(sized + "6 --backend embedded").code == 0);
@@ -241,7 +277,9 @@ TEST_CASE("weir run: one command line runs an unstructured program on both backe
 TEST_CASE("weir run: --random-inputs takes sizes from the arrays given", "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-random-sizes");
   std::string lap = ex("cartesian/laplacian.py::laplacian");
-  REQUIRE(run_weir("run " + lap + " --random-inputs --set I=7 --set J=4 --set K=3 --out " + q(dir / "a")).code == 0);
+  REQUIRE(
+      run_weir("run " + lap + " --random-inputs --set I=7 --set J=4 --set K=3 --out " + q(dir / "a")).code ==
+      0);
   // Only f is given: out gets f's extents (7, 4, 3) without --set.
   auto r = run_weir("run " + lap + " --in f=" + q(dir / "a" / "out.npy") + " --random-inputs");
   INFO(r.out);
@@ -249,7 +287,8 @@ TEST_CASE("weir run: --random-inputs takes sizes from the arrays given", "[cli][
   CHECK_THAT(r.out, Catch::Contains("  out: float64 (7, 4, 3)  min "));
 }
 
-TEST_CASE("weir run: a @field_operator with shifts run directly says how to give it a smaller domain", "[cli][usage]") {
+TEST_CASE("weir run: a @field_operator with shifts run directly says how to give it a smaller domain",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-fieldop");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   for (const char* backend : {"embedded", "cpu"}) {
@@ -257,34 +296,41 @@ TEST_CASE("weir run: a @field_operator with shifts run directly says how to give
     auto r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --backend " + backend +
                       " --random-inputs --set I=6 --set J=6 --set K=1");
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::EndsWith("\n  hint: 'lap' is a @field_operator run directly, so its result must cover the "
-                                      "whole output array '__out' (shaped like its inputs); to compute it on part of the "
-                                      "domain, run a @program that calls it with a sliced out=, e.g. lap(..., "
-                                      "out=out[1:-1, 1:-1])\n"));
+    CHECK_THAT(r.out, Catch::EndsWith(
+                          "\n  hint: 'lap' is a @field_operator run directly, so its result must cover the "
+                          "whole output array '__out' (shaped like its inputs); to compute it on part of the "
+                          "domain, run a @program that calls it with a sliced out=, e.g. lap(..., "
+                          "out=out[1:-1, 1:-1])\n"));
   }
 }
 
-TEST_CASE("weir run: a too small input that is not shifted gets a hint about its size, not about shifts", "[cli][usage]") {
+TEST_CASE("weir run: a too small input that is not shifted gets a hint about its size, not about shifts",
+          "[cli][usage]") {
   auto dir = weir::test::scratch_dir("cli-usage-small-input");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
-  std::ofstream(dir / "copy.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n"
-                                    "I = gtx.Dimension('I')\n@gtx.field_operator\n"
-                                    "def ident(f: Field[[I], float64]) -> Field[[I], float64]:\n    return f\n"
-                                    "@gtx.program\ndef copy(f: Field[[I], float64], out: Field[[I], float64]):\n"
-                                    "    ident(f, out=out)\n";
+  std::ofstream(dir / "copy.py")
+      << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n"
+         "I = gtx.Dimension('I')\n@gtx.field_operator\n"
+         "def ident(f: Field[[I], float64]) -> Field[[I], float64]:\n    return f\n"
+         "@gtx.program\ndef copy(f: Field[[I], float64], out: Field[[I], float64]):\n"
+         "    ident(f, out=out)\n";
   // f has 4 points, out 6.
-  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=4 --out " + q(dir / "four")).code == 0);
-  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=6 --out " + q(dir / "six")).code == 0);
-  std::string args = "run " + q(dir / "copy.py") + "::copy --in f=" + q(dir / "four" / "out.npy") + " --in out=" +
-                     q(dir / "six" / "out.npy");
+  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=4 --out " + q(dir / "four"))
+              .code == 0);
+  REQUIRE(run_weir("run " + q(dir / "copy.py") + "::copy --random-inputs --set I=6 --out " + q(dir / "six"))
+              .code == 0);
+  std::string args = "run " + q(dir / "copy.py") + "::copy --in f=" + q(dir / "four" / "out.npy") +
+                     " --in out=" + q(dir / "six" / "out.npy");
   auto r = run_weir(args + " --backend embedded");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith("copy.py:9:5: the result of 'ident' is computed over (I: [0, 4)), which does not "
-                                    "cover the output domain of 'out' (I: [0, 6)) (an input is smaller than the output "
-                                    "domain; pass larger inputs or a smaller output domain)\n"));
+  CHECK_THAT(r.out, Catch::EndsWith(
+                        "copy.py:9:5: the result of 'ident' is computed over (I: [0, 4)), which does not "
+                        "cover the output domain of 'out' (I: [0, 6)) (an input is smaller than the output "
+                        "domain; pass larger inputs or a smaller output domain)\n"));
   r = run_weir(args + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith("reads f[0 .. 5] in dimension 0 of f with shape 4 (the input is smaller than the "
-                                    "domain it is read over; pass a larger input or a smaller domain)\n"));
+  CHECK_THAT(r.out, Catch::EndsWith(
+                        "reads f[0 .. 5] in dimension 0 of f with shape 4 (the input is smaller than the "
+                        "domain it is read over; pass a larger input or a smaller domain)\n"));
   CHECK_THAT(r.out, !Catch::Contains("shifted"));
 }

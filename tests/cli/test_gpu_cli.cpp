@@ -26,7 +26,8 @@ const std::string kNoDriver = "WEIR_CUDA_DRIVER=/nonexistent/libcuda.so.1";
 
 TEST_CASE("weir optimize --auto gpu writes a valid SDFG with kernels on the device", "[cli][gpu]") {
   fs::path dir = weir::test::scratch_dir("cli-gpu-optimize");
-  auto r = run_weir("optimize " + q(corpus_sdfg("hdiff", "simplified")) + " --auto gpu -o " + q(dir / "h.sdfg"));
+  auto r =
+      run_weir("optimize " + q(corpus_sdfg("hdiff", "simplified")) + " --auto gpu -o " + q(dir / "h.sdfg"));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("wrote"));
@@ -51,9 +52,10 @@ TEST_CASE("weir optimize --auto gpu writes a valid SDFG with kernels on the devi
   CHECK(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("optimized for a GPU"));
   // The pipeline with the GPU passes' options as text.
-  r = run_weir("optimize " + q(corpus_sdfg("hdiff", "simplified")) +
-               " --passes 'simplify,gpu-transform{host_arguments=true},gpu-schedules{block_size=16,16,1}' -o " +
-               q(dir / "p.sdfg"));
+  r = run_weir(
+      "optimize " + q(corpus_sdfg("hdiff", "simplified")) +
+      " --passes 'simplify,gpu-transform{host_arguments=true},gpu-schedules{block_size=16,16,1}' -o " +
+      q(dir / "p.sdfg"));
   INFO(r.out);
   REQUIRE(r.code == 0);
   auto p = weir::load_sdfg((dir / "p.sdfg").string());
@@ -61,14 +63,17 @@ TEST_CASE("weir optimize --auto gpu writes a valid SDFG with kernels on the devi
   CHECK(p->data("gpu_in_field").storage == weir::StorageType::GPU_Global);
 }
 
-TEST_CASE("weir run --backend gpu without a CUDA device: exit 1, 'no CUDA device', nothing written", "[cli][gpu]") {
+TEST_CASE("weir run --backend gpu without a CUDA device: exit 1, 'no CUDA device', nothing written",
+          "[cli][gpu]") {
   fs::path dir = weir::test::scratch_dir("cli-gpu-run");
   auto in = weir::test::dace_corpus_dir() / "hdiff" / "inputs";
-  auto r = run_weir("run --backend gpu " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")) + " --in-dir " + q(in) +
-                        " --out " + q(dir / "out"),
+  auto r = run_weir("run --backend gpu " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")) + " --in-dir " +
+                        q(in) + " --out " + q(dir / "out"),
                     kNoDriver + " WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::StartsWith("weir: error: no CUDA device: the CUDA driver library (libcuda.so.1) is not installed"));
+  CHECK_THAT(r.out,
+             Catch::StartsWith(
+                 "weir: error: no CUDA device: the CUDA driver library (libcuda.so.1) is not installed"));
   CHECK(!fs::exists(dir / "out"));
   // A field-view program too.
   r = run_weir("run --backend gpu " + q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/laplacian.py") +
@@ -78,10 +83,12 @@ TEST_CASE("weir run --backend gpu without a CUDA device: exit 1, 'no CUDA device
   CHECK_THAT(r.out, Catch::Contains("no CUDA device"));
 }
 
-TEST_CASE("weir compile --backend gpu: exit 1 until CUDA code generation exists, --gpu-arch is checked", "[cli][gpu]") {
+TEST_CASE("weir compile --backend gpu: exit 1 until CUDA code generation exists, --gpu-arch is checked",
+          "[cli][gpu]") {
   fs::path dir = weir::test::scratch_dir("cli-gpu-compile");
   std::string cache = "WEIR_CACHE_DIR=" + q(dir / "cache");
-  auto r = run_weir("compile --backend gpu --gpu-arch sm_80 " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")), cache);
+  auto r = run_weir("compile --backend gpu --gpu-arch sm_80 " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")),
+                    cache);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("FAILED") && Catch::Contains("weir has no CUDA code generator"));
   r = run_weir("compile --backend gpu --gpu-arch banana " + q(corpus_sdfg("hdiff", "simplified")), cache);

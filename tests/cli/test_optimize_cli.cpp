@@ -40,9 +40,12 @@ TEST_CASE("weir optimize: match -> script -> optimize -> replay reproduces the S
     auto dir = weir::test::scratch_dir(std::string("optimize-cli-") + kernel);
     std::string in = corpus_file(kernel);
     std::string id = first_match(in, "MapTiling");
-    write(dir / "tune.json", "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [8, 4]}, \"where\": \"" +
-                                 id + "\"},\n {\"pass\": \"simplify\"},\n {\"transformation\": \"MapToForLoop\", \"where\": \"all\"}]\n");
-    auto r = run_weir("optimize '" + in + "' -o " + q(dir / "out.sdfg") + " --script " + q(dir / "tune.json"));
+    write(dir / "tune.json",
+          "[{\"transformation\": \"MapTiling\", \"options\": {\"tile_sizes\": [8, 4]}, \"where\": \"" + id +
+              "\"},\n {\"pass\": \"simplify\"},\n {\"transformation\": \"MapToForLoop\", \"where\": "
+              "\"all\"}]\n");
+    auto r =
+        run_weir("optimize '" + in + "' -o " + q(dir / "out.sdfg") + " --script " + q(dir / "tune.json"));
     INFO(r.out);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("wrote"));
@@ -60,13 +63,15 @@ TEST_CASE("weir optimize: match -> script -> optimize -> replay reproduces the S
 TEST_CASE("weir optimize --passes records the pipeline's applications", "[cli][optimize]") {
   auto dir = weir::test::scratch_dir("optimize-cli-passes");
   std::string in = corpus_file("laplace2d");
-  auto r = run_weir("optimize '" + in + "' -o " + q(dir / "out.sdfg") + " --passes 'map-fusion,map-tiling{tile_sizes=32,8}'");
+  auto r = run_weir("optimize '" + in + "' -o " + q(dir / "out.sdfg") +
+                    " --passes 'map-fusion,map-tiling{tile_sizes=32,8}'");
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("applied "));
   REQUIRE(run_weir("optimize " + q(dir / "out.sdfg") + " --replay -o " + q(dir / "again.sdfg")).code == 0);
   CHECK(weir::sdfg_difference(*weir::load_sdfg((dir / "out.sdfg").string()),
-                              *weir::load_sdfg((dir / "again.sdfg").string())).empty());
+                              *weir::load_sdfg((dir / "again.sdfg").string()))
+            .empty());
 }
 
 TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usage), nothing is written",
@@ -95,7 +100,9 @@ TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usa
 
   // A step that applies nowhere, and one that no longer matches.
   std::string id = first_match(in, "MapTiling");
-  write(dir / "stale.json", "[{\"transformation\": \"MapCollapse\", \"where\": \"all\"}, {\"transformation\": \"MapTiling\", \"where\": \"0.0.0\"}]");
+  write(dir / "stale.json",
+        "[{\"transformation\": \"MapCollapse\", \"where\": \"all\"}, {\"transformation\": \"MapTiling\", "
+        "\"where\": \"0.0.0\"}]");
   r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "stale.json"));
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("step 1 (MapCollapse): applies nowhere"));
@@ -110,7 +117,8 @@ TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usa
 
   r = run_weir("optimize '" + in + "' -o " + q(out) + " --auto nosuchdevice");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("unknown device 'nosuchdevice'") && Catch::Contains("auto-optimize-nosuchdevice"));
+  CHECK_THAT(r.out, Catch::Contains("unknown device 'nosuchdevice'") &&
+                        Catch::Contains("auto-optimize-nosuchdevice"));
   CHECK(run_weir("optimize '" + in + "' -o " + q(out)).code == 2);
   CHECK(run_weir("optimize '" + in + "' -o " + q(out) + " --replay --passes simplify").code == 2);
   r = run_weir("optimize '" + in + "' -o " + q(out) + " --passes 'simplify,bogus'");

@@ -55,8 +55,9 @@ std::size_t maps_with(const weir::SDFG& sdfg, weir::ScheduleType s) {
 TEST_CASE("weir optimize --verify-each names the pass that broke the SDFG", "[cli][optimize][pass-flags]") {
   auto dir = weir::test::scratch_dir("pass-flags-verify");
   auto out = dir / "out.sdfg";
-  auto r = run_weir("optimize " + hdiff() + " -o " + q(out) + " --passes simplify,break-validity --verify-each", {},
-                    WEIR_TEST_PASSES_BIN);
+  auto r =
+      run_weir("optimize " + hdiff() + " -o " + q(out) + " --passes simplify,break-validity --verify-each",
+               {}, WEIR_TEST_PASSES_BIN);
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("weir: error: the SDFG is invalid after pass 'break-validity': "));
@@ -78,7 +79,8 @@ TEST_CASE("weir optimize --verify-each names the pass that broke the SDFG", "[cl
   CHECK(weir::validate(*weir::load_sdfg(out.string())).empty());
 }
 
-TEST_CASE("weir optimize --print-after prints the SDFG after the named passes", "[cli][optimize][pass-flags]") {
+TEST_CASE("weir optimize --print-after prints the SDFG after the named passes",
+          "[cli][optimize][pass-flags]") {
   auto dir = weir::test::scratch_dir("pass-flags-print");
   auto out = dir / "out.sdfg";
   auto r = run_weir("optimize " + hdiff() + " -o " + q(out) +
@@ -94,18 +96,23 @@ TEST_CASE("weir optimize --print-after prints the SDFG after the named passes", 
   CHECK(maps_with(*fused, weir::ScheduleType::CPU_Multicore) == 0);
   auto written = weir::load_sdfg(out.string());
   CHECK(maps_with(*scheduled, weir::ScheduleType::CPU_Multicore) > 0);
-  CHECK(maps_with(*scheduled, weir::ScheduleType::CPU_Multicore) == maps_with(*written, weir::ScheduleType::CPU_Multicore));
-  CHECK(weir::sdfg_to_json_text(*scheduled).size() < weir::sdfg_to_json_text(*written).size());  // no history yet
+  CHECK(maps_with(*scheduled, weir::ScheduleType::CPU_Multicore) ==
+        maps_with(*written, weir::ScheduleType::CPU_Multicore));
+  CHECK(weir::sdfg_to_json_text(*scheduled).size() <
+        weir::sdfg_to_json_text(*written).size());  // no history yet
   // Unknown names are a usage error before anything runs.
-  auto bad = run_weir("optimize " + hdiff() + " -o " + q(dir / "bad.sdfg") + " --auto cpu --print-after greedy-fusion");
+  auto bad = run_weir("optimize " + hdiff() + " -o " + q(dir / "bad.sdfg") +
+                      " --auto cpu --print-after greedy-fusion");
   CHECK(bad.code == 2);
   CHECK_THAT(bad.out, Catch::Contains("unknown pass 'greedy-fusion' for --print-after"));
   CHECK(!fs::exists(dir / "bad.sdfg"));
 }
 
-TEST_CASE("weir optimize --timing and --print-after-all account for every pass run", "[cli][optimize][pass-flags]") {
+TEST_CASE("weir optimize --timing and --print-after-all account for every pass run",
+          "[cli][optimize][pass-flags]") {
   auto dir = weir::test::scratch_dir("pass-flags-timing");
-  auto r = run_weir("optimize " + hdiff() + " -o " + q(dir / "out.sdfg") + " --auto cpu --timing --print-after-all");
+  auto r = run_weir("optimize " + hdiff() + " -o " + q(dir / "out.sdfg") +
+                    " --auto cpu --timing --print-after-all");
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("runs  applications     wall ms    share\n"));
@@ -127,8 +134,8 @@ TEST_CASE("weir optimize --timing and --print-after-all account for every pass r
     apps += std::stoul(m[3]);
     share += std::stod(m[5]);
   }
-  for (const char* n : {"dead-state-elimination", "state-fusion", "map-collapse", "greedy-map-fusion", "local-storage",
-                        "transient-reuse", "cpu-schedules"})
+  for (const char* n : {"dead-state-elimination", "state-fusion", "map-collapse", "greedy-map-fusion",
+                        "local-storage", "transient-reuse", "cpu-schedules"})
     CHECK(names.count(n));
   CHECK(names.count("simplify") == 0);  // pipelines are not rows: their passes are
   CHECK(total_runs == runs);

@@ -80,7 +80,7 @@ TEST_CASE("weir run hdiff on cpu writes out_field matching DaCe's result", "[cli
   auto in = kernel_dir("hdiff") / "inputs";
   auto before = weir::test::read_text(in / "out_field.npy");
   auto r = run_cli(cache, "run --backend cpu " + q(sdfg("hdiff")) + " --in-dir " + q(in) + " --set-json " +
-                           q(kernel_dir("hdiff") / "symbols.json") + " --out " + q(out));
+                              q(kernel_dir("hdiff") / "symbols.json") + " --out " + q(out));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("on backend 'cpu'") && Catch::Contains("call 1: "));
@@ -91,9 +91,12 @@ TEST_CASE("weir run hdiff on cpu writes out_field matching DaCe's result", "[cli
   for (const auto& e : fs::directory_iterator(out)) files.push_back(e.path().filename().string());
   CHECK(files == std::vector<std::string>{"out_field.npy"});
   CHECK(weir::test::read_text(in / "out_field.npy") == before);
-  CHECK(python(dir, "a = np.load('" + (out / "out_field.npy").string() + "'); e = np.load('" +
-                        (kernel_dir("hdiff") / "expected" / "out_field.npy").string() +
-                        "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-12, atol=0) else 1)") == 0);
+  CHECK(
+      python(dir,
+             "a = np.load('" + (out / "out_field.npy").string() + "'); e = np.load('" +
+                 (kernel_dir("hdiff") / "expected" / "out_field.npy").string() +
+                 "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-12, atol=0) else 1)") ==
+      0);
 
   // Second run: the cached library, sizes inferred from the shapes (no symbols given).
   auto again = run_cli(cache, "run --backend cpu " + q(sdfg("hdiff")) + " --in-dir " + q(in));
@@ -106,15 +109,17 @@ TEST_CASE("weir run laplace2d with scalars, --repeat and --in", "[cli][run]") {
   auto dir = weir::test::scratch_dir("cli-run-laplace");
   auto k = kernel_dir("laplace2d");
   auto out = dir / "out";
-  auto r = run_cli(dir / "cache", "run --backend cpu " + q(sdfg("laplace2d", "auto_optimized_cpu")) + " --in A=" +
-                                   q(k / "inputs" / "A.npy") + " --in B=" + q(k / "inputs" / "B.npy") + " --set-json " +
-                                   q(k / "scalars.json") + " --set NL=64 --repeat 3 --out " + q(out));
+  auto r = run_cli(dir / "cache", "run --backend cpu " + q(sdfg("laplace2d", "auto_optimized_cpu")) +
+                                      " --in A=" + q(k / "inputs" / "A.npy") +
+                                      " --in B=" + q(k / "inputs" / "B.npy") + " --set-json " +
+                                      q(k / "scalars.json") + " --set NL=64 --repeat 3 --out " + q(out));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("call 3: "));
   // Every call starts from the inputs, so the result is one call's.
   CHECK(python(dir, "ok = all(np.allclose(np.load('" + out.string() + "/%s.npy' % n), np.load('" +
-                        (k / "expected").string() + "/%s.npy' % n), rtol=1e-12, atol=0) for n in 'AB')\n"
+                        (k / "expected").string() +
+                        "/%s.npy' % n), rtol=1e-12, atol=0) for n in 'AB')\n"
                         "sys.exit(0 if ok else 1)") == 0);
 }
 
@@ -127,8 +132,9 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
   SECTION("the default backend is embedded, which does not run SDFG files") {
     auto r = run_cli(cache, "run " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
-                                      "backend such as 'cpu'"));
+    CHECK_THAT(r.out,
+               Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
+                               "backend such as 'cpu'"));
   }
   SECTION("unknown backend") {
     auto r = run_cli(cache, "run --backend tpu " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
@@ -136,33 +142,41 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     CHECK_THAT(r.out, Catch::Contains("unknown backend 'tpu' (known: cpu, embedded, gpu)"));
   }
   SECTION("missing arguments") {
-    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") + " --out " + q(out));
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") +
+                                " --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("missing arguments 'out_field' (float64 array of shape (16, 16, 8)), 'coeff'"));
+    CHECK_THAT(r.out, Catch::Contains(
+                          "missing arguments 'out_field' (float64 array of shape (16, 16, 8)), 'coeff'"));
   }
   SECTION("an .npy file of the wrong dtype or shape") {
-    REQUIRE(python(dir, "np.save('" + (dir / "coeff_i8.npy").string() + "', np.ones((16, 16, 8), dtype=np.int64))\n"
-                        "np.save('" + (dir / "coeff_small.npy").string() + "', np.ones((16, 16, 7)))") == 0);
-    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff_i8.npy") +
-                             " --out " + q(out));
+    REQUIRE(python(dir, "np.save('" + (dir / "coeff_i8.npy").string() +
+                            "', np.ones((16, 16, 8), dtype=np.int64))\n"
+                            "np.save('" +
+                            (dir / "coeff_small.npy").string() + "', np.ones((16, 16, 7)))") == 0);
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) +
+                                " --in coeff=" + q(dir / "coeff_i8.npy") + " --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("argument 'coeff': expected float64 array of shape (16, 16, 8), got int64 (16, 16, 8)"));
-    r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff_small.npy") +
-                        " --out " + q(out));
+    CHECK_THAT(r.out,
+               Catch::Contains(
+                   "argument 'coeff': expected float64 array of shape (16, 16, 8), got int64 (16, 16, 8)"));
+    r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) +
+                           " --in coeff=" + q(dir / "coeff_small.npy") + " --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("argument 'coeff': expected float64 array of shape (16, 16, 8), got float64 (16, 16, 7) (K = 8 from "
+    CHECK_THAT(r.out, Catch::Contains("argument 'coeff': expected float64 array of shape (16, 16, 8), got "
+                                      "float64 (16, 16, 7) (K = 8 from "
                                       "argument 'in_field'"));
   }
   SECTION("a truncated .npy file") {
     auto bytes = weir::test::read_text(in / "coeff.npy");
     std::ofstream(dir / "coeff.npy", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --in coeff=" + q(dir / "coeff.npy") +
-                             " --out " + q(out));
+    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) +
+                                " --in coeff=" + q(dir / "coeff.npy") + " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains((dir / "coeff.npy").string() + ": truncated"));
   }
   SECTION("generated code that does not compile") {
-    auto r = run_cli(cache, "run --backend cpu " + q(broken_sdfg(dir)) + " --trust-code --in-dir " + q(in) + " --out " + q(out));
+    auto r = run_cli(cache, "run --backend cpu " + q(broken_sdfg(dir)) + " --trust-code --in-dir " + q(in) +
+                                " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("compiling program 'hdiff_simplified' failed: c++ exited with code 1"));
     CHECK_THAT(r.out, Catch::Contains("generated source: ") && Catch::Contains("error"));
@@ -173,14 +187,16 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     CHECK_THAT(r.out, Catch::Contains("stencils.py"));
   }
   SECTION("a --set value that is not a number, or an unknown name") {
-    auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set I=abc --out " + q(out));
+    auto r =
+        run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set I=abc --out " + q(out));
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Catch::Contains("'abc' is not a number"));
     // A usage error (2) in every command and on every backend (issue 16).
     r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(in) + " --set Q=1 --out " + q(out));
     CHECK(r.code == 2);
-    CHECK(r.out == "weir: error: --set Q=1: program 'hdiff_simplified' has no parameter, symbol or dimension 'Q' "
-                   "(parameters: in_field, out_field, coeff, I, J, K)\n");
+    CHECK(r.out ==
+          "weir: error: --set Q=1: program 'hdiff_simplified' has no parameter, symbol or dimension 'Q' "
+          "(parameters: in_field, out_field, coeff, I, J, K)\n");
   }
   SECTION("--out onto the inputs") {
     auto copy = dir / "inputs";
@@ -208,7 +224,8 @@ TEST_CASE("weir run --random-inputs uses --set sizes and a seed", "[cli][run]") 
   CHECK(checksum(a.out) != checksum(c.out));
   auto r = run_cli(dir / "cache", "run --backend cpu " + q(sdfg("hdiff")) + " --random-inputs --set I=8");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("--random-inputs: the shape of 'in_field'") && Catch::Contains("needs J, K; give them"));
+  CHECK_THAT(r.out, Catch::Contains("--random-inputs: the shape of 'in_field'") &&
+                        Catch::Contains("needs J, K; give them"));
 }
 
 TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the others", "[cli][compile]") {
@@ -216,8 +233,8 @@ TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the
   auto cache = dir / "cache";
   // Two weir processes compile the same file at once into an empty cache.
   std::string cmd = "WEIR_CACHE_DIR=" + q(cache) + " " + WEIR_BIN + " compile " + q(sdfg("jacobi_2d"));
-  std::string both = "(" + cmd + " > " + q(dir / "a.log") + " 2>&1 & a=$!; " + cmd + " > " + q(dir / "b.log") +
-                     " 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; exit $((ra + rb)))";
+  std::string both = "(" + cmd + " > " + q(dir / "a.log") + " 2>&1 & a=$!; " + cmd + " > " +
+                     q(dir / "b.log") + " 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; exit $((ra + rb)))";
   int rc = std::system(("bash -c " + q(both)).c_str());
   INFO(weir::test::read_text(dir / "a.log") << weir::test::read_text(dir / "b.log"));
   CHECK((WIFEXITED(rc) && WEXITSTATUS(rc) == 0));
@@ -227,7 +244,8 @@ TEST_CASE("weir compile: parallel runs share one entry and one failure keeps the
   CHECK(info.code == 0);
   CHECK_THAT(info.out, Catch::Contains("entries: 1\n") && Catch::Contains(cache.string()));
 
-  auto r = run_cli(cache, "compile --trust-code " + q(sdfg("hdiff")) + " " + q(broken_sdfg(dir)) + " " + q(sdfg("jacobi_2d")));
+  auto r = run_cli(cache, "compile --trust-code " + q(sdfg("hdiff")) + " " + q(broken_sdfg(dir)) + " " +
+                              q(sdfg("jacobi_2d")));
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("ok " + sdfg("hdiff").string() + " (compiled"));
@@ -252,8 +270,9 @@ TEST_CASE("weir compile: field-view files compile every @program, and a failing 
   auto cache = dir / "cache";
   fs::path src = fs::path(WEIR_SOURCE_DIR) / "examples";
   // laplacian.py has two programs (laplacian, bi_laplacian); multimodule needs -I.
-  auto r = run_cli(cache, "compile " + q(src / "cartesian/laplacian.py") + " " +
-                              q(src / "multimodule/mymodel/program.py") + "::smooth -I " + q(src / "multimodule"));
+  auto r =
+      run_cli(cache, "compile " + q(src / "cartesian/laplacian.py") + " " +
+                         q(src / "multimodule/mymodel/program.py") + "::smooth -I " + q(src / "multimodule"));
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("[3/3]"));
@@ -269,14 +288,16 @@ TEST_CASE("weir compile: field-view files compile every @program, and a failing 
   CHECK(bad.code == 1);
   CHECK_THAT(bad.out, Catch::Contains("FAILED " + (src / "cartesian/laplacian.py").string() + "::nope") &&
                           Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'") &&
-                          Catch::Contains("laplacian.py::laplacian (cached") && Catch::Contains("1 of 2 programs failed"));
+                          Catch::Contains("laplacian.py::laplacian (cached") &&
+                          Catch::Contains("1 of 2 programs failed"));
 
   // A file without programs, and one that does not load, stop before compiling anything.
   fs::path none = dir / "ops_only.py";
   {
     std::ofstream f(none);
     f << "import gt4py.next as gtx\nfrom gt4py.next import Dims, Field, float64\nI = gtx.Dimension(\"I\")\n\n"
-         "@gtx.field_operator\ndef twice(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n    return 2.0 * a\n";
+         "@gtx.field_operator\ndef twice(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n    return "
+         "2.0 * a\n";
   }
   auto empty = run_cli(cache, "compile " + q(none));
   CHECK(empty.code == 1);
@@ -291,12 +312,15 @@ TEST_CASE("weir run writes a program's return value to --out without being given
   auto dir = weir::test::scratch_dir("cli-run-return");
   auto cache = dir / "cache", out = dir / "out";
   auto kernel = weir::test::npbench_corpus_dir() / "atax";
-  auto r = run_cli(cache, "run --backend cpu " + q(kernel / "atax.simplified.sdfg") + " --in-dir " + q(kernel / "inputs") +
-                              " --out " + q(out));
+  auto r = run_cli(cache, "run --backend cpu " + q(kernel / "atax.simplified.sdfg") + " --in-dir " +
+                              q(kernel / "inputs") + " --out " + q(out));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("__return: float64 (500,)"));
-  CHECK(python(dir, "a = np.load('" + (out / "__return.npy").string() + "'); e = np.load('" +
-                        (kernel / "expected" / "__return.npy").string() +
-                        "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-10, atol=0) else 1)") == 0);
+  CHECK(
+      python(dir,
+             "a = np.load('" + (out / "__return.npy").string() + "'); e = np.load('" +
+                 (kernel / "expected" / "__return.npy").string() +
+                 "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-10, atol=0) else 1)") ==
+      0);
 }

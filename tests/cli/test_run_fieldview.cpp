@@ -20,7 +20,8 @@ std::string example(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR)
 int numpy(const fs::path& dir, const std::string& script) {
   if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
     FAIL("this test needs /usr/bin/python3 with NumPy (python3-numpy)");
-  std::ofstream(dir / "script.py") << "import numpy as np\nimport os\nos.chdir(" << q(dir) << ")\n" << script << "\n";
+  std::ofstream(dir / "script.py") << "import numpy as np\nimport os\nos.chdir(" << q(dir) << ")\n"
+                                   << script << "\n";
   int rc = std::system(("/usr/bin/python3 " + q(dir / "script.py")).c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
@@ -43,11 +44,12 @@ np.save("in/out.npy", np.full((9, 7, 3), -1.0))
   for (const char* backend : {"embedded", "cpu"}) {
     INFO(backend);
     auto out = dir / (std::string("out_") + backend);
-    auto r = weir_run(dir, example("cartesian/laplacian.py") + "::laplacian --backend " + backend + " --in-dir " +
-                               q(dir / "in") + " --out " + q(out));
+    auto r = weir_run(dir, example("cartesian/laplacian.py") + "::laplacian --backend " + backend +
+                               " --in-dir " + q(dir / "in") + " --out " + q(out));
     INFO(r.out);
     REQUIRE(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("program 'laplacian'") && Catch::Contains("on backend '" + std::string(backend) + "'") &&
+    CHECK_THAT(r.out, Catch::Contains("program 'laplacian'") &&
+                          Catch::Contains("on backend '" + std::string(backend) + "'") &&
                           Catch::Contains("out: float64 (9, 7, 3)"));
     CHECK(numpy(dir, "f = np.load('in/f.npy'); o = np.load('" + out.filename().string() + R"(/out.npy')
 ref = np.full(f.shape, -1.0)
@@ -58,7 +60,8 @@ assert (np.load('in/out.npy') == -1.0).all()  # the input file is unchanged
   }
 }
 
-TEST_CASE("weir run FILE.py::PROGRAM: nabla with connectivity tables from .npy files", "[cli][run][fieldview]") {
+TEST_CASE("weir run FILE.py::PROGRAM: nabla with connectivity tables from .npy files",
+          "[cli][run][fieldview]") {
   auto dir = weir::test::scratch_dir("cli-run-fieldview-nabla");
   REQUIRE(numpy(dir, R"(
 os.makedirs("in", exist_ok=True)
@@ -71,7 +74,8 @@ arrays = dict(pp=rng.random((nv, nk)), S_MXX=rng.random(ne), S_MYY=rng.random(ne
 for k, v in arrays.items():
     np.save("in/" + k + ".npy", v)
 )") == 0);
-  auto r = weir_run(dir, example("unstructured/nabla.py") + "::nabla_program --in-dir " + q(dir / "in") + " --out " + q(dir / "out"));
+  auto r = weir_run(dir, example("unstructured/nabla.py") + "::nabla_program --in-dir " + q(dir / "in") +
+                             " --out " + q(dir / "out"));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK(numpy(dir, R"(
@@ -88,13 +92,17 @@ for name, s in (("out_x", a["S_MXX"]), ("out_y", a["S_MYY"])):
 
 TEST_CASE("weir run FILE.py::PROGRAM: --random-inputs with --set DIM=N, and scans", "[cli][run][fieldview]") {
   auto dir = weir::test::scratch_dir("cli-run-fieldview-random");
-  auto r = weir_run(dir, example("cartesian/vertical_solver.py") +
-                             "::vertical_solver --random-inputs --set I=4 --set J=3 --set K=6 --set nk=6 --out " + q(dir / "out"));
+  auto r =
+      weir_run(dir, example("cartesian/vertical_solver.py") +
+                        "::vertical_solver --random-inputs --set I=4 --set J=3 --set K=6 --set nk=6 --out " +
+                        q(dir / "out"));
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("x: float64 (4, 3, 6)"));
-  r = weir_run(dir, example("unstructured/nabla.py") +
-                        "::nabla_program --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set V2E=3 --set E2V=2");
+  r = weir_run(
+      dir,
+      example("unstructured/nabla.py") +
+          "::nabla_program --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set V2E=3 --set E2V=2");
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("out_x: float64 (5, 2)"));
@@ -121,10 +129,13 @@ np.save("f2d.npy", np.ones((6, 5)))
     auto r = weir_run(dir, lap + b + " --in f=" + q(dir / "in/f.npy") + " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("missing argument 'out'"));
-    r = weir_run(dir, lap + b + " --in-dir " + q(dir / "in") + " --in f=" + q(dir / "f32.npy") + " --out " + q(out));
+    r = weir_run(
+        dir, lap + b + " --in-dir " + q(dir / "in") + " --in f=" + q(dir / "f32.npy") + " --out " + q(out));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("argument 'f': expected") && Catch::Contains("float64") && Catch::Contains("got float32"));
-    r = weir_run(dir, lap + b + " --in-dir " + q(dir / "in") + " --in f=" + q(dir / "f2d.npy") + " --out " + q(out));
+    CHECK_THAT(r.out, Catch::Contains("argument 'f': expected") && Catch::Contains("float64") &&
+                          Catch::Contains("got float32"));
+    r = weir_run(
+        dir, lap + b + " --in-dir " + q(dir / "in") + " --in f=" + q(dir / "f2d.npy") + " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("argument 'f': expected"));
     r = weir_run(dir, example("cartesian/laplacian.py") + "::nope" + b + " --in-dir " + q(dir / "in"));
@@ -135,14 +146,16 @@ np.save("f2d.npy", np.ones((6, 5)))
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("unknown backend 'tpu' (known: cpu, embedded, gpu)"));
   // A domain error at run time: lap written over the whole field.
-  std::ofstream(dir / "whole.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
-                                     "@gtx.field_operator\ndef d(f: Field[[I], float]) -> Field[[I], float]:\n"
-                                     "    return f(I + 1) - f\n"
-                                     "@gtx.program\ndef p(f: Field[[I], float], out: Field[[I], float]):\n"
-                                     "    d(f, out=out)\n";
+  std::ofstream(dir / "whole.py")
+      << "import gt4py.next as gtx\nfrom gt4py.next import Field\nI = gtx.Dimension('I')\n"
+         "@gtx.field_operator\ndef d(f: Field[[I], float]) -> Field[[I], float]:\n"
+         "    return f(I + 1) - f\n"
+         "@gtx.program\ndef p(f: Field[[I], float], out: Field[[I], float]):\n"
+         "    d(f, out=out)\n";
   r = weir_run(dir, q(dir / "whole.py") + "::p --random-inputs --set I=5 --out " + q(out));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("whole.py:9:") && Catch::Contains("does not cover the output domain of 'out' (I: [0, 5))"));
+  CHECK_THAT(r.out, Catch::Contains("whole.py:9:") &&
+                        Catch::Contains("does not cover the output domain of 'out' (I: [0, 5))"));
   // A usage error (2), as in every command (issue 16).
   r = weir_run(dir, q(dir / "whole.py") + " --random-inputs --set I=5");
   CHECK(r.code == 2);

@@ -13,9 +13,10 @@ using weir::test::run_weir;
 TEST_CASE("weir transforms list names every transformation, pass and pipeline", "[cli][transforms]") {
   auto r = run_weir("transforms list");
   REQUIRE(r.code == 0);
-  for (const char* n : {"MapFusion (map-fusion)", "MapTiling (map-tiling)", "tile_sizes = 128", "StateFusion",
-                        "simplify (pipeline)", "greedy-map-fusion (pass)", "max_points = 9", "symbol-propagation (pass)",
-                        "auto-optimize-cpu (pipeline)", "passes: simplify,loop-to-map,"})
+  for (const char* n :
+       {"MapFusion (map-fusion)", "MapTiling (map-tiling)", "tile_sizes = 128", "StateFusion",
+        "simplify (pipeline)", "greedy-map-fusion (pass)", "max_points = 9", "symbol-propagation (pass)",
+        "auto-optimize-cpu (pipeline)", "passes: simplify,loop-to-map,"})
     CHECK_THAT(r.out, Catch::Contains(n));
 }
 

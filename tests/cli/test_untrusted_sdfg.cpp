@@ -23,7 +23,8 @@ fs::path hdiff_sdfg() { return weir::test::dace_corpus_dir() / "hdiff" / "hdiff.
 std::string cache_env(const fs::path& dir) { return "WEIR_CACHE_DIR=" + q(dir / "cache"); }
 
 /// hdiff's simplified SDFG with `edit` applied to its JSON, written to dir/name.
-fs::path edited_hdiff(const fs::path& dir, const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+fs::path edited_hdiff(const fs::path& dir, const std::string& name,
+                      const std::function<void(nlohmann::json&)>& edit) {
   auto j = nlohmann::json::parse(weir::test::read_text(hdiff_sdfg()));
   edit(j);
   auto p = dir / name;
@@ -32,7 +33,8 @@ fs::path edited_hdiff(const fs::path& dir, const std::string& name, const std::f
 }
 
 /// Applies `fn` to the first JSON object with "type": `type` (depth first).
-void first_of_type(nlohmann::json& j, const std::string& type, const std::function<void(nlohmann::json&)>& fn) {
+void first_of_type(nlohmann::json& j, const std::string& type,
+                   const std::function<void(nlohmann::json&)>& fn) {
   bool done = false;
   std::function<void(nlohmann::json&)> visit = [&](nlohmann::json& n) {
     if (done) return;
@@ -61,7 +63,8 @@ TEST_CASE("weir run and compile refuse C++ in an SDFG file unless --trust-code",
     first_of_type(j, "Tasklet", [&](nlohmann::json& t) {
       std::string code = t["attributes"]["code"]["string_data"];
       (void)code;
-      t["attributes"]["code"] = {{"string_data", "std::system(\"touch " + marker.string() + "\");"}, {"language", "CPP"}};
+      t["attributes"]["code"] = {{"string_data", "std::system(\"touch " + marker.string() + "\");"},
+                                 {"language", "CPP"}};
     });
   });
   for (const std::string& cmd : {run_hdiff(file), "compile " + q(file)}) {
@@ -69,8 +72,9 @@ TEST_CASE("weir run and compile refuse C++ in an SDFG file unless --trust-code",
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("is C++ written into the SDFG (`std::system(\"touch ") &&
-                          Catch::Contains("an SDFG file is untrusted input, so weir refuses user-written C++ unless you "
-                                          "trust its author: pass --trust-code (weir run, weir compile)"));
+                          Catch::Contains(
+                              "an SDFG file is untrusted input, so weir refuses user-written C++ unless you "
+                              "trust its author: pass --trust-code (weir run, weir compile)"));
     CHECK_THAT(r.out, Catch::Contains("codegen: SDFG 'hdiff_simplified', state '"));
   }
   CHECK_FALSE(fs::exists(marker));
@@ -89,18 +93,22 @@ TEST_CASE("weir run validates first: a container name that would inject C++", "[
   auto text = weir::test::read_text(hdiff_sdfg());
   // Every mention of the container, as a JSON string.
   std::string from = "\"out_field\"", to = nlohmann::json(evil).dump();
-  for (std::size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size())) text.replace(p, from.size(), to);
+  for (std::size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+    text.replace(p, from.size(), to);
   auto file = dir / "name.sdfg";
   std::ofstream(file) << text;
   auto v = run_weir("validate " + q(file));
   CHECK(v.code == 1);
-  CHECK_THAT(v.out, Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
+  CHECK_THAT(v.out,
+             Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
   auto r = run_weir(run_hdiff(file) + " --trust-code", cache_env(dir));
   INFO(r.out);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains(file.string() + ": cannot compile an invalid SDFG (`weir validate` lists the same "
-                                                    "problems): invalid SDFG ("));
-  CHECK_THAT(r.out, Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
+  CHECK_THAT(r.out, Catch::Contains(file.string() +
+                                    ": cannot compile an invalid SDFG (`weir validate` lists the same "
+                                    "problems): invalid SDFG ("));
+  CHECK_THAT(r.out,
+             Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
   CHECK_FALSE(fs::exists(marker));
 }
 
@@ -108,15 +116,18 @@ TEST_CASE("weir validate rejects what code generation would reject", "[cli][secu
   auto dir = weir::test::scratch_dir("cli-validate-codegen");
   SECTION("a Python tasklet with a syntax error") {
     auto file = edited_hdiff(dir, "syntax.sdfg", [](nlohmann::json& j) {
-      first_of_type(j, "Tasklet", [](nlohmann::json& t) { t["attributes"]["code"]["string_data"] = "__out = (__in1 +"; });
+      first_of_type(j, "Tasklet",
+                    [](nlohmann::json& t) { t["attributes"]["code"]["string_data"] = "__out = (__in1 +"; });
     });
     auto v = run_weir("validate " + q(file));
     INFO(v.out);
     CHECK(v.code == 1);
-    CHECK_THAT(v.out, Catch::Contains("`__out = (__in1 +` does not parse as Python: ") && Catch::Contains("[tasklet-syntax]"));
+    CHECK_THAT(v.out, Catch::Contains("`__out = (__in1 +` does not parse as Python: ") &&
+                          Catch::Contains("[tasklet-syntax]"));
     auto r = run_weir(run_hdiff(file), cache_env(dir));
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("cannot compile an invalid SDFG") && Catch::Contains("[tasklet-syntax]"));
+    CHECK_THAT(r.out,
+               Catch::Contains("cannot compile an invalid SDFG") && Catch::Contains("[tasklet-syntax]"));
   }
   SECTION("a map with step 0") {
     auto file = edited_hdiff(dir, "step.sdfg", [](nlohmann::json& j) {
@@ -128,6 +139,8 @@ TEST_CASE("weir validate rejects what code generation would reject", "[cli][secu
     auto v = run_weir("validate " + q(file));
     INFO(v.out);
     CHECK(v.code == 1);
-    CHECK_THAT(v.out, Catch::Contains("has step 0 in dimension 0 of its range (the loop would never advance) [map-step]"));
+    CHECK_THAT(
+        v.out,
+        Catch::Contains("has step 0 in dimension 0 of its range (the loop would never advance) [map-step]"));
   }
 }

@@ -96,7 +96,8 @@ TEST_CASE("weir view --html: a lowered example carries its source and the line o
   while (std::getline(lines, line)) {
     ++n;
     if (line.find("def hdiff_program(") != std::string::npos) program = n;
-    if (program && !call && n > program && line.find("hdiff(") != std::string::npos && line.find("out=") != std::string::npos)
+    if (program && !call && n > program && line.find("hdiff(") != std::string::npos &&
+        line.find("out=") != std::string::npos)
       call = n;
   }
   REQUIRE(call > 0);
@@ -112,7 +113,8 @@ TEST_CASE("weir view --html: a lowered example carries its source and the line o
   CHECK(nodes == 6);  // map entry and exit, the tasklet, access nodes u, coeff, out
 }
 
-TEST_CASE("weir view --html: the history stepper gets the SDFG after every step, the last is the file", "[cli][view]") {
+TEST_CASE("weir view --html: the history stepper gets the SDFG after every step, the last is the file",
+          "[cli][view]") {
   auto dir = weir::test::scratch_dir("cli-view-history");
   fs::path in = weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg";
   auto r = run_weir("optimize " + q(in) + " -o " + q(dir / "opt.sdfg") + " --auto cpu");
@@ -180,7 +182,8 @@ TEST_CASE("weir view --html: validation problems go into the page with weir vali
   }
 }
 
-TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources into the page", "[cli][view]") {
+TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources into the page",
+          "[cli][view]") {
   auto dir = weir::test::scratch_dir("cli-view-sources");
   std::ofstream(dir / "secret.txt") << "not for the page";
   std::ofstream(dir / "kernel.py") << "x = 1\n";
@@ -188,7 +191,8 @@ TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources
   int k = 0;
   edit_objects(s, "Tasklet", [&](json& t) {
     std::string f = (dir / (k++ % 2 ? "secret.txt" : "kernel.py")).string();
-    t["attributes"]["debuginfo"] = {{"type", "DebugInfo"}, {"start_line", 1}, {"end_line", 1}, {"filename", f}};
+    t["attributes"]["debuginfo"] = {
+        {"type", "DebugInfo"}, {"start_line", 1}, {"end_line", 1}, {"filename", f}};
     return true;
   });
   REQUIRE(k >= 2);
@@ -208,8 +212,10 @@ TEST_CASE("weir view: usage errors and files that are never half-written", "[cli
   const std::string lap = "examples/cartesian/laplacian.py";
   auto r = run_weir("view " + lap);
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir view: '" + lap + "' names no definition: expected FILE.py::NAME (a @program or "
-                 "@field_operator of the file; 'weir check " + lap + "' lists them)\n");
+  CHECK(r.out == "weir: error: weir view: '" + lap +
+                     "' names no definition: expected FILE.py::NAME (a @program or "
+                     "@field_operator of the file; 'weir check " +
+                     lap + "' lists them)\n");
   fs::path lap2d = weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg";
   r = run_weir("view " + q(lap2d) + " --html " + q(dir / "x.html") + " --port 8000");
   CHECK(r.code == 2);

@@ -6,6 +6,7 @@
 #include "weir/transforms/registry.h"
 
 int main(int argc, char** argv) {
-  weir::transforms::register_pass("break-validity", [] { return std::make_unique<weir::test::BreakValidity>(); });
+  weir::transforms::register_pass("break-validity",
+                                  [] { return std::make_unique<weir::test::BreakValidity>(); });
   return weir::cli::run_cli(argc, argv);
 }

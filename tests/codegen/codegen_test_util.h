@@ -25,7 +25,8 @@ namespace weir::test {
 /// prog(A[N], B[N]): state "main" with map "m" over i in `range` running tasklet "t" (`code` in
 /// `lang`, input connector a = A[i], output b -> B[i]). Node ids: A 0, B 1, entry 2, exit 3, t 4.
 inline std::unique_ptr<SDFG> map_program(const std::string& code, Language lang = Language::Python,
-                                         ScheduleType sched = ScheduleType::Default, const std::string& range = "0:N") {
+                                         ScheduleType sched = ScheduleType::Default,
+                                         const std::string& range = "0:N") {
   using E = sym::Expr;
   auto s = std::make_unique<SDFG>("prog");
   s->add_array("A", ScalarType::Float64, {E::symbol("N")});
@@ -57,8 +58,9 @@ inline std::filesystem::path compile_shared(const std::string& source, const std
   // WEIR_CODEGEN_TEST_FLAGS adds flags, e.g. "-fsanitize=address,undefined" (run the tests with
   // LD_PRELOAD=$(g++ -print-file-name=libasan.so) then).
   const char* extra = std::getenv("WEIR_CODEGEN_TEST_FLAGS");
-  std::string cmd = std::string("g++ ") + kGeneratedCodeFlags + (extra ? std::string(" ") + extra : std::string()) +
-                    " -o '" + so.string() + "' '" + cpp.string() + "' > '" + log.string() + "' 2>&1";
+  std::string cmd = std::string("g++ ") + kGeneratedCodeFlags +
+                    (extra ? std::string(" ") + extra : std::string()) + " -o '" + so.string() + "' '" +
+                    cpp.string() + "' > '" + log.string() + "' 2>&1";
   int rc = std::system(cmd.c_str());
   std::string text = read_text(log);
   INFO("compiler output:\n" << text.substr(0, 4000));

@@ -76,7 +76,8 @@ Outcome run_once(const SDFG& s, const std::string& name, const std::vector<void*
 
 }  // namespace
 
-TEST_CASE("bounds checks: a map reading A[i+1] for i in 0..N-1 needs N+1 elements of A", "[codegen][run][bounds]") {
+TEST_CASE("bounds checks: a map reading A[i+1] for i in 0..N-1 needs N+1 elements of A",
+          "[codegen][run][bounds]") {
   std::vector<double> A = {1, 2, 3, 4}, B(3, -1.0);
   std::int64_t n = 3;
   SECTION("A of shape N: weir_run fails before writing anything") {
@@ -84,7 +85,8 @@ TEST_CASE("bounds checks: a map reading A[i+1] for i in 0..N-1 needs N+1 element
     Outcome r = run_once(*s, "short", {A.data(), B.data(), &n});
     CHECK(r.rc != 0);
     CHECK(r.error ==
-          "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 (shifted reads need a "
+          "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 (shifted reads "
+          "need a "
           "larger input or a smaller output domain)");
     CHECK(B == std::vector<double>{-1, -1, -1});
   }
@@ -115,11 +117,14 @@ TEST_CASE("bounds checks: writes outside the output fail", "[codegen][run][bound
   std::int64_t n = 3;
   Outcome r = run_once(*s, "write", {A.data(), B.data(), &n});
   CHECK(r.rc != 0);
-  CHECK_THAT(r.error, Catch::StartsWith("weir_run: state 'main', map 'm': writes B[1 .. 3] in dimension 0 of B with shape 3 ("));
+  CHECK_THAT(r.error,
+             Catch::StartsWith(
+                 "weir_run: state 'main', map 'm': writes B[1 .. 3] in dimension 0 of B with shape 3 ("));
   CHECK(B == std::vector<double>{-1, -1, -1});
 }
 
-TEST_CASE("bounds checks: maps without iterations and strided maps are not flagged", "[codegen][run][bounds]") {
+TEST_CASE("bounds checks: maps without iterations and strided maps are not flagged",
+          "[codegen][run][bounds]") {
   SECTION("zero iterations") {
     // i in 0..N-1 with N = 0 reads A[i + 5] nowhere.
     auto s = shift_sdfg(E::symbol("N"), "i + 5", "5:N + 5");
@@ -164,7 +169,8 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
     CHECK(generate_cpu(*s).args[2].name == "M");
     Outcome r = run_once(*s, "copy", {A.data(), D.data(), &msize, &n});
     CHECK(r.rc != 0);
-    CHECK_THAT(r.error, Catch::Contains("state 'main', copy from 'A': reads A[1 .. 1] in dimension 1 of A with shape 1"));
+    CHECK_THAT(r.error, Catch::Contains(
+                            "state 'main', copy from 'A': reads A[1 .. 1] in dimension 1 of A with shape 1"));
     CHECK(D == std::vector<double>{-1, -1});
   }
   SECTION("a nested SDFG is checked at its outer memlets") {
@@ -178,8 +184,10 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
       auto& y = st.add_access("Y");
       auto& m = st.add_map("im", {"k"}, Subset::parse("0:M"));
       auto& t = st.add_tasklet("dbl", {"o = x * 2", Language::Python}, {"x"}, {"o"});
-      auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
-      auto out = st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
+      auto in =
+          st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
+      auto out =
+          st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
       st.edge(in[0]).memlet.subset = Subset::parse("0:M");
       st.edge(out[1]).memlet.subset = Subset::parse("0:M");
     }
@@ -200,7 +208,9 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
     std::int64_t n = 3;
     Outcome r = run_once(*s, "nested", {A.data(), B.data(), &n});
     CHECK(r.rc != 0);
-    CHECK_THAT(r.error, Catch::Contains("state 'main', nested SDFG 'call': writes B[1 .. 3] in dimension 0 of B with shape 3"));
+    CHECK_THAT(r.error,
+               Catch::Contains(
+                   "state 'main', nested SDFG 'call': writes B[1 .. 3] in dimension 0 of B with shape 3"));
     CHECK(B == std::vector<double>{-1, -1, -1});
   }
   SECTION("bounds_checks = false emits no checks") {
@@ -208,7 +218,8 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
     CodegenOptions off;
     off.bounds_checks = false;
     std::string with = generate_cpu(*s).source, without = generate_cpu(*s, off).source;
-    std::string body_with = with.substr(with.find("// --- SDFG")), body_without = without.substr(without.find("// --- SDFG"));
+    std::string body_with = with.substr(with.find("// --- SDFG")),
+                body_without = without.substr(without.find("// --- SDFG"));
     CHECK(body_with.find("weir_check_bounds(") != std::string::npos);
     CHECK(body_without.find("weir_check_bounds(") == std::string::npos);
     std::vector<double> A = {1, 2, 3, 4}, B(3, -1.0);
@@ -230,7 +241,8 @@ std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
   s->add_array("B", ScalarType::Float64, {E::symbol("N")});
   auto& loop = s->add_loop("loop", "i", "i = 0", "i < N", "i = i + 1");
   ControlFlowRegion* body = &loop;
-  if (guarded) body = &loop.add_conditional("branch").add_branch(CodeBlock{"i + 1 < N", Language::Python}, "yes");
+  if (guarded)
+    body = &loop.add_conditional("branch").add_branch(CodeBlock{"i + 1 < N", Language::Python}, "yes");
   auto& st = body->add_state("scale", true);
   auto& a = st.add_access("A");
   auto& b = st.add_access("B");
@@ -243,7 +255,8 @@ std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
 
 }  // namespace
 
-TEST_CASE("bounds checks: symbols defined by the control flow are checked where they are defined", "[codegen][run][bounds]") {
+TEST_CASE("bounds checks: symbols defined by the control flow are checked where they are defined",
+          "[codegen][run][bounds]") {
   std::vector<double> A = {1, 2, 3}, B(3, -1.0);
   std::int64_t n = 3;
   SECTION("the last iteration reads A[3]") {
@@ -251,7 +264,8 @@ TEST_CASE("bounds checks: symbols defined by the control flow are checked where 
     Outcome r = run_once(*s, "loop", {A.data(), B.data(), &n});
     CHECK(r.rc != 0);
     CHECK(r.error ==
-          "weir_run: state 'loop/scale', tasklet 't': reads A[3 .. 3] in dimension 0 of A with shape 3 (shifted reads "
+          "weir_run: state 'loop/scale', tasklet 't': reads A[3 .. 3] in dimension 0 of A with shape 3 "
+          "(shifted reads "
           "need a larger input or a smaller output domain)");
     // The iterations before it ran.
     CHECK(B == std::vector<double>{20, 30, -1});
@@ -305,7 +319,8 @@ TEST_CASE("bounds checks: indirect reads are not checked, their index table is",
   CHECK_THAT(r.error, Catch::Contains("map 'm': reads idx[0 .. 2] in dimension 0 of idx with shape 2"));
 }
 
-TEST_CASE("bounds checks: a map running past its outer memlets is caught from its inner memlets", "[codegen][run][bounds][security]") {
+TEST_CASE("bounds checks: a map running past its outer memlets is caught from its inner memlets",
+          "[codegen][run][bounds][security]") {
   // B[i] = A[i] + 1 for i in 0..M-1, but the outer memlets claim A[0:N] and B[0:N]: the
   // validator cannot tell M from N, the outer memlets fit, the body would write B[N..M-1].
   auto s = std::make_unique<SDFG>("past");
@@ -333,7 +348,8 @@ TEST_CASE("bounds checks: a map running past its outer memlets is caught from it
   Outcome r = run_once(*s, "past", {A.data(), B.data(), &mm, &n});
   CHECK(r.rc != 0);
   CHECK(r.error ==
-        "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (the input is smaller "
+        "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (the input is "
+        "smaller "
         "than the domain it is read over; pass a larger input or a smaller domain)");
   CHECK(B == std::vector<double>{-1, -1, -1});
 }

@@ -20,8 +20,8 @@ class DeviceLikeTarget final : public CodeTarget {
                             ScalarType) const override {
     return "dev_atomic(\"" + op + "\", &" + target + ", " + value + ");";
   }
-  std::string atomic_update_general(const std::string& target, const std::string& value, const std::string& combine,
-                                    ScalarType) const override {
+  std::string atomic_update_general(const std::string& target, const std::string& value,
+                                    const std::string& combine, ScalarType) const override {
     return "dev_cas(&" + target + ", " + value + ", " + combine + ");";
   }
   std::string_view helper_specifiers() const override { return "__device__ inline"; }
@@ -41,7 +41,8 @@ TEST_CASE("code target: the CPU spells <cmath> functions std::", "[codegen][targ
   const CodeTarget& cpu = cpu_target();
   CHECK(cpu.name() == "cpu");
   PyContext ctx = context(cpu);
-  CHECK(translate_python_expression("math.sqrt(x) + math.atan2(x, y)", ctx) == "std::sqrt(x) + std::atan2(x, y)");
+  CHECK(translate_python_expression("math.sqrt(x) + math.atan2(x, y)", ctx) ==
+        "std::sqrt(x) + std::atan2(x, y)");
   CHECK(translate_python_expression("abs(x)", ctx) == "std::abs(x)");
   CHECK(cpu.atomic_update("A[i]", "+", "v", ScalarType::Float64) == "#pragma omp atomic\nA[i] += v;");
   CHECK(cpu.atomic_update("A[i]", "|", "v", ScalarType::Bool).empty());  // no omp atomic for bool
@@ -51,7 +52,8 @@ TEST_CASE("code target: the CPU spells <cmath> functions std::", "[codegen][targ
 TEST_CASE("code target: another target changes only its spellings", "[codegen][target]") {
   DeviceLikeTarget dev;
   PyContext ctx = context(dev);
-  CHECK(translate_python_expression("math.sqrt(x) + math.atan2(x, y)", ctx) == "dev_sqrt(x) + dev_atan2(x, y)");
+  CHECK(translate_python_expression("math.sqrt(x) + math.atan2(x, y)", ctx) ==
+        "dev_sqrt(x) + dev_atan2(x, y)");
   CHECK(translate_python_expression("math.floor(x)", ctx) == "static_cast<int64_t>(dev_floor(x))");
   CHECK(translate_python_expression("x ** y", ctx) == "dev_pow(x, y)");
   // What is not a target's spelling stays: operators, Python's min/max helpers.

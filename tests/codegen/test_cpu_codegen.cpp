@@ -90,13 +90,16 @@ TEST_CASE("a map with a tasklet becomes a parallel loop", "[codegen]") {
   CHECK(contains(g.source, "double a = A[i];"));
   CHECK(contains(g.source, "b = a * 2;"));
   CHECK(contains(g.source, "B[i] = b;"));
-  CHECK(contains(g.source, "static void weir_state_0_main(double* __restrict__ A, double* __restrict__ B, const int64_t N)"));
+  CHECK(contains(
+      g.source,
+      "static void weir_state_0_main(double* __restrict__ A, double* __restrict__ B, const int64_t N)"));
   CHECK(g.program_name == "prog");
   REQUIRE(g.args.size() == 3);
   CHECK(g.args[0] == ArgInfo{"A", ArgKind::Array, ScalarType::Float64});
   CHECK(g.args[2] == ArgInfo{"N", ArgKind::Symbol, ScalarType::Int64});
-  CHECK(arglist_json(g.args) ==
-        R"([{"name": "A", "kind": "array", "dtype": "float64"}, {"name": "B", "kind": "array", "dtype": "float64"}, {"name": "N", "kind": "symbol", "dtype": "int64"}])");
+  CHECK(
+      arglist_json(g.args) ==
+      R"([{"name": "A", "kind": "array", "dtype": "float64"}, {"name": "B", "kind": "array", "dtype": "float64"}, {"name": "N", "kind": "symbol", "dtype": "int64"}])");
 }
 
 TEST_CASE("index arithmetic uses strides and collapse covers rectangular maps", "[codegen]") {
@@ -157,8 +160,10 @@ TEST_CASE("schedules, nested maps and negative steps", "[codegen]") {
     auto& outer = st.add_map("outer", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
     auto& inner = st.add_map("inner", {"j"}, Subset::parse("0:i"), ScheduleType::CPU_Multicore);
     auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
-    st.add_memlet_path({a.id(), outer.id(), inner.id(), t.id()}, Memlet::simple("A", Subset::parse("i, j")), "", "x");
-    st.add_memlet_path({t.id(), inner.exit, outer.exit, b.id()}, Memlet::simple("A", Subset::parse("i, j")), "o", "");
+    st.add_memlet_path({a.id(), outer.id(), inner.id(), t.id()}, Memlet::simple("A", Subset::parse("i, j")),
+                       "", "x");
+    st.add_memlet_path({t.id(), inner.exit, outer.exit, b.id()}, Memlet::simple("A", Subset::parse("i, j")),
+                       "o", "");
     auto g = generate_cpu(*s);
     INFO(g.source);
     CHECK(contains(g.source, "#pragma omp parallel for\nfor (int64_t i = 0;"));
@@ -184,7 +189,9 @@ TEST_CASE("write-conflict resolution", "[codegen]") {
   SECTION("min/max use a compare-and-swap update") {
     auto g = generate_cpu(*wcr_sdfg("0", "lambda a, b: max(a, b)"));
     INFO(g.source);
-    CHECK(contains(g.source, "weir_atomic_update(&S[0], static_cast<double>(o), [](double __a, double __b) { return static_cast<double>(weir_max(__a, __b)); });"));
+    CHECK(contains(g.source,
+                   "weir_atomic_update(&S[0], static_cast<double>(o), [](double __a, double __b) { return "
+                   "static_cast<double>(weir_max(__a, __b)); });"));
   }
   SECTION("sequential maps need no atomics") {
     auto s = wcr_sdfg("0");
@@ -281,7 +288,9 @@ TEST_CASE("interstate edges forming a loop become a while loop", "[codegen][run]
   auto s = interstate_loop(false);
   GeneratedCode g = generate_cpu(*s);
   INFO(g.source);
-  CHECK(contains(g.source, "i = 0;\n// loop of interstate edges at 'guard'\nwhile (i < 5) {\nweir_state_0_body(B);\ni = i + 1;\n}"));
+  CHECK(contains(g.source,
+                 "i = 0;\n// loop of interstate edges at 'guard'\nwhile (i < 5) {\nweir_state_0_body(B);\ni "
+                 "= i + 1;\n}"));
   CHECK_FALSE(contains(g.source, "goto"));
   auto p = build(*s, "while");
   double B = 0;
@@ -487,7 +496,8 @@ TEST_CASE("errors name the SDFG element", "[codegen]") {
     st.add_node(std::move(lib));
     auto msg = codegen_error(*s);
     CHECK_THAT(msg, Catch::Contains("node 5 ('es')"));
-    CHECK_THAT(msg, Catch::Contains("library node of type 'LibraryNode' (dace.libraries.blas.nodes.einsum.Einsum)"));
+    CHECK_THAT(
+        msg, Catch::Contains("library node of type 'LibraryNode' (dace.libraries.blas.nodes.einsum.Einsum)"));
   }
   SECTION("a supported library node without its edges") {
     auto s = map_sdfg("b = a");

@@ -125,7 +125,7 @@ void run_kernel(const std::string& kernel, const std::string& stage) {
       }
     }
     INFO(bad << " of " << exp.size() << " elements differ; worst at " << worst_at << ": got " << got[worst_at]
-              << ", expected " << exp.at(worst_at));
+             << ", expected " << exp.at(worst_at));
     CHECK(bad == 0);
     ++compared;
   }
@@ -134,7 +134,7 @@ void run_kernel(const std::string& kernel, const std::string& stage) {
 
 }  // namespace
 
-#define WEIR_E2E(kernel, stage)                                                \
+#define WEIR_E2E(kernel, stage) \
   TEST_CASE("end to end: " kernel "." stage, "[codegen][e2e]") { run_kernel(kernel, stage); }
 
 WEIR_E2E("laplace2d", "frontend")
@@ -172,7 +172,8 @@ TEST_CASE("end to end: DaCe doc samples", "[codegen][e2e]") {
       INFO(f);
       auto s = load_sdfg((dir / f).string());
       GeneratedCode g = generate_cpu(*s);
-      test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir(std::string("codegen_doc_") + f)));
+      test::LoadedProgram p(
+          test::compile_shared(g.source, test::scratch_dir(std::string("codegen_doc_") + f)));
       // N = 32: gpu-tb's memlets (32*i + j with i stepping by 32) only stay in bounds for N <= 32.
       std::vector<double> A(32), B(32, 0.0);
       for (int i = 0; i < 32; ++i) A[static_cast<std::size_t>(i)] = i;
@@ -198,16 +199,21 @@ TEST_CASE("end to end: DaCe doc samples", "[codegen][e2e]") {
     // 3x3 matrix [[1,0,2],[0,3,0],[4,0,5]]
     std::vector<std::uint32_t> row = {0, 2, 3, 5}, col = {0, 2, 1, 0, 2};
     std::vector<float> val = {1, 2, 3, 4, 5}, x = {1, 2, 3}, b(3, 0.0f);
-    std::map<std::string, void*> by_name = {{"A_row", row.data()}, {"A_col", col.data()}, {"A_val", val.data()},
-                                            {"x", x.data()}, {"b", b.data()}};
+    std::map<std::string, void*> by_name = {{"A_row", row.data()},
+                                            {"A_col", col.data()},
+                                            {"A_val", val.data()},
+                                            {"x", x.data()},
+                                            {"b", b.data()}};
     std::int64_t H = 3, W = 3, nnz = 5;
     std::map<std::string, std::int64_t*> syms = {{"H", &H}, {"W", &W}, {"nnz", &nnz}};
     std::vector<void*> args;
     for (const auto& a : g.args) {
       // Dynamic map-range connectors (__map_33_b0) are defined in the map scope, not arguments.
       REQUIRE((by_name.count(a.name) || syms.count(a.name)));
-      if (by_name.count(a.name)) args.push_back(by_name[a.name]);
-      else args.push_back(syms[a.name]);
+      if (by_name.count(a.name))
+        args.push_back(by_name[a.name]);
+      else
+        args.push_back(syms[a.name]);
     }
     p.call(args);
     CHECK(b == std::vector<float>{7, 6, 19});

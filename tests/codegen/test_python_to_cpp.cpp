@@ -120,18 +120,21 @@ TEST_CASE("python: floor division, modulo and true division", "[codegen][python]
 }
 
 TEST_CASE("python: locals, blocks and subscripts", "[codegen][python]") {
-  CHECK(tr("x = __in1 + 1\n__out = x * x") == std::vector<std::string>{"auto x = __in1 + 1;", "__out = x * x;"});
+  CHECK(tr("x = __in1 + 1\n__out = x * x") ==
+        std::vector<std::string>{"auto x = __in1 + 1;", "__out = x * x;"});
   CHECK(tr("if __in1 > __in2:\n    __out = __in1\nelse:\n    __out = __in2") ==
-        std::vector<std::string>{"if (__in1 > __in2) {", "    __out = __in1;", "} else {", "    __out = __in2;", "}"});
+        std::vector<std::string>{"if (__in1 > __in2) {", "    __out = __in1;", "} else {",
+                                 "    __out = __in2;", "}"});
   CHECK(tr("if b:\n    y = 1.0\nelif n > 0:\n    y = 2.0\nelse:\n    y = 3.0\n__out = y") ==
-        std::vector<std::string>{"double y{};", "if (b) {", "    y = 1.0;", "} else if (n > 0) {", "    y = 2.0;",
-                                 "} else {", "    y = 3.0;", "}", "__out = y;"});
+        std::vector<std::string>{"double y{};", "if (b) {", "    y = 1.0;", "} else if (n > 0) {",
+                                 "    y = 2.0;", "} else {", "    y = 3.0;", "}", "__out = y;"});
   CHECK(tr1("__out = p[n, 1]") == "__out = p[n * N + 1];");
   CHECK(tr1("__out = p[k]") == "__out = p[k];");
   // A local that would shadow a container name is renamed.
   CHECK(tr("A = __in1\n__out = A") == std::vector<std::string>{"auto _A = __in1;", "__out = _A;"});
-  CHECK(tr("a, k = k, n") == std::vector<std::string>{"const auto __weir_t0 = k;", "const auto __weir_t1 = n;",
-                                                      "auto a = __weir_t0;", "k = __weir_t1;"});
+  CHECK(tr("a, k = k, n") == std::vector<std::string>{"const auto __weir_t0 = k;",
+                                                      "const auto __weir_t1 = n;", "auto a = __weir_t0;",
+                                                      "k = __weir_t1;"});
   CHECK(tr1("x: dace.int32 = n") == "int32_t x = n;");
   CHECK(tr("pass").empty());
 }
@@ -146,7 +149,8 @@ TEST_CASE("python: write hooks for write-conflict resolution", "[codegen][python
   PyContext ctx = tasklet_context();
   ctx.vars["__out"].hooked = true;
   ctx.write_hook = [](const std::string& name, const std::string& index, const std::string& value) {
-    return "#pragma omp atomic\nOUT" + (index.empty() ? std::string() : "[" + index + "]") + " += " + value + ";";
+    return "#pragma omp atomic\nOUT" + (index.empty() ? std::string() : "[" + index + "]") + " += " + value +
+           ";";
   };
   CHECK(translate_python_statements("__out = __in1 * 2", ctx) ==
         std::vector<std::string>{"#pragma omp atomic", "OUT += __in1 * 2;"});
@@ -199,7 +203,8 @@ TEST_CASE("python: write-conflict resolution lambdas", "[codegen][python]") {
   CHECK(translate_wcr("lambda a, b: (a + b)", "x", "y", ScalarType::Float64, &op) == "x += y");
   CHECK(translate_wcr("lambda a, b: b * a", "x", "y", ScalarType::Float64, &op) == "x *= y");
   CHECK(translate_wcr("lambda a, b: a - b", "x", "y", ScalarType::Float64, &op) == "x -= y");
-  CHECK(translate_wcr("lambda x, y: max(x, y)", "A[i]", "v", ScalarType::Float64, &op) == "A[i] = weir_max(A[i], v)");
+  CHECK(translate_wcr("lambda x, y: max(x, y)", "A[i]", "v", ScalarType::Float64, &op) ==
+        "A[i] = weir_max(A[i], v)");
   CHECK(op.empty());
   CHECK(translate_wcr("lambda a, b: min(a, b)", "s", "v", ScalarType::Int64, &op) == "s = weir_min(s, v)");
   CHECK(translate_wcr("lambda a, b: a * 2 + b", "s", "v", ScalarType::Float64, &op) == "s = s * 2 + v");
@@ -219,22 +224,29 @@ TEST_CASE("python: the translator never pastes source text into C++", "[codegen]
   auto msg = translation_error;
   CHECK(msg("__out = __import__('os').system('ls')") ==
         "unsupported call of `__import__('os').system` (line 1: `__out = __import__('os').system('ls')`)");
-  CHECK(msg("import os\n__out = os.system(__in1)") == "unsupported function 'os.system' (line 2: `__out = os.system(__in1)`)");
+  CHECK(msg("import os\n__out = os.system(__in1)") ==
+        "unsupported function 'os.system' (line 2: `__out = os.system(__in1)`)");
   CHECK(msg("__out = os.system") == "unsupported attribute `os.system` (line 1: `__out = os.system`)");
-  CHECK(msg("__out = __in1.__class__") == "unsupported attribute `__in1.__class__` (line 1: `__out = __in1.__class__`)");
+  CHECK(msg("__out = __in1.__class__") ==
+        "unsupported attribute `__in1.__class__` (line 1: `__out = __in1.__class__`)");
   CHECK(msg("__out = exec('x')") == "unsupported constant `'x'` (line 1: `__out = exec('x')`)");
   CHECK(msg("__out = system(__in1)") == "unsupported function 'system' (line 1: `__out = system(__in1)`)");
-  CHECK(msg("__out = math.system(__in1)") == "unsupported function 'math.system' (line 1: `__out = math.system(__in1)`)");
+  CHECK(msg("__out = math.system(__in1)") ==
+        "unsupported function 'math.system' (line 1: `__out = math.system(__in1)`)");
   CHECK(msg("__out = \"\\\"); std::system(\\\"ls\"") ==
-        "unsupported constant `\"\\\"); std::system(\\\"ls\"` (line 1: `__out = \"\\\"); std::system(\\\"ls\"`)");
+        "unsupported constant `\"\\\"); std::system(\\\"ls\"` (line 1: `__out = \"\\\"); "
+        "std::system(\\\"ls\"`)");
   CHECK(msg("__out = b'x'") == "unsupported constant `b'x'` (line 1: `__out = b'x'`)");
   CHECK(msg("__out = (lambda: 1)()") == "unsupported call of `lambda: 1` (line 1: `__out = (lambda: 1)()`)");
   CHECK(msg("__out = np.__dict__") == "unsupported attribute `np.__dict__` (line 1: `__out = np.__dict__`)");
   CHECK(msg("\xc3\xa9 = __in1\n__out = \xc3\xa9") ==
-        "'\xc3\xa9' is not a name C++ can use (names in an SDFG must be identifiers, [A-Za-z_][A-Za-z0-9_]*; `weir "
+        "'\xc3\xa9' is not a name C++ can use (names in an SDFG must be identifiers, [A-Za-z_][A-Za-z0-9_]*; "
+        "`weir "
         "validate` reports where)");
   // Comments, docstrings and imports are dropped, not pasted.
-  auto lines = tr("\"\"\"doc\"); std::system(\"ls\");\"\"\"\nimport os  # ); std::system(\"ls\");\n__out = __in1  # \\\n");
+  auto lines =
+      tr("\"\"\"doc\"); std::system(\"ls\");\"\"\"\nimport os  # ); std::system(\"ls\");\n__out = __in1  # "
+         "\\\n");
   std::string all;
   for (const auto& l : lines) all += l + "\n";
   CHECK(all == "__out = __in1;\n");

@@ -18,7 +18,9 @@ using E = sym::Expr;
 
 namespace {
 
-std::unique_ptr<SDFG> map_sdfg(const std::string& code, Language lang) { return test::map_program(code, lang); }
+std::unique_ptr<SDFG> map_sdfg(const std::string& code, Language lang) {
+  return test::map_program(code, lang);
+}
 
 Tasklet& tasklet(SDFG& s) {
   for (auto* st : s.all_states())
@@ -44,16 +46,20 @@ CodegenOptions trusted() {
 }
 
 const std::string kHow =
-    ", which would be compiled and run as it is; an SDFG file is untrusted input, so weir refuses user-written C++ "
-    "unless you trust its author: pass --trust-code (weir run, weir compile) or set CodegenOptions::trust_code (C++ API)";
+    ", which would be compiled and run as it is; an SDFG file is untrusted input, so weir refuses "
+    "user-written C++ "
+    "unless you trust its author: pass --trust-code (weir run, weir compile) or set "
+    "CodegenOptions::trust_code (C++ API)";
 
 }  // namespace
 
 TEST_CASE("user-written C++ is refused without trust_code, naming the element", "[codegen][security]") {
   SECTION("a CPP tasklet") {
     auto s = map_sdfg("b = a; std::system(\"touch /tmp/pwned\");", Language::CPP);
-    CHECK(codegen_error(*s) == "codegen: SDFG 'prog', state 'main', node 4 ('t'): the code of tasklet 't' is C++ "
-                               "written into the SDFG (`b = a; std::system(\"touch /tmp/pwned\");`)" + kHow);
+    CHECK(codegen_error(*s) ==
+          "codegen: SDFG 'prog', state 'main', node 4 ('t'): the code of tasklet 't' is C++ "
+          "written into the SDFG (`b = a; std::system(\"touch /tmp/pwned\");`)" +
+              kHow);
     CHECK(codegen_error(*s, trusted()) == "no error");
   }
   SECTION("a long CPP tasklet is quoted in part, on one line") {
@@ -64,25 +70,32 @@ TEST_CASE("user-written C++ is refused without trust_code, naming the element", 
     auto s = map_sdfg("b = a", Language::Python);
     s->global_code.code = "#include \"/etc/passwd\"";
     CHECK(codegen_error(*s) ==
-          "codegen: SDFG 'prog': the SDFG's global_code is C++ written into the SDFG (`#include \"/etc/passwd\"`)" + kHow);
+          "codegen: SDFG 'prog': the SDFG's global_code is C++ written into the SDFG (`#include "
+          "\"/etc/passwd\"`)" +
+              kHow);
     s->global_code.code = "  \n";  // blank code is no code
     s->init_code.code = "std::abort();";
-    CHECK(codegen_error(*s) == "codegen: SDFG 'prog': the SDFG's init_code is C++ written into the SDFG (`std::abort();`)" + kHow);
+    CHECK(codegen_error(*s) ==
+          "codegen: SDFG 'prog': the SDFG's init_code is C++ written into the SDFG (`std::abort();`)" + kHow);
     s->init_code.code.clear();
     s->exit_code.code = "std::abort();";
-    CHECK(codegen_error(*s) == "codegen: SDFG 'prog': the SDFG's exit_code is C++ written into the SDFG (`std::abort();`)" + kHow);
+    CHECK(codegen_error(*s) ==
+          "codegen: SDFG 'prog': the SDFG's exit_code is C++ written into the SDFG (`std::abort();`)" + kHow);
   }
   SECTION("code_global, code_init and code_exit of a Python tasklet") {
     for (const char* field : {"code_global", "code_init", "code_exit"}) {
       auto s = map_sdfg("b = a", Language::Python);
       Tasklet& t = tasklet(*s);
-      CodeBlock& c = std::string(field) == "code_global" ? t.code_global : std::string(field) == "code_init" ? t.code_init : t.code_exit;
+      CodeBlock& c = std::string(field) == "code_global" ? t.code_global
+                     : std::string(field) == "code_init" ? t.code_init
+                                                         : t.code_exit;
       c.code = "int x;";
-      CHECK(codegen_error(*s) == "codegen: SDFG 'prog', state 'main', node 4 ('t'): the tasklet 't''s " + std::string(field) +
-                                     " is C++ written into the SDFG (`int x;`)" + kHow);
+      CHECK(codegen_error(*s) == "codegen: SDFG 'prog', state 'main', node 4 ('t'): the tasklet 't''s " +
+                                     std::string(field) + " is C++ written into the SDFG (`int x;`)" + kHow);
       c.language = Language::Python;
-      CHECK(codegen_error(*s, trusted()) == "codegen: SDFG 'prog', state 'main', node 4 ('t'): the tasklet 't''s " +
-                                                std::string(field) + " in Python is not supported by the CPU code generator (only C++)");
+      CHECK(codegen_error(*s, trusted()) ==
+            "codegen: SDFG 'prog', state 'main', node 4 ('t'): the tasklet 't''s " + std::string(field) +
+                " in Python is not supported by the CPU code generator (only C++)");
     }
   }
   SECTION("a CPP tasklet inside a nested SDFG") {
@@ -94,7 +107,9 @@ TEST_CASE("user-written C++ is refused without trust_code, naming the element", 
     auto& ns = st.add_nested_sdfg("inner_call", std::move(inner), {"A"}, {"B"}, {{"N", E::symbol("N")}});
     st.add_edge(st.add_access("A").id(), "", ns.id(), "A", Memlet::simple("A", Subset::parse("0:N")));
     st.add_edge(ns.id(), "B", st.add_access("B").id(), "", Memlet::simple("B", Subset::parse("0:N")));
-    CHECK_THAT(codegen_error(*outer), Catch::StartsWith("codegen: SDFG 'outer/prog', state 'main', node 4 ('t'): the code of tasklet 't' is C++"));
+    CHECK_THAT(codegen_error(*outer),
+               Catch::StartsWith(
+                   "codegen: SDFG 'outer/prog', state 'main', node 4 ('t'): the code of tasklet 't' is C++"));
     CHECK(codegen_error(*outer, trusted()) == "no error");
   }
 }
@@ -121,7 +136,8 @@ TEST_CASE("trusted C++: global, init, tasklet and exit code all run", "[codegen]
   CHECK(*exits == 11);
 }
 
-TEST_CASE("names from the SDFG cannot inject C++: labels in comments, non-identifiers refused", "[codegen][security]") {
+TEST_CASE("names from the SDFG cannot inject C++: labels in comments, non-identifiers refused",
+          "[codegen][security]") {
   SECTION("a loop label with a line break and a backslash stays inside its comment") {
     auto s = map_sdfg("b = a", Language::Python);
     BlockId main = s->start_block();
@@ -145,7 +161,8 @@ TEST_CASE("names from the SDFG cannot inject C++: labels in comments, non-identi
     for (auto* st : s->all_states())
       for (auto* e : st->edges())
         if (e->memlet.data == "B") st->edge(e->id).memlet.data = "B;std::abort()";
-    CHECK_THAT(codegen_error(*s), Catch::Contains("'B;std::abort()' is not a name C++ can use (names in an SDFG must be "
-                                                  "identifiers, [A-Za-z_][A-Za-z0-9_]*; `weir validate` reports where)"));
+    CHECK_THAT(codegen_error(*s),
+               Catch::Contains("'B;std::abort()' is not a name C++ can use (names in an SDFG must be "
+                               "identifiers, [A-Za-z_][A-Za-z0-9_]*; `weir validate` reports where)"));
   }
 }

@@ -64,56 +64,177 @@ struct Case {
 const std::vector<Case>& cases() {
   static const std::vector<Case> c = [] {
     std::vector<Case> v;
-    v.push_back({"cartesian/laplacian.py", "laplacian", "laplacian", {{"I", 9}, {"J", 8}, {"K", 3}},
-                 0, 0, {}, {}, {"out"}});
-    v.push_back({"cartesian/laplacian.py", "bi_laplacian", "laplacian", {{"I", 10}, {"J", 9}, {"K", 3}},
-                 0, 0, {}, {}, {"out"}});
-    v.push_back({"cartesian/hdiff.py", "hdiff_program", "hdiff", {{"I", 10}, {"J", 9}, {"K", 3}},
-                 0, 0, {}, {}, {"out"}});
-    v.push_back({"cartesian/heat3d.py", "heat3d", "heat3d", {{"I", 7}, {"J", 6}, {"K", 5}},
-                 0, 0, {{"alpha", 0.125}}, {}, {"u_new"}});
-    v.push_back({"cartesian/vertical_solver.py", "vertical_solver", "vertical_solver",
-                 {{"I", 4}, {"J", 3}, {"K", 9}}, 0, 0, {{"nk", std::int64_t{7}}},
-                 {{"b", {4.0, 5.0}}}, {"x"}});
-    v.push_back({"unstructured/nabla.py", "nabla_program", "nabla", {{"K", 3}}, 4, 3, {},
-                 {{"vol", {1.0, 2.0}}}, {"out_x", "out_y"}, {"V2E"}});
-    v.push_back({"unstructured/cell_laplacian.py", "cell_laplacian", "cell_laplacian", {{"K", 3}}, 3, 4,
-                 {}, {}, {"lap"}, {"C2E2CO"}});
-    v.push_back({"unstructured/cell_laplacian.py", "cell_bounds", "cell_laplacian", {{"K", 2}}, 4, 3,
-                 {}, {}, {"psi_max", "psi_min"}, {"C2E2CO"}});
-    v.push_back({"unstructured/edge_stencil.py", "edge_gradients", "edge_stencil", {{"K", 3}}, 3, 3,
-                 {}, {}, {"grad_t", "grad_n"}});
-    v.push_back({"unstructured/edge_stencil.py", "edge_smooth", "edge_stencil", {{"K", 2}}, 4, 3,
-                 {{"strength", 0.25}}, {}, {"u_edge"}});
-    Case mm{"multimodule/mymodel/program.py", "smooth", "multimodule", {{"K", 5}}, 3, 3,
-            {{"n_cells", std::int64_t{14}}, {"n_levels", std::int64_t{4}}}, {}, {"out"}};
+    v.push_back({"cartesian/laplacian.py",
+                 "laplacian",
+                 "laplacian",
+                 {{"I", 9}, {"J", 8}, {"K", 3}},
+                 0,
+                 0,
+                 {},
+                 {},
+                 {"out"}});
+    v.push_back({"cartesian/laplacian.py",
+                 "bi_laplacian",
+                 "laplacian",
+                 {{"I", 10}, {"J", 9}, {"K", 3}},
+                 0,
+                 0,
+                 {},
+                 {},
+                 {"out"}});
+    v.push_back({"cartesian/hdiff.py",
+                 "hdiff_program",
+                 "hdiff",
+                 {{"I", 10}, {"J", 9}, {"K", 3}},
+                 0,
+                 0,
+                 {},
+                 {},
+                 {"out"}});
+    v.push_back({"cartesian/heat3d.py",
+                 "heat3d",
+                 "heat3d",
+                 {{"I", 7}, {"J", 6}, {"K", 5}},
+                 0,
+                 0,
+                 {{"alpha", 0.125}},
+                 {},
+                 {"u_new"}});
+    v.push_back({"cartesian/vertical_solver.py",
+                 "vertical_solver",
+                 "vertical_solver",
+                 {{"I", 4}, {"J", 3}, {"K", 9}},
+                 0,
+                 0,
+                 {{"nk", std::int64_t{7}}},
+                 {{"b", {4.0, 5.0}}},
+                 {"x"}});
+    v.push_back({"unstructured/nabla.py",
+                 "nabla_program",
+                 "nabla",
+                 {{"K", 3}},
+                 4,
+                 3,
+                 {},
+                 {{"vol", {1.0, 2.0}}},
+                 {"out_x", "out_y"},
+                 {"V2E"}});
+    v.push_back({"unstructured/cell_laplacian.py",
+                 "cell_laplacian",
+                 "cell_laplacian",
+                 {{"K", 3}},
+                 3,
+                 4,
+                 {},
+                 {},
+                 {"lap"},
+                 {"C2E2CO"}});
+    v.push_back({"unstructured/cell_laplacian.py",
+                 "cell_bounds",
+                 "cell_laplacian",
+                 {{"K", 2}},
+                 4,
+                 3,
+                 {},
+                 {},
+                 {"psi_max", "psi_min"},
+                 {"C2E2CO"}});
+    v.push_back({"unstructured/edge_stencil.py",
+                 "edge_gradients",
+                 "edge_stencil",
+                 {{"K", 3}},
+                 3,
+                 3,
+                 {},
+                 {},
+                 {"grad_t", "grad_n"}});
+    v.push_back({"unstructured/edge_stencil.py",
+                 "edge_smooth",
+                 "edge_stencil",
+                 {{"K", 2}},
+                 4,
+                 3,
+                 {{"strength", 0.25}},
+                 {},
+                 {"u_edge"}});
+    Case mm{"multimodule/mymodel/program.py",
+            "smooth",
+            "multimodule",
+            {{"K", 5}},
+            3,
+            3,
+            {{"n_cells", std::int64_t{14}}, {"n_levels", std::int64_t{4}}},
+            {},
+            {"out"}};
     mm.search_path = {"multimodule"};
     v.push_back(mm);
-    Case pot{"multimodule/mymodel/program.py", "potential_program", "multimodule", {{"Cell", 7}, {"K", 3}}, 0, 0,
-             {}, {}, {"out"}};
+    Case pot{"multimodule/mymodel/program.py",
+             "potential_program",
+             "multimodule",
+             {{"Cell", 7}, {"K", 3}},
+             0,
+             0,
+             {},
+             {},
+             {"out"}};
     pot.search_path = {"multimodule"};
     v.push_back(pot);
     // A namespace package `model` over three import roots (relative imports in __init__.py,
     // an import cycle, chained shifts, tuple astype, class constants, argument expressions).
-    Case ns_edge{"namespaced/dycore/model/dycore/program.py", "edge_program", "namespaced", {{"K", 5}}, 3, 3,
-                 {{"alpha", 0.75}, {"n_edges", std::int64_t{20}}, {"nlev", std::int64_t{5}}}, {}, {"out"}};
+    Case ns_edge{"namespaced/dycore/model/dycore/program.py",
+                 "edge_program",
+                 "namespaced",
+                 {{"K", 5}},
+                 3,
+                 3,
+                 {{"alpha", 0.75}, {"n_edges", std::int64_t{20}}, {"nlev", std::int64_t{5}}},
+                 {},
+                 {"out"}};
     ns_edge.search_path = {"namespaced/core", "namespaced/dycore", "namespaced/physics"};
     v.push_back(ns_edge);
     // Tuple domains: one domain per output.
-    Case ns_pair{"namespaced/dycore/model/dycore/program.py", "pair_program", "namespaced", {{"Cell", 7}, {"K", 5}}, 0, 0,
-                 {{"n_cells", std::int64_t{6}}, {"nlev", std::int64_t{5}}}, {}, {"a", "b"}};
+    Case ns_pair{"namespaced/dycore/model/dycore/program.py",
+                 "pair_program",
+                 "namespaced",
+                 {{"Cell", 7}, {"K", 5}},
+                 0,
+                 0,
+                 {{"n_cells", std::int64_t{6}}, {"nlev", std::int64_t{5}}},
+                 {},
+                 {"a", "b"}};
     ns_pair.search_path = ns_edge.search_path;
     v.push_back(ns_pair);
     // A NamedTuple of fields as an argument.
-    Case ns_state{"namespaced/dycore/model/dycore/program.py", "state_program", "namespaced", {{"K", 3}}, 3, 3,
-                  {}, {}, {"out"}};
+    Case ns_state{"namespaced/dycore/model/dycore/program.py",
+                  "state_program",
+                  "namespaced",
+                  {{"K", 3}},
+                  3,
+                  3,
+                  {},
+                  {},
+                  {"out"}};
     ns_state.search_path = ns_edge.search_path;
     v.push_back(ns_state);
     // The programs the orchestration examples call (the functions themselves: tests/orchestration).
-    v.push_back({"orchestration/heat.py", "heat_step", "orchestration", {{"I", 8}, {"J", 7}}, 0, 0,
-                 {{"dt", 0.1}}, {{"kappa", {0.0, 1.0}}}, {"out"}});
-    v.push_back({"orchestration/diffusion_granule.py", "smagorinsky_coefficient", "orchestration", {{"K", 3}}, 4, 3,
-                 {{"smag_fac", 0.15}}, {}, {"uv", "kh", "kh_c"}});
+    v.push_back({"orchestration/heat.py",
+                 "heat_step",
+                 "orchestration",
+                 {{"I", 8}, {"J", 7}},
+                 0,
+                 0,
+                 {{"dt", 0.1}},
+                 {{"kappa", {0.0, 1.0}}},
+                 {"out"}});
+    v.push_back({"orchestration/diffusion_granule.py",
+                 "smagorinsky_coefficient",
+                 "orchestration",
+                 {{"K", 3}},
+                 4,
+                 3,
+                 {{"smag_fac", 0.15}},
+                 {},
+                 {"uv", "kh", "kh_c"}});
     return v;
   }();
   return c;
@@ -156,7 +277,8 @@ std::int64_t extent(const Case& c, const mesh::TriangularMesh* m, const std::str
 
 /// The lowered SDFG as a compilable program, with `examples/FILE.py::PROGRAM` as its origin.
 runtime::CompilableProgram program_of(const Case& c, std::shared_ptr<SDFG> sdfg) {
-  return runtime::CompilableProgram{std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
+  return runtime::CompilableProgram{
+      std::move(sdfg), {}, (source_dir() / "examples" / c.file).string() + "::" + c.program};
 }
 
 /// The lowered SDFG optimized for the GPU: valid (which includes the GPU rules: no host array
@@ -196,13 +318,15 @@ std::shared_ptr<SDFG> gpu_optimized(const SDFG& lowered, bool host_arguments) {
 }
 
 /// Runs the case on `variant` (see Case::backends).
-void run_variant(const Case& c, const std::string& variant, std::shared_ptr<SDFG> sdfg, runtime::Arguments& args) {
+void run_variant(const Case& c, const std::string& variant, std::shared_ptr<SDFG> sdfg,
+                 runtime::Arguments& args) {
   if (variant == "cpu-lowered") {
     runtime::run(*runtime::make_backend("cpu"), program_of(c, std::move(sdfg)), args);
     return;
   }
   if (variant == "cpu-gpu" || variant == "cpu-gpu-host") {
-    runtime::run(*runtime::make_backend("cpu"), program_of(c, gpu_optimized(*sdfg, variant == "cpu-gpu-host")), args);
+    runtime::run(*runtime::make_backend("cpu"),
+                 program_of(c, gpu_optimized(*sdfg, variant == "cpu-gpu-host")), args);
     return;
   }
   std::vector<std::string> path;
@@ -218,20 +342,22 @@ runtime::Field make_field(ScalarType t, const std::vector<std::int64_t>& shape) 
 
 void run_case(const Case& c) {
   INFO("example " << c.file << "::" << c.program);
-  frontend::ModuleLoader loader(frontend::LoaderOptions{
-      [&] {
-        std::vector<std::string> p;
-        for (const std::string& s : c.search_path) p.push_back((source_dir() / "examples" / s).string());
-        return p;
-      }(),
-      false});
+  frontend::ModuleLoader loader(frontend::LoaderOptions{[&] {
+                                                          std::vector<std::string> p;
+                                                          for (const std::string& s : c.search_path)
+                                                            p.push_back(
+                                                                (source_dir() / "examples" / s).string());
+                                                          return p;
+                                                        }(),
+                                                        false});
   frontend::TypeChecker tc;
   const frontend::TypedDefinition* def = nullptr;
   std::shared_ptr<SDFG> sdfg = lower_case(c, &def, loader, tc);
   REQUIRE(sdfg);
 
   std::unique_ptr<mesh::TriangularMesh> mesh;
-  if (c.mesh_nx > 0) mesh = std::make_unique<mesh::TriangularMesh>(mesh::make_triangular_mesh(c.mesh_nx, c.mesh_ny));
+  if (c.mesh_nx > 0)
+    mesh = std::make_unique<mesh::TriangularMesh>(mesh::make_triangular_mesh(c.mesh_nx, c.mesh_ny));
 
   // Inputs: every array argument of the SDFG.
   std::mt19937_64 rng(std::hash<std::string>{}(c.file + "::" + c.program) & 0xffff);
@@ -241,8 +367,9 @@ void run_case(const Case& c) {
     const DataDescriptor& desc = sdfg->data(p.name);
     std::vector<std::int64_t> shape;
     for (std::size_t j = 0; j < p.type.dims.size(); ++j)
-      shape.push_back(p.type.dims[j].kind == frontend::DimensionKind::Local ? desc.shape[j].value()
-                                                                             : extent(c, mesh.get(), p.type.dims[j].name));
+      shape.push_back(p.type.dims[j].kind == frontend::DimensionKind::Local
+                          ? desc.shape[j].value()
+                          : extent(c, mesh.get(), p.type.dims[j].name));
     REQUIRE(desc.dtype == DataType::scalar(ScalarType::Float64));
     runtime::Field f = make_field(ScalarType::Float64, shape);
     auto [lo, hi] = c.ranges.count(p.name) ? c.ranges.at(p.name) : std::make_pair(-1.0, 1.0);
@@ -260,10 +387,12 @@ void run_case(const Case& c) {
     REQUIRE(desc.shape[1].value() == t.cols);
     runtime::Field f = make_field(ScalarType::Int32, {t.rows, t.cols});
     std::memcpy(f.data(), t.data.data(), t.data.size() * sizeof(std::int32_t));
-    if (std::find(c.missing_neighbours.begin(), c.missing_neighbours.end(), name) != c.missing_neighbours.end()) {
+    if (std::find(c.missing_neighbours.begin(), c.missing_neighbours.end(), name) !=
+        c.missing_neighbours.end()) {
       // Every third row loses one neighbour (never the last one it has).
       auto* d = static_cast<std::int32_t*>(f.data());
-      for (std::int64_t r = 0; r < t.rows; r += 3) d[r * t.cols + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(t.cols - 1))] = -1;
+      for (std::int64_t r = 0; r < t.rows; r += 3)
+        d[r * t.cols + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(t.cols - 1))] = -1;
     }
     arrays.emplace(name, std::move(f));
   }
@@ -276,11 +405,13 @@ void run_case(const Case& c) {
     std::ofstream js(dir / "in" / "scalars.json");
     js << "{";
     bool first = true;
-    for (const auto& [k, v] : c.scalars) js << (first ? "" : ", ") << "\"" << k << "\": " << runtime::to_string(v), first = false;
+    for (const auto& [k, v] : c.scalars)
+      js << (first ? "" : ", ") << "\"" << k << "\": " << runtime::to_string(v), first = false;
     js << "}\n";
   }
-  std::string cmd = "/usr/bin/python3 '" + (source_dir() / "tests/examples/references" / (c.reference + ".py")).string() +
-                    "' " + c.program + " '" + (dir / "in").string() + "' '" + (dir / "expected").string() + "'";
+  std::string cmd = "/usr/bin/python3 '" +
+                    (source_dir() / "tests/examples/references" / (c.reference + ".py")).string() + "' " +
+                    c.program + " '" + (dir / "in").string() + "' '" + (dir / "expected").string() + "'";
   INFO(cmd);
   REQUIRE(std::system(cmd.c_str()) == 0);
 
@@ -303,8 +434,9 @@ void run_case(const Case& c) {
         if (!ok && bad++ == 0) first_bad = i;
       }
       if (bad) {
-        INFO(std::setprecision(17) << bad << " mismatches; first at flat index " << first_bad << ": got " << got.value_as_double(first_bad)
-                                             << ", expected " << want.value_as_double(first_bad));
+        INFO(std::setprecision(17) << bad << " mismatches; first at flat index " << first_bad << ": got "
+                                   << got.value_as_double(first_bad) << ", expected "
+                                   << want.value_as_double(first_bad));
         CHECK(bad == 0);
       }
     }
@@ -319,7 +451,8 @@ TEST_CASE("examples: every example program has a numerical case", "[examples]") 
     if (e.path().extension() != ".py") continue;
     std::string rel = fs::relative(e.path(), source_dir() / "examples").string();
     std::string text = test::read_text(e.path());
-    for (std::size_t pos = text.find("@gtx.program"); pos != std::string::npos; pos = text.find("@gtx.program", pos + 1)) {
+    for (std::size_t pos = text.find("@gtx.program"); pos != std::string::npos;
+         pos = text.find("@gtx.program", pos + 1)) {
       std::size_t d = text.find("def ", pos);
       std::string name = text.substr(d + 4, text.find('(', d) - d - 4);
       INFO(rel << "::" << name);
@@ -332,9 +465,10 @@ TEST_CASE("examples: weir sdfg writes every example program as a valid SDFG", "[
   fs::path dir = test::scratch_dir("examples-weir-sdfg");
   for (const Case& c : cases()) {
     INFO(c.file << "::" << c.program);
-    std::string args = "sdfg '" + (source_dir() / "examples" / c.file).string() + "::" + c.program + "' -o '" +
-                       (dir / (c.program + ".sdfg")).string() + "'";
-    for (const std::string& p : c.search_path) args += " -I '" + (source_dir() / "examples" / p).string() + "'";
+    std::string args = "sdfg '" + (source_dir() / "examples" / c.file).string() + "::" + c.program +
+                       "' -o '" + (dir / (c.program + ".sdfg")).string() + "'";
+    for (const std::string& p : c.search_path)
+      args += " -I '" + (source_dir() / "examples" / p).string() + "'";
     auto r = test::run_weir(args);
     INFO(r.out);
     REQUIRE(r.code == 0);
@@ -345,7 +479,9 @@ TEST_CASE("examples: weir sdfg writes every example program as a valid SDFG", "[
 }
 
 TEST_CASE("examples: laplacian", "[examples]") { run_case(find_case("cartesian/laplacian.py", "laplacian")); }
-TEST_CASE("examples: bi_laplacian", "[examples]") { run_case(find_case("cartesian/laplacian.py", "bi_laplacian")); }
+TEST_CASE("examples: bi_laplacian", "[examples]") {
+  run_case(find_case("cartesian/laplacian.py", "bi_laplacian"));
+}
 TEST_CASE("examples: hdiff", "[examples]") { run_case(find_case("cartesian/hdiff.py", "hdiff_program")); }
 TEST_CASE("examples: heat3d", "[examples]") { run_case(find_case("cartesian/heat3d.py", "heat3d")); }
 TEST_CASE("examples: vertical_solver (two scans)", "[examples]") {
@@ -363,7 +499,9 @@ TEST_CASE("examples: cell_bounds (max_over, min_over)", "[examples]") {
 TEST_CASE("examples: edge_gradients", "[examples]") {
   run_case(find_case("unstructured/edge_stencil.py", "edge_gradients"));
 }
-TEST_CASE("examples: edge_smooth", "[examples]") { run_case(find_case("unstructured/edge_stencil.py", "edge_smooth")); }
+TEST_CASE("examples: edge_smooth", "[examples]") {
+  run_case(find_case("unstructured/edge_stencil.py", "edge_smooth"));
+}
 TEST_CASE("examples: multimodule smooth", "[examples]") {
   run_case(find_case("multimodule/mymodel/program.py", "smooth"));
 }
@@ -380,7 +518,10 @@ TEST_CASE("examples: namespace package pair_program (a domain per output)", "[ex
 TEST_CASE("examples: namespace package state_program (a NamedTuple of fields)", "[examples]") {
   run_case(find_case("namespaced/dycore/model/dycore/program.py", "state_program"));
 }
-TEST_CASE("examples: orchestration heat_step", "[examples]") { run_case(find_case("orchestration/heat.py", "heat_step")); }
-TEST_CASE("examples: orchestration smagorinsky_coefficient (three calls over V2C, E2C2V, C2E)", "[examples]") {
+TEST_CASE("examples: orchestration heat_step", "[examples]") {
+  run_case(find_case("orchestration/heat.py", "heat_step"));
+}
+TEST_CASE("examples: orchestration smagorinsky_coefficient (three calls over V2C, E2C2V, C2E)",
+          "[examples]") {
   run_case(find_case("orchestration/diffusion_granule.py", "smagorinsky_coefficient"));
 }

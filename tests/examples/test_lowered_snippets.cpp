@@ -29,7 +29,8 @@ const char* kHeader =
     "V2E = gtx.FieldOffset(\"V2E\", source=E, target=(V, V2EDim))\n";
 
 runtime::Field vector(std::vector<double> v) {
-  runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float64, {static_cast<std::int64_t>(v.size())});
+  runtime::Field f =
+      runtime::Allocator::cpu().allocate(ScalarType::Float64, {static_cast<std::int64_t>(v.size())});
   std::memcpy(f.data(), v.data(), v.size() * sizeof(double));
   return f;
 }
@@ -67,8 +68,10 @@ void run_snippet(const std::string& body, const std::string& program, runtime::A
       runtime::Arguments on_gpu;
       for (const auto& [k, f] : args.arrays) on_gpu.arrays.emplace(k, f.clone());
       on_gpu.values = args.values;
-      runtime::run(*backend, runtime::CompilableProgram{gpu, {}, "snippet.py::" + program + " (auto-optimized for the GPU)"},
-                   on_gpu);
+      runtime::run(
+          *backend,
+          runtime::CompilableProgram{gpu, {}, "snippet.py::" + program + " (auto-optimized for the GPU)"},
+          on_gpu);
       runtime::run(*backend, runtime::CompilableProgram{sdfg, {}, "snippet.py::" + program}, args);
       for (const auto& [k, f] : args.arrays) {
         INFO("array " << k << " after the GPU-optimized program");
@@ -81,7 +84,8 @@ void run_snippet(const std::string& body, const std::string& program, runtime::A
 
 }  // namespace
 
-TEST_CASE("snippets: a backward column scan with a tuple carry from level n-1 down to 1", "[examples][scan]") {
+TEST_CASE("snippets: a backward column scan with a tuple carry from level n-1 down to 1",
+          "[examples][scan]") {
   const std::string src =
       "@gtx.scan_operator(axis=K, forward=False, init=(1.0, 0.0))\n"
       "def prodsum(state: tuple[float64, float64], x: float64) -> tuple[float64, float64]:\n"
@@ -144,8 +148,8 @@ TEST_CASE("snippets: neighbor_sum skips -1 entries of the table", "[examples][un
   args.arrays.emplace("e", vector({1.0, 10.0, 100.0, 1000.0}));
   args.arrays.emplace("out", vector({0.0, 0.0}));
   runtime::Field t = runtime::Allocator::cpu().allocate(ScalarType::Int32, {2, 6});
-  const std::int32_t rows[12] = {0, 1, 2, 3, -1, -1,   // vertex 0: 1111
-                                 3, -1, 3, -1, 0, -1};  // vertex 1: 1000 + 1000 + 1
+  const std::int32_t rows[12] = {0, 1,  2, 3,  -1, -1,   // vertex 0: 1111
+                                 3, -1, 3, -1, 0,  -1};  // vertex 1: 1000 + 1000 + 1
   std::memcpy(t.data(), rows, sizeof rows);
   args.arrays.emplace("V2E", std::move(t));
   run_snippet(src, "p", args, "skip");

@@ -8,11 +8,11 @@
 #include <sstream>
 #include <string>
 
+#include "weir/frontend/python_syntax.h"
 #include "weir/pycode/ast_dump.h"
 #include "weir/pycode/lexer.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/source.h"
-#include "weir/frontend/python_syntax.h"
 #include "weir/pycode/unparse.h"
 
 namespace weir::frontend::test {
@@ -57,8 +57,8 @@ inline std::string token_summary(const std::string& text) {
 
 /// Runs `fn`, which must throw a FrontendError at line:column whose message contains
 /// `message`. Returns the error's what().
-inline std::string expect_error(const std::function<void()>& fn, std::uint32_t line,
-                                std::uint32_t column, const std::string& message) {
+inline std::string expect_error(const std::function<void()>& fn, std::uint32_t line, std::uint32_t column,
+                                const std::string& message) {
   try {
     fn();
   } catch (const FrontendError& e) {

@@ -76,5 +76,4 @@ inline std::vector<std::string> tasklet_reads(const SDFG& s, const std::string& 
 
 inline std::string range_text(const Range& r) { return r.start.str() + " .. " + r.end.str(); }
 
-
 }  // namespace weir::frontend::test

@@ -7,13 +7,14 @@ using namespace weir::frontend::test;
 
 TEST_CASE("chained shifts: every expression yielding a field can be shifted", "[typecheck][shifts]") {
   std::string src = kPrelude +
-                    "@gtx.field_operator\n"                                                   // 11
-                    "def ident(a: Field[[V, K], float64]) -> Field[[V, K], float64]:\n"       // 12
-                    "    return a\n"                                                          // 13
-                    "@gtx.field_operator\n"                                                   // 14
-                    "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"           // 15
-                    "    t = (a, a)\n"                                                        // 16
-                    "    return a(E2V[0])(Koff[1]) + a(E2V[1])(K + 1) + (a + a)(E2V[0]) + ident(a)(E2V[1])(Koff[-1]) + t[0](E2V[1])\n";
+                    "@gtx.field_operator\n"                                              // 11
+                    "def ident(a: Field[[V, K], float64]) -> Field[[V, K], float64]:\n"  // 12
+                    "    return a\n"                                                     // 13
+                    "@gtx.field_operator\n"                                              // 14
+                    "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"      // 15
+                    "    t = (a, a)\n"                                                   // 16
+                    "    return a(E2V[0])(Koff[1]) + a(E2V[1])(K + 1) + (a + a)(E2V[0]) + "
+                    "ident(a)(E2V[1])(Koff[-1]) + t[0](E2V[1])\n";
   ModuleLoader loader(LoaderOptions{{}, false});
   const LoadedModule& m = loader.load_source(SourceFile("test.py", src));
   TypeChecker tc;
@@ -31,17 +32,21 @@ TEST_CASE("chained shifts: every expression yielding a field can be shifted", "[
 }
 
 TEST_CASE("chained shifts: shifting what is not a field is a located error", "[typecheck][shifts]") {
-  expect_error([&] {
-    check_text(kPrelude +
-               "@gtx.field_operator\n"                                               // 11
-               "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"       // 12
-               "    return (a, a)(E2V[0])\n");                                       // 13
-  }, 13, 12, "only fields can be shifted");
+  expect_error(
+      [&] {
+        check_text(kPrelude +
+                   "@gtx.field_operator\n"                                          // 11
+                   "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"  // 12
+                   "    return (a, a)(E2V[0])\n");                                  // 13
+      },
+      13, 12, "only fields can be shifted");
   // a shift the result no longer has the dimension for: `E2V` moved it to E
-  expect_error([&] {
-    check_text(kPrelude +
-               "@gtx.field_operator\n"                                               // 11
-               "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"       // 12
-               "    return a(E2V[0])(E2V[1])\n");                                    // 13
-  }, 13, 22, "it has no dimension 'V'");
+  expect_error(
+      [&] {
+        check_text(kPrelude +
+                   "@gtx.field_operator\n"                                          // 11
+                   "def f(a: Field[[V, K], float64]) -> Field[[E, K], float64]:\n"  // 12
+                   "    return a(E2V[0])(E2V[1])\n");                               // 13
+      },
+      13, 22, "it has no dimension 'V'");
 }

@@ -21,25 +21,25 @@ ModuleCheck check_all_text(const std::string& text, std::size_t max_errors = 20)
 
 TEST_CASE("check_all: definitions nested in plain functions are checked", "[typecheck][check_all]") {
   std::string src = kPrelude +
-                    "import pytest\n"                                                  // 11
-                    "@gtx.field_operator\n"                                            // 12
-                    "def top(a: Field[[I], float64]) -> Field[[I], float64]:\n"        // 13
-                    "    return a\n"                                                   // 14
-                    "def test_shift(cartesian_case):\n"                                // 15
-                    "    for _ in range(2):\n"                                         // 16 (not parsed)
-                    "        pass\n"                                                   // 17
-                    "    @gtx.field_operator\n"                                        // 18
-                    "    def testee(a: Field[[I], float64]) -> Field[[I], float64]:\n" // 19
-                    "        return top(a)(I + 1)\n"                                   // 20
-                    "    @gtx.program\n"                                               // 21
-                    "    def prog(a: Field[[I], float64], b: Field[[I], float64]):\n"  // 22
-                    "        testee(a, out=b)\n"                                       // 23
-                    "    assert cartesian_case is not None\n"                          // 24
-                    "    def helper():\n"                                              // 25
-                    "        @gtx.field_operator\n"                                    // 26
-                    "        def inner(a: Field[[K], int32]) -> Field[[K], int32]:\n"  // 27
-                    "            return a + 1\n"                                       // 28
-                    "        return inner\n";                                          // 29
+                    "import pytest\n"                                                   // 11
+                    "@gtx.field_operator\n"                                             // 12
+                    "def top(a: Field[[I], float64]) -> Field[[I], float64]:\n"         // 13
+                    "    return a\n"                                                    // 14
+                    "def test_shift(cartesian_case):\n"                                 // 15
+                    "    for _ in range(2):\n"                                          // 16 (not parsed)
+                    "        pass\n"                                                    // 17
+                    "    @gtx.field_operator\n"                                         // 18
+                    "    def testee(a: Field[[I], float64]) -> Field[[I], float64]:\n"  // 19
+                    "        return top(a)(I + 1)\n"                                    // 20
+                    "    @gtx.program\n"                                                // 21
+                    "    def prog(a: Field[[I], float64], b: Field[[I], float64]):\n"   // 22
+                    "        testee(a, out=b)\n"                                        // 23
+                    "    assert cartesian_case is not None\n"                           // 24
+                    "    def helper():\n"                                               // 25
+                    "        @gtx.field_operator\n"                                     // 26
+                    "        def inner(a: Field[[K], int32]) -> Field[[K], int32]:\n"   // 27
+                    "            return a + 1\n"                                        // 28
+                    "        return inner\n";                                           // 29
   ModuleCheck r = check_all_text(src);
   CHECK(r.errors.empty());
   CHECK(r.definitions == 4);
@@ -52,10 +52,10 @@ TEST_CASE("check_all: definitions nested in plain functions are checked", "[type
 
 TEST_CASE("check_all: a fixture used in a nested definition is an error there", "[typecheck][check_all]") {
   std::string src = kPrelude +
-                    "def test_x(cartesian_case):\n"                                     // 11
-                    "    @gtx.field_operator\n"                                         // 12
+                    "def test_x(cartesian_case):\n"                                       // 11
+                    "    @gtx.field_operator\n"                                           // 12
                     "    def testee(a: cartesian_case.IField) -> Field[[I], float64]:\n"  // 13
-                    "        return a\n";                                               // 14
+                    "        return a\n";                                                 // 14
   ModuleCheck r = check_all_text(src);
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].location().line == 13);
@@ -63,22 +63,23 @@ TEST_CASE("check_all: a fixture used in a nested definition is an error there", 
 }
 
 TEST_CASE("check_all: every independent error, once, with a limit", "[typecheck][check_all]") {
-  std::string src = kPrelude +
-                    "@gtx.field_operator\n"                                                    // 11
-                    "def bad_add(a: Field[[I], float64], b: Field[[I], float32]) -> Field[[I], float64]:\n"  // 12
-                    "    return a + b\n"                                                       // 13
-                    "@gtx.field_operator\n"                                                    // 14
-                    "def uses_bad(a: Field[[I], float64], b: Field[[I], float32]) -> Field[[I], float64]:\n"  // 15
-                    "    return bad_add(a, b)\n"                                               // 16
-                    "@gtx.field_operator\n"                                                    // 17
-                    "def good(a: Field[[I], float64]) -> Field[[I], float64]:\n"               // 18
-                    "    return a\n"                                                           // 19
-                    "@gtx.field_operator\n"                                                    // 20
-                    "def unknown(a: Field[[I], float64]) -> Field[[I], float64]:\n"            // 21
-                    "    return a + nothing\n";                                                // 22
+  std::string src =
+      kPrelude +
+      "@gtx.field_operator\n"                                                                   // 11
+      "def bad_add(a: Field[[I], float64], b: Field[[I], float32]) -> Field[[I], float64]:\n"   // 12
+      "    return a + b\n"                                                                      // 13
+      "@gtx.field_operator\n"                                                                   // 14
+      "def uses_bad(a: Field[[I], float64], b: Field[[I], float32]) -> Field[[I], float64]:\n"  // 15
+      "    return bad_add(a, b)\n"                                                              // 16
+      "@gtx.field_operator\n"                                                                   // 17
+      "def good(a: Field[[I], float64]) -> Field[[I], float64]:\n"                              // 18
+      "    return a\n"                                                                          // 19
+      "@gtx.field_operator\n"                                                                   // 20
+      "def unknown(a: Field[[I], float64]) -> Field[[I], float64]:\n"                           // 21
+      "    return a + nothing\n";                                                               // 22
   ModuleCheck r = check_all_text(src);
   CHECK(r.definitions == 4);
-  CHECK(r.failed == 3);  // bad_add, uses_bad (through its callee), unknown
+  CHECK(r.failed == 3);           // bad_add, uses_bad (through its callee), unknown
   REQUIRE(r.errors.size() == 2);  // the callee's error is not repeated for its caller
   CHECK(r.errors[0].location().line == 13);
   CHECK(r.errors[1].location().line == 22);
@@ -93,11 +94,11 @@ TEST_CASE("check_all: every independent error, once, with a limit", "[typecheck]
 
 TEST_CASE("check_all: definitions in methods of test classes are checked", "[typecheck][check_all]") {
   std::string src = kPrelude +
-                    "class TestShifts:\n"                                                 // 11
-                    "    def test_up(self):\n"                                            // 12
-                    "        @gtx.field_operator\n"                                       // 13
-                    "        def up(a: Field[[K], float64]) -> Field[[K], float64]:\n"    // 14
-                    "            return a(Koff[1])\n";                                   // 15
+                    "class TestShifts:\n"                                               // 11
+                    "    def test_up(self):\n"                                          // 12
+                    "        @gtx.field_operator\n"                                     // 13
+                    "        def up(a: Field[[K], float64]) -> Field[[K], float64]:\n"  // 14
+                    "            return a(Koff[1])\n";                                  // 15
   ModuleCheck r = check_all_text(src);
   CHECK(r.errors.empty());
   REQUIRE(r.checked.size() == 1);

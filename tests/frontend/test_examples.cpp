@@ -22,8 +22,8 @@ void check_golden(const std::string& name) {
   if (actual != expected) {
     std::string out = std::string(WEIR_BINARY_DIR) + "/" + name + ".ast.actual";
     std::ofstream(out, std::ios::binary) << actual;
-    FAIL("AST dump of " << name << ".py differs from " << golden_path << "; actual output in "
-                        << out << " (WEIR_UPDATE_GOLDEN=1 rewrites the golden file)");
+    FAIL("AST dump of " << name << ".py differs from " << golden_path << "; actual output in " << out
+                        << " (WEIR_UPDATE_GOLDEN=1 rewrites the golden file)");
   }
 }
 
@@ -40,8 +40,7 @@ TEST_CASE("examples: the spec's Laplacian", "[parser][examples]") {
   CHECK(unparse(*lap->params[0].annotation) == "gtx.Field[[IDim, JDim], float]");
   auto* ret = dyn_cast<Return>(lap->body[0].get());
   REQUIRE(ret);
-  CHECK(unparse(*ret->value) ==
-        "-4.0 * f + f(IDim + 1) + f(IDim - 1) + f(JDim + 1) + f(JDim - 1)");
+  CHECK(unparse(*ret->value) == "-4.0 * f + f(IDim + 1) + f(IDim - 1) + f(JDim + 1) + f(JDim - 1)");
 }
 
 TEST_CASE("examples: scan operators with a tuple carry", "[parser][examples]") {

@@ -10,7 +10,8 @@ namespace fs = std::filesystem;
 using namespace weir::frontend;
 using namespace weir::frontend::test;
 
-TEST_CASE("fv corpus: weir's decisions and their differences from gt4py are recorded", "[typecheck][corpus]") {
+TEST_CASE("fv corpus: weir's decisions and their differences from gt4py are recorded",
+          "[typecheck][corpus]") {
   fs::path dir = data_path("fvcorpus");
   std::string doc = read_text(std::string(WEIR_SOURCE_DIR) + "/docs/field-view-differences.md");
   int files = 0, differences = 0;

@@ -23,7 +23,8 @@ std::vector<std::string> roots(const TempDir& d, std::initializer_list<const cha
 
 }  // namespace
 
-TEST_CASE("imports: a namespace package over three roots, relative imports in __init__.py", "[loader][imports]") {
+TEST_CASE("imports: a namespace package over three roots, relative imports in __init__.py",
+          "[loader][imports]") {
   TempDir d("ns3");
   // `model` has no __init__.py anywhere: one portion per root.
   d.write("r1/model/grid/__init__.py", "from . import dims\nfrom .dims import CellDim, KDim\n");
@@ -31,13 +32,15 @@ TEST_CASE("imports: a namespace package over three roots, relative imports in __
   d.write("r2/model/ops/__init__.py", "from .shift import up\nfrom . import shift as shift_module\n");
   d.write("r2/model/ops/shift.py",
           "import gt4py.next as gtx\nfrom model.grid import CellDim, KDim, dims\n"
-          "@gtx.field_operator\ndef up(a: gtx.Field[[CellDim, KDim], float]) -> gtx.Field[[CellDim, KDim], float]:\n"
+          "@gtx.field_operator\ndef up(a: gtx.Field[[CellDim, KDim], float]) -> gtx.Field[[CellDim, KDim], "
+          "float]:\n"
           "    return a(dims.Koff[1])\n");
-  d.write("r3/model/app/main.py",
-          "import gt4py.next as gtx\nfrom ..grid import CellDim, KDim\nfrom ..ops import up\nimport model.ops\n"
-          "@gtx.program\ndef p(a: gtx.Field[[CellDim, KDim], float], b: gtx.Field[[CellDim, KDim], float]):\n"
-          "    up(a, out=b)\n"
-          "    model.ops.shift_module.up(b, out=a)\n");
+  d.write(
+      "r3/model/app/main.py",
+      "import gt4py.next as gtx\nfrom ..grid import CellDim, KDim\nfrom ..ops import up\nimport model.ops\n"
+      "@gtx.program\ndef p(a: gtx.Field[[CellDim, KDim], float], b: gtx.Field[[CellDim, KDim], float]):\n"
+      "    up(a, out=b)\n"
+      "    model.ops.shift_module.up(b, out=a)\n");
   ModuleLoader loader(LoaderOptions{roots(d, {"r1", "r2", "r3"}), false});
   const LoadedModule& m = loader.load_file(d.str("r3/model/app/main.py"));
   CHECK(m.name == "model.app.main");  // named from its root, so `..` is `model`
@@ -56,12 +59,13 @@ TEST_CASE("imports: a namespace package over three roots, relative imports in __
   CHECK(loader.modules().size() == 7);
 }
 
-TEST_CASE("imports: regular packages and modules win over namespace portions, first root first", "[loader][imports]") {
+TEST_CASE("imports: regular packages and modules win over namespace portions, first root first",
+          "[loader][imports]") {
   TempDir d("order");
-  d.write("r1/pkg/only_here.py", "X = 1\n");          // a namespace portion of pkg...
-  d.write("r2/pkg/__init__.py", "WHERE = 'r2'\n");   // ...loses to the regular package in r2
+  d.write("r1/pkg/only_here.py", "X = 1\n");        // a namespace portion of pkg...
+  d.write("r2/pkg/__init__.py", "WHERE = 'r2'\n");  // ...loses to the regular package in r2
   d.write("r2/pkg/only_here.py", "X = 2\n");
-  d.write("r1/mod/readme.txt", "");  // a namespace portion of mod...
+  d.write("r1/mod/readme.txt", "");        // a namespace portion of mod...
   d.write("r2/mod.py", "WHERE = 'r2'\n");  // ...loses to the module in r2
   d.write("r1/first.py", "WHERE = 'r1'\n");
   d.write("r2/first.py", "WHERE = 'r2'\n");  // the earlier root wins
@@ -82,12 +86,14 @@ TEST_CASE("imports: a module that is not found names the directories searched", 
   d.write("r2/model/other.py", "");
   d.write("main.py",
           "import gt4py.next as gtx\nfrom model.grid import CellDim\nfrom model.atmosphere import KDim\n"
-          "@gtx.field_operator\ndef f(a: gtx.Field[[CellDim, KDim], float]) -> gtx.Field[[CellDim, KDim], float]:\n"
+          "@gtx.field_operator\ndef f(a: gtx.Field[[CellDim, KDim], float]) -> gtx.Field[[CellDim, KDim], "
+          "float]:\n"
           "    return a\n");
   ModuleLoader loader(LoaderOptions{roots(d, {"r1", "r2"}), false});
   const LoadedModule& m = loader.load_file(d.str("main.py"));
   TypeChecker tc;
-  std::string what = expect_error([&] { tc.check_module(m); }, 5, 30, "expected a dimension, got 'model.atmosphere.KDim'");
+  std::string what =
+      expect_error([&] { tc.check_module(m); }, 5, 30, "expected a dimension, got 'model.atmosphere.KDim'");
   CHECK_THAT(what, Catch::Matchers::Contains("no module 'model.atmosphere' in " + d.str("r1/model") + ", " +
                                              d.str("r2/model")));
 }

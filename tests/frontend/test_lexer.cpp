@@ -20,8 +20,7 @@ TEST_CASE("lexer: indentation produces INDENT/DEDENT", "[parser][lexer]") {
 }
 
 TEST_CASE("lexer: implicit and explicit line joining", "[parser][lexer]") {
-  CHECK(token_summary("x = (1 +\n      2)\ny = [\n  3,\n]\n") ==
-        "x = ( 1 + 2 ) NL y = [ 3 , ] NL EOF");
+  CHECK(token_summary("x = (1 +\n      2)\ny = [\n  3,\n]\n") == "x = ( 1 + 2 ) NL y = [ 3 , ] NL EOF");
   CHECK(token_summary("x = 1 + \\\n    2\ny\n") == "x = 1 + 2 NL y NL EOF");
   // Indentation inside brackets does not matter.
   CHECK(token_summary("def f(a,\n        b):\n    pass\n") ==
@@ -91,28 +90,21 @@ TEST_CASE("lexer: number literals", "[parser][lexer]") {
 }
 
 TEST_CASE("lexer: operators and delimiters", "[parser][lexer]") {
-  CHECK(token_summary("a **= b //= c >>= d <<= e ... f") ==
-        "a **= b //= c >>= d <<= e ... f NL EOF");
+  CHECK(token_summary("a **= b //= c >>= d <<= e ... f") == "a **= b //= c >>= d <<= e ... f NL EOF");
   CHECK(token_summary("a := b -> c != d == e <= f >= g @ h @= i ~j") ==
         "a := b -> c != d == e <= f >= g @ h @= i ~ j NL EOF");
   CHECK(token_summary("x[1:2, ::3]; y += 1") == "x [ 1 : 2 , : : 3 ] ; y += 1 NL EOF");
-  CHECK(token_summary("a**-b//c%d|e&f^g<<h>>i") ==
-        "a ** - b // c % d | e & f ^ g << h >> i NL EOF");
+  CHECK(token_summary("a**-b//c%d|e&f^g<<h>>i") == "a ** - b // c % d | e & f ^ g << h >> i NL EOF");
 }
 
 TEST_CASE("lexer: errors are located", "[parser][lexer]") {
-  auto lex = [](const std::string& text) {
-    return [text] { tokenize(SourceFile("e.py", text)); };
-  };
+  auto lex = [](const std::string& text) { return [text] { tokenize(SourceFile("e.py", text)); }; };
   expect_error(lex("x = 'abc\ny = 1\n"), 1, 5, "unterminated string literal (detected at line 1)");
-  expect_error(lex("x = 1\ns = \"\"\"abc\n\ndef\n"), 2, 5,
-               "unterminated triple-quoted string literal");
+  expect_error(lex("x = 1\ns = \"\"\"abc\n\ndef\n"), 2, 5, "unterminated triple-quoted string literal");
   expect_error(lex("s = f'{x'\n"), 1, 9, "unterminated string literal");
   expect_error(lex("s = f'{x}\n"), 1, 5, "unterminated f-string literal");
-  expect_error(lex("if a:\n        b\n    c\n"), 3, 5,
-               "unindent does not match any outer indentation level");
-  expect_error(lex("if a:\n\tb\n        c\n"), 3, 9,
-               "inconsistent use of tabs and spaces in indentation");
+  expect_error(lex("if a:\n        b\n    c\n"), 3, 5, "unindent does not match any outer indentation level");
+  expect_error(lex("if a:\n\tb\n        c\n"), 3, 9, "inconsistent use of tabs and spaces in indentation");
   expect_error(lex("x = a $ b\n"), 1, 7, "invalid character '$' (U+0024)");
   expect_error(lex("x = a ? b\n"), 1, 7, "invalid character '?'");
   expect_error(lex("x = a ! b\n"), 1, 7, "invalid character '!'");

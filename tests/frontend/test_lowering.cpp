@@ -7,7 +7,6 @@ using namespace weir;
 using namespace weir::frontend;
 using namespace weir::frontend::test;
 
-
 TEST_CASE("lowering: laplacian example", "[lowering]") {
   auto s = lower_file("cartesian/laplacian.py", "laplacian");
   check_valid_and_round_trip(*s, "laplacian");
@@ -34,9 +33,9 @@ TEST_CASE("lowering: laplacian example", "[lowering]") {
   CHECK(ts[0]->code.code.find("__out = ") != std::string::npos);
   CHECK(ts[0]->code.code.find("(-4.0) * ") != std::string::npos);
   CHECK(ts[0]->in_connectors.size() == 5);
-  CHECK(tasklet_reads(*s, "f") == std::vector<std::string>{
-                                      "__I + 1, __J, __K", "__I - 1, __J, __K", "__I, __J + 1, __K",
-                                      "__I, __J - 1, __K", "__I, __J, __K"});
+  CHECK(tasklet_reads(*s, "f") == std::vector<std::string>{"__I + 1, __J, __K", "__I - 1, __J, __K",
+                                                           "__I, __J + 1, __K", "__I, __J - 1, __K",
+                                                           "__I, __J, __K"});
   // The outer memlet of f covers the map range widened by the shifts.
   for (SDFGState* st : s->all_states())
     for (const DataflowEdge* e : st->edges())
@@ -233,7 +232,8 @@ TEST_CASE("lowering: broadcast without reads and concat_where on the map index",
   // evaluates both branches, also at K = 0 where f(K - 1) is outside f (ADR 0014).
   CHECK(ts[2]->code.code ==
         "__t0 = ((__K > 0) and (__K < n))\n"
-        "__out = (__all_f[__I, ((__K - 1) if __t0 else min(max((__K - 1), 0), __f_K_size - 1))] if __t0 else __in_f_0)");
+        "__out = (__all_f[__I, ((__K - 1) if __t0 else min(max((__K - 1), 0), __f_K_size - 1))] if __t0 else "
+        "__in_f_0)");
 }
 
 TEST_CASE("lowering: expressions at the nesting limit type-check and lower", "[lowering]") {
@@ -242,10 +242,12 @@ TEST_CASE("lowering: expressions at the nesting limit type-check and lower", "[l
   std::string sum = "a";
   for (int i = 1; i < 500; ++i) sum += " + a";
   std::string neg = std::string(200, '-') + "(" + std::string(200, '(') + "a" + std::string(201, ')');
-  auto s = lower_text("@gtx.field_operator\n"
-                      "def deep(a: Field[[I], float64]) -> Field[[I], float64]:\n"
-                      "    return " + sum + " + " + neg + "\n",
-                      "deep");
+  auto s = lower_text(
+      "@gtx.field_operator\n"
+      "def deep(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+      "    return " +
+          sum + " + " + neg + "\n",
+      "deep");
   check_valid_and_round_trip(*s, "deep");
   auto ts = tasklets(*s);
   REQUIRE(ts.size() == 1);
@@ -261,7 +263,8 @@ TEST_CASE("lowering: constant domain bounds out of range are located errors", "[
            "    return a\n"
            "@gtx.program\n"
            "def p(a: Field[[I, J], float64], o: Field[[I, J], float64]):\n"
-           "    f(a, out=o, domain=" + domain + ")\n";
+           "    f(a, out=o, domain=" +
+           domain + ")\n";
   };
   const std::uint32_t line = prelude_lines + 6;
   // column of the bound: "    f(a, out=o, domain={I: (" is 28 characters

@@ -95,8 +95,8 @@ TEST_CASE("lowering: a scan called by a program, with an expression argument", "
 TEST_CASE("lowering: nabla reads connectivities and reduces over V2E", "[lowering][unstructured]") {
   auto s = lower_file("unstructured/nabla.py", "nabla_program");
   check_valid_and_round_trip(*s, "nabla");
-  CHECK(s->arg_names == std::vector<std::string>{"pp", "S_MXX", "S_MYY", "sign", "vol", "out_x", "out_y",
-                                                 "E2V", "V2E"});
+  CHECK(s->arg_names ==
+        std::vector<std::string>{"pp", "S_MXX", "S_MYY", "sign", "vol", "out_x", "out_y", "E2V", "V2E"});
   const DataDescriptor& e2v = s->data("E2V");
   CHECK(e2v.dtype == DataType::scalar(ScalarType::Int32));
   CHECK(!e2v.transient);
@@ -121,7 +121,8 @@ TEST_CASE("lowering: nabla reads connectivities and reduces over V2E", "[lowerin
       }
 }
 
-TEST_CASE("lowering: neighbour reads, local indexing and reductions in snippets", "[lowering][unstructured]") {
+TEST_CASE("lowering: neighbour reads, local indexing and reductions in snippets",
+          "[lowering][unstructured]") {
   const std::string src =
       "from gt4py.next import max_over, min_over\n"  // line 11
       "@gtx.field_operator\n"
@@ -209,10 +210,11 @@ TEST_CASE("lowering: `if` statements give code of linear size", "[lowering][if]"
         "    x = f\n";
     for (int k = 0; k < n; ++k)
       src += "    if c:\n        x = x * 2.0 + " + std::to_string(k) + ".0\n    else:\n        x = x - 1.0\n";
-    src += "    return x\n"
-           "@gtx.program\n"
-           "def p(f: Field[[I], float64], c: bool, out: Field[[I], float64]):\n"
-           "    chain(f, c, out=out)\n";
+    src +=
+        "    return x\n"
+        "@gtx.program\n"
+        "def p(f: Field[[I], float64], c: bool, out: Field[[I], float64]):\n"
+        "    chain(f, c, out=out)\n";
     return src;
   };
   auto s10 = lower_text(program(10), "p");
@@ -270,6 +272,7 @@ TEST_CASE("lowering: two calls of one operator with different arguments stay apa
   CHECK(code.find("(__in_b_0 * 2.0)") != std::string::npos);
   CHECK(code.find("(__in_a_0 + __in_b_0)") != std::string::npos);
   std::size_t n = 0;
-  for (std::size_t pos = code.find(" + 1.0)"); pos != std::string::npos; pos = code.find(" + 1.0)", pos + 1)) ++n;
+  for (std::size_t pos = code.find(" + 1.0)"); pos != std::string::npos; pos = code.find(" + 1.0)", pos + 1))
+    ++n;
   CHECK(n == 3);
 }

@@ -44,8 +44,7 @@ TEST_CASE("loader: packages, relative imports, re-exports and caching", "[loader
   CHECK(dims.module->names.at("CellKField").kind == ValueKind::GenericAlias);
   TypeChecker tc;
   auto defs = tc.check_module(m);
-  CHECK(signature(*defs[0]) ==
-        "program p(a: Field[[Cell, K], float64], b: Field[[Cell, K], float64])");
+  CHECK(signature(*defs[0]) == "program p(a: Field[[Cell, K], float64], b: Field[[Cell, K], float64])");
 }
 
 TEST_CASE("loader: WEIR_PATH and namespace packages", "[loader]") {
@@ -113,12 +112,12 @@ TEST_CASE("loader: module-level evaluation", "[loader]") {
 
 TEST_CASE("loader: a failed module-level value is an error only where it is used", "[loader]") {
   std::string src = kPrelude +
-                    "import numpy as np\n"                                   // 11
-                    "Bad = gtx.Dimension(42)\n"                              // 12
-                    "unused = np.linspace(0, 1)\n"                           // 13
-                    "@gtx.field_operator\n"                                  // 14
+                    "import numpy as np\n"                                     // 11
+                    "Bad = gtx.Dimension(42)\n"                                // 12
+                    "unused = np.linspace(0, 1)\n"                             // 13
+                    "@gtx.field_operator\n"                                    // 14
                     "def f(a: Field[[I], float64]) -> Field[[I], float64]:\n"  // 15
-                    "    return a(Bad + 1)\n";                               // 16
+                    "    return a(Bad + 1)\n";                                 // 16
   std::string what = expect_error([&] { check_text(src); }, 16, 14, "'Bad' cannot be used");
   CHECK_THAT(what, Catch::Matchers::Contains("test.py:12:21"));
   CHECK_THAT(what, Catch::Matchers::Contains("the name of a Dimension must be a string"));
@@ -131,8 +130,7 @@ TEST_CASE("loader: a missing file is a weir::Error", "[loader]") {
   CHECK_THROWS_AS(loader.load_file("/nonexistent/x.py"), weir::Error);
 }
 
-TEST_CASE("loader: relative imports from a file named relative to the working directory",
-          "[loader]") {
+TEST_CASE("loader: relative imports from a file named relative to the working directory", "[loader]") {
   TempDir d("relcwd");
   d.write("dims.py", kDims);
   d.write("main.py", "from . import dims\nfrom . import nothere\nfrom .gone import y\n");
@@ -155,7 +153,7 @@ TEST_CASE("loader: relative imports from a file named relative to the working di
   const Value& gone = m->names.at("y");
   REQUIRE(gone.kind == ValueKind::Failed);
   // the message says where it was looked for
-  CHECK(gone.error == "module '.gone' was not found (no module '" + d.path.filename().string() + ".gone' in " +
-                          std::filesystem::canonical(d.path).string() + ")");
+  CHECK(gone.error == "module '.gone' was not found (no module '" + d.path.filename().string() +
+                          ".gone' in " + std::filesystem::canonical(d.path).string() + ")");
   CHECK(gone.defined_at.line == 3);
 }

@@ -10,35 +10,37 @@ using namespace weir::frontend::test;
 namespace {
 
 const std::string kOps =
-    "@gtx.field_operator\n"                                                  // 11
-    "def shifted(a: Field[[I], float64]) -> Field[[I], float64]:\n"          // 12
-    "    return a(I + 1) + a\n"                                              // 13
-    "@gtx.field_operator\n"                                                  // 14
+    "@gtx.field_operator\n"                                                                    // 11
+    "def shifted(a: Field[[I], float64]) -> Field[[I], float64]:\n"                            // 12
+    "    return a(I + 1) + a\n"                                                                // 13
+    "@gtx.field_operator\n"                                                                    // 14
     "def pointwise(a: Field[[I], float64], b: Field[[I], float64]) -> Field[[I], float64]:\n"  // 15
-    "    return a * 2.0 + b(I - 1)\n"                                        // 16
-    "@gtx.field_operator\n"                                                  // 17
-    "def through_names(a: Field[[I], float64]) -> Field[[I], float64]:\n"    // 18
-    "    c = a * 2.0\n"                                                      // 19
-    "    d = c\n"                                                            // 20
-    "    return d(I - 1)\n"                                                  // 21
-    "@gtx.field_operator\n"                                                  // 22
-    "def calls(a: Field[[I], float64]) -> Field[[I], float64]:\n"            // 23
-    "    return shifted(a * 1.0)\n"                                          // 24
-    "@gtx.field_operator\n"                                                  // 25
-    "def rebound(a: Field[[I], float64], b: Field[[I], float64]) -> Field[[I], float64]:\n"  // 26
-    "    x = a\n"                                                            // 27
-    "    x = b\n"                                                            // 28
-    "    return x(I + 1) + a\n";                                             // 29
+    "    return a * 2.0 + b(I - 1)\n"                                                          // 16
+    "@gtx.field_operator\n"                                                                    // 17
+    "def through_names(a: Field[[I], float64]) -> Field[[I], float64]:\n"                      // 18
+    "    c = a * 2.0\n"                                                                        // 19
+    "    d = c\n"                                                                              // 20
+    "    return d(I - 1)\n"                                                                    // 21
+    "@gtx.field_operator\n"                                                                    // 22
+    "def calls(a: Field[[I], float64]) -> Field[[I], float64]:\n"                              // 23
+    "    return shifted(a * 1.0)\n"                                                            // 24
+    "@gtx.field_operator\n"                                                                    // 25
+    "def rebound(a: Field[[I], float64], b: Field[[I], float64]) -> Field[[I], float64]:\n"    // 26
+    "    x = a\n"                                                                              // 27
+    "    x = b\n"                                                                              // 28
+    "    return x(I + 1) + a\n";                                                               // 29
 
-const std::string kProgramHead = "@gtx.program\n"  // 30
-                                 "def p(a: Field[[I], float64], b: Field[[I], float64]):\n";  // 31
+const std::string kProgramHead =
+    "@gtx.program\n"                                             // 30
+    "def p(a: Field[[I], float64], b: Field[[I], float64]):\n";  // 31
 
 }  // namespace
 
-TEST_CASE("out= hazards: a shifted read of the written field is refused at the call", "[typecheck][out-hazard]") {
+TEST_CASE("out= hazards: a shifted read of the written field is refused at the call",
+          "[typecheck][out-hazard]") {
   struct Case {
     const char* what;
-    std::string call;  // line 32
+    std::string call;   // line 32
     std::string where;  // the shifted read
   };
   const std::vector<Case> cases = {

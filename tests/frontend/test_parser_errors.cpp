@@ -34,8 +34,7 @@ std::function<void()> expression(const std::string& text) {
 
 TEST_CASE("errors: brackets in a field operator", "[parser][errors]") {
   // The lexer notices first: the '(' is never closed in the rest of the file.
-  std::string what = expect_error(in_field_operator("    return foo(a + 1\n"), 5, 15,
-                                  "'(' was never closed");
+  std::string what = expect_error(in_field_operator("    return foo(a + 1\n"), 5, 15, "'(' was never closed");
   CHECK(what ==
         "fo.py:5:15: error: '(' was never closed\n"
         "    return foo(a + 1\n"
@@ -66,12 +65,11 @@ TEST_CASE("errors: signatures of gt4py definitions", "[parser][errors]") {
                "parameter without a default follows parameter with a default");
   expect_error(module("@gtx.program\ndef p(a, a):\n    pass\n"), 2, 10,
                "duplicate argument 'a' in function definition");
-  expect_error(module("@gtx.program\ndef p(a, *):\n    pass\n"), 2, 10,
-               "named arguments must follow bare *");
-  expect_error(module("@gtx.scan_operator(axis=KDim, init=0.0\ndef s(c, x):\n    return c\n"), 1,
-               19, "'(' was never closed");
-  expect_error(module("@gtx.scan_operator(axis=KDim, init=0.0\ndef s(c, x):\n    return (c)\n)"),
-               2, 1, "expected ',' or ')', found 'def'");
+  expect_error(module("@gtx.program\ndef p(a, *):\n    pass\n"), 2, 10, "named arguments must follow bare *");
+  expect_error(module("@gtx.scan_operator(axis=KDim, init=0.0\ndef s(c, x):\n    return c\n"), 1, 19,
+               "'(' was never closed");
+  expect_error(module("@gtx.scan_operator(axis=KDim, init=0.0\ndef s(c, x):\n    return (c)\n)"), 2, 1,
+               "expected ',' or ')', found 'def'");
   expect_error(module("@gtx.field_operator\nx = 1\n"), 2, 1,
                "expected 'def' or 'class' after decorator, found 'x'");
   expect_error(module("@gtx.field_operator\ndef (x):\n    return x\n"), 2, 5,
@@ -79,12 +77,10 @@ TEST_CASE("errors: signatures of gt4py definitions", "[parser][errors]") {
 }
 
 TEST_CASE("errors: statements and expressions in a field operator", "[parser][errors]") {
-  expect_error(in_field_operator("    x = \n    return x\n"), 5, 9,
-               "expected expression, found end of line");
+  expect_error(in_field_operator("    x = \n    return x\n"), 5, 9, "expected expression, found end of line");
   expect_error(in_field_operator("    return f(x=1, a)\n"), 5, 19,
                "positional argument follows keyword argument");
-  expect_error(in_field_operator("    f(a) = 1\n    return a\n"), 5, 5,
-               "cannot assign to function call");
+  expect_error(in_field_operator("    f(a) = 1\n    return a\n"), 5, 5, "cannot assign to function call");
   expect_error(in_field_operator("    a, b += 1\n    return a\n"), 5, 5,
                "'tuple' is an illegal expression for augmented assignment");
   expect_error(in_field_operator("    *a, *b = c\n    return a\n"), 5, 9,
@@ -107,14 +103,14 @@ TEST_CASE("errors: statements and expressions in a field operator", "[parser][er
 }
 
 TEST_CASE("errors: strict decorators reach through aliases and classes", "[parser][errors]") {
-  expect_error(
-      module("from gt4py.next import field_operator as fo\n@fo\ndef f(x: ):\n    return x\n"), 3,
-      10, "expected expression, found ')'");
+  expect_error(module("from gt4py.next import field_operator as fo\n@fo\ndef f(x: ):\n    return x\n"), 3, 10,
+               "expected expression, found ')'");
   expect_error(module("class K:\n    @gtx.program\n    def p(a):\n        lap(a out=a)\n"), 4, 15,
                "expected ',' or ')', found 'out'");
   // The same mistakes outside gt4py definitions are skipped, not errors.
   CHECK_NOTHROW(module("def f(x: ):\n    return x\n")());
-  CHECK_NOTHROW(module("@other\ndef f(x: ):\n    return x\nclass K:\n    def p(a):\n        lap(a out=a)\n")());
+  CHECK_NOTHROW(
+      module("@other\ndef f(x: ):\n    return x\nclass K:\n    def p(a):\n        lap(a out=a)\n")());
 }
 
 TEST_CASE("errors: lexical errors anywhere in a module", "[parser][errors]") {

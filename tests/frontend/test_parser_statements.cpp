@@ -179,34 +179,34 @@ TEST_CASE("parse_statements: definitions and imports", "[parser][stmt]") {
 
 TEST_CASE("parse_module: skips what weir does not need, token by token", "[parser][module]") {
   Module m = parse_text(
-      "import gt4py.next as gtx\n"             // 1 kept
-      "x = 1; print(x); y: int = 2\n"          // 2 kept, skipped, kept
-      "match x:\n"                             // 3 skipped with its block
+      "import gt4py.next as gtx\n"     // 1 kept
+      "x = 1; print(x); y: int = 2\n"  // 2 kept, skipped, kept
+      "match x:\n"                     // 3 skipped with its block
       "    case 1:\n"
       "        z = 1\n"
-      "type Alias = int\n"                     // 6
-      "for i in range(3):\n"                   // 7 with else clause
+      "type Alias = int\n"    // 6
+      "for i in range(3):\n"  // 7 with else clause
       "    pass\n"
       "else:\n"
       "    pass\n"
-      "try:\n"                                 // 11 with except/finally
+      "try:\n"  // 11 with except/finally
       "    import cupy\n"
       "except ImportError:\n"
       "    cupy = None\n"
       "finally:\n"
       "    pass\n"
-      "async def f():\n"                       // 17
+      "async def f():\n"  // 17
       "    await g()\n"
-      "with open(p) as fh: data = fh.read()\n" // 19 inline body
-      "squares = [i * i for i in range(3)]\n"  // 20 parse fails: skipped
-      "match = 3\n"                            // 21 soft keyword as a name
-      "class C:\n"                             // 22
+      "with open(p) as fh: data = fh.read()\n"  // 19 inline body
+      "squares = [i * i for i in range(3)]\n"   // 20 parse fails: skipped
+      "match = 3\n"                             // 21 soft keyword as a name
+      "class C:\n"                              // 22
       "    A = 1\n"
       "    for j in range(2): pass\n"
       "    def m(self):\n"
       "        while True:\n"
       "            break\n"
-      "N = 2\n");                              // 28
+      "N = 2\n");  // 28
   CHECK(outline(m) ==
         "Import 1\n"
         "Assign 2\n"
@@ -299,8 +299,7 @@ TEST_CASE("parse_module: gt4py definitions are parsed fully", "[parser][module]"
         "ClassDef 8 Holder\n");
 }
 
-TEST_CASE("parse_module: a malformed import is a located syntax error, never skipped",
-          "[parser][module]") {
+TEST_CASE("parse_module: a malformed import is a located syntax error, never skipped", "[parser][module]") {
   using weir::frontend::test::expect_error;
   // Python rejects each of these with "invalid syntax"; weir must not skip or crash on them.
   expect_error([] { parse_text("from import x\n"); }, 1, 6, "expected module name");

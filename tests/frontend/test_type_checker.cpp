@@ -40,12 +40,14 @@ TEST_CASE("examples: cartesian hdiff", "[typecheck][examples]") {
 TEST_CASE("examples: vertical tridiagonal solver", "[typecheck][examples]") {
   auto s = signatures(example_path("cartesian/vertical_solver.py"));
   REQUIRE(s.size() == 4);
-  CHECK(s[0] == "scan_operator thomas_forward[axis=K, forward=True](carry: tuple[float64, float64], "
-                "a: float64, b: float64, c: float64, d: float64) -> tuple[float64, float64]");
-  CHECK(s[1] == "scan_operator thomas_backward[axis=K, forward=False](x_above: float64, c_mod: "
-                "float64, d_mod: float64) -> float64");
-  CHECK(s[2] == "field_operator tridiagonal_solve(a: " + F3 + ", b: " + F3 + ", c: " + F3 +
-                    ", d: " + F3 + ") -> " + F3);
+  CHECK(s[0] ==
+        "scan_operator thomas_forward[axis=K, forward=True](carry: tuple[float64, float64], "
+        "a: float64, b: float64, c: float64, d: float64) -> tuple[float64, float64]");
+  CHECK(s[1] ==
+        "scan_operator thomas_backward[axis=K, forward=False](x_above: float64, c_mod: "
+        "float64, d_mod: float64) -> float64");
+  CHECK(s[2] == "field_operator tridiagonal_solve(a: " + F3 + ", b: " + F3 + ", c: " + F3 + ", d: " + F3 +
+                    ") -> " + F3);
   CHECK(s[3] == "program vertical_solver(a: " + F3 + ", b: " + F3 + ", c: " + F3 + ", d: " + F3 +
                     ", x: " + F3 + ", nk: int32)");
 }
@@ -53,25 +55,30 @@ TEST_CASE("examples: vertical tridiagonal solver", "[typecheck][examples]") {
 TEST_CASE("examples: unstructured nabla", "[typecheck][examples]") {
   auto s = signatures(example_path("unstructured/nabla.py"));
   REQUIRE(s.size() == 2);
-  CHECK(s[0] == "field_operator nabla(pp: Field[[Vertex, K], float64], S_MXX: Field[[Edge], float64], "
-                "S_MYY: Field[[Edge], float64], sign: Field[[Vertex, V2E], float64], vol: "
-                "Field[[Vertex], float64]) -> tuple[Field[[Vertex, K], float64], Field[[Vertex, K], float64]]");
+  CHECK(s[0] ==
+        "field_operator nabla(pp: Field[[Vertex, K], float64], S_MXX: Field[[Edge], float64], "
+        "S_MYY: Field[[Edge], float64], sign: Field[[Vertex, V2E], float64], vol: "
+        "Field[[Vertex], float64]) -> tuple[Field[[Vertex, K], float64], Field[[Vertex, K], float64]]");
 }
 
 TEST_CASE("examples: multi-module model", "[typecheck][examples]") {
   std::string root = example_path("multimodule");
   auto ops = signatures(example_path("multimodule/mymodel/ops.py"), {root});
   REQUIRE(ops.size() == 3);
-  CHECK(ops[0] == "field_operator cell_average(e: Field[[Edge, K], float64], weights: Field[[Cell, "
-                  "C2E], float64]) -> Field[[Cell, K], float64]");
-  CHECK(ops[2] == "field_operator potential(height: Field[[Cell, K], float64], area: Field[[Cell], "
-                  "float64]) -> Field[[Cell, K], float64]");
+  CHECK(ops[0] ==
+        "field_operator cell_average(e: Field[[Edge, K], float64], weights: Field[[Cell, "
+        "C2E], float64]) -> Field[[Cell, K], float64]");
+  CHECK(ops[2] ==
+        "field_operator potential(height: Field[[Cell, K], float64], area: Field[[Cell], "
+        "float64]) -> Field[[Cell, K], float64]");
   auto prog = signatures(example_path("multimodule/mymodel/program.py"), {root});
   REQUIRE(prog.size() == 3);
-  CHECK(prog[0] == "field_operator smoothed_cell_average(e: Field[[Edge, K], float64], weights: "
-                   "Field[[Cell, C2E], float64]) -> Field[[Cell, K], float64]");
-  CHECK(prog[1] == "program smooth(e: Field[[Edge, K], float64], weights: Field[[Cell, C2E], "
-                   "float64], out: Field[[Cell, K], float64], n_cells: int32, n_levels: int32)");
+  CHECK(prog[0] ==
+        "field_operator smoothed_cell_average(e: Field[[Edge, K], float64], weights: "
+        "Field[[Cell, C2E], float64]) -> Field[[Cell, K], float64]");
+  CHECK(prog[1] ==
+        "program smooth(e: Field[[Edge, K], float64], weights: Field[[Cell, C2E], "
+        "float64], out: Field[[Cell, K], float64], n_cells: int32, n_levels: int32)");
 }
 
 TEST_CASE("typed IR: program calls, domains and slices", "[typecheck]") {
@@ -123,8 +130,7 @@ TEST_CASE("type rules: accepted constructs", "[typecheck]") {
         "field_operator f(a: Field[[K], int32], b: Field[[I], int32]) -> Field[[I, K], int32]\n");
   // canonical order of annotations (vertical last)
   CHECK(ok("@gtx.field_operator\ndef f(a: Field[[K, I], float64]) -> Field[[I, K], float64]:\n"
-           "    return a\n") ==
-        "field_operator f(a: Field[[I, K], float64]) -> Field[[I, K], float64]\n");
+           "    return a\n") == "field_operator f(a: Field[[I, K], float64]) -> Field[[I, K], float64]\n");
   // if/else on scalar bool, annotated assignment, tuple unpacking with star
   ok("@gtx.field_operator\ndef f(a: Field[[I], float64], c: bool) -> Field[[I], float64]:\n"
      "    x: Field[[I], float64] = a\n"
@@ -132,7 +138,8 @@ TEST_CASE("type rules: accepted constructs", "[typecheck]") {
      "    p, *q = (y, a, a)\n"
      "    return y + q[1] if c else p\n");
   // shifts of every form, neighbour reductions, local indexing
-  ok("@gtx.field_operator\ndef f(a: Field[[V, K], float64], o: Field[[E, K], int32]) -> Field[[E, K], float64]:\n"
+  ok("@gtx.field_operator\ndef f(a: Field[[V, K], float64], o: Field[[E, K], int32]) -> Field[[E, K], "
+     "float64]:\n"
      "    b = a(E2V[0]) + a(E2V)[E2VDim(1)]\n"
      "    c = neighbor_sum(a(E2V), axis=E2VDim) + gtx.max_over(a(E2V), axis=E2VDim)\n"
      "    return b + c + b(Koff[1]) + b(K - 1) + b(gtx.as_offset(Koff, o))\n");
@@ -151,10 +158,12 @@ TEST_CASE("type rules: accepted constructs", "[typecheck]") {
         std::string::npos);
   // programs: tuple outputs, keyword arguments, domain arithmetic, module constants and enums
   ok("from enum import Enum\nclass Mode(Enum):\n    A = 1\n    B = 2\nN = 4 * 2 + 1\n"
-     "@gtx.field_operator\ndef two(a: Field[[I], float64]) -> tuple[Field[[I], float64], Field[[I], float64]]:\n"
+     "@gtx.field_operator\ndef two(a: Field[[I], float64]) -> tuple[Field[[I], float64], Field[[I], "
+     "float64]]:\n"
      "    return a, a * float64(N)\n"
      "@gtx.field_operator\ndef m(a: Field[[I], int32]) -> Field[[I], int32]:\n"
      "    return a * Mode.B + N\n"
-     "@gtx.program\ndef p(a: Field[[I], float64], b: Field[[I], float64], c: Field[[I], float64], n: int32):\n"
+     "@gtx.program\ndef p(a: Field[[I], float64], b: Field[[I], float64], c: Field[[I], float64], n: "
+     "int32):\n"
      "    two(a=a, out=(b, c), domain={I: (1, n - 1)})\n");
 }

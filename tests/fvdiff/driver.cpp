@@ -27,7 +27,6 @@ namespace weir::fvdiff {
 
 namespace {
 
-
 ScalarType scalar_type(DType t) {
   switch (t) {
     case DType::Float64: return ScalarType::Float64;
@@ -46,8 +45,8 @@ std::vector<std::int64_t> shape_of(const Universe& u, unsigned dims, const std::
   return s;
 }
 
-runtime::Field random_field(const std::vector<std::int64_t>& shape, DType t, double lo, double hi, bool nonzero,
-                            std::mt19937_64& rng) {
+runtime::Field random_field(const std::vector<std::int64_t>& shape, DType t, double lo, double hi,
+                            bool nonzero, std::mt19937_64& rng) {
   runtime::Field f = runtime::Allocator::cpu().allocate(scalar_type(t), shape);
   for (std::int64_t i = 0; i < f.size(); ++i) {
     if (t == DType::Float64) {
@@ -65,20 +64,25 @@ runtime::Field random_field(const std::vector<std::int64_t>& shape, DType t, dou
 }
 
 std::size_t num_results(const SubProgram& sp) { return sp.is_scan ? sp.scan.body.size() : sp.results.size(); }
-DType result_dtype(const SubProgram& sp, std::size_t r) { return sp.is_scan ? DType::Float64 : sp.results[r]->dtype; }
+DType result_dtype(const SubProgram& sp, std::size_t r) {
+  return sp.is_scan ? DType::Float64 : sp.results[r]->dtype;
+}
 
 // Values agree: exactly for integers and bools (and equal dtypes); within a few ulps relative
 // for float64, NaN matching NaN.
 bool same_value(ScalarType t, double g, double w) {
   if (t != ScalarType::Float64) return g == w;
   if (std::isnan(g) || std::isnan(w)) return std::isnan(g) && std::isnan(w);
-  return g == w || std::abs(g - w) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(g), std::abs(w));
+  return g == w ||
+         std::abs(g - w) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(g), std::abs(w));
 }
 
 std::string first_mismatch(const runtime::Field& got, const runtime::Field& want) {
   if (got.dtype() != want.dtype())
-    return "dtype " + std::string(to_string(got.dtype())) + ", expected " + std::string(to_string(want.dtype()));
-  if (got.shape() != want.shape()) return "shape " + runtime::shape_str(got.shape()) + ", expected " + runtime::shape_str(want.shape());
+    return "dtype " + std::string(to_string(got.dtype())) + ", expected " +
+           std::string(to_string(want.dtype()));
+  if (got.shape() != want.shape())
+    return "shape " + runtime::shape_str(got.shape()) + ", expected " + runtime::shape_str(want.shape());
   std::int64_t bad = 0, first = -1;
   for (std::int64_t i = 0; i < want.size(); ++i)
     if (!same_value(want.dtype(), got.value_as_double(i), want.value_as_double(i)) && bad++ == 0) first = i;
@@ -87,7 +91,8 @@ std::string first_mismatch(const runtime::Field& got, const runtime::Field& want
   o << std::setprecision(17) << bad << " of " << want.size() << " values differ; first at index (";
   std::int64_t rest = first;
   std::vector<std::int64_t> idx(want.shape().size());
-  for (std::size_t d = want.shape().size(); d-- > 0;) idx[d] = rest % want.shape()[d], rest /= want.shape()[d];
+  for (std::size_t d = want.shape().size(); d-- > 0;)
+    idx[d] = rest % want.shape()[d], rest /= want.shape()[d];
   for (std::size_t d = 0; d < idx.size(); ++d) o << (d ? ", " : "") << idx[d];
   o << "): got " << got.value_as_double(first) << ", expected " << want.value_as_double(first);
   return o.str();
@@ -111,18 +116,21 @@ Finding finding(const SubProgram& sp, std::string variant, std::string what) {
 
 }  // namespace
 
-std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv, runtime::Arguments& args) {
+std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv,
+                        runtime::Arguments& args) {
   try {
     if (variant == "cpu-lowered") {
       std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*fv.definition);
       for (const Diagnostic& d : validate(*sdfg)) return "lowered SDFG does not validate: " + d.str();
-      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin}, args);
+      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin},
+                   args);
     } else if (variant == "cpu-gpu") {
       // auto_optimize for the GPU; the cpu backend runs its kernels as host loops.
       std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*fv.definition);
       transforms::auto_optimize(*sdfg, DeviceType::GPU);
       for (const Diagnostic& d : validate(*sdfg)) return "GPU-optimized SDFG does not validate: " + d.str();
-      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin}, args);
+      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin},
+                   args);
     } else {
       runtime::run(*runtime::make_backend(variant), fv, args);
     }
@@ -143,13 +151,16 @@ const std::vector<std::string>& variants() {
 std::string Finding::str() const {
   std::ostringstream o;
   o << "program " << number << " of seed " << seed << " on " << variant << ": " << what
-    << "\n  reproduce: WEIR_FVFUZZ_SEED=" << seed << " WEIR_FVFUZZ_FIRST=" << number << " WEIR_FVFUZZ_PROGRAMS=1\n"
-    << "--- gt4py source ---\n" << source << "--- NumPy meaning ---\n" << numpy;
+    << "\n  reproduce: WEIR_FVFUZZ_SEED=" << seed << " WEIR_FVFUZZ_FIRST=" << number
+    << " WEIR_FVFUZZ_PROGRAMS=1\n"
+    << "--- gt4py source ---\n"
+    << source << "--- NumPy meaning ---\n"
+    << numpy;
   return o.str();
 }
 
-std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs, const fs::path& dir, bool isolate,
-                                  RunSummary* summary) {
+std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs, const fs::path& dir,
+                                  bool isolate, RunSummary* summary) {
   std::vector<Finding> out;
   const Universe& u = *programs.front()->universe;
   fs::remove_all(dir);
@@ -163,36 +174,45 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
   std::map<std::string, runtime::Number> values;
   for (const Input* i : inputs_used(programs)) {
     if (i->dims == 0) {
-      if (i->dtype == DType::Float64) values[i->name] = i->scalar;
-      else values[i->name] = static_cast<std::int64_t>(i->scalar);
+      if (i->dtype == DType::Float64)
+        values[i->name] = i->scalar;
+      else
+        values[i->name] = static_cast<std::int64_t>(i->scalar);
       continue;
     }
-    arrays.emplace(i->name, random_field(shape_of(u, i->dims, i->local), i->dtype, i->lo, i->hi, i->nonzero, rng));
+    arrays.emplace(i->name,
+                   random_field(shape_of(u, i->dims, i->local), i->dtype, i->lo, i->hi, i->nonzero, rng));
   }
   // The README promises int32 and int64 tables; a batch has one or the other.
   const bool wide = programs.front()->int64_tables;
   for (const Table* t : tables_used(programs)) {
-    runtime::Field f = runtime::Allocator::cpu().allocate(wide ? ScalarType::Int64 : ScalarType::Int32, {t->rows, t->cols});
+    runtime::Field f =
+        runtime::Allocator::cpu().allocate(wide ? ScalarType::Int64 : ScalarType::Int32, {t->rows, t->cols});
     for (std::size_t i = 0; i < t->data.size(); ++i)
-      if (wide) static_cast<std::int64_t*>(f.data())[i] = t->data[i];
-      else static_cast<std::int32_t*>(f.data())[i] = t->data[i];
+      if (wide)
+        static_cast<std::int64_t*>(f.data())[i] = t->data[i];
+      else
+        static_cast<std::int32_t*>(f.data())[i] = t->data[i];
     arrays.emplace(t->name, std::move(f));
   }
   for (const SubProgram* sp : programs)
     for (std::size_t r = 0; r < num_results(*sp) && sp->out_alias.empty(); ++r)
-      arrays.emplace(sp->out_name(r), random_field(shape_of(u, sp->out_dims, ""), result_dtype(*sp, r), -9, 9, false, rng));
+      arrays.emplace(sp->out_name(r),
+                     random_field(shape_of(u, sp->out_dims, ""), result_dtype(*sp, r), -9, 9, false, rng));
   for (const auto& [name, f] : arrays) runtime::write_npy(dir / "in" / (name + ".npy"), f);
 
   bool any_valid = false, all_refused = true;
   for (const SubProgram* sp : programs) any_valid |= !sp->expect_error, all_refused &= sp->expect_error;
   if (any_valid) {
     write_file(dir / "reference.py", write_numpy_script(programs));
-    std::string cmd = "/usr/bin/python3 '" + (dir / "reference.py").string() + "' '" + (dir / "in").string() + "' '" +
-                      (dir / "expected").string() + "' > '" + (dir / "reference.log").string() + "' 2>&1";
+    std::string cmd = "/usr/bin/python3 '" + (dir / "reference.py").string() + "' '" + (dir / "in").string() +
+                      "' '" + (dir / "expected").string() + "' > '" + (dir / "reference.log").string() +
+                      "' 2>&1";
     if (std::system(cmd.c_str()) != 0) {
       std::ifstream log(dir / "reference.log");
       std::string text((std::istreambuf_iterator<char>(log)), {});
-      for (const SubProgram* sp : programs) out.push_back(finding(*sp, "numpy", "the NumPy meaning failed: " + text));
+      for (const SubProgram* sp : programs)
+        out.push_back(finding(*sp, "numpy", "the NumPy meaning failed: " + text));
       return out;
     }
   }
@@ -200,15 +220,19 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
   // A batch that fails as a whole is split in halves until each finding names one program; when
   // no half fails alone, the programs fail only together, and the batch is the finding.
   auto bisect = [&](const std::string& variant, const std::string& error) {
-    std::vector<const SubProgram*> lo(programs.begin(), programs.begin() + static_cast<long>(programs.size() / 2));
-    std::vector<const SubProgram*> hi(programs.begin() + static_cast<long>(programs.size() / 2), programs.end());
+    std::vector<const SubProgram*> lo(programs.begin(),
+                                      programs.begin() + static_cast<long>(programs.size() / 2));
+    std::vector<const SubProgram*> hi(programs.begin() + static_cast<long>(programs.size() / 2),
+                                      programs.end());
     for (auto* half : {&lo, &hi})
-      for (Finding& f : run_programs(*half, dir.string() + "-" + std::to_string(half->front()->number), true, summary))
+      for (Finding& f :
+           run_programs(*half, dir.string() + "-" + std::to_string(half->front()->number), true, summary))
         out.push_back(std::move(f));
     if (out.empty()) {
-      Finding f = finding(*programs.front(), variant, "programs " + std::to_string(programs.front()->number) + ".." +
-                                                          std::to_string(programs.back()->number) +
-                                                          " fail together, none alone: " + error);
+      Finding f =
+          finding(*programs.front(), variant,
+                  "programs " + std::to_string(programs.front()->number) + ".." +
+                      std::to_string(programs.back()->number) + " fail together, none alone: " + error);
       f.source = source;
       out.push_back(std::move(f));
     }
@@ -222,7 +246,8 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
   } catch (const std::exception& e) {
     if (split) return bisect("frontend", e.what());
     // Refused by the frontend: right only where every backend has to refuse.
-    if (!all_refused) out.push_back(finding(*programs.front(), "frontend", std::string("refused: ") + e.what()));
+    if (!all_refused)
+      out.push_back(finding(*programs.front(), "frontend", std::string("refused: ") + e.what()));
     return out;
   }
 
@@ -279,7 +304,8 @@ RunSummary run_fuzz(const DriverOptions& o) {
   auto flush_one = [&](std::vector<const SubProgram*>& batch) {
     if (batch.empty()) return;
     s.batches += 1;
-    for (Finding& f : run_programs(batch, o.dir / ("batch" + std::to_string(batch.front()->number)), true, &s))
+    for (Finding& f :
+         run_programs(batch, o.dir / ("batch" + std::to_string(batch.front()->number)), true, &s))
       s.findings.push_back(std::move(f));
     batch.clear();
   };

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "fv_program.h"
+#include "program_generator.h"
 #include "weir/runtime/arguments.h"
 #include "weir/runtime/field_view_program.h"
-#include "program_generator.h"
 
 namespace weir::fvdiff {
 
@@ -33,7 +33,8 @@ struct Finding {
 const std::vector<std::string>& variants();
 
 /// Runs `fv` on `variant` with `args` (updated in place); the error message, or "" when it ran.
-std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv, runtime::Arguments& args);
+std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv,
+                        runtime::Arguments& args);
 
 /// Whether program `number` of a run is unstructured (every fourth) or Cartesian.
 bool is_unstructured(std::uint64_t number);
@@ -41,10 +42,10 @@ bool is_unstructured(std::uint64_t number);
 struct DriverOptions {
   GeneratorOptions generator;
   std::uint64_t seed = 1;
-  std::uint64_t first = 0;   ///< number of the first program
-  std::uint64_t count = 200; ///< programs to run
-  std::size_t batch = 40;    ///< programs per module (one compile per backend)
-  std::filesystem::path dir; ///< scratch directory (inputs, sources, references, cpu cache)
+  std::uint64_t first = 0;    ///< number of the first program
+  std::uint64_t count = 200;  ///< programs to run
+  std::size_t batch = 40;     ///< programs per module (one compile per backend)
+  std::filesystem::path dir;  ///< scratch directory (inputs, sources, references, cpu cache)
 };
 
 struct RunSummary {
@@ -59,7 +60,8 @@ RunSummary run_fuzz(const DriverOptions& options);
 
 /// Runs the given programs as one module on every variant and compares; with `isolate`, a
 /// batch that fails is re-run program by program so that each finding names one program.
-std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs, const std::filesystem::path& dir,
-                                  bool isolate, RunSummary* summary = nullptr);
+std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs,
+                                  const std::filesystem::path& dir, bool isolate,
+                                  RunSummary* summary = nullptr);
 
 }  // namespace weir::fvdiff

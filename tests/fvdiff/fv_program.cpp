@@ -52,14 +52,20 @@ std::vector<Box> cond_parts(const Cond& c, const Box& box, bool truth) {
   constexpr std::int64_t inf = 1 << 30;
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
   const std::int64_t v = c.value;
-  if (c.op == "==") ranges = truth ? decltype(ranges){{v, v + 1}} : decltype(ranges){{-inf, v}, {v + 1, inf}};
-  else if (c.op == "<") ranges = {truth ? std::make_pair(-inf, v) : std::make_pair(v, inf)};
-  else if (c.op == "<=") ranges = {truth ? std::make_pair(-inf, v + 1) : std::make_pair(v + 1, inf)};
-  else if (c.op == ">") ranges = {truth ? std::make_pair(v + 1, inf) : std::make_pair(-inf, v + 1)};
-  else if (c.op == ">=") ranges = {truth ? std::make_pair(v, inf) : std::make_pair(-inf, v)};
+  if (c.op == "==")
+    ranges = truth ? decltype(ranges){{v, v + 1}} : decltype(ranges){{-inf, v}, {v + 1, inf}};
+  else if (c.op == "<")
+    ranges = {truth ? std::make_pair(-inf, v) : std::make_pair(v, inf)};
+  else if (c.op == "<=")
+    ranges = {truth ? std::make_pair(-inf, v + 1) : std::make_pair(v + 1, inf)};
+  else if (c.op == ">")
+    ranges = {truth ? std::make_pair(v + 1, inf) : std::make_pair(-inf, v + 1)};
+  else if (c.op == ">=")
+    ranges = {truth ? std::make_pair(v, inf) : std::make_pair(-inf, v)};
   else if (c.op == "in")
     ranges = truth ? decltype(ranges){{v, c.value2}} : decltype(ranges){{-inf, v}, {c.value2, inf}};
-  else throw std::logic_error("cond op " + c.op);
+  else
+    throw std::logic_error("cond op " + c.op);
   std::vector<Box> parts;
   for (auto [lo, hi] : ranges) {
     Box b = box;
@@ -92,8 +98,8 @@ const Universe& cartesian_universe() {
     field("a1", DType::Float64, kAllDims, -1, 1);
     field("a2", DType::Float64, kAllDims, -1, 1);
     field("p", DType::Float64, kAllDims, 0.5, 2);  // positive: bases of fractional powers, divisors
-    field("s", DType::Float64, 3, -1, 1);           // over (I, J)
-    field("kf", DType::Float64, 4, -1, 1);          // over (K)
+    field("s", DType::Float64, 3, -1, 1);          // over (I, J)
+    field("kf", DType::Float64, 4, -1, 1);         // over (K)
     field("n0", DType::Int32, kAllDims, -20, 20);
     field("n1", DType::Int32, kAllDims, -20, 20);
     field("nz", DType::Int32, kAllDims, -7, 7, true);

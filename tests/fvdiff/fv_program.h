@@ -49,15 +49,29 @@ using NodeP = std::shared_ptr<const Node>;
 /// never overflows and float-to-int conversions stay representable.
 struct Node {
   /// Neighbor: `x(E2V[value])`; Reduce: `name(x(V2E) [* w], axis=V2EDim)` (args x [, w]).
-  enum class Kind { Field, Scalar, Literal, Var, Shift, Unary, Binary, Where, ConcatWhere, AsType, Call, Neighbor, Reduce };
+  enum class Kind {
+    Field,
+    Scalar,
+    Literal,
+    Var,
+    Shift,
+    Unary,
+    Binary,
+    Where,
+    ConcatWhere,
+    AsType,
+    Call,
+    Neighbor,
+    Reduce
+  };
   Kind kind = Kind::Literal;
   DType dtype = DType::Float64;
   unsigned dims = 0;
   double bound = 0;
-  std::string name;  ///< field / scalar / variable name; operator; builtin; target dtype of AsType
-  double value = 0;  ///< Literal
-  Index3 shift{};    ///< Shift (of a Field or Var child)
-  Cond cond;         ///< ConcatWhere
+  std::string name;    ///< field / scalar / variable name; operator; builtin; target dtype of AsType
+  double value = 0;    ///< Literal
+  Index3 shift{};      ///< Shift (of a Field or Var child)
+  Cond cond;           ///< ConcatWhere
   std::string offset;  ///< Neighbor, Reduce: the connectivity
   std::vector<NodeP> args;
   const Node* var = nullptr;  ///< Var: the value of the variable (owned by the SubProgram)
@@ -77,9 +91,9 @@ struct Input {
 /// A vertical scan: carries (float64) updated per level from the carries and the arguments.
 struct Scan {
   bool forward = true;
-  std::vector<double> init;          ///< one per carry
-  std::vector<NodeP> args;           ///< field expressions the operator passes
-  std::vector<NodeP> body;           ///< new carry values; Scalar leaves "c0".., "x0"..
+  std::vector<double> init;  ///< one per carry
+  std::vector<NodeP> args;   ///< field expressions the operator passes
+  std::vector<NodeP> body;   ///< new carry values; Scalar leaves "c0".., "x0"..
 };
 
 /// A connectivity table: rows along dimension `from`, entries along `to`, -1 for none.
@@ -88,7 +102,9 @@ struct Table {
   int from = 0, to = 0;     ///< dimension indices
   std::int64_t rows = 0, cols = 0;
   std::vector<std::int32_t> data;
-  std::int32_t at(std::int64_t r, std::int64_t c) const { return data[static_cast<std::size_t>(r * cols + c)]; }
+  std::int32_t at(std::int64_t r, std::int64_t c) const {
+    return data[static_cast<std::size_t>(r * cols + c)];
+  }
 };
 
 /// The fixed inputs, dimensions and extents shared by the generated programs of one kind.
@@ -113,16 +129,16 @@ struct SubProgram {
   std::uint64_t seed = 0;
   std::vector<std::pair<std::string, NodeP>> vars;  ///< local assignments, in order
   std::vector<NodeP> results;                       ///< one, or several (tuple return, tuple out=)
-  Scan scan;                                         ///< used when is_scan
+  Scan scan;                                        ///< used when is_scan
   bool is_scan = false;
   unsigned out_dims = kAllDims;
   /// "full" (out=o), "slice" (out=o[a:b, ...]) or "domain" (out=o, domain={...}).
   std::string out_style = "full";
-  Box box;                   ///< the points written
-  bool expect_error = false; ///< some read leaves the inputs' domain: gt4py leaves it undefined
-  std::string out_alias;     ///< out= is this input (not an own output field)
-  bool int64_tables = false; ///< its connectivity tables are passed as int64
-  std::string why;           ///< why an error is expected
+  Box box;                    ///< the points written
+  bool expect_error = false;  ///< some read leaves the inputs' domain: gt4py leaves it undefined
+  std::string out_alias;      ///< out= is this input (not an own output field)
+  bool int64_tables = false;  ///< its connectivity tables are passed as int64
+  std::string why;            ///< why an error is expected
   std::string name() const { return "f" + std::to_string(number); }
   std::string out_name(std::size_t r) const {
     return out_alias.empty() ? "o" + std::to_string(number) + "_" + std::to_string(r) : out_alias;
@@ -147,6 +163,7 @@ inline NodeP make_node(Node n) { return std::make_shared<const Node>(std::move(n
 /// The seed of the random stream of program `number` of a run seeded `seed` (SplitMix64 of
 /// seed * mul + number + add; each generator has its own mul, add): streams are independent, so
 /// a program does not depend on what else the run generates.
-std::uint64_t program_stream(std::uint64_t seed, std::uint64_t number, std::uint64_t mul, std::uint64_t add);  ///< "float64", "int32", "bool"
+std::uint64_t program_stream(std::uint64_t seed, std::uint64_t number, std::uint64_t mul,
+                             std::uint64_t add);  ///< "float64", "int32", "bool"
 
 }  // namespace weir::fvdiff

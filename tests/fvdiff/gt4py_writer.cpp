@@ -11,8 +11,10 @@ namespace {
 
 std::string literal_text(DType t, double v) {
   char buf[64];
-  if (t == DType::Int32) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  else std::snprintf(buf, sizeof buf, "%.17g", v);
+  if (t == DType::Int32)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  else
+    std::snprintf(buf, sizeof buf, "%.17g", v);
   std::string s = buf;
   if (t == DType::Float64 && s.find_first_of(".e") == std::string::npos) s += ".0";
   return v < 0 ? "(" + s + ")" : s;
@@ -20,7 +22,9 @@ std::string literal_text(DType t, double v) {
 
 std::string cond_text(const Universe& U, const Cond& c) {
   std::string d = U.dim_names.at(c.dim);
-  if (c.op == "in") return "((" + std::to_string(c.value) + " <= " + d + ") & (" + d + " < " + std::to_string(c.value2) + "))";
+  if (c.op == "in")
+    return "((" + std::to_string(c.value) + " <= " + d + ") & (" + d + " < " + std::to_string(c.value2) +
+           "))";
   return d + " " + c.op + " " + std::to_string(c.value);
 }
 
@@ -42,13 +46,17 @@ std::string expr_text(const Universe& U, const Node& n) {
       return s + ")";
     }
     case Node::Kind::Unary: return "(" + n.name + expr_text(U, *n.args[0]) + ")";
-    case Node::Kind::Binary: return "(" + expr_text(U, *n.args[0]) + " " + n.name + " " + expr_text(U, *n.args[1]) + ")";
+    case Node::Kind::Binary:
+      return "(" + expr_text(U, *n.args[0]) + " " + n.name + " " + expr_text(U, *n.args[1]) + ")";
     case Node::Kind::Where:
-      return "where(" + expr_text(U, *n.args[0]) + ", " + expr_text(U, *n.args[1]) + ", " + expr_text(U, *n.args[2]) + ")";
+      return "where(" + expr_text(U, *n.args[0]) + ", " + expr_text(U, *n.args[1]) + ", " +
+             expr_text(U, *n.args[2]) + ")";
     case Node::Kind::ConcatWhere:
-      return "concat_where(" + cond_text(U, n.cond) + ", " + expr_text(U, *n.args[0]) + ", " + expr_text(U, *n.args[1]) + ")";
+      return "concat_where(" + cond_text(U, n.cond) + ", " + expr_text(U, *n.args[0]) + ", " +
+             expr_text(U, *n.args[1]) + ")";
     case Node::Kind::AsType: return "astype(" + expr_text(U, *n.args[0]) + ", " + n.name + ")";
-    case Node::Kind::Neighbor: return n.args[0]->name + "(" + n.offset + "[" + std::to_string(static_cast<int>(n.value)) + "])";
+    case Node::Kind::Neighbor:
+      return n.args[0]->name + "(" + n.offset + "[" + std::to_string(static_cast<int>(n.value)) + "])";
     case Node::Kind::Reduce: {
       std::string s = n.name + "(" + n.args[0]->name + "(" + n.offset + ")";
       if (n.args.size() > 1) s += " * " + expr_text(U, *n.args[1]);
@@ -64,8 +72,8 @@ std::string expr_text(const Universe& U, const Node& n) {
 }
 
 void collect_inputs(const Node& n, std::set<std::string>& names) {
-  if (n.kind == Node::Kind::Field || (n.kind == Node::Kind::Scalar && n.name.size() > 0 &&
-                                      n.name != "c0" && n.name != "c1" && n.name[0] != 'x'))
+  if (n.kind == Node::Kind::Field || (n.kind == Node::Kind::Scalar && n.name.size() > 0 && n.name != "c0" &&
+                                      n.name != "c1" && n.name[0] != 'x'))
     names.insert(n.name);
   if (n.kind == Node::Kind::Var) collect_inputs(*n.var, names);
   for (const NodeP& a : n.args) collect_inputs(*a, names);
@@ -89,7 +97,8 @@ std::vector<const Input*> ordered(const Universe& U, const std::set<std::string>
 std::string param_type(const Universe& U, const Input& i) {
   if (i.local.empty()) return i.dims ? field_type(U, i.dims, i.dtype) : dtype_name(i.dtype);
   // A field over a horizontal dimension and a local one (weights of neighbours).
-  return "Field[Dims[" + std::string(U.dim_names.at(static_cast<std::size_t>(__builtin_ctz(i.dims)))) + ", " + i.local + "], " + dtype_name(i.dtype) + "]";
+  return "Field[Dims[" + std::string(U.dim_names.at(static_cast<std::size_t>(__builtin_ctz(i.dims)))) + ", " +
+         i.local + "], " + dtype_name(i.dtype) + "]";
 }
 
 std::string out_target(const SubProgram& sp, std::size_t r) {
@@ -147,9 +156,11 @@ void write_operators(std::ostringstream& o, const SubProgram& sp) {
     std::size_t nc = s.init.size();
     std::string init, carry_t;
     for (std::size_t c = 0; c < nc; ++c)
-      init += (c ? ", " : "") + literal_text(DType::Float64, s.init[c]), carry_t += (c ? ", " : "") + std::string("float64");
+      init += (c ? ", " : "") + literal_text(DType::Float64, s.init[c]),
+          carry_t += (c ? ", " : "") + std::string("float64");
     if (nc > 1) init = "(" + init + ")", carry_t = "tuple[" + carry_t + "]";
-    o << "\n@gtx.scan_operator(axis=KDim, forward=" << (s.forward ? "True" : "False") << ", init=" << init << ")\n";
+    o << "\n@gtx.scan_operator(axis=KDim, forward=" << (s.forward ? "True" : "False") << ", init=" << init
+      << ")\n";
     o << "def s" << sp.number << "(" << (nc > 1 ? "carry" : "c0") << ": " << carry_t;
     for (std::size_t x = 0; x < s.args.size(); ++x) o << ", x" << x << ": float64";
     o << ") -> " << carry_t << ":\n";
@@ -162,7 +173,8 @@ void write_operators(std::ostringstream& o, const SubProgram& sp) {
   for (const auto& [name, value] : sp.vars) o << "    " << name << " = " << expr_text(U, *value) << "\n";
   if (sp.is_scan) {
     std::string args;
-    for (std::size_t x = 0; x < sp.scan.args.size(); ++x) args += (x ? ", " : "") + expr_text(U, *sp.scan.args[x]);
+    for (std::size_t x = 0; x < sp.scan.args.size(); ++x)
+      args += (x ? ", " : "") + expr_text(U, *sp.scan.args[x]);
     o << "    return s" << sp.number << "(" << args << ")\n";
   } else {
     std::string rs;
@@ -212,7 +224,8 @@ std::string write_gt4py_module(const std::vector<const SubProgram*>& programs) {
   const Universe& U = *programs.front()->universe;
   std::ostringstream o;
   o << "import gt4py.next as gtx\n"
-       "from gt4py.next import Dims, Field, astype, float64, int32, max_over, maximum, min_over, minimum, neighbor_sum, where\n"
+       "from gt4py.next import Dims, Field, astype, float64, int32, max_over, maximum, min_over, minimum, "
+       "neighbor_sum, where\n"
        "from gt4py.next.experimental import concat_where\n\n";
   if (!U.unstructured) {
     o << "IDim = gtx.Dimension(\"I\")\nJDim = gtx.Dimension(\"J\")\n";
@@ -223,11 +236,13 @@ std::string write_gt4py_module(const std::vector<const SubProgram*>& programs) {
   }
   o << "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n";
   for (const Table& t : U.tables)
-    o << t.name << " = gtx.FieldOffset(\"" << t.name << "\", source=" << U.dim_names[static_cast<std::size_t>(t.to)]
-      << ", target=(" << U.dim_names[static_cast<std::size_t>(t.from)] << ", " << t.local << "))\n";
+    o << t.name << " = gtx.FieldOffset(\"" << t.name
+      << "\", source=" << U.dim_names[static_cast<std::size_t>(t.to)] << ", target=("
+      << U.dim_names[static_cast<std::size_t>(t.from)] << ", " << t.local << "))\n";
   for (const SubProgram* sp : programs) write_operators(o, *sp);
   std::string params;
-  for (const Input* i : inputs_used(programs)) params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(U, *i);
+  for (const Input* i : inputs_used(programs))
+    params += (params.empty() ? "" : ", ") + i->name + ": " + param_type(U, *i);
   for (const SubProgram* sp : programs) {
     std::size_t nres = sp->is_scan ? sp->scan.body.size() : sp->results.size();
     if (!sp->out_alias.empty()) continue;  // writes an input
@@ -235,7 +250,8 @@ std::string write_gt4py_module(const std::vector<const SubProgram*>& programs) {
       params += ", " + sp->out_name(r) + ": " +
                 field_type(U, sp->out_dims, sp->is_scan ? DType::Float64 : sp->results[r]->dtype);
   }
-  o << "\n\n@gtx.program" << (U.unstructured ? "(grid_type=gtx.GridType.UNSTRUCTURED)" : "") << "\ndef " << kProgramName << "(" << params << "):\n";
+  o << "\n\n@gtx.program" << (U.unstructured ? "(grid_type=gtx.GridType.UNSTRUCTURED)" : "") << "\ndef "
+    << kProgramName << "(" << params << "):\n";
   for (const SubProgram* sp : programs) {
     std::size_t nres = sp->is_scan ? sp->scan.body.size() : sp->results.size();
     std::string args;

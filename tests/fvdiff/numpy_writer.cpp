@@ -20,8 +20,10 @@ std::string np_dtype(DType t) {
 
 std::string number(DType t, double v) {
   char buf[64];
-  if (t == DType::Int32) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  else std::snprintf(buf, sizeof buf, "%.17g", v);
+  if (t == DType::Int32)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  else
+    std::snprintf(buf, sizeof buf, "%.17g", v);
   return np_dtype(t) + "(" + buf + ")";
 }
 
@@ -42,7 +44,10 @@ class Writer {
   /// horizontal points of the index array named `rows` and the box's K range, an array of
   /// shape (len(rows), K extent).
   std::string eval(const Node& n, const Box* box, const std::string& rows = "") {
-    const std::string S = !box ? "" : rows.empty() ? shape(*box) : "(" + rows + ".shape[0], " + std::to_string(box->extent()[2]) + ")";
+    const std::string S = !box ? ""
+                          : rows.empty()
+                              ? shape(*box)
+                              : "(" + rows + ".shape[0], " + std::to_string(box->extent()[2]) + ")";
     const std::string K = box ? std::to_string(box->lo[2]) + ":" + std::to_string(box->hi[2]) : "";
     switch (n.kind) {
       case Node::Kind::Field: {
@@ -57,7 +62,8 @@ class Writer {
         return "np.broadcast_to(" + n.name + "[" + idx + "].reshape(" + rs + "), " + S + ")";
       }
       case Node::Kind::Scalar: return box ? "np.full(" + S + ", " + n.name + ")" : n.name;
-      case Node::Kind::Literal: return box ? "np.full(" + S + ", " + number(n.dtype, n.value) + ")" : number(n.dtype, n.value);
+      case Node::Kind::Literal:
+        return box ? "np.full(" + S + ", " + number(n.dtype, n.value) + ")" : number(n.dtype, n.value);
       case Node::Kind::Var: return eval(*n.var, box, rows);
       case Node::Kind::Shift: {
         Box b = box->shifted(n.shift);
@@ -69,9 +75,11 @@ class Writer {
         // power may differ in the last bit, and cancellations downstream magnify that.
         if (n.name == "**" && n.dtype == DType::Float64)
           return "fpow(" + eval(*n.args[0], box, rows) + ", " + eval(*n.args[1], box, rows) + ")";
-        return "(" + eval(*n.args[0], box, rows) + " " + python_op(n.name) + " " + eval(*n.args[1], box, rows) + ")";
+        return "(" + eval(*n.args[0], box, rows) + " " + python_op(n.name) + " " +
+               eval(*n.args[1], box, rows) + ")";
       case Node::Kind::Where:
-        return "np.where(" + eval(*n.args[0], box, rows) + ", " + eval(*n.args[1], box, rows) + ", " + eval(*n.args[2], box, rows) + ")";
+        return "np.where(" + eval(*n.args[0], box, rows) + ", " + eval(*n.args[1], box, rows) + ", " +
+               eval(*n.args[2], box, rows) + ")";
       case Node::Kind::ConcatWhere: {
         std::string t = "t" + std::to_string(tmp_++);
         std::string a_parts, b_parts;
@@ -81,12 +89,14 @@ class Writer {
             std::string v = eval(*n.args[static_cast<std::size_t>(side)], &part, rows);
             std::string rel = rows.empty() ? "" : ":, ";
             for (int d = rows.empty() ? 0 : 2; d < kNumDims; ++d)
-              rel += (d && rows.empty() ? ", " : "") + std::to_string(part.lo[d] - box->lo[d]) + ":" + std::to_string(part.hi[d] - box->lo[d]);
+              rel += (d && rows.empty() ? ", " : "") + std::to_string(part.lo[d] - box->lo[d]) + ":" +
+                     std::to_string(part.hi[d] - box->lo[d]);
             o_ << indent_ << t << "[" << rel << "] = " << v << "\n";
           }
         return t;
       }
-      case Node::Kind::AsType: return "(" + eval(*n.args[0], box, rows) + ").astype(" + np_dtype(n.dtype) + ")";
+      case Node::Kind::AsType:
+        return "(" + eval(*n.args[0], box, rows) + ").astype(" + np_dtype(n.dtype) + ")";
       case Node::Kind::Neighbor: {
         std::string ix = "t" + std::to_string(tmp_++);
         o_ << indent_ << ix << " = " << n.offset << "[" << rows << ", " << static_cast<int>(n.value) << "]\n";
@@ -109,8 +119,12 @@ class Writer {
         std::string v = inner.eval(*n.args[0], box, col);
         tmp_ = inner.tmp_;
         if (n.args.size() > 1) v = "(" + v + " * " + n.args[1]->name + "[" + rows + ", " + t + "i][:, None])";
-        std::string combine = n.name == "neighbor_sum" ? t + " + " + v : std::string(n.name == "max_over" ? "np.maximum(" : "np.minimum(") + t + ", " + v + ")";
-        o_ << indent_ << "    " << t << " = np.where(" << ok << "[:, " << t << "i][:, None], " << combine << ", " << t << ")\n";
+        std::string combine =
+            n.name == "neighbor_sum"
+                ? t + " + " + v
+                : std::string(n.name == "max_over" ? "np.maximum(" : "np.minimum(") + t + ", " + v + ")";
+        o_ << indent_ << "    " << t << " = np.where(" << ok << "[:, " << t << "i][:, None], " << combine
+           << ", " << t << ")\n";
         return t;
       }
       case Node::Kind::Call: {
@@ -142,7 +156,8 @@ void store(std::ostringstream& o, const SubProgram& sp, const std::string& out, 
 }
 
 void write_program(std::ostringstream& o, const SubProgram& sp) {
-  o << "\n# " << sp.name() << " (seed " << sp.seed << ", program " << sp.number << ")\ndef " << sp.name() << "():\n";
+  o << "\n# " << sp.name() << " (seed " << sp.seed << ", program " << sp.number << ")\ndef " << sp.name()
+    << "():\n";
   Writer w(o);
   std::string rows;
   if (sp.universe->unstructured) {
@@ -155,7 +170,8 @@ void write_program(std::ostringstream& o, const SubProgram& sp) {
       std::string v = w.eval(*sp.results[r], &sp.box, rows);
       o << "    res" << r << " = " << v << "\n";
     }
-    for (std::size_t r = 0; r < sp.results.size(); ++r) store(o, sp, sp.out_name(r), "res" + std::to_string(r));
+    for (std::size_t r = 0; r < sp.results.size(); ++r)
+      store(o, sp, sp.out_name(r), "res" + std::to_string(r));
     return;
   }
   const Scan& s = sp.scan;
@@ -165,10 +181,12 @@ void write_program(std::ostringstream& o, const SubProgram& sp) {
     o << "    X" << x << " = " << v << "\n";
   }
   for (std::size_t c = 0; c < s.init.size(); ++c) {
-    o << "    c" << c << " = np.full((" << e[0] << ", " << e[1] << "), " << number(DType::Float64, s.init[c]) << ")\n";
+    o << "    c" << c << " = np.full((" << e[0] << ", " << e[1] << "), " << number(DType::Float64, s.init[c])
+      << ")\n";
     o << "    R" << c << " = np.empty(" << shape(sp.box) << ")\n";
   }
-  o << "    for k in " << (s.forward ? "range(" + std::to_string(e[2]) + ")" : "reversed(range(" + std::to_string(e[2]) + "))")
+  o << "    for k in "
+    << (s.forward ? "range(" + std::to_string(e[2]) + ")" : "reversed(range(" + std::to_string(e[2]) + "))")
     << ":\n";
   for (std::size_t x = 0; x < s.args.size(); ++x) o << "        x" << x << " = X" << x << "[:, :, k]\n";
   std::string targets, values;
@@ -185,12 +203,17 @@ void write_program(std::ostringstream& o, const SubProgram& sp) {
 
 std::string write_numpy_script(const std::vector<const SubProgram*>& programs) {
   std::ostringstream o;
-  o << "import math\nimport os\nimport sys\n\nimport numpy as np\n\nindir, outdir = sys.argv[1], sys.argv[2]\n"
-       "os.makedirs(outdir, exist_ok=True)\n\n\ndef load(name):\n    return np.load(os.path.join(indir, name + \".npy\"))\n\n\n"
-       "def fpow(x, y):\n    return np.vectorize(lambda a, b: math.pow(float(a), float(b)), otypes=[np.float64])(x, y)\n\n\n";
+  o << "import math\nimport os\nimport sys\n\nimport numpy as np\n\nindir, outdir = sys.argv[1], "
+       "sys.argv[2]\n"
+       "os.makedirs(outdir, exist_ok=True)\n\n\ndef load(name):\n    return np.load(os.path.join(indir, name "
+       "+ \".npy\"))\n\n\n"
+       "def fpow(x, y):\n    return np.vectorize(lambda a, b: math.pow(float(a), float(b)), "
+       "otypes=[np.float64])(x, y)\n\n\n";
   for (const Input* i : inputs_used(programs)) {
-    if (i->dims) o << i->name << " = load(\"" << i->name << "\")\n";
-    else o << i->name << " = " << number(i->dtype, i->scalar) << "\n";
+    if (i->dims)
+      o << i->name << " = load(\"" << i->name << "\")\n";
+    else
+      o << i->name << " = " << number(i->dtype, i->scalar) << "\n";
   }
   for (const Table* t : tables_used(programs)) o << t->name << " = load(\"" << t->name << "\")\n";
   for (const SubProgram* sp : programs)

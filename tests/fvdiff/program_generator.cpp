@@ -17,8 +17,6 @@ constexpr double kIntLimit = 1 << 28;
 constexpr double kFloatLimit = 1e12;
 constexpr double kToIntLimit = 1e6;
 
-
-
 class Generator : Dice {
  public:
   Generator(std::uint64_t seed, const GeneratorOptions& o) : Dice(seed), opt_(o), u_(cartesian_universe()) {}
@@ -35,7 +33,9 @@ class Generator : Dice {
   int scan_params_ = 0;
 
   template <class T>
-  const T& pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(uniform(0, static_cast<int>(v.size()) - 1))]; }
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(uniform(0, static_cast<int>(v.size()) - 1))];
+  }
 
   NodeP leaf(DType t);
   NodeP field_leaf(DType t);
@@ -247,8 +247,10 @@ NodeP Generator::concat_where(DType t, int depth) {
     bool low = chance(0.5);
     const std::int64_t size = u_.sizes[static_cast<std::size_t>(dim)];
     n.cond.dim = dim;
-    if (low) n.cond.op = m == 1 && chance(0.5) ? "==" : "<", n.cond.value = n.cond.op == "==" ? 0 : m;
-    else n.cond.op = m == 1 && chance(0.5) ? "==" : ">=", n.cond.value = n.cond.op == "==" ? size - 1 : size - m;
+    if (low)
+      n.cond.op = m == 1 && chance(0.5) ? "==" : "<", n.cond.value = n.cond.op == "==" ? 0 : m;
+    else
+      n.cond.op = m == 1 && chance(0.5) ? "==" : ">=", n.cond.value = n.cond.op == "==" ? size - 1 : size - m;
     // Inputs over all of I, J, K of this type.
     NodeP f = field_leaf(t);
     while (f->dims != kAllDims) f = field_leaf(t);
@@ -260,8 +262,10 @@ NodeP Generator::concat_where(DType t, int depth) {
     s.shift[static_cast<std::size_t>(dim)] = low ? -m : m;
     s.args = {f};
     NodeP far = make_node(s);
-    if (t == DType::Bool) b = binary("^", far, f, t, 1);
-    else b = binary("-", f, far, t, 2 * f->bound);
+    if (t == DType::Bool)
+      b = binary("^", far, f, t, 1);
+    else
+      b = binary("-", f, far, t, 2 * f->bound);
     a = chance(0.5) ? literal(t, t == DType::Float64 ? 0.0 : 0) : expr(t, 0);
     if (t == DType::Bool) a = leaf(t);
   } else {
@@ -346,7 +350,8 @@ NodeP Generator::float_expr(int depth) {
       if (bound < kFloatLimit) return binary(op, a, b, DType::Float64, bound);
     } else if (r < 48) {
       NodeP a = expr(DType::Float64, depth - 1), b = float_divisor();
-      double mag = b->kind == Node::Kind::Field ? 0.5 : std::abs(b->kind == Node::Kind::Scalar ? 0.75 : b->value);
+      double mag =
+          b->kind == Node::Kind::Field ? 0.5 : std::abs(b->kind == Node::Kind::Scalar ? 0.75 : b->value);
       if (a->bound / mag < kFloatLimit) return binary("/", a, b, DType::Float64, a->bound / mag);
     } else if (r < 56) {
       // Powers: int literal or int32 scalar exponents (any base; negative ones of a positive
@@ -356,8 +361,10 @@ NodeP Generator::float_expr(int depth) {
         NodeP base = expr(DType::Float64, depth - 1);
         int e = k == 0 ? uniform(0, 3) : 2;
         NodeP ex;
-        if (k == 0) ex = literal(DType::Int32, e);
-        else if (scan_body_) continue;
+        if (k == 0)
+          ex = literal(DType::Int32, e);
+        else if (scan_body_)
+          continue;
         else {
           Node s;
           s.kind = Node::Kind::Scalar;
@@ -446,8 +453,9 @@ NodeP Generator::int_expr(int depth) {
 }
 
 NodeP Generator::bool_expr(int depth) {
-  if (depth <= 0) return scan_body_ ? binary("<", leaf(DType::Float64), leaf(DType::Float64), DType::Bool, 1)
-                                    : leaf(DType::Bool);
+  if (depth <= 0)
+    return scan_body_ ? binary("<", leaf(DType::Float64), leaf(DType::Float64), DType::Bool, 1)
+                      : leaf(DType::Bool);
   int r = uniform(0, 99);
   if (r < 40) {
     static const std::vector<std::string> ops = {"<", "<=", ">", ">=", "==", "!="};
@@ -523,8 +531,10 @@ void Generator::choose_domain(SubProgram& sp, bool want_error) {
       Box b = safe;
       int d = uniform(0, kNumDims - 1);
       if (!(sp.out_dims & (1u << d))) continue;
-      if (chance(0.5)) b.lo[d] = std::max<std::int64_t>(0, b.lo[d] - uniform(1, 2));
-      else b.hi[d] = std::min(u_.sizes[d], b.hi[d] + uniform(1, 2));
+      if (chance(0.5))
+        b.lo[d] = std::max<std::int64_t>(0, b.lo[d] - uniform(1, 2));
+      else
+        b.hi[d] = std::min(u_.sizes[d], b.hi[d] + uniform(1, 2));
       if (b.empty() || valid(b, &sp.why)) continue;
       sp.box = b;
       sp.out_style = b.lo == full.lo && b.hi == full.hi ? "full" : "domain";
@@ -584,8 +594,10 @@ void Generator::scan_program(SubProgram& sp) {
       cr.dtype = DType::Float64;
       cr.name = "c" + std::to_string(k);
       cr.bound = 32;
-      NodeP term = binary("*", literal(DType::Float64, uniform(-3, 3) / 8.0), make_node(cr), DType::Float64, 12);
-      sum = chance(0.5) ? binary("+", term, sum, DType::Float64, 40) : binary("+", sum, term, DType::Float64, 40);
+      NodeP term =
+          binary("*", literal(DType::Float64, uniform(-3, 3) / 8.0), make_node(cr), DType::Float64, 12);
+      sum = chance(0.5) ? binary("+", term, sum, DType::Float64, 40)
+                        : binary("+", sum, term, DType::Float64, 40);
     }
     s.body.push_back(sum);
   }
@@ -645,7 +657,8 @@ bool Generator::negative_power(SubProgram& sp) {
   NodeP e = binary("-", n0, literal(DType::Int32, 21), DType::Int32, 41);
   NodeP p = binary("**", n1, e, DType::Int32, 1);
   const NodeP& first = sp.results[0];
-  if (first->dtype == DType::Float64 ? first->bound >= kToIntLimit : first->bound > kIntLimit / 2) return false;
+  if (first->dtype == DType::Float64 ? first->bound >= kToIntLimit : first->bound > kIntLimit / 2)
+    return false;
   NodeP r = first->dtype == DType::Int32 ? first : astype(first, DType::Int32);
   sp.results = {lift(binary("+", r, p, DType::Int32, r->bound + 1), kAllDims)};
   sp.out_dims = kAllDims;

@@ -47,7 +47,8 @@ GeneratorOptions ci_options() {
 
 }  // namespace
 
-TEST_CASE("fvdiff: seeded random field-view programs agree on embedded, cpu, cpu-optimized and NumPy", "[fvdiff]") {
+TEST_CASE("fvdiff: seeded random field-view programs agree on embedded, cpu, cpu-optimized and NumPy",
+          "[fvdiff]") {
   DriverOptions o;
   o.generator = ci_options();
   o.seed = env_number("WEIR_FVFUZZ_SEED", 1);

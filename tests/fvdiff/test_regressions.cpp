@@ -25,8 +25,9 @@ runtime::Field f64(std::vector<std::int64_t> shape, const std::vector<double>& v
 
 /// Runs `program` of `source` on every variant with fresh copies of `arrays`; checks that each
 /// ran and that `out` holds exactly `want` (bit for bit: the values are exact by construction).
-void check_everywhere(const std::string& source, const std::string& program, const std::map<std::string, runtime::Field>& arrays,
-                      const std::string& out, const std::vector<double>& want) {
+void check_everywhere(const std::string& source, const std::string& program,
+                      const std::map<std::string, runtime::Field>& arrays, const std::string& out,
+                      const std::vector<double>& want) {
   ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
   runtime::FieldViewProgram fv = runtime::load_field_view_source(source, program);
   for (const std::string& variant : variants()) {
@@ -52,16 +53,20 @@ const char* kHeader =
 
 }  // namespace
 
-TEST_CASE("fvdiff regression (seed 1, programs 20, 32, 36): the cpu backend rounds a * b + c twice, never as one fma",
-          "[fvdiff][regression]") {
+TEST_CASE(
+    "fvdiff regression (seed 1, programs 20, 32, 36): the cpu backend rounds a * b + c twice, never as one "
+    "fma",
+    "[fvdiff][regression]") {
   // a * b = 1 - 2^-60 rounds to 1, so a * b - 1 is 0 with one rounding per operation (gt4py,
   // NumPy, the embedded backend); an fma gives -2^-60.
   std::string src = std::string(kHeader) +
                     "@gtx.field_operator\n"
-                    "def muladd(a: Field[Dims[IDim], float64], b: Field[Dims[IDim], float64], c: Field[Dims[IDim], float64]) -> Field[Dims[IDim], float64]:\n"
+                    "def muladd(a: Field[Dims[IDim], float64], b: Field[Dims[IDim], float64], c: "
+                    "Field[Dims[IDim], float64]) -> Field[Dims[IDim], float64]:\n"
                     "    return a * b + c\n"
                     "@gtx.program\n"
-                    "def p(a: Field[Dims[IDim], float64], b: Field[Dims[IDim], float64], c: Field[Dims[IDim], float64], o: Field[Dims[IDim], float64]):\n"
+                    "def p(a: Field[Dims[IDim], float64], b: Field[Dims[IDim], float64], c: "
+                    "Field[Dims[IDim], float64], o: Field[Dims[IDim], float64]):\n"
                     "    muladd(a, b, c, out=o)\n";
   const double e = std::ldexp(1.0, -30);
   std::map<std::string, runtime::Field> arrays;
@@ -79,10 +84,12 @@ TEST_CASE("fvdiff regression (seed 1, program 12): concat_where on J over an (I,
   // with [I, J] is [I, J].
   std::string src = std::string(kHeader) +
                     "@gtx.field_operator\n"
-                    "def dj(u: Field[Dims[IDim, JDim], float64], w: Field[Dims[JDim], float64]) -> Field[Dims[IDim, JDim], float64]:\n"
+                    "def dj(u: Field[Dims[IDim, JDim], float64], w: Field[Dims[JDim], float64]) -> "
+                    "Field[Dims[IDim, JDim], float64]:\n"
                     "    return w + concat_where(JDim == 0, 0.0, u * 2.0)\n"
                     "@gtx.program\n"
-                    "def p(u: Field[Dims[IDim, JDim], float64], w: Field[Dims[JDim], float64], o: Field[Dims[IDim, JDim], float64]):\n"
+                    "def p(u: Field[Dims[IDim, JDim], float64], w: Field[Dims[JDim], float64], o: "
+                    "Field[Dims[IDim, JDim], float64]):\n"
                     "    dj(u, w, out=o)\n";
   std::map<std::string, runtime::Field> arrays;
   arrays.emplace("u", f64({2, 3}, {1, 2, 4, 8, 16, 32}));
@@ -91,16 +98,19 @@ TEST_CASE("fvdiff regression (seed 1, program 12): concat_where on J over an (I,
   check_everywhere(src, "p", arrays, "o", {0.5, 4.25, 8.125, 0.5, 32.25, 64.125});
 }
 
-TEST_CASE("fvdiff regression (seed 1001, program 153): x ** 3 on cpu is pow(x, 3), not x * x * x", "[fvdiff][regression]") {
+TEST_CASE("fvdiff regression (seed 1001, program 153): x ** 3 on cpu is pow(x, 3), not x * x * x",
+          "[fvdiff][regression]") {
   // (x * x) * x rounds twice: for x = 1 + 11e-5 it is 1 ulp below pow(x, 3), the meaning of **
   // in the embedded backend and NumPy. Both spellings of the exponent (int and float).
-  std::string src = std::string(kHeader) +
-                    "@gtx.field_operator\n"
-                    "def cube(a: Field[Dims[IDim], float64]) -> tuple[Field[Dims[IDim], float64], Field[Dims[IDim], float64]]:\n"
-                    "    return a ** 3, a ** 3.0\n"
-                    "@gtx.program\n"
-                    "def p(a: Field[Dims[IDim], float64], o: Field[Dims[IDim], float64], o2: Field[Dims[IDim], float64]):\n"
-                    "    cube(a, out=(o, o2))\n";
+  std::string src =
+      std::string(kHeader) +
+      "@gtx.field_operator\n"
+      "def cube(a: Field[Dims[IDim], float64]) -> tuple[Field[Dims[IDim], float64], Field[Dims[IDim], "
+      "float64]]:\n"
+      "    return a ** 3, a ** 3.0\n"
+      "@gtx.program\n"
+      "def p(a: Field[Dims[IDim], float64], o: Field[Dims[IDim], float64], o2: Field[Dims[IDim], float64]):\n"
+      "    cube(a, out=(o, o2))\n";
   const double x = 1.0 + 11 * 1e-5;
   const double want = std::pow(x, 3.0);
   REQUIRE(want != x * x * x);  // the input shows the difference
@@ -135,8 +145,10 @@ TEST_CASE("fvdiff regression (seed 1, program 176): a scan into a K-sliced outpu
   check_everywhere(src, "p", arrays, "o", {-1, -1, 5, 3, -1, -1, 50, 30});
 }
 
-TEST_CASE("fvdiff regression (seed 1, programs 0..54 together): a map parameter shadows a scan's loop symbol of its name",
-          "[fvdiff][regression]") {
+TEST_CASE(
+    "fvdiff regression (seed 1, programs 0..54 together): a map parameter shadows a scan's loop symbol of "
+    "its name",
+    "[fvdiff][regression]") {
   // The scan's loop variable is the SDFG symbol __K (-1 after a backward scan); the next call's
   // map over (I, K) names its parameter __K too. The bounds checks of the lowered SDFG took the
   // map's inner memlet a[__I, __K - 1] for one of the symbol's value (a[.., -2]: "reads
@@ -151,7 +163,8 @@ TEST_CASE("fvdiff regression (seed 1, programs 0..54 together): a map parameter 
                     "def up(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
                     "    return a(KDim + 1) - a(KDim - 1)\n"
                     "@gtx.program\n"
-                    "def p(a: Field[Dims[IDim, KDim], float64], s: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], s: Field[Dims[IDim, KDim], float64], o: "
+                    "Field[Dims[IDim, KDim], float64]):\n"
                     "    acc(a, out=s)\n"
                     "    up(a, out=o, domain={IDim: (0, 2), KDim: (1, 3)})\n";
   std::map<std::string, runtime::Field> arrays;

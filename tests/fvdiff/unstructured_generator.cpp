@@ -13,7 +13,6 @@ namespace {
 constexpr unsigned kK = 4;  // the K bit
 constexpr double kFloatLimit = 1e12;
 
-
 class MeshGenerator : Dice {
  public:
   MeshGenerator(std::uint64_t seed, const GeneratorOptions& o) : Dice(seed), opt_(o), u_(mesh_universe()) {}
@@ -23,7 +22,6 @@ class MeshGenerator : Dice {
   const GeneratorOptions& opt_;
   const Universe& u_;
   std::vector<std::pair<std::string, NodeP>> vars_;
-
 
   /// A field or variable at location `loc` (0 vertices, 1 edges), maybe shifted along K.
   NodeP located(int loc, bool allow_shift);
@@ -219,7 +217,8 @@ SubProgram MeshGenerator::program(std::uint64_t number, std::uint64_t seed) {
     sp.results = {e};
     if (opt_.tuples && chance(0.2)) sp.results.push_back(expr(loc, uniform(1, 2)));
     for (NodeP& r : sp.results)  // a result over the output's dimensions, not a scalar or K only
-      if (r->dims != ((1u << loc) | kK)) r = binary("+", r, located(loc, false), DType::Float64, r->bound + 1);
+      if (r->dims != ((1u << loc) | kK))
+        r = binary("+", r, located(loc, false), DType::Float64, r->bound + 1);
     // Every variable, also those no result reads: dead code must not change the program's
     // signature (its tables are arguments on every backend).
     sp.vars = vars_;
@@ -279,7 +278,9 @@ bool reads_defined(const Node& n, const std::vector<std::int32_t>& rows, const B
   switch (n.kind) {
     case Node::Kind::Field:
       if ((n.dims & kK) && (kbox.lo[2] < 0 || kbox.hi[2] > u.sizes[2])) {
-        if (why) *why = "'" + n.name + "' is read at K " + std::to_string(kbox.lo[2] < 0 ? kbox.lo[2] : kbox.hi[2] - 1);
+        if (why)
+          *why =
+              "'" + n.name + "' is read at K " + std::to_string(kbox.lo[2] < 0 ? kbox.lo[2] : kbox.hi[2] - 1);
         return false;
       }
       return true;
@@ -293,8 +294,8 @@ bool reads_defined(const Node& n, const std::vector<std::int32_t>& rows, const B
         if (x < 0) {
           if (why)
             *why = n.offset + "[" + std::to_string(r) + ", " + std::to_string(static_cast<int>(n.value)) +
-                   "] is -1 (no neighbour), read by the direct shift " + n.args[0]->name + "(" + n.offset + "[" +
-                   std::to_string(static_cast<int>(n.value)) + "])";
+                   "] is -1 (no neighbour), read by the direct shift " + n.args[0]->name + "(" + n.offset +
+                   "[" + std::to_string(static_cast<int>(n.value)) + "])";
           return false;
         }
         to.insert(x);
@@ -322,7 +323,8 @@ bool reads_defined(const Node& n, const std::vector<std::int32_t>& rows, const B
   }
 }
 
-SubProgram generate_unstructured_program(std::uint64_t seed, std::uint64_t number, const GeneratorOptions& options) {
+SubProgram generate_unstructured_program(std::uint64_t seed, std::uint64_t number,
+                                         const GeneratorOptions& options) {
   const std::uint64_t z = program_stream(seed, number, 0xD1B54A32D192ED03ull, 0x8CB92BA72F3D8DD7ull);
   MeshGenerator g(z, options);
   return g.program(number, seed);

@@ -15,7 +15,8 @@
 namespace weir::fvdiff {
 
 /// The unstructured program numbered `number` of the run seeded `seed` (deterministic).
-SubProgram generate_unstructured_program(std::uint64_t seed, std::uint64_t number, const GeneratorOptions& options);
+SubProgram generate_unstructured_program(std::uint64_t seed, std::uint64_t number,
+                                         const GeneratorOptions& options);
 
 /// Whether `n`, evaluated at the horizontal points `rows` (of its location) and the K range of
 /// `kbox`, reads only defined values: no direct shift to a -1 neighbour, K inside the fields.

@@ -21,7 +21,8 @@ TEST_CASE("mesh: weir mesh writes the tables as int32 .npy files", "[mesh][cli]"
     INFO(c->name);
     test::NpyArray a = test::read_npy(dir / "m" / (c->name + ".npy"));
     CHECK(a.descr == "<i4");
-    CHECK(a.shape == std::vector<std::size_t>{static_cast<std::size_t>(c->rows), static_cast<std::size_t>(c->cols)});
+    CHECK(a.shape ==
+          std::vector<std::size_t>{static_cast<std::size_t>(c->rows), static_cast<std::size_t>(c->cols)});
     REQUIRE(a.size() == c->data.size());
     bool same = true;
     for (std::size_t i = 0; i < a.size(); ++i) same = same && a.at(i) == c->data[i];
@@ -32,7 +33,8 @@ TEST_CASE("mesh: weir mesh writes the tables as int32 .npy files", "[mesh][cli]"
   REQUIRE(again.code == 0);
   CHECK(test::read_npy(dir / "m" / "E2V.npy").shape == std::vector<std::size_t>{27, 2});
   int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "m")) files += e.path().extension() == ".npy" ? 1 : 100;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "m"))
+    files += e.path().extension() == ".npy" ? 1 : 100;
   CHECK(files == 9);
 }
 

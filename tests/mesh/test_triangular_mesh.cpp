@@ -1,8 +1,8 @@
 // The periodic triangular mesh: exact tables of a 3 x 3 mesh worked out by hand, and structural
 // invariants on several sizes (Euler characteristic of the torus, every edge in two cells with
 // opposite orientations, inverse tables consistent, rings ordered counter-clockwise).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <set>
 #include <stdexcept>
 
@@ -26,7 +26,10 @@ TEST_CASE("mesh: sizes and shapes of the tables", "[mesh]") {
   CHECK(m.num_edges == 36);
   CHECK(m.num_cells == 24);
   CHECK(m.num_vertices - m.num_edges + m.num_cells == 0);  // torus
-  struct Shape { const char* name; std::int64_t rows, cols; };
+  struct Shape {
+    const char* name;
+    std::int64_t rows, cols;
+  };
   for (Shape s : {Shape{"C2E", 24, 3}, Shape{"E2C", 36, 2}, Shape{"E2V", 36, 2}, Shape{"V2E", 12, 6},
                   Shape{"C2V", 24, 3}, Shape{"V2C", 12, 6}, Shape{"E2C2V", 36, 4}, Shape{"C2E2CO", 24, 4},
                   Shape{"E2C2EO", 36, 5}}) {

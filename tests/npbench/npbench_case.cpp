@@ -22,7 +22,9 @@ namespace {
 using runtime::Field;
 
 bool is_complex(ScalarType t) { return t == ScalarType::Complex64 || t == ScalarType::Complex128; }
-bool is_float(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64; }
+bool is_float(ScalarType t) {
+  return t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64;
+}
 
 std::complex<double> element(const Field& f, std::int64_t i) {
   const auto* p = static_cast<const unsigned char*>(f.data()) + static_cast<std::size_t>(i) * f.itemsize();
@@ -47,7 +49,8 @@ std::string compare(const Field& got, const Field& want, const nlohmann::json& c
     return "got " + got.describe() + ", expected " + want.describe();
   bool exact = !is_float(want.dtype()) && !is_complex(want.dtype());
   double rtol = cmp.value("rtol", 1e-10);
-  if (want.dtype() == ScalarType::Float32 || want.dtype() == ScalarType::Complex64) rtol = std::max(rtol, 1e-5);
+  if (want.dtype() == ScalarType::Float32 || want.dtype() == ScalarType::Complex64)
+    rtol = std::max(rtol, 1e-5);
   double max_abs = 0;
   for (std::int64_t i = 0; i < want.size(); ++i) max_abs = std::max(max_abs, std::abs(element(want, i)));
   double atol = cmp.value("atol_rel_to_max", 0.0) * max_abs;
@@ -75,7 +78,8 @@ std::string compare(const Field& got, const Field& want, const nlohmann::json& c
   return os.str();
 }
 
-NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, bool weir_optimized, DeviceType device) {
+NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, bool weir_optimized,
+                        DeviceType device) {
   auto dir = npbench_corpus_dir() / kernel;
   auto meta = nlohmann::json::parse(read_text(dir / "meta.json"));
   runtime::Arguments args;
@@ -86,9 +90,12 @@ NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, boo
     if (!std::filesystem::exists(dir / f)) continue;
     auto values = nlohmann::json::parse(read_text(dir / f));
     for (const auto& [k, v] : values.items()) {
-      if (v.is_boolean()) args.values[k] = v.get<bool>();
-      else if (v.is_number_integer()) args.values[k] = v.get<std::int64_t>();
-      else args.values[k] = v.get<double>();
+      if (v.is_boolean())
+        args.values[k] = v.get<bool>();
+      else if (v.is_number_integer())
+        args.values[k] = v.get<std::int64_t>();
+      else
+        args.values[k] = v.get<double>();
     }
   }
   auto backend = runtime::make_cpu_backend();
@@ -112,7 +119,8 @@ NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, boo
     std::string name = p.stem().string();
     auto it = args.arrays.find(name);
     if (it == args.arrays.end()) return {false, "the run gave no '" + name + "'"};
-    std::string why = compare(it->second, runtime::read_npy(p), meta.value("compare", nlohmann::json::object()));
+    std::string why =
+        compare(it->second, runtime::read_npy(p), meta.value("compare", nlohmann::json::object()));
     if (!why.empty()) return {false, name + ": " + why};
   }
   return {true, ""};

@@ -28,7 +28,7 @@ std::vector<std::string> npbench_kernels();
 /// `weir_optimized`: weir's own auto-optimize pipeline for `device` (`weir optimize --auto cpu`,
 /// or `--auto gpu`, whose kernels the cpu backend runs as host loops) runs on the loaded SDFG
 /// first, and the result must still validate.
-NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized = false,
-                                DeviceType device = DeviceType::CPU);
+NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage,
+                                bool weir_optimized = false, DeviceType device = DeviceType::CPU);
 
 }  // namespace weir::test

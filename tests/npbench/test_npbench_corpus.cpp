@@ -13,17 +13,17 @@
 
 using weir::test::run_npbench_case;
 
-#define NPBENCH_CASE(kernel, stage)                                                                 \
-  TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu]") {    \
-    auto r = run_npbench_case(kernel, stage);                                                       \
-    INFO(r.detail);                                                                                 \
-    CHECK(r.ok);                                                                                    \
+#define NPBENCH_CASE(kernel, stage)                                                            \
+  TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu]") { \
+    auto r = run_npbench_case(kernel, stage);                                                  \
+    INFO(r.detail);                                                                            \
+    CHECK(r.ok);                                                                               \
   }
-#define NPBENCH_GAP(kernel, stage)                                                                  \
+#define NPBENCH_GAP(kernel, stage)                                                                       \
   TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu][!mayfail]") { \
-    auto r = run_npbench_case(kernel, stage);                                                       \
-    INFO(r.detail);                                                                                 \
-    CHECK(r.ok);                                                                                    \
+    auto r = run_npbench_case(kernel, stage);                                                            \
+    INFO(r.detail);                                                                                      \
+    CHECK(r.ok);                                                                                         \
   }
 
 #include "npbench_cases.inc"
@@ -47,11 +47,11 @@ void pass_table(bool weir_optimized, weir::DeviceType device = weir::DeviceType:
     }
     table << "\n";
   }
-  std::cout << (!weir_optimized                      ? "as DaCe wrote them:\n"
-                : device == weir::DeviceType::CPU ? "after weir's auto-optimize (cpu):\n"
-                                                  : "after weir's auto-optimize (gpu), kernels run on the host:\n")
-            << table.str() << pass
-            << " of " << total << " pass\n\n"
+  std::cout << (!weir_optimized ? "as DaCe wrote them:\n"
+                : device == weir::DeviceType::CPU
+                    ? "after weir's auto-optimize (cpu):\n"
+                    : "after weir's auto-optimize (gpu), kernels run on the host:\n")
+            << table.str() << pass << " of " << total << " pass\n\n"
             << details.str() << std::flush;
   CHECK(pass == total);
 }
@@ -59,7 +59,9 @@ void pass_table(bool weir_optimized, weir::DeviceType device = weir::DeviceType:
 
 TEST_CASE("npbench: pass table of every kernel and stage", "[.][npbench-table]") { pass_table(false); }
 
-TEST_CASE("npbench: pass table after weir's auto-optimize", "[.][npbench-table-optimized]") { pass_table(true); }
+TEST_CASE("npbench: pass table after weir's auto-optimize", "[.][npbench-table-optimized]") {
+  pass_table(true);
+}
 
 TEST_CASE("npbench: pass table after weir's auto-optimize for the GPU", "[.][npbench-table-gpu]") {
   pass_table(true, weir::DeviceType::GPU);

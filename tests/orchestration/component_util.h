@@ -4,15 +4,18 @@
 
 #include <cmath>
 
-#include "orchestration_run_util.h"
 #include "../../examples/orchestration/granule_inputs.h"
+#include "orchestration_run_util.h"
 
 namespace weir::test::orchestration {
 
-inline std::string granule_path() { return std::string(WEIR_SOURCE_DIR) + "/examples/orchestration/diffusion_granule.py"; }
+inline std::string granule_path() {
+  return std::string(WEIR_SOURCE_DIR) + "/examples/orchestration/diffusion_granule.py";
+}
 
 /// Arguments of diffusion_granule on an nx x ny mesh with `levels` levels.
-inline runtime::Arguments granule_args(int nx, int ny, std::int64_t levels, std::int64_t steps, bool apply_theta) {
+inline runtime::Arguments granule_args(int nx, int ny, std::int64_t levels, std::int64_t steps,
+                                       bool apply_theta) {
   return examples::granule_args(mesh::make_triangular_mesh(nx, ny), levels, steps, apply_theta);
 }
 

@@ -45,7 +45,8 @@ inline double max_rel_diff(const runtime::Field& a, const runtime::Field& b) {
 
 /// Writes the arrays of `args` to DIR/in/NAME.npy, runs `script` (NumPy; it reads `inp[NAME]`
 /// and must fill `out[NAME]` for every name in `fields`), and returns the arrays it wrote.
-inline std::map<std::string, runtime::Field> numpy_reference(const std::string& test, const runtime::Arguments& args,
+inline std::map<std::string, runtime::Field> numpy_reference(const std::string& test,
+                                                             const runtime::Arguments& args,
                                                              const std::string& script,
                                                              const std::vector<std::string>& fields) {
   std::filesystem::path dir = scratch_dir("orchestration-" + test);
@@ -54,7 +55,8 @@ inline std::map<std::string, runtime::Field> numpy_reference(const std::string& 
   for (const auto& [k, f] : args.arrays) runtime::write_npy(dir / "in" / (k + ".npy"), f);
   std::ofstream py(dir / "ref.py");
   py << "import numpy as np, os\n"
-     << "D = " << "'" << dir.string() << "'\n"
+     << "D = "
+     << "'" << dir.string() << "'\n"
      << "inp = {f[:-4]: np.load(os.path.join(D, 'in', f)) for f in os.listdir(os.path.join(D, 'in'))}\n"
      << "out = {}\n"
      << script << "\n"
@@ -86,7 +88,8 @@ inline void check_both_backends(const runtime::FieldViewProgram& p, const runtim
 }
 
 /// The same for the function `name` of `body` (after the prelude).
-inline void check_both_backends(const std::string& body, const std::string& name, const runtime::Arguments& args,
+inline void check_both_backends(const std::string& body, const std::string& name,
+                                const runtime::Arguments& args,
                                 const std::map<std::string, runtime::Field>& ref) {
   check_both_backends(load(body, name), args, ref);
 }

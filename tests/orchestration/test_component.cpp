@@ -11,9 +11,10 @@ TEST_CASE("orchestration component: diffusion granule on the triangular mesh", "
   for (auto [steps, apply] : {std::pair<std::int64_t, bool>{3, true}, {2, false}}) {
     INFO("steps = " << steps << ", apply_theta = " << apply);
     runtime::Arguments args = granule_args(6, 5, 4, steps, apply);
-    auto ref = numpy_reference("granule" + std::to_string(steps), args,
-                               "STEPS = " + std::to_string(steps) + "\nAPPLY = " + (apply ? "True" : "False") + "\n" + kGranuleNumpy,
-                               {"vn", "vn_new", "w", "w_new", "theta", "theta_new"});
+    auto ref = numpy_reference(
+        "granule" + std::to_string(steps), args,
+        "STEPS = " + std::to_string(steps) + "\nAPPLY = " + (apply ? "True" : "False") + "\n" + kGranuleNumpy,
+        {"vn", "vn_new", "w", "w_new", "theta", "theta_new"});
     check_both_backends(p, args, ref);
   }
 }

@@ -32,11 +32,13 @@ const std::string kSpec = R"({
 
 }  // namespace
 
-TEST_CASE("weir compose: a time loop over a stage file runs like the orchestration", "[orchestration][compose]") {
+TEST_CASE("weir compose: a time loop over a stage file runs like the orchestration",
+          "[orchestration][compose]") {
   auto dir = weir::test::scratch_dir("orchestration-compose-cli");
   ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
   fs::path heat = fs::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "heat.py";
-  auto s = weir::test::run_weir("sdfg " + q(heat.string() + "::heat_step") + " -o " + q(dir / "heat_step.sdfg"));
+  auto s =
+      weir::test::run_weir("sdfg " + q(heat.string() + "::heat_step") + " -o " + q(dir / "heat_step.sdfg"));
   INFO(s.out);
   REQUIRE(s.code == 0);
   std::ofstream(dir / "spec.json") << kSpec;
@@ -49,21 +51,24 @@ TEST_CASE("weir compose: a time loop over a stage file runs like the orchestrati
 
   fs::create_directories(dir / "in");
   runtime::Arguments args;
-  args.arrays.emplace("u", make({10, 8}, [](std::int64_t i) { return std::cos(0.31 * static_cast<double>(i)); }));
+  args.arrays.emplace("u",
+                      make({10, 8}, [](std::int64_t i) { return std::cos(0.31 * static_cast<double>(i)); }));
   args.arrays.emplace("u_next", make({10, 8}, [](std::int64_t) { return 0.0; }));
-  args.arrays.emplace("kappa", make({10, 8}, [](std::int64_t i) { return 0.5 + 0.02 * static_cast<double>(i % 5); }));
+  args.arrays.emplace("kappa",
+                      make({10, 8}, [](std::int64_t i) { return 0.5 + 0.02 * static_cast<double>(i % 5); }));
   for (const auto& [k, f] : args.arrays) runtime::write_npy(dir / "in" / (k + ".npy"), f);
-  auto ref = numpy_reference("compose", args,
-                             "u, un, kappa = inp['u'], inp['u_next'], inp['kappa']\n"
-                             "U, UN = u, un\n"
-                             "for _ in range(6):\n"
-                             "    l = -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]\n"
-                             "    un[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * kappa[1:-1, 1:-1] * l\n"
-                             "    u, un = un, u\n"
-                             "out['u'], out['u_next'] = U, UN\n",
-                             {"u", "u_next"});
-  auto r = weir::test::run_weir("run " + q(dir / "heat_twice.sdfg") + " --backend cpu --in-dir " + q(dir / "in") +
-                                " --set dt=0.1 --set T=3 --out " + q(dir / "out"));
+  auto ref = numpy_reference(
+      "compose", args,
+      "u, un, kappa = inp['u'], inp['u_next'], inp['kappa']\n"
+      "U, UN = u, un\n"
+      "for _ in range(6):\n"
+      "    l = -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]\n"
+      "    un[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * kappa[1:-1, 1:-1] * l\n"
+      "    u, un = un, u\n"
+      "out['u'], out['u_next'] = U, UN\n",
+      {"u", "u_next"});
+  auto r = weir::test::run_weir("run " + q(dir / "heat_twice.sdfg") + " --backend cpu --in-dir " +
+                                q(dir / "in") + " --set dt=0.1 --set T=3 --out " + q(dir / "out"));
   INFO(r.out);
   REQUIRE(r.code == 0);
   for (const char* f : {"u", "u_next"}) {
@@ -72,10 +77,13 @@ TEST_CASE("weir compose: a time loop over a stage file runs like the orchestrati
   }
 }
 
-TEST_CASE("weir compose: malformed descriptions name the JSON path and write nothing", "[orchestration][compose]") {
+TEST_CASE("weir compose: malformed descriptions name the JSON path and write nothing",
+          "[orchestration][compose]") {
   auto dir = weir::test::scratch_dir("orchestration-compose-bad");
   fs::path heat = fs::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "heat.py";
-  REQUIRE(weir::test::run_weir("sdfg " + q(heat.string() + "::heat_step") + " -o " + q(dir / "heat_step.sdfg")).code == 0);
+  REQUIRE(
+      weir::test::run_weir("sdfg " + q(heat.string() + "::heat_step") + " -o " + q(dir / "heat_step.sdfg"))
+          .code == 0);
   auto expect = [&](const std::string& from, const std::string& to, const std::string& message) {
     std::string spec = kSpec;
     REQUIRE(spec.find(from) != std::string::npos);
@@ -87,13 +95,17 @@ TEST_CASE("weir compose: malformed descriptions name the JSON path and write not
     CHECK_THAT(r.out, Catch::Matchers::Contains(message));
     CHECK_FALSE(fs::exists(dir / "bad.sdfg"));
   };
-  expect("\"out\": \"u_next\"", "\"out\": \"nope\"", "/sequence/0/body/0/bind/out: expected an array or scalar");
-  expect("\"out\": \"u\"}", "\"oot\": \"u\"}", "/sequence/0/body/1/bind/oot: stage 'step' has no argument container 'oot'");
+  expect("\"out\": \"u_next\"", "\"out\": \"nope\"",
+         "/sequence/0/body/0/bind/out: expected an array or scalar");
+  expect("\"out\": \"u\"}", "\"oot\": \"u\"}",
+         "/sequence/0/body/1/bind/oot: stage 'step' has no argument container 'oot'");
   expect(", \"out\": \"u\"}", "}", "/sequence/0/body/1/bind: container 'out' of stage 'step' is not bound");
-  expect("\"call\": \"step\", \"bind\": {\"u\": \"u\",", "\"call\": \"stp\", \"bind\": {\"u\": \"u\",", "/sequence/0/body/0/call: expected the name of a stage");
+  expect("\"call\": \"step\", \"bind\": {\"u\": \"u\",", "\"call\": \"stp\", \"bind\": {\"u\": \"u\",",
+         "/sequence/0/body/0/call: expected the name of a stage");
   expect("heat_step.sdfg", "missing.sdfg", "/stages/step:");
   expect("\"dt\": \"float64\"}", "\"dt\": \"float65\"}", "/scalars/dt: unknown dtype 'float65'");
   expect("\"range\": [0, \"T\"]", "\"range\": [0]", "/sequence/0/range: expected [start, end]");
-  expect("\"kappa\": \"kappa\", \"dt\": \"dt\", \"out\": \"u_next\"", "\"kappa\": \"dt\", \"dt\": \"dt\", \"out\": \"u_next\"",
+  expect("\"kappa\": \"kappa\", \"dt\": \"dt\", \"out\": \"u_next\"",
+         "\"kappa\": \"dt\", \"dt\": \"dt\", \"out\": \"u_next\"",
          "/sequence/0/body/0/bind/kappa: 'dt' does not fit container 'kappa'");
 }

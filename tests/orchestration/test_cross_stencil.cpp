@@ -54,8 +54,10 @@ Shape inspect(const SDFG& sdfg) {
 
 }  // namespace
 
-TEST_CASE("orchestration: auto_optimize fuses producer and consumer of different calls, drops a local scratch field, keeps an argument",
-          "[orchestration][optimize]") {
+TEST_CASE(
+    "orchestration: auto_optimize fuses producer and consumer of different calls, drops a local scratch "
+    "field, keeps an argument",
+    "[orchestration][optimize]") {
   runtime::FieldViewProgram local = load(kBodies, "local_scratch");
   runtime::FieldViewProgram arg = load(kBodies, "arg_scratch");
   runtime::CompilableProgram lo = runtime::lower(local), ao = runtime::lower(arg);
@@ -80,7 +82,8 @@ TEST_CASE("orchestration: auto_optimize fuses producer and consumer of different
 
   // The same numbers as the calls one by one (embedded) and as NumPy.
   runtime::Arguments args;
-  args.arrays.emplace("u", make({9, 11}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i)); }));
+  args.arrays.emplace("u",
+                      make({9, 11}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i)); }));
   args.arrays.emplace("v", make({9, 11}, [](std::int64_t i) { return 0.01 * static_cast<double>(i % 7); }));
   args.values["a"] = 0.3;
   args.values["n"] = std::int64_t{3};

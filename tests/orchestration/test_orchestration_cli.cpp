@@ -62,24 +62,28 @@ TEST_CASE("weir run FILE.py::FUNCTION: embedded and cpu agree with NumPy, --out 
   ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
   fs::create_directories(dir / "in");
   runtime::Arguments args;
-  args.arrays.emplace("u", make({12, 10}, [](std::int64_t i) { return std::cos(0.21 * static_cast<double>(i)); }));
+  args.arrays.emplace("u",
+                      make({12, 10}, [](std::int64_t i) { return std::cos(0.21 * static_cast<double>(i)); }));
   args.arrays.emplace("u_next", make({12, 10}, [](std::int64_t) { return 0.0; }));
-  args.arrays.emplace("kappa", make({12, 10}, [](std::int64_t i) { return 0.5 + 0.01 * static_cast<double>(i % 9); }));
+  args.arrays.emplace("kappa",
+                      make({12, 10}, [](std::int64_t i) { return 0.5 + 0.01 * static_cast<double>(i % 9); }));
   for (const auto& [k, f] : args.arrays) runtime::write_npy(dir / "in" / (k + ".npy"), f);
-  auto ref = numpy_reference("cli-heat", args,
-                             "u, un, kappa = inp['u'], inp['u_next'], inp['kappa']\n"
-                             "U, UN = u, un\n"
-                             "for _ in range(5):\n"
-                             "    l = -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]\n"
-                             "    un[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * kappa[1:-1, 1:-1] * l\n"
-                             "    u, un = un, u\n"
-                             "out['u'], out['u_next'] = U, UN\n",
-                             {"u", "u_next"});
+  auto ref = numpy_reference(
+      "cli-heat", args,
+      "u, un, kappa = inp['u'], inp['u_next'], inp['kappa']\n"
+      "U, UN = u, un\n"
+      "for _ in range(5):\n"
+      "    l = -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]\n"
+      "    un[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * kappa[1:-1, 1:-1] * l\n"
+      "    u, un = un, u\n"
+      "out['u'], out['u_next'] = U, UN\n",
+      {"u", "u_next"});
   for (const char* backend : {"embedded", "cpu"}) {
     INFO("backend " << backend);
     fs::path out = dir / (std::string("out-") + backend);
-    auto r = weir::test::run_weir("run " + q(kHeat.string() + "::heat") + " --backend " + backend + " --in-dir " +
-                                  q(dir / "in") + " --set dt=0.1 --set steps=5 --out " + q(out));
+    auto r =
+        weir::test::run_weir("run " + q(kHeat.string() + "::heat") + " --backend " + backend + " --in-dir " +
+                             q(dir / "in") + " --set dt=0.1 --set steps=5 --out " + q(out));
     INFO(r.out);
     REQUIRE(r.code == 0);
     CHECK(fs::exists(out / "u.npy"));

@@ -9,7 +9,8 @@ using namespace weir::test::orchestration;
 namespace {
 
 // Loads `body` (after the prelude) and expects a FrontendError at body line `line`, `column`.
-void expect_error(const std::string& body, std::uint32_t line, std::uint32_t column, const std::string& message) {
+void expect_error(const std::string& body, std::uint32_t line, std::uint32_t column,
+                  const std::string& message) {
   INFO(body);
   try {
     load(body, "f");
@@ -34,27 +35,34 @@ TEST_CASE("orchestration errors: statements outside the language", "[orchestrati
   expect_error(kSig + "    def g():\n        pass\n", 2, 5, "a nested function definition ('g')");
   expect_error(kSig + "    class C:\n        pass\n", 2, 5, "a class definition");
   expect_error(kSig + "    with open('x') as h:\n        pass\n", 2, 5, "unsupported statement 'with'");
-  expect_error(kSig + "    try:\n        pass\n    except Exception:\n        pass\n", 2, 5, "unsupported statement 'try'");
+  expect_error(kSig + "    try:\n        pass\n    except Exception:\n        pass\n", 2, 5,
+               "unsupported statement 'try'");
   expect_error(kSig + "    laplace(u, v)\n    return u\n", 3, 12, "returning a value is not supported");
   expect_error(kSig + "    return\n    laplace(u, v)\n", 2, 5, "'return' before the end of the function");
   expect_error(kSig + "    a + 1\n", 2, 5, "an expression statement ('a + 1')");
   expect_error(kSig + "    x = y = a\n", 2, 9, "chained assignment");
   expect_error(kSig + "    break\n", 2, 5, "'break' outside loop");
-  expect_error(kSig + "    for i in range(n):\n        pass\n    else:\n        pass\n", 5, 9, "'for ... else'");
-  expect_error(kSig + "    while n > 0:\n        n = n - 1\n    else:\n        pass\n", 5, 9, "'while ... else'");
+  expect_error(kSig + "    for i in range(n):\n        pass\n    else:\n        pass\n", 5, 9,
+               "'for ... else'");
+  expect_error(kSig + "    while n > 0:\n        n = n - 1\n    else:\n        pass\n", 5, 9,
+               "'while ... else'");
   expect_error(kSig + "    u[0] = a\n", 2, 5, "assignment to 'u[0]'");
 }
 
 TEST_CASE("orchestration errors: loops, calls and values", "[orchestration][errors]") {
-  expect_error(kSig + "    for x in [1, 2]:\n        pass\n", 2, 14, "iterating over '[1, 2]' (only 'for i in range(...)')");
+  expect_error(kSig + "    for x in [1, 2]:\n        pass\n", 2, 14,
+               "iterating over '[1, 2]' (only 'for i in range(...)')");
   expect_error(kSig + "    for i, j in range(n):\n        pass\n", 2, 9, "a loop target other than one name");
-  expect_error(kSig + "    for i in range(0, n, n):\n        pass\n", 2, 26, "the step of range() must be an integer literal");
+  expect_error(kSig + "    for i in range(0, n, n):\n        pass\n", 2, 26,
+               "the step of range() must be an integer literal");
   expect_error(kSig + "    for i in range(a):\n        pass\n", 2, 20, "range() bounds must be integers");
   expect_error(kSig + "    laplace(u)\n", 2, 5, "missing argument 'out' in call to 'laplace'");
   expect_error(kSig + "    laplace(u, v, u)\n", 2, 19, "'laplace' takes 2 arguments, got 3");
-  expect_error(kSig + "    laplace(u, a)\n", 2, 16, "argument 'out' of 'laplace' must be a field, 'a' is float64");
+  expect_error(kSig + "    laplace(u, a)\n", 2, 16,
+               "argument 'out' of 'laplace' must be a field, 'a' is float64");
   expect_error(kSig + "    laplace(u, v, w=u)\n", 2, 19, "'laplace' has no parameter 'w'");
-  expect_error(kSig + "    laplace(u, out=v, domain={I: (0, 1)})\n", 2, 23, "'laplace' is a program: it writes its own out= fields");
+  expect_error(kSig + "    laplace(u, out=v, domain={I: (0, 1)})\n", 2, 23,
+               "'laplace' is a program: it writes its own out= fields");
   expect_error(kSig + "    lap(u)\n", 2, 5, "missing 'out=' in call to the field operator 'lap'");
   expect_error(kSig + "    x = laplace(u, v)\n", 2, 9, "assigning the result of 'laplace(...)'");
   expect_error(kSig + "    b = u + v\n", 2, 9, "using the field 'u' as a value");
@@ -77,7 +85,8 @@ TEST_CASE("orchestration errors: loops, calls and values", "[orchestration][erro
 
 TEST_CASE("orchestration errors: local fields and field operator calls", "[orchestration][errors]") {
   expect_error(kSig + "    t = gtx.zeros([n, n])\n", 2, 19, "the domain of a local field must be a dict");
-  expect_error(kSig + "    t = gtx.zeros({I: a, J: n})\n", 2, 23, "the size of a local field must be an integer");
+  expect_error(kSig + "    t = gtx.zeros({I: a, J: n})\n", 2, 23,
+               "the size of a local field must be an integer");
   expect_error(kSig + "    t = gtx.zeros({float64: 3})\n", 2, 20, "domain keys must be dimensions");
   expect_error(kSig +
                    "    w = u\n"
@@ -86,7 +95,10 @@ TEST_CASE("orchestration errors: local fields and field operator calls", "[orche
                    "        laplace(w, t)\n"
                    "        w, t = t, w\n",
                4, 13, "'w' may still name the field this statement allocated before");
-  expect_error(kSig + "    lap(u, out=v[1:-1, 1:-1], domain={I: (1, 3)})\n", 2, 38, "give either domain= or a sliced out=, not both");
-  expect_error(kSig + "    lap(u, out=(u, v))\n", 2, 16, "'lap' returns Field[[I, J], float64], out= gives 2 fields");
-  expect_error(kSig + "    lap(u, out=u)\n", 2, 5, "");  // reads u shifted while writing it: refused as for programs
+  expect_error(kSig + "    lap(u, out=v[1:-1, 1:-1], domain={I: (1, 3)})\n", 2, 38,
+               "give either domain= or a sliced out=, not both");
+  expect_error(kSig + "    lap(u, out=(u, v))\n", 2, 16,
+               "'lap' returns Field[[I, J], float64], out= gives 2 fields");
+  expect_error(kSig + "    lap(u, out=u)\n", 2, 5,
+               "");  // reads u shifted while writing it: refused as for programs
 }

@@ -15,7 +15,8 @@ const std::string kNumpyStencils =
 
 runtime::Arguments diffusion_args(std::int64_t n) {
   runtime::Arguments a;
-  a.arrays.emplace("u", make({9, 11}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i)); }));
+  a.arrays.emplace("u",
+                   make({9, 11}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i)); }));
   a.arrays.emplace("v", make({9, 11}, [](std::int64_t i) { return 0.01 * static_cast<double>(i % 7); }));
   a.arrays.emplace("tmp", make({9, 11}, [](std::int64_t) { return 0.0; }));
   a.values["alpha"] = 0.1;
@@ -45,13 +46,14 @@ TEST_CASE("orchestration: a time loop with a swap, odd and even step counts", "[
   for (std::int64_t n : {0, 1, 4, 5}) {
     INFO("n = " << n);
     runtime::Arguments args = diffusion_args(n);
-    auto ref = numpy_reference("diffuse" + std::to_string(n), args, "N = " + std::to_string(n) + "\n" + kDiffuseNumpy,
-                               {"u", "v", "tmp"});
+    auto ref = numpy_reference("diffuse" + std::to_string(n), args,
+                               "N = " + std::to_string(n) + "\n" + kDiffuseNumpy, {"u", "v", "tmp"});
     check_both_backends(kDiffuse, "diffuse", args, ref);
   }
 }
 
-TEST_CASE("orchestration: branches, while, break, continue, nested functions, local fields", "[orchestration][run]") {
+TEST_CASE("orchestration: branches, while, break, continue, nested functions, local fields",
+          "[orchestration][run]") {
   const std::string body =
       "def inner(p: IJ, q: IJ, c: float64):\n"
       "    scale_prog(p, c, q)\n"
@@ -107,14 +109,15 @@ TEST_CASE("orchestration: branches, while, break, continue, nested functions, lo
     args.values["flag"] = flag;
     args.values["ni"] = std::int64_t{9};
     args.values["nj"] = std::int64_t{11};
-    auto ref = numpy_reference("branches" + std::to_string(n) + (flag ? "t" : "f"), args,
-                               "N = " + std::to_string(n) + "\nFLAG = " + (flag ? "True" : "False") + "\n" + numpy,
-                               {"u", "v"});
+    auto ref = numpy_reference(
+        "branches" + std::to_string(n) + (flag ? "t" : "f"), args,
+        "N = " + std::to_string(n) + "\nFLAG = " + (flag ? "True" : "False") + "\n" + numpy, {"u", "v"});
     check_both_backends(body, "g", args, ref);
   }
 }
 
-TEST_CASE("orchestration: for loops over range(a, b, s) with scalar arithmetic and tuple assignment", "[orchestration][run]") {
+TEST_CASE("orchestration: for loops over range(a, b, s) with scalar arithmetic and tuple assignment",
+          "[orchestration][run]") {
   const std::string body =
       "def h(u: IJ, v: IJ, n: int32):\n"
       "    c, d = 1.0, 0.5\n"
@@ -138,7 +141,8 @@ TEST_CASE("orchestration: for loops over range(a, b, s) with scalar arithmetic a
   check_both_backends(body, "h", args, ref);
 }
 
-TEST_CASE("orchestration: nested orchestration functions from other modules, module constants", "[orchestration][run]") {
+TEST_CASE("orchestration: nested orchestration functions from other modules, module constants",
+          "[orchestration][run]") {
   std::filesystem::path dir = weir::test::scratch_dir("orchestration-modules");
   std::ofstream(dir / "stencils.py") << kPrelude << "FACTOR = 0.5\n";
   std::ofstream(dir / "helpers.py") << "from stencils import IJ, scale_prog, FACTOR\n"

@@ -67,14 +67,19 @@ inline Field make(std::vector<std::int64_t> shape, const std::function<double(st
 
 /// A field of `shape` filled with `v`.
 inline Field full(std::vector<std::int64_t> shape, double v, ScalarType dtype = ScalarType::Float64) {
-  return make(std::move(shape), [v](std::int64_t) { return v; }, dtype);
+  return make(
+      std::move(shape), [v](std::int64_t) { return v; }, dtype);
 }
 
 /// Deterministic, irregular test values in [-1, 1): different for every index and seed.
-inline double wave(std::int64_t i, int seed = 0) { return std::sin(0.7 * static_cast<double>(i) + 1.3 * seed) * 0.9 + 0.05 * seed; }
+inline double wave(std::int64_t i, int seed = 0) {
+  return std::sin(0.7 * static_cast<double>(i) + 1.3 * seed) * 0.9 + 0.05 * seed;
+}
 
 /// The element of `f` at `idx`, as double.
-inline double at(const Field& f, const std::vector<std::int64_t>& idx) { return f.value_as_double(flat(f.shape(), idx)); }
+inline double at(const Field& f, const std::vector<std::int64_t>& idx) {
+  return f.value_as_double(flat(f.shape(), idx));
+}
 
 /// Runs `p` on the embedded backend.
 inline void run_embedded(const FieldViewProgram& p, Arguments& args) {
@@ -83,6 +88,8 @@ inline void run_embedded(const FieldViewProgram& p, Arguments& args) {
 }
 
 /// |a - b| <= 1e-12 * max(1, |b|).
-inline bool close(double a, double b, double rtol = 1e-12) { return std::abs(a - b) <= rtol * std::max(1.0, std::abs(b)); }
+inline bool close(double a, double b, double rtol = 1e-12) {
+  return std::abs(a - b) <= rtol * std::max(1.0, std::abs(b));
+}
 
 }  // namespace weir::test::embedded

@@ -29,7 +29,8 @@ inline int run_python(const std::filesystem::path& dir, const std::string& scrip
   if (!checked) {
     std::string probe = std::string(kPython) + " -c 'import numpy' >/dev/null 2>&1";
     if (std::system(probe.c_str()) != 0)
-      FAIL("this test needs " << kPython << " with NumPy (Debian package python3-numpy; scripts/install-deps.sh installs it)");
+      FAIL("this test needs "
+           << kPython << " with NumPy (Debian package python3-numpy; scripts/install-deps.sh installs it)");
     checked = true;
   }
   auto file = dir / "script.py";
@@ -51,7 +52,8 @@ namespace weir::test {
 
 /// A corpus kernel's SDFG of one stage, e.g. corpus_program("hdiff", "simplified").
 inline runtime::CompilableProgram corpus_program(const std::string& kernel, const std::string& stage) {
-  return runtime::load_program_source((dace_corpus_dir() / kernel / (kernel + "." + stage + ".sdfg")).string());
+  return runtime::load_program_source(
+      (dace_corpus_dir() / kernel / (kernel + "." + stage + ".sdfg")).string());
 }
 
 /// A corpus kernel's arguments: inputs/*.npy, symbols.json and scalars.json.
@@ -63,8 +65,10 @@ inline runtime::Arguments corpus_arguments(const std::string& kernel) {
   for (const char* f : {"symbols.json", "scalars.json"}) {
     auto j = nlohmann::json::parse(read_text(dir / f));
     for (const auto& [k, v] : j.items()) {
-      if (v.is_number_integer()) args.values[k] = v.get<std::int64_t>();
-      else args.values[k] = v.get<double>();
+      if (v.is_number_integer())
+        args.values[k] = v.get<std::int64_t>();
+      else
+        args.values[k] = v.get<double>();
     }
   }
   return args;

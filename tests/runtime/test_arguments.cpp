@@ -39,7 +39,9 @@ Parameter symbol(std::string name) {
   p.dtype = ScalarType::Int64;
   return p;
 }
-Field field(ScalarType t, std::vector<std::int64_t> shape) { return Allocator::cpu().allocate(t, std::move(shape)); }
+Field field(ScalarType t, std::vector<std::int64_t> shape) {
+  return Allocator::cpu().allocate(t, std::move(shape));
+}
 
 template <class T>
 T slot(const BoundArguments& b, std::size_t i) {
@@ -70,8 +72,9 @@ TEST_CASE("arguments: hdiff's sizes are inferred from its array shapes", "[runti
 }
 
 TEST_CASE("arguments: affine shapes, given symbols and conflicts", "[runtime][arguments]") {
-  Signature sig{"p", {array("A", ScalarType::Float64, {"2*N + 1", "M"}), array("B", ScalarType::Float64, {"N", "N*M"}),
-                      symbol("M"), symbol("N")}};
+  Signature sig{"p",
+                {array("A", ScalarType::Float64, {"2*N + 1", "M"}),
+                 array("B", ScalarType::Float64, {"N", "N*M"}), symbol("M"), symbol("N")}};
   Arguments args;
   args.arrays.emplace("A", field(ScalarType::Float64, {9, 3}));
   args.arrays.emplace("B", field(ScalarType::Float64, {4, 12}));
@@ -80,13 +83,15 @@ TEST_CASE("arguments: affine shapes, given symbols and conflicts", "[runtime][ar
 
   // A given value must agree with the shapes.
   args.values["N"] = std::int64_t{5};
-  CHECK_THROWS_WITH(bind_arguments(sig, args),
-                    "argument 'A': expected float64 array of shape (11, 3), got float64 (9, 3) (N = 5 as given)");
+  CHECK_THROWS_WITH(
+      bind_arguments(sig, args),
+      "argument 'A': expected float64 array of shape (11, 3), got float64 (9, 3) (N = 5 as given)");
   args.values.erase("N");
   // Two arrays that disagree.
   args.arrays.at("B") = field(ScalarType::Float64, {6, 18});
-  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'B': expected float64 array of shape (4, 12), got float64 (6, 18) "
-                                               "(N = 4 from argument 'A' (dimension 0 is 2*N + 1 = 9))");
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'B': expected float64 array of shape (4, 12), got float64 (6, 18) "
+                    "(N = 4 from argument 'A' (dimension 0 is 2*N + 1 = 9))");
   // An extent that no integer size gives.
   args.arrays.at("A") = field(ScalarType::Float64, {8, 3});
   CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::StartsWith("argument 'A': dimension 0 has extent 8") &&
@@ -99,20 +104,24 @@ TEST_CASE("arguments: affine shapes, given symbols and conflicts", "[runtime][ar
 }
 
 TEST_CASE("arguments: wrong dtype, wrong shape, missing and unknown names", "[runtime][arguments]") {
-  Signature sig{"p", {array("A", ScalarType::Float64, {"N", "N"}), scalar("alpha", ScalarType::Float64),
-                      scalar("TSTEPS", ScalarType::Int32), symbol("N")}};
+  Signature sig{"p",
+                {array("A", ScalarType::Float64, {"N", "N"}), scalar("alpha", ScalarType::Float64),
+                 scalar("TSTEPS", ScalarType::Int32), symbol("N")}};
   Arguments args;
   args.arrays.emplace("A", field(ScalarType::Int64, {64, 64}));
   args.values["alpha"] = 0.5;
   args.values["TSTEPS"] = std::int64_t{10};
-  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (64, 64), got int64 (64, 64)");
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'A': expected float64 array of shape (64, 64), got int64 (64, 64)");
   CHECK_THROWS_AS(bind_arguments(sig, args), ArgumentError);
   args.arrays.at("A") = field(ScalarType::Float64, {64});
-  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (N, N), got float64 (64,)");
-  args.arrays.at("A") = field(ScalarType::Float64, {64, 32});
   CHECK_THROWS_WITH(bind_arguments(sig, args),
-                    "argument 'A': expected float64 array of shape (64, 64), got float64 (64, 32) (N = 64 from its "
-                    "dimension 0)");
+                    "argument 'A': expected float64 array of shape (N, N), got float64 (64,)");
+  args.arrays.at("A") = field(ScalarType::Float64, {64, 32});
+  CHECK_THROWS_WITH(
+      bind_arguments(sig, args),
+      "argument 'A': expected float64 array of shape (64, 64), got float64 (64, 32) (N = 64 from its "
+      "dimension 0)");
   args.arrays.at("A") = field(ScalarType::Float64, {64, 64});
   auto b = bind_arguments(sig, args);
   CHECK(slot<double>(b, 1) == 0.5);
@@ -128,21 +137,25 @@ TEST_CASE("arguments: wrong dtype, wrong shape, missing and unknown names", "[ru
 
   Arguments unknown;
   unknown.arrays.emplace("X", field(ScalarType::Float64, {1}));
-  CHECK_THROWS_WITH(bind_arguments(sig, unknown), "unknown argument 'X' (program 'p' takes A, alpha, TSTEPS, N)");
+  CHECK_THROWS_WITH(bind_arguments(sig, unknown),
+                    "unknown argument 'X' (program 'p' takes A, alpha, TSTEPS, N)");
   Arguments wrong_kind;
   wrong_kind.values["A"] = 1.0;
-  CHECK_THROWS_WITH(bind_arguments(sig, wrong_kind), Catch::StartsWith("argument 'A': expected float64 array"));
+  CHECK_THROWS_WITH(bind_arguments(sig, wrong_kind),
+                    Catch::StartsWith("argument 'A': expected float64 array"));
 
   args.values["TSTEPS"] = 2.5;
-  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'TSTEPS': expected int32 scalar, got 2.5 (not an integer)");
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'TSTEPS': expected int32 scalar, got 2.5 (not an integer)");
   args.values["TSTEPS"] = std::int64_t{1} << 40;
   CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("(out of range)"));
   args.values["TSTEPS"] = 3.0;  // an integral float is fine
   CHECK(slot<std::int32_t>(bind_arguments(sig, args), 2) == 3);
   // true for a float64 scalar is refused, not passed as 1.0.
   args.values["alpha"] = true;
-  CHECK_THROWS_WITH(bind_arguments(sig, args),
-                    "argument 'alpha': expected float64 scalar, got true (a boolean for a floating-point parameter)");
+  CHECK_THROWS_WITH(
+      bind_arguments(sig, args),
+      "argument 'alpha': expected float64 scalar, got true (a boolean for a floating-point parameter)");
 }
 
 TEST_CASE("arguments: a symbol no shape determines must be given", "[runtime][arguments]") {
@@ -155,7 +168,8 @@ TEST_CASE("arguments: a symbol no shape determines must be given", "[runtime][ar
   args.values["N"] = std::int64_t{6};
   CHECK(bind_arguments(sig, args).symbols().at("N") == 6);
   args.values["N"] = std::int64_t{7};
-  CHECK_THROWS_WITH(bind_arguments(sig, args), "argument 'A': expected float64 array of shape (11,), got float64 (10,)");
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    "argument 'A': expected float64 array of shape (11,), got float64 (10,)");
 }
 
 TEST_CASE("arguments: non-C-order descriptor strides are rejected", "[runtime][arguments]") {
@@ -164,7 +178,8 @@ TEST_CASE("arguments: non-C-order descriptor strides are rejected", "[runtime][a
   Signature sig{"p", {p, symbol("M"), symbol("N")}};
   Arguments args;
   args.arrays.emplace("A", field(ScalarType::Float64, {3, 4}));
-  CHECK_THROWS_WITH(bind_arguments(sig, args), Catch::Contains("expects strides (1, 3)") && Catch::Contains("(4, 1)"));
+  CHECK_THROWS_WITH(bind_arguments(sig, args),
+                    Catch::Contains("expects strides (1, 3)") && Catch::Contains("(4, 1)"));
 }
 
 TEST_CASE("arguments: written scalars are copied back", "[runtime][arguments]") {
@@ -180,11 +195,12 @@ TEST_CASE("arguments: written scalars are copied back", "[runtime][arguments]") 
   CHECK(std::get<double>(args.values.at("x")) == 7.5);
 }
 
-TEST_CASE("return values the caller does not give are allocated with their symbols' sizes", "[arguments][return]") {
+TEST_CASE("return values the caller does not give are allocated with their symbols' sizes",
+          "[arguments][return]") {
   Signature sig;
   sig.program_name = "p";
-  sig.params = {array("A", ScalarType::Float64, {"N", "M"}), array("__return", ScalarType::Float32, {"M + 1"}),
-                symbol("M"), symbol("N")};
+  sig.params = {array("A", ScalarType::Float64, {"N", "M"}),
+                array("__return", ScalarType::Float32, {"M + 1"}), symbol("M"), symbol("N")};
   sig.params[1].returned = true;
   Arguments args;
   args.arrays.emplace("A", field(ScalarType::Float64, {3, 5}));

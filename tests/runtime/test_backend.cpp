@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 using namespace weir::runtime;
 
 static_assert(std::is_abstract_v<Backend>, "Backend is abstract");
-static_assert(!std::is_constructible_v<Backend, std::string, Allocator>, "Backend cannot be constructed directly");
+static_assert(!std::is_constructible_v<Backend, std::string, Allocator>,
+              "Backend cannot be constructed directly");
 static_assert(!std::is_copy_constructible_v<CompiledBackend>);
 
 namespace {
@@ -43,7 +44,8 @@ fs::path build_library(const fs::path& dir, const std::string& name, const std::
 std::string abi_library(const std::string& version) {
   return R"(#include <cstdint>
 extern "C" {
-const char* weir_abi_version(void) { return ")" + version + R"("; }
+const char* weir_abi_version(void) { return ")" +
+         version + R"("; }
 const char* weir_program_name(void) { return "tiny"; }
 const char* weir_arglist(void) { return "[{\"name\": \"N\", \"kind\": \"symbol\", \"dtype\": \"int64\"}]"; }
 static int handle;
@@ -76,15 +78,17 @@ TEST_CASE("backend: names are labels and the kind decides", "[runtime][backend]"
   auto program = weir::test::corpus_program("hdiff", "simplified");
   auto embedded = make_backend("embedded");
   CHECK_THROWS_AS(prepare(*embedded, program), BackendError);
-  CHECK_THROWS_WITH(prepare(*embedded, program),
-                    Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
-                                    "backend such as 'cpu'"));
+  CHECK_THROWS_WITH(
+      prepare(*embedded, program),
+      Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
+                      "backend such as 'cpu'"));
   CHECK_THROWS_WITH(check_backend(*embedded, program), Catch::Contains("hdiff.simplified.sdfg"));
   CHECK_THROWS_WITH(compile(*embedded, program), Catch::Contains("compiles nothing"));
 
   OddBackend odd;
-  CHECK_THROWS_WITH(prepare(odd, program), Catch::StartsWith("backend 'odd' is a") && Catch::Contains("OddBackend") &&
-                                               Catch::Contains("CompiledBackend") && Catch::Contains("EmbeddedBackend"));
+  CHECK_THROWS_WITH(prepare(odd, program),
+                    Catch::StartsWith("backend 'odd' is a") && Catch::Contains("OddBackend") &&
+                        Catch::Contains("CompiledBackend") && Catch::Contains("EmbeddedBackend"));
 
   // A compiled backend labelled "embedded" is still a compiled backend.
   int compiles = 0;
@@ -130,12 +134,14 @@ TEST_CASE("backend: a compiler error names the generated source and the first er
     CHECK_THAT(m, Catch::Contains("generated source: " + src.string()));
     CHECK_THAT(m, Catch::Contains("undefined_name") && Catch::Contains("was not declared"));
     CHECK(e.exit_code() == 1);
-    CHECK_THAT(e.command(), Catch::Contains("-shared") && Catch::Contains("-fPIC") && Catch::Contains("-fopenmp"));
+    CHECK_THAT(e.command(),
+               Catch::Contains("-shared") && Catch::Contains("-fPIC") && Catch::Contains("-fopenmp"));
   }
   CHECK_FALSE(fs::exists(dir / "libbroken.so"));
 
   s.compiler = "no-such-compiler-c++";
-  CHECK_THROWS_WITH(compile_shared_library(s, src, dir / "x.so", "broken"), Catch::Contains("cannot run 'no-such-compiler-c++'"));
+  CHECK_THROWS_WITH(compile_shared_library(s, src, dir / "x.so", "broken"),
+                    Catch::Contains("cannot run 'no-such-compiler-c++'"));
   weir::test::fresh_cache("no-compiler");
   CompiledBackendConfig cfg;
   cfg.compiler = "no-such-compiler-c++";
@@ -165,7 +171,8 @@ TEST_CASE("loader: ABI checks, arglist checks and runtime errors", "[runtime][lo
   m.name = "M";
   m.kind = Parameter::Kind::Symbol;
   other.params.push_back(m);
-  CHECK_THROWS_WITH(load_compiled_program(good, other), Catch::Contains("it takes (N) but the SDFG 'tiny' takes (M)"));
+  CHECK_THROWS_WITH(load_compiled_program(good, other),
+                    Catch::Contains("it takes (N) but the SDFG 'tiny' takes (M)"));
 
   auto old = build_library(dir, "old", abi_library("weir-abi-0"));
   CHECK_THROWS_WITH(load_compiled_program(old), Catch::Contains(old.string()) &&
@@ -208,7 +215,8 @@ TEST_CASE("allocator: aligned zeroed fields, devices and bad shapes", "[runtime]
   CHECK_THROWS_AS(Allocator(weir::DeviceType::GPU), BackendError);
   CHECK_THROWS_AS(Allocator(weir::DeviceType::CPU, 48), BackendError);
   CHECK_THROWS_AS(Allocator::cpu().allocate(weir::ScalarType::Float64, {2, -1}), ArgumentError);
-  CHECK_THROWS_AS(Allocator::cpu().allocate(weir::ScalarType::Float64, {1LL << 40, 1LL << 40}), ArgumentError);
+  CHECK_THROWS_AS(Allocator::cpu().allocate(weir::ScalarType::Float64, {1LL << 40, 1LL << 40}),
+                  ArgumentError);
   CHECK(shape_str({}) == "()");
   CHECK(shape_str({4}) == "(4,)");
 }
@@ -228,13 +236,15 @@ TEST_CASE("loader: unloading an OpenMP program keeps the OpenMP runtime loaded",
   if (gomp) dlclose(gomp);
 }
 
-TEST_CASE("backend: a full disk's message is shown, not counted among the hidden lines", "[runtime][backend]") {
+TEST_CASE("backend: a full disk's message is shown, not counted among the hidden lines",
+          "[runtime][backend]") {
   // What GCC and ld print when the disk fills while linking: the cause has no "error" in it.
   std::string out =
       "/usr/bin/ld: final link failed: No space left on device\n"
       "collect2: error: ld returned 1 exit status\n";
   CompileError e("prog", "c++ -shared x.cpp", 1, out, "x.cpp");
   std::string what = e.what();
-  CHECK_THAT(what, Catch::Contains("\n  /usr/bin/ld: final link failed: No space left on device\n  collect2: error: ld returned 1 exit status"));
+  CHECK_THAT(what, Catch::Contains("\n  /usr/bin/ld: final link failed: No space left on device\n  collect2: "
+                                   "error: ld returned 1 exit status"));
   CHECK_THAT(what, !Catch::Contains("more lines"));
 }

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -44,7 +44,8 @@ struct Counting {
 };
 
 std::unique_ptr<CompiledBackend> counting_backend(const Counting& counter, CompilerSettings s = quick()) {
-  return std::make_unique<CompiledBackend>("cpu-counting", Allocator{}, make_cpu_compiler(s, std::nullopt, counter.invoke()));
+  return std::make_unique<CompiledBackend>("cpu-counting", Allocator{},
+                                           make_cpu_compiler(s, std::nullopt, counter.invoke()));
 }
 
 void run_hdiff(const Backend& backend) {
@@ -216,7 +217,8 @@ TEST_CASE("cache: corrupt entries are detected and rebuilt", "[runtime][cache]")
   CHECK(compile(*backend, program).cache_hit);
 }
 
-TEST_CASE("cache: an unloadable library whose manifest matches is evicted when loading fails", "[runtime][cache]") {
+TEST_CASE("cache: an unloadable library whose manifest matches is evicted when loading fails",
+          "[runtime][cache]") {
   // Its own cache directory: a library path this process never loaded (dlopen would return the
   // mapping of a library loaded before from the same path).
   auto root = weir::test::fresh_cache("unloadable");
@@ -252,7 +254,8 @@ TEST_CASE("cache: a failed build keeps its source and installs nothing", "[runti
   } catch (const CompileError& e) {
     std::string m = e.what();
     INFO(m);
-    CHECK_THAT(m, Catch::StartsWith("compiling program 'laplace2d_simplified' failed: c++ exited with code 1"));
+    CHECK_THAT(m,
+               Catch::StartsWith("compiling program 'laplace2d_simplified' failed: c++ exited with code 1"));
     CHECK_THAT(m, Catch::Contains("error:") && Catch::Contains("this_is_not_cpp"));
     CHECK_THAT(m, Catch::Contains("its comments name the SDFG state, node and memlet"));
     CHECK_THAT(e.source_path(), Catch::StartsWith((root / "v1" / "failed").string()));
@@ -285,20 +288,23 @@ TEST_CASE("cache: location from the environment, stats and clear", "[runtime][ca
   CHECK(built);
   CHECK(fs::is_regular_file(e.library));
   CHECK(cache.lookup(key));
-  cache.get_or_build(key, [](const ProgramCache::Build&) { FAIL("rebuilt a valid entry"); }, "{}", &built);
+  cache.get_or_build(
+      key, [](const ProgramCache::Build&) { FAIL("rebuilt a valid entry"); }, "{}", &built);
   CHECK_FALSE(built);
   CHECK(cache.stats().entries == 1);
   cache.evict(key);
   CHECK_FALSE(cache.lookup(key));
   cache.get_or_build(key, [](const ProgramCache::Build& b) { std::ofstream(b.library) << "x"; });
-  cache.get_or_build(std::string(64, 'b'), [](const ProgramCache::Build& b) { std::ofstream(b.library) << "y"; });
+  cache.get_or_build(std::string(64, 'b'),
+                     [](const ProgramCache::Build& b) { std::ofstream(b.library) << "y"; });
   CHECK(cache.stats().entries == 2);
   CHECK(cache.clear() == 2);
   CHECK(cache.stats().entries == 0);
   CHECK_THROWS_AS(cache.lookup("../../etc"), CacheError);
 }
 
-TEST_CASE("cache: build directories of killed builds are reclaimed, builds in progress are not", "[runtime][cache]") {
+TEST_CASE("cache: build directories of killed builds are reclaimed, builds in progress are not",
+          "[runtime][cache]") {
   auto root = weir::test::fresh_cache("stale");
   ProgramCache cache(root);
   fs::path tmp = root / "v1" / "tmp", locks = root / "v1" / "locks";
@@ -312,11 +318,11 @@ TEST_CASE("cache: build directories of killed builds are reclaimed, builds in pr
     fs::last_write_time(d, fs::file_time_type::clock::now() - age);
     return d;
   };
-  fs::path own = leftover(mine, std::chrono::hours(0));        // same key: its lock is ours
-  fs::path old = leftover(other, std::chrono::hours(2));       // old, lock free
-  fs::path running = leftover(busy, std::chrono::hours(2));    // old, but its build holds the lock
-  fs::path young = leftover(recent, std::chrono::hours(0));    // another key's, too recent to judge
-  fs::path removal = tmp / (other + ".stale.99999.1");         // a removal that was interrupted
+  fs::path own = leftover(mine, std::chrono::hours(0));      // same key: its lock is ours
+  fs::path old = leftover(other, std::chrono::hours(2));     // old, lock free
+  fs::path running = leftover(busy, std::chrono::hours(2));  // old, but its build holds the lock
+  fs::path young = leftover(recent, std::chrono::hours(0));  // another key's, too recent to judge
+  fs::path removal = tmp / (other + ".stale.99999.1");       // a removal that was interrupted
   fs::create_directories(removal);
   fs::last_write_time(removal, fs::file_time_type::clock::now() - std::chrono::hours(2));
   int fd = ::open((locks / (busy + ".lock")).c_str(), O_RDWR | O_CREAT, 0644);

@@ -124,7 +124,8 @@ TEST_CASE("concat_where: I, J and K boundaries of a 3-D field, conditions joined
           CHECK(at(r.args.arrays.at("o1"), {i, j, k}) == (i == 0 ? at(f, {1, j, k}) : at(f, {i - 1, j, k})));
           double s = j < nj - 1 ? at(f, {i, j + 1, k}) : at(f, {i, j - 1, k}) + at(f, {i, j, k});
           CHECK(at(r.args.arrays.at("o2"), {i, j, k}) == s);
-          CHECK(at(r.args.arrays.at("o3"), {i, j, k}) == (i == 0 || k == 0 ? -1.0 : at(f, {i - 1, j, k - 1})));
+          CHECK(at(r.args.arrays.at("o3"), {i, j, k}) ==
+                (i == 0 || k == 0 ? -1.0 : at(f, {i - 1, j, k - 1})));
         }
   }
 }
@@ -191,6 +192,7 @@ TEST_CASE("concat_where: a read outside the field in the branch taken is refused
   for (const auto& r : test::run_three_ways(load(kRegions, "taken_reads_outside"), args)) {
     INFO(r.path << ": " << r.error);
     CHECK(r.error != "");
-    if (r.path != "embedded") CHECK(r.error.find("index 4 in dimension 1 is outside [0, 4)") != std::string::npos);
+    if (r.path != "embedded")
+      CHECK(r.error.find("index 4 in dimension 1 is outside [0, 4)") != std::string::npos);
   }
 }

@@ -21,9 +21,9 @@ void run_corpus_case(const std::string& kernel, const std::string& stage) {
 
 }  // namespace
 
-#define CORPUS_CASE(kernel, stage)                                                                     \
+#define CORPUS_CASE(kernel, stage)                                                                        \
   TEST_CASE("corpus: " kernel " " stage " runs on cpu and matches expected/", "[runtime][corpus][cpu]") { \
-    run_corpus_case(kernel, stage);                                                                    \
+    run_corpus_case(kernel, stage);                                                                       \
   }
 
 CORPUS_CASE("laplace2d", "frontend")
@@ -41,7 +41,8 @@ CORPUS_CASE("laplace2d", "auto_optimized_gpu")
 CORPUS_CASE("jacobi_2d", "auto_optimized_gpu")
 CORPUS_CASE("hdiff", "auto_optimized_gpu")
 
-TEST_CASE("corpus: a program runs again with the same library and different sizes", "[runtime][corpus][cpu]") {
+TEST_CASE("corpus: a program runs again with the same library and different sizes",
+          "[runtime][corpus][cpu]") {
   weir::test::fresh_cache("corpus-resize");
   auto backend = make_cpu_backend();
   auto program = prepare(*backend, weir::test::corpus_program("hdiff", "simplified"));

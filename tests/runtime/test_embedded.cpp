@@ -83,7 +83,8 @@ TEST_CASE("embedded: a later call reads what an earlier call wrote", "[runtime][
   Field tmp = full({8, 9}, 0.0);
   const Field& f = args.arrays.at("f");
   for (std::int64_t i = 1; i < 7; ++i)
-    for (std::int64_t j = 1; j < 8; ++j) static_cast<double*>(tmp.data())[flat({8, 9}, {i, j})] = lap_ref(f, i, j);
+    for (std::int64_t j = 1; j < 8; ++j)
+      static_cast<double*>(tmp.data())[flat({8, 9}, {i, j})] = lap_ref(f, i, j);
   for (std::int64_t i = 0; i < 8; ++i)
     for (std::int64_t j = 0; j < 9; ++j) {
       CHECK(close(at(args.arrays.at("tmp"), {i, j}), at(tmp, {i, j})));
@@ -112,10 +113,12 @@ TEST_CASE("embedded: domain= outside the output field is an error", "[runtime][e
   args.arrays.emplace("f", make({6, 5}, [](auto i) { return wave(i); }));
   args.arrays.emplace("out", full({6, 5}, 0.0));
   args.values["n"] = std::int64_t{9};
-  CHECK_THROWS_WITH(run_embedded(p, args), Catch::Contains("domain= gives I: [1, 8), outside the output field 'out'"));
+  CHECK_THROWS_WITH(run_embedded(p, args),
+                    Catch::Contains("domain= gives I: [1, 8), outside the output field 'out'"));
 }
 
-TEST_CASE("embedded: field operators calling operators, shifted intermediates, where", "[runtime][embedded]") {
+TEST_CASE("embedded: field operators calling operators, shifted intermediates, where",
+          "[runtime][embedded]") {
   // hdiff-like: a flux of an intermediate, limited by where, then its divergence.
   auto p = load(R"(
 IJ = Field[Dims[I, J], float64]
@@ -164,7 +167,8 @@ def prog(u: IJ, c: IJ, out: IJ):
     }
 }
 
-TEST_CASE("embedded: a field operator run directly writes __out over its whole shape", "[runtime][embedded]") {
+TEST_CASE("embedded: a field operator run directly writes __out over its whole shape",
+          "[runtime][embedded]") {
   auto p = load(R"(
 @gtx.field_operator
 def scale(f: Field[[I, K], float64], a: float64) -> tuple[Field[[I, K], float64], Field[[I, K], float64]]:
@@ -214,7 +218,8 @@ def math_ops(x: F, y: F) -> tuple[F, F, F, F, Field[[I], float32], Field[[I], in
     CHECK(args.arrays.at("__out_2").value_as_double(i) == std::max(x, y));
     CHECK(args.arrays.at("__out_3").value_as_double(i) == -x);
     CHECK(args.arrays.at("__out_4").value_as_double(i) == static_cast<double>(static_cast<float>(x) * 3.0f));
-    CHECK(args.arrays.at("__out_5").value_as_double(i) == static_cast<double>(static_cast<std::int32_t>(x * 10.0)));
+    CHECK(args.arrays.at("__out_5").value_as_double(i) ==
+          static_cast<double>(static_cast<std::int32_t>(x * 10.0)));
     CHECK(args.arrays.at("__out_6").value_as_double(i) == (x > y ? 0.0 : 1.0));
   }
 }
@@ -228,8 +233,12 @@ def idiv(a: Field[[I], int32], b: Field[[I], int32]) -> tuple[Field[[I], int32],
                 "idiv");
   Arguments args;
   std::vector<int> a = {7, -7, 7, -7, 0}, b = {2, 2, -2, -2, 3};
-  args.arrays.emplace("a", make({5}, [&](auto i) { return a[static_cast<std::size_t>(i)]; }, ScalarType::Int32));
-  args.arrays.emplace("b", make({5}, [&](auto i) { return b[static_cast<std::size_t>(i)]; }, ScalarType::Int32));
+  args.arrays.emplace("a",
+                      make(
+                          {5}, [&](auto i) { return a[static_cast<std::size_t>(i)]; }, ScalarType::Int32));
+  args.arrays.emplace("b",
+                      make(
+                          {5}, [&](auto i) { return b[static_cast<std::size_t>(i)]; }, ScalarType::Int32));
   args.arrays.emplace("__out_0", full({5}, 0, ScalarType::Int32));
   args.arrays.emplace("__out_1", full({5}, 0, ScalarType::Int32));
   run_embedded(p, args);
@@ -247,7 +256,8 @@ def idiv(a: Field[[I], int32], b: Field[[I], int32]) -> tuple[Field[[I], int32],
   }
 }
 
-TEST_CASE("embedded: broadcast gives unbounded dimensions that intersect with anything", "[runtime][embedded]") {
+TEST_CASE("embedded: broadcast gives unbounded dimensions that intersect with anything",
+          "[runtime][embedded]") {
   auto p = load(R"(
 @gtx.field_operator
 def bc(a: Field[[I], float64], f: Field[[I, K], float64]) -> Field[[I, K], float64]:
@@ -270,7 +280,8 @@ def prog(a: Field[[I], float64], f: Field[[I, K], float64], out: Field[[I, K], f
     }
 }
 
-TEST_CASE("embedded: concat_where picks by a domain condition and concatenates domains", "[runtime][embedded]") {
+TEST_CASE("embedded: concat_where picks by a domain condition and concatenates domains",
+          "[runtime][embedded]") {
   auto p = load(R"(
 KF = Field[[I, K], float64]
 
@@ -376,7 +387,9 @@ def dyn(f: Field[[I, K], float64], o: Field[[I, K], int32]) -> Field[[I, K], flo
                 "dyn");
   Arguments args;
   args.arrays.emplace("f", make({2, 5}, [](auto i) { return 10.0 * static_cast<double>(i); }));
-  args.arrays.emplace("o", make({2, 5}, [](auto i) { return static_cast<double>((i % 5) == 4 ? -2 : 1); }, ScalarType::Int32));
+  args.arrays.emplace(
+      "o", make(
+               {2, 5}, [](auto i) { return static_cast<double>((i % 5) == 4 ? -2 : 1); }, ScalarType::Int32));
   args.arrays.emplace("__out", full({2, 5}, 0.0));
   run_embedded(p, args);
   for (std::int64_t i = 0; i < 2; ++i)
@@ -398,10 +411,12 @@ TEST_CASE("embedded: argument errors name the argument and change nothing", "[ru
   CHECK_THROWS_WITH(run_embedded(p, a), "missing argument 'f' (float64 field over (I, J))");
   a = fresh();
   a.arrays.at("f") = full({4, 4}, 1.0, ScalarType::Float32);
-  CHECK_THROWS_WITH(run_embedded(p, a), "argument 'f': expected a float64 field over (I, J) (2 dimensions), got float32 (4, 4)");
+  CHECK_THROWS_WITH(run_embedded(p, a),
+                    "argument 'f': expected a float64 field over (I, J) (2 dimensions), got float32 (4, 4)");
   a = fresh();
   a.arrays.at("out") = full({4, 4, 2}, 1.0);
-  CHECK_THROWS_WITH(run_embedded(p, a), Catch::Contains("argument 'out': expected a float64 field over (I, J)"));
+  CHECK_THROWS_WITH(run_embedded(p, a),
+                    Catch::Contains("argument 'out': expected a float64 field over (I, J)"));
   a = fresh();
   a.values.erase("n");
   CHECK_THROWS_WITH(run_embedded(p, a), "missing argument 'n' (int32 scalar)");

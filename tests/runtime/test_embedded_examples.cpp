@@ -37,7 +37,6 @@ void run_both(const FieldViewProgram& p, const std::function<Arguments()>& make_
   }
 }
 
-
 }  // namespace
 
 TEST_CASE("examples: laplacian and bi-Laplacian", "[runtime][embedded][examples]") {
@@ -48,27 +47,35 @@ TEST_CASE("examples: laplacian and bi-Laplacian", "[runtime][embedded][examples]
     a.arrays.emplace("out", full({ni, nj, nk}, 0.0));
     return a;
   };
-  auto lap = [](const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f, std::int64_t i, std::int64_t j,
-                std::int64_t k) { return -4.0 * f(i, j, k) + f(i + 1, j, k) + f(i - 1, j, k) + f(i, j + 1, k) + f(i, j - 1, k); };
-  run_both(load_field_view_program(example("cartesian/laplacian.py"), "laplacian"), args, [&](const Arguments& a) {
-    auto F = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return at(a.arrays.at("f"), {i, j, k}); };
-    for (std::int64_t i = 0; i < ni; ++i)
-      for (std::int64_t j = 0; j < nj; ++j)
-        for (std::int64_t k = 0; k < nk; ++k) {
-          bool in = i >= 1 && i < ni - 1 && j >= 1 && j < nj - 1;
-          CHECK(close(at(a.arrays.at("out"), {i, j, k}), in ? lap(F, i, j, k) : 0.0));
-        }
-  });
-  run_both(load_field_view_program(example("cartesian/laplacian.py"), "bi_laplacian"), args, [&](const Arguments& a) {
-    auto F = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return at(a.arrays.at("f"), {i, j, k}); };
-    auto L = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return lap(F, i, j, k); };
-    for (std::int64_t i = 0; i < ni; ++i)
-      for (std::int64_t j = 0; j < nj; ++j)
-        for (std::int64_t k = 0; k < nk; ++k) {
-          bool in = i >= 2 && i < ni - 2 && j >= 2 && j < nj - 2;
-          CHECK(close(at(a.arrays.at("out"), {i, j, k}), in ? lap(L, i, j, k) : 0.0));
-        }
-  });
+  auto lap = [](const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f, std::int64_t i,
+                std::int64_t j, std::int64_t k) {
+    return -4.0 * f(i, j, k) + f(i + 1, j, k) + f(i - 1, j, k) + f(i, j + 1, k) + f(i, j - 1, k);
+  };
+  run_both(load_field_view_program(example("cartesian/laplacian.py"), "laplacian"), args,
+           [&](const Arguments& a) {
+             auto F = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               return at(a.arrays.at("f"), {i, j, k});
+             };
+             for (std::int64_t i = 0; i < ni; ++i)
+               for (std::int64_t j = 0; j < nj; ++j)
+                 for (std::int64_t k = 0; k < nk; ++k) {
+                   bool in = i >= 1 && i < ni - 1 && j >= 1 && j < nj - 1;
+                   CHECK(close(at(a.arrays.at("out"), {i, j, k}), in ? lap(F, i, j, k) : 0.0));
+                 }
+           });
+  run_both(load_field_view_program(example("cartesian/laplacian.py"), "bi_laplacian"), args,
+           [&](const Arguments& a) {
+             auto F = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               return at(a.arrays.at("f"), {i, j, k});
+             };
+             auto L = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return lap(F, i, j, k); };
+             for (std::int64_t i = 0; i < ni; ++i)
+               for (std::int64_t j = 0; j < nj; ++j)
+                 for (std::int64_t k = 0; k < nk; ++k) {
+                   bool in = i >= 2 && i < ni - 2 && j >= 2 && j < nj - 2;
+                   CHECK(close(at(a.arrays.at("out"), {i, j, k}), in ? lap(L, i, j, k) : 0.0));
+                 }
+           });
 }
 
 TEST_CASE("examples: hdiff", "[runtime][embedded][examples]") {
@@ -76,33 +83,38 @@ TEST_CASE("examples: hdiff", "[runtime][embedded][examples]") {
   auto args = [&] {
     Arguments a;
     a.arrays.emplace("u", make({ni, nj, nk}, [](auto i) { return wave(i, 1); }));
-    a.arrays.emplace("coeff", make({ni, nj, nk}, [](auto i) { return 0.05 + 0.01 * static_cast<double>(i % 7); }));
+    a.arrays.emplace("coeff",
+                     make({ni, nj, nk}, [](auto i) { return 0.05 + 0.01 * static_cast<double>(i % 7); }));
     a.arrays.emplace("out", full({ni, nj, nk}, 0.0));
     return a;
   };
-  run_both(load_field_view_program(example("cartesian/hdiff.py"), "hdiff_program"), args, [&](const Arguments& a) {
-    auto U = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return at(a.arrays.at("u"), {i, j, k}); };
-    auto L = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-      return 4.0 * U(i, j, k) - (U(i - 1, j, k) + U(i + 1, j, k) + U(i, j - 1, k) + U(i, j + 1, k));
-    };
-    auto FX = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-      double f = L(i + 1, j, k) - L(i, j, k);
-      return f * (U(i + 1, j, k) - U(i, j, k)) > 0.0 ? 0.0 : f;
-    };
-    auto FY = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-      double f = L(i, j + 1, k) - L(i, j, k);
-      return f * (U(i, j + 1, k) - U(i, j, k)) > 0.0 ? 0.0 : f;
-    };
-    for (std::int64_t i = 0; i < ni; ++i)
-      for (std::int64_t j = 0; j < nj; ++j)
-        for (std::int64_t k = 0; k < nk; ++k) {
-          bool in = i >= 2 && i < ni - 2 && j >= 2 && j < nj - 2;
-          double want = in ? U(i, j, k) - at(a.arrays.at("coeff"), {i, j, k}) *
-                                              (FX(i, j, k) - FX(i - 1, j, k) + FY(i, j, k) - FY(i, j - 1, k))
-                           : 0.0;
-          CHECK(close(at(a.arrays.at("out"), {i, j, k}), want));
-        }
-  });
+  run_both(load_field_view_program(example("cartesian/hdiff.py"), "hdiff_program"), args,
+           [&](const Arguments& a) {
+             auto U = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               return at(a.arrays.at("u"), {i, j, k});
+             };
+             auto L = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               return 4.0 * U(i, j, k) - (U(i - 1, j, k) + U(i + 1, j, k) + U(i, j - 1, k) + U(i, j + 1, k));
+             };
+             auto FX = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               double f = L(i + 1, j, k) - L(i, j, k);
+               return f * (U(i + 1, j, k) - U(i, j, k)) > 0.0 ? 0.0 : f;
+             };
+             auto FY = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+               double f = L(i, j + 1, k) - L(i, j, k);
+               return f * (U(i, j + 1, k) - U(i, j, k)) > 0.0 ? 0.0 : f;
+             };
+             for (std::int64_t i = 0; i < ni; ++i)
+               for (std::int64_t j = 0; j < nj; ++j)
+                 for (std::int64_t k = 0; k < nk; ++k) {
+                   bool in = i >= 2 && i < ni - 2 && j >= 2 && j < nj - 2;
+                   double want =
+                       in ? U(i, j, k) - at(a.arrays.at("coeff"), {i, j, k}) *
+                                             (FX(i, j, k) - FX(i - 1, j, k) + FY(i, j, k) - FY(i, j - 1, k))
+                          : 0.0;
+                   CHECK(close(at(a.arrays.at("out"), {i, j, k}), want));
+                 }
+           });
 }
 
 TEST_CASE("examples: vertical solver", "[runtime][embedded][examples]") {
@@ -118,23 +130,27 @@ TEST_CASE("examples: vertical solver", "[runtime][embedded][examples]") {
     a.values["nk"] = nk;
     return a;
   };
-  run_both(load_field_view_program(example("cartesian/vertical_solver.py"), "vertical_solver"), args, [&](const Arguments& a) {
-    for (std::int64_t i = 0; i < ni; ++i)
-      for (std::int64_t j = 0; j < nj; ++j) {
-        auto A = [&](const char* n, std::int64_t k) { return at(a.arrays.at(n), {i, j, k}); };
-        std::vector<double> cp(nk), dp(nk), x(nk);
-        for (std::int64_t k = 0; k < nk; ++k) {
-          double den = A("b", k) - A("a", k) * (k ? cp[k - 1] : 0.0);
-          cp[k] = A("c", k) / den;
-          dp[k] = (A("d", k) - A("a", k) * (k ? dp[k - 1] : 0.0)) / den;
-        }
-        for (std::int64_t k = nk - 1; k >= 0; --k) x[k] = dp[k] - cp[k] * (k + 1 < nk ? x[k + 1] : 0.0);
-        for (std::int64_t k = 0; k < nk; ++k) CHECK(close(A("x", k), x[static_cast<std::size_t>(k)]));
-      }
-  });
+  run_both(load_field_view_program(example("cartesian/vertical_solver.py"), "vertical_solver"), args,
+           [&](const Arguments& a) {
+             for (std::int64_t i = 0; i < ni; ++i)
+               for (std::int64_t j = 0; j < nj; ++j) {
+                 auto A = [&](const char* n, std::int64_t k) { return at(a.arrays.at(n), {i, j, k}); };
+                 std::vector<double> cp(nk), dp(nk), x(nk);
+                 for (std::int64_t k = 0; k < nk; ++k) {
+                   double den = A("b", k) - A("a", k) * (k ? cp[k - 1] : 0.0);
+                   cp[k] = A("c", k) / den;
+                   dp[k] = (A("d", k) - A("a", k) * (k ? dp[k - 1] : 0.0)) / den;
+                 }
+                 for (std::int64_t k = nk - 1; k >= 0; --k)
+                   x[k] = dp[k] - cp[k] * (k + 1 < nk ? x[k + 1] : 0.0);
+                 for (std::int64_t k = 0; k < nk; ++k)
+                   CHECK(close(A("x", k), x[static_cast<std::size_t>(k)]));
+               }
+           });
 }
 
-TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcast)", "[runtime][embedded][examples]") {
+TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcast)",
+          "[runtime][embedded][examples]") {
   std::vector<std::string> path = {example("multimodule")};
   const std::int64_t nc = 3, ne = 5, nk = 4;
   const std::vector<std::vector<int>> c2e = {{0, 1, 2}, {2, 3, -1}, {4, 0, 3}};
@@ -142,8 +158,12 @@ TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcas
     Arguments a;
     a.arrays.emplace("e", make({ne, nk}, [](auto i) { return wave(i); }));
     a.arrays.emplace("weights", make({nc, 3}, [](auto i) { return 0.25 + 0.1 * static_cast<double>(i); }));
-    a.arrays.emplace("C2E", make({nc, 3}, [&](auto i) { return c2e[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; },
-                                 ScalarType::Int32));
+    a.arrays.emplace(
+        "C2E",
+        make(
+            {nc, 3},
+            [&](auto i) { return c2e[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; },
+            ScalarType::Int32));
     a.arrays.emplace("out", full({nc, nk}, -5.0));
     a.values["n_cells"] = nc;
     a.values["n_levels"] = nk;
@@ -161,7 +181,8 @@ TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcas
              };
              for (std::int64_t c = 0; c < nc; ++c)
                for (std::int64_t k = 0; k < nk; ++k)
-                 CHECK(close(at(a.arrays.at("out"), {c, k}), k < nk - 1 ? 0.5 * (avg(c, k) + avg(c, k + 1)) : -5.0));
+                 CHECK(close(at(a.arrays.at("out"), {c, k}),
+                             k < nk - 1 ? 0.5 * (avg(c, k) + avg(c, k + 1)) : -5.0));
            });
   auto potential_args = [&] {
     Arguments a;
@@ -170,16 +191,18 @@ TEST_CASE("examples: multimodule package (imports, C2E reduction, Koff, broadcas
     a.arrays.emplace("out", full({nc, nk}, 0.0));
     return a;
   };
-  run_both(load_field_view_program(example("multimodule/mymodel/program.py"), "potential_program", path), potential_args,
-           [&](const Arguments& a) {
+  run_both(load_field_view_program(example("multimodule/mymodel/program.py"), "potential_program", path),
+           potential_args, [&](const Arguments& a) {
              const double grav = 9.80665, half = grav / grav / 2.0;
              for (std::int64_t c = 0; c < nc; ++c)
                for (std::int64_t k = 0; k < nk; ++k)
-                 CHECK(close(at(a.arrays.at("out"), {c, k}), grav * at(a.arrays.at("height"), {c, k}) * at(a.arrays.at("area"), {c}) * half));
+                 CHECK(close(at(a.arrays.at("out"), {c, k}),
+                             grav * at(a.arrays.at("height"), {c, k}) * at(a.arrays.at("area"), {c}) * half));
            });
 }
 
-TEST_CASE("examples: calls in order, the second reading what the first wrote", "[runtime][embedded][examples]") {
+TEST_CASE("examples: calls in order, the second reading what the first wrote",
+          "[runtime][embedded][examples]") {
   auto p = load(R"(
 IJ = Field[Dims[I, J], float64]
 
@@ -213,10 +236,12 @@ def twice(f: IJ, tmp: IJ, out: IJ, a: float64):
     auto T = [&](std::int64_t i, std::int64_t j) { return tmp[static_cast<std::size_t>(i * nj + j)]; };
     for (std::int64_t i = 1; i < ni - 1; ++i)
       for (std::int64_t j = 1; j < nj - 1; ++j)
-        tmp[static_cast<std::size_t>(i * nj + j)] = -4.0 * F(i, j) + F(i + 1, j) + F(i - 1, j) + F(i, j + 1) + F(i, j - 1);
+        tmp[static_cast<std::size_t>(i * nj + j)] =
+            -4.0 * F(i, j) + F(i + 1, j) + F(i - 1, j) + F(i, j + 1) + F(i, j - 1);
     for (std::int64_t i = 2; i < ni - 2; ++i)
       for (std::int64_t j = 2; j < nj - 2; ++j)
-        out[static_cast<std::size_t>(i * nj + j)] = -4.0 * T(i, j) + T(i + 1, j) + T(i - 1, j) + T(i, j + 1) + T(i, j - 1);
+        out[static_cast<std::size_t>(i * nj + j)] =
+            -4.0 * T(i, j) + T(i + 1, j) + T(i - 1, j) + T(i, j + 1) + T(i, j - 1);
     for (std::size_t i = 0; i < tmp.size(); ++i) tmp[i] = 3.0 * out[i] + tmp[i];
     for (std::int64_t i = 0; i < ni; ++i)
       for (std::int64_t j = 0; j < nj; ++j) {

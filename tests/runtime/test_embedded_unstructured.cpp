@@ -16,7 +16,9 @@ namespace {
 const std::vector<std::vector<int>> kE2V = {{0, 1, -1}, {1, 2, 3}, {3, -1, -1}, {2, 0, 1}, {-1, -1, -1}};
 
 Field e2v_table(ScalarType dtype) {
-  return make({5, 3}, [](auto i) { return kE2V[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; }, dtype);
+  return make(
+      {5, 3}, [](auto i) { return kE2V[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; },
+      dtype);
 }
 
 const char* kUnstructured = R"(
@@ -56,7 +58,8 @@ TEST_CASE("embedded: gathers and neighbour reductions skip -1 entries", "[runtim
     const Field &pv = args.arrays.at("pv"), &w = args.arrays.at("w");
     for (std::int64_t e = 0; e < ne; ++e)
       for (std::int64_t k = 0; k < nk; ++k) {
-        double sum = 0, mx = -std::numeric_limits<double>::infinity(), mn = std::numeric_limits<double>::infinity();
+        double sum = 0, mx = -std::numeric_limits<double>::infinity(),
+               mn = std::numeric_limits<double>::infinity();
         for (std::int64_t j = 0; j < 3; ++j) {
           int v = kE2V[static_cast<std::size_t>(e)][static_cast<std::size_t>(j)];
           if (v < 0) continue;
@@ -69,7 +72,8 @@ TEST_CASE("embedded: gathers and neighbour reductions skip -1 entries", "[runtim
         CHECK(close(at(args.arrays.at("s"), {e, k}), sum));
         CHECK(at(args.arrays.at("mx"), {e, k}) == mx);
         CHECK(at(args.arrays.at("mn"), {e, k}) == mn);
-        CHECK(at(args.arrays.at("first"), {e, k}) == (e < 2 ? at(pv, {kE2V[static_cast<std::size_t>(e)][0], k}) : 9.0));
+        CHECK(at(args.arrays.at("first"), {e, k}) ==
+              (e < 2 ? at(pv, {kE2V[static_cast<std::size_t>(e)][0], k}) : 9.0));
       }
   }
 }
@@ -86,7 +90,8 @@ TEST_CASE("embedded: a -1 neighbour written to an output is an error", "[runtime
   CHECK(at(args.arrays.at("out"), {1, 0}) == at(args.arrays.at("pv"), {2, 0}));
   CHECK(at(args.arrays.at("out"), {2, 0}) == 0.0);
   args.values["ne"] = std::int64_t{3};  // edge 2 has none
-  CHECK_THROWS_WITH(run_embedded(p, args), Catch::Contains("the result of 'second' is undefined at (E=2, K=0)"));
+  CHECK_THROWS_WITH(run_embedded(p, args),
+                    Catch::Contains("the result of 'second' is undefined at (E=2, K=0)"));
 }
 
 TEST_CASE("embedded: connectivity errors", "[runtime][embedded]") {
@@ -95,13 +100,17 @@ TEST_CASE("embedded: connectivity errors", "[runtime][embedded]") {
   args.arrays.emplace("pv", make({4, 2}, [](auto i) { return wave(i); }));
   args.arrays.emplace("out", full({5, 2}, 0.0));
   args.values["ne"] = std::int64_t{2};
-  CHECK_THROWS_WITH(run_embedded(p, args),
-                    "missing connectivity table 'E2V' (an int32 or int64 array of shape (n_E, max_neighbours))");
+  CHECK_THROWS_WITH(
+      run_embedded(p, args),
+      "missing connectivity table 'E2V' (an int32 or int64 array of shape (n_E, max_neighbours))");
   args.arrays.emplace("E2V", full({5, 3}, 0.0));
-  CHECK_THROWS_WITH(run_embedded(p, args), Catch::Contains("connectivity table 'E2V': expected an int32 or int64 array"));
-  args.arrays.at("E2V") = make({5, 3}, [](auto i) { return i == 1 ? 7 : 0; }, ScalarType::Int32);
   CHECK_THROWS_WITH(run_embedded(p, args),
-                    Catch::Contains("connectivity 'E2V' entry [0, 1] is 7, outside the shifted field's range V: [0, 4)"));
+                    Catch::Contains("connectivity table 'E2V': expected an int32 or int64 array"));
+  args.arrays.at("E2V") = make(
+      {5, 3}, [](auto i) { return i == 1 ? 7 : 0; }, ScalarType::Int32);
+  CHECK_THROWS_WITH(
+      run_embedded(p, args),
+      Catch::Contains("connectivity 'E2V' entry [0, 1] is 7, outside the shifted field's range V: [0, 4)"));
   Signature sig = field_view_signature(*p.definition);
   REQUIRE(sig.find("E2V"));
   CHECK(sig.find("E2V")->describe() == "int32 array of shape (__E2V_E_size, __E2V_E2VDim_size)");
@@ -111,7 +120,8 @@ TEST_CASE("embedded: connectivity errors", "[runtime][embedded]") {
 }
 
 TEST_CASE("embedded: nabla example against loops", "[runtime][embedded]") {
-  auto p = load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/unstructured/nabla.py", "nabla_program");
+  auto p = load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/unstructured/nabla.py",
+                                   "nabla_program");
   // A small mesh: 4 vertices, 5 edges; V2E rows padded with -1.
   const std::vector<std::vector<int>> e2v = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 2}};
   const std::vector<std::vector<int>> v2e = {{0, 3, 4}, {0, 1, -1}, {1, 2, 4}, {2, 3, -1}};
@@ -122,8 +132,18 @@ TEST_CASE("embedded: nabla example against loops", "[runtime][embedded]") {
   args.arrays.emplace("S_MYY", make({ne}, [](auto i) { return wave(i, 2); }));
   args.arrays.emplace("sign", make({nv, 3}, [](auto i) { return i % 2 ? 1.0 : -1.0; }));
   args.arrays.emplace("vol", make({nv}, [](auto i) { return 1.0 + static_cast<double>(i); }));
-  args.arrays.emplace("E2V", make({ne, 2}, [&](auto i) { return e2v[static_cast<std::size_t>(i / 2)][static_cast<std::size_t>(i % 2)]; }, ScalarType::Int32));
-  args.arrays.emplace("V2E", make({nv, 3}, [&](auto i) { return v2e[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; }, ScalarType::Int64));
+  args.arrays.emplace(
+      "E2V",
+      make(
+          {ne, 2},
+          [&](auto i) { return e2v[static_cast<std::size_t>(i / 2)][static_cast<std::size_t>(i % 2)]; },
+          ScalarType::Int32));
+  args.arrays.emplace(
+      "V2E",
+      make(
+          {nv, 3},
+          [&](auto i) { return v2e[static_cast<std::size_t>(i / 3)][static_cast<std::size_t>(i % 3)]; },
+          ScalarType::Int64));
   args.arrays.emplace("out_x", full({nv, nk}, 0.0));
   args.arrays.emplace("out_y", full({nv, nk}, 0.0));
   run_embedded(p, args);
@@ -134,7 +154,8 @@ TEST_CASE("embedded: nabla example against loops", "[runtime][embedded]") {
       for (std::int64_t j = 0; j < 3; ++j) {
         int e = v2e[static_cast<std::size_t>(v)][static_cast<std::size_t>(j)];
         if (e < 0) continue;
-        double zavg = 0.5 * (A("pp", {e2v[static_cast<std::size_t>(e)][0], k}) + A("pp", {e2v[static_cast<std::size_t>(e)][1], k}));
+        double zavg = 0.5 * (A("pp", {e2v[static_cast<std::size_t>(e)][0], k}) +
+                             A("pp", {e2v[static_cast<std::size_t>(e)][1], k}));
         sx += A("S_MXX", {e}) * zavg * A("sign", {v, j});
         sy += A("S_MYY", {e}) * zavg * A("sign", {v, j});
       }
@@ -188,8 +209,10 @@ def prog(f: IK, g: IK, up: IK, down: IK):
   }
 }
 
-TEST_CASE("embedded: the Thomas solve of vertical_solver.py matches a C++ Thomas loop", "[runtime][embedded]") {
-  auto p = load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/cartesian/vertical_solver.py", "vertical_solver");
+TEST_CASE("embedded: the Thomas solve of vertical_solver.py matches a C++ Thomas loop",
+          "[runtime][embedded]") {
+  auto p = load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/cartesian/vertical_solver.py",
+                                   "vertical_solver");
   const std::int64_t ni = 3, nj = 2, nk = 7;
   std::vector<std::int64_t> shape = {ni, nj, nk};
   Arguments args;

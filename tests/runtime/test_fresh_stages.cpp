@@ -2,13 +2,13 @@
 // program for the cpu backend in the same process give the binary that compiling alone gives,
 // and changing an exported SDFG never changes what is compiled.
 #include "runtime_test_util.h"
-#include "weir/transforms/auto_optimize.h"
 #include "weir/frontend/lowering.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/sdfg/nodes.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/auto_optimize.h"
 
 using namespace weir;
 using namespace weir::runtime;
@@ -16,7 +16,8 @@ using namespace weir::runtime;
 namespace {
 
 FieldViewProgram laplacian() {
-  return load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/cartesian/laplacian.py", "laplacian");
+  return load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/cartesian/laplacian.py",
+                                 "laplacian");
 }
 
 // Replaces the code of every tasklet of `sdfg` (a change that gives a different library).

@@ -27,12 +27,16 @@ class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
   }
   ~ScopedEnv() {
-    if (had_) ::setenv(name_.c_str(), old_.c_str(), 1);
-    else ::unsetenv(name_.c_str());
+    if (had_)
+      ::setenv(name_.c_str(), old_.c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
   }
 
  private:
@@ -56,7 +60,8 @@ const char* kKernel =
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  if (i < n) x[i] *= a;\n"
     "}\n"
-    "extern \"C\" int weir_test_launch(double* x, int n) { scale<<<(n + 63) / 64, 64>>>(x, 2.0, n); return 0; }\n"
+    "extern \"C\" int weir_test_launch(double* x, int n) { scale<<<(n + 63) / 64, 64>>>(x, 2.0, n); return "
+    "0; }\n"
     "extern \"C\" int weir_test_host_add(int a, int b) { return a + b; }\n";
 
 bool file_contains(const fs::path& p, const std::string& needle) {
@@ -67,7 +72,8 @@ bool file_contains(const fs::path& p, const std::string& needle) {
 
 }  // namespace
 
-TEST_CASE("nvcc: CUDACXX wins and must name an executable, the toolkit's default place is the fallback", "[runtime][gpu]") {
+TEST_CASE("nvcc: CUDACXX wins and must name an executable, the toolkit's default place is the fallback",
+          "[runtime][gpu]") {
   {
     ScopedEnv env("CUDACXX", "/nonexistent/bin/nvcc");
     CHECK_THROWS_WITH(find_nvcc(), "CUDACXX is '/nonexistent/bin/nvcc', which is not an executable");
@@ -85,13 +91,14 @@ TEST_CASE("nvcc: architectures are checked before anything runs", "[runtime][gpu
   for (const char* ok : {"sm_90", "sm_90a", "sm_80", "compute_90"}) CHECK_NOTHROW(check_gpu_arch(ok));
   for (const char* bad : {"90", "sm_", "sm_9x", "compute_90a", "banana", ""})
     CHECK_THROWS_AS(check_gpu_arch(bad), BackendError);
-  CHECK_THROWS_WITH(check_gpu_arch("banana"), Catch::StartsWith("--gpu-arch 'banana': expected a CUDA architecture"));
+  CHECK_THROWS_WITH(check_gpu_arch("banana"),
+                    Catch::StartsWith("--gpu-arch 'banana': expected a CUDA architecture"));
   NvccSettings s;
   s.nvcc = "/opt/nvcc";
   CHECK(s.gpu_arch == "sm_90");
   auto cmd = s.command("k.cu", "k.so");
-  CHECK(cmd == std::vector<std::string>{"/opt/nvcc", "-std=c++17", "-O3", "--fmad=false", "-arch=sm_90", "-Xcompiler",
-                                        "-fPIC", "-shared", "-o", "k.so", "k.cu"});
+  CHECK(cmd == std::vector<std::string>{"/opt/nvcc", "-std=c++17", "-O3", "--fmad=false", "-arch=sm_90",
+                                        "-Xcompiler", "-fPIC", "-shared", "-o", "k.so", "k.cu"});
   CHECK_THROWS_AS(make_gpu_backend(GpuBackendConfig{NvccSettings{"", "sm_x", {}}, {}}), BackendError);
 }
 
@@ -132,7 +139,8 @@ TEST_CASE("nvcc: compiles a CUDA translation unit into a loadable shared library
   }
 }
 
-TEST_CASE("nvcc: its version, the architecture and the flags feed the program cache key", "[runtime][gpu][nvcc]") {
+TEST_CASE("nvcc: its version, the architecture and the flags feed the program cache key",
+          "[runtime][gpu][nvcc]") {
   std::string nvcc = nvcc_or_skip();
   if (nvcc.empty()) return;
   NvccSettings s90;
@@ -169,8 +177,9 @@ TEST_CASE("cuda device probe: no driver library means no CUDA device, said clear
   if (!here.available()) WARN("this machine has no CUDA device: " << here.reason);
 }
 
-TEST_CASE("gpu backend: a compiled backend named gpu that refuses to compile until CUDA code generation exists",
-          "[runtime][gpu]") {
+TEST_CASE(
+    "gpu backend: a compiled backend named gpu that refuses to compile until CUDA code generation exists",
+    "[runtime][gpu]") {
   auto b = make_backend("gpu");
   CHECK(b->name() == "gpu");
   REQUIRE(dynamic_cast<const CompiledBackend*>(b.get()));

@@ -44,7 +44,9 @@ def int_power(a: IF, e: IF, p: IF):
 )";
 
 Field ints(const std::vector<double>& v, ScalarType t = ScalarType::Int32) {
-  return make({static_cast<std::int64_t>(v.size())}, [&](std::int64_t i) { return v[static_cast<std::size_t>(i)]; }, t);
+  return make(
+      {static_cast<std::int64_t>(v.size())}, [&](std::int64_t i) { return v[static_cast<std::size_t>(i)]; },
+      t);
 }
 
 std::vector<double> values(const Field& f) {
@@ -85,7 +87,8 @@ TEST_CASE("integer faults: INT64_MIN // -1 wraps instead of trapping", "[runtime
   }
 }
 
-TEST_CASE("integer faults: an integer to a negative run-time power is an error on every path", "[runtime][integers]") {
+TEST_CASE("integer faults: an integer to a negative run-time power is an error on every path",
+          "[runtime][integers]") {
   Arguments args;
   args.arrays.emplace("a", ints({3, 2, 5, 4}));
   args.arrays.emplace("e", ints({2, -1, 0, 1}));
@@ -93,8 +96,10 @@ TEST_CASE("integer faults: an integer to a negative run-time power is an error o
   for (const auto& r : test::run_three_ways(load(kOps, "int_power"), args)) {
     INFO(r.path << ": " << r.error);
     CHECK(r.error.find("integer power 2 ** -1: an integer to a negative integer power") != std::string::npos);
-    if (r.path == "embedded") CHECK(r.error.find("test.py:") != std::string::npos);
-    else CHECK(r.error.find("state '") != std::string::npos);
+    if (r.path == "embedded")
+      CHECK(r.error.find("test.py:") != std::string::npos);
+    else
+      CHECK(r.error.find("state '") != std::string::npos);
   }
   // Without the negative exponent: 3**2, 2**3, 5**0, 4**1.
   args.arrays.at("e") = ints({2, 3, 0, 1});

@@ -86,7 +86,8 @@ const std::vector<double> kV{1.5, 20.0, 300.0, -4000.0};
 Field table(ScalarType dtype, bool missing) {
   std::vector<double> e{0, 1, 1, 2, 3, 0, 2, 3};
   if (missing) e[5] = -1;
-  return make({4, 2}, [&](std::int64_t i) { return e[static_cast<std::size_t>(i)]; }, dtype);
+  return make(
+      {4, 2}, [&](std::int64_t i) { return e[static_cast<std::size_t>(i)]; }, dtype);
 }
 
 Arguments arguments(ScalarType dtype, bool missing) {
@@ -144,7 +145,8 @@ TEST_CASE("neighbours: a direct read of a missing neighbour is refused, located,
   }
 }
 
-TEST_CASE("neighbours: -1 in a column the program does not read directly is fine", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: -1 in a column the program does not read directly is fine",
+          "[runtime][unstructured][neighbours]") {
   for (const auto& r : test::run_three_ways(load(kReads, "column0"), arguments(ScalarType::Int32, true))) {
     INFO(r.path);
     REQUIRE(r.error == "");
@@ -152,19 +154,22 @@ TEST_CASE("neighbours: -1 in a column the program does not read directly is fine
   }
 }
 
-TEST_CASE("neighbours: reductions skip -1 entries on int32 and int64 tables", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: reductions skip -1 entries on int32 and int64 tables",
+          "[runtime][unstructured][neighbours]") {
   for (ScalarType dtype : {ScalarType::Int32, ScalarType::Int64}) {
     INFO(to_string(dtype));
     for (const auto& r : test::run_three_ways(load(kReads, "reduce"), arguments(dtype, true))) {
       INFO(r.path);
       REQUIRE(r.error == "");
-      // sum + max per edge: (1.5 + 20) + 20, (20 + 300) + 300, vertex 3 only: -4000 - 4000, (300 - 4000) + 300
+      // sum + max per edge: (1.5 + 20) + 20, (20 + 300) + 300, vertex 3 only: -4000 - 4000, (300 - 4000) +
+      // 300
       CHECK(out_of(r.args) == std::vector<double>{41.5, 620.0, -8000.0, -3400.0});
     }
   }
 }
 
-TEST_CASE("neighbours: only the rows of the call's domain are read directly", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: only the rows of the call's domain are read directly",
+          "[runtime][unstructured][neighbours]") {
   // -1 at edge 2, column 1. Domain rows 0, 1: no -1 read; the rest of out keeps -7.
   for (ScalarType dtype : {ScalarType::Int32, ScalarType::Int64}) {
     INFO(to_string(dtype));
@@ -182,16 +187,19 @@ TEST_CASE("neighbours: only the rows of the call's domain are read directly", "[
   }
 }
 
-TEST_CASE("neighbours: a direct read beside a reduction, away from the -1, runs", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: a direct read beside a reduction, away from the -1, runs",
+          "[runtime][unstructured][neighbours]") {
   // Edge 3 only: (v[2] + v[3]) + v[3] * 0 = 300 - 4000.
-  for (const auto& r : test::run_three_ways(load(kReads, "reduce_then_direct"), arguments(ScalarType::Int32, true))) {
+  for (const auto& r :
+       test::run_three_ways(load(kReads, "reduce_then_direct"), arguments(ScalarType::Int32, true))) {
     INFO(r.path << ": " << r.error);
     REQUIRE(r.error == "");
     CHECK(out_of(r.args) == std::vector<double>{-7.0, -7.0, -7.0, -3700.0});
   }
 }
 
-TEST_CASE("neighbours: the lowered SDFG run as a file checks -1 and takes int64 tables", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: the lowered SDFG run as a file checks -1 and takes int64 tables",
+          "[runtime][unstructured][neighbours]") {
   // `weir sdfg test.py::direct -o direct.sdfg`, then `weir run direct.sdfg --backend cpu`: the
   // checks travel in the SDFG (index checks in the generated code, the recorded tables).
   namespace fs = std::filesystem;
@@ -223,7 +231,8 @@ TEST_CASE("neighbours: the lowered SDFG run as a file checks -1 and takes int64 
   }
 }
 
-TEST_CASE("neighbours: a table only dead code uses is an argument on every path", "[runtime][unstructured][neighbours]") {
+TEST_CASE("neighbours: a table only dead code uses is an argument on every path",
+          "[runtime][unstructured][neighbours]") {
   // The @program's signature includes E2V (the embedded backend's does); the lowering reads it
   // nowhere. Regression: the cpu backend refused it as an unknown argument.
   Arguments args = arguments(ScalarType::Int32, true);

@@ -36,7 +36,7 @@ std::string write_bytes(const fs::path& p, const std::string& bytes) {
   return p.string();
 }
 
-const ScalarType kAll[] = {ScalarType::Float64, ScalarType::Float32, ScalarType::Int64, ScalarType::Int32,
+const ScalarType kAll[] = {ScalarType::Float64, ScalarType::Float32, ScalarType::Int64,  ScalarType::Int32,
                            ScalarType::Int16,   ScalarType::Int8,    ScalarType::UInt64, ScalarType::UInt32,
                            ScalarType::UInt16,  ScalarType::UInt8,   ScalarType::Bool};
 
@@ -89,7 +89,8 @@ TEST_CASE("npy: reads every input and expected file of the DaCe corpus", "[runti
   }
 }
 
-TEST_CASE("npy: files NumPy writes (formats 1.0, 2.0, 3.0, all dtypes, big-endian) read correctly", "[runtime][npy][numpy]") {
+TEST_CASE("npy: files NumPy writes (formats 1.0, 2.0, 3.0, all dtypes, big-endian) read correctly",
+          "[runtime][npy][numpy]") {
   auto dir = weir::test::scratch_dir("npy-numpy-written");
   // Each file holds arange(n) in its dtype (mod 2 for bool) in a 2x3x2 or given shape.
   int rc = weir::test::run_python(dir, R"PY(
@@ -116,18 +117,25 @@ np.save(d + '/dates.npy', np.array(['2020-01-01'], dtype='datetime64[D]'))
     std::string file;
     ScalarType t;
   };
-  for (const auto& w : std::vector<Want>{{"le_f8", ScalarType::Float64}, {"le_f4", ScalarType::Float32},
-                                         {"le_i8", ScalarType::Int64},   {"le_i4", ScalarType::Int32},
-                                         {"le_i2", ScalarType::Int16},   {"na_i1", ScalarType::Int8},
-                                         {"le_u8", ScalarType::UInt64},  {"le_u4", ScalarType::UInt32},
-                                         {"le_u2", ScalarType::UInt16},  {"na_u1", ScalarType::UInt8},
-                                         {"na_b1", ScalarType::Bool},    {"be_f8", ScalarType::Float64},
+  for (const auto& w : std::vector<Want>{{"le_f8", ScalarType::Float64},
+                                         {"le_f4", ScalarType::Float32},
+                                         {"le_i8", ScalarType::Int64},
+                                         {"le_i4", ScalarType::Int32},
+                                         {"le_i2", ScalarType::Int16},
+                                         {"na_i1", ScalarType::Int8},
+                                         {"le_u8", ScalarType::UInt64},
+                                         {"le_u4", ScalarType::UInt32},
+                                         {"le_u2", ScalarType::UInt16},
+                                         {"na_u1", ScalarType::UInt8},
+                                         {"na_b1", ScalarType::Bool},
+                                         {"be_f8", ScalarType::Float64},
                                          {"be_i4", ScalarType::Int32}}) {
     INFO(w.file);
     Field f = read_npy(dir / (w.file + ".npy"));
     CHECK(f.dtype() == w.t);
     CHECK(f.shape() == std::vector<std::int64_t>{2, 3, 2});
-    for (std::int64_t i = 0; i < 12; ++i) CHECK(f.value_as_double(i) == (w.t == ScalarType::Bool ? i % 2 : i));
+    for (std::int64_t i = 0; i < 12; ++i)
+      CHECK(f.value_as_double(i) == (w.t == ScalarType::Bool ? i % 2 : i));
   }
   for (int v : {1, 2, 3}) {
     INFO("format version " << v);
@@ -141,8 +149,9 @@ np.save(d + '/dates.npy', np.array(['2020-01-01'], dtype='datetime64[D]'))
   CHECK(s.value_as_double(0) == 2.5);
   Field e = read_npy(dir / "empty.npy");
   CHECK(e.shape() == std::vector<std::int64_t>{0, 4});
-  CHECK_THROWS_WITH(read_npy(dir / "fortran.npy"),
-                    Catch::Contains("fortran.npy") && Catch::Contains("Fortran-order arrays are not supported"));
+  CHECK_THROWS_WITH(
+      read_npy(dir / "fortran.npy"),
+      Catch::Contains("fortran.npy") && Catch::Contains("Fortran-order arrays are not supported"));
   // Complex numbers (npbench's mandelbrot1 returns complex128): real and imaginary parts in
   // the file's byte order each.
   for (const char* file : {"complex.npy", "complex_be.npy", "complex64.npy"}) {
@@ -177,8 +186,16 @@ TEST_CASE("npy: NumPy reads what weir writes", "[runtime][npy][numpy]") {
     for (std::int64_t i = 0; i < f.size(); ++i) {
       auto* p = static_cast<unsigned char*>(f.data()) + i * f.itemsize();
       switch (t) {
-        case ScalarType::Float64: { double v = i * 0.5; std::memcpy(p, &v, 8); break; }
-        case ScalarType::Float32: { float v = static_cast<float>(i) * 0.5f; std::memcpy(p, &v, 4); break; }
+        case ScalarType::Float64: {
+          double v = i * 0.5;
+          std::memcpy(p, &v, 8);
+          break;
+        }
+        case ScalarType::Float32: {
+          float v = static_cast<float>(i) * 0.5f;
+          std::memcpy(p, &v, 4);
+          break;
+        }
         case ScalarType::Bool: *p = i % 2; break;
         default: std::memcpy(p, &i, f.itemsize()); break;  // little-endian low bytes
       }
@@ -209,7 +226,8 @@ TEST_CASE("npy: broken files give errors that name the file", "[runtime][npy]") 
   CHECK_THROWS_AS(read_npy(dir / "missing.npy"), NpyError);
   std::filesystem::create_directories(dir / "dir.npy");
   CHECK_THROWS_WITH(read_npy(dir / "dir.npy"), Catch::Contains("dir.npy: is a directory"));
-  CHECK_THROWS_WITH(write_npy(dir / "dir.npy", iota(ScalarType::Float64, {2})), Catch::Contains("dir.npy: cannot write: is a directory"));
+  CHECK_THROWS_WITH(write_npy(dir / "dir.npy", iota(ScalarType::Float64, {2})),
+                    Catch::Contains("dir.npy: cannot write: is a directory"));
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "empty.npy", "")), Catch::Contains("empty.npy: empty file"));
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "text.npy", "hello world, not numpy")),
                     Catch::Contains("text.npy: not a .npy file"));

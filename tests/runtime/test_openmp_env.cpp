@@ -6,7 +6,8 @@
 
 #include "weir/runtime/loader.h"
 
-TEST_CASE("loader: OpenMP wait policy defaults to passive before the first program loads", "[runtime][loader]") {
+TEST_CASE("loader: OpenMP wait policy defaults to passive before the first program loads",
+          "[runtime][loader]") {
   ::unsetenv("OMP_WAIT_POLICY");
   ::unsetenv("GOMP_SPINCOUNT");
   weir::runtime::default_openmp_wait_policy();

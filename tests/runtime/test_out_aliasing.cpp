@@ -29,7 +29,8 @@ def hazard(a: IF, b: IF):
 
 }  // namespace
 
-TEST_CASE("out= aliasing: a point-wise read of the written field runs on every path", "[runtime][out-hazard]") {
+TEST_CASE("out= aliasing: a point-wise read of the written field runs on every path",
+          "[runtime][out-hazard]") {
   Arguments args;
   args.arrays.emplace("a", make({5}, [](auto i) { return 1.0 + static_cast<double>(i); }));
   args.arrays.emplace("b", make({5}, [](auto i) { return 10.0 * static_cast<double>(i); }));
@@ -46,5 +47,6 @@ TEST_CASE("out= aliasing: a point-wise read of the written field runs on every p
 TEST_CASE("out= aliasing: a shifted read of the written field is refused before any backend runs",
           "[runtime][out-hazard]") {
   // line 26 of test.py: `    scale(b, a, out=a[0:-1])` (12 prelude lines, then the text above)
-  CHECK_THROWS_WITH(load(kOps, "hazard"), Catch::Contains("test.py:26:5") && Catch::Contains("reads 'a' at another point"));
+  CHECK_THROWS_WITH(load(kOps, "hazard"),
+                    Catch::Contains("test.py:26:5") && Catch::Contains("reads 'a' at another point"));
 }

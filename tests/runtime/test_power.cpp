@@ -95,10 +95,16 @@ TEST_CASE("power: every integer/float combination of ** agrees on embedded, cpu 
   auto base = [](std::int64_t i) { return 0.5 + 0.25 * static_cast<double>(i); };  // positive: a**0.5 is real
   args.arrays.emplace("f", make({n}, [](auto i) { return wave(i) + 2.0; }));
   args.arrays.emplace("a", make({n}, base));
-  args.arrays.emplace("g", make({n}, [](auto i) { return 1.5 - 0.5 * static_cast<double>(i); }, ScalarType::Float32));
-  args.arrays.emplace("m", make({n}, [](auto i) { return static_cast<double>(i) - 3; }, ScalarType::Int32));
-  args.arrays.emplace("l", make({n}, [](auto i) { return static_cast<double>(i) * 1000 - 2000; }, ScalarType::Int64));
-  for (const char* o : {"o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o12"}) args.arrays.emplace(o, full({n}, -9.0));
+  args.arrays.emplace(
+      "g", make(
+               {n}, [](auto i) { return 1.5 - 0.5 * static_cast<double>(i); }, ScalarType::Float32));
+  args.arrays.emplace("m", make(
+                               {n}, [](auto i) { return static_cast<double>(i) - 3; }, ScalarType::Int32));
+  args.arrays.emplace(
+      "l", make(
+               {n}, [](auto i) { return static_cast<double>(i) * 1000 - 2000; }, ScalarType::Int64));
+  for (const char* o : {"o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o12"})
+    args.arrays.emplace(o, full({n}, -9.0));
   args.arrays.emplace("o9", full({n}, -9.0, ScalarType::Float32));
   args.arrays.emplace("o10", full({n}, -9.0, ScalarType::Int32));
   args.arrays.emplace("o11", full({n}, -9.0, ScalarType::Int64));
@@ -132,7 +138,8 @@ TEST_CASE("power: every integer/float combination of ** agrees on embedded, cpu 
   }
 }
 
-TEST_CASE("power: an integer to a negative literal power is refused where it is written", "[runtime][power]") {
+TEST_CASE("power: an integer to a negative literal power is refused where it is written",
+          "[runtime][power]") {
   // NumPy raises for integers to negative integer powers; the value has no integer result.
   const std::string src =
       "@gtx.field_operator\n"
@@ -148,7 +155,8 @@ TEST_CASE("power: an integer to a negative literal power is refused where it is 
   }
 }
 
-TEST_CASE("power: an integer to a negative run-time power is refused by the embedded backend", "[runtime][embedded][power]") {
+TEST_CASE("power: an integer to a negative run-time power is refused by the embedded backend",
+          "[runtime][embedded][power]") {
   const std::string src =
       "@gtx.field_operator\n"
       "def pw(m: Field[Dims[I], int32], e: int32) -> Field[Dims[I], int32]:\n"

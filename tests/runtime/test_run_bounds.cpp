@@ -14,7 +14,8 @@
 using namespace weir;
 using namespace weir::runtime;
 
-TEST_CASE("run: a shifting field operator called directly on the cpu backend fails its bounds check", "[runtime][bounds]") {
+TEST_CASE("run: a shifting field operator called directly on the cpu backend fails its bounds check",
+          "[runtime][bounds]") {
   weir::test::fresh_cache("bounds");
   FieldViewProgram lap =
       load_field_view_program(std::string(WEIR_SOURCE_DIR) + "/examples/cartesian/laplacian.py", "lap");
@@ -36,5 +37,4 @@ TEST_CASE("run: a shifting field operator called directly on the cpu backend fai
   }
   const auto* od = static_cast<const double*>(args.arrays.at("__out").data());
   for (std::int64_t x = 0; x < ni * nj * nk; ++x) REQUIRE(od[x] == -1.0);
-
 }

@@ -240,11 +240,11 @@ TEST_CASE("scope tree and topological order", "[ir]") {
 TEST_CASE("memlet path through two nested maps", "[ir]") {
   SDFG g("nest");
   auto& st = g.add_state("s");
-  auto& a = st.add_access("A");                                                   // 0
-  auto& outer = st.add_map("outer", {"i"}, Subset::parse("0:N"));                 // 1, exit 2
-  auto& inner = st.add_map("inner", {"j"}, Subset::parse("0:M"));                 // 3, exit 4
-  auto& t = st.add_tasklet("t", {"b = a", Language::Python}, {"a"}, {"b"});       // 5
-  auto& b = st.add_access("B");                                                   // 6
+  auto& a = st.add_access("A");                                              // 0
+  auto& outer = st.add_map("outer", {"i"}, Subset::parse("0:N"));            // 1, exit 2
+  auto& inner = st.add_map("inner", {"j"}, Subset::parse("0:M"));            // 3, exit 4
+  auto& t = st.add_tasklet("t", {"b = a", Language::Python}, {"a"}, {"b"});  // 5
+  auto& b = st.add_access("B");                                              // 6
   auto in = st.add_memlet_path({a.id(), outer.id(), inner.id(), t.id()},
                                Memlet::simple("A", Subset::parse("i, j")), "", "a");
   auto out = st.add_memlet_path({t.id(), inner.exit, outer.exit, b.id()},
@@ -334,7 +334,8 @@ TEST_CASE("IR errors name the SDFG, the block path and the element", "[ir]") {
     body.remove_edge(3);
     FAIL("no exception");
   } catch (const IRError& e) {
-    CHECK(std::string(e.what()) == "SDFG 'prog', state 'L/body', edge 3: remove_edge: no edge 3 in this state");
+    CHECK(std::string(e.what()) ==
+          "SDFG 'prog', state 'L/body', edge 3: remove_edge: no edge 3 in this state");
   }
   body.remove_node(0);
   CHECK_THROWS_WITH(body.node(0), "SDFG 'prog', state 'L/body', node 0: no node 0 in this state");
@@ -486,7 +487,7 @@ TEST_CASE("clone_sdfg copies deeply and independently", "[ir]") {
   CHECK(cs.node_capacity() == 5);
   auto& centry = *cs.node(1).as<MapEntry>();
   auto& cexit = *cs.node(2).as<MapExit>();
-  CHECK(centry.map == cexit.map);                       // shared in the copy
+  CHECK(centry.map == cexit.map);                          // shared in the copy
   CHECK(centry.map != s.st->node(1).as<MapEntry>()->map);  // but not with the original
   CHECK(*centry.map == *s.st->node(1).as<MapEntry>()->map);
   CHECK(cs.scope_tree().parent == s.st->scope_tree().parent);

@@ -20,8 +20,9 @@ namespace {
 
 // Keys DaCe derives on save and weir recomputes, or drops (hash, old list ids).
 bool derived_key(const std::string& k) {
-  return k == "hash" || k == "scope_dict" || k == "cfg_list_id" || k == "sdfg_list_id" || k == "start_state" ||
-         k == "src_subset" || k == "dst_subset" || k == "num_accesses" || k == "is_data_src" || k == "source_files";
+  return k == "hash" || k == "scope_dict" || k == "cfg_list_id" || k == "sdfg_list_id" ||
+         k == "start_state" || k == "src_subset" || k == "dst_subset" || k == "num_accesses" ||
+         k == "is_data_src" || k == "source_files";
 }
 
 bool same_expression(const std::string& a, const std::string& b) {
@@ -34,7 +35,8 @@ bool same_expression(const std::string& a, const std::string& b) {
 
 // Every non-derived key of `orig` must be in `out` with an equal value; strings that are
 // symbolic expressions may be printed differently but must be equal expressions.
-void check_preserved(const json& orig, const json& out, const std::string& path, std::vector<std::string>& problems) {
+void check_preserved(const json& orig, const json& out, const std::string& path,
+                     std::vector<std::string>& problems) {
   if (problems.size() > 10) return;
   if (orig.is_object()) {
     if (!out.is_object()) {
@@ -45,22 +47,28 @@ void check_preserved(const json& orig, const json& out, const std::string& path,
       if (derived_key(k)) continue;
       if (!out.contains(k)) {
         // A null or default-valued key may be left out: DaCe fills the same default.
-        if (!v.is_null()) problems.push_back(path + "/" + k + ": missing after round trip (was " + v.dump() + ")");
+        if (!v.is_null())
+          problems.push_back(path + "/" + k + ": missing after round trip (was " + v.dump() + ")");
         continue;
       }
       check_preserved(v, out[k], path + "/" + k, problems);
     }
   } else if (orig.is_array()) {
     if (!out.is_array() || out.size() != orig.size()) {
-      problems.push_back(path + ": array " + orig.dump().substr(0, 200) + " became " + out.dump().substr(0, 200));
+      problems.push_back(path + ": array " + orig.dump().substr(0, 200) + " became " +
+                         out.dump().substr(0, 200));
       return;
     }
-    for (std::size_t i = 0; i < orig.size(); ++i) check_preserved(orig[i], out[i], path + "/" + std::to_string(i), problems);
+    for (std::size_t i = 0; i < orig.size(); ++i)
+      check_preserved(orig[i], out[i], path + "/" + std::to_string(i), problems);
   } else if (orig != out) {
     bool ok = false;
-    if (orig.is_string() && out.is_string()) ok = same_expression(orig.get<std::string>(), out.get<std::string>());
-    if (orig.is_number_integer() && out.is_string()) ok = same_expression(orig.dump(), out.get<std::string>());
-    if (orig.is_string() && out.is_number_integer()) ok = same_expression(orig.get<std::string>(), out.dump());
+    if (orig.is_string() && out.is_string())
+      ok = same_expression(orig.get<std::string>(), out.get<std::string>());
+    if (orig.is_number_integer() && out.is_string())
+      ok = same_expression(orig.dump(), out.get<std::string>());
+    if (orig.is_string() && out.is_number_integer())
+      ok = same_expression(orig.get<std::string>(), out.dump());
     if (!ok) problems.push_back(path + ": " + orig.dump() + " became " + out.dump());
   }
 }
@@ -201,7 +209,8 @@ TEST_CASE("the corpus's control-flow regions are kept as regions", "[serialize][
   CHECK(loop->loop_variable == "t");
   CHECK(loop->loop_condition.code == "(t < TSTEPS)");
   CHECK(loop->init_statement.code == "t = 0");
-  CHECK(lap->data("A").shape == std::vector<weir::sym::Expr>{weir::sym::Expr::symbol("NL"), weir::sym::Expr::symbol("NL")});
+  CHECK(lap->data("A").shape ==
+        std::vector<weir::sym::Expr>{weir::sym::Expr::symbol("NL"), weir::sym::Expr::symbol("NL")});
   CHECK(lap->data("TSTEPS").is_scalar());
   CHECK(lap->arg_names == std::vector<std::string>{"A", "B", "TSTEPS"});
 
@@ -245,7 +254,8 @@ TEST_CASE("unknown attributes survive a round trip", "[serialize]") {
   auto j = json::parse(kBase);
   j["attributes"]["my_tool_setting"] = {{"level", 3}};
   j["nodes"][0]["nodes"][2]["attributes"]["instrument"] = "Timer";
-  j["nodes"][0]["edges"][0]["attributes"]["data"]["attributes"]["debuginfo"] = {{"type", "DebugInfo"}, {"start_line", 7}};
+  j["nodes"][0]["edges"][0]["attributes"]["data"]["attributes"]["debuginfo"] = {{"type", "DebugInfo"},
+                                                                                {"start_line", 7}};
   auto out = json::parse(weir::sdfg_to_json_text(*weir::sdfg_from_json_text(j.dump())));
   CHECK(out["attributes"]["my_tool_setting"] == json({{"level", 3}}));
   CHECK(out["nodes"][0]["nodes"][2]["attributes"]["instrument"] == "Timer");
@@ -265,7 +275,8 @@ TEST_CASE("sdfgz files are gzip and load like plain files", "[serialize]") {
   CHECK(weir::sdfg_difference(*sdfg, *weir::load_sdfg((dir / "k.sdfgz").string())) == "");
   CHECK(weir::sdfg_difference(*sdfg, *weir::load_sdfg((dir / "k.sdfg").string())) == "");
 
-  std::ofstream(dir / "corrupt.sdfgz", std::ios::binary) << std::string("\x1f\x8b\x08\x00garbage-garbage", 19);
+  std::ofstream(dir / "corrupt.sdfgz", std::ios::binary)
+      << std::string("\x1f\x8b\x08\x00garbage-garbage", 19);
   CHECK_THROWS_AS(weir::load_sdfg((dir / "corrupt.sdfgz").string()), weir::SdfgLoadError);
   CHECK_THROWS_WITH(weir::load_sdfg((dir / "corrupt.sdfgz").string()), Catch::Contains("corrupt gzip data"));
   // Cut in the middle of the deflate stream: a gzip error, not a JSON one.
@@ -275,8 +286,10 @@ TEST_CASE("sdfgz files are gzip and load like plain files", "[serialize]") {
   // The size limit on the decompressed text (a gzip bomb fails before exhausting memory).
   ::setenv("WEIR_MAX_SDFG_BYTES", "100", 1);
   CHECK_THROWS_WITH(weir::load_sdfg((dir / "k.sdfgz").string()),
-                    Catch::Contains("decompressed size exceeds the limit of 100 bytes") && Catch::Contains("WEIR_MAX_SDFG_BYTES"));
-  CHECK_THROWS_WITH(weir::load_sdfg((dir / "k.sdfg").string()), Catch::Contains("size exceeds the limit of 100 bytes"));
+                    Catch::Contains("decompressed size exceeds the limit of 100 bytes") &&
+                        Catch::Contains("WEIR_MAX_SDFG_BYTES"));
+  CHECK_THROWS_WITH(weir::load_sdfg((dir / "k.sdfg").string()),
+                    Catch::Contains("size exceeds the limit of 100 bytes"));
   ::unsetenv("WEIR_MAX_SDFG_BYTES");
   CHECK_NOTHROW(weir::load_sdfg((dir / "k.sdfgz").string()));
 }
@@ -321,21 +334,29 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
       {"empty file", text(""), {"not valid JSON"}},
       {"truncated", text(base.substr(0, base.size() / 2)), {"not valid JSON", "parse error at line 17"}},
       {"top level is an array", text("[1, 2]"), {"bad.sdfg: /: ", "expected an object"}},
-      {"missing dace_version", mutate([](json& j) { j.erase("dace_version"); }),
+      {"missing dace_version",
+       mutate([](json& j) { j.erase("dace_version"); }),
        {"missing required key 'dace_version'"}},
-      {"wrong root type", mutate([](json& j) { j["type"] = "SDFGState"; }), {"/type", "expected type 'SDFG'"}},
-      {"missing SDFG name", mutate([](json& j) { j["attributes"].erase("name"); }),
+      {"wrong root type",
+       mutate([](json& j) { j["type"] = "SDFGState"; }),
+       {"/type", "expected type 'SDFG'"}},
+      {"missing SDFG name",
+       mutate([](json& j) { j["attributes"].erase("name"); }),
        {"/attributes", "missing required key 'name'"}},
-      {"dangling edge endpoint", mutate([](json& j) { j["nodes"][0]["edges"][1]["dst"] = "7"; }),
+      {"dangling edge endpoint",
+       mutate([](json& j) { j["nodes"][0]["edges"][1]["dst"] = "7"; }),
        {"/nodes/0/edges/1/dst", "state 'main', edge 1", "edge destination node 7 does not exist (5 nodes)"}},
-      {"unknown node type", mutate([](json& j) { j["nodes"][0]["nodes"][2]["type"] = "FancyNode"; }),
+      {"unknown node type",
+       mutate([](json& j) { j["nodes"][0]["nodes"][2]["type"] = "FancyNode"; }),
        {"/nodes/0/nodes/2/type", "node 2 (FancyNode 't')", "unknown node type 'FancyNode'"}},
-      {"tasklet without code", mutate([](json& j) { j["nodes"][0]["nodes"][2]["attributes"].erase("code"); }),
+      {"tasklet without code",
+       mutate([](json& j) { j["nodes"][0]["nodes"][2]["attributes"].erase("code"); }),
        {"/nodes/0/nodes/2", "state 'main', node 2 (Tasklet 't')", "tasklet has no code"}},
       {"memlet without subset",
        mutate([](json& j) { j["nodes"][0]["edges"][2]["attributes"]["data"]["attributes"].erase("subset"); }),
        {"/nodes/0/edges/2/attributes/data/attributes", "edge 2", "memlet of 'B' has no subset"}},
-      {"map without params", mutate([](json& j) { j["nodes"][0]["nodes"][1]["attributes"].erase("params"); }),
+      {"map without params",
+       mutate([](json& j) { j["nodes"][0]["nodes"][1]["attributes"].erase("params"); }),
        {"node 1 (MapEntry 'm')", "missing required key 'params'"}},
       {"range without tile",
        mutate([](json& j) { j["nodes"][0]["nodes"][1]["attributes"]["range"]["ranges"][0].erase("tile"); }),
@@ -343,22 +364,31 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
       {"map range and params disagree",
        mutate([](json& j) { j["nodes"][0]["nodes"][1]["attributes"]["params"].push_back("j"); }),
        {"map has 2 parameters but its range has 1 dimensions"}},
-      {"descriptor without shape", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"].erase("shape"); }),
+      {"descriptor without shape",
+       mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"].erase("shape"); }),
        {"/attributes/_arrays/A/attributes", "container 'A'", "missing required key 'shape'"}},
-      {"bad expression", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["shape"][0] = "N +"; }),
+      {"bad expression",
+       mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["shape"][0] = "N +"; }),
        {"/attributes/_arrays/A/attributes/shape/0", "invalid expression 'N +'"}},
-      {"unknown storage", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["storage"] = "CPU_Hype"; }),
+      {"unknown storage",
+       mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["storage"] = "CPU_Hype"; }),
        {"unknown storage type 'CPU_Hype'"}},
-      {"unknown dtype", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["dtype"] = "float65"; }),
+      {"unknown dtype",
+       mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["dtype"] = "float65"; }),
        {"/attributes/_arrays/A/attributes/dtype", "unknown dtype 'float65'"}},
-      {"unknown block type", mutate([](json& j) { j["nodes"][0]["type"] = "WhileRegion"; }),
+      {"unknown block type",
+       mutate([](json& j) { j["nodes"][0]["type"] = "WhileRegion"; }),
        {"/nodes/0/type", "unknown control-flow block type 'WhileRegion'"}},
-      {"start block out of range", mutate([](json& j) { j["start_block"] = 3; }),
+      {"start block out of range",
+       mutate([](json& j) { j["start_block"] = 3; }),
        {"/start_block", "start block 3 does not exist (1 blocks)"}},
       {"interstate edge to nowhere",
        mutate([](json& j) {
-         j["edges"].push_back({{"type", "Edge"}, {"src", "0"}, {"dst", "5"},
-                               {"attributes", {{"data", {{"type", "InterstateEdge"}, {"attributes", json::object()}}}}}});
+         j["edges"].push_back(
+             {{"type", "Edge"},
+              {"src", "0"},
+              {"dst", "5"},
+              {"attributes", {{"data", {{"type", "InterstateEdge"}, {"attributes", json::object()}}}}}});
        }),
        {"/edges/0/dst", "interstate edge 0", "edge destination 5 does not exist (1 blocks)"}},
       {"map exit without entry",
@@ -367,13 +397,17 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
          j["nodes"][0]["nodes"][1]["scope_exit"] = nullptr;
        }),
        {"node 4 (MapExit 'm')", "map exit has no scope_entry"}},
-      {"connector of the wrong type", mutate([](json& j) { j["nodes"][0]["edges"][1]["src_connector"] = 5; }),
+      {"connector of the wrong type",
+       mutate([](json& j) { j["nodes"][0]["edges"][1]["src_connector"] = 5; }),
        {"/nodes/0/edges/1/src_connector", "expected a connector name or null"}},
-      {"edge without memlet", mutate([](json& j) { j["nodes"][0]["edges"][0]["attributes"].erase("data"); }),
+      {"edge without memlet",
+       mutate([](json& j) { j["nodes"][0]["edges"][0]["attributes"].erase("data"); }),
        {"/nodes/0/edges/0/attributes", "missing required key 'data'"}},
-      {"state without nodes", mutate([](json& j) { j["nodes"][0].erase("nodes"); }),
+      {"state without nodes",
+       mutate([](json& j) { j["nodes"][0].erase("nodes"); }),
        {"/nodes/0", "state 'main'", "missing required key 'nodes'"}},
-      {"non-boolean flag", mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["transient"] = "yes"; }),
+      {"non-boolean flag",
+       mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["transient"] = "yes"; }),
        {"/attributes/_arrays/A/attributes/transient", "expected true or false, found string"}},
   };
   // An unknown attribute whose value is `raw` JSON text (kept verbatim by the reader).
@@ -385,13 +419,17 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
       return t.replace(t.find("\"@@\""), 4, raw);
     };
   };
-  cases.push_back({"nested 100000 levels deep", with_raw(std::string(100000, '[') + std::string(100000, ']')),
+  cases.push_back({"nested 100000 levels deep",
+                   with_raw(std::string(100000, '[') + std::string(100000, ']')),
                    {"bad.sdfg: /: not valid JSON: at line 1, column ", "nested deeper than 1000 levels"}});
-  cases.push_back({"number overflow", with_raw("[1, 1e400]"),
+  cases.push_back({"number overflow",
+                   with_raw("[1, 1e400]"),
                    {"not valid JSON: at line 1, column ", "number 1e400 is outside the range of a double"}});
-  cases.push_back({"integer overflow", with_raw("-1" + std::string(400, '0')),
+  cases.push_back({"integer overflow",
+                   with_raw("-1" + std::string(400, '0')),
                    {"not valid JSON: at line 1, column ", "is outside the range of a double"}});
-  cases.push_back({"overflow on line 2", text("{\n  \"a\": 2e999}"),
+  cases.push_back({"overflow on line 2",
+                   text("{\n  \"a\": 2e999}"),
                    {"bad.sdfg: /: not valid JSON: at line 2, column 8: number 2e999"}});
   REQUIRE(cases.size() >= 15);
   for (const auto& c : cases) {
@@ -425,7 +463,8 @@ TEST_CASE("nesting up to the limit and brackets or numbers inside strings load",
   j2["attributes"]["unknown_attr"] = "@@";
   std::string t2 = j2.dump();
   t2.replace(t2.find("\"@@\""), 4, "[" + deep + "]");
-  CHECK_THROWS_WITH(weir::sdfg_from_json_text(t2, "bad.sdfg"), Catch::Contains("nested deeper than 1000 levels"));
+  CHECK_THROWS_WITH(weir::sdfg_from_json_text(t2, "bad.sdfg"),
+                    Catch::Contains("nested deeper than 1000 levels"));
   // brackets, quotes and huge numbers inside strings are text, not structure
   auto j3 = json::parse(kBase);
   j3["attributes"]["unknown_attr"] = std::string(5000, '[') + "\" 1e400 \\" + std::string(5000, '{');

@@ -48,11 +48,11 @@ void check_round_trip(const Expr& e) {
 }
 
 // Values of the corpus symbols: the kernels' sizes (symbols.json) and small index values.
-const Values kCorpusValues = {
-    {"N", 64},  {"NL", 64}, {"I", 16},    {"J", 16},  {"K", 8},     {"TSTEPS", 10},
-    {"H", 12},  {"W", 20},  {"i", 3},     {"j", 5},   {"nnz", 100}, {"__i0", 2},
-    {"__i1", 3}, {"__i2", 4}, {"stencil___i0", 1}, {"__map_33_b0", 7}, {"__map_33_e1", 9},
-    {"sym", 6}};
+const Values kCorpusValues = {{"N", 64},          {"NL", 64},     {"I", 16},           {"J", 16},
+                              {"K", 8},           {"TSTEPS", 10}, {"H", 12},           {"W", 20},
+                              {"i", 3},           {"j", 5},       {"nnz", 100},        {"__i0", 2},
+                              {"__i1", 3},        {"__i2", 4},    {"stencil___i0", 1}, {"__map_33_b0", 7},
+                              {"__map_33_e1", 9}, {"sym", 6}};
 
 }  // namespace
 
@@ -109,10 +109,10 @@ TEST_CASE("operator precedence and associativity follow Python", "[symbolic]") {
   CHECK(E("2 + 3*4") == 14);
   CHECK(E("(2 + 3)*4") == 20);
   CHECK(E("7 - 2 - 1") == 4);
-  CHECK(E("-2**2") == -4);      // unary minus binds looser than **
-  CHECK(E("2**3**2") == 512);   // ** is right-associative
-  CHECK(E("2**-1*4") == 2);     // 2**-1 is 1/2, exact
-  CHECK(E("2*3 % 4") == 2);     // (2*3) % 4
+  CHECK(E("-2**2") == -4);     // unary minus binds looser than **
+  CHECK(E("2**3**2") == 512);  // ** is right-associative
+  CHECK(E("2**-1*4") == 2);    // 2**-1 is 1/2, exact
+  CHECK(E("2*3 % 4") == 2);    // (2*3) % 4
   CHECK(E("17 // 3 * 3") == 15);
   CHECK(E("1 + 2 < 4") == 1);
   CHECK(E("not 1 < 2 or 3 < 4 and 0") == 0);  // (not (1<2)) or ((3<4) and 0)
@@ -321,7 +321,7 @@ TEST_CASE("tree shapes seen through kind() and args()", "[symbolic]") {
   CHECK(e.args()[0].kind() == Kind::Mul);
   CHECK(e.args()[0].args()[0] == Expr(2));  // the coefficient comes first
   CHECK(e.args()[1] == S("N"));
-  CHECK(e.args()[2] == Expr(-3));            // the constant comes last
+  CHECK(e.args()[2] == Expr(-3));  // the constant comes last
   Expr p = P("3*N**2");
   REQUIRE(p.kind() == Kind::Mul);
   CHECK(p.args()[1].kind() == Kind::Pow);
@@ -372,14 +372,43 @@ TEST_CASE("dace_str() writes symbols with $", "[symbolic]") {
 }
 
 TEST_CASE("printing round-trips through the parser", "[symbolic]") {
-  for (const char* text :
-       {"N - 1", "-N", "-N - 1", "-(N//2) + M", "(N - 1)//2", "N//2 - N", "-N//2", "N/3",
-        "-N/3", "2*(N/3)", "(N/3)**2", "N**M**2", "(2*N)**M", "(-2)**N", "Min(N, M - 1, 7)",
-        "Max(N//2, 1)", "ceiling(N/M)", "ceiling(N/3 + 1/2)", "floor(N/3 + 1/2)",
-        "2*(N % M) - 1", "Mod(N, -3)", "Mod(N/3, 2)", "(N < M) * 2", "N < M and M < 5 or K == 1",
-        "not (a and b)", "Abs(N - M)", "f(N)**2", "Piecewise((N, N > 0), (0, True))", "()",
-        "-9223372036854775808", "9223372036854775807 - N", "N*M//(K + 1)", "N/(M*K)",
-        "(N + 1)**70", "not N", "x == y", "x != 3"}) {
+  for (const char* text : {"N - 1",
+                           "-N",
+                           "-N - 1",
+                           "-(N//2) + M",
+                           "(N - 1)//2",
+                           "N//2 - N",
+                           "-N//2",
+                           "N/3",
+                           "-N/3",
+                           "2*(N/3)",
+                           "(N/3)**2",
+                           "N**M**2",
+                           "(2*N)**M",
+                           "(-2)**N",
+                           "Min(N, M - 1, 7)",
+                           "Max(N//2, 1)",
+                           "ceiling(N/M)",
+                           "ceiling(N/3 + 1/2)",
+                           "floor(N/3 + 1/2)",
+                           "2*(N % M) - 1",
+                           "Mod(N, -3)",
+                           "Mod(N/3, 2)",
+                           "(N < M) * 2",
+                           "N < M and M < 5 or K == 1",
+                           "not (a and b)",
+                           "Abs(N - M)",
+                           "f(N)**2",
+                           "Piecewise((N, N > 0), (0, True))",
+                           "()",
+                           "-9223372036854775808",
+                           "9223372036854775807 - N",
+                           "N*M//(K + 1)",
+                           "N/(M*K)",
+                           "(N + 1)**70",
+                           "not N",
+                           "x == y",
+                           "x != 3"}) {
     INFO("text: " << text);
     check_round_trip(P(text));
   }
@@ -564,13 +593,16 @@ TEST_CASE("sign assuming nonnegative symbols", "[symbolic]") {
 TEST_CASE("long sums and many expressions stay fast", "[symbolic]") {
   auto t0 = std::chrono::steady_clock::now();
   std::string text;
-  for (int i = 0; i < 5000; ++i) text += (i ? " + " : "") + std::to_string(i % 7 + 1) + "*s" + std::to_string(i);
+  for (int i = 0; i < 5000; ++i)
+    text += (i ? " + " : "") + std::to_string(i % 7 + 1) + "*s" + std::to_string(i);
   Expr big = P(text);
   CHECK(big.args().size() == 5000);
   check_round_trip(big);
   for (int i = 0; i < 5000; ++i) {
-    Expr e = P("symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64)) + " +
-               std::to_string(i));
+    Expr e =
+        P("symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, "
+          "dtype=dace.int64)) + " +
+          std::to_string(i));
     CHECK_NOFAIL(e.evaluate({{"I", 16}, {"J", 16}, {"K", 8}}) == 2592 + i);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -589,7 +621,7 @@ struct CorpusExpr {
   long long value;
 };
 const CorpusExpr kCorpus[] = {
-{"(-2 + symbol($N, dtype=dace.int64))**2", 3844},
+    {"(-2 + symbol($N, dtype=dace.int64))**2", 3844},
     {"(-2 + symbol($NL, dtype=dace.int64))**2", 3844},
     {"-1", -1},
     {"-1 + $TSTEPS", 9},
@@ -599,9 +631,12 @@ const CorpusExpr kCorpus[] = {
     {"-1 + symbol($N, dtype=dace.int64)", 63},
     {"-1 + symbol($NL, dtype=dace.int64)", 63},
     {"-2 + symbol($N, dtype=dace.int64)", 62},
-    {"-2 + symbol($N, dtype=dace.int64) + symbol($N, dtype=dace.int64)*(-3 + symbol($N, dtype=dace.int64))", 3966},
+    {"-2 + symbol($N, dtype=dace.int64) + symbol($N, dtype=dace.int64)*(-3 + symbol($N, dtype=dace.int64))",
+     3966},
     {"-2 + symbol($NL, dtype=dace.int64)", 62},
-    {"-2 + symbol($NL, dtype=dace.int64) + symbol($NL, dtype=dace.int64)*(-3 + symbol($NL, dtype=dace.int64))", 3966},
+    {"-2 + symbol($NL, dtype=dace.int64) + symbol($NL, dtype=dace.int64)*(-3 + symbol($NL, "
+     "dtype=dace.int64))",
+     3966},
     {"-3 + symbol($N, dtype=dace.int64)", 61},
     {"-3 + symbol($NL, dtype=dace.int64)", 61},
     {"0", 0},
@@ -625,7 +660,8 @@ const CorpusExpr kCorpus[] = {
     {"2*symbol($I, dtype=dace.int64)*symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)", 4096},
     {"2*symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(1 + symbol($J, dtype=dace.int64))", 4352},
     {"2*symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(1 + symbol($I, dtype=dace.int64))", 4352},
-    {"2*symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))", 5184},
+    {"2*symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))",
+     5184},
     {"20", 20},
     {"3 + symbol($I, dtype=dace.int64)", 19},
     {"3 + symbol($J, dtype=dace.int64)", 19},
@@ -643,7 +679,8 @@ const CorpusExpr kCorpus[] = {
     {"4*symbol($I, dtype=dace.int64)*symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)", 8192},
     {"5*(-2 + symbol($N, dtype=dace.int64))**2", 19220},
     {"5*symbol($I, dtype=dace.int64)*symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)", 10240},
-    {"5*symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))", 12960},
+    {"5*symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))",
+     12960},
     {"H", 12},
     {"H + 1", 13},
     {"H - 1", 11},
@@ -669,18 +706,36 @@ const CorpusExpr kCorpus[] = {
     {"symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)", 128},
     {"symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(1 + symbol($I, dtype=dace.int64))", 2176},
     {"symbol($K, dtype=dace.int64)", 8},
-    {"symbol($K, dtype=dace.int64) + symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))", 2296},
-    {"symbol($K, dtype=dace.int64) + symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))", 2536},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(2 + symbol($J, dtype=dace.int64))", 2432},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(4 + symbol($J, dtype=dace.int64))", 2688},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))", 2048},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(1 + symbol($J, dtype=dace.int64))", 2168},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))", 2528},
-    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(1 + symbol($J, dtype=dace.int64)) + symbol($K, dtype=dace.int64)*(1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))", 2864},
+    {"symbol($K, dtype=dace.int64) + symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64) + symbol($K, "
+     "dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))",
+     2296},
+    {"symbol($K, dtype=dace.int64) + symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64) + symbol($K, "
+     "dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))",
+     2536},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(2 + symbol($J, dtype=dace.int64))",
+     2432},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(4 + symbol($J, dtype=dace.int64))",
+     2688},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($J, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))",
+     2048},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(1 + symbol($J, dtype=dace.int64))",
+     2168},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($K, dtype=dace.int64)*(-1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))",
+     2528},
+    {"symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(1 + symbol($J, dtype=dace.int64)) + "
+     "symbol($K, dtype=dace.int64)*(1 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))",
+     2864},
     {"symbol($K, dtype=dace.int64)*(1 + symbol($J, dtype=dace.int64))", 136},
-    {"symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))", 2592},
+    {"symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, dtype=dace.int64))",
+     2592},
     {"symbol($K, dtype=dace.int64)*(2 + symbol($J, dtype=dace.int64))", 144},
-    {"symbol($K, dtype=dace.int64)*(4 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))", 3200},
+    {"symbol($K, dtype=dace.int64)*(4 + symbol($I, dtype=dace.int64))*(4 + symbol($J, dtype=dace.int64))",
+     3200},
     {"symbol($K, dtype=dace.int64)*(4 + symbol($J, dtype=dace.int64))", 160},
     {"symbol($N, dtype=dace.int64)", 64},
     {"symbol($N, dtype=dace.int64)**2", 4096},
@@ -710,10 +765,12 @@ TEST_CASE("corpus expressions worked out by hand", "[symbolic]") {
   // 8 + 8*15 + 16*8*18
   CHECK(E("symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, "
           "dtype=dace.int64)) + symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(2 + "
-          "symbol($J, dtype=dace.int64))", v) == 2432);
-  Expr e = P("symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, "
-             "dtype=dace.int64)) + symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(2 + "
-             "symbol($J, dtype=dace.int64))");
+          "symbol($J, dtype=dace.int64))",
+          v) == 2432);
+  Expr e =
+      P("symbol($K, dtype=dace.int64) + symbol($K, dtype=dace.int64)*(-1 + symbol($J, "
+        "dtype=dace.int64)) + symbol($I, dtype=dace.int64)*symbol($K, dtype=dace.int64)*(2 + "
+        "symbol($J, dtype=dace.int64))");
   CHECK(e.str() == "I*J*K + 2*I*K + J*K");
   CHECK(e.dace_str() == "$I*$J*$K + 2*$I*$K + $J*$K");
   // 62**2 = 3844; 2*62**2 = 7688
@@ -724,10 +781,12 @@ TEST_CASE("corpus expressions worked out by hand", "[symbolic]") {
   CHECK(P("-2 + symbol($N, dtype=dace.int64) + symbol($N, dtype=dace.int64)*(-3 + symbol($N, "
           "dtype=dace.int64))") == P("(N - 2)*(N + 1) - N"));
   CHECK(E("-2 + symbol($N, dtype=dace.int64) + symbol($N, dtype=dace.int64)*(-3 + symbol($N, "
-          "dtype=dace.int64))", v) == 3966);
+          "dtype=dace.int64))",
+          v) == 3966);
   // 2*8*18*18 = 5184
   CHECK(E("2*symbol($K, dtype=dace.int64)*(2 + symbol($I, dtype=dace.int64))*(2 + symbol($J, "
-          "dtype=dace.int64))", v) == 5184);
+          "dtype=dace.int64))",
+          v) == 5184);
   CHECK(E("32*ceiling(N/32)", v) == 64);
   CHECK(E("-1 + $TSTEPS", v) == 9);
   CHECK(E("sym ** 2", v) == 36);
@@ -738,8 +797,8 @@ TEST_CASE("every expression string in the corpus files parses", "[symbolic]") {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(WEIR_SOURCE_DIR) / ".." / "shared" / "corpus" / "dace";
   REQUIRE(fs::is_directory(root));
-  static const std::set<std::string> scalar_keys = {"start", "end", "step", "tile", "volume",
-                                                    "num_accesses", "total_size", "start_offset"};
+  static const std::set<std::string> scalar_keys = {"start",  "end",          "step",       "tile",
+                                                    "volume", "num_accesses", "total_size", "start_offset"};
   static const std::set<std::string> list_keys = {"shape", "strides", "offset"};
   std::set<std::string> texts;
   std::function<void(const nlohmann::json&)> walk = [&](const nlohmann::json& j) {

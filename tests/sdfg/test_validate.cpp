@@ -509,7 +509,8 @@ TEST_CASE("constant out-of-bounds memlets are reported", "[validate]") {
   sdfg->add_array("B", ScalarType::Float64, {Expr(10)});
   auto& st = sdfg->add_state("s", true);
   auto e = st.add_edge(st.add_access("A").id(), "", st.add_access("B").id(), "",
-                       Memlet::simple("A", Subset::parse("5:11"))).id;
+                       Memlet::simple("A", Subset::parse("5:11")))
+               .id;
   auto ds = validate(*sdfg);
   const auto& d = find_code(ds, "memlet-out-of-bounds");
   CHECK(d.where.edge == static_cast<long>(e));
@@ -654,8 +655,9 @@ TEST_CASE("validate_or_throw carries every diagnostic", "[validate]") {
 TEST_CASE("Diagnostic::str names the element, the message and the code", "[validate]") {
   Diagnostic d{"scope-unbalanced", "map entry has no matching map exit",
                ElementRef{"x", "a/b", 3, -1, "lap"}};
-  CHECK(d.str() == "SDFG 'x', state 'a/b', node 3 ('lap'): map entry has no matching map exit "
-                   "[scope-unbalanced]");
+  CHECK(d.str() ==
+        "SDFG 'x', state 'a/b', node 3 ('lap'): map entry has no matching map exit "
+        "[scope-unbalanced]");
   Diagnostic bare{"sdfg-empty", "no blocks", ElementRef{}};
   CHECK(bare.str() == "no blocks [sdfg-empty]");
 }
@@ -705,26 +707,33 @@ TEST_CASE("a tasklet with output connectors and empty or blank code is reported"
   for (const auto& d : ds) CHECK(d.code != "tasklet-no-code");
 }
 
-TEST_CASE("validate: inner memlets over the map's range stay inside the outer memlet (propagation)", "[sdfg][validate][security]") {
+TEST_CASE("validate: inner memlets over the map's range stay inside the outer memlet (propagation)",
+          "[sdfg][validate][security]") {
   MapProgram p;
   require_valid(*p.sdfg);
   SECTION("the map runs one element past its outer memlets") {
     p.st->node(p.entry).as<MapEntry>()->map->range = Subset::parse("0:N + 1");
     auto ds = validate(*p.sdfg);
     CHECK(all_text(ds) ==
-          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' [0:N + 1], "
-          "the inner memlet [i] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' "
+          "[0:N + 1], "
+          "the inner memlet [i] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer "
+          "memlet "
           "must cover every access of the map [memlet-propagation]\n"
-          "SDFG 'prog', state 'main', edge 2: map exit 'compute' (node 3): over the range of map 'compute' [0:N + 1], "
-          "the inner memlet [i] of 'B' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "SDFG 'prog', state 'main', edge 2: map exit 'compute' (node 3): over the range of map 'compute' "
+          "[0:N + 1], "
+          "the inner memlet [i] of 'B' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer "
+          "memlet "
           "must cover every access of the map [memlet-propagation]\n");
   }
   SECTION("a shifted inner read") {
     p.st->edge(p.in_path.back()).memlet = Memlet::simple("A", Subset::parse("i + 1"));
     auto ds = validate(*p.sdfg);
     CHECK(all_text(ds) ==
-          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' [0:N], "
-          "the inner memlet [i + 1] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the outer memlet "
+          "SDFG 'prog', state 'main', edge 1: map entry 'compute' (node 2): over the range of map 'compute' "
+          "[0:N], "
+          "the inner memlet [i + 1] of 'A' leaves the outer memlet [0:N] in dimension 0 (N > N - 1); the "
+          "outer memlet "
           "must cover every access of the map [memlet-propagation]\n");
   }
   SECTION("a map over a symbol the outer memlet does not name is not judged") {

@@ -87,11 +87,13 @@ TEST_CASE("gpu validation: a kernel reading a CPU_Heap array is an error at the 
   CHECK_THAT(dw[0].message, Catch::Contains("writes 'B', which is in host memory (CPU_Heap)"));
 }
 
-TEST_CASE("gpu validation: device storage, pinned memory and host scalars read by value are fine", "[validate][gpu]") {
+TEST_CASE("gpu validation: device storage, pinned memory and host scalars read by value are fine",
+          "[validate][gpu]") {
   CHECK(all_text(validate(*Kernel(StorageType::GPU_Global, StorageType::GPU_Global).sdfg)) == "");
   CHECK(all_text(validate(*Kernel(StorageType::CPU_Pinned, StorageType::GPU_Global).sdfg)) == "");
   // The same map on the host with host data.
-  CHECK(all_text(validate(*Kernel(StorageType::CPU_Heap, StorageType::Default, ScheduleType::CPU_Multicore).sdfg)) == "");
+  CHECK(all_text(validate(
+            *Kernel(StorageType::CPU_Heap, StorageType::Default, ScheduleType::CPU_Multicore).sdfg)) == "");
   // A scalar argument read inside the kernel: passed by value.
   Kernel k(StorageType::GPU_Global, StorageType::GPU_Global);
   k.sdfg->add_scalar("alpha", ScalarType::Float64);
@@ -111,7 +113,8 @@ TEST_CASE("gpu validation: a kernel writing a host scalar is an error", "[valida
   t.out_connectors["z"] = std::nullopt;
   t.code.code = "y = 2 * x\nz = x";
   MapEntry& me = *k.st->node(k.entry).as<MapEntry>();
-  k.st->add_memlet_path({k.tasklet, me.exit, s}, Memlet::simple("s", Subset::parse("0"), "lambda a, b: a + b"), "z", "");
+  k.st->add_memlet_path({k.tasklet, me.exit, s},
+                        Memlet::simple("s", Subset::parse("0"), "lambda a, b: a + b"), "z", "");
   auto ds = with_code(validate(*k.sdfg), "gpu-host-data-in-kernel");
   INFO(all_text(validate(*k.sdfg)));
   REQUIRE(ds.size() == 1);
@@ -125,18 +128,22 @@ TEST_CASE("gpu validation: a default-storage argument is host memory to a kernel
   Kernel k(StorageType::Default, StorageType::GPU_Global);
   auto ds = with_code(validate(*k.sdfg), "gpu-host-data-in-kernel");
   REQUIRE(ds.size() == 1);
-  CHECK_THAT(ds[0].message, Catch::Contains("reads 'A', which is in host memory (storage Default argument outside the kernel)"));
+  CHECK_THAT(
+      ds[0].message,
+      Catch::Contains("reads 'A', which is in host memory (storage Default argument outside the kernel)"));
 }
 
-TEST_CASE("gpu validation: a host tasklet reading GPU_Global data is an error at the tasklet", "[validate][gpu]") {
+TEST_CASE("gpu validation: a host tasklet reading GPU_Global data is an error at the tasklet",
+          "[validate][gpu]") {
   HostTasklet h(StorageType::GPU_Global);
   auto ds = with_code(validate(*h.sdfg), "gpu-device-data-on-host");
   INFO(all_text(validate(*h.sdfg)));
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].where.node == static_cast<long>(h.tasklet));
   CHECK(ds[0].where.block_path == "main");
-  CHECK(ds[0].message == "tasklet 'get' (node 2) runs on the host but reads 'A', which is in GPU memory (GPU_Global): "
-                         "put it in a GPU_Device map or copy the data to the host");
+  CHECK(ds[0].message ==
+        "tasklet 'get' (node 2) runs on the host but reads 'A', which is in GPU memory (GPU_Global): "
+        "put it in a GPU_Device map or copy the data to the host");
   CHECK(all_text(validate(*HostTasklet(StorageType::CPU_Heap).sdfg)) == "");
 }
 
@@ -148,7 +155,8 @@ TEST_CASE("gpu validation: a CPU map reading GPU_Global data is an error at its 
   CHECK_THAT(ds[0].message, Catch::Contains("reads 'A', which is in GPU memory"));
 }
 
-TEST_CASE("gpu validation: copies between host and device containers are host code's job", "[validate][gpu]") {
+TEST_CASE("gpu validation: copies between host and device containers are host code's job",
+          "[validate][gpu]") {
   SDFG g("c");
   g.add_symbol("N");
   g.add_array("A", ScalarType::Float64, {Expr::symbol("N")}).storage = StorageType::CPU_Heap;
@@ -165,8 +173,9 @@ TEST_CASE("gpu validation: thread-block maps only inside kernels, CPU maps only 
   auto ds = with_code(validate(*tb.sdfg), "gpu-threadblock-outside-kernel");
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].where.node == static_cast<long>(tb.entry));
-  CHECK(ds[0].message == "map entry 'm' (node 2) has schedule GPU_ThreadBlock but is not inside a GPU_Device map "
-                         "(thread-block maps run inside kernels)");
+  CHECK(ds[0].message ==
+        "map entry 'm' (node 2) has schedule GPU_ThreadBlock but is not inside a GPU_Device map "
+        "(thread-block maps run inside kernels)");
 
   // A kernel map around an inner map: GPU_ThreadBlock inside is fine, CPU_Multicore is not.
   auto nested = [](ScheduleType inner) {
@@ -179,8 +188,10 @@ TEST_CASE("gpu validation: thread-block maps only inside kernels, CPU maps only 
     auto& outer = st.add_map("blocks", {"i"}, Subset::parse("0:N"), ScheduleType::GPU_Device);
     auto& in = st.add_map("threads", {"j"}, Subset::parse("0:32"), inner);
     NodeId t = st.add_tasklet("t", CodeBlock{"y = x + 1", Language::Python}, {"x"}, {"y"}).id();
-    auto p = st.add_memlet_path({a, outer.id(), in.id(), t}, Memlet::simple("A", Subset::parse("i, j")), "", "x");
-    auto q = st.add_memlet_path({t, in.exit, outer.exit, b}, Memlet::simple("B", Subset::parse("i, j")), "y", "");
+    auto p =
+        st.add_memlet_path({a, outer.id(), in.id(), t}, Memlet::simple("A", Subset::parse("i, j")), "", "x");
+    auto q =
+        st.add_memlet_path({t, in.exit, outer.exit, b}, Memlet::simple("B", Subset::parse("i, j")), "y", "");
     st.edge(p[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:32"));
     st.edge(p[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:32"));
     st.edge(q[1]).memlet = Memlet::simple("B", Subset::parse("i, 0:32"));
@@ -209,8 +220,9 @@ TEST_CASE("gpu validation: control flow cannot read GPU memory", "[validate][gpu
   INFO(all_text(validate(g)));
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].where.edge == static_cast<long>(e));
-  CHECK(ds[0].message == "the interstate edge's condition reads 'flag', which is in GPU memory (GPU_Global): host "
-                         "control flow cannot read it (copy it to a host container first)");
+  CHECK(ds[0].message ==
+        "the interstate edge's condition reads 'flag', which is in GPU memory (GPU_Global): host "
+        "control flow cannot read it (copy it to a host container first)");
   // A loop condition too, inside a LoopRegion.
   SDFG l("lp");
   l.add_array("n", ScalarType::Int64, {Expr(1)}, true).storage = StorageType::GPU_Global;
@@ -222,7 +234,8 @@ TEST_CASE("gpu validation: control flow cannot read GPU memory", "[validate][gpu
   CHECK_THAT(dl[0].message, Catch::StartsWith("the loop's condition reads 'n'"));
 }
 
-TEST_CASE("gpu validation: nested SDFGs keep their arguments' side and run in their caller's context", "[validate][gpu]") {
+TEST_CASE("gpu validation: nested SDFGs keep their arguments' side and run in their caller's context",
+          "[validate][gpu]") {
   // outer(A[N] on the GPU, B[N] on the GPU): a nested SDFG copies X -> Y.
   auto build = [](bool in_kernel, StorageType inner_storage) {
     auto inner = std::make_unique<SDFG>("inner");
@@ -259,8 +272,9 @@ TEST_CASE("gpu validation: nested SDFGs keep their arguments' side and run in th
   INFO(all_text(ds));
   REQUIRE(dn.size() == 2);
   CHECK(dn[0].where.node == 2);
-  CHECK(dn[0].message == "nested SDFG 'call' (node 2): its container 'X' (Default) is the outer container 'A' "
-                         "(GPU_Global): host and GPU memory differ, give both the same storage");
+  CHECK(dn[0].message ==
+        "nested SDFG 'call' (node 2): its container 'X' (Default) is the outer container 'A' "
+        "(GPU_Global): host and GPU memory differ, give both the same storage");
   CHECK(all_text(validate(*build(false, StorageType::GPU_Global))) == "");
   // In a kernel: the nested SDFG is device code, where its CPU_Heap transient cannot live.
   auto dk = validate(*build(true, StorageType::Default));
@@ -270,7 +284,8 @@ TEST_CASE("gpu validation: nested SDFGs keep their arguments' side and run in th
   CHECK(dh[0].where.sdfg == "outer/inner");
   CHECK(dh[0].where.block_path == "s");
   CHECK(dh[0].where.node == 1);
-  CHECK_THAT(dh[0].message, Catch::Contains("inside a GPU kernel writes 'tmp', which is in host memory (CPU_Heap)"));
+  CHECK_THAT(dh[0].message,
+             Catch::Contains("inside a GPU kernel writes 'tmp', which is in host memory (CPU_Heap)"));
 }
 
 TEST_CASE("gpu validation: DaCe's GPU stages validate and do use the GPU", "[validate][gpu][corpus]") {

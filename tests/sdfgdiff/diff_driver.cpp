@@ -56,7 +56,8 @@ Values random_inputs(const SDFG& sdfg, const std::map<std::string, long long>& s
   return v;
 }
 
-Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs) {
+Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& symbols,
+                     const Values& inputs) {
   Interpreter in(sdfg, symbols, /*poison_transients=*/true);
   for (const auto& [name, v] : inputs) {
     auto& m = in.mem.at(name);
@@ -81,7 +82,8 @@ Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols
     runtime::Field f = runtime::Allocator::cpu().allocate(d.dtype.base, shape);
     auto given = inputs.find(name);  // containers not in `inputs` start as zeros
     for (std::int64_t i = 0; i < f.size(); ++i)
-      static_cast<double*>(f.data())[i] = given == inputs.end() ? 0.0 : given->second.at(static_cast<std::size_t>(i));
+      static_cast<double*>(f.data())[i] =
+          given == inputs.end() ? 0.0 : given->second.at(static_cast<std::size_t>(i));
     args.arrays.emplace(name, std::move(f));
   }
   auto free = sdfg.free_symbols();
@@ -93,8 +95,10 @@ Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit) {
   std::vector<std::string> out;
   auto add = [&](const std::string& s) {
-    if (out.size() < limit) out.push_back(s);
-    else if (out.size() == limit) out.push_back("...");
+    if (out.size() < limit)
+      out.push_back(s);
+    else if (out.size() == limit)
+      out.push_back("...");
   };
   for (const auto& [name, w] : want) {
     auto it = got.find(name);
@@ -143,7 +147,8 @@ Outcome compare_all(const Values& want, const Values& got, const std::string& st
 }
 
 /// Runs the checks of one batch (or one shrunk part). `transformed` receives the SDFG after the chain.
-Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDFG>* transformed, Values* ref_out) {
+Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDFG>* transformed,
+                   Values* ref_out) {
   Outcome o;
   std::string bad = validation_errors(*b.sdfg);
   if (!bad.empty()) return {"generate", bad, {}};
@@ -189,9 +194,9 @@ Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDF
 }
 
 std::string write(const SDFG& sdfg, const RunOptions& opts, const std::string& name) {
-  std::filesystem::path dir = opts.out_dir.empty()
-                                  ? std::filesystem::path(WEIR_BINARY_DIR) / "test-scratch" / "sdfgdiff-findings"
-                                  : std::filesystem::path(opts.out_dir);
+  std::filesystem::path dir =
+      opts.out_dir.empty() ? std::filesystem::path(WEIR_BINARY_DIR) / "test-scratch" / "sdfgdiff-findings"
+                           : std::filesystem::path(opts.out_dir);
   std::filesystem::create_directories(dir);
   auto path = dir / (name + ".sdfg");
   save_sdfg(sdfg, path.string());
@@ -223,7 +228,8 @@ std::vector<Finding> check_batch(unsigned seed, const RunOptions& opts) {
     out.push_back(f);
   }
   if (out.empty()) {  // only the whole batch shows it (e.g. a chain that crossed parts)
-    Finding f{seed, o.stage, "whole batch", o.detail, write(*b.sdfg, opts, "sdfgdiff_" + std::to_string(seed))};
+    Finding f{seed, o.stage, "whole batch", o.detail,
+              write(*b.sdfg, opts, "sdfgdiff_" + std::to_string(seed))};
     if (transformed) write(*transformed, opts, "sdfgdiff_" + std::to_string(seed) + "_transformed");
     out.push_back(f);
   }

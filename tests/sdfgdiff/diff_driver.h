@@ -23,7 +23,8 @@ using Values = std::map<std::string, std::vector<double>>;
 Values random_inputs(const SDFG& sdfg, const std::map<std::string, long long>& symbols, unsigned seed);
 /// The final non-transient containers after the reference interpreter ran on `inputs`.
 Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs);
-/// The same on the cpu backend (float64 containers only). Containers missing from `inputs` start as zeros (both).
+/// The same on the cpu backend (float64 containers only). Containers missing from `inputs` start as zeros
+/// (both).
 Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs);
 /// Elements that differ (exactly; NaN never equals), one line each, at most `limit` lines.
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit = 6);
@@ -42,10 +43,10 @@ struct Finding {
 };
 
 struct RunOptions {
-  int parts = 8;         // parts per batch
-  int steps = 10;        // transformations per chain
+  int parts = 8;   // parts per batch
+  int steps = 10;  // transformations per chain
   GenOptions gen;
-  std::string out_dir;   // where failing SDFGs are written
+  std::string out_dir;  // where failing SDFGs are written
 };
 
 /// Checks batch `seed`; returns what disagreed (empty when all agree).

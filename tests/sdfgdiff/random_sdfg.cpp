@@ -86,7 +86,10 @@ class PartGen {
 
   long long uni(long long a, long long b) { return std::uniform_int_distribution<long long>(a, b)(rng_); }
   bool coin(double p = 0.5) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
-  template <class T> const T& pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(uni(0, v.size() - 1))]; }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(uni(0, v.size() - 1))];
+  }
   void note(const std::string& s) { note_ += (note_.empty() ? "" : ", ") + s; }
 
   /// An extent: a literal 2..6 or one of the symbols N, M.
@@ -117,8 +120,10 @@ class PartGen {
     return st;
   }
   void link(BlockId b, InterstateEdge e = {}) {
-    if (last_ == kNoBlock) sdfg_.set_start_block(b);
-    else sdfg_.add_edge(last_, b, std::move(e));
+    if (last_ == kNoBlock)
+      sdfg_.set_start_block(b);
+    else
+      sdfg_.add_edge(last_, b, std::move(e));
     last_ = b;
   }
 
@@ -164,7 +169,9 @@ class PartGen {
       Subset src = place(shape, len, allow_rev), dst = place(shape, len, allow_rev);
       // data names both ends: is_data_src says which one `subset` is on (unset: the source).
       int mode = static_cast<int>(uni(0, 2));
-      std::optional<bool> flag = mode == 0 ? std::optional<bool>(true) : mode == 1 ? std::optional<bool>(false) : std::nullopt;
+      std::optional<bool> flag = mode == 0   ? std::optional<bool>(true)
+                                 : mode == 1 ? std::optional<bool>(false)
+                                             : std::nullopt;
       bool on_src = flag.value_or(true);
       SDFGState& st = state("copy" + str(c));
       auto& a = st.add_access(p);
@@ -187,7 +194,8 @@ class PartGen {
       pos.resize(static_cast<std::size_t>(k));
       std::sort(pos.begin(), pos.end());
       std::vector<long long> l(static_cast<std::size_t>(rank), 1);
-      for (int d = 0; d < k; ++d) l[static_cast<std::size_t>(pos[static_cast<std::size_t>(d)])] = len[static_cast<std::size_t>(d)];
+      for (int d = 0; d < k; ++d)
+        l[static_cast<std::size_t>(pos[static_cast<std::size_t>(d)])] = len[static_cast<std::size_t>(d)];
       std::vector<Dim> shape;
       for (int d = 0; d < rank; ++d) {
         Dim x = dim();
@@ -236,7 +244,8 @@ class PartGen {
   }
 
   /// A view descriptor of `shape` with `strides` (transient, as DaCe's views are).
-  std::string view(const std::string& base, const std::vector<Expr>& shape, const std::vector<Expr>& strides) {
+  std::string view(const std::string& base, const std::vector<Expr>& shape,
+                   const std::vector<Expr>& strides) {
     DataDescriptor d = DataDescriptor::make_array(ScalarType::Float64, shape, true);
     d.kind = DataKind::View;
     d.type_name = "View";
@@ -256,9 +265,12 @@ class PartGen {
     long long rl = form == 0 ? 1 : uni(1, n - r0), cl = form == 1 ? 1 : uni(1, m - c0);
     Subset block({Range(Expr(r0), Expr(r0 + rl - 1)), Range(Expr(c0), Expr(c0 + cl - 1))});
     std::vector<Expr> vshape, vstrides;
-    if (form == 0) vshape = {Expr(cl)}, vstrides = {Expr(1)};
-    else if (form == 1) vshape = {Expr(rl)}, vstrides = {shape[1].e};
-    else vshape = {Expr(rl), Expr(cl)}, vstrides = {shape[1].e, Expr(1)};
+    if (form == 0)
+      vshape = {Expr(cl)}, vstrides = {Expr(1)};
+    else if (form == 1)
+      vshape = {Expr(rl)}, vstrides = {shape[1].e};
+    else
+      vshape = {Expr(rl), Expr(cl)}, vstrides = {shape[1].e, Expr(1)};
     std::string v = view("V", vshape, vstrides);
     Subset vfull = Subset::full(vshape);
     long long vlen = form == 2 ? rl * cl : (form == 0 ? cl : rl);
@@ -275,7 +287,8 @@ class PartGen {
       vn.in_connectors["views"] = std::nullopt;
       st.add_edge(an.id(), "", vn.id(), "views", Memlet::simple(a, block));
       long long dr = uni(-r0, n - r0 - rl), dc = uni(-c0, m - c0 - cl);
-      Subset moved({Range(Expr(r0 + dr), Expr(r0 + dr + rl - 1)), Range(Expr(c0 + dc), Expr(c0 + dc + cl - 1))});
+      Subset moved(
+          {Range(Expr(r0 + dr), Expr(r0 + dr + rl - 1)), Range(Expr(c0 + dc), Expr(c0 + dc + cl - 1))});
       bool on_v = coin();
       st.add_edge(vn.id(), "", a2.id(), "", copy_memlet(v, vfull, a, moved, on_v, on_v));
       note("view " + block.str() + " back into " + moved.str());
@@ -284,7 +297,7 @@ class PartGen {
       auto& vn = st.add_access(v);
       auto& bn = st.add_access(b);
       vn.in_connectors["views"] = std::nullopt;
-        st.add_edge(an.id(), "", vn.id(), "views", Memlet::simple(a, block));
+      st.add_edge(an.id(), "", vn.id(), "views", Memlet::simple(a, block));
       bool on_v = coin();
       st.add_edge(vn.id(), "", bn.id(), "", copy_memlet(v, vfull, b, bsub, on_v, on_v));
       note("out of view " + block.str());
@@ -297,7 +310,7 @@ class PartGen {
       vn.out_connectors["views"] = std::nullopt;
       st.add_edge(vn.id(), "views", an.id(), "", Memlet::simple(a, block));
       note("into view " + block.str());
-    } else {  // a map reads the view: b[1 + i] = 2 * v[i] + i
+    } else {            // a map reads the view: b[1 + i] = 2 * v[i] + i
       if (form == 2) {  // a map over a 2-D view
         auto& an = st.add_access(a);
         auto& vn = st.add_access(v);
@@ -376,7 +389,8 @@ class PartGen {
       std::string s;
       for (int d = 0; d < rank; ++d) {
         long long v = o[static_cast<std::size_t>(d)];
-        s += (d ? ", " : "") + params[static_cast<std::size_t>(d)] + (v ? (v > 0 ? " + " : " - ") + str(std::abs(v)) : "");
+        s += (d ? ", " : "") + params[static_cast<std::size_t>(d)] +
+             (v ? (v > 0 ? " + " : " - ") + str(std::abs(v)) : "");
       }
       return S(s);
     };
@@ -384,7 +398,10 @@ class PartGen {
     for (const auto& d : shape) full.push_back(d.e);
     for (int k = 0; k < nin; ++k) {
       auto& an = st.add_access(ins[static_cast<std::size_t>(k)]);
-      auto ids = st.add_memlet_path({an.id(), me.id(), t.id()}, Memlet::simple(ins[static_cast<std::size_t>(k)], idx(offs[static_cast<std::size_t>(k)])), "", conns[static_cast<std::size_t>(k)]);
+      auto ids = st.add_memlet_path(
+          {an.id(), me.id(), t.id()},
+          Memlet::simple(ins[static_cast<std::size_t>(k)], idx(offs[static_cast<std::size_t>(k)])), "",
+          conns[static_cast<std::size_t>(k)]);
       st.edge(ids[0]).memlet = Memlet::simple(ins[static_cast<std::size_t>(k)], Subset::full(full));
     }
     auto& bn = st.add_access(out);
@@ -403,7 +420,8 @@ class PartGen {
     std::string tmp = array("tmp", shape, tmp_transient);
     int ncons = static_cast<int>(uni(2, 3));
     std::string ps = rank == 1 ? "i" : "i, j";
-    std::vector<std::string> params = rank == 1 ? std::vector<std::string>{"i"} : std::vector<std::string>{"i", "j"};
+    std::vector<std::string> params =
+        rank == 1 ? std::vector<std::string>{"i"} : std::vector<std::string>{"i", "j"};
     Subset range = Subset::full(full);
     SDFGState& st = state("fan");
     auto& an = st.add_access(a);
@@ -430,7 +448,8 @@ class PartGen {
       auto& cm = st.add_map(px_ + "cons" + str(c), params, crange);
       std::vector<std::string> conns{"y"};
       if (reads_a) conns.push_back("z");
-      auto& ct = st.add_tasklet(px_ + "ct" + str(c), {"o = " + expr(conns, params), Language::Python}, conns, {"o"});
+      auto& ct =
+          st.add_tasklet(px_ + "ct" + str(c), {"o = " + expr(conns, params), Language::Python}, conns, {"o"});
       auto ci = st.add_memlet_path({tn.id(), cm.id(), ct.id()}, Memlet::simple(tmp, S(rd)), "", "y");
       st.edge(ci[0]).memlet = Memlet::simple(tmp, range);
       if (reads_a) {
@@ -474,7 +493,8 @@ class PartGen {
     auto& t = st.add_tasklet(px_ + "rt", {"o = " + expr({"x"}, {"i", "j"}), Language::Python}, {"x"}, {"o"});
     auto in = st.add_memlet_path({an.id(), me.id(), t.id()}, Memlet::simple(a, S("i, j")), "", "x");
     st.edge(in[0]).memlet = Memlet::simple(a, Subset::full(full));
-    auto out = st.add_memlet_path({t.id(), me.exit, rn.id()}, Memlet::simple(target, S(per_row ? "i" : "0"), wcr), "o", "");
+    auto out = st.add_memlet_path({t.id(), me.exit, rn.id()},
+                                  Memlet::simple(target, S(per_row ? "i" : "0"), wcr), "o", "");
     st.edge(out[1]).memlet = Memlet::simple(target, Subset::full(rshape), wcr);
     if (acc) {
       SDFGState& out_st = state("out");
@@ -540,7 +560,8 @@ class PartGen {
     };
     if (in_map) {
       long long lines = column ? shape[1].v : shape[0].v;
-      auto& me = st.add_map(px_ + "rows", {"r"}, Subset({Range(Expr(0), (column ? shape[1].e : shape[0].e) - Expr(1))}));
+      auto& me = st.add_map(px_ + "rows", {"r"},
+                            Subset({Range(Expr(0), (column ? shape[1].e : shape[0].e) - Expr(1))}));
       auto in = st.add_memlet_path({an.id(), me.id(), ns.id()}, sub(a), "", "X");
       st.edge(in[0]).memlet = Memlet::simple(a, Subset::full({shape[0].e, shape[1].e}));
       auto out = st.add_memlet_path({ns.id(), me.exit, bn.id()}, sub(b), "Y", "");
@@ -567,7 +588,8 @@ class PartGen {
       auto& aw = st.add_access(a);
       auto& sr = st.add_access(s);
       auto& sw = st.add_access(s);
-      auto& t = st.add_tasklet(px_ + "lt", {"o = x * 2 + " + j + "; q = p + o", Language::Python}, {"x", "p"}, {"o", "q"});
+      auto& t = st.add_tasklet(px_ + "lt", {"o = x * 2 + " + j + "; q = p + o", Language::Python}, {"x", "p"},
+                               {"o", "q"});
       st.add_edge(ar.id(), "", t.id(), "x", Memlet::simple(a, S(i)));
       st.add_edge(sr.id(), "", t.id(), "p", Memlet::simple(s, S("0")));
       st.add_edge(t.id(), "o", aw.id(), "", Memlet::simple(a, S(i)));

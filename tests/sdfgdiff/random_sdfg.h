@@ -15,14 +15,14 @@ namespace weir::test::sdfgdiff {
 
 /// The kinds of part the generator draws from.
 enum class PartKind {
-  SelfCopy,   // p -> p with subset/other_subset, is_data_src true/false/unset, overlaps, reversed ranges
-  PairCopy,   // a -> b (-> c) between different ranks and shapes, other_subset, reversed ranges, wcr
-  ViewCopy,   // copies into and out of views (rows, columns, blocks), maps reading views
-  MapTasklet, // 1-3 D maps with tasklets reading at offsets
-  FanOut,     // a producer map writing a transient read by 2-3 consumer maps
-  Reduction,  // map with a wcr (sum/min/max) output into a 1-element or per-row array
-  Nested,     // nested SDFGs with symbol mappings and inner interstate assignments (optionally in a map)
-  Loop,       // interstate loops with assignments and conditions, loop regions, branches
+  SelfCopy,    // p -> p with subset/other_subset, is_data_src true/false/unset, overlaps, reversed ranges
+  PairCopy,    // a -> b (-> c) between different ranks and shapes, other_subset, reversed ranges, wcr
+  ViewCopy,    // copies into and out of views (rows, columns, blocks), maps reading views
+  MapTasklet,  // 1-3 D maps with tasklets reading at offsets
+  FanOut,      // a producer map writing a transient read by 2-3 consumer maps
+  Reduction,   // map with a wcr (sum/min/max) output into a 1-element or per-row array
+  Nested,      // nested SDFGs with symbol mappings and inner interstate assignments (optionally in a map)
+  Loop,        // interstate loops with assignments and conditions, loop regions, branches
 };
 const char* to_string(PartKind k);
 constexpr int kNumPartKinds = 8;

@@ -40,7 +40,8 @@ std::unique_ptr<SDFG> self_copy(const std::vector<sym::Expr>& shape, const std::
 }
 
 /// Runs `sdfg` on both executors with `inputs` and requires `name` to end as `want` on both.
-void both_give(const SDFG& sdfg, const Values& inputs, const std::string& name, const std::vector<double>& want) {
+void both_give(const SDFG& sdfg, const Values& inputs, const std::string& name,
+               const std::vector<double>& want) {
   std::string diags;
   for (const auto& d : validate(sdfg)) diags += d.str() + "\n";
   INFO(diags);
@@ -111,8 +112,8 @@ TEST_CASE("MapFusion twice on a producer with two consumers reads tmp[i] in both
   SDFGState& st = sdfg->add_state("s", true);
   auto& a = st.add_access("A");
   auto& t = st.add_access("tmp");
-  auto map = [&](const std::string& label, NodeId src, const std::string& in, const std::string& code, NodeId dst,
-                 const std::string& out) {
+  auto map = [&](const std::string& label, NodeId src, const std::string& in, const std::string& code,
+                 NodeId dst, const std::string& out) {
     auto& me = st.add_map(label, {"i"}, S("0:6"));
     auto& tk = st.add_tasklet(label + "_t", {code, Language::Python}, {"x"}, {"y"});
     auto ids = st.add_memlet_path({src, me.id(), tk.id()}, Memlet::simple(in, S("i")), "", "x");
@@ -142,8 +143,7 @@ TEST_CASE("MapFusion twice on a producer with two consumers reads tmp[i] in both
   both_give(*sdfg, in, "C1", {0, 6, 12, 18, 24, 30});
 }
 
-TEST_CASE("a reversed range (negative step) copies backwards: B[0:4] = A[3::-1]",
-          "[sdfgdiff][copy]") {
+TEST_CASE("a reversed range (negative step) copies backwards: B[0:4] = A[3::-1]", "[sdfgdiff][copy]") {
   // A = arange(6); B = A[3::-1]  ->  [3, 2, 1, 0]
   auto sdfg = std::make_unique<SDFG>("reversed");
   sdfg->add_array("A", ScalarType::Float64, {6});

@@ -12,7 +12,8 @@
 using namespace weir;
 using namespace weir::test::sdfgdiff;
 
-TEST_CASE("random batches are deterministic by seed and a part alone is the same part", "[sdfgdiff][generator]") {
+TEST_CASE("random batches are deterministic by seed and a part alone is the same part",
+          "[sdfgdiff][generator]") {
   for (unsigned seed : {1u, 2u, 77u}) {
     INFO("seed " << seed);
     Batch a = make_batch(seed, 8), b = make_batch(seed, 8);
@@ -46,7 +47,8 @@ TEST_CASE("every part kind is generated and validates", "[sdfgdiff][generator]")
   }
 }
 
-TEST_CASE("differences lists unequal elements (NaN never equal) and part_of reads the prefix", "[sdfgdiff][generator]") {
+TEST_CASE("differences lists unequal elements (NaN never equal) and part_of reads the prefix",
+          "[sdfgdiff][generator]") {
   double nan = std::nan("");
   Values want{{"g3_A", {1, 2, nan}}, {"g10_B", {4}}};
   Values got{{"g3_A", {1, 5, nan}}, {"g10_B", {4}}};

@@ -17,7 +17,8 @@ namespace {
 Subset S(const std::string& s) { return Subset::parse(s); }
 
 /// Applies the first applicable candidate of `name` whose anchor passes `ok`; false if none.
-bool apply_first(SDFG& sdfg, const std::string& name, const std::function<bool(const transforms::Match&)>& ok = {}) {
+bool apply_first(SDFG& sdfg, const std::string& name,
+                 const std::function<bool(const transforms::Match&)>& ok = {}) {
   transforms::AnalysisCache cache;
   auto t = transforms::make_transformation(name);
   if (name == "MapTiling") t->options().set("tile_sizes", std::vector<long long>{2});
@@ -51,7 +52,8 @@ TEST_CASE("LoopMapInterchange refuses a run whose map range uses the loop variab
   REQUIRE(apply_first(*sdfg, "MapTiling"));
   // MapToForLoop on the outer (tile) map, not on the original map `me` (now the inner one).
   NodeId inner = me.id();
-  REQUIRE(apply_first(*sdfg, "MapToForLoop", [&](const transforms::Match& m) { return m.subgraph.front() != inner; }));
+  REQUIRE(apply_first(*sdfg, "MapToForLoop",
+                      [&](const transforms::Match& m) { return m.subgraph.front() != inner; }));
   REQUIRE(validate(*sdfg).empty());
   while (apply_first(*sdfg, "LoopMapInterchange")) REQUIRE(validate(*sdfg).empty());
   Values in{{"A", {0, 1, 2, 3, 4}}};
@@ -83,7 +85,8 @@ TEST_CASE("a view copied back into an overlapping part of its own array reads th
   m.other_subset = S("1:5, 1:5");
   st.add_edge(vn.id(), "", a2.id(), "", m);
   REQUIRE(validate(*sdfg).empty());
-  std::vector<double> in(25), want{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 10, 5, 6, 7, 8, 15, 10, 11, 12, 13, 20, 15, 16, 17, 18};
+  std::vector<double> in(25),
+      want{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 10, 5, 6, 7, 8, 15, 10, 11, 12, 13, 20, 15, 16, 17, 18};
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<double>(i);
   CHECK(run_reference(*sdfg, {}, {{"A", in}}).at("A") == want);
   CHECK(run_cpu(*sdfg, {}, {{"A", in}}).at("A") == want);

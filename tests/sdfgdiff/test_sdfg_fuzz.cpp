@@ -25,8 +25,10 @@ long env_or(const char* name, long fallback) {
 
 }  // namespace
 
-TEST_CASE("random SDFGs agree on the cpu backend and the reference interpreter, before and after random transformations",
-          "[sdfgdiff][random]") {
+TEST_CASE(
+    "random SDFGs agree on the cpu backend and the reference interpreter, before and after random "
+    "transformations",
+    "[sdfgdiff][random]") {
   long count = env_or("WEIR_SDFGFUZZ_COUNT", 4);
   auto first = static_cast<unsigned>(env_or("WEIR_SDFGFUZZ_SEED", 1));
   RunOptions opts;
@@ -47,11 +49,13 @@ TEST_CASE("random SDFGs agree on the cpu backend and the reference interpreter, 
     auto found_here = check_batch(seed, opts);
     if (std::getenv("WEIR_SDFGFUZZ_COUNT"))  // wide runs: one progress line per batch
       std::cout << "sdfgdiff batch " << seed << ": " << found_here.size() << " findings, "
-                << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s" << std::endl;
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s"
+                << std::endl;
     for (const auto& f : found_here) {
       ++found;
-      std::cout << "sdfgdiff finding: seed " << f.seed << ", " << f.stage << ", " << f.part << "\n  file " << f.file
-                << "\n" << f.detail << std::endl;
+      std::cout << "sdfgdiff finding: seed " << f.seed << ", " << f.stage << ", " << f.part << "\n  file "
+                << f.file << "\n"
+                << f.detail << std::endl;
       FAIL_CHECK("seed " << f.seed << ": " << f.stage << " disagreed on " << f.part << " (" << f.file << ")");
     }
   }

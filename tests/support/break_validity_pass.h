@@ -11,7 +11,8 @@ namespace weir::test {
 /// "nowhere", which does not exist. Returns 1 (0 if the first state has no edges).
 class BreakValidity final : public transforms::Pass {
  public:
-  BreakValidity() : Pass("break-validity", "test only: leaves the SDFG invalid (a memlet names no container)") {}
+  BreakValidity()
+      : Pass("break-validity", "test only: leaves the SDFG invalid (a memlet names no container)") {}
 
  protected:
   std::size_t run_pass(SDFG& sdfg, transforms::Transaction& tx) override {

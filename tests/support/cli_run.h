@@ -17,7 +17,8 @@ struct CliRun {
 
 /// Runs `weir ARGS` through the shell (ARGS is shell text: quote paths), after the shell
 /// assignments `env` ("WEIR_CACHE_DIR='/tmp/c'") if given; `bin` replaces the weir binary.
-inline CliRun run_weir(const std::string& args, const std::string& env = {}, const std::string& bin = WEIR_BIN) {
+inline CliRun run_weir(const std::string& args, const std::string& env = {},
+                       const std::string& bin = WEIR_BIN) {
   FILE* p = popen((env + (env.empty() ? "" : " ") + bin + " " + args + " 2>&1").c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;

@@ -1,8 +1,8 @@
 #include "corpus.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -19,10 +19,11 @@ std::filesystem::path corpus_dir(const std::string& name) {
   candidates.push_back(src / ".." / "shared");
   candidates.push_back(src / ".." / ".." / "shared");
   for (const auto& c : candidates)
-    if (std::filesystem::is_directory(c / "corpus" / name)) return std::filesystem::canonical(c / "corpus" / name);
-  FAIL("the corpus '" << name << "' is missing: expected it at " << (candidates.front() / "corpus" / name).string()
-                      << " (../shared/corpus/" << name << " beside the repository, or $WEIR_SHARED_DIR/corpus/" << name
-                      << ")");
+    if (std::filesystem::is_directory(c / "corpus" / name))
+      return std::filesystem::canonical(c / "corpus" / name);
+  FAIL("the corpus '" << name << "' is missing: expected it at "
+                      << (candidates.front() / "corpus" / name).string() << " (../shared/corpus/" << name
+                      << " beside the repository, or $WEIR_SHARED_DIR/corpus/" << name << ")");
   return {};
 }
 

@@ -7,7 +7,8 @@
 
 namespace weir::test {
 
-/// `<repo>/../shared/corpus/dace` (or `$WEIR_SHARED_DIR/corpus/dace`); FAILs the current test if it does not exist.
+/// `<repo>/../shared/corpus/dace` (or `$WEIR_SHARED_DIR/corpus/dace`); FAILs the current test if it does not
+/// exist.
 std::filesystem::path dace_corpus_dir();
 /// `<repo>/../shared/corpus/npbench` (npbench kernels as DaCe writes them, with NumPy's
 /// results); FAILs the current test if it does not exist.

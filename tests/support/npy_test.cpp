@@ -70,22 +70,29 @@ NpyArray read_npy(const std::filesystem::path& path) {
   int major = static_cast<unsigned char>(raw[6]);
   std::size_t header_len, offset;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(raw[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(raw[9])) << 8);
+    header_len = static_cast<unsigned char>(raw[8]) |
+                 (static_cast<std::size_t>(static_cast<unsigned char>(raw[9])) << 8);
     offset = 10;
   } else {
     header_len = 0;
-    for (int i = 0; i < 4; ++i) header_len |= static_cast<std::size_t>(static_cast<unsigned char>(raw[8 + i])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      header_len |= static_cast<std::size_t>(static_cast<unsigned char>(raw[8 + i])) << (8 * i);
     offset = 12;
   }
   std::string header = raw.substr(offset, header_len);
   NpyArray a;
   std::string descr = dict_value(header, "descr");
   a.descr = descr.substr(1, descr.size() - 2);
-  if (a.descr == "<f8" || a.descr == "<i8") a.item_size = 8;
-  else if (a.descr == "<f4" || a.descr == "<i4") a.item_size = 4;
-  else if (a.descr == "|b1") a.item_size = 1;
-  else FAIL(path.string() << ": unsupported dtype " << a.descr);
-  if (dict_value(header, "fortran_order") != "False") FAIL(path.string() << ": Fortran order is not supported");
+  if (a.descr == "<f8" || a.descr == "<i8")
+    a.item_size = 8;
+  else if (a.descr == "<f4" || a.descr == "<i4")
+    a.item_size = 4;
+  else if (a.descr == "|b1")
+    a.item_size = 1;
+  else
+    FAIL(path.string() << ": unsupported dtype " << a.descr);
+  if (dict_value(header, "fortran_order") != "False")
+    FAIL(path.string() << ": Fortran order is not supported");
   std::string shape = dict_value(header, "shape");
   std::size_t count = 1;
   for (std::size_t i = 0; i < shape.size();) {
@@ -117,7 +124,9 @@ std::map<std::string, std::string> read_flat_json(const std::filesystem::path& p
     std::size_t b = colon + 1;
     while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
     std::size_t v = b;
-    while (v < text.size() && text[v] != ',' && text[v] != '}' && !std::isspace(static_cast<unsigned char>(text[v]))) ++v;
+    while (v < text.size() && text[v] != ',' && text[v] != '}' &&
+           !std::isspace(static_cast<unsigned char>(text[v])))
+      ++v;
     out[key] = text.substr(b, v - b);
     i = v;
   }

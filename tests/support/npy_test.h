@@ -11,7 +11,7 @@
 namespace weir::test {
 
 struct NpyArray {
-  std::string descr;                // "<f8", ...
+  std::string descr;  // "<f8", ...
   std::vector<std::size_t> shape;
   std::size_t item_size = 0;        // bytes per element
   std::vector<unsigned char> data;  // raw little-endian elements, C order

@@ -35,7 +35,8 @@ inline runtime::Arguments clone_arguments(const runtime::Arguments& a) {
 /// Runs `p` on the three paths. Errors (weir::Error) are caught and recorded per path; the
 /// lowered SDFG must validate. The cpu paths compile into one program cache shared by the test
 /// processes (shared_cache_dir).
-inline std::vector<PathResult> run_three_ways(const runtime::FieldViewProgram& p, const runtime::Arguments& args) {
+inline std::vector<PathResult> run_three_ways(const runtime::FieldViewProgram& p,
+                                              const runtime::Arguments& args) {
   static const std::string cache = shared_cache_dir("three-ways").string();
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
   std::vector<PathResult> out;

@@ -65,7 +65,8 @@ TEST_CASE("auto_optimize: the CPU pipeline is a list of registered passes", "[tr
   CHECK(auto_optimize_pass_names(DeviceType::GPU).back() == "gpu-schedules");
 }
 
-TEST_CASE("auto_optimize: DaCe's simplified hdiff keeps no domain-sized transient and matches", "[transforms][auto-optimize]") {
+TEST_CASE("auto_optimize: DaCe's simplified hdiff keeps no domain-sized transient and matches",
+          "[transforms][auto-optimize]") {
   auto sdfg = load_sdfg((test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg").string());
   REQUIRE(domain_sized_transients(*sdfg).size() == 19);
   REQUIRE(count_maps(*sdfg) == 20);
@@ -92,10 +93,12 @@ TEST_CASE("auto_optimize: DaCe's simplified hdiff keeps no domain-sized transien
   }
 }
 
-TEST_CASE("auto_optimize: the frontend's hdiff keeps no domain-sized transient and matches DaCe", "[transforms][auto-optimize]") {
+TEST_CASE("auto_optimize: the frontend's hdiff keeps no domain-sized transient and matches DaCe",
+          "[transforms][auto-optimize]") {
   using namespace weir::frontend;
   ModuleLoader loader(LoaderOptions{{}, false});
-  const LoadedModule& m = loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / "examples/cartesian/hdiff.py").string());
+  const LoadedModule& m =
+      loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / "examples/cartesian/hdiff.py").string());
   TypeChecker tc;
   std::unique_ptr<SDFG> sdfg;
   for (const auto& d : m.definitions)
@@ -137,12 +140,14 @@ TEST_CASE("auto_optimize: the frontend's hdiff keeps no domain-sized transient a
   CHECK(bad == 0);
 }
 
-TEST_CASE("auto_optimize: every corpus kernel still matches DaCe's outputs after it", "[transforms][auto-optimize]") {
+TEST_CASE("auto_optimize: every corpus kernel still matches DaCe's outputs after it",
+          "[transforms][auto-optimize]") {
   auto backend = runtime::make_cpu_backend();
   for (const char* kernel : {"laplace2d", "jacobi_2d", "hdiff"})
     for (const char* stage : {"frontend", "simplified"}) {
       INFO(kernel << " " << stage);
-      auto sdfg = load_sdfg((test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
+      auto sdfg = load_sdfg(
+          (test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
       auto_optimize(*sdfg, DeviceType::CPU);
       test::require_valid(*sdfg);
       // Simplified stages are one state per time step: every intermediate array is gone.

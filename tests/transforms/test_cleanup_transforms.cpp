@@ -19,8 +19,8 @@ namespace {
 const std::vector<Symbols> kSizes{{{"N", 5}}, {{"N", 1}}, {{"N", 9}}};
 
 /// out[i] = code(a = in[i]) over i in 0:N, in state `st`.
-void map1d(SDFGState& st, const std::string& in, const std::string& out, const std::string& code = "b = a + 1",
-           const std::string& label = "m") {
+void map1d(SDFGState& st, const std::string& in, const std::string& out,
+           const std::string& code = "b = a + 1", const std::string& label = "m") {
   auto& a = st.add_access(in);
   auto& b = st.add_access(out);
   auto& t = st.add_tasklet(label + "_t", {code, Language::Python}, {"a"}, {"b"});
@@ -29,7 +29,8 @@ void map1d(SDFGState& st, const std::string& in, const std::string& out, const s
   path_out(st, t.id(), "b", {m.exit}, b.id(), {M(out, "i"), M(out, "0:N")});
 }
 
-std::unique_ptr<SDFG> make_program(const std::vector<std::string>& arrays, const std::vector<std::string>& transients) {
+std::unique_ptr<SDFG> make_program(const std::vector<std::string>& arrays,
+                                   const std::vector<std::string>& transients) {
   auto sdfg = std::make_unique<SDFG>("prog");
   sdfg->add_symbol("N");
   for (const auto& a : arrays) sdfg->add_array(a, ScalarType::Float64, {E("N")});
@@ -54,7 +55,8 @@ TEST_CASE("StateFusion: read-after-write states fuse through one access node", "
   CHECK(st.num_nodes() == 9);
 }
 
-TEST_CASE("StateFusion: independent states fuse, successors move to the fused state", "[transforms][state-fusion]") {
+TEST_CASE("StateFusion: independent states fuse, successors move to the fused state",
+          "[transforms][state-fusion]") {
   auto sdfg = make_program({"A", "B", "C", "D"}, {});
   auto& s0 = sdfg->add_state("s0", true);
   auto& s1 = sdfg->add_state("s1");
@@ -81,8 +83,10 @@ TEST_CASE("StateFusion: refuses with reasons", "[transforms][state-fusion]") {
     auto& s1 = sdfg->add_state("s1");
     sdfg->add_edge(s0.id(), s1.id(), std::move(e));
     map1d(s0, "A", "B");
-    if (war) map1d(s1, "C", "A");
-    else map1d(s1, "A", "B");
+    if (war)
+      map1d(s1, "C", "A");
+    else
+      map1d(s1, "A", "B");
     return sdfg;
   };
   SECTION("write after read") {
@@ -107,7 +111,8 @@ TEST_CASE("StateFusion: refuses with reasons", "[transforms][state-fusion]") {
   }
 }
 
-TEST_CASE("DeadStateElimination: unreachable and constant-false blocks go", "[transforms][dead-state-elimination]") {
+TEST_CASE("DeadStateElimination: unreachable and constant-false blocks go",
+          "[transforms][dead-state-elimination]") {
   auto sdfg = make_program({"A", "B", "C"}, {});
   auto& s0 = sdfg->add_state("s0", true);
   auto& s1 = sdfg->add_state("s1");
@@ -126,7 +131,8 @@ TEST_CASE("DeadStateElimination: unreachable and constant-false blocks go", "[tr
   CHECK(refusal(*sdfg, t) == "block 's0' is reachable from the start block");
 }
 
-TEST_CASE("DeadDataflowElimination: isolated access nodes and dead transient writes", "[transforms][dead-dataflow-elimination]") {
+TEST_CASE("DeadDataflowElimination: isolated access nodes and dead transient writes",
+          "[transforms][dead-dataflow-elimination]") {
   auto sdfg = make_program({"A", "B"}, {"T"});
   auto& s0 = sdfg->add_state("s0", true);
   map1d(s0, "A", "B");
@@ -142,7 +148,8 @@ TEST_CASE("DeadDataflowElimination: isolated access nodes and dead transient wri
   CHECK_THAT(refusal(*sdfg, t), Contains("is read in this state"));
 }
 
-TEST_CASE("DeadDataflowElimination: an access node without edges goes", "[transforms][dead-dataflow-elimination]") {
+TEST_CASE("DeadDataflowElimination: an access node without edges goes",
+          "[transforms][dead-dataflow-elimination]") {
   auto sdfg = make_program({"A", "B"}, {});
   auto& s0 = sdfg->add_state("s0", true);
   map1d(s0, "A", "B");
@@ -159,7 +166,8 @@ TEST_CASE("DeadDataflowElimination: an access node without edges goes", "[transf
   CHECK(run_program(*before, {{"N", 4}}, 1) == run_program(*sdfg, {{"N", 4}}, 1));
 }
 
-TEST_CASE("DeadDataflowElimination: refuses non-transients and data read elsewhere", "[transforms][dead-dataflow-elimination]") {
+TEST_CASE("DeadDataflowElimination: refuses non-transients and data read elsewhere",
+          "[transforms][dead-dataflow-elimination]") {
   auto sdfg = make_program({"A", "B", "C"}, {"T"});
   auto& s0 = sdfg->add_state("s0", true);
   auto& s1 = sdfg->add_state("s1");
@@ -177,7 +185,8 @@ TEST_CASE("DeadDataflowElimination: refuses non-transients and data read elsewhe
   CHECK(reasons.count("container 'C' is not transient (the caller may read it)"));
 }
 
-TEST_CASE("RedundantArrayRemoval: a full copy of a transient disappears", "[transforms][redundant-array-removal]") {
+TEST_CASE("RedundantArrayRemoval: a full copy of a transient disappears",
+          "[transforms][redundant-array-removal]") {
   auto sdfg = make_program({"A", "B"}, {"T"});
   auto& st = sdfg->add_state("s0", true);
   map1d(st, "A", "T", "b = a * 3");
@@ -217,7 +226,8 @@ TEST_CASE("simplify: a fixed point of the cleanup passes", "[transforms][simplif
   auto before = sdfg->clone_sdfg();
   auto p = make_simplify_pipeline();
   CHECK(p->str_passes() ==
-        "dead-state-elimination,state-fusion,dead-dataflow-elimination,redundant-array-removal,trivial-map-elimination");
+        "dead-state-elimination,state-fusion,dead-dataflow-elimination,redundant-array-removal,trivial-map-"
+        "elimination");
   AnalysisCache cache;
   std::size_t n = p->run(*sdfg, cache);
   CHECK(n >= 3);

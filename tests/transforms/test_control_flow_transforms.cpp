@@ -61,7 +61,8 @@ const std::map<std::string, long long> kN{{"N", 7}};
 
 }  // namespace
 
-TEST_CASE("LoopToMap: an independent loop becomes a map over its body, InlineSDFG flattens it", "[transforms][loop-to-map]") {
+TEST_CASE("LoopToMap: an independent loop becomes a map over its body, InlineSDFG flattens it",
+          "[transforms][loop-to-map]") {
   auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a * 2 + c", {{{"a", "A", "i"}}, {{"c", "C", "i"}}}, "B", "i");
   });
@@ -100,7 +101,8 @@ TEST_CASE("LoopToMap: an independent loop becomes a map over its body, InlineSDF
   REQUIRE(sdfg_difference(*sdfg, *sdfg_from_json_text(sdfg_to_json_text(*sdfg))).empty());
 }
 
-TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason", "[transforms][loop-to-map]") {
+TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason",
+          "[transforms][loop-to-map]") {
   auto sdfg = make_loop("1", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a + b", {{{"a", "A", "i - 1"}}, {{"b", "B", "i"}}}, "A", "i");
   });
@@ -111,9 +113,13 @@ TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason
 
   // Same element every iteration (plain or accumulated with wcr) and a read of the whole array
   // are refused too.
-  auto acc = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0"); });
+  auto acc = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0");
+  });
   CHECK_THAT(only_candidate(*acc, l2m).result.reason(), Contains("B is written at the same element(s) [0]"));
-  auto sum = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0"); });
+  auto sum = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "0");
+  });
   for (SDFGState* s : sum->all_states())
     for (const DataflowEdge* e : s->edges())
       if (e->memlet.data == "B") s->edge(e->id).memlet.wcr = "lambda a, b: a + b";
@@ -138,10 +144,14 @@ TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason
 
 TEST_CASE("LoopToMap: while loops, steps and uses after the loop are refused", "[transforms][loop-to-map]") {
   LoopToMap l2m;
-  auto down = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i"); });
+  auto down = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i");
+  });
   down->blocks()[0]->as<LoopRegion>()->update_statement.code = "i = i - 1";
   CHECK_THAT(only_candidate(*down, l2m).result.reason(), Contains("counts down"));
-  auto used = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i"); });
+  auto used = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i");
+  });
   auto& after = used->add_state("after");
   InterstateEdge e;
   e.assignments.emplace_back("k", "i");
@@ -150,7 +160,8 @@ TEST_CASE("LoopToMap: while loops, steps and uses after the loop are refused", "
   CHECK(only_candidate(*used, l2m).result.reason() == "loop variable i is used after loop 'for_i'");
 }
 
-TEST_CASE("LoopToMap: transients written before read in the body are privatized", "[transforms][loop-to-map]") {
+TEST_CASE("LoopToMap: transients written before read in the body are privatized",
+          "[transforms][loop-to-map]") {
   auto sdfg = make_loop("0", [](SDFG& s, SDFGState& st) {
     s.add_array("tmp", ScalarType::Float64, {E("1")}, true);
     auto& a = st.add_access("A");
@@ -177,7 +188,9 @@ TEST_CASE("LoopToMap: transients written before read in the body are privatized"
 }
 
 TEST_CASE("InlineSDFG: refuses nested SDFGs with several blocks", "[transforms][inline-sdfg]") {
-  auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) { tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i"); });
+  auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i");
+  });
   auto& L = *sdfg->blocks()[0]->as<LoopRegion>();
   auto& second = L.add_state("second");
   L.add_edge(L.blocks()[0]->id(), second.id());
@@ -188,10 +201,12 @@ TEST_CASE("InlineSDFG: refuses nested SDFGs with several blocks", "[transforms][
   apply_only(*sdfg, l2m);
   CHECK(run_on_cpu(*sdfg, kN, 1) == before);
   InlineSDFG inl;
-  CHECK_THAT(only_candidate(*sdfg, inl).result.reason(), Contains("has 2 blocks; only a single state is inlined"));
+  CHECK_THAT(only_candidate(*sdfg, inl).result.reason(),
+             Contains("has 2 blocks; only a single state is inlined"));
 }
 
-TEST_CASE("MapToForLoop: a map becomes nested for loops with the same results", "[transforms][map-to-for-loop]") {
+TEST_CASE("MapToForLoop: a map becomes nested for loops with the same results",
+          "[transforms][map-to-for-loop]") {
   auto sdfg = make_map2d(false);
   require_valid(*sdfg);
   std::map<std::string, long long> sizes{{"N", 4}, {"M", 5}};
@@ -236,7 +251,8 @@ TEST_CASE("MapToForLoop: refuses maps nested in other maps", "[transforms][map-t
   CHECK(cs[1].result.reason() == "map 'inner' is nested in another map");
 }
 
-TEST_CASE("symbol-propagation: constant assignments are substituted, dead ones removed", "[transforms][symbol-propagation]") {
+TEST_CASE("symbol-propagation: constant assignments are substituted, dead ones removed",
+          "[transforms][symbol-propagation]") {
   auto sdfg = std::make_unique<SDFG>("sp");
   sdfg->add_symbol("N");
   sdfg->add_symbol("k");
@@ -277,7 +293,8 @@ TEST_CASE("symbol-propagation: constant assignments are substituted, dead ones r
   CHECK(pass->run(*sdfg, cache) == 0);
 }
 
-TEST_CASE("registry: the new transformations and pass are registered with kebab-case names", "[transforms][registry]") {
+TEST_CASE("registry: the new transformations and pass are registered with kebab-case names",
+          "[transforms][registry]") {
   for (const char* n : {"LoopToMap", "MapToForLoop", "InlineSDFG"}) CHECK(make_transformation(n));
   CHECK(pass_name_of("InlineSDFG") == "inline-sdfg");
   CHECK(pass_name_of("MapToForLoop") == "map-to-for-loop");
@@ -286,7 +303,8 @@ TEST_CASE("registry: the new transformations and pass are registered with kebab-
   CHECK(make_pass("symbol-propagation"));
 }
 
-TEST_CASE("MapToForLoop: tiled maps (Min bounds) become loops whose conditions compile", "[transforms][map-to-for-loop]") {
+TEST_CASE("MapToForLoop: tiled maps (Min bounds) become loops whose conditions compile",
+          "[transforms][map-to-for-loop]") {
   // Found by the randomized soundness test: loop conditions were written with sympy's Min,
   // which is not Python; every expression written into code now uses min/max/abs.
   auto sdfg = make_map2d(false);

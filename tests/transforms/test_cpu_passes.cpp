@@ -34,7 +34,8 @@ std::unique_ptr<SDFG> make_row_sum() {
   path_in(st, a.id(), {o.id(), in.id()}, t.id(), "a", {M("A", "0:N, 0:M"), M("A", "i, 0:M"), M("A", "i, j")});
   std::string sum = "lambda a, b: a + b";
   path_out(st, t.id(), "c", {in.exit, o.exit}, c.id(),
-           {Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("0:N"), sum)});
+           {Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("i"), sum),
+            Memlet::simple("C", S("0:N"), sum)});
   return sdfg;
 }
 
@@ -86,7 +87,8 @@ TEST_CASE("local-storage: an inner-map sum accumulates in a register scalar", "[
   CHECK(run_row_sum(*sdfg, "local-storage-after") == want);
 }
 
-TEST_CASE("transient-reuse: a transient dead before another is written lends it its buffer", "[transforms][transient-reuse]") {
+TEST_CASE("transient-reuse: a transient dead before another is written lends it its buffer",
+          "[transforms][transient-reuse]") {
   // A -> T1 -> T2 -> T3 -> C, each a point-wise map over 0:N.
   auto sdfg = std::make_unique<SDFG>("reuse");
   sdfg->add_symbol("N");
@@ -99,7 +101,8 @@ TEST_CASE("transient-reuse: a transient dead before another is written lends it 
   for (std::size_t k = 1; k < chain.size(); ++k) {
     NodeId next = st.add_access(chain[k]).id();
     auto& m = st.add_map("m" + std::to_string(k), {"i"}, S("0:N"));
-    auto& t = st.add_tasklet("t" + std::to_string(k), {"y = x * 2 + " + std::to_string(k), Language::Python}, {"x"}, {"y"});
+    auto& t = st.add_tasklet("t" + std::to_string(k), {"y = x * 2 + " + std::to_string(k), Language::Python},
+                             {"x"}, {"y"});
     path_in(st, prev, {m.id()}, t.id(), "x", {M(chain[k - 1], "0:N"), M(chain[k - 1], "i")});
     path_out(st, t.id(), "y", {m.exit}, next, {M(chain[k], "i"), M(chain[k], "0:N")});
     prev = next;
@@ -114,7 +117,8 @@ TEST_CASE("transient-reuse: a transient dead before another is written lends it 
   CHECK(!sdfg->has_data("T3"));  // T3 lives in T1's buffer
   CHECK(st.access_nodes("T1").size() == 2);
   for (long long n : {1LL, 4LL, 9LL})
-    for (unsigned seed : {1u, 7u}) CHECK(run_program(*before, {{"N", n}}, seed) == run_program(*sdfg, {{"N", n}}, seed));
+    for (unsigned seed : {1u, 7u})
+      CHECK(run_program(*before, {{"N", n}}, seed) == run_program(*sdfg, {{"N", n}}, seed));
   // The compiled program shares the buffer too and computes C = ((((A*2+1)*2+2)*2+3)*2+4).
   weir::test::fresh_cache("transient-reuse");
   runtime::Arguments args;
@@ -130,7 +134,8 @@ TEST_CASE("transient-reuse: a transient dead before another is written lends it 
   for (int k = 0; k < 6; ++k) CHECK(c[k] == (((((k - 2.5) * 2 + 1) * 2 + 2) * 2 + 3) * 2 + 4));
 }
 
-TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside", "[transforms][cpu-schedules]") {
+TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside",
+          "[transforms][cpu-schedules]") {
   auto sdfg = make_map2d(false);
   auto before = sdfg->clone_sdfg();
   AnalysisCache cache;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,8 +70,7 @@ struct Interpreter {
     while (std::getline(ss, st, ';')) {
       if (st.find_first_not_of(" \t\n") == std::string::npos) continue;
       auto eq = st.find('=');
-      while (eq != std::string::npos && eq + 1 < st.size() && st[eq + 1] == '=')
-        eq = st.find('=', eq + 2);
+      while (eq != std::string::npos && eq + 1 < st.size() && st[eq + 1] == '=') eq = st.find('=', eq + 2);
       REQUIRE(eq != std::string::npos);
       std::string lhs = st.substr(0, eq);
       lhs.erase(0, lhs.find_first_not_of(" \t\n"));
@@ -197,8 +196,7 @@ bool only_states(const SDFG& sdfg) {
     const auto* st = b->as<SDFGState>();
     if (!st) return false;
     for (const Node* n : st->nodes())
-      if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg && !only_states(*ns->sdfg))
-        return false;
+      if (const auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg && !only_states(*ns->sdfg)) return false;
   }
   return true;
 }
@@ -238,8 +236,7 @@ std::string diagnostics(const SDFG& sdfg) {
 }
 
 /// Interprets, flattens, interprets again and compares, for each environment.
-void check_semantics(const std::function<std::unique_ptr<SDFG>()>& build,
-                     const std::vector<Env>& envs) {
+void check_semantics(const std::function<std::unique_ptr<SDFG>()>& build, const std::vector<Env>& envs) {
   for (const Env& env : envs) {
     auto sdfg = build();
     Run before = run(*sdfg, env);
@@ -413,8 +410,7 @@ TEST_CASE("flatten: loop with a nested conditional becomes guard/end states", "[
   const auto* enter = edge_between(*sdfg, "init", "for_t_guard");
   REQUIRE(enter);
   CHECK(enter->data.is_unconditional());
-  CHECK(enter->data.assignments ==
-        std::vector<std::pair<std::string, std::string>>{{"t", "0"}});
+  CHECK(enter->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "0"}});
   const auto* body = edge_between(*sdfg, "for_t_guard", "A");
   REQUIRE(body);
   CHECK(body->data.condition.code == "(t < TSTEPS)");
@@ -425,8 +421,7 @@ TEST_CASE("flatten: loop with a nested conditional becomes guard/end states", "[
   // The update is on the back edge from the body's end (the conditional's join state).
   const auto* back = edge_between(*sdfg, "if_even_end", "for_t_guard");
   REQUIRE(back);
-  CHECK(back->data.assignments ==
-        std::vector<std::pair<std::string, std::string>>{{"t", "(t + 1)"}});
+  CHECK(back->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "(t + 1)"}});
   const auto* then = edge_between(*sdfg, "if_even_guard", "B");
   REQUIRE(then);
   CHECK(then->data.condition.code == "(t % 2) == 0");
@@ -448,8 +443,7 @@ TEST_CASE("flatten: states keep their identity, labels and content", "[flatten]"
   CHECK(state_named(*sdfg, "init")->id() == 0);  // top-level states keep their ids
 }
 
-TEST_CASE("flatten: the init statement gets its own state where it cannot be merged",
-          "[flatten]") {
+TEST_CASE("flatten: the init statement gets its own state where it cannot be merged", "[flatten]") {
   SECTION("loop as start block, with an empty body") {
     SDFG sdfg("startloop");
     sdfg.add_symbol("N");
@@ -516,15 +510,9 @@ TEST_CASE("flatten: loop statements that are not assignments are rejected", "[fl
   auto sdfg = loop_with_conditional();
   auto* loop = sdfg->block(1).as<LoopRegion>();
   REQUIRE(loop);
-  SECTION("augmented assignment") {
-    loop->update_statement.code = "t += 1";
-  }
-  SECTION("expression") {
-    loop->init_statement.code = "reset(t)";
-  }
-  SECTION("comparison only") {
-    loop->update_statement.code = "t == 1";
-  }
+  SECTION("augmented assignment") { loop->update_statement.code = "t += 1"; }
+  SECTION("expression") { loop->init_statement.code = "reset(t)"; }
+  SECTION("comparison only") { loop->update_statement.code = "t == 1"; }
   std::size_t blocks = sdfg->num_blocks();
   try {
     flatten_control_flow(*sdfg);
@@ -568,8 +556,7 @@ TEST_CASE("flatten: break redirects to the loop exit", "[flatten]") {
     CHECK(count_of(r, *sdfg, "B") == std::min(T, 3L));
     CHECK(count_of(r, *sdfg, "after") == 1);
   }
-  check_semantics(loop_with_break, {{{"TSTEPS", 0}}, {{"TSTEPS", 3}}, {{"TSTEPS", 4}},
-                                    {{"TSTEPS", 10}}});
+  check_semantics(loop_with_break, {{{"TSTEPS", 0}}, {{"TSTEPS", 3}}, {{"TSTEPS", 4}}, {{"TSTEPS", 10}}});
 }
 
 TEST_CASE("flatten: continue goes to the update", "[flatten]") {
@@ -630,8 +617,7 @@ TEST_CASE("flatten: do-while loops, update before or after the condition", "[fla
   }
 }
 
-TEST_CASE("flatten: nested loops with continue at the body start and an inner break",
-          "[flatten]") {
+TEST_CASE("flatten: nested loops with continue at the body start and an inner break", "[flatten]") {
   auto sdfg = nested_loops();
   CHECK(flatten_control_flow(*sdfg) == 6);  // 2 loops, 2 conditionals, continue, break
   REQUIRE(only_states(*sdfg));
@@ -704,10 +690,8 @@ TEST_CASE("flatten: if / elif / else conditions", "[flatten]") {
     REQUIRE(only_states(*sdfg));
     CHECK(edge_between(*sdfg, "sel_guard", "neg")->data.condition.code == "x < 0");
     // The empty elif branch goes straight to the join.
-    CHECK(edge_between(*sdfg, "sel_guard", "sel_end")->data.condition.code ==
-          "(not (x < 0)) and (x == 0)");
-    CHECK(edge_between(*sdfg, "sel_guard", "pos")->data.condition.code ==
-          "(not (x < 0)) and (not (x == 0))");
+    CHECK(edge_between(*sdfg, "sel_guard", "sel_end")->data.condition.code == "(not (x < 0)) and (x == 0)");
+    CHECK(edge_between(*sdfg, "sel_guard", "pos")->data.condition.code == "(not (x < 0)) and (not (x == 0))");
     CHECK(sdfg->out_edges(id_of(*sdfg, "sel_guard")).size() == 3);
     CHECK(diagnostics(*sdfg) == "");
     for (long x : {-3L, 0L, 4L}) {
@@ -732,8 +716,7 @@ TEST_CASE("flatten: if / elif / else conditions", "[flatten]") {
   }
 }
 
-TEST_CASE("flatten: a state whose conditions may all fail ends its loop iteration",
-          "[flatten]") {
+TEST_CASE("flatten: a state whose conditions may all fail ends its loop iteration", "[flatten]") {
   auto build = [] {
     auto sdfg = std::make_unique<SDFG>("fallthrough");
     sdfg->add_symbol("TSTEPS");
@@ -910,8 +893,7 @@ struct RandomProgram {
     }
   }
 
-  BlockId add_block(ControlFlowRegion& r, int depth, bool in_loop,
-                    const std::vector<std::string>& vars) {
+  BlockId add_block(ControlFlowRegion& r, int depth, bool in_loop, const std::vector<std::string>& vars) {
     int kind = depth >= 3 ? 0 : pick(9);
     if ((kind == 6 || kind == 7) && !in_loop) kind = 0;
     switch (kind) {
@@ -933,9 +915,9 @@ struct RandomProgram {
         int branches = 1 + pick(3);
         for (int b = 0; b < branches; ++b) {
           bool is_else = b == branches - 1 && b > 0 && pick(2) == 0;
-          auto& body = c.add_branch(is_else ? std::nullopt
-                                            : std::optional<CodeBlock>(
-                                                  CodeBlock{condition(vars), Language::Python}));
+          auto& body =
+              c.add_branch(is_else ? std::nullopt
+                                   : std::optional<CodeBlock>(CodeBlock{condition(vars), Language::Python}));
           if (pick(5) != 0) fill(body, depth + 1, in_loop, vars);
         }
         return c.id();
@@ -945,8 +927,7 @@ struct RandomProgram {
         fill(reg, depth + 1, in_loop, vars);
         return reg.id();
       }
-      case 6:
-        return r.add_block(std::make_unique<ControlTransferBlock>(BlockKind::Break, label("brk"))).id();
+      case 6: return r.add_block(std::make_unique<ControlTransferBlock>(BlockKind::Break, label("brk"))).id();
       case 7:
         return r.add_block(std::make_unique<ControlTransferBlock>(BlockKind::Continue, label("cnt"))).id();
       case 8:
@@ -1041,8 +1022,7 @@ Env read_values(const std::filesystem::path& dir) {
 
 void check_corpus_kernel(const std::string& kernel, long iterations) {
   auto dir = corpus_dir() / kernel;
-  if (!std::filesystem::is_directory(dir))
-    FAIL("the DaCe corpus is missing: no directory " << dir.string());
+  if (!std::filesystem::is_directory(dir)) FAIL("the DaCe corpus is missing: no directory " << dir.string());
   Env env = read_values(dir);
   REQUIRE(env.count("TSTEPS") == 1);
   std::vector<std::filesystem::path> files;

@@ -77,7 +77,9 @@ class FailingMidway final : public Transformation {
   std::string name() const override { return "FailingMidway"; }
   std::string description() const override { return "fails after changing things"; }
   MatchScope scope() const override { return cf_ ? MatchScope::ControlFlow : MatchScope::Dataflow; }
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext&, std::uint32_t a) const override { return {{a}}; }
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext&, std::uint32_t a) const override {
+    return {{a}};
+  }
   MatchResult can_apply(const MatchContext&, const std::vector<std::uint32_t>&) const override {
     return MatchResult::success();
   }
@@ -210,7 +212,8 @@ TEST_CASE("analysis cache: lazy, reused, invalidated by applications", "[transfo
 
 TEST_CASE("registry: every transformation has a name, description and pass", "[transforms][registry]") {
   auto names = transformation_names();
-  CHECK(names.size() == 16);  // + OTFMapFusion, MapFusionHorizontal, LoopToMap, MapToForLoop, InlineSDFG, LoopMapInterchange
+  CHECK(names.size() ==
+        16);  // + OTFMapFusion, MapFusionHorizontal, LoopToMap, MapToForLoop, InlineSDFG, LoopMapInterchange
   for (const auto& n : names) {
     auto t = make_transformation(n);
     REQUIRE(t);

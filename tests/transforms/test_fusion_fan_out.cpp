@@ -34,8 +34,9 @@ std::unique_ptr<SDFG> fan_out(const std::vector<int>& offsets) {
     auto& out = st.add_access(c);
     std::string range = "0:N-" + off;
     auto& m = st.add_map("cons" + std::to_string(k), {"i"}, S(range));
-    auto& t = st.add_tasklet("consume" + std::to_string(k),
-                             {"c = t * " + std::to_string(k + 1) + " + " + std::to_string(k), Language::Python}, {"t"}, {"c"});
+    auto& t = st.add_tasklet(
+        "consume" + std::to_string(k),
+        {"c = t * " + std::to_string(k + 1) + " + " + std::to_string(k), Language::Python}, {"t"}, {"c"});
     path_in(st, tmp.id(), {m.id()}, t.id(), "t", {M("tmp", off + ":N"), M("tmp", "i + " + off)});
     path_out(st, t.id(), "c", {m.exit}, out.id(), {M(c, "i"), M(c, range)});
   }
@@ -84,7 +85,8 @@ TEST_CASE("fan-out: MapFusion applied until nothing matches keeps every consumer
       if (!any) break;
       ++applied;
       require_valid(*sdfg);
-      for (unsigned seed : {1u, 7u}) CHECK(run_program(*before, {{"N", 6}}, seed) == run_program(*sdfg, {{"N", 6}}, seed));
+      for (unsigned seed : {1u, 7u})
+        CHECK(run_program(*before, {{"N", 6}}, seed) == run_program(*sdfg, {{"N", 6}}, seed));
     }
     // Every point-wise consumer with the producer's range fuses; offset ones stay apart.
     std::size_t pointwise = static_cast<std::size_t>(std::count(shape.begin(), shape.end(), 0));
@@ -94,9 +96,11 @@ TEST_CASE("fan-out: MapFusion applied until nothing matches keeps every consumer
   }
 }
 
-TEST_CASE("fan-out: every fusion pass and auto_optimize keep the cpu outputs", "[transforms][fusion][fan-out]") {
-  for (const char* pass : {"map-fusion", "otf-map-fusion", "map-fusion-horizontal", "greedy-map-fusion",
-                           "otf-map-fusion, map-fusion", "map-fusion-horizontal, map-fusion", "auto-optimize-cpu"}) {
+TEST_CASE("fan-out: every fusion pass and auto_optimize keep the cpu outputs",
+          "[transforms][fusion][fan-out]") {
+  for (const char* pass :
+       {"map-fusion", "otf-map-fusion", "map-fusion-horizontal", "greedy-map-fusion",
+        "otf-map-fusion, map-fusion", "map-fusion-horizontal, map-fusion", "auto-optimize-cpu"}) {
     for (const auto& shape : std::vector<std::vector<int>>{{0, 0}, {0, 0, 0}, {0, 1, 0}}) {
       std::string label;
       for (int o : shape) label += std::to_string(o) + " ";

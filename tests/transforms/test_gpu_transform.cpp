@@ -118,7 +118,8 @@ runtime::CompilableProgram program_of(const SDFG& sdfg) {
 
 }  // namespace
 
-TEST_CASE("gpu-transform: arguments and shared transients on the device, kernels, host scalars", "[transforms][gpu]") {
+TEST_CASE("gpu-transform: arguments and shared transients on the device, kernels, host scalars",
+          "[transforms][gpu]") {
   auto g = make_chain();
   auto before = g->clone_sdfg();
   CHECK(gpu_transform(*g) > 0);
@@ -143,7 +144,8 @@ TEST_CASE("gpu-transform: arguments and shared transients on the device, kernels
   CHECK(test::run_on_cpu(*before, kSizes, 3) == test::run_on_cpu(*g, kSizes, 3));
 }
 
-TEST_CASE("gpu-transform: host arguments get device copies, copied in first and (if written) out last", "[transforms][gpu]") {
+TEST_CASE("gpu-transform: host arguments get device copies, copied in first and (if written) out last",
+          "[transforms][gpu]") {
   auto g = make_chain();
   auto before = g->clone_sdfg();
   gpu_transform(*g, true);
@@ -200,7 +202,8 @@ TEST_CASE("gpu-transform: simplify keeps the copies between host and GPU memory"
   test::require_valid(*notb);
 }
 
-TEST_CASE("gpu-transform: inner maps run sequentially per thread, or as the thread block", "[transforms][gpu]") {
+TEST_CASE("gpu-transform: inner maps run sequentially per thread, or as the thread block",
+          "[transforms][gpu]") {
   for (const std::string inner : {"Sequential", "GPU_ThreadBlock"}) {
     INFO(inner);
     auto g = test::make_map2d(true);
@@ -212,8 +215,9 @@ TEST_CASE("gpu-transform: inner maps run sequentially per thread, or as the thre
     CHECK(test::run_on_cpu(*before, kSizes, 5) == test::run_on_cpu(*g, kSizes, 5));
   }
   auto g = test::make_map2d(true);
-  CHECK_THROWS_WITH(gpu_transform(*g, false, "CPU_Multicore"),
-                    "gpu-transform: option inner_schedule must be Sequential or GPU_ThreadBlock, not 'CPU_Multicore'");
+  CHECK_THROWS_WITH(
+      gpu_transform(*g, false, "CPU_Multicore"),
+      "gpu-transform: option inner_schedule must be Sequential or GPU_ThreadBlock, not 'CPU_Multicore'");
 }
 
 TEST_CASE("gpu-transform: maps in a loop become kernels run per iteration", "[transforms][gpu][loop]") {
@@ -240,7 +244,8 @@ TEST_CASE("gpu-transform: maps in a loop become kernels run per iteration", "[tr
   CHECK(test::run_on_cpu(*before, {{"N", 9}}, 6) == test::run_on_cpu(*g, {{"N", 9}}, 6));
 }
 
-TEST_CASE("gpu-transform: a nested SDFG with maps keeps its maps as kernels, one without runs in a kernel", "[transforms][gpu]") {
+TEST_CASE("gpu-transform: a nested SDFG with maps keeps its maps as kernels, one without runs in a kernel",
+          "[transforms][gpu]") {
   auto make = [](bool inner_map) {
     auto inner = std::make_unique<SDFG>("inner");
     inner->add_symbol("N");
@@ -343,11 +348,13 @@ TEST_CASE("gpu-transform: control flow reads host mirrors of what lives in GPU m
       CHECK(g->data("host_C").storage == StorageType::CPU_Heap);
       CHECK(g->data("host_A").transient);
     }
-    for (unsigned seed : {9u, 10u, 11u}) CHECK(test::run_on_cpu(*before, kSizes, seed) == test::run_on_cpu(*g, kSizes, seed));
+    for (unsigned seed : {9u, 10u, 11u})
+      CHECK(test::run_on_cpu(*before, kSizes, seed) == test::run_on_cpu(*g, kSizes, seed));
   }
 }
 
-TEST_CASE("gpu-schedules: the unit-stride parameter goes last (threadIdx.x), gt4py's block sizes", "[transforms][gpu]") {
+TEST_CASE("gpu-schedules: the unit-stride parameter goes last (threadIdx.x), gt4py's block sizes",
+          "[transforms][gpu]") {
   // B[i, j] = 2 * A[i, j] over a map written as (j, i): j indexes the contiguous dimension.
   auto g = std::make_unique<SDFG>("order");
   g->add_symbol("N");
@@ -395,7 +402,8 @@ TEST_CASE("gpu-schedules: the unit-stride parameter goes last (threadIdx.x), gt4
   CHECK(p->str_passes() == "gpu-transform{host_arguments=true},gpu-schedules{block_size=128,1,1}");
 }
 
-TEST_CASE("auto_optimize(GPU): the CPU pipeline's fusion, then gpu-transform and gpu-schedules", "[transforms][gpu][auto-optimize]") {
+TEST_CASE("auto_optimize(GPU): the CPU pipeline's fusion, then gpu-transform and gpu-schedules",
+          "[transforms][gpu][auto-optimize]") {
   auto names = auto_optimize_pass_names(DeviceType::GPU);
   auto cpu = auto_optimize_pass_names(DeviceType::CPU);
   REQUIRE(names.size() == cpu.size() + 1);
@@ -407,14 +415,16 @@ TEST_CASE("auto_optimize(GPU): the CPU pipeline's fusion, then gpu-transform and
   CHECK(p->name() == "auto-optimize-gpu");
 }
 
-TEST_CASE("auto_optimize(GPU): DaCe's corpus kernels give DaCe's results on the host", "[transforms][gpu][auto-optimize][corpus]") {
+TEST_CASE("auto_optimize(GPU): DaCe's corpus kernels give DaCe's results on the host",
+          "[transforms][gpu][auto-optimize][corpus]") {
   weir::test::fresh_cache("gpu-auto-optimize-corpus");
   auto backend = runtime::make_cpu_backend();
   for (const char* kernel : {"laplace2d", "jacobi_2d", "hdiff"})
     for (const char* stage : {"frontend", "simplified", "auto_optimized_cpu", "auto_optimized_gpu"})
       for (bool host : {false, true}) {
         INFO(kernel << "." << stage << (host ? " with host arguments" : ""));
-        auto sdfg = load_sdfg((test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
+        auto sdfg = load_sdfg(
+            (test::dace_corpus_dir() / kernel / (std::string(kernel) + "." + stage + ".sdfg")).string());
         auto pipe = make_auto_optimize_pipeline(DeviceType::GPU);
         for (auto& pass : pipe->passes())
           if (pass->name() == "gpu-transform") pass->options().set("host_arguments", host);
@@ -427,7 +437,8 @@ TEST_CASE("auto_optimize(GPU): DaCe's corpus kernels give DaCe's results on the 
       }
 }
 
-TEST_CASE("auto_optimize(GPU): hdiff fuses into kernels with registers, no domain-sized transient", "[transforms][gpu][auto-optimize]") {
+TEST_CASE("auto_optimize(GPU): hdiff fuses into kernels with registers, no domain-sized transient",
+          "[transforms][gpu][auto-optimize]") {
   auto sdfg = load_sdfg((test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg").string());
   auto_optimize(*sdfg, DeviceType::GPU);
   test::require_valid(*sdfg);
@@ -447,16 +458,19 @@ TEST_CASE("auto_optimize(GPU): hdiff fuses into kernels with registers, no domai
   CHECK(k.gpu_block_size == std::vector<std::string>{"32", "8", "1"});
   for (const auto& [name, d] : sdfg->arrays) {
     INFO(name);
-    if (d.transient) CHECK(d.storage == StorageType::Register);
-    else CHECK(d.storage == StorageType::GPU_Global);
+    if (d.transient)
+      CHECK(d.storage == StorageType::Register);
+    else
+      CHECK(d.storage == StorageType::GPU_Global);
   }
 }
 
-TEST_CASE("auto_optimize(GPU): a scan is one thread per column with the K loop inside", "[transforms][gpu][auto-optimize][scan]") {
+TEST_CASE("auto_optimize(GPU): a scan is one thread per column with the K loop inside",
+          "[transforms][gpu][auto-optimize][scan]") {
   using namespace weir::frontend;
   ModuleLoader loader(LoaderOptions{{}, false});
-  const LoadedModule& m =
-      loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / "examples/cartesian/vertical_solver.py").string());
+  const LoadedModule& m = loader.load_file(
+      (std::filesystem::path(WEIR_SOURCE_DIR) / "examples/cartesian/vertical_solver.py").string());
   TypeChecker tc;
   std::unique_ptr<SDFG> sdfg;
   for (const auto& d : m.definitions)

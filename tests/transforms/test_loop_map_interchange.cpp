@@ -26,7 +26,8 @@ namespace {
 
 std::unique_ptr<SDFG> lower(const std::string& file, const std::string& program) {
   frontend::ModuleLoader loader(frontend::LoaderOptions{{}, false});
-  const frontend::LoadedModule& m = loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / file).string());
+  const frontend::LoadedModule& m =
+      loader.load_file((std::filesystem::path(WEIR_SOURCE_DIR) / file).string());
   frontend::TypeChecker tc;
   for (const auto& d : m.definitions)
     if (d->name == program) return frontend::lower_to_sdfg(tc.check(*d));
@@ -44,7 +45,9 @@ std::unique_ptr<SDFG> lower_source(const std::string& text, const std::string& p
   return nullptr;
 }
 
-std::unique_ptr<SDFG> vertical_solver() { return lower("examples/cartesian/vertical_solver.py", "vertical_solver"); }
+std::unique_ptr<SDFG> vertical_solver() {
+  return lower("examples/cartesian/vertical_solver.py", "vertical_solver");
+}
 
 std::vector<Candidate> applicable(SDFG& sdfg, const Transformation& t) {
   AnalysisCache cache;
@@ -144,7 +147,8 @@ void check_thomas(const SDFG& sdfg, const std::string& tag) {
       runtime::run(*backend, prog, args);
       const auto* x = static_cast<const double*>(args.arrays.at("x").data());
       std::size_t bad = 0;
-      for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(x[i] - want[i]) <= 1e-12 * std::abs(want[i]));
+      for (std::size_t i = 0; i < want.size(); ++i)
+        bad += !(std::abs(x[i] - want[i]) <= 1e-12 * std::abs(want[i]));
       CHECK(bad == 0);
     }
 }
@@ -192,7 +196,8 @@ void check_out(const SDFG& sdfg, const runtime::Arguments& inputs, std::vector<s
   runtime::run(*runtime::make_cpu_backend(), prog, args);
   const auto* o = static_cast<const double*>(args.arrays.at("out").data());
   std::size_t bad = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) bad += !(std::abs(o[i] - want[i]) <= 1e-12 * std::abs(want[i]) + 1e-300);
+  for (std::size_t i = 0; i < want.size(); ++i)
+    bad += !(std::abs(o[i] - want[i]) <= 1e-12 * std::abs(want[i]) + 1e-300);
   CHECK(bad == 0);
 }
 
@@ -268,8 +273,10 @@ TEST_CASE("loop-map interchange: the Thomas solve becomes one map over columns a
       CHECK(d.strides[0].str() == "1");
       continue;
     }
-    if (d.is_scalar()) ++scalars;
-    else if (d.shape.size() == 1 && d.shape[0].str() == "nk") ++buffers;
+    if (d.is_scalar())
+      ++scalars;
+    else if (d.shape.size() == 1 && d.shape[0].str() == "nk")
+      ++buffers;
   }
   CHECK(scalars == 3);  // (c', d') of the forward scan, x of the backward scan
   CHECK(buffers == 2);
@@ -278,8 +285,10 @@ TEST_CASE("loop-map interchange: the Thomas solve becomes one map over columns a
   check_thomas(*sdfg, "after");
 }
 
-TEST_CASE("loop-map interchange: auto_optimize gives a collapsed parallel loop over columns with the K loops inside",
-          "[transforms][loop-map-interchange]") {
+TEST_CASE(
+    "loop-map interchange: auto_optimize gives a collapsed parallel loop over columns with the K loops "
+    "inside",
+    "[transforms][loop-map-interchange]") {
   auto names = auto_optimize_pass_names(DeviceType::CPU);
   CHECK(std::find(names.begin(), names.end(), "loop-map-interchange") != names.end());
   auto sdfg = vertical_solver();
@@ -289,7 +298,8 @@ TEST_CASE("loop-map interchange: auto_optimize gives a collapsed parallel loop o
   std::string src = codegen::generate_cpu(*sdfg).source;
   INFO(src);
   std::size_t parallel = 0;
-  for (std::size_t p = src.find("#pragma omp parallel"); p != std::string::npos; p = src.find("#pragma omp parallel", p + 1))
+  for (std::size_t p = src.find("#pragma omp parallel"); p != std::string::npos;
+       p = src.find("#pragma omp parallel", p + 1))
     ++parallel;
   CHECK(parallel == 1);
   CHECK(src.find("#pragma omp parallel for collapse(2)") != std::string::npos);
@@ -301,8 +311,9 @@ TEST_CASE("loop-map interchange: auto_optimize gives a collapsed parallel loop o
   check_thomas(*sdfg, "auto-optimized");
 }
 
-TEST_CASE("loop-map interchange: runs split at a different map, carries and results used outside stay columns",
-          "[transforms][loop-map-interchange]") {
+TEST_CASE(
+    "loop-map interchange: runs split at a different map, carries and results used outside stay columns",
+    "[transforms][loop-map-interchange]") {
   auto sdfg = vertical_solver();
   // Rename the parameters of the backward scan's init map: same values, but a different map,
   // so the forward scan and the backward loop become separate runs and the backward carry
@@ -311,7 +322,8 @@ TEST_CASE("loop-map interchange: runs split at a different map, carries and resu
   for (SDFGState* s : sdfg->all_states())
     if (s->label == "scan0_thomas_backward_init") init = s;
   REQUIRE(init);
-  std::map<std::string, sym::Expr> ren{{"__I", sym::Expr::symbol("__I2")}, {"__J", sym::Expr::symbol("__J2")}};
+  std::map<std::string, sym::Expr> ren{{"__I", sym::Expr::symbol("__I2")},
+                                       {"__J", sym::Expr::symbol("__J2")}};
   for (MapEntry* e : test::maps_of(*init)) e->map->params = {"__I2", "__J2"};
   for (const DataflowEdge* e : init->edges()) {
     DataflowEdge& m = init->edge(e->id);
@@ -361,8 +373,9 @@ TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without 
     AnalysisCache cache;
     MatchResult r = check_match(*sdfg, LoopMapInterchange(), whole, cache);
     REQUIRE_FALSE(r);
-    CHECK(r.reason() == "state 'scan0_thomas_backward_level': '__scan1_0[__I + 1, __J, __K]' is not at the map point in "
-                        "parameter '__I' (it reads or writes other columns)");
+    CHECK(r.reason() ==
+          "state 'scan0_thomas_backward_level': '__scan1_0[__I + 1, __J, __K]' is not at the map point in "
+          "parameter '__I' (it reads or writes other columns)");
     // Split at the backward level: the forward scan moves; the backward scan, which only reads
     // c' (shared whole), moves on its own.
     CHECK(apply_all(*sdfg) == 2);
@@ -380,7 +393,8 @@ TEST_CASE("loop-map interchange: refuses cross-column accesses and runs without 
 TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shared by the columns",
           "[transforms][loop-map-interchange]") {
   // out[i, j, k] = out[i, j, k - 1] * w[k] + x[i, j, k] * v[i, j]: w is K-only, v has no K.
-  const std::string src = std::string(kHeader) +
+  const std::string src =
+      std::string(kHeader) +
       "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
       "def acc(s: float64, x: float64, w: float64, v: float64) -> float64:\n"
       "    return s * w + x * v\n"
@@ -419,20 +433,21 @@ TEST_CASE("loop-map interchange: read-only fields over fewer dimensions are shar
   check_out(*sdfg, proto, {NI, NJ, NK}, want, "shared-after");
 }
 
-TEST_CASE("loop-map interchange: a stencil input of a scan is passed whole", "[transforms][loop-map-interchange]") {
+TEST_CASE("loop-map interchange: a stencil input of a scan is passed whole",
+          "[transforms][loop-map-interchange]") {
   // out[i, j, k] = 0.5 * out[i, j, k - 1] + x[i + 1, j, k] - x[i, j, k] for i < n.
   const std::string src = std::string(kHeader) +
-      "Ioff = gtx.FieldOffset(\"Ioff\", source=I, target=(I,))\n"
-      "F = Field[Dims[I, J, K], float64]\n"
-      "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
-      "def acc(s: float64, x: float64) -> float64:\n"
-      "    return 0.5 * s + x\n"
-      "@gtx.field_operator\n"
-      "def f(x: F) -> F:\n"
-      "    return acc(x(Ioff[1]) - x)\n"
-      "@gtx.program\n"
-      "def p(x: F, out: F, n: gtx.int32):\n"
-      "    f(x, out=out, domain={I: (0, n), J: (0, 5), K: (0, 9)})\n";
+                          "Ioff = gtx.FieldOffset(\"Ioff\", source=I, target=(I,))\n"
+                          "F = Field[Dims[I, J, K], float64]\n"
+                          "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
+                          "def acc(s: float64, x: float64) -> float64:\n"
+                          "    return 0.5 * s + x\n"
+                          "@gtx.field_operator\n"
+                          "def f(x: F) -> F:\n"
+                          "    return acc(x(Ioff[1]) - x)\n"
+                          "@gtx.program\n"
+                          "def p(x: F, out: F, n: gtx.int32):\n"
+                          "    f(x, out=out, domain={I: (0, n), J: (0, 5), K: (0, 9)})\n";
   auto sdfg = lower_source(src, "p");
   auto before = sdfg->clone_sdfg();
   const SDFG& inner = moved_once(*sdfg);
@@ -461,7 +476,8 @@ TEST_CASE("loop-map interchange: a stencil input of a scan is passed whole", "[t
   check_out(*sdfg, in, {NI + 1, NJ, NK}, want, "stencil-after");
 }
 
-TEST_CASE("loop-map interchange: refuses a write that every column makes", "[transforms][loop-map-interchange]") {
+TEST_CASE("loop-map interchange: refuses a write that every column makes",
+          "[transforms][loop-map-interchange]") {
   auto sdfg = vertical_solver();
   SDFGState* level = nullptr;
   for (SDFGState* s : sdfg->all_states())
@@ -472,7 +488,9 @@ TEST_CASE("loop-map interchange: refuses a write that every column makes", "[tra
     if (m.memlet.data == "x" && level->node(m.src).kind() == NodeKind::Tasklet)
       m.memlet.subset.ranges()[0] = Range::index(sym::Expr(0));
   }
-  CHECK(any_contains(reasons(*sdfg), "'x[0, __J, __K]' is written by every point of the map (no dimension of parameter '__I')"));
+  CHECK(any_contains(
+      reasons(*sdfg),
+      "'x[0, __J, __K]' is written by every point of the map (no dimension of parameter '__I')"));
 }
 
 TEST_CASE("loop-map interchange: inside a time loop, only transients written first stay in the column",
@@ -490,7 +508,8 @@ TEST_CASE("loop-map interchange: inside a time loop, only transients written fir
   sdfg->add_scalar("__steps", ScalarType::Float64, true);
   SDFGState& count = time.add_state("count");
   Tasklet& one = count.add_tasklet("one", CodeBlock{"o = 1.0", Language::Python}, {}, {"o"});
-  count.add_edge(one.id(), "o", count.add_access("__steps").id(), {}, Memlet::simple("__steps", Subset::parse("0")));
+  count.add_edge(one.id(), "o", count.add_access("__steps").id(), {},
+                 Memlet::simple("__steps", Subset::parse("0")));
   time.add_edge(prev, count.id());
   sdfg->relink_nested();
   test::require_valid(*sdfg);

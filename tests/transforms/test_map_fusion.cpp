@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "support/builders.h"
 #include "corpus.h"
+#include "support/builders.h"
 #include "weir/transforms/map_fusion.h"
 #include "weir/transforms/pipeline.h"
 #include "weir/transforms/registry.h"
@@ -22,9 +22,9 @@ const std::vector<Symbols> kSizes{{{"N", 5}, {"M", 7}}, {{"N", 1}, {"M", 3}}, {{
 struct ChainSpec {
   std::string range1 = "0:N, 0:M";
   std::string range2 = "0:N, 0:M";
-  std::string read = "k, l";     ///< where map 2 reads B (its parameters are k, l)
+  std::string read = "k, l";  ///< where map 2 reads B (its parameters are k, l)
   bool transient = true;
-  bool second_output = false;    ///< map 1 also writes B2 = a + 5, which map 2 reads too
+  bool second_output = false;  ///< map 1 also writes B2 = a + 5, which map 2 reads too
 };
 
 /// first: B[i, j] = A[i, j] * 2 over `range1`; second: C[k, l] = B[read] + 1 over `range2`.
@@ -44,11 +44,12 @@ std::unique_ptr<SDFG> make_chain(const ChainSpec& spec = {}) {
   auto& m2 = st.add_map("second", {"k", "l"}, S(spec.range2));
   std::vector<std::string> outs{"b"};
   if (spec.second_output) outs.push_back("b2");
-  auto& t1 = st.add_tasklet("double", {spec.second_output ? "b = a * 2; b2 = a + 5" : "b = a * 2", Language::Python},
-                            {"a"}, outs);
+  auto& t1 = st.add_tasklet(
+      "double", {spec.second_output ? "b = a * 2; b2 = a + 5" : "b = a * 2", Language::Python}, {"a"}, outs);
   std::vector<std::string> ins{"b"};
   if (spec.second_output) ins.push_back("b2");
-  auto& t2 = st.add_tasklet("inc", {spec.second_output ? "c = b + 1 - b2" : "c = b + 1", Language::Python}, ins, {"c"});
+  auto& t2 = st.add_tasklet("inc", {spec.second_output ? "c = b + 1 - b2" : "c = b + 1", Language::Python},
+                            ins, {"c"});
   path_in(st, a.id(), {m1.id()}, t1.id(), "a", {M("A", spec.range1), M("A", "i, j")});
   path_out(st, t1.id(), "b", {m1.exit}, b.id(), {M("B", "i, j"), M("B", spec.range1)});
   path_in(st, b.id(), {m2.id()}, t2.id(), "b", {M("B", spec.range1), M("B", spec.read)});
@@ -137,10 +138,12 @@ TEST_CASE("MapFusion: renames the consumer's parameters in code and memlets", "[
   MapFusion t;
   apply_and_check(*sdfg, t, kSizes);
   for (Node* n : only_state(*sdfg).nodes())
-    if (auto* tk = n->as<Tasklet>(); tk && tk->label == "inc") CHECK(tk->code.code == "c = b + 1 + (i) * 10 - (j)");
+    if (auto* tk = n->as<Tasklet>(); tk && tk->label == "inc")
+      CHECK(tk->code.code == "c = b + 1 + (i) * 10 - (j)");
 }
 
-TEST_CASE("MapFusion: the map-fusion pass fuses a chain of three maps", "[transforms][map-fusion][pipeline]") {
+TEST_CASE("MapFusion: the map-fusion pass fuses a chain of three maps",
+          "[transforms][map-fusion][pipeline]") {
   auto sdfg = make_chain();
   // Append a third map: E[p, q] = C[p, q] * 3 with C made transient.
   sdfg->data("C").transient = true;
@@ -182,7 +185,8 @@ TEST_CASE("MapFusion: refuses with reasons", "[transforms][map-fusion]") {
     spec.read = "k + 1, l";
     auto sdfg = make_chain(spec);
     CHECK(refusal(*sdfg, t) ==
-          "'B' is read at offsets (i + 1, j) that map 'first' does not write at the same point (it writes B[i, j])");
+          "'B' is read at offsets (i + 1, j) that map 'first' does not write at the same point (it writes "
+          "B[i, j])");
   }
   SECTION("not transient") {
     ChainSpec spec;
@@ -222,7 +226,8 @@ TEST_CASE("MapFusion: refuses with reasons", "[transforms][map-fusion]") {
     for (const DataflowEdge* e : only_state(*sdfg).edges())
       if (e->memlet.data == "B" && only_state(*sdfg).node(e->dst).as<Tasklet>())
         only_state(*sdfg).edge(e->id).memlet.subset = S("k, 0");
-    CHECK(refusal(*sdfg, t) == "map 'first' writes B[i, 0] from several iterations (parameter 'j' does not index it alone)");
+    CHECK(refusal(*sdfg, t) ==
+          "map 'first' writes B[i, 0] from several iterations (parameter 'j' does not index it alone)");
   }
 }
 

@@ -19,7 +19,7 @@ namespace {
 const std::vector<Symbols> kSizes{{{"N", 5}, {"M", 7}}, {{"N", 1}, {"M", 3}}, {{"N", 8}, {"M", 6}}};
 /// Sizes large enough for the fixed indices of the TrivialMapElimination tests.
 const std::vector<Symbols> kLarge{{{"N", 5}, {"M", 7}}, {{"N", 8}, {"M", 6}}};
-}
+}  // namespace
 
 TEST_CASE("MapCollapse: nested maps become one 2-D map", "[transforms][map-collapse]") {
   auto sdfg = make_map2d(true);
@@ -37,8 +37,9 @@ TEST_CASE("MapCollapse: refuses with a reason", "[transforms][map-collapse]") {
   SECTION("one map only") {
     auto sdfg = make_map2d(false);
     // No nested map exists, so the reason names none.
-    CHECK_THAT(refusal(*sdfg, t), StartsWith("map 'map' has no map nested directly inside (it contains node ") &&
-                                      !Contains("the nested map"));
+    CHECK_THAT(refusal(*sdfg, t),
+               StartsWith("map 'map' has no map nested directly inside (it contains node ") &&
+                   !Contains("the nested map"));
   }
   SECTION("inner range depends on the outer parameter") {
     auto sdfg = make_map2d(true, "b = a", "0:i+1");
@@ -108,8 +109,10 @@ TEST_CASE("MapInterchange: swaps nested maps", "[transforms][map-interchange]") 
   auto& st = only_state(*sdfg);
   auto tree = st.scope_tree();
   for (MapEntry* m : maps_of(st)) {
-    if (tree.parent[m->id()] == kNoNode) CHECK(m->map->params == std::vector<std::string>{"j"});
-    else CHECK(m->map->params == std::vector<std::string>{"i"});
+    if (tree.parent[m->id()] == kNoNode)
+      CHECK(m->map->params == std::vector<std::string>{"j"});
+    else
+      CHECK(m->map->params == std::vector<std::string>{"i"});
   }
 }
 
@@ -122,7 +125,8 @@ TEST_CASE("MapInterchange: refuses dependent ranges", "[transforms][map-intercha
   CHECK(cands[0].result.reason() == "the range of parameter 'j' depends on parameter 'i'");
 }
 
-TEST_CASE("TrivialMapElimination: removes size-1 dimensions and substitutes", "[transforms][trivial-map-elimination]") {
+TEST_CASE("TrivialMapElimination: removes size-1 dimensions and substitutes",
+          "[transforms][trivial-map-elimination]") {
   auto sdfg = make_map2d(false, "b = a + j * 10", "3:4");
   TrivialMapElimination t;
   apply_and_check(*sdfg, t, kLarge);
@@ -138,7 +142,8 @@ TEST_CASE("TrivialMapElimination: removes size-1 dimensions and substitutes", "[
   CHECK(found);
 }
 
-TEST_CASE("TrivialMapElimination: a map with only trivial dimensions disappears", "[transforms][trivial-map-elimination]") {
+TEST_CASE("TrivialMapElimination: a map with only trivial dimensions disappears",
+          "[transforms][trivial-map-elimination]") {
   auto sdfg = make_map2d(false, "b = a + i", "2:3");
   // Make dimension 0 trivial as well.
   maps_of(only_state(*sdfg))[0]->map->range = S("1:2, 2:3");
@@ -148,7 +153,8 @@ TEST_CASE("TrivialMapElimination: a map with only trivial dimensions disappears"
   CHECK(only_state(*sdfg).num_nodes() == 3);
 }
 
-TEST_CASE("TrivialMapElimination: refuses maps without trivial dimensions", "[transforms][trivial-map-elimination]") {
+TEST_CASE("TrivialMapElimination: refuses maps without trivial dimensions",
+          "[transforms][trivial-map-elimination]") {
   auto sdfg = make_map2d(false);
   TrivialMapElimination t;
   CHECK(refusal(*sdfg, t) == "no dimension of map 'map' has exactly one iteration");
@@ -173,7 +179,8 @@ TEST_CASE("MapTiling: tiles with Min-bounded inner ranges", "[transforms][map-ti
   CHECK(inner->map->params == std::vector<std::string>{"i", "j"});
 }
 
-TEST_CASE("MapTiling: divides_evenly drops the Min, the last size repeats, size 1 skips", "[transforms][map-tiling]") {
+TEST_CASE("MapTiling: divides_evenly drops the Min, the last size repeats, size 1 skips",
+          "[transforms][map-tiling]") {
   auto sdfg = make_map2d(false);
   MapTiling t;
   t.options().set_text("tile_sizes", "2");
@@ -206,12 +213,15 @@ TEST_CASE("MapTiling: refuses with reasons", "[transforms][map-tiling]") {
   // A tile size below 1 is an invalid option, not a transformation that matches nothing.
   CHECK_THROWS_WITH(t.options().set("tile_sizes", std::vector<long long>{4, 0}),
                     "option 'tile_sizes' must be at least 1, not 0");
-  CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "-4"), "option 'tile_sizes' must be at least 1, not -4");
+  CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "-4"),
+                    "option 'tile_sizes' must be at least 1, not -4");
   t.options().set("tile_sizes", std::vector<long long>{1});
   CHECK(refusal(*sdfg, t) == "every tile size is 1: nothing to tile");
   t.options().set("tile_sizes", std::vector<long long>{4});
   maps_of(only_state(*sdfg))[0]->map->range = S("0:N:2, 0:M");
   CHECK(refusal(*sdfg, t) == "dimension 0 of map 'map' has step 2; only unit-step ranges are tiled");
-  CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "4,x"), Contains("must be a comma-separated list of integers"));
-  CHECK_THROWS_WITH(t.options().set("tile_sizes", 3LL), Contains("must be a comma-separated list of integers"));
+  CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "4,x"),
+                    Contains("must be a comma-separated list of integers"));
+  CHECK_THROWS_WITH(t.options().set("tile_sizes", 3LL),
+                    Contains("must be a comma-separated list of integers"));
 }

@@ -2,8 +2,8 @@
 // propagating DaCe's corpus keeps it valid.
 #include <catch2/catch.hpp>
 
-#include "support/builders.h"
 #include "corpus.h"
+#include "support/builders.h"
 #include "weir/transforms/map_tiling.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -21,8 +21,9 @@ struct OneMap {
   NodeId a, b, entry, exit, tasklet;
 };
 
-OneMap one_map(const std::vector<std::string>& params, const std::string& range, const std::vector<std::string>& reads,
-               const std::string& write, std::vector<sym::Expr> a_shape, std::vector<sym::Expr> b_shape) {
+OneMap one_map(const std::vector<std::string>& params, const std::string& range,
+               const std::vector<std::string>& reads, const std::string& write,
+               std::vector<sym::Expr> a_shape, std::vector<sym::Expr> b_shape) {
   OneMap m;
   m.sdfg = std::make_unique<SDFG>("prop");
   m.sdfg->add_symbol("N");
@@ -46,7 +47,8 @@ OneMap one_map(const std::vector<std::string>& params, const std::string& range,
   me.in_connectors["IN_A"] = std::nullopt;
   me.out_connectors["OUT_A"] = std::nullopt;
   st.add_edge(m.a, "", m.entry, "IN_A", Memlet::simple("A", Subset::full(a_shape)));
-  for (std::size_t k = 0; k < reads.size(); ++k) st.add_edge(m.entry, "OUT_A", m.tasklet, ins[k], M("A", reads[k]));
+  for (std::size_t k = 0; k < reads.size(); ++k)
+    st.add_edge(m.entry, "OUT_A", m.tasklet, ins[k], M("A", reads[k]));
   st.node(m.exit).in_connectors["IN_B"] = std::nullopt;
   st.node(m.exit).out_connectors["OUT_B"] = std::nullopt;
   st.add_edge(m.tasklet, "b", m.exit, "IN_B", M("B", write));
@@ -76,7 +78,8 @@ TEST_CASE("propagation: an offset stencil read widens to the shifted range", "[t
   require_valid(*m.sdfg);
 }
 
-TEST_CASE("propagation: several reads on one connector give their bounding box", "[transforms][propagation]") {
+TEST_CASE("propagation: several reads on one connector give their bounding box",
+          "[transforms][propagation]") {
   auto m = one_map({"i"}, "1:N-1", {"i - 1", "i", "i + 1"}, "i", {E("N")}, {E("N")});
   propagate_memlets(*m.st);
   const Memlet& in = in_memlet(m);
@@ -105,7 +108,8 @@ TEST_CASE("propagation: negative and strided coefficients", "[transforms][propag
   }
 }
 
-TEST_CASE("propagation: a non-affine index gives the whole dimension and dynamic", "[transforms][propagation]") {
+TEST_CASE("propagation: a non-affine index gives the whole dimension and dynamic",
+          "[transforms][propagation]") {
   auto m = one_map({"i", "j"}, "0:N, 0:M", {"i * i, j"}, "i, j", {E("N"), E("M")}, {E("N"), E("M")});
   propagate_memlets(*m.st);
   const Memlet& in = in_memlet(m);
@@ -141,7 +145,8 @@ TEST_CASE("propagation: nested two-level maps, innermost first", "[transforms][p
   require_valid(*sdfg);
 }
 
-TEST_CASE("propagation: a triangular inner range bounds the volume and marks it dynamic", "[transforms][propagation]") {
+TEST_CASE("propagation: a triangular inner range bounds the volume and marks it dynamic",
+          "[transforms][propagation]") {
   auto sdfg = make_map2d(true, "b = a", "0:i+1");
   propagate_memlets(*sdfg);
   SDFGState& st = only_state(*sdfg);
@@ -153,7 +158,8 @@ TEST_CASE("propagation: a triangular inner range bounds the volume and marks it 
     }
 }
 
-TEST_CASE("propagation: MapTiling gets exact memlets between tile and inner map", "[transforms][propagation][map-tiling]") {
+TEST_CASE("propagation: MapTiling gets exact memlets between tile and inner map",
+          "[transforms][propagation][map-tiling]") {
   auto sdfg = make_map2d(false, "b = a + 1");
   MapTiling t;
   t.options().set("tile_sizes", std::vector<long long>{4});

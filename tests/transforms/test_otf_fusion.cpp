@@ -22,9 +22,10 @@ namespace {
 const std::vector<Symbols> kSizes{{{"N", 5}}, {{"N", 1}}, {{"N", 9}}};
 
 /// A map `label` over `range` (parameter `p`) computing `out`[p] = code(inputs read at `reads`).
-void add_stencil(SDFGState& st, std::map<std::string, NodeId>& nodes, const std::string& label, const std::string& p,
-                 const std::string& range, const std::vector<std::pair<std::string, std::string>>& reads,
-                 const std::string& code, const std::string& out) {
+void add_stencil(SDFGState& st, std::map<std::string, NodeId>& nodes, const std::string& label,
+                 const std::string& p, const std::string& range,
+                 const std::vector<std::pair<std::string, std::string>>& reads, const std::string& code,
+                 const std::string& out) {
   auto node_of = [&](const std::string& d) {
     auto it = nodes.find(d);
     if (it == nodes.end()) it = nodes.emplace(d, st.add_access(d).id()).first;
@@ -76,7 +77,8 @@ void check_semantics(const SDFG& before, const SDFG& after) {
 
 }  // namespace
 
-TEST_CASE("OTFMapFusion: a consumer reading at offsets recomputes the producer per point", "[transforms][otf-fusion]") {
+TEST_CASE("OTFMapFusion: a consumer reading at offsets recomputes the producer per point",
+          "[transforms][otf-fusion]") {
   auto sdfg = make_offset_chain();
   OTFMapFusion t;
   apply_and_check(*sdfg, t, kSizes);
@@ -129,7 +131,8 @@ TEST_CASE("OTFMapFusion: a transposed 2-D producer is solved per dimension", "[t
   CHECK(reads == std::set<std::string>{"k, l", "k + 1, l + 1"});
 }
 
-TEST_CASE("OTFMapFusion: an input overwritten after the consumer is safe to recompute from", "[transforms][otf-fusion]") {
+TEST_CASE("OTFMapFusion: an input overwritten after the consumer is safe to recompute from",
+          "[transforms][otf-fusion]") {
   // After the chain, a map writes A from C (a time step's ping-pong): the consumer finishes
   // before A is overwritten, so the producer's copies still read the old A.
   auto sdfg = make_offset_chain();
@@ -153,8 +156,9 @@ TEST_CASE("OTFMapFusion: equal points share one copy", "[transforms][otf-fusion]
 TEST_CASE("OTFMapFusion: refusals say why", "[transforms][otf-fusion]") {
   {
     auto sdfg = make_offset_chain("k + 3");
-    CHECK_THAT(refusal(*sdfg, OTFMapFusion()),
-               Contains("cannot prove that map 'consumer' reads T[k + 3] only where map 'producer' writes it"));
+    CHECK_THAT(
+        refusal(*sdfg, OTFMapFusion()),
+        Contains("cannot prove that map 'consumer' reads T[k + 3] only where map 'producer' writes it"));
   }
   {
     auto sdfg = make_offset_chain("k + 2", false);
@@ -174,18 +178,22 @@ TEST_CASE("OTFMapFusion: refusals say why", "[transforms][otf-fusion]") {
     sdfg->add_array("Z", ScalarType::Float64, {E("N + 1004")});
     std::map<std::string, NodeId> nodes;
     add_stencil(st, nodes, "overwrite", "j", "0:N", {{"Z", "j"}}, "y = x0", "A");
-    CHECK_THAT(refusal(*sdfg, OTFMapFusion()), Contains("'A', which map 'producer' reads, is also written in the state where map 'consumer' may not have read it yet"));
+    CHECK_THAT(refusal(*sdfg, OTFMapFusion()),
+               Contains("'A', which map 'producer' reads, is also written in the state where map 'consumer' "
+                        "may not have read it yet"));
   }
   {
     // The producer's code names its parameter: copies at other points would be wrong.
     auto sdfg = make_offset_chain();
     for (Node* n : only_state(*sdfg).nodes())
       if (auto* tk = n->as<Tasklet>(); tk && tk->label == "producer") tk->code.code = "y = 2 * x0 + i";
-    CHECK_THAT(refusal(*sdfg, OTFMapFusion()), Contains("tasklet 'producer' uses map parameter 'i' in its code"));
+    CHECK_THAT(refusal(*sdfg, OTFMapFusion()),
+               Contains("tasklet 'producer' uses map parameter 'i' in its code"));
   }
 }
 
-TEST_CASE("OTFMapFusion: a map parameter's name inside a string literal is not a use", "[transforms][otf-fusion]") {
+TEST_CASE("OTFMapFusion: a map parameter's name inside a string literal is not a use",
+          "[transforms][otf-fusion]") {
   // Regression: the text scanner behind "uses map parameter" promised to skip string literals
   // and did not, so this producer was refused. On the syntax tree 'i' is a constant, not a name.
   auto sdfg = make_offset_chain();
@@ -211,7 +219,8 @@ TEST_CASE("OTFMapFusion: a map parameter's name inside a string literal is not a
   CHECK(copies == 3);
 }
 
-TEST_CASE("OTFMapFusion: a transient with another reader stays and is still written", "[transforms][otf-fusion]") {
+TEST_CASE("OTFMapFusion: a transient with another reader stays and is still written",
+          "[transforms][otf-fusion]") {
   auto sdfg = make_offset_chain();
   SDFGState& st = only_state(*sdfg);
   sdfg->add_array("D", ScalarType::Float64, {E("N + 1004")});
@@ -225,7 +234,8 @@ TEST_CASE("OTFMapFusion: a transient with another reader stays and is still writ
   CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 3);
 }
 
-TEST_CASE("MapFusionHorizontal: independent siblings over one range become one map", "[transforms][horizontal-fusion]") {
+TEST_CASE("MapFusionHorizontal: independent siblings over one range become one map",
+          "[transforms][horizontal-fusion]") {
   auto sdfg = std::make_unique<SDFG>("siblings");
   sdfg->add_symbol("N");
   for (const char* n : {"A", "C", "D"}) sdfg->add_array(n, ScalarType::Float64, {E("N + 1004")});
@@ -247,10 +257,12 @@ TEST_CASE("MapFusionHorizontal: independent siblings over one range become one m
   std::map<std::string, NodeId> n2;
   add_stencil(s2, n2, "first", "i", "0:N", {{"A", "i"}}, "y = x0 + 1", "C");
   add_stencil(s2, n2, "second", "j", "0:N", {{"A", "j"}, {"C", "j"}}, "y = x0 * x1", "D");
-  CHECK_THAT(refusal(*dep, MapFusionHorizontal()), Contains("map 'first' writes 'C', which map 'second' reads"));
+  CHECK_THAT(refusal(*dep, MapFusionHorizontal()),
+             Contains("map 'first' writes 'C', which map 'second' reads"));
 }
 
-TEST_CASE("greedy-map-fusion: a two-level stencil chain fuses consumer first, one copy per point", "[transforms][greedy-fusion]") {
+TEST_CASE("greedy-map-fusion: a two-level stencil chain fuses consumer first, one copy per point",
+          "[transforms][greedy-fusion]") {
   // L[i] = A[i] * 4 over 0:N+4; F[j] = L[j+1] - L[j] over 0:N+3; C[k] = F[k+1] - F[k] over 0:N+2.
   auto sdfg = std::make_unique<SDFG>("chain2");
   sdfg->add_symbol("N");
@@ -275,7 +287,8 @@ TEST_CASE("greedy-map-fusion: a two-level stencil chain fuses consumer first, on
   CHECK(count_kind(*sdfg, NodeKind::Tasklet) == 6);
 }
 
-TEST_CASE("greedy-map-fusion: a transient read by two maps is recomputed in both and disappears", "[transforms][greedy-fusion]") {
+TEST_CASE("greedy-map-fusion: a transient read by two maps is recomputed in both and disappears",
+          "[transforms][greedy-fusion]") {
   // T[i] = A[i] * 3 over 0:N+2; C[k] = T[k] + T[k + 1] over 0:N+1; D[j] = T[j + 2] - T[j] over
   // 0:N (ranges differ, so the consumers are not fused horizontally).
   auto sdfg = std::make_unique<SDFG>("two_readers");
@@ -306,13 +319,14 @@ TEST_CASE("auto_optimize: 1,000 composed stencils in one SDFG", "[transforms][au
   sdfg->add_symbol("N");
   const int n = 1000;
   sdfg->add_array("T0", ScalarType::Float64, {E("N + 1004")});
-  for (int k = 1; k <= n; ++k) sdfg->add_array("T" + std::to_string(k), ScalarType::Float64, {E("N + 1004")}, k % 4 != 0);
+  for (int k = 1; k <= n; ++k)
+    sdfg->add_array("T" + std::to_string(k), ScalarType::Float64, {E("N + 1004")}, k % 4 != 0);
   SDFGState& st = sdfg->add_state("main", true);
   std::map<std::string, NodeId> nodes;
   for (int k = 0; k < n; ++k) {
     std::string in = "T" + std::to_string(k);
-    add_stencil(st, nodes, "s" + std::to_string(k), "i", "0:N+" + std::to_string(n - k), {{in, "i"}, {in, "i + 1"}}, "y = x0 + x1 * 0.5",
-                "T" + std::to_string(k + 1));
+    add_stencil(st, nodes, "s" + std::to_string(k), "i", "0:N+" + std::to_string(n - k),
+                {{in, "i"}, {in, "i + 1"}}, "y = x0 + x1 * 0.5", "T" + std::to_string(k + 1));
   }
   auto t0 = std::chrono::steady_clock::now();
   auto_optimize(*sdfg, DeviceType::CPU);
@@ -320,6 +334,7 @@ TEST_CASE("auto_optimize: 1,000 composed stencils in one SDFG", "[transforms][au
   WARN("auto_optimize on 1000 composed stencils: " << s << " s");
   require_valid(*sdfg);
   std::size_t transients = 0;
-  for (const auto& [name, d] : sdfg->arrays) transients += d.transient && !d.total_size.free_symbols().empty();
+  for (const auto& [name, d] : sdfg->arrays)
+    transients += d.transient && !d.total_size.free_symbols().empty();
   CHECK(transients == 0);
 }

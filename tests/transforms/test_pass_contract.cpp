@@ -64,7 +64,9 @@ class FailsSecondTime final : public Transformation {
   std::string name() const override { return "FailsSecondTime"; }
   std::string description() const override { return "test: fails at its second application"; }
   MatchScope scope() const override { return MatchScope::Dataflow; }
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext&, std::uint32_t a) const override { return {{a}}; }
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext&, std::uint32_t a) const override {
+    return {{a}};
+  }
   MatchResult can_apply(const MatchContext&, const std::vector<std::uint32_t>&) const override {
     return MatchResult::success();
   }
@@ -98,7 +100,8 @@ void require_current(SDFG& sdfg, AnalysisCache& kept) {
     CHECK(kept.reachable_blocks(*r) == fresh.reachable_blocks(*r));
     for (ControlFlowBlock* b : r->blocks())
       if (auto* st = b->as<SDFGState>())
-        for (NodeKind k : {NodeKind::MapEntry, NodeKind::MapExit, NodeKind::Access, NodeKind::Tasklet, NodeKind::NestedSDFG})
+        for (NodeKind k : {NodeKind::MapEntry, NodeKind::MapExit, NodeKind::Access, NodeKind::Tasklet,
+                           NodeKind::NestedSDFG})
           CHECK(kept.nodes_of_kind(*st, k) == fresh.nodes_of_kind(*st, k));
   }
 }
@@ -111,7 +114,8 @@ struct VerifySetting {
 
 }  // namespace
 
-TEST_CASE("pass contract: a pass that throws half-way leaves the SDFG as before", "[transforms][pass-contract]") {
+TEST_CASE("pass contract: a pass that throws half-way leaves the SDFG as before",
+          "[transforms][pass-contract]") {
   auto sdfg = make_map2d(true);
   with_two_states(*sdfg);
   auto before = sdfg->clone_sdfg();
@@ -171,7 +175,8 @@ TEST_CASE("pass contract: analyses stay current through auto-optimize without ha
   }
 }
 
-TEST_CASE("verify-each: a pass that leaves an invalid SDFG is named, and rolled back", "[transforms][pass-contract]") {
+TEST_CASE("verify-each: a pass that leaves an invalid SDFG is named, and rolled back",
+          "[transforms][pass-contract]") {
   VerifySetting restore;
   auto sdfg = make_map2d(false);
   auto before = sdfg->clone_sdfg();
@@ -214,8 +219,9 @@ TEST_CASE("instrumentation: timing rows and print-after", "[transforms][pass-con
     // that changes nothing here stops after one round).
     std::vector<std::string> names;
     for (const auto& r : timing.rows()) names.push_back(r.pass);
-    CHECK(names == std::vector<std::string>{"dead-state-elimination", "state-fusion", "dead-dataflow-elimination",
-                                            "redundant-array-removal", "trivial-map-elimination", "cpu-schedules"});
+    CHECK(names == std::vector<std::string>{"dead-state-elimination", "state-fusion",
+                                            "dead-dataflow-elimination", "redundant-array-removal",
+                                            "trivial-map-elimination", "cpu-schedules"});
     for (const auto& r : timing.rows()) {
       CHECK(r.runs == 1);
       CHECK(r.wall_ms >= 0);
@@ -225,7 +231,8 @@ TEST_CASE("instrumentation: timing rows and print-after", "[transforms][pass-con
   }
   CHECK(sdfg_difference(*expected, *sdfg) == "");
   // Columns after the widest pass name ("dead-dataflow-elimination", 25 characters).
-  CHECK_THAT(table.str(), Catch::StartsWith("pass                        runs  applications     wall ms    share\n"));
+  CHECK_THAT(table.str(),
+             Catch::StartsWith("pass                        runs  applications     wall ms    share\n"));
   CHECK_THAT(table.str(), Contains("cpu-schedules"));
   CHECK_THAT(table.str(), Contains("total"));
   // Printed after simplify (the whole pipeline) and after cpu-schedules: two loadable SDFGs,

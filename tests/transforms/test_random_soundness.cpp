@@ -63,8 +63,8 @@ std::vector<unsigned> seeds_or_env(std::vector<unsigned> seeds) {
   return seeds;
 }
 
-void soundness(const SDFG& original, const std::map<std::string, long long>& sizes, const std::vector<unsigned>& seeds,
-               int steps) {
+void soundness(const SDFG& original, const std::map<std::string, long long>& sizes,
+               const std::vector<unsigned>& seeds, int steps) {
   require_valid(original);
   auto want = run_on_cpu(original, sizes, 11);
   if (const char* n = std::getenv("WEIR_SOUNDNESS_STEPS")) steps = std::atoi(n);
@@ -98,7 +98,8 @@ std::map<std::string, long long> sizes_of(const SDFG& sdfg, long long n, long lo
 
 }  // namespace
 
-TEST_CASE("random transformations keep corpus kernels valid and their outputs unchanged", "[transforms][random][corpus]") {
+TEST_CASE("random transformations keep corpus kernels valid and their outputs unchanged",
+          "[transforms][random][corpus]") {
   for (const char* kernel : {"laplace2d", "jacobi_2d", "hdiff"}) {
     INFO(kernel);
     auto sdfg = corpus(kernel);
@@ -114,8 +115,9 @@ TEST_CASE("random transformations keep lowered field-view programs valid and the
   soundness(*hdiff, sizes_of(*hdiff, 8, 3), {4}, 5);
 }
 
-TEST_CASE("random transformations on DaCe's frontend and auto-optimized stages (views and register transients)",
-          "[transforms][random][corpus]") {
+TEST_CASE(
+    "random transformations on DaCe's frontend and auto-optimized stages (views and register transients)",
+    "[transforms][random][corpus]") {
   // Seeds that found bugs: MapToForLoop/LoopToMap passed a View into a nested SDFG as a View
   // without a views edge (laplace2d frontend), and a Register transient as a non-transient
   // argument (hdiff auto_optimized_cpu). Nested SDFG arguments are plain arrays now.

@@ -107,16 +107,17 @@ TEST_CASE("scaling: simplify of a stencil chain is right and a fixed point", "[t
   require_same_use(cache.data_use(*sdfg), fresh.data_use(*sdfg));
 }
 
-TEST_CASE("scaling: work per application of simplify does not grow with the program", "[transforms][scaling]") {
+TEST_CASE("scaling: work per application of simplify does not grow with the program",
+          "[transforms][scaling]") {
   // Operation counters, not wall time: candidates checked by the pass drivers, elements copied
   // by transaction snapshots and analyses computed, per application, at 40 and 8x as many states.
   auto small = make_chain(40);
   auto large = make_chain(320);
   Counts a = simplify_counting(*small), b = simplify_counting(*large);
   require_valid(*large);
-  INFO("applied " << a.applied << " / " << b.applied << ", candidates " << a.candidates << " / " << b.candidates
-                  << ", snapshot " << a.snapshot << " / " << b.snapshot << ", computations " << a.computations << " / "
-                  << b.computations);
+  INFO("applied " << a.applied << " / " << b.applied << ", candidates " << a.candidates << " / "
+                  << b.candidates << ", snapshot " << a.snapshot << " / " << b.snapshot << ", computations "
+                  << a.computations << " / " << b.computations);
   REQUIRE(a.applied > 0);
   // Applications grow linearly with the chain (every stage has its own dead and redundant data).
   CHECK(b.applied >= 7 * a.applied);
@@ -161,7 +162,8 @@ class FailingLocally final : public Transformation {
     r.remove_edge(out);
     r.add_edge(sub[0], extra.id());
     r.add_edge(extra.id(), next);
-    r.edge(r.in_edges(sub[0]).empty() ? r.out_edges(sub[0]).front()->id : r.in_edges(sub[0]).front()->id).data.assignments.push_back({"x", "1"});
+    r.edge(r.in_edges(sub[0]).empty() ? r.out_edges(sub[0]).front()->id : r.in_edges(sub[0]).front()->id)
+        .data.assignments.push_back({"x", "1"});
     r.set_start_block(extra.id());
     ctx.sdfg.data("F0").transient = true;
     ctx.sdfg.arrays.erase("T0");
@@ -184,7 +186,8 @@ std::vector<std::tuple<EdgeId, BlockId, BlockId>> edge_ids(const ControlFlowRegi
 
 }  // namespace
 
-TEST_CASE("scaling: a local transaction rolls back exactly, ids and counters included", "[transforms][transaction]") {
+TEST_CASE("scaling: a local transaction rolls back exactly, ids and counters included",
+          "[transforms][transaction]") {
   auto sdfg = make_chain(4);
   auto before = sdfg->clone_sdfg();
   auto blocks = block_ids(*sdfg);
@@ -225,7 +228,8 @@ TEST_CASE("scaling: a long chain of independent states fuses into one state", "[
   // Matching stays local (a few candidates per application, all passes of simplify together)
   // even though the fused state grows.
   CHECK(c.candidates <= 10 * c.applied);
-  for (unsigned seed : {2u, 4u}) CHECK(run_program(*before, {{"N", 3}}, seed) == run_program(*sdfg, {{"N", 3}}, seed));
+  for (unsigned seed : {2u, 4u})
+    CHECK(run_program(*before, {{"N", 3}}, seed) == run_program(*sdfg, {{"N", 3}}, seed));
   // Known limit: StateFusion absorbs the next state into the first, whose copy (snapshot) and
   // access scan cost its size, so a chain that fuses completely still costs O(N^2) elements.
 }

@@ -62,8 +62,9 @@ TEST_CASE("script: malformed scripts give located errors", "[transforms][script]
   };
   CHECK(err(R"([{"transformation": "NoSuch"}])") ==
         "s.json: step 1 (NoSuch): unknown transformation 'NoSuch' (see `weir transforms list`)");
-  CHECK_THAT(err(R"([{"pass": "simplify"}, {"transformation": "MapTiling", "options": {"tile_size": [4]}}])"),
-             Contains("s.json: step 2 (MapTiling): unknown option 'tile_size' (known: tile_sizes, divides_evenly)"));
+  CHECK_THAT(
+      err(R"([{"pass": "simplify"}, {"transformation": "MapTiling", "options": {"tile_size": [4]}}])"),
+      Contains("s.json: step 2 (MapTiling): unknown option 'tile_size' (known: tile_sizes, divides_evenly)"));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": "big"}}])"),
              Contains("option 'tile_sizes' has the wrong type"));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "where": 3}])"), Contains("\"where\" is \"all\""));
@@ -83,18 +84,22 @@ TEST_CASE("script: a step that does not apply names the step and the reason", "[
   } catch (const ScriptError& e) {
     CHECK(e.step() == 1);
     CHECK(e.name() == "MapTiling");
-    CHECK_THAT(e.what(), Contains("s.json: step 1 (MapTiling): does not apply at 0.0.0: node 0 is not a map entry"));
+    CHECK_THAT(e.what(),
+               Contains("s.json: step 1 (MapTiling): does not apply at 0.0.0: node 0 is not a map entry"));
   }
   auto none = parse_script(R"([{"transformation": "MapCollapse"}])", "s.json");
-  CHECK_THROWS_WITH(apply_script(*make_map2d(false), none, "s.json"), Contains("step 1 (MapCollapse): applies nowhere"));
-  auto labels = parse_script(R"([{"transformation": "MapCollapse", "where": {"labels": ["outer", "inner"]}}])", "s.json");
+  CHECK_THROWS_WITH(apply_script(*make_map2d(false), none, "s.json"),
+                    Contains("step 1 (MapCollapse): applies nowhere"));
+  auto labels = parse_script(
+      R"([{"transformation": "MapCollapse", "where": {"labels": ["outer", "inner"]}}])", "s.json");
   auto nested = make_map2d(true);
   CHECK(apply_script(*nested, labels, "s.json") == 1);
   require_valid(*nested);
   CHECK(transformation_history(*nested).size() == 1);
 }
 
-TEST_CASE("script: applications are recorded as DaCe's transformation_hist with orig_sdfg", "[transforms][script]") {
+TEST_CASE("script: applications are recorded as DaCe's transformation_hist with orig_sdfg",
+          "[transforms][script]") {
   auto sdfg = make_map2d(true);
   auto original = sdfg->clone_sdfg();
   auto steps = parse_script(R"([{"transformation": "MapCollapse", "where": "all"},
@@ -127,9 +132,10 @@ TEST_CASE("script: applications are recorded as DaCe's transformation_hist with 
   CHECK(sdfg_difference(*replayed, *sdfg).empty());
 }
 
-TEST_CASE("script: match -> script -> apply -> save -> load -> replay is identical on the corpus", "[transforms][script][corpus]") {
-  const std::vector<std::string> names{"MapTiling", "MapFusion", "MapExpansion", "MapToForLoop", "LoopToMap",
-                                       "InlineSDFG", "MapCollapse", "StateFusion"};
+TEST_CASE("script: match -> script -> apply -> save -> load -> replay is identical on the corpus",
+          "[transforms][script][corpus]") {
+  const std::vector<std::string> names{"MapTiling", "MapFusion",  "MapExpansion", "MapToForLoop",
+                                       "LoopToMap", "InlineSDFG", "MapCollapse",  "StateFusion"};
   for (const char* kernel : {"hdiff", "laplace2d", "jacobi_2d"}) {
     INFO(kernel);
     auto original = corpus(kernel);
@@ -151,9 +157,12 @@ TEST_CASE("script: match -> script -> apply -> save -> load -> replay is identic
   }
 }
 
-TEST_CASE("script: replaying a history entry that no longer applies names the entry", "[transforms][script]") {
+TEST_CASE("script: replaying a history entry that no longer applies names the entry",
+          "[transforms][script]") {
   auto sdfg = make_map2d(true);
-  apply_script(*sdfg, parse_script(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [2]}, "where": "0.0.3"}])"));
+  apply_script(
+      *sdfg,
+      parse_script(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [2]}, "where": "0.0.3"}])"));
   auto hist = nlohmann::json::parse(*sdfg->extra.find("transformation_hist"));
   hist[0]["_subgraph"]["0"] = 0;  // the access node A
   sdfg->extra.set("transformation_hist", hist.dump());
@@ -162,12 +171,16 @@ TEST_CASE("script: replaying a history entry that no longer applies names the en
     FAIL("no error");
   } catch (const ScriptError& e) {
     CHECK(e.step() == 1);
-    CHECK_THAT(e.what(), Contains("history entry 1 (MapTiling): no longer applies at 0.0.0: node 0 is not a map entry"));
+    CHECK_THAT(
+        e.what(),
+        Contains("history entry 1 (MapTiling): no longer applies at 0.0.0: node 0 is not a map entry"));
   }
   CHECK_THROWS_WITH(replay_history(*make_map2d(true)), Contains("no recorded history"));
 }
 
-TEST_CASE("script: passes record their pattern applications (symbol-propagation without changes records nothing)", "[transforms][script]") {
+TEST_CASE(
+    "script: passes record their pattern applications (symbol-propagation without changes records nothing)",
+    "[transforms][script]") {
   auto sdfg = make_map2d(true);
   auto p = parse_pipeline("map-collapse,symbol-propagation");
   run_recorded(*sdfg, *p);

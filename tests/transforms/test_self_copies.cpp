@@ -55,9 +55,12 @@ std::vector<double> on_cpu(const SDFG& sdfg, const Symbols& syms, const std::vec
   args.arrays.emplace("p", std::move(f));
   for (const auto& [k, v] : syms) args.values[k] = static_cast<std::int64_t>(v);
   auto backend = runtime::make_cpu_backend();
-  runtime::run(*backend, runtime::CompilableProgram{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name}, args);
+  runtime::run(*backend,
+               runtime::CompilableProgram{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name},
+               args);
   std::vector<double> out;
-  for (std::int64_t i = 0; i < args.arrays.at("p").size(); ++i) out.push_back(args.arrays.at("p").value_as_double(i));
+  for (std::int64_t i = 0; i < args.arrays.at("p").size(); ++i)
+    out.push_back(args.arrays.at("p").value_as_double(i));
   return out;
 }
 
@@ -69,7 +72,8 @@ std::vector<double> on_interpreter(const SDFG& sdfg, const Symbols& syms, const 
 }
 
 /// Every path gives `expect`.
-void check_all_paths(SDFG& sdfg, const Symbols& syms, const std::vector<double>& init, const std::vector<double>& expect) {
+void check_all_paths(SDFG& sdfg, const Symbols& syms, const std::vector<double>& init,
+                     const std::vector<double>& expect) {
   require_valid(sdfg);
   CHECK(on_interpreter(sdfg, syms, init) == expect);
   CHECK(on_cpu(sdfg, syms, init) == expect);
@@ -127,7 +131,8 @@ TEST_CASE("self-copy: overlapping copies read their whole source first, both dir
   check_all_paths(*whole, {{"N", 4}}, iota(4), iota(4));
 }
 
-TEST_CASE("self-copy: a reversed subset p[::-1] = p (step -1 on the destination)", "[transforms][self-copy]") {
+TEST_CASE("self-copy: a reversed subset p[::-1] = p (step -1 on the destination)",
+          "[transforms][self-copy]") {
   // NumPy: p = [1, 11, 21, 31]; p[::-1] = p -> [31, 21, 11, 1]
   Memlet m = M("p", "0:N");
   m.subset = Subset({Range(E("N - 1"), E("0"), E("-1"))});

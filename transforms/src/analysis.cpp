@@ -86,9 +86,9 @@ void control_flow_names(const ControlFlowRegion& r, std::map<std::string, int>& 
 
 /// What one state adds to its SDFG's container use.
 struct AnalysisCache::Contribution {
-  const SDFG* sdfg = nullptr;                         // whose UseInfo it is summed into
+  const SDFG* sdfg = nullptr;                        // whose UseInfo it is summed into
   std::map<std::string, std::array<int, 3>> counts;  // access, read, write nodes
-  std::vector<std::string> named;                     // free symbols of nested symbol mappings
+  std::vector<std::string> named;                    // free symbols of nested symbol mappings
 };
 
 /// Container use of one SDFG, kept up to date in place: counts per name, and how often each

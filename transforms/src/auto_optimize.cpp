@@ -12,8 +12,9 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   // before fusion sees the maps. The same fusion for both devices; then the device's placement
   // and schedules. No simplify after gpu-transform: removing a "redundant" copy would undo a
   // host<->device copy.
-  std::vector<std::string> names{"simplify",         "loop-to-map", "loop-map-interchange", "map-collapse",
-                                 "greedy-map-fusion", "simplify",   "local-storage",        "transient-reuse"};
+  std::vector<std::string> names{"simplify",      "loop-to-map",       "loop-map-interchange",
+                                 "map-collapse",  "greedy-map-fusion", "simplify",
+                                 "local-storage", "transient-reuse"};
   if (device == DeviceType::CPU) {
     names.push_back("cpu-schedules");
   } else {
@@ -31,11 +32,12 @@ std::unique_ptr<Pipeline> make_auto_optimize_pipeline(DeviceType device) {
     passes.push_back(std::move(p));
   }
   std::string dev = device == DeviceType::CPU ? "cpu" : "gpu";
-  return std::make_unique<Pipeline>("auto-optimize-" + dev, std::move(passes), false,
-                                    "Optimize for the " + std::string(to_string(device)) +
-                                        ": simplify, loops to maps, scans inside column maps, collapse and fuse "
-                                        "maps (recomputing stencil intermediates), local sums, transient reuse, " +
-                                        (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
+  return std::make_unique<Pipeline>(
+      "auto-optimize-" + dev, std::move(passes), false,
+      "Optimize for the " + std::string(to_string(device)) +
+          ": simplify, loops to maps, scans inside column maps, collapse and fuse "
+          "maps (recomputing stencil intermediates), local sums, transient reuse, " +
+          (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
 }
 
 void auto_optimize(SDFG& sdfg, DeviceType device) { make_auto_optimize_pipeline(device)->run(sdfg); }

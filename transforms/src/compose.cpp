@@ -44,7 +44,8 @@ class Composer {
   std::unique_ptr<SDFG> run() {
     if (!spec_.is_object()) fail("/", "a composition description is a JSON object");
     for (const auto& [k, v] : spec_.items())
-      if (k != "name" && k != "arrays" && k != "scalars" && k != "stages" && k != "sequence") fail("/" + k, "unknown key");
+      if (k != "name" && k != "arrays" && k != "scalars" && k != "stages" && k != "sequence")
+        fail("/" + k, "unknown key");
     std::string name = spec_.value("name", std::string("composed"));
     out_ = std::make_unique<SDFG>(name);
     if (spec_.contains("arrays")) arrays(spec_.at("arrays"));
@@ -55,7 +56,8 @@ class Composer {
         out_->arg_names.push_back(n);
       }
     }
-    if (!spec_.contains("stages") || !spec_.at("stages").is_object()) fail("/stages", "expected an object stage -> SDFG file");
+    if (!spec_.contains("stages") || !spec_.at("stages").is_object())
+      fail("/stages", "expected an object stage -> SDFG file");
     for (const auto& [n, f] : spec_.at("stages").items()) {
       if (!f.is_string()) fail("/stages/" + n, "expected the path of an SDFG file");
       std::filesystem::path p = f.get<std::string>();
@@ -66,7 +68,8 @@ class Composer {
         fail("/stages/" + n, e.what());
       }
     }
-    if (!spec_.contains("sequence") || !spec_.at("sequence").is_array()) fail("/sequence", "expected a list of steps");
+    if (!spec_.contains("sequence") || !spec_.at("sequence").is_array())
+      fail("/sequence", "expected a list of steps");
     BlockId last = kNoBlock;
     sequence(*out_, spec_.at("sequence"), "/sequence", last);
     if (last == kNoBlock) out_->add_state("empty", true);
@@ -98,7 +101,8 @@ class Composer {
       if (!d.is_object() || !d.contains("dtype") || !d.contains("shape") || !d.at("shape").is_array())
         fail(path, "expected {\"dtype\": ..., \"shape\": [...]}");
       std::vector<sym::Expr> shape;
-      for (std::size_t i = 0; i < d.at("shape").size(); ++i) shape.push_back(expr_of(d.at("shape")[i], path + "/shape/" + std::to_string(i)));
+      for (std::size_t i = 0; i < d.at("shape").size(); ++i)
+        shape.push_back(expr_of(d.at("shape")[i], path + "/shape/" + std::to_string(i)));
       bool transient = d.value("transient", false);
       for (const sym::Expr& e : shape)
         for (const std::string& s : e.free_symbols()) out_->add_symbol(s, ScalarType::Int64);
@@ -124,22 +128,28 @@ class Composer {
         if (!s.at("for").is_string()) fail(p + "/for", "expected the loop variable's name");
         std::string v = s.at("for").get<std::string>();
         const json& range = s.value("range", json());
-        if (!range.is_array() || range.size() < 2 || range.size() > 3) fail(p + "/range", "expected [start, end] or [start, end, step]");
+        if (!range.is_array() || range.size() < 2 || range.size() > 3)
+          fail(p + "/range", "expected [start, end] or [start, end, step]");
         std::string lo = text_of(range[0], p + "/range/0"), hi = text_of(range[1], p + "/range/1");
         std::int64_t step = 1;
         if (range.size() == 3) {
-          if (!range[2].is_number_integer() || range[2].get<std::int64_t>() == 0) fail(p + "/range/2", "the step must be a nonzero integer");
+          if (!range[2].is_number_integer() || range[2].get<std::int64_t>() == 0)
+            fail(p + "/range/2", "the step must be a nonzero integer");
           step = range[2].get<std::int64_t>();
         }
         out_->add_symbol(v, ScalarType::Int64);
-        LoopRegion& loop = link(r, last, r.add_loop("for_" + v + std::to_string(calls_++), v, v + " = " + lo,
-                                                     v + (step > 0 ? " < " : " > ") + hi, v + " = " + v + " + (" + std::to_string(step) + ")"));
+        LoopRegion& loop = link(r, last,
+                                r.add_loop("for_" + v + std::to_string(calls_++), v, v + " = " + lo,
+                                           v + (step > 0 ? " < " : " > ") + hi,
+                                           v + " = " + v + " + (" + std::to_string(step) + ")"));
         if (!s.contains("body") || !s.at("body").is_array()) fail(p + "/body", "expected a list of steps");
         BlockId inner = kNoBlock;
         sequence(loop, s.at("body"), p + "/body", inner);
         if (inner == kNoBlock) loop.add_state("empty", true);
       } else {
-        fail(p, "a step is {\"call\": STAGE, \"bind\": {...}} or {\"for\": VAR, \"range\": [...], \"body\": [...]}");
+        fail(p,
+             "a step is {\"call\": STAGE, \"bind\": {...}} or {\"for\": VAR, \"range\": [...], \"body\": "
+             "[...]}");
       }
     }
   }
@@ -163,17 +173,22 @@ class Composer {
     std::map<std::string, std::string> outer_of;
     for (const auto& [c, o] : bind.items()) {
       std::string bp = p + "/bind/" + c;
-      if (!inner->has_data(c) || inner->data(c).transient) fail(bp, "stage '" + stage + "' has no argument container '" + c + "'");
-      if (!o.is_string() || !out_->has_data(o.get<std::string>())) fail(bp, "expected an array or scalar of /arrays or /scalars");
+      if (!inner->has_data(c) || inner->data(c).transient)
+        fail(bp, "stage '" + stage + "' has no argument container '" + c + "'");
+      if (!o.is_string() || !out_->has_data(o.get<std::string>()))
+        fail(bp, "expected an array or scalar of /arrays or /scalars");
       const DataDescriptor &id = inner->data(c), &od = out_->data(o.get<std::string>());
-      if (id.dtype.base != od.dtype.base || id.shape.size() != od.shape.size() || id.is_scalar() != od.is_scalar())
-        fail(bp, "'" + o.get<std::string>() + "' does not fit container '" + c + "' of stage '" + stage + "' (dtype and number of dimensions must agree)");
+      if (id.dtype.base != od.dtype.base || id.shape.size() != od.shape.size() ||
+          id.is_scalar() != od.is_scalar())
+        fail(bp, "'" + o.get<std::string>() + "' does not fit container '" + c + "' of stage '" + stage +
+                     "' (dtype and number of dimensions must agree)");
       outer_of[c] = o.get<std::string>();
     }
     std::map<std::string, sym::Expr> mapping;
     for (const auto& [c, desc] : inner->arrays) {
       if (desc.transient) continue;
-      if (!outer_of.count(c)) fail(p + "/bind", "container '" + c + "' of stage '" + stage + "' is not bound");
+      if (!outer_of.count(c))
+        fail(p + "/bind", "container '" + c + "' of stage '" + stage + "' is not bound");
       const DataDescriptor& od = out_->data(outer_of.at(c));
       for (std::size_t d = 0; d < desc.shape.size() && !desc.is_scalar(); ++d)
         if (desc.shape[d].is_symbol()) mapping[desc.shape[d].symbol_name()] = od.shape[d];
@@ -184,7 +199,8 @@ class Composer {
     for (const std::string& f : inner->free_symbols())
       if (!mapping.count(f)) {
         mapping[f] = sym::Expr::symbol(f);
-        if (!out_->symbols.count(f) && !out_->has_data(f)) out_->add_symbol(f, inner->symbols.count(f) ? inner->symbols.at(f).base : ScalarType::Int64);
+        if (!out_->symbols.count(f) && !out_->has_data(f))
+          out_->add_symbol(f, inner->symbols.count(f) ? inner->symbols.at(f).base : ScalarType::Int64);
       }
     std::vector<std::string> ins, outs;
     for (const auto& [c, o] : outer_of) {
@@ -197,8 +213,10 @@ class Composer {
       const DataDescriptor& d = out_->data(o);
       return Memlet::simple(o, d.is_scalar() ? Subset({Range::index(0)}) : Subset::full(d.shape));
     };
-    for (const std::string& c : ins) st.add_edge(st.add_access(outer_of.at(c)).id(), "", nid, c, whole(outer_of.at(c)));
-    for (const std::string& c : outs) st.add_edge(nid, c, st.add_access(outer_of.at(c)).id(), "", whole(outer_of.at(c)));
+    for (const std::string& c : ins)
+      st.add_edge(st.add_access(outer_of.at(c)).id(), "", nid, c, whole(outer_of.at(c)));
+    for (const std::string& c : outs)
+      st.add_edge(nid, c, st.add_access(outer_of.at(c)).id(), "", whole(outer_of.at(c)));
   }
 };
 

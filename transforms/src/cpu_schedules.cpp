@@ -7,9 +7,11 @@
 namespace weir::transforms {
 
 CpuSchedules::CpuSchedules()
-    : Pass("cpu-schedules", "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
-           {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
-            {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
+    : Pass(
+          "cpu-schedules",
+          "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
+          {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
+           {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
 
 namespace {
 
@@ -64,7 +66,9 @@ std::size_t schedule_state(SDFGState& st, const Options& options) {
   if (options.get_bool("split_innermost"))
     for (MapEntry* e : top) {
       MapInfo& m = *e->map;
-      if (m.schedule != ScheduleType::CPU_Multicore || m.params.size() < 2 || m.range.dims() != m.params.size()) continue;
+      if (m.schedule != ScheduleType::CPU_Multicore || m.params.size() < 2 ||
+          m.range.dims() != m.params.size())
+        continue;
       if (!detail::dynamic_inputs(*e).empty() || !indexes_contiguous(st, *e, m.params.back())) continue;
       std::string p = m.params.back();
       Range r = m.range.ranges().back();
@@ -95,7 +99,8 @@ std::size_t schedule_state(SDFGState& st, const Options& options) {
 
 std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
-  for (SDFGState* stp : sdfg.all_states()) tx.modify_state(*stp, [&] { changed += schedule_state(*stp, options()); });
+  for (SDFGState* stp : sdfg.all_states())
+    tx.modify_state(*stp, [&] { changed += schedule_state(*stp, options()); });
   return changed;
 }
 

@@ -33,8 +33,8 @@ NodeId directly_nested_map(const SDFGState& st, const MapEntry& outer, std::stri
       const MapEntry* nested = nullptr;
       for (EdgeId f : st.out_edges(outer.id()))
         if (!nested) nested = st.node(st.edge(f).dst).as<MapEntry>();
-      why = nested ? "node " + std::to_string(d.id()) + " ('" + d.label + "') lies between map '" + outer.map->label +
-                         "' and the nested map '" + nested->map->label + "'"
+      why = nested ? "node " + std::to_string(d.id()) + " ('" + d.label + "') lies between map '" +
+                         outer.map->label + "' and the nested map '" + nested->map->label + "'"
                    : "map '" + outer.map->label + "' has no map nested directly inside (it contains node " +
                          std::to_string(d.id()) + " ('" + d.label + "'))";
       return kNoNode;
@@ -92,7 +92,7 @@ std::optional<Memlet> outer_memlet_of_exit(const SDFGState& st, NodeId exit, con
 std::string python_expr(const sym::Expr& e) {
   // sympy's printing of Min/Max/Abs calls, renamed on the syntax tree to Python's builtins.
   return pycode::unparse(*pycode::rename_calls(*pycode::parse_expression(e.str(), "<symbolic>"),
-                                                {{"Min", "min"}, {"Max", "max"}, {"Abs", "abs"}}));
+                                               {{"Min", "min"}, {"Max", "max"}, {"Abs", "abs"}}));
 }
 
 void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m) {
@@ -102,7 +102,8 @@ void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m) {
   mem.volume = mem.volume.subs(m);
 }
 
-void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry, const std::map<std::string, sym::Expr>& m) {
+void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry,
+                         const std::map<std::string, sym::Expr>& m) {
   auto body = scope_body(st, tree, entry);
   std::set<EdgeId> edges;
   const auto& me = *st.node(entry).as<MapEntry>();

@@ -32,7 +32,8 @@ std::string python_expr(const sym::Expr& e);
 /// Substitutes symbols in everything the scope of `entry` contains: memlets of edges inside the
 /// scope (including entry out-edges and exit in-edges), ranges of nested maps, tasklet code and
 /// nested SDFG symbol mappings.
-void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry, const std::map<std::string, sym::Expr>& m);
+void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry,
+                         const std::map<std::string, sym::Expr>& m);
 
 /// Substitutes symbols in a memlet (subset, other_subset, volume).
 void substitute_memlet(Memlet& mem, const std::map<std::string, sym::Expr>& m);

@@ -9,9 +9,12 @@
 namespace weir::transforms {
 
 DeadDataflowElimination::DeadDataflowElimination()
-    : PatternTransformation("DeadDataflowElimination", "Remove access nodes without edges and writes to transients that are never read") {}
+    : PatternTransformation(
+          "DeadDataflowElimination",
+          "Remove access nodes without edges and writes to transients that are never read") {}
 
-std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const MatchContext&, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const MatchContext&,
+                                                                        std::uint32_t anchor) const {
   return {{anchor}};
 }
 
@@ -34,11 +37,15 @@ std::string writers_of(const SDFGState& st, NodeId n, std::vector<Writer>& out) 
     if (src.as<Tasklet>()) {
       w.tasklet = src.id();
     } else if (const auto* mx = src.as<MapExit>()) {
-      auto ins = st.in_edges_by_connector(mx->id(), "IN_" + d.src_conn.substr(d.src_conn.rfind("OUT_", 0) == 0 ? 4 : 0));
-      if (d.src_conn.rfind("OUT_", 0) != 0 || ins.size() != 1) return "it is written through map exit '" + src.label + "' in a way that is not a single tasklet";
+      auto ins = st.in_edges_by_connector(
+          mx->id(), "IN_" + d.src_conn.substr(d.src_conn.rfind("OUT_", 0) == 0 ? 4 : 0));
+      if (d.src_conn.rfind("OUT_", 0) != 0 || ins.size() != 1)
+        return "it is written through map exit '" + src.label + "' in a way that is not a single tasklet";
       const DataflowEdge& inner = st.edge(ins.front());
-      if (!st.node(inner.src).as<Tasklet>()) return "it is written by '" + st.node(inner.src).label + "', not by a tasklet";
-      if (st.out_edges_by_connector(mx->id(), d.src_conn).size() != 1) return "map exit '" + src.label + "' has several outputs for it";
+      if (!st.node(inner.src).as<Tasklet>())
+        return "it is written by '" + st.node(inner.src).label + "', not by a tasklet";
+      if (st.out_edges_by_connector(mx->id(), d.src_conn).size() != 1)
+        return "map exit '" + src.label + "' has several outputs for it";
       w.tasklet = inner.src;
       w.exit = mx->id();
       w.into_exit = inner.id;
@@ -56,21 +63,25 @@ std::string writers_of(const SDFGState& st, NodeId n, std::vector<Writer>& out) 
 
 }  // namespace
 
-MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx,
+                                               const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
   const auto* an = &pattern(ctx, sub).get<0>();
   if (st.in_edges(an->id()).empty() && st.out_edges(an->id()).empty()) return MatchResult::success();
   if (!st.out_edges(an->id()).empty()) return refuse("access node '" + an->data + "' is read in this state");
   if (!ctx.sdfg.has_data(an->data)) return refuse("container '" + an->data + "' does not exist");
   const DataDescriptor& desc = ctx.sdfg.data(an->data);
-  if (!desc.transient) return refuse("container '" + an->data + "' is not transient (the caller may read it)");
+  if (!desc.transient)
+    return refuse("container '" + an->data + "' is not transient (the caller may read it)");
   if (desc.is_view()) return refuse("container '" + an->data + "' is a view");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
   auto it = use.find(an->data);
   if (it != use.end()) {
-    if (it->second.read_nodes > 0) return refuse("container '" + an->data + "' is read elsewhere in the SDFG");
+    if (it->second.read_nodes > 0)
+      return refuse("container '" + an->data + "' is read elsewhere in the SDFG");
     if (it->second.in_control_flow) return refuse("container '" + an->data + "' is named in control flow");
-    if (it->second.by_name_elsewhere) return refuse("container '" + an->data + "' is named in a symbol mapping");
+    if (it->second.by_name_elsewhere)
+      return refuse("container '" + an->data + "' is named in a symbol mapping");
   }
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[an->id()] != kNoNode) return refuse("access node '" + an->data + "' is inside a map");
@@ -152,12 +163,13 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
       again = true;
     }
   }
-  if (st.access_nodes(data).empty() && elsewhere_nodes == 0 && ctx.sdfg.has_data(data) && ctx.sdfg.data(data).transient)
+  if (st.access_nodes(data).empty() && elsewhere_nodes == 0 && ctx.sdfg.has_data(data) &&
+      ctx.sdfg.data(data).transient)
     ctx.sdfg.arrays.erase(data);  // no access node left (cached use): skip remove_data's O(SDFG) check
 }
 
-std::optional<std::vector<std::string>> DeadDataflowElimination::data_footprint(const MatchContext& ctx,
-                                                                    const std::vector<std::uint32_t>& sub) const {
+std::optional<std::vector<std::string>> DeadDataflowElimination::data_footprint(
+    const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   return std::vector<std::string>{pattern(ctx, sub).get<0>().data};
 }
 

@@ -6,16 +6,21 @@
 namespace weir::transforms {
 
 DeadStateElimination::DeadStateElimination()
-    : PatternTransformation("DeadStateElimination", "Remove blocks unreachable from the start block (constant-false edges count as absent) and constant-false edges") {}
+    : PatternTransformation("DeadStateElimination",
+                            "Remove blocks unreachable from the start block (constant-false edges count as "
+                            "absent) and constant-false edges") {}
 
-std::vector<std::vector<std::uint32_t>> DeadStateElimination::expand(const MatchContext&, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> DeadStateElimination::expand(const MatchContext&,
+                                                                     std::uint32_t anchor) const {
   return {{anchor}};
 }
 
-MatchResult DeadStateElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+MatchResult DeadStateElimination::can_apply(const MatchContext& ctx,
+                                            const std::vector<std::uint32_t>& sub) const {
   const ControlFlowRegion& r = ctx.region;
   const ControlFlowBlock& b = r.block(sub[0]);
-  if (ctx.cache.start_block(r) == kNoBlock) return refuse("region '" + r.label + "' has no unique start block");
+  if (ctx.cache.start_block(r) == kNoBlock)
+    return refuse("region '" + r.label + "' has no unique start block");
   if (!ctx.cache.reachable_blocks(r).count(sub[0])) return MatchResult::success();
   for (const ControlFlowEdge* e : r.in_edges(sub[0]))
     if (is_constant_false(e->data.condition)) return MatchResult::success();

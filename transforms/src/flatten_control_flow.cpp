@@ -72,7 +72,8 @@ std::optional<std::set<std::string>> names_in(std::string_view s) {
 /// is the same expression.
 bool enclosed(const std::string& c) {
   if (c.size() < 2 || c.front() != '(' || c.back() != ')') return false;
-  pycode::ExprPtr whole = expression_tree(c), inner = expression_tree(std::string_view(c).substr(1, c.size() - 2));
+  pycode::ExprPtr whole = expression_tree(c),
+                  inner = expression_tree(std::string_view(c).substr(1, c.size() - 2));
   return whole && inner && pycode::unparse(*whole) == pycode::unparse(*inner);
 }
 
@@ -80,7 +81,8 @@ bool enclosed(const std::string& c) {
 bool is_negation_of(std::string_view d, std::string_view c) {
   pycode::ExprPtr td = expression_tree(d), tc = expression_tree(c);
   const auto* neg = pycode::dyn_cast<pycode::UnaryOp>(td.get());
-  return tc && neg && neg->op == pycode::UnaryOperator::Not && pycode::unparse(*neg->operand) == pycode::unparse(*tc);
+  return tc && neg && neg->op == pycode::UnaryOperator::Not &&
+         pycode::unparse(*neg->operand) == pycode::unparse(*tc);
 }
 
 /// Whether one of the edges is always taken when the block ends: one is unconditional, or two
@@ -172,8 +174,7 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
                  "': " + why + (stmt.empty() ? "" : " (in '" + stmt + "')"));
   };
   if (code.language != Language::Python && !trim(code.code).empty())
-    throw fail("", "only Python statements can be flattened, not " +
-                       std::string(to_string(code.language)));
+    throw fail("", "only Python statements can be flattened, not " + std::string(to_string(code.language)));
   std::shared_ptr<const pycode::Code> tree;
   try {
     tree = code.parsed();
@@ -194,7 +195,8 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
       throw fail(pycode::unparse(*st->targets[0]) + " = " + pycode::unparse(*st->value),
                  "the left-hand side '" + pycode::unparse(*st->targets[0]) +
                      "' is not a symbol name (expected 'name = expression')");
-    out.emplace_back(target->id, value_text(code.code, *st, i + 1 < body.size() ? body[i + 1].get() : nullptr));
+    out.emplace_back(target->id,
+                     value_text(code.code, *st, i + 1 < body.size() ? body[i + 1].get() : nullptr));
   }
   return out;
 }
@@ -211,8 +213,7 @@ std::string where(const ControlFlowBlock& b) {
 
 void require_unique_start(const ControlFlowRegion& r, const ControlFlowBlock& owner) {
   if (r.num_blocks() != 0 && r.start_block() == kNoBlock)
-    throw Error("flatten_control_flow: " + where(owner) +
-                ": a region to inline has no unique start block");
+    throw Error("flatten_control_flow: " + where(owner) + ": a region to inline has no unique start block");
 }
 
 /// `inlined`: the region's blocks will be moved into an enclosing region. `in_loop`: a loop of
@@ -222,12 +223,10 @@ void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
     // A block whose out-edges may all fail gets a fall-through edge with the negated
     // conditions when its region is inlined (the block that replaces a region inherits them).
     auto outs = r.out_edges(b->id());
-    if (inlined && !ControlTransferBlock::matches(b->kind()) && !outs.empty() &&
-        !evidently_exhaustive(outs))
+    if (inlined && !ControlTransferBlock::matches(b->kind()) && !outs.empty() && !evidently_exhaustive(outs))
       for (const auto* e : outs)
         if (e->data.condition.language != Language::Python)
-          throw Error("flatten_control_flow: " + where(*b) +
-                      ": cannot negate an interstate condition in " +
+          throw Error("flatten_control_flow: " + where(*b) + ": cannot negate an interstate condition in " +
                       std::string(to_string(e->data.condition.language)));
     switch (b->kind()) {
       case BlockKind::State: {
@@ -266,12 +265,10 @@ void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
       }
       case BlockKind::Break:
       case BlockKind::Continue:
-        if (!in_loop)
-          throw Error("flatten_control_flow: " + where(*b) + " is not inside a loop");
+        if (!in_loop) throw Error("flatten_control_flow: " + where(*b) + " is not inside a loop");
         break;
       case BlockKind::Return:
-      case BlockKind::SDFG:
-        break;
+      case BlockKind::SDFG: break;
     }
   }
 }
@@ -289,7 +286,7 @@ struct IncidentEdge {
 /// What move_body() leaves in the parent region (ids in the parent).
 struct Body {
   BlockId start = kNoBlock;
-  std::vector<BlockId> sinks;  // states without out-edges
+  std::vector<BlockId> sinks;                                // states without out-edges
   std::vector<std::pair<BlockId, std::string>> fallthrough;  // state, "none of its edges taken"
   std::vector<BlockId> breaks, continues;
 };
@@ -355,8 +352,8 @@ class Flattener {
   /// Adds src -> dst carrying `data` followed by the assignments `extra`. Goes through a fresh
   /// state (labelled from `via`) when an edge src -> dst exists already (DaCe's graphs have no
   /// parallel edges) or when appending `extra` to data's assignments could change their meaning.
-  void connect(ControlFlowRegion& r, BlockId src, BlockId dst, InterstateEdge data,
-               const Assignments& extra, const std::string& via) {
+  void connect(ControlFlowRegion& r, BlockId src, BlockId dst, InterstateEdge data, const Assignments& extra,
+               const std::string& via) {
     if (!has_edge(r, src, dst) && can_append(data.assignments, extra)) {
       data.assignments.insert(data.assignments.end(), extra.begin(), extra.end());
       r.add_edge(src, dst, std::move(data));
@@ -396,8 +393,8 @@ class Flattener {
   /// Resolves a Break/Continue block of a loop body: control goes to `target` with the
   /// assignments `extra`. Returns the state that replaced it, or kNoBlock if its in-edges were
   /// redirected to `target` directly.
-  BlockId resolve_transfer(ControlFlowRegion& r, BlockId id, BlockId target,
-                           const Assignments& extra, bool is_body_start, const std::string& base) {
+  BlockId resolve_transfer(ControlFlowRegion& r, BlockId id, BlockId target, const Assignments& extra,
+                           bool is_body_start, const std::string& base) {
     if (is_body_start) {
       BlockId s = materialize(r, id, base);
       connect(r, s, target, {}, extra, base);
@@ -455,8 +452,8 @@ class Flattener {
 
   /// Connects every normal end of a moved body (sinks; fall-through of states whose edges may
   /// all fail) to `target`, adding `extra` assignments.
-  void connect_ends(ControlFlowRegion& r, const Body& body, BlockId target,
-                    const Assignments& extra, const std::string& via) {
+  void connect_ends(ControlFlowRegion& r, const Body& body, BlockId target, const Assignments& extra,
+                    const std::string& via) {
     for (const auto& [s, cond] : body.fallthrough) {
       InterstateEdge e;
       e.condition = CodeBlock{cond, Language::Python};
@@ -468,9 +465,8 @@ class Flattener {
 
   /// Re-attaches the recorded edges of the removed block `old`: its in-edges now enter `entry`
   /// (after the assignments `init`), its out-edges leave `exit`.
-  void reattach(ControlFlowRegion& r, BlockId old, std::vector<IncidentEdge> incident,
-                BlockId entry, BlockId exit, const Assignments& init, bool was_start,
-                const std::string& base) {
+  void reattach(ControlFlowRegion& r, BlockId old, std::vector<IncidentEdge> incident, BlockId entry,
+                BlockId exit, const Assignments& init, bool was_start, const std::string& base) {
     // The init assignments need a state of their own where the block is the start, where
     // they cannot be appended to an incoming edge, or where there is no incoming edge (an
     // unreachable loop still defines its variable).

@@ -15,7 +15,9 @@ namespace weir::transforms::detail {
 using sym::Expr;
 
 std::string free_suffix(const Node& n, const std::string& x) {
-  auto used = [&](const std::string& s) { return n.in_connectors.count("IN_" + s) || n.out_connectors.count("OUT_" + s); };
+  auto used = [&](const std::string& s) {
+    return n.in_connectors.count("IN_" + s) || n.out_connectors.count("OUT_" + s);
+  };
   if (!used(x)) return x;
   for (int k = 0;; ++k)
     if (!used(x + "_" + std::to_string(k))) return x + "_" + std::to_string(k);
@@ -56,7 +58,8 @@ std::string fresh_data_name(const SDFG& sdfg, const std::string& base, std::size
   }
 }
 
-bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body, std::string& why) {
+bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body,
+                     std::string& why) {
   std::set<NodeId> seen{entry, exit};
   std::deque<NodeId> work{entry, exit};
   while (!work.empty()) {
@@ -66,7 +69,8 @@ bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector
       if (!seen.insert(m).second) return true;
       const Node& node = st.node(m);
       if (!node.as<Tasklet>() && !node.as<AccessNode>()) {
-        why = "node " + std::to_string(m) + " (" + std::string(to_string(node.kind())) + " '" + node.label + "')";
+        why = "node " + std::to_string(m) + " (" + std::string(to_string(node.kind())) + " '" + node.label +
+              "')";
         return false;
       }
       body.push_back(m);
@@ -114,7 +118,8 @@ std::optional<std::pair<Expr, Expr>> bounds_over(const Expr& e, const MapInfo& m
       if (e.free_symbols().count(q2)) return std::nullopt;
     return std::make_pair(e, e);
   }
-  std::size_t d = static_cast<std::size_t>(std::find(map.params.begin(), map.params.end(), p) - map.params.begin());
+  std::size_t d =
+      static_cast<std::size_t>(std::find(map.params.begin(), map.params.end(), p) - map.params.begin());
   const Range& r = map.range[d];
   auto sign = r.step.sign_if_symbols_nonnegative();
   if (!sign || *sign <= 0) return std::nullopt;
@@ -173,9 +178,10 @@ std::map<std::string, int> written_access_nodes(const SDFGState& st) {
   return out;
 }
 
-MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id, NodeId t_node, NodeId entry_b_id,
-                        const std::map<std::string, DataUse>& use, const std::map<std::string, int>& state_writes,
-                        const OtfLimits& limits, OtfPlan& plan) {
+MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id, NodeId t_node,
+                        NodeId entry_b_id, const std::map<std::string, DataUse>& use,
+                        const std::map<std::string, int>& state_writes, const OtfLimits& limits,
+                        OtfPlan& plan) {
   const auto* exit_a = st.node(exit_a_id).as<MapExit>();
   if (!exit_a) return refuse("node " + std::to_string(exit_a_id) + " is not a map exit");
   const auto* tn = st.node(t_node).as<AccessNode>();
@@ -208,19 +214,24 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   if (!desc.transient) return refuse(q(T) + " is not transient");
   if (desc.is_view()) return refuse(q(T) + " is a view");
   if (st.out_edges(exit_a_id).size() != 1 || st.edge(st.out_edges(exit_a_id)[0]).dst != t_node)
-    return refuse("map '" + a.label + "' writes more than " + q(T) + "; recomputation needs a map with one output");
+    return refuse("map '" + a.label + "' writes more than " + q(T) +
+                  "; recomputation needs a map with one output");
   if (st.in_edges(t_node).size() != 1) return refuse(q(T) + " is also written by another node");
   const DataflowEdge& out = st.edge(st.out_edges(exit_a_id)[0]);
-  if (!out.memlet.wcr.empty()) return refuse("map '" + a.label + "' writes " + q(T) + " with write-conflict resolution");
-  auto writes = st.in_edges_by_connector(exit_a_id, "IN_" + out.src_conn.substr(std::min<std::size_t>(4, out.src_conn.size())));
+  if (!out.memlet.wcr.empty())
+    return refuse("map '" + a.label + "' writes " + q(T) + " with write-conflict resolution");
+  auto writes = st.in_edges_by_connector(
+      exit_a_id, "IN_" + out.src_conn.substr(std::min<std::size_t>(4, out.src_conn.size())));
   if (out.src_conn.rfind("OUT_", 0) != 0 || writes.size() != 1 || st.in_edges(exit_a_id).size() != 1)
     return refuse("map '" + a.label + "' does not write " + q(T) + " exactly once per iteration");
   plan.write = writes[0];
   const DataflowEdge& w = st.edge(plan.write);
-  if (!st.node(w.src).as<Tasklet>()) return refuse("map '" + a.label + "' writes " + q(T) + " from a node that is not a tasklet");
+  if (!st.node(w.src).as<Tasklet>())
+    return refuse("map '" + a.label + "' writes " + q(T) + " from a node that is not a tasklet");
   if (w.memlet.data != T || w.memlet.other_subset || w.memlet.dynamic || !w.memlet.wcr.empty() ||
       !w.memlet.subset.is_single_element())
-    return refuse("map '" + a.label + "' writes " + q(T) + " through a copy, dynamic, conflict-resolved or multi-element memlet");
+    return refuse("map '" + a.label + "' writes " + q(T) +
+                  " through a copy, dynamic, conflict-resolved or multi-element memlet");
   std::set<std::string> used_params;
   for (const Range& r : w.memlet.subset.ranges()) {
     Expr c;
@@ -232,7 +243,8 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
     plan.offset_of_dim.push_back(c);
   }
   if (used_params.size() != a.params.size())
-    return refuse("map '" + a.label + "' writes " + T + "[" + w.memlet.subset.str() + "] from several iterations");
+    return refuse("map '" + a.label + "' writes " + T + "[" + w.memlet.subset.str() +
+                  "] from several iterations");
 
   // A's body: tasklets and local scalars only; what it reads comes through A's entry.
   std::string why;
@@ -263,18 +275,22 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
       const DataflowEdge& d = st.edge(e);
       if (d.src == entry_a.id()) {
         if (d.memlet.is_empty()) continue;
-        if (d.src_conn.rfind("OUT_", 0) != 0) return refuse("map '" + a.label + "' has an input without a connector");
+        if (d.src_conn.rfind("OUT_", 0) != 0)
+          return refuse("map '" + a.label + "' has an input without a connector");
         auto outer = st.in_edges_by_connector(entry_a.id(), "IN_" + d.src_conn.substr(4));
         if (outer.size() != 1 || !st.node(st.edge(outer[0]).src).as<AccessNode>())
-          return refuse("map '" + a.label + "' reads " + q(d.memlet.data) + " from a node that is not an access node");
+          return refuse("map '" + a.label + "' reads " + q(d.memlet.data) +
+                        " from a node that is not an access node");
         a_reads.insert(d.memlet.data);
       }
       for (const auto& s : st.edge(e).memlet.subset.free_symbols())
         if (b_params.count(s) && std::find(a.params.begin(), a.params.end(), s) == a.params.end())
-          return refuse("map '" + a.label + "' uses symbol '" + s + "', a parameter of map '" + b.label + "'");
+          return refuse("map '" + a.label + "' uses symbol '" + s + "', a parameter of map '" + b.label +
+                        "'");
     }
     for (EdgeId e : st.out_edges(n))
-      if (st.edge(e).dst == exit_a_id && e != plan.write) return refuse("map '" + a.label + "' writes more than " + q(T));
+      if (st.edge(e).dst == exit_a_id && e != plan.write)
+        return refuse("map '" + a.label + "' writes more than " + q(T));
   }
   for (EdgeId e : st.in_edges(entry_a.id()))
     if (!st.edge(e).memlet.is_empty() && !st.node(st.edge(e).src).as<AccessNode>())
@@ -296,7 +312,8 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
       for (EdgeId we : st.in_edges(an->id()))
         if (!reaches(st, entry_b->exit, st.edge(we).src))
           return refuse(q(d.memlet.data) + ", which map '" + a.label +
-                        "' reads, is also written in the state where map '" + b.label + "' may not have read it yet");
+                        "' reads, is also written in the state where map '" + b.label +
+                        "' may not have read it yet");
     }
   }
   for (EdgeId e : st.out_edges(entry_b->exit))
@@ -319,12 +336,15 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
       const DataflowEdge& rd = st.edge(r);
       const Memlet& rm = rd.memlet;
       if (!st.node(rd.dst).as<Tasklet>())
-        return refuse("map '" + b.label + "' reads " + q(T) + " into " + std::string(to_string(st.node(rd.dst).kind())) +
-                      " '" + st.node(rd.dst).label + "', not a tasklet");
+        return refuse("map '" + b.label + "' reads " + q(T) + " into " +
+                      std::string(to_string(st.node(rd.dst).kind())) + " '" + st.node(rd.dst).label +
+                      "', not a tasklet");
       if (rm.is_empty() || rm.data != T || rm.other_subset || rm.dynamic || !rm.subset.is_single_element() ||
           rm.subset.dims() != plan.param_of_dim.size())
-        return refuse("map '" + b.label + "' reads " + q(T) + " through a copy, dynamic or multi-element memlet");
-      auto it = std::find_if(plan.points.begin(), plan.points.end(), [&](const auto& pt) { return pt.first == rm.subset; });
+        return refuse("map '" + b.label + "' reads " + q(T) +
+                      " through a copy, dynamic or multi-element memlet");
+      auto it = std::find_if(plan.points.begin(), plan.points.end(),
+                             [&](const auto& pt) { return pt.first == rm.subset; });
       if (it == plan.points.end()) {
         for (std::size_t dd = 0; dd < rm.subset.dims(); ++dd) {
           Expr v = rm.subset[dd].start - plan.offset_of_dim[dd];
@@ -333,7 +353,8 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
               std::find(a.params.begin(), a.params.end(), plan.param_of_dim[dd]) - a.params.begin());
           if (!bd || !provably_le(a.range[ad].start, bd->first) || !provably_le(bd->second, a.range[ad].end))
             return refuse("cannot prove that map '" + b.label + "' reads " + T + "[" + rm.subset.str() +
-                          "] only where map '" + a.label + "' writes it (dimension " + std::to_string(dd) + ")");
+                          "] only where map '" + a.label + "' writes it (dimension " + std::to_string(dd) +
+                          ")");
         }
         plan.points.emplace_back(rm.subset, std::vector<EdgeId>{r});
       } else {
@@ -344,13 +365,16 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   if (b_edges == 0) return refuse("map '" + b.label + "' does not read " + q(T));
   if (plan.points.empty()) return refuse("map '" + b.label + "' reads no element of " + q(T));
   auto u = use.find(T);
-  if (u != use.end() && (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
+  if (u != use.end() &&
+      (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
     plan.keep = true;
   if (limits.max_points > 0 && static_cast<long long>(plan.points.size()) > limits.max_points)
     return refuse("map '" + b.label + "' reads " + q(T) + " at " + std::to_string(plan.points.size()) +
-                  " points, more than max_points=" + std::to_string(limits.max_points) + " copies of map '" + a.label + "'");
+                  " points, more than max_points=" + std::to_string(limits.max_points) + " copies of map '" +
+                  a.label + "'");
   if (limits.max_tasklets > 0) {
-    std::size_t total = count_tasklets(st, entry_b_id, entry_b->exit) + plan.body_tasklets * plan.points.size();
+    std::size_t total =
+        count_tasklets(st, entry_b_id, entry_b->exit) + plan.body_tasklets * plan.points.size();
     if (static_cast<long long>(total) > limits.max_tasklets)
       return refuse("fusing would give map '" + b.label + "' " + std::to_string(total) +
                     " tasklets, more than max_tasklets=" + std::to_string(limits.max_tasklets));
@@ -372,21 +396,24 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
     const DataflowEdge d = st.edge(e);
     if (d.memlet.is_empty()) {
       bool have = false;
-      for (EdgeId f : st.in_edges(plan.entry_b)) have = have || (st.edge(f).src == d.src && st.edge(f).memlet.is_empty());
+      for (EdgeId f : st.in_edges(plan.entry_b))
+        have = have || (st.edge(f).src == d.src && st.edge(f).memlet.is_empty());
       if (!have) st.add_edge(d.src, d.src_conn, plan.entry_b, "", d.memlet);
       continue;
     }
     std::string found;
     for (EdgeId f : st.in_edges(plan.entry_b)) {
       const DataflowEdge& g = st.edge(f);
-      if (g.src == d.src && g.memlet.data == d.memlet.data && g.dst_conn.rfind("IN_", 0) == 0 && g.src_conn == d.src_conn) {
+      if (g.src == d.src && g.memlet.data == d.memlet.data && g.dst_conn.rfind("IN_", 0) == 0 &&
+          g.src_conn == d.src_conn) {
         found = g.dst_conn.substr(3);
         break;
       }
     }
     if (found.empty()) {
       found = free_suffix(entry_b, d.dst_conn.substr(3));
-      entry_b.in_connectors["IN_" + found] = entry_a.in_connectors.count(d.dst_conn) ? entry_a.in_connectors.at(d.dst_conn) : std::nullopt;
+      entry_b.in_connectors["IN_" + found] =
+          entry_a.in_connectors.count(d.dst_conn) ? entry_a.in_connectors.at(d.dst_conn) : std::nullopt;
       entry_b.out_connectors["OUT_" + found] = std::nullopt;
       st.add_edge(d.src, d.src_conn, plan.entry_b, "IN_" + found, d.memlet);
     }
@@ -399,7 +426,8 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
   for (const auto& [point, readers] : plan.points) {
     // A's parameters at this point of T.
     std::map<std::string, Expr> sigma;
-    for (std::size_t d = 0; d < point.dims(); ++d) sigma[plan.param_of_dim[d]] = point[d].start - plan.offset_of_dim[d];
+    for (std::size_t d = 0; d < point.dims(); ++d)
+      sigma[plan.param_of_dim[d]] = point[d].start - plan.offset_of_dim[d];
     std::map<NodeId, NodeId> copy;
     std::map<std::string, std::string> local;  // A's local scalars -> this copy's
     for (NodeId n : plan.body) {
@@ -466,7 +494,8 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
   // Outer memlets of the connectors B gained or widened.
   for (const auto& c : touched) {
     std::vector<Memlet> inner;
-    for (EdgeId e : st.out_edges_by_connector(plan.entry_b, "OUT_" + c.substr(3))) inner.push_back(st.edge(e).memlet);
+    for (EdgeId e : st.out_edges_by_connector(plan.entry_b, "OUT_" + c.substr(3)))
+      inner.push_back(st.edge(e).memlet);
     for (EdgeId e : st.in_edges_by_connector(plan.entry_b, c)) {
       Memlet& outer = st.edge(e).memlet;
       if (auto m = propagate_memlet(inner, *entry_b.map, sdfg.data(outer.data), outer)) outer = *m;
@@ -526,18 +555,19 @@ MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry
     if (auto dyn = dynamic_inputs(*me); !dyn.empty())
       return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   if (mb.params.size() != mc.params.size() || mb.range.dims() != mc.range.dims())
-    return refuse("map '" + mb.label + "' has " + std::to_string(mb.params.size()) + " dimension(s), map '" + mc.label +
-                  "' has " + std::to_string(mc.params.size()));
+    return refuse("map '" + mb.label + "' has " + std::to_string(mb.params.size()) + " dimension(s), map '" +
+                  mc.label + "' has " + std::to_string(mc.params.size()));
   rename.clear();
   for (std::size_t d = 0; d < mb.params.size(); ++d)
     if (mb.params[d] != mc.params[d]) rename[mc.params[d]] = Expr::symbol(mb.params[d]);
   for (std::size_t d = 0; d < mb.params.size(); ++d) {
     Range rc = Subset({mc.range[d]}).subs(rename)[0];
     if (!(mb.range[d] == rc))
-      return refuse("ranges differ in dimension " + std::to_string(d) + " (" + Subset({mb.range[d]}).str() + " vs " +
-                    Subset({rc}).str() + ")");
+      return refuse("ranges differ in dimension " + std::to_string(d) + " (" + Subset({mb.range[d]}).str() +
+                    " vs " + Subset({rc}).str() + ")");
   }
-  if (mb.schedule != mc.schedule && mb.schedule != ScheduleType::Default && mc.schedule != ScheduleType::Default)
+  if (mb.schedule != mc.schedule && mb.schedule != ScheduleType::Default &&
+      mc.schedule != ScheduleType::Default)
     return refuse("maps '" + mb.label + "' and '" + mc.label + "' have different schedules");
   bool shared = false;
   for (EdgeId e : st.in_edges(entry_b))
@@ -549,7 +579,8 @@ MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry
     if (wb.count(x) || rb.count(x))
       return refuse("map '" + mc.label + "' writes " + q(x) + ", which map '" + mb.label + "' also accesses");
   for (const auto& x : wb)
-    if (rc.count(x)) return refuse("map '" + mb.label + "' writes " + q(x) + ", which map '" + mc.label + "' reads");
+    if (rc.count(x))
+      return refuse("map '" + mb.label + "' writes " + q(x) + ", which map '" + mc.label + "' reads");
   if (reaches(st, b->exit, entry_c) || reaches(st, c->exit, entry_b))
     return refuse("maps '" + mb.label + "' and '" + mc.label + "' depend on each other through the dataflow");
   std::set<std::string> targets(mb.params.begin(), mb.params.end());
@@ -558,13 +589,14 @@ MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry
     if (const auto* inner = st.node(n).as<MapEntry>())
       for (const auto& p : inner->map->params)
         if (targets.count(p) && !rename.empty())
-          return refuse("map '" + mc.label + "' contains map '" + inner->map->label + "' with parameter '" + p +
-                        "', which renaming would shadow");
+          return refuse("map '" + mc.label + "' contains map '" + inner->map->label + "' with parameter '" +
+                        p + "', which renaming would shadow");
   if (tree.parent[entry_b] != tree.parent[entry_c]) return refuse("maps are in different scopes");
   return MatchResult::success();
 }
 
-void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c, const std::map<std::string, sym::Expr>& rename) {
+void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c,
+                      const std::map<std::string, sym::Expr>& rename) {
   auto& b = *st.node(entry_b).as<MapEntry>();
   auto& c = *st.node(entry_c).as<MapEntry>();
   if (!rename.empty()) substitute_in_scope(st, st.scope_tree(), entry_c, rename);

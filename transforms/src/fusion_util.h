@@ -29,21 +29,22 @@ std::string fresh_data_name(const SDFG& sdfg, const std::string& base, std::size
 /// Nodes strictly inside a map scope that holds no nested scope, found by walking from the
 /// entry forward and from the exit backward (local: the cost is the body's size). Returns
 /// false (and names the node in `why`) when the body holds a map, nested SDFG or library node.
-bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body, std::string& why);
+bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector<NodeId>& body,
+                     std::string& why);
 
 /// How the vertical recomputing fusion of map A (exit `exit_a`, writing transient access node
 /// `t_node`) into map B (entry `entry_b`) is done; filled by analyze_otf.
 struct OtfPlan {
   NodeId entry_a = kNoNode, exit_a = kNoNode, t_node = kNoNode, entry_b = kNoNode;
   std::string t_data;
-  bool keep = false;                  ///< T has other readers: A stays, B gets its own copies
-  std::vector<NodeId> body;           ///< A's body (tasklets and local scalars)
-  EdgeId write = 0;                   ///< the edge writing T inside A
+  bool keep = false;                      ///< T has other readers: A stays, B gets its own copies
+  std::vector<NodeId> body;               ///< A's body (tasklets and local scalars)
+  EdgeId write = 0;                       ///< the edge writing T inside A
   std::vector<std::string> param_of_dim;  ///< A's parameter indexing each dimension of T
   std::vector<sym::Expr> offset_of_dim;   ///< and the constant added to it
   /// Distinct points of T that B reads, each with the edges (B's entry -> consumer) reading it.
   std::vector<std::pair<Subset, std::vector<EdgeId>>> points;
-  std::size_t body_tasklets = 0;      ///< tasklets in A's body
+  std::size_t body_tasklets = 0;          ///< tasklets in A's body
   std::map<std::string, int> local_uses;  ///< access nodes of A's locals in the SDFG (when known)
 };
 
@@ -62,8 +63,9 @@ std::map<std::string, int> written_access_nodes(const SDFGState& st);
 /// (stale counts are fine: fusion only lowers them). Cost: A's body, B's reads of T and B's
 /// body when max_tasklets is set.
 MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a, NodeId t_node, NodeId entry_b,
-                        const std::map<std::string, DataUse>& use, const std::map<std::string, int>& state_writes,
-                        const OtfLimits& limits, OtfPlan& plan);
+                        const std::map<std::string, DataUse>& use,
+                        const std::map<std::string, int>& state_writes, const OtfLimits& limits,
+                        OtfPlan& plan);
 
 /// Applies a plan analyze_otf accepted. `counter` feeds fresh_data_name. Outer memlets of B's
 /// entry are recomputed for the connectors it changed (locally, not the whole state).
@@ -74,6 +76,7 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
 /// to prove neither map reaches the other.
 MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry_c,
                                std::map<std::string, sym::Expr>& rename);
-void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c, const std::map<std::string, sym::Expr>& rename);
+void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c,
+                      const std::map<std::string, sym::Expr>& rename);
 
 }  // namespace weir::transforms::detail

@@ -11,14 +11,19 @@ namespace weir::transforms {
 
 GpuSchedules::GpuSchedules()
     : Pass("gpu-schedules",
-           "GPU kernel shapes: the unit-stride parameter last (threadIdx.x, coalesced), thread-block sizes (gt4py's "
-         "defaults (32,8,1), 1-D (64,1,1))",
-           {{"block_size", std::vector<long long>{32, 8, 1}, "thread-block size (x, y, z) of 2-D and 3-D kernels", 1},
-                {"block_size_1d", std::vector<long long>{64, 1, 1}, "thread-block size of 1-D kernels", 1},
-                {"block_size_2d", std::vector<long long>{}, "thread-block size of 2-D kernels (empty: block_size)", 1},
-                {"block_size_3d", std::vector<long long>{}, "thread-block size of kernels with 3 or more dimensions "
-                                                            "(empty: block_size)", 1},
-                {"order", true, "move the parameter of the unit-stride dimension last (threadIdx.x)"}}) {}
+           "GPU kernel shapes: the unit-stride parameter last (threadIdx.x, coalesced), thread-block sizes "
+           "(gt4py's "
+           "defaults (32,8,1), 1-D (64,1,1))",
+           {{"block_size", std::vector<long long>{32, 8, 1},
+             "thread-block size (x, y, z) of 2-D and 3-D kernels", 1},
+            {"block_size_1d", std::vector<long long>{64, 1, 1}, "thread-block size of 1-D kernels", 1},
+            {"block_size_2d", std::vector<long long>{},
+             "thread-block size of 2-D kernels (empty: block_size)", 1},
+            {"block_size_3d", std::vector<long long>{},
+             "thread-block size of kernels with 3 or more dimensions "
+             "(empty: block_size)",
+             1},
+            {"order", true, "move the parameter of the unit-stride dimension last (threadIdx.x)"}}) {}
 
 namespace {
 

@@ -15,20 +15,24 @@ namespace weir::transforms {
 
 GpuTransform::GpuTransform()
     : Pass("gpu-transform",
-           "Run the SDFG on a GPU (DaCe's GPUTransformSDFG): GPU_Global storage, GPU_Device kernels for top-level "
-         "maps, scalars and kernel-local transients in registers, host<->device copies at the boundary",
+           "Run the SDFG on a GPU (DaCe's GPUTransformSDFG): GPU_Global storage, GPU_Device kernels for "
+           "top-level "
+           "maps, scalars and kernel-local transients in registers, host<->device copies at the boundary",
            {{"host_arguments", false,
-                 "keep array arguments in host memory (CPU_Heap) with GPU_Global copies in and out at the SDFG's "
-                 "boundary (DaCe's use_gpu_storage=False)"},
-                {"register_transients", true, "transients used only inside kernels are private to a GPU thread (Register)"},
-                {"inner_schedule", std::string("Sequential"),
-                 "schedule of maps inside kernels: Sequential, or GPU_ThreadBlock for maps directly inside the kernel map"}}) {}
+             "keep array arguments in host memory (CPU_Heap) with GPU_Global copies in and out at the SDFG's "
+             "boundary (DaCe's use_gpu_storage=False)"},
+            {"register_transients", true,
+             "transients used only inside kernels are private to a GPU thread (Register)"},
+            {"inner_schedule", std::string("Sequential"),
+             "schedule of maps inside kernels: Sequential, or GPU_ThreadBlock for maps directly inside the "
+             "kernel map"}}) {}
 
 namespace {
 
 bool is_gpu(ScheduleType s) {
-  return s == ScheduleType::GPU_Device || s == ScheduleType::GPU_Persistent || s == ScheduleType::GPU_Default ||
-         s == ScheduleType::GPU_ThreadBlock || s == ScheduleType::GPU_ThreadBlock_Dynamic;
+  return s == ScheduleType::GPU_Device || s == ScheduleType::GPU_Persistent ||
+         s == ScheduleType::GPU_Default || s == ScheduleType::GPU_ThreadBlock ||
+         s == ScheduleType::GPU_ThreadBlock_Dynamic;
 }
 
 bool is_device_storage(StorageType s) { return s == StorageType::GPU_Global || s == StorageType::GPU_Shared; }
@@ -47,8 +51,8 @@ bool is_host_only(StorageType s) { return s == StorageType::CPU_Heap || s == Sto
 /// Calls `fn(code, value, where)` for every piece of control-flow code of `g` (interstate
 /// conditions, loop statements and branch conditions as `code`; interstate assignment values,
 /// Python expressions kept as text, as `value`; the other one is null; not inside nested SDFGs).
-void for_each_control_flow_code(
-    SDFG& g, const std::function<void(CodeBlock*, std::string*, const std::string&)>& fn) {
+void for_each_control_flow_code(SDFG& g,
+                                const std::function<void(CodeBlock*, std::string*, const std::string&)>& fn) {
   std::function<void(ControlFlowRegion&)> walk = [&](ControlFlowRegion& r) {
     std::string at = r.kind() == BlockKind::SDFG ? "SDFG '" + g.name + "'" : "'" + r.path() + "'";
     for (const ControlFlowEdge* ce : r.edges()) {
@@ -76,7 +80,8 @@ void for_each_control_flow_code(
 std::map<std::string, std::string> control_flow_reads(SDFG& g) {
   std::map<std::string, std::string> out;
   for_each_control_flow_code(g, [&](CodeBlock* code, std::string* value, const std::string& where) {
-    for (const std::string& id : (code ? code_names(*code) : expression_names(*value)).data()) out.emplace(id, where);
+    for (const std::string& id : (code ? code_names(*code) : expression_names(*value)).data())
+      out.emplace(id, where);
   });
   return out;
 }
@@ -89,7 +94,8 @@ class GpuTransformer {
         thread_blocks_(o.get_string("inner_schedule") == "GPU_ThreadBlock") {
     const std::string& s = o.get_string("inner_schedule");
     if (s != "Sequential" && s != "GPU_ThreadBlock")
-      throw TransformError("gpu-transform: option inner_schedule must be Sequential or GPU_ThreadBlock, not '" + s + "'");
+      throw TransformError(
+          "gpu-transform: option inner_schedule must be Sequential or GPU_ThreadBlock, not '" + s + "'");
   }
 
   std::size_t changed = 0;
@@ -102,14 +108,16 @@ class GpuTransformer {
     for (SDFGState* st : g.all_states()) {
       ScopeTree tree = st->scope_tree();
       for (Node* n : st->nodes())
-        if (auto* a = n->as<AccessNode>()) (tree.parent[a->id()] == kNoNode ? use[a->data].first : use[a->data].second) = true;
+        if (auto* a = n->as<AccessNode>())
+          (tree.parent[a->id()] == kNoNode ? use[a->data].first : use[a->data].second) = true;
     }
     std::set<std::string> host_scalars = find_host_scalars(g);
     std::map<std::string, std::string> clones;
     if (top && host_arguments_) clones = clone_arguments(g, use);
 
     for (auto& [name, d] : g.arrays) {
-      if (clones.count(name) || host_scalars.count(name) || is_device_storage(d.storage) || d.kind == DataKind::Stream)
+      if (clones.count(name) || host_scalars.count(name) || is_device_storage(d.storage) ||
+          d.kind == DataKind::Stream)
         continue;
       if (!d.transient) {
         // Nested SDFGs: the caller bound the arguments; scalars stay by value; with host
@@ -119,8 +127,10 @@ class GpuTransformer {
       }
       auto u = use.find(name);
       if (u == use.end()) continue;
-      if (u->second.first) set_storage(d, StorageType::GPU_Global);
-      else if (registers_ || is_host_only(d.storage)) set_storage(d, StorageType::Register);
+      if (u->second.first)
+        set_storage(d, StorageType::GPU_Global);
+      else if (registers_ || is_host_only(d.storage))
+        set_storage(d, StorageType::Register);
     }
 
     mirror_for_control_flow(g, clones);
@@ -162,7 +172,8 @@ class GpuTransformer {
           // A nested SDFG that takes it as an array gets a pointer, which kernels inside deref.
           for (EdgeId e : st->out_edges(a->id()))
             if (const auto* ns = st->node(st->edge(e).dst).as<NestedSDFGNode>();
-                ns && ns->sdfg && ns->sdfg->has_data(st->edge(e).dst_conn) && !ns->sdfg->data(st->edge(e).dst_conn).is_scalar())
+                ns && ns->sdfg && ns->sdfg->has_data(st->edge(e).dst_conn) &&
+                !ns->sdfg->data(st->edge(e).dst_conn).is_scalar())
               host = false;
           for (EdgeId e : st->in_edges(a->id())) {
             const Node& src = st->node(st->edge(e).src);
@@ -179,7 +190,8 @@ class GpuTransformer {
     return h;
   }
 
-  static bool is_host_tasklet(const SDFGState& st, const ScopeTree& tree, const Node& n, const std::set<std::string>& h) {
+  static bool is_host_tasklet(const SDFGState& st, const ScopeTree& tree, const Node& n,
+                              const std::set<std::string>& h) {
     if (n.kind() != NodeKind::Tasklet || tree.parent[n.id()] != kNoNode) return false;
     for (EdgeId e : st.in_edges(n.id()))
       if (!st.edge(e).memlet.is_empty() && !h.count(st.edge(e).memlet.data)) return false;
@@ -193,11 +205,12 @@ class GpuTransformer {
   /// host_arguments: a GPU_Global transient `gpu_<name>` for every array argument that host
   /// code does not only copy to or from GPU memory already, used everywhere instead, with the
   /// copy states at the boundary. Returns argument -> copy.
-  std::map<std::string, std::string> clone_arguments(SDFG& g, const std::map<std::string, std::pair<bool, bool>>& use) {
+  std::map<std::string, std::string> clone_arguments(
+      SDFG& g, const std::map<std::string, std::pair<bool, bool>>& use) {
     std::map<std::string, std::string> clones;
     for (auto& [name, d] : g.arrays) {
-      if (d.transient || d.is_scalar() || d.kind == DataKind::Stream || is_device_storage(d.storage) || !use.count(name) ||
-          only_device_copies(g, name))
+      if (d.transient || d.is_scalar() || d.kind == DataKind::Stream || is_device_storage(d.storage) ||
+          !use.count(name) || only_device_copies(g, name))
         continue;
       clones[name] = "";
     }
@@ -234,7 +247,8 @@ class GpuTransformer {
       return s;
     };
     BlockId start = g.start_block();
-    if (start == kNoBlock) throw TransformError("gpu-transform: SDFG '" + g.name + "' has no unique start block");
+    if (start == kNoBlock)
+      throw TransformError("gpu-transform: SDFG '" + g.name + "' has no unique start block");
     // The program may end at a block whose out-edges all have conditions: then the copy-out
     // follows the whole body, moved into a region (a region ends wherever its control flow does).
     std::vector<BlockId> sinks;
@@ -243,8 +257,10 @@ class GpuTransformer {
       auto outs = g.out_edges(b->id());
       bool unconditional = false;
       for (const ControlFlowEdge* e : outs) unconditional = unconditional || e->data.is_unconditional();
-      if (outs.empty() && b->kind() != BlockKind::Return) sinks.push_back(b->id());
-      else if (!outs.empty() && !unconditional) conditional_end = true;
+      if (outs.empty() && b->kind() != BlockKind::Return)
+        sinks.push_back(b->id());
+      else if (!outs.empty() && !unconditional)
+        conditional_end = true;
     }
     if (conditional_end) {
       start = wrap_body(g, start);
@@ -369,8 +385,10 @@ class GpuTransformer {
     }
     if (!rename.empty())
       for_each_control_flow_code(g, [&](CodeBlock* code, std::string* value, const std::string&) {
-        if (code) rename_in_code(*code, rename);
-        else *value = rename_in_expression(*value, rename);
+        if (code)
+          rename_in_code(*code, rename);
+        else
+          *value = rename_in_expression(*value, rename);
       });
   }
 
@@ -389,9 +407,10 @@ class GpuTransformer {
         }
         for (EdgeId e : st.in_edges(id)) {
           const DataflowEdge& ed = st.edge(e);
-          if (ed.dst_conn.rfind("IN_", 0) == 0 || ed.memlet.is_empty() || host_scalars.count(ed.memlet.data)) continue;
-          throw TransformError("gpu-transform: map '" + me->map->label + "' in state '" + st.path() + "' has range input '" +
-                               ed.dst_conn + "' from '" + ed.memlet.data +
+          if (ed.dst_conn.rfind("IN_", 0) == 0 || ed.memlet.is_empty() || host_scalars.count(ed.memlet.data))
+            continue;
+          throw TransformError("gpu-transform: map '" + me->map->label + "' in state '" + st.path() +
+                               "' has range input '" + ed.dst_conn + "' from '" + ed.memlet.data +
                                "', which is not a host scalar: a kernel's grid is computed on the host");
         }
         device_scope(st, tree, *me);
@@ -417,8 +436,10 @@ class GpuTransformer {
 
   /// Runs `n` (a tasklet or nested SDFG at a state's top level) as a one-point GPU_Device map.
   void wrap_in_kernel(SDFGState& st, Node& n) {
-    std::string param = detail::fresh_param(*st.sdfg(), st, "__gpu_" + std::string(is_identifier(n.label) ? n.label : "k"));
-    MapEntry& me = st.add_map(n.label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}), ScheduleType::GPU_Device);
+    std::string param =
+        detail::fresh_param(*st.sdfg(), st, "__gpu_" + std::string(is_identifier(n.label) ? n.label : "k"));
+    MapEntry& me = st.add_map(n.label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}),
+                              ScheduleType::GPU_Device);
     NodeId id = n.id(), entry = me.id(), exit = me.exit;
     std::vector<DataflowEdge> ins, outs;
     for (EdgeId e : st.in_edges(id)) ins.push_back(st.edge(e));
@@ -466,12 +487,15 @@ class GpuTransformer {
       // Host memory cannot be used in a kernel: transients become thread-private, scalar
       // arguments are values.
       bool host_only = is_host_only(d.storage);
-      if (d.transient ? registers_ || host_only : d.is_scalar() && host_only) set_storage(d, StorageType::Register);
+      if (d.transient ? registers_ || host_only : d.is_scalar() && host_only)
+        set_storage(d, StorageType::Register);
     }
     for (SDFGState* st : g.all_states())
       for (Node* n : st->nodes()) {
-        if (auto* me = n->as<MapEntry>()) set_schedule(me->map->schedule, ScheduleType::Sequential);
-        else if (auto* lib = n->as<LibraryNode>()) set_schedule(lib->schedule, ScheduleType::Sequential);
+        if (auto* me = n->as<MapEntry>())
+          set_schedule(me->map->schedule, ScheduleType::Sequential);
+        else if (auto* lib = n->as<LibraryNode>())
+          set_schedule(lib->schedule, ScheduleType::Sequential);
         else if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) {
           bind_arguments(g, *st, *ns);
           device_sdfg(*ns->sdfg);

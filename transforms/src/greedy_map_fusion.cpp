@@ -8,7 +8,8 @@
 namespace weir::transforms {
 
 GreedyMapFusion::GreedyMapFusion()
-    : Pass("greedy-map-fusion", "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings",
+    : Pass("greedy-map-fusion",
+           "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings",
            {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
             {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
             {"horizontal", true, "also fuse independent sibling maps over equal ranges"}}) {}
@@ -79,7 +80,8 @@ struct StateFuser {
       if (!ok) continue;
       for (NodeId r : readers) {
         detail::OtfPlan plan;
-        if (!detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan)) break;  // cannot happen: checked above
+        if (!detail::analyze_otf(sdfg, st, n, t, r, use, writes, limits, plan))
+          break;  // cannot happen: checked above
         detail::apply_otf(sdfg, st, plan, counter);
         ++fused;
         any = true;
@@ -100,7 +102,8 @@ struct StateFuser {
           if (!st.node(src).as<AccessNode>()) continue;
           for (EdgeId o : st.out_edges(src)) {
             NodeId c = st.edge(o).dst;
-            if (c != b && is_top(c) && std::find(others.begin(), others.end(), c) == others.end()) others.push_back(c);
+            if (c != b && is_top(c) && std::find(others.begin(), others.end(), c) == others.end())
+              others.push_back(c);
           }
         }
         for (NodeId c : others) {

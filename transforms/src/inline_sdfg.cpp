@@ -2,14 +2,16 @@
 #include "weir/transforms/inline_sdfg.h"
 
 #include "dataflow_util.h"
-#include "weir/sdfg/code_rewrite.h"
 #include "nest_util.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/transforms/analysis.h"
 
 namespace weir::transforms {
 
 InlineSDFG::InlineSDFG()
-    : PatternTransformation("InlineSDFG", "Inline a nested SDFG with a single state into its parent state (connectors become outer memlets)") {}
+    : PatternTransformation("InlineSDFG",
+                            "Inline a nested SDFG with a single state into its parent state (connectors "
+                            "become outer memlets)") {}
 
 std::vector<std::vector<std::uint32_t>> InlineSDFG::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -48,8 +50,8 @@ std::optional<Translation> translation_for(const DataDescriptor& inner, const Me
     return t;
   }
   if (keep.empty() && inner_dims == 1 && inner.shape[0] == sym::Expr(1)) return t;  // scalar-like
-  why = "outer subset [" + m.subset.str() + "] of '" + m.data + "' does not match the " + std::to_string(inner_dims) +
-        " dimension(s) of the inner container";
+  why = "outer subset [" + m.subset.str() + "] of '" + m.data + "' does not match the " +
+        std::to_string(inner_dims) + " dimension(s) of the inner container";
   return std::nullopt;
 }
 
@@ -106,7 +108,8 @@ std::variant<Plan, std::string> plan_inline(const SDFGState& st, NodeId id) {
     auto it = in.arrays.find(a->data);
     if (it == in.arrays.end()) return what + ": unknown container '" + a->data + "'";
     if (it->second.transient) continue;
-    if (!p.in_edge.count(a->data) && !p.out_edge.count(a->data)) return what + ": container '" + a->data + "' has no connector edge";
+    if (!p.in_edge.count(a->data) && !p.out_edge.count(a->data))
+      return what + ": container '" + a->data + "' has no connector edge";
     bool reads = false, writes = false;
     for (EdgeId e : p.inner->out_edges(n->id())) reads |= !p.inner->edge(e).memlet.is_empty();
     for (EdgeId e : p.inner->in_edges(n->id())) writes |= !p.inner->edge(e).memlet.is_empty();
@@ -150,8 +153,10 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
   std::map<std::string, Translation> tr;
   for (const auto& [name, desc] : in.arrays) {
     std::string why;
-    if (p.in_edge.count(name)) tr[name] = *translation_for(desc, st.edge(p.in_edge.at(name)).memlet, why);
-    else if (p.out_edge.count(name)) tr[name] = *translation_for(desc, st.edge(p.out_edge.at(name)).memlet, why);
+    if (p.in_edge.count(name))
+      tr[name] = *translation_for(desc, st.edge(p.in_edge.at(name)).memlet, why);
+    else if (p.out_edge.count(name))
+      tr[name] = *translation_for(desc, st.edge(p.out_edge.at(name)).memlet, why);
     else if (desc.transient) {
       Translation t;
       t.rename_only = true;

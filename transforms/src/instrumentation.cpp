@@ -68,7 +68,8 @@ void PassTiming::report(std::ostream& out) const {
   }
   auto line = [&](const std::string& name, std::size_t n, std::size_t a, double ms) {
     char buf[128];
-    std::snprintf(buf, sizeof buf, "  %5zu  %12zu  %10.3f  %6.1f%%\n", n, a, ms, total > 0 ? 100.0 * ms / total : 0.0);
+    std::snprintf(buf, sizeof buf, "  %5zu  %12zu  %10.3f  %6.1f%%\n", n, a, ms,
+                  total > 0 ? 100.0 * ms / total : 0.0);
     out << name << std::string(width - name.size(), ' ') << buf;
   };
   out << "pass" << std::string(width - 4, ' ') << "   runs  applications     wall ms    share\n";

@@ -7,7 +7,8 @@
 namespace weir::transforms {
 
 LocalStorage::LocalStorage()
-    : Pass("local-storage", "Accumulate sums of inner maps in a register scalar written once per outer iteration") {}
+    : Pass("local-storage",
+           "Accumulate sums of inner maps in a register scalar written once per outer iteration") {}
 
 namespace {
 
@@ -46,13 +47,15 @@ std::size_t accumulate_locally(SDFG& sdfg, SDFGState& st, std::size_t& counter) 
       DataflowEdge d = st.edge(e);
       if (!st.node(d.dst).as<MapExit>() || d.src_conn.rfind("OUT_", 0) != 0) continue;
       const Memlet& m = d.memlet;
-      if (m.is_empty() || !is_sum(m.wcr) || !m.subset.is_single_element() || m.other_subset || m.dynamic) continue;
+      if (m.is_empty() || !is_sum(m.wcr) || !m.subset.is_single_element() || m.other_subset || m.dynamic)
+        continue;
       bool uses_param = false;
       for (const auto& p : inner.map->params) uses_param = uses_param || m.subset.free_symbols().count(p);
       if (uses_param) continue;
       auto ins = st.in_edges_by_connector(x, "IN_" + d.src_conn.substr(4));
       bool simple = !ins.empty();
-      for (EdgeId i : ins) simple = simple && st.edge(i).memlet.data == m.data && is_sum(st.edge(i).memlet.wcr);
+      for (EdgeId i : ins)
+        simple = simple && st.edge(i).memlet.data == m.data && is_sum(st.edge(i).memlet.wcr);
       if (!simple) continue;
       std::string acc = detail::fresh_data_name(sdfg, m.data + "_acc", counter);
       DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);

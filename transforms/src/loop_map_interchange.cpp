@@ -31,7 +31,8 @@ struct RunInfo {
   std::map<std::string, std::string> shared;
   std::set<std::string> read, written;
   bool has_loop = false;
-  std::set<std::string> loop_vars;  // of the run's loops: the map cannot move out of them if its range uses one
+  std::set<std::string>
+      loop_vars;  // of the run's loops: the map cannot move out of them if its range uses one
 };
 
 std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'"; }
@@ -86,12 +87,12 @@ std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::
   if (off.empty() && partial && info.written.count(m.data))
     off = "'" + m.data + "' is shared by the map's points and written in the run";
   if (!off.empty()) {
-    if (write || info.written.count(m.data))
-      return at + ": " + off + " (it reads or writes other columns)";
+    if (write || info.written.count(m.data)) return at + ": " + off + " (it reads or writes other columns)";
     info.shared.emplace(m.data, at + ": " + off);  // read-only: the columns share all of it
     return {};
   }
-  if (write && it != info.pos.end() && std::find(it->second.begin(), it->second.end(), kAbsent) != it->second.end())
+  if (write && it != info.pos.end() &&
+      std::find(it->second.begin(), it->second.end(), kAbsent) != it->second.end())
     return at + ": '" + m.data + "' is shared by the map's points and written in the run";
   info.pos.emplace(m.data, pos);
   return {};
@@ -118,7 +119,8 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
   if (!entry) return at + " has no map";
   for (EdgeId id : st.in_edges(entry->id()))
     if (st.edge(id).dst_conn.rfind("IN_", 0) != 0)
-      return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn + "')";
+      return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn +
+             "')";
   const MapInfo& m = *entry->map;
   if (!info.has_map) {
     info.has_map = true;
@@ -136,7 +138,8 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
       return at + ": access node '" + d.label + "' is connected to '" + s.label + "' outside the map";
     if (s.kind() == NodeKind::Tasklet || d.kind() == NodeKind::Tasklet) {
       if (auto r = check_memlet(e->memlet, s.kind() == NodeKind::Tasklet, info, at); !r.empty()) return r;
-      if (!e->memlet.is_empty()) (d.kind() == NodeKind::Tasklet ? info.read : info.written).insert(e->memlet.data);
+      if (!e->memlet.is_empty())
+        (d.kind() == NodeKind::Tasklet ? info.read : info.written).insert(e->memlet.data);
     }
   }
   return {};
@@ -161,7 +164,8 @@ std::string check_block(const ControlFlowBlock& b, RunInfo& info) {
 /// block with one in-edge), or kNoBlock.
 BlockId chain_next(const ControlFlowRegion& r, BlockId b) {
   auto outs = r.out_edges(b);
-  if (outs.size() != 1 || !outs[0]->data.is_unconditional() || !outs[0]->data.assignments.empty()) return kNoBlock;
+  if (outs.size() != 1 || !outs[0]->data.is_unconditional() || !outs[0]->data.assignments.empty())
+    return kNoBlock;
   if (r.in_edges(outs[0]->dst).size() != 1) return kNoBlock;
   return outs[0]->dst;
 }
@@ -232,7 +236,8 @@ void strip_map(SDFGState& st, const RunInfo& info) {
     if (e.memlet.is_empty()) continue;
     std::string conn = e.dst_conn.size() > 3 ? "OUT_" + e.dst_conn.substr(3) : "";
     for (EdgeId out : st.out_edges_by_connector(ex, conn))
-      add.push_back({e.src, e.src_conn, st.edge(out).dst, st.edge(out).dst_conn, drop_memlet(e.memlet, info)});
+      add.push_back(
+          {e.src, e.src_conn, st.edge(out).dst, st.edge(out).dst_conn, drop_memlet(e.memlet, info)});
   }
   st.remove_node(en);
   st.remove_node(ex);
@@ -250,7 +255,8 @@ std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
   if (!reg) return {};
   std::set<std::string> names;
   if (const auto* l = b.as<LoopRegion>())
-    for (const CodeBlock* c : {&l->init_statement, &l->loop_condition, &l->update_statement}) names.merge(code_names(*c).data());
+    for (const CodeBlock* c : {&l->init_statement, &l->loop_condition, &l->update_statement})
+      names.merge(code_names(*c).data());
   for (const ControlFlowEdge* e : reg->edges()) {
     names.merge(code_names(e->data.condition).data());
     for (const auto& [k, v] : e->data.assignments) names.merge(expression_names(v).data());
@@ -282,7 +288,8 @@ bool repeated(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub)
 
 /// Whether the first access of `name` in the run is a write by a state of the run itself (not
 /// inside a loop), so no value from an earlier execution of the run is read.
-bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub, const std::string& name) {
+bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub,
+                   const std::string& name) {
   for (std::uint32_t id : sub) {
     const ControlFlowBlock& b = r.block(id);
     if (const auto* st = b.as<SDFGState>()) {
@@ -305,7 +312,8 @@ bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>&
 
 }  // namespace
 
-std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchContext& ctx,
+                                                                   std::uint32_t anchor) const {
   const ControlFlowRegion& r = ctx.region;
   RunInfo info;
   if (!check_block(r.block(anchor), info).empty()) return {{anchor}};
@@ -319,13 +327,16 @@ std::vector<std::vector<std::uint32_t>> LoopMapInterchange::expand(const MatchCo
   return {run};
 }
 
-MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx,
+                                          const std::vector<std::uint32_t>& sub) const {
   const ControlFlowRegion& r = ctx.region;
   for (std::uint32_t id : sub)
-    if (!r.has_block(id)) return refuse("block " + std::to_string(id) + " is not in region '" + r.label + "'");
+    if (!r.has_block(id))
+      return refuse("block " + std::to_string(id) + " is not in region '" + r.label + "'");
   for (std::size_t i = 0; i + 1 < sub.size(); ++i)
     if (chain_next(r, sub[i]) != sub[i + 1])
-      return refuse(where(r.block(sub[i])) + " is not followed unconditionally by " + where(r.block(sub[i + 1])));
+      return refuse(where(r.block(sub[i])) + " is not followed unconditionally by " +
+                    where(r.block(sub[i + 1])));
   std::string why;
   RunInfo info = run_info(r, sub, why);
   if (!why.empty()) return refuse(why);
@@ -335,7 +346,8 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx, const std::ve
   if (!info.has_map) return refuse("the run starting at " + where(r.block(sub[0])) + " has no map");
   for (const auto& s : info.range.free_symbols())
     if (info.loop_vars.count(s))
-      return refuse("the map's range uses loop variable '" + s + "' of the run (a tiled map inside its tile loop)");
+      return refuse("the map's range uses loop variable '" + s +
+                    "' of the run (a tiled map inside its tile loop)");
   for (std::uint32_t id : sub)
     if (auto w = data_in_control_flow(r.block(id), ctx.sdfg); !w.empty())
       return refuse(where(r.block(id)) + ": its control flow reads container '" + w +
@@ -386,7 +398,8 @@ std::map<std::string, std::vector<std::optional<std::pair<sym::Expr, sym::Expr>>
   std::vector<SDFGState*> states;
   for (std::uint32_t id : sub) {
     ControlFlowBlock& b = r.block(id);
-    if (auto* st = b.as<SDFGState>()) states.push_back(st);
+    if (auto* st = b.as<SDFGState>())
+      states.push_back(st);
     else
       for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) states.push_back(st);
   }
@@ -396,8 +409,10 @@ std::map<std::string, std::vector<std::optional<std::pair<sym::Expr, sym::Expr>>
     for (ControlFlowBlock* b = st->parent_block(); b && b != &r; b = b->parent_block())
       if (auto* loop = b->as<LoopRegion>()) {
         auto lb = detail::loop_variable_bounds(*loop);
-        if (lb) vars.push_back({loop->loop_variable, lb->first, lb->second});
-        else known = false;
+        if (lb)
+          vars.push_back({loop->loop_variable, lb->first, lb->second});
+        else
+          known = false;
       }
     vars.insert(vars.end(), map_vars.begin(), map_vars.end());
     for (const DataflowEdge* e : st->edges()) {
@@ -418,8 +433,10 @@ std::map<std::string, std::vector<std::optional<std::pair<sym::Expr, sym::Expr>>
           u[i] = true;
           continue;
         }
-        if (!h[i]) h[i] = std::make_pair(*lo, *hi);
-        else h[i] = std::make_pair(sym::Expr::min(h[i]->first, *lo), sym::Expr::max(h[i]->second, *hi));
+        if (!h[i])
+          h[i] = std::make_pair(*lo, *hi);
+        else
+          h[i] = std::make_pair(sym::Expr::min(h[i]->first, *lo), sym::Expr::max(h[i]->second, *hi));
       }
     }
   }
@@ -437,12 +454,14 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   std::string why;
   RunInfo info = run_info(r, sub, why);
   // Shared read-only data keeps every dimension (its memlets stay as they are).
-  for (const auto& [name, at] : info.shared) info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
+  for (const auto& [name, at] : info.shared)
+    info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
   // Containers used outside the run stay outside (passed as columns).
   std::set<const SDFGState*> inside;
   for (std::uint32_t id : sub) {
     ControlFlowBlock& b = r.block(id);
-    if (auto* st = b.as<SDFGState>()) inside.insert(st);
+    if (auto* st = b.as<SDFGState>())
+      inside.insert(st);
     else
       for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) inside.insert(st);
   }
@@ -516,7 +535,8 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   std::function<void(const ControlFlowRegion&)> loop_vars = [&](const ControlFlowRegion& reg) {
     for (const ControlFlowBlock* b : reg.blocks()) {
       if (const auto* l = b->as<LoopRegion>()) {
-        if (auto it = sdfg.symbols.find(l->loop_variable); it != sdfg.symbols.end()) inner->symbols[it->first] = it->second;
+        if (auto it = sdfg.symbols.find(l->loop_variable); it != sdfg.symbols.end())
+          inner->symbols[it->first] = it->second;
         loop_vars(*l);
       }
     }
@@ -547,7 +567,8 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
       rs.push_back(Range(sym::Expr(0), last));
     }
     for (std::size_t k = 0; k < pos.size(); ++k)
-      if (pos[k] != kAbsent) rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
+      if (pos[k] != kAbsent)
+        rs[pos[k]] = whole ? info.range[k] : Range::index(sym::Expr::symbol(info.params[k]));
     return Memlet::simple(name, Subset(rs));
   };
   for (const auto& name : inputs) {

@@ -11,9 +11,12 @@ using detail::ForLoop;
 using detail::parse_loop;
 
 LoopToMap::LoopToMap()
-    : PatternTransformation("LoopToMap", "Turn a for loop whose iterations are independent into a map over a nested SDFG of its body") {}
+    : PatternTransformation(
+          "LoopToMap",
+          "Turn a for loop whose iterations are independent into a map over a nested SDFG of its body") {}
 
-std::vector<std::vector<std::uint32_t>> LoopToMap::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> LoopToMap::expand(const MatchContext& ctx,
+                                                          std::uint32_t anchor) const {
   if (!ctx.region.block(anchor).as<LoopRegion>()) return {};
   return {{anchor}};
 }
@@ -22,7 +25,8 @@ namespace {
 
 bool has_control_transfer(const ControlFlowRegion& r) {
   for (const ControlFlowBlock* b : r.blocks()) {
-    if (b->kind() == BlockKind::Break || b->kind() == BlockKind::Continue || b->kind() == BlockKind::Return) return true;
+    if (b->kind() == BlockKind::Break || b->kind() == BlockKind::Continue || b->kind() == BlockKind::Return)
+      return true;
     if (const auto* c = b->as<ConditionalBlock>()) {
       for (const auto& br : c->branches())
         if (br.body && has_control_transfer(*br.body)) return true;
@@ -58,7 +62,8 @@ bool privatizable(const SDFG& sdfg, const std::map<std::string, DataUse>& use, c
                   const detail::DataAccesses& acc) {
   auto u = use.find(data);
   return sdfg.data(data).transient && acc.written_before_read && u != use.end() &&
-         u->second.access_nodes == acc.access_nodes && !u->second.in_control_flow && !u->second.by_name_elsewhere;
+         u->second.access_nodes == acc.access_nodes && !u->second.in_control_flow &&
+         !u->second.by_name_elsewhere;
 }
 
 std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_states(); }
@@ -71,12 +76,14 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
   if (auto* why = std::get_if<std::string>(&parsed)) return refuse(*why);
   const ForLoop& f = std::get<ForLoop>(parsed);
   if (L->num_blocks() == 0) return refuse("loop '" + L->label + "' has an empty body");
-  if (L->start_block() == kNoBlock) return refuse("the body of loop '" + L->label + "' has no unique start block");
+  if (L->start_block() == kNoBlock)
+    return refuse("the body of loop '" + L->label + "' has no unique start block");
   if (has_control_transfer(*L)) return refuse("loop '" + L->label + "' contains break, continue or return");
   // The loop variable's value after the loop is the first value past the range; a map has none.
   // A parent LoopRegion with the same name is not a use: checked on the whole SDFG minus the loop.
   auto outside = symbols_used_outside(ctx.sdfg, ctx.region, L->id());
-  if (outside.count(f.var)) return refuse("loop variable " + f.var + " is used after loop '" + L->label + "'");
+  if (outside.count(f.var))
+    return refuse("loop variable " + f.var + " is used after loop '" + L->label + "'");
   if (auto dyn = detail::dynamic_map_in(states_of(*L)); !dyn.empty())
     return refuse("loop '" + L->label + "' contains map '" + dyn + "' with dynamic range inputs");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
@@ -137,7 +144,8 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   }
   for (const auto& d : detail::memlet_data(inner->all_states()))
     if (!inner->has_data(d) && sdfg.has_data(d)) inner->arrays[d] = sdfg.data(d);
-  inner->symbols[f.var] = sdfg.symbols.count(f.var) ? sdfg.symbols.at(f.var) : DataType::scalar(ScalarType::Int64);
+  inner->symbols[f.var] =
+      sdfg.symbols.count(f.var) ? sdfg.symbols.at(f.var) : DataType::scalar(ScalarType::Int64);
   auto mapping = detail::nest_symbols(sdfg, *inner);
   mapping[f.var] = sym::Expr::symbol(f.var);
 
@@ -147,7 +155,8 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   NestedSDFGNode& ns = st.add_nested_sdfg(label + "_body", std::move(inner), inputs, outputs, mapping);
   for (const auto& d : inputs) {
     AccessNode& a = st.add_access(d);
-    st.add_memlet_path({a.id(), entry.id(), ns.id()}, Memlet::simple(d, Subset::full(sdfg.data(d).shape)), "", d);
+    st.add_memlet_path({a.id(), entry.id(), ns.id()}, Memlet::simple(d, Subset::full(sdfg.data(d).shape)), "",
+                       d);
   }
   for (const auto& d : outputs) {
     AccessNode& a = st.add_access(d);

@@ -8,9 +8,13 @@
 namespace weir::transforms {
 
 MapCollapse::MapCollapse()
-    : PatternTransformation("MapCollapse", "Collapse a map nested directly inside another (no nodes between) into one multi-dimensional map") {}
+    : PatternTransformation(
+          "MapCollapse",
+          "Collapse a map nested directly inside another (no nodes between) into one multi-dimensional map") {
+}
 
-std::vector<std::vector<std::uint32_t>> MapCollapse::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> MapCollapse::expand(const MatchContext& ctx,
+                                                            std::uint32_t anchor) const {
   std::string why;
   NodeId inner = detail::directly_nested_map(*ctx.state, *ctx.state->node(anchor).as<MapEntry>(), why);
   if (inner == kNoNode) return {{anchor}};
@@ -23,7 +27,8 @@ MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<st
   std::string why;
   NodeId inner_id = detail::directly_nested_map(st, *outer, why);
   if (inner_id == kNoNode) return refuse(why);
-  if (sub.size() != 2 || sub[1] != inner_id) return refuse("the second node is not the map nested in '" + outer->map->label + "'");
+  if (sub.size() != 2 || sub[1] != inner_id)
+    return refuse("the second node is not the map nested in '" + outer->map->label + "'");
   const auto& inner = *st.node(inner_id).as<MapEntry>();
   if (auto dyn = detail::dynamic_inputs(*outer); !dyn.empty())
     return refuse("map '" + outer->map->label + "' has dynamic range inputs (" + dyn + ")");
@@ -37,7 +42,8 @@ MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<st
     for (const sym::Expr* e : {&r.start, &r.end, &r.step})
       for (const auto& s : e->free_symbols())
         if (outer_params.count(s))
-          return refuse("the range of inner parameter '" + inner.map->params[d] + "' depends on outer parameter '" + s + "'");
+          return refuse("the range of inner parameter '" + inner.map->params[d] +
+                        "' depends on outer parameter '" + s + "'");
   }
   return MatchResult::success();
 }

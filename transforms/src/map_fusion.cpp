@@ -12,7 +12,9 @@
 namespace weir::transforms {
 
 MapFusion::MapFusion()
-    : PatternTransformation("MapFusion", "Fuse a map into the map that reads its transient output at the same points (producer-consumer)") {}
+    : PatternTransformation(
+          "MapFusion",
+          "Fuse a map into the map that reads its transient output at the same points (producer-consumer)") {}
 
 namespace {
 
@@ -22,9 +24,9 @@ using sym::Expr;
 struct Intermediate {
   NodeId node = kNoNode;
   std::string data;
-  bool keep = false;          ///< used elsewhere: A still writes it out
-  EdgeId write = 0;           ///< the edge inside A that writes it (into A's exit)
-  Subset point;               ///< the element written per iteration, in A's parameters
+  bool keep = false;  ///< used elsewhere: A still writes it out
+  EdgeId write = 0;   ///< the edge inside A that writes it (into A's exit)
+  Subset point;       ///< the element written per iteration, in A's parameters
   /// When A writes T out by a copy from a scalar inside its scope (what fusing A with another
   /// reader of T left behind), that scalar's access node: B reads it too.
   NodeId local = kNoNode;
@@ -63,7 +65,8 @@ std::string non_distinguishing_param(const Subset& point, const std::vector<std:
     for (const Range& r : point.ranges()) {
       auto fs = r.start.free_symbols();
       if (!fs.count(p)) continue;
-      bool alone = std::none_of(params.begin(), params.end(), [&](const std::string& q) { return q != p && fs.count(q); });
+      bool alone = std::none_of(params.begin(), params.end(),
+                                [&](const std::string& q) { return q != p && fs.count(q); });
       auto a = integer_coefficient(r.start, p);
       if (alone && a && *a != 0) ok = true;
     }
@@ -134,16 +137,16 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
   if (a.params.size() != a.range.dims() || b.params.size() != b.range.dims())
     return refuse("a map has a different number of parameters and ranges");
   if (a.params.size() != b.params.size())
-    return refuse("map '" + a.label + "' has " + std::to_string(a.params.size()) + " dimension(s), map '" + b.label +
-                  "' has " + std::to_string(b.params.size()));
+    return refuse("map '" + a.label + "' has " + std::to_string(a.params.size()) + " dimension(s), map '" +
+                  b.label + "' has " + std::to_string(b.params.size()));
   std::map<std::string, Expr> rename;
   for (std::size_t d = 0; d < a.params.size(); ++d)
     if (a.params[d] != b.params[d]) rename[b.params[d]] = Expr::symbol(a.params[d]);
   for (std::size_t d = 0; d < a.params.size(); ++d) {
     Range rb = Subset({b.range[d]}).subs(rename)[0];
     if (!(a.range[d] == rb))
-      return refuse("ranges differ in dimension " + std::to_string(d) + " (" + range_text(a.range[d]) + " vs " +
-                    range_text(rb) + ")");
+      return refuse("ranges differ in dimension " + std::to_string(d) + " (" + range_text(a.range[d]) +
+                    " vs " + range_text(rb) + ")");
   }
   if (a.schedule != b.schedule && a.schedule != ScheduleType::Default && b.schedule != ScheduleType::Default)
     return refuse("maps '" + a.label + "' and '" + b.label + "' have different schedules (" +
@@ -155,13 +158,14 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
     if (const auto* inner = st.node(n).as<MapEntry>())
       for (const auto& p : inner->map->params)
         if (renamed_to.count(p))
-          return refuse("map '" + b.label + "' contains map '" + inner->map->label + "' with parameter '" + p +
-                        "', which renaming to the parameters of map '" + a.label + "' would shadow");
+          return refuse("map '" + b.label + "' contains map '" + inner->map->label + "' with parameter '" +
+                        p + "', which renaming to the parameters of map '" + a.label + "' would shadow");
 
   // Everything between the maps must be an access node written by A and read by B.
   for (EdgeId e : st.out_edges(exit_a->id()))
     if (st.edge(e).dst == entry_b->id())
-      return refuse("map '" + a.label + "' is connected to map '" + b.label + "' without an access node in between");
+      return refuse("map '" + a.label + "' is connected to map '" + b.label +
+                    "' without an access node in between");
   std::set<NodeId> fwd = reachable(st, exit_a->id(), true), bwd = reachable(st, entry_b->id(), false);
   std::vector<NodeId> between;
   for (NodeId n : fwd)
@@ -172,7 +176,8 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
     for (EdgeId e : st.in_edges(n)) from_a = from_a || st.edge(e).src == exit_a->id();
     for (EdgeId e : st.out_edges(n)) to_b = to_b || st.edge(e).dst == entry_b->id();
     if (!node.as<AccessNode>() || !from_a || !to_b)
-      return refuse("an intermediate node other than the access node lies between the maps: " + node_text(node));
+      return refuse("an intermediate node other than the access node lies between the maps: " +
+                    node_text(node));
   }
   if (std::find(between.begin(), between.end(), t_node->id()) == between.end())
     return refuse("access node " + std::to_string(t_node->id()) + " does not lie between the maps");
@@ -194,29 +199,37 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
     std::vector<EdgeId> writes;
     for (EdgeId e : st.in_edges(n)) {
       const DataflowEdge& d = st.edge(e);
-      if (d.src != exit_a->id()) return refuse(quoted(T) + " is also written by " + node_text(st.node(d.src)));
+      if (d.src != exit_a->id())
+        return refuse(quoted(T) + " is also written by " + node_text(st.node(d.src)));
       if (d.memlet.is_empty()) continue;
-      if (!d.memlet.wcr.empty()) return refuse("map '" + a.label + "' writes " + quoted(T) + " with write-conflict resolution");
-      if (d.src_conn.rfind("OUT_", 0) != 0) return refuse("map '" + a.label + "' writes " + quoted(T) + " without a connector");
-      for (EdgeId w : st.in_edges_by_connector(exit_a->id(), "IN_" + d.src_conn.substr(4))) writes.push_back(w);
+      if (!d.memlet.wcr.empty())
+        return refuse("map '" + a.label + "' writes " + quoted(T) + " with write-conflict resolution");
+      if (d.src_conn.rfind("OUT_", 0) != 0)
+        return refuse("map '" + a.label + "' writes " + quoted(T) + " without a connector");
+      for (EdgeId w : st.in_edges_by_connector(exit_a->id(), "IN_" + d.src_conn.substr(4)))
+        writes.push_back(w);
     }
-    if (writes.empty()) return refuse("map '" + a.label + "' does not write " + quoted(T) + " inside its scope");
-    if (writes.size() > 1) return refuse("map '" + a.label + "' writes " + quoted(T) + " more than once per iteration");
+    if (writes.empty())
+      return refuse("map '" + a.label + "' does not write " + quoted(T) + " inside its scope");
+    if (writes.size() > 1)
+      return refuse("map '" + a.label + "' writes " + quoted(T) + " more than once per iteration");
     const Memlet& wm = st.edge(writes[0]).memlet;
     if (wm.data != T || wm.other_subset || wm.dynamic || !wm.wcr.empty())
-      return refuse("map '" + a.label + "' writes " + quoted(T) + " through a copy, dynamic or conflict-resolved memlet");
+      return refuse("map '" + a.label + "' writes " + quoted(T) +
+                    " through a copy, dynamic or conflict-resolved memlet");
     if (!wm.subset.is_single_element())
-      return refuse("map '" + a.label + "' writes more than one element of " + quoted(T) + " per iteration (" + T + "[" +
-                    wm.subset.str() + "])");
+      return refuse("map '" + a.label + "' writes more than one element of " + quoted(T) +
+                    " per iteration (" + T + "[" + wm.subset.str() + "])");
     if (auto p = non_distinguishing_param(wm.subset, a.params); !p.empty())
-      return refuse("map '" + a.label + "' writes " + T + "[" + wm.subset.str() + "] from several iterations (parameter '" +
-                    p + "' does not index it alone)");
+      return refuse("map '" + a.label + "' writes " + T + "[" + wm.subset.str() +
+                    "] from several iterations (parameter '" + p + "' does not index it alone)");
     im.write = writes[0];
     im.point = wm.subset;
     if (const auto* src = st.node(st.edge(writes[0]).src).as<AccessNode>()) {
       // A copy inside A's scope writes T: fusing B means reading that copy's source, never the
       // copy edge itself (whose memlet describes T, not the value B needs).
-      const DataflowEdge* in = st.in_edges(src->id()).size() == 1 ? &st.edge(st.in_edges(src->id()).front()) : nullptr;
+      const DataflowEdge* in =
+          st.in_edges(src->id()).size() == 1 ? &st.edge(st.in_edges(src->id()).front()) : nullptr;
       const auto* scalar = in ? st.node(in->src).as<AccessNode>() : nullptr;
       if (src->data != T || !scalar || ctx.sdfg.data(scalar->data).kind != DataKind::Scalar ||
           st.out_edges(src->id()).size() != 1)
@@ -232,11 +245,13 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
         continue;
       }
       if (d.memlet.is_empty()) continue;
-      if (d.dst_conn.rfind("IN_", 0) != 0) return refuse("map '" + b.label + "' reads " + quoted(T) + " without a connector");
+      if (d.dst_conn.rfind("IN_", 0) != 0)
+        return refuse("map '" + b.label + "' reads " + quoted(T) + " without a connector");
       for (EdgeId r : st.out_edges_by_connector(entry_b->id(), "OUT_" + d.dst_conn.substr(3))) {
         const Memlet& rm = st.edge(r).memlet;
         if (rm.is_empty() || rm.data != T || rm.other_subset || rm.dynamic)
-          return refuse("map '" + b.label + "' reads " + quoted(T) + " through a copy, dynamic or empty memlet");
+          return refuse("map '" + b.label + "' reads " + quoted(T) +
+                        " through a copy, dynamic or empty memlet");
         Subset at = rm.subset.subs(rename);
         if (!(at == wm.subset))
           return refuse(quoted(T) + " is read at offsets (" + at.str() + ") that map '" + a.label +
@@ -244,7 +259,8 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
       }
     }
     auto u = use.find(T);
-    if (u != use.end() && (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
+    if (u != use.end() &&
+        (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
       im.keep = true;
     plan.inter.push_back(std::move(im));
   }
@@ -286,7 +302,8 @@ void set_path_to_local(SDFGState& st, const std::vector<EdgeId>& path, std::size
 
 }  // namespace
 
-std::vector<std::vector<std::uint32_t>> MapFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> MapFusion::expand(const MatchContext& ctx,
+                                                          std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
   // Map entries reached from an access node written by the exit: directly (the pattern) or
   // within three more hops (so can_apply can say what lies in between).
@@ -366,7 +383,8 @@ void MapFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
       ln = st.add_access(local).id();
       // Producer side: writer -> local (-> A's exit when T is kept).
       auto wpath = st.memlet_path(im.write);
-      std::size_t wpos = static_cast<std::size_t>(std::find(wpath.begin(), wpath.end(), im.write) - wpath.begin());
+      std::size_t wpos =
+          static_cast<std::size_t>(std::find(wpath.begin(), wpath.end(), im.write) - wpath.begin());
       set_path_to_local(st, wpath, 0, wpos, local);
       st.remove_edge(im.write);
       st.add_edge(w.src, w.src_conn, ln, "", Memlet::simple(local, Subset::parse("0")));

@@ -6,9 +6,11 @@
 namespace weir::transforms {
 
 MapFusionHorizontal::MapFusionHorizontal()
-    : PatternTransformation("MapFusionHorizontal", "Fuse two independent maps over the same range that read a common access node") {}
+    : PatternTransformation("MapFusionHorizontal",
+                            "Fuse two independent maps over the same range that read a common access node") {}
 
-std::vector<std::vector<std::uint32_t>> MapFusionHorizontal::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> MapFusionHorizontal::expand(const MatchContext& ctx,
+                                                                    std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
   std::set<NodeId> others;
   for (EdgeId e : st.in_edges(anchor)) {
@@ -25,8 +27,10 @@ std::vector<std::vector<std::uint32_t>> MapFusionHorizontal::expand(const MatchC
   return out;
 }
 
-MatchResult MapFusionHorizontal::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
-  if (sub.size() != 2) return refuse("map '" + ctx.state->node(sub[0]).label + "' shares no input access node with another map");
+MatchResult MapFusionHorizontal::can_apply(const MatchContext& ctx,
+                                           const std::vector<std::uint32_t>& sub) const {
+  if (sub.size() != 2)
+    return refuse("map '" + ctx.state->node(sub[0]).label + "' shares no input access node with another map");
   std::map<std::string, sym::Expr> rename;
   return detail::analyze_horizontal(*ctx.state, sub[0], sub[1], rename);
 }

@@ -9,9 +9,12 @@
 namespace weir::transforms {
 
 MapInterchange::MapInterchange()
-    : PatternTransformation("MapInterchange", "Swap two directly nested maps whose ranges do not depend on each other's parameters") {}
+    : PatternTransformation(
+          "MapInterchange",
+          "Swap two directly nested maps whose ranges do not depend on each other's parameters") {}
 
-std::vector<std::vector<std::uint32_t>> MapInterchange::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> MapInterchange::expand(const MatchContext& ctx,
+                                                               std::uint32_t anchor) const {
   std::string why;
   NodeId inner = detail::directly_nested_map(*ctx.state, *ctx.state->node(anchor).as<MapEntry>(), why);
   if (inner == kNoNode) return {{anchor}};
@@ -26,7 +29,8 @@ std::string dependency(const MapInfo& a, const MapInfo& b) {
     const Range& r = a.range[d];
     for (const sym::Expr* e : {&r.start, &r.end, &r.step})
       for (const auto& s : e->free_symbols())
-        if (bp.count(s)) return "the range of parameter '" + a.params[d] + "' depends on parameter '" + s + "'";
+        if (bp.count(s))
+          return "the range of parameter '" + a.params[d] + "' depends on parameter '" + s + "'";
   }
   return {};
 }
@@ -39,7 +43,8 @@ MatchResult MapInterchange::can_apply(const MatchContext& ctx, const std::vector
   std::string why;
   NodeId inner_id = detail::directly_nested_map(st, *outer, why);
   if (inner_id == kNoNode) return refuse(why);
-  if (sub.size() != 2 || sub[1] != inner_id) return refuse("the second node is not the map nested in '" + outer->map->label + "'");
+  if (sub.size() != 2 || sub[1] != inner_id)
+    return refuse("the second node is not the map nested in '" + outer->map->label + "'");
   const auto& inner = *st.node(inner_id).as<MapEntry>();
   if (auto dyn = detail::dynamic_inputs(*outer); !dyn.empty())
     return refuse("map '" + outer->map->label + "' has dynamic range inputs (" + dyn + ")");

@@ -9,10 +9,14 @@
 namespace weir::transforms {
 
 MapTiling::MapTiling()
-    : PatternTransformation("MapTiling", "Tile a map: an outer map over tile origins, the original map over one tile (Min-bounded)", {
-          {"tile_sizes", std::vector<long long>{128}, "tile size per dimension (the last one repeats; 1 = not tiled)", 1},
-          {"divides_evenly", false, "the tile sizes divide the ranges: inner ranges need no Min"},
-      }) {}
+    : PatternTransformation(
+          "MapTiling",
+          "Tile a map: an outer map over tile origins, the original map over one tile (Min-bounded)",
+          {
+              {"tile_sizes", std::vector<long long>{128},
+               "tile size per dimension (the last one repeats; 1 = not tiled)", 1},
+              {"divides_evenly", false, "the tile sizes divide the ranges: inner ranges need no Min"},
+          }) {}
 
 std::vector<std::vector<std::uint32_t>> MapTiling::expand(const MatchContext&, std::uint32_t anchor) const {
   return {{anchor}};
@@ -33,15 +37,18 @@ MatchResult MapTiling::can_apply(const MatchContext& ctx, const std::vector<std:
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   const MapInfo& m = *me->map;
   const auto& sizes = options().get_int_list("tile_sizes");
-  if (m.range.dims() != m.params.size()) return refuse("map '" + m.label + "' has a different number of parameters and ranges");
+  if (m.range.dims() != m.params.size())
+    return refuse("map '" + m.label + "' has a different number of parameters and ranges");
   bool any = false;
   for (std::size_t d = 0; d < m.params.size(); ++d) {
     long long t = tile_size(sizes, d);
-    if (t <= 0) return refuse("tile size " + std::to_string(t) + " for dimension " + std::to_string(d) + " is not positive");
+    if (t <= 0)
+      return refuse("tile size " + std::to_string(t) + " for dimension " + std::to_string(d) +
+                    " is not positive");
     if (t == 1) continue;
     if (m.range[d].step != sym::Expr(1))
-      return refuse("dimension " + std::to_string(d) + " of map '" + m.label + "' has step " + m.range[d].step.str() +
-                    "; only unit-step ranges are tiled");
+      return refuse("dimension " + std::to_string(d) + " of map '" + m.label + "' has step " +
+                    m.range[d].step.str() + "; only unit-step ranges are tiled");
     any = true;
   }
   if (!any) return refuse("every tile size is 1: nothing to tile");

@@ -10,9 +10,12 @@
 namespace weir::transforms {
 
 MapToForLoop::MapToForLoop()
-    : PatternTransformation("MapToForLoop", "Turn a top-level map into sequential for loops (one LoopRegion per parameter) in a nested SDFG") {}
+    : PatternTransformation(
+          "MapToForLoop",
+          "Turn a top-level map into sequential for loops (one LoopRegion per parameter) in a nested SDFG") {}
 
-std::vector<std::vector<std::uint32_t>> MapToForLoop::expand(const MatchContext&, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> MapToForLoop::expand(const MatchContext&,
+                                                             std::uint32_t anchor) const {
   return {{anchor}};
 }
 
@@ -20,11 +23,14 @@ MatchResult MapToForLoop::can_apply(const MatchContext& ctx, const std::vector<s
   const SDFGState& st = *ctx.state;
   const auto* me = &pattern(ctx, sub).get<0>();
   const std::string what = "map '" + me->map->label + "'";
-  if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty()) return refuse(what + " has dynamic range inputs (" + dyn + ")");
-  if (me->map->range.dims() != me->map->params.size()) return refuse(what + " has a different number of parameters and ranges");
+  if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty())
+    return refuse(what + " has dynamic range inputs (" + dyn + ")");
+  if (me->map->range.dims() != me->map->params.size())
+    return refuse(what + " has a different number of parameters and ranges");
   ScheduleType s = me->map->schedule;
   if (s == ScheduleType::GPU_Device || s == ScheduleType::GPU_Persistent || s == ScheduleType::GPU_Default)
-    return refuse(what + " is a GPU kernel (" + std::string(to_string(s)) + "): a host loop cannot run its body");
+    return refuse(what + " is a GPU kernel (" + std::string(to_string(s)) +
+                  "): a host loop cannot run its body");
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[me->id()] != kNoNode) return refuse(what + " is nested in another map");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
@@ -38,16 +44,19 @@ MatchResult MapToForLoop::can_apply(const MatchContext& ctx, const std::vector<s
     auto u = use.find(data);
     if (!ctx.sdfg.has_data(data) || !ctx.sdfg.data(data).transient)
       return refuse(what + " accesses non-transient '" + data + "' inside its scope");
-    if (u == use.end() || u->second.access_nodes != count || u->second.in_control_flow || u->second.by_name_elsewhere)
+    if (u == use.end() || u->second.access_nodes != count || u->second.in_control_flow ||
+        u->second.by_name_elsewhere)
       return refuse(what + " accesses transient '" + data + "', which is also used outside the map");
   }
   for (EdgeId e : st.in_edges(me->id())) {
     const DataflowEdge& d = st.edge(e);
-    if (!d.memlet.is_empty() && !st.node(d.src).as<AccessNode>()) return refuse(what + ": input '" + d.dst_conn + "' does not come from an access node");
+    if (!d.memlet.is_empty() && !st.node(d.src).as<AccessNode>())
+      return refuse(what + ": input '" + d.dst_conn + "' does not come from an access node");
   }
   for (EdgeId e : st.out_edges(me->exit)) {
     const DataflowEdge& d = st.edge(e);
-    if (!d.memlet.is_empty() && !st.node(d.dst).as<AccessNode>()) return refuse(what + ": output '" + d.src_conn + "' does not go to an access node");
+    if (!d.memlet.is_empty() && !st.node(d.dst).as<AccessNode>())
+      return refuse(what + ": output '" + d.src_conn + "' does not go to an access node");
   }
   return MatchResult::success();
 }
@@ -69,7 +78,8 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
     const std::string& p = m.params[d];
     const Range& r = m.range[d];
     parent = &parent->add_loop(label + "_" + p, p, p + " = " + detail::python_expr(r.start),
-                               p + " <= " + detail::python_expr(r.end), p + " = " + p + " + " + detail::python_expr(r.step));
+                               p + " <= " + detail::python_expr(r.end),
+                               p + " = " + p + " + " + detail::python_expr(r.step));
     inner->symbols[p] = DataType::scalar(ScalarType::Int64);
   }
   SDFGState& bs = parent->add_state(label + "_body", true);
@@ -147,16 +157,20 @@ void MapToForLoop::apply(const MatchContext& ctx, const std::vector<std::uint32_
     if (!detail::data_referenced(sdfg, name)) sdfg.remove_data(name);
   NestedSDFGNode& ns = st.add_nested_sdfg(label + "_loop", std::move(inner), inputs, outputs, mapping);
   std::set<std::string> connected_in, connected_out;
-  auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
   for (const auto& s : srcs) {
     if (has(inputs, s.data) && connected_in.insert(s.data).second)
-      st.add_edge(s.node, s.conn, ns.id(), s.data, Memlet::simple(s.data, Subset::full(sdfg.data(s.data).shape)));
+      st.add_edge(s.node, s.conn, ns.id(), s.data,
+                  Memlet::simple(s.data, Subset::full(sdfg.data(s.data).shape)));
     else
       st.add_edge(s.node, "", ns.id(), "", Memlet{});
   }
   for (const auto& d : dsts) {
     if (has(outputs, d.data) && connected_out.insert(d.data).second)
-      st.add_edge(ns.id(), d.data, d.node, d.conn, Memlet::simple(d.data, Subset::full(sdfg.data(d.data).shape)));
+      st.add_edge(ns.id(), d.data, d.node, d.conn,
+                  Memlet::simple(d.data, Subset::full(sdfg.data(d.data).shape)));
     else
       st.add_edge(ns.id(), "", d.node, d.conn, Memlet{});
   }

@@ -71,13 +71,14 @@ bool uses_any(const Expr& e, const std::set<std::string>& names) {
 }
 
 /// One inner subset widened over the map; sets `dynamic` where a dimension had to become whole.
-Subset widen(const Subset& s, const MapInfo& map, const DataDescriptor& desc, const std::set<std::string>& data_dependent,
-             bool& dynamic) {
+Subset widen(const Subset& s, const MapInfo& map, const DataDescriptor& desc,
+             const std::set<std::string>& data_dependent, bool& dynamic) {
   std::vector<Range> out;
   const std::size_t n = std::min(map.params.size(), map.range.dims());
   for (std::size_t d = 0; d < s.dims(); ++d) {
     const Range& r = s[d];
-    bool has_param = uses_any(r.start, map.params) || uses_any(r.end, map.params) || uses_any(r.step, map.params);
+    bool has_param =
+        uses_any(r.start, map.params) || uses_any(r.end, map.params) || uses_any(r.step, map.params);
     if (!has_param && !uses_any(r.start, data_dependent) && !uses_any(r.end, data_dependent)) {
       out.push_back(r);
       continue;
@@ -87,7 +88,8 @@ Subset widen(const Subset& s, const MapInfo& map, const DataDescriptor& desc, co
       lo = bound(*lo, map.params[k], map.range[k], false);
       if (lo) hi = bound(*hi, map.params[k], map.range[k], true);
     }
-    if (!lo || !hi || uses_any(*lo, data_dependent) || uses_any(*hi, data_dependent) || uses_any(r.step, map.params)) {
+    if (!lo || !hi || uses_any(*lo, data_dependent) || uses_any(*hi, data_dependent) ||
+        uses_any(r.step, map.params)) {
       dynamic = true;
       Expr extent = d < desc.shape.size() ? desc.shape[d] : Expr(1);
       out.emplace_back(Expr(0), extent - Expr(1));
@@ -115,8 +117,9 @@ Subset widen(const Subset& s, const MapInfo& map, const DataDescriptor& desc, co
 
 }  // namespace
 
-std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const MapInfo& map, const DataDescriptor& desc,
-                                       const Memlet& outer, const std::set<std::string>& data_dependent) {
+std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const MapInfo& map,
+                                       const DataDescriptor& desc, const Memlet& outer,
+                                       const std::set<std::string>& data_dependent) {
   if (inner.empty()) return std::nullopt;
   std::string data = outer.is_empty() ? inner.front().data : outer.data;
   std::vector<Subset> subsets;
@@ -125,9 +128,12 @@ std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const M
   for (const Memlet& m : inner) {
     if (m.is_empty()) return std::nullopt;
     // The subset of `data`: the memlet's own, or its other_subset when it names the other end.
-    if (m.data == data) subsets.push_back(m.subset);
-    else if (m.other_subset) subsets.push_back(*m.other_subset);
-    else return std::nullopt;
+    if (m.data == data)
+      subsets.push_back(m.subset);
+    else if (m.other_subset)
+      subsets.push_back(*m.other_subset);
+    else
+      return std::nullopt;
     if (subsets.back().dims() != desc.shape.size()) return std::nullopt;
     dynamic = dynamic || m.dynamic;
     volumes.push_back(m.volume);
@@ -169,7 +175,8 @@ std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const M
   out.other_subset.reset();
   out.volume = volume;
   out.dynamic = dynamic;
-  bool same_wcr = std::all_of(inner.begin(), inner.end(), [&](const Memlet& m) { return m.wcr == inner.front().wcr; });
+  bool same_wcr =
+      std::all_of(inner.begin(), inner.end(), [&](const Memlet& m) { return m.wcr == inner.front().wcr; });
   if (same_wcr) out.wcr = inner.front().wcr;
   return out;
 }
@@ -209,14 +216,17 @@ void propagate_one(SDFGState& st, const SDFG& sdfg, const MapEntry& me) {
 
 const SDFG& sdfg_of(const SDFGState& st) {
   const SDFG* sdfg = st.sdfg();
-  if (!sdfg) throw IRError(ElementRef{{}, st.label, -1, -1, {}}, "memlet propagation needs a state that belongs to an SDFG");
+  if (!sdfg)
+    throw IRError(ElementRef{{}, st.label, -1, -1, {}},
+                  "memlet propagation needs a state that belongs to an SDFG");
   return *sdfg;
 }
 
 /// Propagates through `entries`, deepest first (ties by id).
 void propagate_entries(SDFGState& st, const ScopeTree& tree, std::vector<NodeId> entries) {
   const SDFG& sdfg = sdfg_of(st);
-  std::stable_sort(entries.begin(), entries.end(), [&](NodeId a, NodeId b) { return tree.depth(a) > tree.depth(b); });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [&](NodeId a, NodeId b) { return tree.depth(a) > tree.depth(b); });
   for (NodeId e : entries) propagate_one(st, sdfg, *st.node(e).as<MapEntry>());
 }
 

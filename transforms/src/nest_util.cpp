@@ -37,10 +37,13 @@ std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L, bool downward
   if (f.var.empty()) return what + " has no loop variable (a while loop)";
   if (L.inverted) return what + " is a do-while loop";
   auto init = assigned(L.init_statement.code, f.var);
-  if (!init) return what + ": init statement '" + L.init_statement.code + "' is not '" + f.var + " = <expression>'";
+  if (!init)
+    return what + ": init statement '" + L.init_statement.code + "' is not '" + f.var + " = <expression>'";
   f.start = *init;
   auto upd = assigned(L.update_statement.code, f.var);
-  if (!upd) return what + ": update statement '" + L.update_statement.code + "' is not '" + f.var + " = <expression>'";
+  if (!upd)
+    return what + ": update statement '" + L.update_statement.code + "' is not '" + f.var +
+           " = <expression>'";
   f.step = *upd - sym::Expr::symbol(f.var);
   auto step = f.step.as_integer();
   if (!step) return what + ": the step '" + f.step.str() + "' is not a constant";
@@ -63,10 +66,14 @@ std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L, bool downward
   }
   if (lhs != v || rhs.free_symbols().count(f.var))
     return what + ": condition '" + L.loop_condition.code + "' does not bound " + f.var;
-  if (*step > 0 && op == "<") f.end = rhs - sym::Expr(1);
-  else if (*step > 0 && op == "<=") f.end = rhs;
-  else if (*step < 0 && op == ">") f.end = rhs + sym::Expr(1);
-  else if (*step < 0 && op == ">=") f.end = rhs;
+  if (*step > 0 && op == "<")
+    f.end = rhs - sym::Expr(1);
+  else if (*step > 0 && op == "<=")
+    f.end = rhs;
+  else if (*step < 0 && op == ">")
+    f.end = rhs + sym::Expr(1);
+  else if (*step < 0 && op == ">=")
+    f.end = rhs;
   else
     return what + ": condition '" + L.loop_condition.code + "' is not an " + (*step > 0 ? "upper" : "lower") +
            " bound of " + f.var;
@@ -79,7 +86,8 @@ std::optional<std::pair<sym::Expr, sym::Expr>> loop_variable_bounds(const LoopRe
   const ForLoop& f = std::get<ForLoop>(parsed);
   long long step = *f.step.as_integer();
   // The last value taken: `end` itself only for unit steps.
-  sym::Expr last = step == 1 || step == -1 ? f.end : f.start + sym::Expr::floordiv(f.end - f.start, f.step) * f.step;
+  sym::Expr last =
+      step == 1 || step == -1 ? f.end : f.start + sym::Expr::floordiv(f.end - f.start, f.step) * f.step;
   return step > 0 ? std::make_pair(f.start, last) : std::make_pair(last, f.start);
 }
 
@@ -97,7 +105,8 @@ std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState
         Memlet r = e.memlet;
         auto* other = st->node(incoming ? e.src : e.dst).as<AccessNode>();
         if (!other) return r;
-        CopySubsets ends = incoming ? copy_subsets(r, other->data, a->data) : copy_subsets(r, a->data, other->data);
+        CopySubsets ends =
+            incoming ? copy_subsets(r, other->data, a->data) : copy_subsets(r, a->data, other->data);
         const std::optional<Subset>& mine = incoming ? ends.dst : ends.src;
         if (mine) {
           r.data = a->data;
@@ -160,8 +169,8 @@ std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, con
   return std::make_pair(a, b);
 }
 
-std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var, const Memlet& w,
-                                                    const Memlet& x, bool x_is_write) {
+std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
+                                                    const Memlet& w, const Memlet& x, bool x_is_write) {
   const char* verb = x_is_write ? "written" : "read";
   std::string carried;
   if (w.subset.dims() == x.subset.dims()) {
@@ -178,7 +187,8 @@ std::optional<std::string> cross_iteration_conflict(const std::string& data, con
       auto c = diff.as_integer();
       if (!c) continue;
       if (*c % *a != 0 || *c == 0) return std::nullopt;  // different elements in different iterations
-      if (carried.empty()) carried = data + " is written at " + rw.start.str() + " and " + verb + " at " + rx.start.str();
+      if (carried.empty())
+        carried = data + " is written at " + rw.start.str() + " and " + verb + " at " + rx.start.str();
     }
   }
   if (!carried.empty()) return carried;
@@ -259,7 +269,8 @@ void replace_block(ControlFlowRegion& r, BlockId old, BlockId repl) {
     InterstateEdge data;
   };
   std::vector<E> edges;
-  for (const ControlFlowEdge* e : r.in_edges(old)) edges.push_back({e->src == old ? repl : e->src, repl, e->data});
+  for (const ControlFlowEdge* e : r.in_edges(old))
+    edges.push_back({e->src == old ? repl : e->src, repl, e->data});
   for (const ControlFlowEdge* e : r.out_edges(old))
     if (e->dst != old) edges.push_back({repl, e->dst, e->data});
   bool was_start = r.explicit_start() == old;

@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <variant>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "weir/sdfg/sdfg.h"
@@ -59,8 +59,8 @@ std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, con
 /// Why iterations of a loop over `var` may touch the same element of `data` through the write
 /// `w` and the access `x` ("a is written at i and read at i - 1"); nullopt if they provably
 /// touch different elements in different iterations. `x_is_write` words the message.
-std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var, const Memlet& w,
-                                                    const Memlet& x, bool x_is_write);
+std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
+                                                    const Memlet& w, const Memlet& x, bool x_is_write);
 
 /// The descriptor a nested SDFG gets for an outer container passed through a connector: not
 /// transient, scope lifetime, and a plain Array for a View/Reference (the nested SDFG receives

@@ -6,10 +6,15 @@
 namespace weir::transforms {
 
 OTFMapFusion::OTFMapFusion()
-    : PatternTransformation("OTFMapFusion", "Fuse a map into a map that reads its transient output at offsets, recomputing it per point read", {{"max_points", 0LL, "most distinct points of the intermediate one fusion may recompute (0: no limit)"},
-                      {"max_tasklets", 0LL, "most tasklets the consumer may hold after fusion (0: no limit)"}}) {}
+    : PatternTransformation(
+          "OTFMapFusion",
+          "Fuse a map into a map that reads its transient output at offsets, recomputing it per point read",
+          {{"max_points", 0LL,
+            "most distinct points of the intermediate one fusion may recompute (0: no limit)"},
+           {"max_tasklets", 0LL, "most tasklets the consumer may hold after fusion (0: no limit)"}}) {}
 
-std::vector<std::vector<std::uint32_t>> OTFMapFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> OTFMapFusion::expand(const MatchContext& ctx,
+                                                             std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
   std::vector<std::vector<std::uint32_t>> out;
   for (EdgeId e : st.out_edges(anchor)) {
@@ -31,7 +36,8 @@ MatchResult check(const MatchContext& ctx, const std::vector<std::uint32_t>& sub
                   detail::OtfPlan& plan) {
   const SDFGState& st = *ctx.state;
   const auto* exit_a = &OTFMapFusion::pattern(ctx, sub).get<0>();
-  if (sub.size() != 3) return refuse("map '" + exit_a->map->label + "' writes no access node that another map reads");
+  if (sub.size() != 3)
+    return refuse("map '" + exit_a->map->label + "' writes no access node that another map reads");
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[st.entry_of(*exit_a).id()] != kNoNode || tree.parent[sub[2]] != kNoNode)
     return refuse("maps must be at the top level of the state");

@@ -14,7 +14,8 @@
 
 namespace weir::transforms {
 
-PipelineParseError::PipelineParseError(const std::string& message, const std::string& text, std::size_t column)
+PipelineParseError::PipelineParseError(const std::string& message, const std::string& text,
+                                       std::size_t column)
     : TransformError(message + " at column " + std::to_string(column) + " in '" + text + "'"),
       message_(message),
       column_(column) {}
@@ -75,7 +76,8 @@ std::string Pass::str() const {
   auto nd = options().non_default();
   if (nd.empty()) return s;
   s += "{";
-  for (std::size_t k = 0; k < nd.size(); ++k) s += (k ? " " : "") + nd[k].first + "=" + option_value_text(nd[k].second);
+  for (std::size_t k = 0; k < nd.size(); ++k)
+    s += (k ? " " : "") + nd[k].first + "=" + option_value_text(nd[k].second);
   return s + "}";
 }
 
@@ -251,7 +253,9 @@ class PipelineParser {
   [[noreturn]] void fail(const std::string& msg, std::size_t pos) const {
     throw PipelineParseError(msg, text_, pos + 1);
   }
-  static bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+  static bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  }
 
   std::string read_name() {
     std::size_t b = i_;
@@ -262,7 +266,10 @@ class PipelineParser {
   std::unique_ptr<Pass> parse_pass() {
     std::size_t at = i_;
     std::string name = read_name();
-    if (name.empty()) fail(at_end() ? "expected a pass name at the end" : std::string("expected a pass name, found '") + text_[i_] + "'", at);
+    if (name.empty())
+      fail(at_end() ? "expected a pass name at the end"
+                    : std::string("expected a pass name, found '") + text_[i_] + "'",
+           at);
     auto pass = make_pass(name);
     if (!pass) {
       std::string known;
@@ -319,7 +326,9 @@ class PipelineParser {
 
   std::string read_segment() {
     std::size_t b = i_;
-    while (!at_end() && text_[i_] != ',' && text_[i_] != '}' && !std::isspace(static_cast<unsigned char>(text_[i_]))) ++i_;
+    while (!at_end() && text_[i_] != ',' && text_[i_] != '}' &&
+           !std::isspace(static_cast<unsigned char>(text_[i_])))
+      ++i_;
     return text_.substr(b, i_ - b);
   }
 };

@@ -9,9 +9,12 @@
 namespace weir::transforms {
 
 RedundantArrayRemoval::RedundantArrayRemoval()
-    : PatternTransformation("RedundantArrayRemoval", "Remove a transient array copied entirely into another array and used nowhere else") {}
+    : PatternTransformation(
+          "RedundantArrayRemoval",
+          "Remove a transient array copied entirely into another array and used nowhere else") {}
 
-std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const MatchContext& ctx,
+                                                                      std::uint32_t anchor) const {
   const SDFGState& st = *ctx.state;
   std::vector<std::vector<std::uint32_t>> out;
   for (EdgeId e : st.out_edges(anchor))
@@ -24,7 +27,8 @@ namespace {
 bool full(const Subset& s, const std::vector<sym::Expr>& shape) {
   if (s.dims() != shape.size()) return false;
   for (std::size_t d = 0; d < shape.size(); ++d)
-    if (!(s[d].start == sym::Expr(0) && s[d].end == shape[d] - sym::Expr(1) && s[d].step == sym::Expr(1))) return false;
+    if (!(s[d].start == sym::Expr(0) && s[d].end == shape[d] - sym::Expr(1) && s[d].step == sym::Expr(1)))
+      return false;
   return true;
 }
 
@@ -47,7 +51,8 @@ bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
 
 }  // namespace
 
-MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx,
+                                             const std::vector<std::uint32_t>& sub) const {
   const SDFGState& st = *ctx.state;
   if (sub.size() != 2) return refuse("pattern needs two access nodes");
   const auto* a = &pattern(ctx, sub).get<0>();
@@ -58,8 +63,10 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
   const DataDescriptor& db = ctx.sdfg.data(b->data);
   if (!da.transient) return refuse("'" + a->data + "' is not transient");
   if (da.is_view() || db.is_view()) return refuse("views are not removed");
-  if (da.kind != db.kind) return refuse("'" + a->data + "' and '" + b->data + "' are different kinds of container");
-  if (!(da.dtype == db.dtype)) return refuse("'" + a->data + "' is " + da.dtype.str() + " but '" + b->data + "' is " + db.dtype.str());
+  if (da.kind != db.kind)
+    return refuse("'" + a->data + "' and '" + b->data + "' are different kinds of container");
+  if (!(da.dtype == db.dtype))
+    return refuse("'" + a->data + "' is " + da.dtype.str() + " but '" + b->data + "' is " + db.dtype.str());
   if (da.shape != db.shape) return refuse("'" + a->data + "' and '" + b->data + "' have different shapes");
   // A copy between host and GPU memory moves data; writing B directly would put a kernel's
   // writes in host memory (or a host tasklet's in GPU memory).
@@ -67,9 +74,12 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
     return d.storage == StorageType::GPU_Global || d.storage == StorageType::GPU_Shared;
   };
   if (on_gpu(da) != on_gpu(db))
-    return refuse("the copy moves '" + a->data + "' (" + std::string(to_string(da.storage)) + ") between host and GPU memory ('" +
-                  b->data + "' is " + std::string(to_string(db.storage)) + ")");
-  if (st.out_edges(a->id()).size() != 1) return refuse("'" + a->data + "' is read " + std::to_string(st.out_edges(a->id()).size()) + " times in this state");
+    return refuse("the copy moves '" + a->data + "' (" + std::string(to_string(da.storage)) +
+                  ") between host and GPU memory ('" + b->data + "' is " +
+                  std::string(to_string(db.storage)) + ")");
+  if (st.out_edges(a->id()).size() != 1)
+    return refuse("'" + a->data + "' is read " + std::to_string(st.out_edges(a->id()).size()) +
+                  " times in this state");
   const DataflowEdge& e = st.edge(st.out_edges(a->id()).front());
   if (e.dst != b->id()) return refuse("'" + a->data + "' is not copied to '" + b->data + "'");
   if (e.memlet.is_empty()) return refuse("the edge carries no data");
@@ -79,8 +89,10 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
   if (!ends.src && !ends.dst) return refuse("the copy's memlet refers to '" + e.memlet.data + "'");
   const Subset* sa = ends.src ? &*ends.src : &*ends.dst;
   const Subset* sb = ends.dst ? &*ends.dst : &*ends.src;
-  if (!full(*sa, da.shape)) return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
-  if (!full(*sb, db.shape)) return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
+  if (!full(*sa, da.shape))
+    return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
+  if (!full(*sb, db.shape))
+    return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
   // Writing B where A was written is wrong while B is still read upstream of those writes (a
   // read would see new values), except through one direct copy B -> A: it becomes a self-copy,
   // which reads all its source before writing.
@@ -90,11 +102,14 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx, const std:
     return refuse("'" + b->data + "' is read upstream of '" + a->data + "'");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
   const DataUse& u = use.at(a->data);
-  if (u.access_nodes != 1) return refuse("'" + a->data + "' has " + std::to_string(u.access_nodes) + " access nodes in the SDFG");
-  if (u.in_control_flow || u.by_name_elsewhere) return refuse("'" + a->data + "' is named outside the dataflow");
+  if (u.access_nodes != 1)
+    return refuse("'" + a->data + "' has " + std::to_string(u.access_nodes) + " access nodes in the SDFG");
+  if (u.in_control_flow || u.by_name_elsewhere)
+    return refuse("'" + a->data + "' is named outside the dataflow");
   if (st.in_edges(a->id()).empty()) return refuse("'" + a->data + "' is never written");
   const ScopeTree& tree = ctx.cache.scope_tree(st);
-  if (tree.parent[a->id()] != tree.parent[b->id()]) return refuse("the two access nodes are in different scopes");
+  if (tree.parent[a->id()] != tree.parent[b->id()])
+    return refuse("the two access nodes are in different scopes");
   return MatchResult::success();
 }
 
@@ -125,8 +140,8 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   ctx.sdfg.arrays.erase(a);
 }
 
-std::optional<std::vector<std::string>> RedundantArrayRemoval::data_footprint(const MatchContext& ctx,
-                                                                    const std::vector<std::uint32_t>& sub) const {
+std::optional<std::vector<std::string>> RedundantArrayRemoval::data_footprint(
+    const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
   return std::vector<std::string>{pattern(ctx, sub).get<0>().data};
 }
 

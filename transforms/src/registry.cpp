@@ -117,7 +117,8 @@ std::string pass_name_of(const std::string& class_name) {
     if (std::isupper(static_cast<unsigned char>(c))) {
       // A run of capitals is one word: "InlineSDFG" -> "inline-sdfg".
       bool prev_upper = i && std::isupper(static_cast<unsigned char>(class_name[i - 1]));
-      bool next_lower = i + 1 < class_name.size() && std::islower(static_cast<unsigned char>(class_name[i + 1]));
+      bool next_lower =
+          i + 1 < class_name.size() && std::islower(static_cast<unsigned char>(class_name[i + 1]));
       if (i && (!prev_upper || next_lower)) s += '-';
       s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else {

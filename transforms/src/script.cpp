@@ -86,7 +86,9 @@ class PassRecording final : public PassInstrumentation {
  private:
   History& h_;
   std::vector<std::unique_ptr<ApplicationRecorder>> silenced_;
-  static bool recorded(const Pass& p) { return !is_pipeline(p) && !dynamic_cast<const TransformationPass*>(&p); }
+  static bool recorded(const Pass& p) {
+    return !is_pipeline(p) && !dynamic_cast<const TransformationPass*>(&p);
+  }
 };
 
 std::size_t run_tracked(SDFG& sdfg, Pass& p, AnalysisCache& cache, History& h) {
@@ -96,7 +98,8 @@ std::size_t run_tracked(SDFG& sdfg, Pass& p, AnalysisCache& cache, History& h) {
 
 // --- script parsing --------------------------------------------------------------------------
 
-std::string located_parse_error(const std::string& text, const std::string& origin, const json::parse_error& e) {
+std::string located_parse_error(const std::string& text, const std::string& origin,
+                                const json::parse_error& e) {
   std::size_t line = 1, col = 1;
   for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
     if (text[i] == '\n') {
@@ -108,12 +111,14 @@ std::string located_parse_error(const std::string& text, const std::string& orig
   }
   std::string msg = e.what();
   // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 5: <what>"
-  if (auto p = msg.find(": "); p != std::string::npos && msg.find("parse error") != std::string::npos) msg = msg.substr(p + 2);
+  if (auto p = msg.find(": "); p != std::string::npos && msg.find("parse error") != std::string::npos)
+    msg = msg.substr(p + 2);
   return origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed JSON: " + msg;
 }
 
 std::string step_prefix(const std::string& origin, std::size_t k, const std::string& name) {
-  return origin + ": step " + std::to_string(k + 1) + (name.empty() ? std::string() : " (" + name + ")") + ": ";
+  return origin + ": step " + std::to_string(k + 1) + (name.empty() ? std::string() : " (" + name + ")") +
+         ": ";
 }
 
 }  // namespace
@@ -140,14 +145,17 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
     for (const auto& [key, v] : s.items())
       if (!keys.count(key))
         throw fail("", "unknown key '" + key + "' (known: transformation, pass, options, where, repeat)");
-    if (s.contains("transformation") == s.contains("pass")) throw fail("", "a step names either a \"transformation\" or a \"pass\"");
+    if (s.contains("transformation") == s.contains("pass"))
+      throw fail("", "a step names either a \"transformation\" or a \"pass\"");
     const json& name = s.contains("pass") ? s["pass"] : s["transformation"];
     if (!name.is_string()) throw fail("", "the name must be a string, not " + name.dump());
     step.name = name.get<std::string>();
     step.is_pass = s.contains("pass");
     if (step.is_pass) {
       for (const char* key : {"options", "where", "repeat"})
-        if (s.contains(key)) throw fail(step.name, std::string("a pass step takes no \"") + key + "\" (options go in braces: \"map-tiling{tile_sizes=32,8}\")");
+        if (s.contains(key))
+          throw fail(step.name, std::string("a pass step takes no \"") + key +
+                                    "\" (options go in braces: \"map-tiling{tile_sizes=32,8}\")");
       try {
         parse_pipeline(step.name);
       } catch (const TransformError& e) {
@@ -165,8 +173,9 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
         if (!t->options().has(key)) {
           std::string known;
           for (const auto& spec : t->options().specs()) known += (known.empty() ? "" : ", ") + spec.name;
-          throw fail(step.name, "unknown option '" + key + "'" +
-                                    (known.empty() ? std::string(" (it has no options)") : " (known: " + known + ")"));
+          throw fail(step.name,
+                     "unknown option '" + key + "'" +
+                         (known.empty() ? std::string(" (it has no options)") : " (known: " + known + ")"));
         }
         rec.options_json[key] = v.dump();
         step.options.emplace_back(key, v.dump());
@@ -196,10 +205,13 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
         }
         if (step.labels.empty()) throw fail(step.name, "\"labels\" is empty");
       } else {
-        throw fail(step.name, "\"where\" is \"all\", a match id such as \"0.1.3,7\", or {\"labels\": [...]}; not " + w.dump());
+        throw fail(
+            step.name,
+            "\"where\" is \"all\", a match id such as \"0.1.3,7\", or {\"labels\": [...]}; not " + w.dump());
       }
     }
-    if (step.repeat && step.where != StepWhere::All) throw fail(step.name, "\"repeat\" needs \"where\": \"all\"");
+    if (step.repeat && step.where != StepWhere::All)
+      throw fail(step.name, "\"repeat\" needs \"where\": \"all\"");
     steps.push_back(std::move(step));
   }
   return steps;
@@ -213,14 +225,17 @@ Match parse_match_id(const std::string& id, const Transformation& t) {
   // "<cfg>.<state|->.<id>,<id>..."
   auto p1 = id.find('.');
   auto p2 = p1 == std::string::npos ? p1 : id.find('.', p1 + 1);
-  if (p2 == std::string::npos) throw TransformError("match id '" + id + "' is not '<cfg>.<state>.<ids>' (as `weir transforms match` prints)");
+  if (p2 == std::string::npos)
+    throw TransformError("match id '" + id +
+                         "' is not '<cfg>.<state>.<ids>' (as `weir transforms match` prints)");
   auto number = [&](const std::string& s) -> std::uint32_t {
     if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
       throw TransformError("match id '" + id + "': '" + s + "' is not a number");
     std::uint64_t v = 0;
     for (char c : s) {
       v = v * 10 + static_cast<std::uint64_t>(c - '0');
-      if (v > 0xffffffffu) throw TransformError("match id '" + id + "': " + s + " is larger than any id (at most 4294967295)");
+      if (v > 0xffffffffu)
+        throw TransformError("match id '" + id + "': " + s + " is larger than any id (at most 4294967295)");
     }
     return static_cast<std::uint32_t>(v);
   };
@@ -228,10 +243,13 @@ Match parse_match_id(const std::string& id, const Transformation& t) {
   m.cfg_id = number(id.substr(0, p1));
   std::string state = id.substr(p1 + 1, p2 - p1 - 1);
   if (state == "-") {
-    if (t.scope() == MatchScope::Dataflow) throw TransformError("match id '" + id + "' has no state, but " + t.name() + " matches in a state");
+    if (t.scope() == MatchScope::Dataflow)
+      throw TransformError("match id '" + id + "' has no state, but " + t.name() + " matches in a state");
     m.state_id = kNoBlock;
   } else {
-    if (t.scope() == MatchScope::ControlFlow) throw TransformError("match id '" + id + "' names a state, but " + t.name() + " matches control flow ('-')");
+    if (t.scope() == MatchScope::ControlFlow)
+      throw TransformError("match id '" + id + "' names a state, but " + t.name() +
+                           " matches control flow ('-')");
     m.state_id = number(state);
   }
   std::string rest = id.substr(p2 + 1);
@@ -258,7 +276,9 @@ bool has_labels(SDFG& root, const Transformation& t, const Match& m, AnalysisCac
       continue;
     }
     const Node& n = r.block(m.state_id).as<SDFGState>()->node(m.subgraph[k]);
-    const MapInfo* info = n.as<MapEntry>() ? n.as<MapEntry>()->map.get() : n.as<MapExit>() ? n.as<MapExit>()->map.get() : nullptr;
+    const MapInfo* info = n.as<MapEntry>()  ? n.as<MapEntry>()->map.get()
+                          : n.as<MapExit>() ? n.as<MapExit>()->map.get()
+                                            : nullptr;
     if (n.label != labels[k] && !(info && info->label == labels[k])) return false;
   }
   return true;
@@ -292,8 +312,10 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
       std::vector<std::string> refusals;
       for (const auto& c : find_matches(sdfg, *t, cache)) {
         if (!has_labels(sdfg, *t, c.match, cache, step.labels)) continue;
-        if (c.result) hits.push_back(c.match);
-        else refusals.push_back(c.match.id() + ": " + c.result.reason());
+        if (c.result)
+          hits.push_back(c.match);
+        else
+          refusals.push_back(c.match.id() + ": " + c.result.reason());
       }
       if (hits.empty()) {
         std::string why = "no applicable match has the labels " + quoted(step.labels);
@@ -324,7 +346,8 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
         total += applied;
         if (!step.repeat || applied == 0) break;
       }
-      if (total == 0) throw TransformError("applies nowhere (see `weir transforms match FILE " + step.name + "`)");
+      if (total == 0)
+        throw TransformError("applies nowhere (see `weir transforms match FILE " + step.name + "`)");
       return total;
     }
   }
@@ -343,7 +366,8 @@ std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const
     } catch (const ScriptError&) {
       throw;
     } catch (const Error& e) {
-      throw ScriptError(step_prefix(origin, k, steps[k].name) + e.what(), static_cast<long>(k + 1), steps[k].name);
+      throw ScriptError(step_prefix(origin, k, steps[k].name) + e.what(), static_cast<long>(k + 1),
+                        steps[k].name);
     }
   }
   h.commit();
@@ -377,7 +401,8 @@ bool has_history(const SDFG& sdfg) {
 
 std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
   if (!has_history(transformed))
-    throw ScriptError("the SDFG has no recorded history to replay (no 'orig_sdfg'; it was not made by `weir optimize`)");
+    throw ScriptError(
+        "the SDFG has no recorded history to replay (no 'orig_sdfg'; it was not made by `weir optimize`)");
   std::string orig = normalize(*transformed.extra.find(kOrig));
   std::vector<std::string> records = transformation_history(transformed);
   std::unique_ptr<SDFG> cur;
@@ -392,7 +417,8 @@ std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
     json j = json::parse(records[k]);
     std::string name = j.value("transformation", j.value("pass", std::string("?")));
     auto fail = [&](const std::string& msg) {
-      return ScriptError("history entry " + std::to_string(k + 1) + " (" + name + "): " + msg, static_cast<long>(k + 1), name);
+      return ScriptError("history entry " + std::to_string(k + 1) + " (" + name + "): " + msg,
+                         static_cast<long>(k + 1), name);
     };
     try {
       if (j.value("type", std::string()) == "Pass") {

@@ -13,12 +13,12 @@ std::vector<std::string> simplify_pass_names() {
 std::unique_ptr<Pipeline> make_simplify_pipeline() {
   std::vector<std::unique_ptr<Pass>> passes;
   for (const auto& n : simplify_pass_names()) passes.push_back(make_pass(n));
-  return std::make_unique<Pipeline>("simplify", std::move(passes), true,
-                                    "Cleanup passes to a fixed point: " + [] {
-                                      std::string s;
-                                      for (const auto& n : simplify_pass_names()) s += (s.empty() ? "" : ",") + n;
-                                      return s;
-                                    }());
+  return std::make_unique<Pipeline>(
+      "simplify", std::move(passes), true, "Cleanup passes to a fixed point: " + [] {
+        std::string s;
+        for (const auto& n : simplify_pass_names()) s += (s.empty() ? "" : ",") + n;
+        return s;
+      }());
 }
 
 std::size_t simplify(SDFG& sdfg) { return make_simplify_pipeline()->run(sdfg); }

@@ -7,7 +7,11 @@ namespace weir::transforms::detail {
 
 Snapshot::Snapshot(SDFG& sdfg, ControlFlowRegion& r, const std::vector<BlockId>& footprint,
                    std::optional<std::vector<std::string>> data)
-    : sdfg_(sdfg), region_(r), block_cap_(r.block_capacity()), edge_cap_(r.edge_capacity()), start_(r.explicit_start()) {
+    : sdfg_(sdfg),
+      region_(r),
+      block_cap_(r.block_capacity()),
+      edge_cap_(r.edge_capacity()),
+      start_(r.explicit_start()) {
   for (BlockId b : footprint) {
     if (!r.has_block(b) || copies_.count(b)) continue;
     copies_[b] = r.block(b).clone();
@@ -16,7 +20,8 @@ Snapshot::Snapshot(SDFG& sdfg, ControlFlowRegion& r, const std::vector<BlockId>&
   if (data) {
     for (const auto& name : *data) {
       auto it = sdfg.arrays.find(name);
-      containers_.emplace(name, it == sdfg.arrays.end() ? std::nullopt : std::optional<DataDescriptor>(it->second));
+      containers_.emplace(name,
+                          it == sdfg.arrays.end() ? std::nullopt : std::optional<DataDescriptor>(it->second));
     }
   } else {
     all_ = Everything{sdfg.arrays, sdfg.symbols, sdfg.arg_names};
@@ -32,8 +37,10 @@ std::vector<BlockId> Snapshot::blocks() const {
 std::size_t Snapshot::size() const {
   std::size_t n = edges_.size() + containers_.size();
   for (const auto& [id, c] : copies_) {
-    if (const auto* st = c->as<SDFGState>()) n += st->num_nodes() + st->num_edges();
-    else n += 1;
+    if (const auto* st = c->as<SDFGState>())
+      n += st->num_nodes() + st->num_edges();
+    else
+      n += 1;
   }
   if (all_) n += all_->arrays.size() + all_->symbols.size() + all_->arg_names.size();
   return n;
@@ -55,8 +62,10 @@ void Snapshot::restore() {
     sdfg_.arg_names = all_->arg_names;
   } else {
     for (const auto& [name, d] : containers_) {
-      if (d) sdfg_.arrays.insert_or_assign(name, *d);
-      else sdfg_.arrays.erase(name);
+      if (d)
+        sdfg_.arrays.insert_or_assign(name, *d);
+      else
+        sdfg_.arrays.erase(name);
     }
   }
   sdfg_.relink_nested();

@@ -9,9 +9,12 @@
 namespace weir::transforms {
 
 StateFusion::StateFusion()
-    : PatternTransformation("StateFusion", "Fuse two states joined by an unconditional edge without assignments when no access conflicts") {}
+    : PatternTransformation(
+          "StateFusion",
+          "Fuse two states joined by an unconditional edge without assignments when no access conflicts") {}
 
-std::vector<std::vector<std::uint32_t>> StateFusion::expand(const MatchContext& ctx, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> StateFusion::expand(const MatchContext& ctx,
+                                                            std::uint32_t anchor) const {
   if (!ctx.region.block(anchor).as<SDFGState>()) return {};
   auto outs = ctx.region.out_edges(anchor);
   if (outs.size() != 1) return {{anchor}};
@@ -46,28 +49,35 @@ MatchResult StateFusion::can_apply(const MatchContext& ctx, const std::vector<st
   const auto* first = &pattern(ctx, sub).get<0>();
   auto outs = r.out_edges(sub[0]);
   if (outs.size() != 1)
-    return refuse("state " + q(first->label) + " has " + std::to_string(outs.size()) + " out-edges (fusion needs exactly one)");
-  if (sub.size() != 2 || outs.front()->dst != sub[1]) return refuse("the second block is not the successor of " + q(first->label));
+    return refuse("state " + q(first->label) + " has " + std::to_string(outs.size()) +
+                  " out-edges (fusion needs exactly one)");
+  if (sub.size() != 2 || outs.front()->dst != sub[1])
+    return refuse("the second block is not the successor of " + q(first->label));
   const ControlFlowBlock& b = r.block(sub[1]);
   const auto* second = b.as<SDFGState>();
-  if (!second) return refuse("successor " + q(b.label) + " is a " + std::string(to_string(b.kind())) + ", not a state");
+  if (!second)
+    return refuse("successor " + q(b.label) + " is a " + std::string(to_string(b.kind())) + ", not a state");
   if (sub[0] == sub[1]) return refuse("state " + q(first->label) + " loops to itself");
   if (r.in_edges(sub[1]).size() != 1)
-    return refuse("state " + q(second->label) + " has " + std::to_string(r.in_edges(sub[1]).size()) + " in-edges");
+    return refuse("state " + q(second->label) + " has " + std::to_string(r.in_edges(sub[1]).size()) +
+                  " in-edges");
   const InterstateEdge& e = outs.front()->data;
-  if (!e.is_unconditional()) return refuse("the edge between the states has the condition '" + e.condition.code + "'");
-  if (!e.assignments.empty()) return refuse("the edge between the states assigns '" + e.assignments.front().first + "'");
-  if (r.explicit_start() == sub[1]) return refuse("state " + q(second->label) + " is the region's start block");
+  if (!e.is_unconditional())
+    return refuse("the edge between the states has the condition '" + e.condition.code + "'");
+  if (!e.assignments.empty())
+    return refuse("the edge between the states assigns '" + e.assignments.front().first + "'");
+  if (r.explicit_start() == sub[1])
+    return refuse("state " + q(second->label) + " is the region's start block");
 
   Accesses a = accesses(*first), c = accesses(*second);
   for (const auto& d : a.read)
     if (c.written.count(d))
-      return refuse("container " + q(d) + " is read in " + q(first->label) + " and written in " + q(second->label) +
-                    " (write after read)");
+      return refuse("container " + q(d) + " is read in " + q(first->label) + " and written in " +
+                    q(second->label) + " (write after read)");
   for (const auto& d : a.written)
     if (c.written.count(d))
-      return refuse("container " + q(d) + " is written in both " + q(first->label) + " and " + q(second->label) +
-                    " (write after write)");
+      return refuse("container " + q(d) + " is written in both " + q(first->label) + " and " +
+                    q(second->label) + " (write after write)");
   for (const auto& d : a.written)
     if (c.read.count(d)) {
       if (a.nodes[d].size() != 1)
@@ -108,7 +118,8 @@ void StateFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t
       nx.map = ne.map;
     }
   }
-  for (const DataflowEdge* e : second.edges()) first.add_edge(id[e->src], e->src_conn, id[e->dst], e->dst_conn, e->memlet);
+  for (const DataflowEdge* e : second.edges())
+    first.add_edge(id[e->src], e->src_conn, id[e->dst], e->dst_conn, e->memlet);
   std::vector<std::pair<BlockId, InterstateEdge>> succ;
   for (const ControlFlowEdge* e : r.out_edges(sub[1])) succ.emplace_back(e->dst, e->data);
   r.remove_block(sub[1]);

@@ -8,7 +8,8 @@ namespace weir::transforms {
 
 SymbolPropagation::SymbolPropagation()
     : Pass("symbol-propagation",
-           "Substitute symbols assigned once to a constant on an interstate edge; remove assignments nothing reads") {}
+           "Substitute symbols assigned once to a constant on an interstate edge; remove assignments nothing "
+           "reads") {}
 
 namespace {
 
@@ -23,7 +24,8 @@ template <class F>
 void for_regions(ControlFlowRegion& r, F&& f) {
   f(r);
   for (ControlFlowBlock* b : r.blocks()) {
-    if (auto* sub = b->as<ControlFlowRegion>()) for_regions(*sub, f);
+    if (auto* sub = b->as<ControlFlowRegion>())
+      for_regions(*sub, f);
     else if (auto* c = b->as<ConditionalBlock>())
       for (auto& br : c->branches())
         if (br.body) for_regions(*br.body, f);
@@ -58,8 +60,10 @@ std::set<std::string> names_read(SDFG& sdfg) {
       auto* st = b->as<SDFGState>();
       if (!st) continue;
       for (Node* n : st->nodes()) {
-        if (auto* me = n->as<MapEntry>()) used.merge(me->map->range.free_symbols());
-        else if (auto* t = n->as<Tasklet>()) identifiers(t->code, used);
+        if (auto* me = n->as<MapEntry>())
+          used.merge(me->map->range.free_symbols());
+        else if (auto* t = n->as<Tasklet>())
+          identifiers(t->code, used);
         else if (auto* ns = n->as<NestedSDFGNode>())
           for (const auto& [k, v] : ns->symbol_mapping) used.merge(v.free_symbols());
       }
@@ -76,9 +80,7 @@ std::set<std::string> names_read(SDFG& sdfg) {
 void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr& value) {
   std::map<std::string, sym::Expr> m{{name, value}};
   std::map<std::string, std::string> text{{name, detail::python_expr(value)}};
-  auto code = [&](CodeBlock& c) {
-    substitute_in_code(c, text);
-  };
+  auto code = [&](CodeBlock& c) { substitute_in_code(c, text); };
   for (auto& [n, d] : sdfg.arrays) {
     for (auto* v : {&d.shape, &d.strides, &d.offset})
       for (auto& e : *v) e = e.subs(m);
@@ -102,8 +104,10 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
       auto* st = b->as<SDFGState>();
       if (!st) continue;
       for (Node* n : st->nodes()) {
-        if (auto* me = n->as<MapEntry>()) me->map->range = me->map->range.subs(m);
-        else if (auto* t = n->as<Tasklet>()) code(t->code);
+        if (auto* me = n->as<MapEntry>())
+          me->map->range = me->map->range.subs(m);
+        else if (auto* t = n->as<Tasklet>())
+          code(t->code);
         else if (auto* ns = n->as<NestedSDFGNode>())
           for (auto& [k, v] : ns->symbol_mapping) v = v.subs(m);
       }

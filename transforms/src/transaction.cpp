@@ -31,7 +31,8 @@ Transaction::Transaction(SDFG& root, AnalysisCache& cache, Footprint fp)
   innermost = this;
   // An application inside a pass: the pass's rollback copy comes first.
   if (outer_) outer_->snapshot_root();
-  snapshot_ = std::make_unique<detail::Snapshot>(footprint_->sdfg, footprint_->region, footprint_->blocks, footprint_->data);
+  snapshot_ = std::make_unique<detail::Snapshot>(footprint_->sdfg, footprint_->region, footprint_->blocks,
+                                                 footprint_->data);
   // Plain states (the common case) are updated one by one at commit; anything else (regions,
   // nested SDFGs, all containers) drops the whole cache.
   local_ = !snapshot_->all_data();
@@ -67,8 +68,10 @@ void Transaction::begin_change(SDFGState* st) {
 }
 
 void Transaction::end_change(SDFGState* st, const std::vector<std::string>& containers) {
-  if (st && plain_ && st->sdfg()) cache_.invalidate_states(*st->sdfg(), {st}, {st}, containers);
-  else cache_.invalidate_all();
+  if (st && plain_ && st->sdfg())
+    cache_.invalidate_states(*st->sdfg(), {st}, {st}, containers);
+  else
+    cache_.invalidate_all();
 }
 
 void Transaction::commit() {

@@ -19,7 +19,8 @@ using json = nlohmann::json;
 
 Transformation::~Transformation() = default;
 
-std::vector<BlockId> Transformation::footprint(const MatchContext& ctx, const std::vector<std::uint32_t>&) const {
+std::vector<BlockId> Transformation::footprint(const MatchContext& ctx,
+                                               const std::vector<std::uint32_t>&) const {
   if (ctx.state) return {ctx.state->id()};
   std::vector<BlockId> all;
   for (ControlFlowBlock* b : ctx.region.blocks()) all.push_back(b->id());
@@ -30,13 +31,14 @@ MatchResult Transformation::check_pattern(const MatchContext&, const std::vector
   return MatchResult::success();
 }
 
-MatchResult judge(const Transformation& t, const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) {
+MatchResult judge(const Transformation& t, const MatchContext& ctx,
+                  const std::vector<std::uint32_t>& subgraph) {
   MatchResult r = t.check_pattern(ctx, subgraph);
   return r ? t.can_apply(ctx, subgraph) : r;
 }
 
-std::optional<std::vector<std::string>> Transformation::data_footprint(const MatchContext&,
-                                                                      const std::vector<std::uint32_t>&) const {
+std::optional<std::vector<std::string>> Transformation::data_footprint(
+    const MatchContext&, const std::vector<std::uint32_t>&) const {
   return std::nullopt;
 }
 
@@ -104,8 +106,8 @@ void Options::set(const std::string& name, OptionValue value) {
     if (auto* l = std::get_if<std::vector<long long>>(&value)) ints = *l;
     for (long long i : ints)
       if (i < *s.minimum)
-        throw TransformError("option '" + name + "' must be at least " + std::to_string(*s.minimum) + ", not " +
-                             std::to_string(i));
+        throw TransformError("option '" + name + "' must be at least " + std::to_string(*s.minimum) +
+                             ", not " + std::to_string(i));
   }
   values_[name] = std::move(value);
 }
@@ -113,13 +115,17 @@ void Options::set(const std::string& name, OptionValue value) {
 void Options::set_text(const std::string& name, const std::string& text) {
   const OptionSpec& s = spec(name);
   auto bad = [&]() {
-    return TransformError("option '" + name + "' must be " + type_name(s.default_value) + ", not '" + text + "'");
+    return TransformError("option '" + name + "' must be " + type_name(s.default_value) + ", not '" + text +
+                          "'");
   };
   switch (s.default_value.index()) {
     case 0:
-      if (text == "true" || text == "True" || text == "1") values_[name] = true;
-      else if (text == "false" || text == "False" || text == "0") values_[name] = false;
-      else throw bad();
+      if (text == "true" || text == "True" || text == "1")
+        values_[name] = true;
+      else if (text == "false" || text == "False" || text == "0")
+        values_[name] = false;
+      else
+        throw bad();
       return;
     case 1: {
       auto v = parse_int(text);
@@ -155,7 +161,9 @@ long long Options::get_int(const std::string& name) const { return std::get<long
 const std::vector<long long>& Options::get_int_list(const std::string& name) const {
   return std::get<std::vector<long long>>(get(name));
 }
-const std::string& Options::get_string(const std::string& name) const { return std::get<std::string>(get(name)); }
+const std::string& Options::get_string(const std::string& name) const {
+  return std::get<std::string>(get(name));
+}
 
 std::vector<std::pair<std::string, OptionValue>> Options::non_default() const {
   std::vector<std::pair<std::string, OptionValue>> out;
@@ -167,7 +175,8 @@ std::vector<std::pair<std::string, OptionValue>> Options::non_default() const {
 // --- locations -------------------------------------------------------------------------------
 
 std::string Match::id() const {
-  std::string s = std::to_string(cfg_id) + "." + (state_id == kNoBlock ? std::string("-") : std::to_string(state_id)) + ".";
+  std::string s = std::to_string(cfg_id) + "." +
+                  (state_id == kNoBlock ? std::string("-") : std::to_string(state_id)) + ".";
   for (std::size_t k = 0; k < subgraph.size(); ++k) s += (k ? "," : "") + std::to_string(subgraph[k]);
   return s;
 }
@@ -250,8 +259,8 @@ MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, Ana
   return judge(t, ctx, m.subgraph);
 }
 
-std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId state_id, const Transformation& t,
-                                       AnalysisCache& cache) {
+std::vector<Candidate> find_matches_in(SDFG& root, std::size_t cfg_id, BlockId state_id,
+                                       const Transformation& t, AnalysisCache& cache) {
   std::vector<Candidate> out;
   const auto& cfgs = cache.cfg_list(root);
   if (cfg_id >= cfgs.size()) return out;
@@ -345,9 +354,10 @@ void apply_transactional(SDFG& root, Transformation& t, const Match& m, Analysis
   Located l = locate(root, t, m, cache);
   SDFG& sdfg = sdfg_of(*l.region);
   MatchContext ctx{root, sdfg, *l.region, l.state, cache};
-  Transaction tx(root, cache,
-                 Transaction::Footprint{sdfg, *l.region, t.footprint(ctx, m.subgraph), t.data_footprint(ctx, m.subgraph),
-                                        t.scope() == MatchScope::ControlFlow});
+  Transaction tx(
+      root, cache,
+      Transaction::Footprint{sdfg, *l.region, t.footprint(ctx, m.subgraph), t.data_footprint(ctx, m.subgraph),
+                             t.scope() == MatchScope::ControlFlow});
   t.apply(ctx, m.subgraph);
   tx.commit();
   if (recorder) recorder->sink_(record);
@@ -401,7 +411,8 @@ json option_json(const OptionValue& v) {
 
 std::string match_to_json(const SDFG& root, const Transformation& t, const Match& m) {
   auto cfgs = cfg_list(root);
-  if (m.cfg_id >= cfgs.size()) throw TransformError("no control-flow region with cfg_id " + std::to_string(m.cfg_id));
+  if (m.cfg_id >= cfgs.size())
+    throw TransformError("no control-flow region with cfg_id " + std::to_string(m.cfg_id));
   const ControlFlowRegion& r = *cfgs[m.cfg_id];
   json j;
   j["type"] = "PatternTransformation";
@@ -413,17 +424,20 @@ std::string match_to_json(const SDFG& root, const Transformation& t, const Match
     j["state_id"] = dense_block(r, m.state_id);
     const auto* st = r.block(m.state_id).as<SDFGState>();
     if (!st) throw TransformError("block " + std::to_string(m.state_id) + " is not a state");
-    for (std::size_t k = 0; k < m.subgraph.size(); ++k) sub[std::to_string(k)] = dense_node(*st, m.subgraph[k]);
+    for (std::size_t k = 0; k < m.subgraph.size(); ++k)
+      sub[std::to_string(k)] = dense_node(*st, m.subgraph[k]);
   } else {
     j["state_id"] = -1;
-    for (std::size_t k = 0; k < m.subgraph.size(); ++k) sub[std::to_string(k)] = dense_block(r, m.subgraph[k]);
+    for (std::size_t k = 0; k < m.subgraph.size(); ++k)
+      sub[std::to_string(k)] = dense_block(r, m.subgraph[k]);
   }
   j["_subgraph"] = sub;
   return j.dump();
 }
 
 MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
-  if (auto problem = json_limit_problem(json_text)) throw TransformError("transformation record is not JSON: " + *problem);
+  if (auto problem = json_limit_problem(json_text))
+    throw TransformError("transformation record is not JSON: " + *problem);
   json j;
   try {
     j = json::parse(json_text);
@@ -431,7 +445,8 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
     throw TransformError(std::string("transformation record is not JSON: ") + e.what());
   }
   auto need = [&](const char* k) -> const json& {
-    if (!j.is_object() || !j.contains(k)) throw TransformError(std::string("transformation record has no '") + k + "'");
+    if (!j.is_object() || !j.contains(k))
+      throw TransformError(std::string("transformation record has no '") + k + "'");
     return j[k];
   };
   try {
@@ -463,8 +478,8 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
     } else {
       for (long d : dense) rec.match.subgraph.push_back(block_of_dense(r, d));
     }
-    static const std::set<std::string> keys{"type", "transformation", "cfg_id", "state_id", "_subgraph", "sdfg_id",
-                                             "expr_index"};
+    static const std::set<std::string> keys{"type",      "transformation", "cfg_id",    "state_id",
+                                            "_subgraph", "sdfg_id",        "expr_index"};
     for (const auto& [k, v] : j.items())
       if (!keys.count(k)) rec.options_json[k] = v.dump();
     return rec;

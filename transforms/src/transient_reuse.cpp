@@ -12,9 +12,9 @@ TransientReuse::TransientReuse()
 namespace {
 
 bool same_layout(const DataDescriptor& a, const DataDescriptor& b) {
-  return a.kind == b.kind && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides && a.offset == b.offset &&
-         a.total_size == b.total_size && a.start_offset == b.start_offset && a.storage == b.storage &&
-         a.lifetime == b.lifetime && a.alignment == b.alignment;
+  return a.kind == b.kind && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides &&
+         a.offset == b.offset && a.total_size == b.total_size && a.start_offset == b.start_offset &&
+         a.storage == b.storage && a.lifetime == b.lifetime && a.alignment == b.alignment;
 }
 
 /// Whether every node of `from` reaches every node of `to` by a non-empty path (one walk per source).
@@ -56,54 +56,56 @@ std::size_t TransientReuse::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t removed = 0;
   const auto use = tx.cache().data_use(sdfg);
   std::size_t max_cand = static_cast<std::size_t>(std::max(0LL, options().get_int("max_candidates")));
-  for (SDFGState* stp : sdfg.all_states()) tx.modify_state(*stp, [&] {
-    SDFGState& st = *stp;
-    struct Buffer {
-      std::string name;
-      std::vector<NodeId> users;  // nodes that read or write it (all must be done before reuse)
-    };
-    std::vector<Buffer> buffers;
-    for (NodeId n : st.topological_order()) {
-      const auto* an = st.node(n).as<AccessNode>();
-      if (!an) continue;
-      const std::string name = an->data;
-      const DataDescriptor& d = sdfg.data(name);
-      auto u = use.find(name);
-      if (!d.transient || d.kind != DataKind::Array || d.storage == StorageType::Register ||
-          (d.lifetime != AllocationLifetime::Scope && d.lifetime != AllocationLifetime::State) || u == use.end() ||
-          u->second.access_nodes != 1 || u->second.in_control_flow || u->second.by_name_elsewhere)
-        continue;
-      // A reading map is done at its exit; a writing map starts at its entry.
-      std::vector<NodeId> users, writers;
-      for (EdgeId e : st.in_edges(n)) {
-        NodeId w = st.edge(e).src;
-        users.push_back(w);
-        if (const auto* x = st.node(w).as<MapExit>()) w = x->entry;
-        writers.push_back(w);
-      }
-      for (EdgeId e : st.out_edges(n)) {
-        NodeId r = st.edge(e).dst;
-        if (const auto* me = st.node(r).as<MapEntry>()) r = me->exit;
-        users.push_back(r);
-      }
-      bool merged = false;
-      if (!writers.empty()) {
-        std::size_t checked = 0;
-        for (auto it = buffers.rbegin(); it != buffers.rend() && checked < max_cand; ++it) {
-          if (!same_layout(sdfg.data(it->name), d)) continue;
-          ++checked;
-          if (!all_reach(st, it->users, writers)) continue;
-          rename_at(st, n, name, it->name);
-          sdfg.remove_data(name);
-          it->users.insert(it->users.end(), users.begin(), users.end());
-          ++removed;
-          merged = true;
-          break;
+  for (SDFGState* stp : sdfg.all_states())
+    tx.modify_state(*stp, [&] {
+      SDFGState& st = *stp;
+      struct Buffer {
+        std::string name;
+        std::vector<NodeId> users;  // nodes that read or write it (all must be done before reuse)
+      };
+      std::vector<Buffer> buffers;
+      for (NodeId n : st.topological_order()) {
+        const auto* an = st.node(n).as<AccessNode>();
+        if (!an) continue;
+        const std::string name = an->data;
+        const DataDescriptor& d = sdfg.data(name);
+        auto u = use.find(name);
+        if (!d.transient || d.kind != DataKind::Array || d.storage == StorageType::Register ||
+            (d.lifetime != AllocationLifetime::Scope && d.lifetime != AllocationLifetime::State) ||
+            u == use.end() || u->second.access_nodes != 1 || u->second.in_control_flow ||
+            u->second.by_name_elsewhere)
+          continue;
+        // A reading map is done at its exit; a writing map starts at its entry.
+        std::vector<NodeId> users, writers;
+        for (EdgeId e : st.in_edges(n)) {
+          NodeId w = st.edge(e).src;
+          users.push_back(w);
+          if (const auto* x = st.node(w).as<MapExit>()) w = x->entry;
+          writers.push_back(w);
         }
+        for (EdgeId e : st.out_edges(n)) {
+          NodeId r = st.edge(e).dst;
+          if (const auto* me = st.node(r).as<MapEntry>()) r = me->exit;
+          users.push_back(r);
+        }
+        bool merged = false;
+        if (!writers.empty()) {
+          std::size_t checked = 0;
+          for (auto it = buffers.rbegin(); it != buffers.rend() && checked < max_cand; ++it) {
+            if (!same_layout(sdfg.data(it->name), d)) continue;
+            ++checked;
+            if (!all_reach(st, it->users, writers)) continue;
+            rename_at(st, n, name, it->name);
+            sdfg.remove_data(name);
+            it->users.insert(it->users.end(), users.begin(), users.end());
+            ++removed;
+            merged = true;
+            break;
+          }
+        }
+        if (!merged) buffers.push_back({name, users});
       }
-      if (!merged) buffers.push_back({name, users});
-    }
-  });
+    });
   return removed;
 }
 

@@ -6,9 +6,12 @@
 namespace weir::transforms {
 
 TrivialMapElimination::TrivialMapElimination()
-    : PatternTransformation("TrivialMapElimination", "Remove map dimensions of size 1, substituting the parameter by its value (the whole map if all are)") {}
+    : PatternTransformation("TrivialMapElimination",
+                            "Remove map dimensions of size 1, substituting the parameter by its value (the "
+                            "whole map if all are)") {}
 
-std::vector<std::vector<std::uint32_t>> TrivialMapElimination::expand(const MatchContext&, std::uint32_t anchor) const {
+std::vector<std::vector<std::uint32_t>> TrivialMapElimination::expand(const MatchContext&,
+                                                                      std::uint32_t anchor) const {
   return {{anchor}};
 }
 
@@ -18,12 +21,14 @@ bool trivial(const Range& r) { return r.start == r.end; }
 
 }  // namespace
 
-MatchResult TrivialMapElimination::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+MatchResult TrivialMapElimination::can_apply(const MatchContext& ctx,
+                                             const std::vector<std::uint32_t>& sub) const {
   const auto* me = &pattern(ctx, sub).get<0>();
   if (auto dyn = detail::dynamic_inputs(*me); !dyn.empty())
     return refuse("map '" + me->map->label + "' has dynamic range inputs (" + dyn + ")");
   const MapInfo& m = *me->map;
-  if (m.range.dims() != m.params.size()) return refuse("map '" + m.label + "' has a different number of parameters and ranges");
+  if (m.range.dims() != m.params.size())
+    return refuse("map '" + m.label + "' has a different number of parameters and ranges");
   bool any = false, all = true;
   for (const Range& r : m.range.ranges()) {
     any = any || trivial(r);

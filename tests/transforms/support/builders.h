@@ -31,26 +31,30 @@ inline void require_valid(const SDFG& sdfg) {
 }
 
 /// Connects `src` -> entries... -> `dst` with the given memlet per hop (outermost first).
-inline void path_in(SDFGState& st, NodeId src, const std::vector<NodeId>& entries, NodeId dst, const std::string& conn,
-                    const std::vector<Memlet>& memlets) {
+inline void path_in(SDFGState& st, NodeId src, const std::vector<NodeId>& entries, NodeId dst,
+                    const std::string& conn, const std::vector<Memlet>& memlets) {
   std::vector<NodeId> p{src};
   p.insert(p.end(), entries.begin(), entries.end());
   p.push_back(dst);
   auto ids = st.add_memlet_path(p, memlets.front(), "", conn);
-  for (std::size_t k = 0; k < ids.size(); ++k) st.edge(ids[k]).memlet = memlets[std::min(k, memlets.size() - 1)];
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    st.edge(ids[k]).memlet = memlets[std::min(k, memlets.size() - 1)];
 }
 
 /// Connects `src` -> exits... -> `dst`; memlets given innermost first.
-inline void path_out(SDFGState& st, NodeId src, const std::string& conn, const std::vector<NodeId>& exits, NodeId dst,
-                     const std::vector<Memlet>& memlets) {
+inline void path_out(SDFGState& st, NodeId src, const std::string& conn, const std::vector<NodeId>& exits,
+                     NodeId dst, const std::vector<Memlet>& memlets) {
   std::vector<NodeId> p{src};
   p.insert(p.end(), exits.begin(), exits.end());
   p.push_back(dst);
   auto ids = st.add_memlet_path(p, memlets.front(), conn, "");
-  for (std::size_t k = 0; k < ids.size(); ++k) st.edge(ids[k]).memlet = memlets[std::min(k, memlets.size() - 1)];
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    st.edge(ids[k]).memlet = memlets[std::min(k, memlets.size() - 1)];
 }
 
-inline Memlet M(const std::string& data, const std::string& subset) { return Memlet::simple(data, S(subset)); }
+inline Memlet M(const std::string& data, const std::string& subset) {
+  return Memlet::simple(data, S(subset));
+}
 
 /// B[i, j] = code(a = A[i, j]) over i in 0:N, j in 0:M, as nested maps (outer i, inner j) or
 /// as one 2-D map. Sizes are symbols N and M.
@@ -68,8 +72,10 @@ inline std::unique_ptr<SDFG> make_map2d(bool nested, const std::string& code = "
   if (nested) {
     auto& o = st.add_map("outer", {"i"}, S("0:N"));
     auto& in = st.add_map("inner", {"j"}, S(inner_range));
-    path_in(st, a.id(), {o.id(), in.id()}, t.id(), "a", {M("A", "0:N, 0:M"), M("A", "i, 0:M"), M("A", "i, j")});
-    path_out(st, t.id(), "b", {in.exit, o.exit}, b.id(), {M("B", "i, j"), M("B", "i, 0:M"), M("B", "0:N, 0:M")});
+    path_in(st, a.id(), {o.id(), in.id()}, t.id(), "a",
+            {M("A", "0:N, 0:M"), M("A", "i, 0:M"), M("A", "i, j")});
+    path_out(st, t.id(), "b", {in.exit, o.exit}, b.id(),
+             {M("B", "i, j"), M("B", "i, 0:M"), M("B", "0:N, 0:M")});
   } else {
     auto& m = st.add_map("map", {"i", "j"}, S("0:N, " + inner_range));
     path_in(st, a.id(), {m.id()}, t.id(), "a", {M("A", "0:N, 0:M"), M("A", "i, j")});
@@ -93,8 +99,8 @@ inline std::vector<MapEntry*> maps_of(const SDFGState& st) {
 
 /// Applies `t` at every candidate `pick` selects (the first applicable one by default) and
 /// checks validity and semantics (outputs equal on seeded random inputs, for each symbol set).
-inline void apply_and_check(SDFG& sdfg, transforms::Transformation& t, const std::vector<Symbols>& symbol_sets,
-                            std::size_t which = 0) {
+inline void apply_and_check(SDFG& sdfg, transforms::Transformation& t,
+                            const std::vector<Symbols>& symbol_sets, std::size_t which = 0) {
   require_valid(sdfg);
   auto before = sdfg.clone_sdfg();
   transforms::AnalysisCache cache;
@@ -123,8 +129,10 @@ inline std::string refusal(SDFG& sdfg, const transforms::Transformation& t) {
   auto cands = transforms::find_matches(sdfg, t, cache);
   std::string all;
   for (auto& c : cands) {
-    if (c.result) all += c.match.id() + " applies\n";
-    else all += c.match.id() + ": " + c.result.reason() + "\n";
+    if (c.result)
+      all += c.match.id() + " applies\n";
+    else
+      all += c.match.id() + ": " + c.result.reason() + "\n";
   }
   INFO(all);
   for (auto& c : cands) REQUIRE_FALSE(c.result);

@@ -54,7 +54,8 @@ inline CpuOutputs run_arguments_on_cpu(const SDFG& sdfg, runtime::Arguments& arg
 /// array filled with seeded random values (integers -9..9, so results are exact); scalar
 /// arguments take their value from `symbols` when named there, else a random one. Returns the
 /// arrays afterwards.
-inline CpuOutputs run_on_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, unsigned seed) {
+inline CpuOutputs run_on_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols,
+                             unsigned seed) {
   use_scratch_cache();
   runtime::Arguments args;
   std::mt19937 rng(seed);
@@ -63,8 +64,10 @@ inline CpuOutputs run_on_cpu(const SDFG& sdfg, const std::map<std::string, long 
     if (d.transient) continue;
     if (d.kind == DataKind::Scalar) {
       auto given = symbols.find(name);  // e.g. a TSTEPS scalar
-      if (given != symbols.end()) args.values[name] = static_cast<std::int64_t>(given->second);
-      else args.values[name] = static_cast<double>(dist(rng));
+      if (given != symbols.end())
+        args.values[name] = static_cast<std::int64_t>(given->second);
+      else
+        args.values[name] = static_cast<double>(dist(rng));
       continue;
     }
     std::vector<std::int64_t> shape;

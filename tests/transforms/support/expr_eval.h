@@ -46,9 +46,12 @@ class ExprEval {
   double expr() {
     double v = term();
     while (true) {
-      if (eat("+")) v += term();
-      else if (eat("-")) v -= term();
-      else return v;
+      if (eat("+"))
+        v += term();
+      else if (eat("-"))
+        v -= term();
+      else
+        return v;
     }
   }
   double term() {
@@ -94,7 +97,9 @@ class ExprEval {
     }
     if (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.')) {
       std::size_t j = i_;
-      while (j < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[j])) || s_[j] == '.' || s_[j] == 'e')) ++j;
+      while (j < s_.size() &&
+             (std::isdigit(static_cast<unsigned char>(s_[j])) || s_[j] == '.' || s_[j] == 'e'))
+        ++j;
       double v = std::stod(s_.substr(i_, j - i_));
       i_ = j;
       return v;

@@ -99,7 +99,9 @@ class Interpreter {
   [[noreturn]] static void fail(const std::string& m) { throw std::runtime_error("interpreter: " + m); }
 
   static long long ev(const sym::Expr& e, const Symbols& env) { return e.evaluate(env); }
-  static bool truth(const std::string& code, const Symbols& env) { return sym::Expr::parse(code).evaluate(env) != 0; }
+  static bool truth(const std::string& code, const Symbols& env) {
+    return sym::Expr::parse(code).evaluate(env) != 0;
+  }
 
   static Ref layout(const DataDescriptor& d, const Symbols& env) {
     Ref r;
@@ -140,7 +142,8 @@ class Interpreter {
         off += idx[k] * r.strides[k];
       }
     }
-    if (off < 0 || off >= static_cast<long long>(r.buf->size())) fail("offset outside the storage of '" + data + "'");
+    if (off < 0 || off >= static_cast<long long>(r.buf->size()))
+      fail("offset outside the storage of '" + data + "'");
     return (*r.buf)[static_cast<std::size_t>(off)];
   }
 
@@ -249,7 +252,8 @@ class Interpreter {
     const auto& ins = st.in_edges(v.id());
     if (ins.size() == 1 && st.node(st.edge(ins[0]).src).kind() == NodeKind::Access) return &st.edge(ins[0]);
     const auto& outs = st.out_edges(v.id());
-    if (outs.size() == 1 && st.node(st.edge(outs[0]).dst).kind() == NodeKind::Access) return &st.edge(outs[0]);
+    if (outs.size() == 1 && st.node(st.edge(outs[0]).dst).kind() == NodeKind::Access)
+      return &st.edge(outs[0]);
     return nullptr;
   }
 
@@ -269,9 +273,12 @@ class Interpreter {
         if (!oa) fail("view '" + v->data + "' defined through a scope node");
         if (!f.refs.count(oa->data)) continue;  // a view of a view bound later
         Subset sub;
-        if (e->memlet.data == oa->data) sub = e->memlet.subset;
-        else if (e->memlet.other_subset) sub = *e->memlet.other_subset;
-        else sub = Subset(std::vector<Range>(f.refs.at(oa->data).shape.size(), Range::index(0)));
+        if (e->memlet.data == oa->data)
+          sub = e->memlet.subset;
+        else if (e->memlet.other_subset)
+          sub = *e->memlet.other_subset;
+        else
+          sub = Subset(std::vector<Range>(f.refs.at(oa->data).shape.size(), Range::index(0)));
         Ref r = layout(f.sdfg->data(v->data), f.syms);
         const Ref& o = f.refs.at(oa->data);
         r.buf = o.buf;
@@ -290,7 +297,8 @@ class Interpreter {
         view_edges.insert(e->id);
       }
     for (const AccessNode* v : views)
-      if (!view_edges.count(view_edge(st, *v)->id)) fail("view '" + v->data + "': viewed container not available");
+      if (!view_edges.count(view_edge(st, *v)->id))
+        fail("view '" + v->data + "': viewed container not available");
     ScopeTree tree = st.scope_tree();
     std::vector<NodeId> topo = st.topological_order();
     run_scope(st, tree, topo, kNoNode, f.syms, f, view_edges);
@@ -313,7 +321,8 @@ class Interpreter {
         // copies to other access nodes and back out of the scope.
         for (EdgeId id : st.in_edges(n)) {
           const DataflowEdge& e = st.edge(id);
-          if (e.memlet.is_empty() || view_edges.count(id) || st.node(e.src).kind() != NodeKind::MapEntry) continue;
+          if (e.memlet.is_empty() || view_edges.count(id) || st.node(e.src).kind() != NodeKind::MapEntry)
+            continue;
           const auto* outer = st.node(st.edge(st.memlet_path(id).front()).src).as<AccessNode>();
           if (outer && outer->data != a->data) copy(outer->data, a->data, e.memlet, env, f);
         }
@@ -333,8 +342,9 @@ class Interpreter {
     }
   }
 
-  void run_map(const SDFGState& st, const ScopeTree& tree, const std::vector<NodeId>& topo, const MapEntry& me,
-               const Symbols& env, std::size_t dim, Frame& f, const std::set<EdgeId>& view_edges) {
+  void run_map(const SDFGState& st, const ScopeTree& tree, const std::vector<NodeId>& topo,
+               const MapEntry& me, const Symbols& env, std::size_t dim, Frame& f,
+               const std::set<EdgeId>& view_edges) {
     if (dim == me.map->params.size()) {
       run_scope(st, tree, topo, me.id(), env, f, view_edges);
       return;
@@ -363,7 +373,8 @@ class Interpreter {
       s.erase(s.find_last_not_of(" \t") + 1);
       return s;
     };
-    std::map<std::string, double> vars{{trim(params.substr(0, comma)), old}, {trim(params.substr(comma + 1)), value}};
+    std::map<std::string, double> vars{{trim(params.substr(0, comma)), old},
+                                       {trim(params.substr(comma + 1)), value}};
     std::string body = wcr.substr(colon + 1);
     return ExprEval(body, vars).run();
   }
@@ -371,10 +382,14 @@ class Interpreter {
   void copy(const std::string& src, const std::string& dst, const Memlet& m, const Symbols& env, Frame& f) {
     if (m.is_empty()) return;
     bool subset_is_src;
-    if (m.data == src && m.data == dst) subset_is_src = m.is_data_src.value_or(true);
-    else if (m.data == src) subset_is_src = true;
-    else if (m.data == dst) subset_is_src = false;
-    else fail("copy memlet names '" + m.data + "', neither '" + src + "' nor '" + dst + "'");
+    if (m.data == src && m.data == dst)
+      subset_is_src = m.is_data_src.value_or(true);
+    else if (m.data == src)
+      subset_is_src = true;
+    else if (m.data == dst)
+      subset_is_src = false;
+    else
+      fail("copy memlet names '" + m.data + "', neither '" + src + "' nor '" + dst + "'");
     if (m.is_data_src && *m.is_data_src != subset_is_src)
       fail("copy " + src + " -> " + dst + ": is_data_src contradicts the memlet's data '" + m.data + "'");
     const std::string& other = subset_is_src ? dst : src;
@@ -387,7 +402,8 @@ class Interpreter {
       std::vector<Range> rs;
       if (!it->second.scalar)
         for (long long n : it->second.shape) rs.push_back(Range(0, n - 1));
-      else rs.push_back(Range::index(0));
+      else
+        rs.push_back(Range::index(0));
       other_sub = Subset(rs);
     }
     const Subset& ssub = subset_is_src ? m.subset : other_sub;

@@ -22,8 +22,8 @@ class CodeTarget {
   /// The write-conflict resolution `target op= value` (op "+", "*", "-", "&", "|", "^") as an
   /// atomic statement (lines separated by '\n', ending in ';'), for writes that threads may race
   /// on; empty when the target has no such atomic for `type` (atomic_update_general is used).
-  virtual std::string atomic_update(const std::string& target, const std::string& op, const std::string& value,
-                                    ScalarType type) const = 0;
+  virtual std::string atomic_update(const std::string& target, const std::string& op,
+                                    const std::string& value, ScalarType type) const = 0;
   /// The same for any other resolution: `combine` is a C++ lambda `[](T a, T b) { return ...; }`.
   virtual std::string atomic_update_general(const std::string& target, const std::string& value,
                                             const std::string& combine, ScalarType type) const = 0;

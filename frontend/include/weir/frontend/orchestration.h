@@ -28,15 +28,15 @@ struct OArg {
 /// orchestration function's variables are renamed `__<callee><n>_<name>` when it is inlined).
 struct OStmt {
   enum class Kind {
-    Call,      ///< `callee` (a @program, possibly synthesized for a field operator call) with `args`
-    Assign,    ///< scalars: `targets[i] = values[i]`, every value computed first (tuple assignment)
-    Bind,      ///< fields: `targets[i]` names what `sources[i]` named, all at once (`f, g = g, f`);
-               ///< an empty source unbinds the target (the end of an inlined function)
-    Alloc,     ///< `targets[0]` is a new local field of `type`, shape `values` (int64 each);
-               ///< `zero`: gtx.zeros (else gtx.empty: contents undefined)
-    For,       ///< `for targets[0] in range(values[0], values[1], values[2])`: `step` its value
-    While,     ///< `while values[0]: body`
-    If,        ///< `if values[0]: body else: orelse`
+    Call,    ///< `callee` (a @program, possibly synthesized for a field operator call) with `args`
+    Assign,  ///< scalars: `targets[i] = values[i]`, every value computed first (tuple assignment)
+    Bind,    ///< fields: `targets[i]` names what `sources[i]` named, all at once (`f, g = g, f`);
+             ///< an empty source unbinds the target (the end of an inlined function)
+    Alloc,   ///< `targets[0]` is a new local field of `type`, shape `values` (int64 each);
+             ///< `zero`: gtx.zeros (else gtx.empty: contents undefined)
+    For,     ///< `for targets[0] in range(values[0], values[1], values[2])`: `step` its value
+    While,   ///< `while values[0]: body`
+    If,      ///< `if values[0]: body else: orelse`
     Break,
     Continue,
   };
@@ -59,10 +59,10 @@ struct OStmt {
 struct Orchestration {
   std::string name;
   SourceLocation loc;
-  std::vector<TParam> params;          ///< in order: fields and scalars
+  std::vector<TParam> params;  ///< in order: fields and scalars
   std::vector<OStmt> body;
-  std::map<std::string, Type> fields;  ///< every field variable (parameters, locals) and its type
-  std::map<std::string, Type> scalars; ///< every scalar variable and its dtype
+  std::map<std::string, Type> fields;   ///< every field variable (parameters, locals) and its type
+  std::map<std::string, Type> scalars;  ///< every scalar variable and its dtype
   /// The @programs the statements call, each once, in order of first call. Field operator
   /// calls are wrapped into programs owned by `owned`.
   std::vector<const TypedDefinition*> callees;
@@ -95,9 +95,9 @@ std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o
 /// int and bool scalar parameters are symbols, float ones Scalar containers copied into
 /// symbols at the start; assigned scalars and loop variables are symbols set on interstate
 /// edges. Each call is a nested SDFG (the callee's own lowering) in its own state, loops are
-/// LoopRegions, `if` a ConditionalBlock; array shapes use dimension_size_symbols. Field names are resolved to arrays at compile time;
-/// where several bindings are possible (a swap in a loop or a branch) the symbol `__binding`
-/// numbers them and each call is a ConditionalBlock over it. Nothing is ever copied between
+/// LoopRegions, `if` a ConditionalBlock; array shapes use dimension_size_symbols. Field names are resolved to
+/// arrays at compile time; where several bindings are possible (a swap in a loop or a branch) the symbol
+/// `__binding` numbers them and each call is a ConditionalBlock over it. Nothing is ever copied between
 /// fields. `arg_names`: the parameters, then the connectivity tables by name. Throws
 /// FrontendError as lower_to_sdfg does for callees, and at a call that passes one array for
 /// two written parameters.

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "weir/frontend/python_syntax.h"
 #include "weir/frontend/module_loader.h"
+#include "weir/frontend/python_syntax.h"
 #include "weir/frontend/types.h"
 
 namespace weir::frontend {
@@ -17,21 +17,21 @@ namespace weir::frontend {
 struct TypedDefinition;
 
 enum class TExprKind {
-  Name,         ///< a parameter or local variable: `name`
-  Literal,      ///< a scalar literal of `type` (`literal` holds the value)
-  Tuple,        ///< `args` are the elements
-  TupleGet,     ///< `args[0]`[`index`]
-  Unary,        ///< `unary_op` `args[0]`
-  Binary,       ///< `args[0]` `binary_op` `args[1]` (element-wise, dims broadcast)
-  Compare,      ///< `args[0]` `compare_op` `args[1]`
-  Ternary,      ///< `args[1] if args[0] else args[2]` (args[0] a scalar bool)
-  Shift,        ///< `args[0]` shifted by `shifts`, in order
-  LocalIndex,   ///< `args[0][dim(index)]`: picks entry `index` of the local dimension `dim`
-  Builtin,      ///< builtin `name` (neighbor_sum, where, concat_where, broadcast, astype, sqrt...)
-                ///< applied to `args`; `dim` is the axis of reductions, `dims` the target of
-                ///< broadcast, `type` the result (its dtype the target of astype)
-  DomainCompare,///< a domain condition `dim compare_op args[0]` (args[0] a scalar int)
-  Call,         ///< a call of another field/scan operator `callee` with `args` (parameter order)
+  Name,           ///< a parameter or local variable: `name`
+  Literal,        ///< a scalar literal of `type` (`literal` holds the value)
+  Tuple,          ///< `args` are the elements
+  TupleGet,       ///< `args[0]`[`index`]
+  Unary,          ///< `unary_op` `args[0]`
+  Binary,         ///< `args[0]` `binary_op` `args[1]` (element-wise, dims broadcast)
+  Compare,        ///< `args[0]` `compare_op` `args[1]`
+  Ternary,        ///< `args[1] if args[0] else args[2]` (args[0] a scalar bool)
+  Shift,          ///< `args[0]` shifted by `shifts`, in order
+  LocalIndex,     ///< `args[0][dim(index)]`: picks entry `index` of the local dimension `dim`
+  Builtin,        ///< builtin `name` (neighbor_sum, where, concat_where, broadcast, astype, sqrt...)
+                  ///< applied to `args`; `dim` is the axis of reductions, `dims` the target of
+                  ///< broadcast, `type` the result (its dtype the target of astype)
+  DomainCompare,  ///< a domain condition `dim compare_op args[0]` (args[0] a scalar int)
+  Call,           ///< a call of another field/scan operator `callee` with `args` (parameter order)
 };
 
 /// One step of a Shift.
@@ -77,7 +77,7 @@ struct TStmt {
   std::vector<Type> target_types;
   int starred = -1;
   bool tuple_target = false;
-  TExprPtr value;  ///< Assign, Return; the condition of If
+  TExprPtr value;                   ///< Assign, Return; the condition of If
   std::vector<TStmt> body, orelse;  ///< If
 };
 
@@ -126,7 +126,7 @@ struct TypedDefinition {
   const Definition* source = nullptr;
   SourceLocation loc;
   std::vector<TParam> params;
-  Type returns;  ///< None for a program
+  Type returns;             ///< None for a program
   std::vector<TStmt> body;  ///< field/scan operators
   // scan_operator
   Dimension axis;

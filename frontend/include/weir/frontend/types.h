@@ -9,9 +9,7 @@
 namespace weir::frontend {
 
 /// Scalar dtypes. Python `int` is Int64, `float` Float64, gt4py's `IndexType` Int32.
-enum class ScalarKind {
-  Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64
-};
+enum class ScalarKind { Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64 };
 
 /// "float64", "int32", "bool", ...
 std::string_view to_string(ScalarKind kind);

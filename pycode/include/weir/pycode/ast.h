@@ -18,7 +18,19 @@ namespace weir::pycode {
 
 enum class UnaryOperator { UAdd, USub, Not, Invert };
 enum class BinaryOperator {
-  Add, Sub, Mult, MatMult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd
+  Add,
+  Sub,
+  Mult,
+  MatMult,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitOr,
+  BitXor,
+  BitAnd
 };
 enum class BoolOperator { And, Or };
 enum class CompareOperator { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
@@ -33,8 +45,23 @@ std::string_view to_string(CompareOperator op);
 // Expressions
 
 enum class ExprKind {
-  Name, Constant, Attribute, Subscript, Slice, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
-  Tuple, List, Dict, Set, Lambda, Starred
+  Name,
+  Constant,
+  Attribute,
+  Subscript,
+  Slice,
+  Call,
+  UnaryOp,
+  BinOp,
+  BoolOp,
+  Compare,
+  IfExp,
+  Tuple,
+  List,
+  Dict,
+  Set,
+  Lambda,
+  Starred
 };
 std::string_view to_string(ExprKind kind);
 
@@ -212,8 +239,22 @@ struct Starred final : Expr {
 // Statements
 
 enum class StmtKind {
-  Assign, AnnAssign, AugAssign, Return, Pass, Expr, If, FunctionDef, ClassDef, Import,
-  ImportFrom, Unparsed, For, While, Break, Continue
+  Assign,
+  AnnAssign,
+  AugAssign,
+  Return,
+  Pass,
+  Expr,
+  If,
+  FunctionDef,
+  ClassDef,
+  Import,
+  ImportFrom,
+  Unparsed,
+  For,
+  While,
+  Break,
+  Continue
 };
 std::string_view to_string(StmtKind kind);
 

@@ -51,7 +51,7 @@ class BoundArguments {
   struct Slot {
     alignas(16) unsigned char bytes[16];
   };
-  std::vector<Slot> slots_;         // scalar and symbol values, one per parameter
+  std::vector<Slot> slots_;  // scalar and symbol values, one per parameter
   std::vector<void*> pointers_;
   std::map<std::string, std::int64_t> symbols_;
 };

@@ -29,8 +29,8 @@ void check_connectivities(const std::vector<ConnectivityParameter>& connectiviti
 /// Calls `fn` with the int64 tables of `connectivities` in `args` swapped for int32 copies where
 /// `sig` takes int32 (entries that do not fit: ArgumentError), and puts the caller's tables back
 /// afterwards, also when `fn` throws.
-void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig, Arguments& args,
-                       const std::function<void()>& fn);
+void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
+                       Arguments& args, const std::function<void()>& fn);
 
 /// The connectivity tables an SDFG's lowering recorded (its attribute `weir_connectivities`,
 /// written by frontend::lower_to_sdfg), so that an SDFG run as a file checks its tables as the

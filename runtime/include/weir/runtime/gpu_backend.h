@@ -25,7 +25,8 @@ struct GpuBackendConfig {
 /// The BackendError text compiling on the GPU backend gives until the CUDA generator exists.
 inline constexpr const char* kNoCudaCodegen =
     "the gpu backend cannot compile programs yet: weir has no CUDA code generator (the GPU transformation, "
-    "`weir optimize --auto gpu`, and the nvcc driver exist); run GPU-optimized SDFGs on the host with --backend cpu";
+    "`weir optimize --auto gpu`, and the nvcc driver exist); run GPU-optimized SDFGs on the host with "
+    "--backend cpu";
 
 /// A CompiledBackend named "gpu". Arguments are host Fields (the CPU allocator; a program
 /// copies them to the device and back). Its compiler step checks the architecture

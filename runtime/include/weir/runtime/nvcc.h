@@ -28,7 +28,8 @@ struct NvccSettings {
   std::vector<std::string> all_flags() const;
   /// nvcc, all_flags(), -o output, source. Throws RuntimeError when nvcc is empty and
   /// find_nvcc() finds none.
-  std::vector<std::string> command(const std::filesystem::path& source, const std::filesystem::path& output) const;
+  std::vector<std::string> command(const std::filesystem::path& source,
+                                   const std::filesystem::path& output) const;
 };
 
 /// Where nvcc is: $CUDACXX when set (it must be an executable, else RuntimeError naming it),

@@ -13,17 +13,17 @@ namespace weir::runtime {
 
 /// One valid cache entry.
 struct CacheEntry {
-  std::string key;                   ///< the fingerprint (64 hex digits)
-  std::filesystem::path directory;   ///< <root>/v1/<key[0:2]>/<key>/
-  std::filesystem::path library;     ///< the shared library in it
-  std::filesystem::path source;      ///< the generated source it was compiled from
+  std::string key;                  ///< the fingerprint (64 hex digits)
+  std::filesystem::path directory;  ///< <root>/v1/<key[0:2]>/<key>/
+  std::filesystem::path library;    ///< the shared library in it
+  std::filesystem::path source;     ///< the generated source it was compiled from
 };
 
 /// Totals of a cache directory (`weir cache info`).
 struct CacheStats {
   std::filesystem::path root;
   std::size_t entries = 0;
-  std::uintmax_t bytes = 0;          ///< size of every file under the root
+  std::uintmax_t bytes = 0;  ///< size of every file under the root
 };
 
 /// A directory of compiled programs. Layout: <root>/v1/<key[0:2]>/<key>/ holds the library,

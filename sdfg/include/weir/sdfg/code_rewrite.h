@@ -28,7 +28,9 @@ bool substitute_in_code(CodeBlock& code, const std::map<std::string, std::string
 
 /// The same on an expression given as text (an interstate assignment's value): the new text, or
 /// `expression` unchanged when no name occurs.
-std::string substitute_in_expression(const std::string& expression, const std::map<std::string, std::string>& values);
-std::string rename_in_expression(const std::string& expression, const std::map<std::string, std::string>& names);
+std::string substitute_in_expression(const std::string& expression,
+                                     const std::map<std::string, std::string>& values);
+std::string rename_in_expression(const std::string& expression,
+                                 const std::map<std::string, std::string>& names);
 
 }  // namespace weir

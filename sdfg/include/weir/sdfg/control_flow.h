@@ -47,8 +47,12 @@ class ControlFlowBlock {
   /// Labels from the SDFG down to this block, '/'-separated (for error messages).
   std::string path() const;
 
-  template <class T> T* as() { return T::matches(kind_) ? static_cast<T*>(this) : nullptr; }
-  template <class T> const T* as() const {
+  template <class T>
+  T* as() {
+    return T::matches(kind_) ? static_cast<T*>(this) : nullptr;
+  }
+  template <class T>
+  const T* as() const {
     return T::matches(kind_) ? static_cast<const T*>(this) : nullptr;
   }
 
@@ -110,8 +114,8 @@ class ControlFlowRegion : public ControlFlowBlock {
 
   // --- builder -------------------------------------------------------------------------
   SDFGState& add_state(std::string label, bool is_start = false);
-  LoopRegion& add_loop(std::string label, std::string loop_variable, std::string init,
-                       std::string condition, std::string update);
+  LoopRegion& add_loop(std::string label, std::string loop_variable, std::string init, std::string condition,
+                       std::string update);
   ConditionalBlock& add_conditional(std::string label);
   ControlFlowRegion& add_region(std::string label);
   /// Adds any block (used by the loader); returns it. Throws IRError for an SDFG block.

@@ -35,25 +35,24 @@ struct DataDescriptor {
   DataKind kind = DataKind::Array;
   std::string type_name = "Array";  // JSON "type"
   DataType dtype;
-  std::vector<sym::Expr> shape;     // Scalar: [1]
+  std::vector<sym::Expr> shape;  // Scalar: [1]
   std::vector<sym::Expr> strides;
   std::vector<sym::Expr> offset;
   sym::Expr total_size{1};
   sym::Expr start_offset{0};
-  int alignment = 0;                // bytes; 0 = default
+  int alignment = 0;  // bytes; 0 = default
   bool transient = false;
-  std::optional<bool> optional;     // DaCe: None = may or may not be null (unknown)
+  std::optional<bool> optional;  // DaCe: None = may or may not be null (unknown)
   bool may_alias = false;
   StorageType storage = StorageType::Default;
   AllocationLifetime lifetime = AllocationLifetime::Scope;
-  sym::Expr buffer_size{1};         // Stream only
+  sym::Expr buffer_size{1};  // Stream only
   UnknownAttributes extra;
 
   /// A scalar (shape [1]).
   static DataDescriptor make_scalar(ScalarType t, bool transient = false);
   /// A C-order array with default strides and total size.
-  static DataDescriptor make_array(ScalarType t, std::vector<sym::Expr> shape,
-                                   bool transient = false);
+  static DataDescriptor make_array(ScalarType t, std::vector<sym::Expr> shape, bool transient = false);
   /// Row-major strides for `shape` (last dimension contiguous).
   static std::vector<sym::Expr> row_major_strides(const std::vector<sym::Expr>& shape);
   bool is_scalar() const { return kind == DataKind::Scalar; }

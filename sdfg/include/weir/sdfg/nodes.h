@@ -40,8 +40,12 @@ class Node {
   bool is_scope_exit() const { return kind_ == NodeKind::MapExit; }
 
   /// Checked downcast by kind (no dynamic_cast chains): nullptr if the kind differs.
-  template <class T> T* as() { return kind_ == T::kKind ? static_cast<T*>(this) : nullptr; }
-  template <class T> const T* as() const {
+  template <class T>
+  T* as() {
+    return kind_ == T::kKind ? static_cast<T*>(this) : nullptr;
+  }
+  template <class T>
+  const T* as() const {
     return kind_ == T::kKind ? static_cast<const T*>(this) : nullptr;
   }
 

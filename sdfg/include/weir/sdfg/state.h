@@ -56,8 +56,7 @@ class SDFGState final : public ControlFlowBlock {
   /// Adds a node of any kind and gives it the next id (used by the loader and by clone).
   Node& add_node(std::unique_ptr<Node> node);
   /// Adds an edge; throws IRError if an endpoint is not a node of this state.
-  DataflowEdge& add_edge(NodeId src, std::string src_conn, NodeId dst, std::string dst_conn,
-                         Memlet memlet);
+  DataflowEdge& add_edge(NodeId src, std::string src_conn, NodeId dst, std::string dst_conn, Memlet memlet);
   /// Connects `path` = [src, scope nodes..., dst] with one edge per hop, adding the map
   /// connectors IN_<name>/OUT_<name> on the way (as DaCe's add_memlet_path). Every edge gets
   /// `memlet`; outer edges should be widened by memlet propagation afterwards.
@@ -104,9 +103,9 @@ class SDFGState final : public ControlFlowBlock {
   std::unique_ptr<ControlFlowBlock> clone() const override;
 
  private:
-  std::vector<std::unique_ptr<Node>> nodes_;          // nullptr = removed
-  std::vector<std::optional<DataflowEdge>> edges_;    // nullopt = removed
-  std::vector<std::vector<EdgeId>> in_, out_;         // per node
+  std::vector<std::unique_ptr<Node>> nodes_;        // nullptr = removed
+  std::vector<std::optional<DataflowEdge>> edges_;  // nullopt = removed
+  std::vector<std::vector<EdgeId>> in_, out_;       // per node
   IRError error(const std::string& msg, long node = -1, long edge = -1) const;
 };
 

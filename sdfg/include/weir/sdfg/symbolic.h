@@ -70,8 +70,23 @@ class SymbolicError : public weir::Error {
 
 /// Node kinds; see the file comment for the tree shape of each.
 enum class Kind : std::uint8_t {
-  Integer, Boolean, Symbol, Add, Mul, Pow, Div, FloorDiv, CeilDiv, Mod, Min, Max, Call,
-  Compare, Not, And, Or,
+  Integer,
+  Boolean,
+  Symbol,
+  Add,
+  Mul,
+  Pow,
+  Div,
+  FloorDiv,
+  CeilDiv,
+  Mod,
+  Min,
+  Max,
+  Call,
+  Compare,
+  Not,
+  And,
+  Or,
 };
 
 namespace detail {

@@ -18,8 +18,21 @@ namespace weir {
 
 /// Element type of a data container or connector, as DaCe's `dtypes.typeclass` names.
 enum class ScalarType : std::uint8_t {
-  Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
-  Float16, Float32, Float64, Complex64, Complex128, Void,
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  Float32,
+  Float64,
+  Complex64,
+  Complex128,
+  Void,
 };
 
 /// DaCe name ("float64", "int32", "bool", ...).
@@ -33,18 +46,43 @@ std::string_view cpp_name(ScalarType t);
 
 /// Where a data container lives, as DaCe's `dtypes.StorageType`.
 enum class StorageType : std::uint8_t {
-  Default, Register, CPU_Pinned, CPU_Heap, CPU_ThreadLocal, GPU_Global, GPU_Shared,
-  FPGA_Global, FPGA_Local, FPGA_Registers, FPGA_ShiftRegister, SVE_Register, Snitch_TCDM,
-  Snitch_L2, Snitch_SSR,
+  Default,
+  Register,
+  CPU_Pinned,
+  CPU_Heap,
+  CPU_ThreadLocal,
+  GPU_Global,
+  GPU_Shared,
+  FPGA_Global,
+  FPGA_Local,
+  FPGA_Registers,
+  FPGA_ShiftRegister,
+  SVE_Register,
+  Snitch_TCDM,
+  Snitch_L2,
+  Snitch_SSR,
 };
 std::string_view to_string(StorageType s);
 std::optional<StorageType> storage_type_from_string(std::string_view name);
 
 /// How a map or consume scope runs, as DaCe's `dtypes.ScheduleType`.
 enum class ScheduleType : std::uint8_t {
-  Default, Sequential, MPI, CPU_Multicore, CPU_Persistent, Unrolled, SVE_Map, GPU_Default,
-  GPU_Device, GPU_ThreadBlock, GPU_ThreadBlock_Dynamic, GPU_Persistent, FPGA_Device,
-  FPGA_Multi_Pumped, Snitch, Snitch_Multicore,
+  Default,
+  Sequential,
+  MPI,
+  CPU_Multicore,
+  CPU_Persistent,
+  Unrolled,
+  SVE_Map,
+  GPU_Default,
+  GPU_Device,
+  GPU_ThreadBlock,
+  GPU_ThreadBlock_Dynamic,
+  GPU_Persistent,
+  FPGA_Device,
+  FPGA_Multi_Pumped,
+  Snitch,
+  Snitch_Multicore,
 };
 std::string_view to_string(ScheduleType s);
 std::optional<ScheduleType> schedule_type_from_string(std::string_view name);

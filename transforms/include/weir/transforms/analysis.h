@@ -75,10 +75,12 @@ class AnalysisCache {
   /// is updated in place rather than recomputed; `containers` names the containers that may
   /// have been added or removed. Costs the size of those states, not of the SDFG.
   void invalidate_states(const SDFG& sdfg, const std::vector<const SDFGState*>& before,
-                         const std::vector<const SDFGState*>& after, const std::vector<std::string>& containers);
+                         const std::vector<const SDFGState*>& after,
+                         const std::vector<std::string>& containers);
   /// After interstate edges of `r` (in `sdfg`) were removed/added: forgets the region's
   /// reachability and start block and updates the control-flow names of the container use.
-  void update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r, const std::vector<const InterstateEdge*>& removed,
+  void update_control_flow(const SDFG& sdfg, const ControlFlowRegion& r,
+                           const std::vector<const InterstateEdge*>& removed,
                            const std::vector<const InterstateEdge*>& added);
   struct StateInfo;
   struct Contribution;

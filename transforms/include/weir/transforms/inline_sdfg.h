@@ -20,7 +20,8 @@ class InlineSDFG final : public PatternTransformation<NestedSDFGNode> {
  public:
   InlineSDFG();
 
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
 };

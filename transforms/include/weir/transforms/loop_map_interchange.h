@@ -30,7 +30,8 @@ class LoopMapInterchange final : public Transformation {
   std::string description() const override;
   MatchScope scope() const override { return MatchScope::ControlFlow; }
 
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
 };

@@ -17,12 +17,14 @@ namespace weir::transforms {
 /// body writes, each write and every other access must provably touch different elements in
 /// different iterations (a dimension indexed `a*v + b` on both sides with the same a and b, or
 /// with b differing by a non-multiple of a). `a[i] = a[i-1] + b[i]` is refused with "a is
-/// written at i and read at i - 1"; accumulations (wcr) into one element are refused as well. Apply InlineSDFG afterwards to flatten single-state bodies.
+/// written at i and read at i - 1"; accumulations (wcr) into one element are refused as well. Apply
+/// InlineSDFG afterwards to flatten single-state bodies.
 class LoopToMap final : public PatternTransformation<LoopRegion> {
  public:
   LoopToMap();
 
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
 };

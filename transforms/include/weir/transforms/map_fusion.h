@@ -35,7 +35,8 @@ class MapFusion final : public PatternTransformation<MapExit, AccessNode, MapEnt
   /// Every application removes a map.
   bool converges() const override { return true; }
 
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
 };

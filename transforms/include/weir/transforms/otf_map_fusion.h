@@ -39,7 +39,8 @@ class OTFMapFusion final : public PatternTransformation<MapExit, AccessNode, Map
  public:
   OTFMapFusion();
 
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
 };

@@ -28,16 +28,26 @@ inline constexpr bool is_node_class = std::is_base_of_v<Node, T>;
 /// "a map entry", "a loop", ...: the element class in refusals.
 template <class T>
 const char* element_phrase() {
-  if constexpr (std::is_same_v<T, MapEntry>) return "a map entry";
-  else if constexpr (std::is_same_v<T, MapExit>) return "a map exit";
-  else if constexpr (std::is_same_v<T, AccessNode>) return "an access node";
-  else if constexpr (std::is_same_v<T, Tasklet>) return "a tasklet";
-  else if constexpr (std::is_same_v<T, NestedSDFGNode>) return "a nested SDFG";
-  else if constexpr (std::is_same_v<T, LibraryNode>) return "a library node";
-  else if constexpr (std::is_same_v<T, SDFGState>) return "a state";
-  else if constexpr (std::is_same_v<T, LoopRegion>) return "a loop";
-  else if constexpr (std::is_same_v<T, ConditionalBlock>) return "a conditional block";
-  else return "a block";
+  if constexpr (std::is_same_v<T, MapEntry>)
+    return "a map entry";
+  else if constexpr (std::is_same_v<T, MapExit>)
+    return "a map exit";
+  else if constexpr (std::is_same_v<T, AccessNode>)
+    return "an access node";
+  else if constexpr (std::is_same_v<T, Tasklet>)
+    return "a tasklet";
+  else if constexpr (std::is_same_v<T, NestedSDFGNode>)
+    return "a nested SDFG";
+  else if constexpr (std::is_same_v<T, LibraryNode>)
+    return "a library node";
+  else if constexpr (std::is_same_v<T, SDFGState>)
+    return "a state";
+  else if constexpr (std::is_same_v<T, LoopRegion>)
+    return "a loop";
+  else if constexpr (std::is_same_v<T, ConditionalBlock>)
+    return "a conditional block";
+  else
+    return "a block";
 }
 
 /// Element `id` of the match's state (node classes) or region (block classes) if it is alive
@@ -50,8 +60,10 @@ T* element_of(const MatchContext& ctx, std::uint32_t id) {
   } else {
     if (!ctx.region.has_block(id)) return nullptr;
     ControlFlowBlock& b = ctx.region.block(id);
-    if constexpr (std::is_same_v<T, ControlFlowBlock>) return &b;
-    else return b.template as<T>();
+    if constexpr (std::is_same_v<T, ControlFlowBlock>)
+      return &b;
+    else
+      return b.template as<T>();
   }
 }
 
@@ -67,7 +79,8 @@ class PatternMatch {
   template <std::size_t K>
   using Class = std::tuple_element_t<K, std::tuple<Elements...>>;
 
-  PatternMatch(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) : ctx_(ctx), sub_(subgraph) {}
+  PatternMatch(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph)
+      : ctx_(ctx), sub_(subgraph) {}
 
   /// Whether pattern element K is in the match, alive and of its class.
   template <std::size_t K>
@@ -80,8 +93,9 @@ class PatternMatch {
     static_assert(K < size, "the pattern has no element K");
     Class<K>* e = K < sub_.size() ? detail::element_of<Class<K>>(ctx_, sub_[K]) : nullptr;
     if (!e)
-      throw TransformError("pattern element " + std::to_string(K) + " is not " + detail::element_phrase<Class<K>>() +
-                           (K < sub_.size() ? " (" + std::to_string(sub_[K]) + ")" : std::string(" (missing)")));
+      throw TransformError(
+          "pattern element " + std::to_string(K) + " is not " + detail::element_phrase<Class<K>>() +
+          (K < sub_.size() ? " (" + std::to_string(sub_[K]) + ")" : std::string(" (missing)")));
     return *e;
   }
   /// The id of pattern element K (a NodeId or BlockId).
@@ -96,7 +110,8 @@ class PatternMatch {
   MatchResult check() const {
     if (sub_.empty()) return refuse("empty match");
     if (sub_.size() > size)
-      return refuse("the match has " + std::to_string(sub_.size()) + " elements, the pattern " + std::to_string(size));
+      return refuse("the match has " + std::to_string(sub_.size()) + " elements, the pattern " +
+                    std::to_string(size));
     return check_from<0>();
   }
 
@@ -111,8 +126,8 @@ class PatternMatch {
     } else {
       if (K >= sub_.size()) return MatchResult::success();
       if (!has<K>())
-        return refuse(std::string(detail::is_node_class<Class<K>> ? "node " : "block ") + std::to_string(sub_[K]) +
-                      " is not " + detail::element_phrase<Class<K>>());
+        return refuse(std::string(detail::is_node_class<Class<K>> ? "node " : "block ") +
+                      std::to_string(sub_[K]) + " is not " + detail::element_phrase<Class<K>>());
       return check_from<K + 1>();
     }
   }
@@ -127,8 +142,10 @@ class PatternTransformation : public Transformation {
     return detail::is_node_class<First> ? MatchScope::Dataflow : MatchScope::ControlFlow;
   }
   NodeKind anchor_kind() const final {
-    if constexpr (detail::is_node_class<First>) return First::kKind;
-    else return NodeKind::MapEntry;  // unused for control flow: every block is an anchor
+    if constexpr (detail::is_node_class<First>)
+      return First::kKind;
+    else
+      return NodeKind::MapEntry;  // unused for control flow: every block is an anchor
   }
   MatchResult check_pattern(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const final {
     return Pattern(ctx, subgraph).check();

@@ -14,12 +14,13 @@ class RedundantArrayRemoval final : public PatternTransformation<AccessNode, Acc
  public:
   RedundantArrayRemoval();
   bool converges() const override { return true; }
-  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx, std::uint32_t anchor) const override;
+  std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
+                                                 std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
   /// The container of the removed access node (it may be removed from the SDFG).
-  std::optional<std::vector<std::string>> data_footprint(const MatchContext& ctx,
-                                                         const std::vector<std::uint32_t>& subgraph) const override;
+  std::optional<std::vector<std::string>> data_footprint(
+      const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
 };
 
 }  // namespace weir::transforms

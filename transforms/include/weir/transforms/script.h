@@ -61,7 +61,8 @@ std::vector<ScriptStep> parse_script(const std::string& json_text, const std::st
 /// ScriptError naming the step and the refusal reason. The SDFG may be partly transformed when
 /// it throws: callers that must not lose the input work on a copy. Returns the number of
 /// applications.
-std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const std::string& origin = "<script>");
+std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps,
+                         const std::string& origin = "<script>");
 
 /// Runs a pass or pipeline with every pattern application recorded in the SDFG's history;
 /// passes that are not made of transformations are recorded as one `{"type": "Pass", "pass":

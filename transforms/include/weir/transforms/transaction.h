@@ -100,7 +100,7 @@ class Transaction {
   Transaction* outer_;
   std::optional<Footprint> footprint_;
   std::unique_ptr<detail::Snapshot> snapshot_;  // the footprint, or the whole root (outermost pass)
-  std::vector<const SDFGState*> before_;       // an application's footprint states
+  std::vector<const SDFGState*> before_;        // an application's footprint states
   bool local_ = true;                           // an application touched only plain states
   bool plain_ = true;                           // the state being changed has no nested SDFGs
   bool done_ = false;

@@ -164,9 +164,11 @@ class Transformation {
   /// Whether the candidate's elements have the classes of the pattern (PatternTransformation
   /// checks them; others accept any). Called before can_apply, which only sees candidates this
   /// accepted.
-  virtual MatchResult check_pattern(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const;
+  virtual MatchResult check_pattern(const MatchContext& ctx,
+                                    const std::vector<std::uint32_t>& subgraph) const;
   /// Success, or the reason the candidate cannot be transformed. Must not change anything.
-  virtual MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const = 0;
+  virtual MatchResult can_apply(const MatchContext& ctx,
+                                const std::vector<std::uint32_t>& subgraph) const = 0;
   /// Rewrites the match. Called only after can_apply succeeded on the same graph. May throw;
   /// callers use apply_transactional to get rollback.
   virtual void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) = 0;
@@ -175,14 +177,15 @@ class Transformation {
   /// Default: the state for dataflow patterns, every block of the region for control-flow
   /// patterns. A control-flow transformation that changes only its matched blocks (and the
   /// region's edges) returns just those, so its snapshot stays small.
-  virtual std::vector<BlockId> footprint(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const;
+  virtual std::vector<BlockId> footprint(const MatchContext& ctx,
+                                         const std::vector<std::uint32_t>& subgraph) const;
   /// Containers of ctx.sdfg the application may add, change or remove; nullopt (the default)
   /// for "any container, symbol or argument". apply_transactional copies just these descriptors
   /// instead of all of the SDFG's (O(containers) per application), so a transformation that
   /// knows what it touches should say so; returning a list promises that no other container,
   /// no symbol and not the argument list change.
-  virtual std::optional<std::vector<std::string>> data_footprint(const MatchContext& ctx,
-                                                                 const std::vector<std::uint32_t>& subgraph) const;
+  virtual std::optional<std::vector<std::string>> data_footprint(
+      const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const;
 
   Options& options() { return options_; }
   const Options& options() const { return options_; }
@@ -198,7 +201,8 @@ class Transformation {
 };
 
 /// check_pattern, then (if it accepts) can_apply: what every match of `t` is judged by.
-MatchResult judge(const Transformation& t, const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph);
+MatchResult judge(const Transformation& t, const MatchContext& ctx,
+                  const std::vector<std::uint32_t>& subgraph);
 
 /// A candidate found by find_matches: its location and whether it applies (and why not).
 struct Candidate {
