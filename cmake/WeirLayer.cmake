@@ -1,9 +1,9 @@
 # weir_add_layer(NAME DEPS...): a static library weir_<NAME> (alias and exported name
-# weir::<NAME>) from <layer>/src/*.cpp with public headers in <layer>/include/weir/<layer>/.
+# weir::<NAME>) from <layer>/src/**/*.cpp with public headers in <layer>/include/weir/<layer>/.
 # Sources are globbed so that adding a file (one concept per file) needs no CMake edit. The
 # library and its headers are installed and exported (weirTargets, see cmake/weirConfig.cmake.in).
 function(weir_add_layer name)
-  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
   set(_inc $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   if(NOT _srcs)
     message(FATAL_ERROR "layer '${name}' has no sources in ${CMAKE_CURRENT_SOURCE_DIR}/src")

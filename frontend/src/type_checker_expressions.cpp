@@ -1,0 +1,302 @@
+// Type checking of expressions: operators, names, literals, tuples, attributes, subscripts,
+// comparisons.
+#include "type_checker_internal.h"
+
+
+namespace weir::frontend::typecheck {
+
+TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc) {
+  const Type& a = l->type;
+  const Type& b = r->type;
+  Type t;
+  if (a.kind == Type::Kind::Domain && b.kind == Type::Kind::Domain &&
+      (op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr)) {
+    t = Type::domain(union_dims(a.dims, b.dims));
+  } else if (op == BinaryOperator::Pow && a.is_data() && b.is_scalar() && is_floating(a.dtype) &&
+             is_integral(b.dtype)) {
+    t = a;
+  } else {
+    if (op == BinaryOperator::MatMult || op == BinaryOperator::LShift || op == BinaryOperator::RShift)
+      throw FrontendError(loc, "operator '" + std::string(to_string(op)) + "' is not supported");
+    t = promote(a, b, verb(op), loc);
+    bool logical =
+        op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
+    if (logical && is_floating(t.dtype))
+      throw FrontendError(loc, "operator '" + std::string(to_string(op)) +
+                                   "' needs bool or integer operands, got " + to_string(a) + " and " +
+                                   to_string(b));
+    if (!logical && t.dtype == ScalarKind::Bool)
+      throw FrontendError(loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " +
+                                   to_string(b) + " (arithmetic on bool)");
+    // NumPy refuses integers to negative integer powers; a literal exponent is caught here,
+    // located (a run-time exponent is refused by the embedded backend).
+    if (op == BinaryOperator::Pow && is_integral(t.dtype) && r->kind == TExprKind::Literal &&
+        r->literal.kind == ConstantValue::Kind::Int && r->literal.int_value < 0)
+      throw FrontendError(loc, "integers to negative integer powers are not allowed (" + to_string(a) +
+                                   " ** " + std::to_string(r->literal.int_value) + "); use a float base");
+    if (op == BinaryOperator::Mod && !is_integral(t.dtype))
+      throw FrontendError(loc, "operator '%' needs integer operands (use fmod), got " + to_string(a) +
+                                   " and " + to_string(b));
+  }
+  auto e = mk(TExprKind::Binary, t, loc);
+  e->binary_op = op;
+  e->args = {std::move(l), std::move(r)};
+  return e;
+}
+
+TExprPtr FunctionChecker::expr(const Expr& e, Scope& scope) {
+  switch (e.kind) {
+    case ExprKind::Name: {
+      auto& n = static_cast<const Name&>(e);
+      auto it = scope.find(n.id);
+      if (it != scope.end()) {
+        auto r = mk(TExprKind::Name, it->second, e.loc);
+        r->name = n.id;
+        return r;
+      }
+      return value_expr(global(e), e);
+    }
+    case ExprKind::Attribute: {
+      auto& a = static_cast<const Attribute&>(e);
+      if (rooted_in(*a.value, scope)) return element(a, expr(*a.value, scope));
+      return value_expr(global(e), e);
+    }
+    case ExprKind::Constant: {
+      auto& c = static_cast<const Constant&>(e);
+      ConstantValue v;
+      switch (c.value_kind) {
+        case ConstantKind::Int:
+          v.kind = ConstantValue::Kind::Int;
+          v.int_value = c.int_value;
+          break;
+        case ConstantKind::Float:
+          v.kind = ConstantValue::Kind::Float;
+          v.float_value = c.float_value;
+          break;
+        case ConstantKind::Bool:
+          v.kind = ConstantValue::Kind::Bool;
+          v.bool_value = c.bool_value;
+          break;
+        default:
+          throw FrontendError(
+              e.loc, "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
+      }
+      return literal(v, e.loc);
+    }
+    case ExprKind::Tuple: {
+      auto& t = static_cast<const Tuple&>(e);
+      auto r = mk(TExprKind::Tuple, Type{}, e.loc);
+      std::vector<Type> types;
+      for (const ExprPtr& x : t.elts) {
+        if (isa<Starred>(x.get()))
+          throw FrontendError(x->loc, "starred expressions are not supported here");
+        r->args.push_back(expr(*x, scope));
+        types.push_back(r->args.back()->type);
+      }
+      r->type = Type::tuple(std::move(types));
+      return r;
+    }
+    case ExprKind::Subscript: return subscript(static_cast<const Subscript&>(e), scope);
+    case ExprKind::UnaryOp: {
+      auto& u = static_cast<const UnaryOp&>(e);
+      TExprPtr x = expr(*u.operand, scope);
+      if (u.op == UnaryOperator::USub && x->kind == TExprKind::Literal &&
+          x->literal.kind != ConstantValue::Kind::Bool) {
+        ConstantValue c = x->literal;
+        if (c.kind == ConstantValue::Kind::Int)
+          c.int_value = -c.int_value;
+        else
+          c.float_value = -c.float_value;
+        return literal(c, e.loc);
+      }
+      const Type& t = x->type;
+      bool ok = t.is_data();
+      if (ok && (u.op == UnaryOperator::UAdd || u.op == UnaryOperator::USub)) ok = is_numeric(t.dtype);
+      if (ok && u.op == UnaryOperator::Not) ok = t.dtype == ScalarKind::Bool;
+      if (ok && u.op == UnaryOperator::Invert) ok = !is_floating(t.dtype);
+      if (!ok)
+        throw FrontendError(
+            e.loc, "operator '" + std::string(to_string(u.op)) + "' cannot be applied to " + to_string(t));
+      auto r = mk(TExprKind::Unary, t, e.loc);
+      r->unary_op = u.op;
+      r->args = {x};
+      return r;
+    }
+    case ExprKind::BinOp: {
+      auto& b = static_cast<const BinOp&>(e);
+      TExprPtr l = expr(*b.left, scope);
+      TExprPtr r = expr(*b.right, scope);
+      if (l->type.kind == Type::Kind::Dimension)
+        throw FrontendError(b.op_loc, "dimension arithmetic '" + unparse(b) +
+                                          "' is only allowed as a shift argument: f(" + unparse(b) + ")");
+      return binary(b.op, l, r, b.op_loc);
+    }
+    case ExprKind::BoolOp: {
+      auto& b = static_cast<const BoolOp&>(e);
+      throw FrontendError(e.loc, std::string("'") + std::string(to_string(b.op)) +
+                                     "' is not supported in field operators; use & and |");
+    }
+    case ExprKind::Compare: return compare(static_cast<const Compare&>(e), scope);
+    case ExprKind::IfExp: {
+      auto& i = static_cast<const IfExp&>(e);
+      TExprPtr c = expr(*i.test, scope);
+      if (!(c->type == Type::scalar(ScalarKind::Bool)))
+        throw FrontendError(i.test->loc,
+                            "the condition of a conditional expression must be a "
+                            "scalar bool, got " +
+                                to_string(c->type) + " (use where)");
+      TExprPtr a = expr(*i.body, scope);
+      TExprPtr b = expr(*i.orelse, scope);
+      if (!(a->type == b->type))
+        throw FrontendError(e.loc,
+                            "the branches of a conditional expression have different "
+                            "types: " +
+                                to_string(a->type) + " and " + to_string(b->type));
+      auto r = mk(TExprKind::Ternary, a->type, e.loc);
+      r->args = {c, a, b};
+      return r;
+    }
+    case ExprKind::Call: return call(static_cast<const Call&>(e), scope);
+    default: break;
+  }
+  throw FrontendError(e.loc, std::string(to_string(e.kind)) + " expressions are not supported in a " +
+                                 std::string(to_string(def_.kind)));
+}
+
+// Whether `e` is (an attribute, subscript or call of) a local name.
+bool FunctionChecker::rooted_in(const Expr& e, const Scope& scope) {
+  if (auto* n = dyn_cast<Name>(&e)) return scope.count(n->id) > 0;
+  if (auto* a = dyn_cast<Attribute>(&e)) return rooted_in(*a->value, scope);
+  if (auto* s = dyn_cast<Subscript>(&e)) return rooted_in(*s->value, scope);
+  return false;
+}
+
+// `state.u`: the element `u` of a named collection.
+TExprPtr FunctionChecker::element(const Attribute& a, TExprPtr base) {
+  const Type& t = base->type;
+  auto it = std::find(t.names.begin(), t.names.end(), a.attr);
+  if (!t.is_tuple() || it == t.names.end())
+    throw FrontendError(a.attr_loc, to_string(t) + " has no attribute '" + a.attr + "'");
+  std::size_t i = static_cast<std::size_t>(it - t.names.begin());
+  auto r = mk(TExprKind::TupleGet, t.elements[i], a.loc);
+  r->index = i;
+  r->args = {std::move(base)};
+  return r;
+}
+
+// `State(u, v=x)`: a named collection built from its elements (positional, then by name),
+// each `arg(expr)` of the element's type.
+TExprPtr FunctionChecker::collection(const Call& c, const Type& t, const std::function<TExprPtr(const Expr&)>& arg) {
+  std::vector<TExprPtr> elts(t.elements.size());
+  if (c.args.size() > elts.size())
+    throw FrontendError(c.loc, "'" + t.collection + "' has " + std::to_string(elts.size()) +
+                                   " elements, got " + std::to_string(c.args.size()) + " arguments");
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    if (isa<Starred>(c.args[i].get()))
+      throw FrontendError(c.args[i]->loc, "starred arguments are not supported");
+    elts[i] = arg(*c.args[i]);
+  }
+  for (const Keyword& k : c.keywords) {
+    auto it = std::find(t.names.begin(), t.names.end(), k.arg);
+    if (it == t.names.end())
+      throw FrontendError(k.loc, "'" + t.collection + "' has no element '" + k.arg + "'");
+    std::size_t i = static_cast<std::size_t>(it - t.names.begin());
+    if (elts[i]) throw FrontendError(k.loc, "element '" + k.arg + "' given twice");
+    elts[i] = arg(*k.value);
+  }
+  auto r = mk(TExprKind::Tuple, t, c.loc);
+  for (std::size_t i = 0; i < elts.size(); ++i) {
+    if (!elts[i])
+      throw FrontendError(c.loc, "missing element '" + t.names[i] + "' of '" + t.collection + "'");
+    if (!(elts[i]->type == t.elements[i]))
+      throw FrontendError(elts[i]->loc, "element '" + t.names[i] + "' of '" + t.collection + "' must be " +
+                                            to_string(t.elements[i]) + ", got " + to_string(elts[i]->type));
+  }
+  r->args = std::move(elts);
+  return r;
+}
+
+TExprPtr FunctionChecker::subscript(const Subscript& s, Scope& scope) {
+  TExprPtr base = expr(*s.value, scope);
+  if (base->type.is_tuple()) {
+    TExprPtr idx = expr(*s.index, scope);
+    if (!is_int_literal(idx)) throw FrontendError(s.index->loc, "a tuple index must be an integer literal");
+    std::int64_t i = idx->literal.int_value;
+    std::int64_t n = static_cast<std::int64_t>(base->type.elements.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n)
+      throw FrontendError(s.index->loc, "tuple index " + std::to_string(idx->literal.int_value) +
+                                            " out of range for " + to_string(base->type));
+    auto r = mk(TExprKind::TupleGet, base->type.elements[static_cast<std::size_t>(i)], s.loc);
+    r->index = static_cast<std::size_t>(i);
+    r->args = {base};
+    return r;
+  }
+  if (base->type.is_field()) {
+    auto* c = dyn_cast<Call>(s.index.get());
+    Value dv;
+    if (c && c->args.size() == 1 && !is_local(*c->func)) dv = global(*c->func);
+    if (!c || dv.kind != ValueKind::Dimension)
+      throw FrontendError(s.index->loc,
+                          "a field can only be indexed by a local dimension "
+                          "entry such as f[E2VDim(0)]");
+    if (dv.dim.kind != DimensionKind::Local)
+      throw FrontendError(s.index->loc, "'" + dv.dim.name + "' is not a LOCAL dimension");
+    if (!base->type.has_dim(dv.dim))
+      throw FrontendError(s.index->loc, to_string(base->type) + " has no dimension '" + dv.dim.name + "'");
+    TExprPtr idx = expr(*c->args[0], scope);
+    if (!is_int_literal(idx) || idx->literal.int_value < 0)
+      throw FrontendError(c->args[0]->loc, "a local index must be a non-negative integer literal");
+    std::vector<Dimension> dims;
+    for (const Dimension& d : base->type.dims)
+      if (!(d == dv.dim)) dims.push_back(d);
+    auto r = mk(TExprKind::LocalIndex, Type::field(dims, base->type.dtype), s.loc);
+    r->dim = dv.dim;
+    r->index = static_cast<std::size_t>(idx->literal.int_value);
+    r->args = {base};
+    return r;
+  }
+  throw FrontendError(s.loc, "cannot subscript " + to_string(base->type));
+}
+
+TExprPtr FunctionChecker::compare(const Compare& c, Scope& scope) {
+  if (c.ops.size() > 1)
+    throw FrontendError(c.op_locs[1],
+                        "comparison chains are not supported; combine "
+                        "comparisons with & and |");
+  CompareOperator op = c.ops[0];
+  if (op == CompareOperator::Is || op == CompareOperator::IsNot || op == CompareOperator::In ||
+      op == CompareOperator::NotIn)
+    throw FrontendError(c.op_locs[0], "operator '" + std::string(to_string(op)) + "' is not supported");
+  TExprPtr l = expr(*c.left, scope);
+  TExprPtr r = expr(*c.comparators[0], scope);
+  bool ldim = l->type.kind == Type::Kind::Dimension, rdim = r->type.kind == Type::Kind::Dimension;
+  if (ldim || rdim) {
+    if (ldim && rdim) throw FrontendError(c.op_locs[0], "cannot compare two dimensions");
+    if (rdim) {
+      std::swap(l, r);
+      switch (op) {
+        case CompareOperator::Lt: op = CompareOperator::Gt; break;
+        case CompareOperator::LtE: op = CompareOperator::GtE; break;
+        case CompareOperator::Gt: op = CompareOperator::Lt; break;
+        case CompareOperator::GtE: op = CompareOperator::LtE; break;
+        default: break;
+      }
+    }
+    if (!r->type.is_scalar() || !is_integral(r->type.dtype))
+      throw FrontendError(
+          r->loc, "a dimension can only be compared with a scalar integer, got " + to_string(r->type));
+    auto d = mk(TExprKind::DomainCompare, Type::domain(l->type.dims), c.loc);
+    d->dim = l->type.dims[0];
+    d->compare_op = op;
+    d->args = {r};
+    return d;
+  }
+  Type t = promote(l->type, r->type, "compare", c.op_locs[0]);
+  auto e = mk(TExprKind::Compare, Type::field(t.dims, ScalarKind::Bool), c.loc);
+  e->compare_op = op;
+  e->args = {l, r};
+  return e;
+}
+
+}  // namespace weir::frontend::typecheck

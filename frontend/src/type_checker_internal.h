@@ -1,0 +1,154 @@
+// Internals of the type checker shared by its parts: type_checker.cpp (definitions, helpers),
+// type_checker_statements.cpp, type_checker_expressions.cpp, type_checker_calls.cpp,
+// type_checker_builtins.cpp, type_checker_shifts.cpp and type_checker_program.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weir/frontend/type_checker.h"
+#include "weir/pycode/unparse.h"
+
+namespace weir::frontend::typecheck {
+
+using Scope = std::map<std::string, Type>;
+
+/// A typed expression of kind `k` and type `t` at `loc`, without operands.
+TExprPtr mk(TExprKind k, Type t, SourceLocation loc);
+/// The verb of `op` in "cannot <verb> float64 and bool".
+std::string_view verb(BinaryOperator op);
+/// The math builtins defined on floating-point values only.
+const std::set<std::string>& float_math();
+/// The type with every named collection turned into a plain tuple.
+Type unnamed(const Type& t);
+/// `t` with the data type of every leaf replaced by `dtype`.
+Type map_leaves(const Type& t, ScalarKind dtype);
+
+/// Checks one field operator, scan operator or program and writes its typed form.
+class FunctionChecker {
+ public:
+  FunctionChecker(TypeChecker& tc, const Definition& def, TypedDefinition& out)
+      : tc_(tc), def_(def), out_(out), module_(*def.module) {}
+
+  void run();
+
+ private:
+  // ------------------------------------------------------------------------------- helpers
+
+  Type annotation_type(const Expr& e) { return value_to_type(evaluate(e, module_), e.loc); }
+
+  Value global(const Expr& e) { return evaluate(e, module_); }
+
+  bool is_local(const Expr& e) const;
+
+  static std::string name_of(const Expr& e) { return unparse(e); }
+
+  TExprPtr literal(const ConstantValue& c, const SourceLocation& loc);
+
+  TExprPtr value_expr(const Value& v, const Expr& e);
+
+  static bool is_int_literal(const TExprPtr& e);
+
+  // Element-wise result of two data types, or an error "cannot add float64 and float32".
+  Type promote(const Type& a, const Type& b, std::string_view what, const SourceLocation& loc);
+
+  // ------------------------------------------------------------------------------- statements
+
+  bool block(const StmtList& stmts, std::vector<TStmt>& out, Scope& scope);
+
+  void bind(const Expr& target, const TExprPtr& value, TStmt& st, Scope& scope);
+
+  bool stmt(const Stmt& s, std::vector<TStmt>& out, Scope& scope);
+
+  // ------------------------------------------------------------------------------- expressions
+
+  TExprPtr binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc);
+
+  TExprPtr expr(const Expr& e, Scope& scope);
+
+  // Whether `e` is (an attribute, subscript or call of) a local name.
+  static bool rooted_in(const Expr& e, const Scope& scope);
+
+  // `state.u`: the element `u` of a named collection.
+  TExprPtr element(const Attribute& a, TExprPtr base);
+
+  // `State(u, v=x)`: a named collection built from its elements (positional, then by name),
+  // each `arg(expr)` of the element's type.
+  TExprPtr collection(const Call& c, const Type& t, const std::function<TExprPtr(const Expr&)>& arg);
+
+  TExprPtr subscript(const Subscript& s, Scope& scope);
+
+  TExprPtr compare(const Compare& c, Scope& scope);
+
+  // ------------------------------------------------------------------------------- calls
+
+  const Expr* keyword(const Call& c, const std::string& name);
+
+  void expect_args(const Call& c, const std::string& fn, std::size_t n,
+                   const std::set<std::string>& keywords = {});
+
+  TExprPtr call(const Call& c, Scope& scope);
+
+  TExprPtr constructor(const Call& c, ScalarKind k, const std::string& fn, Scope& scope);
+
+  TExprPtr typed_constant(ScalarKind k, double d, const SourceLocation& loc);
+
+  ShiftStep shift_step(const Expr& a, const Type& field, std::vector<Dimension>& dims, Scope& scope);
+
+  TExprPtr shift(const Call& c, TExprPtr field, Scope& scope);
+
+  Type where_type(const Type& mask, const Type& a, const Type& b, const std::string& fn,
+                  const SourceLocation& loc);
+
+  TExprPtr builtin(const Call& c, const std::string& name, const std::string& fn, Scope& scope);
+
+  // Orders the call's arguments by the callee's parameters and checks their types.
+  // Returns the call's result type.
+  Type match_call(const Call& c, const TypedDefinition& callee, std::vector<TExprPtr>& args,
+                  const std::vector<TExprPtr>& positional,
+                  const std::vector<std::pair<const Keyword*, TExprPtr>>& keywords);
+
+  static bool scan_compatible(const Type& got, const Type& want, std::vector<Dimension>& dims);
+
+  static Type lift(const Type& t, const std::vector<Dimension>& dims);
+
+  const TypedDefinition& callee_of(const Definition& d, const SourceLocation& loc);
+
+  TExprPtr operator_call(const Call& c, const Definition& d, Scope& scope);
+
+  // ------------------------------------------------------------------------------- scan, program
+
+  void check_scan_header(const FunctionDef& f);
+
+  // A program argument: a parameter, a literal, a tuple of arguments, or a scalar expression
+  // of parameters and literals (`vertical_end - 1`), computed where the program runs.
+  TExprPtr program_arg(const Expr& e);
+
+  std::optional<std::int64_t> slice_bound(const Expr* e);
+
+  void out_target(const Expr& e, ProgramCall& pc, std::vector<Type>& types);
+
+  TExprPtr bound(const Expr& e);
+
+  // `{D: (lo, hi), ...}` for outputs of `types` (what `what` names in messages).
+  std::vector<ProgramCall::Range> domain_ranges(const Expr& domain, const std::vector<Type>& types,
+                                                const std::string& what);
+
+  void check_program(const FunctionDef& f);
+
+  TypeChecker& tc_;
+  const Definition& def_;
+  TypedDefinition& out_;
+  const LoadedModule& module_;
+  Scope scope_;
+  Type declared_return_, deduced_return_;
+  bool has_declared_return_ = false, has_deduced_return_ = false;
+};
+
+}  // namespace weir::frontend::typecheck
