@@ -37,7 +37,8 @@ bool ModuleLoader::Impl::has_nested_functions(const StmtList& body) {
   return false;
 }
 
-void ModuleLoader::Impl::define_function(LoadedModule& m, const FunctionDef& f, std::map<std::string, Value>& ns) {
+void ModuleLoader::Impl::define_function(LoadedModule& m, const FunctionDef& f,
+                                         std::map<std::string, Value>& ns) {
   std::shared_ptr<Definition> def;
   for (const ExprPtr& d : f.decorators) {
     const Expr* head = d.get();
@@ -119,7 +120,7 @@ void ModuleLoader::Impl::define_function(LoadedModule& m, const FunctionDef& f, 
 // A NamedTuple subclass or a @dataclass whose body annotates its elements: a named
 // collection type (elements in order); nullopt for any other class.
 std::optional<Value> ModuleLoader::Impl::named_collection(LoadedModule& m, const ClassDef& c,
-                                      std::map<std::string, Value>& ns) {
+                                                          std::map<std::string, Value>& ns) {
   bool collection = false;
   auto named = [](const Value& v, const std::string& what) {
     const std::string& n = v.name;

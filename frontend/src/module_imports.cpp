@@ -28,7 +28,8 @@ std::string ModuleLoader::Impl::canonical(const fs::path& p) {
 // Per directory in order: `part/__init__.py` (a regular package) or `part.py` ends the
 // search; a directory `part` without `__init__.py` is a namespace portion, used only when
 // no directory has a regular package or module.
-std::optional<ModuleLoader::Impl::Spec> ModuleLoader::Impl::find_spec(const std::vector<std::string>& dirs, const std::string& part) {
+std::optional<ModuleLoader::Impl::Spec> ModuleLoader::Impl::find_spec(const std::vector<std::string>& dirs,
+                                                                      const std::string& part) {
   std::error_code ec;
   Spec ns;
   for (const std::string& d : dirs) {
@@ -121,8 +122,8 @@ std::string ModuleLoader::Impl::package_name(const LoadedModule& m) {
 // A module relative to `from`: `level` dots then `dotted` (may be empty: the package).
 // By name when `from` knows its package (as Python resolves `__package__`), else by
 // directory (a file loaded outside every import root).
-LoadedModule* ModuleLoader::Impl::resolve_relative(const LoadedModule& from, int level, const std::string& dotted,
-                               std::string* missing) {
+LoadedModule* ModuleLoader::Impl::resolve_relative(const LoadedModule& from, int level,
+                                                   const std::string& dotted, std::string* missing) {
   std::string base = package_name(from);
   bool by_package = !base.empty() && by_name.count(base);
   for (int i = 1; i < level && by_package; ++i) {
@@ -181,7 +182,8 @@ bool ModuleLoader::Impl::is_loading(const LoadedModule* m) const {
   return std::find(loading.begin(), loading.end(), m) != loading.end();
 }
 
-void ModuleLoader::Impl::import_from(LoadedModule& m, const ImportFrom& imp, std::map<std::string, Value>& ns) {
+void ModuleLoader::Impl::import_from(LoadedModule& m, const ImportFrom& imp,
+                                     std::map<std::string, Value>& ns) {
   std::string display = std::string(static_cast<std::size_t>(imp.level), '.') + imp.module;
   if (imp.level == 0 && is_builtin_module(imp.module)) {
     for (const Alias& a : imp.names)

@@ -95,8 +95,7 @@ struct ModuleLoader::Impl {
   // visible to later ones); methods, properties and nested classes are not members.
   // A NamedTuple subclass or a @dataclass whose body annotates its elements: a named
   // collection type (elements in order); nullopt for any other class.
-  std::optional<Value> named_collection(LoadedModule& m, const ClassDef& c,
-                                        std::map<std::string, Value>& ns);
+  std::optional<Value> named_collection(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns);
 
   void define_class(LoadedModule& m, const ClassDef& c, std::map<std::string, Value>& ns);
 

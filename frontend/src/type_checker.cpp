@@ -86,11 +86,11 @@ void FunctionChecker::run() {
   for (const Parameter& p : f.params) {
     if (p.kind != ParamKind::Normal && p.kind != ParamKind::PositionalOnly &&
         p.kind != ParamKind::KeywordOnly)
-      throw FrontendError(
-          p.loc, "variadic parameters are not supported in a " + std::string(to_string(def_.kind)));
+      throw FrontendError(p.loc,
+                          "variadic parameters are not supported in a " + std::string(to_string(def_.kind)));
     if (!p.annotation)
-      throw FrontendError(p.loc, "parameter '" + p.name + "' of " + std::string(to_string(def_.kind)) +
-                                     " '" + f.name + "' needs a type annotation");
+      throw FrontendError(p.loc, "parameter '" + p.name + "' of " + std::string(to_string(def_.kind)) + " '" +
+                                     f.name + "' needs a type annotation");
     Type t = annotation_type(*p.annotation);
     if (!t.is_value())
       throw FrontendError(p.annotation->loc, "parameter '" + p.name + "' has type " + to_string(t) +
@@ -200,7 +200,8 @@ bool FunctionChecker::is_int_literal(const TExprPtr& e) {
 }
 
 // Element-wise result of two data types, or an error "cannot add float64 and float32".
-Type FunctionChecker::promote(const Type& a, const Type& b, std::string_view what, const SourceLocation& loc) {
+Type FunctionChecker::promote(const Type& a, const Type& b, std::string_view what,
+                              const SourceLocation& loc) {
   if (!a.is_data() || !b.is_data() || a.dtype != b.dtype)
     throw FrontendError(loc, "cannot " + std::string(what) + " " + to_string(a) + " and " + to_string(b));
   return Type::field(union_dims(a.dims, b.dims), a.dtype);
@@ -209,8 +210,6 @@ Type FunctionChecker::promote(const Type& a, const Type& b, std::string_view wha
 }  // namespace weir::frontend::typecheck
 
 namespace weir::frontend {
-
-using typecheck::FunctionChecker;
 
 TypeChecker::TypeChecker() = default;
 TypeChecker::~TypeChecker() = default;
@@ -225,7 +224,7 @@ const TypedDefinition& TypeChecker::check(const Definition& def) {
   in_progress_.push_back(&def);
   auto typed = std::make_unique<TypedDefinition>();
   try {
-    FunctionChecker(*this, def, *typed).run();
+    typecheck::FunctionChecker(*this, def, *typed).run();
   } catch (const FrontendError& e) {
     in_progress_.pop_back();
     // A recursion error belongs to where the cycle closes, which depends on the caller.

@@ -66,7 +66,7 @@ TExprPtr FunctionChecker::typed_constant(ScalarKind k, double d, const SourceLoc
 }
 
 Type FunctionChecker::where_type(const Type& mask, const Type& a, const Type& b, const std::string& fn,
-                const SourceLocation& loc) {
+                                 const SourceLocation& loc) {
   if (a.is_tuple() && b.is_tuple() && a.elements.size() == b.elements.size()) {
     std::vector<Type> e;
     for (std::size_t i = 0; i < a.elements.size(); ++i)
@@ -79,7 +79,8 @@ Type FunctionChecker::where_type(const Type& mask, const Type& a, const Type& b,
   return Type::field(union_dims(union_dims(a.dims, b.dims), mask.dims), a.dtype);
 }
 
-TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const std::string& fn, Scope& scope) {
+TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const std::string& fn,
+                                  Scope& scope) {
   auto r = mk(TExprKind::Builtin, Type{}, c.loc);
   r->name = name;
   if (name == "neighbor_sum" || name == "max_over" || name == "min_over") {
@@ -170,8 +171,7 @@ TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const 
     r->args = {x};
     return r;
   }
-  if (name == "abs" || float_math().count(name) || name == "isfinite" || name == "isinf" ||
-      name == "isnan") {
+  if (name == "abs" || float_math().count(name) || name == "isfinite" || name == "isinf" || name == "isnan") {
     expect_args(c, fn, 1);
     TExprPtr x = expr(*c.args[0], scope);
     bool ok = x->type.is_data() && (name == "abs" ? is_numeric(x->type.dtype) : is_floating(x->type.dtype));

@@ -11,7 +11,7 @@ const Expr* FunctionChecker::keyword(const Call& c, const std::string& name) {
 }
 
 void FunctionChecker::expect_args(const Call& c, const std::string& fn, std::size_t n,
-                 const std::set<std::string>& keywords) {
+                                  const std::set<std::string>& keywords) {
   if (c.args.size() != n)
     throw FrontendError(c.loc, "'" + fn + "' takes " + std::to_string(n) + " positional argument" +
                                    (n == 1 ? "" : "s") + ", got " + std::to_string(c.args.size()));
@@ -46,8 +46,8 @@ TExprPtr FunctionChecker::call(const Call& c, Scope& scope) {
 // Orders the call's arguments by the callee's parameters and checks their types.
 // Returns the call's result type.
 Type FunctionChecker::match_call(const Call& c, const TypedDefinition& callee, std::vector<TExprPtr>& args,
-                const std::vector<TExprPtr>& positional,
-                const std::vector<std::pair<const Keyword*, TExprPtr>>& keywords) {
+                                 const std::vector<TExprPtr>& positional,
+                                 const std::vector<std::pair<const Keyword*, TExprPtr>>& keywords) {
   bool scan = callee.kind == DefinitionKind::ScanOperator;
   std::size_t first = scan ? 1 : 0;
   std::size_t n = callee.params.size() - first;
@@ -66,8 +66,8 @@ Type FunctionChecker::match_call(const Call& c, const TypedDefinition& callee, s
   }
   for (std::size_t i = 0; i < n; ++i)
     if (!args[i])
-      throw FrontendError(c.loc, "missing argument '" + callee.params[first + i].name + "' in call to '" +
-                                     callee.name + "'");
+      throw FrontendError(
+          c.loc, "missing argument '" + callee.params[first + i].name + "' in call to '" + callee.name + "'");
   std::vector<Dimension> dims;
   for (std::size_t i = 0; i < n; ++i) {
     const Type& want = callee.params[first + i].type;
@@ -76,8 +76,7 @@ Type FunctionChecker::match_call(const Call& c, const TypedDefinition& callee, s
     if (!ok)
       throw FrontendError(args[i]->loc, "argument '" + callee.params[first + i].name + "' of '" +
                                             callee.name + "' must be " + to_string(want) +
-                                            (scan ? " (or a field of it)" : "") + ", got " +
-                                            to_string(got));
+                                            (scan ? " (or a field of it)" : "") + ", got " + to_string(got));
   }
   if (!scan) return callee.returns;
   dims = union_dims(dims, {callee.axis});

@@ -2,7 +2,6 @@
 // comparisons.
 #include "type_checker_internal.h"
 
-
 namespace weir::frontend::typecheck {
 
 TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc) {
@@ -88,8 +87,7 @@ TExprPtr FunctionChecker::expr(const Expr& e, Scope& scope) {
       auto r = mk(TExprKind::Tuple, Type{}, e.loc);
       std::vector<Type> types;
       for (const ExprPtr& x : t.elts) {
-        if (isa<Starred>(x.get()))
-          throw FrontendError(x->loc, "starred expressions are not supported here");
+        if (isa<Starred>(x.get())) throw FrontendError(x->loc, "starred expressions are not supported here");
         r->args.push_back(expr(*x, scope));
         types.push_back(r->args.back()->type);
       }
@@ -186,7 +184,8 @@ TExprPtr FunctionChecker::element(const Attribute& a, TExprPtr base) {
 
 // `State(u, v=x)`: a named collection built from its elements (positional, then by name),
 // each `arg(expr)` of the element's type.
-TExprPtr FunctionChecker::collection(const Call& c, const Type& t, const std::function<TExprPtr(const Expr&)>& arg) {
+TExprPtr FunctionChecker::collection(const Call& c, const Type& t,
+                                     const std::function<TExprPtr(const Expr&)>& arg) {
   std::vector<TExprPtr> elts(t.elements.size());
   if (c.args.size() > elts.size())
     throw FrontendError(c.loc, "'" + t.collection + "' has " + std::to_string(elts.size()) +

@@ -29,8 +29,8 @@ TExprPtr FunctionChecker::program_arg(const Expr& e) {
   std::function<void(const TExpr&)> scalar_only = [&](const TExpr& x) {
     bool ok = x.type.is_scalar() &&
               (x.kind == TExprKind::Name || x.kind == TExprKind::Literal || x.kind == TExprKind::Unary ||
-               x.kind == TExprKind::Binary || x.kind == TExprKind::Compare ||
-               x.kind == TExprKind::Ternary || x.kind == TExprKind::Builtin);
+               x.kind == TExprKind::Binary || x.kind == TExprKind::Compare || x.kind == TExprKind::Ternary ||
+               x.kind == TExprKind::Builtin);
     if (!ok)
       throw FrontendError(e.loc,
                           "program arguments must be parameters, literals or scalar "
@@ -79,8 +79,7 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
     } else {
       parts.push_back(index);
     }
-    if (parts.size() > t.dims.size())
-      throw FrontendError(index->loc, "too many slices for " + to_string(t));
+    if (parts.size() > t.dims.size()) throw FrontendError(index->loc, "too many slices for " + to_string(t));
     for (const Expr* p : parts) {
       auto* sl = dyn_cast<Slice>(p);
       if (!sl) throw FrontendError(p->loc, "out= may only be sliced with ranges such as 1:-1");
@@ -100,8 +99,9 @@ TExprPtr FunctionChecker::bound(const Expr& e) {
 }
 
 // `{D: (lo, hi), ...}` for outputs of `types` (what `what` names in messages).
-std::vector<ProgramCall::Range> FunctionChecker::domain_ranges(const Expr& domain, const std::vector<Type>& types,
-                                              const std::string& what) {
+std::vector<ProgramCall::Range> FunctionChecker::domain_ranges(const Expr& domain,
+                                                               const std::vector<Type>& types,
+                                                               const std::string& what) {
   auto* d = dyn_cast<Dict>(&domain);
   if (!d)
     throw FrontendError(domain.loc,
@@ -128,8 +128,7 @@ void FunctionChecker::check_program(const FunctionDef& f) {
     if (s->kind == StmtKind::Pass) continue;
     auto* es = dyn_cast<ExprStmt>(s.get());
     if (es) {
-      if (auto* c = dyn_cast<Constant>(es->value.get()); c && c->value_kind == ConstantKind::String)
-        continue;
+      if (auto* c = dyn_cast<Constant>(es->value.get()); c && c->value_kind == ConstantKind::String) continue;
     }
     auto* c = es ? dyn_cast<Call>(es->value.get()) : nullptr;
     if (!c) throw FrontendError(s->loc, "a program may only call field operators and scan operators");

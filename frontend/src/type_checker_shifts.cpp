@@ -3,7 +3,8 @@
 
 namespace weir::frontend::typecheck {
 
-ShiftStep FunctionChecker::shift_step(const Expr& a, const Type& field, std::vector<Dimension>& dims, Scope& scope) {
+ShiftStep FunctionChecker::shift_step(const Expr& a, const Type& field, std::vector<Dimension>& dims,
+                                      Scope& scope) {
   ShiftStep st;
   auto need = [&](const Dimension& d, const std::string& why) {
     if (std::find(dims.begin(), dims.end(), d) == dims.end())
@@ -14,8 +15,7 @@ ShiftStep FunctionChecker::shift_step(const Expr& a, const Type& field, std::vec
     TExprPtr l = expr(*b->left, scope);
     if (l->type.kind == Type::Kind::Dimension) {
       TExprPtr r = expr(*b->right, scope);
-      if (!is_int_literal(r))
-        throw FrontendError(b->right->loc, "a shift amount must be an integer literal");
+      if (!is_int_literal(r)) throw FrontendError(b->right->loc, "a shift amount must be an integer literal");
       const Dimension& d = l->type.dims[0];
       if (d.kind == DimensionKind::Local)
         throw FrontendError(b->left->loc, "cannot shift along the LOCAL dimension '" + d.name + "'");

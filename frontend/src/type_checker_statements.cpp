@@ -47,8 +47,8 @@ void FunctionChecker::bind(const Expr& target, const TExprPtr& value, TStmt& st,
     if (static_cast<int>(i) == star) {
       e = static_cast<const Starred*>(e)->value.get();
       std::size_t count = vt.size() - (n - 1);
-      t = Type::tuple(std::vector<Type>(vt.begin() + static_cast<long>(vi),
-                                        vt.begin() + static_cast<long>(vi + count)));
+      t = Type::tuple(
+          std::vector<Type>(vt.begin() + static_cast<long>(vi), vt.begin() + static_cast<long>(vi + count)));
       vi += count;
     } else {
       t = vt[vi++];

@@ -40,7 +40,8 @@ void canonicalize(FieldVal& f);
 /// Position of each of `dims` in `f` (-1 where f lacks it).
 std::vector<int> positions(const FieldVal& f, const std::vector<Dimension>& dims);
 /// The sub-index of `f` for the point `idx` over the dims `pos` was computed for.
-void project(const std::vector<int>& pos, const std::vector<std::int64_t>& idx, std::vector<std::int64_t>& sub);
+void project(const std::vector<int>& pos, const std::vector<std::int64_t>& idx,
+             std::vector<std::int64_t>& sub);
 bool covers(const FieldVal& f, const std::vector<std::int64_t>& sub);
 /// Drops the validity mask when every value is defined.
 void drop_full_mask(FieldVal& f);
