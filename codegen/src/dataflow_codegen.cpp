@@ -7,16 +7,11 @@
 #include "state_codegen.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state_uses.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
 
 bool is_code_node(const Node& n) {
   return n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG || n.kind() == NodeKind::Library;

@@ -3,16 +3,11 @@
 #include <algorithm>
 
 #include "state_codegen.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
 
 bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 

@@ -313,16 +313,14 @@ ExprPtr Parser::comparison() {
       break;
     SourceLocation op_loc = t.loc;
     pos_ += width;
-    if (!cmp) {
-      cmp = std::make_unique<Compare>(left->loc);
-      cmp->left = std::move(left);
-    }
+    if (!cmp) cmp = std::make_unique<Compare>(left->loc);
     cmp->ops.push_back(op);
     cmp->op_locs.push_back(op_loc);
     cmp->comparators.push_back(bitwise_or());
   }
-  if (cmp) return cmp;
-  return left;
+  if (!cmp) return left;
+  cmp->left = std::move(left);
+  return cmp;
 }
 
 ExprPtr Parser::binary_left_assoc(ExprPtr (Parser::*sub)(),

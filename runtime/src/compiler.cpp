@@ -12,21 +12,12 @@
 #include <mutex>
 
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/text.h"
 
 extern char** environ;
 
 namespace weir::runtime {
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string join(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
-
-}  // namespace
 
 fs::path find_program(const std::string& name) {
   if (name.find('/') != std::string::npos)
@@ -137,7 +128,7 @@ void run_compiler(const std::vector<std::string>& argv, const fs::path& source, 
     std::string out = r.output;
     if (r.exit_code == 0)
       out += "\n(the compiler exited with code 0 but wrote no library " + output.string() + ")";
-    throw CompileError(program, join(argv), r.exit_code, out, source.string());
+    throw CompileError(program, join(argv, " "), r.exit_code, out, source.string());
   }
 }
 

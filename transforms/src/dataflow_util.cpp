@@ -5,6 +5,7 @@
 #include "weir/pycode/rewrite.h"
 #include "weir/pycode/unparse.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::transforms::detail {
 
@@ -149,11 +150,7 @@ std::string dynamic_inputs(const MapEntry& me) {
   return s;
 }
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
+std::string join(const std::vector<std::string>& v, const std::string& sep) { return weir::join(v, sep); }
 
 }  // namespace weir::transforms::detail
 
