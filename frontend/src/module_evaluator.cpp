@@ -1,4 +1,5 @@
 // Evaluation of module-level expressions (annotations, dimensions, offsets, constants).
+#include "literal_value.h"
 #include "module_loader_internal.h"
 
 #include <algorithm>
@@ -66,27 +67,9 @@ class Evaluator {
   }
 
   Value eval_constant(const Constant& c) {
-    ConstantValue v;
-    switch (c.value_kind) {
-      case ConstantKind::Int:
-        v.kind = ConstantValue::Kind::Int;
-        v.int_value = c.int_value;
-        break;
-      case ConstantKind::Float:
-        v.kind = ConstantValue::Kind::Float;
-        v.float_value = c.float_value;
-        break;
-      case ConstantKind::Bool:
-        v.kind = ConstantValue::Kind::Bool;
-        v.bool_value = c.bool_value;
-        break;
-      case ConstantKind::String:
-        v.kind = ConstantValue::Kind::String;
-        v.str_value = c.str_value;
-        break;
-      default: throw FrontendError(c.loc, "unsupported constant '" + c.text + "'");
-    }
-    return make_constant(v);
+    std::optional<ConstantValue> v = literal_value(c);
+    if (!v) throw FrontendError(c.loc, "unsupported constant '" + c.text + "'");
+    return make_constant(*v);
   }
 
   Value eval_attribute(const Attribute& a) {

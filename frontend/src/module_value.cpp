@@ -1,4 +1,5 @@
 // Values of module-level names: constants, types, modules, definitions, lazy errors.
+#include "literal_value.h"
 #include "module_loader_internal.h"
 
 #include "weir/pycode/unparse.h"
@@ -94,6 +95,30 @@ void check_usable(const Value& value, const std::string& name, const SourceLocat
   std::string msg = "'" + name + "' cannot be used: " + value.error;
   if (value.defined_at.known()) msg += " (in its definition at " + value.defined_at.str() + ")";
   throw FrontendError(where, msg);
+}
+
+std::optional<ConstantValue> literal_value(const Constant& c) {
+  ConstantValue v;
+  switch (c.value_kind) {
+    case ConstantKind::Int:
+      v.kind = ConstantValue::Kind::Int;
+      v.int_value = c.int_value;
+      break;
+    case ConstantKind::Float:
+      v.kind = ConstantValue::Kind::Float;
+      v.float_value = c.float_value;
+      break;
+    case ConstantKind::Bool:
+      v.kind = ConstantValue::Kind::Bool;
+      v.bool_value = c.bool_value;
+      break;
+    case ConstantKind::String:
+      v.kind = ConstantValue::Kind::String;
+      v.str_value = c.str_value;
+      break;
+    default: return std::nullopt;
+  }
+  return v;
 }
 
 Value make_type(Type t) {

@@ -1,5 +1,6 @@
 // Type checking of expressions: operators, names, literals, tuples, attributes, subscripts,
 // comparisons.
+#include "literal_value.h"
 #include "type_checker_internal.h"
 
 namespace weir::frontend::typecheck {
@@ -62,25 +63,11 @@ TExprPtr FunctionChecker::expr(const Expr& e, Scope& scope) {
     }
     case ExprKind::Constant: {
       auto& c = static_cast<const Constant&>(e);
-      ConstantValue v;
-      switch (c.value_kind) {
-        case ConstantKind::Int:
-          v.kind = ConstantValue::Kind::Int;
-          v.int_value = c.int_value;
-          break;
-        case ConstantKind::Float:
-          v.kind = ConstantValue::Kind::Float;
-          v.float_value = c.float_value;
-          break;
-        case ConstantKind::Bool:
-          v.kind = ConstantValue::Kind::Bool;
-          v.bool_value = c.bool_value;
-          break;
-        default:
-          throw FrontendError(
-              e.loc, "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
-      }
-      return literal(v, e.loc);
+      std::optional<ConstantValue> v = literal_value(c);
+      if (!v || v->kind == ConstantValue::Kind::String)
+        throw FrontendError(
+            e.loc, "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
+      return literal(*v, e.loc);
     }
     case ExprKind::Tuple: {
       auto& t = static_cast<const Tuple&>(e);
