@@ -5,6 +5,7 @@
 // squeezed out, as DaCe's expansions see them.
 #include <algorithm>
 
+#include "blas_operand.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -34,24 +35,6 @@ std::string numeric_attribute(const LibraryNode& n, const std::string& key, cons
 }
 
 }  // namespace
-
-// One operand: a connector's location with its non-unit dimensions.
-struct BlasOperand {
-  Location loc;
-  std::vector<std::size_t> dims;
-  bool present = false;
-  std::size_t rank() const { return dims.size(); }
-  sym::Expr extent(std::size_t k) const { return loc.subset[dims[k]].size(); }
-  // The element at `vars` (one loop variable per non-unit dimension).
-  std::string at(const std::vector<std::string>& vars) const {
-    if (loc.data.empty()) return loc.var;
-    if (loc.binding->scalar) return loc.binding->cpp;
-    std::vector<sym::Expr> idx = loc.start();
-    for (std::size_t k = 0; k < dims.size(); ++k)
-      idx[dims[k]] = loc.subset[dims[k]].start + sym::Expr::symbol(vars[k]) * loc.subset[dims[k]].step;
-    return loc.binding->cpp + "[" + linear_offset(*loc.binding->desc, idx) + "]";
-  }
-};
 
 BlasOperand StateGen::blas_operand(const LibraryNode& n, const std::string& conn, bool input) const {
   BlasOperand op;
@@ -97,6 +80,7 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   std::string kvar;             // contracted variable, empty if none
   sym::Expr kext(0);
   std::string alpha = "1", beta = "0";
+  bool ta = false, tb = false;  // Gemm's / Gemv's transA, transB
   std::string i = loop_var("__bi", 0), j = loop_var("__bj", 0), k = loop_var("__bk", 0),
               bt = loop_var("__bb", 0);
 
@@ -143,8 +127,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
     add = blas_operand(n, "_cin", true);
     rank_is(a, "_a", {2});
     rank_is(b, "_b", {2});
-    bool ta = numeric_attribute(n, "transA", "false", where) == "true";
-    bool tb = numeric_attribute(n, "transB", "false", where) == "true";
+    ta = numeric_attribute(n, "transA", "false", where) == "true";
+    tb = numeric_attribute(n, "transB", "false", where) == "true";
     alpha = numeric_attribute(n, "alpha", "1", where);
     beta = numeric_attribute(n, "beta", "0", where);
     kvar = k;
@@ -160,7 +144,7 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
     add = blas_operand(n, "_y", true);
     rank_is(a, "_A", {2});
     rank_is(b, "_x", {1});
-    bool ta = numeric_attribute(n, "transA", "false", where) == "true";
+    ta = numeric_attribute(n, "transA", "false", where) == "true";
     alpha = numeric_attribute(n, "alpha", "1", where);
     beta = numeric_attribute(n, "beta", "0", where);
     kvar = k;
@@ -197,6 +181,8 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
                                   " non-unit dimensions, expected " + std::to_string(ov.size()));
   if (add.present && add.rank() != ov.size()) add.present = false;  // a broadcast input: not modelled
   if (add.present && beta == "0") add.present = false;
+
+  if (wants_cblas(n) && emit_cblas({cls, &out, &a, &b, &add, oext, kext, alpha, beta, ta, tb}, w)) return;
 
   std::string T(cpp_name(out.loc.type));
   if (comments()) w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") as loops");

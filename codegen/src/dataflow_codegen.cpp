@@ -378,7 +378,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   }
   if (parallel)
     w.line("#pragma omp parallel for" +
-           (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
+           (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()) +
+           small_map_clause(e, collapse));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(m.params[d]);

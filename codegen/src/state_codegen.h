@@ -35,6 +35,7 @@ struct Location {
 };
 
 struct BlasOperand;
+struct BlasCall;
 
 class StateGen {
  public:
@@ -88,6 +89,16 @@ class StateGen {
   void emit_blas(const LibraryNode& n, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
   BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
+  // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
+  /// The `if(...)` clause that runs parallel map `e` (its first `collapse` dimensions
+  /// parallel) sequentially when it has few iterations and a flat body; empty if none applies.
+  std::string small_map_clause(const MapEntry& e, int collapse) const;
+  // --- BLAS library nodes as CBLAS calls (cblas_codegen.cpp) -----------------------------
+  /// Whether `n`'s implementation is a CBLAS one (OpenBLAS, MKL, cBLAS: DaCe's names).
+  static bool wants_cblas(const LibraryNode& n);
+  /// Emits `c` as one CBLAS call and links the system's CBLAS; false (nothing emitted) where
+  /// CBLAS cannot express it, and the loops run instead.
+  bool emit_cblas(const BlasCall& c, Writer& w);
 
   // --- bounds checks of the outermost scopes (bounds_checks.cpp) -------------------------
   /// Emits the run-time checks of a top-level node's outer memlets against the containers'

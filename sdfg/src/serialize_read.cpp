@@ -302,11 +302,13 @@ class Reader {
       auto c = c0.with_element(element("loop"));
       auto loop = std::make_unique<LoopRegion>(label);
       auto a = c.at("attributes");
-      if (a.has("loop_variable")) loop->loop_variable = a.at("loop_variable").string();
-      if (a.has("init_statement")) loop->init_statement = a.at("init_statement").code();
+      // null (a while loop) is DaCe's None: no variable, no init or update statement.
+      auto present = [&](const char* k) { return a.has(k) && !a.at(k).value().is_null(); };
+      if (present("loop_variable")) loop->loop_variable = a.at("loop_variable").string();
+      if (present("init_statement")) loop->init_statement = a.at("init_statement").code();
       if (a.has("loop_condition") && !a.at("loop_condition").value().is_null())
         loop->loop_condition = a.at("loop_condition").code();
-      if (a.has("update_statement")) loop->update_statement = a.at("update_statement").code();
+      if (present("update_statement")) loop->update_statement = a.at("update_statement").code();
       if (a.has("inverted")) loop->inverted = a.at("inverted").boolean();
       if (a.has("update_before_condition"))
         loop->update_before_condition = a.at("update_before_condition").boolean();

@@ -22,6 +22,21 @@ json code_json(const CodeBlock& c) {
   return json{{"string_data", c.code}, {"language", std::string(to_string(c.language))}};
 }
 
+/// null for an empty statement (DaCe's CodeProperty with allow_none, default None).
+json optional_code_json(const CodeBlock& c) {
+  bool blank = c.code.find_first_not_of(" \t\r\n") == std::string::npos;
+  return blank ? json(nullptr) : code_json(c);
+}
+
+/// A map scope node's label as DaCe writes it (str(Map)): the name and each parameter's range
+/// in Python slice notation, `name[i=0:N, j=0:M:2]`; SDFV sizes the node by it.
+std::string map_node_label(const MapInfo& m) {
+  std::string out = m.label + "[";
+  for (std::size_t k = 0; k < m.params.size() && k < m.range.dims(); ++k)
+    out += (k ? ", " : "") + m.params[k] + "=" + Subset({m.range[k]}).str();
+  return out + "]";
+}
+
 json dtype_json(const DataType& t) {
   if (!t.raw_json.empty()) return json::parse(t.raw_json);
   json j = std::string(to_string(t.base));
@@ -201,10 +216,12 @@ class Writer {
     if (auto* st = b.as<SDFGState>()) {
       state_into(j, *st);
     } else if (auto* loop = b.as<LoopRegion>()) {
-      a["loop_variable"] = loop->loop_variable;
-      a["init_statement"] = code_json(loop->init_statement);
+      // A while loop has no variable and no init/update statements: DaCe's defaults ('' and
+      // None, left out as DaCe leaves out defaults); an empty statement would not compile there.
+      if (!loop->loop_variable.empty()) a["loop_variable"] = loop->loop_variable;
+      a["init_statement"] = optional_code_json(loop->init_statement);
       a["loop_condition"] = code_json(loop->loop_condition);
-      a["update_statement"] = code_json(loop->update_statement);
+      a["update_statement"] = optional_code_json(loop->update_statement);
       a["inverted"] = loop->inverted;
       a["update_before_condition"] = loop->update_before_condition;
       j["cfg_list_id"] = cfg_counter_++;
@@ -366,6 +383,8 @@ class Writer {
     put_unknown(a, n.extra);
     j["type"] = type;
     j["label"] = n.label;
+    if (const MapEntry* me = n.as<MapEntry>(); me && me->map) j["label"] = map_node_label(*me->map);
+    if (const MapExit* mx = n.as<MapExit>(); mx && mx->map) j["label"] = map_node_label(*mx->map);
     j["attributes"] = a;
     return j;
   }

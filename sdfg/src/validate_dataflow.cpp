@@ -329,6 +329,15 @@ void check_nested_sdfg(Validator& v, const SDFGState& st, const NestedSDFGNode& 
                here);
     }
   }
+  // A symbol carries a number: an array named in a mapping reaches the nested SDFG as a symbol
+  // it then indexes (`start = A_row[i]`), which no backend can run. Arrays go through connectors.
+  for (const auto& [sym_name, value] : n.symbol_mapping)
+    for (const std::string& s : value.free_symbols())
+      if (auto it = v.sdfg.arrays.find(s); it != v.sdfg.arrays.end() && !it->second.is_scalar())
+        v.report("nested-symbol-array",
+                 what + ": symbol mapping " + sym_name + " = " + value.str() + " reads array '" + s +
+                     "' (arrays reach a nested SDFG through connectors)",
+                 here);
   SymbolSet free;
   try {
     if (free_symbols_computable(inner)) free = inner.free_symbols();

@@ -13,18 +13,31 @@
 
 using weir::test::run_npbench_case;
 
-#define NPBENCH_CASE(kernel, stage)                                                            \
-  TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu]") { \
-    auto r = run_npbench_case(kernel, stage);                                                  \
-    INFO(r.detail);                                                                            \
-    CHECK(r.ok);                                                                               \
+namespace {
+void expect_match(const char* kernel, const char* stage, bool weir_optimized, weir::DeviceType device) {
+  auto r = run_npbench_case(kernel, stage, weir_optimized, device);
+  INFO(r.detail);
+  CHECK(r.ok);
+}
+}  // namespace
+
+// Each case three ways: as DaCe wrote it, after `weir optimize --auto cpu`, and after
+// `--auto gpu` with the kernels run as host loops by the cpu backend. Every pass must keep the
+// SDFG valid and runnable, so the optimized results must match NumPy too.
+#define NPBENCH_VARIANTS(kernel, stage, tags)                                                             \
+  TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu]" tags) {       \
+    expect_match(kernel, stage, false, weir::DeviceType::CPU);                                            \
+  }                                                                                                       \
+  TEST_CASE("npbench: " kernel " " stage " after weir's auto-optimize for cpu matches NumPy",             \
+            "[npbench][cpu][optimized]" tags) {                                                           \
+    expect_match(kernel, stage, true, weir::DeviceType::CPU);                                             \
+  }                                                                                                       \
+  TEST_CASE("npbench: " kernel " " stage " after weir's auto-optimize for gpu matches NumPy on the host", \
+            "[npbench][gpu-as-cpu][optimized]" tags) {                                                    \
+    expect_match(kernel, stage, true, weir::DeviceType::GPU);                                             \
   }
-#define NPBENCH_GAP(kernel, stage)                                                                       \
-  TEST_CASE("npbench: " kernel " " stage " runs on cpu and matches NumPy", "[npbench][cpu][!mayfail]") { \
-    auto r = run_npbench_case(kernel, stage);                                                            \
-    INFO(r.detail);                                                                                      \
-    CHECK(r.ok);                                                                                         \
-  }
+#define NPBENCH_CASE(kernel, stage) NPBENCH_VARIANTS(kernel, stage, "")
+#define NPBENCH_GAP(kernel, stage) NPBENCH_VARIANTS(kernel, stage, "[!mayfail]")
 
 #include "npbench_cases.inc"
 

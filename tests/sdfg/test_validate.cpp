@@ -569,6 +569,15 @@ TEST_CASE("a nested SDFG needs every free symbol in its symbol mapping", "[valid
   CHECK(contains(d.message, "'M'"));
 }
 
+TEST_CASE("a symbol mapping that reads an array is refused (arrays go through connectors)", "[validate]") {
+  // What LoopToMap once wrote for `start = A_row[i]` on an interstate edge of the loop body.
+  NestedProgram p(std::map<std::string, Expr>{{"M", Expr::symbol("A")}});
+  auto ds = validate(*p.sdfg);
+  const auto& d = find_code(ds, "nested-symbol-array");
+  CHECK(d.where.node == static_cast<long>(p.nested->id()));
+  CHECK(contains(d.message, "symbol mapping M = A reads array 'A'"));
+}
+
 TEST_CASE("nested SDFG connectors match the non-transient containers inside", "[validate]") {
   NestedProgram p;
   p.nested->in_connectors.erase("X");

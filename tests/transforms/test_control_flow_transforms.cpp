@@ -187,6 +187,34 @@ TEST_CASE("LoopToMap: transients written before read in the body are privatized"
   CHECK(run_on_cpu(*sdfg, kN, 9) == before);
 }
 
+TEST_CASE("LoopToMap: containers the body's interstate edges read become inputs of the nested SDFG",
+          "[transforms][loop-to-map]") {
+  // As spmv's rows: `k = IDX[i]` on an edge inside the body, then B[i] = A[i] * 2 + k.
+  auto sdfg = make_loop("0", [](SDFG& s, SDFGState& st) {
+    s.add_array("IDX", ScalarType::Int64, {E("N")});
+    s.add_symbol("k");
+    auto& L = *s.blocks()[0]->as<LoopRegion>();
+    auto& second = L.add_state("use_k");
+    InterstateEdge e;
+    e.assignments = {{"k", "IDX[i]"}};
+    L.add_edge(st.id(), second.id(), e);
+    tasklet(second, "o = a * 2 + k", {{{"a", "A", "i"}}}, "B", "i");
+  });
+  require_valid(*sdfg);
+  auto before = run_on_cpu(*sdfg, kN, 5);
+  for (std::size_t i = 0; i < 7; ++i) REQUIRE(before["B"][i] == before["A"][i] * 2 + before["IDX"][i]);
+  LoopToMap l2m;
+  apply_only(*sdfg, l2m);  // validates: no symbol mapping IDX = IDX
+  NestedSDFGNode* ns = nullptr;
+  for (Node* n : sdfg->blocks()[0]->as<SDFGState>()->nodes())
+    if (auto* x = n->as<NestedSDFGNode>()) ns = x;
+  REQUIRE(ns);
+  CHECK(ns->in_connectors.count("IDX"));
+  CHECK(!ns->symbol_mapping.count("IDX"));
+  CHECK(ns->sdfg->has_data("IDX"));
+  CHECK(run_on_cpu(*sdfg, kN, 5) == before);
+}
+
 TEST_CASE("InlineSDFG: refuses nested SDFGs with several blocks", "[transforms][inline-sdfg]") {
   auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i");

@@ -11,7 +11,8 @@ CpuSchedules::CpuSchedules()
           "cpu-schedules",
           "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
           {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
-           {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"}}) {}
+           {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"},
+           {"blas", true, "BLAS library nodes without an implementation call OpenBLAS"}}) {}
 
 namespace {
 
@@ -95,12 +96,35 @@ std::size_t schedule_state(SDFGState& st, const Options& options) {
   return changed;
 }
 
+/// As DaCe's auto_optimize picks the fast BLAS it finds: MatMul, Dot, Gemm and Gemv nodes of
+/// the state (and of SDFGs nested in it) without an implementation get "OpenBLAS" (CBLAS calls
+/// in the CPU code generator). Returns the number of nodes changed.
+std::size_t fast_blas(SDFGState& st) {
+  std::size_t changed = 0;
+  for (Node* n : st.nodes()) {
+    if (auto* ln = n->as<LibraryNode>()) {
+      const std::string cls = ln->class_name();
+      bool blas = cls == "MatMul" || cls == "Dot" || cls == "Gemm" || cls == "Gemv";
+      if (blas && (ln->implementation.empty() || ln->implementation == "specialize")) {
+        ln->implementation = "OpenBLAS";
+        ++changed;
+      }
+    } else if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) {
+      for (SDFGState* inner : ns->sdfg->all_states()) changed += fast_blas(*inner);
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
 std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
   for (SDFGState* stp : sdfg.all_states())
-    tx.modify_state(*stp, [&] { changed += schedule_state(*stp, options()); });
+    tx.modify_state(*stp, [&] {
+      changed += schedule_state(*stp, options());
+      if (options().get_bool("blas")) changed += fast_blas(*stp);
+    });
   return changed;
 }
 

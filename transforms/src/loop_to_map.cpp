@@ -1,6 +1,8 @@
 // LoopToMap: turn a for loop without loop-carried dependences into a map over a nested SDFG.
 #include "weir/transforms/loop_to_map.h"
 
+#include <algorithm>
+
 #include "nest_util.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/memlet_propagation.h"
@@ -144,6 +146,10 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   }
   for (const auto& d : detail::memlet_data(inner->all_states()))
     if (!inner->has_data(d) && sdfg.has_data(d)) inner->arrays[d] = sdfg.data(d);
+  // Containers the body's interstate edges and loop headers read (`start = A_row[i]`) are
+  // inputs too.
+  for (const auto& d : detail::nest_data_read_by_name(sdfg, *inner))
+    if (std::find(inputs.begin(), inputs.end(), d) == inputs.end()) inputs.push_back(d);
   inner->symbols[f.var] =
       sdfg.symbols.count(f.var) ? sdfg.symbols.at(f.var) : DataType::scalar(ScalarType::Int64);
   auto mapping = detail::nest_symbols(sdfg, *inner);

@@ -2,6 +2,7 @@
 #include "nest_util.h"
 
 #include <cctype>
+#include <stdexcept>
 
 namespace weir::transforms::detail {
 
@@ -229,9 +230,23 @@ std::string identifier_from(const std::string& label) {
   return s;
 }
 
+std::vector<std::string> nest_data_read_by_name(const SDFG& outer, SDFG& inner) {
+  std::vector<std::string> out;
+  for (const std::string& s : inner.free_symbols())
+    if (outer.has_data(s)) {
+      inner.arrays[s] = as_argument(outer.data(s));
+      out.push_back(s);
+    }
+  return out;
+}
+
 std::map<std::string, sym::Expr> nest_symbols(const SDFG& outer, SDFG& inner) {
   std::map<std::string, sym::Expr> mapping;
   for (const std::string& s : inner.free_symbols()) {
+    // A symbol mapping cannot carry an array: the nested SDFG would index a symbol.
+    if (outer.has_data(s))
+      throw std::logic_error("nested SDFG '" + inner.name + "' reads container '" + s +
+                             "' by name; it must be passed through a connector");
     auto it = outer.symbols.find(s);
     inner.symbols[s] = it != outer.symbols.end() ? it->second : DataType::scalar(ScalarType::Int64);
     mapping.emplace(s, sym::Expr::symbol(s));

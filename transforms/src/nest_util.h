@@ -75,9 +75,16 @@ void relink_cloned_maps(const SDFGState& src, SDFGState& dst, const std::map<Nod
 /// An identifier made from `label` (non-identifier characters become '_').
 std::string identifier_from(const std::string& label);
 
+/// Containers of `outer` that the moved control flow or code of `inner` (a fresh nested SDFG
+/// whose containers are set) reads by name, such as `start = A_row[i]` on an interstate edge:
+/// each becomes an argument of `inner` (as_argument), and the names are returned, to be passed
+/// as inputs through connectors. Without this they would look like free symbols of `inner`.
+std::vector<std::string> nest_data_read_by_name(const SDFG& outer, SDFG& inner);
+
 /// Fills the symbols of `inner` (a fresh nested SDFG whose containers are set) from `outer`:
 /// every free symbol of `inner` gets the outer type (int64 if the outer SDFG does not declare
-/// it) and an identity entry in the returned symbol mapping.
+/// it) and an identity entry in the returned symbol mapping. Throws std::logic_error for a free
+/// symbol that is a container of `outer` (nest_data_read_by_name passes those first).
 std::map<std::string, sym::Expr> nest_symbols(const SDFG& outer, SDFG& inner);
 
 /// A fresh state label in `sdfg` (not used by any block of any region of it): `base`,

@@ -19,8 +19,10 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    the outer dimensions and the compiler sees a plain unit-stride inner loop);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
-///    in its body, gets the kVectorizeAttribute hint.
-/// Returns the number of maps changed.
+///    in its body, gets the kVectorizeAttribute hint;
+///  * with `blas`, MatMul, Dot, Gemm and Gemv library nodes without an implementation (here and
+///    in nested SDFGs) get "OpenBLAS", as DaCe's auto_optimize selects its fast BLAS.
+/// Returns the number of maps and library nodes changed.
 class CpuSchedules final : public Pass {
  public:
   CpuSchedules();

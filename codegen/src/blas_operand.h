@@ -1,0 +1,46 @@
+// The operands of a BLAS library node as the code generator sees them (blas_codegen.cpp emits
+// them as loop nests, cblas_codegen.cpp as CBLAS calls).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+/// One operand: a connector's location with its non-unit dimensions (the memlet's subset
+/// squeezed, as DaCe's expansions see it).
+struct BlasOperand {
+  Location loc;
+  std::vector<std::size_t> dims;
+  bool present = false;
+  std::size_t rank() const { return dims.size(); }
+  sym::Expr extent(std::size_t k) const { return loc.subset[dims[k]].size(); }
+  /// The element stride of non-unit dimension k (the container's stride times the subset's step).
+  sym::Expr stride(std::size_t k) const {
+    return loc.binding->desc->strides[dims[k]] * loc.subset[dims[k]].step;
+  }
+  /// The element at `vars` (one loop variable per non-unit dimension).
+  std::string at(const std::vector<std::string>& vars) const {
+    if (loc.data.empty()) return loc.var;
+    if (loc.binding->scalar) return loc.binding->cpp;
+    std::vector<sym::Expr> idx = loc.start();
+    for (std::size_t k = 0; k < dims.size(); ++k)
+      idx[dims[k]] = loc.subset[dims[k]].start + sym::Expr::symbol(vars[k]) * loc.subset[dims[k]].step;
+    return loc.binding->cpp + "[" + linear_offset(*loc.binding->desc, idx) + "]";
+  }
+};
+
+/// A BLAS node's contraction, as emit_blas worked it out: out[oext] = alpha * op(a) op(b)
+/// (+ beta * add), contracted over kext.
+struct BlasCall {
+  std::string cls;  // MatMul, Dot, Gemm, Gemv, Ger, Transpose
+  const BlasOperand *out, *a, *b, *add;
+  std::vector<sym::Expr> oext;
+  sym::Expr kext;
+  std::string alpha, beta;
+  bool trans_a, trans_b;
+};
+
+}  // namespace weir::codegen::detail
