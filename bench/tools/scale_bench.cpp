@@ -16,6 +16,8 @@
 //             each stage's median wall and CPU time (the compiler's included)
 //   --check   compile and run at I = J = 6, K = 3 and compare every output with the same chain
 //             computed here by plain loops (exit 1 on a difference above 1e-12)
+#include <sys/resource.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,8 +30,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <ctime>
 #include <vector>
@@ -37,8 +37,8 @@
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
-#include "weir/runtime/program_source.h"
 #include "weir/runtime/field_view_program.h"
+#include "weir/runtime/program_source.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/state.h"
 #include "weir/sdfg/validate.h"
@@ -52,18 +52,23 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
-/// CPU time of this process (all threads) and of its finished children (the compiler): on a loaded shared machine the stages' wall times
-/// stretch with the load, their CPU times much less (the single-threaded stages' CPU time is
-/// what an idle machine takes).
+/// CPU time of this process (all threads) and of its finished children (the compiler): on a loaded shared
+/// machine the stages' wall times stretch with the load, their CPU times much less (the single-threaded
+/// stages' CPU time is what an idle machine takes).
 double cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   rusage c{};
   getrusage(RUSAGE_CHILDREN, &c);
-  auto tv = [](const timeval& v) { return static_cast<double>(v.tv_sec) + 1e-6 * static_cast<double>(v.tv_usec); };
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec) + tv(c.ru_utime) + tv(c.ru_stime);
+  auto tv = [](const timeval& v) {
+    return static_cast<double>(v.tv_sec) + 1e-6 * static_cast<double>(v.tv_usec);
+  };
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec) + tv(c.ru_utime) +
+         tv(c.ru_stime);
 }
 
 bool is_output(int k, int n) { return k == n || (k > 0 && k % 10 == 0); }
@@ -92,15 +97,17 @@ std::unique_ptr<SDFG> chained_stencils(int n) {
     code << "y = a + " << coefficient(k) << " * (b + c - 2.0 * a)";
     auto& t = st.add_tasklet(out, {code.str(), Language::Python}, {"a", "b", "c"}, {"y"});
     NodeId src = st.add_access(in).id(), dst = st.add_access(out).id();
-    Memlet whole = Memlet::simple(in, Subset::parse("0:I+" + std::to_string(n - k) + ", 0:J+" +
-                                                    std::to_string(n - k) + ", 0:K"));
+    Memlet whole = Memlet::simple(
+        in, Subset::parse("0:I+" + std::to_string(n - k) + ", 0:J+" + std::to_string(n - k) + ", 0:K"));
     const char* at[] = {"i, j, l", "i + 1, j, l", "i, j + 1, l"};
     const char* conn[] = {"a", "b", "c"};
     for (int p = 0; p < 3; ++p) {
-      auto e = st.add_memlet_path({src, m.id(), t.id()}, Memlet::simple(in, Subset::parse(at[p])), "", conn[p]);
+      auto e =
+          st.add_memlet_path({src, m.id(), t.id()}, Memlet::simple(in, Subset::parse(at[p])), "", conn[p]);
       st.edge(e[0]).memlet = whole;
     }
-    auto eo = st.add_memlet_path({t.id(), m.exit, dst}, Memlet::simple(out, Subset::parse("i, j, l")), "y", "");
+    auto eo =
+        st.add_memlet_path({t.id(), m.exit, dst}, Memlet::simple(out, Subset::parse("i, j, l")), "y", "");
     st.edge(eo[1]).memlet = Memlet::simple(out, range);
   }
   return sdfg;
@@ -132,12 +139,13 @@ struct Stages {
 
 void require_valid(const SDFG& s, const std::string& after) {
   auto problems = validate(s);
-  if (!problems.empty()) throw std::runtime_error("invalid SDFG after " + after + ": " + problems.front().str());
+  if (!problems.empty())
+    throw std::runtime_error("invalid SDFG after " + after + ": " + problems.front().str());
 }
 
 std::filesystem::path fresh_cache(const std::string& tag) {
-  auto d = std::filesystem::temp_directory_path() /
-           ("weir-bench-scale-" + std::to_string(::getpid()) + "-" + tag);
+  auto d =
+      std::filesystem::temp_directory_path() / ("weir-bench-scale-" + std::to_string(::getpid()) + "-" + tag);
   std::filesystem::remove_all(d);
   return d;
 }
@@ -294,14 +302,22 @@ int main(int argc, char** argv) {
   int repeats = 5;
   for (int a = 1; a < argc; ++a) {
     std::string s = argv[a];
-    if (s == "--n" && a + 1 < argc) ns = parse_ns(argv[++a]);
-    else if (s == "--compile") compile = true;
-    else if (s == "--check") run_check = true;
-    else if (s == "--json" && a + 1 < argc) json_out = argv[++a];
-    else if (s == "--source" && a + 1 < argc) source = argv[++a];
-    else if (s == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
+    if (s == "--n" && a + 1 < argc)
+      ns = parse_ns(argv[++a]);
+    else if (s == "--compile")
+      compile = true;
+    else if (s == "--check")
+      run_check = true;
+    else if (s == "--json" && a + 1 < argc)
+      json_out = argv[++a];
+    else if (s == "--source" && a + 1 < argc)
+      source = argv[++a];
+    else if (s == "--repeats" && a + 1 < argc)
+      repeats = std::max(1, std::atoi(argv[++a]));
     else {
-      std::fprintf(stderr, "usage: weir_bench_scale [--n 250,1000,10000] [--compile] [--check] [--json FILE] | --source FILE.py::NAME [--repeats R]\n");
+      std::fprintf(stderr,
+                   "usage: weir_bench_scale [--n 250,1000,10000] [--compile] [--check] [--json FILE] | "
+                   "--source FILE.py::NAME [--repeats R]\n");
       return 2;
     }
   }

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include "codegen_test_util.h"
-#include "support/corpus.h"
 #include "weir/codegen/cpu_codegen.h"
 
 using namespace weir;

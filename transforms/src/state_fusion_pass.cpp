@@ -6,14 +6,13 @@
 
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
+#include "weir/transforms/state_fusion.h"
 #include "weir/transforms/transaction.h"
 
 namespace weir::transforms {
 
-StateFusionPass::StateFusionPass()
-    : Pass("state-fusion",
-           "Fuse two states joined by an unconditional edge without assignments when no access conflicts "
-           "(whole chains at a time)") {}
+// The transformation's description: the pass is how the registry runs it.
+StateFusionPass::StateFusionPass() : Pass("state-fusion", StateFusion().description()) {}
 
 namespace {
 
@@ -116,8 +115,9 @@ std::vector<std::vector<BlockId>> chains_of(const ControlFlowRegion& r) {
       chain.push_back(nx);
       in_chain.insert(nx);
     }
+    if (chain.size() == 1) continue;  // a predecessor's chain may still take this state
     for (BlockId id : chain) taken.insert(id);
-    if (chain.size() > 1) out.push_back(std::move(chain));
+    out.push_back(std::move(chain));
   }
   return out;
 }

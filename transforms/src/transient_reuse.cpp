@@ -113,7 +113,11 @@ std::size_t TransientReuse::run_pass(SDFG& sdfg, Transaction& tx) {
             if (!all_reach(st, it->users, writers, topo, mark, epoch)) continue;
             rename_at(st, n, name, it->name);
             sdfg.remove_data(name);
-            it->users.insert(it->users.end(), users.begin(), users.end());
+            // The earlier users reach every writer of `name` (just checked), so whatever the
+            // writers reach they reach too: the writers and the new users stand for them, and
+            // the list (and the walks of later checks) stays as short as one occupant's.
+            it->users = users;
+            it->users.insert(it->users.end(), writers.begin(), writers.end());
             ++removed;
             merged = true;
             break;
