@@ -199,7 +199,11 @@ void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);
 /// `options.trust_code`, and at user code in a language other than C++ (user_code.cpp).
 void check_user_code(const SDFG& sdfg, const CodegenOptions& options);
 
-/// The file-scope helper functions (prelude.cpp).
+/// The #include lines a generated translation unit starts with (prelude.cpp): light headers
+/// only, <complex> when the code uses complex numbers, and the full former set (<string>,
+/// <algorithm>, <stdexcept>, <complex>) when it may hold user-written C++ (`user_code`).
+std::string prelude_headers(bool complex_numbers, bool user_code);
+/// The file-scope helper functions (prelude.cpp), after prelude_headers().
 const char* prelude_text();
 
 /// C++ type of a container element.

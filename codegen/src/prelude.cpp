@@ -5,21 +5,37 @@
 
 namespace weir::codegen::detail {
 
+std::string prelude_headers(bool complex_numbers, bool user_code) {
+  // Only light C and language-support headers: <string>, <stdexcept> and <complex> cost more
+  // to parse than most programs' own code (docs/benchmarks.md, "Compiling a small program").
+  std::string h =
+      "#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdint>\n#include <cstdio>\n"
+      "#include <cstdlib>\n#include <cstring>\n#include <exception>\n#include <limits>\n#include <new>\n"
+      "#include <type_traits>\n";
+  if (complex_numbers || user_code) h += "#include <complex>\n";
+  // User-written C++ (trusted) was written against the full set the prelude once had.
+  if (user_code) h += "#include <algorithm>\n#include <stdexcept>\n#include <string>\n";
+  return h;
+}
+
 const char* prelude_text() {
-  return R"PRELUDE(#include <algorithm>
-#include <atomic>
-#include <cmath>
-#include <complex>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <exception>
-#include <limits>
-#include <new>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
+  return R"PRELUDE(
+// --- errors ------------------------------------------------------------------------------
+// What generated code throws: a message in a fixed buffer (no <string>, no allocation).
+namespace {
+struct weir_error : std::exception {
+    char text[4096];
+    const char* what() const noexcept override { return text; }
+};
+}  // namespace
+[[noreturn, maybe_unused, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] static void weir_throw(const char* format, ...) {
+    weir_error e;
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(e.text, sizeof e.text, format, ap);
+    va_end(ap);
+    throw e;
+}
 
 // --- run-time faults inside the dataflow ---------------------------------------------------
 // An index computed from data that leaves its container, an integer to a negative power: code
@@ -77,9 +93,8 @@ static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const c
 // unless the fault names its place itself.
 [[maybe_unused]] static void weir_raise_fault(const char* where) {
     if (weir_fault_state.load(std::memory_order_acquire) != 2) return;
-    std::string text = (weir_fault_located ? std::string() : std::string(where)) + weir_fault_text;
     weir_fault_state.store(0, std::memory_order_release);
-    throw std::runtime_error(text);
+    weir_throw("%s%s", weir_fault_located ? "" : where, weir_fault_text);
 }
 [[maybe_unused]] static void weir_clear_fault() { weir_fault_state.store(0, std::memory_order_release); }
 
@@ -153,7 +168,7 @@ static inline void weir_atomic_update(T* p, T v, F f) {
 // 64-byte aligned allocation of n elements (at least one); throws on failure.
 template <class T>
 static inline T* weir_alloc(int64_t n, const char* name) {
-    if (n < 0) throw std::runtime_error(std::string("negative size of transient '") + name + "'");
+    if (n < 0) weir_throw("negative size of transient '%s'", name);
     std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
     bytes = (bytes + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, bytes);
@@ -206,13 +221,16 @@ struct weir_scratch {
 static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
                                      const char* access, const char* data, int dim, const char* hint) {
     if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return;
-    throw std::runtime_error(std::string(where) + ": " + access + " " + data + "[" + std::to_string(lo) + " .. " +
-                             std::to_string(hi) + "] in dimension " + std::to_string(dim) + " of " + data +
-                             " with shape " + std::to_string(extent) + " (" + hint + ")");
+    weir_throw("%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)", where, access, data,
+               static_cast<long long>(lo), static_cast<long long>(hi), dim, data, static_cast<long long>(extent), hint);
 }
-static thread_local std::string weir_error_text;
-static inline int weir_fail(const std::string& message) {
-    weir_error_text = message;
+// The message weir_last_error() returns; weir_fail records it and returns weir_run's 1.
+static thread_local char weir_error_text[4096];
+[[maybe_unused, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] static int weir_fail(const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(weir_error_text, sizeof weir_error_text, format, ap);
+    va_end(ap);
     return 1;
 }
 )PRELUDE";

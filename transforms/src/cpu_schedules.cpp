@@ -2,6 +2,7 @@
 #include "weir/transforms/cpu_schedules.h"
 
 #include "dataflow_util.h"
+#include "map_propagation.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
@@ -77,7 +78,9 @@ std::size_t schedule_state(SDFGState& st, const Options& options) {
       m.range.ranges().pop_back();
       MapEntry& inner = st.add_map(m.label + "_inner", {p}, Subset({r}), ScheduleType::Sequential);
       detail::insert_map_inside(st, *e, inner);
-      propagate_memlets_scope(st, inner.id());
+      // The maps inside `inner` are unchanged and `e` is top-level: two maps to propagate.
+      detail::propagate_map(st, inner);
+      detail::propagate_map(st, *e);
       ++changed;
       state_changed = true;
     }

@@ -1,6 +1,8 @@
 // Memlet propagation through map scopes (DaCe's propagate_memlet, for affine indices).
 #include "weir/transforms/memlet_propagation.h"
 
+#include "map_propagation.h"
+
 #include <algorithm>
 
 #include "dataflow_util.h"
@@ -239,6 +241,8 @@ void propagate_memlets(SDFGState& st) {
     if (n->as<MapEntry>()) entries.push_back(n->id());
   propagate_entries(st, tree, std::move(entries));
 }
+
+void detail::propagate_map(SDFGState& st, const MapEntry& entry) { propagate_one(st, sdfg_of(st), entry); }
 
 void propagate_memlets_scope(SDFGState& st, NodeId entry) {
   ScopeTree tree = st.scope_tree();

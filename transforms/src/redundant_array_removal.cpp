@@ -4,6 +4,7 @@
 #include <set>
 
 #include "dataflow_util.h"
+#include "memlet_tree.h"
 #include "weir/transforms/analysis.h"
 
 namespace weir::transforms {
@@ -119,14 +120,15 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   const std::string b = pattern(ctx, sub).get<1>().data;
   NodeId na = sub[0], nb = sub[1];
   for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
-    // Rename along the whole memlet path ending in A (same shape, full copy: same indices).
+    // Rename along the whole memlet tree ending in A (same shape, full copy: same indices),
+    // every branch of it: an exit's IN_A may collect the writes of several tasklets.
     DataflowEdge& last = st.edge(in);
     if (auto* from = st.node(last.src).as<AccessNode>(); from && !last.memlet.is_empty()) {
       // A copy into A: once A is renamed B, the memlet may name both ends (B -> A -> B gives
       // a self-copy), so it records which end its subset is on.
       last.memlet.is_data_src = data_is_source(last.memlet, from->data, a);
     }
-    for (EdgeId p : st.memlet_path(in)) {
+    for (EdgeId p : detail::memlet_tree(st, in)) {
       Memlet& m = st.edge(p).memlet;
       if (m.data == a) m.data = b;
     }

@@ -25,6 +25,7 @@
 #include "weir/transforms/redundant_array_removal.h"
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
+#include "weir/transforms/state_fusion_pass.h"
 #include "weir/transforms/symbol_propagation.h"
 #include "weir/transforms/transient_reuse.h"
 #include "weir/transforms/trivial_map_elimination.h"
@@ -58,7 +59,9 @@ std::vector<RegistryEntry>& table() {
       transformation<MapTiling>(),
       transformation<MapFusion>(),
       transformation<TrivialMapElimination>(),
-      transformation<StateFusion>(),
+      // The pass fuses whole chains in linear time; the transformation matches pairs.
+      {StateFusion().name(), [] { return std::make_unique<StateFusion>(); },
+       [] { return std::make_unique<StateFusionPass>(); }},
       transformation<DeadStateElimination>(),
       transformation<DeadDataflowElimination>(),
       transformation<RedundantArrayRemoval>(),
@@ -137,6 +140,8 @@ std::vector<std::string> pass_names() {
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   const RegistryEntry* e = find(name);
   if (!e) return nullptr;
+  // A row with both: the transformation has a pass of its own that reaches the same fixed point.
+  if (e->pass) return e->pass();
   if (e->transformation) return std::make_unique<TransformationPass>(e->transformation());
   return e->pass();
 }
