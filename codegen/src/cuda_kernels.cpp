@@ -29,7 +29,8 @@ std::set<std::string> identifiers(const std::string& code) {
       std::size_t b = i;
       while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_')) ++i;
       // Members (blockIdx.x, p->n) and qualified names (std::sqrt) are not variables.
-      bool member = b > 0 && (code[b - 1] == '.' || code[b - 1] == ':' || (code[b - 1] == '>' && b > 1 && code[b - 2] == '-'));
+      bool member = b > 0 && (code[b - 1] == '.' || code[b - 1] == ':' ||
+                              (code[b - 1] == '>' && b > 1 && code[b - 2] == '-'));
       if (!member) out.insert(code.substr(b, i - b));
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
       while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
@@ -52,7 +53,8 @@ std::vector<long long> block_size(const MapInfo& m, const ElementRef& where) {
       throw CodegenError(where, "gpu_block_size entry '" + s + "' is not a thread count in 1..1024");
     b.push_back(v);
   }
-  if (b.empty()) b = m.params.size() == 1 ? std::vector<long long>{64, 1, 1} : std::vector<long long>{32, 8, 1};
+  if (b.empty())
+    b = m.params.size() == 1 ? std::vector<long long>{64, 1, 1} : std::vector<long long>{32, 8, 1};
   while (b.size() < 3) b.push_back(1);
   if (b.size() > 3) throw CodegenError(where, "gpu_block_size has more than three entries");
   if (b[0] * b[1] * b[2] > 1024)
@@ -91,8 +93,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     fs.merge(r.step.free_symbols());
     for (const auto& p : m.params)
       if (fs.count(p))
-        throw CodegenError(where, "the range of kernel parameter '" + m.params[d] + "' depends on parameter '" +
-                                      p + "' (a kernel's grid is rectangular)");
+        throw CodegenError(where, "the range of kernel parameter '" + m.params[d] +
+                                      "' depends on parameter '" + p + "' (a kernel's grid is rectangular)");
   }
   std::vector<long long> block = block_size(m, where);
   std::string site = "state '" + (st.path().empty() ? st.label : st.path()) + "', map '" + m.label + "'";
@@ -163,10 +165,12 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     if (d.is_scalar())
       decls.line(t + " " + c + "{};");
     else if (k && *k > 0 &&
-             *k * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(opts.max_stack_bytes))
+             *k * static_cast<long long>(size_of(d.dtype.base)) <=
+                 static_cast<long long>(opts.max_stack_bytes))
       decls.line(t + " " + c + "[" + std::to_string(*k) + "];");
     else {
-      decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) + "\");");
+      decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) +
+                 "\");");
       decls.line(t + "* __restrict__ " + c + " = " + c + "__buf.ptr;");
     }
   }
@@ -200,7 +204,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   }
 
   Writer k;
-  if (comments()) k.line("// kernel of map '" + m.label + "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "'");
+  if (comments())
+    k.line("// kernel of map '" + m.label + "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "'");
   long long threads = block[0] * block[1] * block[2];
   k.open("static __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kname + "(" +
          join(params, ", ") + ") {");
@@ -222,22 +227,24 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   std::string nonempty;
   for (std::size_t d = 0; d < n; ++d) {
     const Range& r = ranges[d];
-    w.line("const int64_t " + count[d] + " = weir_map_count(" + sym_cpp(r.start) + ", " + sym_cpp(r.end) + ", " +
-           sym_cpp(r.step) + ");");
+    w.line("const int64_t " + count[d] + " = weir_map_count(" + sym_cpp(r.start) + ", " + sym_cpp(r.end) +
+           ", " + sym_cpp(r.step) + ");");
     nonempty += (d ? " && " : "") + count[d] + " > 0";
   }
   w.open("if (" + nonempty + ") {");
   std::string s = c_escape(site);
   w.line("const dim3 __weir_block(" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
          std::to_string(block[2]) + ");");
-  w.line("const dim3 __weir_grid(weir_grid_extent(" + count[n - 1] + ", " + std::to_string(block[0]) +
-         ", 2147483647u, \"" + s + "\"), " +
-         (n >= 2 ? "weir_grid_extent(" + count[n - 2] + ", " + std::to_string(block[1]) + ", 65535u, \"" + s + "\")"
-                 : std::string("1")) +
-         ", " +
-         (n >= 3 ? "weir_grid_extent(" + z_total + ", " + std::to_string(block[2]) + ", 65535u, \"" + s + "\")"
-                 : std::string("1")) +
-         ");");
+  w.line(
+      "const dim3 __weir_grid(weir_grid_extent(" + count[n - 1] + ", " + std::to_string(block[0]) +
+      ", 2147483647u, \"" + s + "\"), " +
+      (n >= 2
+           ? "weir_grid_extent(" + count[n - 2] + ", " + std::to_string(block[1]) + ", 65535u, \"" + s + "\")"
+           : std::string("1")) +
+      ", " +
+      (n >= 3 ? "weir_grid_extent(" + z_total + ", " + std::to_string(block[2]) + ", 65535u, \"" + s + "\")"
+              : std::string("1")) +
+      ");");
   w.line("WEIR_LAUNCH(" + kname + ", __weir_grid, __weir_block, weir_stream, " + join(args, ", ") + ");");
   w.line("weir_cuda_launched(\"" + s + "\");");
   w.close();
@@ -289,7 +296,8 @@ void StateGen::emit_device_copy(const Location& S, const Location& D, const std:
     if (L.binding->scalar) return "&" + L.binding->cpp;
     return "&" + L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
   };
-  std::string bytes = rows ? "sizeof(" + T + ") * (" + sym_cpp(S.subset[sd.back()].size()) + ")" : "sizeof(" + T + ")";
+  std::string bytes =
+      rows ? "sizeof(" + T + ") * (" + sym_cpp(S.subset[sd.back()].size()) + ")" : "sizeof(" + T + ")";
   w.line("weir_cuda_copy(" + ptr(D, didx) + ", " + ptr(S, sidx) + ", " + bytes + ", " +
          (to_host ? "true" : "false") + ", " + what + ");");
   for (std::size_t k = 0; k < loops; ++k) w.close();

@@ -14,7 +14,9 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
   prog.cuda = cuda;
   ElementRef top_ref;
   top_ref.sdfg = sdfg.name;
-  auto on_device = [&](const std::string& name) { return cuda && is_device_storage(sdfg.arrays.at(name).storage); };
+  auto on_device = [&](const std::string& name) {
+    return cuda && is_device_storage(sdfg.arrays.at(name).storage);
+  };
 
   check_user_code(sdfg, options);
   try {
@@ -127,7 +129,8 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     entry.line("weir_handle* h = new weir_handle();");
     entry.open("try {");
     if (cuda) {
-      entry.line("weir_cuda_check(cudaStreamCreateWithFlags(&h->stream, cudaStreamNonBlocking), \"weir_init\");");
+      entry.line(
+          "weir_cuda_check(cudaStreamCreateWithFlags(&h->stream, cudaStreamNonBlocking), \"weir_init\");");
       entry.line("weir_stream = h->stream;");
     }
     for (const auto& s : size_symbols) {

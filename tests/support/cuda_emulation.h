@@ -6,12 +6,12 @@
 // programs. Header-only: suites that link weir_runtime include it.
 #pragma once
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
-#include <unistd.h>
 
 #include "corpus.h"
 #include "weir/runtime/cpu_backend.h"
@@ -37,9 +37,19 @@ inline std::unique_ptr<runtime::CompiledBackend> make_cuda_emulation_backend() {
       std::filesystem::path tmp_src = dir / (tmp + ".cu"), tmp_lib = dir / (tmp + ".so");
       std::ofstream(tmp_src, std::ios::binary) << code.source;
       runtime::CompilerSettings s;
-      s.flags = {"-std=c++17", "-O1", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
-                 "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-DWEIR_CUDA_EMULATION",
-                 "-I" + (std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "emulation").string(), "-x", "c++"};
+      s.flags = {"-std=c++17",
+                 "-O1",
+                 "-ffp-contract=off",
+                 "-Wall",
+                 "-Wextra",
+                 "-Werror",
+                 "-Wno-unused-parameter",
+                 "-Wno-unused-variable",
+                 "-Wno-unused-but-set-variable",
+                 "-DWEIR_CUDA_EMULATION",
+                 "-I" + (std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "emulation").string(),
+                 "-x",
+                 "c++"};
       s.openmp = false;
       runtime::compile_shared_library(s, tmp_src, tmp_lib, code.program_name);
       std::filesystem::rename(tmp_src, src);
