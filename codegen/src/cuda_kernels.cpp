@@ -134,6 +134,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   }
 
   const std::map<std::string, Binding> host_bindings = bindings_;
+  // Values of host code nodes (edge variables) the kernel may read; ones its body declares are its own.
+  const auto host_edge_vars = edge_vars_;
   Frame frame;
   frame.entry = e.id();
   frame.parallel = true;
@@ -185,7 +187,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     args.push_back(b.cpp);
     passed.insert(b.cpp);
   }
-  for (const auto& [key, var] : edge_vars_) {
+  for (const auto& [key, var] : host_edge_vars) {
     if (!used.count(var.first) || passed.count(var.first)) continue;
     params.push_back("const " + std::string(cpp_name(var.second)) + " " + var.first);
     args.push_back(var.first);

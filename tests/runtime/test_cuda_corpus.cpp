@@ -62,7 +62,8 @@ TEST_CASE("cuda: every DaCe corpus SDFG's CUDA program compiles with nvcc", "[ru
       CHECK(f.filename() == "reference.sdfg");
       continue;
     }
-    CHECK_THAT(code.source, Catch::Contains("__global__ void"));
+    // scalarsym.sdfg computes host scalars only: host code, no kernel.
+    if (f.filename() != "scalarsym.sdfg") CHECK_THAT(code.source, Catch::Contains("__global__ void"));
     programs.emplace_back(f.filename().string(), code.source);
   }
   CHECK(programs.size() >= 16);
