@@ -86,8 +86,8 @@ Action add_compile_command(CLI::App& app) {
                   "Directory searched for modules a .py program imports (repeatable; "
                   "WEIR_PATH is searched too)");
   cmd->add_option("--backend", o->backend,
-                  "A compiled backend: cpu (default) or gpu (CUDA; its code generator is not "
-                  "written yet)");
+                  "A compiled backend: cpu (default) or gpu (CUDA, compiled by nvcc; programs not "
+                  "placed on the GPU yet get gpu-transform with host arguments)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);

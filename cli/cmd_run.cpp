@@ -649,7 +649,7 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option(
       "--backend", o->backend,
       "embedded (default; interprets field-view programs), cpu (compiled C++/OpenMP; needed for SDFG files) "
-      "or gpu (CUDA: needs a CUDA device; its code generator is not written yet)");
+      "or gpu (CUDA, compiled by nvcc: needs a CUDA device)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-I,--include", o->includes,
                   "Directory searched for modules a .py program imports (repeatable; "

@@ -1,5 +1,8 @@
 // Internal interfaces of the CPU code generator, shared by its source files:
-//   cpu_codegen.cpp          frame: entry points, arguments, handle, file layout
+//   cpu_codegen.cpp          generate_cpu, errors, argument descriptions
+//   program_frame.cpp        frame: entry points, arguments, handle, file layout (CPU and CUDA)
+//   cuda_codegen.cpp         generate_cuda; cuda_kernels.cpp: GPU_Device maps as __global__ kernels
+//   cpu_target.cpp, cuda_target.cpp  the translator's spellings per target
 //   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
 //   control_flow_codegen.cpp regions, loops, conditionals, interstate edges (structured / goto)
 //   dataflow_codegen.cpp     state functions, scopes, maps, tasklets (StateGen, state_codegen.h)
@@ -98,6 +101,8 @@ struct Program {
   std::set<std::string> function_names;
   /// Libraries that CPP tasklets' DaCe environments need (GeneratedCode::link_libraries).
   std::set<std::string> link_libraries;
+  /// Generating CUDA (cuda_codegen.cpp): GPU_Device maps become kernels, GPU storage device memory.
+  bool cuda = false;
 
   Program(const CodegenOptions& o, const SDFG& s) : opts(o), top(s) {}
   std::string unique_function_name(const std::string& base);
@@ -167,6 +172,11 @@ class SdfgGen {
   std::vector<std::string> body_arrays() const;
   /// Scalars declared in the body (Program-home transient scalars).
   std::vector<std::string> body_scalars() const;
+  /// Whether a container is a C++ value (`T&`) rather than a pointer: scalars, except device
+  /// scalars in CUDA host code (one-element device arrays).
+  bool bound_as_scalar(const DataDescriptor& d) const;
+  /// A Register transient of CUDA host code: declared inside each kernel that uses it.
+  bool kernel_private(const DataDescriptor& d) const;
   /// A fresh number for labels of this body (goto-based control flow).
   int next_label() { return label_counter_++; }
   /// C++ of the element count of a container (total size).
@@ -203,6 +213,10 @@ void check_user_code(const SDFG& sdfg, const CodegenOptions& options);
 /// only, <complex> when the code uses complex numbers, and the full former set (<string>,
 /// <algorithm>, <stdexcept>, <complex>) when it may hold user-written C++ (`user_code`).
 std::string prelude_headers(bool complex_numbers, bool user_code);
+/// The whole translation unit of `sdfg` (program_frame.cpp): generate_cpu, and generate_cuda
+/// with `cuda` (kernels, device memory, the program's stream).
+GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, bool cuda);
+
 /// The file-scope helper functions (prelude.cpp), after prelude_headers().
 const char* prelude_text();
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state_uses.h"
@@ -70,13 +71,19 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line("// state '" + st.label + "'" + (path.empty() || path == st.label ? "" : " (" + path + ")") +
            (sg.top_level ? "" : " of nested SDFG '" + sg.sdfg.name + "'"));
   }
-  f.open("static void " + fn + "(" + join(params, ", ") + ") {");
+  // CUDA: a state of a nested SDFG called in a kernel is device code; a host state waits for its
+  // kernels and copies at its end (ADR 0020).
+  bool device = sg.prog.cuda && sg.in_parallel;
+  f.open(std::string(device ? "static __device__ void " : "static void ") + fn + "(" + join(params, ", ") +
+         ") {");
   if (!args.empty()) {
     std::string unused;
     for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;
     f.line(unused + ";");
   }
   f.append(body);
+  if (sg.prog.cuda && !device && uses_device(body.str()))
+    f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
   f.close();
   f.blank();
   sg.prog.functions.append(f);
@@ -117,7 +124,10 @@ void StateGen::emit_state_body(Writer& w) {
         h->second.kind == HomeKind::Program || (h->second.kind == HomeKind::State && h->second.hoisted);
     if (!body_level) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    if (d.is_scalar())
+    if (sg.prog.cuda && !in_kernel() && is_device_storage(d.storage))
+      w.line("weir_cuda_zero(" + cpp_ident(name) + ", sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) +
+             "), \"" + c_escape(name) + "\");");
+    else if (d.is_scalar())
       w.line(cpp_ident(name) + " = 0;");
     else
       w.line("std::memset(" + cpp_ident(name) + ", 0, sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) +
@@ -140,6 +150,8 @@ int StateGen::parallel_frame() const {
 }
 
 bool StateGen::in_parallel() const { return sg.in_parallel || parallel_frame() >= 0; }
+
+bool StateGen::in_kernel() const { return sg.prog.cuda && in_parallel(); }
 
 void StateGen::emit_scope(NodeId scope, Writer& w) {
   declare_transients(scope, w);
@@ -181,6 +193,18 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
     std::string n = cpp_ident(name), t = cpp_type(d);
     bool zero = false;
     for (const AccessNode* a : st.access_nodes(name)) zero = zero || a->setzero;
+    if (sg.kernel_private(d) && !in_kernel()) continue;  // declared in each kernel (cuda_kernels.cpp)
+    if (sg.prog.cuda && !in_kernel() && is_device_storage(d.storage)) {
+      sym::Expr size = d.is_scalar() ? sym::Expr(1) : d.total_size;
+      w.line("weir_device_buffer<" + t + "> " + n + "__buf(" + sym_cpp(size) + ", \"" + c_escape(name) +
+             "\");");
+      w.line(t + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
+      if (zero)
+        w.line("weir_cuda_zero(" + n + ", sizeof(" + t + ") * (" + sym_cpp(size) + "), \"" + c_escape(name) +
+               "\");");
+      bindings_[name] = Binding{n, &d, false, static_cast<int>(frames_.size())};
+      continue;
+    }
     if (d.is_scalar()) {
       w.line(t + " " + n + "{};");
     } else {
@@ -314,6 +338,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (m.params.empty() || ranges.size() != m.params.size())
     throw CodegenError(where, "map has " + std::to_string(m.params.size()) + " parameters but " +
                                   std::to_string(ranges.size()) + " ranges");
+  if (sg.prog.cuda && !in_kernel() && m.schedule == ScheduleType::GPU_Device) return emit_kernel(e, w);
   bool parallel = map_is_parallel(m, where);
 
   // Dynamic map range inputs: connectors that are not IN_*.
@@ -530,7 +555,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
 
   // Atomicity of write-conflict-resolved writes.
   auto atomic_for = [&](const Location& loc, bool multi) {
-    if (!opts.openmp || loc.data.empty()) return false;
+    if ((!opts.openmp && !sg.prog.cuda) || loc.data.empty()) return false;
     if (multi) {
       int p = parallel_frame();
       if (p < 0) return sg.in_parallel && !loc.binding->desc->transient;

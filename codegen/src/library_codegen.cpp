@@ -45,7 +45,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   for (const auto& c : cv) {
     const DataDescriptor& d = inner.arrays.at(c);
     if (d.is_view()) throw CodegenError(where, "connector '" + c + "' is a view in the nested SDFG");
-    params.push_back(cpp_type(d) + (d.is_scalar() ? "& " : "* ") + cpp_ident(c));
+    params.push_back(cpp_type(d) + (ng.bound_as_scalar(d) ? "& " : "* ") + cpp_ident(c));
   }
   for (const auto& s : syms)
     params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));
@@ -53,7 +53,9 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   if (comments())
     f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
            "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
-  f.open("static void " + fname + "(" + join(params, ", ") + ") {");
+  // In a kernel (CUDA), the nested SDFG is a device function.
+  f.open(std::string(sg.prog.cuda && in_parallel() ? "static __device__ void " : "static void ") + fname +
+         "(" + join(params, ", ") + ") {");
   f.append(body);
   f.close();
   f.blank();
@@ -96,7 +98,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     }
     if (!e) throw CodegenError(where, "connector '" + c + "' is not connected");
     Location loc = edge_location(*e, incoming);
-    args.push_back(inner.arrays.at(c).is_scalar() ? loc.element() : loc.pointer());
+    args.push_back(ng.bound_as_scalar(inner.arrays.at(c)) ? loc.element() : loc.pointer());
   }
   for (const auto& s : syms) args.push_back(sym_cpp(n.symbol_mapping.at(s)));
   if (comments()) w.line("// nested SDFG " + n.label + " (node " + std::to_string(n.id()) + ")");

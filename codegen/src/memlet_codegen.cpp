@@ -1,6 +1,7 @@
 // Memlets: the element a memlet points at (index = sum of index * stride), copies between
 // access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
 // race with another thread of a parallel map).
+#include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -183,6 +184,13 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     w.line("// copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
            (m.wcr.empty() ? "" : " with " + m.wcr));
   std::string T(cpp_name(D.type));
+  if (sg.prog.cuda && !in_kernel() &&
+      (is_device_storage(S.binding->desc->storage) || is_device_storage(D.binding->desc->storage))) {
+    if (!m.wcr.empty() || S.type != D.type)
+      throw GenFailure("copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
+                       " between host and device memory with write-conflict resolution or a type change");
+    return emit_device_copy(S, D, sd, dd, w);
+  }
 
   // memcpy when both sides are one contiguous block.
   auto contiguous = [&](const Location& L, const std::vector<std::size_t>& dims) {
@@ -291,7 +299,7 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
 }
 
 bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
-  if (!opts.openmp) return false;
+  if (!opts.openmp && !sg.prog.cuda) return false;
   auto it = bindings_.find(data);
   if (it == bindings_.end()) return true;
   const Binding& b = it->second;

@@ -37,6 +37,11 @@ struct weir_error : std::exception {
     throw e;
 }
 
+// WEIR_HD: helpers that device code calls too (the CUDA generator defines it as __host__ __device__).
+#ifndef WEIR_HD
+#define WEIR_HD
+#endif
+
 // --- run-time faults inside the dataflow ---------------------------------------------------
 // An index computed from data that leaves its container, an integer to a negative power: code
 // inside a parallel loop cannot throw, so the first fault is recorded (lock-free, no
@@ -82,11 +87,16 @@ static bool weir_fault_located = false;  // the text names its state (index faul
 // computed index (`origin`: where it was read, or ""); outside [0, n) a fault is recorded and 0
 // is read instead (the run fails).
 template <class... P>
-static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const char* origin, int dim, const char* names,
+static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site, const char* origin, int dim, const char* names,
                                  P... point) {
     if (__builtin_expect(i >= 0 && i < n, 1)) return i;
+#ifdef __CUDA_ARCH__
+    weir_device_index_fault(i, n, dim);
+    (void)site, (void)origin, (void)names;
+#else
     const long long values[] = {static_cast<long long>(point)..., 0};
     weir_index_fault(i, n, site, origin, dim, names, values, sizeof...(P));
+#endif
     return 0;
 }
 // Throws the recorded fault, if any (and clears it); `where` (the state that ran) goes first
@@ -101,30 +111,34 @@ static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const c
 // --- helpers (Python semantics for integers, allocation, errors) --------------------------
 // a // b and a % b with Python's floor semantics; by zero 0, as NumPy's integer floor_divide and
 // remainder (docs/adr/0014); never a hardware trap (INT64_MIN // -1 wraps, as NumPy).
-[[maybe_unused]] static inline int64_t weir_floordiv(int64_t a, int64_t b) {
+[[maybe_unused]] static inline WEIR_HD int64_t weir_floordiv(int64_t a, int64_t b) {
     if (b == 0) return 0;
     if (b == -1) return static_cast<int64_t>(0ull - static_cast<uint64_t>(a));
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
 }
-[[maybe_unused]] static inline int64_t weir_ceildiv(int64_t a, int64_t b) { return -weir_floordiv(-a, b); }
-[[maybe_unused]] static inline int64_t weir_mod(int64_t a, int64_t b) {
+[[maybe_unused]] static inline WEIR_HD int64_t weir_ceildiv(int64_t a, int64_t b) { return -weir_floordiv(-a, b); }
+[[maybe_unused]] static inline WEIR_HD int64_t weir_mod(int64_t a, int64_t b) {
     if (b == 0 || b == -1) return 0;
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-[[maybe_unused]] static inline double weir_fmod(double a, double b) {
+[[maybe_unused]] static inline WEIR_HD double weir_fmod(double a, double b) {
     double r = std::fmod(a, b);
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-[[maybe_unused]] static inline int64_t weir_iabs(int64_t a) { return a < 0 ? -a : a; }
+[[maybe_unused]] static inline WEIR_HD int64_t weir_iabs(int64_t a) { return a < 0 ? -a : a; }
 // Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead.
-[[maybe_unused]] static inline int64_t weir_ipow(int64_t b, int64_t e) {
+[[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e) {
     if (e < 0) {
+#ifdef __CUDA_ARCH__
+        weir_device_pow_fault(b, e);
+#else
         weir_pow_fault(b, e);
+#endif
         return 0;
     }
     int64_t r = 1;
@@ -137,51 +151,59 @@ static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const c
 }
 // x ** n for a small integer n >= 2, by repeated multiplication.
 template <class T>
-static inline T weir_powi(T x, int n) {
+static inline WEIR_HD T weir_powi(T x, int n) {
     T r = x;
     for (int i = 1; i < n; ++i) r *= x;
     return r;
 }
 // Python's min/max of two values: the first one unless the second is strictly smaller/larger.
 template <class A, class B>
-static inline typename std::common_type<A, B>::type weir_min(A a, B b) {
+static inline WEIR_HD typename std::common_type<A, B>::type weir_min(A a, B b) {
     return (b < a) ? b : a;
 }
 template <class A, class B>
-static inline typename std::common_type<A, B>::type weir_max(A a, B b) {
+static inline WEIR_HD typename std::common_type<A, B>::type weir_max(A a, B b) {
     return (b > a) ? b : a;
 }
 template <class T>
-static inline T weir_sign(T x) {
+static inline WEIR_HD T weir_sign(T x) {
     return static_cast<T>((T(0) < x) - (x < T(0)));
 }
 // *p = f(*p, v) atomically (compare-and-swap loop), for write-conflict resolutions that
 // `#pragma omp atomic` cannot express.
 template <class T, class F>
-static inline void weir_atomic_update(T* p, T v, F f) {
+static inline WEIR_HD void weir_atomic_update(T* p, T v, F f) {
+#ifdef __CUDA_ARCH__
+    weir_device_atomic_update(p, v, f);
+#else
     T expected;
     __atomic_load(p, &expected, __ATOMIC_RELAXED);
     T desired = f(expected, v);
     while (!__atomic_compare_exchange(p, &expected, &desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         desired = f(expected, v);
+#endif
 }
 // 64-byte aligned allocation of n elements (at least one); throws on failure.
 template <class T>
-static inline T* weir_alloc(int64_t n, const char* name) {
+static inline WEIR_HD T* weir_alloc(int64_t n, const char* name) {
+#ifdef __CUDA_ARCH__
+    return weir_device_malloc<T>(n, name);
+#else
     if (n < 0) weir_throw("negative size of transient '%s'", name);
     std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
     bytes = (bytes + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, bytes);
     if (p == nullptr) throw std::bad_alloc();
     return static_cast<T*>(p);
+#endif
 }
 // An allocation freed at the end of the enclosing block.
 namespace {
 template <class T>
 struct weir_buffer {
     T* ptr;
-    weir_buffer(int64_t n, const char* name) : ptr(weir_alloc<T>(n, name)) {}
-    ~weir_buffer() { std::free(ptr); }
+    WEIR_HD weir_buffer(int64_t n, const char* name) : ptr(weir_alloc<T>(n, name)) {}
+    WEIR_HD ~weir_buffer() { free(ptr); }
     weir_buffer(const weir_buffer&) = delete;
     weir_buffer& operator=(const weir_buffer&) = delete;
 };

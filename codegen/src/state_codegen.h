@@ -62,6 +62,15 @@ class StateGen {
   bool in_parallel() const;
   /// Index of the innermost parallel frame, -1 if none.
   int parallel_frame() const;
+  /// CUDA: whether the code being generated runs on the device (in a kernel or a device function).
+  bool in_kernel() const;
+
+  // --- CUDA kernels (cuda_kernels.cpp) ---------------------------------------------------
+  /// A GPU_Device map of host code as a `__global__` kernel and its launch.
+  void emit_kernel(const MapEntry& e, Writer& w);
+  /// A host <-> device copy of CUDA host code (cudaMemcpyAsync per contiguous block).
+  void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
+                        const std::vector<std::size_t>& dd, Writer& w);
 
   // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
   /// Location of `subset` of container `data` (must be bound).

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cached_build.h"
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/codegen/validate_code.h"
@@ -14,13 +15,6 @@ namespace weir::runtime {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
-  return s;
-}
 
 // The C++ source of the program and its name. The OpenMP pragmas follow the compiler setting.
 codegen::GeneratedCode generate(const CompilableProgram& program, bool openmp) {
@@ -71,51 +65,21 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
     h.field(compiler_identity(settings.compiler, flags));
     for (const auto& f : flags) h.field(f);
     h.field(source);
-    std::string key = h.hex();
 
-    fs::path root = cache_dir ? *cache_dir : ProgramCache::default_root();
-    ProgramCache cache(root);
-    nlohmann::json desc = {
-        {"program", name}, {"origin", program.origin}, {"compiler", settings.compiler}, {"flags", flags}};
-    bool built = false;
-    CacheEntry entry;
-    fs::path build_dir;
-    try {
-      entry = cache.get_or_build(
-          key,
-          [&](const ProgramCache::Build& b) {
-            build_dir = b.directory;
-            {
-              std::ofstream out(b.source, std::ios::binary);
-              out << source;
-              out.close();
-              if (!out) throw CacheError("cannot write " + b.source.string());
-            }
-            try {
-              compile_shared_library(link, b.source, b.library, name, invoke);
-            } catch (const CompileError& e) {
-              std::ofstream log(b.directory / "compiler.log", std::ios::binary);
-              log << e.command() << "\n" << e.compiler_output();
-              throw;
-            }
-          },
-          desc.dump(), &built);
-    } catch (const CompileError& e) {
-      // The failed build was kept under failed/<key>/: point the message there.
-      fs::path failed = cache.failed_directory(key);
-      std::string out = replace_all(e.compiler_output(), build_dir.string(), failed.string());
-      std::string cmd = replace_all(e.command(), build_dir.string(), failed.string());
-      throw CompileError(e.program(), cmd, e.exit_code(), out,
-                         (failed / e.source_path().substr(e.source_path().rfind('/') + 1)).string());
-    }
-    CompilationArtifact a;
-    a.library = entry.library;
-    a.fingerprint = key;
-    a.source = entry.source;
-    a.signature = std::move(sig);
-    a.cache_hit = !built;
-    a.evict = [root, key] { ProgramCache(root).evict(key); };
-    return a;
+    detail::CachedBuild b;
+    b.key = h.hex();
+    b.source = std::move(source);
+    b.description = nlohmann::json{
+        {"program", name},
+        {"origin", program.origin},
+        {"compiler", settings.compiler},
+        {"flags",
+         flags}}.dump();
+    b.compile = [&](const fs::path& src, const fs::path& lib) {
+      compile_shared_library(link, src, lib, name, invoke);
+    };
+    b.cache_dir = cache_dir;
+    return detail::build_cached(b, std::move(sig));
   };
 }
 

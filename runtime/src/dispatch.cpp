@@ -93,7 +93,8 @@ CompilableProgram lower(const FieldViewProgram& program) { return detail::Toolch
 
 CompilationArtifact compile(const Backend& backend, const FieldViewProgram& program) {
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return detail::Toolchain(*c).compile(lower(program));
+    return detail::Toolchain(*c).compile(
+        detail::Toolchain::lower(program, detail::Toolchain::target_device(*c)));
   if (dynamic_cast<const EmbeddedBackend*>(&backend))
     throw BackendError(
         "backend '" + backend.name() +

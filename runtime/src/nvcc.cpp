@@ -25,6 +25,9 @@ std::vector<std::string> NvccSettings::command(const fs::path& source, const fs:
   for (auto& f : all_flags()) argv.push_back(f);
   argv.push_back("-o");
   argv.push_back(output.string());
+  // The program cache names sources .cpp: -x cu compiles them as CUDA whatever their suffix.
+  argv.push_back("-x");
+  argv.push_back("cu");
   argv.push_back(source.string());
   return argv;
 }

@@ -29,12 +29,21 @@ std::shared_ptr<CompiledProgram> Toolchain::build(const CompilableProgram& progr
 }
 
 std::shared_ptr<CompiledProgram> Toolchain::build(const FieldViewProgram& program) const {
-  return build(lower(program, backend_.allocator().device()));
+  return build(lower(program, target_device(backend_)));
+}
+
+DeviceType Toolchain::target_device(const CompiledBackend& backend) {
+  return backend.name() == "gpu" ? DeviceType::GPU : backend.allocator().device();
 }
 
 void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
   // auto_optimize: simplify, fusion across calls, schedules and SIMD hints for the device.
-  transforms::auto_optimize(sdfg, device);
+  if (device != DeviceType::GPU) return transforms::auto_optimize(sdfg, device);
+  // The gpu backend's arguments are host Fields: the program copies them to the device and back.
+  auto pipe = transforms::make_auto_optimize_pipeline(device);
+  for (auto& pass : pipe->passes())
+    if (pass->name() == "gpu-transform") pass->options().set("host_arguments", true);
+  pipe->run(sdfg);
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {

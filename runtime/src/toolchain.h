@@ -24,11 +24,14 @@ class Toolchain {
   /// lower(), then build().
   std::shared_ptr<CompiledProgram> build(const FieldViewProgram& program) const;
 
+  /// The device a backend's programs are optimized for: GPU for the gpu backend (whose
+  /// allocator hands out host Fields), else its allocator's device.
+  static DeviceType target_device(const CompiledBackend& backend);
   /// Field-view program -> a fresh, validated SDFG after the optimization pipeline for `device`.
   static CompilableProgram lower(const FieldViewProgram& program, DeviceType device = DeviceType::CPU);
   /// The optimization pipeline applied to every lowered field-view program before code
   /// generation: transforms::auto_optimize for the backend's device (the single place where
-  /// the pipeline is chosen).
+  /// the pipeline is chosen); for the GPU with gpu-transform's host_arguments.
   static void optimize(SDFG& sdfg, DeviceType device);
 
  private:

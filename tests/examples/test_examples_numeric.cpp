@@ -20,11 +20,14 @@
 
 #include "cli_run.h"
 #include "corpus.h"
+#include "cuda_emulation.h"
+#include "nvcc_batch.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/mesh/triangular_mesh.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/errors.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/serialize.h"
@@ -57,8 +60,11 @@ struct Case {
   /// cpu backend lowers and auto-optimizes it); "cpu-lowered" runs the unoptimized lowered SDFG;
   /// "cpu-gpu" the lowered SDFG after auto_optimize for the GPU, its kernels run as host loops
   /// by the cpu backend (codegen's gpu_as_cpu); "cpu-gpu-host" the same with the arguments in
-  /// host memory and device copies (gpu-transform's host_arguments).
-  std::vector<std::string> backends = {"embedded", "cpu", "cpu-lowered", "cpu-gpu", "cpu-gpu-host"};
+  /// host memory and device copies (gpu-transform's host_arguments); "cuda-emulation" that SDFG
+  /// through the CUDA generator, compiled as host C++ with the emulation header (kernels run
+  /// block by block, thread by thread: tests/support/cuda_emulation.h).
+  std::vector<std::string> backends = {"embedded", "cpu",          "cpu-lowered",
+                                       "cpu-gpu",  "cpu-gpu-host", "cuda-emulation"};
 };
 
 const std::vector<Case>& cases() {
@@ -324,6 +330,10 @@ void run_variant(const Case& c, const std::string& variant, std::shared_ptr<SDFG
     runtime::run(*runtime::make_backend("cpu"), program_of(c, std::move(sdfg)), args);
     return;
   }
+  if (variant == "cuda-emulation") {
+    runtime::run(*test::make_cuda_emulation_backend(), program_of(c, gpu_optimized(*sdfg, true)), args);
+    return;
+  }
   if (variant == "cpu-gpu" || variant == "cpu-gpu-host") {
     runtime::run(*runtime::make_backend("cpu"),
                  program_of(c, gpu_optimized(*sdfg, variant == "cpu-gpu-host")), args);
@@ -524,4 +534,33 @@ TEST_CASE("examples: orchestration heat_step", "[examples]") {
 TEST_CASE("examples: orchestration smagorinsky_coefficient (three calls over V2C, E2C2V, C2E)",
           "[examples]") {
   run_case(find_case("orchestration/diffusion_granule.py", "smagorinsky_coefficient"));
+}
+
+// The CUDA the gpu backend compiles for every example (auto-optimized for the GPU, arguments in
+// host memory, as the toolchain lowers for it) goes through nvcc, all programs in one run.
+TEST_CASE("examples: every example's CUDA program compiles with nvcc", "[examples][gpu][nvcc]") {
+  try {
+    runtime::find_nvcc();
+  } catch (const runtime::RuntimeError& e) {
+    WARN("skipped: " << e.what());
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (const Case& c : cases()) {
+    INFO("example " << c.file << "::" << c.program);
+    std::vector<std::string> path;
+    for (const std::string& s : c.search_path) path.push_back((source_dir() / "examples" / s).string());
+    frontend::ModuleLoader loader(frontend::LoaderOptions{path, false});
+    frontend::TypeChecker tc;
+    const frontend::TypedDefinition* def = nullptr;
+    std::shared_ptr<SDFG> sdfg = lower_case(c, &def, loader, tc);
+    REQUIRE(sdfg);
+    codegen::GeneratedCode code = runtime::generate_gpu_program(program_of(c, gpu_optimized(*sdfg, true)));
+    CHECK_THAT(code.source, Catch::Contains("__global__ void"));
+    programs.emplace_back(c.file + "::" + c.program, code.source);
+  }
+  CHECK(programs.size() == cases().size());
+  fs::path dir = test::scratch_dir("examples-nvcc");
+  CHECK_NOTHROW(test::nvcc_compile_together(programs, dir));
+  CHECK(fs::is_regular_file(dir / "all.so"));
 }

@@ -1,8 +1,8 @@
 // The GPU backend's compiler half: finding nvcc (CUDACXX, PATH, /usr/local/cuda/bin), compiling
 // a CUDA translation unit into a shared library for the chosen architecture (tested for real
 // where nvcc exists, skipped with a message elsewhere), what feeds the cache key, the device
-// probe (dlopen of the CUDA driver) and the backend, which refuses to compile until the CUDA
-// code generator exists.
+// probe (dlopen of the CUDA driver) and the backend, which compiles generated CUDA with nvcc and
+// refuses to load it without a device.
 #include <dlfcn.h>
 
 #include <catch2/catch.hpp>
@@ -16,6 +16,7 @@
 #include "weir/runtime/errors.h"
 #include "weir/runtime/gpu_backend.h"
 #include "weir/runtime/nvcc.h"
+#include "weir/sdfg/serialize.h"
 
 using namespace weir::runtime;
 namespace fs = std::filesystem;
@@ -97,8 +98,9 @@ TEST_CASE("nvcc: architectures are checked before anything runs", "[runtime][gpu
   s.nvcc = "/opt/nvcc";
   CHECK(s.gpu_arch == "sm_90");
   auto cmd = s.command("k.cu", "k.so");
-  CHECK(cmd == std::vector<std::string>{"/opt/nvcc", "-std=c++17", "-O3", "--fmad=false", "-arch=sm_90",
-                                        "-Xcompiler", "-fPIC", "-shared", "-o", "k.so", "k.cu"});
+  CHECK(cmd == std::vector<std::string>{"/opt/nvcc", "-std=c++17", "-O3", "--expt-relaxed-constexpr",
+                                        "--fmad=false", "-arch=sm_90", "-Xcompiler", "-fPIC", "-shared", "-o",
+                                        "k.so", "-x", "cu", "k.cu"});
   CHECK_THROWS_AS(make_gpu_backend(GpuBackendConfig{NvccSettings{"", "sm_x", {}}, {}}), BackendError);
 }
 
@@ -177,15 +179,46 @@ TEST_CASE("cuda device probe: no driver library means no CUDA device, said clear
   if (!here.available()) WARN("this machine has no CUDA device: " << here.reason);
 }
 
-TEST_CASE(
-    "gpu backend: a compiled backend named gpu that refuses to compile until CUDA code generation exists",
-    "[runtime][gpu]") {
+TEST_CASE("gpu backend: nvcc builds DaCe's GPU stage into the cache and without a device refuses to load it",
+          "[runtime][gpu][nvcc]") {
   auto b = make_backend("gpu");
   CHECK(b->name() == "gpu");
   REQUIRE(dynamic_cast<const CompiledBackend*>(b.get()));
   CHECK(b->allocator().device() == weir::DeviceType::CPU);
-  auto program = weir::test::corpus_program("hdiff", "auto_optimized_gpu");
-  CHECK_THROWS_AS(compile(*b, program), BackendError);
-  CHECK_THROWS_WITH(compile(*b, program), Catch::Contains(kNoCudaCodegen) && Catch::Contains("hdiff"));
   CHECK_THROWS_WITH(make_backend("tpu"), "unknown backend 'tpu' (known: cpu, embedded, gpu)");
+  if (nvcc_or_skip().empty()) return;
+  fs::path dir = weir::test::shared_cache_dir("gpu-backend-hdiff");
+  GpuBackendConfig config;
+  config.cache_dir = dir;
+  auto gpu = make_gpu_backend(config);
+  auto program = weir::test::corpus_program("hdiff", "auto_optimized_gpu");
+  CompilationArtifact a = compile(*gpu, program);
+  REQUIRE(fs::is_regular_file(a.library));
+  CHECK(file_contains(a.library, "sm_90"));
+  CHECK(file_contains(a.source, "__global__ void"));
+  CHECK(compile(*gpu, program).cache_hit);
+  ScopedEnv env("WEIR_CUDA_DRIVER", "/nonexistent/libcuda.so.1");
+  CHECK_THROWS_WITH(prepare(*gpu, program), Catch::StartsWith("no CUDA device: "));
+}
+
+TEST_CASE("gpu backend: an SDFG without GPU placement is placed on a copy and never in place",
+          "[runtime][gpu]") {
+  auto program = weir::test::corpus_program("laplace2d", "simplified");
+  std::string before = weir::sdfg_to_json_text(*program.sdfg);
+  std::shared_ptr<const weir::SDFG> placed;
+  weir::codegen::GeneratedCode code = generate_gpu_program(program, &placed);
+  CHECK(weir::sdfg_to_json_text(*program.sdfg) == before);
+  REQUIRE(placed);
+  CHECK(placed.get() != program.sdfg.get());
+  CHECK_THAT(code.source, Catch::Contains("__global__ void") && Catch::Contains("WEIR_LAUNCH("));
+  // Arguments stay in host memory (the backend's Fields); the program copies them in and out.
+  for (const auto& [name, d] : program.sdfg->arrays)
+    if (!d.transient && !d.is_scalar()) {
+      CHECK(placed->data(name).storage == weir::StorageType::CPU_Heap);
+      CHECK(placed->data("gpu_" + name).storage == weir::StorageType::GPU_Global);
+    }
+  // A placed SDFG is used as it is.
+  auto gpu_stage = weir::test::corpus_program("laplace2d", "auto_optimized_gpu");
+  generate_gpu_program(gpu_stage, &placed);
+  CHECK(placed.get() == gpu_stage.sdfg.get());
 }

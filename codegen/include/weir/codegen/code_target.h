@@ -34,5 +34,9 @@ class CodeTarget {
 
 /// The CPU target: <cmath>'s std:: functions, OpenMP atomics, the prelude's weir_atomic_update.
 const CodeTarget& cpu_target();
+/// The CUDA target: <cmath>'s std:: functions (nvcc has device overloads of them), atomicAdd
+/// for sums of float, double and 32-bit integers, the prelude's weir_atomic_update (a
+/// compare-and-swap loop in device code) for the rest; helpers are __host__ __device__.
+const CodeTarget& cuda_target();
 
 }  // namespace weir::codegen

@@ -1,7 +1,5 @@
-// The GPU backend: a CompiledBackend whose compiler is nvcc (weir/runtime/nvcc.h). Its CUDA
-// code generator is not written yet, so compiling a program on it fails with a clear
-// BackendError; the nvcc driver, the device probe and the cache key are in place
-// (docs/adr/0020-gpu-design.md).
+// The GPU backend: a CompiledBackend whose code generator is codegen::generate_cuda and whose
+// compiler is nvcc (weir/runtime/nvcc.h); running needs a CUDA device (docs/adr/0020-gpu-design.md).
 #pragma once
 
 #include <filesystem>
@@ -9,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "weir/codegen/cuda_codegen.h"
 #include "weir/runtime/backend.h"
 #include "weir/runtime/nvcc.h"
 
@@ -22,16 +21,26 @@ struct GpuBackendConfig {
   std::optional<std::filesystem::path> cache_dir;
 };
 
-/// The BackendError text compiling on the GPU backend gives until the CUDA generator exists.
-inline constexpr const char* kNoCudaCodegen =
-    "the gpu backend cannot compile programs yet: weir has no CUDA code generator (the GPU transformation, "
-    "`weir optimize --auto gpu`, and the nvcc driver exist); run GPU-optimized SDFGs on the host with "
-    "--backend cpu";
+/// The SDFG the gpu backend generates CUDA for: `sdfg` itself when it already has a GPU placement
+/// (GPU storage or GPU schedules: DaCe's GPU stages, `weir optimize --auto gpu`, the toolchain's
+/// lowering for this backend), else a copy with `gpu-transform{host_arguments=true}` and
+/// `gpu-schedules` applied (the backend's arguments are host Fields, so the program copies them
+/// in and out). Never modifies `sdfg`. Throws TransformError as those passes do.
+std::shared_ptr<const SDFG> gpu_placed_sdfg(const std::shared_ptr<const SDFG>& sdfg);
 
-/// A CompiledBackend named "gpu". Arguments are host Fields (the CPU allocator; a program
+/// The CUDA source the gpu backend compiles for `program`: validation (BackendError "ORIGIN:
+/// cannot compile an invalid SDFG ..." as the cpu backend's), gpu_placed_sdfg, then
+/// codegen::generate_cuda with the program's options. `placed` receives the SDFG the source was
+/// generated from (its signature is the program's).
+codegen::GeneratedCode generate_gpu_program(const CompilableProgram& program,
+                                            std::shared_ptr<const SDFG>* placed = nullptr);
+
+/// A CompiledBackend named "gpu". Arguments are host Fields (the CPU allocator; the program
 /// copies them to the device and back). Its compiler step checks the architecture
-/// (check_gpu_arch) and that the program's SDFG is valid, then throws BackendError
-/// kNoCudaCodegen naming the program.
+/// (check_gpu_arch), generates the CUDA source (generate_gpu_program) and returns the cached
+/// library for gpu_program_fingerprint, running nvcc (compile_cuda_library) on a miss; its loader
+/// first requires a CUDA device (require_cuda_device: BackendError "no CUDA device: ..."), then
+/// loads the library as the cpu backend does.
 std::unique_ptr<CompiledBackend> make_gpu_backend(const GpuBackendConfig& config = {});
 
 /// The program-cache key of a CUDA program: SHA-256 of weir's version, the program ABI's,

@@ -22,11 +22,12 @@ struct NvccSettings {
   std::string gpu_arch = kDefaultGpuArch;
   /// Language and optimization flags. --fmad=false: no fused multiply-add contraction, so device
   /// results round like the cpu backend's (-ffp-contract=off) and NumPy's.
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "--fmad=false"};
+  /// --expt-relaxed-constexpr: device code calls constexpr host functions (std::numeric_limits).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "--expt-relaxed-constexpr", "--fmad=false"};
 
   /// flags, then -arch=<gpu_arch>, -Xcompiler -fPIC, -shared.
   std::vector<std::string> all_flags() const;
-  /// nvcc, all_flags(), -o output, source. Throws RuntimeError when nvcc is empty and
+  /// nvcc, all_flags(), -o output, -x cu, source. Throws RuntimeError when nvcc is empty and
   /// find_nvcc() finds none.
   std::vector<std::string> command(const std::filesystem::path& source,
                                    const std::filesystem::path& output) const;

@@ -1,0 +1,308 @@
+// GPU_Device maps of CUDA host code as `__global__` kernels (one thread per point of the map's
+// range, DaCe's axis order: the last parameter is x, the one before y, the rest linearised into
+// z), their launches on the program's stream, and copies between host and device memory.
+#include <cctype>
+
+#include "cuda_codegen_internal.h"
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+// The variables generated C++ may name (identifiers outside literals, not members).
+std::set<std::string> identifiers(const std::string& code) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < code.size();) {
+    char c = code[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < code.size() && code[i] != c; ++i)
+        if (code[i] == '\\') ++i;
+      ++i;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t b = i;
+      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_')) ++i;
+      // Members (blockIdx.x, p->n) and qualified names (std::sqrt) are not variables.
+      bool member = b > 0 && (code[b - 1] == '.' || code[b - 1] == ':' ||
+                              (code[b - 1] == '>' && b > 1 && code[b - 2] == '-'));
+      if (!member) out.insert(code.substr(b, i - b));
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Threads per block along x, y, z: MapInfo::gpu_block_size, else gt4py's defaults (ADR 0020).
+std::vector<long long> block_size(const MapInfo& m, const ElementRef& where) {
+  std::vector<long long> b;
+  for (const auto& s : m.gpu_block_size) {
+    long long v = 0;
+    bool ok = !s.empty();
+    for (char c : s) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+    if (ok) v = std::stoll(s);
+    if (!ok || v < 1 || v > 1024)
+      throw CodegenError(where, "gpu_block_size entry '" + s + "' is not a thread count in 1..1024");
+    b.push_back(v);
+  }
+  if (b.empty())
+    b = m.params.size() == 1 ? std::vector<long long>{64, 1, 1} : std::vector<long long>{32, 8, 1};
+  while (b.size() < 3) b.push_back(1);
+  if (b.size() > 3) throw CodegenError(where, "gpu_block_size has more than three entries");
+  if (b[0] * b[1] * b[2] > 1024)
+    throw CodegenError(where, "gpu_block_size " + std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
+                                  std::to_string(b[2]) + " has more than 1024 threads");
+  return b;
+}
+
+}  // namespace
+
+bool uses_device(const std::string& host_code) {
+  return host_code.find("WEIR_LAUNCH(") != std::string::npos ||
+         host_code.find("weir_cuda_copy(") != std::string::npos ||
+         host_code.find("weir_cuda_zero(") != std::string::npos;
+}
+
+void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
+  const MapInfo& m = *e.map;
+  ElementRef where = ref(e);
+  const auto& ranges = m.range.ranges();
+  const std::size_t n = ranges.size();
+  if (m.params.empty() || n != m.params.size())
+    throw CodegenError(where, "map has " + std::to_string(m.params.size()) + " parameters but " +
+                                  std::to_string(n) + " ranges");
+  for (const auto& [c, ct] : e.in_connectors)
+    if (c.rfind("IN_", 0) != 0)
+      throw CodegenError(where, "a GPU kernel with a dynamic range input ('" + c +
+                                    "') is not supported by the CUDA code generator");
+  for (std::size_t d = 0; d < n; ++d) {
+    const Range& r = ranges[d];
+    if (!(r.tile.is_integer() && r.tile.value() == 1))
+      throw CodegenError(where, "tiled map ranges are not supported");
+    if (r.step.is_integer() && r.step.value() == 0) throw CodegenError(where, "map range with step 0");
+    std::set<std::string> fs = r.start.free_symbols();
+    fs.merge(r.end.free_symbols());
+    fs.merge(r.step.free_symbols());
+    for (const auto& p : m.params)
+      if (fs.count(p))
+        throw CodegenError(where, "the range of kernel parameter '" + m.params[d] +
+                                      "' depends on parameter '" + p + "' (a kernel's grid is rectangular)");
+  }
+  std::vector<long long> block = block_size(m, where);
+  std::string site = "state '" + (st.path().empty() ? st.label : st.path()) + "', map '" + m.label + "'";
+  std::string kname = sg.prog.unique_function_name(sg.prefix + "kernel_" + sanitize_label(m.label));
+
+  // --- the kernel body: the map's scope, with each thread at one point ----------------------
+  std::vector<std::string> count(n);  // iterations per dimension (kernel parameters)
+  for (std::size_t d = 0; d < n; ++d) count[d] = "__weir_n" + std::to_string(d);
+  Writer index;
+  auto param_at = [&](std::size_t d, const std::string& t) {
+    const Range& r = ranges[d];
+    std::string step = sym_cpp_factor(r.step);
+    index.line("const int64_t " + cpp_ident(m.params[d]) + " = " + sym_cpp(r.start) + " + " + t +
+               (r.step.is_integer() && r.step.value() == 1 ? "" : " * " + step) + ";");
+  };
+  index.line("const int64_t __weir_x = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;");
+  index.line("if (__weir_x >= " + count[n - 1] + ") return;");
+  param_at(n - 1, "__weir_x");
+  if (n >= 2) {
+    index.line("const int64_t __weir_y = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;");
+    index.line("if (__weir_y >= " + count[n - 2] + ") return;");
+    param_at(n - 2, "__weir_y");
+  }
+  std::string z_total;
+  if (n >= 3) {
+    for (std::size_t d = 0; d + 2 < n; ++d) z_total += (z_total.empty() ? "" : " * ") + count[d];
+    index.line("int64_t __weir_z = static_cast<int64_t>(blockIdx.z) * blockDim.z + threadIdx.z;");
+    index.line("if (__weir_z >= " + z_total + ") return;");
+    for (std::size_t d = n - 2; d-- > 0;) {
+      if (d == 0) {
+        param_at(0, "__weir_z");
+      } else {
+        param_at(d, "(__weir_z % " + count[d] + ")");
+        index.line("__weir_z /= " + count[d] + ";");
+      }
+    }
+  }
+
+  const std::map<std::string, Binding> host_bindings = bindings_;
+  // Values of host code nodes (edge variables) the kernel may read; ones its body declares are its own.
+  const auto host_edge_vars = edge_vars_;
+  Frame frame;
+  frame.entry = e.id();
+  frame.parallel = true;
+  frame.parallel_params = m.params;
+  for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
+  frames_.push_back(frame);
+  // Register transients whose home is outside this map (the state, several states) are private
+  // to each thread: bound here, declared below where the body uses them.
+  std::vector<std::string> privates;
+  for (const auto& [name, h] : sg.homes) {
+    const DataDescriptor& d = sg.sdfg.arrays.at(name);
+    if (h.kind == HomeKind::Unused || h.kind == HomeKind::Scope || !sg.kernel_private(d)) continue;
+    bindings_[name] = Binding{cpp_ident(name), &d, d.is_scalar(), static_cast<int>(frames_.size())};
+    privates.push_back(name);
+  }
+  Writer body;
+  emit_scope(e.id(), body);
+  frames_.pop_back();
+  bindings_ = host_bindings;
+
+  std::set<std::string> used = identifiers(index.str() + "\n" + body.str());
+  Writer decls;
+  for (const auto& name : privates) {
+    std::string c = cpp_ident(name);
+    if (!used.count(c)) continue;
+    const DataDescriptor& d = sg.sdfg.arrays.at(name);
+    std::string t = cpp_type(d);
+    auto k = d.total_size.as_integer();
+    if (d.is_scalar())
+      decls.line(t + " " + c + "{};");
+    else if (k && *k > 0 &&
+             *k * static_cast<long long>(size_of(d.dtype.base)) <=
+                 static_cast<long long>(opts.max_stack_bytes))
+      decls.line(t + " " + c + "[" + std::to_string(*k) + "];");
+    else {
+      decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) +
+                 "\");");
+      decls.line(t + "* __restrict__ " + c + " = " + c + "__buf.ptr;");
+    }
+  }
+
+  // --- parameters: what the body uses of the host's containers, values and symbols ----------
+  std::vector<std::string> params, args;
+  std::set<std::string> passed(m.params.begin(), m.params.end());
+  for (const auto& [name, b] : host_bindings) {
+    if (!used.count(b.cpp) || passed.count(b.cpp)) continue;
+    std::string t = cpp_type(*b.desc);
+    params.push_back(b.scalar ? "const " + t + " " + b.cpp : t + "* __restrict__ " + b.cpp);
+    args.push_back(b.cpp);
+    passed.insert(b.cpp);
+  }
+  for (const auto& [key, var] : host_edge_vars) {
+    if (!used.count(var.first) || passed.count(var.first)) continue;
+    params.push_back("const " + std::string(cpp_name(var.second)) + " " + var.first);
+    args.push_back(var.first);
+    passed.insert(var.first);
+  }
+  for (const auto& [s, t] : visible_symbols()) {
+    std::string c = cpp_ident(s);
+    if (!used.count(c) || passed.count(c)) continue;
+    params.push_back("const " + std::string(cpp_name(t)) + " " + c);
+    args.push_back(c);
+    passed.insert(c);
+  }
+  for (std::size_t d = 0; d < n; ++d) {
+    params.push_back("const int64_t " + count[d]);
+    args.push_back(count[d]);
+  }
+
+  Writer k;
+  if (comments())
+    k.line("// kernel of map '" + m.label + "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "'");
+  long long threads = block[0] * block[1] * block[2];
+  k.open("static __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kname + "(" +
+         join(params, ", ") + ") {");
+  k.append(index);
+  k.append(decls);
+  k.append(body);
+  k.close();
+  k.blank();
+  sg.prog.functions.append(k);
+
+  // --- the launch ---------------------------------------------------------------------------
+  if (comments()) {
+    std::string desc = "// kernel " + kname + ": map " + m.label + "[";
+    for (std::size_t d = 0; d < n; ++d) desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
+    w.line(desc + "], block (" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
+           std::to_string(block[2]) + ")");
+  }
+  w.open("{");
+  std::string nonempty;
+  for (std::size_t d = 0; d < n; ++d) {
+    const Range& r = ranges[d];
+    w.line("const int64_t " + count[d] + " = weir_map_count(" + sym_cpp(r.start) + ", " + sym_cpp(r.end) +
+           ", " + sym_cpp(r.step) + ");");
+    nonempty += (d ? " && " : "") + count[d] + " > 0";
+  }
+  w.open("if (" + nonempty + ") {");
+  std::string s = c_escape(site);
+  w.line("const dim3 __weir_block(" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
+         std::to_string(block[2]) + ");");
+  w.line(
+      "const dim3 __weir_grid(weir_grid_extent(" + count[n - 1] + ", " + std::to_string(block[0]) +
+      ", 2147483647u, \"" + s + "\"), " +
+      (n >= 2
+           ? "weir_grid_extent(" + count[n - 2] + ", " + std::to_string(block[1]) + ", 65535u, \"" + s + "\")"
+           : std::string("1")) +
+      ", " +
+      (n >= 3 ? "weir_grid_extent(" + z_total + ", " + std::to_string(block[2]) + ", 65535u, \"" + s + "\")"
+              : std::string("1")) +
+      ");");
+  w.line("WEIR_LAUNCH(" + kname + ", __weir_grid, __weir_block, weir_stream, " + join(args, ", ") + ");");
+  w.line("weir_cuda_launched(\"" + s + "\");");
+  w.close();
+  w.close();
+}
+
+void StateGen::emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
+                                const std::vector<std::size_t>& dd, Writer& w) {
+  std::string T(cpp_name(D.type));
+  bool to_host = !is_device_storage(D.binding->desc->storage);
+  std::string what = "\"copy to " + c_escape(D.data) + "\"";
+  auto is_one = [](const sym::Expr& x) { return x.is_integer() && x.value() == 1; };
+  auto stride = [](const Location& L, std::size_t d) {
+    return L.binding->scalar ? sym::Expr(1) : L.binding->desc->strides[d];
+  };
+  // Innermost copy dimension unit-stride on both sides: whole rows per copy.
+  bool rows = !sd.empty() && is_one(S.subset[sd.back()].step) && is_one(D.subset[dd.back()].step) &&
+              is_one(stride(S, sd.back())) && is_one(stride(D, dd.back()));
+  // One contiguous block on both sides: a single copy.
+  auto block = [&](const Location& L, const std::vector<std::size_t>& dims) {
+    if (L.binding->scalar) return dims.empty();
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+      if (!is_one(L.subset[dims[k]].step)) return false;
+      sym::Expr expect = k + 1 < dims.size()
+                             ? L.binding->desc->strides[dims[k + 1]] * L.subset[dims[k + 1]].size()
+                             : sym::Expr(1);
+      if (L.binding->desc->strides[dims[k]] != expect) return false;
+    }
+    return true;
+  };
+  sym::Expr total = 1;
+  for (std::size_t d : sd) total *= S.subset[d].size();
+  if (sd.empty() || (block(S, sd) && block(D, dd))) {
+    w.line("weir_cuda_copy(" + D.pointer() + ", " + S.pointer() + ", sizeof(" + T + ") * (" + sym_cpp(total) +
+           "), " + (to_host ? "true" : "false") + ", " + what + ");");
+    return;
+  }
+  // A loop nest over the other dimensions, one copy per row (or per element).
+  std::size_t loops = rows ? sd.size() - 1 : sd.size();
+  std::vector<sym::Expr> sidx = S.start(), didx = D.start();
+  for (std::size_t k = 0; k < loops; ++k) {
+    std::string c = loop_var("__c", k);
+    sym::Expr cv = sym::Expr::symbol(c);
+    w.open("for (int64_t " + c + " = 0; " + c + " < " + sym_cpp(S.subset[sd[k]].size()) + "; ++" + c + ") {");
+    sidx[sd[k]] = S.subset[sd[k]].start + cv * S.subset[sd[k]].step;
+    didx[dd[k]] = D.subset[dd[k]].start + cv * D.subset[dd[k]].step;
+  }
+  auto ptr = [](const Location& L, const std::vector<sym::Expr>& idx) {
+    if (L.binding->scalar) return "&" + L.binding->cpp;
+    return "&" + L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
+  };
+  std::string bytes =
+      rows ? "sizeof(" + T + ") * (" + sym_cpp(S.subset[sd.back()].size()) + ")" : "sizeof(" + T + ")";
+  w.line("weir_cuda_copy(" + ptr(D, didx) + ", " + ptr(S, sidx) + ", " + bytes + ", " +
+         (to_host ? "true" : "false") + ", " + what + ");");
+  for (std::size_t k = 0; k < loops; ++k) w.close();
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,178 @@
+// The helper code a generated CUDA translation unit has around the common prelude: the CUDA
+// runtime (or, with WEIR_CUDA_EMULATION, the host emulation header), device-side faults, device
+// allocation, the program's stream, host <-> device copies and kernel launches.
+#include "cuda_codegen_internal.h"
+
+namespace weir::codegen::detail {
+
+const char* cuda_prelude_head_text() {
+  return R"PRELUDE(#define WEIR_HD __host__ __device__
+#ifdef WEIR_CUDA_EMULATION
+// The same source compiled as host C++ (tests): kernels run as loops over blocks and threads.
+#include "weir_cuda_emulation.h"
+#define WEIR_LAUNCH(kernel, grid, block, stream, ...) weir_emu_launch(grid, block, [&] { kernel(__VA_ARGS__); })
+#else
+#include <cuda_runtime.h>
+#define WEIR_LAUNCH(kernel, grid, block, stream, ...) kernel<<<grid, block, 0, stream>>>(__VA_ARGS__)
+#endif
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+// --- faults in device code ------------------------------------------------------------------
+// A kernel cannot throw or format text: the first fault's kind and values are recorded in
+// device memory, and the host reads them after the state (weir_cuda_device_faults).
+static __device__ int weir_device_fault_kind = 0;  // 0: none, 1: index, 2: integer power, 3: allocation
+static __device__ long long weir_device_fault_values[3];
+[[maybe_unused]] static __device__ void weir_device_fault(int kind, long long a, long long b, long long c) {
+    if (atomicCAS(&weir_device_fault_kind, 0, -1) != 0) return;
+    weir_device_fault_values[0] = a;
+    weir_device_fault_values[1] = b;
+    weir_device_fault_values[2] = c;
+    __threadfence();
+    atomicExch(&weir_device_fault_kind, kind);
+}
+[[maybe_unused]] static __device__ void weir_device_index_fault(long long i, long long n, int dim) {
+    weir_device_fault(1, i, n, dim);
+}
+[[maybe_unused]] static __device__ void weir_device_pow_fault(long long b, long long e) { weir_device_fault(2, b, e, 0); }
+// Thread-private heap memory (a transient larger than the stack limit, a column buffer of
+// symbolic size): the device heap; nullptr records a fault.
+template <class T>
+static __device__ T* weir_device_malloc(int64_t n, const char*) {
+    void* p = malloc(static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T));
+    if (p == nullptr) weir_device_fault(3, n, static_cast<long long>(sizeof(T)), 0);
+    return static_cast<T*>(p);
+}
+// *p = f(*p, v) atomically for any write-conflict resolution: compare-and-swap on the bits.
+template <class T, class F>
+static __device__ void weir_device_atomic_update(T* p, T v, F f) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic updates of 4- and 8-byte values only");
+    using U = typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type;
+    U* q = reinterpret_cast<U*>(p);
+    U old = *q, assumed;
+    do {
+        assumed = old;
+        T cur;
+        memcpy(&cur, &assumed, sizeof(T));
+        T next = f(cur, v);
+        U bits;
+        memcpy(&bits, &next, sizeof(T));
+        old = atomicCAS(q, assumed, bits);
+    } while (old != assumed);
+}
+)PRELUDE";
+}
+
+const char* cuda_prelude_tail_text() {
+  return R"PRELUDE(
+// --- the CUDA runtime on the host ----------------------------------------------------------
+[[maybe_unused]] static void weir_cuda_check(cudaError_t e, const char* where) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(where) + ": CUDA error: " + cudaGetErrorString(e));
+}
+// The program's stream (one per program, ADR 0020): kernels and copies in program order.
+static thread_local cudaStream_t weir_stream = nullptr;
+// Waits for the state's kernels and copies, then reports a fault a kernel recorded.
+[[maybe_unused]] static void weir_cuda_sync(const char* where) {
+    weir_cuda_check(cudaStreamSynchronize(weir_stream), where);
+    int kind = 0;
+    weir_cuda_check(cudaMemcpyFromSymbol(&kind, weir_device_fault_kind, sizeof kind), where);
+    if (kind == 0) return;
+    long long v[3] = {0, 0, 0};
+    weir_cuda_check(cudaMemcpyFromSymbol(v, weir_device_fault_values, sizeof v), where);
+    int zero = 0;
+    weir_cuda_check(cudaMemcpyToSymbol(weir_device_fault_kind, &zero, sizeof zero), where);
+    std::string text = std::string(where) + ": ";
+    if (kind == 1)
+        text += "a kernel computed index " + std::to_string(v[0]) + " in dimension " + std::to_string(v[2]) +
+                ", outside [0, " + std::to_string(v[1]) + ")" +
+                (v[0] == -1 ? " (a -1 in a connectivity table marks a missing neighbour, which has no value to read)" : "");
+    else if (kind == 2)
+        text += "integer power " + std::to_string(v[0]) + " ** " + std::to_string(v[1]) +
+                ": an integer to a negative integer power has no integer value (NumPy raises ValueError)";
+    else
+        text += "a kernel could not allocate " + std::to_string(v[0]) + " elements of " + std::to_string(v[1]) +
+                " bytes on the device heap";
+    throw std::runtime_error(text);
+}
+// Checks a kernel launch (its configuration, the device's state).
+[[maybe_unused]] static void weir_cuda_launched(const char* where) { weir_cuda_check(cudaGetLastError(), where); }
+// Copies between host and device memory, in stream order; a copy to the host is waited for,
+// because host code may read it next.
+[[maybe_unused]] static void weir_cuda_copy(void* dst, const void* src, std::size_t bytes, bool to_host,
+                                            const char* where) {
+    if (bytes == 0) return;
+    weir_cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, weir_stream), where);
+    if (to_host) weir_cuda_check(cudaStreamSynchronize(weir_stream), where);
+}
+[[maybe_unused]] static void weir_cuda_zero(void* p, std::size_t bytes, const char* where) {
+    weir_cuda_check(cudaMemsetAsync(p, 0, bytes, weir_stream), where);
+}
+// Device memory of n elements (at least one); throws on failure.
+template <class T>
+static T* weir_cuda_alloc(int64_t n, const char* name) {
+    if (n < 0) throw std::runtime_error(std::string("negative size of transient '") + name + "'");
+    void* p = nullptr;
+    weir_cuda_check(cudaMalloc(&p, static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T)),
+                    (std::string("allocating transient '") + name + "' on the device").c_str());
+    return static_cast<T*>(p);
+}
+namespace {
+// A device allocation freed at the end of the enclosing block (a state's GPU_Global transient).
+template <class T>
+struct weir_device_buffer {
+    T* ptr;
+    weir_device_buffer(int64_t n, const char* name) : ptr(weir_cuda_alloc<T>(n, name)) {}
+    ~weir_device_buffer() { cudaFree(ptr); }
+    weir_device_buffer(const weir_device_buffer&) = delete;
+    weir_device_buffer& operator=(const weir_device_buffer&) = delete;
+};
+// As weir_scratch, in device memory.
+template <class T>
+struct weir_device_scratch {
+    T* ptr = nullptr;
+    int64_t cap = 0;
+    T* get(int64_t n, const char* name) {
+        if (n > cap || ptr == nullptr) {
+            T* p = weir_cuda_alloc<T>(n, name);
+            cudaFree(ptr);
+            ptr = p;
+            cap = n > 0 ? n : 1;
+        }
+        return ptr;
+    }
+    T* keep(int64_t n, const char* name) {
+        if (n > cap || ptr == nullptr) {
+            T* p = weir_cuda_alloc<T>(n, name);
+            if (ptr != nullptr) {
+                weir_cuda_check(cudaMemcpyAsync(p, ptr, static_cast<std::size_t>(cap) * sizeof(T), cudaMemcpyDefault, weir_stream), name);
+                weir_cuda_check(cudaStreamSynchronize(weir_stream), name);
+            }
+            cudaFree(ptr);
+            ptr = p;
+            cap = n > 0 ? n : 1;
+        }
+        return ptr;
+    }
+    ~weir_device_scratch() { cudaFree(ptr); }
+};
+}  // namespace
+// Iterations of a map dimension start:end:step (inclusive end), 0 when empty.
+[[maybe_unused]] static inline int64_t weir_map_count(int64_t start, int64_t end, int64_t step) {
+    if (step > 0) return end >= start ? (end - start) / step + 1 : 0;
+    if (step < 0) return start >= end ? (start - end) / (-step) + 1 : 0;
+    return 0;
+}
+// Blocks of `block` threads covering n points (the grid's y and z have at most 65535 blocks).
+[[maybe_unused]] static inline unsigned weir_grid_extent(int64_t n, unsigned block, unsigned limit, const char* where) {
+    int64_t g = (n + block - 1) / block;
+    if (g > limit)
+        throw std::runtime_error(std::string(where) + ": the kernel's grid needs " + std::to_string(g) +
+                                 " blocks in one dimension, more than CUDA's " + std::to_string(limit));
+    return static_cast<unsigned>(g);
+}
+)PRELUDE";
+}
+
+}  // namespace weir::codegen::detail

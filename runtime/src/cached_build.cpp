@@ -1,0 +1,66 @@
+#include "cached_build.h"
+
+#include <fstream>
+
+#include "weir/runtime/errors.h"
+#include "weir/runtime/program_cache.h"
+
+namespace weir::runtime::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
+  fs::path root = b.cache_dir ? *b.cache_dir : ProgramCache::default_root();
+  ProgramCache cache(root);
+  bool built = false;
+  CacheEntry entry;
+  fs::path build_dir;
+  try {
+    entry = cache.get_or_build(
+        b.key,
+        [&](const ProgramCache::Build& build) {
+          build_dir = build.directory;
+          {
+            std::ofstream out(build.source, std::ios::binary);
+            out << b.source;
+            out.close();
+            if (!out) throw CacheError("cannot write " + build.source.string());
+          }
+          try {
+            b.compile(build.source, build.library);
+          } catch (const CompileError& e) {
+            std::ofstream log(build.directory / "compiler.log", std::ios::binary);
+            log << e.command() << "\n" << e.compiler_output();
+            throw;
+          }
+        },
+        b.description, &built);
+  } catch (const CompileError& e) {
+    // The failed build was kept under failed/<key>/: point the message there.
+    fs::path failed = cache.failed_directory(b.key);
+    std::string out = replace_all(e.compiler_output(), build_dir.string(), failed.string());
+    std::string cmd = replace_all(e.command(), build_dir.string(), failed.string());
+    throw CompileError(e.program(), cmd, e.exit_code(), out,
+                       (failed / e.source_path().substr(e.source_path().rfind('/') + 1)).string());
+  }
+  CompilationArtifact a;
+  a.library = entry.library;
+  a.fingerprint = b.key;
+  a.source = entry.source;
+  a.signature = std::move(signature);
+  a.cache_hit = !built;
+  a.evict = [root, key = b.key] { ProgramCache(root).evict(key); };
+  return a;
+}
+
+}  // namespace weir::runtime::detail
