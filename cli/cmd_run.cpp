@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "random_inputs.h"
 #include "run_arguments.h"
+#include "run_domain.h"
 #include "run_outputs.h"
 #include "run_sizes.h"
 #include "run_target.h"
@@ -68,6 +69,7 @@ int run_command(const RunOptions& o) {
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
   RunTarget target = load_target(o, *backend);
   const Signature& sig = target.sig;
+  if (!o.domain.empty()) refuse_domain(o.domain, target);
 
   // Arguments: --in-dir, then --in (which wins), --set-json, then --set (which wins).
   GivenArguments given = gather_arguments(o, sig, backend->allocator());
@@ -79,10 +81,12 @@ int run_command(const RunOptions& o) {
   for (const auto& h : hints) args.values.erase(h);
   take_neighbour_counts(target, args);
   // Check the arguments before compiling, so that mistakes show at once.
-  if (target.field_view)
+  if (target.field_view) {
     check_embedded_arguments(*target.field_view, args);
-  else
+  } else {
+    require_tables(target, args);
     with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
+  }
   check_connectivities(target.connectivities, sig, args);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
@@ -131,8 +135,9 @@ int run_command(const RunOptions& o) {
       runnable->run(args);
     } catch (const weir::Error& e) {
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
-      // with shifted reads cannot cover: say how to give it a smaller domain.
-      if (!sig.find("__out")) throw;
+      // with shifted reads cannot cover: say how to give it a smaller domain (only where the
+      // error says shifts are the cause).
+      if (!sig.find("__out") || !std::strstr(e.what(), "shifted reads")) throw;
       throw weir::Error(
           std::string(e.what()) + "\n  hint: '" + sig.program_name +
           "' is a @field_operator run directly, so its result must cover the whole output array "
@@ -195,6 +200,9 @@ Action add_run_command(CLI::App& app) {
       "--threads", o->threads,
       "OpenMP threads of a compiled program (default: OMP_NUM_THREADS if set, else one per hardware "
       "thread); the embedded backend runs on one thread");
+  cmd->add_option("--domain", o->domain,
+                  "DIM=START:STOP[,...]: for a @field_operator run directly, prints the @program call that "
+                  "computes it on that domain (weir runs a field operator over its whole output)");
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");

@@ -74,6 +74,39 @@ Field allocate_input(const Backend& backend, const Parameter& p, const std::vect
   }
 }
 
+// The error of a shape whose symbols were not given, in the user's terms: a field's size symbol
+// (`__f_I_size`) is its dimension, given with --set I=N.
+ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::set<std::string>& need) {
+  std::string shape, dims, sets, others;
+  for (const auto& e : p.shape) {
+    std::string d = size_dimension(e.str());
+    shape += (shape.empty() ? "" : ", ") + (d.empty() ? e.str() : d);
+  }
+  std::size_t n_dims = 0;
+  for (const auto& s : need) {
+    if (std::string d = size_dimension(s); !d.empty()) {
+      dims += (dims.empty() ? "" : ", ") + d;
+      sets += " --set " + d + "=N";
+      ++n_dims;
+    } else {
+      others += (others.empty() ? "" : ", ") + s;
+    }
+  }
+  std::string what = std::string(weir::to_string(p.dtype)) + " array of shape (" + shape +
+                     (p.shape.size() == 1 ? ",)" : ")");
+  std::string m = "--random-inputs: the shape of '" + p.name + "' (" + what + ") needs ";
+  if (!dims.empty()) m += std::string(n_dims == 1 ? "the extent of " : "the extents of ") + dims;
+  if (!others.empty()) m += (dims.empty() ? "" : " and ") + others;
+  m += "; give " + std::string(need.size() == 1 ? "it" : "them") + " with";
+  if (!dims.empty()) m += sets + " (--set DIM=N sizes every field along DIM)";
+  if (!others.empty()) {
+    m += std::string(dims.empty() ? "" : " and") + " --set NAME=VALUE";
+    if (dims.empty() && (t.field_view || !t.connectivities.empty()))
+      m += " (or --set DIM=N for every field's extent along DIM)";
+  }
+  return ArgumentError(m);
+}
+
 }  // namespace
 
 void fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& backend, Arguments& args,
@@ -110,15 +143,7 @@ void fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& 
       for (const auto& s : e.free_symbols())
         if (!symbols.count(s)) need.insert(s);
     }
-    if (!need.empty()) {
-      std::string names;
-      for (const auto& s : need) names += (names.empty() ? "" : ", ") + s;
-      throw ArgumentError("--random-inputs: the shape of '" + p.name + "' (" + p.describe() + ") needs " +
-                          names + "; give " + (need.size() == 1 ? "it" : "them") + " with --set NAME=VALUE" +
-                          (t.field_view || !t.connectivities.empty()
-                               ? " (or --set DIM=N for every field's extent along DIM)"
-                               : ""));
-    }
+    if (!need.empty()) throw missing_sizes(t, p, need);
     Field f = allocate_input(backend, p, shape);
     const ConnectivityParameter* conn = nullptr;
     for (const auto& c : t.connectivities)

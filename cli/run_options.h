@@ -12,7 +12,7 @@ struct RunOptions {
   std::string program;
   std::string backend = "embedded", gpu_arch;
   std::vector<std::string> ins, sets, set_jsons, includes;
-  std::string in_dir, out_dir;
+  std::string in_dir, out_dir, domain;
   bool random_inputs = false, progress = false;
   bool trust_code = false;
   std::uint64_t seed = 0;

@@ -4,6 +4,7 @@
 #include "targets.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/sdfg.h"
 
@@ -34,6 +35,17 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
   }
   t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
   return t;
+}
+
+void require_tables(const RunTarget& t, const Arguments& args) {
+  for (const auto& c : t.connectivities) {
+    const Parameter* p = t.sig.find(c.name);
+    if (!p || p->kind != Parameter::Kind::Array || args.arrays.count(c.name)) continue;
+    std::optional<long long> n;
+    if (p->shape.size() == 2) n = p->shape[1].try_evaluate({});
+    throw ArgumentError("missing connectivity table '" + c.name + "' (an int32 or int64 array of shape (n_" +
+                        c.from + ", " + (n ? std::to_string(*n) : "max_neighbours") + "))");
+  }
 }
 
 }  // namespace weir::cli

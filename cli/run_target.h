@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "run_options.h"
+#include "weir/runtime/arguments.h"
 #include "weir/runtime/backend.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/signature.h"
@@ -24,5 +25,10 @@ struct RunTarget {
 /// for compiled backends. Throws UsageError for a .py file without ::NAME, weir::Error for
 /// programs that do not load or that `backend` cannot run.
 RunTarget load_target(const RunOptions& o, const runtime::Backend& backend);
+
+/// Throws ArgumentError "missing connectivity table 'E2V' (an int32 or int64 array of shape
+/// (n_Edge, 2))" for the first table of a compiled target that `args` lacks, as the embedded
+/// backend says it (a compiled program's own check names the table's internal row symbol).
+void require_tables(const RunTarget& t, const runtime::Arguments& args);
 
 }  // namespace weir::cli

@@ -203,12 +203,22 @@ struct weir_scratch {
 }  // namespace
 // A memlet reaching outside its container (CodegenOptions::bounds_checks): indices lo..hi
 // (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent.
+// With the access's source line (`source`, from debuginfo) the error says it in the program's
+// terms first: the field, the dimension (`dim_name`, "" if unknown), the range accessed and the
+// field's domain, half-open as in gt4py; then where in the SDFG, and the hint.
 static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
-                                     const char* access, const char* data, int dim, const char* hint) {
+                                     const char* access, const char* data, int dim, const char* hint,
+                                     const char* source, const char* dim_name) {
     if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return;
-    throw std::runtime_error(std::string(where) + ": " + access + " " + data + "[" + std::to_string(lo) + " .. " +
-                             std::to_string(hi) + "] in dimension " + std::to_string(dim) + " of " + data +
-                             " with shape " + std::to_string(extent) + " (" + hint + ")");
+    std::string sdfg = std::string(access) + " " + data + "[" + std::to_string(lo) + " .. " + std::to_string(hi) +
+                       "] in dimension " + std::to_string(dim) + " of " + data + " with shape " + std::to_string(extent);
+    sdfg = std::string(where) + ": " + sdfg + " (" + hint + ")";
+    if (!*source) throw std::runtime_error(sdfg);
+    std::string d = *dim_name ? std::string(dim_name) : "dimension " + std::to_string(dim);
+    throw std::runtime_error(std::string(source) + ": '" + data + "' is " + (access[0] == 'w' ? "written" : "read") +
+                             " over " + d + ": [" + std::to_string(lo) + ", " + std::to_string(hi + 1) +
+                             "), outside its domain " + d + ": [" + std::to_string(-offset) + ", " +
+                             std::to_string(extent - offset) + ")\n  in the SDFG: " + sdfg);
 }
 static thread_local std::string weir_error_text;
 static inline int weir_fail(const std::string& message) {
