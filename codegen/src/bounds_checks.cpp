@@ -67,6 +67,35 @@ bool offset_from_map(const std::pair<sym::Expr, sym::Expr>& b, const MapInfo* ma
   return true;
 }
 
+// "file.py:12:16" of DaCe DebugInfo JSON (`extra["debuginfo"]`: {"type": "DebugInfo",
+// "start_line": 12, "start_column": 16, "filename": ...}), or "" when it names no file and line.
+std::string debuginfo_location(const UnknownAttributes& extra) {
+  const std::string* text = extra.find("debuginfo");
+  if (!text) return "";
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object() || !j.value("filename", nlohmann::json()).is_string() ||
+      !j.value("start_line", nlohmann::json()).is_number_integer() ||
+      j["filename"].get<std::string>().empty())
+    return "";
+  std::string out = j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
+  if (j.value("start_column", nlohmann::json()).is_number_integer())
+    out += ":" + std::to_string(j["start_column"].get<long long>());
+  return out;
+}
+
+// The dimension an extent of field `data` is along, from the field-view lowering's size symbol
+// (`__f_I_size` of f is along I; `__out_I_size` of __out), or "" for other extents.
+std::string dimension_of(const std::string& data, const sym::Expr& extent) {
+  auto fs = extent.free_symbols();
+  if (fs.size() != 1 || extent.str() != *fs.begin()) return "";
+  const std::string& s = *fs.begin();
+  const std::string prefix = (data.rfind("__", 0) == 0 ? data : "__" + data) + "_", suffix = "_size";
+  if (s.size() <= prefix.size() + suffix.size() || s.rfind(prefix, 0) != 0 ||
+      s.compare(s.size() - suffix.size(), std::string::npos, suffix) != 0)
+    return "";
+  return s.substr(prefix.size(), s.size() - prefix.size() - suffix.size());
+}
+
 }  // namespace
 
 bool StateGen::checkable(const sym::Expr& e) const {
@@ -119,7 +148,7 @@ std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const 
 }
 
 void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
-                                  const std::string& where, const MapInfo* map, Writer& w) {
+                                  const std::string& where, const MapInfo* map, const Node* node, Writer& w) {
   // Dynamic memlets (indirect accesses such as unstructured neighbour reads through a
   // connectivity table) say only which container they may touch, not where: they cannot be
   // checked before the scope runs. The table reads themselves are ordinary memlets and checked.
@@ -128,6 +157,11 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   if (it == sg.sdfg.arrays.end()) return;
   const DataDescriptor& d = it->second;
   if (d.is_scalar() || d.is_view() || subset.dims() != d.shape.size()) return;
+  // The source line of the access: the memlet's debuginfo (the lowering's inner memlets name
+  // the read, `f` of `f(I + 1)`), else the node's (the call the state computes, as the
+  // embedded backend's errors name it; outer memlets cover every read of the scope).
+  std::string source = debuginfo_location(m.extra);
+  if (source.empty() && node) source = debuginfo_location(node->extra);
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);
     if (!b) continue;
@@ -144,7 +178,8 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     if (!lo || !hi) continue;
     w.line("weir_check_bounds(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) +
            ", \"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) +
-           "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\");");
+           "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\", \"" + c_escape(source) + "\", \"" +
+           c_escape(dimension_of(data, d.shape[k])) + "\");");
   }
 }
 
@@ -161,7 +196,7 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   Writer checks;
   const MapInfo* map = nullptr;
   auto edge_checks = [&](const DataflowEdge& e, bool write) {
-    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, checks);
+    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, checks);
   };
   switch (n.kind()) {
     case NodeKind::MapEntry: {
@@ -197,8 +232,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
         auto* dst = st.node(e.dst).as<AccessNode>();
         if (!dst || e.memlet.is_empty()) continue;
         CopySubsets ends = copy_subsets(e.memlet, a.data, dst->data);
-        if (ends.src) emit_memlet_checks(e.memlet, a.data, *ends.src, false, where, nullptr, checks);
-        if (ends.dst) emit_memlet_checks(e.memlet, dst->data, *ends.dst, true, where, nullptr, checks);
+        if (ends.src) emit_memlet_checks(e.memlet, a.data, *ends.src, false, where, nullptr, &n, checks);
+        if (ends.dst) emit_memlet_checks(e.memlet, dst->data, *ends.dst, true, where, nullptr, &n, checks);
       }
       break;
     }
@@ -241,7 +276,13 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
   NodeId scope = t.id() < scopes_.parent.size() ? scopes_.parent[t.id()] : kNoNode;
   if (scope != kNoNode)
     if (auto* e = st.node(scope).as<MapEntry>()) site += "map '" + e->map->label + "', ";
-  v.check_site = site + "tasklet '" + t.label + "': connector '" + conn + "' of '" + loc.data + "'";
+  // The source line first: the read's memlet debuginfo (the lowering's), else the tasklet's.
+  std::string at;
+  for (EdgeId id : st.in_edges_by_connector(t.id(), conn))
+    if (at.empty()) at = debuginfo_location(st.edge(id).memlet.extra);
+  if (at.empty()) at = debuginfo_location(t.extra);
+  v.check_site = (at.empty() ? "" : at + ": ") + site + "tasklet '" + t.label + "': connector '" + conn +
+                 "' of '" + loc.data + "'";
   for (const Frame& f : frames_)
     for (const auto& [name, type] : f.symbols)
       if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));
@@ -251,17 +292,7 @@ std::string StateGen::value_origin(const DataflowEdge& e, ScalarType type) const
   const bool integer = type >= ScalarType::Int8 && type <= ScalarType::UInt64;
   if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return {};
   std::string out = e.memlet.data + "[" + e.memlet.subset.str() + "]";
-  // DaCe's Memlet.debuginfo: {"type": "DebugInfo", "start_line": 12, "start_column": 16, "filename": ...}.
-  if (const std::string* text = e.memlet.extra.find("debuginfo")) {
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (j.is_object() && j.value("filename", nlohmann::json()).is_string() &&
-        j.value("start_line", nlohmann::json()).is_number_integer()) {
-      out += " (" + j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
-      if (j.value("start_column", nlohmann::json()).is_number_integer())
-        out += ":" + std::to_string(j["start_column"].get<long long>());
-      out += ")";
-    }
-  }
+  if (std::string at = debuginfo_location(e.memlet.extra); !at.empty()) out += " (" + at + ")";
   return out;
 }
 

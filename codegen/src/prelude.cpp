@@ -240,11 +240,26 @@ struct weir_scratch {
 }  // namespace
 // A memlet reaching outside its container (CodegenOptions::bounds_checks): indices lo..hi
 // (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent.
+// With the access's source line (`source`, from debuginfo) the error says it in the program's
+// terms first: the field, the dimension (`dim_name`, "" if unknown), the range accessed and the
+// field's domain, half-open as in gt4py; then where in the SDFG, and the hint.
 static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
-                                     const char* access, const char* data, int dim, const char* hint) {
+                                     const char* access, const char* data, int dim, const char* hint,
+                                     const char* source, const char* dim_name) {
     if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return;
-    weir_throw("%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)", where, access, data,
-               static_cast<long long>(lo), static_cast<long long>(hi), dim, data, static_cast<long long>(extent), hint);
+    if (!*source)
+        weir_throw("%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)", where, access, data,
+                   static_cast<long long>(lo), static_cast<long long>(hi), dim, data, static_cast<long long>(extent),
+                   hint);
+    char d[96];
+    if (*dim_name) std::snprintf(d, sizeof d, "%s", dim_name);
+    else std::snprintf(d, sizeof d, "dimension %d", dim);
+    weir_throw("%s: '%s' is %s over %s: [%lld, %lld), outside its domain %s: [%lld, %lld)\n  in the SDFG: "
+               "%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)",
+               source, data, access[0] == 'w' ? "written" : "read", d, static_cast<long long>(lo),
+               static_cast<long long>(hi + 1), d, static_cast<long long>(-offset),
+               static_cast<long long>(extent - offset), where, access, data, static_cast<long long>(lo),
+               static_cast<long long>(hi), dim, data, static_cast<long long>(extent), hint);
 }
 // The message weir_last_error() returns; weir_fail records it and returns weir_run's 1.
 static thread_local char weir_error_text[4096];

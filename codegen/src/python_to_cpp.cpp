@@ -253,7 +253,10 @@ class Translator {
       return lit + "\"";
     };
     std::string names, values;
-    for (const std::string& p : v.check_point) names += (names.empty() ? "" : ",") + p, values += ", " + p;
+    // The map point by dimension: the field-view lowering's map parameters are `__E` for E.
+    for (const std::string& p : v.check_point)
+      names += (names.empty() ? "" : ",") + (p.rfind("__", 0) == 0 && p.size() > 2 ? p.substr(2) : p),
+          values += ", " + p;
     return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " + literal(origin) +
                 ", " + std::to_string(dim) + ", " + literal(names) + values + ")",
             kPrimary, ScalarType::Int64};

@@ -114,9 +114,10 @@ class StateGen {
   /// shapes (nothing inside maps, nested SDFG bodies, or with CodegenOptions::bounds_checks off).
   void emit_bounds_checks(const Node& n, Writer& w);
   /// Checks of `subset` of container `data`; `map` (may be null): the map whose parameters an
-  /// unpropagated subset may use.
+  /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the
+  /// access when the memlet's does not.
   void emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
-                          const std::string& where, const MapInfo* map, Writer& w);
+                          const std::string& where, const MapInfo* map, const Node* node, Writer& w);
   /// Whether `e` only uses symbols known before the state's top-level scopes run.
   bool checkable(const sym::Expr& e) const;
   /// C++ of the lowest / highest value of `e` over `map`'s iterations, nullopt if unknown.

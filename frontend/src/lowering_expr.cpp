@@ -160,6 +160,24 @@ std::string KernelBuilder::index_text(const Dimension& dim, const Shift& shift,
   return "(" + it->second + (off > 0 ? " + " : " - ") + std::to_string(off > 0 ? off : -off) + ")";
 }
 
+std::string debuginfo_json(const SourceLocation& loc) {
+  std::string file = "\"";
+  for (char c : loc.file.valid() ? loc.file.path() : std::string()) {
+    if (c == '"' || c == '\\') file += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      file += buf;
+    } else {
+      file += c;
+    }
+  }
+  file += '"';
+  const std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
+  return "{\"type\": \"DebugInfo\", \"start_line\": " + l + ", \"end_line\": " + l +
+         ", \"start_column\": " + c + ", \"end_column\": " + c + ", \"filename\": " + file + "}";
+}
+
 std::string KernelBuilder::read(const std::string& container, const std::vector<Dimension>& dims,
                                 const Shift& shift, const SourceLocation& loc) {
   Read r;
@@ -226,6 +244,7 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
     for (const Read& x : reads_) have = have || (x.whole && x.container == container);
     if (!have) {
       r.conn = conn;
+      if (read_at_.known()) r.debuginfo = debuginfo_json(read_at_);
       reads_.push_back(r);
     }
     std::string t = conn + "[";
@@ -237,33 +256,12 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
   int n = 0;
   for (const Read& x : reads_) n += !x.whole && x.container == container;
   r.conn = "__in_" + container + "_" + std::to_string(n);
+  // The read's memlet names the access in the source, for the bounds checks' errors.
+  if (read_at_.known()) r.debuginfo = debuginfo_json(read_at_);
   read_conns_[key] = r.conn;
   reads_.push_back(r);
   return r.conn;
 }
-
-namespace {
-
-/// DaCe's DebugInfo of `loc` as JSON text.
-std::string debuginfo_json(const SourceLocation& loc) {
-  std::string file = "\"";
-  for (char c : loc.file.path()) {
-    if (c == '"' || c == '\\') file += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      file += buf;
-    } else {
-      file += c;
-    }
-  }
-  file += '"';
-  const std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
-  return "{\"type\": \"DebugInfo\", \"start_line\": " + l + ", \"end_line\": " + l +
-         ", \"start_column\": " + c + ", \"end_column\": " + c + ", \"filename\": " + file + "}";
-}
-
-}  // namespace
 
 std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& o, std::int64_t k,
                                                              const Shift& shift, const SourceLocation& loc) {
@@ -397,7 +395,11 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
     case TExprKind::Name: {
       ValuePtr v = lookup(env, e.name);
       if (!v) unsupported(e.loc, "the name '" + e.name + "' here (" + to_string(e.type) + ")");
-      return eval_value(v, shift);
+      SourceLocation outer = read_at_;
+      read_at_ = e.loc;
+      Code c = eval_value(v, shift);
+      read_at_ = outer;
+      return c;
     }
     case TExprKind::Literal: return Code::scalar(literal_text(e.literal, e.type.dtype));
     case TExprKind::Tuple: {

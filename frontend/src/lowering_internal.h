@@ -214,7 +214,14 @@ class KernelBuilder {
   /// taken (Shift::taken; where it is, the read is checked: docs/adr/0014).
   int guarded_ = 0;
   SourceLocation where_;  // location of the program call (for reads)
+  /// The name a field is read through (`f` of `f(I + 1)`), kept as the read's debuginfo.
+  SourceLocation read_at_;
 };
+
+/// DaCe's DebugInfo of `loc` as JSON text (`{"type": "DebugInfo", "start_line": ...}`), kept in
+/// the `debuginfo` of nodes and memlets so that viewers, DaCe and weir's run-time errors map
+/// them back to their .py line.
+std::string debuginfo_json(const SourceLocation& loc);
 
 /// Combines codes leaf by leaf.
 Code zip(const std::vector<Code>& parts, const std::string& what,

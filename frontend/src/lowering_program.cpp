@@ -566,25 +566,6 @@ class ProgramLowering final : public LoweringContext {
     }
   }
 
-  /// DaCe's DebugInfo of a source location (the call a state computes), which viewers and
-  /// DaCe read to map nodes back to their .py line.
-  static std::string debuginfo_json(const SourceLocation& loc) {
-    std::string file;
-    for (char ch : loc.file.valid() ? loc.file.path() : std::string()) {
-      if (ch == '"' || ch == '\\') file += '\\';
-      if (static_cast<unsigned char>(ch) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
-        file += buf;
-      } else {
-        file += ch;
-      }
-    }
-    std::string l = std::to_string(loc.line), c = std::to_string(loc.column);
-    return "{\"type\":\"DebugInfo\",\"start_line\":" + l + ",\"end_line\":" + l + ",\"start_column\":" + c +
-           ",\"end_column\":" + c + ",\"filename\":\"" + file + "\"}";
-  }
-
   /// The path (element indices) of leaf `n` of `t` in flattened order.
   static std::vector<std::size_t> leaf_path(const Type& t, std::size_t n) {
     std::vector<std::size_t> path;

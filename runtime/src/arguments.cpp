@@ -22,12 +22,26 @@ struct Known {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-// The shape of `p` with every dimension evaluated where the symbols allow: "(64, N + 1)".
+// An extent of `p` as its user wrote it: the field-view lowering's size symbol of a field
+// (`__f_I_size` of f) is its dimension's name ("I"), that of a connectivity table's rows
+// (`__E2V_rows`) "rows", other extents their expression.
+std::string extent_text(const Parameter& p, const sym::Expr& e) {
+  const std::string s = e.str(), prefix = (p.name.rfind("__", 0) == 0 ? p.name : "__" + p.name) + "_",
+                    suffix = "_size";
+  if (s == prefix + "rows") return "rows";
+  if (e.free_symbols().size() != 1 || *e.free_symbols().begin() != s ||
+      s.size() <= prefix.size() + suffix.size() || s.rfind(prefix, 0) != 0 ||
+      s.compare(s.size() - suffix.size(), std::string::npos, suffix) != 0)
+    return s;
+  return s.substr(prefix.size(), s.size() - prefix.size() - suffix.size());
+}
+
+// The shape of `p` with every dimension evaluated where the symbols allow: "(64, N + 1)", "(I, J)".
 std::string expected_shape(const Parameter& p, const std::map<std::string, long long>& values) {
   std::string s = "(";
   for (std::size_t i = 0; i < p.shape.size(); ++i) {
     auto v = p.shape[i].try_evaluate(values);
-    s += (i ? ", " : "") + (v ? std::to_string(*v) : p.shape[i].str());
+    s += (i ? ", " : "") + (v ? std::to_string(*v) : extent_text(p, p.shape[i]));
   }
   return s + (p.shape.size() == 1 ? ",)" : ")");
 }

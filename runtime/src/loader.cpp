@@ -53,9 +53,13 @@ void CompiledProgram::run_bound(const BoundArguments& bound) {
     if (!im.handle) throw ProgramError("program '" + name_ + "': weir_init failed: " + im.error_text());
     im.init_symbols = bound.symbols();
   }
-  if (int rc = im.run(im.handle, bound.pointers()); rc != 0)
+  if (int rc = im.run(im.handle, bound.pointers()); rc != 0) {
+    // The generated code's errors start "weir_run: ", which this message says already.
+    std::string text = im.error_text();
+    if (text.rfind("weir_run: ", 0) == 0) text.erase(0, 10);
     throw ProgramError("program '" + name_ + "' failed (weir_run returned " + std::to_string(rc) +
-                       "): " + im.error_text());
+                       "): " + text);
+  }
 }
 
 void default_openmp_wait_policy() {

@@ -115,7 +115,11 @@ const Parameter* Signature::find(const std::string& name) const {
 
 std::string Signature::names() const {
   std::string s;
-  for (const auto& p : params) s += (s.empty() ? "" : ", ") + p.name;
+  // Symbols named `__...` are the lowering's (field sizes, an orchestration's `__binding`):
+  // inferred from the arrays or set by the program, never the user's to give.
+  for (const auto& p : params)
+    if (p.kind != Parameter::Kind::Symbol || p.name.rfind("__", 0) != 0)
+      s += (s.empty() ? "" : ", ") + p.name;
   return s.empty() ? "no arguments" : s;
 }
 

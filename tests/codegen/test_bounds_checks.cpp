@@ -123,6 +123,36 @@ TEST_CASE("bounds checks: writes outside the output fail", "[codegen][run][bound
   CHECK(B == std::vector<double>{-1, -1, -1});
 }
 
+TEST_CASE("bounds checks: with DaCe debuginfo the error names the source line, the field and its domain",
+          "[codegen][run][bounds]") {
+  std::vector<double> A = {1, 2, 3, 4}, B(3, -1.0);
+  std::int64_t n = 3;
+  auto s = shift_sdfg(E::symbol("N"), "i + 1", "1:N + 1");
+  SDFGState& st = *s->all_states()[0];
+  const std::string info =
+      R"({"type": "DebugInfo", "start_line": 7, "start_column": 12, "filename": "d.py"})";
+  SECTION("the memlet's debuginfo locates the access") {
+    for (const DataflowEdge* e : st.edges())
+      if (e->memlet.data == "A") st.edge(e->id).memlet.extra.set("debuginfo", info);
+    Outcome r = run_once(*s, "debuginfo_memlet", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    // A's extent is N, not a field-view size symbol: the dimension goes by its number.
+    CHECK(
+        r.error ==
+        "weir_run: d.py:7:12: 'A' is read over dimension 0: [1, 4), outside its domain dimension 0: [0, 3)\n"
+        "  in the SDFG: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 (shifted "
+        "reads need a larger input or a smaller output domain)");
+  }
+  SECTION("else the map's node does") {
+    for (Node* x : st.nodes())
+      if (x->kind() == NodeKind::MapEntry) x->extra.set("debuginfo", info);
+    Outcome r = run_once(*s, "debuginfo_node", {A.data(), B.data(), &n});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error, Catch::StartsWith("weir_run: d.py:7:12: 'A' is read over dimension 0: [1, 4), "));
+  }
+  CHECK(B == std::vector<double>{-1, -1, -1});
+}
+
 TEST_CASE("bounds checks: maps without iterations and strided maps are not flagged",
           "[codegen][run][bounds]") {
   SECTION("zero iterations") {

@@ -1,0 +1,173 @@
+// Arrays `weir run --random-inputs` makes (random_inputs.h).
+#include "random_inputs.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <iomanip>
+#include <new>
+#include <random>
+#include <sstream>
+
+#include "run_sizes.h"
+#include "weir/runtime/errors.h"
+
+namespace weir::cli {
+
+using namespace weir::runtime;
+
+namespace {
+
+// Fills a field with seeded uniform values: [0, 1) for floats, 0..9 for integers, 0/1 for bool.
+void fill_random(Field& f, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> real(0.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
+  auto* p = static_cast<unsigned char*>(f.data());
+  auto put = [&]<class T>(std::int64_t i, T v) { std::memcpy(p + i * sizeof(T), &v, sizeof v); };
+  for (std::int64_t i = 0; i < f.size(); ++i) {
+    switch (f.dtype()) {
+      case ScalarType::Float64: put(i, real(rng)); break;
+      case ScalarType::Float32: put(i, static_cast<float>(real(rng))); break;
+      case ScalarType::Bool: p[i] = static_cast<unsigned char>(bit(rng)); break;
+      case ScalarType::Int8: put(i, static_cast<std::int8_t>(small(rng))); break;
+      case ScalarType::Int16: put(i, static_cast<std::int16_t>(small(rng))); break;
+      case ScalarType::Int32: put(i, static_cast<std::int32_t>(small(rng))); break;
+      case ScalarType::Int64: put(i, static_cast<std::int64_t>(small(rng))); break;
+      case ScalarType::UInt8: put(i, static_cast<std::uint8_t>(small(rng))); break;
+      case ScalarType::UInt16: put(i, static_cast<std::uint16_t>(small(rng))); break;
+      case ScalarType::UInt32: put(i, static_cast<std::uint32_t>(small(rng))); break;
+      case ScalarType::UInt64: put(i, static_cast<std::uint64_t>(small(rng))); break;
+      default: throw RuntimeError("--random-inputs: cannot fill " + f.describe());
+    }
+  }
+}
+
+// "640 GB", "1.5 MB": bytes for messages (decimal units).
+std::string byte_size(long double bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 6) bytes /= 1000, ++u;
+  std::ostringstream os;
+  os << std::setprecision(bytes < 10 && u > 0 ? 2 : 3) << static_cast<double>(bytes) << " " << units[u];
+  return os.str();
+}
+
+// A --random-inputs array: refuses shapes larger than the machine's memory before trying, and
+// names the argument when the allocation fails anyway.
+Field allocate_input(const Backend& backend, const Parameter& p, const std::vector<std::int64_t>& shape) {
+  long double bytes = static_cast<long double>(size_of(p.dtype));
+  for (auto n : shape) {
+    if (n < 0)
+      throw ArgumentError("--random-inputs: argument '" + p.name + "': negative extent in shape " +
+                          shape_str(shape));
+    bytes *= static_cast<long double>(n);
+  }
+  long double memory =
+      static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<long double>(::sysconf(_SC_PAGESIZE));
+  std::string need = "argument '" + p.name + "': shape " + shape_str(shape) + " needs " + byte_size(bytes);
+  if (memory > 0 && bytes > memory)
+    throw ArgumentError(need + ", more than this machine's memory (" + byte_size(memory) + ")");
+  try {
+    return backend.allocator().allocate(p.dtype, shape);
+  } catch (const std::bad_alloc&) {
+    throw ArgumentError(need + ", which cannot be allocated");
+  }
+}
+
+// The error of a shape whose symbols were not given, in the user's terms: a field's size symbol
+// (`__f_I_size`) is its dimension, given with --set I=N.
+ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::set<std::string>& need) {
+  std::string shape, dims, sets, others;
+  for (const auto& e : p.shape) {
+    std::string d = size_dimension(e.str());
+    shape += (shape.empty() ? "" : ", ") + (d.empty() ? e.str() : d);
+  }
+  std::size_t n_dims = 0;
+  for (const auto& s : need) {
+    if (std::string d = size_dimension(s); !d.empty()) {
+      dims += (dims.empty() ? "" : ", ") + d;
+      sets += " --set " + d + "=N";
+      ++n_dims;
+    } else {
+      others += (others.empty() ? "" : ", ") + s;
+    }
+  }
+  std::string what = std::string(weir::to_string(p.dtype)) + " array of shape (" + shape +
+                     (p.shape.size() == 1 ? ",)" : ")");
+  std::string m = "--random-inputs: the shape of '" + p.name + "' (" + what + ") needs ";
+  if (!dims.empty()) m += std::string(n_dims == 1 ? "the extent of " : "the extents of ") + dims;
+  if (!others.empty()) m += (dims.empty() ? "" : " and ") + others;
+  m += "; give " + std::string(need.size() == 1 ? "it" : "them") + " with";
+  if (!dims.empty()) m += sets + " (--set DIM=N sizes every field along DIM)";
+  if (!others.empty()) {
+    m += std::string(dims.empty() ? "" : " and") + " --set NAME=VALUE";
+    if (dims.empty() && (t.field_view || !t.connectivities.empty()))
+      m += " (or --set DIM=N for every field's extent along DIM)";
+  }
+  return ArgumentError(m);
+}
+
+}  // namespace
+
+void fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& backend, Arguments& args,
+                        const std::set<std::string>& hints) {
+  const Signature& sig = t.sig;
+  std::map<std::string, long long> symbols;
+  for (const auto& [k, v] : args.values)
+    if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
+  // The extent of each dimension (`--set K=8`, or from the arrays given) sizes every
+  // `__f_K_size` not given otherwise, and the rows of connectivity tables.
+  // Symbols an array given spells out as an extent (`A: [N, M]` of shape (64, 32): N=64, M=32).
+  for (const auto& p : sig.params)
+    if (auto a = args.arrays.find(p.name); p.kind == Parameter::Kind::Array && a != args.arrays.end())
+      for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+        if (auto fs = p.shape[i].free_symbols(); fs.size() == 1 && p.shape[i].str() == *fs.begin())
+          symbols.emplace(*fs.begin(), a->second.shape()[i]);
+  std::map<std::string, std::int64_t> dims = dimension_extents(t, args, hints);
+  for (const auto& p : sig.params)
+    for (const auto& e : p.shape)
+      for (const auto& s : e.free_symbols())
+        if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end())
+          symbols[s] = d->second;
+  for (const auto& c : t.connectivities)
+    if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
+      if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
+        symbols.emplace(*rows.begin(), dims.at(c.from));
+  std::mt19937_64 rng(o.seed);
+  for (const auto& p : sig.params) {
+    if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
+    std::vector<std::int64_t> shape;
+    std::set<std::string> need;
+    for (const auto& e : p.shape) {
+      if (auto v = e.try_evaluate(symbols)) shape.push_back(*v);
+      for (const auto& s : e.free_symbols())
+        if (!symbols.count(s)) need.insert(s);
+    }
+    if (!need.empty()) throw missing_sizes(t, p, need);
+    Field f = allocate_input(backend, p, shape);
+    const ConnectivityParameter* conn = nullptr;
+    for (const auto& c : t.connectivities)
+      if (c.name == p.name) conn = &c;
+    if (conn) {
+      // Valid neighbour indices: uniform in [0, extent of the dimension the table indexes).
+      auto it = dims.find(conn->to);
+      if (it == dims.end())
+        throw ArgumentError("--random-inputs: the connectivity table '" + p.name + "' indexes dimension '" +
+                            conn->to + "'; give its extent with --set " + conn->to +
+                            "=N (or an array along " + conn->to + ")");
+      std::uniform_int_distribution<std::int64_t> idx(0, std::max<std::int64_t>(0, it->second - 1));
+      for (std::int64_t i = 0; i < f.size(); ++i) {
+        auto v = idx(rng);
+        if (f.dtype() == ScalarType::Int32)
+          static_cast<std::int32_t*>(f.data())[i] = static_cast<std::int32_t>(v);
+        else
+          static_cast<std::int64_t*>(f.data())[i] = v;
+      }
+    } else {
+      fill_random(f, rng);
+    }
+    args.arrays.insert_or_assign(p.name, std::move(f));
+  }
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,89 @@
+// `weir run --domain` (run_domain.h).
+#include "run_domain.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "run_sizes.h"
+#include "targets.h"
+
+namespace weir::cli {
+
+namespace {
+
+// "I=1:9,K=0:5" as dimension -> (start, stop), in the order given.
+std::vector<std::pair<std::string, std::pair<long long, long long>>> parse_domain(const std::string& text) {
+  const std::string usage =
+      "--domain " + text + ": expected DIM=START:STOP[,DIM=START:STOP...] (e.g. I=1:9,K=0:5)";
+  std::vector<std::pair<std::string, std::pair<long long, long long>>> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find(',', at);
+    std::string part = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    std::size_t eq = part.find('='), colon = part.find(':', eq == std::string::npos ? 0 : eq);
+    if (eq == std::string::npos || eq == 0 || colon == std::string::npos) throw UsageError(usage);
+    auto number = [&](const std::string& s) {
+      errno = 0;
+      char* e = nullptr;
+      long long v = std::strtoll(s.c_str(), &e, 10);
+      if (s.empty() || *e != '\0' || errno != 0) throw UsageError(usage);
+      return v;
+    };
+    long long lo = number(part.substr(eq + 1, colon - eq - 1)), hi = number(part.substr(colon + 1));
+    std::string dim = part.substr(0, eq);
+    if (lo < 0 || hi < lo)
+      throw UsageError("--domain " + dim + "=" + std::to_string(lo) + ":" + std::to_string(hi) +
+                       ": START and STOP must satisfy 0 <= START <= STOP");
+    for (const auto& [d, r] : out)
+      if (d == dim) throw UsageError("--domain: " + dim + " is given twice");
+    out.emplace_back(dim, std::make_pair(lo, hi));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void refuse_domain(const std::string& text, const RunTarget& t) {
+  const runtime::Parameter* out = t.sig.find("__out");
+  if (!out)
+    throw UsageError("--domain: '" + t.sig.program_name +
+                     "' is not a @field_operator run directly; the calls of a @program give their own "
+                     "domains (out=out[1:-1, :] or domain={I: (1, 9)})");
+  std::vector<std::string> dims;  // the result's dimensions, in order
+  for (const auto& e : out->shape) dims.push_back(size_dimension(e.str()));
+  std::map<std::string, std::pair<long long, long long>> given;
+  std::string listed;
+  for (const auto& [d, r] : parse_domain(text)) {
+    bool known = false;
+    for (const auto& x : dims) known = known || x == d;
+    if (!known) {
+      std::string all;
+      for (const auto& x : dims) all += (all.empty() ? "" : ", ") + x;
+      throw UsageError("--domain: '" + t.sig.program_name + "' returns a field over (" + all +
+                       "), not over " + d);
+    }
+    given[d] = r;
+    listed += (listed.empty() ? "" : ", ") + d + ": [" + std::to_string(r.first) + ", " +
+              std::to_string(r.second) + ")";
+  }
+  std::string call = t.sig.program_name + "(";
+  for (const auto& p : t.sig.params)
+    if (p.kind == runtime::Parameter::Kind::Array && p.name != "__out") call += p.name + ", ";
+  call += "out=out[";
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    auto g = given.find(dims[k]);
+    call +=
+        (k ? ", " : "") +
+        (g == given.end() ? ":" : std::to_string(g->second.first) + ":" + std::to_string(g->second.second));
+  }
+  call += "])";
+  throw UsageError(
+      "--domain: weir runs a @field_operator called directly over its whole output; to compute '" +
+      t.sig.program_name + "' on " + listed + ", run a @program that calls it with a sliced out=: " + call);
+}
+
+}  // namespace weir::cli

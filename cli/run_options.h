@@ -1,0 +1,23 @@
+// The options of `weir run` (cmd_run.cpp parses them; the run_*.cpp steps read them).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace weir::cli {
+
+/// `weir run`'s command line as parsed by CLI11 (see add_run_command for each option's meaning).
+struct RunOptions {
+  std::string program;
+  std::string backend = "embedded", gpu_arch;
+  std::vector<std::string> ins, sets, set_jsons, includes;
+  std::string in_dir, out_dir, domain;
+  bool random_inputs = false, progress = false;
+  bool trust_code = false;
+  std::uint64_t seed = 0;
+  int repeat = 1;
+  unsigned threads = 0;
+};
+
+}  // namespace weir::cli

@@ -1,0 +1,119 @@
+// What `weir run` reports and writes (run_outputs.h).
+#include "run_outputs.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include "weir/runtime/npy.h"
+#include "weir/sdfg/errors.h"
+
+namespace weir::cli {
+
+namespace fs = std::filesystem;
+using namespace weir::runtime;
+
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os << std::setprecision(6) << v;
+  return os.str();
+}
+
+std::string summary(const std::string& name, const Field& f) {
+  double mn = std::numeric_limits<double>::infinity(), mx = -mn, sum = 0;
+  std::int64_t nan = 0, n = 0;
+  for (std::int64_t i = 0; i < f.size(); ++i) {
+    double v = f.value_as_double(i);
+    if (std::isnan(v)) {
+      ++nan;
+      continue;
+    }
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+    ++n;
+  }
+  std::string s = "  " + name + ": " + f.describe();
+  if (n) s += "  min " + fmt(mn) + "  max " + fmt(mx) + "  mean " + fmt(sum / static_cast<double>(n));
+  if (nan) s += "  NaN " + std::to_string(nan);
+  return s + "  checksum " + f.checksum();  // (legend printed below the outputs)
+}
+
+}  // namespace
+
+void check_output_dir(const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw weir::Error("--out " + out.string() + ": exists and is not a directory");
+  fs::path base = fs::absolute(out, ec);
+  while (!base.empty() && !fs::exists(base, ec) && base != base.parent_path()) base = base.parent_path();
+  if (!fs::is_directory(base, ec))
+    throw weir::Error("cannot write --out " + out.string() + ": " + base.string() + " is not a directory");
+  fs::path probe = base / (".weir-probe-" + std::to_string(::getpid()));
+  if (!fs::create_directory(probe, ec) || ec)
+    throw weir::Error("cannot write --out " + out.string() + ": " +
+                      (ec ? ec.message() : "cannot create a directory in " + base.string()));
+  fs::remove(probe, ec);
+}
+
+void write_outputs(const fs::path& out, const std::vector<std::pair<std::string, const Field*>>& outputs,
+                   const std::vector<fs::path>& inputs) {
+  for (const auto& [name, f] : outputs) {
+    fs::path target = out / (name + ".npy");
+    std::error_code ec;
+    for (const auto& in : inputs)
+      if (fs::exists(target, ec) && fs::equivalent(target, in, ec))
+        throw weir::Error("--out " + out.string() + ": would overwrite the input file " + in.string() +
+                          "; choose another output directory");
+  }
+  // The temporary directory is on the file system of the files' final place (renames across
+  // file systems fail with "Invalid cross-device link"): inside `out` when it exists (it may be
+  // a mount point), else beside it.
+  std::error_code ec;
+  bool existing = fs::is_directory(out, ec);
+  fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  if (!existing) fs::create_directories(parent);
+  fs::path tmp = existing
+                     ? out / (".weir-tmp-" + std::to_string(::getpid()))
+                     : parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  try {
+    for (const auto& [name, f] : outputs) write_npy(tmp / (name + ".npy"), *f);
+    if (!existing) {
+      fs::rename(tmp, out);
+      return;
+    }
+    if (!fs::is_directory(out))
+      throw weir::Error("--out " + out.string() + ": exists and is not a directory");
+    for (const auto& [name, f] : outputs) fs::rename(tmp / (name + ".npy"), out / (name + ".npy"));
+    fs::remove_all(tmp);
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+std::vector<std::pair<std::string, const Field*>> print_outputs(const Signature& sig, const Arguments& args) {
+  std::vector<std::pair<std::string, const Field*>> outputs;
+  for (const auto& p : sig.params)
+    if (p.kind == Parameter::Kind::Array && p.written) outputs.emplace_back(p.name, &args.arrays.at(p.name));
+  std::cout << "outputs (" << outputs.size() << "):\n";
+  for (const auto& [name, f] : outputs) std::cout << summary(name, *f) << "\n";
+  if (!outputs.empty())
+    std::cout
+        << "  (checksum: the first 16 hex digits of the SHA-256 of the array's bytes; equal checksums mean "
+           "bit-identical results)\n";
+  for (const auto& p : sig.params)
+    if (p.kind == Parameter::Kind::Scalar && p.written)
+      std::cout << "  " << p.name << " = " << to_string(args.values.at(p.name)) << "\n";
+  return outputs;
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,149 @@
+// Sizes of what `weir run` passes (run_sizes.h).
+#include "run_sizes.h"
+
+#include <iostream>
+
+#include "targets.h"
+
+namespace weir::cli {
+
+using namespace weir::runtime;
+
+namespace {
+
+// Names --set may give: parameters, symbols, dimensions of fields (--set K=8) and of
+// connectivity tables. Internal size symbols (`__f_K_size`) are accepted but never listed.
+struct KnownNames {
+  std::vector<std::string> order;  // parameters in call order, for messages
+  std::set<std::string> params, dims;
+  bool has(const std::string& n) const {
+    return params.count(n) || dims.count(n) || !size_dimension(n).empty();
+  }
+  std::string listed() const {
+    std::string s;
+    for (const auto& p : order)
+      if (size_dimension(p).empty()) s += (s.empty() ? "" : ", ") + p;
+    std::string d;
+    for (const auto& x : dims) d += (d.empty() ? "" : ", ") + x;
+    return (s.empty() ? "no parameters" : "parameters: " + s) + (d.empty() ? "" : "; dimensions: " + d);
+  }
+};
+
+KnownNames known_names(const RunTarget& t) {
+  KnownNames k;
+  for (const auto& p : t.sig.params) {
+    k.params.insert(p.name);
+    k.order.push_back(p.name);
+    for (const auto& e : p.shape)
+      for (const auto& s : e.free_symbols())
+        if (auto d = size_dimension(s); !d.empty()) k.dims.insert(d);
+  }
+  for (const auto& c : t.connectivities) k.dims.insert({c.from, c.to, c.local});
+  return k;
+}
+
+}  // namespace
+
+bool is_size_of(const std::string& symbol, const std::string& dim) {
+  std::string suffix = "_" + dim + "_size";
+  return symbol.size() > suffix.size() + 2 && symbol.rfind("__", 0) == 0 &&
+         symbol.compare(symbol.size() - suffix.size(), std::string::npos, suffix) == 0;
+}
+
+std::set<std::string> size_hints(const Signature& sig, const Arguments& args) {
+  std::set<std::string> hints;
+  for (const auto& [name, v] : args.values) {
+    // (A connectivity table may share its name with its local dimension: E2V.)
+    if (const Parameter* p = sig.find(name); p && p->kind != Parameter::Kind::Array) continue;
+    if (!std::holds_alternative<std::int64_t>(v)) continue;
+    for (const auto& p : sig.params)
+      for (const auto& e : p.shape)
+        for (const auto& s : e.free_symbols())
+          if (is_size_of(s, name)) hints.insert(name);
+  }
+  return hints;
+}
+
+std::string size_dimension(const std::string& symbol) {
+  const std::string suffix = "_size";
+  if (symbol.rfind("__", 0) != 0 || symbol.size() <= suffix.size() + 3 ||
+      symbol.compare(symbol.size() - suffix.size(), std::string::npos, suffix) != 0)
+    return "";
+  std::string stem = symbol.substr(0, symbol.size() - suffix.size());
+  return stem.substr(stem.rfind('_') + 1);
+}
+
+std::map<std::string, std::int64_t> dimension_extents(const RunTarget& t, const Arguments& args,
+                                                      const std::set<std::string>& hints) {
+  std::map<std::string, std::int64_t> dims;
+  auto given_int = [&](const std::string& n) -> const std::int64_t* {
+    auto it = args.values.find(n);
+    return it == args.values.end() ? nullptr : std::get_if<std::int64_t>(&it->second);
+  };
+  for (const auto& h : hints)
+    if (auto* v = given_int(h)) dims.emplace(h, *v);
+  for (const auto& c : t.connectivities)
+    for (const auto& d : {c.from, c.to, c.local})
+      if (auto* v = given_int(d)) dims.emplace(d, *v);
+  for (const auto& p : t.sig.params) {
+    auto a = args.arrays.find(p.name);
+    if (p.kind != Parameter::Kind::Array || a == args.arrays.end()) continue;
+    for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+      if (auto d = size_dimension(p.shape[i].str()); !d.empty()) dims.emplace(d, a->second.shape()[i]);
+  }
+  for (const auto& c : t.connectivities) {
+    if (auto a = args.arrays.find(c.name); a != args.arrays.end() && a->second.ndim() == 2) {
+      dims.emplace(c.from, a->second.shape()[0]);
+      dims.emplace(c.local, a->second.shape()[1]);
+    }
+    if (const Parameter* p = t.sig.find(c.name); p && p->shape.size() == 2)
+      if (auto n = p->shape[1].try_evaluate({})) dims.emplace(c.local, *n);
+  }
+  return dims;
+}
+
+void check_value_names(const RunTarget& t, const Arguments& args,
+                       const std::map<std::string, Number>& from_json) {
+  KnownNames k = known_names(t);
+  for (const auto& [name, v] : args.values) {
+    if (k.has(name)) continue;
+    std::string what = "program '" + t.sig.program_name + "' has no parameter, symbol or dimension '" + name +
+                       "' (" + k.listed() + ")";
+    if (!from_json.count(name)) throw UsageError("--set " + name + "=" + to_string(v) + ": " + what);
+    std::cerr << "weir: warning: --set-json: " << what << "; ignored\n";
+  }
+}
+
+void warn_unused_hints(const RunOptions& o, const Signature& sig, const Arguments& args,
+                       const std::set<std::string>& hints) {
+  for (const auto& h : hints) {
+    bool used = false;
+    for (const auto& p : sig.params)
+      if (o.random_inputs && p.kind == Parameter::Kind::Array && !args.arrays.count(p.name))
+        for (const auto& e : p.shape)
+          for (const auto& s : e.free_symbols()) used = used || is_size_of(s, h);
+    if (used) continue;
+    std::cerr << "weir: warning: --set " << h << "=" << to_string(args.values.at(h)) << " is not used: "
+              << (o.random_inputs
+                      ? "every field along " + h + " was given, and sizes come from the arrays given"
+                      : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")
+              << "\n";
+  }
+}
+
+void take_neighbour_counts(const RunTarget& t, Arguments& args) {
+  const Signature& sig = t.sig;
+  for (const auto& c : t.connectivities) {
+    auto v = args.values.find(c.local);
+    const Parameter* p = sig.find(c.local);
+    if (v == args.values.end() || (p && p->kind != Parameter::Kind::Array)) continue;
+    if (const Parameter* table = sig.find(c.name); table && table->shape.size() == 2)
+      if (auto n = table->shape[1].try_evaluate({});
+          n && std::get_if<std::int64_t>(&v->second) && *n != std::get<std::int64_t>(v->second))
+        throw UsageError("--set " + c.local + "=" + to_string(v->second) + ": this program has " +
+                         std::to_string(*n) + " neighbours per row in '" + c.name + "'");
+    args.values.erase(v);
+  }
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,47 @@
+// Sizes of what `weir run` passes: which --set names are dimensions (`--set K=8`) rather than
+// parameters, the extent of each dimension, and checks of --set names against the program.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+#include "run_options.h"
+#include "run_target.h"
+#include "weir/runtime/arguments.h"
+
+namespace weir::cli {
+
+/// Whether `symbol` is the size symbol of some field along `dim` (`__f_K_size` for K).
+bool is_size_of(const std::string& symbol, const std::string& dim);
+
+/// The dimension a size symbol `__f_K_size` is along ("K"), or "" for other names.
+std::string size_dimension(const std::string& symbol);
+
+/// Values given with --set that name a dimension of a field-view program (`--set K=8`) rather
+/// than a parameter: with --random-inputs each is the extent of that dimension in every array
+/// that has it (size symbols `__f_K_size`). Returns the dimension names so used.
+std::set<std::string> size_hints(const runtime::Signature& sig, const runtime::Arguments& args);
+
+/// The extent of each dimension: `--set DIM=N` first, then what the arrays given say (a field's
+/// extent along DIM, a connectivity table's rows and neighbours), then the neighbours per row a
+/// compiled program fixes (V2E: int32[__V2E_rows, 6]).
+std::map<std::string, std::int64_t> dimension_extents(const RunTarget& t, const runtime::Arguments& args,
+                                                      const std::set<std::string>& hints);
+
+/// --set names the program lacks are errors (UsageError: a typo must not run with a default);
+/// names from a --set-json file (often shared between programs) only warn on stderr.
+void check_value_names(const RunTarget& t, const runtime::Arguments& args,
+                       const std::map<std::string, runtime::Number>& from_json);
+
+/// `--set K=8` sizes only the fields --random-inputs makes: warns on stderr when no such field is left.
+void warn_unused_hints(const RunOptions& o, const runtime::Signature& sig, const runtime::Arguments& args,
+                       const std::set<std::string>& hints);
+
+/// `--set V2E=6` names the neighbours per row of table V2E (its local dimension) on every
+/// backend: a compiled program fixes that number, so it is checked (UsageError when it differs)
+/// and removed from `args`, not passed.
+void take_neighbour_counts(const RunTarget& t, runtime::Arguments& args);
+
+}  // namespace weir::cli

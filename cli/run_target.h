@@ -1,0 +1,34 @@
+// What `weir run` runs: a field-view program interpreted by the embedded backend, or an SDFG
+// (from a file, or lowered from a field-view program) for a compiled backend.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "run_options.h"
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/backend.h"
+#include "weir/runtime/field_view_program.h"
+#include "weir/runtime/signature.h"
+
+namespace weir::cli {
+
+/// The program to run with its signature and the connectivity tables it reads.
+struct RunTarget {
+  std::optional<runtime::FieldViewProgram> field_view;  // set when interpreted
+  runtime::CompilableProgram sdfg;                      // set when compiled
+  runtime::Signature sig;
+  std::vector<runtime::ConnectivityParameter> connectivities;
+};
+
+/// Loads `o.program` (FILE.py::NAME or an SDFG file) for `backend`: lowers field-view programs
+/// for compiled backends. Throws UsageError for a .py file without ::NAME, weir::Error for
+/// programs that do not load or that `backend` cannot run.
+RunTarget load_target(const RunOptions& o, const runtime::Backend& backend);
+
+/// Throws ArgumentError "missing connectivity table 'E2V' (an int32 or int64 array of shape
+/// (n_Edge, 2))" for the first table of a compiled target that `args` lacks, as the embedded
+/// backend says it (a compiled program's own check names the table's internal row symbol).
+void require_tables(const RunTarget& t, const runtime::Arguments& args);
+
+}  // namespace weir::cli
