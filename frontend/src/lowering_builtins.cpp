@@ -101,32 +101,11 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
     });
   }
   if (name == "concat_where") {
-    // The condition is a domain condition (or & / | of them) on the map index.
-    std::function<std::string(const TExpr&)> cond = [&](const TExpr& c) -> std::string {
-      if (c.kind == TExprKind::DomainCompare) {
-        std::string op;
-        switch (c.compare_op) {
-          case CompareOperator::Eq: op = "=="; break;
-          case CompareOperator::NotEq: op = "!="; break;
-          case CompareOperator::Lt: op = "<"; break;
-          case CompareOperator::LtE: op = "<="; break;
-          case CompareOperator::Gt: op = ">"; break;
-          case CompareOperator::GtE: op = ">="; break;
-          default: unsupported(c.loc, "this domain comparison");
-        }
-        Code bound = eval(*c.args[0], env, shift);
-        return "(" + index_text(c.dim, shift, c.loc) + " " + op + " " + bound.text + ")";
-      }
-      if (c.kind == TExprKind::Binary &&
-          (c.binary_op == BinaryOperator::BitAnd || c.binary_op == BinaryOperator::BitOr))
-        return "(" + cond(*c.args[0]) + (c.binary_op == BinaryOperator::BitAnd ? " and " : " or ") +
-               cond(*c.args[1]) + ")";
-      if (c.kind == TExprKind::Unary &&
-          (c.unary_op == UnaryOperator::Invert || c.unary_op == UnaryOperator::Not))
-        return "(not " + cond(*c.args[0]) + ")";
-      unsupported(c.loc, "this concat_where condition");
-    };
-    Code m = temp(Code::scalar(cond(*e.args[0])));
+    // The condition is a domain condition (or & / | / ~ of them) on the map index. In a region
+    // of the split domain (domain_split.h) it may be known: then only the branch taken is built.
+    Decided m = domain_condition(*e.args[0], env, shift);
+    if (m.value) return eval(*e.args[*m.value ? 1 : 2], env, shift);
+    Code t = temp(Code::scalar(m.text));
     // Both branches are computed at every point: their shifted reads are guarded where their
     // branch is not taken.
     struct Guard {
@@ -134,10 +113,10 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
       explicit Guard(int& d) : depth(d) { ++depth; }
       ~Guard() { --depth; }
     } guard(guarded_);
-    Code a = eval(*e.args[1], env, shift.when(m.text)),
-         b = eval(*e.args[2], env, shift.when("(not " + m.text + ")"));
-    return zip({m, a, b}, "concat_where", [](const std::vector<std::string>& t) {
-      return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+    Code a = eval(*e.args[1], env, shift.when(t.text)),
+         b = eval(*e.args[2], env, shift.when("(not " + t.text + ")"));
+    return zip({t, a, b}, "concat_where", [](const std::vector<std::string>& x) {
+      return "(" + x[1] + " if " + x[0] + " else " + x[2] + ")";
     });
   }
   if (name == "broadcast") return eval(*e.args[0], env, shift);

@@ -6,10 +6,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "domain_split.h"
 #include "weir/frontend/lowering.h"
 #include "weir/pycode/source.h"
 #include "weir/sdfg/symbolic.h"
@@ -87,6 +89,10 @@ struct Env {
 EnvPtr bind_name(EnvPtr env, std::string name, ValuePtr value);
 ValuePtr lookup(const EnvPtr& env, const std::string& name);
 ValuePtr lazy(TExprPtr expr, EnvPtr env);
+/// A text that two scopes share exactly when they bind the same names to the same values
+/// (expressions of the typed IR, containers, scopes alike): the same scan call in two builders
+/// of one call's tasklets (the regions of a split domain) is computed once.
+std::string scope_key(const EnvPtr& env);
 
 /// Python code of a value at one point: a scalar expression, or a tuple of codes.
 struct Code {
@@ -130,6 +136,8 @@ class LoweringContext {
   virtual const FieldOffset* table_of_local(const Dimension& dim) = 0;
   /// Python text of the extent of dimension `j` of `container`'s shape.
   virtual std::string extent(const std::string& container, std::size_t j) = 0;
+  /// Whether `name` is a symbol of the SDFG (a scalar parameter used in domain bounds).
+  virtual bool is_symbol(const std::string& name) = 0;
   /// Computes the scan operator call `call` (arguments in `env`) into transients over the
   /// current call's domain, before the current call; returns a Field value (or a Tuple of
   /// them) for its result.
@@ -162,6 +170,12 @@ class KernelBuilder {
   const std::vector<Read>& reads() const { return reads_; }
   const std::map<std::string, std::string>& params() const { return params_; }
   void set_location(SourceLocation loc) { where_ = std::move(loc); }
+  /// Records in `cuts` every cut of the output domain that a concat_where condition on a map
+  /// index tests (both branches are still computed, guarded).
+  void collect_cuts(std::vector<DomainCut>* cuts) { cuts_ = cuts; }
+  /// Builds the tasklet of one region of the split domain: a concat_where whose condition the
+  /// region decides computes only the branch taken there.
+  void in_region(const DomainRegion* region) { region_ = region; }
 
   // used by the builtins
   Code builtin(const TExpr& e, const EnvPtr& env, const Shift& shift);
@@ -178,6 +192,13 @@ class KernelBuilder {
                    const SourceLocation& loc);
   Code temp(Code c);
   LoweringContext& ctx(const SourceLocation& loc);
+  /// A concat_where condition at `shift`: its Python text, and its value where the region being
+  /// built decides it (a condition on a map index whose bounds are symbols or constants).
+  struct Decided {
+    std::string text;
+    std::optional<bool> value;
+  };
+  Decided domain_condition(const TExpr& c, const EnvPtr& env, const Shift& shift);
 
  private:
   /// Where execution of a statement list falls through (`env`) and what it returns: `ret`
@@ -216,6 +237,8 @@ class KernelBuilder {
   SourceLocation where_;  // location of the program call (for reads)
   /// The name a field is read through (`f` of `f(I + 1)`), kept as the read's debuginfo.
   SourceLocation read_at_;
+  std::vector<DomainCut>* cuts_ = nullptr;
+  const DomainRegion* region_ = nullptr;
 };
 
 /// DaCe's DebugInfo of `loc` as JSON text (`{"type": "DebugInfo", "start_line": ...}`), kept in

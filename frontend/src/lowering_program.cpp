@@ -123,6 +123,8 @@ class ProgramLowering final : public LoweringContext {
     return max_neighbors(d.name, loc);
   }
 
+  bool is_symbol(const std::string& name) override { return sdfg_->symbols.count(name) > 0; }
+
   std::string extent(const std::string& container, std::size_t j) override {
     return sdfg_->data(container).shape.at(j).str();
   }
@@ -133,7 +135,7 @@ class ProgramLowering final : public LoweringContext {
   }
 
   ValuePtr scan(const TExpr& call, const EnvPtr& env) override {
-    auto key = std::make_pair(static_cast<const void*>(&call), static_cast<const void*>(env.get()));
+    auto key = std::make_pair(static_cast<const void*>(&call), scope_key(env));
     if (auto it = scans_.find(key); it != scans_.end()) return it->second.second;
     // One transient per result leaf over the current call's domain (indexed like the outputs).
     std::vector<OutField> dests;
@@ -167,7 +169,7 @@ class ProgramLowering final : public LoweringContext {
     std::vector<ValuePtr> args;
     for (const TExprPtr& a : call.args) args.push_back(lazy(a, env));
     emit_scan(*call.callee, args, dests, call.loc);
-    scans_[key] = {env, result};  // the scope stays alive: its address is part of the key
+    scans_[key] = {env, result};
     return result;
   }
 
@@ -479,7 +481,10 @@ class ProgramLowering final : public LoweringContext {
     Tasklet& t = st.add_tasklet(label, CodeBlock{std::move(code), Language::Python}, in_conns, out_conns);
     NodeId tid = t.id();
 
-    // Reads: one access node per container, an outer memlet covering all the reads.
+    // Reads: one access node per container, an outer memlet covering all the reads (none
+    // where a map or loop range is empty: offsets must not widen it into points outside).
+    bool runs = true;
+    for (const auto& [p, r] : param_ranges) runs = runs && !provably_empty(r);
     std::vector<std::string> containers;
     for (const Read& r : kb.reads())
       if (std::find(containers.begin(), containers.end(), r.container) == containers.end())
@@ -506,7 +511,10 @@ class ProgramLowering final : public LoweringContext {
               hi = std::max(hi, r.offsets[j]);
             }
           if (first->params[j].empty()) {
-            rs.emplace_back(sym::Expr(lo), sym::Expr(hi));
+            rs.emplace_back(sym::Expr(lo), sym::Expr(runs ? hi : lo - 1));
+          } else if (!runs) {
+            const Range& pr = param_ranges.at(first->params[j]);
+            rs.emplace_back(pr.start + sym::Expr(lo), pr.start + sym::Expr(lo - 1));
           } else {
             const Range& pr = param_ranges.at(first->params[j]);
             rs.emplace_back(pr.start + sym::Expr(lo), pr.end + sym::Expr(hi));
@@ -626,8 +634,10 @@ class ProgramLowering final : public LoweringContext {
       return emit_scan(callee, args, outs, loc);
     }
 
+    std::vector<DomainCut> cuts;
     KernelBuilder kb(params, this);
     kb.set_location(loc);
+    kb.collect_cuts(&cuts);
     ValuePtr res = kb.inline_call(callee, args, loc);
     // An operator returning a scan's result directly: the scan writes the outputs.
     if (!leaf && res->kind == Val::Kind::Lazy && res->expr->kind == TExprKind::Call && res->expr->callee &&
@@ -637,9 +647,38 @@ class ProgramLowering final : public LoweringContext {
       return emit_scan(*res->expr->callee, scan_args, outs, res->expr->loc);
     }
     // The result itself needs no temporary: `__out = (...)`.
-    Code result = leaf                           ? kb.value_elem(res, leaf_path(callee.returns, *leaf), {})
-                  : res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {})
-                                                 : kb.eval_value(res, {});
+    auto result_of = [&](KernelBuilder& b, const ValuePtr& r) {
+      return leaf                         ? b.value_elem(r, leaf_path(callee.returns, *leaf), {})
+             : r->kind == Val::Kind::Lazy ? b.eval(*r->expr, r->env, {})
+                                          : b.eval_value(r, {});
+    };
+    Code result = result_of(kb, res);
+    const std::string label =
+        "call_" + std::to_string(k) + "_" + callee.name + (leaf ? "_out" + std::to_string(*leaf) : "");
+    // concat_where as gt4py defines it: one map per region of its conditions, each computing
+    // only the branches taken there, so no branch reads outside its own part of the domain.
+    std::vector<DomainRegion> regions;
+    if (!cuts.empty()) regions = split_domain(param_list, ranges, cuts, kMaxRegions);
+    if (regions.empty()) return emit_kernel(kb, result, outs, dims, ranges, label, callee.name);
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+      KernelBuilder rb(params, this);
+      rb.set_location(loc);
+      rb.in_region(&regions[r]);
+      ValuePtr rres = rb.inline_call(callee, args, loc);
+      Code rresult = result_of(rb, rres);
+      emit_kernel(rb, rresult, outs, dims, regions[r].ranges, label + "_part" + std::to_string(r),
+                  callee.name);
+    }
+  }
+
+  /// Most maps one call's domain is split into for its concat_where conditions (beyond, one map
+  /// computes every branch with guarded reads).
+  static constexpr std::size_t kMaxRegions = 32;
+
+  /// A state after the last with a map over `ranges` computing `result` of `kb` into `outs`.
+  void emit_kernel(const KernelBuilder& kb, const Code& result, const std::vector<OutField>& outs,
+                   const std::vector<Dimension>& dims, const std::vector<Range>& ranges,
+                   const std::string& label, const std::string& name) {
     std::vector<std::string> leaves = leaves_of(result);
     if (leaves.size() != outs.size())
       throw Error("lowering: " + std::to_string(leaves.size()) + " results for " +
@@ -657,12 +696,14 @@ class ProgramLowering final : public LoweringContext {
       }
       writes.push_back(std::move(w));
     }
+    std::vector<std::string> param_list;
     std::map<std::string, Range> pr;
-    for (std::size_t j = 0; j < dims.size(); ++j) pr[map_param(dims[j])] = ranges[j];
-    SDFGState& st = next_state(
-        *sdfg_, last_state_,
-        "call_" + std::to_string(k) + "_" + callee.name + (leaf ? "_out" + std::to_string(*leaf) : ""));
-    build_kernel_state(st, callee.name, kb, std::move(code), writes, param_list, ranges, pr);
+    for (std::size_t j = 0; j < dims.size(); ++j) {
+      param_list.push_back(map_param(dims[j]));
+      pr[map_param(dims[j])] = ranges[j];
+    }
+    SDFGState& st = next_state(*sdfg_, last_state_, label);
+    build_kernel_state(st, name, kb, std::move(code), writes, param_list, ranges, pr);
   }
 
   // ---------------------------------------------------------------- scans
@@ -823,7 +864,8 @@ class ProgramLowering final : public LoweringContext {
   std::vector<Range> cur_ranges_;
   SourceLocation where_;
   int scan_count_ = 0;
-  std::map<std::pair<const void*, const void*>, std::pair<EnvPtr, ValuePtr>> scans_;
+  /// Scan results of the current call by (call, scope_key of its scope).
+  std::map<std::pair<const void*, std::string>, std::pair<EnvPtr, ValuePtr>> scans_;
   std::map<std::string, std::int64_t> tables_;        // connectivity -> max neighbours
   std::map<std::string, FieldOffset> table_offsets_;  // connectivity -> its offset
   std::map<std::string, FieldOffset> local_offsets_;  // local dimension -> its connectivity

@@ -223,17 +223,19 @@ TEST_CASE("lowering: broadcast without reads and concat_where on the map index",
   auto s = lower_text(src, "p");
   check_valid_and_round_trip(*s, "concat");
   auto ts = tasklets(*s);
-  REQUIRE(ts.size() == 3);
+  REQUIRE(ts.size() == 4);
   CHECK(ts[0]->code.code == "__out = 1.0");
   CHECK(ts[0]->in_connectors.empty());
   CHECK(ts[1]->code.code == "__out = __in_s_0");
-  // The shifted read of a branch goes through the whole container, at the raw index where the
-  // branch is taken (checked by the generated code) and at a clamped one elsewhere: the tasklet
-  // evaluates both branches, also at K = 0 where f(K - 1) is outside f (ADR 0014).
-  CHECK(ts[2]->code.code ==
-        "__t0 = ((__K > 0) and (__K < n))\n"
-        "__out = (__all_f[__I, ((__K - 1) if __t0 else min(max((__K - 1), 0), __f_K_size - 1))] if __t0 else "
-        "__in_f_0)");
+  // The domain is split at the condition's cuts (test_lowering_concat_where.cpp): K = 0 takes
+  // f, 1 .. n - 1 takes f(K - 1); neither map computes the other branch (ADR 0014).
+  auto ms = maps(*s);
+  REQUIRE(ms.size() == 4);
+  CHECK(range_text(ms[2]->map->range[1]) == "0 .. Min(n - 1, 0)");
+  CHECK(range_text(ms[3]->map->range[1]) == "1 .. n - 1");
+  CHECK(ts[2]->code.code == "__out = __in_f_0");
+  CHECK(ts[3]->code.code == "__out = __in_f_0");
+  CHECK(tasklet_reads(*s, "f") == std::vector<std::string>{"__I, __K", "__I, __K - 1"});
 }
 
 TEST_CASE("lowering: expressions at the nesting limit type-check and lower", "[lowering]") {

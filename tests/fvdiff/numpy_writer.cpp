@@ -32,6 +32,12 @@ std::string shape(const Box& b) {
   return "(" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " + std::to_string(e[2]) + ")";
 }
 
+/// The Python slice of the half-open range [lo, hi): an empty one is spelled `0:0`, since Python
+/// reads a negative bound from the end (`0:-1` of an empty box shifted by -1 is all but the last).
+std::string slice(std::int64_t lo, std::int64_t hi) {
+  return hi <= lo ? std::string("0:0") : std::to_string(lo) + ":" + std::to_string(hi);
+}
+
 std::string python_op(const std::string& op) { return op; }  // the same spelling, NumPy's meaning
 
 class Writer {
@@ -48,15 +54,17 @@ class Writer {
                           : rows.empty()
                               ? shape(*box)
                               : "(" + rows + ".shape[0], " + std::to_string(box->extent()[2]) + ")";
-    const std::string K = box ? std::to_string(box->lo[2]) + ":" + std::to_string(box->hi[2]) : "";
+    const std::string K = box ? slice(box->lo[2], box->hi[2]) : "";
     switch (n.kind) {
       case Node::Kind::Field: {
         if (!rows.empty()) return n.name + "[" + rows + "][:, " + K + "]";
         const Box& b = *box;
+        // An empty box reads nothing (its bounds may lie outside the array after a shift).
+        if (b.empty()) return "np.zeros(" + S + ", " + np_dtype(n.dtype) + ")";
         std::string idx, rs;
         for (int d = 0; d < kNumDims; ++d) {
           bool has = n.dims & (1u << d);
-          if (has) idx += (idx.empty() ? "" : ", ") + std::to_string(b.lo[d]) + ":" + std::to_string(b.hi[d]);
+          if (has) idx += (idx.empty() ? "" : ", ") + slice(b.lo[d], b.hi[d]);
           rs += (d ? ", " : "") + (has ? std::to_string(b.extent()[d]) : std::string("1"));
         }
         return "np.broadcast_to(" + n.name + "[" + idx + "].reshape(" + rs + "), " + S + ")";
@@ -89,8 +97,8 @@ class Writer {
             std::string v = eval(*n.args[static_cast<std::size_t>(side)], &part, rows);
             std::string rel = rows.empty() ? "" : ":, ";
             for (int d = rows.empty() ? 0 : 2; d < kNumDims; ++d)
-              rel += (d && rows.empty() ? ", " : "") + std::to_string(part.lo[d] - box->lo[d]) + ":" +
-                     std::to_string(part.hi[d] - box->lo[d]);
+              rel +=
+                  (d && rows.empty() ? ", " : "") + slice(part.lo[d] - box->lo[d], part.hi[d] - box->lo[d]);
             o_ << indent_ << t << "[" << rel << "] = " << v << "\n";
           }
         return t;
@@ -147,7 +155,7 @@ void store(std::ostringstream& o, const SubProgram& sp, const std::string& out, 
   std::string idx, rs;
   for (int d = 0; d < kNumDims; ++d) {
     if (!(sp.out_dims & (1u << d))) continue;
-    idx += (idx.empty() ? "" : ", ") + std::to_string(sp.box.lo[d]) + ":" + std::to_string(sp.box.hi[d]);
+    idx += (idx.empty() ? "" : ", ") + slice(sp.box.lo[d], sp.box.hi[d]);
     rs += (rs.empty() ? "" : ", ") + std::to_string(sp.box.extent()[d]);
   }
   o << "    r = load(\"" << out << "\")\n";

@@ -69,8 +69,10 @@ TEST_CASE("fvdiff: seeded random field-view programs agree on embedded, cpu, cpu
   CHECK(s.programs == o.count);
 }
 
-TEST_CASE("fvdiff: reads_in_bounds follows concat_where's branches and shifts", "[fvdiff]") {
-  // concat_where(KDim == 0, 0.0, a0 - a0(KDim - 1)) over the whole field reads only inside.
+namespace {
+
+/// The field a0 over I, J, K shifted by `by`.
+std::shared_ptr<Node> shifted_a0(const Index3& by) {
   auto field = std::make_shared<Node>();
   field->kind = Node::Kind::Field;
   field->name = "a0";
@@ -78,8 +80,17 @@ TEST_CASE("fvdiff: reads_in_bounds follows concat_where's branches and shifts", 
   auto shift = std::make_shared<Node>();
   shift->kind = Node::Kind::Shift;
   shift->dims = kAllDims;
-  shift->shift = {0, 0, -1};
+  shift->shift = by;
   shift->args = {field};
+  return shift;
+}
+
+}  // namespace
+
+TEST_CASE("fvdiff: reads_in_bounds follows concat_where's branches and shifts", "[fvdiff]") {
+  // concat_where(KDim == 0, 0.0, a0 - a0(KDim - 1)) over the whole field reads only inside.
+  auto shift = shifted_a0({0, 0, -1});
+  auto field = shift->args[0];
   auto diff = std::make_shared<Node>();
   diff->kind = Node::Kind::Binary;
   diff->name = "-";
@@ -119,4 +130,18 @@ TEST_CASE("fvdiff: the generator is deterministic by seed and program number", "
   }
   SubProgram a = generate_program(7, 3, o), b = generate_program(8, 3, o);
   CHECK(write_gt4py_module({&a}) != write_gt4py_module({&b}));
+}
+
+TEST_CASE("fvdiff: the NumPy meaning slices an empty box as 0:0, never with a negative bound", "[fvdiff]") {
+  // a0(KDim - 1) on a box empty in K ([1, 0) after the out= slice o[:, :, 1:0]) is the box
+  // [0, -1): Python reads a0[..., 0:-1] as all levels but the last, 5 values where there are none.
+  SubProgram sp;
+  sp.number = 3;
+  sp.results = {shifted_a0({-1, 0, -1})};
+  sp.out_style = "slice";
+  sp.box = Box{{1, 0, 1}, {8, 7, 0}};
+  std::string script = write_numpy_script({&sp});
+  CHECK(script.find(":-") == std::string::npos);
+  CHECK(script.find("np.zeros((7, 7, 0), np.float64)") != std::string::npos);
+  CHECK(script.find("r[1:8, 0:7, 0:0] = ") != std::string::npos);
 }
