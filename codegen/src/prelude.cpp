@@ -82,6 +82,8 @@ static inline int64_t weir_index(int64_t i, int64_t n, const char* site, const c
     throw std::runtime_error(text);
 }
 [[maybe_unused]] static void weir_clear_fault() { weir_fault_state.store(0, std::memory_order_release); }
+// Whether a fault is recorded (or being recorded): a nested SDFG stops after such a state.
+[[maybe_unused]] static inline bool weir_fault_pending() { return weir_fault_state.load(std::memory_order_acquire) != 0; }
 
 // --- helpers (Python semantics for integers, allocation, errors) --------------------------
 // a // b and a % b with Python's floor semantics; by zero 0, as NumPy's integer floor_divide and
@@ -209,6 +211,19 @@ static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int
     throw std::runtime_error(std::string(where) + ": " + access + " " + data + "[" + std::to_string(lo) + " .. " +
                              std::to_string(hi) + "] in dimension " + std::to_string(dim) + " of " + data +
                              " with shape " + std::to_string(extent) + " (" + hint + ")");
+}
+// As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
+// loop): false after recording the violation, which weir_raise_fault() throws after the state.
+[[maybe_unused]] static bool weir_bounds_ok(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
+                                            const char* access, const char* data, int dim, const char* hint) noexcept {
+    if (__builtin_expect(lo > hi || (lo + offset >= 0 && hi + offset < extent), 1)) return true;
+    if (!weir_fault_claim()) return false;
+    weir_fault_located = false;
+    std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)",
+                  where, access, data, static_cast<long long>(lo), static_cast<long long>(hi), dim, data,
+                  static_cast<long long>(extent), hint);
+    weir_fault_publish();
+    return false;
 }
 static thread_local std::string weir_error_text;
 static inline int weir_fail(const std::string& message) {
