@@ -1,6 +1,7 @@
 // Run-time bounds checks of the outermost scopes (CodegenOptions::bounds_checks, ADR 0005): before
-// a top-level map, tasklet, copy, nested SDFG or library node runs, every dimension of the subset
-// of each memlet on its outer edges is evaluated with the symbols' values and compared with the
+// a map, tasklet, copy, nested SDFG or library node at the top of a state runs (of the SDFG or of
+// a nested SDFG's body, whose containers are checked against their inner shapes), every dimension of the
+// subset of each memlet on its outer edges is evaluated with the symbols' values and compared with the
 // container's shape. The outer memlets carry the propagated subsets (DaCe's memlet propagation;
 // weir's lowering and transforms keep them), so one check covers every iteration of the scope and
 // costs nothing inside its loops. A violation throws, which weir_run turns into its error code
@@ -176,15 +177,21 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     std::optional<std::string> lo = extreme_over_map(b->first, map, true),
                                hi = extreme_over_map(b->second, map, false);
     if (!lo || !hi) continue;
-    w.line("weir_check_bounds(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) +
-           ", \"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) +
-           "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\", \"" + c_escape(source) + "\", \"" +
-           c_escape(dimension_of(data, d.shape[k])) + "\");");
+    std::string args = *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", \"" +
+                       c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) +
+                       "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\"";
+    // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
+    // recorded and the state returns before the access (raised after the top-level state).
+    if (sg.top_level)
+      w.line("weir_check_bounds(" + args + ", \"" + c_escape(source) + "\", \"" +
+             c_escape(dimension_of(data, d.shape[k])) + "\");");
+    else
+      w.line("if (!weir_bounds_ok(" + args + ")) return;");
   }
 }
 
 void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
-  if (!opts.bounds_checks || !sg.top_level || !frames_.empty()) return;
+  if (!opts.bounds_checks || !frames_.empty()) return;
   if (!dynamic_inputs_known_)
     for (const Node* x : st.nodes())
       if (auto* e = x->as<MapEntry>())
@@ -192,7 +199,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
           if (c.rfind("IN_", 0) != 0) dynamic_inputs_.insert(c);
   dynamic_inputs_known_ = true;
   std::string path = st.path();
-  std::string where = "state '" + (path.empty() ? st.label : path) + "', ";
+  std::string where = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
+                      (path.empty() ? st.label : path) + "', ";
   Writer checks;
   const MapInfo* map = nullptr;
   auto edge_checks = [&](const DataflowEdge& e, bool write) {
@@ -240,7 +248,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
     case NodeKind::Tasklet:
     case NodeKind::NestedSDFG:
     case NodeKind::Library: {
-      // Nested SDFGs are checked at this level only: their outer memlets cover what they access.
+      // A nested SDFG's outer memlets here; what its body accesses is checked in its states
+      // against the inner containers (whose shapes come through the symbol mapping).
       where += std::string(n.kind() == NodeKind::Tasklet      ? "tasklet '"
                            : n.kind() == NodeKind::NestedSDFG ? "nested SDFG '"
                                                               : "library node '") +
@@ -257,7 +266,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
 }
 
 bool may_fault(const std::string& code) {
-  return code.find("weir_index(") != std::string::npos || code.find("weir_ipow(") != std::string::npos;
+  return code.find("weir_index(") != std::string::npos || code.find("weir_ipow(") != std::string::npos ||
+         code.find("weir_bounds_ok(") != std::string::npos;
 }
 
 void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {

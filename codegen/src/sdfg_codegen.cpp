@@ -282,12 +282,15 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   std::string label = sanitize_label(st.label);
   std::string base =
       prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
-  const std::size_t before = top_level ? prog.functions.str().size() : 0;
+  const std::size_t before = prog.functions.str().size();
   std::string call = generate_state(*this, st, prog.unique_function_name(base));
   // Faults the state's code can record (computed indices outside their container, negative
-  // integer powers; bounds_checks.cpp) stop the run after it, before any later state reads them.
-  if (top_level && may_fault(prog.functions.str().substr(before)))
-    call += " weir_raise_fault(\"state '" + c_escape(st.label) + "': \");";
+  // integer powers, accesses outside a nested SDFG's containers; bounds_checks.cpp) stop the
+  // run after it, before any later state reads them: a nested SDFG returns at once, the
+  // top-level state that called it throws.
+  if (may_fault(prog.functions.str().substr(before)))
+    call += top_level ? " weir_raise_fault(\"state '" + c_escape(st.label) + "': \");"
+                      : " if (weir_fault_pending()) " + return_statement();
   return call;
 }
 

@@ -110,8 +110,10 @@ class StateGen {
   bool emit_cblas(const BlasCall& c, Writer& w);
 
   // --- bounds checks of the outermost scopes (bounds_checks.cpp) -------------------------
-  /// Emits the run-time checks of a top-level node's outer memlets against the containers'
-  /// shapes (nothing inside maps, nested SDFG bodies, or with CodegenOptions::bounds_checks off).
+  /// Emits the run-time checks of a node at the top of the state (outside maps) against the
+  /// containers' shapes: its outer memlets, and for a map the inner ones over its range. In a
+  /// nested SDFG's body a violation is recorded and the state returns (weir_bounds_ok); at the
+  /// top level it throws. Nothing with CodegenOptions::bounds_checks off.
   void emit_bounds_checks(const Node& n, Writer& w);
   /// Checks of `subset` of container `data`; `map` (may be null): the map whose parameters an
   /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the

@@ -148,12 +148,7 @@ class Parser {
   ExprPtr conjunction();
   ExprPtr inversion();
   ExprPtr comparison();
-  ExprPtr bitwise_or();
-  ExprPtr bitwise_xor();
-  ExprPtr bitwise_and();
-  ExprPtr shift_expr();
-  ExprPtr sum();
-  ExprPtr term();
+  ExprPtr bitwise_or() { return binary(0); }
   ExprPtr factor();
   ExprPtr power();
   ExprPtr primary();
@@ -173,8 +168,10 @@ class Parser {
     if (at_kw("for") || at_kw("async"))
       fail(peek(), "comprehensions and generator expressions are not supported");
   }
-  ExprPtr binary_left_assoc(ExprPtr (Parser::*sub)(),
-                            std::initializer_list<std::pair<std::string_view, BinaryOperator>> ops);
+  // Binary operators from `|` (level 0) to `* / // % @` (level 5) by precedence climbing: one
+  // frame per precedence change instead of one per level, so that each bracket nesting costs
+  // few frames and the nesting limit fits the default stack in every build.
+  ExprPtr binary(int min_level);
 
   // ---- statements (strict)
   StmtList statement();
@@ -323,47 +320,42 @@ ExprPtr Parser::comparison() {
   return cmp;
 }
 
-ExprPtr Parser::binary_left_assoc(ExprPtr (Parser::*sub)(),
-                                  std::initializer_list<std::pair<std::string_view, BinaryOperator>> ops) {
+namespace {
+
+struct BinaryLevelOp {
+  std::string_view text;
+  BinaryOperator op;
+  int level;  // higher binds tighter (Python's grammar: bitwise_or ... term)
+};
+
+constexpr BinaryLevelOp kBinaryOps[] = {
+    {"|", BinaryOperator::BitOr, 0},     {"^", BinaryOperator::BitXor, 1},  {"&", BinaryOperator::BitAnd, 2},
+    {"<<", BinaryOperator::LShift, 3},   {">>", BinaryOperator::RShift, 3}, {"+", BinaryOperator::Add, 4},
+    {"-", BinaryOperator::Sub, 4},       {"*", BinaryOperator::Mult, 5},    {"/", BinaryOperator::Div, 5},
+    {"//", BinaryOperator::FloorDiv, 5}, {"%", BinaryOperator::Mod, 5},     {"@", BinaryOperator::MatMult, 5},
+};
+
+}  // namespace
+
+ExprPtr Parser::binary(int min_level) {
+  // Left-associative at every level: the operand after an operator of level L takes only
+  // operators above L; a following operator of level >= min_level extends the left-deep chain.
   Nest nest(*this);
-  ExprPtr left = (this->*sub)();
+  ExprPtr left = factor();
   while (true) {
-    const std::pair<std::string_view, BinaryOperator>* found = nullptr;
-    for (const auto& op : ops)
-      if (at_op(op.first)) found = &op;
+    const BinaryLevelOp* found = nullptr;
+    for (const auto& op : kBinaryOps)
+      if (op.level >= min_level && at_op(op.text)) found = &op;
     if (!found) return left;
     enter(peek().loc);  // each operator makes the left-deep tree one level deeper
     const Token& t = next();
     auto n = std::make_unique<BinOp>(left->loc);
-    n->op = found->second;
+    n->op = found->op;
     n->op_loc = t.loc;
     n->left = std::move(left);
-    n->right = (this->*sub)();
+    n->right = found->level == 5 ? factor() : binary(found->level + 1);
     left = std::move(n);
   }
-}
-
-ExprPtr Parser::bitwise_or() {
-  return binary_left_assoc(&Parser::bitwise_xor, {{"|", BinaryOperator::BitOr}});
-}
-ExprPtr Parser::bitwise_xor() {
-  return binary_left_assoc(&Parser::bitwise_and, {{"^", BinaryOperator::BitXor}});
-}
-ExprPtr Parser::bitwise_and() {
-  return binary_left_assoc(&Parser::shift_expr, {{"&", BinaryOperator::BitAnd}});
-}
-ExprPtr Parser::shift_expr() {
-  return binary_left_assoc(&Parser::sum, {{"<<", BinaryOperator::LShift}, {">>", BinaryOperator::RShift}});
-}
-ExprPtr Parser::sum() {
-  return binary_left_assoc(&Parser::term, {{"+", BinaryOperator::Add}, {"-", BinaryOperator::Sub}});
-}
-ExprPtr Parser::term() {
-  return binary_left_assoc(&Parser::factor, {{"*", BinaryOperator::Mult},
-                                             {"/", BinaryOperator::Div},
-                                             {"//", BinaryOperator::FloorDiv},
-                                             {"%", BinaryOperator::Mod},
-                                             {"@", BinaryOperator::MatMult}});
 }
 
 ExprPtr Parser::factor() {

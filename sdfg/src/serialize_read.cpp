@@ -7,6 +7,7 @@
 
 #include "json_reader.h"
 #include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/names.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 
@@ -54,11 +55,19 @@ DataType read_dtype(const JsonCursor& c) {
   return DataType{ScalarType::Void, 0, v.dump()};
 }
 
+// Names that reach generated C++ (containers, symbols, connectors, map parameters, loop variables,
+// interstate assignments, the labels DaCe requires to be identifiers) are refused at load, at
+// their JSON path, with the validator's words (it reports the same for SDFGs built in memory).
+void require_identifier(const JsonCursor& at, const std::string& name, const std::string& what) {
+  if (!is_identifier(name)) at.fail(what + " '" + name + "' is not a valid identifier");
+}
+
 ConnectorMap read_connectors(const JsonCursor& attrs, const char* key) {
   ConnectorMap out;
   if (!attrs.has(key)) return out;
   auto c = attrs.at(key);
   for (const auto& [name, v] : c.object()) {
+    require_identifier(c.member(name), name, "connector");
     if (v.is_null())
       out.emplace(name, std::nullopt);
     else
@@ -115,6 +124,7 @@ class Reader {
     if (top) c.at("dace_version").string();  // required by DaCe's loader, and so by weir
     auto attrs = c.at("attributes");
     auto name = attrs.at("name").string();
+    require_identifier(attrs.at("name"), name, "SDFG name");
     std::string qual = outer_name.empty() ? name : outer_name + "/" + name;
     auto sdfg = std::make_unique<SDFG>(name);
     if (c.has("label")) sdfg->label = c.at("label").string();
@@ -129,13 +139,18 @@ class Reader {
     }
     if (attrs.has("symbols")) {
       auto s = attrs.at("symbols");
-      for (const auto& [k, v] : s.object()) sdfg->symbols[k] = read_dtype(s.member(k));
+      for (const auto& [k, v] : s.object()) {
+        require_identifier(s.member(k), k, "symbol name");
+        sdfg->symbols[k] = read_dtype(s.member(k));
+      }
     }
     if (attrs.has("_arrays")) {
       auto arrs = attrs.at("_arrays");
-      for (const auto& [k, v] : arrs.object())
+      for (const auto& [k, v] : arrs.object()) {
+        require_identifier(arrs.member(k).with_element(sc.element()), k, "data container name");
         sdfg->arrays.emplace(
             k, read_descriptor(arrs.member(k).with_element(sc.element() + ", container '" + k + "'")));
+      }
     }
     read_frame_code(attrs, "global_code", sdfg->global_code, sdfg->extra);
     read_frame_code(attrs, "init_code", sdfg->init_code, sdfg->extra);
@@ -271,8 +286,10 @@ class Reader {
         auto a = data.at("attributes");
         if (a.has("condition")) ie.condition = a.at("condition").code();
         if (a.has("assignments")) {
-          for (const auto& [k, v] : a.at("assignments").object())
+          for (const auto& [k, v] : a.at("assignments").object()) {
+            require_identifier(a.at("assignments").member(k), k, "interstate assignment target");
             ie.assignments.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+          }
         }
         keep_unknown(a, {"condition", "assignments"}, ie.extra);
       }
@@ -293,6 +310,7 @@ class Reader {
     auto element = [&](const char* kind) { return "SDFG '" + qual + "', " + kind + " '" + path + "'"; };
     if (type == "SDFGState") {
       auto c = c0.with_element(element("state"));
+      if (c0.has("label")) require_identifier(c.at("label"), label, "state label");
       auto st = std::make_unique<SDFGState>(label);
       read_state(c, *st, sdfg, qual);
       if (c.has("attributes")) keep_unknown(c.at("attributes"), {}, st->extra);
@@ -304,7 +322,11 @@ class Reader {
       auto a = c.at("attributes");
       // null (a while loop) is DaCe's None: no variable, no init or update statement.
       auto present = [&](const char* k) { return a.has(k) && !a.at(k).value().is_null(); };
-      if (present("loop_variable")) loop->loop_variable = a.at("loop_variable").string();
+      if (present("loop_variable")) {
+        loop->loop_variable = a.at("loop_variable").string();
+        if (!loop->loop_variable.empty())
+          require_identifier(a.at("loop_variable"), loop->loop_variable, "loop variable");
+      }
       if (present("init_statement")) loop->init_statement = a.at("init_statement").code();
       if (a.has("loop_condition") && !a.at("loop_condition").value().is_null())
         loop->loop_condition = a.at("loop_condition").code();
@@ -455,6 +477,7 @@ class Reader {
       node = std::move(n);
     } else if (type == "Tasklet") {
       if (!c.has("attributes") || !a.has("code")) c.fail("tasklet has no code");
+      if (c.has("label")) require_identifier(c.at("label"), label, "tasklet label");
       auto n = std::make_unique<Tasklet>(label, a.at("code").code());
       if (a.has("code_global")) n->code_global = a.at("code_global").code();
       if (a.has("code_init")) n->code_init = a.at("code_init").code();
@@ -467,7 +490,11 @@ class Reader {
       m->label = a.has("label") ? a.at("label").string() : label;
       auto ps = a.at("params");
       ps.array();
-      for (std::size_t i = 0; i < ps.size(); ++i) m->params.push_back(ps.index(i).string());
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        m->params.push_back(ps.index(i).string());
+        require_identifier(ps.index(i), m->params.back(), "map parameter");
+      }
+      if (a.has("label")) require_identifier(a.at("label"), m->label, "map label");
       m->range = read_subset(a.at("range"));
       if (m->range.dims() != m->params.size())
         a.at("range").fail("map has " + std::to_string(m->params.size()) + " parameters but its range has " +
@@ -492,6 +519,7 @@ class Reader {
       auto n = std::make_unique<MapExit>(std::make_shared<MapInfo>());
       node = std::move(n);
     } else if (type == "NestedSDFG") {
+      if (c.has("label")) require_identifier(c.at("label"), label, "nested SDFG label");
       auto inner = read_sdfg(a.at("sdfg"), /*top=*/false, qual);
       auto n = std::make_unique<NestedSDFGNode>(label, std::move(inner));
       if (a.has("symbol_mapping")) {

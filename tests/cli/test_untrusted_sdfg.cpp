@@ -97,19 +97,20 @@ TEST_CASE("weir run validates first: a container name that would inject C++", "[
     text.replace(p, from.size(), to);
   auto file = dir / "name.sdfg";
   std::ofstream(file) << text;
+  // Refused when the file is read (issue 17), at the name's JSON path, by every command.
+  const std::string located = file.string() + ": /attributes/_arrays/" + evil +
+                              ": SDFG 'hdiff_simplified': data container name '" + evil +
+                              "' is not a valid identifier";
   auto v = run_weir("validate " + q(file));
+  INFO(v.out);
   CHECK(v.code == 1);
-  CHECK_THAT(v.out,
-             Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
+  CHECK_THAT(v.out, Catch::Contains(located));
   auto r = run_weir(run_hdiff(file) + " --trust-code", cache_env(dir));
   INFO(r.out);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains(file.string() +
-                                    ": cannot compile an invalid SDFG (`weir validate` lists the same "
-                                    "problems): invalid SDFG ("));
-  CHECK_THAT(r.out,
-             Catch::Contains("data container name '" + evil + "' is not a valid identifier [data-name]"));
+  CHECK_THAT(r.out, Catch::Contains(located));
   CHECK_FALSE(fs::exists(marker));
+  CHECK_FALSE(fs::exists(dir / "cache"));  // nothing was compiled
 }
 
 TEST_CASE("weir validate rejects what code generation would reject", "[cli][security]") {

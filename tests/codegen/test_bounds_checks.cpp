@@ -383,3 +383,103 @@ TEST_CASE("bounds checks: a map running past its outer memlets is caught from it
         "than the domain it is read over; pass a larger input or a smaller domain)");
   CHECK(B == std::vector<double>{-1, -1, -1});
 }
+
+namespace {
+
+/// Y[k] = X[k] * 2 for k in 0..K-1 in a nested SDFG whose X and Y have M elements: the outer
+/// memlets say M elements, the inner map's K comes from another outer symbol (the validator
+/// cannot compare them), so only checks inside the nested SDFG see K > M.
+std::unique_ptr<SDFG> doubling_sdfg() {
+  auto inner = std::make_unique<SDFG>("inner");
+  inner->add_symbol("M");
+  inner->add_symbol("K");
+  inner->add_array("X", ScalarType::Float64, {E::symbol("M")});
+  inner->add_array("Y", ScalarType::Float64, {E::symbol("M")});
+  auto& st = inner->add_state("work", true);
+  auto& x = st.add_access("X");
+  auto& y = st.add_access("Y");
+  auto& m = st.add_map("im", {"k"}, Subset::parse("0:K"));
+  auto& t = st.add_tasklet("dbl", {"o = x * 2", Language::Python}, {"x"}, {"o"});
+  auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
+  auto out = st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:M");
+  st.edge(out[1]).memlet.subset = Subset::parse("0:M");
+  return inner;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: accesses inside a nested SDFG are checked against its containers",
+          "[codegen][run][bounds][security]") {
+  SECTION("a nested SDFG at the top of the state") {
+    auto s = std::make_unique<SDFG>("outer");
+    s->add_symbol("N");
+    s->add_symbol("L");
+    s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+    s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+    auto& st = s->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& b = st.add_access("B");
+    auto& ns = st.add_nested_sdfg("call", doubling_sdfg(), {"X"}, {"Y"},
+                                  {{"M", E::symbol("N")}, {"K", E::symbol("L")}});
+    st.add_edge(a.id(), "", ns.id(), "X", Memlet::simple("A", Subset::parse("0:N")));
+    st.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple("B", Subset::parse("0:N")));
+    s->relink_nested();
+    CHECK(diagnostics(*s) == "");
+    std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+    std::int64_t n = 3, l = 3;
+    // arguments: arrays, then symbols by name (L, N)
+    Outcome ok = run_once(*s, "nested_in_ok", {A.data(), B.data(), &l, &n});
+    CHECK(ok.rc == 0);
+    CHECK(B == std::vector<double>{2, 4, 6});
+    B.assign(3, -1.0);
+    l = 5;
+    Outcome r = run_once(*s, "nested_in", {A.data(), B.data(), &l, &n});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: state 'main': nested SDFG 'inner', state 'work', map 'im': reads X[0 .. 4] in dimension 0 "
+        "of X with shape 3 (the input is smaller than the domain it is read over; pass a larger input or a "
+        "smaller domain)");
+    CHECK(B == std::vector<double>{-1, -1, -1});
+  }
+  SECTION("a nested SDFG in each iteration of a parallel map") {
+    // Row j of A (R x N) through the nested SDFG into row j of B; K = L elements per row.
+    auto s = std::make_unique<SDFG>("rows");
+    s->add_symbol("R");
+    s->add_symbol("N");
+    s->add_symbol("L");
+    s->add_array("A", ScalarType::Float64, {E::symbol("R"), E::symbol("N")});
+    s->add_array("B", ScalarType::Float64, {E::symbol("R"), E::symbol("N")});
+    auto& st = s->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& b = st.add_access("B");
+    auto& m = st.add_map("rows", {"j"}, Subset::parse("0:R"));
+    auto& ns = st.add_nested_sdfg("call", doubling_sdfg(), {"X"}, {"Y"},
+                                  {{"M", E::symbol("N")}, {"K", E::symbol("L")}});
+    auto in =
+        st.add_memlet_path({a.id(), m.id(), ns.id()}, Memlet::simple("A", Subset::parse("j, 0:N")), "", "X");
+    auto out =
+        st.add_memlet_path({ns.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("j, 0:N")), "Y", "");
+    st.edge(in[0]).memlet.subset = Subset::parse("0:R, 0:N");
+    st.edge(out[1]).memlet.subset = Subset::parse("0:R, 0:N");
+    s->relink_nested();
+    CHECK(diagnostics(*s) == "");
+    std::vector<double> A = {1, 2, 3, 4, 5, 6}, B(6, -1.0);
+    std::int64_t r_ = 2, n = 3, l = 3;
+    Outcome ok = run_once(*s, "nested_map_ok", {A.data(), B.data(), &l, &n, &r_});
+    CHECK(ok.rc == 0);
+    CHECK(B == std::vector<double>{2, 4, 6, 8, 10, 12});
+    B.assign(6, -1.0);
+    l = 4;
+    Outcome r = run_once(*s, "nested_map", {A.data(), B.data(), &l, &n, &r_});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: state 'main': nested SDFG 'inner', state 'work', map 'im': reads X[0 .. 3] in dimension 0 "
+        "of X with shape 3 (the input is smaller than the domain it is read over; pass a larger input or a "
+        "smaller domain)");
+    // The nested SDFG returns before its map in every row: nothing is written.
+    CHECK(B == std::vector<double>(6, -1.0));
+  }
+}

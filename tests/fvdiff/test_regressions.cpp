@@ -214,3 +214,62 @@ TEST_CASE("fvdiff regression (seed 7, program 521): a call over an empty domain 
   arrays.emplace("o", f64({2, 3}, {-1, -2, -3, -4, -5, -6}));
   check_everywhere(src, "p", arrays, "o", {-1, -2, -3, -4, -5, -6});
 }
+
+TEST_CASE(
+    "fvdiff regression (seed 2004, program 304): a scan reading outside its input is refused after "
+    "auto-optimize",
+    "[fvdiff][regression][security]") {
+  // scan(-a2(J - 1)) over the whole J range reads a2 at J = -1. The lowered SDFG's checks refused
+  // it; after auto_optimize the read sat inside the scan's nested SDFG, whose outer memlets fit,
+  // and the program ran. Bounds checks inside nested SDFG bodies (ADR 0005) refuse it now.
+  DriverOptions o;
+  o.seed = 2004;
+  o.first = 304;
+  o.count = 1;
+  o.dir = test::scratch_dir("fvdiff-2004-304");
+  RunSummary s = run_fuzz(o);
+  std::string report;
+  for (const Finding& f : s.findings) report += f.str() + "\n";
+  INFO(report);
+  CHECK(s.findings.empty());
+  CHECK(s.programs == 1);
+  CHECK(s.refused == 1);
+}
+
+TEST_CASE(
+    "fvdiff regression (seed 2004, program 304, by hand): every variant refuses a scan over a shifted read",
+    "[fvdiff][regression][security]") {
+  ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
+  std::string src =
+      std::string(kHeader) +
+      "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+      "@gtx.scan_operator(axis=KDim, forward=True, init=0.0)\n"
+      "def s0(c0: float64, x0: float64) -> float64:\n"
+      "    return c0 + x0\n"
+      "@gtx.field_operator\n"
+      "def f(a2: Field[Dims[IDim, JDim, KDim], float64]) -> Field[Dims[IDim, JDim, KDim], float64]:\n"
+      "    return s0(-a2(JDim - 1))\n"
+      "@gtx.program\n"
+      "def p(a2: Field[Dims[IDim, JDim, KDim], float64], o: Field[Dims[IDim, JDim, KDim], float64]):\n"
+      "    f(a2, out=o)\n";
+  runtime::FieldViewProgram fv = runtime::load_field_view_source(src, "p");
+  std::vector<double> zeros(24, 0.0), marks(24, -1.0);
+  for (const std::string& variant : variants()) {
+    INFO("variant " << variant);
+    runtime::Arguments args;
+    args.arrays.emplace("a2", f64({2, 3, 4}, zeros));
+    args.arrays.emplace("o", f64({2, 3, 4}, marks));
+    std::string error = run_variant(variant, fv, args);
+    INFO(error);
+    CHECK(error != "");
+    if (variant == "cpu")
+      CHECK_THAT(error,
+                 Catch::Contains("nested SDFG 'scan0_s0_init_column', state 'scan0_s0/scan0_s0_level', "
+                                 "tasklet 'scan0_s0': reads a2[-1 .. -1] in dimension 1 of a2 with shape 3 "
+                                 "(shifted reads need a larger input or a smaller output domain)"));
+    // The lowered SDFG is refused before anything is written; after auto_optimize the scan's
+    // initialisation (zeros) writes `o` in the state that then fails.
+    if (variant == "embedded" || variant == "cpu-lowered")
+      for (std::int64_t i = 0; i < 24; ++i) CHECK(args.arrays.at("o").value_as_double(i) == -1.0);
+  }
+}

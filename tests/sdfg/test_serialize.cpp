@@ -470,3 +470,54 @@ TEST_CASE("nesting up to the limit and brackets or numbers inside strings load",
   j3["attributes"]["unknown_attr"] = std::string(5000, '[') + "\" 1e400 \\" + std::string(5000, '{');
   CHECK_NOTHROW(weir::sdfg_from_json_text(j3.dump(), "ok.sdfg"));
 }
+
+TEST_CASE("names that reach generated C++ are identifiers, refused at load with their JSON path",
+          "[serialize][errors][security]") {
+  // Each name is pasted into generated C++ (issue 17: a container `out;std::system("...");`
+  // produced that line); the loader refuses what the validator would, before anything reads it.
+  auto bad = [](std::function<void(json&)> f) {
+    auto j = json::parse(kBase);
+    f(j);
+    return load_error(j.dump());
+  };
+  const std::string evil = "x;std::system(\"id\");int y";
+  CHECK(bad([&](json& j) { j["attributes"]["_arrays"][evil] = j["attributes"]["_arrays"]["A"]; }) ==
+        "bad.sdfg: /attributes/_arrays/" + evil + ": SDFG 'scale': data container name '" + evil +
+            "' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["attributes"]["symbols"]["2N"] = "int64"; }) ==
+        "bad.sdfg: /attributes/symbols/2N: SDFG 'scale': symbol name '2N' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["attributes"]["name"] = "scale-it"; }) ==
+        "bad.sdfg: /attributes/name: SDFG name 'scale-it' is not a valid identifier");
+  CHECK(
+      bad([&](json& j) {
+        j["nodes"][0]["nodes"][2]["attributes"]["in_connectors"] = {{"a b", nullptr}};
+      }) ==
+      "bad.sdfg: /nodes/0/nodes/2/attributes/in_connectors/a b: SDFG 'scale', state 'main', node 2 (Tasklet "
+      "'t'): connector 'a b' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["nodes"][0]["nodes"][1]["attributes"]["params"][0] = "i+1"; }) ==
+        "bad.sdfg: /nodes/0/nodes/1/attributes/params/0: SDFG 'scale', state 'main', node 1 (MapEntry 'm'): "
+        "map "
+        "parameter 'i+1' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["nodes"][0]["nodes"][1]["attributes"]["label"] = "m\n#include <x>"; }) ==
+        "bad.sdfg: /nodes/0/nodes/1/attributes/label: SDFG 'scale', state 'main', node 1 (MapEntry 'm'): map "
+        "label 'm\n#include <x>' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["nodes"][0]["nodes"][2]["label"] = "t()"; }) ==
+        "bad.sdfg: /nodes/0/nodes/2/label: SDFG 'scale', state 'main', node 2 (Tasklet 't()'): tasklet label "
+        "'t()' is not a valid identifier");
+  CHECK(bad([&](json& j) { j["nodes"][0]["label"] = "main state"; }) ==
+        "bad.sdfg: /nodes/0/label: SDFG 'scale', state 'main state': state label 'main state' is not a valid "
+        "identifier");
+  CHECK(bad([&](json& j) {
+          j["edges"].push_back(
+              {{"type", "Edge"},
+               {"src", "0"},
+               {"dst", "0"},
+               {"attributes",
+                {{"data", {{"type", "InterstateEdge"}, {"attributes", {{"assignments", {{"N;", "1"}}}}}}}}}});
+        }) ==
+        "bad.sdfg: /edges/0/attributes/data/attributes/assignments/N;: SDFG 'scale', interstate edge 0: "
+        "interstate assignment target 'N;' is not a valid identifier");
+  // Python keywords are not identifiers either (DaCe's rule).
+  CHECK(bad([&](json& j) { j["attributes"]["symbols"]["lambda"] = "int64"; }) ==
+        "bad.sdfg: /attributes/symbols/lambda: SDFG 'scale': symbol name 'lambda' is not a valid identifier");
+}

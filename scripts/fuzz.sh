@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds weir's libFuzzer targets (tests/fuzz) with clang++ in BUILD_DIR (default build-fuzz:
+# never the GCC build) and runs each for FUZZ_SECONDS (default 600; CI: 60) under ASan + UBSan,
+# JOBS targets at once (default 2). Seed corpora are gathered at run time from examples/,
+# ../shared/corpus and tests/fuzz/seeds into BUILD_DIR/corpus/<target> (kept between runs, so
+# long runs accumulate coverage); findings (crash-*, leak-*, timeout-*) go to
+# BUILD_DIR/findings/<target>, and the script fails when there are any.
+#   scripts/fuzz.sh                 # build, then every target for 10 minutes
+#   FUZZ_SECONDS=60 scripts/fuzz.sh sdfg npy   # two targets for a minute each
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$root/build-fuzz}"
+cxx="${CLANG_CXX:-clang++-14}"
+seconds="${FUZZ_SECONDS:-600}"
+all=(fieldview sdfg simplify script npy json)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
+
+# -O1: libFuzzer's usual level (fast enough to fuzz, quick to compile); no tests, benchmarks or viewer.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DWEIR_FUZZ=ON -DCMAKE_BUILD_TYPE=None \
+  -DCMAKE_CXX_FLAGS="-O1 -g" -DWEIR_BUILD_TESTS=OFF -DWEIR_BUILD_BENCH=OFF -DWEIR_VIEWER=OFF >/dev/null
+cmake --build "$build" -j "${JOBS:-2}" --target $(printf 'fuzz_%s ' "${targets[@]}")
+
+# Seeds: small files only (under ASan one 30 KB SDFG takes a second to load, validate and save).
+seed() {  # seed TARGET FILE...
+  local dir="$build/corpus/$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do
+    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 16384 ] && cp -f "$f" "$dir/$(echo "$f" | sha1sum | cut -c1-16)-$(basename "$f")"
+  done
+  return 0
+}
+corpus="$root/../shared/corpus"
+seed fieldview $(find "$root/examples" -name '*.py')
+seed sdfg $(find "$corpus" -name '*.sdfg' 2>/dev/null)
+seed simplify $(find "$corpus" -name '*.sdfg' 2>/dev/null)
+seed npy $(find "$corpus" -name '*.npy' -size -8k 2>/dev/null | head -40)
+seed script "$root"/tests/fuzz/seeds/script/*
+seed json "$root"/tests/fuzz/seeds/json/* $(find "$corpus" -name 'symbols.json' -o -name 'scalars.json' 2>/dev/null)
+
+run_one() {  # run_one TARGET
+  local t="$1" max_len=16384
+  [ "$t" = npy ] && max_len=4096
+  [ "$t" = script ] || [ "$t" = json ] && max_len=2048
+  mkdir -p "$build/findings/$t"
+  # Leak checks stay on; a unit that runs past 20 s is a finding (timeout-*), as is >2 GiB.
+  ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+    "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
+    -dict="$root/tests/fuzz/$t.dict" -artifact_prefix="$build/findings/$t/" -print_final_stats=1 \
+    "$build/corpus/$t" > "$build/findings/$t.log" 2>&1
+}
+export -f run_one
+export build root seconds
+status=0
+printf '%s\n' "${targets[@]}" | xargs -P "${JOBS:-2}" -I{} bash -c 'run_one "$1" && echo "fuzz: $1 ok ($(grep -o "stat::number_of_executed_units: [0-9]*" "$build/findings/$1.log" | cut -d" " -f2) runs)" || { echo "fuzz: $1 FAILED, see $build/findings/$1.log:"; tail -40 "$build/findings/$1.log"; exit 1; }' _ {} || status=1
+exit $status
