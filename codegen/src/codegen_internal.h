@@ -206,8 +206,9 @@ bool may_fault(const std::string& code);
 void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);
 
 /// Throws CodegenError at the first user-written C++ of `sdfg` or its nested SDFGs unless
-/// `options.trust_code`, and at user code in a language other than C++ (user_code.cpp).
-void check_user_code(const SDFG& sdfg, const CodegenOptions& options);
+/// `options.trust_code`, and at user code in a language other than C++ (user_code.cpp). Returns
+/// whether `sdfg` holds user-written C++ (so that trusting code changes no other program's source).
+bool check_user_code(const SDFG& sdfg, const CodegenOptions& options);
 
 /// The #include lines a generated translation unit starts with (prelude.cpp): light headers
 /// only, <complex> when the code uses complex numbers, and the full former set (<string>,

@@ -108,7 +108,13 @@ static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site,
 }
 [[maybe_unused]] static void weir_clear_fault() { weir_fault_state.store(0, std::memory_order_release); }
 // Whether a fault is recorded (or being recorded): a nested SDFG stops after such a state.
-[[maybe_unused]] static inline bool weir_fault_pending() { return weir_fault_state.load(std::memory_order_acquire) != 0; }
+[[maybe_unused]] static inline WEIR_HD bool weir_fault_pending() {
+#ifdef __CUDA_ARCH__
+    return weir_device_fault_kind != 0;
+#else
+    return weir_fault_state.load(std::memory_order_acquire) != 0;
+#endif
+}
 
 // --- helpers (Python semantics for integers, allocation, errors) --------------------------
 // a // b and a % b with Python's floor semantics; by zero 0, as NumPy's integer floor_divide and
@@ -265,8 +271,15 @@ static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int
 }
 // As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.
-[[maybe_unused]] static bool weir_bounds_ok(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
+[[maybe_unused]] static WEIR_HD bool weir_bounds_ok(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
                                             const char* access, const char* data, int dim, const char* hint) noexcept {
+#ifdef __CUDA_ARCH__
+    // Device code (a nested SDFG called in a kernel): the host reads the fault after the state.
+    if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return true;
+    (void)where; (void)access; (void)data; (void)hint;
+    weir_device_fault(1, lo + offset < 0 ? lo + offset : hi + offset, extent, dim);
+    return false;
+#else
     if (__builtin_expect(lo > hi || (lo + offset >= 0 && hi + offset < extent), 1)) return true;
     if (!weir_fault_claim()) return false;
     weir_fault_located = false;
@@ -275,6 +288,7 @@ static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int
                   static_cast<long long>(extent), hint);
     weir_fault_publish();
     return false;
+#endif
 }
 // The message weir_last_error() returns; weir_fail records it and returns weir_run's 1.
 static thread_local char weir_error_text[4096];

@@ -18,7 +18,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     return cuda && is_device_storage(sdfg.arrays.at(name).storage);
   };
 
-  check_user_code(sdfg, options);
+  const bool user_code = check_user_code(sdfg, options);
   try {
     // --- arguments --------------------------------------------------------------------------
     std::vector<std::string> arglist = sdfg.arglist();
@@ -67,7 +67,13 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     const bool complex_numbers = prog.functions.str().find("std::complex") != std::string::npos ||
                                  body.str().find("std::complex") != std::string::npos;
     // The CUDA helpers format their errors with <string>/<stdexcept>: the full header set.
-    w.lines(prelude_headers(complex_numbers, options.trust_code || cuda));
+    w.lines(prelude_headers(complex_numbers, user_code || cuda));
+    // std::max/std::min over initializer lists (BLAS leading dimensions: cblas_codegen.cpp).
+    auto uses = [&](const char* f) {
+      return prog.functions.str().find(f) != std::string::npos || body.str().find(f) != std::string::npos;
+    };
+    const bool algorithm = uses("std::max<") || uses("std::min<");
+    if (algorithm && !user_code && !cuda) w.line("#include <algorithm>");
     w.lines(prelude_text());
     if (cuda) w.lines(cuda_prelude_tail_text());
     if (!sdfg.global_code.code.empty())

@@ -46,6 +46,10 @@ class UserCodeCheck {
  private:
   const CodegenOptions& opts_;
 
+ public:
+  bool found = false;  // user-written C++ seen (and trusted)
+
+ private:
   [[noreturn]] static void untrusted(const ElementRef& where, const std::string& what,
                                      const std::string& code) {
     throw CodegenError(
@@ -62,12 +66,14 @@ class UserCodeCheck {
       throw CodegenError(where, owner + " " + field + " in " + std::string(to_string(c.language)) +
                                     " is not supported by the CPU code generator (only C++)");
     if (!opts_.trust_code) untrusted(where, owner + " " + field, c.code);
+    found = true;
   }
 
   void tasklet(const Tasklet& t, const ElementRef& where) {
     std::string name = "tasklet '" + t.label + "'";
     if (t.code.language == Language::CPP && !blank(t.code.code) && !opts_.trust_code)
       untrusted(where, "the code of " + name, t.code.code);
+    if (t.code.language == Language::CPP && !blank(t.code.code)) found = true;
     frame(t.code_global, "code_global", where, "the " + name + "'s");
     frame(t.code_init, "code_init", where, "the " + name + "'s");
     frame(t.code_exit, "code_exit", where, "the " + name + "'s");
@@ -76,8 +82,10 @@ class UserCodeCheck {
 
 }  // namespace
 
-void check_user_code(const SDFG& sdfg, const CodegenOptions& options) {
-  UserCodeCheck(options).sdfg(sdfg, sdfg.name);
+bool check_user_code(const SDFG& sdfg, const CodegenOptions& options) {
+  UserCodeCheck check(options);
+  check.sdfg(sdfg, sdfg.name);
+  return check.found;
 }
 
 }  // namespace weir::codegen::detail
