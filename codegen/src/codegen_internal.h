@@ -5,7 +5,8 @@
 //   cpu_target.cpp, cuda_target.cpp  the translator's spellings per target
 //   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
 //   control_flow_codegen.cpp regions, loops, conditionals, interstate edges (structured / goto)
-//   dataflow_codegen.cpp     state functions, scopes, maps, tasklets (StateGen, state_codegen.h)
+//   dataflow_codegen.cpp     state functions, scopes, maps (StateGen, state_codegen.h)
+//   tasklet_codegen.cpp      tasklet blocks; tasklet_connectors.cpp, tasklet_code.cpp their parts
 //   memlet_codegen.cpp       memlet locations, copies, write-conflict resolution
 //   library_codegen.cpp      nested SDFG calls, Reduce
 //   expr_to_cpp.cpp          sym::Expr -> C++

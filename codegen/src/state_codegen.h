@@ -1,6 +1,6 @@
 // Generation of one state's dataflow as a C++ function: scopes (maps), tasklets, copies, views,
-// nested SDFG calls and library nodes. Shared by dataflow_codegen.cpp, memlet_codegen.cpp and
-// library_codegen.cpp.
+// nested SDFG calls and library nodes. Shared by dataflow_codegen.cpp, tasklet_*.cpp,
+// memlet_codegen.cpp and library_codegen.cpp.
 #pragma once
 
 #include "codegen_internal.h"
@@ -37,6 +37,32 @@ struct Location {
 struct BlasOperand;
 struct BlasCall;
 
+/// How a tasklet connector reaches its data in the tasklet's block (tasklet_connectors.cpp).
+enum class ConnKind {
+  Value,      // a local copy of one element (written back after the code for outputs)
+  Pointer,    // a pointer to the subset's first element
+  Reference,  // a reference to one data-dependent (dynamic) element
+  Hooked,     // Python writes with write-conflict resolution, through the translator's write hook
+};
+
+/// One connector of a tasklet as the generated block sees it.
+struct Conn {
+  std::string name;  // connector (as the code spells it)
+  std::string cpp;   // C++ name inside the code block
+  ScalarType type = ScalarType::Float64;
+  ConnKind kind = ConnKind::Value;
+  std::vector<Location> locs;
+  std::string wcr;
+  bool multi = false;  // points at several elements
+};
+
+/// Whether `n` runs code (tasklet, nested SDFG, library node): an edge between two code nodes is
+/// an edge variable, not a memlet into a container.
+bool is_code_node(const Node& n);
+/// The scalar type of connector `c` in `m` (nullopt if untyped, void or raw JSON); `*pointer`
+/// (if given) tells whether it is a pointer.
+std::optional<ScalarType> connector_type(const ConnectorMap& m, const std::string& c, bool* pointer);
+
 class StateGen {
  public:
   StateGen(SdfgGen& sg, const SDFGState& st);
@@ -53,8 +79,6 @@ class StateGen {
   void emit_scope(NodeId scope, Writer& w);
   void emit_node(const Node& n, Writer& w);
   void emit_map(const MapEntry& e, Writer& w);
-  void emit_tasklet(const Tasklet& t, Writer& w);
-  void use_environments(const Tasklet& t);
   void declare_transients(NodeId scope, Writer& w);
   void define_views(NodeId scope, Writer& w);
   bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
@@ -64,6 +88,38 @@ class StateGen {
   int parallel_frame() const;
   /// CUDA: whether the code being generated runs on the device (in a kernel or a device function).
   bool in_kernel() const;
+
+  // --- tasklets (tasklet_codegen.cpp) ---------------------------------------------------
+  void emit_tasklet(const Tasklet& t, Writer& w);
+  /// Container and symbol names a connector must not shadow in the statements around the code.
+  std::set<std::string> tasklet_outer_names(const std::map<std::string, ScalarType>& syms) const;
+  /// The tasklet's block: connector declarations, the code lines, write-backs. `pre`: edge
+  /// variables declared before it; `used`: the names the code uses; `indirect`: a connector
+  /// shadows an outer name, so declarations go through temporaries.
+  void emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins, const std::vector<Conn>& outs,
+                          const std::vector<std::string>& pre, const std::vector<std::string>& code,
+                          const std::set<std::string>& used, bool python, bool indirect, Writer& w);
+  // --- tasklet connectors (tasklet_connectors.cpp) ---------------------------------------
+  /// The input connectors with an edge; `subscripted`: connectors Python code subscripts.
+  std::vector<Conn> tasklet_inputs(const Tasklet& t, bool python,
+                                   const std::set<std::string>& subscripted) const;
+  /// The output connectors; declares the edge variables of tasklet -> code node edges (into `pre`).
+  std::vector<Conn> tasklet_outputs(const Tasklet& t, bool python, const std::set<std::string>& subscripted,
+                                    std::vector<std::string>& pre);
+  /// Whether a write-conflict-resolved write through `loc` must be atomic.
+  bool tasklet_wcr_atomic(const Location& loc, bool multi) const;
+  // --- tasklet code (tasklet_code.cpp) ---------------------------------------------------
+  /// Python code translated to C++ lines; `used` gets the connectors it uses.
+  std::vector<std::string> python_tasklet_code(const Tasklet& t, const std::vector<Conn>& ins,
+                                               const std::vector<Conn>& outs,
+                                               const std::map<std::string, ScalarType>& syms,
+                                               const std::set<std::string>& outer_names,
+                                               std::set<std::string>& used);
+  /// C++ code as its lines; `used` gets its identifiers.
+  std::vector<std::string> cpp_tasklet_code(const Tasklet& t, std::set<std::string>& used);
+  /// Trusted global / init / exit C++ around the tasklet, into the program.
+  void hoist_user_code(const Tasklet& t);
+  void use_environments(const Tasklet& t);
 
   // --- CUDA kernels (cuda_kernels.cpp) ---------------------------------------------------
   /// A GPU_Device map of host code as a `__global__` kernel and its launch.

@@ -1,0 +1,133 @@
+// A tasklet as a C++ block: declarations that read its inputs through the memlets, its code
+// (tasklet_code.cpp), and the write-backs of its outputs (tasklet_connectors.cpp classifies them).
+#include "state_codegen.h"
+#include "weir/sdfg/code_rewrite.h"
+
+namespace weir::codegen::detail {
+
+void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
+  ElementRef where = ref(t);
+  bool python = t.code.language == Language::Python;
+  if (!python && t.code.language != Language::CPP)
+    throw CodegenError(where, "tasklet code in " + std::string(to_string(t.code.language)) +
+                                  " is not supported by the CPU code generator");
+  std::set<std::string> subscripted = python ? code_names(t.code).subscripted : std::set<std::string>{};
+
+  std::vector<std::string> pre;  // edge variables declared before the block
+  std::vector<Conn> ins = tasklet_inputs(t, python, subscripted);
+  std::vector<Conn> outs = tasklet_outputs(t, python, subscripted, pre);
+
+  auto syms = visible_symbols();
+  std::set<std::string> outer_names = tasklet_outer_names(syms);
+  bool indirect = false;
+  for (const auto* list : {&ins, &outs})
+    for (const auto& cn : *list) indirect = indirect || outer_names.count(cn.cpp);
+
+  // --- the code ---------------------------------------------------------------------------
+  std::set<std::string> used;
+  std::vector<std::string> code =
+      python ? python_tasklet_code(t, ins, outs, syms, outer_names, used) : cpp_tasklet_code(t, used);
+  hoist_user_code(t);
+  emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w);
+}
+
+// Names a connector must not shadow in the statements around the code (reads, write-backs).
+std::set<std::string> StateGen::tasklet_outer_names(const std::map<std::string, ScalarType>& syms) const {
+  std::set<std::string> outer_names;
+  for (const auto& [n, b] : bindings_) outer_names.insert(b.cpp);
+  for (const auto& [s, ty] : syms) outer_names.insert(cpp_ident(s));
+  return outer_names;
+}
+
+void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins, const std::vector<Conn>& outs,
+                                  const std::vector<std::string>& pre, const std::vector<std::string>& code,
+                                  const std::set<std::string>& used, bool python, bool indirect, Writer& w) {
+  // A connector that is both an input and an output (a value): declared once, from the input.
+  std::set<std::string> inout;
+  for (const auto& o : outs)
+    for (const auto& i : ins)
+      if (o.name == i.name && o.kind == ConnKind::Value && i.kind == ConnKind::Value) inout.insert(o.name);
+  auto is_used = [&](const Conn& cn) {
+    return inout.count(cn.name) || used.count(python ? cn.name : cn.cpp) > 0;
+  };
+
+  // --- emission ---------------------------------------------------------------------------
+  for (const auto& p : pre) w.line(p);
+  if (comments()) w.line("// tasklet " + t.label + " (node " + std::to_string(t.id()) + ")");
+  w.open("{");
+  std::string T;
+  // Declarations in the block: direct, or through temporaries when a connector shadows a name
+  // that the reads and write-backs use.
+  std::vector<std::string> inner;
+  for (const auto& cn : ins) {
+    if (!is_used(cn)) continue;
+    T = cpp_name(cn.type);
+    const Location& loc = cn.locs[0];
+    std::string value = cn.kind == ConnKind::Pointer ? loc.pointer() : loc.element();
+    std::string type = cn.kind == ConnKind::Pointer     ? "const " + T + "*"
+                       : cn.kind == ConnKind::Reference ? "const " + T + "&"
+                                                        : T;
+    if (indirect) {
+      std::string tmp = "__weir_in_" + sanitize_label(cn.name);
+      w.line(type + " " + tmp + " = " + value + ";");
+      inner.push_back(type + " " + cn.cpp + " = " + tmp + ";");
+    } else {
+      w.line(type + " " + cn.cpp + " = " + value + ";");
+    }
+  }
+  std::vector<std::string> writeback, inner_writeback;
+  for (const auto& cn : outs) {
+    T = cpp_name(cn.type);
+    if (!is_used(cn) && (cn.locs.empty() || cn.kind != ConnKind::Value)) continue;
+    switch (cn.kind) {
+      case ConnKind::Value: {
+        std::string var = cn.cpp;
+        bool declared = inout.count(cn.name) > 0;
+        if (indirect) {
+          var = "__weir_out_" + sanitize_label(cn.name);
+          w.line(T + " " + var + "{};");
+          if (!declared) inner.push_back(T + " " + cn.cpp + ";");
+          inner_writeback.push_back(var + " = " + cn.cpp + ";");
+        } else if (!declared) {
+          w.line(T + " " + cn.cpp + ";");
+        }
+        for (const auto& loc : cn.locs) {
+          if (cn.wcr.empty() || loc.data.empty())
+            writeback.push_back(loc.element() + " = " + var + ";");
+          else
+            writeback.push_back(wcr_update(cn.wcr, loc.element(), var, cn.type, tasklet_wcr_atomic(loc, false)));
+        }
+        break;
+      }
+      case ConnKind::Pointer:
+      case ConnKind::Reference: {
+        std::string type = cn.kind == ConnKind::Pointer ? T + "*" : T + "&";
+        std::string value = cn.kind == ConnKind::Pointer ? cn.locs[0].pointer() : cn.locs[0].element();
+        if (indirect) {
+          std::string tmp = "__weir_out_" + sanitize_label(cn.name);
+          w.line(type + " " + tmp + " = " + value + ";");
+          inner.push_back(type + " " + cn.cpp + " = " + tmp + ";");
+        } else {
+          w.line(type + " " + cn.cpp + " = " + value + ";");
+        }
+        break;
+      }
+      case ConnKind::Hooked:
+        w.line(T + "* __weir_p_" + sanitize_label(cn.name) + " = " + cn.locs[0].pointer() + ";");
+        break;
+    }
+  }
+  if (indirect) {
+    w.open("{");
+    for (const auto& l : inner) w.line(l);
+  }
+  for (const auto& l : code) w.line(l);
+  if (indirect) {
+    for (const auto& l : inner_writeback) w.line(l);
+    w.close();
+  }
+  for (const auto& l : writeback) w.lines(l);
+  w.close();
+}
+
+}  // namespace weir::codegen::detail
