@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Renders docs/benchmarks.md from the JSON written by `weir-bench --json` (bench/run.sh).
 
-    python3 bench/report.py RESULTS.json [-o docs/benchmarks.md]
+    python3 bench/report.py RESULTS.json [--scale SCALE.json ...] [-o docs/benchmarks.md]
+    python3 bench/report.py --scale SCALE.json ... --scale-only   # the scale section alone
+
+`--scale`: JSON written by `weir_bench_scale --json` (chained stencils, source to loaded program).
 
 The document is generated: never edit it by hand, rerun bench/run.sh instead. The targets of
 the benchmarks issue are evaluated here from the measured values (not timed tests).
@@ -192,7 +195,108 @@ def scaling_section(out, sc):
                ", ".join(f"{k} {v:.2f}" for k, v in e.items()) + ".\n")
 
 
-def render(doc, source):
+SCALE_STAGES = [
+    ("validate", "validate"),
+    ("save JSON", "save JSON"),
+    ("load JSON", "load JSON"),
+    ("pass state-fusion", "state-fusion pass"),
+    ("simplify", "simplify"),
+    ("auto_optimize cpu", "auto_optimize (CPU)"),
+    ("generate C++", "generate C++ (optimized)"),
+    ("generate C++ unoptimized", "generate C++ (N state functions)"),
+    ("compile C++ (empty cache)", "compile + load (empty cache)"),
+]
+
+
+def secs(x):
+    return "-" if x is None else (f"{x:.3f}" if x < 10 else f"{x:.1f}")
+
+
+def scale_section(out, docs):
+    """Issue 17's scale benchmark (bench/tools/scale_bench.cpp) from weir_bench_scale's JSON."""
+    chains = {}
+    sources = []
+    machines = []
+    for d in docs:
+        machines.append((d.get("machine_at_start", {}), d.get("load_average_at_end")))
+        for c in d.get("chains", []):
+            chains[c["n"]] = dict(c, unit_bytes=d.get("unit_bytes"))
+        if "source_to_program" in d:
+            sources.append(d["source_to_program"])
+    out.append("## Scale of big SDFGs\n")
+    out.append("`build/bin/weir_bench_scale` (`bench/tools/scale_bench.cpp`, issue 17, ADR 0024): N chained "
+               "stencils as ONE SDFG, each in its own state, through every stage; and source to loaded program "
+               "for one small stencil. Wall time stretches with the machine's load; CPU time (user + sys of the "
+               "process and the compilers it ran) is what an idle machine takes for single-threaded stages, "
+               "while the compile stage runs its translation units in parallel, so its wall time is the one "
+               "that counts on an idle machine.\n")
+    for m, end in machines:
+        if m:
+            la = " / ".join(f"{x:.1f}" for x in m.get("load_average", []))
+            lae = " / ".join(f"{x:.1f}" for x in end) if end else "-"
+            out.append(f"- Run {m.get('date', '?')} UTC: {m.get('online_cpus', '?')} online CPUs, load average "
+                       f"{la} at start, {lae} at end; programs compiled with `{m.get('compiler', '?')} "
+                       f"{m.get('flags', '')}`")
+    out.append("")
+    ns = sorted(chains)
+    if ns:
+        out.append("| stage | " + " | ".join(f"N = {n:,} wall / CPU s" for n in ns) + " |")
+        out.append("|---|" + "---:|" * len(ns))
+        for key, label in SCALE_STAGES:
+            cells = []
+            for n in ns:
+                st = chains[n]["stages_s"].get(key)
+                cells.append("-" if not isinstance(st, dict) else f"{secs(st['wall_s'])} / {secs(st['cpu_s'])}")
+            if any(c != "-" for c in cells):
+                out.append(f"| {label} | " + " | ".join(cells) + " |")
+        out.append("| C++ bytes (optimized) | " +
+                   " | ".join(f"{chains[n]['stages_s'].get('cpp bytes', 0):,}" for n in ns) + " |")
+        out.append("| translation units | " +
+                   " | ".join(str(chains[n]["stages_s"].get("translation units", "-")) for n in ns) + " |")
+        out.append("")
+        rows = []
+
+        def stage(n, key):
+            st = chains.get(n, {}).get("stages_s", {}).get(key)
+            return st if isinstance(st, dict) else None
+
+        for key, label in (("simplify", "simplify"), ("auto_optimize cpu", "auto_optimize (CPU)")):
+            for n, limit in ((1000, 2.0), (10000, 30.0)):
+                st = stage(n, key)
+                if st:
+                    rows.append((f"{label} of {n:,} stencils under {limit:g} s", f"{secs(st['cpu_s'])} s CPU",
+                                 verdict(st["cpu_s"] < limit)))
+        st = stage(1000, "compile C++ (empty cache)")
+        if st:
+            rows.append(("compiling 1,000 stencils under 30 s (translation units in parallel)",
+                         f"{secs(st['wall_s'])} s wall, {secs(st['cpu_s'])} s CPU in "
+                         f"{chains[1000]['stages_s'].get('translation units', '?')} units",
+                         verdict(st["wall_s"] < 30.0)))
+        for src in sources:
+            total = next((s for s in src["stages"] if s["stage"] == "source to loaded program"), None)
+            if total:
+                rows.append((f"source to loaded program under 0.4 s (`{src['program']}`)",
+                             f"median {secs(total['median_cpu_s'])} s CPU, {secs(total['median_wall_s'])} s wall",
+                             verdict(total["median_cpu_s"] < 0.4)))
+        if rows:
+            out += ["| target | measured | verdict |", "|---|---|---|"]
+            out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+            out.append("")
+    for src in sources:
+        first = src.get("first_run")
+        out.append(f"Source to loaded program, `{src['program']}`, {src['repeats']} runs, each evicting its program "
+                   "from the cache (compile + load generates the C++ again); medians of the runs after the first"
+                   + (f"; the first, which also builds the precompiled header: {secs(first['wall_s'])} s wall, "
+                      f"{secs(first['cpu_s'])} s CPU" if first else "") + ":\n")
+        out.append("| stage | median wall s | median CPU s | min wall s | min CPU s |")
+        out.append("|---|---:|---:|---:|---:|")
+        for s in src["stages"]:
+            out.append(f"| {s['stage']} | {s['median_wall_s']:.3f} | {s['median_cpu_s']:.3f} | "
+                       f"{s['min_wall_s']:.3f} | {s['min_cpu_s']:.3f} |")
+        out.append("")
+
+
+def render(doc, source, scale_docs=()):
     m = doc["meta"]
     out = ["# Benchmarks", "",
            f"Generated by `bench/report.py` from `{source}` (a run of `bash bench/run.sh`); do not edit by "
@@ -224,18 +328,33 @@ def render(doc, source):
         toolchain_section(out, doc["toolchain"])
     if "scaling" in doc:
         scaling_section(out, doc["scaling"])
+    if scale_docs:
+        scale_section(out, scale_docs)
     return "\n".join(out).rstrip() + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", help="JSON written by weir-bench --json")
+    ap.add_argument("results", nargs="?", help="JSON written by weir-bench --json")
+    ap.add_argument("--scale", action="append", default=[], help="JSON written by weir_bench_scale --json")
+    ap.add_argument("--scale-only", action="store_true", help="write only the scale section")
     ap.add_argument("-o", "--output", help="markdown file to write (default: stdout)")
     ap.add_argument("--source-name", help="how the document names the JSON file (default: its path)")
     a = ap.parse_args()
-    with open(a.results) as f:
-        doc = json.load(f)
-    text = render(doc, a.source_name or a.results)
+    scale_docs = []
+    for path in a.scale:
+        with open(path) as f:
+            scale_docs.append(json.load(f))
+    if a.scale_only:
+        out = []
+        scale_section(out, scale_docs)
+        text = "\n".join(out).rstrip() + "\n"
+    else:
+        if not a.results:
+            ap.error("RESULTS.json is required unless --scale-only")
+        with open(a.results) as f:
+            doc = json.load(f)
+        text = render(doc, a.source_name or a.results, scale_docs)
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)

@@ -14,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 size="${SIZE:-full}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" --target weir-bench
+cmake --build "$build" -j "${JOBS:-2}" --target weir-bench weir_bench_scale
 
 export OMP_NUM_THREADS="${THREADS:-$(nproc)}"
 export OMP_PROC_BIND="${BIND:-close}"
@@ -26,7 +26,17 @@ json="$root/out/bench/results-$size.json"
 rc=0
 "$build/bin/weir-bench" all --size "$size" --commit "$commit" --json "$json" "$@" | tee "$root/out/bench/log-$size.txt" || rc=$?
 if [ "$size" = full ] && [ -s "$json" ]; then
-  python3 "$root/bench/report.py" "$json" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+  # Issue 17's scale benchmark (its own tool): chains of 250 and 1,000 stencils compiled, 10,000
+  # up to C++ generation, and source to loaded program for hdiff.
+  scale=()
+  (cd "$root" && "$build/bin/weir_bench_scale" --n 250,1000 --compile --json out/bench/scale-chains.json &&
+     "$build/bin/weir_bench_scale" --n 10000 --json out/bench/scale-10000.json &&
+     "$build/bin/weir_bench_scale" --source examples/cartesian/hdiff.py::hdiff_program --repeats 5 \
+       --json out/bench/scale-hdiff.json) | tee "$root/out/bench/log-scale.txt" || rc=1
+  for f in scale-chains scale-10000 scale-hdiff; do
+    [ -s "$root/out/bench/$f.json" ] && scale+=(--scale "$root/out/bench/$f.json")
+  done
+  python3 "$root/bench/report.py" "$json" "${scale[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc

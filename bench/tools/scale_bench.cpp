@@ -10,12 +10,15 @@
 // what is left).
 //
 // Usage: weir_bench_scale [--n 250,1000,10000] [--compile] [--check] [--json FILE]
+//                         [--unit-bytes B] [--jobs J]
 //        weir_bench_scale --source FILE.py::PROGRAM [--repeats R]
 //   --source  source to loaded program for one field-view program (load, type-check, lower,
 //             auto_optimize, generate C++, compile into an empty cache, dlopen), R times:
 //             each stage's median wall and CPU time (the compiler's included)
 //   --check   compile and run at I = J = 6, K = 3 and compare every output with the same chain
 //             computed here by plain loops (exit 1 on a difference above 1e-12)
+//   --unit-bytes  CodegenOptions::unit_bytes: generated functions per translation unit (0: one
+//             unit); --jobs: compiler processes at once (default: the number of cores)
 #include <sys/resource.h>
 #include <unistd.h>
 #include <algorithm>
@@ -150,7 +153,13 @@ std::filesystem::path fresh_cache(const std::string& tag) {
   return d;
 }
 
-nlohmann::json bench_one(int n, bool compile) {
+/// Code generation and compilation settings of a run (--unit-bytes, --jobs).
+struct Build {
+  codegen::CodegenOptions options;
+  unsigned jobs = 0;
+};
+
+nlohmann::json bench_one(int n, bool compile, const Build& build) {
   std::printf("N = %d chained stencils, one state each\n", n);
   Stages st;
   auto sdfg = st.time("build", [&] { return chained_stencils(n); });
@@ -184,13 +193,24 @@ nlohmann::json bench_one(int n, bool compile) {
       st.time("  auto_optimize " + std::to_string(k++) + " " + p->name(), [&] { p->run(*staged, cache); });
   }
   st.time("validate optimized", [&] { require_valid(*optimized, "auto_optimize"); });
-  auto code = st.time("generate C++", [&] { return codegen::generate_cpu(*optimized); });
+  auto code = st.time("generate C++", [&] { return codegen::generate_cpu(*optimized, build.options); });
   st.j["cpp bytes"] = code.source.size();
+  st.j["translation units"] = std::max<std::size_t>(1, code.units.size());
+  std::printf("  %zu bytes of C++ in %zu translation unit(s)\n", code.source.size(),
+              std::max<std::size_t>(1, code.units.size()));
+  {
+    // Generation alone on the unsimplified chain: one function per state (N functions).
+    auto plain =
+        st.time("generate C++ unoptimized", [&] { return codegen::generate_cpu(*sdfg, build.options); });
+    st.j["unoptimized cpp bytes"] = plain.source.size();
+  }
   if (compile) {
     runtime::CompiledBackendConfig cfg;
     cfg.cache_dir = fresh_cache(std::to_string(n));
+    cfg.jobs = build.jobs;
     auto backend = runtime::make_cpu_backend(cfg);
-    runtime::CompilableProgram p{std::shared_ptr<const SDFG>(optimized->clone_sdfg()), {}, "chain"};
+    runtime::CompilableProgram p{std::shared_ptr<const SDFG>(optimized->clone_sdfg()), build.options,
+                                 "chain"};
     st.time("compile C++ (empty cache)", [&] { return runtime::prepare(*backend, p); });
     std::filesystem::remove_all(*cfg.cache_dir);
   }
@@ -199,15 +219,19 @@ nlohmann::json bench_one(int n, bool compile) {
 
 /// Compiles and runs the optimized chain at a small size and compares every output with plain
 /// loops; returns the largest difference.
-double check(int n) {
+double check(int n, const Build& build) {
   const std::int64_t I = 6, J = 6, K = 3, X = I + n, Y = J + n;
   auto sdfg = chained_stencils(n);
   transforms::auto_optimize(*sdfg, DeviceType::CPU);
   require_valid(*sdfg, "auto_optimize");
   runtime::CompiledBackendConfig cfg;
   if (const char* c = std::getenv("WEIR_CACHE_DIR"); c && *c) cfg.cache_dir = c;
+  cfg.jobs = build.jobs;
   auto backend = runtime::make_cpu_backend(cfg);
-  auto prog = runtime::prepare(*backend, {std::shared_ptr<const SDFG>(std::move(sdfg)), {}, "chain"});
+  std::printf("check N = %d: %zu translation unit(s)\n", n,
+              std::max<std::size_t>(1, codegen::generate_cpu(*sdfg, build.options).units.size()));
+  auto prog =
+      runtime::prepare(*backend, {std::shared_ptr<const SDFG>(std::move(sdfg)), build.options, "chain"});
   runtime::Arguments args;
   args.values = {{"I", I}, {"J", J}, {"K", K}};
   std::vector<std::vector<double>> ref(n + 1, std::vector<double>(X * Y * K, 0.0));
@@ -241,8 +265,28 @@ double check(int n) {
   return worst;
 }
 
-/// Source to loaded program for `ref`, `repeats` times with a fresh program cache each time.
-int source_to_program(const std::string& ref, int repeats) {
+/// The machine and its load (the shared machine's timings depend on it), for bench/report.py.
+nlohmann::json machine() {
+  double load[3] = {0, 0, 0};
+  if (getloadavg(load, 3) != 3) load[0] = load[1] = load[2] = -1;
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::gmtime(&now));
+  runtime::CompiledBackendConfig cfg;
+  std::string flags;
+  for (const auto& f : cfg.compiler_settings().all_flags()) flags += (flags.empty() ? "" : " ") + f;
+  return {{"date", date},
+          {"online_cpus", sysconf(_SC_NPROCESSORS_ONLN)},
+          {"load_average", {load[0], load[1], load[2]}},
+          {"compiler", cfg.compiler},
+          {"flags", flags}};
+}
+
+/// Source to loaded program for `ref`, `repeats` times into a program cache from which each run
+/// evicts its program: the first run also builds the precompiled header (prelude_pch.cpp), the
+/// others find it, as every program after a user's first does. The medians (and minima) per stage
+/// of the runs after the first (of all with one run) as JSON, and the first run's total.
+nlohmann::json source_to_program(const std::string& ref, int repeats, const Build& build) {
   std::map<std::string, std::vector<std::pair<double, double>>> times;
   std::vector<std::string> order;
   auto stage = [&](const std::string& name, auto&& f) {
@@ -253,9 +297,11 @@ int source_to_program(const std::string& ref, int repeats) {
     times[name].emplace_back(seconds_since(t0), cpu_seconds() - c0);
     return r;
   };
+  const auto cache = fresh_cache("source");
   for (int k = 0; k < repeats; ++k) {
     runtime::CompiledBackendConfig cfg;
-    cfg.cache_dir = fresh_cache("source");
+    cfg.cache_dir = cache;
+    cfg.jobs = build.jobs;
     auto backend = runtime::make_cpu_backend(cfg);
     auto t0 = Clock::now();
     double c0 = cpu_seconds();
@@ -271,19 +317,38 @@ int source_to_program(const std::string& ref, int repeats) {
     stage("compile + load", [&] { return runtime::prepare(*backend, prog); });
     if (!times.count("source to loaded program")) order.push_back("source to loaded program");
     times["source to loaded program"].emplace_back(seconds_since(t0), cpu_seconds() - c0);
-    std::filesystem::remove_all(*cfg.cache_dir);
+    // Evict the program (its shard directories), keep the precompiled header (v1/pch).
+    std::vector<std::filesystem::path> shards;
+    for (const auto& e : std::filesystem::directory_iterator(cache / "v1"))
+      if (e.path().filename().string().size() == 2) shards.push_back(e.path());
+    for (const auto& s : shards) std::filesystem::remove_all(s);
   }
-  std::printf("%s, %d runs (compile + load includes generating C++ again):\n", ref.c_str(), repeats);
+  std::filesystem::remove_all(cache);
+  const auto first = times["source to loaded program"].front();
+  std::printf(
+      "%s, %d runs (compile + load includes generating C++ again); first run %.3f s wall %.3f s cpu "
+      "(builds the precompiled header); the others:\n",
+      ref.c_str(), repeats, first.first, first.second);
+  nlohmann::json stages = nlohmann::json::array();
   for (const auto& name : order) {
     auto v = times[name];
+    if (v.size() > 1) v.erase(v.begin());
     std::vector<double> w, c;
     for (auto [a, b] : v) w.push_back(a), c.push_back(b);
     std::sort(w.begin(), w.end());
     std::sort(c.begin(), c.end());
     std::printf("  %-28s median %8.3f s wall %8.3f s cpu (min %.3f / %.3f)\n", name.c_str(), w[w.size() / 2],
                 c[c.size() / 2], w.front(), c.front());
+    stages.push_back({{"stage", name},
+                      {"median_wall_s", w[w.size() / 2]},
+                      {"median_cpu_s", c[c.size() / 2]},
+                      {"min_wall_s", w.front()},
+                      {"min_cpu_s", c.front()}});
   }
-  return 0;
+  return {{"program", ref},
+          {"repeats", repeats},
+          {"stages", stages},
+          {"first_run", {{"wall_s", first.first}, {"cpu_s", first.second}}}};
 }
 
 std::vector<int> parse_ns(const std::string& s) {
@@ -300,6 +365,7 @@ int main(int argc, char** argv) {
   bool compile = false, run_check = false;
   std::string json_out, source;
   int repeats = 5;
+  Build build;
   for (int a = 1; a < argc; ++a) {
     std::string s = argv[a];
     if (s == "--n" && a + 1 < argc)
@@ -312,29 +378,45 @@ int main(int argc, char** argv) {
       json_out = argv[++a];
     else if (s == "--source" && a + 1 < argc)
       source = argv[++a];
+    else if (s == "--unit-bytes" && a + 1 < argc)
+      build.options.unit_bytes = static_cast<std::size_t>(std::stoull(argv[++a]));
+    else if (s == "--jobs" && a + 1 < argc)
+      build.jobs = static_cast<unsigned>(std::max(0, std::atoi(argv[++a])));
     else if (s == "--repeats" && a + 1 < argc)
       repeats = std::max(1, std::atoi(argv[++a]));
     else {
       std::fprintf(stderr,
-                   "usage: weir_bench_scale [--n 250,1000,10000] [--compile] [--check] [--json FILE] | "
+                   "usage: weir_bench_scale [--n 250,1000,10000] [--compile] [--check] [--json FILE] "
+                   "[--unit-bytes B] [--jobs J] | "
                    "--source FILE.py::NAME [--repeats R]\n");
       return 2;
     }
   }
   try {
-    if (!source.empty()) return source_to_program(source, repeats);
+    nlohmann::json doc = {{"machine_at_start", machine()}};
+    auto write = [&] {
+      doc["load_average_at_end"] = machine()["load_average"];
+      if (!json_out.empty()) std::ofstream(json_out) << doc.dump(1) << "\n";
+    };
+    if (!source.empty()) {
+      doc["source_to_program"] = source_to_program(source, repeats, build);
+      write();
+      return 0;
+    }
     if (run_check) {
       int fails = 0;
       for (int n : ns) {
-        double d = check(n);
+        double d = check(n, build);
         std::printf("check N = %d: largest difference from plain loops %g\n", n, d);
         if (!(d <= 1e-12)) ++fails;
       }
       return fails ? 1 : 0;
     }
     nlohmann::json all = nlohmann::json::array();
-    for (int n : ns) all.push_back(bench_one(n, compile));
-    if (!json_out.empty()) std::ofstream(json_out) << all.dump(1) << "\n";
+    for (int n : ns) all.push_back(bench_one(n, compile, build));
+    doc["chains"] = all;
+    doc["unit_bytes"] = build.options.unit_bytes;
+    write();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weir_bench_scale: %s\n", e.what());
     return 1;

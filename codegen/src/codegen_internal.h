@@ -1,6 +1,7 @@
 // Internal interfaces of the CPU code generator, shared by its source files:
 //   cpu_codegen.cpp          generate_cpu, errors, argument descriptions
 //   program_frame.cpp        frame: entry points, arguments, handle, file layout (CPU and CUDA)
+//   program_units.cpp        the function list; big programs as several translation units
 //   cuda_codegen.cpp         generate_cuda; cuda_kernels.cpp: GPU_Device maps as __global__ kernels
 //   cpu_target.cpp, cuda_target.cpp  the translator's spellings per target
 //   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
@@ -88,13 +89,42 @@ std::string range_text(const Range& r);
 
 // --- the translation unit ----------------------------------------------------------------
 
+/// The functions of a program in generation order (a function comes before the first function
+/// that calls it), each kept as its text: joining them, scanning them and splitting them into
+/// translation units is linear in the program's size.
+class FunctionList {
+ public:
+  struct Function {
+    std::string text;
+    /// The prototype without storage class ("void weir_state_0(double* a)"), empty for a
+    /// function that must stay in the unit that calls it (CUDA kernels, device functions).
+    std::string declaration;
+  };
+  /// Adds a function; its text defines it as `static` + declaration (program_units.cpp).
+  void append(const Writer& w, std::string declaration = {});
+  std::size_t size() const { return functions_.size(); }
+  const Function& operator[](std::size_t i) const { return functions_[i]; }
+  /// Total bytes of the functions' text.
+  std::size_t bytes() const { return bytes_; }
+  /// Whether any function from index `first` on contains `s`.
+  bool contains(const std::string& s, std::size_t first = 0) const;
+  /// Whether a function from index `first` on can record a run-time fault (may_fault).
+  bool may_fault(std::size_t first = 0) const;
+  /// Every function's text in order.
+  std::string str() const;
+
+ private:
+  std::vector<Function> functions_;
+  std::size_t bytes_ = 0;
+};
+
 /// The whole program being generated.
 struct Program {
   const CodegenOptions& opts;
   const SDFG& top;
   /// Static functions (state functions, nested SDFGs) in the order they are generated; a
   /// function is generated before the first function that calls it.
-  Writer functions;
+  FunctionList functions;
   /// File-scope code of CPP tasklets and SDFGs (global_code), in generation order.
   std::vector<std::string> global_code;
   /// Trusted CPP code_init / code_exit of tasklets (weir_init / weir_finalize), in generation order.
@@ -162,6 +192,13 @@ class SdfgGen {
   std::map<std::string, TransientHome> homes;
   /// Containers visible in the body: arguments / connectors and Program-level transients.
   std::map<std::string, Binding> body_data;
+  /// The C++ names of body_data (set by analyse()).
+  std::set<std::string> body_cpp_names;
+  /// The transients whose home is resized per state (TransientHome::resized; set by analyse()).
+  std::vector<std::string> resized_homes;
+  /// The transients by the state of their home (TransientHome::state), in name order (set by
+  /// analyse()).
+  std::map<const SDFGState*, std::vector<std::string>> state_homes;
 
   /// Analyses symbols and transients; binds the given arguments / connectors (`params`, data
   /// names) and takes `param_symbols` as the symbols known at the start.
@@ -221,6 +258,17 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
 
 /// The file-scope helper functions (prelude.cpp), after prelude_headers().
 const char* prelude_text();
+/// prelude_text() for one of several translation units of a program: the fault state is one
+/// hidden inline variable set shared by all units instead of a static per unit.
+std::string unit_prelude_text();
+
+/// The program's translation units for parallel compilation (program_units.cpp): `head` (the
+/// comment, headers, prelude with a shared fault state, file-scope code) starts each;
+/// units[0] gets `entry` (the entry points) and the declarations it calls, the others the
+/// functions, about `unit_bytes` each, with the declarations of what they call elsewhere.
+/// Empty when the functions fit in one unit or one has no declaration.
+std::vector<std::string> split_units(const FunctionList& functions, const std::string& head,
+                                     const std::string& entry, std::size_t unit_bytes);
 
 /// C++ type of a container element.
 std::string cpp_type(const DataDescriptor& d);

@@ -1,5 +1,7 @@
 // The dataflow of a state as a C++ function: nodes in topological order per scope, maps as loop
 // nests (`#pragma omp parallel for collapse(n)` for parallel schedules). Tasklets: tasklet_*.cpp.
+#include <algorithm>
+
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
@@ -9,22 +11,17 @@ namespace weir::codegen::detail {
 
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn) {
   StateGen g(sg, st);
-  Writer body;
-  try {
-    g.emit_state_body(body);
-  } catch (const GenFailure& e) {
-    throw CodegenError(sg.ref(&st), e.what());
-  } catch (const PythonTranslationError& e) {
-    throw CodegenError(sg.ref(&st), e.what());
-  } catch (const sym::SymbolicError& e) {
-    throw CodegenError(sg.ref(&st), e.what());
-  }
   // Parameters from the state's read/write sets (an over-approximation: `(void)` marks each as
   // possibly unused, so that the function compiles warning-free whichever the body reads).
   StateUses uses = state_uses(sg.sdfg, st);
   std::vector<std::string> params, args;
-  for (const auto& [name, b] : sg.body_data) {
-    if (!uses.containers.count(name) && !uses.names.count(name)) continue;
+  // In name order (as body_data's), looked up from the state's uses: linear in the state's size.
+  std::set<std::string> used_names = uses.containers;
+  used_names.insert(uses.names.begin(), uses.names.end());
+  for (const auto& name : used_names) {
+    auto bound = sg.body_data.find(name);
+    if (bound == sg.body_data.end()) continue;
+    const Binding& b = bound->second;
     std::string t = cpp_type(*b.desc);
     if (b.scalar)
       params.push_back(t + "& " + b.cpp);
@@ -44,6 +41,19 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     params.push_back("const " + std::string(cpp_name(t)) + " " + c);
     args.push_back(c);
   }
+  g.function = fn;
+  g.params = params;
+  g.args = args;
+  Writer body;
+  try {
+    g.emit_state_body(body);
+  } catch (const GenFailure& e) {
+    throw CodegenError(sg.ref(&st), e.what());
+  } catch (const PythonTranslationError& e) {
+    throw CodegenError(sg.ref(&st), e.what());
+  } catch (const sym::SymbolicError& e) {
+    throw CodegenError(sg.ref(&st), e.what());
+  }
   Writer f;
   if (sg.prog.opts.emit_comments) {
     std::string path = st.path();
@@ -53,8 +63,8 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   // CUDA: a state of a nested SDFG called in a kernel is device code; a host state waits for its
   // kernels and copies at its end (ADR 0020).
   bool device = sg.prog.cuda && sg.in_parallel;
-  f.open(std::string(device ? "static __device__ void " : "static void ") + fn + "(" + join(params, ", ") +
-         ") {");
+  const std::string declaration = "void " + fn + "(" + join(params, ", ") + ")";
+  f.open(std::string(device ? "static __device__ " : "static ") + declaration + " {");
   if (!args.empty()) {
     std::string unused;
     for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;
@@ -65,11 +75,11 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
   f.close();
   f.blank();
-  sg.prog.functions.append(f);
+  sg.prog.functions.append(f, device ? std::string() : declaration);
   // Transients sized by control-flow symbols get their size for this state first.
   std::string resize;
-  for (const auto& [name, h] : sg.homes)
-    if (h.resized && (uses.containers.count(name) || uses.names.count(name)))
+  for (const auto& name : sg.resized_homes)
+    if (uses.containers.count(name) || uses.names.count(name))
       resize += cpp_ident(name) + " = " + cpp_ident(name) + "__buf.keep(" +
                 sg.alloc_size(sg.sdfg.arrays.at(name)) + ", \"" + c_escape(name) + "\"); ";
   return resize + fn + "(" + join(args, ", ") + ");";
@@ -88,7 +98,13 @@ StateGen::StateGen(SdfgGen& g, const SDFGState& s) : sg(g), st(s), opts(g.prog.o
     if (node.kind() == NodeKind::MapExit) continue;
     children_[scopes_.parent[n]].push_back(n);
   }
-  bindings_ = sg.body_data;
+}
+
+const Binding* StateGen::binding(const std::string& data) const {
+  auto it = bindings_.find(data);
+  if (it != bindings_.end()) return &it->second;
+  auto b = sg.body_data.find(data);
+  return b == sg.body_data.end() ? nullptr : &b->second;
 }
 
 void StateGen::emit_state_body(Writer& w) {
@@ -137,7 +153,72 @@ void StateGen::emit_scope(NodeId scope, Writer& w) {
   define_views(scope, w);
   auto it = children_.find(scope);
   if (it == children_.end()) return;
+  if (scope == kNoNode && may_split()) return emit_parts(it->second, w);
   for (NodeId n : it->second) emit_node(st.node(n), w);
+}
+
+bool StateGen::may_split() const {
+  // Host code of the top level only: a nested SDFG's state returns from its function on a
+  // fault, which a part could not do for it; CUDA host states launch kernels (one unit).
+  if (opts.unit_bytes == 0 || sg.prog.cuda || !sg.top_level || sg.in_parallel || function.empty())
+    return false;
+  // Code nodes at the top level may share edge variables between them: kept together.
+  for (NodeId n : children_.at(kNoNode)) {
+    NodeKind k = st.node(n).kind();
+    if (k != NodeKind::Access && k != NodeKind::MapEntry) return false;
+  }
+  return true;
+}
+
+void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
+  const std::map<std::string, Binding> top = bindings_;  // before the scopes add their own
+  std::vector<Writer> pieces;  // the nodes that emit code (access nodes mostly do not)
+  std::vector<std::size_t> sizes;
+  std::size_t total = 0;
+  for (NodeId n : nodes) {
+    Writer p;
+    emit_node(st.node(n), p);
+    if (p.empty()) continue;
+    sizes.push_back(p.str().size());
+    total += sizes.back();
+    pieces.push_back(std::move(p));
+  }
+  // Big states only (after auto_optimize a chain of 1,000 stencils is one state): small ones,
+  // hdiff's, stay one function as before.
+  const std::size_t part_bytes = std::max<std::size_t>(opts.unit_bytes / 4, 1);
+  if (total <= opts.unit_bytes / 2 || pieces.size() < 2) {
+    for (const auto& p : pieces) w.append(p);
+    return;
+  }
+  // Parameters: the state function's, and what the state declared at its top (transients, views).
+  std::vector<std::string> params = this->params, args = this->args;
+  for (const auto& [name, b] : top) {
+    std::string t = cpp_type(*b.desc);
+    params.push_back(b.scalar ? t + "& " + b.cpp
+                              : t + "* " + (b.desc->is_view() ? "" : "__restrict__ ") + b.cpp);
+    args.push_back(b.cpp);
+  }
+  std::string unused;
+  for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;
+  for (std::size_t k = 0; k < pieces.size();) {
+    // Consecutive top-level scopes up to about part_bytes per function.
+    std::size_t end = k, bytes = 0;
+    while (end < pieces.size() && (end == k || bytes + sizes[end] <= part_bytes)) bytes += sizes[end++];
+    const std::string fn = sg.prog.unique_function_name(function + "_part");
+    const std::string declaration = "void " + fn + "(" + join(params, ", ") + ")";
+    Writer f;
+    if (comments())
+      f.line("// part of state '" + st.label + "': its top-level scopes " + std::to_string(k) + " to " +
+             std::to_string(end - 1));
+    f.open("static " + declaration + " {");
+    if (!unused.empty()) f.line(unused + ";");
+    for (std::size_t q = k; q < end; ++q) f.append(pieces[q]);
+    f.close();
+    f.blank();
+    sg.prog.functions.append(f, declaration);
+    w.line(fn + "(" + join(args, ", ") + ");");
+    k = end;
+  }
 }
 
 void StateGen::emit_node(const Node& n, Writer& w) {
@@ -163,8 +244,10 @@ void StateGen::emit_node(const Node& n, Writer& w) {
 // --- transients and views ------------------------------------------------------------------
 
 void StateGen::declare_transients(NodeId scope, Writer& w) {
-  for (const auto& [name, h] : sg.homes) {
-    if (h.state != &st) continue;
+  auto in_state = sg.state_homes.find(&st);  // (not every home of the SDFG: linear generation)
+  if (in_state == sg.state_homes.end()) return;
+  for (const auto& name : in_state->second) {
+    const TransientHome& h = sg.homes.at(name);
     bool here = (scope == kNoNode && h.kind == HomeKind::State && !h.hoisted) ||
                 (h.kind == HomeKind::Scope && h.scope == scope);
     if (!here) continue;
@@ -248,7 +331,7 @@ void StateGen::define_views(NodeId scope, Writer& w) {
           sub = Subset(zeros);
         }
       }
-      if (!bindings_.count(viewed)) continue;  // a view of a view defined later in this loop
+      if (!binding(viewed)) continue;  // a view of a view defined later in this loop
       view_edges_.insert(e->id);
       Location loc;
       try {

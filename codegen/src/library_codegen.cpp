@@ -54,12 +54,13 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
            "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
   // In a kernel (CUDA), the nested SDFG is a device function.
-  f.open(std::string(sg.prog.cuda && in_parallel() ? "static __device__ void " : "static void ") + fname +
-         "(" + join(params, ", ") + ") {");
+  const bool device = sg.prog.cuda && in_parallel();
+  const std::string declaration = "void " + fname + "(" + join(params, ", ") + ")";
+  f.open(std::string(device ? "static __device__ " : "static ") + declaration + " {");
   f.append(body);
   f.close();
   f.blank();
-  sg.prog.functions.append(f);
+  sg.prog.functions.append(f, device ? std::string() : declaration);
 
   // The call: a pointer (or a reference for scalars) per connector, then the symbols.
   std::vector<std::string> args;

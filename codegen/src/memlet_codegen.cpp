@@ -46,8 +46,8 @@ std::string Location::pointer() const {
 }
 
 Location StateGen::location(const std::string& data, const Subset& subset) const {
-  auto it = bindings_.find(data);
-  if (it == bindings_.end()) {
+  const Binding* bound = binding(data);
+  if (!bound) {
     std::string why;
     auto h = sg.homes.find(data);
     if (!sg.sdfg.arrays.count(data))
@@ -58,12 +58,12 @@ Location StateGen::location(const std::string& data, const Subset& subset) const
   }
   Location loc;
   loc.data = data;
-  loc.binding = &it->second;
+  loc.binding = bound;
   loc.subset = subset;
-  loc.type = it->second.desc->dtype.base;
-  if (!it->second.scalar && subset.dims() != it->second.desc->shape.size())
+  loc.type = bound->desc->dtype.base;
+  if (!bound->scalar && subset.dims() != bound->desc->shape.size())
     throw GenFailure("memlet " + memlet_text(data, subset) + " has " + std::to_string(subset.dims()) +
-                     " dimensions but '" + data + "' has " + std::to_string(it->second.desc->shape.size()));
+                     " dimensions but '" + data + "' has " + std::to_string(bound->desc->shape.size()));
   for (const auto& r : subset.ranges())
     if (!is_one(r.tile))
       throw GenFailure("tiled memlet subsets are not supported: " + memlet_text(data, subset));
@@ -148,10 +148,10 @@ void StateGen::emit_access(const AccessNode& n, Writer& w) {
 void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w) {
   const Memlet& m = e.memlet;
   auto default_other = [&](const std::string& other, const Subset& data_side) {
-    auto it = bindings_.find(other);
-    if (it == bindings_.end()) throw GenFailure("container '" + other + "' is not available here");
-    const DataDescriptor& d = *it->second.desc;
-    if (it->second.scalar) return Subset({Range::index(0)});
+    const Binding* bound = binding(other);
+    if (!bound) throw GenFailure("container '" + other + "' is not available here");
+    const DataDescriptor& d = *bound->desc;
+    if (bound->scalar) return Subset({Range::index(0)});
     if (d.shape.size() == data_side.dims()) {
       std::vector<Range> rs;
       for (const auto& r : data_side.ranges()) rs.push_back(Range(0, r.size() - 1));
@@ -276,7 +276,7 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
 
 std::string StateGen::loop_var(const std::string& base, std::size_t k) const {
   std::string v = base + std::to_string(k);
-  bool taken = bindings_.count(v) > 0;
+  bool taken = binding(v) != nullptr;
   for (const auto& [s, t] : visible_symbols()) taken = taken || cpp_ident(s) == v;
   return taken ? "__weir" + base.substr(1) + std::to_string(k) : v;
 }
@@ -300,9 +300,9 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
 
 bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
   if (!opts.openmp && !sg.prog.cuda) return false;
-  auto it = bindings_.find(data);
-  if (it == bindings_.end()) return true;
-  const Binding& b = it->second;
+  const Binding* bound = binding(data);
+  if (!bound) return true;
+  const Binding& b = *bound;
   int p = parallel_frame();
   if (p < 0) return sg.in_parallel && !b.desc->transient;
   if (b.frame >= p + 1) return false;  // declared inside the parallel loop body: private

@@ -1,7 +1,15 @@
 // The helper code every generated translation unit starts with: Python integer semantics
 // (floor division, modulo, powers), min/max, atomic updates for write-conflict resolution,
-// aligned allocation and error reporting. Everything has internal linkage.
+// aligned allocation and error reporting. Everything has internal linkage, except the fault state
+// of a program of several translation units (unit_prelude_text).
 #include "codegen_internal.h"
+#include "weir/codegen/generated_headers.h"
+
+namespace weir::codegen {
+
+std::string generated_headers() { return detail::prelude_headers(false, false); }
+
+}  // namespace weir::codegen
 
 namespace weir::codegen::detail {
 
@@ -300,6 +308,19 @@ static thread_local char weir_error_text[4096];
     return 1;
 }
 )PRELUDE";
+}
+
+std::string unit_prelude_text() {
+  // The fault state must be one for the whole program: a fault recorded in a state function of
+  // one unit is raised by weir_run in unit 0. Inline variables are merged by the linker.
+  std::string p = prelude_text();
+  for (const char* decl : {"static std::atomic<int> weir_fault_state", "static char weir_fault_text",
+                           "static bool weir_fault_located"}) {
+    std::size_t at = p.find(decl);
+    if (at == std::string::npos) throw GenFailure(std::string("internal: the prelude has no '") + decl + "'");
+    p.replace(at, 7, "[[gnu::visibility(\"hidden\")]] inline ");
+  }
+  return p;
 }
 
 }  // namespace weir::codegen::detail

@@ -644,7 +644,7 @@ class Translator {
     std::string base = cpp_ident(py);
     std::string n = base;
     auto taken = [&](const std::string& c) {
-      if (ctx_.reserved.count(c)) return true;
+      if (ctx_.reserved.count(c) || (ctx_.is_reserved && ctx_.is_reserved(c))) return true;
       for (const auto& [k, v] : ctx_.vars)
         if (v.cpp == c) return true;
       for (const auto& [k, v] : locals_)

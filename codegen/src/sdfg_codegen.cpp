@@ -221,7 +221,13 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
   for (const auto& name : body_scalars())
     body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), true, -1};
   for (const auto& [name, h] : homes)
-    if (h.resized) body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
+    if (h.resized) {
+      body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};
+      resized_homes.push_back(name);
+    }
+  for (const auto& [name, b] : body_data) body_cpp_names.insert(b.cpp);
+  for (const auto& [name, h] : homes)
+    if (h.state) state_homes[h.state].push_back(name);
 }
 
 bool SdfgGen::bound_as_scalar(const DataDescriptor& d) const {
@@ -282,13 +288,13 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   std::string label = sanitize_label(st.label);
   std::string base =
       prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
-  const std::size_t before = prog.functions.str().size();
+  const std::size_t before = prog.functions.size();
   std::string call = generate_state(*this, st, prog.unique_function_name(base));
   // Faults the state's code can record (computed indices outside their container, negative
   // integer powers, accesses outside a nested SDFG's containers; bounds_checks.cpp) stop the
   // run after it, before any later state reads them: a nested SDFG returns at once, the
   // top-level state that called it throws.
-  if (may_fault(prog.functions.str().substr(before)))
+  if (prog.functions.may_fault(before))
     call += top_level ? " weir_raise_fault(\"state '" + c_escape(st.label) + "': \");"
                       : " if (weir_fault_pending()) " + return_statement();
   return call;

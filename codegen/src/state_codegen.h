@@ -73,10 +73,20 @@ class StateGen {
   SdfgGen& sg;
   const SDFGState& st;
   const CodegenOptions& opts;
+  /// The state function's name, parameters and the arguments that pass them (generate_state).
+  std::string function;
+  std::vector<std::string> params, args;
 
  private:
   // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
   void emit_scope(NodeId scope, Writer& w);
+  /// Whether the state's top-level nodes may go into several functions (emit_parts).
+  bool may_split() const;
+  /// The top-level nodes `nodes`; in a big state (over CodegenOptions::unit_bytes / 2), consecutive
+  /// ones as functions of about unit_bytes / 4 that the state function calls, so that they can go
+  /// to several translation units (program_units.cpp): a state after auto_optimize may hold a
+  /// whole program.
+  void emit_parts(const std::vector<NodeId>& nodes, Writer& w);
   void emit_node(const Node& n, Writer& w);
   void emit_map(const MapEntry& e, Writer& w);
   void declare_transients(NodeId scope, Writer& w);
@@ -91,8 +101,9 @@ class StateGen {
 
   // --- tasklets (tasklet_codegen.cpp) ---------------------------------------------------
   void emit_tasklet(const Tasklet& t, Writer& w);
-  /// Container and symbol names a connector must not shadow in the statements around the code.
-  std::set<std::string> tasklet_outer_names(const std::map<std::string, ScalarType>& syms) const;
+  /// Whether a container visible here is spelled `cpp` in C++ (a connector must not shadow it in
+  /// the statements around the code). Asked per name: the body's containers are not copied.
+  bool container_cpp_name(const std::string& cpp) const;
   /// The tasklet's block: connector declarations, the code lines, write-backs. `pre`: edge
   /// variables declared before it; `used`: the names the code uses; `indirect`: a connector
   /// shadows an outer name, so declarations go through temporaries.
@@ -109,11 +120,12 @@ class StateGen {
   /// Whether a write-conflict-resolved write through `loc` must be atomic.
   bool tasklet_wcr_atomic(const Location& loc, bool multi) const;
   // --- tasklet code (tasklet_code.cpp) ---------------------------------------------------
-  /// Python code translated to C++ lines; `used` gets the connectors it uses.
+  /// Python code translated to C++ lines; `used` gets the connectors it uses. Its locals avoid
+  /// `symbol_names` (C++ names of `syms`) and the containers' names.
   std::vector<std::string> python_tasklet_code(const Tasklet& t, const std::vector<Conn>& ins,
                                                const std::vector<Conn>& outs,
                                                const std::map<std::string, ScalarType>& syms,
-                                               const std::set<std::string>& outer_names,
+                                               const std::set<std::string>& symbol_names,
                                                std::set<std::string>& used);
   /// C++ code as its lines; `used` gets its identifiers.
   std::vector<std::string> cpp_tasklet_code(const Tasklet& t, std::set<std::string>& used);
@@ -203,8 +215,11 @@ class StateGen {
   ScopeTree scopes_;
   std::map<NodeId, std::vector<NodeId>> children_;
   std::vector<Frame> frames_;
-  /// Containers visible at this point: the body's, then declared ones (views, local transients).
+  /// Containers declared in this state (views, local transients, kernel parameters); they hide
+  /// the body's (sg.body_data), which are not copied per state (linear generation, ADR 0024).
   std::map<std::string, Binding> bindings_;
+  /// The binding of container `data` visible at this point (bindings_, then the body's), or null.
+  const Binding* binding(const std::string& data) const;
   /// (node, out connector) of a code node whose value flows to another code node -> variable.
   std::map<std::pair<NodeId, std::string>, std::pair<std::string, ScalarType>> edge_vars_;
   std::set<EdgeId> view_edges_;

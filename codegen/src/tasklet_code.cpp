@@ -11,7 +11,7 @@ namespace weir::codegen::detail {
 std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const std::vector<Conn>& ins,
                                                        const std::vector<Conn>& outs,
                                                        const std::map<std::string, ScalarType>& syms,
-                                                       const std::set<std::string>& outer_names,
+                                                       const std::set<std::string>& symbol_names,
                                                        std::set<std::string>& used) {
   PyContext ctx;
   for (const auto& [s, ty] : syms) ctx.vars[s] = PyVar::value(cpp_ident(s), ty);
@@ -46,7 +46,8 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     if (v.pointer) index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
     ctx.vars[cn.name] = v;
   }
-  ctx.reserved = outer_names;
+  ctx.reserved = symbol_names;
+  ctx.is_reserved = [this](const std::string& c) { return container_cpp_name(c); };
   for (const auto& cn : ins) ctx.reserved.insert(cn.cpp);
   for (const auto& cn : outs) ctx.reserved.insert(cn.cpp);
   ctx.write_hook = [&](const std::string& name, const std::string& index, const std::string& value) {

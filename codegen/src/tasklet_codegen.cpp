@@ -17,31 +17,34 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   std::vector<Conn> ins = tasklet_inputs(t, python, subscripted);
   std::vector<Conn> outs = tasklet_outputs(t, python, subscripted, pre);
 
+  // Names a connector must not shadow in the statements around the code (reads, write-backs).
   auto syms = visible_symbols();
-  std::set<std::string> outer_names = tasklet_outer_names(syms);
+  std::set<std::string> symbol_names;
+  for (const auto& [s, ty] : syms) symbol_names.insert(cpp_ident(s));
   bool indirect = false;
   for (const auto* list : {&ins, &outs})
-    for (const auto& cn : *list) indirect = indirect || outer_names.count(cn.cpp);
+    for (const auto& cn : *list)
+      indirect = indirect || symbol_names.count(cn.cpp) || container_cpp_name(cn.cpp);
 
   // --- the code ---------------------------------------------------------------------------
   std::set<std::string> used;
   std::vector<std::string> code =
-      python ? python_tasklet_code(t, ins, outs, syms, outer_names, used) : cpp_tasklet_code(t, used);
+      python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used) : cpp_tasklet_code(t, used);
   hoist_user_code(t);
   emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w);
 }
 
-// Names a connector must not shadow in the statements around the code (reads, write-backs).
-std::set<std::string> StateGen::tasklet_outer_names(const std::map<std::string, ScalarType>& syms) const {
-  std::set<std::string> outer_names;
-  for (const auto& [n, b] : bindings_) outer_names.insert(b.cpp);
-  for (const auto& [s, ty] : syms) outer_names.insert(cpp_ident(s));
-  return outer_names;
+bool StateGen::container_cpp_name(const std::string& cpp) const {
+  if (sg.body_cpp_names.count(cpp)) return true;
+  for (const auto& [n, b] : bindings_)  // this state's own: few
+    if (b.cpp == cpp) return true;
+  return false;
 }
 
-void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins, const std::vector<Conn>& outs,
-                                  const std::vector<std::string>& pre, const std::vector<std::string>& code,
-                                  const std::set<std::string>& used, bool python, bool indirect, Writer& w) {
+void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins,
+                                  const std::vector<Conn>& outs, const std::vector<std::string>& pre,
+                                  const std::vector<std::string>& code, const std::set<std::string>& used,
+                                  bool python, bool indirect, Writer& w) {
   // A connector that is both an input and an output (a value): declared once, from the input.
   std::set<std::string> inout;
   for (const auto& o : outs)
@@ -59,6 +62,16 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
   // Declarations in the block: direct, or through temporaries when a connector shadows a name
   // that the reads and write-backs use.
   std::vector<std::string> inner;
+  auto declare = [&](const std::string& type, const std::string& tmp_prefix, const Conn& cn,
+                     const std::string& value) {
+    if (indirect) {
+      std::string tmp = tmp_prefix + sanitize_label(cn.name);
+      w.line(type + " " + tmp + " = " + value + ";");
+      inner.push_back(type + " " + cn.cpp + " = " + tmp + ";");
+    } else {
+      w.line(type + " " + cn.cpp + " = " + value + ";");
+    }
+  };
   for (const auto& cn : ins) {
     if (!is_used(cn)) continue;
     T = cpp_name(cn.type);
@@ -67,13 +80,7 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
     std::string type = cn.kind == ConnKind::Pointer     ? "const " + T + "*"
                        : cn.kind == ConnKind::Reference ? "const " + T + "&"
                                                         : T;
-    if (indirect) {
-      std::string tmp = "__weir_in_" + sanitize_label(cn.name);
-      w.line(type + " " + tmp + " = " + value + ";");
-      inner.push_back(type + " " + cn.cpp + " = " + tmp + ";");
-    } else {
-      w.line(type + " " + cn.cpp + " = " + value + ";");
-    }
+    declare(type, "__weir_in_", cn, value);
   }
   std::vector<std::string> writeback, inner_writeback;
   for (const auto& cn : outs) {
@@ -95,7 +102,8 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
           if (cn.wcr.empty() || loc.data.empty())
             writeback.push_back(loc.element() + " = " + var + ";");
           else
-            writeback.push_back(wcr_update(cn.wcr, loc.element(), var, cn.type, tasklet_wcr_atomic(loc, false)));
+            writeback.push_back(
+                wcr_update(cn.wcr, loc.element(), var, cn.type, tasklet_wcr_atomic(loc, false)));
         }
         break;
       }
@@ -103,13 +111,7 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
       case ConnKind::Reference: {
         std::string type = cn.kind == ConnKind::Pointer ? T + "*" : T + "&";
         std::string value = cn.kind == ConnKind::Pointer ? cn.locs[0].pointer() : cn.locs[0].element();
-        if (indirect) {
-          std::string tmp = "__weir_out_" + sanitize_label(cn.name);
-          w.line(type + " " + tmp + " = " + value + ";");
-          inner.push_back(type + " " + cn.cpp + " = " + tmp + ";");
-        } else {
-          w.line(type + " " + cn.cpp + " = " + value + ";");
-        }
+        declare(type, "__weir_out_", cn, value);
         break;
       }
       case ConnKind::Hooked:

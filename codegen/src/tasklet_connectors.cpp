@@ -47,7 +47,8 @@ std::vector<Conn> StateGen::tasklet_inputs(const Tasklet& t, bool python,
   return ins;
 }
 
-std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python, const std::set<std::string>& subscripted,
+std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python,
+                                            const std::set<std::string>& subscripted,
                                             std::vector<std::string>& pre) {
   ElementRef where = ref(t);
   std::vector<Conn> outs;

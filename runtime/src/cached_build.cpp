@@ -30,14 +30,23 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
         b.key,
         [&](const ProgramCache::Build& build) {
           build_dir = build.directory;
-          {
-            std::ofstream out(build.source, std::ios::binary);
-            out << b.source;
+          auto write = [](const fs::path& path, const std::string& text) {
+            std::ofstream out(path, std::ios::binary);
+            out << text;
             out.close();
-            if (!out) throw CacheError("cannot write " + build.source.string());
+            if (!out) throw CacheError("cannot write " + path.string());
+          };
+          write(build.source, b.source);
+          std::vector<fs::path> units;
+          for (std::size_t k = 0; k < b.units.size(); ++k) {
+            units.push_back(build.directory / ("unit" + std::to_string(k) + ".cpp"));
+            write(units.back(), b.units[k]);
           }
           try {
-            b.compile(build.source, build.library);
+            if (units.empty())
+              b.compile(build.source, build.library);
+            else
+              b.compile_units(units, build.library);
           } catch (const CompileError& e) {
             std::ofstream log(build.directory / "compiler.log", std::ios::binary);
             log << e.command() << "\n" << e.compiler_output();

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "weir/runtime/backend.h"
 
@@ -18,6 +19,12 @@ struct CachedBuild {
   std::string description;  ///< the manifest's JSON text
   /// Compiles `source` into `library` (throws CompileError on failure).
   std::function<void(const std::filesystem::path& source, const std::filesystem::path& library)> compile;
+  /// Several translation units of the program (GeneratedCode::units), written beside `source`
+  /// as unit<k>.cpp; with them `compile_units` builds the library instead of `compile` (the
+  /// whole `source` stays in the entry for reading).
+  std::vector<std::string> units;
+  std::function<void(const std::vector<std::filesystem::path>& units, const std::filesystem::path& library)>
+      compile_units;
   /// Cache root; empty: ProgramCache::default_root().
   std::optional<std::filesystem::path> cache_dir;
 };

@@ -5,11 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <thread>
 
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/text.h"
@@ -62,6 +66,8 @@ std::vector<std::string> CompilerSettings::all_flags() const {
   if (openmp) f.push_back("-fopenmp");
   f.push_back("-shared");
   f.push_back("-fPIC");
+  static const bool gold = !find_program("ld.gold").empty();
+  if (fast_linker && gold) f.push_back("-fuse-ld=gold");
   return f;
 }
 
@@ -118,6 +124,69 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
 void compile_shared_library(const CompilerSettings& settings, const fs::path& source, const fs::path& output,
                             const std::string& program, const CompilerInvocation& invoke) {
   run_compiler(settings.command(source, output), source, output, program, invoke);
+}
+
+void compile_units(const CompilerSettings& settings, const std::vector<fs::path>& sources,
+                   const fs::path& output, const std::string& program, const CompilerInvocation& invoke) {
+  if (sources.empty()) throw RuntimeError("compile_units: no translation unit for " + program);
+  std::vector<std::string> compile_flags = settings.flags;
+  if (settings.openmp) compile_flags.push_back("-fopenmp");
+  compile_flags.push_back("-fPIC");
+  compile_flags.push_back("-c");
+  std::vector<fs::path> objects;
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& src : sources) {
+    objects.push_back(fs::path(src.string() + ".o"));
+    std::vector<std::string> argv{settings.compiler};
+    argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+    argv.push_back("-o");
+    argv.push_back(objects.back().string());
+    argv.push_back(src.string());
+    commands.push_back(std::move(argv));
+  }
+  // A shared queue of units; after a failure no further unit starts (its error is reported).
+  std::vector<std::optional<ProcessOutput>> results(sources.size());
+  std::vector<std::exception_ptr> errors(sources.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    while (!failed) {
+      std::size_t i = next++;
+      if (i >= commands.size()) break;
+      try {
+        results[i] = invoke(commands[i]);
+        if (results[i]->exit_code != 0) failed = true;
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  unsigned jobs = settings.jobs ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, commands.size()));
+  std::vector<std::thread> threads;
+  for (unsigned k = 1; k < jobs; ++k) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    if (!results[i]) continue;  // not started after an earlier failure
+    std::error_code ec;
+    if (results[i]->exit_code != 0 || !fs::is_regular_file(objects[i], ec))
+      run_compiler(commands[i], sources[i], objects[i], program,
+                   [&](const std::vector<std::string>&) { return *results[i]; });
+  }
+  std::vector<std::string> link{settings.compiler};
+  for (auto& f : settings.all_flags()) link.push_back(f);
+  link.push_back("-o");
+  link.push_back(output.string());
+  for (const auto& o : objects) link.push_back(o.string());
+  for (const auto& l : settings.libraries) link.push_back("-l" + l);
+  run_compiler(link, sources.front(), output, program, invoke);
+  for (const auto& o : objects) {
+    std::error_code ec;
+    fs::remove(o, ec);
+  }
 }
 
 void run_compiler(const std::vector<std::string>& argv, const fs::path& source, const fs::path& output,

@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cached_build.h"
+#include "prelude_pch.h"
 #include "sha256.h"
+#include "weir/codegen/generated_headers.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/codegen/validate_code.h"
 #include "weir/runtime/errors.h"
@@ -30,6 +32,7 @@ CompilerSettings CompiledBackendConfig::compiler_settings() const {
   s.compiler = compiler;
   s.flags = flags;
   s.openmp = openmp;
+  s.jobs = jobs;
   return s;
 }
 
@@ -65,6 +68,9 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
     h.field(compiler_identity(settings.compiler, flags));
     for (const auto& f : flags) h.field(f);
     h.field(source);
+    // The units (how many and what each holds) are what is compiled when there are several.
+    if (!code.units.empty()) h.field("units " + std::to_string(code.units.size()));
+    for (const auto& u : code.units) h.field(u);
 
     detail::CachedBuild b;
     b.key = h.hex();
@@ -75,8 +81,21 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
         {"compiler", settings.compiler},
         {"flags",
          flags}}.dump();
+    // On a miss only: the standard headers precompiled (built once per compiler and flags).
+    auto with_pch = [&] {
+      CompilerSettings s = link;
+      if (!s.precompiled_header) return s;
+      fs::path root = cache_dir ? *cache_dir : ProgramCache::default_root();
+      fs::path pch = detail::prelude_pch(s, root, codegen::generated_headers());
+      if (!pch.empty()) s.flags.insert(s.flags.end(), {"-include", pch.string()});
+      return s;
+    };
     b.compile = [&](const fs::path& src, const fs::path& lib) {
-      compile_shared_library(link, src, lib, name, invoke);
+      compile_shared_library(with_pch(), src, lib, name, invoke);
+    };
+    b.units = std::move(code.units);
+    b.compile_units = [&](const std::vector<fs::path>& units, const fs::path& lib) {
+      compile_units(with_pch(), units, lib, name, invoke);
     };
     b.cache_dir = cache_dir;
     return detail::build_cached(b, std::move(sig));

@@ -276,6 +276,7 @@ std::size_t ProgramCache::clear() {
     fs::remove(shard.path(), ec);  // only if empty
   }
   remove_tree(base() / "failed", tmp);
+  remove_tree(base() / "pch", tmp);  // precompiled headers (prelude_pch.cpp): rebuilt on demand
   // Leftover temporaries: skip builds in progress (their key's lock is held).
   if (fs::is_directory(tmp, ec)) {
     std::vector<fs::path> left;

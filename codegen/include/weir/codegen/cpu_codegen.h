@@ -67,11 +67,22 @@ struct CodegenOptions {
   bool trust_code = false;
   /// The target whose spellings the translated code uses (math functions, atomics); the CPU's.
   const CodeTarget* target = &cpu_target();
+  /// Bytes of generated functions per translation unit (GeneratedCode::units): a program whose
+  /// functions exceed it is split into several units that compile in parallel (ADR 0024); 0
+  /// never splits. 256 KiB keeps one unit's compile time near a second at -O3.
+  std::size_t unit_bytes = 256 * 1024;
 };
 
 struct GeneratedCode {
   /// The C++ translation unit (C++17, compiles warning-free with -Wall -Wextra).
   std::string source;
+  /// The same program as several translation units for parallel compilation, empty when
+  /// `source` is compiled alone (functions under CodegenOptions::unit_bytes; CUDA; trusted
+  /// user-written C++, whose file-scope code must exist once). units[0] holds the entry points,
+  /// the others the state and nested-SDFG functions (hidden visibility, declared where called);
+  /// each starts with the prelude, whose fault state is shared through inline variables.
+  /// Linked together they behave as `source`.
+  std::vector<std::string> units;
   /// The SDFG's name (what weir_program_name() returns).
   std::string program_name;
   /// Arguments in SDFG::arglist() order (what weir_arglist() describes).

@@ -67,6 +67,9 @@ struct PyContext {
   std::map<std::string, PyVar> vars;
   /// C++ names new local variables must not take (they are renamed `_<name>`).
   std::set<std::string> reserved;
+  /// More such names, asked per name (may be empty): a tasklet's containers, too many to copy
+  /// into `reserved` per tasklet in a big SDFG.
+  std::function<bool(const std::string& cpp)> is_reserved;
   /// For hooked variables: the C++ statement for `name[index] = value` (index empty for a value
   /// connector). `value` is already C++.
   std::function<std::string(const std::string& name, const std::string& index, const std::string& value)>

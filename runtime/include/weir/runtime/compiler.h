@@ -22,8 +22,20 @@ struct CompilerSettings {
   bool openmp = true;
   /// System libraries linked after the source (`-lblas`), as the generated code asks for.
   std::vector<std::string> libraries;
+  /// Compiler processes at once for a program of several translation units (compile_units);
+  /// 0: the number of cores. It does not change the library (not part of the cache key).
+  unsigned jobs = 0;
 
-  /// Every flag in the order passed: flags, then -fopenmp, -shared, -fPIC.
+  /// Links with GNU gold (`-fuse-ld=gold`) when ld.gold is installed (binutils): half the link
+  /// time of GNU ld for a small program (docs/benchmarks.md, ADR 0024).
+  bool fast_linker = true;
+  /// The cpu backend compiles generated programs with a precompiled header of their standard
+  /// headers (GCC; built once per compiler and flags into the program cache; ADR 0024). Not
+  /// part of the cache key: the library is the same with or without it.
+  bool precompiled_header = true;
+
+  /// Every flag in the order passed: flags, then -fopenmp, -shared, -fPIC, -fuse-ld=gold (see
+  /// fast_linker).
   std::vector<std::string> all_flags() const;
   /// The full command line: compiler, all_flags(), -o output, source, -l<library>...
   std::vector<std::string> command(const std::filesystem::path& source,
@@ -52,6 +64,17 @@ using CompilerInvocation = std::function<ProcessOutput(const std::vector<std::st
 void compile_shared_library(const CompilerSettings& settings, const std::filesystem::path& source,
                             const std::filesystem::path& output, const std::string& program,
                             const CompilerInvocation& invoke = run_process);
+
+/// Compiles the translation units `sources` of one program (GeneratedCode::units) into the
+/// shared library `output`: each into an object file beside it (`<source>.o`, `-c -fPIC`), up
+/// to settings.jobs (0: the number of cores) at once, then one link with all_flags() and the
+/// libraries; the object files are removed afterwards. Throws CompileError as
+/// compile_shared_library does, for the first unit (in order) that failed, naming its path (the
+/// compiler's messages name its lines), or for the link. `invoke` is called from several
+/// threads at once.
+void compile_units(const CompilerSettings& settings, const std::vector<std::filesystem::path>& sources,
+                   const std::filesystem::path& output, const std::string& program,
+                   const CompilerInvocation& invoke = run_process);
 
 /// Runs `argv` (a compiler command that writes `output`) through `invoke`; throws CompileError
 /// as compile_shared_library does when it fails or writes nothing. For compiler drivers with

@@ -23,6 +23,9 @@ struct CompiledBackendConfig {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off"};
   /// Compile with OpenMP (-fopenmp).
   bool openmp = true;
+  /// Compiler processes at once for a big program's translation units (CompilerSettings::jobs;
+  /// 0: the number of cores).
+  unsigned jobs = 0;
   /// Appended to the backend's name ("cpu" + "_debug" = "cpu_debug").
   std::string name_postfix;
   /// Program cache directory; default: ProgramCache::default_root(), read at each compile.

@@ -29,7 +29,8 @@ struct CacheStats {
 /// A directory of compiled programs. Layout: <root>/v1/<key[0:2]>/<key>/ holds the library,
 /// its source and manifest.json (ABI version, library size and SHA-256, description);
 /// <root>/v1/locks/<key>.lock serializes builds of one key; <root>/v1/tmp/ holds builds in
-/// progress; <root>/v1/failed/<key>/ keeps the source and compiler log of a failed build.
+/// progress; <root>/v1/failed/<key>/ keeps the source and compiler log of a failed build;
+/// <root>/v1/pch/<key>/ holds a precompiled header of generated programs' standard headers.
 ///
 /// Entries are written atomically (built in a temporary directory, then renamed into place)
 /// and never modified afterwards, so processes that loaded a library keep a valid mapping.
@@ -70,8 +71,8 @@ class ProgramCache {
 
   /// Counts entries and bytes. A missing root gives zero entries.
   CacheStats stats() const;
-  /// Removes every entry, failed build and leftover temporary; returns the number of entries
-  /// removed. Entries being built concurrently may survive.
+  /// Removes every entry, failed build, precompiled header and leftover temporary; returns the number of
+  /// entries removed. Entries being built concurrently may survive.
   std::size_t clear();
 
   /// The failed-build directory of `key` (exists only after a failed build).

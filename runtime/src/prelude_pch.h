@@ -1,0 +1,22 @@
+// A precompiled header of the standard headers every generated CPU program includes (GCC), kept
+// in the program cache: parsing them was about half of compiling a small program (ADR 0024).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "weir/runtime/compiler.h"
+
+namespace weir::runtime::detail {
+
+/// The header to pass as `-include` when compiling a generated program with `settings` (its
+/// `.gch` beside it), built on first use into <cache_root>/v1/pch/<key>/, the key hashing the
+/// compiler's identity, the flags and `headers` (codegen::generated_headers()). Empty when there
+/// is none: not GCC (clang reads PCHs differently), or building it failed. Never throws: the
+/// header only saves time. GCC ignores a PCH built with other options and parses the header's
+/// text instead, so a stale one changes nothing but the time; the library does not depend on it
+/// (the program's cache key does not name it).
+std::filesystem::path prelude_pch(const CompilerSettings& settings, const std::filesystem::path& cache_root,
+                                  const std::string& headers, const CompilerInvocation& invoke = run_process);
+
+}  // namespace weir::runtime::detail
