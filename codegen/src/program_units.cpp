@@ -115,7 +115,8 @@ std::vector<std::string> split_units(const FunctionList& functions, const std::s
     out[u].reserve(head.size() + decls[u].size() + defs[u].size() + 128);
     out[u] += head;
     out[u] += "// --- unit " + std::to_string(u) + " of " + std::to_string(units) +
-              (u == 0 ? ": entry points" : ": functions") + "; declarations of the other units' functions it calls\n";
+              (u == 0 ? ": entry points" : ": functions") +
+              "; declarations of the other units' functions it calls\n";
     out[u] += decls[u];
     out[u] += '\n';
     out[u] += defs[u];
