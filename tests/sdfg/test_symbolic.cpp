@@ -3,7 +3,6 @@
 // that occurs in the DaCe corpus.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -590,8 +589,9 @@ TEST_CASE("sign assuming nonnegative symbols", "[symbolic]") {
 
 // ---------------------------------------------------------------- performance
 
-TEST_CASE("long sums and many expressions stay fast", "[symbolic]") {
-  auto t0 = std::chrono::steady_clock::now();
+// Speed is measured by benchmarks, never asserted by a timed test (bench/, weir_bench_scale):
+// this case checks that 5,000-term sums and 5,000 expressions parse, round-trip and evaluate.
+TEST_CASE("long sums and many expressions parse, round-trip and evaluate", "[symbolic]") {
   std::string text;
   for (int i = 0; i < 5000; ++i)
     text += (i ? " + " : "") + std::to_string(i % 7 + 1) + "*s" + std::to_string(i);
@@ -605,8 +605,6 @@ TEST_CASE("long sums and many expressions stay fast", "[symbolic]") {
           std::to_string(i));
     CHECK_NOFAIL(e.evaluate({{"I", 16}, {"J", 16}, {"K", 8}}) == 2592 + i);
   }
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  CHECK(seconds < 10.0);  // generous: about 0.1 s in a release build
 }
 
 // ---------------------------------------------------------------- the DaCe corpus

