@@ -11,6 +11,7 @@ the benchmarks issue are evaluated here from the measured values (not timed test
 """
 import argparse
 import json
+import os
 import sys
 
 
@@ -333,6 +334,61 @@ def render(doc, source, scale_docs=()):
     return "\n".join(out).rstrip() + "\n"
 
 
+NPBENCH_TITLE = "## npbench kernels (DaCe's SDFGs)"
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+
+def npbench_section(nb, source):
+    """The npbench table from bench/npbench.py's JSON: per kernel and stage weir's time as the
+    file is and after `weir optimize --auto cpu`, against NumPy and against each other."""
+    load = nb["machine"].get("load_avg_end")
+    out = [NPBENCH_TITLE, "",
+           f"Generated from `{source}` (`/usr/bin/python3 bench/npbench.py`), {nb['date_utc']}, commit "
+           f"`{nb['commit']}`; {nb['machine']['cpus']} CPUs, {nb['threads']} OpenMP threads, median of "
+           f"{nb['repeats']} calls after one warm-up (`weir run --repeat`, compile time excluded); NumPy "
+           f"{nb['numpy_version']} (Debian's python3-numpy, `bench/npbench_numpy.py`) on the same inputs."
+           + (f" Load average at the end {' / '.join(f'{x:.1f}' for x in load)}: the machine is shared, "
+              "so the times are indicative only." if load else ""), "",
+           "*as is*: the corpus file run by weir's cpu backend; *weir-opt*: the same file after `weir "
+           "optimize --auto cpu`. × NumPy above 1 is slower than NumPy. Every output was checked against "
+           "the corpus's expected/ (NumPy's results) before it was timed.", "",
+           "| kernel | NumPy ms | stage | as is ms | × NumPy | weir-opt ms | × NumPy | as is / weir-opt |",
+           "|---|---:|---|---:|---:|---:|---:|---:|"]
+    notes = []
+
+    def cell(v, what):
+        if not isinstance(v, dict):
+            return None, "-"
+        if v.get("status") != "ok":
+            notes.append(f"{what}: {v.get('status')}: {v.get('detail', '')}")
+            return None, v.get("status", "-")
+        return v["median_s"], ms(v["median_s"])
+
+    for k in nb["kernels"]:
+        np_s, np_txt = cell(k["numpy"], f"{k['name']} NumPy")
+        for i, st in enumerate(k["stages"]):
+            a_s, a_txt = cell(st.get("as-is"), f"{k['name']} {st['stage']} as is")
+            o_s, o_txt = cell(st.get("weir-opt"), f"{k['name']} {st['stage']} weir-opt")
+            out.append(f"| {k['name'] if i == 0 else ''} | {np_txt if i == 0 else ''} | {st['stage']} | {a_txt} | "
+                       f"{ratio(a_s, np_s)} | {o_txt} | {ratio(o_s, np_s)} | {ratio(a_s, o_s)} |")
+    out.append("")
+    if notes:
+        out += ["Not timed:", ""] + [f"- {n}" for n in notes] + [""]
+    return out
+
+
+def splice(document, section):
+    """`document` with its npbench section replaced by `section` (appended if it has none)."""
+    start = document.find(NPBENCH_TITLE)
+    if start < 0:
+        return document.rstrip() + "\n\n" + section
+    end = document.find("\n## ", start + len(NPBENCH_TITLE))
+    return document[:start] + section + (document[end + 1:] if end >= 0 else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="?", help="JSON written by weir-bench --json")
@@ -340,21 +396,36 @@ def main():
     ap.add_argument("--scale-only", action="store_true", help="write only the scale section")
     ap.add_argument("-o", "--output", help="markdown file to write (default: stdout)")
     ap.add_argument("--source-name", help="how the document names the JSON file (default: its path)")
+    ap.add_argument("--npbench", help="JSON written by bench/npbench.py: adds the npbench section")
+    ap.add_argument("--splice", help="with --npbench and no results: the generated document whose npbench "
+                    "section is replaced (written to --output, default: this file)")
     a = ap.parse_args()
     scale_docs = []
     for path in a.scale:
         with open(path) as f:
             scale_docs.append(json.load(f))
+    nb_text = None
+    if a.npbench:
+        with open(a.npbench) as f:
+            nb_text = "\n".join(npbench_section(json.load(f), os.path.relpath(a.npbench))).rstrip() + "\n"
     if a.scale_only:
         out = []
         scale_section(out, scale_docs)
         text = "\n".join(out).rstrip() + "\n"
+    elif a.results is None:
+        if not (nb_text and a.splice):
+            ap.error("give RESULTS.json, or --scale-only, or --npbench FILE with --splice DOC")
+        with open(a.splice) as f:
+            text = splice(f.read(), nb_text)
+        with open(a.output or a.splice, "w") as f:
+            f.write(text)
+        return
     else:
-        if not a.results:
-            ap.error("RESULTS.json is required unless --scale-only")
         with open(a.results) as f:
             doc = json.load(f)
         text = render(doc, a.source_name or a.results, scale_docs)
+        if nb_text:
+            text = splice(text, nb_text)
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)

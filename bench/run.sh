@@ -14,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 size="${SIZE:-full}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" --target weir-bench weir_bench_scale
+cmake --build "$build" -j "${JOBS:-2}" --target weir-bench weir_bench_scale weir
 
 export OMP_NUM_THREADS="${THREADS:-$(nproc)}"
 export OMP_PROC_BIND="${BIND:-close}"
@@ -36,7 +36,14 @@ if [ "$size" = full ] && [ -s "$json" ]; then
   for f in scale-chains scale-10000 scale-hdiff; do
     [ -s "$root/out/bench/$f.json" ] && scale+=(--scale "$root/out/bench/$f.json")
   done
-  python3 "$root/bench/report.py" "$json" "${scale[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+  # The npbench kernels (DaCe's SDFGs) against NumPy: bench/npbench.py, Debian's python3-numpy.
+  nb="$root/out/bench/npbench.json"
+  /usr/bin/python3 "$root/bench/npbench.py" --weir "$build/bin/weir" --threads "$OMP_NUM_THREADS" --json "$nb" \
+    | tee "$root/out/bench/log-npbench.txt" || rc=1
+  npbench_args=()
+  if [ -s "$nb" ]; then npbench_args=(--npbench "$nb"); fi
+  python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" --source-name "out/bench/results-full.json" \
+    -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc

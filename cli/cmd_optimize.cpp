@@ -2,13 +2,13 @@
 //   --auto DEVICE       the named pipeline "auto-optimize-DEVICE" (e.g. cpu)
 //   --passes TEXT       a pipeline text: "simplify,map-fusion,map-tiling{tile_sizes=32,8}"
 //   --script FILE.json  an optimization script (docs/transformation-scripts.md)
-//   --replay            re-apply IN's recorded transformation_hist to its orig_sdfg
+//   --replay            re-apply IN's recorded history to its orig_sdfg
 // and, around every pass run (pipelines, script pass steps, replayed pass entries):
 //   --verify-each       validate after every pass; the first one that breaks the SDFG is named
 //   --print-after NAME  print the SDFG's JSON to stderr after pass NAME (repeatable)
 //   --print-after-all   ... after every pass
 //   --timing            a table of runs, applications, wall ms and share per pass, on stderr
-// Every application is recorded in OUT (transformation_hist + orig_sdfg, as DaCe). OUT is
+// Every application is recorded in OUT (orig_sdfg as DaCe, the entries in weir's history attribute). OUT is
 // validated and written atomically; on any error nothing is written.
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -62,7 +62,7 @@ Action add_optimize_command(CLI::App& app) {
   cmd->add_option("--auto", o->device, "Run the auto-optimize pipeline for a device (cpu)");
   cmd->add_option("--passes", o->passes, "Pipeline text, e.g. \"simplify,map-tiling{tile_sizes=32,8}\"");
   cmd->add_option("--script", o->script, "Optimization script (JSON list of steps)");
-  cmd->add_flag("--replay", o->replay, "Replay the input's transformation_hist on its orig_sdfg");
+  cmd->add_flag("--replay", o->replay, "Replay the input's recorded history on its orig_sdfg");
   cmd->add_flag("--verify-each", o->verify_each,
                 "Validate the SDFG after every pass; the first pass that leaves it invalid is named with the "
                 "validator's message, and nothing is written (on by default in debug builds and with "

@@ -41,6 +41,7 @@ json document(const SDFG& sdfg) {
   for (json* o : {&j, j.contains("attributes") ? &j["attributes"] : nullptr})
     if (o && o->is_object()) {
       o->erase("transformation_hist");
+      o->erase(transforms::kWeirHistoryAttribute);
       o->erase("orig_sdfg");
     }
   return j;
@@ -118,6 +119,7 @@ json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
       }
       next->extra.erase("orig_sdfg");
       next->extra.erase("transformation_hist");
+      next->extra.erase(transforms::kWeirHistoryAttribute);
       cur = sdfg_to_json_text(*next);
       h["snapshots"].push_back(json::parse(cur));
     }

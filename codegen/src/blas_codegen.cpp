@@ -14,6 +14,8 @@ namespace {
 
 bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
+}  // namespace
+
 // A library node attribute that DaCe leaves out at its default (alpha 1, beta 0, trans False):
 // the C++ literal of a number, or "true"/"false".
 std::string numeric_attribute(const LibraryNode& n, const std::string& key, const std::string& dflt,
@@ -33,8 +35,6 @@ std::string numeric_attribute(const LibraryNode& n, const std::string& key, cons
                                   " is not a number; the CPU code generator supports numeric values only");
   return s;
 }
-
-}  // namespace
 
 BlasOperand StateGen::blas_operand(const LibraryNode& n, const std::string& conn, bool input) const {
   BlasOperand op;

@@ -32,6 +32,12 @@ struct BlasOperand {
   }
 };
 
+/// A library node attribute that DaCe leaves out at its default (alpha 1, beta 0, trans False):
+/// the C++ literal of a number (a JSON number or a string of one), or "true"/"false"; `dflt`
+/// when absent or null. Throws CodegenError at `where` for anything else.
+std::string numeric_attribute(const LibraryNode& n, const std::string& key, const std::string& dflt,
+                              const ElementRef& where);
+
 /// A BLAS node's contraction, as emit_blas worked it out: out[oext] = alpha * op(a) op(b)
 /// (+ beta * add), contracted over kext.
 struct BlasCall {

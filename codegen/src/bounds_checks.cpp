@@ -267,7 +267,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
 
 bool may_fault(const std::string& code) {
   return code.find("weir_index(") != std::string::npos || code.find("weir_ipow(") != std::string::npos ||
-         code.find("weir_bounds_ok(") != std::string::npos;
+         code.find("weir_bounds_ok(") != std::string::npos ||
+         code.find("weir_fault_publish(") != std::string::npos;
 }
 
 void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {

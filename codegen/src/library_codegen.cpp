@@ -108,6 +108,8 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
 
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
   if (n.is_reduce()) return emit_reduce(n, w);
+  if (is_lapack(n)) return emit_lapack(n, w);
+  if (is_einsum(n)) return emit_einsum(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }
 

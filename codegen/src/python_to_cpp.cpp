@@ -4,6 +4,7 @@
 #include "weir/codegen/python_to_cpp.h"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -61,6 +62,8 @@ std::string int_literal(long long v) {
 }
 
 std::string float_literal(const py::Constant& c) {
+  // 1e309 (Python's and DaCe's infinity literal) overflows a C++ double literal: say infinity.
+  if (std::isinf(c.float_value)) return "std::numeric_limits<double>::infinity()";
   const std::string& t = c.text;
   bool plain = !t.empty();
   for (char ch : t)

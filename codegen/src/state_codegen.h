@@ -166,6 +166,16 @@ class StateGen {
   void emit_blas(const LibraryNode& n, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
   BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
+  // --- LAPACK library nodes: Cholesky, Solve, Inv (lapack_codegen.cpp) --------------------
+  /// Whether `n` is one of DaCe's linalg nodes that emit_lapack generates.
+  static bool is_lapack(const LibraryNode& n);
+  /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
+  /// positive definite matrix is a fault raised after the state.
+  void emit_lapack(const LibraryNode& n, Writer& w);
+  // --- DaCe's Einsum library node (einsum_codegen.cpp) --------------------------------------
+  static bool is_einsum(const LibraryNode& n);
+  /// Emits `n` as one loop nest with NumPy's einsum semantics (alpha, beta as DaCe's node).
+  void emit_einsum(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
   /// The `if(...)` clause that runs parallel map `e` (its first `collapse` dimensions
   /// parallel) sequentially when it has few iterations and a flat body; empty if none applies.

@@ -38,7 +38,9 @@ std::string neutral(const std::string& reduction, ScalarKind dtype) {
   }
   bool max = reduction == "max_over";
   if (is_floating(dtype)) {
-    std::string inf = max ? "(-math.inf)" : "math.inf";
+    // 1e309 is Python's infinity literal; DaCe's cppunparse writes it as the C++ literal 1e309
+    // (infinity), where `math.inf` would stay `math.inf` and not compile.
+    std::string inf = max ? "(-1e309)" : "1e309";
     return dtype == ScalarKind::Float32 ? "dace.float32(" + inf + ")" : inf;
   }
   if (dtype == ScalarKind::Bool) return max ? "False" : "True";

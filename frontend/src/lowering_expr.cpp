@@ -72,7 +72,8 @@ bool is_atom(const std::string& s) {
 
 std::string float_text(double d) {
   if (std::isnan(d)) return "math.nan";
-  if (std::isinf(d)) return d > 0 ? "math.inf" : "(-math.inf)";
+  // Python's infinity literal, which DaCe compiles (`math.inf` it does not; see lowering_builtins).
+  if (std::isinf(d)) return d > 0 ? "1e309" : "(-1e309)";
   char buf[64];
   for (int prec = 1; prec <= 17; ++prec) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, d);

@@ -2,6 +2,7 @@
 // symbols for the parameters, one state per program call, one map over the call's output
 // domain per state with one tasklet computing the inlined operator.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -461,6 +462,17 @@ class ProgramLowering final : public LoweringContext {
     return st;
   }
 
+  /// The most elements one run of a tasklet's `code` reads through whole-container connector `conn`:
+  /// one per subscript `conn[...]` in its code (the code has no loops); 0 (DaCe's "unbounded")
+  /// if it has none.
+  static sym::Expr whole_read_volume(const std::string& code, const std::string& conn) {
+    std::int64_t n = 0;
+    const std::string key = conn + "[";
+    for (std::size_t p = code.find(key); p != std::string::npos; p = code.find(key, p + key.size()))
+      if (p == 0 || !(std::isalnum(static_cast<unsigned char>(code[p - 1])) || code[p - 1] == '_')) ++n;
+    return sym::Expr(n);
+  }
+
   /// Fills `st` with a map over `params`/`ranges` (no map when there are none) holding one
   /// tasklet with the builder's code and reads, and the given writes. `param_ranges` gives the
   /// range of every symbol reads are relative to (the map parameters, loop variables).
@@ -480,6 +492,7 @@ class ProgramLowering final : public LoweringContext {
     }
     Tasklet& t = st.add_tasklet(label, CodeBlock{std::move(code), Language::Python}, in_conns, out_conns);
     NodeId tid = t.id();
+    const std::string tasklet_code = t.code.code;
 
     // Reads: one access node per container, an outer memlet covering all the reads (none
     // where a map or loop range is empty: offsets must not widen it into points outside).
@@ -524,11 +537,25 @@ class ProgramLowering final : public LoweringContext {
       }
       AccessNode& a = st.add_access(c);
       std::string out = "OUT_" + c;
+      // Volumes as DaCe's memlet propagation gives them: what one tasklet run reads (a whole
+      // connector: at most one element per subscript in the code, dynamic), times the map's
+      // iterations outside.
+      sym::Expr per_run(0);
+      for (const Read& r : kb.reads())
+        if (r.container == c)
+          per_run = per_run + (r.whole ? whole_read_volume(tasklet_code, r.conn) : sym::Expr(1));
       if (mapped) {
         MapEntry& entry = *st.node(entry_id).as<MapEntry>();
         entry.in_connectors["IN_" + c] = std::nullopt;
         entry.out_connectors[out] = std::nullopt;
-        st.add_edge(a.id(), "", entry_id, "IN_" + c, Memlet::simple(c, outer));
+        Memlet m = Memlet::simple(c, outer);
+        if (whole) {
+          sym::Expr iterations(1);
+          for (const Range& r : ranges) iterations = iterations * r.size();
+          m.volume = per_run * iterations;
+          m.dynamic = true;
+        }
+        st.add_edge(a.id(), "", entry_id, "IN_" + c, m);
       }
       for (const Read& r : kb.reads())
         if (r.container == c) {
@@ -536,6 +563,7 @@ class ProgramLowering final : public LoweringContext {
           if (r.whole) {
             m = Memlet::simple(c, Subset::full(desc.shape));
             m.dynamic = true;  // the code reads some of it, at indices it computes
+            m.volume = whole_read_volume(tasklet_code, r.conn);
           } else {
             std::vector<Range> idx;
             for (const sym::Expr& x : r.index) idx.push_back(Range::index(x));

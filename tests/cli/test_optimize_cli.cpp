@@ -8,6 +8,12 @@
 #include "cli_run.h"
 #include "corpus.h"
 #include "weir/sdfg/serialize.h"
+
+namespace {
+// Where weir keeps its transformation history (weir::transforms::kWeirHistoryAttribute; the
+// cli tests link the sdfg layer only).
+const char* const kWeirHistory = "_meta_weir_transformation_hist";
+}  // namespace
 #include "weir/sdfg/validate.h"
 
 namespace {
@@ -57,6 +63,7 @@ TEST_CASE("weir optimize: match -> script -> optimize -> replay reproduces the S
     CHECK(weir::validate(*a).empty());
     CHECK(weir::sdfg_difference(*a, *b).empty());
     CHECK(a->extra.find("transformation_hist"));
+    CHECK(a->extra.find(kWeirHistory));
   }
 }
 

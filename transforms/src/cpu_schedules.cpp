@@ -13,7 +13,8 @@ CpuSchedules::CpuSchedules()
           "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
           {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
            {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"},
-           {"blas", true, "BLAS library nodes without an implementation call OpenBLAS"}}) {}
+           {"blas", true,
+            "BLAS and LAPACK library nodes without an implementation call OpenBLAS / LAPACKE"}}) {}
 
 namespace {
 
@@ -99,15 +100,17 @@ std::size_t schedule_state(SDFGState& st, const Options& options) {
   return changed;
 }
 
-/// As DaCe's auto_optimize picks the fast BLAS it finds: MatMul, Dot, Gemm and Gemv nodes of
-/// the state (and of SDFGs nested in it) without an implementation get "OpenBLAS" (CBLAS calls
-/// in the CPU code generator). Returns the number of nodes changed.
+/// As DaCe's auto_optimize picks the fast BLAS it finds: MatMul, Dot, Gemm and Gemv nodes, and
+/// the linalg nodes Cholesky, Solve and Inv, of the state (and of SDFGs nested in it) without an
+/// implementation get "OpenBLAS" (CBLAS / LAPACKE calls in the CPU code generator). Returns the
+/// number of nodes changed.
 std::size_t fast_blas(SDFGState& st) {
   std::size_t changed = 0;
   for (Node* n : st.nodes()) {
     if (auto* ln = n->as<LibraryNode>()) {
       const std::string cls = ln->class_name();
-      bool blas = cls == "MatMul" || cls == "Dot" || cls == "Gemm" || cls == "Gemv";
+      bool blas = cls == "MatMul" || cls == "Dot" || cls == "Gemm" || cls == "Gemv" || cls == "Cholesky" ||
+                  cls == "Solve" || cls == "Inv";
       if (blas && (ln->implementation.empty() || ln->implementation == "specialize")) {
         ln->implementation = "OpenBLAS";
         ++changed;

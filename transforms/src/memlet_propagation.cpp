@@ -167,8 +167,9 @@ std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const M
     volume = volume * iterations;
   }
   if (uses_any(volume, data_dependent)) {
+    // A count known only at run time: DaCe's "dynamic, unbounded" (volume 0).
     dynamic = true;
-    volume = result.num_elements();
+    volume = Expr(0);
   }
 
   Memlet out = outer;

@@ -19,8 +19,19 @@ ScriptError::ScriptError(const std::string& what, long step, std::string name)
 
 namespace {
 
-constexpr const char* kHist = "transformation_hist";
+constexpr const char* kHist = "transformation_hist";  // DaCe's entries: read, kept as they are
 constexpr const char* kOrig = "orig_sdfg";
+
+/// The entries of list attribute `key` (none if absent).
+std::vector<std::string> history_list(const SDFG& sdfg, const char* key) {
+  std::vector<std::string> out;
+  const std::string* h = sdfg.extra.find(key);
+  if (!h || *h == "null") return out;
+  json list = json::parse(*h, nullptr, false);
+  if (!list.is_array()) throw ScriptError(std::string("'") + key + "' is not a list");
+  for (const auto& r : list) out.push_back(r.dump());
+  return out;
+}
 
 /// JSON text in the form a load of the saved file gives back (sorted keys, compact).
 std::string normalize(const std::string& text) { return json::parse(text).dump(); }
@@ -32,10 +43,12 @@ class History {
       : sdfg_(sdfg), recorder_([this](const std::string& r) { records_.push_back(normalize(r)); }) {
     records_ = transformation_history(sdfg);
     initial_ = records_.size();
+    dace_ = history_list(sdfg, kHist).size();
     if (!has_history(sdfg)) {
       auto c = sdfg.clone_sdfg();
       c->extra.set(kHist, "[]");
       c->extra.set(kOrig, "null");
+      c->extra.erase(kWeirHistoryAttribute);
       orig_ = normalize(sdfg_to_json_text(*c));
     }
   }
@@ -44,9 +57,12 @@ class History {
   void commit() {
     if (records_.size() == initial_) return;
     if (!orig_.empty()) sdfg_.extra.set(kOrig, orig_);
+    // DaCe's own entries stay in its list (an empty one where there was none, as DaCe writes);
+    // weir's follow in kWeirHistoryAttribute.
+    if (!sdfg_.extra.find(kHist)) sdfg_.extra.set(kHist, "[]");
     json list = json::array();
-    for (const auto& r : records_) list.push_back(json::parse(r));
-    sdfg_.extra.set(kHist, list.dump());
+    for (std::size_t k = dace_; k < records_.size(); ++k) list.push_back(json::parse(records_[k]));
+    sdfg_.extra.set(kWeirHistoryAttribute, list.dump());
   }
 
  private:
@@ -54,6 +70,7 @@ class History {
   ApplicationRecorder recorder_;
   std::vector<std::string> records_;
   std::size_t initial_ = 0;
+  std::size_t dace_ = 0;  // entries DaCe recorded (the first of records_)
   std::string orig_;
 };
 
@@ -385,12 +402,8 @@ std::size_t run_recorded(SDFG& sdfg, Pass& pass) {
 // --- history ---------------------------------------------------------------------------------
 
 std::vector<std::string> transformation_history(const SDFG& sdfg) {
-  std::vector<std::string> out;
-  const std::string* h = sdfg.extra.find(kHist);
-  if (!h) return out;
-  json list = json::parse(*h, nullptr, false);
-  if (!list.is_array()) throw ScriptError("'transformation_hist' is not a list");
-  for (const auto& r : list) out.push_back(r.dump());
+  std::vector<std::string> out = history_list(sdfg, kHist);
+  for (auto& r : history_list(sdfg, kWeirHistoryAttribute)) out.push_back(std::move(r));
   return out;
 }
 
@@ -445,9 +458,13 @@ std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
     }
   }
   cur->extra.set(kOrig, orig);
-  json list = json::array();
-  for (const auto& r : replayed) list.push_back(json::parse(r));
-  cur->extra.set(kHist, list.dump());
+  // The same split as the input: DaCe's entries first, in its list, then weir's.
+  std::size_t dace = history_list(transformed, kHist).size();
+  json dace_list = json::array(), weir_list = json::array();
+  for (std::size_t k = 0; k < replayed.size(); ++k)
+    (k < dace ? dace_list : weir_list).push_back(json::parse(replayed[k]));
+  cur->extra.set(kHist, dace_list.dump());
+  if (transformed.extra.find(kWeirHistoryAttribute)) cur->extra.set(kWeirHistoryAttribute, weir_list.dump());
   return cur;
 }
 

@@ -297,6 +297,7 @@ export function ownAttributes(el) {
   if (el.kind === 'sdfg') {
     delete a._arrays;
     delete a.transformation_hist;
+    delete a._meta_weir_transformation_hist;
     delete a.orig_sdfg;
   }
   return a;

@@ -69,7 +69,16 @@ std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps,
 /// "<text>"}` entry when they change something. Returns the pass's number of changes.
 std::size_t run_recorded(SDFG& sdfg, Pass& pass);
 
-/// The SDFG's `transformation_hist` entries as JSON texts (empty if it has none).
+/// The SDFG attribute that holds weir's history entries (ADR 0012). DaCe rebuilds every
+/// `transformation_hist` entry as one of its own transformation classes (by name, DaCe's
+/// pattern node order and properties), which weir's records are not, so weir keeps them where
+/// DaCe's loader skips attributes without a word: `set_properties_from_json` ignores names that
+/// start with `_meta`.
+inline constexpr const char* kWeirHistoryAttribute = "_meta_weir_transformation_hist";
+
+/// The SDFG's history as JSON texts: the entries DaCe recorded (`transformation_hist`), then
+/// weir's (kWeirHistoryAttribute); empty if it has none. Throws ScriptError if either is not a
+/// list.
 std::vector<std::string> transformation_history(const SDFG& sdfg);
 /// Whether the SDFG carries an `orig_sdfg` to replay from.
 bool has_history(const SDFG& sdfg);
