@@ -3,6 +3,8 @@
 // pasted into the generated program verbatim, so an SDFG carrying them is a program, not data.
 // Without CodegenOptions::trust_code the code generator refuses them before generating
 // anything; Python tasklets are always allowed (they are translated, never pasted).
+#include <nlohmann/json.hpp>
+
 #include "codegen_internal.h"
 
 namespace weir::codegen::detail {
@@ -30,6 +32,7 @@ class UserCodeCheck {
     frame(s.global_code, "global_code", where, "the SDFG's");
     frame(s.init_code, "init_code", where, "the SDFG's");
     frame(s.exit_code, "exit_code", where, "the SDFG's");
+    for (const char* field : {"global_code", "init_code", "exit_code"}) located(s, field, where);
     for (const SDFGState* st : s.all_states()) {
       for (const Node* n : st->nodes()) {
         ElementRef at = where;
@@ -67,6 +70,30 @@ class UserCodeCheck {
                                     " is not supported by the CPU code generator (only C++)");
     if (!opts_.trust_code) untrusted(where, owner + " " + field, c.code);
     found = true;
+  }
+
+  // DaCe keeps frame code as {location: code}; the loader models a lone "frame" location and
+  // keeps any other form raw in `extra`, which no generator emits: refused, never dropped.
+  void located(const SDFG& s, const std::string& field, const ElementRef& where) {
+    const std::string* raw = s.extra.find(field);
+    if (!raw) return;
+    nlohmann::json j = nlohmann::json::parse(*raw, nullptr, false);
+    if (!j.is_object()) {
+      if (j.is_null()) return;
+      throw CodegenError(
+          where, "the SDFG's " + field + " is not an object {location: code} (`" + excerpt(*raw) + "`)");
+    }
+    for (const auto& [location, block] : j.items()) {
+      std::string code = block.is_object() && block.value("string_data", nlohmann::json()).is_string()
+                             ? block["string_data"].get<std::string>()
+                             : block.dump();
+      if (blank(code)) continue;
+      std::string what = "the SDFG's " + field + " for location '" + location + "'";
+      if (!opts_.trust_code) untrusted(where, what, code);
+      throw CodegenError(where, what +
+                                    " is not supported: weir's code generators emit frame code of the "
+                                    "location 'frame' only, given as the field's one location");
+    }
   }
 
   void tasklet(const Tasklet& t, const ElementRef& where) {

@@ -3,8 +3,10 @@
 // is written.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_run.h"
@@ -125,4 +127,59 @@ TEST_CASE("bad input: a scan over more levels than the arrays have fails its bou
   r = run_weir("run " + program + " --backend cpu --random-inputs --set I=3 --set J=2 --set K=6 --set nk=6",
                "WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 0);
+}
+
+TEST_CASE("bad input: compose descriptions get the JSON limits and located type errors",
+          "[cli][errors][security]") {
+  auto dir = weir::test::scratch_dir("cli-bad-compose");
+  auto compose = [&](const fs::path& spec) {
+    return run_weir("compose " + q(spec) + " -o " + q(dir / "out.sdfg"));
+  };
+  auto deep = write(dir / "deep.json", deep_json());
+  auto r = compose(deep);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + deep.string() +
+                     ": composition description: not valid JSON: at line 1, column 1001: nested deeper than "
+                     "1000 levels\n");
+  auto big = write(dir / "big.json", "{\"arrays\": {\"a\": {\"dtype\": \"float64\", \"shape\": [1e400]}}}");
+  r = compose(big);
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: " + big.string() +
+            ": composition description: not valid JSON: at line 1, column 49: number 1e400 is outside "
+            "the range of a double\n");
+  auto name = write(dir / "name.json", "{\"name\": 7, \"stages\": {}, \"sequence\": []}");
+  r = compose(name);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + name.string() + ": /name: expected the SDFG's name\n");
+  auto transient =
+      write(dir / "transient.json",
+            "{\"arrays\": {\"a\": {\"dtype\": \"float64\", \"shape\": [4], \"transient\": \"yes\"}}, "
+            "\"stages\": {}, \"sequence\": []}");
+  r = compose(transient);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + transient.string() + ": /arrays/a/transient: expected true or false\n");
+  CHECK_FALSE(fs::exists(dir / "out.sdfg"));
+}
+
+TEST_CASE("bad input: the build directory of a build killed with kill -9 is reclaimed",
+          "[cli][errors][cache]") {
+  // weir compile runs in its own process group, killed (with its compiler) while it compiles;
+  // the next build of the same program removes the directory it left.
+  auto dir = weir::test::scratch_dir("cli-killed-build");
+  fs::path tmp = dir / "cache" / "v1" / "tmp";
+  std::string script =
+      "export WEIR_CACHE_DIR=" + q(dir / "cache") + "; setsid " + std::string(WEIR_BIN) + " compile " +
+      q(hdiff_sdfg()) + " > /dev/null 2>&1 & pid=$!; " + "for i in $(seq 6000); do [ -n \"$(ls " + q(tmp) +
+      " 2>/dev/null)\" ] && break; sleep 0.005; done; kill -9 -- -$pid; wait $pid; echo $? > " +
+      q(dir / "status");
+  auto sh = write(dir / "kill.sh", script);
+  REQUIRE(std::system(("bash " + q(sh)).c_str()) == 0);
+  CHECK(weir::test::read_text(dir / "status") == "137\n");  // killed, not finished
+  REQUIRE(fs::exists(tmp));
+  CHECK_FALSE(fs::is_empty(tmp));
+  auto r = run_weir("compile " + q(hdiff_sdfg()), "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(fs::is_empty(tmp));
 }

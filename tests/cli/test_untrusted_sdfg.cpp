@@ -113,6 +113,49 @@ TEST_CASE("weir run validates first: a container name that would inject C++", "[
   CHECK_FALSE(fs::exists(dir / "cache"));  // nothing was compiled
 }
 
+TEST_CASE("weir run validates first: memlets of unknown data or with the wrong dimensions",
+          "[cli][security]") {
+  auto dir = weir::test::scratch_dir("cli-untrusted-memlets");
+  SECTION("a memlet of unknown data") {
+    auto file = edited_hdiff(dir, "unknown.sdfg", [](nlohmann::json& j) {
+      first_of_type(j, "Memlet", [](nlohmann::json& m) { m["attributes"]["data"] = "nosuch"; });
+    });
+    auto r = run_weir(run_hdiff(file), cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: " + file.string() + ": " +
+            "cannot compile an invalid SDFG (`weir validate` lists the same problems): invalid SDFG (1 "
+            "problem)\n"
+            "  SDFG 'hdiff_simplified', state 'BinOp_12_1', edge 0: edge access node '__tmp0' (node 3) -> "
+            "map entry '_Sub__map[__i0=0:I + 2, __i1=0:J + 2, __i2=0:K]' (node 17) [IN___tmp0] has a memlet "
+            "of data "
+            "container 'nosuch', which does not exist [memlet-unknown-data]\n"));
+  }
+  SECTION("a memlet with the wrong number of dimensions") {
+    auto file = edited_hdiff(dir, "dims.sdfg", [](nlohmann::json& j) {
+      first_of_type(j, "Memlet", [](nlohmann::json& m) {
+        auto& ranges = m["attributes"]["subset"]["ranges"];
+        ranges.erase(ranges.begin());
+      });
+    });
+    auto r = run_weir(run_hdiff(file), cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: " + file.string() + ": " +
+            "cannot compile an invalid SDFG (`weir validate` lists the same problems): invalid SDFG (1 "
+            "problem)\n"
+            "  SDFG 'hdiff_simplified', state 'BinOp_12_1', edge 0: edge access node '__tmp0' (node 3) -> "
+            "map entry '_Sub__map[__i0=0:I + 2, __i1=0:J + 2, __i2=0:K]' (node 17) [IN___tmp0]: memlet "
+            "subset [0:J + 2, 0:K] "
+            "has 2 dimension(s) but '__tmp0' has 3 [memlet-dims]\n"));
+  }
+  CHECK_FALSE(fs::exists(dir / "cache"));  // nothing was compiled
+}
+
 TEST_CASE("weir validate rejects what code generation would reject", "[cli][security]") {
   auto dir = weir::test::scratch_dir("cli-validate-codegen");
   SECTION("a Python tasklet with a syntax error") {
@@ -143,5 +186,104 @@ TEST_CASE("weir validate rejects what code generation would reject", "[cli][secu
     CHECK_THAT(
         v.out,
         Catch::Contains("has step 0 in dimension 0 of its range (the loop would never advance) [map-step]"));
+  }
+  SECTION("an interstate condition that does not parse") {
+    auto j = nlohmann::json::parse(
+        weir::test::read_text(weir::test::dace_corpus_dir() / "doc-samples" / "scalarsym.sdfg"));
+    first_of_type(j, "InterstateEdge",
+                  [](nlohmann::json& e) { e["attributes"]["condition"]["string_data"] = "scal >"; });
+    auto file = dir / "cond.sdfg";
+    std::ofstream(file) << j.dump();
+    auto v = run_weir("validate " + q(file));
+    CHECK(v.code == 1);
+    CHECK(v.out ==
+          file.string() +
+              ": invalid, 1 problem\n  SDFG 'scalar', edge 0: interstate condition `scal >` does not parse "
+              "as Python: expected expression, found end of line [code-syntax]\n");
+  }
+}
+
+TEST_CASE("every place C++ hides in an SDFG file is refused, none is dropped", "[cli][security]") {
+  auto dir = weir::test::scratch_dir("cli-untrusted-frame");
+  auto frame = [](const std::string& code) {
+    return nlohmann::json{{"frame", {{"string_data", code}, {"language", "CPP"}}}};
+  };
+  const std::string how =
+      ", which would be compiled and run as it is; an SDFG file is untrusted input, so weir refuses "
+      "user-written C++ unless you trust its author: pass --trust-code (weir run, weir compile) or set "
+      "CodegenOptions::trust_code (C++ API)\n";
+  SECTION("the SDFG's global_code including a local file") {
+    auto file = edited_hdiff(dir, "global.sdfg", [&](nlohmann::json& j) {
+      j["attributes"]["global_code"] = frame("#include \"/etc/passwd\"");
+    });
+    auto r = run_weir(run_hdiff(file), cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: codegen: SDFG 'hdiff_simplified': the SDFG's global_code is C++ written into "
+            "the SDFG (`#include \"/etc/passwd\"`)" +
+            how));
+  }
+  SECTION("frame code for another location than 'frame' (DaCe's {location: code})") {
+    auto file = edited_hdiff(dir, "cuda.sdfg", [&](nlohmann::json& j) {
+      j["attributes"]["init_code"] = frame("");
+      j["attributes"]["init_code"]["cuda"] = {{"string_data", "cudaDeviceReset();"}, {"language", "CPP"}};
+    });
+    auto r = run_weir(run_hdiff(file), cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: codegen: SDFG 'hdiff_simplified': the SDFG's init_code for location 'cuda' is "
+            "C++ written into the SDFG (`cudaDeviceReset();`)" +
+            how));
+    r = run_weir(run_hdiff(file) + " --trust-code", cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: codegen: SDFG 'hdiff_simplified': the SDFG's init_code for location 'cuda' is not "
+            "supported: weir's code generators emit frame code of the location 'frame' only, given as the "
+            "field's one location\n"));
+  }
+  SECTION("a Python tasklet's code_init") {
+    std::string label;
+    auto file = edited_hdiff(dir, "init.sdfg", [&](nlohmann::json& j) {
+      first_of_type(j, "Tasklet", [&](nlohmann::json& t) {
+        label = t["attributes"]["label"];
+        t["attributes"]["code_init"] = {{"string_data", "std::abort();"}, {"language", "CPP"}};
+      });
+    });
+    auto r = run_weir(run_hdiff(file), cache_env(dir));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out,
+               Catch::Contains("weir: error: codegen: SDFG 'hdiff_simplified', state '") &&
+                   Catch::Contains("the tasklet '" + label +
+                                   "''s code_init is C++ written into the SDFG (`std::abort();`)" + how));
+  }
+  CHECK_FALSE(fs::exists(dir / "cache"));  // nothing was compiled
+}
+
+TEST_CASE("trusted tasklet code_init and code_exit run, and are part of the program cache key",
+          "[cli][security]") {
+  // The same SDFG with two different code_init / code_exit: each run must run its own code (a
+  // cache key without them would load the first program for the second).
+  auto dir = weir::test::scratch_dir("cli-trusted-init");
+  for (const std::string tag : {"a", "b"}) {
+    auto init = dir / ("init_" + tag), exit = dir / ("exit_" + tag);
+    auto file = edited_hdiff(dir, tag + ".sdfg", [&](nlohmann::json& j) {
+      first_of_type(j, "Tasklet", [&](nlohmann::json& t) {
+        t["attributes"]["code_init"] = {{"string_data", "std::system(\"touch " + init.string() + "\");"},
+                                        {"language", "CPP"}};
+        t["attributes"]["code_exit"] = {{"string_data", "std::system(\"touch " + exit.string() + "\");"},
+                                        {"language", "CPP"}};
+      });
+    });
+    auto r = run_weir(run_hdiff(file) + " --trust-code", cache_env(dir));
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(init));
+    CHECK(fs::exists(exit));
   }
 }

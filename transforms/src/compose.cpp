@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 
@@ -46,6 +47,7 @@ class Composer {
     for (const auto& [k, v] : spec_.items())
       if (k != "name" && k != "arrays" && k != "scalars" && k != "stages" && k != "sequence")
         fail("/" + k, "unknown key");
+    if (spec_.contains("name") && !spec_.at("name").is_string()) fail("/name", "expected the SDFG's name");
     std::string name = spec_.value("name", std::string("composed"));
     out_ = std::make_unique<SDFG>(name);
     if (spec_.contains("arrays")) arrays(spec_.at("arrays"));
@@ -103,6 +105,8 @@ class Composer {
       std::vector<sym::Expr> shape;
       for (std::size_t i = 0; i < d.at("shape").size(); ++i)
         shape.push_back(expr_of(d.at("shape")[i], path + "/shape/" + std::to_string(i)));
+      if (d.contains("transient") && !d.at("transient").is_boolean())
+        fail(path + "/transient", "expected true or false");
       bool transient = d.value("transient", false);
       for (const sym::Expr& e : shape)
         for (const std::string& s : e.free_symbols()) out_->add_symbol(s, ScalarType::Int64);
@@ -223,6 +227,10 @@ class Composer {
 }  // namespace
 
 std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir) {
+  // Depth and number range first: nlohmann recurses on deep nesting and reports 1e400 without
+  // a position (issue 17).
+  if (auto problem = json_limit_problem(json_text))
+    throw Error("composition description: not valid JSON: " + *problem);
   json spec;
   try {
     spec = json::parse(json_text);

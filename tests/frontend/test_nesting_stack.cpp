@@ -1,0 +1,120 @@
+// The nesting limits hold within the default 8 MiB stack (issue 17): the parsers and the passes
+// that recurse over their trees (type checker, lowering, save/load) are run at and beyond their
+// limits on a thread whose stack is exactly 8 MiB, whatever `ulimit -s` the test runs under.
+// A stack overflow kills the test process, so this fails in any build (Debug + ASan included)
+// whose frames are too large for the limit.
+#include <pthread.h>
+
+#include <exception>
+#include <functional>
+#include <string>
+
+#include "frontend_test_util.h"
+#include "lowering_test_util.h"
+#include "weir/sdfg/symbolic.h"
+
+using namespace weir::frontend;
+using weir::frontend::test::check_valid_and_round_trip;
+using weir::frontend::test::lower_text;
+
+namespace {
+
+constexpr std::size_t kDefaultStack = std::size_t(8) << 20;  // Linux's default RLIMIT_STACK
+
+/// Runs `fn` on a new thread with a stack of `bytes` and waits; rethrows what it threw.
+void on_stack_of(std::size_t bytes, const std::function<void()>& fn) {
+  struct Job {
+    const std::function<void()>* fn;
+    std::exception_ptr error;
+  } job{&fn, nullptr};
+  pthread_attr_t attr;
+  REQUIRE(pthread_attr_init(&attr) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attr, bytes) == 0);
+  pthread_t thread;
+  auto body = [](void* p) -> void* {
+    auto* j = static_cast<Job*>(p);
+    try {
+      (*j->fn)();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  REQUIRE(pthread_create(&thread, &attr, body, &job) == 0);
+  pthread_attr_destroy(&attr);
+  REQUIRE(pthread_join(thread, nullptr) == 0);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+std::string repeat(const std::string& s, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+/// The message of the weir::Error `fn` throws, or "no error".
+std::string error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const weir::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("nesting limits hold on the default 8 MiB stack", "[parser][errors][security]") {
+  const std::string too_deep = "expression too deeply nested (more than 1000 levels)";
+  // Each recursion shape of the expression parser at its limit (accepted) and far beyond it
+  // (refused), as test_parser_errors.cpp checks them on the main thread.
+  const std::vector<std::pair<std::string, std::string>> at_limit = {
+      {"sum", "a" + repeat(" + a", 999)},
+      {"attributes", "a" + repeat(".b", 999)},
+      {"unary minus", repeat("-", 999) + "a"},
+      {"power", "a" + repeat(" ** a", 998)},
+      {"parentheses", repeat("(", 998) + "a" + repeat(")", 998)},
+      {"lists", repeat("[", 998) + repeat("]", 998)},
+      {"calls", repeat("f(", 499) + "a" + repeat(")", 499)},  // a call is two levels
+  };
+  const std::vector<std::pair<std::string, std::string>> beyond = {
+      {"sum", "a" + repeat(" + a", 20000)},
+      {"unary minus", repeat("-", 20000) + "a"},
+      {"not", repeat("not ", 20000) + "a"},
+      {"power", "a" + repeat(" ** a", 20000)},
+      {"parentheses", repeat("(", 20000) + "a" + repeat(")", 20000)},
+      {"lists", repeat("[", 20000) + repeat("]", 20000)},
+      {"calls", repeat("f(", 20000) + repeat(")", 20000)},
+      {"subscripts", "a" + repeat("[0]", 20000)},
+  };
+  for (const auto& [shape, text] : at_limit) {
+    INFO(shape << " at the limit");
+    on_stack_of(kDefaultStack, [&] { CHECK_NOTHROW(parse_expression(text, "expr")); });
+  }
+  for (const auto& [shape, text] : beyond) {
+    INFO(shape << " beyond the limit");
+    std::string what;
+    on_stack_of(kDefaultStack, [&] { what = error_of([&] { parse_expression(text, "expr"); }); });
+    CHECK_THAT(what, Catch::Contains(too_deep));
+  }
+  SECTION("a field operator at the limit type-checks, lowers, saves and loads") {
+    std::string sum = "a" + repeat(" + a", 499);
+    std::string neg = repeat("-", 200) + "(" + repeat("(", 200) + "a" + repeat(")", 201);
+    on_stack_of(kDefaultStack, [&] {
+      auto s = lower_text(
+          "@gtx.field_operator\n"
+          "def deep(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+          "    return " +
+              sum + " + " + neg + "\n",
+          "deep");
+      check_valid_and_round_trip(*s, "deep_stack");
+    });
+  }
+  SECTION("symbolic expressions (SDFG subsets, shapes) at and beyond their limit") {
+    on_stack_of(kDefaultStack, [&] {
+      CHECK(weir::sym::Expr::parse(repeat("(", 199) + "N" + repeat(")", 199)).str() == "N");
+      CHECK_THAT(error_of([&] { weir::sym::Expr::parse(repeat("(", 100000) + "N" + repeat(")", 100000)); }),
+                 Catch::Contains("expression nested too deeply"));
+    });
+  }
+}
