@@ -21,11 +21,14 @@ fs::path located_file(const std::string& message) {
   return message.substr(0, py + 3);
 }
 
-// `dir` as the user would type it: relative to the working directory when below it.
+// `dir` as the user would type it: relative to the working directory when below it (and the
+// working directory is not the root, from where a relative path only reads oddly).
 std::string shown(const fs::path& dir) {
   std::error_code ec;
-  fs::path rel = dir.lexically_relative(fs::current_path(ec));
-  if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
+  fs::path cwd = fs::current_path(ec);
+  if (ec || cwd == cwd.root_path()) return dir.string();
+  fs::path rel = dir.lexically_relative(cwd);
+  if (!rel.empty() && *rel.begin() != "..") return rel.string();
   return dir.string();
 }
 
@@ -34,7 +37,8 @@ std::string import_root(const std::string& top, const fs::path& file) {
   std::error_code ec, probe;  // (a probe of a path that does not exist sets its error code)
   fs::path dir = fs::weakly_canonical(fs::absolute(file, ec), ec).parent_path();
   for (int up = 0; up < 32 && !ec && !dir.empty(); ++up) {
-    if (fs::is_directory(dir / top, probe) || fs::is_regular_file(dir / (top + ".py"), probe)) return shown(dir);
+    if (fs::is_directory(dir / top, probe) || fs::is_regular_file(dir / (top + ".py"), probe))
+      return shown(dir);
     if (dir == dir.parent_path()) break;
     dir = dir.parent_path();
   }
