@@ -28,7 +28,8 @@ void python(const fs::path& dir, const std::string& name, const std::string& cod
 
 }  // namespace
 
-TEST_CASE("first hour: the run summary prints -0.0 as 0, and the output file keeps its bits", "[cli][first-hour]") {
+TEST_CASE("first hour: the run summary prints -0.0 as 0, and the output file keeps its bits",
+          "[cli][first-hour]") {
   auto dir = weir::test::scratch_dir("cli-first-hour-negzero");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   std::ofstream(dir / "negate.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n"
@@ -45,14 +46,17 @@ TEST_CASE("first hour: the run summary prints -0.0 as 0, and the output file kee
     INFO(r.out);
     CHECK(r.code == 0);
     // -0.0 three times: SHA-256 of its bytes as NumPy computes it (7fd0131fa29e1bbc).
-    CHECK_THAT(r.out, Catch::Contains("\n  out: float64 (3,)  min 0  max 0  mean 0  checksum 7fd0131fa29e1bbc\n"));
+    CHECK_THAT(r.out,
+               Catch::Contains("\n  out: float64 (3,)  min 0  max 0  mean 0  checksum 7fd0131fa29e1bbc\n"));
     python(dir, std::string("check_") + backend + ".py",
-           "o = np.load(d + '/" + std::string(backend) + "/out.npy')\n"
-           "sys.exit(0 if (o == 0).all() and np.signbit(o).all() else 1)\n");
+           "o = np.load(d + '/" + std::string(backend) +
+               "/out.npy')\n"
+               "sys.exit(0 if (o == 0).all() and np.signbit(o).all() else 1)\n");
   }
 }
 
-TEST_CASE("first hour: README's unstructured example runs end to end and matches NumPy", "[cli][first-hour]") {
+TEST_CASE("first hour: README's unstructured example runs end to end and matches NumPy",
+          "[cli][first-hour]") {
   auto dir = weir::test::scratch_dir("cli-first-hour-unstructured");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   // README's commands, from the repository root: the mesh's tables, then nabla on both backends
@@ -62,10 +66,10 @@ TEST_CASE("first hour: README's unstructured example runs end to end and matches
   auto r = run_weir("mesh --nx 8 --ny 6 -o " + mesh, in_root);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(r.out == "wrote 9 tables of a 8 x 6 mesh (48 vertices, 144 edges, 96 cells) to " + dir.string() +
-                     "/mesh\n");
-  const std::string run = "run examples/unstructured/nabla.py::nabla_program --in-dir " + mesh +
-                          " --random-inputs --set K=4";
+  CHECK(r.out ==
+        "wrote 9 tables of a 8 x 6 mesh (48 vertices, 144 edges, 96 cells) to " + dir.string() + "/mesh\n");
+  const std::string run =
+      "run examples/unstructured/nabla.py::nabla_program --in-dir " + mesh + " --random-inputs --set K=4";
   auto embedded = run_weir(run, in_root);
   // (--out with a trailing slash, as README writes it.)
   auto cpu = run_weir(run + " --backend cpu --out '" + (dir / "results").string() + "/'", in_root);
@@ -110,17 +114,20 @@ TEST_CASE("first hour: README's unstructured example runs end to end and matches
            "zavg = 0.5 * (pp[e2v[:, 0]] + pp[e2v[:, 1]])\n"
            "want_x = ((sxx[:, None] * zavg)[v2e] * sign[:, :, None]).sum(axis=1) / vol[:, None]\n"
            "want_y = ((syy[:, None] * zavg)[v2e] * sign[:, :, None]).sum(axis=1) / vol[:, None]\n"
-           "o = d + '/" + std::string(backend) + "/'\n"
-           "ok = np.allclose(np.load(o + 'out_x.npy'), want_x, rtol=1e-13, atol=0) and "
-           "np.allclose(np.load(o + 'out_y.npy'), want_y, rtol=1e-13, atol=0)\n"
-           "sys.exit(0 if ok else 1)\n");
+           "o = d + '/" +
+               std::string(backend) +
+               "/'\n"
+               "ok = np.allclose(np.load(o + 'out_x.npy'), want_x, rtol=1e-13, atol=0) and "
+               "np.allclose(np.load(o + 'out_y.npy'), want_y, rtol=1e-13, atol=0)\n"
+               "sys.exit(0 if ok else 1)\n");
   }
 }
 
-TEST_CASE("first hour: every command's --help has examples and says in words what it takes", "[cli][first-hour]") {
-  for (const char* cmd : {"validate", "info", "convert", "run", "compile", "cache", "cache info", "cache clear",
-                          "transforms", "transforms list", "transforms match", "check", "sdfg", "mesh",
-                          "optimize", "view", "compose"}) {
+TEST_CASE("first hour: every command's --help has examples and says in words what it takes",
+          "[cli][first-hour]") {
+  for (const char* cmd :
+       {"validate", "info", "convert", "run", "compile", "cache", "cache info", "cache clear", "transforms",
+        "transforms list", "transforms match", "check", "sdfg", "mesh", "optimize", "view", "compose"}) {
     INFO(cmd);
     auto r = run_weir(std::string(cmd) + " --help");
     CHECK(r.code == 0);
@@ -133,8 +140,9 @@ TEST_CASE("first hour: every command's --help has examples and says in words wha
   }
   // `weir compile` says that it takes field-view programs too.
   auto r = run_weir("compile --help");
-  CHECK_THAT(r.out, Catch::StartsWith("Compile programs (SDFG files, FILE.py::NAME, FILE.py) into the program "
-                                      "cache, in parallel\n"));
+  CHECK_THAT(r.out,
+             Catch::StartsWith("Compile programs (SDFG files, FILE.py::NAME, FILE.py) into the program "
+                               "cache, in parallel\n"));
 }
 
 TEST_CASE("first hour: a missing argument says which option gives it", "[cli][first-hour]") {
@@ -143,17 +151,20 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
   // A scalar: --set NAME=VALUE, on both backends.
   for (const char* backend : {"embedded", "cpu"}) {
     INFO(backend);
-    auto r = run_weir("run " + ex("unstructured/edge_stencil.py::edge_smooth") +
-                      " --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set E2C2V=4 --backend " + backend);
+    auto r =
+        run_weir("run " + ex("unstructured/edge_stencil.py::edge_smooth") +
+                 " --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set E2C2V=4 --backend " + backend);
     CHECK(r.code == 1);
     CHECK(r.out ==
-          "weir: error: missing argument 'strength' (float64 scalar)\n  hint: give it with --set strength=VALUE\n");
+          "weir: error: missing argument 'strength' (float64 scalar)\n  hint: give it with --set "
+          "strength=VALUE\n");
   }
   // A @field_operator run directly: what `__out` is.
   python(dir, "make.py", "np.save(d + '/f.npy', np.zeros((6, 4, 2)))\n");
   const std::string out_hint =
       "  hint: give it with --in __out=FILE.npy\n"
-      "  '__out' is the array the result of 'lap' is written into (a @field_operator run directly returns its "
+      "  '__out' is the array the result of 'lap' is written into (a @field_operator run directly returns "
+      "its "
       "result there; a @program names its outputs itself)\n";
   auto r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy"));
   CHECK(r.code == 1);
@@ -170,17 +181,20 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
          "NDim = gtx.Dimension('NDim', kind=gtx.DimensionKind.LOCAL)\n"
          "E2V = gtx.FieldOffset('E2V', source=V, target=(E, E2VDim))\n"
          "N2N = gtx.FieldOffset('N2N', source=V, target=(V, NDim))\n\n"
-         "@gtx.field_operator\ndef both(v: Field[[V], float64]) -> tuple[Field[[E], float64], Field[[V], float64]]:\n"
+         "@gtx.field_operator\ndef both(v: Field[[V], float64]) -> tuple[Field[[E], float64], Field[[V], "
+         "float64]]:\n"
          "    return v(E2V[0]), neighbor_sum(v(N2N), axis=NDim)\n\n"
          "@gtx.program\ndef ring(v: Field[[V], float64], e: Field[[E], float64], w: Field[[V], float64]):\n"
          "    both(v, out=(e, w))\n";
-  python(dir, "ring_in.py", "np.save(d + '/v.npy', np.ones(4))\nnp.save(d + '/e.npy', np.zeros(3))\n"
-                            "np.save(d + '/w.npy', np.zeros(4))\n");
-  r = run_weir("run " + q(dir / "ring.py") + "::ring --in v=" + q(dir / "v.npy") + " --in e=" + q(dir / "e.npy") +
-               " --in w=" + q(dir / "w.npy"));
+  python(dir, "ring_in.py",
+         "np.save(d + '/v.npy', np.ones(4))\nnp.save(d + '/e.npy', np.zeros(3))\n"
+         "np.save(d + '/w.npy', np.zeros(4))\n");
+  r = run_weir("run " + q(dir / "ring.py") + "::ring --in v=" + q(dir / "v.npy") +
+               " --in e=" + q(dir / "e.npy") + " --in w=" + q(dir / "w.npy"));
   CHECK(r.code == 1);
   CHECK(r.out ==
-        "weir: error: missing connectivity table 'E2V' (an int32 or int64 array of shape (n_E, max_neighbours))\n"
+        "weir: error: missing connectivity table 'E2V' (an int32 or int64 array of shape (n_E, "
+        "max_neighbours))\n"
         "  hint: give them with --in E2V=FILE.npy --in N2N=FILE.npy\n"
         "  'N2N' has a row per V with the V index of each neighbour (int32 or int64; -1 = no neighbour)\n"
         "  'weir mesh --nx 8 --ny 6 -o mesh/' writes E2V.npy and the other connectivity tables of a periodic "
@@ -192,31 +206,35 @@ TEST_CASE("first hour: an output larger than an input is named with both shapes"
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   // laplacian writes lap(f) into out[1:-1, 1:-1]: out is smaller along I and J (fine) but has 6
   // levels where f has 5.
-  python(dir, "make.py", "np.save(d + '/phi.npy', np.ones((12, 10, 5)))\n"
-                         "np.save(d + '/lap_out.npy', np.zeros((4, 3, 6)))\n");
+  python(dir, "make.py",
+         "np.save(d + '/phi.npy', np.ones((12, 10, 5)))\n"
+         "np.save(d + '/lap_out.npy', np.zeros((4, 3, 6)))\n");
   const std::string lap = ex_path("cartesian/laplacian.py").string();
-  const std::string args = "run '" + lap + "::laplacian' --in f=" + q(dir / "phi.npy") + " --in out=" +
-                           q(dir / "lap_out.npy");
-  const std::string shapes = "  'out' is (4, 3, 6) but 'f' is (12, 10, 5) over (I, J, K): the output is larger along K\n";
+  const std::string args =
+      "run '" + lap + "::laplacian' --in f=" + q(dir / "phi.npy") + " --in out=" + q(dir / "lap_out.npy");
+  const std::string shapes =
+      "  'out' is (4, 3, 6) but 'f' is (12, 10, 5) over (I, J, K): the output is larger along K\n";
   auto r = run_weir(args);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith(
-                        "weir: error: " + lap +
-                        ":25:5: the result of 'lap' is computed over (I: [1, 11), J: [1, 9), K: [0, 5)), which "
-                        "does not cover the output domain of 'out' (I: [1, 3), J: [1, 2), K: [0, 6)) (an input "
-                        "is smaller than the output domain; pass larger inputs or a smaller output domain)\n" +
-                        shapes));
+  CHECK_THAT(
+      r.out,
+      Catch::EndsWith("weir: error: " + lap +
+                      ":25:5: the result of 'lap' is computed over (I: [1, 11), J: [1, 9), K: [0, 5)), which "
+                      "does not cover the output domain of 'out' (I: [1, 3), J: [1, 2), K: [0, 6)) (an input "
+                      "is smaller than the output domain; pass larger inputs or a smaller output domain)\n" +
+                      shapes));
   // The cpu backend's bounds check: the .py line, the field, the dimension, and the hint of the
   // cause (K is read over the domain, not shifted).
   r = run_weir(args + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith(
-                        "weir: error: program 'laplacian' failed (weir_run returned 1): " + lap +
-                        ":25:5: 'f' is read over K: [0, 6), outside its domain K: [0, 5)\n"
-                        "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[0 .. 5] in dimension 2 of f "
-                        "with shape 5 (the input is smaller than the domain it is read over; pass a larger input "
-                        "or a smaller domain)\n" +
-                        shapes));
+  CHECK_THAT(r.out,
+             Catch::EndsWith(
+                 "weir: error: program 'laplacian' failed (weir_run returned 1): " + lap +
+                 ":25:5: 'f' is read over K: [0, 6), outside its domain K: [0, 5)\n"
+                 "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[0 .. 5] in dimension 2 of f "
+                 "with shape 5 (the input is smaller than the domain it is read over; pass a larger input "
+                 "or a smaller domain)\n" +
+                 shapes));
 }
 
 TEST_CASE("first hour: a module not found is one headline with the directory to add", "[cli][first-hour]") {
@@ -232,25 +250,29 @@ TEST_CASE("first hour: a module not found is one headline with the directory to 
         "examples/multimodule/mymodel) at module level\n"
         "    e: EdgeKField[vpfloat],\n"
         "       ^\n"
-        "  hint: add -I examples/multimodule (it holds 'mymodel'), or list examples/multimodule in WEIR_PATH\n");
+        "  hint: add -I examples/multimodule (it holds 'mymodel'), or list examples/multimodule in "
+        "WEIR_PATH\n");
   CHECK_FALSE(fs::exists(dir / "x.sdfg"));
   // With the hint followed, it lowers.
-  r = run_weir("sdfg -I examples/multimodule examples/multimodule/mymodel/program.py::smooth -o " + q(dir / "x.sdfg"),
-               in_root);
+  r = run_weir(
+      "sdfg -I examples/multimodule examples/multimodule/mymodel/program.py::smooth -o " + q(dir / "x.sdfg"),
+      in_root);
   CHECK(r.code == 0);
   // `weir check` says it once for the three definitions that use its names.
   r = run_weir("check examples/multimodule/mymodel/program.py", in_root);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::StartsWith("module 'mymodel' not found (3 errors come from it; the first:)\n  "
-                                      "examples/multimodule/mymodel/program.py:12:8: error: ") &&
-                        Catch::EndsWith("  hint: add -I examples/multimodule (it holds 'mymodel'), or list "
-                                        "examples/multimodule in WEIR_PATH\n"
-                                        "examples/multimodule/mymodel/program.py: 3 definitions checked, 3 with "
-                                        "errors\n"));
+  CHECK_THAT(r.out,
+             Catch::StartsWith("module 'mymodel' not found (3 errors come from it; the first:)\n  "
+                               "examples/multimodule/mymodel/program.py:12:8: error: ") &&
+                 Catch::EndsWith("  hint: add -I examples/multimodule (it holds 'mymodel'), or list "
+                                 "examples/multimodule in WEIR_PATH\n"
+                                 "examples/multimodule/mymodel/program.py: 3 definitions checked, 3 with "
+                                 "errors\n"));
   CHECK(r.out.find("not found", r.out.find("not found") + 1) == std::string::npos);
 }
 
-TEST_CASE("first hour: optimize says passes, transforms match names only maps that exist", "[cli][first-hour]") {
+TEST_CASE("first hour: optimize says passes, transforms match names only maps that exist",
+          "[cli][first-hour]") {
   auto dir = weir::test::scratch_dir("cli-first-hour-optimize");
   const std::string sdfg = q(dir / "lap.sdfg");
   REQUIRE(run_weir("sdfg " + ex("cartesian/laplacian.py::laplacian") + " -o " + sdfg).code == 0);
@@ -264,10 +286,11 @@ TEST_CASE("first hour: optimize says passes, transforms match names only maps th
   // A map of tasklets has no nested map: the refusal names what it contains instead.
   r = run_weir("transforms match " + sdfg + " MapCollapse");
   CHECK(r.code == 0);
-  CHECK(r.out ==
-        "MapCollapse@0.0.0  [0 (MapEntry 'lap_map[__I=1:__out_I_size - 1, __J=1:__out_J_size - 1, "
-        "__K=0:__out_K_size]')]  refused: map 'lap_map' has no map nested directly inside (it contains node 2 "
-        "('lap'))\n0 applicable, 1 refused\n");
+  CHECK(
+      r.out ==
+      "MapCollapse@0.0.0  [0 (MapEntry 'lap_map[__I=1:__out_I_size - 1, __J=1:__out_J_size - 1, "
+      "__K=0:__out_K_size]')]  refused: map 'lap_map' has no map nested directly inside (it contains node 2 "
+      "('lap'))\n0 applicable, 1 refused\n");
   r = run_weir("transforms match " + q(dir / "fast.sdfg") + " MapCollapse");
   CHECK(r.code == 0);
   CHECK(r.out ==
@@ -280,10 +303,12 @@ TEST_CASE("first hour: optimize says passes, transforms match names only maps th
 TEST_CASE("first hour: a file that does not exist is exit code 1 in every command", "[cli][first-hour]") {
   auto dir = weir::test::scratch_dir("cli-first-hour-missing-file");
   const std::string none = q(dir / "none.sdfg"), out = q(dir / "out.sdfg");
-  const std::string cannot = "weir: error: " + (dir / "none.sdfg").string() + ": cannot open: No such file or directory\n";
+  const std::string cannot =
+      "weir: error: " + (dir / "none.sdfg").string() + ": cannot open: No such file or directory\n";
   for (const std::string& cmd :
-       {"info " + none, "validate " + none, "run " + none + " --backend cpu", "view " + none + " --html " + out,
-        "optimize " + none + " --auto cpu -o " + out, "convert " + none + " -o " + out, "transforms match " + none}) {
+       {"info " + none, "validate " + none, "run " + none + " --backend cpu",
+        "view " + none + " --html " + out, "optimize " + none + " --auto cpu -o " + out,
+        "convert " + none + " -o " + out, "transforms match " + none}) {
     INFO(cmd);
     auto r = run_weir(cmd);
     CHECK(r.code == 1);
@@ -296,7 +321,8 @@ TEST_CASE("first hour: a file that does not exist is exit code 1 in every comman
     CHECK(r.code == 1);
     CHECK(r.out == "weir: error: cannot read '" + py + "'\n");
   }
-  for (const std::string& cmd : {"check '" + py + "'", "compile '" + py + "::p'", "compose " + q(dir / "none.json") + " -o " + out}) {
+  for (const std::string& cmd :
+       {"check '" + py + "'", "compile '" + py + "::p'", "compose " + q(dir / "none.json") + " -o " + out}) {
     INFO(cmd);
     CHECK(run_weir(cmd).code == 1);
   }
