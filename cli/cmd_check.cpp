@@ -4,9 +4,11 @@
 // with --lower also lower every program that checked.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "commands.h"
+#include "search_path_hint.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
@@ -54,7 +56,20 @@ Action add_check_command(CLI::App& app) {
               ++r.failed;
             }
           }
-        for (const FrontendError& e : r.errors) std::cerr << with_search_path_hint(e.what()) << "\n";
+        // A missing module fails every definition that uses its names: say it once, with how
+        // many errors it causes.
+        std::map<std::string, std::size_t> from_module;
+        for (const FrontendError& e : r.errors)
+          if (auto m = missing_module(e.what()); !m.empty()) ++from_module[m];
+        for (const FrontendError& e : r.errors) {
+          std::string m = missing_module(e.what());
+          if (m.empty()) {
+            std::cerr << with_search_path_hint(e.what()) << "\n";
+          } else if (auto n = from_module.find(m); n != from_module.end()) {
+            std::cerr << with_search_path_hint(e.what(), n->second) << "\n";
+            from_module.erase(n);
+          }
+        }
         if (r.truncated) std::cerr << file << ": too many errors, stopped after " << r.errors.size() << "\n";
         std::cout << file << ": " << r.definitions << " definition" << (r.definitions == 1 ? "" : "s")
                   << " checked";

@@ -71,7 +71,8 @@ std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const s
 }  // namespace
 
 Action add_compile_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("compile", "Compile SDFG files into the program cache (in parallel)");
+  auto* cmd = app.add_subcommand(
+      "compile", "Compile programs (SDFG files, FILE.py::NAME, FILE.py) into the program cache, in parallel");
   struct Opts {
     std::vector<std::string> files, includes;
     std::string backend = "cpu", emit_cpp, gpu_arch;

@@ -40,6 +40,7 @@ std::string applied_text(const std::vector<std::string>& history, std::size_t be
   auto n = [](std::size_t k, const char* one, const char* many) {
     return std::to_string(k) + " " + (k == 1 ? one : many);
   };
+  if (passes + transformations == 0) return "applied nothing (no pass or transformation changed the SDFG)";
   if (passes == 0) return "applied " + n(transformations, "transformation", "transformations");
   if (transformations == 0) return "applied " + n(passes, "pass", "passes");
   return "applied " + n(transformations, "transformation", "transformations") + " and " +

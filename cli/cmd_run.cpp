@@ -19,7 +19,9 @@
 #include "random_inputs.h"
 #include "run_arguments.h"
 #include "run_domain.h"
+#include "run_missing.h"
 #include "run_outputs.h"
+#include "run_shapes.h"
 #include "run_sizes.h"
 #include "run_target.h"
 #include "targets.h"
@@ -27,6 +29,7 @@
 #include "weir/runtime/cuda_device.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
+#include "weir/runtime/errors.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 
@@ -80,12 +83,19 @@ int run_command(const RunOptions& o) {
   if (o.random_inputs) fill_random_inputs(o, target, *backend, args, hints);
   for (const auto& h : hints) args.values.erase(h);
   take_neighbour_counts(target, args);
-  // Check the arguments before compiling, so that mistakes show at once.
-  if (target.field_view) {
-    check_embedded_arguments(*target.field_view, args);
-  } else {
-    require_tables(target, args);
-    with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
+  // Check the arguments before compiling, so that mistakes show at once; a missing argument
+  // also gets the option that gives it.
+  try {
+    if (target.field_view) {
+      check_embedded_arguments(*target.field_view, args);
+    } else {
+      require_tables(target, args);
+      with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
+    }
+  } catch (const ArgumentError& e) {
+    std::string hint = missing_argument_hint(target, args);
+    if (hint.empty() || std::string(e.what()).rfind("missing ", 0) != 0) throw;
+    throw ArgumentError(e.what() + hint);
   }
   check_connectivities(target.connectivities, sig, args);
 
@@ -134,12 +144,20 @@ int run_command(const RunOptions& o) {
                  progress);
       runnable->run(args);
     } catch (const weir::Error& e) {
+      // A domain not covered: an output larger than an input along a dimension is the usual
+      // cause, so name both arrays' shapes.
+      std::string sizes;
+      if (std::strstr(e.what(), "outside its domain") || std::strstr(e.what(), "does not cover the output"))
+        sizes = larger_output_note(sig, args);
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
       // with shifted reads cannot cover: say how to give it a smaller domain (only where the
       // error says shifts are the cause).
-      if (!sig.find("__out") || !std::strstr(e.what(), "shifted reads")) throw;
+      if (!sig.find("__out") || !std::strstr(e.what(), "shifted reads")) {
+        if (sizes.empty()) throw;
+        throw weir::Error(e.what() + sizes);
+      }
       throw weir::Error(
-          std::string(e.what()) + "\n  hint: '" + sig.program_name +
+          std::string(e.what()) + sizes + "\n  hint: '" + sig.program_name +
           "' is a @field_operator run directly, so its result must cover the whole output array "
           "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
           "calls it with a sliced out=, e.g. " +

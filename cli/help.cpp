@@ -19,9 +19,16 @@ const std::map<std::string, std::string>& examples() {
        "  weir run hdiff.sdfg --backend cpu --in in_field=u.npy --in coeff=c.npy --set-json symbols.json "
        "--threads 2"},
       {"compile",
-       "weir compile examples/cartesian/hdiff.py\n  weir compile hdiff.sdfg model.py::step -I src/ -j 2"},
+       "weir compile examples/cartesian/hdiff.py\n  weir compile hdiff.sdfg model.py::step -I src/ -j 2\n"
+       "  weir compile examples/cartesian/laplacian.py::laplacian --emit-cpp generated/"},
       {"cache", "weir cache info\n  weir cache clear"},
+      {"cache info", "weir cache info"},
+      {"cache clear", "weir cache clear"},
       {"transforms", "weir transforms list\n  weir transforms match hdiff.sdfg MapTiling --applicable"},
+      {"transforms list", "weir transforms list"},
+      {"transforms match",
+       "weir transforms match hdiff.sdfg\n  weir transforms match hdiff.sdfg MapTiling --applicable --json"},
+      {"compose", "weir compose step.json -o step.sdfg      # docs/compose.md describes SPEC.json"},
       {"check", "weir check examples/cartesian/hdiff.py\n  weir check model/dycore.py -I src/"},
       {"sdfg",
        "weir sdfg examples/cartesian/hdiff.py::hdiff_program -o hdiff.sdfg\n"

@@ -19,7 +19,10 @@ using namespace weir::runtime;
 
 namespace {
 
+// -0.0 prints as 0: a summary that says "min -0" reads like a fault (the checksum still tells
+// the bits apart).
 std::string fmt(double v) {
+  if (v == 0) v = 0.0;
   std::ostringstream os;
   os << std::setprecision(6) << v;
   return os.str();
@@ -62,8 +65,11 @@ void check_output_dir(const fs::path& out) {
   fs::remove(probe, ec);
 }
 
-void write_outputs(const fs::path& out, const std::vector<std::pair<std::string, const Field*>>& outputs,
+void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::string, const Field*>>& outputs,
                    const std::vector<fs::path>& inputs) {
+  // "results/" names the folder "results": its parent and name below must not be "results" and "".
+  fs::path out = out_dir.lexically_normal();
+  if (out.filename().empty() && out.has_parent_path()) out = out.parent_path();
   for (const auto& [name, f] : outputs) {
     fs::path target = out / (name + ".npy");
     std::error_code ec;

@@ -52,13 +52,6 @@ void require_python_file(const std::string& command, const std::string& arg) {
                      "'); every definition in it is checked");
 }
 
-std::string with_search_path_hint(const std::string& message) {
-  if (message.find("not on the search path") == std::string::npos) return message;
-  return message +
-         "\n  hint: add the directory that holds the module (the folder above its top package) with -I DIR, "
-         "or list it in WEIR_PATH";
-}
-
 void one_value_per_option(CLI::App& app) {
   for (CLI::Option* o : app.get_options())
     if (o->nonpositional()) o->allow_extra_args(false);

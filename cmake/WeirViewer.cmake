@@ -17,9 +17,10 @@ elseif(NOT WEIR_NODE OR NOT WEIR_NPM)
   set(WEIR_VIEWER_MISSING "node and npm were not found when weir was configured; install them (scripts/install-deps.sh does) and rebuild")
 elseif(NOT EXISTS ${_viewer_dir}/node_modules/.package-lock.json
        OR ${_viewer_dir}/package-lock.json IS_NEWER_THAN ${_viewer_dir}/node_modules/.package-lock.json)
-  # The pinned packages (package-lock.json), installed once at configure time.
+  # The pinned packages (package-lock.json), installed once at configure time; no install
+  # scripts (as scripts/install-deps.sh: esbuild's postinstall is not needed to bundle).
   message(STATUS "viewer: npm ci in ${_viewer_dir}")
-  execute_process(COMMAND ${WEIR_NPM} ci --no-audit --no-fund WORKING_DIRECTORY ${_viewer_dir}
+  execute_process(COMMAND ${WEIR_NPM} ci --no-audit --no-fund --ignore-scripts WORKING_DIRECTORY ${_viewer_dir}
                   RESULT_VARIABLE _npm_rc OUTPUT_QUIET ERROR_VARIABLE _npm_err)
   if(NOT _npm_rc EQUAL 0)
     set(WEIR_VIEWER_MISSING "'npm ci' in viewer/ failed when weir was configured (no registry access?); run it and rebuild")

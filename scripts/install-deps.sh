@@ -30,8 +30,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 # The viewer's npm packages, as pinned in viewer/package-lock.json (again only when it changed).
+# --ignore-scripts: esbuild's postinstall only checks its platform binary, which the bundle build
+# does not need; without it npm 11 prints an `npm warn install-scripts` block that looks like a fault.
 viewer="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/viewer"
 if [ ! -f "$viewer/node_modules/.package-lock.json" ] || [ "$viewer/package-lock.json" -nt "$viewer/node_modules/.package-lock.json" ]; then
   echo "installing the viewer's npm packages (npm ci in viewer/)"
-  (cd "$viewer" && npm ci --no-audit --no-fund)
+  (cd "$viewer" && npm ci --no-audit --no-fund --ignore-scripts)
 fi

@@ -52,20 +52,24 @@ std::string map_empty_condition(const MapInfo& m) {
 }
 
 // Whether a read of [first, last] in one dimension is shifted: a symbol plus a nonzero constant
-// (`i + 1`, a loop variable's too), or inside `map` neither a parameter itself nor a parameter's
-// whole range.
+// (`i + 1`, a loop variable's too), a negative constant, or inside `map` a parameter's range
+// moved or widened by constants (the union of shifted reads, `[lo - 1, hi + 1]`). A range the
+// map does not span by constants (a dimension an inner map or the whole array covers) reads
+// over the domain: a failure there is an input smaller than the domain, not a shift.
 bool offset_from_map(const std::pair<sym::Expr, sym::Expr>& b, const MapInfo* map) {
+  if (b.first.is_integer() && b.first.value() < 0) return true;  // before every array's start
   for (const auto& s : b.first.free_symbols()) {
     sym::Expr d = b.first - sym::Expr::symbol(s);
     if (d.is_integer() && d.value() != 0) return true;
   }
   if (!map) return false;
   for (std::size_t d = 0; d < map->params.size() && d < map->range.dims(); ++d) {
-    sym::Expr p = sym::Expr::symbol(map->params[d]);
-    if (b.first == p && b.second == p) return false;
-    if (auto r = range_bounds(map->range[d]); r && r->first == b.first && r->second == b.second) return false;
+    auto r = range_bounds(map->range[d]);
+    if (!r) continue;
+    sym::Expr lo = b.first - r->first, hi = b.second - r->second;
+    if (lo.is_integer() && hi.is_integer() && (lo.value() != 0 || hi.value() != 0)) return true;
   }
-  return true;
+  return false;
 }
 
 // "file.py:12:16" of DaCe DebugInfo JSON (`extra["debuginfo"]`: {"type": "DebugInfo",

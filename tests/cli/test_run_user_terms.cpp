@@ -53,7 +53,8 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
       ":9:5: 'f' is read over I: [0, 6), outside its domain I: [0, 4)\n"
       "  in the SDFG: state 'call_0_ident', map 'ident_map': reads f[0 .. 5] in dimension 0 of f with shape "
       "4 "
-      "(the input is smaller than the domain it is read over; pass a larger input or a smaller domain)\n";
+      "(the input is smaller than the domain it is read over; pass a larger input or a smaller domain)\n"
+      "  'out' is (6,) but 'f' is (4,) over (I): the output is larger along I\n";
   CHECK_THAT(r.out,
              Catch::EndsWith("weir: error: program 'copy' failed (weir_run returned 1): " + cpu_error));
   CHECK_THAT(r.out, !Catch::Contains("shifted") && !Catch::Contains("hint:"));
@@ -63,7 +64,8 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
              Catch::EndsWith("weir: error: " + copy.string() +
                              ":9:5: the result of 'ident' is computed over (I: [0, 4)), which does not "
                              "cover the output domain of 'out' (I: [0, 6)) (an input is smaller than "
-                             "the output domain; pass larger inputs or a smaller output domain)\n"));
+                             "the output domain; pass larger inputs or a smaller output domain)\n"
+                             "  'out' is (6,) but 'f' is (4,) over (I): the output is larger along I\n"));
   // The SDFG file keeps the lowering's debuginfo, so running it says the same.
   REQUIRE(run_weir("sdfg " + q(copy) + "::copy -o " + q(dir / "copy.sdfg")).code == 0);
   r = run_weir("run " + q(dir / "copy.sdfg") + " --backend cpu --in f=" + q(dir / "f.npy") +
@@ -107,7 +109,9 @@ TEST_CASE("weir run: messages name a field's extents by its dimensions, never by
   // The compiled program's argument checks (before compiling).
   auto r = run_weir(lap + " --backend cpu --in f=" + q(dir / "f3.npy"));
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: missing argument 'out' (float64 array of shape (I, J, K))\n");
+  CHECK(r.out ==
+        "weir: error: missing argument 'out' (float64 array of shape (I, J, K))\n"
+        "  hint: give it with --in out=FILE.npy\n");
   r = run_weir(lap + " --backend cpu --in f=" + q(dir / "f3.npy") + " --in out=" + q(dir / "f.npy"));
   CHECK(r.code == 1);
   CHECK(r.out ==
@@ -125,13 +129,20 @@ TEST_CASE("weir run: messages name a field's extents by its dimensions, never by
                             " --in weights=" + q(dir / "weights.npy") + " --in lap=" + q(dir / "lap.npy");
   r = run_weir(cells + " --backend cpu");
   CHECK(r.code == 1);
+  const std::string table_hint =
+      "  hint: give it with --in C2E2CO=FILE.npy\n"
+      "  'weir mesh --nx 8 --ny 6 -o mesh/' writes C2E2CO.npy and the other connectivity tables of a "
+      "periodic "
+      "triangular mesh\n";
   CHECK(r.out ==
-        "weir: error: missing connectivity table 'C2E2CO' (an int32 or int64 array of shape (n_Cell, 4))\n");
+        "weir: error: missing connectivity table 'C2E2CO' (an int32 or int64 array of shape (n_Cell, 4))\n" +
+            table_hint);
   r = run_weir(cells + " --backend embedded");
   CHECK(r.code == 1);
   CHECK(r.out ==
         "weir: error: missing connectivity table 'C2E2CO' (an int32 or int64 array of shape (n_Cell, "
-        "max_neighbours))\n");
+        "max_neighbours))\n" +
+            table_hint);
 }
 
 TEST_CASE("weir run --domain: a @field_operator run directly gets the @program call for that domain",
