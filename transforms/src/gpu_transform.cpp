@@ -417,10 +417,10 @@ class GpuTransformer {
       } else if (n.kind() == NodeKind::Tasklet) {
         if (!is_host_tasklet(st, tree, n, host_scalars)) wrap_in_kernel(st, n);
       } else if (auto* lib = n.as<LibraryNode>()) {
-        if (!is_gpu(lib->schedule)) {
-          lib->schedule = ScheduleType::GPU_Device;
-          ++changed;
-        }
+        // Its expansion is loops over device data: one thread of a one-point kernel runs them
+        // (correct, not fast; a parallel expansion per library is for later, ADR 0020).
+        wrap_in_kernel(st, n);
+        lib->schedule = ScheduleType::Sequential;
       } else if (auto* ns = n.as<NestedSDFGNode>()) {
         if (!ns->sdfg) continue;
         bind_arguments(g, st, *ns);
