@@ -93,7 +93,8 @@ struct Cuda {
   int (*probe_fn)(int, double*, double*, double*, long long) = nullptr;
 
   void check(int e, const std::string& what) const {
-    if (e != 0) throw std::runtime_error(what + ": CUDA error " + std::to_string(e) + " (" + error_fn(e) + ")");
+    if (e != 0)
+      throw std::runtime_error(what + ": CUDA error " + std::to_string(e) + " (" + error_fn(e) + ")");
   }
   void* alloc(std::size_t bytes) const {
     void* p = nullptr;
@@ -175,7 +176,8 @@ json run_probe(const Cuda& cu, const Sizes& s) {
 std::pair<std::string, std::string> source_of(const Variant& v) {
   std::size_t sep = v.detail.find("::"), plus = v.detail.find(" + ");
   if (sep == std::string::npos) throw std::runtime_error("variant '" + v.name + "' has no field-view source");
-  return {v.detail.substr(0, sep), v.detail.substr(sep + 2, plus == std::string::npos ? std::string::npos : plus - sep - 2)};
+  return {v.detail.substr(0, sep),
+          v.detail.substr(sep + 2, plus == std::string::npos ? std::string::npos : plus - sep - 2)};
 }
 
 /// One GPU row: compile, check against the hand-written kernel, time on device-resident data.
@@ -232,7 +234,8 @@ json run_row(const Cuda& cu, const KernelCase& kc, const Paths& paths, const Siz
         continue;
       runtime::Field& f = args.arrays.at(prm.name);
       device.emplace_back(cu, f.nbytes());
-      cu.check(cu.copy_fn(device.back().ptr, f.data(), f.nbytes()), "copying '" + prm.name + "' to the device");
+      cu.check(cu.copy_fn(device.back().ptr, f.data(), f.nbytes()),
+               "copying '" + prm.name + "' to the device");
       ptrs[i] = device.back().ptr;
       device_index[prm.name] = device.size() - 1;
     }
@@ -240,7 +243,8 @@ json run_row(const Cuda& cu, const KernelCase& kc, const Paths& paths, const Siz
     if (!handle) throw std::runtime_error(std::string("weir_init failed: ") + last_error());
     std::unique_ptr<void, decltype(finalize)> owner(handle, finalize);
     auto call = [&] {
-      if (run(handle, ptrs.data()) != 0) throw std::runtime_error(std::string("weir_run failed: ") + last_error());
+      if (run(handle, ptrs.data()) != 0)
+        throw std::runtime_error(std::string("weir_run failed: ") + last_error());
     };
 
     // Outputs of one call against the hand-written kernel on the same inputs.

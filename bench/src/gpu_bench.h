@@ -25,7 +25,7 @@ Sizes gpu_sizes(const Sizes& base);
 /// returns {"device": ..., "probe": ..., "kernels": [...]}; rows are "not run: no GPU" when
 /// there is no device (not a failure). Sets `failed` when a program fails to compile or run or
 /// its outputs differ from the hand-written kernel's by more than kOutputTolerance.
-nlohmann::json run_gpu_benchmarks(const Sizes& sizes, const Paths& paths, const std::vector<std::string>& only,
-                                  bool& failed);
+nlohmann::json run_gpu_benchmarks(const Sizes& sizes, const Paths& paths,
+                                  const std::vector<std::string>& only, bool& failed);
 
 }  // namespace weir::bench

@@ -76,8 +76,8 @@ void emit_run_host(Writer& entry, const SDFG& sdfg, const SdfgGen& g, const std:
     sym::Expr elements = 1;
     for (const auto& s : d.shape) elements *= s;
     std::string i = index(name), c = "arg_" + cpp_ident(name);
-    entry.line("weir_device_argument<" + cpp_type(d) + "> " + c + "(static_cast<" + cpp_type(d) + "*>(args[" + i +
-               "]), " + sym_cpp(elements) + ", " + g.alloc_size(d) + ", \"" + c_escape(name) + "\");");
+    entry.line("weir_device_argument<" + cpp_type(d) + "> " + c + "(static_cast<" + cpp_type(d) + "*>(args[" +
+               i + "]), " + sym_cpp(elements) + ", " + g.alloc_size(d) + ", \"" + c_escape(name) + "\");");
     entry.line("device_args[" + i + "] = " + c + ".device;");
   }
   entry.line("if (int rc = weir_run(handle, device_args); rc != 0) return rc;");

@@ -3,6 +3,7 @@
 // entering nested SDFGs with what their containers are bound to.
 #include "weir/transforms/gpu_transform.h"
 
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -438,7 +439,12 @@ class GpuTransformer {
   void wrap_in_kernel(SDFGState& st, Node& n) {
     std::string param =
         detail::fresh_param(*st.sdfg(), st, "__gpu_" + std::string(is_identifier(n.label) ? n.label : "k"));
-    MapEntry& me = st.add_map(n.label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}),
+    // Labels reach C++ (library nodes have ones like "Reduce (Min), Axes: all"): an identifier.
+    std::string label = n.label;
+    for (char& c : label)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (label.empty() || std::isdigit(static_cast<unsigned char>(label[0]))) label = "k" + label;
+    MapEntry& me = st.add_map(label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}),
                               ScheduleType::GPU_Device);
     NodeId id = n.id(), entry = me.id(), exit = me.exit;
     std::vector<DataflowEdge> ins, outs;
