@@ -170,6 +170,29 @@ def toolchain_section(out, tc):
     out.append("")
 
 
+def gpu_section(out, g):
+    out.append("## GPU\n")
+    out.append("Field-view programs after `auto_optimize(GPU)` on the gpu backend, data on the device "
+               "(`bench/src/gpu_bench.cpp`); effective bandwidth against a STREAM-like device probe in the "
+               "same run; target >= 80% of the probe on the memory-bound kernels.\n")
+    if not g.get("device"):
+        out.append(f"Not run: no GPU ({g.get('reason', 'no CUDA device')}).\n")
+        return
+    p = g.get("probe", {})
+    out.append(f"Device: {g['device']}; probe copy {p.get('copy_GBps', 0):.0f} GB/s, "
+               f"triad {p.get('triad_GBps', 0):.0f} GB/s.\n")
+    out.append("| kernel | size | median ms | GB/s | % of probe | rel. error | status |")
+    out.append("|---|---|---:|---:|---:|---:|---|")
+    for k in g.get("kernels", []):
+        if "median_s" in k:
+            out.append(f"| {k['kernel']} | {k.get('size', '')} | {ms(k['median_s'])} | {k['effective_GBps']:.0f} | "
+                       f"{100 * k['fraction_of_probe']:.0f}% | {k.get('max_rel_error', 0):.1e} | {k['status']} |")
+        else:
+            out.append(f"| {k['kernel']} | {k.get('size', '')} | - | - | - | - | {k['status']}: "
+                       f"{k.get('reason', '')[:120]} |")
+    out.append("")
+
+
 def scaling_section(out, sc):
     out.append("## Scaling with program size\n")
     out.append("A generated field-view program composing N stencils (N distinct field operators, each a "
@@ -325,6 +348,8 @@ def render(doc, source, scale_docs=()):
         out.append("")
     if "kernel_benchmarks" in doc:
         kernel_section(out, doc["kernel_benchmarks"])
+    if "gpu" in doc:
+        gpu_section(out, doc["gpu"])
     if "toolchain" in doc:
         toolchain_section(out, doc["toolchain"])
     if "scaling" in doc:

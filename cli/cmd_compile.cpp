@@ -51,17 +51,17 @@ std::vector<std::string> expand_targets(const std::vector<std::string>& targets,
   return out;
 }
 
-// Copies the generated source of `a` to DIR/NAME.cpp (NAME: the definition's name, or the SDFG
-// file's stem), replacing the file atomically.
+// Copies the generated source of `a` to DIR/NAME`extension` (NAME: the definition's name, or the
+// SDFG file's stem; `.cu` for the gpu backend's CUDA), replacing the file atomically.
 std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const std::string& target,
-                                  const std::string& dir) {
+                                  const std::string& dir, const std::string& extension) {
   namespace fs = std::filesystem;
   if (a.source.empty() || !fs::exists(a.source))
     throw weir::Error(target + ": the backend keeps no generated source to write (--emit-cpp)");
   auto sep = target.rfind("::");
   std::string name = sep == std::string::npos ? fs::path(target).stem().string() : target.substr(sep + 2);
   fs::create_directories(dir);
-  fs::path out = fs::path(dir) / (name + ".cpp"), tmp = out;
+  fs::path out = fs::path(dir) / (name + extension), tmp = out;
   tmp += ".tmp";
   fs::copy_file(a.source, tmp, fs::copy_options::overwrite_existing);
   fs::rename(tmp, out);
@@ -94,8 +94,9 @@ Action add_compile_command(CLI::App& app) {
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option(
       "--emit-cpp", o->emit_cpp,
-      "DIR: also write the generated C++ of each program to DIR/NAME.cpp, for reading (its comments "
-      "name the SDFG state, node and memlet of each part)");
+      "DIR: also write the generated C++ of each program to DIR/NAME.cpp (the CUDA source to NAME.cu "
+      "with --backend gpu), for reading (its comments name the SDFG state, node and memlet of each "
+      "part)");
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
@@ -140,7 +141,11 @@ Action add_compile_command(CLI::App& app) {
           std::snprintf(secs, sizeof secs, "%.2f s", s);
           line = "ok " + f + " (" + (a.cache_hit ? "cached" : "compiled") + ", " + secs + ") -> " +
                  a.library.string();
-          if (!o->emit_cpp.empty()) line += "\n  C++: " + emit_source(a, f, o->emit_cpp).string();
+          if (!o->emit_cpp.empty()) {
+            bool cuda = o->backend == "gpu";
+            line += std::string("\n  ") + (cuda ? "CUDA: " : "C++: ") +
+                    emit_source(a, f, o->emit_cpp, cuda ? ".cu" : ".cpp").string();
+          }
         } catch (const std::exception& e) {
           ++failed;
           line = "FAILED " + f + "\n  " + e.what();

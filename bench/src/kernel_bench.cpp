@@ -19,9 +19,7 @@ namespace {
 using nlohmann::json;
 using runtime::Arguments;
 
-// Largest |a - r| over the outputs, relative to the largest |r|; the hand-written kernels and
-// weir's programs do the same arithmetic, so only reassociation (laplap's fused form) shows.
-constexpr double kTolerance = 1e-10;
+constexpr double kTolerance = kOutputTolerance;
 
 std::string first_lines(const std::string& text, int n = 3) {
   std::size_t pos = 0;
@@ -32,22 +30,6 @@ std::string first_lines(const std::string& text, int n = 3) {
   std::string s = pos == std::string::npos ? text : text.substr(0, pos);
   while (!s.empty() && s.back() == '\n') s.pop_back();
   return s;
-}
-
-double max_rel_error(const Arguments& got, const Arguments& ref, const std::vector<std::string>& outputs) {
-  double diff = 0, scale = 0;
-  for (const auto& name : outputs) {
-    const runtime::Field& a = got.arrays.at(name);
-    const runtime::Field& r = ref.arrays.at(name);
-    if (a.size() != r.size()) return INFINITY;
-    for (std::int64_t i = 0; i < r.size(); ++i) {
-      double x = a.value_as_double(i), y = r.value_as_double(i);
-      if (std::isnan(x) != std::isnan(y)) return INFINITY;
-      diff = std::max(diff, std::abs(x - y));
-      scale = std::max(scale, std::abs(y));
-    }
-  }
-  return scale > 0 ? diff / scale : diff;
 }
 
 /// The bandwidth probe's arrays (first-touched in parallel with the probes' schedule).

@@ -1,4 +1,6 @@
 // Sizes presets and the helpers shared by the kernel case files.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -26,6 +28,23 @@ Sizes Sizes::full() {
   Sizes s;
   s.preset = "full";
   return s;
+}
+
+double max_rel_error(const runtime::Arguments& got, const runtime::Arguments& ref,
+                     const std::vector<std::string>& outputs) {
+  double diff = 0, scale = 0;
+  for (const auto& name : outputs) {
+    const runtime::Field& a = got.arrays.at(name);
+    const runtime::Field& r = ref.arrays.at(name);
+    if (a.size() != r.size()) return INFINITY;
+    for (std::int64_t i = 0; i < r.size(); ++i) {
+      double x = a.value_as_double(i), y = r.value_as_double(i);
+      if (std::isnan(x) != std::isnan(y)) return INFINITY;
+      diff = std::max(diff, std::abs(x - y));
+      scale = std::max(scale, std::abs(y));
+    }
+  }
+  return scale > 0 ? diff / scale : diff;
 }
 
 runtime::Field random_field(const std::vector<std::int64_t>& shape, std::uint64_t seed, double lo,

@@ -76,6 +76,13 @@ std::vector<KernelCase> unstructured_cases(const Sizes& s, const Paths& p);
 
 // --- helpers shared by the case files -------------------------------------------------------
 
+/// Largest |a - r| over `outputs`, relative to the largest |r| (infinite for a size or NaN
+/// mismatch). The hand-written kernels and weir's programs do the same arithmetic, so only
+/// reassociation (laplap's fused form) shows: kOutputTolerance bounds it.
+double max_rel_error(const runtime::Arguments& got, const runtime::Arguments& ref,
+                     const std::vector<std::string>& outputs);
+inline constexpr double kOutputTolerance = 1e-10;
+
 /// A float64 field of `shape` filled with deterministic uniform values in [lo, hi) (seeded
 /// by `seed`).
 runtime::Field random_field(const std::vector<std::int64_t>& shape, std::uint64_t seed, double lo = 0.0,

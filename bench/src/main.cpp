@@ -1,6 +1,6 @@
 // weir-bench: kernel, toolchain and scaling benchmarks of weir (see bench/README.md).
 //
-//   weir-bench [all|kernels|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]
+//   weir-bench [all|kernels|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]
 //              [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]
 //
 // Exit code: 0 when everything ran (skipped entries included), 1 when a variant or stage
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_bench.h"
 #include "kernel_bench.h"
 #include "measure.h"
 #include "scaling_bench.h"
@@ -116,7 +117,8 @@ json machine_meta(const Sizes& sizes, const std::string& commit) {
 int usage(const std::string& msg) {
   std::cerr
       << "weir-bench: " << msg << "\n"
-      << "usage: weir-bench [all|kernels|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]\n"
+      << "usage: weir-bench [all|kernels|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup "
+         "N]\n"
       << "                  [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]\n";
   return 2;
 }
@@ -138,7 +140,7 @@ int main(int argc, char** argv) {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
         return args[++i];
       };
-      if (a == "all" || a == "kernels" || a == "toolchain" || a == "scaling")
+      if (a == "all" || a == "kernels" || a == "gpu" || a == "toolchain" || a == "scaling")
         what = a;
       else if (a == "--size")
         size = value();
@@ -185,6 +187,8 @@ int main(int argc, char** argv) {
   double t0 = now_seconds();
   if (what == "all" || what == "kernels")
     out["kernel_benchmarks"] = run_kernel_benchmarks(sizes, paths, only, failed);
+  // The GPU rows: "not run: no GPU" without a CUDA device (nothing is compiled then).
+  if (what == "all" || what == "gpu") out["gpu"] = run_gpu_benchmarks(sizes, paths, only, failed);
   if (what == "all" || what == "toolchain")
     out["toolchain"] = run_toolchain_benchmarks(paths, sizes.preset == "tiny" ? 2 : 2 * sizes.repeats,
                                                 sizes.preset == "tiny", failed);

@@ -2,14 +2,21 @@
 // .cu compiles as host C++ (-DWEIR_CUDA_EMULATION, this folder on the include path) and its
 // kernels run on the CPU: a launch loops over every block and every thread of the grid in order,
 // with blockIdx/threadIdx as the loop variables, so the kernels' index arithmetic and bounds
-// guards are the ones nvcc compiles. Device memory is host memory; streams are in-order no-ops.
+// guards are the ones nvcc compiles. Device memory is host memory, but cudaMalloc records what it
+// hands out, so that cudaPointerGetAttributes tells device from host pointers as CUDA does (a
+// program given a host array where it needs device memory fails here as on a GPU); streams are
+// in-order no-ops.
 // Generated code has no __syncthreads or shared memory (a sequential loop over threads could not
 // emulate them). Test-only: the gpu backend compiles the same source with nvcc.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <type_traits>
 
 #define __global__
@@ -56,12 +63,55 @@ inline const char* cudaGetErrorString(cudaError_t e) {
   return e == cudaSuccess ? "no error" : "out of memory";
 }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+// "Device" allocations: start address -> bytes.
+struct weir_emu_device_memory {
+  std::mutex mu;
+  std::map<std::uintptr_t, std::size_t> blocks;
+};
+inline weir_emu_device_memory& weir_emu_device() {
+  static weir_emu_device_memory m;
+  return m;
+}
 inline cudaError_t cudaMalloc(void** p, std::size_t bytes) {
   *p = std::malloc(bytes);
-  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (!*p) return cudaErrorMemoryAllocation;
+  std::lock_guard<std::mutex> lock(weir_emu_device().mu);
+  weir_emu_device().blocks[reinterpret_cast<std::uintptr_t>(*p)] = bytes;
+  return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* p) {
+  if (p) {
+    std::lock_guard<std::mutex> lock(weir_emu_device().mu);
+    weir_emu_device().blocks.erase(reinterpret_cast<std::uintptr_t>(p));
+  }
   std::free(p);
+  return cudaSuccess;
+}
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type = cudaMemoryTypeUnregistered;
+  int device = 0;
+  void* devicePointer = nullptr;
+  void* hostPointer = nullptr;
+};
+// Device memory when `p` lies inside a cudaMalloc block, else unregistered host memory.
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
+  *a = cudaPointerAttributes{};
+  auto q = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(weir_emu_device().mu);
+  auto& blocks = weir_emu_device().blocks;
+  auto it = blocks.upper_bound(q);
+  if (it != blocks.begin() && q < std::prev(it)->first + std::prev(it)->second) {
+    a->type = cudaMemoryTypeDevice;
+    a->devicePointer = const_cast<void*>(p);
+  } else {
+    a->hostPointer = const_cast<void*>(p);
+  }
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind,

@@ -2,6 +2,8 @@
 // cuda_prelude.cpp), on top of the CPU generator's shared walk (codegen_internal.h).
 #pragma once
 
+#include <functional>
+
 #include "codegen_internal.h"
 
 namespace weir::codegen::detail {
@@ -17,5 +19,17 @@ bool is_device_storage(StorageType s);
 /// Whether generated host code launches kernels or moves device memory (it then ends with a
 /// stream synchronisation).
 bool uses_device(const std::string& host_code);
+
+/// The array arguments of `sdfg` in device memory (non-transient, device storage), in arglist
+/// order (cuda_host_arguments.cpp).
+std::vector<std::string> device_array_arguments(const SDFG& sdfg);
+/// weir_run's checks that every device array argument is a device pointer (CUDA host code,
+/// after the arguments are bound).
+void emit_device_argument_checks(Writer& w, const SDFG& sdfg);
+/// The `weir_run_host` entry point (program_abi.h) when `sdfg` has device array arguments:
+/// device copies of host arrays around weir_run. `symbol_binding(s)` declares symbol `s` from
+/// `args`.
+void emit_run_host(Writer& entry, const SDFG& sdfg, const SdfgGen& g, const std::vector<std::string>& arglist,
+                   const std::function<std::string(const std::string&)>& symbol_binding);
 
 }  // namespace weir::codegen::detail

@@ -79,10 +79,23 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   if (m.params.empty() || n != m.params.size())
     throw CodegenError(where, "map has " + std::to_string(m.params.size()) + " parameters but " +
                                   std::to_string(n) + " ranges");
-  for (const auto& [c, ct] : e.in_connectors)
-    if (c.rfind("IN_", 0) != 0)
-      throw CodegenError(where, "a GPU kernel with a dynamic range input ('" + c +
-                                    "') is not supported by the CUDA code generator");
+  // Dynamic range inputs (connectors that are not IN_*): read on the host before the launch (the
+  // grid is computed there), so they must come from host memory; passed to the kernel by value.
+  Writer dynamic_reads;
+  std::vector<std::pair<std::string, ScalarType>> dynamic;
+  for (const auto& [c, ct] : e.in_connectors) {
+    if (c.rfind("IN_", 0) == 0) continue;
+    Location loc;
+    ScalarType t = dynamic_input(e, c, loc);
+    if (loc.binding && is_device_storage(loc.binding->desc->storage))
+      throw CodegenError(where,
+                         "the kernel's dynamic range input '" + c + "' reads '" + loc.data +
+                             "' in device memory: a kernel's grid is computed on the host (keep it in a "
+                             "host scalar)");
+    dynamic_reads.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() +
+                       ";");
+    dynamic.push_back({c, t});
+  }
   for (std::size_t d = 0; d < n; ++d) {
     const Range& r = ranges[d];
     if (!(r.tile.is_integer() && r.tile.value() == 1))
@@ -141,6 +154,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   frame.parallel = true;
   frame.parallel_params = m.params;
   for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
+  for (const auto& d : dynamic) frame.symbols.push_back(d);
   frames_.push_back(frame);
   // Register transients whose home is outside this map (the state, several states) are private
   // to each thread: bound here, declared below where the body uses them.
@@ -180,6 +194,11 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   // --- parameters: what the body uses of the host's containers, values and symbols ----------
   std::vector<std::string> params, args;
   std::set<std::string> passed(m.params.begin(), m.params.end());
+  for (const auto& [c, t] : dynamic) {
+    params.push_back("const " + std::string(cpp_name(t)) + " " + cpp_ident(c));
+    args.push_back(cpp_ident(c));
+    passed.insert(cpp_ident(c));
+  }
   for (const auto& [name, b] : host_bindings) {
     if (!used.count(b.cpp) || passed.count(b.cpp)) continue;
     std::string t = cpp_type(*b.desc);
@@ -226,6 +245,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
            std::to_string(block[2]) + ")");
   }
   w.open("{");
+  w.append(dynamic_reads);
   std::string nonempty;
   for (std::size_t d = 0; d < n; ++d) {
     const Range& r = ranges[d];

@@ -25,16 +25,24 @@ const char* cuda_prelude_head_text() {
 // device memory, and the host reads them after the state (weir_cuda_device_faults).
 static __device__ int weir_device_fault_kind = 0;  // 0: none, 1: index, 2: integer power, 3: allocation
 static __device__ long long weir_device_fault_values[3];
-[[maybe_unused]] static __device__ void weir_device_fault(int kind, long long a, long long b, long long c) {
+// Where the fault happened, as the CPU's checks name it (state, map, tasklet, connector, array):
+// the site's text is copied, since a device string's address means nothing to the host.
+static __device__ char weir_device_fault_site[512];
+[[maybe_unused]] static __device__ void weir_device_fault(int kind, long long a, long long b, long long c,
+                                                          const char* site = nullptr) {
     if (atomicCAS(&weir_device_fault_kind, 0, -1) != 0) return;
     weir_device_fault_values[0] = a;
     weir_device_fault_values[1] = b;
     weir_device_fault_values[2] = c;
+    int k = 0;
+    for (; site != nullptr && k < static_cast<int>(sizeof weir_device_fault_site) - 1 && site[k] != 0; ++k)
+        weir_device_fault_site[k] = site[k];
+    weir_device_fault_site[k] = 0;
     __threadfence();
     atomicExch(&weir_device_fault_kind, kind);
 }
-[[maybe_unused]] static __device__ void weir_device_index_fault(long long i, long long n, int dim) {
-    weir_device_fault(1, i, n, dim);
+[[maybe_unused]] static __device__ void weir_device_index_fault(long long i, long long n, int dim, const char* site) {
+    weir_device_fault(1, i, n, dim, site);
 }
 [[maybe_unused]] static __device__ void weir_device_pow_fault(long long b, long long e) { weir_device_fault(2, b, e, 0); }
 // Thread-private heap memory (a transient larger than the stack limit, a column buffer of
@@ -81,9 +89,13 @@ static thread_local cudaStream_t weir_stream = nullptr;
     if (kind == 0) return;
     long long v[3] = {0, 0, 0};
     weir_cuda_check(cudaMemcpyFromSymbol(v, weir_device_fault_values, sizeof v), where);
+    char site[sizeof weir_device_fault_site] = {0};
+    weir_cuda_check(cudaMemcpyFromSymbol(site, weir_device_fault_site, sizeof site), where);
+    site[sizeof site - 1] = 0;
     int zero = 0;
     weir_cuda_check(cudaMemcpyToSymbol(weir_device_fault_kind, &zero, sizeof zero), where);
     std::string text = std::string(where) + ": ";
+    if (site[0] != 0) text += std::string(site) + ": ";
     if (kind == 1)
         text += "a kernel computed index " + std::to_string(v[0]) + " in dimension " + std::to_string(v[2]) +
                 ", outside [0, " + std::to_string(v[1]) + ")" +
@@ -95,6 +107,20 @@ static thread_local cudaStream_t weir_stream = nullptr;
         text += "a kernel could not allocate " + std::to_string(v[0]) + " elements of " + std::to_string(v[1]) +
                 " bytes on the device heap";
     throw std::runtime_error(text);
+}
+// A GPU_Global argument must be device (or managed) memory: a host pointer would make every
+// kernel that touches it fault with an address and no name.
+[[maybe_unused]] static void weir_cuda_require_device(const void* p, const char* name) {
+    if (p == nullptr) return;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();  // CUDA before 11 fails on unregistered host memory
+        a.type = cudaMemoryTypeUnregistered;
+    }
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+        throw std::runtime_error(std::string("argument '") + name +
+                                 "' is GPU_Global (device memory) but the pointer given is host memory: pass device "
+                                 "memory to weir_run, or call weir_run_host, which copies host arrays to the device and back");
 }
 // Checks a kernel launch (its configuration, the device's state).
 [[maybe_unused]] static void weir_cuda_launched(const char* where) { weir_cuda_check(cudaGetLastError(), where); }
@@ -127,6 +153,30 @@ struct weir_device_buffer {
     ~weir_device_buffer() { cudaFree(ptr); }
     weir_device_buffer(const weir_device_buffer&) = delete;
     weir_device_buffer& operator=(const weir_device_buffer&) = delete;
+};
+// A host array argument's copy in device memory for weir_run_host (ADR 0020): allocated and
+// copied in here, copied back by copy_back(), freed at the end of the call.
+template <class T>
+struct weir_device_argument {
+    T* host;
+    int64_t elements;
+    const char* name;
+    T* device = nullptr;
+    weir_device_argument(T* host_, int64_t elements_, int64_t allocated, const char* name_)
+        : host(host_), elements(elements_), name(name_) {
+        if (allocated < elements) allocated = elements;
+        weir_cuda_check(cudaMalloc(reinterpret_cast<void**>(&device), static_cast<std::size_t>(allocated > 0 ? allocated : 1) * sizeof(T)),
+                        (std::string("allocating argument '") + name + "' on the device").c_str());
+        weir_cuda_copy(device, host, static_cast<std::size_t>(elements) * sizeof(T), false,
+                       (std::string("copying argument '") + name + "' to the device").c_str());
+    }
+    void copy_back() {
+        weir_cuda_copy(host, device, static_cast<std::size_t>(elements) * sizeof(T), true,
+                       (std::string("copying argument '") + name + "' back to the host").c_str());
+    }
+    ~weir_device_argument() { cudaFree(device); }
+    weir_device_argument(const weir_device_argument&) = delete;
+    weir_device_argument& operator=(const weir_device_argument&) = delete;
 };
 // As weir_scratch, in device memory.
 template <class T>

@@ -148,6 +148,17 @@ bool StateGen::in_parallel() const { return sg.in_parallel || parallel_frame() >
 
 bool StateGen::in_kernel() const { return sg.prog.cuda && in_parallel(); }
 
+ScalarType StateGen::dynamic_input(const MapEntry& e, const std::string& c, Location& loc) const {
+  auto es = st.in_edges_by_connector(e.id(), c);
+  if (es.size() != 1) throw CodegenError(ref(e), "dynamic map input '" + c + "' needs exactly one edge");
+  loc = edge_location(st.edge(es[0]), true);
+  bool ptr = false;
+  ScalarType t = connector_type(e.in_connectors, c, &ptr).value_or(loc.type);
+  bool integral = t != ScalarType::Float32 && t != ScalarType::Float64 && t != ScalarType::Float16 &&
+                  t != ScalarType::Bool;
+  return integral ? ScalarType::Int64 : t;
+}
+
 void StateGen::emit_scope(NodeId scope, Writer& w) {
   declare_transients(scope, w);
   define_views(scope, w);
@@ -409,14 +420,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   Writer pre;
   for (const auto& [c, ct] : e.in_connectors) {
     if (c.rfind("IN_", 0) == 0) continue;
-    auto es = st.in_edges_by_connector(e.id(), c);
-    if (es.size() != 1) throw CodegenError(where, "dynamic map input '" + c + "' needs exactly one edge");
-    Location loc = edge_location(st.edge(es[0]), true);
-    bool ptr = false;
-    ScalarType t = connector_type(e.in_connectors, c, &ptr).value_or(loc.type);
-    bool integral = t != ScalarType::Float32 && t != ScalarType::Float64 && t != ScalarType::Float16 &&
-                    t != ScalarType::Bool;
-    if (integral) t = ScalarType::Int64;
+    Location loc;
+    ScalarType t = dynamic_input(e, c, loc);
     pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
     frame.symbols.push_back({c, t});
   }

@@ -2,6 +2,7 @@
 // the mapped symbols) and library nodes (Reduce as a loop nest; BLAS nodes in blas_codegen.cpp).
 #include <algorithm>
 
+#include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
 
@@ -107,6 +108,21 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
 }
 
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
+  // CUDA host code: a library node expands to host loops, which cannot touch device memory
+  // (gpu-transform runs top-level library nodes in a one-point kernel instead).
+  if (sg.prog.cuda && !in_kernel()) {
+    std::vector<EdgeId> edges = st.in_edges(n.id());
+    edges.insert(edges.end(), st.out_edges(n.id()).begin(), st.out_edges(n.id()).end());
+    for (EdgeId id : edges) {
+      const Memlet& m = st.edge(id).memlet;
+      if (!m.is_empty() && sg.sdfg.arrays.count(m.data) &&
+          is_device_storage(sg.sdfg.arrays.at(m.data).storage))
+        throw CodegenError(ref(n), "library node '" + n.label + "' runs as host code but accesses '" +
+                                       m.data + "' in device memory (" +
+                                       std::string(to_string(sg.sdfg.arrays.at(m.data).storage)) +
+                                       "): run it inside a GPU_Device map (gpu-transform does that)");
+    }
+  }
   if (n.is_reduce()) return emit_reduce(n, w);
   if (is_lapack(n)) return emit_lapack(n, w);
   if (is_einsum(n)) return emit_einsum(n, w);

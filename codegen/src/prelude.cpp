@@ -99,7 +99,7 @@ static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site,
                                  P... point) {
     if (__builtin_expect(i >= 0 && i < n, 1)) return i;
 #ifdef __CUDA_ARCH__
-    weir_device_index_fault(i, n, dim);
+    weir_device_index_fault(i, n, dim, site);
     (void)site, (void)origin, (void)names;
 #else
     const long long values[] = {static_cast<long long>(point)..., 0};
@@ -284,8 +284,8 @@ static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int
 #ifdef __CUDA_ARCH__
     // Device code (a nested SDFG called in a kernel): the host reads the fault after the state.
     if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return true;
-    (void)where; (void)access; (void)data; (void)hint;
-    weir_device_fault(1, lo + offset < 0 ? lo + offset : hi + offset, extent, dim);
+    (void)access; (void)data; (void)hint;
+    weir_device_fault(1, lo + offset < 0 ? lo + offset : hi + offset, extent, dim, where);
     return false;
 #else
     if (__builtin_expect(lo > hi || (lo + offset >= 0 && hi + offset < extent), 1)) return true;

@@ -224,6 +224,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
         entry.line(t + "* __restrict__ " + c + " = static_cast<" + t + "*>(args[" + std::to_string(i) +
                    "]);");
     }
+    if (cuda) emit_device_argument_checks(entry, sdfg);
     for (const auto& s : size_symbols) {
       std::string c = cpp_ident(s);
       entry.line("if (" + c + " != h->" + c + ")");
@@ -253,6 +254,8 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     entry.close();
     entry.close();
     entry.blank();
+
+    if (cuda) emit_run_host(entry, sdfg, g, arglist, symbol_binding);
 
     // weir_finalize
     entry.open("extern \"C\" int weir_finalize(void* handle) {");

@@ -98,6 +98,9 @@ class StateGen {
   int parallel_frame() const;
   /// CUDA: whether the code being generated runs on the device (in a kernel or a device function).
   bool in_kernel() const;
+  /// A dynamic map range input (connector `c` of `e`, not IN_*): where its one edge reads
+  /// (`loc`) and its C++ type (integers widen to int64). Throws CodegenError for != 1 edge.
+  ScalarType dynamic_input(const MapEntry& e, const std::string& c, Location& loc) const;
 
   // --- tasklets (tasklet_codegen.cpp) ---------------------------------------------------
   void emit_tasklet(const Tasklet& t, Writer& w);

@@ -115,6 +115,8 @@ std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library,
   impl->run = reinterpret_cast<codegen::RunFn>(sym(codegen::kSymRun));
   impl->finalize = reinterpret_cast<codegen::FinalizeFn>(sym(codegen::kSymFinalize));
   impl->last_error = reinterpret_cast<codegen::LastErrorFn>(sym(codegen::kSymLastError));
+  // Host arrays reach a program with device array arguments through its copying entry point.
+  if (void* run_host = dlsym(h, codegen::kSymRunHost)) impl->run = reinterpret_cast<codegen::RunFn>(run_host);
   auto name_fn = reinterpret_cast<codegen::ProgramNameFn>(sym(codegen::kSymProgramName));
   auto arglist_fn = reinterpret_cast<codegen::ArglistFn>(sym(codegen::kSymArglist));
   const char* pname = name_fn();

@@ -87,11 +87,19 @@ TEST_CASE("weir compile --backend gpu: nvcc builds the program for --gpu-arch, w
           "[cli][gpu][nvcc]") {
   fs::path dir = weir::test::scratch_dir("cli-gpu-compile");
   std::string cache = "WEIR_CACHE_DIR=" + q(dir / "cache");
-  auto r = run_weir("compile --backend gpu --gpu-arch sm_80 " + q(corpus_sdfg("hdiff", "auto_optimized_gpu")),
+  auto r = run_weir("compile --backend gpu --gpu-arch sm_80 " +
+                        q(corpus_sdfg("hdiff", "auto_optimized_gpu")) + " --emit-cpp " + q(dir / "src"),
                     cache);
   if (r.out.find("nvcc not found") == std::string::npos) {
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("ok ") && Catch::Contains("compiled"));
+    // --emit-cpp writes the CUDA source nvcc compiled (NAME.cu), not the CPU generator's C++.
+    INFO(r.out);
+    REQUIRE(fs::is_regular_file(dir / "src" / "hdiff.auto_optimized_gpu.cu"));
+    std::string cu = weir::test::read_text(dir / "src" / "hdiff.auto_optimized_gpu.cu");
+    CHECK_THAT(cu, Catch::Contains("CUDA code generator") && Catch::Contains("__global__ void") &&
+                       Catch::Contains("WEIR_LAUNCH("));
+    CHECK(!fs::exists(dir / "src" / "hdiff.auto_optimized_gpu.cpp"));
     // The cache entry's manifest names the architecture.
     bool sm80 = false;
     for (const auto& e : fs::recursive_directory_iterator(dir / "cache"))

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "corpus.h"
+#include "cuda_emulation.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/npy.h"
@@ -79,7 +80,7 @@ std::string compare(const Field& got, const Field& want, const nlohmann::json& c
 }
 
 NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, bool weir_optimized,
-                        DeviceType device) {
+                        DeviceType device, bool cuda_emulation) {
   auto dir = npbench_corpus_dir() / kernel;
   auto meta = nlohmann::json::parse(read_text(dir / "meta.json"));
   runtime::Arguments args;
@@ -98,7 +99,8 @@ NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, boo
         args.values[k] = v.get<double>();
     }
   }
-  auto backend = runtime::make_cpu_backend();
+  std::unique_ptr<runtime::CompiledBackend> backend =
+      cuda_emulation ? make_cuda_emulation_backend() : runtime::make_cpu_backend();
   auto program = runtime::load_program_source((dir / (kernel + "." + stage + ".sdfg")).string());
   // DaCe wrote these files (its auto-optimized stages call BLAS from C++ tasklets): the test
   // trusts them explicitly, as a user would with --trust-code.
@@ -142,12 +144,13 @@ std::vector<std::string> npbench_kernels() {
 }
 
 NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage, bool weir_optimized,
-                                DeviceType device) {
+                                DeviceType device, bool cuda_emulation) {
   auto cache = scratch_dir("npbench-cache-" + kernel + "-" + stage +
-                           (weir_optimized ? device == DeviceType::GPU ? "-weir-opt-gpu" : "-weir-opt" : ""));
+                           (weir_optimized ? device == DeviceType::GPU ? "-weir-opt-gpu" : "-weir-opt" : "") +
+                           (cuda_emulation ? "-emulated" : ""));
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
   try {
-    return run_case(kernel, stage, weir_optimized, device);
+    return run_case(kernel, stage, weir_optimized, device, cuda_emulation);
   } catch (const std::exception& e) {
     std::string msg = e.what();
     return {false, msg};

@@ -27,8 +27,11 @@ std::vector<std::string> npbench_kernels();
 /// Runs one case with a fresh program cache; never throws (failures are in the outcome).
 /// `weir_optimized`: weir's own auto-optimize pipeline for `device` (`weir optimize --auto cpu`,
 /// or `--auto gpu`, whose kernels the cpu backend runs as host loops) runs on the loaded SDFG
-/// first, and the result must still validate.
+/// first, and the result must still validate. `cuda_emulation`: run on the CUDA host-emulation
+/// harness (tests/support/cuda_emulation.h: the gpu backend's CUDA compiled as host C++) instead
+/// of the cpu backend.
 NpbenchOutcome run_npbench_case(const std::string& kernel, const std::string& stage,
-                                bool weir_optimized = false, DeviceType device = DeviceType::CPU);
+                                bool weir_optimized = false, DeviceType device = DeviceType::CPU,
+                                bool cuda_emulation = false);
 
 }  // namespace weir::test

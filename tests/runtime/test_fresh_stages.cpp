@@ -5,6 +5,7 @@
 #include "weir/frontend/lowering.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/gpu_backend.h"
 #include "weir/sdfg/nodes.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
@@ -70,4 +71,29 @@ TEST_CASE("fresh stages: export then compile gives the fingerprint of compiling 
   CompilableProgram reloaded;
   reloaded.sdfg = std::shared_ptr<const SDFG>(std::move(loaded));
   CHECK(compile(*backend, reloaded).fingerprint == alone.fingerprint);
+}
+
+// Exporting for the GPU (the gpu backend's CUDA of a CPU stage, as `weir compile --backend gpu
+// --emit-cpp` does for a cached stage) places a copy: the CPU stage, and what the cpu backend
+// compiles from it, stay as they were.
+TEST_CASE("fresh stages: generating the GPU program of a CPU stage never changes that stage",
+          "[runtime][fresh]") {
+  weir::test::fresh_cache("fresh-stages-gpu");
+  auto backend = make_cpu_backend();
+  FieldViewProgram program = laplacian();
+  CompilableProgram cpu_stage = lower(program);
+  const std::string before = sdfg_to_json_text(*cpu_stage.sdfg);
+  CompilationArtifact cpu_before = compile(*backend, cpu_stage);
+
+  std::shared_ptr<const SDFG> placed;
+  codegen::GeneratedCode cuda = generate_gpu_program(cpu_stage, &placed);
+  CHECK_THAT(cuda.source, Catch::Contains("__global__"));
+  REQUIRE(placed != nullptr);
+  CHECK(placed.get() != cpu_stage.sdfg.get());
+  CHECK(sdfg_to_json_text(*cpu_stage.sdfg) == before);
+  CHECK(sdfg_difference(*placed, *cpu_stage.sdfg) != "");
+
+  // The cpu backend compiles the CPU stage, and the program, as before the export.
+  CHECK(compile(*backend, cpu_stage).fingerprint == cpu_before.fingerprint);
+  CHECK(compile(*backend, program).fingerprint == cpu_before.fingerprint);
 }

@@ -3,6 +3,7 @@
 // entering nested SDFGs with what their containers are bound to.
 #include "weir/transforms/gpu_transform.h"
 
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -417,10 +418,10 @@ class GpuTransformer {
       } else if (n.kind() == NodeKind::Tasklet) {
         if (!is_host_tasklet(st, tree, n, host_scalars)) wrap_in_kernel(st, n);
       } else if (auto* lib = n.as<LibraryNode>()) {
-        if (!is_gpu(lib->schedule)) {
-          lib->schedule = ScheduleType::GPU_Device;
-          ++changed;
-        }
+        // Its expansion is loops over device data: one thread of a one-point kernel runs them
+        // (correct, not fast; a parallel expansion per library is for later, ADR 0020).
+        wrap_in_kernel(st, n);
+        lib->schedule = ScheduleType::Sequential;
       } else if (auto* ns = n.as<NestedSDFGNode>()) {
         if (!ns->sdfg) continue;
         bind_arguments(g, st, *ns);
@@ -438,7 +439,12 @@ class GpuTransformer {
   void wrap_in_kernel(SDFGState& st, Node& n) {
     std::string param =
         detail::fresh_param(*st.sdfg(), st, "__gpu_" + std::string(is_identifier(n.label) ? n.label : "k"));
-    MapEntry& me = st.add_map(n.label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}),
+    // Labels reach C++ (library nodes have ones like "Reduce (Min), Axes: all"): an identifier.
+    std::string label = n.label;
+    for (char& c : label)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (label.empty() || std::isdigit(static_cast<unsigned char>(label[0]))) label = "k" + label;
+    MapEntry& me = st.add_map(label + "_gpu", {param}, Subset({Range(sym::Expr(0), sym::Expr(0))}),
                               ScheduleType::GPU_Device);
     NodeId id = n.id(), entry = me.id(), exit = me.exit;
     std::vector<DataflowEdge> ins, outs;

@@ -20,6 +20,11 @@ namespace weir::codegen {
 ///   int         weir_run(void* handle, void* const* args);
 ///   int         weir_finalize(void* handle);     // frees what weir_init allocated
 ///   const char* weir_last_error(void);
+/// CUDA programs whose array arguments live in device memory (GPU_Global, ADR 0020) take device
+/// pointers in weir_run, and also export
+///   int         weir_run_host(void* handle, void* const* args);  // host arrays: copied to the
+///                                                                // device and written ones back
+/// which the runtime calls instead of weir_run when the library exports it.
 inline constexpr const char* kAbiVersion = "weir-abi-1";
 inline constexpr const char* kSymAbiVersion = "weir_abi_version";
 inline constexpr const char* kSymProgramName = "weir_program_name";
@@ -28,6 +33,8 @@ inline constexpr const char* kSymInit = "weir_init";
 inline constexpr const char* kSymRun = "weir_run";
 inline constexpr const char* kSymFinalize = "weir_finalize";
 inline constexpr const char* kSymLastError = "weir_last_error";
+/// Optional (CUDA programs with device array arguments only).
+inline constexpr const char* kSymRunHost = "weir_run_host";
 
 using AbiVersionFn = const char* (*)();
 using ProgramNameFn = const char* (*)();

@@ -54,7 +54,9 @@ void default_openmp_wait_policy();
 /// the library's weir_arglist() must name the same parameters in the same order, and the
 /// program's signature is `expected` (with shapes); otherwise it is read from weir_arglist().
 /// Throws LoadError naming the library: dlerror()'s text, the missing symbol, the ABI version
-/// found, or the argument lists that differ.
+/// found, or the argument lists that differ. A library that exports weir_run_host (CUDA programs
+/// with device array arguments, ADR 0020) is run through it: the program's arguments are host
+/// arrays, copied to the device and back.
 std::shared_ptr<CompiledProgram> load_compiled_program(const std::filesystem::path& library,
                                                        std::optional<Signature> expected = std::nullopt);
 
