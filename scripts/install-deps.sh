@@ -11,9 +11,9 @@ packages=(
   libopenblas-dev liblapacke-dev
   # the viewer (viewer/, `weir view`): its loopback server, and the browser its tests drive
   libcpp-httplib-dev chromium
-  # scripts/format.sh --check and scripts/clang-check.sh in CI (Debian 12's clang 14); libFuzzer
-  # and clang's sanitizer runtimes for scripts/fuzz.sh
-  clang-format-14 clang-14 libclang-rt-14-dev
+  # scripts/format.sh --check, scripts/clang-check.sh and scripts/tidy.sh in CI (Debian 12's
+  # clang 14); libFuzzer and clang's sanitizer runtimes for scripts/fuzz.sh
+  clang-format-14 clang-14 clang-tidy-14 libclang-rt-14-dev
 )
 # node and npm build the viewer bundle; a node from elsewhere (nodesource, nvm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi

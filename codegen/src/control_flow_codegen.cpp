@@ -255,9 +255,10 @@ class RegionGen {
       if (it == ctx_.vars.end() || !it->second.writable)
         throw CodegenError(where, "interstate assignment to '" + target + "', which is not a symbol");
       try {
-        w.line(it->second.cpp + " = " + translate_python_expression(value, ctx_) + ";");
+        w.line(it->second.cpp + " = " + translate_expression(value, ctx_) + ";");
       } catch (const Error& ex) {
-        throw CodegenError(where, "interstate assignment `" + target + " = " + value + "`: " + ex.what());
+        throw CodegenError(where,
+                           "interstate assignment `" + target + " = " + value.code + "`: " + ex.what());
       }
     }
   }

@@ -17,7 +17,7 @@ void collect_interstate(const ControlFlowRegion& r, std::set<std::string>& assig
     names.merge(code_names(e->data.condition).data());
     for (const auto& [k, v] : e->data.assignments) {
       assigned.insert(k);
-      names.merge(expression_names(v).data());
+      names.merge(code_names(v).data());
     }
   }
   for (const ControlFlowBlock* b : r.blocks()) {

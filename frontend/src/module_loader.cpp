@@ -109,7 +109,7 @@ void ModuleLoader::Impl::execute(LoadedModule& m, const StmtList& body, std::map
   }
 }
 
-ModuleLoader::ModuleLoader(LoaderOptions options) : impl_(std::make_unique<Impl>()) {
+ModuleLoader::ModuleLoader(const LoaderOptions& options) : impl_(std::make_unique<Impl>()) {
   search_path_ = options.search_path;
   if (options.use_environment) {
     if (const char* env = std::getenv("WEIR_PATH")) {

@@ -6,6 +6,7 @@
 
 #include "orchestration_flow.h"
 #include "out_hazards.h"
+#include "type_checker_internal.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
@@ -13,13 +14,7 @@
 namespace weir::frontend {
 namespace {
 
-TExprPtr mk(TExprKind k, Type t, SourceLocation loc) {
-  auto e = std::make_shared<TExpr>();
-  e->kind = k;
-  e->type = std::move(t);
-  e->loc = std::move(loc);
-  return e;
-}
+using typecheck::mk;
 
 TExprPtr literal(const ConstantValue& c, const SourceLocation& loc) {
   ScalarKind k = c.kind == ConstantValue::Kind::Float  ? ScalarKind::Float64

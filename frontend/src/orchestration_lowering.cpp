@@ -1,12 +1,12 @@
 // Lowering an orchestration function to one SDFG (see orchestration.h and ADR 0019).
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <set>
 
 #include "lowering_internal.h"
 #include "orchestration_flow.h"
 #include "weir/frontend/orchestration.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::frontend {
 namespace {
@@ -31,38 +31,25 @@ struct Seq {
   explicit Seq(ControlFlowRegion& region) : r(region) {}
   ControlFlowRegion& r;
   BlockId last = kNoBlock;
-  std::vector<std::pair<std::string, std::string>> pending;
+  std::vector<std::pair<std::string, CodeBlock>> pending;
   bool dead = false;  // after a break/continue nothing more runs in this sequence
 
   /// Adds `target = value` to the next edge; an edge never reads what it assigns, so a value
   /// that reads a pending target (or a target a pending value reads) starts a new edge.
   void assign(const std::string& target, const std::string& value) {
-    std::set<std::string> reads = identifiers(value), assigned;
+    CodeBlock code(value);
+    std::set<std::string> reads = names(code), assigned;
     bool clash = false;
     for (const auto& [t, v] : pending) {
       assigned.insert(t);
-      clash = clash || t == target || identifiers(v).count(target);
+      clash = clash || t == target || names(v).count(target);
     }
     for (const std::string& r : reads) clash = clash || assigned.count(r);
     if (clash) state("assign");
-    pending.emplace_back(target, value);
+    pending.emplace_back(target, std::move(code));
   }
-  static std::set<std::string> identifiers(const std::string& text) {
-    std::set<std::string> out;
-    for (std::size_t i = 0; i < text.size();) {
-      if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
-        std::size_t j = i;
-        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-        out.insert(text.substr(i, j - i));
-        i = j;
-      } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
-        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-      } else {
-        ++i;
-      }
-    }
-    return out;
-  }
+  /// The names a value reads, from its syntax tree (the lowering writes only valid Python).
+  static std::set<std::string> names(const CodeBlock& value) { return code_names(value).data(); }
   /// A label not used by another block of the region.
   std::string unique(const std::string& label) const {
     std::set<std::string> used;

@@ -99,7 +99,7 @@ TExprPtr FunctionChecker::shift(const Call& c, TExprPtr field, Scope& scope) {
   auto r = mk(TExprKind::Shift, Type{}, c.loc);
   for (const ExprPtr& a : c.args) r->shifts.push_back(shift_step(*a, field->type, dims, scope));
   r->type = Type::field(dims, field->type.dtype);
-  r->args = {field};
+  r->args.push_back(std::move(field));
   return r;
 }
 

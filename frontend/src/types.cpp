@@ -66,7 +66,7 @@ Type Type::scalar(ScalarKind k) {
   return t;
 }
 
-Type Type::field(std::vector<Dimension> dims, ScalarKind k) {
+Type Type::field(const std::vector<Dimension>& dims, ScalarKind k) {
   if (dims.empty()) return scalar(k);
   Type t;
   t.kind = Kind::Field;
@@ -96,7 +96,7 @@ Type Type::offset_type(FieldOffset o) {
   return t;
 }
 
-Type Type::domain(std::vector<Dimension> dims) {
+Type Type::domain(const std::vector<Dimension>& dims) {
   Type t;
   t.kind = Kind::Domain;
   t.dims = canonical_dims(dims);

@@ -57,7 +57,8 @@ class Evaluator {
   FieldVal shift(FieldVal f, const frontend::ShiftStep& step, Env& env, const frontend::TExpr& e);
   FieldVal gather(const FieldVal& f, const frontend::ShiftStep& step, const frontend::TExpr& e);
   FieldVal reduce(const FieldVal& f, const Dimension& dim, const std::string& op);
-  Value concat_where(const frontend::TExpr& cond, const Value& a, const Value& b, Env& env,
+  /// `ce`: the condition of concat_where(ce, a, b); `e`: the call (for locations).
+  Value concat_where(const frontend::TExpr& ce, const Value& a, const Value& b, Env& env,
                      const frontend::TExpr& e);
   const Table& table(const frontend::FieldOffset& off, const frontend::SourceLocation& loc) const;
 

@@ -6,14 +6,29 @@ namespace weir {
 
 CodeBlock::CodeBlock(std::string code_text, Language lang) : code(std::move(code_text)), language(lang) {}
 
+// `CodeBlock{{}, lang}` picks this overload with a null pointer.
+CodeBlock::CodeBlock(const char* code_text, Language lang)
+    : code(code_text ? code_text : ""), language(lang) {}
+
 CodeBlock::CodeBlock(const CodeBlock& other)
     : code(other.code), language(other.language), parsed_(other.parsed_.load()) {}
+
+CodeBlock::CodeBlock(CodeBlock&& other) noexcept
+    : code(std::move(other.code)), language(other.language), parsed_(other.parsed_.exchange(nullptr)) {}
 
 CodeBlock& CodeBlock::operator=(const CodeBlock& other) {
   if (this == &other) return *this;
   code = other.code;
   language = other.language;
   parsed_.store(other.parsed_.load());
+  return *this;
+}
+
+CodeBlock& CodeBlock::operator=(CodeBlock&& other) noexcept {
+  if (this == &other) return *this;
+  code = std::move(other.code);
+  language = other.language;
+  parsed_.store(other.parsed_.exchange(nullptr));
   return *this;
 }
 

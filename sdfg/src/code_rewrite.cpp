@@ -69,10 +69,6 @@ pycode::NameUse code_names(const CodeBlock& code) {
   return tree ? pycode::names_used(*tree) : pycode::NameUse{};
 }
 
-pycode::NameUse expression_names(const std::string& python_expression) {
-  return pycode::names_used(*pycode::parse_expression(python_expression, "<assignment>"));
-}
-
 bool rename_in_code(CodeBlock& code, const std::map<std::string, std::string>& names) {
   auto tree = code.parsed();
   if (!tree || names.empty()) return false;
@@ -90,22 +86,6 @@ bool substitute_in_code(CodeBlock& code, const std::map<std::string, std::string
   if (!out) return false;
   code.set_parsed(std::move(out));
   return true;
-}
-
-std::string substitute_in_expression(const std::string& expression,
-                                     const std::map<std::string, std::string>& values) {
-  if (values.empty()) return expression;
-  auto tree = pycode::Code::parse(expression, "<assignment>");
-  Values v(values);
-  auto out = pycode::substitute(*tree, v.view);
-  return out ? out->text() : expression;
-}
-
-std::string rename_in_expression(const std::string& expression,
-                                 const std::map<std::string, std::string>& names) {
-  std::map<std::string, std::string> as_values;
-  for (const auto& [from, to] : names) as_values[from] = to;
-  return substitute_in_expression(expression, as_values);
 }
 
 }  // namespace weir

@@ -21,13 +21,6 @@ void code_symbols(const CodeBlock& code, std::set<std::string>& used, std::set<s
   }
 }
 
-void expr_symbols(const std::string& text, std::set<std::string>& used) {
-  try {
-    used.merge(expression_names(text).reads);
-  } catch (const pycode::SourceError&) {
-  }
-}
-
 void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<std::string>& defined) {
   for (const Node* n : st.nodes()) {
     if (auto* e = n->as<MapEntry>()) {
@@ -61,7 +54,7 @@ void region_symbols(const ControlFlowRegion& r, std::set<std::string>& used, std
     code_symbols(e->data.condition, used, defined);
     for (const auto& [target, value] : e->data.assignments) {
       defined.insert(target);
-      expr_symbols(value, used);
+      code_symbols(value, used, defined);
     }
   }
   for (const ControlFlowBlock* b : r.blocks()) {

@@ -389,7 +389,7 @@ class Reader {
   void read_state(const JsonCursor& c, SDFGState& st, SDFG& sdfg, const std::string& qual) {
     auto nodes = c.at("nodes");
     nodes.array();
-    const std::string state_el = c.element();
+    const std::string& state_el = c.element();
     std::vector<long long> exit_entry(nodes.size(), -1);  // MapExit index -> its entry index
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       auto nc0 = nodes.index(i);

@@ -127,7 +127,7 @@ json memlet_json(const Memlet& m, bool data_is_src_end) {
 // The text viewers show on an interstate edge, as DaCe derives it: "cond; a=b,c=d".
 std::string interstate_label(const InterstateEdge& e) {
   std::string assignments;
-  for (const auto& [k, v] : e.assignments) assignments += (assignments.empty() ? "" : ",") + k + "=" + v;
+  for (const auto& [k, v] : e.assignments) assignments += (assignments.empty() ? "" : ",") + k + "=" + v.code;
   bool cond = !e.is_unconditional();
   if (!cond) return assignments;
   if (assignments.empty()) return e.condition.code;
@@ -187,7 +187,7 @@ class Writer {
     for (const auto* e : r.edges()) {
       json ea = json::object();
       json assignments = json::object();
-      for (const auto& [k, v] : e->data.assignments) assignments[k] = v;
+      for (const auto& [k, v] : e->data.assignments) assignments[k] = v.code;
       ea["assignments"] = assignments;
       ea["condition"] = code_json(e->data.condition);
       put_unknown(ea, e->data.extra);

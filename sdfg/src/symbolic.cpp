@@ -529,18 +529,18 @@ Expr minmax(Kind k, std::vector<Expr> in) {
   if (in.empty()) throw SymbolicError(std::string(is_min ? "Min" : "Max") + "() needs an argument");
   std::vector<Expr> args;
   std::optional<long long> best;
-  auto take = [&](const Expr& x) {
+  auto take = [&](Expr x) {
     if (auto v = x.as_integer())
       best = !best ? *v : is_min ? std::min(*best, *v) : std::max(*best, *v);
     else
-      args.push_back(x);
+      args.push_back(std::move(x));
   };
-  for (const Expr& x0 : in) {
-    Expr x = unbool(x0);
+  for (Expr& x0 : in) {
+    Expr x = nd(x0).kind == Kind::Boolean ? unbool(x0) : std::move(x0);  // `in` is ours: moved from
     if (nd(x).kind == k) {
       for (const Expr& a : nd(x).args) take(a);
     } else {
-      take(x);
+      take(std::move(x));
     }
   }
   std::sort(args.begin(), args.end(),
@@ -573,19 +573,19 @@ Expr logic(Kind k, std::vector<Expr> in) {
   const bool is_and = k == Kind::And;
   std::vector<Expr> args;
   bool absorbed = false;
-  auto take = [&](const Expr& x) {
+  auto take = [&](Expr x) {
     const Node& n = nd(x);
     if (is_num(n)) {
       if ((n.value != 0) != is_and) absorbed = true;  // False in `and`, True in `or`
     } else {
-      args.push_back(x);
+      args.push_back(std::move(x));
     }
   };
-  for (const Expr& x : in) {
+  for (Expr& x : in) {
     if (nd(x).kind == k) {
       for (const Expr& a : nd(x).args) take(a);
     } else {
-      take(x);
+      take(std::move(x));  // `in` is ours: moved from
     }
   }
   if (absorbed) return Expr::boolean(!is_and);
@@ -944,7 +944,7 @@ Expr Expr::logical_not(Expr a) {
                                                                {">=", "<"}, {"==", "!="}, {"!=", "=="}};
     return make_compare(inverse.at(n.name), n.args[0], n.args[1]);
   }
-  return make(Kind::Not, {a});
+  return make(Kind::Not, {std::move(a)});
 }
 
 // ---- queries ----

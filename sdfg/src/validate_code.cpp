@@ -1,6 +1,7 @@
 // The last check of validate(): every Python code block parses (pycode's parser, the one the
 // code generator translates with), and is Python where only Python is read.
 #include "validate_internal.h"
+#include "weir/pycode/code.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/source.h"
 #include "weir/sdfg/control_flow.h"
@@ -42,10 +43,10 @@ class CodeCheck {
     }
     if (c.code.find_first_not_of(" \t\r\n") == std::string::npos) return;
     try {
-      if (statements)
-        (void)c.parsed();  // parsed once: the code generator reads this tree
-      else
-        pycode::parse_expression(c.code);
+      // Parsed once, into the tree the passes and the code generator read.
+      auto tree = c.parsed();
+      // Not one expression: parse_expression reports why, with its location.
+      if (!statements && !tree->expression()) pycode::parse_expression(c.code);
     } catch (const pycode::SourceError& e) {
       report(code, what + " `" + c.code + "` does not parse as Python: " + e.message(), where);
     }
@@ -57,8 +58,7 @@ class CodeCheck {
       where.edge = static_cast<long>(e->id);
       python(e->data.condition, false, "interstate condition", "code-syntax", where);
       for (const auto& [target, value] : e->data.assignments)
-        python({value, Language::Python}, false, "interstate assignment " + target + " =", "code-syntax",
-               where);
+        python(value, false, "interstate assignment " + target + " =", "code-syntax", where);
     }
     for (const ControlFlowBlock* b : r.blocks()) {
       if (const auto* st = b->as<SDFGState>()) state(*st, path);

@@ -94,12 +94,12 @@ void check_interstate_edge(Validator& v, const ControlFlowRegion& r, const Contr
           what + " assigns to data container '" + target + "' (interstate edges may only assign symbols)",
           here);
     }
-    auto used = expression_symbols(value);
+    auto used = expression_symbols(value.code);
     if (!used) continue;
     SymbolSet undefined = undefined_in_code(v, *used, defined);
     if (!undefined.empty()) {
       v.report("undefined-symbol",
-               what + ": assignment " + target + " = " + value + " uses undefined symbol(s) " +
+               what + ": assignment " + target + " = " + value.code + " uses undefined symbol(s) " +
                    quoted_list(undefined),
                here);
     }
@@ -109,7 +109,7 @@ void check_interstate_edge(Validator& v, const ControlFlowRegion& r, const Contr
     }
     if (!racing.empty()) {
       v.report("isedge-assign-race",
-               what + ": assignment " + target + " = " + value + " reads " + quoted_list(racing) +
+               what + ": assignment " + target + " = " + value.code + " reads " + quoted_list(racing) +
                    ", which the same edge also assigns",
                here);
     }

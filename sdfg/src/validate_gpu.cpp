@@ -87,16 +87,15 @@ class GpuChecker {
 
   void check_control_flow() {
     // Names come from the parsed code; code that does not parse is reported by the code check.
-    auto names_of = [](const CodeBlock* code, const std::string* value) -> std::set<std::string> {
+    auto names_of = [](const CodeBlock& code) -> std::set<std::string> {
       try {
-        return (code ? code_names(*code) : expression_names(*value)).data();
+        return code_names(code).data();
       } catch (const Error&) {
         return {};
       }
     };
-    auto check_code = [&](const CodeBlock* code, const std::string* value, const std::string& what,
-                          const ElementRef& where) {
-      for (const std::string& id : names_of(code, value))
+    auto check_code = [&](const CodeBlock& code, const std::string& what, const ElementRef& where) {
+      for (const std::string& id : names_of(code))
         if (const DataDescriptor* d = desc(id); d && is_device_storage(d->storage))
           report("gpu-device-data-in-control-flow",
                  what + " reads '" + id + "', which is in GPU memory (" + storage_text(*d) +
@@ -107,19 +106,19 @@ class GpuChecker {
       for (const ControlFlowEdge* e : r.edges()) {
         ElementRef where = at(r);
         where.edge = static_cast<long>(e->id);
-        check_code(&e->data.condition, nullptr, "the interstate edge's condition", where);
+        check_code(e->data.condition, "the interstate edge's condition", where);
         for (const auto& [target, value] : e->data.assignments)
-          check_code(nullptr, &value, "the interstate assignment " + target + " = " + value, where);
+          check_code(value, "the interstate assignment " + target + " = " + value.code, where);
       }
       if (const auto* loop = r.as<LoopRegion>()) {
-        check_code(&loop->init_statement, nullptr, "the loop's init statement", at(r));
-        check_code(&loop->loop_condition, nullptr, "the loop's condition", at(r));
-        check_code(&loop->update_statement, nullptr, "the loop's update statement", at(r));
+        check_code(loop->init_statement, "the loop's init statement", at(r));
+        check_code(loop->loop_condition, "the loop's condition", at(r));
+        check_code(loop->update_statement, "the loop's update statement", at(r));
       }
       for (const ControlFlowBlock* b : r.blocks())
         if (const auto* c = b->as<ConditionalBlock>())
           for (const auto& branch : c->branches())
-            if (branch.condition) check_code(&*branch.condition, nullptr, "a branch condition", at(*c));
+            if (branch.condition) check_code(*branch.condition, "a branch condition", at(*c));
     });
   }
 

@@ -10,40 +10,24 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "corpus.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using Run = weir::test::CliRun;
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 // Runs `weir ARGS` with WEIR_CACHE_DIR=cache.
 Run run_cli(const fs::path& cache, const std::string& args) {
-  std::string cmd = "WEIR_CACHE_DIR=" + q(cache) + " " + std::string(WEIR_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return weir::test::run_weir(args, "WEIR_CACHE_DIR=" + q(cache));
 }
 
-// Runs a NumPy script with Debian's python3; FAILs clearly when it or NumPy is missing.
-int python(const fs::path& dir, const std::string& script) {
-  if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
-    FAIL("this test needs /usr/bin/python3 with NumPy (python3-numpy; scripts/install-deps.sh installs it)");
-  std::ofstream(dir / "check.py") << "import numpy as np\nimport sys\n" << script << "\n";
-  int rc = std::system(("/usr/bin/python3 " + q(dir / "check.py")).c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+// Runs a NumPy check script in `dir`.
+int python(const fs::path& dir, const std::string& script) { return weir::test::run_numpy(dir, script); }
 
 fs::path kernel_dir(const std::string& k) { return weir::test::dace_corpus_dir() / k; }
 fs::path sdfg(const std::string& k, const std::string& stage = "simplified") {
@@ -54,19 +38,9 @@ fs::path sdfg(const std::string& k, const std::string& stage = "simplified") {
 // with --trust-code: C++ in an SDFG file is refused otherwise).
 fs::path broken_sdfg(const fs::path& dir) {
   auto j = nlohmann::json::parse(weir::test::read_text(sdfg("hdiff")));
-  bool done = false;
-  std::function<void(nlohmann::json&)> visit = [&](nlohmann::json& n) {
-    if (done) return;
-    if (n.is_object() && n.value("type", "") == "Tasklet") {
-      n["attributes"]["code"] = {{"string_data", "this is not C++ at all;"}, {"language", "CPP"}};
-      done = true;
-      return;
-    }
-    if (n.is_object() || n.is_array())
-      for (auto& c : n) visit(c);
-  };
-  visit(j);
-  REQUIRE(done);
+  weir::test::first_of_type(j, "Tasklet", [](nlohmann::json& n) {
+    n["attributes"]["code"] = {{"string_data", "this is not C++ at all;"}, {"language", "CPP"}};
+  });
   auto p = dir / "broken.sdfg";
   std::ofstream(p) << j.dump();
   return p;

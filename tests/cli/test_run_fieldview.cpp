@@ -18,12 +18,7 @@ std::string example(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR)
 
 // Runs a NumPy script in `dir` with Debian's python3; returns its exit code.
 int numpy(const fs::path& dir, const std::string& script) {
-  if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
-    FAIL("this test needs /usr/bin/python3 with NumPy (python3-numpy)");
-  std::ofstream(dir / "script.py") << "import numpy as np\nimport os\nos.chdir(" << q(dir) << ")\n"
-                                   << script << "\n";
-  int rc = std::system(("/usr/bin/python3 " + q(dir / "script.py")).c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return weir::test::run_numpy(dir, script, "script.py");
 }
 
 weir::test::CliRun weir_run(const fs::path& dir, const std::string& args) {

@@ -12,6 +12,7 @@
 #include "corpus.h"
 
 namespace fs = std::filesystem;
+using weir::test::first_of_type;
 using weir::test::run_weir;
 
 namespace {
@@ -30,24 +31,6 @@ fs::path edited_hdiff(const fs::path& dir, const std::string& name,
   auto p = dir / name;
   std::ofstream(p) << j.dump();
   return p;
-}
-
-/// Applies `fn` to the first JSON object with "type": `type` (depth first).
-void first_of_type(nlohmann::json& j, const std::string& type,
-                   const std::function<void(nlohmann::json&)>& fn) {
-  bool done = false;
-  std::function<void(nlohmann::json&)> visit = [&](nlohmann::json& n) {
-    if (done) return;
-    if (n.is_object() && n.value("type", "") == type) {
-      fn(n);
-      done = true;
-      return;
-    }
-    if (n.is_object() || n.is_array())
-      for (auto& c : n) visit(c);
-  };
-  visit(j);
-  REQUIRE(done);
 }
 
 std::string run_hdiff(const fs::path& file) {

@@ -4,23 +4,18 @@
 #include <filesystem>
 
 #include "frontend_test_util.h"
+#include "gt4py_prelude.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/type_checker.h"
 
 namespace weir::frontend::test {
 
 /// Declarations every type-checking snippet starts with (10 lines).
-inline const std::string kPrelude =
-    "import gt4py.next as gtx\n"
-    "from gt4py.next import Field, float64, float32, int32, int64, neighbor_sum, where, broadcast, astype\n"
-    "I = gtx.Dimension(\"I\")\n"
-    "J = gtx.Dimension(\"J\")\n"
-    "K = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
-    "V = gtx.Dimension(\"V\")\n"
-    "E = gtx.Dimension(\"E\")\n"
-    "E2VDim = gtx.Dimension(\"E2VDim\", kind=gtx.DimensionKind.LOCAL)\n"
-    "E2V = gtx.FieldOffset(\"E2V\", source=V, target=(E, E2VDim))\n"
-    "Koff = gtx.FieldOffset(\"Koff\", source=K, target=(K,))\n";
+inline const std::string kPrelude = std::string(
+                                        "import gt4py.next as gtx\n"
+                                        "from gt4py.next import Field, float64, float32, int32, int64, "
+                                        "neighbor_sum, where, broadcast, astype\n") +
+                                    weir::test::kGt4pyDimensions;
 
 /// Loads `text` as module "test.py" and checks every definition; returns the signatures, one
 /// per line.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gt4py_prelude.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
@@ -21,18 +22,13 @@ using runtime::Field;
 using runtime::FieldViewProgram;
 
 inline const std::string kPrelude =
-    "import gt4py.next as gtx\n"
-    "from gt4py.next import Field, Dims, float64, float32, int32, int64, neighbor_sum, max_over, min_over\n"
-    "from gt4py.next import where, broadcast, astype, sqrt, exp, minimum, maximum\n"
-    "from gt4py.next.experimental import concat_where, as_offset\n"
-    "I = gtx.Dimension(\"I\")\n"
-    "J = gtx.Dimension(\"J\")\n"
-    "K = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
-    "V = gtx.Dimension(\"V\")\n"
-    "E = gtx.Dimension(\"E\")\n"
-    "E2VDim = gtx.Dimension(\"E2VDim\", kind=gtx.DimensionKind.LOCAL)\n"
-    "E2V = gtx.FieldOffset(\"E2V\", source=V, target=(E, E2VDim))\n"
-    "Koff = gtx.FieldOffset(\"Koff\", source=K, target=(K,))\n";
+    std::string(
+        "import gt4py.next as gtx\n"
+        "from gt4py.next import Field, Dims, float64, float32, int32, int64, neighbor_sum, max_over, "
+        "min_over\n"
+        "from gt4py.next import where, broadcast, astype, sqrt, exp, minimum, maximum\n"
+        "from gt4py.next.experimental import concat_where, as_offset\n") +
+    weir::test::kGt4pyDimensions;
 
 /// `body` after the prelude, as module "test.py"; `name` its definition to run.
 inline FieldViewProgram load(const std::string& body, const std::string& name) {

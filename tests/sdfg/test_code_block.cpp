@@ -69,8 +69,45 @@ TEST_CASE("CodeBlock: rewrites re-print only what they changed", "[sdfg][code]")
   CodeBlock cpp{"out = std::max(a, N); // i \"j\"", Language::CPP};
   CHECK_FALSE(rename_in_code(cpp, {{"a", "b"}}));
   CHECK(code_names(cpp).reads == std::set<std::string>{"out", "std", "max", "a", "N"});
-  CHECK(substitute_in_expression("N - i", {{"i", "k + 1"}}) == "N - (k + 1)");
-  CHECK(substitute_in_expression("N  -  1", {{"i", "k"}}) == "N  -  1");
+  // An interstate assignment's value is an expression block: the same operations apply.
+  CodeBlock value{"N - i"};
+  CHECK(substitute_in_code(value, {{"i", "k + 1"}}));
+  CHECK(value.code == "N - (k + 1)");
+  CodeBlock unchanged{"N  -  1"};
+  CHECK_FALSE(substitute_in_code(unchanged, {{"i", "k"}}));
+  CHECK(unchanged.code == "N  -  1");
+}
+
+TEST_CASE("CodeBlock: a move takes the text and the tree, copying and parsing nothing", "[sdfg][code]") {
+  // Longer than any small-string buffer, so a copy would allocate new characters.
+  CodeBlock a{"__out = first_input + second_input * 2", Language::Python};
+  auto tree = a.parsed();
+  const char* chars = a.code.data();
+  CodeBlock b(std::move(a));
+  CHECK(b.code.data() == chars);
+  CHECK(b.parsed() == tree);
+  CodeBlock c;
+  c = std::move(b);
+  CHECK(c.code.data() == chars);
+  CHECK(c.parsed() == tree);
+  // A copy shares the tree (parsed once) but owns its text.
+  CodeBlock d = c;
+  CHECK(d.parsed() == tree);
+  CHECK(d.code.data() != chars);
+}
+
+TEST_CASE("CodeBlock: interstate assignment values are parsed once and shared by copies", "[sdfg][code]") {
+  InterstateEdge e;
+  e.assignments = {{"i", "i + 1"}, {"n", "N - 1"}};
+  auto tree = e.assignments[0].second.parsed();
+  REQUIRE(tree->expression() != nullptr);
+  InterstateEdge copy = e;
+  CHECK(copy.assignments[0].second.parsed() == tree);
+  CHECK(code_names(copy.assignments[1].second).reads == std::set<std::string>{"N"});
+  // A rewrite re-prints the value it changed and leaves the original's tree alone.
+  CHECK(substitute_in_code(copy.assignments[0].second, {{"i", "2"}}));
+  CHECK(copy.assignments[0].second.code == "(2) + 1");  // substitutions keep their parentheses
+  CHECK(e.assignments[0].second.parsed() == tree);
 }
 
 TEST_CASE("CodeBlock: code round-trips through JSON byte for byte", "[sdfg][code][serialize]") {

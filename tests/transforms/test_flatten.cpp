@@ -32,6 +32,7 @@ using weir::transforms::flatten_control_flow;
 namespace {
 
 using Env = std::map<std::string, long long>;
+using Assignments = std::vector<std::pair<std::string, CodeBlock>>;
 
 // --- the interpreter -----------------------------------------------------------------------
 
@@ -57,8 +58,8 @@ struct Interpreter {
     return sym::Expr::parse(c.code).evaluate(env) != 0;
   }
 
-  void assign(const std::vector<std::pair<std::string, std::string>>& as) {
-    for (const auto& [k, v] : as) env[k] = sym::Expr::parse(v).evaluate(env);  // in order
+  void assign(const Assignments& as) {
+    for (const auto& [k, v] : as) env[k] = sym::Expr::parse(v.code).evaluate(env);  // in order
   }
 
   /// Runs "x = e; y = f" statements (loop init / update).
@@ -410,7 +411,7 @@ TEST_CASE("flatten: loop with a nested conditional becomes guard/end states", "[
   const auto* enter = edge_between(*sdfg, "init", "for_t_guard");
   REQUIRE(enter);
   CHECK(enter->data.is_unconditional());
-  CHECK(enter->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "0"}});
+  CHECK(enter->data.assignments == Assignments{{"t", "0"}});
   const auto* body = edge_between(*sdfg, "for_t_guard", "A");
   REQUIRE(body);
   CHECK(body->data.condition.code == "(t < TSTEPS)");
@@ -421,7 +422,7 @@ TEST_CASE("flatten: loop with a nested conditional becomes guard/end states", "[
   // The update is on the back edge from the body's end (the conditional's join state).
   const auto* back = edge_between(*sdfg, "if_even_end", "for_t_guard");
   REQUIRE(back);
-  CHECK(back->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "(t + 1)"}});
+  CHECK(back->data.assignments == Assignments{{"t", "(t + 1)"}});
   const auto* then = edge_between(*sdfg, "if_even_guard", "B");
   REQUIRE(then);
   CHECK(then->data.condition.code == "(t % 2) == 0");
@@ -455,7 +456,7 @@ TEST_CASE("flatten: the init statement gets its own state where it cannot be mer
     CHECK(sdfg.start_block() == id_of(sdfg, "L_init"));
     const auto* e = edge_between(sdfg, "L_init", "L_guard");
     REQUIRE(e);
-    CHECK(e->data.assignments == std::vector<std::pair<std::string, std::string>>{{"k", "0"}});
+    CHECK(e->data.assignments == Assignments{{"k", "0"}});
     CHECK(edge_between(sdfg, "L_body", "L_guard"));
     Run r = run(sdfg, {{"N", 7}});
     CHECK(count_of(r, sdfg, "L_body") == 7);
@@ -477,9 +478,8 @@ TEST_CASE("flatten: the init statement gets its own state where it cannot be mer
     flatten_control_flow(*sdfg);
     const auto* e = edge_between(*sdfg, "s", "L_init");
     REQUIRE(e);
-    CHECK(e->data.assignments == std::vector<std::pair<std::string, std::string>>{{"k", "5"}});
-    CHECK(edge_between(*sdfg, "L_init", "L_guard")->data.assignments ==
-          std::vector<std::pair<std::string, std::string>>{{"k", "(k + 1)"}});
+    CHECK(e->data.assignments == Assignments{{"k", "5"}});
+    CHECK(edge_between(*sdfg, "L_init", "L_guard")->data.assignments == Assignments{{"k", "(k + 1)"}});
     CHECK(diagnostics(*sdfg) == "");
     check_semantics(build, {{{"N", 4}}, {{"N", 10}}});
   }
@@ -497,10 +497,9 @@ TEST_CASE("flatten: several statements in init and update", "[flatten]") {
   };
   auto sdfg = build();
   flatten_control_flow(*sdfg);
-  CHECK(edge_between(*sdfg, "s", "L_guard")->data.assignments ==
-        std::vector<std::pair<std::string, std::string>>{{"i", "0"}, {"j", "10"}});
+  CHECK(edge_between(*sdfg, "s", "L_guard")->data.assignments == Assignments{{"i", "0"}, {"j", "10"}});
   CHECK(edge_between(*sdfg, "body", "L_guard")->data.assignments ==
-        std::vector<std::pair<std::string, std::string>>{{"i", "i + 1"}, {"j", "j - 2"}});
+        Assignments{{"i", "i + 1"}, {"j", "j - 2"}});
   Run r = run(*sdfg, {{"N", 3}});
   CHECK(r.env.at("j") == 4);
   check_semantics(build, {{{"N", 0}}, {{"N", 3}}});
@@ -566,7 +565,7 @@ TEST_CASE("flatten: continue goes to the update", "[flatten]") {
   const auto* e = edge_between(*sdfg, "if_mod3_guard", "for_t_guard");
   REQUIRE(e);
   CHECK(e->data.condition.code == "(t % 3) == 0");
-  CHECK(e->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "(t + 1)"}});
+  CHECK(e->data.assignments == Assignments{{"t", "(t + 1)"}});
   for (long T : {0L, 1L, 5L, 9L}) {
     Run r = run(*sdfg, {{"TSTEPS", T}});
     CHECK(count_of(r, *sdfg, "A") == T);
@@ -601,7 +600,7 @@ TEST_CASE("flatten: do-while loops, update before or after the condition", "[fla
     // The body is entered first, with the init assignment.
     const auto* e = edge_between(*sdfg, "pre", "A");
     REQUIRE(e);
-    CHECK(e->data.assignments == std::vector<std::pair<std::string, std::string>>{{"i", "0"}});
+    CHECK(e->data.assignments == Assignments{{"i", "0"}});
     const auto* again = edge_between(*sdfg, "dw_guard", "A");
     REQUIRE(again);
     CHECK(again->data.condition.code == "i < N");
@@ -737,7 +736,7 @@ TEST_CASE("flatten: a state whose conditions may all fail ends its loop iteratio
   const auto* ft = edge_between(*sdfg, "A", "for_t_guard");
   REQUIRE(ft);
   CHECK(ft->data.condition.code == "not (x > 0)");
-  CHECK(ft->data.assignments == std::vector<std::pair<std::string, std::string>>{{"t", "t + 1"}});
+  CHECK(ft->data.assignments == Assignments{{"t", "t + 1"}});
   Run r = run(*sdfg, {{"TSTEPS", 4}, {"x", 0}});
   CHECK(count_of(r, *sdfg, "A") == 4);
   CHECK(count_of(r, *sdfg, "B") == 0);
@@ -812,7 +811,7 @@ TEST_CASE("flatten: a region with several end states gets a joining end state", 
   CHECK(edge_between(*sdfg, "c", "reg_end"));
   const auto* e = edge_between(*sdfg, "reg_end", "after");
   REQUIRE(e);
-  CHECK(e->data.assignments == std::vector<std::pair<std::string, std::string>>{{"y", "x + 1"}});
+  CHECK(e->data.assignments == Assignments{{"y", "x + 1"}});
   CHECK(diagnostics(*sdfg) == "");
   Run r = run(*sdfg, {{"x", 4}});
   CHECK(r.env.at("y") == 5);

@@ -54,7 +54,7 @@ std::set<std::string> edge_names(const InterstateEdge& e) {
   identifiers(e.condition, out);
   for (const auto& [k, v] : e.assignments) {
     out.insert(k);
-    out.merge(expression_names(v).data());
+    identifiers(v, out);
   }
   return out;
 }

@@ -233,4 +233,36 @@ void insert_map_outside(SDFGState& st, MapEntry& entry, MapEntry& outer) {
   if (!linked) st.add_edge(ex, "", oex, "", Memlet{});
 }
 
+void copy_dataflow(const SDFGState& from, SDFGState& into, std::map<NodeId, NodeId>& id) {
+  for (const Node* n : from.nodes())
+    if (!id.count(n->id())) id[n->id()] = into.add_node(n->clone()).id();
+  for (const Node* n : from.nodes())
+    if (const auto* me = n->as<MapEntry>()) {
+      auto& ne = *into.node(id.at(me->id())).as<MapEntry>();
+      auto& nx = *into.node(id.at(me->exit)).as<MapExit>();
+      ne.exit = nx.id();
+      nx.entry = ne.id();
+      nx.map = ne.map;
+    }
+  for (const DataflowEdge* e : from.edges())
+    into.add_edge(id.at(e->src), e->src_conn, id.at(e->dst), e->dst_conn, e->memlet);
+}
+
+const MapEntry* nested_static_map(const SDFGState& st, const MapEntry& outer,
+                                  const std::vector<std::uint32_t>& sub, std::string& why) {
+  NodeId inner_id = directly_nested_map(st, outer, why);
+  if (inner_id == kNoNode) return nullptr;
+  if (sub.size() != 2 || sub[1] != inner_id) {
+    why = "the second node is not the map nested in '" + outer.map->label + "'";
+    return nullptr;
+  }
+  const auto& inner = *st.node(inner_id).as<MapEntry>();
+  for (const MapEntry* m : {&outer, &inner})
+    if (auto dyn = dynamic_inputs(*m); !dyn.empty()) {
+      why = "map '" + m->map->label + "' has dynamic range inputs (" + dyn + ")";
+      return nullptr;
+    }
+  return &inner;
+}
+
 }  // namespace weir::transforms::detail

@@ -46,6 +46,16 @@ std::string fresh_param(const SDFG& sdfg, const SDFGState& st, const std::string
 /// "'b0', 'e1'"; transformations that move ranges refuse such maps.
 std::string dynamic_inputs(const MapEntry& me);
 
+/// Copies the dataflow of `from` into `into`: every node `id` does not map yet (to a node of
+/// `into`) is cloned, then every edge; copied map entries and exits are linked again and share
+/// their Map. Afterwards `id` maps every node of `from` to its node in `into` (state fusion).
+void copy_dataflow(const SDFGState& from, SDFGState& into, std::map<NodeId, NodeId>& id);
+
+/// The inner map of an [outer MapEntry, inner MapEntry] match (`sub`): the map directly nested
+/// in `outer`, neither of them with dynamic range inputs; else null and `why` says why not.
+const MapEntry* nested_static_map(const SDFGState& st, const MapEntry& outer,
+                                  const std::vector<std::uint32_t>& sub, std::string& why);
+
 /// "i", "j": the parameter list of a map as text.
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ");
 

@@ -9,9 +9,9 @@
 namespace weir::transforms {
 
 DeadDataflowElimination::DeadDataflowElimination()
-    : PatternTransformation(
-          "DeadDataflowElimination",
-          "Remove access nodes without edges and writes to transients that are never read") {}
+    : PatternTransformation("DeadDataflowElimination",
+                            "Remove access nodes without edges and writes to transients that are never read",
+                            {}, Effects{.converges = true}) {}
 
 std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const MatchContext&,
                                                                         std::uint32_t anchor) const {

@@ -8,7 +8,8 @@ namespace weir::transforms {
 DeadStateElimination::DeadStateElimination()
     : PatternTransformation("DeadStateElimination",
                             "Remove blocks unreachable from the start block (constant-false edges count as "
-                            "absent) and constant-false edges") {}
+                            "absent) and constant-false edges",
+                            {}, Effects{.converges = true, .no_data = true, .matched_blocks_only = true}) {}
 
 std::vector<std::vector<std::uint32_t>> DeadStateElimination::expand(const MatchContext&,
                                                                      std::uint32_t anchor) const {

@@ -34,7 +34,7 @@ namespace weir::transforms {
 
 namespace {
 
-using Assignments = std::vector<std::pair<std::string, std::string>>;
+using Assignments = std::vector<std::pair<std::string, CodeBlock>>;
 
 // --- text helpers --------------------------------------------------------------------------
 
@@ -57,10 +57,16 @@ pycode::ExprPtr expression_tree(std::string_view text) {
   }
 }
 
-/// Names an expression text may read (an over-approximation: function names are included);
-/// nullopt when it is not an expression.
-std::optional<std::set<std::string>> names_in(std::string_view s) {
-  pycode::ExprPtr e = expression_tree(s);
+/// Names an assigned value may read (an over-approximation: function names are included), from
+/// its cached tree; nullopt when it is not one expression.
+std::optional<std::set<std::string>> names_in(const CodeBlock& value) {
+  std::shared_ptr<const pycode::Code> tree;
+  try {
+    tree = value.parsed();
+  } catch (const pycode::SourceError&) {
+    return std::nullopt;
+  }
+  const pycode::Expr* e = tree ? tree->expression() : nullptr;
   if (!e) return std::nullopt;
   pycode::NameUse use = pycode::names_used(*e);
   std::set<std::string> out = use.data();

@@ -49,27 +49,25 @@ bool has_map(const SDFG& g) {
 
 bool is_host_only(StorageType s) { return s == StorageType::CPU_Heap || s == StorageType::CPU_ThreadLocal; }
 
-/// Calls `fn(code, value, where)` for every piece of control-flow code of `g` (interstate
-/// conditions, loop statements and branch conditions as `code`; interstate assignment values,
-/// Python expressions kept as text, as `value`; the other one is null; not inside nested SDFGs).
-void for_each_control_flow_code(SDFG& g,
-                                const std::function<void(CodeBlock*, std::string*, const std::string&)>& fn) {
+/// Calls `fn(code, where)` for every piece of control-flow code of `g` (interstate conditions and
+/// assignment values, loop statements, branch conditions; not inside nested SDFGs).
+void for_each_control_flow_code(SDFG& g, const std::function<void(CodeBlock&, const std::string&)>& fn) {
   std::function<void(ControlFlowRegion&)> walk = [&](ControlFlowRegion& r) {
     std::string at = r.kind() == BlockKind::SDFG ? "SDFG '" + g.name + "'" : "'" + r.path() + "'";
     for (const ControlFlowEdge* ce : r.edges()) {
       ControlFlowEdge& e = r.edge(ce->id);
-      fn(&e.data.condition, nullptr, "an interstate edge's condition in " + at);
+      fn(e.data.condition, "an interstate edge's condition in " + at);
       for (auto& [t, v] : e.data.assignments)
-        fn(nullptr, &v, "the interstate assignment " + t + " = " + v + " in " + at);
+        fn(v, "the interstate assignment " + t + " = " + v.code + " in " + at);
     }
     if (auto* loop = r.as<LoopRegion>())
       for (CodeBlock* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
-        fn(c, nullptr, "the statements of loop " + at);
+        fn(*c, "the statements of loop " + at);
     for (ControlFlowBlock* b : r.blocks()) {
       if (auto* sub = b->as<ControlFlowRegion>()) walk(*sub);
       if (auto* c = b->as<ConditionalBlock>())
         for (auto& br : c->branches()) {
-          if (br.condition) fn(&*br.condition, nullptr, "a branch condition of '" + c->path() + "'");
+          if (br.condition) fn(*br.condition, "a branch condition of '" + c->path() + "'");
           if (br.body) walk(*br.body);
         }
     }
@@ -80,9 +78,8 @@ void for_each_control_flow_code(SDFG& g,
 /// Names read by the control flow of `g`, with where (the first place).
 std::map<std::string, std::string> control_flow_reads(SDFG& g) {
   std::map<std::string, std::string> out;
-  for_each_control_flow_code(g, [&](CodeBlock* code, std::string* value, const std::string& where) {
-    for (const std::string& id : (code ? code_names(*code) : expression_names(*value)).data())
-      out.emplace(id, where);
+  for_each_control_flow_code(g, [&](CodeBlock& code, const std::string& where) {
+    for (const std::string& id : code_names(code).data()) out.emplace(id, where);
   });
   return out;
 }
@@ -385,12 +382,8 @@ class GpuTransformer {
       g.set_start_block(first.id());
     }
     if (!rename.empty())
-      for_each_control_flow_code(g, [&](CodeBlock* code, std::string* value, const std::string&) {
-        if (code)
-          rename_in_code(*code, rename);
-        else
-          *value = rename_in_expression(*value, rename);
-      });
+      for_each_control_flow_code(g,
+                                 [&](CodeBlock& code, const std::string&) { rename_in_code(code, rename); });
   }
 
   void host_state(SDFGState& st, const std::set<std::string>& host_scalars) {

@@ -259,7 +259,7 @@ std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
       names.merge(code_names(*c).data());
   for (const ControlFlowEdge* e : reg->edges()) {
     names.merge(code_names(e->data.condition).data());
-    for (const auto& [k, v] : e->data.assignments) names.merge(expression_names(v).data());
+    for (const auto& [k, v] : e->data.assignments) names.merge(code_names(v).data());
   }
   for (const std::string& w : names)
     if (sdfg.arrays.count(w)) return w;

@@ -25,15 +25,9 @@ MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<st
   const SDFGState& st = *ctx.state;
   const auto* outer = &pattern(ctx, sub).get<0>();
   std::string why;
-  NodeId inner_id = detail::directly_nested_map(st, *outer, why);
-  if (inner_id == kNoNode) return refuse(why);
-  if (sub.size() != 2 || sub[1] != inner_id)
-    return refuse("the second node is not the map nested in '" + outer->map->label + "'");
-  const auto& inner = *st.node(inner_id).as<MapEntry>();
-  if (auto dyn = detail::dynamic_inputs(*outer); !dyn.empty())
-    return refuse("map '" + outer->map->label + "' has dynamic range inputs (" + dyn + ")");
-  if (auto dyn = detail::dynamic_inputs(inner); !dyn.empty())
-    return refuse("map '" + inner.map->label + "' has dynamic range inputs (" + dyn + ")");
+  const MapEntry* nested = detail::nested_static_map(st, *outer, sub, why);
+  if (!nested) return refuse(why);
+  const MapEntry& inner = *nested;
   std::set<std::string> outer_params(outer->map->params.begin(), outer->map->params.end());
   for (const auto& p : inner.map->params)
     if (outer_params.count(p)) return refuse("both maps have a parameter named '" + p + "'");

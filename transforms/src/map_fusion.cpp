@@ -14,7 +14,8 @@ namespace weir::transforms {
 MapFusion::MapFusion()
     : PatternTransformation(
           "MapFusion",
-          "Fuse a map into the map that reads its transient output at the same points (producer-consumer)") {}
+          "Fuse a map into the map that reads its transient output at the same points (producer-consumer)",
+          {}, Effects{.converges = true}) {}  // every application removes a map
 
 namespace {
 

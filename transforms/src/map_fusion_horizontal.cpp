@@ -7,7 +7,8 @@ namespace weir::transforms {
 
 MapFusionHorizontal::MapFusionHorizontal()
     : PatternTransformation("MapFusionHorizontal",
-                            "Fuse two independent maps over the same range that read a common access node") {}
+                            "Fuse two independent maps over the same range that read a common access node",
+                            {}, Effects{.converges = true}) {}  // every application removes a map
 
 std::vector<std::vector<std::uint32_t>> MapFusionHorizontal::expand(const MatchContext& ctx,
                                                                     std::uint32_t anchor) const {

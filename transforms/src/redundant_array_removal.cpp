@@ -12,7 +12,8 @@ namespace weir::transforms {
 RedundantArrayRemoval::RedundantArrayRemoval()
     : PatternTransformation(
           "RedundantArrayRemoval",
-          "Remove a transient array copied entirely into another array and used nowhere else") {}
+          "Remove a transient array copied entirely into another array and used nowhere else", {},
+          Effects{.converges = true}) {}
 
 std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const MatchContext& ctx,
                                                                       std::uint32_t anchor) const {

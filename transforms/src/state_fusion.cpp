@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "dataflow_util.h"
 #include "weir/sdfg/state.h"
 
 namespace weir::transforms {
@@ -11,7 +12,8 @@ namespace weir::transforms {
 StateFusion::StateFusion()
     : PatternTransformation(
           "StateFusion",
-          "Fuse two states joined by an unconditional edge without assignments when no access conflicts") {}
+          "Fuse two states joined by an unconditional edge without assignments when no access conflicts", {},
+          Effects{.converges = true, .no_data = true, .matched_blocks_only = true}) {}
 
 std::vector<std::vector<std::uint32_t>> StateFusion::expand(const MatchContext& ctx,
                                                             std::uint32_t anchor) const {
@@ -105,21 +107,7 @@ void StateFusion::apply(const MatchContext& ctx, const std::vector<std::uint32_t
   for (const auto& d : a.written)
     if (c.read.count(d))
       for (NodeId n : c.nodes[d]) id[n] = a.nodes[d].front();
-  for (Node* n : second.nodes()) {
-    if (id.count(n->id())) continue;
-    id[n->id()] = first.add_node(n->clone()).id();
-  }
-  for (Node* n : second.nodes()) {
-    if (auto* me = n->as<MapEntry>()) {
-      auto& ne = *first.node(id[me->id()]).as<MapEntry>();
-      auto& nx = *first.node(id[me->exit]).as<MapExit>();
-      ne.exit = nx.id();
-      nx.entry = ne.id();
-      nx.map = ne.map;
-    }
-  }
-  for (const DataflowEdge* e : second.edges())
-    first.add_edge(id[e->src], e->src_conn, id[e->dst], e->dst_conn, e->memlet);
+  detail::copy_dataflow(second, first, id);
   std::vector<std::pair<BlockId, InterstateEdge>> succ;
   for (const ControlFlowEdge* e : r.out_edges(sub[1])) succ.emplace_back(e->dst, e->data);
   r.remove_block(sub[1]);

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "dataflow_util.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/state_fusion.h"
@@ -139,20 +140,7 @@ void fuse_chain(ControlFlowRegion& r, const std::vector<BlockId>& chain) {
     for (const auto& [d, o] : c.of)
       if (written.count(d) && o.read)
         for (NodeId n : o.nodes) id[n] = first_node.at(d);
-    for (Node* n : second.nodes()) {
-      if (id.count(n->id())) continue;
-      id[n->id()] = first.add_node(n->clone()).id();
-    }
-    for (Node* n : second.nodes())
-      if (auto* me = n->as<MapEntry>()) {
-        auto& ne = *first.node(id[me->id()]).as<MapEntry>();
-        auto& nx = *first.node(id[me->exit]).as<MapExit>();
-        ne.exit = nx.id();
-        nx.entry = ne.id();
-        nx.map = ne.map;
-      }
-    for (const DataflowEdge* e : second.edges())
-      first.add_edge(id[e->src], e->src_conn, id[e->dst], e->dst_conn, e->memlet);
+    detail::copy_dataflow(second, first, id);
     for (const auto& [d, o] : c.of) {
       first_node.emplace(d, id[o.nodes.front()]);
       if (o.written) written.insert(d);

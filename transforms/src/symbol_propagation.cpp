@@ -15,9 +15,6 @@ namespace {
 
 /// The names code reads or writes (an over-approximation of the symbols it reads).
 void identifiers(const CodeBlock& code, std::set<std::string>& out) { out.merge(code_names(code).data()); }
-void identifiers(const std::string& expression, std::set<std::string>& out) {
-  out.merge(expression_names(expression).data());
-}
 
 /// Calls f(region) for every region of `sdfg` (not nested SDFGs).
 template <class F>
@@ -36,7 +33,7 @@ struct Assignment {
   ControlFlowRegion* region;
   EdgeId edge;
   std::size_t index;
-  std::string value;
+  const CodeBlock* value;
 };
 
 /// Every name the SDFG's states, descriptors and control flow read (an over-approximation).
@@ -90,7 +87,7 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
     for (const ControlFlowEdge* ce : r.edges()) {
       ControlFlowEdge& e = r.edge(ce->id);
       code(e.data.condition);
-      for (auto& [k, v] : e.data.assignments) v = substitute_in_expression(v, text);
+      for (auto& [k, v] : e.data.assignments) code(v);
     }
     if (auto* L = r.as<LoopRegion>()) {
       code(L->init_statement);
@@ -126,7 +123,7 @@ std::size_t propagate_in(SDFG& sdfg) {
       if (auto* L = r.as<LoopRegion>()) loop_vars.insert(L->loop_variable);
       for (const ControlFlowEdge* e : r.edges())
         for (std::size_t k = 0; k < e->data.assignments.size(); ++k)
-          assigns[e->data.assignments[k].first].push_back({&r, e->id, k, e->data.assignments[k].second});
+          assigns[e->data.assignments[k].first].push_back({&r, e->id, k, &e->data.assignments[k].second});
     });
     auto args = sdfg.arglist();
     std::set<std::string> arg_set(args.begin(), args.end());
@@ -146,7 +143,7 @@ std::size_t propagate_in(SDFG& sdfg) {
       if (list.size() != 1 || arg_set.count(name)) continue;
       std::optional<sym::Expr> value;
       try {
-        value = sym::Expr::parse(list[0].value);
+        value = sym::Expr::parse(list[0].value->code);
       } catch (const Error&) {
         continue;
       }

@@ -8,7 +8,8 @@ namespace weir::transforms {
 TrivialMapElimination::TrivialMapElimination()
     : PatternTransformation("TrivialMapElimination",
                             "Remove map dimensions of size 1, substituting the parameter by its value (the "
-                            "whole map if all are)") {}
+                            "whole map if all are)",
+                            {}, Effects{.converges = true, .no_data = true}) {}
 
 std::vector<std::vector<std::uint32_t>> TrivialMapElimination::expand(const MatchContext&,
                                                                       std::uint32_t anchor) const {

@@ -215,7 +215,7 @@ class Interpreter {
       BlockId next = kNoBlock;
       for (const ControlFlowEdge* e : r.out_edges(cur)) {
         if (!e->data.is_unconditional() && !truth(e->data.condition.code, f.syms)) continue;
-        for (const auto& [k, v] : e->data.assignments) f.syms[k] = sym::Expr::parse(v).evaluate(f.syms);
+        for (const auto& [k, v] : e->data.assignments) f.syms[k] = sym::Expr::parse(v.code).evaluate(f.syms);
         next = e->dst;
         break;
       }

@@ -166,7 +166,7 @@ struct LoaderOptions {
 /// load_file cannot be read.
 class ModuleLoader {
  public:
-  explicit ModuleLoader(LoaderOptions options = {});
+  explicit ModuleLoader(const LoaderOptions& options = {});
   ~ModuleLoader();
   ModuleLoader(const ModuleLoader&) = delete;
   ModuleLoader& operator=(const ModuleLoader&) = delete;

@@ -46,7 +46,6 @@ class TypeChecker {
   std::map<const Definition*, std::unique_ptr<TypedDefinition>> done_;
   std::map<const Definition*, FrontendError> failed_;  ///< checked with an error (rethrown)
   std::vector<const Definition*> in_progress_;
-  friend class FunctionChecker;
 };
 
 }  // namespace weir::frontend

@@ -72,11 +72,11 @@ struct Type {
   static Type none() { return Type{}; }
   static Type scalar(ScalarKind k);
   /// A field over `dims` (put into canonical order); a scalar when dims is empty.
-  static Type field(std::vector<Dimension> dims, ScalarKind k);
+  static Type field(const std::vector<Dimension>& dims, ScalarKind k);
   static Type tuple(std::vector<Type> elements);
   static Type dimension(Dimension d);
   static Type offset_type(FieldOffset o);
-  static Type domain(std::vector<Dimension> dims);
+  static Type domain(const std::vector<Dimension>& dims);
 
   bool is_scalar() const { return kind == Kind::Scalar; }
   bool is_field() const { return kind == Kind::Field; }

@@ -15,8 +15,6 @@ namespace weir {
 /// The names Python code uses (pycode::names_used); for C++ code every identifier as a read;
 /// empty for other languages. Throws pycode::SourceError when Python text is not valid Python.
 pycode::NameUse code_names(const CodeBlock& code);
-/// The same for an interstate assignment's value (a Python expression as text).
-pycode::NameUse expression_names(const std::string& python_expression);
 
 /// Renames names in Python code (pycode::rename); true when it changed, and only then is its
 /// text re-printed. Throws pycode::SourceError on invalid Python.
@@ -25,12 +23,5 @@ bool rename_in_code(CodeBlock& code, const std::map<std::string, std::string>& n
 /// Substitutes Python expressions (text, e.g. "(i + 1)" or "N - 1") for the names Python code
 /// reads (pycode::substitute); true when it changed. Throws pycode::SourceError on invalid Python.
 bool substitute_in_code(CodeBlock& code, const std::map<std::string, std::string>& values);
-
-/// The same on an expression given as text (an interstate assignment's value): the new text, or
-/// `expression` unchanged when no name occurs.
-std::string substitute_in_expression(const std::string& expression,
-                                     const std::map<std::string, std::string>& values);
-std::string rename_in_expression(const std::string& expression,
-                                 const std::map<std::string, std::string>& names);
 
 }  // namespace weir

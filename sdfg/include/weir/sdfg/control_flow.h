@@ -86,10 +86,12 @@ class ControlTransferBlock final : public ControlFlowBlock {
 };
 
 /// Condition and symbol assignments on an edge between blocks (DaCe's InterstateEdge).
-/// Assignments happen when the edge is taken, in order; `condition` is Python text ("1" = always).
+/// Assignments happen when the edge is taken, in order; `condition` is Python code ("1" = always)
+/// and each assigned value a Python expression, both CodeBlocks (parsed once, on first use).
 struct InterstateEdge {
   CodeBlock condition{"1", Language::Python};
-  std::vector<std::pair<std::string, std::string>> assignments;
+  /// (symbol, value) in order; the value is one Python expression (DaCe's `assignments` dict).
+  std::vector<std::pair<std::string, CodeBlock>> assignments;
   UnknownAttributes extra;
   bool is_unconditional() const;
   bool operator==(const InterstateEdge&) const = default;

@@ -17,7 +17,7 @@ struct Range {
   Range(sym::Expr s, sym::Expr e, sym::Expr st = 1, sym::Expr t = 1)
       : start(std::move(s)), end(std::move(e)), step(std::move(st)), tile(std::move(t)) {}
   /// The single index `i` (start == end == i).
-  static Range index(sym::Expr i) { return Range(i, i); }
+  static Range index(const sym::Expr& i) { return Range(i, i); }
   /// Number of elements: ceildiv(end - start + 1, step) * tile, as DaCe's Range.size().
   sym::Expr size() const;
   bool operator==(const Range&) const = default;

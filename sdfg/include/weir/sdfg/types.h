@@ -111,8 +111,13 @@ std::string_view to_string(DeviceType d);
 struct CodeBlock {
   CodeBlock() = default;
   CodeBlock(std::string code_text, Language lang = Language::Python);
+  /// So that `{"i", "0"}` makes a (target, value) pair of an interstate assignment.
+  CodeBlock(const char* code_text, Language lang = Language::Python);
   CodeBlock(const CodeBlock& other);
+  /// Moves the text and the cached tree (no copy, no re-parse); `other` is left empty.
+  CodeBlock(CodeBlock&& other) noexcept;
   CodeBlock& operator=(const CodeBlock& other);
+  CodeBlock& operator=(CodeBlock&& other) noexcept;
   ~CodeBlock();
 
   std::string code;

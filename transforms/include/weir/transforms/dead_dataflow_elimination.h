@@ -14,7 +14,6 @@ namespace weir::transforms {
 class DeadDataflowElimination final : public PatternTransformation<AccessNode> {
  public:
   DeadDataflowElimination();
-  bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -25,7 +25,7 @@ class GpuSchedules final : public Pass {
   GpuSchedules();
 
  protected:
-  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
+  std::size_t run_pass(SDFG& root, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

@@ -32,9 +32,6 @@ namespace weir::transforms {
 class MapFusion final : public PatternTransformation<MapExit, AccessNode, MapEntry> {
  public:
   MapFusion();
-  /// Every application removes a map.
-  bool converges() const override { return true; }
-
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -21,9 +21,6 @@ namespace weir::transforms {
 class MapFusionHorizontal final : public PatternTransformation<MapEntry, MapEntry> {
  public:
   MapFusionHorizontal();
-  /// Every application removes a map.
-  bool converges() const override { return true; }
-
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -133,10 +134,32 @@ class PatternMatch {
   }
 };
 
+/// What every application of a transformation changes, declared once in its constructor (as
+/// DaCe's `modifies()` declares it for passes) instead of an override per transformation.
+struct Effects {
+  /// Applying it repeatedly always terminates (Transformation::converges).
+  bool converges = false;
+  /// Changes no container, symbol or argument (Transformation::data_footprint is empty).
+  bool no_data = false;
+  /// Changes only its matched blocks and the region's edges (Transformation::footprint).
+  bool matched_blocks_only = false;
+};
+
 /// Base of transformations with a fixed pattern of element classes (see the file comment).
 template <class First, class... Rest>
 class PatternTransformation : public Transformation {
  public:
+  bool converges() const override { return effects_.converges; }
+  std::vector<BlockId> footprint(const MatchContext& ctx,
+                                 const std::vector<std::uint32_t>& subgraph) const override {
+    if (effects_.matched_blocks_only) return subgraph;
+    return Transformation::footprint(ctx, subgraph);
+  }
+  std::optional<std::vector<std::string>> data_footprint(
+      const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override {
+    if (effects_.no_data) return std::vector<std::string>{};
+    return Transformation::data_footprint(ctx, subgraph);
+  }
   using Pattern = PatternMatch<First, Rest...>;
   MatchScope scope() const final {
     return detail::is_node_class<First> ? MatchScope::Dataflow : MatchScope::ControlFlow;
@@ -156,8 +179,12 @@ class PatternTransformation : public Transformation {
   }
 
  protected:
-  PatternTransformation(std::string name, std::string description, std::vector<OptionSpec> options = {})
-      : Transformation(std::move(name), std::move(description), std::move(options)) {}
+  PatternTransformation(std::string name, std::string description, std::vector<OptionSpec> options = {},
+                        Effects effects = {})
+      : Transformation(std::move(name), std::move(description), std::move(options)), effects_(effects) {}
+
+ private:
+  Effects effects_;
 };
 
 }  // namespace weir::transforms

@@ -13,7 +13,6 @@ namespace weir::transforms {
 class RedundantArrayRemoval final : public PatternTransformation<AccessNode, AccessNode> {
  public:
   RedundantArrayRemoval();
-  bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;

@@ -15,21 +15,10 @@ namespace weir::transforms {
 class StateFusion final : public PatternTransformation<SDFGState, SDFGState> {
  public:
   StateFusion();
-  bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
-  /// Changes no container, symbol or argument.
-  std::optional<std::vector<std::string>> data_footprint(const MatchContext&,
-                                                         const std::vector<std::uint32_t>&) const override {
-    return std::vector<std::string>{};
-  }
-  /// Only the matched blocks change (plus the region's edges).
-  std::vector<BlockId> footprint(const MatchContext&,
-                                 const std::vector<std::uint32_t>& subgraph) const override {
-    return subgraph;
-  }
 };
 
 }  // namespace weir::transforms

@@ -13,16 +13,10 @@ namespace weir::transforms {
 class TrivialMapElimination final : public PatternTransformation<MapEntry> {
  public:
   TrivialMapElimination();
-  bool converges() const override { return true; }
   std::vector<std::vector<std::uint32_t>> expand(const MatchContext& ctx,
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
-  /// Changes no container, symbol or argument.
-  std::optional<std::vector<std::string>> data_footprint(const MatchContext&,
-                                                         const std::vector<std::uint32_t>&) const override {
-    return std::vector<std::string>{};
-  }
 };
 
 }  // namespace weir::transforms
