@@ -199,8 +199,16 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     args.push_back(cpp_ident(c));
     passed.insert(cpp_ident(c));
   }
-  for (const auto& [name, b] : host_bindings) {
-    if (!used.count(b.cpp) || passed.count(b.cpp)) continue;
+  // The host's containers: the state's own bindings, hiding the SDFG body's (sg.body_data, not
+  // copied into each state since linear generation, ADR 0024), in name order.
+  std::map<std::string, const Binding*> host_data;
+  for (const auto& [name, b] : sg.body_data)
+    if (used.count(b.cpp)) host_data[name] = &b;
+  for (const auto& [name, b] : host_bindings)
+    if (used.count(b.cpp)) host_data[name] = &b;
+  for (const auto& [name, bp] : host_data) {
+    const Binding& b = *bp;
+    if (passed.count(b.cpp)) continue;
     std::string t = cpp_type(*b.desc);
     params.push_back(b.scalar ? "const " + t + " " + b.cpp : t + "* __restrict__ " + b.cpp);
     args.push_back(b.cpp);
