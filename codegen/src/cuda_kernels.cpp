@@ -183,7 +183,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     else if (k && *k > 0 &&
              *k * static_cast<long long>(size_of(d.dtype.base)) <=
                  static_cast<long long>(opts.max_stack_bytes))
-      decls.line(t + " " + c + "[" + std::to_string(*k) + "];");
+      decls.line(t + " " + c + "[" + std::to_string(*k) + "]{};");
     else {
       decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) +
                  "\");");

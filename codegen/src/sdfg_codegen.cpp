@@ -313,12 +313,14 @@ void SdfgGen::emit_body(Writer& w) {
       const DataDescriptor& d = sdfg.arrays.at(name);
       std::string n = cpp_ident(name);
       if (prog.cuda && in_parallel) {
-        // A device function: per call (the device heap), or on the stack when small.
+        // A device function: per call (the device heap), or on the stack when small, value-initialized
+        // as body scalars are (a state that faults returns before writing it, and the caller
+        // returns on the pending fault: compilers cannot see that).
         auto k = sdfg.arrays.at(name).total_size.as_integer();
         if (k && *k > 0 &&
             *k * static_cast<long long>(size_of(d.dtype.base)) <=
                 static_cast<long long>(prog.opts.max_stack_bytes)) {
-          w.line(cpp_type(d) + " " + n + "[" + std::to_string(*k) + "];");
+          w.line(cpp_type(d) + " " + n + "[" + std::to_string(*k) + "]{};");
         } else {
           w.line("weir_buffer<" + cpp_type(d) + "> " + n + "__buf(" + alloc_size(d) + ", \"" +
                  c_escape(name) + "\");");

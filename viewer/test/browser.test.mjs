@@ -92,7 +92,7 @@ function labelsOf(sdfg) {
     if (obj.type === 'SDFGState') out.states.push(obj.label);
     if (obj.type === 'MapEntry') out.maps.push(obj.label);
     if (obj.type === 'Tasklet') out.tasklets.push(obj.label);
-    for (const [k, v] of Object.entries(obj)) if (k !== 'orig_sdfg' && k !== 'transformation_hist') walk(v);
+    for (const [k, v] of Object.entries(obj)) if (k !== 'orig_sdfg' && k !== 'transformation_hist' && k !== '_meta_weir_transformation_hist') walk(v);
   };
   walk(sdfg);
   return out;
@@ -197,7 +197,8 @@ test('a lowered field-view example: the tasklet shows its code and its .py line,
 test('an optimized SDFG with history: stepping changes the graph and highlights what changed', async () => {
   const opt = join(work, 'hdiff_opt.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
-  const hist = JSON.parse(readFileSync(opt, 'utf8')).attributes.transformation_hist;
+  // weir's own history entries (DaCe's transformation_hist stays DaCe's: ADR 0012).
+  const hist = JSON.parse(readFileSync(opt, 'utf8')).attributes._meta_weir_transformation_hist;
   assert.ok(hist.length >= 2);
   const page = await openHtml('history-hdiff', [opt]);
   const graphOf = () => page.evaluate(() => [...document.querySelectorAll('svg.graph .el')].map((e) => e.querySelector('text')?.textContent ?? '').sort().join('|'));
