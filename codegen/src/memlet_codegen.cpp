@@ -292,8 +292,8 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
   if (!op.empty())
     if (std::string a = tgt.atomic_update(target, op, value, type); !a.empty()) return a;
   std::string T(cpp_name(type));
-  std::string f = translate_wcr(wcr, "__a", "__b", type);
-  f = f.substr(std::string("__a = ").size());
+  // The lambda's body itself: an operator form's statement ("__a += __b") is no expression.
+  std::string f = translate_wcr_combine(wcr, "__a", "__b", type);
   return tgt.atomic_update_general(
       target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
 }

@@ -959,14 +959,42 @@ std::string translate_assignments(const CodeBlock& code, const PyContext& ctx) {
   });
 }
 
+namespace {
+
+// A write-conflict resolution's lambda of two parameters (parsed per call: WCRs are short).
+struct WcrLambda {
+  py::ExprPtr tree;
+  const py::Lambda& lambda() const { return *py::dyn_cast<py::Lambda>(tree.get()); }
+};
+
+WcrLambda wcr_lambda(std::string_view text) {
+  WcrLambda w{py::parse_expression(text, "<wcr>")};
+  auto* l = py::dyn_cast<py::Lambda>(w.tree.get());
+  if (!l || l->params.size() != 2)
+    throw PythonTranslationError("write-conflict resolution must be a lambda of two arguments: `" +
+                                 std::string(text) + "`");
+  return w;
+}
+
+// The lambda's body with its first parameter as C++ `a` and its second as `b`.
+std::string wcr_body(std::string_view text, const WcrLambda& w, const std::string& a, const std::string& b,
+                     ScalarType type) {
+  const py::Lambda& l = w.lambda();
+  PyContext ctx;
+  ctx.allow_locals = false;
+  ctx.vars[l.params[0].name] = PyVar::value(a, type);
+  ctx.vars[l.params[1].name] = PyVar::value(b, type);
+  Translator t(ctx, text);
+  return t.expr(*l.body).text;
+}
+
+}  // namespace
+
 std::string translate_wcr(std::string_view lambda, const std::string& target, const std::string& value,
                           ScalarType type, std::string* op) {
   return guarded(lambda, [&] {
-    py::ExprPtr e = py::parse_expression(lambda, "<wcr>");
-    auto* l = py::dyn_cast<py::Lambda>(e.get());
-    if (!l || l->params.size() != 2)
-      throw PythonTranslationError("write-conflict resolution must be a lambda of two arguments: `" +
-                                   std::string(lambda) + "`");
+    WcrLambda w = wcr_lambda(lambda);
+    const py::Lambda* l = &w.lambda();
     const std::string& a = l->params[0].name;
     const std::string& b = l->params[1].name;
     if (op) op->clear();
@@ -986,14 +1014,13 @@ std::string translate_wcr(std::string_view lambda, const std::string& target, co
         }
       }
     }
-    PyContext ctx;
-    ctx.allow_locals = false;
-    ctx.vars[a] = PyVar::value(target, type);
-    ctx.vars[b] = PyVar::value(value, type);
-    Translator t(ctx, lambda);
-    Val v = t.expr(*l->body);
-    return target + " = " + v.text;
+    return target + " = " + wcr_body(lambda, w, target, value, type);
   });
+}
+
+std::string translate_wcr_combine(std::string_view lambda, const std::string& a, const std::string& b,
+                                  ScalarType type) {
+  return guarded(lambda, [&] { return wcr_body(lambda, wcr_lambda(lambda), a, b, type); });
 }
 
 }  // namespace weir::codegen

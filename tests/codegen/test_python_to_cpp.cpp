@@ -211,6 +211,18 @@ TEST_CASE("python: write-conflict resolution lambdas", "[codegen][python]") {
   CHECK_THROWS_AS(translate_wcr("a + b", "s", "v", ScalarType::Float64), PythonTranslationError);
 }
 
+// The combining function of a compare-and-swap update: the lambda's body, also for the operator
+// forms that translate_wcr prints as compound assignments (issue 12: `__a += __b` minus its
+// target was ` __b`, so an int64 histogram on the GPU kept the last value written).
+TEST_CASE("python: write-conflict resolution lambdas as combining expressions", "[codegen][python]") {
+  CHECK(translate_wcr_combine("lambda x, y: (x + y)", "a", "b", ScalarType::Int64) == "a + b");
+  CHECK(translate_wcr_combine("lambda a, b: a - b", "p", "q", ScalarType::Int64) == "p - q");
+  CHECK(translate_wcr_combine("lambda a, b: b * a", "p", "q", ScalarType::Float64) == "q * p");
+  CHECK(translate_wcr_combine("lambda x, y: max(x, y)", "p", "q", ScalarType::Float64) == "weir_max(p, q)");
+  CHECK_THROWS_AS(translate_wcr_combine("lambda a: a", "p", "q", ScalarType::Float64),
+                  PythonTranslationError);
+}
+
 TEST_CASE("python: C++ keywords as names", "[codegen][python]") {
   CHECK(cpp_ident("new") == "new_");
   CHECK(cpp_ident("default") == "default_");

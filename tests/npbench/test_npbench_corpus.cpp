@@ -56,12 +56,9 @@ void expect_match(const char* kernel, const char* stage, bool weir_optimized, we
 NPBENCH_EMULATED("atax")
 NPBENCH_EMULATED("gemm")
 NPBENCH_EMULATED("correlation")
-// KNOWN WRONG RESULT (issue 12, found at the 2026-12-02 merge): the CUDA program of azimint_hist
-// gives __return 208.18 where NumPy has 0.5078 (all 100 elements differ), while the same
-// GPU-optimized SDFG is right on the cpu backend ("after weir's auto-optimize for gpu matches NumPy
-// on the host"): a fault of the CUDA generator (histogram WCR in a nested SDFG inside a kernel, or
-// the one-point kernels around its library nodes). Reported, not failing, until fixed.
-NPBENCH_EMULATED_TAGGED("azimint_hist", "[!mayfail]")
+// azimint_hist's histograms: int64 sums with write-conflict resolution in a nested SDFG in a
+// kernel, through the compare-and-swap update (issue 12; test_cuda_wcr.cpp has every WCR kind).
+NPBENCH_EMULATED("azimint_hist")
 NPBENCH_EMULATED("conv2d")
 
 namespace {

@@ -106,6 +106,12 @@ std::string translate_assignments(const CodeBlock& code, const PyContext& ctx);
 /// assignment "target = weir_max(target, value)" (`op` empty). Throws PythonTranslationError.
 std::string translate_wcr(std::string_view lambda, const std::string& target, const std::string& value,
                           ScalarType type, std::string* op = nullptr);
+/// The same lambda as a C++ expression of its two arguments `a` (the value in memory) and `b`
+/// (the value written): "a + b", "weir_max(a, b)": the combining function of a compare-and-swap
+/// update (weir_atomic_update), for every lambda, including the operator forms that
+/// translate_wcr prints as compound assignments. Throws PythonTranslationError.
+std::string translate_wcr_combine(std::string_view lambda, const std::string& a, const std::string& b,
+                                  ScalarType type);
 
 /// A C++ identifier for an SDFG name: the name itself unless it is a C++ keyword (then "name_").
 std::string cpp_ident(const std::string& name);
