@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "codegen_internal.h"
+#include "weir/sdfg/state_uses.h"
 
 namespace weir::codegen::detail {
 
@@ -16,9 +17,10 @@ const char* cuda_prelude_tail_text();
 
 /// Whether `s` is memory of the device (host code reaches it only through the CUDA runtime).
 bool is_device_storage(StorageType s);
-/// Whether generated host code launches kernels or moves device memory (it then ends with a
-/// stream synchronisation).
-bool uses_device(const std::string& host_code);
+/// Whether state `st` of `sdfg`, as CUDA host code, may launch kernels or move device memory (it
+/// then ends with a stream synchronisation): it has a GPU_Device map or its uses (state_uses)
+/// include a container in device memory. From the IR, not the generated text.
+bool uses_device(const SDFG& sdfg, const SDFGState& st, const StateUses& uses);
 
 /// The array arguments of `sdfg` in device memory (non-transient, device storage), in arglist
 /// order (cuda_host_arguments.cpp).

@@ -5,6 +5,7 @@
 
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
+#include "weir/sdfg/state_uses.h"
 
 namespace weir::codegen::detail {
 
@@ -13,31 +14,6 @@ namespace {
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
-
-// The variables generated C++ may name (identifiers outside literals, not members).
-std::set<std::string> identifiers(const std::string& code) {
-  std::set<std::string> out;
-  for (std::size_t i = 0; i < code.size();) {
-    char c = code[i];
-    if (c == '"' || c == '\'') {
-      for (++i; i < code.size() && code[i] != c; ++i)
-        if (code[i] == '\\') ++i;
-      ++i;
-    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t b = i;
-      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_')) ++i;
-      // Members (blockIdx.x, p->n) and qualified names (std::sqrt) are not variables.
-      bool member = b > 0 && (code[b - 1] == '.' || code[b - 1] == ':' ||
-                              (code[b - 1] == '>' && b > 1 && code[b - 2] == '-'));
-      if (!member) out.insert(code.substr(b, i - b));
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
-    } else {
-      ++i;
-    }
-  }
   return out;
 }
 
@@ -65,10 +41,29 @@ std::vector<long long> block_size(const MapInfo& m, const ElementRef& where) {
 
 }  // namespace
 
-bool uses_device(const std::string& host_code) {
-  return host_code.find("WEIR_LAUNCH(") != std::string::npos ||
-         host_code.find("weir_cuda_copy(") != std::string::npos ||
-         host_code.find("weir_cuda_zero(") != std::string::npos;
+bool uses_device(const SDFG& sdfg, const SDFGState& st, const StateUses& uses) {
+  for (const Node* n : st.nodes())
+    if (auto* e = n->as<MapEntry>(); e && e->map->schedule == ScheduleType::GPU_Device) return true;
+  for (const auto& name : uses.containers)
+    if (auto it = sdfg.arrays.find(name); it != sdfg.arrays.end() && is_device_storage(it->second.storage))
+      return true;
+  return false;
+}
+
+std::vector<NodeId> StateGen::scope_nodes(NodeId entry) const {
+  std::vector<NodeId> out{entry}, stack{entry};
+  while (!stack.empty()) {
+    NodeId s = stack.back();
+    stack.pop_back();
+    if (auto* e = st.node(s).as<MapEntry>()) out.push_back(e->exit);
+    auto it = children_.find(s);
+    if (it == children_.end()) continue;
+    for (NodeId c : it->second) {
+      out.push_back(c);
+      if (st.node(c).kind() == NodeKind::MapEntry) stack.push_back(c);
+    }
+  }
+  return out;
 }
 
 void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
@@ -170,11 +165,14 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   frames_.pop_back();
   bindings_ = host_bindings;
 
-  std::set<std::string> used = identifiers(index.str() + "\n" + body.str());
+  // What the kernel reads and writes, from the IR: the containers, symbols and edge values of
+  // its scope's nodes and edges (its range included), a superset of what the body names.
+  const std::vector<NodeId> nodes = scope_nodes(e.id());
+  const StateUses uses = node_uses(sg.sdfg, st, nodes);
   Writer decls;
   for (const auto& name : privates) {
     std::string c = cpp_ident(name);
-    if (!used.count(c)) continue;
+    if (!uses.containers.count(name)) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
     std::string t = cpp_type(d);
     auto k = d.total_size.as_integer();
@@ -202,10 +200,14 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   // The host's containers: the state's own bindings, hiding the SDFG body's (sg.body_data, not
   // copied into each state since linear generation, ADR 0024), in name order.
   std::map<std::string, const Binding*> host_data;
-  for (const auto& [name, b] : sg.body_data)
-    if (used.count(b.cpp)) host_data[name] = &b;
-  for (const auto& [name, b] : host_bindings)
-    if (used.count(b.cpp)) host_data[name] = &b;
+  const std::set<std::string> declared(privates.begin(), privates.end());
+  for (const auto& name : uses.containers) {
+    if (declared.count(name)) continue;
+    if (auto h = host_bindings.find(name); h != host_bindings.end())
+      host_data[name] = &h->second;
+    else if (auto b = sg.body_data.find(name); b != sg.body_data.end())
+      host_data[name] = &b->second;
+  }
   for (const auto& [name, bp] : host_data) {
     const Binding& b = *bp;
     if (passed.count(b.cpp)) continue;
@@ -214,15 +216,25 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     args.push_back(b.cpp);
     passed.insert(b.cpp);
   }
-  for (const auto& [key, var] : host_edge_vars) {
-    if (!used.count(var.first) || passed.count(var.first)) continue;
-    params.push_back("const " + std::string(cpp_name(var.second)) + " " + var.first);
-    args.push_back(var.first);
-    passed.insert(var.first);
-  }
+  // Values of host code nodes on edges into the scope (tasklet -> node in the kernel).
+  for (NodeId id : nodes)
+    for (EdgeId in : st.in_edges(id)) {
+      const DataflowEdge& edge = st.edge(in);
+      auto var = host_edge_vars.find({edge.src, edge.src_conn});
+      if (var == host_edge_vars.end() || passed.count(var->second.first)) continue;
+      params.push_back("const " + std::string(cpp_name(var->second.second)) + " " + var->second.first);
+      args.push_back(var->second.first);
+      passed.insert(var->second.first);
+    }
+  // Symbols: not the dynamic range inputs of maps inside, which the body declares.
+  std::set<std::string> inner_dynamic;
+  for (NodeId id : nodes)
+    if (auto* inner = st.node(id).as<MapEntry>(); inner && id != e.id())
+      for (const auto& [c, ct] : inner->in_connectors)
+        if (c.rfind("IN_", 0) != 0) inner_dynamic.insert(c);
   for (const auto& [s, t] : visible_symbols()) {
     std::string c = cpp_ident(s);
-    if (!used.count(c) || passed.count(c)) continue;
+    if (!uses.names.count(s) || inner_dynamic.count(s) || passed.count(c)) continue;
     params.push_back("const " + std::string(cpp_name(t)) + " " + c);
     args.push_back(c);
     passed.insert(c);

@@ -71,7 +71,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line(unused + ";");
   }
   f.append(body);
-  if (sg.prog.cuda && !device && uses_device(body.str()))
+  if (sg.prog.cuda && !device && uses_device(sg.sdfg, st, uses))
     f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
   f.close();
   f.blank();

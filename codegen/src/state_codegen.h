@@ -139,6 +139,9 @@ class StateGen {
   // --- CUDA kernels (cuda_kernels.cpp) ---------------------------------------------------
   /// A GPU_Device map of host code as a `__global__` kernel and its launch.
   void emit_kernel(const MapEntry& e, Writer& w);
+  /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
+  /// map exits.
+  std::vector<NodeId> scope_nodes(NodeId entry) const;
   /// A host <-> device copy of CUDA host code (cudaMemcpyAsync per contiguous block).
   void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
                         const std::vector<std::size_t>& dd, Writer& w);

@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
@@ -26,5 +27,11 @@ struct StateUses {
 /// connected memlets, not their insides). Throws pycode::SourceError on invalid Python (validate()
 /// reports it first).
 StateUses state_uses(const SDFG& sdfg, const SDFGState& st);
+
+/// The same for part of `st`: the nodes `nodes` (e.g. a map scope: its entry, every node inside
+/// and the exits) and every edge with an end among them, so a scope's uses include what its
+/// outer memlets carry in and out. Code generators take the parameters of a scope's function
+/// (a CUDA kernel) from it. Throws pycode::SourceError on invalid Python.
+StateUses node_uses(const SDFG& sdfg, const SDFGState& st, const std::vector<NodeId>& nodes);
 
 }  // namespace weir
