@@ -11,10 +11,12 @@
 #include <random>
 #include <sstream>
 
+#include "../transforms/support/cpu_run.h"
 #include "gt4py_writer.h"
 #include "numpy_writer.h"
 #include "unstructured_generator.h"
 #include "weir/frontend/lowering.h"
+#include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/npy.h"
@@ -114,23 +116,29 @@ Finding finding(const SubProgram& sp, std::string variant, std::string what) {
   return f;
 }
 
+/// The cpu backend with its optimization flag replaced by `opt` (e.g. "-O1"); as configured by
+/// default when `opt` is empty.
+std::unique_ptr<runtime::CompiledBackend> cpu_backend(const std::string& opt) {
+  return runtime::make_cpu_backend(test::cpu_config(opt));
+}
+
 }  // namespace
 
 std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv,
-                        runtime::Arguments& args) {
+                        runtime::Arguments& args, const std::string& opt) {
   try {
     if (variant == "cpu-lowered") {
       std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*fv.definition);
       for (const Diagnostic& d : validate(*sdfg)) return "lowered SDFG does not validate: " + d.str();
-      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin},
-                   args);
+      runtime::run(*cpu_backend(opt), runtime::CompilableProgram{sdfg, fv.options, fv.origin}, args);
     } else if (variant == "cpu-gpu") {
       // auto_optimize for the GPU; the cpu backend runs its kernels as host loops.
       std::shared_ptr<SDFG> sdfg = frontend::lower_to_sdfg(*fv.definition);
       transforms::auto_optimize(*sdfg, DeviceType::GPU);
       for (const Diagnostic& d : validate(*sdfg)) return "GPU-optimized SDFG does not validate: " + d.str();
-      runtime::run(*runtime::make_backend("cpu"), runtime::CompilableProgram{sdfg, fv.options, fv.origin},
-                   args);
+      runtime::run(*cpu_backend(opt), runtime::CompilableProgram{sdfg, fv.options, fv.origin}, args);
+    } else if (variant == "cpu") {
+      runtime::run(*cpu_backend(opt), fv, args);
     } else {
       runtime::run(*runtime::make_backend(variant), fv, args);
     }
@@ -160,7 +168,7 @@ std::string Finding::str() const {
 }
 
 std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs, const fs::path& dir,
-                                  bool isolate, RunSummary* summary) {
+                                  bool isolate, RunSummary* summary, const std::string& opt) {
   std::vector<Finding> out;
   const Universe& u = *programs.front()->universe;
   fs::remove_all(dir);
@@ -225,8 +233,8 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
     std::vector<const SubProgram*> hi(programs.begin() + static_cast<long>(programs.size() / 2),
                                       programs.end());
     for (auto* half : {&lo, &hi})
-      for (Finding& f :
-           run_programs(*half, dir.string() + "-" + std::to_string(half->front()->number), true, summary))
+      for (Finding& f : run_programs(*half, dir.string() + "-" + std::to_string(half->front()->number), true,
+                                     summary, opt))
         out.push_back(std::move(f));
     if (out.empty()) {
       Finding f =
@@ -258,7 +266,7 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
     runtime::Arguments args;
     for (const auto& [name, f] : arrays) args.arrays.emplace(name, f.clone());
     args.values = values;
-    std::string error = run_variant(variant, fv, args);
+    std::string error = run_variant(variant, fv, args, opt);
     if (all_refused) {
       if (error.empty())
         for (const SubProgram* sp : programs)
@@ -286,7 +294,8 @@ std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs
   }
   // Confirmed alone, for a minimal report.
   for (const SubProgram* sp : wrong)
-    for (Finding& f : run_programs({sp}, dir.string() + "-" + std::to_string(sp->number), false, summary))
+    for (Finding& f :
+         run_programs({sp}, dir.string() + "-" + std::to_string(sp->number), false, summary, opt))
       out.push_back(std::move(f));
   return out;
 }
@@ -305,7 +314,7 @@ RunSummary run_fuzz(const DriverOptions& o) {
     if (batch.empty()) return;
     s.batches += 1;
     for (Finding& f :
-         run_programs(batch, o.dir / ("batch" + std::to_string(batch.front()->number)), true, &s))
+         run_programs(batch, o.dir / ("batch" + std::to_string(batch.front()->number)), true, &s, o.opt))
       s.findings.push_back(std::move(f));
     batch.clear();
   };
@@ -316,7 +325,7 @@ RunSummary run_fuzz(const DriverOptions& o) {
       s.refused += 1;
       std::vector<const SubProgram*> one = {&sp};
       s.batches += 1;
-      for (Finding& f : run_programs(one, o.dir / ("refused" + std::to_string(sp.number)), false, &s))
+      for (Finding& f : run_programs(one, o.dir / ("refused" + std::to_string(sp.number)), false, &s, o.opt))
         s.findings.push_back(std::move(f));
       continue;
     }

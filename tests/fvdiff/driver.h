@@ -33,8 +33,10 @@ struct Finding {
 const std::vector<std::string>& variants();
 
 /// Runs `fv` on `variant` with `args` (updated in place); the error message, or "" when it ran.
+/// `opt` replaces the cpu backend's optimization flag (-O3) for the cpu variants, e.g. "-O1";
+/// empty: the backend's default.
 std::string run_variant(const std::string& variant, const runtime::FieldViewProgram& fv,
-                        runtime::Arguments& args);
+                        runtime::Arguments& args, const std::string& opt = "");
 
 /// Whether program `number` of a run is unstructured (every fourth) or Cartesian.
 bool is_unstructured(std::uint64_t number);
@@ -46,6 +48,9 @@ struct DriverOptions {
   std::uint64_t count = 200;  ///< programs to run
   std::size_t batch = 40;     ///< programs per module (one compile per backend)
   std::filesystem::path dir;  ///< scratch directory (inputs, sources, references, cpu cache)
+  /// Optimization flag of the cpu variants' generated C++ ("" = the backend's -O3); wide runs
+  /// may take "-O1" (WEIR_FVFUZZ_OPT), which compiles in about half the time.
+  std::string opt;
 };
 
 struct RunSummary {
@@ -62,6 +67,6 @@ RunSummary run_fuzz(const DriverOptions& options);
 /// batch that fails is re-run program by program so that each finding names one program.
 std::vector<Finding> run_programs(const std::vector<const SubProgram*>& programs,
                                   const std::filesystem::path& dir, bool isolate,
-                                  RunSummary* summary = nullptr);
+                                  RunSummary* summary = nullptr, const std::string& opt = "");
 
 }  // namespace weir::fvdiff

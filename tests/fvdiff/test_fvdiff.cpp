@@ -3,7 +3,8 @@
 // meaning must agree; programs gt4py leaves undefined must be refused by every backend.
 // WEIR_FVFUZZ_PROGRAMS, WEIR_FVFUZZ_SEED, WEIR_FVFUZZ_FIRST and WEIR_FVFUZZ_BATCH widen or
 // focus the seeded run; WEIR_FVFUZZ_REPORT names a file that receives every finding,
-// WEIR_FVFUZZ_DIR the scratch directory.
+// WEIR_FVFUZZ_DIR the scratch directory, WEIR_FVFUZZ_OPT (e.g. -O1) the cpu variants'
+// optimization flag in place of -O3.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -57,6 +58,7 @@ TEST_CASE("fvdiff: seeded random field-view programs agree on embedded, cpu, cpu
   o.batch = env_number("WEIR_FVFUZZ_BATCH", 40);
   const char* dir = std::getenv("WEIR_FVFUZZ_DIR");
   o.dir = dir && *dir ? std::filesystem::path(dir) : weir::test::scratch_dir("fvdiff");
+  if (const char* opt = std::getenv("WEIR_FVFUZZ_OPT")) o.opt = opt;
   RunSummary s = run_fuzz(o);
   std::cout << "fvdiff: seed " << o.seed << ", programs " << o.first << ".." << o.first + o.count - 1 << ": "
             << s.programs << " programs (" << s.refused << " to be refused) in " << s.compiled_modules

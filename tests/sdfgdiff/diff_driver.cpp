@@ -71,7 +71,8 @@ Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& s
   return out;
 }
 
-Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs) {
+Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs,
+               const std::string& opt) {
   runtime::Arguments args;
   for (const auto& [name, d] : sdfg.arrays) {
     if (!is_io(d)) continue;
@@ -89,7 +90,7 @@ Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols
   auto free = sdfg.free_symbols();
   for (const auto& [k, v] : symbols)
     if (free.count(k)) args.values[k] = static_cast<std::int64_t>(v);
-  return run_arguments_on_cpu(sdfg, args);
+  return run_arguments_on_cpu(sdfg, args, cpu_config(opt));
 }
 
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit) {
@@ -147,8 +148,8 @@ Outcome compare_all(const Values& want, const Values& got, const std::string& st
 }
 
 /// Runs the checks of one batch (or one shrunk part). `transformed` receives the SDFG after the chain.
-Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDFG>* transformed,
-                   Values* ref_out) {
+Outcome run_checks(const Batch& b, unsigned seed, int steps, const RunOptions& opts,
+                   std::unique_ptr<SDFG>* transformed, Values* ref_out) {
   Outcome o;
   std::string bad = validation_errors(*b.sdfg);
   if (!bad.empty()) return {"generate", bad, {}};
@@ -164,7 +165,7 @@ Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDF
       if (std::isnan(x)) return {"reference", name + " holds NaN (a transient read before written)", {}};
   if (ref_out) *ref_out = ref;
   try {
-    o = compare_all(ref, run_cpu(*b.sdfg, b.symbols, in), "cpu");
+    o = compare_all(ref, run_cpu(*b.sdfg, b.symbols, in, opts.opt), "cpu");
   } catch (const std::exception& e) {
     return {"cpu", e.what(), {}};
   }
@@ -177,7 +178,7 @@ Outcome run_checks(const Batch& b, unsigned seed, int steps, std::unique_ptr<SDF
     return {"transform", e.what(), {}};
   }
   try {
-    o = compare_all(ref, run_cpu(*t, b.symbols, in), "cpu-after");
+    o = compare_all(ref, run_cpu(*t, b.symbols, in, opts.opt), "cpu-after");
   } catch (const std::exception& e) {
     o = {"cpu-after", e.what(), {}};
   }
@@ -209,7 +210,7 @@ std::vector<Finding> check_batch(unsigned seed, const RunOptions& opts) {
   std::vector<Finding> out;
   Batch b = make_batch(seed, opts.parts, opts.gen);
   std::unique_ptr<SDFG> transformed;
-  Outcome o = run_checks(b, seed, opts.steps, &transformed, nullptr);
+  Outcome o = run_checks(b, seed, opts.steps, opts, &transformed, nullptr);
   if (o.stage.empty()) return out;
   // Shrink: the parts the differing containers name, else every part, each alone.
   std::set<int> suspects = o.parts;
@@ -220,7 +221,7 @@ std::vector<Finding> check_batch(unsigned seed, const RunOptions& opts) {
   for (int k : suspects) {
     Batch one = make_batch(seed, opts.parts, {k}, opts.gen);
     std::unique_ptr<SDFG> t1;
-    Outcome p = run_checks(one, seed, before ? 0 : opts.steps, &t1, nullptr);
+    Outcome p = run_checks(one, seed, before ? 0 : opts.steps, opts, &t1, nullptr);
     if (p.stage.empty()) continue;
     Finding f{seed, p.stage, one.parts.empty() ? "?" : one.parts.front(), p.detail, {}};
     f.file = write(*one.sdfg, opts, "sdfgdiff_" + std::to_string(seed) + "_g" + std::to_string(k));

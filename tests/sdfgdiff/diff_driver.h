@@ -24,8 +24,9 @@ Values random_inputs(const SDFG& sdfg, const std::map<std::string, long long>& s
 /// The final non-transient containers after the reference interpreter ran on `inputs`.
 Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs);
 /// The same on the cpu backend (float64 containers only). Containers missing from `inputs` start as zeros
-/// (both).
-Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs);
+/// (both). `opt` replaces the backend's optimization flag (-O3), e.g. "-O1"; empty: the default.
+Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs,
+               const std::string& opt = "");
 /// Elements that differ (exactly; NaN never equals), one line each, at most `limit` lines.
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit = 6);
 
@@ -47,6 +48,9 @@ struct RunOptions {
   int steps = 10;  // transformations per chain
   GenOptions gen;
   std::string out_dir;  // where failing SDFGs are written
+  /// Optimization flag of the generated C++ ("" = the cpu backend's -O3); wide runs may take
+  /// "-O1" (WEIR_SDFGFUZZ_OPT).
+  std::string opt;
 };
 
 /// Checks batch `seed`; returns what disagreed (empty when all agree).

@@ -4,7 +4,8 @@
 // batch seed, default 1), WEIR_SDFGFUZZ_PARTS (parts per batch, default 8) and
 // WEIR_SDFGFUZZ_STEPS (transformations per chain, default 10) widen it; WEIR_SDFGFUZZ_KINDS
 // (comma-separated part kinds, random_sdfg.h) chooses what is generated;
-// findings are written to WEIR_SDFGFUZZ_OUT (default <build>/test-scratch/sdfgdiff-findings).
+// findings are written to WEIR_SDFGFUZZ_OUT (default <build>/test-scratch/sdfgdiff-findings);
+// WEIR_SDFGFUZZ_OPT (e.g. -O1) replaces the generated code's -O3.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -35,7 +36,8 @@ TEST_CASE(
   opts.parts = static_cast<int>(env_or("WEIR_SDFGFUZZ_PARTS", 8));
   opts.steps = static_cast<int>(env_or("WEIR_SDFGFUZZ_STEPS", 10));
   if (const char* o = std::getenv("WEIR_SDFGFUZZ_OUT")) opts.out_dir = o;
-  if (const char* kinds = std::getenv("WEIR_SDFGFUZZ_KINDS")) {  // e.g. "view-copy,fan-out"
+  if (const char* o = std::getenv("WEIR_SDFGFUZZ_OPT")) opts.opt = o;  // e.g. -O1 (wide runs)
+  if (const char* kinds = std::getenv("WEIR_SDFGFUZZ_KINDS")) {        // e.g. "view-copy,fan-out"
     std::string list = std::string(",") + kinds + ",";
     for (int k = 0; k < kNumPartKinds; ++k)
       if (list.find("," + std::string(to_string(static_cast<PartKind>(k))) + ",") != std::string::npos)

@@ -36,10 +36,22 @@ inline void use_scratch_cache() {
   done = true;
 }
 
-/// Compiles `sdfg` and runs it once with `args`; returns the arrays of `args` afterwards.
-inline CpuOutputs run_arguments_on_cpu(const SDFG& sdfg, runtime::Arguments& args) {
+/// The cpu backend's configuration with its optimization flag (-O3) replaced by `opt`, e.g.
+/// "-O1" for wide fuzz runs, where compiling dominates; the default one when `opt` is empty.
+inline runtime::CompiledBackendConfig cpu_config(const std::string& opt) {
+  runtime::CompiledBackendConfig config;
+  if (!opt.empty())
+    for (std::string& f : config.flags)
+      if (f.rfind("-O", 0) == 0) f = opt;
+  return config;
+}
+
+/// Compiles `sdfg` (with `config`, by default the cpu backend's) and runs it once with `args`;
+/// returns the arrays of `args` afterwards.
+inline CpuOutputs run_arguments_on_cpu(const SDFG& sdfg, runtime::Arguments& args,
+                                       const runtime::CompiledBackendConfig& config = {}) {
   use_scratch_cache();
-  auto backend = runtime::make_cpu_backend();
+  auto backend = runtime::make_cpu_backend(config);
   runtime::CompilableProgram program{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name};
   runtime::run(*backend, program, args);
   CpuOutputs out;
