@@ -2,13 +2,14 @@
 // symbols for the parameters, one state per program call, one map over the call's output
 // domain per state with one tasklet computing the inlined operator.
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <set>
 
 #include "lowering_internal.h"
+#include "weir/pycode/code.h"
+#include "weir/pycode/names.h"
 #include "weir/sdfg/state.h"
 
 namespace weir::frontend {
@@ -462,15 +463,12 @@ class ProgramLowering final : public LoweringContext {
     return st;
   }
 
-  /// The most elements one run of a tasklet's `code` reads through whole-container connector `conn`:
-  /// one per subscript `conn[...]` in its code (the code has no loops); 0 (DaCe's "unbounded")
-  /// if it has none.
-  static sym::Expr whole_read_volume(const std::string& code, const std::string& conn) {
-    std::int64_t n = 0;
-    const std::string key = conn + "[";
-    for (std::size_t p = code.find(key); p != std::string::npos; p = code.find(key, p + key.size()))
-      if (p == 0 || !(std::isalnum(static_cast<unsigned char>(code[p - 1])) || code[p - 1] == '_')) ++n;
-    return sym::Expr(n);
+  /// The most elements one run of a tasklet reads through whole-container connector `conn`:
+  /// one per subscript `conn[...]` in its code (the code has no loops; counted on its syntax
+  /// tree); 0 (DaCe's "unbounded") if it has none.
+  static sym::Expr whole_read_volume(const pycode::NameUse& code, const std::string& conn) {
+    auto n = code.subscript_count.find(conn);
+    return sym::Expr(static_cast<std::int64_t>(n == code.subscript_count.end() ? 0 : n->second));
   }
 
   /// Fills `st` with a map over `params`/`ranges` (no map when there are none) holding one
@@ -492,7 +490,7 @@ class ProgramLowering final : public LoweringContext {
     }
     Tasklet& t = st.add_tasklet(label, CodeBlock{std::move(code), Language::Python}, in_conns, out_conns);
     NodeId tid = t.id();
-    const std::string tasklet_code = t.code.code;
+    const pycode::NameUse tasklet_code = pycode::names_used(*t.code.parsed());
 
     // Reads: one access node per container, an outer memlet covering all the reads (none
     // where a map or loop range is empty: offsets must not widen it into points outside).

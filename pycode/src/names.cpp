@@ -15,7 +15,10 @@ detail::NameVisitor collector(NameUse& use) {
       return;
     }
     if (site.attribute_base) use.attribute_bases.insert(id);
-    if (site.subscripted) use.subscripted.insert(id);
+    if (site.subscripted) {
+      use.subscripted.insert(id);
+      ++use.subscript_count[id];
+    }
     if (site.store) use.writes.insert(id);
     if ((!site.store || site.augmented) && !site.attribute_base) use.reads.insert(id);
   };

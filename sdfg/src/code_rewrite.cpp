@@ -59,6 +59,10 @@ std::set<std::string> cpp_identifiers(const std::string& text) {
 
 }  // namespace
 
+bool is_blank(const CodeBlock& code) {
+  return code.code.find_first_not_of(" \t\r\n\f\v") == std::string::npos;
+}
+
 pycode::NameUse code_names(const CodeBlock& code) {
   if (code.language == Language::CPP) {
     pycode::NameUse use;

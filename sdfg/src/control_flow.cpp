@@ -3,7 +3,11 @@
 #include "weir/sdfg/control_flow.h"
 
 #include <algorithm>
+#include <memory>
+#include <string_view>
 
+#include "weir/pycode/code.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
@@ -92,11 +96,27 @@ std::unique_ptr<ControlFlowBlock> ControlTransferBlock::clone() const {
 // --- InterstateEdge ------------------------------------------------------------------------
 
 bool InterstateEdge::is_unconditional() const {
-  auto b = condition.code.find_first_not_of(" \t\n");
-  if (b == std::string::npos) return true;  // empty condition: always taken
-  auto e = condition.code.find_last_not_of(" \t\n");
-  std::string c = condition.code.substr(b, e - b + 1);
-  return c == "1" || c == "True" || c == "true" || c == "(1)" || c == "(True)";
+  if (is_blank(condition)) return true;  // empty condition: always taken
+  if (condition.language != Language::Python) {
+    // C++ is not parsed (ADR 0016): only the literal alone, as DaCe writes it, is always true.
+    std::string_view c = condition.code;
+    c.remove_prefix(c.find_first_not_of(" \t\r\n"));
+    c.remove_suffix(c.size() - 1 - c.find_last_not_of(" \t\r\n"));
+    return c == "1" || c == "true";
+  }
+  // `1`, `True` (in any parentheses) and `true` (which DaCe also reads as always true), on the tree.
+  std::shared_ptr<const pycode::Code> tree;
+  try {
+    tree = condition.parsed();
+  } catch (const pycode::SourceError&) {
+    return false;  // invalid Python: validate() reports it
+  }
+  const pycode::Expr* e = tree->expression();
+  if (const auto* k = pycode::dyn_cast<pycode::Constant>(e))
+    return (k->value_kind == pycode::ConstantKind::Int && k->int_value == 1) ||
+           (k->value_kind == pycode::ConstantKind::Bool && k->bool_value);
+  const auto* n = pycode::dyn_cast<pycode::Name>(e);
+  return n && n->id == "true";
 }
 
 // --- ControlFlowRegion ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // the derived keys DaCe and SDFV read (scope_dict, src_subset/dst_subset, num_accesses).
 #include <nlohmann/json.hpp>
 
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 
@@ -23,10 +24,7 @@ json code_json(const CodeBlock& c) {
 }
 
 /// null for an empty statement (DaCe's CodeProperty with allow_none, default None).
-json optional_code_json(const CodeBlock& c) {
-  bool blank = c.code.find_first_not_of(" \t\r\n") == std::string::npos;
-  return blank ? json(nullptr) : code_json(c);
-}
+json optional_code_json(const CodeBlock& c) { return is_blank(c) ? json(nullptr) : code_json(c); }
 
 /// A map scope node's label as DaCe writes it (str(Map)): the name and each parameter's range
 /// in Python slice notation, `name[i=0:N, j=0:M:2]`; SDFV sizes the node by it.

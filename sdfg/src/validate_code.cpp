@@ -4,6 +4,7 @@
 #include "weir/pycode/code.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/source.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/control_flow.h"
 #include "weir/sdfg/nodes.h"
 #include "weir/sdfg/sdfg.h"
@@ -41,7 +42,7 @@ class CodeCheck {
         report("code-language", what + " is " + std::string(to_string(c.language)) + ", not Python", where);
       return;
     }
-    if (c.code.find_first_not_of(" \t\r\n") == std::string::npos) return;
+    if (is_blank(c)) return;
     try {
       // Parsed once, into the tree the passes and the code generator read.
       auto tree = c.parsed();

@@ -2,11 +2,11 @@
 // nodes, map entry/exit pairing, nested SDFGs), connectors and memlets. Checks that need the
 // scope tree are in validate_scopes.cpp.
 #include <algorithm>
-#include <cctype>
 #include <exception>
 #include <map>
 
 #include "validate_internal.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir::detail {
@@ -90,8 +90,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   if (n.kind() == NodeKind::Tasklet && !n.out_connectors.empty()) {
     // Generated code would leave the outputs uninitialized. (A tasklet without outputs may be
     // empty: it only orders its inputs.)
-    const std::string& code = static_cast<const Tasklet&>(n).code.code;
-    if (std::all_of(code.begin(), code.end(), [](unsigned char c) { return std::isspace(c) != 0; }))
+    if (is_blank(static_cast<const Tasklet&>(n).code))
       v.report("tasklet-no-code", what + " has no code but has output connectors", here);
   }
   if (n.kind() == NodeKind::Tasklet) {

@@ -355,6 +355,27 @@ TEST_CASE("IR errors name the SDFG, the block path and the element", "[ir]") {
   CHECK(g.unique_data_name("M") == "M_0");
 }
 
+TEST_CASE("control flow: unconditional interstate edges, read on the condition's tree", "[ir]") {
+  auto unconditional = [](const char* text, Language lang = Language::Python) {
+    InterstateEdge e;
+    e.condition = CodeBlock{text, lang};
+    return e.is_unconditional();
+  };
+  for (const char* yes : {"", "  \n", "1", "True", "(1)", "((True))", " 1  # always", "0x1", "true"}) {
+    INFO(yes);
+    CHECK(unconditional(yes));
+  }
+  for (const char* no : {"0", "False", "x", "'1'", "1 == 1", "1.0", "(1,)", "1 +", "# only a comment\nx"}) {
+    INFO(no);
+    CHECK_FALSE(unconditional(no));
+  }
+  // C++ is not parsed: the literal alone.
+  CHECK(unconditional(" 1 ", Language::CPP));
+  CHECK(unconditional("true", Language::CPP));
+  CHECK_FALSE(unconditional("(1)", Language::CPP));
+  CHECK_FALSE(unconditional("x", Language::CPP));
+}
+
 TEST_CASE("control flow: start block, reverse post-order, paths", "[ir]") {
   SDFG g("cf");
   auto& s0 = g.add_state("s0");

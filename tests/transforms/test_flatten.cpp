@@ -419,16 +419,19 @@ TEST_CASE("flatten: loop with a nested conditional becomes guard/end states", "[
   REQUIRE(exit);
   CHECK(exit->data.condition.code == "not (t < TSTEPS)");
   CHECK(edge_between(*sdfg, "for_t_end", "after"));
-  // The update is on the back edge from the body's end (the conditional's join state).
+  // The update is on the back edge from the body's end (the conditional's join state). Its value
+  // is the tree of "t = (t + 1)"'s right-hand side, printed as Python's ast.unparse prints it.
   const auto* back = edge_between(*sdfg, "if_even_end", "for_t_guard");
   REQUIRE(back);
-  CHECK(back->data.assignments == Assignments{{"t", "(t + 1)"}});
+  CHECK(back->data.assignments == Assignments{{"t", "t + 1"}});
   const auto* then = edge_between(*sdfg, "if_even_guard", "B");
   REQUIRE(then);
   CHECK(then->data.condition.code == "(t % 2) == 0");
   const auto* skip = edge_between(*sdfg, "if_even_guard", "if_even_end");
   REQUIRE(skip);
-  CHECK(skip->data.condition.code == "not ((t % 2) == 0)");
+  // A composed condition prints its operand in parentheses and the operand as its tree prints
+  // ("(t % 2) == 0" has redundant parentheses; the tree has none).
+  CHECK(skip->data.condition.code == "not (t % 2 == 0)");
   CHECK(edge_between(*sdfg, "B", "if_even_end"));
   CHECK(edge_between(*sdfg, "A", "if_even_guard"));
   CHECK(diagnostics(*sdfg) == "");
@@ -479,7 +482,7 @@ TEST_CASE("flatten: the init statement gets its own state where it cannot be mer
     const auto* e = edge_between(*sdfg, "s", "L_init");
     REQUIRE(e);
     CHECK(e->data.assignments == Assignments{{"k", "5"}});
-    CHECK(edge_between(*sdfg, "L_init", "L_guard")->data.assignments == Assignments{{"k", "(k + 1)"}});
+    CHECK(edge_between(*sdfg, "L_init", "L_guard")->data.assignments == Assignments{{"k", "k + 1"}});
     CHECK(diagnostics(*sdfg) == "");
     check_semantics(build, {{{"N", 4}}, {{"N", 10}}});
   }
@@ -564,8 +567,8 @@ TEST_CASE("flatten: continue goes to the update", "[flatten]") {
   REQUIRE(only_states(*sdfg));
   const auto* e = edge_between(*sdfg, "if_mod3_guard", "for_t_guard");
   REQUIRE(e);
-  CHECK(e->data.condition.code == "(t % 3) == 0");
-  CHECK(e->data.assignments == Assignments{{"t", "(t + 1)"}});
+  CHECK(e->data.condition.code == "(t % 3) == 0");  // a branch's condition as written
+  CHECK(e->data.assignments == Assignments{{"t", "t + 1"}});
   for (long T : {0L, 1L, 5L, 9L}) {
     Run r = run(*sdfg, {{"TSTEPS", T}});
     CHECK(count_of(r, *sdfg, "A") == T);
@@ -781,6 +784,79 @@ TEST_CASE("flatten: fall-through edges only where the conditions may all fail", 
   CHECK(edge_between(*sdfg, "R", "for_t_guard"));
   CHECK(diagnostics(*sdfg) == "");
   check_semantics(build, {{{"x", 0}}, {{"x", 1}}, {{"x", 2}}, {{"x", -9}}});
+}
+
+TEST_CASE("flatten: conditions are composed on their trees, comments and parentheses alike", "[flatten]") {
+  // for_t (t < TSTEPS  # bound) { A --x > 0  # positive--> B, A --second--> C }. Pasting texts
+  // together would have written "not (x > 0  # positive)", whose comment hides the closing
+  // parenthesis.
+  auto build = [](const char* second) {
+    auto sdfg = std::make_unique<SDFG>("comments");
+    sdfg->add_symbol("TSTEPS");
+    sdfg->add_symbol("x");
+    auto& loop = sdfg->add_loop("for_t", "t", "t = 0", "t < TSTEPS  # bound", "t = t + 1");
+    sdfg->set_start_block(loop.id());
+    auto& a = loop.add_state("A", true);
+    auto& b = loop.add_state("B");
+    auto& c = loop.add_state("C");
+    InterstateEdge pos, other;
+    pos.condition = CodeBlock{"x > 0  # positive", Language::Python};
+    other.condition = CodeBlock{second, Language::Python};
+    loop.add_edge(a.id(), b.id(), pos);
+    loop.add_edge(a.id(), c.id(), other);
+    return sdfg;
+  };
+  SECTION("conditions that may all fail get a fall-through edge") {
+    auto sdfg = build("x < -5");
+    flatten_control_flow(*sdfg);
+    CHECK(edge_between(*sdfg, "for_t_guard", "for_t_end")->data.condition.code == "not (t < TSTEPS)");
+    CHECK(edge_between(*sdfg, "for_t_guard", "A")->data.condition.code == "t < TSTEPS  # bound");
+    const auto* ft = edge_between(*sdfg, "A", "for_t_guard");
+    REQUIRE(ft);
+    CHECK(ft->data.condition.code == "not ((x > 0) or (x < -5))");
+    CHECK(diagnostics(*sdfg) == "");
+  }
+  SECTION("a negation in other parentheses is recognized on the tree: no fall-through edge") {
+    auto sdfg = build("(not ((x > 0)))");
+    flatten_control_flow(*sdfg);
+    CHECK(sdfg->out_edges(id_of(*sdfg, "A")).size() == 2);
+    CHECK(diagnostics(*sdfg) == "");
+  }
+}
+
+TEST_CASE("flatten: conditions it cannot negate are refused before any change", "[flatten]") {
+  auto sdfg = loop_with_conditional();
+  auto* loop = sdfg->block(1).as<LoopRegion>();
+  REQUIRE(loop);
+  std::string expected;
+  SECTION("invalid Python") {
+    loop->loop_condition.code = "t <";
+    expected =
+        "flatten_control_flow: loop 'for_t' in SDFG 'loopcond': cannot negate the condition 't <': not valid "
+        "Python";
+  }
+  SECTION("statements, not an expression") {
+    loop->loop_condition.code = "t = 1";
+    expected =
+        "flatten_control_flow: loop 'for_t' in SDFG 'loopcond': cannot negate the condition 't = 1': not one "
+        "expression";
+  }
+  SECTION("C++") {
+    loop->loop_condition = CodeBlock{"t < TSTEPS", Language::CPP};
+    expected =
+        "flatten_control_flow: loop 'for_t' in SDFG 'loopcond': cannot negate the condition 't < TSTEPS': it "
+        "is CPP, not Python";
+  }
+  const std::size_t blocks = sdfg->num_blocks();
+  try {
+    flatten_control_flow(*sdfg);
+    FAIL("no error");
+  } catch (const weir::Error& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).rfind(expected, 0) == 0);
+  }
+  CHECK(sdfg->num_blocks() == blocks);  // unchanged
+  CHECK(sdfg->block(1).as<LoopRegion>());
 }
 
 TEST_CASE("flatten: a region with several end states gets a joining end state", "[flatten]") {

@@ -2,7 +2,10 @@
 #include "weir/transforms/analysis.h"
 
 #include <array>
+#include <memory>
 
+#include "weir/pycode/code.h"
+#include "weir/pycode/unparse.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/transformation.h"
@@ -246,13 +249,21 @@ void AnalysisCache::invalidate_all() {
 
 bool is_constant_false(const CodeBlock& condition) {
   if (condition.language != Language::Python) return false;
-  std::string c = condition.code;
-  c.erase(0, c.find_first_not_of(" \t\n"));
-  c.erase(c.find_last_not_of(" \t\n") + 1);
-  if (c == "False" || c == "0" || c == "(False)") return true;
+  std::shared_ptr<const pycode::Code> tree;
   try {
-    sym::Expr e = sym::Expr::parse(c);
-    if ((e.is_boolean() || e.is_integer()) && e.value() == 0) return true;
+    tree = condition.parsed();
+  } catch (const pycode::SourceError&) {
+    return false;
+  }
+  const pycode::Expr* e = tree->expression();
+  if (!e) return false;  // empty: always true
+  if (const auto* k = pycode::dyn_cast<pycode::Constant>(e))
+    return (k->value_kind == pycode::ConstantKind::Bool && !k->bool_value) ||
+           (k->value_kind == pycode::ConstantKind::Int && k->int_value == 0);
+  // Otherwise what the symbolic layer simplifies to 0 (`1 > 2`, `N - N`) reading the tree.
+  try {
+    sym::Expr v = sym::Expr::parse(pycode::unparse(*e));
+    if ((v.is_boolean() || v.is_integer()) && v.value() == 0) return true;
   } catch (const weir::Error&) {
   }
   return false;

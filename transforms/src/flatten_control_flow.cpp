@@ -10,16 +10,16 @@
 // Everything that can make the pass fail is checked before the SDFG is changed.
 #include "weir/transforms/flatten_control_flow.h"
 
+#include "weir/pycode/conditions.h"
 #include "weir/pycode/names.h"
-#include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/names.h"
 
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -36,37 +36,52 @@ namespace {
 
 using Assignments = std::vector<std::pair<std::string, CodeBlock>>;
 
-// --- text helpers --------------------------------------------------------------------------
+// --- conditions and statements on their syntax trees ----------------------------------------
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
-  return std::string(s.substr(b, e - b));
+std::string where(const ControlFlowBlock& b) {
+  std::string s = std::string(to_string(b.kind())) + " '" + b.path() + "'";
+  if (const SDFG* g = b.sdfg()) s += " in SDFG '" + g->name + "'";
+  return s;
 }
 
-// Conditions and assignment values are read as Python expressions (pycode); text that does not
-// parse has no tree (validate() reports it), and the helpers below then decide conservatively.
-pycode::ExprPtr expression_tree(std::string_view text) {
+/// A copy of the expression of the Python condition `c` (its cached tree); `1` when it is empty
+/// (always true). Throws an Error naming `what` (the block it belongs to) when it is not one
+/// Python expression; precheck_region() asks this of every condition the pass composes, before
+/// any change.
+pycode::ExprPtr condition_expr(const CodeBlock& c, const std::string& what) {
+  auto fail = [&](const std::string& why) {
+    return Error("flatten_control_flow: " + what + ": cannot negate the condition '" + c.code + "': " + why);
+  };
+  if (c.language != Language::Python)
+    throw fail("it is " + std::string(to_string(c.language)) + ", not Python");
+  std::shared_ptr<const pycode::Code> tree;
   try {
-    return pycode::parse_expression(text, "<condition>");
-  } catch (const pycode::SourceError&) {
-    return nullptr;
+    tree = c.parsed();
+  } catch (const pycode::SourceError& e) {
+    throw fail("not valid Python: " + e.message());
   }
+  if (tree->body().empty()) return pycode::int_constant(1);
+  if (const pycode::Expr* e = tree->expression()) return pycode::clone(e);
+  throw fail("not one expression");
+}
+
+/// The expression of a Python condition from its cached tree, or null when there is none (an
+/// empty condition, another language, text that is not one valid expression). `keep` holds the
+/// tree the result points into.
+const pycode::Expr* expression_of(const CodeBlock& c, std::shared_ptr<const pycode::Code>& keep) {
+  try {
+    keep = c.parsed();
+  } catch (const pycode::SourceError&) {
+    keep = nullptr;
+  }
+  return keep ? keep->expression() : nullptr;
 }
 
 /// Names an assigned value may read (an over-approximation: function names are included), from
 /// its cached tree; nullopt when it is not one expression.
 std::optional<std::set<std::string>> names_in(const CodeBlock& value) {
   std::shared_ptr<const pycode::Code> tree;
-  try {
-    tree = value.parsed();
-  } catch (const pycode::SourceError&) {
-    return std::nullopt;
-  }
-  const pycode::Expr* e = tree ? tree->expression() : nullptr;
+  const pycode::Expr* e = expression_of(value, tree);
   if (!e) return std::nullopt;
   pycode::NameUse use = pycode::names_used(*e);
   std::set<std::string> out = use.data();
@@ -74,61 +89,37 @@ std::optional<std::set<std::string>> names_in(const CodeBlock& value) {
   return out;
 }
 
-/// Whether parentheses enclose all of `c` ("(t < N)", not "(a) and (b)"): the text inside them
-/// is the same expression.
-bool enclosed(const std::string& c) {
-  if (c.size() < 2 || c.front() != '(' || c.back() != ')') return false;
-  pycode::ExprPtr whole = expression_tree(c),
-                  inner = expression_tree(std::string_view(c).substr(1, c.size() - 2));
-  return whole && inner && pycode::unparse(*whole) == pycode::unparse(*inner);
-}
-
-/// Whether `d` is the negation of `c` ("not (c)", "not c", "(not (c))"), on their syntax trees.
-bool is_negation_of(std::string_view d, std::string_view c) {
-  pycode::ExprPtr td = expression_tree(d), tc = expression_tree(c);
-  const auto* neg = pycode::dyn_cast<pycode::UnaryOp>(td.get());
-  return tc && neg && neg->op == pycode::UnaryOperator::Not &&
-         pycode::unparse(*neg->operand) == pycode::unparse(*tc);
-}
-
 /// Whether one of the edges is always taken when the block ends: one is unconditional, or two
-/// of them are a condition and its negation.
+/// of them are a condition and its negation (on their trees: "not (x > 0)" and "x > 0").
 bool evidently_exhaustive(const std::vector<const ControlFlowEdge*>& outs) {
   for (const auto* e : outs)
     if (e->data.is_unconditional()) return true;
-  for (const auto* a : outs)
-    for (const auto* b : outs)
-      if (a != b && is_negation_of(b->data.condition.code, a->data.condition.code)) return true;
+  for (const auto* a : outs) {
+    std::shared_ptr<const pycode::Code> ta, tb;
+    const pycode::Expr* ca = expression_of(a->data.condition, ta);
+    if (!ca) continue;
+    for (const auto* b : outs) {
+      const pycode::Expr* cb = a != b ? expression_of(b->data.condition, tb) : nullptr;
+      if (cb && pycode::is_negation_of(*cb, *ca)) return true;
+    }
+  }
   return false;
 }
 
-/// `c` in parentheses, unless they already enclose all of it: "(t < N)" stays as it is.
-std::string parenthesize(const std::string& c) { return enclosed(c) ? c : "(" + c + ")"; }
-
-/// "not (c)": "(t < N)" becomes "not (t < N)", "x > 0" becomes "not (x > 0)".
-std::string negate(const std::string& c) { return "not " + parenthesize(c); }
-
-/// "c" for one part, "(a) and (b) and ..." for several, "1" for none.
-std::string conjunction(const std::vector<std::string>& parts) {
-  if (parts.empty()) return "1";
-  if (parts.size() == 1) return parts[0];
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += " and ";
-    out += parenthesize(p);
-  }
+/// A condition block of the composed tree `c`.
+CodeBlock condition_block(const pycode::ConditionBuilder& b, pycode::ExprPtr c) {
+  CodeBlock out;
+  out.set_parsed(b.code(std::move(c)));
   return out;
 }
 
 /// The condition under which none of the edges is taken: "not (c)" / "not ((c1) or (c2))".
-std::string none_taken(const std::vector<const ControlFlowEdge*>& outs) {
-  if (outs.size() == 1) return negate(trim(outs[0]->data.condition.code));
-  std::string d;
-  for (const auto* e : outs) {
-    if (!d.empty()) d += " or ";
-    d += parenthesize(trim(e->data.condition.code));
-  }
-  return negate(d);
+CodeBlock none_taken(const ControlFlowBlock& block, const std::vector<const ControlFlowEdge*>& outs) {
+  pycode::ConditionBuilder b;
+  pycode::ExprList taken;
+  for (const auto* e : outs) taken.push_back(condition_expr(e->data.condition, where(block)));
+  pycode::ExprPtr any = b.any_of(std::move(taken));
+  return condition_block(b, b.negation(std::move(any)));
 }
 
 /// Whether `extra` can be appended to `first` (assignments of one edge) with the same meaning
@@ -153,24 +144,16 @@ std::string describe_loop(const LoopRegion& loop) {
   return s;
 }
 
-/// The value of the assignment `st` as written in `code` (from after its target's `=` to the end
-/// of the statement), or as printed when the text there is not that expression.
-std::string value_text(const std::string& code, const pycode::Assign& st, const pycode::Stmt* next) {
-  const pycode::Expr& v = *st.value;
-  const auto& target = static_cast<const pycode::Name&>(*st.targets[0]);
-  const pycode::SourceFile& f = target.loc.file;
-  std::size_t from = f.line_offset(target.loc.line) + target.loc.column - 1 + target.id.size();
-  std::size_t to = next ? f.line_offset(next->loc.line) + next->loc.column - 1 : code.size();
-  if (from < to && to <= code.size()) {
-    std::string rest = trim(std::string_view(code).substr(from, to - from));
-    if (!rest.empty() && rest.back() == ';') rest = trim(std::string_view(rest).substr(0, rest.size() - 1));
-    if (!rest.empty() && rest.front() == '=') {
-      std::string text = trim(std::string_view(rest).substr(1));
-      pycode::ExprPtr as_written = expression_tree(text);
-      if (as_written && pycode::unparse(*as_written) == pycode::unparse(v)) return text;
-    }
-  }
-  return pycode::unparse(v);
+/// The value of an assignment as an interstate assignment value: a code block of its tree
+/// (a copy), printed by unparse() ("t = (t + 1)" gives "t + 1").
+CodeBlock value_block(const pycode::Expr& value) {
+  auto st = std::make_unique<pycode::ExprStmt>(value.loc);
+  st->value = pycode::clone(&value);
+  pycode::StmtList body;
+  body.push_back(std::move(st));
+  CodeBlock out;
+  out.set_parsed(pycode::Code::from_statements(std::move(body)));
+  return out;
 }
 
 /// Reads "x = expr" statements (separated by ';' or newlines) from their syntax tree.
@@ -179,7 +162,7 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
     return Error("flatten_control_flow: " + describe_loop(loop) + ": " + what + " '" + code.code +
                  "': " + why + (stmt.empty() ? "" : " (in '" + stmt + "')"));
   };
-  if (code.language != Language::Python && !trim(code.code).empty())
+  if (code.language != Language::Python && !is_blank(code))
     throw fail("", "only Python statements can be flattened, not " + std::string(to_string(code.language)));
   std::shared_ptr<const pycode::Code> tree;
   try {
@@ -188,12 +171,12 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
     throw fail("", "not valid Python: " + e.message());
   }
   Assignments out;
-  const pycode::StmtList& body = tree->body();
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    const auto* st = pycode::dyn_cast<pycode::Assign>(body[i].get());
+  if (!tree) return out;
+  for (const pycode::StmtPtr& stmt : tree->body()) {
+    const auto* st = pycode::dyn_cast<pycode::Assign>(stmt.get());
     if (!st || st->targets.size() != 1) {
       pycode::StmtList one;
-      one.push_back(pycode::clone(body[i].get()));
+      one.push_back(pycode::clone(stmt.get()));
       throw fail(pycode::unparse(one), "expected assignments of the form 'name = expression'");
     }
     const auto* target = pycode::dyn_cast<pycode::Name>(st->targets[0].get());
@@ -201,8 +184,7 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
       throw fail(pycode::unparse(*st->targets[0]) + " = " + pycode::unparse(*st->value),
                  "the left-hand side '" + pycode::unparse(*st->targets[0]) +
                      "' is not a symbol name (expected 'name = expression')");
-    out.emplace_back(target->id,
-                     value_text(code.code, *st, i + 1 < body.size() ? body[i + 1].get() : nullptr));
+    out.emplace_back(target->id, value_block(*st->value));
   }
   return out;
 }
@@ -210,12 +192,6 @@ Assignments parse_statements(const CodeBlock& code, const LoopRegion& loop, cons
 // --- checks before any change --------------------------------------------------------------
 
 void precheck_sdfg(const SDFG& sdfg);
-
-std::string where(const ControlFlowBlock& b) {
-  std::string s = std::string(to_string(b.kind())) + " '" + b.path() + "'";
-  if (const SDFG* g = b.sdfg()) s += " in SDFG '" + g->name + "'";
-  return s;
-}
 
 void require_unique_start(const ControlFlowRegion& r, const ControlFlowBlock& owner) {
   if (r.num_blocks() != 0 && r.start_block() == kNoBlock)
@@ -230,10 +206,7 @@ void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
     // conditions when its region is inlined (the block that replaces a region inherits them).
     auto outs = r.out_edges(b->id());
     if (inlined && !ControlTransferBlock::matches(b->kind()) && !outs.empty() && !evidently_exhaustive(outs))
-      for (const auto* e : outs)
-        if (e->data.condition.language != Language::Python)
-          throw Error("flatten_control_flow: " + where(*b) + ": cannot negate an interstate condition in " +
-                      std::string(to_string(e->data.condition.language)));
+      for (const auto* e : outs) condition_expr(e->data.condition, where(*b));
     switch (b->kind()) {
       case BlockKind::State: {
         for (const Node* n : b->as<SDFGState>()->nodes())
@@ -244,9 +217,7 @@ void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
         const auto& loop = *b->as<LoopRegion>();
         parse_statements(loop.init_statement, loop, "init_statement");
         parse_statements(loop.update_statement, loop, "update_statement");
-        if (loop.loop_condition.language != Language::Python)
-          throw Error("flatten_control_flow: " + describe_loop(loop) +
-                      ": only a Python loop condition can be flattened");
+        condition_expr(loop.loop_condition, describe_loop(loop));
         require_unique_start(loop, loop);
         precheck_region(loop, true, true);
         break;
@@ -260,9 +231,7 @@ void precheck_region(const ControlFlowRegion& r, bool inlined, bool in_loop) {
       case BlockKind::Conditional: {
         const auto& cb = *b->as<ConditionalBlock>();
         for (const auto& br : cb.branches()) {
-          if (br.condition && br.condition->language != Language::Python)
-            throw Error("flatten_control_flow: " + where(cb) +
-                        ": only Python branch conditions can be flattened");
+          if (br.condition) condition_expr(*br.condition, where(cb));
           if (!br.body) continue;
           require_unique_start(*br.body, cb);
           precheck_region(*br.body, true, in_loop);
@@ -292,8 +261,8 @@ struct IncidentEdge {
 /// What move_body() leaves in the parent region (ids in the parent).
 struct Body {
   BlockId start = kNoBlock;
-  std::vector<BlockId> sinks;                                // states without out-edges
-  std::vector<std::pair<BlockId, std::string>> fallthrough;  // state, "none of its edges taken"
+  std::vector<BlockId> sinks;                              // states without out-edges
+  std::vector<std::pair<BlockId, CodeBlock>> fallthrough;  // state, "none of its edges taken"
   std::vector<BlockId> breaks, continues;
 };
 
@@ -425,7 +394,7 @@ class Flattener {
     std::vector<IncidentEdge> edges;
     for (const auto* e : body.edges()) edges.push_back({e->src, e->dst, e->data});
     std::vector<BlockId> sinks, breaks, continues;
-    std::vector<std::pair<BlockId, std::string>> fallthrough;
+    std::vector<std::pair<BlockId, CodeBlock>> fallthrough;
     std::vector<ControlFlowBlock*> blocks = body.blocks();
     for (ControlFlowBlock* b : blocks) {
       switch (b->kind()) {
@@ -434,7 +403,7 @@ class Flattener {
           if (outs.empty())
             sinks.push_back(b->id());
           else if (!exhaustive_.count(b) && !evidently_exhaustive(outs))
-            fallthrough.emplace_back(b->id(), none_taken(outs));
+            fallthrough.emplace_back(b->id(), none_taken(*b, outs));
           break;
         }
         case BlockKind::Break: breaks.push_back(b->id()); break;
@@ -462,7 +431,7 @@ class Flattener {
                     const std::string& via) {
     for (const auto& [s, cond] : body.fallthrough) {
       InterstateEdge e;
-      e.condition = CodeBlock{cond, Language::Python};
+      e.condition = cond;
       connect(r, s, target, std::move(e), extra, via);
       exhaustive_.insert(&r.block(s));
     }
@@ -548,8 +517,12 @@ class Flattener {
     const std::string base = loop.label.empty() ? "loop" : loop.label;
     const Assignments init = parse_statements(loop.init_statement, loop, "init_statement");
     const Assignments update = parse_statements(loop.update_statement, loop, "update_statement");
-    std::string cond = trim(loop.loop_condition.code);
-    if (cond.empty()) cond = "1";
+    // The body is entered under the condition as written, left under its negation.
+    const CodeBlock cond =
+        is_blank(loop.loop_condition) ? CodeBlock{"1", Language::Python} : loop.loop_condition;
+    pycode::ConditionBuilder negated;
+    CodeBlock exit_cond =
+        condition_block(negated, negated.negation(condition_expr(cond, describe_loop(loop))));
     const bool inverted = loop.inverted;
     const bool update_first = loop.update_before_condition;
 
@@ -580,11 +553,11 @@ class Flattener {
     connect_ends(r, body, guard, latch, base + "_latch");
 
     InterstateEdge enter;
-    enter.condition = CodeBlock{cond, Language::Python};
+    enter.condition = cond;
     if (inverted && !update_first) enter.assignments = update;
     r.add_edge(guard, body.start, std::move(enter));
     InterstateEdge leave;
-    leave.condition = CodeBlock{negate(cond), Language::Python};
+    leave.condition = std::move(exit_cond);
     r.add_edge(guard, end, std::move(leave));
 
     reattach(r, old, std::move(incident), inverted ? body.start : guard, end, init, was_start, base);
@@ -623,18 +596,26 @@ class Flattener {
 
     BlockId guard = new_state(r, base + "_guard", true);
     BlockId end = new_state(r, base + "_end", false);
-    std::vector<std::string> earlier;  // conditions of the earlier branches
+    // A branch is taken when its condition holds and none of the earlier ones does.
+    pycode::ExprList earlier;  // conditions of the earlier branches
+    auto none_earlier = [&](pycode::ConditionBuilder& b) {
+      pycode::ExprList parts;
+      for (const auto& c : earlier) parts.push_back(b.negation(pycode::clone(c.get())));
+      return parts;
+    };
     bool has_else = false;
     for (auto& br : cb.branches()) {
-      std::vector<std::string> parts;
-      for (const auto& c : earlier) parts.push_back(negate(c));
-      std::string own = br.condition ? trim(br.condition->code) : std::string("1");
-      if (own.empty()) own = "1";
-      if (br.condition) parts.push_back(own);
-      earlier.push_back(own);
-      has_else = has_else || !br.condition;
       InterstateEdge e;
-      e.condition = CodeBlock{conjunction(parts), Language::Python};
+      if (earlier.empty() && br.condition && !is_blank(*br.condition)) {
+        e.condition = *br.condition;  // the first condition as written
+      } else {
+        pycode::ConditionBuilder b;
+        pycode::ExprList parts = none_earlier(b);
+        if (br.condition) parts.push_back(condition_expr(*br.condition, where(cb)));
+        e.condition = condition_block(b, b.all_of(std::move(parts)));
+      }
+      earlier.push_back(br.condition ? condition_expr(*br.condition, where(cb)) : pycode::int_constant(1));
+      has_else = has_else || !br.condition;
       if (!br.body || br.body->num_blocks() == 0) {
         connect(r, guard, end, std::move(e), {}, base + "_branch");
         continue;
@@ -644,10 +625,9 @@ class Flattener {
       connect_ends(r, body, end, {}, base + "_join");
     }
     if (!has_else) {
-      std::vector<std::string> parts;
-      for (const auto& c : earlier) parts.push_back(negate(c));
+      pycode::ConditionBuilder b;
       InterstateEdge e;
-      e.condition = CodeBlock{conjunction(parts), Language::Python};
+      e.condition = condition_block(b, b.all_of(none_earlier(b)));
       connect(r, guard, end, std::move(e), {}, base + "_else");
     }
     r.remove_block(old);

@@ -2,28 +2,32 @@
 #include "nest_util.h"
 
 #include <cctype>
+#include <memory>
 #include <stdexcept>
+
+#include "weir/pycode/code.h"
+#include "weir/pycode/unparse.h"
 
 namespace weir::transforms::detail {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-/// "v = expr" -> expr, or nullopt.
-std::optional<sym::Expr> assigned(const std::string& stmt, const std::string& var) {
-  std::string s = trim(stmt);
-  if (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
-  auto eq = s.find('=');
-  if (eq == std::string::npos || trim(s.substr(0, eq)) != var) return std::nullopt;
-  std::string rhs = s.substr(eq + 1);
-  if (!rhs.empty() && rhs[0] == '=') return std::nullopt;
+/// The value of `stmt` when it is the one statement `var = expr` (on its cached tree) and expr
+/// is a symbolic expression, else nullopt.
+std::optional<sym::Expr> assigned(const CodeBlock& stmt, const std::string& var) {
+  std::shared_ptr<const pycode::Code> tree;
   try {
-    return sym::Expr::parse(trim(rhs));
+    tree = stmt.parsed();
+  } catch (const pycode::SourceError&) {
+    return std::nullopt;
+  }
+  if (!tree || tree->body().size() != 1) return std::nullopt;
+  const auto* a = pycode::dyn_cast<pycode::Assign>(tree->body()[0].get());
+  if (!a || a->targets.size() != 1) return std::nullopt;
+  const auto* target = pycode::dyn_cast<pycode::Name>(a->targets[0].get());
+  if (!target || target->id != var) return std::nullopt;
+  try {
+    return sym::Expr::parse(pycode::unparse(*a->value));  // the symbolic layer reads Python expressions
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -37,11 +41,11 @@ std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L, bool downward
   std::string what = "loop '" + L.label + "'";
   if (f.var.empty()) return what + " has no loop variable (a while loop)";
   if (L.inverted) return what + " is a do-while loop";
-  auto init = assigned(L.init_statement.code, f.var);
+  auto init = assigned(L.init_statement, f.var);
   if (!init)
     return what + ": init statement '" + L.init_statement.code + "' is not '" + f.var + " = <expression>'";
   f.start = *init;
-  auto upd = assigned(L.update_statement.code, f.var);
+  auto upd = assigned(L.update_statement, f.var);
   if (!upd)
     return what + ": update statement '" + L.update_statement.code + "' is not '" + f.var +
            " = <expression>'";

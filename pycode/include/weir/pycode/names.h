@@ -4,6 +4,8 @@
 // names are not names).
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 
@@ -20,6 +22,9 @@ struct NameUse {
   std::set<std::string> writes;
   /// Subscripted, read or written (`a[i]`): the connectors code indexes.
   std::set<std::string> subscripted;
+  /// How often each name in `subscripted` is subscripted (`a[i] + a[i + 1]` counts a twice;
+  /// `a[i][j]` once): the elements one run of the code may access through it.
+  std::map<std::string, std::size_t> subscript_count;
   /// Called (`min` in `min(a, b)`): functions, not data.
   std::set<std::string> called;
   /// Bases of attributes (`math` in `math.sqrt(x)`, `z` in `z.real`): modules or values.

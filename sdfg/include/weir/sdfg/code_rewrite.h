@@ -12,6 +12,11 @@
 
 namespace weir {
 
+/// Whether a code block holds no code at all: its text is empty or only whitespace (an absent
+/// loop statement, an empty condition). The one question asked of the text of any code block;
+/// everything else reads the tree (Python) or the identifiers (C++).
+bool is_blank(const CodeBlock& code);
+
 /// The names Python code uses (pycode::names_used); for C++ code every identifier as a read;
 /// empty for other languages. Throws pycode::SourceError when Python text is not valid Python.
 pycode::NameUse code_names(const CodeBlock& code);

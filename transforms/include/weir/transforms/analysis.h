@@ -97,7 +97,7 @@ class AnalysisCache {
   StateInfo& info(const SDFGState& st);
 };
 
-/// True if `condition` (Python text) is the constant False (e.g. "False", "0", "1 == 2").
+/// True if the Python `condition` is the constant False ("False", "0", "1 == 2"), read on its tree.
 bool is_constant_false(const CodeBlock& condition);
 
 }  // namespace weir::transforms
