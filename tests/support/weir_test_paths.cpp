@@ -26,7 +26,8 @@ std::filesystem::path paths_file() {
     if (std::filesystem::exists(dir / "weir_test_paths.txt")) return dir / "weir_test_paths.txt";
     if (dir == dir.parent_path()) break;
   }
-  die("no weir_test_paths.txt beside " + exe.string() + " or in a folder above it (cmake's configure step writes it into the build tree)");
+  die("no weir_test_paths.txt beside " + exe.string() +
+      " or in a folder above it (cmake's configure step writes it into the build tree)");
 }
 
 const std::map<std::string, std::string>& paths() {

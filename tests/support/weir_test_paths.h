@@ -1,8 +1,9 @@
 // Where a test finds the checkout, its build tree and the built `weir` binaries, read at run
-// time from `weir_test_paths.txt` at the top of the build tree, found from the test executable's
-// folder upwards (tests/CMakeLists.txt writes it at configure time). Compile-time definitions of these paths made every test object depend on
-// the clone's location, so that ccache missed for all of them in every fresh clone (CI).
-// Force-included into every test suite's sources (`-include weir_test_paths.h`, weir_test_main).
+// time from `weir_test_paths.txt` at the top of the build tree, found from the test
+// executable's folder upwards (tests/CMakeLists.txt writes it at configure time). Compile-time
+// definitions of these paths made every test object depend on the clone's location, so that
+// ccache missed for all of them in every fresh clone (CI). Force-included into every test
+// suite's sources (`-include weir_test_paths.h`, weir_test_main).
 #pragma once
 
 namespace weir::test {
