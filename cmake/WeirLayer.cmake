@@ -30,12 +30,14 @@ function(weir_add_test_suite name)
   if(NOT TARGET weir_test_main)
     add_library(weir_test_main STATIC ${CMAKE_CURRENT_SOURCE_DIR}/catch_main.cpp
                 ${CMAKE_CURRENT_SOURCE_DIR}/support/corpus.cpp
-                ${CMAKE_CURRENT_SOURCE_DIR}/support/npy_test.cpp)
+                ${CMAKE_CURRENT_SOURCE_DIR}/support/npy_test.cpp
+                ${CMAKE_CURRENT_SOURCE_DIR}/support/weir_test_paths.cpp)
     target_include_directories(weir_test_main PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/support)
     target_link_libraries(weir_test_main PUBLIC Catch2::Catch2)
-    target_compile_definitions(weir_test_main PUBLIC
-      WEIR_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-      WEIR_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    # WEIR_SOURCE_DIR, WEIR_BINARY_DIR, WEIR_BIN, WEIR_TEST_PASSES_BIN: read at run time from
+    # weir_test_paths.txt (tests/CMakeLists.txt), not compiled in, so that no object depends on
+    # where the checkout is (ccache hits across clones).
+    target_compile_options(weir_test_main PUBLIC "SHELL:-include weir_test_paths.h")
   endif()
   add_executable(weir_${name}_tests ${_srcs})
   target_link_libraries(weir_${name}_tests PRIVATE weir_test_main ${ARGN})

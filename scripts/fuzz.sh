@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds weir's libFuzzer targets (tests/fuzz) with clang++ in BUILD_DIR (default build-fuzz:
-# never the GCC build) and runs each for FUZZ_SECONDS (default 600; CI: 60) under ASan + UBSan,
+# Builds weir's libFuzzer targets (tests/fuzz) with clang++ in BUILD_DIR (default build-fuzz;
+# never a GCC build) and runs each for FUZZ_SECONDS (default 600; CI: 60) under ASan + UBSan,
 # JOBS targets at once (default 2). Seed corpora are gathered at run time from examples/,
 # ../shared/corpus and tests/fuzz/seeds into BUILD_DIR/corpus/<target> (kept between runs, so
 # long runs accumulate coverage); findings (crash-*, leak-*, timeout-*) go to
@@ -17,9 +17,13 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
 
-# -O1: libFuzzer's usual level (fast enough to fuzz, quick to compile); no tests, benchmarks or viewer.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DWEIR_FUZZ=ON -DCMAKE_BUILD_TYPE=None \
-  -DCMAKE_CXX_FLAGS="-O1 -g" -DWEIR_BUILD_TESTS=OFF -DWEIR_BUILD_BENCH=OFF -DWEIR_VIEWER=OFF >/dev/null
+# A build directory already configured with -DWEIR_FUZZ=ON is used as it is (e.g. a clang build
+# with -DWEIR_SANITIZE=ON and the suites too; docs/testing.md, "CI"). Otherwise: -O1, libFuzzer's usual level (fast enough to fuzz, quick to compile); no tests,
+# benchmarks or viewer.
+if ! grep -qs '^WEIR_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DWEIR_FUZZ=ON -DCMAKE_BUILD_TYPE=None \
+    -DCMAKE_CXX_FLAGS="-O1 -g" -DWEIR_BUILD_TESTS=OFF -DWEIR_BUILD_BENCH=OFF -DWEIR_VIEWER=OFF >/dev/null
+fi
 cmake --build "$build" -j "${JOBS:-2}" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 # Seeds: small files only (under ASan one 30 KB SDFG takes a second to load, validate and save).

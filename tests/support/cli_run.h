@@ -1,4 +1,4 @@
-// Running the built `weir` binary from CLI tests (WEIR_BIN is defined for the cli suite).
+// Running the built `weir` binary from CLI tests (WEIR_BIN: weir_test_paths.h).
 #pragma once
 
 #include <sys/wait.h>
