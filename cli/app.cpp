@@ -7,10 +7,41 @@
 
 #include "commands.h"
 #include "help.h"
+#include "include_dirs.h"
 #include "targets.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/suggest.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::cli {
+namespace {
+
+// "cache info" for `weir cache info`.
+std::string command_path(const CLI::App& cmd) {
+  const CLI::App* parent = cmd.get_parent();
+  if (!parent || !parent->get_parent()) return cmd.get_name();
+  return command_path(*parent) + " " + cmd.get_name();
+}
+
+// A CLI11 parse error as weir says it: CLI11's message ("--output is required"), without the
+// option name it repeats when a validator's message names the option already ("--seed: --seed:
+// ..."), and where the options are listed.
+std::string parse_error_text(const CLI::ParseError& e, CLI::App& level) {
+  const std::string command = level.get_parent() ? "weir " + command_path(level) : "weir";
+  std::string m = e.what();
+  if (m.rfind("A subcommand is required", 0) == 0) {
+    std::vector<std::string> names;
+    for (CLI::App* c : level.get_subcommands({})) names.push_back(c->get_name());
+    m = "'" + command + "' needs a command (" + join(names) + ")";
+  }
+  if (auto colon = m.find(": "); colon != std::string::npos && colon > 0 && m[0] == '-') {
+    std::string name = m.substr(0, colon + 2);
+    if (m.compare(colon + 2, name.size(), name) == 0) m.erase(0, name.size());
+  }
+  return m + "\n  hint: '" + command + " --help' lists the options";
+}
+
+}  // namespace
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"weir: an optimizer and code generator for stateful dataflow graphs (SDFGs)", "weir"};
@@ -38,6 +69,15 @@ int run_cli(int argc, char** argv) {
   add(add_compose_command);
   one_value_per_option(app);
   add_help_examples(app);
+  app.footer(
+      "\nExit codes (every command):\n"
+      "  0  success\n"
+      "  1  the work failed: a file cannot be read or is invalid, a program does not type-check,\n"
+      "     compile or run\n"
+      "  2  the command line is wrong: an unknown command, option or name (of a program argument,\n"
+      "     pass, transformation or backend), a missing or malformed value, an -I or --in-dir folder\n"
+      "     that does not exist\n"
+      "\n'weir COMMAND --help' lists a command's options, with examples.");
 
   // A word where a command must be that names none: CLI11 would only say "A subcommand is
   // required", so name the word and the commands.
@@ -51,11 +91,11 @@ int run_cli(int argc, char** argv) {
       continue;
     }
     if (level->get_require_subcommand_min() == 0) break;
-    std::string names;
-    for (CLI::App* c : level->get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
+    std::vector<std::string> names;
+    for (CLI::App* c : level->get_subcommands({})) names.push_back(c->get_name());
     return print_error("unknown command '" + std::string(argv[i]) + "'" +
                            (level == &app ? "" : " for 'weir " + level->get_name() + "'") +
-                           " (commands: " + names + ")",
+                           did_you_mean(argv[i], names) + " (commands: " + join(names) + ")",
                        kExitUsage);
   }
   try {
@@ -67,12 +107,15 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);  // prints the message and usage hint
-    return kExitUsage;
+    // In weir's form, with the command whose --help lists the options.
+    return print_error(parse_error_text(e, *level), kExitUsage);
   }
   try {
-    for (auto& [sub, action] : commands)
-      if (sub->parsed()) return action();
+    for (auto& [sub, action] : commands) {
+      if (!sub->parsed()) continue;
+      check_include_dirs(*sub);
+      return action();
+    }
   } catch (const UsageError& e) {
     return print_error(e.what(), kExitUsage);
   } catch (const weir::Error& e) {

@@ -11,8 +11,10 @@
 // Every application is recorded in OUT (orig_sdfg as DaCe, the entries in weir's history attribute). OUT is
 // validated and written atomically; on any error nothing is written.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,29 +24,50 @@
 #include "commands.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/suggest.h"
+#include "weir/sdfg/text.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/instrumentation.h"
+#include "weir/transforms/pipeline.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
 
 namespace weir::cli {
 namespace {
 
-// "applied 3 transformations and 1 pass" from the history entries after `before`: a pass that
-// is not one transformation is recorded as one entry {"type": "Pass"}.
+// "applied 3 transformations (MapFusion x2, MapTiling) and 1 pass (simplify)" from the history
+// entries after `before`, each name once in the order first applied: a pass that is not one
+// transformation is recorded as one entry {"type": "Pass", "pass": NAME}.
 std::string applied_text(const std::vector<std::string>& history, std::size_t before) {
-  std::size_t passes = 0, transformations = 0;
-  for (std::size_t i = before; i < history.size(); ++i)
-    (nlohmann::json::parse(history[i], nullptr, false).value("type", "") == "Pass" ? passes
-                                                                                   : transformations)++;
-  auto n = [](std::size_t k, const char* one, const char* many) {
-    return std::to_string(k) + " " + (k == 1 ? one : many);
-  };
-  if (passes + transformations == 0) return "applied nothing (no pass or transformation changed the SDFG)";
-  if (passes == 0) return "applied " + n(transformations, "transformation", "transformations");
-  if (transformations == 0) return "applied " + n(passes, "pass", "passes");
-  return "applied " + n(transformations, "transformation", "transformations") + " and " +
-         n(passes, "pass", "passes");
+  struct Named {
+    std::vector<std::string> order;
+    std::map<std::string, std::size_t> count;
+    std::size_t total = 0;
+    void add(const std::string& name) {
+      if (!count[name]++) order.push_back(name);
+      ++total;
+    }
+    std::string text(const char* one, const char* many) const {
+      std::string names;
+      for (const auto& n : order)
+        names +=
+            (names.empty() ? "" : ", ") + n + (count.at(n) > 1 ? " x" + std::to_string(count.at(n)) : "");
+      return std::to_string(total) + " " + (total == 1 ? one : many) + " (" + names + ")";
+    }
+  } passes, transformations;
+  for (std::size_t i = before; i < history.size(); ++i) {
+    auto j = nlohmann::json::parse(history[i], nullptr, false);
+    if (j.value("type", "") == "Pass")
+      passes.add(j.value("pass", "?"));
+    else
+      transformations.add(j.value("transformation", "?"));
+  }
+  if (passes.total + transformations.total == 0)
+    return "applied nothing (no pass or transformation changed the SDFG)";
+  if (passes.total == 0) return "applied " + transformations.text("transformation", "transformations");
+  if (transformations.total == 0) return "applied " + passes.text("pass", "passes");
+  return "applied " + transformations.text("transformation", "transformations") + " and " +
+         passes.text("pass", "passes");
 }
 
 }  // namespace
@@ -60,7 +83,7 @@ Action add_optimize_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "SDFG file to read (.sdfg/.sdfgz)")->required();
   cmd->add_option("-o,--output", o->out, "File to write (.sdfgz: gzip)")->required();
-  cmd->add_option("--auto", o->device, "Run the auto-optimize pipeline for a device (cpu)");
+  cmd->add_option("--auto", o->device, "Run the auto-optimize pipeline for a device: cpu or gpu");
   cmd->add_option("--passes", o->passes, "Pipeline text, e.g. \"simplify,map-tiling{tile_sizes=32,8}\"");
   cmd->add_option("--script", o->script, "Optimization script (JSON list of steps)");
   cmd->add_flag("--replay", o->replay, "Replay the input's recorded history on its orig_sdfg");
@@ -88,23 +111,34 @@ Action add_optimize_command(CLI::App& app) {
     for (const auto& n : transforms::pass_names()) known.insert(n);
     for (const auto& n : o->print_after)
       if (!known.count(n)) {
-        std::cerr << "weir: error: unknown pass '" << n
-                  << "' for --print-after (see `weir transforms list`)\n";
+        std::cerr << "weir: error: unknown pass '" << n << "' for --print-after"
+                  << did_you_mean(n, transforms::pass_names()) << " (see `weir transforms list`)\n";
         return kExitUsage;
       }
     std::unique_ptr<transforms::Pass> pipeline;
     std::vector<transforms::ScriptStep> steps;
     // Read and check everything the user gave before touching the SDFG.
     if (!o->device.empty()) {
-      std::string name = "auto-optimize-" + o->device;
+      std::string device = o->device;  // CPU, Cpu: cpu
+      for (char& c : device) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string name = "auto-optimize-" + device;
       pipeline = transforms::make_pass(name);
       if (!pipeline) {
+        std::vector<std::string> devices;
+        const std::string prefix = "auto-optimize-";
+        for (const auto& n : transforms::pass_names())
+          if (n.rfind(prefix, 0) == 0) devices.push_back(n.substr(prefix.size()));
         std::cerr << "weir: error: unknown device '" << o->device << "' for --auto: no pipeline '" << name
-                  << "' is registered (see `weir transforms list`)\n";
+                  << "' is registered" << did_you_mean(device, devices) << " (devices: " << join(devices)
+                  << ")\n";
         return kExitUsage;
       }
     } else if (!o->passes.empty()) {
-      pipeline = transforms::parse_pipeline(o->passes);
+      try {
+        pipeline = transforms::parse_pipeline(o->passes);
+      } catch (const transforms::PipelineParseError& e) {
+        throw UsageError("--passes: " + std::string(e.what()));  // the text given is wrong, not the SDFG
+      }
     } else if (!o->script.empty()) {
       std::ifstream f(o->script, std::ios::binary);
       if (!f) {

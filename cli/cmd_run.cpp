@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "gpu_on_host.h"
 #include "progress.h"
 #include "random_inputs.h"
+#include "run_allocated_outputs.h"
 #include "run_arguments.h"
 #include "run_domain.h"
 #include "run_missing.h"
@@ -30,6 +32,7 @@
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/program_source.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/sdfg.h"
 
@@ -55,21 +58,68 @@ double since(std::chrono::steady_clock::time_point t0) {
 
 // --threads for a program whose OpenMP runtime is already loaded (OMP_NUM_THREADS is read only
 // when libgomp starts): sets the thread count of later parallel regions of this thread.
-void set_openmp_threads(unsigned n) {
-  if (!n) return;
+// Returns the number of threads the program's parallel regions get (omp_get_max_threads), or 0
+// when the program loaded no OpenMP runtime.
+int set_openmp_threads(unsigned n) {
+  int threads = 0;
   if (void* gomp = ::dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {
-    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads")))
+    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads")); set && n)
       set(static_cast<int>(n));
+    if (auto* get = reinterpret_cast<int (*)()>(::dlsym(gomp, "omp_get_max_threads"))) threads = get();
     ::dlclose(gomp);
   }
+  return threads;
 }
 
-int run_command(const RunOptions& o) {
+// "running on 2 OpenMP threads (--threads 2)": how many threads the maps of a compiled program
+// run on, and what decided it.
+std::string threads_line(int threads, unsigned asked) {
+  std::string why = asked                            ? "--threads " + std::to_string(asked)
+                    : std::getenv("OMP_NUM_THREADS") ? std::string("OMP_NUM_THREADS")
+                                                     : "one per hardware thread; --threads N sets it";
+  return "running on " + std::to_string(threads) + " OpenMP thread" + (threads == 1 ? "" : "s") + " (" + why +
+         ")";
+}
+
+// `message` with the canonical path of `program`'s .py file replaced by the path as typed:
+// compiled programs name their source by its canonical path (so that the program cache has one
+// entry however the path is spelt), messages name it as the user wrote it.
+std::string as_typed(std::string message, const std::string& program) {
+  if (!is_field_view_reference(program)) return message;
+  const std::string file = program.substr(0, program.rfind("::"));
+  std::error_code ec;
+  const std::string canonical =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec).string();
+  if (ec || canonical.empty() || canonical == file) return message;
+  for (auto at = message.find(canonical); at != std::string::npos;
+       at = message.find(canonical, at + file.size()))
+    message.replace(at, canonical.size(), file);
+  return message;
+}
+
+// "out_x float64 (48, 4), out_y float64 (48, 4)".
+std::string listed(const std::vector<std::string>& names, const Arguments& args) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n + " " + args.arrays.at(n).describe();
+  return s;
+}
+
+int run_command(const RunOptions& given_options) {
+  // Without --backend: field-view programs are interpreted, SDFG files (which only compiled
+  // backends run) are compiled for the CPU.
+  RunOptions o = given_options;
+  if (o.backend.empty()) o.backend = is_field_view_reference(o.program) ? "embedded" : "cpu";
   std::unique_ptr<Backend> backend = choose_backend(o.backend, o.gpu_arch);
   // Running needs a device before anything is compiled for it.
   if (o.backend == "gpu") require_cuda_device();
   if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
+  if (!o.save_inputs.empty()) {
+    if (!o.random_inputs)
+      throw UsageError("--save-inputs " + o.save_inputs +
+                       " saves the inputs --random-inputs makes: give --random-inputs too");
+    check_output_dir(o.save_inputs);
+  }
   RunTarget target = load_target(o, *backend);
   const Signature& sig = target.sig;
   if (!o.domain.empty()) refuse_domain(o.domain, target);
@@ -80,7 +130,9 @@ int run_command(const RunOptions& o) {
   std::set<std::string> hints = size_hints(sig, args);
   check_value_names(target, args, given.from_json);
   warn_unused_hints(o, sig, args, hints);
-  if (o.random_inputs) fill_random_inputs(o, target, *backend, args, hints);
+  std::vector<std::string> made;
+  if (o.random_inputs) made = fill_random_inputs(o, target, *backend, args, hints);
+  std::vector<std::string> allocated = allocate_outputs(target, *backend, args, hints);
   for (const auto& h : hints) args.values.erase(h);
   take_neighbour_counts(target, args);
   // Check the arguments before compiling, so that mistakes show at once; a missing argument
@@ -104,6 +156,17 @@ int run_command(const RunOptions& o) {
             << "'\n";
   if (!target.field_view && target.sdfg.sdfg)
     if (std::string note = gpu_on_host_note(*target.sdfg.sdfg); !note.empty()) std::cout << note << "\n";
+  if (!made.empty()) {
+    std::cout << "random inputs (seed " << o.seed << "): " << listed(made, args) << "\n";
+    if (!o.save_inputs.empty()) {
+      std::vector<std::pair<std::string, const Field*>> files;
+      for (const auto& n : made) files.emplace_back(n, &args.arrays.at(n));
+      write_outputs(o.save_inputs, files, given.input_files);
+      std::cout << "saved " << made.size() << " random input" << (made.size() == 1 ? "" : "s") << " to "
+                << o.save_inputs << " (NAME.npy each)\n";
+    }
+  }
+  if (!allocated.empty()) std::cout << "outputs allocated as zeros: " << listed(allocated, args) << "\n";
   if (o.threads) ::setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);  // before OpenMP starts
   bool progress = progress_wanted(o.progress);
   auto t0 = std::chrono::steady_clock::now();
@@ -112,6 +175,10 @@ int run_command(const RunOptions& o) {
     runnable = prepare(*backend, *target.field_view);
     std::cout << "interpreted by the embedded backend (nothing to compile)\n";
   } else {
+    if (is_field_view_reference(o.program))
+      std::cout << "lowered to an SDFG and optimized by auto-optimize-"
+                << (o.backend == "gpu" ? "gpu" : "cpu")
+                << " ('weir sdfg' and 'weir optimize' write and tune it yourself)\n";
     CompilationArtifact a;
     {
       Progress p("compiling '" + sig.program_name + "' (C++/OpenMP)", progress);
@@ -125,7 +192,8 @@ int run_command(const RunOptions& o) {
       std::cout << "compiled in " << seconds(compile_s) << " (cached for the next run: " << a.library.string()
                 << ")\n";
   }
-  set_openmp_threads(o.threads);
+  if (int threads = set_openmp_threads(o.threads); !target.field_view && threads > 0)
+    std::cout << threads_line(threads, o.threads) << "\n";
 
   // Every call starts from the inputs: arrays the program writes are restored before each repeat.
   std::map<std::string, Field> pristine;
@@ -144,20 +212,20 @@ int run_command(const RunOptions& o) {
                  progress);
       runnable->run(args);
     } catch (const weir::Error& e) {
+      const std::string what = as_typed(e.what(), o.program);
       // A domain not covered: an output larger than an input along a dimension is the usual
       // cause, so name both arrays' shapes.
       std::string sizes;
-      if (std::strstr(e.what(), "outside its domain") || std::strstr(e.what(), "does not cover the output"))
+      if (what.find("outside its domain") != std::string::npos ||
+          what.find("does not cover the output") != std::string::npos)
         sizes = larger_output_note(sig, args);
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
       // with shifted reads cannot cover: say how to give it a smaller domain (only where the
       // error says shifts are the cause).
-      if (!sig.find("__out") || !std::strstr(e.what(), "shifted reads")) {
-        if (sizes.empty()) throw;
-        throw weir::Error(e.what() + sizes);
-      }
+      if (!sig.find("__out") || what.find("shifted reads") == std::string::npos)
+        throw weir::Error(what + sizes);
       throw weir::Error(
-          std::string(e.what()) + sizes + "\n  hint: '" + sig.program_name +
+          what + sizes + "\n  hint: '" + sig.program_name +
           "' is a @field_operator run directly, so its result must cover the whole output array "
           "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
           "calls it with a sliced out=, e.g. " +
@@ -186,8 +254,8 @@ Action add_run_command(CLI::App& app) {
       ->required();
   cmd->add_option(
       "--backend", o->backend,
-      "embedded (default; interprets field-view programs), cpu (compiled C++/OpenMP; needed for SDFG files) "
-      "or gpu (CUDA, compiled by nvcc: needs a CUDA device)");
+      "embedded (interprets field-view programs; their default), cpu (compiled C++/OpenMP; the default for "
+      "SDFG files) or gpu (CUDA, compiled by nvcc: needs a CUDA device)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_option("-I,--include", o->includes,
                   "Directory searched for modules a .py program imports (repeatable; "
@@ -203,6 +271,9 @@ Action add_run_command(CLI::App& app) {
       "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices "
       "in "
       "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
+  cmd->add_option("--save-inputs", o->save_inputs,
+                  "DIR: write NAME.npy for every input --random-inputs made (to check a run against NumPy "
+                  "with the same inputs)");
   cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -216,8 +287,8 @@ Action add_run_command(CLI::App& app) {
                   "Run N times (each from the same inputs), printing each call's wall time");
   cmd->add_option(
       "--threads", o->threads,
-      "OpenMP threads of a compiled program (default: OMP_NUM_THREADS if set, else one per hardware "
-      "thread); the embedded backend runs on one thread");
+      "OpenMP threads of a compiled program (default, or 0: OMP_NUM_THREADS if set, else one per "
+      "hardware thread; `weir run` prints the count used); the embedded backend runs on one thread");
   cmd->add_option("--domain", o->domain,
                   "DIM=START:STOP[,...]: for a @field_operator run directly, prints the @program call that "
                   "computes it on that domain (weir runs a field operator over its whole output)");

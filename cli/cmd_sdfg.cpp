@@ -11,6 +11,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/suggest.h"
 #include "weir/sdfg/validate.h"
 
 namespace weir::cli {
@@ -44,8 +45,11 @@ Action add_sdfg_command(CLI::App& app) {
         if (d->name == name) def = d.get();
       const FunctionDef* orchestrated = def ? nullptr : find_plain_function(m, name);
       if (!def && !orchestrated) {
+        std::vector<std::string> names;
+        for (const auto& d : m.definitions) names.push_back(d->name);
         std::cerr << "weir: error: " << file
-                  << ": no @program, @field_operator or orchestration function named '" << name << "'\n";
+                  << ": no @program, @field_operator or orchestration function named '" << name << "'"
+                  << did_you_mean(name, names) << "\n";
         return kExitInvalidInput;
       }
       TypeChecker checker;

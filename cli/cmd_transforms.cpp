@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/suggest.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/simplify.h"
@@ -60,7 +61,10 @@ Action add_transforms_command(CLI::App& app) {
     std::vector<std::string> names;
     if (!o->name.empty()) {
       if (!transforms::make_transformation(o->name)) {
-        std::cerr << "weir: error: unknown transformation '" << o->name << "' (see `weir transforms list`)\n";
+        std::vector<std::string> known = transforms::transformation_names();  // class or pass names
+        for (const auto& n : transforms::transformation_names()) known.push_back(transforms::pass_name_of(n));
+        std::cerr << "weir: error: unknown transformation '" << o->name << "'" << did_you_mean(o->name, known)
+                  << " (see `weir transforms list`)\n";
         return kExitUsage;
       }
       names.push_back(o->name);

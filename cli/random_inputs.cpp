@@ -77,7 +77,7 @@ Field allocate_input(const Backend& backend, const Parameter& p, const std::vect
 // The error of a shape whose symbols were not given, in the user's terms: a field's size symbol
 // (`__f_I_size`) is its dimension, given with --set I=N.
 ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::set<std::string>& need) {
-  std::string shape, dims, sets, others;
+  std::string shape, dims, sets, others, other_sets;
   for (const auto& e : p.shape) {
     std::string d = size_dimension(e.str());
     shape += (shape.empty() ? "" : ", ") + (d.empty() ? e.str() : d);
@@ -90,6 +90,7 @@ ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::s
       ++n_dims;
     } else {
       others += (others.empty() ? "" : ", ") + s;
+      other_sets += " --set " + s + "=VALUE";
     }
   }
   std::string what = std::string(weir::to_string(p.dtype)) + " array of shape (" + shape +
@@ -100,7 +101,7 @@ ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::s
   m += "; give " + std::string(need.size() == 1 ? "it" : "them") + " with";
   if (!dims.empty()) m += sets + " (--set DIM=N sizes every field along DIM)";
   if (!others.empty()) {
-    m += std::string(dims.empty() ? "" : " and") + " --set NAME=VALUE";
+    m += std::string(dims.empty() ? "" : " and") + other_sets;
     if (dims.empty() && (t.field_view || !t.connectivities.empty()))
       m += " (or --set DIM=N for every field's extent along DIM)";
   }
@@ -109,33 +110,16 @@ ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::s
 
 }  // namespace
 
-void fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& backend, Arguments& args,
-                        const std::set<std::string>& hints) {
+std::vector<std::string> fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& backend,
+                                            Arguments& args, const std::set<std::string>& hints) {
   const Signature& sig = t.sig;
-  std::map<std::string, long long> symbols;
-  for (const auto& [k, v] : args.values)
-    if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
-  // The extent of each dimension (`--set K=8`, or from the arrays given) sizes every
-  // `__f_K_size` not given otherwise, and the rows of connectivity tables.
-  // Symbols an array given spells out as an extent (`A: [N, M]` of shape (64, 32): N=64, M=32).
-  for (const auto& p : sig.params)
-    if (auto a = args.arrays.find(p.name); p.kind == Parameter::Kind::Array && a != args.arrays.end())
-      for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
-        if (auto fs = p.shape[i].free_symbols(); fs.size() == 1 && p.shape[i].str() == *fs.begin())
-          symbols.emplace(*fs.begin(), a->second.shape()[i]);
+  std::map<std::string, long long> symbols = shape_symbols(t, args, hints);
   std::map<std::string, std::int64_t> dims = dimension_extents(t, args, hints);
-  for (const auto& p : sig.params)
-    for (const auto& e : p.shape)
-      for (const auto& s : e.free_symbols())
-        if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end())
-          symbols[s] = d->second;
-  for (const auto& c : t.connectivities)
-    if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
-      if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
-        symbols.emplace(*rows.begin(), dims.at(c.from));
   std::mt19937_64 rng(o.seed);
+  std::vector<std::string> made;
   for (const auto& p : sig.params) {
-    if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
+    if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name) || t.outputs_only.count(p.name))
+      continue;
     std::vector<std::int64_t> shape;
     std::set<std::string> need;
     for (const auto& e : p.shape) {
@@ -167,7 +151,9 @@ void fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& 
       fill_random(f, rng);
     }
     args.arrays.insert_or_assign(p.name, std::move(f));
+    made.push_back(p.name);
   }
+  return made;
 }
 
 }  // namespace weir::cli

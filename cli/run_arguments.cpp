@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,8 @@
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/suggest.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::cli {
 
@@ -58,6 +61,22 @@ void read_set_json(const std::string& file, std::map<std::string, Number>& value
   }
 }
 
+// `--in NAME=FILE` names an array parameter: a usage error (with the closest name) otherwise.
+void check_array_name(const Signature& sig, const std::string& name, const std::string& file) {
+  const Parameter* p = sig.find(name);
+  if (p && p->kind == Parameter::Kind::Array) return;
+  const std::string head = "--in " + name + "=" + file + ": ";
+  if (p)
+    throw UsageError(head + "'" + name + "' is a " + to_string(p->kind) + " of program '" + sig.program_name +
+                     "', not an array: give it with --set " + name + "=VALUE");
+  std::vector<std::string> arrays;
+  for (const auto& q : sig.params)
+    if (q.kind == Parameter::Kind::Array) arrays.push_back(q.name);
+  throw UsageError(head + "program '" + sig.program_name + "' has no array argument '" + name + "'" +
+                   did_you_mean(name, arrays) +
+                   (arrays.empty() ? " (it takes no arrays)" : " (arrays: " + join(arrays) + ")"));
+}
+
 }  // namespace
 
 std::pair<std::string, std::string> split_assignment(const std::string& opt, const std::string& s) {
@@ -75,14 +94,30 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     g.input_files.push_back(file);
   };
   if (!o.in_dir.empty()) {
-    if (!fs::is_directory(o.in_dir)) throw weir::Error("--in-dir " + o.in_dir + ": not a directory");
-    for (const auto& p : sig.params)
-      if (p.kind == Parameter::Kind::Array && fs::exists(fs::path(o.in_dir) / (p.name + ".npy")))
+    if (!fs::is_directory(o.in_dir))
+      throw UsageError("--in-dir " + o.in_dir + ": " +
+                       (fs::exists(o.in_dir) ? "not a directory" : "no such directory"));
+    std::vector<std::string> absent;  // array arguments the folder has no file for
+    for (const auto& p : sig.params) {
+      if (p.kind != Parameter::Kind::Array) continue;
+      if (fs::exists(fs::path(o.in_dir) / (p.name + ".npy")))
         load_input(p.name, fs::path(o.in_dir) / (p.name + ".npy"));
+      else
+        absent.push_back(p.name);
+    }
+    // A file that matches no argument is ignored (a folder may serve several programs), but one
+    // named almost like a missing argument is likely a misspelling of it: say so.
+    for (const auto& e : fs::directory_iterator(o.in_dir)) {
+      if (e.path().extension() != ".npy" || sig.find(e.path().stem().string())) continue;
+      if (auto near = closest_name(e.path().stem().string(), absent))
+        std::cerr << "weir: warning: --in-dir " << o.in_dir << ": " << e.path().filename().string()
+                  << " matches no array argument (ignored); did you mean " << *near << ".npy?\n";
+    }
   }
   std::map<std::string, std::string> given_in;  // --in NAME -> FILE, to catch a name given twice
   for (const auto& s : o.ins) {
     auto [name, file] = split_assignment("--in", s);
+    check_array_name(sig, name, file);
     if (auto [it, fresh] = given_in.emplace(name, file); !fresh)
       throw UsageError("--in " + name + " is given twice (" + it->second + " and " + file + ")");
     load_input(name, file);

@@ -28,7 +28,8 @@ std::pair<std::string, std::string> split_assignment(const std::string& opt, con
 
 /// Reads --in-dir (arrays of `sig` with a DIR/NAME.npy), then --in (which wins), --set-json, then
 /// --set (which wins) into arrays allocated by `allocator`. Throws UsageError for a name given
-/// twice or a malformed value, weir::Error for files that cannot be read.
+/// twice, an --in name that is no array parameter of `sig` (with the closest one), an --in-dir
+/// that is no directory or a malformed value; weir::Error for files that cannot be read.
 GivenArguments gather_arguments(const RunOptions& o, const runtime::Signature& sig,
                                 const runtime::Allocator& allocator);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "weir/mesh/triangular_mesh.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::cli {
 
@@ -33,6 +34,7 @@ bool mesh_writes(const std::string& table) {
 std::string missing_argument_hint(const RunTarget& t, const Arguments& args) {
   std::vector<std::string> options;
   std::vector<const ConnectivityParameter*> tables;
+  std::vector<std::string> allocated;
   bool out = false;
   for (const auto& p : t.sig.params) {
     if (p.returned || p.kind == Parameter::Kind::Symbol) continue;
@@ -41,13 +43,24 @@ std::string missing_argument_hint(const RunTarget& t, const Arguments& args) {
       continue;
     }
     if (args.arrays.count(p.name)) continue;
+    if (t.outputs_only.count(p.name)) {  // allocated once the inputs that size it are given
+      allocated.push_back("'" + p.name + "'");
+      continue;
+    }
     options.push_back("--in " + p.name + "=FILE.npy");
     if (const auto* c = table_of(t, p.name)) tables.push_back(c);
     out = out || p.name == "__out";
   }
-  if (options.empty()) return "";
-  std::string hint = "\n  hint: give " + std::string(options.size() == 1 ? "it" : "them") + " with";
-  for (const auto& o : options) hint += " " + o;
+  if (options.empty() && allocated.empty()) return "";
+  std::string hint;
+  if (!options.empty()) {
+    hint = "\n  hint: give " + std::string(options.size() == 1 ? "it" : "them") + " with";
+    for (const auto& o : options) hint += " " + o;
+  }
+  if (!allocated.empty())
+    hint += "\n  " + join(allocated) + (allocated.size() == 1 ? " is an output" : " are outputs") +
+            ": weir allocates " + (allocated.size() == 1 ? "it" : "them") +
+            " (zeros, sized like the inputs) once the inputs are given";
   if (out)
     hint += "\n  '__out' is the array the result of '" + t.sig.program_name +
             "' is written into (a @field_operator run directly returns its result there; a @program "

@@ -10,9 +10,9 @@ namespace weir::cli {
 /// `weir run`'s command line as parsed by CLI11 (see add_run_command for each option's meaning).
 struct RunOptions {
   std::string program;
-  std::string backend = "embedded", gpu_arch;
+  std::string backend, gpu_arch;  // backend "": embedded for FILE.py::NAME, cpu for SDFG files
   std::vector<std::string> ins, sets, set_jsons, includes;
-  std::string in_dir, out_dir, domain;
+  std::string in_dir, out_dir, domain, save_inputs;
   bool random_inputs = false, progress = false;
   bool trust_code = false;
   std::uint64_t seed = 0;

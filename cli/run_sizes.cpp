@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "targets.h"
+#include "weir/runtime/known_symbols.h"
+#include "weir/sdfg/suggest.h"
 
 namespace weir::cli {
 
@@ -102,16 +104,50 @@ std::map<std::string, std::int64_t> dimension_extents(const RunTarget& t, const 
   return dims;
 }
 
-void check_value_names(const RunTarget& t, const Arguments& args,
-                       const std::map<std::string, Number>& from_json) {
+std::map<std::string, long long> shape_symbols(const RunTarget& t, const Arguments& args,
+                                               const std::set<std::string>& hints) {
+  const Signature& sig = t.sig;
+  std::map<std::string, long long> symbols;
+  for (const auto& [k, v] : args.values)
+    if (auto* i = std::get_if<std::int64_t>(&v)) symbols[k] = *i;
+  // Symbols an array given spells out as an extent (`A: [N, M]` of shape (64, 32): N=64, M=32,
+  // `[I + 4]` of 20: I=16).
+  for (const auto& [k, v] : known_symbols(sig, args)) symbols.emplace(k, v);
+  for (const auto& p : sig.params)
+    if (auto a = args.arrays.find(p.name); p.kind == Parameter::Kind::Array && a != args.arrays.end())
+      for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+        if (auto fs = p.shape[i].free_symbols(); fs.size() == 1 && p.shape[i].str() == *fs.begin())
+          symbols.emplace(*fs.begin(), a->second.shape()[i]);
+  // The extent of each dimension (`--set K=8`, or from the arrays given) sizes every
+  // `__f_K_size` not given otherwise, and the rows of connectivity tables.
+  std::map<std::string, std::int64_t> dims = dimension_extents(t, args, hints);
+  for (const auto& p : sig.params)
+    for (const auto& e : p.shape)
+      for (const auto& s : e.free_symbols())
+        if (auto d = dims.find(size_dimension(s)); !symbols.count(s) && d != dims.end())
+          symbols[s] = d->second;
+  for (const auto& c : t.connectivities)
+    if (const Parameter* p = sig.find(c.name); p && !p->shape.empty() && dims.count(c.from))
+      if (auto rows = p->shape[0].free_symbols(); rows.size() == 1 && p->shape[0].str() == *rows.begin())
+        symbols.emplace(*rows.begin(), dims.at(c.from));
+  return symbols;
+}
+
+void check_value_names(const RunTarget& t, Arguments& args, const std::map<std::string, Number>& from_json) {
   KnownNames k = known_names(t);
+  std::vector<std::string> ignored;
   for (const auto& [name, v] : args.values) {
     if (k.has(name)) continue;
+    std::vector<std::string> candidates(k.dims.begin(), k.dims.end());
+    for (const auto& p : k.order)
+      if (size_dimension(p).empty()) candidates.push_back(p);
     std::string what = "program '" + t.sig.program_name + "' has no parameter, symbol or dimension '" + name +
-                       "' (" + k.listed() + ")";
+                       "'" + did_you_mean(name, candidates) + " (" + k.listed() + ")";
     if (!from_json.count(name)) throw UsageError("--set " + name + "=" + to_string(v) + ": " + what);
     std::cerr << "weir: warning: --set-json: " << what << "; ignored\n";
+    ignored.push_back(name);
   }
+  for (const auto& name : ignored) args.values.erase(name);
 }
 
 void warn_unused_hints(const RunOptions& o, const Signature& sig, const Arguments& args,

@@ -30,9 +30,18 @@ std::set<std::string> size_hints(const runtime::Signature& sig, const runtime::A
 std::map<std::string, std::int64_t> dimension_extents(const RunTarget& t, const runtime::Arguments& args,
                                                       const std::set<std::string>& hints);
 
-/// --set names the program lacks are errors (UsageError: a typo must not run with a default);
-/// names from a --set-json file (often shared between programs) only warn on stderr.
-void check_value_names(const RunTarget& t, const runtime::Arguments& args,
+/// The value of every symbol the shapes of `t`'s arrays may use, from what is given: integral
+/// --set values, symbols the given arrays' extents determine (runtime::known_symbols), each
+/// size symbol `__f_K_size` as the extent of its dimension (dimension_extents), and the rows
+/// of connectivity tables as the extent of the dimension they are on. Sizes the arrays weir
+/// makes (--random-inputs, outputs).
+std::map<std::string, long long> shape_symbols(const RunTarget& t, const runtime::Arguments& args,
+                                               const std::set<std::string>& hints);
+
+/// --set names the program lacks are errors (UsageError with the closest name: a typo must not
+/// run with a default); names from a --set-json file (often shared between programs) only warn
+/// on stderr and are removed from `args`.
+void check_value_names(const RunTarget& t, runtime::Arguments& args,
                        const std::map<std::string, runtime::Number>& from_json);
 
 /// `--set K=8` sizes only the fields --random-inputs makes: warns on stderr when no such field is left.

@@ -1,6 +1,7 @@
 // Loading what `weir run` runs (run_target.h).
 #include "run_target.h"
 
+#include "run_allocated_outputs.h"
 #include "targets.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
@@ -20,6 +21,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     FieldViewProgram fv = load_field_view_reference(o.program, o.includes);
     check_backend(backend, fv);
     t.connectivities = connectivities_of(fv);
+    t.outputs_only = output_only_parameters(fv);
     if (compiled) {
       t.sdfg = lower(fv);
     } else {

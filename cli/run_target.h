@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "run_options.h"
@@ -19,6 +21,9 @@ struct RunTarget {
   runtime::CompilableProgram sdfg;                      // set when compiled
   runtime::Signature sig;
   std::vector<runtime::ConnectivityParameter> connectivities;
+  /// Parameters the program only writes, which weir allocates when not given
+  /// (output_only_parameters; field-view programs only).
+  std::set<std::string> outputs_only;
 };
 
 /// Loads `o.program` (FILE.py::NAME or an SDFG file) for `backend`: lowers field-view programs

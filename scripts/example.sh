@@ -2,7 +2,8 @@
 # The main job on an example, end to end. Builds the `weir` binary (not the tests), then:
 #  1. takes the COSMO horizontal diffusion written in gt4py's field-view language
 #     (examples/cartesian/hdiff.py): type-checks it, exports its SDFG (out/hdiff.sdfg, loadable by
-#     DaCe and SDFV), lowers + auto-optimizes + compiles it for the CPU backend (C++/OpenMP,
+#     DaCe and SDFV) and the SDFG auto-optimized for the CPU (out/hdiff_opt.sdfg, naming the
+#     passes applied), lowers + auto-optimizes + compiles it for the CPU backend (C++/OpenMP,
 #     cached) and runs it at a realistic size (256 x 256 x 80 interior) on seeded random inputs,
 #     printing the result summary and the time per call;
 #  2. runs the same program on the embedded backend (the interpreter that is weir's reference
@@ -26,11 +27,13 @@ mkdir -p "$out/hdiff-in"
 echo "== 1. field-view hdiff on the cpu backend"
 "$weir" check "$src"
 "$weir" sdfg "$src::hdiff_program" -o "$out/hdiff.sdfg"
+# What `weir run --backend cpu` does before compiling, written out to look at (`weir view`).
+"$weir" optimize "$out/hdiff.sdfg" --auto cpu -o "$out/hdiff_opt.sdfg"
 /usr/bin/python3 - "$out/hdiff-in" <<'PY'
 import sys, numpy as np
 rng = np.random.default_rng(2026)
 shape = (260, 260, 80)  # 256 x 256 interior plus the 2-point halo hdiff reads
-for name in ("u", "coeff", "out"):
+for name in ("u", "coeff"):  # the output `out` is allocated by weir
     np.save(f"{sys.argv[1]}/{name}.npy", rng.uniform(-1.0, 1.0, shape))
 PY
 "$weir" run "$src::hdiff_program" --backend cpu --in-dir "$out/hdiff-in" --repeat 5 --out "$out/hdiff-cpu"

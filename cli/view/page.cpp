@@ -11,7 +11,9 @@
 #include "view/bundle.h"
 #include "weir/codegen/validate_code.h"
 #include "weir/frontend/lowering.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/script.h"
@@ -27,6 +29,8 @@ constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
 std::unique_ptr<SDFG> load_target(const std::string& ref, const std::vector<std::string>& includes) {
   if (!runtime::is_field_view_reference(ref)) return load_sdfg(ref);
   runtime::FieldViewProgram p = runtime::load_field_view_reference(ref, includes);
+  // An orchestration function has no single definition: its SDFG is the whole function's.
+  if (p.orchestration) return frontend::lower_orchestration(*p.orchestration);
   return frontend::lower_to_sdfg(*p.definition);
 }
 
@@ -196,18 +200,21 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::random_device rd;
-  fs::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
+  // /dev/stdout, /dev/null, a FIFO: written through, never replaced by a renamed file.
+  const bool through = write_through(target);
+  fs::path tmp = through ? target : dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
   {
     std::ofstream out(tmp, std::ios::binary);
     if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.close();
     if (!out) {
       std::error_code ec;
-      fs::remove(tmp, ec);
+      if (!through) fs::remove(tmp, ec);
       throw Error("cannot write '" + path +
                   "': " + (fs::is_directory(dir, ec) ? "write failed" : "no such directory"));
     }
   }
+  if (through) return;
   std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {

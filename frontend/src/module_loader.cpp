@@ -128,7 +128,8 @@ const LoadedModule& ModuleLoader::load_file(const std::string& path) {
   if (dir.empty()) dir = ".";
   if (std::find(search_path_.begin(), search_path_.end(), dir) == search_path_.end())
     search_path_.push_back(dir);
-  if (!fs::is_regular_file(path)) throw weir::Error("cannot read '" + path + "'");
+  if (!fs::is_regular_file(path))
+    throw weir::Error("cannot read '" + path + "': " + (fs::exists(path) ? "not a file" : "no such file"));
   bool package = fs::path(path).filename() == "__init__.py";
   Impl::Spec spec{path, package, {}, false};
   if (package) spec.portions = {dir};

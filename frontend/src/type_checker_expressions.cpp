@@ -4,6 +4,22 @@
 #include "type_checker_internal.h"
 
 namespace weir::frontend::typecheck {
+namespace {
+
+// "; write the literal 2 as 2.0 ..." when one operand is an integer literal and the other is
+// floating-point: gt4py converts no integer to a float implicitly, so `2 * f` with a float64
+// field `f` is a type error whose fix is the float literal.
+std::string int_literal_hint(const TExprPtr& l, const TExprPtr& r) {
+  for (const auto& [lit, other] : {std::pair{l, r}, std::pair{r, l}})
+    if (lit->kind == TExprKind::Literal && lit->literal.kind == ConstantValue::Kind::Int &&
+        other->type.is_data() && is_floating(other->type.dtype)) {
+      std::string v = std::to_string(lit->literal.int_value);
+      return "; write the literal " + v + " as " + v + ".0 (integers are not converted to floating point)";
+    }
+  return "";
+}
+
+}  // namespace
 
 TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc) {
   const Type& a = l->type;
@@ -18,6 +34,9 @@ TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, cons
   } else {
     if (op == BinaryOperator::MatMult || op == BinaryOperator::LShift || op == BinaryOperator::RShift)
       throw FrontendError(loc, "operator '" + std::string(to_string(op)) + "' is not supported");
+    if (std::string hint = int_literal_hint(l, r); !hint.empty())
+      throw FrontendError(
+          loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " + to_string(b) + hint);
     t = promote(a, b, verb(op), loc);
     bool logical =
         op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
@@ -278,6 +297,9 @@ TExprPtr FunctionChecker::compare(const Compare& c, Scope& scope) {
     d->args = {r};
     return d;
   }
+  if (std::string hint = int_literal_hint(l, r); !hint.empty())
+    throw FrontendError(c.op_locs[0],
+                        "cannot compare " + to_string(l->type) + " and " + to_string(r->type) + hint);
   Type t = promote(l->type, r->type, "compare", c.op_locs[0]);
   auto e = mk(TExprKind::Compare, Type::field(t.dims, ScalarKind::Bool), c.loc);
   e->compare_op = op;

@@ -8,6 +8,7 @@
 
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/known_symbols.h"
 
 namespace weir::runtime {
 namespace {
@@ -186,6 +187,28 @@ void BoundArguments::store_written_scalars(const Signature& sig, Arguments& args
     if (p.kind == Parameter::Kind::Scalar && p.written)
       args.values[p.name] = read_scalar(p.dtype, slots_[i].bytes);
   }
+}
+
+std::map<std::string, long long> known_symbols(const Signature& sig, const Arguments& args) {
+  std::map<std::string, long long> known;
+  for (const auto& p : sig.params)
+    if (auto it = args.values.find(p.name); p.kind == Parameter::Kind::Symbol && it != args.values.end())
+      if (auto v = integral(it->second)) known.emplace(p.name, *v);
+  for (const auto& p : sig.params) {
+    auto it = args.arrays.find(p.name);
+    if (p.kind != Parameter::Kind::Array || !p.has_shape || it == args.arrays.end() ||
+        it->second.ndim() != p.shape.size())
+      continue;
+    for (std::size_t d = 0; d < p.shape.size(); ++d) {
+      auto aff = as_affine(p.shape[d]);
+      const Parameter* s = aff ? sig.find(aff->symbol) : nullptr;
+      if (!s || s->kind != Parameter::Kind::Symbol) continue;
+      std::int64_t extent = it->second.shape()[d];
+      if ((extent - aff->c) % aff->a == 0 && (extent - aff->c) / aff->a >= 0)
+        known.emplace(aff->symbol, (extent - aff->c) / aff->a);
+    }
+  }
+  return known;
 }
 
 BoundArguments bind_arguments(const Signature& sig, Arguments& args) {

@@ -12,6 +12,7 @@
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/gpu_backend.h"
+#include "weir/sdfg/suggest.h"
 
 namespace weir::runtime {
 namespace {
@@ -111,7 +112,8 @@ std::unique_ptr<Backend> make_backend(const std::string& name) {
   if (name == "cpu") return make_cpu_backend();
   if (name == "embedded") return make_embedded_backend();
   if (name == "gpu") return make_gpu_backend();
-  throw BackendError("unknown backend '" + name + "' (known: cpu, embedded, gpu)");
+  throw BackendError("unknown backend '" + name + "'" + did_you_mean(name, {"cpu", "embedded", "gpu"}) +
+                     " (known: cpu, embedded, gpu)");
 }
 
 }  // namespace weir::runtime

@@ -9,6 +9,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/suggest.h"
 
 namespace weir::runtime {
 namespace {
@@ -27,9 +28,11 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
                         const std::string& file) {
   const Definition* def = nullptr;
   std::string known;
+  std::vector<std::string> names;
   for (const auto& d : m.definitions) {
     if (d->name == name) def = d.get();
     known += (known.empty() ? "" : ", ") + d->name;
+    names.push_back(d->name);
   }
   if (!def) {
     if (const FunctionDef* f = find_plain_function(m, name)) {
@@ -43,6 +46,7 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
   if (!def)
     throw BackendError(
         file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
+        did_you_mean(name, names) +
         (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
   const TypedDefinition& typed = l->checker.check(*def);
   FieldViewProgram p;

@@ -22,9 +22,19 @@ struct CompiledProgram::Impl {
 
   std::string error_text() const {
     const char* e = last_error ? last_error() : nullptr;
-    return e && *e ? e : "(no message from weir_last_error)";
+    return e && *e ? e : "";
   }
 };
+
+namespace {
+
+// The program's own message, or what is known without one (`code`: its nonzero return code).
+std::string reason(const std::string& text, int code) {
+  if (!text.empty()) return text;
+  return "it gave no reason" + (code ? " (error code " + std::to_string(code) + ")" : std::string());
+}
+
+}  // namespace
 
 Program::~Program() = default;
 
@@ -46,19 +56,23 @@ void CompiledProgram::run_bound(const BoundArguments& bound) {
   if (im.handle && im.init_symbols != bound.symbols()) {
     int rc = im.finalize(im.handle);
     im.handle = nullptr;
-    if (rc != 0) throw ProgramError("program '" + name_ + "': weir_finalize failed: " + im.error_text());
+    if (rc != 0)
+      throw ProgramError("program '" + name_ + "' could not release its state before a run with new sizes: " +
+                         reason(im.error_text(), rc));
   }
   if (!im.handle) {
     im.handle = im.init(bound.pointers());
-    if (!im.handle) throw ProgramError("program '" + name_ + "': weir_init failed: " + im.error_text());
+    if (!im.handle)
+      throw ProgramError("program '" + name_ +
+                         "' could not be started (its set-up failed): " + reason(im.error_text(), 0));
     im.init_symbols = bound.symbols();
   }
   if (int rc = im.run(im.handle, bound.pointers()); rc != 0) {
-    // The generated code's errors start "weir_run: ", which this message says already.
+    // In the user's terms: what stopped the program (the generated code's errors start with
+    // the entry point's name, "weir_run: ", which says nothing to them).
     std::string text = im.error_text();
     if (text.rfind("weir_run: ", 0) == 0) text.erase(0, 10);
-    throw ProgramError("program '" + name_ + "' failed (weir_run returned " + std::to_string(rc) +
-                       "): " + text);
+    throw ProgramError("program '" + name_ + "' stopped with an error: " + reason(text, rc));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "toolchain.h"
 
+#include "canonical_sources.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/errors.h"
@@ -51,6 +52,7 @@ CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType d
     throw BackendError("an empty FieldViewProgram cannot be lowered");
   std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
                                                      : frontend::lower_to_sdfg(*program.definition);
+  canonicalize_source_files(*sdfg);  // one cache entry however the program's path was spelt
   validate_or_throw(*sdfg);
   if (program.orchestration) {
     // One nested SDFG per call (ADR 0019): inlined first, so that auto_optimize sees the maps

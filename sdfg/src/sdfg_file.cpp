@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
 
 namespace weir {
@@ -83,10 +84,13 @@ void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& opt
   std::filesystem::path target(path);
   std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::random_device rd;
-  std::filesystem::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
+  // /dev/stdout, /dev/null, a FIFO: written through, never replaced by a renamed file.
+  const bool through = write_through(target);
+  std::filesystem::path tmp =
+      through ? target : dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
   auto fail = [&](const std::string& what) {
     std::error_code ec;
-    std::filesystem::remove(tmp, ec);
+    if (!through) std::filesystem::remove(tmp, ec);
     throw Error("cannot write '" + path + "': " + what);
   };
   if (compress) {
@@ -102,6 +106,7 @@ void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& opt
     out.close();
     if (!out) fail("write failed");
   }
+  if (through) return;
   std::error_code ec;
   std::filesystem::rename(tmp, target, ec);
   if (ec) fail(ec.message());

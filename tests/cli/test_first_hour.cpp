@@ -159,19 +159,32 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
           "weir: error: missing argument 'strength' (float64 scalar)\n  hint: give it with --set "
           "strength=VALUE\n");
   }
-  // A @field_operator run directly: what `__out` is.
+  // A @field_operator run directly: weir allocates its result `__out` like its input (only
+  // inputs must be given), and a stencil with shifts says how to run it on a smaller domain.
   python(dir, "make.py", "np.save(d + '/f.npy', np.zeros((6, 4, 2)))\n");
+  const std::string lap_py = ex_path("cartesian/laplacian.py").string();
   const std::string out_hint =
-      "  hint: give it with --in __out=FILE.npy\n"
-      "  '__out' is the array the result of 'lap' is written into (a @field_operator run directly returns "
-      "its "
-      "result there; a @program names its outputs itself)\n";
+      "  hint: 'lap' is a @field_operator run directly, so its result must cover the whole output array "
+      "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that calls it "
+      "with a sliced out=, e.g. lap(..., out=out[1:-1, 1:-1])\n";
   auto r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy"));
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: missing argument '__out' (float64 field over (I, J, K))\n" + out_hint);
+  CHECK_THAT(r.out,
+             Catch::EndsWith("weir: error: " + lap_py +
+                             ":14:1: the result of 'lap' is computed over (I: [1, 5), J: [1, 3), K: [0, "
+                             "2)), which does not cover the output domain of '__out' (I: [0, 6), J: [0, "
+                             "4), K: [0, 2)) (shifted reads need a larger input or a smaller output "
+                             "domain)\n" +
+                             out_hint));
+  CHECK_THAT(r.out, Catch::Contains("\noutputs allocated as zeros: __out float64 (6, 4, 2)\n"));
   r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy") + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: missing argument '__out' (float64 array of shape (I, J, K))\n" + out_hint);
+  CHECK_THAT(r.out, Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
+                                    ":14:1: 'f' is read over I: [-1, 7), outside its domain I: [0, 6)\n"
+                                    "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
+                                    "dimension 0 of f with shape 6 (shifted reads need a larger input or a "
+                                    "smaller output domain)\n" +
+                                    out_hint));
   // Connectivity tables: --in NAME=FILE.npy; `weir mesh` for the tables it writes, and what a
   // table holds for one it does not write.
   std::ofstream(dir / "ring.py")
@@ -229,7 +242,7 @@ TEST_CASE("first hour: an output larger than an input is named with both shapes"
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
              Catch::EndsWith(
-                 "weir: error: program 'laplacian' failed (weir_run returned 1): " + lap +
+                 "weir: error: program 'laplacian' stopped with an error: " + lap +
                  ":25:5: 'f' is read over K: [0, 6), outside its domain K: [0, 5)\n"
                  "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[0 .. 5] in dimension 2 of f "
                  "with shape 5 (the input is smaller than the domain it is read over; pass a larger input "
@@ -278,7 +291,7 @@ TEST_CASE("first hour: optimize says passes, transforms match names only maps th
   REQUIRE(run_weir("sdfg " + ex("cartesian/laplacian.py::laplacian") + " -o " + sdfg).code == 0);
   auto r = run_weir("optimize " + sdfg + " --auto cpu -o " + q(dir / "fast.sdfg"));
   CHECK(r.code == 0);
-  CHECK(r.out == "applied 1 pass; wrote " + (dir / "fast.sdfg").string() + "\n");
+  CHECK(r.out == "applied 1 pass (cpu-schedules); wrote " + (dir / "fast.sdfg").string() + "\n");
   r = run_weir("optimize " + sdfg + " --passes simplify -o " + q(dir / "same.sdfg"));
   CHECK(r.code == 0);
   CHECK(r.out == "applied nothing (no pass or transformation changed the SDFG); wrote " +
@@ -319,7 +332,7 @@ TEST_CASE("first hour: a file that does not exist is exit code 1 in every comman
     INFO(cmd);
     auto r = run_weir(cmd);
     CHECK(r.code == 1);
-    CHECK(r.out == "weir: error: cannot read '" + py + "'\n");
+    CHECK(r.out == "weir: error: cannot read '" + py + "': no such file\n");
   }
   for (const std::string& cmd :
        {"check '" + py + "'", "compile '" + py + "::p'", "compose " + q(dir / "none.json") + " -o " + out}) {

@@ -129,7 +129,7 @@ TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usa
   CHECK(run_weir("optimize '" + in + "' -o " + q(out)).code == 2);
   CHECK(run_weir("optimize '" + in + "' -o " + q(out) + " --replay --passes simplify").code == 2);
   r = run_weir("optimize '" + in + "' -o " + q(out) + " --passes 'simplify,bogus'");
-  CHECK(r.code == 1);
+  CHECK(r.code == 2);  // a mistake in the command line
   CHECK_THAT(r.out, Catch::Contains("column 10"));
   r = run_weir("optimize '" + in + "' -o " + q(out) + " --replay");
   CHECK(r.code == 1);

@@ -113,7 +113,8 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
   SECTION("unknown backend") {
     auto r = run_cli(cache, "run --backend tpu " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
     CHECK(r.code == 2);
-    CHECK_THAT(r.out, Catch::Contains("unknown backend 'tpu' (known: cpu, embedded, gpu)"));
+    CHECK_THAT(r.out,
+               Catch::Contains("unknown backend 'tpu'; did you mean 'cpu'? (known: cpu, embedded, gpu)"));
   }
   SECTION("missing arguments") {
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") +

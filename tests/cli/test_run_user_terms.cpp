@@ -55,8 +55,7 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
       "4 "
       "(the input is smaller than the domain it is read over; pass a larger input or a smaller domain)\n"
       "  'out' is (6,) but 'f' is (4,) over (I): the output is larger along I\n";
-  CHECK_THAT(r.out,
-             Catch::EndsWith("weir: error: program 'copy' failed (weir_run returned 1): " + cpu_error));
+  CHECK_THAT(r.out, Catch::EndsWith("weir: error: program 'copy' stopped with an error: " + cpu_error));
   CHECK_THAT(r.out, !Catch::Contains("shifted") && !Catch::Contains("hint:"));
   r = run_weir("run " + q(copy) + args + " --backend embedded");
   CHECK(r.code == 1);
@@ -81,7 +80,7 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
   CHECK_THAT(
       r.out,
       Catch::EndsWith(
-          "weir: error: program 'lap' failed (weir_run returned 1): " + kLaplacian +
+          "weir: error: program 'lap' stopped with an error: " + kLaplacian +
           ":14:1: 'f' is read over I: [-1, 17), outside its domain I: [0, 16)\n"
           "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 16] in dimension 0 of f with "
           "shape 16 (shifted reads need a larger input or a smaller output domain)\n"
@@ -107,11 +106,14 @@ TEST_CASE("weir run: messages name a field's extents by its dimensions, never by
         "DIM)\n");
   }
   // The compiled program's argument checks (before compiling).
-  auto r = run_weir(lap + " --backend cpu --in f=" + q(dir / "f3.npy"));
+  auto r = run_weir(lap + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK(r.out ==
-        "weir: error: missing argument 'out' (float64 array of shape (I, J, K))\n"
-        "  hint: give it with --in out=FILE.npy\n");
+  CHECK(
+      r.out ==
+      "weir: error: missing arguments 'f' (float64 array of shape (I, J, K)), 'out' (float64 array of shape "
+      "(I, J, K))\n"
+      "  hint: give it with --in f=FILE.npy\n"
+      "  'out' is an output: weir allocates it (zeros, sized like the inputs) once the inputs are given\n");
   r = run_weir(lap + " --backend cpu --in f=" + q(dir / "f3.npy") + " --in out=" + q(dir / "f.npy"));
   CHECK(r.code == 1);
   CHECK(r.out ==
@@ -200,7 +202,7 @@ TEST_CASE("weir run --backend cpu: a computed index outside its field names the 
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
-             Catch::EndsWith("weir: error: program 'direct' failed (weir_run returned 1): " + nb +
+             Catch::EndsWith("weir: error: program 'direct' stopped with an error: " + nb +
                              ":12:12: state 'call_0_second', map 'second_map', tasklet 'second': connector "
                              "'__all_v' of 'v': index -1 in dimension 0 is outside [0, 4) at (E=1); the "
                              "index is E2V[__E, 1] (" +

@@ -72,7 +72,8 @@ TEST_CASE("backend: names are labels and the kind decides", "[runtime][backend]"
   CHECK(make_cpu_backend(cfg)->name() == "cpu_debug");
   CHECK(make_cpu_backend()->allocator().alignment() == 64);
   CHECK(make_cpu_backend()->allocator().device() == weir::DeviceType::CPU);
-  CHECK_THROWS_WITH(make_backend("tpu"), "unknown backend 'tpu' (known: cpu, embedded, gpu)");
+  CHECK_THROWS_WITH(make_backend("tpu"),
+                    "unknown backend 'tpu'; did you mean 'cpu'? (known: cpu, embedded, gpu)");
   CHECK(make_backend("gpu")->name() == "gpu");
 
   auto program = weir::test::corpus_program("hdiff", "simplified");
@@ -161,7 +162,7 @@ TEST_CASE("loader: ABI checks, arglist checks and runtime errors", "[runtime][lo
   p->run(args);
   args.values["N"] = std::int64_t{-1};
   CHECK_THROWS_AS(p->run(args), ProgramError);
-  CHECK_THROWS_WITH(p->run(args), "program 'tiny' failed (weir_run returned 3): N must not be negative");
+  CHECK_THROWS_WITH(p->run(args), "program 'tiny' stopped with an error: N must not be negative");
   Arguments none;
   CHECK_THROWS_WITH(p->run(none), Catch::StartsWith("missing value of symbol 'N'"));
 

@@ -185,7 +185,8 @@ TEST_CASE("gpu backend: nvcc builds DaCe's GPU stage into the cache and without 
   CHECK(b->name() == "gpu");
   REQUIRE(dynamic_cast<const CompiledBackend*>(b.get()));
   CHECK(b->allocator().device() == weir::DeviceType::CPU);
-  CHECK_THROWS_WITH(make_backend("tpu"), "unknown backend 'tpu' (known: cpu, embedded, gpu)");
+  CHECK_THROWS_WITH(make_backend("tpu"),
+                    "unknown backend 'tpu'; did you mean 'cpu'? (known: cpu, embedded, gpu)");
   if (nvcc_or_skip().empty()) return;
   fs::path dir = weir::test::shared_cache_dir("gpu-backend-hdiff");
   GpuBackendConfig config;

@@ -46,7 +46,8 @@ TEST_CASE("pipeline text: located errors", "[transforms][pipeline]") {
   };
   auto [m1, c1] = error_of("simplify,map-fission,map-tiling");
   CHECK(c1 == 10);
-  CHECK_THAT(m1, Contains("unknown pass 'map-fission' (known: simplify, map-collapse"));
+  CHECK_THAT(
+      m1, Contains("unknown pass 'map-fission'; did you mean 'map-fusion'? (known: simplify, map-collapse"));
   auto [m2, c2] = error_of("map-tiling{tile_size=4}");
   CHECK(c2 == 12);
   CHECK_THAT(m2, Contains("unknown option 'tile_size' (known: tile_sizes, divides_evenly)"));

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "weir/sdfg/state.h"
+#include "weir/sdfg/suggest.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
@@ -274,7 +275,7 @@ class PipelineParser {
     if (!pass) {
       std::string known;
       for (const auto& n : pass_names()) known += (known.empty() ? "" : ", ") + n;
-      fail("unknown pass '" + name + "' (known: " + known + ")", at);
+      fail("unknown pass '" + name + "'" + did_you_mean(name, pass_names()) + " (known: " + known + ")", at);
     }
     skip_space();
     if (!at_end() && text_[i_] == '{') parse_options(*pass);

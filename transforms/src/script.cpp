@@ -6,6 +6,7 @@
 
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/suggest.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/instrumentation.h"
 #include "weir/transforms/registry.h"
@@ -182,7 +183,12 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
       continue;
     }
     auto t = make_transformation(step.name);
-    if (!t) throw fail(step.name, "unknown transformation '" + step.name + "' (see `weir transforms list`)");
+    if (!t) {
+      std::vector<std::string> known = transformation_names();  // class or pass names
+      for (const auto& n : transformation_names()) known.push_back(pass_name_of(n));
+      throw fail(step.name, "unknown transformation '" + step.name + "'" + did_you_mean(step.name, known) +
+                                " (see `weir transforms list`)");
+    }
     if (s.contains("options")) {
       if (!s["options"].is_object()) throw fail(step.name, "\"options\" must be an object");
       MatchRecord rec;
