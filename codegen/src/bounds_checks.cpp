@@ -109,6 +109,45 @@ bool StateGen::checkable(const sym::Expr& e) const {
   return true;
 }
 
+std::string StateGen::idle_through(NodeId node, const std::string& conn, bool write,
+                                   std::set<std::string> params) const {
+  const Node& n = st.node(node);
+  const MapInfo* m = nullptr;
+  if (auto* e = n.as<MapEntry>(); e && !write) m = e->map.get();
+  if (auto* x = n.as<MapExit>(); x && write) m = x->map.get();
+  if (!m) return "";
+  for (const Range& r : m->range.ranges())
+    for (const sym::Expr* b : {&r.start, &r.end, &r.step}) {
+      if (!checkable(*b)) return "";
+      for (const auto& s : b->free_symbols())
+        if (params.count(s)) return "";
+    }
+  std::string empty = map_empty_condition(*m);
+  params.insert(m->params.begin(), m->params.end());
+  std::string beyond = idle_beyond(node, conn, write, params);
+  return beyond.empty() ? empty : "(" + empty + ") || (" + beyond + ")";
+}
+
+std::string StateGen::idle_beyond(NodeId node, const std::string& conn, bool write,
+                                  const std::set<std::string>& params) const {
+  // The paired connector (IN_x -> OUT_x of an entry, OUT_x -> IN_x of an exit) and its edges.
+  std::string pair;
+  if (!write && conn.rfind("IN_", 0) == 0) pair = "OUT_" + conn.substr(3);
+  if (write && conn.rfind("OUT_", 0) == 0) pair = "IN_" + conn.substr(4);
+  if (pair.empty()) return "";
+  std::vector<EdgeId> next =
+      write ? st.in_edges_by_connector(node, pair) : st.out_edges_by_connector(node, pair);
+  std::string all;
+  for (EdgeId id : next) {
+    const DataflowEdge& e = st.edge(id);
+    std::string c = write ? idle_through(e.src, e.src_conn, true, params)
+                          : idle_through(e.dst, e.dst_conn, false, params);
+    if (c.empty()) return "";
+    all += (all.empty() ? "" : " && ") + std::string("(") + c + ")";
+  }
+  return all;
+}
+
 std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map,
                                                       bool lowest) const {
   // A map parameter shadows a symbol of the same name (a scan's loop variable `__K` elsewhere
@@ -207,8 +246,16 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
                       (path.empty() ? st.label : path) + "', ";
   Writer checks;
   const MapInfo* map = nullptr;
-  auto edge_checks = [&](const DataflowEdge& e, bool write) {
-    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, checks);
+  // `idle`: C++ that is true when the edge's data is not accessed (idle_through), or "".
+  auto edge_checks = [&](const DataflowEdge& e, bool write, const std::string& idle = "") {
+    if (idle.empty())
+      return emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, checks);
+    Writer guarded;
+    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, guarded);
+    if (guarded.empty()) return;
+    checks.open("if (!(" + idle + ")) {");
+    checks.append(guarded);
+    checks.close();
   };
   switch (n.kind()) {
     case NodeKind::MapEntry: {
@@ -218,14 +265,30 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       for (const Range& r : me.map->range.ranges())
         if (!checkable(r.start) || !checkable(r.end) || !checkable(r.step))
           return;  // defined inside the scope
-      for (EdgeId id : st.in_edges(me.id())) edge_checks(st.edge(id), false);
+      // Each check is skipped when the data only flows through nested maps without iterations
+      // (map expansion's inner map over an empty part of a domain split, issue 10): their
+      // propagated subsets need not lie inside the container.
+      std::set<std::string> params(me.map->params.begin(), me.map->params.end());
+      for (EdgeId id : st.in_edges(me.id())) {
+        const DataflowEdge& e = st.edge(id);
+        edge_checks(e, false, idle_beyond(me.id(), e.dst_conn, false, params));
+      }
       if (me.exit != kNoNode)
-        for (EdgeId id : st.out_edges(me.exit)) edge_checks(st.edge(id), true);
+        for (EdgeId id : st.out_edges(me.exit)) {
+          const DataflowEdge& e = st.edge(id);
+          edge_checks(e, true, idle_beyond(me.exit, e.src_conn, true, params));
+        }
       // What the body accesses, not only what the outer memlets claim: the memlets inside the
       // map over the corners of its range (a map may run past its outer memlets).
-      for (EdgeId id : st.out_edges(me.id())) edge_checks(st.edge(id), false);
+      for (EdgeId id : st.out_edges(me.id())) {
+        const DataflowEdge& e = st.edge(id);
+        edge_checks(e, false, idle_through(e.dst, e.dst_conn, false, params));
+      }
       if (me.exit != kNoNode)
-        for (EdgeId id : st.in_edges(me.exit)) edge_checks(st.edge(id), true);
+        for (EdgeId id : st.in_edges(me.exit)) {
+          const DataflowEdge& e = st.edge(id);
+          edge_checks(e, true, idle_through(e.src, e.src_conn, true, params));
+        }
       if (checks.empty()) return;
       if (comments())
         w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");

@@ -206,6 +206,21 @@ class StateGen {
                           const std::string& where, const MapInfo* map, const Node* node, Writer& w);
   /// Whether `e` only uses symbols known before the state's top-level scopes run.
   bool checkable(const sym::Expr& e) const;
+  /// C++ that is true when the data on connector `conn` of `node` (an in-connector of a map
+  /// entry, or with `write` an out-connector of a map exit, inside top-level maps with
+  /// parameters `params`) is not accessed at all: `node`'s map has no iterations, or every path
+  /// of the memlet tree beyond it runs through a nested map without iterations. "" when it may
+  /// be accessed or that cannot be told before the state runs (a nested range that uses
+  /// `params` or symbols defined inside). Propagated subsets over an empty map need not be
+  /// empty (DaCe's propagation: the hull of `i` and `i + 1` over i in [6, 5] is [6, 6]), so
+  /// their checks need this guard.
+  std::string idle_through(NodeId node, const std::string& conn, bool write,
+                           std::set<std::string> params) const;
+  /// The part of idle_through after `node`'s own map: true when every edge on the paired
+  /// connector (IN_x -> OUT_x, with `write` OUT_x -> IN_x) reaches only nested maps without
+  /// iterations; "" when one may access the data (or there is none).
+  std::string idle_beyond(NodeId node, const std::string& conn, bool write,
+                          const std::set<std::string>& params) const;
   /// C++ of the lowest / highest value of `e` over `map`'s iterations, nullopt if unknown.
   std::optional<std::string> extreme_over_map(const sym::Expr& e, const MapInfo* map, bool lowest) const;
   /// Run-time checks of the indices Python code computes for pointer connector `conn` of `t`

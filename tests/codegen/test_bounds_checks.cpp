@@ -384,6 +384,54 @@ TEST_CASE("bounds checks: a map running past its outer memlets is caught from it
   CHECK(B == std::vector<double>{-1, -1, -1});
 }
 
+TEST_CASE("bounds checks: data that only flows through an inner map without iterations is not checked",
+          "[codegen][run][bounds]") {
+  // B[i, k] = A[i, k + 1] + 1 for i in 0..1, k in S..K-1: map expansion's split of a 2D map
+  // (issue 10: the part K > 5 of concat_where(K == 5, ...) over K = 6 has no iteration). The
+  // outer memlets are hulls as DaCe's propagation writes them for reads of k and k + 1 (and a
+  // write of k and k + 1): [S, K], which for S = K (no iteration) is [K, K], outside A and B.
+  // The outer map runs; only the inner map's range says that nothing is accessed.
+  auto s = std::make_unique<SDFG>("expanded");
+  s->add_symbol("K");
+  s->add_symbol("S");
+  s->add_array("A", ScalarType::Float64, {E(2), E::symbol("K")});
+  s->add_array("B", ScalarType::Float64, {E(2), E::symbol("K")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& outer = st.add_map("outer", {"i"}, Subset::parse("0:2"));
+  auto& inner = st.add_map("inner", {"k"}, Subset::parse("S:K"));
+  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  auto in = st.add_memlet_path({a.id(), outer.id(), inner.id(), t.id()},
+                               Memlet::simple("A", Subset::parse("i, k + 1")), "", "x");
+  auto out = st.add_memlet_path({t.id(), inner.exit, outer.exit, b.id()},
+                                Memlet::simple("B", Subset::parse("i, k")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:2, S:K + 1");
+  st.edge(in[1]).memlet.subset = Subset::parse("i, S:K + 1");
+  st.edge(out[1]).memlet.subset = Subset::parse("i, S:K + 1");
+  st.edge(out[2]).memlet.subset = Subset::parse("0:2, S:K + 1");
+  CHECK(diagnostics(*s) == "");
+  REQUIRE(generate_cpu(*s).args.size() == 4);
+  CHECK(generate_cpu(*s).args[2].name == "K");
+  std::vector<double> A = {1, 2, 3, 10, 20, 30}, B(6, -1.0);
+  std::int64_t k = 3, start = 3;
+  SECTION("S = K: the inner map has no iteration, nothing is accessed, no error") {
+    Outcome r = run_once(*s, "expanded_empty", {A.data(), B.data(), &k, &start});
+    CHECK(r.rc == 0);
+    CHECK(r.error == "");
+    CHECK(B == std::vector<double>{-1, -1, -1, -1, -1, -1});
+  }
+  SECTION("S = K - 1: the inner map runs once and reads A[i, K], which is caught") {
+    start = 2;
+    Outcome r = run_once(*s, "expanded_past", {A.data(), B.data(), &k, &start});
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.error,
+               Catch::StartsWith("weir_run: state 'main', map 'outer': reads A[2 .. 3] in dimension 1 "
+                                 "of A with shape 3"));
+    CHECK(B == std::vector<double>{-1, -1, -1, -1, -1, -1});
+  }
+}
+
 namespace {
 
 /// Y[k] = X[k] * 2 for k in 0..K-1 in a nested SDFG whose X and Y have M elements: the outer

@@ -273,3 +273,26 @@ TEST_CASE(
       for (std::int64_t i = 0; i < 24; ++i) CHECK(args.arrays.at("o").value_as_double(i) == -1.0);
   }
 }
+
+TEST_CASE(
+    "fvdiff regression (seed 9001, program 740): a shifted read in an empty part of a concat_where split "
+    "runs",
+    "[fvdiff][regression]") {
+  // concat_where(K == 2, 0, a - a(K + 1)) over K in [0, 3) splits the domain into K < 2, K == 2
+  // and K > 2; the last part is empty, but the CPU expansion's outer map over I still runs, and
+  // its propagated read of a is the hull [3, 3] of a[K] and a[K + 1] over K in [3, 2]. The
+  // bounds checks refused that (cpu variant only); nothing is read there.
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return concat_where(KDim == 2, 0.0, a - a(KDim + 1))\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o)\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 4, 8, 16, 32}));
+  arrays.emplace("o", f64({2, 3}, {-1, -1, -1, -1, -1, -1}));
+  // o[i, k] = a[i, k] - a[i, k + 1] for k < 2, 0 at k = 2.
+  check_everywhere(src, "p", arrays, "o", {-1, -2, 0, -8, -16, 0});
+}
