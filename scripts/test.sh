@@ -9,6 +9,13 @@ bash "$root/scripts/install-deps.sh"
 # The viewer is built and its browser tests run here: a missing node, npm or chromium fails
 # (a plain developer build without them skips the viewer instead).
 export WEIR_REQUIRE_VIEWER_TESTS=1
+# WEIR_DEBUG_INFO (e.g. -g1, as CI sets it) replaces -g in the build: line tables and function
+# names without variables compile in about a third less time (docs/testing.md, CI section).
+debug_flags=()
+if [ -n "${WEIR_DEBUG_INFO:-}" ]; then
+  debug_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $WEIR_DEBUG_INFO -DNDEBUG"
+    -DCMAKE_CXX_FLAGS_DEBUG="$WEIR_DEBUG_INFO")
+fi
 if [ "${SANITIZE:-0}" = 1 ]; then
   export BUILD_DIR="${BUILD_DIR:-$root/build-asan}"
   export BUILD_TYPE=Debug
@@ -24,10 +31,10 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   # process limit stays as a margin for the rest of the suites until a sanitizer run confirms it.
   ulimit -s 65536 2>/dev/null || true
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_SANITIZE=ON -DWEIR_REQUIRE_VIEWER=ON
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_SANITIZE=ON -DWEIR_REQUIRE_VIEWER=ON ${debug_flags[@]+"${debug_flags[@]}"}
 else
   export BUILD_DIR="${BUILD_DIR:-$root/build}"
-  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON ${debug_flags[@]+"${debug_flags[@]}"}
 fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then
   echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2

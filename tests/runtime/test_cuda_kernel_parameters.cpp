@@ -37,9 +37,10 @@ CompilableProgram two_state_program() {
     auto& b = first.add_access("B");
     auto& m = first.add_map("points", {"i"}, Subset::parse("0:N"));
     auto& t = first.add_tasklet("scale", {"o = 2 * x", weir::Language::Python}, {"x"}, {"o"});
-    auto in = first.add_memlet_path({a.id(), m.id(), t.id()}, weir::Memlet::simple("A", Subset::parse("i")), "", "x");
-    auto out =
-        first.add_memlet_path({t.id(), m.exit, b.id()}, weir::Memlet::simple("B", Subset::parse("i")), "o", "");
+    auto in = first.add_memlet_path({a.id(), m.id(), t.id()}, weir::Memlet::simple("A", Subset::parse("i")),
+                                    "", "x");
+    auto out = first.add_memlet_path({t.id(), m.exit, b.id()}, weir::Memlet::simple("B", Subset::parse("i")),
+                                     "o", "");
     first.edge(in.front()).memlet = weir::Memlet::simple("A", Subset::parse("0:N"));
     first.edge(out.back()).memlet = weir::Memlet::simple("B", Subset::parse("0:N"));
   }
@@ -49,8 +50,8 @@ CompilableProgram two_state_program() {
     auto& m = second.add_map("indices", {"j"}, Subset::parse("0:scale"));
     auto& t = second.add_tasklet("index", {"o = j", weir::Language::Python}, {}, {"o"});
     second.add_edge(m.id(), "", t.id(), "", weir::Memlet{});
-    auto out =
-        second.add_memlet_path({t.id(), m.exit, c.id()}, weir::Memlet::simple("C", Subset::parse("j")), "o", "");
+    auto out = second.add_memlet_path({t.id(), m.exit, c.id()}, weir::Memlet::simple("C", Subset::parse("j")),
+                                      "o", "");
     second.edge(out.back()).memlet = weir::Memlet::simple("C", Subset::parse("0:scale"));
   }
   s->add_edge(first.id(), second.id());

@@ -51,20 +51,24 @@ CompilableProgram wcr_program() {
   std::vector<std::string> out_conns;
   for (const auto& o : outs) out_conns.push_back(o.conn);
   out_conns.push_back("h");
-  auto& t = st.add_tasklet("update", {"s = k\np = x\nd = k\no = k\nf = k == 0\nm = x\nh[k] = 1", weir::Language::Python},
-                           {"x", "k"}, out_conns);
-  auto in_x = st.add_memlet_path({x.id(), m.id(), t.id()}, weir::Memlet::simple("X", Subset::parse("i")), "", "x");
-  auto in_k = st.add_memlet_path({k.id(), m.id(), t.id()}, weir::Memlet::simple("K", Subset::parse("i")), "", "k");
+  auto& t = st.add_tasklet(
+      "update", {"s = k\np = x\nd = k\no = k\nf = k == 0\nm = x\nh[k] = 1", weir::Language::Python},
+      {"x", "k"}, out_conns);
+  auto in_x =
+      st.add_memlet_path({x.id(), m.id(), t.id()}, weir::Memlet::simple("X", Subset::parse("i")), "", "x");
+  auto in_k =
+      st.add_memlet_path({k.id(), m.id(), t.id()}, weir::Memlet::simple("K", Subset::parse("i")), "", "k");
   st.edge(in_x.front()).memlet = weir::Memlet::simple("X", Subset::parse("0:N"));
   st.edge(in_k.front()).memlet = weir::Memlet::simple("K", Subset::parse("0:N"));
   for (const auto& o : outs) {
     auto& a = st.add_access(o.data);
-    st.add_memlet_path({t.id(), m.exit, a.id()}, weir::Memlet::simple(o.data, Subset::parse("0"), o.wcr), o.conn,
-                       "");
+    st.add_memlet_path({t.id(), m.exit, a.id()}, weir::Memlet::simple(o.data, Subset::parse("0"), o.wcr),
+                       o.conn, "");
   }
   auto& h = st.add_access("H");
-  auto path = st.add_memlet_path({t.id(), m.exit, h.id()},
-                                 weir::Memlet::simple("H", Subset::parse("0:4"), "lambda a, b: a + b"), "h", "");
+  auto path =
+      st.add_memlet_path({t.id(), m.exit, h.id()},
+                         weir::Memlet::simple("H", Subset::parse("0:4"), "lambda a, b: a + b"), "h", "");
   for (auto id : path) st.edge(id).memlet.dynamic = true;
   CompilableProgram program;
   program.sdfg = s;
