@@ -22,6 +22,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  // A known word needs no suggestion (and must not be answered with a neighbour: "cpu" -> "gpu").
+  if (std::find(candidates.begin(), candidates.end(), word) != candidates.end()) return std::nullopt;
   const std::size_t limit = word.size() <= 4 ? 1 : word.size() <= 8 ? 2 : 3;
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;
@@ -30,7 +32,6 @@ std::optional<std::string> closest_name(const std::string& word, const std::vect
     return s;
   };
   for (const auto& c : candidates) {
-    if (c == word) continue;
     std::size_t dist = edit_distance(word, c);
     // A name that differs only in letter case ("F" for "f") is close however short (this
     // refines the rule of suggest.h: fewer edits than `word` has characters).

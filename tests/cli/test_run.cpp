@@ -103,8 +103,8 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
   auto in = kernel_dir("hdiff") / "inputs";
   auto hdiff = q(sdfg("hdiff"));
 
-  SECTION("the default backend is embedded, which does not run SDFG files") {
-    auto r = run_cli(cache, "run " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
+  SECTION("the embedded backend does not run SDFG files (an SDFG file's default backend is cpu)") {
+    auto r = run_cli(cache, "run --backend embedded " + hdiff + " --in-dir " + q(in) + " --out " + q(out));
     CHECK(r.code == 1);
     CHECK_THAT(r.out,
                Catch::Contains("the embedded backend runs field-view programs; an SDFG file needs a compiled "
