@@ -1,8 +1,10 @@
 // `weir check FILE.py... [-I DIR]... [--max-errors N] [--lower]`: load field-view modules (one
 // loader: modules they share are parsed once), type-check every definition (also those nested
-// in plain functions) and list their signatures; report every independent error, up to a limit;
+// in plain functions) and list their signatures, and the plain functions that check as
+// orchestration functions; report every independent error, up to a limit;
 // with --lower also lower every program that checked.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 #include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 
 namespace weir::cli {
@@ -44,6 +47,25 @@ Action add_check_command(CLI::App& app) {
         for (const TypedDefinition* d : r.checked)
           std::cout << (d->source->scope.empty() ? "" : "(in " + d->source->scope + ") ") << signature(*d)
                     << "\n";
+        // Plain functions that check as orchestration functions (`weir run FILE.py::NAME` runs
+        // them), in source order; other plain functions are Python helpers, not listed.
+        std::vector<const FunctionDef*> plain;
+        for (const auto& [name, v] : m.names)
+          if (const FunctionDef* f = find_plain_function(m, name)) plain.push_back(f);
+        std::sort(plain.begin(), plain.end(),
+                  [](const FunctionDef* a, const FunctionDef* b) { return a->loc.line < b->loc.line; });
+        for (const FunctionDef* f : plain) {
+          std::unique_ptr<Orchestration> o;
+          try {
+            o = check_orchestration(*f, m, checker);
+          } catch (const weir::Error&) {
+            continue;
+          }
+          std::string params;
+          for (const auto& p : o->params)
+            params += (params.empty() ? "" : ", ") + p.name + ": " + to_string(p.type);
+          std::cout << "orchestration " << o->name << "(" << params << ")\n";
+        }
         std::size_t lowered = 0;
         if (o->lower)
           for (const TypedDefinition* d : r.checked) {

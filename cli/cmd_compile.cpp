@@ -112,8 +112,7 @@ Action add_compile_command(CLI::App& app) {
     try {
       targets = expand_targets(o->files, o->includes);
     } catch (const std::exception& e) {
-      std::cerr << "weir: error: " << e.what() << "\n";
-      return kExitInvalidInput;
+      return print_error(e.what(), kExitInvalidInput);
     }
     std::size_t n = targets.size();
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "output_name.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/flatten_control_flow.h"
@@ -34,6 +35,7 @@ Action add_convert_command(CLI::App& app) {
     }
     SaveOptions opts;
     opts.indent = o->indent;
+    warn_sdfg_output_name(o->out);
     save_sdfg(*sdfg, o->out, opts);
     std::cout << "wrote " << o->out << "\n";
     return kExitOk;

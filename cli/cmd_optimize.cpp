@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_name.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
@@ -170,6 +171,7 @@ Action add_optimize_command(CLI::App& app) {
         std::cerr << "weir: warning: --print-after " << n << ": no such pass ran\n";
     if (timing) timing->report(std::cerr);
     validate_or_throw(*sdfg);
+    warn_sdfg_output_name(o->out);
     save_sdfg(*sdfg, o->out);
     std::size_t after = transforms::transformation_history(*sdfg).size();
     if (o->replay)

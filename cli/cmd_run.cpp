@@ -138,6 +138,7 @@ int run_command(const RunOptions& given_options) {
   // Check the arguments before compiling, so that mistakes show at once; a missing argument
   // also gets the option that gives it.
   try {
+    check_table_kinds(target, args);
     if (target.field_view) {
       check_embedded_arguments(*target.field_view, args);
     } else {
@@ -154,6 +155,10 @@ int run_command(const RunOptions& given_options) {
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
   std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name()
             << "'\n";
+  // What a compiled backend made of a field-view program (an SDFG file runs as it is).
+  if (!target.field_view && is_field_view_reference(o.program))
+    std::cout << "lowered to an SDFG and auto-optimized (pipeline auto-optimize-"
+              << (o.backend == "gpu" ? "gpu" : "cpu") << ")\n";
   if (!target.field_view && target.sdfg.sdfg)
     if (std::string note = gpu_on_host_note(*target.sdfg.sdfg); !note.empty()) std::cout << note << "\n";
   if (!made.empty()) {
@@ -218,18 +223,21 @@ int run_command(const RunOptions& given_options) {
       std::string sizes;
       if (what.find("outside its domain") != std::string::npos ||
           what.find("does not cover the output") != std::string::npos)
-        sizes = larger_output_note(sig, args);
+        sizes = larger_output_note(sig, args) + short_table_note(target.connectivities, sig, args);
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
       // with shifted reads cannot cover: say how to give it a smaller domain (only where the
       // error says shifts are the cause).
       if (!sig.find("__out") || what.find("shifted reads") == std::string::npos)
         throw weir::Error(what + sizes);
+      std::vector<std::string> dims;
+      for (const auto& x : sig.find("__out")->shape) dims.push_back(size_dimension(x.str()));
+      std::string slice = needed_out_slice(e.what(), dims);
       throw weir::Error(
           what + sizes + "\n  hint: '" + sig.program_name +
           "' is a @field_operator run directly, so its result must cover the whole output array "
           "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
           "calls it with a sliced out=, e.g. " +
-          sig.program_name + "(..., out=out[1:-1, 1:-1])");
+          sig.program_name + "(..., out=" + (slice.empty() ? "out[1:-1, 1:-1]" : slice) + ")");
     }
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }
@@ -290,12 +298,15 @@ Action add_run_command(CLI::App& app) {
       "OpenMP threads of a compiled program (default, or 0: OMP_NUM_THREADS if set, else one per "
       "hardware thread; `weir run` prints the count used); the embedded backend runs on one thread");
   cmd->add_option("--domain", o->domain,
-                  "DIM=START:STOP[,...]: for a @field_operator run directly, prints the @program call that "
+                  "DIM=START:STOP[,...]: runs nothing; for a @field_operator, prints the @program call that "
                   "computes it on that domain (weir runs a field operator over its whole output)");
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
   return [o]() {
+    // Without --backend: what runs the program given (the embedded backend interprets only
+    // field-view programs).
+    if (o->backend.empty()) o->backend = is_field_view_reference(o->program) ? "embedded" : "cpu";
     try {
       return run_command(*o);
     } catch (const UsageError& e) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "output_name.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
@@ -58,6 +59,7 @@ Action add_sdfg_command(CLI::App& app) {
       validate_or_throw(*sdfg);
       SaveOptions opts;
       opts.indent = o->indent;
+      warn_sdfg_output_name(o->out);
       save_sdfg(*sdfg, o->out, opts);
       std::cout << "wrote " << o->out << "\n";
       return kExitOk;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iomanip>
 #include <new>
@@ -108,6 +109,60 @@ ArgumentError missing_sizes(const RunTarget& t, const Parameter& p, const std::s
   return ArgumentError(m);
 }
 
+// Every extent the arrays to make lack, in one message (rather than one run per dimension),
+// when the first array that lacks some does not lack them all: "--random-inputs: the arrays
+// not given ('v', 'w', 'C2V') need the extents of Vertex, K, Edge, Cell, C2V; give them with
+// --set Vertex=N ...". Otherwise missing_sizes' message, which spells out that array's shape.
+void require_all_sizes(const RunTarget& t, const Arguments& args,
+                       const std::map<std::string, long long>& symbols,
+                       const std::map<std::string, std::int64_t>& dims) {
+  std::vector<std::string> lacking;                 // arrays
+  std::vector<std::pair<std::string, bool>> names;  // in order of first use; whether a dimension
+  std::size_t first = 0;                            // names the first array lacks
+  auto add = [&](const std::string& n, bool dim) {
+    for (const auto& x : names)
+      if (x.first == n) return false;
+    names.emplace_back(n, dim);
+    return true;
+  };
+  for (const auto& p : t.sig.params) {
+    if (p.kind != Parameter::Kind::Array || args.arrays.count(p.name)) continue;
+    bool lacks = false;
+    const ConnectivityParameter* table = nullptr;
+    for (const auto& c : t.connectivities)
+      if (c.name == p.name) table = &c;
+    for (std::size_t k = 0; k < p.shape.size(); ++k)
+      for (const auto& s : p.shape[k].free_symbols())
+        if (!symbols.count(s)) {
+          // A table's rows (`__E2V_rows` of a compiled program) are its first dimension's extent.
+          std::string d = table && k == 0 ? table->from : size_dimension(s);
+          add(d.empty() ? s : d, !d.empty());
+          lacks = true;
+        }
+    for (const auto& c : t.connectivities)
+      if (c.name == p.name && !dims.count(c.to)) {
+        add(c.to, true);
+        lacks = true;
+      }
+    if (!lacks) continue;
+    lacking.push_back(p.name);
+    if (lacking.size() == 1) first = names.size();
+  }
+  if (names.size() == first) return;
+  std::string arrays, listed, sets;
+  for (const auto& a : lacking) arrays += (arrays.empty() ? "'" : ", '") + a + "'";
+  for (const auto& [n, dim] : names) {
+    listed += (listed.empty() ? "" : ", ") + n;
+    sets += " --set " + n + (dim ? "=N" : "=VALUE");
+  }
+  std::string m = "--random-inputs: the arrays not given (" + arrays + ") need the extents of " + listed +
+                  "; give them with" + sets + " (--set DIM=N sizes every field along DIM)";
+  if (!t.connectivities.empty())
+    m +=
+        "; or take a mesh's tables and sizes from files: weir mesh --nx 8 --ny 6 -o mesh, then --in-dir mesh";
+  throw ArgumentError(m);
+}
+
 }  // namespace
 
 std::vector<std::string> fill_random_inputs(const RunOptions& o, const RunTarget& t, const Backend& backend,
@@ -115,6 +170,7 @@ std::vector<std::string> fill_random_inputs(const RunOptions& o, const RunTarget
   const Signature& sig = t.sig;
   std::map<std::string, long long> symbols = shape_symbols(t, args, hints);
   std::map<std::string, std::int64_t> dims = dimension_extents(t, args, hints);
+  require_all_sizes(t, args, symbols, dims);
   std::mt19937_64 rng(o.seed);
   std::vector<std::string> made;
   for (const auto& p : sig.params) {

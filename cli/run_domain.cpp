@@ -1,9 +1,11 @@
 // `weir run --domain` (run_domain.h).
 #include "run_domain.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <vector>
 
 #include "run_sizes.h"
@@ -84,6 +86,36 @@ void refuse_domain(const std::string& text, const RunTarget& t) {
   throw UsageError(
       "--domain: weir runs a @field_operator called directly over its whole output; to compute '" +
       t.sig.program_name + "' on " + listed + ", run a @program that calls it with a sliced out=: " + call);
+}
+
+std::string needed_out_slice(const std::string& message, const std::vector<std::string>& dims) {
+  // Per dimension, how many points the result lacks at the start and at the end.
+  std::map<std::string, std::pair<long long, long long>> cut;
+  static const std::regex one(R"(([A-Za-z_][A-Za-z_0-9]*): \[(-?[0-9]+), (-?[0-9]+)\))");
+  auto ranges = [](const std::string& text) {
+    std::map<std::string, std::pair<long long, long long>> r;
+    for (std::sregex_iterator it(text.begin(), text.end(), one), end; it != end; ++it)
+      r[(*it)[1]] = {std::stoll((*it)[2]), std::stoll((*it)[3])};
+    return r;
+  };
+  std::smatch m;
+  static const std::regex computed(
+      R"(computed over \((.*?\))\), which does not cover the output domain of '[^']*' \((.*?\))\))");
+  if (!std::regex_search(message, m, computed)) return "";
+  auto have = ranges(m[1]), want = ranges(m[2]);
+  for (const auto& [d, w] : want)
+    if (auto h = have.find(d); h != have.end())
+      cut[d] = {std::max(0LL, h->second.first - w.first), std::max(0LL, w.second - h->second.second)};
+  std::string s;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    auto c = cut.find(dims[k]);
+    std::string part = ":";
+    if (c != cut.end() && (c->second.first || c->second.second))
+      part = (c->second.first ? std::to_string(c->second.first) : "") + ":" +
+             (c->second.second ? "-" + std::to_string(c->second.second) : "");
+    s += (k ? ", " : "") + part;
+  }
+  return "out[" + s + "]";
 }
 
 }  // namespace weir::cli

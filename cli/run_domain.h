@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "run_target.h"
 
@@ -14,5 +15,13 @@ namespace weir::cli {
 /// otherwise it says that a @program's calls give their domains. Malformed TEXT, or a dimension
 /// the result does not have, is a UsageError naming it.
 [[noreturn]] void refuse_domain(const std::string& text, const RunTarget& t);
+
+/// The slice of out= a @field_operator run directly needs, from the embedded backend's message
+/// that its shifted reads do not cover `__out` ("computed over (I: [1, 23), J: [0, 20), ...),
+/// which does not cover the output domain of '__out' (I: [0, 24), ...)"): "out[1:-1, :, :]" for
+/// a stencil that reads f(I + 1) and f(I - 1) over (I, J, K). `dims`: the result's dimensions in
+/// order. "" for other messages (a compiled backend's bounds check names only the first
+/// dimension read outside, too little for a slice).
+std::string needed_out_slice(const std::string& message, const std::vector<std::string>& dims);
 
 }  // namespace weir::cli

@@ -53,4 +53,24 @@ std::string larger_output_note(const Signature& sig, const Arguments& args) {
   return "";
 }
 
+std::string short_table_note(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
+                             const Arguments& args) {
+  for (const auto& c : connectivities) {
+    auto t = args.arrays.find(c.name);
+    if (t == args.arrays.end() || t->second.ndim() != 2) continue;
+    const std::int64_t rows = t->second.shape()[0];
+    for (const auto& p : sig.params) {
+      auto a = args.arrays.find(p.name);
+      if (p.kind != Parameter::Kind::Array || a == args.arrays.end() || a->second.ndim() != p.shape.size())
+        continue;
+      for (std::size_t d = 0; d < p.shape.size(); ++d)
+        if (size_dimension(p.shape[d].str()) == c.from && a->second.shape()[d] > rows)
+          return "\n  connectivity table '" + c.name + "' has " + std::to_string(rows) + " rows, but '" +
+                 p.name + "' has " + std::to_string(a->second.shape()[d]) + " along " + c.from +
+                 " (a row for every " + c.from + ")";
+    }
+  }
+  return "";
+}
+
 }  // namespace weir::cli

@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include <vector>
+
 #include "weir/runtime/arguments.h"
+#include "weir/runtime/field_view_program.h"
 #include "weir/runtime/signature.h"
 
 namespace weir::cli {
@@ -15,5 +18,11 @@ namespace weir::cli {
 /// along a dimension they share (dimensions from the size symbols `__f_K_size` of field-view
 /// programs); "" when there is none.
 std::string larger_output_note(const runtime::Signature& sig, const runtime::Arguments& args);
+
+/// The same for a connectivity table with fewer rows than a field has points along the
+/// table's first dimension: "\n  connectivity table 'E2V' has 60 rows, but 'de' has 72 along
+/// Edge (a row for every Edge)"; "" when there is none.
+std::string short_table_note(const std::vector<runtime::ConnectivityParameter>& connectivities,
+                             const runtime::Signature& sig, const runtime::Arguments& args);
 
 }  // namespace weir::cli

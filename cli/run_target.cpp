@@ -1,17 +1,50 @@
 // Loading what `weir run` runs (run_target.h).
 #include "run_target.h"
 
+#include <filesystem>
+
 #include "run_allocated_outputs.h"
 #include "targets.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/lower_for_tables.h"
+#include "weir/runtime/npy.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::cli {
 
 using namespace weir::runtime;
+
+namespace {
+
+// The neighbours per row of the connectivity tables given as files (--in NAME=FILE.npy, or
+// DIR/NAME.npy of --in-dir): a compiled program is lowered for them, as gt4py takes the count
+// from the table (an E2V of 3 columns runs as on the embedded backend). Tables that do not
+// read, or are no 2-d integer arrays, are left to the argument checks.
+std::map<std::string, std::int64_t> table_widths(const RunOptions& o,
+                                                 const std::vector<ConnectivityParameter>& conns) {
+  std::map<std::string, std::int64_t> widths;
+  for (const auto& c : conns) {
+    std::string file;
+    for (const auto& in : o.ins)
+      if (in.rfind(c.name + "=", 0) == 0) file = in.substr(c.name.size() + 1);
+    if (file.empty() && !o.in_dir.empty())
+      file = (std::filesystem::path(o.in_dir) / (c.name + ".npy")).string();
+    std::error_code ec;
+    if (file.empty() || !std::filesystem::is_regular_file(file, ec)) continue;
+    try {
+      Field t = read_npy(file);
+      if (t.ndim() == 2 && (t.dtype() == ScalarType::Int32 || t.dtype() == ScalarType::Int64))
+        widths[c.name] = t.shape()[1];
+    } catch (const weir::Error&) {
+    }
+  }
+  return widths;
+}
+
+}  // namespace
 
 RunTarget load_target(const RunOptions& o, const Backend& backend) {
   RunTarget t;
@@ -23,7 +56,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.connectivities = connectivities_of(fv);
     t.outputs_only = output_only_parameters(fv);
     if (compiled) {
-      t.sdfg = lower(fv);
+      t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities));
     } else {
       t.sig = field_view_signature(fv);
       t.field_view = std::move(fv);
@@ -47,6 +80,18 @@ void require_tables(const RunTarget& t, const Arguments& args) {
     if (p->shape.size() == 2) n = p->shape[1].try_evaluate({});
     throw ArgumentError("missing connectivity table '" + c.name + "' (an int32 or int64 array of shape (n_" +
                         c.from + ", " + (n ? std::to_string(*n) : "max_neighbours") + "))");
+  }
+}
+
+void check_table_kinds(const RunTarget& t, const Arguments& args) {
+  for (const auto& c : t.connectivities) {
+    auto a = args.arrays.find(c.name);
+    if (a == args.arrays.end()) continue;
+    const Field& f = a->second;
+    if ((f.dtype() != ScalarType::Int32 && f.dtype() != ScalarType::Int64) || f.ndim() != 2)
+      throw ArgumentError("connectivity table '" + c.name +
+                          "': expected an int32 or int64 array of shape (n_" + c.from +
+                          ", max_neighbours), got " + f.describe());
   }
 }
 

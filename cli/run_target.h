@@ -36,4 +36,10 @@ RunTarget load_target(const RunOptions& o, const runtime::Backend& backend);
 /// backend says it (a compiled program's own check names the table's internal row symbol).
 void require_tables(const RunTarget& t, const runtime::Arguments& args);
 
+/// Throws ArgumentError "connectivity table 'E2V': expected an int32 or int64 array of shape
+/// (n_Edge, max_neighbours), got float64 (72, 2)" for a table of another dtype or not 2-d, with
+/// the same words on every backend (a compiled program's own check would say "int32" alone,
+/// though int64 tables run through an int32 copy).
+void check_table_kinds(const RunTarget& t, const runtime::Arguments& args);
+
 }  // namespace weir::cli

@@ -1,6 +1,9 @@
 #include "targets.h"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "output_name.h"
 
 namespace weir::cli {
 namespace {
@@ -29,6 +32,12 @@ void require_sdfg_file(const std::string& command, const std::string& arg) {
                    (reference ? "a field-view definition" : "a field-view source file") +
                    "; this command reads an SDFG file (.sdfg, .sdfgz): make one with 'weir sdfg " +
                    file_part(arg) + "::" + name + " -o " + (name == "NAME" ? "OUT" : name) + ".sdfg'");
+}
+
+void warn_sdfg_output_name(const std::string& path) {
+  if (is_sdfg_file(path) || ends_with(path, ".json")) return;
+  std::cerr << "weir: warning: -o " << path
+            << ": the file gets an SDFG (JSON); SDFG files are named .sdfg (or .sdfgz, gzip-compressed)\n";
 }
 
 void require_definition_reference(const std::string& command, const std::string& arg) {

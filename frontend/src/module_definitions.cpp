@@ -2,6 +2,10 @@
 // plain functions, classes (enums, named collections) and assignment targets.
 #include "module_loader_internal.h"
 
+#include <algorithm>
+
+#include "weir/sdfg/suggest.h"
+
 namespace weir::frontend {
 
 void ModuleLoader::Impl::bind_target(const Expr& target, const Value& v, std::map<std::string, Value>& ns) {
@@ -37,6 +41,55 @@ bool ModuleLoader::Impl::has_nested_functions(const StmtList& body) {
   return false;
 }
 
+namespace {
+
+// "gtx.field_operatr" for a decorator `@gtx.field_operatr` (names and attributes only).
+std::string dotted(const Expr& e) {
+  if (auto* n = dyn_cast<Name>(&e)) return n->id;
+  if (auto* a = dyn_cast<Attribute>(&e)) return dotted(*a->value) + "." + a->attr;
+  return "...";
+}
+
+}  // namespace
+
+// The gt4py decorator a misspelt one stands for (`@gtx.field_operatr`, which Python refuses
+// with an AttributeError at import): the definition kind it is closest to, or nullopt for a
+// decorator that is no gt4py name (`@functools.cache`) or too far from every one. `message`:
+// "unknown decorator 'gtx.field_operatr': gt4py.next has no 'field_operatr' (did you mean
+// 'gtx.field_operator'?)".
+std::optional<DefinitionKind> ModuleLoader::Impl::misspelt_decorator(LoadedModule& m, const Expr& head,
+                                                                     const Value& dv, std::string& message) {
+  if (dv.kind != ValueKind::Builtin) return std::nullopt;
+  bool from_gt4py = false;
+  if (auto* a = dyn_cast<Attribute>(&head)) {
+    try {
+      Value base = evaluate(*a->value, m);
+      from_gt4py =
+          base.kind == ValueKind::Builtin && (base.name == "next" || base.name.rfind("gt4py", 0) == 0);
+    } catch (const FrontendError&) {
+    }
+  }
+  const std::pair<const char*, DefinitionKind> kinds[] = {{"field_operator", DefinitionKind::FieldOperator},
+                                                          {"scan_operator", DefinitionKind::ScanOperator},
+                                                          {"program", DefinitionKind::Program}};
+  std::size_t best = std::string::npos;
+  std::optional<DefinitionKind> kind;
+  std::string meant;
+  for (const auto& [name, k] : kinds)
+    if (std::size_t d = edit_distance(dv.name, name); d < best) {
+      best = d;
+      kind = k;
+      meant = name;
+    }
+  // An attribute of gt4py.next is a mistake whatever it is; a name imported from elsewhere
+  // only when it is one or two slips from a decorator.
+  if (!from_gt4py && best > 2) return std::nullopt;
+  std::string text = dotted(head);
+  message = "unknown decorator '" + text + "'" + (from_gt4py ? ": gt4py.next has no '" + dv.name + "'" : "") +
+            " (did you mean '" + text.substr(0, text.size() - dv.name.size()) + meant + "'?)";
+  return kind;
+}
+
 void ModuleLoader::Impl::define_function(LoadedModule& m, const FunctionDef& f,
                                          std::map<std::string, Value>& ns) {
   std::shared_ptr<Definition> def;
@@ -52,14 +105,26 @@ void ModuleLoader::Impl::define_function(LoadedModule& m, const FunctionDef& f,
     }
     if (dv.kind != ValueKind::Builtin) continue;
     DefinitionKind kind;
-    if (dv.name == "field_operator")
+    if (dv.name == "field_operator") {
       kind = DefinitionKind::FieldOperator;
-    else if (dv.name == "scan_operator")
+    } else if (dv.name == "scan_operator") {
       kind = DefinitionKind::ScanOperator;
-    else if (dv.name == "program")
+    } else if (dv.name == "program") {
       kind = DefinitionKind::Program;
-    else
+    } else if (std::string message; auto k = misspelt_decorator(m, *head, dv, message)) {
+      // A definition that reports the decorator wherever it is checked or called.
+      def = std::make_shared<Definition>();
+      def->kind = *k;
+      def->name = f.name;
+      def->def = &f;
+      def->module = &m;
+      def->scope = m.function;
+      def->error = message;
+      def->error_loc = head->loc;
+      break;
+    } else {
       continue;
+    }
     def = std::make_shared<Definition>();
     def->kind = kind;
     def->name = f.name;

@@ -63,7 +63,24 @@ class Evaluator {
       c.bool_value = n.id == "True";
       return make_constant(c);
     }
-    throw FrontendError(n.loc, "unknown name '" + n.id + "'");
+    throw FrontendError(n.loc, "unknown name '" + n.id + "'" + import_hint(n.id));
+  }
+
+  // " (from gt4py.next import where)" for a gt4py.next builtin not imported, and gt4py's name
+  // for Python's max and min; "" for other names.
+  static std::string import_hint(const std::string& id) {
+    static const std::set<std::string> gt4py = {
+        "where",   "concat_where", "neighbor_sum", "max_over", "min_over", "broadcast", "astype",
+        "sqrt",    "exp",          "log",          "sin",      "cos",      "tan",       "arcsin",
+        "arccos",  "arctan",       "sinh",         "cosh",     "tanh",     "arcsinh",   "arccosh",
+        "arctanh", "cbrt",         "floor",        "ceil",     "trunc",    "abs",       "minimum",
+        "maximum", "isfinite",     "isinf",        "isnan",    "fmod",     "power",     "Field",
+        "Dims",    "Dimension",    "FieldOffset",  "float64",  "float32",  "int32",     "int64"};
+    if (gt4py.count(id)) return " (a gt4py.next builtin: from gt4py.next import " + id + ")";
+    if (id == "max" || id == "min")
+      return std::string(" (element-wise on fields: gt4py.next's ") + (id == "max" ? "maximum" : "minimum") +
+             ", from gt4py.next import " + (id == "max" ? "maximum" : "minimum") + ")";
+    return "";
   }
 
   Value eval_constant(const Constant& c) {

@@ -2,7 +2,9 @@
 #include "module_loader_internal.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "weir/pycode/parser.h"
@@ -128,8 +130,12 @@ const LoadedModule& ModuleLoader::load_file(const std::string& path) {
   if (dir.empty()) dir = ".";
   if (std::find(search_path_.begin(), search_path_.end(), dir) == search_path_.end())
     search_path_.push_back(dir);
-  if (!fs::is_regular_file(path))
-    throw weir::Error("cannot read '" + path + "': " + (fs::exists(path) ? "not a file" : "no such file"));
+  // (As every file weir reads: "PATH: cannot open: No such file or directory".)
+  if (std::error_code ec; fs::is_directory(path, ec))
+    throw weir::Error(path + ": is a directory, not a .py file");
+  if (std::error_code ec; !fs::exists(path, ec))
+    throw weir::Error(path + ": cannot open: " + std::strerror(ENOENT));
+  if (!fs::is_regular_file(path)) throw weir::Error(path + ": cannot open: not a regular file");
   bool package = fs::path(path).filename() == "__init__.py";
   Impl::Spec spec{path, package, {}, false};
   if (package) spec.portions = {dir};

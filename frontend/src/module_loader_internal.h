@@ -90,6 +90,8 @@ struct ModuleLoader::Impl {
   static bool has_nested_functions(const StmtList& body);
 
   void define_function(LoadedModule& m, const FunctionDef& f, std::map<std::string, Value>& ns);
+  std::optional<DefinitionKind> misspelt_decorator(LoadedModule& m, const Expr& head, const Value& dv,
+                                                   std::string& message);
 
   // A class body runs in its own namespace that sees the module's (earlier attributes are
   // visible to later ones); methods, properties and nested classes are not members.

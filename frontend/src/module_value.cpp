@@ -2,6 +2,8 @@
 #include "literal_value.h"
 #include "module_loader_internal.h"
 
+#include <set>
+
 #include "weir/pycode/unparse.h"
 
 namespace weir::frontend {
@@ -85,6 +87,17 @@ std::string LoadedModule::package_dir() const {
 }
 
 std::string external_message(const Value& v) {
+  // `np.sqrt(f)` in a field operator: gt4py.next has the field operation of that name. (Its
+  // builtins that NumPy has too, by the same name.)
+  static const std::set<std::string> gt4py_too = {
+      "sqrt",    "exp",     "log",     "sin",      "cos",     "tan",   "arcsin", "arccos", "arctan", "sinh",
+      "cosh",    "tanh",    "arcsinh", "arccosh",  "arctanh", "cbrt",  "floor",  "ceil",   "trunc",  "abs",
+      "minimum", "maximum", "where",   "isfinite", "isinf",   "isnan", "fmod",   "power",  "astype"};
+  for (const char* np : {"numpy.", "np."})
+    if (v.name.rfind(np, 0) == 0 && gt4py_too.count(v.name.substr(std::string(np).size())))
+      return "'" + v.name + "' is a NumPy function, which field operators cannot call: use gt4py.next's '" +
+             v.name.substr(std::string(np).size()) + "' (from gt4py.next import " +
+             v.name.substr(std::string(np).size()) + ")";
   std::string msg = "'" + v.name + "' comes from a module that is not on the search path";
   if (!v.error.empty()) msg += " (" + v.error + ")";
   return msg;

@@ -247,6 +247,31 @@ std::vector<const TypedDefinition*> TypeChecker::check_module(const LoadedModule
 ModuleCheck TypeChecker::check_all(const LoadedModule& module, std::size_t max_errors) {
   ModuleCheck r;
   std::set<std::string> seen;  // location + message of the errors reported
+  // The definition of this module whose source holds `loc` (the last one starting at or
+  // before it), or nullptr: the error is then in another module.
+  auto owner = [&](const SourceLocation& loc) -> const Definition* {
+    const Definition* best = nullptr;
+    std::uint32_t best_line = 0;
+    auto consider = [&](const Definition& d) {
+      std::uint32_t line = d.def->loc.line;  // its first decorator's line, if earlier
+      for (const auto& dec : d.def->decorators) line = std::min(line, dec->loc.line);
+      if (d.def->loc.file.path() == loc.file.path() && line <= loc.line && (!best || line > best_line)) {
+        best = &d;
+        best_line = line;
+      }
+    };
+    for (const auto& d : module.definitions) consider(*d);
+    for (const auto& d : module.nested_definitions) consider(*d);
+    return best;
+  };
+  auto report = [&](const FrontendError& e) {
+    if (!seen.insert(e.location().str() + "\n" + e.message()).second) return;
+    if (r.errors.size() == max_errors) {
+      r.truncated = true;
+      return;
+    }
+    r.errors.push_back(e);
+  };
   auto one = [&](const Definition& d) {
     if (r.truncated) return;
     ++r.definitions;
@@ -254,12 +279,15 @@ ModuleCheck TypeChecker::check_all(const LoadedModule& module, std::size_t max_e
       r.checked.push_back(&check(d));
     } catch (const FrontendError& e) {
       ++r.failed;
-      if (!seen.insert(e.location().str() + "\n" + e.message()).second) return;
-      if (r.errors.size() == max_errors) {
-        r.truncated = true;
-        return;
-      }
-      r.errors.push_back(e);
+      report(e);
+      // An error in a callee stops the check of the caller: say so at the caller, so that
+      // each definition counted with errors has its line (its own errors show once the
+      // callee checks).
+      const Definition* at = owner(e.location());
+      if (at != &d && !r.truncated)
+        report(FrontendError(d.def->loc, "'" + d.name + "' is not checked: it calls " +
+                                             (at ? "'" + at->name + "'" : std::string("a definition")) +
+                                             ", which has errors (" + e.location().str() + ")"));
     }
   };
   for (const auto& d : module.definitions) one(*d);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "scalar_argument.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/known_symbols.h"
@@ -187,6 +188,11 @@ void BoundArguments::store_written_scalars(const Signature& sig, Arguments& args
     if (p.kind == Parameter::Kind::Scalar && p.written)
       args.values[p.name] = read_scalar(p.dtype, slots_[i].bytes);
   }
+}
+
+void check_scalar_argument(const Parameter& p, const Number& n) {
+  alignas(16) unsigned char slot[16];
+  convert_scalar(p, n, slot);
 }
 
 std::map<std::string, long long> known_symbols(const Signature& sig, const Arguments& args) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "scalar_argument.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/embedded.h"
@@ -64,9 +65,11 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
         throw ArgumentError("argument '" + p.name + "': expected a " + std::string(to_string(p.dtype)) +
                             " field with " + std::to_string(p.shape.size()) + " dimensions, got " +
                             it->second.describe());
-    } else if (!args.values.count(p.name)) {
+    } else if (auto v = args.values.find(p.name); v == args.values.end()) {
       throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) +
                           " scalar)");
+    } else if (p.kind == Parameter::Kind::Scalar) {
+      check_scalar_argument(p, v->second);  // as the compiled backends convert it
     }
   }
 }

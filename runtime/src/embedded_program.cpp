@@ -7,6 +7,7 @@
 
 #include "embedded_eval.h"
 #include "embedded_orchestration.h"
+#include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/embedded.h"
@@ -115,9 +116,12 @@ void check(const FieldViewProgram& program, const std::vector<Param>& params, co
           throw ArgumentError("argument '" + p.name + "': expected a " + p.describe() + ", got an array");
         throw ArgumentError("missing argument '" + p.name + "' (" + p.describe() + ")");
       }
-      if (frontend::is_integral(p.dtype) && std::holds_alternative<double>(it->second))
-        throw ArgumentError("argument '" + p.name + "': expected an integer (" + p.describe() + "), got " +
-                            to_string(it->second));
+      // As the compiled backends convert it (an int32 of 2**32 + 24 must not wrap).
+      Parameter scalar;
+      scalar.name = p.name;
+      scalar.kind = Parameter::Kind::Scalar;
+      scalar.dtype = type_of(p.dtype);
+      check_scalar_argument(scalar, it->second);
       continue;
     }
     auto it = args.arrays.find(p.name);
@@ -266,7 +270,7 @@ class EmbeddedProgram final : public Program {
           const auto& out = call.outs[i];
           FieldVal& target = fields.at(out.name);
           write(*leaves[i], target, output_domain(call, i, target, ev, env), call.callee->name, out.name,
-                call.loc);
+                call.loc, !ctx.tables.empty());
           env[out.name] = Value::of(target);
           written.insert(out.name);
         }
@@ -286,7 +290,7 @@ class EmbeddedProgram final : public Program {
       for (const Param& p : params_) {
         if (p.name.rfind("__out", 0) != 0) continue;
         FieldVal& target = fields.at(p.name);
-        write(*leaves[i++], target, target.ranges, def.name, p.name, def.loc);
+        write(*leaves[i++], target, target.ranges, def.name, p.name, def.loc, !ctx.tables.empty());
         written.insert(p.name);
       }
     }
@@ -340,8 +344,10 @@ class EmbeddedProgram final : public Program {
 
   // Writes `value` into `target` over `domain` (target's dims), or throws when `value` does not
   // cover it or is undefined somewhere in it.
+  // `tables`: whether the program reads connectivity tables (else a -1 entry cannot be the cause).
   static void write(const FieldVal& value, FieldVal& target, const std::vector<Range>& domain,
-                    const std::string& op, const std::string& out, const frontend::SourceLocation& loc) {
+                    const std::string& op, const std::string& out, const frontend::SourceLocation& loc,
+                    bool tables) {
     FieldVal region = target;
     region.ranges = domain;
     std::vector<int> pos(target.dims.size());
@@ -384,10 +390,13 @@ class EmbeddedProgram final : public Program {
         std::string at;
         for (std::size_t d = 0; d < idx.size(); ++d)
           at += (d ? ", " : "") + target.dims[d].name + "=" + std::to_string(idx[d]);
-        fail(
-            loc,
-            "the result of '" + op + "' is undefined at (" + at + ") of the output '" + out +
-                "' (a neighbour that does not exist: -1 in a connectivity table, or a read outside a field)");
+        fail(loc,
+             "the result of '" + op + "' is undefined at (" + at + ") of the output '" + out + "' (" +
+                 (tables ? "a neighbour that does not exist: -1 in a connectivity table, or a read outside "
+                           "a field"
+                         : "a read outside an input field: a shifted read there reaches past the input's "
+                           "end") +
+                 ")");
       }
       updates.emplace_back(off, (*value.data)[static_cast<std::size_t>(o)]);
     });

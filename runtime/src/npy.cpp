@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -288,7 +289,9 @@ Field read_npy(const std::filesystem::path& path, const Allocator& allocator) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) fail(path.string(), "no such file");
+    // (As every file weir reads: "PATH: cannot open: No such file or directory".)
+    if (!std::filesystem::exists(path, ec))
+      fail(path.string(), std::string("cannot open: ") + std::strerror(ENOENT));
     fail(path.string(), std::string("cannot open: ") + std::strerror(errno));
   }
   std::ostringstream ss;

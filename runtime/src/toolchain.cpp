@@ -47,11 +47,15 @@ void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
   pipe->run(sdfg);
 }
 
-CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device) {
+CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device,
+                                   const std::map<std::string, std::int64_t>& max_neighbors) {
   if (!program.definition && !program.orchestration)
     throw BackendError("an empty FieldViewProgram cannot be lowered");
-  std::shared_ptr<SDFG> sdfg = program.orchestration ? frontend::lower_orchestration(*program.orchestration)
-                                                     : frontend::lower_to_sdfg(*program.definition);
+  frontend::LoweringOptions lowering;
+  lowering.max_neighbors = max_neighbors;
+  std::shared_ptr<SDFG> sdfg = program.orchestration
+                                   ? frontend::lower_orchestration(*program.orchestration, lowering)
+                                   : frontend::lower_to_sdfg(*program.definition, lowering);
   canonicalize_source_files(*sdfg);  // one cache entry however the program's path was spelt
   validate_or_throw(*sdfg);
   if (program.orchestration) {

@@ -4,6 +4,10 @@
 // is first lowered to a fresh SDFG and optimized (lower()), then takes the same steps.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <string>
+
 #include <memory>
 
 #include "weir/runtime/backend.h"
@@ -28,7 +32,9 @@ class Toolchain {
   /// allocator hands out host Fields), else its allocator's device.
   static DeviceType target_device(const CompiledBackend& backend);
   /// Field-view program -> a fresh, validated SDFG after the optimization pipeline for `device`.
-  static CompilableProgram lower(const FieldViewProgram& program, DeviceType device = DeviceType::CPU);
+  /// `max_neighbors`: neighbours per row of connectivity tables (frontend::LoweringOptions).
+  static CompilableProgram lower(const FieldViewProgram& program, DeviceType device = DeviceType::CPU,
+                                 const std::map<std::string, std::int64_t>& max_neighbors = {});
   /// The optimization pipeline applied to every lowered field-view program before code
   /// generation: transforms::auto_optimize for the backend's device (the single place where
   /// the pipeline is chosen); for the GPU with gpu-transform's host_arguments.

@@ -332,7 +332,7 @@ TEST_CASE("first hour: a file that does not exist is exit code 1 in every comman
     INFO(cmd);
     auto r = run_weir(cmd);
     CHECK(r.code == 1);
-    CHECK(r.out == "weir: error: cannot read '" + py + "': no such file\n");
+    CHECK(r.out == "weir: error: " + py + ": cannot open: No such file or directory\n");
   }
   for (const std::string& cmd :
        {"check '" + py + "'", "compile '" + py + "::p'", "compose " + q(dir / "none.json") + " -o " + out}) {

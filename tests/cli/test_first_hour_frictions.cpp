@@ -388,5 +388,5 @@ TEST_CASE("first hour: frictions of the fresh-user trial", "[cli][first-hour]") 
   // A field-view file that is not there says why.
   r = run_weir("run " + q(dir / "none.py") + "::p");
   CHECK(r.code == 1);
-  CHECK(r.out == "weir: error: cannot read '" + (dir / "none.py").string() + "': no such file\n");
+  CHECK(r.out == "weir: error: " + (dir / "none.py").string() + ": cannot open: No such file or directory\n");
 }

@@ -307,6 +307,26 @@ bool has_labels(SDFG& root, const Transformation& t, const Match& m, AnalysisCac
   return true;
 }
 
+/// The labels has_labels compares, of each element of the match in pattern order (a map's own
+/// label for map entries and exits).
+std::vector<std::string> labels_of(SDFG& root, const Transformation& t, const Match& m,
+                                   AnalysisCache& cache) {
+  std::vector<std::string> out;
+  ControlFlowRegion& r = *cache.cfg_list(root)[m.cfg_id];
+  for (std::size_t k = 0; k < m.subgraph.size(); ++k) {
+    if (t.scope() == MatchScope::ControlFlow) {
+      out.push_back(r.block(m.subgraph[k]).label);
+      continue;
+    }
+    const Node& n = r.block(m.state_id).as<SDFGState>()->node(m.subgraph[k]);
+    const MapInfo* info = n.as<MapEntry>()  ? n.as<MapEntry>()->map.get()
+                          : n.as<MapExit>() ? n.as<MapExit>()->map.get()
+                                            : nullptr;
+    out.push_back(info ? info->label : n.label);
+  }
+  return out;
+}
+
 std::string quoted(const std::vector<std::string>& v) {
   std::string s;
   for (std::size_t k = 0; k < v.size(); ++k) s += (k ? ", '" : "'") + v[k] + "'";
@@ -332,8 +352,12 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
     }
     case StepWhere::Labels: {
       std::vector<Match> hits;
-      std::vector<std::string> refusals;
+      std::vector<std::string> refusals, applicable;
       for (const auto& c : find_matches(sdfg, *t, cache)) {
+        if (c.result && applicable.size() < 10) {
+          std::vector<std::string> l = labels_of(sdfg, *t, c.match, cache);
+          applicable.push_back("[" + quoted(l) + "] @" + c.match.id());
+        }
         if (!has_labels(sdfg, *t, c.match, cache, step.labels)) continue;
         if (c.result)
           hits.push_back(c.match);
@@ -343,6 +367,13 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
       if (hits.empty()) {
         std::string why = "no applicable match has the labels " + quoted(step.labels);
         if (!refusals.empty()) why += " (refused: " + refusals.front() + ")";
+        // A typo in a label: the labels there are.
+        else if (!applicable.empty()) {
+          why += "; applicable matches: ";
+          for (std::size_t k = 0; k < applicable.size(); ++k) why += (k ? ", " : "") + applicable[k];
+        } else {
+          why += "; it applies nowhere";
+        }
         throw TransformError(why);
       }
       if (hits.size() > 1) {

@@ -1,0 +1,15 @@
+// The check of a scalar argument shared by argument binding and the embedded backend, so that
+// every backend refuses the same values with the same message (internal to the runtime).
+#pragma once
+
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/signature.h"
+
+namespace weir::runtime {
+
+/// Checks that `n` converts to scalar parameter `p`'s dtype as bind_arguments converts it (an
+/// integer parameter takes only integral numbers in its range). Throws ArgumentError, e.g.
+/// "argument 'nx': expected int32 scalar, got 4294967320 (out of range)".
+void check_scalar_argument(const Parameter& p, const Number& n);
+
+}  // namespace weir::runtime
