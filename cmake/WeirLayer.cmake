@@ -21,6 +21,9 @@ endfunction()
 # weir_add_test_suite(NAME DEPS...): one Catch2 executable from tests/<name>/*.cpp, each
 # TEST_CASE registered with ctest. Tests run from the repository root so that ../shared resolves.
 function(weir_add_test_suite name)
+  if(NOT WEIR_TEST_SUITES STREQUAL "all" AND NOT name IN_LIST WEIR_TEST_SUITES)
+    return()
+  endif()
   file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
   if(NOT _srcs)
     message(WARNING "test suite '${name}' has no sources in tests/${name}/; skipped")
