@@ -179,13 +179,14 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
   CHECK_THAT(r.out, Catch::Contains("\noutputs allocated as zeros: __out float64 (6, 4, 2)\n"));
   r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy") + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
-                                    ":14:1: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
-                                    "I: [0, 6) and J: [0, 4)\n"
-                                    "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
-                                    "dimension 0 of f with shape 6 and f[-1 .. 4] in dimension 1 of f with "
-                                    "shape 4 (shifted reads need a larger input or a smaller output domain)\n" +
-                                    out_hint));
+  CHECK_THAT(r.out,
+             Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
+                             ":14:1: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
+                             "I: [0, 6) and J: [0, 4)\n"
+                             "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
+                             "dimension 0 of f with shape 6 and f[-1 .. 4] in dimension 1 of f with "
+                             "shape 4 (shifted reads need a larger input or a smaller output domain)\n" +
+                             out_hint));
   // Connectivity tables: --in NAME=FILE.npy; `weir mesh` for the tables it writes, and what a
   // table holds for one it does not write.
   std::ofstream(dir / "ring.py")

@@ -534,6 +534,13 @@ TEST_CASE("bounds checks: accesses inside a nested SDFG are checked against its 
 
 namespace {
 
+/// Gives every memlet of `data` in the first state the DaCe debuginfo `info` (a source line).
+void locate_reads(SDFG& s, const std::string& data, const std::string& info) {
+  SDFGState& st = *s.all_states()[0];
+  for (const DataflowEdge* e : st.edges())
+    if (e->memlet.data == data) st.edge(e->id).memlet.extra.set("debuginfo", info);
+}
+
 /// B[i, j] = A[i + 1, j + dj] for (i, j) in (0:N, 0:M), A of shape (N, a_cols): the outer memlet
 /// of the read is the propagated [1:N + 1, dj:M + dj].
 std::unique_ptr<SDFG> shift2_sdfg(const E& a_cols, int dj) {
@@ -578,11 +585,8 @@ TEST_CASE("bounds checks: the error names every dimension outside, not only the 
         "dimension 1 of A with shape 2 (shifted reads need a larger input or a smaller output domain)");
   }
   SECTION("with the source line: the field's ranges and domain in both dimensions") {
-    const std::string info =
-        R"({"type": "DebugInfo", "start_line": 7, "start_column": 12, "filename": "d.py"})";
-    SDFGState& st = *s->all_states()[0];
-    for (const DataflowEdge* e : st.edges())
-      if (e->memlet.data == "A") st.edge(e->id).memlet.extra.set("debuginfo", info);
+    locate_reads(*s, "A",
+                 R"({"type": "DebugInfo", "start_line": 7, "start_column": 12, "filename": "d.py"})");
     Outcome r = run_once(*s, "two_dims_source", {A.data(), B.data(), &m, &n});
     CHECK(r.rc != 0);
     CHECK(
@@ -662,11 +666,7 @@ TEST_CASE("bounds checks: a computed subscript outside in two dimensions names b
         "P[i]; the index in dimension 1 is Q[i]");
   }
   SECTION("with the read's source line: the field first, the SDFG's names after") {
-    const std::string info =
-        R"({"type": "DebugInfo", "start_line": 4, "start_column": 8, "filename": "g.py"})";
-    SDFGState& st = *s->all_states()[0];
-    for (const DataflowEdge* e : st.edges())
-      if (e->memlet.data == "A") st.edge(e->id).memlet.extra.set("debuginfo", info);
+    locate_reads(*s, "A", R"({"type": "DebugInfo", "start_line": 4, "start_column": 8, "filename": "g.py"})");
     Outcome r = run_once(*s, "gather_source", {A.data(), B.data(), P.data(), Q.data()});
     CHECK(r.rc != 0);
     CHECK(
