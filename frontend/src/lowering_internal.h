@@ -94,9 +94,8 @@ ValuePtr lazy(TExprPtr expr, EnvPtr env);
 /// of one call's tasklets (the regions of a split domain) is computed once.
 std::string scope_key(const EnvPtr& env);
 
-/// Python code of a value at one point: a scalar expression, or a tuple of codes.
-/// Tasklet code for a value, as it is composed (a tuple: one Code per element). Whether it is an
-/// atom (a name or a literal, which KernelBuilder::temp uses as it is) is known where it is
+/// Python code of a value at one point: a scalar expression, or a tuple of codes. Whether it is
+/// an atom (a name or a literal, which KernelBuilder::temp uses as it is) is known where it is
 /// built, never read off its text.
 struct Code {
   std::string text;
