@@ -163,9 +163,9 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
   // inputs must be given), and a stencil with shifts says how to run it on a smaller domain.
   python(dir, "make.py", "np.save(d + '/f.npy', np.zeros((6, 4, 2)))\n");
   const std::string lap_py = ex_path("cartesian/laplacian.py").string();
-  // The embedded backend's message names the computed domain in every dimension, so the hint's
-  // slice is worked out from it; the cpu backend's names the first dimension only (its hint keeps
-  // the two-dimensional example, which slices the same way: K is whole either way).
+  // The embedded backend's message names the computed domain in every dimension (K too), so its
+  // hint slices all three; the cpu backend's names the dimensions read outside (I and J), so its
+  // hint slices those two, which leaves K whole the same way.
   const std::string hint_head =
       "  hint: 'lap' is a @field_operator run directly, so its result must cover the whole output array "
       "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that calls it "
@@ -184,12 +184,14 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
   CHECK_THAT(r.out, Catch::Contains("\noutputs allocated as zeros: __out float64 (6, 4, 2)\n"));
   r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy") + " --backend cpu");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
-                                    ":14:1: 'f' is read over I: [-1, 7), outside its domain I: [0, 6)\n"
-                                    "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
-                                    "dimension 0 of f with shape 6 (shifted reads need a larger input or a "
-                                    "smaller output domain)\n" +
-                                    cpu_out_hint));
+  CHECK_THAT(r.out,
+             Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
+                             ":14:1: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
+                             "I: [0, 6) and J: [0, 4)\n"
+                             "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
+                             "dimension 0 of f with shape 6 and f[-1 .. 4] in dimension 1 of f with "
+                             "shape 4 (shifted reads need a larger input or a smaller output domain)\n" +
+                             cpu_out_hint));
   // Connectivity tables: --in NAME=FILE.npy; `weir mesh` for the tables it writes, and what a
   // table holds for one it does not write.
   std::ofstream(dir / "ring.py")
