@@ -9,6 +9,14 @@
 
 namespace weir::transforms::detail {
 
+bool covers_all(const Subset& s, const std::vector<sym::Expr>& shape) {
+  if (s.dims() != shape.size()) return false;
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (!(s[d].start == sym::Expr(0) && s[d].end == shape[d] - sym::Expr(1) && s[d].step == sym::Expr(1)))
+      return false;
+  return true;
+}
+
 std::vector<NodeId> scope_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
   std::vector<NodeId> out;
   const auto* me = st.node(entry).as<MapEntry>();

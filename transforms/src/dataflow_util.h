@@ -12,6 +12,9 @@
 
 namespace weir::transforms::detail {
 
+/// Whether `s` is all of a container of `shape`: 0:shape[d]-1 with step 1 in every dimension.
+bool covers_all(const Subset& s, const std::vector<sym::Expr>& shape);
+
 /// Nodes strictly inside the scope of `entry` (all depths), excluding entry and exit.
 std::vector<NodeId> scope_body(const SDFGState& st, const ScopeTree& tree, NodeId entry);
 
