@@ -174,6 +174,21 @@ TEST_CASE("copy-elision: refused where the output or the transient is used elsew
     CHECK(run_pass(*sdfg, "copy-elision") == 0);
     CHECK(volume_transients(*sdfg) == std::set<std::string>{"__scan0_0", "__scan0_1"});
   }
+  SECTION("a condition may skip the copy") {
+    // Only when n > 0 does the copy run: writing `out` at the scan would change it for n <= 0.
+    auto sdfg = lower("prog");
+    sdfg->add_symbol("n");
+    std::size_t conditioned = 0;
+    for (const ControlFlowEdge* e : sdfg->edges())
+      if (sdfg->block(e->dst).label == "call_0_first") {
+        sdfg->edge(e->id).data.condition = CodeBlock{"n > 0", Language::Python};
+        ++conditioned;
+      }
+    REQUIRE(conditioned == 1);
+    test::require_valid(*sdfg);
+    CHECK(run_pass(*sdfg, "copy-elision") == 0);
+    CHECK(volume_transients(*sdfg) == std::set<std::string>{"__scan0_0", "__scan0_1"});
+  }
   SECTION("the output is read by a later call") {
     auto sdfg = lower("prog_out_read");
     test::Arrays before = run(*sdfg);

@@ -117,6 +117,34 @@ std::optional<Copy> copy_edge(const SDFG& sdfg, const SDFGState& st, EdgeId e) {
   return Copy{a->data, b->data, d.src, d.dst, {}};
 }
 
+/// Whether the copy runs after every write of T whenever one runs: the copy's state is a block
+/// of a region R, and every other state that accesses T lies in a block of R from which one
+/// unconditional edge after another leads to the copy's state (so the copy is not skipped by a
+/// branch, a loop or a condition on an edge, and writing O at T's writes cannot make O change
+/// where the copy would have left it unchanged). In the copy's own state T has only the copy's
+/// node.
+bool copy_follows_writes(const SDFG& sdfg, const SDFGState& st, const Copy& c) {
+  const ControlFlowRegion* r = st.parent_region();
+  if (!r) return false;
+  for (const SDFGState* w : sdfg.all_states()) {
+    const auto nodes = w->access_nodes(c.t);
+    if (nodes.empty()) continue;
+    if (w == &st) {
+      if (nodes.size() != 1) return false;
+      continue;
+    }
+    const ControlFlowBlock* b = w;
+    while (b && b->parent_region() != r) b = b->parent_block();
+    if (!b) return false;
+    for (std::size_t steps = 0; b != &st; ++steps) {
+      auto outs = r->out_edges(b->id());
+      if (outs.size() != 1 || !outs.front()->data.is_unconditional() || steps > r->num_blocks()) return false;
+      b = &r->block(outs.front()->dst);
+    }
+  }
+  return true;
+}
+
 /// Whether the copy may be elided (the header's conditions).
 bool elidable(const SDFG& sdfg, const SDFGState& st, const Copy& c,
               const std::map<std::string, DataUse>& use) {
@@ -136,7 +164,7 @@ bool elidable(const SDFG& sdfg, const SDFGState& st, const Copy& c,
   if (!st.out_edges(c.dst).empty()) return false;
   for (EdgeId e : st.in_edges(c.dst))
     if (st.edge(e).src != last) return false;
-  return true;
+  return copy_follows_writes(sdfg, st, c);
 }
 
 /// Renames `from` to `to` in every access node and memlet of the SDFG's own states.

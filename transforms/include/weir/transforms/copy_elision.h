@@ -16,7 +16,10 @@ namespace weir::transforms {
 ///  * T and O have the same dtype, shape, strides, offsets and storage, neither is a view;
 ///  * the copy is the only reader of T in the SDFG (T has one access node with out-edges, only
 ///    into the copy) and O is written by the copy and accessed nowhere else (one access node);
-///  * neither is named in control flow, tasklet code or a nested SDFG's symbol mapping.
+///  * neither is named in control flow, tasklet code or a nested SDFG's symbol mapping;
+///  * the copy runs after every write of T: its state is in a region R where every state that
+///    writes T lies in a block from which unconditional edges lead to it (no branch, loop or
+///    edge condition may skip the copy), and its own state has no other node of T.
 /// Writing O where T was written is then the same: nothing reads O between (nothing else
 /// accesses it), and T's values reach O unchanged. Unlike redundant-array-removal, T may be
 /// written in other states (a scan's loop) than the copy. Access nodes left without edges are
