@@ -48,20 +48,11 @@ bool at_params(const Subset& s, const std::vector<std::string>& params) {
 
 /// The single statement `out = in` of a Python tasklet: {out, in}; nullopt otherwise.
 std::optional<std::pair<std::string, std::string>> plain_copy(const Tasklet& t) {
-  if (t.code.language != Language::Python) return std::nullopt;
   std::shared_ptr<const pycode::Code> tree;
-  try {
-    tree = t.code.parsed();
-  } catch (const pycode::SourceError&) {
-    return std::nullopt;
-  }
-  if (!tree || tree->body().size() != 1) return std::nullopt;
-  const auto* st = pycode::dyn_cast<pycode::Assign>(tree->body()[0].get());
-  if (!st || st->targets.size() != 1) return std::nullopt;
-  const auto* lhs = pycode::dyn_cast<pycode::Name>(st->targets[0].get());
-  const auto* rhs = pycode::dyn_cast<pycode::Name>(st->value.get());
-  if (!lhs || !rhs) return std::nullopt;
-  return std::make_pair(lhs->id, rhs->id);
+  auto a = detail::single_assignment(t.code, tree);
+  const auto* rhs = a ? pycode::dyn_cast<pycode::Name>(a->second) : nullptr;
+  if (!rhs) return std::nullopt;
+  return std::make_pair(a->first, rhs->id);
 }
 
 /// The element-wise copy map whose entry is `entry` (outermost scope of `st`), or nullopt.
