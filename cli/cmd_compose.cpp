@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "commands.h"
-#include "output_name.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/compose.h"
+#include "write_sdfg.h"
 
 namespace weir::cli {
 
@@ -38,8 +38,7 @@ Action add_compose_command(CLI::App& app) {
     }
     SaveOptions opts;
     opts.indent = o->indent;
-    warn_sdfg_output_name(o->out);
-    save_sdfg(*sdfg, o->out, opts);
+    write_sdfg(*sdfg, o->out, opts);
     std::cout << "wrote " << o->out << "\n";
     return kExitOk;
   };

@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "commands.h"
-#include "output_name.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/flatten_control_flow.h"
+#include "write_sdfg.h"
 
 namespace weir::cli {
 
@@ -29,14 +29,16 @@ Action add_convert_command(CLI::App& app) {
   return [o]() {
     require_sdfg_file("convert", o->in);
     auto sdfg = load_sdfg(o->in);
+    // A file weir's validator rejects is still converted (a round trip as read), but no
+    // conversion may make a valid file invalid (write_sdfg refuses then).
+    const std::vector<Diagnostic> input_problems = validate(*sdfg);
     if (o->flatten) {
       auto n = transforms::flatten_control_flow(*sdfg);
       std::cerr << "flattened " << n << " control-flow region" << (n == 1 ? "" : "s") << "\n";
     }
     SaveOptions opts;
     opts.indent = o->indent;
-    warn_sdfg_output_name(o->out);
-    save_sdfg(*sdfg, o->out, opts);
+    write_sdfg(*sdfg, o->out, opts, input_problems);
     std::cout << "wrote " << o->out << "\n";
     return kExitOk;
   };

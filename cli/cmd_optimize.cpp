@@ -22,7 +22,6 @@
 #include <sstream>
 
 #include "commands.h"
-#include "output_name.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
@@ -32,6 +31,7 @@
 #include "weir/transforms/pipeline.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
+#include "write_sdfg.h"
 
 namespace weir::cli {
 namespace {
@@ -170,9 +170,7 @@ Action add_optimize_command(CLI::App& app) {
       for (const auto& n : print->unseen())
         std::cerr << "weir: warning: --print-after " << n << ": no such pass ran\n";
     if (timing) timing->report(std::cerr);
-    validate_or_throw(*sdfg);
-    warn_sdfg_output_name(o->out);
-    save_sdfg(*sdfg, o->out);
+    write_sdfg(*sdfg, o->out);
     std::size_t after = transforms::transformation_history(*sdfg).size();
     if (o->replay)
       std::cout << "replayed " << after << " history entr" << (after == 1 ? "y" : "ies");

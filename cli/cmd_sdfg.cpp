@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "commands.h"
-#include "output_name.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
@@ -14,6 +13,7 @@
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/validate.h"
+#include "write_sdfg.h"
 
 namespace weir::cli {
 
@@ -56,11 +56,9 @@ Action add_sdfg_command(CLI::App& app) {
       TypeChecker checker;
       auto sdfg = def ? lower_to_sdfg(checker.check(*def))
                       : lower_orchestration(*check_orchestration(*orchestrated, m, checker));
-      validate_or_throw(*sdfg);
       SaveOptions opts;
       opts.indent = o->indent;
-      warn_sdfg_output_name(o->out);
-      save_sdfg(*sdfg, o->out, opts);
+      write_sdfg(*sdfg, o->out, opts);
       std::cout << "wrote " << o->out << "\n";
       return kExitOk;
     } catch (const FrontendError& e) {

@@ -2,8 +2,12 @@
 # The test command: installs dependencies, builds weir and runs every test suite with ctest.
 # SANITIZE=1 builds with clang++-14 under AddressSanitizer + UndefinedBehaviorSanitizer +
 # LeakSanitizer instead (in build-asan, with the libFuzzer targets) and runs the suites but the
-# entries tests/sanitizer/exclude.txt lists. Warnings are errors here (WEIR_WERROR=ON unless WEIR_WERROR=OFF is exported),
-# unlike in a plain `cmake` build.
+# entries tests/sanitizer/exclude.txt lists. Warnings are errors here (WEIR_WERROR=ON unless
+# WEIR_WERROR=OFF is exported), unlike in a plain `cmake` build. The tests build into build-test/
+# (BUILD_DIR overrides it), not the main job's build/ (scripts/example.sh): a user can run
+# `build/bin/weir` while the tests build, and neither command reconfigures (-Werror on, off) or
+# relinks the other's binaries. ccache makes the second folder's objects cache hits
+# (scripts/build.sh keys them by source, not folder).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/install-deps.sh"
@@ -43,7 +47,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   exclude="$(grep -v '^#' "$root/tests/sanitizer/exclude.txt" | grep -v '^$' | paste -sd '|')"
   ctest_args=(-E "$exclude")
 else
-  export BUILD_DIR="${BUILD_DIR:-$root/build}"
+  export BUILD_DIR="${BUILD_DIR:-$root/build-test}"
   bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON ${debug_flags[@]+"${debug_flags[@]}"}
 fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then

@@ -16,6 +16,7 @@
 
 #include "state_codegen.h"
 #include "weir/sdfg/names.h"
+#include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
 
@@ -206,6 +207,9 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   // embedded backend's errors name it; outer memlets cover every read of the scope).
   std::string source = debuginfo_location(m.extra);
   if (source.empty() && node) source = debuginfo_location(node->extra);
+  // One check per memlet over every dimension that can be checked, so that the error names
+  // each dimension outside (weir_dim per dimension).
+  std::vector<std::string> dims;
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);
     if (!b) continue;
@@ -220,16 +224,22 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     std::optional<std::string> lo = extreme_over_map(b->first, map, true),
                                hi = extreme_over_map(b->second, map, false);
     if (!lo || !hi) continue;
-    std::string args = *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", \"" +
-                       c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) +
-                       "\", " + std::to_string(k) + ", \"" + c_escape(hint) + "\"";
-    // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
-    // recorded and the state returns before the access (raised after the top-level state).
-    if (sg.top_level)
-      w.line("weir_check_bounds(" + args + ", \"" + c_escape(source) + "\", \"" +
-             c_escape(dimension_of(data, d.shape[k])) + "\");");
-    else
-      w.line("if (!weir_bounds_ok(" + args + ")) return;");
+    // The dimension's name only where the error can say it (a source line, at the top level).
+    dims.push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", " +
+                   std::to_string(k) + ", \"" + c_escape(hint) + "\", \"" +
+                   c_escape(sg.top_level ? dimension_of(data, d.shape[k]) : std::string()) + "\")");
+  }
+  if (dims.empty()) return;
+  std::string args =
+      "\"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) + "\", ";
+  std::string list = "{" + join(dims, ", ") + "}";
+  // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
+  // recorded and the state returns before the access (raised after the top-level state).
+  if (sg.top_level) {
+    w.line("weir_check_bounds(" + args + "\"" + c_escape(source) + "\", " + list + ");");
+  } else {
+    w.line("if (!weir_bounds_ok(" + args + list + ")) return;");
+    note_fault();
   }
 }
 
@@ -244,6 +254,7 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   std::string path = st.path();
   std::string where = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
                       (path.empty() ? st.label : path) + "', ";
+  const std::size_t scope_at = where.size();  // where the scope's part of `where` starts
   Writer checks;
   const MapInfo* map = nullptr;
   // `idle`: C++ that is true when the edge's data is not accessed (idle_through), or "".
@@ -328,14 +339,8 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
     case NodeKind::MapExit: return;
   }
   if (checks.empty()) return;
-  if (comments()) w.line("// bounds checks of " + where.substr(where.find("', ") + 3));
+  if (comments()) w.line("// bounds checks of " + where.substr(scope_at));
   w.append(checks);
-}
-
-bool may_fault(const std::string& code) {
-  return code.find("weir_index(") != std::string::npos || code.find("weir_ipow(") != std::string::npos ||
-         code.find("weir_bounds_ok(") != std::string::npos ||
-         code.find("weir_fault_publish(") != std::string::npos;
 }
 
 void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {
@@ -346,7 +351,12 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
   if (sizes.size() != v.strides.size()) return;
   for (std::size_t k = 0; k < sizes.size(); ++k) {
     v.extents.push_back("(" + sym_cpp(sizes[k]) + ")");
-    if (!(sizes[k].is_integer() && sizes[k].value() == 1)) v.squeezed_extents.push_back(v.extents.back());
+    v.extent_values.push_back(sizes[k].is_integer() ? std::optional<long long>(sizes[k].value())
+                                                    : std::nullopt);
+    if (!(sizes[k].is_integer() && sizes[k].value() == 1)) {
+      v.squeezed_extents.push_back(v.extents.back());
+      v.squeezed_extent_values.push_back(v.extent_values.back());
+    }
   }
   std::string path = st.path();
   std::string site = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
@@ -359,8 +369,14 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
   for (EdgeId id : st.in_edges_by_connector(t.id(), conn))
     if (at.empty()) at = debuginfo_location(st.edge(id).memlet.extra);
   if (at.empty()) at = debuginfo_location(t.extra);
-  v.check_site = (at.empty() ? "" : at + ": ") + site + "tasklet '" + t.label + "': connector '" + conn +
-                 "' of '" + loc.data + "'";
+  // With a source line the error names the field there, and the SDFG's names after it (the
+  // lowering's connectors and labels, `__all_f`, `..._part3`, mean nothing in the program).
+  if (at.empty()) {
+    v.check_site = site + "tasklet '" + t.label + "': connector '" + conn + "' of '" + loc.data + "'";
+  } else {
+    v.check_site = at + ": a read of '" + loc.data + "'";
+    v.check_detail = site + "tasklet '" + t.label + "', connector '" + conn + "'";
+  }
   for (const Frame& f : frames_)
     for (const auto& [name, type] : f.symbols)
       if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));

@@ -112,6 +112,8 @@ bool StateGen::emit_cblas(const BlasCall& c, Writer& w) {
   }
 
   sg.prog.link_libraries.insert("blas");
+  if (c.cls != "Dot" && !(c.cls == "MatMul" && a.rank() == 1 && b.rank() == 1))
+    note_algorithm();  // the matrices' leading dimensions (stored_matrix)
   if (comments()) w.line("// " + c.cls + " as a CBLAS call");
   w.open("{");
   // beta * add: CBLAS updates its output in place, so a separate addend is copied there first.

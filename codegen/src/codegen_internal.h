@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "code_facts.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/sdfg.h"
@@ -99,17 +100,18 @@ class FunctionList {
     /// The prototype without storage class ("void weir_state_0(double* a)"), empty for a
     /// function that must stay in the unit that calls it (CUDA kernels, device functions).
     std::string declaration;
+    /// What its code needs (recorded while it was emitted: code_facts.h).
+    CodeFacts facts;
   };
   /// Adds a function; its text defines it as `static` + declaration (program_units.cpp).
-  void append(const Writer& w, std::string declaration = {});
+  void append(const Writer& w, std::string declaration = {}, CodeFacts facts = {});
   std::size_t size() const { return functions_.size(); }
   const Function& operator[](std::size_t i) const { return functions_[i]; }
   /// Total bytes of the functions' text.
   std::size_t bytes() const { return bytes_; }
-  /// Whether any function from index `first` on contains `s`.
-  bool contains(const std::string& s, std::size_t first = 0) const;
-  /// Whether a function from index `first` on can record a run-time fault (may_fault).
-  bool may_fault(std::size_t first = 0) const;
+  /// Whether a function from index `first` on has the fact `flag` (&CodeFacts::may_fault: it
+  /// can record a run-time fault).
+  bool any(bool CodeFacts::*flag, std::size_t first = 0) const;
   /// Every function's text in order.
   std::string str() const;
 
@@ -237,8 +239,6 @@ class SdfgGen {
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
 /// empty for a state without nodes.
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn_name);
-/// Whether generated `code` can record a run-time fault (weir_index, weir_ipow; bounds_checks.cpp).
-bool may_fault(const std::string& code);
 
 /// Emits the control flow of a region into `w` (control_flow_codegen.cpp).
 void emit_region(SdfgGen& sg, const ControlFlowRegion& r, Writer& w);
@@ -264,11 +264,13 @@ std::string unit_prelude_text();
 
 /// The program's translation units for parallel compilation (program_units.cpp): `head` (the
 /// comment, headers, prelude with a shared fault state, file-scope code) starts each;
-/// units[0] gets `entry` (the entry points) and the declarations it calls, the others the
-/// functions, about `unit_bytes` each, with the declarations of what they call elsewhere.
+/// units[0] gets `entry` (the entry points) and the declarations of `entry_calls` (the
+/// functions it calls), the others the functions, about `unit_bytes` each, with the
+/// declarations of what they call elsewhere (their recorded CodeFacts::calls).
 /// Empty when the functions fit in one unit or one has no declaration.
 std::vector<std::string> split_units(const FunctionList& functions, const std::string& head,
-                                     const std::string& entry, std::size_t unit_bytes);
+                                     const std::string& entry, const std::set<std::string>& entry_calls,
+                                     std::size_t unit_bytes);
 
 /// C++ type of a container element.
 std::string cpp_type(const DataDescriptor& d);

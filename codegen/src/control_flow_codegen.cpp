@@ -6,6 +6,7 @@
 #include <map>
 
 #include "codegen_internal.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::codegen::detail {
 
@@ -386,8 +387,7 @@ class RegionGen {
     std::string init = statements(loop.init_statement, "loop init statement");
     std::string update = statements(loop.update_statement, "loop update statement");
     std::string cond = "true";
-    bool blank = loop.loop_condition.code.find_first_not_of(" \t\n") == std::string::npos;
-    if (!blank) cond = condition(loop.loop_condition, where);
+    if (!is_blank(loop.loop_condition)) cond = condition(loop.loop_condition, where);
     if (sg_.prog.opts.emit_comments) {
       std::string desc = "// loop '" + loop.label + "'";
       if (!loop.loop_variable.empty()) desc += " over " + loop.loop_variable;

@@ -10,6 +10,7 @@
 namespace weir::codegen::detail {
 
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn) {
+  FactRecorder facts;  // of the state's function
   StateGen g(sg, st);
   // Parameters from the state's read/write sets (an over-approximation: `(void)` marks each as
   // possibly unused, so that the function compiles warning-free whichever the body reads).
@@ -75,7 +76,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
   f.close();
   f.blank();
-  sg.prog.functions.append(f, device ? std::string() : declaration);
+  sg.prog.functions.append(f, device ? std::string() : declaration, facts.finish());
   // Transients sized by control-flow symbols get their size for this state first.
   std::string resize;
   for (const auto& name : sg.resized_homes)
@@ -183,22 +184,30 @@ bool StateGen::may_split() const {
 
 void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
   const std::map<std::string, Binding> top = bindings_;  // before the scopes add their own
-  std::vector<Writer> pieces;  // the nodes that emit code (access nodes mostly do not)
+  std::vector<Writer> pieces;          // the nodes that emit code (access nodes mostly do not)
+  std::vector<CodeFacts> piece_facts;  // what each piece's code needs, for the function it lands in
   std::vector<std::size_t> sizes;
   std::size_t total = 0;
   for (NodeId n : nodes) {
     Writer p;
+    FactRecorder facts;
     emit_node(st.node(n), p);
-    if (p.empty()) continue;
+    CodeFacts f = facts.finish();
+    if (p.empty()) {
+      note(f);
+      continue;
+    }
     sizes.push_back(p.str().size());
     total += sizes.back();
     pieces.push_back(std::move(p));
+    piece_facts.push_back(std::move(f));
   }
   // Big states only (after auto_optimize a chain of 1,000 stencils is one state): small ones,
   // hdiff's, stay one function as before.
   const std::size_t part_bytes = std::max<std::size_t>(opts.unit_bytes / 4, 1);
   if (total <= opts.unit_bytes / 2 || pieces.size() < 2) {
     for (const auto& p : pieces) w.append(p);
+    for (const auto& f : piece_facts) note(f);
     return;
   }
   // Parameters: the state function's, and what the state declared at its top (transients, views).
@@ -223,11 +232,16 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
              std::to_string(end - 1));
     f.open("static " + declaration + " {");
     if (!unused.empty()) f.line(unused + ";");
-    for (std::size_t q = k; q < end; ++q) f.append(pieces[q]);
+    CodeFacts facts;
+    for (std::size_t q = k; q < end; ++q) {
+      f.append(pieces[q]);
+      facts.merge(piece_facts[q]);
+    }
     f.close();
     f.blank();
-    sg.prog.functions.append(f, declaration);
+    sg.prog.functions.append(f, declaration, std::move(facts));
     w.line(fn + "(" + join(args, ", ") + ");");
+    note_call(fn);
     k = end;
   }
 }

@@ -113,6 +113,7 @@ Text print(const sym::Expr& e) {
         for (long long i = 1; i < x.value(); ++i) out += "*" + s;
         return {out, kMul};
       }
+      note_fault();  // a negative exponent is a fault
       return {call("weir_ipow", e.args()), kPrimary};
     }
     case K::Div: return {paren(print(e.args()[0]), kMul) + " / " + paren(print(e.args()[1]), kMul + 1), kMul};

@@ -108,6 +108,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   const std::string ld = "std::max<int64_t>(" + N + ", 1)";
   if (lapacke) {
     sg.prog.link_libraries.insert("lapacke");
+    note_algorithm();  // ld
     if (chol)
       w.line(info + " = LAPACKE_" + p + "potrf(LAPACK_ROW_MAJOR, 'L', static_cast<lapack_int>(" + N + "), " +
              A + ", static_cast<lapack_int>(" + ld + "));");
@@ -239,6 +240,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
       "static_cast<long long>(" +
       info + "));");
   w.line("weir_fault_publish();");
+  note_fault();
   w.close();
   w.line("delete[] " + A + ";");
   w.line("delete[] " + X + ";");

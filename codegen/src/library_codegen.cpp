@@ -33,6 +33,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   // The nested SDFG's function.
   std::string fname =
       sg.prog.unique_function_name("weir_nested_" + sanitize_label(n.label.empty() ? inner.name : n.label));
+  FactRecorder facts;  // of the nested SDFG's function
   SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
   std::vector<std::string> cv(conns.begin(), conns.end());
   ng.analyse(cv, syms);
@@ -61,7 +62,8 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   f.append(body);
   f.close();
   f.blank();
-  sg.prog.functions.append(f, device ? std::string() : declaration);
+  sg.prog.functions.append(f, device ? std::string() : declaration, facts.finish());
+  note_call(fname);
 
   // The call: a pointer (or a reference for scalars) per connector, then the symbols.
   std::vector<std::string> args;

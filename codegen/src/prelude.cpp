@@ -57,30 +57,113 @@ struct weir_error : std::exception {
 static std::atomic<int> weir_fault_state{0};  // 0: none, 1: being written, 2: recorded
 static char weir_fault_text[1024];
 static bool weir_fault_located = false;  // the text names its state (index faults do)
+// Which claim of the fault state is the current one, and the one this thread made: the thread
+// that recorded an index fault adds the other dimensions of the same subscript to it.
+static std::atomic<unsigned> weir_fault_generation{0};
+static thread_local unsigned weir_fault_owner = 0;
 [[maybe_unused]] static bool weir_fault_claim() noexcept {
     int expected = 0;
-    return weir_fault_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel);
+    if (!weir_fault_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
+    weir_fault_owner = weir_fault_generation.fetch_add(1, std::memory_order_relaxed) + 1;
+    return true;
 }
 [[maybe_unused]] static void weir_fault_publish() noexcept { weir_fault_state.store(2, std::memory_order_release); }
-// `names`: the enclosing maps' parameters, comma-separated, with their `values` at the fault.
-[[maybe_unused]] static void weir_index_fault(int64_t i, int64_t n, const char* site, const char* origin, int dim,
-                                              const char* names, const long long* values, std::size_t count) noexcept {
-    if (!weir_fault_claim()) return;
-    weir_fault_located = true;
-    char point[256] = "";
+// The index fault recorded: the access (`site`: the source line and field, or the SDFG's names;
+// `detail`: the SDFG's names after a source line, else ""), the map point, and each dimension
+// of the access found outside its extent, with where its index came from.
+struct weir_index_record {
+    const char* site;
+    const char* detail;
+    const char* names;
+    long long values[16];
+    std::size_t count;
+    int n;
+    long long i[8], extent[8];
+    int dim[8];
+    const char* origin[8];
+};
+static weir_index_record weir_fault_index;
+// appends printf-style to `out` (capacity `size`, `used` so far); silently truncates.
+[[maybe_unused, gnu::format(printf, 4, 5)]] static void weir_append(char* out, std::size_t size, std::size_t& used,
+                                                                    const char* format, ...) noexcept {
+    if (used + 1 >= size) return;
+    va_list ap;
+    va_start(ap, format);
+    int w = std::vsnprintf(out + used, size - used, format, ap);
+    va_end(ap);
+    if (w > 0) used = used + static_cast<std::size_t>(w) < size ? used + static_cast<std::size_t>(w) : size - 1;
+}
+// weir_fault_text of the recorded index fault: every dimension outside, lowest first.
+[[maybe_unused]] static void weir_index_format() noexcept {
+    const weir_index_record& r = weir_fault_index;
+    int order[8];
+    for (int k = 0; k < r.n; ++k) order[k] = k;
+    for (int k = 1; k < r.n; ++k)
+        for (int j = k; j > 0 && r.dim[order[j]] < r.dim[order[j - 1]]; --j) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
     std::size_t used = 0;
-    for (std::size_t k = 0; k < count && used < sizeof point; ++k) {
+    char* out = weir_fault_text;
+    const std::size_t size = sizeof weir_fault_text;
+    weir_append(out, size, used, "%s: ", r.site);
+    bool missing = false;
+    for (int k = 0; k < r.n; ++k) {
+        int e = order[k];
+        weir_append(out, size, used, "%sindex %lld in dimension %d is outside [0, %lld)", k ? " and " : "", r.i[e],
+                    r.dim[e], r.extent[e]);
+        missing = missing || r.i[e] == -1;
+    }
+    const char* names = r.names;
+    for (std::size_t k = 0; k < r.count; ++k) {
         const char* end = std::strchr(names, ',');
         int len = static_cast<int>(end ? end - names : std::strlen(names));
-        int w = std::snprintf(point + used, sizeof point - used, "%s%.*s=%lld", k ? ", " : " at (", len, names, values[k]);
-        if (w < 0) break;
-        used += static_cast<std::size_t>(w);
+        weir_append(out, size, used, "%s%.*s=%lld", k ? ", " : " at (", len, names, r.values[k]);
         names = end ? end + 1 : names + len;
     }
-    if (count > 0 && used < sizeof point) std::snprintf(point + used, sizeof point - used, ")");
-    std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s: index %lld in dimension %d is outside [0, %lld)%s%s%s%s",
-                  site, static_cast<long long>(i), dim, static_cast<long long>(n), point, *origin ? "; the index is " : "",
-                  origin, i == -1 ? " (a -1 in a connectivity table marks a missing neighbour, which has no value to read)" : "");
+    if (r.count > 0) weir_append(out, size, used, ")");
+    for (int k = 0; k < r.n; ++k) {
+        int e = order[k];
+        if (!*r.origin[e]) continue;
+        if (r.n == 1)
+            weir_append(out, size, used, "; the index is %s", r.origin[e]);
+        else
+            weir_append(out, size, used, "; the index in dimension %d is %s", r.dim[e], r.origin[e]);
+    }
+    if (missing)
+        weir_append(out, size, used, " (a -1 in a connectivity table marks a missing neighbour, which has no value to read)");
+    if (*r.detail) weir_append(out, size, used, "\n  in the SDFG: %s", r.detail);
+}
+// `names`: the enclosing maps' parameters, comma-separated, with their `values` at the fault.
+[[maybe_unused]] static void weir_index_fault(int64_t i, int64_t n, const char* site, const char* detail, const char* origin,
+                                              int dim, const char* names, const long long* values, std::size_t count) noexcept {
+    weir_index_record& r = weir_fault_index;
+    if (!weir_fault_claim()) {
+        // Another dimension of the subscript whose fault this thread recorded (same access, same point).
+        if (weir_fault_owner != weir_fault_generation.load(std::memory_order_relaxed) ||
+            weir_fault_state.load(std::memory_order_acquire) != 2 || !weir_fault_located || r.n == 0 || r.n >= 8 ||
+            std::strcmp(r.site, site) != 0 || r.count != count)
+            return;
+        for (std::size_t k = 0; k < count && k < 16; ++k)
+            if (r.values[k] != values[k]) return;
+        for (int k = 0; k < r.n; ++k)
+            if (r.dim[k] == dim && r.i[k] == i) return;
+    } else {
+        weir_fault_located = true;
+        r.site = site;
+        r.detail = detail;
+        r.names = names;
+        r.count = count < 16 ? count : 16;
+        for (std::size_t k = 0; k < r.count; ++k) r.values[k] = values[k];
+        r.n = 0;
+    }
+    r.i[r.n] = i;
+    r.extent[r.n] = n;
+    r.dim[r.n] = dim;
+    r.origin[r.n] = origin;
+    ++r.n;
+    weir_index_format();
     weir_fault_publish();
 }
 [[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e) noexcept {
@@ -95,15 +178,15 @@ static bool weir_fault_located = false;  // the text names its state (index faul
 // computed index (`origin`: where it was read, or ""); outside [0, n) a fault is recorded and 0
 // is read instead (the run fails).
 template <class... P>
-static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site, const char* origin, int dim, const char* names,
-                                 P... point) {
+static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site, const char* detail, const char* origin,
+                                         int dim, const char* names, P... point) {
     if (__builtin_expect(i >= 0 && i < n, 1)) return i;
 #ifdef __CUDA_ARCH__
     weir_device_index_fault(i, n, dim, site);
-    (void)site, (void)origin, (void)names;
+    (void)site, (void)detail, (void)origin, (void)names;
 #else
     const long long values[] = {static_cast<long long>(point)..., 0};
-    weir_index_fault(i, n, site, origin, dim, names, values, sizeof...(P));
+    weir_index_fault(i, n, site, detail, origin, dim, names, values, sizeof...(P));
 #endif
     return 0;
 }
@@ -254,46 +337,109 @@ struct weir_scratch {
     ~weir_scratch() { std::free(ptr); }
 };
 }  // namespace
-// A memlet reaching outside its container (CodegenOptions::bounds_checks): indices lo..hi
-// (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent.
-// With the access's source line (`source`, from debuginfo) the error says it in the program's
-// terms first: the field, the dimension (`dim_name`, "" if unknown), the range accessed and the
-// field's domain, half-open as in gt4py; then where in the SDFG, and the hint.
-static inline void weir_check_bounds(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
-                                     const char* access, const char* data, int dim, const char* hint,
-                                     const char* source, const char* dim_name) {
-    if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return;
-    if (!*source)
-        weir_throw("%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)", where, access, data,
-                   static_cast<long long>(lo), static_cast<long long>(hi), dim, data, static_cast<long long>(extent),
-                   hint);
-    char d[96];
-    if (*dim_name) std::snprintf(d, sizeof d, "%s", dim_name);
-    else std::snprintf(d, sizeof d, "dimension %d", dim);
-    weir_throw("%s: '%s' is %s over %s: [%lld, %lld), outside its domain %s: [%lld, %lld)\n  in the SDFG: "
-               "%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)",
-               source, data, access[0] == 'w' ? "written" : "read", d, static_cast<long long>(lo),
-               static_cast<long long>(hi + 1), d, static_cast<long long>(-offset),
-               static_cast<long long>(extent - offset), where, access, data, static_cast<long long>(lo),
-               static_cast<long long>(hi), dim, data, static_cast<long long>(extent), hint);
+// One dimension of a memlet's bounds check (CodegenOptions::bounds_checks): indices lo..hi
+// (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent;
+// `hint` says what to change, `name` is the field's dimension ("I"), "" if unknown.
+struct weir_dim_check {
+    int64_t lo, hi, offset, extent;
+    int dim;
+    const char* hint;
+    const char* name;
+};
+static inline WEIR_HD weir_dim_check weir_dim(int64_t lo, int64_t hi, int64_t offset, int64_t extent, int dim,
+                                              const char* hint, const char* name) {
+    return weir_dim_check{lo, hi, offset, extent, dim, hint, name};
+}
+static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) {
+    return d.lo > d.hi || (d.lo + d.offset >= 0 && d.hi + d.offset < d.extent);
+}
+// "where: reads A[1 .. 3] in dimension 0 of A with shape 3 and A[...] in dimension 1 of A with
+// shape 2 (hint)": every dimension outside, each distinct hint once.
+[[maybe_unused]] static void weir_bounds_text(char* out, std::size_t size, std::size_t& used, const char* where,
+                                              const char* access, const char* data, const weir_dim_check* d,
+                                              std::size_t k) noexcept {
+    weir_append(out, size, used, "%s: %s ", where, access);
+    bool first = true;
+    for (std::size_t j = 0; j < k; ++j) {
+        if (weir_dim_inside(d[j])) continue;
+        weir_append(out, size, used, "%s%s[%lld .. %lld] in dimension %d of %s with shape %lld", first ? "" : " and ",
+                    data, static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi), d[j].dim, data,
+                    static_cast<long long>(d[j].extent));
+        first = false;
+    }
+    first = true;
+    for (std::size_t j = 0; j < k; ++j) {
+        if (weir_dim_inside(d[j])) continue;
+        bool said = false;
+        for (std::size_t i = 0; i < j; ++i)
+            said = said || (!weir_dim_inside(d[i]) && std::strcmp(d[i].hint, d[j].hint) == 0);
+        if (said) continue;
+        weir_append(out, size, used, "%s%s", first ? " (" : "; ", d[j].hint);
+        first = false;
+    }
+    weir_append(out, size, used, ")");
+}
+// The check of one memlet at the top level: throws naming every dimension outside. With the
+// access's source line (`source`, from debuginfo) the error says it in the program's terms
+// first: the field, its dimensions (by name where known), the ranges accessed and the field's
+// domain, half-open as in gt4py; then where in the SDFG, and the hints.
+template <std::size_t K>
+static inline void weir_check_bounds(const char* where, const char* access, const char* data, const char* source,
+                                     const weir_dim_check (&d)[K]) {
+    bool inside = true;
+    for (std::size_t j = 0; j < K; ++j) inside = inside && weir_dim_inside(d[j]);
+    if (inside) return;
+    char text[2048];
+    std::size_t used = 0;
+    const std::size_t size = sizeof text;
+    if (*source) {
+        char dims[K][96];
+        for (std::size_t j = 0; j < K; ++j) {
+            if (*d[j].name) std::snprintf(dims[j], sizeof dims[j], "%s", d[j].name);
+            else std::snprintf(dims[j], sizeof dims[j], "dimension %d", d[j].dim);
+        }
+        weir_append(text, size, used, "%s: '%s' is %s over ", source, data, access[0] == 'w' ? "written" : "read");
+        bool first = true;
+        for (std::size_t j = 0; j < K; ++j) {
+            if (weir_dim_inside(d[j])) continue;
+            weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                        static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi + 1));
+            first = false;
+        }
+        weir_append(text, size, used, ", outside its domain ");
+        first = true;
+        for (std::size_t j = 0; j < K; ++j) {
+            if (weir_dim_inside(d[j])) continue;
+            weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                        static_cast<long long>(-d[j].offset), static_cast<long long>(d[j].extent - d[j].offset));
+            first = false;
+        }
+        weir_append(text, size, used, "\n  in the SDFG: ");
+    }
+    weir_bounds_text(text, size, used, where, access, data, d, K);
+    weir_throw("%s", text);
 }
 // As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.
-[[maybe_unused]] static WEIR_HD bool weir_bounds_ok(int64_t lo, int64_t hi, int64_t offset, int64_t extent, const char* where,
-                                            const char* access, const char* data, int dim, const char* hint) noexcept {
+template <std::size_t K>
+[[maybe_unused]] static WEIR_HD bool weir_bounds_ok(const char* where, const char* access, const char* data,
+                                                    const weir_dim_check (&d)[K]) noexcept {
+    std::size_t outside = K;
+    for (std::size_t j = 0; j < K; ++j)
+        if (outside == K && !weir_dim_inside(d[j])) outside = j;
+    if (__builtin_expect(outside == K, 1)) return true;
 #ifdef __CUDA_ARCH__
-    // Device code (a nested SDFG called in a kernel): the host reads the fault after the state.
-    if (lo > hi || (lo + offset >= 0 && hi + offset < extent)) return true;
-    (void)access; (void)data; (void)hint;
-    weir_device_fault(1, lo + offset < 0 ? lo + offset : hi + offset, extent, dim, where);
+    // Device code (a nested SDFG called in a kernel): the host reads the fault after the state
+    // (the first dimension outside).
+    (void)access; (void)data;
+    const weir_dim_check& o = d[outside];
+    weir_device_fault(1, o.lo + o.offset < 0 ? o.lo + o.offset : o.hi + o.offset, o.extent, o.dim, where);
     return false;
 #else
-    if (__builtin_expect(lo > hi || (lo + offset >= 0 && hi + offset < extent), 1)) return true;
     if (!weir_fault_claim()) return false;
     weir_fault_located = false;
-    std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s: %s %s[%lld .. %lld] in dimension %d of %s with shape %lld (%s)",
-                  where, access, data, static_cast<long long>(lo), static_cast<long long>(hi), dim, data,
-                  static_cast<long long>(extent), hint);
+    std::size_t used = 0;
+    weir_bounds_text(weir_fault_text, sizeof weir_fault_text, used, where, access, data, d, K);
     weir_fault_publish();
     return false;
 #endif
@@ -314,8 +460,10 @@ std::string unit_prelude_text() {
   // The fault state must be one for the whole program: a fault recorded in a state function of
   // one unit is raised by weir_run in unit 0. Inline variables are merged by the linker.
   std::string p = prelude_text();
-  for (const char* decl : {"static std::atomic<int> weir_fault_state", "static char weir_fault_text",
-                           "static bool weir_fault_located"}) {
+  for (const char* decl :
+       {"static std::atomic<int> weir_fault_state", "static char weir_fault_text",
+        "static bool weir_fault_located", "static std::atomic<unsigned> weir_fault_generation",
+        "static thread_local unsigned weir_fault_owner", "static weir_index_record weir_fault_index"}) {
     std::size_t at = p.find(decl);
     if (at == std::string::npos) throw GenFailure(std::string("internal: the prelude has no '") + decl + "'");
     p.replace(at, 7, "[[gnu::visibility(\"hidden\")]] inline ");

@@ -7,6 +7,33 @@
 
 namespace weir::codegen::detail {
 
+namespace {
+
+bool complex_type(ScalarType t) { return t == ScalarType::Complex64 || t == ScalarType::Complex128; }
+
+/// Whether `sdfg` or an SDFG nested in it has a complex container, symbol or connector: the
+/// generated code then spells std::complex (the <complex> header).
+bool uses_complex(const SDFG& sdfg) {
+  for (const auto& [name, d] : sdfg.arrays)
+    if (complex_type(d.dtype.base)) return true;
+  for (const auto& [name, t] : sdfg.symbols)
+    if (complex_type(t.base)) return true;
+  auto typed = [](const ConnectorMap& m) {
+    for (const auto& [c, t] : m)
+      if (t && complex_type(t->base)) return true;
+    return false;
+  };
+  for (const SDFGState* st : sdfg.all_states())
+    for (const Node* n : st->nodes()) {
+      if (typed(n->in_connectors) || typed(n->out_connectors)) return true;
+      if (auto* nested = n->as<NestedSDFGNode>(); nested && nested->sdfg && uses_complex(*nested->sdfg))
+        return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, bool cuda) {
   GeneratedCode out;
   out.program_name = sdfg.name;
@@ -20,6 +47,8 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
 
   const bool user_code = check_user_code(sdfg, options);
   try {
+    // What the body and the entry points need (code_facts.h); each generated function records its own.
+    FactRecorder body_facts;
     // --- arguments --------------------------------------------------------------------------
     std::vector<std::string> arglist = sdfg.arglist();
     std::set<std::string> free = sdfg.free_symbols();
@@ -58,14 +87,13 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
       if (!free.count(s))
         throw CodegenError(top_ref, "persistent transient size depends on non-argument symbol '" + s + "'");
 
-    const std::string body_text = body.str();
+    // Recorded while the code was emitted, never read off its text (ADR 0016): complex numbers
+    // from the IR's types (uses_complex) or the translator (an imaginary literal); std::max/min
+    // over initializer lists (BLAS leading dimensions: cblas_codegen.cpp).
+    const CodeFacts& facts = body_facts.facts();
     const bool complex_numbers =
-        prog.functions.contains("std::complex") || body_text.find("std::complex") != std::string::npos;
-    // std::max/std::min over initializer lists (BLAS leading dimensions: cblas_codegen.cpp).
-    auto uses = [&](const char* f) {
-      return prog.functions.contains(f) || body_text.find(f) != std::string::npos;
-    };
-    const bool algorithm = uses("std::max<") || uses("std::min<");
+        uses_complex(sdfg) || facts.complex_numbers || prog.functions.any(&CodeFacts::complex_numbers);
+    const bool algorithm = facts.algorithm || prog.functions.any(&CodeFacts::algorithm);
     if (!sdfg.global_code.code.empty())
       prog.global_code.insert(prog.global_code.begin(), sdfg.global_code.code);
     // What every translation unit starts with, up to the functions (`prelude`: one unit's or
@@ -242,7 +270,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
       for (const auto& c : bound) unused += (unused.empty() ? "(void)" : ", (void)") + c;
       entry.line(unused + ";");
     }
-    const bool faults = prog.functions.may_fault() || may_fault(body_text);
+    const bool faults = facts.may_fault || prog.functions.any(&CodeFacts::may_fault);
     if (cuda) entry.line("weir_stream = h->stream;");
     if (faults) entry.line("weir_clear_fault();");
     entry.append(body);
@@ -271,11 +299,13 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
 
     for (const auto& lib : prog.link_libraries) out.link_libraries.push_back(lib);
     const std::string entry_text = entry.str();
+    const CodeFacts entry_facts = body_facts.finish();
     out.source = file_head(prelude_text()) + prog.functions.str() + entry_text;
     // Several units only where file-scope code need not exist once (no trusted user C++) and
     // for the CPU (nvcc compiles the CUDA program as one unit).
     if (!cuda && !user_code && prog.global_code.empty())
-      out.units = split_units(prog.functions, file_head(unit_prelude_text()), entry_text, options.unit_bytes);
+      out.units = split_units(prog.functions, file_head(unit_prelude_text()), entry_text, entry_facts.calls,
+                              options.unit_bytes);
   } catch (const GenFailure& e) {
     throw CodegenError(top_ref, e.what());
   } catch (const PythonTranslationError& e) {

@@ -2,28 +2,21 @@
 // stencils took minutes at -O3 (the optimizer is superlinear in a unit's size), units of a few
 // hundred KB compile in parallel, each in about a second. State and nested-SDFG functions
 // become hidden (not static) so that units call each other; each unit declares what it calls.
-#include <cctype>
 #include <unordered_map>
 
 #include "codegen_internal.h"
 
 namespace weir::codegen::detail {
 
-void FunctionList::append(const Writer& w, std::string declaration) {
-  Function f{w.str(), std::move(declaration)};
+void FunctionList::append(const Writer& w, std::string declaration, CodeFacts facts) {
+  Function f{w.str(), std::move(declaration), std::move(facts)};
   bytes_ += f.text.size();
   functions_.push_back(std::move(f));
 }
 
-bool FunctionList::contains(const std::string& s, std::size_t first) const {
+bool FunctionList::any(bool CodeFacts::*flag, std::size_t first) const {
   for (std::size_t i = first; i < functions_.size(); ++i)
-    if (functions_[i].text.find(s) != std::string::npos) return true;
-  return false;
-}
-
-bool FunctionList::may_fault(std::size_t first) const {
-  for (std::size_t i = first; i < functions_.size(); ++i)
-    if (detail::may_fault(functions_[i].text)) return true;
+    if (functions_[i].facts.*flag) return true;
   return false;
 }
 
@@ -45,27 +38,11 @@ std::string declared_name(const std::string& declaration) {
   return declaration.substr(start + 1, open - start - 1);
 }
 
-// Indices of the functions whose names `text` mentions (identifiers only, one pass).
-void called_functions(const std::string& text, const std::unordered_map<std::string, std::size_t>& index,
-                      std::vector<std::size_t>& out) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t i = 0; i < text.size();) {
-    if (!ident(text[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t b = i;
-    while (i < text.size() && ident(text[i])) ++i;
-    if (text.compare(b, 5, "weir_") != 0) continue;
-    auto it = index.find(text.substr(b, i - b));
-    if (it != index.end()) out.push_back(it->second);
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> split_units(const FunctionList& functions, const std::string& head,
-                                     const std::string& entry, std::size_t unit_bytes) {
+                                     const std::string& entry, const std::set<std::string>& entry_calls,
+                                     std::size_t unit_bytes) {
   if (unit_bytes == 0 || functions.bytes() <= unit_bytes) return {};
   std::unordered_map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < functions.size(); ++i) {
@@ -85,11 +62,12 @@ std::vector<std::string> split_units(const FunctionList& functions, const std::s
   }
   std::vector<std::string> decls(units), defs(units);
   std::vector<std::size_t> declared_in(functions.size(), units);  // last unit that declared it
-  std::vector<std::size_t> calls;
-  auto declare_calls = [&](const std::string& text, std::size_t u) {
-    calls.clear();
-    called_functions(text, index, calls);
-    for (std::size_t c : calls) {
+  // The calls each function's emitters recorded (CodeFacts::calls), not names found in its text.
+  auto declare_calls = [&](const std::set<std::string>& called, std::size_t u) {
+    for (const std::string& name : called) {
+      auto it = index.find(name);
+      if (it == index.end()) continue;  // a kernel or device function: in its caller's unit
+      std::size_t c = it->second;
       if (unit_of[c] == u || declared_in[c] == u) continue;
       declared_in[c] = u;
       decls[u] += kHidden + functions[c].declaration + ";\n";
@@ -98,7 +76,7 @@ std::vector<std::string> split_units(const FunctionList& functions, const std::s
   for (std::size_t i = 0; i < functions.size(); ++i) {
     const auto& f = functions[i];
     std::size_t u = unit_of[i];
-    declare_calls(f.text, u);
+    declare_calls(f.facts.calls, u);
     std::string header = "static " + f.declaration + " {";
     std::size_t at = f.text.find(header);
     if (at == std::string::npos)
@@ -108,7 +86,7 @@ std::vector<std::string> split_units(const FunctionList& functions, const std::s
     defs[u] += kHidden;
     defs[u].append(f.text, at + 7, std::string::npos);  // without "static "
   }
-  declare_calls(entry, 0);
+  declare_calls(entry_calls, 0);
   defs[0] += entry;
   std::vector<std::string> out(units);
   for (std::size_t u = 0; u < units; ++u) {

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "code_facts.h"
 #include "weir/pycode/ast.h"
 #include "weir/pycode/code.h"
 #include "weir/pycode/parser.h"
@@ -31,6 +32,15 @@ struct Val {
   std::string text;
   int prec = kPrimary;
   ScalarType type = ScalarType::Float64;
+  /// The variable the value is, unchanged (a name read): its origin names a checked index.
+  const PyVar* var = nullptr;
+  /// The value of an integer literal.
+  std::optional<long long> literal;
+
+  Val() = default;
+  Val(std::string t, int p = kPrimary, ScalarType ty = ScalarType::Float64, const PyVar* v = nullptr,
+      std::optional<long long> lit = std::nullopt)
+      : text(std::move(t)), prec(p), type(ty), var(v), literal(lit) {}
 };
 
 bool is_float(ScalarType t) {
@@ -129,6 +139,12 @@ class Translator {
 
   // --- expressions -----------------------------------------------------------------------
   Val expr(const py::Expr& e) {
+    Val v = expr_of_kind(e);
+    if (is_complex(v.type)) detail::note_complex();  // <complex> (program_frame.cpp)
+    return v;
+  }
+
+  Val expr_of_kind(const py::Expr& e) {
     switch (e.kind) {
       case py::ExprKind::Name: return name(static_cast<const py::Name&>(e));
       case py::ExprKind::Constant: return constant(static_cast<const py::Constant&>(e));
@@ -159,7 +175,7 @@ class Translator {
       if (it->second.hooked)
         fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
       bool primary = is_ascii_identifier(it->second.cpp) || it->second.cpp.back() == ']';
-      return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type};
+      return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type, &it->second};
     }
     fail(n.loc, "unknown name '" + n.id + "'");
   }
@@ -167,7 +183,8 @@ class Translator {
   Val constant(const py::Constant& c) {
     switch (c.value_kind) {
       case py::ConstantKind::Int:
-        return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64};
+        return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64, nullptr,
+                c.int_value};
       case py::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
       case py::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
       case py::ConstantKind::Imaginary: {
@@ -198,9 +215,11 @@ class Translator {
   std::string linear_index(const PyVar& v, std::vector<Val> idx, const py::SourceLocation& loc) {
     const std::vector<std::string>* strides = &v.strides;
     const std::vector<std::string>* extents = &v.extents;
+    const std::vector<std::optional<long long>>* extent_values = &v.extent_values;
     if (!v.strides.empty() && idx.size() != v.strides.size()) {
       if (idx.size() == v.squeezed_strides.size())
-        strides = &v.squeezed_strides, extents = &v.squeezed_extents;
+        strides = &v.squeezed_strides, extents = &v.squeezed_extents,
+        extent_values = &v.squeezed_extent_values;
       else
         fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a " +
                       std::to_string(v.strides.size()) + "-dimensional connector");
@@ -213,7 +232,8 @@ class Translator {
     // (bounds checks of computed indices, CodegenOptions::bounds_checks)
     if (extents->size() == idx.size())
       for (std::size_t d = 0; d < idx.size(); ++d)
-        if (!literal_inside(idx[d].text, (*extents)[d])) idx[d] = checked_index(v, idx[d], (*extents)[d], d);
+        if (!literal_inside(idx[d], d < extent_values->size() ? (*extent_values)[d] : std::nullopt))
+          idx[d] = checked_index(v, idx[d], (*extents)[d], d);
     std::string out;
     for (std::size_t d = 0; d < idx.size(); ++d) {
       if (idx[d].text == "0") continue;
@@ -230,24 +250,17 @@ class Translator {
     return out.empty() ? "0" : out;
   }
 
-  /// Whether `index` and `extent` ("(4)") are integer literals with 0 <= index < extent.
-  static bool literal_inside(const std::string& index, const std::string& extent) {
-    auto number = [](std::string t, long long& out) {
-      if (t.size() > 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
-      if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) return false;
-      out = std::stoll(t);
-      return true;
-    };
-    long long i = 0, n = 0;
-    return number(index, i) && (i == 0 || (number(extent, n) && i < n));
+  /// Whether `index` is an integer literal with 0 <= index < extent (`extent`: the dimension's
+  /// size when it is a constant, PyVar::extent_values).
+  static bool literal_inside(const Val& index, std::optional<long long> extent) {
+    return index.literal &&
+           (*index.literal == 0 || (*index.literal > 0 && extent && *index.literal < *extent));
   }
 
   /// `i` as weir_index(i, extent, "site", dim): the error names the site, and the origin of
   /// an index that is a connector with one.
   Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim) const {
-    std::string origin;
-    for (const auto& [name, var] : ctx_.vars)
-      if (var.cpp == i.text && !var.origin.empty()) origin = var.origin;
+    const std::string origin = i.var ? i.var->origin : std::string();
     auto literal = [](const std::string& text) {
       std::string lit = "\"";
       for (char ch : text)
@@ -260,8 +273,10 @@ class Translator {
     for (const std::string& p : v.check_point)
       names += (names.empty() ? "" : ",") + (p.rfind("__", 0) == 0 && p.size() > 2 ? p.substr(2) : p),
           values += ", " + p;
-    return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " + literal(origin) +
-                ", " + std::to_string(dim) + ", " + literal(names) + values + ")",
+    detail::note_fault();
+    return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " +
+                literal(v.check_detail) + ", " + literal(origin) + ", " + std::to_string(dim) + ", " +
+                literal(names) + values + ")",
             kPrimary, ScalarType::Int64};
   }
 
@@ -496,8 +511,10 @@ class Translator {
       return {math("pow") + "(static_cast<double>(" + base.text + "), " + std::to_string(*k) + ")", kPrimary,
               ScalarType::Float64};
     }
-    if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type)))
+    if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type))) {
+      detail::note_fault();  // a negative exponent is a fault
       return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
+    }
     if (is_complex(t)) {
       // z ** 2 (DaCe writes `z ** dace.complex128(2)`) as a product, as NumPy computes small
       // integer powers; other powers through std::pow of complex operands.

@@ -289,12 +289,14 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   std::string base =
       prefix + "state_" + std::to_string(state_counter_++) + (label.empty() ? "" : "_" + label);
   const std::size_t before = prog.functions.size();
-  std::string call = generate_state(*this, st, prog.unique_function_name(base));
+  const std::string fn = prog.unique_function_name(base);
+  std::string call = generate_state(*this, st, fn);
+  note_call(fn);
   // Faults the state's code can record (computed indices outside their container, negative
   // integer powers, accesses outside a nested SDFG's containers; bounds_checks.cpp) stop the
   // run after it, before any later state reads them: a nested SDFG returns at once, the
   // top-level state that called it throws.
-  if (prog.functions.may_fault(before))
+  if (prog.functions.any(&CodeFacts::may_fault, before))
     call += top_level ? " weir_raise_fault(\"state '" + c_escape(st.label) + "': \");"
                       : " if (weir_fault_pending()) " + return_statement();
   return call;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen_internal.h"
+#include "weir/sdfg/code_rewrite.h"
 
 namespace weir::codegen::detail {
 
@@ -64,7 +65,7 @@ class UserCodeCheck {
 
   void frame(const CodeBlock& c, const std::string& field, const ElementRef& where,
              const std::string& owner) {
-    if (blank(c.code)) return;
+    if (is_blank(c)) return;
     if (c.language != Language::CPP)
       throw CodegenError(where, owner + " " + field + " in " + std::string(to_string(c.language)) +
                                     " is not supported by the CPU code generator (only C++)");
@@ -98,9 +99,9 @@ class UserCodeCheck {
 
   void tasklet(const Tasklet& t, const ElementRef& where) {
     std::string name = "tasklet '" + t.label + "'";
-    if (t.code.language == Language::CPP && !blank(t.code.code) && !opts_.trust_code)
+    if (t.code.language == Language::CPP && !is_blank(t.code) && !opts_.trust_code)
       untrusted(where, "the code of " + name, t.code.code);
-    if (t.code.language == Language::CPP && !blank(t.code.code)) found = true;
+    if (t.code.language == Language::CPP && !is_blank(t.code)) found = true;
     frame(t.code_global, "code_global", where, "the " + name + "'s");
     frame(t.code_init, "code_init", where, "the " + name + "'s");
     frame(t.code_exit, "code_exit", where, "the " + name + "'s");

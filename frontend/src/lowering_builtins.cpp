@@ -83,6 +83,7 @@ Code KernelBuilder::reduction(const TExpr& e, const EnvPtr& env, const Shift& sh
     terms.push_back(v);
   }
   if (terms.empty()) return Code::scalar(zero);
+  if (terms.size() == 1 && e.name != "neighbor_sum") return terms[0];  // max/min of one value: itself
   return zip(terms, e.name, [&](const std::vector<std::string>& t) {
     std::string out = t[0];
     for (std::size_t k = 1; k < t.size(); ++k)

@@ -63,13 +63,6 @@ ValuePtr elem(ValuePtr base, std::size_t i) {
   return v;
 }
 
-bool is_atom(const std::string& s) {
-  if (s.empty()) return true;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
-  return true;
-}
-
 std::string float_text(double d) {
   if (std::isnan(d)) return "math.nan";
   // Python's infinity literal, which DaCe compiles (`math.inf` it does not; see lowering_builtins).
@@ -85,6 +78,14 @@ std::string float_text(double d) {
 }
 
 }  // namespace
+
+Code literal_code(const ConstantValue& c, ScalarKind dtype) {
+  Code code = Code::scalar(literal_text(c, dtype));
+  const bool negative = (c.kind == ConstantValue::Kind::Int && c.int_value < 0) ||
+                        (c.kind == ConstantValue::Kind::Float && std::signbit(c.float_value));
+  code.atom = !negative && dtype != ScalarKind::Float32 && c.kind != ConstantValue::Kind::String;
+  return code;
+}
 
 std::string literal_text(const ConstantValue& c, ScalarKind dtype) {
   std::string t;
@@ -137,10 +138,10 @@ Code KernelBuilder::temp(Code c) {
     for (Code& e : c.elems) e = temp(std::move(e));
     return c;
   }
-  if (is_atom(c.text)) return c;
+  if (c.atom || c.text.empty()) return c;
   std::string name = "__t" + std::to_string(temps_++);
   lines_.push_back(name + " = " + c.text);
-  return Code::scalar(name);
+  return Code::atomic(name);
 }
 
 LoweringContext& KernelBuilder::ctx(const SourceLocation& loc) {
@@ -179,8 +180,8 @@ std::string debuginfo_json(const SourceLocation& loc) {
          ", \"start_column\": " + c + ", \"end_column\": " + c + ", \"filename\": " + file + "}";
 }
 
-std::string KernelBuilder::read(const std::string& container, const std::vector<Dimension>& dims,
-                                const Shift& shift, const SourceLocation& loc) {
+Code KernelBuilder::read(const std::string& container, const std::vector<Dimension>& dims, const Shift& shift,
+                         const SourceLocation& loc) {
   Read r;
   r.container = container;
   std::string key = container + "[";
@@ -250,10 +251,10 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
     }
     std::string t = conn + "[";
     for (std::size_t j = 0; j < texts.size(); ++j) t += (j ? ", " : "") + texts[j];
-    return t + "]";
+    return Code::scalar(t + "]");
   }
   auto found = read_conns_.find(key);
-  if (found != read_conns_.end()) return found->second;
+  if (found != read_conns_.end()) return Code::atomic(found->second);
   int n = 0;
   for (const Read& x : reads_) n += !x.whole && x.container == container;
   r.conn = "__in_" + container + "_" + std::to_string(n);
@@ -261,7 +262,7 @@ std::string KernelBuilder::read(const std::string& container, const std::vector<
   if (read_at_.known()) r.debuginfo = debuginfo_json(read_at_);
   read_conns_[key] = r.conn;
   reads_.push_back(r);
-  return r.conn;
+  return Code::atomic(r.conn);
 }
 
 std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& o, std::int64_t k,
@@ -278,7 +279,7 @@ std::pair<std::string, std::string> KernelBuilder::neighbour(const FieldOffset& 
   std::string key = o.name + "|" + index_text(from, shift, loc) + "|" + std::to_string(k);
   auto it = neighbours_.find(key);
   if (it != neighbours_.end()) return it->second;
-  Code raw = temp(Code::scalar(read(o.name, {from, o.targets[1]}, ts, loc)));
+  Code raw = temp(read(o.name, {from, o.targets[1]}, ts, loc));
   // The table entry's memlet names the shift, for the error of a -1 read directly (codegen's
   // index checks): DaCe's Memlet.debuginfo.
   for (Read& r : reads_)
@@ -352,9 +353,9 @@ Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shi
 
 Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
   switch (v->kind) {
-    case Val::Kind::Field: return Code::scalar(read(v->name, v->dims, shift, where_));
-    case Val::Kind::Scalar: return Code::scalar(read(v->name, {}, shift, where_));
-    case Val::Kind::Symbol: return Code::scalar(v->name);
+    case Val::Kind::Field: return read(v->name, v->dims, shift, where_);
+    case Val::Kind::Scalar: return read(v->name, {}, shift, where_);
+    case Val::Kind::Symbol: return Code::atomic(v->name);
     case Val::Kind::Lazy: {
       auto key = std::make_tuple(static_cast<const void*>(v->expr.get()),
                                  static_cast<const void*>(v->env.get()), shift);
@@ -402,7 +403,7 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
       read_at_ = outer;
       return c;
     }
-    case TExprKind::Literal: return Code::scalar(literal_text(e.literal, e.type.dtype));
+    case TExprKind::Literal: return literal_code(e.literal, e.type.dtype);
     case TExprKind::Tuple: {
       Code c;
       c.tuple = true;

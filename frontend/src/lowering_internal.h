@@ -94,14 +94,25 @@ ValuePtr lazy(TExprPtr expr, EnvPtr env);
 /// of one call's tasklets (the regions of a split domain) is computed once.
 std::string scope_key(const EnvPtr& env);
 
-/// Python code of a value at one point: a scalar expression, or a tuple of codes.
+/// Python code of a value at one point: a scalar expression, or a tuple of codes. Whether it is
+/// an atom (a name or a literal, which KernelBuilder::temp uses as it is) is known where it is
+/// built, never read off its text.
 struct Code {
   std::string text;
   bool tuple = false;
+  /// A name (connector, temporary, symbol) or a literal.
+  bool atom = false;
   std::vector<Code> elems;
+  /// A compound expression (`(a + b)`, `max(x, 0)`).
   static Code scalar(std::string t) {
     Code c;
     c.text = std::move(t);
+    return c;
+  }
+  /// A name or a literal.
+  static Code atomic(std::string t) {
+    Code c = scalar(std::move(t));
+    c.atom = true;
     return c;
   }
 };
@@ -188,8 +199,8 @@ class KernelBuilder {
   Code reduction(const TExpr& e, const EnvPtr& env, const Shift& shift);
   /// Python text reading `container` over `dims` at `shift` (a connector, or a subscript of a
   /// whole-container connector).
-  std::string read(const std::string& container, const std::vector<Dimension>& dims, const Shift& shift,
-                   const SourceLocation& loc);
+  Code read(const std::string& container, const std::vector<Dimension>& dims, const Shift& shift,
+            const SourceLocation& loc);
   Code temp(Code c);
   LoweringContext& ctx(const SourceLocation& loc);
   /// A concat_where condition at `shift`: its Python text, and its value where the region being
@@ -255,5 +266,7 @@ std::string dace_type_name(ScalarKind k);
 
 /// Python text of a literal of type `dtype`.
 std::string literal_text(const ConstantValue& c, ScalarKind dtype);
+/// literal_text as Code: an atom unless it is negative (parenthesized), a float32 (a call) or a string.
+Code literal_code(const ConstantValue& c, ScalarKind dtype);
 
 }  // namespace weir::frontend::lowering

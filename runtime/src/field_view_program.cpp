@@ -24,6 +24,58 @@ struct Loaded {
   std::unique_ptr<Orchestration> orchestration;
 };
 
+// Whether `d` calls a definition named `callee` (in its body or its program calls).
+bool calls_named(const TExpr& e, const std::string& callee) {
+  if (e.callee && e.callee->name == callee) return true;
+  for (const auto& a : e.args)
+    if (calls_named(*a, callee)) return true;
+  for (const ShiftStep& s : e.shifts)
+    if (s.index_field && calls_named(*s.index_field, callee)) return true;
+  return false;
+}
+
+bool calls_named(const std::vector<TStmt>& body, const std::string& callee) {
+  for (const TStmt& s : body)
+    if ((s.value && calls_named(*s.value, callee)) || calls_named(s.body, callee) ||
+        calls_named(s.orelse, callee))
+      return true;
+  return false;
+}
+
+bool calls_named(const TypedDefinition& d, const std::string& callee) {
+  for (const auto& c : d.calls)
+    if (c.callee && c.callee->name == callee) return true;
+  return calls_named(d.body, callee);
+}
+
+// A @scan_operator run directly: its parameters are the values at one level of a column (gt4py
+// gives it fields, whose dimensions say where the columns are; weir's arrays carry no
+// dimensions), so there is nothing to scan. The error names the definitions of the file that
+// call it, to run instead.
+[[noreturn]] void refuse_scan_operator(const TypedDefinition& scan, const LoadedModule& m,
+                                       TypeChecker& checker, const std::string& file) {
+  std::string params, callers;
+  // The first parameter is the carry (the state passed up the column), not an argument.
+  for (std::size_t i = 1; i < scan.params.size(); ++i)
+    params += (params.empty() ? "" : ", ") + scan.params[i].name + ": " + to_string(scan.params[i].type);
+  for (const auto& d : m.definitions) {
+    if (d->name == scan.name) continue;
+    try {
+      if (calls_named(checker.check(*d), scan.name)) callers += (callers.empty() ? "" : ", ") + d->name;
+    } catch (const weir::Error&) {
+      // A definition that does not type-check is no suggestion.
+    }
+  }
+  throw FrontendError(
+      scan.loc, "'" + scan.name +
+                    "' is a @scan_operator: its arguments are the values at one level of a column (" +
+                    params + "), so run directly it has no fields to scan along " + scan.axis.name +
+                    "; run a @field_operator or @program that calls it with fields over " + scan.axis.name +
+                    (callers.empty() ? " (none in this file does)"
+                                     : " (in this file: " + callers + "; e.g. weir run " + file +
+                                           "::" + callers.substr(0, callers.find(',')) + ")"));
+}
+
 FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m, const std::string& name,
                         const std::string& file) {
   const Definition* def = nullptr;
@@ -49,6 +101,7 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
         did_you_mean(name, names) +
         (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
   const TypedDefinition& typed = l->checker.check(*def);
+  if (typed.kind == DefinitionKind::ScanOperator) refuse_scan_operator(typed, m, l->checker, file);
   FieldViewProgram p;
   p.definition = std::shared_ptr<const TypedDefinition>(l, &typed);
   p.origin = file + "::" + name;

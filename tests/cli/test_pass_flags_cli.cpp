@@ -71,6 +71,9 @@ TEST_CASE("weir optimize --verify-each names the pass that broke the SDFG", "[cl
   CHECK(late.code == 1);
   CHECK_THAT(late.out, Catch::Contains("nowhere"));
   CHECK_THAT(late.out, !Catch::Contains("after pass"));
+  // Every command that writes an SDFG validates it first: the refusal names the file not written.
+  CHECK(late.out.rfind("weir: error: " + out.string() + ": not written: invalid SDFG (1 problem)\n  SDFG '",
+                       0) == 0);
   CHECK(!fs::exists(out));
   // A pipeline that keeps the SDFG valid passes the checks and writes its result.
   auto ok = run_weir("optimize " + hdiff() + " -o " + q(out) + " --auto cpu --verify-each");

@@ -31,8 +31,9 @@ TEST_CASE("weir run FILE.py::OPERATOR --backend cpu: shifted reads outside the i
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::Contains("map '") &&
                         Catch::Contains(
-                            ": reads f[-1 .. 16] in dimension 0 of f with shape 16 (shifted reads need a "
-                            "larger input or a smaller output domain)"));
+                            ": reads f[-1 .. 16] in dimension 0 of f with shape 16 and f[-1 .. 8] in "
+                            "dimension 1 of f with shape 8 (shifted reads need a larger input or a smaller "
+                            "output domain)"));
   CHECK_FALSE(fs::exists(out));
   // The embedded backend reports the same fault as a domain error.
   r = weir::test::run_weir(

@@ -160,3 +160,36 @@ np.save("f2d.npy", np.ones((6, 5)))
   CHECK_THAT(r.out, Catch::Contains("whole.py' names no definition: expected FILE.py::NAME"));
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("weir run FILE.py::SCAN: a scan operator run directly says what to run instead",
+          "[cli][run][fieldview]") {
+  // Its arguments are values at one level of a column: alone it has no fields, no columns to
+  // scan. Both backends refuse it before anything runs, naming the operators that call it.
+  const std::string file =
+      (fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "vertical_solver.py").string();
+  const std::string hint =
+      "; run a @field_operator or @program that calls it with fields over K (in this file: "
+      "tridiagonal_solve; e.g. weir run " +
+      file + "::tridiagonal_solve)\n";
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    auto r = weir::test::run_weir("run " + q(file) + "::thomas_backward --backend " + backend +
+                                  " --set x_above=1 --set c_mod=2 --set d_mod=3");
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "weir: error: " + file +
+              ":26:1: 'thomas_backward' is a @scan_operator: its arguments are the values at one level of "
+              "a column (c_mod: float64, d_mod: float64), so run directly it has no fields to scan along K" +
+              hint +
+              "def thomas_backward(x_above: float64, c_mod: float64, d_mod: float64) -> float64:\n^\n");
+  }
+  // A tuple carry is no argument either.
+  auto r = weir::test::run_weir("run " + q(file) + "::thomas_forward --random-inputs");
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: " + file +
+            ":17:1: 'thomas_forward' is a @scan_operator: its arguments are the values at one level of a "
+            "column (a: float64, b: float64, c: float64, d: float64), so run directly it has no fields to "
+            "scan along K" +
+            hint + "def thomas_forward(\n^\n");
+}

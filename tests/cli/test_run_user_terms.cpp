@@ -81,9 +81,10 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
       r.out,
       Catch::EndsWith(
           "weir: error: program 'lap' stopped with an error: " + kLaplacian +
-          ":14:1: 'f' is read over I: [-1, 17), outside its domain I: [0, 16)\n"
+          ":14:1: 'f' is read over I: [-1, 17) and J: [-1, 9), outside its domain I: [0, 16) and J: [0, 8)\n"
           "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 16] in dimension 0 of f with "
-          "shape 16 (shifted reads need a larger input or a smaller output domain)\n"
+          "shape 16 and f[-1 .. 8] in dimension 1 of f with shape 8 (shifted reads need a larger input or a "
+          "smaller output domain)\n"
           "  hint: 'lap' is a @field_operator run directly, so its result must cover the whole output "
           "array '__out' (shaped like its inputs); to compute it on part of the domain, run a @program "
           "that calls it with a sliced out=, e.g. lap(..., out=out[1:-1, 1:-1])\n"));
@@ -203,12 +204,13 @@ TEST_CASE("weir run --backend cpu: a computed index outside its field names the 
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
              Catch::EndsWith("weir: error: program 'direct' stopped with an error: " + nb +
-                             ":12:12: state 'call_0_second', map 'second_map', tasklet 'second': connector "
-                             "'__all_v' of 'v': index -1 in dimension 0 is outside [0, 4) at (E=1); the "
-                             "index is E2V[__E, 1] (" +
+                             ":12:12: a read of 'v': index -1 in dimension 0 is outside [0, 4) at (E=1); "
+                             "the index is E2V[__E, 1] (" +
                              nb +
                              ":12:12) (a -1 in a connectivity table marks a missing neighbour, which has "
-                             "no value to read)\n"));
+                             "no value to read)\n"
+                             "  in the SDFG: state 'call_0_second', map 'second_map', tasklet 'second', "
+                             "connector '__all_v'\n"));
   r = run_weir("run " + q(dir / "nb.py") + "::direct --backend embedded --in-dir " + q(dir));
   CHECK(r.code == 1);
   CHECK_THAT(r.out,

@@ -70,9 +70,11 @@ TEST_CASE("trial: a --set-json name the program lacks is a warning, and the run 
                       q(dir / "sym.json") + " --backend " + backend);
     INFO(r.out);
     CHECK(r.code == 0);
-    CHECK_THAT(r.out,
-               Catch::StartsWith("weir: warning: --set-json: program 'boundary' has no parameter, symbol "
-                                 "or dimension 'nz'; did you mean 'nx'? (parameters: f, nx, out; dimensions: I); ignored\n"));
+    CHECK_THAT(
+        r.out,
+        Catch::StartsWith(
+            "weir: warning: --set-json: program 'boundary' has no parameter, symbol "
+            "or dimension 'nz'; did you mean 'nx'? (parameters: f, nx, out; dimensions: I); ignored\n"));
     // 0 and 4 kept, 1..3 doubled: 2 + 4 + 6 = 12 over five points.
     CHECK_THAT(r.out, Catch::Contains("  out: float64 (5,)  min 0  max 6  mean 3.2"));
     CHECK(r.out.find("error") == std::string::npos);
@@ -330,9 +332,10 @@ TEST_CASE("trial: NumPy functions and gt4py builtins not imported point to gt4py
   CHECK_THAT(check("max(f, 0.0)"),
              Catch::StartsWith(m + ":7:12: error: unknown name 'max' (element-wise on fields: gt4py.next's "
                                    "maximum, from gt4py.next import maximum)\n"));
-  CHECK_THAT(check("4 * f"),
-             Catch::StartsWith(m + ":7:14: error: cannot multiply int32 and Field[[I], float64]"
-                                   "; write the literal 4 as 4.0 (integers are not converted to floating point)\n"));
+  CHECK_THAT(
+      check("4 * f"),
+      Catch::StartsWith(m + ":7:14: error: cannot multiply int32 and Field[[I], float64]"
+                            "; write the literal 4 as 4.0 (integers are not converted to floating point)\n"));
 }
 
 TEST_CASE("trial: weir check lists the orchestration functions of a file", "[cli][trial-frictions]") {

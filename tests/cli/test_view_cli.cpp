@@ -2,6 +2,11 @@
 // text and lines debuginfo names, validation problems), its usage errors, and that --html never
 // leaves a half-written or overwritten file on error. The browser side is tested in
 // viewer/test/browser.test.mjs.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -247,4 +252,53 @@ TEST_CASE("weir view: usage errors and files that are never half-written", "[cli
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
   CHECK(entries == 2);  // old.html, bad.sdfg: no temporary file left
+}
+
+namespace {
+
+// A socket listening on 127.0.0.1 at a free port, as another server holds it; `reuse_port`:
+// with SO_REUSEPORT too, as a cpp-httplib server (an earlier `weir view`) sets it.
+struct Occupant {
+  int fd = -1;
+  int port = 0;
+  explicit Occupant(bool reuse_port) {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (reuse_port) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 4) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    port = ntohs(a.sin_port);
+  }
+  ~Occupant() { ::close(fd); }
+  Occupant(const Occupant&) = delete;
+  Occupant& operator=(const Occupant&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("weir view --port: a port another server listens on is an error, never shared", "[cli][view]") {
+  fs::path lap2d = weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg";
+  // Both kinds of occupant: a plain listener, and one that allows SO_REUSEPORT as cpp-httplib's
+  // default options did (then a second `weir view` bound the same port and shared it silently).
+  for (bool reuse_port : {false, true}) {
+    CAPTURE(reuse_port);
+    Occupant taken(reuse_port);
+    // `timeout`: a weir that wrongly binds serves until it is stopped (exit 124).
+    auto r = run_weir("view " + q(lap2d) + " --port " + std::to_string(taken.port), {},
+                      std::string("timeout 20 ") + WEIR_BIN);
+    if (!have_bundle(r.out)) return;
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "weir: error: port " + std::to_string(taken.port) +
+              " on 127.0.0.1 is in use (another server listens there); choose another with --port N, "
+              "or --port 0 for a free one\n");
+  }
 }

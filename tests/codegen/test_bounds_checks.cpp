@@ -531,3 +531,164 @@ TEST_CASE("bounds checks: accesses inside a nested SDFG are checked against its 
     CHECK(B == std::vector<double>(6, -1.0));
   }
 }
+
+namespace {
+
+/// Gives every memlet of `data` in the first state the DaCe debuginfo `info` (a source line).
+void locate_reads(SDFG& s, const std::string& data, const std::string& info) {
+  SDFGState& st = *s.all_states()[0];
+  for (const DataflowEdge* e : st.edges())
+    if (e->memlet.data == data) st.edge(e->id).memlet.extra.set("debuginfo", info);
+}
+
+/// B[i, j] = A[i + 1, j + dj] for (i, j) in (0:N, 0:M), A of shape (N, a_cols): the outer memlet
+/// of the read is the propagated [1:N + 1, dj:M + dj].
+std::unique_ptr<SDFG> shift2_sdfg(const E& a_cols, int dj) {
+  auto s = std::make_unique<SDFG>("shift2");
+  s->add_symbol("N");
+  s->add_symbol("M");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N"), a_cols});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i", "j"}, Subset::parse("0:N, 0:M"));
+  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  const std::string j = dj == 0 ? "j" : dj > 0 ? "j + " + std::to_string(dj) : "j - " + std::to_string(-dj);
+  auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i + 1, " + j)),
+                               "", "x");
+  auto out =
+      st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i, j")), "o", "");
+  const std::string cols = dj == 0 ? "0:M" : std::to_string(dj) + ":M + " + std::to_string(dj);
+  st.edge(in[0]).memlet.subset = Subset::parse("1:N + 1, " + (dj < 0 ? "-1:M - 1" : cols));
+  st.edge(out[1]).memlet.subset = Subset::parse("0:N, 0:M");
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: the error names every dimension outside, not only the first",
+          "[codegen][run][bounds]") {
+  // N = 3, M = 2: rows 1 .. 3 of A (shape 3) and columns -1 .. 0 (shape 2) are read.
+  std::vector<double> A(6, 1.0), B(6, -1.0);
+  std::int64_t n = 3, m = 2;
+  auto s = shift2_sdfg(E::symbol("M"), -1);
+  REQUIRE(generate_cpu(*s).args.size() == 4);
+  REQUIRE(generate_cpu(*s).args[2].name == "M");
+  SECTION("both dimensions, one hint") {
+    Outcome r = run_once(*s, "two_dims", {A.data(), B.data(), &m, &n});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 and A[-1 .. 0] in "
+        "dimension 1 of A with shape 2 (shifted reads need a larger input or a smaller output domain)");
+  }
+  SECTION("with the source line: the field's ranges and domain in both dimensions") {
+    locate_reads(*s, "A",
+                 R"({"type": "DebugInfo", "start_line": 7, "start_column": 12, "filename": "d.py"})");
+    Outcome r = run_once(*s, "two_dims_source", {A.data(), B.data(), &m, &n});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: d.py:7:12: 'A' is read over dimension 0: [1, 4) and dimension 1: [-1, 1), outside its "
+        "domain dimension 0: [0, 3) and dimension 1: [0, 2)\n"
+        "  in the SDFG: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 and "
+        "A[-1 .. 0] in dimension 1 of A with shape 2 (shifted reads need a larger input or a smaller output "
+        "domain)");
+  }
+  SECTION("a shifted dimension and one too short: each hint once") {
+    // A of shape (N, M - 1) read at [i + 1, j]: rows 1 .. 3 of 3 (shifted), columns 0 .. 1 of 1.
+    auto t = shift2_sdfg(E::symbol("M") - 1, 0);
+    Outcome r = run_once(*t, "two_hints", {A.data(), B.data(), &m, &n});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 and A[0 .. 1] in "
+        "dimension 1 of A with shape 1 (shifted reads need a larger input or a smaller output domain; the "
+        "input is smaller than the domain it is read over; pass a larger input or a smaller domain)");
+  }
+  SECTION("one dimension outside: the message names it alone, as before") {
+    // A of shape (N, M) read at [i + 1, j]: rows 1 .. 3 of 3 do not fit, columns 0 .. 1 of 2 do.
+    auto t = shift2_sdfg(E::symbol("M"), 0);
+    Outcome r = run_once(*t, "one_fits", {A.data(), B.data(), &m, &n});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'main', map 'm': reads A[1 .. 3] in dimension 0 of A with shape 3 (shifted reads "
+          "need a larger input or a smaller output domain)");
+  }
+  CHECK(B == std::vector<double>(6, -1.0));
+}
+
+namespace {
+
+/// B[i] = A[P[i], Q[i]] for i in 0:1, A of shape (3, 2): the tasklet subscripts a connector over
+/// all of A with indices read from P and Q (checked where they are used).
+std::unique_ptr<SDFG> gather_sdfg() {
+  auto s = std::make_unique<SDFG>("gather");
+  s->add_array("A", ScalarType::Float64, {E(3), E(2)});
+  s->add_array("B", ScalarType::Float64, {E(1)});
+  s->add_array("P", ScalarType::Int64, {E(1)});
+  s->add_array("Q", ScalarType::Int64, {E(1)});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& p = st.add_access("P");
+  auto& q = st.add_access("Q");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse("0:1"));
+  auto& t = st.add_tasklet("t", {"o = x[p, q]", Language::Python}, {"x", "p", "q"}, {"o"});
+  st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("0:3, 0:2")), "", "x");
+  // The outer memlets get the propagated subsets.
+  auto pe = st.add_memlet_path({p.id(), m.id(), t.id()}, Memlet::simple("P", Subset::parse("i")), "", "p");
+  auto qe = st.add_memlet_path({q.id(), m.id(), t.id()}, Memlet::simple("Q", Subset::parse("i")), "", "q");
+  auto be = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
+  for (EdgeId e : {pe[0], qe[0], be[1]}) st.edge(e).memlet.subset = Subset::parse("0:1");
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: a computed subscript outside in two dimensions names both",
+          "[codegen][run][bounds]") {
+  std::vector<double> A = {1, 2, 3, 4, 5, 6}, B = {-1};
+  std::vector<std::int64_t> P = {5}, Q = {-2};
+  auto s = gather_sdfg();
+  REQUIRE(generate_cpu(*s).args.size() == 4);
+  REQUIRE(generate_cpu(*s).args[3].name == "Q");
+  SECTION("the SDFG's names") {
+    Outcome r = run_once(*s, "gather", {A.data(), B.data(), P.data(), Q.data()});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: state 'main', map 'm', tasklet 't': connector 'x' of 'A': index 5 in dimension 0 is "
+        "outside [0, 3) and index -2 in dimension 1 is outside [0, 2) at (i=0); the index in dimension 0 is "
+        "P[i]; the index in dimension 1 is Q[i]");
+  }
+  SECTION("with the read's source line: the field first, the SDFG's names after") {
+    locate_reads(*s, "A", R"({"type": "DebugInfo", "start_line": 4, "start_column": 8, "filename": "g.py"})");
+    Outcome r = run_once(*s, "gather_source", {A.data(), B.data(), P.data(), Q.data()});
+    CHECK(r.rc != 0);
+    CHECK(
+        r.error ==
+        "weir_run: g.py:4:8: a read of 'A': index 5 in dimension 0 is outside [0, 3) and index -2 in "
+        "dimension 1 is outside [0, 2) at (i=0); the index in dimension 0 is P[i]; the index in dimension 1 "
+        "is Q[i]\n"
+        "  in the SDFG: state 'main', map 'm', tasklet 't', connector 'x'");
+  }
+  SECTION("one index outside: named alone") {
+    Q[0] = 1;
+    Outcome r = run_once(*s, "gather_one", {A.data(), B.data(), P.data(), Q.data()});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'main', map 'm', tasklet 't': connector 'x' of 'A': index 5 in dimension 0 is "
+          "outside [0, 3) at (i=0); the index is P[i]");
+  }
+  SECTION("inside: runs") {
+    P[0] = 2;
+    Q[0] = 1;
+    Outcome r = run_once(*s, "gather_ok", {A.data(), B.data(), P.data(), Q.data()});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{6});
+  }
+}

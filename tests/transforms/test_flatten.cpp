@@ -577,6 +577,41 @@ TEST_CASE("flatten: continue goes to the update", "[flatten]") {
   check_semantics(loop_with_continue, {{{"TSTEPS", 0}}, {{"TSTEPS", 7}}});
 }
 
+TEST_CASE("flatten: states of different regions that share a label get unique ones", "[flatten]") {
+  // As an orchestrated program: a loop whose body calls two stencils, each call a region with
+  // states of the same labels ("main", as every lowered stencil's state), and a "main" at the top.
+  auto build = [] {
+    auto sdfg = std::make_unique<SDFG>("calls");
+    sdfg->add_symbol("TSTEPS");
+    sdfg->add_symbol("t");
+    auto& top = sdfg->add_state("main", true);
+    auto& loop = sdfg->add_loop("for_t", "t", "t = 0", "t < TSTEPS", "t = t + 1");
+    sdfg->add_edge(top.id(), loop.id());
+    auto& call0 = loop.add_region("call_0");
+    auto& call1 = loop.add_region("call_1");
+    loop.add_edge(call0.id(), call1.id());
+    for (ControlFlowRegion* call : {&call0, &call1}) {
+      auto& a = call->add_state("main", true);
+      auto& b = call->add_state("main_1");
+      call->add_edge(a.id(), b.id());
+    }
+    return sdfg;
+  };
+  auto sdfg = build();
+  REQUIRE(diagnostics(*sdfg) == "");
+  CHECK(flatten_control_flow(*sdfg) == 3);
+  REQUIRE(only_states(*sdfg));
+  std::multiset<std::string> labels;
+  for (const auto* b : sdfg->blocks()) labels.insert(b->label);
+  // The first of each label keeps it (the top state "main"); the others get fresh labels that no
+  // block had before ("main_1" was taken: the second "main" becomes "main_2").
+  CHECK(labels == std::multiset<std::string>{"main", "main_1", "main_1_1", "main_2", "main_3", "for_t_guard",
+                                             "for_t_end"});
+  CHECK(state_named(*sdfg, "main")->id() == 0);
+  CHECK(diagnostics(*sdfg) == "");
+  check_semantics(build, {{{"TSTEPS", 0}}, {{"TSTEPS", 3}}});
+}
+
 TEST_CASE("flatten: loop with a nested conditional keeps execution counts", "[flatten]") {
   for (long T : {0L, 1L, 5L, 10L}) {
     auto sdfg = loop_with_conditional();

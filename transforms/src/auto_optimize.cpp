@@ -11,10 +11,11 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   // loop-map-interchange puts the levels of scans inside a parallel map over columns (ADR 0011),
   // before fusion sees the maps. The same fusion for both devices; then the device's placement
   // and schedules. No simplify after gpu-transform: removing a "redundant" copy would undo a
-  // host<->device copy.
-  std::vector<std::string> names{"simplify",      "loop-to-map",       "loop-map-interchange",
-                                 "map-collapse",  "greedy-map-fusion", "simplify",
-                                 "local-storage", "transient-reuse"};
+  // host<->device copy. copy-elision right after the first simplify: a scan's result copied into
+  // the output is written there directly, before loop-map-interchange nests the scan.
+  std::vector<std::string> names{"simplify",       "copy-elision",      "loop-to-map", "loop-map-interchange",
+                                 "map-collapse",   "greedy-map-fusion", "simplify",    "local-storage",
+                                 "transient-reuse"};
   if (device == DeviceType::CPU) {
     names.push_back("cpu-schedules");
   } else {
@@ -35,7 +36,7 @@ std::unique_ptr<Pipeline> make_auto_optimize_pipeline(DeviceType device) {
   return std::make_unique<Pipeline>(
       "auto-optimize-" + dev, std::move(passes), false,
       "Optimize for the " + std::string(to_string(device)) +
-          ": simplify, loops to maps, scans inside column maps, collapse and fuse "
+          ": simplify, copy elision, loops to maps, scans inside column maps, collapse and fuse "
           "maps (recomputing stencil intermediates), local sums, transient reuse, " +
           (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
 }

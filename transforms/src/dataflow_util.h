@@ -2,15 +2,31 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
 
+namespace weir::pycode {
+class Code;
+struct Expr;
+}  // namespace weir::pycode
+
 namespace weir::transforms::detail {
+
+/// The one statement `name = value` of Python code, on its cached tree (`keep` holds the tree
+/// the value points into): {name, value}; nullopt for any other code or code that does not parse.
+std::optional<std::pair<std::string, const pycode::Expr*>> single_assignment(
+    const CodeBlock& code, std::shared_ptr<const pycode::Code>& keep);
+
+/// Whether `s` is all of a container of `shape`: 0:shape[d]-1 with step 1 in every dimension.
+bool covers_all(const Subset& s, const std::vector<sym::Expr>& shape);
 
 /// Nodes strictly inside the scope of `entry` (all depths), excluding entry and exit.
 std::vector<NodeId> scope_body(const SDFGState& st, const ScopeTree& tree, NodeId entry);

@@ -273,6 +273,7 @@ class Flattener {
   void run() {
     count_labels(sdfg_);
     flatten_region(sdfg_);
+    unique_labels();
     // Return blocks that reached the top become empty sink states: the SDFG ends there.
     for (ControlFlowBlock* b : sdfg_.blocks())
       if (b->kind() == BlockKind::Return) materialize(sdfg_, b->id(), "return_state");
@@ -285,6 +286,19 @@ class Flattener {
   std::map<std::string, int> labels_;  // label -> number of blocks carrying it
   /// Blocks whose out-edges always fire (created by the pass, or given a fall-through edge).
   std::unordered_set<const ControlFlowBlock*> exhaustive_;
+
+  /// Labels are unique per region, so states moved up from different regions (the call
+  /// regions of an orchestrated program each hold a state of the callee's name) may share one
+  /// in the flat graph: every later one gets a fresh label ("<label>_1", ...).
+  void unique_labels() {
+    std::set<std::string> seen;
+    for (ControlFlowBlock* b : sdfg_.blocks()) {
+      if (seen.insert(b->label).second) continue;
+      release(b->label);
+      b->label = fresh(b->label);
+      seen.insert(b->label);
+    }
+  }
 
   void count_labels(const ControlFlowRegion& r) {
     for (const ControlFlowBlock* b : r.blocks()) {

@@ -1,6 +1,8 @@
 // Helpers for nesting and inlining (see nest_util.h).
 #include "nest_util.h"
 
+#include "dataflow_util.h"
+
 #include <cctype>
 #include <memory>
 #include <stdexcept>
@@ -16,18 +18,10 @@ namespace {
 /// is a symbolic expression, else nullopt.
 std::optional<sym::Expr> assigned(const CodeBlock& stmt, const std::string& var) {
   std::shared_ptr<const pycode::Code> tree;
+  auto a = single_assignment(stmt, tree);
+  if (!a || a->first != var) return std::nullopt;
   try {
-    tree = stmt.parsed();
-  } catch (const pycode::SourceError&) {
-    return std::nullopt;
-  }
-  if (!tree || tree->body().size() != 1) return std::nullopt;
-  const auto* a = pycode::dyn_cast<pycode::Assign>(tree->body()[0].get());
-  if (!a || a->targets.size() != 1) return std::nullopt;
-  const auto* target = pycode::dyn_cast<pycode::Name>(a->targets[0].get());
-  if (!target || target->id != var) return std::nullopt;
-  try {
-    return sym::Expr::parse(pycode::unparse(*a->value));  // the symbolic layer reads Python expressions
+    return sym::Expr::parse(pycode::unparse(*a->second));  // the symbolic layer reads Python expressions
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -26,14 +26,6 @@ std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const Matc
 
 namespace {
 
-bool full(const Subset& s, const std::vector<sym::Expr>& shape) {
-  if (s.dims() != shape.size()) return false;
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    if (!(s[d].start == sym::Expr(0) && s[d].end == shape[d] - sym::Expr(1) && s[d].step == sym::Expr(1)))
-      return false;
-  return true;
-}
-
 // Whether an access node of `data` is upstream of `node` in `st`.
 bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
   std::vector<NodeId> todo{node};
@@ -91,9 +83,9 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx,
   if (!ends.src && !ends.dst) return refuse("the copy's memlet refers to '" + e.memlet.data + "'");
   const Subset* sa = ends.src ? &*ends.src : &*ends.dst;
   const Subset* sb = ends.dst ? &*ends.dst : &*ends.src;
-  if (!full(*sa, da.shape))
+  if (!detail::covers_all(*sa, da.shape))
     return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
-  if (!full(*sb, db.shape))
+  if (!detail::covers_all(*sb, db.shape))
     return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
   // Writing B where A was written is wrong while B is still read upstream of those writes (a
   // read would see new values), except through one direct copy B -> A: it becomes a self-copy,

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/copy_elision.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/dead_dataflow_elimination.h"
 #include "weir/transforms/dead_state_elimination.h"
@@ -74,6 +75,7 @@ std::vector<RegistryEntry>& table() {
       pass<GreedyMapFusion>(),
       pass<LocalStorage>(),
       pass<TransientReuse>(),
+      pass<CopyElision>(),
       pass<CpuSchedules>(),
       pipeline("auto-optimize-cpu", [] { return make_auto_optimize_pipeline(DeviceType::CPU); }),
       pass<GpuTransform>(),

@@ -46,8 +46,14 @@ struct PyVar {
   /// of each dimension (as `strides`; `squeezed_extents` as `squeezed_strides`); every index
   /// but a literal 0 becomes weir_index(i, extent, site, dim). Empty: unchecked.
   std::vector<std::string> extents, squeezed_extents;
-  /// What the check's error names first: "state 'main', tasklet 't', connector '__all_v' of 'v'".
+  /// The extents that are constants (a literal index below one needs no check), else nullopt.
+  std::vector<std::optional<long long>> extent_values, squeezed_extent_values;
+  /// What the check's error names first: "state 'main', tasklet 't': connector '__all_v' of 'v'",
+  /// or with the read's source line "file.py:12:16: a read of 'v'".
   std::string check_site;
+  /// After a source line, the SDFG's names ("state 'main', tasklet 't', connector '__all_v'"),
+  /// which the error gives on a line of its own; else empty.
+  std::string check_detail;
   /// The enclosing maps' parameters (C++ names) whose values the error names.
   std::vector<std::string> check_point;
   /// Where a value connector's value comes from ("E2V[__i0, 1] (file.py:12:16)"), named by

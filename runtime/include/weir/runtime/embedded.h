@@ -35,7 +35,7 @@
 //   call and both domains, when the computed result does not cover the output domain or holds an
 //   undefined value there. Later calls see what earlier calls wrote; the caller's arrays are
 //   updated only after the whole program succeeded (a failed run leaves them unchanged).
-// - A @field_operator (or @scan_operator) run directly writes its result into `__out` (or
+// - A @field_operator run directly writes its result into `__out` (or
 //   `__out_0`, `__out_1`, ... for a tuple) over that array's whole domain, so an operator that
 //   shifts its inputs needs inputs larger than `__out` only in gt4py's sense of domains: with
 //   arrays indexed from 0 its result does not cover `__out`; call it from a @program with a

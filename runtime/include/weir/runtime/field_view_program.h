@@ -42,7 +42,9 @@ struct FieldViewProgram {
 /// type-checks it (and everything it calls); a plain function of that name is checked as an
 /// orchestration function (frontend::check_orchestration). Imports are searched in `search_path`, then
 /// WEIR_PATH, then the file's directory (frontend::ModuleLoader). Throws
-/// frontend::FrontendError (located) for source and type errors, weir::Error when the file
+/// frontend::FrontendError (located) for source and type errors and for a @scan_operator (its
+/// parameters are values of one level, so run alone it has no columns to scan: the message names
+/// the definitions of the file that call it, to run instead), weir::Error when the file
 /// cannot be read, BackendError "FILE: no @program or @field_operator named 'X' (defined:
 /// a, b)" when the name is neither a definition nor a plain function of the file.
 FieldViewProgram load_field_view_program(const std::string& file, const std::string& name,

@@ -38,7 +38,9 @@ namespace weir::transforms {
 /// would, or where appending assignments to an edge could change their meaning, a fresh empty
 /// state is put in between.
 /// Original states are moved, never copied (same objects, labels, dataflow); fresh states get
-/// labels unique in their SDFG. Sets `using_explicit_control_flow = false` on `sdfg` and on every
+/// labels unique in their SDFG. Labels are unique per region, so states moved out of different
+/// regions may share one: all but the first (in block order) get fresh labels ("<label>_1"), so
+/// that the flat graph validates. Sets `using_explicit_control_flow = false` on `sdfg` and on every
 /// nested SDFG. Returns the number of non-state blocks removed (loops, conditionals, regions,
 /// break/continue/return blocks; a conditional's branch bodies are not counted separately).
 ///
