@@ -14,13 +14,10 @@ bash "$root/scripts/install-deps.sh"
 # The viewer is built and its browser tests run here: a missing node, npm or chromium fails
 # (a plain developer build without them skips the viewer instead).
 export WEIR_REQUIRE_VIEWER_TESTS=1
-# WEIR_DEBUG_INFO (e.g. -g1, as CI sets it) replaces -g in the build: line tables and function
-# names without variables compile in about a third less time (docs/testing.md, CI section).
+# WEIR_DEBUG_INFO (default -g1, line tables; scripts/build.sh) sets the debug information of the
+# RelWithDebInfo build; here it also replaces Debug's -g (docs/testing.md, CI section).
 debug_flags=()
-if [ -n "${WEIR_DEBUG_INFO:-}" ]; then
-  debug_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $WEIR_DEBUG_INFO -DNDEBUG"
-    -DCMAKE_CXX_FLAGS_DEBUG="$WEIR_DEBUG_INFO")
-fi
+if [ -n "${WEIR_DEBUG_INFO:-}" ]; then debug_flags=(-DCMAKE_CXX_FLAGS_DEBUG="$WEIR_DEBUG_INFO"); fi
 ctest_args=()
 if [ "${SANITIZE:-0}" = 1 ]; then
   # One clang build serves the sanitized suites, the libFuzzer targets (scripts/fuzz.sh uses a
