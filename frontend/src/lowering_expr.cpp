@@ -394,83 +394,104 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
 
 Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) {
   switch (e.kind) {
-    case TExprKind::Name: {
-      ValuePtr v = lookup(env, e.name);
-      if (!v) unsupported(e.loc, "the name '" + e.name + "' here (" + to_string(e.type) + ")");
-      SourceLocation outer = read_at_;
-      read_at_ = e.loc;
-      Code c = eval_value(v, shift);
-      read_at_ = outer;
-      return c;
-    }
+    case TExprKind::Name: return eval_name(e, env, shift);
     case TExprKind::Literal: return literal_code(e.literal, e.type.dtype);
-    case TExprKind::Tuple: {
-      Code c;
-      c.tuple = true;
-      for (const TExprPtr& a : e.args) c.elems.push_back(eval(*a, env, shift));
-      return c;
-    }
+    case TExprKind::Tuple: return eval_tuple(e, env, shift);
     case TExprKind::TupleGet: return expr_elem(*e.args[0], env, {e.index}, shift);
-    case TExprKind::Unary: {
-      Code x = eval(*e.args[0], env, shift);
-      std::string op = e.unary_op == UnaryOperator::USub   ? "-"
-                       : e.unary_op == UnaryOperator::UAdd ? "+"
-                       : e.unary_op == UnaryOperator::Not  ? "not "
-                                                           : "~";
-      if (e.unary_op == UnaryOperator::Invert && e.type.dtype == ScalarKind::Bool) op = "not ";
-      return zip({x}, "unary", [&](const std::vector<std::string>& t) { return "(" + op + t[0] + ")"; });
-    }
-    case TExprKind::Binary: {
-      Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
-      std::string op(to_string(e.binary_op));  // Python spelling (ast.h)
-      if (e.binary_op == BinaryOperator::MatMult) unsupported(e.loc, "operator '@'");
-      return zip({a, b}, "binary",
-                 [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
-    }
-    case TExprKind::Compare: {
-      Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
-      std::string op(to_string(e.compare_op));
-      return zip({a, b}, "comparison",
-                 [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
-    }
-    case TExprKind::Ternary: {
-      Code c = eval(*e.args[0], env, shift);
-      Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
-      return zip({c, a, b}, "conditional expression", [](const std::vector<std::string>& t) {
-        return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
-      });
-    }
+    case TExprKind::Unary: return eval_unary(e, env, shift);
+    case TExprKind::Binary:
+    case TExprKind::Compare: return eval_binary(e, env, shift);
+    case TExprKind::Ternary: return eval_ternary(e, env, shift);
     case TExprKind::Shift: return eval(*e.args[0], env, shifted(e, env, shift));
     case TExprKind::Builtin: return builtin(e, env, shift);
-    case TExprKind::Call: {
-      if (!e.callee) throw Error("lowering: call without callee");
-      if (e.callee->kind == DefinitionKind::ScanOperator) {
-        if (!shift.empty())
-          unsupported(e.loc, "a shifted use of the result of scan operator '" + e.callee->name + "'");
-        return eval_value(ctx(e.loc).scan(e, env), shift);
-      }
-      if (e.callee->kind != DefinitionKind::FieldOperator)
-        unsupported(e.loc,
-                    "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
-      // Memoized like a named value: the call at the same point is inlined once.
-      auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);
-      auto it = memo_.find(key);
-      if (it != memo_.end()) return it->second;
-      std::vector<ValuePtr> args;
-      for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
-      Code c = temp(eval_value(inline_call(*e.callee, args, e.loc), shift));
-      memo_.emplace(key, c);
-      keep_.push_back(env);
-      return c;
-    }
-    case TExprKind::LocalIndex: {
-      Shift s = shift;
-      s.local[e.dim.name] = static_cast<std::int64_t>(e.index);
-      return eval(*e.args[0], env, s);
-    }
+    case TExprKind::Call: return eval_call(e, env, shift);
+    case TExprKind::LocalIndex: return eval_local_index(e, env, shift);
     case TExprKind::DomainCompare: unsupported(e.loc, "a domain condition outside concat_where");
   }
   throw Error("lowering: bad expression");
+}
+
+Code KernelBuilder::eval_name(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  ValuePtr v = lookup(env, e.name);
+  if (!v) unsupported(e.loc, "the name '" + e.name + "' here (" + to_string(e.type) + ")");
+  SourceLocation outer = read_at_;
+  read_at_ = e.loc;
+  Code c = eval_value(v, shift);
+  read_at_ = outer;
+  return c;
+}
+
+Code KernelBuilder::eval_tuple(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  Code c;
+  c.tuple = true;
+  for (const TExprPtr& a : e.args) c.elems.push_back(eval(*a, env, shift));
+  return c;
+}
+
+Code KernelBuilder::eval_unary(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  return unary_code(e, eval(*e.args[0], env, shift));
+}
+
+Code KernelBuilder::unary_code(const TExpr& e, const Code& x) {
+  std::string op = e.unary_op == UnaryOperator::USub   ? "-"
+                   : e.unary_op == UnaryOperator::UAdd ? "+"
+                   : e.unary_op == UnaryOperator::Not  ? "not "
+                                                       : "~";
+  if (e.unary_op == UnaryOperator::Invert && e.type.dtype == ScalarKind::Bool) op = "not ";
+  return zip({x}, "unary", [&](const std::vector<std::string>& t) { return "(" + op + t[0] + ")"; });
+}
+
+// A binary operation or a comparison.
+Code KernelBuilder::eval_binary(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  Code a = eval(*e.args[0], env, shift);
+  return binary_code(e, a, eval(*e.args[1], env, shift));
+}
+
+Code KernelBuilder::binary_code(const TExpr& e, const Code& a, const Code& b) {
+  if (e.kind == TExprKind::Compare) {
+    std::string op(to_string(e.compare_op));
+    return zip({a, b}, "comparison",
+               [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
+  }
+  std::string op(to_string(e.binary_op));  // Python spelling (ast.h)
+  if (e.binary_op == BinaryOperator::MatMult) unsupported(e.loc, "operator '@'");
+  return zip({a, b}, "binary",
+             [&](const std::vector<std::string>& t) { return "(" + t[0] + " " + op + " " + t[1] + ")"; });
+}
+
+Code KernelBuilder::eval_ternary(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  Code c = eval(*e.args[0], env, shift);
+  Code a = eval(*e.args[1], env, shift), b = eval(*e.args[2], env, shift);
+  return zip({c, a, b}, "conditional expression", [](const std::vector<std::string>& t) {
+    return "(" + t[1] + " if " + t[0] + " else " + t[2] + ")";
+  });
+}
+
+Code KernelBuilder::eval_call(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  if (!e.callee) throw Error("lowering: call without callee");
+  if (e.callee->kind == DefinitionKind::ScanOperator) {
+    if (!shift.empty())
+      unsupported(e.loc, "a shifted use of the result of scan operator '" + e.callee->name + "'");
+    return eval_value(ctx(e.loc).scan(e, env), shift);
+  }
+  if (e.callee->kind != DefinitionKind::FieldOperator)
+    unsupported(e.loc, "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
+  // Memoized like a named value: the call at the same point is inlined once.
+  auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);
+  auto it = memo_.find(key);
+  if (it != memo_.end()) return it->second;
+  std::vector<ValuePtr> args;
+  for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
+  Code c = temp(eval_value(inline_call(*e.callee, args, e.loc), shift));
+  memo_.emplace(key, c);
+  keep_.push_back(env);
+  return c;
+}
+
+Code KernelBuilder::eval_local_index(const TExpr& e, const EnvPtr& env, const Shift& shift) {
+  Shift s = shift;
+  s.local[e.dim.name] = static_cast<std::int64_t>(e.index);
+  return eval(*e.args[0], env, s);
 }
 
 namespace {

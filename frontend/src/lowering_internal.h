@@ -163,6 +163,17 @@ class KernelBuilder {
       : params_(std::move(params)), ctx_(ctx) {}
 
   Code eval(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  // eval's cases: the recursive ones keep only their operands' Code in their frames and build
+  // the result in *_code (one frame per nesting level must stay small in every build; issue 17).
+  Code eval_name(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code eval_tuple(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code eval_unary(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code unary_code(const TExpr& e, const Code& x);
+  Code eval_binary(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code binary_code(const TExpr& e, const Code& a, const Code& b);
+  Code eval_ternary(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code eval_call(const TExpr& e, const EnvPtr& env, const Shift& shift);
+  Code eval_local_index(const TExpr& e, const EnvPtr& env, const Shift& shift);
   Code eval_value(const ValuePtr& v, const Shift& shift);
   /// The element at `path` (tuple indices, outermost first) of the tuple value `v` at `shift`,
   /// computing only that element where the value allows (a tuple, astype / where / an `if`

@@ -65,106 +65,120 @@ TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, cons
 
 TExprPtr FunctionChecker::expr(const Expr& e, Scope& scope) {
   switch (e.kind) {
-    case ExprKind::Name: {
-      auto& n = static_cast<const Name&>(e);
-      auto it = scope.find(n.id);
-      if (it != scope.end()) {
-        auto r = mk(TExprKind::Name, it->second, e.loc);
-        r->name = n.id;
-        return r;
-      }
-      return value_expr(global(e), e);
-    }
-    case ExprKind::Attribute: {
-      auto& a = static_cast<const Attribute&>(e);
-      if (rooted_in(*a.value, scope)) return element(a, expr(*a.value, scope));
-      return value_expr(global(e), e);
-    }
-    case ExprKind::Constant: {
-      auto& c = static_cast<const Constant&>(e);
-      std::optional<ConstantValue> v = literal_value(c);
-      if (!v || v->kind == ConstantValue::Kind::String)
-        throw FrontendError(
-            e.loc, "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
-      return literal(*v, e.loc);
-    }
-    case ExprKind::Tuple: {
-      auto& t = static_cast<const Tuple&>(e);
-      auto r = mk(TExprKind::Tuple, Type{}, e.loc);
-      std::vector<Type> types;
-      for (const ExprPtr& x : t.elts) {
-        if (isa<Starred>(x.get())) throw FrontendError(x->loc, "starred expressions are not supported here");
-        r->args.push_back(expr(*x, scope));
-        types.push_back(r->args.back()->type);
-      }
-      r->type = Type::tuple(std::move(types));
-      return r;
-    }
+    case ExprKind::Name: return name_expr(static_cast<const Name&>(e), scope);
+    case ExprKind::Attribute: return attribute_expr(static_cast<const Attribute&>(e), scope);
+    case ExprKind::Constant: return constant_expr(static_cast<const Constant&>(e));
+    case ExprKind::Tuple: return tuple_expr(static_cast<const Tuple&>(e), scope);
     case ExprKind::Subscript: return subscript(static_cast<const Subscript&>(e), scope);
-    case ExprKind::UnaryOp: {
-      auto& u = static_cast<const UnaryOp&>(e);
-      TExprPtr x = expr(*u.operand, scope);
-      if (u.op == UnaryOperator::USub && x->kind == TExprKind::Literal &&
-          x->literal.kind != ConstantValue::Kind::Bool) {
-        ConstantValue c = x->literal;
-        if (c.kind == ConstantValue::Kind::Int)
-          c.int_value = -c.int_value;
-        else
-          c.float_value = -c.float_value;
-        return literal(c, e.loc);
-      }
-      const Type& t = x->type;
-      bool ok = t.is_data();
-      if (ok && (u.op == UnaryOperator::UAdd || u.op == UnaryOperator::USub)) ok = is_numeric(t.dtype);
-      if (ok && u.op == UnaryOperator::Not) ok = t.dtype == ScalarKind::Bool;
-      if (ok && u.op == UnaryOperator::Invert) ok = !is_floating(t.dtype);
-      if (!ok)
-        throw FrontendError(
-            e.loc, "operator '" + std::string(to_string(u.op)) + "' cannot be applied to " + to_string(t));
-      auto r = mk(TExprKind::Unary, t, e.loc);
-      r->unary_op = u.op;
-      r->args = {x};
-      return r;
-    }
-    case ExprKind::BinOp: {
-      auto& b = static_cast<const BinOp&>(e);
-      TExprPtr l = expr(*b.left, scope);
-      TExprPtr r = expr(*b.right, scope);
-      if (l->type.kind == Type::Kind::Dimension)
-        throw FrontendError(b.op_loc, "dimension arithmetic '" + unparse(b) +
-                                          "' is only allowed as a shift argument: f(" + unparse(b) + ")");
-      return binary(b.op, l, r, b.op_loc);
-    }
-    case ExprKind::BoolOp: {
-      auto& b = static_cast<const BoolOp&>(e);
-      throw FrontendError(e.loc, std::string("'") + std::string(to_string(b.op)) +
-                                     "' is not supported in field operators; use & and |");
-    }
+    case ExprKind::UnaryOp: return unary_expr(static_cast<const UnaryOp&>(e), scope);
+    case ExprKind::BinOp: return binop_expr(static_cast<const BinOp&>(e), scope);
     case ExprKind::Compare: return compare(static_cast<const Compare&>(e), scope);
-    case ExprKind::IfExp: {
-      auto& i = static_cast<const IfExp&>(e);
-      TExprPtr c = expr(*i.test, scope);
-      if (!(c->type == Type::scalar(ScalarKind::Bool)))
-        throw FrontendError(i.test->loc,
-                            "the condition of a conditional expression must be a "
-                            "scalar bool, got " +
-                                to_string(c->type) + " (use where)");
-      TExprPtr a = expr(*i.body, scope);
-      TExprPtr b = expr(*i.orelse, scope);
-      if (!(a->type == b->type))
-        throw FrontendError(e.loc,
-                            "the branches of a conditional expression have different "
-                            "types: " +
-                                to_string(a->type) + " and " + to_string(b->type));
-      auto r = mk(TExprKind::Ternary, a->type, e.loc);
-      r->args = {c, a, b};
-      return r;
-    }
+    case ExprKind::IfExp: return ifexp_expr(static_cast<const IfExp&>(e), scope);
     case ExprKind::Call: return call(static_cast<const Call&>(e), scope);
     default: break;
   }
+  unsupported_expr(e);
+}
+
+void FunctionChecker::unsupported_expr(const Expr& e) {
+  if (auto* b = dyn_cast<BoolOp>(&e))
+    throw FrontendError(e.loc, std::string("'") + std::string(to_string(b->op)) +
+                                   "' is not supported in field operators; use & and |");
   throw FrontendError(e.loc, std::string(to_string(e.kind)) + " expressions are not supported in a " +
                                  std::string(to_string(def_.kind)));
+}
+
+TExprPtr FunctionChecker::attribute_expr(const Attribute& a, Scope& scope) {
+  if (rooted_in(*a.value, scope)) return element(a, expr(*a.value, scope));
+  return value_expr(global(a), a);
+}
+
+TExprPtr FunctionChecker::name_expr(const Name& n, Scope& scope) {
+  auto it = scope.find(n.id);
+  if (it != scope.end()) {
+    auto r = mk(TExprKind::Name, it->second, n.loc);
+    r->name = n.id;
+    return r;
+  }
+  return value_expr(global(n), n);
+}
+
+TExprPtr FunctionChecker::constant_expr(const Constant& c) {
+  std::optional<ConstantValue> v = literal_value(c);
+  if (!v || v->kind == ConstantValue::Kind::String)
+    throw FrontendError(c.loc,
+                        "literal " + c.text + " is not supported in a " + std::string(to_string(def_.kind)));
+  return literal(*v, c.loc);
+}
+
+TExprPtr FunctionChecker::tuple_expr(const Tuple& t, Scope& scope) {
+  auto r = mk(TExprKind::Tuple, Type{}, t.loc);
+  std::vector<Type> types;
+  for (const ExprPtr& x : t.elts) {
+    if (isa<Starred>(x.get())) throw FrontendError(x->loc, "starred expressions are not supported here");
+    r->args.push_back(expr(*x, scope));
+    types.push_back(r->args.back()->type);
+  }
+  r->type = Type::tuple(std::move(types));
+  return r;
+}
+
+TExprPtr FunctionChecker::unary_expr(const UnaryOp& u, Scope& scope) {
+  return unary_result(u, expr(*u.operand, scope));
+}
+
+TExprPtr FunctionChecker::unary_result(const UnaryOp& u, TExprPtr x) {
+  if (u.op == UnaryOperator::USub && x->kind == TExprKind::Literal &&
+      x->literal.kind != ConstantValue::Kind::Bool) {
+    ConstantValue c = x->literal;
+    if (c.kind == ConstantValue::Kind::Int)
+      c.int_value = -c.int_value;
+    else
+      c.float_value = -c.float_value;
+    return literal(c, u.loc);
+  }
+  const Type& t = x->type;
+  bool ok = t.is_data();
+  if (ok && (u.op == UnaryOperator::UAdd || u.op == UnaryOperator::USub)) ok = is_numeric(t.dtype);
+  if (ok && u.op == UnaryOperator::Not) ok = t.dtype == ScalarKind::Bool;
+  if (ok && u.op == UnaryOperator::Invert) ok = !is_floating(t.dtype);
+  if (!ok)
+    throw FrontendError(
+        u.loc, "operator '" + std::string(to_string(u.op)) + "' cannot be applied to " + to_string(t));
+  auto r = mk(TExprKind::Unary, t, u.loc);
+  r->unary_op = u.op;
+  r->args = {x};
+  return r;
+}
+
+TExprPtr FunctionChecker::binop_expr(const BinOp& b, Scope& scope) {
+  TExprPtr l = expr(*b.left, scope);
+  return binop_result(b, std::move(l), expr(*b.right, scope));
+}
+
+TExprPtr FunctionChecker::binop_result(const BinOp& b, TExprPtr l, TExprPtr r) {
+  if (l->type.kind == Type::Kind::Dimension)
+    throw FrontendError(b.op_loc, "dimension arithmetic '" + unparse(b) +
+                                      "' is only allowed as a shift argument: f(" + unparse(b) + ")");
+  return binary(b.op, l, r, b.op_loc);
+}
+
+TExprPtr FunctionChecker::ifexp_expr(const IfExp& i, Scope& scope) {
+  TExprPtr c = expr(*i.test, scope);
+  TExprPtr a = expr(*i.body, scope);
+  return ifexp_result(i, std::move(c), std::move(a), expr(*i.orelse, scope));
+}
+
+TExprPtr FunctionChecker::ifexp_result(const IfExp& i, TExprPtr c, TExprPtr a, TExprPtr b) {
+  if (!(c->type == Type::scalar(ScalarKind::Bool)))
+    throw FrontendError(i.test->loc, "the condition of a conditional expression must be a scalar bool, got " +
+                                         to_string(c->type) + " (use where)");
+  if (!(a->type == b->type))
+    throw FrontendError(i.loc, "the branches of a conditional expression have different types: " +
+                                   to_string(a->type) + " and " + to_string(b->type));
+  auto r = mk(TExprKind::Ternary, a->type, i.loc);
+  r->args = {c, a, b};
+  return r;
 }
 
 // Whether `e` is (an attribute, subscript or call of) a local name.

@@ -71,6 +71,20 @@ class FunctionChecker {
   TExprPtr binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc);
 
   TExprPtr expr(const Expr& e, Scope& scope);
+  // expr's cases. expr and the cases that recurse keep only the recursion in their frames and
+  // build the node in the *_result functions: a frame per nesting level must stay small in
+  // every build (issue 17, frontend/test_nesting_stack.cpp).
+  TExprPtr name_expr(const Name& n, Scope& scope);
+  TExprPtr attribute_expr(const Attribute& a, Scope& scope);
+  TExprPtr constant_expr(const Constant& c);
+  TExprPtr tuple_expr(const Tuple& t, Scope& scope);
+  TExprPtr unary_expr(const UnaryOp& u, Scope& scope);
+  TExprPtr unary_result(const UnaryOp& u, TExprPtr x);
+  TExprPtr binop_expr(const BinOp& b, Scope& scope);
+  TExprPtr binop_result(const BinOp& b, TExprPtr l, TExprPtr r);
+  TExprPtr ifexp_expr(const IfExp& i, Scope& scope);
+  TExprPtr ifexp_result(const IfExp& i, TExprPtr c, TExprPtr a, TExprPtr b);
+  [[noreturn]] void unsupported_expr(const Expr& e);
 
   // Whether `e` is (an attribute, subscript or call of) a local name.
   static bool rooted_in(const Expr& e, const Scope& scope);

@@ -107,31 +107,46 @@ class Parser {
     return t;
   }
   bool at(TokenKind kind) const { return peek().kind == kind; }
+  // The `const char*` overloads are what string literals pick: the std::string_view or
+  // std::string temporary is then made in these small frames, not in the caller's. In the
+  // recursive descent the callers' frames stack up once per nesting level, and at -O0 with
+  // AddressSanitizer every temporary there keeps its own padded slot (issue 17: the nesting
+  // limit must hold on an 8 MiB stack in every build).
   bool at_op(std::string_view op) const { return peek().is_op(op); }
+  bool at_op(const char* op) const { return peek().is_op(op); }
   bool at_kw(std::string_view kw) const { return peek().is_name(kw); }
+  bool at_kw(const char* kw) const { return peek().is_name(kw); }
   bool accept_op(std::string_view op) {
     if (!at_op(op)) return false;
     next();
     return true;
   }
+  bool accept_op(const char* op) { return accept_op(std::string_view(op)); }
   bool accept_kw(std::string_view kw) {
     if (!at_kw(kw)) return false;
     next();
     return true;
   }
+  bool accept_kw(const char* kw) { return accept_kw(std::string_view(kw)); }
   [[noreturn]] void fail(const Token& t, const std::string& message) const {
     throw SourceError(t.loc, message);
   }
+  [[noreturn]] void fail(const Token& t, const char* message) const { fail(t, std::string(message)); }
   [[noreturn]] void fail(const SourceLocation& loc, const std::string& message) const {
     throw SourceError(loc, message);
+  }
+  [[noreturn]] void fail(const SourceLocation& loc, const char* message) const {
+    fail(loc, std::string(message));
   }
   [[noreturn]] void fail_expected(const std::string& what) const {
     fail(peek(), "expected " + what + ", found " + peek().describe());
   }
+  [[noreturn]] void fail_expected(const char* what) const { fail_expected(std::string(what)); }
   const Token& expect_op(std::string_view op) {
     if (!at_op(op)) fail_expected("'" + std::string(op) + "'");
     return next();
   }
+  const Token& expect_op(const char* op) { return expect_op(std::string_view(op)); }
   const Token& expect_name(const char* what) {
     if (!at(TokenKind::Name) || is_keyword(peek().text)) fail_expected(what);
     return next();
@@ -172,6 +187,30 @@ class Parser {
   // frame per precedence change instead of one per level, so that each bracket nesting costs
   // few frames and the nesting limit fits the default stack in every build.
   ExprPtr binary(int min_level);
+  // The rest of a construct once its first token or operand is known. The functions above, on
+  // the path every nesting level goes through (expression ... atom, paren_atom), keep only that
+  // path and call these for the work around it, so that their frames stay small in every build
+  // (at -O0 with AddressSanitizer each local and temporary has its own padded slot).
+  ExprPtr conditional_rest(ExprPtr body);
+  ExprPtr bool_op_rest(ExprPtr first, BoolOperator op);
+  ExprPtr not_expression();
+  bool at_compare_operator() const;
+  ExprPtr compare_rest(ExprPtr left);
+  const struct BinaryLevelOp* binary_operator_at(int min_level) const;
+  ExprPtr binary_rest(ExprPtr left, const BinaryLevelOp& op);
+  ExprPtr unary_expression();
+  ExprPtr power_rest(ExprPtr base);
+  ExprPtr trailer(ExprPtr e);
+  ExprPtr call_trailer(ExprPtr e);
+  ExprPtr subscript_trailer(ExprPtr e);
+  ExprPtr attribute_trailer(ExprPtr e);
+  void positional_argument(ExprList& args, bool seen_keyword, bool seen_double_star);
+  void unpacking_or_keyword_argument(ExprList& args, std::vector<Keyword>& keywords, bool& seen_keyword,
+                                     bool& seen_double_star);
+  ExprPtr name_atom();
+  ExprPtr number_atom();
+  ExprPtr other_atom();
+  ExprPtr paren_rest(const Token& open, ExprPtr first);
 
   // ---- statements (strict)
   StmtList statement();
@@ -224,17 +263,21 @@ ExprPtr Parser::expression() {
   enter(peek().loc);
   if (at_kw("lambda")) return lambda_expr();
   ExprPtr e = disjunction();
-  if (at_kw("if")) {
-    next();
-    auto n = std::make_unique<IfExp>(e->loc);
-    n->body = std::move(e);
-    n->test = disjunction();
-    if (!accept_kw("else")) fail_expected("'else' in conditional expression");
-    n->orelse = expression();
-    e = std::move(n);
-  }
+  if (at_kw("if")) return conditional_rest(std::move(e));
   if (at_op(":=")) fail(peek(), "assignment expressions (':=') are not supported");
   return e;
+}
+
+// After `body`, at `if`: `body if test else orelse`.
+ExprPtr Parser::conditional_rest(ExprPtr body) {
+  next();
+  auto n = std::make_unique<IfExp>(body->loc);
+  n->body = std::move(body);
+  n->test = disjunction();
+  if (!accept_kw("else")) fail_expected("'else' in conditional expression");
+  n->orelse = expression();
+  if (at_op(":=")) fail(peek(), "assignment expressions (':=') are not supported");
+  return n;
 }
 
 ExprPtr Parser::lambda_expr() {
@@ -249,38 +292,54 @@ ExprPtr Parser::lambda_expr() {
 ExprPtr Parser::disjunction() {
   ExprPtr first = conjunction();
   if (!at_kw("or")) return first;
-  auto n = std::make_unique<BoolOp>(first->loc);
-  n->op = BoolOperator::Or;
-  n->values.push_back(std::move(first));
-  while (accept_kw("or")) n->values.push_back(conjunction());
-  return n;
+  return bool_op_rest(std::move(first), BoolOperator::Or);
 }
 
 ExprPtr Parser::conjunction() {
   ExprPtr first = inversion();
   if (!at_kw("and")) return first;
+  return bool_op_rest(std::move(first), BoolOperator::And);
+}
+
+// After the first operand, at `or` (`and`): the rest of the chain, one BoolOp.
+ExprPtr Parser::bool_op_rest(ExprPtr first, BoolOperator op) {
+  const char* word = op == BoolOperator::Or ? "or" : "and";
   auto n = std::make_unique<BoolOp>(first->loc);
-  n->op = BoolOperator::And;
+  n->op = op;
   n->values.push_back(std::move(first));
-  while (accept_kw("and")) n->values.push_back(inversion());
+  while (accept_kw(word)) n->values.push_back(op == BoolOperator::Or ? conjunction() : inversion());
   return n;
 }
 
 ExprPtr Parser::inversion() {
-  if (at_kw("not")) {
-    Nest nest(*this);
-    enter(peek().loc);
-    const Token& t = next();
-    auto n = std::make_unique<UnaryOp>(t.loc);
-    n->op = UnaryOperator::Not;
-    n->operand = inversion();
-    return n;
-  }
+  if (at_kw("not")) return not_expression();
   return comparison();
+}
+
+ExprPtr Parser::not_expression() {
+  Nest nest(*this);
+  enter(peek().loc);
+  const Token& t = next();
+  auto n = std::make_unique<UnaryOp>(t.loc);
+  n->op = UnaryOperator::Not;
+  n->operand = inversion();
+  return n;
 }
 
 ExprPtr Parser::comparison() {
   ExprPtr left = bitwise_or();
+  if (!at_compare_operator()) return left;
+  return compare_rest(std::move(left));
+}
+
+bool Parser::at_compare_operator() const {
+  const Token& t = peek();
+  return t.is_op("==") || t.is_op("!=") || t.is_op("<") || t.is_op("<=") || t.is_op(">") || t.is_op(">=") ||
+         t.is_name("in") || (t.is_name("not") && peek(1).is_name("in")) || t.is_name("is");
+}
+
+// After the left operand, at a comparison operator: the rest of the chain, one Compare.
+ExprPtr Parser::compare_rest(ExprPtr left) {
   std::unique_ptr<Compare> cmp;
   while (true) {
     const Token& t = peek();
@@ -320,8 +379,6 @@ ExprPtr Parser::comparison() {
   return cmp;
 }
 
-namespace {
-
 struct BinaryLevelOp {
   std::string_view text;
   BinaryOperator op;
@@ -335,40 +392,48 @@ constexpr BinaryLevelOp kBinaryOps[] = {
     {"//", BinaryOperator::FloorDiv, 5}, {"%", BinaryOperator::Mod, 5},     {"@", BinaryOperator::MatMult, 5},
 };
 
-}  // namespace
-
 ExprPtr Parser::binary(int min_level) {
   // Left-associative at every level: the operand after an operator of level L takes only
   // operators above L; a following operator of level >= min_level extends the left-deep chain.
   Nest nest(*this);
   ExprPtr left = factor();
-  while (true) {
-    const BinaryLevelOp* found = nullptr;
-    for (const auto& op : kBinaryOps)
-      if (op.level >= min_level && at_op(op.text)) found = &op;
-    if (!found) return left;
-    enter(peek().loc);  // each operator makes the left-deep tree one level deeper
-    const Token& t = next();
-    auto n = std::make_unique<BinOp>(left->loc);
-    n->op = found->op;
-    n->op_loc = t.loc;
-    n->left = std::move(left);
-    n->right = found->level == 5 ? factor() : binary(found->level + 1);
-    left = std::move(n);
-  }
+  while (const BinaryLevelOp* found = binary_operator_at(min_level))
+    left = binary_rest(std::move(left), *found);
+  return left;
+}
+
+// The binary operator at the current token with a level of at least `min_level`, or null.
+const BinaryLevelOp* Parser::binary_operator_at(int min_level) const {
+  const BinaryLevelOp* found = nullptr;
+  for (const auto& op : kBinaryOps)
+    if (op.level >= min_level && at_op(op.text)) found = &op;
+  return found;
+}
+
+// At operator `op` after `left`: `left op right`, one level deeper in the left-deep chain.
+ExprPtr Parser::binary_rest(ExprPtr left, const BinaryLevelOp& op) {
+  enter(peek().loc);  // each operator makes the left-deep tree one level deeper
+  const Token& t = next();
+  auto n = std::make_unique<BinOp>(left->loc);
+  n->op = op.op;
+  n->op_loc = t.loc;
+  n->left = std::move(left);
+  n->right = op.level == 5 ? factor() : binary(op.level + 1);
+  return n;
 }
 
 ExprPtr Parser::factor() {
   const Token& t = peek();
-  UnaryOperator op;
-  if (t.is_op("+"))
-    op = UnaryOperator::UAdd;
-  else if (t.is_op("-"))
-    op = UnaryOperator::USub;
-  else if (t.is_op("~"))
-    op = UnaryOperator::Invert;
-  else
-    return power();
+  if (t.is_op("+") || t.is_op("-") || t.is_op("~")) return unary_expression();
+  return power();
+}
+
+// At `+`, `-` or `~`.
+ExprPtr Parser::unary_expression() {
+  const Token& t = peek();
+  UnaryOperator op = t.is_op("+")   ? UnaryOperator::UAdd
+                     : t.is_op("-") ? UnaryOperator::USub
+                                    : UnaryOperator::Invert;
   Nest nest(*this);
   enter(t.loc);
   next();
@@ -382,6 +447,11 @@ ExprPtr Parser::power() {
   if (at_kw("await")) fail(peek(), "'await' is not supported");
   ExprPtr base = primary();
   if (!at_op("**")) return base;
+  return power_rest(std::move(base));
+}
+
+// After the base, at `**`.
+ExprPtr Parser::power_rest(ExprPtr base) {
   Nest nest(*this);
   enter(peek().loc);
   const Token& t = next();
@@ -396,71 +466,93 @@ ExprPtr Parser::power() {
 ExprPtr Parser::primary() {
   Nest nest(*this);
   ExprPtr e = atom();
-  while (true) {
-    if (at_op(".") || at_op("(") || at_op("[")) enter(peek().loc);  // a left-deep chain
-    if (at_op(".")) {
-      next();
-      if (!at(TokenKind::Name) || is_keyword(peek().text)) fail_expected("attribute name after '.'");
-      const Token& name = next();
-      auto n = std::make_unique<Attribute>(e->loc);
-      n->value = std::move(e);
-      n->attr = std::string(name.text);
-      n->attr_loc = name.loc;
-      e = std::move(n);
-    } else if (at_op("(")) {
-      next();
-      auto n = std::make_unique<Call>(e->loc);
-      n->func = std::move(e);
-      call_arguments(n->args, n->keywords);
-      e = std::move(n);
-    } else if (at_op("[")) {
-      next();
-      auto n = std::make_unique<Subscript>(e->loc);
-      n->value = std::move(e);
-      n->index = slices();
-      expect_op("]");
-      e = std::move(n);
-    } else {
-      return e;
-    }
-  }
+  while (at_op(".") || at_op("(") || at_op("[")) e = trailer(std::move(e));
+  return e;
+}
+
+// At `.`, `(` or `[` after `e`: one attribute, call or subscript, one level deeper in the
+// left-deep chain.
+ExprPtr Parser::trailer(ExprPtr e) {
+  enter(peek().loc);
+  if (at_op("(")) return call_trailer(std::move(e));
+  if (at_op("[")) return subscript_trailer(std::move(e));
+  return attribute_trailer(std::move(e));
+}
+
+ExprPtr Parser::call_trailer(ExprPtr e) {
+  next();  // '('
+  auto n = std::make_unique<Call>(e->loc);
+  n->func = std::move(e);
+  call_arguments(n->args, n->keywords);
+  return n;
+}
+
+ExprPtr Parser::subscript_trailer(ExprPtr e) {
+  next();  // '['
+  auto n = std::make_unique<Subscript>(e->loc);
+  n->value = std::move(e);
+  n->index = slices();
+  expect_op("]");
+  return n;
+}
+
+ExprPtr Parser::attribute_trailer(ExprPtr e) {
+  next();  // '.'
+  if (!at(TokenKind::Name) || is_keyword(peek().text)) fail_expected("attribute name after '.'");
+  const Token& name = next();
+  auto n = std::make_unique<Attribute>(e->loc);
+  n->value = std::move(e);
+  n->attr = std::string(name.text);
+  n->attr_loc = name.loc;
+  return n;
 }
 
 // After '('; consumes the closing ')'.
 void Parser::call_arguments(ExprList& args, std::vector<Keyword>& keywords) {
   bool seen_keyword = false, seen_double_star = false;
   while (!at_op(")")) {
-    const Token& t = peek();
-    if (t.is_op("*")) {
-      next();
-      if (seen_double_star) fail(t, "iterable argument unpacking follows keyword argument unpacking");
-      auto s = std::make_unique<Starred>(t.loc);
-      s->value = expression();
-      args.push_back(std::move(s));
-    } else if (t.is_op("**")) {
-      next();
-      keywords.push_back(Keyword{"", expression(), t.loc});
-      seen_double_star = true;
-    } else if (t.kind == TokenKind::Name && peek(1).is_op("=")) {
-      if (is_keyword(t.text)) fail(t, "expected argument name, found '" + std::string(t.text) + "'");
-      next();
-      next();
-      for (const Keyword& k : keywords)
-        if (k.arg == t.text) fail(t, "keyword argument repeated: " + std::string(t.text));
-      keywords.push_back(Keyword{std::string(t.text), expression(), t.loc});
-      seen_keyword = true;
-    } else {
-      if (!starts_expression(t)) fail_expected("argument or ')'");
-      ExprPtr e = expression();
-      if (seen_double_star) fail(t, "positional argument follows keyword argument unpacking");
-      if (seen_keyword) fail(t, "positional argument follows keyword argument");
-      no_comprehension();
-      args.push_back(std::move(e));
-    }
+    if (at_op("*") || at_op("**") || (at(TokenKind::Name) && peek(1).is_op("=")))
+      unpacking_or_keyword_argument(args, keywords, seen_keyword, seen_double_star);
+    else
+      positional_argument(args, seen_keyword, seen_double_star);
     if (!accept_op(",")) break;
   }
   if (!at_op(")")) fail_expected("',' or ')'");
   next();
+}
+
+void Parser::positional_argument(ExprList& args, bool seen_keyword, bool seen_double_star) {
+  const Token& t = peek();
+  if (!starts_expression(t)) fail_expected("argument or ')'");
+  args.push_back(expression());
+  if (seen_double_star) fail(t, "positional argument follows keyword argument unpacking");
+  if (seen_keyword) fail(t, "positional argument follows keyword argument");
+  no_comprehension();
+}
+
+// At `*`, `**` or `name =` in a call's arguments.
+void Parser::unpacking_or_keyword_argument(ExprList& args, std::vector<Keyword>& keywords, bool& seen_keyword,
+                                           bool& seen_double_star) {
+  const Token& t = peek();
+  if (t.is_op("*")) {
+    next();
+    if (seen_double_star) fail(t, "iterable argument unpacking follows keyword argument unpacking");
+    auto s = std::make_unique<Starred>(t.loc);
+    s->value = expression();
+    args.push_back(std::move(s));
+  } else if (t.is_op("**")) {
+    next();
+    keywords.push_back(Keyword{"", expression(), t.loc});
+    seen_double_star = true;
+  } else {
+    if (is_keyword(t.text)) fail(t, "expected argument name, found '" + std::string(t.text) + "'");
+    next();
+    next();
+    for (const Keyword& k : keywords)
+      if (k.arg == t.text) fail(t, "keyword argument repeated: " + std::string(t.text));
+    keywords.push_back(Keyword{std::string(t.text), expression(), t.loc});
+    seen_keyword = true;
+  }
 }
 
 ExprPtr Parser::slices() {
@@ -519,60 +611,69 @@ ExprPtr Parser::star_expressions() {
 }
 
 ExprPtr Parser::atom() {
-  const Token& t = peek();
-  switch (t.kind) {
-    case TokenKind::Name: {
-      if (t.text == "True" || t.text == "False" || t.text == "None") {
-        next();
-        auto c = std::make_unique<Constant>(t.loc);
-        c->value_kind = t.text == "None" ? ConstantKind::None : ConstantKind::Bool;
-        c->bool_value = t.text == "True";
-        c->text = std::string(t.text);
-        return c;
-      }
-      if (t.text == "yield") fail(t, "'yield' is not supported");
-      if (is_keyword(t.text)) fail_expected("expression");
-      next();
-      return std::make_unique<Name>(t.loc, std::string(t.text));
-    }
-    case TokenKind::Number: {
-      next();
-      NumberLiteral v = decode_number(t);
-      auto c = std::make_unique<Constant>(t.loc);
-      c->text = std::string(t.text);
-      switch (v.kind) {
-        case NumberLiteral::Kind::Int:
-          c->value_kind = ConstantKind::Int;
-          c->int_value = v.int_value;
-          break;
-        case NumberLiteral::Kind::Float:
-          c->value_kind = ConstantKind::Float;
-          c->float_value = v.float_value;
-          break;
-        case NumberLiteral::Kind::Imaginary:
-          c->value_kind = ConstantKind::Imaginary;
-          c->float_value = v.float_value;
-          break;
-      }
-      return c;
-    }
+  switch (peek().kind) {
+    case TokenKind::Name: return name_atom();
+    case TokenKind::Number: return number_atom();
     case TokenKind::String:
     case TokenKind::FString: return strings();
-    case TokenKind::Op:
-      if (t.text == "(") return paren_atom();
-      if (t.text == "[") return list_atom();
-      if (t.text == "{") return brace_atom();
-      if (t.text == "...") {
-        next();
-        auto c = std::make_unique<Constant>(t.loc);
-        c->value_kind = ConstantKind::Ellipsis;
-        c->text = "...";
-        return c;
-      }
-      if (t.text == "*") fail(t, "cannot use starred expression here");
-      break;
     default: break;
   }
+  if (at_op("(")) return paren_atom();
+  if (at_op("[")) return list_atom();
+  if (at_op("{")) return brace_atom();
+  return other_atom();
+}
+
+ExprPtr Parser::name_atom() {
+  const Token& t = peek();
+  if (t.text == "True" || t.text == "False" || t.text == "None") {
+    next();
+    auto c = std::make_unique<Constant>(t.loc);
+    c->value_kind = t.text == "None" ? ConstantKind::None : ConstantKind::Bool;
+    c->bool_value = t.text == "True";
+    c->text = std::string(t.text);
+    return c;
+  }
+  if (t.text == "yield") fail(t, "'yield' is not supported");
+  if (is_keyword(t.text)) fail_expected("expression");
+  next();
+  return std::make_unique<Name>(t.loc, std::string(t.text));
+}
+
+ExprPtr Parser::number_atom() {
+  const Token& t = peek();
+  next();
+  NumberLiteral v = decode_number(t);
+  auto c = std::make_unique<Constant>(t.loc);
+  c->text = std::string(t.text);
+  switch (v.kind) {
+    case NumberLiteral::Kind::Int:
+      c->value_kind = ConstantKind::Int;
+      c->int_value = v.int_value;
+      break;
+    case NumberLiteral::Kind::Float:
+      c->value_kind = ConstantKind::Float;
+      c->float_value = v.float_value;
+      break;
+    case NumberLiteral::Kind::Imaginary:
+      c->value_kind = ConstantKind::Imaginary;
+      c->float_value = v.float_value;
+      break;
+  }
+  return c;
+}
+
+// `...`, or the error for any other token where an expression must start.
+ExprPtr Parser::other_atom() {
+  const Token& t = peek();
+  if (t.is_op("...")) {
+    next();
+    auto c = std::make_unique<Constant>(t.loc);
+    c->value_kind = ConstantKind::Ellipsis;
+    c->text = "...";
+    return c;
+  }
+  if (t.is_op("*")) fail(t, "cannot use starred expression here");
   fail_expected("expression");
 }
 
@@ -597,13 +698,19 @@ ExprPtr Parser::strings() {
 
 ExprPtr Parser::paren_atom() {
   const Token& open = next();
-  if (accept_op(")")) {
+  if (at_op(")") || at_kw("yield")) return paren_rest(open, nullptr);
+  return paren_rest(open, star_expression());
+}
+
+// After `(` and the first item (null: none yet): `()`, a parenthesized expression or a tuple.
+ExprPtr Parser::paren_rest(const Token& open, ExprPtr first) {
+  if (!first) {
+    if (at_kw("yield")) fail(peek(), "'yield' is not supported");
+    next();  // ')'
     auto t = std::make_unique<Tuple>(open.loc);
     t->parenthesized = true;
     return t;
   }
-  if (at_kw("yield")) fail(peek(), "'yield' is not supported");
-  ExprPtr first = star_expression();
   no_comprehension();
   if (accept_op(")")) {
     if (isa<Starred>(first.get())) fail(first->loc, "cannot use starred expression here");

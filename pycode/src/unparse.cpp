@@ -129,171 +129,185 @@ class Unparser {
     }
   }
 
+  // One function per kind: write() recurses once per nesting level, so its frame must stay
+  // small in every build (at -O0 with AddressSanitizer a switch keeps every case's locals).
   void write(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Name: out += static_cast<const Name&>(e).id; return;
       case ExprKind::Constant: constant(static_cast<const Constant&>(e)); return;
-      case ExprKind::Attribute: {
-        auto& a = static_cast<const Attribute&>(e);
-        auto* c = dyn_cast<Constant>(a.value.get());
-        if (c && c->value_kind == ConstantKind::Int) {
-          out += '(';
-          write(*c);
-          out += ')';
-        } else {
-          expr(*a.value, kAtom);
-        }
-        out += '.';
-        out += a.attr;
-        return;
-      }
-      case ExprKind::Subscript: {
-        auto& s = static_cast<const Subscript&>(e);
-        expr(*s.value, kAtom);
-        out += '[';
-        auto* t = dyn_cast<Tuple>(s.index.get());
-        if (t && !t->elts.empty()) {
-          for (std::size_t i = 0; i < t->elts.size(); ++i) {
-            if (i) out += ", ";
-            slice_or_test(*t->elts[i]);
-          }
-          if (t->elts.size() == 1) out += ',';
-        } else {
-          slice_or_test(*s.index);
-        }
-        out += ']';
-        return;
-      }
+      case ExprKind::Attribute: write_attribute(e); return;
+      case ExprKind::Subscript: write_subscript(e); return;
       case ExprKind::Slice: slice_or_test(e); return;
-      case ExprKind::Call: {
-        auto& c = static_cast<const Call&>(e);
-        expr(*c.func, kAtom);
-        out += '(';
-        list(c.args);
-        for (std::size_t i = 0; i < c.keywords.size(); ++i) {
-          if (i || !c.args.empty()) out += ", ";
-          const Keyword& k = c.keywords[i];
-          if (k.arg.empty()) {
-            out += "**";
-            expr(*k.value, kExpr);
-          } else {
-            out += k.arg + "=";
-            expr(*k.value, kTest);
-          }
-        }
-        out += ')';
-        return;
-      }
-      case ExprKind::UnaryOp: {
-        auto& u = static_cast<const UnaryOp&>(e);
-        out += to_string(u.op);
-        if (u.op == UnaryOperator::Not) {
-          out += ' ';
-          expr(*u.operand, kNot);
-        } else {
-          expr(*u.operand, kFactor);
-        }
-        return;
-      }
-      case ExprKind::BinOp: {
-        auto& b = static_cast<const BinOp&>(e);
-        int p = binary_prec(b.op);
-        bool pow = b.op == BinaryOperator::Pow;
-        expr(*b.left, pow ? p + 1 : p);
-        out += ' ';
-        out += to_string(b.op);
-        out += ' ';
-        expr(*b.right, pow ? static_cast<int>(kFactor) : p + 1);
-        return;
-      }
-      case ExprKind::BoolOp: {
-        auto& b = static_cast<const BoolOp&>(e);
-        int p = precedence(e) + 1;
-        for (std::size_t i = 0; i < b.values.size(); ++i) {
-          if (i) {
-            out += ' ';
-            out += to_string(b.op);
-            out += ' ';
-          }
-          expr(*b.values[i], p);
-        }
-        return;
-      }
-      case ExprKind::Compare: {
-        auto& c = static_cast<const Compare&>(e);
-        expr(*c.left, kCmp + 1);
-        for (std::size_t i = 0; i < c.ops.size(); ++i) {
-          out += ' ';
-          out += to_string(c.ops[i]);
-          out += ' ';
-          expr(*c.comparators[i], kCmp + 1);
-        }
-        return;
-      }
-      case ExprKind::IfExp: {
-        auto& i = static_cast<const IfExp&>(e);
-        expr(*i.body, kTest + 1);
-        out += " if ";
-        expr(*i.test, kTest + 1);
-        out += " else ";
-        expr(*i.orelse, kTest);
-        return;
-      }
-      case ExprKind::Tuple: {
-        auto& t = static_cast<const Tuple&>(e);
-        out += '(';
-        list(t.elts);
-        if (t.elts.size() == 1) out += ',';
-        out += ')';
-        return;
-      }
+      case ExprKind::Call: write_call(e); return;
+      case ExprKind::UnaryOp: write_unary_op(e); return;
+      case ExprKind::BinOp: write_bin_op(e); return;
+      case ExprKind::BoolOp: write_bool_op(e); return;
+      case ExprKind::Compare: write_compare(e); return;
+      case ExprKind::IfExp: write_if_exp(e); return;
+      case ExprKind::Tuple: write_tuple(e); return;
       case ExprKind::List:
         out += '[';
         list(static_cast<const List&>(e).elts);
         out += ']';
         return;
-      case ExprKind::Set: {
-        auto& s = static_cast<const Set&>(e);
-        if (s.elts.empty()) {
-          out += "{*()}";
-          return;
-        }
-        out += '{';
-        list(s.elts);
-        out += '}';
-        return;
-      }
-      case ExprKind::Dict: {
-        auto& d = static_cast<const Dict&>(e);
-        out += '{';
-        for (std::size_t i = 0; i < d.values.size(); ++i) {
-          if (i) out += ", ";
-          if (d.keys[i]) {
-            expr(*d.keys[i], kTest);
-            out += ": ";
-            expr(*d.values[i], kTest);
-          } else {
-            out += "**";
-            expr(*d.values[i], kExpr);
-          }
-        }
-        out += '}';
-        return;
-      }
-      case ExprKind::Lambda: {
-        auto& l = static_cast<const Lambda&>(e);
-        out += "lambda";
-        if (!l.params.empty()) out += ' ';
-        params(l.params);
-        out += ": ";
-        expr(*l.body, kTest);
-        return;
-      }
+      case ExprKind::Set: write_set(e); return;
+      case ExprKind::Dict: write_dict(e); return;
+      case ExprKind::Lambda: write_lambda(e); return;
       case ExprKind::Starred:
         out += '*';
         expr(*static_cast<const Starred&>(e).value, kExpr);
         return;
     }
+  }
+
+  void write_attribute(const Expr& e) {
+    auto& a = static_cast<const Attribute&>(e);
+    auto* c = dyn_cast<Constant>(a.value.get());
+    if (c && c->value_kind == ConstantKind::Int) {
+      out += '(';
+      write(*c);
+      out += ')';
+    } else {
+      expr(*a.value, kAtom);
+    }
+    out += '.';
+    out += a.attr;
+  }
+
+  void write_subscript(const Expr& e) {
+    auto& s = static_cast<const Subscript&>(e);
+    expr(*s.value, kAtom);
+    out += '[';
+    auto* t = dyn_cast<Tuple>(s.index.get());
+    if (t && !t->elts.empty()) {
+      for (std::size_t i = 0; i < t->elts.size(); ++i) {
+        if (i) out += ", ";
+        slice_or_test(*t->elts[i]);
+      }
+      if (t->elts.size() == 1) out += ',';
+    } else {
+      slice_or_test(*s.index);
+    }
+    out += ']';
+  }
+
+  void write_call(const Expr& e) {
+    auto& c = static_cast<const Call&>(e);
+    expr(*c.func, kAtom);
+    out += '(';
+    list(c.args);
+    for (std::size_t i = 0; i < c.keywords.size(); ++i) {
+      if (i || !c.args.empty()) out += ", ";
+      const Keyword& k = c.keywords[i];
+      if (k.arg.empty()) {
+        out += "**";
+        expr(*k.value, kExpr);
+      } else {
+        out += k.arg + "=";
+        expr(*k.value, kTest);
+      }
+    }
+    out += ')';
+  }
+
+  void write_unary_op(const Expr& e) {
+    auto& u = static_cast<const UnaryOp&>(e);
+    out += to_string(u.op);
+    if (u.op == UnaryOperator::Not) {
+      out += ' ';
+      expr(*u.operand, kNot);
+    } else {
+      expr(*u.operand, kFactor);
+    }
+  }
+
+  void write_bin_op(const Expr& e) {
+    auto& b = static_cast<const BinOp&>(e);
+    int p = binary_prec(b.op);
+    bool pow = b.op == BinaryOperator::Pow;
+    expr(*b.left, pow ? p + 1 : p);
+    out += ' ';
+    out += to_string(b.op);
+    out += ' ';
+    expr(*b.right, pow ? static_cast<int>(kFactor) : p + 1);
+  }
+
+  void write_bool_op(const Expr& e) {
+    auto& b = static_cast<const BoolOp&>(e);
+    int p = precedence(e) + 1;
+    for (std::size_t i = 0; i < b.values.size(); ++i) {
+      if (i) {
+        out += ' ';
+        out += to_string(b.op);
+        out += ' ';
+      }
+      expr(*b.values[i], p);
+    }
+  }
+
+  void write_compare(const Expr& e) {
+    auto& c = static_cast<const Compare&>(e);
+    expr(*c.left, kCmp + 1);
+    for (std::size_t i = 0; i < c.ops.size(); ++i) {
+      out += ' ';
+      out += to_string(c.ops[i]);
+      out += ' ';
+      expr(*c.comparators[i], kCmp + 1);
+    }
+  }
+
+  void write_if_exp(const Expr& e) {
+    auto& i = static_cast<const IfExp&>(e);
+    expr(*i.body, kTest + 1);
+    out += " if ";
+    expr(*i.test, kTest + 1);
+    out += " else ";
+    expr(*i.orelse, kTest);
+  }
+
+  void write_tuple(const Expr& e) {
+    auto& t = static_cast<const Tuple&>(e);
+    out += '(';
+    list(t.elts);
+    if (t.elts.size() == 1) out += ',';
+    out += ')';
+  }
+
+  void write_set(const Expr& e) {
+    auto& s = static_cast<const Set&>(e);
+    if (s.elts.empty()) {
+      out += "{*()}";
+      return;
+    }
+    out += '{';
+    list(s.elts);
+    out += '}';
+  }
+
+  void write_dict(const Expr& e) {
+    auto& d = static_cast<const Dict&>(e);
+    out += '{';
+    for (std::size_t i = 0; i < d.values.size(); ++i) {
+      if (i) out += ", ";
+      if (d.keys[i]) {
+        expr(*d.keys[i], kTest);
+        out += ": ";
+        expr(*d.values[i], kTest);
+      } else {
+        out += "**";
+        expr(*d.values[i], kExpr);
+      }
+    }
+    out += '}';
+  }
+
+  void write_lambda(const Expr& e) {
+    auto& l = static_cast<const Lambda&>(e);
+    out += "lambda";
+    if (!l.params.empty()) out += ' ';
+    params(l.params);
+    out += ": ";
+    expr(*l.body, kTest);
   }
 
   void constant(const Constant& c) {
