@@ -280,19 +280,22 @@ class ProgramLowering final : public LoweringContext {
     unsupported(e.loc, "this domain bound");
   }
 
-  // Constant domain bounds that can never be in bounds are the user's error, at the domain:
-  // a negative start, or a start past the end (an empty (n, n) range is allowed).
-  static void check_constant_bounds(const ProgramCall::Range& r, const sym::Expr& lo, const sym::Expr& hi) {
+  // Constant domain bounds. A start at or past the end is an empty range, whatever the numbers
+  // (gt4py's UnitRange(5, 2) equals UnitRange(0, 0)): `hi` becomes `lo`, so that nothing runs
+  // and nothing is sized by a negative extent. Otherwise a negative bound can never be in
+  // bounds and is the user's error, at the bound.
+  static void check_constant_bounds(const ProgramCall::Range& r, const sym::Expr& lo, sym::Expr& hi) {
     std::optional<long long> l = lo.as_integer(), h = hi.as_integer();
+    if (l && h && *l >= *h) {
+      hi = lo;
+      return;
+    }
     std::string name = "domain of '" + r.dim.name + "'";
     if (l && *l < 0)
       throw FrontendError(r.lo->loc,
                           name + " starts at " + std::to_string(*l) + ", before the first index 0");
     if (h && *h < 0)
       throw FrontendError(r.hi->loc, name + " ends at " + std::to_string(*h) + ", before the first index 0");
-    if (l && h && *l > *h)
-      throw FrontendError(
-          r.lo->loc, name + " (" + std::to_string(*l) + ", " + std::to_string(*h) + ") starts after its end");
   }
 
   ValuePtr program_arg(const TExprPtr& a) {

@@ -272,13 +272,15 @@ TEST_CASE("lowering: constant domain bounds out of range are located errors", "[
   // column of the bound: "    f(a, out=o, domain={I: (" is 28 characters
   expect_error([&] { lower_text(body("{I: (-5, 3), J: (0, 2)}"), "p"); }, line, 29,
                "domain of 'I' starts at -5, before the first index 0");
-  expect_error([&] { lower_text(body("{I: (5, 2), J: (0, 2)}"), "p"); }, line, 29,
-               "domain of 'I' (5, 2) starts after its end");
-  expect_error([&] { lower_text(body("{I: (0, 2), J: (1, -1)}"), "p"); }, line, 43,
-               "domain of 'J' ends at -1, before the first index 0");
-  // empty and symbolic ranges are fine
-  auto ok = lower_text(body("{I: (2, 2), J: (0, 2)}"), "p");
-  check_valid_and_round_trip(*ok, "domain_empty");
+  expect_error([&] { lower_text(body("{I: (0, 2), J: (-3, 1)}"), "p"); }, line, 40,
+               "domain of 'J' starts at -3, before the first index 0");
+  // Empty ranges are fine, also a start past the end (gt4py: UnitRange(5, 2) == UnitRange(0, 0);
+  // fuzzer finding seed 9002, program 8037): the map runs no iteration.
+  for (const char* empty : {"{I: (2, 2), J: (0, 2)}", "{I: (5, 2), J: (0, 2)}", "{I: (0, 2), J: (1, -1)}"}) {
+    INFO(empty);
+    auto ok = lower_text(body(empty), "p");
+    check_valid_and_round_trip(*ok, "domain_empty");
+  }
 }
 
 TEST_CASE("lowering: tuple out= elements sliced differently are refused at the call", "[lowering]") {

@@ -296,3 +296,24 @@ TEST_CASE(
   // o[i, k] = a[i, k] - a[i, k + 1] for k < 2, 0 at k = 2.
   check_everywhere(src, "p", arrays, "o", {-1, -2, 0, -8, -16, 0});
 }
+
+TEST_CASE("fvdiff regression (seed 9002, program 8037): a domain whose start is past its end is empty",
+          "[fvdiff][regression]") {
+  // gt4py's UnitRange(3, 2) is the empty range: the call writes nothing. The cpu lowering
+  // refused it ("domain of 'K' (3, 2) starts after its end") while the embedded backend and
+  // NumPy ran it. Constant bounds only; o keeps its values.
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(a: Field[Dims[IDim, KDim], float64]) -> Field[Dims[IDim, KDim], float64]:\n"
+                    "    return a(KDim + 1) * 2.0\n"
+                    "@gtx.program\n"
+                    "def p(a: Field[Dims[IDim, KDim], float64], o: Field[Dims[IDim, KDim], float64]):\n"
+                    "    f(a, out=o, domain={IDim: (0, 2), KDim: (3, 2)})\n"
+                    "    f(a, out=o, domain={IDim: (1, 2), KDim: (1, 2)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 3}, {1, 2, 4, 8, 16, 32}));
+  arrays.emplace("o", f64({2, 3}, {-1, -1, -1, -1, -1, -1}));
+  // Only the second call writes: o[1, 1] = 2 * a[1, 2] = 64.
+  check_everywhere(src, "p", arrays, "o", {-1, -1, -1, -1, 64, -1});
+}
