@@ -297,7 +297,8 @@ TEST_CASE("concat_where: a branch's domain bounds the result only where its cond
   // [0, 4) at every K and refused (fuzzer seed 9002, program 3145).
   const std::int64_t nj = 4, nk = 4;
   Arguments args;
-  args.arrays.emplace("nz", make({nj, nk}, [](auto i) { return static_cast<double>(i); }));  // nz[j, k] = 4j + k
+  args.arrays.emplace("nz",
+                      make({nj, nk}, [](auto i) { return static_cast<double>(i); }));  // nz[j, k] = 4j + k
   for (const char* o : {"o1", "o2"}) args.arrays.emplace(o, full({nj, nk}, -99.0));
   for (const auto& r : test::run_three_ways(load(kBranchDomains, "branch_domains"), args)) {
     require_ok(r);
@@ -321,10 +322,11 @@ TEST_CASE("concat_where: a read of a branch outside its field where the branch i
   args.arrays.emplace("o1", full({4, 4}, -99.0));
   for (const auto& r : test::run_three_ways(load(kBranchDomains, "branch_outside"), args)) {
     INFO(r.path << ": " << r.error);
-    CHECK_THAT(r.error, Catch::Contains(r.path == "embedded"
-                                            ? "test.py:38:5: the result of 'lower_outside' is undefined at (J=0, "
-                                              "K=0) of the output 'o1'"
-                                            : "test.py:38:5: 'nz' is read over J: [-3, 1), outside its domain J: "
-                                              "[0, 4)"));
+    CHECK_THAT(r.error,
+               Catch::Contains(r.path == "embedded"
+                                   ? "test.py:38:5: the result of 'lower_outside' is undefined at (J=0, "
+                                     "K=0) of the output 'o1'"
+                                   : "test.py:38:5: 'nz' is read over J: [-3, 1), outside its domain J: "
+                                     "[0, 4)"));
   }
 }

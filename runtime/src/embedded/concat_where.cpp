@@ -118,7 +118,8 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
       // concat_where(K >= 2, -4, nz) is defined at every J where K >= 2, not only on nz's J.
       Range cx = clip(rx), cy = clip(ry);
       auto bounded = [](const Range& r) { return r.lo > -kUnbounded && r.hi < kUnbounded; };
-      if (x_in && y_in && bounded(cx) && bounded(cy)) ranges[d] = {std::min(cx.lo, cy.lo), std::max(cx.hi, cy.hi)};
+      if (x_in && y_in && bounded(cx) && bounded(cy))
+        ranges[d] = {std::min(cx.lo, cy.lo), std::max(cx.hi, cy.hi)};
       continue;
     }
     rx = clip(rx);

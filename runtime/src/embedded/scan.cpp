@@ -222,7 +222,8 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
         }
         std::size_t k = li++;
         std::int64_t lo = leaves[k]->offset(subs[k]);
-        return Value::of(FieldVal::scalar(leaves[k]->dtype, (*leaves[k]->data)[static_cast<std::size_t>(lo)]));
+        return Value::of(
+            FieldVal::scalar(leaves[k]->dtype, (*leaves[k]->data)[static_cast<std::size_t>(lo)]));
       };
       Env env;
       env[def.params[0].name] = carry;
