@@ -150,20 +150,26 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
   };
   FieldVal res = FieldVal::allocate(x.dtype, dims, ranges, true);
   fill(res);
-  // Trim every bounded dimension to the points that have a value.
+  // Trim every bounded dimension to the points that have a value (one pass for all).
+  std::vector<std::int64_t> lo(dims.size()), hi(dims.size());
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    lo[d] = ranges[d].hi;
+    hi[d] = ranges[d].lo;
+  }
+  for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
+    if (!(*res.valid)[static_cast<std::size_t>(off)]) return;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      lo[d] = std::min(lo[d], idx[d]);
+      hi[d] = std::max(hi[d], idx[d] + 1);
+    }
+  });
   std::vector<Range> trimmed = ranges;
   bool changed = false;
   for (std::size_t d = 0; d < dims.size(); ++d) {
     if (ranges[d].is_unbounded()) continue;
-    std::int64_t lo = ranges[d].hi, hi = ranges[d].lo;
-    for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
-      if (!(*res.valid)[static_cast<std::size_t>(off)]) return;
-      lo = std::min(lo, idx[d]);
-      hi = std::max(hi, idx[d] + 1);
-    });
-    if (hi < lo) hi = lo;
-    if (lo != ranges[d].lo || hi != ranges[d].hi) changed = true;
-    trimmed[d] = {lo, hi};
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+    if (lo[d] != ranges[d].lo || hi[d] != ranges[d].hi) changed = true;
+    trimmed[d] = {lo[d], hi[d]};
   }
   if (changed) {
     res = FieldVal::allocate(x.dtype, dims, trimmed, true);
