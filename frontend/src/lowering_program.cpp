@@ -828,6 +828,11 @@ class ProgramLowering final : public LoweringContext {
     all.insert(all.end(), args.begin(), args.end());
     ValuePtr res = kb.inline_call(scan, all, loc);
     Code result = res->kind == Val::Kind::Lazy ? kb.eval(*res->expr, res->env, {}) : kb.eval_value(res, {});
+    // A scan reads every argument at every point of its domain, also one its body never uses
+    // (gt4py's embedded scan does; an argument's domain bounds the call): the reads of an unused
+    // argument are the tasklet's too, so that the bounds checks refuse one that is not defined
+    // there, as the embedded backend does (docs/adr/0014). Used ones are memoized, read once.
+    for (const ValuePtr& a : args) kb.eval_value(a, {});
     std::vector<std::string> leaves = leaves_of(result);
     if (leaves.size() != carries.size()) throw Error("lowering: scan result does not match its carry");
     std::string code;

@@ -65,6 +65,24 @@ TEST_CASE("lowering: the vertical solver's two scans become loops over K", "[low
   CHECK(s->arg_names == std::vector<std::string>{"a", "b", "c", "d", "x", "nk"});
 }
 
+TEST_CASE("lowering: a scan reads every argument at its point, also one its body never uses",
+          "[lowering][scan]") {
+  // gt4py's scan reads every argument at every point of its domain: the level tasklet reads
+  // a(I + 1) (x, unused) as it reads b (y), so that the bounds checks refuse an argument that
+  // is not defined over the domain, as the embedded backend does. A used argument is read once.
+  const std::string src =
+      "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
+      "def acc(c: float64, x: float64, y: float64) -> float64:\n"
+      "    return c + y + y\n"
+      "@gtx.field_operator\n"
+      "def f(a: Field[[I, K], float64], b: Field[[I, K], float64]) -> Field[[I, K], float64]:\n"
+      "    return acc(a(I + 1), b)\n";
+  auto s = lower_text(src, "f");
+  check_valid_and_round_trip(*s, "f");
+  CHECK(tasklet_reads(*s, "a") == std::vector<std::string>{"__I + 1, __K"});
+  CHECK(tasklet_reads(*s, "b") == std::vector<std::string>{"__I, __K"});
+}
+
 TEST_CASE("lowering: a scan called by a program, with an expression argument", "[lowering][scan]") {
   const std::string src =
       "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"

@@ -51,6 +51,28 @@ const char* kHeader =
     "IDim = gtx.Dimension(\"I\")\n"
     "JDim = gtx.Dimension(\"J\")\n";
 
+/// Runs program `number` of `seed` through the fuzzer's driver: no finding, and refused by every
+/// variant alike when `refused`.
+void check_seeded(std::uint64_t seed, std::uint64_t number, bool refused) {
+  DriverOptions o;
+  o.seed = seed;
+  o.first = number;
+  o.count = 1;
+  o.dir = test::scratch_dir("fvdiff-" + std::to_string(seed) + "-" + std::to_string(number));
+  RunSummary s = run_fuzz(o);
+  std::string report;
+  for (const Finding& f : s.findings) report += f.str() + "\n";
+  INFO(report);
+  CHECK(s.findings.empty());
+  CHECK(s.programs == 1);
+  CHECK(s.refused == (refused ? 1 : 0));
+}
+
+/// kHeader, K, and the decorator of a forward scan along K starting at 0.
+const std::string kScanPrelude = std::string(kHeader) +
+                                 "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                                 "@gtx.scan_operator(axis=KDim, forward=True, init=0.0)\n";
+
 }  // namespace
 
 TEST_CASE(
@@ -222,18 +244,7 @@ TEST_CASE(
   // scan(-a2(J - 1)) over the whole J range reads a2 at J = -1. The lowered SDFG's checks refused
   // it; after auto_optimize the read sat inside the scan's nested SDFG, whose outer memlets fit,
   // and the program ran. Bounds checks inside nested SDFG bodies (ADR 0005) refuse it now.
-  DriverOptions o;
-  o.seed = 2004;
-  o.first = 304;
-  o.count = 1;
-  o.dir = test::scratch_dir("fvdiff-2004-304");
-  RunSummary s = run_fuzz(o);
-  std::string report;
-  for (const Finding& f : s.findings) report += f.str() + "\n";
-  INFO(report);
-  CHECK(s.findings.empty());
-  CHECK(s.programs == 1);
-  CHECK(s.refused == 1);
+  check_seeded(2004, 304, true);
 }
 
 TEST_CASE(
@@ -241,9 +252,7 @@ TEST_CASE(
     "[fvdiff][regression][security]") {
   ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
   std::string src =
-      std::string(kHeader) +
-      "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
-      "@gtx.scan_operator(axis=KDim, forward=True, init=0.0)\n"
+      kScanPrelude +
       "def s0(c0: float64, x0: float64) -> float64:\n"
       "    return c0 + x0\n"
       "@gtx.field_operator\n"
@@ -316,4 +325,81 @@ TEST_CASE("fvdiff regression (seed 9002, program 8037): a domain whose start is 
   arrays.emplace("o", f64({2, 3}, {-1, -1, -1, -1, -1, -1}));
   // Only the second call writes: o[1, 1] = 2 * a[1, 2] = 64.
   check_everywhere(src, "p", arrays, "o", {-1, -1, -1, -1, 64, -1});
+
+TEST_CASE(
+    "fvdiff regression (seed 9002, programs 900, 2401, 2992, 3145): scan arguments and concat_where branches "
+    "bound domains as gt4py's",
+    "[fvdiff][regression]") {
+  // 900, 2401, 2992: a scan operator's argument shifted out of its field, which the scan's body
+  // never uses; the embedded backend refused (gt4py's scan reads every argument at every point),
+  // the cpu variants never read it and ran. 3145: concat_where(K >= 2, -4, nz) read only where
+  // K >= 2; the embedded backend bounded J by nz's domain and refused a valid program.
+  for (std::uint64_t n : {900, 2401, 2992, 3145}) {
+    INFO("program " << n);
+    check_seeded(9002, n, n != 3145);
+  }
+}
+
+TEST_CASE(
+    "fvdiff regression (seed 9002, program 900, by hand): a scan's unused argument shifted out of its field "
+    "is refused on every variant",
+    "[fvdiff][regression]") {
+  ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
+  std::string src =
+      kScanPrelude +
+      "def s(c: float64, x0: float64, x1: float64) -> float64:\n"
+      "    return c + x1\n"
+      "@gtx.field_operator\n"
+      "def f(a1: Field[Dims[IDim, KDim], float64], b: Field[Dims[IDim, KDim], float64]) -> "
+      "Field[Dims[IDim, KDim], float64]:\n"
+      "    return s(a1(IDim + 1), b)\n"
+      "@gtx.program\n"
+      "def p(a1: Field[Dims[IDim, KDim], float64], b: Field[Dims[IDim, KDim], float64], o: "
+      "Field[Dims[IDim, KDim], float64]):\n"
+      "    f(a1, b, out=o)\n"
+      "@gtx.program\n"
+      "def inside(a1: Field[Dims[IDim, KDim], float64], b: Field[Dims[IDim, KDim], float64], o: "
+      "Field[Dims[IDim, KDim], float64]):\n"
+      "    f(a1, b, out=o, domain={IDim: (0, 1), KDim: (0, 2)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a1", f64({2, 2}, {0, 0, 0, 0}));
+  arrays.emplace("b", f64({2, 2}, {1, 2, 4, 8}));
+  arrays.emplace("o", f64({2, 2}, {-1, -1, -1, -1}));
+  // Over I in [0, 1), where a1(IDim + 1) is defined: o[0, k] = b[0, 0] + ... + b[0, k].
+  check_everywhere(src, "inside", arrays, "o", {1, 3, -1, -1});
+  runtime::FieldViewProgram fv = runtime::load_field_view_source(src, "p");
+  for (const std::string& variant : variants()) {
+    INFO("variant " << variant);
+    runtime::Arguments args;
+    for (const auto& [name, f] : arrays) args.arrays.emplace(name, f.clone());
+    std::string error = run_variant(variant, fv, args);
+    INFO(error);
+    if (variant == "embedded")
+      CHECK_THAT(error,
+                 Catch::Contains("the result of 'f' is computed over (I: [0, 1), K: [0, 2)), which does "
+                                 "not cover the output domain of 'o' (I: [0, 2), K: [0, 2))"));
+    else
+      CHECK_THAT(error, Catch::Contains("reads a1["));
+  }
+}
+
+TEST_CASE(
+    "fvdiff regression (seed 9002, program 3145, by hand): concat_where's branch never read does not bound "
+    "the result",
+    "[fvdiff][regression]") {
+  // t0(J - 3, K + 2) over K in [0, 2) reads t0 only at K >= 2: the constant branch, defined at
+  // every J, not nz's (J: [0, 2)).
+  std::string src = std::string(kHeader) +
+                    "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+                    "@gtx.field_operator\n"
+                    "def f(nz: Field[Dims[JDim, KDim], float64]) -> Field[Dims[JDim, KDim], float64]:\n"
+                    "    t0 = concat_where(KDim >= 2, -4.0, nz)\n"
+                    "    return t0(JDim - 3, KDim + 2) * 0.5\n"
+                    "@gtx.program\n"
+                    "def p(nz: Field[Dims[JDim, KDim], float64], o: Field[Dims[JDim, KDim], float64]):\n"
+                    "    f(nz, out=o, domain={KDim: (0, 2)})\n";
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("nz", f64({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  arrays.emplace("o", f64({2, 4}, {9, 9, 9, 9, 9, 9, 9, 9}));
+  check_everywhere(src, "p", arrays, "o", {-2, -2, 9, 9, -2, -2, 9, 9});
 }

@@ -256,3 +256,77 @@ TEST_CASE(
       }
     }
 }
+
+namespace {
+
+const char* kBranchDomains = R"(
+JK = Field[[J, K], float64]
+
+@gtx.field_operator
+def upper_only(nz: JK) -> JK:
+    t0 = concat_where(K >= 2, -4.0, nz)
+    return t0(J - 3, K + 2)
+
+@gtx.field_operator
+def both_read(nz: JK) -> JK:
+    t0 = concat_where(K >= 2, -4.0, nz)
+    return t0(J - 1, K + 1)
+
+@gtx.field_operator
+def lower_outside(nz: JK) -> JK:
+    t0 = concat_where(K >= 2, -4.0, nz)
+    return t0(J - 3, K + 1)
+
+@gtx.program
+def branch_domains(nz: JK, o1: JK, o2: JK):
+    upper_only(nz, out=o1)
+    both_read(nz, out=o2, domain={J: (1, 4), K: (0, 4)})
+
+@gtx.program
+def branch_outside(nz: JK, o1: JK):
+    lower_outside(nz, out=o1)
+)";
+
+}  // namespace
+
+TEST_CASE("concat_where: a branch's domain bounds the result only where its condition holds",
+          "[runtime][concat_where][boundaries]") {
+  // gt4py: the result is each branch on its own region. concat_where(K >= 2, -4.0, nz) is
+  // defined at every J where K >= 2 (a constant), and on nz's J only where K < 2; read at
+  // (J - 3, K + 2) it is -4 everywhere. Regression: the embedded backend bounded J by nz's
+  // [0, 4) at every K and refused (fuzzer seed 9002, program 3145).
+  const std::int64_t nj = 4, nk = 4;
+  Arguments args;
+  args.arrays.emplace("nz",
+                      make({nj, nk}, [](auto i) { return static_cast<double>(i); }));  // nz[j, k] = 4j + k
+  for (const char* o : {"o1", "o2"}) args.arrays.emplace(o, full({nj, nk}, -99.0));
+  for (const auto& r : test::run_three_ways(load(kBranchDomains, "branch_domains"), args)) {
+    require_ok(r);
+    INFO(r.path);
+    for (std::int64_t j = 0; j < nj; ++j)
+      for (std::int64_t k = 0; k < nk; ++k) {
+        INFO(j << ", " << k);
+        CHECK(at(r.args.arrays.at("o1"), {j, k}) == -4.0);
+        // (J - 1, K + 1) reads nz[j - 1, 1] at K = 0 (J in [1, 4)), the constant above.
+        double want = j == 0 ? -99.0 : k == 0 ? static_cast<double>(4 * (j - 1) + 1) : -4.0;
+        CHECK(at(r.args.arrays.at("o2"), {j, k}) == want);
+      }
+  }
+}
+
+TEST_CASE("concat_where: a read of a branch outside its field where the branch is taken is refused alike",
+          "[runtime][concat_where][boundaries]") {
+  // (J - 3, K + 1) reads the nz branch at K = 0, at J - 3 < 0 for J < 3.
+  Arguments args;
+  args.arrays.emplace("nz", make({4, 4}, [](auto i) { return static_cast<double>(i); }));
+  args.arrays.emplace("o1", full({4, 4}, -99.0));
+  for (const auto& r : test::run_three_ways(load(kBranchDomains, "branch_outside"), args)) {
+    INFO(r.path << ": " << r.error);
+    CHECK_THAT(r.error,
+               Catch::Contains(r.path == "embedded"
+                                   ? "test.py:38:5: the result of 'lower_outside' is undefined at (J=0, "
+                                     "K=0) of the output 'o1'"
+                                   : "test.py:38:5: 'nz' is read over J: [-3, 1), outside its domain J: "
+                                     "[0, 4)"));
+  }
+}

@@ -104,16 +104,24 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
     Range rx = px >= 0 ? x.ranges[static_cast<std::size_t>(px)] : Range::unbounded();
     Range ry = py >= 0 ? y.ranges[static_cast<std::size_t>(py)] : Range::unbounded();
     bool on_cond = std::find(cdims.begin(), cdims.end(), dims[d]) != cdims.end();
-    if (!on_cond) {
-      if (x_in != y_in) rx = ry = x_in ? rx : ry;
-      ranges[d] = {std::max(rx.lo, ry.lo), std::min(rx.hi, ry.hi)};
-      if (ranges[d].hi < ranges[d].lo) ranges[d].hi = ranges[d].lo;
-      continue;
-    }
     // Unbounded pieces are clipped to the universe of the dimension.
     auto u = ctx_.universe.find(dims[d].name);
     Range uni = u != ctx_.universe.end() ? u->second : Range::unbounded();
     auto clip = [&](Range r) { return Range{std::max(r.lo, uni.lo), std::min(r.hi, uni.hi)}; };
+    if (!on_cond) {
+      if (x_in != y_in) rx = ry = x_in ? rx : ry;
+      ranges[d] = {std::max(rx.lo, ry.lo), std::min(rx.hi, ry.hi)};
+      if (ranges[d].hi < ranges[d].lo) ranges[d].hi = ranges[d].lo;
+      // A branch's extent matters only where its condition holds (gt4py: the result is each
+      // branch restricted to its region): both branches contributing, the result spans both
+      // extents, and a point where the branch taken there has no value is undefined (fill).
+      // concat_where(K >= 2, -4, nz) is defined at every J where K >= 2, not only on nz's J.
+      Range cx = clip(rx), cy = clip(ry);
+      auto bounded = [](const Range& r) { return r.lo > -kUnbounded && r.hi < kUnbounded; };
+      if (x_in && y_in && bounded(cx) && bounded(cy))
+        ranges[d] = {std::min(cx.lo, cy.lo), std::max(cx.hi, cy.hi)};
+      continue;
+    }
     rx = clip(rx);
     ry = clip(ry);
     Range h{std::min(rx.lo, ry.lo), std::max(rx.hi, ry.hi)};
@@ -142,20 +150,26 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
   };
   FieldVal res = FieldVal::allocate(x.dtype, dims, ranges, true);
   fill(res);
-  // Trim the condition dimensions to the points that have a value.
+  // Trim every bounded dimension to the points that have a value (one pass for all).
+  std::vector<std::int64_t> lo(dims.size()), hi(dims.size());
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    lo[d] = ranges[d].hi;
+    hi[d] = ranges[d].lo;
+  }
+  for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
+    if (!(*res.valid)[static_cast<std::size_t>(off)]) return;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      lo[d] = std::min(lo[d], idx[d]);
+      hi[d] = std::max(hi[d], idx[d] + 1);
+    }
+  });
   std::vector<Range> trimmed = ranges;
   bool changed = false;
   for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (std::find(cdims.begin(), cdims.end(), dims[d]) == cdims.end()) continue;
-    std::int64_t lo = ranges[d].hi, hi = ranges[d].lo;
-    for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
-      if (!(*res.valid)[static_cast<std::size_t>(off)]) return;
-      lo = std::min(lo, idx[d]);
-      hi = std::max(hi, idx[d] + 1);
-    });
-    if (hi < lo) hi = lo;
-    if (lo != ranges[d].lo || hi != ranges[d].hi) changed = true;
-    trimmed[d] = {lo, hi};
+    if (ranges[d].is_unbounded()) continue;
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+    if (lo[d] != ranges[d].lo || hi[d] != ranges[d].hi) changed = true;
+    trimmed[d] = {lo[d], hi[d]};
   }
   if (changed) {
     res = FieldVal::allocate(x.dtype, dims, trimmed, true);

@@ -42,17 +42,61 @@ FieldVal level(const FieldVal& f, const Dimension& axis, std::int64_t k) {
   return v;
 }
 
+// `f`, argument `param` of scan operator `def`, at level `k` of the axis: gt4py's scan reads
+// every argument at every point of its domain, also one its body never uses (unlike an inlined
+// field operator), so a level outside an argument is an error, as on the cpu backend.
+void check_level(const FieldVal& f, const std::string& param, const TypedDefinition& def, std::int64_t k,
+                 const frontend::SourceLocation& loc) {
+  int p = f.find(def.axis);
+  if (p < 0) return;
+  const Range& r = f.ranges[static_cast<std::size_t>(p)];
+  if (r.is_unbounded() || r.contains(k)) return;
+  fail(loc, "scan operator '" + def.name + "' reads its argument '" + param + "' at " + def.axis.name + " " +
+                std::to_string(k) + ", outside its domain " + def.axis.name + ": " + r.str());
+}
+
+// The value of `t` (the scan's return type) made of `fields`, one per leaf in order.
+Value assemble(const frontend::Type& t, std::vector<FieldVal>& fields, std::size_t& next) {
+  if (!t.is_tuple()) return Value::of(fields[next++]);
+  std::vector<Value> el;
+  for (const auto& x : t.elements) el.push_back(assemble(x, fields, next));
+  return Value::tuple(std::move(el));
+}
+
+// The argument leaves of a scan call, each with the name of its parameter.
+struct ArgLeaf {
+  const FieldVal* field;
+  std::string param;
+};
+
+std::vector<ArgLeaf> arg_leaves(const TypedDefinition& def, const std::vector<Value>& args) {
+  std::vector<ArgLeaf> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::vector<const FieldVal*> fs;
+    flatten(args[i], fs);
+    for (const FieldVal* f : fs) out.push_back({f, i + 1 < def.params.size() ? def.params[i + 1].name : ""});
+  }
+  return out;
+}
+
 }  // namespace
 
 // All columns at once, one level at a time: the body's element-wise operations run over the
 // column dimensions (no data-dependent control flow, so every column takes the same path).
+// A column is undefined from the first level where an argument has no value (a -1 neighbour,
+// a concat_where branch outside its field) on: the carry has none after it. Only a write of
+// such a point is an error, as for any undefined value.
 void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>& args, const Value& init,
                             std::vector<FieldVal>& outs, std::size_t pax,
                             const frontend::SourceLocation& loc) {
   const Range r = outs[0].ranges[pax];
+  const std::vector<ArgLeaf> leaves = arg_leaves(def, args);
+  // dead[off - level base]: the column is undefined (every output shares outs[0]'s layout).
+  std::vector<std::uint8_t> dead(outs[0].data->size(), 0);
   Value carry = init;
   for (std::int64_t step = 0; step < r.size(); ++step) {
     std::int64_t k = def.forward ? r.lo + step : r.hi - 1 - step;
+    for (const ArgLeaf& a : leaves) check_level(*a.field, a.param, def, k, loc);
     Env env;
     env[def.params[0].name] = carry;
     for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
@@ -62,19 +106,41 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
     if (!exec(def.body, env, result)) fail(def.loc, "'" + def.name + "' ended without returning a value");
     std::vector<const FieldVal*> rl;
     flatten(result, rl);
+    std::vector<FieldVal> levels;
     for (std::size_t i = 0; i < outs.size(); ++i) {
       FieldVal dst = level(outs[i], def.axis, k);
       const FieldVal& src = *rl[i];
       std::vector<int> pos = positions(src, dst.dims);
       std::vector<std::int64_t> sub(src.dims.size());
+      std::vector<std::vector<int>> apos;
+      std::vector<FieldVal> alevel;
+      std::vector<std::vector<std::int64_t>> asub;
+      for (const ArgLeaf& a : leaves)
+        if (a.field->valid) {
+          alevel.push_back(level(*a.field, def.axis, k));
+          apos.push_back(positions(alevel.back(), dst.dims));
+          asub.emplace_back(alevel.back().dims.size());
+        }
       for_each_point(dst, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
+        std::uint8_t& gone = dead[static_cast<std::size_t>(off - dst.base)];
+        for (std::size_t j = 0; j < alevel.size() && !gone; ++j) {
+          project(apos[j], idx, asub[j]);
+          gone = !alevel[j].is_valid(alevel[j].offset(asub[j]));
+        }
         project(pos, idx, sub);
         std::int64_t o = covers(src, sub) ? src.offset(sub) : -1;
-        if (o < 0 || !src.is_valid(o)) fail(loc, "scan operator '" + def.name + "' reads an undefined value");
+        if (gone || o < 0 || !src.is_valid(o)) {
+          gone = 1;
+          (*dst.valid)[static_cast<std::size_t>(off)] = 0;
+          return;
+        }
         (*dst.data)[static_cast<std::size_t>(off)] = (*src.data)[static_cast<std::size_t>(o)];
       });
+      levels.push_back(std::move(dst));
     }
-    carry = std::move(result);
+    // The carry is what was written: its undefined columns stay undefined.
+    std::size_t next = 0;
+    carry = assemble(def.returns, levels, next);
   }
 }
 
@@ -82,6 +148,7 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
                       const frontend::SourceLocation& loc) {
   std::vector<const FieldVal*> leaves;
   for (const Value& v : args) flatten(v, leaves);
+  const std::vector<ArgLeaf> named = arg_leaves(def, args);
   std::vector<Dimension> dims = {def.axis};
   for (const FieldVal* f : leaves) dims = frontend::union_dims(dims, f->dims);
   std::vector<Range> ranges(dims.size(), Range::unbounded());
@@ -95,7 +162,7 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
     }
   auto pax = static_cast<std::size_t>(std::find(dims.begin(), dims.end(), def.axis) - dims.begin());
   // The column range is the call's output domain along the axis (a backward scan starts at its
-  // top, not at the top of the arguments); levels outside the arguments fail when read.
+  // top, not at the top of the arguments); a level outside an argument is an error (check_level).
   if (auto it = call_domain_.find(def.axis.name); it != call_domain_.end()) ranges[pax] = it->second;
   if (ranges[pax].is_unbounded())
     fail(loc, "scan operator '" + def.name + "' along '" + def.axis.name + "' needs an argument over '" +
@@ -107,7 +174,7 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
       for (const auto& x : t.elements) alloc(x);
       return;
     }
-    outs.push_back(FieldVal::allocate(t.dtype, dims, ranges));
+    outs.push_back(FieldVal::allocate(t.dtype, dims, ranges, true));
   };
   alloc(def.returns);
   std::vector<std::vector<int>> pos;
@@ -117,18 +184,14 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
   columns.ranges[pax] = {0, 1};
   Env base_env;
   Value init = eval(*def.init, base_env);
+  auto result = [&] {
+    for (FieldVal& f : outs) drop_full_mask(f);
+    std::size_t next = 0;
+    return assemble(def.returns, outs, next);
+  };
   if (!branches(def.body)) {
     scan_levels(def, args, init, outs, pax, loc);
-    std::size_t oi = 0;
-    std::function<Value(const frontend::Type&)> build = [&](const frontend::Type& t) -> Value {
-      if (t.is_tuple()) {
-        std::vector<Value> el;
-        for (const auto& x : t.elements) el.push_back(build(x));
-        return Value::tuple(std::move(el));
-      }
-      return Value::of(std::move(outs[oi++]));
-    };
-    return build(def.returns);
+    return result();
   }
   std::vector<std::vector<std::int64_t>> subs(leaves.size());
   for (std::size_t k = 0; k < leaves.size(); ++k) subs[k].resize(leaves[k]->dims.size());
@@ -136,8 +199,19 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
     std::vector<std::int64_t> idx = col;
     Value carry = init;
     const Range& r = ranges[pax];
+    bool gone = false;  // an argument had no value at an earlier level (see scan_levels)
     for (std::int64_t step = 0; step < r.size(); ++step) {
       idx[pax] = def.forward ? r.lo + step : r.hi - 1 - step;
+      std::int64_t o = outs[0].offset(idx);
+      for (std::size_t k = 0; k < leaves.size(); ++k) {
+        check_level(*leaves[k], named[k].param, def, idx[pax], loc);
+        project(pos[k], idx, subs[k]);
+        gone = gone || !leaves[k]->is_valid(leaves[k]->offset(subs[k]));
+      }
+      if (gone) {
+        for (FieldVal& f : outs) (*f.valid)[static_cast<std::size_t>(o)] = 0;
+        continue;
+      }
       // The arguments at this level, as scalars with the structure of the parameters.
       std::size_t li = 0;
       std::function<Value(const Value&)> at = [&](const Value& v) -> Value {
@@ -147,35 +221,24 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
           return Value::tuple(std::move(el));
         }
         std::size_t k = li++;
-        project(pos[k], idx, subs[k]);
-        std::int64_t o = leaves[k]->offset(subs[k]);
-        if (!leaves[k]->is_valid(o)) fail(loc, "scan operator '" + def.name + "' reads an undefined value");
-        return Value::of(FieldVal::scalar(leaves[k]->dtype, (*leaves[k]->data)[static_cast<std::size_t>(o)]));
+        std::int64_t lo = leaves[k]->offset(subs[k]);
+        return Value::of(
+            FieldVal::scalar(leaves[k]->dtype, (*leaves[k]->data)[static_cast<std::size_t>(lo)]));
       };
       Env env;
       env[def.params[0].name] = carry;
       for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
         env[def.params[i + 1].name] = at(args[i]);
-      Value result;
-      if (!exec(def.body, env, result)) fail(def.loc, "'" + def.name + "' ended without returning a value");
+      Value res;
+      if (!exec(def.body, env, res)) fail(def.loc, "'" + def.name + "' ended without returning a value");
       std::vector<const FieldVal*> rl;
-      flatten(result, rl);
-      std::int64_t o = outs[0].offset(idx);
+      flatten(res, rl);
       for (std::size_t i = 0; i < outs.size(); ++i)
         (*outs[i].data)[static_cast<std::size_t>(o)] = (*rl[i]->data)[static_cast<std::size_t>(rl[i]->base)];
-      carry = std::move(result);
+      carry = std::move(res);
     }
   });
-  std::size_t oi = 0;
-  std::function<Value(const frontend::Type&)> build = [&](const frontend::Type& t) -> Value {
-    if (t.is_tuple()) {
-      std::vector<Value> el;
-      for (const auto& x : t.elements) el.push_back(build(x));
-      return Value::tuple(std::move(el));
-    }
-    return Value::of(std::move(outs[oi++]));
-  };
-  return build(def.returns);
+  return result();
 }
 
 }  // namespace weir::runtime::embedded
