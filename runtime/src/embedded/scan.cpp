@@ -42,6 +42,38 @@ FieldVal level(const FieldVal& f, const Dimension& axis, std::int64_t k) {
   return v;
 }
 
+// Refuses a scan whose column range `r` along `def.axis` (the call's output domain) reaches past
+// an argument: gt4py reads every argument at every level of the range (used or not), so a level
+// outside one is a read outside a field (a shifted input, or an input smaller than the output).
+void check_levels(const TypedDefinition& def, const std::vector<Value>& args, const Range& r,
+                  const frontend::SourceLocation& loc) {
+  if (r.size() <= 0) return;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::vector<const FieldVal*> leaves;
+    flatten(args[i], leaves);
+    for (std::size_t j = 0; j < leaves.size(); ++j) {
+      const FieldVal& f = *leaves[j];
+      int p = f.find(def.axis);
+      if (p < 0) continue;
+      const Range& have = f.ranges[static_cast<std::size_t>(p)];
+      if (have.is_unbounded() || (have.lo <= r.lo && r.hi <= have.hi)) continue;
+      // The first level the scan would read outside, in its order.
+      std::int64_t k = def.forward ? (r.lo < have.lo ? r.lo : std::max(have.hi, r.lo))
+                                   : (r.hi > have.hi ? r.hi - 1 : std::min(have.lo - 1, r.hi - 1));
+      std::string arg =
+          i + 1 < def.params.size() ? "'" + def.params[i + 1].name + "'" : std::to_string(i + 1);
+      if (leaves.size() > 1) arg += " (tuple element " + std::to_string(j) + ")";
+      const std::string& a = def.axis.name;
+      fail(loc, "scan operator '" + def.name + "' reads its argument " + arg + " at " + a + " = " +
+                    std::to_string(k) + ", outside its domain " + a + ": " + have.str() +
+                    " (the scan runs over the output domain " + a + ": " + r.str() + "; " +
+                    (have.lo != 0 ? "shifted reads need a larger input or a smaller output domain)"
+                                  : "an input is smaller than the output domain, or a shifted read reaches "
+                                    "past its end; pass larger inputs or a smaller output domain)"));
+    }
+  }
+}
+
 }  // namespace
 
 // All columns at once, one level at a time: the body's element-wise operations run over the
@@ -100,6 +132,7 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
   if (ranges[pax].is_unbounded())
     fail(loc, "scan operator '" + def.name + "' along '" + def.axis.name + "' needs an argument over '" +
                   def.axis.name + "'");
+  check_levels(def, args, ranges[pax], loc);
   // One result field per leaf of the return type.
   std::vector<FieldVal> outs;
   std::function<void(const frontend::Type&)> alloc = [&](const frontend::Type& t) {
