@@ -17,8 +17,9 @@ namespace {
 std::string where_in(const std::string& body, const std::string& needle) {
   std::size_t at = body.find(needle);
   REQUIRE(at != std::string::npos);
-  std::size_t line = static_cast<std::size_t>(std::count(kPrelude.begin(), kPrelude.end(), '\n')) + 1 +
-                     static_cast<std::size_t>(std::count(body.begin(), body.begin() + static_cast<long>(at), '\n'));
+  std::size_t line =
+      static_cast<std::size_t>(std::count(kPrelude.begin(), kPrelude.end(), '\n')) + 1 +
+      static_cast<std::size_t>(std::count(body.begin(), body.begin() + static_cast<long>(at), '\n'));
   std::size_t start = body.rfind('\n', at);
   std::size_t col = at - (start == std::string::npos ? 0 : start + 1) + 1;
   return "test.py:" + std::to_string(line) + ":" + std::to_string(col);
@@ -26,7 +27,8 @@ std::string where_in(const std::string& body, const std::string& needle) {
 
 /// a[i, k] = 10^i * (k + 1) over (2, nk).
 Field ramp(std::int64_t nk) {
-  return make({2, nk}, [nk](std::int64_t f) { return (f / nk ? 10.0 : 1.0) * static_cast<double>(f % nk + 1); });
+  return make({2, nk},
+              [nk](std::int64_t f) { return (f / nk ? 10.0 : 1.0) * static_cast<double>(f % nk + 1); });
 }
 
 /// Runs `name` of `body` with a = ramp(nk) and each of `outs` over (2, nk) filled with -1, and
@@ -64,11 +66,12 @@ def f(a: Field[Dims[I, K], float64]) -> tuple[Field[Dims[I, K], float64], Field[
 def prog(a: Field[Dims[I, K], float64], o0: Field[Dims[I, K], float64], o1: Field[Dims[I, K], float64]):
     f(a, out=(o0, o1), domain={I: (0, 2), K: (0, 4)})
 )";
-  check_refused(body, "prog", 4, {"o0", "o1"},
-                where_in(body, "s(a, a(K + 1))") +
-                    ": scan operator 's' reads its argument 'y' at K = 3, outside its domain K: [-1, 3) (the scan "
-                    "runs over the output domain K: [0, 4); " +
-                    kShifted);
+  check_refused(
+      body, "prog", 4, {"o0", "o1"},
+      where_in(body, "s(a, a(K + 1))") +
+          ": scan operator 's' reads its argument 'y' at K = 3, outside its domain K: [-1, 3) (the scan "
+          "runs over the output domain K: [0, 4); " +
+          kShifted);
 }
 
 TEST_CASE("embedded: scans refuse every level outside an argument, forward and backward, by 1 and 2",
@@ -121,7 +124,8 @@ def unused(c: float64, x: float64, y: float64) -> float64:
            kShifted},
       // Forward, the top of a(K + 2) is 3.
       {"up(a(K + 2))", 1, 4,
-       "scan operator 'up' reads its argument 'x' at K = 3, outside its domain K: [-2, 3) (the scan runs over "
+       "scan operator 'up' reads its argument 'x' at K = 3, outside its domain K: [-2, 3) (the scan runs "
+       "over "
        "the output domain K: [1, 4); " +
            kShifted},
       // Backward from K = 4: a(K + 2) ends at 3.
@@ -131,13 +135,16 @@ def unused(c: float64, x: float64, y: float64) -> float64:
            kShifted},
       // Backward inside the top, then past the bottom of a(K - 2).
       {"down(a(K - 2))", 1, 5,
-       "scan operator 'down' reads its argument 'x' at K = 1, outside its domain K: [2, 7) (the scan runs over "
+       "scan operator 'down' reads its argument 'x' at K = 1, outside its domain K: [2, 7) (the scan runs "
+       "over "
        "the output domain K: [1, 5); " +
            kShifted},
       // An expression of shifted fields: a(K + 1) * a is over K: [0, 4).
       {"down(2.0 * a(K + 1) * a + 1.0)", 0, 5,
-       "scan operator 'down' reads its argument 'x' at K = 4, outside its domain K: [0, 4) (the scan runs over "
-       "the output domain K: [0, 5); an input is smaller than the output domain, or a shifted read reaches past "
+       "scan operator 'down' reads its argument 'x' at K = 4, outside its domain K: [0, 4) (the scan runs "
+       "over "
+       "the output domain K: [0, 5); an input is smaller than the output domain, or a shifted read reaches "
+       "past "
        "its end; pass larger inputs or a smaller output domain)"},
       // Column by column (data-dependent branches).
       {"branchy(a(K - 1))", 0, 5,
@@ -146,7 +153,8 @@ def unused(c: float64, x: float64, y: float64) -> float64:
            kShifted},
       // A tuple argument: its second element is shifted.
       {"pair((a, a(K + 1)))", 0, 5,
-       "scan operator 'pair' reads its argument 'x' (tuple element 1) at K = 4, outside its domain K: [-1, 4) "
+       "scan operator 'pair' reads its argument 'x' (tuple element 1) at K = 4, outside its domain K: [-1, "
+       "4) "
        "(the scan runs over the output domain K: [0, 5); " +
            kShifted},
       // gt4py reads every argument at every level, used by the body or not.
@@ -177,14 +185,16 @@ def prog(a: Field[Dims[I, K], float64], o: Field[Dims[I, K], float64]):
   Arguments args;
   args.arrays.emplace("a", ramp(4));
   args.arrays.emplace("o", full({2, 5}, -1.0));
-  CHECK_THROWS_WITH(run_embedded(p, args),
-                    Catch::Contains("scan operator 'up' reads its argument 'x' at K = 4, outside its domain K: "
-                                    "[0, 4) (the scan runs over the output domain K: [0, 5); an input is smaller "
-                                    "than the output domain"));
+  CHECK_THROWS_WITH(
+      run_embedded(p, args),
+      Catch::Contains("scan operator 'up' reads its argument 'x' at K = 4, outside its domain K: "
+                      "[0, 4) (the scan runs over the output domain K: [0, 5); an input is smaller "
+                      "than the output domain"));
   for (std::int64_t i = 0; i < 10; ++i) CHECK(args.arrays.at("o").value_as_double(i) == -1.0);
 }
 
-TEST_CASE("embedded: scans over a part of K that keeps shifted reads inside run", "[runtime][embedded][scan]") {
+TEST_CASE("embedded: scans over a part of K that keeps shifted reads inside run",
+          "[runtime][embedded][scan]") {
   auto p = load(R"(
 @gtx.scan_operator(axis=K, forward=False, init=0.0)
 def down(c: float64, x: float64) -> float64:
