@@ -44,6 +44,22 @@ void check_everywhere(const std::string& source, const std::string& program,
   }
 }
 
+/// Program `first` of fuzzer seed `seed`, alone: every variant and NumPy refuse it (no finding).
+void check_fuzzer_refuses(std::uint64_t seed, std::uint64_t first) {
+  DriverOptions o;
+  o.seed = seed;
+  o.first = first;
+  o.count = 1;
+  o.dir = test::scratch_dir("fvdiff-" + std::to_string(seed) + "-" + std::to_string(first));
+  RunSummary s = run_fuzz(o);
+  std::string report;
+  for (const Finding& f : s.findings) report += f.str() + "\n";
+  INFO(report);
+  CHECK(s.findings.empty());
+  CHECK(s.programs == 1);
+  CHECK(s.refused == 1);
+}
+
 const char* kHeader =
     "import gt4py.next as gtx\n"
     "from gt4py.next import Dims, Field, float64\n"
@@ -222,18 +238,7 @@ TEST_CASE(
   // scan(-a2(J - 1)) over the whole J range reads a2 at J = -1. The lowered SDFG's checks refused
   // it; after auto_optimize the read sat inside the scan's nested SDFG, whose outer memlets fit,
   // and the program ran. Bounds checks inside nested SDFG bodies (ADR 0005) refuse it now.
-  DriverOptions o;
-  o.seed = 2004;
-  o.first = 304;
-  o.count = 1;
-  o.dir = test::scratch_dir("fvdiff-2004-304");
-  RunSummary s = run_fuzz(o);
-  std::string report;
-  for (const Finding& f : s.findings) report += f.str() + "\n";
-  INFO(report);
-  CHECK(s.findings.empty());
-  CHECK(s.programs == 1);
-  CHECK(s.refused == 1);
+  check_fuzzer_refuses(2004, 304);
 }
 
 TEST_CASE(
@@ -306,18 +311,7 @@ TEST_CASE(
   // K: [0, 6), but a2(K + 1) is over K: [-1, 5). The embedded backend ran the scan over the
   // column range without checking it against its arguments, and read a2 at K = 6 (the next
   // row's memory); the cpu variants and NumPy refuse it.
-  DriverOptions o;
-  o.seed = 9002;
-  o.first = 4220;
-  o.count = 1;
-  o.dir = test::scratch_dir("fvdiff-9002-4220");
-  RunSummary s = run_fuzz(o);
-  std::string report;
-  for (const Finding& f : s.findings) report += f.str() + "\n";
-  INFO(report);
-  CHECK(s.findings.empty());
-  CHECK(s.programs == 1);
-  CHECK(s.refused == 1);
+  check_fuzzer_refuses(9002, 4220);
 }
 
 TEST_CASE(
