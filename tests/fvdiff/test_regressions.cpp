@@ -402,4 +402,71 @@ TEST_CASE(
   arrays.emplace("nz", f64({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}));
   arrays.emplace("o", f64({2, 4}, {9, 9, 9, 9, 9, 9, 9, 9}));
   check_everywhere(src, "p", arrays, "o", {-2, -2, 9, 9, -2, -2, 9, 9});
+
+TEST_CASE(
+    "fvdiff regression (seed 9002, program 4220): a backward scan reading past the top of its shifted "
+    "argument "
+    "is refused",
+    "[fvdiff][regression][security]") {
+  // s(where(m0, 0.0, 0.0), a2(J + 1, K + 1)) over all of K: the scan's column range is the output's
+  // K: [0, 6), but a2(K + 1) is over K: [-1, 5). The embedded backend ran the scan over the
+  // column range without checking it against its arguments, and read a2 at K = 6 (the next
+  // row's memory); the cpu variants and NumPy refuse it.
+  check_seeded(9002, 4220, true);
+}
+
+TEST_CASE(
+    "fvdiff regression (seed 9002, program 4220, by hand): a scan over levels past its shifted argument is "
+    "refused everywhere, and runs over levels inside it",
+    "[fvdiff][regression][security]") {
+  ::setenv("WEIR_CACHE_DIR", test::shared_cache_dir("fvdiff-regressions").c_str(), 1);
+  std::string src =
+      std::string(kHeader) +
+      "KDim = gtx.Dimension(\"K\", kind=gtx.DimensionKind.VERTICAL)\n"
+      "@gtx.scan_operator(axis=KDim, forward=False, init=(0.0, 1.0))\n"
+      "def s(carry: tuple[float64, float64], x0: float64, x1: float64) -> tuple[float64, float64]:\n"
+      "    c0, c1 = carry\n"
+      "    return 0.5 * c0 + x1, c1 - x0\n"
+      "@gtx.field_operator\n"
+      "def f(a: Field[Dims[IDim, KDim], float64]) -> tuple[Field[Dims[IDim, KDim], float64], "
+      "Field[Dims[IDim, KDim], float64]]:\n"
+      "    return s(a, a(KDim + 1))\n"
+      "@gtx.program\n"
+      "def whole(a: Field[Dims[IDim, KDim], float64], o0: Field[Dims[IDim, KDim], float64], o1: "
+      "Field[Dims[IDim, KDim], float64]):\n"
+      "    f(a, out=(o0, o1))\n"
+      "@gtx.program\n"
+      "def part(a: Field[Dims[IDim, KDim], float64], o0: Field[Dims[IDim, KDim], float64], o1: "
+      "Field[Dims[IDim, KDim], float64]):\n"
+      "    f(a, out=(o0, o1), domain={IDim: (0, 2), KDim: (0, 3)})\n";
+  const std::vector<double> a = {1, 2, 3, 4, 10, 20, 30, 40}, marks(8, -1.0);
+  runtime::FieldViewProgram fv = runtime::load_field_view_source(src, "whole");
+  for (const std::string& variant : variants()) {
+    INFO("variant " << variant);
+    runtime::Arguments args;
+    args.arrays.emplace("a", f64({2, 4}, a));
+    args.arrays.emplace("o0", f64({2, 4}, marks));
+    args.arrays.emplace("o1", f64({2, 4}, marks));
+    std::string error = run_variant(variant, fv, args);
+    INFO(error);
+    CHECK(error != "");
+    if (variant == "embedded") {
+      CHECK(error ==
+            "<source>.py:13:12: scan operator 's' reads its argument 'x1' at K = 3, outside its domain K: "
+            "[-1, 3) "
+            "(the scan runs over the output domain K: [0, 4); shifted reads need a larger input or a smaller "
+            "output "
+            "domain)");
+      for (std::int64_t i = 0; i < 8; ++i) CHECK(args.arrays.at("o0").value_as_double(i) == -1.0);
+    }
+  }
+  // Over K: [0, 3) every level of a(K + 1) is inside. Backward from K = 2:
+  // c0 = a[3], 0.5 * a[3] + a[2], ...: 4, 5, 4.5 (and 40, 50, 45); c1 = 1 - a[2], ...: -2, -4, -5
+  // (and -29, -49, -59).
+  std::map<std::string, runtime::Field> arrays;
+  arrays.emplace("a", f64({2, 4}, a));
+  arrays.emplace("o0", f64({2, 4}, marks));
+  arrays.emplace("o1", f64({2, 4}, marks));
+  check_everywhere(src, "part", arrays, "o0", {4.5, 5, 4, -1, 45, 50, 40, -1});
+  check_everywhere(src, "part", arrays, "o1", {-5, -4, -2, -1, -59, -49, -29, -1});
 }

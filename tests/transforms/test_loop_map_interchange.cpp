@@ -534,3 +534,46 @@ TEST_CASE("loop-map interchange: a time loop whose every state is a column map m
   for (const auto& [name, d] : sdfg->arrays) CHECK_FALSE(d.transient);
   check_thomas(*sdfg, "whole-time-loop");
 }
+
+TEST_CASE("loop-map interchange: the map over columns keeps the call's source line for bounds errors",
+          "[transforms][loop-map-interchange]") {
+  // Fuzzer seed 9002, program 4220: a backward scan over all of K reads a(K + 1) at K = 4. After
+  // the interchange, the outer memlets of the new map over columns are the first to be checked;
+  // the map had no source line, so the error named only the SDFG state and map.
+  const std::string src = std::string(kHeader) +
+                          "@gtx.scan_operator(axis=K, forward=False, init=0.0)\n"
+                          "def acc(s: float64, x: float64) -> float64:\n"
+                          "    return 0.5 * s + x\n"
+                          "@gtx.field_operator\n"
+                          "def f(a: Field[Dims[I, K], float64]) -> Field[Dims[I, K], float64]:\n"
+                          "    return acc(a(K + 1))\n"
+                          "@gtx.program\n"
+                          "def p(a: Field[Dims[I, K], float64], out: Field[Dims[I, K], float64]):\n"
+                          "    f(a, out=out)\n";
+  auto sdfg = lower_source(src, "p");
+  moved_once(*sdfg);
+  // Line 14, column 5: the call f(a, out=out), as the lowering names the run's maps.
+  std::size_t checked = 0;
+  for (SDFGState* st : sdfg->all_states())
+    for (const Node* n : st->nodes()) {
+      if (st->label.find("_columns") == std::string::npos) continue;
+      ++checked;
+      INFO(st->label << ", " << n->label);
+      const std::string* d = n->extra.find("debuginfo");
+      REQUIRE(d);
+      CHECK_THAT(*d, Catch::Contains("\"start_line\": 14") && Catch::Contains("\"start_column\": 5") &&
+                         Catch::Contains("scan.py"));
+    }
+  CHECK(checked == 5);  // map entry and exit, nested SDFG, a, out
+  test::fresh_cache("loop-map-interchange-source-line");
+  runtime::Arguments args;
+  args.arrays.emplace("a", runtime::Allocator::cpu().allocate(ScalarType::Float64, {2, 4}));
+  args.arrays.emplace("out", runtime::Allocator::cpu().allocate(ScalarType::Float64, {2, 4}));
+  runtime::CompilableProgram prog;
+  prog.sdfg = sdfg->clone_sdfg();
+  prog.origin = sdfg->name;
+  CHECK_THROWS_WITH(
+      runtime::run(*runtime::make_cpu_backend(), prog, args),
+      Catch::Contains("scan.py:14:5: 'a' is read over K: [0, 5), outside its domain K: [0, 4)") &&
+          Catch::Contains("_columns_map'"));
+}

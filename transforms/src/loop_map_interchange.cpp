@@ -458,12 +458,23 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
     info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
   // Containers used outside the run stay outside (passed as columns).
   std::set<const SDFGState*> inside;
+  // The source line of the run's first map (the call the lowering made it for): the map over the
+  // columns takes it, so that its bounds checks still name the user's code.
+  std::string source;
   for (std::uint32_t id : sub) {
     ControlFlowBlock& b = r.block(id);
+    std::vector<SDFGState*> states;
     if (auto* st = b.as<SDFGState>())
-      inside.insert(st);
+      states.push_back(st);
     else
-      for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) inside.insert(st);
+      states = b.as<ControlFlowRegion>()->all_states();
+    for (SDFGState* st : states) {
+      inside.insert(st);
+      for (const Node* n : st->nodes())
+        if (const std::string* d = n->kind() == NodeKind::MapEntry ? n->extra.find("debuginfo") : nullptr;
+            d && source.empty())
+          source = *d;
+    }
   }
   std::set<std::string> outside;
   for (SDFGState* st : sdfg.all_states()) {
@@ -583,6 +594,8 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   }
   if (inputs.empty()) st.add_edge(entry.id(), {}, nest.id(), {}, Memlet{});
   if (outputs.empty()) st.add_edge(nest.id(), {}, exit, {}, Memlet{});
+  if (!source.empty())
+    for (Node* n : st.nodes()) n->extra.set("debuginfo", source);
   for (const auto& name : locals) sdfg.remove_data(name);
   sdfg.relink_nested();
 }

@@ -28,7 +28,11 @@
 // - `as_offset(Koff, idx)` reads f at k + idx(k); reads outside f's range are undefined values.
 // - @scan_operator: per column (every point of the other dimensions) the scan walks the axis
 //   from low to high (forward) or high to low, starting with `init`, and outputs the carry after
-//   each level. Its arguments' domains intersect as for element-wise operations.
+//   each level. Its arguments' domains intersect as for element-wise operations, except along
+//   the axis: the scan walks the output domain's range there (gt4py's column range) and reads
+//   every argument at every level of it, used by the body or not; an argument that does not
+//   cover that range (a shifted read past its field's end, a field with fewer levels) is a
+//   ProgramError at the scan's call naming the argument and the first level read outside.
 // - A @program runs its calls in order. Each call computes the operator's result, then writes
 //   it into `out=` over the output domain: the whole field, `out=f[1:-1, 2:]` slices, or
 //   `domain={I: (lo, hi)}` (other dimensions: the whole field). It is a ProgramError, naming the
