@@ -325,6 +325,7 @@ TEST_CASE("fvdiff regression (seed 9002, program 8037): a domain whose start is 
   arrays.emplace("o", f64({2, 3}, {-1, -1, -1, -1, -1, -1}));
   // Only the second call writes: o[1, 1] = 2 * a[1, 2] = 64.
   check_everywhere(src, "p", arrays, "o", {-1, -1, -1, -1, 64, -1});
+}
 
 TEST_CASE(
     "fvdiff regression (seed 9002, programs 900, 2401, 2992, 3145): scan arguments and concat_where branches "
@@ -402,6 +403,7 @@ TEST_CASE(
   arrays.emplace("nz", f64({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}));
   arrays.emplace("o", f64({2, 4}, {9, 9, 9, 9, 9, 9, 9, 9}));
   check_everywhere(src, "p", arrays, "o", {-2, -2, 9, 9, -2, -2, 9, 9});
+}
 
 TEST_CASE(
     "fvdiff regression (seed 9002, program 4220): a backward scan reading past the top of its shifted "

@@ -128,15 +128,17 @@ TEST_CASE("scan arguments: an unused argument's level outside its field is refus
     const bool branches = scan == "acc_if";
     const std::string program = branches ? "scan_k_if" : "scan_k";
     const std::string state = "scan0_" + scan;
-    check_refused(program,
-                  std::string(branches ? "test.py:38:12" : "test.py:34:12") + ": scan operator '" + scan +
-                      "' reads its argument 'x' at K 2, outside its domain K: [-1, 2)",
-                  "program '" + program + "' stopped with an error: test.py:" + (branches ? "70" : "66") +
-                      ":5: 'a' is read over K: [3, 4), outside its domain K: [0, 3)\n  in the SDFG: state '" +
-                      state + "/" + state + "_level', map '" + state +
-                      "_map': reads a[3 .. 3] in dimension 1 of a "
-                      "with shape 3 (shifted reads need a larger input or a smaller output domain)",
-                  "map '" + state + "_init_columns_map': reads a[0 .. 3] in dimension 1 of a with shape 3");
+    check_refused(
+        program,
+        std::string(branches ? "test.py:38:12" : "test.py:34:12") + ": scan operator '" + scan +
+            "' reads its argument 'x' at K = 2, outside its domain K: [-1, 2) (the scan runs over the output "
+            "domain K: [0, 3); shifted reads need a larger input or a smaller output domain)",
+        "program '" + program + "' stopped with an error: test.py:" + (branches ? "70" : "66") +
+            ":5: 'a' is read over K: [3, 4), outside its domain K: [0, 3)\n  in the SDFG: state '" + state +
+            "/" + state + "_level', map '" + state +
+            "_map': reads a[3 .. 3] in dimension 1 of a "
+            "with shape 3 (shifted reads need a larger input or a smaller output domain)",
+        "map '" + state + "_init_columns_map': reads a[0 .. 3] in dimension 1 of a with shape 3");
   }
 }
 
@@ -196,7 +198,8 @@ TEST_CASE("scan arguments: a used argument's level outside its field is refused 
     INFO(r.path << ": " << r.error);
     CHECK(r.error != "");
     if (r.path == "embedded")
-      CHECK_THAT(r.error, Catch::Contains("scan operator 'acc_x' reads its argument 'x' at K 2, outside its "
-                                          "domain K: [-1, 2)"));
+      CHECK_THAT(r.error,
+                 Catch::Contains("scan operator 'acc_x' reads its argument 'x' at K = 2, outside its "
+                                 "domain K: [-1, 2)"));
   }
 }

@@ -42,17 +42,33 @@ FieldVal level(const FieldVal& f, const Dimension& axis, std::int64_t k) {
   return v;
 }
 
-// `f`, argument `param` of scan operator `def`, at level `k` of the axis: gt4py's scan reads
-// every argument at every point of its domain, also one its body never uses (unlike an inlined
-// field operator), so a level outside an argument is an error, as on the cpu backend.
-void check_level(const FieldVal& f, const std::string& param, const TypedDefinition& def, std::int64_t k,
+// The argument leaves of a scan call, each with the name of its parameter and, for an element
+// of a tuple argument, its index there (-1 otherwise).
+struct ArgLeaf {
+  const FieldVal* field;
+  std::string param;
+  int element = -1;
+};
+
+// Leaf `a` of scan operator `def` at level `k` of the axis, the scan running over `run`: gt4py's
+// scan reads every argument at every point of its domain, also one its body never uses (unlike
+// an inlined field operator), so a level outside an argument is an error, as on the cpu backend.
+void check_level(const ArgLeaf& a, const TypedDefinition& def, std::int64_t k, const Range& run,
                  const frontend::SourceLocation& loc) {
-  int p = f.find(def.axis);
+  int p = a.field->find(def.axis);
   if (p < 0) return;
-  const Range& r = f.ranges[static_cast<std::size_t>(p)];
-  if (r.is_unbounded() || r.contains(k)) return;
-  fail(loc, "scan operator '" + def.name + "' reads its argument '" + param + "' at " + def.axis.name + " " +
-                std::to_string(k) + ", outside its domain " + def.axis.name + ": " + r.str());
+  const Range& have = a.field->ranges[static_cast<std::size_t>(p)];
+  if (have.is_unbounded() || have.contains(k)) return;
+  std::string arg = "'" + a.param + "'";
+  if (a.element >= 0) arg += " (tuple element " + std::to_string(a.element) + ")";
+  const std::string& ax = def.axis.name;
+  fail(loc,
+       "scan operator '" + def.name + "' reads its argument " + arg + " at " + ax + " = " +
+           std::to_string(k) + ", outside its domain " + ax + ": " + have.str() +
+           " (the scan runs over the output domain " + ax + ": " + run.str() + "; " +
+           (have.lo != 0 ? "shifted reads need a larger input or a smaller output domain)"
+                         : "an input is smaller than the output domain, or a shifted read reaches past its "
+                           "end; pass larger inputs or a smaller output domain)"));
 }
 
 // The value of `t` (the scan's return type) made of `fields`, one per leaf in order.
@@ -63,18 +79,14 @@ Value assemble(const frontend::Type& t, std::vector<FieldVal>& fields, std::size
   return Value::tuple(std::move(el));
 }
 
-// The argument leaves of a scan call, each with the name of its parameter.
-struct ArgLeaf {
-  const FieldVal* field;
-  std::string param;
-};
-
 std::vector<ArgLeaf> arg_leaves(const TypedDefinition& def, const std::vector<Value>& args) {
   std::vector<ArgLeaf> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::vector<const FieldVal*> fs;
     flatten(args[i], fs);
-    for (const FieldVal* f : fs) out.push_back({f, i + 1 < def.params.size() ? def.params[i + 1].name : ""});
+    for (std::size_t j = 0; j < fs.size(); ++j)
+      out.push_back({fs[j], i + 1 < def.params.size() ? def.params[i + 1].name : std::to_string(i + 1),
+                     fs.size() > 1 ? static_cast<int>(j) : -1});
   }
   return out;
 }
@@ -96,7 +108,7 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
   Value carry = init;
   for (std::int64_t step = 0; step < r.size(); ++step) {
     std::int64_t k = def.forward ? r.lo + step : r.hi - 1 - step;
-    for (const ArgLeaf& a : leaves) check_level(*a.field, a.param, def, k, loc);
+    for (const ArgLeaf& a : leaves) check_level(a, def, k, r, loc);
     Env env;
     env[def.params[0].name] = carry;
     for (std::size_t i = 0; i < args.size() && i + 1 < def.params.size(); ++i)
@@ -204,7 +216,7 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
       idx[pax] = def.forward ? r.lo + step : r.hi - 1 - step;
       std::int64_t o = outs[0].offset(idx);
       for (std::size_t k = 0; k < leaves.size(); ++k) {
-        check_level(*leaves[k], named[k].param, def, idx[pax], loc);
+        check_level(named[k], def, idx[pax], r, loc);
         project(pos[k], idx, subs[k]);
         gone = gone || !leaves[k]->is_valid(leaves[k]->offset(subs[k]));
       }
