@@ -178,7 +178,7 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     fs::copy(in, copy);
     auto before = weir::test::read_text(copy / "out_field.npy");
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(copy) + " --out " + q(copy));
-    CHECK(r.code == 1);
+    CHECK(r.code == 2);  // a usage error (issue 16)
     CHECK_THAT(r.out, Catch::Contains("would overwrite the input file"));
     CHECK(weir::test::read_text(copy / "out_field.npy") == before);
   }
