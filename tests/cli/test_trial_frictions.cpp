@@ -527,3 +527,30 @@ TEST_CASE("trial: -o, --html and --out never overwrite an input of the command",
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("\n{\"attributes\":") && Catch::EndsWith("}wrote /dev/stdout\n"));
 }
+
+TEST_CASE("trial: weir run --out onto its inputs is refused before compiling", "[cli][trial-frictions]") {
+  auto dir = weir::test::scratch_dir("cli-trial-run-out-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  fs::create_directories(dir / "in");
+  REQUIRE(run_numpy(dir / "in", "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  const std::string before = weir::test::read_text(dir / "in" / "out.npy");
+  const std::string in = (dir / "in").string();
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    // Only the error: nothing loaded, compiled or run first.
+    auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(in) + " --set nx=5 --out " +
+                      q(in) + " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+    // Another spelling of the folder, and one file given with --in.
+    r = run_weir("run " + q(dir / "b.py") + "::boundary --in f=" + q(dir / "in" / "f.npy") +
+                 " --in out=" + q(dir / "in" / "out.npy") + " --set nx=5 --out " + q(dir / "in" / "." / "") +
+                 " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+  }
+  CHECK(weir::test::read_text(dir / "in" / "out.npy") == before);
+}
