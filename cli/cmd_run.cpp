@@ -146,6 +146,8 @@ int run_command(const RunOptions& given_options) {
   // also gets the option that gives it.
   try {
     check_table_kinds(target, args);
+    // Local fields as wide as their tables, in the same words on every backend.
+    check_local_dimension_widths(target.connectivities, target.field_view_sig, args);
     if (target.field_view) {
       check_embedded_arguments(*target.field_view, args);
     } else {

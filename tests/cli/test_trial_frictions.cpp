@@ -554,3 +554,55 @@ TEST_CASE("trial: weir run --out onto its inputs is refused before compiling", "
   }
   CHECK(weir::test::read_text(dir / "in" / "out.npy") == before);
 }
+
+TEST_CASE("trial: a local field wider or narrower than its connectivity table is refused on every backend",
+          "[cli][trial-frictions]") {
+  auto dir = weir::test::scratch_dir("cli-trial-local-width");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "w.py")
+      << "import gt4py.next as gtx\n"
+         "from gt4py.next import Field, Dims, float64, neighbor_sum\n"
+         "Vertex = gtx.Dimension('Vertex')\n"
+         "Edge = gtx.Dimension('Edge')\n"
+         "E2VDim = gtx.Dimension('E2VDim', kind=gtx.DimensionKind.LOCAL)\n"
+         "E2V = gtx.FieldOffset('E2V', source=Vertex, target=(Edge, E2VDim))\n"
+         "@gtx.field_operator\n"
+         "def wsum(v: Field[Dims[Vertex], float64], w: Field[Dims[Edge, E2VDim], float64]) -> "
+         "Field[Dims[Edge], float64]:\n"
+         "    return neighbor_sum(v(E2V) * w, axis=E2VDim)\n"
+         "@gtx.program(grid_type=gtx.GridType.UNSTRUCTURED)\n"
+         "def weighted(v: Field[Dims[Vertex], float64], w: Field[Dims[Edge, E2VDim], float64], "
+         "se: Field[Dims[Edge], float64]):\n"
+         "    wsum(v, w, out=se)\n";
+  REQUIRE(run_numpy(dir,
+                    "e2v = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [0, 2]], np.int32)\n"
+                    "v = np.array([1.0, 10.0, 100.0, 1000.0, 10000.0])\n"
+                    "for cols in (1, 2, 3):\n"
+                    "    d = 'w%d' % cols\n"
+                    "    os.makedirs(d)\n"
+                    "    np.save(d + '/E2V.npy', e2v)\n"
+                    "    np.save(d + '/v.npy', v)\n"
+                    "    np.save(d + '/w.npy', np.arange(6.0 * cols).reshape(6, cols))\n"
+                    "    np.save(d + '/se.npy', np.zeros(6))\n"
+                    "np.save('se_ref.npy', (v[e2v] * np.arange(12.0).reshape(6, 2)).sum(axis=1))\n") == 0);
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    for (int cols : {3, 1}) {
+      auto r = run_weir("run " + q(dir / "w.py") + "::weighted --in-dir " +
+                        q(dir / ("w" + std::to_string(cols))) + " --backend " + backend);
+      CHECK(r.code == 1);
+      CHECK(r.out ==
+            "weir: error: argument 'w': expected float64 array of shape (6, 2), got float64 (6, " +
+                std::to_string(cols) +
+                ")\n  'w' is over E2VDim, which has one entry per column of connectivity table 'E2V' "
+                "(2)\n");
+    }
+    const std::string out = "out-" + std::string(backend);
+    auto r = run_weir("run " + q(dir / "w.py") + "::weighted --in-dir " + q(dir / "w2") + " --backend " +
+                      backend + " --out " + q(dir / out));
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(run_numpy(dir, "a = np.load('" + out +
+                             "/se.npy')\nb = np.load('se_ref.npy')\nassert (a == b).all(), (a, b)\n") == 0);
+  }
+}
