@@ -7,6 +7,9 @@
 # BUILD_DIR/findings/<target>, and the script fails when there are any.
 #   scripts/fuzz.sh                 # build, then every target for 10 minutes
 #   FUZZ_SECONDS=60 scripts/fuzz.sh sdfg npy   # two targets for a minute each
+#   FUZZ_RUNS=ci scripts/fuzz.sh    # CI: a fixed number of inputs per target from a fixed random
+#                                   # seed and fresh seed corpora, so a run is repeatable (same
+#                                   # code, same inputs, same verdict) and can gate a merge
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-fuzz}"
@@ -27,8 +30,22 @@ fi
 cmake --build "$build" -j "${JOBS:-2}" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 # Seeds: small files only (under ASan one 30 KB SDFG takes a second to load, validate and save).
+# FUZZ_RUNS=ci: libFuzzer's -runs=N -seed=1 per target, about a minute each at CI's -O0 ASan
+# (executions per minute measured 2026-12-02 from build-asan, docs/testing.md), on a corpus made
+# afresh from the seeds (corpus-ci/) so that earlier runs' inputs do not change the sequence.
+ci_runs() {  # ci_runs TARGET: the number of inputs FUZZ_RUNS=ci runs
+  case "$1" in
+    fieldview) echo 5000 ;; sdfg) echo 10000 ;; simplify) echo 3500 ;;
+    script) echo 400 ;; npy) echo 300000 ;; json) echo 50000 ;;
+  esac
+}
+corpus_root="$build/corpus"
+if [ "${FUZZ_RUNS:-}" = ci ]; then
+  corpus_root="$build/corpus-ci"
+  rm -rf "$corpus_root"
+fi
 seed() {  # seed TARGET FILE...
-  local dir="$build/corpus/$1"; shift
+  local dir="$corpus_root/$1"; shift
   mkdir -p "$dir"
   for f in "$@"; do
     [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 16384 ] && cp -f "$f" "$dir/$(echo "$f" | sha1sum | cut -c1-16)-$(basename "$f")"
@@ -48,14 +65,16 @@ run_one() {  # run_one TARGET
   [ "$t" = npy ] && max_len=4096
   [ "$t" = script ] || [ "$t" = json ] && max_len=2048
   mkdir -p "$build/findings/$t"
+  local length=(-max_total_time="$seconds")
+  [ "${FUZZ_RUNS:-}" = ci ] && length=(-runs="$(ci_runs "$t")" -seed=1)
   # Leak checks stay on; a unit that runs past 20 s is a finding (timeout-*), as is >2 GiB.
   ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
+    "$build/fuzz/fuzz_$t" "${length[@]}" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
     -dict="$root/tests/fuzz/$t.dict" -artifact_prefix="$build/findings/$t/" -print_final_stats=1 \
-    "$build/corpus/$t" > "$build/findings/$t.log" 2>&1
+    "$corpus_root/$t" > "$build/findings/$t.log" 2>&1
 }
-export -f run_one
-export build root seconds
+export -f run_one ci_runs
+export build root seconds corpus_root FUZZ_RUNS="${FUZZ_RUNS:-}"
 status=0
 printf '%s\n' "${targets[@]}" | xargs -P "${JOBS:-2}" -I{} bash -c 'run_one "$1" && echo "fuzz: $1 ok ($(grep -o "stat::number_of_executed_units: [0-9]*" "$build/findings/$1.log" | cut -d" " -f2) runs)" || { echo "fuzz: $1 FAILED, see $build/findings/$1.log:"; tail -40 "$build/findings/$1.log"; exit 1; }' _ {} || status=1
 exit $status

@@ -56,6 +56,7 @@ class Lexer {
   std::vector<Token> run();
 
  private:
+  void check_utf8() const;
   struct OpenBracket {
     char c;
     SourceLocation loc;
@@ -129,6 +130,7 @@ class Lexer {
 };
 
 std::vector<Token> Lexer::run() {
+  check_utf8();
   bool at_line_start = true;
   while (true) {
     if (at_line_start) {
@@ -324,7 +326,47 @@ void Lexer::scan_name_or_string() {
     scan_string(begin, loc, word, true);
     return;
   }
+  // Python allows non-ASCII identifiers (PEP 3131); weir's names become SDFG container, symbol
+  // and C++ names, which DaCe and the code generators need as ASCII identifiers.
+  for (char ch : word)
+    if (static_cast<unsigned char>(ch) >= 0x80)
+      fail(loc, "identifier '" + std::string(word) +
+                    "' is not ASCII: weir needs ASCII names (they become SDFG and C++ names)");
   emit(TokenKind::Name, begin, loc);
+}
+
+// Python source is UTF-8 (PEP 3120): a byte sequence that is not is an error at its position,
+// before any token (an invalid byte would otherwise end up in a name or a string).
+void Lexer::check_utf8() const {
+  std::uint32_t line = 1, col = 1;
+  for (std::size_t i = 0; i < src_.size();) {
+    auto b = static_cast<unsigned char>(src_[i]);
+    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= src_.size() && !(len == 2 && b < 0xC2) && !(len == 4 && b > 0xF4);
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(src_[i + k]) & 0xC0) == 0x80;
+    if (ok && len == 3) {  // no overlong forms, no UTF-16 surrogates
+      auto b1 = static_cast<unsigned char>(src_[i + 1]);
+      ok = !(b == 0xE0 && b1 < 0xA0) && !(b == 0xED && b1 >= 0xA0);
+    }
+    if (ok && len == 4) {  // no overlong forms, nothing past U+10FFFF
+      auto b1 = static_cast<unsigned char>(src_[i + 1]);
+      ok = !(b == 0xF0 && b1 < 0x90) && !(b == 0xF4 && b1 >= 0x90);
+    }
+    if (!ok) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(b));
+      fail(SourceLocation{file_, line, col},
+           std::string("invalid UTF-8: byte ") + hex +
+               " does not begin a valid character (Python source is UTF-8)");
+    }
+    if (b == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+    i += len;
+  }
 }
 
 // pos_ is at the opening quote; `prefix` (already consumed) started at `begin`.

@@ -120,3 +120,27 @@ TEST_CASE("lexer: errors are located", "[parser][lexer]") {
   expect_error(lex("x = 1 + \\ 2\n"), 1, 9, "unexpected character after line continuation character");
   expect_error(lex("x = 1 + \\"), 1, 9, "unexpected end of file after line continuation character");
 }
+
+TEST_CASE("lexer: source that is not UTF-8, and non-ASCII names, are located errors",
+          "[parser][lexer][errors]") {
+  auto lex = [](const std::string& text) { return [text] { tokenize(SourceFile("e.py", text)); }; };
+  // A lone continuation byte in a name (fuzzer finding: `def la\x89(f: ...)` lowered to an SDFG
+  // whose name is no identifier).
+  expect_error(lex("x = 1\ndef la\x89(f):\n    return f\n"), 2, 7,
+               "invalid UTF-8: byte 0x89 does not begin a valid character (Python source is UTF-8)");
+  // Truncated, overlong and surrogate sequences, in a string or a comment as well.
+  expect_error(lex("s = 'ab\xC3'\n"), 1, 8,
+               "invalid UTF-8: byte 0xC3 does not begin a valid character (Python source is UTF-8)");
+  expect_error(lex("# \xC0\xAF\n"), 1, 3,
+               "invalid UTF-8: byte 0xC0 does not begin a valid character (Python source is UTF-8)");
+  expect_error(lex("# \xED\xA0\x80 x\n"), 1, 3,
+               "invalid UTF-8: byte 0xED does not begin a valid character (Python source is UTF-8)");
+  // Columns count characters: the bad byte after "#é" (three bytes) is at column 3.
+  expect_error(lex("#\xC3\xA9\xFF\n"), 1, 3,
+               "invalid UTF-8: byte 0xFF does not begin a valid character (Python source is UTF-8)");
+  // Valid UTF-8 in comments and strings is fine; a non-ASCII identifier is refused at the name.
+  CHECK(token_summary("# températur\ns = 'π'\n") == "s = 'π' NL EOF");
+  expect_error(
+      lex("def f(x):\n    température = x\n"), 2, 5,
+      "identifier 'température' is not ASCII: weir needs ASCII names (they become SDFG and C++ names)");
+}
