@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "overwrite_guard.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/flatten_control_flow.h"
@@ -28,6 +29,7 @@ Action add_convert_command(CLI::App& app) {
       ->check(CLI::Range(-1, 8));
   return [o]() {
     require_sdfg_file("convert", o->in);
+    refuse_overwriting_input("-o " + o->out, o->out, {o->in});
     auto sdfg = load_sdfg(o->in);
     // A file weir's validator rejects is still converted (a round trip as read), but no
     // conversion may make a valid file invalid (write_sdfg refuses then).

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "overwrite_guard.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
@@ -103,6 +104,7 @@ Action add_optimize_command(CLI::App& app) {
                 "share of the total");
   return [o]() {
     require_sdfg_file("optimize", o->in);
+    refuse_overwriting_input("-o " + o->out, o->out, {o->in, o->script});
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;
     if (modes != 1) {
       std::cerr << "weir: error: give exactly one of --auto, --passes, --script, --replay\n";

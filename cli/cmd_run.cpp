@@ -127,6 +127,13 @@ int run_command(const RunOptions& given_options) {
   // Arguments: --in-dir, then --in (which wins), --set-json, then --set (which wins).
   GivenArguments given = gather_arguments(o, sig, backend->allocator());
   Arguments& args = given.args;
+  // An --out that would replace an input is a mistake in the command line: refused before compiling.
+  if (!o.out_dir.empty()) {
+    std::vector<std::string> written;
+    for (const auto& p : sig.params)
+      if (p.kind == Parameter::Kind::Array && p.written) written.push_back(p.name);
+    refuse_outputs_over_inputs(o.out_dir, written, given.input_files);
+  }
   std::set<std::string> hints = size_hints(sig, args);
   check_value_names(target, args, given.from_json);
   warn_unused_hints(o, sig, args, hints);
@@ -139,6 +146,8 @@ int run_command(const RunOptions& given_options) {
   // also gets the option that gives it.
   try {
     check_table_kinds(target, args);
+    // Local fields as wide as their tables, in the same words on every backend.
+    check_local_dimension_widths(target.connectivities, target.field_view_sig, args);
     if (target.field_view) {
       check_embedded_arguments(*target.field_view, args);
     } else {
@@ -166,7 +175,7 @@ int run_command(const RunOptions& given_options) {
     if (!o.save_inputs.empty()) {
       std::vector<std::pair<std::string, const Field*>> files;
       for (const auto& n : made) files.emplace_back(n, &args.arrays.at(n));
-      write_outputs(o.save_inputs, files, given.input_files);
+      write_outputs(o.save_inputs, files, given.input_files, "--save-inputs");
       std::cout << "saved " << made.size() << " random input" << (made.size() == 1 ? "" : "s") << " to "
                 << o.save_inputs << " (NAME.npy each)\n";
     }

@@ -1,10 +1,12 @@
 // `weir sdfg FILE.py::NAME -o OUT.sdfg [-I DIR]...`: load a field-view module, type-check the
 // named @program (or @field_operator) and write its SDFG (.sdfgz: gzip-compressed).
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "overwrite_guard.h"
 #include "targets.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
@@ -38,9 +40,13 @@ Action add_sdfg_command(CLI::App& app) {
     require_definition_reference("sdfg", o->target);
     auto sep = o->target.rfind("::");
     std::string file = o->target.substr(0, sep), name = o->target.substr(sep + 2);
+    refuse_overwriting_input("-o " + o->out, o->out, {file});
     try {
       ModuleLoader loader(LoaderOptions{o->includes, true});
       const LoadedModule& m = loader.load_file(file);
+      std::vector<std::filesystem::path> modules;  // the modules it imports are inputs too
+      for (const LoadedModule* lm : loader.modules()) modules.emplace_back(lm->path);
+      refuse_overwriting_input("-o " + o->out, o->out, modules);
       const Definition* def = nullptr;
       for (const auto& d : m.definitions)
         if (d->name == name) def = d.get();

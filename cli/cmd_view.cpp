@@ -2,10 +2,12 @@
 // the SDFG viewer (viewer/, docs/adr/0018-viewer.md) served on 127.0.0.1 (a free port unless
 // --port; nothing opens a browser), or written as one self-contained HTML file.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "overwrite_guard.h"
 #include "targets.h"
 #include "view/page.h"
 #include "view/server.h"
@@ -36,6 +38,12 @@ Action add_view_command(CLI::App& app) {
   return [o, cmd]() {
     if (!o->html.empty() && cmd->count("--port"))
       throw UsageError("weir view: give --html OUT.html or --port N, not both");
+    if (!o->html.empty()) {
+      std::vector<std::filesystem::path> inputs;
+      for (const std::string* t : {&o->page.target, &o->page.compare})
+        if (!t->empty()) inputs.emplace_back(t->substr(0, t->rfind("::")));
+      refuse_overwriting_input("--html " + o->html, o->html, inputs);
+    }
     // Built (and checked) before serving, so that a file that does not load fails here.
     view::Page page = view::build_page(o->page);
     for (const std::string& n : page.notes) std::cout << n << "\n";

@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "overwrite_guard.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
 
@@ -65,19 +66,30 @@ void check_output_dir(const fs::path& out) {
   fs::remove(probe, ec);
 }
 
-void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::string, const Field*>>& outputs,
-                   const std::vector<fs::path>& inputs) {
-  // "results/" names the folder "results": its parent and name below must not be "results" and "".
+namespace {
+
+// "results/" names the folder "results": its parent and name below must not be "results" and "".
+fs::path output_folder(const fs::path& out_dir) {
   fs::path out = out_dir.lexically_normal();
   if (out.filename().empty() && out.has_parent_path()) out = out.parent_path();
-  for (const auto& [name, f] : outputs) {
-    fs::path target = out / (name + ".npy");
-    std::error_code ec;
-    for (const auto& in : inputs)
-      if (fs::exists(target, ec) && fs::equivalent(target, in, ec))
-        throw weir::Error("--out " + out.string() + ": would overwrite the input file " + in.string() +
-                          "; choose another output directory");
-  }
+  return out;
+}
+
+}  // namespace
+
+void refuse_outputs_over_inputs(const fs::path& out_dir, const std::vector<std::string>& names,
+                                const std::vector<fs::path>& inputs, const std::string& option) {
+  fs::path out = output_folder(out_dir);
+  for (const auto& name : names)
+    refuse_overwriting_input(option + " " + out.string(), out / (name + ".npy"), inputs, "directory");
+}
+
+void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::string, const Field*>>& outputs,
+                   const std::vector<fs::path>& inputs, const std::string& option) {
+  fs::path out = output_folder(out_dir);
+  std::vector<std::string> names;
+  for (const auto& [name, f] : outputs) names.push_back(name);
+  refuse_outputs_over_inputs(out, names, inputs, option);
   // The temporary directory is on the file system of the files' final place (renames across
   // file systems fail with "Invalid cross-device link"): inside `out` when it exists (it may be
   // a mount point), else beside it.
@@ -97,7 +109,7 @@ void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::str
       return;
     }
     if (!fs::is_directory(out))
-      throw weir::Error("--out " + out.string() + ": exists and is not a directory");
+      throw weir::Error(option + " " + out.string() + ": exists and is not a directory");
     for (const auto& [name, f] : outputs) fs::rename(tmp / (name + ".npy"), out / (name + ".npy"));
     fs::remove_all(tmp);
   } catch (...) {

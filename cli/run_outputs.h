@@ -22,11 +22,19 @@ void check_output_dir(const std::filesystem::path& out);
 std::vector<std::pair<std::string, const runtime::Field*>> print_outputs(const runtime::Signature& sig,
                                                                          const runtime::Arguments& args);
 
+/// Throws UsageError (exit 2) when OUT/NAME.npy of one of `names` is one of `inputs` (the same
+/// file, not only the same name): "--out OUT: would overwrite the input file IN; choose another
+/// output directory" (`option` names the option that gave `out`). weir run calls it before
+/// compiling, so the mistake shows at once.
+void refuse_outputs_over_inputs(const std::filesystem::path& out, const std::vector<std::string>& names,
+                                const std::vector<std::filesystem::path>& inputs,
+                                const std::string& option = "--out");
+
 /// Writes the outputs into a temporary directory, then moves them into place, so `out` gets
-/// files only when every one could be written. Throws weir::Error when an output would
-/// overwrite one of `inputs`.
+/// files only when every one could be written. Refuses as refuse_outputs_over_inputs() when an
+/// output would overwrite one of `inputs`.
 void write_outputs(const std::filesystem::path& out,
                    const std::vector<std::pair<std::string, const runtime::Field*>>& outputs,
-                   const std::vector<std::filesystem::path>& inputs);
+                   const std::vector<std::filesystem::path>& inputs, const std::string& option = "--out");
 
 }  // namespace weir::cli

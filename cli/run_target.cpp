@@ -55,10 +55,11 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     check_backend(backend, fv);
     t.connectivities = connectivities_of(fv);
     t.outputs_only = output_only_parameters(fv);
+    t.field_view_sig = field_view_signature(fv);
     if (compiled) {
       t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities));
     } else {
-      t.sig = field_view_signature(fv);
+      t.sig = t.field_view_sig;
       t.field_view = std::move(fv);
       return t;
     }

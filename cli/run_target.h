@@ -20,6 +20,9 @@ struct RunTarget {
   std::optional<runtime::FieldViewProgram> field_view;  // set when interpreted
   runtime::CompilableProgram sdfg;                      // set when compiled
   runtime::Signature sig;
+  /// field_view_signature of a field-view program (also when lowered for a compiled backend);
+  /// empty for an SDFG file.
+  runtime::Signature field_view_sig;
   std::vector<runtime::ConnectivityParameter> connectivities;
   /// Parameters the program only writes, which weir allocates when not given
   /// (output_only_parameters; field-view programs only).

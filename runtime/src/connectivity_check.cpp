@@ -79,6 +79,34 @@ class CheckedProgram : public Program {
 
 }  // namespace
 
+void check_local_dimension_widths(const std::vector<ConnectivityParameter>& connectivities,
+                                  const Signature& sig, const Arguments& args) {
+  for (const auto& c : connectivities) {
+    auto t = args.arrays.find(c.name);
+    if (t == args.arrays.end() || t->second.ndim() != 2) continue;
+    const std::int64_t width = t->second.shape()[1];
+    for (const auto& p : sig.params) {
+      auto f = args.arrays.find(p.name);
+      if (p.kind != Parameter::Kind::Array || p.name == c.name || f == args.arrays.end() ||
+          f->second.ndim() != p.shape.size())
+        continue;
+      // The size symbol of `p` along the local dimension (array_param: `__out` keeps its "__").
+      const std::string symbol = (p.name.rfind("__", 0) == 0 ? "" : "__") + p.name + "_" + c.local + "_size";
+      std::vector<std::int64_t> expected = f->second.shape();
+      for (std::size_t i = 0; i < p.shape.size(); ++i)
+        if (p.shape[i].is_symbol() && p.shape[i].symbol_name() == symbol) expected[i] = width;
+      if (expected == f->second.shape()) continue;
+      std::string shape;
+      for (std::int64_t n : expected) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
+      throw ArgumentError("argument '" + p.name + "': expected " + std::string(to_string(f->second.dtype())) +
+                          " array of shape (" + shape + (expected.size() == 1 ? ",)" : ")") + ", got " +
+                          f->second.describe() + "\n  '" + p.name + "' is over " + c.local +
+                          ", which has one entry per column of connectivity table '" + c.name + "' (" +
+                          std::to_string(width) + ")");
+    }
+  }
+}
+
 void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
                           const Arguments& args) {
   for (const auto& c : connectivities) {

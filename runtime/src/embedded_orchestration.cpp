@@ -9,6 +9,7 @@
 #include "scalar_argument.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 
@@ -88,6 +89,7 @@ class Orchestrated final : public Program {
 
   void run(Arguments& args) override {
     check_signature(sig_, o_.name, args);
+    check_local_dimension_widths(connectivities_of(program_), sig_, args);
     // One size per dimension, as the compiled SDFG's shared size symbols require.
     std::map<std::string, std::pair<std::string, std::int64_t>> extent;
     for (const TParam& p : o_.params)
@@ -374,7 +376,9 @@ std::shared_ptr<Program> make_call_by_call(const FieldViewProgram& program, Call
 }
 
 void check_orchestration_arguments(const FieldViewProgram& program, const Arguments& args) {
-  check_signature(field_view_signature(program), program.name(), args);
+  Signature sig = field_view_signature(program);
+  check_signature(sig, program.name(), args);
+  check_local_dimension_widths(connectivities_of(program), sig, args);
 }
 
 }  // namespace weir::runtime

@@ -10,6 +10,7 @@
 #include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/allocator.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 
@@ -144,6 +145,7 @@ void check(const FieldViewProgram& program, const std::vector<Param>& params, co
                           std::to_string(p.dims.size()) + " dimension" + (p.dims.size() == 1 ? "" : "s") +
                           "), got " + f.describe());
   }
+  check_local_dimension_widths(connectivities_of(def), sig, args);
 }
 
 // ----------------------------------------------------------------------------- Field <-> FieldVal

@@ -178,8 +178,10 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     fs::copy(in, copy);
     auto before = weir::test::read_text(copy / "out_field.npy");
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in-dir " + q(copy) + " --out " + q(copy));
-    CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("would overwrite the input file"));
+    // A usage error, refused before compiling (issue 16).
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + copy.string() + ": would overwrite the input file " +
+                       (copy / "out_field.npy").string() + "; choose another output directory\n");
     CHECK(weir::test::read_text(copy / "out_field.npy") == before);
   }
   CHECK_FALSE(fs::exists(out));

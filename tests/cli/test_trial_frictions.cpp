@@ -464,3 +464,145 @@ TEST_CASE("trial: the hint for a stencil run directly slices only the dimensions
   CHECK(r.code == 1);
   CHECK_THAT(r.out, Catch::EndsWith("e.g. grad_x(..., out=out[1:-1, :, :])\n"));
 }
+
+TEST_CASE("trial: -o, --html and --out never overwrite an input of the command", "[cli][trial-frictions]") {
+  auto dir = weir::test::scratch_dir("cli-trial-out-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  std::ofstream(dir / "lib.py") << "import gt4py.next as gtx\n"
+                                   "from gt4py.next import Field, Dims, float64\n"
+                                   "I = gtx.Dimension('I')\n"
+                                   "@gtx.field_operator\n"
+                                   "def twice(f: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n"
+                                   "    return 2.0 * f\n";
+  std::ofstream(dir / "main.py") << "import gt4py.next as gtx\n"
+                                    "from gt4py.next import Field, Dims, float64\n"
+                                    "from lib import I, twice\n"
+                                    "@gtx.program\n"
+                                    "def p(f: Field[Dims[I], float64], out: Field[Dims[I], float64]):\n"
+                                    "    twice(f, out=out)\n";
+  REQUIRE(run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg")).code == 0);
+  std::ofstream(dir / "tune.json") << R"([{"pass": "simplify"}])";
+  std::ofstream(dir / "spec.json")
+      << R"({"arrays": {"f": {"dtype": "float64", "shape": ["N"]}, "out": {"dtype": "float64", "shape": ["N"]}},
+             "scalars": {"nx": "int32"}, "stages": {"b": "b.sdfg"},
+             "sequence": [{"call": "b", "bind": {"f": "f", "nx": "nx", "out": "out"}}]})";
+  fs::create_hard_link(dir / "b.py", dir / "alias.py");  // the same file by another name
+  const std::string before_py = weir::test::read_text(dir / "b.py");
+  const std::string before_sdfg = weir::test::read_text(dir / "b.sdfg");
+  auto refused = [&](const std::string& args, const std::string& given, const fs::path& input) {
+    INFO(args);
+    auto r = run_weir(args);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: " + given + ": would overwrite the input file " + input.string() +
+                       "; choose another output file\n");
+  };
+  const std::string py = (dir / "b.py").string(), sdfg = (dir / "b.sdfg").string();
+  refused("sdfg " + q(py) + "::boundary -o " + q(py), "-o " + py, py);
+  const std::string alias = (dir / "alias.py").string();
+  refused("sdfg " + q(py) + "::boundary -o " + q(alias), "-o " + alias, py);
+  const std::string lib = (dir / "lib.py").string();
+  refused("sdfg " + q(dir / "main.py") + "::p -o " + q(lib), "-o " + lib, lib);
+  refused("optimize " + q(sdfg) + " --auto cpu -o " + q(sdfg), "-o " + sdfg, sdfg);
+  const std::string script = (dir / "tune.json").string();
+  refused("optimize " + q(sdfg) + " --script " + q(script) + " -o " + q(script), "-o " + script, script);
+  refused("convert " + q(sdfg) + " -o " + q(sdfg), "-o " + sdfg, sdfg);
+  const std::string spec = (dir / "spec.json").string();
+  refused("compose " + q(spec) + " -o " + q(spec), "-o " + spec, spec);
+  refused("compose " + q(spec) + " -o " + q(sdfg), "-o " + sdfg, dir / "b.sdfg");
+  refused("view " + q(py) + "::boundary --html " + q(py), "--html " + py, py);
+  refused("view " + q(sdfg) + " --compare " + q(py) + "::boundary --html " + q(alias), "--html " + alias, py);
+  CHECK(weir::test::read_text(dir / "b.py") == before_py);
+  CHECK(weir::test::read_text(dir / "b.sdfg") == before_sdfg);
+  CHECK(weir::test::read_text(dir / "tune.json") == R"([{"pass": "simplify"}])");
+  // Other existing files are replaced as before, and /dev/stdout is written through.
+  auto r = run_weir("compose " + q(spec) + " -o " + q(dir / "c.sdfg"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  r = run_weir("convert " + q(dir / "c.sdfg") + " -o " + q(dir / "b2.sdfg"));
+  CHECK(r.code == 0);
+  r = run_weir("convert " + q(dir / "c.sdfg") + " -o " + q(dir / "b2.sdfg"));
+  CHECK(r.code == 0);
+  r = run_weir("sdfg " + q(py) + "::boundary -o /dev/stdout");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\n{\"attributes\":") && Catch::EndsWith("}wrote /dev/stdout\n"));
+}
+
+TEST_CASE("trial: weir run --out onto its inputs is refused before compiling", "[cli][trial-frictions]") {
+  auto dir = weir::test::scratch_dir("cli-trial-run-out-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  fs::create_directories(dir / "in");
+  REQUIRE(run_numpy(dir / "in", "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  const std::string before = weir::test::read_text(dir / "in" / "out.npy");
+  const std::string in = (dir / "in").string();
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    // Only the error: nothing loaded, compiled or run first.
+    auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(in) + " --set nx=5 --out " +
+                      q(in) + " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+    // Another spelling of the folder, and one file given with --in.
+    r = run_weir("run " + q(dir / "b.py") + "::boundary --in f=" + q(dir / "in" / "f.npy") +
+                 " --in out=" + q(dir / "in" / "out.npy") + " --set nx=5 --out " + q(dir / "in" / "." / "") +
+                 " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+  }
+  CHECK(weir::test::read_text(dir / "in" / "out.npy") == before);
+}
+
+TEST_CASE("trial: a local field wider or narrower than its connectivity table is refused on every backend",
+          "[cli][trial-frictions]") {
+  auto dir = weir::test::scratch_dir("cli-trial-local-width");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "w.py")
+      << "import gt4py.next as gtx\n"
+         "from gt4py.next import Field, Dims, float64, neighbor_sum\n"
+         "Vertex = gtx.Dimension('Vertex')\n"
+         "Edge = gtx.Dimension('Edge')\n"
+         "E2VDim = gtx.Dimension('E2VDim', kind=gtx.DimensionKind.LOCAL)\n"
+         "E2V = gtx.FieldOffset('E2V', source=Vertex, target=(Edge, E2VDim))\n"
+         "@gtx.field_operator\n"
+         "def wsum(v: Field[Dims[Vertex], float64], w: Field[Dims[Edge, E2VDim], float64]) -> "
+         "Field[Dims[Edge], float64]:\n"
+         "    return neighbor_sum(v(E2V) * w, axis=E2VDim)\n"
+         "@gtx.program(grid_type=gtx.GridType.UNSTRUCTURED)\n"
+         "def weighted(v: Field[Dims[Vertex], float64], w: Field[Dims[Edge, E2VDim], float64], "
+         "se: Field[Dims[Edge], float64]):\n"
+         "    wsum(v, w, out=se)\n";
+  REQUIRE(run_numpy(dir,
+                    "e2v = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [0, 2]], np.int32)\n"
+                    "v = np.array([1.0, 10.0, 100.0, 1000.0, 10000.0])\n"
+                    "for cols in (1, 2, 3):\n"
+                    "    d = 'w%d' % cols\n"
+                    "    os.makedirs(d)\n"
+                    "    np.save(d + '/E2V.npy', e2v)\n"
+                    "    np.save(d + '/v.npy', v)\n"
+                    "    np.save(d + '/w.npy', np.arange(6.0 * cols).reshape(6, cols))\n"
+                    "    np.save(d + '/se.npy', np.zeros(6))\n"
+                    "np.save('se_ref.npy', (v[e2v] * np.arange(12.0).reshape(6, 2)).sum(axis=1))\n") == 0);
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    for (int cols : {3, 1}) {
+      auto r = run_weir("run " + q(dir / "w.py") + "::weighted --in-dir " +
+                        q(dir / ("w" + std::to_string(cols))) + " --backend " + backend);
+      CHECK(r.code == 1);
+      CHECK(r.out ==
+            "weir: error: argument 'w': expected float64 array of shape (6, 2), got float64 (6, " +
+                std::to_string(cols) +
+                ")\n  'w' is over E2VDim, which has one entry per column of connectivity table 'E2V' "
+                "(2)\n");
+    }
+    const std::string out = "out-" + std::string(backend);
+    auto r = run_weir("run " + q(dir / "w.py") + "::weighted --in-dir " + q(dir / "w2") + " --backend " +
+                      backend + " --out " + q(dir / out));
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(run_numpy(dir, "a = np.load('" + out +
+                             "/se.npy')\nb = np.load('se_ref.npy')\nassert (a == b).all(), (a, b)\n") == 0);
+  }
+}

@@ -301,3 +301,24 @@ def prog(f: Field[[I, K], float64], out: Field[[I, K], float64]):
     }
   }
 }
+
+TEST_CASE("embedded: a local field must be as wide as its connectivity table, as on compiled backends",
+          "[runtime][embedded]") {
+  // The table has 3 columns; a weight field over E2VDim of 4 or 2 columns is refused (the
+  // compiled backends fix the neighbour count from the table), not cut to the first 3.
+  auto p = load(kUnstructured, "prog");
+  for (std::int64_t width : {4, 2}) {
+    Arguments args;
+    args.arrays.emplace("pv", make({4, 3}, [](auto i) { return wave(i); }));
+    args.arrays.emplace("w", full({5, width}, 1.0));
+    args.arrays.emplace("E2V", e2v_table(ScalarType::Int32));
+    for (const char* o : {"s", "mx", "mn", "first"}) args.arrays.emplace(o, full({5, 3}, 9.0));
+    const std::string message = "argument 'w': expected float64 array of shape (5, 3), got float64 (5, " +
+                                std::to_string(width) +
+                                ")\n  'w' is over E2VDim, which has one entry per column of connectivity "
+                                "table 'E2V' (3)";
+    CHECK_THROWS_WITH(run_embedded(p, args), message);
+    CHECK_THROWS_WITH(check_embedded_arguments(p, args), message);
+    CHECK(at(args.arrays.at("s"), {0, 0}) == 9.0);  // nothing written
+  }
+}

@@ -26,6 +26,17 @@ namespace weir::runtime {
 void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
                           const Arguments& args);
 
+/// Checks that every array argument over a local dimension (`V2EDim`) is exactly as wide along
+/// it as the connectivity table whose neighbours that dimension counts (its columns), as the
+/// compiled backends require (they fix the neighbour count when they lower the program). `sig`
+/// is a field-view signature (field_view_signature: a field `f` over `d` has the size symbol
+/// `__f_<d>_size`). Arguments and tables not given are left to the other checks. Throws
+/// ArgumentError
+///   "argument 'wgt': expected float64 array of shape (50, 5), got float64 (50, 6)\n
+///     'wgt' is over V2EDim, which has one entry per column of connectivity table 'V2E' (5)"
+void check_local_dimension_widths(const std::vector<ConnectivityParameter>& connectivities,
+                                  const Signature& sig, const Arguments& args);
+
 /// Calls `fn` with the int64 tables of `connectivities` in `args` swapped for int32 copies where
 /// `sig` takes int32 (entries that do not fit: ArgumentError), and puts the caller's tables back
 /// afterwards, also when `fn` throws.

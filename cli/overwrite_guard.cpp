@@ -1,0 +1,23 @@
+#include "overwrite_guard.h"
+
+#include <sys/stat.h>
+
+#include "targets.h"
+
+namespace weir::cli {
+
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  struct stat sa = {}, sb = {};
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+void refuse_overwriting_input(const std::string& given, const std::filesystem::path& written,
+                              const std::vector<std::filesystem::path>& inputs, const std::string& noun) {
+  for (const auto& in : inputs)
+    if (same_file(written, in))
+      throw UsageError(given + ": would overwrite the input file " + in.string() +
+                       "; choose another output " + noun);
+}
+
+}  // namespace weir::cli

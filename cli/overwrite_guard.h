@@ -1,0 +1,24 @@
+// Refusing to write over a command's own input: `-o`, `--html` and `--out` never replace a file
+// the command reads (issue 16: `weir sdfg x.py::p -o x.py` replaced the source with JSON).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace weir::cli {
+
+/// True when `a` and `b` are one existing file: the same st_dev and st_ino, so that a link or
+/// another spelling of the path counts, and two files of one name in different places do not.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// Throws UsageError (exit 2) when `written` is one of `inputs`:
+///   "GIVEN: would overwrite the input file IN; choose another output NOUN"
+/// `given` is the option as the user wrote it ("-o x.py", "--out results"); `noun` "file" or
+/// "directory". An output that does not exist yet, a FIFO or /dev/stdout (unless it is an
+/// input) passes.
+void refuse_overwriting_input(const std::string& given, const std::filesystem::path& written,
+                              const std::vector<std::filesystem::path>& inputs,
+                              const std::string& noun = "file");
+
+}  // namespace weir::cli
