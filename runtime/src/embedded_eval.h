@@ -64,6 +64,15 @@ class Evaluator {
 
   const Context& ctx_;
   std::map<std::string, Range> call_domain_;
+  /// Per local dimension name, the connectivity a neighbour shift last gathered along it and
+  /// the dimension indexing its rows: a reduction skips exactly the neighbours that table marks
+  /// -1 (gt4py's reductions mask by the connectivity of their axis), and any other undefined
+  /// neighbour value leaves the result undefined rather than silently dropped.
+  struct Gathered {
+    std::string offset;
+    Dimension rows;
+  };
+  std::map<std::string, Gathered> gathered_;
 };
 
 }  // namespace weir::runtime::embedded

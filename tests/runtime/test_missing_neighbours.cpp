@@ -243,3 +243,64 @@ TEST_CASE("neighbours: a table only dead code uses is an argument on every path"
     CHECK(out_of(r.args) == std::vector<double>{-2.0, -1.0, 0.0, 1.0});
   }
 }
+
+namespace {
+
+const char* kHoles = R"(
+VK = Field[[V, K], float64]
+EK = Field[[E, K], float64]
+
+@gtx.field_operator
+def holey(a: VK, b: VK) -> EK:
+    c = concat_where(K == 1, a(Koff[2]), b)
+    return neighbor_sum(c(E2V), axis=E2VDim)
+
+@gtx.field_operator
+def whole(a: VK, b: VK) -> EK:
+    c = concat_where(K == 0, a(Koff[2]), b)
+    return neighbor_sum(c(E2V), axis=E2VDim)
+
+@gtx.program
+def reduce_hole(a: VK, b: VK, out: EK):
+    holey(a, b, out=out)
+
+@gtx.program
+def reduce_whole(a: VK, b: VK, out: EK):
+    whole(a, b, out=out)
+)";
+
+/// a[v, k] = kV[v] + k, b[v, k] = 2 kV[v] + k over 4 vertices x 3 levels; out over 4 edges x 3.
+Arguments vertical_arguments() {
+  Arguments args;
+  auto v_of = [](std::int64_t i) { return kV[static_cast<std::size_t>(i / 3)]; };
+  args.arrays.emplace("a", make({4, 3}, [&](std::int64_t i) { return v_of(i) + double(i % 3); }));
+  args.arrays.emplace("b", make({4, 3}, [&](std::int64_t i) { return 2.0 * v_of(i) + double(i % 3); }));
+  args.arrays.emplace("out", full({4, 3}, -7.0));
+  args.arrays.emplace("E2V", table(ScalarType::Int32, true));
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("neighbours: a reduction skips -1 neighbours only and never an undefined neighbour value",
+          "[runtime][unstructured][neighbours]") {
+  // c = concat_where(K == 0, a(Koff[2]), b): defined everywhere; edge 2's -1 neighbour skipped.
+  // By hand, c[v, 0] = kV[v] + 2, c[v, k > 0] = 2 kV[v] + k; out[e, k] = sum of c over E2V[e].
+  for (const auto& r : test::run_three_ways(load(kHoles, "reduce_whole"), vertical_arguments())) {
+    INFO(r.path << ": " << r.error);
+    REQUIRE(r.error == "");
+    const std::vector<std::vector<double>> expected{
+        {25.5, 45.0, 47.0}, {324.0, 642.0, 644.0}, {-3998.0, -7999.0, -7998.0}, {-3696.0, -7398.0, -7396.0}};
+    for (std::int64_t e = 0; e < 4; ++e)
+      for (std::int64_t k = 0; k < 3; ++k)
+        CHECK(at(r.args.arrays.at("out"), {e, k}) == expected[std::size_t(e)][std::size_t(k)]);
+  }
+  // K == 1: a(Koff[2]) has no level 1 (a has 3 levels), so c has no value there on any vertex.
+  // Regression: the embedded backend's neighbor_sum skipped every undefined value as if it were a
+  // -1 neighbour and wrote 0 at K = 1; now every path refuses, located.
+  for (const auto& r : test::run_three_ways(load(kHoles, "reduce_hole"), vertical_arguments())) {
+    INFO(r.path << ": " << r.error);
+    CHECK(r.error.find("test.py:") != std::string::npos);
+    if (r.path == "embedded") CHECK(r.error.find("undefined at (E=0, K=1)") != std::string::npos);
+  }
+}

@@ -10,7 +10,6 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
   FieldVal shape = f;
   shape.dims.erase(shape.dims.begin() + static_cast<long>(pl));
   shape.ranges.erase(shape.ranges.begin() + static_cast<long>(pl));
-  FieldVal res = FieldVal::allocate(f.dtype, shape.dims, shape.ranges);
   ScalarKind k = f.dtype;
   Num init{0.0};
   NumClass c = num_class(k);
@@ -32,15 +31,37 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
   }
   if (c == NumClass::Unsigned) init = normalize(k, init);
   Range lr = f.ranges[pl];
+  // The neighbours to skip: -1 entries of the connectivity gathered along `dim` (gt4py masks a
+  // reduction by its axis' connectivity). Any other undefined value makes the result undefined
+  // there. A local field that no neighbour shift made here has no table: only its undefined
+  // values are skipped, as before.
+  const Table* skips = nullptr;
+  int prow = -1;
+  if (auto g = gathered_.find(dim.name); g != gathered_.end()) {
+    auto t = ctx_.tables.find(g->second.offset);
+    prow = f.find(g->second.rows);
+    if (t != ctx_.tables.end() && prow >= 0) skips = &t->second;
+  }
+  FieldVal out = FieldVal::allocate(f.dtype, shape.dims, shape.ranges, skips != nullptr);
   std::vector<std::int64_t> sub(f.dims.size());
   TExpr dummy;
-  for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
+  for_each_point(out, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
     for (std::size_t d = 0, j = 0; d < f.dims.size(); ++d)
       if (d != pl) sub[d] = idx[j++];
     Num acc = init;
     for (std::int64_t l = lr.lo; l < lr.hi; ++l) {
       sub[pl] = l;
       std::int64_t o = f.offset(sub);
+      if (skips) {
+        std::int64_t row = sub[static_cast<std::size_t>(prow)];
+        bool absent = row >= 0 && row < skips->rows && l >= 0 && l < skips->cols &&
+                      skips->data[static_cast<std::size_t>(row * skips->cols + l)] < 0;
+        if (absent) continue;
+        if (!f.is_valid(o)) {
+          (*out.valid)[static_cast<std::size_t>(off)] = 0;
+          return;
+        }
+      }
       if (!f.is_valid(o)) continue;
       Num v = (*f.data)[static_cast<std::size_t>(o)];
       if (op == "neighbor_sum")
@@ -50,9 +71,10 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
       else
         acc = compare3(k, v, acc) == -1 ? v : acc;
     }
-    (*res.data)[static_cast<std::size_t>(off)] = acc;
+    (*out.data)[static_cast<std::size_t>(off)] = acc;
   });
-  return res;
+  if (skips) drop_full_mask(out);
+  return out;
 }
 
 Value Evaluator::builtin(const TExpr& e, Env& env) {

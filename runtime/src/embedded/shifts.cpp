@@ -98,6 +98,7 @@ FieldVal Evaluator::gather(const FieldVal& f, const ShiftStep& s, const TExpr& e
   if (local) {
     dims.push_back(*local);
     ranges.push_back({0, t.cols});
+    gathered_.insert_or_assign(local->name, Gathered{s.offset.name, from});
   }
   // Canonical order of (dims, ranges) together.
   std::vector<Dimension> order = frontend::canonical_dims(dims);
