@@ -219,6 +219,9 @@ void Lexer::handle_indentation() {
     if (alt != alt_indents_.back()) fail(loc, inconsistent);
   } else if (col > indents_.back()) {
     if (alt <= alt_indents_.back()) fail(loc, inconsistent);
+    // CPython's tokenizer limit (MAXINDENT): 99 nested blocks, the 100th is an IndentationError.
+    // It also bounds how deep the SDFGs of nested control flow nest (kMaxJsonDepth).
+    if (indents_.size() >= kMaxIndentLevels) fail(loc, "too many levels of indentation");
     indents_.push_back(col);
     alt_indents_.push_back(alt);
     emit(TokenKind::Indent, pos_, loc);

@@ -1,7 +1,10 @@
 // Writing the IR as DaCe JSON: `type` on every object, inclusive range ends, `$`-prefixed
 // symbols in symbolic properties, node and block indices as strings for edge endpoints, and
 // the derived keys DaCe and SDFV read (scope_dict, src_subset/dst_subset, num_accesses).
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/sdfg.h"
@@ -392,7 +395,23 @@ class Writer {
 
 std::string sdfg_to_json_text(const SDFG& sdfg, int indent) {
   Writer w;
-  return w.sdfg_json(sdfg, /*top=*/true).dump(indent);
+  json j = w.sdfg_json(sdfg, /*top=*/true);
+  // What weir writes it must read back (kMaxJsonDepth); the walk keeps its own stack, since
+  // deep nesting is what it looks for.
+  std::size_t deepest = 0;
+  std::vector<std::pair<const json*, std::size_t>> todo{{&j, 1}};
+  while (!todo.empty()) {
+    auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (!v->is_structured()) continue;
+    deepest = std::max(deepest, depth);
+    for (const auto& child : *v) todo.emplace_back(&child, depth + 1);
+  }
+  if (deepest > kMaxJsonDepth)
+    throw Error("SDFG '" + sdfg.name + "' nests " + std::to_string(deepest) +
+                " levels deep in JSON; weir reads at most " + std::to_string(kMaxJsonDepth) +
+                " levels, so it is not written (fewer nested control-flow blocks or nested SDFGs)");
+  return j.dump(indent);
 }
 
 }  // namespace weir

@@ -41,17 +41,16 @@ TEST_CASE("bad input: JSON nested 100,000 levels deep in every JSON weir reads",
   auto r = run_weir(optimize(dir, deep));
   CHECK(r.code == 1);
   CHECK(r.out == "weir: error: " + deep.string() +
-                     ": malformed JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
+                     ": malformed JSON: at line 1, column 601: nested deeper than 600 levels\n");
   r = run_weir("run --backend cpu " + q(hdiff_sdfg()) + " --set-json " + q(deep),
                "WEIR_CACHE_DIR=" + q(dir / "cache"));
   CHECK(r.code == 1);
   CHECK(r.out == "weir: error: " + deep.string() +
-                     ": not valid JSON: at line 1, column 1001: nested deeper than 1000 levels\n");
+                     ": not valid JSON: at line 1, column 601: nested deeper than 600 levels\n");
   auto sdfg = write(dir / "deep.sdfg", deep_json());
   r = run_weir("validate " + q(sdfg));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out,
-             Catch::Contains("not valid JSON: at line 1, column 1001: nested deeper than 1000 levels"));
+  CHECK_THAT(r.out, Catch::Contains("not valid JSON: at line 1, column 601: nested deeper than 600 levels"));
   CHECK_FALSE(fs::exists(dir / "out.sdfg"));
 }
 
@@ -141,8 +140,8 @@ TEST_CASE("bad input: compose descriptions get the JSON limits and located type 
   auto r = compose(deep);
   CHECK(r.code == 1);
   CHECK(r.out == "weir: error: " + deep.string() +
-                     ": composition description: not valid JSON: at line 1, column 1001: nested deeper than "
-                     "1000 levels\n");
+                     ": composition description: not valid JSON: at line 1, column 601: nested deeper than "
+                     "600 levels\n");
   auto big = write(dir / "big.json", "{\"arrays\": {\"a\": {\"dtype\": \"float64\", \"shape\": [1e400]}}}");
   r = compose(big);
   CHECK(r.code == 1);

@@ -3,52 +3,23 @@
 // limits on a thread whose stack is exactly 8 MiB, whatever `ulimit -s` the test runs under.
 // A stack overflow kills the test process, so this fails in any build (Debug + ASan included)
 // whose frames are too large for the limit.
-#include <pthread.h>
-
 #include <exception>
 #include <functional>
 #include <string>
 
 #include "frontend_test_util.h"
 #include "lowering_test_util.h"
+#include "on_stack.h"
 #include "weir/pycode/unparse.h"
 #include "weir/sdfg/symbolic.h"
 
 using namespace weir::frontend;
 using weir::frontend::test::check_valid_and_round_trip;
 using weir::frontend::test::lower_text;
+using weir::test::kDefaultStack;
+using weir::test::on_stack_of;
 
 namespace {
-
-// Linux's default RLIMIT_STACK, in every build: clang 14's -O0 AddressSanitizer build (CI's
-// sanitizer job) has the largest frames, so the parsers keep the frames on their recursive path
-// small (pycode/src/parser.cpp) rather than this test asking for more.
-constexpr std::size_t kDefaultStack = std::size_t(8) << 20;
-
-/// Runs `fn` on a new thread with a stack of `bytes` and waits; rethrows what it threw.
-void on_stack_of(std::size_t bytes, const std::function<void()>& fn) {
-  struct Job {
-    const std::function<void()>* fn;
-    std::exception_ptr error;
-  } job{&fn, nullptr};
-  pthread_attr_t attr;
-  REQUIRE(pthread_attr_init(&attr) == 0);
-  REQUIRE(pthread_attr_setstacksize(&attr, bytes) == 0);
-  pthread_t thread;
-  auto body = [](void* p) -> void* {
-    auto* j = static_cast<Job*>(p);
-    try {
-      (*j->fn)();
-    } catch (...) {
-      j->error = std::current_exception();
-    }
-    return nullptr;
-  };
-  REQUIRE(pthread_create(&thread, &attr, body, &job) == 0);
-  pthread_attr_destroy(&attr);
-  REQUIRE(pthread_join(thread, nullptr) == 0);
-  if (job.error) std::rethrow_exception(job.error);
-}
 
 std::string repeat(const std::string& s, std::size_t n) {
   std::string out;

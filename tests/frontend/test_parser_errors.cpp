@@ -176,3 +176,21 @@ TEST_CASE("errors: nesting deeper than kMaxNestingDepth is located, never a stac
   REQUIRE(u);
   CHECK(u->reason == msg);
 }
+
+TEST_CASE("errors: more nested blocks than CPython's tokenizer allows", "[parser][errors]") {
+  // CPython 3.11 compiles 99 nested blocks and refuses the 100th with IndentationError "too many
+  // levels of indentation" on the line that opens it (checked with `compile()`).
+  REQUIRE(weir::pycode::kMaxIndentLevels == 100);
+  auto nested_ifs = [](std::size_t n) {
+    std::string text, indent;
+    for (std::size_t k = 0; k < n; ++k) {
+      text += indent + "if x:\n";
+      indent += " ";
+    }
+    return text + indent + "pass\n";
+  };
+  CHECK_NOTHROW(parse_text(nested_ifs(99), "m.py"));
+  // line 101 is `pass`, indented by 100 spaces: the 100th level.
+  expect_error(module(nested_ifs(100)), 101, 101, "too many levels of indentation");
+  expect_error(module(nested_ifs(5000)), 101, 101, "too many levels of indentation");
+}

@@ -423,7 +423,7 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
   };
   cases.push_back({"nested 100000 levels deep",
                    with_raw(std::string(100000, '[') + std::string(100000, ']')),
-                   {"bad.sdfg: /: not valid JSON: at line 1, column ", "nested deeper than 1000 levels"}});
+                   {"bad.sdfg: /: not valid JSON: at line 1, column ", "nested deeper than 600 levels"}});
   cases.push_back({"number overflow",
                    with_raw("[1, 1e400]"),
                    {"not valid JSON: at line 1, column ", "number 1e400 is outside the range of a double"}});
@@ -456,8 +456,9 @@ TEST_CASE("nesting up to the limit and brackets or numbers inside strings load",
   auto j = json::parse(kBase);
   j["attributes"]["unknown_attr"] = "@@";
   std::string t = j.dump();
-  // 1000 levels in all: the root object, the attributes object and 998 arrays.
-  std::string deep = std::string(998, '[') + std::string(998, ']');
+  // kMaxJsonDepth (600) levels in all: the root object, the attributes object and 598 arrays
+  // (test_json_depth_stack.cpp runs this on an 8 MiB stack).
+  std::string deep = std::string(598, '[') + std::string(598, ']');
   t.replace(t.find("\"@@\""), 4, deep);
   CHECK_NOTHROW(weir::sdfg_from_json_text(t, "ok.sdfg"));
   // one more level is rejected
@@ -466,7 +467,7 @@ TEST_CASE("nesting up to the limit and brackets or numbers inside strings load",
   std::string t2 = j2.dump();
   t2.replace(t2.find("\"@@\""), 4, "[" + deep + "]");
   CHECK_THROWS_WITH(weir::sdfg_from_json_text(t2, "bad.sdfg"),
-                    Catch::Contains("nested deeper than 1000 levels"));
+                    Catch::Contains("nested deeper than 600 levels"));
   // brackets, quotes and huge numbers inside strings are text, not structure
   auto j3 = json::parse(kBase);
   j3["attributes"]["unknown_attr"] = std::string(5000, '[') + "\" 1e400 \\" + std::string(5000, '{');

@@ -11,12 +11,16 @@
 
 namespace weir {
 
-/// Deepest nesting of JSON arrays/objects weir reads; deeper text is rejected with its line and
-/// column before parsing (DaCe's own SDFGs nest a few dozen levels).
-inline constexpr std::size_t kMaxJsonDepth = 1000;
+/// Deepest nesting of JSON arrays/objects weir reads and writes; deeper text is rejected with its
+/// line and column before parsing, and an SDFG that would nest deeper is not written
+/// (sdfg_to_json_text). DaCe's own SDFGs nest a few dozen levels; 99 nested `if` blocks (the
+/// most CPython's tokenizer accepts) lower to about 520. The limit keeps nlohmann's recursive
+/// serializer within the default 8 MiB stack in every build: about 10 KB per level under
+/// clang 14 -O0 AddressSanitizer, the largest frames (tests/sdfg/test_json_depth_stack.cpp).
+inline constexpr std::size_t kMaxJsonDepth = 600;
 
 /// What makes `text` unreadable before parsing, or nullopt: "at line L, column C: nested deeper
-/// than 1000 levels" or "at line L, column C: number 1e400 is outside the range of a double".
+/// than 600 levels" or "at line L, column C: number 1e400 is outside the range of a double".
 /// Malformed text is left for the parser to report. Never recurses.
 std::optional<std::string> json_limit_problem(std::string_view text);
 

@@ -42,7 +42,8 @@ struct SaveOptions {
   std::optional<bool> compress;
 };
 
-/// DaCe JSON text of the SDFG.
+/// DaCe JSON text of the SDFG. Throws Error "SDFG 'name' nests N levels deep in JSON; weir reads at
+/// most kMaxJsonDepth" rather than write a file that no weir can load again.
 std::string sdfg_to_json_text(const SDFG& sdfg, int indent = -1);
 /// Writes the SDFG to `path` atomically (temporary file + rename): on any error the file at
 /// `path`, if one existed, is unchanged. Throws Error on I/O failure.
