@@ -98,3 +98,43 @@ TEST_CASE("weir run FILE.py::FUNCTION: embedded and cpu agree with NumPy, --out 
   INFO(c.out);
   CHECK(c.code == 0);
 }
+
+TEST_CASE("weir run FILE.py::FUNCTION: a local field of the wrong size is refused alike on both backends",
+          "[orchestration][cli]") {
+  // The cpu path of `weir run` compiles the lowered SDFG itself: it walks the function's
+  // statements first, as prepare() does (issue 16, friction 20).
+  auto dir = weir::test::scratch_dir("orchestration-cli-local-size");
+  ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
+  std::ofstream(dir / "loc.py") << kPrelude
+                                << "def g(u: IJ, v: IJ, ni: int32, nj: int32):\n"
+                                   "    t = gtx.zeros({I: ni, J: nj}, dtype=float64)\n"
+                                   "    scale_prog(u, 2.0, t)\n"
+                                   "    scale_prog(t, 3.0, v)\n";
+  runtime::write_npy(dir / "u.npy", make({4, 5}, [](std::int64_t i) { return static_cast<double>(i); }));
+  runtime::write_npy(dir / "v.npy", make({4, 5}, [](std::int64_t) { return 0.0; }));
+  const std::string expected = "weir: error: " + (dir / "loc.py").string() + ":" +
+                               std::to_string(prelude_lines() + 2) +
+                               ":9: the local field is 4 long along J but the field 'u' is 5: the fields of "
+                               "an orchestrated function have one size per dimension\n";
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO("backend " << backend);
+    for (int nj : {4, 5}) {
+      INFO("nj = " << nj);
+      fs::path out = dir / ("out-" + std::string(backend) + std::to_string(nj));
+      auto r = weir::test::run_weir("run " + q(dir / "loc.py") + "::g --backend " + backend +
+                                    " --in u=" + q(dir / "u.npy") + " --in v=" + q(dir / "v.npy") +
+                                    " --set ni=4 --set nj=" + std::to_string(nj) + " --out " + q(out));
+      INFO(r.out);
+      if (nj == 4) {
+        CHECK(r.code == 1);
+        REQUIRE(r.out.size() >= expected.size());
+        CHECK(r.out.substr(r.out.size() - expected.size()) == expected);
+        CHECK_FALSE(fs::exists(out / "v.npy"));
+      } else {  // v = 3 * (2 * u) = 6 * i
+        REQUIRE(r.code == 0);
+        runtime::Field v = runtime::read_npy(out / "v.npy");
+        for (std::int64_t i = 0; i < 20; ++i) CHECK(v.value_as_double(i) == 6.0 * static_cast<double>(i));
+      }
+    }
+  }
+}
