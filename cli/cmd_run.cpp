@@ -200,6 +200,7 @@ int run_command(const RunOptions& given_options) {
     }
     double compile_s = since(t0);
     runnable = prepare(*backend, target.sdfg);  // from the cache now
+    if (target.orchestration) runnable = with_orchestration_checks(runnable, *target.orchestration);
     if (a.cache_hit)
       std::cout << "loaded from cache in " << seconds(since(t0)) << " (" << a.library.string() << ")\n";
     else

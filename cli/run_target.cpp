@@ -58,6 +58,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.field_view_sig = field_view_signature(fv);
     if (compiled) {
       t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities));
+      if (fv.orchestration) t.orchestration = std::move(fv);
     } else {
       t.sig = t.field_view_sig;
       t.field_view = std::move(fv);

@@ -19,6 +19,9 @@ namespace weir::cli {
 struct RunTarget {
   std::optional<runtime::FieldViewProgram> field_view;  // set when interpreted
   runtime::CompilableProgram sdfg;                      // set when compiled
+  /// The orchestration function `sdfg` was lowered from (its statements are walked before each
+  /// compiled run: runtime::with_orchestration_checks).
+  std::optional<runtime::FieldViewProgram> orchestration;
   runtime::Signature sig;
   /// field_view_signature of a field-view program (also when lowered for a compiled backend);
   /// empty for an SDFG file.

@@ -74,8 +74,10 @@ CompilationArtifact compile(const Backend& backend, const CompilableProgram& pro
 
 std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram& program) {
   // Compiled code reads through connectivity tables unchecked: check their entries per call.
+  // An orchestration function's statements are walked first for what its SDFG cannot refuse.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
-    return with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program));
+    return with_orchestration_checks(
+        with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program)), program);
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }

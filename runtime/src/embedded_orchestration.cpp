@@ -10,6 +10,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/connectivity_check.h"
+#include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 
@@ -77,43 +78,28 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
 
 class Orchestrated final : public Program {
  public:
-  Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic)
+  Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic,
+               std::shared_ptr<Program> compiled = nullptr)
       : program_(std::move(p)),
         o_(*program_.orchestration),
         sig_(field_view_signature(program_)),
         make_(std::move(make)),
-        atomic_(atomic) {}
+        atomic_(atomic),
+        compiled_(std::move(compiled)),
+        walk_(compiled_ && can_refuse(o_.body)) {}
 
-  const std::string& name() const override { return program_.name(); }
-  const Signature& signature() const override { return sig_; }
+  const std::string& name() const override { return compiled_ ? compiled_->name() : program_.name(); }
+  const Signature& signature() const override { return compiled_ ? compiled_->signature() : sig_; }
 
   void run(Arguments& args) override {
-    check_signature(sig_, o_.name, args);
-    check_local_dimension_widths(connectivities_of(program_), sig_, args);
-    // One size per dimension, as the compiled SDFG's shared size symbols require.
-    std::map<std::string, std::pair<std::string, std::int64_t>> extent;
+    if (compiled_) return run_compiled(args);
+    check_arguments(args);
+    State s = initial_state(args);
+    // A copy, so that a failing run leaves the caller's arrays as they were (atomic); else the
+    // arrays themselves, moved in and back.
     for (const TParam& p : o_.params)
-      for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
-        if (p.type.dims[k].kind == DimensionKind::Local) continue;
-        std::int64_t n = args.arrays.at(p.name).shape()[k];
-        auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
-        if (!fresh && it->second.second != n)
-          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
-                              p.type.dims[k].name + " but '" + it->second.first + "' is " +
-                              std::to_string(it->second.second) +
-                              ": the fields of an orchestrated function have one size per dimension");
-      }
-    State s;
-    for (const TParam& p : o_.params) {
-      if (p.type.is_field()) {
-        // A copy, so that a failing run leaves the caller's arrays as they were (atomic);
-        // else the arrays themselves, moved in and back.
+      if (p.type.is_field())
         s.slots.emplace(p.name, atomic_ ? args.arrays.at(p.name).clone() : std::move(args.arrays.at(p.name)));
-        s.binding[p.name] = p.name;
-      } else {
-        s.scalars[p.name] = convert(number(args.values.at(p.name)), p.type.dtype);
-      }
-    }
     for (const auto& c : connectivities_of(program_))
       s.tables.emplace(c.name, atomic_ ? args.arrays.at(c.name).clone() : std::move(args.arrays.at(c.name)));
     // The caller's arrays get each slot's final contents, whatever names point at it now.
@@ -139,14 +125,92 @@ class Orchestrated final : public Program {
     std::map<std::string, Num> scalars;
     std::map<std::string, Field> tables;
     std::map<const OStmt*, std::string> alloc_slot;
+    std::map<std::string, std::vector<std::int64_t>> shapes;  // of the field parameters
   };
   enum class Flow { Normal, Break, Continue };
+
+  // The checks of the arguments before anything runs (ArgumentError).
+  void check_arguments(const Arguments& args) const {
+    check_signature(sig_, o_.name, args);
+    check_local_dimension_widths(connectivities_of(program_), sig_, args);
+    // One size per dimension, as the compiled SDFG's shared size symbols require.
+    std::map<std::string, std::pair<std::string, std::int64_t>> extent;
+    for (const TParam& p : o_.params)
+      for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
+        if (p.type.dims[k].kind == DimensionKind::Local) continue;
+        std::int64_t n = args.arrays.at(p.name).shape()[k];
+        auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
+        if (!fresh && it->second.second != n)
+          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
+                              p.type.dims[k].name + " but '" + it->second.first + "' is " +
+                              std::to_string(it->second.second) +
+                              ": the fields of an orchestrated function have one size per dimension");
+      }
+  }
+
+  // Scalars, bindings and shapes of the parameters (the arrays themselves are the caller's).
+  State initial_state(const Arguments& args) const {
+    State s;
+    for (const TParam& p : o_.params) {
+      if (p.type.is_field()) {
+        s.binding[p.name] = p.name;
+        s.shapes[p.name] = args.arrays.at(p.name).shape();
+      } else {
+        s.scalars[p.name] = convert(number(args.values.at(p.name)), p.type.dtype);
+      }
+    }
+    return s;
+  }
+
+  // Whether walking the statements without their calls can refuse anything: a local field's
+  // size (negative, or not the shared size of its dimension) or an integer division by zero.
+  static bool can_refuse(const TExpr& e) {
+    if (e.kind == TExprKind::Binary && !is_floating(e.type.dtype) &&
+        (e.binary_op == BinaryOperator::FloorDiv || e.binary_op == BinaryOperator::Mod))
+      return true;
+    for (const TExprPtr& a : e.args)
+      if (a && can_refuse(*a)) return true;
+    return false;
+  }
+  static bool can_refuse(const std::vector<OStmt>& body) {
+    for (const OStmt& st : body) {
+      if (st.kind == OStmt::Kind::Alloc || can_refuse(st.body) || can_refuse(st.orelse)) return true;
+      for (const TExprPtr& v : st.values)
+        if (v && can_refuse(*v)) return true;
+      for (const OArg& a : st.args)
+        if (a.scalar && can_refuse(*a.scalar)) return true;
+    }
+    return false;
+  }
+
+  // A compiled backend's run (with_orchestration_checks): the SDFG takes every local field
+  // with the shared size of its dimension and computes scalars without Python's errors, so the
+  // statements are first walked without their calls (they only compute scalars, which no call
+  // changes), refusing what the embedded backend refuses with the same message. Arguments that
+  // do not fit are left to the compiled program's own checks.
+  void run_compiled(Arguments& args) {
+    if (walk_) {
+      bool fit = true;
+      try {
+        check_arguments(args);
+      } catch (const ArgumentError&) {
+        fit = false;
+      }
+      if (fit) {
+        State s = initial_state(args);
+        exec(o_.body, s);
+      }
+    }
+    compiled_->run(args);
+  }
 
   FieldViewProgram program_;
   const Orchestration& o_;
   Signature sig_;
   CalleeFactory make_;
   bool atomic_;
+  std::shared_ptr<Program> compiled_;  // set: only walk the statements, then run this
+  bool walk_ = false;
   std::map<const TypedDefinition*, std::shared_ptr<Program>> programs_;
 
   static Num number(const Number& n) {
@@ -287,12 +351,16 @@ class Orchestrated final : public Program {
           const std::string& dim = st.type.dims[d].name;
           for (const TParam& p : o_.params)
             for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k)
-              if (p.type.dims[k].name == dim && s.slots.at(p.name).shape()[k] != n)
+              if (p.type.dims[k].name == dim && s.shapes.at(p.name)[k] != n)
                 throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) +
                                    " long along " + dim + " but the field '" + p.name + "' is " +
-                                   std::to_string(s.slots.at(p.name).shape()[k]) +
+                                   std::to_string(s.shapes.at(p.name)[k]) +
                                    ": the fields of an orchestrated function have one size per dimension");
           shape.push_back(n);
+        }
+        if (compiled_) {
+          s.binding[st.targets[0]] = slot;
+          return Flow::Normal;
         }
         s.slots.insert_or_assign(
             slot, Allocator::cpu().allocate(*scalar_type_from_string(to_string(st.type.dtype)), shape));
@@ -323,6 +391,11 @@ class Orchestrated final : public Program {
   // passed twice is shared through copies, the written one coming back.
   void call(const OStmt& st, State& s) {
     const TypedDefinition& p = *st.callee;
+    if (compiled_) {  // only the scalar arguments, which may refuse as the embedded run does
+      for (std::size_t i = 0; i < p.params.size(); ++i)
+        if (!p.params[i].type.is_field()) eval(*st.args[i].scalar, s);
+      return;
+    }
     std::set<std::string> written;
     for (const ProgramCall& pc : p.calls)
       for (const auto& o : pc.outs) written.insert(o.name);
@@ -373,6 +446,12 @@ std::shared_ptr<Program> make_embedded_orchestration(const FieldViewProgram& pro
 
 std::shared_ptr<Program> make_call_by_call(const FieldViewProgram& program, CalleeFactory make_callee) {
   return std::make_shared<Orchestrated>(program, std::move(make_callee), false);
+}
+
+std::shared_ptr<Program> with_orchestration_checks(std::shared_ptr<Program> compiled,
+                                                   const FieldViewProgram& program) {
+  if (!program.orchestration) return compiled;
+  return std::make_shared<Orchestrated>(program, nullptr, false, std::move(compiled));
 }
 
 void check_orchestration_arguments(const FieldViewProgram& program, const Arguments& args) {

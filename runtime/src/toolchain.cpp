@@ -5,9 +5,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
-#include "weir/transforms/analysis.h"
 #include "weir/transforms/auto_optimize.h"
-#include "weir/transforms/inline_sdfg.h"
 
 namespace weir::runtime::detail {
 
@@ -38,7 +36,8 @@ DeviceType Toolchain::target_device(const CompiledBackend& backend) {
 }
 
 void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
-  // auto_optimize: simplify, fusion across calls, schedules and SIMD hints for the device.
+  // auto_optimize: nested SDFGs inlined (an orchestration function's calls, ADR 0019), simplify,
+  // fusion across calls, schedules and SIMD hints for the device.
   if (device != DeviceType::GPU) return transforms::auto_optimize(sdfg, device);
   // The gpu backend's arguments are host Fields: the program copies them to the device and back.
   auto pipe = transforms::make_auto_optimize_pipeline(device);
@@ -58,19 +57,6 @@ CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType d
                                    : frontend::lower_to_sdfg(*program.definition, lowering);
   canonicalize_source_files(*sdfg);  // one cache entry however the program's path was spelt
   validate_or_throw(*sdfg);
-  if (program.orchestration) {
-    // One nested SDFG per call (ADR 0019): inlined first, so that auto_optimize sees the maps
-    // of different calls side by side and can fuse them and drop transients between them.
-    // Found once, applied last first: inlining one removes its SDFG from the list of control-flow
-    // regions, which leaves the positions of the earlier ones unchanged.
-    transforms::InlineSDFG inliner;
-    transforms::AnalysisCache cache;
-    std::vector<transforms::Candidate> found = transforms::find_matches(*sdfg, inliner, cache);
-    for (auto it = found.rbegin(); it != found.rend(); ++it)
-      if (it->result && transforms::check_match(*sdfg, inliner, it->match, cache))
-        transforms::apply_transactional(*sdfg, inliner, it->match, cache);
-    validate_or_throw(*sdfg);
-  }
   optimize(*sdfg, device);
   validate_or_throw(*sdfg);
   CompilableProgram p;

@@ -511,6 +511,12 @@ class Reader {
                                                                      : g.index(i).value().dump());
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
+      // cpu-schedules' SIMD hint is the map's (MapInfo::extra, which the writer puts here), not
+      // the node's: the code generator reads it there.
+      if (a.has("weir_vectorize")) {
+        m->extra.set("weir_vectorize", a.at("weir_vectorize").value().dump());
+        known.insert("weir_vectorize");
+      }
       auto n = std::make_unique<MapEntry>(m);
       n->label = label;
       node = std::move(n);

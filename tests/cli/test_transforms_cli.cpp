@@ -16,7 +16,7 @@ TEST_CASE("weir transforms list names every transformation, pass and pipeline", 
   for (const char* n :
        {"MapFusion (map-fusion)", "MapTiling (map-tiling)", "tile_sizes = 128", "StateFusion",
         "simplify (pipeline)", "greedy-map-fusion (pass)", "max_points = 9", "symbol-propagation (pass)",
-        "auto-optimize-cpu (pipeline)", "passes: simplify,copy-elision,loop-to-map,"})
+        "auto-optimize-cpu (pipeline)", "passes: inline-sdfgs,simplify,copy-elision,loop-to-map,"})
     CHECK_THAT(r.out, Catch::Contains(n));
 }
 

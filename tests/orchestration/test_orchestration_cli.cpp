@@ -19,6 +19,60 @@ namespace {
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 const fs::path kHeat = fs::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "heat.py";
 
+/// One map of an SDFG, at any depth of nested SDFGs: its label, schedule, SIMD hint and whether
+/// it runs inside another map (its own state's or around the nested SDFG holding it).
+struct MapSeen {
+  std::string label;
+  ScheduleType schedule;
+  bool vectorize;
+  bool in_map;
+};
+
+struct Census {
+  std::vector<MapSeen> maps;
+  std::size_t nested = 0;  // nested SDFG nodes, at any depth
+};
+
+void census(const SDFG& sdfg, bool in_map, Census& out) {
+  for (const SDFGState* st : sdfg.all_states()) {
+    ScopeTree tree = st->scope_tree();
+    for (const Node* n : st->nodes()) {
+      bool inside = in_map || tree.parent[n->id()] != kNoNode;
+      if (auto* e = n->as<MapEntry>()) {
+        const std::string* v = e->map->extra.find("weir_vectorize");
+        out.maps.push_back({e->map->label, e->map->schedule, v && *v == "true", inside});
+      } else if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) {
+        ++out.nested;
+        census(*ns->sdfg, inside, out);
+      }
+    }
+  }
+}
+
+Census census(const SDFG& sdfg) {
+  Census c;
+  census(sdfg, false, c);
+  return c;
+}
+
+/// Runs the SDFG file `sdfg` on the cpu backend and the function `function` (FILE.py::NAME) on
+/// the embedded one, from the arrays in DIR/in and `set`; checks `fields` agree within `tol`.
+void compare_with_embedded(const fs::path& dir, const fs::path& sdfg, const std::string& function,
+                           const std::string& set, const std::vector<std::string>& fields, double tol) {
+  const std::string args = " --in-dir " + q(dir / "in") + " " + set + " --out ";
+  auto cpu = weir::test::run_weir("run " + q(sdfg) + " --backend cpu" + args + q(dir / "cpu"));
+  INFO(cpu.out);
+  REQUIRE(cpu.code == 0);
+  auto emb = weir::test::run_weir("run " + q(function) + " --backend embedded" + args + q(dir / "embedded"));
+  INFO(emb.out);
+  REQUIRE(emb.code == 0);
+  for (const std::string& f : fields) {
+    INFO("field " << f);
+    CHECK(max_rel_diff(runtime::read_npy(dir / "cpu" / (f + ".npy")),
+                       runtime::read_npy(dir / "embedded" / (f + ".npy"))) <= tol);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("weir sdfg FILE.py::FUNCTION: one SDFG that validates and round-trips", "[orchestration][cli]") {
@@ -97,4 +151,151 @@ TEST_CASE("weir run FILE.py::FUNCTION: embedded and cpu agree with NumPy, --out 
   auto c = weir::test::run_weir("compile " + q(kHeat.string() + "::heat"));
   INFO(c.out);
   CHECK(c.code == 0);
+}
+
+TEST_CASE("weir run FILE.py::FUNCTION: a local field of the wrong size is refused alike on both backends",
+          "[orchestration][cli]") {
+  // The cpu path of `weir run` compiles the lowered SDFG itself: it walks the function's
+  // statements first, as prepare() does (issue 16, friction 20).
+  auto dir = weir::test::scratch_dir("orchestration-cli-local-size");
+  ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
+  std::ofstream(dir / "loc.py") << kPrelude
+                                << "def g(u: IJ, v: IJ, ni: int32, nj: int32):\n"
+                                   "    t = gtx.zeros({I: ni, J: nj}, dtype=float64)\n"
+                                   "    scale_prog(u, 2.0, t)\n"
+                                   "    scale_prog(t, 3.0, v)\n";
+  runtime::write_npy(dir / "u.npy", make({4, 5}, [](std::int64_t i) { return static_cast<double>(i); }));
+  runtime::write_npy(dir / "v.npy", make({4, 5}, [](std::int64_t) { return 0.0; }));
+  const std::string expected = "weir: error: " + (dir / "loc.py").string() + ":" +
+                               std::to_string(prelude_lines() + 2) +
+                               ":9: the local field is 4 long along J but the field 'u' is 5: the fields of "
+                               "an orchestrated function have one size per dimension\n";
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO("backend " << backend);
+    for (int nj : {4, 5}) {
+      INFO("nj = " << nj);
+      fs::path out = dir / ("out-" + std::string(backend) + std::to_string(nj));
+      auto r = weir::test::run_weir("run " + q(dir / "loc.py") + "::g --backend " + backend +
+                                    " --in u=" + q(dir / "u.npy") + " --in v=" + q(dir / "v.npy") +
+                                    " --set ni=4 --set nj=" + std::to_string(nj) + " --out " + q(out));
+      INFO(r.out);
+      if (nj == 4) {
+        CHECK(r.code == 1);
+        REQUIRE(r.out.size() >= expected.size());
+        CHECK(r.out.substr(r.out.size() - expected.size()) == expected);
+        CHECK_FALSE(fs::exists(out / "v.npy"));
+      } else {  // v = 3 * (2 * u) = 6 * i
+        REQUIRE(r.code == 0);
+        runtime::Field v = runtime::read_npy(out / "v.npy");
+        for (std::int64_t i = 0; i < 20; ++i) CHECK(v.value_as_double(i) == 6.0 * static_cast<double>(i));
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "weir optimize --auto cpu of an exported orchestration SDFG: calls inlined and scheduled as run does",
+    "[orchestration][cli]") {
+  // Issue 16, friction 28: auto_optimize's first pass inlines the calls' nested SDFGs, so the
+  // optimized file is what `weir run --backend cpu` compiles (each pass validated).
+  auto dir = weir::test::scratch_dir("orchestration-cli-optimize");
+  ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
+  auto r = weir::test::run_weir("sdfg " + q(kHeat.string() + "::heat") + " -o " + q(dir / "heat.sdfg"));
+  REQUIRE(r.code == 0);
+  CHECK(census(*load_sdfg((dir / "heat.sdfg").string())).nested == 2);
+  r = weir::test::run_weir("optimize " + q(dir / "heat.sdfg") + " --auto cpu --verify-each -o " +
+                           q(dir / "heat_opt.sdfg"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("applied 2 passes (inline-sdfgs, cpu-schedules)"));
+  std::unique_ptr<SDFG> opt = load_sdfg((dir / "heat_opt.sdfg").string());
+  CHECK(validate(*opt).empty());
+  Census c = census(*opt);
+  CHECK(c.nested == 0);
+  // The two calls (an even and a guarded odd iteration): each an OpenMP map over I around a
+  // sequential SIMD map over J.
+  REQUIRE(c.maps.size() == 4);
+  std::size_t parallel = 0, simd = 0;
+  for (const MapSeen& m : c.maps) {
+    INFO(m.label);
+    if (m.schedule == ScheduleType::CPU_Multicore) {
+      ++parallel;
+      CHECK_FALSE(m.in_map);
+    } else {
+      CHECK(m.schedule == ScheduleType::Sequential);
+      CHECK(m.in_map);
+      simd += m.vectorize;
+    }
+  }
+  CHECK(parallel == 2);
+  CHECK(simd == 2);
+  // The same maps, schedules and hints as the SDFG `weir run --backend cpu` compiles.
+  Census run = census(*runtime::lower(runtime::load_field_view_program(kHeat.string(), "heat")).sdfg);
+  REQUIRE(run.maps.size() == c.maps.size());
+  CHECK(run.nested == 0);
+  for (std::size_t i = 0; i < run.maps.size(); ++i) {
+    CHECK(run.maps[i].label == c.maps[i].label);
+    CHECK(run.maps[i].schedule == c.maps[i].schedule);
+    CHECK(run.maps[i].vectorize == c.maps[i].vectorize);
+  }
+  // The optimized file runs to the embedded backend's numbers.
+  fs::create_directories(dir / "in");
+  runtime::write_npy(dir / "in" / "u.npy",
+                     make({12, 10}, [](std::int64_t i) { return std::cos(0.21 * static_cast<double>(i)); }));
+  runtime::write_npy(dir / "in" / "u_next.npy", make({12, 10}, [](std::int64_t) { return 0.0; }));
+  runtime::write_npy(dir / "in" / "kappa.npy",
+                     make({12, 10}, [](std::int64_t i) { return 0.5 + 0.01 * static_cast<double>(i % 9); }));
+  // Bit for bit.
+  compare_with_embedded(dir, dir / "heat_opt.sdfg", kHeat.string() + "::heat", "--set dt=0.1 --set steps=5",
+                        {"u", "u_next"}, 0.0);
+}
+
+TEST_CASE("weir optimize --auto cpu: maps in nested SDFGs that stay (a scan's loops) get schedules",
+          "[orchestration][cli]") {
+  // A call of a program with scans keeps its nested SDFG (several blocks: the scans' loops);
+  // loop-map-interchange nests the scans of each call (of both, an even and a guarded odd
+  // iteration) in a map over columns, which becomes an OpenMP map; maps inside a map would be
+  // sequential; none stays Default (issue 16, friction 28).
+  auto dir = weir::test::scratch_dir("orchestration-cli-optimize-scan");
+  ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
+  std::ofstream(dir / "vs.py") << weir::test::read_text(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" /
+                                                        "vertical_solver.py")
+                               << "\n\ndef solve_twice(a: ColumnField, b: ColumnField, c: ColumnField, "
+                                  "d: ColumnField, x: ColumnField, nk: gtx.int32):\n"
+                                  "    for _ in range(2):\n"
+                                  "        vertical_solver(a, b, c, d, x, nk)\n"
+                                  "        d, x = x, d\n";
+  auto r = weir::test::run_weir("sdfg " + q(dir / "vs.py") + "::solve_twice -o " + q(dir / "vs.sdfg"));
+  REQUIRE(r.code == 0);
+  Census before = census(*load_sdfg((dir / "vs.sdfg").string()));
+  CHECK(before.nested == 2);
+  for (const MapSeen& m : before.maps) CHECK(m.schedule == ScheduleType::Default);
+  r = weir::test::run_weir("optimize " + q(dir / "vs.sdfg") + " --auto cpu --verify-each -o " +
+                           q(dir / "vs_opt.sdfg"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  std::unique_ptr<SDFG> opt = load_sdfg((dir / "vs_opt.sdfg").string());
+  CHECK(validate(*opt).empty());
+  Census c = census(*opt);
+  CHECK(c.nested == 4);  // the two calls, each with the column scan loop-map-interchange nested
+  std::size_t parallel = 0;
+  for (const MapSeen& m : c.maps) {
+    INFO(m.label);
+    CHECK(m.schedule == (m.in_map ? ScheduleType::Sequential : ScheduleType::CPU_Multicore));
+    parallel += m.schedule == ScheduleType::CPU_Multicore;
+  }
+  CHECK(parallel == 2);  // each call's column map
+  // The optimized file and the embedded backend agree.
+  fs::create_directories(dir / "in");
+  auto field = [](double base, double scale) {
+    return make({3, 4, 6},
+                [=](std::int64_t i) { return base + scale * std::sin(0.3 * static_cast<double>(i)); });
+  };
+  runtime::write_npy(dir / "in" / "a.npy", field(-1.0, 0.1));
+  runtime::write_npy(dir / "in" / "b.npy", field(4.0, 0.2));
+  runtime::write_npy(dir / "in" / "c.npy", field(-1.0, 0.1));
+  runtime::write_npy(dir / "in" / "d.npy", field(1.0, 0.5));
+  runtime::write_npy(dir / "in" / "x.npy", field(0.0, 0.0));
+  compare_with_embedded(dir, dir / "vs_opt.sdfg", (dir / "vs.py").string() + "::solve_twice", "--set nk=6",
+                        {"d", "x"}, 1e-12);
 }

@@ -1,7 +1,10 @@
 // Orchestration functions on both backends against NumPy: time loops with swaps (odd and even
 // numbers), branches, while/break/continue, nested orchestration, local fields, field operator
 // calls with out= slices and domain=.
+#include <tuple>
+
 #include "orchestration_run_util.h"
+#include "weir/runtime/errors.h"
 
 using namespace weir;
 using namespace weir::test::orchestration;
@@ -174,4 +177,68 @@ TEST_CASE("orchestration: nested orchestration functions from other modules, mod
                              "out['u'], out['v'] = U, V\n",
                              {"u", "v"});
   check_both_backends(p, args, ref);
+}
+
+// A local field's size and the scalar arithmetic are checked alike on both backends (issue 16,
+// friction 20): the SDFG gives every local field the shared size of its dimension and computes
+// `//` by zero silently, so the cpu backend walks the statements (without their calls) before
+// running it and refuses what the embedded backend refuses, with the same message; the caller's
+// arrays stay as they were.
+TEST_CASE("orchestration: a local field too small, exactly right or too large, on both backends",
+          "[orchestration][run]") {
+  const std::string body =
+      "def g(u: IJ, v: IJ, ni: int32, nj: int32, di: int32, d: int32, wide: bool):\n"
+      "    t = gtx.zeros({I: ni + di, J: nj}, dtype=float64)\n"
+      "    laplace(u, t)\n"
+      "    if wide:\n"
+      "        w = gtx.empty({I: ni + 1, J: nj}, dtype=float64)\n"
+      "        scale_prog(u, 1.0, w)\n"
+      "    update(u, t, 1.0 * (nj // d), v)\n";
+  runtime::FieldViewProgram p = load(body, "g");
+  auto args_for = [](std::int64_t di, std::int64_t d, bool wide) {
+    runtime::Arguments a = diffusion_args(0);
+    a.arrays.erase("tmp");
+    a.values.erase("alpha");
+    a.values.erase("n");
+    a.values["ni"] = std::int64_t{9};
+    a.values["nj"] = std::int64_t{11};
+    a.values["di"] = di;
+    a.values["d"] = d;
+    a.values["wide"] = wide;
+    return a;
+  };
+  SECTION("exactly right: the same values as NumPy on both backends") {
+    // 11 // 2 = 5: v's interior is u + 5 * lap(u), its border stays.
+    runtime::Arguments args = args_for(0, 2, false);
+    auto ref = numpy_reference("local-size", args,
+                               kNumpyStencils +
+                                   "U, V = inp['u'], inp['v'].copy()\n"
+                                   "V[1:-1, 1:-1] = U[1:-1, 1:-1] + 5.0 * lap(U)\n"
+                                   "out['u'], out['v'] = U, V\n",
+                               {"u", "v"});
+    check_both_backends(p, args, ref);
+  }
+  const std::string at = "orch.py:" + std::to_string(prelude_lines() + 2) + ":9: ";
+  const std::string one_size = ": the fields of an orchestrated function have one size per dimension";
+  for (auto [di, d, wide, message] : std::vector<std::tuple<std::int64_t, std::int64_t, bool, std::string>>{
+           {-1, 2, false, at + "the local field is 8 long along I but the field 'u' is 9" + one_size},
+           {1, 2, false, at + "the local field is 10 long along I but the field 'u' is 9" + one_size},
+           {-20, 2, false, at + "the size of a local field is negative (-11)"},
+           {0, 2, true,
+            "orch.py:" + std::to_string(prelude_lines() + 5) +
+                ":13: the local field is 10 long along I but the field 'u' is 9" + one_size},
+           {0, 0, false,
+            "orch.py:" + std::to_string(prelude_lines() + 7) + ":28: integer division by zero"}}) {
+    static const std::string cache = weir::test::shared_cache_dir("orchestration").string();
+    ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
+    for (const char* backend : {"embedded", "cpu"}) {
+      INFO("di = " << di << ", d = " << d << ", wide = " << wide << ", backend " << backend);
+      runtime::Arguments a = args_for(di, d, wide);
+      runtime::Arguments before = clone(a);
+      REQUIRE_THROWS_MATCHES(runtime::run(*runtime::make_backend(backend), p, a), runtime::ProgramError,
+                             Catch::Message(message));
+      CHECK(max_rel_diff(a.arrays.at("v"), before.arrays.at("v")) == 0.0);
+      CHECK(max_rel_diff(a.arrays.at("u"), before.arrays.at("u")) == 0.0);
+    }
+  }
 }

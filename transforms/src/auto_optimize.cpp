@@ -12,10 +12,12 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   // before fusion sees the maps. The same fusion for both devices; then the device's placement
   // and schedules. No simplify after gpu-transform: removing a "redundant" copy would undo a
   // host<->device copy. copy-elision right after the first simplify: a scan's result copied into
-  // the output is written there directly, before loop-map-interchange nests the scan.
-  std::vector<std::string> names{"simplify",       "copy-elision",      "loop-to-map", "loop-map-interchange",
-                                 "map-collapse",   "greedy-map-fusion", "simplify",    "local-storage",
-                                 "transient-reuse"};
+  // the output is written there directly, before loop-map-interchange nests the scan. First of
+  // all, nested SDFGs of one state are inlined (an orchestration function's calls, a composed
+  // SDFG's, DaCe's), so that simplify and fusion see their maps side by side.
+  std::vector<std::string> names{"inline-sdfgs",         "simplify",       "copy-elision",      "loop-to-map",
+                                 "loop-map-interchange", "map-collapse",   "greedy-map-fusion", "simplify",
+                                 "local-storage",        "transient-reuse"};
   if (device == DeviceType::CPU) {
     names.push_back("cpu-schedules");
   } else {
@@ -36,7 +38,8 @@ std::unique_ptr<Pipeline> make_auto_optimize_pipeline(DeviceType device) {
   return std::make_unique<Pipeline>(
       "auto-optimize-" + dev, std::move(passes), false,
       "Optimize for the " + std::string(to_string(device)) +
-          ": simplify, copy elision, loops to maps, scans inside column maps, collapse and fuse "
+          ": inline nested SDFGs, simplify, copy elision, loops to maps, scans inside column maps, collapse "
+          "and fuse "
           "maps (recomputing stencil intermediates), local sums, transient reuse, " +
           (device == DeviceType::CPU ? "schedules" : "GPU placement, kernel shapes"));
 }

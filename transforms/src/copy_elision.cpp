@@ -22,11 +22,17 @@ CopyElision::CopyElision()
 
 namespace {
 
-/// One copy found: T's access node `src` feeds the copy, which writes O's access node `dst`;
-/// `nodes` are the copy map's entry, tasklet and exit (empty for a direct edge).
-struct Copy {
+/// One array copied: T's access node `src` feeds the copy, which writes O's access node `dst`.
+struct CopiedArray {
   std::string t, o;
   NodeId src = kNoNode, dst = kNoNode;
+};
+
+/// One copy found: an edge (one array), or an element-wise copy map whose tasklet copies one
+/// array or several (a field operator returning all results of a scan: `return a, b`);
+/// `nodes` are the copy map's entry, tasklet and exit (empty for a direct edge).
+struct Copy {
+  std::vector<CopiedArray> arrays;
   std::vector<NodeId> nodes;
 };
 
@@ -34,6 +40,16 @@ bool same_layout(const DataDescriptor& a, const DataDescriptor& b) {
   return a.kind == b.kind && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides &&
          a.offset == b.offset && a.total_size == b.total_size && a.start_offset == b.start_offset &&
          a.storage == b.storage && !a.is_view() && !b.is_view();
+}
+
+/// Whether T's accesses may become O's at the same indices: what a copy map that writes O at
+/// every index of T (O[i] = T[i] over T's shape) needs. O's shape may be spelt with other
+/// symbols (the second output of an operator has its own size symbols, the lowering sizes the
+/// scan's transients by the first): the copy wrote O at T's indices, so do T's writers now, and
+/// the bounds checks of the generated code see the same writes of O.
+bool same_elements(const DataDescriptor& t, const DataDescriptor& o) {
+  return t.kind == o.kind && t.dtype == o.dtype && t.shape.size() == o.shape.size() &&
+         t.storage == o.storage && !t.is_view() && !o.is_view();
 }
 
 /// Whether `s` indexes exactly the points `params` (one parameter per dimension, in order).
@@ -46,13 +62,28 @@ bool at_params(const Subset& s, const std::vector<std::string>& params) {
   return true;
 }
 
-/// The single statement `out = in` of a Python tasklet: {out, in}; nullopt otherwise.
-std::optional<std::pair<std::string, std::string>> plain_copy(const Tasklet& t) {
+/// The statements `out = in` of a Python tasklet made of nothing else, as {out, in} in order,
+/// each output assigned once; nullopt otherwise.
+std::optional<std::vector<std::pair<std::string, std::string>>> plain_copies(const Tasklet& t) {
+  if (t.code.language != Language::Python) return std::nullopt;
   std::shared_ptr<const pycode::Code> tree;
-  auto a = detail::single_assignment(t.code, tree);
-  const auto* rhs = a ? pycode::dyn_cast<pycode::Name>(a->second) : nullptr;
-  if (!rhs) return std::nullopt;
-  return std::make_pair(a->first, rhs->id);
+  try {
+    tree = t.code.parsed();
+  } catch (const pycode::SourceError&) {
+    return std::nullopt;
+  }
+  if (!tree || tree->body().empty()) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::string> outs;
+  for (const pycode::StmtPtr& stmt : tree->body()) {
+    const auto* as = pycode::dyn_cast<pycode::Assign>(stmt.get());
+    const auto* lhs =
+        as && as->targets.size() == 1 ? pycode::dyn_cast<pycode::Name>(as->targets[0].get()) : nullptr;
+    const auto* rhs = as ? pycode::dyn_cast<pycode::Name>(as->value.get()) : nullptr;
+    if (!lhs || !rhs || !outs.insert(lhs->id).second || outs.count(rhs->id)) return std::nullopt;
+    out.emplace_back(lhs->id, rhs->id);
+  }
+  return out;
 }
 
 /// The element-wise copy map whose entry is `entry` (outermost scope of `st`), or nullopt.
@@ -62,32 +93,44 @@ std::optional<Copy> copy_map(const SDFG& sdfg, const SDFGState& st, const ScopeT
   if (body.size() != 1) return std::nullopt;
   const auto* t = st.node(body[0]).as<Tasklet>();
   if (!t || t->side_effects.value_or(false)) return std::nullopt;
-  auto code = plain_copy(*t);
-  if (!code || st.out_edges(body[0]).size() != 1) return std::nullopt;
-  const DataflowEdge& w = st.edge(st.out_edges(body[0]).front());
-  if (w.src_conn != code->first || w.dst != me.exit || !w.memlet.wcr.empty()) return std::nullopt;
-  const auto& x_out = st.out_edges(me.exit);
-  if (x_out.size() != 1) return std::nullopt;
-  const auto* dst = st.node(st.edge(x_out.front()).dst).as<AccessNode>();
-  if (!dst || w.memlet.data != dst->data || !at_params(w.memlet.subset, me.map->params)) return std::nullopt;
-  // The read of `in`, through the entry from an access node of T outside the map.
-  std::optional<Copy> found;
-  for (EdgeId e : st.in_edges(body[0])) {
-    const DataflowEdge& r = st.edge(e);
-    if (r.dst_conn != code->second) continue;
-    if (r.src != entry || found || r.memlet.is_empty() || !at_params(r.memlet.subset, me.map->params))
-      return std::nullopt;
-    const std::string in_conn = "IN_" + r.src_conn.substr(r.src_conn.rfind("OUT_", 0) == 0 ? 4 : 0);
-    auto outer = st.in_edges_by_connector(entry, in_conn);
-    if (outer.size() != 1) return std::nullopt;
-    const auto* src = st.node(st.edge(outer.front()).src).as<AccessNode>();
-    if (!src || src->data != r.memlet.data) return std::nullopt;
-    found = Copy{src->data, dst->data, src->id(), dst->id(), {entry, body[0], me.exit}};
-  }
-  if (!found) return std::nullopt;
-  // The map covers all of O (and, with the same shape, all of T).
-  if (!sdfg.has_data(found->o) || !detail::covers_all(me.map->range, sdfg.data(found->o).shape))
+  auto code = plain_copies(*t);
+  if (!code || st.out_edges(body[0]).size() != code->size() || st.out_edges(me.exit).size() != code->size())
     return std::nullopt;
+  Copy found{{}, {entry, body[0], me.exit}};
+  for (const auto& [out, in] : *code) {
+    auto writes = st.out_edges_by_connector(body[0], out);
+    if (writes.size() != 1) return std::nullopt;
+    const DataflowEdge& w = st.edge(writes.front());
+    if (w.dst != me.exit || !w.memlet.wcr.empty() || w.dst_conn.rfind("IN_", 0) != 0) return std::nullopt;
+    const auto x_out = st.out_edges_by_connector(me.exit, "OUT_" + w.dst_conn.substr(3));
+    if (x_out.size() != 1) return std::nullopt;
+    const auto* dst = st.node(st.edge(x_out.front()).dst).as<AccessNode>();
+    if (!dst || w.memlet.data != dst->data || !at_params(w.memlet.subset, me.map->params))
+      return std::nullopt;
+    // The read of `in`, through the entry from an access node of T outside the map.
+    std::optional<CopiedArray> copied;
+    for (EdgeId e : st.in_edges(body[0])) {
+      const DataflowEdge& r = st.edge(e);
+      if (r.dst_conn != in) continue;
+      if (r.src != entry || copied || r.memlet.is_empty() || !at_params(r.memlet.subset, me.map->params))
+        return std::nullopt;
+      const std::string in_conn = "IN_" + r.src_conn.substr(r.src_conn.rfind("OUT_", 0) == 0 ? 4 : 0);
+      auto outer = st.in_edges_by_connector(entry, in_conn);
+      if (outer.size() != 1) return std::nullopt;
+      const auto* src = st.node(st.edge(outer.front()).src).as<AccessNode>();
+      if (!src || src->data != r.memlet.data) return std::nullopt;
+      copied = CopiedArray{src->data, dst->data, src->id(), dst->id()};
+    }
+    if (!copied) return std::nullopt;
+    // The map covers all of T: it writes O at every index T has.
+    if (!sdfg.has_data(copied->t) || !detail::covers_all(me.map->range, sdfg.data(copied->t).shape))
+      return std::nullopt;
+    found.arrays.push_back(*copied);
+  }
+  // Each array copied once, onto an array of its own.
+  std::set<std::string> names;
+  for (const CopiedArray& a : found.arrays)
+    if (!names.insert(a.t).second || !names.insert(a.o).second) return std::nullopt;
   return found;
 }
 
@@ -105,7 +148,7 @@ std::optional<Copy> copy_edge(const SDFG& sdfg, const SDFGState& st, EdgeId e) {
   const Subset& sb = ends.dst ? *ends.dst : *ends.src;
   if (!detail::covers_all(sa, sdfg.data(a->data).shape) || !detail::covers_all(sb, sdfg.data(b->data).shape))
     return std::nullopt;
-  return Copy{a->data, b->data, d.src, d.dst, {}};
+  return Copy{{{a->data, b->data, d.src, d.dst}}, {}};
 }
 
 /// Whether the copy runs after every write of T whenever one runs: the copy's state is a block
@@ -114,7 +157,7 @@ std::optional<Copy> copy_edge(const SDFG& sdfg, const SDFGState& st, EdgeId e) {
 /// branch, a loop or a condition on an edge, and writing O at T's writes cannot make O change
 /// where the copy would have left it unchanged). In the copy's own state T has only the copy's
 /// node.
-bool copy_follows_writes(const SDFG& sdfg, const SDFGState& st, const Copy& c) {
+bool copy_follows_writes(const SDFG& sdfg, const SDFGState& st, const CopiedArray& c) {
   const ControlFlowRegion* r = st.parent_region();
   if (!r) return false;
   for (const SDFGState* w : sdfg.all_states()) {
@@ -136,26 +179,35 @@ bool copy_follows_writes(const SDFG& sdfg, const SDFGState& st, const Copy& c) {
   return true;
 }
 
-/// Whether the copy may be elided (the header's conditions).
-bool elidable(const SDFG& sdfg, const SDFGState& st, const Copy& c,
+/// Whether the copy of `c` may be elided (the header's conditions).
+bool elidable(const SDFG& sdfg, const SDFGState& st, const Copy& copy, const CopiedArray& c,
               const std::map<std::string, DataUse>& use) {
   if (!sdfg.has_data(c.t) || !sdfg.has_data(c.o)) return false;
   const DataDescriptor& t = sdfg.data(c.t);
-  if (!t.transient || !same_layout(t, sdfg.data(c.o))) return false;
+  const DataDescriptor& o = sdfg.data(c.o);
+  if (!t.transient || !(copy.nodes.empty() ? same_layout(t, o) : same_elements(t, o))) return false;
   auto ut = use.find(c.t), uo = use.find(c.o);
   if (ut == use.end() || uo == use.end()) return false;
   for (const DataUse* u : {&ut->second, &uo->second})
     if (u->in_control_flow || u->by_name_elsewhere) return false;
   if (ut->second.read_nodes != 1 || uo->second.access_nodes != 1) return false;
   // T's node here is read by the copy only; O's node is written by it only and read nowhere.
-  const NodeId first = c.nodes.empty() ? c.dst : c.nodes.front();
+  const NodeId first = copy.nodes.empty() ? c.dst : copy.nodes.front();
   for (EdgeId e : st.out_edges(c.src))
     if (st.edge(e).dst != first) return false;
-  const NodeId last = c.nodes.empty() ? c.src : c.nodes.back();
+  const NodeId last = copy.nodes.empty() ? c.src : copy.nodes.back();
   if (!st.out_edges(c.dst).empty()) return false;
   for (EdgeId e : st.in_edges(c.dst))
     if (st.edge(e).src != last) return false;
   return copy_follows_writes(sdfg, st, c);
+}
+
+/// Whether every array of the copy may be elided (a copy map goes as a whole).
+bool elidable(const SDFG& sdfg, const SDFGState& st, const Copy& copy,
+              const std::map<std::string, DataUse>& use) {
+  for (const CopiedArray& c : copy.arrays)
+    if (!elidable(sdfg, st, copy, c, use)) return false;
+  return !copy.arrays.empty();
 }
 
 /// Renames `from` to `to` in every access node and memlet of the SDFG's own states.
@@ -173,27 +225,32 @@ void rename_everywhere(SDFG& sdfg, const std::string& from, const std::string& t
   }
 }
 
-/// Removes the copy and renames T to O; returns the containers the copy map read without using
-/// them (its tasklet's unused inputs), now perhaps read nowhere.
+/// Removes the copy and renames each T to its O; returns the containers the copy map read
+/// without using them (its tasklet's unused inputs), now perhaps read nowhere.
 std::set<std::string> elide(SDFG& sdfg, SDFGState& st, const Copy& c) {
   std::set<NodeId> inputs;  // access nodes feeding the copy map (unused inputs too)
-  std::set<std::string> unused;
+  std::set<std::string> copied, unused;
+  for (const CopiedArray& a : c.arrays) copied.insert(a.t);
   if (c.nodes.empty()) {
-    st.remove_edge(st.out_edges(c.src).front());
+    st.remove_edge(st.out_edges(c.arrays.front().src).front());
   } else {
     for (EdgeId e : st.in_edges(c.nodes.front())) {
       inputs.insert(st.edge(e).src);
       const std::string& d = st.edge(e).memlet.data;
-      if (!d.empty() && d != c.t) unused.insert(d);
+      if (!d.empty() && !copied.count(d)) unused.insert(d);
     }
     for (NodeId n : c.nodes) st.remove_node(n);
   }
-  inputs.insert(c.src);
-  inputs.insert(c.dst);
+  for (const CopiedArray& a : c.arrays) {
+    inputs.insert(a.src);
+    inputs.insert(a.dst);
+  }
   for (NodeId n : inputs)
     if (st.in_edges(n).empty() && st.out_edges(n).empty() && st.node(n).as<AccessNode>()) st.remove_node(n);
-  rename_everywhere(sdfg, c.t, c.o);
-  sdfg.remove_data(c.t);
+  for (const CopiedArray& a : c.arrays) {
+    rename_everywhere(sdfg, a.t, a.o);
+    sdfg.remove_data(a.t);
+  }
   return unused;
 }
 
@@ -319,7 +376,7 @@ std::size_t CopyElision::run_pass(SDFG& sdfg, Transaction& tx) {
         const auto& after = fresh.data_use(sdfg);
         for (const auto& d : unused) drop_dead_writes(sdfg, d, after);
       });
-      ++removed;
+      removed += copy->arrays.size();
       again = true;  // names and uses changed: look again with fresh analyses
       break;
     }

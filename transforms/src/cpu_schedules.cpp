@@ -45,15 +45,23 @@ bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
   return true;
 }
 
-/// Schedules and vectorization hints of one state; returns the number of maps changed.
-std::size_t schedule_state(SDFGState& st, const Options& options) {
+/// Schedules and vectorization hints of one state and of the SDFGs nested in it; returns the
+/// number of maps changed. `in_map`: the state belongs to a nested SDFG inside a map (its
+/// outermost maps run once per iteration of that map: sequential, never a nested OpenMP team).
+std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
   std::size_t changed = 0;
   bool state_changed = false;
   ScopeTree tree = st.scope_tree();
   std::vector<MapEntry*> top;
+  for (Node* n : st.nodes()) {
+    // What InlineSDFG left nested (several states: a loop, a branch) runs where its node is.
+    if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg)
+      for (SDFGState* inner : ns->sdfg->all_states())
+        changed += schedule_state(*inner, options, in_map || tree.parent[ns->id()] != kNoNode);
+  }
   for (Node* n : st.nodes())
     if (auto* e = n->as<MapEntry>()) {
-      if (tree.parent[e->id()] == kNoNode) {
+      if (tree.parent[e->id()] == kNoNode && !in_map) {
         if (e->map->schedule == ScheduleType::Default) {
           e->map->schedule = ScheduleType::CPU_Multicore;
           ++changed;
@@ -128,7 +136,7 @@ std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
   for (SDFGState* stp : sdfg.all_states())
     tx.modify_state(*stp, [&] {
-      changed += schedule_state(*stp, options());
+      changed += schedule_state(*stp, options(), false);
       if (options().get_bool("blas")) changed += fast_blas(*stp);
     });
   return changed;

@@ -261,4 +261,25 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
   sdfg.relink_nested();
 }
 
+InlineSDFGs::InlineSDFGs()
+    : Pass("inline-sdfgs",
+           "Inline every nested SDFG of a single state (InlineSDFG), at every depth, to a fixed point") {}
+
+std::size_t InlineSDFGs::run_pass(SDFG& sdfg, Transaction& tx) {
+  AnalysisCache& cache = tx.cache();
+  InlineSDFG inliner;
+  std::size_t applied = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<Candidate> found = find_matches(sdfg, inliner, cache);
+    for (auto it = found.rbegin(); it != found.rend(); ++it)
+      if (it->result && check_match(sdfg, inliner, it->match, cache)) {
+        apply_transactional(sdfg, inliner, it->match, cache);
+        ++applied;
+        changed = true;
+      }
+  }
+  return applied;
+}
+
 }  // namespace weir::transforms

@@ -1,6 +1,7 @@
 // Passes, the worklist driver of transformation passes, pipelines and their textual form.
 #include "weir/transforms/pipeline.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -103,8 +104,14 @@ std::size_t TransformationPass::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t applied = 0;
   if (!t.converges()) {
     // Once per match found up front; ids are stable, so later matches survive earlier
-    // applications elsewhere, and check_match refuses those whose elements are gone.
-    for (const Candidate& c : find_matches(sdfg, t, cache)) {
+    // applications elsewhere, and check_match refuses those whose elements are gone. A match
+    // names its region by position in the pre-order list of regions, which an application that
+    // adds or removes a nested SDFG or a loop shifts after its own region: regions are visited
+    // last first (in found order within one), so every position still to come stays valid.
+    std::vector<Candidate> found = find_matches(sdfg, t, cache);
+    std::stable_sort(found.begin(), found.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.match.cfg_id > b.match.cfg_id; });
+    for (const Candidate& c : found) {
       if (!c.result || applied >= max_applications) continue;
       if (!check_match(sdfg, t, c.match, cache)) continue;
       apply_transactional(sdfg, t, c.match, cache);

@@ -71,6 +71,7 @@ std::vector<RegistryEntry>& table() {
       transformation<LoopToMap>(),
       transformation<MapToForLoop>(),
       transformation<InlineSDFG>(),
+      pass<InlineSDFGs>(),
       transformation<LoopMapInterchange>(),
       pass<GreedyMapFusion>(),
       pass<LocalStorage>(),

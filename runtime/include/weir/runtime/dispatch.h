@@ -65,6 +65,16 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
 /// a program that is not an orchestration function.
 std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program);
 
+/// `compiled`, the SDFG of the orchestration function `program` (FieldViewProgram::orchestration)
+/// compiled, run after a walk of the function's statements without their calls that refuses
+/// with the embedded backend's ProgramError (FILE:LINE:COL: ...) what the SDFG cannot see: a
+/// gtx.zeros/empty whose size is negative or differs from the shared size of its dimension (the
+/// SDFG gives the local field that size), an integer division or modulo by zero. prepare() adds
+/// it; for a program compiled from lower(). `compiled` itself when `program` is not an
+/// orchestration function.
+std::shared_ptr<Program> with_orchestration_checks(std::shared_ptr<Program> compiled,
+                                                   const FieldViewProgram& program);
+
 /// The backends `weir run --backend` knows: "embedded", "cpu" and "gpu" (make_gpu_backend with
 /// its defaults). Throws BackendError "unknown backend 'x' (known: cpu, embedded, gpu)".
 std::unique_ptr<Backend> make_backend(const std::string& name);

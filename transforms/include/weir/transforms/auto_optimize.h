@@ -12,8 +12,8 @@
 namespace weir::transforms {
 
 /// The passes of auto_optimize for `device`, in order, as pipeline text entries. CPU:
-///   simplify, copy-elision, loop-to-map, loop-map-interchange, map-collapse, greedy-map-fusion, simplify,
-///   local-storage, transient-reuse, cpu-schedules
+///   inline-sdfgs, simplify, copy-elision, loop-to-map, loop-map-interchange, map-collapse,
+///   greedy-map-fusion, simplify, local-storage, transient-reuse, cpu-schedules
 /// (fusion by recomputation removes the intermediate arrays of stencil chains, so no tiling:
 /// see docs/adr/0010-fusion-and-auto-optimize.md). GPU: the same up to transient-reuse, then
 ///   gpu-transform, gpu-schedules

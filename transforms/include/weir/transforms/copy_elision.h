@@ -9,11 +9,16 @@
 namespace weir::transforms {
 
 /// Pass "copy-elision". In the SDFG's own states (nested SDFGs are not entered): a copy of all of
-/// a transient array T onto all of an array O, made by an edge between their access nodes or by
-/// an element-wise copy map (a map over O's whole shape whose only tasklet is `out = in`, reading
-/// T and writing O at the map's parameters; other inputs of the tasklet must be unused by its
-/// code), is removed and T is renamed O everywhere, when
-///  * T and O have the same dtype, shape, strides, offsets and storage, neither is a view;
+/// a transient array T onto all of an array O made by an edge between their access nodes, or of
+/// all of T onto O at the same indices made by an element-wise copy map (a map over T's whole
+/// shape whose only tasklet is `out = in`, reading T and writing O at the map's parameters;
+/// other inputs of the tasklet must be unused by its code), is removed and T is renamed O
+/// everywhere. A copy map whose tasklet is several such statements (`o1 = a` and `o2 = b`: an
+/// operator returning all results of a scan) copies each T onto its own O; it goes as a whole,
+/// when every one of its copies may go. A copy may go when
+///  * T and O have the same dtype, shape, strides, offsets and storage, neither is a view (for
+///    a copy map: the same dtype, storage and number of dimensions, neither a view; O's shape
+///    may be spelt with other symbols, the map writes it at T's indices);
 ///  * the copy is the only reader of T in the SDFG (T has one access node with out-edges, only
 ///    into the copy) and O is written by the copy and accessed nowhere else (one access node);
 ///  * neither is named in control flow, tasklet code or a nested SDFG's symbol mapping;
@@ -23,7 +28,8 @@ namespace weir::transforms {
 /// Writing O where T was written is then the same: nothing reads O between (nothing else
 /// accesses it), and T's values reach O unchanged. Unlike redundant-array-removal, T may be
 /// written in other states (a scan's loop) than the copy. Access nodes left without edges are
-/// removed. Returns the number of copies removed.
+/// removed. Returns the number of copies removed (arrays no longer copied: two for a map copying
+/// two results).
 class CopyElision final : public Pass {
  public:
   CopyElision();

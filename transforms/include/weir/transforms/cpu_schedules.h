@@ -10,9 +10,11 @@ namespace weir::transforms {
 /// `#pragma omp simd` on the map's innermost loop. A weir extension: DaCe ignores unknown keys.
 inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 
-/// Pass "cpu-schedules". In every state of the SDFG (nested SDFGs not entered):
+/// Pass "cpu-schedules". In every state of the SDFG and of the SDFGs nested in it:
 ///  * top-level maps with the Default schedule become CPU_Multicore (OpenMP), maps nested in
-///    a parallel map with Default become Sequential;
+///    a parallel map with Default become Sequential; the top-level maps of an SDFG nested
+///    outside any map count as top-level, those of one nested inside a map (at any depth) as
+///    nested (Sequential: no OpenMP team inside another);
 ///  * with `split_innermost`, a top-level CPU_Multicore map of two or more dimensions whose
 ///    last parameter indexes the last (contiguous) dimension of some container it accesses is
 ///    split: the last dimension becomes a Sequential map directly inside (so OpenMP collapses

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "weir/transforms/pattern.h"
+#include "weir/transforms/pipeline.h"
 
 namespace weir::transforms {
 
@@ -24,6 +25,20 @@ class InlineSDFG final : public PatternTransformation<NestedSDFGNode> {
                                                  std::uint32_t anchor) const override;
   MatchResult can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) const override;
   void apply(const MatchContext& ctx, const std::vector<std::uint32_t>& subgraph) override;
+};
+
+/// Pass "inline-sdfgs" (DaCe's InlineSDFGs, first in auto_optimize): InlineSDFG wherever it
+/// applies, at every depth, to a fixed point: each round finds the candidates once and applies
+/// them last first (inlining one removes its SDFG from the list of control-flow regions, which
+/// leaves the positions of the earlier ones unchanged); a nested SDFG that becomes a single
+/// state's child of an inlined one is inlined in the next round. Nested SDFGs of several blocks
+/// (a loop, a branch) stay. Returns the number of nested SDFGs inlined.
+class InlineSDFGs final : public Pass {
+ public:
+  InlineSDFGs();
+
+ protected:
+  std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
 }  // namespace weir::transforms

@@ -90,7 +90,8 @@ void set_verify_each(bool on);
 /// a worklist to a fixed point: after an application only the state (or region) it changed is
 /// matched again, never the whole graph. Others are applied once per match found before the
 /// first application, each re-checked just before it is applied (ids are stable, so matches
-/// found up front stay meaningful).
+/// found up front stay meaningful), the regions' matches last region first (an application that
+/// adds or removes a nested SDFG shifts the positions of the regions after its own only).
 class TransformationPass final : public Pass {
  public:
   explicit TransformationPass(std::unique_ptr<Transformation> t);
