@@ -196,9 +196,11 @@ TEST_CASE("backend: field-view program references are not SDFG files", "[runtime
   CHECK_THROWS_AS(load_program_source("missing.sdfg"), weir::SdfgLoadError);
   CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py"),
                     Catch::Contains("name the program to run as FILE.py::NAME"));
-  CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py::nope"),
-                    Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'") &&
-                        Catch::Contains("(defined: lap, lap_lap, laplacian, bi_laplacian)"));
+  CHECK_THROWS_WITH(
+      load_field_view_reference("examples/cartesian/laplacian.py::nope"),
+      Catch::Contains(
+          "no @program, @field_operator, @scan_operator or orchestration function named 'nope'") &&
+          Catch::Contains("(defined: lap, lap_lap, laplacian, bi_laplacian)"));
   CHECK(load_field_view_reference("examples/cartesian/laplacian.py::laplacian").name() == "laplacian");
 }
 
