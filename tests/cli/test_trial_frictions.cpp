@@ -282,8 +282,8 @@ TEST_CASE("trial: an SDFG file runs on the cpu backend without --backend", "[cli
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::StartsWith(
                         "program 'boundary' (" + (dir / "b.py").string() +
-                        "::boundary) on backend 'cpu'\nlowered to an SDFG and auto-optimized (pipeline "
-                        "auto-optimize-cpu)\n"));
+                        "::boundary) on backend 'cpu'\nlowered to an SDFG and optimized by auto-optimize-cpu "
+                        "('weir sdfg' and 'weir optimize' write and tune it yourself)\n"));
 }
 
 TEST_CASE("trial: -o of an SDFG with another extension warns", "[cli][trial-frictions]") {
