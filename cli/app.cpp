@@ -9,6 +9,7 @@
 #include "help.h"
 #include "include_dirs.h"
 #include "targets.h"
+#include "weir/frontend/definition_lookup.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
@@ -117,6 +118,8 @@ int run_cli(int argc, char** argv) {
       return action();
     }
   } catch (const UsageError& e) {
+    return print_error(e.what(), kExitUsage);
+  } catch (const weir::UnknownNameError& e) {  // a misspelt NAME of FILE.py::NAME, ...
     return print_error(e.what(), kExitUsage);
   } catch (const weir::Error& e) {
     return print_error(with_search_path_hint(e.what()), kExitInvalidInput);

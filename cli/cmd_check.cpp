@@ -1,8 +1,9 @@
 // `weir check FILE.py... [-I DIR]... [--max-errors N] [--lower]`: load field-view modules (one
 // loader: modules they share are parsed once), type-check every definition (also those nested
 // in plain functions) and list their signatures, and the plain functions that check as
-// orchestration functions; report every independent error, up to a limit;
-// with --lower also lower every program that checked.
+// orchestration functions (and the errors of plain functions that call definitions but do not
+// check, as `weir run` reports them); report every independent error, up to a limit; with --lower
+// also lower every program and orchestration function that checked.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -16,8 +17,28 @@
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
+#include "weir/pycode/names.h"
+#include "weir/pycode/parser.h"
 
 namespace weir::cli {
+
+namespace {
+
+// Whether the plain function `f` of `m` calls a @program, @field_operator or @scan_operator by
+// name: an orchestration function, not a Python helper.
+bool calls_definitions(const frontend::FunctionDef& f, const frontend::LoadedModule& m) {
+  std::unique_ptr<frontend::FunctionDef> parsed;
+  try {
+    parsed = pycode::parse_function_with_loops(m.ast.file, f.loc.line);
+  } catch (const weir::Error&) {
+    return false;  // not in the orchestration language's syntax at all: a helper
+  }
+  for (const std::string& name : pycode::names_used(parsed->body).called)
+    if (auto it = m.names.find(name); it != m.names.end() && it->second.definition) return true;
+  return false;
+}
+
+}  // namespace
 
 Action add_check_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("check", "Load gt4py field-view files and type-check their definitions");
@@ -33,7 +54,8 @@ Action add_check_command(CLI::App& app) {
                   "WEIR_PATH is searched too)");
   cmd->add_option("--max-errors", o->max_errors, "Stop after this many errors per file (default 20)");
   cmd->add_flag("--lower", o->lower,
-                "Also lower every checked @program to an SDFG (reports what the lowering refuses)");
+                "Also lower every checked @program and orchestration function to an SDFG (reports what the "
+                "lowering refuses)");
   return [o]() {
     using namespace weir::frontend;
     ModuleLoader loader(LoaderOptions{o->includes, true});
@@ -48,25 +70,37 @@ Action add_check_command(CLI::App& app) {
           std::cout << (d->source->scope.empty() ? "" : "(in " + d->source->scope + ") ") << signature(*d)
                     << "\n";
         // Plain functions that check as orchestration functions (`weir run FILE.py::NAME` runs
-        // them), in source order; other plain functions are Python helpers, not listed.
+        // them), in source order. A plain function that calls a @program, @field_operator or
+        // @scan_operator is one whether it checks or not: its errors are reported as `weir run`
+        // reports them (and with --lower, what the lowering refuses); other plain functions are
+        // Python helpers, not listed.
         std::vector<const FunctionDef*> plain;
         for (const auto& [name, v] : m.names)
           if (const FunctionDef* f = find_plain_function(m, name)) plain.push_back(f);
         std::sort(plain.begin(), plain.end(),
                   [](const FunctionDef* a, const FunctionDef* b) { return a->loc.line < b->loc.line; });
+        std::size_t lowered = 0;
+        auto failed = [&](const FrontendError& e) {
+          if (r.errors.size() < o->max_errors) r.errors.push_back(e);
+          ++r.failed;
+        };
         for (const FunctionDef* f : plain) {
-          std::unique_ptr<Orchestration> o;
+          std::unique_ptr<Orchestration> orch;
           try {
-            o = check_orchestration(*f, m, checker);
-          } catch (const weir::Error&) {
-            continue;
+            orch = check_orchestration(*f, m, checker);
+            if (o->lower) {
+              lower_orchestration(*orch);
+              ++lowered;
+            }
+          } catch (const FrontendError& e) {
+            if (calls_definitions(*f, m)) failed(e);
+            if (!orch) continue;
           }
           std::string params;
-          for (const auto& p : o->params)
+          for (const auto& p : orch->params)
             params += (params.empty() ? "" : ", ") + p.name + ": " + to_string(p.type);
-          std::cout << "orchestration " << o->name << "(" << params << ")\n";
+          std::cout << "orchestration " << orch->name << "(" << params << ")\n";
         }
-        std::size_t lowered = 0;
         if (o->lower)
           for (const TypedDefinition* d : r.checked) {
             if (d->kind != DefinitionKind::Program) continue;
@@ -74,8 +108,7 @@ Action add_check_command(CLI::App& app) {
               lower_to_sdfg(*d);
               ++lowered;
             } catch (const FrontendError& e) {
-              if (r.errors.size() < o->max_errors) r.errors.push_back(e);
-              ++r.failed;
+              failed(e);
             }
           }
         // A missing module fails every definition that uses its names: say it once, with how

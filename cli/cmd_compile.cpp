@@ -14,6 +14,7 @@
 #include "backend_choice.h"
 #include "commands.h"
 #include "targets.h"
+#include "weir/frontend/definition_lookup.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
@@ -117,7 +118,7 @@ Action add_compile_command(CLI::App& app) {
     std::size_t n = targets.size();
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     unsigned workers = static_cast<unsigned>(std::min<std::size_t>(n, o->jobs ? o->jobs : hw));
-    std::atomic<std::size_t> next{0}, done{0}, failed{0};
+    std::atomic<std::size_t> next{0}, done{0}, failed{0}, misnamed{0};
     std::mutex out_mu;
     auto worker = [&] {
       for (std::size_t i; (i = next++) < n;) {
@@ -147,6 +148,7 @@ Action add_compile_command(CLI::App& app) {
           }
         } catch (const std::exception& e) {
           ++failed;
+          if (dynamic_cast<const weir::UnknownNameError*>(&e)) ++misnamed;
           line = "FAILED " + f + "\n  " + e.what();
         }
         std::lock_guard<std::mutex> lock(out_mu);
@@ -158,7 +160,8 @@ Action add_compile_command(CLI::App& app) {
     for (auto& t : threads) t.join();
     if (failed) {
       std::cout << failed << " of " << n << " program" << (n == 1 ? "" : "s") << " failed\n";
-      return kExitInvalidInput;
+      // A misspelt NAME is a command-line mistake, as in every command.
+      return misnamed ? kExitUsage : kExitInvalidInput;
     }
     return kExitOk;
   };

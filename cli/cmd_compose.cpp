@@ -54,7 +54,9 @@ Action add_compose_command(CLI::App& app) {
     refuse_overwriting_input("-o " + o->out, o->out, stage_files(text, o->spec));
     std::unique_ptr<SDFG> sdfg;
     try {
-      sdfg = transforms::compose_sdfgs(text, std::filesystem::path(o->spec).parent_path().string());
+      sdfg = transforms::compose_sdfgs(text, std::filesystem::path(o->spec).parent_path().string(), o->spec);
+    } catch (const InvalidJsonError& e) {  // located in the file already
+      return print_error(e.what(), kExitInvalidInput);
     } catch (const Error& e) {
       return print_error(o->spec + ": " + e.what(), kExitInvalidInput);
     }

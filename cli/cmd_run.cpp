@@ -164,10 +164,6 @@ int run_command(const RunOptions& given_options) {
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
   std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name()
             << "'\n";
-  // What a compiled backend made of a field-view program (an SDFG file runs as it is).
-  if (!target.field_view && is_field_view_reference(o.program))
-    std::cout << "lowered to an SDFG and auto-optimized (pipeline auto-optimize-"
-              << (o.backend == "gpu" ? "gpu" : "cpu") << ")\n";
   if (!target.field_view && target.sdfg.sdfg)
     if (std::string note = gpu_on_host_note(*target.sdfg.sdfg); !note.empty()) std::cout << note << "\n";
   if (!made.empty()) {
@@ -189,6 +185,7 @@ int run_command(const RunOptions& given_options) {
     runnable = prepare(*backend, *target.field_view);
     std::cout << "interpreted by the embedded backend (nothing to compile)\n";
   } else {
+    // What a compiled backend made of a field-view program (an SDFG file runs as it is), once.
     if (is_field_view_reference(o.program))
       std::cout << "lowered to an SDFG and optimized by auto-optimize-"
                 << (o.backend == "gpu" ? "gpu" : "cpu")
@@ -242,12 +239,17 @@ int run_command(const RunOptions& given_options) {
       std::vector<std::string> dims;
       for (const auto& x : sig.find("__out")->shape) dims.push_back(size_dimension(x.str()));
       std::string slice = needed_out_slice(e.what(), dims);
+      if (slice.empty()) {  // no range in the message: leave every dimension to the reader
+        slice = "out[";
+        for (std::size_t k = 0; k < dims.size(); ++k) slice += k ? ", :" : ":";
+        slice += "]";
+      }
       throw weir::Error(
           what + sizes + "\n  hint: '" + sig.program_name +
           "' is a @field_operator run directly, so its result must cover the whole output array "
-          "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that "
-          "calls it with a sliced out=, e.g. " +
-          sig.program_name + "(..., out=" + (slice.empty() ? "out[1:-1, 1:-1]" : slice) + ")");
+          "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program "
+          "that calls it with a sliced out=, e.g. " +
+          operator_call(target, slice));
     }
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }

@@ -8,12 +8,12 @@
 #include "commands.h"
 #include "overwrite_guard.h"
 #include "targets.h"
+#include "weir/frontend/definition_lookup.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/sdfg/serialize.h"
-#include "weir/sdfg/suggest.h"
 #include "weir/sdfg/validate.h"
 #include "write_sdfg.h"
 
@@ -47,18 +47,9 @@ Action add_sdfg_command(CLI::App& app) {
       std::vector<std::filesystem::path> modules;  // the modules it imports are inputs too
       for (const LoadedModule* lm : loader.modules()) modules.emplace_back(lm->path);
       refuse_overwriting_input("-o " + o->out, o->out, modules);
-      const Definition* def = nullptr;
-      for (const auto& d : m.definitions)
-        if (d->name == name) def = d.get();
-      const FunctionDef* orchestrated = def ? nullptr : find_plain_function(m, name);
-      if (!def && !orchestrated) {
-        std::vector<std::string> names;
-        for (const auto& d : m.definitions) names.push_back(d->name);
-        std::cerr << "weir: error: " << file
-                  << ": no @program, @field_operator or orchestration function named '" << name << "'"
-                  << did_you_mean(name, names) << "\n";
-        return kExitInvalidInput;
-      }
+      NamedDefinition named = find_named_definition(m, name, file);
+      const Definition* def = named.definition;
+      const FunctionDef* orchestrated = named.plain_function;
       TypeChecker checker;
       auto sdfg = def ? lower_to_sdfg(checker.check(*def))
                       : lower_orchestration(*check_orchestration(*orchestrated, m, checker));

@@ -11,7 +11,7 @@
 #include "targets.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
-#include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
 
@@ -41,13 +41,7 @@ void read_set_json(const std::string& file, std::map<std::string, Number>& value
   std::ifstream in(file, std::ios::binary);
   if (!in) throw weir::Error(file + ": cannot read (--set-json)");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (auto problem = json_limit_problem(text)) throw weir::Error(file + ": not valid JSON: " + *problem);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw weir::Error(file + ": not valid JSON: " + e.what());
-  }
+  nlohmann::json j = parse_json(text, file);
   if (!j.is_object()) throw weir::Error(file + ": expected a JSON object of names to numbers");
   for (const auto& [k, v] : j.items()) {
     if (v.is_boolean())

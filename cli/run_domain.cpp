@@ -49,6 +49,20 @@ std::vector<std::pair<std::string, std::pair<long long, long long>>> parse_domai
 
 }  // namespace
 
+std::string operator_call(const RunTarget& t, const std::string& out_slice) {
+  // The field-view signature keeps the source's parameter order (an SDFG's may differ).
+  const runtime::Signature& sig = t.field_view_sig.params.empty() ? t.sig : t.field_view_sig;
+  std::string call = t.sig.program_name + "(";
+  for (const auto& p : sig.params) {
+    bool table = false;
+    for (const auto& c : t.connectivities) table = table || c.name == p.name;
+    // Every argument of the operator (fields and scalars, in order); sizes and connectivity
+    // tables are no arguments of the call (tables come with offset_provider).
+    if (p.name != "__out" && !table && p.kind != runtime::Parameter::Kind::Symbol) call += p.name + ", ";
+  }
+  return call + "out=" + out_slice + ")";
+}
+
 void refuse_domain(const std::string& text, const RunTarget& t) {
   const runtime::Parameter* out = t.sig.find("__out");
   if (!out)
@@ -72,17 +86,14 @@ void refuse_domain(const std::string& text, const RunTarget& t) {
     listed += (listed.empty() ? "" : ", ") + d + ": [" + std::to_string(r.first) + ", " +
               std::to_string(r.second) + ")";
   }
-  std::string call = t.sig.program_name + "(";
-  for (const auto& p : t.sig.params)
-    if (p.kind == runtime::Parameter::Kind::Array && p.name != "__out") call += p.name + ", ";
-  call += "out=out[";
+  std::string slice = "out[";
   for (std::size_t k = 0; k < dims.size(); ++k) {
     auto g = given.find(dims[k]);
-    call +=
+    slice +=
         (k ? ", " : "") +
         (g == given.end() ? ":" : std::to_string(g->second.first) + ":" + std::to_string(g->second.second));
   }
-  call += "])";
+  std::string call = operator_call(t, slice + "]");
   throw UsageError(
       "--domain: weir runs a @field_operator called directly over its whole output; to compute '" +
       t.sig.program_name + "' on " + listed + ", run a @program that calls it with a sliced out=: " + call);
@@ -101,11 +112,24 @@ std::string needed_out_slice(const std::string& message, const std::vector<std::
   std::smatch m;
   static const std::regex computed(
       R"(computed over \((.*?\))\), which does not cover the output domain of '[^']*' \((.*?\))\))");
-  if (!std::regex_search(message, m, computed)) return "";
-  auto have = ranges(m[1]), want = ranges(m[2]);
-  for (const auto& [d, w] : want)
-    if (auto h = have.find(d); h != have.end())
-      cut[d] = {std::max(0LL, h->second.first - w.first), std::max(0LL, w.second - h->second.second)};
+  // A compiled backend's bounds check: "'f' is read over I: [-1, 7) and J: [-1, 6), outside its
+  // domain I: [0, 6) and J: [0, 5)" (every dimension read outside, of the first field read outside).
+  static const std::regex read_outside(
+      R"(is read over ((?:[A-Za-z_][A-Za-z_0-9]*: \[-?[0-9]+, -?[0-9]+\)(?: and )?)+), outside its domain )"
+      R"(((?:[A-Za-z_][A-Za-z_0-9]*: \[-?[0-9]+, -?[0-9]+\)(?: and )?)+))");
+  if (std::regex_search(message, m, computed)) {
+    auto have = ranges(m[1]), want = ranges(m[2]);
+    for (const auto& [d, w] : want)
+      if (auto h = have.find(d); h != have.end())
+        cut[d] = {std::max(0LL, h->second.first - w.first), std::max(0LL, w.second - h->second.second)};
+  } else if (std::regex_search(message, m, read_outside)) {
+    auto read = ranges(m[1]), domain = ranges(m[2]);
+    for (const auto& [d, r] : read)
+      if (auto dom = domain.find(d); dom != domain.end())
+        cut[d] = {std::max(0LL, dom->second.first - r.first), std::max(0LL, r.second - dom->second.second)};
+  } else {
+    return "";
+  }
   std::string s;
   for (std::size_t k = 0; k < dims.size(); ++k) {
     auto c = cut.find(dims[k]);

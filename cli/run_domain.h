@@ -16,12 +16,18 @@ namespace weir::cli {
 /// the result does not have, is a UsageError naming it.
 [[noreturn]] void refuse_domain(const std::string& text, const RunTarget& t);
 
+/// The @program call that computes the @field_operator `t` (run directly) into `out_slice`:
+/// "smooth(f, w, out=out[1:-1, :])", with every argument the operator takes (fields and scalars,
+/// in order), so that the line works pasted into a @program.
+std::string operator_call(const RunTarget& t, const std::string& out_slice);
+
 /// The slice of out= a @field_operator run directly needs, from the embedded backend's message
 /// that its shifted reads do not cover `__out` ("computed over (I: [1, 23), J: [0, 20), ...),
 /// which does not cover the output domain of '__out' (I: [0, 24), ...)"): "out[1:-1, :, :]" for
 /// a stencil that reads f(I + 1) and f(I - 1) over (I, J, K). `dims`: the result's dimensions in
-/// order. "" for other messages (a compiled backend's bounds check names only the first
-/// dimension read outside, too little for a slice).
+/// order; or from a compiled backend's bounds check ("'f' is read over I: [-1, 7) and J: [-1, 6),
+/// outside its domain I: [0, 6) and J: [0, 5)", every dimension of the first field read outside).
+/// "" for other messages.
 std::string needed_out_slice(const std::string& message, const std::vector<std::string>& dims);
 
 }  // namespace weir::cli

@@ -5,11 +5,11 @@
 #include <set>
 #include <tuple>
 
+#include "weir/frontend/definition_lookup.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/frontend/type_checker.h"
 #include "weir/runtime/errors.h"
-#include "weir/sdfg/suggest.h"
 
 namespace weir::runtime {
 namespace {
@@ -78,28 +78,15 @@ bool calls_named(const TypedDefinition& d, const std::string& callee) {
 
 FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m, const std::string& name,
                         const std::string& file) {
-  const Definition* def = nullptr;
-  std::string known;
-  std::vector<std::string> names;
-  for (const auto& d : m.definitions) {
-    if (d->name == name) def = d.get();
-    known += (known.empty() ? "" : ", ") + d->name;
-    names.push_back(d->name);
+  NamedDefinition named = find_named_definition(m, name, file);
+  if (named.plain_function) {
+    l->orchestration = check_orchestration(*named.plain_function, m, l->checker);
+    FieldViewProgram p;
+    p.orchestration = std::shared_ptr<const Orchestration>(l, l->orchestration.get());
+    p.origin = file + "::" + name;
+    return p;
   }
-  if (!def) {
-    if (const FunctionDef* f = find_plain_function(m, name)) {
-      l->orchestration = check_orchestration(*f, m, l->checker);
-      FieldViewProgram p;
-      p.orchestration = std::shared_ptr<const Orchestration>(l, l->orchestration.get());
-      p.origin = file + "::" + name;
-      return p;
-    }
-  }
-  if (!def)
-    throw BackendError(
-        file + ": no @program, @field_operator or @scan_operator named '" + name + "'" +
-        did_you_mean(name, names) +
-        (known.empty() ? std::string(" (the file defines none)") : " (defined: " + known + ")"));
+  const Definition* def = named.definition;
   const TypedDefinition& typed = l->checker.check(*def);
   if (typed.kind == DefinitionKind::ScanOperator) refuse_scan_operator(typed, m, l->checker, file);
   FieldViewProgram p;

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "weir/runtime/errors.h"
-#include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::runtime {
@@ -80,9 +80,8 @@ Signature Signature::from_sdfg(const SDFG& sdfg) {
 Signature Signature::from_arglist_json(const std::string& program_name, const std::string& json) {
   Signature sig;
   sig.program_name = program_name;
-  if (auto problem = json_limit_problem(json)) throw LoadError("malformed weir_arglist() JSON: " + *problem);
   try {
-    auto j = nlohmann::json::parse(json);
+    auto j = parse_json(json, "weir_arglist() of '" + program_name + "'");
     for (const auto& e : j) {
       Parameter p;
       p.name = e.at("name").get<std::string>();
@@ -101,8 +100,11 @@ Signature Signature::from_arglist_json(const std::string& program_name, const st
       p.dtype = *dt;
       sig.params.push_back(std::move(p));
     }
+  } catch (const InvalidJsonError& e) {
+    throw LoadError(e.what());
   } catch (const nlohmann::json::exception& e) {
-    throw LoadError(std::string("malformed weir_arglist() JSON: ") + e.what());
+    throw LoadError("weir_arglist() of '" + program_name + "': not a list of arguments (" +
+                    plain_json_words(e.what()) + ")");
   }
   return sig;
 }

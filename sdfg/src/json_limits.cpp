@@ -20,6 +20,12 @@ std::string json_text_position(std::string_view text, std::size_t offset) {
 }
 
 std::optional<std::string> json_limit_problem(std::string_view text) {
+  auto p = json_limit_problem_at(text);
+  if (!p) return std::nullopt;
+  return "at " + json_text_position(text, p->offset) + ": " + p->what;
+}
+
+std::optional<JsonLimitProblem> json_limit_problem_at(std::string_view text) {
   std::size_t depth = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -28,8 +34,7 @@ std::optional<std::string> json_limit_problem(std::string_view text) {
         if (text[i] == '\\') ++i;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        return "at " + json_text_position(text, i) + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
-               " levels";
+        return JsonLimitProblem{i, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
     } else if (c == ']' || c == '}') {
       if (depth > 0) --depth;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
@@ -41,9 +46,8 @@ std::optional<std::string> json_limit_problem(std::string_view text) {
       std::string number(text.substr(i, end - i));
       double v = std::strtod(number.c_str(), nullptr);
       if (std::isinf(v))
-        return "at " + json_text_position(text, i) + ": number " +
-               (number.size() > 40 ? number.substr(0, 40) + "..." : number) +
-               " is outside the range of a double";
+        return JsonLimitProblem{i, "number " + (number.size() > 40 ? number.substr(0, 40) + "..." : number) +
+                                       " is outside the range of a double"};
       i = end - 1;
     }
   }

@@ -121,4 +121,7 @@ SdfgLoadError::SdfgLoadError(std::string file, std::string json_path, std::strin
       element_(std::move(element)),
       message_(std::move(message)) {}
 
+SdfgLoadError::SdfgLoadError(const InvalidJsonError& e)
+    : Error(e.what()), file_(e.origin()), json_path_("/"), message_("invalid JSON: " + e.problem()) {}
+
 }  // namespace weir

@@ -614,25 +614,6 @@ class Reader {
 
 }  // namespace
 
-namespace {
-
-// A parser message with the bytes it quotes made printable: "last read: '<0x93>'" rather than
-// a raw byte of a binary file on the terminal.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (unsigned char ch : s) {
-    if (ch >= 0x20 && ch < 0x7f) {
-      out += static_cast<char>(ch);
-    } else {
-      static const char* hex = "0123456789abcdef";
-      out += std::string("<0x") + hex[ch >> 4] + hex[ch & 15] + ">";
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::string& origin) {
   // Files often given where an SDFG is read by mistake: say what they are.
   if (text.substr(0, 6) == "\x93NUMPY")
@@ -640,19 +621,11 @@ std::unique_ptr<SDFG> sdfg_from_json_text(std::string_view text, const std::stri
         origin, "/", "",
         "a NumPy array (.npy, \\x93NUMPY magic), not an SDFG (.sdfg, .sdfgz); `weir run` takes "
         "arrays with --in NAME=FILE.npy or --in-dir DIR");
-  if (auto problem = json_limit_problem(text))
-    throw SdfgLoadError(origin, "/", "", "not valid JSON: " + *problem);
   json root;
   try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {
-    // parse_error carries "at line L, column C"; the other kinds (out_of_range, type_error)
-    // are mapped too, so no nlohmann error escapes as an internal error.
-    std::string msg = e.what();
-    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ..."
-    auto p = msg.find("] ");
-    throw SdfgLoadError(origin, "/", "",
-                        "not valid JSON: " + printable(p == std::string::npos ? msg : msg.substr(p + 2)));
+    root = parse_json(text, origin);
+  } catch (const InvalidJsonError& e) {
+    throw SdfgLoadError(e);
   }
   if (!root.is_object())
     throw SdfgLoadError(origin, "/", "",

@@ -80,7 +80,7 @@ TEST_CASE("weir reports bad input with exit code 1 and writes nothing", "[cli]")
   auto out = dir / "out.sdfg";
   auto r = run_weir("convert " + q(bad) + " -o " + q(out));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("bad.sdfg") && Catch::Contains("not valid JSON"));
+  CHECK_THAT(r.out, Catch::Contains("bad.sdfg") && Catch::Contains("invalid JSON"));
   CHECK_FALSE(fs::exists(out));
 
   r = run_weir("validate " + q(dir / "missing.sdfg"));

@@ -96,7 +96,7 @@ TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usa
   write(dir / "bad.json", "[\n  {\"transformation\": \"MapTiling\"\n  \"where\": \"all\"}\n]\n");
   auto r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "bad.json"));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("bad.json:3:") && Catch::Contains("malformed JSON"));
+  CHECK_THAT(r.out, Catch::Contains("bad.json:3:") && Catch::Contains("invalid JSON"));
   untouched();
 
   write(dir / "unknown.json", R"([{"transformation": "MapTurbo"}])");

@@ -136,8 +136,10 @@ np.save("f2d.npy", np.ones((6, 5)))
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("argument 'f': expected"));
     r = weir_run(dir, example("cartesian/laplacian.py") + "::nope" + b + " --in-dir " + q(dir / "in"));
-    CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'"));
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out,
+               Catch::Contains(
+                   "no @program, @field_operator, @scan_operator or orchestration function named 'nope'"));
   }
   auto r = weir_run(dir, lap + " --backend tpu --in-dir " + q(dir / "in") + " --out " + q(out));
   CHECK(r.code == 2);

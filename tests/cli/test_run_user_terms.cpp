@@ -87,7 +87,7 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
           "smaller output domain)\n"
           "  hint: 'lap' is a @field_operator run directly, so its result must cover the whole output "
           "array '__out' (shaped like its inputs); to compute it on part of the domain, run a @program "
-          "that calls it with a sliced out=, e.g. lap(..., out=out[1:-1, 1:-1])\n"));
+          "that calls it with a sliced out=, e.g. lap(f, out=out[1:-1, 1:-1, :])\n"));
 }
 
 TEST_CASE("weir run: messages name a field's extents by its dimensions, never by internal size symbols",

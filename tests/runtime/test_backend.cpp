@@ -186,6 +186,19 @@ TEST_CASE("loader: ABI checks, arglist checks and runtime errors", "[runtime][lo
   CHECK_THROWS_WITH(load_compiled_program(dir / "missing.so"), Catch::Contains("missing.so: no such file"));
 }
 
+TEST_CASE("signature: weir_arglist() JSON that is malformed is reported as every JSON is",
+          "[runtime][loader]") {
+  // "FILE:LINE:COLUMN: invalid JSON: ...", the origin naming the program's weir_arglist().
+  CHECK_THROWS_AS(Signature::from_arglist_json("p", "[{\"name\" \"a\"}]"), LoadError);
+  CHECK_THROWS_WITH(
+      Signature::from_arglist_json("p", "[{\"name\" \"a\"}]"),
+      "weir_arglist() of 'p':1:12: invalid JSON: unexpected string literal in an object separator; "
+      "expected ':'");
+  // Valid JSON of the wrong shape: plain words, no library exception name.
+  CHECK_THROWS_WITH(Signature::from_arglist_json("p", "[{\"kind\": \"array\"}]"),
+                    "weir_arglist() of 'p': not a list of arguments (key 'name' not found)");
+}
+
 TEST_CASE("backend: field-view program references are not SDFG files", "[runtime][backend]") {
   CHECK(is_field_view_reference("stencils.py::laplace"));
   CHECK(is_field_view_reference("stencils.py"));
@@ -196,9 +209,11 @@ TEST_CASE("backend: field-view program references are not SDFG files", "[runtime
   CHECK_THROWS_AS(load_program_source("missing.sdfg"), weir::SdfgLoadError);
   CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py"),
                     Catch::Contains("name the program to run as FILE.py::NAME"));
-  CHECK_THROWS_WITH(load_field_view_reference("examples/cartesian/laplacian.py::nope"),
-                    Catch::Contains("no @program, @field_operator or @scan_operator named 'nope'") &&
-                        Catch::Contains("(defined: lap, lap_lap, laplacian, bi_laplacian)"));
+  CHECK_THROWS_WITH(
+      load_field_view_reference("examples/cartesian/laplacian.py::nope"),
+      Catch::Contains(
+          "no @program, @field_operator, @scan_operator or orchestration function named 'nope'") &&
+          Catch::Contains("(defined: lap, lap_lap, laplacian, bi_laplacian)"));
   CHECK(load_field_view_reference("examples/cartesian/laplacian.py::laplacian").name() == "laplacian");
 }
 

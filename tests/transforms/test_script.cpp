@@ -50,7 +50,7 @@ TEST_CASE("script: malformed scripts give located errors", "[transforms][script]
     FAIL("no error");
   } catch (const ScriptError& e) {
     CHECK_THAT(e.what(), Contains("tune.json:2:"));
-    CHECK_THAT(e.what(), Contains("malformed JSON"));
+    CHECK_THAT(e.what(), Contains("invalid JSON"));
   }
   auto err = [](const std::string& text) {
     try {

@@ -4,11 +4,14 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/suggest.h"
+#include "weir/sdfg/text.h"
 #include "weir/sdfg/validate.h"
 
 namespace weir::transforms {
@@ -158,6 +161,28 @@ class Composer {
     }
   }
 
+  // `bind` names `c`, which is no argument container of the stage: say what it is instead (a
+  // symbol is bound under "symbols", docs/compose.md) or the closest container.
+  [[noreturn]] void bind_refused(const SDFG& inner, const std::string& stage, const std::string& c,
+                                 const std::string& bp) {
+    std::set<std::string> free = inner.free_symbols();
+    if (inner.symbols.count(c) || free.count(c))
+      fail(bp, "'" + c + "' is a symbol of stage '" + stage +
+                   "', not a container; \"bind\" takes containers, a symbol is bound under \"symbols\": "
+                   "{\"call\": \"" +
+                   stage + "\", \"bind\": {...}, \"symbols\": {\"" + c +
+                   "\": EXPR}} (EXPR: an integer or a symbol expression of the composed SDFG; a symbol "
+                   "not given maps to the symbol of the same name)");
+    if (inner.has_data(c))
+      fail(bp, "'" + c + "' is a transient of stage '" + stage +
+                   "' (the stage's own), not an argument container");
+    std::vector<std::string> containers;
+    for (const auto& [name, desc] : inner.arrays)
+      if (!desc.transient) containers.push_back(name);
+    fail(bp, "stage '" + stage + "' has no argument container '" + c + "'" + did_you_mean(c, containers) +
+                 " (containers: " + join(containers) + ")");
+  }
+
   void call(SDFGState& st, const json& s, const std::string& p) {
     for (const auto& [k, v] : s.items())
       if (k != "call" && k != "bind" && k != "symbols") fail(p + "/" + k, "unknown key");
@@ -177,8 +202,7 @@ class Composer {
     std::map<std::string, std::string> outer_of;
     for (const auto& [c, o] : bind.items()) {
       std::string bp = p + "/bind/" + c;
-      if (!inner->has_data(c) || inner->data(c).transient)
-        fail(bp, "stage '" + stage + "' has no argument container '" + c + "'");
+      if (!inner->has_data(c) || inner->data(c).transient) bind_refused(*inner, stage, c, bp);
       if (!o.is_string() || !out_->has_data(o.get<std::string>()))
         fail(bp, "expected an array or scalar of /arrays or /scalars");
       const DataDescriptor &id = inner->data(c), &od = out_->data(o.get<std::string>());
@@ -226,18 +250,9 @@ class Composer {
 
 }  // namespace
 
-std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir) {
-  // Depth and number range first: nlohmann recurses on deep nesting and reports 1e400 without
-  // a position (issue 17).
-  if (auto problem = json_limit_problem(json_text))
-    throw Error("composition description: not valid JSON: " + *problem);
-  json spec;
-  try {
-    spec = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw Error(std::string("composition description: ") + e.what());
-  }
-  return Composer(spec, base_dir).run();
+std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir,
+                                    const std::string& origin) {
+  return Composer(parse_json(json_text, origin), base_dir).run();
 }
 
 }  // namespace weir::transforms

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/transforms/analysis.h"
@@ -116,24 +116,6 @@ std::size_t run_tracked(SDFG& sdfg, Pass& p, AnalysisCache& cache, History& h) {
 
 // --- script parsing --------------------------------------------------------------------------
 
-std::string located_parse_error(const std::string& text, const std::string& origin,
-                                const json::parse_error& e) {
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  std::string msg = e.what();
-  // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 5: <what>"
-  if (auto p = msg.find(": "); p != std::string::npos && msg.find("parse error") != std::string::npos)
-    msg = msg.substr(p + 2);
-  return origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed JSON: " + msg;
-}
-
 std::string step_prefix(const std::string& origin, std::size_t k, const std::string& name) {
   return origin + ": step " + std::to_string(k + 1) + (name.empty() ? std::string() : " (" + name + ")") +
          ": ";
@@ -142,12 +124,11 @@ std::string step_prefix(const std::string& origin, std::size_t k, const std::str
 }  // namespace
 
 std::vector<ScriptStep> parse_script(const std::string& text, const std::string& origin) {
-  if (auto problem = json_limit_problem(text)) throw ScriptError(origin + ": malformed JSON: " + *problem);
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ScriptError(located_parse_error(text, origin, e));
+    j = parse_json(text, origin);
+  } catch (const InvalidJsonError& e) {
+    throw ScriptError(e.what());
   }
   if (j.is_object() && j.contains("steps")) j = j["steps"];
   if (!j.is_array()) throw ScriptError(origin + ": a script is a JSON list of steps (or {\"steps\": [...]})");
@@ -491,7 +472,7 @@ std::unique_ptr<SDFG> replay_history(const SDFG& transformed) {
     } catch (const Error& e) {
       throw fail(e.what());
     } catch (const json::exception& e) {
-      throw fail(std::string("malformed entry: ") + e.what());
+      throw fail("malformed entry: " + plain_json_words(e.what()));
     }
   }
   cur->extra.set(kOrig, orig);

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/transaction.h"
@@ -436,13 +436,11 @@ std::string match_to_json(const SDFG& root, const Transformation& t, const Match
 }
 
 MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
-  if (auto problem = json_limit_problem(json_text))
-    throw TransformError("transformation record is not JSON: " + *problem);
   json j;
   try {
-    j = json::parse(json_text);
-  } catch (const json::exception& e) {
-    throw TransformError(std::string("transformation record is not JSON: ") + e.what());
+    j = parse_json(json_text, "transformation record");
+  } catch (const InvalidJsonError& e) {
+    throw TransformError(e.what());
   }
   auto need = [&](const char* k) -> const json& {
     if (!j.is_object() || !j.contains(k))
@@ -484,7 +482,7 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
       if (!keys.count(k)) rec.options_json[k] = v.dump();
     return rec;
   } catch (const json::exception& e) {
-    throw TransformError(std::string("malformed transformation record: ") + e.what());
+    throw TransformError("malformed transformation record: " + plain_json_words(e.what()));
   } catch (const std::invalid_argument&) {
     throw TransformError("malformed transformation record: '_subgraph' keys must be integers");
   }

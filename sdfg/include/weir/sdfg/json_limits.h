@@ -24,6 +24,13 @@ inline constexpr std::size_t kMaxJsonDepth = 600;
 /// Malformed text is left for the parser to report. Never recurses.
 std::optional<std::string> json_limit_problem(std::string_view text);
 
+/// The same problem with the byte offset where it is (0-based) and the words after the position.
+struct JsonLimitProblem {
+  std::size_t offset = 0;
+  std::string what;  ///< "nested deeper than 1000 levels"
+};
+std::optional<JsonLimitProblem> json_limit_problem_at(std::string_view text);
+
 /// "line L, column C" of byte `offset` of `text` (1-based, columns in bytes as nlohmann counts).
 std::string json_text_position(std::string_view text, std::size_t offset);
 

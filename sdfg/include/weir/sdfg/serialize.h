@@ -8,6 +8,7 @@
 
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir {
@@ -19,6 +20,8 @@ namespace weir {
 class SdfgLoadError : public Error {
  public:
   SdfgLoadError(std::string file, std::string json_path, std::string element, std::string message);
+  /// Text that is not JSON: `what()` is "<file>:<line>:<column>: invalid JSON: <message>".
+  explicit SdfgLoadError(const InvalidJsonError& e);
   const std::string& file() const { return file_; }
   const std::string& json_path() const { return json_path_; }
   const std::string& element() const { return element_; }

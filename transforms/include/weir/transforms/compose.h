@@ -24,7 +24,9 @@ namespace weir::transforms {
 /// the same name, which the composed SDFG then takes as an argument. Arguments of the result: the
 /// non-transient arrays and scalars in the order given. Throws weir::Error naming the JSON path
 /// ("/sequence/1/bind/B: stage 'step' has no container 'B'") for anything malformed, a missing
-/// file, or a stage that does not load; the result is validated.
-std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir);
+/// file, or a stage that does not load; the result is validated. Text that is not JSON throws
+/// InvalidJsonError "<origin>:<line>:<column>: invalid JSON: ...".
+std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir,
+                                    const std::string& origin = "composition description");
 
 }  // namespace weir::transforms
