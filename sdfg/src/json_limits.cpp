@@ -6,19 +6,6 @@
 
 namespace weir {
 
-std::string json_text_position(std::string_view text, std::size_t offset) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 std::optional<std::string> json_limit_problem(std::string_view text) {
   auto p = json_limit_problem_at(text);
   if (!p) return std::nullopt;

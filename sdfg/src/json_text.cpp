@@ -58,7 +58,7 @@ std::string plain_words_of(const std::string& what) {
   return printable(head + (read.empty() ? "" : " " + read) + where + tail);
 }
 
-// Line and column (1-based, columns in bytes) of byte `offset`, as json_text_position counts.
+// Line and column (1-based, columns in bytes, as nlohmann counts) of byte `offset`.
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
   std::size_t line = 1, column = 1;
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
@@ -75,6 +75,12 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
 }  // namespace
 
 std::string plain_json_words(const std::string& library_message) { return plain_words_of(library_message); }
+
+// Declared in json_limits.h; defined here, beside the line and column count it shares.
+std::string json_text_position(std::string_view text, std::size_t offset) {
+  auto [line, column] = line_column(text, offset);
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
 
 InvalidJsonError::InvalidJsonError(std::string origin, std::size_t line, std::size_t column, std::string what)
     : Error(origin + ":" + std::to_string(line) + ":" + std::to_string(column) + ": invalid JSON: " + what),
