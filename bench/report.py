@@ -414,6 +414,22 @@ def splice(document, section):
     return document[:start] + section + (document[end + 1:] if end >= 0 else "")
 
 
+# Sections written from measurements outside weir-bench (their text says how they were made):
+# regenerating the document keeps them as they are.
+KEPT_TITLES = ["## weir on DaCe's auto-optimized SDFGs"]
+
+
+def keep_sections(old, new):
+    """`new` with every KEPT_TITLES section of `old` that `new` lacks appended."""
+    for title in KEPT_TITLES:
+        start = old.find(title)
+        if start < 0 or title in new:
+            continue
+        end = old.find("\n## ", start + len(title))
+        new = new.rstrip() + "\n\n" + (old[start:end + 1] if end >= 0 else old[start:]).rstrip() + "\n"
+    return new
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="?", help="JSON written by weir-bench --json")
@@ -452,6 +468,9 @@ def main():
         if nb_text:
             text = splice(text, nb_text)
     if a.output:
+        if os.path.exists(a.output):
+            with open(a.output) as f:
+                text = keep_sections(f.read(), text)
         with open(a.output, "w") as f:
             f.write(text)
     else:

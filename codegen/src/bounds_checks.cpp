@@ -12,6 +12,8 @@
 // used: parallel loops cannot throw, so a violation is recorded (weir_index in the prelude) and
 // thrown after the state (SdfgGen::state_call), naming the state, map, tasklet, connector, the
 // index and where it came from (docs/adr/0014).
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "state_codegen.h"
@@ -304,10 +306,11 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       if (comments())
         w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
       // A map without iterations touches nothing.
-      w.open("if (!(" + map_empty_condition(*me.map) + ")) {");
-      w.append(checks);
-      w.close();
-      return;
+      Writer guarded;
+      guarded.open("if (!(" + map_empty_condition(*me.map) + ")) {");
+      guarded.append(checks);
+      guarded.close();
+      return append_checks(guarded, w);
     }
     case NodeKind::Access: {
       // Copies to other access nodes: each end's subset by DaCe's rules (copy_subsets).
@@ -340,7 +343,78 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   }
   if (checks.empty()) return;
   if (comments()) w.line("// bounds checks of " + where.substr(scope_at));
+  append_checks(checks, w);
+}
+
+namespace {
+
+/// The identifiers of C++ code outside its string and character literals and numbers, in order
+/// of first use.
+std::vector<std::string> code_identifiers(const std::string& code) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < code.size();) {
+    char c = code[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < code.size() && code[i] != c; ++i)
+        if (code[i] == '\\') ++i;
+      ++i;
+    } else if (ident(c)) {
+      std::size_t j = i;
+      while (j < code.size() && ident(code[j])) ++j;
+      std::string word = code.substr(i, j - i);
+      if (!std::isdigit(static_cast<unsigned char>(c)) && seen.insert(word).second) out.push_back(word);
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void StateGen::append_checks(const Writer& checks, Writer& w) {
+  // The checks of a top-level state repeat with the state: every step of a time loop. When they
+  // read nothing but symbols (the prelude's helpers aside), their outcome is a function of the
+  // symbols' values, so a state that runs again with the values of its last passing checks
+  // skips them (per thread: the cache is thread_local, never shared between concurrent runs).
+  // What the checks may call besides symbols: the prelude's pure functions (expr_to_cpp.cpp's,
+  // the checks').
+  static const std::set<std::string> kPure{"if",       "int64_t",  "weir_check_bounds", "weir_dim",
+                                           "weir_min", "weir_max", "weir_floordiv",     "weir_ceildiv",
+                                           "weir_mod", "weir_iabs"};
+  std::vector<std::string> names;
+  bool cacheable = sg.top_level && !sg.prog.cuda;
+  if (cacheable) {
+    std::set<std::string> symbols;
+    for (const auto& [name, type] : sg.symbols)
+      if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name)) symbols.insert(cpp_ident(name));
+    for (const std::string& id : code_identifiers(checks.str())) {
+      if (kPure.count(id)) continue;
+      if (!symbols.count(id)) {
+        cacheable = false;
+        break;
+      }
+      names.push_back(id);
+    }
+  }
+  if (!cacheable) return w.append(checks);
+  w.open("{");
+  w.line("static thread_local bool weir_checked = false;");
+  std::string same = "weir_checked";
+  std::string remember = "weir_checked = true;";
+  for (const std::string& n : names) {
+    w.line("static thread_local std::decay_t<decltype(" + n + ")> weir_checked_" + n + "{};");
+    same += " && weir_checked_" + n + " == " + n;
+    remember += " weir_checked_" + n + " = " + n + ";";
+  }
+  w.open("if (!(" + same + ")) {");
   w.append(checks);
+  w.line(remember);
+  w.close();
+  w.close();
 }
 
 void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {

@@ -449,11 +449,15 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     sign[d] = r.step.sign_if_symbols_nonnegative();
     if (sign[d] && *sign[d] == 0) sign[d] = std::nullopt;
   }
-  // collapse(n): leading dimensions whose bounds do not depend on earlier parameters.
+  // collapse(n), as DaCe's CPU code generator: the map's `collapse` attribute (1, its default:
+  // the outermost dimension only, the inner loops left plain for the compiler to vectorize),
+  // limited to the leading dimensions whose bounds do not depend on earlier parameters.
+  // Passes that want more set the attribute (cpu-schedules, docs/adr/0028).
   int collapse = 0;
   if (parallel && sign[0]) {
     collapse = 1;
-    for (std::size_t d = 1; d < ranges.size() && sign[d]; ++d) {
+    std::size_t wanted = m.collapse > 1 ? static_cast<std::size_t>(m.collapse) : 1;
+    for (std::size_t d = 1; d < std::min(wanted, ranges.size()) && sign[d]; ++d) {
       std::set<std::string> fs = ranges[d].start.free_symbols();
       fs.merge(ranges[d].end.free_symbols());
       fs.merge(ranges[d].step.free_symbols());
@@ -464,6 +468,11 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     }
   } else {
     parallel = false;
+  }
+  std::optional<std::string> when = parallel ? small_map_condition(e, collapse) : std::nullopt;
+  if (when && *when == "false") {
+    parallel = false;
+    collapse = 0;
   }
   frame.parallel = parallel;
   for (int d = 0; d < collapse; ++d) frame.parallel_params.push_back(m.params[static_cast<std::size_t>(d)]);
@@ -482,38 +491,52 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("{");
     w.append(pre);
   }
-  if (parallel)
-    w.line("#pragma omp parallel for" +
-           (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()) +
-           small_map_clause(e, collapse));
-  for (std::size_t d = 0; d < ranges.size(); ++d) {
-    const Range& r = ranges[d];
-    std::string p = cpp_ident(m.params[d]);
-    std::string end = sym_cpp(r.end), step = sym_cpp(r.step);
-    std::string cond;
-    if (!sign[d])
-      cond = "(" + step + " > 0) ? (" + p + " <= " + end + ") : (" + p + " >= " + end + ")";
-    else
-      cond = p + (*sign[d] > 0 ? " <= " : " >= ") + end;
-    std::string inc;
-    if (r.step.is_integer() && r.step.value() == 1)
-      inc = "++" + p;
-    else if (r.step.is_integer() && r.step.value() == -1)
-      inc = "--" + p;
-    else
-      inc = p + " += " + step;
-    // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map.
-    if (d + 1 == ranges.size() && !parallel && opts.openmp && m.extra.find("weir_vectorize") &&
-        *m.extra.find("weir_vectorize") == "true")
-      w.line("#pragma omp simd");
-    w.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
-  }
   frames_.push_back(frame);
   Writer body;
   emit_scope(e.id(), body);
   frames_.pop_back();
-  w.append(body);
-  for (std::size_t d = 0; d < ranges.size(); ++d) w.close();
+  // The loop nest around `body`, with the OpenMP pragma or without.
+  auto nest = [&](bool omp, Writer& out) {
+    if (omp)
+      out.line("#pragma omp parallel for" +
+               (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
+    for (std::size_t d = 0; d < ranges.size(); ++d) {
+      const Range& r = ranges[d];
+      std::string p = cpp_ident(m.params[d]);
+      std::string end = sym_cpp(r.end), step = sym_cpp(r.step);
+      std::string cond;
+      if (!sign[d])
+        cond = "(" + step + " > 0) ? (" + p + " <= " + end + ") : (" + p + " >= " + end + ")";
+      else
+        cond = p + (*sign[d] > 0 ? " <= " : " >= ") + end;
+      std::string inc;
+      if (r.step.is_integer() && r.step.value() == 1)
+        inc = "++" + p;
+      else if (r.step.is_integer() && r.step.value() == -1)
+        inc = "--" + p;
+      else
+        inc = p + " += " + step;
+      // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map.
+      if (d + 1 == ranges.size() && !parallel && opts.openmp && m.extra.find("weir_vectorize") &&
+          *m.extra.find("weir_vectorize") == "true")
+        out.line("#pragma omp simd");
+      out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
+    }
+    out.append(body);
+    for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
+  };
+  if (!parallel || !when) {
+    nest(parallel, w);
+  } else {
+    // Few points: the same loops without entering the OpenMP runtime (parallel_threshold.cpp).
+    w.open("if (" + *when + ") {");
+    nest(true, w);
+    w.dedent();
+    w.line("} else {");
+    w.indent();
+    nest(false, w);
+    w.close();
+  }
   if (wrap) w.close();
 }
 

@@ -183,9 +183,10 @@ class StateGen {
   /// Emits `n` as one loop nest with NumPy's einsum semantics (alpha, beta as DaCe's node).
   void emit_einsum(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
-  /// The `if(...)` clause that runs parallel map `e` (its first `collapse` dimensions
-  /// parallel) sequentially when it has few iterations and a flat body; empty if none applies.
-  std::string small_map_clause(const MapEntry& e, int collapse) const;
+  /// When parallel map `e` (its first `collapse` dimensions distributed) is worth a parallel
+  /// region: nullopt always (a big or unknown body, or many points), "false" never (few points
+  /// known), else the C++ condition on its number of points (a flat body of symbolic size).
+  std::optional<std::string> small_map_condition(const MapEntry& e, int collapse) const;
   // --- BLAS library nodes as CBLAS calls (cblas_codegen.cpp) -----------------------------
   /// Whether `n`'s implementation is a CBLAS one (OpenBLAS, MKL, cBLAS: DaCe's names).
   static bool wants_cblas(const LibraryNode& n);
@@ -199,6 +200,9 @@ class StateGen {
   /// nested SDFG's body a violation is recorded and the state returns (weir_bounds_ok); at the
   /// top level it throws. Nothing with CodegenOptions::bounds_checks off.
   void emit_bounds_checks(const Node& n, Writer& w);
+  /// Appends `checks` to `w`; at the top level, checks that read only symbols are skipped while
+  /// the symbols keep the values of the last passing checks (a thread_local cache per site).
+  void append_checks(const Writer& checks, Writer& w);
   /// Checks of `subset` of container `data`; `map` (may be null): the map whose parameters an
   /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the
   /// access when the memlet's does not.

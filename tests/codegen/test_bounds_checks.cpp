@@ -692,3 +692,60 @@ TEST_CASE("bounds checks: a computed subscript outside in two dimensions names b
     CHECK(B == std::vector<double>{6});
   }
 }
+
+TEST_CASE(
+    "bounds checks: a state that runs again with the same symbols skips its checks, never a failing one",
+    "[codegen][run][bounds]") {
+  // B[i] = A[i] + 1 for i in 0..K-1, A and B of shape N: valid while K <= N.
+  auto s = std::make_unique<SDFG>("cached");
+  s->add_symbol("N");
+  s->add_symbol("K");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("m", {"i"}, Subset::parse("0:K"));
+  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i")), "", "x");
+  auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
+  st.edge(in[0]).memlet.subset = Subset::parse("0:K");
+  st.edge(out[1]).memlet.subset = Subset::parse("0:K");
+  REQUIRE(diagnostics(*s) == "");
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  // The checks read only K and N: cached per thread by their values.
+  CHECK(g.source.find("static thread_local std::decay_t<decltype(K)> weir_checked_K{};") !=
+        std::string::npos);
+  CHECK(g.source.find("if (!(weir_checked && weir_checked_K == K && weir_checked_N == N)) {") !=
+        std::string::npos);
+  auto so = test::compile_shared(g.source, test::scratch_dir("bounds_cached"));
+  test::LoadedProgram p(so);
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t k = 3, n = 3;
+  std::vector<void*> args = {A.data(), B.data(), &k, &n};
+  void* h = p.init(args.data());
+  REQUIRE(h != nullptr);
+  const std::string failure =
+      "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (the input is "
+      "smaller "
+      "than the domain it is read over; pass a larger input or a smaller domain)";
+  // K = 3, 5, 3, 5, 2: the failing values fail each time, the passing ones run.
+  CHECK(p.run(h, args.data()) == 0);
+  CHECK(B == std::vector<double>{2, 3, 4});
+  k = 5;
+  CHECK(p.run(h, args.data()) != 0);
+  CHECK(p.last_error() == failure);
+  k = 3;
+  B = {-1, -1, -1};
+  CHECK(p.run(h, args.data()) == 0);
+  CHECK(B == std::vector<double>{2, 3, 4});
+  k = 5;
+  CHECK(p.run(h, args.data()) != 0);
+  CHECK(p.last_error() == failure);
+  k = 2;
+  B = {-1, -1, -1};
+  CHECK(p.run(h, args.data()) == 0);
+  CHECK(B == std::vector<double>{2, 3, -1});
+  REQUIRE(p.finalize(h) == 0);
+}

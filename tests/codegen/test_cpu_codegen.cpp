@@ -84,8 +84,16 @@ TEST_CASE("a map with a tasklet becomes a parallel loop", "[codegen]") {
   GeneratedCode g = generate_cpu(*s);
   INFO(g.source);
   CHECK(contains(g.source, "// map m[i=0:N]"));
-  // A flat map of unknown size runs sequentially below the threshold (parallel_threshold.cpp).
-  CHECK(contains(g.source, "#pragma omp parallel for if((N) >= 8192)\n"));
+  // A flat map of unknown size runs sequentially below the threshold (parallel_threshold.cpp):
+  // the same loop without OpenMP, not an if() clause (which still enters the OpenMP runtime).
+  CHECK(contains(g.source,
+                 "if ((N) >= 8192) {\n"
+                 "#pragma omp parallel for\n"
+                 "for (int64_t i = 0; i <= N - 1; ++i) {\n"));
+  CHECK(contains(g.source,
+                 "} else {\n"
+                 "for (int64_t i = 0; i <= N - 1; ++i) {\n"));
+  CHECK_FALSE(contains(g.source, " if("));
   CHECK(contains(g.source, "for (int64_t i = 0; i <= N - 1; ++i) {"));
   CHECK(contains(g.source, "// tasklet t (node 4)"));
   CHECK(contains(g.source, "double a = A[i];"));
@@ -103,21 +111,77 @@ TEST_CASE("a map with a tasklet becomes a parallel loop", "[codegen]") {
       R"([{"name": "A", "kind": "array", "dtype": "float64"}, {"name": "B", "kind": "array", "dtype": "float64"}, {"name": "N", "kind": "symbol", "dtype": "int64"}])");
 }
 
-TEST_CASE("index arithmetic uses strides and collapse covers rectangular maps", "[codegen]") {
+namespace {
+/// B[i, j] = A[i + 1, j] + A[i - 1, j] over `range` (parameters i, j), CPU_Multicore with the
+/// map attribute `collapse`.
+std::unique_ptr<SDFG> stencil_2d(const std::string& range, int collapse) {
   auto s = std::make_unique<SDFG>("stencil");
   s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
   s->add_array("B", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
   auto& st = s->add_state("main", true);
   auto& a = st.add_access("A");
   auto& b = st.add_access("B");
-  auto& m = st.add_map("m", {"i", "j"}, Subset::parse("1:N-1, 0:M"), ScheduleType::CPU_Multicore);
+  auto& m = st.add_map("m", {"i", "j"}, Subset::parse(range), ScheduleType::CPU_Multicore);
+  m.map->collapse = collapse;
   auto& t = st.add_tasklet("t", {"o = x + y", Language::Python}, {"x", "y"}, {"o"});
   st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i + 1, j")), "", "x");
   st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i - 1, j")), "", "y");
   st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i, j")), "o", "");
-  GeneratedCode g = generate_cpu(*s);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("OpenMP distributes the dimensions of the map's collapse attribute, as DaCe", "[codegen]") {
+  SECTION("collapse 1 (DaCe's default): the outermost dimension; the count is of all points") {
+    GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 1));
+    INFO(g.source);
+    CHECK(contains(g.source,
+                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "#pragma omp parallel for\n"
+                   "for (int64_t i = 1; i <= N - 2; ++i) {\n"
+                   "for (int64_t j = 0; j <= M - 1; ++j) {\n"));
+    CHECK_FALSE(contains(g.source, "collapse("));
+  }
+  SECTION("collapse 2") {
+    GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 2));
+    INFO(g.source);
+    CHECK(contains(g.source,
+                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "#pragma omp parallel for collapse(2)\n"));
+  }
+  SECTION("collapse beyond the map's dimensions: all of them") {
+    GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 5));
+    INFO(g.source);
+    CHECK(contains(g.source,
+                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "#pragma omp parallel for collapse(2)\n"));
+  }
+  SECTION("a known number of points: parallel from 8192 on, plain loops below, no condition") {
+    GeneratedCode big = generate_cpu(*stencil_2d("1:65, 0:128", 1));  // 64 x 128 points
+    INFO(big.source);
+    CHECK(contains(big.source,
+                   "#pragma omp parallel for\n"
+                   "for (int64_t i = 1; i <= 64; ++i) {\n"));
+    CHECK_FALSE(contains(big.source, "8192"));
+    GeneratedCode small = generate_cpu(*stencil_2d("1:64, 0:128", 1));  // 63 x 128 points
+    INFO(small.source);
+    CHECK(contains(small.source, "for (int64_t i = 1; i <= 63; ++i) {\n"));
+    CHECK_FALSE(contains(small.source, "#pragma omp"));
+  }
+  SECTION("a dimension whose bounds depend on an earlier parameter is neither collapsed nor counted") {
+    GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:i", 2));
+    INFO(g.source);
+    CHECK(contains(g.source,
+                   "if ((N - 2) >= 8192) {\n"
+                   "#pragma omp parallel for\n"
+                   "for (int64_t i = 1; i <= N - 2; ++i) {\n"
+                   "for (int64_t j = 0; j <= i - 1; ++j) {\n"));
+  }
+}
+
+TEST_CASE("index arithmetic uses strides", "[codegen]") {
+  GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 2));
   INFO(g.source);
-  CHECK(contains(g.source, "#pragma omp parallel for collapse(2)"));
   CHECK(contains(g.source, "for (int64_t i = 1; i <= N - 2; ++i) {"));
   CHECK(contains(g.source, "for (int64_t j = 0; j <= M - 1; ++j) {"));
   CHECK(contains(g.source, "double x = A[(i + 1)*M + j];"));

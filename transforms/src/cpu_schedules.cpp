@@ -93,6 +93,16 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
       ++changed;
       state_changed = true;
     }
+  // The code generator distributes only the dimensions of a map's `collapse` attribute (1 by
+  // default, as DaCe's): weir's top-level parallel maps, the innermost unit-stride dimension
+  // split off above, distribute all of theirs (ADR 0028).
+  for (MapEntry* e : top) {
+    MapInfo& m = *e->map;
+    if (m.schedule != ScheduleType::CPU_Multicore || m.collapse > 1 || m.params.size() < 2) continue;
+    m.collapse = static_cast<int>(m.params.size());
+    ++changed;
+    state_changed = true;
+  }
   if (options.get_bool("vectorize")) {
     if (state_changed) tree = st.scope_tree();
     for (Node* n : st.nodes()) {

@@ -19,6 +19,9 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    last parameter indexes the last (contiguous) dimension of some container it accesses is
 ///    split: the last dimension becomes a Sequential map directly inside (so OpenMP collapses
 ///    the outer dimensions and the compiler sees a plain unit-stride inner loop);
+///  * every top-level CPU_Multicore map of two or more dimensions (after the split) with
+///    `collapse` 1 gets `collapse` = its number of dimensions: OpenMP distributes them all
+///    (the code generator follows the attribute, as DaCe's, ADR 0028);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;
