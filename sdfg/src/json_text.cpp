@@ -89,7 +89,11 @@ InvalidJsonError::InvalidJsonError(std::string origin, std::size_t line, std::si
       column_(column),
       problem_(std::move(what)) {}
 
-nlohmann::json parse_json(std::string_view text, const std::string& origin) {
+namespace {
+
+// parse_json and parse_ordered_json: Json is nlohmann::json or nlohmann::ordered_json.
+template <class Json>
+Json parse_checked(std::string_view text, const std::string& origin) {
   if (auto problem = json_limit_problem_at(text)) {
     auto [line, column] = line_column(text, problem->offset);
     throw InvalidJsonError(origin, line, column, problem->what);
@@ -97,7 +101,7 @@ nlohmann::json parse_json(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InvalidJsonError(origin, 1, 1, "the text is empty");
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return Json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte: the 1-based index of the last byte read, where the text went wrong.
     auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
@@ -105,6 +109,16 @@ nlohmann::json parse_json(std::string_view text, const std::string& origin) {
   } catch (const nlohmann::json::exception& e) {
     throw InvalidJsonError(origin, 1, 1, plain_words_of(e.what()));
   }
+}
+
+}  // namespace
+
+nlohmann::json parse_json(std::string_view text, const std::string& origin) {
+  return parse_checked<nlohmann::json>(text, origin);
+}
+
+nlohmann::ordered_json parse_ordered_json(std::string_view text, const std::string& origin) {
+  return parse_checked<nlohmann::ordered_json>(text, origin);
 }
 
 }  // namespace weir

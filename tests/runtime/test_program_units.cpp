@@ -196,7 +196,11 @@ TEST_CASE("units: the cache key follows the units, a hit runs no compiler", "[ru
   CHECK(again.fingerprint == a.fingerprint);
   CHECK(*counter.calls == 8);
   // Another number of units (same source), one unit, one changed state: new keys.
-  auto fewer = compile(*b, program(chain(6), 2048));
+  // (The chain's state functions take 2-3 KB each: 5,000 bytes put two in a unit; 2,048 became
+  // one function per unit, the same split as 1 byte, once the small-map branch grew them.)
+  auto fewer = compile(*b, program(chain(6), 5000));
+  CHECK(fs::is_regular_file(fewer.library.parent_path() / "unit1.cpp"));
+  CHECK_FALSE(fs::exists(fewer.library.parent_path() / "unit6.cpp"));
   auto single = compile(*b, program(chain(6), 0));
   auto changed = compile(*b, program(chain(6, -1, "3"), 1));
   CHECK(std::set<std::string>{a.fingerprint, fewer.fingerprint, single.fingerprint, changed.fingerprint}

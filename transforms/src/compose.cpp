@@ -252,7 +252,7 @@ class Composer {
 
 std::unique_ptr<SDFG> compose_sdfgs(const std::string& json_text, const std::string& base_dir,
                                     const std::string& origin) {
-  return Composer(parse_json(json_text, origin), base_dir).run();
+  return Composer(parse_ordered_json(json_text, origin), base_dir).run();
 }
 
 }  // namespace weir::transforms

@@ -33,6 +33,9 @@ class InvalidJsonError : public Error {
 /// InvalidJsonError for malformed text, nesting deeper than kMaxJsonDepth and numbers outside
 /// the range of a double.
 nlohmann::json parse_json(std::string_view text, const std::string& origin);
+/// As parse_json, keeping the order of every object's keys (composition descriptions: the order
+/// of /arrays is the argument order of the composed SDFG).
+nlohmann::ordered_json parse_ordered_json(std::string_view text, const std::string& origin);
 
 /// The text of a nlohmann::json exception in plain words, without the library's exception name:
 /// "[json.exception.out_of_range.403] key 'name' not found" -> "key 'name' not found".
