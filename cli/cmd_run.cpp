@@ -136,7 +136,7 @@ int run_command(const RunOptions& given_options) {
   }
   std::set<std::string> hints = size_hints(sig, args);
   check_value_names(target, args, given.from_json);
-  warn_unused_hints(o, sig, args, hints);
+  check_size_hints(o, target, args, hints);
   std::vector<std::string> made;
   if (o.random_inputs) made = fill_random_inputs(o, target, *backend, args, hints);
   std::vector<std::string> allocated = allocate_outputs(target, *backend, args, hints);
@@ -151,6 +151,10 @@ int run_command(const RunOptions& given_options) {
     if (target.field_view) {
       check_embedded_arguments(*target.field_view, args);
     } else {
+      // An orchestration function's arguments in the embedded backend's words (its SDFG's
+      // shared size symbols would say `__u_I_size`).
+      if (target.orchestration) check_embedded_arguments(*target.orchestration, args);
+      require_scalars(target, args);
       require_tables(target, args);
       with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
     }

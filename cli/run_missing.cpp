@@ -37,8 +37,11 @@ std::string missing_argument_hint(const RunTarget& t, const Arguments& args) {
   std::vector<std::string> allocated;
   bool out = false;
   for (const auto& p : t.sig.params) {
-    if (p.returned || p.kind == Parameter::Kind::Symbol) continue;
-    if (p.kind == Parameter::Kind::Scalar) {
+    if (p.returned) continue;
+    // A program's scalar argument that its lowered SDFG has as a symbol (a domain bound).
+    const Parameter* fv = t.field_view_sig.find(p.name);
+    if (p.kind == Parameter::Kind::Symbol && !(fv && fv->kind == Parameter::Kind::Scalar)) continue;
+    if (p.kind != Parameter::Kind::Array) {
       if (!args.values.count(p.name)) options.push_back("--set " + p.name + "=VALUE");
       continue;
     }

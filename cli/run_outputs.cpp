@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -29,23 +30,55 @@ std::string fmt(double v) {
   return os.str();
 }
 
-std::string summary(const std::string& name, const Field& f) {
-  double mn = std::numeric_limits<double>::infinity(), mx = -mn, sum = 0;
+// Minimum, maximum and mean of the values that are not NaN, and the count of NaNs.
+struct Stats {
+  double mn = std::numeric_limits<double>::infinity(), mx = -std::numeric_limits<double>::infinity(), sum = 0;
   std::int64_t nan = 0, n = 0;
-  for (std::int64_t i = 0; i < f.size(); ++i) {
-    double v = f.value_as_double(i);
+  void add(double v) {
     if (std::isnan(v)) {
       ++nan;
-      continue;
+      return;
     }
     mn = std::min(mn, v);
     mx = std::max(mx, v);
     sum += v;
     ++n;
   }
+  std::string text() const {
+    std::string s;
+    if (n) s += "  min " + fmt(mn) + "  max " + fmt(mx) + "  mean " + fmt(sum / static_cast<double>(n));
+    if (nan) s += "  NaN " + std::to_string(nan);
+    return s;
+  }
+};
+
+// A complex element's real and imaginary parts (NumPy's layout: real first).
+template <class T>
+std::pair<double, double> complex_at(const Field& f, std::int64_t i) {
+  T parts[2];
+  std::memcpy(parts,
+              static_cast<const unsigned char*>(f.data()) + static_cast<std::size_t>(i) * 2 * sizeof(T),
+              sizeof parts);
+  return {static_cast<double>(parts[0]), static_cast<double>(parts[1])};
+}
+
+std::string summary(const std::string& name, const Field& f) {
   std::string s = "  " + name + ": " + f.describe();
-  if (n) s += "  min " + fmt(mn) + "  max " + fmt(mx) + "  mean " + fmt(sum / static_cast<double>(n));
-  if (nan) s += "  NaN " + std::to_string(nan);
+  if (f.dtype() == ScalarType::Complex64 || f.dtype() == ScalarType::Complex128) {
+    // The real and the imaginary parts, each as a real array's.
+    Stats re, im;
+    for (std::int64_t i = 0; i < f.size(); ++i) {
+      auto [r, m] = f.dtype() == ScalarType::Complex64 ? complex_at<float>(f, i) : complex_at<double>(f, i);
+      re.add(r);
+      im.add(m);
+    }
+    // "real part: min ...  imaginary part: min ..." (text() starts with two spaces).
+    s += "  real part:" + re.text().substr(1) + "  imaginary part:" + im.text().substr(1);
+  } else {
+    Stats st;
+    for (std::int64_t i = 0; i < f.size(); ++i) st.add(f.value_as_double(i));
+    s += st.text();
+  }
   return s + "  checksum " + f.checksum();  // (legend printed below the outputs)
 }
 

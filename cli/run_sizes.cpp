@@ -150,16 +150,30 @@ void check_value_names(const RunTarget& t, Arguments& args, const std::map<std::
   for (const auto& name : ignored) args.values.erase(name);
 }
 
-void warn_unused_hints(const RunOptions& o, const Signature& sig, const Arguments& args,
-                       const std::set<std::string>& hints) {
+void check_size_hints(const RunOptions& o, const RunTarget& t, const Arguments& args,
+                      const std::set<std::string>& hints) {
+  const Signature& sig = t.sig;
   for (const auto& h : hints) {
+    const std::string given = "--set " + h + "=" + to_string(args.values.at(h));
+    const auto* n = std::get_if<std::int64_t>(&args.values.at(h));
+    for (const auto& p : sig.params) {
+      auto a = args.arrays.find(p.name);
+      if (!n || p.kind != Parameter::Kind::Array || a == args.arrays.end()) continue;
+      for (std::size_t i = 0; i < p.shape.size() && i < a->second.ndim(); ++i)
+        if (is_size_of(p.shape[i].str(), h) && a->second.shape()[i] != *n)
+          throw UsageError(given + ": '" + p.name + "' is " + std::to_string(a->second.shape()[i]) +
+                           " long along " + h + "; --set " + h +
+                           "=N sizes the fields weir makes (--random-inputs, outputs it allocates) and "
+                           "must agree with the fields given");
+    }
     bool used = false;
     for (const auto& p : sig.params)
-      if (o.random_inputs && p.kind == Parameter::Kind::Array && !args.arrays.count(p.name))
+      if (p.kind == Parameter::Kind::Array && !args.arrays.count(p.name) &&
+          (o.random_inputs || t.outputs_only.count(p.name)))
         for (const auto& e : p.shape)
           for (const auto& s : e.free_symbols()) used = used || is_size_of(s, h);
     if (used) continue;
-    std::cerr << "weir: warning: --set " << h << "=" << to_string(args.values.at(h)) << " is not used: "
+    std::cerr << "weir: warning: " << given << " is not used: "
               << (o.random_inputs
                       ? "every field along " + h + " was given, and sizes come from the arrays given"
                       : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")

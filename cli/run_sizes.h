@@ -44,9 +44,12 @@ std::map<std::string, long long> shape_symbols(const RunTarget& t, const runtime
 void check_value_names(const RunTarget& t, runtime::Arguments& args,
                        const std::map<std::string, runtime::Number>& from_json);
 
-/// `--set K=8` sizes only the fields --random-inputs makes: warns on stderr when no such field is left.
-void warn_unused_hints(const RunOptions& o, const runtime::Signature& sig, const runtime::Arguments& args,
-                       const std::set<std::string>& hints);
+/// `--set K=8` sizes only the fields weir makes (--random-inputs, outputs it allocates): throws
+/// UsageError "--set K=9: 'f' is 4 long along K; ..." when a field given is another size along
+/// that dimension (the run would fail on a domain its inputs do not cover), and warns on stderr
+/// when no field is left for it to size.
+void check_size_hints(const RunOptions& o, const RunTarget& t, const runtime::Arguments& args,
+                      const std::set<std::string>& hints);
 
 /// `--set V2E=6` names the neighbours per row of table V2E (its local dimension) on every
 /// backend: a compiled program fixes that number, so it is checked (UsageError when it differs)

@@ -85,6 +85,13 @@ void require_tables(const RunTarget& t, const Arguments& args) {
   }
 }
 
+void require_scalars(const RunTarget& t, const Arguments& args) {
+  for (const auto& p : t.field_view_sig.params)
+    if (p.kind == Parameter::Kind::Scalar && !args.values.count(p.name) && !args.arrays.count(p.name))
+      throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) +
+                          " scalar)");
+}
+
 void check_table_kinds(const RunTarget& t, const Arguments& args) {
   for (const auto& c : t.connectivities) {
     auto a = args.arrays.find(c.name);

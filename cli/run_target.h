@@ -42,6 +42,11 @@ RunTarget load_target(const RunOptions& o, const runtime::Backend& backend);
 /// backend says it (a compiled program's own check names the table's internal row symbol).
 void require_tables(const RunTarget& t, const runtime::Arguments& args);
 
+/// Throws ArgumentError "missing argument 'k1' (int32 scalar)" for the first scalar argument of a
+/// field-view program lowered for a compiled backend that `args` lacks, as the embedded backend
+/// says it (the lowered SDFG has it as a symbol, whose own message is about symbols).
+void require_scalars(const RunTarget& t, const runtime::Arguments& args);
+
 /// Throws ArgumentError "connectivity table 'E2V': expected an int32 or int64 array of shape
 /// (n_Edge, max_neighbours), got float64 (72, 2)" for a table of another dtype or not 2-d, with
 /// the same words on every backend (a compiled program's own check would say "int32" alone,

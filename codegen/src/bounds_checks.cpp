@@ -91,6 +91,89 @@ std::string debuginfo_location(const UnknownAttributes& extra) {
   return out;
 }
 
+// The shifted reads behind a memlet: the source line of the first inner memlet (through map
+// scopes, into nested SDFGs) that reads shifted (`a[k + 1]`), and per dimension whether one does.
+// Transformations propagate subsets, not debuginfo or offsets.
+struct InnerAccess {
+  std::string source;         // "file.py:12:16" of a shifted read, or ""
+  std::vector<bool> shifted;  // per dimension of the container (empty: unknown)
+};
+
+// `dims`: the outermost container's dimension of each dimension at this level (a nested
+// SDFG's container may drop the dimensions its outer memlet fixes to one index).
+void note_inner(const Memlet& m, const std::vector<std::size_t>& dims, InnerAccess& out) {
+  bool shifted = false;
+  for (std::size_t k = 0; k < m.subset.dims(); ++k) {
+    auto b = range_bounds(m.subset[k]);
+    if (!b || !offset_from_map(*b, nullptr)) continue;
+    shifted = true;
+    if (k < dims.size()) out.shifted[dims[k]] = true;
+  }
+  if (!shifted || !out.source.empty()) return;
+  out.source = debuginfo_location(m.extra);
+}
+
+// The accesses beyond connector `conn` of `node`, reached through an edge with subset `via`.
+// `depth` bounds the walk through nested SDFGs (each a separate body).
+void walk_inner(const SDFGState& st, NodeId node, const std::string& conn, const Subset& via, bool write,
+                const std::vector<std::size_t>& dims, InnerAccess& out, int depth) {
+  if (depth > 16 || conn.empty()) return;
+  const Node& n = st.node(node);
+  auto paired = [&](const std::string& from, const std::string& to) -> std::string {
+    return conn.rfind(from, 0) == 0 ? to + conn.substr(from.size()) : std::string();
+  };
+  if (n.as<MapEntry>() && !write) {
+    for (EdgeId id : st.out_edges_by_connector(node, paired("IN_", "OUT_"))) {
+      const DataflowEdge& e = st.edge(id);
+      note_inner(e.memlet, dims, out);
+      walk_inner(st, e.dst, e.dst_conn, e.memlet.subset, write, dims, out, depth);
+    }
+  } else if (n.as<MapExit>() && write) {
+    for (EdgeId id : st.in_edges_by_connector(node, paired("OUT_", "IN_"))) {
+      const DataflowEdge& e = st.edge(id);
+      note_inner(e.memlet, dims, out);
+      walk_inner(st, e.src, e.src_conn, e.memlet.subset, write, dims, out, depth);
+    }
+  } else if (auto* nested = n.as<NestedSDFGNode>(); nested && nested->sdfg) {
+    // Inside, the connector names the inner container: all its dimensions, or those the outer
+    // subset does not fix to one index (a column of a field).
+    auto it = nested->sdfg->arrays.find(conn);
+    if (it == nested->sdfg->arrays.end()) return;
+    std::vector<std::size_t> inner_dims;
+    const std::size_t rank = it->second.shape.size();
+    if (rank == via.dims()) {
+      inner_dims = dims;
+    } else {
+      for (std::size_t k = 0; k < via.dims() && k < dims.size(); ++k) {
+        sym::Expr extent = via[k].end - via[k].start;
+        if (!(extent.is_integer() && extent.value() == 0)) inner_dims.push_back(dims[k]);
+      }
+      if (inner_dims.size() != rank) inner_dims.clear();  // which is which is unknown
+    }
+    for (SDFGState* s : nested->sdfg->all_states())
+      for (const DataflowEdge* e : s->edges()) {
+        if (e->memlet.data != conn) continue;
+        note_inner(e->memlet, inner_dims, out);
+        if (!write && s->node(e->dst).as<NestedSDFGNode>())
+          walk_inner(*s, e->dst, e->dst_conn, e->memlet.subset, write, inner_dims, out, depth + 1);
+        if (write && s->node(e->src).as<NestedSDFGNode>())
+          walk_inner(*s, e->src, e->src_conn, e->memlet.subset, write, inner_dims, out, depth + 1);
+      }
+  }
+}
+
+InnerAccess inner_access(const SDFGState& st, const DataflowEdge& e, bool write) {
+  InnerAccess out;
+  std::vector<std::size_t> dims(e.memlet.subset.dims());
+  for (std::size_t k = 0; k < dims.size(); ++k) dims[k] = k;
+  out.shifted.assign(dims.size(), false);
+  if (write)
+    walk_inner(st, e.src, e.src_conn, e.memlet.subset, true, dims, out, 0);
+  else
+    walk_inner(st, e.dst, e.dst_conn, e.memlet.subset, false, dims, out, 0);
+  return out;
+}
+
 // The dimension an extent of field `data` is along, from the field-view lowering's size symbol
 // (`__f_I_size` of f is along I; `__out_I_size` of __out), or "" for other extents.
 std::string dimension_of(const std::string& data, const sym::Expr& extent) {
@@ -195,7 +278,8 @@ std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const 
 }
 
 void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
-                                  const std::string& where, const MapInfo* map, const Node* node, Writer& w) {
+                                  const std::string& where, const MapInfo* map, const Node* node,
+                                  const DataflowEdge* edge, Writer& w) {
   // Dynamic memlets (indirect accesses such as unstructured neighbour reads through a
   // connectivity table) say only which container they may touch, not where: they cannot be
   // checked before the scope runs. The table reads themselves are ordinary memlets and checked.
@@ -208,40 +292,56 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   // the read, `f` of `f(I + 1)`), else the node's (the call the state computes, as the
   // embedded backend's errors name it; outer memlets cover every read of the scope).
   std::string source = debuginfo_location(m.extra);
+  // A memlet a transformation propagated (the outer memlet of a map, or of the nested SDFG that
+  // LoopMapInterchange makes of a scan's column loop) names no line: a shifted read inside it
+  // does (`a(K + 1)` of a scan's argument), and its dimensions get that line and the shift hint.
+  std::optional<InnerAccess> inner;
+  if (source.empty() && edge) inner = inner_access(st, *edge, write);
   if (source.empty() && node) source = debuginfo_location(node->extra);
+  auto shifted_inside = [&](std::size_t k) {
+    return inner && k < inner->shifted.size() && inner->shifted[k];
+  };
+  auto located_inside = [&](std::size_t k) { return shifted_inside(k) && !inner->source.empty(); };
   // One check per memlet over every dimension that can be checked, so that the error names
-  // each dimension outside (weir_dim per dimension).
-  std::vector<std::string> dims;
+  // each dimension outside (weir_dim per dimension); dimensions read shifted inside first, with
+  // the shifted read's line, the others with the memlet's or the node's.
+  std::vector<std::string> dims[2];
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);
     if (!b) continue;
-    // The hint names shifts only for a read offset from the map's range (`f[i - 1]`).
+    // The hint names shifts only for a read offset from the map's range (`f[i - 1]`) or made
+    // of shifted reads.
     std::string hint =
         write ? "the domain written is larger than the output; pass a larger output or a smaller domain"
-        : offset_from_map(*b, map) ? "shifted reads need a larger input or a smaller output domain"
-                                   : "the input is smaller than the domain it is read over; pass a larger "
-                                     "input or a smaller domain";
+        : offset_from_map(*b, map) || shifted_inside(k)
+            ? "shifted reads need a larger input or a smaller output domain"
+            : "the input is smaller than the domain it is read over; pass a larger input or a smaller domain";
     sym::Expr off = k < d.offset.size() ? d.offset[k] : sym::Expr(0);
     if (!checkable(d.shape[k]) || !checkable(off)) continue;
     std::optional<std::string> lo = extreme_over_map(b->first, map, true),
                                hi = extreme_over_map(b->second, map, false);
     if (!lo || !hi) continue;
-    // The dimension's name only where the error can say it (a source line, at the top level).
-    dims.push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " + sym_cpp(d.shape[k]) + ", " +
-                   std::to_string(k) + ", \"" + c_escape(hint) + "\", \"" +
-                   c_escape(sg.top_level ? dimension_of(data, d.shape[k]) : std::string()) + "\")");
+    // The dimension's name, for the error's part in the program's terms (with a source line).
+    dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
+                                              sym_cpp(d.shape[k]) + ", " + std::to_string(k) + ", \"" +
+                                              c_escape(hint) + "\", \"" +
+                                              c_escape(dimension_of(data, d.shape[k])) + "\")");
   }
-  if (dims.empty()) return;
   std::string args =
       "\"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) + "\", ";
-  std::string list = "{" + join(dims, ", ") + "}";
-  // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
-  // recorded and the state returns before the access (raised after the top-level state).
-  if (sg.top_level) {
-    w.line("weir_check_bounds(" + args + "\"" + c_escape(source) + "\", " + list + ");");
-  } else {
-    w.line("if (!weir_bounds_ok(" + args + list + ")) return;");
-    note_fault();
+  for (int g = 0; g < 2; ++g) {
+    if (dims[g].empty()) continue;
+    std::string list = "{" + join(dims[g], ", ") + "}";
+    // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
+    // recorded and the state returns before the access (raised after the top-level state).
+    if (sg.top_level) {
+      w.line("weir_check_bounds(" + args + "\"" + c_escape(g == 0 ? inner->source : source) + "\", " + list +
+             ");");
+    } else {
+      w.line("if (!weir_bounds_ok(" + args + "\"" + c_escape(g == 0 ? inner->source : source) + "\", " +
+             list + ")) return;");
+      note_fault();
+    }
   }
 }
 
@@ -262,9 +362,9 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
   // `idle`: C++ that is true when the edge's data is not accessed (idle_through), or "".
   auto edge_checks = [&](const DataflowEdge& e, bool write, const std::string& idle = "") {
     if (idle.empty())
-      return emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, checks);
+      return emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, &e, checks);
     Writer guarded;
-    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, guarded);
+    emit_memlet_checks(e.memlet, e.memlet.data, e.memlet.subset, write, where, map, &n, &e, guarded);
     if (guarded.empty()) return;
     checks.open("if (!(" + idle + ")) {");
     checks.append(guarded);
@@ -281,16 +381,18 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
       // Each check is skipped when the data only flows through nested maps without iterations
       // (map expansion's inner map over an empty part of a domain split, issue 10): their
       // propagated subsets need not lie inside the container.
+      // Writes first: a domain larger than the output is the output's fault (as the embedded
+      // backend says it), even where the inputs are as small as the output.
       std::set<std::string> params(me.map->params.begin(), me.map->params.end());
-      for (EdgeId id : st.in_edges(me.id())) {
-        const DataflowEdge& e = st.edge(id);
-        edge_checks(e, false, idle_beyond(me.id(), e.dst_conn, false, params));
-      }
       if (me.exit != kNoNode)
         for (EdgeId id : st.out_edges(me.exit)) {
           const DataflowEdge& e = st.edge(id);
           edge_checks(e, true, idle_beyond(me.exit, e.src_conn, true, params));
         }
+      for (EdgeId id : st.in_edges(me.id())) {
+        const DataflowEdge& e = st.edge(id);
+        edge_checks(e, false, idle_beyond(me.id(), e.dst_conn, false, params));
+      }
       // What the body accesses, not only what the outer memlets claim: the memlets inside the
       // map over the corners of its range (a map may run past its outer memlets).
       for (EdgeId id : st.out_edges(me.id())) {
@@ -321,8 +423,10 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
         auto* dst = st.node(e.dst).as<AccessNode>();
         if (!dst || e.memlet.is_empty()) continue;
         CopySubsets ends = copy_subsets(e.memlet, a.data, dst->data);
-        if (ends.src) emit_memlet_checks(e.memlet, a.data, *ends.src, false, where, nullptr, &n, checks);
-        if (ends.dst) emit_memlet_checks(e.memlet, dst->data, *ends.dst, true, where, nullptr, &n, checks);
+        if (ends.src)
+          emit_memlet_checks(e.memlet, a.data, *ends.src, false, where, nullptr, &n, nullptr, checks);
+        if (ends.dst)
+          emit_memlet_checks(e.memlet, dst->data, *ends.dst, true, where, nullptr, &n, nullptr, checks);
       }
       break;
     }
@@ -459,7 +563,13 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
 std::string StateGen::value_origin(const DataflowEdge& e, ScalarType type) const {
   const bool integer = type >= ScalarType::Int8 && type <= ScalarType::UInt64;
   if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return {};
-  std::string out = e.memlet.data + "[" + e.memlet.subset.str() + "]";
+  // The enclosing maps' parameters as the error's map point names them: the field-view
+  // lowering's `__Edge` is Edge (`E2V[Edge, 1]` beside "at (Edge=7, K=0)").
+  std::map<std::string, sym::Expr> shown;
+  for (const Frame& f : frames_)
+    for (const auto& [name, type] : f.symbols)
+      if (name.rfind("__", 0) == 0 && name.size() > 2) shown[name] = sym::Expr::symbol(name.substr(2));
+  std::string out = e.memlet.data + "[" + e.memlet.subset.subs(shown).str() + "]";
   if (std::string at = debuginfo_location(e.memlet.extra); !at.empty()) out += " (" + at + ")";
   return out;
 }

@@ -57,6 +57,9 @@ struct weir_error : std::exception {
 static std::atomic<int> weir_fault_state{0};  // 0: none, 1: being written, 2: recorded
 static char weir_fault_text[1024];
 static bool weir_fault_located = false;  // the text names its state (index faults do)
+// The fault in the program's terms, before the state that ran (a nested SDFG's bounds check with
+// a source line): "file.py:3:5: 'f' is read over K: [-1, 0), outside its domain K: [0, 8)".
+static char weir_fault_head[512];
 // Which claim of the fault state is the current one, and the one this thread made: the thread
 // that recorded an index fault adds the other dimensions of the same subscript to it.
 static std::atomic<unsigned> weir_fault_generation{0};
@@ -65,6 +68,7 @@ static thread_local unsigned weir_fault_owner = 0;
     int expected = 0;
     if (!weir_fault_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
     weir_fault_owner = weir_fault_generation.fetch_add(1, std::memory_order_relaxed) + 1;
+    weir_fault_head[0] = '\0';
     return true;
 }
 [[maybe_unused]] static void weir_fault_publish() noexcept { weir_fault_state.store(2, std::memory_order_release); }
@@ -195,7 +199,8 @@ static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site,
 [[maybe_unused]] static void weir_raise_fault(const char* where) {
     if (weir_fault_state.load(std::memory_order_acquire) != 2) return;
     weir_fault_state.store(0, std::memory_order_release);
-    weir_throw("%s%s", weir_fault_located ? "" : where, weir_fault_text);
+    weir_throw("%s%s%s%s", weir_fault_head, *weir_fault_head ? "\n  in the SDFG: " : "", weir_fault_located ? "" : where,
+               weir_fault_text);
 }
 [[maybe_unused]] static void weir_clear_fault() { weir_fault_state.store(0, std::memory_order_release); }
 // Whether a fault is recorded (or being recorded): a nested SDFG stops after such a state.
@@ -379,6 +384,33 @@ static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) {
     }
     weir_append(out, size, used, ")");
 }
+// "source: 'f' is read over K: [-1, 0), outside its domain K: [0, 8)": the dimensions outside,
+// by name where known, half-open as in gt4py.
+template <std::size_t K>
+[[maybe_unused]] static void weir_bounds_head(char* text, std::size_t size, std::size_t& used, const char* source,
+                                              const char* access, const char* data, const weir_dim_check (&d)[K]) noexcept {
+    char dims[K][96];
+    for (std::size_t j = 0; j < K; ++j) {
+        if (*d[j].name) std::snprintf(dims[j], sizeof dims[j], "%s", d[j].name);
+        else std::snprintf(dims[j], sizeof dims[j], "dimension %d", d[j].dim);
+    }
+    weir_append(text, size, used, "%s: '%s' is %s over ", source, data, access[0] == 'w' ? "written" : "read");
+    bool first = true;
+    for (std::size_t j = 0; j < K; ++j) {
+        if (weir_dim_inside(d[j])) continue;
+        weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                    static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi + 1));
+        first = false;
+    }
+    weir_append(text, size, used, ", outside its domain ");
+    first = true;
+    for (std::size_t j = 0; j < K; ++j) {
+        if (weir_dim_inside(d[j])) continue;
+        weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                    static_cast<long long>(-d[j].offset), static_cast<long long>(d[j].extent - d[j].offset));
+        first = false;
+    }
+}
 // The check of one memlet at the top level: throws naming every dimension outside. With the
 // access's source line (`source`, from debuginfo) the error says it in the program's terms
 // first: the field, its dimensions (by name where known), the ranges accessed and the field's
@@ -393,27 +425,7 @@ static inline void weir_check_bounds(const char* where, const char* access, cons
     std::size_t used = 0;
     const std::size_t size = sizeof text;
     if (*source) {
-        char dims[K][96];
-        for (std::size_t j = 0; j < K; ++j) {
-            if (*d[j].name) std::snprintf(dims[j], sizeof dims[j], "%s", d[j].name);
-            else std::snprintf(dims[j], sizeof dims[j], "dimension %d", d[j].dim);
-        }
-        weir_append(text, size, used, "%s: '%s' is %s over ", source, data, access[0] == 'w' ? "written" : "read");
-        bool first = true;
-        for (std::size_t j = 0; j < K; ++j) {
-            if (weir_dim_inside(d[j])) continue;
-            weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
-                        static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi + 1));
-            first = false;
-        }
-        weir_append(text, size, used, ", outside its domain ");
-        first = true;
-        for (std::size_t j = 0; j < K; ++j) {
-            if (weir_dim_inside(d[j])) continue;
-            weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
-                        static_cast<long long>(-d[j].offset), static_cast<long long>(d[j].extent - d[j].offset));
-            first = false;
-        }
+        weir_bounds_head(text, size, used, source, access, data, d);
         weir_append(text, size, used, "\n  in the SDFG: ");
     }
     weir_bounds_text(text, size, used, where, access, data, d, K);
@@ -423,7 +435,7 @@ static inline void weir_check_bounds(const char* where, const char* access, cons
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.
 template <std::size_t K>
 [[maybe_unused]] static WEIR_HD bool weir_bounds_ok(const char* where, const char* access, const char* data,
-                                                    const weir_dim_check (&d)[K]) noexcept {
+                                                    const char* source, const weir_dim_check (&d)[K]) noexcept {
     std::size_t outside = K;
     for (std::size_t j = 0; j < K; ++j)
         if (outside == K && !weir_dim_inside(d[j])) outside = j;
@@ -431,7 +443,7 @@ template <std::size_t K>
 #ifdef __CUDA_ARCH__
     // Device code (a nested SDFG called in a kernel): the host reads the fault after the state
     // (the first dimension outside).
-    (void)access; (void)data;
+    (void)access; (void)data; (void)source;
     const weir_dim_check& o = d[outside];
     weir_device_fault(1, o.lo + o.offset < 0 ? o.lo + o.offset : o.hi + o.offset, o.extent, o.dim, where);
     return false;
@@ -439,6 +451,8 @@ template <std::size_t K>
     if (!weir_fault_claim()) return false;
     weir_fault_located = false;
     std::size_t used = 0;
+    if (*source) weir_bounds_head(weir_fault_head, sizeof weir_fault_head, used, source, access, data, d);
+    used = 0;
     weir_bounds_text(weir_fault_text, sizeof weir_fault_text, used, where, access, data, d, K);
     weir_fault_publish();
     return false;
@@ -462,8 +476,9 @@ std::string unit_prelude_text() {
   std::string p = prelude_text();
   for (const char* decl :
        {"static std::atomic<int> weir_fault_state", "static char weir_fault_text",
-        "static bool weir_fault_located", "static std::atomic<unsigned> weir_fault_generation",
-        "static thread_local unsigned weir_fault_owner", "static weir_index_record weir_fault_index"}) {
+        "static bool weir_fault_located", "static char weir_fault_head",
+        "static std::atomic<unsigned> weir_fault_generation", "static thread_local unsigned weir_fault_owner",
+        "static weir_index_record weir_fault_index"}) {
     std::size_t at = p.find(decl);
     if (at == std::string::npos) throw GenFailure(std::string("internal: the prelude has no '") + decl + "'");
     p.replace(at, 7, "[[gnu::visibility(\"hidden\")]] inline ");

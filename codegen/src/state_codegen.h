@@ -205,9 +205,12 @@ class StateGen {
   void append_checks(const Writer& checks, Writer& w);
   /// Checks of `subset` of container `data`; `map` (may be null): the map whose parameters an
   /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the
-  /// access when the memlet's does not.
+  /// access when the memlet's does not; `edge` (may be null): the memlet's edge, whose inner
+  /// memlets (through map scopes and into a nested SDFG) locate the access and tell a shifted
+  /// read when the memlet itself, propagated by a transformation, says neither.
   void emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
-                          const std::string& where, const MapInfo* map, const Node* node, Writer& w);
+                          const std::string& where, const MapInfo* map, const Node* node,
+                          const DataflowEdge* edge, Writer& w);
   /// Whether `e` only uses symbols known before the state's top-level scopes run.
   bool checkable(const sym::Expr& e) const;
   /// C++ that is true when the data on connector `conn` of `node` (an in-connector of a map

@@ -76,6 +76,23 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
   }
 }
 
+// One size per dimension, as the compiled SDFG's shared size symbols require (after
+// check_signature: every field parameter is given with its number of dimensions).
+void check_one_size_per_dimension(const frontend::Orchestration& o, const Arguments& args) {
+  std::map<std::string, std::pair<std::string, std::int64_t>> extent;
+  for (const TParam& p : o.params)
+    for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
+      if (p.type.dims[k].kind == DimensionKind::Local) continue;
+      std::int64_t n = args.arrays.at(p.name).shape()[k];
+      auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
+      if (!fresh && it->second.second != n)
+        throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
+                            p.type.dims[k].name + " but '" + it->second.first + "' is " +
+                            std::to_string(it->second.second) +
+                            ": the fields of an orchestrated function have one size per dimension");
+    }
+}
+
 class Orchestrated final : public Program {
  public:
   Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic,
@@ -133,19 +150,7 @@ class Orchestrated final : public Program {
   void check_arguments(const Arguments& args) const {
     check_signature(sig_, o_.name, args);
     check_local_dimension_widths(connectivities_of(program_), sig_, args);
-    // One size per dimension, as the compiled SDFG's shared size symbols require.
-    std::map<std::string, std::pair<std::string, std::int64_t>> extent;
-    for (const TParam& p : o_.params)
-      for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
-        if (p.type.dims[k].kind == DimensionKind::Local) continue;
-        std::int64_t n = args.arrays.at(p.name).shape()[k];
-        auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
-        if (!fresh && it->second.second != n)
-          throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
-                              p.type.dims[k].name + " but '" + it->second.first + "' is " +
-                              std::to_string(it->second.second) +
-                              ": the fields of an orchestrated function have one size per dimension");
-      }
+    check_one_size_per_dimension(o_, args);
   }
 
   // Scalars, bindings and shapes of the parameters (the arrays themselves are the caller's).
@@ -458,6 +463,7 @@ void check_orchestration_arguments(const FieldViewProgram& program, const Argume
   Signature sig = field_view_signature(program);
   check_signature(sig, program.name(), args);
   check_local_dimension_widths(connectivities_of(program), sig, args);
+  check_one_size_per_dimension(*program.orchestration, args);
 }
 
 }  // namespace weir::runtime

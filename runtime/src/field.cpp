@@ -1,5 +1,6 @@
 #include "weir/runtime/field.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -50,6 +51,17 @@ double Field::value_as_double(std::int64_t i) const {
     case ScalarType::UInt16: return get(std::uint16_t{});
     case ScalarType::UInt32: return get(std::uint32_t{});
     case ScalarType::UInt64: return get(std::uint64_t{});
+    case ScalarType::Float16: {
+      // IEEE binary16: 1 sign, 5 exponent, 10 fraction bits.
+      std::uint16_t h;
+      std::memcpy(&h, p, sizeof h);
+      const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+      double v =
+          e == 0    ? std::ldexp(m, -24)
+          : e == 31 ? (m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity())
+                    : std::ldexp(m + 1024, e - 25);
+      return (h & 0x8000) ? -v : v;
+    }
     case ScalarType::Float32: return get(float{});
     case ScalarType::Float64: return get(double{});
     default: throw RuntimeError("value_as_double: unsupported dtype " + std::string(to_string(dtype_)));

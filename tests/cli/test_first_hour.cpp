@@ -188,7 +188,7 @@ TEST_CASE("first hour: a missing argument says which option gives it", "[cli][fi
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
              Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
-                             ":14:1: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
+                             ":15:23: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
                              "I: [0, 6) and J: [0, 4)\n"
                              "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
                              "dimension 0 of f with shape 6 and f[-1 .. 4] in dimension 1 of f with "
@@ -349,4 +349,75 @@ TEST_CASE("first hour: a file that does not exist is exit code 1 in every comman
     CHECK(run_weir(cmd).code == 1);
   }
   CHECK_FALSE(fs::exists(dir / "out.sdfg"));
+}
+
+TEST_CASE("first hour: a scan reading past its input names the read and the cause on the cpu backend",
+          "[cli][first-hour][scan]") {
+  // The cpu backend's bounds check of a scan after auto-optimize is on the outer memlet of the
+  // nested SDFG LoopMapInterchange makes of the column loop: that memlet names no line and reads
+  // from 0, so the line and the hint come from the memlets inside (a[__K + 1] at scan.py:14:18).
+  auto dir = weir::test::scratch_dir("cli-first-hour-scan-bounds");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "scan.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n\n"
+                                    "I = gtx.Dimension('I')\n"
+                                    "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
+                                    "IK = Field[[I, K], float64]\n\n"
+                                    "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
+                                    "def acc_x(c: float64, x: float64) -> float64:\n"
+                                    "    return c + x\n\n"
+                                    "@gtx.field_operator\n"
+                                    "def shifted(a: IK) -> IK:\n"
+                                    "    return acc_x(a(K + 1))\n\n"
+                                    "@gtx.field_operator\n"
+                                    "def plain(a: IK) -> IK:\n"
+                                    "    return acc_x(a)\n\n"
+                                    "@gtx.program\n"
+                                    "def p(a: IK, o: IK):\n"
+                                    "    shifted(a, out=o)\n\n"
+                                    "@gtx.program\n"
+                                    "def q(a: IK, o: IK):\n"
+                                    "    plain(a, out=o)\n";
+  python(dir, "make.py",
+         "np.save(d + '/a3.npy', np.ones((3, 3)))\nnp.save(d + '/a2.npy', np.ones((3, 2)))\n"
+         "np.save(d + '/o.npy', np.zeros((3, 3)))\n");
+  const std::string py = (dir / "scan.py").string();
+  const std::string shifted_hint = "(shifted reads need a larger input or a smaller output domain)";
+  const std::string smaller_hint =
+      "(the input is smaller than the domain it is read over; pass a larger input or a smaller domain)";
+  auto args = [&](const std::string& a) { return " --in a=" + q(dir / a) + " --in o=" + q(dir / "o.npy"); };
+  // As `weir run` compiles it: auto-optimized (the column loop in a nested SDFG).
+  auto r = run_weir("run " + q(dir / "scan.py") + "::p --backend cpu" + args("a3.npy"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("weir: error: program 'p' stopped with an error: " + py +
+                                    ":14:18: 'a' is read over K: [0, 4), outside its domain K: [0, 3)\n"
+                                    "  in the SDFG: state 'scan0_acc_x_init_columns', map "
+                                    "'scan0_acc_x_init_columns_map': reads a[0 .. 3] in dimension 1 of a "
+                                    "with shape 3 " +
+                                    shifted_hint + "\n"));
+  // As lowered: the level loop's map reads a[__K + 1].
+  REQUIRE(run_weir("sdfg " + q(dir / "scan.py") + "::p -o " + q(dir / "p.sdfg")).code == 0);
+  r = run_weir("run " + q(dir / "p.sdfg") + args("a3.npy"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("weir: error: program 'p' stopped with an error: " + py +
+                                    ":14:18: 'a' is read over K: [3, 4), outside its domain K: [0, 3)\n"
+                                    "  in the SDFG: state 'scan0_acc_x/scan0_acc_x_level', map "
+                                    "'scan0_acc_x_map': reads a[3 .. 3] in dimension 1 of a with shape 3 " +
+                                    shifted_hint + "\n"));
+  // Nothing shifted, the input too small: the other hint and the program call (which sets the
+  // domain), also after auto-optimize.
+  r = run_weir("run " + q(dir / "scan.py") + "::q --backend cpu" + args("a2.npy"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("weir: error: program 'q' stopped with an error: " + py +
+                                    ":26:5: 'a' is read over K: [0, 3), outside its domain K: [0, 2)\n"
+                                    "  in the SDFG: state 'scan0_acc_x_init_columns', map "
+                                    "'scan0_acc_x_init_columns_map': reads a[0 .. 2] in dimension 1 of a "
+                                    "with shape 2 " +
+                                    smaller_hint + "\n"));
+  // The embedded backend names the scan call, with the same cause.
+  r = run_weir("run " + q(dir / "scan.py") + "::p --backend embedded" + args("a3.npy"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("weir: error: " + py +
+                                    ":14:12: scan operator 'acc_x' reads its argument 'x' at K = 2, outside "
+                                    "its domain K: [-1, 2) (the scan runs over the output domain K: [0, 3); "
+                                    "shifted reads need a larger input or a smaller output domain)\n"));
 }

@@ -73,7 +73,8 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
   CHECK_THAT(r.out, Catch::EndsWith(cpu_error));
 
   // A @field_operator with shifts run directly: the shifted reads of f over the union of its
-  // reads, located at the operator, then the hint of how to give it a smaller domain.
+  // reads, located at the first shifted read (f(I + 1), line 15), then the hint of how to give
+  // it a smaller domain.
   r = run_weir("run '" + kLaplacian + "::lap' --backend cpu --random-inputs --set I=16 --set J=8 --set K=2");
   INFO(r.out);
   CHECK(r.code == 1);
@@ -81,7 +82,7 @@ TEST_CASE("weir run --backend cpu: a failed bounds check names the .py line, the
       r.out,
       Catch::EndsWith(
           "weir: error: program 'lap' stopped with an error: " + kLaplacian +
-          ":14:1: 'f' is read over I: [-1, 17) and J: [-1, 9), outside its domain I: [0, 16) and J: [0, 8)\n"
+          ":15:23: 'f' is read over I: [-1, 17) and J: [-1, 9), outside its domain I: [0, 16) and J: [0, 8)\n"
           "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 16] in dimension 0 of f with "
           "shape 16 and f[-1 .. 8] in dimension 1 of f with shape 8 (shifted reads need a larger input or a "
           "smaller output domain)\n"

@@ -421,13 +421,14 @@ TEST_CASE("bounds checks: data that only flows through an inner map without iter
     CHECK(r.error == "");
     CHECK(B == std::vector<double>{-1, -1, -1, -1, -1, -1});
   }
-  SECTION("S = K - 1: the inner map runs once and reads A[i, K], which is caught") {
+  SECTION("S = K - 1: the inner map runs once and writes B[i, K], which is caught") {
+    // (It reads A[i, K] too; writes are checked first: the domain's fault, not the input's.)
     start = 2;
     Outcome r = run_once(*s, "expanded_past", {A.data(), B.data(), &k, &start});
     CHECK(r.rc != 0);
     CHECK_THAT(r.error,
-               Catch::StartsWith("weir_run: state 'main', map 'outer': reads A[2 .. 3] in dimension 1 "
-                                 "of A with shape 3"));
+               Catch::StartsWith("weir_run: state 'main', map 'outer': writes B[2 .. 3] in dimension 1 "
+                                 "of B with shape 3"));
     CHECK(B == std::vector<double>{-1, -1, -1, -1, -1, -1});
   }
 }
@@ -726,10 +727,10 @@ TEST_CASE(
   std::vector<void*> args = {A.data(), B.data(), &k, &n};
   void* h = p.init(args.data());
   REQUIRE(h != nullptr);
+  // A and B are both too small for K = 5: the write is checked first.
   const std::string failure =
-      "weir_run: state 'main', map 'm': reads A[0 .. 4] in dimension 0 of A with shape 3 (the input is "
-      "smaller "
-      "than the domain it is read over; pass a larger input or a smaller domain)";
+      "weir_run: state 'main', map 'm': writes B[0 .. 4] in dimension 0 of B with shape 3 (the domain "
+      "written is larger than the output; pass a larger output or a smaller domain)";
   // K = 3, 5, 3, 5, 2: the failing values fail each time, the passing ones run.
   CHECK(p.run(h, args.data()) == 0);
   CHECK(B == std::vector<double>{2, 3, 4});

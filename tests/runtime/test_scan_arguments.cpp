@@ -113,7 +113,7 @@ TEST_CASE("scan arguments: an unused argument shifted out of its field is refuse
       "scan_i",
       "test.py:58:5: the result of 'unused_i' is computed over (I: [0, 2), K: [0, 3)), which does "
       "not cover the output domain of 'o' (I: [0, 3), K: [0, 3))",
-      "program 'scan_i' stopped with an error: test.py:58:5: 'a' is read over I: [1, 4), outside its "
+      "program 'scan_i' stopped with an error: test.py:30:16: 'a' is read over I: [1, 4), outside its "
       "domain I: [0, 3)\n  in the SDFG: state 'scan0_acc/scan0_acc_level', map 'scan0_acc_map': reads "
       "a[1 .. 3] in dimension 0 of a with shape 3 (shifted reads need a larger input or a smaller "
       "output domain)",
@@ -133,8 +133,8 @@ TEST_CASE("scan arguments: an unused argument's level outside its field is refus
         std::string(branches ? "test.py:38:12" : "test.py:34:12") + ": scan operator '" + scan +
             "' reads its argument 'x' at K = 2, outside its domain K: [-1, 2) (the scan runs over the output "
             "domain K: [0, 3); shifted reads need a larger input or a smaller output domain)",
-        "program '" + program + "' stopped with an error: test.py:" + (branches ? "70" : "66") +
-            ":5: 'a' is read over K: [3, 4), outside its domain K: [0, 3)\n  in the SDFG: state '" + state +
+        "program '" + program + "' stopped with an error: test.py:" + (branches ? "38:19" : "34:16") +
+            ": 'a' is read over K: [3, 4), outside its domain K: [0, 3)\n  in the SDFG: state '" + state +
             "/" + state + "_level', map '" + state +
             "_map': reads a[3 .. 3] in dimension 1 of a "
             "with shape 3 (shifted reads need a larger input or a smaller output domain)",

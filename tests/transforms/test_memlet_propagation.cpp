@@ -182,6 +182,33 @@ TEST_CASE("propagation: MapTiling gets exact memlets between tile and inner map"
   }
 }
 
+TEST_CASE("propagation: MapTiling that divides evenly ends its outer memlets at the last tile's end",
+          "[transforms][propagation][map-tiling]") {
+  // Trial friction: tiles of 4 over 0:N with divides_evenly=true start at 0, 4, ..., N - 4, and
+  // the last one ends at N - 1. The tile map's range ends at N - 1, not at a tile start: the
+  // outer memlet came out as A[0 .. N + 2], which the bounds checks refused on a valid SDFG.
+  auto sdfg = make_map2d(false, "b = a + 1");
+  MapTiling t;
+  t.options().set("tile_sizes", std::vector<long long>{4, 4});
+  t.options().set("divides_evenly", true);
+  // Same values as the untiled SDFG (the reference interpreter), valid, and through JSON.
+  apply_and_check(*sdfg, t, {{{"N", 8}, {"M", 12}}, {{"N", 4}, {"M", 4}}});
+  SDFGState& st = only_state(*sdfg);
+  std::size_t outer = 0;
+  for (const DataflowEdge* e : st.edges()) {
+    if (!st.node(e->src).as<AccessNode>() && !st.node(e->dst).as<AccessNode>()) continue;
+    ++outer;
+    INFO(e->memlet.subset.str());
+    for (const auto& [n, m] : std::vector<std::pair<long long, long long>>{{8, 12}, {4, 4}, {40, 4}}) {
+      const std::map<std::string, long long> at{{"N", n}, {"M", m}};
+      CHECK(e->memlet.subset[0].start.evaluate(at) == 0);
+      CHECK(e->memlet.subset[0].end.evaluate(at) == n - 1);
+      CHECK(e->memlet.subset[1].end.evaluate(at) == m - 1);
+    }
+  }
+  CHECK(outer == 2);
+}
+
 TEST_CASE("propagation: the corpus stays valid", "[transforms][propagation][corpus]") {
   std::size_t files = 0;
   for (const auto& path : dace_corpus_files()) {

@@ -41,12 +41,13 @@ std::optional<Expr> affine_coefficient(const Expr& e, const std::string& p) {
 
 /// A lower (upper) bound of `e` over p in [s, e_] (inclusive); nullopt if `e` is not affine
 /// in p (Min/Max of affine indices are bounded argument-wise).
-std::optional<Expr> bound(const Expr& e, const std::string& p, const Range& r, bool upper) {
+std::optional<Expr> bound(const Expr& e, const std::string& p, const Range& r, bool upper,
+                          bool clamped = false) {
   if (!e.free_symbols().count(p)) return e;
   if (e.kind() == sym::Kind::Min || e.kind() == sym::Kind::Max) {
     std::optional<Expr> acc;
     for (const Expr& arg : e.args()) {
-      auto b = bound(arg, p, r, upper);
+      auto b = bound(arg, p, r, upper, true);
       if (!b) return std::nullopt;
       acc = !acc ? *b : (e.kind() == sym::Kind::Min ? smin(*acc, *b) : smax(*acc, *b));
     }
@@ -59,7 +60,14 @@ std::optional<Expr> bound(const Expr& e, const std::string& p, const Range& r, b
   Expr b = e.subs({{p, Expr(0)}});
   if (*sign == 0) return b;
   bool use_end = (*sign > 0) == upper;
-  return *a * (use_end ? r.end : r.start) + b;
+  // The last point of a strided range, not its end (DaCe's inclusive ends need not be hit: a
+  // tile map 1:8:4 runs 1 and 5): the outer memlet is what the bounds checks trust, and a range
+  // to 8 made a tiling that divides evenly read past its arrays. Inside Min/Max (a tile clamped
+  // to the domain's end) the end is exact enough and keeps the bound simple.
+  Expr last = r.end;
+  if (auto step = r.step.as_integer(); step && *step > 1 && !clamped)
+    last = r.start + Expr::floordiv(r.end - r.start, Expr(*step)) * Expr(*step);
+  return *a * (use_end ? last : r.start) + b;
 }
 
 bool uses_any(const Expr& e, const std::vector<std::string>& names) {
