@@ -141,9 +141,18 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     }
   }
 
-  const std::map<std::string, Binding> host_bindings = bindings_;
-  // Values of host code nodes (edge variables) the kernel may read; ones its body declares are its own.
-  const auto host_edge_vars = edge_vars_;
+  const std::size_t host_bindings = bindings_.mark();  // the host's, restored after the body
+  // The scope's nodes, and the values of host code nodes (edge variables) on edges into them that
+  // the kernel may read; ones its body declares are its own. (Only these edges' variables, not
+  // every one of the state: ADR 0024.)
+  const std::vector<NodeId> nodes = scope_nodes(e.id());
+  std::map<std::pair<NodeId, std::string>, std::pair<std::string, ScalarType>> host_edge_vars;
+  for (NodeId id : nodes)
+    for (EdgeId in : st.in_edges(id)) {
+      const DataflowEdge& edge = st.edge(in);
+      if (auto var = edge_vars_.find({edge.src, edge.src_conn}); var != edge_vars_.end())
+        host_edge_vars.insert(*var);
+    }
   Frame frame;
   frame.entry = e.id();
   frame.parallel = true;
@@ -153,21 +162,25 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   frames_.push_back(frame);
   // Register transients whose home is outside this map (the state, several states) are private
   // to each thread: bound here, declared below where the body uses them.
-  std::vector<std::string> privates;
-  for (const auto& [name, h] : sg.homes) {
+  if (!kernel_privates_) {
+    kernel_privates_.emplace();
+    for (const auto& [name, h] : sg.homes)
+      if (h.kind != HomeKind::Unused && h.kind != HomeKind::Scope &&
+          sg.kernel_private(sg.sdfg.arrays.at(name)))
+        kernel_privates_->push_back(name);
+  }
+  const std::vector<std::string>& privates = *kernel_privates_;
+  for (const auto& name : privates) {
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    if (h.kind == HomeKind::Unused || h.kind == HomeKind::Scope || !sg.kernel_private(d)) continue;
-    bindings_[name] = Binding{cpp_ident(name), &d, d.is_scalar(), static_cast<int>(frames_.size())};
-    privates.push_back(name);
+    bindings_.set(name, Binding{cpp_ident(name), &d, d.is_scalar(), static_cast<int>(frames_.size())});
   }
   Writer body;
   emit_scope(e.id(), body);
   frames_.pop_back();
-  bindings_ = host_bindings;
+  bindings_.rollback(host_bindings);
 
   // What the kernel reads and writes, from the IR: the containers, symbols and edge values of
   // its scope's nodes and edges (its range included), a superset of what the body names.
-  const std::vector<NodeId> nodes = scope_nodes(e.id());
   const StateUses uses = node_uses(sg.sdfg, st, nodes);
   Writer decls;
   for (const auto& name : privates) {
@@ -203,8 +216,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   const std::set<std::string> declared(privates.begin(), privates.end());
   for (const auto& name : uses.containers) {
     if (declared.count(name)) continue;
-    if (auto h = host_bindings.find(name); h != host_bindings.end())
-      host_data[name] = &h->second;
+    if (const Binding* h = bindings_.find(name))
+      host_data[name] = h;
     else if (auto b = sg.body_data.find(name); b != sg.body_data.end())
       host_data[name] = &b->second;
   }

@@ -96,24 +96,74 @@ StateGen::StateGen(SdfgGen& g, const SDFGState& s) : sg(g), st(s), opts(g.prog.o
   }
   for (NodeId n : order) {
     const Node& node = st.node(n);
+    if (auto* a = node.as<AccessNode>(); a && a->setzero) zeroed_.insert(a->data);
     if (node.kind() == NodeKind::MapExit) continue;
     children_[scopes_.parent[n]].push_back(n);
   }
+  // The transients this state declares, per scope (not every home of the SDFG: linear generation).
+  if (auto in_state = sg.state_homes.find(&st); in_state != sg.state_homes.end())
+    for (const auto& name : in_state->second) {
+      const TransientHome& h = sg.homes.at(name);
+      if (h.kind == HomeKind::State && !h.hoisted)
+        transients_by_scope_[kNoNode].push_back(name);
+      else if (h.kind == HomeKind::Scope)
+        transients_by_scope_[h.scope].push_back(name);
+    }
+}
+
+const Binding* Bindings::find(const std::string& data) const {
+  auto it = by_data_.find(data);
+  return it == by_data_.end() ? nullptr : &it->second;
+}
+
+void Bindings::set(const std::string& data, Binding b) {
+  if (marks_ > 0) {
+    const Binding* before = find(data);
+    undo_.emplace_back(data, before ? std::optional<Binding>(*before) : std::nullopt);
+  }
+  put(data, std::move(b));
+}
+
+void Bindings::put(const std::string& data, std::optional<Binding> b) {
+  auto it = by_data_.find(data);
+  if (it != by_data_.end()) {
+    auto c = cpp_names_.find(it->second.cpp);
+    if (--c->second == 0) cpp_names_.erase(c);
+    if (!b) {
+      by_data_.erase(it);
+      return;
+    }
+    it->second = std::move(*b);
+  } else {
+    if (!b) return;
+    it = by_data_.emplace(data, std::move(*b)).first;
+  }
+  ++cpp_names_[it->second.cpp];
+}
+
+std::size_t Bindings::mark() {
+  ++marks_;
+  return undo_.size();
+}
+
+void Bindings::rollback(std::size_t mark) {
+  while (undo_.size() > mark) {
+    auto [data, before] = std::move(undo_.back());
+    undo_.pop_back();
+    put(data, std::move(before));
+  }
+  --marks_;
 }
 
 const Binding* StateGen::binding(const std::string& data) const {
-  auto it = bindings_.find(data);
-  if (it != bindings_.end()) return &it->second;
+  if (const Binding* b = bindings_.find(data)) return b;
   auto b = sg.body_data.find(data);
   return b == sg.body_data.end() ? nullptr : &b->second;
 }
 
 void StateGen::emit_state_body(Writer& w) {
   // Body-level arrays that this state's access nodes ask to be zeroed.
-  std::set<std::string> zeroed;
-  for (const Node* n : st.nodes())
-    if (auto* a = n->as<AccessNode>(); a && a->setzero) zeroed.insert(a->data);
-  for (const auto& name : zeroed) {
+  for (const auto& name : zeroed_) {
     auto h = sg.homes.find(name);
     if (h == sg.homes.end()) continue;
     bool body_level =
@@ -183,7 +233,7 @@ bool StateGen::may_split() const {
 }
 
 void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
-  const std::map<std::string, Binding> top = bindings_;  // before the scopes add their own
+  const std::map<std::string, Binding> top = bindings_.all();  // before the scopes add their own
   std::vector<Writer> pieces;          // the nodes that emit code (access nodes mostly do not)
   std::vector<CodeFacts> piece_facts;  // what each piece's code needs, for the function it lands in
   std::vector<std::size_t> sizes;
@@ -269,17 +319,12 @@ void StateGen::emit_node(const Node& n, Writer& w) {
 // --- transients and views ------------------------------------------------------------------
 
 void StateGen::declare_transients(NodeId scope, Writer& w) {
-  auto in_state = sg.state_homes.find(&st);  // (not every home of the SDFG: linear generation)
-  if (in_state == sg.state_homes.end()) return;
-  for (const auto& name : in_state->second) {
-    const TransientHome& h = sg.homes.at(name);
-    bool here = (scope == kNoNode && h.kind == HomeKind::State && !h.hoisted) ||
-                (h.kind == HomeKind::Scope && h.scope == scope);
-    if (!here) continue;
+  auto here = transients_by_scope_.find(scope);
+  if (here == transients_by_scope_.end()) return;
+  for (const auto& name : here->second) {
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
     std::string n = cpp_ident(name), t = cpp_type(d);
-    bool zero = false;
-    for (const AccessNode* a : st.access_nodes(name)) zero = zero || a->setzero;
+    bool zero = zeroed_.count(name) > 0;
     if (sg.kernel_private(d) && !in_kernel()) continue;  // declared in each kernel (cuda_kernels.cpp)
     if (sg.prog.cuda && !in_kernel() && is_device_storage(d.storage)) {
       sym::Expr size = d.is_scalar() ? sym::Expr(1) : d.total_size;
@@ -289,7 +334,7 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
       if (zero)
         w.line("weir_cuda_zero(" + n + ", sizeof(" + t + ") * (" + sym_cpp(size) + "), \"" + c_escape(name) +
                "\");");
-      bindings_[name] = Binding{n, &d, false, static_cast<int>(frames_.size())};
+      bindings_.set(name, Binding{n, &d, false, static_cast<int>(frames_.size())});
       continue;
     }
     if (d.is_scalar()) {
@@ -311,7 +356,7 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
         if (zero) w.line("std::memset(" + n + ", 0, sizeof(" + t + ") * (" + sym_cpp(size) + "));");
       }
     }
-    bindings_[name] = Binding{n, &d, d.is_scalar(), static_cast<int>(frames_.size())};
+    bindings_.set(name, Binding{n, &d, d.is_scalar(), static_cast<int>(frames_.size())});
   }
 }
 
@@ -376,7 +421,7 @@ void StateGen::define_views(NodeId scope, Writer& w) {
       std::string n = cpp_ident(v.data);
       if (comments()) w.line("// view " + v.data + " = " + memlet_text(viewed, sub));
       w.line(cpp_type(vd) + "* " + n + " = " + def + ";");
-      bindings_[v.data] = Binding{n, &vd, false, static_cast<int>(frames_.size())};
+      bindings_.set(v.data, Binding{n, &vd, false, static_cast<int>(frames_.size())});
     }
   }
   for (std::size_t i = 0; i < views.size(); ++i)

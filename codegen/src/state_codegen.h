@@ -34,6 +34,33 @@ struct Location {
   bool single_element() const;
 };
 
+/// Containers a state function declares (views, local transients, kernel parameters) by name,
+/// and the C++ names they spell: each tasklet asks whether a connector's C++ name is one of
+/// them (StateGen::container_cpp_name), which a scan of every binding would make quadratic in a
+/// big state's size (ADR 0024).
+class Bindings {
+ public:
+  const Binding* find(const std::string& data) const;
+  /// Binds `data` to `b` (replacing its binding, if any).
+  void set(const std::string& data, Binding b);
+  /// Whether a binding's C++ name is `cpp`.
+  bool spells(const std::string& cpp) const { return cpp_names_.count(cpp) > 0; }
+  const std::map<std::string, Binding>& all() const { return by_data_; }
+  /// From here on, set() remembers what it replaces, so that rollback(mark) can undo it (a CUDA
+  /// kernel's bindings, without copying the state's: ADR 0024).
+  std::size_t mark();
+  /// Undoes every set() since `mark` (the matching mark()'s result; marks nest).
+  void rollback(std::size_t mark);
+
+ private:
+  void put(const std::string& data, std::optional<Binding> b);
+  std::map<std::string, Binding> by_data_;
+  std::map<std::string, std::size_t> cpp_names_;  // C++ name -> how many bindings spell it
+  /// While marked: (container, its binding before a set()) per set(), oldest first.
+  std::vector<std::pair<std::string, std::optional<Binding>>> undo_;
+  int marks_ = 0;
+};
+
 struct BlasOperand;
 struct BlasCall;
 
@@ -255,7 +282,15 @@ class StateGen {
   std::vector<Frame> frames_;
   /// Containers declared in this state (views, local transients, kernel parameters); they hide
   /// the body's (sg.body_data), which are not copied per state (linear generation, ADR 0024).
-  std::map<std::string, Binding> bindings_;
+  Bindings bindings_;
+  /// The transients this state declares, by the scope that declares them (kNoNode: the state
+  /// function's top), in sg.state_homes' order: declare_transients looks up only its scope's.
+  std::map<NodeId, std::vector<std::string>> transients_by_scope_;
+  /// Containers that an access node of this state asks to be zeroed (AccessNode::setzero).
+  std::set<std::string> zeroed_;
+  /// CUDA: the register transients each kernel declares for its threads (SdfgGen::kernel_private,
+  /// homed outside any map), in sg.homes' order; computed by the first kernel.
+  std::optional<std::vector<std::string>> kernel_privates_;
   /// The binding of container `data` visible at this point (bindings_, then the body's), or null.
   const Binding* binding(const std::string& data) const;
   /// (node, out connector) of a code node whose value flows to another code node -> variable.

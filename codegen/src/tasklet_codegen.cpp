@@ -35,10 +35,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
 }
 
 bool StateGen::container_cpp_name(const std::string& cpp) const {
-  if (sg.body_cpp_names.count(cpp)) return true;
-  for (const auto& [n, b] : bindings_)  // this state's own: few
-    if (b.cpp == cpp) return true;
-  return false;
+  return sg.body_cpp_names.count(cpp) || bindings_.spells(cpp);
 }
 
 void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins,

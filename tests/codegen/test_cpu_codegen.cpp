@@ -449,6 +449,64 @@ TEST_CASE("transients: persistent arrays in weir_init, register arrays in the ma
   CHECK(B == std::vector<double>{6, 9, 12});
 }
 
+TEST_CASE("each map declares its own transients and a connector may shadow the state's", "[codegen][run]") {
+  // One state, two maps: m1 computes tmp[i] = (A[i] + 1) * 3 through reg1 (local to m1), m2
+  // C[i] = tmp[3 - i] - 2 + 0.5 through reg2 (local to m2) with an input connector named `tmp`,
+  // like the state's own transient tmp[4] (zeroed by its access node). The code generator looks
+  // the transients up per scope and the state's C++ names up in an index (ADR 0024): each
+  // register array must land in its own loop, tmp at the top of the state, and the connector
+  // must go through a temporary.
+  auto s = std::make_unique<SDFG>("scopes");
+  s->add_array("A", ScalarType::Float64, {E(4)});
+  s->add_array("C", ScalarType::Float64, {E(4)});
+  s->add_array("tmp", ScalarType::Float64, {E(4)}, true);
+  s->add_array("reg1", ScalarType::Float64, {E(1)}, true).storage = StorageType::Register;
+  s->add_array("reg2", ScalarType::Float64, {E(1)}, true).storage = StorageType::Register;
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& tmp = st.add_access("tmp");
+  tmp.setzero = true;
+  auto& c = st.add_access("C");
+  auto& m1 = st.add_map("m1", {"i"}, Subset::parse("0:4"));
+  auto& t1 = st.add_tasklet("t1", {"o = x + 1", Language::Python}, {"x"}, {"o"});
+  auto& reg1 = st.add_access("reg1");
+  auto& t2 = st.add_tasklet("t2", {"o = x * 3", Language::Python}, {"x"}, {"o"});
+  st.add_memlet_path({a.id(), m1.id(), t1.id()}, Memlet::simple("A", Subset::parse("i")), "", "x");
+  st.add_edge(t1.id(), "o", reg1.id(), "", Memlet::simple("reg1", Subset::parse("0")));
+  st.add_edge(reg1.id(), "", t2.id(), "x", Memlet::simple("reg1", Subset::parse("0")));
+  st.add_memlet_path({t2.id(), m1.exit, tmp.id()}, Memlet::simple("tmp", Subset::parse("i")), "o", "");
+  auto& m2 = st.add_map("m2", {"i"}, Subset::parse("0:4"));
+  auto& t3 = st.add_tasklet("t3", {"o = tmp - 2", Language::Python}, {"tmp"}, {"o"});
+  auto& reg2 = st.add_access("reg2");
+  auto& t4 = st.add_tasklet("t4", {"o = x + 0.5", Language::Python}, {"x"}, {"o"});
+  st.add_memlet_path({tmp.id(), m2.id(), t3.id()}, Memlet::simple("tmp", Subset::parse("3 - i")), "", "tmp");
+  st.add_edge(t3.id(), "o", reg2.id(), "", Memlet::simple("reg2", Subset::parse("0")));
+  st.add_edge(reg2.id(), "", t4.id(), "x", Memlet::simple("reg2", Subset::parse("0")));
+  st.add_memlet_path({t4.id(), m2.exit, c.id()}, Memlet::simple("C", Subset::parse("i")), "o", "");
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  const std::string& src = g.source;
+  const std::size_t tmp_at = src.find("double tmp[4]{};"),
+                    loop1 = src.find("for (int64_t i = 0; i <= 3; ++i) {"),
+                    reg1_at = src.find("double reg1[1];"),
+                    loop2 = src.find("for (int64_t i = 0; i <= 3; ++i) {", loop1 + 1),
+                    reg2_at = src.find("double reg2[1];");
+  REQUIRE(tmp_at != std::string::npos);
+  REQUIRE(loop2 != std::string::npos);
+  CHECK(tmp_at < loop1);
+  CHECK((loop1 < reg1_at && reg1_at < loop2));
+  CHECK((loop2 < reg2_at && reg2_at != std::string::npos));
+  CHECK(src.find("double reg1[1];", reg1_at + 1) == std::string::npos);
+  CHECK(src.find("double reg2[1];", reg2_at + 1) == std::string::npos);
+  CHECK(contains(src, "double __weir_in_tmp = tmp[-(i) + 3];"));
+  CHECK(contains(src, "double tmp = __weir_in_tmp;"));
+  auto p = build(*s, "scopes");
+  std::vector<double> A = {1, 2, 3, 4}, C(4, 0.0);
+  p->call({A.data(), C.data()});
+  // tmp = (A + 1) * 3 = {6, 9, 12, 15}; C[i] = tmp[3 - i] - 2 + 0.5.
+  CHECK(C == std::vector<double>{13.5, 10.5, 7.5, 4.5});
+}
+
 TEST_CASE("strided copies become loops", "[codegen][run]") {
   auto s = std::make_unique<SDFG>("copy");
   s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("N")});
