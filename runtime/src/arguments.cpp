@@ -255,7 +255,13 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
     std::string symbol;
     Known first;
   };
-  std::optional<Conflict> conflict;
+  // Every inference of a symbol from an array's extent, in parameter order.
+  struct Inferred {
+    Known known;
+    const Parameter* param;
+    const Field* field;
+  };
+  std::map<std::string, std::vector<Inferred>> inferred;
   for (const auto& p : sig.params) {
     if (p.kind != Parameter::Kind::Array || !p.has_shape) continue;
     auto it = args.arrays.find(p.name);
@@ -270,14 +276,26 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
         throw ArgumentError("argument " + quoted(p.name) + ": dimension " + std::to_string(d) +
                             " has extent " + std::to_string(extent) + ", but " + p.shape[d].str() + " = " +
                             std::to_string(extent) + " has no solution with " + aff->symbol + " a size >= 0");
-      std::int64_t v = (extent - aff->c) / aff->a;
-      auto k = known.find(aff->symbol);
-      if (k == known.end()) {
-        known[aff->symbol] = Known{v, source, p.name, d};
-      } else if (k->second.value != v && !conflict) {
-        conflict = Conflict{&p, &it->second, aff->symbol, k->second};
-      }
+      inferred[aff->symbol].push_back({Known{(extent - aff->c) / aff->a, source, p.name, d}, &p, &it->second});
     }
+  }
+  // A symbol not given takes the value most arrays agree on (the first one's on a tie), so that
+  // the one array of a wrong size is the one blamed, whatever its place in the argument list.
+  std::optional<Conflict> conflict;
+  for (const auto& [symbol, all] : inferred) {
+    auto k = known.find(symbol);
+    if (k == known.end()) {
+      const Inferred* best = nullptr;
+      std::size_t best_votes = 0;
+      for (const Inferred& x : all) {
+        std::size_t votes = 0;
+        for (const Inferred& y : all) votes += y.known.value == x.known.value;
+        if (votes > best_votes) best = &x, best_votes = votes;
+      }
+      k = known.emplace(symbol, best->known).first;
+    }
+    for (const Inferred& x : all)
+      if (x.known.value != k->second.value && !conflict) conflict = Conflict{x.param, x.field, symbol, k->second};
   }
   std::map<std::string, long long> values;
   for (const auto& [s, k] : known) values[s] = k.value;
