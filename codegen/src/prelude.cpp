@@ -229,11 +229,6 @@ static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site,
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-[[maybe_unused]] static inline WEIR_HD double weir_fmod(double a, double b) {
-    double r = std::fmod(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
 [[maybe_unused]] static inline WEIR_HD int64_t weir_iabs(int64_t a) { return a < 0 ? -a : a; }
 // Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead.
 [[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e) {
@@ -269,8 +264,97 @@ template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_max(A a, B b) {
     return (b > a) ? b : a;
 }
+// NumPy's maximum/minimum (np.maximum, np.max, gt4py's maximum and max_over): NaN in either
+// argument gives NaN, whatever the order; otherwise the first argument where it is strictly
+// larger (smaller), else the second, so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is
+// -0.0, as NumPy's. On integers a plain comparison (`x != x` is false); GCC vectorizes both.
+template <class A, class B>
+static inline WEIR_HD typename std::common_type<A, B>::type weir_maximum(A a, B b) {
+    using T = typename std::common_type<A, B>::type;
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    return (x > y || x != x) ? x : y;
+}
+template <class A, class B>
+static inline WEIR_HD typename std::common_type<A, B>::type weir_minimum(A a, B b) {
+    using T = typename std::common_type<A, B>::type;
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    return (x < y || x != x) ? x : y;
+}
+// NumPy's fmax/fmin: NaN only where both are NaN.
+template <class A, class B>
+static inline WEIR_HD typename std::common_type<A, B>::type weir_fmax(A a, B b) {
+    using T = typename std::common_type<A, B>::type;
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    return (x > y || y != y) ? x : y;
+}
+template <class A, class B>
+static inline WEIR_HD typename std::common_type<A, B>::type weir_fmin(A a, B b) {
+    using T = typename std::common_type<A, B>::type;
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    return (x < y || y != y) ? x : y;
+}
+// A float converted to an integer type as NumPy converts on x86 (C++ leaves a value outside the
+// target's range undefined; docs/field-view-differences.md, "Values at run time"): int32 and
+// int64 truncate toward zero, and NaN, +-inf and values outside the range give the type's
+// minimum; int8, int16, uint8 and uint16 take the int32 value wrapped to their width; uint32
+// and uint64 (N bits) take x - 2**(N-1) as a signed N-bit value plus 2**(N-1) where x >=
+// 2**(N-1), else the signed N-bit value, wrapped (NaN: 2**(N-1)).
+static inline WEIR_HD int32_t weir_f2i32(double x) {
+    return (x > -2147483649.0 && x < 2147483648.0) ? static_cast<int32_t>(x) : static_cast<int32_t>(INT32_MIN);
+}
+static inline WEIR_HD int64_t weir_f2i64(double x) {
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? static_cast<int64_t>(x)
+                                                                       : static_cast<int64_t>(INT64_MIN);
+}
+template <class T>
+static inline WEIR_HD T weir_ftoi(double x) {
+    if constexpr (sizeof(T) == 8) {
+        if constexpr (std::is_signed<T>::value) return weir_f2i64(x);
+        if (x >= 9223372036854775808.0)
+            return static_cast<T>(static_cast<uint64_t>(weir_f2i64(x - 9223372036854775808.0)) ^ (1ull << 63));
+        return static_cast<T>(weir_f2i64(x));
+    } else if constexpr (sizeof(T) == 4) {
+        if constexpr (std::is_signed<T>::value) return weir_f2i32(x);
+        if (x >= 2147483648.0) return static_cast<T>(static_cast<uint32_t>(weir_f2i32(x - 2147483648.0)) ^ 0x80000000u);
+        return static_cast<T>(static_cast<uint32_t>(weir_f2i32(x)));
+    } else {
+        return static_cast<T>(static_cast<uint32_t>(weir_f2i32(x)));
+    }
+}
+// NumPy's floor_divide and remainder of floats (npy_divmod, Python's float // and %): the
+// quotient from fmod, so 1.0 // 0.1 is 9.0 (floor(1.0 / 0.1) is 10.0); a zero remainder has the
+// divisor's sign; by zero a / b and NaN.
+template <class T>
+static inline WEIR_HD T weir_ffloordiv(T a, T b) {
+    if (b == 0) return a / b;
+    const T mod = std::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+    if (div != 0) {
+        T f = std::floor(div);
+        if (div - f > T(0.5)) f += T(1);
+        return f;
+    }
+    return std::copysign(T(0), a / b);
+}
+template <class T>
+static inline WEIR_HD T weir_fmod(T a, T b) {
+    T mod = std::fmod(a, b);
+    if (b == 0) return mod;
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+    } else {
+        mod = std::copysign(T(0), b);
+    }
+    return mod;
+}
+// NumPy's fmod of integers: the sign of the dividend (C's %); by 0 (and by -1) 0, never a trap.
+[[maybe_unused]] static inline WEIR_HD int64_t weir_ifmod(int64_t a, int64_t b) {
+    return (b == 0 || b == -1) ? 0 : a % b;
+}
 template <class T>
 static inline WEIR_HD T weir_sign(T x) {
+    if (x != x) return x;  // np.sign(nan) is nan
     return static_cast<T>((T(0) < x) - (x < T(0)));
 }
 // *p = f(*p, v) atomically (compare-and-swap loop), for write-conflict resolutions that

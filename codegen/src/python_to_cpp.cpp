@@ -314,6 +314,10 @@ class Translator {
   }
 
   Val cast_to(ScalarType t, const Val& v) {
+    // A float to an integer type through NumPy's (x86) rule, never C++'s undefined conversion of
+    // NaN, inf or an out-of-range value (prelude: weir_ftoi).
+    if ((v.type == ScalarType::Float32 || v.type == ScalarType::Float64) && is_int(t))
+      return {"weir_ftoi<" + std::string(cpp_name(t)) + ">(" + v.text + ")", kPrimary, t};
     return {"static_cast<" + std::string(cpp_name(t)) + ">(" + v.text + ")", kPrimary, t};
   }
 
@@ -372,14 +376,16 @@ class Translator {
         t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
       return {math("abs") + "(" + a[0].text + ")", kPrimary, t};
     }
+    // Python's min/max (the first argument unless another is strictly smaller/larger: order
+    // decides where NaN is), NumPy's minimum/maximum (NaN wins) and fmin/fmax (NaN loses).
     if ((mod.empty() && (nm == "min" || nm == "max")) ||
         (mod == "np" && (nm == "minimum" || nm == "maximum" || nm == "fmin" || nm == "fmax"))) {
       if (a.size() < 2) fail(c.loc, "'" + callee + "' needs at least two arguments");
-      bool is_min = nm == "min" || nm == "minimum" || nm == "fmin";
+      if (mod == "np") nargs(2);
+      std::string fn = nm == "min" ? "weir_min(" : nm == "max" ? "weir_max(" : "weir_" + nm + "(";
       Val acc = a[0];
       for (std::size_t i = 1; i < a.size(); ++i)
-        acc = {std::string(is_min ? "weir_min(" : "weir_max(") + acc.text + ", " + a[i].text + ")", kPrimary,
-               arith_type(acc.type, a[i].type)};
+        acc = {fn + acc.text + ", " + a[i].text + ")", kPrimary, arith_type(acc.type, a[i].type)};
       return acc;
     }
     if (math_mod) {
@@ -403,6 +409,12 @@ class Translator {
                                                                 {"fmod", "fmod"}};
       if (auto it = binary.find(nm); it != binary.end()) {
         nargs(2);
+        // NumPy's fmod of integers stays an integer (C's %, 0 by zero); math.fmod gives a float.
+        if (nm == "fmod" && mod == "np" && (is_int(a[0].type) || is_bool(a[0].type)) &&
+            (is_int(a[1].type) || is_bool(a[1].type)))
+          return {"weir_ifmod(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                  arith_type(a[0].type == ScalarType::Bool ? ScalarType::Int64 : a[0].type,
+                             a[1].type == ScalarType::Bool ? ScalarType::Int64 : a[1].type)};
         return {math(it->second) + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
                 float_result(arith_type(a[0].type, a[1].type))};
       }
@@ -576,10 +588,13 @@ class Translator {
         return {wrap(l, kMul) + " / " + wrap(r, kMul + 1), kMul, t};
       case B::FloorDiv:
         if (ints) return {"weir_floordiv(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
-        return {math("floor") + "(" + wrap(l, kMul) + " / " + wrap(r, kMul + 1) + ")", kPrimary, t};
+        if (is_complex(t))
+          return {math("floor") + "(" + wrap(l, kMul) + " / " + wrap(r, kMul + 1) + ")", kPrimary, t};
+        return {"weir_ffloordiv<" + std::string(cpp_name(t)) + ">(" + l.text + ", " + r.text + ")", kPrimary,
+                t};
       case B::Mod:
         if (ints) return {"weir_mod(" + l.text + ", " + r.text + ")", kPrimary, ScalarType::Int64};
-        return {"weir_fmod(" + l.text + ", " + r.text + ")", kPrimary, t};
+        return {"weir_fmod<" + std::string(cpp_name(t)) + ">(" + l.text + ", " + r.text + ")", kPrimary, t};
       case B::Pow: return power(l, r, right_node);
       case B::LShift:
       case B::RShift:

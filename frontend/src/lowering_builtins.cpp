@@ -15,15 +15,36 @@ namespace {
 
 const std::map<std::string, std::string>& math_names() {
   static const std::map<std::string, std::string> m = {
-      {"sqrt", "math.sqrt"},     {"exp", "math.exp"},       {"log", "math.log"},
-      {"sin", "math.sin"},       {"cos", "math.cos"},       {"tan", "math.tan"},
-      {"arcsin", "math.asin"},   {"arccos", "math.acos"},   {"arctan", "math.atan"},
-      {"sinh", "math.sinh"},     {"cosh", "math.cosh"},     {"tanh", "math.tanh"},
-      {"arcsinh", "math.asinh"}, {"arccosh", "math.acosh"}, {"arctanh", "math.atanh"},
-      {"gamma", "math.gamma"},   {"cbrt", "math.cbrt"},     {"floor", "math.floor"},
-      {"ceil", "math.ceil"},     {"trunc", "math.trunc"},   {"isfinite", "math.isfinite"},
-      {"isinf", "math.isinf"},   {"isnan", "math.isnan"},   {"abs", "abs"},
-      {"minimum", "min"},        {"maximum", "max"},        {"fmod", "math.fmod"},
+      {"sqrt", "math.sqrt"},
+      {"exp", "math.exp"},
+      {"log", "math.log"},
+      {"sin", "math.sin"},
+      {"cos", "math.cos"},
+      {"tan", "math.tan"},
+      {"arcsin", "math.asin"},
+      {"arccos", "math.acos"},
+      {"arctan", "math.atan"},
+      {"sinh", "math.sinh"},
+      {"cosh", "math.cosh"},
+      {"tanh", "math.tanh"},
+      {"arcsinh", "math.asinh"},
+      {"arccosh", "math.acosh"},
+      {"arctanh", "math.atanh"},
+      {"gamma", "math.gamma"},
+      {"cbrt", "math.cbrt"},
+      {"isfinite", "math.isfinite"},
+      {"isinf", "math.isinf"},
+      {"isnan", "math.isnan"},
+      {"abs", "abs"},
+      // NumPy's functions, not Python's: math.floor and int() go through an integer (NaN, inf
+      // and |x| >= 2**63 have none; -0.0 loses its sign), Python's max/min neither propagate
+      // NaN nor commute; gt4py's embedded backend computes with NumPy.
+      {"floor", "np.floor"},
+      {"ceil", "np.ceil"},
+      {"trunc", "np.trunc"},
+      {"minimum", "np.minimum"},
+      {"maximum", "np.maximum"},
+      {"fmod", "np.fmod"},
   };
   return m;
 }
@@ -87,8 +108,9 @@ Code KernelBuilder::reduction(const TExpr& e, const EnvPtr& env, const Shift& sh
   return zip(terms, e.name, [&](const std::vector<std::string>& t) {
     std::string out = t[0];
     for (std::size_t k = 1; k < t.size(); ++k)
-      out = e.name == "neighbor_sum" ? out + " + " + t[k]
-                                     : (e.name == "max_over" ? "max(" : "min(") + out + ", " + t[k] + ")";
+      out = e.name == "neighbor_sum"
+                ? out + " + " + t[k]
+                : (e.name == "max_over" ? "np.maximum(" : "np.minimum(") + out + ", " + t[k] + ")";
     return e.name == "neighbor_sum" ? "(" + out + ")" : out;
   });
 }

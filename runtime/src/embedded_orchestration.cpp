@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "embedded_value.h"
 #include "scalar_argument.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
@@ -34,7 +35,8 @@ Num convert(Num v, ScalarKind k) {
   if (is_floating(k))
     return Num::of_float(k == ScalarKind::Float32 ? static_cast<double>(static_cast<float>(v.as_double()))
                                                   : v.as_double());
-  return Num::of_int(v.is_float ? static_cast<std::int64_t>(v.f) : v.i);
+  // A float as NumPy converts it on x86 (never C++'s undefined conversion of NaN or inf).
+  return Num::of_int(v.is_float ? static_cast<std::int64_t>(embedded::float_to_int_bits(k, v.f)) : v.i);
 }
 
 std::int64_t floordiv(std::int64_t a, std::int64_t b) {

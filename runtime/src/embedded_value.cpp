@@ -82,13 +82,42 @@ Num normalize(ScalarKind k, Num v) {
   return v;
 }
 
+namespace {
+
+// NumPy's conversion of a float to int32/int64 on x86 (cvttsd2si): truncation toward zero, the
+// type's minimum for NaN, +-inf and values outside the range (codegen prelude: weir_f2i32/64).
+std::int32_t f2i32(double x) {
+  return x > -2147483649.0 && x < 2147483648.0 ? static_cast<std::int32_t>(x) : INT32_MIN;
+}
+std::int64_t f2i64(double x) {
+  return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? static_cast<std::int64_t>(x) : INT64_MIN;
+}
+
+}  // namespace
+
+std::uint64_t float_to_int_bits(ScalarKind k, double x) {
+  switch (k) {
+    case ScalarKind::Int64: return static_cast<std::uint64_t>(f2i64(x));
+    case ScalarKind::UInt64:
+      if (x >= 9223372036854775808.0)
+        return static_cast<std::uint64_t>(f2i64(x - 9223372036854775808.0)) ^ (std::uint64_t{1} << 63);
+      return static_cast<std::uint64_t>(f2i64(x));
+    case ScalarKind::UInt32:
+      if (x >= 2147483648.0)
+        return static_cast<std::uint32_t>(f2i32(x - 2147483648.0)) ^ std::uint32_t{0x80000000u};
+      return static_cast<std::uint32_t>(f2i32(x));
+    default:  // int32, and int8/int16/uint8/uint16 wrapped from the int32 value by normalize()
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(f2i32(x)));
+  }
+}
+
 Num from_double(ScalarKind k, double d) {
   Num v{0.0};
   switch (num_class(k)) {
     case NumClass::Float: v.f = d; break;
-    case NumClass::Unsigned: v.u = static_cast<std::uint64_t>(d); break;
+    case NumClass::Unsigned: v.u = float_to_int_bits(k, d); break;
     case NumClass::Bool: v.i = d != 0; break;
-    case NumClass::Signed: v.i = static_cast<std::int64_t>(d); break;
+    case NumClass::Signed: v.i = static_cast<std::int64_t>(float_to_int_bits(k, d)); break;
   }
   return normalize(k, v);
 }

@@ -95,10 +95,17 @@ enum class NumClass { Float, Signed, Unsigned, Bool };
 NumClass num_class(ScalarKind k);
 /// `v` brought into the range of `k` (integers wrap to their width, float32 rounds).
 Num normalize(ScalarKind k, Num v);
+/// `d` in dtype `k`; a float to an integer type as NumPy converts on x86 (float_to_int_bits).
 Num from_double(ScalarKind k, double d);
+/// The integer dtype `k`'s value of the float `x` as NumPy converts on x86, as 64 bits (two's
+/// complement; normalize() wraps it to `k`'s width): NaN, +-inf and values outside int32/int64
+/// give the minimum; int8/int16/uint8/uint16 wrap the int32 value; uint32/uint64 (N bits) take
+/// x - 2**(N-1) as a signed value plus 2**(N-1) from 2**(N-1) on. The cpu backend's prelude
+/// (weir_ftoi) computes the same.
+std::uint64_t float_to_int_bits(ScalarKind k, double x);
 Num from_int(ScalarKind k, std::int64_t i);
 double to_double(ScalarKind k, Num v);
-/// Converts between dtypes as astype does (C++ conversion semantics).
+/// Converts between dtypes as astype does (NumPy's values; floats to integers: from_double).
 Num convert(ScalarKind from, ScalarKind to, Num v);
 bool truthy(ScalarKind k, Num v);
 

@@ -73,7 +73,8 @@ TEST_CASE("python: math functions and constants", "[codegen][python]") {
   CHECK(tr1("__out = numpy.arctan2(__in1, __in2)") == "__out = std::atan2(__in1, __in2);");
   CHECK(tr1("__out = math.pi * __in1") == "__out = 3.141592653589793 * __in1;");
   CHECK(tr1("__out = math.e") == "__out = 2.718281828459045;");
-  CHECK(tr1("k = math.floor(__in1)") == "k = static_cast<int64_t>(std::floor(__in1));");
+  // Python's math.floor gives an integer: NaN and inf through NumPy's conversion, not C++'s UB.
+  CHECK(tr1("k = math.floor(__in1)") == "k = weir_ftoi<int64_t>(std::floor(__in1));");
   CHECK(tr1("__out = np.floor(__in1)") == "__out = std::floor(__in1);");
 }
 
@@ -81,14 +82,22 @@ TEST_CASE("python: min, max, abs", "[codegen][python]") {
   CHECK(tr1("__out = min(__in1, __in2)") == "__out = weir_min(__in1, __in2);");
   CHECK(tr1("__out = max(__in1, __in2, 0.0)") == "__out = weir_max(weir_max(__in1, __in2), 0.0);");
   CHECK(tr1("__out = abs(__in1)") == "__out = std::abs(__in1);");
-  CHECK(tr1("__out = np.maximum(__in1, 0)") == "__out = weir_max(__in1, 0);");
+  // NumPy's maximum/minimum propagate NaN, fmax/fmin ignore it; Python's max/min keep Python's order.
+  CHECK(tr1("__out = np.maximum(__in1, 0)") == "__out = weir_maximum(__in1, 0);");
+  CHECK(tr1("__out = np.minimum(__in1, __in2)") == "__out = weir_minimum(__in1, __in2);");
+  CHECK(tr1("__out = np.fmax(__in1, __in2)") == "__out = weir_fmax(__in1, __in2);");
+  CHECK(tr1("__out = np.fmin(__in1, __in2)") == "__out = weir_fmin(__in1, __in2);");
+  CHECK(translation_error("__out = np.maximum(__in1, __in2, __in2)")
+            .find("'np.maximum' takes 2 argument(s), got 3") != std::string::npos);
 }
 
 TEST_CASE("python: casts", "[codegen][python]") {
   CHECK(tr1("__out = float(n)") == "__out = static_cast<double>(n);");
-  CHECK(tr1("k = int(__in1)") == "k = static_cast<int64_t>(__in1);");
+  CHECK(tr1("k = int(__in1)") == "k = weir_ftoi<int64_t>(__in1);");  // float -> int: NumPy's rule
   CHECK(tr1("__out = dace.float32(__in1)") == "__out = static_cast<float>(__in1);");
-  CHECK(tr1("k = np.int32(__in1)") == "k = static_cast<int32_t>(__in1);");
+  CHECK(tr1("k = np.int32(__in1)") == "k = weir_ftoi<int32_t>(__in1);");
+  CHECK(tr1("k = dace.uint8(__in1)") == "k = weir_ftoi<uint8_t>(__in1);");
+  CHECK(tr1("k = np.int32(n)") == "k = static_cast<int32_t>(n);");  // integers wrap, as in NumPy
   CHECK(tr1("b = bool(n)") == "b = static_cast<bool>(n);");
 }
 
@@ -113,8 +122,12 @@ TEST_CASE("python: powers", "[codegen][python]") {
 TEST_CASE("python: floor division, modulo and true division", "[codegen][python]") {
   CHECK(tr1("k = n // 3") == "k = weir_floordiv(n, 3);");
   CHECK(tr1("k = n % 3") == "k = weir_mod(n, 3);");
-  CHECK(tr1("__out = __in1 // __in2") == "__out = std::floor(__in1 / __in2);");
-  CHECK(tr1("__out = __in1 % __in2") == "__out = weir_fmod(__in1, __in2);");
+  // Floats as NumPy's floor_divide and remainder (and Python's float // and %).
+  CHECK(tr1("__out = __in1 // __in2") == "__out = weir_ffloordiv<double>(__in1, __in2);");
+  CHECK(tr1("__out = __in1 % __in2") == "__out = weir_fmod<double>(__in1, __in2);");
+  CHECK(tr1("__out = __in1 % 2") == "__out = weir_fmod<double>(__in1, 2);");
+  CHECK(tr1("k = np.fmod(n, k)") == "k = weir_ifmod(n, k);");
+  CHECK(tr1("__out = np.fmod(__in1, __in2)") == "__out = std::fmod(__in1, __in2);");
   CHECK(tr1("__out = n / 2") == "__out = static_cast<double>(n) / 2;");
   CHECK(tr1("__out = __in1 / __in2") == "__out = __in1 / __in2;");
 }

@@ -174,8 +174,8 @@ TEST_CASE("lowering: neighbour reads, local indexing and reductions in snippets"
   CHECK(code.find("(-1e309)") != std::string::npos);
   CHECK(code.find("1e309") != std::string::npos);
   CHECK(code.find("math.inf") == std::string::npos);
-  CHECK(code.find("max(") != std::string::npos);
-  CHECK(code.find("min(") != std::string::npos);
+  CHECK(code.find("np.maximum(") != std::string::npos);
+  CHECK(code.find("np.minimum(") != std::string::npos);
 }
 
 TEST_CASE("lowering: unknown neighbour counts come from the options", "[lowering][unstructured]") {

@@ -61,6 +61,20 @@ inline Field make(std::vector<std::int64_t> shape, const std::function<double(st
   return f;
 }
 
+/// A one-dimensional field holding `v`, stored as `dtype`.
+inline Field from_values(const std::vector<double>& v, ScalarType dtype = ScalarType::Float64) {
+  return make(
+      {static_cast<std::int64_t>(v.size())}, [&](std::int64_t i) { return v[static_cast<std::size_t>(i)]; },
+      dtype);
+}
+
+/// The elements of `f` in flat order, as doubles.
+inline std::vector<double> values(const Field& f) {
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
+  return v;
+}
+
 /// A field of `shape` filled with `v`.
 inline Field full(std::vector<std::int64_t> shape, double v, ScalarType dtype = ScalarType::Float64) {
   return make(

@@ -43,17 +43,7 @@ def int_power(a: IF, e: IF, p: IF):
     power(a, e, out=p)
 )";
 
-Field ints(const std::vector<double>& v, ScalarType t = ScalarType::Int32) {
-  return make(
-      {static_cast<std::int64_t>(v.size())}, [&](std::int64_t i) { return v[static_cast<std::size_t>(i)]; },
-      t);
-}
-
-std::vector<double> values(const Field& f) {
-  std::vector<double> v;
-  for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
-  return v;
-}
+Field ints(const std::vector<double>& v, ScalarType t = ScalarType::Int32) { return from_values(v, t); }
 
 }  // namespace
 

@@ -66,10 +66,10 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
       Num v = (*f.data)[static_cast<std::size_t>(o)];
       if (op == "neighbor_sum")
         acc = normalize(k, binop(BinaryOperator::Add, k, acc, v, dummy));
-      else if (op == "max_over")
-        acc = compare3(k, v, acc) == 1 ? v : acc;
+      else if (op == "max_over")  // np.max: NaN propagates (from the neutral -inf on, a left fold)
+        acc = maximum(k, acc, v);
       else
-        acc = compare3(k, v, acc) == -1 ? v : acc;
+        acc = minimum(k, acc, v);
     }
     (*out.data)[static_cast<std::size_t>(off)] = acc;
   });
@@ -137,16 +137,17 @@ Value Evaluator::builtin(const TExpr& e, Env& env) {
     const FieldVal &x = leaf(a, e), &y = leaf(b, e);
     ScalarKind k = x.dtype;
     return Value::of(elementwise({&x, &y}, k, [&](const Num* v) {
-      if (n == "minimum") return compare3(k, v[1], v[0]) == -1 ? v[1] : v[0];
-      if (n == "maximum") return compare3(k, v[1], v[0]) == 1 ? v[1] : v[0];
+      if (n == "minimum") return minimum(k, v[0], v[1]);
+      if (n == "maximum") return maximum(k, v[0], v[1]);
       if (n == "power") return binop(BinaryOperator::Pow, k, v[0], v[1], e);
       if (num_class(k) == NumClass::Float) return from_double(k, std::fmod(v[0].f, v[1].f));
-      if (truthy(k, v[1]) == false) fail(e.loc, "fmod: integer division by zero");
+      // NumPy's fmod of integers: C semantics (the sign of the dividend); by 0 it is 0 (NumPy
+      // warns), by -1 0 without the trap of INT64_MIN % -1.
       Num r{0.0};
       if (num_class(k) == NumClass::Unsigned)
-        r.u = v[0].u % v[1].u;
+        r.u = v[1].u == 0 ? 0 : v[0].u % v[1].u;
       else
-        r.i = v[0].i % v[1].i;  // C semantics (sign of the dividend), as numpy.fmod
+        r.i = v[1].i == 0 || v[1].i == -1 ? 0 : v[0].i % v[1].i;
       return r;
     }));
   }

@@ -27,6 +27,10 @@ using frontend::UnaryOperator;
 Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e);
 /// -1, 0 or 1 as `a` is less than, equal to or greater than `b` in the number class of `k`.
 int compare3(ScalarKind k, Num a, Num b);
+/// NumPy's maximum/minimum: NaN in either argument gives NaN; otherwise `a` where it is strictly
+/// larger (smaller), else `b` (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0).
+Num maximum(ScalarKind k, Num a, Num b);
+Num minimum(ScalarKind k, Num a, Num b);
 /// Whether a three-way comparison result `c` satisfies `op`.
 bool compare(CompareOperator op, int c);
 Num bool_num(bool b);

@@ -19,6 +19,34 @@ T ipow(T base, T exp) {
   return r;
 }
 
+// NumPy's floor_divide and remainder of floats (npy_divmod; the codegen prelude's
+// weir_ffloordiv and weir_fmod), in the operands' precision `T`.
+template <class T>
+T floor_divide(T a, T b) {
+  if (b == 0) return a / b;
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+  if (div != 0) {
+    T f = std::floor(div);
+    if (div - f > T(0.5)) f += T(1);
+    return f;
+  }
+  return std::copysign(T(0), a / b);
+}
+
+template <class T>
+T remainder(T a, T b) {
+  T mod = std::fmod(a, b);
+  if (b == 0) return mod;
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) mod += b;
+  } else {
+    mod = std::copysign(T(0), b);
+  }
+  return mod;
+}
+
 }  // namespace
 
 Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
@@ -31,13 +59,15 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
         case BinaryOperator::Sub: r.f = x - y; break;
         case BinaryOperator::Mult: r.f = x * y; break;
         case BinaryOperator::Div: r.f = x / y; break;
-        case BinaryOperator::FloorDiv: r.f = std::floor(x / y); break;
-        case BinaryOperator::Pow: r.f = std::pow(x, y); break;
-        case BinaryOperator::Mod: {  // Python's modulo: the sign of the divisor
-          r.f = std::fmod(x, y);
-          if (r.f != 0 && ((r.f < 0) != (y < 0))) r.f += y;
+        case BinaryOperator::FloorDiv:
+          r.f = k == ScalarKind::Float32 ? floor_divide(static_cast<float>(x), static_cast<float>(y))
+                                         : floor_divide(x, y);
           break;
-        }
+        case BinaryOperator::Pow: r.f = std::pow(x, y); break;
+        case BinaryOperator::Mod:  // NumPy's remainder: the sign of the divisor
+          r.f = k == ScalarKind::Float32 ? remainder(static_cast<float>(x), static_cast<float>(y))
+                                         : remainder(x, y);
+          break;
         default: fail(e.loc, "operator not defined on floating-point values");
       }
       return r;
@@ -123,6 +153,18 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
     }
   }
   return r;
+}
+
+Num maximum(ScalarKind k, Num a, Num b) {
+  int c = compare3(k, a, b);
+  if (num_class(k) == NumClass::Float) return (c == 1 || std::isnan(a.f)) ? a : b;
+  return c == 1 ? a : b;
+}
+
+Num minimum(ScalarKind k, Num a, Num b) {
+  int c = compare3(k, a, b);
+  if (num_class(k) == NumClass::Float) return (c == -1 || std::isnan(a.f)) ? a : b;
+  return c == -1 ? a : b;
 }
 
 int compare3(ScalarKind k, Num a, Num b) {
