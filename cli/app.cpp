@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "help.h"
 #include "include_dirs.h"
+#include "option_values.h"
 #include "targets.h"
 #include "weir/frontend/definition_lookup.h"
 #include "weir/sdfg/errors.h"
@@ -27,8 +28,10 @@ std::string command_path(const CLI::App& cmd) {
 // A CLI11 parse error as weir says it: CLI11's message ("--output is required"), without the
 // option name it repeats when a validator's message names the option already ("--seed: --seed:
 // ..."), and where the options are listed.
-std::string parse_error_text(const CLI::ParseError& e, CLI::App& level) {
+std::string parse_error_text(const CLI::ParseError& e, CLI::App& level, int argc, char** argv) {
   const std::string command = level.get_parent() ? "weir " + command_path(level) : "weir";
+  // Unknown options, stray words, malformed and repeated values: in weir's own words.
+  if (std::string own = usage_error_text(e, level, command, argc, argv); !own.empty()) return own;
   std::string m = e.what();
   if (m.rfind("A subcommand is required", 0) == 0) {
     std::vector<std::string> names;
@@ -69,6 +72,7 @@ int run_cli(int argc, char** argv) {
   add(add_view_command);
   add(add_compose_command);
   one_value_per_option(app);
+  check_number_options(app);
   add_help_examples(app);
   app.footer(
       "\nExit codes (every command):\n"
@@ -109,11 +113,13 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // In weir's form, with the command whose --help lists the options.
-    return print_error(parse_error_text(e, *level), kExitUsage);
+    return print_error(parse_error_text(e, *level, argc, argv), kExitUsage);
   }
+  std::string command;  // the command that runs ("sdfg"), for its messages
   try {
     for (auto& [sub, action] : commands) {
       if (!sub->parsed()) continue;
+      command = sub->get_name();
       check_include_dirs(*sub);
       return action();
     }
@@ -122,7 +128,7 @@ int run_cli(int argc, char** argv) {
   } catch (const weir::UnknownNameError& e) {  // a misspelt NAME of FILE.py::NAME, ...
     return print_error(e.what(), kExitUsage);
   } catch (const weir::Error& e) {
-    return print_error(with_search_path_hint(e.what()), kExitInvalidInput);
+    return print_error(with_search_path_hint(for_command(e.what(), command)), kExitInvalidInput);
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user named (or one beside it) cannot be read or written.
     std::cerr << "weir: error: cannot "

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <regex>
 
 #include "commands.h"
 #include "search_path_hint.h"
@@ -36,6 +37,16 @@ bool calls_definitions(const frontend::FunctionDef& f, const frontend::LoadedMod
   for (const std::string& name : pycode::names_used(parsed->body).called)
     if (auto it = m.names.find(name); it != m.names.end() && it->second.definition) return true;
   return false;
+}
+
+// An error of a file as `weir check` lists it: a located diagnostic as a compiler prints it
+// ("FILE.py:LINE:COL: error: ..."), any other in the form of every command ("weir: error: ...").
+void report(const std::string& message) {
+  static const std::regex located(R"(^[^\s:][^\n]*?:[0-9]+:[0-9]+: error: )");
+  if (std::regex_search(message, located))
+    std::cerr << message << "\n";
+  else
+    print_error(message, kExitInvalidInput);
 }
 
 }  // namespace
@@ -119,9 +130,9 @@ Action add_check_command(CLI::App& app) {
         for (const FrontendError& e : r.errors) {
           std::string m = missing_module(e.what());
           if (m.empty()) {
-            std::cerr << with_search_path_hint(e.what()) << "\n";
+            report(with_search_path_hint(e.what()));
           } else if (auto n = from_module.find(m); n != from_module.end()) {
-            std::cerr << with_search_path_hint(e.what(), n->second) << "\n";
+            report(with_search_path_hint(e.what(), n->second));
             from_module.erase(n);
           }
         }
@@ -134,7 +145,7 @@ Action add_check_command(CLI::App& app) {
         std::cout << "\n";
         ok = ok && r.failed == 0;
       } catch (const weir::Error& e) {  // a syntax error, an unreadable file
-        std::cerr << with_search_path_hint(e.what()) << "\n";
+        report(with_search_path_hint(e.what()));
         ok = false;
       }
     }

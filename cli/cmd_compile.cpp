@@ -82,7 +82,8 @@ Action add_compile_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
-                  "SDFG files (.sdfg/.sdfgz), field-view FILE.py::NAME, or FILE.py (all its @programs)")
+                  "SDFG files (.sdfg/.sdfgz), FILE.py::NAME (a @program, @field_operator or orchestration "
+                  "function of the file), or FILE.py (all its @programs)")
       ->required();
   cmd->add_option("-I,--include", o->includes,
                   "Directory searched for modules a .py program imports (repeatable; "
@@ -149,7 +150,7 @@ Action add_compile_command(CLI::App& app) {
         } catch (const std::exception& e) {
           ++failed;
           if (dynamic_cast<const weir::UnknownNameError*>(&e)) ++misnamed;
-          line = "FAILED " + f + "\n  " + e.what();
+          line = "FAILED " + f + "\n  " + for_command(e.what(), "compile");
         }
         std::lock_guard<std::mutex> lock(out_mu);
         std::cout << "[" << ++done << "/" << n << "] " << line << std::endl;

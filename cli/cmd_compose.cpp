@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "option_values.h"
 #include "overwrite_guard.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/compose.h"
@@ -45,7 +46,7 @@ Action add_compose_command(CLI::App& app) {
       ->required();
   cmd->add_option("-o,--output", o->out, "SDFG file to write (.sdfg, or .sdfgz: gzip)")->required();
   cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
-      ->check(CLI::Range(-1, 8));
+      ->check(integer_in(-1, 8));
   return [o]() {
     refuse_overwriting_input("-o " + o->out, o->out, {o->spec});
     std::ifstream in(o->spec, std::ios::binary);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "option_values.h"
 #include "overwrite_guard.h"
 #include "targets.h"
 #include "weir/sdfg/serialize.h"
@@ -26,7 +27,7 @@ Action add_convert_command(CLI::App& app) {
   cmd->add_flag("--flatten", o->flatten,
                 "Rewrite control-flow regions (loops, conditionals) into plain states");
   cmd->add_option("--indent", o->indent, "Indent the JSON by N spaces (default: compact, as DaCe)")
-      ->check(CLI::Range(-1, 8));
+      ->check(integer_in(-1, 8));
   return [o]() {
     require_sdfg_file("convert", o->in);
     refuse_overwriting_input("-o " + o->out, o->out, {o->in});

@@ -80,13 +80,16 @@ Action add_optimize_command(CLI::App& app) {
   struct Opts {
     std::string in, out, device, passes, script;
     bool replay = false, verify_each = false, print_after_all = false, timing = false;
-    std::vector<std::string> print_after;
+    std::vector<std::string> print_after, pass_lists;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "SDFG file to read (.sdfg/.sdfgz)")->required();
   cmd->add_option("-o,--output", o->out, "File to write (.sdfgz: gzip)")->required();
   cmd->add_option("--auto", o->device, "Run the auto-optimize pipeline for a device: cpu or gpu");
-  cmd->add_option("--passes", o->passes, "Pipeline text, e.g. \"simplify,map-tiling{tile_sizes=32,8}\"");
+  cmd->add_option(
+      "--passes", o->pass_lists,
+      "Pipeline text, e.g. \"simplify,map-tiling{tile_sizes=32,8}\" (repeatable: the pipelines run "
+      "in the order given)");
   cmd->add_option("--script", o->script, "Optimization script (JSON list of steps)");
   cmd->add_flag("--replay", o->replay, "Replay the input's recorded history on its orig_sdfg");
   cmd->add_flag("--verify-each", o->verify_each,
@@ -103,6 +106,7 @@ Action add_optimize_command(CLI::App& app) {
                 "Print a table to stderr: per pass its runs, applications (changes), wall time in ms and "
                 "share of the total");
   return [o]() {
+    for (const auto& p : o->pass_lists) o->passes += (o->passes.empty() ? "" : ",") + p;
     require_sdfg_file("optimize", o->in);
     refuse_overwriting_input("-o " + o->out, o->out, {o->in, o->script});
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "backend_choice.h"
 #include "commands.h"
 #include "gpu_on_host.h"
+#include "option_values.h"
 #include "progress.h"
 #include "random_inputs.h"
 #include "run_allocated_outputs.h"
@@ -112,7 +114,6 @@ int run_command(const RunOptions& given_options) {
   std::unique_ptr<Backend> backend = choose_backend(o.backend, o.gpu_arch);
   // Running needs a device before anything is compiled for it.
   if (o.backend == "gpu") require_cuda_device();
-  if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
   if (!o.save_inputs.empty()) {
     if (!o.random_inputs)
@@ -258,6 +259,7 @@ int run_command(const RunOptions& given_options) {
     std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
   }
 
+  returned_scalars_as_0d(sig, args);
   auto outputs = print_outputs(sig, args);
   if (!o.out_dir.empty()) {
     write_outputs(o.out_dir, outputs, given.input_files);
@@ -274,7 +276,7 @@ Action add_run_command(CLI::App& app) {
       "run", "Run a program (FILE.py::PROGRAM or an SDFG file) on a backend with arguments from .npy files");
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("program", o->program,
-                  "FILE.py::NAME (a field-view @program or @field_operator) or FILE.sdfg / FILE.sdfgz")
+                  kDefinitionReferenceHelp + std::string(", or an SDFG file (FILE.sdfg, FILE.sdfgz)"))
       ->required();
   cmd->add_option(
       "--backend", o->backend,
@@ -285,7 +287,10 @@ Action add_run_command(CLI::App& app) {
                   "Directory searched for modules a .py program imports (repeatable; "
                   "WEIR_PATH is searched too)");
   cmd->add_option("--in", o->ins, "NAME=FILE.npy: an array argument (repeatable)");
-  cmd->add_option("--in-dir", o->in_dir, "DIR: every array argument NAME that has a DIR/NAME.npy");
+  cmd->add_option("--in-dir", o->in_dirs,
+                  "DIR: every array argument NAME that has a DIR/NAME.npy (repeatable: fields in one folder, "
+                  "connectivity tables in another; a NAME.npy in two of them is an error; --in NAME=FILE.npy "
+                  "wins)");
   cmd->add_option("--set", o->sets, "NAME=VALUE: a scalar argument or symbol (repeatable)");
   cmd->add_option("--set-json", o->set_jsons, "FILE: a JSON object of names to numbers (repeatable)");
   cmd->add_option("--out", o->out_dir,
@@ -298,17 +303,11 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--save-inputs", o->save_inputs,
                   "DIR: write NAME.npy for every input --random-inputs made (to check a run against NumPy "
                   "with the same inputs)");
-  cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
-                       ? std::string()
-                       : "--seed: '" + v + "' is not a non-negative integer";
-          },
-          "UINT"));
+  cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option("--repeat", o->repeat,
-                  "Run N times (each from the same inputs), printing each call's wall time");
+                  "Run N times (each from the same inputs), printing each call's wall time")
+      ->check(integer_in(1, INT_MAX));
   cmd->add_option(
       "--threads", o->threads,
       "OpenMP threads of a compiled program (default, or 0: OMP_NUM_THREADS if set, else one per "

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "option_values.h"
 #include "overwrite_guard.h"
 #include "targets.h"
 #include "view/page.h"
@@ -25,13 +26,14 @@ Action add_view_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("target", o->page.target,
-                  "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (lowered as 'weir sdfg' does)")
+                  "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (a @program, @field_operator or orchestration "
+                  "function of the file, lowered as 'weir sdfg' does)")
       ->required();
   cmd->add_option("--compare", o->page.compare,
                   "B: a second SDFG (or FILE.py::NAME) to show the differences with");
   cmd->add_option("--html", o->html, "OUT.html: write one self-contained HTML file instead of serving");
   cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")
-      ->check(CLI::Range(0, 65535));
+      ->check(integer_in(0, 65535));
   cmd->add_option("-I,--include", o->page.includes,
                   "Directory searched for imported modules (repeatable; "
                   "WEIR_PATH is searched too)");

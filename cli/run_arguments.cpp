@@ -2,12 +2,14 @@
 #include "run_arguments.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "run_sizes.h"
 #include "targets.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
@@ -33,8 +35,25 @@ Number parse_number(const std::string& name, const std::string& v) {
   double d = std::strtod(v.c_str(), &end);
   if (*end == '\0' && errno == 0) return d;
   if (*end == '\0' && errno == ERANGE && !v.empty())
-    throw UsageError("--set " + name + "=" + v + ": '" + v + "' is out of range for float64");
-  throw UsageError("--set " + name + "=" + v + ": '" + v + "' is not a number");
+    throw UsageError("--set " + name + "=" + v + ": expected a number within float64's range");
+  throw UsageError("--set " + name + "=" + v + ": expected a number (an integer, a decimal or true/false)");
+}
+
+// What `name` is when it takes only integers: "a symbol of program 'p'", "an int32 argument of
+// program 'p'", "a dimension (--set DIM=N sizes the fields along it)", or "".
+std::string integer_kind(const Signature& sig, const std::string& name) {
+  const std::string of = " of program '" + sig.program_name + "'";
+  if (const Parameter* p = sig.find(name)) {
+    if (p->kind == Parameter::Kind::Symbol) return "a symbol" + of;
+    bool integer = p->dtype >= ScalarType::Int8 && p->dtype <= ScalarType::UInt64;
+    if (p->kind == Parameter::Kind::Scalar && integer)
+      return "an " + std::string(to_string(p->dtype)) + " argument" + of;
+    return "";
+  }
+  for (const auto& p : sig.params)
+    for (const auto& x : p.shape)
+      if (size_dimension(x.str()) == name) return "a dimension" + of;
+  return "";
 }
 
 void read_set_json(const std::string& file, std::map<std::string, Number>& values) {
@@ -53,6 +72,37 @@ void read_set_json(const std::string& file, std::map<std::string, Number>& value
     else
       throw weir::Error(file + ": '" + k + "' is " + v.dump() + ", not a number");
   }
+}
+
+// The range of an integer dtype, as long long (uint64's upper end: the largest int64, all --set parses).
+std::pair<long long, long long> integer_range(ScalarType t) {
+  switch (t) {
+    case ScalarType::Int8: return {INT8_MIN, INT8_MAX};
+    case ScalarType::Int16: return {INT16_MIN, INT16_MAX};
+    case ScalarType::Int32: return {INT32_MIN, INT32_MAX};
+    case ScalarType::UInt8: return {0, UINT8_MAX};
+    case ScalarType::UInt16: return {0, UINT16_MAX};
+    case ScalarType::UInt32: return {0, UINT32_MAX};
+    case ScalarType::UInt64: return {0, INT64_MAX};
+    default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
+// `--set NAME=V` for a name that takes only integers (a symbol, a dimension, an integer
+// argument): a decimal, or an integer outside the argument's dtype, is a usage error.
+void check_integer_value(const Signature& sig, const std::string& name, const std::string& v,
+                         const Number& n) {
+  const std::string kind = integer_kind(sig, name);
+  if (kind.empty()) return;
+  const std::string head = "--set " + name + "=" + v + ": expected an integer";
+  const std::string what = " ('" + name + "' is " + kind + ")";
+  if (std::holds_alternative<double>(n)) throw UsageError(head + what);
+  const Parameter* p = sig.find(name);
+  const auto* i = std::get_if<std::int64_t>(&n);
+  if (!p || p->kind != Parameter::Kind::Scalar || !i) return;
+  auto [lo, hi] = integer_range(p->dtype);
+  if (*i < lo || *i > hi)
+    throw UsageError(head + " from " + std::to_string(lo) + " to " + std::to_string(hi) + what);
 }
 
 // `--in NAME=FILE` names an array parameter: a usage error (with the closest name) otherwise.
@@ -87,33 +137,48 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     args.arrays.insert_or_assign(name, read_npy(file, allocator));
     g.input_files.push_back(file);
   };
-  if (!o.in_dir.empty()) {
-    if (!fs::is_directory(o.in_dir))
-      throw UsageError("--in-dir " + o.in_dir + ": " +
-                       (fs::exists(o.in_dir) ? "not a directory" : "no such directory"));
-    std::vector<std::string> absent;  // array arguments the folder has no file for
-    for (const auto& p : sig.params) {
-      if (p.kind != Parameter::Kind::Array) continue;
-      if (fs::exists(fs::path(o.in_dir) / (p.name + ".npy")))
-        load_input(p.name, fs::path(o.in_dir) / (p.name + ".npy"));
-      else
-        absent.push_back(p.name);
-    }
-    // A file that matches no argument is ignored (a folder may serve several programs), but one
-    // named almost like a missing argument is likely a misspelling of it: say so.
-    for (const auto& e : fs::directory_iterator(o.in_dir)) {
-      if (e.path().extension() != ".npy" || sig.find(e.path().stem().string())) continue;
-      if (auto near = closest_name(e.path().stem().string(), absent))
-        std::cerr << "weir: warning: --in-dir " << o.in_dir << ": " << e.path().filename().string()
-                  << " matches no array argument (ignored); did you mean " << *near << ".npy?\n";
-    }
-  }
+  // --in NAME=FILE wins over a DIR/NAME.npy of --in-dir: the names given so, checked first.
   std::map<std::string, std::string> given_in;  // --in NAME -> FILE, to catch a name given twice
   for (const auto& s : o.ins) {
     auto [name, file] = split_assignment("--in", s);
     check_array_name(sig, name, file);
     if (auto [it, fresh] = given_in.emplace(name, file); !fresh)
       throw UsageError("--in " + name + " is given twice (" + it->second + " and " + file + ")");
+  }
+  for (const auto& dir : o.in_dirs)
+    if (!fs::is_directory(dir))
+      throw UsageError("--in-dir " + dir + ": " +
+                       (fs::exists(dir) ? "not a directory" : "no such directory"));
+  // Every array argument without --in that has a DIR/NAME.npy in one of the folders (in two: an
+  // error naming both files).
+  std::vector<std::string> absent;  // array arguments no folder has a file for
+  for (const auto& p : sig.params) {
+    if (p.kind != Parameter::Kind::Array || given_in.count(p.name)) continue;
+    fs::path found;
+    for (const auto& dir : o.in_dirs) {
+      fs::path f = fs::path(dir) / (p.name + ".npy");
+      if (!fs::exists(f)) continue;
+      if (!found.empty())
+        throw UsageError("--in-dir: '" + p.name + "' is in two folders (" + found.string() + " and " +
+                         f.string() + "); give the one to use with --in " + p.name + "=FILE.npy");
+      found = f;
+    }
+    if (found.empty())
+      absent.push_back(p.name);
+    else
+      load_input(p.name, found);
+  }
+  // A file that matches no argument is ignored (a folder may serve several programs), but one
+  // named almost like a missing argument is likely a misspelling of it: say so.
+  for (const auto& dir : o.in_dirs)
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() != ".npy" || sig.find(e.path().stem().string())) continue;
+      if (auto near = closest_name(e.path().stem().string(), absent))
+        std::cerr << "weir: warning: --in-dir " << dir << ": " << e.path().filename().string()
+                  << " matches no array argument (ignored); did you mean " << *near << ".npy?\n";
+    }
+  for (const auto& s : o.ins) {
+    auto [name, file] = split_assignment("--in", s);
     load_input(name, file);
   }
   for (const auto& f : o.set_jsons) read_set_json(f, g.from_json);
@@ -123,6 +188,7 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     if (args.values.count(name) && !g.from_json.count(name))
       throw UsageError("--set " + name + " is given twice");
     args.values[name] = parse_number(name, v);
+    check_integer_value(sig, name, v, args.values[name]);
   }
   return g;
 }

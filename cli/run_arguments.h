@@ -26,10 +26,12 @@ struct GivenArguments {
 /// NAME=VALUE" when either side is empty.
 std::pair<std::string, std::string> split_assignment(const std::string& opt, const std::string& s);
 
-/// Reads --in-dir (arrays of `sig` with a DIR/NAME.npy), then --in (which wins), --set-json, then
-/// --set (which wins) into arrays allocated by `allocator`. Throws UsageError for a name given
-/// twice, an --in name that is no array parameter of `sig` (with the closest one), an --in-dir
-/// that is no directory or a malformed value; weir::Error for files that cannot be read.
+/// Reads --in-dir (arrays of `sig` with a DIR/NAME.npy in one of the folders), then --in (which
+/// wins), --set-json, then --set (which wins) into arrays allocated by `allocator`. Throws
+/// UsageError for a name given twice, a NAME.npy in two --in-dir folders (naming both files), a
+/// --set value that is no number or not integral for a symbol, integer argument or dimension, an --in name
+/// that is no array parameter of `sig` (with the closest one), an --in-dir that is no directory or a
+/// malformed value; weir::Error for files that cannot be read.
 GivenArguments gather_arguments(const RunOptions& o, const runtime::Signature& sig,
                                 const runtime::Allocator& allocator);
 

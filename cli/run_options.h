@@ -11,8 +11,8 @@ namespace weir::cli {
 struct RunOptions {
   std::string program;
   std::string backend, gpu_arch;  // backend "": embedded for FILE.py::NAME, cpu for SDFG files
-  std::vector<std::string> ins, sets, set_jsons, includes;
-  std::string in_dir, out_dir, domain, save_inputs;
+  std::vector<std::string> ins, sets, set_jsons, includes, in_dirs;
+  std::string out_dir, domain, save_inputs;
   bool random_inputs = false, progress = false;
   bool trust_code = false;
   std::uint64_t seed = 0;

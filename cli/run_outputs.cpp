@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "overwrite_guard.h"
+#include "weir/runtime/allocator.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
 
@@ -148,6 +149,19 @@ void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::str
   } catch (...) {
     fs::remove_all(tmp, ec);
     throw;
+  }
+}
+
+void returned_scalars_as_0d(const Signature& sig, Arguments& args) {
+  for (const auto& p : sig.params) {
+    if (!p.returned || p.kind != Parameter::Kind::Array || p.shape.size() != 1 ||
+        p.shape[0].try_evaluate({}) != 1)
+      continue;
+    auto it = args.arrays.find(p.name);
+    if (it == args.arrays.end() || it->second.size() != 1) continue;
+    Field scalar = Allocator::cpu().allocate(it->second.dtype(), {});
+    std::memcpy(scalar.data(), it->second.data(), it->second.nbytes());
+    it->second = std::move(scalar);
   }
 }
 

@@ -17,6 +17,10 @@ namespace weir::cli {
 /// Throws weir::Error "cannot write --out DIR: ...".
 void check_output_dir(const std::filesystem::path& out);
 
+/// The return value of a scalar-returning SDFG (DaCe's `__return`, `__return_0`, ... of shape
+/// (1,)) as what NumPy returns: a 0-d array (shape ()), so that --out writes it as NumPy would.
+void returned_scalars_as_0d(const runtime::Signature& sig, runtime::Arguments& args);
+
 /// Prints the summary of each array the program writes (and the values of written scalars) to
 /// stdout; returns the arrays by name, in call order.
 std::vector<std::pair<std::string, const runtime::Field*>> print_outputs(const runtime::Signature& sig,

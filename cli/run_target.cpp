@@ -30,8 +30,9 @@ std::map<std::string, std::int64_t> table_widths(const RunOptions& o,
     std::string file;
     for (const auto& in : o.ins)
       if (in.rfind(c.name + "=", 0) == 0) file = in.substr(c.name.size() + 1);
-    if (file.empty() && !o.in_dir.empty())
-      file = (std::filesystem::path(o.in_dir) / (c.name + ".npy")).string();
+    for (const auto& dir : o.in_dirs)
+      if (file.empty() && std::filesystem::exists(std::filesystem::path(dir) / (c.name + ".npy")))
+        file = (std::filesystem::path(dir) / (c.name + ".npy")).string();
     std::error_code ec;
     if (file.empty() || !std::filesystem::is_regular_file(file, ec)) continue;
     try {

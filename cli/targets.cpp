@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <regex>
 
 #include "output_name.h"
 
@@ -47,8 +48,9 @@ void require_definition_reference(const std::string& command, const std::string&
   auto sep = arg.rfind("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 == arg.size())
     throw UsageError("weir " + command + ": '" + arg +
-                     "' names no definition: expected FILE.py::NAME (a @program or " +
-                     "@field_operator of the file; 'weir check " + file_part(arg) + "' lists them)");
+                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator " +
+                     "or orchestration function of the file; 'weir check " + file_part(arg) +
+                     "' lists them)");
 }
 
 void require_python_file(const std::string& command, const std::string& arg) {
@@ -59,6 +61,17 @@ void require_python_file(const std::string& command, const std::string& arg) {
   if (arg.find("::") != std::string::npos)
     throw UsageError("weir " + command + ": '" + arg + "': give the file without ::NAME ('" + file_part(arg) +
                      "'); every definition in it is checked");
+}
+
+std::string for_command(const std::string& message, const std::string& command) {
+  static const std::regex scan(
+      R"(; run a @field_operator or @program that calls it (with fields over \S+ \(in this file: [^;]*; )e\.g\. weir run (\S+)::(\w+)\))");
+  if (command == "run" || !std::regex_search(message, scan)) return message;
+  const std::string verb = command == "sdfg" ? "lower" : command;
+  const std::string example = "e.g. weir " + command + " $2::$3" + (command == "sdfg" ? " -o $3.sdfg" : "");
+  return std::regex_replace(message, scan,
+                            "; " + verb + " a @field_operator or @program that calls it $1" + example + ")",
+                            std::regex_constants::format_first_only);
 }
 
 void one_value_per_option(CLI::App& app) {

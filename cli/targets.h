@@ -12,6 +12,11 @@ class App;
 
 namespace weir::cli {
 
+/// What FILE.py::NAME may name, in the help of every command that takes one.
+inline constexpr const char* kDefinitionReferenceHelp =
+    "FILE.py::NAME: a @program, @field_operator or orchestration function (a plain Python function that "
+    "calls programs) of the file";
+
 /// A mistake in how a command was called (exit code 2); main() prints "weir: error: WHAT".
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -30,6 +35,11 @@ void require_python_file(const std::string& command, const std::string& arg);
 /// `message` with a hint to add an import root (-I DIR or WEIR_PATH) when a frontend error says
 /// a name comes from a module that is not on the search path.
 std::string with_search_path_hint(const std::string& message);
+
+/// A frontend `message` written for `weir run` as `weir COMMAND` says it: the refusal of a
+/// @scan_operator named directly suggests its caller to `command` ("e.g. weir sdfg F.py::c -o
+/// c.sdfg") instead of to run. Other messages are returned unchanged.
+std::string for_command(const std::string& message, const std::string& command);
 
 /// Every option of `app` and its subcommands (recursively) takes one value per occurrence, so
 /// that options may come before or after positionals (`weir sdfg -I DIR FILE.py::NAME`):

@@ -44,7 +44,9 @@ std::string plain_words_of(const std::string& what) {
       std::string what_parsed = m.substr(syntax.size(), dash - syntax.size());
       m.erase(0, dash + 3);
       if (what_parsed != "value")
-        where = " in " + std::string(what_parsed[0] == 'o' ? "an " : "a ") + what_parsed;
+        where = " in " +
+                std::string(std::string("aeiou").find(what_parsed[0]) != std::string::npos ? "an " : "a ") +
+                what_parsed;
     }
   }
   std::string read;

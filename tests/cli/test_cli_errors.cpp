@@ -69,10 +69,10 @@ TEST_CASE("weir run --set/--seed: out-of-range numbers, booleans for floats and 
   auto r =
       weir::test::run_weir("run " + lap() + " --random-inputs --set I=6 --set J=6 --set K=1 --set x=1e400");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("'1e400' is out of range for float64"));
+  CHECK(r.out == "weir: error: --set x=1e400: expected a number within float64's range\n");
   r = weir::test::run_weir("run " + lap() + " --random-inputs --set I=6 --set J=6 --set K=1 --seed -1");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("--seed"));
+  CHECK(r.out == "weir: error: --seed -1: expected a non-negative integer\n");
   r = weir::test::run_weir("run " + lap() + " --random-inputs --set I=6 --set J=6 --set K=1 --seed 7");
   INFO(r.out);
   CHECK_THAT(r.out, !Catch::Contains("--seed"));  // (lap itself then fails its domain check)

@@ -57,14 +57,14 @@ TEST_CASE("weir: FILE.py without ::NAME is a usage error (2) in every command th
   auto r = run_weir("sdfg " + q(lap) + " -o x.sdfg");
   CHECK(r.code == 2);
   CHECK(r.out == "weir: error: weir sdfg: '" + lap +
-                     "' names no definition: expected FILE.py::NAME (a @program or "
-                     "@field_operator of the file; 'weir check " +
+                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator or "
+                     "orchestration function of the file; 'weir check " +
                      lap + "' lists them)\n");
   r = run_weir("run " + q(lap) + " --random-inputs");
   CHECK(r.code == 2);
   CHECK(r.out == "weir: error: weir run: '" + lap +
-                     "' names no definition: expected FILE.py::NAME (a @program or "
-                     "@field_operator of the file; 'weir check " +
+                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator or "
+                     "orchestration function of the file; 'weir check " +
                      lap + "' lists them)\n");
   r = run_weir("sdfg x.sdfg -o y.sdfg");
   CHECK(r.code == 2);
@@ -105,12 +105,14 @@ TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usag
   // `weir check` names the module once, with the folder that holds it, then its counts.
   const std::string hint = "\n  hint: add -I " + ex_path("multimodule") + " (it holds 'mymodel'), or list " +
                            ex_path("multimodule") + " in WEIR_PATH\n";
-  CHECK_THAT(r.out, Catch::StartsWith("module 'mymodel' not found (3 errors come from it; the first:)\n") &&
+  CHECK_THAT(r.out, Catch::StartsWith(
+                        "weir: error: module 'mymodel' not found (3 errors come from it; the first:)\n") &&
                         Catch::Contains("not on the search path: no module 'mymodel' in ") &&
                         Catch::Contains(hint) && Catch::Contains("with errors"));
   r = run_weir("sdfg " + ex("multimodule/mymodel/program.py::potential_program") + " -o x.sdfg", "cd / &&");
   CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::StartsWith("module 'mymodel' not found\n  ") && Catch::EndsWith(hint));
+  CHECK_THAT(r.out,
+             Catch::StartsWith("weir: error: module 'mymodel' not found\n  ") && Catch::EndsWith(hint));
 }
 
 TEST_CASE("weir compile --backend embedded is refused before anything is loaded", "[cli][usage]") {

@@ -146,10 +146,9 @@ TEST_CASE("first hour: command-line mistakes are exit code 2 in every command, i
        "weir: error: 'weir cache' needs a command (info, clear)\n"
        "  hint: 'weir cache --help' lists the options\n"},
       {"run " + lap + " --random-inputs --set I=5 --set J=5 --set K=1 --seed -1",
-       "weir: error: --seed: '-1' is not a non-negative integer\n  hint: 'weir run --help' lists the "
-       "options\n"},
+       "weir: error: --seed -1: expected a non-negative integer\n"},
       {"convert " + sdfg + " -o x.sdfg --bogus",
-       "weir: error: The following argument was not expected: --bogus\n"
+       "weir: error: unknown option '--bogus' for 'weir convert'\n"
        "  hint: 'weir convert --help' lists the options\n"},
       // Names the program, weir or the registry does not have: the closest one.
       {"run " + lap + " --in f=" + q(f) + " --in outt=" + q(f),

@@ -227,8 +227,8 @@ TEST_CASE("weir view: usage errors and files that are never half-written", "[cli
   auto r = run_weir("view " + lap);
   CHECK(r.code == 2);
   CHECK(r.out == "weir: error: weir view: '" + lap +
-                     "' names no definition: expected FILE.py::NAME (a @program or "
-                     "@field_operator of the file; 'weir check " +
+                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator or "
+                     "orchestration function of the file; 'weir check " +
                      lap + "' lists them)\n");
   fs::path lap2d = weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg";
   r = run_weir("view " + q(lap2d) + " --html " + q(dir / "x.html") + " --port 8000");

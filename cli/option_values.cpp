@@ -1,0 +1,150 @@
+// CLI11's parse errors in weir's terms (option_values.h).
+#include "option_values.h"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <regex>
+#include <vector>
+
+#include "weir/sdfg/suggest.h"
+#include "weir/sdfg/text.h"
+
+namespace weir::cli {
+namespace {
+
+bool all_digits(const std::string& s, std::size_t from) {
+  return s.size() > from && s.find_first_not_of("0123456789", from) == std::string::npos;
+}
+
+bool is_integer(const std::string& s) { return all_digits(s, s[0] == '-' || s[0] == '+' ? 1 : 0); }
+
+bool is_number(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  std::strtod(s.c_str(), &end);
+  return *end == '\0';
+}
+
+// The text a check returns: CLI11 makes it "--threads: '-3': expected ...", which
+// usage_error_text turns into "--threads -3: expected ...".
+std::string refused(const std::string& value, const std::string& expected) {
+  return "'" + value + "': expected " + expected;
+}
+
+// Every long name of `level`'s options ("--threads", "--include"): what a misspelt long option
+// is compared with (one letter of a short one is too little to guess from).
+std::vector<std::string> long_option_names(const CLI::App& level) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : level.get_options())
+    if (o->nonpositional())
+      for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+  return names;
+}
+
+// The first word of `argv` that is written as an option ("--threds", "-x") and names none of
+// `level`'s, or "". Values of the options it knows are skipped ("--threads -3").
+std::string unknown_option(const CLI::App& level, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-' || is_number(a)) continue;
+    const bool long_form = a[1] == '-';
+    const std::string name = long_form ? a.substr(0, a.find('=')) : a.substr(0, 2);
+    const CLI::Option* o = level.get_option_no_throw(name);
+    if (!o) return name;
+    bool value_attached = long_form ? a.find('=') != std::string::npos : a.size() > 2;
+    if (o->get_items_expected_max() > 0 && !value_attached) ++i;
+  }
+  return "";
+}
+
+// "unexpected argument 'b': ..." for the first word of `argv` that is one of CLI11's extras.
+std::string stray_positional(const CLI::App& level, const std::string& command, int argc, char** argv) {
+  std::vector<std::string> extras = level.remaining();
+  std::string word;
+  for (int i = 1; i < argc && word.empty(); ++i)
+    for (const auto& e : extras)
+      if (e == argv[i]) word = e;
+  if (word.empty()) return "";
+  std::string took;  // what the positionals took: "one program ('a.py::p')"
+  for (const CLI::Option* o : level.get_options()) {
+    if (o->nonpositional() || o->results().empty()) continue;
+    took += (took.empty() ? "" : ", ") + std::string("one ") + o->get_name() + " ('" + o->results().front() +
+            "')";
+  }
+  return "unexpected argument '" + word + "': '" + command + "' takes " +
+         (took.empty() ? "no more words" : took) + "\n  hint: is an option's name missing before it? '" +
+         command + " --help' lists the options";
+}
+
+}  // namespace
+
+CLI::Validator integer_in(long long min, long long max) {
+  return CLI::Validator(
+      [min, max](std::string& v) -> std::string {
+        const std::string range = max >= INT_MAX
+                                      ? "of at least " + std::to_string(min)
+                                      : "from " + std::to_string(min) + " to " + std::to_string(max);
+        if (!is_integer(v)) return refused(v, "an integer " + range);
+        errno = 0;
+        long long n = std::strtoll(v.c_str(), nullptr, 10);
+        if (errno == ERANGE || n < min || n > max) return refused(v, "an integer " + range);
+        return "";
+      },
+      "");
+}
+
+void check_number_options(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (!o->nonpositional()) continue;
+    const std::string type = o->get_type_name();
+    if (type.rfind("UINT", 0) == 0)
+      o->check(CLI::Validator(
+          [](std::string& v) {
+            return all_digits(v, v[0] == '+') ? "" : refused(v, "a non-negative integer");
+          },
+          ""));
+    else if (type.rfind("INT", 0) == 0)
+      o->check(
+          CLI::Validator([](std::string& v) { return is_integer(v) ? "" : refused(v, "an integer"); }, ""));
+    else if (type.rfind("FLOAT", 0) == 0)
+      o->check(CLI::Validator([](std::string& v) { return is_number(v) ? "" : refused(v, "a number"); }, ""));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) check_number_options(*sub);
+}
+
+std::string usage_error_text(const CLI::ParseError& e, CLI::App& level, const std::string& command, int argc,
+                             char** argv) {
+  const std::string m = e.what();
+  std::smatch g;
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    if (std::string name = unknown_option(level, argc, argv); !name.empty()) {
+      std::string near = name[1] == '-' ? did_you_mean(name, long_option_names(level)) : "";
+      return "unknown option '" + name + "'" +
+             (near.empty() ? " for '" + command + "'\n  hint: '" + command + " --help' lists the options"
+                           : near);
+    }
+    return stray_positional(level, command, argc, argv);
+  }
+  // A check of ours: "--threads: '-3': expected ..." -> "--threads -3: expected ...".
+  static const std::regex checked(R"(^(-\S+): '(.*)': (expected .*)$)");
+  if (std::regex_match(m, g, checked)) return g[1].str() + " " + g[2].str() + ": " + g[3].str();
+  // A number too large for its option.
+  static const std::regex convert(R"(^Could not convert: (-\S+) = (.*)$)");
+  if (std::regex_match(m, g, convert)) return g[1].str() + " " + g[2].str() + ": out of range";
+  // An option that takes one value, given more than once.
+  static const std::regex repeated(R"(^(-\S+): At Most 1 required but received ([0-9]+)$)");
+  if (std::regex_match(m, g, repeated)) {
+    std::string values;
+    if (const CLI::Option* o = level.get_option_no_throw(g[1].str()))
+      for (const auto& r : o->results()) values += (values.empty() ? "" : ", ") + r;
+    return g[1].str() + " is given " + (g[2].str() == "2" ? std::string("twice") : g[2].str() + " times") +
+           (values.empty() ? "" : " (" + values + ")") + "; it takes one value";
+  }
+  return "";
+}
+
+}  // namespace weir::cli
