@@ -1,5 +1,9 @@
 // Type checking of expressions: operators, names, literals, tuples, attributes, subscripts,
 // comparisons.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 #include "literal_value.h"
 #include "type_checker_internal.h"
 
@@ -19,7 +23,50 @@ std::string int_literal_hint(const TExprPtr& l, const TExprPtr& r) {
   return "";
 }
 
+// Where the types do not promote, the same for a literal of the other operand's kind but
+// another width: a float literal is float64 and an integer literal int32, so `f32 + 0.1` and
+// `i64 ** 3` need `float32(0.1)` and `int64(3)`.
+std::string width_literal_hint(const TExprPtr& l, const TExprPtr& r) {
+  for (const auto& [lit, other] : {std::pair{l, r}, std::pair{r, l}}) {
+    if (lit->kind != TExprKind::Literal || !other->type.is_data() || !lit->type.is_data() ||
+        other->type.dtype == lit->type.dtype)
+      continue;
+    const auto k = lit->literal.kind;
+    if ((k == ConstantValue::Kind::Float && is_floating(other->type.dtype)) ||
+        (k == ConstantValue::Kind::Int && is_integral(other->type.dtype))) {
+      std::string v = lit->literal.str();
+      // A float as Python writes it: the shortest text that reads back the same (0.1, not
+      // 0.10000000000000001).
+      if (k == ConstantValue::Kind::Float && std::isfinite(lit->literal.float_value))
+        for (int digits = 1; digits <= 17; ++digits) {
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%.*g", digits, lit->literal.float_value);
+          if (std::strtod(buf, nullptr) != lit->literal.float_value) continue;
+          v = buf;
+          if (v.find_first_of(".eEn") == std::string::npos) v += ".0";
+          break;
+        }
+      return "; write the literal " + v + " as " + std::string(to_string(other->type.dtype)) + "(" + v +
+             ") (the literal is " + std::string(to_string(lit->type.dtype)) +
+             ", and no width is converted implicitly)";
+    }
+  }
+  return "";
+}
+
 }  // namespace
+
+Type FunctionChecker::promote_with_hint(const TExprPtr& l, const TExprPtr& r, std::string_view what,
+                                        const SourceLocation& loc) {
+  try {
+    return promote(l->type, r->type, what, loc);
+  } catch (const FrontendError& e) {
+    std::string hint = width_literal_hint(l, r);
+    if (hint.empty()) throw;
+    throw FrontendError(
+        loc, "cannot " + std::string(what) + " " + to_string(l->type) + " and " + to_string(r->type) + hint);
+  }
+}
 
 TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, const SourceLocation& loc) {
   const Type& a = l->type;
@@ -37,7 +84,7 @@ TExprPtr FunctionChecker::binary(BinaryOperator op, TExprPtr l, TExprPtr r, cons
     if (std::string hint = int_literal_hint(l, r); !hint.empty())
       throw FrontendError(
           loc, "cannot " + std::string(verb(op)) + " " + to_string(a) + " and " + to_string(b) + hint);
-    t = promote(a, b, verb(op), loc);
+    t = promote_with_hint(l, r, verb(op), loc);
     bool logical =
         op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
     if (logical && is_floating(t.dtype))
@@ -314,7 +361,7 @@ TExprPtr FunctionChecker::compare(const Compare& c, Scope& scope) {
   if (std::string hint = int_literal_hint(l, r); !hint.empty())
     throw FrontendError(c.op_locs[0],
                         "cannot compare " + to_string(l->type) + " and " + to_string(r->type) + hint);
-  Type t = promote(l->type, r->type, "compare", c.op_locs[0]);
+  Type t = promote_with_hint(l, r, "compare", c.op_locs[0]);
   auto e = mk(TExprKind::Compare, Type::field(t.dims, ScalarKind::Bool), c.loc);
   e->compare_op = op;
   e->args = {l, r};

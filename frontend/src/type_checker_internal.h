@@ -57,6 +57,10 @@ class FunctionChecker {
 
   // Element-wise result of two data types, or an error "cannot add float64 and float32".
   Type promote(const Type& a, const Type& b, std::string_view what, const SourceLocation& loc);
+  /// promote() of two operands' types; where they do not promote and one is a literal of the
+  /// other's kind but another width, the error says how to write it (`float32(0.1)`).
+  Type promote_with_hint(const TExprPtr& l, const TExprPtr& r, std::string_view what,
+                         const SourceLocation& loc);
 
   // ------------------------------------------------------------------------------- statements
 

@@ -276,7 +276,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
         throw ArgumentError("argument " + quoted(p.name) + ": dimension " + std::to_string(d) +
                             " has extent " + std::to_string(extent) + ", but " + p.shape[d].str() + " = " +
                             std::to_string(extent) + " has no solution with " + aff->symbol + " a size >= 0");
-      inferred[aff->symbol].push_back({Known{(extent - aff->c) / aff->a, source, p.name, d}, &p, &it->second});
+      inferred[aff->symbol].push_back(
+          {Known{(extent - aff->c) / aff->a, source, p.name, d}, &p, &it->second});
     }
   }
   // A symbol not given takes the value most arrays agree on (the first one's on a tie), so that
@@ -295,7 +296,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
       k = known.emplace(symbol, best->known).first;
     }
     for (const Inferred& x : all)
-      if (x.known.value != k->second.value && !conflict) conflict = Conflict{x.param, x.field, symbol, k->second};
+      if (x.known.value != k->second.value && !conflict)
+        conflict = Conflict{x.param, x.field, symbol, k->second};
   }
   std::map<std::string, long long> values;
   for (const auto& [s, k] : known) values[s] = k.value;

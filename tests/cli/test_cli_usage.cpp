@@ -167,14 +167,19 @@ TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, a
   CHECK(r.code == 2);
   CHECK(r.out == "weir: error: --in f is given twice (" + (dir / "in" / "out.npy").string() + " and " +
                      (dir / "in" / "out.npy").string() + ")\n");
-  // Every field is given: --set K=8 would size nothing.
+  // Every field is given: --set K=1 sizes nothing (it agrees with the fields; one that does not
+  // is an error, tests/cli/test_trial3_frictions.cpp).
   r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") +
-               " --in out=" + q(dir / "in" / "out.npy") + " --set K=8 --out " + q(dir / "out"));
+               " --in out=" + q(dir / "in" / "out.npy") + " --set K=1 --out " + q(dir / "out"));
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::StartsWith(
-                        "weir: warning: --set K=8 is not used: sizes come from the arrays given (--set DIM=N "
+                        "weir: warning: --set K=1 is not used: sizes come from the arrays given (--set DIM=N "
                         "sizes fields made by --random-inputs)\n"));
+  r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") +
+               " --in out=" + q(dir / "in" / "out.npy") + " --set K=8");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::StartsWith("weir: error: --set K=8: 'f' is 1 long along K; "));
 }
 
 TEST_CASE("weir run says whether it compiled or loaded from the cache, and explains the checksum",

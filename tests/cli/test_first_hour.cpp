@@ -266,7 +266,7 @@ TEST_CASE("first hour: a module not found is one headline with the directory to 
   auto r = run_weir("sdfg examples/multimodule/mymodel/program.py::smooth -o " + q(dir / "x.sdfg"), in_root);
   CHECK(r.code == 1);
   CHECK(r.out ==
-        "module 'mymodel' not found\n"
+        "weir: error: module 'mymodel' not found\n"
         "  examples/multimodule/mymodel/program.py:19:8: error: cannot subscript "
         "'mymodel.common.dimension.EdgeKField' (from a module not on the search path: no module 'mymodel' in "
         "examples/multimodule/mymodel) at module level\n"
@@ -283,13 +283,14 @@ TEST_CASE("first hour: a module not found is one headline with the directory to 
   // `weir check` says it once for the three definitions that use its names.
   r = run_weir("check examples/multimodule/mymodel/program.py", in_root);
   CHECK(r.code == 1);
-  CHECK_THAT(r.out,
-             Catch::StartsWith("module 'mymodel' not found (3 errors come from it; the first:)\n  "
-                               "examples/multimodule/mymodel/program.py:12:8: error: ") &&
-                 Catch::EndsWith("  hint: add -I examples/multimodule (it holds 'mymodel'), or list "
-                                 "examples/multimodule in WEIR_PATH\n"
-                                 "examples/multimodule/mymodel/program.py: 3 definitions checked, 3 with "
-                                 "errors\n"));
+  CHECK_THAT(
+      r.out,
+      Catch::StartsWith("weir: error: module 'mymodel' not found (3 errors come from it; the first:)\n  "
+                        "examples/multimodule/mymodel/program.py:12:8: error: ") &&
+          Catch::EndsWith("  hint: add -I examples/multimodule (it holds 'mymodel'), or list "
+                          "examples/multimodule in WEIR_PATH\n"
+                          "examples/multimodule/mymodel/program.py: 3 definitions checked, 3 with "
+                          "errors\n"));
   CHECK(r.out.find("not found", r.out.find("not found") + 1) == std::string::npos);
 }
 

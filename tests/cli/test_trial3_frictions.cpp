@@ -110,8 +110,7 @@ TEST_CASE("trial 3: a domain larger than the output is the output's fault on the
                              ":18:5: domain= gives K: [2, 9), outside the output field 'out' (K: [0, 8))\n"));
 }
 
-TEST_CASE("trial 3: a missing scalar argument is said the same way on every backend",
-          "[cli][first-hour]") {
+TEST_CASE("trial 3: a missing scalar argument is said the same way on every backend", "[cli][first-hour]") {
   Scans s("scalar");
   // k1 is a domain bound: a symbol in the lowered SDFG, an argument in the program.
   for (const char* backend : {"cpu", "embedded"}) {
@@ -123,8 +122,7 @@ TEST_CASE("trial 3: a missing scalar argument is said the same way on every back
   }
 }
 
-TEST_CASE("trial 3: a tiling that divides evenly runs and matches NumPy",
-          "[cli][first-hour][tiling]") {
+TEST_CASE("trial 3: a tiling that divides evenly runs and matches NumPy", "[cli][first-hour][tiling]") {
   // map-tiling{tile_sizes=4,1,1,divides_evenly=true} over I: [1, 9) (8 points): tiles at 1 and 5.
   // The tile map's outer memlets ended at the range's end plus a tile (f[0 .. 12] of 10), and
   // the run was refused as "the input is smaller than the domain".
@@ -262,4 +260,52 @@ TEST_CASE("trial 3: a -1 read through a connectivity table names the table entry
                              ": a read of 'v': index -1 in dimension 0 is outside [0, 20) at (Edge=7, K=0); "
                              "the index is E2V[Edge, 1] (" +
                              at + ")"));
+}
+
+TEST_CASE("trial 3: a literal of another width says how to write it", "[cli][first-hour]") {
+  // A float literal is float64 and an integer literal int32: with a float32 or int64 field the
+  // operation does not type-check, and the error says the literal's fix.
+  auto dir = weir::test::scratch_dir("cli-trial3-literal-width");
+  auto check = [&](const std::string& type, const std::string& body) {
+    std::ofstream(dir / "w.py")
+        << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float32, int64\n"
+           "I = gtx.Dimension('I')\n@gtx.field_operator\n"
+           "def g(f: Field[Dims[I], "
+        << type << "]) -> Field[Dims[I], " << type << "]:\n    return " << body << "\n";
+    auto r = run_weir("check " + q(dir / "w.py"));
+    CHECK(r.code == 1);
+    return r.out;
+  };
+  const std::string w = (dir / "w.py").string();
+  CHECK_THAT(
+      check("float32", "f + 0.1"),
+      Catch::StartsWith(w + ":6:14: error: cannot add Field[[I], float32] and float64; write the literal "
+                            "0.1 as float32(0.1) (the literal is float64, and no width is converted "
+                            "implicitly)\n"));
+  CHECK_THAT(
+      check("int64", "f ** 3"),
+      Catch::StartsWith(w + ":6:14: error: cannot raise to a power Field[[I], int64] and int32; write the "
+                            "literal 3 as int64(3) (the literal is int32, and no width is converted "
+                            "implicitly)\n"));
+  // The same width type-checks.
+  std::ofstream(dir / "ok.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float32\n"
+                                  "I = gtx.Dimension('I')\n@gtx.field_operator\n"
+                                  "def g(f: Field[Dims[I], float32]) -> Field[Dims[I], float32]:\n"
+                                  "    return f + float32(0.1)\n";
+  CHECK(run_weir("check " + q(dir / "ok.py")).code == 0);
+}
+
+TEST_CASE("trial 3: the one array of a wrong size is blamed, whatever its place", "[cli][first-hour]") {
+  // DaCe's hdiff: in_field is (I + 4, J + 4, K), out_field and coeff (I, J, K). An in_field one
+  // row short gave "argument 'out_field': expected (15, 16, 8)": I was taken from the first array.
+  auto dir = weir::test::scratch_dir("cli-trial3-majority");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path k = weir::test::dace_corpus_dir() / "hdiff";
+  REQUIRE(weir::test::run_numpy(dir, "np.save('bad.npy', np.zeros((19, 20, 8)))\n") == 0);
+  auto r = run_weir("run " + q(k / "hdiff.simplified.sdfg") + " --in-dir " + q(k / "inputs") +
+                    " --in in_field=" + q(dir / "bad.npy"));
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: argument 'in_field': expected float64 array of shape (20, 20, 8), got float64 "
+        "(19, 20, 8) (I = 16 from argument 'out_field' (dimension 0 is I = 16))\n");
 }

@@ -93,13 +93,17 @@ TEST_CASE("trial: an int32 scalar out of range is refused on every backend, not 
     for (const std::string& nx : std::vector<std::string>{"4294967301", "3000000000", "-2147483649"}) {
       auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) + " --set nx=" + nx +
                         " --backend " + backend);
-      CHECK(r.code == 1);
-      CHECK(r.out == "weir: error: argument 'nx': expected int32 scalar, got " + nx + " (out of range)\n");
+      CHECK(r.code == 2);
+      CHECK(r.out == "weir: error: --set nx=" + nx +
+                         ": expected an integer from -2147483648 to 2147483647 ('nx' is an int32 argument of "
+                         "program 'boundary')\n");
     }
     auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) +
                       " --set nx=2.5 --backend " + backend);
-    CHECK(r.code == 1);
-    CHECK(r.out == "weir: error: argument 'nx': expected int32 scalar, got 2.5 (not an integer)\n");
+    CHECK(r.code == 2);
+    CHECK(
+        r.out ==
+        "weir: error: --set nx=2.5: expected an integer ('nx' is an int32 argument of program 'boundary')\n");
   }
 }
 
@@ -262,7 +266,7 @@ TEST_CASE("trial: a file that does not exist is said in one form for .py, .npy a
   CHECK(r.out == "weir: error: " + (dir / "nothere.sdfg").string() + ": cannot open: " + none);
   r = run_weir("check " + q(dir));
   CHECK(r.code == 1);
-  CHECK(r.out == dir.string() + ": is a directory, not a .py file\n");
+  CHECK(r.out == "weir: error: " + dir.string() + ": is a directory, not a .py file\n");
 }
 
 TEST_CASE("trial: an SDFG file runs on the cpu backend without --backend", "[cli][trial-frictions]") {
