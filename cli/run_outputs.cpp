@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -29,11 +30,27 @@ std::string fmt(double v) {
   return os.str();
 }
 
+// Element `i` as a double; complex values by their magnitude (the summary says "|z|").
+double summary_value(const Field& f, std::int64_t i) {
+  const auto* p = static_cast<const unsigned char*>(f.data()) + static_cast<std::size_t>(i) * f.itemsize();
+  if (f.dtype() == ScalarType::Complex128 || f.dtype() == ScalarType::Complex64) {
+    if (f.dtype() == ScalarType::Complex128) {
+      double z[2];
+      std::memcpy(z, p, sizeof z);
+      return std::hypot(z[0], z[1]);
+    }
+    float z[2];
+    std::memcpy(z, p, sizeof z);
+    return std::hypot(static_cast<double>(z[0]), static_cast<double>(z[1]));
+  }
+  return f.value_as_double(i);
+}
+
 std::string summary(const std::string& name, const Field& f) {
   double mn = std::numeric_limits<double>::infinity(), mx = -mn, sum = 0;
   std::int64_t nan = 0, n = 0;
   for (std::int64_t i = 0; i < f.size(); ++i) {
-    double v = f.value_as_double(i);
+    double v = summary_value(f, i);
     if (std::isnan(v)) {
       ++nan;
       continue;
@@ -44,6 +61,7 @@ std::string summary(const std::string& name, const Field& f) {
     ++n;
   }
   std::string s = "  " + name + ": " + f.describe();
+  if (n && (f.dtype() == ScalarType::Complex128 || f.dtype() == ScalarType::Complex64)) s += "  |z|";
   if (n) s += "  min " + fmt(mn) + "  max " + fmt(mx) + "  mean " + fmt(sum / static_cast<double>(n));
   if (nan) s += "  NaN " + std::to_string(nan);
   return s + "  checksum " + f.checksum();  // (legend printed below the outputs)
