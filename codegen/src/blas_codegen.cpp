@@ -186,6 +186,40 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
 
   std::string T(cpp_name(out.loc.type));
   if (comments()) w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") as loops");
+  // A matrix product (MatMul, Gemm) row by row, the k loop outside the j loop: the sums of a
+  // row accumulate in a row buffer, each element adding its products in k order as the dot
+  // product loop does (bit-identical), and the j loop is a plain unit-stride loop the compiler
+  // vectorizes, where the dot product over k (a strided column of B, a serial sum) is not.
+  if (ov.size() == 2 && !kvar.empty() && !sg.prog.cuda) {
+    w.open("{");
+    bool parallel = opts.openmp && !in_parallel();
+    if (parallel) w.line("#pragma omp parallel for");
+    w.open("for (int64_t " + ov[0] + " = 0; " + ov[0] + " < " + sym_cpp(oext[0]) + "; ++" + ov[0] + ") {");
+    const std::string cols = sym_cpp(oext[1]);
+    w.line("weir_local_buffer<" + T + "> __acc_buf(" + cols + ", \"row of " + c_escape(n.label) + "\");");
+    w.line(T + "* __restrict__ __acc = __acc_buf.ptr;");
+    w.line("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") __acc[" + ov[1] +
+           "] = " + T + "(0);");
+    std::string prod;
+    for (const auto& t : terms)
+      prod += (prod.empty() ? "" : " * ") + ("static_cast<" + T + ">(" + t.op->at(t.vars) + ")");
+    w.open("for (int64_t " + kvar + " = 0; " + kvar + " < " + sym_cpp(kext) + "; ++" + kvar + ") {");
+    w.open("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") {");
+    w.line("__acc[" + ov[1] + "] += " + prod + ";");
+    w.close();
+    w.close();
+    std::string value = "__acc[" + ov[1] + "]";
+    if (alpha != "1") value = "static_cast<" + T + ">(" + alpha + ") * " + value;
+    if (add.present)
+      value += " + " + (beta == "1" ? std::string() : "static_cast<" + T + ">(" + beta + ") * ") +
+               "static_cast<" + T + ">(" + add.at(ov) + ")";
+    w.open("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") {");
+    w.line(out.at(ov) + " = " + value + ";");
+    w.close();
+    w.close();
+    w.close();
+    return;
+  }
   w.open("{");
   // Outer loops over output elements; the outermost runs in parallel where nothing encloses it.
   bool parallel = opts.openmp && !in_parallel() && !ov.empty();

@@ -321,6 +321,13 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     std::optional<std::string> lo = extreme_over_map(b->first, map, true),
                                hi = extreme_over_map(b->second, map, false);
     if (!lo || !hi) continue;
+    // A dimension whose bounds are constants inside a constant extent cannot fail (a nested
+    // SDFG's one-element transients, `x[0]` of a size-1 array): no check, so that the nested
+    // SDFGs of a map body do not pay for them per point.
+    const sym::Expr lo_e = b->first + off, hi_e = b->second + off;
+    if (lo_e.is_integer() && hi_e.is_integer() && d.shape[k].is_integer() && lo_e.value() >= 0 &&
+        hi_e.value() < d.shape[k].value())
+      continue;
     // The dimension's name, for the error's part in the program's terms (with a source line).
     dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
                                               sym_cpp(d.shape[k]) + ", " + std::to_string(k) + ", \"" +
@@ -486,16 +493,27 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   // skips them (per thread: the cache is thread_local, never shared between concurrent runs).
   // What the checks may call besides symbols: the prelude's pure functions (expr_to_cpp.cpp's,
   // the checks').
-  static const std::set<std::string> kPure{"if",       "int64_t",  "weir_check_bounds", "weir_dim",
-                                           "weir_min", "weir_max", "weir_floordiv",     "weir_ceildiv",
-                                           "weir_mod", "weir_iabs"};
+  // A nested SDFG's states check the same way (weir_bounds_ok records a violation and
+  // returns; the values are remembered only after every check passed): mandelbrot1's nested
+  // SDFG runs a state per point and time step whose checks read only the array sizes.
+  static const std::set<std::string> kPure{"if",       "int64_t",   "weir_check_bounds", "weir_dim",
+                                           "weir_min", "weir_max",  "weir_floordiv",     "weir_ceildiv",
+                                           "weir_mod", "weir_iabs", "weir_bounds_ok",    "return"};
+  // Only symbols that stay the same between executions are worth a key: in a nested SDFG,
+  // whose states run per point of the map around it, a key on its loop variables would miss
+  // every time and only add the thread-local accesses (deriche's per-column recurrences).
+  // Checks that were all compiled away need no cache.
+  const std::string text = checks.str();
   std::vector<std::string> names;
-  bool cacheable = sg.top_level && !sg.prog.cuda;
+  bool cacheable = !sg.prog.cuda && (text.find("weir_check_bounds(") != std::string::npos ||
+                                     text.find("weir_bounds_ok(") != std::string::npos);
   if (cacheable) {
     std::set<std::string> symbols;
+    std::set<std::string> local(sg.local_symbols.begin(), sg.local_symbols.end());
     for (const auto& [name, type] : sg.symbols)
-      if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name)) symbols.insert(cpp_ident(name));
-    for (const std::string& id : code_identifiers(checks.str())) {
+      if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name) && (sg.top_level || !local.count(name)))
+        symbols.insert(cpp_ident(name));
+    for (const std::string& id : code_identifiers(text)) {
       if (kPure.count(id)) continue;
       if (!symbols.count(id)) {
         cacheable = false;

@@ -351,7 +351,10 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
               static_cast<long long>(opts.max_stack_bytes)) {
         w.line(t + " " + n + "[" + std::to_string(*k) + "]" + (zero ? "{};" : ";"));
       } else {
-        w.line("weir_buffer<" + t + "> " + n + "__buf(" + sym_cpp(size) + ", \"" + c_escape(name) + "\");");
+        // On the CPU small sizes stay on the stack (weir_local_buffer): a state in a loop body
+        // would otherwise allocate per iteration.
+        w.line(std::string(sg.prog.cuda ? "weir_buffer<" : "weir_local_buffer<") + t + "> " + n + "__buf(" +
+               sym_cpp(size) + ", \"" + c_escape(name) + "\");");
         w.line(t + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
         if (zero) w.line("std::memset(" + n + ", 0, sizeof(" + t + ") * (" + sym_cpp(size) + "));");
       }

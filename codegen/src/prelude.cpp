@@ -395,6 +395,22 @@ struct weir_buffer {
     weir_buffer(const weir_buffer&) = delete;
     weir_buffer& operator=(const weir_buffer&) = delete;
 };
+// A state's transient whose size is known only at run time, on the CPU: up to 512 bytes on the
+// stack (a loop body's slice of a few elements, spmv's row: no allocation per iteration), else
+// as weir_buffer.
+template <class T>
+struct weir_local_buffer {
+    alignas(64) unsigned char small[512];
+    T* ptr;
+    weir_local_buffer(int64_t n, const char* name)
+        : ptr(n >= 0 && static_cast<std::size_t>(n) * sizeof(T) <= sizeof small ? reinterpret_cast<T*>(small)
+                                                                                : weir_alloc<T>(n, name)) {}
+    ~weir_local_buffer() {
+        if (ptr != reinterpret_cast<T*>(small)) free(ptr);
+    }
+    weir_local_buffer(const weir_local_buffer&) = delete;
+    weir_local_buffer& operator=(const weir_local_buffer&) = delete;
+};
 // A per-thread buffer that grows to the largest size asked for and is kept between calls: the
 // transients of a nested SDFG called at every point of a parallel map (a scan's column
 // buffers) would otherwise cost an allocation per point. One per (function, transient), so

@@ -177,6 +177,10 @@ class Translator {
       bool primary = is_ascii_identifier(it->second.cpp) || it->second.cpp.back() == ']';
       return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type, &it->second};
     }
+    // The bare names DaCe's cppunparse maps to C's INFINITY and NAN (and its free-symbol scan
+    // skips): what DaCe (and weir's unparser) write for NaN, since Python has no literal for it.
+    if (n.id == "nan") return {"std::numeric_limits<double>::quiet_NaN()", kPrimary, ScalarType::Float64};
+    if (n.id == "inf") return {"std::numeric_limits<double>::infinity()", kPrimary, ScalarType::Float64};
     fail(n.loc, "unknown name '" + n.id + "'");
   }
 
@@ -190,7 +194,10 @@ class Translator {
       case py::ConstantKind::Imaginary: {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.17g", c.float_value);
-        return {"std::complex<double>(0.0, " + std::string(buf) + ")", kPrimary, ScalarType::Complex128};
+        // 1e309j (an infinite imaginary part) has no C++ literal.
+        std::string im =
+            std::isinf(c.float_value) ? "std::numeric_limits<double>::infinity()" : std::string(buf);
+        return {"std::complex<double>(0.0, " + im + ")", kPrimary, ScalarType::Complex128};
       }
       default: fail(c.loc, "unsupported constant `" + c.text + "`");
     }

@@ -64,7 +64,10 @@ ValuePtr elem(ValuePtr base, std::size_t i) {
 }
 
 std::string float_text(double d) {
-  if (std::isnan(d)) return "math.nan";
+  // DaCe's own spelling of NaN in a Python tasklet (what its frontend writes through astunparse):
+  // the bare name `nan`, which DaCe's free-symbol scan skips and its cppunparse writes as C's NAN.
+  // `math.nan` would become `dace::math::nan`, a typeless struct with few operators.
+  if (std::isnan(d)) return "nan";
   // Python's infinity literal, which DaCe compiles (`math.inf` it does not; see lowering_builtins).
   if (std::isinf(d)) return d > 0 ? "1e309" : "(-1e309)";
   char buf[64];

@@ -59,6 +59,10 @@ int precedence(const Expr& e) {
 
 std::string format_double(double v, const char* suffix) {
   if (std::isinf(v)) return std::string(v > 0 ? "1e309" : "-1e309") + suffix;
+  // Python has no NaN literal. A real NaN is the bare name `nan`, as DaCe writes it (its
+  // cppunparse turns it into C's NAN and its free-symbol scan skips it); an imaginary one
+  // (`nanj` would be a name) is infinity minus itself. Never "-nan": the sign of a NaN is noise.
+  if (std::isnan(v)) return *suffix == '\0' ? "nan" : "(1e309j - 1e309j)";
   char buf[64];
   auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
   std::string s(buf, ec == std::errc() ? ptr : buf);

@@ -34,11 +34,14 @@ void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<st
       for (const auto& [inner, outer] : ns->symbol_mapping) used.merge(outer.free_symbols());
     } else if (auto* t = n->as<Tasklet>(); t && t->code.language == Language::Python) {
       // As DaCe's Tasklet.free_symbols: names the code reads that are not connectors and not
-      // assigned inside the tasklet.
+      // assigned inside the tasklet, nor `inf` and `nan` (DaCe's TaskletFreeSymbolVisitor skips
+      // them: its cppunparse writes C's INFINITY and NAN; Python has no NaN literal).
       std::set<std::string> reads, locals;
       code_symbols(t->code, reads, locals);
       for (const auto& s : reads)
-        if (!t->in_connectors.count(s) && !t->out_connectors.count(s) && !locals.count(s)) used.insert(s);
+        if (!t->in_connectors.count(s) && !t->out_connectors.count(s) && !locals.count(s) && s != "inf" &&
+            s != "nan")
+          used.insert(s);
     }
   }
   for (const DataflowEdge* e : st.edges()) {

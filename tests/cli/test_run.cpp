@@ -304,3 +304,23 @@ TEST_CASE("weir run writes a program's return value to --out without being given
                  "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, rtol=1e-10, atol=0) else 1)") ==
       0);
 }
+
+TEST_CASE("weir run summarizes and writes complex outputs", "[cli][run][return]") {
+  // npbench's mandelbrot1 returns a complex128 array: the summary failed ("value_as_double:
+  // unsupported dtype complex128") after the run, so nothing was written. Complex values are
+  // summarized by their real and imaginary parts.
+  auto dir = weir::test::scratch_dir("cli-run-complex");
+  auto cache = dir / "cache", out = dir / "out";
+  auto kernel = weir::test::npbench_corpus_dir() / "mandelbrot1";
+  auto r = run_cli(cache, "run --backend cpu " + q(kernel / "mandelbrot1.simplified.sdfg") + " --set-json " +
+                              q(kernel / "symbols.json") + " --set-json " + q(kernel / "scalars.json") +
+                              " --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("__return_0: complex128 (125, 125)  real part: min "));
+  CHECK(
+      python(dir, "a = np.load('" + (out / "__return_0.npy").string() + "'); e = np.load('" +
+                      (kernel / "expected" / "__return_0.npy").string() +
+                      "')\nsys.exit(0 if a.shape == e.shape and np.allclose(a, e, equal_nan=True) else 1)") ==
+      0);
+}

@@ -1,10 +1,14 @@
 // Python -> C++ translation of tasklet code, interstate code and write-conflict resolutions.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/pycode/ast.h"
+#include "weir/pycode/unparse.h"
 
 using namespace weir;
 using namespace weir::codegen;
@@ -89,6 +93,40 @@ TEST_CASE("python: min, max, abs", "[codegen][python]") {
   CHECK(tr1("__out = np.fmin(__in1, __in2)") == "__out = weir_fmin(__in1, __in2);");
   CHECK(translation_error("__out = np.maximum(__in1, __in2, __in2)")
             .find("'np.maximum' takes 2 argument(s), got 3") != std::string::npos);
+}
+
+TEST_CASE("python: NaN and infinity as DaCe writes them in Python tasklets", "[codegen][python]") {
+  // DaCe's cppunparse turns the bare names into C's NAN / INFINITY and its free-symbol scan
+  // skips them; Python has no NaN literal, so `nan` is how DaCe (and weir's unparser) say it.
+  CHECK(tr1("__out = nan") == "__out = std::numeric_limits<double>::quiet_NaN();");
+  CHECK(tr1("__out = __in1 * inf") == "__out = __in1 * std::numeric_limits<double>::infinity();");
+  CHECK(tr1("__out = -1e309") == "__out = -std::numeric_limits<double>::infinity();");
+  CHECK_THAT(translation_error("__out = nanj"), Catch::Contains("unknown name 'nanj'"));
+  // A connector or local of that name is what the code means.
+  PyContext ctx = tasklet_context();
+  ctx.vars["nan"] = PyVar::value("nan", ScalarType::Float64);
+  CHECK(translate_python_statements("__out = nan", ctx) == std::vector<std::string>{"__out = nan;"});
+}
+
+TEST_CASE("python: what weir's unparser writes for NaN and infinity translates back", "[codegen][python]") {
+  namespace py = weir::pycode;
+  auto text = [](double v, py::ConstantKind kind) {
+    py::Constant c(py::SourceLocation{});
+    c.value_kind = kind;
+    c.float_value = v;
+    return py::unparse(c);
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  CHECK(text(nan, py::ConstantKind::Float) == "nan");
+  CHECK(text(-nan, py::ConstantKind::Float) == "nan");
+  CHECK(text(inf, py::ConstantKind::Float) == "1e309");
+  CHECK(text(-inf, py::ConstantKind::Float) == "-1e309");
+  CHECK(text(nan, py::ConstantKind::Imaginary) == "(1e309j - 1e309j)");
+  CHECK(text(inf, py::ConstantKind::Imaginary) == "1e309j");
+  CHECK(tr1("__out = " + text(nan, py::ConstantKind::Float)) ==
+        "__out = std::numeric_limits<double>::quiet_NaN();");
+  CHECK(tr1("__out = " + text(-inf, py::ConstantKind::Float)) ==
+        "__out = -std::numeric_limits<double>::infinity();");
 }
 
 TEST_CASE("python: casts", "[codegen][python]") {

@@ -178,6 +178,26 @@ TEST_CASE("lowering: neighbour reads, local indexing and reductions in snippets"
   CHECK(code.find("np.minimum(") != std::string::npos);
 }
 
+TEST_CASE("lowering: a NaN constant is the bare name nan, never a symbol of the program", "[lowering]") {
+  // DaCe compiles `nan` in a Python tasklet (its free-symbol scan skips it, cppunparse writes C's
+  // NAN); `math.nan` it turns into dace::math::nan, a typeless struct with few operators.
+  const std::string src =
+      "BAD = float(\"nan\")\n"
+      "@gtx.field_operator\n"
+      "def f(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+      "    return a + BAD\n"
+      "@gtx.program\n"
+      "def p(a: Field[[I], float64], out: Field[[I], float64]):\n"
+      "    f(a, out=out)\n";
+  auto s = lower_text(src, "p");
+  check_valid_and_round_trip(*s, "nan");
+  std::string code = all_code(*s);
+  CHECK(code.find("+ nan)") != std::string::npos);
+  CHECK(code.find("math.nan") == std::string::npos);
+  CHECK(s->free_symbols().count("nan") == 0);
+  for (const std::string& a : s->arglist()) CHECK(a != "nan");
+}
+
 TEST_CASE("lowering: unknown neighbour counts come from the options", "[lowering][unstructured]") {
   const std::string src =
       "W = gtx.Dimension(\"W\")\n"

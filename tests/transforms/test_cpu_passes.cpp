@@ -160,3 +160,69 @@ TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside"
   for (unsigned seed : {1u, 7u})
     CHECK(run_program(*before, {{"N", 5}, {"M", 7}}, seed) == run_program(*sdfg, {{"N", 5}, {"M", 7}}, seed));
 }
+
+TEST_CASE("cpu-schedules: a split map keeps the small-map threshold over all its points",
+          "[transforms][cpu-schedules]") {
+  // Before, the parallel map with the inner sequential map that split_innermost creates always
+  // entered OpenMP (the threshold looked at flat bodies only): a fork/join per call for 80 x 80
+  // points where the unsplit map ran sequentially.
+  auto sdfg = make_map2d(false);
+  AnalysisCache cache;
+  CpuSchedules pass;
+  pass.run(*sdfg, cache);
+  REQUIRE(maps_of(only_state(*sdfg)).size() == 2);
+  std::string code = codegen::generate_cpu(*sdfg).source;
+  CHECK(code.find("if ((M*N) >= 8192) {") != std::string::npos);
+  auto omp = code.find("#pragma omp parallel for");
+  REQUIRE(omp != std::string::npos);
+  // The sequential copy of the nest follows the parallel one.
+  CHECK(code.find("} else {", omp) != std::string::npos);
+}
+
+TEST_CASE("cpu-schedules: a reduction dimension is not distributed over threads",
+          "[transforms][cpu-schedules]") {
+  // C[i] += A[j, i] over one 2-D map (i, j), as DaCe's Reduce nodes write `reduce_output`:
+  // collapsing j too made every update an atomic one (correlation's column sums after weir's
+  // pipeline ran 2x slower than DaCe's file as is).
+  auto sdfg = std::make_unique<SDFG>("column_sum");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("M");
+  sdfg->add_array("A", ScalarType::Float64, {E("M"), E("N")});
+  sdfg->add_array("C", ScalarType::Float64, {E("N")});
+  SDFGState& st = sdfg->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& c = st.add_access("C");
+  auto& m = st.add_map("reduce_output", {"i", "j"}, S("0:N, 0:M"));
+  auto& t = st.add_tasklet("identity", {"c = a", Language::Python}, {"a"}, {"c"});
+  path_in(st, a.id(), {m.id()}, t.id(), "a", {M("A", "0:M, 0:N"), M("A", "j, i")});
+  std::string sum = "lambda a, b: a + b";
+  path_out(st, t.id(), "c", {m.exit}, c.id(),
+           {Memlet::simple("C", S("i"), sum), Memlet::simple("C", S("0:N"), sum)});
+  require_valid(*sdfg);
+  auto before = sdfg->clone_sdfg();
+  AnalysisCache cache;
+  CpuSchedules pass;
+  pass.run(*sdfg, cache);
+  require_valid(*sdfg);
+  auto maps = maps_of(only_state(*sdfg));
+  REQUIRE(maps.size() == 1);
+  CHECK(maps[0]->map->schedule == ScheduleType::CPU_Multicore);
+  CHECK(maps[0]->map->collapse == 1);
+  std::string code = codegen::generate_cpu(*sdfg).source;
+  CHECK(code.find("#pragma omp parallel for\n") != std::string::npos);
+  CHECK(code.find("collapse(") == std::string::npos);
+  CHECK(code.find("#pragma omp atomic\n") == std::string::npos);
+  for (unsigned seed : {1u, 7u})
+    CHECK(run_program(*before, {{"N", 5}, {"M", 7}}, seed) == run_program(*sdfg, {{"N", 5}, {"M", 7}}, seed));
+  // Without a write conflict both dimensions are distributed, as before (the unit-stride split
+  // off, which would take j into an inner map first).
+  auto plain = make_map2d(false);
+  auto& pst = only_state(*plain);
+  CpuSchedules no_split;
+  no_split.options().set("split_innermost", false);
+  AnalysisCache plain_cache;
+  no_split.run(*plain, plain_cache);
+  auto pmaps = maps_of(pst);
+  REQUIRE(pmaps.size() == 1);
+  CHECK(pmaps[0]->map->collapse == 2);
+}

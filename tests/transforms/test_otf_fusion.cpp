@@ -312,6 +312,45 @@ TEST_CASE("greedy-map-fusion: a transient read by two maps is recomputed in both
   CHECK(count_kind(*sdfg, NodeKind::Tasklet) == 6);
 }
 
+TEST_CASE("greedy-map-fusion: a 1-D producer read by every row of a 2-D map is not recomputed per row",
+          "[transforms][greedy-fusion]") {
+  // T[j] = sqrt(A[j]) over 0:M; C[i, j] = B[i, j] / T[j] over 0:N, 0:M (correlation's column
+  // norms). Fusing would compute each T[j] N times: the map reads T independently of i.
+  auto sdfg = std::make_unique<SDFG>("broadcast");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("M");
+  sdfg->add_array("A", ScalarType::Float64, {E("M")});
+  sdfg->add_array("T", ScalarType::Float64, {E("M")}, true);
+  sdfg->add_array("B", ScalarType::Float64, {E("N"), E("M")});
+  sdfg->add_array("C", ScalarType::Float64, {E("N"), E("M")});
+  SDFGState& st = sdfg->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& t = st.add_access("T");
+  auto& b = st.add_access("B");
+  auto& c = st.add_access("C");
+  auto& pm = st.add_map("norms", {"j"}, S("0:M"));
+  auto& pt = st.add_tasklet("norm", {"y = math.sqrt(x)", Language::Python}, {"x"}, {"y"});
+  path_in(st, a.id(), {pm.id()}, pt.id(), "x", {M("A", "0:M"), M("A", "j")});
+  path_out(st, pt.id(), "y", {pm.exit}, t.id(), {M("T", "j"), M("T", "0:M")});
+  auto& cm = st.add_map("scale", {"i", "j"}, S("0:N, 0:M"));
+  auto& ct = st.add_tasklet("scale", {"y = u / v", Language::Python}, {"u", "v"}, {"y"});
+  path_in(st, b.id(), {cm.id()}, ct.id(), "u", {M("B", "0:N, 0:M"), M("B", "i, j")});
+  path_in(st, t.id(), {cm.id()}, ct.id(), "v", {M("T", "0:M"), M("T", "j")});
+  path_out(st, ct.id(), "y", {cm.exit}, c.id(), {M("C", "i, j"), M("C", "0:N, 0:M")});
+  require_valid(*sdfg);
+  AnalysisCache cache;
+  GreedyMapFusion pass;
+  CHECK(pass.run(*sdfg, cache) == 0);
+  CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 2);
+  CHECK(sdfg->has_data("T"));
+  // The option (and the OTFMapFusion transformation, applied by hand) still allow it.
+  GreedyMapFusion broadcast;
+  broadcast.options().set("broadcast", true);
+  AnalysisCache cache2;
+  CHECK(broadcast.run(*sdfg, cache2) == 1);
+  CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 1);
+}
+
 TEST_CASE("auto_optimize: 1,000 composed stencils in one SDFG", "[transforms][auto-optimize][scaling]") {
   // T0 = A; T(n+1)[i] = T(n)[i] + T(n)[i + 1] * 0.5 over 0:N; every 4th T is non-transient
   // output so fusion stops there (recomputation bounded by the default limits).

@@ -368,6 +368,20 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   if (u != use.end() &&
       (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
     plan.keep = true;
+  if (!limits.broadcast) {
+    // A parameter of B that no read of T depends on: B's iterations along it all recompute the
+    // same elements (correlation's column means and norms, 1-D, recomputed in every row of the
+    // 2-D map after them: a sqrt and a division per element instead of per column).
+    std::set<std::string> indexed;
+    for (const auto& pt : plan.points) indexed.merge(pt.first.free_symbols());
+    for (std::size_t d = 0; d < b.params.size() && d < b.range.dims(); ++d) {
+      Expr size = b.range[d].size();
+      if (indexed.count(b.params[d]) || (size.is_integer() && size.value() <= 1)) continue;
+      return refuse("map '" + b.label + "' reads " + q(T) + " independently of its parameter '" +
+                    b.params[d] + "': fusing would recompute every element of " + q(T) +
+                    " at each of its iterations");
+    }
+  }
   if (limits.max_points > 0 && static_cast<long long>(plan.points.size()) > limits.max_points)
     return refuse("map '" + b.label + "' reads " + q(T) + " at " + std::to_string(plan.points.size()) +
                   " points, more than max_points=" + std::to_string(limits.max_points) + " copies of map '" +

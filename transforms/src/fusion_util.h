@@ -53,6 +53,9 @@ struct OtfPlan {
 struct OtfLimits {
   long long max_points = 0;
   long long max_tasklets = 0;
+  /// Whether B may read T independently of one of its parameters (a broadcast): every element
+  /// of T is then recomputed once per iteration of that parameter, not once per point read.
+  bool broadcast = true;
 };
 
 /// Container -> number of its access nodes in `st` that are written (have in-edges).

@@ -12,7 +12,10 @@ GreedyMapFusion::GreedyMapFusion()
            "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings",
            {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
             {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
-            {"horizontal", true, "also fuse independent sibling maps over equal ranges"}}) {}
+            {"horizontal", true, "also fuse independent sibling maps over equal ranges"},
+            {"broadcast", false,
+             "also recompute a producer that the consumer reads independently of one of its parameters "
+             "(every element recomputed at each iteration of that parameter)"}}) {}
 
 namespace {
 
@@ -145,7 +148,8 @@ struct StateFuser {
 
 std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t total = 0;
-  detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets")};
+  detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets"),
+                           options().get_bool("broadcast")};
   for (SDFGState* st : sdfg.all_states()) {
     total += tx.modify_state(*st, [&] {
       const std::map<std::string, DataUse> use = tx.cache().data_use(sdfg);

@@ -41,7 +41,7 @@ MatchResult check(const MatchContext& ctx, const std::vector<std::uint32_t>& sub
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[st.entry_of(*exit_a).id()] != kNoNode || tree.parent[sub[2]] != kNoNode)
     return refuse("maps must be at the top level of the state");
-  detail::OtfLimits limits{opts.get_int("max_points"), opts.get_int("max_tasklets")};
+  detail::OtfLimits limits{opts.get_int("max_points"), opts.get_int("max_tasklets"), true};
   return detail::analyze_otf(ctx.sdfg, st, sub[0], sub[1], sub[2], ctx.cache.data_use(ctx.sdfg),
                              detail::written_access_nodes(st), limits, plan);
 }

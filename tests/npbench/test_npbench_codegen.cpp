@@ -1,0 +1,72 @@
+// What the generated C++ of npbench's SDFGs does per point and per call, where it decides the
+// speed (issue 18, docs/benchmarks.md "npbench kernels"): checks compiled away or done once,
+// no fork/join or allocation per tiny loop.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "corpus.h"
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/transforms/auto_optimize.h"
+
+using namespace weir;
+
+namespace {
+
+std::string source_of(const std::string& kernel, const std::string& stage, bool weir_optimized) {
+  auto sdfg = load_sdfg((test::npbench_corpus_dir() / kernel / (kernel + "." + stage + ".sdfg")).string());
+  if (weir_optimized) transforms::auto_optimize(*sdfg, DeviceType::CPU);
+  return codegen::generate_cpu(*sdfg).source;
+}
+
+/// The body of the generated function `name` (from its definition to the next one).
+std::string function_text(const std::string& src, const std::string& name) {
+  auto at = src.find("static void " + name + "(");
+  REQUIRE(at != std::string::npos);
+  auto end = src.find("\nstatic void ", at + 1);
+  return src.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+}  // namespace
+
+TEST_CASE("npbench codegen: mandelbrot1's per-point nested SDFG checks its bounds once per size",
+          "[npbench][codegen]") {
+  // The state runs maxiter times at every point; its checks were a quarter of the run time.
+  std::string src = source_of("mandelbrot1", "auto_optimized_cpu", false);
+  std::string body = function_text(src, "weir_nested_nested_call_36_state_0_block");
+  // One-element transients indexed by constants: nothing to check.
+  CHECK(body.find("weir_dim(0, 0, 0, 1,") == std::string::npos);
+  // What is left reads the array sizes only: remembered per thread, as at the top level.
+  auto check = body.find("weir_bounds_ok(");
+  REQUIRE(check != std::string::npos);
+  auto cached = body.find("if (!(weir_checked && weir_checked_YN == YN && weir_checked_XN == XN)) {");
+  REQUIRE(cached != std::string::npos);
+  CHECK(cached < check);
+}
+
+TEST_CASE("npbench codegen: spmv's per-row slices after weir's pipeline are not allocated per row",
+          "[npbench][codegen]") {
+  // state-fusion puts the row's gathered x values (sized by the row's start and stop) into one
+  // state; a heap allocation per row made weir's optimized spmv 2x slower than the file as is.
+  std::string src = source_of("spmv", "frontend", true);
+  CHECK(src.find("weir_local_buffer<double> __tmp0__buf(") != std::string::npos);
+  CHECK(src.find("weir_buffer<double> __tmp0__buf(") == std::string::npos);
+}
+
+TEST_CASE("npbench codegen: a pure MatMul runs row by row with a unit-stride inner loop",
+          "[npbench][codegen]") {
+  // gemm as DaCe's frontend writes it (MatMul without an implementation: weir's loops, as DaCe's
+  // pure expansion): the dot product per element read B by columns and summed serially, 7x
+  // slower than NumPy; the k loop outside the j loop adds the same products in the same order.
+  std::string src = source_of("gemm", "simplified", false);
+  auto at = src.find("as loops");
+  REQUIRE(at != std::string::npos);
+  std::string nest = src.substr(at, 1200);
+  CHECK(nest.find("weir_local_buffer<double> __acc_buf(NJ,") != std::string::npos);
+  auto k = nest.find("for (int64_t __bk0 = 0; __bk0 < NK; ++__bk0) {");
+  auto j = nest.find("for (int64_t __bj0 = 0; __bj0 < NJ; ++__bj0) {", k);
+  REQUIRE(k != std::string::npos);
+  REQUIRE(j != std::string::npos);
+  CHECK(nest.find("__acc[__bj0] += static_cast<double>(") > j);
+}
