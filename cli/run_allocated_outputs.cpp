@@ -1,6 +1,8 @@
 // The outputs `weir run` allocates (run_allocated_outputs.h).
 #include "run_allocated_outputs.h"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "run_sizes.h"
@@ -33,6 +35,67 @@ std::set<std::string> output_only_parameters(const FieldViewProgram& program) {
   for (const auto& c : def.calls)
     for (const auto& o : c.outs)
       if (!read.count(o.name)) out.insert(o.name);
+  return out;
+}
+
+namespace {
+
+// Every interstate condition, assignment and loop statement of `r` and the regions inside it.
+void control_flow_code(const ControlFlowRegion& r, std::vector<const std::string*>& out) {
+  for (const ControlFlowEdge* e : r.edges()) {
+    out.push_back(&e->data.condition.code);
+    for (const auto& [target, value] : e->data.assignments) out.push_back(&value.code);
+  }
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (const auto* loop = b->as<LoopRegion>()) {
+      out.push_back(&loop->init_statement.code);
+      out.push_back(&loop->loop_condition.code);
+      out.push_back(&loop->update_statement.code);
+    }
+    if (const auto* region = b->as<ControlFlowRegion>()) control_flow_code(*region, out);
+    if (const auto* cond = b->as<ConditionalBlock>())
+      for (const auto& branch : cond->branches()) {
+        if (branch.condition) out.push_back(&branch.condition->code);
+        if (branch.body) control_flow_code(*branch.body, out);
+      }
+  }
+}
+
+// Whether `name` occurs in `text` as a whole identifier.
+bool mentions(const std::string& text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+    if ((at == 0 || !ident(text[at - 1])) &&
+        (at + name.size() == text.size() || !ident(text[at + name.size()])))
+      return true;
+  return false;
+}
+
+}  // namespace
+
+std::set<std::string> output_only_containers(const SDFG& sdfg) {
+  std::set<std::string> written, read;
+  for (const SDFGState* st : sdfg.all_states())
+    for (const Node* n : st->nodes()) {
+      const auto* a = n->as<AccessNode>();
+      if (!a) continue;
+      if (!st->out_edges(a->id()).empty()) read.insert(a->data);
+      for (EdgeId id : st->in_edges(a->id())) {
+        written.insert(a->data);
+        if (!st->edge(id).memlet.wcr.empty()) read.insert(a->data);  // a reduction onto it reads it
+      }
+    }
+  std::vector<const std::string*> code;
+  control_flow_code(sdfg, code);
+  std::set<std::string> out;
+  for (const auto& name : written) {
+    auto it = sdfg.arrays.find(name);
+    if (read.count(name) || it == sdfg.arrays.end() || it->second.transient || it->second.is_scalar() ||
+        it->second.is_view() || name.rfind("__return", 0) == 0)
+      continue;
+    if (std::none_of(code.begin(), code.end(), [&](const std::string* c) { return mentions(*c, name); }))
+      out.insert(name);
+  }
   return out;
 }
 

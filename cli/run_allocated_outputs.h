@@ -20,6 +20,13 @@ namespace weir::cli {
 /// read what earlier calls wrote).
 std::set<std::string> output_only_parameters(const runtime::FieldViewProgram& program);
 
+/// The same for an SDFG file: its non-transient arrays that some access node writes and none
+/// reads (no out-edge from an access node of it, no write-conflict resolution on a write, the
+/// name in no interstate condition, assignment or loop statement), so that an SDFG written by
+/// `weir sdfg` runs with its inputs alone as the program it came from does. DaCe's return
+/// values are left out (binding allocates those itself).
+std::set<std::string> output_only_containers(const SDFG& sdfg);
+
 /// Adds to `args` each parameter of `t.outputs_only` it lacks, allocated by `backend` and
 /// filled with zeros, its shape from the sizes given (shape_symbols: the inputs' extents along
 /// each dimension, --set DIM=N); returns the names added, in call order. An output whose shape

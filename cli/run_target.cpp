@@ -70,6 +70,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.sdfg.options.trust_code = o.trust_code;
     check_backend(backend, t.sdfg);
     t.connectivities = recorded_connectivities(*t.sdfg.sdfg);  // an SDFG lowered from a .py
+    t.outputs_only = output_only_containers(*t.sdfg.sdfg);
   }
   t.sig = Signature::from_sdfg(*t.sdfg.sdfg);
   return t;

@@ -309,3 +309,24 @@ TEST_CASE("trial 3: the one array of a wrong size is blamed, whatever its place"
         "weir: error: argument 'in_field': expected float64 array of shape (20, 20, 8), got float64 "
         "(19, 20, 8) (I = 16 from argument 'out_field' (dimension 0 is I = 16))\n");
 }
+
+TEST_CASE("trial 3: an SDFG written by weir sdfg runs with its inputs alone", "[cli][first-hour]") {
+  // Its outputs only written (out of laplacian) are allocated as zeros, as when the .py runs;
+  // they had to be given as files.
+  auto dir = weir::test::scratch_dir("cli-trial3-sdfg-outputs");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const std::string lap = q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/laplacian.py") + "::laplacian";
+  REQUIRE(run_weir("sdfg " + lap + " -o " + q(dir / "lap.sdfg")).code == 0);
+  REQUIRE(weir::test::run_numpy(dir, "np.save('f.npy', np.random.default_rng(5).random((6, 5, 3)))\n") == 0);
+  auto r =
+      run_weir("run " + q(dir / "lap.sdfg") + " --in f=" + q(dir / "f.npy") + " --out " + q(dir / "res"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\noutputs allocated as zeros: out float64 (6, 5, 3)\n"));
+  CHECK(weir::test::run_numpy(
+            dir,
+            "f = np.load('f.npy')\nw = np.zeros((6, 5, 3))\n"
+            "w[1:-1, 1:-1] = -4.0 * f[1:-1, 1:-1] + f[2:, 1:-1] + f[:-2, 1:-1] + f[1:-1, 2:] + "
+            "f[1:-1, :-2]\n"
+            "sys.exit(0 if np.allclose(np.load('res/out.npy'), w, rtol=0, atol=1e-14) else 1)\n") == 0);
+}
