@@ -126,7 +126,8 @@ int run_command(const RunOptions& given_options) {
   if (!o.domain.empty()) refuse_domain(o.domain, target);
 
   // Arguments: --in-dir, then --in (which wins), --set-json, then --set (which wins).
-  GivenArguments given = gather_arguments(o, sig, backend->allocator());
+  GivenArguments given = gather_arguments(
+      o, sig, backend->allocator(), target.field_view_sig.params.empty() ? nullptr : &target.field_view_sig);
   Arguments& args = given.args;
   // An --out that would replace an input is a mistake in the command line: refused before compiling.
   if (!o.out_dir.empty()) {

@@ -130,7 +130,8 @@ std::pair<std::string, std::string> split_assignment(const std::string& opt, con
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
-GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const Allocator& allocator) {
+GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const Allocator& allocator,
+                                const Signature* program) {
   GivenArguments g;
   Arguments& args = g.args;
   auto load_input = [&](const std::string& name, const fs::path& file) {
@@ -188,7 +189,7 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     if (args.values.count(name) && !g.from_json.count(name))
       throw UsageError("--set " + name + " is given twice");
     args.values[name] = parse_number(name, v);
-    check_integer_value(sig, name, v, args.values[name]);
+    check_integer_value(program && program->find(name) ? *program : sig, name, v, args.values[name]);
   }
   return g;
 }

@@ -31,8 +31,11 @@ std::pair<std::string, std::string> split_assignment(const std::string& opt, con
 /// UsageError for a name given twice, a NAME.npy in two --in-dir folders (naming both files), a
 /// --set value that is no number or not integral for a symbol, integer argument or dimension, an --in name
 /// that is no array parameter of `sig` (with the closest one), an --in-dir that is no directory or a
-/// malformed value; weir::Error for files that cannot be read.
+/// malformed value; weir::Error for files that cannot be read. `program` (may be null): the
+/// field-view program's own signature, whose words the messages use (its scalar arguments are
+/// symbols of the lowered SDFG).
 GivenArguments gather_arguments(const RunOptions& o, const runtime::Signature& sig,
-                                const runtime::Allocator& allocator);
+                                const runtime::Allocator& allocator,
+                                const runtime::Signature* program = nullptr);
 
 }  // namespace weir::cli

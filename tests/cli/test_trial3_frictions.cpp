@@ -119,6 +119,12 @@ TEST_CASE("trial 3: a missing scalar argument is said the same way on every back
     CHECK(r.code == 1);
     CHECK(r.out ==
           "weir: error: missing argument 'k1' (int32 scalar)\n  hint: give it with --set k1=VALUE\n");
+    // A decimal for it: the program's words on both backends (cpu said "a symbol").
+    r = s.run(backend, "--set k0=2 --set k1=3.7");
+    CHECK(r.code == 2);
+    CHECK(r.out ==
+          "weir: error: --set k1=3.7: expected an integer ('k1' is an int32 argument of program "
+          "'bprod_prog')\n");
   }
 }
 
