@@ -405,7 +405,14 @@ Code KernelBuilder::eval(const TExpr& e, const EnvPtr& env, const Shift& shift) 
     case TExprKind::Binary:
     case TExprKind::Compare: return eval_binary(e, env, shift);
     case TExprKind::Ternary: return eval_ternary(e, env, shift);
-    case TExprKind::Shift: return eval(*e.args[0], env, shifted(e, env, shift));
+    case TExprKind::Shift: {
+      // The outermost shift's location, for errors about what it shifts (a scan's result).
+      SourceLocation outer = shift_at_;
+      if (!shift_at_.known()) shift_at_ = e.loc;
+      Code c = eval(*e.args[0], env, shifted(e, env, shift));
+      shift_at_ = outer;
+      return c;
+    }
     case TExprKind::Builtin: return builtin(e, env, shift);
     case TExprKind::Call: return eval_call(e, env, shift);
     case TExprKind::LocalIndex: return eval_local_index(e, env, shift);
@@ -474,7 +481,8 @@ Code KernelBuilder::eval_call(const TExpr& e, const EnvPtr& env, const Shift& sh
   if (!e.callee) throw Error("lowering: call without callee");
   if (e.callee->kind == DefinitionKind::ScanOperator) {
     if (!shift.empty())
-      unsupported(e.loc, "a shifted use of the result of scan operator '" + e.callee->name + "'");
+      unsupported(shift_at_.known() ? shift_at_ : e.loc,
+                  "a shifted use of the result of scan operator '" + e.callee->name + "'");
     return eval_value(ctx(e.loc).scan(e, env), shift);
   }
   if (e.callee->kind != DefinitionKind::FieldOperator)

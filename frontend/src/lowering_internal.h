@@ -259,6 +259,8 @@ class KernelBuilder {
   SourceLocation where_;  // location of the program call (for reads)
   /// The name a field is read through (`f` of `f(I + 1)`), kept as the read's debuginfo.
   SourceLocation read_at_;
+  /// The outermost Shift being evaluated (`s(I + 1)`), unknown outside one.
+  SourceLocation shift_at_;
   std::vector<DomainCut>* cuts_ = nullptr;
   const DomainRegion* region_ = nullptr;
 };

@@ -231,7 +231,7 @@ TEST_CASE("lowering: what is not lowered gives located errors", "[lowering]") {
       "def p(f: Field[[V], float64], out: Field[[E, E2VDim], float64]):\n"
       "    bad(f, out=out)\n",
       "p", "outputs with a local dimension", 16);
-  // a shifted scan result
+  // a shifted scan result: located at the shift x(I + 1) (line 17), not at the scan call
   expect_error(
       "@gtx.scan_operator(axis=K, forward=True, init=0.0)\n"
       "def cumsum(acc: float64, x: float64) -> float64:\n"
@@ -243,7 +243,7 @@ TEST_CASE("lowering: what is not lowered gives located errors", "[lowering]") {
       "@gtx.program\n"
       "def p(f: Field[[I, K], float64], out: Field[[I, K], float64]):\n"
       "    shifted(f, out=out)\n",
-      "p", "a shifted use of the result of scan operator 'cumsum'", 16);
+      "p", "a shifted use of the result of scan operator 'cumsum'", 17);
   // a neighbour beyond the table
   expect_error(
       "@gtx.field_operator\n"
