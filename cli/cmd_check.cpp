@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <regex>
+#include <set>
 
 #include "commands.h"
 #include "search_path_hint.h"
@@ -136,6 +137,25 @@ Action add_check_command(CLI::App& app) {
             from_module.erase(n);
           }
         }
+        // A module that is not found but whose names no definition uses fails nothing: say so,
+        // once per module at its first import (a misspelt or unreachable module of the user's
+        // would otherwise pass silently until a definition uses it).
+        std::set<std::string> failing;
+        for (const FrontendError& e : r.errors)
+          if (auto mm = missing_module(e.what()); !mm.empty()) failing.insert(mm);
+        std::map<std::string, weir::frontend::SourceLocation> unused;
+        for (const auto& [name, v] : m.names) {
+          if (v.kind != ValueKind::External) continue;
+          std::string mm = missing_module(v.error);
+          if (mm.empty() || failing.count(mm)) continue;
+          auto [it, fresh] = unused.emplace(mm, v.defined_at);
+          if (!fresh && v.defined_at.known() && (!it->second.known() || v.defined_at.line < it->second.line))
+            it->second = v.defined_at;
+        }
+        for (const auto& [mm, at] : unused)
+          std::cerr << (at.known() ? at.str() + ": " : file + ": ") << "note: module '" << mm
+                    << "' is not on the search path (-I DIR adds a directory); no definition here uses "
+                       "it, so nothing fails\n";
         if (r.truncated) std::cerr << file << ": too many errors, stopped after " << r.errors.size() << "\n";
         std::cout << file << ": " << r.definitions << " definition" << (r.definitions == 1 ? "" : "s")
                   << " checked";

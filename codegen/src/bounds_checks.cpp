@@ -578,18 +578,17 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
       if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));
 }
 
-std::string StateGen::value_origin(const DataflowEdge& e, ScalarType type) const {
+void StateGen::value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) const {
   const bool integer = type >= ScalarType::Int8 && type <= ScalarType::UInt64;
-  if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return {};
+  if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return;
   // The enclosing maps' parameters as the error's map point names them: the field-view
   // lowering's `__Edge` is Edge (`E2V[Edge, 1]` beside "at (Edge=7, K=0)").
   std::map<std::string, sym::Expr> shown;
   for (const Frame& f : frames_)
     for (const auto& [name, type] : f.symbols)
       if (name.rfind("__", 0) == 0 && name.size() > 2) shown[name] = sym::Expr::symbol(name.substr(2));
-  std::string out = e.memlet.data + "[" + e.memlet.subset.subs(shown).str() + "]";
-  if (std::string at = debuginfo_location(e.memlet.extra); !at.empty()) out += " (" + at + ")";
-  return out;
+  v.origin = e.memlet.data + "[" + e.memlet.subset.subs(shown).str() + "]";
+  v.origin_at = debuginfo_location(e.memlet.extra);
 }
 
 }  // namespace weir::codegen::detail

@@ -170,6 +170,10 @@ struct Binding {
   bool scalar = false;
   /// Nesting depth of the scope frame that declares it (-1: function parameter / body level).
   int frame = -1;
+  /// A nested SDFG's pointer parameter that is the only way to its data in the call (another
+  /// container, not a view, not passed twice): `__restrict__`, as the top level's and
+  /// transients' pointers are, so that its loops vectorize.
+  bool unaliased = false;
 };
 
 /// The code of one SDFG body (the top-level program in weir_run, or a nested SDFG function).
@@ -187,6 +191,8 @@ class SdfgGen {
 
   /// Symbols known when the body starts (free symbols; nested: the symbol mapping).
   std::set<std::string> init_symbols;
+  /// Parameters (nested SDFG connectors) bound as Binding::unaliased; set before analyse().
+  std::set<std::string> unaliased_params;
   /// Every symbol the body may use -> C++ type (free, mapped, assigned, loop variables).
   std::map<std::string, ScalarType> symbols;
   /// Symbols the body declares (assigned on interstate edges, loop variables).

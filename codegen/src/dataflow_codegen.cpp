@@ -27,7 +27,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     if (b.scalar)
       params.push_back(t + "& " + b.cpp);
     else
-      params.push_back(t + "* " + (sg.top_level ? "__restrict__ " : "") + b.cpp);
+      params.push_back(t + "* " + (sg.top_level || b.unaliased ? "__restrict__ " : "") + b.cpp);
     args.push_back(b.cpp);
   }
   // Dynamic map range inputs are declared in the map's scope (SDFG::free_symbols may list them).

@@ -14,6 +14,38 @@ bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
 }  // namespace
 
+std::set<std::string> StateGen::unaliased_connectors(const NestedSDFGNode& n,
+                                                     const std::vector<std::string>& conns) const {
+  // The outer container of each connector (its first memlet's data).
+  std::map<std::string, std::string> outer;
+  std::map<std::string, int> uses;
+  for (const auto& c : conns) {
+    std::vector<EdgeId> edges = st.in_edges_by_connector(n.id(), c);
+    for (EdgeId id : st.out_edges_by_connector(n.id(), c)) edges.push_back(id);
+    for (EdgeId id : edges) {
+      const Memlet& m = st.edge(id).memlet;
+      if (m.is_empty() || outer.count(c)) continue;
+      outer[c] = m.data;
+      ++uses[m.data];
+    }
+  }
+  std::set<std::string> out;
+  for (const auto& [c, data] : outer) {
+    auto d = sg.sdfg.arrays.find(data);
+    // A view (of what, the call does not say) may alias any other argument: none is unaliased.
+    if (d == sg.sdfg.arrays.end() || d->second.is_view()) return {};
+  }
+  for (const auto& [c, data] : outer) {
+    if (uses[data] != 1 || !n.sdfg || n.sdfg->arrays.at(c).is_scalar()) continue;
+    const DataDescriptor& d = sg.sdfg.arrays.at(data);
+    // Distinct containers are distinct memory at the top level and for transients (their own
+    // allocations); a nested SDFG's parameter only when it is unaliased itself.
+    auto b = sg.body_data.find(data);
+    if (sg.top_level || d.transient || (b != sg.body_data.end() && b->second.unaliased)) out.insert(c);
+  }
+  return out;
+}
+
 void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   ElementRef where = ref(n);
   if (!n.sdfg) throw CodegenError(where, "nested SDFG node without an SDFG");
@@ -36,6 +68,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   FactRecorder facts;  // of the nested SDFG's function
   SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
   std::vector<std::string> cv(conns.begin(), conns.end());
+  ng.unaliased_params = unaliased_connectors(n, cv);
   ng.analyse(cv, syms);
   Writer body;
   ng.emit_body(body);
@@ -47,7 +80,11 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   for (const auto& c : cv) {
     const DataDescriptor& d = inner.arrays.at(c);
     if (d.is_view()) throw CodegenError(where, "connector '" + c + "' is a view in the nested SDFG");
-    params.push_back(cpp_type(d) + (ng.bound_as_scalar(d) ? "& " : "* ") + cpp_ident(c));
+    params.push_back(cpp_type(d) +
+                     (ng.bound_as_scalar(d)          ? "& "
+                      : ng.unaliased_params.count(c) ? "* __restrict__ "
+                                                     : "* ") +
+                     cpp_ident(c));
   }
   for (const auto& s : syms)
     params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "code_facts.h"
 #include "weir/pycode/ast.h"
@@ -36,6 +37,9 @@ struct Val {
   const PyVar* var = nullptr;
   /// The value of an integer literal.
   std::optional<long long> literal;
+  /// Where a value that is not a connector comes from (a table entry read through a pointer,
+  /// "E2V[V2E[Vertex, 0], 1]"), as PyVar::origin / origin_at.
+  std::string origin, origin_at;
 
   Val() = default;
   Val(std::string t, int p = kPrimary, ScalarType ty = ScalarType::Float64, const PyVar* v = nullptr,
@@ -162,14 +166,23 @@ class Translator {
         const auto& i = static_cast<const py::IfExp&>(e);
         Val c = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
         ScalarType t = a.type == b.type ? a.type : arith_type(a.type, b.type);
-        return {wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
+        Val r{wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
+        // The field-view lowering's guarded table read, `raw if raw != -1 else max(raw, 0)`: the
+        // else branch is always inside, so a failed check has taken `raw`.
+        if (origin_of(b).first.empty()) std::tie(r.origin, r.origin_at) = origin_of(a);
+        return r;
       }
       default: fail(e.loc, "unsupported Python expression (" + std::string(py::to_string(e.kind)) + ")");
     }
   }
 
   Val name(const py::Name& n) {
-    if (auto it = locals_.find(n.id); it != locals_.end()) return {it->second.cpp, kPrimary, it->second.type};
+    if (auto it = locals_.find(n.id); it != locals_.end()) {
+      Val v{it->second.cpp, kPrimary, it->second.type};
+      v.origin = it->second.origin;
+      v.origin_at = it->second.origin_at;
+      return v;
+    }
     if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
       ctx_.used.insert(n.id);
       if (it->second.hooked)
@@ -264,10 +277,27 @@ class Translator {
            (*index.literal == 0 || (*index.literal > 0 && extent && *index.literal < *extent));
   }
 
+  /// Where `v` comes from (Val::origin, else its connector's), or "".
+  static std::pair<std::string, std::string> origin_of(const Val& v) {
+    if (!v.origin.empty()) return {v.origin, v.origin_at};
+    if (v.var && !v.var->origin.empty()) return {v.var->origin, v.var->origin_at};
+    return {};
+  }
+
+  /// `v` inside another value's origin: its origin (without location), a map parameter, a
+  /// literal; "" when none describes it.
+  static std::string describe(const Val& v) {
+    if (auto o = origin_of(v).first; !o.empty()) return o;
+    if (v.var && !v.var->shown.empty()) return v.var->shown;
+    if (v.literal) return std::to_string(*v.literal);
+    return {};
+  }
+
   /// `i` as weir_index(i, extent, "site", dim): the error names the site, and the origin of
-  /// an index that is a connector with one.
+  /// an index that has one (a connector, a table entry read through a pointer).
   Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim) const {
-    const std::string origin = i.var ? i.var->origin : std::string();
+    auto [from, at] = origin_of(i);
+    const std::string origin = from.empty() || at.empty() ? from : from + " (" + at + ")";
     auto literal = [](const std::string& text) {
       std::string lit = "\"";
       for (char ch : text)
@@ -299,8 +329,9 @@ class Translator {
     return idx;
   }
 
-  /// (variable, C++ index) of a subscript `x[...]` of a pointer variable.
-  std::pair<const PyVar*, std::string> subscript_target(const py::Subscript& s) {
+  /// (variable, C++ index) of a subscript `x[...]` of a pointer variable; `idx`: its indices.
+  std::pair<const PyVar*, std::string> subscript_target(const py::Subscript& s,
+                                                        std::vector<Val>* idx = nullptr) {
     auto* n = py::dyn_cast<py::Name>(s.value.get());
     if (!n) fail(s.loc, "unsupported subscript of `" + py::unparse(*s.value) + "`");
     auto it = ctx_.vars.find(n->id);
@@ -311,13 +342,27 @@ class Translator {
     if (auto* t = py::dyn_cast<py::Tuple>(s.index.get()))
       for (const auto& el : t->elts)
         if (py::isa<py::Slice>(el.get())) fail(s.loc, "slices are not supported in tasklet code");
-    return {&it->second, linear_index(it->second, indices(*s.index), s.loc)};
+    std::vector<Val> i = indices(*s.index);
+    if (idx) *idx = i;
+    return {&it->second, linear_index(it->second, std::move(i), s.loc)};
   }
 
   Val subscript(const py::Subscript& s) {
-    auto [var, index] = subscript_target(s);
+    std::vector<Val> idx;
+    auto [var, index] = subscript_target(s, &idx);
     if (var->hooked) fail(s.loc, "cannot read an output with write-conflict resolution");
-    return {var->cpp + "[" + index + "]", kPrimary, var->type};
+    Val r{var->cpp + "[" + index + "]", kPrimary, var->type};
+    // A table entry read through a whole-table pointer (a neighbour of a neighbour): its origin
+    // names the entry, for the error of a check whose index it is.
+    if (!var->data.empty()) {
+      std::string text = var->data + "[";
+      for (std::size_t k = 0; k < idx.size() && !text.empty(); ++k) {
+        std::string d = describe(idx[k]);
+        text = d.empty() ? std::string() : text + (k ? ", " : "") + d;
+      }
+      if (!text.empty()) r.origin = text + "]";
+    }
+    return r;
   }
 
   Val cast_to(ScalarType t, const Val& v) {
@@ -669,6 +714,7 @@ class Translator {
   struct Local {
     std::string cpp;
     ScalarType type;
+    std::string origin, origin_at;  // as Val's
   };
 
   std::string indent() const { return std::string(static_cast<std::size_t>(depth_) * 4, ' '); }
@@ -702,6 +748,10 @@ class Translator {
                    std::optional<ScalarType> declared = std::nullopt) {
     if (auto it = locals_.find(target.id); it != locals_.end()) {
       emit(it->second.cpp + " = " + value.text + ";");
+      // Inside a branch either assignment may hold afterwards: an origin only if both agree.
+      auto o = origin_of(value);
+      if (depth_ > 0 && o != std::make_pair(it->second.origin, it->second.origin_at)) o = {};
+      std::tie(it->second.origin, it->second.origin_at) = o;
       return;
     }
     if (auto it = ctx_.vars.find(target.id); it != ctx_.vars.end()) {
@@ -717,7 +767,8 @@ class Translator {
       return;
     }
     if (!ctx_.allow_locals) fail(target.loc, "assignment to unknown name '" + target.id + "'");
-    Local l{fresh_local_name(target.id), declared ? *declared : value.type};
+    auto [origin, origin_at] = origin_of(value);
+    Local l{fresh_local_name(target.id), declared ? *declared : value.type, origin, origin_at};
     locals_[target.id] = l;
     if (depth_ == 0) {
       if (declared)

@@ -215,6 +215,7 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
     auto it = sdfg.arrays.find(p);
     if (it == sdfg.arrays.end()) continue;  // a symbol
     body_data[p] = Binding{cpp_ident(p), &it->second, bound_as_scalar(it->second), -1};
+    body_data[p].unaliased = unaliased_params.count(p) > 0;
   }
   for (const auto& name : body_arrays())
     body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};

@@ -193,6 +193,11 @@ class StateGen {
 
   // --- nested SDFGs and library nodes (library_codegen.cpp) ------------------------------
   void emit_nested(const NestedSDFGNode& n, Writer& w);
+  /// The connectors of `n` (among `conns`) whose pointers may be `__restrict__`
+  /// (Binding::unaliased): each the only connector of its outer container, which is no view and
+  /// is distinct memory here (top level, a transient, or an unaliased parameter itself).
+  std::set<std::string> unaliased_connectors(const NestedSDFGNode& n,
+                                             const std::vector<std::string>& conns) const;
   void emit_library(const LibraryNode& n, Writer& w);
   void emit_reduce(const LibraryNode& n, Writer& w);
   // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
@@ -261,9 +266,10 @@ class StateGen {
   /// (at `loc`): sets `v`'s extents and check site (nothing with bounds checks off, or for
   /// subsets with steps other than 1).
   void index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const;
-  /// What a value connector's memlet reads ("E2V[__i0, 1] (file.py:12:16)", the location
-  /// from the memlet's DaCe debuginfo), for the errors of index_checks; empty for non-integers.
-  std::string value_origin(const DataflowEdge& e, ScalarType type) const;
+  /// What a value connector's memlet reads ("E2V[Edge, 1]", map parameters as the error's map
+  /// point names them) and where (its memlet's debuginfo), for the errors of index_checks: sets
+  /// `v`'s origin and origin_at; nothing for non-integers.
+  void value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) const;
   /// Dynamic map range inputs of this state (defined inside their map's scope).
   std::set<std::string> dynamic_inputs_;
   bool dynamic_inputs_known_ = false;

@@ -14,7 +14,11 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
                                                        const std::set<std::string>& symbol_names,
                                                        std::set<std::string>& used) {
   PyContext ctx;
-  for (const auto& [s, ty] : syms) ctx.vars[s] = PyVar::value(cpp_ident(s), ty);
+  for (const auto& [s, ty] : syms) {
+    PyVar v = PyVar::value(cpp_ident(s), ty);
+    v.shown = s.rfind("__", 0) == 0 && s.size() > 2 ? s.substr(2) : s;  // as value_origin names it
+    ctx.vars[s] = v;
+  }
   auto strides_of = [&](const Location& loc, PyVar& v) {
     if (loc.data.empty()) return;
     const DataDescriptor& d = *loc.binding->desc;
@@ -31,10 +35,12 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     v.writable = cn.kind == ConnKind::Value;
     v.pointer = cn.kind == ConnKind::Pointer;
     if (v.pointer) strides_of(cn.locs[0], v);
-    if (v.pointer)
+    if (v.pointer) {
       index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
-    else
-      v.origin = value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type);
+      v.data = cn.locs[0].data;
+    } else {
+      value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type, v);
+    }
     ctx.vars[cn.name] = v;
   }
   for (const auto& cn : outs) {

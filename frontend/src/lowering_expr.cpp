@@ -364,7 +364,9 @@ Code KernelBuilder::eval_value(const ValuePtr& v, const Shift& shift) {
                                  static_cast<const void*>(v->env.get()), shift);
       auto it = memo_.find(key);
       if (it != memo_.end()) return it->second;
+      alias_ = v->expr->kind == TExprKind::Name;
       Code c = temp(eval(*v->expr, v->env, shift));
+      alias_ = false;
       memo_.emplace(key, c);
       keep_.push_back(v->env);  // the key's address must not be reused by a later scope
       return c;
@@ -425,7 +427,8 @@ Code KernelBuilder::eval_name(const TExpr& e, const EnvPtr& env, const Shift& sh
   ValuePtr v = lookup(env, e.name);
   if (!v) unsupported(e.loc, "the name '" + e.name + "' here (" + to_string(e.type) + ")");
   SourceLocation outer = read_at_;
-  read_at_ = e.loc;
+  if (!alias_ || !read_at_.known()) read_at_ = e.loc;
+  alias_ = false;
   Code c = eval_value(v, shift);
   read_at_ = outer;
   return c;

@@ -259,6 +259,9 @@ class KernelBuilder {
   SourceLocation where_;  // location of the program call (for reads)
   /// The name a field is read through (`f` of `f(I + 1)`), kept as the read's debuginfo.
   SourceLocation read_at_;
+  /// Set while a name that only stands for another name (an argument `v` passed on, `t = a`)
+  /// is evaluated: the read keeps the location of the use that shifts it (read_at_).
+  bool alias_ = false;
   /// The outermost Shift being evaluated (`s(I + 1)`), unknown outside one.
   SourceLocation shift_at_;
   std::vector<DomainCut>* cuts_ = nullptr;

@@ -206,6 +206,7 @@ void ModuleLoader::Impl::import_from(LoadedModule& m, const ImportFrom& imp,
         v.kind = ValueKind::External;
         v.name = imp.module + "." + a.name;
         v.error = missing;
+        v.defined_at = a.loc;  // (weir check notes modules no definition uses)
         if (a.name != "*") ns[bind] = v;
       } else if (a.name != "*") {
         ns[bind] = Value::failed("module '" + display + "' was not found (" + missing + ")", a.loc);
@@ -258,6 +259,7 @@ void ModuleLoader::Impl::import(const Import& imp, std::map<std::string, Value>&
       v.kind = ValueKind::External;
       v.name = a.asname.empty() ? root : a.name;
       v.error = missing;
+      v.defined_at = a.loc;
       ns[a.asname.empty() ? root : a.asname] = v;
       continue;
     }

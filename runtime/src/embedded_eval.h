@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "embedded_value.h"
@@ -46,6 +47,16 @@ class Evaluator {
   /// along their axis (gt4py's column range), not over all levels their arguments have.
   void set_call_domain(const std::vector<Dimension>& dims, const std::vector<Range>& ranges);
 
+  /// Why values are undefined: a gather through a -1 connectivity table entry, `offset`[`row`,
+  /// `col`], at the shift `loc` of the field named `read` (empty: not a name).
+  struct Cause {
+    frontend::SourceLocation loc;
+    std::string offset, read;
+    std::int64_t row = 0, col = 0;
+  };
+  /// The cause a FieldVal::valid mark names, or nullptr (defined, or kUnknownCause).
+  const Cause* cause(std::uint32_t mark) const;
+
  private:
   using Env = std::map<std::string, Value>;
   bool exec(const std::vector<frontend::TStmt>& body, Env& env, Value& result);
@@ -62,7 +73,14 @@ class Evaluator {
                      const frontend::TExpr& e);
   const Table& table(const frontend::FieldOffset& off, const frontend::SourceLocation& loc) const;
 
+  /// The mark of a missing neighbour `offset`[row, col] met by the shift step `s` of `e`: one
+  /// cause per table entry and step, however many points (levels) read through it.
+  std::uint32_t missing_neighbour(const frontend::ShiftStep& s, const frontend::TExpr& e, std::int64_t row,
+                                  std::int64_t col);
+
   const Context& ctx_;
+  std::vector<Cause> causes_;  // mark k names causes_[k - 2]
+  std::map<std::tuple<const void*, std::int64_t, std::int64_t>, std::uint32_t> cause_of_;
   std::map<std::string, Range> call_domain_;
   /// Per local dimension name, the connectivity a neighbour shift last gathered along it and
   /// the dimension indexing its rows: a reduction skips exactly the neighbours that table marks

@@ -272,7 +272,7 @@ class EmbeddedProgram final : public Program {
           const auto& out = call.outs[i];
           FieldVal& target = fields.at(out.name);
           write(*leaves[i], target, output_domain(call, i, target, ev, env), call.callee->name, out.name,
-                call.loc, !ctx.tables.empty());
+                call.loc, !ctx.tables.empty(), ev);
           env[out.name] = Value::of(target);
           written.insert(out.name);
         }
@@ -292,7 +292,7 @@ class EmbeddedProgram final : public Program {
       for (const Param& p : params_) {
         if (p.name.rfind("__out", 0) != 0) continue;
         FieldVal& target = fields.at(p.name);
-        write(*leaves[i++], target, target.ranges, def.name, p.name, def.loc, !ctx.tables.empty());
+        write(*leaves[i++], target, target.ranges, def.name, p.name, def.loc, !ctx.tables.empty(), ev);
         written.insert(p.name);
       }
     }
@@ -347,9 +347,10 @@ class EmbeddedProgram final : public Program {
   // Writes `value` into `target` over `domain` (target's dims), or throws when `value` does not
   // cover it or is undefined somewhere in it.
   // `tables`: whether the program reads connectivity tables (else a -1 entry cannot be the cause).
+  // `ev` names the cause of an undefined value (Evaluator::cause).
   static void write(const FieldVal& value, FieldVal& target, const std::vector<Range>& domain,
                     const std::string& op, const std::string& out, const frontend::SourceLocation& loc,
-                    bool tables) {
+                    bool tables, const Evaluator& ev) {
     FieldVal region = target;
     region.ranges = domain;
     std::vector<int> pos(target.dims.size());
@@ -392,6 +393,15 @@ class EmbeddedProgram final : public Program {
         std::string at;
         for (std::size_t d = 0; d < idx.size(); ++d)
           at += (d ? ", " : "") + target.dims[d].name + "=" + std::to_string(idx[d]);
+        // A missing neighbour read directly: said at its shift, with the table entry.
+        if (const Evaluator::Cause* c = ev.cause(value.mark(o)))
+          fail(c->loc,
+               (c->read.empty() ? std::string("a read") : "a read of '" + c->read + "'") + " through " +
+                   c->offset + "[" + std::to_string(c->row) + ", " + std::to_string(c->col) +
+                   "], which is -1 (a missing neighbour, which has no value to read), leaves the result "
+                   "of '" +
+                   op + "' undefined at (" + at + ") of the output '" + out + "'" +
+                   (loc.known() ? " (the call at " + loc.str() + ")" : std::string()));
         fail(loc,
              "the result of '" + op + "' is undefined at (" + at + ") of the output '" + out + "' (" +
                  (tables ? "a neighbour that does not exist: -1 in a connectivity table, or a read outside "

@@ -24,7 +24,8 @@ FieldVal FieldVal::allocate(ScalarKind dtype, std::vector<Dimension> dims, std::
     n *= f.ranges[d].size();
   }
   f.data = std::make_shared<std::vector<Num>>(static_cast<std::size_t>(n), Num{0.0});
-  if (with_valid) f.valid = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(n), 1);
+  if (with_valid)
+    f.valid = std::make_shared<std::vector<std::uint32_t>>(static_cast<std::size_t>(n), kDefined);
   return f;
 }
 
@@ -257,15 +258,16 @@ FieldVal elementwise(const std::vector<const FieldVal*>& ins, ScalarKind out,
       for (std::size_t d = 0; d < nd; ++d) o[k] += idx[d] * st[k * nd + d];
     }
     for (std::int64_t i = 0; i < count; ++i) {
-      bool ok = true;
+      // The first undefined input's mark (its cause) is the result's.
+      std::uint32_t why = FieldVal::kDefined;
       for (std::size_t k = 0; k < n; ++k) {
         std::int64_t ok_off = o[k] + (inner < nd ? i * st[k * nd + inner] : 0);
         args[k] = (*ins[k]->data)[static_cast<std::size_t>(ok_off)];
-        if (masked) ok = ok && ins[k]->is_valid(ok_off);
+        if (masked && why == FieldVal::kDefined) why = ins[k]->mark(ok_off);
       }
       std::int64_t r = roff + (inner < nd ? i * res.strides[inner] : 0);
-      if (!ok)
-        (*res.valid)[static_cast<std::size_t>(r)] = 0;
+      if (why != FieldVal::kDefined)
+        res.set_undefined(r, why);
       else
         rdata[r] = normalize(out, fn(args.data()));
     }

@@ -40,7 +40,8 @@ union Num {
 
 /// A field: values over a domain (dims in canonical order, one range each). Elements live in
 /// `data` at base + sum_d (index_d - lo_d) * strides_d; unbounded dimensions have stride 0.
-/// `valid` (when set) marks defined values: 0 where a gather met a -1 table entry.
+/// `valid` (when set) marks each value: kDefined, or undefined (a gather met a -1 table entry
+/// or read outside a field) with the cause Evaluator::cause() names (kUnknownCause: none).
 /// Shifts and local indexing share data with the field they came from.
 struct FieldVal {
   ScalarKind dtype = ScalarKind::Float64;
@@ -49,7 +50,11 @@ struct FieldVal {
   std::vector<std::int64_t> strides;
   std::int64_t base = 0;
   std::shared_ptr<std::vector<Num>> data;
-  std::shared_ptr<std::vector<std::uint8_t>> valid;
+  std::shared_ptr<std::vector<std::uint32_t>> valid;
+
+  /// Marks in `valid`: a defined value, an undefined one without a recorded cause; any other
+  /// mark k is undefined because of the evaluator's cause k (Evaluator::cause).
+  static constexpr std::uint32_t kDefined = 1, kUnknownCause = 0;
 
   /// A field over `dims`/`ranges`, zero-filled, row-major over its bounded dimensions.
   static FieldVal allocate(ScalarKind dtype, std::vector<Dimension> dims, std::vector<Range> ranges,
@@ -62,7 +67,15 @@ struct FieldVal {
   int find(const Dimension& d) const;
   /// Element offset of the point `idx` (one index per dim).
   std::int64_t offset(const std::vector<std::int64_t>& idx) const;
-  bool is_valid(std::int64_t off) const { return !valid || (*valid)[static_cast<std::size_t>(off)] != 0; }
+  bool is_valid(std::int64_t off) const { return mark(off) == kDefined; }
+  /// The mark of the value at `off` (kDefined without a mask).
+  std::uint32_t mark(std::int64_t off) const {
+    return valid ? (*valid)[static_cast<std::size_t>(off)] : kDefined;
+  }
+  /// Marks the value at `off` undefined with `why` (another value's mark, or a new cause).
+  void set_undefined(std::int64_t off, std::uint32_t why) {
+    (*valid)[static_cast<std::size_t>(off)] = why == kDefined ? kUnknownCause : why;
+  }
   /// "float64 over (I: [0, 10), J: unbounded)".
   std::string describe() const;
 };

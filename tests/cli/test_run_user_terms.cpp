@@ -214,9 +214,10 @@ TEST_CASE("weir run --backend cpu: a computed index outside its field names the 
                              "connector '__all_v'\n"));
   r = run_weir("run " + q(dir / "nb.py") + "::direct --backend embedded --in-dir " + q(dir));
   CHECK(r.code == 1);
-  CHECK_THAT(r.out,
-             Catch::EndsWith("weir: error: " + nb +
-                             ":16:5: the result of 'second' is undefined at (E=1) of the output 'out' (a "
-                             "neighbour that does not exist: -1 in a connectivity table, or a read outside "
-                             "a field)\n"));
+  CHECK_THAT(r.out, Catch::EndsWith(
+                        "weir: error: " + nb +
+                        ":12:12: a read of 'v' through E2V[1, 1], which is -1 (a missing neighbour, which "
+                        "has no value to read), leaves the result of 'second' undefined at (E=1) of the "
+                        "output 'out' (the call at " +
+                        nb + ":16:5)\n"));
 }

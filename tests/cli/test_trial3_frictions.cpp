@@ -235,37 +235,71 @@ TEST_CASE("trial 3: an orchestration function's fields of two sizes are named on
   }
 }
 
-TEST_CASE("trial 3: a -1 read through a connectivity table names the table entry by dimension",
+TEST_CASE("trial 3: a -1 read through a connectivity table names the read and the table entry",
           "[cli][first-hour][unstructured]") {
-  // The cpu backend said "the index is E2V[__Edge, 1]": the lowering's map parameter.
+  // cpu said "the index is E2V[__Edge, 1]" (the lowering's map parameter); through an operator
+  // called from another it named the argument of that call (`v` of `edge_diff(v)`) and no
+  // table entry. The embedded backend named only the program call.
   auto dir = weir::test::scratch_dir("cli-trial3-missing-neighbour");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   REQUIRE(run_weir("mesh --nx 5 --ny 4 -o " + q(dir / "mesh")).code == 0);
+  // V2E[2, 2] = 7 in this mesh; edge 7 loses its second vertex.
   REQUIRE(weir::test::run_numpy(dir,
-                                "t = np.load('mesh/E2V.npy')\nt[7, 1] = -1\nnp.save('mesh/E2V.npy', t)\n"
+                                "t = np.load('mesh/E2V.npy')\nassert np.load('mesh/V2E.npy')[2, 2] == 7\n"
+                                "t[7, 1] = -1\nnp.save('mesh/E2V.npy', t)\n"
                                 "np.save('v.npy', np.ones((20, 3)))\n") == 0);
   std::ofstream(dir / "unst.py")
-      << "import gt4py.next as gtx\nfrom gt4py.next import Dims, Field, float64\n\n"
+      << "import gt4py.next as gtx\nfrom gt4py.next import Dims, Field, float64, neighbor_sum\n\n"
          "Vertex = gtx.Dimension('Vertex')\nEdge = gtx.Dimension('Edge')\n"
          "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
          "E2VDim = gtx.Dimension('E2V', kind=gtx.DimensionKind.LOCAL)\n"
-         "E2V = gtx.FieldOffset('E2V', source=Vertex, target=(Edge, E2VDim))\n\n"
+         "V2EDim = gtx.Dimension('V2E', kind=gtx.DimensionKind.LOCAL)\n"
+         "E2V = gtx.FieldOffset('E2V', source=Vertex, target=(Edge, E2VDim))\n"
+         "V2E = gtx.FieldOffset('V2E', source=Edge, target=(Vertex, V2EDim))\n\n"
          "@gtx.field_operator\n"
          "def edge_diff(v: Field[Dims[Vertex, K], float64]) -> Field[Dims[Edge, K], float64]:\n"
          "    return v(E2V[1]) - v(E2V[0])\n\n"
+         "@gtx.field_operator\n"
+         "def vsum(w: Field[Dims[Vertex, K], float64]) -> Field[Dims[Vertex, K], float64]:\n"
+         "    return neighbor_sum(edge_diff(w)(V2E), axis=V2EDim)\n\n"
          "@gtx.program\n"
          "def ediff(v: Field[Dims[Vertex, K], float64], e: Field[Dims[Edge, K], float64]):\n"
-         "    edge_diff(v, out=e)\n";
-  auto r = run_weir("run " + q(dir / "unst.py") + "::ediff --backend cpu --in v=" + q(dir / "v.npy") +
-                    " --in E2V=" + q(dir / "mesh" / "E2V.npy"));
-  INFO(r.out);
-  CHECK(r.code == 1);
-  const std::string at = (dir / "unst.py").string() + ":12:12";
-  CHECK_THAT(r.out,
+         "    edge_diff(v, out=e)\n\n"
+         "@gtx.program\n"
+         "def vprog(v: Field[Dims[Vertex, K], float64], o: Field[Dims[Vertex, K], float64]):\n"
+         "    vsum(v, out=o)\n";
+  const std::string py = (dir / "unst.py").string(), at = py + ":14:12";
+  auto run = [&](const std::string& prog, const std::string& backend) {
+    auto r = run_weir("run " + q(dir / "unst.py") + "::" + prog + " --backend " + backend +
+                      " --in v=" + q(dir / "v.npy") + " --in-dir " + q(dir / "mesh"));
+    INFO(r.out);
+    CHECK(r.code == 1);
+    return r.out;
+  };
+  const std::string missing =
+      "(a -1 in a connectivity table marks a missing neighbour, which has no value to read)";
+  CHECK_THAT(run("ediff", "cpu"),
              Catch::Contains("weir: error: program 'ediff' stopped with an error: " + at +
-                             ": a read of 'v': index -1 in dimension 0 is outside [0, 20) at (Edge=7, K=0); "
-                             "the index is E2V[Edge, 1] (" +
-                             at + ")"));
+                             ": a read of 'v': index -1 in dimension 0 is outside [0, 20) "
+                             "at (Edge=7, K=0); the index is E2V[Edge, 1] (" +
+                             at + ") " + missing + "\n  in the SDFG: "));
+  // Through vsum: the read on line 14, and the entry E2V[V2E[2, 2], 1] = E2V[7, 1].
+  CHECK_THAT(run("vprog", "cpu"),
+             Catch::Contains("weir: error: program 'vprog' stopped with an error: " + at +
+                             ": a read of 'v': index -1 in dimension 0 is outside [0, 20) "
+                             "at (Vertex=2, K=0); the index is E2V[V2E[Vertex, 2], 1] " +
+                             missing + "\n  in the SDFG: "));
+  const std::string through =
+      ": a read of 'v' through E2V[7, 1], which is -1 (a missing neighbour, which has no value to read), "
+      "leaves the result of ";
+  CHECK_THAT(run("ediff", "embedded"), Catch::EndsWith("weir: error: " + at + through +
+                                                       "'edge_diff' undefined at (Edge=7, K=0) of the "
+                                                       "output 'e' (the call at " +
+                                                       py + ":22:5)\n"));
+  CHECK_THAT(run("vprog", "embedded"), Catch::EndsWith("weir: error: " + at + through +
+                                                       "'vsum' undefined at (Vertex=2, K=0) of the output "
+                                                       "'o' (the call at " +
+                                                       py + ":26:5)\n"));
 }
 
 TEST_CASE("trial 3: a literal of another width says how to write it", "[cli][first-hour]") {
@@ -335,4 +369,32 @@ TEST_CASE("trial 3: an SDFG written by weir sdfg runs with its inputs alone", "[
             "w[1:-1, 1:-1] = -4.0 * f[1:-1, 1:-1] + f[2:, 1:-1] + f[:-2, 1:-1] + f[1:-1, 2:] + "
             "f[1:-1, :-2]\n"
             "sys.exit(0 if np.allclose(np.load('res/out.npy'), w, rtol=0, atol=1e-14) else 1)\n") == 0);
+}
+
+TEST_CASE("trial 3: weir check notes a module it cannot find that no definition uses", "[cli][first-hour]") {
+  // `from mylib import helper` with mylib missing passed silently while nothing used helper.
+  auto dir = weir::test::scratch_dir("cli-trial3-unused-import");
+  const std::string py = (dir / "imp.py").string();
+  std::ofstream(py) << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64\n"
+                       "from mylib import helper\nimport numpy as np\nfrom mylib import other\n"
+                       "I = gtx.Dimension('I')\n\n@gtx.field_operator\n"
+                       "def f(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n    return a\n";
+  auto r = run_weir("check " + q(dir / "imp.py"));
+  CHECK(r.code == 0);
+  // Once per module, at its first import; in the order of the module names.
+  CHECK(r.out == "field_operator f(a: Field[[I], float64]) -> Field[[I], float64]\n" + py +
+                     ":3:19: note: module 'mylib' is not on the search path (-I DIR adds a directory); no "
+                     "definition here uses it, so nothing fails\n" +
+                     py +
+                     ":4:8: note: module 'numpy' is not on the search path (-I DIR adds a directory); no "
+                     "definition here uses it, so nothing fails\n" +
+                     py + ": 1 definition checked\n");
+  // A module a definition uses is an error there, not a note.
+  std::ofstream(py, std::ios::app) << "\n@gtx.field_operator\n"
+                                      "def g(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n"
+                                      "    return helper(a)\n";
+  r = run_weir("check " + q(dir / "imp.py"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, !Catch::Contains("note: module 'mylib'"));
+  CHECK_THAT(r.out, Catch::Contains("note: module 'numpy'"));
 }

@@ -531,38 +531,49 @@ TEST_CASE("strided copies become loops", "[codegen][run]") {
 }
 
 TEST_CASE("nested SDFGs become functions", "[codegen][run]") {
-  auto inner = std::make_unique<SDFG>("inner");
-  inner->add_array("X", ScalarType::Float64, {E::symbol("M")});
-  inner->add_array("Y", ScalarType::Float64, {E::symbol("M")});
-  {
-    auto& st = inner->add_state("work", true);
-    auto& x = st.add_access("X");
-    auto& y = st.add_access("Y");
-    auto& m = st.add_map("im", {"k"}, Subset::parse("0:M"));
-    auto& t = st.add_tasklet("dbl", {"o = x * 2", Language::Python}, {"x"}, {"o"});
-    st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
-    st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
-  }
-  auto s = std::make_unique<SDFG>("outer");
-  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
-  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
-  auto& st = s->add_state("main", true);
-  auto& a = st.add_access("A");
-  auto& b = st.add_access("B");
-  // B[1:N] = 2 * A[0:N-1] through the nested SDFG with M = N - 1.
-  auto& ns = st.add_nested_sdfg("call", std::move(inner), {"X"}, {"Y"}, {{"M", E::symbol("N") - 1}});
-  st.add_edge(a.id(), "", ns.id(), "X", Memlet::simple("A", Subset::parse("0:N-1")));
-  st.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple("B", Subset::parse("1:N")));
-  s->relink_nested();
+  // B[1:N] = 2 * A[0:N-1] through a nested SDFG with M = N - 1 (`out`: the container written).
+  auto make = [](const std::string& out) {
+    auto inner = std::make_unique<SDFG>("inner");
+    inner->add_array("X", ScalarType::Float64, {E::symbol("M")});
+    inner->add_array("Y", ScalarType::Float64, {E::symbol("M")});
+    {
+      auto& st = inner->add_state("work", true);
+      auto& x = st.add_access("X");
+      auto& y = st.add_access("Y");
+      auto& m = st.add_map("im", {"k"}, Subset::parse("0:M"));
+      auto& t = st.add_tasklet("dbl", {"o = x * 2", Language::Python}, {"x"}, {"o"});
+      st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
+      st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse("k")), "o", "");
+    }
+    auto s = std::make_unique<SDFG>("outer");
+    s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+    s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+    auto& st = s->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& b = st.add_access(out);
+    auto& ns = st.add_nested_sdfg("call", std::move(inner), {"X"}, {"Y"}, {{"M", E::symbol("N") - 1}});
+    st.add_edge(a.id(), "", ns.id(), "X", Memlet::simple("A", Subset::parse("0:N-1")));
+    st.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple(out, Subset::parse("1:N")));
+    s->relink_nested();
+    return s;
+  };
+  auto s = make("B");
   GeneratedCode g = generate_cpu(*s);
   INFO(g.source);
-  CHECK(contains(g.source, "static void weir_nested_call(double* X, double* Y, const int64_t M) {"));
+  // X and Y come from distinct containers: restrict, as the top level's (vectorizable loops).
+  CHECK(contains(
+      g.source,
+      "static void weir_nested_call(double* __restrict__ X, double* __restrict__ Y, const int64_t M) {"));
   CHECK(contains(g.source, "weir_nested_call(A, &B[1], N - 1);"));
   auto p = build(*s, "nested");
   std::vector<double> A = {1, 2, 3, 4}, B(4, 0.0);
   int64_t n = 4;
   p->call({A.data(), B.data(), &n});
   CHECK(B == std::vector<double>{0, 2, 4, 6});
+  // Both from A (in place): the pointers may alias, so neither is restrict.
+  GeneratedCode g2 = generate_cpu(*make("A"));
+  INFO(g2.source);
+  CHECK(contains(g2.source, "static void weir_nested_call(double* X, double* Y, const int64_t M) {"));
 }
 
 TEST_CASE("Reduce library nodes become reduction loops", "[codegen][run]") {

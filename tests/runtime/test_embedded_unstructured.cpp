@@ -90,8 +90,12 @@ TEST_CASE("embedded: a -1 neighbour written to an output is an error", "[runtime
   CHECK(at(args.arrays.at("out"), {1, 0}) == at(args.arrays.at("pv"), {2, 0}));
   CHECK(at(args.arrays.at("out"), {2, 0}) == 0.0);
   args.values["ne"] = std::int64_t{3};  // edge 2 has none
-  CHECK_THROWS_WITH(run_embedded(p, args),
-                    Catch::Contains("the result of 'second' is undefined at (E=2, K=0)"));
+  // Said at the shift, with the table entry (E2V[2, 1] = -1) and the call.
+  CHECK_THROWS_WITH(
+      run_embedded(p, args),
+      "test.py:28:12: a read of 'pv' through E2V[2, 1], which is -1 (a missing neighbour, which "
+      "has no value to read), leaves the result of 'second' undefined at (E=2, K=0) of the output "
+      "'out' (the call at test.py:32:5)");
 }
 
 TEST_CASE("embedded: connectivity errors", "[runtime][embedded]") {

@@ -58,7 +58,7 @@ FieldVal Evaluator::reduce(const FieldVal& f, const Dimension& dim, const std::s
                       skips->data[static_cast<std::size_t>(row * skips->cols + l)] < 0;
         if (absent) continue;
         if (!f.is_valid(o)) {
-          (*out.valid)[static_cast<std::size_t>(off)] = 0;
+          out.set_undefined(off, f.mark(o));
           return;
         }
       }

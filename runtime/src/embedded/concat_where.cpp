@@ -142,7 +142,7 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
       project(first ? px : py, idx, s);
       std::int64_t o = covers(f, s) ? f.offset(s) : -1;
       if (o < 0 || !f.is_valid(o)) {
-        (*res.valid)[static_cast<std::size_t>(off)] = 0;
+        res.set_undefined(off, o < 0 ? FieldVal::kUnknownCause : f.mark(o));
         return;
       }
       (*res.data)[static_cast<std::size_t>(off)] = (*f.data)[static_cast<std::size_t>(o)];
@@ -157,7 +157,7 @@ Value Evaluator::concat_where(const TExpr& ce, const Value& a, const Value& b, E
     hi[d] = ranges[d].lo;
   }
   for_each_point(res, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
-    if (!(*res.valid)[static_cast<std::size_t>(off)]) return;
+    if (!res.is_valid(off)) return;
     for (std::size_t d = 0; d < dims.size(); ++d) {
       lo[d] = std::min(lo[d], idx[d]);
       hi[d] = std::max(hi[d], idx[d] + 1);

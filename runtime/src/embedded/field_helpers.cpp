@@ -40,7 +40,8 @@ bool covers(const FieldVal& f, const std::vector<std::int64_t>& sub) {
 
 // Drops the validity mask when every value is defined.
 void drop_full_mask(FieldVal& f) {
-  if (f.valid && std::all_of(f.valid->begin(), f.valid->end(), [](std::uint8_t v) { return v != 0; }))
+  if (f.valid &&
+      std::all_of(f.valid->begin(), f.valid->end(), [](std::uint32_t v) { return v == FieldVal::kDefined; }))
     f.valid.reset();
 }
 

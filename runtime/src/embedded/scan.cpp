@@ -103,8 +103,9 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
                             const frontend::SourceLocation& loc) {
   const Range r = outs[0].ranges[pax];
   const std::vector<ArgLeaf> leaves = arg_leaves(def, args);
-  // dead[off - level base]: the column is undefined (every output shares outs[0]'s layout).
-  std::vector<std::uint8_t> dead(outs[0].data->size(), 0);
+  // why[off - level base]: the column's mark, undefined from a level on with its cause (every
+  // output shares outs[0]'s layout).
+  std::vector<std::uint32_t> why(outs[0].data->size(), FieldVal::kDefined);
   Value carry = init;
   for (std::int64_t step = 0; step < r.size(); ++step) {
     std::int64_t k = def.forward ? r.lo + step : r.hi - 1 - step;
@@ -134,16 +135,16 @@ void Evaluator::scan_levels(const TypedDefinition& def, const std::vector<Value>
           asub.emplace_back(alevel.back().dims.size());
         }
       for_each_point(dst, [&](const std::vector<std::int64_t>& idx, std::int64_t off) {
-        std::uint8_t& gone = dead[static_cast<std::size_t>(off - dst.base)];
-        for (std::size_t j = 0; j < alevel.size() && !gone; ++j) {
+        std::uint32_t& w = why[static_cast<std::size_t>(off - dst.base)];
+        for (std::size_t j = 0; j < alevel.size() && w == FieldVal::kDefined; ++j) {
           project(apos[j], idx, asub[j]);
-          gone = !alevel[j].is_valid(alevel[j].offset(asub[j]));
+          w = alevel[j].mark(alevel[j].offset(asub[j]));
         }
         project(pos, idx, sub);
         std::int64_t o = covers(src, sub) ? src.offset(sub) : -1;
-        if (gone || o < 0 || !src.is_valid(o)) {
-          gone = 1;
-          (*dst.valid)[static_cast<std::size_t>(off)] = 0;
+        if (w == FieldVal::kDefined) w = o < 0 ? FieldVal::kUnknownCause : src.mark(o);
+        if (w != FieldVal::kDefined) {
+          dst.set_undefined(off, w);
           return;
         }
         (*dst.data)[static_cast<std::size_t>(off)] = (*src.data)[static_cast<std::size_t>(o)];
@@ -211,17 +212,18 @@ Value Evaluator::scan(const TypedDefinition& def, const std::vector<Value>& args
     std::vector<std::int64_t> idx = col;
     Value carry = init;
     const Range& r = ranges[pax];
-    bool gone = false;  // an argument had no value at an earlier level (see scan_levels)
+    // Undefined once an argument had no value at a level (see scan_levels), with its cause.
+    std::uint32_t why = FieldVal::kDefined;
     for (std::int64_t step = 0; step < r.size(); ++step) {
       idx[pax] = def.forward ? r.lo + step : r.hi - 1 - step;
       std::int64_t o = outs[0].offset(idx);
       for (std::size_t k = 0; k < leaves.size(); ++k) {
         check_level(named[k], def, idx[pax], r, loc);
         project(pos[k], idx, subs[k]);
-        gone = gone || !leaves[k]->is_valid(leaves[k]->offset(subs[k]));
+        if (why == FieldVal::kDefined) why = leaves[k]->mark(leaves[k]->offset(subs[k]));
       }
-      if (gone) {
-        for (FieldVal& f : outs) (*f.valid)[static_cast<std::size_t>(o)] = 0;
+      if (why != FieldVal::kDefined) {
+        for (FieldVal& f : outs) f.set_undefined(o, why);
         continue;
       }
       // The arguments at this level, as scalars with the structure of the parameters.

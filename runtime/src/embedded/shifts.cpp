@@ -14,6 +14,27 @@ const Table& Evaluator::table(const frontend::FieldOffset& off, const frontend::
   return it->second;
 }
 
+std::uint32_t Evaluator::missing_neighbour(const ShiftStep& s, const TExpr& e, std::int64_t row,
+                                           std::int64_t col) {
+  auto [it, fresh] = cause_of_.try_emplace({&s, row, col}, 0);
+  if (fresh) {
+    Cause c;
+    c.loc = e.loc;
+    c.offset = s.offset.name;
+    c.row = row;
+    c.col = col;
+    if (!e.args.empty() && e.args[0]->kind == frontend::TExprKind::Name) c.read = e.args[0]->name;
+    causes_.push_back(std::move(c));
+    it->second = static_cast<std::uint32_t>(causes_.size() + 1);
+  }
+  return it->second;
+}
+
+const Evaluator::Cause* Evaluator::cause(std::uint32_t mark) const {
+  if (mark < 2 || mark - 2 >= causes_.size()) return nullptr;
+  return &causes_[mark - 2];
+}
+
 FieldVal Evaluator::shift(FieldVal f, const ShiftStep& s, Env& env, const TExpr& e) {
   const Dimension& src = s.offset.source;
   int p = f.find(src);
@@ -60,14 +81,14 @@ FieldVal Evaluator::shift(FieldVal f, const ShiftStep& s, Env& env, const TExpr&
         project(pf, p2, sf);
         project(pi, p2, si);
         std::int64_t io = idx.offset(si);
-        bool ok = idx.is_valid(io);
-        if (ok) {
+        std::uint32_t why = idx.mark(io);
+        if (why == FieldVal::kDefined) {
           sf[pu] +=
               static_cast<std::int64_t>(to_double(idx.dtype, (*idx.data)[static_cast<std::size_t>(io)]));
-          ok = covers(f, sf) && f.is_valid(f.offset(sf));
+          why = covers(f, sf) ? f.mark(f.offset(sf)) : FieldVal::kUnknownCause;
         }
-        if (!ok) {
-          (*res.valid)[static_cast<std::size_t>(off)] = 0;
+        if (why != FieldVal::kDefined) {
+          res.set_undefined(off, why);
           return;
         }
         (*res.data)[static_cast<std::size_t>(off)] = (*f.data)[static_cast<std::size_t>(f.offset(sf))];
@@ -121,7 +142,7 @@ FieldVal Evaluator::gather(const FieldVal& f, const ShiftStep& s, const TExpr& e
     std::int64_t col = ploc >= 0 ? idx[static_cast<std::size_t>(ploc)] : s.amount;
     std::int64_t v = t.data[static_cast<std::size_t>(row * t.cols + col)];
     if (v < 0) {
-      (*res.valid)[static_cast<std::size_t>(off)] = 0;
+      res.set_undefined(off, missing_neighbour(s, e, row, col));
       return;
     }
     for (std::size_t d = 0; d < order.size(); ++d)
@@ -132,12 +153,12 @@ FieldVal Evaluator::gather(const FieldVal& f, const ShiftStep& s, const TExpr& e
                       std::to_string(col) + "] is " + std::to_string(v) +
                       ", outside the shifted field's range " + src.name + ": " + f.ranges[ps].str());
     if (!covers(f, sub)) {
-      (*res.valid)[static_cast<std::size_t>(off)] = 0;
+      res.set_undefined(off, FieldVal::kUnknownCause);
       return;
     }
     std::int64_t o = f.offset(sub);
     if (!f.is_valid(o)) {
-      (*res.valid)[static_cast<std::size_t>(off)] = 0;
+      res.set_undefined(off, f.mark(o));
       return;
     }
     (*res.data)[static_cast<std::size_t>(off)] = (*f.data)[static_cast<std::size_t>(o)];

@@ -56,9 +56,14 @@ struct PyVar {
   std::string check_detail;
   /// The enclosing maps' parameters (C++ names) whose values the error names.
   std::vector<std::string> check_point;
-  /// Where a value connector's value comes from ("E2V[__i0, 1] (file.py:12:16)"), named by
-  /// the error of a check whose index is that connector.
-  std::string origin;
+  /// Where a value connector's value comes from ("E2V[Edge, 1]"), named by the error of a check
+  /// whose index is that connector, with `origin_at` ("file.py:12:16") when known.
+  std::string origin, origin_at;
+  /// A pointer connector's container (its memlet's data): a value read from it has the origin
+  /// "E2V[<index>, 1]" when its indices have origins.
+  std::string data;
+  /// How such origins name this value when it is a symbol (a map parameter `__K` as "K").
+  std::string shown;
 
   /// A read-only value.
   static PyVar value(std::string cpp, ScalarType type) {

@@ -54,7 +54,8 @@ enum class ValueKind {
   Builtin,       ///< a gt4py/typing/enum builtin by `name`: "Field", "float64", "where",
                  ///< "field_operator", "DimensionKind.VERTICAL", ...
   External,      ///< something from a module not on the search path (`name`: dotted name;
-                 ///< `error`: which module was missing and which directories were searched)
+                 ///< `error`: which module was missing and which directories were searched;
+                 ///< `defined_at`: the import)
   Dimension,     ///< `dim`
   Offset,        ///< `offset`
   Type,          ///< a type (`type`): a dtype alias, a field type alias, a tuple type
