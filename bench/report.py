@@ -411,7 +411,8 @@ def splice(document, section):
     if start < 0:
         return document.rstrip() + "\n\n" + section
     end = document.find("\n## ", start + len(NPBENCH_TITLE))
-    return document[:start] + section + (document[end + 1:] if end >= 0 else "")
+    rest = document[end + 1:] if end >= 0 else ""
+    return document[:start] + (section.rstrip() + "\n\n" + rest if rest else section)
 
 
 # Sections written from measurements outside weir-bench (their text says how they were made):

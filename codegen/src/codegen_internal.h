@@ -174,6 +174,9 @@ struct Binding {
   /// container, not a view, not passed twice): `__restrict__`, as the top level's and
   /// transients' pointers are, so that its loops vectorize.
   bool unaliased = false;
+  /// A view: the container it views and where (`viewed`[`view_subset`]), for atomicity.
+  std::string viewed{};
+  Subset view_subset{};
 };
 
 /// The code of one SDFG body (the top-level program in weir_run, or a nested SDFG function).
@@ -193,6 +196,16 @@ class SdfgGen {
   std::set<std::string> init_symbols;
   /// Parameters (nested SDFG connectors) bound as Binding::unaliased; set before analyse().
   std::set<std::string> unaliased_params;
+  /// Parameters (nested SDFG connectors, in_parallel) whose memory is the calling iteration's
+  /// own (a slice pinned by the parallel parameters): their write-conflict resolution needs no
+  /// atomics.
+  std::set<std::string> private_params;
+  /// In a nested SDFG called in parallel: its symbols that are the calling loop's parallel
+  /// parameters (one value per concurrent call), when every parameter has one
+  /// (`calling_params_known`); and the connectors whose outer memlet does not move with them.
+  std::vector<std::string> calling_parallel_symbols;
+  bool calling_params_known = false;
+  std::set<std::string> fixed_base_params;
   /// Every symbol the body may use -> C++ type (free, mapped, assigned, loop variables).
   std::map<std::string, ScalarType> symbols;
   /// Symbols the body declares (assigned on interstate edges, loop variables).

@@ -424,7 +424,10 @@ void StateGen::define_views(NodeId scope, Writer& w) {
       std::string n = cpp_ident(v.data);
       if (comments()) w.line("// view " + v.data + " = " + memlet_text(viewed, sub));
       w.line(cpp_type(vd) + "* " + n + " = " + def + ";");
-      bindings_.set(v.data, Binding{n, &vd, false, static_cast<int>(frames_.size())});
+      Binding vb{n, &vd, false, static_cast<int>(frames_.size())};
+      vb.viewed = viewed;
+      vb.view_subset = sub;
+      bindings_.set(v.data, vb);
     }
   }
   for (std::size_t i = 0; i < views.size(); ++i)

@@ -69,6 +69,41 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
   std::vector<std::string> cv(conns.begin(), conns.end());
   ng.unaliased_params = unaliased_connectors(n, cv);
+  if (ng.in_parallel) {
+    // Which nested symbols are the concurrent loop's parameters, and which connectors' memory
+    // is the calling iteration's own or at a fixed place: their WCR writes need atomics only
+    // where concurrent calls can meet (StateGen::needs_atomic).
+    auto params = concurrent_params();
+    ng.calling_params_known = params.has_value();
+    for (const auto& prm : params.value_or(std::vector<std::string>{})) {
+      std::string mapped;
+      for (const auto& [s, e] : n.symbol_mapping)
+        if (e == sym::Expr::symbol(prm)) mapped = s;
+      if (mapped.empty()) ng.calling_params_known = false;
+      ng.calling_parallel_symbols.push_back(mapped);
+    }
+    for (const auto& c : cv) {
+      bool own = true, fixed = params.has_value(), any = false;
+      std::vector<EdgeId> edges = st.in_edges_by_connector(n.id(), c);
+      for (EdgeId id : st.out_edges_by_connector(n.id(), c)) edges.push_back(id);
+      for (EdgeId id : edges) {
+        const Memlet& m = st.edge(id).memlet;
+        if (m.is_empty()) continue;
+        any = true;
+        bool moves = false;
+        for (const Range& r : m.subset.ranges())
+          for (const sym::Expr* e : {&r.start, &r.end})
+            for (const auto& s : e->free_symbols())
+              for (const auto& prm : params.value_or(std::vector<std::string>{})) moves = moves || s == prm;
+        fixed = fixed && !moves && fixed_base(m.data);
+        own = own && (parallel_frame() < 0 ? !shared_by_calls(m.data)
+                                           : private_to_iteration(m.data) ||
+                                                 (fixed_base(m.data) && pins_parallel_params(m.subset)));
+      }
+      if (any && own) ng.private_params.insert(c);
+      if (any && fixed) ng.fixed_base_params.insert(c);
+    }
+  }
   ng.analyse(cv, syms);
   Writer body;
   ng.emit_body(body);
@@ -96,6 +131,12 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   const bool device = sg.prog.cuda && in_parallel();
   const std::string declaration = "void " + fname + "(" + join(params, ", ") + ")";
   f.open(std::string(device ? "static __device__ " : "static ") + declaration + " {");
+  // A mapped symbol the body does not use (a map parameter passed in) is no compiler warning.
+  if (!syms.empty()) {
+    std::string unused;
+    for (const auto& s : syms) unused += (unused.empty() ? "(void)" : ", (void)") + cpp_ident(s);
+    f.line(unused + ";");
+  }
   f.append(body);
   f.close();
   f.blank();

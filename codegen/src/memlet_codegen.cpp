@@ -1,6 +1,7 @@
 // Memlets: the element a memlet points at (index = sum of index * stride), copies between
 // access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
 // race with another thread of a parallel map).
+#include <algorithm>
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 
@@ -298,16 +299,10 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
       target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
 }
 
-bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
-  if (!opts.openmp && !sg.prog.cuda) return false;
-  const Binding* bound = binding(data);
-  if (!bound) return true;
-  const Binding& b = *bound;
-  int p = parallel_frame();
-  if (p < 0) return sg.in_parallel && !b.desc->transient;
-  if (b.frame >= p + 1) return false;  // declared inside the parallel loop body: private
-  // No race if each parallel parameter alone indexes its own dimension as +-param + rest.
-  const auto& params = frames_[static_cast<std::size_t>(p)].parallel_params;
+namespace {
+
+// Whether each of `params` alone indexes its own dimension of `idx` (as +-param + rest).
+bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& params) {
   std::set<std::string> pset(params.begin(), params.end());
   std::set<std::size_t> taken;
   for (const auto& prm : params) {
@@ -332,9 +327,78 @@ bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr
         }
       }
     }
-    if (!found) return true;
+    if (!found) return false;
   }
+  return true;
+}
+
+bool mentions(const Subset& region, const std::vector<std::string>& params) {
+  for (const Range& r : region.ranges())
+    for (const sym::Expr* e : {&r.start, &r.end, &r.step})
+      for (const auto& s : e->free_symbols())
+        if (std::find(params.begin(), params.end(), s) != params.end()) return true;
   return false;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> StateGen::concurrent_params() const {
+  int p = parallel_frame();
+  if (p >= 0) return frames_[static_cast<std::size_t>(p)].parallel_params;
+  if (sg.in_parallel && sg.calling_params_known) return sg.calling_parallel_symbols;
+  return std::nullopt;
+}
+
+bool StateGen::pins_parallel_params(const std::vector<sym::Expr>& idx) const {
+  auto params = concurrent_params();
+  return params && pins(idx, *params);
+}
+
+bool StateGen::pins_parallel_params(const Subset& region) const {
+  // Only single-point dimensions pin a parameter: a range [i, i + 2] overlaps its neighbours.
+  std::vector<sym::Expr> idx;
+  for (const Range& r : region.ranges()) idx.push_back(r.start == r.end ? r.start : sym::Expr(0));
+  return pins_parallel_params(idx);
+}
+
+bool StateGen::fixed_base(const std::string& data) const {
+  const Binding* b = binding(data);
+  auto params = concurrent_params();
+  if (!b || !params) return false;
+  if (!b->viewed.empty()) return !mentions(b->view_subset, *params) && fixed_base(b->viewed);
+  if (parallel_frame() >= 0) return true;  // a container, or an allocation of its own
+  return b->desc->transient || sg.fixed_base_params.count(data) > 0;
+}
+
+bool StateGen::shared_by_calls(const std::string& data) const {
+  const Binding* b = binding(data);
+  if (!b) return true;
+  if (!b->viewed.empty()) {
+    // A view of its call's own slice (pinned by the calling loop's parameters) is private;
+    // otherwise it is as shared as what it views (a transient of the call, not its memory).
+    if (fixed_base(b->viewed) && pins_parallel_params(b->view_subset)) return false;
+    return shared_by_calls(b->viewed);
+  }
+  return !b->desc->transient && !sg.private_params.count(data);
+}
+
+bool StateGen::private_to_iteration(const std::string& data) const {
+  const Binding* b = binding(data);
+  int p = parallel_frame();
+  if (!b || p < 0 || b->frame < p + 1) return false;
+  if (b->viewed.empty()) return true;  // allocated in the parallel loop's body
+  // A view defined in the body: its own slice of the viewed container per iteration.
+  return (fixed_base(b->viewed) && pins_parallel_params(b->view_subset)) || private_to_iteration(b->viewed);
+}
+
+bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
+  if (!opts.openmp && !sg.prog.cuda) return false;
+  if (!binding(data)) return true;
+  if (parallel_frame() < 0 && !(sg.in_parallel && shared_by_calls(data))) return false;
+  if (private_to_iteration(data)) return false;
+  // Elements of memory whose base is the same for every iteration: disjoint when the index
+  // pins the parallel parameters.
+  return !(fixed_base(data) && pins_parallel_params(idx));
 }
 
 }  // namespace weir::codegen::detail

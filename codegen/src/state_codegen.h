@@ -188,6 +188,25 @@ class StateGen {
                          ScalarType type, bool atomic) const;
   /// Whether a write-conflict-resolved write to `data` at `idx` may race with another thread.
   bool needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const;
+  /// The parameters whose iterations run concurrently with this code: the innermost parallel
+  /// frame's, or in a nested SDFG called in parallel its symbols that are the calling loop's
+  /// parameters (SdfgGen::calling_parallel_symbols); nullopt when unknown or not parallel.
+  std::optional<std::vector<std::string>> concurrent_params() const;
+  /// Whether each of concurrent_params() alone indexes its own dimension of `idx` (as
+  /// +-param + rest): concurrent iterations touch disjoint elements.
+  bool pins_parallel_params(const std::vector<sym::Expr>& idx) const;
+  /// Whether `data`'s element 0 is the same place for every concurrent iteration (a container,
+  /// a transient, a connector whose outer memlet does not move with them, a view of a fixed
+  /// slice of such): then indices that pin the parameters are disjoint places.
+  bool fixed_base(const std::string& data) const;
+  /// The same for a region: only its single-point dimensions count.
+  bool pins_parallel_params(const Subset& region) const;
+  /// In a nested SDFG called in parallel: whether `data` is memory other calls may write too
+  /// (not a transient of the call, not a private parameter; a view as what it views).
+  bool shared_by_calls(const std::string& data) const;
+  /// Whether `data` belongs to one iteration of the innermost parallel frame: allocated in its
+  /// body, or a view defined there of a slice pinned by the parallel parameters.
+  bool private_to_iteration(const std::string& data) const;
   /// The edge that defines a view access node (its "views" edge), or nullptr.
   const DataflowEdge* view_edge(const AccessNode& n) const;
 

@@ -101,9 +101,8 @@ std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python,
 bool StateGen::tasklet_wcr_atomic(const Location& loc, bool multi) const {
   if ((!opts.openmp && !sg.prog.cuda) || loc.data.empty()) return false;
   if (multi) {
-    int p = parallel_frame();
-    if (p < 0) return sg.in_parallel && !loc.binding->desc->transient;
-    return loc.binding->frame < p + 1;
+    if (parallel_frame() < 0) return sg.in_parallel && shared_by_calls(loc.data);
+    return !private_to_iteration(loc.data);
   }
   return needs_atomic(loc.data, loc.start());
 }

@@ -1,0 +1,181 @@
+// Which write-conflict-resolved writes the CPU code generator makes atomic: inside a parallel
+// map, a nested SDFG's writes and a view's writes are atomic exactly where concurrent iterations
+// can meet (the same element of shared memory), not where each iteration has its own slice
+// (DaCe's Reduce expanded in a map, conv2d's `output_slice` view). Programs run and are checked
+// against sums worked out by hand.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen_test_util.h"
+#include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/state.h"
+#include "weir/sdfg/validate.h"
+
+using namespace weir;
+using namespace weir::codegen;
+using E = sym::Expr;
+
+namespace {
+
+bool has_atomic(const std::string& source) {
+  // The prelude's comment mentions the pragma; the program's code starts at its SDFG banner.
+  return source.find("#pragma omp atomic", source.find("// --- SDFG")) != std::string::npos;
+}
+
+/// S[N] (zeros) += row sums of A[N, M] through a nested SDFG called in a parallel map over i.
+/// The nested SDFG sums X[0:M] into Y with a sum WCR at `inner` ("0" or "r", r = i mapped in);
+/// the outer memlet of Y is S[`outer`] ("i" pins the call's element, "0:N" passes all of S).
+std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& inner, std::int64_t y_size) {
+  auto body = std::make_unique<SDFG>("rowsum");
+  body->add_array("X", ScalarType::Float64, {E::symbol("M")});
+  body->add_array("Y", ScalarType::Float64, {E(y_size)});
+  body->add_symbol("M");
+  body->add_symbol("r");
+  {
+    auto& st = body->add_state("sum", true);
+    auto& x = st.add_access("X");
+    auto& y = st.add_access("Y");
+    auto& m = st.add_map("k_map", {"k"}, Subset::parse("0:M"));
+    auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
+    auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
+    st.edge(in[0]).memlet = Memlet::simple("X", Subset::parse("0:M"));
+    st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse(inner), "lambda a, b: a + b"),
+                       "o", "");
+  }
+  auto s = std::make_unique<SDFG>("outer");
+  s->add_symbol("M");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  s->add_array("S", ScalarType::Float64, {E::symbol("N")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& out = st.add_access("S");
+  auto& m = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
+  auto& ns = st.add_nested_sdfg("call", std::move(body), {"X"}, {"Y"},
+                                {{"M", E::symbol("M")}, {"r", E::symbol("i")}});
+  auto in = st.add_memlet_path({a.id(), m.id(), ns.id()}, Memlet::simple("A", Subset::parse("i, 0:M")), "", "X");
+  st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
+  auto wr = st.add_memlet_path({ns.id(), m.exit, out.id()}, Memlet::simple("S", Subset::parse(outer), "lambda a, b: a + b"),
+                               "Y", "");
+  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("0:N"), "lambda a, b: a + b");
+  s->relink_nested();
+  return s;
+}
+
+/// Runs `s` with A[N, M] = i * M + k + 1 and S = 0 (N = 64, M = 5); returns S.
+std::vector<double> run_sums(const SDFG& s, const std::string& name) {
+  GeneratedCode g = generate_cpu(s);
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-" + name)));
+  std::int64_t n = 64, m = 5;
+  std::vector<double> A(static_cast<std::size_t>(n * m)), S(static_cast<std::size_t>(n), 0.0);
+  for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
+  p.call({A.data(), S.data(), &m, &n});
+  return S;
+}
+
+/// Row i's sum of A = i * M + k + 1 over k < M (M = 5): 25 i + 15.
+double row_sum(std::int64_t i) { return 25.0 * static_cast<double>(i) + 15.0; }
+
+}  // namespace
+
+TEST_CASE("a nested SDFG's sum into its own element of a parallel map needs no atomics", "[codegen][wcr]") {
+  // Y is S[i] in call i: the calls write disjoint elements (DaCe's Reduce expanded in a map).
+  auto s = nested_sum("i", "0", 1);
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK_FALSE(has_atomic(g.source));
+  auto S = run_sums(*s, "own");
+  for (std::int64_t i = 0; i < 64; ++i) CHECK(S[static_cast<std::size_t>(i)] == row_sum(i));
+}
+
+TEST_CASE("a nested SDFG's sum into an element other calls write is atomic", "[codegen][wcr]") {
+  // All of S is passed and every call adds into Y[0] = S[0]: the calls meet there.
+  auto s = nested_sum("0:N", "0", 64);
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  auto S = run_sums(*s, "shared");
+  // Sums of integers below 2^53: exact in any order.
+  double total = 0;
+  for (std::int64_t i = 0; i < 64; ++i) total += row_sum(i);
+  CHECK(S[0] == total);
+  for (std::size_t i = 1; i < 64; ++i) CHECK(S[i] == 0.0);
+}
+
+TEST_CASE("a nested SDFG's sum indexed by the calling map's parameter needs no atomics", "[codegen][wcr]") {
+  // All of S is passed (the same base in every call) and call i writes Y[r] with r = i.
+  auto s = nested_sum("0:N", "r", 64);
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK_FALSE(has_atomic(g.source));
+  auto S = run_sums(*s, "pinned");
+  for (std::int64_t i = 0; i < 64; ++i) CHECK(S[static_cast<std::size_t>(i)] == row_sum(i));
+}
+
+namespace {
+
+/// S[N, M] (zeros) += A[N, M] through a view V of S defined in a parallel map over i:
+/// V = S[`row`, 0:M] (`row` "i": each iteration its own row; "0": all iterations the same row),
+/// and a sequential map over k writes V[k] with a sum WCR.
+std::unique_ptr<SDFG> view_sum(const std::string& row) {
+  auto s = std::make_unique<SDFG>("viewsum");
+  s->add_symbol("M");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  s->add_array("S", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  DataDescriptor v = DataDescriptor::make_array(ScalarType::Float64, {E::symbol("M")}, true);
+  v.kind = DataKind::View;
+  v.type_name = "View";
+  s->add_data("V", v);
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& out = st.add_access("S");
+  auto& mi = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
+  auto& mk = st.add_map("k_map", {"k"}, Subset::parse("0:M"), ScheduleType::Sequential);
+  auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
+  auto& vn = st.add_access("V");
+  const std::string sum = "lambda a, b: a + b";
+  auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")), "", "x");
+  st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
+  st.edge(in[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:M"));
+  auto wr = st.add_memlet_path({t.id(), mk.exit, vn.id()}, Memlet::simple("V", Subset::parse("k"), sum), "o", "");
+  st.edge(wr[1]).memlet = Memlet::simple("V", Subset::parse("0:M"), sum);
+  vn.out_connectors["views"] = std::nullopt;
+  auto vw = st.add_memlet_path({vn.id(), mi.exit, out.id()}, Memlet::simple("S", Subset::parse(row + ", 0:M"), sum),
+                               "views", "");
+  st.edge(vw[1]).memlet = Memlet::simple("S", Subset::parse(row == "i" ? "0:N, 0:M" : "0, 0:M"), sum);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a view of each iteration's own row takes sums without atomics", "[codegen][wcr][view]") {
+  auto s = view_sum("i");
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK_FALSE(has_atomic(g.source));
+}
+
+TEST_CASE("a view of one row shared by all iterations takes sums atomically", "[codegen][wcr][view]") {
+  // The view is defined inside the parallel loop but views the same row in every iteration:
+  // it was taken for the iteration's own memory, and the sums raced.
+  auto s = view_sum("0");
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-view-shared")));
+  std::int64_t n = 200, m = 3;
+  std::vector<double> A(static_cast<std::size_t>(n * m), 1.0), S(static_cast<std::size_t>(n * m), 0.0);
+  p.call({A.data(), S.data(), &m, &n});
+  for (std::size_t k = 0; k < 3; ++k) CHECK(S[k] == 200.0);
+}
