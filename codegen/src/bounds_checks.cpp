@@ -305,7 +305,7 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   // One check per memlet over every dimension that can be checked, so that the error names
   // each dimension outside (weir_dim per dimension); dimensions read shifted inside first, with
   // the shifted read's line, the others with the memlet's or the node's.
-  std::vector<std::string> dims[2];
+  std::vector<std::string> dims[2], inside[2];
   for (std::size_t k = 0; k < subset.dims(); ++k) {
     auto b = range_bounds(subset[k]);
     if (!b) continue;
@@ -329,6 +329,8 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
         hi_e.value() < d.shape[k].value())
       continue;
     // The dimension's name, for the error's part in the program's terms (with a source line).
+    inside[located_inside(k) ? 0 : 1].push_back("weir_in(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
+                                                sym_cpp(d.shape[k]) + ")");
     dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
                                               sym_cpp(d.shape[k]) + ", " + std::to_string(k) + ", \"" +
                                               c_escape(hint) + "\", \"" +
@@ -339,14 +341,18 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   for (int g = 0; g < 2; ++g) {
     if (dims[g].empty()) continue;
     std::string list = "{" + join(dims[g], ", ") + "}";
+    // The test first, as plain integer compares (constant-folded, no descriptors built): a state
+    // in a loop runs its checks per iteration (deriche's recurrences over j), and only a failed
+    // one builds the report.
+    std::string fails = "!(" + join(inside[g], " && ") + ")";
     // A nested SDFG's body may run inside a parallel loop, which cannot throw: the violation is
     // recorded and the state returns before the access (raised after the top-level state).
     if (sg.top_level) {
-      w.line("weir_check_bounds(" + args + "\"" + c_escape(g == 0 ? inner->source : source) + "\", " + list +
-             ");");
+      w.line("if (" + fails + ") weir_check_bounds(" + args + "\"" +
+             c_escape(g == 0 ? inner->source : source) + "\", " + list + ");");
     } else {
-      w.line("if (!weir_bounds_ok(" + args + "\"" + c_escape(g == 0 ? inner->source : source) + "\", " +
-             list + ")) return;");
+      w.line("if (" + fails + " && !weir_bounds_ok(" + args + "\"" +
+             c_escape(g == 0 ? inner->source : source) + "\", " + list + ")) return;");
       note_fault();
     }
   }
@@ -496,9 +502,10 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   // A nested SDFG's states check the same way (weir_bounds_ok records a violation and
   // returns; the values are remembered only after every check passed): mandelbrot1's nested
   // SDFG runs a state per point and time step whose checks read only the array sizes.
-  static const std::set<std::string> kPure{"if",       "int64_t",   "weir_check_bounds", "weir_dim",
-                                           "weir_min", "weir_max",  "weir_floordiv",     "weir_ceildiv",
-                                           "weir_mod", "weir_iabs", "weir_bounds_ok",    "return"};
+  static const std::set<std::string> kPure{"if",           "int64_t",  "weir_check_bounds", "weir_dim",
+                                           "weir_in",      "weir_min", "weir_max",          "weir_floordiv",
+                                           "weir_ceildiv", "weir_mod", "weir_iabs",         "weir_bounds_ok",
+                                           "return"};
   // Only symbols that stay the same between executions are worth a key: in a nested SDFG,
   // whose states run per point of the map around it, a key on its loop variables would miss
   // every time and only add the thread-local accesses (deriche's per-column recurrences).

@@ -62,6 +62,7 @@ class Writer {
   /// Appends another writer's lines below the current indentation.
   void append(const Writer& w);
   bool empty() const { return lines_.empty(); }
+  std::size_t line_count() const { return lines_.size(); }
   std::string str() const;
 
  private:

@@ -9,6 +9,11 @@
 
 namespace weir::codegen::detail {
 
+namespace {
+/// Nested SDFG states up to this many lines of C++ are inlined into their caller.
+constexpr std::size_t kInlinedStateLines = 400;
+}  // namespace
+
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn) {
   FactRecorder facts;  // of the state's function
   StateGen g(sg, st);
@@ -65,7 +70,14 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
   // kernels and copies at its end (ADR 0020).
   bool device = sg.prog.cuda && sg.in_parallel;
   const std::string declaration = "void " + fn + "(" + join(params, ", ") + ")";
-  f.open(std::string(device ? "static __device__ " : "static ") + declaration + " {");
+  // A nested SDFG's small state is inlined where it is called (once, in its control flow): a
+  // state in a loop (deriche's recurrence over j) is then the loop's body, its one-element
+  // transients registers, instead of a call per iteration that spills them.
+  const bool inlined = !sg.top_level && !device && body.line_count() <= kInlinedStateLines;
+  f.open(std::string(device    ? "static __device__ "
+                     : inlined ? "static inline __attribute__((always_inline)) "
+                               : "static ") +
+         declaration + " {");
   if (!args.empty()) {
     std::string unused;
     for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;

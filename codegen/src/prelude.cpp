@@ -455,9 +455,10 @@ static inline WEIR_HD weir_dim_check weir_dim(int64_t lo, int64_t hi, int64_t of
                                               const char* hint, const char* name) {
     return weir_dim_check{lo, hi, offset, extent, dim, hint, name};
 }
-static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) {
-    return d.lo > d.hi || (d.lo + d.offset >= 0 && d.hi + d.offset < d.extent);
+static inline WEIR_HD bool weir_in(int64_t lo, int64_t hi, int64_t offset, int64_t extent) {
+    return lo > hi || (lo + offset >= 0 && hi + offset < extent);
 }
+static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) { return weir_in(d.lo, d.hi, d.offset, d.extent); }
 // "where: reads A[1 .. 3] in dimension 0 of A with shape 3 and A[...] in dimension 1 of A with
 // shape 2 (hint)": every dimension outside, each distinct hint once.
 [[maybe_unused]] static void weir_bounds_text(char* out, std::size_t size, std::size_t& used, const char* where,

@@ -44,8 +44,8 @@ std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& in
     auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
     auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
     st.edge(in[0]).memlet = Memlet::simple("X", Subset::parse("0:M"));
-    st.add_memlet_path({t.id(), m.exit, y.id()}, Memlet::simple("Y", Subset::parse(inner), "lambda a, b: a + b"),
-                       "o", "");
+    st.add_memlet_path({t.id(), m.exit, y.id()},
+                       Memlet::simple("Y", Subset::parse(inner), "lambda a, b: a + b"), "o", "");
   }
   auto s = std::make_unique<SDFG>("outer");
   s->add_symbol("M");
@@ -58,10 +58,11 @@ std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& in
   auto& m = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
   auto& ns = st.add_nested_sdfg("call", std::move(body), {"X"}, {"Y"},
                                 {{"M", E::symbol("M")}, {"r", E::symbol("i")}});
-  auto in = st.add_memlet_path({a.id(), m.id(), ns.id()}, Memlet::simple("A", Subset::parse("i, 0:M")), "", "X");
+  auto in =
+      st.add_memlet_path({a.id(), m.id(), ns.id()}, Memlet::simple("A", Subset::parse("i, 0:M")), "", "X");
   st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
-  auto wr = st.add_memlet_path({ns.id(), m.exit, out.id()}, Memlet::simple("S", Subset::parse(outer), "lambda a, b: a + b"),
-                               "Y", "");
+  auto wr = st.add_memlet_path({ns.id(), m.exit, out.id()},
+                               Memlet::simple("S", Subset::parse(outer), "lambda a, b: a + b"), "Y", "");
   st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("0:N"), "lambda a, b: a + b");
   s->relink_nested();
   return s;
@@ -143,14 +144,16 @@ std::unique_ptr<SDFG> view_sum(const std::string& row) {
   auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
   auto& vn = st.add_access("V");
   const std::string sum = "lambda a, b: a + b";
-  auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")), "", "x");
+  auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")),
+                               "", "x");
   st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
   st.edge(in[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:M"));
-  auto wr = st.add_memlet_path({t.id(), mk.exit, vn.id()}, Memlet::simple("V", Subset::parse("k"), sum), "o", "");
+  auto wr =
+      st.add_memlet_path({t.id(), mk.exit, vn.id()}, Memlet::simple("V", Subset::parse("k"), sum), "o", "");
   st.edge(wr[1]).memlet = Memlet::simple("V", Subset::parse("0:M"), sum);
   vn.out_connectors["views"] = std::nullopt;
-  auto vw = st.add_memlet_path({vn.id(), mi.exit, out.id()}, Memlet::simple("S", Subset::parse(row + ", 0:M"), sum),
-                               "views", "");
+  auto vw = st.add_memlet_path({vn.id(), mi.exit, out.id()},
+                               Memlet::simple("S", Subset::parse(row + ", 0:M"), sum), "views", "");
   st.edge(vw[1]).memlet = Memlet::simple("S", Subset::parse(row == "i" ? "0:N, 0:M" : "0, 0:M"), sum);
   return s;
 }

@@ -20,11 +20,14 @@ std::string source_of(const std::string& kernel, const std::string& stage, bool 
   return codegen::generate_cpu(*sdfg).source;
 }
 
-/// The body of the generated function `name` (from its definition to the next one).
+/// The body of the generated function `name` (from its definition to the next one; a nested
+/// SDFG's small state is `static inline __attribute__((always_inline)) void`).
 std::string function_text(const std::string& src, const std::string& name) {
-  auto at = src.find("static void " + name + "(");
+  auto at = src.find("void " + name + "(");
   REQUIRE(at != std::string::npos);
-  auto end = src.find("\nstatic void ", at + 1);
+  at = src.rfind("\nstatic ", at);
+  REQUIRE(at != std::string::npos);
+  auto end = src.find("\nstatic ", at + 1);
   return src.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
@@ -69,4 +72,20 @@ TEST_CASE("npbench codegen: a pure MatMul runs row by row with a unit-stride inn
   REQUIRE(k != std::string::npos);
   REQUIRE(j != std::string::npos);
   CHECK(nest.find("__acc[__bj0] += static_cast<double>(") > j);
+}
+
+TEST_CASE("npbench codegen: deriche's recurrence state is inlined into its loop and checks by compares",
+          "[npbench][codegen]") {
+  // DaCe's auto_optimize runs each column's recurrence over j in a nested SDFG per column: a call
+  // per j that spilled its one-element transients and built its checks' descriptors in memory
+  // made it 5x slower than DaCe's simplified stage (ADR 0030).
+  std::string src = source_of("deriche", "auto_optimized_cpu", false);
+  std::string body = function_text(src, "weir_nested_nested_BinOp_29_state_0_block");
+  CHECK(body.rfind(
+            "\nstatic inline __attribute__((always_inline)) void weir_nested_nested_BinOp_29_state_0_block(",
+            0) == 0);
+  auto test = body.find("if (!(weir_in(0, 0, 0, W) && weir_in(j, j, 0, H)) && !weir_bounds_ok(");
+  CHECK(test != std::string::npos);
+  // Top-level states stay functions.
+  CHECK(src.find("\nstatic void weir_state_1_BinOp_29(") != std::string::npos);
 }
