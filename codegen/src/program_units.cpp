@@ -78,13 +78,20 @@ std::vector<std::string> split_units(const FunctionList& functions, const std::s
     std::size_t u = unit_of[i];
     declare_calls(f.facts.calls, u);
     std::string header = "static " + f.declaration + " {";
-    std::size_t at = f.text.find(header);
+    std::size_t at = f.text.find(header), prefix = 7;  // without "static "
+    if (at == std::string::npos) {
+      // A nested SDFG's inlined state (dataflow_codegen.cpp): its callers may be in another unit
+      // now, so it is an ordinary hidden function there.
+      const std::string inlined = "static inline __attribute__((always_inline)) ";
+      at = f.text.find(inlined + f.declaration + " {");
+      prefix = inlined.size();
+    }
     if (at == std::string::npos)
       throw GenFailure("internal: function '" + declared_name(f.declaration) + "' does not start with '" +
                        header + "'");
     defs[u].append(f.text, 0, at);
     defs[u] += kHidden;
-    defs[u].append(f.text, at + 7, std::string::npos);  // without "static "
+    defs[u].append(f.text, at + prefix, std::string::npos);
   }
   declare_calls(entry_calls, 0);
   defs[0] += entry;
