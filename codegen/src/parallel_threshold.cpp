@@ -24,8 +24,11 @@ namespace {
 
 /// Measured on 2 threads (OMP_PROC_BIND=close, g++ -O3): a 3-point 1-D stencil map took
 /// 1.6-3.4 us parallel against 0.04-1.6 us sequential up to 8192 points, and was faster
-/// parallel from about 16384 on. The lower end keeps heavier flat bodies parallel.
-constexpr long long kMinParallelIterations = 8192;
+/// parallel from about 16384 on, with threads that spin between regions. Programs wait
+/// passively by default (loader.h), and then a fork/join wakes sleeping threads: 30-40 us on
+/// an idle virtual machine (floyd_warshall's 300 maps of 10,000 points per call took 13 ms in
+/// parallel, 0.9 ms with spinning threads). 32768 points of a flat body take about that long.
+constexpr long long kMinParallelIterations = 32768;
 
 /// Multiplies `count` by the points of the maps nested in the scope of `scope`; false where the
 /// body is not flat (a nested SDFG, a library node) or an inner map's size depends on the

@@ -270,8 +270,8 @@ TEST_CASE("first hour: --threads sets the OpenMP threads of the compiled program
   });
   j["attributes"]["global_code"] = {{"frame", {{"string_data", "#include <omp.h>"}, {"language", "CPP"}}}};
   std::ofstream(dir / "team.sdfg") << j.dump();
-  // 128 x 128 points: maps under 8192 points run without OpenMP (a team of one), split or not.
-  REQUIRE(run_numpy(dir, "np.save('f.npy', np.zeros((128, 128))); np.save('o.npy', np.zeros((128, 128)))\n",
+  // 256 x 256 points: maps under 32768 points run without OpenMP (a team of one), split or not.
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.zeros((256, 256))); np.save('o.npy', np.zeros((256, 256)))\n",
                     "make.py") == 0);
   for (int threads : {1, 2}) {
     INFO(threads);

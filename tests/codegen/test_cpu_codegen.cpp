@@ -87,7 +87,7 @@ TEST_CASE("a map with a tasklet becomes a parallel loop", "[codegen]") {
   // A flat map of unknown size runs sequentially below the threshold (parallel_threshold.cpp):
   // the same loop without OpenMP, not an if() clause (which still enters the OpenMP runtime).
   CHECK(contains(g.source,
-                 "if ((N) >= 8192) {\n"
+                 "if ((N) >= 32768) {\n"
                  "#pragma omp parallel for\n"
                  "for (int64_t i = 0; i <= N - 1; ++i) {\n"));
   CHECK(contains(g.source,
@@ -136,7 +136,7 @@ TEST_CASE("OpenMP distributes the dimensions of the map's collapse attribute, as
     GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 1));
     INFO(g.source);
     CHECK(contains(g.source,
-                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "if ((M*N - 2*M) >= 32768) {\n"
                    "#pragma omp parallel for\n"
                    "for (int64_t i = 1; i <= N - 2; ++i) {\n"
                    "for (int64_t j = 0; j <= M - 1; ++j) {\n"));
@@ -146,33 +146,33 @@ TEST_CASE("OpenMP distributes the dimensions of the map's collapse attribute, as
     GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 2));
     INFO(g.source);
     CHECK(contains(g.source,
-                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "if ((M*N - 2*M) >= 32768) {\n"
                    "#pragma omp parallel for collapse(2)\n"));
   }
   SECTION("collapse beyond the map's dimensions: all of them") {
     GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 5));
     INFO(g.source);
     CHECK(contains(g.source,
-                   "if ((M*N - 2*M) >= 8192) {\n"
+                   "if ((M*N - 2*M) >= 32768) {\n"
                    "#pragma omp parallel for collapse(2)\n"));
   }
-  SECTION("a known number of points: parallel from 8192 on, plain loops below, no condition") {
-    GeneratedCode big = generate_cpu(*stencil_2d("1:65, 0:128", 1));  // 64 x 128 points
+  SECTION("a known number of points: parallel from 32768 on, plain loops below, no condition") {
+    GeneratedCode big = generate_cpu(*stencil_2d("1:129, 0:256", 1));  // 128 x 256 points
     INFO(big.source);
     CHECK(contains(big.source,
                    "#pragma omp parallel for\n"
-                   "for (int64_t i = 1; i <= 64; ++i) {\n"));
-    CHECK_FALSE(contains(big.source, "8192"));
-    GeneratedCode small = generate_cpu(*stencil_2d("1:64, 0:128", 1));  // 63 x 128 points
+                   "for (int64_t i = 1; i <= 128; ++i) {\n"));
+    CHECK_FALSE(contains(big.source, "32768"));
+    GeneratedCode small = generate_cpu(*stencil_2d("1:128, 0:256", 1));  // 127 x 256 points
     INFO(small.source);
-    CHECK(contains(small.source, "for (int64_t i = 1; i <= 63; ++i) {\n"));
+    CHECK(contains(small.source, "for (int64_t i = 1; i <= 127; ++i) {\n"));
     CHECK_FALSE(contains(small.source, "#pragma omp"));
   }
   SECTION("a dimension whose bounds depend on an earlier parameter is neither collapsed nor counted") {
     GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:i", 2));
     INFO(g.source);
     CHECK(contains(g.source,
-                   "if ((N - 2) >= 8192) {\n"
+                   "if ((N - 2) >= 32768) {\n"
                    "#pragma omp parallel for\n"
                    "for (int64_t i = 1; i <= N - 2; ++i) {\n"
                    "for (int64_t j = 0; j <= i - 1; ++j) {\n"));

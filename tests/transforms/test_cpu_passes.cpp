@@ -172,7 +172,7 @@ TEST_CASE("cpu-schedules: a split map keeps the small-map threshold over all its
   pass.run(*sdfg, cache);
   REQUIRE(maps_of(only_state(*sdfg)).size() == 2);
   std::string code = codegen::generate_cpu(*sdfg).source;
-  CHECK(code.find("if ((M*N) >= 8192) {") != std::string::npos);
+  CHECK(code.find("if ((M*N) >= 32768) {") != std::string::npos);
   auto omp = code.find("#pragma omp parallel for");
   REQUIRE(omp != std::string::npos);
   // The sequential copy of the nest follows the parallel one.
