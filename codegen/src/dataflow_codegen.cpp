@@ -554,14 +554,21 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("{");
     w.append(pre);
   }
+  // Reductions of every iteration into one element: per-thread partials (parallel_reduction.cpp).
+  auto outer_partials = std::move(partials_);
+  partials_.clear();
+  if (parallel) plan_partials(e);
   frames_.push_back(frame);
   Writer body;
   emit_scope(e.id(), body);
   frames_.pop_back();
-  // The loop nest around `body`, with the OpenMP pragma or without.
-  auto nest = [&](bool omp, Writer& out) {
+  bool partials = false;
+  for (const auto& [key, p] : partials_) partials = partials || p.used;
+  // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
+  // `#pragma omp parallel` of the partials.
+  auto nest = [&](bool omp, Writer& out, bool in_region = false) {
     if (omp)
-      out.line("#pragma omp parallel for" +
+      out.line(std::string(in_region ? "#pragma omp for" : "#pragma omp parallel for") +
                (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
     for (std::size_t d = 0; d < ranges.size(); ++d) {
       const Range& r = ranges[d];
@@ -588,18 +595,23 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     out.append(body);
     for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
   };
+  auto loops = [&](bool omp, Writer& out) {
+    if (!partials) return nest(omp, out);
+    emit_with_partials([&](bool in_region, Writer& o) { nest(in_region, o, in_region); }, omp, out);
+  };
   if (!parallel || !when) {
-    nest(parallel, w);
+    loops(parallel, w);
   } else {
     // Few points: the same loops without entering the OpenMP runtime (parallel_threshold.cpp).
     w.open("if (" + *when + ") {");
-    nest(true, w);
+    loops(true, w);
     w.dedent();
     w.line("} else {");
     w.indent();
-    nest(false, w);
+    loops(false, w);
     w.close();
   }
+  partials_ = std::move(outer_partials);
   if (wrap) w.close();
 }
 

@@ -3,11 +3,25 @@
 // memlet_codegen.cpp and library_codegen.cpp.
 #pragma once
 
+#include <functional>
+
 #include "codegen_internal.h"
 
 namespace weir::codegen::detail {
 
 /// One enclosing map scope while its body is generated.
+/// A write-conflict-resolved output of a tasklet directly in a parallel map that every
+/// iteration writes at the same element (a reduction to a scalar: DaCe's Reduce expanded as a
+/// map): each thread combines its values in `var` and the map combines the threads' partials
+/// into the element once (parallel_reduction.cpp).
+struct Partial {
+  std::string var, have;  // the accumulator and whether it holds a value
+  // Filled by the tasklet's code: the element, its type and the WCR.
+  std::string target, wcr;
+  ScalarType type = ScalarType::Float64;
+  bool used = false;
+};
+
 struct Frame {
   NodeId entry = kNoNode;
   /// Its loops run as `#pragma omp parallel for`.
@@ -217,6 +231,17 @@ class StateGen {
   /// is distinct memory here (top level, a transient, or an unaliased parameter itself).
   std::set<std::string> unaliased_connectors(const NestedSDFGNode& n,
                                              const std::vector<std::string>& conns) const;
+
+  // --- reductions to one element in parallel maps (parallel_reduction.cpp) --------------------
+  /// Registers a Partial for each WCR output of a tasklet directly in the scope of map `e`
+  /// whose element does not depend on the map's parameters; returns how many.
+  std::size_t plan_partials(const MapEntry& e);
+  /// The loops `nest` wrapped with the partials' declarations and their combination: in the
+  /// parallel branch per thread (`#pragma omp parallel` + `omp for`, combined atomically), in the
+  /// sequential one seeded with the element (the same order as without partials).
+  void emit_with_partials(const std::function<void(bool, Writer&)>& nest, bool parallel, Writer& w);
+  /// Partials of the map being emitted, by (tasklet, connector).
+  std::map<std::pair<NodeId, std::string>, Partial> partials_;
   void emit_library(const LibraryNode& n, Writer& w);
   void emit_reduce(const LibraryNode& n, Writer& w);
   // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------

@@ -96,11 +96,23 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
           w.line(T + " " + cn.cpp + ";");
         }
         for (const auto& loc : cn.locs) {
-          if (cn.wcr.empty() || loc.data.empty())
+          auto part = partials_.find({t.id(), cn.name});
+          if (cn.wcr.empty() || loc.data.empty()) {
             writeback.push_back(loc.element() + " = " + var + ";");
-          else
+          } else if (part != partials_.end() && cn.locs.size() == 1) {
+            // A reduction of the map into one element: into this thread's partial.
+            Partial& p = part->second;
+            p.used = true;
+            p.target = loc.element();
+            p.wcr = cn.wcr;
+            p.type = cn.type;
+            writeback.push_back("if (" + p.have + ") " + p.var + " = " +
+                                translate_wcr_combine(cn.wcr, p.var, var, cn.type) + "; else { " + p.var +
+                                " = " + var + "; " + p.have + " = true; }");
+          } else {
             writeback.push_back(
                 wcr_update(cn.wcr, loc.element(), var, cn.type, tasklet_wcr_atomic(loc, false)));
+          }
         }
         break;
       }

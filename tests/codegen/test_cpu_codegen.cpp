@@ -3,6 +3,7 @@
 // element, determinism, and programs compiled and run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -240,10 +241,21 @@ TEST_CASE("schedules, nested maps and negative steps", "[codegen]") {
 }
 
 TEST_CASE("write-conflict resolution", "[codegen]") {
-  SECTION("a sum into one element of a parallel map is atomic") {
+  SECTION("a sum into one element of a parallel map: per-thread partials, combined atomically") {
+    // One atomic per thread, not per point (parallel_reduction.cpp); the sequential branch of
+    // the small-map threshold starts from the element and stores it back.
     auto g = generate_cpu(*wcr_sdfg("0"));
     INFO(g.source);
-    CHECK(contains(g.source, "#pragma omp atomic\nS[0] += o;"));
+    CHECK(contains(g.source,
+                   "#pragma omp parallel\n{\ndouble __weir_part0{};\nbool __weir_part0_have = false;\n"
+                   "#pragma omp for\nfor (int64_t i = 0; i <= N - 1; ++i) {\n"));
+    CHECK(contains(g.source,
+                   "if (__weir_part0_have) __weir_part0 = __weir_part0 + o; else { __weir_part0 = o; "
+                   "__weir_part0_have = true; }"));
+    CHECK(contains(g.source, "if (__weir_part0_have) {\n#pragma omp atomic\nS[0] += __weir_part0;\n}"));
+    CHECK(contains(g.source, "} else {\n{\ndouble __weir_part0 = S[0];\nbool __weir_part0_have = true;\n"));
+    CHECK(contains(g.source, "S[0] = __weir_part0;"));
+    CHECK_FALSE(contains(g.source, "S[0] += o;"));
   }
   SECTION("a write indexed by the parallel parameter is not") {
     auto g = generate_cpu(*wcr_sdfg("i"));
@@ -254,9 +266,10 @@ TEST_CASE("write-conflict resolution", "[codegen]") {
   SECTION("min/max use a compare-and-swap update") {
     auto g = generate_cpu(*wcr_sdfg("0", "lambda a, b: max(a, b)"));
     INFO(g.source);
-    CHECK(contains(g.source,
-                   "weir_atomic_update(&S[0], static_cast<double>(o), [](double __a, double __b) { return "
-                   "static_cast<double>(weir_max(__a, __b)); });"));
+    CHECK(
+        contains(g.source,
+                 "weir_atomic_update(&S[0], static_cast<double>(__weir_part0), [](double __a, double __b) { "
+                 "return static_cast<double>(weir_max(__a, __b)); });"));
   }
   SECTION("sequential maps need no atomics") {
     auto s = wcr_sdfg("0");
@@ -272,12 +285,28 @@ TEST_CASE("write-conflict resolution", "[codegen]") {
 TEST_CASE("WCR sums run correctly in parallel", "[codegen][run]") {
   auto s = wcr_sdfg("0");
   auto p = build(*s, "wcr_run");
-  const int64_t n = 10000;
-  std::vector<double> a(n), out(n, 0.0);
-  std::iota(a.begin(), a.end(), 1.0);
-  int64_t nn = n;
-  p->call({a.data(), out.data(), &nn});
-  CHECK(out[0] == Approx(n * (n + 1) / 2.0));
+  // Above and below the small-map threshold (32768 points); S[0] starts at 7. Sums of integers
+  // below 2^53: exact in any order.
+  for (int64_t n : {100000, 10000}) {
+    INFO(n);
+    std::vector<double> a(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), 0.0);
+    std::iota(a.begin(), a.end(), 1.0);
+    out[0] = 7;
+    int64_t nn = n;
+    p->call({a.data(), out.data(), &nn});
+    CHECK(out[0] == 7.0 + static_cast<double>(n) * static_cast<double>(n + 1) / 2.0);
+    CHECK(out[1] == 0.0);
+  }
+  // max: the threads' partials and the element's own value.
+  auto m = build(*wcr_sdfg("0", "lambda a, b: max(a, b)"), "wcr_max");
+  for (double start : {-1.0, 1e9}) {
+    std::vector<double> a(100000), out(100000, 0.0);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>((i * 7919) % 100003);
+    out[0] = start;
+    int64_t nn = 100000;
+    m->call({a.data(), out.data(), &nn});
+    CHECK(out[0] == std::max(start, *std::max_element(a.begin(), a.end())));
+  }
 }
 
 TEST_CASE("loops, conditionals and break blocks", "[codegen][run]") {
