@@ -31,8 +31,8 @@ std::size_t StateGen::plan_partials(const MapEntry& e) {
     for (EdgeId id : st.out_edges(c)) {
       const DataflowEdge& ed = st.edge(id);
       const Memlet& m = ed.memlet;
-      if (ed.dst != e.exit || m.is_empty() || m.wcr.empty() || ed.src_conn.empty() || writes[ed.src_conn] != 1 ||
-          read.count(m.data))
+      if (ed.dst != e.exit || m.is_empty() || m.wcr.empty() || ed.src_conn.empty() ||
+          writes[ed.src_conn] != 1 || read.count(m.data))
         continue;
       bool fixed = true;
       for (const Range& r : m.subset.ranges()) {

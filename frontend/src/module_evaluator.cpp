@@ -215,6 +215,9 @@ class Evaluator {
         if (n != 2) throw FrontendError(s.index->loc, "Field takes [dimensions, dtype]");
         if (contains_typevar(parts[0]) || contains_typevar(parts[1])) return generic(s, parts);
         std::vector<Dimension> dims = dims_of(parts[0], *index_element(*s.index, 0));
+        if (std::string clash = clashing_dimension_names(dims); !clash.empty())
+          throw FrontendError(index_element(*s.index, 0)->loc,
+                              "the dimensions of a field need distinct names: " + clash);
         Type dt = value_to_type(parts[1], index_element(*s.index, 1)->loc);
         if (!dt.is_scalar())
           throw FrontendError(index_element(*s.index, 1)->loc,

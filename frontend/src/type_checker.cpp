@@ -204,7 +204,11 @@ Type FunctionChecker::promote(const Type& a, const Type& b, std::string_view wha
                               const SourceLocation& loc) {
   if (!a.is_data() || !b.is_data() || a.dtype != b.dtype)
     throw FrontendError(loc, "cannot " + std::string(what) + " " + to_string(a) + " and " + to_string(b));
-  return Type::field(union_dims(a.dims, b.dims), a.dtype);
+  std::vector<Dimension> dims = union_dims(a.dims, b.dims);
+  if (std::string clash = clashing_dimension_names(dims); !clash.empty())
+    throw FrontendError(loc, "cannot " + std::string(what) + " " + to_string(a) + " and " + to_string(b) +
+                                 ": " + clash + " (dimensions need distinct names)");
+  return Type::field(dims, a.dtype);
 }
 
 }  // namespace weir::frontend::typecheck

@@ -59,6 +59,17 @@ std::vector<Dimension> union_dims(const std::vector<Dimension>& a, const std::ve
   return canonical_dims(all);
 }
 
+std::string clashing_dimension_names(const std::vector<Dimension>& dims) {
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    for (std::size_t j = i + 1; j < dims.size(); ++j) {
+      if (dims[i].name != dims[j].name) continue;
+      if (dims[i] == dims[j]) return "'" + dims[i].name + "' appears twice";
+      return "'" + dims[i].name + "' is both a " + std::string(to_string(dims[i].kind)) + " and a " +
+             std::string(to_string(dims[j].kind)) + " dimension";
+    }
+  return "";
+}
+
 Type Type::scalar(ScalarKind k) {
   Type t;
   t.kind = Kind::Scalar;

@@ -179,6 +179,22 @@ const std::vector<Case> kCases = {
          "    return a\n@gtx.program\n"
          "def p(a: Field[[I], float64], b: Field[[I], float64]):\n    f(a, out=b[1:-1:2])\n",
      16, 21, "slice steps are not supported"},
+    // Two dimensions named 'K' (the prelude's K is vertical): everything below the type checker
+    // names a dimension by its name (map parameters, sizes), so the lowering made a map with the
+    // parameter __K twice (a fuzzer's finding).
+    {"two dimensions of one name in a field type",
+     "KH = gtx.Dimension('K')\n" + FO +
+         "def f(a: Field[[I, KH, K], float64]) -> Field[[I], float64]:\n"
+         "    return a\n",
+     13, 16,
+     "the dimensions of a field need distinct names: 'K' is both a HORIZONTAL and a VERTICAL dimension"},
+    {"two dimensions of one name combined",
+     "KH = gtx.Dimension('K')\n" + FO +
+         "def f(a: Field[[KH], float64], b: Field[[K], float64]) -> Field[[KH], float64]:\n"
+         "    return a + b\n",
+     14, 14,
+     "cannot add Field[[K], float64] and Field[[K], float64]: 'K' is both a HORIZONTAL and a VERTICAL "
+     "dimension (dimensions need distinct names)"},
 };
 
 }  // namespace

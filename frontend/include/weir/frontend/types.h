@@ -39,6 +39,10 @@ std::vector<Dimension> canonical_dims(const std::vector<Dimension>& dims);
 /// The union of two dimension lists in canonical order; within a kind both lists' relative
 /// orders are kept where they agree (gt4py's promotion: [J] and [I, J] give [I, J]), else `a`'s.
 std::vector<Dimension> union_dims(const std::vector<Dimension>& a, const std::vector<Dimension>& b);
+/// "" when the names of `dims` are distinct, else why not: "'K' is both a HORIZONTAL and a
+/// VERTICAL dimension" (two Dimension('K') of different kinds), "'K' appears twice". A field's
+/// dimensions are named by their names everywhere below the type checker (map parameters, sizes).
+std::string clashing_dimension_names(const std::vector<Dimension>& dims);
 
 /// A `FieldOffset(name, source=S, target=(T...))`. Cartesian when it has one target (which is
 /// usually the source), unstructured (a connectivity) when the targets are (from-dim, local-dim).
