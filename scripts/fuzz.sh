@@ -48,7 +48,9 @@ seed() {  # seed TARGET FILE...
   local dir="$corpus_root/$1"; shift
   mkdir -p "$dir"
   for f in "$@"; do
-    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 16384 ] && cp -f "$f" "$dir/$(echo "$f" | sha1sum | cut -c1-16)-$(basename "$f")"
+    # Named by content, not path: a clone elsewhere (CI's) gets the same names, hence the same
+    # corpus order and, with FUZZ_RUNS=ci, the same inputs.
+    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 16384 ] && cp -f "$f" "$dir/$(sha1sum < "$f" | cut -c1-16)-$(basename "$f")"
   done
   return 0
 }

@@ -252,8 +252,13 @@ class Reader {
                         const std::string& path) {
     auto nodes = c.at("nodes");
     nodes.array();
+    std::set<std::string> taken;  // the blocks' labels, so that a default label is not one of them
     for (std::size_t i = 0; i < nodes.size(); ++i)
-      region.add_block(read_block(nodes.index(i), sdfg, qual, path));
+      if (const json& b = nodes.index(i).value();
+          b.is_object() && b.contains("label") && b["label"].is_string())
+        taken.insert(b["label"].get<std::string>());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      region.add_block(read_block(nodes.index(i), sdfg, qual, path, default_label("block", i, taken)));
     auto count = static_cast<long long>(nodes.size());
     // Newer files say start_block, older ones start_state; null means "the unique source".
     const char* start_key =
@@ -301,11 +306,21 @@ class Reader {
     return parent.empty() ? label : parent + "/" + label;
   }
 
+  // A label a file leaves out (DaCe writes one for every block and node; files written by hand
+  // or cut down may not): `<kind>_<index>`, made unique among `taken`, so that what loads is
+  // valid where labels must be identifiers and saves and loads back as the same SDFG.
+  static std::string default_label(const std::string& kind, std::size_t index, std::set<std::string>& taken) {
+    std::string l = kind + "_" + std::to_string(index);
+    while (taken.count(l)) l += "_";
+    taken.insert(l);
+    return l;
+  }
+
   std::unique_ptr<ControlFlowBlock> read_block(const JsonCursor& c0, SDFG& sdfg, const std::string& qual,
-                                               const std::string& parent_path) {
+                                               const std::string& parent_path, const std::string& fallback) {
     c0.object();
     auto type = c0.at("type").string();
-    std::string label = c0.has("label") ? c0.at("label").string() : "";
+    std::string label = c0.has("label") ? c0.at("label").string() : fallback;
     std::string path = join_path(parent_path, label);
     auto element = [&](const char* kind) { return "SDFG '" + qual + "', " + kind + " '" + path + "'"; };
     if (type == "SDFGState") {
@@ -391,6 +406,7 @@ class Reader {
     nodes.array();
     const std::string& state_el = c.element();
     std::vector<long long> exit_entry(nodes.size(), -1);  // MapExit index -> its entry index
+    std::set<std::string> taken;  // default labels given so far (node labels need not be unique)
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       auto nc0 = nodes.index(i);
       nc0.object();
@@ -402,7 +418,7 @@ class Reader {
                                       ? nc0.value()["type"].get<std::string>()
                                       : "?") +
                                  (lbl.empty() ? "" : " '" + lbl + "'") + ")");
-      auto node = read_node(nc, sdfg, qual);
+      auto node = read_node(nc, sdfg, qual, default_label("node", i, taken));
       if (node->kind() == NodeKind::MapExit) {
         if (nc.has("scope_entry")) exit_entry[i] = nc.at("scope_entry").index_value();
       }
@@ -463,11 +479,30 @@ class Reader {
     }
   }
 
-  std::unique_ptr<Node> read_node(const JsonCursor& c, SDFG& sdfg, const std::string& qual) {
+  // A library node's classpath, beside or inside its attributes; "" (as no classpath) if none.
+  static std::string classpath(const JsonCursor& c, const JsonCursor& a) {
+    if (c.has("classpath")) return c.at("classpath").string();
+    return a.has("classpath") ? a.at("classpath").string() : "";
+  }
+
+  // `fallback`: the label of a tasklet, map or nested SDFG whose file gives none.
+  std::unique_ptr<Node> read_node(const JsonCursor& c, SDFG& sdfg, const std::string& qual,
+                                  const std::string& fallback) {
     auto type = c.at("type").string();
     std::string label = c.has("label") ? c.at("label").string() : "";
     JsonCursor a = c.has("attributes") ? c.at("attributes") : c;
     if (c.has("attributes")) a.object();
+    // Tasklets and nested SDFGs: DaCe's label is the attribute; the node's copy is derived.
+    auto identifier_label = [&](const char* what) {
+      if (c.has("attributes") && a.has("label")) {
+        label = a.at("label").string();
+        require_identifier(a.at("label"), label, what);
+      } else if (c.has("label")) {
+        require_identifier(c.at("label"), label, what);
+      } else {
+        label = fallback;
+      }
+    };
     std::unique_ptr<Node> node;
     std::set<std::string> known = {"in_connectors", "out_connectors"};
     if (type == "AccessNode") {
@@ -477,7 +512,7 @@ class Reader {
       node = std::move(n);
     } else if (type == "Tasklet") {
       if (!c.has("attributes") || !a.has("code")) c.fail("tasklet has no code");
-      if (c.has("label")) require_identifier(c.at("label"), label, "tasklet label");
+      identifier_label("tasklet label");
       auto n = std::make_unique<Tasklet>(label, a.at("code").code());
       if (a.has("code_global")) n->code_global = a.at("code_global").code();
       if (a.has("code_init")) n->code_init = a.at("code_init").code();
@@ -487,7 +522,9 @@ class Reader {
       node = std::move(n);
     } else if (type == "MapEntry") {
       auto m = std::make_shared<MapInfo>();
-      m->label = a.has("label") ? a.at("label").string() : label;
+      // The node's label is `name[params]` (map_node_label); without the attribute, its name part.
+      m->label = a.has("label") ? a.at("label").string() : label.substr(0, label.find('['));
+      if (!a.has("label") && !is_identifier(m->label)) m->label = fallback;
       auto ps = a.at("params");
       ps.array();
       for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -525,7 +562,7 @@ class Reader {
       auto n = std::make_unique<MapExit>(std::make_shared<MapInfo>());
       node = std::move(n);
     } else if (type == "NestedSDFG") {
-      if (c.has("label")) require_identifier(c.at("label"), label, "nested SDFG label");
+      identifier_label("nested SDFG label");
       auto inner = read_sdfg(a.at("sdfg"), /*top=*/false, qual);
       auto n = std::make_unique<NestedSDFGNode>(label, std::move(inner));
       if (a.has("symbol_mapping")) {
@@ -536,13 +573,10 @@ class Reader {
         n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       known.insert({"sdfg", "symbol_mapping", "schedule", "label"});
       node = std::move(n);
-    } else if (c.has("classpath") || a.has("classpath") || type == "Reduce") {
+    } else if (!classpath(c, a).empty() || type == "Reduce") {
       // A library node: known ones are modelled, others kept opaque with all attributes.
       auto n = std::make_unique<LibraryNode>(label, type);
-      if (c.has("classpath"))
-        n->classpath = c.at("classpath").string();
-      else if (a.has("classpath"))
-        n->classpath = a.at("classpath").string();
+      n->classpath = classpath(c, a);
       if (a.has("schedule"))
         n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       if (a.has("implementation")) n->implementation = a.at("implementation").string();
