@@ -215,6 +215,85 @@ TEST_CASE("LoopToMap: containers the body's interstate edges read become inputs 
   CHECK(run_on_cpu(*sdfg, kN, 5) == before);
 }
 
+namespace {
+
+/// for i in [0, N): for j in [0, N): body(inner loop's state), with A and B of N*N (or 2N) elements.
+std::unique_ptr<SDFG> make_loop_nest(const std::function<void(SDFGState&)>& body) {
+  auto sdfg = std::make_unique<SDFG>("nest");
+  sdfg->add_symbol("N");
+  sdfg->add_array("A", ScalarType::Float64, {E("N"), E("N")});
+  sdfg->add_array("B", ScalarType::Float64, {E("N"), E("N")});
+  sdfg->add_array("C", ScalarType::Float64, {E("2*N")});
+  auto& Li = sdfg->add_loop("for_i", "i", "i = 0", "i < N", "i = i + 1");
+  auto& Lj = Li.add_loop("for_j", "j", "j = 0", "j < N", "j = j + 1");
+  Li.set_start_block(Lj.id());
+  body(Lj.add_state("body", true));
+  return sdfg;
+}
+
+/// The match of `t` on the LoopRegion labelled `label`.
+Candidate candidate_on(SDFG& sdfg, const Transformation& t, const std::string& label) {
+  AnalysisCache cache;
+  auto regions = cfg_list(sdfg);
+  for (auto& c : find_matches(sdfg, t, cache))
+    if (c.match.state_id == kNoBlock && c.match.subgraph.size() == 1 &&
+        regions.at(c.match.cfg_id)->block(c.match.subgraph[0]).label == label)
+      return c;
+  FAIL("no match of " << t.name() << " on '" << label << "'");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("LoopToMap: an outer loop over an inner loop made a map first is seen through the nested SDFG",
+          "[transforms][loop-to-map]") {
+  // B[i, j] = A[i, j] * 2. After the inner loop becomes a map over a nested SDFG (handed all of
+  // B), the outer loop's body writes B only through that nested SDFG: the propagated memlet is
+  // all of B, the nested SDFG's own write B[i, j] shows the iterations of i are disjoint.
+  auto sdfg = make_loop_nest([](SDFGState& st) {
+    tasklet(st, "o = a * 2", {{{"a", "A", "i, j"}}}, "B", "i, j");
+  });
+  require_valid(*sdfg);
+  auto before = run_on_cpu(*sdfg, kN, 4);
+  for (std::size_t k = 0; k < 49; ++k) REQUIRE(before["B"][k] == before["A"][k] * 2);
+  LoopToMap l2m;
+  AnalysisCache cache;
+  auto inner = candidate_on(*sdfg, l2m, "for_j");
+  REQUIRE(inner.result.ok());
+  apply_transactional(*sdfg, l2m, inner.match, cache);
+  require_valid(*sdfg);
+  auto outer = candidate_on(*sdfg, l2m, "for_i");
+  INFO(outer.result.reason());
+  REQUIRE(outer.result.ok());
+  apply_transactional(*sdfg, l2m, outer.match, cache);
+  require_valid(*sdfg);
+  CHECK(sdfg->all_states().size() == 1);
+  CHECK(run_on_cpu(*sdfg, kN, 4) == before);
+}
+
+TEST_CASE(
+    "LoopToMap: an index that mixes the loop variable with an inner loop's is not proof of independence",
+    "[transforms][loop-to-map]") {
+  // C[i + j] = i: iterations (i, j) = (0, 1) and (1, 0) write the same element, so the outer
+  // loop's iterations are not independent (the last writer decides), though both accesses are
+  // `i + j` (the offsets j and j cancelled before inner loop variables counted as varying).
+  auto sdfg = make_loop_nest([](SDFGState& st) { tasklet(st, "o = i", {}, "C", "i + j"); });
+  require_valid(*sdfg);
+  LoopToMap l2m;
+  auto outer = candidate_on(*sdfg, l2m, "for_i");
+  CHECK_THAT(outer.result.reason(),
+             Contains("cannot prove that different iterations touch different elements of C"));
+  // The same through a nested SDFG (the inner loop made a map first, its j a map parameter).
+  // Over j with i fixed, C[i + j] is disjoint: the inner loop becomes a map.
+  AnalysisCache cache;
+  auto inner = candidate_on(*sdfg, l2m, "for_j");
+  REQUIRE(inner.result.ok());
+  apply_transactional(*sdfg, l2m, inner.match, cache);
+  require_valid(*sdfg);
+  CHECK_THAT(candidate_on(*sdfg, l2m, "for_i").result.reason(),
+             Contains("cannot prove that different iterations touch different elements of C"));
+}
+
 TEST_CASE("InlineSDFG: refuses nested SDFGs with several blocks", "[transforms][inline-sdfg]") {
   auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
     tasklet(st, "o = a", {{{"a", "A", "i"}}}, "B", "i");

@@ -89,7 +89,11 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
   if (auto dyn = detail::dynamic_map_in(states_of(*L)); !dyn.empty())
     return refuse("loop '" + L->label + "' contains map '" + dyn + "' with dynamic range inputs");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
-  for (auto& [data, acc] : detail::collect_accesses(states_of(*L))) {
+  // What each iteration touches, looked for at the innermost ends (inside maps and nested SDFGs,
+  // such as an inner loop made a map first): the propagated memlets at the access nodes cover
+  // all of a container a nested SDFG receives whole.
+  std::set<std::string> varying = detail::varying_symbols(*L);
+  for (auto& [data, acc] : detail::collect_leaf_accesses(states_of(*L), varying)) {
     if (!ctx.sdfg.has_data(data)) return refuse("container '" + data + "' does not exist");
     if (privatizable(ctx.sdfg, use, data, acc)) continue;
     auto u = use.find(data);
@@ -101,10 +105,12 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
         // Accumulations (wcr) into the same element are conflicts too: the nested SDFG would
         // update it non-atomically from parallel iterations.
         const Memlet& x = acc.writes[j];
-        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, true)) return refuse(*why);
+        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, true, varying))
+          return refuse(*why);
       }
       for (const Memlet& x : acc.reads)
-        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, false)) return refuse(*why);
+        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, false, varying))
+          return refuse(*why);
     }
   }
   return MatchResult::success();

@@ -2,8 +2,10 @@
 #include "nest_util.h"
 
 #include "dataflow_util.h"
+#include "memlet_tree.h"
 
 #include <cctype>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -90,6 +92,27 @@ std::optional<std::pair<sym::Expr, sym::Expr>> loop_variable_bounds(const LoopRe
   return step > 0 ? std::make_pair(f.start, last) : std::make_pair(last, f.start);
 }
 
+namespace {
+
+// A copy edge's memlet may describe the other end (or, in a self-copy, either end: DaCe's rules
+// in copy_subsets): the memlet as the subset of access node `a`'s container.
+Memlet this_end_of(const SDFGState& st, const DataflowEdge& e, const AccessNode& a, bool incoming) {
+  Memlet r = e.memlet;
+  auto* other = st.node(incoming ? e.src : e.dst).as<AccessNode>();
+  if (!other) return r;
+  CopySubsets ends = incoming ? copy_subsets(r, other->data, a.data) : copy_subsets(r, a.data, other->data);
+  const std::optional<Subset>& mine = incoming ? ends.dst : ends.src;
+  if (mine) {
+    r.data = a.data;
+    r.subset = *mine;
+    r.other_subset.reset();
+    r.is_data_src.reset();
+  }
+  return r;
+}
+
+}  // namespace
+
 std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState*>& states) {
   std::map<std::string, DataAccesses> out;
   for (SDFGState* st : states) {
@@ -98,23 +121,7 @@ std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState
       if (!a) continue;
       DataAccesses& acc = out[a->data];
       ++acc.access_nodes;
-      // A copy edge's memlet may describe the other end (or, in a self-copy, either end: DaCe's
-      // rules in copy_subsets): this end's subset.
-      auto this_end = [&](const DataflowEdge& e, bool incoming) {
-        Memlet r = e.memlet;
-        auto* other = st->node(incoming ? e.src : e.dst).as<AccessNode>();
-        if (!other) return r;
-        CopySubsets ends =
-            incoming ? copy_subsets(r, other->data, a->data) : copy_subsets(r, a->data, other->data);
-        const std::optional<Subset>& mine = incoming ? ends.dst : ends.src;
-        if (mine) {
-          r.data = a->data;
-          r.subset = *mine;
-          r.other_subset.reset();
-          r.is_data_src.reset();
-        }
-        return r;
-      };
+      auto this_end = [&](const DataflowEdge& e, bool incoming) { return this_end_of(*st, e, *a, incoming); };
       bool has_in = false, has_out = false;
       for (EdgeId e : st->in_edges(n->id()))
         if (!st->edge(e).memlet.is_empty()) {
@@ -127,6 +134,169 @@ std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState
           acc.reads.push_back(this_end(st->edge(e), false));
         }
       if (has_out && !has_in) acc.written_before_read = false;
+    }
+  }
+  return out;
+}
+
+std::set<std::string> varying_symbols(const ControlFlowRegion& r) {
+  std::set<std::string> out;
+  std::function<void(const ControlFlowRegion&)> walk = [&](const ControlFlowRegion& reg) {
+    if (const auto* loop = reg.as<LoopRegion>(); loop && !loop->loop_variable.empty() && &reg != &r)
+      out.insert(loop->loop_variable);
+    for (const ControlFlowEdge* e : reg.edges())
+      for (const auto& [target, value] : e->data.assignments) out.insert(target);
+    for (const ControlFlowBlock* b : reg.blocks()) {
+      if (const auto* st = b->as<SDFGState>()) {
+        for (const Node* n : st->nodes())
+          if (const auto* me = n->as<MapEntry>()) {
+            if (me->map) out.insert(me->map->params.begin(), me->map->params.end());
+            for (const auto& [c, t] : me->in_connectors)
+              if (c.rfind("IN_", 0) != 0) out.insert(c);
+          }
+      } else if (const auto* cb = b->as<ConditionalBlock>()) {
+        for (const auto& br : cb->branches())
+          if (br.body) walk(*br.body);
+      } else if (const auto* sub = b->as<ControlFlowRegion>()) {
+        walk(*sub);
+      }
+    }
+  };
+  walk(r);
+  return out;
+}
+
+namespace {
+
+/// `m` as the subset of `data` it touches (a copy's memlet may name the other end), or nullopt.
+std::optional<Memlet> as_access_of(const Memlet& m, const std::string& data, const Node& other,
+                                   bool other_is_dst) {
+  if (m.data == data && !m.other_subset) return m;
+  const auto* a = other.as<AccessNode>();
+  if (!a) return m.data == data ? std::optional<Memlet>(m) : std::nullopt;
+  CopySubsets ends = other_is_dst ? copy_subsets(m, data, a->data) : copy_subsets(m, a->data, data);
+  const std::optional<Subset>& mine = other_is_dst ? ends.src : ends.dst;
+  if (!mine) return std::nullopt;
+  Memlet r = m;
+  r.data = data;
+  r.subset = *mine;
+  r.other_subset.reset();
+  r.is_data_src.reset();
+  return r;
+}
+
+/// The accesses of container `c` by nested SDFG `n` (reads or writes), in the outer SDFG's terms,
+/// or nullopt when they cannot be said (the argument is not the whole container, or no access).
+std::optional<std::vector<Memlet>> nested_accesses(const NestedSDFGNode& n, const std::string& c,
+                                                   const Memlet& outer, const DataDescriptor& outer_desc,
+                                                   bool writes, std::set<std::string>& varying,
+                                                   int& counter) {
+  if (!n.sdfg || !n.sdfg->has_data(c)) return std::nullopt;
+  const SDFG& inner = *n.sdfg;
+  const DataDescriptor& d = inner.data(c);
+  // The whole container, same shape: inner indices are outer indices (no offset or reshape).
+  if (d.shape.size() != outer_desc.shape.size() || outer.subset.dims() != outer_desc.shape.size())
+    return std::nullopt;
+  for (std::size_t k = 0; k < d.shape.size(); ++k) {
+    const Range& r = outer.subset[k];
+    if (r.start != sym::Expr(0) || r.end != outer_desc.shape[k] - sym::Expr(1) || r.step != sym::Expr(1) ||
+        d.shape[k].subs(n.symbol_mapping) != outer_desc.shape[k])
+      return std::nullopt;
+  }
+  std::set<std::string> inner_varying = varying_symbols(inner);
+  auto acc = collect_leaf_accesses(inner.all_states(), inner_varying);
+  auto it = acc.find(c);
+  if (it == acc.end()) return std::nullopt;
+  const std::vector<Memlet>& ms = writes ? it->second.writes : it->second.reads;
+  if (ms.empty()) return std::nullopt;
+  // Inner names: a mapped symbol becomes its outer value; any other (local, varying) a fresh name.
+  std::map<std::string, sym::Expr> rename;
+  int k = counter++;
+  std::vector<Memlet> out;
+  for (Memlet m : ms) {
+    for (const auto& s : m.subset.free_symbols()) {
+      if (rename.count(s)) continue;
+      auto mapped = n.symbol_mapping.find(s);
+      if (mapped != n.symbol_mapping.end() && !inner_varying.count(s)) {
+        rename[s] = mapped->second;
+      } else {
+        std::string fresh = "__nested" + std::to_string(k) + "_" + s;
+        varying.insert(fresh);
+        rename[s] = sym::Expr::symbol(fresh);
+      }
+    }
+    m.data = outer.data;
+    m.subset = m.subset.subs(rename);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, DataAccesses> collect_leaf_accesses(const std::vector<SDFGState*>& states,
+                                                          std::set<std::string>& varying) {
+  auto out = collect_accesses(states);
+  int counter = 0;
+  for (auto& [data, acc] : out) {
+    acc.reads.clear();
+    acc.writes.clear();
+  }
+  for (SDFGState* st : states) {
+    for (Node* n : st->nodes()) {
+      auto* a = n->as<AccessNode>();
+      if (!a) continue;
+      DataAccesses& acc = out[a->data];
+      const SDFG* sdfg = st->sdfg();
+      const DataDescriptor* desc = sdfg && sdfg->has_data(a->data) ? &sdfg->data(a->data) : nullptr;
+      // One edge at the access node: its leaves, or the edge itself.
+      auto refine = [&](EdgeId id, bool write, std::vector<Memlet>& into) {
+        const DataflowEdge& e = st->edge(id);
+        const Node& other = st->node(write ? e.src : e.dst);
+        std::vector<Memlet> leaves;
+        bool ok =
+            desc != nullptr && (other.kind() == NodeKind::MapEntry || other.kind() == NodeKind::MapExit ||
+                                other.kind() == NodeKind::NestedSDFG);
+        std::vector<EdgeId> ends;
+        if (ok && other.kind() == NodeKind::NestedSDFG) {
+          ends.push_back(id);
+        } else if (ok) {
+          for (EdgeId t : memlet_tree(*st, id)) {
+            const DataflowEdge& te = st->edge(t);
+            if (t == id) continue;
+            NodeKind inner = st->node(write ? te.src : te.dst).kind();
+            if (inner != NodeKind::MapEntry && inner != NodeKind::MapExit) ends.push_back(t);
+          }
+          ok = !ends.empty();
+        }
+        for (EdgeId t : ends) {
+          if (!ok) break;
+          const DataflowEdge& te = st->edge(t);
+          const Node& end = st->node(write ? te.src : te.dst);
+          auto m = as_access_of(te.memlet, a->data, end, !write);
+          if (!m || m->is_empty()) {
+            ok = false;
+          } else if (const auto* ns = end.as<NestedSDFGNode>()) {
+            auto inner =
+                nested_accesses(*ns, write ? te.src_conn : te.dst_conn, *m, *desc, write, varying, counter);
+            if (inner)
+              leaves.insert(leaves.end(), inner->begin(), inner->end());
+            else
+              leaves.push_back(*m);
+          } else {
+            leaves.push_back(*m);
+          }
+        }
+        if (!ok) {
+          into.push_back(this_end_of(*st, e, *a, write));
+          return;
+        }
+        into.insert(into.end(), leaves.begin(), leaves.end());
+      };
+      for (EdgeId e : st->in_edges(n->id()))
+        if (!st->edge(e).memlet.is_empty()) refine(e, true, acc.writes);
+      for (EdgeId e : st->out_edges(n->id()))
+        if (!st->edge(e).memlet.is_empty()) refine(e, false, acc.reads);
     }
   }
   return out;
@@ -169,7 +339,13 @@ std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, con
 }
 
 std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
-                                                    const Memlet& w, const Memlet& x, bool x_is_write) {
+                                                    const Memlet& w, const Memlet& x, bool x_is_write,
+                                                    const std::set<std::string>& varying) {
+  auto uses_varying = [&](const sym::Expr& e) {
+    for (const auto& s : e.free_symbols())
+      if (varying.count(s)) return true;
+    return false;
+  };
   const char* verb = x_is_write ? "written" : "read";
   std::string carried;
   if (w.subset.dims() == x.subset.dims()) {
@@ -180,6 +356,7 @@ std::optional<std::string> cross_iteration_conflict(const std::string& data, con
       auto aw = affine_in(rw.start, var), ax = affine_in(rx.start, var);
       if (!aw || !ax) continue;
       if (aw->first != ax->first) continue;
+      if (uses_varying(aw->second) || uses_varying(ax->second)) continue;
       auto a = aw->first.as_integer();
       if (!a || *a == 0) continue;
       sym::Expr diff = ax->second - aw->second;

@@ -42,6 +42,22 @@ struct DataAccesses {
 /// Accesses of every container in the given states (not inside their nested SDFGs).
 std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState*>& states);
 
+/// Symbols whose value changes within one pass through `r`'s blocks: map parameters and dynamic
+/// map inputs of its states (nested SDFGs excluded), variables of loops inside it, targets of its
+/// interstate assignments. An index using one names different elements at different points of
+/// one iteration of a loop whose body is `r`, so it proves nothing about two iterations.
+std::set<std::string> varying_symbols(const ControlFlowRegion& r);
+
+/// collect_accesses, with each memlet that leads from an access node into a map scope or a
+/// nested SDFG replaced by what the scope's inner ends touch: the memlets of the tasklets, library
+/// nodes and copies inside (in terms of the map parameters), and through a nested SDFG that is
+/// handed a whole container of the same shape, the nested SDFG's own accesses of it (recursively)
+/// in the outer SDFG's terms (its symbol mapping substituted; its local symbols renamed
+/// `__nested<k>_<name>` and added to `varying`, as are its varying_symbols). Where an inner end
+/// cannot be said, the memlet stays as it was (the propagated bounding box, always safe).
+std::map<std::string, DataAccesses> collect_leaf_accesses(const std::vector<SDFGState*>& states,
+                                                          std::set<std::string>& varying);
+
 /// The label of a map in the states with dynamic range inputs (symbols a nested SDFG could not
 /// declare: SDFG::free_symbols counts them as free), or empty.
 std::string dynamic_map_in(const std::vector<SDFGState*>& states);
@@ -58,9 +74,12 @@ std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, con
 
 /// Why iterations of a loop over `var` may touch the same element of `data` through the write
 /// `w` and the access `x` ("a is written at i and read at i - 1"); nullopt if they provably
-/// touch different elements in different iterations. `x_is_write` words the message.
+/// touch different elements in different iterations. `x_is_write` words the message. Symbols in
+/// `varying` (varying_symbols of the loop body) may differ between the two accesses: an index
+/// offset that uses one proves nothing (i + j and i + j meet when j differs).
 std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
-                                                    const Memlet& w, const Memlet& x, bool x_is_write);
+                                                    const Memlet& w, const Memlet& x, bool x_is_write,
+                                                    const std::set<std::string>& varying = {});
 
 /// The descriptor a nested SDFG gets for an outer container passed through a connector: not
 /// transient, scope lifetime, and a plain Array for a View/Reference (the nested SDFG receives
