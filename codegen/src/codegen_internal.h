@@ -207,6 +207,9 @@ class SdfgGen {
   std::vector<std::string> calling_parallel_symbols;
   bool calling_params_known = false;
   std::set<std::string> fixed_base_params;
+  /// In a nested SDFG called in parallel: its symbols whose value is the same in every
+  /// concurrent call (mapped from expressions of the caller's invariant symbols).
+  std::set<std::string> calling_invariant_symbols;
   /// Every symbol the body may use -> C++ type (free, mapped, assigned, loop variables).
   std::map<std::string, ScalarType> symbols;
   /// Symbols the body declares (assigned on interstate edges, loop variables).

@@ -82,6 +82,11 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
       if (mapped.empty()) ng.calling_params_known = false;
       ng.calling_parallel_symbols.push_back(mapped);
     }
+    for (const auto& [s, e] : n.symbol_mapping) {
+      bool inv = true;
+      for (const auto& x : e.free_symbols()) inv = inv && invariant(x);
+      if (inv) ng.calling_invariant_symbols.insert(s);
+    }
     for (const auto& c : cv) {
       bool own = true, fixed = params.has_value(), any = false;
       std::vector<EdgeId> edges = st.in_edges_by_connector(n.id(), c);

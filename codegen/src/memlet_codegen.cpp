@@ -2,6 +2,7 @@
 // access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
 // race with another thread of a parallel map).
 #include <algorithm>
+#include <functional>
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 
@@ -301,8 +302,11 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
 
 namespace {
 
-// Whether each of `params` alone indexes its own dimension of `idx` (as +-param + rest).
-bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& params) {
+// Whether each of `params` alone indexes its own dimension of `idx` (as +-param + rest, `rest`
+// of symbols that are `invariant`: the same in every concurrent iteration; `i + j` with j an
+// inner sequential map's parameter meets itself at (i, j) = (0, 1) and (1, 0)).
+bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& params,
+          const std::function<bool(const std::string&)>& invariant) {
   std::set<std::string> pset(params.begin(), params.end());
   std::set<std::size_t> taken;
   for (const auto& prm : params) {
@@ -319,7 +323,7 @@ bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& par
         auto rs = rest.free_symbols();
         bool clean = true;
         for (const auto& s : rs)
-          if (pset.count(s)) clean = false;
+          if (pset.count(s) || !invariant(s)) clean = false;
         if (clean) {
           found = true;
           taken.insert(d);
@@ -332,15 +336,24 @@ bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& par
   return true;
 }
 
-bool mentions(const Subset& region, const std::vector<std::string>& params) {
-  for (const Range& r : region.ranges())
-    for (const sym::Expr* e : {&r.start, &r.end, &r.step})
-      for (const auto& s : e->free_symbols())
-        if (std::find(params.begin(), params.end(), s) != params.end()) return true;
-  return false;
+}  // namespace
+
+bool StateGen::invariant(const std::string& s) const {
+  int p = parallel_frame();
+  for (std::size_t k = 0; k < frames_.size(); ++k)
+    for (const auto& [name, type] : frames_[k].symbols)
+      if (name == s && (p < 0 || static_cast<int>(k) >= p)) return false;
+  if (p >= 0) return true;  // the state's own parallel map: nothing outside its scopes changes
+  if (!sg.in_parallel) return false;
+  return sg.calling_invariant_symbols.count(s) > 0 &&
+         std::find(sg.local_symbols.begin(), sg.local_symbols.end(), s) == sg.local_symbols.end();
 }
 
-}  // namespace
+bool StateGen::invariant(const Subset& region) const {
+  for (const auto& s : region.free_symbols())
+    if (!invariant(s)) return false;
+  return true;
+}
 
 std::optional<std::vector<std::string>> StateGen::concurrent_params() const {
   int p = parallel_frame();
@@ -351,7 +364,7 @@ std::optional<std::vector<std::string>> StateGen::concurrent_params() const {
 
 bool StateGen::pins_parallel_params(const std::vector<sym::Expr>& idx) const {
   auto params = concurrent_params();
-  return params && pins(idx, *params);
+  return params && pins(idx, *params, [this](const std::string& s) { return invariant(s); });
 }
 
 bool StateGen::pins_parallel_params(const Subset& region) const {
@@ -365,7 +378,7 @@ bool StateGen::fixed_base(const std::string& data) const {
   const Binding* b = binding(data);
   auto params = concurrent_params();
   if (!b || !params) return false;
-  if (!b->viewed.empty()) return !mentions(b->view_subset, *params) && fixed_base(b->viewed);
+  if (!b->viewed.empty()) return invariant(b->view_subset) && fixed_base(b->viewed);
   if (parallel_frame() >= 0) return true;  // a container, or an allocation of its own
   return b->desc->transient || sg.fixed_base_params.count(data) > 0;
 }

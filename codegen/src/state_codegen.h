@@ -206,8 +206,15 @@ class StateGen {
   /// frame's, or in a nested SDFG called in parallel its symbols that are the calling loop's
   /// parameters (SdfgGen::calling_parallel_symbols); nullopt when unknown or not parallel.
   std::optional<std::vector<std::string>> concurrent_params() const;
+  /// Whether symbol `s` has one value in all concurrent iterations: in the state's parallel map,
+  /// any symbol but the parameters of its scope and the scopes inside it; in a nested SDFG
+  /// called in parallel, a symbol mapped from such (SdfgGen::calling_invariant_symbols) that the
+  /// nested SDFG does not assign. false when nothing runs in parallel.
+  bool invariant(const std::string& s) const;
+  /// Whether every symbol of `region` is invariant.
+  bool invariant(const Subset& region) const;
   /// Whether each of concurrent_params() alone indexes its own dimension of `idx` (as
-  /// +-param + rest): concurrent iterations touch disjoint elements.
+  /// +-param + rest, rest invariant): concurrent iterations touch disjoint elements.
   bool pins_parallel_params(const std::vector<sym::Expr>& idx) const;
   /// Whether `data`'s element 0 is the same place for every concurrent iteration (a container,
   /// a transient, a connector whose outer memlet does not move with them, a view of a fixed

@@ -30,7 +30,10 @@ bool has_atomic(const std::string& source) {
 /// S[N] (zeros) += row sums of A[N, M] through a nested SDFG called in a parallel map over i.
 /// The nested SDFG sums X[0:M] into Y with a sum WCR at `inner` ("0" or "r", r = i mapped in);
 /// the outer memlet of Y is S[`outer`] ("i" pins the call's element, "0:N" passes all of S).
-std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& inner, std::int64_t y_size) {
+/// S has `s_size` elements (default N); `inner_all` is Y's memlet outside the k map where
+/// `inner` uses k.
+std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& inner, std::int64_t y_size,
+                                 const std::string& s_size = "N", const std::string& inner_all = "") {
   auto body = std::make_unique<SDFG>("rowsum");
   body->add_array("X", ScalarType::Float64, {E::symbol("M")});
   body->add_array("Y", ScalarType::Float64, {E(y_size)});
@@ -44,14 +47,16 @@ std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& in
     auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
     auto in = st.add_memlet_path({x.id(), m.id(), t.id()}, Memlet::simple("X", Subset::parse("k")), "", "x");
     st.edge(in[0]).memlet = Memlet::simple("X", Subset::parse("0:M"));
-    st.add_memlet_path({t.id(), m.exit, y.id()},
-                       Memlet::simple("Y", Subset::parse(inner), "lambda a, b: a + b"), "o", "");
+    auto out = st.add_memlet_path({t.id(), m.exit, y.id()},
+                                  Memlet::simple("Y", Subset::parse(inner), "lambda a, b: a + b"), "o", "");
+    if (!inner_all.empty())
+      st.edge(out[1]).memlet = Memlet::simple("Y", Subset::parse(inner_all), "lambda a, b: a + b");
   }
   auto s = std::make_unique<SDFG>("outer");
   s->add_symbol("M");
   s->add_symbol("N");
   s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
-  s->add_array("S", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("S", ScalarType::Float64, {E::parse(s_size)});
   auto& st = s->add_state("main", true);
   auto& a = st.add_access("A");
   auto& out = st.add_access("S");
@@ -63,7 +68,7 @@ std::unique_ptr<SDFG> nested_sum(const std::string& outer, const std::string& in
   st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
   auto wr = st.add_memlet_path({ns.id(), m.exit, out.id()},
                                Memlet::simple("S", Subset::parse(outer), "lambda a, b: a + b"), "Y", "");
-  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("0:N"), "lambda a, b: a + b");
+  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("0:" + s_size), "lambda a, b: a + b");
   s->relink_nested();
   return s;
 }
@@ -119,6 +124,70 @@ TEST_CASE("a nested SDFG's sum indexed by the calling map's parameter needs no a
   CHECK_FALSE(has_atomic(g.source));
   auto S = run_sums(*s, "pinned");
   for (std::int64_t i = 0; i < 64; ++i) CHECK(S[static_cast<std::size_t>(i)] == row_sum(i));
+}
+
+TEST_CASE("a nested SDFG's sum at the calling parameter plus its own map's is atomic", "[codegen][wcr]") {
+  // Call i adds A[i, k] into S[r + k] (r = i) for k < M: calls i and i + 1 meet at S[i + 1]
+  // (k = 1 and k = 0). `r + k` pins r only if k is the same in every call; k is the nested
+  // SDFG's own map parameter.
+  auto s = nested_sum("0:N + M", "r + k", 69, "N + M", "r:r + M");
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-diagonal-nested")));
+  std::int64_t n = 64, m = 5;
+  std::vector<double> A(static_cast<std::size_t>(n * m)), S(static_cast<std::size_t>(n + m), 0.0);
+  for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
+  p.call({A.data(), S.data(), &m, &n});
+  for (std::int64_t d = 0; d < n + m; ++d) {
+    double want = 0;  // sum of A[i, k] = i * M + k + 1 over i + k = d
+    for (std::int64_t k = 0; k < m; ++k)
+      if (d - k >= 0 && d - k < n) want += static_cast<double>((d - k) * m + k + 1);
+    CHECK(S[static_cast<std::size_t>(d)] == want);
+  }
+}
+
+TEST_CASE("a sum at a parallel parameter plus an inner sequential map's parameter is atomic",
+          "[codegen][wcr]") {
+  // S[i + k] += A[i, k] in a parallel map over i around a sequential map over k: iterations i
+  // and i + 1 meet at S[i + 1]. The index was taken to pin i (its rest, k, is no parallel
+  // parameter) and the sums raced.
+  auto s = std::make_unique<SDFG>("diagonal");
+  s->add_symbol("M");
+  s->add_symbol("N");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  s->add_array("S", ScalarType::Float64, {E::parse("N + M")});
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access("A");
+  auto& out = st.add_access("S");
+  auto& mi = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
+  auto& mk = st.add_map("k_map", {"k"}, Subset::parse("0:M"), ScheduleType::Sequential);
+  auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
+  const std::string sum = "lambda a, b: a + b";
+  auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")),
+                               "", "x");
+  st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
+  st.edge(in[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:M"));
+  auto wr = st.add_memlet_path({t.id(), mk.exit, mi.exit, out.id()},
+                               Memlet::simple("S", Subset::parse("i + k"), sum), "o", "");
+  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("i:i + M"), sum);
+  st.edge(wr[2]).memlet = Memlet::simple("S", Subset::parse("0:N + M"), sum);
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-diagonal")));
+  std::int64_t n = 64, m = 5;
+  std::vector<double> A(static_cast<std::size_t>(n * m)), S(static_cast<std::size_t>(n + m), 0.0);
+  for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
+  p.call({A.data(), S.data(), &m, &n});
+  for (std::int64_t d = 0; d < n + m; ++d) {
+    double want = 0;
+    for (std::int64_t k = 0; k < m; ++k)
+      if (d - k >= 0 && d - k < n) want += static_cast<double>((d - k) * m + k + 1);
+    CHECK(S[static_cast<std::size_t>(d)] == want);
+  }
 }
 
 namespace {
