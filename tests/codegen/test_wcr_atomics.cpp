@@ -126,58 +126,37 @@ TEST_CASE("a nested SDFG's sum indexed by the calling map's parameter needs no a
   for (std::int64_t i = 0; i < 64; ++i) CHECK(S[static_cast<std::size_t>(i)] == row_sum(i));
 }
 
-TEST_CASE("a nested SDFG's sum at the calling parameter plus its own map's is atomic", "[codegen][wcr]") {
-  // Call i adds A[i, k] into S[r + k] (r = i) for k < M: calls i and i + 1 meet at S[i + 1]
-  // (k = 1 and k = 0). `r + k` pins r only if k is the same in every call; k is the nested
-  // SDFG's own map parameter.
-  auto s = nested_sum("0:N + M", "r + k", 69, "N + M", "r:r + M");
-  validate_or_throw(*s);
-  GeneratedCode g = generate_cpu(*s);
-  INFO(g.source);
-  CHECK(has_atomic(g.source));
-  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-diagonal-nested")));
-  std::int64_t n = 64, m = 5;
-  std::vector<double> A(static_cast<std::size_t>(n * m)), S(static_cast<std::size_t>(n + m), 0.0);
-  for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
-  p.call({A.data(), S.data(), &m, &n});
-  for (std::int64_t d = 0; d < n + m; ++d) {
-    double want = 0;  // sum of A[i, k] = i * M + k + 1 over i + k = d
-    for (std::int64_t k = 0; k < m; ++k)
-      if (d - k >= 0 && d - k < n) want += static_cast<double>((d - k) * m + k + 1);
-    CHECK(S[static_cast<std::size_t>(d)] == want);
-  }
-}
+namespace {
 
-TEST_CASE("a sum at a parallel parameter plus an inner sequential map's parameter is atomic",
-          "[codegen][wcr]") {
-  // S[i + k] += A[i, k] in a parallel map over i around a sequential map over k: iterations i
-  // and i + 1 meet at S[i + 1]. The index was taken to pin i (its rest, k, is no parallel
-  // parameter) and the sums raced.
-  auto s = std::make_unique<SDFG>("diagonal");
-  s->add_symbol("M");
-  s->add_symbol("N");
-  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
-  s->add_array("S", ScalarType::Float64, {E::parse("N + M")});
-  auto& st = s->add_state("main", true);
+/// A state "main" of `s` with a parallel map over i < N around a sequential map over k < M and a
+/// tasklet `o = x` reading x = A[i, k] (symbols M, N and A[N, M] added to `s`).
+struct IkNest {
+  SDFGState* st;
+  MapEntry* mi;
+  MapEntry* mk;
+  Tasklet* t;
+};
+
+IkNest add_ik_nest(SDFG& s) {
+  s.add_symbol("M");
+  s.add_symbol("N");
+  s.add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  auto& st = s.add_state("main", true);
   auto& a = st.add_access("A");
-  auto& out = st.add_access("S");
   auto& mi = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
   auto& mk = st.add_map("k_map", {"k"}, Subset::parse("0:M"), ScheduleType::Sequential);
   auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
-  const std::string sum = "lambda a, b: a + b";
   auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")),
                                "", "x");
   st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
   st.edge(in[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:M"));
-  auto wr = st.add_memlet_path({t.id(), mk.exit, mi.exit, out.id()},
-                               Memlet::simple("S", Subset::parse("i + k"), sum), "o", "");
-  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("i:i + M"), sum);
-  st.edge(wr[2]).memlet = Memlet::simple("S", Subset::parse("0:N + M"), sum);
-  validate_or_throw(*s);
-  GeneratedCode g = generate_cpu(*s);
-  INFO(g.source);
-  CHECK(has_atomic(g.source));
-  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-diagonal")));
+  return {&st, &mi, &mk, &t};
+}
+
+/// Runs `g` (arguments A[N, M], S[N + M], M, N) with A = i * M + k + 1, S = 0, N = 64, M = 5,
+/// and checks S[d] = the sum of A[i, k] over i + k = d (integers: exact in any order).
+void check_diagonal_sums(const GeneratedCode& g, const std::string& name) {
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-wcr-diagonal-" + name)));
   std::int64_t n = 64, m = 5;
   std::vector<double> A(static_cast<std::size_t>(n * m)), S(static_cast<std::size_t>(n + m), 0.0);
   for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
@@ -190,6 +169,42 @@ TEST_CASE("a sum at a parallel parameter plus an inner sequential map's paramete
   }
 }
 
+}  // namespace
+
+TEST_CASE("a nested SDFG's sum at the calling parameter plus its own map's is atomic", "[codegen][wcr]") {
+  // Call i adds A[i, k] into S[r + k] (r = i) for k < M: calls i and i + 1 meet at S[i + 1]
+  // (k = 1 and k = 0). `r + k` pins r only if k is the same in every call; k is the nested
+  // SDFG's own map parameter.
+  auto s = nested_sum("0:N + M", "r + k", 69, "N + M", "r:r + M");
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  check_diagonal_sums(g, "nested");
+}
+
+TEST_CASE("a sum at a parallel parameter plus an inner sequential map's parameter is atomic",
+          "[codegen][wcr]") {
+  // S[i + k] += A[i, k] in a parallel map over i around a sequential map over k: iterations i
+  // and i + 1 meet at S[i + 1]. The index was taken to pin i (its rest, k, is no parallel
+  // parameter) and the sums raced.
+  auto s = std::make_unique<SDFG>("diagonal");
+  s->add_array("S", ScalarType::Float64, {E::parse("N + M")});
+  IkNest n = add_ik_nest(*s);
+  SDFGState& st = *n.st;
+  auto& out = st.add_access("S");
+  const std::string sum = "lambda a, b: a + b";
+  auto wr = st.add_memlet_path({n.t->id(), n.mk->exit, n.mi->exit, out.id()},
+                               Memlet::simple("S", Subset::parse("i + k"), sum), "o", "");
+  st.edge(wr[1]).memlet = Memlet::simple("S", Subset::parse("i:i + M"), sum);
+  st.edge(wr[2]).memlet = Memlet::simple("S", Subset::parse("0:N + M"), sum);
+  validate_or_throw(*s);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  check_diagonal_sums(g, "maps");
+}
+
 namespace {
 
 /// S[N, M] (zeros) += A[N, M] through a view V of S defined in a parallel map over i:
@@ -197,26 +212,19 @@ namespace {
 /// and a sequential map over k writes V[k] with a sum WCR.
 std::unique_ptr<SDFG> view_sum(const std::string& row) {
   auto s = std::make_unique<SDFG>("viewsum");
-  s->add_symbol("M");
-  s->add_symbol("N");
-  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
   s->add_array("S", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
   DataDescriptor v = DataDescriptor::make_array(ScalarType::Float64, {E::symbol("M")}, true);
   v.kind = DataKind::View;
   v.type_name = "View";
   s->add_data("V", v);
-  auto& st = s->add_state("main", true);
-  auto& a = st.add_access("A");
+  IkNest n = add_ik_nest(*s);
+  SDFGState& st = *n.st;
+  auto& mi = *n.mi;
+  auto& mk = *n.mk;
+  auto& t = *n.t;
   auto& out = st.add_access("S");
-  auto& mi = st.add_map("i_map", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
-  auto& mk = st.add_map("k_map", {"k"}, Subset::parse("0:M"), ScheduleType::Sequential);
-  auto& t = st.add_tasklet("add", {"o = x", Language::Python}, {"x"}, {"o"});
   auto& vn = st.add_access("V");
   const std::string sum = "lambda a, b: a + b";
-  auto in = st.add_memlet_path({a.id(), mi.id(), mk.id(), t.id()}, Memlet::simple("A", Subset::parse("i, k")),
-                               "", "x");
-  st.edge(in[0]).memlet = Memlet::simple("A", Subset::parse("0:N, 0:M"));
-  st.edge(in[1]).memlet = Memlet::simple("A", Subset::parse("i, 0:M"));
   auto wr =
       st.add_memlet_path({t.id(), mk.exit, vn.id()}, Memlet::simple("V", Subset::parse("k"), sum), "o", "");
   st.edge(wr[1]).memlet = Memlet::simple("V", Subset::parse("0:M"), sum);
