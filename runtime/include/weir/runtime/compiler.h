@@ -17,7 +17,10 @@ struct CompilerSettings {
   /// Language and optimization flags. `-shared -fPIC` are always added by command().
   // -ffp-contract=off: GCC fuses a * b + c into one fma even in ISO C++ mode, which rounds
   // differently from the embedded backend and NumPy (gt4py's meaning: one rounding per operation).
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off"};
+  // -fno-math-errno: math functions need not set errno (nothing reads it), so loops of them
+  // vectorize with glibc's libmvec (ADR 0031).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off",
+                                    "-fno-math-errno"};
   /// Adds -fopenmp (generated code uses OpenMP for CPU_Multicore maps).
   bool openmp = true;
   /// System libraries linked after the source (`-lblas`), as the generated code asks for.

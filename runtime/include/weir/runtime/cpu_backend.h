@@ -20,7 +20,10 @@ struct CompiledBackendConfig {
   /// Compiler flags (-shared -fPIC are always added, -fopenmp with `openmp`).
   // -ffp-contract=off: GCC fuses a * b + c into one fma even in ISO C++ mode, which rounds
   // differently from the embedded backend and NumPy (gt4py's meaning: one rounding per operation).
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off"};
+  // -fno-math-errno: math functions need not set errno (nothing reads it), so loops of them
+  // vectorize with glibc's libmvec (ADR 0031).
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off",
+                                    "-fno-math-errno"};
   /// Compile with OpenMP (-fopenmp).
   bool openmp = true;
   /// Compiler processes at once for a big program's translation units (CompilerSettings::jobs;
