@@ -40,7 +40,8 @@ std::unique_ptr<SDFG> math_map() {
 }
 
 /// The library built from `sdfg`'s code with `settings`, as bytes.
-std::string library_bytes(const SDFG& sdfg, const runtime::CompilerSettings& settings, const std::string& name) {
+std::string library_bytes(const SDFG& sdfg, const runtime::CompilerSettings& settings,
+                          const std::string& name) {
   auto dir = test::scratch_dir("vector-math-" + name);
   std::ofstream(dir / "p.cpp") << codegen::generate_cpu(sdfg).source;
   runtime::compile_shared_library(settings, dir / "p.cpp", dir / "p.so", "math_map");
@@ -55,7 +56,8 @@ test::CpuOutputs run_map(const SDFG& sdfg, const runtime::CompiledBackendConfig&
   for (const char* a : {"A", "S", "X", "T"})
     args.arrays.emplace(a, runtime::Allocator::cpu().allocate(ScalarType::Float64, {n}));
   auto* A = static_cast<double*>(args.arrays.at("A").data());
-  for (std::int64_t i = 0; i < n; ++i) A[i] = -20.0 + 40.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+  for (std::int64_t i = 0; i < n; ++i)
+    A[i] = -20.0 + 40.0 * static_cast<double>(i) / static_cast<double>(n - 1);
   args.values["N"] = n;
   return test::run_arguments_on_cpu(sdfg, args, config);
 }
