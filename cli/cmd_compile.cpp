@@ -78,7 +78,7 @@ Action add_compile_command(CLI::App& app) {
     std::vector<std::string> files, includes;
     std::string backend = "cpu", emit_cpp, gpu_arch;
     unsigned jobs = 0;
-    bool trust_code = false;
+    bool trust_code = false, exact_math = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
@@ -92,6 +92,7 @@ Action add_compile_command(CLI::App& app) {
                   "A compiled backend: cpu (default) or gpu (CUDA, compiled by nvcc; programs not "
                   "placed on the GPU yet get gpu-transform with host arguments)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
+  cmd->add_flag("--exact-math", o->exact_math, kExactMathHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
   cmd->add_option(
@@ -102,7 +103,7 @@ Action add_compile_command(CLI::App& app) {
   return [o]() {
     std::unique_ptr<runtime::Backend> backend;
     try {
-      backend = choose_backend(o->backend, o->gpu_arch);
+      backend = choose_backend(o->backend, o->gpu_arch, o->exact_math);
     } catch (const UsageError& e) {
       std::cerr << "weir: error: " << e.what() << "\n";
       return kExitUsage;

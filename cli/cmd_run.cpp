@@ -111,7 +111,7 @@ int run_command(const RunOptions& given_options) {
   // backends run) are compiled for the CPU.
   RunOptions o = given_options;
   if (o.backend.empty()) o.backend = is_field_view_reference(o.program) ? "embedded" : "cpu";
-  std::unique_ptr<Backend> backend = choose_backend(o.backend, o.gpu_arch);
+  std::unique_ptr<Backend> backend = choose_backend(o.backend, o.gpu_arch, o.exact_math);
   // Running needs a device before anything is compiled for it.
   if (o.backend == "gpu") require_cuda_device();
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
@@ -284,6 +284,7 @@ Action add_run_command(CLI::App& app) {
       "embedded (interprets field-view programs; their default), cpu (compiled C++/OpenMP; the default for "
       "SDFG files) or gpu (CUDA, compiled by nvcc: needs a CUDA device)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
+  cmd->add_flag("--exact-math", o->exact_math, kExactMathHelp);
   cmd->add_option("-I,--include", o->includes,
                   "Directory searched for modules a .py program imports (repeatable; "
                   "WEIR_PATH is searched too)");

@@ -10,6 +10,7 @@ namespace weir::cli {
 /// `weir run`'s command line as parsed by CLI11 (see add_run_command for each option's meaning).
 struct RunOptions {
   std::string program;
+  bool exact_math = false;        // --exact-math (cpu backend)
   std::string backend, gpu_arch;  // backend "": embedded for FILE.py::NAME, cpu for SDFG files
   std::vector<std::string> ins, sets, set_jsons, includes, in_dirs;
   std::string out_dir, domain, save_inputs;
