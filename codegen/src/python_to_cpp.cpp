@@ -424,8 +424,11 @@ class Translator {
       nargs(1);
       ScalarType t = is_bool(a[0].type) ? ScalarType::Int64 : a[0].type;
       if (nm == "fabs") t = float_result(t);
-      if (is_complex(t))
-        t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;  // the modulus
+      if (is_complex(t)) {
+        // The modulus, as NumPy's absolute: hypot of the parts (weir_cabs, prelude.cpp).
+        t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;
+        return {"weir_cabs(" + a[0].text + ")", kPrimary, t};
+      }
       return {math("abs") + "(" + a[0].text + ")", kPrimary, t};
     }
     // Python's min/max (the first argument unless another is strictly smaller/larger: order
@@ -590,10 +593,9 @@ class Translator {
             ck = lit->int_value;
       Val b = is_complex(base.type) ? base : cast_to(t, base);
       if (ck && *ck >= 1 && *ck <= 4) {
-        std::string s = "(" + b.text + ")";
-        std::string out = s;
-        for (long long i = 1; i < *ck; ++i) out += " * " + s;
-        return {out, kMul, t};
+        std::string out = b.text;
+        for (long long i = 1; i < *ck; ++i) out = "weir_cmul(" + out + ", " + b.text + ")";
+        return {out, kPrimary, t};
       }
       Val e = is_complex(exp.type) ? exp : cast_to(t, exp);
       return {math("pow") + "(" + b.text + ", " + e.text + ")", kPrimary, t};
@@ -633,7 +635,9 @@ class Translator {
     switch (op) {
       case B::Add: return {wrap(l, kAdd) + " + " + wrap(r, kAdd + 1), kAdd, t};
       case B::Sub: return {wrap(l, kAdd) + " - " + wrap(r, kAdd + 1), kAdd, t};
-      case B::Mult: return {wrap(l, kMul) + " * " + wrap(r, kMul + 1), kMul, t};
+      case B::Mult:
+        if (is_complex(t)) return {"weir_cmul(" + l.text + ", " + r.text + ")", kPrimary, t};
+        return {wrap(l, kMul) + " * " + wrap(r, kMul + 1), kMul, t};
       case B::Div:
         if (ints)
           return {"static_cast<double>(" + l.text + ") / " + wrap(r, kMul + 1), kMul, ScalarType::Float64};

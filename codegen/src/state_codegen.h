@@ -183,6 +183,9 @@ class StateGen {
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
   /// map exits.
   std::vector<NodeId> scope_nodes(NodeId entry) const;
+  /// Whether a memlet inside map `entry`'s scope moves complex64/128 data (tasklet connectors
+  /// and scalars of std::complex type in the generated body).
+  bool moves_complex_values(const MapEntry& entry) const;
   /// A host <-> device copy of CUDA host code (cudaMemcpyAsync per contiguous block).
   void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
                         const std::vector<std::size_t>& dd, Writer& w);

@@ -789,3 +789,65 @@ TEST_CASE("dynamic and multi-element inputs are references and pointers", "[code
   p->call({A.data(), B.data(), &n});
   CHECK(B == std::vector<double>{4, 10});
 }
+
+TEST_CASE("a small map over nested SDFGs of bounded work runs sequentially", "[codegen][run]") {
+  // B[i] = 2 * A[i] for even i through a nested SDFG per point: `branch` puts the tasklet under a
+  // conditional (bounded work per call: the map counts its points like a flat body, as the
+  // masked update DaCe writes for mandelbrot1); `loop` adds A[i] three times in a loop region
+  // (work unknown: always parallel).
+  auto make = [](bool loop) {
+    auto inner = std::make_unique<SDFG>("per_point");
+    inner->add_symbol("j");
+    inner->add_array("x", ScalarType::Float64, {E(1)});
+    inner->add_array("y", ScalarType::Float64, {E(1)});
+    ControlFlowRegion* body = inner.get();
+    if (loop) {
+      body = &inner->add_loop("three", "k", "k = 0", "k < 3", "k = k + 1");
+    } else {
+      body = &inner->add_conditional("even").add_branch(CodeBlock{"j % 2 == 0", Language::Python}, "yes");
+    }
+    auto& st = body->add_state("work", true);
+    auto& t =
+        st.add_tasklet("t", {loop ? "o = x + y" : "o = x * 2", Language::Python},
+                       loop ? std::vector<std::string>{"x", "y"} : std::vector<std::string>{"x"}, {"o"});
+    st.add_edge(st.add_access("x").id(), "", t.id(), "x", Memlet::simple("x", Subset::parse("0")));
+    if (loop) st.add_edge(st.add_access("y").id(), "", t.id(), "y", Memlet::simple("y", Subset::parse("0")));
+    st.add_edge(t.id(), "o", st.add_access("y").id(), "", Memlet::simple("y", Subset::parse("0")));
+    auto s = std::make_unique<SDFG>(loop ? "loop_points" : "branch_points");
+    s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+    s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+    auto& st2 = s->add_state("main", true);
+    auto& a = st2.add_access("A");
+    auto& b = st2.add_access("B");
+    auto& m = st2.add_map("points", {"i"}, Subset::parse("0:N"));
+    auto& ns = st2.add_nested_sdfg("call", std::move(inner),
+                                   loop ? std::vector<std::string>{"x", "y"} : std::vector<std::string>{"x"},
+                                   {"y"}, {{"j", E::symbol("i")}});
+    st2.add_memlet_path({a.id(), m.id(), ns.id()}, Memlet::simple("A", Subset::parse("i")), "", "x");
+    if (loop)
+      st2.add_memlet_path({b.id(), m.id(), ns.id()}, Memlet::simple("B", Subset::parse("i")), "", "y");
+    st2.add_memlet_path({ns.id(), m.exit, st2.add_access("B").id()}, Memlet::simple("B", Subset::parse("i")),
+                        "y", "");
+    s->relink_nested();
+    return s;
+  };
+  auto bounded = make(false);
+  std::string code = generate_cpu(*bounded).source;
+  INFO(code);
+  CHECK(contains(code, "if ((N) >= 32768) {"));
+  auto p = build(*bounded, "branch_points");
+  std::vector<double> A = {1, 2, 3, 4, 5}, B(5, 0.0);
+  int64_t n = 5;
+  p->call({A.data(), B.data(), &n});
+  CHECK(B == std::vector<double>{2, 0, 6, 0, 10});
+
+  auto looping = make(true);
+  std::string code2 = generate_cpu(*looping).source;
+  INFO(code2);
+  CHECK(!contains(code2, ">= 32768"));
+  CHECK(contains(code2, "#pragma omp parallel for"));
+  auto p2 = build(*looping, "loop_points");
+  std::vector<double> B2(5, 0.0);
+  p2->call({A.data(), B2.data(), &n});
+  CHECK(B2 == std::vector<double>{3, 6, 9, 12, 15});
+}
