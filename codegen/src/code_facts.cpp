@@ -11,6 +11,7 @@ void CodeFacts::merge(const CodeFacts& other) {
   may_fault = may_fault || other.may_fault;
   complex_numbers = complex_numbers || other.complex_numbers;
   algorithm = algorithm || other.algorithm;
+  atomics = atomics || other.atomics;
   calls.insert(other.calls.begin(), other.calls.end());
 }
 
@@ -41,6 +42,10 @@ void note_complex() {
 
 void note_algorithm() {
   if (CodeFacts* f = recorded_facts()) f->algorithm = true;
+}
+
+void note_atomics() {
+  if (CodeFacts* f = recorded_facts()) f->atomics = true;
 }
 
 void note_call(const std::string& name) {

@@ -18,6 +18,10 @@ struct CodeFacts {
   bool complex_numbers = false;
   /// It calls std::max<T> / std::min<T> over an initializer list (<algorithm>).
   bool algorithm = false;
+  /// It updates memory atomically (a write-conflict resolution concurrent iterations may meet),
+  /// itself or in a function it calls: a parallel map around it may use per-thread copies instead
+  /// (parallel_privatization.cpp).
+  bool atomics = false;
   /// The generated functions it calls, by name (program_units.cpp declares them per unit).
   std::set<std::string> calls;
 
@@ -57,6 +61,7 @@ void note_fault();
 void note_complex();
 void note_algorithm();
 void note_call(const std::string& name);
+void note_atomics();
 void note(const CodeFacts& facts);
 
 }  // namespace weir::codegen::detail

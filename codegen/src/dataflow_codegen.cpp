@@ -88,7 +88,9 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
   f.close();
   f.blank();
-  sg.prog.functions.append(f, device ? std::string() : declaration, facts.finish());
+  CodeFacts state_facts = facts.finish();
+  if (state_facts.atomics) note_atomics();  // the caller's facts: it calls this function
+  sg.prog.functions.append(f, device ? std::string() : declaration, std::move(state_facts));
   // Transients sized by control-flow symbols get their size for this state first.
   std::string resize;
   for (const auto& name : sg.resized_homes)
@@ -569,15 +571,51 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   auto outer_partials = std::move(partials_);
   partials_.clear();
   if (parallel) plan_partials(e);
+  // Scatter reductions into small containers: per-thread copies (parallel_privatization.cpp).
+  std::vector<Privatized> privs;
   frames_.push_back(frame);
   Writer body;
+  FactRecorder body_facts;
   emit_scope(e.id(), body);
+  CodeFacts bf = body_facts.finish();
+  note(bf);
+  // Only where the body updates something atomically (a write concurrent iterations may meet).
+  if (parallel && partials_.empty() && bf.atomics) privs = plan_privatized(e);
   frames_.pop_back();
+  // Copies cost threads x size elements: used where the containers are no larger than the map's
+  // points (tested at run time; a constant size above them: never), else the atomic body.
+  sym::Expr points(1);
+  for (std::size_t d = 0; d < ranges.size(); ++d) points = points * ranges[d].size();
+  std::string fits;
+  for (const Privatized& p : privs) {
+    sym::Expr over = p.size - points;
+    if (over.is_integer() && over.value() > 0) privs.clear();
+    if (privs.empty()) break;
+    // weir_le: a comparison of equal expressions would be a -Wtautological-compare warning.
+    fits += (fits.empty() ? "weir_le(" : " && weir_le(") + sym_cpp(p.size) + ", " + sym_cpp(points) + ")";
+  }
+  Writer private_body, sequential_body;
+  if (!privs.empty()) {
+    Frame pf = frame;
+    for (const Privatized& p : privs) pf.privatized.insert(p.data);
+    frames_.push_back(pf);
+    emit_scope(e.id(), private_body);
+    frames_.pop_back();
+    if (when) {
+      // The small-map branch runs on one thread: a body without atomics.
+      Frame sf = frame;
+      sf.parallel = false;
+      sf.parallel_params.clear();
+      frames_.push_back(sf);
+      emit_scope(e.id(), sequential_body);
+      frames_.pop_back();
+    }
+  }
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
   // `#pragma omp parallel` of the partials.
-  auto nest = [&](bool omp, Writer& out, bool in_region = false) {
+  auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     if (omp)
       out.line(std::string(in_region ? "#pragma omp for" : "#pragma omp parallel for") +
                (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : std::string()));
@@ -607,14 +645,36 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
         out.line("#pragma omp simd");
       out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
     }
-    out.append(body);
+    out.append(inner ? *inner : body);
     for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
   };
   auto loops = [&](bool omp, Writer& out) {
     if (!partials) return nest(omp, out);
     emit_with_partials([&](bool in_region, Writer& o) { nest(in_region, o, in_region); }, omp, out);
   };
-  if (!parallel || !when) {
+  if (!privs.empty()) {
+    auto parallel_branch = [&](Writer& out) {
+      out.open("if (" + fits + ") {");
+      emit_privatized(
+          privs, [&](Writer& o) { nest(true, o, true, &private_body); }, out);
+      out.dedent();
+      out.line("} else {");
+      out.indent();
+      nest(true, out);
+      out.close();
+    };
+    if (!when) {
+      parallel_branch(w);
+    } else {
+      w.open("if (" + *when + ") {");
+      parallel_branch(w);
+      w.dedent();
+      w.line("} else {");
+      w.indent();
+      nest(false, w, false, &sequential_body);
+      w.close();
+    }
+  } else if (!parallel || !when) {
     loops(parallel, w);
   } else {
     // Few points: the same loops without entering the OpenMP runtime (parallel_threshold.cpp).

@@ -145,7 +145,9 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   f.append(body);
   f.close();
   f.blank();
-  sg.prog.functions.append(f, device ? std::string() : declaration, facts.finish());
+  CodeFacts nested_facts = facts.finish();
+  if (nested_facts.atomics) note_atomics();  // the caller's facts: it calls this function
+  sg.prog.functions.append(f, device ? std::string() : declaration, std::move(nested_facts));
   note_call(fname);
 
   // The call: a pointer (or a reference for scalars) per connector, then the symbols.

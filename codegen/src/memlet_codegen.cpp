@@ -290,6 +290,7 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
   std::string op;
   std::string stmt = translate_wcr(wcr, target, value, type, &op);
   if (!atomic) return stmt + ";";
+  note_atomics();
   const CodeTarget& tgt = *opts.target;
   if (!op.empty())
     if (std::string a = tgt.atomic_update(target, op, value, type); !a.empty()) return a;
@@ -398,6 +399,7 @@ bool StateGen::shared_by_calls(const std::string& data) const {
 bool StateGen::private_to_iteration(const std::string& data) const {
   const Binding* b = binding(data);
   int p = parallel_frame();
+  if (p >= 0 && frames_[static_cast<std::size_t>(p)].privatized.count(data)) return true;
   if (!b || p < 0 || b->frame < p + 1) return false;
   if (b->viewed.empty()) return true;  // allocated in the parallel loop's body
   // A view defined in the body: its own slice of the viewed container per iteration.

@@ -26,7 +26,9 @@ std::string prelude_headers(bool complex_numbers, bool user_code) {
       "#define __FAST_MATH__ 1\n#include <math.h>\n#undef __FAST_MATH__\n#endif\n"
       "#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdint>\n#include <cstdio>\n"
       "#include <cstdlib>\n#include <cstring>\n#include <exception>\n#include <limits>\n#include <new>\n"
-      "#include <type_traits>\n";
+      "#include <type_traits>\n"
+      // omp_get_max_threads / omp_get_thread_num: per-thread copies of scatter reductions.
+      "#ifdef _OPENMP\n#include <omp.h>\n#endif\n";
   // |z| as NumPy's absolute of a complex number, hypot of its parts, without a library call
   // where the sum of squares neither overflows nor underflows: there sqrt(re^2 + im^2) is within
   // 1 ulp of hypot. std::abs calls cabs (then hypot) for every element, 15-20 ns each, and no
@@ -287,6 +289,8 @@ static inline WEIR_HD T weir_powi(T x, int n) {
     for (int i = 1; i < n; ++i) r *= x;
     return r;
 }
+// a <= b, for generated tests whose sides may be the same expression (no -Wtautological-compare).
+[[maybe_unused]] static inline WEIR_HD bool weir_le(int64_t a, int64_t b) { return a <= b; }
 // Python's min/max of two values: the first one unless the second is strictly smaller/larger.
 template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_min(A a, B b) {

@@ -315,24 +315,27 @@ void SdfgGen::emit_body(Writer& w) {
     for (const auto& name : body_arrays()) {
       const DataDescriptor& d = sdfg.arrays.at(name);
       std::string n = cpp_ident(name);
+      // Small arrays of a known size live on the stack, value-initialized as body scalars are (a
+      // state that faults returns before writing it, and the caller returns on the pending
+      // fault: compilers cannot see that). On the CPU a thread-local buffer costs a TLS lookup
+      // (__tls_get_addr in a shared library) per call: azimint_hist's per-point nested SDFG
+      // spent 6% of its time there for a one-element array.
+      bool dev = prog.cuda && is_device_storage(d.storage);
+      auto k = sdfg.arrays.at(name).total_size.as_integer();
+      if ((!dev || in_parallel) && k && *k > 0 &&
+          *k * static_cast<long long>(size_of(d.dtype.base)) <=
+              static_cast<long long>(prog.opts.max_stack_bytes)) {
+        w.line(cpp_type(d) + " " + n + "[" + std::to_string(*k) + "]{};");
+        continue;
+      }
       if (prog.cuda && in_parallel) {
-        // A device function: per call (the device heap), or on the stack when small, value-initialized
-        // as body scalars are (a state that faults returns before writing it, and the caller
-        // returns on the pending fault: compilers cannot see that).
-        auto k = sdfg.arrays.at(name).total_size.as_integer();
-        if (k && *k > 0 &&
-            *k * static_cast<long long>(size_of(d.dtype.base)) <=
-                static_cast<long long>(prog.opts.max_stack_bytes)) {
-          w.line(cpp_type(d) + " " + n + "[" + std::to_string(*k) + "]{};");
-        } else {
-          w.line("weir_buffer<" + cpp_type(d) + "> " + n + "__buf(" + alloc_size(d) + ", \"" +
-                 c_escape(name) + "\");");
-          w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
-        }
+        // A device function: per call (the device heap).
+        w.line("weir_buffer<" + cpp_type(d) + "> " + n + "__buf(" + alloc_size(d) + ", \"" + c_escape(name) +
+               "\");");
+        w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
         continue;
       }
       // Kept per thread between calls (a nested SDFG inside a map runs once per point).
-      bool dev = prog.cuda && is_device_storage(d.storage);
       w.line("static thread_local " + std::string(dev ? "weir_device_scratch<" : "weir_scratch<") +
              cpp_type(d) + "> " + n + "__buf;");
       w.line(cpp_type(d) + "* __restrict__ " + n + " = " + n + "__buf.get(" + alloc_size(d) + ", \"" +

@@ -30,6 +30,9 @@ struct Frame {
   std::vector<std::string> parallel_params;
   /// Symbols the scope defines (map parameters, dynamic range inputs) and their types.
   std::vector<std::pair<std::string, ScalarType>> symbols;
+  /// Containers each thread of the parallel loop reduces into a copy of its own
+  /// (parallel_privatization.cpp): their WCR writes need no atomics.
+  std::set<std::string> privatized;
 };
 
 /// Where a memlet points: a container (or an edge variable) and the start of its subset.
@@ -183,6 +186,20 @@ class StateGen {
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
   /// map exits.
   std::vector<NodeId> scope_nodes(NodeId entry) const;
+  // --- scatter reductions into per-thread copies (parallel_privatization.cpp) ------------
+  struct Privatized {
+    std::string data;  // the container
+    std::string op;    // compound operator of its WCR: + * & | ^
+    ScalarType type;
+    sym::Expr size;  // elements of its allocation (total_size)
+  };
+  /// Containers parallel map `e` only updates with one reassociable WCR and never reads, when
+  /// the map is the outermost parallel code (empty otherwise).
+  std::vector<Privatized> plan_privatized(const MapEntry& e) const;
+  /// `loops` (a `#pragma omp for` nest) inside a parallel region where each thread's `privs`
+  /// are copies of its own, filled with the identity and combined into the containers after.
+  void emit_privatized(const std::vector<Privatized>& privs, const std::function<void(Writer&)>& loops,
+                       Writer& w);
   /// Whether a memlet inside map `entry`'s scope moves complex64/128 data (tasklet connectors
   /// and scalars of std::complex type in the generated body).
   bool moves_complex_values(const MapEntry& entry) const;

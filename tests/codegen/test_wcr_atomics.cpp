@@ -101,12 +101,19 @@ TEST_CASE("a nested SDFG's sum into its own element of a parallel map needs no a
 }
 
 TEST_CASE("a nested SDFG's sum into an element other calls write is atomic", "[codegen][wcr]") {
-  // All of S is passed and every call adds into Y[0] = S[0]: the calls meet there.
+  // All of S is passed and every call adds into Y[0] = S[0]: the calls meet there. S has as many
+  // elements as the map has points, so each thread adds into a copy of its own instead
+  // (parallel_privatization.cpp); with a larger S the calls update it atomically.
   auto s = nested_sum("0:N", "0", 64);
   validate_or_throw(*s);
   GeneratedCode g = generate_cpu(*s);
   INFO(g.source);
-  CHECK(has_atomic(g.source));
+  CHECK(g.source.find("__weir_copies_S") != std::string::npos);
+  CHECK(has_atomic(g.source));  // the branch for containers larger than the map
+  GeneratedCode larger = generate_cpu(*nested_sum("0:N", "0", 64, "N + 1"));
+  INFO(larger.source);
+  CHECK(larger.source.find("__weir_copies_S") == std::string::npos);
+  CHECK(has_atomic(larger.source));
   auto S = run_sums(*s, "shared");
   // Sums of integers below 2^53: exact in any order.
   double total = 0;
