@@ -510,15 +510,25 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   // whose states run per point of the map around it, a key on its loop variables would miss
   // every time and only add the thread-local accesses (deriche's per-column recurrences).
   // Checks that were all compiled away need no cache.
+  // The same holds at the top level: symbols assigned on interstate edges or loop variables
+  // change between executions of the state (spmv's row bounds), so checks that read them run
+  // inline. And a cache costs a thread-local lookup (__tls_get_addr in a shared library, several
+  // nanoseconds) per execution: checks of fewer than kCachedChecks dimensions, a few compares
+  // each, run inline (spmv's frontend stage spent 15% of its time in __tls_get_addr).
+  constexpr std::size_t kCachedChecks = 8;
   const std::string text = checks.str();
   std::vector<std::string> names;
-  bool cacheable = !sg.prog.cuda && (text.find("weir_check_bounds(") != std::string::npos ||
-                                     text.find("weir_bounds_ok(") != std::string::npos);
+  std::size_t dims = 0;
+  for (std::size_t at = text.find("weir_in("); at != std::string::npos; at = text.find("weir_in(", at + 1))
+    ++dims;
+  bool cacheable = !sg.prog.cuda && dims >= kCachedChecks &&
+                   (text.find("weir_check_bounds(") != std::string::npos ||
+                    text.find("weir_bounds_ok(") != std::string::npos);
   if (cacheable) {
     std::set<std::string> symbols;
     std::set<std::string> local(sg.local_symbols.begin(), sg.local_symbols.end());
     for (const auto& [name, type] : sg.symbols)
-      if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name) && (sg.top_level || !local.count(name)))
+      if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name) && !local.count(name))
         symbols.insert(cpp_ident(name));
     for (const std::string& id : code_identifiers(text)) {
       if (kPure.count(id)) continue;

@@ -584,8 +584,17 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   frames_.pop_back();
   // Copies cost threads x size elements: used where the containers are no larger than the map's
   // points (tested at run time; a constant size above them: never), else the atomic body.
+  // Points of the map as far as they are known before it runs (dimensions whose sizes do not
+  // depend on earlier parameters).
   sym::Expr points(1);
-  for (std::size_t d = 0; d < ranges.size(); ++d) points = points * ranges[d].size();
+  for (std::size_t d = 0; d < ranges.size(); ++d) {
+    sym::Expr size = ranges[d].size();
+    bool dep = false;
+    for (const std::string& s : size.free_symbols())
+      for (std::size_t k = 0; k < d; ++k) dep = dep || s == m.params[k];
+    if (dep) break;
+    points = points * size;
+  }
   std::string fits;
   for (const Privatized& p : privs) {
     sym::Expr over = p.size - points;
@@ -601,18 +610,22 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     frames_.push_back(pf);
     emit_scope(e.id(), private_body);
     frames_.pop_back();
-    if (when) {
-      // The small-map branch runs on one thread: a body without atomics.
-      Frame sf = frame;
-      sf.parallel = false;
-      sf.parallel_params.clear();
-      frames_.push_back(sf);
-      emit_scope(e.id(), sequential_body);
-      frames_.pop_back();
-    }
   }
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
+  // A map whose work per point is unknown (a nested SDFG with loops, a library node) decides at
+  // run time from its measured one-thread time (parallel_threshold.cpp, measured_choice).
+  const bool measured = parallel && !when && !sg.prog.cuda && unknown_work(e, collapse);
+  // The branch that runs on one thread gets a body of its own without atomics.
+  const bool own_sequential = parallel && (when || measured) && bf.atomics && !partials;
+  if (own_sequential) {
+    Frame sf = frame;
+    sf.parallel = false;
+    sf.parallel_params.clear();
+    frames_.push_back(sf);
+    emit_scope(e.id(), sequential_body);
+    frames_.pop_back();
+  }
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
   // `#pragma omp parallel` of the partials.
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
@@ -652,39 +665,36 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     if (!partials) return nest(omp, out);
     emit_with_partials([&](bool in_region, Writer& o) { nest(in_region, o, in_region); }, omp, out);
   };
-  if (!privs.empty()) {
-    auto parallel_branch = [&](Writer& out) {
-      out.open("if (" + fits + ") {");
-      emit_privatized(
-          privs, [&](Writer& o) { nest(true, o, true, &private_body); }, out);
-      out.dedent();
-      out.line("} else {");
-      out.indent();
-      nest(true, out);
-      out.close();
-    };
-    if (!when) {
-      parallel_branch(w);
-    } else {
-      w.open("if (" + *when + ") {");
-      parallel_branch(w);
-      w.dedent();
-      w.line("} else {");
-      w.indent();
-      nest(false, w, false, &sequential_body);
-      w.close();
-    }
-  } else if (!parallel || !when) {
-    loops(parallel, w);
-  } else {
-    // Few points: the same loops without entering the OpenMP runtime (parallel_threshold.cpp).
+  auto parallel_branch = [&](Writer& out) {
+    if (privs.empty()) return loops(true, out);
+    out.open("if (" + fits + ") {");
+    emit_privatized(
+        privs, [&](Writer& o) { nest(true, o, true, &private_body); }, out);
+    out.dedent();
+    out.line("} else {");
+    out.indent();
+    nest(true, out);
+    out.close();
+  };
+  auto sequential_branch = [&](Writer& out) {
+    if (own_sequential) return nest(false, out, false, &sequential_body);
+    loops(false, out);
+  };
+  if (!parallel) {
+    loops(false, w);
+  } else if (when) {
+    // Few points: the loops without entering the OpenMP runtime (parallel_threshold.cpp).
     w.open("if (" + *when + ") {");
-    loops(true, w);
+    parallel_branch(w);
     w.dedent();
     w.line("} else {");
     w.indent();
-    loops(false, w);
+    sequential_branch(w);
     w.close();
+  } else if (measured) {
+    emit_measured_choice(points, parallel_branch, sequential_branch, w);
+  } else {
+    parallel_branch(w);
   }
   partials_ = std::move(outer_partials);
   if (wrap) w.close();

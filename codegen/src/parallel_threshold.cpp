@@ -14,7 +14,12 @@
 // when its work per call is bounded: no loop, no cycle of states, no map or library node, only
 // tasklets, copies and such nested SDFGs (the masked update NumPy's `Z[inside] = Z[inside]**2 + C`
 // becomes in DaCe's mandelbrot1: 60 steps of 15,625 points each paid a fork/join and ran 3.8x
-// slower than NumPy).
+// slower than NumPy). A map whose work per point is not known before it runs (a nested SDFG with
+// loops or maps over data-dependent ranges, a library node) chooses at run time: the first call
+// with fewer than 32768 points runs on one thread and measures its time per point (omp_get_wtime);
+// later calls run on one thread while the measured time predicts less than a second thread saves
+// after a fork/join (weir_run_sequentially in the prelude), else in parallel. spmv's rows after
+// LoopToMap (1,024 nested SDFGs of ~4 nonzeros, ~30 us on one thread) paid a 30-40 us fork/join.
 #include <map>
 #include <optional>
 #include <set>
@@ -118,6 +123,34 @@ std::optional<std::string> StateGen::small_map_condition(const MapEntry& e, int 
   if (count.is_integer())
     return count.value() >= kMinParallelIterations ? std::nullopt : std::optional("false");
   return "(" + sym_cpp(count) + ") >= " + std::to_string(kMinParallelIterations);
+}
+
+bool StateGen::unknown_work(const MapEntry& e, int collapse) const {
+  if (collapse < 1) return false;
+  sym::Expr count(1);
+  std::set<std::string> params(e.map->params.begin(), e.map->params.end());
+  return !count_inner_points(st, children_, e.id(), params, count);
+}
+
+void StateGen::emit_measured_choice(const sym::Expr& points, const std::function<void(Writer&)>& parallel,
+                                    const std::function<void(Writer&)>& sequential, Writer& w) {
+  // The one-thread seconds per point of the last sequential run (negative: none yet), per map
+  // (a block-scope static) and shared by the threads that call the program.
+  w.open("{");
+  w.line("static std::atomic<double> weir_seconds_per_point{-1.0};");
+  w.line("const double weir_points = static_cast<double>(" + sym_cpp(points) + ");");
+  w.open("if (weir_run_sequentially(weir_seconds_per_point.load(std::memory_order_relaxed), weir_points)) {");
+  w.line("const double weir_t0 = omp_get_wtime();");
+  sequential(w);
+  w.line(
+      "weir_seconds_per_point.store((omp_get_wtime() - weir_t0) / (weir_points > 1.0 ? weir_points : 1.0), "
+      "std::memory_order_relaxed);");
+  w.dedent();
+  w.line("} else {");
+  w.indent();
+  parallel(w);
+  w.close();
+  w.close();
 }
 
 }  // namespace weir::codegen::detail

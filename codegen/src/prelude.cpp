@@ -289,6 +289,17 @@ static inline WEIR_HD T weir_powi(T x, int n) {
     for (int i = 1; i < n; ++i) r *= x;
     return r;
 }
+#ifdef _OPENMP
+// Whether a parallel map of unknown work per point runs on one thread (parallel_threshold.cpp):
+// never measured (`seconds_per_point` < 0) and fewer than 32768 points, or its one-thread time
+// is below what the other threads would save after a fork/join of passive threads (30 us).
+[[maybe_unused]] static inline bool weir_run_sequentially(double seconds_per_point, double points) {
+    if (seconds_per_point < 0) return points < 32768.0;
+    const int threads = omp_get_max_threads();
+    if (threads <= 1) return true;
+    return seconds_per_point * points * (1.0 - 1.0 / threads) < 30e-6;
+}
+#endif
 // a <= b, for generated tests whose sides may be the same expression (no -Wtautological-compare).
 [[maybe_unused]] static inline WEIR_HD bool weir_le(int64_t a, int64_t b) { return a <= b; }
 // Python's min/max of two values: the first one unless the second is strictly smaller/larger.

@@ -286,6 +286,13 @@ class StateGen {
   /// Emits `n` as one loop nest with NumPy's einsum semantics (alpha, beta as DaCe's node).
   void emit_einsum(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
+  /// Whether map `e` (parallel over `collapse` dimensions) does work per point that is not known
+  /// before it runs: a nested SDFG with loops or data-dependent maps, a library node.
+  bool unknown_work(const MapEntry& e, int collapse) const;
+  /// A map of unknown work: `parallel` or `sequential` loops, chosen at run time from the
+  /// one-thread time per point the sequential branch measured at earlier calls.
+  void emit_measured_choice(const sym::Expr& points, const std::function<void(Writer&)>& parallel,
+                            const std::function<void(Writer&)>& sequential, Writer& w);
   /// When parallel map `e` (its first `collapse` dimensions distributed) is worth a parallel
   /// region: nullopt always (a big or unknown body, or many points), "false" never (few points
   /// known), else the C++ condition on its number of points (a flat body of symbolic size).

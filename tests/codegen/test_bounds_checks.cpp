@@ -707,10 +707,14 @@ TEST_CASE(
   auto& a = st.add_access("A");
   auto& b = st.add_access("B");
   auto& m = st.add_map("m", {"i"}, Subset::parse("0:K"));
-  auto& t = st.add_tasklet("t", {"o = x + 1", Language::Python}, {"x"}, {"o"});
-  auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i")), "", "x");
+  // Three reads of A[i] (x - y + z is x): enough checks (8 dimensions) to be worth a cache;
+  // fewer run inline (a thread-local lookup costs more than a few compares).
+  auto& t = st.add_tasklet("t", {"o = x - y + z + 1", Language::Python}, {"x", "y", "z"}, {"o"});
+  for (const char* c : {"x", "y", "z"}) {
+    auto in = st.add_memlet_path({a.id(), m.id(), t.id()}, Memlet::simple("A", Subset::parse("i")), "", c);
+    st.edge(in[0]).memlet.subset = Subset::parse("0:K");
+  }
   auto out = st.add_memlet_path({t.id(), m.exit, b.id()}, Memlet::simple("B", Subset::parse("i")), "o", "");
-  st.edge(in[0]).memlet.subset = Subset::parse("0:K");
   st.edge(out[1]).memlet.subset = Subset::parse("0:K");
   REQUIRE(diagnostics(*s) == "");
   GeneratedCode g = generate_cpu(*s);

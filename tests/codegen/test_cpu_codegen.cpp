@@ -841,13 +841,28 @@ TEST_CASE("a small map over nested SDFGs of bounded work runs sequentially", "[c
   p->call({A.data(), B.data(), &n});
   CHECK(B == std::vector<double>{2, 0, 6, 0, 10});
 
+  // The loop's work is unknown: the map chooses at run time from its measured one-thread time
+  // (the first call with few points runs on one thread and measures).
   auto looping = make(true);
   std::string code2 = generate_cpu(*looping).source;
   INFO(code2);
   CHECK(!contains(code2, ">= 32768"));
+  CHECK(contains(code2,
+                 "if (weir_run_sequentially(weir_seconds_per_point.load(std::memory_order_relaxed), "
+                 "weir_points)) {"));
   CHECK(contains(code2, "#pragma omp parallel for"));
   auto p2 = build(*looping, "loop_points");
-  std::vector<double> B2(5, 0.0);
-  p2->call({A.data(), B2.data(), &n});
-  CHECK(B2 == std::vector<double>{3, 6, 9, 12, 15});
+  for (int call = 0; call < 3; ++call) {
+    std::vector<double> B2(5, 0.0);
+    p2->call({A.data(), B2.data(), &n});
+    CHECK(B2 == std::vector<double>{3, 6, 9, 12, 15});
+  }
+  // Many points: parallel from the first call (nothing measured), the same values.
+  std::vector<double> big(40000), B3(40000, 0.0);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(i % 7);
+  int64_t nb = 40000;
+  p2->call({big.data(), B3.data(), &nb});
+  bool all = true;
+  for (std::size_t i = 0; i < big.size(); ++i) all = all && B3[i] == 3 * big[i];
+  CHECK(all);
 }
