@@ -682,8 +682,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   };
   if (!parallel) {
     loops(false, w);
-  } else if (when) {
-    // Few points: the loops without entering the OpenMP runtime (parallel_threshold.cpp).
+  } else if (when && sg.prog.cuda) {
     w.open("if (" + *when + ") {");
     parallel_branch(w);
     w.dedent();
@@ -691,8 +690,11 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.indent();
     sequential_branch(w);
     w.close();
-  } else if (measured) {
-    emit_measured_choice(points, parallel_branch, sequential_branch, w);
+  } else if (when || measured) {
+    // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
+    // measured times (parallel_threshold.cpp).
+    emit_measured_choice(measured ? points : *flat_points(e, collapse), !measured, parallel_branch,
+                         sequential_branch, w);
   } else {
     parallel_branch(w);
   }

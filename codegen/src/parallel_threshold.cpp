@@ -14,12 +14,14 @@
 // when its work per call is bounded: no loop, no cycle of states, no map or library node, only
 // tasklets, copies and such nested SDFGs (the masked update NumPy's `Z[inside] = Z[inside]**2 + C`
 // becomes in DaCe's mandelbrot1: 60 steps of 15,625 points each paid a fork/join and ran 3.8x
-// slower than NumPy). A map whose work per point is not known before it runs (a nested SDFG with
-// loops or maps over data-dependent ranges, a library node) chooses at run time: the first call
-// with fewer than 32768 points runs on one thread and measures its time per point (omp_get_wtime);
-// later calls run on one thread while the measured time predicts less than a second thread saves
-// after a fork/join (weir_run_sequentially in the prelude), else in parallel. spmv's rows after
-// LoopToMap (1,024 nested SDFGs of ~4 nonzeros, ~30 us on one thread) paid a 30-40 us fork/join.
+// slower than NumPy). Points are a guess at work: a min-reduction point costs a quarter of a
+// nanosecond, a nested SDFG with loops (or maps over data-dependent ranges) or a library node an
+// unknown amount. So every such choice is made at run time (emit_measured_choice; CPU code): the
+// first call runs on one thread below 32768 points, else in parallel, and each branch measures its
+// time per point (omp_get_wtime); the other branch is tried once where that costs little, and
+// then the faster per point runs (weir_run_sequentially in the prelude). spmv's rows after
+// LoopToMap (1,024 nested SDFGs of ~4 nonzeros, ~30 us on one thread) paid a 30-40 us fork/join;
+// azimint_hist's four min/max reductions over 40,000 points (~10 us each) paid one each.
 #include <map>
 #include <optional>
 #include <set>
@@ -38,6 +40,9 @@ namespace {
 /// an idle virtual machine (floyd_warshall's 300 maps of 10,000 points per call took 13 ms in
 /// parallel, 0.9 ms with spinning threads). 32768 points of a flat body take about that long.
 constexpr long long kMinParallelIterations = 32768;
+/// Flat maps below this many points run on one thread without measuring: even at 5 ns a point
+/// they take less than a passive fork/join.
+constexpr long long kAlwaysSequential = 4096;
 
 /// True when one call of `r` does a bounded amount of work, independent of symbols and data:
 /// acyclic control flow without loops, states of tasklets, access nodes and nested SDFGs of
@@ -103,6 +108,14 @@ bool count_inner_points(const SDFGState& st, const std::map<NodeId, std::vector<
 }  // namespace
 
 std::optional<std::string> StateGen::small_map_condition(const MapEntry& e, int collapse) const {
+  auto count = flat_points(e, collapse);
+  if (!count) return std::nullopt;
+  if (count->is_integer())
+    return count->value() >= kMinParallelIterations ? std::nullopt : std::optional("false");
+  return "(" + sym_cpp(*count) + ") >= " + std::to_string(kMinParallelIterations);
+}
+
+std::optional<sym::Expr> StateGen::flat_points(const MapEntry& e, int collapse) const {
   if (collapse < 1) return std::nullopt;
   // The work of the region: every point of the map, not only the distributed (collapsed)
   // dimensions, as far as the sizes are known before the loop (not depending on parameters).
@@ -120,9 +133,7 @@ std::optional<std::string> StateGen::small_map_condition(const MapEntry& e, int 
   }
   std::set<std::string> params(m.params.begin(), m.params.end());
   if (!count_inner_points(st, children_, e.id(), params, count)) return std::nullopt;
-  if (count.is_integer())
-    return count.value() >= kMinParallelIterations ? std::nullopt : std::optional("false");
-  return "(" + sym_cpp(count) + ") >= " + std::to_string(kMinParallelIterations);
+  return count;
 }
 
 bool StateGen::unknown_work(const MapEntry& e, int collapse) const {
@@ -132,23 +143,29 @@ bool StateGen::unknown_work(const MapEntry& e, int collapse) const {
   return !count_inner_points(st, children_, e.id(), params, count);
 }
 
-void StateGen::emit_measured_choice(const sym::Expr& points, const std::function<void(Writer&)>& parallel,
+void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,
+                                    const std::function<void(Writer&)>& parallel,
                                     const std::function<void(Writer&)>& sequential, Writer& w) {
-  // The one-thread seconds per point of the last sequential run (negative: none yet), per map
-  // (a block-scope static) and shared by the threads that call the program.
+  // The seconds per point of the map's last runs, per map (a block-scope static) and shared by
+  // the threads that call the program; each branch measures itself (omp_get_wtime, ~20 ns).
+  // A flat body of fewer than kAlwaysSequential points runs on one thread unmeasured: two clock
+  // reads per run were 40% of jacobi_1d's 400-point steps.
   w.open("{");
-  w.line("static std::atomic<double> weir_seconds_per_point{-1.0};");
+  w.line("static weir_map_times weir_times;");
   w.line("const double weir_points = static_cast<double>(" + sym_cpp(points) + ");");
-  w.open("if (weir_run_sequentially(weir_seconds_per_point.load(std::memory_order_relaxed), weir_points)) {");
-  w.line("const double weir_t0 = omp_get_wtime();");
+  std::string tiny = flat ? "weir_points < " + std::to_string(kAlwaysSequential) + ".0" : "false";
+  w.line("const bool weir_tiny = " + tiny + ";");
+  w.line("const double weir_t0 = weir_tiny ? 0.0 : omp_get_wtime();");
+  w.open("if (weir_tiny || weir_run_sequentially(weir_times, weir_points)) {");
   sequential(w);
   w.line(
-      "weir_seconds_per_point.store((omp_get_wtime() - weir_t0) / (weir_points > 1.0 ? weir_points : 1.0), "
+      "if (!weir_tiny) weir_times.sequential.store((omp_get_wtime() - weir_t0) / weir_points, "
       "std::memory_order_relaxed);");
   w.dedent();
   w.line("} else {");
   w.indent();
   parallel(w);
+  w.line("weir_times.parallel.store((omp_get_wtime() - weir_t0) / weir_points, std::memory_order_relaxed);");
   w.close();
   w.close();
 }

@@ -290,14 +290,24 @@ static inline WEIR_HD T weir_powi(T x, int n) {
     return r;
 }
 #ifdef _OPENMP
-// Whether a parallel map of unknown work per point runs on one thread (parallel_threshold.cpp):
-// never measured (`seconds_per_point` < 0) and fewer than 32768 points, or its one-thread time
-// is below what the other threads would save after a fork/join of passive threads (30 us).
-[[maybe_unused]] static inline bool weir_run_sequentially(double seconds_per_point, double points) {
-    if (seconds_per_point < 0) return points < 32768.0;
+// How a parallel map with a run-time choice ran (parallel_threshold.cpp): seconds per point of
+// its last run on one thread and of its last parallel run (fork/join included); -1: never.
+struct weir_map_times {
+    std::atomic<double> sequential{-1.0};
+    std::atomic<double> parallel{-1.0};
+};
+// Whether the map runs on one thread this time: with nothing measured, below 32768 points; with
+// one branch measured, the other is tried once when that costs little (a one-thread run predicted
+// under what a fork/join of passive threads saves, 30 us; a parallel run under 100 us); with
+// both measured, the faster per point.
+[[maybe_unused]] static inline bool weir_run_sequentially(const weir_map_times& t, double points) {
     const int threads = omp_get_max_threads();
     if (threads <= 1) return true;
-    return seconds_per_point * points * (1.0 - 1.0 / threads) < 30e-6;
+    const double s = t.sequential.load(std::memory_order_relaxed), p = t.parallel.load(std::memory_order_relaxed);
+    if (s < 0 && p < 0) return points < 32768.0;
+    if (p < 0) return s * points * (1.0 - 1.0 / threads) < 30e-6;
+    if (s < 0) return p * points < 100e-6;
+    return s <= p;
 }
 #endif
 // a <= b, for generated tests whose sides may be the same expression (no -Wtautological-compare).

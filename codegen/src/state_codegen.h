@@ -291,12 +291,16 @@ class StateGen {
   bool unknown_work(const MapEntry& e, int collapse) const;
   /// A map of unknown work: `parallel` or `sequential` loops, chosen at run time from the
   /// one-thread time per point the sequential branch measured at earlier calls.
-  void emit_measured_choice(const sym::Expr& points, const std::function<void(Writer&)>& parallel,
+  /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring).
+  void emit_measured_choice(const sym::Expr& points, bool flat, const std::function<void(Writer&)>& parallel,
                             const std::function<void(Writer&)>& sequential, Writer& w);
   /// When parallel map `e` (its first `collapse` dimensions distributed) is worth a parallel
   /// region: nullopt always (a big or unknown body, or many points), "false" never (few points
   /// known), else the C++ condition on its number of points (a flat body of symbolic size).
   std::optional<std::string> small_map_condition(const MapEntry& e, int collapse) const;
+  /// The points of parallel map `e` and of the maps nested in it, when its body is flat and
+  /// their sizes are known before it runs; nullopt otherwise.
+  std::optional<sym::Expr> flat_points(const MapEntry& e, int collapse) const;
   // --- BLAS library nodes as CBLAS calls (cblas_codegen.cpp) -----------------------------
   /// Whether `n`'s implementation is a CBLAS one (OpenBLAS, MKL, cBLAS: DaCe's names).
   static bool wants_cblas(const LibraryNode& n);

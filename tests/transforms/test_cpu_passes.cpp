@@ -153,9 +153,11 @@ TEST_CASE("cpu-schedules: OpenMP outside, a SIMD-hinted unit-stride loop inside"
   auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*sdfg));
   CHECK(sdfg_difference(*reloaded, *sdfg).empty());
   std::string code = codegen::generate_cpu(*sdfg).source;
-  auto simd = code.find("#pragma omp simd");
+  // In the parallel copy of the nest (the one-thread copy comes first) the SIMD loop is inside.
+  auto par = code.find("#pragma omp parallel for");
+  REQUIRE(par != std::string::npos);
+  auto simd = code.find("#pragma omp simd", par);
   REQUIRE(simd != std::string::npos);
-  CHECK(code.find("#pragma omp parallel for") < simd);
   CHECK(code.find("for (int64_t j", simd) != std::string::npos);
   for (unsigned seed : {1u, 7u})
     CHECK(run_program(*before, {{"N", 5}, {"M", 7}}, seed) == run_program(*sdfg, {{"N", 5}, {"M", 7}}, seed));
@@ -172,11 +174,14 @@ TEST_CASE("cpu-schedules: a split map keeps the small-map threshold over all its
   pass.run(*sdfg, cache);
   REQUIRE(maps_of(only_state(*sdfg)).size() == 2);
   std::string code = codegen::generate_cpu(*sdfg).source;
-  CHECK(code.find("if ((M*N) >= 32768) {") != std::string::npos);
-  auto omp = code.find("#pragma omp parallel for");
-  REQUIRE(omp != std::string::npos);
-  // The sequential copy of the nest follows the parallel one.
-  CHECK(code.find("} else {", omp) != std::string::npos);
+  // The choice counts the points of both maps (M*N), not the rows only.
+  CHECK(code.find("const double weir_points = static_cast<double>(M*N);") != std::string::npos);
+  auto seq = code.find("if (weir_tiny || weir_run_sequentially(weir_times, weir_points)) {");
+  REQUIRE(seq != std::string::npos);
+  // The parallel copy of the nest follows the sequential one.
+  auto other = code.find("} else {", seq);
+  REQUIRE(other != std::string::npos);
+  CHECK(code.find("#pragma omp parallel for", other) != std::string::npos);
 }
 
 TEST_CASE("cpu-schedules: a reduction dimension is not distributed over threads",
