@@ -186,45 +186,121 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
 
   std::string T(cpp_name(out.loc.type));
   if (comments()) w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") as loops");
-  // A matrix product (MatMul, Gemm) row by row, the k loop outside the j loop: the sums of a
-  // row accumulate in a row buffer, each element adding its products in k order as the dot
-  // product loop does (bit-identical), and the j loop is a plain unit-stride loop the compiler
-  // vectorizes, where the dot product over k (a strided column of B, a serial sum) is not.
+  // A matrix product (MatMul, Gemm) two rows at a time, the k loop outside the j loop: the sums
+  // of the rows accumulate in row buffers, each element adding its products in k order as the
+  // dot product loop does (bit-identical: four k steps are one statement, summed left to right),
+  // and the j loop is a plain unit-stride loop the compiler vectorizes, where the dot product
+  // over k (a strided column of B, a serial sum) is not. Two rows share each load of B and four
+  // k steps share each load and store of a sum: 1.5-1.7x the speed of one row and one k step
+  // (100 x 110 x 120, one thread; OpenBLAS is 1.3x faster still).
   if (ov.size() == 2 && !kvar.empty() && !sg.prog.cuda) {
-    w.open("{");
-    bool parallel = opts.openmp && !in_parallel();
-    if (parallel) w.line("#pragma omp parallel for");
-    w.open("for (int64_t " + ov[0] + " = 0; " + ov[0] + " < " + sym_cpp(oext[0]) + "; ++" + ov[0] + ") {");
-    const std::string cols = sym_cpp(oext[1]);
-    w.line("weir_local_buffer<" + T + "> __acc_buf(" + cols + ", \"row of " + c_escape(n.label) + "\");");
-    w.line(T + "* __restrict__ __acc = __acc_buf.ptr;");
-    w.line("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") __acc[" + ov[1] +
-           "] = " + T + "(0);");
+    const std::string rows = sym_cpp(oext[0]), cols = sym_cpp(oext[1]), ks = sym_cpp(kext);
+    const std::string &iv = ov[0], &jv = ov[1], i1 = iv + "_1";
+    const std::vector<std::string> kq = {kvar, kvar + "_1", kvar + "_2", kvar + "_3"};
+    auto renamed = [&](std::vector<std::string> vars, const std::string& row, const std::string& kname) {
+      for (auto& v : vars) v = v == iv ? row : v == kvar ? kname : v;
+      return vars;
+    };
+    auto prod = [&](const std::string& row, const std::string& kname) {
+      std::string p;
+      for (const auto& t : terms)
+        p += (p.empty() ? "" : " * ") +
+             ("static_cast<" + T + ">(" + t.op->at(renamed(t.vars, row, kname)) + ")");
+      return p;
+    };
+    auto store = [&](const std::string& row, const std::string& acc) {
+      std::string value = acc + "[" + jv + "]";
+      if (alpha != "1") value = "static_cast<" + T + ">(" + alpha + ") * " + value;
+      if (add.present)
+        value += " + " + (beta == "1" ? std::string() : "static_cast<" + T + ">(" + beta + ") * ") +
+                 "static_cast<" + T + ">(" + add.at({row, jv}) + ")";
+      return out.at({row, jv}) + " = " + value + ";";
+    };
+    auto k_loop = [&](Writer& lw, const std::vector<std::pair<std::string, std::string>>& sums) {
+      lw.line("int64_t " + kvar + " = 0;");
+      lw.open("for (; " + kvar + " + 4 <= " + ks + "; " + kvar + " += 4) {");
+      lw.line("const int64_t " + kq[1] + " = " + kvar + " + 1, " + kq[2] + " = " + kvar + " + 2, " + kq[3] +
+              " = " + kvar + " + 3;");
+      lw.open("for (int64_t " + jv + " = 0; " + jv + " < " + cols + "; ++" + jv + ") {");
+      for (const auto& [row, acc] : sums) {
+        std::string e = acc + "[" + jv + "]";
+        for (const auto& kn : kq) e = "(" + e + " + " + prod(row, kn) + ")";
+        lw.line(acc + "[" + jv + "] = " + e + ";");
+      }
+      lw.close();
+      lw.close();
+      lw.open("for (; " + kvar + " < " + ks + "; ++" + kvar + ") {");
+      lw.open("for (int64_t " + jv + " = 0; " + jv + " < " + cols + "; ++" + jv + ") {");
+      for (const auto& [row, acc] : sums) lw.line(acc + "[" + jv + "] += " + prod(row, kvar) + ";");
+      lw.close();
+      lw.close();
+      lw.open("for (int64_t " + jv + " = 0; " + jv + " < " + cols + "; ++" + jv + ") {");
+      for (const auto& [row, acc] : sums) lw.line(store(row, acc));
+      lw.close();
+    };
+    Writer lw;
+    lw.open("for (int64_t __pair = 0; __pair < ((" + rows + ") + 1) / 2; ++__pair) {");
+    lw.line("const int64_t " + iv + " = 2 * __pair;");
+    lw.line("weir_local_buffer<" + T + "> __acc_buf(2 * (" + cols + "), \"rows of " + c_escape(n.label) +
+            "\");");
+    lw.line(T + "* __restrict__ __acc = __acc_buf.ptr;");
+    lw.line(T + "* __restrict__ __acc_1 = __acc_buf.ptr + (" + cols + ");");
+    lw.line("for (int64_t " + jv + " = 0; " + jv + " < 2 * (" + cols + "); ++" + jv + ") __acc[" + jv +
+            "] = " + T + "(0);");
+    lw.open("if (" + iv + " + 1 < " + rows + ") {");
+    lw.line("const int64_t " + i1 + " = " + iv + " + 1;");
+    k_loop(lw, {{iv, "__acc"}, {i1, "__acc_1"}});
+    lw.dedent();
+    lw.line("} else {");
+    lw.indent();
+    k_loop(lw, {{iv, "__acc"}});
+    lw.close();
+    lw.close();
+    emit_parallel_loops(oext[0] * oext[1] * kext, lw, w);
+    return;
+  }
+  sym::Expr work = kvar.empty() ? sym::Expr(1) : kext;
+  for (const auto& x : oext) work = work * x;
+  // A product with a vector result (vector @ matrix, matrix @ vector, Gemv) in blocks of 256
+  // output elements: per block the k loop outside, the block's elements inside, each adding its
+  // products in k order as the dot product loop does (bit-identical). vector @ matrix then reads
+  // the matrix by rows and the inner loop vectorizes; matrix @ vector keeps 256 independent sums
+  // where one dot product waits on its last addition (correlation's per-row products ~6x, atax's
+  // 2-3x). Blocks run in parallel where the work is large.
+  if (ov.size() == 1 && !kvar.empty() && !sg.prog.cuda) {
+    const std::string len = sym_cpp(oext[0]), i = ov[0];
+    Writer lw;
+    lw.open("for (int64_t __blk = 0; __blk < " + len + "; __blk += 256) {");
+    lw.line("const int64_t __blk_end = __blk + 256 < " + len + " ? __blk + 256 : " + len + ";");
+    lw.line(T + " __acc[256];");
+    lw.line("for (int64_t " + i + " = __blk; " + i + " < __blk_end; ++" + i + ") __acc[" + i +
+            " - __blk] = " + T + "(0);");
     std::string prod;
     for (const auto& t : terms)
       prod += (prod.empty() ? "" : " * ") + ("static_cast<" + T + ">(" + t.op->at(t.vars) + ")");
-    w.open("for (int64_t " + kvar + " = 0; " + kvar + " < " + sym_cpp(kext) + "; ++" + kvar + ") {");
-    w.open("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") {");
-    w.line("__acc[" + ov[1] + "] += " + prod + ";");
-    w.close();
-    w.close();
-    std::string value = "__acc[" + ov[1] + "]";
+    lw.open("for (int64_t " + kvar + " = 0; " + kvar + " < " + sym_cpp(kext) + "; ++" + kvar + ") {");
+    lw.open("for (int64_t " + i + " = __blk; " + i + " < __blk_end; ++" + i + ") {");
+    lw.line("__acc[" + i + " - __blk] += " + prod + ";");
+    lw.close();
+    lw.close();
+    std::string value = "__acc[" + i + " - __blk]";
     if (alpha != "1") value = "static_cast<" + T + ">(" + alpha + ") * " + value;
     if (add.present)
       value += " + " + (beta == "1" ? std::string() : "static_cast<" + T + ">(" + beta + ") * ") +
                "static_cast<" + T + ">(" + add.at(ov) + ")";
-    w.open("for (int64_t " + ov[1] + " = 0; " + ov[1] + " < " + cols + "; ++" + ov[1] + ") {");
-    w.line(out.at(ov) + " = " + value + ";");
-    w.close();
-    w.close();
-    w.close();
+    lw.open("for (int64_t " + i + " = __blk; " + i + " < __blk_end; ++" + i + ") {");
+    lw.line(out.at(ov) + " = " + value + ";");
+    lw.close();
+    lw.close();
+    emit_parallel_loops(work, lw, w);
     return;
   }
   w.open("{");
   // Outer loops over output elements; the outermost runs in parallel where nothing encloses it.
   bool parallel = opts.openmp && !in_parallel() && !ov.empty();
   for (std::size_t d = 0; d < ov.size(); ++d) {
-    if (d == 0 && parallel) w.line("#pragma omp parallel for");
+    if (d == 0 && parallel)
+      if (std::string p = small_work_pragma(work); !p.empty()) w.line(p);
     w.open("for (int64_t " + ov[d] + " = 0; " + ov[d] + " < " + sym_cpp(oext[d]) + "; ++" + ov[d] + ") {");
   }
   std::string prod;

@@ -135,7 +135,13 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   // In a kernel (CUDA), the nested SDFG is a device function.
   const bool device = sg.prog.cuda && in_parallel();
   const std::string declaration = "void " + fname + "(" + join(params, ", ") + ")";
-  f.open(std::string(device ? "static __device__ " : "static ") + declaration + " {");
+  // A small nested SDFG is inlined where it is called (one call site per node and loop copy): a
+  // per-point call in a map is then the loop's body, which the compiler can vectorize.
+  const bool inlined = !device && body.line_count() <= 400;
+  f.open(std::string(device    ? "static __device__ "
+                     : inlined ? "static inline __attribute__((always_inline)) "
+                               : "static ") +
+         declaration + " {");
   // A mapped symbol the body does not use (a map parameter passed in) is no compiler warning.
   if (!syms.empty()) {
     std::string unused;

@@ -170,4 +170,33 @@ void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,
   w.close();
 }
 
+std::string StateGen::small_work_pragma(const sym::Expr& work) const {
+  // Library nodes expanded as loops (MatMul, Gemv, ... inside a loop: correlation's vector @ matrix
+  // per row, ~10 us each) paid a passive fork/join per call. Their work is about one operation
+  // per point of `work`: a constant below the threshold runs on one thread; a symbolic one gets
+  // an if() clause (a team of one thread costs about a microsecond, no sleeping threads woken).
+  if (work.is_integer()) return work.value() >= kMinParallelIterations ? "#pragma omp parallel for" : "";
+  return "#pragma omp parallel for if((" + sym_cpp(work) + ") >= " + std::to_string(kMinParallelIterations) +
+         ")";
+}
+
+void StateGen::emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w) {
+  std::string pragma = opts.openmp && !in_parallel() ? "#pragma omp parallel for" : "";
+  if (pragma.empty() || (work.is_integer() && work.value() < kMinParallelIterations)) return w.append(loops);
+  if (work.is_integer()) {
+    w.line(pragma);
+    return w.append(loops);
+  }
+  // Two copies, not an if() clause: a team of one thread still costs about a microsecond, a lot
+  // for a product inside a loop (correlation's 100 per-row products).
+  w.open("if ((" + sym_cpp(work) + ") >= " + std::to_string(kMinParallelIterations) + ") {");
+  w.line(pragma);
+  w.append(loops);
+  w.dedent();
+  w.line("} else {");
+  w.indent();
+  w.append(loops);
+  w.close();
+}
+
 }  // namespace weir::codegen::detail

@@ -301,6 +301,12 @@ class StateGen {
   /// The points of parallel map `e` and of the maps nested in it, when its body is flat and
   /// their sizes are known before it runs; nullopt otherwise.
   std::optional<sym::Expr> flat_points(const MapEntry& e, int collapse) const;
+  /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
+  /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.
+  std::string small_work_pragma(const sym::Expr& work) const;
+  /// `loops` (a loop nest doing about `work` operations) with `#pragma omp parallel for` where
+  /// the work is large, without where it is small, both behind a test where it is symbolic.
+  void emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w);
   // --- BLAS library nodes as CBLAS calls (cblas_codegen.cpp) -----------------------------
   /// Whether `n`'s implementation is a CBLAS one (OpenBLAS, MKL, cBLAS: DaCe's names).
   static bool wants_cblas(const LibraryNode& n);

@@ -57,21 +57,33 @@ TEST_CASE("npbench codegen: spmv's per-row slices after weir's pipeline are not 
   CHECK(src.find("weir_buffer<double> __tmp0__buf(") == std::string::npos);
 }
 
-TEST_CASE("npbench codegen: a pure MatMul runs row by row with a unit-stride inner loop",
+TEST_CASE("npbench codegen: a pure MatMul runs two rows at a time with a unit-stride inner loop",
           "[npbench][codegen]") {
   // gemm as DaCe's frontend writes it (MatMul without an implementation: weir's loops, as DaCe's
   // pure expansion): the dot product per element read B by columns and summed serially, 7x
-  // slower than NumPy; the k loop outside the j loop adds the same products in the same order.
+  // slower than NumPy. The k loop outside the j loop adds the same products in the same order;
+  // two rows per iteration and four k per pass load each row of B once for eight products
+  // (0.11 -> 0.07 ms at 100x110x120 on one thread; OpenBLAS 0.05).
   std::string src = source_of("gemm", "simplified", false);
   auto at = src.find("as loops");
   REQUIRE(at != std::string::npos);
-  std::string nest = src.substr(at, 1200);
-  CHECK(nest.find("weir_local_buffer<double> __acc_buf(NJ,") != std::string::npos);
-  auto k = nest.find("for (int64_t __bk0 = 0; __bk0 < NK; ++__bk0) {");
+  std::string nest = src.substr(at, 6000);
+  CHECK(nest.find("for (int64_t __pair = 0; __pair < ((NI) + 1) / 2; ++__pair) {") != std::string::npos);
+  CHECK(nest.find("weir_local_buffer<double> __acc_buf(2 * (NJ),") != std::string::npos);
+  auto k = nest.find("for (; __bk0 + 4 <= NK; __bk0 += 4) {");
   auto j = nest.find("for (int64_t __bj0 = 0; __bj0 < NJ; ++__bj0) {", k);
   REQUIRE(k != std::string::npos);
   REQUIRE(j != std::string::npos);
-  CHECK(nest.find("__acc[__bj0] += static_cast<double>(") > j);
+  // Sums in k order, left to right: bit-identical to the row-by-row loop.
+  auto sum =
+      nest.find("__acc[__bj0] = ((((__acc[__bj0] + static_cast<double>(alpha_times_A[__bi0*NK + __bk0])", j);
+  CHECK(sum != std::string::npos);
+  CHECK(nest.find(
+            "__acc_1[__bj0] = ((((__acc_1[__bj0] + static_cast<double>(alpha_times_A[__bi0_1*NK + __bk0])",
+            j) != std::string::npos);
+  // The k remainder and an odd last row.
+  CHECK(nest.find("for (; __bk0 < NK; ++__bk0) {", j) != std::string::npos);
+  CHECK(nest.find("} else {", j) != std::string::npos);
 }
 
 TEST_CASE("npbench codegen: deriche's recurrence state is inlined into its loop and checks by compares",

@@ -234,6 +234,53 @@ TEST_CASE("OTFMapFusion: a transient with another reader stays and is still writ
   CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 3);
 }
 
+/// T[i] = 2 * A[i] over 0:N+2 -> A[k] = T[`read`] + 1 over 0:N: the consumer updates in place
+/// what the producer reads (gemm's `C = alpha * A @ B + beta * C` after DaCe's simplify).
+std::unique_ptr<SDFG> make_in_place_update(const std::string& read) {
+  auto sdfg = std::make_unique<SDFG>("in_place");
+  sdfg->add_symbol("N");
+  sdfg->add_array("A", ScalarType::Float64, {E("N + 1004")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N + 1004")}, true);
+  SDFGState& st = sdfg->add_state("main", true);
+  std::map<std::string, NodeId> nodes;
+  add_stencil(st, nodes, "producer", "i", "0:N+2", {{"A", "i"}}, "y = 2 * x0", "T");
+  add_stencil(st, nodes, "consumer", "k", "0:N", {{"T", read}}, "y = x0 + 1", "A");
+  return sdfg;
+}
+
+TEST_CASE("OTFMapFusion: a consumer updating in place what the producer reads, element by element, fuses",
+          "[transforms][otf-fusion]") {
+  // Iteration k reads A[k] (through its copy of the producer) before it writes A[k], and no
+  // other iteration touches A[k]: the fused map computes what the two maps did.
+  auto sdfg = make_in_place_update("k");
+  OTFMapFusion t;
+  apply_and_check(*sdfg, t, kSizes);
+  CHECK(!sdfg->has_data("T"));
+  CHECK(count_kind(*sdfg, NodeKind::MapEntry) == 1);
+  for (const auto& syms : kSizes) {
+    // By hand: A[k] becomes 2 * A[k] + 1 for k < N, the rest stays.
+    Interpreter in(*sdfg, syms);
+    in.randomize(3);
+    std::vector<double> a = in.mem["A"];
+    in.run();
+    long long n = syms.at("N");
+    for (long long k = 0; k < n; ++k) a[static_cast<std::size_t>(k)] = 2 * a[static_cast<std::size_t>(k)] + 1;
+    CHECK(in.mem["A"] == a);
+  }
+}
+
+TEST_CASE("OTFMapFusion: an in-place update that another iteration's copy would read is refused",
+          "[transforms][otf-fusion]") {
+  // Iteration k's copy would read A[k + 1], which iteration k + 1 may already have written.
+  CHECK_THAT(
+      refusal(*make_in_place_update("k + 1"), OTFMapFusion()),
+      Contains("map 'consumer' writes 'A', which map 'producer' reads, and its copy for T[k + 1] reads "
+               "A[k + 1] at another element than A[k]"));
+  // A stencil's other points are other iterations' elements too.
+  CHECK_THAT(refusal(*make_in_place_update("k + 2"), OTFMapFusion()),
+             Contains("at another element than A[k]"));
+}
+
 TEST_CASE("MapFusionHorizontal: independent siblings over one range become one map",
           "[transforms][horizontal-fusion]") {
   auto sdfg = std::make_unique<SDFG>("siblings");

@@ -169,6 +169,55 @@ std::size_t count_tasklets(const SDFGState& st, NodeId entry, NodeId exit) {
   return n;
 }
 
+/// Why a copy of A's body inside B could read an element of `X` that another iteration of B has
+/// already overwritten (empty: it cannot). Safe only when B writes X at one element per
+/// iteration, a different one in every iteration, and every copy of A reads X exactly there:
+/// the copy's read then comes before its own iteration's write (a data dependency) and no
+/// other iteration touches that element, so it sees X as A did before B ran.
+std::string in_place_conflict(const SDFGState& st, const MapInfo& a, NodeId entry_a, const MapInfo& b,
+                              NodeId entry_b, const OtfPlan& plan, const std::string& X) {
+  if (plan.keep) return "map '" + a.label + "' stays (" + q(plan.t_data) + " has other readers)";
+  const Memlet* w = nullptr;
+  for (EdgeId e : st.in_edges(st.node(entry_b).as<MapEntry>()->exit)) {
+    const DataflowEdge& d = st.edge(e);
+    if (d.memlet.is_empty() || d.memlet.data != X) continue;
+    if (w) return "map '" + b.label + "' writes it more than once per iteration";
+    if (!st.node(d.src).as<Tasklet>() || d.memlet.dynamic || !d.memlet.wcr.empty() || d.memlet.other_subset ||
+        !d.memlet.subset.is_single_element())
+      return "map '" + b.label +
+             "' writes it through a nested scope, a copy, a dynamic, conflict-resolved or " +
+             "multi-element memlet";
+    w = &d.memlet;
+  }
+  if (!w) return "map '" + b.label + "' writes it from a nested scope";
+  std::set<std::string> used;
+  for (const Range& r : w->subset.ranges()) {
+    Expr c;
+    std::string p = param_plus_constant(r.start, b.params, c);
+    if (p.empty() || !used.insert(p).second)
+      return "map '" + b.label + "' writes " + X + "[" + w->subset.str() + "]";
+  }
+  if (used.size() != b.params.size())
+    return "map '" + b.label + "' writes " + X + "[" + w->subset.str() + "] from several iterations";
+  for (EdgeId e : st.out_edges(entry_a)) {
+    const Memlet& m = st.edge(e).memlet;
+    if (m.is_empty() || m.data != X) continue;
+    if (m.dynamic || m.other_subset || !m.subset.is_single_element() || m.subset.dims() != w->subset.dims())
+      return "map '" + a.label + "' reads it through a copy, dynamic or multi-element memlet";
+    for (const auto& pt : plan.points) {
+      std::map<std::string, Expr> sigma;  // A's parameters at this point of T, as in apply_otf
+      for (std::size_t d = 0; d < pt.first.dims(); ++d)
+        sigma[plan.param_of_dim[d]] = pt.first[d].start - plan.offset_of_dim[d];
+      Subset read = m.subset.subs(sigma);
+      for (std::size_t d = 0; d < read.dims(); ++d)
+        if (read[d].start != w->subset[d].start)
+          return "its copy for " + plan.t_data + "[" + pt.first.str() + "] reads " + X + "[" + read.str() +
+                 "] at another element than " + X + "[" + w->subset.str() + "]";
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::map<std::string, int> written_access_nodes(const SDFGState& st) {
@@ -316,10 +365,11 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
                         "' may not have read it yet");
     }
   }
+  // B writes what A reads (an update in place, `C = A @ B + beta * C`): checked once the points
+  // of T that B reads are known.
+  std::set<std::string> in_place;
   for (EdgeId e : st.out_edges(entry_b->exit))
-    if (a_reads.count(st.edge(e).memlet.data))
-      return refuse("map '" + b.label + "' writes " + q(st.edge(e).memlet.data) + ", which map '" + a.label +
-                    "' reads; recomputing inside '" + b.label + "' would read overwritten values");
+    if (a_reads.count(st.edge(e).memlet.data)) in_place.insert(st.edge(e).memlet.data);
 
   // B's reads of T: single elements, straight into code nodes of B's scope, inside what A writes.
   std::size_t b_edges = 0;
@@ -364,6 +414,10 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   }
   if (b_edges == 0) return refuse("map '" + b.label + "' does not read " + q(T));
   if (plan.points.empty()) return refuse("map '" + b.label + "' reads no element of " + q(T));
+  for (const std::string& X : in_place)
+    if (auto why_not = in_place_conflict(st, a, entry_a.id(), b, entry_b_id, plan, X); !why_not.empty())
+      return refuse("map '" + b.label + "' writes " + q(X) + ", which map '" + a.label + "' reads, and " +
+                    why_not + "; recomputing inside '" + b.label + "' would read overwritten values");
   auto u = use.find(T);
   if (u != use.end() &&
       (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
