@@ -18,8 +18,10 @@
 // nanosecond, a nested SDFG with loops (or maps over data-dependent ranges) or a library node an
 // unknown amount. So every such choice is made at run time (emit_measured_choice; CPU code): the
 // first call runs on one thread below 32768 points, else in parallel, and each branch measures its
-// time per point (omp_get_wtime); the other branch is tried once where that costs little, and
-// then the faster per point runs (weir_run_sequentially in the prelude). spmv's rows after
+// time per point (omp_get_wtime; a branch's first run is a warm-up, not kept); the other branch
+// is tried where that costs little, then the faster per point runs, and every 64th choice the
+// other one again, so a time measured once under load or a cold cache does not decide for good
+// (weir_run_sequentially in the prelude). spmv's rows after
 // LoopToMap (1,024 nested SDFGs of ~4 nonzeros, ~30 us on one thread) paid a 30-40 us fork/join;
 // azimint_hist's four min/max reductions over 40,000 points (~10 us each) paid one each.
 #include <map>
@@ -159,13 +161,15 @@ void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,
   w.open("if (weir_tiny || weir_run_sequentially(weir_times, weir_points)) {");
   sequential(w);
   w.line(
-      "if (!weir_tiny) weir_times.sequential.store((omp_get_wtime() - weir_t0) / weir_points, "
-      "std::memory_order_relaxed);");
+      "if (!weir_tiny) weir_map_ran(weir_times.sequential, weir_times.sequential_runs, (omp_get_wtime() - "
+      "weir_t0) / weir_points);");
   w.dedent();
   w.line("} else {");
   w.indent();
   parallel(w);
-  w.line("weir_times.parallel.store((omp_get_wtime() - weir_t0) / weir_points, std::memory_order_relaxed);");
+  w.line(
+      "weir_map_ran(weir_times.parallel, weir_times.parallel_runs, (omp_get_wtime() - weir_t0) / "
+      "weir_points);");
   w.close();
   w.close();
 }

@@ -291,23 +291,41 @@ static inline WEIR_HD T weir_powi(T x, int n) {
 }
 #ifdef _OPENMP
 // How a parallel map with a run-time choice ran (parallel_threshold.cpp): seconds per point of
-// its last run on one thread and of its last parallel run (fork/join included); -1: never.
+// its last one-thread run and of its last parallel run (fork/join included), -1 until measured;
+// how often each branch ran, and how many choices were made.
 struct weir_map_times {
     std::atomic<double> sequential{-1.0};
     std::atomic<double> parallel{-1.0};
+    std::atomic<unsigned> sequential_runs{0};
+    std::atomic<unsigned> parallel_runs{0};
+    std::atomic<unsigned> choices{0};
 };
-// Whether the map runs on one thread this time: with nothing measured, below 32768 points; with
-// one branch measured, the other is tried once when that costs little (a one-thread run predicted
-// under what a fork/join of passive threads saves, 30 us; a parallel run under 100 us); with
-// both measured, the faster per point.
-[[maybe_unused]] static inline bool weir_run_sequentially(const weir_map_times& t, double points) {
+// Records a branch's run. A branch's first run is a warm-up and not kept: it pays page faults
+// on fresh outputs and, for the first parallel region, the start of the threads (arc_distance's
+// first one-thread runs measured 5x their later time, and the maps stayed parallel, 6x slower).
+[[maybe_unused]] static inline void weir_map_ran(std::atomic<double>& per_point, std::atomic<unsigned>& runs,
+                                                 double seconds_per_point) {
+    if (runs.fetch_add(1, std::memory_order_relaxed) > 0)
+        per_point.store(seconds_per_point, std::memory_order_relaxed);
+}
+// Whether the map runs on one thread this time: with nothing measured, below 32768 points (so
+// the same branch twice, its warm-up and its measurement); with one branch measured, the other
+// is tried where that costs little (a one-thread run predicted under what a fork/join of
+// passive threads saves, 30 us; a parallel run under 100 us); with both measured, the faster
+// per point, and every 64th choice the other branch, so that a time measured once under other
+// conditions (load, a cold cache) is measured again: a parallel run costs at most a fork/join
+// more than a one-thread run; a one-thread run is tried only where it is predicted under 1 ms
+// (threads x the parallel time), at most 1/64 of that per choice.
+[[maybe_unused]] static inline bool weir_run_sequentially(weir_map_times& t, double points) {
     const int threads = omp_get_max_threads();
     if (threads <= 1) return true;
     const double s = t.sequential.load(std::memory_order_relaxed), p = t.parallel.load(std::memory_order_relaxed);
     if (s < 0 && p < 0) return points < 32768.0;
     if (p < 0) return s * points * (1.0 - 1.0 / threads) < 30e-6;
     if (s < 0) return p * points < 100e-6;
-    return s <= p;
+    const bool sequential = s <= p;
+    if (t.choices.fetch_add(1, std::memory_order_relaxed) % 64 != 63) return sequential;
+    return sequential ? false : p * points * threads < 1e-3;
 }
 #endif
 // a <= b, for generated tests whose sides may be the same expression (no -Wtautological-compare).
