@@ -83,7 +83,8 @@ TEST_CASE("parallel choice: a time measured under other conditions is measured a
   // runs 63 choices, then the one-thread branch runs again, measures 5 us and is kept; the
   // 128th choice tries the parallel branch again, which is still slower.
   std::string got = choices({1e-9, 1e-8, 5e-10}, {3e-9}, 1e4, 140);
-  std::string want = "SS" + std::string("PP") + repeat('P', 63) + "S" + repeat('S', 63) + "P" + repeat('S', 8);
+  std::string want =
+      "SS" + std::string("PP") + repeat('P', 63) + "S" + repeat('S', 63) + "P" + repeat('S', 8);
   CHECK(got == want);
 }
 

@@ -432,9 +432,16 @@ class PartGen {
     st.edge(in[0]).memlet = Memlet::simple(a, range);
     auto out = st.add_memlet_path({pt.id(), pm.exit, tn.id()}, Memlet::simple(tmp, S(ps)), "t", "");
     st.edge(out[1]).memlet = Memlet::simple(tmp, range);
+    // Sometimes one consumer updates A in place at its own point (gemm's `C = A @ B + beta * C`
+    // after DaCe's simplify): on-the-fly fusion may then recompute the producer inside it only
+    // where each copy reads A at that point. No other consumer reads A (that would be a race).
+    // Half of the time it is the only consumer (fusion needs `tmp` to have no other reader).
+    int in_place = coin(0.3) ? static_cast<int>(uni(0, ncons - 1)) : -1;
+    if (in_place >= 0 && coin()) ncons = 1, in_place = 0;
     for (int c = 0; c < ncons; ++c) {
-      std::string o = array("C" + str(c), shape);
+      std::string o = c == in_place ? a : array("C" + str(c), shape);
       auto& on = st.add_access(o);
+      if (c == in_place) note("cons" + str(c) + " updates A in place");
       // Mostly the same point; sometimes a shifted read (fusion must then refuse or stay exact).
       bool shifted = coin(0.2);
       Subset crange = range;
@@ -444,7 +451,7 @@ class PartGen {
         rd = rank == 1 ? "i + 1" : "i + 1, j";
         note("cons" + str(c) + " shifted");
       }
-      bool reads_a = coin(0.4);
+      bool reads_a = coin(0.4) && (in_place < 0 || c == in_place);
       auto& cm = st.add_map(px_ + "cons" + str(c), params, crange);
       std::vector<std::string> conns{"y"};
       if (reads_a) conns.push_back("z");
