@@ -100,6 +100,18 @@ TEST_CASE("blas: Gemv with transA and alpha matches NumPy", "[blas][npbench]") {
                      "cblas_dgemv");
 }
 
+TEST_CASE("blas: Gemv along rows with alpha and beta in place matches NumPy", "[blas][npbench]") {
+  // The pure loops take eight rows at a time (rows of A along k); 300 and 7 leave remainders.
+  check_library_case({"gemv_rows",
+                      "gemv.Gemv",
+                      {{"A", {"M", "K"}}, {"x", {"K"}}, {"y", {"M"}}},
+                      {{"_A", "A", "0:M, 0:K"}, {"_x", "x", "0:K"}, {"_y", "y", "0:M"}},
+                      {{"_y", "y", "0:M"}},
+                      {{"alpha", "2.0"}, {"beta", "0.5"}},
+                      "expected['y'] = 2.0 * inputs['A'] @ inputs['x'] + 0.5 * inputs['y']"},
+                     "cblas_dgemv");
+}
+
 TEST_CASE("blas: float32 MatMul matches NumPy", "[blas][npbench]") {
   BlasCase c{"matmul_f32",
              "matmul.MatMul",

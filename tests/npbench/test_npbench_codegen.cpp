@@ -86,6 +86,26 @@ TEST_CASE("npbench codegen: a pure MatMul runs two rows at a time with a unit-st
   CHECK(nest.find("} else {", j) != std::string::npos);
 }
 
+TEST_CASE(
+    "npbench codegen: a pure matrix @ vector runs eight rows at a time along k, vector @ matrix in blocks",
+    "[npbench][codegen]") {
+  // atax as DaCe's simplify leaves it: `A @ x` reads A's rows along k (unit stride), so eight
+  // rows' sums advance together over k, each in k order (bit-identical to the dot product);
+  // the blocked form read A with a stride of a row (1.75x slower, one thread). `(A @ x) @ A`
+  // reads A along its output and keeps the blocks.
+  std::string src = source_of("atax", "simplified", false);
+  auto at = src.find("as loops");
+  REQUIRE(at != std::string::npos);
+  std::string first = src.substr(at, 4000);
+  CHECK(first.find("for (int64_t __grp = 0; __grp < ((M) + 7) / 8; ++__grp) {") != std::string::npos);
+  CHECK(first.find("__acc_7 += static_cast<double>(A[__bi0_7*N + __bk0]) * static_cast<double>(x[__bk0]);") !=
+        std::string::npos);
+  CHECK(first.find("A_matmul_x[__bi0_7] = __acc_7;") != std::string::npos);
+  auto second = src.find("as loops", at + 10);
+  REQUIRE(second != std::string::npos);
+  CHECK(src.find("for (int64_t __blk = 0; __blk < N; __blk += 256) {", second) != std::string::npos);
+}
+
 TEST_CASE("npbench codegen: deriche's recurrence state is inlined into its loop and checks by compares",
           "[npbench][codegen]") {
   // DaCe's auto_optimize runs each column's recurrence over j in a nested SDFG per column: a call
