@@ -175,6 +175,10 @@ struct Binding {
   /// container, not a view, not passed twice): `__restrict__`, as the top level's and
   /// transients' pointers are, so that its loops vectorize.
   bool unaliased = false;
+  /// A nested SDFG's scalar parameter that none of its states writes: `const T&` in its
+  /// functions, so that a caller may pass a constant (a CUDA kernel's by-value scalar parameter,
+  /// an implicit solver's time step) as well as a variable.
+  bool read_only = false;
   /// A view: the container it views and where (`viewed`[`view_subset`]), for atomicity.
   std::string viewed{};
   Subset view_subset{};
@@ -280,7 +284,7 @@ std::string prelude_headers(bool complex_numbers, bool user_code);
 GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, bool cuda);
 
 /// The file-scope helper functions (prelude.cpp), after prelude_headers().
-const char* prelude_text();
+const std::string& prelude_text();
 /// prelude_text() for one of several translation units of a program: the fault state is one
 /// hidden inline variable set shared by all units instead of a static per unit.
 std::string unit_prelude_text();

@@ -30,7 +30,7 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     const Binding& b = bound->second;
     std::string t = cpp_type(*b.desc);
     if (b.scalar)
-      params.push_back(t + "& " + b.cpp);
+      params.push_back((b.read_only ? "const " : "") + t + "& " + b.cpp);
     else
       params.push_back(t + "* " + (sg.top_level || b.unaliased ? "__restrict__ " : "") + b.cpp);
     args.push_back(b.cpp);
@@ -278,7 +278,7 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
   std::vector<std::string> params = this->params, args = this->args;
   for (const auto& [name, b] : top) {
     std::string t = cpp_type(*b.desc);
-    params.push_back(b.scalar ? t + "& " + b.cpp
+    params.push_back(b.scalar ? (b.read_only ? "const " : "") + t + "& " + b.cpp
                               : t + "* " + (b.desc->is_view() ? "" : "__restrict__ ") + b.cpp);
     args.push_back(b.cpp);
   }

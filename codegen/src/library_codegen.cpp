@@ -120,7 +120,9 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   for (const auto& c : cv) {
     const DataDescriptor& d = inner.arrays.at(c);
     if (d.is_view()) throw CodegenError(where, "connector '" + c + "' is a view in the nested SDFG");
-    params.push_back(cpp_type(d) +
+    // A scalar no state of the nested SDFG writes is a const reference (Binding::read_only).
+    const bool read_only = ng.body_data.count(c) && ng.body_data.at(c).read_only;
+    params.push_back((read_only ? "const " : "") + cpp_type(d) +
                      (ng.bound_as_scalar(d)          ? "& "
                       : ng.unaliased_params.count(c) ? "* __restrict__ "
                                                      : "* ") +

@@ -60,6 +60,17 @@ NodeId lca(const ScopeTree& t, NodeId a, NodeId b) {
   return kNoNode;
 }
 
+// Whether any state of `sdfg` (its own, not inside nested SDFGs, whose writes reach it through
+// an access node) writes container `name`, or its control flow assigns the name.
+bool writes_container(const SDFG& sdfg, const std::string& name) {
+  for (const SDFGState* st : sdfg.all_states())
+    for (const Node* n : st->nodes())
+      if (auto* a = n->as<AccessNode>(); a && a->data == name && !st->in_edges(n->id()).empty()) return true;
+  std::set<std::string> assigned, loop_vars, names;
+  collect_interstate(sdfg, assigned, loop_vars, names);
+  return assigned.count(name) || loop_vars.count(name);
+}
+
 }  // namespace
 
 std::string cpp_type(const DataDescriptor& d) { return std::string(cpp_name(d.dtype.base)); }
@@ -216,6 +227,7 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
     if (it == sdfg.arrays.end()) continue;  // a symbol
     body_data[p] = Binding{cpp_ident(p), &it->second, bound_as_scalar(it->second), -1};
     body_data[p].unaliased = unaliased_params.count(p) > 0;
+    body_data[p].read_only = !top_level && body_data[p].scalar && !writes_container(sdfg, p);
   }
   for (const auto& name : body_arrays())
     body_data[name] = Binding{cpp_ident(name), &sdfg.arrays.at(name), false, -1};

@@ -14,6 +14,8 @@
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+// Python's // and % as generated code computes them (codegen/prelude/weir_numbers.h).
+#include "weir_numbers.h"
 
 namespace weir::runtime {
 namespace {
@@ -37,12 +39,6 @@ Num convert(Num v, ScalarKind k) {
                                                   : v.as_double());
   // A float as NumPy converts it on x86 (never C++'s undefined conversion of NaN or inf).
   return Num::of_int(v.is_float ? static_cast<std::int64_t>(embedded::float_to_int_bits(k, v.f)) : v.i);
-}
-
-std::int64_t floordiv(std::int64_t a, std::int64_t b) {
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
 }
 
 void check_signature(const Signature& sig, const std::string& fn, const Arguments& args) {
@@ -264,8 +260,8 @@ class Orchestrated final : public Program {
             case BinaryOperator::Mult: r = x * y; break;
             case BinaryOperator::Div: r = x / y; break;
             case BinaryOperator::Pow: r = std::pow(x, y); break;
-            case BinaryOperator::FloorDiv: r = std::floor(x / y); break;
-            case BinaryOperator::Mod: r = x - std::floor(x / y) * y; break;
+            case BinaryOperator::FloorDiv: r = weir_ffloordiv(x, y); break;
+            case BinaryOperator::Mod: r = weir_fmod(x, y); break;
             default: break;
           }
           return convert(Num::of_float(r), e.type.dtype);
@@ -277,8 +273,8 @@ class Orchestrated final : public Program {
           case BinaryOperator::Add: return Num::of_int(x + y);
           case BinaryOperator::Sub: return Num::of_int(x - y);
           case BinaryOperator::Mult: return Num::of_int(x * y);
-          case BinaryOperator::FloorDiv: return Num::of_int(floordiv(x, y));
-          case BinaryOperator::Mod: return Num::of_int(x - floordiv(x, y) * y);
+          case BinaryOperator::FloorDiv: return Num::of_int(weir_floordiv(x, y));
+          case BinaryOperator::Mod: return Num::of_int(weir_mod(x, y));
           case BinaryOperator::Pow: {
             std::int64_t r = 1;
             for (std::int64_t k = 0; k < y; ++k) r *= x;

@@ -4,6 +4,7 @@
 
 #include "codegen_test_util.h"
 #include "weir/codegen/cpu_codegen.h"
+#include "weir/codegen/cuda_codegen.h"
 
 using namespace weir;
 using namespace weir::codegen;
@@ -49,4 +50,73 @@ TEST_CASE("prelude: <complex> for complex containers, everything for user C++", 
     CHECK(includes(u.source, h));
   }
   test::compile_shared(u.source, test::scratch_dir("prelude_user_code"));
+}
+
+// The prelude is made of real headers (codegen/prelude/, ADR 0032): each compiles on its own,
+// warning-free, and generated code carries exactly their text.
+namespace {
+
+std::filesystem::path prelude_dir() { return std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "prelude"; }
+
+// Compiles a translation unit that includes `header` (syntax and semantic checks only) with the
+// tests' warning flags as errors; `extra` adds flags. Returns the compiler's output on failure.
+void compile_header(const std::string& header, const std::string& extra, const std::string& name) {
+  auto dir = test::scratch_dir("prelude_header_" + name);
+  auto cpp = dir / "unit.cpp";
+  auto log = dir / "unit.log";
+  std::ofstream(cpp) << "#include \"" << (prelude_dir() / header).string() << "\"\n";
+  std::string cmd = "g++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror " + extra + " '" + cpp.string() +
+                    "' > '" + log.string() + "' 2>&1";
+  int rc = std::system(cmd.c_str());
+  INFO(header << " with '" << extra << "':\n" << test::read_text(log).substr(0, 4000));
+  CHECK(rc == 0);
+}
+
+}  // namespace
+
+TEST_CASE("prelude: every header of codegen/prelude compiles on its own", "[codegen][prelude]") {
+  for (const char* h : {"weir_faults.h", "weir_numbers.h", "weir_support.h", "weir_complex.h"}) {
+    compile_header(h, "", std::string(h) + "_plain");
+    compile_header(h, "-fopenmp", std::string(h) + "_openmp");
+  }
+  // The CUDA parts as the host-emulation harness compiles generated CUDA code.
+  const std::string emulation = "-x c++ -DWEIR_CUDA_EMULATION -I'" +
+                                (std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "emulation").string() +
+                                "' -Wno-unused-parameter -Wno-unused-variable";
+  compile_header("weir_cuda_head.h", emulation, "cuda_head");
+  compile_header("weir_cuda_tail.h", emulation, "cuda_tail");
+}
+
+TEST_CASE("prelude: generated code carries the headers' text, the CUDA parts around it",
+          "[codegen][prelude]") {
+  auto s = test::map_program("b = a // 3.0");
+  GeneratedCode g = generate_cpu(*s);
+  for (const char* h : {"weir_faults.h", "weir_numbers.h", "weir_support.h"}) {
+    INFO(h);
+    const std::string text = test::read_text(prelude_dir() / h);
+    REQUIRE(text.size() > 1000);
+    CHECK(g.source.find(text) != std::string::npos);
+  }
+  // In this order, before the program's own code.
+  const auto at = [&](const char* h) { return g.source.find(test::read_text(prelude_dir() / h)); };
+  CHECK(at("weir_faults.h") < at("weir_numbers.h"));
+  CHECK(at("weir_numbers.h") < at("weir_support.h"));
+  CHECK(at("weir_support.h") < g.source.find("extern \"C\" int weir_run("));
+  // Complex helpers only where complex numbers are used.
+  CHECK(g.source.find(test::read_text(prelude_dir() / "weir_complex.h")) == std::string::npos);
+
+  // A CUDA unit: the CUDA head first, the common parts, then the CUDA tail.
+  auto gpu = test::map_program("b = a // 3.0", Language::Python, ScheduleType::GPU_Device);
+  gpu->arrays.at("A").storage = StorageType::GPU_Global;
+  gpu->arrays.at("B").storage = StorageType::GPU_Global;
+  GeneratedCode c = generate_cuda(*gpu);
+  const auto in_cuda = [&](const char* h) { return c.source.find(test::read_text(prelude_dir() / h)); };
+  for (const char* h :
+       {"weir_cuda_head.h", "weir_faults.h", "weir_numbers.h", "weir_support.h", "weir_cuda_tail.h"}) {
+    INFO(h);
+    CHECK(in_cuda(h) != std::string::npos);
+  }
+  CHECK(in_cuda("weir_cuda_head.h") < in_cuda("weir_faults.h"));
+  CHECK(in_cuda("weir_support.h") < in_cuda("weir_cuda_tail.h"));
+  CHECK(in_cuda("weir_cuda_tail.h") < c.source.find("__global__"));
 }

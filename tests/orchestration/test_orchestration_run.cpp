@@ -242,3 +242,31 @@ TEST_CASE("orchestration: a local field too small, exactly right or too large, o
     }
   }
 }
+
+TEST_CASE("orchestration: scalar // and % of floats and integers are Python's on both backends",
+          "[orchestration][run]") {
+  // Python: 1.0 // 0.1 == 9.0 (not floor(1.0 / 0.1) == 10.0) and 1.0 % 0.1 == 0.09999999999999995;
+  // -7.5 // 2.0 == -4.0, -7.5 % 2.0 == 0.5; -7 // 2 == -4, -7 % 2 == 1, 7 % -2 == -1.
+  const std::string body =
+      "def h(u: IJ, v: IJ, a: float64, b: float64, m: int32, n: int32):\n"
+      "    c = a // b + (a % b) * 100.0 + (-7.5 // 2.0) * 1000.0 + (-7.5 % 2.0) * 10000.0\n"
+      "    k = m // n + (m % n) * 10 + (7 % -2) * 100\n"
+      "    scale_prog(u, c + k * 100000.0, v)\n";
+  const std::string numpy =
+      "U, V = inp['u'], inp['v']\n"
+      "a, b, m, n = 1.0, 0.1, -7, 2\n"
+      "c = a // b + (a % b) * 100.0 + (-7.5 // 2.0) * 1000.0 + (-7.5 % 2.0) * 10000.0\n"
+      "k = m // n + (m % n) * 10 + (7 % -2) * 100\n"
+      "V[:, :] = (c + k * 100000.0) * U\n"
+      "out['u'], out['v'] = U, V\n";
+  runtime::Arguments args = diffusion_args(0);
+  args.arrays.erase("tmp");
+  args.values.erase("alpha");
+  args.values.erase("n");
+  args.values["a"] = 1.0;
+  args.values["b"] = 0.1;
+  args.values["m"] = std::int64_t{-7};
+  args.values["n"] = std::int64_t{2};
+  auto ref = numpy_reference("floor-division", args, numpy, {"u", "v"});
+  check_both_backends(body, "h", args, ref);
+}

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <map>
 
+// Python's and NumPy's semantics of numbers, the very functions generated code calls
+// (codegen/prelude/weir_numbers.h): both backends compute // and % by the same code.
+#include "weir_numbers.h"
+
 namespace weir::runtime::embedded {
 
 namespace {
@@ -19,34 +23,6 @@ T ipow(T base, T exp) {
   return r;
 }
 
-// NumPy's floor_divide and remainder of floats (npy_divmod; the codegen prelude's
-// weir_ffloordiv and weir_fmod), in the operands' precision `T`.
-template <class T>
-T floor_divide(T a, T b) {
-  if (b == 0) return a / b;
-  const T mod = std::fmod(a, b);
-  T div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
-  if (div != 0) {
-    T f = std::floor(div);
-    if (div - f > T(0.5)) f += T(1);
-    return f;
-  }
-  return std::copysign(T(0), a / b);
-}
-
-template <class T>
-T remainder(T a, T b) {
-  T mod = std::fmod(a, b);
-  if (b == 0) return mod;
-  if (mod != 0) {
-    if ((b < 0) != (mod < 0)) mod += b;
-  } else {
-    mod = std::copysign(T(0), b);
-  }
-  return mod;
-}
-
 }  // namespace
 
 Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
@@ -60,13 +36,13 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
         case BinaryOperator::Mult: r.f = x * y; break;
         case BinaryOperator::Div: r.f = x / y; break;
         case BinaryOperator::FloorDiv:
-          r.f = k == ScalarKind::Float32 ? floor_divide(static_cast<float>(x), static_cast<float>(y))
-                                         : floor_divide(x, y);
+          r.f = k == ScalarKind::Float32 ? weir_ffloordiv(static_cast<float>(x), static_cast<float>(y))
+                                         : weir_ffloordiv(x, y);
           break;
         case BinaryOperator::Pow: r.f = std::pow(x, y); break;
         case BinaryOperator::Mod:  // NumPy's remainder: the sign of the divisor
-          r.f = k == ScalarKind::Float32 ? remainder(static_cast<float>(x), static_cast<float>(y))
-                                         : remainder(x, y);
+          r.f = k == ScalarKind::Float32 ? weir_fmod(static_cast<float>(x), static_cast<float>(y))
+                                         : weir_fmod(x, y);
           break;
         default: fail(e.loc, "operator not defined on floating-point values");
       }
@@ -98,11 +74,9 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
     case NumClass::Signed: {
       std::int64_t x = a.i, y = b.i;
       // By zero: 0, as NumPy's integer floor_divide and remainder; by -1 without the trap of
-      // INT64_MIN / -1 (docs/adr/0014).
-      if ((op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod) && (y == 0 || y == -1)) {
-        r.i = op == BinaryOperator::FloorDiv && y == -1
-                  ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x))
-                  : 0;
+      // INT64_MIN / -1 (docs/adr/0014): weir_floordiv and weir_mod say so.
+      if (op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod) {
+        r.i = op == BinaryOperator::FloorDiv ? weir_floordiv(x, y) : weir_mod(x, y);
         return r;
       }
       if (op == BinaryOperator::Div && y == 0) fail(e.loc, "integer division by zero");
@@ -120,18 +94,6 @@ Num binop(BinaryOperator op, ScalarKind k, Num a, Num b, const TExpr& e) {
         case BinaryOperator::Div:
           r.i = static_cast<std::int64_t>(static_cast<double>(x) / static_cast<double>(y));
           break;
-        case BinaryOperator::FloorDiv: {
-          std::int64_t q = x / y;
-          if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
-          r.i = q;
-          break;
-        }
-        case BinaryOperator::Mod: {
-          std::int64_t m = x % y;
-          if (m != 0 && ((m < 0) != (y < 0))) m += y;
-          r.i = m;
-          break;
-        }
         case BinaryOperator::Pow:
           if (y < 0)
             fail(e.loc, "integer power " + std::to_string(x) + " ** " + std::to_string(y) +

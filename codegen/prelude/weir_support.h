@@ -1,0 +1,296 @@
+// The prelude of generated programs, part 3 of 3: integer powers (with their fault), the
+// measured choice between one thread and many, atomic updates, aligned allocation and scratch
+// buffers, bounds checks and weir_fail. Needs parts 1 and 2 before it; in generated code they
+// come before it in the same text (the guarded includes below are skipped there).
+#ifndef WEIR_PRELUDE_FAULTS
+#include "weir_faults.h"
+#endif
+#ifndef WEIR_PRELUDE_NUMBERS
+#include "weir_numbers.h"
+#endif
+#include <cstdlib>
+#include <new>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+// Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead.
+[[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e) {
+  if (e < 0) {
+#ifdef __CUDA_ARCH__
+    weir_device_pow_fault(b, e);
+#else
+    weir_pow_fault(b, e);
+#endif
+    return 0;
+  }
+  int64_t r = 1;
+  while (e > 0) {
+    if (e & 1) r *= b;
+    e >>= 1;
+    if (e > 0) b *= b;
+  }
+  return r;
+}
+#ifdef _OPENMP
+// How a parallel map with a run-time choice ran (parallel_threshold.cpp): seconds per point of
+// its last one-thread run and of its last parallel run (fork/join included), -1 until measured;
+// how often each branch ran, and how many choices were made.
+struct weir_map_times {
+  std::atomic<double> sequential{-1.0};
+  std::atomic<double> parallel{-1.0};
+  std::atomic<unsigned> sequential_runs{0};
+  std::atomic<unsigned> parallel_runs{0};
+  std::atomic<unsigned> choices{0};
+};
+// Records a branch's run. A branch's first run is a warm-up and not kept: it pays page faults
+// on fresh outputs and, for the first parallel region, the start of the threads (arc_distance's
+// first one-thread runs measured 5x their later time, and the maps stayed parallel, 6x slower).
+[[maybe_unused]] static inline void weir_map_ran(std::atomic<double>& per_point, std::atomic<unsigned>& runs,
+                                                 double seconds_per_point) {
+  if (runs.fetch_add(1, std::memory_order_relaxed) > 0)
+    per_point.store(seconds_per_point, std::memory_order_relaxed);
+}
+// Whether the map runs on one thread this time: with nothing measured, below 32768 points (so
+// the same branch twice, its warm-up and its measurement); with one branch measured, the other
+// is tried where that costs little (a one-thread run predicted under what a fork/join of
+// passive threads saves, 30 us; a parallel run under 100 us); with both measured, the faster
+// per point, and every 64th choice the other branch, so that a time measured once under other
+// conditions (load, a cold cache) is measured again: a parallel run costs at most a fork/join
+// more than a one-thread run; a one-thread run is tried only where it is predicted under 1 ms
+// (threads x the parallel time), at most 1/64 of that per choice.
+[[maybe_unused]] static inline bool weir_run_sequentially(weir_map_times& t, double points) {
+  const int threads = omp_get_max_threads();
+  if (threads <= 1) return true;
+  const double s = t.sequential.load(std::memory_order_relaxed),
+               p = t.parallel.load(std::memory_order_relaxed);
+  if (s < 0 && p < 0) return points < 32768.0;
+  if (p < 0) return s * points * (1.0 - 1.0 / threads) < 30e-6;
+  if (s < 0) return p * points < 100e-6;
+  const bool sequential = s <= p;
+  if (t.choices.fetch_add(1, std::memory_order_relaxed) % 64 != 63) return sequential;
+  return sequential ? false : p * points * threads < 1e-3;
+}
+#endif
+// *p = f(*p, v) atomically (compare-and-swap loop), for write-conflict resolutions that
+// `#pragma omp atomic` cannot express.
+template <class T, class F>
+static inline WEIR_HD void weir_atomic_update(T* p, T v, F f) {
+#ifdef __CUDA_ARCH__
+  weir_device_atomic_update(p, v, f);
+#else
+  T expected;
+  __atomic_load(p, &expected, __ATOMIC_RELAXED);
+  T desired = f(expected, v);
+  while (!__atomic_compare_exchange(p, &expected, &desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    desired = f(expected, v);
+#endif
+}
+// 64-byte aligned allocation of n elements (at least one); throws on failure.
+template <class T>
+static inline WEIR_HD T* weir_alloc(int64_t n, const char* name) {
+#ifdef __CUDA_ARCH__
+  return weir_device_malloc<T>(n, name);
+#else
+  if (n < 0) weir_throw("negative size of transient '%s'", name);
+  std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
+  bytes = (bytes + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, bytes);
+  if (p == nullptr) throw std::bad_alloc();
+  return static_cast<T*>(p);
+#endif
+}
+// An allocation freed at the end of the enclosing block.
+namespace {
+template <class T>
+struct weir_buffer {
+  T* ptr;
+  WEIR_HD weir_buffer(int64_t n, const char* name) : ptr(weir_alloc<T>(n, name)) {}
+  WEIR_HD ~weir_buffer() { free(ptr); }
+  weir_buffer(const weir_buffer&) = delete;
+  weir_buffer& operator=(const weir_buffer&) = delete;
+};
+// A state's transient whose size is known only at run time, on the CPU: up to 512 bytes on the
+// stack (a loop body's slice of a few elements, spmv's row: no allocation per iteration), else
+// as weir_buffer.
+template <class T>
+struct weir_local_buffer {
+  alignas(64) unsigned char small[512];
+  T* ptr;
+  weir_local_buffer(int64_t n, const char* name)
+      : ptr(n >= 0 && static_cast<std::size_t>(n) * sizeof(T) <= sizeof small ? reinterpret_cast<T*>(small)
+                                                                              : weir_alloc<T>(n, name)) {}
+  ~weir_local_buffer() {
+    if (ptr != reinterpret_cast<T*>(small)) free(ptr);
+  }
+  weir_local_buffer(const weir_local_buffer&) = delete;
+  weir_local_buffer& operator=(const weir_local_buffer&) = delete;
+};
+// A per-thread buffer that grows to the largest size asked for and is kept between calls: the
+// transients of a nested SDFG called at every point of a parallel map (a scan's column
+// buffers) would otherwise cost an allocation per point. One per (function, transient), so
+// never shared by two live frames (SDFG nesting has no recursion).
+template <class T>
+struct weir_scratch {
+  T* ptr = nullptr;
+  int64_t cap = 0;
+  T* get(int64_t n, const char* name) {
+    if (n > cap || ptr == nullptr) {
+      T* p = weir_alloc<T>(n, name);
+      std::free(ptr);
+      ptr = p;
+      cap = n > 0 ? n : 1;
+    }
+    return ptr;
+  }
+  // As get(), keeping the elements it held when it grows.
+  T* keep(int64_t n, const char* name) {
+    if (n > cap || ptr == nullptr) {
+      T* p = weir_alloc<T>(n, name);
+      if (ptr != nullptr)
+        std::memcpy(static_cast<void*>(p), static_cast<const void*>(ptr),
+                    static_cast<std::size_t>(cap) * sizeof(T));
+      std::free(ptr);
+      ptr = p;
+      cap = n > 0 ? n : 1;
+    }
+    return ptr;
+  }
+  ~weir_scratch() { std::free(ptr); }
+};
+}  // namespace
+// One dimension of a memlet's bounds check (CodegenOptions::bounds_checks): indices lo..hi
+// (inclusive; empty when lo > hi) of dimension `dim`, valid when 0 <= index + offset < extent;
+// `hint` says what to change, `name` is the field's dimension ("I"), "" if unknown.
+struct weir_dim_check {
+  int64_t lo, hi, offset, extent;
+  int dim;
+  const char* hint;
+  const char* name;
+};
+static inline WEIR_HD weir_dim_check weir_dim(int64_t lo, int64_t hi, int64_t offset, int64_t extent, int dim,
+                                              const char* hint, const char* name) {
+  return weir_dim_check{lo, hi, offset, extent, dim, hint, name};
+}
+static inline WEIR_HD bool weir_in(int64_t lo, int64_t hi, int64_t offset, int64_t extent) {
+  return lo > hi || (lo + offset >= 0 && hi + offset < extent);
+}
+static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) {
+  return weir_in(d.lo, d.hi, d.offset, d.extent);
+}
+// "where: reads A[1 .. 3] in dimension 0 of A with shape 3 and A[...] in dimension 1 of A with
+// shape 2 (hint)": every dimension outside, each distinct hint once.
+[[maybe_unused]] static void weir_bounds_text(char* out, std::size_t size, std::size_t& used,
+                                              const char* where, const char* access, const char* data,
+                                              const weir_dim_check* d, std::size_t k) noexcept {
+  weir_append(out, size, used, "%s: %s ", where, access);
+  bool first = true;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (weir_dim_inside(d[j])) continue;
+    weir_append(out, size, used, "%s%s[%lld .. %lld] in dimension %d of %s with shape %lld",
+                first ? "" : " and ", data, static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi),
+                d[j].dim, data, static_cast<long long>(d[j].extent));
+    first = false;
+  }
+  first = true;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (weir_dim_inside(d[j])) continue;
+    bool said = false;
+    for (std::size_t i = 0; i < j; ++i)
+      said = said || (!weir_dim_inside(d[i]) && std::strcmp(d[i].hint, d[j].hint) == 0);
+    if (said) continue;
+    weir_append(out, size, used, "%s%s", first ? " (" : "; ", d[j].hint);
+    first = false;
+  }
+  weir_append(out, size, used, ")");
+}
+// "source: 'f' is read over K: [-1, 0), outside its domain K: [0, 8)": the dimensions outside,
+// by name where known, half-open as in gt4py.
+template <std::size_t K>
+[[maybe_unused]] static void weir_bounds_head(char* text, std::size_t size, std::size_t& used,
+                                              const char* source, const char* access, const char* data,
+                                              const weir_dim_check (&d)[K]) noexcept {
+  char dims[K][96];
+  for (std::size_t j = 0; j < K; ++j) {
+    if (*d[j].name)
+      std::snprintf(dims[j], sizeof dims[j], "%s", d[j].name);
+    else
+      std::snprintf(dims[j], sizeof dims[j], "dimension %d", d[j].dim);
+  }
+  weir_append(text, size, used, "%s: '%s' is %s over ", source, data, access[0] == 'w' ? "written" : "read");
+  bool first = true;
+  for (std::size_t j = 0; j < K; ++j) {
+    if (weir_dim_inside(d[j])) continue;
+    weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                static_cast<long long>(d[j].lo), static_cast<long long>(d[j].hi + 1));
+    first = false;
+  }
+  weir_append(text, size, used, ", outside its domain ");
+  first = true;
+  for (std::size_t j = 0; j < K; ++j) {
+    if (weir_dim_inside(d[j])) continue;
+    weir_append(text, size, used, "%s%s: [%lld, %lld)", first ? "" : " and ", dims[j],
+                static_cast<long long>(-d[j].offset), static_cast<long long>(d[j].extent - d[j].offset));
+    first = false;
+  }
+}
+// The check of one memlet at the top level: throws naming every dimension outside. With the
+// access's source line (`source`, from debuginfo) the error says it in the program's terms
+// first: the field, its dimensions (by name where known), the ranges accessed and the field's
+// domain, half-open as in gt4py; then where in the SDFG, and the hints.
+template <std::size_t K>
+static inline void weir_check_bounds(const char* where, const char* access, const char* data,
+                                     const char* source, const weir_dim_check (&d)[K]) {
+  bool inside = true;
+  for (std::size_t j = 0; j < K; ++j) inside = inside && weir_dim_inside(d[j]);
+  if (inside) return;
+  char text[2048];
+  std::size_t used = 0;
+  const std::size_t size = sizeof text;
+  if (*source) {
+    weir_bounds_head(text, size, used, source, access, data, d);
+    weir_append(text, size, used, "\n  in the SDFG: ");
+  }
+  weir_bounds_text(text, size, used, where, access, data, d, K);
+  weir_throw("%s", text);
+}
+// As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
+// loop): false after recording the violation, which weir_raise_fault() throws after the state.
+template <std::size_t K>
+[[maybe_unused]] static WEIR_HD bool weir_bounds_ok(const char* where, const char* access, const char* data,
+                                                    const char* source,
+                                                    const weir_dim_check (&d)[K]) noexcept {
+  std::size_t outside = K;
+  for (std::size_t j = 0; j < K; ++j)
+    if (outside == K && !weir_dim_inside(d[j])) outside = j;
+  if (__builtin_expect(outside == K, 1)) return true;
+#ifdef __CUDA_ARCH__
+  // Device code (a nested SDFG called in a kernel): the host reads the fault after the state
+  // (the first dimension outside).
+  (void)access;
+  (void)data;
+  (void)source;
+  const weir_dim_check& o = d[outside];
+  weir_device_fault(1, o.lo + o.offset < 0 ? o.lo + o.offset : o.hi + o.offset, o.extent, o.dim, where);
+  return false;
+#else
+  if (!weir_fault_claim()) return false;
+  weir_fault_located = false;
+  std::size_t used = 0;
+  if (*source) weir_bounds_head(weir_fault_head, sizeof weir_fault_head, used, source, access, data, d);
+  used = 0;
+  weir_bounds_text(weir_fault_text, sizeof weir_fault_text, used, where, access, data, d, K);
+  weir_fault_publish();
+  return false;
+#endif
+}
+// The message weir_last_error() returns; weir_fail records it and returns weir_run's 1.
+static thread_local char weir_error_text[4096];
+[[maybe_unused, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] static int weir_fail(const char* format,
+                                                                                           ...) {
+  va_list ap;
+  va_start(ap, format);
+  std::vsnprintf(weir_error_text, sizeof weir_error_text, format, ap);
+  va_end(ap);
+  return 1;
+}
