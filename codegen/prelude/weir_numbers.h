@@ -58,26 +58,26 @@ template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_maximum(A a, B b) {
   using T = typename std::common_type<A, B>::type;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
-  return (x > y || x != x) ? x : y;
+  return (x > y || x != x) ? x : y;  // NOLINT(misc-redundant-expression): NaN test
 }
 template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_minimum(A a, B b) {
   using T = typename std::common_type<A, B>::type;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
-  return (x < y || x != x) ? x : y;
+  return (x < y || x != x) ? x : y;  // NOLINT(misc-redundant-expression): NaN test
 }
 // NumPy's fmax/fmin: NaN only where both are NaN.
 template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_fmax(A a, B b) {
   using T = typename std::common_type<A, B>::type;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
-  return (x > y || y != y) ? x : y;
+  return (x > y || y != y) ? x : y;  // NOLINT(misc-redundant-expression): NaN test
 }
 template <class A, class B>
 static inline WEIR_HD typename std::common_type<A, B>::type weir_fmin(A a, B b) {
   using T = typename std::common_type<A, B>::type;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
-  return (x < y || y != y) ? x : y;
+  return (x < y || y != y) ? x : y;  // NOLINT(misc-redundant-expression): NaN test
 }
 // A float converted to an integer type as NumPy converts on x86 (C++ leaves a value outside the
 // target's range undefined; docs/field-view-differences.md, "Values at run time"): int32 and
@@ -141,6 +141,6 @@ static inline WEIR_HD T weir_fmod(T a, T b) {
 }
 template <class T>
 static inline WEIR_HD T weir_sign(T x) {
-  if (x != x) return x;  // np.sign(nan) is nan
+  if (x != x) return x;  // NOLINT(misc-redundant-expression): np.sign(nan) is nan
   return static_cast<T>((T(0) < x) - (x < T(0)));
 }

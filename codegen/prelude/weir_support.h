@@ -205,10 +205,10 @@ static inline WEIR_HD bool weir_dim_inside(const weir_dim_check& d) {
   weir_append(out, size, used, ")");
 }
 // "source: 'f' is read over K: [-1, 0), outside its domain K: [0, 8)": the dimensions outside,
-// by name where known, half-open as in gt4py.
+// by name where known, half-open as in gt4py; `field` is the container's name in the program.
 template <std::size_t K>
 [[maybe_unused]] static void weir_bounds_head(char* text, std::size_t size, std::size_t& used,
-                                              const char* source, const char* access, const char* data,
+                                              const char* source, const char* access, const char* field,
                                               const weir_dim_check (&d)[K]) noexcept {
   char dims[K][96];
   for (std::size_t j = 0; j < K; ++j) {
@@ -217,7 +217,7 @@ template <std::size_t K>
     else
       std::snprintf(dims[j], sizeof dims[j], "dimension %d", d[j].dim);
   }
-  weir_append(text, size, used, "%s: '%s' is %s over ", source, data, access[0] == 'w' ? "written" : "read");
+  weir_append(text, size, used, "%s: '%s' is %s over ", source, field, access[0] == 'w' ? "written" : "read");
   bool first = true;
   for (std::size_t j = 0; j < K; ++j) {
     if (weir_dim_inside(d[j])) continue;
@@ -237,10 +237,11 @@ template <std::size_t K>
 // The check of one memlet at the top level: throws naming every dimension outside. With the
 // access's source line (`source`, from debuginfo) the error says it in the program's terms
 // first: the field, its dimensions (by name where known), the ranges accessed and the field's
-// domain, half-open as in gt4py; then where in the SDFG, and the hints.
+// domain, half-open as in gt4py; then where in the SDFG, and the hints. `data` is the container
+// in the SDFG, `field` the one it stands for in the program (a device copy names its argument).
 template <std::size_t K>
 static inline void weir_check_bounds(const char* where, const char* access, const char* data,
-                                     const char* source, const weir_dim_check (&d)[K]) {
+                                     const char* field, const char* source, const weir_dim_check (&d)[K]) {
   bool inside = true;
   for (std::size_t j = 0; j < K; ++j) inside = inside && weir_dim_inside(d[j]);
   if (inside) return;
@@ -248,7 +249,7 @@ static inline void weir_check_bounds(const char* where, const char* access, cons
   std::size_t used = 0;
   const std::size_t size = sizeof text;
   if (*source) {
-    weir_bounds_head(text, size, used, source, access, data, d);
+    weir_bounds_head(text, size, used, source, access, field, d);
     weir_append(text, size, used, "\n  in the SDFG: ");
   }
   weir_bounds_text(text, size, used, where, access, data, d, K);
@@ -258,7 +259,7 @@ static inline void weir_check_bounds(const char* where, const char* access, cons
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.
 template <std::size_t K>
 [[maybe_unused]] static WEIR_HD bool weir_bounds_ok(const char* where, const char* access, const char* data,
-                                                    const char* source,
+                                                    const char* field, const char* source,
                                                     const weir_dim_check (&d)[K]) noexcept {
   std::size_t outside = K;
   for (std::size_t j = 0; j < K; ++j)
@@ -269,6 +270,7 @@ template <std::size_t K>
   // (the first dimension outside).
   (void)access;
   (void)data;
+  (void)field;
   (void)source;
   const weir_dim_check& o = d[outside];
   weir_device_fault(1, o.lo + o.offset < 0 ? o.lo + o.offset : o.hi + o.offset, o.extent, o.dim, where);
@@ -277,7 +279,7 @@ template <std::size_t K>
   if (!weir_fault_claim()) return false;
   weir_fault_located = false;
   std::size_t used = 0;
-  if (*source) weir_bounds_head(weir_fault_head, sizeof weir_fault_head, used, source, access, data, d);
+  if (*source) weir_bounds_head(weir_fault_head, sizeof weir_fault_head, used, source, access, field, d);
   used = 0;
   weir_bounds_text(weir_fault_text, sizeof weir_fault_text, used, where, access, data, d, K);
   weir_fault_publish();

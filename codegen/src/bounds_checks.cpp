@@ -187,6 +187,21 @@ std::string dimension_of(const std::string& data, const sym::Expr& extent) {
   return s.substr(prefix.size(), s.size() - prefix.size() - suffix.size());
 }
 
+// The container `data` stands for in the program's terms: itself, or the argument whose size
+// symbols make up its whole shape (a device copy `gpu_a1` that gpu-transform made of argument
+// `a1` keeps a1's shape `[__a1_I_size, ...]`): errors in the program's terms name the field.
+std::string field_of(const SDFG& sdfg, const std::string& data) {
+  const DataDescriptor& d = sdfg.arrays.at(data);
+  if (!d.transient || d.shape.empty()) return data;
+  for (const auto& [name, other] : sdfg.arrays) {
+    if (name == data || other.transient || other.shape != d.shape) continue;
+    bool named = true;
+    for (const auto& e : d.shape) named = named && !dimension_of(name, e).empty();
+    if (named) return name;
+  }
+  return data;
+}
+
 }  // namespace
 
 bool StateGen::checkable(const sym::Expr& e) const {
@@ -288,6 +303,7 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   if (it == sg.sdfg.arrays.end()) return;
   const DataDescriptor& d = it->second;
   if (d.is_scalar() || d.is_view() || subset.dims() != d.shape.size()) return;
+  const std::string field = field_of(sg.sdfg, data);
   // The source line of the access: the memlet's debuginfo (the lowering's inner memlets name
   // the read, `f` of `f(I + 1)`), else the node's (the call the state computes, as the
   // embedded backend's errors name it; outer memlets cover every read of the scope).
@@ -334,10 +350,10 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
     dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
                                               sym_cpp(d.shape[k]) + ", " + std::to_string(k) + ", \"" +
                                               c_escape(hint) + "\", \"" +
-                                              c_escape(dimension_of(data, d.shape[k])) + "\")");
+                                              c_escape(dimension_of(field, d.shape[k])) + "\")");
   }
-  std::string args =
-      "\"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" + c_escape(data) + "\", ";
+  std::string args = "\"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" +
+                     c_escape(data) + "\", \"" + c_escape(field) + "\", ";
   for (int g = 0; g < 2; ++g) {
     if (dims[g].empty()) continue;
     std::string list = "{" + join(dims[g], ", ") + "}";

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../transforms/support/cpu_run.h"
+#include "cuda_emulation.h"
 #include "gt4py_writer.h"
 #include "numpy_writer.h"
 #include "unstructured_generator.h"
@@ -139,6 +140,10 @@ std::string run_variant(const std::string& variant, const runtime::FieldViewProg
       runtime::run(*cpu_backend(opt), runtime::CompilableProgram{sdfg, fv.options, fv.origin}, args);
     } else if (variant == "cpu") {
       runtime::run(*cpu_backend(opt), fv, args);
+    } else if (variant == "cuda-emulation") {
+      // The CUDA code generator's program (GPU placement, kernels, device faults) compiled as
+      // host C++ with codegen/emulation's runtime: what nvcc would be given, run without a GPU.
+      runtime::run(*test::make_cuda_emulation_backend(), fv, args);
     } else {
       runtime::run(*runtime::make_backend(variant), fv, args);
     }
@@ -152,7 +157,7 @@ std::string run_variant(const std::string& variant, const runtime::FieldViewProg
 bool is_unstructured(std::uint64_t number) { return number % 4 == 3; }
 
 const std::vector<std::string>& variants() {
-  static const std::vector<std::string> v = {"embedded", "cpu-lowered", "cpu", "cpu-gpu"};
+  static const std::vector<std::string> v = {"embedded", "cpu-lowered", "cpu", "cpu-gpu", "cuda-emulation"};
   return v;
 }
 

@@ -29,7 +29,9 @@ struct Finding {
 
 /// The implementations compared: "embedded", "cpu-lowered" (the lowered SDFG compiled as it
 /// is), "cpu" (lowered and auto-optimized, as runtime::run does), "cpu-gpu" (lowered,
-/// auto-optimized for the GPU and validated, its kernels run as host loops by the cpu backend).
+/// auto-optimized for the GPU and validated, its kernels run as host loops by the cpu backend),
+/// "cuda-emulation" (placed on the GPU, CUDA code generated and compiled as host C++ with the
+/// emulation runtime, tests/support/cuda_emulation.h).
 const std::vector<std::string>& variants();
 
 /// Runs `fv` on `variant` with `args` (updated in place); the error message, or "" when it ran.

@@ -12,6 +12,7 @@
 #include "../transforms/support/cpu_run.h"
 #include "../transforms/support/interpreter.h"
 #include "../transforms/support/random_chain.h"
+#include "cuda_emulation.h"
 #include "weir/runtime/allocator.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
@@ -71,13 +72,17 @@ Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& s
   return out;
 }
 
-Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs,
-               const std::string& opt) {
+namespace {
+
+// The arguments of `sdfg` with `symbols`: every non-transient float64 array from `inputs`
+// (zeros where not given) and the free symbols.
+runtime::Arguments arguments_of(const SDFG& sdfg, const std::map<std::string, long long>& symbols,
+                                const Values& inputs, const char* who) {
   runtime::Arguments args;
   for (const auto& [name, d] : sdfg.arrays) {
     if (!is_io(d)) continue;
     if (d.dtype.base != ScalarType::Float64 || d.kind != DataKind::Array)
-      throw std::runtime_error("run_cpu: '" + name + "' is not a float64 array");
+      throw std::runtime_error(std::string(who) + ": '" + name + "' is not a float64 array");
     std::vector<std::int64_t> shape;
     for (const auto& e : d.shape) shape.push_back(e.evaluate(symbols));
     runtime::Field f = runtime::Allocator::cpu().allocate(d.dtype.base, shape);
@@ -90,7 +95,29 @@ Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols
   auto free = sdfg.free_symbols();
   for (const auto& [k, v] : symbols)
     if (free.count(k)) args.values[k] = static_cast<std::int64_t>(v);
+  return args;
+}
+
+}  // namespace
+
+Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs,
+               const std::string& opt) {
+  runtime::Arguments args = arguments_of(sdfg, symbols, inputs, "run_cpu");
   return run_arguments_on_cpu(sdfg, args, cpu_config(opt));
+}
+
+Values run_cuda_emulation(const SDFG& sdfg, const std::map<std::string, long long>& symbols,
+                          const Values& inputs) {
+  runtime::Arguments args = arguments_of(sdfg, symbols, inputs, "run_cuda_emulation");
+  use_scratch_cache();
+  runtime::CompilableProgram program{std::shared_ptr<const SDFG>(sdfg.clone_sdfg()), {}, sdfg.name};
+  runtime::run(*make_cuda_emulation_backend(), program, args);
+  Values out;
+  for (const auto& [name, f] : args.arrays) {
+    auto& v = out[name];
+    for (std::int64_t i = 0; i < f.size(); ++i) v.push_back(f.value_as_double(i));
+  }
+  return out;
 }
 
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit) {
@@ -168,6 +195,13 @@ Outcome run_checks(const Batch& b, unsigned seed, int steps, const RunOptions& o
     o = compare_all(ref, run_cpu(*b.sdfg, b.symbols, in, opts.opt), "cpu");
   } catch (const std::exception& e) {
     return {"cpu", e.what(), {}};
+  }
+  if (!o.stage.empty()) return o;
+  // The same SDFG placed on the GPU and generated as CUDA, run through the host emulation.
+  try {
+    o = compare_all(ref, run_cuda_emulation(*b.sdfg, b.symbols, in), "cuda-emulation");
+  } catch (const std::exception& e) {
+    return {"cuda-emulation", e.what(), {}};
   }
   if (!o.stage.empty() || steps <= 0) return o;
   auto t = b.sdfg->clone_sdfg();

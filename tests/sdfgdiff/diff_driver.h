@@ -27,6 +27,10 @@ Values run_reference(const SDFG& sdfg, const std::map<std::string, long long>& s
 /// (both). `opt` replaces the backend's optimization flag (-O3), e.g. "-O1"; empty: the default.
 Values run_cpu(const SDFG& sdfg, const std::map<std::string, long long>& symbols, const Values& inputs,
                const std::string& opt = "");
+/// The same on the CUDA code generator's program placed on the GPU, compiled as host C++ by the
+/// emulation harness (tests/support/cuda_emulation.h).
+Values run_cuda_emulation(const SDFG& sdfg, const std::map<std::string, long long>& symbols,
+                          const Values& inputs);
 /// Elements that differ (exactly; NaN never equals), one line each, at most `limit` lines.
 std::vector<std::string> differences(const Values& want, const Values& got, std::size_t limit = 6);
 
@@ -37,7 +41,7 @@ std::string random_chain(SDFG& sdfg, unsigned seed, int steps);
 
 struct Finding {
   unsigned seed = 0;
-  std::string stage;   // generate, reference, cpu, transform, cpu-after, reference-after
+  std::string stage;   // generate, reference, cpu, cuda-emulation, transform, cpu-after, reference-after
   std::string part;    // the shrunk part ("g3: self-copy (...)"), or "whole batch"
   std::string detail;  // differences or the error, and the transformation log
   std::string file;    // the SDFG JSON written for replay

@@ -91,3 +91,43 @@ TEST_CASE("a view copied back into an overlapping part of its own array reads th
   CHECK(run_reference(*sdfg, {}, {{"A", in}}).at("A") == want);
   CHECK(run_cpu(*sdfg, {}, {{"A", in}}).at("A") == want);
 }
+
+TEST_CASE("a copy with a write-conflict resolution between device arrays runs as a kernel on the GPU",
+          "[sdfgdiff][regression][gpu]") {
+  // Found by seeds 1 and 2 of the cuda-emulation stage: after gpu-transform both ends of
+  // `B[0, 1:3] += A[1, 5, 1:3]` (and `B[1, 0:3, 1] += A[1:4, 1, 1]`) are device copies of the
+  // arguments, and the CUDA generator refused a wcr copy in host code ("between host and device
+  // memory with write-conflict resolution"). gpu-transform now makes such copies kernels.
+  auto sdfg = std::make_unique<SDFG>("wcr_copy");
+  sdfg->add_array("A", ScalarType::Float64, {2, 6, 3});
+  sdfg->add_array("B", ScalarType::Float64, {1, 3});
+  sdfg->add_array("C", ScalarType::Float64, {4, 2});
+  sdfg->add_array("D", ScalarType::Float64, {2, 4, 2});
+  SDFGState& st = sdfg->add_state("s", true);
+  auto& a = st.add_access("A");
+  auto& b = st.add_access("B");
+  Memlet m = Memlet::simple("A", S("1, 5, 1:3"), "lambda x, y: x + y");
+  m.other_subset = S("0, 1:3");
+  st.add_edge(a.id(), "", b.id(), "", m);
+  // Strided, between ranks: D[1, 0:4:2, 1] += C[0:4:2, 0].
+  auto& c = st.add_access("C");
+  auto& d = st.add_access("D");
+  Memlet n = Memlet::simple("C", S("0:4:2, 0"), "lambda x, y: x + y");
+  n.other_subset = S("1, 0:4:2, 1");
+  st.add_edge(c.id(), "", d.id(), "", n);
+  REQUIRE(validate(*sdfg).empty());
+  Values in = random_inputs(*sdfg, {}, 7);
+  Values want = run_reference(*sdfg, {}, in);
+  // By hand: B[0, j] += A[1, 5, j] for j in 1, 2; B[0, 0] unchanged.
+  const auto& A = in.at("A");
+  const auto& B = in.at("B");
+  CHECK(want.at("B") ==
+        std::vector<double>{B[0], B[1] + A[1 * 18 + 5 * 3 + 1], B[2] + A[1 * 18 + 5 * 3 + 2]});
+  // D[1, k, 1] += C[k, 0] for k in 0, 2.
+  const auto& C = in.at("C");
+  std::vector<double> D = in.at("D");
+  D[1 * 8 + 0 * 2 + 1] += C[0 * 2 + 0];
+  D[1 * 8 + 2 * 2 + 1] += C[2 * 2 + 0];
+  CHECK(want.at("D") == D);
+  CHECK(differences(want, run_cuda_emulation(*sdfg, {}, in)).empty());
+}

@@ -388,6 +388,7 @@ class GpuTransformer {
 
   void host_state(SDFGState& st, const std::set<std::string>& host_scalars) {
     SDFG& g = *st.sdfg();
+    copies_as_kernels(st);
     ScopeTree tree = st.scope_tree();
     std::vector<NodeId> top;
     for (Node* n : st.nodes())
@@ -426,6 +427,87 @@ class GpuTransformer {
         }
       }
     }
+  }
+
+  /// Copies between two device containers at a state's top level that the CUDA runtime cannot
+  /// do (cudaMemcpy moves bytes): with a write-conflict resolution (`B[0, 1:3] += A[1, 5, 1:3]`)
+  /// or between element types. Each becomes a GPU_Device map of one point per element copied,
+  /// whose tasklet reads the source element and writes the destination's with the copy's wcr.
+  void copies_as_kernels(SDFGState& st) {
+    const SDFG& g = *st.sdfg();
+    ScopeTree tree = st.scope_tree();
+    std::vector<EdgeId> copies;
+    for (const DataflowEdge* e : st.edges()) {
+      const auto* a = st.node(e->src).as<AccessNode>();
+      const auto* b = st.node(e->dst).as<AccessNode>();
+      if (!a || !b || e->memlet.is_empty() || tree.parent[a->id()] != kNoNode) continue;
+      const DataDescriptor& da = g.arrays.at(a->data);
+      const DataDescriptor& db = g.arrays.at(b->data);
+      if (da.is_view() || db.is_view() || !is_device_storage(da.storage) || !is_device_storage(db.storage))
+        continue;
+      if (!e->memlet.wcr.empty() || da.dtype != db.dtype) copies.push_back(e->id);
+    }
+    for (EdgeId id : copies) copy_as_kernel(st, id);
+  }
+
+  void copy_as_kernel(SDFGState& st, EdgeId id) {
+    const DataflowEdge e = st.edge(id);
+    const SDFG& g = *st.sdfg();
+    const std::string& src = st.node(e.src).as<AccessNode>()->data;
+    const std::string& dst = st.node(e.dst).as<AccessNode>()->data;
+    CopySubsets ends = copy_subsets(e.memlet, src, dst);
+    if (!ends.src && !ends.dst) return;  // code generation names the fault
+    // The end without a subset: the same shape from 0 when the ranks agree, else all of it.
+    auto other = [&](const std::string& name, const Subset& known) {
+      const DataDescriptor& d = g.arrays.at(name);
+      if (d.is_scalar()) return Subset({Range::index(0)});
+      if (d.shape.size() != known.dims()) return Subset::full(d.shape);
+      std::vector<Range> rs;
+      for (const auto& r : known.ranges()) rs.push_back(Range(0, r.size() - 1));
+      return Subset(rs);
+    };
+    const Subset ssub = ends.src ? *ends.src : other(src, *ends.dst);
+    const Subset dsub = ends.dst ? *ends.dst : other(dst, ssub);
+    // The copy's dimensions: the non-unit ones of each end, matched in order.
+    auto copied = [](const Subset& s) {
+      std::vector<std::size_t> out;
+      for (std::size_t d = 0; d < s.dims(); ++d)
+        if (s[d].size().as_integer() != std::optional<long long>(1)) out.push_back(d);
+      return out;
+    };
+    const std::vector<std::size_t> sd = copied(ssub), dd = copied(dsub);
+    if (sd.size() != dd.size()) return;  // code generation names the fault
+    std::vector<std::string> params;
+    std::vector<Range> ranges;
+    for (std::size_t k = 0; k < sd.size(); ++k) {
+      params.push_back(detail::fresh_param(g, st, "__copy" + std::to_string(k)));
+      ranges.push_back(Range(0, ssub[sd[k]].size() - 1));
+    }
+    if (params.empty()) {
+      params.push_back(detail::fresh_param(g, st, "__copy"));
+      ranges.push_back(Range(0, 0));
+    }
+    // The element of `s` at the map's point: start + parameter * step along the copied dimensions.
+    auto element = [&](const Subset& s, const std::vector<std::size_t>& dims) {
+      std::vector<Range> rs;
+      for (std::size_t d = 0; d < s.dims(); ++d) rs.push_back(Range::index(s[d].start));
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        const Range& r = s[dims[k]];
+        rs[dims[k]] = Range::index(r.start + sym::Expr::symbol(params[k]) * r.step);
+      }
+      return Subset(rs);
+    };
+    MapEntry& me = st.add_map("copy_" + src + "_" + dst, params, Subset(ranges), ScheduleType::GPU_Device);
+    Tasklet& t =
+        st.add_tasklet("copy_" + src + "_" + dst, {"__out = __in", Language::Python}, {"__in"}, {"__out"});
+    auto in =
+        st.add_memlet_path({e.src, me.id(), t.id()}, Memlet::simple(src, element(ssub, sd)), "", "__in");
+    auto out = st.add_memlet_path({t.id(), me.exit, e.dst},
+                                  Memlet::simple(dst, element(dsub, dd), e.memlet.wcr), "__out", "");
+    st.edge(in.front()).memlet = Memlet::simple(src, ssub);
+    st.edge(out.back()).memlet = Memlet::simple(dst, dsub, e.memlet.wcr);
+    st.remove_edge(id);
+    ++changed;
   }
 
   /// Runs `n` (a tasklet or nested SDFG at a state's top level) as a one-point GPU_Device map.
