@@ -14,6 +14,8 @@ packages=(
   # scripts/format.sh --check, scripts/clang-check.sh and scripts/tidy.sh in CI (Debian 12's
   # clang 14); libFuzzer and clang's sanitizer runtimes for scripts/fuzz.sh
   clang-format-14 clang-14 clang-tidy-14 libclang-rt-14-dev
+  # lit and FileCheck (and `not`) for the structural tests of tests/lit (run by ctest)
+  llvm-14-tools
 )
 # node and npm build the viewer bundle; a node from elsewhere (nodesource, nvm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi

@@ -14,6 +14,9 @@ bash "$root/scripts/install-deps.sh"
 # The viewer is built and its browser tests run here: a missing node, npm or chromium fails
 # (a plain developer build without them skips the viewer instead).
 export WEIR_REQUIRE_VIEWER_TESTS=1
+# The lit suite (tests/lit) runs here: missing lit or FileCheck (llvm-14-tools) fails, where a
+# plain developer build skips it.
+export WEIR_REQUIRE_LIT=1
 # WEIR_DEBUG_INFO (default -g1, line tables; scripts/build.sh) sets the debug information of the
 # RelWithDebInfo build; here it also replaces Debug's -g (docs/testing.md, CI section).
 debug_flags=()
@@ -40,7 +43,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   command -v "$cxx" >/dev/null || { echo "test.sh: SANITIZE=1 needs $cxx (scripts/install-deps.sh)" >&2; exit 1; }
   bash "$root/scripts/build.sh" -DCMAKE_CXX_COMPILER="$cxx" -DWEIR_WERROR="${WEIR_WERROR:-ON}" \
     -DWEIR_SANITIZE=ON -DWEIR_FUZZ=ON -DWEIR_BUILD_BENCH=OFF -DWEIR_REQUIRE_VIEWER=ON \
-    "-DWEIR_TEST_SUITES=pycode;sdfg;frontend;cli;transforms;runtime;orchestration;sdfgdiff;codegen;mesh" \
+    "-DWEIR_TEST_SUITES=pycode;sdfg;frontend;cli;transforms;runtime;orchestration;sdfgdiff;codegen;mesh;lit" \
     -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only"
   # Entries whose time goes into g++/nvcc building *unsanitized* generated programs are left out
   # here (tests/sanitizer/exclude.txt says which and why); the plain run has them all.

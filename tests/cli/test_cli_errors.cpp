@@ -17,17 +17,6 @@ std::string lap() { return q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/lap
 
 }  // namespace
 
-TEST_CASE("weir: an unknown command or subcommand is named, with the commands there are", "[cli][errors]") {
-  auto r = weir::test::run_weir("bogus");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("weir: error: unknown command 'bogus' (commands: validate, info,") &&
-                        Catch::Contains("run,"));
-  r = weir::test::run_weir("cache bogus");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("weir: error: unknown command 'bogus' for 'weir cache' (commands: "));
-  CHECK_THAT(r.out, !Catch::Contains("A subcommand is required"));
-}
-
 TEST_CASE("weir run: an unwritable --out fails before compiling, and nothing is written", "[cli][errors]") {
   auto dir = weir::test::scratch_dir("cli-errors-out");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);

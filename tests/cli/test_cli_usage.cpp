@@ -1,8 +1,8 @@
 // The same command line rules in every `weir` command, with exact messages: options before or
-// after positionals; the same exit code (2) for the same usage mistake everywhere (FILE.py
+// after positionals; the same exit code (2) for the same usage mistake everywhere (--set of a
+// name the program lacks, --in given twice); warnings for values that would be ignored. (FILE.py
 // without ::NAME, a field-view file where an SDFG is read, a backend that cannot do the job,
-// --set of a name the program lacks, --in given twice); warnings for values that would be
-// ignored; help with examples and words instead of CLI11's type notation.
+// --emit-cpp and --help's words: tests/lit/cli/ and tests/lit/codegen/emit-cpp.test.)
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +17,6 @@ namespace {
 using weir::test::run_weir;
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-const std::string kExamples = q(fs::path(WEIR_SOURCE_DIR) / "examples");
 std::string ex(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR) / "examples" / rel); }
 std::string ex_path(const std::string& rel) {
   return (fs::path(WEIR_SOURCE_DIR) / "examples" / rel).string();
@@ -51,53 +50,6 @@ TEST_CASE("weir: options may come before or after positionals in every command",
   CHECK(r.code == 0);
 }
 
-TEST_CASE("weir: FILE.py without ::NAME is a usage error (2) in every command that runs one definition",
-          "[cli][usage]") {
-  std::string lap = ex_path("cartesian/laplacian.py");
-  auto r = run_weir("sdfg " + q(lap) + " -o x.sdfg");
-  CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir sdfg: '" + lap +
-                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator or "
-                     "orchestration function of the file; 'weir check " +
-                     lap + "' lists them)\n");
-  r = run_weir("run " + q(lap) + " --random-inputs");
-  CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: weir run: '" + lap +
-                     "' names no definition: expected FILE.py::NAME (a @program, @field_operator or "
-                     "orchestration function of the file; 'weir check " +
-                     lap + "' lists them)\n");
-  r = run_weir("sdfg x.sdfg -o y.sdfg");
-  CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: weir sdfg: 'x.sdfg' is an SDFG file; this command takes a field-view definition "
-        "FILE.py::NAME\n");
-}
-
-TEST_CASE("weir: a field-view file where an SDFG is read says what is expected and how to make one",
-          "[cli][usage]") {
-  auto r = run_weir("info x.py");
-  CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: weir info: 'x.py' is a field-view source file; this command reads an SDFG file (.sdfg, "
-        ".sdfgz): make one with 'weir sdfg x.py::NAME -o OUT.sdfg'\n");
-  r = run_weir("optimize x.py::p -o out.sdfg --auto cpu");
-  CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: weir optimize: 'x.py::p' is a field-view definition; this command reads an SDFG file "
-        "(.sdfg, .sdfgz): make one with 'weir sdfg x.py::p -o p.sdfg'\n");
-  for (const char* cmd : {"validate x.py", "convert x.py -o y.sdfg", "transforms match x.py"}) {
-    INFO(cmd);
-    r = run_weir(cmd);
-    CHECK(r.code == 2);
-    CHECK_THAT(r.out, Catch::Contains("'x.py' is a field-view source file; this command reads an SDFG file"));
-  }
-  r = run_weir("check x.sdfg");
-  CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: weir check: 'x.sdfg' is an SDFG file; this command reads field-view source (FILE.py); "
-        "'weir validate x.sdfg' checks an SDFG\n");
-}
-
 TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usage]") {
   // From outside the repository the folder is shown as an absolute path.
   auto r = run_weir("check " + ex("multimodule/mymodel/program.py"), "cd / &&");
@@ -113,32 +65,6 @@ TEST_CASE("weir: a module missing from the search path suggests -I", "[cli][usag
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
              Catch::StartsWith("weir: error: module 'mymodel' not found\n  ") && Catch::EndsWith(hint));
-}
-
-TEST_CASE("weir compile --backend embedded is refused before anything is loaded", "[cli][usage]") {
-  auto r = run_weir("compile --backend embedded does-not-exist.sdfg");
-  CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: weir compile: backend 'embedded' interprets programs and compiles nothing; use a "
-        "compiled "
-        "backend (--backend cpu)\n");
-}
-
-TEST_CASE("weir compile --emit-cpp writes the generated C++ for reading", "[cli][usage]") {
-  auto dir = weir::test::scratch_dir("cli-usage-emit");
-  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
-  auto r = run_weir("compile " + ex("cartesian/laplacian.py::laplacian") + " --emit-cpp " + q(dir / "src"));
-  INFO(r.out);
-  REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("\n  C++: " + (dir / "src" / "laplacian.cpp").string() + "\n"));
-  std::string cpp = weir::test::read_text(dir / "src" / "laplacian.cpp");
-  CHECK_THAT(cpp, Catch::Contains("laplacian") && Catch::Contains("#pragma omp"));
-  // A second time (from the cache) writes it again.
-  fs::remove(dir / "src" / "laplacian.cpp");
-  r = run_weir("compile --emit-cpp " + q(dir / "src") + " " + ex("cartesian/laplacian.py::laplacian"));
-  CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("(cached, "));
-  CHECK(weir::test::read_text(dir / "src" / "laplacian.cpp") == cpp);
 }
 
 TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, an unused --set warns",
@@ -210,20 +136,6 @@ TEST_CASE("weir run says whether it compiled or loaded from the cache, and expla
   // Progress goes to stderr only on request here (no terminal): each line names the work.
   auto progress = run_weir(args + " --progress 2>/dev/null");
   CHECK(progress.code == 0);
-}
-
-TEST_CASE("weir COMMAND --help shows examples and says in words what options take", "[cli][usage]") {
-  for (const char* cmd :
-       {"run", "sdfg", "check", "compile", "optimize", "info", "validate", "convert", "mesh"}) {
-    INFO(cmd);
-    auto r = run_weir(std::string(cmd) + " --help");
-    CHECK(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("\nExamples:\n  weir " + std::string(cmd) + " "));
-    CHECK_THAT(r.out, !Catch::Contains("UINT") && !Catch::Contains("TEXT") && !Catch::Contains(" INT"));
-  }
-  auto r = run_weir("run --help");
-  CHECK_THAT(r.out, Catch::Contains("--seed N ") && Catch::Contains("--in NAME=FILE.npy ") &&
-                        Catch::Contains("--threads N ") && Catch::Contains("--in-dir DIR "));
 }
 
 TEST_CASE("weir run: a DaCe GPU SDFG on the cpu backend says that its GPU maps run on the host",

@@ -1,5 +1,5 @@
-// `weir optimize`: scripts, pass lists, --auto, --replay; located errors, exit codes, and no
-// output written (nor an existing one touched) when anything fails.
+// `weir optimize`: match -> script -> optimize -> replay on corpus kernels. (Located errors, exit
+// codes, nothing written on failure, and --passes with its replay: tests/lit/optimize/.)
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -65,74 +65,4 @@ TEST_CASE("weir optimize: match -> script -> optimize -> replay reproduces the S
     CHECK(a->extra.find("transformation_hist"));
     CHECK(a->extra.find(kWeirHistory));
   }
-}
-
-TEST_CASE("weir optimize --passes records the pipeline's applications", "[cli][optimize]") {
-  auto dir = weir::test::scratch_dir("optimize-cli-passes");
-  std::string in = corpus_file("laplace2d");
-  auto r = run_weir("optimize '" + in + "' -o " + q(dir / "out.sdfg") +
-                    " --passes 'map-fusion,map-tiling{tile_sizes=32,8}'");
-  INFO(r.out);
-  REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("applied "));
-  REQUIRE(run_weir("optimize " + q(dir / "out.sdfg") + " --replay -o " + q(dir / "again.sdfg")).code == 0);
-  CHECK(weir::sdfg_difference(*weir::load_sdfg((dir / "out.sdfg").string()),
-                              *weir::load_sdfg((dir / "again.sdfg").string()))
-            .empty());
-}
-
-TEST_CASE("weir optimize: errors are located, exit codes are 1 (input) or 2 (usage), nothing is written",
-          "[cli][optimize]") {
-  auto dir = weir::test::scratch_dir("optimize-cli-errors");
-  std::string in = corpus_file("hdiff");
-  auto out = dir / "out.sdfg";
-  write(out, "keep me");
-  auto untouched = [&] {
-    std::ifstream f(out);
-    std::string s((std::istreambuf_iterator<char>(f)), {});
-    CHECK(s == "keep me");
-  };
-
-  write(dir / "bad.json", "[\n  {\"transformation\": \"MapTiling\"\n  \"where\": \"all\"}\n]\n");
-  auto r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "bad.json"));
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("bad.json:3:") && Catch::Contains("invalid JSON"));
-  untouched();
-
-  write(dir / "unknown.json", R"([{"transformation": "MapTurbo"}])");
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "unknown.json"));
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("step 1 (MapTurbo): unknown transformation 'MapTurbo'"));
-  untouched();
-
-  // A step that applies nowhere, and one that no longer matches.
-  std::string id = first_match(in, "MapTiling");
-  write(dir / "stale.json",
-        "[{\"transformation\": \"MapCollapse\", \"where\": \"all\"}, {\"transformation\": \"MapTiling\", "
-        "\"where\": \"0.0.0\"}]");
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "stale.json"));
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("step 1 (MapCollapse): applies nowhere"));
-  // The map of step 2 was turned into loops by step 1.
-  write(dir / "stale2.json", "[{\"transformation\": \"MapToForLoop\", \"where\": \"" + id +
-                                 "\"}, {\"transformation\": \"MapTiling\", \"where\": \"" + id + "\"}]");
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --script " + q(dir / "stale2.json"));
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("step 2 (MapTiling): does not apply at " + id) &&
-                        Catch::Contains("no longer exists"));
-  untouched();
-
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --auto nosuchdevice");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("unknown device 'nosuchdevice'") &&
-                        Catch::Contains("auto-optimize-nosuchdevice"));
-  CHECK(run_weir("optimize '" + in + "' -o " + q(out)).code == 2);
-  CHECK(run_weir("optimize '" + in + "' -o " + q(out) + " --replay --passes simplify").code == 2);
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --passes 'simplify,bogus'");
-  CHECK(r.code == 2);  // a mistake in the command line
-  CHECK_THAT(r.out, Catch::Contains("column 10"));
-  r = run_weir("optimize '" + in + "' -o " + q(out) + " --replay");
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out, Catch::Contains("no recorded history"));
-  untouched();
 }

@@ -148,10 +148,3 @@ TEST_CASE("weir optimize --timing and --print-after-all account for every pass r
   // --print-after-all printed once per pass run.
   CHECK(count(r.out, "// SDFG after pass '") == runs);
 }
-
-TEST_CASE("weir optimize --help documents the pass flags", "[cli][optimize][pass-flags]") {
-  auto r = run_weir("optimize --help");
-  CHECK(r.code == 0);
-  for (const char* flag : {"--verify-each", "--print-after", "--print-after-all", "--timing"})
-    CHECK_THAT(r.out, Catch::Contains(flag));
-}
