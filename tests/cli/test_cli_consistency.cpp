@@ -2,7 +2,9 @@
 // known one, stray words, malformed values (exit 2, the option and what it accepts), repeatable
 // --in-dir, every error line in weir's form, FILE.py::NAME help that names orchestration
 // functions, a @scan_operator refused the same way by every command, JSON errors in plain
-// English, and a scalar return value written as NumPy's 0-d array.
+// English, and a scalar return value written as NumPy's 0-d array. Command-line mistakes,
+// CLI11's own and a missing -I folder included, are exit code 2 in weir's form in every command,
+// misspelt names with the closest known one.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -327,4 +329,87 @@ TEST_CASE("consistency: a scalar return value is written as a 0-d .npy", "[cli][
   CHECK(run_numpy(dir, "got = np.load('out/__return.npy'); want = np.load(" +
                            q(crc / "expected" / "__return.npy") +
                            ")\nsys.exit(0 if got.shape == () == want.shape and got == want else 1)\n") == 0);
+}
+
+TEST_CASE("first hour: command-line mistakes are exit code 2 in every command, in weir's form",
+          "[cli][consistency]") {
+  auto dir = weir::test::scratch_dir("cli-usage-exit-2");
+  const std::string lap = ex("cartesian/laplacian.py::laplacian");
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.ones((5, 5, 1)))\n", "make.py") == 0);
+  REQUIRE(run_weir("sdfg " + lap + " -o " + q(dir / "lap.sdfg")).code == 0);
+  const std::string sdfg = q(dir / "lap.sdfg"), f = (dir / "f.npy").string();
+  struct Case {
+    std::string args, out;
+  };
+  const std::string no_dir = (dir / "nodir").string();
+  const std::string no_include = "weir: error: -I " + no_dir +
+                                 ": no such directory (-I names a folder searched for the modules a program "
+                                 "imports)\n";
+  const std::vector<Case> cases = {
+      // CLI11's own errors, in weir's form with the command whose --help to read.
+      {"optimize " + sdfg + " --auto cpu",
+       "weir: error: --output is required\n  hint: 'weir optimize --help' lists the options\n"},
+      {"",
+       "weir: error: 'weir' needs a command (validate, info, convert, run, compile, cache, transforms, "
+       "check, sdfg, mesh, optimize, view, compose)\n  hint: 'weir --help' lists the options\n"},
+      {"cache",
+       "weir: error: 'weir cache' needs a command (info, clear)\n"
+       "  hint: 'weir cache --help' lists the options\n"},
+      {"run " + lap + " --random-inputs --set I=5 --set J=5 --set K=1 --seed -1",
+       "weir: error: --seed -1: expected a non-negative integer\n"},
+      {"convert " + sdfg + " -o x.sdfg --bogus",
+       "weir: error: unknown option '--bogus' for 'weir convert'\n"
+       "  hint: 'weir convert --help' lists the options\n"},
+      // Names the program, weir or the registry does not have: the closest one.
+      {"run " + lap + " --in f=" + q(f) + " --in outt=" + q(f),
+       "weir: error: --in outt=" + f +
+           ": program 'laplacian' has no array argument 'outt'; did you mean 'out'? (arrays: f, out)\n"},
+      {"run " + lap + " --in f=" + q(f) + " --in coeff=" + q(f),
+       "weir: error: --in coeff=" + f +
+           ": program 'laplacian' has no array argument 'coeff' (arrays: f, out)\n"},
+      {"run " + lap + " --random-inputs --set II=4 --set J=4 --set K=1",
+       "weir: error: --set II=4: program 'laplacian' has no parameter, symbol or dimension 'II'; did you "
+       "mean "
+       "'I'? (parameters: f, out; dimensions: I, J, K)\n"},
+      {"run " + lap + " --in f=" + q(f) + " --backend cpp",
+       "weir: error: --backend: unknown backend 'cpp'; did you mean 'cpu'? (known: cpu, embedded, gpu)\n"},
+      {"optimize " + sdfg + " -o " + q(dir / "o.sdfg") + " --auto cpuu",
+       "weir: error: unknown device 'cpuu' for --auto: no pipeline 'auto-optimize-cpuu' is registered; did "
+       "you "
+       "mean 'cpu'? (devices: cpu, gpu)\n"},
+      {"transforms match " + sdfg + " MapFuson",
+       "weir: error: unknown transformation 'MapFuson'; did you mean 'MapFusion'? (see `weir transforms "
+       "list`)\n"},
+      {"optimise " + sdfg,
+       "weir: error: unknown command 'optimise'; did you mean 'optimize'? (commands: validate, info, "
+       "convert, "
+       "run, compile, cache, transforms, check, sdfg, mesh, optimize, view, compose)\n"},
+      {"run " + lap + " --in-dir " + q(no_dir), "weir: error: --in-dir " + no_dir + ": no such directory\n"},
+      // A folder -I names must exist, in every command that takes -I.
+      {"check " + ex("cartesian/laplacian.py") + " -I " + q(no_dir), no_include},
+      {"sdfg " + lap + " -o " + q(dir / "x.sdfg") + " -I " + q(no_dir), no_include},
+      {"run " + lap + " --in f=" + q(f) + " -I " + q(no_dir), no_include},
+      {"compile " + lap + " -I " + q(no_dir), no_include},
+      {"view " + lap + " --html " + q(dir / "x.html") + " -I " + q(no_dir), no_include},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args);
+    auto r = run_weir(c.args, cache_env(dir));
+    CHECK(r.code == 2);
+    CHECK(r.out == c.out);
+  }
+  // Pass names in --passes and --print-after: the closest registered pass.
+  for (const char* opt : {"--passes simplfy", "--auto cpu --print-after simplfy"}) {
+    INFO(opt);
+    auto r = run_weir("optimize " + sdfg + " -o " + q(dir / "o.sdfg") + " " + opt);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::StartsWith("weir: error: ") && Catch::Contains("unknown pass 'simplfy'") &&
+                          Catch::Contains("; did you mean 'simplify'? ("));
+  }
+  CHECK_FALSE(fs::exists(dir / "o.sdfg"));
+  CHECK_FALSE(fs::exists(dir / "x.sdfg"));
+  // The rule is written down in `weir --help`.
+  auto r = run_weir("--help");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Exit codes (every command):\n  0  success\n  1  the work failed: "));
 }

@@ -1,8 +1,11 @@
 // The same command line rules in every `weir` command, with exact messages: options before or
 // after positionals; the same exit code (2) for the same usage mistake everywhere (--set of a
-// name the program lacks, --in given twice); warnings for values that would be ignored. (FILE.py
-// without ::NAME, a field-view file where an SDFG is read, a backend that cannot do the job,
-// --emit-cpp and --help's words: tests/lit/cli/ and tests/lit/codegen/emit-cpp.test.)
+// name the program lacks, --in given twice); warnings for values that would be ignored; near
+// misses (a device in capitals, a file in --in-dir named almost like an argument, a scalar given
+// as an array, a symbol --random-inputs needs) accepted or named with the option that fixes them,
+// and outputs written through symbolic links. (FILE.py without ::NAME, a field-view file where
+// an SDFG is read, a backend that cannot do the job, --emit-cpp and --help's words:
+// tests/lit/cli/ and tests/lit/codegen/emit-cpp.test.)
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,10 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using weir::test::run_numpy;
 using weir::test::run_weir;
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 std::string ex(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR) / "examples" / rel); }
+std::string cache_env(const fs::path& dir) { return "WEIR_CACHE_DIR=" + q(dir / "cache"); }
 std::string ex_path(const std::string& rel) {
   return (fs::path(WEIR_SOURCE_DIR) / "examples" / rel).string();
 }
@@ -94,7 +99,7 @@ TEST_CASE("weir run: --set of a name the program lacks, --in twice are errors, a
   CHECK(r.out == "weir: error: --in f is given twice (" + (dir / "in" / "out.npy").string() + " and " +
                      (dir / "in" / "out.npy").string() + ")\n");
   // Every field is given: --set K=1 sizes nothing (it agrees with the fields; one that does not
-  // is an error, tests/cli/test_trial3_frictions.cpp).
+  // is an error, tests/cli/test_run_arguments.cpp).
   r = run_weir("run " + lap + " --in f=" + q(dir / "in" / "out.npy") +
                " --in out=" + q(dir / "in" / "out.npy") + " --set K=1 --out " + q(dir / "out"));
   INFO(r.out);
@@ -257,4 +262,95 @@ TEST_CASE("weir run: a too small input that is not shifted gets a hint about its
                         "domain it is read over; pass a larger input or a smaller domain)\n"
                         "  'out' is (6,) but 'f' is (4,) over (I): the output is larger along I\n"));
   CHECK_THAT(r.out, !Catch::Contains("shifted"));
+}
+
+TEST_CASE("first hour: every command's --help has examples and says in words what it takes", "[cli][usage]") {
+  for (const char* cmd :
+       {"validate", "info", "convert", "run", "compile", "cache", "cache info", "cache clear", "transforms",
+        "transforms list", "transforms match", "check", "sdfg", "mesh", "optimize", "view", "compose"}) {
+    INFO(cmd);
+    auto r = run_weir(std::string(cmd) + " --help");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\nExamples:\n  weir " + std::string(cmd)));
+    // CLI11's type notation (UINT, TEXT, INT in [..], FLOAT, ENUM, REQUIRED words aside).
+    for (const char* notation : {"UINT", "TEXT", " INT", "FLOAT", "ENUM", ":{", "INT:"}) {
+      INFO(notation);
+      CHECK_THAT(r.out, !Catch::Contains(notation));
+    }
+  }
+  // `weir compile` says that it takes field-view programs too.
+  auto r = run_weir("compile --help");
+  CHECK_THAT(r.out,
+             Catch::StartsWith("Compile programs (SDFG files, FILE.py::NAME, FILE.py) into the program "
+                               "cache, in parallel\n"));
+}
+
+TEST_CASE("weir: near misses on the command line are accepted or named with the option that fixes them",
+          "[cli][usage]") {
+  auto dir = weir::test::scratch_dir("cli-near-misses");
+  const std::string env = cache_env(dir);
+  const std::string lap = ex("cartesian/laplacian.py::laplacian");
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.ones((5, 5, 1)))\n", "make.py") == 0);
+  // A --set-json name the program lacks is a warning, and the run goes on without it.
+  std::ofstream(dir / "sym.json") << "{\"nz\": 3}";
+  auto r = run_weir("run " + lap + " --in f=" + q(dir / "f.npy") + " --set-json " + q(dir / "sym.json"), env);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out,
+             Catch::StartsWith("weir: warning: --set-json: program 'laplacian' has no parameter, symbol or "
+                               "dimension 'nz' (parameters: f, out; dimensions: I, J, K); ignored\n"));
+  // SDFG files run on the cpu backend without --backend (the only kind that runs them).
+  REQUIRE(run_weir("sdfg " + lap + " -o " + q(dir / "lap.sdfg")).code == 0);
+  r = run_weir("run " + q(dir / "lap.sdfg") + " --random-inputs --set I=5 --set J=5 --set K=1", env);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains(" on backend 'cpu'\n"));
+  // --auto takes the device in any case; its help lists the devices.
+  r = run_weir("optimize " + q(dir / "lap.sdfg") + " --auto CPU -o " + q(dir / "fast.sdfg"));
+  CHECK(r.code == 0);
+  CHECK(r.out == "applied 1 pass (cpu-schedules); wrote " + (dir / "fast.sdfg").string() + "\n");
+  CHECK_THAT(run_weir("optimize --help").out,
+             Catch::Contains("auto-optimize pipeline for a device: cpu or gpu"));
+  // The viewer shows orchestration functions (they have no single definition).
+  r = run_weir("view " + ex("orchestration/heat.py::heat") + " --html " + q(dir / "heat.html"));
+  CHECK(r.code == 0);
+  CHECK(fs::file_size(dir / "heat.html") > 0);
+  // An output path that is a symbolic link (as /dev/stdout is) is written through, never
+  // replaced by a file.
+  std::ofstream(dir / "real.sdfg") << "";
+  fs::create_symlink(dir / "real.sdfg", dir / "link.sdfg");
+  r = run_weir("sdfg " + lap + " -o " + q(dir / "link.sdfg"));
+  CHECK(r.code == 0);
+  CHECK(fs::is_symlink(dir / "link.sdfg"));
+  CHECK(weir::test::read_text(dir / "real.sdfg").rfind("{", 0) == 0);
+  r = run_weir("view " + lap + " --html " + q(dir / "link.sdfg"));
+  CHECK(r.code == 0);
+  CHECK(fs::is_symlink(dir / "link.sdfg"));
+  CHECK(weir::test::read_text(dir / "real.sdfg").rfind("<!doctype html>", 0) == 0);
+  // A file in --in-dir named almost like a missing argument: a warning names the argument.
+  fs::create_directories(dir / "in");
+  fs::copy_file(dir / "f.npy", dir / "in" / "F.npy");
+  r = run_weir("run " + lap + " --in-dir " + q(dir / "in"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::StartsWith("weir: warning: --in-dir " + (dir / "in").string() +
+                                      ": F.npy matches no array argument (ignored); did you mean f.npy?\n"));
+  // A symbol --random-inputs needs is named in the option that gives it.
+  r = run_weir("run " + q(weir::test::dace_corpus_dir() / "jacobi_2d" / "jacobi_2d.simplified.sdfg") +
+                   " --random-inputs",
+               env);
+  CHECK(r.code == 1);
+  CHECK(
+      r.out ==
+      "weir: error: --random-inputs: the shape of 'A' (float64 array of shape (N, N)) needs N; give it with "
+      "--set N=VALUE\n");
+  // A scalar given as an array file is named with the option that gives it.
+  r = run_weir("run " + ex("cartesian/heat3d.py::heat3d") + " --in u=" + q(dir / "f.npy") +
+                   " --in alpha=" + q(dir / "f.npy"),
+               env);
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "weir: error: --in alpha=" + (dir / "f.npy").string() +
+            ": 'alpha' is a scalar of program 'heat3d', not an array: give it with --set alpha=VALUE\n");
+  // A field-view file that is not there says why.
+  r = run_weir("run " + q(dir / "none.py") + "::p");
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + (dir / "none.py").string() + ": cannot open: No such file or directory\n");
 }

@@ -1,11 +1,16 @@
-// `weir optimize`: match -> script -> optimize -> replay on corpus kernels. (Located errors, exit
-// codes, nothing written on failure, and --passes with its replay: tests/lit/optimize/.)
+// `weir optimize`: scripts, pass lists, --auto, --replay on corpus kernels. It says what it
+// applied (passes, transformations by name and count), a script step whose labels match nothing
+// lists the labels there are, `weir transforms match` names only maps that exist, and a tiling
+// that divides evenly runs to NumPy's result. (Located errors, exit codes, nothing written on
+// failure, and --passes with its replay: tests/lit/optimize/.)
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 
 #include "cli_run.h"
+#include "cli_test_util.h"
 #include "corpus.h"
 #include "weir/sdfg/serialize.h"
 
@@ -28,6 +33,8 @@ std::string corpus_file(const std::string& kernel) {
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string ex(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR) / "examples" / rel); }
+using weir::test::cli::kBoundary;
 
 /// The first applicable match id `weir transforms match FILE NAME` prints.
 std::string first_match(const std::string& file, const std::string& name) {
@@ -65,4 +72,112 @@ TEST_CASE("weir optimize: match -> script -> optimize -> replay reproduces the S
     CHECK(a->extra.find("transformation_hist"));
     CHECK(a->extra.find(kWeirHistory));
   }
+}
+
+TEST_CASE("first hour: optimize says passes, transforms match names only maps that exist",
+          "[cli][optimize]") {
+  auto dir = weir::test::scratch_dir("cli-optimize-says-passes");
+  const std::string sdfg = q(dir / "lap.sdfg");
+  REQUIRE(run_weir("sdfg " + ex("cartesian/laplacian.py::laplacian") + " -o " + sdfg).code == 0);
+  auto r = run_weir("optimize " + sdfg + " --auto cpu -o " + q(dir / "fast.sdfg"));
+  CHECK(r.code == 0);
+  CHECK(r.out == "applied 1 pass (cpu-schedules); wrote " + (dir / "fast.sdfg").string() + "\n");
+  r = run_weir("optimize " + sdfg + " --passes simplify -o " + q(dir / "same.sdfg"));
+  CHECK(r.code == 0);
+  CHECK(r.out == "applied nothing (no pass or transformation changed the SDFG); wrote " +
+                     (dir / "same.sdfg").string() + "\n");
+  // A map of tasklets has no nested map: the refusal names what it contains instead.
+  r = run_weir("transforms match " + sdfg + " MapCollapse");
+  CHECK(r.code == 0);
+  CHECK(
+      r.out ==
+      "MapCollapse@0.0.0  [0 (MapEntry 'lap_map[__I=1:__out_I_size - 1, __J=1:__out_J_size - 1, "
+      "__K=0:__out_K_size]')]  refused: map 'lap_map' has no map nested directly inside (it contains node 2 "
+      "('lap'))\n0 applicable, 1 refused\n");
+  r = run_weir("transforms match " + q(dir / "fast.sdfg") + " MapCollapse");
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "MapCollapse@0.0.0,5  [0 (MapEntry 'lap_map[__I=1:__out_I_size - 1, __J=1:__out_J_size - 1]'), 5 "
+        "(MapEntry 'lap_map_inner[__K=0:__out_K_size]')]  applies\n"
+        "MapCollapse@0.0.5  [5 (MapEntry 'lap_map_inner[__K=0:__out_K_size]')]  refused: map 'lap_map_inner' "
+        "has no map nested directly inside (it contains node 2 ('lap'))\n1 applicable, 1 refused\n");
+}
+
+TEST_CASE("first hour: weir optimize names the transformations and passes it applied", "[cli][optimize]") {
+  auto dir = weir::test::scratch_dir("cli-optimize-names-applied");
+  const std::string hdiff = q(weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg");
+  const std::string out = (dir / "fused.sdfg").string();
+  auto r = run_weir("optimize " + hdiff + " --passes map-fusion,cpu-schedules -o " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // The history written into the SDFG says what was applied: count it independently.
+  auto j = nlohmann::json::parse(weir::test::read_text(out));
+  const auto& hist = j["attributes"]["_meta_weir_transformation_hist"];
+  std::size_t fusions = 0, schedules = 0;
+  for (const auto& e : hist) {
+    fusions += e.value("transformation", "") == "MapFusion";
+    schedules += e.value("type", "") == "Pass" && e.value("pass", "") == "cpu-schedules";
+  }
+  REQUIRE(fusions + schedules == hist.size());
+  CHECK(schedules == 1);
+  CHECK(r.out == "applied " + std::to_string(fusions) + " transformations (MapFusion x" +
+                     std::to_string(fusions) + ") and 1 pass (cpu-schedules); wrote " + out + "\n");
+  // Transformations in the order first applied, each named once.
+  r = run_weir("optimize " + q(out) + " --passes 'map-collapse,map-tiling{tile_sizes=2}' -o " +
+               q(dir / "tiled.sdfg"));
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("applied ") && Catch::Contains(" transformations (MapCollapse x") &&
+                        Catch::Contains(", MapTiling"));
+}
+
+TEST_CASE("weir optimize: a tiling that divides evenly runs and matches NumPy", "[cli][optimize][tiling]") {
+  // map-tiling{tile_sizes=4,1,1,divides_evenly=true} over I: [1, 9) (8 points): tiles at 1 and 5.
+  // The tile map's outer memlets ended at the range's end plus a tile (f[0 .. 12] of 10), and
+  // the run was refused as "the input is smaller than the domain".
+  auto dir = weir::test::scratch_dir("cli-optimize-tiling");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "lap.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64\n\n"
+                                   "I = gtx.Dimension('I')\nJ = gtx.Dimension('J')\n"
+                                   "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
+                                   "F = Field[Dims[I, J, K], float64]\n\n"
+                                   "@gtx.field_operator\n"
+                                   "def lap(f: F) -> F:\n"
+                                   "    return -4.0 * f + f(I + 1) + f(I - 1) + f(J + 1) + f(J - 1)\n\n"
+                                   "@gtx.program\n"
+                                   "def lap_prog(f: F, out: F):\n"
+                                   "    lap(f, out=out[1:-1, 1:-1, :])\n";
+  REQUIRE(weir::test::run_numpy(dir,
+                                "f = np.random.default_rng(3).random((10, 9, 4))\nnp.save('f.npy', f)\n"
+                                "np.save('out.npy', np.zeros((10, 9, 4)))\n") == 0);
+  REQUIRE(run_weir("sdfg " + q(dir / "lap.py") + "::lap_prog -o " + q(dir / "lap.sdfg")).code == 0);
+  for (const char* sizes : {"4,1,1", "4,7,4"}) {
+    INFO(sizes);
+    auto r = run_weir("optimize " + q(dir / "lap.sdfg") + " -o " + q(dir / "tiled.sdfg") +
+                      " --passes 'map-tiling{tile_sizes=" + sizes + ",divides_evenly=true}'");
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("applied 1 transformation (MapTiling)"));
+    r = run_weir("run " + q(dir / "tiled.sdfg") + " --in f=" + q(dir / "f.npy") +
+                 " --in out=" + q(dir / "out.npy") + " --out " + q(dir / "res"));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(weir::test::run_numpy(
+              dir,
+              "f = np.load('f.npy')\nw = np.zeros((10, 9, 4))\n"
+              "w[1:-1, 1:-1] = -4.0 * f[1:-1, 1:-1] + f[2:, 1:-1] + f[:-2, 1:-1] + f[1:-1, 2:] + "
+              "f[1:-1, :-2]\n"
+              "sys.exit(0 if np.allclose(np.load('res/out.npy'), w, rtol=0, atol=1e-14) else 1)\n") == 0);
+  }
+}
+
+TEST_CASE("weir optimize: a script step whose labels match nothing lists the labels there are",
+          "[cli][optimize]") {
+  auto dir = weir::test::scratch_dir("cli-optimize-script-labels");
+  std::ofstream(dir / "b.py") << kBoundary;
+  REQUIRE(run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg")).code == 0);
+  std::ofstream(dir / "t.json") << R"([{"transformation": "MapTiling", "where": {"labels": ["nosuchmap"]}}])";
+  auto r = run_weir("optimize " + q(dir / "b.sdfg") + " --script " + q(dir / "t.json") + " -o " +
+                    q(dir / "o.sdfg"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::Contains("no applicable match has the labels 'nosuchmap'; applicable matches: ['"));
 }

@@ -1,5 +1,7 @@
 // `weir run`, `weir compile` and `weir cache` end to end: outputs, messages, exit codes, and that
 // nothing is written when a run fails. Each test uses its own WEIR_CACHE_DIR under the build tree.
+// The program cache does not depend on how a .py path is spelt; --threads sets the OpenMP
+// threads of the compiled program; an SDFG file runs on the cpu backend without --backend.
 #include <sys/wait.h>
 
 #include <array>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "cli_test_util.h"
 #include "corpus.h"
 
 namespace fs = std::filesystem;
@@ -18,8 +21,13 @@ namespace fs = std::filesystem;
 namespace {
 
 using Run = weir::test::CliRun;
+using weir::test::run_numpy;
+using weir::test::run_weir;
+using weir::test::cli::kBoundary;
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+fs::path ex_path(const std::string& rel) { return fs::path(WEIR_SOURCE_DIR) / "examples" / rel; }
+std::string cache_env(const fs::path& dir) { return "WEIR_CACHE_DIR=" + q(dir / "cache"); }
 
 // Runs `weir ARGS` with WEIR_CACHE_DIR=cache.
 Run run_cli(const fs::path& cache, const std::string& args) {
@@ -120,7 +128,7 @@ TEST_CASE("weir run: bad input fails clearly, exits non-zero and writes nothing"
     auto r = run_cli(cache, "run --backend cpu " + hdiff + " --in in_field=" + q(in / "in_field.npy") +
                                 " --out " + q(out));
     CHECK(r.code == 1);
-    // out_field is only written: allocated (tests/cli/test_trial3_frictions.cpp); coeff is read.
+    // out_field is only written: allocated (tests/cli/test_run_outputs.cpp); coeff is read.
     CHECK_THAT(r.out, Catch::Contains("missing argument 'coeff' (float64 array of shape (16, 16, 8))\n"
                                       "  hint: give it with --in coeff=FILE.npy\n"));
   }
@@ -357,4 +365,101 @@ TEST_CASE("weir run --exact-math: the cpu backend's sin and exp match the embedd
   CHECK_THAT(wrong.out,
              Catch::Contains("--exact-math applies to --backend cpu only (the backend is 'embedded'; "
                              "the embedded backend always calls the scalar functions)"));
+}
+
+TEST_CASE("first hour: the program cache does not depend on how the .py path is spelt", "[cli][run][cache]") {
+  auto dir = weir::test::scratch_dir("cli-cache-paths");
+  const std::string env = cache_env(dir);
+  const std::string args = " --random-inputs --set I=5 --set J=4 --set K=1 --backend cpu";
+  // Relative to the examples folder, then absolute, then with `..` and `.` in it.
+  auto r = run_weir("run cartesian/laplacian.py::laplacian" + args, "cd " + q(ex_path("")) + " && " + env);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\ncompiled in "));
+  for (const std::string& spelt : {ex_path("cartesian/laplacian.py").string(),
+                                   ex_path("cartesian/../cartesian/./laplacian.py").string()}) {
+    INFO(spelt);
+    r = run_weir("run " + q(spelt) + "::laplacian" + args, env);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\nloaded from cache in "));
+  }
+  // A run-time error names the file as typed, in the user's terms.
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.ones((5, 4, 1))); np.save('o.npy', np.zeros((5, 4, 2)))\n",
+                    "make.py") == 0);
+  r = run_weir("run cartesian/laplacian.py::laplacian --backend cpu --in f=" + q(dir / "f.npy") +
+                   " --in out=" + q(dir / "o.npy"),
+               "cd " + q(ex_path("")) + " && " + env);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::Contains("\nloaded from cache in ") &&
+                 Catch::Contains("weir: error: program 'laplacian' stopped with an error: "
+                                 "cartesian/laplacian.py:25:5: 'f' is read over K: [0, 2), outside its "
+                                 "domain K: [0, 1)\n"));
+}
+
+TEST_CASE("first hour: --threads sets the OpenMP threads of the compiled program, and run says how many",
+          "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-threads");
+  std::ofstream(dir / "copy.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64\n"
+                                    "I = gtx.Dimension('I')\nJ = gtx.Dimension('J')\n@gtx.field_operator\n"
+                                    "def copy(f: Field[[I, J], float64]) -> Field[[I, J], float64]:\n"
+                                    "    return f\n";
+  REQUIRE(run_weir("sdfg " + q(dir / "copy.py") + "::copy -o " + q(dir / "copy.sdfg")).code == 0);
+  REQUIRE(run_weir("optimize " + q(dir / "copy.sdfg") + " --auto cpu -o " + q(dir / "fast.sdfg")).code == 0);
+  // The tasklet of the parallel map writes the size of the OpenMP team that runs it.
+  auto j = nlohmann::json::parse(weir::test::read_text(dir / "fast.sdfg"));
+  for (const char* history : {"orig_sdfg", "transformation_hist", "_meta_weir_transformation_hist"})
+    j["attributes"].erase(history);  // (orig_sdfg has a tasklet too)
+  weir::test::first_of_type(j, "Tasklet", [](nlohmann::json& t) {
+    std::string out = t["attributes"]["out_connectors"].begin().key();
+    t["attributes"]["code"] = {{"string_data", out + " = omp_get_num_threads();"}, {"language", "CPP"}};
+  });
+  j["attributes"]["global_code"] = {{"frame", {{"string_data", "#include <omp.h>"}, {"language", "CPP"}}}};
+  std::ofstream(dir / "team.sdfg") << j.dump();
+  // 256 x 256 points: maps under 32768 points run without OpenMP (a team of one), split or not.
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.zeros((256, 256))); np.save('o.npy', np.zeros((256, 256)))\n",
+                    "make.py") == 0);
+  for (int threads : {1, 2}) {
+    INFO(threads);
+    const std::string n = std::to_string(threads);
+    auto r =
+        run_weir("run " + q(dir / "team.sdfg") + " --backend cpu --trust-code --in f=" + q(dir / "f.npy") +
+                     " --in __out=" + q(dir / "o.npy") + " --threads " + n + " --out " + q(dir / ("t" + n)),
+                 cache_env(dir));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\nrunning on " + n + " OpenMP thread" + (threads == 1 ? "" : "s") +
+                                      " (--threads " + n + ")\n"));
+    CHECK(run_numpy(dir, "sys.exit(0 if (np.load('t" + n + "/__out.npy') == " + n + ").all() else 1)\n") ==
+          0);
+  }
+  // Without --threads: one per hardware thread unless OMP_NUM_THREADS says otherwise.
+  auto r = run_weir("run " + q(dir / "team.sdfg") + " --backend cpu --trust-code --in f=" + q(dir / "f.npy") +
+                        " --in __out=" + q(dir / "o.npy"),
+                    "OMP_NUM_THREADS=3 " + cache_env(dir));
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\nrunning on 3 OpenMP threads (OMP_NUM_THREADS)\n"));
+}
+
+TEST_CASE("weir run: an SDFG file runs on the cpu backend without --backend", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-default-backend");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  auto r = run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg"));
+  REQUIRE(r.code == 0);
+  r = run_weir("run " + q(dir / "b.sdfg") + " --in-dir " + q(dir) + " --set nx=5");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out,
+             Catch::StartsWith("program 'boundary' (" + (dir / "b.sdfg").string() + ") on backend 'cpu'\n"));
+  CHECK_THAT(r.out, Catch::Contains("  out: float64 (5,)  min 0  max 6  mean 3.2"));
+  // A field-view program compiled says what was done to it before compiling.
+  r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) + " --set nx=5 --backend cpu");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith(
+                        "program 'boundary' (" + (dir / "b.py").string() +
+                        "::boundary) on backend 'cpu'\nlowered to an SDFG and optimized by auto-optimize-cpu "
+                        "('weir sdfg' and 'weir optimize' write and tune it yourself)\n"));
 }

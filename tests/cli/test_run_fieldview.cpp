@@ -1,12 +1,14 @@
 // `weir run FILE.py::PROGRAM` end to end on the embedded and cpu backends: outputs against NumPy
 // references, connectivity tables as .npy arguments, --random-inputs with dimension sizes, and
 // bad input (missing argument, wrong dtype, unknown backend, unknown program) failing with a clear
-// message, a non-zero exit code, no output files and unchanged inputs.
+// message, a non-zero exit code, no output files and unchanged inputs. README's unstructured
+// example (`weir mesh`, then nabla on both backends) runs end to end and matches NumPy.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "cli_run.h"
+#include "cli_test_util.h"
 #include "corpus.h"
 
 namespace fs = std::filesystem;
@@ -15,6 +17,8 @@ namespace {
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 std::string example(const std::string& rel) { return q(fs::path(WEIR_SOURCE_DIR) / "examples" / rel); }
+using weir::test::run_weir;
+using weir::test::cli::python;
 
 // Runs a NumPy script in `dir` with Debian's python3; returns its exit code.
 int numpy(const fs::path& dir, const std::string& script) {
@@ -194,4 +198,72 @@ TEST_CASE("weir run FILE.py::SCAN: a scan operator run directly says what to run
             "column (a: float64, b: float64, c: float64, d: float64), so run directly it has no fields to "
             "scan along K" +
             hint + "def thomas_forward(\n^\n");
+}
+
+TEST_CASE("first hour: README's unstructured example runs end to end and matches NumPy",
+          "[cli][run][fieldview]") {
+  auto dir = weir::test::scratch_dir("cli-readme-unstructured");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  // README's commands, from the repository root: the mesh's tables, then nabla on both backends
+  // with the same seeded inputs (sizes along Vertex and Edge from the tables' rows).
+  const std::string in_root = "cd " + q(WEIR_SOURCE_DIR) + " &&";
+  const std::string mesh = q(dir / "mesh");
+  auto r = run_weir("mesh --nx 8 --ny 6 -o " + mesh, in_root);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out ==
+        "wrote 9 tables of a 8 x 6 mesh (48 vertices, 144 edges, 96 cells) to " + dir.string() + "/mesh\n");
+  const std::string run =
+      "run examples/unstructured/nabla.py::nabla_program --in-dir " + mesh + " --random-inputs --set K=4";
+  auto embedded = run_weir(run, in_root);
+  // (--out with a trailing slash, as README writes it.)
+  auto cpu = run_weir(run + " --backend cpu --out '" + (dir / "results").string() + "/'", in_root);
+  INFO(embedded.out << cpu.out);
+  REQUIRE(embedded.code == 0);
+  REQUIRE(cpu.code == 0);
+  auto summary = [](const std::string& out) {
+    auto at = out.find("\n  out_x: ");
+    return out.substr(at, out.find("\n  (checksum", at) - at);
+  };
+  CHECK_THAT(embedded.out, Catch::Contains("\n  out_x: float64 (48, 4)  min "));
+  CHECK(summary(cpu.out) == summary(embedded.out));
+  CHECK_THAT(cpu.out, Catch::EndsWith("wrote 2 files to " + (dir / "results").string() + "/\n"));
+  CHECK(fs::exists(dir / "results" / "out_x.npy"));
+  CHECK(fs::exists(dir / "results" / "out_y.npy"));
+
+  // The same program on inputs NumPy knows: every array from one folder (--in-dir), the results
+  // against NumPy's gathers and sums over the same tables.
+  python(dir, "inputs.py",
+         "e2v = np.load(d + '/mesh/E2V.npy'); v2e = np.load(d + '/mesh/V2E.npy')\n"
+         "nv, ne, k = v2e.shape[0], e2v.shape[0], 3\n"
+         "rng = np.random.default_rng(7)\n"
+         "np.save(d + '/mesh/pp.npy', rng.random((nv, k)))\n"
+         "np.save(d + '/mesh/S_MXX.npy', rng.random(ne))\n"
+         "np.save(d + '/mesh/S_MYY.npy', rng.random(ne))\n"
+         "np.save(d + '/mesh/sign.npy', np.where(rng.random((nv, 6)) < 0.5, -1.0, 1.0))\n"
+         "np.save(d + '/mesh/vol.npy', 1.0 + rng.random(nv))\n"
+         "np.save(d + '/mesh/out_x.npy', np.zeros((nv, k)))\n"
+         "np.save(d + '/mesh/out_y.npy', np.zeros((nv, k)))\n");
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    r = run_weir("run " + example("unstructured/nabla.py::nabla_program") + " --in-dir " + mesh +
+                 " --backend " + backend + " --out " + q(dir / backend));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    python(dir, std::string("check_") + backend + ".py",
+           "m = d + '/mesh/'\n"
+           "e2v = np.load(m + 'E2V.npy'); v2e = np.load(m + 'V2E.npy')\n"
+           "assert (e2v >= 0).all() and (v2e >= 0).all()\n"
+           "pp, sxx, syy = np.load(m + 'pp.npy'), np.load(m + 'S_MXX.npy'), np.load(m + 'S_MYY.npy')\n"
+           "sign, vol = np.load(m + 'sign.npy'), np.load(m + 'vol.npy')\n"
+           "zavg = 0.5 * (pp[e2v[:, 0]] + pp[e2v[:, 1]])\n"
+           "want_x = ((sxx[:, None] * zavg)[v2e] * sign[:, :, None]).sum(axis=1) / vol[:, None]\n"
+           "want_y = ((syy[:, None] * zavg)[v2e] * sign[:, :, None]).sum(axis=1) / vol[:, None]\n"
+           "o = d + '/" +
+               std::string(backend) +
+               "/'\n"
+               "ok = np.allclose(np.load(o + 'out_x.npy'), want_x, rtol=1e-13, atol=0) and "
+               "np.allclose(np.load(o + 'out_y.npy'), want_y, rtol=1e-13, atol=0)\n"
+               "sys.exit(0 if ok else 1)\n");
+  }
 }

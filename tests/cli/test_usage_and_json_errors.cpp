@@ -75,7 +75,7 @@ const char* kSmooth =
 
 }  // namespace
 
-TEST_CASE("run: each stage of a compiled field-view program is reported once", "[cli][first-hour]") {
+TEST_CASE("run: each stage of a compiled field-view program is reported once", "[cli][run]") {
   auto dir = weir::test::scratch_dir("cli-stages-once");
   std::ofstream(dir / "op.py") << kSmooth;
   REQUIRE(weir::test::run_numpy(dir, "np.save('f.npy', np.arange(30.0).reshape(6, 5))\n", "make.py") == 0);
@@ -95,8 +95,7 @@ TEST_CASE("run: each stage of a compiled field-view program is reported once", "
                                "and 'weir optimize' write and tune it yourself)\ncompiled in "));
 }
 
-TEST_CASE("run: the @program call suggested for a shifted @field_operator works pasted",
-          "[cli][first-hour]") {
+TEST_CASE("run: the @program call suggested for a shifted @field_operator works pasted", "[cli][run]") {
   auto dir = weir::test::scratch_dir("cli-domain-suggestion");
   std::ofstream(dir / "op.py") << kSmooth;
   REQUIRE(weir::test::run_numpy(dir, "np.save('f.npy', np.arange(30.0).reshape(6, 5) ** 2)\n", "make.py") ==

@@ -1,6 +1,7 @@
 // `weir view`: the page's documents (the SDFG, its history replayed step by step, the source
 // text and lines debuginfo names, validation problems), its usage errors, and that --html never
-// leaves a half-written or overwritten file on error. The browser side is tested in
+// leaves a half-written or overwritten file on error; an orchestration function (no single
+// definition) is shown by its SDFG. The browser side is tested in
 // viewer/test/browser.test.mjs.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -301,4 +302,15 @@ TEST_CASE("weir view --port: a port another server listens on is an error, never
               " on 127.0.0.1 is in use (another server listens there); choose another with --port N, "
               "or --port 0 for a free one\n");
   }
+}
+
+TEST_CASE("weir view of an orchestration function shows its SDFG", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-orchestration");
+  const std::string heat = std::string(WEIR_SOURCE_DIR) + "/examples/orchestration/heat.py::heat";
+  auto r = run_weir("view " + q(heat) + " --html " + q(dir / "heat.html"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(fs::file_size(dir / "heat.html") > 10000);
+  r = run_weir("view " + q(heat) + " --compare " + q(heat) + " --html " + q(dir / "same.html"));
+  CHECK(r.code == 0);
 }

@@ -9,8 +9,6 @@
 #include <string>
 
 #include "weir/frontend/python_syntax.h"
-#include "weir/pycode/ast_dump.h"
-#include "weir/pycode/lexer.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/source.h"
 #include "weir/pycode/unparse.h"
@@ -26,33 +24,6 @@ inline std::string read_text(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-/// A module parsed from a string under the display name `name`.
-inline Module parse_text(const std::string& text, const std::string& name = "test.py") {
-  return parse_module(SourceFile(name, text));
-}
-
-/// The expression's dump without locations (compact form for assertions).
-inline std::string dump_expr(const std::string& text) {
-  return dump(*parse_expression(text), DumpOptions{false});
-}
-
-/// The tokens of `text` in one line: names, numbers, operators and strings as written;
-/// NL, INDENT, DEDENT, EOF for the structural ones.
-inline std::string token_summary(const std::string& text) {
-  std::string out;
-  for (const Token& t : tokenize(SourceFile("lex.py", text))) {
-    if (!out.empty()) out += ' ';
-    switch (t.kind) {
-      case TokenKind::Newline: out += "NL"; break;
-      case TokenKind::Indent: out += "INDENT"; break;
-      case TokenKind::Dedent: out += "DEDENT"; break;
-      case TokenKind::EndOfFile: out += "EOF"; break;
-      default: out += std::string(t.text);
-    }
-  }
-  return out;
 }
 
 /// Runs `fn`, which must throw a FrontendError at line:column whose message contains

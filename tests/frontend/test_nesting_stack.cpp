@@ -42,7 +42,7 @@ std::string error_of(const std::function<void()>& fn) {
 TEST_CASE("nesting limits hold on the default 8 MiB stack", "[parser][errors][security]") {
   const std::string too_deep = "expression too deeply nested (more than 1000 levels)";
   // Each recursion shape of the expression parser at its limit (accepted) and far beyond it
-  // (refused), as test_parser_errors.cpp checks them on the main thread.
+  // (refused), as tests/pycode/test_parser_errors.cpp checks them on the main thread.
   const std::vector<std::pair<std::string, std::string>> at_limit = {
       {"sum", "a" + repeat(" + a", 999)},
       {"attributes", "a" + repeat(".b", 999)},

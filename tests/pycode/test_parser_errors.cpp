@@ -1,9 +1,9 @@
 // Syntax errors: message text and exact line:column, inside gt4py definitions and tasklets.
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
-using weir::frontend::test::expect_error;
-using weir::frontend::test::parse_text;
+using namespace weir::pycode;
+using weir::pycode::test::expect_error;
+using weir::pycode::test::parse_text;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // unparse(parse_expression(s)) == s for canonical Python expressions.
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
+using namespace weir::pycode;
 
 TEST_CASE("unparse: round trips canonical expressions", "[parser][unparse]") {
   const char* cases[] = {

@@ -1,9 +1,9 @@
 // The Python tokenizer: logical lines, indentation, continuation, literals, operators.
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
-using weir::frontend::test::expect_error;
-using weir::frontend::test::token_summary;
+using namespace weir::pycode;
+using weir::pycode::test::expect_error;
+using weir::pycode::test::token_summary;
 
 TEST_CASE("lexer: indentation produces INDENT/DEDENT", "[parser][lexer]") {
   CHECK(token_summary("if a:\n    b = 1\n    if c:\n        d\ne\n") ==

@@ -1,11 +1,11 @@
-// Whole example files against golden AST dumps (tests/frontend/data/<name>.py -> <name>.ast).
+// Whole example files against golden AST dumps (tests/pycode/data/<name>.py -> <name>.ast).
 // Set WEIR_UPDATE_GOLDEN=1 to rewrite the golden files from the current output.
 #include <cstdlib>
 
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
-using namespace weir::frontend::test;
+using namespace weir::pycode;
+using namespace weir::pycode::test;
 
 namespace {
 

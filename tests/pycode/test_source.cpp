@@ -1,7 +1,7 @@
-// SourceFile line table and FrontendError formatting.
-#include "frontend_test_util.h"
+// SourceFile line table and SourceError formatting (the frontend names it FrontendError).
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
+using namespace weir::pycode;
 
 TEST_CASE("SourceFile splits lines and normalises line endings", "[parser][source]") {
   SourceFile f("a.py", "\xEF\xBB\xBFx = 1\r\ny = 2\rz = 3\n");
@@ -23,14 +23,14 @@ TEST_CASE("SourceFile splits lines and normalises line endings", "[parser][sourc
 }
 
 TEST_CASE("SourceFile::load reads files and reports missing ones", "[parser][source]") {
-  SourceFile f = SourceFile::load(weir::frontend::test::data_path("lap.py"));
+  SourceFile f = SourceFile::load(weir::pycode::test::data_path("lap.py"));
   CHECK(f.line(1) == "import gt4py.next as gtx");
   CHECK_THROWS_AS(SourceFile::load("/nonexistent/dir/x.py"), weir::Error);
 }
 
 TEST_CASE("FrontendError shows location, source line and caret", "[parser][source]") {
   SourceFile f("k.py", "def f():\n\treturn a $ b\n");
-  FrontendError e(SourceLocation{f, 2, 11}, "invalid character");
+  SourceError e(SourceLocation{f, 2, 11}, "invalid character");
   CHECK(std::string(e.what()) ==
         "k.py:2:11: error: invalid character\n"
         "\treturn a $ b\n"
@@ -40,9 +40,9 @@ TEST_CASE("FrontendError shows location, source line and caret", "[parser][sourc
 
   // Columns count characters, not bytes: the caret lines up after non-ASCII text.
   SourceFile u("u.py", "s = \"\xC3\xA9\xC3\xA9\" $\n");
-  FrontendError e2(SourceLocation{u, 1, 10}, "x");
+  SourceError e2(SourceLocation{u, 1, 10}, "x");
   CHECK(std::string(e2.what()).substr(std::string(e2.what()).rfind('\n') + 1) == "         ^");
 
-  FrontendError unknown(SourceLocation{}, "no location");
+  SourceError unknown(SourceLocation{}, "no location");
   CHECK(std::string(unknown.what()) == "<unknown>: error: no location");
 }

@@ -1,8 +1,8 @@
 // Statements: tasklet code via parse_statements, definitions, and module-level skipping.
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
-using weir::frontend::test::parse_text;
+using namespace weir::pycode;
+using weir::pycode::test::parse_text;
 
 namespace {
 
@@ -300,7 +300,7 @@ TEST_CASE("parse_module: gt4py definitions are parsed fully", "[parser][module]"
 }
 
 TEST_CASE("parse_module: a malformed import is a located syntax error, never skipped", "[parser][module]") {
-  using weir::frontend::test::expect_error;
+  using weir::pycode::test::expect_error;
   // Python rejects each of these with "invalid syntax"; weir must not skip or crash on them.
   expect_error([] { parse_text("from import x\n"); }, 1, 6, "expected module name");
   expect_error([] { parse_text("x = 1\nfrom\n"); }, 2, 5, "expected module name");

@@ -1,8 +1,8 @@
 // Expressions: Python precedence and associativity, literals, calls, subscripts, displays.
-#include "frontend_test_util.h"
+#include "pycode_test_util.h"
 
-using namespace weir::frontend;
-using weir::frontend::test::dump_expr;
+using namespace weir::pycode;
+using weir::pycode::test::dump_expr;
 
 TEST_CASE("parser: unary minus binds looser than **", "[parser][expr]") {
   CHECK(dump_expr("-a**b") ==

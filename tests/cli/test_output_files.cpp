@@ -1,0 +1,135 @@
+// Files the commands write: -o, --html and --out never overwrite an input of the command (by any
+// name or spelling; `weir run` refuses before compiling), other existing files are replaced and
+// /dev/stdout is written through; an SDFG written under another extension warns.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "cli_run.h"
+#include "cli_test_util.h"
+#include "corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using weir::test::run_numpy;
+using weir::test::run_weir;
+using weir::test::cli::kBackends;
+using weir::test::cli::kBoundary;
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("weir: -o of an SDFG with another extension warns", "[cli][output]") {
+  auto dir = weir::test::scratch_dir("cli-out-extension");
+  std::ofstream(dir / "b.py") << kBoundary;
+  auto r = run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg"));
+  REQUIRE(r.code == 0);
+  const std::string x = (dir / "x.npy").string();
+  r = run_weir("optimize " + q(dir / "b.sdfg") + " --auto cpu -o " + q(x));
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out,
+             Catch::StartsWith("weir: warning: -o " + x +
+                               ": the file gets an SDFG (JSON); SDFG files are named .sdfg (or .sdfgz, "
+                               "gzip-compressed)\n"));
+  for (const std::string& ok : std::vector<std::string>{"y.sdfg", "y.sdfgz", "y.json"}) {
+    r = run_weir("convert " + q(dir / "b.sdfg") + " -o " + q(dir / ok));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("warning") == std::string::npos);
+  }
+  r = run_weir("optimize --help");
+  CHECK_THAT(r.out, Catch::Contains("for a device: cpu or gpu"));
+}
+
+TEST_CASE("weir: -o, --html and --out never overwrite an input of the command", "[cli][output]") {
+  auto dir = weir::test::scratch_dir("cli-out-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  std::ofstream(dir / "lib.py") << "import gt4py.next as gtx\n"
+                                   "from gt4py.next import Field, Dims, float64\n"
+                                   "I = gtx.Dimension('I')\n"
+                                   "@gtx.field_operator\n"
+                                   "def twice(f: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n"
+                                   "    return 2.0 * f\n";
+  std::ofstream(dir / "main.py") << "import gt4py.next as gtx\n"
+                                    "from gt4py.next import Field, Dims, float64\n"
+                                    "from lib import I, twice\n"
+                                    "@gtx.program\n"
+                                    "def p(f: Field[Dims[I], float64], out: Field[Dims[I], float64]):\n"
+                                    "    twice(f, out=out)\n";
+  REQUIRE(run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg")).code == 0);
+  std::ofstream(dir / "tune.json") << R"([{"pass": "simplify"}])";
+  std::ofstream(dir / "spec.json")
+      << R"({"arrays": {"f": {"dtype": "float64", "shape": ["N"]}, "out": {"dtype": "float64", "shape": ["N"]}},
+             "scalars": {"nx": "int32"}, "stages": {"b": "b.sdfg"},
+             "sequence": [{"call": "b", "bind": {"f": "f", "nx": "nx", "out": "out"}}]})";
+  fs::create_hard_link(dir / "b.py", dir / "alias.py");  // the same file by another name
+  const std::string before_py = weir::test::read_text(dir / "b.py");
+  const std::string before_sdfg = weir::test::read_text(dir / "b.sdfg");
+  auto refused = [&](const std::string& args, const std::string& given, const fs::path& input) {
+    INFO(args);
+    auto r = run_weir(args);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: " + given + ": would overwrite the input file " + input.string() +
+                       "; choose another output file\n");
+  };
+  const std::string py = (dir / "b.py").string(), sdfg = (dir / "b.sdfg").string();
+  refused("sdfg " + q(py) + "::boundary -o " + q(py), "-o " + py, py);
+  const std::string alias = (dir / "alias.py").string();
+  refused("sdfg " + q(py) + "::boundary -o " + q(alias), "-o " + alias, py);
+  const std::string lib = (dir / "lib.py").string();
+  refused("sdfg " + q(dir / "main.py") + "::p -o " + q(lib), "-o " + lib, lib);
+  refused("optimize " + q(sdfg) + " --auto cpu -o " + q(sdfg), "-o " + sdfg, sdfg);
+  const std::string script = (dir / "tune.json").string();
+  refused("optimize " + q(sdfg) + " --script " + q(script) + " -o " + q(script), "-o " + script, script);
+  refused("convert " + q(sdfg) + " -o " + q(sdfg), "-o " + sdfg, sdfg);
+  const std::string spec = (dir / "spec.json").string();
+  refused("compose " + q(spec) + " -o " + q(spec), "-o " + spec, spec);
+  refused("compose " + q(spec) + " -o " + q(sdfg), "-o " + sdfg, dir / "b.sdfg");
+  refused("view " + q(py) + "::boundary --html " + q(py), "--html " + py, py);
+  refused("view " + q(sdfg) + " --compare " + q(py) + "::boundary --html " + q(alias), "--html " + alias, py);
+  CHECK(weir::test::read_text(dir / "b.py") == before_py);
+  CHECK(weir::test::read_text(dir / "b.sdfg") == before_sdfg);
+  CHECK(weir::test::read_text(dir / "tune.json") == R"([{"pass": "simplify"}])");
+  // Other existing files are replaced as before, and /dev/stdout is written through.
+  auto r = run_weir("compose " + q(spec) + " -o " + q(dir / "c.sdfg"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  r = run_weir("convert " + q(dir / "c.sdfg") + " -o " + q(dir / "b2.sdfg"));
+  CHECK(r.code == 0);
+  r = run_weir("convert " + q(dir / "c.sdfg") + " -o " + q(dir / "b2.sdfg"));
+  CHECK(r.code == 0);
+  r = run_weir("sdfg " + q(py) + "::boundary -o /dev/stdout");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\n{\"attributes\":") && Catch::EndsWith("}wrote /dev/stdout\n"));
+}
+
+TEST_CASE("weir run --out onto its inputs is refused before compiling", "[cli][output]") {
+  auto dir = weir::test::scratch_dir("cli-run-out-input");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  fs::create_directories(dir / "in");
+  REQUIRE(run_numpy(dir / "in", "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  const std::string before = weir::test::read_text(dir / "in" / "out.npy");
+  const std::string in = (dir / "in").string();
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    // Only the error: nothing loaded, compiled or run first.
+    auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(in) + " --set nx=5 --out " +
+                      q(in) + " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+    // Another spelling of the folder, and one file given with --in.
+    r = run_weir("run " + q(dir / "b.py") + "::boundary --in f=" + q(dir / "in" / "f.npy") +
+                 " --in out=" + q(dir / "in" / "out.npy") + " --set nx=5 --out " + q(dir / "in" / "." / "") +
+                 " --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --out " + in + ": would overwrite the input file " + in +
+                       "/out.npy; choose another output directory\n");
+  }
+  CHECK(weir::test::read_text(dir / "in" / "out.npy") == before);
+}

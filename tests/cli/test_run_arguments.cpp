@@ -1,0 +1,314 @@
+// `weir run`'s arguments, with exact messages on every backend: a missing argument says which
+// option gives it (--set NAME=VALUE, --in NAME=FILE.npy, `weir mesh` for connectivity tables);
+// --set and --set-json are checked against the program (a name it lacks warns, an int32 out of
+// range or a decimal is refused, --set DIM=N must agree with the fields given); the one array of
+// a wrong size is blamed; an orchestration function's fields have one size per dimension;
+// --random-inputs names every extent it lacks, and --save-inputs writes what it made.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "cli_run.h"
+#include "cli_test_util.h"
+#include "corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using weir::test::run_numpy;
+using weir::test::run_weir;
+using weir::test::cli::kBackends;
+using weir::test::cli::kBoundary;
+using weir::test::cli::kEdges;
+using weir::test::cli::kNumpyLaplacian;
+using weir::test::cli::python;
+using weir::test::cli::Scans;
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+fs::path ex_path(const std::string& rel) { return fs::path(WEIR_SOURCE_DIR) / "examples" / rel; }
+std::string ex(const std::string& rel) { return q(ex_path(rel)); }
+std::string cache_env(const fs::path& dir) { return "WEIR_CACHE_DIR=" + q(dir / "cache"); }
+
+}  // namespace
+
+TEST_CASE("first hour: a missing argument says which option gives it", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-missing-argument");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  // A scalar: --set NAME=VALUE, on both backends.
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    auto r =
+        run_weir("run " + ex("unstructured/edge_stencil.py::edge_smooth") +
+                 " --random-inputs --set Vertex=5 --set Edge=7 --set K=2 --set E2C2V=4 --backend " + backend);
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "weir: error: missing argument 'strength' (float64 scalar)\n  hint: give it with --set "
+          "strength=VALUE\n");
+  }
+  // A @field_operator run directly: weir allocates its result `__out` like its input (only
+  // inputs must be given), and a stencil with shifts says how to run it on a smaller domain.
+  python(dir, "make.py", "np.save(d + '/f.npy', np.zeros((6, 4, 2)))\n");
+  const std::string lap_py = ex_path("cartesian/laplacian.py").string();
+  // The embedded backend's message names the computed domain in every dimension (K too), so its
+  // hint slices all three; the cpu backend's names the dimensions read outside (I and J), so its
+  // hint slices those two, which leaves K whole the same way.
+  const std::string hint_head =
+      "  hint: 'lap' is a @field_operator run directly, so its result must cover the whole output array "
+      "'__out' (shaped like its inputs); to compute it on part of the domain, run a @program that calls it "
+      "with a sliced out=, e.g. lap(f, out=";
+  // The same call on both backends: the cpu backend's bounds check names every dimension read
+  // outside.
+  const std::string out_hint = hint_head + "out[1:-1, 1:-1, :])\n";
+  const std::string cpu_out_hint = out_hint;
+  auto r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::EndsWith("weir: error: " + lap_py +
+                             ":14:1: the result of 'lap' is computed over (I: [1, 5), J: [1, 3), K: [0, "
+                             "2)), which does not cover the output domain of '__out' (I: [0, 6), J: [0, "
+                             "4), K: [0, 2)) (shifted reads need a larger input or a smaller output "
+                             "domain)\n" +
+                             out_hint));
+  CHECK_THAT(r.out, Catch::Contains("\noutputs allocated as zeros: __out float64 (6, 4, 2)\n"));
+  r = run_weir("run " + ex("cartesian/laplacian.py::lap") + " --in f=" + q(dir / "f.npy") + " --backend cpu");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::EndsWith("weir: error: program 'lap' stopped with an error: " + lap_py +
+                             ":15:23: 'f' is read over I: [-1, 7) and J: [-1, 5), outside its domain "
+                             "I: [0, 6) and J: [0, 4)\n"
+                             "  in the SDFG: state 'call_0_lap', map 'lap_map': reads f[-1 .. 6] in "
+                             "dimension 0 of f with shape 6 and f[-1 .. 4] in dimension 1 of f with "
+                             "shape 4 (shifted reads need a larger input or a smaller output domain)\n" +
+                             cpu_out_hint));
+  // Connectivity tables: --in NAME=FILE.npy; `weir mesh` for the tables it writes, and what a
+  // table holds for one it does not write.
+  std::ofstream(dir / "ring.py")
+      << "import gt4py.next as gtx\nfrom gt4py.next import Field, float64, neighbor_sum\n"
+         "V = gtx.Dimension('V')\nE = gtx.Dimension('E')\n"
+         "E2VDim = gtx.Dimension('E2VDim', kind=gtx.DimensionKind.LOCAL)\n"
+         "NDim = gtx.Dimension('NDim', kind=gtx.DimensionKind.LOCAL)\n"
+         "E2V = gtx.FieldOffset('E2V', source=V, target=(E, E2VDim))\n"
+         "N2N = gtx.FieldOffset('N2N', source=V, target=(V, NDim))\n\n"
+         "@gtx.field_operator\ndef both(v: Field[[V], float64]) -> tuple[Field[[E], float64], Field[[V], "
+         "float64]]:\n"
+         "    return v(E2V[0]), neighbor_sum(v(N2N), axis=NDim)\n\n"
+         "@gtx.program\ndef ring(v: Field[[V], float64], e: Field[[E], float64], w: Field[[V], float64]):\n"
+         "    both(v, out=(e, w))\n";
+  python(dir, "ring_in.py",
+         "np.save(d + '/v.npy', np.ones(4))\nnp.save(d + '/e.npy', np.zeros(3))\n"
+         "np.save(d + '/w.npy', np.zeros(4))\n");
+  r = run_weir("run " + q(dir / "ring.py") + "::ring --in v=" + q(dir / "v.npy") +
+               " --in e=" + q(dir / "e.npy") + " --in w=" + q(dir / "w.npy"));
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: missing connectivity table 'E2V' (an int32 or int64 array of shape (n_E, "
+        "max_neighbours))\n"
+        "  hint: give them with --in E2V=FILE.npy --in N2N=FILE.npy\n"
+        "  'N2N' has a row per V with the V index of each neighbour (int32 or int64; -1 = no neighbour)\n"
+        "  'weir mesh --nx 8 --ny 6 -o mesh/' writes E2V.npy and the other connectivity tables of a periodic "
+        "triangular mesh\n");
+}
+
+TEST_CASE("first hour: --save-inputs writes what --random-inputs made, for NumPy", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-save-inputs");
+  auto r =
+      run_weir("run " + ex("cartesian/laplacian.py::laplacian") +
+                   " --random-inputs --set I=6 --set J=5 --set K=2 --seed 4 --backend cpu --save-inputs " +
+                   q(dir / "inputs") + " --out " + q(dir / "results"),
+               cache_env(dir));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out,
+             Catch::Contains("\nrandom inputs (seed 4): f float64 (6, 5, 2)\nsaved 1 random input to " +
+                             (dir / "inputs").string() +
+                             " (NAME.npy each)\n"
+                             "outputs allocated as zeros: out float64 (6, 5, 2)\n"));
+  // Only the inputs are saved (the output is the program's); NumPy on them gives the results.
+  CHECK(fs::exists(dir / "inputs" / "f.npy"));
+  CHECK_FALSE(fs::exists(dir / "inputs" / "out.npy"));
+  CHECK(run_numpy(dir, std::string(kNumpyLaplacian) +
+                           "f = np.load('inputs/f.npy'); o = np.load('results/out.npy')\n"
+                           "ok = f.shape == (6, 5, 2) and f.dtype == np.float64 and (0 <= f).all() and "
+                           "(f < 1).all() and len(np.unique(f)) == f.size\n"
+                           "ok = ok and np.array_equal(o[1:-1, 1:-1], lap(f)) and (o[0] == 0).all()\n"
+                           "sys.exit(0 if ok else 1)\n") == 0);
+  // The same seed makes the same inputs on the embedded backend.
+  r = run_weir("run " + ex("cartesian/laplacian.py::laplacian") +
+               " --random-inputs --set I=6 --set J=5 --set K=2 --seed 4 --save-inputs " + q(dir / "again"));
+  REQUIRE(r.code == 0);
+  CHECK(run_numpy(dir,
+                  "sys.exit(0 if np.array_equal(np.load('inputs/f.npy'), np.load('again/f.npy')) else "
+                  "1)\n") == 0);
+  // Without --random-inputs there is nothing to save.
+  r = run_weir("run " + ex("cartesian/laplacian.py::laplacian") + " --in f=" + q(dir / "inputs" / "f.npy") +
+               " --save-inputs " + q(dir / "x"));
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --save-inputs " + (dir / "x").string() +
+                     " saves the inputs --random-inputs makes: give --random-inputs too\n");
+  // --help says what it does.
+  CHECK_THAT(run_weir("run --help").out,
+             Catch::Contains("--save-inputs DIR") && Catch::Contains("write NAME.npy for every input"));
+}
+
+TEST_CASE("weir run: a missing scalar argument is said the same way on every backend", "[cli][run]") {
+  Scans s("scalar");
+  // k1 is a domain bound: a symbol in the lowered SDFG, an argument in the program.
+  for (const char* backend : {"cpu", "embedded"}) {
+    INFO(backend);
+    auto r = s.run(backend, "--set k0=2");
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "weir: error: missing argument 'k1' (int32 scalar)\n  hint: give it with --set k1=VALUE\n");
+    // A decimal for it: the program's words on both backends (cpu said "a symbol").
+    r = s.run(backend, "--set k0=2 --set k1=3.7");
+    CHECK(r.code == 2);
+    CHECK(r.out ==
+          "weir: error: --set k1=3.7: expected an integer ('k1' is an int32 argument of program "
+          "'bprod_prog')\n");
+  }
+}
+
+TEST_CASE("weir run: --set DIM=N that disagrees with a field given is refused", "[cli][run]") {
+  // It sized the allocated output (10, 9, 9) next to f of 4 levels, after a warning that it was
+  // not used, and the run failed on a domain f does not cover.
+  auto dir = weir::test::scratch_dir("cli-run-set-dim");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  REQUIRE(weir::test::run_numpy(dir, "np.save('f.npy', np.ones((6, 4, 4)))\n") == 0);
+  const std::string lap = q(fs::path(WEIR_SOURCE_DIR) / "examples/cartesian/laplacian.py") + "::laplacian";
+  for (const char* backend : {"embedded", "cpu"}) {
+    auto r = run_weir("run " + lap + " --backend " + std::string(backend) + " --in f=" + q(dir / "f.npy") +
+                      " --set K=9");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out ==
+          "weir: error: --set K=9: 'f' is 4 long along K; --set K=N sizes the fields weir makes "
+          "(--random-inputs, "
+          "outputs it allocates) and must agree with the fields given\n");
+  }
+}
+
+TEST_CASE("weir run: an orchestration function's fields of two sizes are named on the cpu backend",
+          "[cli][run][orchestration]") {
+  // The cpu backend said "__u_I_size = 20 from argument 'u'": the lowering's size symbol.
+  auto dir = weir::test::scratch_dir("cli-run-orchestration-sizes");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "orch.py")
+      << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64, int32\n\n"
+         "I = gtx.Dimension('I')\nF1 = Field[Dims[I], float64]\n\n"
+         "@gtx.field_operator\n"
+         "def step(u: F1, nu: float64) -> F1:\n"
+         "    return u + nu * (u(I + 1) - 2.0 * u + u(I - 1))\n\n"
+         "@gtx.program\n"
+         "def step_prog(u: F1, nu: float64, out: F1):\n"
+         "    step(u, nu, out=out[1:-1])\n\n"
+         "def run(u: F1, v: F1, nu: float64, steps: int32):\n"
+         "    for n in range(steps):\n"
+         "        step_prog(u, nu, v)\n"
+         "        u, v = v, u\n";
+  REQUIRE(weir::test::run_numpy(dir, "np.save('u.npy', np.ones(20))\nnp.save('v.npy', np.ones(17))\n") == 0);
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    auto r =
+        run_weir("run " + q(dir / "orch.py") + "::run --backend " + backend + " --in u=" + q(dir / "u.npy") +
+                 " --in v=" + q(dir / "v.npy") + " --set nu=0.2 --set steps=2");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out,
+               Catch::EndsWith("weir: error: argument 'v' is 17 long along I but 'u' is 20: the fields of an "
+                               "orchestrated function have one size per dimension\n"));
+  }
+}
+
+TEST_CASE("weir run: the one array of a wrong size is blamed, whatever its place", "[cli][run]") {
+  // DaCe's hdiff: in_field is (I + 4, J + 4, K), out_field and coeff (I, J, K). An in_field one
+  // row short gave "argument 'out_field': expected (15, 16, 8)": I was taken from the first array.
+  auto dir = weir::test::scratch_dir("cli-run-wrong-size");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path k = weir::test::dace_corpus_dir() / "hdiff";
+  REQUIRE(weir::test::run_numpy(dir, "np.save('bad.npy', np.zeros((19, 20, 8)))\n") == 0);
+  auto r = run_weir("run " + q(k / "hdiff.simplified.sdfg") + " --in-dir " + q(k / "inputs") +
+                    " --in in_field=" + q(dir / "bad.npy"));
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: argument 'in_field': expected float64 array of shape (20, 20, 8), got float64 "
+        "(19, 20, 8) (I = 16 from argument 'out_field' (dimension 0 is I = 16))\n");
+}
+
+TEST_CASE("weir run: a --set-json name the program lacks is a warning, and the run goes on", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-set-json");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  // One symbols file shared by several programs: nz is another program's.
+  std::ofstream(dir / "sym.json") << R"({"nx": 5, "nz": 3})";
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) + " --set-json " +
+                      q(dir / "sym.json") + " --backend " + backend);
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(
+        r.out,
+        Catch::StartsWith(
+            "weir: warning: --set-json: program 'boundary' has no parameter, symbol "
+            "or dimension 'nz'; did you mean 'nx'? (parameters: f, nx, out; dimensions: I); ignored\n"));
+    // 0 and 4 kept, 1..3 doubled: 2 + 4 + 6 = 12 over five points.
+    CHECK_THAT(r.out, Catch::Contains("  out: float64 (5,)  min 0  max 6  mean 3.2"));
+    CHECK(r.out.find("error") == std::string::npos);
+  }
+}
+
+TEST_CASE("weir run: an int32 scalar out of range is refused on every backend, not wrapped", "[cli][run]") {
+  auto dir = weir::test::scratch_dir("cli-run-int32");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  REQUIRE(run_numpy(dir, "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    // 2**32 + 5 wrapped to 5 on the embedded backend (and ran); 3e9 to a negative number.
+    for (const std::string& nx : std::vector<std::string>{"4294967301", "3000000000", "-2147483649"}) {
+      auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) + " --set nx=" + nx +
+                        " --backend " + backend);
+      CHECK(r.code == 2);
+      CHECK(r.out == "weir: error: --set nx=" + nx +
+                         ": expected an integer from -2147483648 to 2147483647 ('nx' is an int32 argument of "
+                         "program 'boundary')\n");
+    }
+    auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir) +
+                      " --set nx=2.5 --backend " + backend);
+    CHECK(r.code == 2);
+    CHECK(
+        r.out ==
+        "weir: error: --set nx=2.5: expected an integer ('nx' is an int32 argument of program 'boundary')\n");
+  }
+}
+
+TEST_CASE("weir run: --random-inputs names every extent it lacks at once", "[cli][run][unstructured]") {
+  auto dir = weir::test::scratch_dir("cli-run-random-sizes");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "edges.py") << kEdges;
+  const std::string mesh =
+      " (--set DIM=N sizes every field along DIM); or take a mesh's tables and sizes from files: weir mesh "
+      "--nx "
+      "8 --ny 6 -o mesh, then --in-dir mesh\n";
+  // The embedded backend takes the neighbours per row from the table; a compiled program has 2.
+  auto r = run_weir("run " + q(dir / "edges.py") + "::edges --random-inputs");
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: --random-inputs: the arrays not given ('v', 'de', 'se', 'E2V') need the extents of "
+        "Vertex, "
+        "Edge, E2V; give them with --set Vertex=N --set Edge=N --set E2V=N" +
+            mesh);
+  r = run_weir("run " + q(dir / "edges.py") + "::edges --random-inputs --backend cpu");
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "weir: error: --random-inputs: the arrays not given ('v', 'de', 'se', 'E2V') need the extents of "
+        "Vertex, "
+        "Edge; give them with --set Vertex=N --set Edge=N" +
+            mesh);
+  // Given, it runs.
+  r = run_weir("run " + q(dir / "edges.py") +
+               "::edges --random-inputs --set Vertex=5 --set Edge=6 --set E2V=2");
+  CHECK(r.code == 0);
+}
