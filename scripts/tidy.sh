@@ -3,12 +3,12 @@
 # (pycode/, sdfg/, frontend/, transforms/, codegen/, runtime/, mesh/ and the headers they
 # include; tests, benchmarks and the CLI are left out to keep it near 5 minutes on 2 cores,
 # docs/adr/0021-static-checks.md). Reads the compile commands of BUILD_DIR (default
-# build, as scripts/test.sh leaves it; configured here when missing) and runs JOBS (default 2)
-# at once. Prints every finding; exits 1 if there is any.
+# build-test, as scripts/test.sh and CI leave it; configured here when missing) and runs JOBS
+# (default 2) at once. Prints every finding; exits 1 if there is any.
 #   bash scripts/tidy.sh [FILE...]   only the given sources
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
+build="${BUILD_DIR:-$root/build-test}"
 tidy="${CLANG_TIDY:-clang-tidy-14}"
 command -v "$tidy" >/dev/null || { echo "tidy.sh: $tidy not found (apt-get install clang-tidy-14)" >&2; exit 2; }
 [ -f "$build/compile_commands.json" ] ||

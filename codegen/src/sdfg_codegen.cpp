@@ -91,8 +91,8 @@ std::optional<std::string> unsupported_storage(StorageType s, const CodegenOptio
   }
 }
 
-SdfgGen::SdfgGen(Program& p, const SDFG& s, bool top, bool par, std::string pre)
-    : prog(p), sdfg(s), top_level(top), in_parallel(par), prefix(std::move(pre)) {}
+SdfgGen::SdfgGen(Program& prog, const SDFG& sdfg, bool top_level, bool in_parallel, std::string prefix)
+    : prog(prog), sdfg(sdfg), top_level(top_level), in_parallel(in_parallel), prefix(std::move(prefix)) {}
 
 ElementRef SdfgGen::ref(const ControlFlowBlock* b, long node, const std::string& node_label) const {
   ElementRef r;

@@ -194,7 +194,7 @@ TExprPtr FunctionChecker::unary_result(const UnaryOp& u, TExprPtr x) {
         u.loc, "operator '" + std::string(to_string(u.op)) + "' cannot be applied to " + to_string(t));
   auto r = mk(TExprKind::Unary, t, u.loc);
   r->unary_op = u.op;
-  r->args = {x};
+  r->args = {std::move(x)};
   return r;
 }
 
@@ -207,7 +207,7 @@ TExprPtr FunctionChecker::binop_result(const BinOp& b, TExprPtr l, TExprPtr r) {
   if (l->type.kind == Type::Kind::Dimension)
     throw FrontendError(b.op_loc, "dimension arithmetic '" + unparse(b) +
                                       "' is only allowed as a shift argument: f(" + unparse(b) + ")");
-  return binary(b.op, l, r, b.op_loc);
+  return binary(b.op, std::move(l), std::move(r), b.op_loc);
 }
 
 TExprPtr FunctionChecker::ifexp_expr(const IfExp& i, Scope& scope) {
@@ -224,7 +224,7 @@ TExprPtr FunctionChecker::ifexp_result(const IfExp& i, TExprPtr c, TExprPtr a, T
     throw FrontendError(i.loc, "the branches of a conditional expression have different types: " +
                                    to_string(a->type) + " and " + to_string(b->type));
   auto r = mk(TExprKind::Ternary, a->type, i.loc);
-  r->args = {c, a, b};
+  r->args = {std::move(c), std::move(a), std::move(b)};
   return r;
 }
 

@@ -28,8 +28,8 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 // (`__f_I_size` of f) is its dimension's name ("I"), that of a connectivity table's rows
 // (`__E2V_rows`) "rows", other extents their expression.
 std::string extent_text(const Parameter& p, const sym::Expr& e) {
-  const std::string s = e.str(), prefix = (p.name.rfind("__", 0) == 0 ? p.name : "__" + p.name) + "_",
-                    suffix = "_size";
+  std::string s = e.str();
+  const std::string prefix = (p.name.rfind("__", 0) == 0 ? p.name : "__" + p.name) + "_", suffix = "_size";
   if (s == prefix + "rows") return "rows";
   if (e.free_symbols().size() != 1 || *e.free_symbols().begin() != s ||
       s.size() <= prefix.size() + suffix.size() || s.rfind(prefix, 0) != 0 ||

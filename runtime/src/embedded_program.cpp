@@ -160,6 +160,7 @@ Num read_element(const Field& f, std::int64_t i) {
   };
   switch (f.dtype()) {
     case ScalarType::Bool: v.i = *p != 0; break;
+    // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 sign-extends on purpose (T is signed char)
     case ScalarType::Int8: v.i = get(std::int8_t{}); break;
     case ScalarType::Int16: v.i = get(std::int16_t{}); break;
     case ScalarType::Int32: v.i = get(std::int32_t{}); break;

@@ -39,7 +39,7 @@ fs::path find_nvcc() {
     return p;
   }
   if (fs::path p = find_program("nvcc"); !p.empty()) return p;
-  const fs::path fallback = "/usr/local/cuda/bin/nvcc";
+  fs::path fallback = "/usr/local/cuda/bin/nvcc";
   if (access(fallback.c_str(), X_OK) == 0) return fallback;
   throw RuntimeError(
       "nvcc not found (CUDACXX is not set, no nvcc in PATH, none at /usr/local/cuda/bin/nvcc): "

@@ -28,7 +28,7 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     for (const auto& f : flags) h.field(f);
     h.field(headers);
     const fs::path dir = cache_root / "v1" / "pch" / h.hex();
-    const fs::path header = dir / "weir_prelude.h";
+    fs::path header = dir / "weir_prelude.h";
     std::error_code ec;
     if (fs::is_regular_file(fs::path(header.string() + ".gch"), ec)) return header;
     // Built in a private directory and renamed into place: readers never see a partial PCH.

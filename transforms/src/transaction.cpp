@@ -26,8 +26,8 @@ Transaction::Transaction(SDFG& root, AnalysisCache& cache) : root_(root), cache_
   innermost = this;
 }
 
-Transaction::Transaction(SDFG& root, AnalysisCache& cache, Footprint fp)
-    : root_(root), cache_(cache), outer_(innermost), footprint_(std::move(fp)) {
+Transaction::Transaction(SDFG& root, AnalysisCache& cache, Footprint footprint)
+    : root_(root), cache_(cache), outer_(innermost), footprint_(std::move(footprint)) {
   innermost = this;
   // An application inside a pass: the pass's rollback copy comes first.
   if (outer_) outer_->snapshot_root();
