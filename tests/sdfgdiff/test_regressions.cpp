@@ -131,3 +131,33 @@ TEST_CASE("a copy with a write-conflict resolution between device arrays runs as
   CHECK(want.at("D") == D);
   CHECK(differences(want, run_cuda_emulation(*sdfg, {}, in)).empty());
 }
+
+TEST_CASE("a self-copy of overlapping rows of a device array reads its whole source first",
+          "[sdfgdiff][regression][gpu]") {
+  // Found by seed 4 of the cuda-emulation stage (under ASan): P[5:0:-1, 2:4] = P[0:5, 2:4] ran as
+  // five row copies in order on the device, so rows 3 and 4 were read after rows 2 and 1 had
+  // been written there. NumPy (and the CPU generator) read the whole source first; gpu-transform
+  // now copies through a device transient.
+  auto sdfg = std::make_unique<SDFG>("self_copy");
+  sdfg->add_array("P", ScalarType::Float64, {6, 6});
+  SDFGState& st = sdfg->add_state("s", true);
+  auto& a = st.add_access("P");
+  auto& b = st.add_access("P");
+  // Rows 5, 4, 3, 2, 1 (inclusive end 1, step -1), columns 2 and 3.
+  Memlet m = Memlet::simple("P", Subset({Range(5, 1, -1), Range(2, 3)}));
+  m.other_subset = S("0:5, 2:4");
+  m.is_data_src = false;
+  st.add_edge(a.id(), "", b.id(), "", m);
+  std::string problems;
+  for (const auto& d : validate(*sdfg)) problems += d.str() + "\n";
+  REQUIRE(problems == "");
+  Values in;
+  for (int k = 0; k < 36; ++k) in["P"].push_back(k);
+  // By hand: P[5 - r, c] = P0[r, c] for r in 0..4, c in 2, 3.
+  std::vector<double> want = in.at("P");
+  for (int r = 0; r < 5; ++r)
+    for (int c = 2; c < 4; ++c) want[(5 - r) * 6 + c] = in.at("P")[r * 6 + c];
+  CHECK(run_reference(*sdfg, {}, in).at("P") == want);
+  CHECK(run_cpu(*sdfg, {}, in).at("P") == want);
+  CHECK(run_cuda_emulation(*sdfg, {}, in).at("P") == want);
+}

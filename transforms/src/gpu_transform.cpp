@@ -434,6 +434,7 @@ class GpuTransformer {
   /// or between element types. Each becomes a GPU_Device map of one point per element copied,
   /// whose tasklet reads the source element and writes the destination's with the copy's wcr.
   void copies_as_kernels(SDFGState& st) {
+    split_self_copies(st);
     const SDFG& g = *st.sdfg();
     ScopeTree tree = st.scope_tree();
     std::vector<EdgeId> copies;
@@ -448,6 +449,46 @@ class GpuTransformer {
       if (!e->memlet.wcr.empty() || da.dtype != db.dtype) copies.push_back(e->id);
     }
     for (EdgeId id : copies) copy_as_kernel(st, id);
+  }
+
+  /// A copy between two regions of one device container (`P[5:0:-1, 2:4] = P[0:5, 2:4]`) reads
+  /// its whole source before writing, as NumPy and the CPU generator do; cudaMemcpy of
+  /// overlapping rows (and a kernel) would read rows already written. Each becomes two copies
+  /// through a GPU_Global transient of the copied extent: P[src] -> T -> P[dst] (the second with
+  /// the copy's wcr, which copies_as_kernels then makes a kernel).
+  void split_self_copies(SDFGState& st) {
+    SDFG& g = *st.sdfg();
+    ScopeTree tree = st.scope_tree();
+    std::vector<EdgeId> self;
+    for (const DataflowEdge* e : st.edges()) {
+      const auto* a = st.node(e->src).as<AccessNode>();
+      const auto* b = st.node(e->dst).as<AccessNode>();
+      if (!a || !b || a->data != b->data || e->memlet.is_empty() || tree.parent[a->id()] != kNoNode) continue;
+      const DataDescriptor& d = g.arrays.at(a->data);
+      if (!d.is_view() && !d.is_scalar() && is_device_storage(d.storage)) self.push_back(e->id);
+    }
+    for (EdgeId id : self) {
+      const DataflowEdge e = st.edge(id);
+      const std::string name = st.node(e.src).as<AccessNode>()->data;
+      CopySubsets ends = copy_subsets(e.memlet, name, name);
+      if (!ends.src || !ends.dst) continue;  // code generation names the fault
+      std::vector<sym::Expr> shape;
+      for (const auto& r : ends.src->ranges())
+        if (r.size().as_integer() != std::optional<long long>(1)) shape.push_back(r.size());
+      if (shape.empty()) shape.push_back(sym::Expr(1));
+      const std::string tmp = g.unique_data_name(name + "_copy");
+      DataDescriptor& t = g.add_array(tmp, g.arrays.at(name).dtype.base, shape, true);
+      t.storage = StorageType::GPU_Global;
+      AccessNode& tn = st.add_access(tmp);
+      Memlet in = Memlet::simple(name, *ends.src);
+      in.other_subset = Subset::full(shape);
+      Memlet out = Memlet::simple(name, *ends.dst, e.memlet.wcr);
+      out.other_subset = Subset::full(shape);
+      st.add_edge(e.src, e.src_conn, tn.id(), "", in);
+      st.add_edge(tn.id(), "", e.dst, e.dst_conn, out);
+      st.remove_edge(id);
+      ++changed;
+    }
   }
 
   void copy_as_kernel(SDFGState& st, EdgeId id) {
