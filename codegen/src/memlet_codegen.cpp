@@ -2,7 +2,6 @@
 // access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
 // race with another thread of a parallel map).
 #include <algorithm>
-#include <functional>
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 
@@ -301,44 +300,6 @@ std::string StateGen::wcr_update(const std::string& wcr, const std::string& targ
       target, value, "[](" + T + " __a, " + T + " __b) { return static_cast<" + T + ">(" + f + "); }", type);
 }
 
-namespace {
-
-// Whether each of `params` alone indexes its own dimension of `idx` (as +-param + rest, `rest`
-// of symbols that are `invariant`: the same in every concurrent iteration; `i + j` with j an
-// inner sequential map's parameter meets itself at (i, j) = (0, 1) and (1, 0)).
-bool pins(const std::vector<sym::Expr>& idx, const std::vector<std::string>& params,
-          const std::function<bool(const std::string&)>& invariant) {
-  std::set<std::string> pset(params.begin(), params.end());
-  std::set<std::size_t> taken;
-  for (const auto& prm : params) {
-    sym::Expr ps = sym::Expr::symbol(prm);
-    bool found = false;
-    for (std::size_t d = 0; d < idx.size() && !found; ++d) {
-      if (taken.count(d)) continue;
-      auto fs = idx[d].free_symbols();
-      bool only = fs.count(prm) > 0;
-      for (const auto& s : fs)
-        if (s != prm && pset.count(s)) only = false;
-      if (!only) continue;
-      for (const sym::Expr& rest : {idx[d] - ps, idx[d] + ps}) {
-        auto rs = rest.free_symbols();
-        bool clean = true;
-        for (const auto& s : rs)
-          if (pset.count(s) || !invariant(s)) clean = false;
-        if (clean) {
-          found = true;
-          taken.insert(d);
-          break;
-        }
-      }
-    }
-    if (!found) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 bool StateGen::invariant(const std::string& s) const {
   int p = parallel_frame();
   for (std::size_t k = 0; k < frames_.size(); ++k)
@@ -365,14 +326,16 @@ std::optional<std::vector<std::string>> StateGen::concurrent_params() const {
 
 bool StateGen::pins_parallel_params(const std::vector<sym::Expr>& idx) const {
   auto params = concurrent_params();
-  return params && pins(idx, *params, [this](const std::string& s) { return invariant(s); });
+  return params && disjoint_points(idx, concurrency(*params));
 }
 
 bool StateGen::pins_parallel_params(const Subset& region) const {
-  // Only single-point dimensions pin a parameter: a range [i, i + 2] overlaps its neighbours.
-  std::vector<sym::Expr> idx;
-  for (const Range& r : region.ranges()) idx.push_back(r.start == r.end ? r.start : sym::Expr(0));
-  return pins_parallel_params(idx);
+  auto params = concurrent_params();
+  return params && disjoint_points("", region, concurrency(*params));
+}
+
+Concurrency StateGen::concurrency(const std::vector<std::string>& params) const {
+  return {params, [this](const std::string& s) { return invariant(s); }};
 }
 
 bool StateGen::fixed_base(const std::string& data) const {

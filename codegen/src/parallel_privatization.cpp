@@ -10,6 +10,7 @@
 // of the small-map threshold gets a body of its own without atomics.
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/dependence.h"
 #include "weir/sdfg/sdfg.h"
 
 namespace weir::codegen::detail {
@@ -18,17 +19,6 @@ namespace {
 
 bool is_float_type(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64;
-}
-
-/// Whether `code` mentions `name` as a whole identifier.
-bool mentions(const std::string& code, const std::string& name) {
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
-    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    bool before = at > 0 && ident(code[at - 1]);
-    bool after = at + name.size() < code.size() && ident(code[at + name.size()]);
-    if (!before && !after) return true;
-  }
-  return false;
 }
 
 /// The compound operator of a write-conflict resolution that OpenMP-style reductions may
@@ -80,29 +70,12 @@ bool state_only_reduced_writes(const SDFGState& st, const std::string& name, con
 }
 
 /// The same through every state of `r` and its nested regions; conditions, loop headers and
-/// interstate edges must not read `name` either.
+/// interstate edges must not read `name` either (control_flow_names).
 bool region_only_reduced_writes(const ControlFlowRegion& r, const std::string& name, const std::string& op,
                                 ScalarType t) {
-  for (const ControlFlowEdge* e : r.edges()) {
-    if (mentions(e->data.condition.code, name)) return false;
-    for (const auto& [k, v] : e->data.assignments)
-      if (mentions(v.code, name)) return false;
-  }
-  if (const auto* loop = r.as<LoopRegion>())
-    for (const CodeBlock* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
-      if (mentions(c->code, name)) return false;
-  for (const ControlFlowBlock* b : r.blocks()) {
-    if (const auto* st = b->as<SDFGState>()) {
-      if (!state_only_reduced_writes(*st, name, op, t)) return false;
-    } else if (const auto* c = b->as<ConditionalBlock>()) {
-      for (const auto& br : c->branches()) {
-        if (br.condition && mentions(br.condition->code, name)) return false;
-        if (br.body && !region_only_reduced_writes(*br.body, name, op, t)) return false;
-      }
-    } else if (const auto* sub = b->as<ControlFlowRegion>()) {
-      if (!region_only_reduced_writes(*sub, name, op, t)) return false;
-    }
-  }
+  if (control_flow_uses_name(r, name)) return false;
+  for (const SDFGState* st : r.all_states())
+    if (!state_only_reduced_writes(*st, name, op, t)) return false;
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "codegen_internal.h"
+#include "weir/sdfg/dependence.h"
 
 namespace weir::codegen::detail {
 
@@ -233,8 +234,12 @@ class StateGen {
   bool invariant(const std::string& s) const;
   /// Whether every symbol of `region` is invariant.
   bool invariant(const Subset& region) const;
-  /// Whether each of concurrent_params() alone indexes its own dimension of `idx` (as
-  /// +-param + rest, rest invariant): concurrent iterations touch disjoint elements.
+  /// The concurrent iterations of `params` for the dependence analysis (weir/sdfg/dependence.h):
+  /// the symbols invariant() accepts are fixed.
+  Concurrency concurrency(const std::vector<std::string>& params) const;
+  /// Whether each of concurrent_params() separates its own dimension of `idx` (as a*param + b,
+  /// a a nonzero integer, b invariant): concurrent iterations touch disjoint elements
+  /// (disjoint_points).
   bool pins_parallel_params(const std::vector<sym::Expr>& idx) const;
   /// Whether `data`'s element 0 is the same place for every concurrent iteration (a container,
   /// a transient, a connector whose outer memlet does not move with them, a view of a fixed

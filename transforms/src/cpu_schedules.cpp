@@ -1,11 +1,11 @@
 // CPU schedules and vectorization hints (see the header).
 #include "weir/transforms/cpu_schedules.h"
 
-#include <set>
 #include <string>
 
 #include "dataflow_util.h"
 #include "map_propagation.h"
+#include "weir/sdfg/dependence.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
@@ -36,25 +36,6 @@ bool indexes_contiguous(const SDFGState& st, const MapEntry& e, const std::strin
   for (EdgeId id : st.in_edges(e.exit))
     if (check(st.edge(id).memlet)) return true;
   return false;
-}
-
-/// How many leading parameters of `e` every write-conflict (WCR) memlet leaving its scope is
-/// indexed by (all of them when there is none).
-int conflict_free_dims(const SDFGState& st, const MapEntry& e) {
-  std::size_t dims = e.map->params.size();
-  for (EdgeId id : st.in_edges(e.exit)) {
-    const Memlet& m = st.edge(id).memlet;
-    if (m.wcr.empty()) continue;
-    std::set<std::string> used;
-    for (std::size_t d = 0; d < m.subset.dims(); ++d) {
-      used.merge(m.subset[d].start.free_symbols());
-      used.merge(m.subset[d].end.free_symbols());
-    }
-    std::size_t k = 0;
-    while (k < dims && used.count(e.map->params[k])) ++k;
-    dims = k;
-  }
-  return static_cast<int>(dims);
 }
 
 bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
@@ -118,16 +99,16 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
   // The code generator distributes only the dimensions of a map's `collapse` attribute (1 by
   // default, as DaCe's): weir's top-level parallel maps, the innermost unit-stride dimension
   // split off above, distribute all of theirs (ADR 0028).
-  // Only the leading dimensions that every write-conflict output of the map is indexed by: a
-  // reduction dimension (DaCe's Reduce: `reduce_output[_o0, _i0]` summing into `_out[_o0]`)
-  // distributed over threads needs an atomic update per point, where one thread per output
-  // element needs none.
+  // Only the leading dimensions that separate every write-conflict output of the map
+  // (conflict_free_prefix, weir/sdfg/dependence.h): a reduction dimension (DaCe's Reduce: `reduce_output[_o0,
+  // _i0]` summing into `_out[_o0]`) distributed over threads needs an atomic update per point, where one
+  // thread per output element needs none.
   for (MapEntry* e : top) {
     MapInfo& m = *e->map;
     if (m.schedule != ScheduleType::CPU_Multicore || m.collapse > 1 || m.params.size() < 2) continue;
-    int dims = conflict_free_dims(st, *e);
+    auto dims = conflict_free_prefix(st, *e);
     if (dims < 2) continue;
-    m.collapse = dims;
+    m.collapse = static_cast<int>(dims);
     ++changed;
     state_changed = true;
   }

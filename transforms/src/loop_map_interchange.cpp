@@ -8,6 +8,7 @@
 
 #include "nest_util.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/dependence.h"
 
 namespace weir::transforms {
 
@@ -373,7 +374,7 @@ struct VarBounds {
 std::optional<sym::Expr> extreme(sym::Expr e, const std::vector<VarBounds>& vars, bool lowest) {
   for (const VarBounds& v : vars) {
     if (!e.free_symbols().count(v.var)) continue;
-    auto ab = detail::affine_in(e, v.var);
+    auto ab = affine_in(e, v.var);
     if (!ab) return std::nullopt;
     auto sign = ab->first.sign_if_symbols_nonnegative();
     if (!sign) return std::nullopt;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "nest_util.h"
+#include "weir/sdfg/dependence.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -105,12 +106,12 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
         // Accumulations (wcr) into the same element are conflicts too: the nested SDFG would
         // update it non-atomically from parallel iterations.
         const Memlet& x = acc.writes[j];
-        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, true, varying))
-          return refuse(*why);
+        if (auto v = disjoint_across_iterations(data, f.var, w, x, true, varying); !v)
+          return refuse(v.reason);
       }
       for (const Memlet& x : acc.reads)
-        if (auto why = detail::cross_iteration_conflict(data, f.var, w, x, false, varying))
-          return refuse(*why);
+        if (auto v = disjoint_across_iterations(data, f.var, w, x, false, varying); !v)
+          return refuse(v.reason);
     }
   }
   return MatchResult::success();

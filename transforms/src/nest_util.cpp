@@ -329,52 +329,6 @@ bool data_referenced(const SDFG& sdfg, const std::string& data) {
   return false;
 }
 
-std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, const std::string& var) {
-  if (!e.free_symbols().count(var)) return std::make_pair(sym::Expr(0), e);
-  sym::Expr b = e.subs({{var, sym::Expr(0)}});
-  sym::Expr a = e.subs({{var, sym::Expr(1)}}) - b;
-  if (a.free_symbols().count(var)) return std::nullopt;
-  if (a * sym::Expr::symbol(var) + b != e) return std::nullopt;
-  return std::make_pair(a, b);
-}
-
-std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
-                                                    const Memlet& w, const Memlet& x, bool x_is_write,
-                                                    const std::set<std::string>& varying) {
-  auto uses_varying = [&](const sym::Expr& e) {
-    for (const auto& s : e.free_symbols())
-      if (varying.count(s)) return true;
-    return false;
-  };
-  const char* verb = x_is_write ? "written" : "read";
-  std::string carried;
-  if (w.subset.dims() == x.subset.dims()) {
-    for (std::size_t d = 0; d < w.subset.dims(); ++d) {
-      const Range& rw = w.subset[d];
-      const Range& rx = x.subset[d];
-      if (rw.start != rw.end || rx.start != rx.end) continue;
-      auto aw = affine_in(rw.start, var), ax = affine_in(rx.start, var);
-      if (!aw || !ax) continue;
-      if (aw->first != ax->first) continue;
-      if (uses_varying(aw->second) || uses_varying(ax->second)) continue;
-      auto a = aw->first.as_integer();
-      if (!a || *a == 0) continue;
-      sym::Expr diff = ax->second - aw->second;
-      auto c = diff.as_integer();
-      if (!c) continue;
-      if (*c % *a != 0 || *c == 0) return std::nullopt;  // different elements in different iterations
-      if (carried.empty())
-        carried = data + " is written at " + rw.start.str() + " and " + verb + " at " + rx.start.str();
-    }
-  }
-  if (!carried.empty()) return carried;
-  bool uses_var = w.subset.free_symbols().count(var) != 0;
-  if (!uses_var && w.subset == x.subset)
-    return data + " is written at the same element(s) [" + w.subset.str() + "] in every iteration";
-  return "cannot prove that different iterations touch different elements of " + data + " (written at [" +
-         w.subset.str() + "], " + verb + " at [" + x.subset.str() + "])";
-}
-
 DataDescriptor as_argument(DataDescriptor d) {
   d.transient = false;
   d.lifetime = AllocationLifetime::Scope;

@@ -69,18 +69,6 @@ std::set<std::string> memlet_data(const std::vector<SDFGState*>& states);
 /// Whether any state of `sdfg` (not nested SDFGs) has an access node of or a memlet on `data`.
 bool data_referenced(const SDFG& sdfg, const std::string& data);
 
-/// `e` as a*var + b with a, b free of `var`; nullopt if `e` is not affine in `var`.
-std::optional<std::pair<sym::Expr, sym::Expr>> affine_in(const sym::Expr& e, const std::string& var);
-
-/// Why iterations of a loop over `var` may touch the same element of `data` through the write
-/// `w` and the access `x` ("a is written at i and read at i - 1"); nullopt if they provably
-/// touch different elements in different iterations. `x_is_write` words the message. Symbols in
-/// `varying` (varying_symbols of the loop body) may differ between the two accesses: an index
-/// offset that uses one proves nothing (i + j and i + j meet when j differs).
-std::optional<std::string> cross_iteration_conflict(const std::string& data, const std::string& var,
-                                                    const Memlet& w, const Memlet& x, bool x_is_write,
-                                                    const std::set<std::string>& varying = {});
-
 /// The descriptor a nested SDFG gets for an outer container passed through a connector: not
 /// transient, scope lifetime, and a plain Array for a View/Reference (the nested SDFG receives
 /// the viewed memory, with the view's shape and strides, and has no `views` edge of its own);

@@ -20,8 +20,10 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    split: the last dimension becomes a Sequential map directly inside (so OpenMP collapses
 ///    the outer dimensions and the compiler sees a plain unit-stride inner loop);
 ///  * every top-level CPU_Multicore map of two or more dimensions (after the split) with
-///    `collapse` 1 gets `collapse` = its number of dimensions: OpenMP distributes them all
-///    (the code generator follows the attribute, as DaCe's, ADR 0028);
+///    `collapse` 1 gets `collapse` = its number of leading dimensions whose iterations write
+///    disjoint elements of every write-conflict output (conflict_free_prefix,
+///    weir/sdfg/dependence.h), when that is two or more: OpenMP distributes them (the code
+///    generator follows the attribute, as DaCe's, ADR 0028);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;
