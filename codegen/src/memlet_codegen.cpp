@@ -87,7 +87,9 @@ Location StateGen::edge_location(const DataflowEdge& e, bool incoming) const {
     return loc;
   }
   if (e.memlet.is_empty()) throw GenFailure("an empty memlet carries no data");
-  return location(e.memlet.data, e.memlet.subset);
+  Location loc = location(e.memlet.data, e.memlet.subset);
+  loc.wcr_nonatomic = e.memlet.wcr_nonatomic;
+  return loc;
 }
 
 // --- copies -------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ struct Location {
   std::string var;  // edge variable (tasklet -> tasklet) when data is empty
   Subset subset;
   ScalarType type = ScalarType::Float64;
+  /// The memlet's `wcr_nonatomic`: a pass proved that concurrent iterations never update the
+  /// same element (cpu-schedules, weir/sdfg/dependence.h), or DaCe's user asked for plain updates.
+  bool wcr_nonatomic = false;
   /// The lvalue of the subset's first element.
   std::string element() const;
   /// A pointer to the subset's first element.

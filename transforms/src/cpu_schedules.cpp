@@ -1,6 +1,9 @@
 // CPU schedules and vectorization hints (see the header).
 #include "weir/transforms/cpu_schedules.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "dataflow_util.h"
@@ -46,6 +49,48 @@ bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
       if (!st.edge(e).memlet.wcr.empty()) return false;
   }
   return true;
+}
+
+/// Records the verdict of the dependence analysis on every write-conflict-resolved write of a
+/// tasklet in `st` (`tree`: its scope tree; `top`: its top-level maps): `wcr_nonatomic` (DaCe's
+/// Memlet property of that meaning) where concurrent iterations of a CPU_Multicore map in `top`
+/// never share the element, over the parameters OpenMP distributes (the first `collapse`), so
+/// the code generator updates it without atomics; cleared everywhere else (a mark from an
+/// earlier run or from DaCe may no longer hold; the code generator decides there). Only writes
+/// into a map exit, of a container of the state's SDFG that is no view (a view's elements are
+/// those of what it views, at a base this pass does not follow). Returns how many changed.
+std::size_t record_atomicity(SDFGState& st, const ScopeTree& tree, const std::vector<MapEntry*>& top) {
+  // The iterations of each top-level CPU_Multicore map, computed when a tasklet inside asks
+  // (a walk of its scope); a tasklet finds its map through the scope tree (its depth, not the
+  // state's size: ADR 0024).
+  std::map<NodeId, std::optional<Concurrency>> parallel;
+  for (const MapEntry* e : top)
+    if (e->map->schedule == ScheduleType::CPU_Multicore) parallel.emplace(e->id(), std::nullopt);
+  const SDFG& sdfg = *st.sdfg();
+  std::size_t changed = 0;
+  for (const Node* n : st.nodes()) {
+    if (!n->as<Tasklet>()) continue;
+    NodeId outer = n->id();
+    while (tree.parent[outer] != kNoNode) outer = tree.parent[outer];
+    auto c = parallel.find(outer);
+    for (EdgeId id : st.out_edges(n->id())) {
+      DataflowEdge& ed = st.edge(id);
+      Memlet& m = ed.memlet;
+      if (m.wcr.empty()) continue;
+      bool own = c != parallel.end() && st.node(ed.dst).as<MapExit>() && sdfg.arrays.count(m.data) &&
+                 !sdfg.arrays.at(m.data).is_view();
+      if (own && !c->second) {
+        const MapEntry& e = *st.node(outer).as<MapEntry>();
+        c->second = map_concurrency(st, e, static_cast<std::size_t>(std::max(e.map->collapse, 1)));
+      }
+      own = own && disjoint_points(m.data, m.subset, *c->second);
+      if (m.wcr_nonatomic != own) {
+        m.wcr_nonatomic = own;
+        ++changed;
+      }
+    }
+  }
+  return changed;
 }
 
 /// Schedules and vectorization hints of one state and of the SDFGs nested in it; returns the
@@ -112,8 +157,9 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
     ++changed;
     state_changed = true;
   }
+  if (state_changed) tree = st.scope_tree();
+  changed += record_atomicity(st, tree, top);
   if (options.get_bool("vectorize")) {
-    if (state_changed) tree = st.scope_tree();
     for (Node* n : st.nodes()) {
       auto* e = n->as<MapEntry>();
       if (!e || e->map->schedule != ScheduleType::Sequential || e->map->params.empty()) continue;

@@ -194,6 +194,28 @@ test('a lowered field-view example: the tasklet shows its code and its .py line,
   await page.context().close();
 });
 
+test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', async () => {
+  // DaCe's spmv sample: the tasklet sums row i into b[i] (its own element: no atomic needed);
+  // the memlets after the map exits carry the WCR on and are not marked (ADR 0033). The panel's
+  // attributes list the property as the file has it.
+  const opt = join(work, 'spmv_opt.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'doc-samples', 'spmv.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const page = await openHtml('wcr-verdict', [opt]);
+  const shown = await page.evaluate(() => {
+    const out = [];
+    for (const g of document.querySelectorAll('svg.graph g.edge[data-uid]')) {
+      window.weirViewer.viewer.select(g.getAttribute('data-uid'), { focus: false });
+      const rows = [...document.querySelectorAll('#tab-props table.props tr')].map((r) => [r.querySelector('th')?.textContent, r.querySelector('td')?.textContent]);
+      const get = (k) => rows.find(([h]) => h === k)?.[1];
+      if (get('wcr')) out.push(`${get('data')}${get('subset')} ${get('wcr_nonatomic')}`);
+    }
+    return out.sort();
+  });
+  assert.deepEqual(shown, ['b[0:H] false', 'b[i] false', 'b[i] true']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('an optimized SDFG with history: stepping changes the graph and highlights what changed', async () => {
   const opt = join(work, 'hdiff_opt.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);

@@ -24,6 +24,10 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    disjoint elements of every write-conflict output (conflict_free_prefix,
 ///    weir/sdfg/dependence.h), when that is two or more: OpenMP distributes them (the code
 ///    generator follows the attribute, as DaCe's, ADR 0028);
+///  * the write-conflict-resolved writes of tasklets in a top-level CPU_Multicore map that its
+///    distributed parameters (the first `collapse`) separate, into a container of the SDFG that
+///    is no view, get `wcr_nonatomic` (DaCe's Memlet property: a plain update, no atomic); every
+///    other tasklet's WCR write has it cleared (the code generator decides; ADR 0033);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;
