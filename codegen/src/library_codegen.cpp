@@ -2,7 +2,6 @@
 // the mapped symbols) and library nodes (Reduce as a loop nest; BLAS nodes in blas_codegen.cpp).
 #include <algorithm>
 
-#include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
 
@@ -135,15 +134,12 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
            "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
   // In a kernel (CUDA), the nested SDFG is a device function.
-  const bool device = sg.prog.cuda && in_parallel();
+  const bool device = device_code();
   const std::string declaration = "void " + fname + "(" + join(params, ", ") + ")";
   // A small nested SDFG is inlined where it is called (one call site per node and loop copy): a
   // per-point call in a map is then the loop's body, which the compiler can vectorize.
   const bool inlined = !device && body.line_count() <= 400;
-  f.open(std::string(device    ? "static __device__ "
-                     : inlined ? "static inline __attribute__((always_inline)) "
-                               : "static ") +
-         declaration + " {");
+  f.open(sg.prog.target.function_specifiers(device, inlined) + declaration + " {");
   // A mapped symbol the body does not use (a map parameter passed in) is no compiler warning.
   if (!syms.empty()) {
     std::string unused;
@@ -203,21 +199,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
 }
 
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
-  // CUDA host code: a library node expands to host loops, which cannot touch device memory
-  // (gpu-transform runs top-level library nodes in a one-point kernel instead).
-  if (sg.prog.cuda && !in_kernel()) {
-    std::vector<EdgeId> edges = st.in_edges(n.id());
-    edges.insert(edges.end(), st.out_edges(n.id()).begin(), st.out_edges(n.id()).end());
-    for (EdgeId id : edges) {
-      const Memlet& m = st.edge(id).memlet;
-      if (!m.is_empty() && sg.sdfg.arrays.count(m.data) &&
-          is_device_storage(sg.sdfg.arrays.at(m.data).storage))
-        throw CodegenError(ref(n), "library node '" + n.label + "' runs as host code but accesses '" +
-                                       m.data + "' in device memory (" +
-                                       std::string(to_string(sg.sdfg.arrays.at(m.data).storage)) +
-                                       "): run it inside a GPU_Device map (gpu-transform does that)");
-    }
-  }
+  sg.prog.target.check_library_node(*this, n);
   if (n.is_reduce()) return emit_reduce(n, w);
   if (is_lapack(n)) return emit_lapack(n, w);
   if (is_einsum(n)) return emit_einsum(n, w);

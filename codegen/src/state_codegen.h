@@ -121,6 +121,17 @@ class StateGen {
   std::string function;
   std::vector<std::string> params, args;
 
+  // --- what a target emitter (target_emitter.h) builds on ---------------------------------
+  /// Whether the code being generated runs on the device (a CUDA kernel or device function):
+  /// inside a parallel scope of a target whose parallel scopes run there.
+  bool device_code() const;
+  ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
+  /// CUDA (cuda_kernels.cpp): a GPU_Device map of host code as a `__global__` kernel and its
+  /// launch; a host <-> device copy of host code (cudaMemcpyAsync per contiguous block).
+  void emit_kernel(const MapEntry& e, Writer& w);
+  void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
+                        const std::vector<std::size_t>& dd, Writer& w);
+
  private:
   // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
   void emit_scope(NodeId scope, Writer& w);
@@ -140,8 +151,6 @@ class StateGen {
   bool in_parallel() const;
   /// Index of the innermost parallel frame, -1 if none.
   int parallel_frame() const;
-  /// CUDA: whether the code being generated runs on the device (in a kernel or a device function).
-  bool in_kernel() const;
   /// A dynamic map range input (connector `c` of `e`, not IN_*): where its one edge reads
   /// (`loc`) and its C++ type (integers widen to int64). Throws CodegenError for != 1 edge.
   ScalarType dynamic_input(const MapEntry& e, const std::string& c, Location& loc) const;
@@ -180,9 +189,7 @@ class StateGen {
   void hoist_user_code(const Tasklet& t);
   void use_environments(const Tasklet& t);
 
-  // --- CUDA kernels (cuda_kernels.cpp) ---------------------------------------------------
-  /// A GPU_Device map of host code as a `__global__` kernel and its launch.
-  void emit_kernel(const MapEntry& e, Writer& w);
+  // --- scopes as a whole (cuda_kernels.cpp) -----------------------------------------------
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
   /// map exits.
   std::vector<NodeId> scope_nodes(NodeId entry) const;
@@ -203,9 +210,6 @@ class StateGen {
   /// Whether a memlet inside map `entry`'s scope moves complex64/128 data (tasklet connectors
   /// and scalars of std::complex type in the generated body).
   bool moves_complex_values(const MapEntry& entry) const;
-  /// A host <-> device copy of CUDA host code (cudaMemcpyAsync per contiguous block).
-  void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
-                        const std::vector<std::size_t>& dd, Writer& w);
 
   // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
   /// Location of `subset` of container `data` (must be bound).
@@ -363,7 +367,6 @@ class StateGen {
   bool dynamic_inputs_known_ = false;
 
   // --- helpers ---------------------------------------------------------------------------
-  ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
   std::string fresh(const std::string& base) { return base + std::to_string(counter_++); }
   /// A loop variable `base` + k for copies and reductions that no visible name uses.
   std::string loop_var(const std::string& base, std::size_t k) const;

@@ -99,7 +99,7 @@ std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python,
 
 // Atomicity of write-conflict-resolved writes.
 bool StateGen::tasklet_wcr_atomic(const Location& loc, bool multi) const {
-  if ((!opts.openmp && !sg.prog.cuda) || loc.data.empty()) return false;
+  if (!sg.prog.target.concurrent_iterations(opts.openmp) || loc.data.empty()) return false;
   if (multi) {
     if (parallel_frame() < 0) return sg.in_parallel && shared_by_calls(loc.data);
     return !private_to_iteration(loc.data);
