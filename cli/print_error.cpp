@@ -12,14 +12,13 @@ namespace {
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-// A located error reads "FILE:LINE:COL: error: what" (as a compiler prints it); after
-// "weir: error: " the second "error:" says nothing new. The first ":LINE:COL: error: " of the
-// first line is dropped (a file name may hold colons), when the line starts with neither a
-// space nor a colon. A scan, not std::regex: libstdc++'s regex recurses per character and
-// overflowed the stack on a first line of 400,000 characters (issue 35).
-std::string without_located_error_word(const std::string& message) {
+}  // namespace
+
+// A scan, not std::regex: libstdc++'s regex recurses per character and overflowed the stack on a
+// first line of 400,000 characters (issue 35).
+std::optional<std::size_t> located_error_word(const std::string& message) {
   if (message.empty() || std::isspace(static_cast<unsigned char>(message[0])) || message[0] == ':')
-    return message;
+    return std::nullopt;
   const std::string_view first = std::string_view(message).substr(0, message.find('\n'));
   constexpr std::string_view kError = ": error: ";
   for (std::size_t at = first.find(':', 1); at != std::string_view::npos; at = first.find(':', at + 1)) {
@@ -30,15 +29,16 @@ std::string without_located_error_word(const std::string& message) {
     const std::size_t column = ++i;
     while (i < first.size() && is_digit(first[i])) ++i;
     if (i == column || first.substr(i, kError.size()) != kError) continue;
-    return message.substr(0, i + 2) + message.substr(i + kError.size());
+    return i + 2;
   }
-  return message;
+  return std::nullopt;
 }
 
-}  // namespace
-
 int print_error(const std::string& message, int exit_code) {
-  std::cerr << "weir: error: " << without_located_error_word(message) << "\n";
+  // After "weir: error: " a located error's own "error:" says nothing new.
+  const std::optional<std::size_t> word = located_error_word(message);
+  std::cerr << "weir: error: " << (word ? message.substr(0, *word) + message.substr(*word + 7) : message)
+            << "\n";
   return exit_code;
 }
 

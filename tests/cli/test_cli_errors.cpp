@@ -99,3 +99,17 @@ TEST_CASE("weir: an error whose first line is very long is printed whole, and a 
   CHECK(r.out.substr(0, r.out.find('\n')) == "weir: error: " + file + ":3:17: unknown name 'I'");
   CHECK(!fs::exists(dir / "f.sdfg"));
 }
+
+TEST_CASE("weir: an option value of 100,000 characters is refused whole, as a short one is",
+          "[cli][errors]") {
+  // About the longest argument Linux passes (MAX_ARG_STRLEN, 128 KiB, for the whole shell
+  // command here). Reading CLI11's message with std::regex overflowed the stack on it (SIGSEGV,
+  // nothing printed).
+  const std::string big(100000, 'x'), digits = "-" + std::string(100000, '3');
+  auto r = weir::test::run_weir("run " + lap() + " --threads " + big);
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --threads " + big + ": expected a non-negative integer\n");
+  r = weir::test::run_weir("run " + lap() + " --seed " + digits);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::StartsWith("weir: error: --seed " + digits + ": "));
+}
