@@ -270,7 +270,6 @@ class StateGen {
   /// Partials of the map being emitted, by (tasklet, connector).
   std::map<std::pair<NodeId, std::string>, Partial> partials_;
   void emit_library(const LibraryNode& n, Writer& w);
-  void emit_reduce(const LibraryNode& n, Writer& w);
   // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
   void emit_blas(const LibraryNode& n, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
