@@ -1,6 +1,7 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
-// the mapped symbols) and library nodes (BLAS nodes in blas_codegen.cpp, LAPACK and Einsum in
-// their files; Reduce is expanded by the library-expansion pass before code generation).
+// the mapped symbols) and library nodes (BLAS nodes in blas_codegen.cpp, LAPACK in
+// lapack_codegen.cpp; Reduce and Einsum are expanded by the library-expansion pass before code
+// generation).
 #include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
@@ -211,15 +212,15 @@ void StateGen::emit_library(const LibraryNode& n, Writer& w) {
                                        "): run it inside a GPU_Device map (gpu-transform does that)");
     }
   }
-  // The library-expansion pass (transforms/) owns Reduce: the compile path expands it into a
-  // nested SDFG of maps and tasklets before code generation.
-  if (n.is_reduce())
+  // The library-expansion pass (transforms/) owns Reduce and Einsum: the compile path expands
+  // them into nested SDFGs of maps and tasklets before code generation.
+  if (n.is_reduce() || n.class_name() == "Einsum")
     throw CodegenError(ref(n),
-                       "a Reduce library node reaches code generation unexpanded: run the "
-                       "library-expansion pass first (`weir optimize --pass library-expansion`; "
-                       "the compile path runs it)");
+                       "a " + n.class_name() +
+                           " library node reaches code generation unexpanded: run the "
+                           "library-expansion pass first (`weir optimize --passes library-expansion`; "
+                           "the compile path runs it)");
   if (is_lapack(n)) return emit_lapack(n, w);
-  if (is_einsum(n)) return emit_einsum(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }
 

@@ -161,3 +161,122 @@ TEST_CASE("library-expansion: a Reduce it cannot express is an error naming the 
   CHECK_THROWS_WITH(LibraryExpansion().run(*bad, cache),
                     Catch::Contains("unsupported Reduce identity \"pi\""));
 }
+
+namespace {
+
+/// `C` = Einsum(`spec`) of A and B (on connectors `a`, `b`) with `attrs` (alpha, beta as DaCe
+/// writes them).
+std::unique_ptr<SDFG> make_einsum(const std::string& spec, const std::vector<sym::Expr>& a_shape,
+                                  const std::vector<sym::Expr>& b_shape,
+                                  const std::vector<sym::Expr>& c_shape,
+                                  const std::map<std::string, std::string>& attrs = {}) {
+  auto s = std::make_unique<SDFG>("einsum");
+  for (const auto* sym : {"N", "M"}) s->add_symbol(sym);
+  s->add_array("A", ScalarType::Float64, a_shape);
+  s->add_array("B", ScalarType::Float64, b_shape);
+  s->add_array("C", ScalarType::Float64, c_shape);
+  SDFGState& st = s->add_state("main", true);
+  auto lib = std::make_unique<LibraryNode>("einsum", "LibraryNode");
+  lib->classpath = "dace.libraries.blas.nodes.einsum.Einsum";
+  lib->extra.set("einsum_str", "\"" + spec + "\"");
+  for (const auto& [k, v] : attrs) lib->extra.set(k, v);
+  // Connectors in reverse order of their names: the operands are taken sorted (a, then b).
+  for (const auto* c : {"b", "a"}) lib->in_connectors[c] = std::nullopt;
+  lib->out_connectors["out"] = std::nullopt;
+  Node& e = st.add_node(std::move(lib));
+  auto full = [](const std::vector<sym::Expr>& shape) {
+    std::vector<Range> r;
+    for (const auto& d : shape) r.emplace_back(sym::Expr(0), d - sym::Expr(1));
+    return Subset(r);
+  };
+  st.add_edge(st.add_access("B").id(), "", e.id(), "b", Memlet::simple("B", full(b_shape)));
+  st.add_edge(st.add_access("A").id(), "", e.id(), "a", Memlet::simple("A", full(a_shape)));
+  st.add_edge(e.id(), "out", st.add_access("C").id(), "", Memlet::simple("C", full(c_shape)));
+  return s;
+}
+
+/// Runs an Einsum program with A, B, C (shapes given) and symbols N, M; returns C.
+std::vector<double> run_einsum(const SDFG& sdfg, const std::vector<std::int64_t>& a_shape,
+                               const std::vector<double>& a, const std::vector<std::int64_t>& b_shape,
+                               const std::vector<double>& b, const std::vector<std::int64_t>& c_shape,
+                               const std::vector<double>& c, std::int64_t n, std::int64_t m) {
+  fresh_cache("library-expansion");
+  runtime::Arguments args;
+  for (const auto& [name, shape, values] :
+       {std::tuple{"A", a_shape, a}, {"B", b_shape, b}, {"C", c_shape, c}}) {
+    args.arrays.emplace(name, runtime::Allocator::cpu().allocate(ScalarType::Float64, shape));
+    std::copy(values.begin(), values.end(), static_cast<double*>(args.arrays.at(name).data()));
+  }
+  args.values["N"] = n;
+  if (sdfg.free_symbols().count("M")) args.values["M"] = m;  // the shapes may not use it
+  runtime::CompilableProgram p;
+  p.sdfg = sdfg.clone_sdfg();
+  p.origin = sdfg.name;
+  auto backend = runtime::make_cpu_backend();
+  runtime::run(*backend, p, args);
+  const auto* out = static_cast<const double*>(args.arrays.at("C").data());
+  return std::vector<double>(out, out + c.size());
+}
+
+}  // namespace
+
+TEST_CASE("library-expansion: an Einsum contraction becomes an output map with an accumulator",
+          "[transforms][library-expansion]") {
+  // C = A @ B with A 2 x 3 = [[1, 2, 3], [4, 5, 6]], B 3 x 2 = [[1, 0], [0, 1], [2, 2]]:
+  // [[1 + 6, 2 + 6], [4 + 12, 5 + 12]] = [[7, 8], [16, 17]].
+  auto s = make_einsum("ik,kj->ij", {E("N"), E("M")}, {E("M"), E("N")}, {E("N"), E("N")});
+  auto x = expanded(*s);
+  NestedSDFGNode* nest = nullptr;
+  for (Node* n : only_state(*x).nodes())
+    if (auto* ns = n->as<NestedSDFGNode>()) nest = ns;
+  REQUIRE(nest);
+  CHECK(nest->in_connectors.count("a"));
+  CHECK(nest->in_connectors.count("b"));
+  CHECK(nest->out_connectors.count("out"));
+  SDFGState& inner = only_state(*nest->sdfg);
+  auto maps = maps_of(inner);
+  REQUIRE(maps.size() == 2);
+  std::vector<std::vector<std::string>> params{maps[0]->map->params, maps[1]->map->params};
+  std::sort(params.begin(), params.end());
+  CHECK(params == std::vector<std::vector<std::string>>{{"__ei", "__ej"}, {"__ek"}});
+  REQUIRE(nest->sdfg->has_data("__acc"));
+  CHECK(nest->sdfg->data("__acc").storage == StorageType::Register);
+  CHECK(nest->sdfg->data("__acc").transient);
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, b{1, 0, 0, 1, 2, 2};
+  const std::vector<double> want{7, 8, 16, 17};
+  CHECK(run_einsum(*x, {2, 3}, a, {3, 2}, b, {2, 2}, {-1, -1, -1, -1}, 2, 3) == want);
+  CHECK(run_einsum(*s, {2, 3}, a, {3, 2}, b, {2, 2}, {-1, -1, -1, -1}, 2, 3) == want);
+}
+
+TEST_CASE("library-expansion: Einsum with alpha and beta, a transpose and an implicit output",
+          "[transforms][library-expansion]") {
+  // C = 2 * (A * B^T elementwise, "ij,ji->ij") + 0.5 * C: A = [[1, 2], [3, 4]], B = [[5, 6],
+  // [7, 8]], C = [[2, 4], [6, 8]]: 2 * [[5, 14], [18, 32]] + [[1, 2], [3, 4]] = [[11, 30], [39, 68]].
+  auto s = make_einsum("ij,ji->ij", {E("N"), E("N")}, {E("N"), E("N")}, {E("N"), E("N")},
+                       {{"alpha", "\"2.0\""}, {"beta", "0.5"}});
+  auto x = expanded(*s);
+  for (Node* n : only_state(*x).nodes())
+    if (auto* ns = n->as<NestedSDFGNode>()) {
+      // No contracted index: one map and one tasklet, no accumulator.
+      CHECK(maps_of(only_state(*ns->sdfg)).size() == 1);
+      CHECK_FALSE(ns->sdfg->has_data("__acc"));
+    }
+  CHECK(run_einsum(*x, {2, 2}, {1, 2, 3, 4}, {2, 2}, {5, 6, 7, 8}, {2, 2}, {2, 4, 6, 8}, 2, 1) ==
+        std::vector<double>{11, 30, 39, 68});
+  // "ii,i" (implicit output: none, a scalar): the diagonal of A times x, summed: 1 * 5 + 4 * 6 = 29
+  // into C[0] (shape 1).
+  auto t = make_einsum("ii,i", {E("N"), E("N")}, {E("N")}, {E("1")});
+  auto tx = expanded(*t);
+  CHECK(run_einsum(*tx, {2, 2}, {1, 2, 3, 4}, {2}, {5, 6}, {1}, {-7}, 2, 1) == std::vector<double>{29});
+}
+
+TEST_CASE("library-expansion: an Einsum it cannot express is an error naming the node",
+          "[transforms][library-expansion]") {
+  auto s = make_einsum("ik,kj,jl->il", {E("N"), E("M")}, {E("M"), E("N")}, {E("N"), E("N")});
+  AnalysisCache cache;
+  CHECK_THROWS_WITH(LibraryExpansion().run(*s, cache),
+                    Catch::Contains("node 0 ('einsum')") &&
+                        Catch::Contains("Einsum 'ik,kj,jl->il' names 3 operands but has 2 input edges"));
+  auto e = make_einsum("i...,i->i", {E("N"), E("M")}, {E("N")}, {E("N")});
+  CHECK_THROWS_WITH(LibraryExpansion().run(*e, cache), Catch::Contains("an ellipsis (...) is not supported"));
+}

@@ -1,5 +1,5 @@
 // LibraryExpansion: finds the library nodes the pass owns and replaces each by a nested SDFG
-// node built by its class's expansion (expand_reduce.cpp).
+// node built by its class's expansion (expand_reduce.cpp, expand_einsum.cpp).
 #include "weir/transforms/library_expansion.h"
 
 #include <cctype>
@@ -92,7 +92,8 @@ namespace {
 void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
-  std::unique_ptr<SDFG> inner = detail::expand_reduce(site, ops);
+  std::unique_ptr<SDFG> inner =
+      n.is_reduce() ? detail::expand_reduce(site, ops) : detail::expand_einsum(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -159,7 +160,7 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st) {
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce"};
+  static const std::set<std::string> classes{"Reduce", "Einsum"};
   return classes;
 }
 
@@ -170,8 +171,10 @@ bool has_expandable_library_nodes(const SDFG& sdfg) {
 }
 
 LibraryExpansion::LibraryExpansion()
-    : Pass("library-expansion",
-           "Replace library nodes (Reduce) by nested SDFGs of maps and tasklets (DaCe's expansions)") {}
+    : Pass(
+          "library-expansion",
+          "Replace library nodes (Reduce, Einsum) by nested SDFGs of maps and tasklets (DaCe's expansions)") {
+}
 
 std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;

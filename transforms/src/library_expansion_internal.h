@@ -1,5 +1,5 @@
 // Shared by library_expansion.cpp (the pass: finding nodes, replacing one by its nested SDFG) and
-// the expansions of each library node class (expand_reduce.cpp).
+// the expansions of each library node class (expand_reduce.cpp, expand_einsum.cpp).
 #pragma once
 
 #include <memory>
@@ -44,7 +44,9 @@ struct ExpansionSite {
 /// transient) and the symbols their shapes and strides use (typed as in the outer SDFG).
 std::unique_ptr<SDFG> expansion_sdfg(const ExpansionSite& site, const std::vector<LibraryOperand>& ops);
 
-/// Reduce (see library_expansion.h).
+/// The expansions (see library_expansion.h): the nested SDFG of the node at `site`; `ops` gets
+/// the operands (one per connector of the nested SDFG node).
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 
 }  // namespace weir::transforms::detail

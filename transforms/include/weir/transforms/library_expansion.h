@@ -20,12 +20,22 @@ namespace weir::transforms {
 ///    through the node's `wcr`. Reduced `axes` (all when absent) are left out of the output
 ///    index; the kept input dimensions of size != 1 map in order onto the output's dimensions of
 ///    size != 1. The maps are Sequential, as the loops the code generator wrote for the node.
+///  * Einsum (`einsum_str` with NumPy's semantics, an implicit output being the indices that
+///    occur once in alphabetical order; operands on the input connectors in sorted order, their
+///    unit dimensions squeezed; `alpha`, `beta` and the scalar connectors `_alpha`/`_beta` that
+///    multiply them): a map over the output indices (Default: parallel where the node is not in
+///    a parallel scope), and per output element a Register scalar `__acc` set to 0, a Sequential
+///    map over the contracted indices whose tasklet adds the operands' product into it (WCR),
+///    and a tasklet writing alpha * __acc (+ beta * out). Without contracted indices one tasklet
+///    writes alpha * product (+ beta * out).
 /// The nested SDFG's containers are the node's memlets' subsets (their sizes as shape, the outer
 /// container's strides times the subset's steps as strides); the symbols they use map to
 /// themselves. Throws TransformError (naming the node) for a node the expansion cannot express:
-/// several inputs or outputs, an edge from or to a code node, axes out of range, an output shape
-/// that does not match the kept dimensions, an unsupported identity. Returns the number of nodes
-/// expanded. Idempotent: an expanded SDFG has nothing left to expand.
+/// an edge from or to a code node; for Reduce several inputs or outputs, axes out of range, an
+/// output shape that does not match the kept dimensions, an unsupported identity; for Einsum no
+/// `einsum_str`, an ellipsis, operands that do not match the terms, a non-numeric alpha or beta.
+/// Returns the number of nodes expanded. Idempotent: an expanded SDFG has nothing left to
+/// expand.
 class LibraryExpansion final : public Pass {
  public:
   LibraryExpansion();
