@@ -106,7 +106,9 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   // Labelled as its SDFG (the node's label as an identifier: a nested SDFG's label must be one).
   std::string label = inner->name;
   NestedSDFGNode& nest = st.add_nested_sdfg(label, std::move(inner), ins, outs, mapping);
-  nest.extra = n.extra;
+  // Where the node came from (its debuginfo); not its library attributes (einsum_str, ...),
+  // which a nested SDFG node does not have.
+  if (const std::string* info = n.extra.find("debuginfo")) nest.extra.set("debuginfo", *info);
   // The node's edges, data and empty ones, now on the nested SDFG node.
   std::vector<EdgeId> edges = st.in_edges(n.id());
   for (EdgeId id : st.out_edges(n.id())) edges.push_back(id);
