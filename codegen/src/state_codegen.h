@@ -274,7 +274,6 @@ class StateGen {
   /// Partials of the map being emitted, by (tasklet, connector).
   std::map<std::pair<NodeId, std::string>, Partial> partials_;
   void emit_library(const LibraryNode& n, Writer& w);
-  void emit_reduce(const LibraryNode& n, Writer& w);
   // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
   void emit_blas(const LibraryNode& n, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
@@ -285,10 +284,6 @@ class StateGen {
   /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
-  // --- DaCe's Einsum library node (einsum_codegen.cpp) --------------------------------------
-  static bool is_einsum(const LibraryNode& n);
-  /// Emits `n` as one loop nest with NumPy's einsum semantics (alpha, beta as DaCe's node).
-  void emit_einsum(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
   /// Whether map `e` (parallel over `collapse` dimensions) does work per point that is not known
   /// before it runs: a nested SDFG with loops or data-dependent maps, a library node.
