@@ -2,6 +2,8 @@
 // tasklets (structure), which compute what NumPy computes (compiled and run on the cpu backend,
 // values worked by hand). The compile path expands by itself: the programs here are compiled as
 // built, once expanded by the pass and once not.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "../runtime/runtime_test_util.h"
@@ -51,7 +53,9 @@ std::unique_ptr<SDFG> make_reduce(const std::vector<sym::Expr>& a_shape, const s
 std::vector<double> run_reduce(const SDFG& sdfg, const std::vector<std::int64_t>& a_shape,
                                const std::vector<double>& a, const std::vector<std::int64_t>& b_shape,
                                const std::vector<double>& b, std::int64_t n, std::int64_t m) {
-  fresh_cache("library-expansion");
+  // One cache per process: ctest runs the test cases of this file at the same time, and a
+  // shared directory would be emptied under another case's compile.
+  fresh_cache("library-expansion-" + std::to_string(::getpid()));
   runtime::Arguments args;
   args.arrays.emplace("A", runtime::Allocator::cpu().allocate(ScalarType::Float64, a_shape));
   args.arrays.emplace("B", runtime::Allocator::cpu().allocate(ScalarType::Float64, b_shape));
@@ -200,7 +204,9 @@ std::vector<double> run_einsum(const SDFG& sdfg, const std::vector<std::int64_t>
                                const std::vector<double>& a, const std::vector<std::int64_t>& b_shape,
                                const std::vector<double>& b, const std::vector<std::int64_t>& c_shape,
                                const std::vector<double>& c, std::int64_t n, std::int64_t m) {
-  fresh_cache("library-expansion");
+  // One cache per process: ctest runs the test cases of this file at the same time, and a
+  // shared directory would be emptied under another case's compile.
+  fresh_cache("library-expansion-" + std::to_string(::getpid()));
   runtime::Arguments args;
   for (const auto& [name, shape, values] :
        {std::tuple{"A", a_shape, a}, {"B", b_shape, b}, {"C", c_shape, c}}) {
