@@ -9,7 +9,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 
 #include "commands.h"
@@ -43,8 +42,7 @@ bool calls_definitions(const frontend::FunctionDef& f, const frontend::LoadedMod
 // An error of a file as `weir check` lists it: a located diagnostic as a compiler prints it
 // ("FILE.py:LINE:COL: error: ..."), any other in the form of every command ("weir: error: ...").
 void report(const std::string& message) {
-  static const std::regex located(R"(^[^\s:][^\n]*?:[0-9]+:[0-9]+: error: )");
-  if (std::regex_search(message, located))
+  if (located_error_word(message))
     std::cerr << message << "\n";
   else
     print_error(message, kExitInvalidInput);

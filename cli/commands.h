@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -42,6 +43,12 @@ Action add_compose_command(CLI::App& app);
 int run_cli(int argc, char** argv);
 
 /// Prints "weir: error: MESSAGE" to stderr (the form of every command's errors); returns `exit_code`.
+/// A located MESSAGE ("FILE:LINE:COL: error: what") loses its "error: ".
 int print_error(const std::string& message, int exit_code);
+
+/// Where the "error: " of a located error ("FILE:LINE:COL: error: what", as a compiler prints
+/// it) starts in `message`: the first ":LINE:COL: error: " of its first line, which starts with
+/// neither a space nor a colon (a file name may hold colons); nullopt if it is not one.
+std::optional<std::size_t> located_error_word(const std::string& message);
 
 }  // namespace weir::cli

@@ -2,10 +2,11 @@
 #include "option_values.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <regex>
+#include <optional>
 #include <vector>
 
 #include "weir/sdfg/suggest.h"
@@ -16,6 +17,17 @@ namespace {
 
 bool all_digits(const std::string& s, std::size_t from) {
   return s.size() > from && s.find_first_not_of("0123456789", from) == std::string::npos;
+}
+
+// The option name (`-` and more non-space characters) that starts at m[at] and is followed by
+// `sep`, the longest such (as the pattern `(-\S+)SEP` would match); nullopt if none.
+std::optional<std::string> option_at(const std::string& m, std::size_t at, const std::string& sep) {
+  if (at >= m.size() || m[at] != '-') return std::nullopt;
+  std::size_t end = at;
+  while (end < m.size() && !std::isspace(static_cast<unsigned char>(m[end]))) ++end;
+  for (std::size_t k = end; k > at + 1; --k)
+    if (m.compare(k, sep.size(), sep) == 0) return m.substr(at, k - at);
+  return std::nullopt;
 }
 
 bool is_integer(const std::string& s) { return all_digits(s, s[0] == '-' || s[0] == '+' ? 1 : 0); }
@@ -52,7 +64,7 @@ std::string unknown_option(const CLI::App& level, int argc, char** argv) {
     if (a == "--") break;
     if (a.size() < 2 || a[0] != '-' || is_number(a)) continue;
     const bool long_form = a[1] == '-';
-    const std::string name = long_form ? a.substr(0, a.find('=')) : a.substr(0, 2);
+    std::string name = long_form ? a.substr(0, a.find('=')) : a.substr(0, 2);
     const CLI::Option* o = level.get_option_no_throw(name);
     if (!o) return name;
     bool value_attached = long_form ? a.find('=') != std::string::npos : a.size() > 2;
@@ -119,7 +131,6 @@ void check_number_options(CLI::App& app) {
 std::string usage_error_text(const CLI::ParseError& e, CLI::App& level, const std::string& command, int argc,
                              char** argv) {
   const std::string m = e.what();
-  std::smatch g;
   if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
     if (std::string name = unknown_option(level, argc, argv); !name.empty()) {
       std::string near = name[1] == '-' ? did_you_mean(name, long_option_names(level)) : "";
@@ -129,20 +140,32 @@ std::string usage_error_text(const CLI::ParseError& e, CLI::App& level, const st
     }
     return stray_positional(level, command, argc, argv);
   }
+  // The messages are read by scanning, not std::regex: its matcher recursed per character and
+  // overflowed the stack on a 128 KiB option value (issue 35). One line only, as CLI11 writes them.
+  if (m.find('\n') != std::string::npos) return "";
   // A check of ours: "--threads: '-3': expected ..." -> "--threads -3: expected ...".
-  static const std::regex checked(R"(^(-\S+): '(.*)': (expected .*)$)");
-  if (std::regex_match(m, g, checked)) return g[1].str() + " " + g[2].str() + ": " + g[3].str();
-  // A number too large for its option.
-  static const std::regex convert(R"(^Could not convert: (-\S+) = (.*)$)");
-  if (std::regex_match(m, g, convert)) return g[1].str() + " " + g[2].str() + ": out of range";
-  // An option that takes one value, given more than once.
-  static const std::regex repeated(R"(^(-\S+): At Most 1 required but received ([0-9]+)$)");
-  if (std::regex_match(m, g, repeated)) {
-    std::string values;
-    if (const CLI::Option* o = level.get_option_no_throw(g[1].str()))
-      for (const auto& r : o->results()) values += (values.empty() ? "" : ", ") + r;
-    return g[1].str() + " is given " + (g[2].str() == "2" ? std::string("twice") : g[2].str() + " times") +
-           (values.empty() ? "" : " (" + values + ")") + "; it takes one value";
+  if (auto name = option_at(m, 0, ": '")) {
+    const std::size_t value = name->size() + 3, end = m.rfind("': expected ");
+    if (end != std::string::npos && end >= value)
+      return *name + " " + m.substr(value, end - value) + ": " + m.substr(end + 3);
+  }
+  // A number too large for its option: "Could not convert: --threads = 1e999".
+  const std::string convert = "Could not convert: ";
+  if (m.rfind(convert, 0) == 0)
+    if (auto name = option_at(m, convert.size(), " = "))
+      return *name + " " + m.substr(convert.size() + name->size() + 3) + ": out of range";
+  // An option that takes one value, given more than once: "--threads: At Most 1 required but
+  // received 2".
+  const std::string repeated = ": At Most 1 required but received ";
+  if (auto name = option_at(m, 0, repeated)) {
+    const std::string count = m.substr(name->size() + repeated.size());
+    if (!count.empty() && all_digits(count, 0)) {
+      std::string values;
+      if (const CLI::Option* o = level.get_option_no_throw(*name))
+        for (const auto& r : o->results()) values += (values.empty() ? "" : ", ") + r;
+      return *name + " is given " + (count == "2" ? std::string("twice") : count + " times") +
+             (values.empty() ? "" : " (" + values + ")") + "; it takes one value";
+    }
   }
   return "";
 }

@@ -2,10 +2,12 @@
 #include "run_domain.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
-#include <regex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "run_sizes.h"
@@ -99,31 +101,123 @@ void refuse_domain(const std::string& text, const RunTarget& t) {
       t.sig.program_name + "' on " + listed + ", run a @program that calls it with a sliced out=: " + call);
 }
 
+namespace {
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A signed integer at text[i] (advancing i); nullopt if none or out of range.
+std::optional<long long> integer_at(const std::string& text, std::size_t& i) {
+  std::size_t j = i + (i < text.size() && text[i] == '-' ? 1 : 0);
+  const std::size_t digits = j;
+  while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+  if (j == digits) return std::nullopt;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str() + i, nullptr, 10);
+  if (errno == ERANGE) return std::nullopt;
+  i = j;
+  return v;
+}
+
+// "D: [a, b)" at text[i] (advancing i past it): the dimension and its range.
+std::optional<std::pair<std::string, std::pair<long long, long long>>> range_at(const std::string& text,
+                                                                                std::size_t& i) {
+  std::size_t j = i;
+  if (j >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+    return std::nullopt;
+  while (j < text.size() && ident_char(text[j])) ++j;
+  std::string dim = text.substr(i, j - i);
+  if (text.compare(j, 3, ": [") != 0) return std::nullopt;
+  j += 3;
+  auto lo = integer_at(text, j);
+  if (!lo || text.compare(j, 2, ", ") != 0) return std::nullopt;
+  j += 2;
+  auto hi = integer_at(text, j);
+  if (!hi || j >= text.size() || text[j] != ')') return std::nullopt;
+  i = j + 1;
+  return std::make_pair(std::move(dim), std::make_pair(*lo, *hi));
+}
+
+// Every "D: [a, b)" in `text`, left to right.
+std::map<std::string, std::pair<long long, long long>> ranges_in(const std::string& text) {
+  std::map<std::string, std::pair<long long, long long>> r;
+  for (std::size_t at = text.find(": ["); at != std::string::npos; at = text.find(": [", at + 1)) {
+    std::size_t start = at;
+    while (start > 0 && ident_char(text[start - 1])) --start;
+    while (start < at && std::isdigit(static_cast<unsigned char>(text[start]))) ++start;
+    std::size_t i = start;
+    if (auto d = range_at(text, i)) r[d->first] = d->second;
+  }
+  return r;
+}
+
+// "D: [a, b) and E: [c, d)..." at text[i] (advancing i past the last range); empty if none.
+std::map<std::string, std::pair<long long, long long>> range_list_at(const std::string& text,
+                                                                     std::size_t& i) {
+  std::map<std::string, std::pair<long long, long long>> r;
+  for (;;) {
+    auto d = range_at(text, i);
+    if (!d) break;
+    r[d->first] = d->second;
+    std::size_t next = i + 5;
+    if (text.compare(i, 5, " and ") != 0) break;
+    std::size_t probe = next;
+    if (!range_at(text, probe)) break;
+    i = next;
+  }
+  return r;
+}
+
+// The text between `open` and the first `close` after it on the same line, where open starts at
+// or after `from`; nullopt if none.
+std::optional<std::string> between(const std::string& text, const std::string& open, const std::string& close,
+                                   std::size_t from, std::size_t* end = nullptr) {
+  const std::size_t a = text.find(open, from);
+  if (a == std::string::npos) return std::nullopt;
+  const std::size_t b = text.find(close, a + open.size());
+  if (b == std::string::npos || text.find('\n', a) < b) return std::nullopt;
+  if (end) *end = b + close.size();
+  return text.substr(a + open.size(), b - a - open.size());
+}
+
+}  // namespace
+
 std::string needed_out_slice(const std::string& message, const std::vector<std::string>& dims) {
-  // Per dimension, how many points the result lacks at the start and at the end.
+  // Per dimension, how many points the result lacks at the start and at the end. The messages
+  // are scanned, not matched with std::regex (whose matcher recursed per character: issue 35).
   std::map<std::string, std::pair<long long, long long>> cut;
-  static const std::regex one(R"(([A-Za-z_][A-Za-z_0-9]*): \[(-?[0-9]+), (-?[0-9]+)\))");
-  auto ranges = [](const std::string& text) {
-    std::map<std::string, std::pair<long long, long long>> r;
-    for (std::sregex_iterator it(text.begin(), text.end(), one), end; it != end; ++it)
-      r[(*it)[1]] = {std::stoll((*it)[2]), std::stoll((*it)[3])};
-    return r;
-  };
-  std::smatch m;
-  static const std::regex computed(
-      R"(computed over \((.*?\))\), which does not cover the output domain of '[^']*' \((.*?\))\))");
+  // The embedded backend: "computed over (I: [1, 5)), which does not cover the output domain of
+  // 'out' (I: [0, 6))".
+  std::size_t after = 0;
+  auto have =
+      between(message, "computed over (", "), which does not cover the output domain of '", 0, &after);
+  std::optional<std::string> want;
+  if (have) {
+    const std::size_t quote = message.find('\'', after);
+    if (quote != std::string::npos && message.compare(quote, 3, "' (") == 0 &&
+        message.find('\n', after) > quote)
+      want = between(message, "' (", "))", quote);
+  }
   // A compiled backend's bounds check: "'f' is read over I: [-1, 7) and J: [-1, 6), outside its
   // domain I: [0, 6) and J: [0, 5)" (every dimension read outside, of the first field read outside).
-  static const std::regex read_outside(
-      R"(is read over ((?:[A-Za-z_][A-Za-z_0-9]*: \[-?[0-9]+, -?[0-9]+\)(?: and )?)+), outside its domain )"
-      R"(((?:[A-Za-z_][A-Za-z_0-9]*: \[-?[0-9]+, -?[0-9]+\)(?: and )?)+))");
-  if (std::regex_search(message, m, computed)) {
-    auto have = ranges(m[1]), want = ranges(m[2]);
-    for (const auto& [d, w] : want)
-      if (auto h = have.find(d); h != have.end())
-        cut[d] = {std::max(0LL, h->second.first - w.first), std::max(0LL, w.second - h->second.second)};
-  } else if (std::regex_search(message, m, read_outside)) {
-    auto read = ranges(m[1]), domain = ranges(m[2]);
+  std::map<std::string, std::pair<long long, long long>> read, domain;
+  if (!want) {
+    const std::string lead = "is read over ", mid = ", outside its domain ";
+    for (std::size_t at = message.find(lead); at != std::string::npos && domain.empty();
+         at = message.find(lead, at + 1)) {
+      std::size_t i = at + lead.size();
+      read = range_list_at(message, i);
+      if (read.empty() || message.compare(i, mid.size(), mid) != 0) continue;
+      i += mid.size();
+      domain = range_list_at(message, i);
+    }
+  }
+  if (want) {
+    // The lazy end of `want` stopped before its last range's ')'.
+    auto h = ranges_in(*have), w = ranges_in(*want + ")");
+    for (const auto& [d, wr] : w)
+      if (auto it = h.find(d); it != h.end())
+        cut[d] = {std::max(0LL, it->second.first - wr.first), std::max(0LL, wr.second - it->second.second)};
+  } else if (!domain.empty()) {
     for (const auto& [d, r] : read)
       if (auto dom = domain.find(d); dom != domain.end())
         cut[d] = {std::max(0LL, dom->second.first - r.first), std::max(0LL, r.second - dom->second.second)};

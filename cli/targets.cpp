@@ -1,8 +1,8 @@
 #include "targets.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <iostream>
-#include <regex>
 
 #include "output_name.h"
 
@@ -64,14 +64,43 @@ void require_python_file(const std::string& command, const std::string& arg) {
 }
 
 std::string for_command(const std::string& message, const std::string& command) {
-  static const std::regex scan(
-      R"(; run a @field_operator or @program that calls it (with fields over \S+ \(in this file: [^;]*; )e\.g\. weir run (\S+)::(\w+)\))");
-  if (command == "run" || !std::regex_search(message, scan)) return message;
-  const std::string verb = command == "sdfg" ? "lower" : command;
-  const std::string example = "e.g. weir " + command + " $2::$3" + (command == "sdfg" ? " -o $3.sdfg" : "");
-  return std::regex_replace(message, scan,
-                            "; " + verb + " a @field_operator or @program that calls it $1" + example + ")",
-                            std::regex_constants::format_first_only);
+  // "...; run a @field_operator or @program that calls it (with fields over D (in this file:
+  // ...; )e.g. weir run FILE::NAME)" as the command given says it. Scanned, not std::regex
+  // (whose matcher recursed per character: issue 35).
+  const std::string lead = "; run a @field_operator or @program that calls it ";
+  const std::string over = "with fields over ", in_file = " (in this file: ", eg = "; e.g. weir run ";
+  if (command == "run") return message;
+  for (std::size_t at = message.find(lead); at != std::string::npos; at = message.find(lead, at + 1)) {
+    std::size_t i = at + lead.size();
+    if (message.compare(i, over.size(), over) != 0) continue;
+    i += over.size();
+    const std::size_t dims = i;
+    while (i < message.size() && !std::isspace(static_cast<unsigned char>(message[i]))) ++i;
+    if (i == dims || message.compare(i, in_file.size(), in_file) != 0) continue;
+    const std::size_t semi = message.find(';', i + in_file.size());
+    if (semi == std::string::npos || message.compare(semi, eg.size(), eg) != 0) continue;
+    const std::string with = message.substr(at + lead.size(), semi + 2 - (at + lead.size()));
+    // FILE::NAME): the file is non-space, the name a word.
+    const std::size_t file = semi + eg.size();
+    std::size_t j = file;
+    while (j < message.size() && !std::isspace(static_cast<unsigned char>(message[j]))) ++j;
+    // The file is the longest non-space run before '::' + a word + ')'.
+    for (std::size_t colons = message.rfind("::", j); colons != std::string::npos && colons > file;
+         colons = colons == 0 ? std::string::npos : message.rfind("::", colons - 1)) {
+      std::size_t k = colons + 2;
+      while (k < message.size() &&
+             (std::isalnum(static_cast<unsigned char>(message[k])) || message[k] == '_'))
+        ++k;
+      if (k == colons + 2 || k >= message.size() || message[k] != ')') continue;
+      const std::string path = message.substr(file, colons - file),
+                        name = message.substr(colons + 2, k - colons - 2);
+      const std::string verb = command == "sdfg" ? "lower" : command;
+      return message.substr(0, at) + "; " + verb + " a @field_operator or @program that calls it " + with +
+             "e.g. weir " + command + " " + path + "::" + name +
+             (command == "sdfg" ? " -o " + name + ".sdfg" : "") + ")" + message.substr(k + 1);
+    }
+  }
+  return message;
 }
 
 void one_value_per_option(CLI::App& app) {

@@ -69,13 +69,17 @@ void collect_files(const json& j, std::set<std::string>& out) {
 // The text of `name` (as the SDFG wrote it: relative to the working directory or to the SDFG
 // file's directory), or nothing when it is not a readable .py file of reasonable size. Only
 // Python sources: an SDFG is untrusted input (docs/security.md), and its debuginfo must not
-// copy other files of the user's into a page they share.
+// copy other files of the user's into a page they share. What the name leads to counts, not the
+// name: a link `x.py` to another file is followed only to a regular `.py` file.
 std::optional<std::string> read_source(const std::string& name, const std::string& beside) {
   if (fs::path(name).extension() != ".py") return std::nullopt;
   for (const fs::path& p : {fs::path(name), fs::path(beside).parent_path() / name}) {
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) > kMaxSourceBytes || ec) continue;
-    std::ifstream in(p, std::ios::binary);
+    const fs::path real = fs::canonical(p, ec);
+    if (ec || real.extension() != ".py" || !fs::is_regular_file(fs::symlink_status(real, ec)) || ec ||
+        fs::file_size(real, ec) > kMaxSourceBytes || ec)
+      continue;
+    std::ifstream in(real, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     if (in) return text.str();
@@ -177,13 +181,22 @@ Page build_page(const PageOptions& o) {
     page.notes.push_back("source: " + names);
   }
 
-  // '</' cannot end the script element early: JSON allows '<\/' for it.
+  // No '<' at all inside the script element: '</script' would end it early and '<!--' followed
+  // by '<script' switches the HTML parser into its double-escaped state, where the real end tag
+  // is not seen and the page loses its data. '<' only occurs inside JSON strings, which spell it
+  // \u003c equally; '>' and '&' too, so that no context of the text can misread them.
   std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string escaped;
   escaped.reserve(text.size() + 64);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    escaped += text[i];
-    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') escaped += '\\';
+  for (char c : text) {
+    if (c == '<')
+      escaped += "\\u003c";
+    else if (c == '>')
+      escaped += "\\u003e";
+    else if (c == '&')
+      escaped += "\\u0026";
+    else
+      escaped += c;
   }
   std::string html = bundle;
   const std::string marker = "<!--WEIR_DATA-->";

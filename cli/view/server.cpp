@@ -2,6 +2,8 @@
 
 #include "weir/sdfg/errors.h"
 
+#include <cctype>
+
 #ifdef WEIR_HAVE_HTTPLIB
 #include <httplib.h>
 #include <sys/socket.h>
@@ -12,12 +14,41 @@
 
 namespace weir::cli::view {
 
+bool loopback_host(const std::string& host, int port) {
+  std::string h = host;  // host names compare without case (RFC 9110)
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string p = ":" + std::to_string(port);
+  for (const char* name : {"127.0.0.1", "localhost", "[::1]"})
+    if (h == name + p || (port == 80 && h == name)) return true;
+  return false;
+}
+
 #ifdef WEIR_HAVE_HTTPLIB
 
 bool have_server() { return true; }
 
 void serve(int port, const std::function<std::string()>& page, const std::function<void(int)>& on_listening) {
   httplib::Server server;
+  int bound = -1;
+  // DNS rebinding: a web page whose name resolves to 127.0.0.1 reaches this port as its own
+  // origin, but its requests name its own host. Only requests for the loopback names with our
+  // port are answered (misdirected: 421).
+  server.set_pre_routing_handler([&bound](const httplib::Request& req, httplib::Response& res) {
+    if (loopback_host(req.get_header_value("Host"), bound))
+      return httplib::Server::HandlerResponse::Unhandled;
+    res.status = 421;
+    res.set_content("weir view answers only requests for 127.0.0.1, localhost or [::1] with port " +
+                        std::to_string(bound) + "\n",
+                    "text/plain; charset=utf-8");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // Connections that send nothing (or trickle) hold a worker only briefly, and enough workers
+  // remain for the browser: 100 half-open connections stalled the default 8 workers with 5 s
+  // timeouts for 50 s.
+  server.set_read_timeout(1, 0);
+  server.set_write_timeout(5, 0);
+  server.set_keep_alive_timeout(2);
+  server.new_task_queue = [] { return new httplib::ThreadPool(64); };
   server.Get("/", [&](const httplib::Request&, httplib::Response& res) {
     try {
       res.set_content(page(), "text/html; charset=utf-8");
@@ -37,7 +68,7 @@ void serve(int port, const std::function<std::string()>& page, const std::functi
   // Loopback only: the page shows the user's code and data.
   const char* host = "127.0.0.1";
   errno = 0;
-  int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
   if (bound < 0) {
     const int err = errno;
     const std::string where = std::string(host) + ":" + std::to_string(port);

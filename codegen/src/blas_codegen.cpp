@@ -193,7 +193,7 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   // over k (a strided column of B, a serial sum) is not. Two rows share each load of B and four
   // k steps share each load and store of a sum: 1.5-1.7x the speed of one row and one k step
   // (100 x 110 x 120, one thread; OpenBLAS is 1.3x faster still).
-  if (ov.size() == 2 && !kvar.empty() && !sg.prog.cuda) {
+  if (ov.size() == 2 && !kvar.empty() && !device_code()) {
     const std::string rows = sym_cpp(oext[0]), cols = sym_cpp(oext[1]), ks = sym_cpp(kext);
     const std::string &iv = ov[0], &jv = ov[1], i1 = iv + "_1";
     const std::vector<std::string> kq = {kvar, kvar + "_1", kvar + "_2", kvar + "_3"};
@@ -268,7 +268,7 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   // matrix stored along the output keeps 256 independent sums where one dot product waits on
   // its last addition. A matrix whose rows run along k takes eight rows at a time instead.
   // Blocks (groups) run in parallel where the work is large.
-  if (ov.size() == 1 && !kvar.empty() && !sg.prog.cuda) {
+  if (ov.size() == 1 && !kvar.empty() && !device_code()) {
     const std::string len = sym_cpp(oext[0]), i = ov[0];
     auto value_of = [&](const std::string& acc, const std::string& row) {
       std::string v = acc;

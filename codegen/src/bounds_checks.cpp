@@ -537,7 +537,7 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   std::size_t dims = 0;
   for (std::size_t at = text.find("weir_in("); at != std::string::npos; at = text.find("weir_in(", at + 1))
     ++dims;
-  bool cacheable = !sg.prog.cuda && dims >= kCachedChecks &&
+  bool cacheable = !device_code() && dims >= kCachedChecks &&  // thread_local: host code only
                    (text.find("weir_check_bounds(") != std::string::npos ||
                     text.find("weir_bounds_ok(") != std::string::npos);
   if (cacheable) {

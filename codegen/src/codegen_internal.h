@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "code_facts.h"
+#include "target_emitter.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/sdfg.h"
@@ -135,10 +136,10 @@ struct Program {
   std::set<std::string> function_names;
   /// Libraries that CPP tasklets' DaCe environments need (GeneratedCode::link_libraries).
   std::set<std::string> link_libraries;
-  /// Generating CUDA (cuda_codegen.cpp): GPU_Device maps become kernels, GPU storage device memory.
-  bool cuda = false;
+  /// The target (target_emitter.h): what the CPU and CUDA emit differently.
+  const TargetEmitter& target;
 
-  Program(const CodegenOptions& o, const SDFG& s) : opts(o), top(s) {}
+  Program(const CodegenOptions& o, const SDFG& s, const TargetEmitter& t) : opts(o), top(s), target(t) {}
   std::string unique_function_name(const std::string& base);
 };
 
@@ -244,6 +245,8 @@ class SdfgGen {
   bool bound_as_scalar(const DataDescriptor& d) const;
   /// A Register transient of CUDA host code: declared inside each kernel that uses it.
   bool kernel_private(const DataDescriptor& d) const;
+  /// Whether the body runs on the device (a nested SDFG called in a CUDA kernel).
+  bool device_code() const { return in_parallel && prog.target.parallel_scopes_on_device(); }
   /// A fresh number for labels of this body (goto-based control flow).
   int next_label() { return label_counter_++; }
   /// C++ of the element count of a container (total size).
@@ -280,8 +283,8 @@ bool check_user_code(const SDFG& sdfg, const CodegenOptions& options);
 /// <algorithm>, <stdexcept>, <complex>) when it may hold user-written C++ (`user_code`).
 std::string prelude_headers(bool complex_numbers, bool user_code);
 /// The whole translation unit of `sdfg` (program_frame.cpp): generate_cpu, and generate_cuda
-/// with `cuda` (kernels, device memory, the program's stream).
-GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, bool cuda);
+/// with cuda_emitter() (kernels, device memory, the program's stream).
+GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, const TargetEmitter& target);
 
 /// The file-scope helper functions (prelude.cpp), after prelude_headers().
 const std::string& prelude_text();

@@ -60,7 +60,7 @@ std::string arglist_json(const std::vector<ArgInfo>& args) {
 }
 
 GeneratedCode generate_cpu(const SDFG& sdfg, const CodegenOptions& options) {
-  return detail::generate_program(sdfg, options, false);
+  return detail::generate_program(sdfg, options, detail::cpu_emitter());
 }
 
 }  // namespace weir::codegen

@@ -17,7 +17,7 @@ GeneratedCode generate_cuda(const SDFG& sdfg, const CodegenOptions& options) {
   o.openmp = false;     // host code is sequential; kernels are the parallelism
   o.gpu_as_cpu = true;  // GPU schedules and storage are accepted (as kernels and device memory)
   o.target = &cuda_target();
-  return detail::generate_program(sdfg, o, true);
+  return detail::generate_program(sdfg, o, detail::cuda_emitter());
 }
 
 }  // namespace weir::codegen

@@ -2,7 +2,6 @@
 // nests (`#pragma omp parallel for collapse(n)` for parallel schedules). Tasklets: tasklet_*.cpp.
 #include <algorithm>
 
-#include "cuda_codegen_internal.h"
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
 #include "weir/sdfg/text.h"
@@ -66,26 +65,23 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     f.line("// state '" + st.label + "'" + (path.empty() || path == st.label ? "" : " (" + path + ")") +
            (sg.top_level ? "" : " of nested SDFG '" + sg.sdfg.name + "'"));
   }
-  // CUDA: a state of a nested SDFG called in a kernel is device code; a host state waits for its
-  // kernels and copies at its end (ADR 0020).
-  bool device = sg.prog.cuda && sg.in_parallel;
+  // A state of a nested SDFG called in a kernel is device code.
+  const bool device = sg.device_code();
   const std::string declaration = "void " + fn + "(" + join(params, ", ") + ")";
   // A nested SDFG's small state is inlined where it is called (once, in its control flow): a
   // state in a loop (deriche's recurrence over j) is then the loop's body, its one-element
   // transients registers, instead of a call per iteration that spills them.
   const bool inlined = !sg.top_level && !device && body.line_count() <= kInlinedStateLines;
-  f.open(std::string(device    ? "static __device__ "
-                     : inlined ? "static inline __attribute__((always_inline)) "
-                               : "static ") +
-         declaration + " {");
+  f.open(sg.prog.target.function_specifiers(device, inlined) + declaration + " {");
   if (!args.empty()) {
     std::string unused;
     for (const auto& a : args) unused += (unused.empty() ? "(void)" : ", (void)") + a;
     f.line(unused + ";");
   }
   f.append(body);
-  if (sg.prog.cuda && !device && uses_device(sg.sdfg, st, uses))
-    f.line("weir_cuda_sync(\"state '" + c_escape(st.label) + "'\");");
+  // A host state may end by waiting for the device (CUDA: its kernels and copies, ADR 0020).
+  if (!device)
+    if (std::string end = sg.prog.target.state_end(sg.sdfg, st, uses); !end.empty()) f.line(end);
   f.close();
   f.blank();
   CodeFacts state_facts = facts.finish();
@@ -184,14 +180,7 @@ void StateGen::emit_state_body(Writer& w) {
         h->second.kind == HomeKind::Program || (h->second.kind == HomeKind::State && h->second.hoisted);
     if (!body_level) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    if (sg.prog.cuda && !in_kernel() && is_device_storage(d.storage))
-      w.line("weir_cuda_zero(" + cpp_ident(name) + ", sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) +
-             "), \"" + c_escape(name) + "\");");
-    else if (d.is_scalar())
-      w.line(cpp_ident(name) + " = 0;");
-    else
-      w.line("std::memset(" + cpp_ident(name) + ", 0, sizeof(" + cpp_type(d) + ") * (" + sg.alloc_size(d) +
-             "));");
+    w.line(sg.prog.target.zero(d, cpp_ident(name), sg.alloc_size(d), name, device_code()));
   }
   emit_scope(kNoNode, w);
 }
@@ -211,7 +200,7 @@ int StateGen::parallel_frame() const {
 
 bool StateGen::in_parallel() const { return sg.in_parallel || parallel_frame() >= 0; }
 
-bool StateGen::in_kernel() const { return sg.prog.cuda && in_parallel(); }
+bool StateGen::device_code() const { return sg.prog.target.parallel_scopes_on_device() && in_parallel(); }
 
 ScalarType StateGen::dynamic_input(const MapEntry& e, const std::string& c, Location& loc) const {
   auto es = st.in_edges_by_connector(e.id(), c);
@@ -235,8 +224,9 @@ void StateGen::emit_scope(NodeId scope, Writer& w) {
 
 bool StateGen::may_split() const {
   // Host code of the top level only: a nested SDFG's state returns from its function on a
-  // fault, which a part could not do for it; CUDA host states launch kernels (one unit).
-  if (opts.unit_bytes == 0 || sg.prog.cuda || !sg.top_level || sg.in_parallel || function.empty())
+  // fault, which a part could not do for it; a target that compiles one unit (CUDA) keeps them.
+  if (opts.unit_bytes == 0 || !sg.prog.target.splits_units() || !sg.top_level || sg.in_parallel ||
+      function.empty())
     return false;
   // Code nodes at the top level may share edge variables between them: kept together.
   for (NodeId n : children_.at(kNoNode)) {
@@ -339,15 +329,11 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
     const DataDescriptor& d = sg.sdfg.arrays.at(name);
     std::string n = cpp_ident(name), t = cpp_type(d);
     bool zero = zeroed_.count(name) > 0;
-    if (sg.kernel_private(d) && !in_kernel()) continue;  // declared in each kernel (cuda_kernels.cpp)
-    if (sg.prog.cuda && !in_kernel() && is_device_storage(d.storage)) {
-      sym::Expr size = d.is_scalar() ? sym::Expr(1) : d.total_size;
-      w.line("weir_device_buffer<" + t + "> " + n + "__buf(" + sym_cpp(size) + ", \"" + c_escape(name) +
-             "\");");
-      w.line(t + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
-      if (zero)
-        w.line("weir_cuda_zero(" + n + ", sizeof(" + t + ") * (" + sym_cpp(size) + "), \"" + c_escape(name) +
-               "\");");
+    if (sg.kernel_private(d) && !device_code()) continue;  // declared in each kernel (cuda_kernels.cpp)
+    // Memory the target owns (CUDA's device memory in host code): its buffer, a pointer binding.
+    const std::string count = sym_cpp(d.is_scalar() ? sym::Expr(1) : d.total_size);
+    if (sg.prog.target.declare_device_buffer(w, d, n, count, name, device_code())) {
+      if (zero) w.line(sg.prog.target.zero(d, n, count, name, device_code()));
       bindings_.set(name, Binding{n, &d, false, static_cast<int>(frames_.size())});
       continue;
     }
@@ -367,7 +353,7 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
       } else {
         // On the CPU small sizes stay on the stack (weir_local_buffer): a state in a loop body
         // would otherwise allocate per iteration.
-        w.line(std::string(sg.prog.cuda ? "weir_buffer<" : "weir_local_buffer<") + t + "> " + n + "__buf(" +
+        w.line(std::string(sg.prog.target.scope_buffer_class()) + "<" + t + "> " + n + "__buf(" +
                sym_cpp(size) + ", \"" + c_escape(name) + "\");");
         w.line(t + "* __restrict__ " + n + " = " + n + "__buf.ptr;");
         if (zero) w.line("std::memset(" + n + ", 0, sizeof(" + t + ") * (" + sym_cpp(size) + "));");
@@ -480,6 +466,7 @@ bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const 
       throw CodegenError(where, "map schedule " + std::string(to_string(m.schedule)) +
                                     " is not supported by the CPU code generator");
   }
+  // Host threads are OpenMP's (off for CUDA host code: there kernels are the parallelism).
   return par && opts.openmp;
 }
 
@@ -501,7 +488,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (m.params.empty() || ranges.size() != m.params.size())
     throw CodegenError(where, "map has " + std::to_string(m.params.size()) + " parameters but " +
                                   std::to_string(ranges.size()) + " ranges");
-  if (sg.prog.cuda && !in_kernel() && m.schedule == ScheduleType::GPU_Device) return emit_kernel(e, w);
+  if (sg.prog.target.emit_map(*this, e, w)) return;  // a schedule the target emits itself (CUDA kernels)
   bool parallel = map_is_parallel(m, where);
 
   // Dynamic map range inputs: connectors that are not IN_*.
@@ -615,7 +602,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   for (const auto& [key, p] : partials_) partials = partials || p.used;
   // A map whose work per point is unknown (a nested SDFG with loops, a library node) decides at
   // run time from its measured one-thread time (parallel_threshold.cpp, measured_choice).
-  const bool measured = parallel && !when && !sg.prog.cuda && unknown_work(e, collapse);
+  const bool measured = parallel && !when && unknown_work(e, collapse);
   // The branch that runs on one thread gets a body of its own without atomics.
   const bool own_sequential = parallel && (when || measured) && bf.atomics && !partials;
   if (own_sequential) {
@@ -682,14 +669,6 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   };
   if (!parallel) {
     loops(false, w);
-  } else if (when && sg.prog.cuda) {
-    w.open("if (" + *when + ") {");
-    parallel_branch(w);
-    w.dedent();
-    w.line("} else {");
-    w.indent();
-    sequential_branch(w);
-    w.close();
   } else if (when || measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).

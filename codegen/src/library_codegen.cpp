@@ -1,18 +1,11 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
-// the mapped symbols) and library nodes (Reduce as a loop nest; BLAS nodes in blas_codegen.cpp).
-#include <algorithm>
-
-#include "cuda_codegen_internal.h"
+// the mapped symbols) and library nodes (BLAS nodes in blas_codegen.cpp, LAPACK in
+// lapack_codegen.cpp; Reduce and Einsum are expanded by the library-expansion pass before code
+// generation).
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
-
-namespace {
-
-bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
-
-}  // namespace
 
 std::set<std::string> StateGen::unaliased_connectors(const NestedSDFGNode& n,
                                                      const std::vector<std::string>& conns) const {
@@ -135,15 +128,12 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
            "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
   // In a kernel (CUDA), the nested SDFG is a device function.
-  const bool device = sg.prog.cuda && in_parallel();
+  const bool device = device_code();
   const std::string declaration = "void " + fname + "(" + join(params, ", ") + ")";
   // A small nested SDFG is inlined where it is called (one call site per node and loop copy): a
   // per-point call in a map is then the loop's body, which the compiler can vectorize.
   const bool inlined = !device && body.line_count() <= 400;
-  f.open(std::string(device    ? "static __device__ "
-                     : inlined ? "static inline __attribute__((always_inline)) "
-                               : "static ") +
-         declaration + " {");
+  f.open(sg.prog.target.function_specifiers(device, inlined) + declaration + " {");
   // A mapped symbol the body does not use (a map parameter passed in) is no compiler warning.
   if (!syms.empty()) {
     std::string unused;
@@ -203,127 +193,17 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
 }
 
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
-  // CUDA host code: a library node expands to host loops, which cannot touch device memory
-  // (gpu-transform runs top-level library nodes in a one-point kernel instead).
-  if (sg.prog.cuda && !in_kernel()) {
-    std::vector<EdgeId> edges = st.in_edges(n.id());
-    edges.insert(edges.end(), st.out_edges(n.id()).begin(), st.out_edges(n.id()).end());
-    for (EdgeId id : edges) {
-      const Memlet& m = st.edge(id).memlet;
-      if (!m.is_empty() && sg.sdfg.arrays.count(m.data) &&
-          is_device_storage(sg.sdfg.arrays.at(m.data).storage))
-        throw CodegenError(ref(n), "library node '" + n.label + "' runs as host code but accesses '" +
-                                       m.data + "' in device memory (" +
-                                       std::string(to_string(sg.sdfg.arrays.at(m.data).storage)) +
-                                       "): run it inside a GPU_Device map (gpu-transform does that)");
-    }
-  }
-  if (n.is_reduce()) return emit_reduce(n, w);
+  sg.prog.target.check_library_node(*this, n);
+  // The library-expansion pass (transforms/) owns Reduce and Einsum: the compile path expands
+  // them into nested SDFGs of maps and tasklets before code generation.
+  if (n.is_reduce() || n.class_name() == "Einsum")
+    throw CodegenError(ref(n),
+                       "a " + n.class_name() +
+                           " library node reaches code generation unexpanded: run the "
+                           "library-expansion pass first (`weir optimize --passes library-expansion`; "
+                           "the compile path runs it)");
   if (is_lapack(n)) return emit_lapack(n, w);
-  if (is_einsum(n)) return emit_einsum(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
-}
-
-void StateGen::emit_reduce(const LibraryNode& n, Writer& w) {
-  ElementRef where = ref(n);
-  const DataflowEdge* in = nullptr;
-  const DataflowEdge* out = nullptr;
-  for (EdgeId id : st.in_edges(n.id()))
-    if (!st.edge(id).memlet.is_empty()) {
-      if (in) throw CodegenError(where, "Reduce with several inputs");
-      in = &st.edge(id);
-    }
-  for (EdgeId id : st.out_edges(n.id()))
-    if (!st.edge(id).memlet.is_empty()) {
-      if (out) throw CodegenError(where, "Reduce with several outputs");
-      out = &st.edge(id);
-    }
-  if (!in || !out) throw CodegenError(where, "Reduce needs one input and one output memlet");
-  Location I = edge_location(*in, true), O = edge_location(*out, false);
-  if (I.data.empty() || O.data.empty())
-    throw CodegenError(where, "Reduce between code nodes is not supported");
-  if (n.wcr.empty()) throw CodegenError(where, "Reduce without a reduction function (wcr)");
-  const Subset& is = I.subset;
-  std::size_t dims = I.binding->scalar ? 0 : is.dims();
-  std::set<std::size_t> axes;
-  if (n.axes) {
-    for (int a : *n.axes) {
-      if (a < 0 || static_cast<std::size_t>(a) >= dims)
-        throw CodegenError(where, "Reduce axis " + std::to_string(a) + " out of range");
-      axes.insert(static_cast<std::size_t>(a));
-    }
-  } else {
-    for (std::size_t d = 0; d < dims; ++d) axes.insert(d);
-  }
-  // Kept input dimensions (size != 1) map in order onto the output's non-unit dimensions.
-  std::vector<std::size_t> kept, odims;
-  for (std::size_t d = 0; d < dims; ++d)
-    if (!axes.count(d) && !is_one(is[d].size())) kept.push_back(d);
-  if (!O.binding->scalar)
-    for (std::size_t d = 0; d < O.subset.dims(); ++d)
-      if (!is_one(O.subset[d].size())) odims.push_back(d);
-  if (kept.size() != odims.size())
-    throw CodegenError(where, "Reduce output shape does not match the kept input dimensions");
-  std::string T(cpp_name(O.type));
-  if (comments()) {
-    std::string ax;
-    for (auto a : axes) ax += (ax.empty() ? "" : ", ") + std::to_string(a);
-    w.line("// reduce " + n.label + " (node " + std::to_string(n.id()) + "): " + memlet_text(I.data, is) +
-           " -> " + memlet_text(O.data, O.subset) + " with " + n.wcr + " over axes [" + ax + "]");
-  }
-  w.open("{");
-  auto elem = [](const Location& L, const std::vector<sym::Expr>& idx) {
-    if (L.binding->scalar) return L.binding->cpp;
-    return L.binding->cpp + "[" + linear_offset(*L.binding->desc, idx) + "]";
-  };
-  // Identity: initialise the output.
-  std::string ident = n.identity;
-  // DaCe writes the identity as a JSON string ("0", "1.7976931348623157e+308") or a number.
-  if (ident.size() >= 2 && ident.front() == '"' && ident.back() == '"')
-    ident = ident.substr(1, ident.size() - 2);
-  if (!ident.empty() && ident != "null" && ident != "None") {
-    if (ident == "inf" || ident == "\"inf\"" || ident == "Infinity")
-      ident = "std::numeric_limits<" + T + ">::infinity()";
-    else if (ident == "-inf" || ident == "\"-inf\"" || ident == "-Infinity")
-      ident = "-std::numeric_limits<" + T + ">::infinity()";
-    else if (ident == "true" || ident == "True")
-      ident = "true";
-    else if (ident == "false" || ident == "False")
-      ident = "false";
-    else {
-      for (char c : ident)
-        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
-              c == 'E'))
-          throw CodegenError(where, "unsupported Reduce identity " + n.identity);
-    }
-    std::vector<sym::Expr> oidx = O.start();
-    for (std::size_t k = 0; k < odims.size(); ++k) {
-      std::string v = loop_var("__o", k);
-      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(O.subset[odims[k]].size()) + "; ++" + v +
-             ") {");
-      oidx[odims[k]] = O.subset[odims[k]].start + sym::Expr::symbol(v) * O.subset[odims[k]].step;
-    }
-    w.line(elem(O, oidx) + " = static_cast<" + T + ">(" + ident + ");");
-    for (std::size_t k = 0; k < odims.size(); ++k) w.close();
-  }
-  std::vector<sym::Expr> iidx = I.start(), oidx = O.start();
-  std::size_t loops = 0;
-  for (std::size_t d = 0; d < dims; ++d) {
-    if (is_one(is[d].size())) continue;
-    std::string v = loop_var("__r", d);
-    sym::Expr sv = sym::Expr::symbol(v);
-    w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(is[d].size()) + "; ++" + v + ") {");
-    ++loops;
-    iidx[d] = is[d].start + sv * is[d].step;
-    auto k = std::find(kept.begin(), kept.end(), d);
-    if (k != kept.end()) {
-      std::size_t od = odims[static_cast<std::size_t>(k - kept.begin())];
-      oidx[od] = O.subset[od].start + sv * O.subset[od].step;
-    }
-  }
-  w.lines(wcr_update(n.wcr, elem(O, oidx), elem(I, iidx), O.type, needs_atomic(O.data, oidx)));
-  for (std::size_t k = 0; k < loops; ++k) w.close();
-  w.close();
 }
 
 }  // namespace weir::codegen::detail

@@ -2,7 +2,8 @@
 // access nodes as loop nests or memcpy, and write-conflict resolution (atomic when a write may
 // race with another thread of a parallel map).
 #include <algorithm>
-#include "cuda_codegen_internal.h"
+#include <functional>
+
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -187,13 +188,10 @@ void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const st
     w.line("// copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
            (m.wcr.empty() ? "" : " with " + m.wcr));
   std::string T(cpp_name(D.type));
-  if (sg.prog.cuda && !in_kernel() &&
-      (is_device_storage(S.binding->desc->storage) || is_device_storage(D.binding->desc->storage))) {
-    if (!m.wcr.empty() || S.type != D.type)
-      throw GenFailure("copy " + memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub) +
-                       " between host and device memory with write-conflict resolution or a type change");
-    return emit_device_copy(S, D, sd, dd, w);
-  }
+  // A storage pair the target moves itself (CUDA host code and device memory).
+  if (sg.prog.target.emit_copy(*this, S, D, sd, dd, m.wcr,
+                               memlet_text(src, ssub) + " -> " + memlet_text(dst, dsub), w))
+    return;
 
   // memcpy when both sides are one contiguous block.
   auto contiguous = [&](const Location& L, const std::vector<std::size_t>& dims) {
@@ -372,7 +370,7 @@ bool StateGen::private_to_iteration(const std::string& data) const {
 }
 
 bool StateGen::needs_atomic(const std::string& data, const std::vector<sym::Expr>& idx) const {
-  if (!opts.openmp && !sg.prog.cuda) return false;
+  if (!sg.prog.target.concurrent_iterations(opts.openmp)) return false;
   if (!binding(data)) return true;
   if (parallel_frame() < 0 && !(sg.in_parallel && shared_by_calls(data))) return false;
   if (private_to_iteration(data)) return false;

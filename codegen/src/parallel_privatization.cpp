@@ -102,8 +102,7 @@ std::string identity(const std::string& op, ScalarType t) {
 std::vector<StateGen::Privatized> StateGen::plan_privatized(const MapEntry& e) const {
   std::vector<Privatized> out;
   // Called with the map's own frame pushed: it must be the only parallel one.
-  if (sg.prog.cuda || !opts.openmp || sg.in_parallel || frames_.empty() || !frames_.back().parallel)
-    return out;
+  if (!opts.openmp || sg.in_parallel || frames_.empty() || !frames_.back().parallel) return out;
   for (std::size_t k = 0; k + 1 < frames_.size(); ++k)
     if (frames_[k].parallel) return out;
   std::set<std::string> seen;

@@ -13,7 +13,7 @@ namespace weir::codegen::detail {
 
 std::size_t StateGen::plan_partials(const MapEntry& e) {
   partials_.clear();
-  if (sg.prog.cuda || !opts.openmp) return 0;
+  if (!opts.openmp) return 0;  // OpenMP threads only (CUDA host code runs without them)
   auto it = children_.find(e.id());
   if (it == children_.end()) return 0;
   // What varies between iterations: the parameters, and dynamic range inputs to be safe.

@@ -125,6 +125,17 @@ class StateGen {
   std::string function;
   std::vector<std::string> params, args;
 
+  // --- what a target emitter (target_emitter.h) builds on ---------------------------------
+  /// Whether the code being generated runs on the device (a CUDA kernel or device function):
+  /// inside a parallel scope of a target whose parallel scopes run there.
+  bool device_code() const;
+  ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
+  /// CUDA (cuda_kernels.cpp): a GPU_Device map of host code as a `__global__` kernel and its
+  /// launch; a host <-> device copy of host code (cudaMemcpyAsync per contiguous block).
+  void emit_kernel(const MapEntry& e, Writer& w);
+  void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
+                        const std::vector<std::size_t>& dd, Writer& w);
+
  private:
   // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
   void emit_scope(NodeId scope, Writer& w);
@@ -144,8 +155,6 @@ class StateGen {
   bool in_parallel() const;
   /// Index of the innermost parallel frame, -1 if none.
   int parallel_frame() const;
-  /// CUDA: whether the code being generated runs on the device (in a kernel or a device function).
-  bool in_kernel() const;
   /// A dynamic map range input (connector `c` of `e`, not IN_*): where its one edge reads
   /// (`loc`) and its C++ type (integers widen to int64). Throws CodegenError for != 1 edge.
   ScalarType dynamic_input(const MapEntry& e, const std::string& c, Location& loc) const;
@@ -184,9 +193,7 @@ class StateGen {
   void hoist_user_code(const Tasklet& t);
   void use_environments(const Tasklet& t);
 
-  // --- CUDA kernels (cuda_kernels.cpp) ---------------------------------------------------
-  /// A GPU_Device map of host code as a `__global__` kernel and its launch.
-  void emit_kernel(const MapEntry& e, Writer& w);
+  // --- scopes as a whole (cuda_kernels.cpp) -----------------------------------------------
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
   /// map exits.
   std::vector<NodeId> scope_nodes(NodeId entry) const;
@@ -207,9 +214,6 @@ class StateGen {
   /// Whether a memlet inside map `entry`'s scope moves complex64/128 data (tasklet connectors
   /// and scalars of std::complex type in the generated body).
   bool moves_complex_values(const MapEntry& entry) const;
-  /// A host <-> device copy of CUDA host code (cudaMemcpyAsync per contiguous block).
-  void emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
-                        const std::vector<std::size_t>& dd, Writer& w);
 
   // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
   /// Location of `subset` of container `data` (must be bound).
@@ -278,7 +282,6 @@ class StateGen {
   /// Partials of the map being emitted, by (tasklet, connector).
   std::map<std::pair<NodeId, std::string>, Partial> partials_;
   void emit_library(const LibraryNode& n, Writer& w);
-  void emit_reduce(const LibraryNode& n, Writer& w);
   // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
   void emit_blas(const LibraryNode& n, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
@@ -289,10 +292,6 @@ class StateGen {
   /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
-  // --- DaCe's Einsum library node (einsum_codegen.cpp) --------------------------------------
-  static bool is_einsum(const LibraryNode& n);
-  /// Emits `n` as one loop nest with NumPy's einsum semantics (alpha, beta as DaCe's node).
-  void emit_einsum(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
   /// Whether map `e` (parallel over `collapse` dimensions) does work per point that is not known
   /// before it runs: a nested SDFG with loops or data-dependent maps, a library node.
@@ -371,7 +370,6 @@ class StateGen {
   bool dynamic_inputs_known_ = false;
 
   // --- helpers ---------------------------------------------------------------------------
-  ElementRef ref(const Node& n) const { return sg.ref(&st, static_cast<long>(n.id()), n.label); }
   std::string fresh(const std::string& base) { return base + std::to_string(counter_++); }
   /// A loop variable `base` + k for copies and reductions that no visible name uses.
   std::string loop_var(const std::string& base, std::size_t k) const;

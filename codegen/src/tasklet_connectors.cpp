@@ -99,7 +99,7 @@ std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python,
 
 // Atomicity of write-conflict-resolved writes.
 bool StateGen::tasklet_wcr_atomic(const Location& loc, bool multi) const {
-  if ((!opts.openmp && !sg.prog.cuda) || loc.data.empty()) return false;
+  if (!sg.prog.target.concurrent_iterations(opts.openmp) || loc.data.empty()) return false;
   // The verdict recorded in the SDFG, where a pass left one; computed here otherwise.
   if (loc.wcr_nonatomic) return false;
   if (multi) {

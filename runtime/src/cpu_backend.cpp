@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cached_build.h"
+#include "expand_for_codegen.h"
 #include "prelude_pch.h"
 #include "sha256.h"
 #include "weir/codegen/generated_headers.h"
@@ -22,7 +23,7 @@ namespace {
 codegen::GeneratedCode generate(const CompilableProgram& program, bool openmp) {
   codegen::CodegenOptions options = program.options;
   if (!openmp) options.openmp = false;
-  return codegen::generate_cpu(*program.sdfg, options);
+  return codegen::generate_cpu(*detail::expanded_for_codegen(program.sdfg), options);
 }
 
 }  // namespace

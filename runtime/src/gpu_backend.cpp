@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cached_build.h"
+#include "expand_for_codegen.h"
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/codegen/validate_code.h"
@@ -58,7 +59,7 @@ codegen::GeneratedCode generate_gpu_program(const CompilableProgram& program,
   }
   std::shared_ptr<const SDFG> g = gpu_placed_sdfg(program.sdfg);
   if (placed) *placed = g;
-  return codegen::generate_cuda(*g, program.options);
+  return codegen::generate_cuda(*detail::expanded_for_codegen(g), program.options);
 }
 
 std::unique_ptr<CompiledBackend> make_gpu_backend(const GpuBackendConfig& config) {

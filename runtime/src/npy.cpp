@@ -4,6 +4,8 @@
 // '\n', then the raw data.
 #include "weir/runtime/npy.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -14,6 +16,7 @@
 #include <sstream>
 
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/input_file.h"
 
 namespace weir::runtime {
 namespace {
@@ -283,21 +286,26 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
 }
 
 Field read_npy(const std::filesystem::path& path, const Allocator& allocator) {
-  // (An ifstream opens a directory and reads it as empty.)
-  std::error_code dir_ec;
-  if (std::filesystem::is_directory(path, dir_ec)) fail(path.string(), "is a directory, not a .npy file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    // (As every file weir reads: "PATH: cannot open: No such file or directory".)
-    if (!std::filesystem::exists(path, ec))
-      fail(path.string(), std::string("cannot open: ") + std::strerror(ENOENT));
-    fail(path.string(), std::string("cannot open: ") + std::strerror(errno));
+  // Regular files only, refused before reading: a FIFO would block forever, /dev/zero never end.
+  InputFile f = open_input_file(path.string());
+  if (f.directory) fail(path.string(), "is a directory, not a .npy file");
+  // (As every file weir reads: "PATH: cannot open: No such file or directory".)
+  if (f.fd < 0) fail(path.string(), "cannot open: " + f.error);
+  std::string bytes;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(f.fd);
+      fail(path.string(), std::string("read error: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    bytes.append(buf, static_cast<std::size_t>(n));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) fail(path.string(), "read error");
-  return parse_npy(ss.str(), path.string(), allocator);
+  ::close(f.fd);
+  return parse_npy(bytes, path.string(), allocator);
 }
 
 std::string to_npy_bytes(const Field& field) {

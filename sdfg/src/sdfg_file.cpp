@@ -1,4 +1,5 @@
 // SDFG files on disk: plain or gzip-compressed (.sdfgz) JSON, written atomically.
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
 
@@ -35,11 +37,15 @@ std::size_t max_sdfg_bytes() {
 
 // gzread passes uncompressed files through unchanged, so one reader serves both forms.
 std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw SdfgLoadError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  // Regular files only, refused before reading: a FIFO would block forever, /dev/zero never end.
+  InputFile in = open_input_file(path);
+  if (in.directory) throw SdfgLoadError(path, "", "", "is a directory, not an SDFG file");
+  if (in.fd < 0) throw SdfgLoadError(path, "", "", "cannot open: " + in.error);
+  gzFile f = gzdopen(in.fd, "rb");
+  if (!f) {
+    ::close(in.fd);
+    throw SdfgLoadError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  }
   const std::size_t limit = max_sdfg_bytes();
   std::string out;
   char buf[1 << 16];

@@ -66,3 +66,50 @@ TEST_CASE("weir run --set/--seed: out-of-range numbers, booleans for floats and 
   INFO(r.out);
   CHECK_THAT(r.out, !Catch::Contains("--seed"));  // (lap itself then fails its domain check)
 }
+
+TEST_CASE("weir: an error whose first line is very long is printed whole, and a located one loses 'error:'",
+          "[cli][errors]") {
+  auto dir = weir::test::scratch_dir("cli-errors-long");
+  // A tasklet label of 400,000 characters that is no identifier: the message quotes it. The
+  // regex that dropped the located form's "error: " overflowed the stack on it (SIGSEGV after
+  // "weir: error: " was printed).
+  std::ifstream in(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg");
+  nlohmann::json s = nlohmann::json::parse(in);
+  const std::string label(400000, 'x');
+  weir::test::first_of_type(s, "Tasklet", [&](nlohmann::json& t) {
+    t["label"] = label + "-";
+    t["attributes"]["label"] = label + "-";
+  });
+  std::ofstream(dir / "long.sdfg") << s.dump();
+  auto r = weir::test::run_weir("validate " + q(dir / "long.sdfg"));
+  CHECK(r.code == 1);
+  CHECK(r.out.rfind("weir: error: " + (dir / "long.sdfg").string() + ": /nodes/", 0) == 0);
+  CHECK_THAT(r.out, Catch::Contains(label + "-' is not a valid identifier"));
+  CHECK(r.out.back() == '\n');
+  // A located error (FILE:LINE:COL: error: ...) from the frontend, in a file whose name holds
+  // colons and digits: the first ":LINE:COL: error: " goes, the rest stays.
+  std::ofstream(dir / "a:1:b.py") << "from gt4py.next import Field, field_operator\n"
+                                     "@field_operator\n"
+                                     "def f(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+                                     "    return a\n";
+  const std::string file = (dir / "a:1:b.py").string();
+  r = weir::test::run_weir("sdfg " + q(file + "::f") + " -o " + q(dir / "f.sdfg"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(r.out.substr(0, r.out.find('\n')) == "weir: error: " + file + ":3:17: unknown name 'I'");
+  CHECK(!fs::exists(dir / "f.sdfg"));
+}
+
+TEST_CASE("weir: an option value of 100,000 characters is refused whole, as a short one is",
+          "[cli][errors]") {
+  // About the longest argument Linux passes (MAX_ARG_STRLEN, 128 KiB, for the whole shell
+  // command here). Reading CLI11's message with std::regex overflowed the stack on it (SIGSEGV,
+  // nothing printed).
+  const std::string big(100000, 'x'), digits = "-" + std::string(100000, '3');
+  auto r = weir::test::run_weir("run " + lap() + " --threads " + big);
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --threads " + big + ": expected a non-negative integer\n");
+  r = weir::test::run_weir("run " + lap() + " --seed " + digits);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::StartsWith("weir: error: --seed " + digits + ": "));
+}

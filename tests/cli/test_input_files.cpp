@@ -1,6 +1,8 @@
 // Files a command reads that do not exist or are not what it reads: exit code 1 in every command,
 // one message form for .py, .npy and SDFG files, and a .npy or a JSON list where an SDFG is read
 // says what it is.
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -95,4 +97,32 @@ TEST_CASE("weir: a file that does not exist is said in one form for .py, .npy an
   r = run_weir("check " + q(dir));
   CHECK(r.code == 1);
   CHECK(r.out == "weir: error: " + dir.string() + ": is a directory, not a .py file\n");
+}
+
+TEST_CASE("weir: a FIFO or a device where a file is read is refused at once, never read", "[cli][errors]") {
+  auto dir = weir::test::scratch_dir("cli-special-input");
+  std::ofstream(dir / "b.py") << kBoundary;
+  fs::remove(dir / "f.npy");
+  fs::remove(dir / "in" / "f.npy");
+  fs::remove(dir / "p.sdfg");
+  fs::create_directories(dir / "in");
+  // No writer ever opens them: reading blocked forever (`timeout` turns a hang into exit 124).
+  REQUIRE(::mkfifo((dir / "f.npy").c_str(), 0600) == 0);
+  REQUIRE(::mkfifo((dir / "in" / "f.npy").c_str(), 0600) == 0);
+  REQUIRE(::mkfifo((dir / "p.sdfg").c_str(), 0600) == 0);
+  const std::string fifo = ": cannot open: a FIFO (named pipe), not a regular file\n";
+  const std::string bin = std::string("timeout 60 ") + WEIR_BIN;
+  auto r = run_weir("run " + q(dir / "b.py") + "::boundary --in f=" + q(dir / "f.npy"), {}, bin);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + (dir / "f.npy").string() + fifo);
+  r = run_weir("run " + q(dir / "b.py") + "::boundary --in-dir " + q(dir / "in"), {}, bin);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains((dir / "in" / "f.npy").string() + fifo));
+  r = run_weir("validate " + q(dir / "p.sdfg"), {}, bin);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + (dir / "p.sdfg").string() + fifo);
+  // /dev/zero never ends: it was read until memory ran out (4 GB) before failing.
+  r = run_weir("run " + q(dir / "b.py") + "::boundary --in f=/dev/zero", {}, bin);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: /dev/zero: cannot open: a character device, not a regular file\n");
 }

@@ -14,6 +14,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "cli_run.h"
 #include "corpus.h"
@@ -77,6 +78,26 @@ int edit_objects(json& j, const std::string& type, const std::function<bool(json
   };
   walk(j);
   return n;
+}
+
+// The page of laplace2d (simplified) whose tasklets' debuginfo names dir/`files[k]` in turn
+// (written as dir/in.sdfg, the page as dir/p.html); empty where weir has no viewer bundle.
+std::string page_naming(const fs::path& dir, const std::vector<std::string>& files) {
+  json s = json::parse(read(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg"));
+  std::size_t k = 0;
+  edit_objects(s, "Tasklet", [&](json& t) {
+    std::string f = (dir / files[k++ % files.size()]).string();
+    t["attributes"]["debuginfo"] = {
+        {"type", "DebugInfo"}, {"start_line", 1}, {"end_line", 1}, {"filename", f}};
+    return true;
+  });
+  REQUIRE(k >= files.size());
+  std::ofstream(dir / "in.sdfg") << s.dump();
+  auto r = run_weir("view " + q(dir / "in.sdfg") + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return {};
+  REQUIRE(r.code == 0);
+  return read(dir / "p.html");
 }
 
 }  // namespace
@@ -202,24 +223,66 @@ TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources
   auto dir = weir::test::scratch_dir("cli-view-sources");
   std::ofstream(dir / "secret.txt") << "not for the page";
   std::ofstream(dir / "kernel.py") << "x = 1\n";
+  std::string html = page_naming(dir, {"kernel.py", "secret.txt"});
+  if (html.empty()) return;
+  json d = page_data(html);
+  CHECK(d["sources"] == json{{(dir / "kernel.py").string(), "x = 1\n"}});
+  CHECK(html.find("not for the page") == std::string::npos);
+}
+
+TEST_CASE("weir view --html: a .py link to another file is not followed; a link to a .py source is",
+          "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-links");
+  std::ofstream(dir / "secret.txt") << "not for the page";
+  std::ofstream(dir / "real.py") << "y = 2\n";
+  fs::create_symlink(dir / "secret.txt", dir / "evil.py");
+  fs::create_symlink(dir / "real.py", dir / "alias.py");
+  std::string html = page_naming(dir, {"alias.py", "evil.py"});
+  if (html.empty()) return;
+  CHECK(page_data(html)["sources"] == json{{(dir / "alias.py").string(), "y = 2\n"}});
+  CHECK(html.find("not for the page") == std::string::npos);
+}
+
+TEST_CASE("weir view --html: text holding HTML markup keeps the page's data whole", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-markup");
+  // '<!--<script>' put the HTML parser into its double-escaped script state, where the data's
+  // '</script>' no longer ended the element: the page had no data and showed no graph. In a
+  // source file's comment (embedded in the page) and in a tasklet's code.
+  const std::string source = "# a<!--<script>b</script>-->c & d > e\nx = 1\n";
+  std::ofstream(dir / "kernel.py") << source;
   json s = json::parse(read(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg"));
+  std::string code;
   int k = 0;
   edit_objects(s, "Tasklet", [&](json& t) {
-    std::string f = (dir / (k++ % 2 ? "secret.txt" : "kernel.py")).string();
-    t["attributes"]["debuginfo"] = {
-        {"type", "DebugInfo"}, {"start_line", 1}, {"end_line", 1}, {"filename", f}};
-    return true;
+    t["attributes"]["debuginfo"] = {{"type", "DebugInfo"},
+                                    {"start_line", 1},
+                                    {"end_line", 1},
+                                    {"filename", (dir / "kernel.py").string()}};
+    json& c = t["attributes"]["code"]["string_data"];
+    c = c.get<std::string>() + "  # <!--<script>";
+    code = c.get<std::string>();
+    ++k;
+    return false;
   });
-  REQUIRE(k >= 2);
+  REQUIRE(k == 1);
   std::ofstream(dir / "in.sdfg") << s.dump();
   auto r = run_weir("view " + q(dir / "in.sdfg") + " --html " + q(dir / "p.html"));
   INFO(r.out);
   if (!have_bundle(r.out)) return;
   REQUIRE(r.code == 0);
   std::string html = read(dir / "p.html");
-  json d = page_data(html);
-  CHECK(d["sources"] == json{{(dir / "kernel.py").string(), "x = 1\n"}});
-  CHECK(html.find("not for the page") == std::string::npos);
+  const std::string open = "<script id=\"weir-data\" type=\"application/json\">";
+  auto a = html.find(open);
+  REQUIRE(a != std::string::npos);
+  a += open.size();
+  auto b = html.find("</script>", a);
+  REQUIRE(b != std::string::npos);
+  const std::string inside = html.substr(a, b - a);
+  // Nothing in the element that HTML could read as markup, and the JSON gives the text back.
+  CHECK(inside.find('<') == std::string::npos);
+  json d = json::parse(inside);
+  CHECK(d["sources"] == json{{(dir / "kernel.py").string(), source}});
+  CHECK(d.dump().find(json(code).dump()) != std::string::npos);
 }
 
 TEST_CASE("weir view: usage errors and files that are never half-written", "[cli][view]") {

@@ -223,3 +223,46 @@ TEST_CASE("gpu backend: an SDFG without GPU placement is placed on a copy and ne
   generate_gpu_program(gpu_stage, &placed);
   CHECK(placed.get() == gpu_stage.sdfg.get());
 }
+
+TEST_CASE("gpu backend: a Reduce in host code reading device memory is refused, in a kernel expanded",
+          "[runtime][gpu]") {
+  // A placed SDFG (device arrays) whose Reduce is outside every GPU map: its expansion would
+  // be host loops over device pointers, and the validator refuses it before the expansion runs.
+  // Inside a GPU_Device map it is expanded (library-expansion) into the kernel.
+  auto make = [](bool in_kernel) {
+    auto s = std::make_shared<weir::SDFG>("reduce_on_device");
+    s->add_symbol("N");
+    for (const auto* name : {"A", "B"}) {
+      auto& d = s->add_array(name, weir::ScalarType::Float64, {weir::sym::Expr::symbol("N")});
+      d.storage = weir::StorageType::GPU_Global;
+    }
+    weir::SDFGState& st = s->add_state("main", true);
+    auto lib = std::make_unique<weir::LibraryNode>("sum", "Reduce");
+    lib->wcr = "lambda a, b: a + b";
+    lib->identity = "0";
+    weir::Node& r = st.add_node(std::move(lib));
+    auto& a = st.add_access("A");
+    auto& b = st.add_access("B");
+    auto all = weir::Subset::parse("0:N");
+    if (!in_kernel) {
+      st.add_edge(a.id(), "", r.id(), "_in", weir::Memlet::simple("A", all));
+      st.add_edge(r.id(), "_out", b.id(), "", weir::Memlet::simple("B", weir::Subset::parse("0")));
+    } else {
+      weir::MapEntry& k =
+          st.add_map("kernel", {"__k"}, weir::Subset::parse("0:1"), weir::ScheduleType::GPU_Device);
+      st.add_memlet_path({a.id(), k.id(), r.id()}, weir::Memlet::simple("A", all), "", "_in");
+      st.add_memlet_path({r.id(), k.exit, b.id()}, weir::Memlet::simple("B", weir::Subset::parse("0")),
+                         "_out", "");
+    }
+    r.in_connectors["_in"] = std::nullopt;
+    r.out_connectors["_out"] = std::nullopt;
+    return CompilableProgram{s, {}, "reduce_on_device"};
+  };
+  CHECK_THROWS_WITH(
+      generate_gpu_program(make(false)),
+      Catch::Contains("node 0 ('sum')") &&
+          Catch::Contains("library node 'sum' (node 0) runs on the host but reads 'A', which is in GPU "
+                          "memory (GPU_Global)"));
+  auto code = generate_gpu_program(make(true));
+  CHECK_THAT(code.source, Catch::Contains("__global__ void") && Catch::Contains("weir_nested_sum("));
+}

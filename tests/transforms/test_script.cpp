@@ -98,6 +98,30 @@ TEST_CASE("script: a step that does not apply names the step and the reason", "[
   CHECK(transformation_history(*nested).size() == 1);
 }
 
+TEST_CASE("script: a repeated step that applies again to its own result stops with an error",
+          "[transforms][script]") {
+  // MapTiling tiles the tiles it made, doubling the maps every round: it never reached a round
+  // that applies nothing.
+  auto sdfg = make_map2d(false);
+  auto steps = parse_script(R"([{"transformation": "MapTiling", "where": "all", "repeat": true,
+                                  "options": {"tile_sizes": [2, 2]}}])",
+                            "s.json");
+  try {
+    apply_script(*sdfg, steps, "s.json");
+    FAIL("no error");
+  } catch (const ScriptError& e) {
+    CHECK(e.step() == 1);
+    CHECK_THAT(e.what(), Contains("s.json: step 1 (MapTiling): \"repeat\": still applies after ") &&
+                             Contains("it applies again to its own result; give it without \"repeat\""));
+  }
+  // A step that converges repeats until a round applies nothing: MapCollapse of a nest.
+  auto nested = make_map2d(true);
+  auto collapse =
+      parse_script(R"([{"transformation": "MapCollapse", "where": "all", "repeat": true}])", "s.json");
+  CHECK(apply_script(*nested, collapse, "s.json") == 1);
+  require_valid(*nested);
+}
+
 TEST_CASE("script: applications are recorded as DaCe's transformation_hist with orig_sdfg",
           "[transforms][script]") {
   auto sdfg = make_map2d(true);

@@ -12,6 +12,7 @@
 #include "weir/transforms/gpu_transform.h"
 #include "weir/transforms/greedy_map_fusion.h"
 #include "weir/transforms/inline_sdfg.h"
+#include "weir/transforms/library_expansion.h"
 #include "weir/transforms/local_storage.h"
 #include "weir/transforms/loop_map_interchange.h"
 #include "weir/transforms/loop_to_map.h"
@@ -83,6 +84,7 @@ std::vector<RegistryEntry>& table() {
       pass<GpuSchedules>(),
       pipeline("auto-optimize-gpu", [] { return make_auto_optimize_pipeline(DeviceType::GPU); }),
       pass<SymbolPropagation>(),
+      pass<LibraryExpansion>(),
   };
   return rows;
 }

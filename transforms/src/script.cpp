@@ -314,6 +314,20 @@ std::string quoted(const std::vector<std::string>& v) {
   return s;
 }
 
+/// Rounds of a repeated step at most (see StepWhere::All in apply_step).
+constexpr std::size_t kMaxRepeatRounds = 100;
+
+/// Nodes of every state of `sdfg` and its nested SDFGs.
+std::size_t count_nodes(const SDFG& sdfg) {
+  std::size_t n = 0;
+  for (const SDFGState* st : sdfg.all_states())
+    for (const Node* node : st->nodes()) {
+      ++n;
+      if (auto* nested = node->as<NestedSDFGNode>(); nested && nested->sdfg) n += count_nodes(*nested->sdfg);
+    }
+  return n;
+}
+
 std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache, History& h) {
   if (step.is_pass) {
     auto pipeline = parse_pipeline(step.name);
@@ -368,7 +382,17 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
     }
     case StepWhere::All: {
       std::size_t total = 0;
-      for (std::size_t round = 0; round < 10000; ++round) {
+      // A repeated step ends when a round applies nothing. One that applies again to its own
+      // result (MapTiling tiles its tiles, doubling the maps per round) never would: it stops
+      // with an error once the rounds or the SDFG's growth pass what converging steps need
+      // (fusion, collapse and expansion shrink the SDFG or end within a few rounds).
+      const std::size_t start_nodes = count_nodes(sdfg);
+      for (std::size_t round = 0;; ++round) {
+        if (round == kMaxRepeatRounds || count_nodes(sdfg) > 8 * start_nodes + 100)
+          throw TransformError("\"repeat\": still applies after " + std::to_string(round) + " rounds (" +
+                               std::to_string(total) + " applications, " + std::to_string(start_nodes) +
+                               " nodes before, " + std::to_string(count_nodes(sdfg)) +
+                               " now): it applies again to its own result; give it without \"repeat\"");
         std::size_t applied = 0;
         std::vector<Match> found;
         for (const auto& c : find_matches(sdfg, *t, cache))

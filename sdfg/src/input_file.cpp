@@ -1,0 +1,48 @@
+#include "weir/sdfg/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace weir {
+
+InputFile open_input_file(const std::string& path) {
+  InputFile f;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    f.directory = errno == EISDIR;
+    if (!f.directory) f.error = std::strerror(errno);
+    return f;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    f.error = std::strerror(errno);
+    ::close(fd);
+    return f;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    f.directory = S_ISDIR(st.st_mode);
+    if (!f.directory)
+      f.error = std::string(S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
+                            : S_ISCHR(st.st_mode)  ? "a character device"
+                            : S_ISBLK(st.st_mode)  ? "a block device"
+                            : S_ISSOCK(st.st_mode) ? "a socket"
+                                                   : "a special file") +
+                ", not a regular file";
+    ::close(fd);
+    return f;
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    f.error = std::strerror(errno);
+    ::close(fd);
+    return f;
+  }
+  f.fd = fd;
+  return f;
+}
+
+}  // namespace weir

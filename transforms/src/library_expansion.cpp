@@ -1,0 +1,188 @@
+// LibraryExpansion: finds the library nodes the pass owns and replaces each by a nested SDFG
+// node built by its class's expansion (expand_reduce.cpp, expand_einsum.cpp).
+#include "weir/transforms/library_expansion.h"
+
+#include <cctype>
+
+#include "library_expansion_internal.h"
+#include "weir/transforms/memlet_propagation.h"
+
+namespace weir::transforms {
+
+namespace detail {
+
+TransformError ExpansionSite::error(const std::string& msg) const {
+  ElementRef where{sdfg.name, st.label, static_cast<long>(node.id()), -1, node.label};
+  return TransformError(where.describe() + ": " + msg);
+}
+
+std::vector<const DataflowEdge*> ExpansionSite::data_edges(bool incoming) const {
+  std::vector<const DataflowEdge*> out;
+  for (EdgeId id : incoming ? st.in_edges(node.id()) : st.out_edges(node.id()))
+    if (!st.edge(id).memlet.is_empty()) out.push_back(&st.edge(id));
+  return out;
+}
+
+LibraryOperand ExpansionSite::operand(const DataflowEdge& e, bool incoming,
+                                      const std::string& fallback) const {
+  const Node& other = st.node(incoming ? e.src : e.dst);
+  if (other.kind() == NodeKind::Tasklet || other.kind() == NodeKind::NestedSDFG ||
+      other.kind() == NodeKind::Library)
+    throw error(node.class_name() + " between code nodes is not supported");
+  LibraryOperand op;
+  op.edge = &e;
+  op.edge_id = e.id;
+  op.incoming = incoming;
+  const std::string& conn = incoming ? e.dst_conn : e.src_conn;
+  op.name = conn.empty() ? fallback : conn;
+  auto d = sdfg.arrays.find(e.memlet.data);
+  if (d == sdfg.arrays.end()) throw error("memlet of unknown container '" + e.memlet.data + "'");
+  const DataDescriptor& outer = d->second;
+  if (outer.is_scalar()) {
+    op.desc = DataDescriptor::make_scalar(outer.dtype.base);
+  } else {
+    std::vector<sym::Expr> shape, strides;
+    sym::Expr last{0};
+    const Subset& s = e.memlet.subset;
+    for (std::size_t k = 0; k < s.dims(); ++k) {
+      shape.push_back(s[k].size());
+      strides.push_back(k < outer.strides.size() ? outer.strides[k] * s[k].step : sym::Expr(1));
+      last = last + (shape.back() - sym::Expr(1)) * strides.back();
+    }
+    op.desc = DataDescriptor::make_array(outer.dtype.base, shape);
+    op.desc.strides = strides;
+    op.desc.total_size = last + sym::Expr(1);
+  }
+  op.desc.dtype = outer.dtype;
+  op.desc.storage = outer.storage;
+  op.desc.transient = false;
+  return op;
+}
+
+std::unique_ptr<SDFG> expansion_sdfg(const ExpansionSite& site, const std::vector<LibraryOperand>& ops) {
+  // Named after the node, as an identifier: "Reduce (Sum), Axes: [1]" -> "Reduce_Sum_Axes_1".
+  std::string name;
+  for (char c : site.node.label.empty() ? site.node.class_name() : site.node.label) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      name += c;
+    else if (!name.empty() && name.back() != '_')
+      name += '_';
+  }
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    name = site.node.class_name() + "_" + name;
+  auto inner = std::make_unique<SDFG>(name);
+  for (const LibraryOperand& op : ops) {
+    inner->add_data(op.name, op.desc);
+    for (const std::string& s : op.desc.free_symbols()) {
+      if (inner->symbols.count(s)) continue;
+      auto t = site.sdfg.symbols.find(s);
+      inner->add_symbol(s, t != site.sdfg.symbols.end() ? t->second.base : ScalarType::Int64);
+    }
+  }
+  return inner;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// The expansion of `n` (a class of library_expansion_classes()) in place: a nested SDFG node
+/// with the operands' connectors takes over the node's edges.
+void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
+  detail::ExpansionSite site{sdfg, st, n};
+  std::vector<detail::LibraryOperand> ops;
+  std::unique_ptr<SDFG> inner =
+      n.is_reduce() ? detail::expand_reduce(site, ops) : detail::expand_einsum(site, ops);
+  propagate_memlets(*inner);
+  std::vector<std::string> ins, outs;
+  std::map<std::string, sym::Expr> mapping;
+  std::map<EdgeId, std::string> conn_of;
+  for (const auto& op : ops) {
+    (op.incoming ? ins : outs).push_back(op.name);
+    conn_of[op.edge_id] = op.name;
+  }
+  for (const auto& [s, t] : inner->symbols) mapping.emplace(s, sym::Expr::symbol(s));
+  // Labelled as its SDFG (the node's label as an identifier: a nested SDFG's label must be one).
+  std::string label = inner->name;
+  NestedSDFGNode& nest = st.add_nested_sdfg(label, std::move(inner), ins, outs, mapping);
+  // Where the node came from (its debuginfo); not its library attributes (einsum_str, ...),
+  // which a nested SDFG node does not have.
+  if (const std::string* info = n.extra.find("debuginfo")) nest.extra.set("debuginfo", *info);
+  // The node's edges, data and empty ones, now on the nested SDFG node.
+  std::vector<EdgeId> edges = st.in_edges(n.id());
+  for (EdgeId id : st.out_edges(n.id())) edges.push_back(id);
+  for (EdgeId id : edges) {
+    const DataflowEdge e = st.edge(id);  // a copy: adding edges may move the state's edges
+    std::string conn = conn_of.count(id) ? conn_of.at(id) : std::string();
+    if (e.dst == n.id())
+      st.add_edge(e.src, e.src_conn, nest.id(), conn, e.memlet);
+    else
+      st.add_edge(nest.id(), conn, e.dst, e.dst_conn, e.memlet);
+  }
+  st.remove_node(n.id());
+}
+
+bool expandable(const Node& n) {
+  const auto* lib = n.as<LibraryNode>();
+  return lib && library_expansion_classes().count(lib->class_name());
+}
+
+bool state_has_expandable(const SDFGState& st) {
+  for (const Node* n : st.nodes()) {
+    if (expandable(*n)) return true;
+    if (const auto* nest = n->as<NestedSDFGNode>();
+        nest && nest->sdfg && has_expandable_library_nodes(*nest->sdfg))
+      return true;
+  }
+  return false;
+}
+
+/// Expands the state's nodes and those of the SDFGs nested in it; returns how many.
+std::size_t expand_state(SDFG& sdfg, SDFGState& st) {
+  std::size_t changed = 0;
+  std::vector<NodeId> todo, nested;
+  for (const Node* n : st.nodes()) {
+    if (expandable(*n)) todo.push_back(n->id());
+    if (n->as<NestedSDFGNode>()) nested.push_back(n->id());
+  }
+  for (NodeId id : nested) {
+    SDFG* inner = st.node(id).as<NestedSDFGNode>()->sdfg.get();
+    if (!inner) continue;
+    for (SDFGState* s : inner->all_states())
+      if (state_has_expandable(*s)) changed += expand_state(*inner, *s);
+  }
+  for (NodeId id : todo) {
+    expand_node(sdfg, st, *st.node(id).as<LibraryNode>());
+    ++changed;
+  }
+  return changed;
+}
+
+}  // namespace
+
+const std::set<std::string>& library_expansion_classes() {
+  static const std::set<std::string> classes{"Reduce", "Einsum"};
+  return classes;
+}
+
+bool has_expandable_library_nodes(const SDFG& sdfg) {
+  for (const SDFGState* st : sdfg.all_states())
+    if (state_has_expandable(*st)) return true;
+  return false;
+}
+
+LibraryExpansion::LibraryExpansion()
+    : Pass(
+          "library-expansion",
+          "Replace library nodes (Reduce, Einsum) by nested SDFGs of maps and tasklets (DaCe's expansions)") {
+}
+
+std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
+  std::size_t changed = 0;
+  for (SDFGState* st : sdfg.all_states())
+    if (state_has_expandable(*st)) tx.modify_state(*st, [&] { changed += expand_state(sdfg, *st); });
+  return changed;
+}
+
+}  // namespace weir::transforms
