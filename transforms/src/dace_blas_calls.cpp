@@ -9,6 +9,8 @@
 #include "weir/transforms/dace_blas_calls.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -227,14 +229,17 @@ class Matcher {
   }
 
   /// A scalar argument as DaCe writes it: `double(1)` (the C type of the call), or a number.
-  /// Returns the number's text.
+  /// Returns the number as JSON and C++ read it ("2", "0.5", "1e-05").
   std::optional<std::string> constant(const std::string& text, const std::string& ctype,
                                       const std::string& what) {
     std::string s = text;
     if (s.rfind(ctype + "(", 0) == 0 && s.back() == ')')
       s = trim(s.substr(ctype.size() + 1, s.size() - ctype.size() - 2));
-    if (!number(s)) return fail(what + " `" + text + "` is not a number"), std::nullopt;
-    return s;
+    std::optional<double> v = number(s);
+    if (!v || !std::isfinite(*v)) return fail(what + " `" + text + "` is not a number"), std::nullopt;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", *v);
+    return std::string(buf);
   }
 
   /// The connector a pointer argument names.
