@@ -174,6 +174,9 @@ class Matcher {
   /// connectors or containers, parsed as a symbolic expression. `names` gets the names used.
   std::optional<sym::Expr> integer(const std::string& text, const std::string& what,
                                    std::set<std::string>& names) {
+    // C++ reads `N**2` as N * *2 and `010` as 8, the symbolic parser as N^2 and 10.
+    if (text.find("**") != std::string::npos)
+      return fail(what + " `" + text + "` is not an integer expression of symbols"), std::nullopt;
     for (std::size_t i = 0; i < text.size();) {
       char c = text[i];
       if (ident_start(c)) {
@@ -185,6 +188,8 @@ class Matcher {
         names.insert(name);
         i = j;
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        if (c == '0' && i + 1 < text.size() && ident_char(text[i + 1]))
+          return fail(what + " `" + text + "` has an octal or hexadecimal literal"), std::nullopt;
         while (i < text.size() && ident_char(text[i])) {
           if (!std::isdigit(static_cast<unsigned char>(text[i])))
             return fail(what + " `" + text + "` is not an integer expression"), std::nullopt;
@@ -322,8 +327,6 @@ std::optional<bool> flag(const std::string& s, const std::string& no, const std:
   return std::nullopt;
 }
 
-std::string json_string(const std::string& s) { return "\"" + s + "\""; }
-
 // `cblas_?gemm(layout, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)`:
 // C (M x N) = alpha * op(A) (M x K) * op(B) (K x N).
 std::optional<Replacement> match_gemm(Matcher& m, const CallText& c, ScalarType t, const std::string& ctype) {
@@ -439,7 +442,6 @@ void replace(SDFGState& st, const Tasklet& t, const Replacement& r) {
   auto node = std::make_unique<LibraryNode>(t.label, "LibraryNode");
   node->classpath = classpath(r.cls);
   node->implementation = "OpenBLAS";
-  node->extra.set("name", json_string(t.label));
   for (const auto& [k, v] : r.extra) node->extra.set(k, v);
   for (const auto& [conn, op] : r.inputs) node->in_connectors[conn] = std::nullopt;
   for (const auto& [conn, op] : r.outputs) node->out_connectors[conn] = std::nullopt;
@@ -455,6 +457,32 @@ void replace(SDFGState& st, const Tasklet& t, const Replacement& r) {
   st.remove_node(t.id());
 }
 
+/// The library node to put in the place of `t`, or nullopt with the reason in `m.why`.
+std::optional<Replacement> match(Matcher& m, const Tasklet& t, std::string& function) {
+  if (!is_blank(t.code_global) || !is_blank(t.code_init) || !is_blank(t.code_exit))
+    return m.fail("the tasklet has global, init or exit code"), std::nullopt;
+  if (t.side_effects.value_or(false))
+    return m.fail("the tasklet is marked as having side effects"), std::nullopt;
+  auto call = parse_call(t.code.code, m.why);
+  if (!call) return std::nullopt;
+  function = call->function;
+  // cblas_ + s (float32) or d (float64) + gemm / gemv / dot.
+  std::string kind = function.size() > 7 ? function.substr(7) : "";
+  bool single = function.rfind("cblas_s", 0) == 0, dbl = function.rfind("cblas_d", 0) == 0;
+  if (!single && !dbl)
+    return m.fail("'" + function + "' is not a real single or double precision CBLAS function"), std::nullopt;
+  ScalarType type = single ? ScalarType::Float32 : ScalarType::Float64;
+  std::string ctype = single ? "float" : "double";
+  try {
+    if (kind == "gemm") return match_gemm(m, *call, type, ctype);
+    if (kind == "gemv") return match_gemv(m, *call, type, ctype);
+    if (kind == "dot") return match_dot(m, *call, type);
+  } catch (const weir::Error& e) {  // symbolic arithmetic that overflows, say: no match
+    return m.fail(std::string("its sizes cannot be compared (") + e.what() + ")"), std::nullopt;
+  }
+  return m.fail("'" + function + "' is not cblas_?gemm, cblas_?gemv or cblas_?dot"), std::nullopt;
+}
+
 void recognize(SDFG& sdfg, BlasRecognition& out) {
   for (SDFGState* st : sdfg.all_states()) {
     for (Node* n : st->nodes()) {
@@ -463,30 +491,8 @@ void recognize(SDFG& sdfg, BlasRecognition& out) {
       if (!t || t->code.language != Language::CPP || t->code.code.find("cblas_") == std::string::npos)
         continue;
       Matcher m(sdfg, *st, *t);
-      std::optional<Replacement> r;
       std::string function;
-      if (!is_blank(t->code_global) || !is_blank(t->code_init) || !is_blank(t->code_exit)) {
-        m.fail("the tasklet has global, init or exit code");
-      } else if (t->side_effects.value_or(false)) {
-        m.fail("the tasklet is marked as having side effects");
-      } else if (auto call = parse_call(t->code.code, m.why)) {
-        function = call->function;
-        // cblas_ + s (float32) or d (float64) + gemm / gemv / dot.
-        std::string kind = function.size() > 7 ? function.substr(7) : "";
-        bool single = function.rfind("cblas_s", 0) == 0, dbl = function.rfind("cblas_d", 0) == 0;
-        ScalarType type = single ? ScalarType::Float32 : ScalarType::Float64;
-        std::string ctype = single ? "float" : "double";
-        if (!single && !dbl)
-          m.fail("'" + function + "' is not a real single or double precision CBLAS function");
-        else if (kind == "gemm")
-          r = match_gemm(m, *call, type, ctype);
-        else if (kind == "gemv")
-          r = match_gemv(m, *call, type, ctype);
-        else if (kind == "dot")
-          r = match_dot(m, *call, type);
-        else
-          m.fail("'" + function + "' is not cblas_?gemm, cblas_?gemv or cblas_?dot");
-      }
+      std::optional<Replacement> r = match(m, *t, function);
       if (!r) {
         out.kept.push_back({sdfg.name, st->label, t->label, t->id(), m.why});
         continue;
