@@ -120,6 +120,23 @@ TEST_CASE("dace-blas: cblas_ddot of a strided column runs as Dot", "[dace-blas][
   CHECK(values(out.arrays.at("r")) == std::vector<double>{2 - 5 + 16});
 }
 
+TEST_CASE("dace-blas: a row-major cblas_sgemv with alpha 2 runs as a float32 Gemv", "[dace-blas][npbench]") {
+  runtime::Arguments args;
+  args.values = {{"M", std::int64_t{2}}, {"N", std::int64_t{3}}};
+  auto f32 = [](const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
+    runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float32, shape);
+    std::memcpy(f.data(), v.data(), v.size() * sizeof(float));
+    return f;
+  };
+  args.arrays.emplace("A", f32({2, 3}, {1, 2, 3, 4, 5, 6}));
+  args.arrays.emplace("x", f32({3}, {1, -1, 2}));
+  args.arrays.emplace("y", f32({2}, {0, 0}));
+  auto out = run_recognised("sgemv-rowmajor", "Gemv", std::move(args));
+  const auto* y = static_cast<const float*>(out.arrays.at("y").data());
+  CHECK(y[0] == 2 * (1 - 2 + 6));
+  CHECK(y[1] == 2 * (4 - 5 + 12));
+}
+
 TEST_CASE("dace-blas: near misses stay C++ tasklets, refused without trust", "[dace-blas][npbench]") {
   const std::vector<std::pair<std::string, std::string>> misses = {
       {"gemm-wrong-ld", "the leading dimension `NK` does not match NJ"},

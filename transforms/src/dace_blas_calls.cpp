@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/errors.h"
@@ -166,7 +167,7 @@ class Matcher {
       op.extents.push_back(size);
       op.strides.push_back(op.desc->strides[d] * r.step);
     }
-    used_.insert(conn);
+    used_.insert({input, conn});
     return op;
   }
 
@@ -299,11 +300,14 @@ class Matcher {
     return agrees(inc, op.strides[0], "the increment of '" + op.conn + "'");
   }
 
-  /// Every connector of the tasklet is an operand of the call.
+  /// Every connector of the tasklet is an operand of the call (an input and an output of one
+  /// name are two connectors).
   bool all_used() {
-    for (const ConnectorMap* m : {&t_.in_connectors, &t_.out_connectors})
-      for (const auto& [name, type] : *m)
-        if (!used_.count(name)) return fail("connector '" + name + "' is not an operand of the call");
+    for (bool input : {true, false})
+      for (const auto& [name, type] : input ? t_.in_connectors : t_.out_connectors)
+        if (!used_.count({input, name}))
+          return fail(std::string(input ? "input" : "output") + " connector '" + name +
+                      "' is not an operand of the call");
     return true;
   }
 
@@ -311,7 +315,7 @@ class Matcher {
   const SDFG& sdfg_;
   const SDFGState& st_;
   const Tasklet& t_;
-  std::set<std::string> used_;
+  std::set<std::pair<bool, std::string>> used_;  // (input, connector)
 };
 
 /// The library node to put in a tasklet's place: its class, attributes and operands by role.

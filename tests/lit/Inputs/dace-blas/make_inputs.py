@@ -116,6 +116,12 @@ CASES = {
     "gemv": gemv("gemv", GEMV_T, True),
     "gemv-transposed": gemv("gemv_transposed", GEMV_N, False),
     "dot": dot("dot", "_result = cblas_ddot(N, _x, 3, _y, 1);"),
+    # Not DaCe's shape, but CBLAS's other layout: float32, row-major, y = 2 A x.
+    "sgemv-rowmajor": sdfg(
+        "sgemv_rowmajor", {"A": array(["M", "N"], dtype="float32"), "x": array(["N"], dtype="float32"),
+                           "y": array(["M"], dtype="float32")}, ["M", "N"],
+        "cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, float(2), _A, N, _x, 1, float(0), _y, 1);",
+        [("_A", "A", "0:M, 0:N"), ("_x", "x", "0:N")], [("_y", "y", "0:M")], dtype="float32"),
     # Near misses: each stays a C++ tasklet.
     "gemm-wrong-ld": gemm("gemm_wrong_ld", GEMM.replace("_b, NJ", "_b, NK")),
     "gemm-two-statements": gemm("gemm_two_statements", GEMM + "\n" + GEMM),
