@@ -107,8 +107,8 @@ def run(cmd, env):
 
 
 def time_weir(weir, sdfg, kdir, repeats, threads, env, outdir):
-    # --trust-code: DaCe's auto-optimized files call CBLAS from C++ tasklets; the corpus is trusted.
-    cmd = [weir, "run", sdfg, "--backend", "cpu", "--trust-code", "--repeat", str(repeats + 1), "--threads", str(threads),
+    # No --trust-code: the CBLAS tasklets of DaCe's auto-optimized files load as library nodes (ADR 0033).
+    cmd = [weir, "run", sdfg, "--backend", "cpu", "--repeat", str(repeats + 1), "--threads", str(threads),
            "--set-json", os.path.join(kdir, "symbols.json"), "--set-json", os.path.join(kdir, "scalars.json"),
            "--out", outdir]
     if os.path.isdir(os.path.join(kdir, "inputs")):

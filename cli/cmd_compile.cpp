@@ -78,7 +78,7 @@ Action add_compile_command(CLI::App& app) {
     std::vector<std::string> files, includes;
     std::string backend = "cpu", emit_cpp, gpu_arch;
     unsigned jobs = 0;
-    bool trust_code = false, exact_math = false;
+    bool trust_code = false, exact_math = false, verbose = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
@@ -95,6 +95,7 @@ Action add_compile_command(CLI::App& app) {
   cmd->add_flag("--exact-math", o->exact_math, kExactMathHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
+  cmd->add_flag("--verbose", o->verbose, kVerboseHelp);
   cmd->add_option(
       "--emit-cpp", o->emit_cpp,
       "DIR: also write the generated C++ of each program to DIR/NAME.cpp (the CUDA source to NAME.cu "
@@ -126,7 +127,7 @@ Action add_compile_command(CLI::App& app) {
       for (std::size_t i; (i = next++) < n;) {
         const std::string& f = targets[i];
         auto t0 = std::chrono::steady_clock::now();
-        std::string line;
+        std::string line, notes;  // notes: --verbose, on stderr
         try {
           runtime::CompilationArtifact a;
           if (is_field_view(f)) {
@@ -134,8 +135,11 @@ Action add_compile_command(CLI::App& app) {
             auto program = runtime::load_field_view_program(f.substr(0, sep), f.substr(sep + 2), o->includes);
             a = runtime::compile(*backend, program);
           } else {
-            runtime::CompilableProgram p = runtime::load_program_source(f);
+            std::vector<std::string> loaded;
+            runtime::CompilableProgram p = runtime::load_program_source(f, loaded);
             p.options.trust_code = o->trust_code;
+            if (o->verbose)
+              for (const auto& note : loaded) notes += "weir: " + f + ": " + note + "\n";
             a = runtime::compile(*backend, p);
           }
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -154,6 +158,7 @@ Action add_compile_command(CLI::App& app) {
           line = "FAILED " + f + "\n  " + for_command(e.what(), "compile");
         }
         std::lock_guard<std::mutex> lock(out_mu);
+        std::cerr << notes;
         std::cout << "[" << ++done << "/" << n << "] " << line << std::endl;
       }
     };

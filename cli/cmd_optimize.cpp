@@ -28,6 +28,7 @@
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/dace_blas_calls.h"
 #include "weir/transforms/instrumentation.h"
 #include "weir/transforms/pipeline.h"
 #include "weir/transforms/registry.h"
@@ -79,7 +80,7 @@ Action add_optimize_command(CLI::App& app) {
       "optimize", "Optimize an SDFG (auto pipeline, pass list or script) and record the history");
   struct Opts {
     std::string in, out, device, passes, script;
-    bool replay = false, verify_each = false, print_after_all = false, timing = false;
+    bool replay = false, verify_each = false, print_after_all = false, timing = false, verbose = false;
     std::vector<std::string> print_after, pass_lists;
   };
   auto o = std::make_shared<Opts>();
@@ -101,6 +102,7 @@ Action add_optimize_command(CLI::App& app) {
          "Print the SDFG as JSON to stderr after every run of the pass NAME (a pass or pipeline name of "
          "`weir transforms list`); repeatable")
       ->type_name("NAME");
+  cmd->add_flag("--verbose", o->verbose, kVerboseHelp);
   cmd->add_flag("--print-after-all", o->print_after_all, "Print the SDFG as JSON to stderr after every pass");
   cmd->add_flag("--timing", o->timing,
                 "Print a table to stderr: per pass its runs, applications (changes), wall time in ms and "
@@ -157,6 +159,15 @@ Action add_optimize_command(CLI::App& app) {
       steps = transforms::parse_script(ss.str(), o->script);
     }
     auto sdfg = load_sdfg(o->in);
+    // DaCe's CBLAS tasklets back to library nodes, as `weir run` loads the file (not for
+    // --replay, which re-applies the history to the SDFG it recorded).
+    if (!o->replay) {
+      transforms::BlasRecognition found = transforms::recognize_dace_blas_calls(*sdfg);
+      for (const auto& r : found.recognized)
+        if (o->verbose) std::cerr << "weir: " << o->in << ": recognised " << r.str() << "\n";
+      for (const auto& k : found.kept)
+        if (o->verbose) std::cerr << "weir: " << o->in << ": " << k.str() << "\n";
+    }
     if (o->verify_each) transforms::set_verify_each(true);
     std::optional<transforms::PrintAfter> print;
     if (!o->print_after.empty() || o->print_after_all)

@@ -21,6 +21,11 @@ inline constexpr const char* kTrustCodeHelp =
     "Compile C++ written into SDFG files (CPP tasklets, global_code, init_code, ...); only for SDFGs whose "
     "author you trust (docs/security.md)";
 
+/// Help of --verbose (weir run, weir compile, weir optimize).
+inline constexpr const char* kVerboseHelp =
+    "Say on stderr what loading changed in an SDFG file: C++ tasklets that are DaCe's CBLAS calls "
+    "(cblas_?gemm, ?gemv, ?dot) recognised as library nodes, which need no --trust-code";
+
 /// A subcommand's action, run after parsing succeeded.
 using Action = std::function<int()>;
 

@@ -2,6 +2,7 @@
 #include "run_target.h"
 
 #include <filesystem>
+#include <iostream>
 
 #include "run_allocated_outputs.h"
 #include "targets.h"
@@ -66,8 +67,11 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
       return t;
     }
   } else {
-    t.sdfg = load_program_source(o.program);
+    std::vector<std::string> notes;
+    t.sdfg = load_program_source(o.program, notes);
     t.sdfg.options.trust_code = o.trust_code;
+    if (o.verbose)
+      for (const auto& note : notes) std::cerr << "weir: " << o.program << ": " << note << "\n";
     check_backend(backend, t.sdfg);
     t.connectivities = recorded_connectivities(*t.sdfg.sdfg);  // an SDFG lowered from a .py
     t.outputs_only = output_only_containers(*t.sdfg.sdfg);

@@ -2,6 +2,7 @@
 
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/transforms/dace_blas_calls.h"
 
 namespace weir::runtime {
 
@@ -13,11 +14,21 @@ bool is_field_view_reference(const std::string& reference) {
 }
 
 CompilableProgram load_program_source(const std::string& reference) {
+  std::vector<std::string> notes;
+  return load_program_source(reference, notes);
+}
+
+CompilableProgram load_program_source(const std::string& reference, std::vector<std::string>& notes) {
   if (is_field_view_reference(reference))
     throw BackendError(reference +
                        ": a field-view program (FILE.py::PROGRAM), not an SDFG file (.sdfg, .sdfgz)");
   CompilableProgram p;
-  p.sdfg = std::shared_ptr<const SDFG>(load_sdfg(reference));
+  std::unique_ptr<SDFG> sdfg = load_sdfg(reference);
+  // DaCe's CBLAS tasklets back to library nodes: such files run without --trust-code.
+  transforms::BlasRecognition found = transforms::recognize_dace_blas_calls(*sdfg);
+  for (const auto& r : found.recognized) notes.push_back("recognised " + r.str());
+  for (const auto& k : found.kept) notes.push_back(k.str());
+  p.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
   p.origin = reference;
   return p;
 }
