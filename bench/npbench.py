@@ -107,7 +107,7 @@ def run(cmd, env):
 
 
 def time_weir(weir, sdfg, kdir, repeats, threads, env, outdir):
-    # No --trust-code: the CBLAS tasklets of DaCe's auto-optimized files load as library nodes (ADR 0033).
+    # No --trust-code: the CBLAS tasklets of DaCe's auto-optimized files load as library nodes (ADR 0035).
     cmd = [weir, "run", sdfg, "--backend", "cpu", "--repeat", str(repeats + 1), "--threads", str(threads),
            "--set-json", os.path.join(kdir, "symbols.json"), "--set-json", os.path.join(kdir, "scalars.json"),
            "--out", outdir]

@@ -1,5 +1,5 @@
 // The compile path's last SDFG step before code generation: library nodes the code generator
-// does not lower become nested SDFGs (the library-expansion pass, docs/adr/library-expansion.md).
+// does not lower become nested SDFGs (the library-expansion pass, docs/adr/0036-library-expansion.md).
 #pragma once
 
 #include <memory>

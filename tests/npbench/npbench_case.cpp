@@ -103,7 +103,7 @@ NpbenchOutcome run_case(const std::string& kernel, const std::string& stage, boo
       cuda_emulation ? make_cuda_emulation_backend() : runtime::make_cpu_backend();
   auto program = runtime::load_program_source((dir / (kernel + "." + stage + ".sdfg")).string());
   // No --trust-code: DaCe's auto-optimized stages call BLAS from C++ tasklets, which loading
-  // maps back to library nodes (ADR 0033); a tasklet left as C++ would fail the case.
+  // maps back to library nodes (ADR 0035); a tasklet left as C++ would fail the case.
   program.options.trust_code = false;
   if (weir_optimized) {
     auto sdfg = program.sdfg->clone_sdfg();

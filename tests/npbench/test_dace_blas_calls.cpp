@@ -1,4 +1,4 @@
-// DaCe's CBLAS tasklets recognised as library nodes (transforms/dace_blas_calls.h, ADR 0033):
+// DaCe's CBLAS tasklets recognised as library nodes (transforms/dace_blas_calls.h, ADR 0035):
 // the handmade SDFGs of tests/lit/Inputs/dace-blas (one C++ tasklet each, in the shapes DaCe's
 // OpenBLAS expansions write) load as Gemm / Gemv / Dot, run without trust_code and give the
 // values worked out by hand in each case; the near misses stay tasklets and are refused.

@@ -1,4 +1,4 @@
-// DaCe's CBLAS tasklets back to library nodes (dace_blas_calls.h, ADR 0033).
+// DaCe's CBLAS tasklets back to library nodes (dace_blas_calls.h, ADR 0035).
 //
 // The match reads the call as CBLAS defines it, independently of how DaCe chose the arguments:
 // each matrix argument is a stored matrix X (column-major: X(r, c) at r + c * ld; row-major: at

@@ -196,7 +196,7 @@ test('a lowered field-view example: the tasklet shows its code and its .py line,
 
 test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', async () => {
   // DaCe's spmv sample: the tasklet sums row i into b[i] (its own element: no atomic needed);
-  // the memlets after the map exits carry the WCR on and are not marked (ADR 0033). The panel's
+  // the memlets after the map exits carry the WCR on and are not marked (ADR 0034). The panel's
   // attributes list the property as the file has it.
   const opt = join(work, 'spmv_opt.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'doc-samples', 'spmv.sdfg'), '-o', opt, '--auto', 'cpu']);

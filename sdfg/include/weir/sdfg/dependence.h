@@ -2,7 +2,7 @@
 // the containers they access, and where they may not, why. The one answer LoopToMap (may a loop
 // run as a map?), the CPU scheduling pass (how many map dimensions may OpenMP distribute without
 // atomics?) and the code generators (does this write-conflict resolution need an atomic update?
-// may this container get per-thread copies?) ask for; ADR 0033.
+// may this container get per-thread copies?) ask for; ADR 0034.
 //
 // Definitions used throughout:
 //  * An *iteration* is one point of the parameters' ranges. Two iterations are *concurrent* when

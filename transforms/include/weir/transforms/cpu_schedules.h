@@ -27,7 +27,7 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///  * the write-conflict-resolved writes of tasklets in a top-level CPU_Multicore map that its
 ///    distributed parameters (the first `collapse`) separate, into a container of the SDFG that
 ///    is no view, get `wcr_nonatomic` (DaCe's Memlet property: a plain update, no atomic); every
-///    other tasklet's WCR write has it cleared (the code generator decides; ADR 0033);
+///    other tasklet's WCR write has it cleared (the code generator decides; ADR 0034);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;

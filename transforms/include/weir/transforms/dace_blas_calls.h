@@ -1,4 +1,4 @@
-// DaCe's CBLAS expansions mapped back to library nodes (docs/adr/0033-dace-blas-call-recognition.md).
+// DaCe's CBLAS expansions mapped back to library nodes (docs/adr/0035-dace-blas-call-recognition.md).
 // DaCe's OpenBLAS/MKL expansions of MatMul, Gemm, Gemv and Dot turn each library node into a C++
 // tasklet holding one CBLAS call (`cblas_dgemm(CblasColMajor, ...);`), which weir compiles only
 // with --trust-code. A tasklet whose code is exactly such a call, and whose sizes, leading

@@ -1,7 +1,7 @@
 // LibraryExpansion: library nodes become ordinary SDFG constructs (DaCe's ExpandTransformation
 // and SDFG.expand_library_nodes), so that the code generator only sees maps, tasklets, memlets
 // and nested SDFGs, and the expanded form is visible in `weir view` and open to the map
-// transformations (docs/adr/library-expansion.md).
+// transformations (docs/adr/0036-library-expansion.md).
 #pragma once
 
 #include <set>
