@@ -51,16 +51,20 @@ bool have_bundle(const std::string& out) {
   return false;
 }
 
-// The documents inlined into a page.
-json page_data(const std::string& html) {
+// The text of the page's data element (up to the first "</script>" after its start tag, as an
+// HTML parser ends it).
+std::string page_data_text(const std::string& html) {
   const std::string open = "<script id=\"weir-data\" type=\"application/json\">";
   auto a = html.find(open);
   REQUIRE(a != std::string::npos);
   a += open.size();
   auto b = html.find("</script>", a);
   REQUIRE(b != std::string::npos);
-  return json::parse(html.substr(a, b - a));
+  return html.substr(a, b - a);
 }
+
+// The documents inlined into a page.
+json page_data(const std::string& html) { return json::parse(page_data_text(html)); }
 
 // Calls `edit` on the objects of type `type` in `j`, depth first, until it returns false;
 // returns how many it was called on.
@@ -270,14 +274,7 @@ TEST_CASE("weir view --html: text holding HTML markup keeps the page's data whol
   INFO(r.out);
   if (!have_bundle(r.out)) return;
   REQUIRE(r.code == 0);
-  std::string html = read(dir / "p.html");
-  const std::string open = "<script id=\"weir-data\" type=\"application/json\">";
-  auto a = html.find(open);
-  REQUIRE(a != std::string::npos);
-  a += open.size();
-  auto b = html.find("</script>", a);
-  REQUIRE(b != std::string::npos);
-  const std::string inside = html.substr(a, b - a);
+  const std::string inside = page_data_text(read(dir / "p.html"));
   // Nothing in the element that HTML could read as markup, and the JSON gives the text back.
   CHECK(inside.find('<') == std::string::npos);
   json d = json::parse(inside);
