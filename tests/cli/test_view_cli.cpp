@@ -234,8 +234,7 @@ TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources
   CHECK(html.find("not for the page") == std::string::npos);
 }
 
-TEST_CASE("weir view --html: a .py link to another file is not followed; a link to a .py source is",
-          "[cli][view]") {
+TEST_CASE("weir view --html: a .py link is followed only to a regular .py file", "[cli][view]") {
   auto dir = weir::test::scratch_dir("cli-view-links");
   std::ofstream(dir / "secret.txt") << "not for the page";
   std::ofstream(dir / "real.py") << "y = 2\n";
