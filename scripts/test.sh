@@ -35,9 +35,11 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
   export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/sanitizer/lsan.supp:print_suppressions=0}"
   export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
-  # No larger stack here: every nesting limit fits the default 8 MiB in this build too, whose
-  # frames are the largest (tests/frontend/test_nesting_stack.cpp and
-  # tests/sdfg/test_json_depth_stack.cpp run them on an 8 MiB thread).
+  # Exactly Linux's default 8 MiB stack, whatever the caller's `ulimit -s` (unlimited would hide
+  # an overflow): every nesting limit fits it in this build too, whose frames are the largest
+  # (tests/frontend/test_nesting_stack.cpp, test_call_nesting.cpp and
+  # tests/sdfg/test_json_depth_stack.cpp also run them on an 8 MiB thread).
+  ulimit -S -s 8192
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   cxx="${CLANG_CXX:-clang++-14}"
   command -v "$cxx" >/dev/null || { echo "test.sh: SANITIZE=1 needs $cxx (scripts/install-deps.sh)" >&2; exit 1; }

@@ -63,6 +63,15 @@ LoadedModule* ModuleLoader::Impl::get(const Spec& spec, const std::string& name,
     if (register_name) by_name.emplace(name, it->second.get());
     return it->second.get();
   }
+  // Bounded nesting (each level recurses through run): refused at the import statement that
+  // would load one module too many, naming the ends of the chain.
+  if (loading.size() >= kMaxImportDepth)
+    throw FrontendError(
+        importing_at ? *importing_at : SourceLocation{},
+        "imports nested more than " + std::to_string(kMaxImportDepth) + " modules deep ('" +
+            loading.front()->name + "' -> ... -> '" + loading.back()->name + "' -> '" + name +
+            "'): weir loads imported modules recursively and bounds the nesting, as CPython's "
+            "recursion limit does");
   auto mod = std::make_unique<LoadedModule>();
   mod->path = spec.file;
   mod->name = name;
@@ -71,11 +80,12 @@ LoadedModule* ModuleLoader::Impl::get(const Spec& spec, const std::string& name,
   LoadedModule* m = mod.get();
   cache.emplace(key, std::move(mod));
   if (register_name) by_name.emplace(name, m);
-  if (spec.namespace_package) {
+  // No source: a namespace package, or the directory of a relative import without __init__.py.
+  if (std::error_code ec; spec.namespace_package || fs::is_directory(spec.file, ec)) {
     m->ast.file = SourceFile(spec.file, "");
     return m;
   }
-  m->ast = parse_module_file(spec.file);
+  m->ast = parse_module(read_source_file(spec.file));
   run(*m);
   return m;
 }

@@ -1,6 +1,8 @@
 // ModuleLoader: imports on a search path, module-level evaluation, lazy errors.
 #include "module_loader_internal.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <sstream>
 
 #include "weir/pycode/parser.h"
+#include "weir/sdfg/input_file.h"
 
 namespace weir::frontend {
 
@@ -54,8 +57,14 @@ void ModuleLoader::Impl::run(LoadedModule& m) {
 void ModuleLoader::Impl::execute(LoadedModule& m, const StmtList& body, std::map<std::string, Value>& ns) {
   for (const StmtPtr& s : body) {
     switch (s->kind) {
-      case StmtKind::Import: import(static_cast<const Import&>(*s), ns); break;
-      case StmtKind::ImportFrom: import_from(m, static_cast<const ImportFrom&>(*s), ns); break;
+      case StmtKind::Import:
+        importing_at = &s->loc;
+        import(static_cast<const Import&>(*s), ns);
+        break;
+      case StmtKind::ImportFrom:
+        importing_at = &s->loc;
+        import_from(m, static_cast<const ImportFrom&>(*s), ns);
+        break;
       case StmtKind::Assign: {
         auto& a = static_cast<const Assign&>(*s);
         Value v;
@@ -135,7 +144,11 @@ const LoadedModule& ModuleLoader::load_file(const std::string& path) {
     throw weir::Error(path + ": is a directory, not a .py file");
   if (std::error_code ec; !fs::exists(path, ec))
     throw weir::Error(path + ": cannot open: " + std::strerror(ENOENT));
-  if (!fs::is_regular_file(path)) throw weir::Error(path + ": cannot open: not a regular file");
+  // Regular files only, found out without blocking (a FIFO): named as every input file names it.
+  if (InputFile in = open_input_file(path); in.fd < 0)
+    throw weir::Error(path + ": cannot open: " + in.error);
+  else
+    ::close(in.fd);
   bool package = fs::path(path).filename() == "__init__.py";
   Impl::Spec spec{path, package, {}, false};
   if (package) spec.portions = {dir};

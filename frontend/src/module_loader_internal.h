@@ -22,11 +22,31 @@ Value make_constant(ConstantValue c);
 Value make_int(std::int64_t i);
 Value make_float(double d);
 
+/// The most modules being loaded at once: a module's import of a module that imports another...
+/// Each level recurses through the loader (and CPython itself gives up near 100 nested
+/// imports: each costs several frames of importlib against a recursion limit of 1000).
+inline constexpr std::size_t kMaxImportDepth = 100;
+
+/// The largest field-view source file read by default: 8 MiB. Parsing and evaluating a module
+/// takes up to a few hundred bytes of memory per byte of source (a module of one list literal:
+/// about 450), so the limit keeps a hostile file's memory near 3.5 GiB at most; real modules are
+/// well under 1 MiB.
+inline constexpr std::size_t kDefaultMaxSourceBytes = std::size_t(8) << 20;
+
+/// WEIR_MAX_SOURCE_BYTES when set to a positive integer, else kDefaultMaxSourceBytes.
+std::size_t max_source_bytes();
+
+/// The source file at `path`, as the loader reads every module: a regular file (opened without
+/// blocking, weir::open_input_file) of at most max_source_bytes(), checked before reading.
+/// Throws weir::Error "PATH: ..." naming what is wrong.
+pycode::SourceFile read_source_file(const std::string& path);
+
 struct ModuleLoader::Impl {
   std::vector<std::string>* search_path = nullptr;
   std::map<std::string, std::unique_ptr<LoadedModule>> cache;  // by canonical path
   std::map<std::string, LoadedModule*> by_name;                // Python's sys.modules
   std::vector<LoadedModule*> loading;                          // the import stack
+  const SourceLocation* importing_at = nullptr;                // the import statement running
   // Plain functions (and methods) whose bodies may hold definitions, processed once the
   // module defining them is loaded.
   struct PendingFunction {

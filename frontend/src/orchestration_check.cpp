@@ -717,6 +717,13 @@ class Checker {
     if (std::find(fr.stack->begin(), fr.stack->end(), &g) != fr.stack->end())
       throw FrontendError(c.loc,
                           "recursive call of '" + g.name + "': orchestrated functions cannot be recursive");
+    // Inlined recursively, as operators are: the same bound (type_checker.h).
+    if (fr.stack->size() >= static_cast<std::size_t>(kMaxCallDepth))
+      throw FrontendError(c.loc,
+                          "calls nested more than " + std::to_string(kMaxCallDepth) +
+                              " levels deep (orchestrated function '" + g.name +
+                              "'): weir inlines every call and bounds the nesting; call fewer functions "
+                              "in a chain");
     std::unique_ptr<FunctionDef> parsed = parse_function_with_loops(gm.ast.file, g.loc.line);
     const FunctionDef& def = *parsed;
     Frame inner{&gm, "__" + g.name + std::to_string(inlined_++) + "_", {}, fr.stack};

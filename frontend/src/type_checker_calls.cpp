@@ -1,5 +1,8 @@
 // Type checking of calls: keyword and positional arguments, calls of field operators and
 // scan operators (argument order, broadcasting over the scan dimensions).
+#include <algorithm>
+#include <string>
+
 #include "type_checker_internal.h"
 
 namespace weir::frontend::typecheck {
@@ -105,13 +108,46 @@ Type FunctionChecker::lift(const Type& t, const std::vector<Dimension>& dims) {
   return Type::field(union_dims(t.dims, dims), t.dtype);
 }
 
+namespace {
+
+// "calls nested more than 64 levels deep ('prog' -> 'op9' -> ... -> 'op1')": the chain of
+// definitions in progress, its middle elided, then the callee.
+std::string too_deep(const std::vector<const Definition*>& chain, const Definition& callee) {
+  std::string s = "calls nested more than " + std::to_string(kMaxCallDepth) + " levels deep (";
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    if (i == 3 && chain.size() > 6) {
+      s += "... -> ";
+      i = chain.size() - 3;
+    }
+    s += "'" + chain[i]->name + "' -> ";
+  }
+  return s + "'" + callee.name + "'" +
+         "): weir inlines every call and bounds the nesting; call fewer operators in a chain";
+}
+
+}  // namespace
+
 const TypedDefinition& FunctionChecker::callee_of(const Definition& d, const SourceLocation& loc) {
+  // Checking `d` recurses once more (tc_ holds this definition and its callers), and so does
+  // inlining the call: bounded, at the call that would go one level too deep.
+  if (tc_.in_progress().size() >= static_cast<std::size_t>(kMaxCallDepth))
+    throw FrontendError(loc, too_deep(tc_.in_progress(), d));
+  const TypedDefinition* callee = nullptr;
   try {
-    return tc_.check(d);
+    callee = &tc_.check(d);
   } catch (const FrontendError& e) {
     if (e.message().rfind("recursive", 0) == 0) throw FrontendError(loc, e.message());
     throw;
   }
+  // A callee checked earlier (cached) does not show in in_progress(): its own depth counts.
+  if (callee->call_depth + 1 > kMaxCallDepth)
+    throw FrontendError(loc, "calls nested more than " + std::to_string(kMaxCallDepth) + " levels deep ('" +
+                                 def_.name + "' -> '" + d.name + "', which calls operators " +
+                                 std::to_string(callee->call_depth - 1) +
+                                 " levels deep): weir inlines every call and bounds the nesting; call fewer "
+                                 "operators in a chain");
+  out_.call_depth = std::max(out_.call_depth, callee->call_depth + 1);
+  return *callee;
 }
 
 TExprPtr FunctionChecker::operator_call(const Call& c, const Definition& d, Scope& scope) {

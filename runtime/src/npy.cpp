@@ -23,6 +23,7 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicLen = 6;
+constexpr std::size_t kMaxHeaderBytes = 10000;
 
 struct DtypeInfo {
   char kind;  // f, i, u, b
@@ -204,6 +205,11 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
   std::size_t header_start = kMagicLen + 2 + len_bytes;
   if (bytes.size() < header_start) fail(origin, "truncated: the file ends inside the .npy preamble");
   std::size_t header_len = read_le(bytes, kMagicLen + 2, len_bytes);
+  // NumPy's own reader refuses longer headers (numpy.lib.format, max_header_size) as unsafe;
+  // the parser's memory stays bounded whatever a 2.0 header's 32-bit length claims.
+  if (header_len > kMaxHeaderBytes)
+    fail(origin, "corrupt .npy header: " + std::to_string(header_len) + " bytes, more than the limit of " +
+                     std::to_string(kMaxHeaderBytes) + " (NumPy's max_header_size)");
   if (bytes.size() < header_start + header_len)
     fail(origin, "truncated: the header says " + std::to_string(header_len) +
                      " bytes but the file ends after " + std::to_string(bytes.size() - header_start));
@@ -292,6 +298,7 @@ Field read_npy(const std::filesystem::path& path, const Allocator& allocator) {
   // (As every file weir reads: "PATH: cannot open: No such file or directory".)
   if (f.fd < 0) fail(path.string(), "cannot open: " + f.error);
   std::string bytes;
+  bytes.reserve(f.size);  // one buffer of the file's size, not a doubling string's twice that
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(f.fd, buf, sizeof buf);

@@ -13,10 +13,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <thread>
 
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/notices.h"
 #include "weir/sdfg/json_limits.h"
 
 namespace weir::runtime {
@@ -29,24 +32,41 @@ constexpr const char* kSourceName = "program.cpp";
 constexpr const char* kManifestName = "manifest.json";
 constexpr int kManifestFormat = 1;
 
-// An exclusive flock on a lock file, released on destruction (or when the process dies).
+// An exclusive flock on a lock file, released on destruction (or when the process dies). The
+// holder writes its process id into the file, so that a process that waits for it longer than a
+// second can say whom it waits for (a build of the same program can take minutes).
 class FileLock {
  public:
   FileLock(const fs::path& path, bool wait) {
     fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
     if (fd_ < 0)
       throw CacheError("program cache: cannot open lock file " + path.string() + ": " + std::strerror(errno));
-    int rc;
-    while ((rc = ::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB))) != 0 && errno == EINTR) {
+    int err = try_lock(LOCK_NB);
+    if (err == EWOULDBLOCK && wait) {
+      // Held: poll for a second, then tell the user what it waits for and block.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (err == EWOULDBLOCK && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        err = try_lock(LOCK_NB);
+      }
+      if (err == EWOULDBLOCK) {
+        notice("waiting for " + holder() + ", which holds the program cache's lock " + path.string() +
+               " (it is building or removing the same program)");
+        err = try_lock(0);
+      }
     }
-    if (rc != 0) {
-      int err = errno;
+    if (err != 0) {
       ::close(fd_);
       fd_ = -1;
       if (!wait && err == EWOULDBLOCK) return;
       throw CacheError("program cache: cannot lock " + path.string() + ": " + std::strerror(err));
     }
     locked_ = true;
+    // Who holds it, for the message above; best effort (a lock without it still locks).
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    [[maybe_unused]] const bool recorded =
+        ::ftruncate(fd_, 0) == 0 &&
+        ::pwrite(fd_, pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
   }
   ~FileLock() {
     if (fd_ >= 0) ::close(fd_);
@@ -58,6 +78,23 @@ class FileLock {
  private:
   int fd_ = -1;
   bool locked_ = false;
+
+  // 0 when locked, else the errno of flock (EWOULDBLOCK: held elsewhere, with LOCK_NB).
+  int try_lock(int flags) const {
+    int rc;
+    while ((rc = ::flock(fd_, LOCK_EX | flags)) != 0 && errno == EINTR) {
+    }
+    return rc == 0 ? 0 : errno;
+  }
+  // "process 1234" from the file the holder wrote, or "another weir process".
+  std::string holder() const {
+    char buf[32] = {};
+    const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
+    std::string text(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    return digits ? "process " + text : "another weir process";
+  }
 };
 
 // A name unique among this process's threads and other processes.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace weir {
@@ -42,7 +43,19 @@ InputFile open_input_file(const std::string& path) {
     return f;
   }
   f.fd = fd;
+  f.size = static_cast<std::size_t>(st.st_size);
   return f;
+}
+
+std::size_t byte_limit(const char* env_var, std::size_t fallback) {
+  const char* env = std::getenv(env_var);
+  if (env && *env) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (errno == 0 && end && *end == '\0' && v > 0) return static_cast<std::size_t>(v);
+  }
+  return fallback;
 }
 
 }  // namespace weir

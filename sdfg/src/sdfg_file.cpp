@@ -22,18 +22,10 @@ bool ends_with(const std::string& s, const char* suffix) {
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
-// The largest SDFG text read (after decompression): WEIR_MAX_SDFG_BYTES, default 1 GiB, so a
-// small gzip bomb fails clearly instead of exhausting memory.
-std::size_t max_sdfg_bytes() {
-  const char* env = std::getenv("WEIR_MAX_SDFG_BYTES");
-  if (env && *env) {
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(env, &end, 10);
-    if (errno == 0 && end && *end == '\0' && v > 0) return static_cast<std::size_t>(v);
-  }
-  return std::size_t{1} << 30;
-}
+// The largest SDFG text read (after decompression): WEIR_MAX_SDFG_BYTES, default 256 MiB, so a
+// small gzip bomb fails clearly instead of exhausting memory (reading peaks near twice the limit;
+// the largest SDFG DaCe writes for npbench is 0.5 MB).
+std::size_t max_sdfg_bytes() { return byte_limit("WEIR_MAX_SDFG_BYTES", std::size_t{256} << 20); }
 
 // gzread passes uncompressed files through unchanged, so one reader serves both forms.
 std::string read_file(const std::string& path) {

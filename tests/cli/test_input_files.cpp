@@ -126,3 +126,32 @@ TEST_CASE("weir: a FIFO or a device where a file is read is refused at once, nev
   CHECK(r.code == 1);
   CHECK(r.out == "weir: error: /dev/zero: cannot open: a character device, not a regular file\n");
 }
+
+TEST_CASE("weir: a source file or imported module over the size limit, or a FIFO, is refused before reading",
+          "[cli][errors][security]") {
+  auto dir = weir::test::scratch_dir("cli-source-limits");
+  std::ofstream(dir / "b.py") << kBoundary;
+  const auto size = fs::file_size(dir / "b.py");
+  std::ofstream(dir / "main.py") << "from b import boundary\n";
+  const std::string bin = std::string("timeout 60 ") + WEIR_BIN;
+  // The default limit (8 MiB) reads it; a limit one byte short refuses it, read or imported.
+  auto r = run_weir("check " + q(dir / "b.py"), {}, bin);
+  CHECK(r.code == 0);
+  const std::string limit = "WEIR_MAX_SOURCE_BYTES=" + std::to_string(size - 1);
+  const std::string over = ": size " + std::to_string(size) + " bytes exceeds the limit of " +
+                           std::to_string(size - 1) +
+                           " bytes for a source file (set WEIR_MAX_SOURCE_BYTES to raise it)";
+  r = run_weir("check " + q(dir / "b.py"), limit, bin);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains((dir / "b.py").string() + over));
+  r = run_weir("run " + q(dir / "main.py") + "::boundary", limit, bin);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains((dir / "b.py").string() + over));
+  // A FIFO given as the source: refused without blocking, named as every input file names it.
+  fs::remove(dir / "f.py");
+  REQUIRE(::mkfifo((dir / "f.py").c_str(), 0600) == 0);
+  r = run_weir("check " + q(dir / "f.py"), {}, bin);
+  CHECK(r.code == 1);
+  CHECK(r.out == "weir: error: " + (dir / "f.py").string() +
+                     ": cannot open: a FIFO (named pipe), not a regular file\n");
+}

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -252,4 +253,19 @@ TEST_CASE("npy: broken files give errors that name the file", "[runtime][npy]") 
                     Catch::Contains("v9.npy: unsupported .npy format version 9.0"));
   CHECK_THROWS_WITH(write_npy(dir / "no_such_dir" / "x.npy", iota(ScalarType::Int32, {2})),
                     Catch::Contains("x.npy: cannot write"));
+  // A format 2.0 header padded to 10,048 bytes (valid, but longer than NumPy's
+  // max_header_size of 10,000, which NumPy also refuses), before the 128 data bytes.
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }";
+  dict.append(10048 - 12 - dict.size() - 1, ' ');
+  dict += '\n';
+  std::string v2 = std::string("\x93NUMPY\x02\x00", 8);
+  const auto len = static_cast<std::uint32_t>(dict.size());
+  for (int i = 0; i < 4; ++i) v2 += static_cast<char>((len >> (8 * i)) & 0xff);
+  v2 += dict + good.substr(good.size() - 128);
+  CHECK_THROWS_WITH(
+      read_npy(write_bytes(dir / "long_header.npy", v2)),
+      Catch::Contains("long_header.npy: corrupt .npy header: 10036 bytes, more than the limit of "
+                      "10000 (NumPy's max_header_size)"));
+  // The same array with the header cut to NumPy's own padding reads.
+  CHECK(read_npy(write_bytes(dir / "good.npy", good)).size() == 16);
 }

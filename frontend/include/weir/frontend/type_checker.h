@@ -22,6 +22,13 @@ struct ModuleCheck {
   bool truncated = false;       ///< stopped after max_errors errors
 };
 
+/// The deepest chain of operator calls a definition may start (a program calling an operator
+/// that calls another is a chain of 3). Calls are inlined, so the type checker and the lowering
+/// recurse once per level; the bound keeps them within the default 8 MiB stack in every build
+/// (tests/frontend/test_nesting_stack.cpp). Beyond it TypeChecker::check throws a FrontendError
+/// at the call that goes one level too deep.
+inline constexpr int kMaxCallDepth = 64;
+
 /// Checks definitions and builds their typed IR. Definitions called by others (also from other
 /// modules) are checked on first use and cached; recursion is an error. Every error is a
 /// FrontendError at the exact location of the offending expression, with gt4py-like messages
@@ -41,6 +48,9 @@ class TypeChecker {
   /// functions), each on its own, collecting up to `max_errors` errors instead of stopping at
   /// the first.
   ModuleCheck check_all(const LoadedModule& module, std::size_t max_errors = 20);
+  /// The definitions being checked now, outermost first (a definition's callees are checked
+  /// while it is): the chain of calls that led to the one being checked.
+  const std::vector<const Definition*>& in_progress() const { return in_progress_; }
 
  private:
   std::map<const Definition*, std::unique_ptr<TypedDefinition>> done_;

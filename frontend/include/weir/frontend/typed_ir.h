@@ -134,6 +134,10 @@ struct TypedDefinition {
   TExprPtr init;
   // program
   std::vector<ProgramCall> calls;
+  /// The longest chain of calls from this definition down to an operator that calls none: 1
+  /// for such a leaf, 1 + the deepest callee's otherwise. Every call is inlined, so the
+  /// lowering recurses this deep; TypeChecker refuses more than kMaxCallDepth.
+  int call_depth = 1;
 };
 
 /// `field_operator lap(f: Field[[I, J], float64]) -> Field[[I, J], float64]`; a program has no
