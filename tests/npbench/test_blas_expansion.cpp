@@ -134,6 +134,35 @@ TEST_CASE("blas expansion: a Dot that CBLAS calls stays for the code generator, 
                                     "library-expansion pass first"));
 }
 
+TEST_CASE("blas expansion: an OpenBLAS Dot inside a map is expanded (CBLAS runs its own threads)",
+          "[blas][library-expansion]") {
+  auto s = std::make_unique<SDFG>("dot_in_map");
+  s->add_symbol("K");
+  s->add_array("x", ScalarType::Float64, {sym::Expr::parse("2 * K")});
+  s->add_array("y", ScalarType::Float64, {sym::Expr::parse("K")});
+  s->add_array("r", ScalarType::Float64, {sym::Expr(1)});
+  SDFGState& st = s->add_state("main", true);
+  MapEntry& m = st.add_map("outer", {"i"}, Subset::parse("0:1"));
+  auto lib = std::make_unique<LibraryNode>("blas", "LibraryNode");
+  lib->classpath = "dace.libraries.blas.nodes.dot.Dot";
+  lib->implementation = "OpenBLAS";
+  lib->in_connectors = {{"_x", std::nullopt}, {"_y", std::nullopt}};
+  lib->out_connectors = {{"_result", std::nullopt}};
+  const NodeId dot = st.add_node(std::move(lib)).id();
+  st.add_memlet_path({st.add_access("x").id(), m.id(), dot}, Memlet::simple("x", Subset::parse("0:2 * K:2")),
+                     "", "_x");
+  st.add_memlet_path({st.add_access("y").id(), m.id(), dot}, Memlet::simple("y", Subset::parse("0:K")), "",
+                     "_y");
+  st.add_memlet_path({dot, m.exit, st.add_access("r").id()}, Memlet::simple("r", Subset::parse("0")),
+                     "_result", "");
+  REQUIRE(transforms::has_expandable_library_nodes(*s));
+  REQUIRE(expand(*s) == 1);
+  // x[0::2] = [1, 3, 5] . y = [2, 4, 6] = 44, as at the top level.
+  auto got =
+      run(*s, {{"x", {{6}, {1, 2, 3, 4, 5, 6}}}, {"y", {{3}, {2, 4, 6}}}, {"r", {{1}, {-1}}}}, {{"K", 3}});
+  CHECK(got.at("r") == std::vector<double>{44});
+}
+
 TEST_CASE("blas expansion: Ger is a map over the output adding alpha times the outer product",
           "[blas][library-expansion]") {
   auto s = test::build_library_case(kGer, "");
