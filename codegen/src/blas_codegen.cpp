@@ -1,12 +1,15 @@
-// Linear-algebra library nodes of DaCe's BLAS library (MatMul, Dot, Gemm, Gemv, Ger, Transpose)
-// as direct loop nests: the semantics of DaCe's "pure" expansions (NumPy's matmul/dot rules),
-// one output element per iteration of the outer loops with a local accumulator for the
-// contracted dimension. Operands are the connectors' memlet subsets with dimensions of extent 1
-// squeezed out, as DaCe's expansions see them.
+// Linear-algebra library nodes of DaCe's BLAS library (MatMul, Gemm, Gemv) as direct loop nests:
+// the semantics of DaCe's "pure" expansions (NumPy's matmul rules), one output element per
+// iteration of the outer loops with a local accumulator for the contracted dimension, and the
+// hand-written schedules of matrix products below. Operands are the connectors' memlet subsets
+// with dimensions of extent 1 squeezed out, as DaCe's expansions see them. Dot, Ger and
+// Transpose are the library-expansion pass's (transforms/src/expand_blas.cpp); a Dot reaches
+// code generation only where CBLAS takes it as one call (cblas_codegen.cpp).
 #include <algorithm>
 
 #include "blas_operand.h"
 #include "state_codegen.h"
+#include "weir/sdfg/library_attributes.h"
 
 namespace weir::codegen::detail {
 
@@ -16,24 +19,11 @@ bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
 }  // namespace
 
-// A library node attribute that DaCe leaves out at its default (alpha 1, beta 0, trans False):
-// the C++ literal of a number, or "true"/"false".
 std::string numeric_attribute(const LibraryNode& n, const std::string& key, const std::string& dflt,
                               const ElementRef& where) {
-  const std::string* v = n.extra.find(key);
-  if (!v || *v == "null") return dflt;
-  std::string s = *v;
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
-  if (s == "True" || s == "true") return "true";
-  if (s == "False" || s == "false") return "false";
-  bool numeric = !s.empty();
-  for (char c : s)
-    numeric = numeric && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' ||
-                          c == 'e' || c == 'E');
-  if (!numeric)
-    throw CodegenError(where, n.class_name() + " attribute '" + key + "' = " + *v +
-                                  " is not a number; the CPU code generator supports numeric values only");
-  return s;
+  if (auto v = numeric_library_attribute(n, key, dflt)) return *v;
+  throw CodegenError(where, n.class_name() + " attribute '" + key + "' = " + *n.extra.find(key) +
+                                " is not a number; the CPU code generator supports numeric values only");
 }
 
 BlasOperand StateGen::blas_operand(const LibraryNode& n, const std::string& conn, bool input) const {
@@ -84,18 +74,27 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
   std::string i = loop_var("__bi", 0), j = loop_var("__bj", 0), k = loop_var("__bk", 0),
               bt = loop_var("__bb", 0);
 
-  if (cls == "MatMul" || cls == "Dot") {
-    bool dot = cls == "Dot";
-    a = need(dot ? "_x" : "_a", true);
-    b = need(dot ? "_y" : "_b", true);
-    out = need(dot ? "_result" : "_c", false);
-    if (dot) {
-      rank_is(a, "_x", {1});
-      rank_is(b, "_y", {1});
-    }
+  // Implementation "pure" (DaCe's pure expansion as maps) is the library-expansion pass's; the
+  // default one is the loops below.
+  if ((cls == "MatMul" || cls == "Gemm" || cls == "Gemv") && n.implementation == "pure")
+    throw CodegenError(where, unexpanded_message(n));
+  if (cls == "Dot") {
+    // The library-expansion pass leaves a Dot only where CBLAS takes it as one call.
+    a = need("_x", true);
+    b = need("_y", true);
+    out = need("_result", false);
+    if (wants_cblas(n) && a.rank() == 1 && b.rank() == 1 && out.rank() == 0 &&
+        emit_cblas({cls, &out, &a, &b, &add, {}, a.extent(0), alpha, beta, false, false}, w))
+      return;
+    throw CodegenError(where, unexpanded_message(n));
+  }
+  if (cls == "MatMul") {
+    a = need("_a", true);
+    b = need("_b", true);
+    out = need("_c", false);
     std::size_t ra = a.rank(), rb = b.rank();
-    rank_is(a, dot ? "_x" : "_a", {1, 2, 3});
-    rank_is(b, dot ? "_y" : "_b", {1, 2, 3});
+    rank_is(a, "_a", {1, 2, 3});
+    rank_is(b, "_b", {1, 2, 3});
     kvar = k;
     kext = a.extent(ra - 1);
     std::vector<std::string> av, bv;
@@ -152,25 +151,6 @@ void StateGen::emit_blas(const LibraryNode& n, Writer& w) {
     ov = {i};
     oext = {a.extent(ta ? 1 : 0)};
     terms = {{&a, ta ? std::vector<std::string>{k, i} : std::vector<std::string>{i, k}}, {&b, {k}}};
-  } else if (cls == "Ger") {
-    add = need("_A", true);
-    a = need("_x", true);
-    b = need("_y", true);
-    out = need("_res", false);
-    rank_is(a, "_x", {1});
-    rank_is(b, "_y", {1});
-    alpha = numeric_attribute(n, "alpha", "1", where);
-    beta = "1";
-    ov = {i, j};
-    oext = {a.extent(0), b.extent(0)};
-    terms = {{&a, {i}}, {&b, {j}}};
-  } else if (cls == "Transpose") {
-    a = need("_inp", true);
-    out = need("_out", false);
-    rank_is(a, "_inp", {2});
-    ov = {i, j};
-    oext = {a.extent(1), a.extent(0)};
-    terms = {{&a, {j, i}}};
   } else {
     throw CodegenError(where, "library node of type '" + n.type_name + "'" +
                                   (n.classpath.empty() ? "" : " (" + n.classpath + ")") +

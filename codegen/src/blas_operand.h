@@ -1,5 +1,5 @@
 // The operands of a BLAS library node as the code generator sees them (blas_codegen.cpp emits
-// them as loop nests, cblas_codegen.cpp as CBLAS calls).
+// them as loop nests, cblas_codegen.cpp as CBLAS calls), and the refusal of an unexpanded node.
 #pragma once
 
 #include <string>
@@ -37,6 +37,10 @@ struct BlasOperand {
 /// when absent or null. Throws CodegenError at `where` for anything else.
 std::string numeric_attribute(const LibraryNode& n, const std::string& key, const std::string& dflt,
                               const ElementRef& where);
+
+/// The error for a library node of a class the library-expansion pass owns (or of an
+/// implementation it owns: "pure" MatMul, Gemm, Gemv), given to the code generator unexpanded.
+std::string unexpanded_message(const LibraryNode& n);
 
 /// A BLAS node's contraction, as emit_blas worked it out: out[oext] = alpha * op(a) op(b)
 /// (+ beta * add), contracted over kext.

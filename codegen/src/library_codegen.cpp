@@ -1,7 +1,8 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
 // the mapped symbols) and library nodes (BLAS nodes in blas_codegen.cpp, LAPACK in
-// lapack_codegen.cpp; Reduce and Einsum are expanded by the library-expansion pass before code
-// generation).
+// lapack_codegen.cpp; Reduce, Einsum, Dot, Ger and Transpose are expanded by the
+// library-expansion pass before code generation).
+#include "blas_operand.h"
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
 
@@ -192,16 +193,20 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   w.line(fname + "(" + join(args, ", ") + ");");
 }
 
+std::string unexpanded_message(const LibraryNode& n) {
+  return "a " + n.class_name() +
+         " library node reaches code generation unexpanded: run the library-expansion pass first "
+         "(`weir optimize --passes library-expansion`; the compile path runs it)";
+}
+
 void StateGen::emit_library(const LibraryNode& n, Writer& w) {
   sg.prog.target.check_library_node(*this, n);
-  // The library-expansion pass (transforms/) owns Reduce and Einsum: the compile path expands
-  // them into nested SDFGs of maps and tasklets before code generation.
-  if (n.is_reduce() || n.class_name() == "Einsum")
-    throw CodegenError(ref(n),
-                       "a " + n.class_name() +
-                           " library node reaches code generation unexpanded: run the "
-                           "library-expansion pass first (`weir optimize --passes library-expansion`; "
-                           "the compile path runs it)");
+  // The library-expansion pass (transforms/) owns Reduce, Einsum, Ger and Transpose (and Dot
+  // but where CBLAS calls it, see emit_blas): the compile path expands them into nested SDFGs of
+  // maps and tasklets before code generation.
+  const std::string cls = n.class_name();
+  if (n.is_reduce() || cls == "Einsum" || cls == "Ger" || cls == "Transpose")
+    throw CodegenError(ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }

@@ -40,7 +40,8 @@ std::unique_ptr<SDFG> build_library_case(const LibraryCase& c, const std::string
 /// into `dir`.
 void library_numpy_reference(const LibraryCase& c, const std::filesystem::path& dir, int m, int k, int n);
 
-/// Runs `c` at sizes (7, 5, 3), (1, 1, 1) and (2, 9, 4) in `pure` and `OpenBLAS` and compares
+/// Runs `c` at sizes (7, 5, 3), (1, 1, 1), (2, 9, 4) and (300, 130, 260) in `pure` and
+/// `OpenBLAS` (and, for MatMul, Gemm and Gemv, the default implementation) and compares
 /// every output with NumPy (rtol 1e-12, 1e-4 for float32); the generated source calls
 /// `fast_call` exactly for OpenBLAS (unchecked when empty: nodes with one implementation).
 void check_library_case(const LibraryCase& c, const std::string& fast_call);

@@ -1,8 +1,9 @@
 // LibraryExpansion: finds the library nodes the pass owns and replaces each by a nested SDFG
-// node built by its class's expansion (expand_reduce.cpp, expand_einsum.cpp).
+// node built by its class's expansion (expand_reduce.cpp, expand_einsum.cpp, expand_blas.cpp).
 #include "weir/transforms/library_expansion.h"
 
 #include <cctype>
+#include <optional>
 
 #include "library_expansion_internal.h"
 #include "weir/transforms/memlet_propagation.h"
@@ -92,8 +93,9 @@ namespace {
 void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
-  std::unique_ptr<SDFG> inner =
-      n.is_reduce() ? detail::expand_reduce(site, ops) : detail::expand_einsum(site, ops);
+  std::unique_ptr<SDFG> inner = n.is_reduce()                ? detail::expand_reduce(site, ops)
+                                : n.class_name() == "Einsum" ? detail::expand_einsum(site, ops)
+                                                             : detail::expand_blas(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -123,34 +125,108 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   st.remove_node(n.id());
 }
 
-bool expandable(const Node& n) {
-  const auto* lib = n.as<LibraryNode>();
-  return lib && library_expansion_classes().count(lib->class_name());
+/// Whether the non-unit dimensions of the memlet of `e` are one with a positive constant step
+/// into an array (what a CBLAS vector argument takes).
+bool cblas_vector(const SDFG& sdfg, const DataflowEdge& e) {
+  auto d = sdfg.arrays.find(e.memlet.data);
+  if (d == sdfg.arrays.end() || d->second.is_scalar()) return false;
+  int dims = 0;
+  bool forward = true;
+  for (const Range& r : e.memlet.subset.ranges()) {
+    const sym::Expr size = r.size();
+    if (size.is_integer() && size.value() == 1) continue;
+    ++dims;
+    forward = forward && r.step.is_integer() && r.step.value() > 0;
+  }
+  return dims == 1 && forward;
 }
 
-bool state_has_expandable(const SDFGState& st) {
+/// Whether the nodes of a state run inside a map: of the state, or of a state that calls the
+/// state's SDFG (`outer`). The scope tree is worked out once, when first asked.
+class Scopes {
+ public:
+  Scopes(const SDFGState& st, bool outer) : st_(st), outer_(outer) {}
+  bool in_map(NodeId id) {
+    if (outer_) return true;
+    if (!tree_) tree_ = st_.scope_tree();
+    return tree_->parent.at(id) != kNoNode;
+  }
+
+ private:
+  const SDFGState& st_;
+  bool outer_;
+  std::optional<ScopeTree> tree_;
+};
+
+/// A Dot whose `implementation` is a CBLAS one (OpenBLAS, MKL, cBLAS), outside every map (of its
+/// state and of the states its SDFG is nested in: nothing runs it in parallel),
+/// with float32 or float64 operands of one type and vectors CBLAS takes: the code generator
+/// calls cblas_?dot for it (codegen/src/cblas_codegen.cpp), so the pass leaves it. Every other
+/// Dot is expanded.
+bool left_to_cblas(const SDFG& sdfg, const SDFGState& st, const LibraryNode& n, Scopes& scopes) {
+  std::string impl;
+  for (char c : n.implementation) impl += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n.class_name() != "Dot" || !(impl == "openblas" || impl == "mkl" || impl == "cblas") ||
+      scopes.in_map(n.id()))
+    return false;
+  std::optional<ScalarType> type;
+  bool vectors = true;
+  for (bool in : {true, false})
+    for (EdgeId id : in ? st.in_edges(n.id()) : st.out_edges(n.id())) {
+      const DataflowEdge& e = st.edge(id);
+      if (e.memlet.is_empty()) continue;
+      auto d = sdfg.arrays.find(e.memlet.data);
+      if (d == sdfg.arrays.end()) return false;
+      if (type && *type != d->second.dtype.base) return false;
+      type = d->second.dtype.base;
+      if (in) vectors = vectors && cblas_vector(sdfg, e);
+    }
+  return vectors && (type == ScalarType::Float64 || type == ScalarType::Float32);
+}
+
+/// Whether library node `n` of `st` is expanded.
+bool expandable(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& scopes) {
+  const auto* lib = n.as<LibraryNode>();
+  if (!lib) return false;
+  if (pure_expansion_classes().count(lib->class_name())) return lib->implementation == "pure";
+  return library_expansion_classes().count(lib->class_name()) && !left_to_cblas(sdfg, st, *lib, scopes);
+}
+
+bool has_expandable(const SDFG& sdfg, bool in_map);
+
+/// `in_map`: the state's SDFG is called inside a map.
+bool state_has_expandable(const SDFG& sdfg, const SDFGState& st, bool in_map) {
+  Scopes scopes(st, in_map);
   for (const Node* n : st.nodes()) {
-    if (expandable(*n)) return true;
+    if (expandable(sdfg, st, *n, scopes)) return true;
     if (const auto* nest = n->as<NestedSDFGNode>();
-        nest && nest->sdfg && has_expandable_library_nodes(*nest->sdfg))
+        nest && nest->sdfg && has_expandable(*nest->sdfg, scopes.in_map(n->id())))
       return true;
   }
   return false;
 }
 
+bool has_expandable(const SDFG& sdfg, bool in_map) {
+  for (const SDFGState* st : sdfg.all_states())
+    if (state_has_expandable(sdfg, *st, in_map)) return true;
+  return false;
+}
+
 /// Expands the state's nodes and those of the SDFGs nested in it; returns how many.
-std::size_t expand_state(SDFG& sdfg, SDFGState& st) {
+std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_map) {
   std::size_t changed = 0;
   std::vector<NodeId> todo, nested;
+  Scopes scopes(st, in_map);
   for (const Node* n : st.nodes()) {
-    if (expandable(*n)) todo.push_back(n->id());
+    if (expandable(sdfg, st, *n, scopes)) todo.push_back(n->id());
     if (n->as<NestedSDFGNode>()) nested.push_back(n->id());
   }
   for (NodeId id : nested) {
     SDFG* inner = st.node(id).as<NestedSDFGNode>()->sdfg.get();
     if (!inner) continue;
+    const bool inner_in_map = scopes.in_map(id);
     for (SDFGState* s : inner->all_states())
-      if (state_has_expandable(*s)) changed += expand_state(*inner, *s);
+      if (state_has_expandable(*inner, *s, inner_in_map)) changed += expand_state(*inner, *s, inner_in_map);
   }
   for (NodeId id : todo) {
     expand_node(sdfg, st, *st.node(id).as<LibraryNode>());
@@ -162,26 +238,29 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st) {
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce", "Einsum"};
+  static const std::set<std::string> classes{"Reduce", "Einsum", "Dot", "Ger", "Transpose"};
   return classes;
 }
 
-bool has_expandable_library_nodes(const SDFG& sdfg) {
-  for (const SDFGState* st : sdfg.all_states())
-    if (state_has_expandable(*st)) return true;
-  return false;
+const std::set<std::string>& pure_expansion_classes() {
+  static const std::set<std::string> classes{"MatMul", "Gemm", "Gemv"};
+  return classes;
 }
 
+bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg, false); }
+
 LibraryExpansion::LibraryExpansion()
-    : Pass(
-          "library-expansion",
-          "Replace library nodes (Reduce, Einsum) by nested SDFGs of maps and tasklets (DaCe's expansions)") {
-}
+    : Pass("library-expansion",
+           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose; MatMul, Gemm, Gemv with "
+           "implementation "
+           "pure) by "
+           "nested SDFGs of maps and tasklets (DaCe's expansions)") {}
 
 std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
   for (SDFGState* st : sdfg.all_states())
-    if (state_has_expandable(*st)) tx.modify_state(*st, [&] { changed += expand_state(sdfg, *st); });
+    if (state_has_expandable(sdfg, *st, false))
+      tx.modify_state(*st, [&] { changed += expand_state(sdfg, *st, false); });
   return changed;
 }
 

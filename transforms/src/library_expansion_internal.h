@@ -1,8 +1,11 @@
 // Shared by library_expansion.cpp (the pass: finding nodes, replacing one by its nested SDFG) and
-// the expansions of each library node class (expand_reduce.cpp, expand_einsum.cpp).
+// the expansions of each library node class (expand_reduce.cpp, expand_einsum.cpp,
+// expand_blas.cpp; the contraction they share in contraction_expansion.cpp).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +47,44 @@ struct ExpansionSite {
 /// transient) and the symbols their shapes and strides use (typed as in the outer SDFG).
 std::unique_ptr<SDFG> expansion_sdfg(const ExpansionSite& site, const std::vector<LibraryOperand>& ops);
 
+/// The non-unit dimensions of an operand (none for a scalar): DaCe's expansions squeeze them.
+std::vector<std::size_t> squeezed(const LibraryOperand& op);
+
+/// The subset of `op` at `vars`, one per non-unit dimension in order (index 0 elsewhere).
+Subset element(const LibraryOperand& op, const std::vector<sym::Expr>& vars);
+
+/// A node attribute DaCe leaves out at its default (alpha 1, beta 0, transA False): the text of
+/// a number (a JSON number or a string of one), or "true"/"false"; `dflt` when absent or null.
+/// Throws TransformError naming the node for anything else.
+std::string numeric_attribute(const ExpansionSite& site, const std::string& key, const std::string& dflt);
+
+/// out[out] = alpha * (sum over the indices not in `out` of the product of the inputs at their
+/// `terms`) (+ beta * addend[out]). Indices are letters; `extent` gives each one's size.
+struct Contraction {
+  std::string name;                // of the maps and tasklets: "einsum" -> einsum, einsum_sum, einsum_out
+  std::string prefix;              // of the map parameters: "__e" -> __ei for index i
+  std::vector<std::string> terms;  // per input (ops[0..inputs)): its non-unit dimensions' indices
+  std::string out;                 // the output's (ops[inputs]) non-unit dimensions' indices
+  std::map<char, sym::Expr> extent;
+  std::size_t inputs = 0;
+  std::string alpha = "1", beta = "0";  // Python numbers
+  /// The scalar connectors "_alpha"/"_beta" present (they multiply alpha and beta).
+  std::vector<std::string> coeffs;
+  /// The operand read for beta's term, by its index in ops; the output when empty.
+  std::optional<std::size_t> addend;
+};
+
+/// Builds `c` over `ops` into `st` of `sdfg`: a map over the output's indices (Default schedule;
+/// none for a scalar output) and per output element, where indices are contracted, a transient
+/// Register scalar `__acc` set to 0 and a Sequential map adding the product into it (WCR), then
+/// a tasklet writing the output element; else one tasklet per element.
+void build_contraction(SDFG& sdfg, SDFGState& st, const Contraction& c,
+                       const std::vector<LibraryOperand>& ops);
+
 /// The expansions (see library_expansion.h): the nested SDFG of the node at `site`; `ops` gets
 /// the operands (one per connector of the nested SDFG node).
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 
 }  // namespace weir::transforms::detail

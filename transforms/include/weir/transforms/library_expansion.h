@@ -28,12 +28,20 @@ namespace weir::transforms {
 ///    map over the contracted indices whose tasklet adds the operands' product into it (WCR),
 ///    and a tasklet writing alpha * __acc (+ beta * out). Without contracted indices one tasklet
 ///    writes alpha * product (+ beta * out).
+///  * Dot, Gemv, Ger, Transpose (DaCe's BLAS nodes; docs/adr/0040-blas-expansion.md): the same
+///    contraction, its map parameters __b<index>: Dot `_result` = sum_k `_x`[k] * `_y`[k] (one
+///    Sequential map into `__acc`, no outer map); Gemv `_y`[i] = alpha * sum_k op(`_A`)[i, k] *
+///    `_x`[k] (+ beta * the input `_y`, connector `__y_in` of the nested SDFG), op the transpose
+///    with `transA`; Ger `_res`[i, j] = alpha * `_x`[i] * `_y`[j] + `_A`[i, j]; Transpose
+///    `_out`[i, j] = `_inp`[j, i] (one tasklet per element).
 /// The nested SDFG's containers are the node's memlets' subsets (their sizes as shape, the outer
 /// container's strides times the subset's steps as strides); the symbols they use map to
 /// themselves. Throws TransformError (naming the node) for a node the expansion cannot express:
 /// an edge from or to a code node; for Reduce several inputs or outputs, axes out of range, an
 /// output shape that does not match the kept dimensions, an unsupported identity; for Einsum no
-/// `einsum_str`, an ellipsis, operands that do not match the terms, a non-numeric alpha or beta.
+/// `einsum_str`, an ellipsis, operands that do not match the terms, a non-numeric alpha or beta;
+/// for the BLAS nodes a missing connector, an operand or output of the wrong rank (the code
+/// generator's messages).
 /// Returns the number of nodes expanded. Idempotent: an expanded SDFG has nothing left to
 /// expand.
 class LibraryExpansion final : public Pass {
@@ -44,9 +52,17 @@ class LibraryExpansion final : public Pass {
   std::size_t run_pass(SDFG& sdfg, Transaction& tx) override;
 };
 
-/// The library node classes (LibraryNode::class_name()) that library-expansion expands and the
-/// code generator therefore never sees.
+/// The library node classes (LibraryNode::class_name()) that library-expansion expands whatever
+/// their `implementation`, and the code generator therefore never sees; one exception: a Dot
+/// whose implementation is OpenBLAS, MKL or cBLAS outside every map, with float32/float64
+/// vectors CBLAS takes, stays for the code generator's one cblas_?dot call.
 const std::set<std::string>& library_expansion_classes();
+
+/// The classes library-expansion expands only where their `implementation` is "pure" (DaCe's
+/// pure expansion, as maps open to the map transformations). With the default implementation
+/// (empty) the code generator computes them with its hand-scheduled loops, with OpenBLAS, MKL
+/// or cBLAS with one CBLAS call (docs/adr/0040-blas-expansion.md).
+const std::set<std::string>& pure_expansion_classes();
 
 /// Whether `sdfg` (or an SDFG nested in it) has a library node that library-expansion expands:
 /// the compile path (runtime) runs the pass on a copy only then.
