@@ -37,9 +37,17 @@ bool check_trusted(const fs::path& path, uid_t uid, bool follow) {
     if (errno == ENOENT) return false;
     throw CacheError("program cache: cannot use " + path.string() + ": " + std::strerror(errno));
   }
-  const std::string why = distrust_reason(st, uid);
+  std::string why = distrust_reason(st, uid);
+  // A link to the cache (`follow`) is the user's own or root's: whoever owns it can point it
+  // elsewhere between a check and a load.
+  struct stat link {};
+  if (why.empty() && follow && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) &&
+      link.st_uid != uid && link.st_uid != 0)
+    why = "it is a symbolic link that belongs to uid " + std::to_string(link.st_uid) + ", not to you (uid " +
+          std::to_string(uid) + ")";
   if (why.empty()) return true;
-  const bool mode_only = st.st_uid == uid && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+  const bool mode_only =
+      st.st_uid == uid && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && why.rfind("it is writable", 0) == 0;
   throw CacheError("program cache: refusing to use " + path.string() + ": " + why +
                    "; whoever can write there could plant code that weir would run. " +
                    (mode_only ? "Run 'chmod go-w " + path.string() + "'"

@@ -19,7 +19,8 @@ std::string distrust_reason(const struct stat& st, uid_t uid);
 
 /// Whether `path` exists; throws CacheError (saying why and what to do) when it exists but
 /// distrust_reason() refuses it. `follow`: the path may be a symbolic link to what is checked
-/// (the cache root, e.g. a link to a scratch disk); inside the cache links are refused.
+/// (the cache root, e.g. a link to a scratch disk) if the link is the user's own or root's; inside
+/// the cache links are refused.
 bool check_trusted(const std::filesystem::path& path, uid_t uid, bool follow = false);
 
 /// Creates `dir` and its missing parents with mode 0700, then check_trusted(dir, uid, follow).

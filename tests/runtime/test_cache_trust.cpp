@@ -95,6 +95,19 @@ TEST_CASE("cache: a cache that belongs to another user is refused", "[runtime][c
   // A directory root owns is another user's for everyone else.
   if (me != 0) CHECK_THROWS_WITH(ProgramCache("/").lookup(key), Catch::Contains("it belongs to uid 0"));
   CHECK(ProgramCache(root, me).lookup(key));
+  // The root may be a link of the user's own to the cache, not another user's (who could point
+  // it elsewhere); only root can make a link another user's.
+  const fs::path link = root.parent_path() / "runtime-cache-trust-owner-link";
+  fs::remove(link);
+  fs::create_symlink(root, link);
+  CHECK(ProgramCache(link).lookup(key));
+  if (me == 0) {
+    REQUIRE(::lchown(link.c_str(), 4242, static_cast<gid_t>(-1)) == 0);
+    CHECK_THROWS_WITH(
+        ProgramCache(link).lookup(key),
+        Catch::StartsWith("program cache: refusing to use " + link.string() +
+                          ": it is a symbolic link that belongs to uid 4242, not to you (uid 0)"));
+  }
 }
 
 TEST_CASE("cache: what the cache creates is private to the user", "[runtime][cache]") {
