@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "backend_choice.h"
@@ -21,6 +23,7 @@
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/output_file.h"
 
 namespace weir::cli {
 
@@ -62,10 +65,12 @@ std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const s
   auto sep = target.rfind("::");
   std::string name = sep == std::string::npos ? fs::path(target).stem().string() : target.substr(sep + 2);
   fs::create_directories(dir);
-  fs::path out = fs::path(dir) / (name + extension), tmp = out;
-  tmp += ".tmp";
-  fs::copy_file(a.source, tmp, fs::copy_options::overwrite_existing);
-  fs::rename(tmp, out);
+  fs::path out = fs::path(dir) / (name + extension);
+  std::ifstream in(a.source, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw weir::Error(target + ": cannot read the generated source " + a.source.string());
+  write_file_atomically(out, text.str());
   return out;
 }
 
@@ -147,6 +152,9 @@ Action add_compile_command(CLI::App& app) {
           std::snprintf(secs, sizeof secs, "%.2f s", s);
           line = "ok " + f + " (" + (a.cache_hit ? "cached" : "compiled") + ", " + secs + ") -> " +
                  a.library.string();
+          // A corrupt entry that was rebuilt is said to be one.
+          if (!a.cache_problem.empty())
+            notes += "weir: warning: program cache: " + a.cache_problem + "; compiled it again\n";
           if (!o->emit_cpp.empty()) {
             bool cuda = o->backend == "gpu";
             line += std::string("\n  ") + (cuda ? "CUDA: " : "C++: ") +

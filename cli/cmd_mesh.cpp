@@ -36,11 +36,8 @@ Action add_mesh_command(CLI::App& app) {
       for (const mesh::Connectivity* c : m.tables()) {
         runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Int32, {c->rows, c->cols});
         std::memcpy(f.data(), c->data.data(), c->data.size() * sizeof(std::int32_t));
-        // Written next to the target, then renamed: an existing table is replaced whole or not at all.
-        fs::path target = fs::path(o->out) / (c->name + ".npy");
-        fs::path tmp = fs::path(o->out) / ("." + c->name + ".npy.tmp");
-        runtime::write_npy(tmp, f);
-        fs::rename(tmp, target);
+        // Atomically (write_file_atomically): an existing table is replaced whole or not at all.
+        runtime::write_npy(fs::path(o->out) / (c->name + ".npy"), f);
       }
       std::cout << "wrote " << m.tables().size() << " tables of a " << o->nx << " x " << o->ny << " mesh ("
                 << m.num_vertices << " vertices, " << m.num_edges << " edges, " << m.num_cells

@@ -202,13 +202,21 @@ int run_command(const RunOptions& given_options) {
       a = compile(*backend, target.sdfg);
     }
     double compile_s = since(t0);
-    runnable = prepare(*backend, target.sdfg);  // from the cache now
+    // From the cache now; a cached library that fails to load is compiled again (`loaded` says).
+    CompilationArtifact loaded;
+    runnable = prepare(*backend, target.sdfg, &loaded);
     if (target.orchestration) runnable = with_orchestration_checks(runnable, *target.orchestration);
-    if (a.cache_hit)
+    // A corrupt cache entry is said to be one, never "loaded from cache".
+    auto warn = [](const std::string& problem) {
+      std::cerr << "weir: warning: program cache: " << problem << "; compiled it again\n";
+    };
+    if (!a.cache_problem.empty()) warn(a.cache_problem);
+    if (!loaded.cache_problem.empty() && loaded.cache_problem != a.cache_problem) warn(loaded.cache_problem);
+    if (a.cache_hit && loaded.cache_hit)
       std::cout << "loaded from cache in " << seconds(since(t0)) << " (" << a.library.string() << ")\n";
     else
-      std::cout << "compiled in " << seconds(compile_s) << " (cached for the next run: " << a.library.string()
-                << ")\n";
+      std::cout << "compiled in " << seconds(a.cache_hit ? since(t0) : compile_s)
+                << " (cached for the next run: " << loaded.library.string() << ")\n";
   }
   if (int threads = set_openmp_threads(o.threads); !target.field_view && threads > 0)
     std::cout << threads_line(threads, o.threads) << "\n";

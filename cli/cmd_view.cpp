@@ -12,6 +12,7 @@
 #include "targets.h"
 #include "view/page.h"
 #include "view/server.h"
+#include "weir/sdfg/output_file.h"
 
 namespace weir::cli {
 
@@ -50,7 +51,7 @@ Action add_view_command(CLI::App& app) {
     view::Page page = view::build_page(o->page);
     for (const std::string& n : page.notes) std::cout << n << "\n";
     if (!o->html.empty()) {
-      view::write_text_atomically(o->html, page.html);
+      write_file_atomically(o->html, page.html);
       std::cout << "wrote " << o->html << " (" << page.html.size() / 1024 << " KiB, self-contained)\n";
       return kExitOk;
     }

@@ -9,11 +9,13 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "overwrite_guard.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/output_file.h"
 
 namespace weir::cli {
 
@@ -124,30 +126,25 @@ void write_outputs(const fs::path& out_dir, const std::vector<std::pair<std::str
   std::vector<std::string> names;
   for (const auto& [name, f] : outputs) names.push_back(name);
   refuse_outputs_over_inputs(out, names, inputs, option);
-  // The temporary directory is on the file system of the files' final place (renames across
-  // file systems fail with "Invalid cross-device link"): inside `out` when it exists (it may be
-  // a mount point), else beside it.
+  // Each file is written as write_file_atomically() does (a temporary beside its final target,
+  // through symbolic links), all of them before the first is renamed into place: a failure (a
+  // full disk) leaves every existing output as it was.
   std::error_code ec;
-  bool existing = fs::is_directory(out, ec);
-  fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
-  if (!existing) fs::create_directories(parent);
-  fs::path tmp = existing
-                     ? out / (".weir-tmp-" + std::to_string(::getpid()))
-                     : parent / ("." + out.filename().string() + ".weir-tmp-" + std::to_string(::getpid()));
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw weir::Error(option + " " + out.string() + ": exists and is not a directory");
+  const bool created = !fs::exists(out, ec);
+  fs::create_directories(out, ec);
+  if (ec) throw weir::Error("cannot write " + option + " " + out.string() + ": " + ec.message());
   try {
-    for (const auto& [name, f] : outputs) write_npy(tmp / (name + ".npy"), *f);
-    if (!existing) {
-      fs::rename(tmp, out);
-      return;
+    std::vector<AtomicOutput> files;
+    files.reserve(outputs.size());
+    for (const auto& [name, f] : outputs) {
+      files.emplace_back(out / (name + ".npy"));
+      files.back().write(to_npy_bytes(*f));
     }
-    if (!fs::is_directory(out))
-      throw weir::Error(option + " " + out.string() + ": exists and is not a directory");
-    for (const auto& [name, f] : outputs) fs::rename(tmp / (name + ".npy"), out / (name + ".npy"));
-    fs::remove_all(tmp);
+    for (AtomicOutput& file : files) file.commit();
   } catch (...) {
-    fs::remove_all(tmp, ec);
+    if (created) fs::remove(out, ec);  // only if still empty
     throw;
   }
 }

@@ -34,9 +34,10 @@ void refuse_outputs_over_inputs(const std::filesystem::path& out, const std::vec
                                 const std::vector<std::filesystem::path>& inputs,
                                 const std::string& option = "--out");
 
-/// Writes the outputs into a temporary directory, then moves them into place, so `out` gets
-/// files only when every one could be written. Refuses as refuse_outputs_over_inputs() when an
-/// output would overwrite one of `inputs`.
+/// Writes the outputs as `out`/NAME.npy (creating `out`), each through a temporary file beside its
+/// final target (an AtomicOutput: a symbolic link stays a link), all of them before the first
+/// is renamed into place, so existing files change only when every one could be written.
+/// Refuses as refuse_outputs_over_inputs() when an output would overwrite one of `inputs`.
 void write_outputs(const std::filesystem::path& out,
                    const std::vector<std::pair<std::string, const runtime::Field*>>& outputs,
                    const std::vector<std::filesystem::path>& inputs, const std::string& option = "--out");

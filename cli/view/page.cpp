@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -13,7 +12,6 @@
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/program_source.h"
-#include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/script.h"
@@ -207,34 +205,6 @@ Page build_page(const PageOptions& o) {
                "<script id=\"weir-data\" type=\"application/json\">" + escaped + "</script>");
   page.html = std::move(html);
   return page;
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  fs::path target(path);
-  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::random_device rd;
-  // /dev/stdout, /dev/null, a FIFO: written through, never replaced by a renamed file.
-  const bool through = write_through(target);
-  fs::path tmp = through ? target : dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      if (!through) fs::remove(tmp, ec);
-      throw Error("cannot write '" + path +
-                  "': " + (fs::is_directory(dir, ec) ? "write failed" : "no such directory"));
-    }
-  }
-  if (through) return;
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::string why = ec.message();
-    fs::remove(tmp, ec);
-    throw Error("cannot write '" + path + "': " + why);
-  }
 }
 
 }  // namespace weir::cli::view

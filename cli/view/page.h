@@ -31,8 +31,4 @@ struct Page {
 /// the notes say where it stopped.
 Page build_page(const PageOptions& options);
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so that
-/// an error never leaves a half-written file. Throws weir::Error naming the path.
-void write_text_atomically(const std::string& path, const std::string& text);
-
 }  // namespace weir::cli::view

@@ -1,5 +1,7 @@
 #include "cached_build.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "weir/runtime/errors.h"
@@ -23,6 +25,7 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
   fs::path root = b.cache_dir ? *b.cache_dir : ProgramCache::default_root();
   ProgramCache cache(root);
   bool built = false;
+  std::string problem;
   CacheEntry entry;
   fs::path build_dir;
   try {
@@ -31,10 +34,14 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
         [&](const ProgramCache::Build& build) {
           build_dir = build.directory;
           auto write = [](const fs::path& path, const std::string& text) {
+            errno = 0;
             std::ofstream out(path, std::ios::binary);
             out << text;
             out.close();
-            if (!out) throw CacheError("cannot write " + path.string());
+            // The system's reason ("No space left on device"), not only that it failed.
+            if (!out)
+              throw CacheError("cannot write " + path.string() +
+                               (errno ? ": " + std::string(std::strerror(errno)) : ""));
           };
           write(build.source, b.source);
           std::vector<fs::path> units;
@@ -53,7 +60,7 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
             throw;
           }
         },
-        b.description, &built);
+        b.description, &built, &problem);
   } catch (const CompileError& e) {
     // The failed build was kept under failed/<key>/: point the message there.
     fs::path failed = cache.failed_directory(b.key);
@@ -68,6 +75,7 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
   a.source = entry.source;
   a.signature = std::move(signature);
   a.cache_hit = !built;
+  a.cache_problem = std::move(problem);
   a.evict = [root, key = b.key] { ProgramCache(root).evict(key); };
   return a;
 }

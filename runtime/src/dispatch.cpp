@@ -43,11 +43,12 @@ std::string class_name(const Backend& b) {
 
 }  // namespace
 
-std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program) {
+std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program,
+                                 CompilationArtifact* artifact) {
   // A lowered field-view program's tables (recorded in the SDFG) are checked as on that path.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
     return with_connectivity_checks(
-        detail::Toolchain(*c).build(program),
+        detail::Toolchain(*c).build(program, artifact),
         program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{});
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
   unknown_kind(backend);

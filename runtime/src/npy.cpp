@@ -17,6 +17,7 @@
 
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/input_file.h"
+#include "weir/sdfg/output_file.h"
 
 namespace weir::runtime {
 namespace {
@@ -345,14 +346,13 @@ void write_npy(const std::filesystem::path& path, const Field& field) {
   std::string bytes = to_npy_bytes(field);
   std::error_code dir_ec;
   if (std::filesystem::is_directory(path, dir_ec)) fail(path.string(), "cannot write: is a directory");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path.string(), std::string("cannot write: ") + std::strerror(errno));
-  errno = 0;
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  // The system's reason ("No space left on device"), not only that it failed.
-  if (!out)
-    fail(path.string(), std::string("write error") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+  try {
+    // Replaced whole (through a symbolic link, at its target) or left as it was.
+    write_file_atomically(path, bytes);
+  } catch (const OutputFileError& e) {
+    // The system's reason ("No space left on device"), not only that it failed.
+    fail(path.string(), "cannot write: " + e.reason());
+  }
 }
 
 }  // namespace weir::runtime

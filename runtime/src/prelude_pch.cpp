@@ -2,15 +2,63 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <fstream>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
+#include "cache_trust.h"
 #include "sha256.h"
 
 namespace weir::runtime::detail {
 namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kSumsName = "weir_prelude.h.gch.sha256";
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Whether `dir` holds the user's own, intact precompiled header of `headers`: the header's text,
+// and the .gch's size and SHA-256 as recorded when it was built (a .gch truncated by a full disk
+// or a crash made every later compile fail). A verified file is not hashed again by this process
+// while its inode, size and time stay the same.
+bool verified_pch(const fs::path& dir, const std::string& headers, uid_t uid) {
+  const fs::path header = dir / "weir_prelude.h", gch = dir / "weir_prelude.h.gch", sums = dir / kSumsName;
+  for (const fs::path& p : {dir, header, gch, sums})
+    if (!check_trusted(p, uid)) return false;
+  if (read_text(header) != headers) return false;
+  std::istringstream recorded(read_text(sums));
+  std::uintmax_t size = 0;
+  std::string hash;
+  if (!(recorded >> size >> hash)) return false;
+  struct stat st {};
+  if (::stat(gch.c_str(), &st) != 0 || static_cast<std::uintmax_t>(st.st_size) != size) return false;
+  static std::mutex mu;
+  static std::set<std::tuple<std::string, ino_t, off_t, std::int64_t>> verified;
+  const auto id =
+      std::make_tuple(gch.string(), st.st_ino, st.st_size,
+                      static_cast<std::int64_t>(st.st_mtim.tv_nsec) + st.st_mtim.tv_sec * 1000000000LL);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (verified.count(id)) return true;
+  }
+  if (sha256_file_hex(gch) != hash) return false;
+  std::lock_guard<std::mutex> lock(mu);
+  verified.insert(id);
+  return true;
+}
+
+}  // namespace
 
 std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::path& cache_root,
                                   const std::string& headers, const CompilerInvocation& invoke) {
@@ -30,12 +78,25 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     const fs::path dir = cache_root / "v1" / "pch" / h.hex();
     fs::path header = dir / "weir_prelude.h";
     std::error_code ec;
-    if (fs::is_regular_file(fs::path(header.string() + ".gch"), ec)) return header;
+    // Only a cache of the user's own (CacheError otherwise: no header, the program's own build
+    // then refuses the cache with the reason).
+    const uid_t uid = ::geteuid();
+    make_private_directories(cache_root, uid, /*follow=*/true);
+    make_private_directories(dir.parent_path().parent_path(), uid);
+    make_private_directories(dir.parent_path(), uid);
+    if (fs::exists(fs::symlink_status(dir, ec))) {
+      if (verified_pch(dir, headers, uid)) return header;
+      // Truncated, changed or foreign: moved aside and built again (readers that opened the old
+      // files keep them).
+      const fs::path aside = dir.string() + ".stale." + std::to_string(::getpid());
+      if (::rename(dir.c_str(), aside.c_str()) == 0) fs::remove_all(aside, ec);
+    }
     // Built in a private directory and renamed into place: readers never see a partial PCH.
     std::ostringstream tag;
     tag << ".tmp." << ::getpid() << "." << std::hash<std::thread::id>{}(std::this_thread::get_id());
     const fs::path tmp = dir.string() + tag.str();
-    fs::create_directories(tmp);
+    fs::remove_all(tmp, ec);
+    make_private_directories(tmp, uid);
     {
       std::ofstream out(tmp / "weir_prelude.h");
       out << headers;
@@ -50,9 +111,16 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
       fs::remove_all(tmp, ec);
       return {};
     }
+    {
+      // What the precompiled header must be: checked before every use.
+      std::ofstream out(tmp / kSumsName);
+      out << fs::file_size(tmp / "weir_prelude.h.gch") << " " << sha256_file_hex(tmp / "weir_prelude.h.gch")
+          << "\n";
+    }
+    make_private_tree(tmp, {});
     fs::rename(tmp, dir, ec);
     if (ec) fs::remove_all(tmp, ec);  // another process installed it first
-    return fs::is_regular_file(fs::path(header.string() + ".gch"), ec) ? header : fs::path();
+    return verified_pch(dir, headers, uid) ? header : fs::path();
   } catch (const std::exception&) {
     return {};
   }

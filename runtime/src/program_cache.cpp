@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "cache_trust.h"
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
 #include "weir/runtime/errors.h"
@@ -38,7 +39,7 @@ constexpr int kManifestFormat = 1;
 class FileLock {
  public:
   FileLock(const fs::path& path, bool wait) {
-    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd_ < 0)
       throw CacheError("program cache: cannot open lock file " + path.string() + ": " + std::strerror(errno));
     int err = try_lock(LOCK_NB);
@@ -110,11 +111,8 @@ bool valid_key(const std::string& key) {
   return true;
 }
 
-void make_dirs(const fs::path& p) {
-  std::error_code ec;
-  fs::create_directories(p, ec);
-  if (ec) throw CacheError("program cache: cannot create " + p.string() + ": " + ec.message());
-}
+// Below a trusted base(): created 0700 and checked (a directory another user made is refused).
+void make_dirs(const fs::path& p, uid_t owner = ::geteuid()) { detail::make_private_directories(p, owner); }
 
 // Removes a directory tree by renaming it away first, so that nobody sees it half removed.
 void remove_tree(const fs::path& dir, const fs::path& tmp) {
@@ -162,7 +160,16 @@ std::optional<std::string> read_file(const fs::path& p) {
 
 }  // namespace
 
-ProgramCache::ProgramCache(fs::path root) : root_(std::move(root)) {}
+ProgramCache::ProgramCache(fs::path root, uid_t owner) : root_(std::move(root)), owner_(owner) {}
+
+bool ProgramCache::trusted_base(bool create) const {
+  if (create) {
+    detail::make_private_directories(root_, owner_, /*follow=*/true);
+    detail::make_private_directories(base(), owner_);
+    return true;
+  }
+  return detail::check_trusted(root_, owner_, /*follow=*/true) && detail::check_trusted(base(), owner_);
+}
 
 fs::path ProgramCache::default_root() {
   auto env = [](const char* n) -> std::string {
@@ -184,43 +191,59 @@ fs::path ProgramCache::entry_directory(const std::string& key) const {
 
 fs::path ProgramCache::failed_directory(const std::string& key) const { return base() / "failed" / key; }
 
-std::optional<CacheEntry> ProgramCache::lookup(const std::string& key) const {
+std::optional<CacheEntry> ProgramCache::lookup(const std::string& key, std::string* problem) const {
   if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
   CacheEntry e{key, entry_directory(key), entry_directory(key) / kLibraryName,
                entry_directory(key) / kSourceName};
+  auto refuse = [&](const std::string& why) -> std::optional<CacheEntry> {
+    if (problem) *problem = "the cached entry " + e.directory.string() + " was not used: " + why;
+    return std::nullopt;
+  };
+  // Every directory and file on the way to the library must be the user's alone.
+  if (!trusted_base(false) || !detail::check_trusted(e.directory.parent_path(), owner_) ||
+      !detail::check_trusted(e.directory, owner_))
+    return std::nullopt;
+  for (const char* name : {kManifestName, kLibraryName}) detail::check_trusted(e.directory / name, owner_);
   auto text = read_file(e.directory / kManifestName);
-  if (!text || json_limit_problem(*text)) return std::nullopt;  // unreadable: rebuilt like any corrupt entry
+  if (!text) return refuse("it has no readable manifest");
+  if (json_limit_problem(*text)) return refuse("its manifest is corrupt");
   try {
     auto m = nlohmann::json::parse(*text);
-    if (m.at("format").get<int>() != kManifestFormat) return std::nullopt;
-    if (m.at("abi").get<std::string>() != codegen::kAbiVersion) return std::nullopt;
-    if (m.at("key").get<std::string>() != key) return std::nullopt;
+    if (m.at("format").get<int>() != kManifestFormat) return refuse("its manifest has another format");
+    if (m.at("abi").get<std::string>() != codegen::kAbiVersion) return refuse("it was built for another ABI");
+    if (m.at("key").get<std::string>() != key) return refuse("its manifest names another key");
     std::error_code ec;
     auto size = fs::file_size(e.library, ec);
-    if (ec || size != m.at("library_size").get<std::uintmax_t>()) return std::nullopt;
-    if (detail::sha256_file_hex(e.library) != m.at("library_sha256").get<std::string>()) return std::nullopt;
+    if (ec) return refuse("its library is missing");
+    if (size != m.at("library_size").get<std::uintmax_t>())
+      return refuse("its library's size differs from its manifest's (truncated or overwritten)");
+    if (detail::sha256_file_hex(e.library) != m.at("library_sha256").get<std::string>())
+      return refuse("its library's SHA-256 differs from its manifest's (changed after it was built)");
   } catch (const std::exception&) {
-    return std::nullopt;  // unreadable manifest or library: a corrupt entry
+    return refuse("its manifest or library cannot be read");
   }
   return e;
 }
 
 CacheEntry ProgramCache::get_or_build(const std::string& key, const std::function<void(const Build&)>& build,
-                                      const std::string& description, bool* built) {
+                                      const std::string& description, bool* built,
+                                      std::string* rebuilt_because) {
   if (built) *built = false;
+  if (rebuilt_because) rebuilt_because->clear();
   if (auto e = lookup(key)) return *e;
+  trusted_base(/*create=*/true);
   fs::path locks = base() / "locks", tmp = base() / "tmp";
-  make_dirs(locks);
-  make_dirs(tmp);
+  make_dirs(locks, owner_);
+  make_dirs(tmp, owner_);
   FileLock lock(locks / (key + ".lock"), /*wait=*/true);
-  if (auto e = lookup(key)) return *e;  // built by another thread or process meanwhile
+  if (auto e = lookup(key, rebuilt_because)) return *e;  // built by another thread or process meanwhile
 
   reclaim_stale_builds(tmp, locks, key);
   fs::path dir = entry_directory(key);
   remove_tree(dir, tmp);  // a corrupt entry
   Build b;
   b.directory = tmp / (key + "." + unique_suffix());
-  make_dirs(b.directory);
+  make_dirs(b.directory, owner_);
   b.library = b.directory / kLibraryName;
   b.source = b.directory / kSourceName;
   try {
@@ -228,7 +251,7 @@ CacheEntry ProgramCache::get_or_build(const std::string& key, const std::functio
   } catch (...) {
     fs::path failed = failed_directory(key);
     remove_tree(failed, tmp);
-    make_dirs(failed.parent_path());
+    make_dirs(failed.parent_path(), owner_);
     std::error_code ec;
     fs::rename(b.directory, failed, ec);
     if (ec) fs::remove_all(b.directory, ec);
@@ -253,12 +276,17 @@ CacheEntry ProgramCache::get_or_build(const std::string& key, const std::functio
     m["description"] = description;
   }
   {
+    errno = 0;
     std::ofstream out(b.directory / kManifestName, std::ios::binary);
     out << m.dump(1) << "\n";
     out.close();
-    if (!out) throw CacheError("program cache: cannot write the manifest in " + b.directory.string());
+    if (!out)
+      throw CacheError("program cache: cannot write the manifest in " + b.directory.string() +
+                       (errno ? ": " + std::string(std::strerror(errno)) : ""));
   }
-  make_dirs(dir.parent_path());
+  // The compiler wrote with the umask's modes (0775 under umask 002): the user's alone.
+  detail::make_private_tree(b.directory, b.library);
+  make_dirs(dir.parent_path(), owner_);
   fs::rename(b.directory, dir, ec);
   if (ec) {
     std::error_code ec2;
@@ -272,7 +300,7 @@ CacheEntry ProgramCache::get_or_build(const std::string& key, const std::functio
 void ProgramCache::evict(const std::string& key) {
   if (!valid_key(key)) throw CacheError("program cache: invalid key '" + key + "'");
   fs::path locks = base() / "locks";
-  make_dirs(locks);
+  make_dirs(locks, owner_);
   FileLock lock(locks / (key + ".lock"), true);
   remove_tree(entry_directory(key), base() / "tmp");
 }
@@ -299,7 +327,7 @@ std::size_t ProgramCache::clear() {
   std::error_code ec;
   if (!fs::is_directory(base(), ec)) return 0;
   fs::path tmp = base() / "tmp", locks = base() / "locks";
-  make_dirs(locks);
+  make_dirs(locks, owner_);
   for (const auto& shard : fs::directory_iterator(base(), ec)) {
     auto name = shard.path().filename().string();
     if (name.size() != 2 || !shard.is_directory()) continue;

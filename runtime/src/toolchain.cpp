@@ -14,17 +14,27 @@ CompilationArtifact Toolchain::compile(const CompilableProgram& program) const {
   return backend_.compiler(program);
 }
 
-std::shared_ptr<CompiledProgram> Toolchain::build(const CompilableProgram& program) const {
+std::shared_ptr<CompiledProgram> Toolchain::build(const CompilableProgram& program,
+                                                  CompilationArtifact* used) const {
   if (!backend_.loader) throw BackendError("backend '" + backend_.name() + "' has no loader step");
   CompilationArtifact a = compile(program);
+  std::string why;
   try {
-    return backend_.loader(a);
-  } catch (const LoadError&) {
+    auto p = backend_.loader(a);
+    if (used) *used = std::move(a);
+    return p;
+  } catch (const LoadError& e) {
     if (!a.cache_hit || !a.evict) throw;
+    why = e.what();
     a.evict();  // a corrupt cache entry that passed the manifest check
   }
   CompilationArtifact again = compile(program);
-  return backend_.loader(again);
+  auto p = backend_.loader(again);
+  if (again.cache_problem.empty())
+    again.cache_problem =
+        "the cached library " + a.library.string() + " was not used: it failed to load (" + why + ")";
+  if (used) *used = std::move(again);
+  return p;
 }
 
 std::shared_ptr<CompiledProgram> Toolchain::build(const FieldViewProgram& program) const {

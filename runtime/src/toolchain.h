@@ -23,8 +23,11 @@ class Toolchain {
   /// The backend's compiler step.
   CompilationArtifact compile(const CompilableProgram& program) const;
   /// compile(), then the loader step. A library the cache handed out that fails to load
-  /// (unloadable, wrong ABI) is evicted and compiled once more before giving up.
-  std::shared_ptr<CompiledProgram> build(const CompilableProgram& program) const;
+  /// (unloadable, wrong ABI) is evicted and compiled once more before giving up. `*used`, when
+  /// given, gets the artifact of the library loaded (after such a rebuild: cache_hit false and
+  /// cache_problem saying why).
+  std::shared_ptr<CompiledProgram> build(const CompilableProgram& program,
+                                         CompilationArtifact* used = nullptr) const;
   /// lower(), then build().
   std::shared_ptr<CompiledProgram> build(const FieldViewProgram& program) const;
 

@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "weir/sdfg/input_file.h"
 #include "weir/sdfg/output_file.h"
@@ -67,6 +65,25 @@ std::string read_file(const std::string& path) {
   return out;
 }
 
+// `text` as a gzip stream (what gzwrite writes), in memory.
+std::string gzip_bytes(const std::string& text, const std::string& path) {
+  if (text.size() > 0xffffffffu)
+    throw Error("cannot write '" + path + "': too large to compress (over 4 GiB)");
+  z_stream z{};
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw Error("cannot write '" + path + "': gzip compression failed to start");
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw Error("cannot write '" + path + "': gzip compression failed");
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<SDFG> load_sdfg(const std::string& path) {
@@ -75,39 +92,12 @@ std::unique_ptr<SDFG> load_sdfg(const std::string& path) {
 }
 
 void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& options) {
-  // Serialize fully before touching the file system: a failure leaves nothing behind.
+  // Serialize (and compress) fully before touching the file system: a failure leaves nothing
+  // behind. The file is replaced atomically, through a symbolic link to its target.
   std::string text = sdfg_to_json_text(sdfg, options.indent);
   bool compress = options.compress.value_or(ends_with(path, ".sdfgz"));
-
-  std::filesystem::path target(path);
-  std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  std::random_device rd;
-  // /dev/stdout, /dev/null, a FIFO: written through, never replaced by a renamed file.
-  const bool through = write_through(target);
-  std::filesystem::path tmp =
-      through ? target : dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()));
-  auto fail = [&](const std::string& what) {
-    std::error_code ec;
-    if (!through) std::filesystem::remove(tmp, ec);
-    throw Error("cannot write '" + path + "': " + what);
-  };
-  if (compress) {
-    gzFile f = gzopen(tmp.c_str(), "wb");
-    if (!f) fail(std::strerror(errno));
-    int written = gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-    int rc = gzclose(f);
-    if (written != static_cast<int>(text.size()) || rc != Z_OK) fail("gzip write failed");
-  } else {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) fail(std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) fail("write failed");
-  }
-  if (through) return;
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) fail(ec.message());
+  if (compress) text = gzip_bytes(text, path);
+  write_file_atomically(path, text);
 }
 
 SdfgLoadError::SdfgLoadError(std::string file, std::string json_path, std::string element,

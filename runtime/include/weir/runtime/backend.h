@@ -42,6 +42,10 @@ struct CompilationArtifact {
   Signature signature;
   /// Whether the library came from the program cache without running the compiler.
   bool cache_hit = false;
+  /// Why a library the cache had was not used and the program was compiled again (a corrupt
+  /// entry: "the cached entry DIR was not used: its library's SHA-256 differs from its
+  /// manifest's", or a library that failed to load); empty when nothing was rebuilt.
+  std::string cache_problem;
   /// Removes the library from where it is kept so that the next compile rebuilds it (used when
   /// a cached library fails to load); empty when there is nothing to remove.
   std::function<void()> evict;

@@ -19,8 +19,11 @@ namespace weir::runtime {
 ///    BackendError "the embedded backend runs field-view programs; an SDFG file needs a
 ///    compiled backend such as 'cpu'".
 ///  - any other Backend: BackendError naming the backend and its C++ class.
-/// Also throws what the steps throw (CompileError, LoadError, CacheError).
-std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program);
+/// Also throws what the steps throw (CompileError, LoadError, CacheError). `*artifact`, when
+/// given and the backend compiles, gets what the compiler step made of the program loaded
+/// (cache_hit false and cache_problem set when a cached library had to be rebuilt).
+std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram& program,
+                                 CompilationArtifact* artifact = nullptr);
 
 /// Throws the BackendError prepare() would throw for this backend and program (wrong kind of
 /// backend), without compiling anything; returns normally when prepare() may succeed.

@@ -29,7 +29,8 @@ Field parse_npy(std::string_view bytes, const std::string& origin,
 /// multiple of 64 bytes (as NumPy writes). Throws NpyError for an unsupported dtype.
 std::string to_npy_bytes(const Field& field);
 
-/// Writes `field` to `path` (see to_npy_bytes). Throws NpyError naming the file on I/O failure.
+/// Writes `field` to `path` (see to_npy_bytes), atomically as write_file_atomically() (through a
+/// symbolic link at its target). Throws NpyError naming the file and the system's reason on failure.
 void write_npy(const std::filesystem::path& path, const Field& field);
 
 /// The little-endian .npy descr of a dtype ("<f8", "|b1"); nullopt for types .npy files in

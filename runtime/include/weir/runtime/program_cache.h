@@ -3,6 +3,9 @@
 // every weir process of a user.
 #pragma once
 
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -38,18 +41,26 @@ struct CacheStats {
 /// the key's lock file: one builds, the others then find its entry. An entry whose manifest is
 /// missing or unreadable, whose ABI version differs or whose library's size or hash differs
 /// from the manifest (truncated, overwritten) is treated as absent and rebuilt.
+///
+/// Only the user may write the cache (docs/security.md): directories are created 0700, files
+/// made 0600 (the library 0700), and lookup() and get_or_build() throw CacheError, saying why and
+/// what to do, for a root, directory or file on the way to an entry that belongs to another user,
+/// is writable by its group or others, or is a symbolic link (the root itself may be a link).
 class ProgramCache {
  public:
-  /// A cache at `root` (created on first write).
-  explicit ProgramCache(std::filesystem::path root);
+  /// A cache at `root` (created on first write, mode 0700), used by the user `owner` (tests pass
+  /// another uid to see what a cache of another user gives).
+  explicit ProgramCache(std::filesystem::path root, uid_t owner = ::geteuid());
   /// $WEIR_CACHE_DIR if set and non-empty, else $XDG_CACHE_HOME/weir, else $HOME/.cache/weir.
   /// Throws CacheError if none of the variables is set.
   static std::filesystem::path default_root();
 
   const std::filesystem::path& root() const { return root_; }
 
-  /// The valid entry for `key`, or nullopt (absent or corrupt).
-  std::optional<CacheEntry> lookup(const std::string& key) const;
+  /// The valid entry for `key`, or nullopt (absent or corrupt; `*problem`, when given, gets why a
+  /// present entry is not used, e.g. "its library's SHA-256 differs from its manifest's").
+  /// Throws CacheError for a cache or entry the user must not trust (see the class).
+  std::optional<CacheEntry> lookup(const std::string& key, std::string* problem = nullptr) const;
 
   /// What a build writes into its temporary directory.
   struct Build {
@@ -59,11 +70,13 @@ class ProgramCache {
   };
   /// The entry for `key`; if absent or corrupt, runs `build` under the key's lock and installs
   /// what it wrote (plus a manifest with `description`, free-form JSON text). `*built` tells
-  /// whether `build` ran. If `build` throws, nothing is installed, the source and everything
+  /// whether `build` ran; `*rebuilt_because` gets why an entry that was there was not used
+  /// (empty when there was none). If `build` throws, nothing is installed, the source and everything
   /// else it wrote are moved to <root>/v1/failed/<key>/ (replacing an older failure) and the
   /// exception is rethrown. Throws CacheError when the directory cannot be used.
   CacheEntry get_or_build(const std::string& key, const std::function<void(const Build&)>& build,
-                          const std::string& description = "{}", bool* built = nullptr);
+                          const std::string& description = "{}", bool* built = nullptr,
+                          std::string* rebuilt_because = nullptr);
 
   /// Removes the entry for `key` if present (under its lock), e.g. after a library that passed
   /// the manifest check failed to load.
@@ -80,7 +93,11 @@ class ProgramCache {
 
  private:
   std::filesystem::path root_;
+  uid_t owner_;
   std::filesystem::path base() const;
+  /// Whether the root and base() exist (created first when `create`); throws CacheError when
+  /// they must not be trusted.
+  bool trusted_base(bool create) const;
   std::filesystem::path entry_directory(const std::string& key) const;
 };
 
