@@ -49,7 +49,10 @@ TEST_CASE("cache lock: a wait over a second names the process and the lock, a sh
           "[runtime][cache][errors]") {
   auto root = weir::test::fresh_cache("lock-wait");
   ProgramCache cache(root);
+  // Private, as the cache makes its own directories (it refuses group- or world-writable ones).
   fs::create_directories(root / "v1" / "locks");
+  for (const fs::path& d : {root, root / "v1", root / "v1" / "locks"})
+    fs::permissions(d, fs::perms::owner_all, fs::perm_options::replace);
   std::vector<std::string> notices;
   NoticeHandler before = set_notice_handler([&](const std::string& t) { notices.push_back(t); });
   auto build = [](const ProgramCache::Build& b) { std::ofstream(b.library) << "x"; };
