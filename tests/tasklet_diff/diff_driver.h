@@ -33,7 +33,7 @@ struct RunSummary {
   std::uint64_t expressions = 0;
   std::uint64_t compared = 0;              ///< CPython gave a value, cpu computed it
   std::uint64_t float_exact = 0;           ///< float results bit-identical
-  std::uint64_t float_close = 0;           ///< float results within the ulp tolerance, not identical
+  std::uint64_t float_close = 0;           ///< within the ulp tolerance, or 0.0 against -0.0
   std::uint64_t refused_by_weir = 0;       ///< weir refused at translation with a located error
   std::uint64_t refused_python_value = 0;  ///< ... where CPython has a value (e.g. 2 ** 70)
   std::uint64_t python_raises = 0;         ///< CPython raises (ZeroDivisionError, math domain, ...)
