@@ -15,6 +15,7 @@
 #include "code_facts.h"
 #include "weir/pycode/ast.h"
 #include "weir/pycode/code.h"
+#include "weir/pycode/int_ops.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
 #include "weir/sdfg/names.h"
@@ -37,6 +38,11 @@ struct Val {
   const PyVar* var = nullptr;
   /// The value of an integer literal.
   std::optional<long long> literal;
+  /// The value of a float literal (`0.0`), for the constant checks of binop().
+  std::optional<double> float_value;
+  /// An integer value whose C++ type may be narrower than int64_t although `type` says Int64:
+  /// made of small literals (`1` is a C++ int) and bools only (see narrow()).
+  bool narrow_int = false;
   /// Where a value that is not a connector comes from (a table entry read through a pointer,
   /// "E2V[V2E[Vertex, 0], 1]"), as PyVar::origin / origin_at.
   std::string origin, origin_at;
@@ -61,6 +67,13 @@ ScalarType arith_type(ScalarType a, ScalarType b) {
   if (is_float(a) || is_float(b)) return ScalarType::Float32;
   if (a == b && is_int(a)) return a;
   return ScalarType::Int64;
+}
+
+/// Whether C++ computes `v` in a type narrower than int64_t (int or bool) where weir's type
+/// is an integer: small literals, bools, and what is made of them only.
+bool narrow(const Val& v) {
+  if (v.narrow_int || v.type == ScalarType::Bool) return true;
+  return v.literal && *v.literal >= -2147483647 && *v.literal <= 2147483647;
 }
 
 std::string wrap(const Val& v, int need) { return v.prec < need ? "(" + v.text + ")" : v.text; }
@@ -167,6 +180,7 @@ class Translator {
         Val c = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
         ScalarType t = a.type == b.type ? a.type : arith_type(a.type, b.type);
         Val r{wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
+        r.narrow_int = !is_float(t) && !is_complex(t) && narrow(a) && narrow(b);
         // The field-view lowering's guarded table read, `raw if raw != -1 else max(raw, 0)`: the
         // else branch is always inside, so a failed check has taken `raw`.
         if (origin_of(b).first.empty()) std::tie(r.origin, r.origin_at) = origin_of(a);
@@ -202,7 +216,11 @@ class Translator {
       case py::ConstantKind::Int:
         return {int_literal(c.int_value), c.int_value < 0 ? kUnary : kPrimary, ScalarType::Int64, nullptr,
                 c.int_value};
-      case py::ConstantKind::Float: return {float_literal(c), kPrimary, ScalarType::Float64};
+      case py::ConstantKind::Float: {
+        Val v{float_literal(c), kPrimary, ScalarType::Float64};
+        v.float_value = c.float_value;
+        return v;
+      }
       case py::ConstantKind::Bool: return {c.bool_value ? "true" : "false", kPrimary, ScalarType::Bool};
       case py::ConstantKind::Imaginary: {
         char buf[64];
@@ -429,7 +447,9 @@ class Translator {
         t = t == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;
         return {"weir_cabs(" + a[0].text + ")", kPrimary, t};
       }
-      return {math("abs") + "(" + a[0].text + ")", kPrimary, t};
+      Val r{math("abs") + "(" + a[0].text + ")", kPrimary, t};
+      r.narrow_int = is_int(t) && narrow(a[0]);
+      return r;
     }
     // Python's min/max (the first argument unless another is strictly smaller/larger: order
     // decides where NaN is), NumPy's minimum/maximum (NaN wins) and fmin/fmax (NaN loses).
@@ -439,8 +459,11 @@ class Translator {
       if (mod == "np") nargs(2);
       std::string fn = nm == "min" ? "weir_min(" : nm == "max" ? "weir_max(" : "weir_" + nm + "(";
       Val acc = a[0];
-      for (std::size_t i = 1; i < a.size(); ++i)
+      for (std::size_t i = 1; i < a.size(); ++i) {
+        const bool both_narrow = narrow(acc) && narrow(a[i]);
         acc = {fn + acc.text + ", " + a[i].text + ")", kPrimary, arith_type(acc.type, a[i].type)};
+        acc.narrow_int = both_narrow && is_int(acc.type);
+      }
       return acc;
     }
     if (math_mod) {
@@ -550,7 +573,10 @@ class Translator {
     if (k && !is_complex(t)) {
       ScalarType rt =
           (is_int(base.type) || is_bool(base.type)) && !float_exp ? ScalarType::Int64 : float_result(t);
-      if (*k == 0) return {rt == ScalarType::Int64 ? "1" : "1.0", kPrimary, rt};
+      if (*k == 0) {
+        if (rt == ScalarType::Int64) return {"1", kPrimary, rt, nullptr, 1};  // a literal 1
+        return {"1.0", kPrimary, rt};
+      }
       if (*k == 1) return base.type == rt ? base : cast_to(rt, base);
       bool simple = base.prec == kPrimary && base.text.find('(') == std::string::npos;
       // Floats: x * x rounds once, like pow(x, 2); higher powers by multiplication round once
@@ -566,7 +592,10 @@ class Translator {
             base.type == rt ? base.text : "static_cast<" + std::string(cpp_name(rt)) + ">(" + base.text + ")";
         std::string s = b;
         for (long long i = 1; i < *k; ++i) s += " * " + b;
-        return {s, kMul, rt};
+        Val r{s, kMul, rt};
+        // A narrow base (a C++ int or bool) multiplies in int: int64_t first.
+        if (integral && narrow(base)) r.text = "static_cast<int64_t>(" + b + ")" + s.substr(b.size());
+        return r;
       }
       if (*k > 1)
         return {"weir_powi(" +
@@ -607,15 +636,27 @@ class Translator {
     Val v = expr(*u.operand);
     switch (u.op) {
       case py::UnaryOperator::USub: {
+        if (v.literal) {
+          py::IntOpResult r = py::int_neg(*v.literal);
+          if (!r.ok()) fail(u.loc, "`-" + std::to_string(*v.literal) + "`: " + py::describe(r.fault));
+          return {int_literal(r.value), r.value < 0 ? kUnary : kPrimary, ScalarType::Int64, nullptr, r.value};
+        }
         std::string inner = wrap(v, kUnary);
         if (!inner.empty() && (inner[0] == '-' || inner[0] == '+')) inner = "(" + inner + ")";
-        return {"-" + inner, kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+        Val r{"-" + inner, kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+        if (v.float_value) r.float_value = -*v.float_value;
+        r.narrow_int = !is_float(r.type) && narrow(v);
+        return r;
       }
       case py::UnaryOperator::UAdd: return v;
       case py::UnaryOperator::Not: return {"!" + wrap(v, kUnary), kUnary, ScalarType::Bool};
       case py::UnaryOperator::Invert:
         if (is_float(v.type)) fail(u.loc, "bitwise inversion `~` of a floating-point value");
-        return {"~" + wrap(v, kUnary), kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+        {
+          Val r{"~" + wrap(v, kUnary), kUnary, is_bool(v.type) ? ScalarType::Int64 : v.type};
+          r.narrow_int = narrow(v);
+          return r;
+        }
     }
     fail(u.loc, "unsupported unary operator");
   }
@@ -632,6 +673,21 @@ class Translator {
       if (!is_complex(r.type)) r = cast_to(t, r);
     }
     bool ints = (is_int(l.type) || is_bool(l.type)) && (is_int(r.type) || is_bool(r.type));
+    // `2147483647 + (i ** 0)` is int64 arithmetic in weir's types but int arithmetic in C++
+    // (both operands are ints there): the left operand becomes int64_t first.
+    if (ints && t == ScalarType::Int64 && narrow(l) && narrow(r) &&
+        (op == py::BinaryOperator::Add || op == py::BinaryOperator::Sub || op == py::BinaryOperator::Mult ||
+         op == py::BinaryOperator::LShift))
+      l = {"static_cast<int64_t>(" + l.text + ")", kPrimary, ScalarType::Int64};
+    if (l0.literal && r0.literal)
+      if (auto folded = fold_ints(op, *l0.literal, *r0.literal, loc)) return *folded;
+    // A constant divided by a constant zero raises ZeroDivisionError in Python, whatever the
+    // types (a connector's value divided by zero is NumPy's inf, NaN or 0: ADR 0014).
+    if ((op == py::BinaryOperator::Div || op == py::BinaryOperator::FloorDiv ||
+         op == py::BinaryOperator::Mod) &&
+        (l0.literal || l0.float_value) &&
+        ((r0.literal && *r0.literal == 0) || (r0.float_value && *r0.float_value == 0.0)))
+      fail(loc, "division by zero of constants (Python raises ZeroDivisionError)");
     switch (op) {
       case B::Add: return {wrap(l, kAdd) + " + " + wrap(r, kAdd + 1), kAdd, t};
       case B::Sub: return {wrap(l, kAdd) + " - " + wrap(r, kAdd + 1), kAdd, t};
@@ -663,22 +719,80 @@ class Translator {
         const char* s = op == B::BitAnd ? " & " : op == B::BitOr ? " | " : " ^ ";
         int p = op == B::BitAnd ? kBitAnd : op == B::BitOr ? kBitOr : kXor;
         ScalarType bt = is_bool(l.type) && is_bool(r.type) ? ScalarType::Bool : t;
-        return {wrap_strict(l) + s + wrap_strict(r), p, bt};
+        Val v{wrap_strict(l) + s + wrap_strict(r), p, bt};
+        v.narrow_int = narrow(l) && narrow(r);
+        return v;
       }
       case B::MatMult: break;
     }
     fail(loc, "unsupported operator `" + std::string(py::to_string(op)) + "`");
   }
 
-  Val boolop(const py::BoolOp& b) {
-    std::string out;
-    const char* sep = b.op == py::BoolOperator::And ? " && " : " || ";
-    for (const auto& v : b.values) {
-      Val x = expr(*v);
-      if (!out.empty()) out += sep;
-      out += x.prec <= kAnd ? "(" + x.text + ")" : x.text;
+  /// `a op b` of two integer literals, folded as Python computes it: an int64 literal, or
+  /// the operation refused at `loc` where Python's result is not an int64 (`2 ** 70`, a
+  /// division by zero). nullopt: not folded here (`/`, a negative power: float results).
+  std::optional<Val> fold_ints(py::BinaryOperator op, long long a, long long b,
+                               const py::SourceLocation& loc) {
+    using B = py::BinaryOperator;
+    py::IntOpResult r;
+    switch (op) {
+      case B::Add: r = py::int_add(a, b); break;
+      case B::Sub: r = py::int_sub(a, b); break;
+      case B::Mult: r = py::int_mul(a, b); break;
+      case B::FloorDiv: r = py::int_floordiv(a, b); break;
+      case B::Mod: r = py::int_mod(a, b); break;
+      case B::Pow:
+        if (b < 0) return std::nullopt;
+        r = py::int_pow(a, b);
+        break;
+      case B::LShift: r = py::int_lshift(a, b); break;
+      case B::RShift: r = py::int_rshift(a, b); break;
+      case B::BitAnd: r.value = a & b; break;
+      case B::BitOr: r.value = a | b; break;
+      case B::BitXor: r.value = a ^ b; break;
+      case B::Div:
+        if (b == 0) fail(loc, "division by zero of integer constants (Python raises ZeroDivisionError)");
+        return std::nullopt;
+      case B::MatMult: return std::nullopt;
     }
-    return {out, b.op == py::BoolOperator::And ? kAnd : kOr, ScalarType::Bool};
+    if (!r.ok())
+      fail(loc, "`" + std::to_string(a) + " " + std::string(py::to_string(op)) + " " + std::to_string(b) +
+                    "` of integer constants: " + py::describe(r.fault));
+    return Val{int_literal(r.value), r.value < 0 ? kUnary : kPrimary, ScalarType::Int64, nullptr, r.value};
+  }
+
+  /// `a and b ...` / `a or b ...` as Python: the first operand that decides (falsy for `and`,
+  /// truthy for `or`) or the last one, itself and not a bool, evaluated left to right and no
+  /// further (short circuit). Operands of several types take their common type (NumPy's
+  /// promotion: `x or 7.0` with an int x is a float), as the value stored would be.
+  Val boolop(const py::BoolOp& b) {
+    const bool is_and = b.op == py::BoolOperator::And;
+    std::vector<Val> vals;
+    bool all_bool = true;
+    for (const auto& v : b.values) {
+      vals.push_back(expr(*v));
+      all_bool = all_bool && is_bool(vals.back().type);
+    }
+    if (all_bool) {
+      std::string out;
+      for (const Val& x : vals) {
+        if (!out.empty()) out += is_and ? " && " : " || ";
+        out += x.prec <= kAnd ? "(" + x.text + ")" : x.text;
+      }
+      return {out, is_and ? kAnd : kOr, ScalarType::Bool};
+    }
+    ScalarType t = vals[0].type;
+    for (std::size_t i = 1; i < vals.size(); ++i) t = arith_type(t, vals[i].type);
+    if (is_bool(t)) t = ScalarType::Int64;
+    const std::string T(cpp_name(t));
+    std::string body = "[&]() -> " + T + " { ";
+    for (std::size_t i = 0; i + 1 < vals.size(); ++i) {
+      std::string v = "__weir_b" + std::to_string(i);
+      body += "const " + T + " " + v + " = static_cast<" + T + ">(" + vals[i].text + "); ";
+      body += std::string("if (") + (is_and ? "!(" : "(") + v + " != " + T + "(0))) return " + v + "; ";
+    }
+    body += "return static_cast<" + T + ">(" + vals.back().text + "); }()";
+    return {body, kPrimary, t};
   }
 
   Val compare(const py::Compare& c) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "weir/pycode/int_ops.h"
 #include "weir/pycode/unparse.h"
 
 namespace weir::frontend {
@@ -335,7 +336,8 @@ class Evaluator {
             b.bool_value = r.as_double() != 0.0;
             return make_constant(b);
           }
-          return make_int(static_cast<std::int64_t>(r.as_double()));
+          if (r.kind == ConstantValue::Kind::Int) return make_int(r.int_value);
+          return make_int(float_to_int(r.as_double(), c.args[0]->loc));
         }
       }
     }
@@ -344,7 +346,9 @@ class Evaluator {
       if (a.kind == ValueKind::Constant) {
         double d = a.constant.kind == ConstantValue::Kind::String ? std::stod(a.constant.str_value)
                                                                   : a.constant.as_double();
-        return is_floating(f.type.dtype) ? make_float(d) : make_int(static_cast<std::int64_t>(d));
+        if (is_floating(f.type.dtype)) return make_float(d);
+        if (a.constant.kind == ConstantValue::Kind::Int) return make_int(a.constant.int_value);
+        return make_int(float_to_int(d, c.args[0]->loc));
       }
     }
     throw FrontendError(c.loc, "cannot evaluate the call '" + unparse(c) + "' at module level");
@@ -361,7 +365,12 @@ class Evaluator {
       switch (u.op) {
         case UnaryOperator::UAdd: return make_constant(c);
         case UnaryOperator::USub:
-          if (c.kind == ConstantValue::Kind::Int) return make_int(-c.int_value);
+          if (c.kind == ConstantValue::Kind::Int) {
+            IntOpResult r = int_neg(c.int_value);
+            if (!r.ok())
+              throw FrontendError(u.loc, "cannot evaluate '" + unparse(u) + "': " + describe(r.fault));
+            return make_int(r.value);
+          }
           return make_float(-c.float_value);
         case UnaryOperator::Invert:
           if (c.kind == ConstantValue::Kind::Int) return make_int(~c.int_value);
@@ -375,6 +384,37 @@ class Evaluator {
       }
     }
     throw FrontendError(u.loc, "cannot evaluate '" + unparse(u) + "' at module level");
+  }
+
+  /// `a op b` on Python ints, exactly: a result outside int64 is refused at the operator
+  /// (Python's value would be a larger int; weir's constants are 64 bits).
+  Value int_binop(const BinOp& b, std::int64_t x, std::int64_t y) {
+    IntOpResult r;
+    switch (b.op) {
+      case BinaryOperator::Add: r = int_add(x, y); break;
+      case BinaryOperator::Sub: r = int_sub(x, y); break;
+      case BinaryOperator::Mult: r = int_mul(x, y); break;
+      case BinaryOperator::FloorDiv: r = int_floordiv(x, y); break;
+      case BinaryOperator::Mod: r = int_mod(x, y); break;
+      case BinaryOperator::Pow: r = int_pow(x, y); break;
+      case BinaryOperator::LShift: r = int_lshift(x, y); break;
+      case BinaryOperator::RShift: r = int_rshift(x, y); break;
+      case BinaryOperator::BitAnd: return make_int(x & y);
+      case BinaryOperator::BitOr: return make_int(x | y);
+      case BinaryOperator::BitXor: return make_int(x ^ y);
+      default: throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");
+    }
+    if (!r.ok()) throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "': " + describe(r.fault));
+    return make_int(r.value);
+  }
+
+  /// A float converted to an int as Python's int() does (toward zero), refused where Python's
+  /// int would not be an int64 (or raises: NaN, infinity).
+  static std::int64_t float_to_int(double d, const SourceLocation& loc) {
+    if (!(d > -9223372036854775809.0 && d < 9223372036854775808.0))
+      throw FrontendError(
+          loc, "cannot convert " + std::to_string(d) + " to an integer: " + describe(IntOpFault::Overflow));
+    return static_cast<std::int64_t>(d);
   }
 
   Value eval_binop(const BinOp& b) {
@@ -391,13 +431,12 @@ class Evaluator {
       return c.kind == ConstantValue::Kind::Bool ? std::int64_t(c.bool_value) : c.int_value;
     };
     double x = l.constant.as_double(), y = r.constant.as_double();
+    if (ints && b.op != BinaryOperator::Div && !(b.op == BinaryOperator::Pow && as_int(r.constant) < 0))
+      return int_binop(b, as_int(l.constant), as_int(r.constant));
     switch (b.op) {
-      case BinaryOperator::Add:
-        return ints ? make_int(as_int(l.constant) + as_int(r.constant)) : make_float(x + y);
-      case BinaryOperator::Sub:
-        return ints ? make_int(as_int(l.constant) - as_int(r.constant)) : make_float(x - y);
-      case BinaryOperator::Mult:
-        return ints ? make_int(as_int(l.constant) * as_int(r.constant)) : make_float(x * y);
+      case BinaryOperator::Add: return make_float(x + y);
+      case BinaryOperator::Sub: return make_float(x - y);
+      case BinaryOperator::Mult: return make_float(x * y);
       case BinaryOperator::Div:
         if (y == 0.0) throw FrontendError(b.op_loc, "division by zero");
         return make_float(x / y);
@@ -405,31 +444,10 @@ class Evaluator {
       case BinaryOperator::Mod: {
         if (y == 0.0) throw FrontendError(b.op_loc, "division by zero");
         double q = std::floor(x / y);
-        if (b.op == BinaryOperator::FloorDiv)
-          return ints ? make_int(static_cast<std::int64_t>(q)) : make_float(q);
-        return ints ? make_int(static_cast<std::int64_t>(x - q * y)) : make_float(x - q * y);
+        if (b.op == BinaryOperator::FloorDiv) return make_float(q);
+        return make_float(x - q * y);
       }
-      case BinaryOperator::BitAnd:
-      case BinaryOperator::BitOr:
-      case BinaryOperator::BitXor:
-      case BinaryOperator::LShift:
-      case BinaryOperator::RShift: {
-        if (!ints) break;
-        std::int64_t p = as_int(l.constant), q = as_int(r.constant);
-        if ((b.op == BinaryOperator::LShift || b.op == BinaryOperator::RShift) && (q < 0 || q > 62))
-          throw FrontendError(b.op_loc, "shift count out of range");
-        switch (b.op) {
-          case BinaryOperator::BitAnd: return make_int(p & q);
-          case BinaryOperator::BitOr: return make_int(p | q);
-          case BinaryOperator::BitXor: return make_int(p ^ q);
-          case BinaryOperator::LShift: return make_int(p << q);
-          default: return make_int(p >> q);
-        }
-      }
-      case BinaryOperator::Pow:
-        if (ints && as_int(r.constant) >= 0)
-          return make_int(static_cast<std::int64_t>(std::llround(std::pow(x, y))));
-        return make_float(std::pow(x, y));
+      case BinaryOperator::Pow: return make_float(std::pow(x, y));
       default: break;
     }
     throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");

@@ -58,6 +58,10 @@ TExprPtr FunctionChecker::typed_constant(ScalarKind k, double d, const SourceLoc
     v.bool_value = d != 0;
   } else {
     v.kind = ConstantValue::Kind::Int;
+    // NumPy refuses a value its integer type cannot hold; C++'s conversion would be undefined.
+    if (!(d > -9223372036854775809.0 && d < 9223372036854775808.0))
+      throw FrontendError(
+          loc, "the value " + std::to_string(d) + " does not fit in " + to_string(Type::scalar(k)));
     v.int_value = static_cast<std::int64_t>(d);
   }
   auto e = mk(TExprKind::Literal, Type::scalar(k), loc);

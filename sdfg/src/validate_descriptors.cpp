@@ -18,6 +18,44 @@ std::string join_exprs(const std::vector<sym::Expr>& v) {
   return s + "]";
 }
 
+/// The first part of `e` that is not integer arithmetic of symbols (a call of an unknown
+/// function such as `system(0)`, a comparison, a boolean), as text; "" when there is none.
+std::string non_arithmetic_part(const sym::Expr& e) {
+  switch (e.kind()) {
+    case sym::Kind::Call:
+      if (e.name() == "Abs") break;  // abs(N), which the symbolic layer keeps as a call
+      return e.str();
+    case sym::Kind::Compare:
+    case sym::Kind::Not:
+    case sym::Kind::And:
+    case sym::Kind::Or:
+    case sym::Kind::Boolean: return e.str();
+    default: break;
+  }
+  for (const sym::Expr& a : e.args())
+    if (std::string p = non_arithmetic_part(a); !p.empty()) return p;
+  return "";
+}
+
+/// Sizes, strides and offsets are integer arithmetic of symbols (+ - * / // % **, Min, Max,
+/// Abs, ceiling, floor): code generation prints them as C++, where a call of any other name
+/// would call whatever that name is.
+void check_arithmetic(Validator& v, const std::string& what, const DataDescriptor& d) {
+  auto check = [&](const char* field, const sym::Expr& e) {
+    std::string part = non_arithmetic_part(e);
+    if (part.empty()) return;
+    v.report("desc-expression",
+             what + ": " + field + " `" + e.str() + "` is not integer arithmetic of symbols (`" + part +
+                 "`; allowed: integers, symbols, + - * / // % **, Min, Max, Abs, ceiling, floor)",
+             v.at_sdfg());
+  };
+  for (const auto& e : d.shape) check("shape", e);
+  for (const auto& e : d.strides) check("stride", e);
+  for (const auto& e : d.offset) check("offset", e);
+  check("total_size", d.total_size);
+  check("start_offset", d.start_offset);
+}
+
 void check_descriptor(Validator& v, const std::string& name, const DataDescriptor& d,
                       const SymbolSet& defined) {
   const ElementRef here = v.at_sdfg();
@@ -52,6 +90,7 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
                here);
     }
   }
+  check_arithmetic(v, what, d);
   for (std::size_t i = 0; i < d.shape.size(); ++i) {
     auto n = d.shape[i].as_integer();
     if (n && *n < 0) {

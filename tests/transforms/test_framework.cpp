@@ -189,7 +189,15 @@ TEST_CASE("match JSON: DaCe's record format round trips", "[transforms][json]") 
                      "cfg_id": 0, "state_id": 0, "_subgraph": {"0": 17}})"),
                     Contains("no node with index 17"));
   rec.options_json["tile_sizes"] = "\"x\"";
-  CHECK_THROWS_WITH(set_options_from_record(*t2, rec), Contains("option 'tile_sizes' has the wrong type"));
+  CHECK_THROWS_WITH(set_options_from_record(*t2, rec),
+                    Contains("option 'tile_sizes' must be a list of integers (JSON), not \"x\""));
+  // nlohmann's get<> turned 1.5 and true into 1 (issue 35): a record's option has the JSON type.
+  rec.options_json["tile_sizes"] = "[16, 1.5]";
+  CHECK_THROWS_WITH(set_options_from_record(*t2, rec), Contains("not [16, 1.5]"));
+  rec.options_json["tile_sizes"] = "[16]";
+  rec.options_json["divides_evenly"] = "1";
+  CHECK_THROWS_WITH(set_options_from_record(*t2, rec),
+                    Contains("option 'divides_evenly' must be true or false (JSON), not 1"));
 }
 
 TEST_CASE("analysis cache: lazy, reused, invalidated by applications", "[transforms][analysis]") {

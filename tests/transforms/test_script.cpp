@@ -66,7 +66,13 @@ TEST_CASE("script: malformed scripts give located errors", "[transforms][script]
       err(R"([{"pass": "simplify"}, {"transformation": "MapTiling", "options": {"tile_size": [4]}}])"),
       Contains("s.json: step 2 (MapTiling): unknown option 'tile_size' (known: tile_sizes, divides_evenly)"));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": "big"}}])"),
-             Contains("option 'tile_sizes' has the wrong type"));
+             Contains("option 'tile_sizes' must be a list of integers (JSON), not \"big\""));
+  // Issue 35: [1.5] and [true] were read as [1] ("applies nowhere") instead of a type error.
+  CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [1.5]}}])"),
+             Contains("s.json: step 1 (MapTiling): MapTiling: option 'tile_sizes' must be a list of integers "
+                      "(JSON), not [1.5]"));
+  CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [true]}}])"),
+             Contains("option 'tile_sizes' must be a list of integers (JSON), not [true]"));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "where": 3}])"), Contains("\"where\" is \"all\""));
   CHECK_THAT(err(R"([{"pass": "no-such-pass"}])"), Contains("s.json: step 1 (no-such-pass)"));
   CHECK_THAT(err(R"({"transformation": "MapTiling"})"), Contains("a script is a JSON list"));

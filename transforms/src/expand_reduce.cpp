@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "library_expansion_internal.h"
+#include "weir/pycode/code.h"
 
 namespace weir::transforms::detail {
 
@@ -11,8 +12,22 @@ namespace {
 
 bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
+/// Whether `e` is a number literal with at most one sign: `0`, `-1.5`, `+1e308`, `True`.
+bool is_number_literal(const pycode::Expr& e) {
+  const pycode::Expr* x = &e;
+  if (const auto* u = pycode::dyn_cast<pycode::UnaryOp>(x);
+      u && (u->op == pycode::UnaryOperator::USub || u->op == pycode::UnaryOperator::UAdd))
+    x = u->operand.get();
+  const auto* c = pycode::dyn_cast<pycode::Constant>(x);
+  return c && (c->value_kind == pycode::ConstantKind::Int || c->value_kind == pycode::ConstantKind::Float ||
+               (c->value_kind == pycode::ConstantKind::Bool && x == &e));
+}
+
 /// The Python literal of a Reduce identity as DaCe writes it (JSON text: "0",
-/// "\"1.7976931348623157e+308\"", "\"-inf\"", true), "" for none.
+/// "\"1.7976931348623157e+308\"", "\"-inf\"", true), "" for none. Anything but a number
+/// (Python's syntax: no leading zeros, `0x`/`0o`/`0b` prefixes, single underscores between
+/// digits), at most one sign, inf, -inf, True or False is refused at the node: the identity
+/// becomes tasklet code, and `e` or `--1` there would be a name or an expression.
 std::string identity_literal(const ExpansionSite& site) {
   std::string ident = site.node.identity;
   if (ident.size() >= 2 && ident.front() == '"' && ident.back() == '"')
@@ -22,11 +37,15 @@ std::string identity_literal(const ExpansionSite& site) {
   if (ident == "-inf" || ident == "-Infinity") return "-inf";
   if (ident == "true" || ident == "True") return "True";
   if (ident == "false" || ident == "False") return "False";
-  for (char c : ident)
-    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
-          c == 'E'))
-      throw site.error("unsupported Reduce identity " + site.node.identity);
-  return ident;
+  std::string why = "not a number";
+  try {
+    auto code = pycode::Code::parse(ident, "<identity>");
+    if (const pycode::Expr* e = code->expression(); e && is_number_literal(*e)) return ident;
+  } catch (const pycode::SourceError& err) {
+    why = err.message();
+  }
+  throw site.error("invalid Reduce identity " + site.node.identity + " (" + why +
+                   "; expected a number, inf, -inf, True or False)");
 }
 
 /// One state of the expansion: `code` in a tasklet reading `in` (if given) at `in_index` and

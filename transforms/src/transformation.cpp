@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -488,20 +489,60 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
   }
 }
 
+namespace {
+
+/// `v` as an option integer: a JSON integer in int64's range, never a float (1.5), a bool or a
+/// string that nlohmann would convert.
+std::optional<long long> option_integer(const json& v) {
+  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<long long>();
+  if (v.is_number_unsigned() && v.get<unsigned long long>() <= 9223372036854775807ULL)
+    return v.get<long long>();
+  return std::nullopt;
+}
+
+}  // namespace
+
 void set_options_from_record(Transformation& t, const MatchRecord& rec) {
-  for (const auto& [k, text] : rec.options_json) {
+  // (Not a structured binding: clang 14's lambdas cannot capture those.)
+  for (const auto& entry : rec.options_json) {
+    const std::string& k = entry.first;
+    const std::string& text = entry.second;
     json v = json::parse(text);
     if (!t.options().has(k)) throw TransformError(t.name() + ": unknown option '" + k + "' in record");
     const OptionValue& cur = t.options().get(k);
-    try {
-      switch (cur.index()) {
-        case 0: t.options().set(k, v.get<bool>()); break;
-        case 1: t.options().set(k, v.get<long long>()); break;
-        case 2: t.options().set(k, v.get<std::vector<long long>>()); break;
-        default: t.options().set(k, v.get<std::string>());
+    // Each value must have the option's own JSON type: nlohmann's get<> would turn 1.5 and
+    // true into the integer 1 (and a tile size of 1 "applies nowhere" instead of an error).
+    auto wrong = [&]() {
+      static const char* const json_names[] = {"true or false", "an integer", "a list of integers",
+                                               "a string"};
+      return TransformError(t.name() + ": option '" + k + "' must be " + json_names[cur.index()] +
+                            " (JSON), not " + text);
+    };
+    switch (cur.index()) {
+      case 0:
+        if (!v.is_boolean()) throw wrong();
+        t.options().set(k, v.get<bool>());
+        break;
+      case 1: {
+        auto n = option_integer(v);
+        if (!n) throw wrong();
+        t.options().set(k, *n);
+        break;
       }
-    } catch (const json::exception&) {
-      throw TransformError(t.name() + ": option '" + k + "' has the wrong type in record: " + text);
+      case 2: {
+        if (!v.is_array()) throw wrong();
+        std::vector<long long> list;
+        for (const json& e : v) {
+          auto n = option_integer(e);
+          if (!n) throw wrong();
+          list.push_back(*n);
+        }
+        t.options().set(k, list);
+        break;
+      }
+      default:
+        if (!v.is_string()) throw wrong();
+        t.options().set(k, v.get<std::string>());
     }
   }
 }

@@ -7,8 +7,9 @@
 // scalars and views (a view aliases its viewed container through the `views` edge, or the only
 // edge to/from another access node, with its own strides); copies between access nodes
 // following DaCe's memlet rules (below); maps over integer ranges (nested, positive steps);
-// tasklets with Python statements `out = expr` (see expr_eval.h); nested SDFGs (connectors
-// alias the outer subset's first element with the inner descriptor's strides; symbols from
+// tasklets with Python statements `out = expr` in Python's meaning (tasklet_eval.h: bools,
+// exact int64 ints and floats by the containers' types, refused where CPython raises); nested SDFGs
+// (connectors alias the outer subset's first element with the inner descriptor's strides; symbols from
 // `symbol_mapping`; inner transients fresh per call); write-conflict resolution by any lambda
 // expr_eval.h can evaluate (`lambda a, b: a + b`, `min(a, b)`, ...). Anything else throws
 // std::runtime_error so a test cannot silently pass on something it did not run.
@@ -23,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "expr_eval.h"
+#include "tasklet_eval.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/sdfg/symbolic.h"
@@ -419,36 +422,68 @@ class Interpreter {
     }
   }
 
+  static bool is_integer_type(ScalarType t) {
+    switch (t) {
+      case ScalarType::Int8:
+      case ScalarType::Int16:
+      case ScalarType::Int32:
+      case ScalarType::Int64:
+      case ScalarType::UInt8:
+      case ScalarType::UInt16:
+      case ScalarType::UInt32:
+      case ScalarType::UInt64: return true;
+      default: return false;
+    }
+  }
+
+  /// A container element as the Python value a tasklet reads: a bool, an int or a float by the
+  /// container's type (an integer container poisoned with NaN reads as NaN, so that a read of
+  /// an unwritten transient still shows).
+  static PyValue load(double v, ScalarType t) {
+    if (t == ScalarType::Bool) return PyValue::boolean(v != 0.0);
+    if (is_integer_type(t) && !std::isnan(v)) return PyValue::integer(static_cast<std::int64_t>(v));
+    return PyValue::real(v);
+  }
+
+  /// `v` stored into an element of type `t` (NumPy's conversion: a float into an integer
+  /// container truncates), as the double this interpreter keeps. Refuses what it cannot keep
+  /// exactly: an integer beyond 2**53, a NaN or infinite float into an integer container.
+  static double store(const PyValue& v, ScalarType t, const std::string& where) {
+    if (t == ScalarType::Bool) return v.truthy() ? 1.0 : 0.0;
+    if (is_integer_type(t)) {
+      std::int64_t i = v.i;
+      if (v.is_float()) {
+        if (!std::isfinite(v.f) || std::fabs(v.f) >= 9007199254740992.0)
+          fail("float " + std::to_string(v.f) + " stored into the integer container " + where);
+        i = static_cast<std::int64_t>(v.f);
+      }
+      if (i > (std::int64_t{1} << 53) || i < -(std::int64_t{1} << 53))
+        fail("integer " + std::to_string(i) + " in " + where +
+             " is beyond what this interpreter keeps exactly");
+      return static_cast<double>(i);
+    }
+    if (t == ScalarType::Float32) return static_cast<double>(static_cast<float>(v.as_double()));
+    return v.as_double();
+  }
+
   void run_tasklet(const SDFGState& st, const Tasklet& t, const Symbols& env, Frame& f) {
     if (t.code.language != Language::Python) fail("tasklet '" + t.label + "' is not Python");
-    std::map<std::string, double> vars;
-    for (const auto& [k, v] : env) vars[k] = static_cast<double>(v);
+    std::map<std::string, PyValue> vars;
+    for (const auto& [k, v] : env) vars[k] = PyValue::integer(v);
     for (EdgeId e : st.in_edges(t.id())) {
       const DataflowEdge& d = st.edge(e);
       if (d.memlet.is_empty() || d.dst_conn.empty()) continue;
-      vars[d.dst_conn] = at(f, d.memlet.data, point(d.memlet.subset, env));
+      vars[d.dst_conn] =
+          load(at(f, d.memlet.data, point(d.memlet.subset, env)), f.sdfg->data(d.memlet.data).dtype.base);
     }
-    std::string code = t.code.code;
-    for (char& c : code)
-      if (c == ';') c = '\n';
-    std::stringstream ss(code);
-    std::string line;
-    while (std::getline(ss, line)) {
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      auto eq = line.find('=');
-      if (eq == std::string::npos) fail("not an assignment: " + line);
-      std::string lhs = line.substr(0, eq);
-      lhs.erase(0, lhs.find_first_not_of(" \t"));
-      lhs.erase(lhs.find_last_not_of(" \t") + 1);
-      std::string rhs = line.substr(eq + 1);
-      vars[lhs] = ExprEval(rhs, vars).run();
-    }
+    TaskletEval(vars).run(t.code.code);
     for (EdgeId e : st.out_edges(t.id())) {
       const DataflowEdge& d = st.edge(e);
       if (d.memlet.is_empty() || d.src_conn.empty()) continue;
       if (!vars.count(d.src_conn)) fail("output '" + d.src_conn + "' not assigned");
       double& dst = at(f, d.memlet.data, point(d.memlet.subset, env));
-      dst = combine(d.memlet.wcr, dst, vars[d.src_conn]);
+      dst = combine(d.memlet.wcr, dst,
+                    store(vars[d.src_conn], f.sdfg->data(d.memlet.data).dtype.base, d.memlet.data));
     }
   }
 
