@@ -101,8 +101,31 @@ std::optional<LayoutCondition> reach_condition(const std::string& inner_name, co
   auto room = subset_reach(outer, subset);
   if (!room) return std::nullopt;
   const sym::Expr last = last_reached_element(inner);
+  sym::Expr value = *room - last;
+  // A range ending at Max(a, b) reaches at least to a, and one starting at Min(a, b) starts at
+  // most at a (with non-negative strides): when such a narrower range already holds the inner
+  // container, so does the range (propagated memlets of scans end at Max of two sizes).
+  if (holds(LayoutCondition{"", value, inner.shape, ""}) != true) {
+    for (std::size_t k = 0; k < subset.dims(); ++k) {
+      const Range& r = subset[k];
+      std::vector<Range> narrower;
+      if (r.end.kind() == sym::Kind::Max)
+        for (const auto& a : r.end.args()) narrower.emplace_back(r.start, a, r.step, r.tile);
+      if (r.start.kind() == sym::Kind::Min)
+        for (const auto& a : r.start.args()) narrower.emplace_back(a, r.end, r.step, r.tile);
+      for (const Range& n : narrower) {
+        std::vector<Range> ranges = subset.ranges();
+        ranges[k] = n;
+        auto narrow_room = subset_reach(outer, Subset(ranges));
+        if (narrow_room && holds(LayoutCondition{"", *narrow_room - last, inner.shape, ""}) == true) {
+          value = *narrow_room - last;
+          break;
+        }
+      }
+    }
+  }
   std::string s = subset.str();
-  return LayoutCondition{"shape, strides or start_offset", *room - last, inner.shape,
+  return LayoutCondition{"shape, strides or start_offset", value, inner.shape,
                          what + " (shape " + list_text(inner.shape) + ", strides " +
                              list_text(strides_of(inner)) + ", start_offset " + inner.start_offset.str() +
                              ") reaches element " + last.str() + " from the start of " + outer_name + "[" +
