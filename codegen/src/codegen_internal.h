@@ -271,8 +271,8 @@ class SdfgGen {
   int label_counter_ = 0;
 };
 
-/// Throws CodegenError at `where` unless `c` (the reach of a view or of a nested SDFG's argument,
-/// weir/sdfg/layout.h) provably holds (layout_checks.cpp, ADR 0037); nothing for nullopt.
+/// Throws CodegenError at `where` when `c` (the reach of a view or of a nested SDFG's argument,
+/// weir/sdfg/layout.h) provably fails (layout_checks.cpp, ADR 0037); nothing for nullopt.
 void require_reach(const std::optional<LayoutCondition>& c, const ElementRef& where);
 
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
