@@ -15,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-fuzz}"
 cxx="${CLANG_CXX:-clang++-14}"
 seconds="${FUZZ_SECONDS:-600}"
-all=(fieldview sdfg simplify script npy json)
+all=(fieldview sdfg simplify script npy json layout)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
@@ -37,6 +37,9 @@ ci_runs() {  # ci_runs TARGET: the number of inputs FUZZ_RUNS=ci runs
   case "$1" in
     fieldview) echo 5000 ;; sdfg) echo 10000 ;; simplify) echo 3500 ;;
     script) echo 400 ;; npy) echo 300000 ;; json) echo 50000 ;;
+    # layout compiles and runs what validates (about 1 s per new program under ASan, equal
+    # programs come from its cache): WEIR_FUZZ_LAYOUT_COMPILES below caps the compiles.
+    layout) echo 2000 ;;
   esac
 }
 corpus_root="$build/corpus"
@@ -61,15 +64,22 @@ seed simplify $(find "$corpus" -name '*.sdfg' 2>/dev/null)
 seed npy $(find "$corpus" -name '*.npy' -size -8k 2>/dev/null | head -40)
 seed script "$root"/tests/fuzz/seeds/script/*
 seed json "$root"/tests/fuzz/seeds/json/* $(find "$corpus" -name 'symbols.json' -o -name 'scalars.json' 2>/dev/null)
+seed layout "$root"/tests/fuzz/seeds/layout/*
 
 run_one() {  # run_one TARGET
   local t="$1" max_len=16384
   [ "$t" = npy ] && max_len=4096
   [ "$t" = script ] || [ "$t" = json ] && max_len=2048
+  [ "$t" = layout ] && max_len=64
   mkdir -p "$build/findings/$t"
   local length=(-max_total_time="$seconds")
   [ "${FUZZ_RUNS:-}" = ci ] && length=(-runs="$(ci_runs "$t")" -seed=1)
+  # The layout target compiles C++ per new program: CI caps it at 40 compiles (about 40 s under
+  # ASan); long runs set no cap unless WEIR_FUZZ_LAYOUT_COMPILES is given.
+  local compiles="${WEIR_FUZZ_LAYOUT_COMPILES:-}"
+  [ -z "$compiles" ] && [ "${FUZZ_RUNS:-}" = ci ] && compiles=40
   # Leak checks stay on; a unit that runs past 20 s is a finding (timeout-*), as is >2 GiB.
+  WEIR_FUZZ_LAYOUT_COMPILES="$compiles" \
   ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
     "$build/fuzz/fuzz_$t" "${length[@]}" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
     -dict="$root/tests/fuzz/$t.dict" -artifact_prefix="$build/findings/$t/" -print_final_stats=1 \

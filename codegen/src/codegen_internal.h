@@ -28,6 +28,7 @@
 #include "target_emitter.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/layout.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/sdfg/symbolic.h"
@@ -259,12 +260,20 @@ class SdfgGen {
                  const std::string& node_label = {}) const;
   /// Generates the state's function (if it has nodes) and returns the statement calling it.
   std::string state_call(const SDFGState& st);
+  /// Emits run-time checks of the layout conditions (weir/sdfg/layout.h) of the SDFG's
+  /// descriptors that depend on symbol values (layout_checks.cpp, ADR 0037); throws CodegenError
+  /// for a condition that fails, or that cannot be checked before the container is used.
+  void emit_layout_checks(Writer& w) const;
 
  private:
   void check_descriptors() const;
   int state_counter_ = 0;
   int label_counter_ = 0;
 };
+
+/// Throws CodegenError at `where` when `c` (the reach of a view or of a nested SDFG's argument,
+/// weir/sdfg/layout.h) provably fails (layout_checks.cpp, ADR 0037); nothing for nullopt.
+void require_reach(const std::optional<LayoutCondition>& c, const ElementRef& where);
 
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
 /// empty for a state without nodes.

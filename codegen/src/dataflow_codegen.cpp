@@ -5,6 +5,7 @@
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
 #include "weir/sdfg/text.h"
+#include "weir/sdfg/view_binding.h"
 
 namespace weir::codegen::detail {
 
@@ -405,6 +406,16 @@ void StateGen::define_views(NodeId scope, Writer& w) {
         }
       }
       if (!binding(viewed)) continue;  // a view of a view defined later in this loop
+      if (auto vb = view_binding(sg.sdfg, st, v); vb && vb->viewed != v.data) {
+        try {
+          require_reach(reach_condition(v.data, sg.sdfg.arrays.at(v.data), vb->viewed,
+                                        sg.sdfg.arrays.at(vb->viewed), vb->subset, "view '" + v.data + "'"),
+                        ref(v));
+        } catch (const sym::SymbolicError& ex) {
+          throw CodegenError(ref(v), "view '" + v.data + "': its reach overflows 64-bit element indices (" +
+                                         std::string(ex.what()) + ")");
+        }
+      }
       view_edges_.insert(e->id);
       Location loc;
       try {

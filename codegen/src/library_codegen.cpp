@@ -40,6 +40,31 @@ std::set<std::string> StateGen::unaliased_connectors(const NestedSDFGNode& n,
   return out;
 }
 
+namespace {
+
+/// A nested SDFG's array argument (edge `e` of `n`) has non-negative strides: provably, or by
+/// being one of the outer container's strides (checked where that container is declared, ADR
+/// 0037). The nested SDFG's own checks leave undecided argument strides to this one.
+void require_argument_strides(const SDFG& outer, const NestedSDFGNode& n, const DataflowEdge& e,
+                              bool incoming, const ElementRef& where) {
+  const std::string& conn = incoming ? e.dst_conn : e.src_conn;
+  auto in = n.sdfg->arrays.find(conn);
+  auto out = outer.arrays.find(e.memlet.data);
+  if (e.memlet.is_empty() || in == n.sdfg->arrays.end() || out == outer.arrays.end() || in->second.transient)
+    return;
+  for (const LayoutCondition& c : layout_conditions(conn, in->second)) {
+    if (c.field != "strides" || holds(c).has_value()) continue;
+    const sym::Expr mapped = c.value.subs(n.symbol_mapping);
+    bool outer_stride = false;
+    for (const auto& s : out->second.strides) outer_stride = outer_stride || s == mapped;
+    if (!outer_stride)
+      throw CodegenError(where, "nested SDFG '" + n.sdfg->name + "': " + c.message +
+                                    " (not provable, and not a stride of '" + e.memlet.data + "')");
+  }
+}
+
+}  // namespace
+
 void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   ElementRef where = ref(n);
   if (!n.sdfg) throw CodegenError(where, "nested SDFG node without an SDFG");
@@ -110,6 +135,17 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   if (!inner.global_code.code.empty()) sg.prog.global_code.push_back(inner.global_code.code);
   if (!inner.init_code.code.empty()) sg.prog.init_code.push_back(inner.init_code.code);
   if (!inner.exit_code.code.empty()) sg.prog.exit_code.push_back(inner.exit_code.code);
+  // Each array argument stays inside the memory its outer memlet gives it (ADR 0037).
+  for (bool incoming : {true, false})
+    for (EdgeId id : incoming ? st.in_edges(n.id()) : st.out_edges(n.id())) {
+      try {
+        require_reach(nested_argument_reach(sg.sdfg, n, st.edge(id), incoming), where);
+        require_argument_strides(sg.sdfg, n, st.edge(id), incoming, where);
+      } catch (const sym::SymbolicError& ex) {
+        throw CodegenError(where, "the reach of an argument overflows 64-bit element indices (" +
+                                      std::string(ex.what()) + ")");
+      }
+    }
   std::vector<std::string> params;
   for (const auto& c : cv) {
     const DataDescriptor& d = inner.arrays.at(c);

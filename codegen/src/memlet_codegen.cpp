@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "state_codegen.h"
+#include "weir/sdfg/view_binding.h"
 
 namespace weir::codegen::detail {
 
@@ -95,34 +96,7 @@ Location StateGen::edge_location(const DataflowEdge& e, bool incoming) const {
 
 // --- copies -------------------------------------------------------------------------------
 
-const DataflowEdge* StateGen::view_edge(const AccessNode& n) const {
-  for (EdgeId id : st.in_edges(n.id()))
-    if (st.edge(id).dst_conn == "views") return &st.edge(id);
-  for (EdgeId id : st.out_edges(n.id()))
-    if (st.edge(id).src_conn == "views") return &st.edge(id);
-  // Without connector names: the only edge from / to another access node.
-  const DataflowEdge* found = nullptr;
-  int count = 0;
-  for (EdgeId id : st.in_edges(n.id())) {
-    const DataflowEdge& e = st.edge(id);
-    if (st.node(e.src).kind() == NodeKind::Access && !e.memlet.is_empty()) {
-      found = &e;
-      ++count;
-    }
-  }
-  if (count == 1 && st.in_edges(n.id()).size() == 1) return found;
-  found = nullptr;
-  count = 0;
-  for (EdgeId id : st.out_edges(n.id())) {
-    const DataflowEdge& e = st.edge(id);
-    if (st.node(e.dst).kind() == NodeKind::Access && !e.memlet.is_empty()) {
-      found = &e;
-      ++count;
-    }
-  }
-  if (count == 1 && st.out_edges(n.id()).size() == 1) return found;
-  return nullptr;
-}
+const DataflowEdge* StateGen::view_edge(const AccessNode& n) const { return weir::view_edge(st, n); }
 
 void StateGen::emit_access(const AccessNode& n, Writer& w) {
   for (EdgeId id : st.in_edges(n.id())) {

@@ -316,6 +316,7 @@ std::string SdfgGen::state_call(const SDFGState& st) {
 }
 
 void SdfgGen::emit_body(Writer& w) {
+  emit_layout_checks(w);
   // Symbols the control flow defines (loop variables, interstate assignments).
   for (const auto& s : local_symbols)
     w.line(std::string(cpp_name(symbols.at(s))) + " " + cpp_ident(s) + " = 0;");

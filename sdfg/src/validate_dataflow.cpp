@@ -377,14 +377,17 @@ void check_node(Validator& v, const SDFGState& st, const Node& n) {
   if (st.in_edges(n.id()).empty() && st.out_edges(n.id()).empty() && !is_code_node(n)) {
     v.report("node-isolated", describe_node(n) + " has no edges", v.at_node(st, n));
   }
-  if (const auto* a = n.as<AccessNode>())
+  if (const auto* a = n.as<AccessNode>()) {
     check_access_node(v, st, *a);
-  else if (const auto* me = n.as<MapEntry>())
+    check_view_reach(v, st, *a);
+  } else if (const auto* me = n.as<MapEntry>())
     check_map_entry(v, st, *me);
   else if (const auto* mx = n.as<MapExit>())
     check_map_exit(v, st, *mx);
-  else if (const auto* ns = n.as<NestedSDFGNode>())
+  else if (const auto* ns = n.as<NestedSDFGNode>()) {
     check_nested_sdfg(v, st, *ns);
+    check_nested_reach(v, st, *ns);
+  }
 }
 
 // --- edges ---------------------------------------------------------------------------------

@@ -125,6 +125,8 @@ void check_descriptor(Validator& v, const std::string& name, const DataDescripto
     // used and the storage hint ignored.
   }
 
+  check_descriptor_layout(v, name, d);
+
   if (v.depth == 0 && v.parent_node == nullptr && d.is_scalar() && !d.transient &&
       name.rfind("__return", 0) == 0) {
     v.report("desc-return-scalar",

@@ -79,6 +79,12 @@ void for_each_region(const ControlFlowRegion& region,
 void validate_sdfg_into(const SDFG& sdfg, std::string name_path, std::vector<Diagnostic>& out, int depth,
                         const NestedSDFGNode* parent_node);
 void validate_descriptors(Validator& v);
+/// Memory layouts (validate_layout.cpp, ADR 0037): a descriptor's strides, start_offset and
+/// total_size against its shape ("desc-layout"); a view against the subset it is bound to
+/// ("view-reach"); a nested SDFG's array arguments against their outer memlets ("nested-reach").
+void check_descriptor_layout(Validator& v, const std::string& name, const DataDescriptor& d);
+void check_view_reach(Validator& v, const SDFGState& st, const AccessNode& n);
+void check_nested_reach(Validator& v, const SDFGState& st, const NestedSDFGNode& n);
 /// Control flow of the whole SDFG, including every state (via validate_state).
 void validate_control_flow(Validator& v);
 /// One state. `defined` holds the symbols defined at the state (SDFG-wide ones plus loop
