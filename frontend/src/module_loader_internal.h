@@ -27,11 +27,11 @@ Value make_float(double d);
 /// imports: each costs several frames of importlib against a recursion limit of 1000).
 inline constexpr std::size_t kMaxImportDepth = 100;
 
-/// The largest field-view source file read by default: 8 MiB. Parsing and evaluating a module
-/// takes up to a few hundred bytes of memory per byte of source (a module of one list literal:
-/// about 450), so the limit keeps a hostile file's memory near 3.5 GiB at most; real modules are
-/// well under 1 MiB.
-inline constexpr std::size_t kDefaultMaxSourceBytes = std::size_t(8) << 20;
+/// The largest field-view source file read by default: 2 MiB. Parsing and evaluating a module
+/// takes up to about 700 bytes of memory per byte of source (a module of one list literal: 400 KB
+/// take 290 MB, each element an AST node and a module-level Value), so the limit keeps a hostile
+/// file near 1.5 GB at most; real modules are well under 1 MiB.
+inline constexpr std::size_t kDefaultMaxSourceBytes = std::size_t(2) << 20;
 
 /// WEIR_MAX_SOURCE_BYTES when set to a positive integer, else kDefaultMaxSourceBytes.
 std::size_t max_source_bytes();

@@ -134,7 +134,7 @@ TEST_CASE("weir: a source file or imported module over the size limit, or a FIFO
   const auto size = fs::file_size(dir / "b.py");
   std::ofstream(dir / "main.py") << "from b import boundary\n";
   const std::string bin = std::string("timeout 60 ") + WEIR_BIN;
-  // The default limit (8 MiB) reads it; a limit one byte short refuses it, read or imported.
+  // The default limit (2 MiB) reads it; a limit one byte short refuses it, read or imported.
   auto r = run_weir("check " + q(dir / "b.py"), {}, bin);
   CHECK(r.code == 0);
   const std::string limit = "WEIR_MAX_SOURCE_BYTES=" + std::to_string(size - 1);
