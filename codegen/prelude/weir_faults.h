@@ -164,6 +164,14 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
   weir_index_format();
   weir_fault_publish();
 }
+// A condition on a nested SDFG's layout that fails for the symbol values of this call (ADR
+// 0037): recorded where the body cannot throw (it may run inside a parallel loop).
+[[maybe_unused]] static void weir_layout_fault(const char* text) noexcept {
+  if (!weir_fault_claim()) return;
+  weir_fault_located = false;
+  std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s", text);
+  weir_fault_publish();
+}
 [[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e) noexcept {
   if (!weir_fault_claim()) return;
   weir_fault_located = false;

@@ -1,7 +1,8 @@
 // Run-time checks of memory layouts (ADR 0037): the conditions of weir/sdfg/layout.h that the
 // validator could not decide because they depend on symbol values, checked where the body
-// starts, before any state runs. A condition known to fail, or one that depends on symbols the
-// body only learns later, is a CodegenError (the validator reports the first kind as well).
+// starts, before any state runs (a nested SDFG's body records the fault and returns, as its
+// bounds checks do). A condition known to fail, or one that depends on symbols the body only
+// learns later, is a CodegenError (the validator reports the first kind as well).
 #include "codegen_internal.h"
 #include "weir/sdfg/layout.h"
 
@@ -47,14 +48,17 @@ void SdfgGen::emit_layout_checks(Writer& w) const {
       if (device_code())
         throw CodegenError(ref(),
                            c.message + " (not provable, and a nested SDFG on the device cannot check it)");
+      const std::string text = c_escape(c.message + " (false for the symbol values of this call)");
       if (!top_level) {
-        // A nested SDFG's function may run inside a parallel loop, where it cannot throw: its
-        // layouts must be provable from the symbol mapping.
-        throw CodegenError(
-            ref(), c.message + " (not provable from the nested SDFG's symbols " + "for every value of them)");
+        // A nested SDFG's function may run inside a parallel loop, where it cannot throw: the
+        // fault is recorded and the body returns before any state runs; the top-level state
+        // that called it throws (conv2d's auto-optimized views: strides (H - K + 1) * ...).
+        w.line("if (" + failure_test(c) + ") { weir_layout_fault(\"" + text + "\"); " + return_statement() +
+               " }");
+        note_fault();
+        continue;
       }
-      w.line("if (" + failure_test(c) + ") weir_throw(\"%s\", \"" + c_escape(c.message) +
-             " (false for the symbol values of this call)\");");
+      w.line("if (" + failure_test(c) + ") weir_throw(\"%s\", \"" + text + "\");");
     }
   }
 }
