@@ -21,7 +21,8 @@
 // --- faults in device code ------------------------------------------------------------------
 // A kernel cannot throw or format text: the first fault's kind and values are recorded in
 // device memory, and the host reads them after the state (weir_cuda_device_faults).
-static __device__ int weir_device_fault_kind = 0;  // 0: none, 1: index, 2: integer power, 3: allocation
+// 0: none, 1: index, 2: integer power, 3: allocation, 4: a nested SDFG's layout (the site says which)
+static __device__ int weir_device_fault_kind = 0;
 static __device__ long long weir_device_fault_values[3];
 // Where the fault happened, as the CPU's checks name it (state, map, tasklet, connector, array):
 // the site's text is copied, since a device string's address means nothing to the host.

@@ -40,6 +40,8 @@ static thread_local cudaStream_t weir_stream = nullptr;
   else if (kind == 2)
     text += "integer power " + std::to_string(v[0]) + " ** " + std::to_string(v[1]) +
             ": an integer to a negative integer power has no integer value (NumPy raises ValueError)";
+  else if (kind == 4)
+    text += "a nested SDFG's layout does not hold for the symbol values of this call";
   else
     text += "a kernel could not allocate " + std::to_string(v[0]) + " elements of " + std::to_string(v[1]) +
             " bytes on the device heap";

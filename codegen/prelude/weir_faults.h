@@ -166,11 +166,15 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
 }
 // A condition on a nested SDFG's layout that fails for the symbol values of this call (ADR
 // 0037): recorded where the body cannot throw (it may run inside a parallel loop).
-[[maybe_unused]] static void weir_layout_fault(const char* text) noexcept {
+[[maybe_unused]] static WEIR_HD void weir_layout_fault(const char* text) noexcept {
+#ifdef __CUDA_ARCH__
+  weir_device_fault(4, 0, 0, 0, text);  // the host reads the text as the fault's site
+#else
   if (!weir_fault_claim()) return;
   weir_fault_located = false;
   std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s", text);
   weir_fault_publish();
+#endif
 }
 [[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e) noexcept {
   if (!weir_fault_claim()) return;

@@ -45,14 +45,11 @@ void SdfgGen::emit_layout_checks(Writer& w) const {
           throw CodegenError(ref(), c.message + " (not provable, and it depends on symbol '" + s +
                                         "', which is only known inside the SDFG: weir cannot check it before "
                                         "the container is used)");
-      if (device_code())
-        throw CodegenError(ref(),
-                           c.message + " (not provable, and a nested SDFG on the device cannot check it)");
       const std::string text = c_escape(c.message + " (false for the symbol values of this call)");
       if (!top_level) {
-        // A nested SDFG's function may run inside a parallel loop, where it cannot throw: the
-        // fault is recorded and the body returns before any state runs; the top-level state
-        // that called it throws (conv2d's auto-optimized views: strides (H - K + 1) * ...).
+        // A nested SDFG's function may run inside a parallel loop or a kernel, where it cannot
+        // throw: the fault is recorded and the body returns before any state runs; the top-level
+        // state that called it throws (conv2d's auto-optimized views: strides (H - K + 1) * ...).
         w.line("if (" + failure_test(c) + ") { weir_layout_fault(\"" + text + "\"); " + return_statement() +
                " }");
         note_fault();
