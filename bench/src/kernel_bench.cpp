@@ -179,7 +179,7 @@ void print_row(const char* kernel, const std::string& variant, const std::string
 }  // namespace
 
 json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::vector<std::string>& only,
-                           bool& failed) {
+                           bool& failed, std::vector<std::string>& not_met) {
   std::vector<KernelCase> cases;
   for (auto* make : {cartesian_cases, corpus_cases, unstructured_cases})
     for (KernelCase& kc : make(sizes, paths))
@@ -265,13 +265,31 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       if (!r.runnable() || r.status == "mismatch") std::printf("      %s\n", first_lines(r.reason).c_str());
       variants.push_back(std::move(vj));
     }
-    kernels.push_back({{"name", kc.name},
-                       {"description", kc.description},
-                       {"size", kc.size},
-                       {"min_bytes", kc.min_bytes},
-                       {"memory_bound", kc.memory_bound},
-                       {"probe", kp},
-                       {"variants", variants}});
+    json kj = {{"name", kc.name},           {"description", kc.description},   {"size", kc.size},
+               {"min_bytes", kc.min_bytes}, {"memory_bound", kc.memory_bound}, {"probe", kp},
+               {"variants", variants}};
+    // A kernel more than kMaxRatioToHand behind its hand-written version is a regression,
+    // said loudly in the table (and in the exit code at full size, bench/README.md).
+    for (const char* primary : {"weir", "weir-opt(dace-simplified)"}) {
+      auto v =
+          std::find_if(variants.begin(), variants.end(), [&](const json& x) { return x["name"] == primary; });
+      if (v == variants.end()) continue;
+      if (v->contains("ratio_to_hand")) {
+        const double ratio = (*v)["ratio_to_hand"].get<double>();
+        const bool met = ratio <= kMaxRatioToHand;
+        kj["target"] = {{"variant", primary},
+                        {"max_ratio_to_hand", kMaxRatioToHand},
+                        {"ratio_to_hand", ratio},
+                        {"met", met}};
+        std::printf("  %-16s %-28s %-8s %s %.2fx the hand-written kernel (at most %.1fx)\n", kc.name.c_str(),
+                    "target", met ? "met" : "NOT MET", primary, ratio, kMaxRatioToHand);
+        char text[64];
+        std::snprintf(text, sizeof text, " %.2fx hand", ratio);
+        if (!met) not_met.push_back(kc.name + ": " + primary + text);
+      }
+      break;
+    }
+    kernels.push_back(std::move(kj));
     std::fflush(stdout);
   }
   result["kernels"] = kernels;

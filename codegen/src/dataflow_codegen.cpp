@@ -1,6 +1,7 @@
 // The dataflow of a state as a C++ function: nodes in topological order per scope, maps as loop
 // nests (`#pragma omp parallel for collapse(n)` for parallel schedules). Tasklets: tasklet_*.cpp.
 #include <algorithm>
+#include <utility>
 
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
@@ -572,9 +573,15 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // Scatter reductions into small containers: per-thread copies (parallel_privatization.cpp).
   std::vector<Privatized> privs;
   frames_.push_back(frame);
+  // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
+  HoistPlan plan;
+  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(e, sign, plan.loops);
+  plan.entry = e.id();
+  HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
   Writer body;
   FactRecorder body_facts;
   emit_scope(e.id(), body);
+  hoist_ = outer_hoist;
   CodeFacts bf = body_facts.finish();
   note(bf);
   // Only where the body updates something atomically (a write concurrent iterations may meet).
@@ -678,7 +685,13 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     if (own_sequential) return nest(false, out, false, &sequential_body);
     loops(false, out);
   };
-  if (!parallel) {
+  if (!parallel && guard && (!plan.declarations.empty() || !plan.loops.lines.empty())) {
+    w.open("if (" + *guard + ") {  // the loops' invariant part, once");
+    for (const auto& l : plan.declarations) w.line(l);
+    for (const auto& l : plan.loops.lines) w.line(l);
+    loops(false, w);
+    w.close();
+  } else if (!parallel) {
     loops(false, w);
   } else if (when || measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from

@@ -16,6 +16,7 @@
 #include "weir/pycode/ast.h"
 #include "weir/pycode/code.h"
 #include "weir/pycode/int_ops.h"
+#include "weir/pycode/names.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
 #include "weir/sdfg/names.h"
@@ -177,7 +178,10 @@ class Translator {
       case py::ExprKind::Compare: return compare(static_cast<const py::Compare&>(e));
       case py::ExprKind::IfExp: {
         const auto& i = static_cast<const py::IfExp&>(e);
-        Val c = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
+        Val c = expr(*i.test);
+        ++cond_;  // only one arm runs: nothing in them is checked before the loops
+        Val a = expr(*i.body), b = expr(*i.orelse);
+        --cond_;
         ScalarType t = a.type == b.type ? a.type : arith_type(a.type, b.type);
         Val r{wrap(c, kCond + 1) + " ? " + wrap(a, kCond + 1) + " : " + wrap(b, kCond + 1), kCond, t};
         r.narrow_int = !is_float(t) && !is_complex(t) && narrow(a) && narrow(b);
@@ -250,7 +254,8 @@ class Translator {
   }
 
   /// Linear index of `v[indices]` for a pointer variable.
-  std::string linear_index(const PyVar& v, std::vector<Val> idx, const py::SourceLocation& loc) {
+  std::string linear_index(const PyVar& v, std::vector<Val> idx, const py::SourceLocation& loc,
+                           const std::vector<const py::Expr*>& asts) {
     const std::vector<std::string>* strides = &v.strides;
     const std::vector<std::string>* extents = &v.extents;
     const std::vector<std::optional<long long>>* extent_values = &v.extent_values;
@@ -270,8 +275,13 @@ class Translator {
     // (bounds checks of computed indices, CodegenOptions::bounds_checks)
     if (extents->size() == idx.size())
       for (std::size_t d = 0; d < idx.size(); ++d)
-        if (!literal_inside(idx[d], d < extent_values->size() ? (*extent_values)[d] : std::nullopt))
-          idx[d] = checked_index(v, idx[d], (*extents)[d], d);
+        if (!literal_inside(idx[d], d < extent_values->size() ? (*extent_values)[d] : std::nullopt)) {
+          const py::Expr* ast = d < asts.size() ? asts[d] : nullptr;
+          if (auto h = hoisted_check(v, idx[d], ast, (*extents)[d], d))
+            idx[d] = *h;
+          else
+            idx[d] = checked_index(v, idx[d], (*extents)[d], d);
+        }
     std::string out;
     for (std::size_t d = 0; d < idx.size(); ++d) {
       if (idx[d].text == "0") continue;
@@ -313,7 +323,8 @@ class Translator {
 
   /// `i` as weir_index(i, extent, "site", dim): the error names the site, and the origin of
   /// an index that has one (a connector, a table entry read through a pointer).
-  Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim) const {
+  Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim,
+                    const std::map<std::string, std::string>* point = nullptr) const {
     auto [from, at] = origin_of(i);
     const std::string origin = from.empty() || at.empty() ? from : from + " (" + at + ")";
     auto literal = [](const std::string& text) {
@@ -324,10 +335,19 @@ class Translator {
       return lit + "\"";
     };
     std::string names, values;
+    std::map<std::string, std::string> first;  // a hoisted statement's checks: the first iteration
+    if (!point && hoisting_) {
+      for (const auto& [p, ends] : ctx_.hoist->params) first[cpp_ident(p)] = ends.first;
+      point = &first;
+    }
     // The map point by dimension: the field-view lowering's map parameters are `__E` for E.
-    for (const std::string& p : v.check_point)
-      names += (names.empty() ? "" : ",") + (p.rfind("__", 0) == 0 && p.size() > 2 ? p.substr(2) : p),
-          values += ", " + p;
+    for (const std::string& p : v.check_point) {
+      names += (names.empty() ? "" : ",") + (p.rfind("__", 0) == 0 && p.size() > 2 ? p.substr(2) : p);
+      // Before the loops their parameters are not declared: the point names the iteration
+      // whose access the hoisted check stands for.
+      auto sub = point ? point->find(p) : std::map<std::string, std::string>::const_iterator{};
+      values += ", " + (point && sub != point->end() ? "static_cast<int64_t>(" + sub->second + ")" : p);
+    }
     detail::note_fault();
     return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " +
                 literal(v.check_detail) + ", " + literal(origin) + ", " + std::to_string(dim) + ", " +
@@ -362,7 +382,12 @@ class Translator {
         if (py::isa<py::Slice>(el.get())) fail(s.loc, "slices are not supported in tasklet code");
     std::vector<Val> i = indices(*s.index);
     if (idx) *idx = i;
-    return {&it->second, linear_index(it->second, std::move(i), s.loc)};
+    std::vector<const py::Expr*> asts;
+    if (auto* t = py::dyn_cast<py::Tuple>(s.index.get()))
+      for (const auto& el : t->elts) asts.push_back(el.get());
+    else
+      asts.push_back(s.index.get());
+    return {&it->second, linear_index(it->second, std::move(i), s.loc, asts)};
   }
 
   Val subscript(const py::Subscript& s) {
@@ -770,9 +795,11 @@ class Translator {
     std::vector<Val> vals;
     bool all_bool = true;
     for (const auto& v : b.values) {
+      if (!vals.empty()) ++cond_;  // short circuit: the later operands may not run
       vals.push_back(expr(*v));
       all_bool = all_bool && is_bool(vals.back().type);
     }
+    cond_ -= static_cast<int>(b.values.size()) - 1;
     if (all_bool) {
       std::string out;
       for (const Val& x : vals) {
@@ -1056,14 +1083,138 @@ class Translator {
 
   std::vector<std::string> statements(const py::StmtList& body) {
     std::vector<std::string> all;
+    std::set<std::string> once;  // locals that one top-level `x = e` assigns, nothing else
+    if (ctx_.hoist) {
+      variant_ = ctx_.hoist->variant;
+      std::map<std::string, int> assigned;
+      for (const auto& s : body)
+        for (const std::string& n : written(*s)) assigned[n] += single_assignment(*s) ? 1 : 2;
+      for (const auto& [n, k] : assigned)
+        if (k == 1 && !ctx_.vars.count(n)) once.insert(n);
+    }
     for (const auto& s : body) {
       out_.clear();
       pending_.clear();
+      const std::string* x = ctx_.hoist ? single_assignment(*s) : nullptr;
+      const bool hoist = x && once.count(*x) && !varies(*static_cast<const py::Assign&>(*s).value);
+      hoisting_ = hoist;
       stmt(*s);
-      all.insert(all.end(), pending_.begin(), pending_.end());
-      all.insert(all.end(), out_.begin(), out_.end());
+      hoisting_ = false;
+      auto& to = hoist ? ctx_.hoist->lines : all;
+      to.insert(to.end(), pending_.begin(), pending_.end());
+      to.insert(to.end(), out_.begin(), out_.end());
+      if (!hoist && ctx_.hoist)
+        for (const std::string& n : written(*s)) variant_.insert(n);
     }
     return all;
+  }
+
+  // --- loop-invariant code motion (PyContext::hoist) --------------------------------------
+  /// The name `x` of a statement `x = e` (one target, a name), else null.
+  static const std::string* single_assignment(const py::Stmt& s) {
+    if (s.kind != py::StmtKind::Assign) return nullptr;
+    const auto& a = static_cast<const py::Assign&>(s);
+    if (a.targets.size() != 1) return nullptr;
+    auto* n = py::dyn_cast<py::Name>(a.targets[0].get());
+    return n ? &n->id : nullptr;
+  }
+
+  /// The names a statement assigns, whole or in part.
+  static std::set<std::string> written(const py::Stmt& s) {
+    std::set<std::string> out;
+    auto target = [&](const py::Expr& t) { out.merge(py::names_used(t).data()); };
+    switch (s.kind) {
+      case py::StmtKind::Assign:
+        for (const auto& t : static_cast<const py::Assign&>(s).targets) target(*t);
+        break;
+      case py::StmtKind::AugAssign: target(*static_cast<const py::AugAssign&>(s).target); break;
+      case py::StmtKind::AnnAssign: target(*static_cast<const py::AnnAssign&>(s).target); break;
+      case py::StmtKind::If: {
+        const auto& i = static_cast<const py::If&>(s);
+        out.merge(py::names_used(i.body).writes);
+        out.merge(py::names_used(i.orelse).writes);
+        break;
+      }
+      default: break;
+    }
+    return out;
+  }
+
+  /// Whether `e` reads something that differs between the loops' iterations.
+  bool varies(const py::Expr& e) const {
+    for (const std::string& n : py::names_used(e).data())
+      if (variant_.count(n)) return true;
+    return false;
+  }
+
+  /// Whether C++ text `text` names one of the loops' parameters (an extent that depends on them).
+  bool mentions_param(const std::string& text) const {
+    for (const auto& [p, ends] : ctx_.hoist->params) {
+      const std::string c = cpp_ident(p);
+      for (std::size_t at = text.find(c); at != std::string::npos; at = text.find(c, at + 1)) {
+        auto ident = [&](std::size_t k) {
+          return k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_');
+        };
+        if (!(at > 0 && ident(at - 1)) && !ident(at + c.size())) return true;
+      }
+    }
+    return false;
+  }
+
+  /// The check of index `i` (dimension `dim` of `v`, from `ast`) moved before the loops, when
+  /// every iteration computes it (not under a condition): an invariant index is checked there
+  /// into a variable the loops read; a loop parameter (`p`, `p + c`, `p - c` with a literal c)
+  /// is checked at its first and last value and used unchecked. Nullopt: checked in the loop.
+  std::optional<Val> hoisted_check(const PyVar& v, const Val& i, const py::Expr* ast,
+                                   const std::string& extent, std::size_t dim) {
+    if (!ctx_.hoist || hoisting_ || !ast || depth_ > 0 || cond_ > 0 || mentions_param(extent))
+      return std::nullopt;
+    auto& lines = ctx_.hoist->lines;
+    if (!varies(*ast)) {
+      std::map<std::string, std::string> point;
+      for (const auto& [p, ends] : ctx_.hoist->params) point[cpp_ident(p)] = ends.first;
+      std::string h = "__weir_h" + std::to_string(hoist_counter_++);
+      lines.push_back("const int64_t " + h + " = " + checked_index(v, i, extent, dim, &point).text + ";");
+      return Val{h, kPrimary, ScalarType::Int64};
+    }
+    // p, p + c, c + p, p - c
+    const py::Name* p = py::dyn_cast<py::Name>(ast);
+    std::optional<long long> c = 0;
+    if (auto* b = py::dyn_cast<py::BinOp>(ast);
+        b && (b->op == py::BinaryOperator::Add || b->op == py::BinaryOperator::Sub)) {
+      auto literal = [](const py::Expr& e) -> std::optional<long long> {
+        auto* k = py::dyn_cast<py::Constant>(&e);
+        if (!k || k->value_kind != py::ConstantKind::Int || k->int_value < -(1LL << 40) ||
+            k->int_value > (1LL << 40))
+          return std::nullopt;
+        return k->int_value;
+      };
+      p = py::dyn_cast<py::Name>(b->left.get());
+      c = literal(*b->right);
+      if (!p && b->op == py::BinaryOperator::Add)
+        p = py::dyn_cast<py::Name>(b->right.get()), c = literal(*b->left);
+      if (c && b->op == py::BinaryOperator::Sub) c = -*c;
+    }
+    if (!p || !c) return std::nullopt;
+    auto param = ctx_.hoist->params.find(p->id);
+    if (param == ctx_.hoist->params.end() || locals_.count(p->id)) return std::nullopt;
+    // Every other name the index reads must be invariant too (only the parameter moves).
+    std::set<std::string> others = py::names_used(*ast).data();
+    others.erase(p->id);
+    for (const std::string& n : others)
+      if (variant_.count(n)) return std::nullopt;
+    for (const std::string* end : {&param->second.first, &param->second.second}) {
+      std::map<std::string, std::string> point;
+      for (const auto& [q, ends] : ctx_.hoist->params) point[cpp_ident(q)] = ends.first;
+      point[cpp_ident(p->id)] = *end;
+      std::string at =
+          "(" + *end + ")" + (*c == 0 ? "" : (*c > 0 ? " + " : " - ") + std::to_string(*c > 0 ? *c : -*c));
+      Val e{at, kAdd, ScalarType::Int64};
+      e.origin = i.origin, e.origin_at = i.origin_at;
+      std::string check = "(void)" + checked_index(v, e, extent, dim, &point).text + ";";
+      if (hoisted_checks_.insert(check).second) lines.push_back(check);  // once per distinct check
+    }
+    return i;
   }
 
   const PyContext& ctx_;
@@ -1072,6 +1223,14 @@ class Translator {
   std::vector<std::string> out_, pending_;
   int depth_ = 0;
   int temp_counter_ = 0;
+  // Hoisting (PyContext::hoist): names whose value varies between iterations, how deep the
+  // expression being translated is under a condition (an arm of `a if c else b`, a later
+  // operand of `and`/`or`), whether the statement is being hoisted, the hoisted variables.
+  std::set<std::string> variant_;
+  int cond_ = 0;
+  bool hoisting_ = false;
+  int hoist_counter_ = 0;
+  std::set<std::string> hoisted_checks_;
 };
 
 template <class F>

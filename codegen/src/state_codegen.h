@@ -166,10 +166,12 @@ class StateGen {
   bool container_cpp_name(const std::string& cpp) const;
   /// The tasklet's block: connector declarations, the code lines, write-backs. `pre`: edge
   /// variables declared before it; `used`: the names the code uses; `indirect`: a connector
-  /// shadows an outer name, so declarations go through temporaries.
+  /// shadows an outer name, so declarations go through temporaries; `hoisted`: input
+  /// connectors declared before the loops instead (hoist_->declarations).
   void emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins, const std::vector<Conn>& outs,
                           const std::vector<std::string>& pre, const std::vector<std::string>& code,
-                          const std::set<std::string>& used, bool python, bool indirect, Writer& w);
+                          const std::set<std::string>& used, bool python, bool indirect, Writer& w,
+                          const std::set<std::string>& hoisted = {});
   // --- tasklet connectors (tasklet_connectors.cpp) ---------------------------------------
   /// The input connectors with an edge; `subscripted`: connectors Python code subscripts.
   std::vector<Conn> tasklet_inputs(const Tasklet& t, bool python,
@@ -182,16 +184,39 @@ class StateGen {
   // --- tasklet code (tasklet_code.cpp) ---------------------------------------------------
   /// Python code translated to C++ lines; `used` gets the connectors it uses. Its locals avoid
   /// `symbol_names` (C++ names of `syms`) and the containers' names.
+  /// `hoist`: the loops to hoist invariant code out of (null: none).
   std::vector<std::string> python_tasklet_code(const Tasklet& t, const std::vector<Conn>& ins,
                                                const std::vector<Conn>& outs,
                                                const std::map<std::string, ScalarType>& syms,
                                                const std::set<std::string>& symbol_names,
-                                               std::set<std::string>& used);
+                                               std::set<std::string>& used, const LoopHoist* hoist = nullptr);
   /// C++ code as its lines; `used` gets its identifiers.
   std::vector<std::string> cpp_tasklet_code(const Tasklet& t, std::set<std::string>& used);
   /// Trusted global / init / exit C++ around the tasklet, into the program.
   void hoist_user_code(const Tasklet& t);
   void use_environments(const Tasklet& t);
+
+  // --- loop-invariant code motion (loop_hoisting.cpp, docs/adr/0041) ---------------------
+  /// What a sequential innermost map hoists out of its loops: set by emit_map while it emits
+  /// the body of a map that qualifies, filled by the one Python tasklet inside.
+  struct HoistPlan {
+    NodeId entry = kNoNode;
+    /// Its parameters and, from the tasklet, what varies; the translator's hoisted code.
+    LoopHoist loops;
+    /// Declarations of the tasklet's invariant input connectors (before loops.lines).
+    std::vector<std::string> declarations;
+  };
+  /// C++ that is true when map `e`'s loops run at least once, when its body can be hoisted
+  /// from: a sequential map whose scope holds exactly one Python tasklet, with steps of +1 or
+  /// -1 and bounds that do not use its own parameters (sets `loops.params`); nullopt otherwise.
+  std::optional<std::string> hoisting_guard(const MapEntry& e, const std::vector<std::optional<int>>& sign,
+                                            LoopHoist& loops) const;
+  /// For the tasklet of hoist_'s map: the input connectors whose value is the same in every
+  /// iteration (memlets without the loops' parameters, containers the tasklet does not write,
+  /// names the code does not assign); fills hoist_->loops.variant with the others.
+  std::set<std::string> invariant_connectors(const Tasklet& t, const std::vector<Conn>& ins,
+                                             const std::vector<Conn>& outs);
+  HoistPlan* hoist_ = nullptr;
 
   // --- scopes as a whole (cuda_kernels.cpp) -----------------------------------------------
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the

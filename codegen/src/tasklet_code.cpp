@@ -12,8 +12,9 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
                                                        const std::vector<Conn>& outs,
                                                        const std::map<std::string, ScalarType>& syms,
                                                        const std::set<std::string>& symbol_names,
-                                                       std::set<std::string>& used) {
+                                                       std::set<std::string>& used, const LoopHoist* hoist) {
   PyContext ctx;
+  ctx.hoist = hoist;
   for (const auto& [s, ty] : syms) {
     PyVar v = PyVar::value(cpp_ident(s), ty);
     v.shown = s.rfind("__", 0) == 0 && s.size() > 2 ? s.substr(2) : s;  // as value_origin names it

@@ -27,11 +27,17 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       indirect = indirect || symbol_names.count(cn.cpp) || container_cpp_name(cn.cpp);
 
   // --- the code ---------------------------------------------------------------------------
+  // The only tasklet of a sequential innermost map: its invariant part runs before the loops.
+  const bool hoisting = hoist_ && python && !indirect && pre.empty() && t.id() < scopes_.parent.size() &&
+                        scopes_.parent[t.id()] == hoist_->entry;
+  std::set<std::string> hoisted = hoisting ? invariant_connectors(t, ins, outs) : std::set<std::string>{};
+
   std::set<std::string> used;
-  std::vector<std::string> code =
-      python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used) : cpp_tasklet_code(t, used);
+  std::vector<std::string> code = python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used,
+                                                               hoisting ? &hoist_->loops : nullptr)
+                                         : cpp_tasklet_code(t, used);
   hoist_user_code(t);
-  emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w);
+  emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w, hoisted);
 }
 
 bool StateGen::container_cpp_name(const std::string& cpp) const {
@@ -41,7 +47,8 @@ bool StateGen::container_cpp_name(const std::string& cpp) const {
 void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins,
                                   const std::vector<Conn>& outs, const std::vector<std::string>& pre,
                                   const std::vector<std::string>& code, const std::set<std::string>& used,
-                                  bool python, bool indirect, Writer& w) {
+                                  bool python, bool indirect, Writer& w,
+                                  const std::set<std::string>& hoisted) {
   // A connector that is both an input and an output (a value): declared once, from the input.
   std::set<std::string> inout;
   for (const auto& o : outs)
@@ -77,6 +84,10 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
     std::string type = cn.kind == ConnKind::Pointer     ? "const " + T + "*"
                        : cn.kind == ConnKind::Reference ? "const " + T + "&"
                                                         : T;
+    if (hoisted.count(cn.name)) {  // (never `indirect`: emit_tasklet does not hoist then)
+      hoist_->declarations.push_back(type + " " + cn.cpp + " = " + value + ";");
+      continue;
+    }
     declare(type, "__weir_in_", cn, value);
   }
   std::vector<std::string> writeback, inner_writeback;

@@ -74,8 +74,27 @@ struct PyVar {
   }
 };
 
+/// Loop-invariant code motion out of the loop nest of a sequential map whose body is the code
+/// (StateGen's hoisting, docs/adr/0041): what varies from one iteration to the next, the
+/// loops' parameters, and where the hoisted C++ goes. The translator moves there the top-level
+/// assignments `x = e` (x a local assigned nowhere else) whose value reads nothing variant, and
+/// the checks of indices it computes unconditionally: an invariant index is checked once (the
+/// loop body reads a variable), a loop parameter `p` (or `p + c`, `p - c`) at its first and
+/// last value. The hoisted lines run only when the loops run at least once.
+struct LoopHoist {
+  /// Names (Python) whose value differs between iterations: the loops' parameters, connectors
+  /// whose memlets use them or whose containers the tasklet writes, every output.
+  std::set<std::string> variant;
+  /// The loops' parameters (Python names) -> C++ of their first and last value (steps +1/-1).
+  std::map<std::string, std::pair<std::string, std::string>> params;
+  /// Filled by the translator: C++ lines to run once before the loops.
+  mutable std::vector<std::string> lines;
+};
+
 struct PyContext {
   std::map<std::string, PyVar> vars;
+  /// Hoisting out of the enclosing sequential loops (null: none).
+  const LoopHoist* hoist = nullptr;
   /// C++ names new local variables must not take (they are renamed `_<name>`).
   std::set<std::string> reserved;
   /// More such names, asked per name (may be empty): a tasklet's containers, too many to copy
