@@ -54,6 +54,35 @@ bool check_trusted(const fs::path& path, uid_t uid, bool follow) {
                               : std::string("Remove it, or set WEIR_CACHE_DIR to a directory of your own")));
 }
 
+void check_ancestors(const fs::path& root, uid_t uid) {
+  std::error_code ec;
+  std::vector<fs::path> paths = {fs::absolute(root, ec).lexically_normal()};
+  if (fs::path real = fs::weakly_canonical(root, ec); !ec && real != paths[0]) paths.push_back(real);
+  for (const fs::path& path : paths)
+    for (fs::path a = path.parent_path(); !a.empty(); a = a.parent_path()) {
+      struct stat st {};
+      if (::stat(a.c_str(), &st) == 0) {
+        std::string why;
+        // Root running in a tree another uid owns (a container's mounted volume) runs that
+        // user's programs anyway: ownership is required of a non-root user's parents only.
+        if (uid != 0 && st.st_uid != uid && st.st_uid != 0)
+          why = "belongs to uid " + std::to_string(st.st_uid) + ", not to you (uid " + std::to_string(uid) +
+                ") or root";
+        else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0)
+          why = "is writable by its group or by others without the sticky bit (mode " +
+                octal_mode(st.st_mode) + ")";
+        if (!why.empty())
+          throw CacheError(
+              "program cache: refusing to use " + root.string() + ": the directory above it " + a.string() +
+              " " + why +
+              ", so someone else could replace the cache with one of their own. Set WEIR_CACHE_DIR "
+              "to a directory that only you (and root) can change the parents of, such as the "
+              "default ~/.cache/weir");
+      }
+      if (a == a.parent_path()) break;
+    }
+}
+
 void make_private_directories(const fs::path& dir, uid_t uid, bool follow) {
   // The missing parents, outermost first.
   std::vector<fs::path> missing;

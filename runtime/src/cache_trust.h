@@ -23,6 +23,14 @@ std::string distrust_reason(const struct stat& st, uid_t uid);
 /// the cache links are refused.
 bool check_trusted(const std::filesystem::path& path, uid_t uid, bool follow = false);
 
+/// Throws CacheError when a directory above the cache root `root` (of its path as given, made
+/// absolute, and of the path it resolves to) lets someone else replace the root: one that is
+/// writable by its group or by others without the sticky bit (as /tmp has, which keeps others
+/// from renaming what is yours), or, for a `uid` other than root, one that belongs to a user
+/// other than `uid` and root, as ssh requires of the directories above its keys. Directories
+/// that do not exist yet are skipped (weir creates them private).
+void check_ancestors(const std::filesystem::path& root, uid_t uid);
+
 /// Creates `dir` and its missing parents with mode 0700, then check_trusted(dir, uid, follow).
 /// Throws CacheError when it cannot.
 void make_private_directories(const std::filesystem::path& dir, uid_t uid, bool follow = false);

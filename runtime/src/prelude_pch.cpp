@@ -82,6 +82,7 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     // then refuses the cache with the reason).
     const uid_t uid = ::geteuid();
     make_private_directories(cache_root, uid, /*follow=*/true);
+    check_ancestors(cache_root, uid);
     make_private_directories(dir.parent_path().parent_path(), uid);
     make_private_directories(dir.parent_path(), uid);
     if (fs::exists(fs::symlink_status(dir, ec))) {

@@ -165,10 +165,13 @@ ProgramCache::ProgramCache(fs::path root, uid_t owner) : root_(std::move(root)),
 bool ProgramCache::trusted_base(bool create) const {
   if (create) {
     detail::make_private_directories(root_, owner_, /*follow=*/true);
+    detail::check_ancestors(root_, owner_);
     detail::make_private_directories(base(), owner_);
     return true;
   }
-  return detail::check_trusted(root_, owner_, /*follow=*/true) && detail::check_trusted(base(), owner_);
+  if (!detail::check_trusted(root_, owner_, /*follow=*/true)) return false;
+  detail::check_ancestors(root_, owner_);
+  return detail::check_trusted(base(), owner_);
 }
 
 fs::path ProgramCache::default_root() {

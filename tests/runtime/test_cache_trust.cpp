@@ -110,6 +110,55 @@ TEST_CASE("cache: a cache that belongs to another user is refused", "[runtime][c
   }
 }
 
+TEST_CASE("cache: a root whose parent someone else can change is refused", "[runtime][cache]") {
+  // Whoever can rename entries of a directory above the cache can put a cache of their own in its
+  // place between weir's checks and its loads.
+  auto base = weir::test::fresh_cache("trust-parent");
+  const fs::path parent = base / "shared", root = parent / "cache";
+  fs::create_directories(root);
+  const uid_t me = ::geteuid();
+  const std::string key(64, 'e');
+  ::chmod(root.c_str(), 0700);
+  auto refusal = [&](const std::string& why) {
+    return "program cache: refusing to use " + root.string() + ": the directory above it " + parent.string() +
+           " " + why +
+           ", so someone else could replace the cache with one of their own. Set WEIR_CACHE_DIR to a "
+           "directory "
+           "that only you (and root) can change the parents of, such as the default ~/.cache/weir";
+  };
+  REQUIRE(::chmod(parent.c_str(), 0777) == 0);
+  CHECK_THROWS_WITH(ProgramCache(root).lookup(key),
+                    refusal("is writable by its group or by others without the sticky bit (mode 0777)"));
+  CHECK_THROWS_WITH(ProgramCache(root).get_or_build(key, write_library),
+                    refusal("is writable by its group or by others without the sticky bit (mode 0777)"));
+  // Through a link to the root, the directory it resolves to is checked as well.
+  const fs::path link = base / "link-to-cache";
+  fs::remove(link);
+  fs::create_symlink(root, link);
+  CHECK_THROWS_WITH(ProgramCache(link).lookup(key),
+                    Catch::Contains("the directory above it " + parent.string()));
+  // The sticky bit (as /tmp has) keeps others from renaming the user's directory.
+  REQUIRE(::chmod(parent.c_str(), 01777) == 0);
+  bool built = false;
+  ProgramCache(root).get_or_build(key, write_library, "{}", &built);
+  CHECK(built);
+  CHECK(ProgramCache(root).lookup(key));
+  REQUIRE(::chmod(parent.c_str(), 0755) == 0);
+  CHECK(ProgramCache(root).lookup(key));
+  // A parent that belongs to another user: refused for a user (uid 4242 owning the cache; only
+  // root can chown here). Root itself may run in a tree another uid owns (a container's volume).
+  if (me == 0) {
+    REQUIRE(::chown(parent.c_str(), 4243, static_cast<gid_t>(-1)) == 0);
+    CHECK(ProgramCache(root).lookup(key));
+    for (const fs::path& p : {root, root / "v1"})
+      REQUIRE(::chown(p.c_str(), 4242, static_cast<gid_t>(-1)) == 0);
+    CHECK_THROWS_WITH(ProgramCache(root, 4242).lookup(key),
+                      refusal("belongs to uid 4243, not to you (uid 4242) or root"));
+    for (const fs::path& p : {parent, root, root / "v1"})
+      REQUIRE(::chown(p.c_str(), 0, static_cast<gid_t>(-1)) == 0);
+  }
+}
+
 TEST_CASE("cache: what the cache creates is private to the user", "[runtime][cache]") {
   auto root = weir::test::scratch_dir("runtime-cache-private") / "new" / "cache";
   const std::string key(64, 'c');
