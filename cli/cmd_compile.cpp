@@ -83,7 +83,7 @@ Action add_compile_command(CLI::App& app) {
     std::vector<std::string> files, includes;
     std::string backend = "cpu", emit_cpp, gpu_arch;
     unsigned jobs = 0;
-    bool trust_code = false, exact_math = false, verbose = false;
+    bool trust_code = false, exact_math = false, verbose = false, no_bounds_checks = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("programs", o->files,
@@ -100,6 +100,7 @@ Action add_compile_command(CLI::App& app) {
   cmd->add_flag("--exact-math", o->exact_math, kExactMathHelp);
   cmd->add_option("-j,--jobs", o->jobs, "Compiler processes at once (default: hardware threads)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
+  cmd->add_flag("--no-bounds-checks", o->no_bounds_checks, kNoBoundsChecksHelp);
   cmd->add_flag("--verbose", o->verbose, kVerboseHelp);
   cmd->add_option(
       "--emit-cpp", o->emit_cpp,
@@ -138,11 +139,13 @@ Action add_compile_command(CLI::App& app) {
           if (is_field_view(f)) {
             std::size_t sep = f.rfind("::");
             auto program = runtime::load_field_view_program(f.substr(0, sep), f.substr(sep + 2), o->includes);
+            program.options.bounds_checks = !o->no_bounds_checks;
             a = runtime::compile(*backend, program);
           } else {
             std::vector<std::string> loaded;
             runtime::CompilableProgram p = runtime::load_program_source(f, loaded);
             p.options.trust_code = o->trust_code;
+            p.options.bounds_checks = !o->no_bounds_checks;
             if (o->verbose)
               for (const auto& note : loaded) notes += "weir: " + f + ": " + note + "\n";
             a = runtime::compile(*backend, p);

@@ -315,6 +315,7 @@ Action add_run_command(CLI::App& app) {
                   "with the same inputs)");
   cmd->add_option("--seed", o->seed, "Seed of --random-inputs (default 0)");
   cmd->add_flag("--trust-code", o->trust_code, kTrustCodeHelp);
+  cmd->add_flag("--no-bounds-checks", o->no_bounds_checks, kNoBoundsChecksHelp);
   cmd->add_flag("--verbose", o->verbose, kVerboseHelp);
   cmd->add_option("--repeat", o->repeat,
                   "Run N times (each from the same inputs), printing each call's wall time")

@@ -21,6 +21,14 @@ inline constexpr const char* kTrustCodeHelp =
     "Compile C++ written into SDFG files (CPP tasklets, global_code, init_code, ...); only for SDFGs whose "
     "author you trust (docs/security.md)";
 
+/// Help of --no-bounds-checks (weir run, weir compile): the unsafe escape hatch of ADR 0005's
+/// checks (docs/security.md).
+inline constexpr const char* kNoBoundsChecksHelp =
+    "UNSAFE: generate no bounds checks (neither the checks of memlets before each scope nor those of "
+    "indices computed from data, such as connectivity tables): an index outside its field reads or "
+    "writes memory that is not the field's, silently or with a crash. For measuring what the checks "
+    "cost; never for input you do not control (docs/security.md)";
+
 /// Help of --verbose (weir run, weir compile, weir optimize).
 inline constexpr const char* kVerboseHelp =
     "Say on stderr what loading changed in an SDFG file: C++ tasklets that are DaCe's CBLAS calls "

@@ -16,7 +16,8 @@ struct RunOptions {
   std::string out_dir, domain, save_inputs;
   bool random_inputs = false, progress = false;
   bool trust_code = false;
-  bool verbose = false;  // --verbose: what loading changed in an SDFG file, on stderr
+  bool no_bounds_checks = false;  // --no-bounds-checks: unsafe, generated code without checks
+  bool verbose = false;           // --verbose: what loading changed in an SDFG file, on stderr
   std::uint64_t seed = 0;
   int repeat = 1;
   unsigned threads = 0;

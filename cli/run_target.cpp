@@ -60,6 +60,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.field_view_sig = field_view_signature(fv);
     if (compiled) {
       t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities));
+      t.sdfg.options.bounds_checks = !o.no_bounds_checks;
       if (fv.orchestration) t.orchestration = std::move(fv);
     } else {
       t.sig = t.field_view_sig;
@@ -70,6 +71,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     std::vector<std::string> notes;
     t.sdfg = load_program_source(o.program, notes);
     t.sdfg.options.trust_code = o.trust_code;
+    t.sdfg.options.bounds_checks = !o.no_bounds_checks;
     if (o.verbose)
       for (const auto& note : notes) std::cerr << "weir: " << o.program << ": " << note << "\n";
     check_backend(backend, t.sdfg);
