@@ -141,7 +141,8 @@ std::optional<LayoutCondition> nested_argument_reach(const SDFG& outer, const Ne
   auto in = n.sdfg->arrays.find(conn);
   if (in == n.sdfg->arrays.end() || in->second.transient || in->second.is_scalar()) return std::nullopt;
   auto out = outer.arrays.find(e.memlet.data);
-  if (out == outer.arrays.end() || e.memlet.data == conn) return std::nullopt;
+  // (The inner and the outer container are of different SDFGs: the same name is no exception.)
+  if (out == outer.arrays.end()) return std::nullopt;
   // The inner descriptor in the outer SDFG's symbols.
   DataDescriptor d = in->second;
   for (auto* list : {&d.shape, &d.strides, &d.offset})
