@@ -262,8 +262,26 @@ class SdfgGen {
   std::string state_call(const SDFGState& st);
   /// Emits run-time checks of the layout conditions (weir/sdfg/layout.h) of the SDFG's
   /// descriptors that depend on symbol values (layout_checks.cpp, ADR 0037); throws CodegenError
-  /// for a condition that fails, or that cannot be checked before the container is used.
-  void emit_layout_checks(Writer& w) const;
+  /// for a condition that fails, or that cannot be checked before the container is used. The
+  /// undecided reaches of views and nested SDFG arguments whose symbols are known when the body
+  /// starts are checked here too; those on symbols the body assigns go to state_reach_checks.
+  void emit_layout_checks(Writer& w);
+
+  /// Where the generated code checks an undecided reach condition (of a view or of a nested SDFG's
+  /// argument, ADR 0037): where the body starts (its symbols are the call's, and the body does
+  /// not assign them), before the state that binds it (symbols of the body: the control flow
+  /// assigns some), or where it is used (it depends on a map's parameters or other values of a
+  /// scope: a nested SDFG's argument is checked at its call, a view is not checked).
+  enum class CheckPoint { BodyStart, StateStart, Use };
+  CheckPoint reach_check_point(const LayoutCondition& c) const;
+  /// The statement checking `c` at run time (the message gets `why`): at the top level it throws,
+  /// in a nested SDFG's body it records the fault and returns (notes the fault).
+  std::string layout_check_statement(const LayoutCondition& c, const std::string& why) const;
+  /// Symbols the body assigns (interstate assignments, loop variables; set by analyse()).
+  std::set<std::string> assigned_symbols;
+  /// Undecided reach conditions checked before a state (CheckPoint::StateStart; set by
+  /// emit_layout_checks, emitted by state_call).
+  std::map<const SDFGState*, std::vector<LayoutCondition>> state_reach_checks;
 
  private:
   void check_descriptors() const;
@@ -274,6 +292,13 @@ class SdfgGen {
 /// Throws CodegenError at `where` when `c` (the reach of a view or of a nested SDFG's argument,
 /// weir/sdfg/layout.h) provably fails (layout_checks.cpp, ADR 0037); nothing for nullopt.
 void require_reach(const std::optional<LayoutCondition>& c, const ElementRef& where);
+
+/// C++ of a layout condition that is true when `c` fails: its value is negative while every
+/// extent of `c.nonempty` is at least 1 (layout_checks.cpp).
+std::string layout_failure_test(const LayoutCondition& c);
+
+/// The free symbols of a layout condition: of its value and of its extents.
+std::set<std::string> layout_condition_symbols(const LayoutCondition& c);
 
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
 /// empty for a state without nodes.

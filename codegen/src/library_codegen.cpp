@@ -135,11 +135,21 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   if (!inner.global_code.code.empty()) sg.prog.global_code.push_back(inner.global_code.code);
   if (!inner.init_code.code.empty()) sg.prog.init_code.push_back(inner.init_code.code);
   if (!inner.exit_code.code.empty()) sg.prog.exit_code.push_back(inner.exit_code.code);
-  // Each array argument stays inside the memory its outer memlet gives it (ADR 0037).
+  // Each array argument stays inside the memory its outer memlet gives it (ADR 0037). A reach
+  // that depends on a map's parameters (or other values of the scope) is checked at the call;
+  // the others where the caller's body or state starts (SdfgGen::emit_layout_checks).
+  std::vector<LayoutCondition> at_call;
+  const std::map<std::string, ScalarType> visible = visible_symbols();
   for (bool incoming : {true, false})
     for (EdgeId id : incoming ? st.in_edges(n.id()) : st.out_edges(n.id())) {
       try {
-        require_reach(nested_argument_reach(sg.sdfg, n, st.edge(id), incoming), where);
+        std::optional<LayoutCondition> reach = nested_argument_reach(sg.sdfg, n, st.edge(id), incoming);
+        require_reach(reach, where);
+        if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use) {
+          bool known = true;
+          for (const auto& s : layout_condition_symbols(*reach)) known = known && visible.count(s);
+          if (known) at_call.push_back(std::move(*reach));
+        }
         require_argument_strides(sg.sdfg, n, st.edge(id), incoming, where);
       } catch (const sym::SymbolicError& ex) {
         throw CodegenError(where, "the reach of an argument overflows 64-bit element indices (" +
@@ -226,7 +236,19 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   }
   for (const auto& s : syms) args.push_back(sym_cpp(n.symbol_mapping.at(s)));
   if (comments()) w.line("// nested SDFG " + n.label + " (node " + std::to_string(n.id()) + ")");
-  w.line(fname + "(" + join(args, ", ") + ");");
+  // The reaches checked at the call: a failing one is recorded (the state may run in a parallel
+  // loop or a kernel: device fault kind 4), the call skipped, and the state's caller raises it.
+  std::string checks;
+  for (const LayoutCondition& c : at_call) {
+    try {
+      checks += "if (" + layout_failure_test(c) + ") weir_layout_fault(\"" +
+                c_escape(c.message + " (false for the values of this call)") + "\"); else ";
+    } catch (const GenFailure&) {
+      // (an expression without C++ spelling: not checked)
+    }
+  }
+  if (!checks.empty()) note_fault();
+  w.line(checks + fname + "(" + join(args, ", ") + ");");
 }
 
 std::string unexpanded_message(const LibraryNode& n) {

@@ -157,6 +157,7 @@ void SdfgGen::analyse(const std::vector<std::string>& params, const std::set<std
   for (const auto& s : init_symbols) symbols[s] = type_of(s);
   std::set<std::string> defined = assigned;
   defined.insert(loop_vars.begin(), loop_vars.end());
+  assigned_symbols = defined;
   for (const auto& s : defined) {
     if (sdfg.arrays.count(s)) continue;
     if (!init_symbols.count(s)) local_symbols.push_back(s);
@@ -305,6 +306,16 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   const std::string fn = prog.unique_function_name(base);
   std::string call = generate_state(*this, st, fn);
   note_call(fn);
+  // Reaches of its views and nested SDFG arguments on symbols the control flow assigns, checked
+  // with their values when the state starts (ADR 0037).
+  if (auto checks = state_reach_checks.find(&st); checks != state_reach_checks.end()) {
+    std::string pre;
+    for (const LayoutCondition& c : checks->second)
+      pre += layout_check_statement(c, " (false for the symbol values when state '" + st.label +
+                                           "' of SDFG '" + sdfg.name + "' starts)") +
+             " ";
+    call = pre + call;
+  }
   // Faults the state's code can record (computed indices outside their container, negative
   // integer powers, accesses outside a nested SDFG's containers; bounds_checks.cpp) stop the
   // run after it, before any later state reads them: a nested SDFG returns at once, the

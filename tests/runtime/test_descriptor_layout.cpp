@@ -1,11 +1,16 @@
 // Transients with legitimate non-default layouts run with correct values on the cpu backend, and
 // a total_size that depends on a symbol only known at run time is checked by the generated code
-// before any state runs (ADR 0037). One compile serves every case: T is a run-time symbol.
+// before any state runs (ADR 0037). One compile serves every case: T is a run-time symbol. The
+// reach of a nested SDFG's argument or of a view that depends on a symbol (a constant shape 64
+// bound to S[0:N]) is checked the same way: where the body starts, or before the state when the
+// control flow assigns the symbol.
 #include <catch2/catch.hpp>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "runtime_test_util.h"
+#include "weir/codegen/cuda_codegen.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
@@ -147,4 +152,279 @@ TEST_CASE("layout: padded, Fortran-order, offset and run-time-sized transients r
                                "(weir allocates total_size elements) (false for the symbol values of "
                                "this call)"));
   }
+}
+
+namespace {
+
+/// inner(X[64], Y[64]): Y[i] = 2 * X[i] for i in 0:64 (constant shapes, no symbols).
+std::unique_ptr<SDFG> doubler() {
+  auto s = std::make_unique<SDFG>("inner");
+  s->add_array("X", ScalarType::Float64, {64});
+  s->add_array("Y", ScalarType::Float64, {64});
+  auto& st = s->add_state("body", true);
+  NodeId x = st.add_access("X").id();
+  NodeId y = st.add_access("Y").id();
+  auto& m = st.add_map("double", {"i"}, Subset::parse("0:64"));
+  auto t = st.add_tasklet("twice", CodeBlock{"y = 2 * x", Language::Python}, {"x"}, {"y"}).id();
+  auto in = st.add_memlet_path({x, m.id(), t}, Memlet::simple("X", Subset::parse("i")), "", "x");
+  auto out = st.add_memlet_path({t, m.exit, y}, Memlet::simple("Y", Subset::parse("i")), "y", "");
+  st.edge(in.front()).memlet = Memlet::simple("X", Subset::parse("0:64"));
+  st.edge(out.back()).memlet = Memlet::simple("Y", Subset::parse("0:64"));
+  return s;
+}
+
+/// `name`(in[n], out[n]) with a state "main" calling `callee` on in[0:n] (its X) and out[0:n]
+/// (its Y).
+std::unique_ptr<SDFG> caller(const std::string& name, const std::string& n, const std::string& in,
+                             const std::string& out, std::unique_ptr<SDFG> callee,
+                             const std::map<std::string, Expr>& mapping) {
+  auto s = std::make_unique<SDFG>(name);
+  s->add_symbol(n);
+  s->add_array(in, ScalarType::Float64, {Expr::symbol(n)});
+  s->add_array(out, ScalarType::Float64, {Expr::symbol(n)});
+  s->arg_names = {in, out};
+  auto& st = s->add_state("main", true);
+  auto& a = st.add_access(in);
+  auto& b = st.add_access(out);
+  auto& ns = st.add_nested_sdfg("call", std::move(callee), {"X"}, {"Y"}, mapping);
+  st.add_edge(a.id(), "", ns.id(), "X", Memlet::simple(in, Subset::parse("0:" + n)));
+  st.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple(out, Subset::parse("0:" + n)));
+  return s;
+}
+
+/// prog(S[N], R[N]) calling inner(X[64], Y[64]) on S[0:N] and R[0:N]: right for N >= 64 only.
+/// `deeper`: through a nested SDFG mid(X[M], Y[M]) (M = N) that makes the call on X[0:M] and
+/// Y[0:M], so that the condition (on mid's M) is checked where mid's body starts.
+std::shared_ptr<SDFG> constant_argument(bool deeper) {
+  std::shared_ptr<SDFG> s = deeper
+                                ? caller("prog", "N", "S", "R", caller("mid", "M", "X", "Y", doubler(), {}),
+                                         {{"M", Expr::symbol("N")}})
+                                : caller("prog", "N", "S", "R", doubler(), {});
+  s->relink_nested();
+  return s;
+}
+
+/// S = [1, 2, ..., n], R = -1 everywhere.
+Arguments reach_arguments(std::int64_t n, std::int64_t r = -1) {
+  Arguments args;
+  Field a = Allocator::cpu().allocate(ScalarType::Float64, {n});
+  auto* ad = static_cast<double*>(a.data());
+  for (std::int64_t x = 0; x < n; ++x) ad[x] = static_cast<double>(x + 1);
+  Field b = Allocator::cpu().allocate(ScalarType::Float64, {r < 0 ? n : r});
+  auto* bd = static_cast<double*>(b.data());
+  for (std::int64_t x = 0; x < (r < 0 ? n : r); ++x) bd[x] = -1.0;
+  args.arrays.emplace("S", std::move(a));
+  args.arrays.emplace("R", std::move(b));
+  return args;
+}
+
+const std::string kArgumentReach =
+    "argument 'X' of nested SDFG 'inner' (shape [64], strides [1], start_offset 0) reaches element 63 from "
+    "the start of S[0:N], which holds elements 0..N - 1 of 'S' (strides [1]): its accesses would leave the "
+    "memory it is bound to (false for the symbol values of this call)";
+
+}  // namespace
+
+TEST_CASE(
+    "layout: a nested SDFG argument of constant shape bound to a slice of symbolic size is checked at run "
+    "time",
+    "[runtime][layout]") {
+  const bool deeper = GENERATE(false, true);
+  INFO("through a nested SDFG: " << deeper);
+  weir::test::fresh_cache(deeper ? "layout-reach-nested-deeper" : "layout-reach-nested");
+  CompilableProgram prog{constant_argument(deeper), {}, "constant_argument"};
+  auto backend = make_backend("cpu");
+  // N = 64: R = 2 * S = 2, 4, ..., 128.
+  Arguments exact = reach_arguments(64);
+  run(*backend, prog, exact);
+  const auto* r = static_cast<const double*>(exact.arrays.at("R").data());
+  for (int x = 0; x < 64; ++x) CHECK(r[x] == 2.0 * (x + 1));
+  // N = 100: R[0:64] = 2 * S[0:64], R[64:100] untouched (-1).
+  Arguments larger = reach_arguments(100);
+  run(*backend, prog, larger);
+  r = static_cast<const double*>(larger.arrays.at("R").data());
+  for (int x = 0; x < 64; ++x) CHECK(r[x] == 2.0 * (x + 1));
+  for (int x = 64; x < 100; ++x) CHECK(r[x] == -1.0);
+  // N = 10: X would read S[10..63] and Y write R[10..63], outside their memory. The run fails
+  // before the nested SDFG runs (R untouched).
+  Arguments small = reach_arguments(10);
+  try {
+    run(*backend, prog, small);
+    FAIL("no error");
+  } catch (const ProgramError& e) {
+    std::string want = kArgumentReach;
+    if (deeper) {
+      // Checked where mid's body starts, in mid's names; the calling state throws.
+      want =
+          "argument 'X' of nested SDFG 'inner' (shape [64], strides [1], start_offset 0) reaches element 63 "
+          "from the start of X[0:M], which holds elements 0..M - 1 of 'X' (strides [1]): its accesses would "
+          "leave the memory it is bound to (false for the symbol values of this call)";
+      CHECK_THAT(e.what(), Catch::Contains("state 'main'"));
+    }
+    CHECK_THAT(e.what(), Catch::Contains(want));
+  }
+  r = static_cast<const double*>(small.arrays.at("R").data());
+  for (int x = 0; x < 10; ++x) CHECK(r[x] == -1.0);
+}
+
+namespace {
+
+/// prog(S[N], R[64]): view V[64] of S[0:N] (right for N >= 64 only), copied to R. `assigned`: the
+/// view is of S[0:K], K = N assigned on the edge from state "init" to "main", so the condition
+/// is checked when "main" starts.
+std::shared_ptr<SDFG> constant_view(bool assigned) {
+  auto s = std::make_shared<SDFG>("viewer");
+  s->add_symbol("N");
+  s->add_array("S", ScalarType::Float64, {Expr::symbol("N")});
+  s->add_array("R", ScalarType::Float64, {64});
+  DataDescriptor& v = s->add_array("V", ScalarType::Float64, {64}, true);
+  v.kind = DataKind::View;
+  v.type_name = "View";
+  v.strides = {1};
+  v.total_size = 64;
+  s->arg_names = {"S", "R"};
+  std::string k = "N";
+  SDFGState* main = nullptr;
+  if (assigned) {
+    s->add_symbol("K");
+    k = "K";
+    auto& init = s->add_state("init", true);
+    main = &s->add_state("main");
+    InterstateEdge e;
+    e.assignments.push_back({"K", CodeBlock{"N", Language::Python}});
+    s->add_edge(init.id(), main->id(), e);
+  } else {
+    main = &s->add_state("main", true);
+  }
+  auto a = main->add_access("S").id();
+  auto& view = main->add_access("V");
+  view.in_connectors["views"] = std::nullopt;
+  auto vn = view.id();
+  auto b = main->add_access("R").id();
+  main->add_edge(a, "", vn, "views", Memlet::simple("S", Subset::parse("0:" + k)));
+  main->add_edge(vn, "", b, "", Memlet::simple("V", Subset::parse("0:64")));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("layout: a view of constant shape on a slice of symbolic size is checked at run time",
+          "[runtime][layout]") {
+  const bool assigned = GENERATE(false, true);
+  INFO("bound through an assigned symbol: " << assigned);
+  weir::test::fresh_cache(assigned ? "layout-reach-view-assigned" : "layout-reach-view");
+  CompilableProgram prog{constant_view(assigned), {}, "constant_view"};
+  auto backend = make_backend("cpu");
+  for (std::int64_t n : {64, 100}) {
+    Arguments ok = reach_arguments(n, 64);
+    run(*backend, prog, ok);
+    const auto* r = static_cast<const double*>(ok.arrays.at("R").data());
+    for (int x = 0; x < 64; ++x) CHECK(r[x] == x + 1.0);  // R = S[0:64]
+  }
+  Arguments small = reach_arguments(10, 64);
+  try {
+    run(*backend, prog, small);
+    FAIL("no error");
+  } catch (const ProgramError& e) {
+    const std::string k = assigned ? "K" : "N";
+    CHECK_THAT(
+        e.what(),
+        Catch::Contains("view 'V' (shape [64], strides [1], start_offset 0) reaches element 63 from the "
+                        "start of S[0:" +
+                        k + "], which holds elements 0.." + k +
+                        " - 1 of 'S' (strides [1]): its accesses would leave the memory it is bound to " +
+                        (assigned ? "(false for the symbol values when state 'main' of SDFG 'viewer' starts)"
+                                  : "(false for the symbol values of this call)")));
+  }
+  const auto* r = static_cast<const double*>(small.arrays.at("R").data());
+  for (int x = 0; x < 64; ++x) CHECK(r[x] == -1.0);
+}
+
+namespace {
+
+/// prog(S[N], R[N]): a map over i in 0:2 calls inner(X[4], Y[4]) (Y = 2 * X) on S[4*i:N] and
+/// R[4*i:N]: right for N >= 8 only, and the condition depends on the map's parameter, so it is
+/// checked at each call.
+/// `gpu`: the map is a GPU_Device kernel and S, R are GPU_Global (for generate_cuda).
+std::shared_ptr<SDFG> mapped_argument(bool gpu = false) {
+  auto inner = std::make_unique<SDFG>("inner4");
+  inner->add_array("X", ScalarType::Float64, {4});
+  inner->add_array("Y", ScalarType::Float64, {4});
+  {
+    auto& st = inner->add_state("body", true);
+    NodeId x = st.add_access("X").id();
+    NodeId y = st.add_access("Y").id();
+    auto& m = st.add_map("double", {"j"}, Subset::parse("0:4"));
+    auto t = st.add_tasklet("twice", CodeBlock{"y = 2 * x", Language::Python}, {"x"}, {"y"}).id();
+    auto in = st.add_memlet_path({x, m.id(), t}, Memlet::simple("X", Subset::parse("j")), "", "x");
+    auto out = st.add_memlet_path({t, m.exit, y}, Memlet::simple("Y", Subset::parse("j")), "y", "");
+    st.edge(in.front()).memlet = Memlet::simple("X", Subset::parse("0:4"));
+    st.edge(out.back()).memlet = Memlet::simple("Y", Subset::parse("0:4"));
+  }
+  auto s = std::make_shared<SDFG>("prog");
+  s->add_symbol("N");
+  s->add_array("S", ScalarType::Float64, {Expr::symbol("N")});
+  s->add_array("R", ScalarType::Float64, {Expr::symbol("N")});
+  s->arg_names = {"S", "R"};
+  auto& st = s->add_state("main", true);
+  NodeId a = st.add_access("S").id();
+  NodeId b = st.add_access("R").id();
+  if (gpu) {
+    s->arrays.at("S").storage = StorageType::GPU_Global;
+    s->arrays.at("R").storage = StorageType::GPU_Global;
+  }
+  auto& m = st.add_map("halves", {"i"}, Subset::parse("0:2"),
+                       gpu ? ScheduleType::GPU_Device : ScheduleType::Default);
+  auto& ns = st.add_nested_sdfg("call", std::move(inner), {"X"}, {"Y"});
+  auto in = st.add_memlet_path({a, m.id(), ns.id()}, Memlet::simple("S", Subset::parse("4*i:N")), "", "X");
+  auto out = st.add_memlet_path({ns.id(), m.exit, b}, Memlet::simple("R", Subset::parse("4*i:N")), "Y", "");
+  st.edge(in.front()).memlet = Memlet::simple("S", Subset::parse("0:N"));
+  st.edge(out.back()).memlet = Memlet::simple("R", Subset::parse("0:N"));
+  s->relink_nested();
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("layout: a nested SDFG argument whose reach depends on a map parameter is checked at its call",
+          "[runtime][layout]") {
+  weir::test::fresh_cache("layout-reach-mapped");
+  CompilableProgram prog{mapped_argument(), {}, "mapped_argument"};
+  auto backend = make_backend("cpu");
+  // N = 8: the calls write R[0:4] and R[4:8] = 2 * S.
+  Arguments ok = reach_arguments(8);
+  run(*backend, prog, ok);
+  const auto* r = static_cast<const double*>(ok.arrays.at("R").data());
+  for (int x = 0; x < 8; ++x) CHECK(r[x] == 2.0 * (x + 1));
+  // N = 7: the call for i = 1 would read S[4..7] and write R[4..7]; it is skipped, and the run
+  // fails after the state.
+  Arguments small = reach_arguments(7);
+  try {
+    run(*backend, prog, small);
+    FAIL("no error");
+  } catch (const ProgramError& e) {
+    CHECK_THAT(e.what(),
+               Catch::Contains("state 'main'") &&
+                   Catch::Contains("argument 'X' of nested SDFG 'inner4' (shape [4], strides [1], "
+                                   "start_offset 0) reaches element 3 from the start of S[4*i:N]") &&
+                   Catch::Contains("(false for the values of this call)"));
+  }
+  r = static_cast<const double*>(small.arrays.at("R").data());
+  for (int x = 4; x < 7; ++x) CHECK(r[x] == -1.0);
+}
+
+TEST_CASE("layout: in a CUDA kernel a nested SDFG argument's reach is checked at its call as a device fault",
+          "[runtime][layout]") {
+  // The kernel records the fault (weir_layout_fault: device fault kind 4 under __CUDA_ARCH__) and
+  // skips the call; the host raises it after the kernel.
+  const std::string source = codegen::generate_cuda(*mapped_argument(true)).source;
+  const std::size_t kernel = source.find("__global__");
+  const std::size_t check = source.find(
+      "if ((N - 4*i - 4) < 0) weir_layout_fault(\"argument 'X' of nested SDFG 'inner4' (shape [4], strides "
+      "[1], "
+      "start_offset 0) reaches element 3 from the start of S[4*i:N]");
+  REQUIRE(kernel != std::string::npos);
+  REQUIRE(check != std::string::npos);
+  CHECK(kernel < check);
+  CHECK(source.find("weir_device_fault(4, 0, 0, 0, text)") != std::string::npos);
 }

@@ -67,8 +67,10 @@ std::optional<LayoutCondition> reach_condition(const std::string& inner_name, co
 /// The reach condition of the array argument that edge `e` (incoming: into `n`) of a nested
 /// SDFG node carries: the inner descriptor with `n`'s symbol mapping applied, bound at the first
 /// element of the memlet's subset of the container of `outer`. nullopt when the edge carries no
-/// array argument (an empty memlet, a scalar, a transient, unknown containers) or when the
-/// condition cannot be stated. Throws sym::SymbolicError on int64 overflow.
+/// array argument (an empty memlet, a scalar, a transient, unknown containers), when the argument
+/// is DaCe's copy of the outer descriptor (the outer container's name and shape: its shape
+/// over-approximates what the body accesses) or when the condition cannot be stated. Throws
+/// sym::SymbolicError on int64 overflow.
 std::optional<LayoutCondition> nested_argument_reach(const SDFG& outer, const NestedSDFGNode& n,
                                                      const DataflowEdge& e, bool incoming);
 
