@@ -5,9 +5,12 @@
 
 #include <pybind11/pybind11.h>
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "weir/runtime/arguments.h"
 #include "weir/runtime/backend.h"
 #include "weir/runtime/errors.h"
 
@@ -30,6 +33,31 @@ class ArgumentTypeError : public runtime::ArgumentError {
 struct PySDFG {
   std::shared_ptr<SDFG> sdfg;
 };
+
+/// Arguments with NumPy arrays borrowed, never copied: the arrays are kept alive in `keep` and
+/// their buffers noted in `buffers` by argument name.
+struct Gathered {
+  runtime::Arguments args;
+  std::vector<py::object> keep;
+  std::map<std::string, void*> buffers;
+};
+
+/// The name of `obj`'s type ("ndarray").
+std::string type_name(py::handle obj);
+/// "float64 array with 3 dimensions".
+std::string expected_array(ScalarType t, std::size_t ndim);
+/// Borrows `obj` as the field of argument `name` (runtime::Field::borrow): it must be a NumPy
+/// array of `dtype` (or, when `table`, int32 or int64) with `ndim` dimensions in native byte
+/// order (else ArgumentTypeError), C-contiguous and aligned, and writeable when `written` (else
+/// ArgumentError); `what` names it in messages ("argument 'f'"). Keeps it alive in `g`.
+runtime::Field borrow_array(const std::string& what, py::handle obj, ScalarType dtype, std::size_t ndim,
+                            bool written, bool table, Gathered& g, const std::string& name);
+/// A Python number (bool, int, float, a NumPy scalar) for a scalar of `dtype`; ArgumentTypeError
+/// for anything else.
+runtime::Number number_argument(const std::string& what, py::handle obj, ScalarType dtype);
+/// Copies into the caller's buffers what a backend left in fields of its own (the embedded
+/// backend's orchestration works on copies until the whole function succeeded).
+void write_back(const Gathered& g);
 
 /// The backend `obj` names: a weir.CompiledBackend or weir.EmbeddedBackend (or a Python
 /// subclass of either). Anything else (a string, None, another object) raises TypeError saying

@@ -39,8 +39,6 @@ std::shared_ptr<py::object> hold(py::object o) {
   });
 }
 
-std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
-
 // A compiler step given from Python: what another compiler is (weir.Compiler), or a Python
 // callable taking a weir.CompilableProgram and returning a weir.CompilationArtifact.
 struct Compiler {

@@ -1,14 +1,18 @@
 // weir.SDFG (load, save, JSON, validation, equality) and weir.optimize
 // (docs/adr/0042-python-api.md, "SDFGs").
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
+#include "weir/runtime/dispatch.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
@@ -80,9 +84,108 @@ PySDFG optimize(const PySDFG& s, py::object automatic, py::object passes, py::ob
   return out;
 }
 
+// An SDFG compiled for a backend (SDFG.compile): called with arguments by name as `weir run`
+// binds them (SDFG::arglist()), arrays borrowed, never copied.
+struct CompiledSDFG {
+  py::object backend;
+  runtime::Signature sig;
+  std::shared_ptr<runtime::Program> program;
+  std::shared_ptr<std::mutex> mutex = std::make_shared<std::mutex>();
+};
+
+CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code) {
+  if (backend.is_none()) backend = py::module_::import("weir.backends").attr("cpu");
+  std::shared_ptr<const runtime::Backend> b = backend_argument(backend, "SDFG.compile(): backend");
+  runtime::CompilableProgram p;
+  p.sdfg = std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
+  p.options.trust_code = trust_code;
+  p.origin = "SDFG '" + p.sdfg->name + "'";
+  CompiledSDFG c;
+  c.backend = backend;
+  py::gil_scoped_release nogil;
+  c.program = runtime::prepare(*b, p);
+  c.sig = runtime::Signature::from_sdfg(*p.sdfg);
+  return c;
+}
+
+// A field the program returned (DaCe's __return), as a new NumPy array.
+py::object returned_array(const runtime::Field& f) {
+  std::vector<py::ssize_t> shape(f.shape().begin(), f.shape().end());
+  py::array a(py::dtype(std::string(to_string(f.dtype()))), shape);
+  std::memcpy(a.mutable_data(), f.data(), f.nbytes());
+  return a;
+}
+
+py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwargs& kwargs) {
+  using runtime::Parameter;
+  std::vector<const Parameter*> positional;
+  for (const auto& p : c.sig.params)
+    if (!p.returned) positional.push_back(&p);
+  if (args.size() > positional.size())
+    throw ArgumentTypeError(c.sig.program_name + "() takes " + std::to_string(positional.size()) +
+                            " positional arguments (" + c.sig.names() + ") but " +
+                            std::to_string(args.size()) + " were given");
+  std::map<std::string, py::handle> given;
+  for (std::size_t i = 0; i < args.size(); ++i) given[positional[i]->name] = args[i];
+  for (auto [key, value] : kwargs) {
+    std::string k = py::str(key);
+    const Parameter* p = c.sig.find(k);
+    if (!p)
+      throw ArgumentTypeError(c.sig.program_name + "() got an unexpected argument '" + k + "' (it takes " +
+                              c.sig.names() + ")");
+    if (given.count(k))
+      throw ArgumentTypeError(c.sig.program_name + "() got multiple values for argument '" + k + "'");
+    given[k] = value;
+  }
+  Gathered g;
+  for (const auto& [name, value] : given) {
+    const Parameter& p = *c.sig.find(name);
+    const std::string what = "argument '" + name + "'";
+    if (p.kind == Parameter::Kind::Array)
+      g.args.arrays.emplace(name,
+                            borrow_array(what, value, p.dtype, p.shape.size(), p.written, false, g, name));
+    else
+      g.args.values.emplace(name, number_argument(what, value, p.dtype));
+  }
+  {
+    py::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(*c.mutex);
+    c.program->run(g.args);
+    write_back(g);
+  }
+  // Return values the caller did not give (allocated by argument binding), as DaCe returns them.
+  std::vector<py::object> results;
+  for (const auto& p : c.sig.params) {
+    if (!p.returned || given.count(p.name)) continue;
+    if (auto a = g.args.arrays.find(p.name); a != g.args.arrays.end())
+      results.push_back(returned_array(a->second));
+    else if (auto v = g.args.values.find(p.name); v != g.args.values.end())
+      results.push_back(std::visit([](auto x) { return py::cast(x); }, v->second));
+  }
+  if (results.empty()) return py::none();
+  if (results.size() == 1) return results[0];
+  py::tuple t(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) t[i] = results[i];
+  return t;
+}
+
 }  // namespace
 
 void bind_sdfg(py::module_& m) {
+  py::class_<CompiledSDFG>(m, "CompiledSDFG",
+                           "An SDFG compiled for a backend: call it with its arguments (arglist order or by "
+                           "name); arrays are passed without copying, return values are returned.")
+      .def("__call__", &call_sdfg)
+      .def_property_readonly("backend", [](const CompiledSDFG& c) { return c.backend; })
+      .def_property_readonly("arglist",
+                             [](const CompiledSDFG& c) {
+                               std::vector<std::string> names;
+                               for (const auto& p : c.sig.params) names.push_back(p.name);
+                               return names;
+                             })
+      .def("__repr__",
+           [](const CompiledSDFG& c) { return "<weir.CompiledSDFG '" + c.sig.program_name + "'>"; });
+
   py::class_<Diagnostic>(m, "Problem", "A problem validate() found, with the element it is about.")
       .def_readonly("code", &Diagnostic::code)
       .def_readonly("message", &Diagnostic::message)
@@ -140,6 +243,12 @@ void bind_sdfg(py::module_& m) {
             return out;
           },
           "The transformations recorded in the SDFG (DaCe's, then weir's), each as a dict")
+      .def(
+          "compile", &compile_sdfg, py::kw_only(), py::arg("backend") = py::none(),
+          py::arg("trust_code") = false,
+          "Compiles a copy of the SDFG for `backend` (default weir.backends.cpu; from the program cache when "
+          "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
+          "(as `weir run --trust-code`)")
       .def("copy", &copy)
       .def("__copy__", &copy)
       .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })

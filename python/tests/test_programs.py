@@ -230,7 +230,7 @@ def test_orchestration_writes_the_callers_arrays(backend, rng):
 
 def test_the_gil_is_released_while_weir_runs(rng):
     p = weir.load(HDIFF)  # the embedded backend: interpreting takes a while
-    u, coeff = rng.random((64, 64, 12)), rng.random((64, 64, 12))
+    u, coeff = rng.random((128, 128, 12)), rng.random((128, 128, 12))  # about 0.25 s
     out = np.zeros_like(u)
     progress = []
     stop = threading.Event()
@@ -251,7 +251,7 @@ def test_the_gil_is_released_while_weir_runs(rng):
     stop.set()
     t.join()
     assert elapsed > 0.05, "the call is too short to tell"
-    assert during >= 10
+    assert during >= 5  # with the GIL held the thread could not run at all
 
 
 def test_a_program_compiled_in_another_process_is_a_cache_hit(tmp_path):

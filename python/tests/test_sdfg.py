@@ -134,3 +134,42 @@ def test_optimize_with_a_script(tmp_path):
     path = tmp_path / "tune.json"
     path.write_text(json.dumps(script))
     assert weir.optimize(s, script=path) == t
+
+
+def test_compile_an_sdfg(rng):
+    s = weir.optimize(weir.load(LAPLACIAN).__sdfg__(), auto="cpu")
+    c = s.compile(backend=weir.backends.cpu)
+    assert isinstance(c, weir.CompiledSDFG) and c.backend is weir.backends.cpu
+    assert c.arglist[:2] == ["f", "out"]
+    f = rng.random((8, 7, 3))
+    big = np.zeros((2, 8, 7, 3))
+    out = big[1]
+    assert c(f=f, out=out) is None  # sizes inferred from the shapes
+    np.testing.assert_array_equal(big[1, 1:-1, 1:-1], laplacian_numpy(f))
+    out2 = np.zeros_like(f)
+    c(f, out2)
+    np.testing.assert_array_equal(out2, big[1])
+    with pytest.raises(TypeError, match="argument 'f': expected a NumPy float64 array with 3 dimensions"):
+        c(f=f.astype(np.float32), out=out)
+    with pytest.raises(TypeError, match="unexpected argument 'g'"):
+        c(g=f)
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        c(f=np.asfortranarray(f), out=out)
+    with pytest.raises(weir.ArgumentError, match="missing argument 'f'"):
+        c(out=out)
+    with pytest.raises(weir.BackendError, match="needs a compiled backend"):
+        s.compile(backend=weir.backends.embedded)
+    with pytest.raises(TypeError, match="SDFG.compile\\(\\): backend: expected"):
+        s.compile(backend="cpu")
+
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "dace" / "hdiff"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus/dace is missing")
+def test_compile_daces_hdiff_against_its_expected_output():
+    c = weir.SDFG.load(CORPUS / "hdiff.auto_optimized_cpu.sdfg").compile()
+    inputs = {n: np.load(CORPUS / "inputs" / f"{n}.npy") for n in ["in_field", "coeff", "out_field"]}
+    symbols = json.loads((CORPUS / "symbols.json").read_text())
+    c(**inputs, **symbols)
+    np.testing.assert_allclose(inputs["out_field"], np.load(CORPUS / "expected" / "out_field.npy"), rtol=1e-12, atol=0)
