@@ -2,6 +2,7 @@
 // (docs/adr/0042-python-api.md, "Zero copy").
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -58,6 +59,7 @@ Field borrow_array(const std::string& what, py::handle obj, ScalarType dtype, st
   void* data = const_cast<void*>(a.data());
   g.keep.push_back(a);
   g.buffers[name] = data;
+  if (written) g.written.insert(name);
   return Field::borrow(data, dtype, std::move(shape));
 }
 
@@ -75,6 +77,22 @@ Number number_argument(const std::string& what, py::handle obj, ScalarType dtype
     return number_argument(what, obj.attr("item")(), dtype);
   throw ArgumentTypeError(what + ": expected a " + std::string(to_string(dtype)) + " number, got " +
                           type_name(obj));
+}
+
+void refuse_overlaps(const Gathered& g) {
+  for (const auto& w : g.written) {
+    const Field& a = g.args.arrays.at(w);
+    const auto* a0 = static_cast<const char*>(a.data());
+    for (const auto& [name, b] : g.args.arrays) {
+      if (name == w || a.nbytes() == 0 || b.nbytes() == 0) continue;
+      const auto* b0 = static_cast<const char*>(b.data());
+      if (a0 < b0 + b.nbytes() && b0 < a0 + a.nbytes())
+        throw ArgumentError("arguments '" + std::min(name, w) + "' and '" + std::max(name, w) +
+                            "' share memory and the program writes '" + w +
+                            "': weir passes arrays without copying, so the program could read values it "
+                            "already overwrote; pass a copy of one of them (np.copy)");
+    }
+  }
 }
 
 void write_back(const Gathered& g) {

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,8 @@ struct Gathered {
   runtime::Arguments args;
   std::vector<py::object> keep;
   std::map<std::string, void*> buffers;
+  /// The arguments the program writes.
+  std::set<std::string> written;
 };
 
 /// The name of `obj`'s type ("ndarray").
@@ -55,6 +58,10 @@ runtime::Field borrow_array(const std::string& what, py::handle obj, ScalarType 
 /// A Python number (bool, int, float, a NumPy scalar) for a scalar of `dtype`; ArgumentTypeError
 /// for anything else.
 runtime::Number number_argument(const std::string& what, py::handle obj, ScalarType dtype);
+/// Throws ArgumentError when an argument the program writes shares memory with another
+/// argument (the same array twice, overlapping views): with no copies the program would read
+/// values it already overwrote, a result that depends on the order points are computed in.
+void refuse_overlaps(const Gathered& g);
 /// Copies into the caller's buffers what a backend left in fields of its own (the embedded
 /// backend's orchestration works on copies until the whole function succeeded).
 void write_back(const Gathered& g);

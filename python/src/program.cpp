@@ -195,6 +195,7 @@ std::shared_ptr<Program> prepared(const PyProgram& prog, const std::map<std::str
 
 void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
   Gathered g = gather(prog, args, kwargs);
+  refuse_overlaps(g);
   {
     py::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(prog.state->mutex);

@@ -147,6 +147,7 @@ py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwar
     else
       g.args.values.emplace(name, number_argument(what, value, p.dtype));
   }
+  refuse_overlaps(g);
   {
     py::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(*c.mutex);

@@ -1,5 +1,6 @@
 # weir.load and calling programs with NumPy arrays: results against NumPy, no copies, the
 # argument checks, located errors, offset_provider, orchestration, the GIL.
+import os
 import subprocess
 import sys
 import threading
@@ -145,6 +146,22 @@ def test_argument_errors(backend):
     assert (out == 0).all()  # nothing ran
 
 
+def test_arguments_sharing_memory_with_a_written_one_are_refused(backend):
+    # No copies: `out` overlapping an input would be read after it was written.
+    p = weir.load(LAPLACIAN, backend=backend)
+    f = np.ones((6, 6, 2))
+    with pytest.raises(ValueError, match="arguments 'f' and 'out' share memory and the program writes 'out'"):
+        p(f, f)
+    big = np.ones((7, 6, 2))
+    with pytest.raises(weir.ArgumentError, match="share memory"):
+        p(big[1:], big[:-1])
+    # Inputs may share memory with each other.
+    x = np.ones((3, 3))
+    out = np.zeros((3, 3))
+    weir.load(AXPY, backend=backend)(2.0, x, x, out=out)
+    assert (out == 3.0).all()
+
+
 def test_sizes_that_do_not_fit(backend):
     # weir's own checks (the same words as `weir run`): a ValueError naming the argument.
     heat = weir.load(example("orchestration/heat.py", "heat"), backend=backend)
@@ -272,3 +289,32 @@ def test_a_program_compiled_in_another_process_is_a_cache_hit(tmp_path):
 
     weir.load(LAPLACIAN, backend=base.replace(compiler=recording)).compile()
     assert len(artifacts) == 1 and artifacts[0].cache_hit
+
+
+@pytest.mark.skipif(not os.environ.get("WEIR_BIN"), reason="WEIR_BIN (the weir binary; ctest sets it) not set")
+def test_a_program_weir_run_compiled_is_a_cache_hit(tmp_path, rng):
+    cache = tmp_path / "cache"
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    u, coeff = rng.random((12, 11, 3)), rng.random((12, 11, 3))
+    np.save(inputs / "u.npy", u)
+    np.save(inputs / "coeff.npy", coeff)
+    subprocess.run(
+        [os.environ["WEIR_BIN"], "run", HDIFF, "--backend", "cpu", "--in-dir", str(inputs), "--out", str(tmp_path / "o")],
+        check=True,
+        cwd=ROOT,
+        env=dict(os.environ, WEIR_CACHE_DIR=str(cache)),
+        stdout=subprocess.DEVNULL,
+    )
+    base = weir.cpu_backend(cache_dir=str(cache))
+    artifacts = []
+
+    def recording(program):
+        artifacts.append(base.compiler(program))
+        return artifacts[-1]
+
+    p = weir.load(HDIFF, backend=base.replace(compiler=recording))
+    out = np.zeros_like(u)
+    p(u, coeff, out)
+    assert len(artifacts) == 1 and artifacts[0].cache_hit
+    np.testing.assert_array_equal(out, np.load(tmp_path / "o" / "out.npy"))
