@@ -5,6 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <exception>
 #include <map>
 #include <memory>
 #include <set>
@@ -65,6 +66,13 @@ void refuse_overlaps(const Gathered& g);
 /// Copies into the caller's buffers what a backend left in fields of its own (the embedded
 /// backend's orchestration works on copies until the whole function succeeded).
 void write_back(const Gathered& g);
+
+/// The name of the class in weir/_errors.py that a weir error raised as `p` becomes
+/// ("ProgramError"); nullptr for exceptions that are not weir's.
+const char* python_error_class(std::exception_ptr p);
+/// Raises the Python exception `cls` of weir/_errors.py with `message` (throws
+/// py::error_already_set).
+[[noreturn]] void raise_error(const char* cls, const std::string& message);
 
 /// The backend `obj` names: a weir.CompiledBackend or weir.EmbeddedBackend (or a Python
 /// subclass of either). Anything else (a string, None, another object) raises TypeError saying

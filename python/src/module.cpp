@@ -108,6 +108,41 @@ std::string repr_backend(const Backend& b) {
 
 }  // namespace
 
+const char* python_error_class(std::exception_ptr p) {
+  // Most specific first: the first matching handler decides.
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const ArgumentTypeError&) {
+    return "ArgumentTypeError";
+  } catch (const ArgumentError&) {
+    return "ArgumentError";
+  } catch (const CompileError&) {
+    return "CompileError";
+  } catch (const LoadError&) {
+    return "LoadError";
+  } catch (const ProgramError&) {
+    return "ProgramError";
+  } catch (const BackendError&) {
+    return "BackendError";
+  } catch (const CacheError&) {
+    return "CacheError";
+  } catch (const pycode::SourceError&) {
+    return "SourceError";
+  } catch (const SdfgLoadError&) {
+    return "SDFGError";
+  } catch (const InvalidSDFGError&) {
+    return "SDFGError";
+  } catch (const transforms::TransformError&) {
+    return "TransformError";
+  } catch (const weir::Error&) {
+    return "Error";
+  } catch (...) {
+  }
+  return nullptr;
+}
+
+void raise_error(const char* cls, const std::string& message) { raise(cls, message.c_str()); }
+
 std::shared_ptr<const Backend> backend_argument(py::handle obj, const std::string& what) {
   if (py::isinstance<CompiledBackend>(obj)) return obj.cast<std::shared_ptr<CompiledBackend>>();
   if (py::isinstance<EmbeddedBackend>(obj)) return obj.cast<std::shared_ptr<EmbeddedBackend>>();
@@ -125,33 +160,14 @@ std::shared_ptr<const Backend> backend_argument(py::handle obj, const std::strin
 void bind_errors(py::module_& m) {
   // Most specific first: the first matching handler raises.
   py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const ArgumentTypeError& e) {
-      raise("ArgumentTypeError", e.what());
-    } catch (const ArgumentError& e) {
-      raise("ArgumentError", e.what());
-    } catch (const CompileError& e) {
-      raise("CompileError", e.what());
-    } catch (const LoadError& e) {
-      raise("LoadError", e.what());
-    } catch (const ProgramError& e) {
-      raise("ProgramError", e.what());
-    } catch (const BackendError& e) {
-      raise("BackendError", e.what());
-    } catch (const CacheError& e) {
-      raise("CacheError", e.what());
-    } catch (const pycode::SourceError& e) {
-      raise("SourceError", e.what());
-    } catch (const SdfgLoadError& e) {
-      raise("SDFGError", e.what());
-    } catch (const InvalidSDFGError& e) {
-      raise("SDFGError", e.what());
-    } catch (const transforms::TransformError& e) {
-      raise("TransformError", e.what());
-    } catch (const weir::Error& e) {
-      raise("Error", e.what());
+    if (const char* cls = python_error_class(p)) {
+      try {
+        std::rethrow_exception(p);
+      } catch (const std::exception& e) {
+        raise(cls, e.what());
+      }
     }
+    std::rethrow_exception(p);  // pybind11's own translators
   });
   (void)m;
 }

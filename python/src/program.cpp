@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -193,7 +194,32 @@ std::shared_ptr<Program> prepared(const PyProgram& prog, const std::map<std::str
   return slot;
 }
 
+// `message` with the canonical path of the program's .py file replaced by the path as given to
+// weir.load: compiled programs name their source by its canonical path (one program-cache
+// entry however the path is spelt), messages name it as the user wrote it (as `weir run`).
+std::string as_given(std::string message, const std::string& reference) {
+  const std::string file = reference.substr(0, reference.rfind("::"));
+  std::error_code ec;
+  const std::string canonical =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec).string();
+  if (ec || canonical.empty() || canonical == file) return message;
+  for (auto at = message.find(canonical); at != std::string::npos;
+       at = message.find(canonical, at + file.size()))
+    message.replace(at, canonical.size(), file);
+  return message;
+}
+
+void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
+
 void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  try {
+    run_call(prog, args, kwargs);
+  } catch (const weir::Error& e) {
+    raise_error(python_error_class(std::current_exception()), as_given(e.what(), prog.reference));
+  }
+}
+
+void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
   Gathered g = gather(prog, args, kwargs);
   refuse_overlaps(g);
   {

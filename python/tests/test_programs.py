@@ -318,3 +318,13 @@ def test_a_program_weir_run_compiled_is_a_cache_hit(tmp_path, rng):
     p(u, coeff, out)
     assert len(artifacts) == 1 and artifacts[0].cache_hit
     np.testing.assert_array_equal(out, np.load(tmp_path / "o" / "out.npy"))
+
+
+def test_messages_name_the_file_as_given(backend, monkeypatch):
+    # Compiled programs name their source by its canonical path; messages show it as given.
+    monkeypatch.chdir(ROOT)
+    f = np.zeros((6, 6, 2))
+    with pytest.raises(weir.ProgramError) as e:
+        weir.load("examples/cartesian/../cartesian/laplacian.py::lap", backend=backend)(f, out=np.zeros_like(f))
+    assert e.value.file == "examples/cartesian/../cartesian/laplacian.py"
+    assert str(ROOT) not in str(e.value)
