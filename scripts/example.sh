@@ -9,7 +9,9 @@
 #  2. runs the same program on the embedded backend (the interpreter that is weir's reference
 #     semantics) on the same inputs and compares the two results;
 #  3. compiles DaCe's own hdiff SDFG (../shared/corpus/dace) for the CPU backend, runs it on the
-#     corpus inputs and compares with DaCe's expected output.
+#     corpus inputs and compares with DaCe's expected output;
+#  4. when the Python module was built (pybind11-dev, python3-dev), calls hdiff from Python on the
+#     NumPy arrays of step 1 (`import weir`, the program cache's library of step 1) and compares.
 # Results go to out/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +20,10 @@ export BUILD_DIR="${BUILD_DIR:-$root/build}"
 # Only the `weir` binary and its libraries (the test suites are built by scripts/test.sh).
 echo "== building weir into $BUILD_DIR (first time: minutes, see README; then cached)"
 BUILD_TARGETS=weir bash "$root/scripts/build.sh"
+# The Python module too, where CMake found pybind11 and Python's headers (python/CMakeLists.txt).
+if [ -f "$BUILD_DIR/python/weir/__init__.py" ]; then
+  cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target weir_python
+fi
 weir="$BUILD_DIR/bin/weir"
 corpus="$root/../shared/corpus/dace"
 out="$root/out"
@@ -61,3 +67,21 @@ ok = np.allclose(a, e, rtol=1e-12, atol=0)
 print(f"hdiff vs DaCe's expected output: max relative error {np.max(np.abs(a - e) / np.abs(e)):.2e} -> {'OK' if ok else 'MISMATCH'}")
 sys.exit(0 if ok else 1)
 PY
+
+if [ -f "$BUILD_DIR/python/weir/__init__.py" ]; then
+  echo "== 4. hdiff from Python: import weir, NumPy arrays passed without copying"
+  PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 - "$src" "$out" <<'PY'
+import sys, time, numpy as np, weir
+src, out = sys.argv[1], sys.argv[2]
+u, coeff = np.load(f"{out}/hdiff-in/u.npy"), np.load(f"{out}/hdiff-in/coeff.npy")
+result = np.zeros_like(u)
+hdiff = weir.load(f"{src}::hdiff_program", backend=weir.backends.cpu)
+hdiff.compile()  # found in the program cache: step 1 compiled the same program
+t = time.perf_counter()
+hdiff(u, coeff, result)
+ms = (time.perf_counter() - t) * 1e3
+ok = np.array_equal(result, np.load(f"{out}/hdiff-cpu/out.npy"))
+print(f"hdiff from Python on weir.backends.cpu: {ms:.1f} ms, same as weir run: {'OK' if ok else 'MISMATCH'}")
+sys.exit(0 if ok else 1)
+PY
+fi

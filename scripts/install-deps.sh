@@ -6,6 +6,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-graph-dev nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libomp-dev
   python3-numpy libssl-dev
+  # the Python module `import weir` (python/: pybind11 over Debian's python3) and its pytest suite
+  pybind11-dev python3-dev python3-pytest
   # CBLAS for CPP tasklets DaCe writes after auto-optimize (-lblas: OpenBLAS through Debian's
   # alternatives), LAPACKE for its LAPACK environments
   libopenblas-dev liblapacke-dev

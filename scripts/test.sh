@@ -17,6 +17,9 @@ export WEIR_REQUIRE_VIEWER_TESTS=1
 # The lit suite (tests/lit) runs here: missing lit or FileCheck (llvm-14-tools) fails, where a
 # plain developer build skips it.
 export WEIR_REQUIRE_LIT=1
+# The Python module's pytest suite (python/tests) runs here: a build without pybind11, Python's
+# headers, NumPy or pytest fails it, where a plain developer build skips it.
+export WEIR_REQUIRE_PYTHON=1
 # WEIR_DEBUG_INFO (default -g1, line tables; scripts/build.sh) sets the debug information of the
 # RelWithDebInfo build; here it also replaces Debug's -g (docs/testing.md, CI section).
 debug_flags=()

@@ -1,6 +1,8 @@
 #include "weir/runtime/field.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -19,9 +21,47 @@ Field::Field(Field&&) noexcept = default;
 Field& Field::operator=(Field&&) noexcept = default;
 Field::~Field() = default;
 
+namespace {
+
+// Elements of `shape` (1 for a 0-d field); ArgumentError for a negative extent, a dtype without
+// a size or a byte size that overflows.
+std::int64_t element_count(ScalarType dtype, const std::vector<std::int64_t>& shape, const char* what) {
+  std::size_t item = size_of(dtype);
+  if (item == 0)
+    throw ArgumentError(std::string("cannot ") + what + " an array of " + std::string(to_string(dtype)));
+  std::int64_t n = 1;
+  for (auto e : shape) {
+    if (e < 0)
+      throw ArgumentError(std::string("cannot ") + what + " an array of shape " + shape_str(shape) +
+                          ": negative extent");
+    if (e != 0 && n > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
+      throw ArgumentError(std::string("cannot ") + what + " an array of shape " + shape_str(shape) +
+                          ": size overflows");
+    n *= e;
+  }
+  return n;
+}
+
+}  // namespace
+
+Field Field::borrow(void* data, ScalarType dtype, std::vector<std::int64_t> shape, DeviceType device) {
+  if (!data) throw ArgumentError("cannot borrow an array at a null address");
+  Field f;
+  f.size_ = element_count(dtype, shape, "borrow");
+  f.data_ = data;
+  f.dtype_ = dtype;
+  f.strides_ = row_major_strides(shape);
+  f.shape_ = std::move(shape);
+  f.device_ = device;
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  f.alignment_ = 1;
+  while (f.alignment_ < 4096 && address % (f.alignment_ * 2) == 0) f.alignment_ *= 2;
+  return f;
+}
+
 Field Field::clone() const {
-  if (!buffer_) return Field();
-  Field f = Allocator(device_, alignment_).allocate(dtype_, shape_);
+  if (!data_) return Field();
+  Field f = Allocator(device_, std::max(alignment_, kDefaultAlignment)).allocate(dtype_, shape_);
   std::memcpy(f.data(), data(), nbytes());
   return f;
 }
@@ -94,15 +134,7 @@ Allocator::Allocator(DeviceType device, std::size_t alignment) : device_(device)
 
 Field Allocator::allocate(ScalarType dtype, std::vector<std::int64_t> shape) const {
   std::size_t item = size_of(dtype);
-  if (item == 0) throw ArgumentError("cannot allocate an array of " + std::string(to_string(dtype)));
-  std::int64_t n = 1;
-  for (auto e : shape) {
-    if (e < 0)
-      throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": negative extent");
-    if (e != 0 && n > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
-      throw ArgumentError("cannot allocate an array of shape " + shape_str(shape) + ": size overflows");
-    n *= e;
-  }
+  std::int64_t n = element_count(dtype, shape, "allocate");
   std::size_t bytes = static_cast<std::size_t>(n) * item;
   std::size_t rounded = (bytes + alignment_ - 1) / alignment_ * alignment_;
   if (rounded == 0) rounded = alignment_;

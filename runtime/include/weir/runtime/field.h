@@ -16,7 +16,8 @@ namespace weir::runtime {
 /// elements (not bytes), as SDFG descriptors count them; a 0-d field (shape ()) holds one value.
 /// The buffer is aligned to the allocator's alignment (64 bytes by default) and zero-filled on
 /// allocation. Fields are created by an Allocator (Allocator::allocate) or read from .npy
-/// files; they are movable, not copyable (clone() copies explicitly).
+/// files; they are movable, not copyable (clone() copies explicitly). Field::borrow() makes a
+/// field over memory someone else owns (a NumPy array passed to a program without a copy).
 class Field {
  public:
   /// An empty field: no buffer, float64, shape (0,).
@@ -46,7 +47,19 @@ class Field {
   /// Alignment of data() in bytes.
   std::size_t alignment() const { return alignment_; }
 
-  /// An independent copy (same allocator properties).
+  /// A C-order field over `data`, which it does not own: a caller's buffer (the Python module
+  /// passes NumPy arrays this way, without copying). `data` must stay valid, and hold at least
+  /// nbytes() bytes, for as long as the field or a program run with it uses it; a run writes
+  /// its results there. Nothing is zero-filled; alignment() is the largest power of two (at
+  /// most 4096) that divides the address. Throws ArgumentError for a null `data`, a negative
+  /// extent, a dtype without a size (void) or a size that overflows.
+  static Field borrow(void* data, ScalarType dtype, std::vector<std::int64_t> shape,
+                      DeviceType device = DeviceType::CPU);
+  /// Whether the field owns its buffer (false for Field::borrow and for an empty field).
+  bool owns_data() const { return buffer_ != nullptr; }
+
+  /// An independent copy that owns its buffer (same device and alignment; a borrowed field's
+  /// copy gets at least the default alignment).
   Field clone() const;
   /// NumPy-style description, e.g. "float64 (64, 64)".
   std::string describe() const;

@@ -1,0 +1,359 @@
+// weir.load and weir.Program: field-view programs called with NumPy arrays, without copying
+// them (docs/adr/0042-python-api.md, "Arguments").
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "weir/frontend/lowering.h"
+#include "weir/frontend/orchestration.h"
+#include "weir/runtime/connectivity_check.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/runtime/embedded.h"
+#include "weir/runtime/field_view_program.h"
+#include "weir/runtime/lower_for_tables.h"
+#include "weir/runtime/program_source.h"
+#include "weir/sdfg/sdfg.h"
+
+namespace weir::python {
+
+using namespace weir::runtime;
+
+namespace {
+
+// What a program made ready for one set of table widths, and the lock of its runs
+// (runtime::Program is not thread-safe; calls run with the GIL released).
+struct ProgramState {
+  std::mutex mutex;
+  std::map<std::map<std::string, std::int64_t>, std::shared_ptr<Program>> prepared;
+};
+
+struct PyProgram {
+  std::string reference;
+  std::vector<std::string> include;
+  std::shared_ptr<const Backend> backend;
+  py::object backend_object;  // the Python object `backend` came from (program.backend)
+  FieldViewProgram fv;
+  Signature sig;  // field_view_signature(fv)
+  std::vector<ConnectivityParameter> conns;
+  std::shared_ptr<ProgramState> state = std::make_shared<ProgramState>();
+
+  bool is_table(const std::string& name) const {
+    for (const auto& c : conns)
+      if (c.name == name) return true;
+    return false;
+  }
+  static bool is_result(const std::string& name) { return name.rfind("__out", 0) == 0; }
+  // The parameters a caller passes by position or name (fields and scalars, in order).
+  std::vector<const Parameter*> user_params() const {
+    std::vector<const Parameter*> out;
+    for (const auto& p : sig.params)
+      if (!is_table(p.name) && !is_result(p.name)) out.push_back(&p);
+    return out;
+  }
+  // The results of a @field_operator run directly (`__out` or `__out_0`, ...): given as out=.
+  std::vector<const Parameter*> result_params() const {
+    std::vector<const Parameter*> out;
+    for (const auto& p : sig.params)
+      if (is_result(p.name)) out.push_back(&p);
+    return out;
+  }
+  std::string user_names() const {
+    std::string s;
+    for (const Parameter* p : user_params()) s += (s.empty() ? "" : ", ") + p->name;
+    if (!result_params().empty()) s += std::string(s.empty() ? "" : ", ") + "out=";
+    return s;
+  }
+  bool compiled() const { return dynamic_cast<const CompiledBackend*>(backend.get()) != nullptr; }
+};
+
+std::string squoted(const std::string& s) { return "'" + s + "'"; }
+
+Gathered gather(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  Gathered g;
+  const std::string& pname = prog.sig.program_name;
+  std::vector<const Parameter*> params = prog.user_params();
+  std::vector<const Parameter*> results = prog.result_params();
+  if (args.size() > params.size())
+    throw ArgumentTypeError(pname + "() takes " + std::to_string(params.size()) + " positional argument" +
+                            (params.size() == 1 ? "" : "s") + " (" + prog.user_names() + ") but " +
+                            std::to_string(args.size()) + " were given");
+  std::map<std::string, py::handle> given;
+  for (std::size_t i = 0; i < args.size(); ++i) given[params[i]->name] = args[i];
+  py::handle out, offsets;
+  for (auto [key, value] : kwargs) {
+    std::string k = py::str(key);
+    if (k == "offset_provider") {
+      offsets = value;
+      continue;
+    }
+    if (k == "domain")
+      throw ArgumentTypeError(
+          pname +
+          "(): domain= is not supported: weir runs a program over its fields' whole domain; "
+          "a @program gives each call its domain (a sliced out=, or domain= of a call "
+          "inside the @program)");
+    if (k == "out" && !results.empty()) {
+      out = value;
+      continue;
+    }
+    const Parameter* p = prog.sig.find(k);
+    if (!p || prog.is_table(k) || PyProgram::is_result(k))
+      throw ArgumentTypeError(pname + "() got an unexpected argument " + squoted(k) + " (it takes " +
+                              prog.user_names() + ")");
+    if (given.count(k)) throw ArgumentTypeError(pname + "() got multiple values for argument " + squoted(k));
+    given[k] = value;
+  }
+  for (const Parameter* p : params) {
+    auto it = given.find(p->name);
+    if (it == given.end())
+      throw ArgumentTypeError(pname + "() missing argument " + squoted(p->name) + " (" +
+                              (p->kind == Parameter::Kind::Array
+                                   ? expected_array(p->dtype, p->shape.size())
+                                   : std::string(to_string(p->dtype)) + " number") +
+                              ")");
+    const std::string what = "argument " + squoted(p->name);
+    if (p->kind == Parameter::Kind::Array)
+      g.args.arrays.emplace(
+          p->name, borrow_array(what, it->second, p->dtype, p->shape.size(), p->written, false, g, p->name));
+    else
+      g.args.values.emplace(p->name, number_argument(what, it->second, p->dtype));
+  }
+  if (!results.empty()) {
+    if (!out)
+      throw ArgumentTypeError(pname +
+                              "() missing out=: a @field_operator run directly writes its result into "
+                              "out= (" +
+                              std::string(results.size() > 1
+                                              ? "a tuple of " + std::to_string(results.size()) + " arrays"
+                                              : expected_array(results[0]->dtype, results[0]->shape.size())) +
+                              ")");
+    if (results.size() == 1) {
+      g.args.arrays.emplace(results[0]->name,
+                            borrow_array("out", out, results[0]->dtype, results[0]->shape.size(), true, false,
+                                         g, results[0]->name));
+    } else {
+      if (!py::isinstance<py::tuple>(out) || py::len(out) != results.size())
+        throw ArgumentTypeError("out: expected a tuple of " + std::to_string(results.size()) +
+                                " arrays (the operator returns a tuple), got " + type_name(out));
+      auto t = py::reinterpret_borrow<py::tuple>(out);
+      for (std::size_t i = 0; i < results.size(); ++i)
+        g.args.arrays.emplace(results[i]->name,
+                              borrow_array("out[" + std::to_string(i) + "]", t[i], results[i]->dtype,
+                                           results[i]->shape.size(), true, false, g, results[i]->name));
+    }
+  }
+  if (offsets && !offsets.is_none()) {
+    if (!py::isinstance<py::dict>(offsets))
+      throw ArgumentTypeError(
+          "offset_provider: expected a dict of connectivity tables ({'E2V': table}), got " +
+          type_name(offsets));
+    std::string known;
+    for (const auto& c : prog.conns) known += (known.empty() ? "" : ", ") + c.name;
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(offsets)) {
+      std::string k = py::str(key);
+      if (!prog.is_table(k))
+        throw ArgumentTypeError("offset_provider: " + pname + " uses no connectivity " + squoted(k) +
+                                (known.empty() ? " (it uses none)" : " (it uses " + known + ")"));
+      g.args.arrays.emplace(k, borrow_array("offset_provider[" + squoted(k) + "]", value, ScalarType::Int32,
+                                            2, false, true, g, k));
+    }
+  }
+  return g;
+}
+
+// The neighbours per row of the tables given (the lowering fixes them for compiled backends).
+std::map<std::string, std::int64_t> table_widths(const PyProgram& prog, const Arguments& args) {
+  std::map<std::string, std::int64_t> widths;
+  for (const auto& c : prog.conns)
+    if (auto it = args.arrays.find(c.name); it != args.arrays.end() && it->second.ndim() == 2)
+      widths[c.name] = it->second.shape()[1];
+  return widths;
+}
+
+// The runtime program for `widths`, prepared once per program object (compiled: lowered for
+// the tables' widths, compiled or found in the program cache, loaded). Called with the lock held.
+std::shared_ptr<Program> prepared(const PyProgram& prog, const std::map<std::string, std::int64_t>& widths) {
+  auto key = prog.compiled() ? widths : std::map<std::string, std::int64_t>{};
+  std::shared_ptr<Program>& slot = prog.state->prepared[key];
+  if (!slot) {
+    if (prog.compiled()) {
+      std::shared_ptr<Program> p = prepare(*prog.backend, lower_for_tables(prog.fv, widths));
+      slot = prog.fv.orchestration ? with_orchestration_checks(std::move(p), prog.fv) : std::move(p);
+    } else {
+      slot = prepare(*prog.backend, prog.fv);
+    }
+  }
+  return slot;
+}
+
+// `message` with the canonical path of the program's .py file replaced by the path as given to
+// weir.load: compiled programs name their source by its canonical path (one program-cache
+// entry however the path is spelt), messages name it as the user wrote it (as `weir run`).
+std::string as_given(std::string message, const std::string& reference) {
+  const std::string file = reference.substr(0, reference.rfind("::"));
+  std::error_code ec;
+  const std::string canonical =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec).string();
+  if (ec || canonical.empty() || canonical == file) return message;
+  for (auto at = message.find(canonical); at != std::string::npos;
+       at = message.find(canonical, at + file.size()))
+    message.replace(at, canonical.size(), file);
+  return message;
+}
+
+void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
+
+void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  try {
+    run_call(prog, args, kwargs);
+  } catch (const weir::Error& e) {
+    raise_error(python_error_class(std::current_exception()), as_given(e.what(), prog.reference));
+  }
+}
+
+void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  Gathered g = gather(prog, args, kwargs);
+  refuse_overlaps(g);
+  {
+    py::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(prog.state->mutex);
+    // The arguments in the embedded backend's words on every backend, before anything compiles.
+    // A missing argument or table is a TypeError in Python, as for any function.
+    try {
+      check_embedded_arguments(prog.fv, g.args);
+    } catch (const ArgumentError& e) {
+      if (std::string(e.what()).rfind("missing ", 0) == 0) throw ArgumentTypeError(e.what());
+      throw;
+    }
+    check_local_dimension_widths(prog.conns, prog.sig, g.args);
+    prepared(prog, table_widths(prog, g.args))->run(g.args);
+    // A backend that ran on copies (the embedded backend's orchestration keeps the caller's
+    // arrays unchanged until the whole function succeeded) left its results in fields of its
+    // own: they go into the caller's buffers.
+    write_back(g);
+  }
+}
+
+std::map<std::string, std::int64_t> widths_from_kwargs(const PyProgram& prog, const py::kwargs& kwargs) {
+  std::map<std::string, std::int64_t> widths;
+  if (!kwargs.contains("offset_provider") || kwargs["offset_provider"].is_none()) return widths;
+  py::handle offsets = kwargs["offset_provider"];
+  if (!py::isinstance<py::dict>(offsets))
+    throw ArgumentTypeError("offset_provider: expected a dict of connectivity tables, got " +
+                            type_name(offsets));
+  for (auto [key, value] : py::reinterpret_borrow<py::dict>(offsets)) {
+    std::string k = py::str(key);
+    if (prog.is_table(k) && py::isinstance<py::array>(value) &&
+        py::reinterpret_borrow<py::array>(value).ndim() == 2)
+      widths[k] = py::reinterpret_borrow<py::array>(value).shape(1);
+  }
+  return widths;
+}
+
+PyProgram make_program(std::string reference, py::object backend, std::vector<std::string> include) {
+  PyProgram p;
+  if (backend.is_none()) backend = py::module_::import("weir.backends").attr("embedded");
+  p.backend = backend_argument(backend, "backend");
+  p.backend_object = backend;
+  p.reference = std::move(reference);
+  p.include = std::move(include);
+  py::gil_scoped_release nogil;
+  p.fv = load_field_view_reference(p.reference, p.include);
+  check_backend(*p.backend, p.fv);
+  p.sig = field_view_signature(p.fv);
+  p.conns = connectivities_of(p.fv);
+  return p;
+}
+
+}  // namespace
+
+void bind_programs(py::module_& m) {
+  py::class_<PyProgram>(m, "Program",
+                        "A field-view program (FILE.py::NAME) on a backend, called with NumPy arrays (never "
+                        "copied), numbers, out= and offset_provider=.")
+      .def("__call__", &call)
+      .def_property_readonly("name", [](const PyProgram& p) { return p.sig.program_name; })
+      .def_property_readonly("reference", [](const PyProgram& p) { return p.reference; })
+      .def_property_readonly("backend", [](const PyProgram& p) { return p.backend_object; })
+      .def_property_readonly(
+          "parameters",
+          [](const PyProgram& p) {
+            std::vector<std::string> names;
+            for (const Parameter* q : p.user_params()) names.push_back(q->name);
+            return names;
+          },
+          "The arguments it takes by position or name (a @field_operator's result is out=)")
+      .def_property_readonly(
+          "offsets",
+          [](const PyProgram& p) {
+            std::vector<std::string> names;
+            for (const auto& c : p.conns) names.push_back(c.name);
+            return names;
+          },
+          "The connectivities offset_provider= must give")
+      .def(
+          "with_backend",
+          [](const PyProgram& p, py::object backend) {
+            PyProgram q = p;
+            q.backend = backend_argument(backend, "with_backend(): backend");
+            q.backend_object = backend;
+            check_backend(*q.backend, q.fv);
+            q.state = std::make_shared<ProgramState>();
+            return q;
+          },
+          py::arg("backend"), "The same program on another backend (a new Program; this one is unchanged)")
+      .def(
+          "compile",
+          [](const PyProgram& p, const py::kwargs& kwargs) {
+            auto widths = widths_from_kwargs(p, kwargs);
+            py::gil_scoped_release nogil;
+            std::lock_guard<std::mutex> lock(p.state->mutex);
+            prepared(p, widths);
+          },
+          "Compiles now (or finds it in the program cache) what a call with these offset_provider tables "
+          "runs")
+      .def(
+          "__sdfg__",
+          [](const PyProgram& p, const py::args&, const py::kwargs& kwargs) {
+            frontend::LoweringOptions options;
+            options.max_neighbors = widths_from_kwargs(p, kwargs);
+            py::gil_scoped_release nogil;
+            std::unique_ptr<SDFG> s = p.fv.orchestration
+                                          ? frontend::lower_orchestration(*p.fv.orchestration, options)
+                                          : frontend::lower_to_sdfg(*p.fv.definition, options);
+            return PySDFG{std::shared_ptr<SDFG>(std::move(s))};
+          },
+          "A fresh SDFG of the program, as `weir sdfg` writes it (lowered, not optimized), every call a new "
+          "one")
+      .def(
+          "__sdfg_signature__",
+          [](const PyProgram& p) {
+            std::vector<std::string> names;
+            for (const auto& q : p.sig.params) names.push_back(q.name);
+            return py::make_tuple(names, std::vector<std::string>{});
+          },
+          "(argument names of the SDFG in order, constant arguments) as DaCe's Python frontend asks")
+      .def(
+          "__sdfg_closure__", [](const PyProgram&, py::object) { return py::dict(); },
+          py::arg("reevaluate") = py::none(), "No arrays are captured from outside the program: {}")
+      .def("__repr__", [](const PyProgram& p) {
+        return "<weir.Program '" + p.sig.program_name + "' (" + p.reference + ") on backend '" +
+               p.backend->name() + "'>";
+      });
+
+  m.def(
+      "load", &make_program, py::arg("reference"), py::kw_only(), py::arg("backend") = py::none(),
+      py::arg("include") = std::vector<std::string>{},
+      "Loads and type-checks FILE.py::NAME (a @program, a @field_operator or an orchestration function) for "
+      "`backend` (default: weir.backends.embedded); `include`: folders searched for imported modules.");
+}
+
+}  // namespace weir::python

@@ -1,0 +1,275 @@
+// weir.SDFG (load, save, JSON, validation, equality) and weir.optimize
+// (docs/adr/0042-python-api.md, "SDFGs").
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/pipeline.h"
+#include "weir/transforms/registry.h"
+#include "weir/transforms/script.h"
+
+namespace weir::python {
+
+namespace {
+
+SDFG& graph(const PySDFG& s) {
+  if (!s.sdfg) throw py::value_error("empty weir.SDFG");
+  return *s.sdfg;
+}
+
+PySDFG copy(const PySDFG& s) { return PySDFG{std::shared_ptr<SDFG>(graph(s).clone_sdfg())}; }
+
+std::string path_text(py::handle path) { return py::str(py::module_::import("os").attr("fspath")(path)); }
+
+// JSON text from a dict/list (json.dumps) or a str.
+std::string json_text(py::handle obj) {
+  if (py::isinstance<py::str>(obj)) return obj.cast<std::string>();
+  return py::str(py::module_::import("json").attr("dumps")(obj));
+}
+
+PySDFG optimize(const PySDFG& s, py::object automatic, py::object passes, py::object script) {
+  int given = !automatic.is_none() + !passes.is_none() + !script.is_none();
+  if (given != 1)
+    throw py::type_error(
+        "optimize(): give exactly one of auto= ('cpu' or 'gpu'), passes= (pipeline text) and "
+        "script= (a script file, or its JSON as a list or dict)");
+  std::unique_ptr<transforms::Pass> pipeline;
+  std::vector<transforms::ScriptStep> steps;
+  std::string origin = "<script>";
+  if (!automatic.is_none()) {
+    std::string device = py::str(automatic);
+    for (char& c : device) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    pipeline = transforms::make_pass("auto-optimize-" + device);
+    if (!pipeline) {
+      std::string devices;
+      for (const auto& n : transforms::pass_names())
+        if (n.rfind("auto-optimize-", 0) == 0) devices += (devices.empty() ? "" : ", ") + n.substr(14);
+      throw py::value_error("optimize(): unknown device '" + std::string(py::str(automatic)) +
+                            "' for auto= (devices: " + devices + ")");
+    }
+  } else if (!passes.is_none()) {
+    pipeline = transforms::parse_pipeline(passes.cast<std::string>());
+  } else {
+    std::string text;
+    if (py::isinstance<py::str>(script) || py::hasattr(script, "__fspath__")) {
+      origin = path_text(script);
+      std::ifstream f(origin, std::ios::binary);
+      if (!f) throw weir::Error("cannot read script '" + origin + "'");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      text = ss.str();
+    } else {
+      text = json_text(script);
+    }
+    steps = transforms::parse_script(text, origin);
+  }
+  PySDFG out = copy(s);
+  py::gil_scoped_release nogil;
+  if (pipeline)
+    transforms::run_recorded(*out.sdfg, *pipeline);
+  else
+    transforms::apply_script(*out.sdfg, steps, origin);
+  return out;
+}
+
+// An SDFG compiled for a backend (SDFG.compile): called with arguments by name as `weir run`
+// binds them (SDFG::arglist()), arrays borrowed, never copied.
+struct CompiledSDFG {
+  py::object backend;
+  runtime::Signature sig;
+  std::shared_ptr<runtime::Program> program;
+  std::shared_ptr<std::mutex> mutex = std::make_shared<std::mutex>();
+};
+
+CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code) {
+  if (backend.is_none()) backend = py::module_::import("weir.backends").attr("cpu");
+  std::shared_ptr<const runtime::Backend> b = backend_argument(backend, "SDFG.compile(): backend");
+  runtime::CompilableProgram p;
+  p.sdfg = std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
+  p.options.trust_code = trust_code;
+  p.origin = "SDFG '" + p.sdfg->name + "'";
+  CompiledSDFG c;
+  c.backend = backend;
+  py::gil_scoped_release nogil;
+  c.program = runtime::prepare(*b, p);
+  c.sig = runtime::Signature::from_sdfg(*p.sdfg);
+  return c;
+}
+
+// A field the program returned (DaCe's __return), as a new NumPy array.
+py::object returned_array(const runtime::Field& f) {
+  std::vector<py::ssize_t> shape(f.shape().begin(), f.shape().end());
+  py::array a(py::dtype(std::string(to_string(f.dtype()))), shape);
+  std::memcpy(a.mutable_data(), f.data(), f.nbytes());
+  return a;
+}
+
+py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwargs& kwargs) {
+  using runtime::Parameter;
+  std::vector<const Parameter*> positional;
+  for (const auto& p : c.sig.params)
+    if (!p.returned) positional.push_back(&p);
+  if (args.size() > positional.size())
+    throw ArgumentTypeError(c.sig.program_name + "() takes " + std::to_string(positional.size()) +
+                            " positional arguments (" + c.sig.names() + ") but " +
+                            std::to_string(args.size()) + " were given");
+  std::map<std::string, py::handle> given;
+  for (std::size_t i = 0; i < args.size(); ++i) given[positional[i]->name] = args[i];
+  for (auto [key, value] : kwargs) {
+    std::string k = py::str(key);
+    const Parameter* p = c.sig.find(k);
+    if (!p)
+      throw ArgumentTypeError(c.sig.program_name + "() got an unexpected argument '" + k + "' (it takes " +
+                              c.sig.names() + ")");
+    if (given.count(k))
+      throw ArgumentTypeError(c.sig.program_name + "() got multiple values for argument '" + k + "'");
+    given[k] = value;
+  }
+  Gathered g;
+  for (const auto& [name, value] : given) {
+    const Parameter& p = *c.sig.find(name);
+    const std::string what = "argument '" + name + "'";
+    if (p.kind == Parameter::Kind::Array)
+      g.args.arrays.emplace(name,
+                            borrow_array(what, value, p.dtype, p.shape.size(), p.written, false, g, name));
+    else
+      g.args.values.emplace(name, number_argument(what, value, p.dtype));
+  }
+  refuse_overlaps(g);
+  {
+    py::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(*c.mutex);
+    c.program->run(g.args);
+    write_back(g);
+  }
+  // Return values the caller did not give (allocated by argument binding), as DaCe returns them.
+  std::vector<py::object> results;
+  for (const auto& p : c.sig.params) {
+    if (!p.returned || given.count(p.name)) continue;
+    if (auto a = g.args.arrays.find(p.name); a != g.args.arrays.end())
+      results.push_back(returned_array(a->second));
+    else if (auto v = g.args.values.find(p.name); v != g.args.values.end())
+      results.push_back(std::visit([](auto x) { return py::cast(x); }, v->second));
+  }
+  if (results.empty()) return py::none();
+  if (results.size() == 1) return results[0];
+  py::tuple t(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) t[i] = results[i];
+  return t;
+}
+
+}  // namespace
+
+void bind_sdfg(py::module_& m) {
+  py::class_<CompiledSDFG>(m, "CompiledSDFG",
+                           "An SDFG compiled for a backend: call it with its arguments (arglist order or by "
+                           "name); arrays are passed without copying, return values are returned.")
+      .def("__call__", &call_sdfg)
+      .def_property_readonly("backend", [](const CompiledSDFG& c) { return c.backend; })
+      .def_property_readonly("arglist",
+                             [](const CompiledSDFG& c) {
+                               std::vector<std::string> names;
+                               for (const auto& p : c.sig.params) names.push_back(p.name);
+                               return names;
+                             })
+      .def("__repr__",
+           [](const CompiledSDFG& c) { return "<weir.CompiledSDFG '" + c.sig.program_name + "'>"; });
+
+  py::class_<Diagnostic>(m, "Problem", "A problem validate() found, with the element it is about.")
+      .def_readonly("code", &Diagnostic::code)
+      .def_readonly("message", &Diagnostic::message)
+      .def_property_readonly("element", [](const Diagnostic& d) { return d.where.describe(); })
+      .def("__str__", &Diagnostic::str)
+      .def("__repr__", [](const Diagnostic& d) { return "<weir.Problem " + d.str() + ">"; });
+
+  py::class_<PySDFG>(m, "SDFG",
+                     "A stateful dataflow graph in DaCe's format. Each object owns its graph: changing it "
+                     "changes nothing else.")
+      .def_static(
+          "load",
+          [](py::object path) {
+            std::string p = path_text(path);
+            py::gil_scoped_release nogil;
+            return PySDFG{std::shared_ptr<SDFG>(load_sdfg(p))};
+          },
+          py::arg("path"), "Reads a .sdfg or .sdfgz file")
+      .def_static(
+          "from_json",
+          [](py::object json) { return PySDFG{std::shared_ptr<SDFG>(sdfg_from_json_text(json_text(json)))}; },
+          py::arg("json"), "From DaCe's JSON: a dict (as to_json() returns) or its text")
+      .def(
+          "save",
+          [](const PySDFG& s, py::object path, int indent) {
+            SaveOptions o;
+            o.indent = indent;
+            std::string p = path_text(path);
+            py::gil_scoped_release nogil;
+            save_sdfg(graph(s), p, o);
+          },
+          py::arg("path"), py::arg("indent") = -1,
+          "Writes the SDFG (atomically; .sdfgz: gzip-compressed); indent -1 writes compact JSON as DaCe")
+      .def(
+          "to_json",
+          [](const PySDFG& s) {
+            return py::module_::import("json").attr("loads")(sdfg_to_json_text(graph(s)));
+          },
+          "DaCe's JSON of the SDFG as a dict")
+      .def(
+          "validate", [](const PySDFG& s) { return validate(graph(s)); },
+          "Every problem of the SDFG and its nested SDFGs (an empty list when it is valid)")
+      .def_property(
+          "name", [](const PySDFG& s) { return graph(s).name; },
+          [](PySDFG& s, std::string name) { graph(s).name = std::move(name); })
+      .def_property_readonly(
+          "arglist", [](const PySDFG& s) { return graph(s).arglist(); },
+          "The arguments of the program it compiles to, in order")
+      .def_property_readonly(
+          "history",
+          [](const PySDFG& s) {
+            py::list out;
+            py::object loads = py::module_::import("json").attr("loads");
+            for (const auto& e : transforms::transformation_history(graph(s))) out.append(loads(e));
+            return out;
+          },
+          "The transformations recorded in the SDFG (DaCe's, then weir's), each as a dict")
+      .def(
+          "compile", &compile_sdfg, py::kw_only(), py::arg("backend") = py::none(),
+          py::arg("trust_code") = false,
+          "Compiles a copy of the SDFG for `backend` (default weir.backends.cpu; from the program cache when "
+          "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
+          "(as `weir run --trust-code`)")
+      .def("copy", &copy)
+      .def("__copy__", &copy)
+      .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })
+      .def(
+          "difference", [](const PySDFG& a, const PySDFG& b) { return sdfg_difference(graph(a), graph(b)); },
+          py::arg("other"), "The first difference from `other` ('' when they are equal)")
+      .def("__eq__",
+           [](const PySDFG& a, py::object b) {
+             return py::isinstance<PySDFG>(b) &&
+                    sdfg_difference(graph(a), graph(b.cast<const PySDFG&>())).empty();
+           })
+      .def("__repr__", [](const PySDFG& s) { return "<weir.SDFG '" + graph(s).name + "'>"; });
+  // __eq__ without __hash__: SDFGs are mutable, hence unhashable (as Python's lists).
+  m.attr("SDFG").attr("__hash__") = py::none();
+
+  m.def("optimize", &optimize, py::arg("sdfg"), py::kw_only(), py::arg("auto") = py::none(),
+        py::arg("passes") = py::none(), py::arg("script") = py::none(),
+        "A new SDFG: `sdfg` optimized by auto-optimize for a device (auto='cpu' or 'gpu'), a pipeline "
+        "(passes='simplify,map-fusion') or a transformation script (a file, or its JSON), every application "
+        "recorded in its history (as `weir optimize`); `sdfg` is unchanged.");
+}
+
+}  // namespace weir::python

@@ -1,0 +1,330 @@
+# weir.load and calling programs with NumPy arrays: results against NumPy, no copies, the
+# argument checks, located errors, offset_provider, orchestration, the GIL.
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import weir
+from conftest import ROOT, example, hdiff_numpy, laplacian_numpy, program
+
+LAPLACIAN = example("cartesian/laplacian.py", "laplacian")
+HDIFF = example("cartesian/hdiff.py", "hdiff_program")
+AXPY = program("pointwise.py", "axpy")
+AXPY_PROGRAM = program("pointwise.py", "axpy_program")
+SUM_DIFF = program("pointwise.py", "sum_diff")
+EDGES = program("edges.py", "edge_sum_program")
+
+
+def test_laplacian_against_numpy(backend, rng):
+    p = weir.load(LAPLACIAN, backend=backend)
+    assert isinstance(p, weir.Program)
+    assert p.name == "laplacian" and p.parameters == ["f", "out"] and p.offsets == []
+    assert p.backend is backend
+    f = rng.random((10, 9, 4))
+    out = np.zeros_like(f)
+    assert p(f, out) is None
+    np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f))
+    assert (out[0] == 0).all() and (out[:, -1] == 0).all()  # outside out[1:-1, 1:-1]: untouched
+
+
+def test_hdiff_against_numpy(backend, rng):
+    u = rng.random((20, 18, 5))
+    coeff = rng.random((20, 18, 5))
+    out = np.zeros_like(u)
+    weir.load(HDIFF, backend=backend)(u, coeff, out=out)
+    np.testing.assert_allclose(out[2:-2, 2:-2], hdiff_numpy(u, coeff), rtol=0, atol=1e-13)
+
+
+def test_arrays_are_not_copied(backend, rng):
+    # out is a C-contiguous view into a larger array: the results land in the larger array.
+    big = np.zeros((3, 8, 7, 2))
+    out = big[1]
+    f = rng.random((8, 7, 2))
+    address = out.ctypes.data
+    weir.load(LAPLACIAN, backend=backend)(f, out=out)
+    assert np.shares_memory(out, big) and out.ctypes.data == address
+    np.testing.assert_array_equal(big[1, 1:-1, 1:-1], laplacian_numpy(f))
+    assert (big[0] == 0).all() and (big[2] == 0).all()
+
+
+def test_field_operator_run_directly_with_scalars_and_out(backend, rng):
+    x, y = rng.random((6, 5)), rng.random((6, 5))
+    out = np.empty((6, 5))
+    p = weir.load(AXPY, backend=backend)
+    assert p.parameters == ["a", "x", "y"]
+    p(2.5, x, y, out=out)
+    np.testing.assert_array_equal(out, 2.5 * x + y)
+    p(np.float64(-1.0), x=x, y=y, out=out)  # NumPy scalars, keywords
+    np.testing.assert_array_equal(out, -x + y)
+    p(3, x, y, out=out)  # an int for a float64
+    np.testing.assert_array_equal(out, 3.0 * x + y)
+    weir.load(AXPY_PROGRAM, backend=backend)(0.5, x, y, out)
+    np.testing.assert_array_equal(out, 0.5 * x + y)
+
+
+def test_tuple_results(backend, rng):
+    x, y = rng.random((4, 3)), rng.random((4, 3))
+    s, d = np.empty((4, 3)), np.empty((4, 3))
+    weir.load(SUM_DIFF, backend=backend)(x, y, out=(s, d))
+    np.testing.assert_array_equal(s, x + y)
+    np.testing.assert_array_equal(d, x - y)
+    with pytest.raises(TypeError, match="out: expected a tuple of 2 arrays"):
+        weir.load(SUM_DIFF, backend=backend)(x, y, out=s)
+
+
+@pytest.mark.parametrize("table_dtype", [np.int32, np.int64])
+def test_offset_provider(backend, rng, table_dtype):
+    nv, ne = 7, 12
+    v = rng.random(nv)
+    e2v = rng.integers(0, nv, size=(ne, 2)).astype(table_dtype)
+    out = np.zeros(ne)
+    p = weir.load(EDGES, backend=backend)
+    assert p.offsets == ["E2V"]
+    p(v, out, offset_provider={"E2V": e2v})
+    np.testing.assert_array_equal(out, v[e2v[:, 0]] + v[e2v[:, 1]])
+    # A table of 3 neighbours per edge, with -1 where there is none.
+    e2v3 = rng.integers(-1, nv, size=(ne, 3)).astype(table_dtype)
+    p(v, out, offset_provider={"E2V": e2v3})
+    np.testing.assert_array_equal(out, np.where(e2v3 >= 0, v[e2v3], 0.0).sum(axis=1))
+
+
+def test_offset_provider_errors(backend):
+    p = weir.load(EDGES, backend=backend)
+    v, out = np.ones(4), np.zeros(3)
+    with pytest.raises(TypeError, match="missing connectivity table 'E2V'"):
+        p(v, out)
+    with pytest.raises(TypeError, match="offset_provider: edge_sum_program uses no connectivity 'V2E' \\(it uses E2V\\)"):
+        p(v, out, offset_provider={"V2E": np.zeros((4, 2), np.int32)})
+    with pytest.raises(TypeError, match="offset_provider\\['E2V'\\]: expected a NumPy int32 or int64 array"):
+        p(v, out, offset_provider={"E2V": np.zeros((3, 2))})
+    # An entry outside Vertex: the compiled backends check tables before running (a ValueError),
+    # the embedded backend where it reads through them (located at the read).
+    with pytest.raises((weir.ArgumentError, weir.ProgramError), match="E2V.* 9") as e:
+        p(v, out, offset_provider={"E2V": np.full((3, 2), 9, np.int32)})
+    if backend is weir.backends.cpu:
+        assert isinstance(e.value, ValueError)
+    else:
+        assert e.value.file.endswith("edges.py") and e.value.line == 14
+
+
+def test_argument_errors(backend):
+    p = weir.load(LAPLACIAN, backend=backend)
+    f = np.zeros((6, 6, 2))
+    out = np.zeros_like(f)
+    with pytest.raises(TypeError, match="argument 'f': expected a NumPy float64 array with 3 dimensions, got int32"):
+        p(f.astype(np.int32), out)
+    with pytest.raises(weir.ArgumentTypeError, match="argument 'out': .*got float64 \\(6, 6\\)"):
+        p(f, out[:, :, 0].copy())
+    with pytest.raises(TypeError, match="argument 'f': expected a NumPy float64 array .*got list"):
+        p([1.0, 2.0], out)
+    with pytest.raises(ValueError, match="argument 'f': the array is not C-contiguous") as e:
+        p(np.zeros((6, 12, 2))[:, ::2], out)
+    assert isinstance(e.value, weir.ArgumentError)
+    with pytest.raises(ValueError, match="argument 'out': the array is not C-contiguous"):
+        p(f, np.asfortranarray(out))
+    ro = out.copy()
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="argument 'out': the program writes it, but the array is read-only"):
+        p(f, ro)
+    with pytest.raises(TypeError, match="byte order"):
+        p(f.astype(">f8"), out)
+    with pytest.raises(TypeError, match="laplacian\\(\\) missing argument 'out'"):
+        p(f)
+    with pytest.raises(TypeError, match="unexpected argument 'g' \\(it takes f, out\\)"):
+        p(f, out, g=f)
+    with pytest.raises(TypeError, match="multiple values for argument 'f'"):
+        p(f, out, f=f)
+    with pytest.raises(TypeError, match="takes 2 positional arguments \\(f, out\\) but 3 were given"):
+        p(f, out, out)
+    with pytest.raises(TypeError, match="domain= is not supported"):
+        p(f, out, domain={"I": (1, 3)})
+    assert (out == 0).all()  # nothing ran
+
+
+def test_arguments_sharing_memory_with_a_written_one_are_refused(backend):
+    # No copies: `out` overlapping an input would be read after it was written.
+    p = weir.load(LAPLACIAN, backend=backend)
+    f = np.ones((6, 6, 2))
+    with pytest.raises(ValueError, match="arguments 'f' and 'out' share memory and the program writes 'out'"):
+        p(f, f)
+    big = np.ones((7, 6, 2))
+    with pytest.raises(weir.ArgumentError, match="share memory"):
+        p(big[1:], big[:-1])
+    # Inputs may share memory with each other.
+    x = np.ones((3, 3))
+    out = np.zeros((3, 3))
+    weir.load(AXPY, backend=backend)(2.0, x, x, out=out)
+    assert (out == 3.0).all()
+
+
+def test_sizes_that_do_not_fit(backend):
+    # weir's own checks (the same words as `weir run`): a ValueError naming the argument.
+    heat = weir.load(example("orchestration/heat.py", "heat"), backend=backend)
+    with pytest.raises(weir.ArgumentError, match="argument 'u_next' is 7 long along J but 'u' is 8") as e:
+        heat(np.zeros((9, 8)), np.zeros((9, 7)), np.zeros((9, 8)), 0.1, 2)
+    assert isinstance(e.value, ValueError)
+    # An input smaller than the output: located at the operator.
+    x = np.zeros((4, 3))
+    with pytest.raises(weir.ProgramError, match="'x'|does not cover") as e:
+        weir.load(AXPY, backend=backend)(1.0, x, x, out=np.zeros((5, 3)))
+    assert e.value.file.endswith("pointwise.py") and e.value.line == 11
+
+
+def test_scalar_argument_errors(backend):
+    p = weir.load(AXPY, backend=backend)
+    x = np.zeros((2, 2))
+    with pytest.raises(TypeError, match="argument 'a': expected a float64 number, got ndarray"):
+        p(x, x, x, out=x.copy())
+    with pytest.raises(TypeError, match="missing out="):
+        p(1.0, x, x)
+
+
+def test_located_source_error():
+    with pytest.raises(weir.SourceError) as e:
+        weir.load(program("broken.py", "bad"))
+    assert e.value.file.endswith("broken.py")
+    assert (e.value.line, e.value.column) == (10, 14)
+    assert "cannot add Field[[I], float64] and bool" in str(e.value)
+    assert isinstance(e.value, weir.Error)
+
+
+def test_load_errors():
+    with pytest.raises(weir.Error, match="named 'nope' \\(defined: lap, lap_lap, laplacian, bi_laplacian\\)"):
+        weir.load(example("cartesian/laplacian.py", "nope"))
+    with pytest.raises(weir.Error, match="cannot"):
+        weir.load("/nonexistent/x.py::p")
+
+
+def test_program_error_is_located(backend):
+    # lap run directly reads f(I + 1) outside f: located at the shifted read in laplacian.py.
+    f = np.zeros((6, 6, 2))
+    out = np.zeros_like(f)
+    with pytest.raises(weir.ProgramError) as e:
+        weir.load(example("cartesian/laplacian.py", "lap"), backend=backend)(f, out=out)
+    assert e.value.file is not None and e.value.file.endswith("laplacian.py")
+    # The embedded backend names the operator, the compiled bounds check the first shifted read.
+    assert (e.value.line, e.value.column) == ((14, 1) if backend is weir.backends.embedded else (15, 23))
+
+
+def test_with_backend_gives_a_new_program(rng):
+    p = weir.load(LAPLACIAN)
+    assert p.backend is weir.backends.embedded
+    q = p.with_backend(weir.backends.cpu)
+    assert q is not p and q.backend is weir.backends.cpu and p.backend is weir.backends.embedded
+    f = rng.random((7, 7, 2))
+    a, b = np.zeros_like(f), np.zeros_like(f)
+    p(f, a)
+    q(f, b)
+    np.testing.assert_allclose(a, b, rtol=0, atol=1e-14)
+
+
+def heat_numpy(u, u_next, kappa, dt, steps):
+    u, u_next = u.copy(), u_next.copy()
+    for _ in range(steps):
+        c = u[1:-1, 1:-1]
+        u_next[1:-1, 1:-1] = c + dt * kappa[1:-1, 1:-1] * (
+            -4.0 * c + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
+        )
+        u, u_next = u_next, u
+    return (u, u_next) if steps % 2 == 0 else (u_next, u)
+
+
+def test_orchestration_writes_the_callers_arrays(backend, rng):
+    u, kappa = rng.random((9, 8)), rng.random((9, 8))
+    u_next = u.copy()
+    want_u, want_next = heat_numpy(u, u_next, kappa, 0.1, 3)
+    address = u.ctypes.data, u_next.ctypes.data
+    weir.load(example("orchestration/heat.py", "heat"), backend=backend)(u, u_next, kappa, 0.1, 3)
+    assert (u.ctypes.data, u_next.ctypes.data) == address
+    np.testing.assert_allclose(u, want_u, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(u_next, want_next, rtol=0, atol=1e-14)
+
+
+def test_the_gil_is_released_while_weir_runs(rng):
+    p = weir.load(HDIFF)  # the embedded backend: interpreting takes a while
+    u, coeff = rng.random((128, 128, 12)), rng.random((128, 128, 12))  # about 0.25 s
+    out = np.zeros_like(u)
+    progress = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            progress.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    time.sleep(0.01)
+    before = len(progress)
+    started = time.perf_counter()
+    p(u, coeff, out)
+    elapsed = time.perf_counter() - started
+    during = len(progress) - before
+    stop.set()
+    t.join()
+    assert elapsed > 0.05, "the call is too short to tell"
+    assert during >= 5  # with the GIL held the thread could not run at all
+
+
+def test_a_program_compiled_in_another_process_is_a_cache_hit(tmp_path):
+    cache = str(tmp_path / "cache")
+    code = (
+        "import numpy as np, weir\n"
+        f"b = weir.cpu_backend(cache_dir={cache!r})\n"
+        f"p = weir.load({LAPLACIAN!r}, backend=b)\n"
+        "f = np.ones((5, 5, 1)); p(f, np.zeros_like(f))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    base = weir.cpu_backend(cache_dir=cache)
+    artifacts = []
+
+    def recording(program):
+        artifacts.append(base.compiler(program))
+        return artifacts[-1]
+
+    weir.load(LAPLACIAN, backend=base.replace(compiler=recording)).compile()
+    assert len(artifacts) == 1 and artifacts[0].cache_hit
+
+
+@pytest.mark.skipif(not os.environ.get("WEIR_BIN"), reason="WEIR_BIN (the weir binary; ctest sets it) not set")
+def test_a_program_weir_run_compiled_is_a_cache_hit(tmp_path, rng):
+    cache = tmp_path / "cache"
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    u, coeff = rng.random((12, 11, 3)), rng.random((12, 11, 3))
+    np.save(inputs / "u.npy", u)
+    np.save(inputs / "coeff.npy", coeff)
+    subprocess.run(
+        [os.environ["WEIR_BIN"], "run", HDIFF, "--backend", "cpu", "--in-dir", str(inputs), "--out", str(tmp_path / "o")],
+        check=True,
+        cwd=ROOT,
+        env=dict(os.environ, WEIR_CACHE_DIR=str(cache)),
+        stdout=subprocess.DEVNULL,
+    )
+    base = weir.cpu_backend(cache_dir=str(cache))
+    artifacts = []
+
+    def recording(program):
+        artifacts.append(base.compiler(program))
+        return artifacts[-1]
+
+    p = weir.load(HDIFF, backend=base.replace(compiler=recording))
+    out = np.zeros_like(u)
+    p(u, coeff, out)
+    assert len(artifacts) == 1 and artifacts[0].cache_hit
+    np.testing.assert_array_equal(out, np.load(tmp_path / "o" / "out.npy"))
+
+
+def test_messages_name_the_file_as_given(backend, monkeypatch):
+    # Compiled programs name their source by its canonical path; messages show it as given.
+    monkeypatch.chdir(ROOT)
+    f = np.zeros((6, 6, 2))
+    with pytest.raises(weir.ProgramError) as e:
+        weir.load("examples/cartesian/../cartesian/laplacian.py::lap", backend=backend)(f, out=np.zeros_like(f))
+    assert e.value.file == "examples/cartesian/../cartesian/laplacian.py"
+    assert str(ROOT) not in str(e.value)
