@@ -412,9 +412,11 @@ class ProgramLowering final : public LoweringContext {
         }
         emit_call(k, *c.callee, args, outs, t0.dims, out_ranges(c.outs[0], c.domain_of(0)), c.loc);
       }
+      // Each copy runs over the points its map wrote (with one map: the first output's domain).
       for (const auto& [t, i] : copies) {
         const ProgramCall::Out& o = c.outs[i];
-        emit_copy(k, t, o, out_ranges(o, c.domain_of(i)), c.loc);
+        emit_copy(k, t, o, per_output ? out_ranges(o, c.domain_of(i)) : out_ranges(c.outs[0], c.domain_of(0)),
+                  c.loc);
       }
     }
     if (def_.calls.empty()) sdfg_->add_state("empty", true);
