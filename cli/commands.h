@@ -32,7 +32,9 @@ inline constexpr const char* kNoBoundsChecksHelp =
 /// Help of --verbose (weir run, weir compile, weir optimize).
 inline constexpr const char* kVerboseHelp =
     "Say on stderr what loading changed in an SDFG file: C++ tasklets that are DaCe's CBLAS calls "
-    "(cblas_?gemm, ?gemv, ?dot) recognised as library nodes, which need no --trust-code";
+    "(cblas_?gemm, ?gemv, ?dot) recognised as library nodes, which need no --trust-code; for a "
+    "field-view program run compiled (weir run): each out= field computed into a temporary and copied "
+    "because the call reads it at a point another point writes";
 
 /// A subcommand's action, run after parsing succeeded.
 using Action = std::function<int()>;

@@ -6,6 +6,7 @@
 
 #include "run_allocated_outputs.h"
 #include "targets.h"
+#include "weir/frontend/lowering.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
@@ -55,6 +56,10 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
   if (is_field_view_reference(o.program)) {
     FieldViewProgram fv = load_field_view_reference(o.program, o.includes);
     check_backend(backend, fv);
+    // Outputs computed through a temporary and a copy (an out= field read at another point).
+    if (o.verbose && fv.definition && compiled)
+      for (const auto& note : frontend::out_copy_notes(*fv.definition))
+        std::cerr << "weir: " << o.program << ": " << note << "\n";
     t.connectivities = connectivities_of(fv);
     t.outputs_only = output_only_parameters(fv);
     t.field_view_sig = field_view_signature(fv);

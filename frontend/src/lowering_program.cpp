@@ -371,34 +371,74 @@ class ProgramLowering final : public LoweringContext {
       for (std::size_t i = 1; i < c.outs.size(); ++i)
         per_output = per_output || !same_domain(c.domain_of(i), c.domain_of(0)) ||
                      !(c.outs[i].type.dims == c.outs[0].type.dims);
+      // An output the call reads where another point writes it is computed into a temporary
+      // and copied afterwards (check_out_hazards; docs/adr/0043): gt4py evaluates the whole
+      // right-hand side before writing. With one map per output, an output that is also an
+      // argument of the call goes through a copy too unless its map is the last.
+      std::vector<std::pair<std::string, std::size_t>> copies;  // temporary, output index
+      std::set<std::string> inputs;
+      for (const ValuePtr& a : args) fields_of(a, inputs);
+      auto target = [&](std::size_t i) -> std::string {
+        const ProgramCall::Out& o = c.outs[i];
+        bool copy = o.copy || (per_output && i + 1 < c.outs.size() && inputs.count(o.name));
+        if (!copy) return o.name;
+        for (const auto& [t, j] : copies)
+          if (c.outs[j].name == o.name) return t;
+        const ScalarType dtype = sdfg_->data(o.name).dtype.base;
+        std::vector<sym::Expr> shape = sdfg_->data(o.name).shape;
+        std::string t = sdfg_->unique_data_name("__" + o.name + "_result");
+        sdfg_->add_array(t, dtype, std::move(shape), true);
+        copies.emplace_back(t, i);
+        return t;
+      };
       if (per_output) {
-        // One map per output, each computing its element of the result: no output may be
-        // an input of the call, which an earlier map would already have overwritten.
-        std::set<std::string> inputs;
-        for (const ValuePtr& a : args) fields_of(a, inputs);
+        // One map per output, each computing its element of the result.
         for (std::size_t i = 0; i < c.outs.size(); ++i) {
           const ProgramCall::Out& o = c.outs[i];
-          if (i + 1 < c.outs.size() && inputs.count(o.name))
-            unsupported(c.loc,
-                        "outputs over different domains where output '" + o.name + "' is also an argument");
-          emit_call(k, *c.callee, args, {{o.name, o.type.dims}}, o.type.dims, out_ranges(o, c.domain_of(i)),
-                    c.loc, i);
+          emit_call(k, *c.callee, args, {{target(i), o.type.dims}}, o.type.dims,
+                    out_ranges(o, c.domain_of(i)), c.loc, i);
         }
-        continue;
+      } else {
+        const Type& t0 = c.outs[0].type;
+        std::vector<OutField> outs;
+        for (std::size_t i = 0; i < c.outs.size(); ++i) {
+          const ProgramCall::Out& o = c.outs[i];
+          // Every output is written at the points of the call's one map, so the elements of a
+          // tuple out= must be sliced alike (the embedded backend writes each over its own slice).
+          if (o.slices != c.outs[0].slices)
+            unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" +
+                                   o.name + "')");
+          outs.push_back({target(i), o.type.dims});
+        }
+        emit_call(k, *c.callee, args, outs, t0.dims, out_ranges(c.outs[0], c.domain_of(0)), c.loc);
       }
-      const Type& t0 = c.outs[0].type;
-      std::vector<OutField> outs;
-      for (const ProgramCall::Out& o : c.outs) {
-        // Every output is written at the points of the call's one map, so the elements of a
-        // tuple out= must be sliced alike (the embedded backend writes each over its own slice).
-        if (o.slices != c.outs[0].slices)
-          unsupported(c.loc, "elements of a tuple out= sliced differently ('" + c.outs[0].name + "' and '" +
-                                 o.name + "')");
-        outs.push_back({o.name, o.type.dims});
+      // Each copy runs over the points its map wrote (with one map: the first output's domain).
+      for (const auto& [t, i] : copies) {
+        const ProgramCall::Out& o = c.outs[i];
+        emit_copy(k, t, o, per_output ? out_ranges(o, c.domain_of(i)) : out_ranges(c.outs[0], c.domain_of(0)),
+                  c.loc);
       }
-      emit_call(k, *c.callee, args, outs, t0.dims, out_ranges(c.outs[0], c.domain_of(0)), c.loc);
     }
     if (def_.calls.empty()) sdfg_->add_state("empty", true);
+  }
+
+  /// A state after the last copying temporary `tmp` into output `o` over `ranges` (its domain).
+  void emit_copy(std::size_t k, const std::string& tmp, const ProgramCall::Out& o,
+                 const std::vector<Range>& ranges, const SourceLocation& loc) {
+    std::map<std::string, std::string> params;
+    for (const Dimension& d : o.type.dims) params[d.name] = map_param(d);
+    cur_dims_ = o.type.dims;
+    cur_ranges_ = ranges;
+    where_ = loc;
+    KernelBuilder kb(params, this);
+    kb.set_location(loc);
+    auto v = std::make_shared<Val>();
+    v->kind = Val::Kind::Field;
+    v->name = tmp;
+    v->dims = o.type.dims;
+    Code result = kb.eval_value(v, {});
+    emit_kernel(kb, result, {{o.name, o.type.dims}}, o.type.dims, ranges,
+                "call_" + std::to_string(k) + "_copy_" + o.name, "copy_" + o.name);
   }
 
   /// Whether two domain= lists give the same bounds (written alike) for the same dimensions.

@@ -1,6 +1,7 @@
 // Lowering an orchestration function to one SDFG (see orchestration.h and ADR 0019).
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "lowering_internal.h"
@@ -471,6 +472,14 @@ class Lowering {
     for (const ControlFlowBlock* b : whole.blocks()) chain = chain && b->as<SDFGState>() != nullptr;
     for (const ControlFlowEdge* e : whole.edges())
       chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
+    // A transient one state writes and a later one reads (an out= result computed into a
+    // temporary, then copied; docs/adr/0043) must stay in one SDFG: each piece has its own.
+    std::map<std::string, std::set<const SDFGState*>> transient_states;
+    for (const SDFGState* st : whole.all_states())
+      for (const Node* n : st->nodes())
+        if (auto* a = n->as<AccessNode>(); a && whole.data(a->data).transient)
+          transient_states[a->data].insert(st);
+    for (const auto& [name, states] : transient_states) chain = chain && states.size() <= 1;
     if (!chain) {
       out.push_back(whole.clone_sdfg());
       return out;

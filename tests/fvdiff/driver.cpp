@@ -325,13 +325,14 @@ RunSummary run_fuzz(const DriverOptions& o) {
   };
   for (const SubProgram& sp : all) {
     s.programs += 1;
-    if (sp.expect_error) {
-      // Alone: a refusal stops the whole module.
-      s.refused += 1;
+    if (sp.expect_error || !sp.out_alias.empty()) {
+      // Alone: a refusal stops the whole module; an out= that is an input changes what the
+      // other programs of a batch would read.
+      if (sp.expect_error) s.refused += 1;
       std::vector<const SubProgram*> one = {&sp};
       s.batches += 1;
-      for (Finding& f : run_programs(one, o.dir / ("refused" + std::to_string(sp.number)), false, &s, o.opt))
-        s.findings.push_back(std::move(f));
+      const std::string dir = (sp.expect_error ? "refused" : "aliased") + std::to_string(sp.number);
+      for (Finding& f : run_programs(one, o.dir / dir, false, &s, o.opt)) s.findings.push_back(std::move(f));
       continue;
     }
     auto& b = !sp.universe->unstructured ? batch : sp.int64_tables ? mesh64_batch : mesh_batch;

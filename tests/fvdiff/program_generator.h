@@ -23,7 +23,8 @@ struct GeneratorOptions {
   bool guarded_boundary_reads = true;
   /// Unstructured programs made to be refused by a direct shift to a -1 neighbour.
   bool missing_neighbour_shifts = true;
-  /// Programs made to be refused for writing an input they read at an offset, f(a, out=a).
+  /// Programs writing an input they read at an offset, f(a, out=a): valid, the right-hand side
+  /// is computed before anything is written (docs/adr/0043); each runs alone.
   bool aliased_outputs = true;
   /// Valid direct shifts along table columns that hold a -1 in rows outside the output domain.
   bool direct_shifts_near_missing = true;

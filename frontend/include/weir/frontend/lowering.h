@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "weir/frontend/typed_ir.h"
 #include "weir/sdfg/sdfg.h"
@@ -49,5 +50,11 @@ struct LoweringOptions {
 /// dimension, a scan operator lowered by itself), and "the number of neighbours of 'X' is not
 /// known" for a connectivity without a default or `max_neighbors` entry.
 std::unique_ptr<SDFG> lower_to_sdfg(const TypedDefinition& def, const LoweringOptions& options = {});
+
+/// One line per output of a program's calls that the lowering computes into a temporary and
+/// then copies to the output, because the call reads that field at a point another point writes
+/// (docs/adr/0043; `weir run --verbose`): "call of '_op' at FILE:L:C computes 'w' into a
+/// temporary and then copies it to 'w': it reads 'w' at another point (FILE:L:C)".
+std::vector<std::string> out_copy_notes(const TypedDefinition& def);
 
 }  // namespace weir::frontend

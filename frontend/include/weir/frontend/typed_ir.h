@@ -110,6 +110,11 @@ struct ProgramCall {
     /// This output's own domain, from a tuple `domain=({...}, {...})` (one dict per output);
     /// empty: the call's `domain` applies.
     std::vector<Range> domain;
+    /// Computed into a temporary and copied to the field afterwards: the call reads this
+    /// field at a point another point writes (check_out_hazards; docs/adr/0043). gt4py
+    /// evaluates the whole right-hand side before writing, which the copy keeps.
+    bool copy = false;
+    SourceLocation copy_reason;  ///< the read that overlaps (when `copy`)
   };
   std::vector<Out> outs;
   std::vector<Range> domain;
