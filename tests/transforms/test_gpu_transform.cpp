@@ -6,6 +6,8 @@
 // includes the GPU rules (no host array in a kernel, no device array on the host).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "../runtime/runtime_test_util.h"
 #include "corpus.h"
 #include "support/builders.h"
@@ -406,6 +408,8 @@ TEST_CASE("auto_optimize(GPU): the CPU pipeline's fusion, then gpu-transform and
           "[transforms][gpu][auto-optimize]") {
   auto names = auto_optimize_pass_names(DeviceType::GPU);
   auto cpu = auto_optimize_pass_names(DeviceType::CPU);
+  // Scan column blocking is the CPU's only (ADR 0044): GPU threads are the columns already.
+  cpu.erase(std::find(cpu.begin(), cpu.end(), "scan-column-blocking"));
   REQUIRE(names.size() == cpu.size() + 1);
   CHECK(std::equal(cpu.begin(), cpu.end() - 1, names.begin()));
   CHECK(names[names.size() - 2] == "gpu-transform");

@@ -1,6 +1,8 @@
 // auto_optimize pipelines (see the header).
 #include "weir/transforms/auto_optimize.h"
 
+#include <algorithm>
+
 #include "weir/transforms/registry.h"
 
 namespace weir::transforms {
@@ -19,6 +21,9 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
                                  "loop-map-interchange", "map-collapse",   "greedy-map-fusion", "simplify",
                                  "local-storage",        "transient-reuse"};
   if (device == DeviceType::CPU) {
+    // Blocks of columns innermost in each level of a scan (ADR 0044): the levels' dependent
+    // divisions of several columns overlap. Right after loop-map-interchange made the column maps.
+    names.insert(std::find(names.begin(), names.end(), "loop-map-interchange") + 1, "scan-column-blocking");
     names.push_back("cpu-schedules");
   } else {
     names.push_back("gpu-transform");

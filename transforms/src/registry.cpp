@@ -25,6 +25,7 @@
 #include "weir/transforms/map_to_for_loop.h"
 #include "weir/transforms/otf_map_fusion.h"
 #include "weir/transforms/redundant_array_removal.h"
+#include "weir/transforms/scan_column_blocking.h"
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 #include "weir/transforms/state_fusion_pass.h"
@@ -74,6 +75,7 @@ std::vector<RegistryEntry>& table() {
       transformation<InlineSDFG>(),
       pass<InlineSDFGs>(),
       transformation<LoopMapInterchange>(),
+      transformation<ScanColumnBlocking>(),
       pass<GreedyMapFusion>(),
       pass<LocalStorage>(),
       pass<TransientReuse>(),

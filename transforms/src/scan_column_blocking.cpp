@@ -1,0 +1,341 @@
+// ScanColumnBlocking: map (.., j) { nested SDFG { level loops } } -> map (.., j step B) { nested
+// SDFG { level loops { map q < B (SIMD) { tasklets } } } } (ADR 0044).
+#include "weir/transforms/scan_column_blocking.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "dataflow_util.h"
+#include "weir/sdfg/code_rewrite.h"
+#include "weir/transforms/cpu_schedules.h"
+
+namespace weir::transforms {
+
+ScanColumnBlocking::ScanColumnBlocking()
+    : PatternTransformation("ScanColumnBlocking",
+                            "Run blocks of B columns per point of a map over columns around a nested SDFG "
+                            "of level loops: the block's columns innermost in every level (a SIMD map), "
+                            "carries as arrays of B",
+                            {
+                                {"block_size", 8LL, "columns per block (B)", 2},
+                            }) {}
+
+std::vector<std::vector<std::uint32_t>> ScanColumnBlocking::expand(const MatchContext&,
+                                                                   std::uint32_t anchor) const {
+  return {{anchor}};
+}
+
+namespace {
+
+constexpr const char* kWidth = "__colblock_n";  // the block's width, a symbol of the nested SDFG
+constexpr const char* kLane = "__colblock_q";   // the column in the block, the inner map's parameter
+
+/// Where the blocked dimension goes: per connector of the nested SDFG, the dimension of the
+/// outer memlet indexed by the blocked parameter and the position of the new inner dimension.
+struct Plan {
+  MapEntry* entry = nullptr;
+  std::size_t param = 0;  // index of the blocked parameter (the map's last)
+  std::map<std::string, std::pair<std::size_t, std::size_t>> dims;  // connector -> (outer dim, inner pos)
+};
+
+/// Whether `e` reads a container of `sdfg` (control flow that would differ per column).
+bool reads_data(const CodeBlock& c, const SDFG& sdfg) {
+  for (const std::string& w : code_names(c).data())
+    if (sdfg.arrays.count(w)) return true;
+  return false;
+}
+
+std::string check_control_flow(const ControlFlowRegion& r, const SDFG& sdfg) {
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (b->as<SDFGState>()) continue;
+    const auto* loop = b->as<LoopRegion>();
+    if (!loop)
+      return "block '" + b->label + "' of the nested SDFG is a " + std::string(to_string(b->kind())) +
+             " (only states and loops are blocked)";
+    for (const CodeBlock* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
+      if (reads_data(*c, sdfg)) return "loop '" + loop->label + "' reads a container in its control flow";
+    if (auto w = check_control_flow(*loop, sdfg); !w.empty()) return w;
+  }
+  for (const ControlFlowEdge* e : r.edges()) {
+    if (reads_data(e->data.condition, sdfg)) return "an edge of '" + r.label + "' reads a container";
+    for (const auto& [k, v] : e->data.assignments)
+      if (reads_data(v, sdfg)) return "an edge of '" + r.label + "' reads a container";
+  }
+  return {};
+}
+
+std::string check_state(const SDFGState& st) {
+  std::string at = "state '" + st.label + "' of the nested SDFG";
+  for (const Node* n : st.nodes()) {
+    if (n->kind() != NodeKind::Access && n->kind() != NodeKind::Tasklet)
+      return at + " holds '" + n->label + "', a " + std::string(to_string(n->kind())) +
+             " (only access nodes and tasklets are blocked)";
+    if (n->kind() == NodeKind::Access && !st.in_edges(n->id()).empty() && !st.out_edges(n->id()).empty())
+      return at + ": access node '" + n->label + "' is both written and read in the state";
+  }
+  for (const DataflowEdge* e : st.edges()) {
+    const Node& s = st.node(e->src);
+    const Node& d = st.node(e->dst);
+    if (s.kind() == NodeKind::Access && d.kind() == NodeKind::Access)
+      return at + " copies '" + s.label + "' to '" + d.label + "'";
+    if (s.kind() == NodeKind::Tasklet && d.kind() == NodeKind::Tasklet && !e->memlet.is_empty())
+      return at + ": tasklets '" + s.label + "' and '" + d.label + "' are linked by a memlet";
+    if (!e->memlet.wcr.empty())
+      return at + ": memlet of '" + e->memlet.data + "' has a write-conflict resolution";
+    if (e->memlet.other_subset) return at + ": memlet of '" + e->memlet.data + "' has an other_subset";
+  }
+  return {};
+}
+
+std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns, std::string& why) {
+  const SDFGState& st = *ctx.state;
+  ScopeTree tree = st.scope_tree();
+  NodeId parent = tree.parent[ns.id()];
+  const MapEntry* entry = parent == kNoNode ? nullptr : st.node(parent).as<MapEntry>();
+  if (!entry) return why = "nested SDFG '" + ns.label + "' is not directly inside a map", std::nullopt;
+  for (const Node* n : st.nodes())
+    if (n != &ns && n->id() != entry->exit && tree.parent[n->id()] == parent)
+      return why = "map '" + entry->map->label + "' holds more than the nested SDFG ('" + n->label + "')",
+             std::nullopt;
+  const MapInfo& m = *entry->map;
+  if (auto dyn = detail::dynamic_inputs(*entry); !dyn.empty())
+    return why = "map '" + m.label + "' has dynamic range inputs (" + dyn + ")", std::nullopt;
+  if (m.params.empty() || m.range.dims() != m.params.size())
+    return why = "map '" + m.label + "' has no parameters or a different number of ranges", std::nullopt;
+  if (m.schedule != ScheduleType::Default && m.schedule != ScheduleType::CPU_Multicore &&
+      m.schedule != ScheduleType::Sequential)
+    return why = "map '" + m.label + "' has schedule " + std::string(to_string(m.schedule)), std::nullopt;
+  Plan plan;
+  plan.entry = const_cast<MapEntry*>(entry);
+  plan.param = m.params.size() - 1;
+  const std::string& p = m.params[plan.param];
+  if (!(m.range[plan.param].step == sym::Expr(1)))
+    return why = "parameter '" + p + "' of map '" + m.label + "' has a non-unit step", std::nullopt;
+  const SDFG& inner = *ns.sdfg;
+  for (const auto& [k, v] : ns.symbol_mapping)
+    if (v.free_symbols().count(p))
+      return why = "symbol '" + k + "' of the nested SDFG is mapped from parameter '" + p + "'", std::nullopt;
+  if (inner.symbols.count(kWidth) || inner.symbols.count(kLane) || inner.arrays.count(kWidth) ||
+      inner.arrays.count(kLane))
+    return why = "the nested SDFG already has a symbol or container named " + std::string(kWidth) + " or " +
+                 kLane,
+           std::nullopt;
+  std::set<std::string> params(m.params.begin(), m.params.end());
+  auto edge_check = [&](const DataflowEdge& e, const std::string& conn) -> std::string {
+    const Memlet& mm = e.memlet;
+    if (mm.is_empty()) return {};
+    std::string a = "'" + mm.data + "[" + mm.subset.str() + "]'";
+    if (!mm.wcr.empty() || mm.other_subset) return a + " has a write-conflict resolution or an other_subset";
+    if (!inner.arrays.count(conn)) return "connector '" + conn + "' names no container of the nested SDFG";
+    const DataDescriptor& d = inner.data(conn);
+    if (d.is_view() || d.transient)
+      return "container '" + conn + "' of the nested SDFG is a view or transient";
+    if (ctx.sdfg.data(mm.data).is_view()) return "container '" + mm.data + "' is a view";
+    std::optional<std::size_t> dim;
+    std::size_t kept = 0, pos = 0;
+    for (std::size_t i = 0; i < mm.subset.dims(); ++i) {
+      const Range& r = mm.subset[i];
+      bool is_p = r == Range::index(sym::Expr::symbol(p));
+      if (is_p) {
+        if (dim) return a + " uses parameter '" + p + "' in two dimensions";
+        dim = i;
+        pos = kept;
+        continue;
+      }
+      bool index_of_param = false;
+      for (const auto& q : params)
+        if (r == Range::index(sym::Expr::symbol(q))) index_of_param = true;
+      for (const sym::Expr* x : {&r.start, &r.end, &r.step})
+        if (x->free_symbols().count(p)) return a + " uses parameter '" + p + "' off the map point";
+      if (!index_of_param) ++kept;
+    }
+    if (!dim) return a + " is not indexed by parameter '" + p + "' (shared by the columns)";
+    if (d.is_scalar() ? kept != 0 : kept != d.shape.size())
+      return a + " does not match the dimensions of '" + conn + "' in the nested SDFG";
+    auto [it, fresh] = plan.dims.emplace(conn, std::make_pair(*dim, pos));
+    if (!fresh && it->second != std::make_pair(*dim, pos))
+      return "connector '" + conn + "' is passed in and out at different dimensions";
+    return {};
+  };
+  for (EdgeId id : st.in_edges(ns.id()))
+    if (why = edge_check(st.edge(id), st.edge(id).dst_conn); !why.empty()) return std::nullopt;
+  for (EdgeId id : st.out_edges(ns.id()))
+    if (why = edge_check(st.edge(id), st.edge(id).src_conn); !why.empty()) return std::nullopt;
+  for (const auto& [name, d] : inner.arrays) {
+    if (d.is_view()) return why = "container '" + name + "' of the nested SDFG is a view", std::nullopt;
+    if (!d.transient && !plan.dims.count(name))
+      return why = "container '" + name + "' of the nested SDFG is not passed at the map point", std::nullopt;
+  }
+  if (why = check_control_flow(inner, inner); !why.empty()) return std::nullopt;
+  for (const SDFGState* s : inner.all_states())
+    if (why = check_state(*s); !why.empty()) return std::nullopt;
+  if (!inner.free_symbols().empty())
+    for (const auto& s : inner.free_symbols())
+      if (!ns.symbol_mapping.count(s))
+        return why = "symbol '" + s + "' of the nested SDFG is not mapped", std::nullopt;
+  return plan;
+}
+
+/// `m` with the lane dimension: at `pos` for a passed container, last for a transient array,
+/// the only one for a transient scalar. `lane` indexes it.
+Memlet with_lane(Memlet m, const SDFG& inner, const Plan& plan, const Range& lane,
+                 const std::map<std::string, bool>& was_scalar) {
+  if (m.is_empty()) return m;
+  std::vector<Range> rs = m.subset.ranges();
+  if (auto it = plan.dims.find(m.data); it != plan.dims.end()) {
+    if (was_scalar.at(m.data)) rs.clear();
+    rs.insert(rs.begin() + static_cast<std::ptrdiff_t>(std::min(it->second.second, rs.size())), lane);
+  } else if (was_scalar.at(m.data)) {
+    rs = {lane};
+  } else {
+    rs.push_back(lane);
+  }
+  (void)inner;
+  m.subset = Subset(rs, m.subset.written_as_indices());
+  m.volume = m.dynamic ? m.volume : m.subset.num_elements();
+  return m;
+}
+
+void block_state(SDFGState& st, const SDFG& inner, const Plan& plan,
+                 const std::map<std::string, bool>& was_scalar) {
+  std::vector<NodeId> tasklets;
+  for (const Node* n : st.nodes())
+    if (n->kind() == NodeKind::Tasklet) tasklets.push_back(n->id());
+  if (tasklets.empty()) return;
+  sym::Expr n = sym::Expr::symbol(kWidth);
+  sym::Expr q = sym::Expr::symbol(kLane);
+  Range all(sym::Expr(0), n - sym::Expr(1));
+  MapEntry& me = st.add_map("colblock_" + st.label, {kLane}, Subset({all}), ScheduleType::Sequential);
+  me.map->extra.set(kVectorizeAttribute, "true");
+  struct Hop {
+    NodeId src;
+    std::string sc;
+    NodeId dst;
+    std::string dc;
+    Memlet m;
+    bool in;
+  };
+  std::vector<Hop> hops;
+  std::vector<EdgeId> drop;
+  for (const DataflowEdge* e : st.edges()) {
+    bool from_access = st.node(e->src).kind() == NodeKind::Access;
+    bool to_access = st.node(e->dst).kind() == NodeKind::Access;
+    if (!from_access && !to_access) continue;
+    hops.push_back({e->src, e->src_conn, e->dst, e->dst_conn, e->memlet, from_access});
+    drop.push_back(e->id);
+  }
+  for (EdgeId id : drop) st.remove_edge(id);
+  for (const Hop& h : hops) {
+    Memlet lane = with_lane(h.m, inner, plan, Range::index(q), was_scalar);
+    Memlet whole = with_lane(h.m, inner, plan, all, was_scalar);
+    if (h.in) {
+      auto ids = st.add_memlet_path({h.src, me.id(), h.dst}, lane, h.sc, h.dc);
+      st.edge(ids.front()).memlet = whole;
+    } else {
+      auto ids = st.add_memlet_path({h.src, me.exit, h.dst}, lane, h.sc, h.dc);
+      st.edge(ids.back()).memlet = whole;
+    }
+  }
+  for (NodeId t : tasklets) {
+    if (st.in_edges(t).empty()) st.add_edge(me.id(), {}, t, {}, Memlet{});
+    if (st.out_edges(t).empty()) st.add_edge(t, {}, me.exit, {}, Memlet{});
+  }
+  // Access nodes left without edges (a read through the map only) stay connected through it.
+  if (st.out_edges(me.id()).empty()) st.add_edge(me.id(), {}, tasklets.front(), {}, Memlet{});
+}
+
+}  // namespace
+
+MatchResult ScanColumnBlocking::can_apply(const MatchContext& ctx,
+                                          const std::vector<std::uint32_t>& sub) const {
+  const NestedSDFGNode& ns = pattern(ctx, sub).get<0>();
+  long long b = options().get_int("block_size");
+  if (b < 2) return refuse("block size " + std::to_string(b) + " is below 2: nothing to block");
+  if (!ns.sdfg) return refuse("nested SDFG '" + ns.label + "' has no body");
+  std::string why;
+  if (!make_plan(ctx, ns, why)) return refuse(why);
+  return MatchResult::success();
+}
+
+void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  SDFGState& st = *ctx.state;
+  NestedSDFGNode& ns = pattern(ctx, sub).get<0>();
+  std::string why;
+  Plan plan = *make_plan(ctx, ns, why);
+  const long long b = options().get_int("block_size");
+  MapInfo& m = *plan.entry->map;
+  const std::string p = m.params[plan.param];
+  Range& r = m.range.ranges()[plan.param];
+  const sym::Expr end = r.end;
+  const sym::Expr ps = sym::Expr::symbol(p);
+  r = Range(r.start, r.end, sym::Expr(b), r.tile);
+
+  // Outer memlets: the block of columns j : Min(j + B - 1, end).
+  Range block(ps, sym::Expr::min(end, ps + sym::Expr(b - 1)));
+  auto widen = [&](DataflowEdge& e, const std::string& conn) {
+    if (e.memlet.is_empty()) return;
+    std::vector<Range> rs = e.memlet.subset.ranges();
+    rs[plan.dims.at(conn).first] = block;
+    e.memlet.subset = Subset(rs, e.memlet.subset.written_as_indices());
+    if (!e.memlet.dynamic) e.memlet.volume = e.memlet.subset.num_elements();
+  };
+  SDFG& inner = *ns.sdfg;
+  std::map<std::string, bool> was_scalar;
+  for (const auto& [name, d] : inner.arrays) was_scalar[name] = d.is_scalar();
+  for (EdgeId id : st.in_edges(ns.id())) widen(st.edge(id), st.edge(id).dst_conn);
+  for (EdgeId id : st.out_edges(ns.id())) widen(st.edge(id), st.edge(id).src_conn);
+
+  // Descriptors: passed containers gain the block dimension (the outer stride of j's dimension),
+  // transients a last dimension of B.
+  sym::Expr n = sym::Expr::symbol(kWidth);
+  for (auto& [name, d] : inner.arrays) {
+    if (auto it = plan.dims.find(name); it != plan.dims.end()) {
+      std::string outer;
+      for (EdgeId id : st.in_edges(ns.id()))
+        if (st.edge(id).dst_conn == name) outer = st.edge(id).memlet.data;
+      for (EdgeId id : st.out_edges(ns.id()))
+        if (st.edge(id).src_conn == name) outer = st.edge(id).memlet.data;
+      sym::Expr stride = ctx.sdfg.data(outer).strides.at(it->second.first);
+      DataDescriptor nd = d;
+      if (d.is_scalar()) {
+        nd = DataDescriptor::make_array(d.dtype.base, {n}, false);
+        nd.strides = {stride};
+        nd.storage = d.storage;
+      } else {
+        auto at = static_cast<std::ptrdiff_t>(it->second.second);
+        nd.shape.insert(nd.shape.begin() + at, n);
+        nd.strides.insert(nd.strides.begin() + at, stride);
+        if (!nd.offset.empty()) nd.offset.insert(nd.offset.begin() + at, sym::Expr(0));
+      }
+      nd.total_size = sym::Expr(1);
+      for (std::size_t i = 0; i < nd.shape.size(); ++i)
+        nd.total_size = nd.total_size + (nd.shape[i] - sym::Expr(1)) * nd.strides[i];
+      d = nd;
+    } else if (d.is_scalar()) {
+      DataDescriptor nd = DataDescriptor::make_array(d.dtype.base, {sym::Expr(b)}, true);
+      nd.storage = StorageType::Register;
+      d = nd;
+    } else {
+      DataDescriptor nd = DataDescriptor::make_array(d.dtype.base, d.shape, true);
+      nd.shape.push_back(sym::Expr(b));
+      nd.strides = DataDescriptor::row_major_strides(nd.shape);
+      nd.total_size = sym::Expr(1);
+      for (const auto& s : nd.shape) nd.total_size = nd.total_size * s;
+      nd.storage = d.storage;
+      nd.lifetime = d.lifetime;
+      if (!d.offset.empty()) {
+        nd.offset = d.offset;
+        nd.offset.push_back(sym::Expr(0));
+      }
+      d = nd;
+    }
+  }
+  for (SDFGState* s : inner.all_states()) block_state(*s, inner, plan, was_scalar);
+  inner.symbols[kWidth] = DataType::scalar(ScalarType::Int64);
+  inner.symbols[kLane] = DataType::scalar(ScalarType::Int64);
+  ns.symbol_mapping[kWidth] = sym::Expr::min(sym::Expr(b), end - ps + sym::Expr(1));
+  ctx.sdfg.relink_nested();
+}
+
+}  // namespace weir::transforms
