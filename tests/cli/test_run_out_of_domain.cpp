@@ -140,7 +140,9 @@ TEST_CASE(
   Scans s("shifted");
   // K from 0: f(K - 1) reads K = -1. The check that fails is inside the nested SDFG of the
   // column (its outer memlet starts at 0): it names the read (line 14, column 18), the field's
-  // dimension by name and its domain, then where in the SDFG.
+  // dimension by name and its domain, then where in the SDFG (after ScanColumnBlocking, ADR
+  // 0044: the map over a block of columns in the level's state, whose f has the block's
+  // columns first).
   auto r = s.run("cpu", "--set k0=0 --set k1=7");
   INFO(r.out);
   CHECK(r.code == 1);
@@ -148,9 +150,9 @@ TEST_CASE(
              Catch::EndsWith("weir: error: program 'bprod_prog' stopped with an error: " + s.py.string() +
                              ":14:18: 'f' is read over K: [-1, 0), outside its domain K: [0, 8)\n"
                              "  in the SDFG: state 'scan0_bprod_init_columns': nested SDFG "
-                             "'scan0_bprod_init_column', state 'scan0_bprod/scan0_bprod_level', tasklet "
-                             "'scan0_bprod': reads f[-1 .. -1] in dimension 0 of f with shape 8 (shifted "
-                             "reads need a larger input or a smaller output domain)\n"));
+                             "'scan0_bprod_init_column', state 'scan0_bprod/scan0_bprod_level', map "
+                             "'colblock_scan0_bprod_level': reads f[-1 .. -1] in dimension 1 of f with shape "
+                             "8 (shifted reads need a larger input or a smaller output domain)\n"));
   r = s.run("embedded", "--set k0=0 --set k1=7");
   CHECK(r.code == 1);
   CHECK_THAT(r.out,

@@ -41,10 +41,12 @@ using ChoicesFn = void (*)(const double*, int, const double*, int, double, int, 
 
 class Choices {
  public:
-  Choices() {
+  // `name`: the test case's own scratch folder (ctest runs the cases in parallel, and a scratch
+  // folder is emptied when taken: a shared one lost another case's library).
+  explicit Choices(const std::string& name) {
     codegen::GeneratedCode g = codegen::generate_cpu(*test::map_program("b = a * 2"));
     program_ = std::make_unique<test::LoadedProgram>(
-        test::compile_shared(g.source + kDriver, test::scratch_dir("parallel_choice")));
+        test::compile_shared(g.source + kDriver, test::scratch_dir("parallel_choice_" + name)));
     fn_ = reinterpret_cast<ChoicesFn>(program_->symbol("weir_test_choices"));
     REQUIRE(fn_ != nullptr);
   }
@@ -68,7 +70,7 @@ std::string repeat(char c, int n) { return std::string(static_cast<std::size_t>(
 
 TEST_CASE("parallel choice: a slow first run on one thread is a warm-up, not a measurement",
           "[codegen][parallel-choice]") {
-  Choices choices;
+  Choices choices("warmup");
   // 10,000 points: the first call took 200 us on one thread (page faults on fresh outputs), the
   // later ones 5 us; a parallel run takes 30 us. Keeping the first time made every later call
   // parallel (arc_distance's 17 maps: 6x slower on two threads than on one).
@@ -77,7 +79,7 @@ TEST_CASE("parallel choice: a slow first run on one thread is a warm-up, not a m
 
 TEST_CASE("parallel choice: a time measured under other conditions is measured again every 64th choice",
           "[codegen][parallel-choice]") {
-  Choices choices;
+  Choices choices("remeasured");
   // The one-thread run measured after the warm-up took 100 us (a load spike); later ones take
   // 5 us. Predicted savings of 50 us: the parallel branch is tried (a warm-up, then 30 us),
   // runs 63 choices, then the one-thread branch runs again, measures 5 us and is kept; the
@@ -90,7 +92,7 @@ TEST_CASE("parallel choice: a time measured under other conditions is measured a
 
 TEST_CASE("parallel choice: a one-thread run predicted over 1 ms is not tried again",
           "[codegen][parallel-choice]") {
-  Choices choices;
+  Choices choices("over_1ms");
   // 10,000 points, 1 ms on one thread, parallel 0.4 ms (0.8 ms predicted for one thread):
   // retried at the 64th choice.
   CHECK(choices({1e-7}, {4e-8}, 1e4, 70) == "SSPP" + repeat('P', 63) + "S" + "PP");
