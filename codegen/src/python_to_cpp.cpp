@@ -172,7 +172,11 @@ class Translator {
       case py::ExprKind::UnaryOp: return unary(static_cast<const py::UnaryOp&>(e));
       case py::ExprKind::BinOp: {
         const auto& b = static_cast<const py::BinOp&>(e);
-        return binop(b.op, expr(*b.left), expr(*b.right), b.loc, b.right.get());
+        // Left first, whatever compiler built weir (argument order is unspecified): what the
+        // translator hoists (PyContext::hoist) comes out in source order, the same every build.
+        Val l = expr(*b.left);
+        Val r = expr(*b.right);
+        return binop(b.op, l, r, b.loc, b.right.get());
       }
       case py::ExprKind::BoolOp: return boolop(static_cast<const py::BoolOp&>(e));
       case py::ExprKind::Compare: return compare(static_cast<const py::Compare&>(e));
