@@ -296,6 +296,8 @@ void require_reach(const std::optional<LayoutCondition>& c, const ElementRef& wh
 /// C++ of a layout condition that is true when `c` fails: its value is negative while every
 /// extent of `c.nonempty` is at least 1 (layout_checks.cpp).
 std::string layout_failure_test(const LayoutCondition& c);
+/// The refusal of a condition that is undecidable and has no C++ spelling (`e`).
+std::string unwritable_check(const LayoutCondition& c, const GenFailure& e);
 
 /// The free symbols of a layout condition: of its value and of its extents.
 std::set<std::string> layout_condition_symbols(const LayoutCondition& c);

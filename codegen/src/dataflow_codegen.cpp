@@ -217,11 +217,22 @@ ScalarType StateGen::dynamic_input(const MapEntry& e, const std::string& c, Loca
 
 void StateGen::emit_scope(NodeId scope, Writer& w) {
   declare_transients(scope, w);
-  define_views(scope, w);
+  const auto reach_tests = define_views(scope, w);
   auto it = children_.find(scope);
   if (it == children_.end()) return;
-  if (scope == kNoNode && may_split()) return emit_parts(it->second, w);
+  if (reach_tests.empty() && scope == kNoNode && may_split()) return emit_parts(it->second, w);
+  // A view whose reach depends on this iteration's values: a failing one is recorded (the scope
+  // may run in a parallel loop or a kernel, where it cannot throw), the iteration's body skipped,
+  // and the state's caller raises it, as for a nested SDFG's arguments (emit_nested).
+  std::string guard;
+  for (const auto& [test, message] : reach_tests)
+    guard += "if (" + test + ") weir_layout_fault(\"" + c_escape(message) + "\"); else ";
+  if (!guard.empty()) {
+    note_fault();
+    w.open(guard + "{");
+  }
   for (NodeId n : it->second) emit_node(st.node(n), w);
+  if (!guard.empty()) w.close();
 }
 
 bool StateGen::may_split() const {
@@ -365,9 +376,10 @@ void StateGen::declare_transients(NodeId scope, Writer& w) {
   }
 }
 
-void StateGen::define_views(NodeId scope, Writer& w) {
+std::vector<std::pair<std::string, std::string>> StateGen::define_views(NodeId scope, Writer& w) {
+  std::vector<std::pair<std::string, std::string>> reach_tests;
   auto it = children_.find(scope);
-  if (it == children_.end()) return;
+  if (it == children_.end()) return reach_tests;
   std::vector<const AccessNode*> views;
   for (NodeId id : it->second) {
     auto* a = st.node(id).as<AccessNode>();
@@ -408,14 +420,20 @@ void StateGen::define_views(NodeId scope, Writer& w) {
       }
       if (!binding(viewed)) continue;  // a view of a view defined later in this loop
       if (auto vb = view_binding(sg.sdfg, st, v); vb && vb->viewed != v.data) {
+        std::optional<LayoutCondition> reach;
         try {
-          require_reach(reach_condition(v.data, sg.sdfg.arrays.at(v.data), vb->viewed,
-                                        sg.sdfg.arrays.at(vb->viewed), vb->subset, "view '" + v.data + "'"),
-                        ref(v));
+          reach = reach_condition(v.data, sg.sdfg.arrays.at(v.data), vb->viewed,
+                                  sg.sdfg.arrays.at(vb->viewed), vb->subset, "view '" + v.data + "'");
         } catch (const sym::SymbolicError& ex) {
           throw CodegenError(ref(v), "view '" + v.data + "': its reach overflows 64-bit element indices (" +
                                          std::string(ex.what()) + ")");
         }
+        require_reach(reach, ref(v));
+        // Undecidable on this scope's values (those on the call's or the control flow's symbols
+        // are checked earlier: SdfgGen::emit_layout_checks).
+        if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use)
+          reach_tests.emplace_back(scope_reach_test(*reach, ref(v)),
+                                   reach->message + " (false for the values of this iteration)");
       }
       view_edges_.insert(e->id);
       Location loc;
@@ -446,6 +464,10 @@ void StateGen::define_views(NodeId scope, Writer& w) {
     if (!done[i])
       throw CodegenError(ref(*views[i]), "cannot define view '" + views[i]->data +
                                              "': its viewed container is not available");
+  if (!reach_tests.empty() && scope == kNoNode)
+    throw CodegenError(ref(*views.front()),
+                       reach_tests.front().second + ": weir cannot check it where the state starts");
+  return reach_tests;
 }
 
 // --- maps ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 // symbols the control flow assigns, and at the call of a nested SDFG when they depend on a map's
 // parameters (StateGen::emit_nested).
 #include "codegen_internal.h"
+#include "state_codegen.h"
 #include "weir/sdfg/layout.h"
 #include "weir/sdfg/view_binding.h"
 
@@ -26,6 +27,10 @@ std::set<std::string> layout_condition_symbols(const LayoutCondition& c) {
   std::set<std::string> syms = c.value.free_symbols();
   for (const auto& e : c.nonempty) syms.merge(e.free_symbols());
   return syms;
+}
+
+std::string unwritable_check(const LayoutCondition& c, const GenFailure& e) {
+  return c.message + " (not provable, and weir cannot write a run-time check for it: " + e.what() + ")";
 }
 
 namespace {
@@ -126,10 +131,23 @@ void SdfgGen::emit_layout_checks(Writer& w) {
         } else if (emitted.insert(c.message + "\n" + c.value.str()).second) {
           w.line(layout_check_statement(c, " (false for the symbol values of this call)"));
         }
-      } catch (const GenFailure&) {
-        // (an expression without C++ spelling: not checked, as before ADR 0037's run-time reaches)
+      } catch (const GenFailure& e) {
+        throw CodegenError(ref(st), unwritable_check(c, e));
       }
     }
+  }
+}
+
+std::string StateGen::scope_reach_test(const LayoutCondition& c, const ElementRef& where) const {
+  const std::map<std::string, ScalarType> visible = visible_symbols();
+  for (const auto& s : layout_condition_symbols(c))
+    if (!visible.count(s))
+      throw CodegenError(where, c.message + " (not provable, and it depends on '" + s +
+                                    "', which is not known where it is used: weir cannot check it)");
+  try {
+    return layout_failure_test(c);
+  } catch (const GenFailure& e) {
+    throw CodegenError(where, unwritable_check(c, e));
   }
 }
 

@@ -138,18 +138,14 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   // Each array argument stays inside the memory its outer memlet gives it (ADR 0037). A reach
   // that depends on a map's parameters (or other values of the scope) is checked at the call;
   // the others where the caller's body or state starts (SdfgGen::emit_layout_checks).
-  std::vector<LayoutCondition> at_call;
-  const std::map<std::string, ScalarType> visible = visible_symbols();
+  std::vector<std::pair<std::string, std::string>> at_call;  // (test, message)
   for (bool incoming : {true, false})
     for (EdgeId id : incoming ? st.in_edges(n.id()) : st.out_edges(n.id())) {
       try {
         std::optional<LayoutCondition> reach = nested_argument_reach(sg.sdfg, n, st.edge(id), incoming);
         require_reach(reach, where);
-        if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use) {
-          bool known = true;
-          for (const auto& s : layout_condition_symbols(*reach)) known = known && visible.count(s);
-          if (known) at_call.push_back(std::move(*reach));
-        }
+        if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use)
+          at_call.emplace_back(scope_reach_test(*reach, where), reach->message);
         require_argument_strides(sg.sdfg, n, st.edge(id), incoming, where);
       } catch (const sym::SymbolicError& ex) {
         throw CodegenError(where, "the reach of an argument overflows 64-bit element indices (" +
@@ -239,14 +235,9 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   // The reaches checked at the call: a failing one is recorded (the state may run in a parallel
   // loop or a kernel: device fault kind 4), the call skipped, and the state's caller raises it.
   std::string checks;
-  for (const LayoutCondition& c : at_call) {
-    try {
-      checks += "if (" + layout_failure_test(c) + ") weir_layout_fault(\"" +
-                c_escape(c.message + " (false for the values of this call)") + "\"); else ";
-    } catch (const GenFailure&) {
-      // (an expression without C++ spelling: not checked)
-    }
-  }
+  for (const auto& [test, message] : at_call)
+    checks += "if (" + test + ") weir_layout_fault(\"" +
+              c_escape(message + " (false for the values of this call)") + "\"); else ";
   if (!checks.empty()) note_fault();
   w.line(checks + fname + "(" + join(args, ", ") + ");");
 }

@@ -149,7 +149,10 @@ class StateGen {
   void emit_node(const Node& n, Writer& w);
   void emit_map(const MapEntry& e, Writer& w);
   void declare_transients(NodeId scope, Writer& w);
-  void define_views(NodeId scope, Writer& w);
+  /// Defines the views of `scope`; returns the tests (C++ conditions that are true on failure,
+  /// with their messages) of the reaches that depend on values of the scope (a map's parameters):
+  /// emit_scope runs the scope's body only when none fails (ADR 0037).
+  std::vector<std::pair<std::string, std::string>> define_views(NodeId scope, Writer& w);
   bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
   /// Whether a code block is inside a parallel loop of this function or its caller.
   bool in_parallel() const;
@@ -400,6 +403,11 @@ class StateGen {
   std::string loop_var(const std::string& base, std::size_t k) const;
   /// Every symbol visible at this point (body symbols and enclosing scopes' symbols).
   std::map<std::string, ScalarType> visible_symbols() const;
+  /// The C++ test (true when it fails) of a reach condition checked where the scope runs (a
+  /// view's or a nested SDFG argument's reach on a map's parameters, ADR 0037). Throws
+  /// CodegenError at `where` when it depends on a value the scope does not know or has no C++
+  /// spelling: such a reach is refused, never left unchecked.
+  std::string scope_reach_test(const LayoutCondition& c, const ElementRef& where) const;
   bool comments() const { return opts.emit_comments; }
 
   ScopeTree scopes_;

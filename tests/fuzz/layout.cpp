@@ -1,5 +1,6 @@
-// libFuzzer target: data descriptor layouts (ADR 0037). The input picks one of three tiny valid
-// SDFGs (a transient between two maps, a view of an argument, a nested SDFG's argument) and
+// libFuzzer target: data descriptor layouts (ADR 0037). The input picks one of four tiny valid
+// SDFGs (a transient between two maps, a view of an argument, a view defined in each iteration
+// of a map, a nested SDFG's argument) and
 // overwrites the fields code generation trusts: shape, strides, offset, total_size (a constant
 // or a symbol given at run time), start_offset, the viewed subset, the nested SDFG's symbol
 // mapping and memlet. When weir's validation accepts the result, it is compiled by the cpu
@@ -124,6 +125,41 @@ std::unique_ptr<SDFG> view_program(Bytes& in) {
   return s;
 }
 
+/// A[8] -> map over i in [0:m] (sequential) defining V[q], a view of A[a*i + b : c], whose
+/// reach depends on i -> map over j in [0:q] (y = x) -> B[4]. The iterations whose view would
+/// leave A must fault before their body runs (emit_scope's per-iteration reach checks).
+std::unique_ptr<SDFG> mapped_view_program(Bytes& in) {
+  auto s = std::make_unique<SDFG>("layout_mapped_view");
+  s->add_array("A", ScalarType::Float64, {8});
+  s->add_array("B", ScalarType::Float64, {4});
+  const long long q = in.small(1, 4), iterations = in.small(1, 3);
+  const long long a = in.small(0, 3), b = in.small(0, 4), c = in.small(1, 8);
+  DataDescriptor& v = s->add_array("V", ScalarType::Float64, {q}, true);
+  v.kind = DataKind::View;
+  v.type_name = "View";
+  s->arg_names = {"A", "B"};
+  const std::string subset = std::to_string(a) + "*i + " + std::to_string(b) + ":" + std::to_string(c);
+  auto& st = s->add_state("main", true);
+  NodeId an = st.add_access("A").id(), bn = st.add_access("B").id();
+  auto& outer =
+      st.add_map("rows", {"i"}, Subset::parse("0:" + std::to_string(iterations)), ScheduleType::Sequential);
+  auto& vn = st.add_access("V");
+  vn.in_connectors["views"] = std::nullopt;
+  st.add_memlet_path({an, outer.id(), vn.id()}, Memlet::simple("A", Subset::parse(subset)), "", "views");
+  st.edge(st.in_edges(outer.id()).front()).memlet = Memlet::simple("A", Subset::parse("0:8"));
+  const std::string q_range = "0:" + std::to_string(q);
+  auto& inner = st.add_map("points", {"j"}, Subset::parse(q_range), ScheduleType::Sequential);
+  NodeId k = st.add_tasklet("t", CodeBlock{"y = x", Language::Python}, {"x"}, {"y"}).id();
+  auto inp = st.add_memlet_path({vn.id(), inner.id(), k}, Memlet::simple("V", Subset::parse("j")), "", "x");
+  auto out =
+      st.add_memlet_path({k, inner.exit, outer.exit, bn}, Memlet::simple("B", Subset::parse("j")), "y", "");
+  st.edge(inp.front()).memlet = Memlet::simple("V", Subset::parse(q_range));
+  st.edge(out[1]).memlet = Memlet::simple("B", Subset::parse(q_range));
+  st.edge(out.back()).memlet = Memlet::simple("B", Subset::parse(q_range));
+  mutate_layout(in, v, *s, false);
+  return s;
+}
+
 /// A[6] -> nested SDFG (X[M] -> Y[M], a copy) -> B[6], with M and the memlets from the input.
 std::unique_ptr<SDFG> nested_program(Bytes& in) {
   auto s = std::make_unique<SDFG>("layout_nested");
@@ -202,9 +238,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::expect_located_errors([&] {
     Bytes in(data, size);
     std::unique_ptr<SDFG> sdfg;
-    switch (in.next() % 3) {
+    switch (in.next() % 4) {
       case 0: sdfg = transient_program(in); break;
       case 1: sdfg = view_program(in); break;
+      case 3: sdfg = mapped_view_program(in); break;
       default: sdfg = nested_program(in); break;
     }
     if (!validate(*sdfg).empty()) return;

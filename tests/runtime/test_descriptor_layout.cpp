@@ -10,12 +10,14 @@
 #include <string>
 
 #include "runtime_test_util.h"
+#include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/cuda_codegen.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
+#include "weir/sdfg/validate.h"
 
 using namespace weir;
 using namespace weir::runtime;
@@ -272,7 +274,8 @@ namespace {
 /// prog(S[N], R[64]): view V[64] of S[0:N] (right for N >= 64 only), copied to R. `assigned`: the
 /// view is of S[0:K], K = N assigned on the edge from state "init" to "main", so the condition
 /// is checked when "main" starts.
-std::shared_ptr<SDFG> constant_view(bool assigned) {
+/// `end`: the slice's end instead of N (a symbolic function, for the refusal case).
+std::shared_ptr<SDFG> constant_view(bool assigned, const std::string& end = "") {
   auto s = std::make_shared<SDFG>("viewer");
   s->add_symbol("N");
   s->add_array("S", ScalarType::Float64, {Expr::symbol("N")});
@@ -296,6 +299,7 @@ std::shared_ptr<SDFG> constant_view(bool assigned) {
   } else {
     main = &s->add_state("main", true);
   }
+  if (!end.empty()) k = end;
   auto a = main->add_access("S").id();
   auto& view = main->add_access("V");
   view.in_connectors["views"] = std::nullopt;
@@ -427,4 +431,101 @@ TEST_CASE("layout: in a CUDA kernel a nested SDFG argument's reach is checked at
   REQUIRE(check != std::string::npos);
   CHECK(kernel < check);
   CHECK(source.find("weir_device_fault(4, 0, 0, 0, text)") != std::string::npos);
+}
+
+namespace {
+
+/// prog(S[N], R[8]): a map over i in 0:2 defines the view V[4] of S[4*i:N] and writes
+/// R[4*i + j] = 2 * V[j] for j in 0:4: right for N >= 8 only, and the view's reach depends on
+/// the map's parameter, so each iteration checks it before its body runs.
+/// `gpu`: the outer map is a GPU_Device kernel and S, R are GPU_Global (for generate_cuda).
+std::shared_ptr<SDFG> mapped_view(bool gpu = false) {
+  auto s = std::make_shared<SDFG>("mapped_view");
+  s->add_symbol("N");
+  s->add_array("S", ScalarType::Float64, {Expr::symbol("N")});
+  s->add_array("R", ScalarType::Float64, {8});
+  DataDescriptor& v = s->add_array("V", ScalarType::Float64, {4}, true);
+  v.kind = DataKind::View;
+  if (gpu) {
+    s->arrays.at("S").storage = StorageType::GPU_Global;
+    s->arrays.at("R").storage = StorageType::GPU_Global;
+    s->arrays.at("V").storage = StorageType::GPU_Global;
+  }
+  s->arg_names = {"S", "R"};
+  auto& st = s->add_state("main", true);
+  NodeId a = st.add_access("S").id();
+  NodeId b = st.add_access("R").id();
+  auto& outer = st.add_map("quarters", {"i"}, Subset::parse("0:2"),
+                           gpu ? ScheduleType::GPU_Device : ScheduleType::Default);
+  auto& view = st.add_access("V");
+  view.in_connectors["views"] = std::nullopt;
+  NodeId vn = view.id();
+  auto& inner = st.add_map("points", {"j"}, Subset::parse("0:4"), ScheduleType::Sequential);
+  auto t = st.add_tasklet("twice", CodeBlock{"y = 2 * x", Language::Python}, {"x"}, {"y"}).id();
+  st.add_memlet_path({a, outer.id(), vn}, Memlet::simple("S", Subset::parse("4*i:N")), "", "views");
+  st.edge(st.in_edges(outer.id()).front()).memlet = Memlet::simple("S", Subset::parse("0:N"));
+  auto in = st.add_memlet_path({vn, inner.id(), t}, Memlet::simple("V", Subset::parse("j")), "", "x");
+  st.edge(in.front()).memlet = Memlet::simple("V", Subset::parse("0:4"));
+  auto out = st.add_memlet_path({t, inner.exit, outer.exit, b}, Memlet::simple("R", Subset::parse("4*i + j")),
+                                "y", "");
+  st.edge(out[1]).memlet = Memlet::simple("R", Subset::parse("4*i:4*i + 4"));
+  st.edge(out.back()).memlet = Memlet::simple("R", Subset::parse("0:8"));
+  return s;
+}
+
+const std::string kViewReach =
+    "view 'V' (shape [4], strides [1], start_offset 0) reaches element 3 from the start of S[4*i:N]";
+
+}  // namespace
+
+TEST_CASE("layout: a view whose reach depends on a map parameter is checked in each iteration",
+          "[runtime][layout]") {
+  weir::test::fresh_cache("layout-reach-mapped-view");
+  std::shared_ptr<SDFG> sdfg = mapped_view();
+  REQUIRE(validate(*sdfg).empty());
+  CompilableProgram prog{sdfg, {}, "mapped_view"};
+  auto backend = make_backend("cpu");
+  // N = 8 and N = 9: R = 2 * S[0:8].
+  for (std::int64_t n : {8, 9}) {
+    Arguments ok = reach_arguments(n, 8);
+    run(*backend, prog, ok);
+    const auto* r = static_cast<const double*>(ok.arrays.at("R").data());
+    for (int x = 0; x < 8; ++x) CHECK(r[x] == 2.0 * (x + 1));
+  }
+  // N = 7: the iteration i = 1 would read S[4..7]; its body is skipped, and the run fails after
+  // the state (old code: an unchecked read past S's 7 elements).
+  Arguments small = reach_arguments(7, 8);
+  try {
+    run(*backend, prog, small);
+    FAIL("no error");
+  } catch (const ProgramError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("state 'main'") && Catch::Contains(kViewReach) &&
+                             Catch::Contains("(false for the values of this iteration)"));
+  }
+  const auto* r = static_cast<const double*>(small.arrays.at("R").data());
+  for (int x = 4; x < 8; ++x) CHECK(r[x] == -1.0);
+}
+
+TEST_CASE("layout: in a CUDA kernel a view's reach on a map parameter is checked as a device fault",
+          "[runtime][layout]") {
+  const std::string source = codegen::generate_cuda(*mapped_view(true)).source;
+  const std::size_t kernel = source.find("__global__");
+  const std::size_t check = source.find("if ((N - 4*i - 4) < 0) weir_layout_fault(\"" + kViewReach);
+  REQUIRE(kernel != std::string::npos);
+  REQUIRE(check != std::string::npos);
+  CHECK(kernel < check);
+}
+
+TEST_CASE("layout: an undecidable reach without a C++ spelling is refused, not left unchecked",
+          "[runtime][layout]") {
+  // blur(N) has no C++ equivalent, so weir cannot check V[64] on S[0:blur(N)] at run time: code
+  // generation refuses the view (old code: compiled with the reach unchecked).
+  try {
+    (void)codegen::generate_cpu(*constant_view(false, "blur(N)"));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("view 'V' (shape [64]") &&
+                             Catch::Contains("weir cannot write a run-time check for it") &&
+                             Catch::Contains("'blur'"));
+  }
 }
