@@ -103,8 +103,10 @@ class ProgramLowering final : public LoweringContext {
     if (auto it = opts_.max_neighbors.find(offset); it != opts_.max_neighbors.end()) return it->second;
     if (auto it = default_max_neighbors().find(offset); it != default_max_neighbors().end())
       return it->second;
-    throw FrontendError(loc, "the number of neighbours of '" + offset +
-                                 "' is not known: give it in LoweringOptions::max_neighbors");
+    throw FrontendError(
+        loc, "the number of neighbours of '" + offset + "' is not known: give its table (`weir run --in " +
+                 offset + "=FILE.npy`, offset_provider= from Python) or its width (`weir sdfg --neighbors " +
+                 offset + "=N`, LoweringOptions::max_neighbors)");
   }
 
   std::int64_t table(const FieldOffset& o, const SourceLocation& loc) override {

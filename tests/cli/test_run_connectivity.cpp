@@ -130,3 +130,63 @@ TEST_CASE("weir run: a local field wider or narrower than its connectivity table
                              "/se.npy')\nb = np.load('se_ref.npy')\nassert (a == b).all(), (a, b)\n") == 0);
   }
 }
+
+TEST_CASE("weir sdfg --neighbors: an exported SDFG takes the connectivity width the user sets",
+          "[cli][run][unstructured]") {
+  // C2E has 3 neighbours by convention; a mesh whose cells have 2 (or an offset without a
+  // conventional count) is exported with --neighbors, and the SDFG then runs its tables.
+  auto dir = weir::test::scratch_dir("cli-sdfg-neighbors");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "c.py") << "import gt4py.next as gtx\n"
+                                 "from gt4py.next import Field, Dims, float64, neighbor_sum\n"
+                                 "Cell = gtx.Dimension('Cell')\n"
+                                 "Edge = gtx.Dimension('Edge')\n"
+                                 "C2EDim = gtx.Dimension('C2E', kind=gtx.DimensionKind.LOCAL)\n"
+                                 "C2E = gtx.FieldOffset('C2E', source=Edge, target=(Cell, C2EDim))\n"
+                                 "X2Y = gtx.FieldOffset('X2Y', source=Edge, target=(Cell, C2EDim))\n"
+                                 "@gtx.field_operator\n"
+                                 "def weighted(e: Field[Dims[Edge], float64], w: Field[Dims[Cell, C2EDim], "
+                                 "float64]) -> Field[Dims[Cell], float64]:\n"
+                                 "    return neighbor_sum(e(C2E) * w, axis=C2EDim)\n"
+                                 "@gtx.field_operator\n"
+                                 "def custom(e: Field[Dims[Edge], float64]) -> Field[Dims[Cell], float64]:\n"
+                                 "    return neighbor_sum(e(X2Y), axis=C2EDim)\n";
+  REQUIRE(run_numpy(dir,
+                    "c2e = np.array([[0, 1], [1, 2], [2, 3], [4, 5]], np.int32)\n"
+                    "e = np.array([1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0])\n"
+                    "w = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])\n"
+                    "np.save('C2E.npy', c2e)\n"
+                    "np.save('e.npy', e)\n"
+                    "np.save('w.npy', w)\n"
+                    "np.save('ref.npy', (e[c2e] * w).sum(axis=1))\n") == 0);
+  auto r = run_weir("sdfg " + q(dir / "c.py") + "::weighted -o " + q(dir / "w.sdfg") + " --neighbors C2E=2");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = run_weir("run " + q(dir / "w.sdfg") + " --in e=" + q(dir / "e.npy") + " --in w=" + q(dir / "w.npy") +
+               " --in C2E=" + q(dir / "C2E.npy") + " --out " + q(dir / "out"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(run_numpy(dir,
+                  "a = np.load('out/__out.npy')\nb = np.load('ref.npy')\nassert (a == b).all(), (a, b)\n") ==
+        0);
+  // An offset without a conventional count needs it, and the message says how to give it.
+  r = run_weir("sdfg " + q(dir / "c.py") + "::custom -o " + q(dir / "x.sdfg"));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::Contains("the number of neighbours of 'X2Y' is not known: give its table (`weir run "
+                             "--in X2Y=FILE.npy`, offset_provider= from Python) or its width (`weir sdfg "
+                             "--neighbors X2Y=N`"));
+  r = run_weir("sdfg " + q(dir / "c.py") + "::custom -o " + q(dir / "x.sdfg") + " --neighbors X2Y=2");
+  CHECK(r.code == 0);
+  // Mistakes are usage errors that name the option.
+  r = run_weir("sdfg " + q(dir / "c.py") + "::weighted -o " + q(dir / "y.sdfg") + " --neighbors C2V=2");
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "weir: error: --neighbors C2V=2: the program reads no connectivity 'C2V'; did you mean 'C2E'? (it "
+        "reads "
+        "C2E)\n");
+  r = run_weir("sdfg " + q(dir / "c.py") + "::weighted -o " + q(dir / "y.sdfg") + " --neighbors C2E=x");
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --neighbors C2E=x: expected OFFSET=N, N a whole number from 1 to 4096\n");
+  CHECK(!fs::exists(dir / "y.sdfg"));
+}
