@@ -579,10 +579,13 @@ class Reader {
       n->classpath = classpath(c, a);
       if (a.has("schedule"))
         n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
-      if (a.has("implementation")) n->implementation = a.at("implementation").string();
+      if (a.has("implementation") && !a.at("implementation").value().is_null())
+        n->implementation = a.at("implementation").string();
+      // weir's own choice where DaCe has no such name for the node type (serialize_write).
+      if (a.has("weir_implementation")) n->implementation = a.at("weir_implementation").string();
       // `label` stays verbatim: a library node's attribute label is its name ("Reduce"),
       // not the node's label ("Reduce (Min), Axes: all").
-      known.insert({"classpath", "schedule", "implementation"});
+      known.insert({"classpath", "schedule", "implementation", "weir_implementation"});
       if (n->is_reduce()) {
         if (a.has("wcr")) n->wcr = a.at("wcr").string();
         if (a.has("axes") && !a.at("axes").value().is_null()) {

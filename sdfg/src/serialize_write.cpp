@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/library_implementations.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 
@@ -369,7 +370,13 @@ class Writer {
         type = ln.type_name;
         if (!ln.extra.find("label")) a["label"] = ln.label;  // else the name as read
         a["schedule"] = std::string(to_string(ln.schedule));
-        if (!ln.implementation.empty()) a["implementation"] = ln.implementation;
+        if (!ln.implementation.empty()) {
+          // DaCe's name for the node type; weir's own, where it differs, beside it (DaCe warns
+          // "Unused properties" and ignores it; weir reads it back).
+          std::optional<std::string> dace = dace_implementation_name(ln.class_name(), ln.implementation);
+          a["implementation"] = dace ? json(*dace) : json(nullptr);
+          if (dace != ln.implementation) a["weir_implementation"] = ln.implementation;
+        }
         if (ln.is_reduce()) {
           a["wcr"] = ln.wcr;
           a["axes"] = ln.axes ? json(*ln.axes) : json(nullptr);
