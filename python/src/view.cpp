@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "targets.h"
 #include "view/page.h"
 #include "weir/sdfg/output_file.h"
 #include "weir/sdfg/sdfg.h"
@@ -85,10 +86,17 @@ std::vector<std::string> view(py::object sdfg, py::object html, py::object compa
     if (!t->empty() && fs::equivalent(out, t->substr(0, t->rfind("::")), ec))
       throw py::value_error("view(): html='" + out + "' is the input " + *t + ": refusing to write over it");
   }
-  py::gil_scoped_release nogil;
-  cli::view::Page page = cli::view::build_page(o);
-  write_file_atomically(out, page.html);
-  return page.notes;
+  try {
+    py::gil_scoped_release nogil;
+    cli::view::Page page = cli::view::build_page(o);
+    write_file_atomically(out, page.html);
+    return page.notes;
+  } catch (const cli::UsageError& e) {  // a reference of the wrong kind ("x.py" without ::NAME)
+    std::string message = e.what();
+    if (const std::string cli = "weir view: "; message.rfind(cli, 0) == 0)
+      message = message.substr(cli.size());
+    throw py::value_error("view(): " + message);
+  }
 }
 
 }  // namespace

@@ -104,6 +104,8 @@ def test_something_else_is_refused():
         weir.program(3)
     with pytest.raises(TypeError, match="expected a weir.CompiledBackend"):
         weir.program(backend="cpu")(test_something_else_is_refused)  # checked as weir.load checks it
+    with pytest.raises(TypeError, match=r"include=: expected a list of folders, got one str \('src'\)"):
+        weir.program(include="src")(test_something_else_is_refused)
 
 
 def test_errors_of_the_definition_are_weirs(stand_in, tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ import os
 import sys
 
 from ._errors import SourceError
+from ._load import include_dirs
 from ._weir import Program, load as _load_field_view
 
 __all__ = ["program"]
@@ -79,6 +80,6 @@ def program(definition=None, *, backend=None, include=()):
         if isinstance(obj, Program):
             return obj if backend is None else obj.with_backend(backend)
         reference, root = _reference(obj)
-        return _load_field_view(reference, backend=backend, include=[root, *map(os.fspath, include)])
+        return _load_field_view(reference, backend=backend, include=[root, *include_dirs(include)])
 
     return decorate if definition is None else decorate(definition)

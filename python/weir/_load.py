@@ -6,9 +6,17 @@ import os
 from ._weir import SDFG
 from ._weir import load as _load_field_view
 
-__all__ = ["load"]
+__all__ = ["load", "include_dirs"]
 
 _SDFG_SUFFIXES = (".sdfg", ".sdfgz")
+
+
+def include_dirs(include):
+    """The folders of include= as strings: a list (or other iterable) of paths, never one path,
+    whose characters would be taken for folders."""
+    if isinstance(include, (str, bytes, os.PathLike)):
+        raise TypeError(f"include=: expected a list of folders, got one {type(include).__name__} ({include!r})")
+    return [os.fspath(d) for d in include]
 
 
 def load(reference, *, backend=None, include=(), trust_code=False):
@@ -24,4 +32,4 @@ def load(reference, *, backend=None, include=(), trust_code=False):
         return SDFG.load(text).compile(backend=backend, trust_code=trust_code)
     if trust_code:
         raise TypeError("load(): trust_code= is for SDFG files (C++ written in an SDFG); 'FILE.py::NAME' has none")
-    return _load_field_view(text, backend=backend, include=[os.fspath(d) for d in include])
+    return _load_field_view(text, backend=backend, include=include_dirs(include))
