@@ -47,7 +47,7 @@ class ScratchDir {
 };
 
 // What the page builder takes for `obj`: a weir.SDFG written as NAME.sdfg into `scratch` (the
-// page's title is the file's name), a weir.Program's reference, or a path or FILE.py::NAME.
+// page's title is the file's name), a weir.Program's SDFG likewise, or a path or FILE.py::NAME.
 std::string target_of(py::handle obj, const ScratchDir& scratch, const std::string& what) {
   if (py::isinstance<PySDFG>(obj)) {
     const PySDFG& s = obj.cast<const PySDFG&>();
@@ -60,7 +60,10 @@ std::string target_of(py::handle obj, const ScratchDir& scratch, const std::stri
     save_sdfg(*s.sdfg, file.string(), SaveOptions{});
     return file.string();
   }
-  if (py::hasattr(obj, "reference") && py::hasattr(obj, "__sdfg__")) return py::str(obj.attr("reference"));
+  // A weir.Program: its SDFG (what `weir view FILE.py::NAME` shows; the page takes the source
+  // from its debuginfo), so that the folders it was loaded with need not be given again.
+  if (py::hasattr(obj, "reference") && py::hasattr(obj, "__sdfg__"))
+    return target_of(obj.attr("__sdfg__")(py::arg("dace") = false), scratch, what);
   if (py::isinstance<py::str>(obj) || py::hasattr(obj, "__fspath__"))
     return py::str(py::module_::import("os").attr("fspath")(obj));
   throw py::type_error(

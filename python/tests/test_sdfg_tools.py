@@ -105,9 +105,10 @@ def test_view_writes_the_page(tmp_path):
         pytest.skip(str(e))  # a build without node/npm (-DWEIR_REQUIRE_VIEWER=OFF)
     html = (tmp_path / "lap.html").read_text()
     assert html.startswith("<!DOCTYPE html>") or html.lstrip().lower().startswith("<!doctype html>")
-    assert '"title":"laplacian.sdfg"' in html and '"compareTitle":"laplacian.py::laplacian"' in html
+    assert '"title":"laplacian.sdfg"' in html and '"compareTitle":"laplacian.sdfg"' in html
     assert any(n.startswith("history: ") for n in notes)
-    weir.view(LAPLACIAN, html=tmp_path / "src.html")  # a reference: the source is in the page
+    assert any(n.startswith("source: ") and n.endswith("laplacian.py") for n in notes)  # from debuginfo
+    weir.view(LAPLACIAN, html=tmp_path / "src.html")  # a reference, as `weir view` takes it
     assert "return -4.0 * f" in (tmp_path / "src.html").read_text()
     with pytest.raises(TypeError, match="give html="):
         weir.view(fast)
