@@ -24,8 +24,6 @@ import sys
 import types
 import typing
 
-import numpy as np
-
 __all__ = ["install", "uninstall", "StandInError"]
 
 
@@ -197,14 +195,12 @@ _BUILTINS = (
     "isfinite isinf isnan"
 ).split()
 _EXPERIMENTAL = ("concat_where", "as_offset")
-_DTYPES = {
-    name: getattr(np, name)
-    for name in "bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64".split()
-}
-_DTYPES["bool"] = _DTYPES.pop("bool_")
+_DTYPES = "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64".split()
 
 
 def _namespace():
+    import numpy as np  # here, not at `import weir`: only modules that import gt4py need it
+
     names = {
         "Dimension": Dimension,
         "DimensionKind": DimensionKind,
@@ -217,7 +213,7 @@ def _namespace():
         "scan_operator": scan_operator,
         "program": program,
     }
-    names.update(_DTYPES)
+    names.update({n: getattr(np, "bool_" if n == "bool" else n) for n in _DTYPES})
     names.update({n: _builtin(n) for n in _BUILTINS + list(_EXPERIMENTAL)})
     return names
 
