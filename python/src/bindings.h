@@ -83,5 +83,7 @@ void bind_errors(py::module_& m);
 void bind_backends(py::module_& m);
 void bind_programs(py::module_& m);
 void bind_sdfg(py::module_& m);
+/// weir.view (view.cpp: the page builder of `weir view --html`).
+void bind_view(py::module_& m);
 
 }  // namespace weir::python

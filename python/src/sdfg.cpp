@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -13,9 +14,11 @@
 
 #include "bindings.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/sdfg/json_text.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/compose.h"
 #include "weir/transforms/pipeline.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
@@ -82,6 +85,40 @@ PySDFG optimize(const PySDFG& s, py::object automatic, py::object passes, py::ob
   else
     transforms::apply_script(*out.sdfg, steps, origin);
   return out;
+}
+
+// weir.compose: the SDFG `weir compose SPEC.json` writes. `spec` is the description's file (its
+// stages are read relative to its folder) or the description itself as a dict (stages relative
+// to `base_dir`, default the working directory); errors name the file as the CLI's do.
+PySDFG compose(py::object spec, py::object base_dir) {
+  std::string text;
+  std::string origin = "composition description";
+  std::string base = ".";
+  if (py::isinstance<py::str>(spec) || py::hasattr(spec, "__fspath__")) {
+    origin = path_text(spec);
+    std::ifstream f(origin, std::ios::binary);
+    if (!f) throw weir::Error(origin + ": cannot be read");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+    base = std::filesystem::path(origin).parent_path().string();
+  } else if (py::isinstance<py::dict>(spec)) {
+    text = json_text(spec);
+  } else {
+    throw py::type_error(
+        "compose(): expected the description's file (a str or path) or the description as a "
+        "dict, got " +
+        type_name(spec));
+  }
+  if (!base_dir.is_none()) base = path_text(base_dir);
+  try {
+    py::gil_scoped_release nogil;
+    return PySDFG{std::shared_ptr<SDFG>(transforms::compose_sdfgs(text, base, origin))};
+  } catch (const InvalidJsonError&) {  // located in the file already
+    throw;
+  } catch (const weir::Error& e) {
+    raise_error(python_error_class(std::current_exception()), origin + ": " + e.what());
+  }
 }
 
 // An SDFG compiled for a backend (SDFG.compile): called with arguments by name as `weir run`
@@ -265,6 +302,12 @@ void bind_sdfg(py::module_& m) {
   // __eq__ without __hash__: SDFGs are mutable, hence unhashable (as Python's lists).
   m.attr("SDFG").attr("__hash__") = py::none();
 
+  m.def(
+      "compose", &compose, py::arg("spec"), py::kw_only(), py::arg("base_dir") = py::none(),
+      "The SDFG `weir compose` builds (docs/compose.md): SDFG files called in a sequence on the arrays of "
+      "one "
+      "SDFG. `spec`: the description's .json file (stage files relative to its folder) or the description as "
+      "a dict (stage files relative to base_dir, default the working directory).");
   m.def("optimize", &optimize, py::arg("sdfg"), py::kw_only(), py::arg("auto") = py::none(),
         py::arg("passes") = py::none(), py::arg("script") = py::none(),
         "A new SDFG: `sdfg` optimized by auto-optimize for a device (auto='cpu' or 'gpu'), a pipeline "

@@ -1,10 +1,9 @@
 # weir.load and calling programs with NumPy arrays: results against NumPy, no copies, the
-# argument checks, located errors, offset_provider, orchestration, the GIL.
+# argument checks, located errors, offset_provider, orchestration, the program cache (the GIL:
+# test_gil.py).
 import os
 import subprocess
 import sys
-import threading
-import time
 
 import numpy as np
 import pytest
@@ -243,32 +242,6 @@ def test_orchestration_writes_the_callers_arrays(backend, rng):
     assert (u.ctypes.data, u_next.ctypes.data) == address
     np.testing.assert_allclose(u, want_u, rtol=0, atol=1e-14)
     np.testing.assert_allclose(u_next, want_next, rtol=0, atol=1e-14)
-
-
-def test_the_gil_is_released_while_weir_runs(rng):
-    p = weir.load(HDIFF)  # the embedded backend: interpreting takes a while
-    u, coeff = rng.random((128, 128, 12)), rng.random((128, 128, 12))  # about 0.25 s
-    out = np.zeros_like(u)
-    progress = []
-    stop = threading.Event()
-
-    def count():
-        while not stop.is_set():
-            progress.append(1)
-            time.sleep(0.001)
-
-    t = threading.Thread(target=count)
-    t.start()
-    time.sleep(0.01)
-    before = len(progress)
-    started = time.perf_counter()
-    p(u, coeff, out)
-    elapsed = time.perf_counter() - started
-    during = len(progress) - before
-    stop.set()
-    t.join()
-    assert elapsed > 0.05, "the call is too short to tell"
-    assert during >= 5  # with the GIL held the thread could not run at all
 
 
 def test_a_program_compiled_in_another_process_is_a_cache_hit(tmp_path):

@@ -8,6 +8,13 @@ objects, SDFGs loaded, optimized and saved (docs/adr/0042-python-api.md).
     lap(f, out)                  # no copies: out is written in place
     sdfg = lap.__sdfg__()        # a fresh weir.SDFG
     fast = weir.optimize(sdfg, auto="cpu")
+
+    @weir.program(backend=weir.backends.cpu)   # in a module file: the same as weir.load(...)
+    @gtx.program
+    def my_program(...): ...
+
+Where gt4py is not installed, ``weir.gt4py_stand_in.install()`` lets a field-view module's
+``import gt4py.next as gtx`` import (docs/adr/0045-python-decorator.md).
 """
 
 from ._errors import *  # noqa: F401,F403  (first: the extension raises these classes)
@@ -26,12 +33,19 @@ from ._weir import (  # noqa: F401
     Problem,
     Program,
     SDFG,
+    compose,
     cpu_backend,
     gpu_backend,
-    load,
     optimize,
+    view,
 )
-from . import backends  # noqa: F401
+from . import backends, gt4py_stand_in  # noqa: F401
+from . import _dace  # noqa: F401  (program.__sdfg__(dace=...))
+from ._decorator import program  # noqa: F401
+from ._load import load  # noqa: F401
+
+# __sdfg__'s default: False (a weir.SDFG), True (a dace.SDFG) or "auto" (dace.SDFG when DaCe imports).
+sdfg_as_dace = False
 
 from ._weir import __version__  # noqa: F401,E402
 
@@ -50,8 +64,13 @@ __all__ = [
     "Program",
     "SDFG",
     "backends",
+    "compose",
     "cpu_backend",
     "gpu_backend",
+    "gt4py_stand_in",
     "load",
     "optimize",
+    "program",
+    "sdfg_as_dace",
+    "view",
 ] + list(_error_names)
