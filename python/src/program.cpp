@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "program.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/connectivity_check.h"
@@ -27,52 +28,6 @@ namespace weir::python {
 using namespace weir::runtime;
 
 namespace {
-
-// What a program made ready for one set of table widths, and the lock of its runs
-// (runtime::Program is not thread-safe; calls run with the GIL released).
-struct ProgramState {
-  std::mutex mutex;
-  std::map<std::map<std::string, std::int64_t>, std::shared_ptr<Program>> prepared;
-};
-
-struct PyProgram {
-  std::string reference;
-  std::vector<std::string> include;
-  std::shared_ptr<const Backend> backend;
-  py::object backend_object;  // the Python object `backend` came from (program.backend)
-  FieldViewProgram fv;
-  Signature sig;  // field_view_signature(fv)
-  std::vector<ConnectivityParameter> conns;
-  std::shared_ptr<ProgramState> state = std::make_shared<ProgramState>();
-
-  bool is_table(const std::string& name) const {
-    for (const auto& c : conns)
-      if (c.name == name) return true;
-    return false;
-  }
-  static bool is_result(const std::string& name) { return name.rfind("__out", 0) == 0; }
-  // The parameters a caller passes by position or name (fields and scalars, in order).
-  std::vector<const Parameter*> user_params() const {
-    std::vector<const Parameter*> out;
-    for (const auto& p : sig.params)
-      if (!is_table(p.name) && !is_result(p.name)) out.push_back(&p);
-    return out;
-  }
-  // The results of a @field_operator run directly (`__out` or `__out_0`, ...): given as out=.
-  std::vector<const Parameter*> result_params() const {
-    std::vector<const Parameter*> out;
-    for (const auto& p : sig.params)
-      if (is_result(p.name)) out.push_back(&p);
-    return out;
-  }
-  std::string user_names() const {
-    std::string s;
-    for (const Parameter* p : user_params()) s += (s.empty() ? "" : ", ") + p->name;
-    if (!result_params().empty()) s += std::string(s.empty() ? "" : ", ") + "out=";
-    return s;
-  }
-  bool compiled() const { return dynamic_cast<const CompiledBackend*>(backend.get()) != nullptr; }
-};
 
 std::string squoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -220,6 +175,10 @@ void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs)
 }
 
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  // Arrays laid out as in an earlier call that passed every check: only what can differ
+  // between such calls is checked (docs/adr/0042-python-api.md, "Fast path").
+  CallLayout layout = call_layout(prog, args, kwargs);
+  if (run_cached(prog, layout)) return;
   Gathered g = gather(prog, args, kwargs);
   refuse_overlaps(g);
   {
@@ -234,7 +193,9 @@ void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwa
       throw;
     }
     check_local_dimension_widths(prog.conns, prog.sig, g.args);
-    prepared(prog, table_widths(prog, g.args))->run(g.args);
+    std::shared_ptr<Program> program = prepared(prog, table_widths(prog, g.args));
+    program->run(g.args);
+    remember_call(prog, layout, program, g.args);
     // A backend that ran on copies (the embedded backend's orchestration keeps the caller's
     // arrays unchanged until the whole function succeeded) left its results in fields of its
     // own: they go into the caller's buffers.
@@ -270,6 +231,7 @@ PyProgram make_program(std::string reference, py::object backend, std::vector<st
   check_backend(*p.backend, p.fv);
   p.sig = field_view_signature(p.fv);
   p.conns = connectivities_of(p.fv);
+  p.slots = call_slots(p);
   return p;
 }
 
