@@ -42,12 +42,17 @@ struct CachedCall {
   std::vector<std::size_t> abi;
 };
 
+struct PyProgram;
+
 /// What a program made ready for one set of table widths, the calls it remembers, and the lock
 /// of its runs (runtime::Program is not thread-safe; calls run with the GIL released).
 struct ProgramState {
   std::mutex mutex;
   std::map<std::map<std::string, std::int64_t>, std::shared_ptr<runtime::Program>> prepared;
   std::vector<CachedCall> calls;  // the most recent last; at most kMaxCachedCalls
+  /// A @field_operator's calls with domain=: runtime::with_output_domain for the dimensions
+  /// named, in the order given.
+  std::map<std::vector<std::string>, std::shared_ptr<PyProgram>> with_domain;
 };
 
 /// How many argument layouts a program remembers (a model calls a program with a few).
