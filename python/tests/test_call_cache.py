@@ -12,6 +12,8 @@ from conftest import (
     SUM_DIFF,
     TIMES,
     assert_laplacian_argument_errors,
+    example,
+    heat_numpy,
     laplacian_numpy,
 )
 
@@ -93,3 +95,16 @@ def test_tables_repeated_with_new_entries(backend, rng):
     # Entries are checked on every call, not only on the first of a layout.
     with pytest.raises((weir.ArgumentError, weir.ProgramError), match="E2V"):
         p(v, out, offset_provider={"E2V": np.full((ne, 2), 9, np.int32)})
+
+
+def test_orchestration_repeated(backend, rng):
+    # An orchestration function runs through its Program (not one library): the caller's
+    # arrays get the results on every call, also on the embedded backend, which works on copies.
+    heat = weir.load(example("orchestration/heat.py", "heat"), backend=backend)
+    for steps in (3, 2, 3):
+        u, kappa = rng.random((9, 8)), rng.random((9, 8))
+        u_next = u.copy()
+        want_u, want_next = heat_numpy(u, u_next, kappa, 0.1, steps)
+        heat(u, u_next, kappa, 0.1, steps)
+        np.testing.assert_allclose(u, want_u, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(u_next, want_next, rtol=0, atol=1e-14)

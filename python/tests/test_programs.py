@@ -21,6 +21,7 @@ from conftest import (
     assert_laplacian_argument_errors,
     example,
     hdiff_numpy,
+    heat_numpy,
     laplacian_numpy,
     program,
 )
@@ -201,17 +202,6 @@ def test_with_backend_gives_a_new_program(rng):
     p(f, a)
     q(f, b)
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-14)
-
-
-def heat_numpy(u, u_next, kappa, dt, steps):
-    u, u_next = u.copy(), u_next.copy()
-    for _ in range(steps):
-        c = u[1:-1, 1:-1]
-        u_next[1:-1, 1:-1] = c + dt * kappa[1:-1, 1:-1] * (
-            -4.0 * c + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
-        )
-        u, u_next = u_next, u
-    return (u, u_next) if steps % 2 == 0 else (u_next, u)
 
 
 def test_orchestration_writes_the_callers_arrays(backend, rng):
