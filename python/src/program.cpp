@@ -331,7 +331,7 @@ void bind_programs(py::module_& m) {
           "The connectivities offset_provider= must give")
       .def(
           "with_backend",
-          [](const PyProgram& p, py::object backend) {
+          [](const PyProgram& p, const py::object& backend) {
             PyProgram q = p;
             q.backend = backend_argument(backend, "with_backend(): backend");
             q.backend_object = backend;
@@ -372,7 +372,7 @@ void bind_programs(py::module_& m) {
           },
           "(argument names of the SDFG in order, constant arguments) as DaCe's Python frontend asks")
       .def(
-          "__sdfg_closure__", [](const PyProgram&, py::object) { return py::dict(); },
+          "__sdfg_closure__", [](const PyProgram&, const py::object&) { return py::dict(); },
           py::arg("reevaluate") = py::none(), "No arrays are captured from outside the program: {}")
       .def("__repr__", [](const PyProgram& p) {
         return "<weir.Program '" + p.sig.program_name + "' (" + p.reference + ") on backend '" +
