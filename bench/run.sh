@@ -42,8 +42,20 @@ if [ "$size" = full ] && [ -s "$json" ]; then
     | tee "$root/out/bench/log-npbench.txt" || rc=1
   npbench_args=()
   if [ -s "$nb" ]; then npbench_args=(--npbench "$nb"); fi
-  python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" --source-name "out/bench/results-full.json" \
-    -o "$root/docs/benchmarks.md"
+  # The Python module's call overhead and hdiff from Python against weir run (bench/python_api.py),
+  # when the module is built (WEIR_PYTHON, Debian's python3-dev and pybind11-dev).
+  python_args=()
+  if ls "$build"/python/weir/_weir*.so >/dev/null 2>&1; then
+    pj="$root/out/bench/python.json"
+    rm -f "$pj"
+    (cd "$root" && PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python_api.py" --weir "$build/bin/weir" \
+       --json "$pj") | tee "$root/out/bench/log-python.txt" || rc=$?
+    if [ -s "$pj" ]; then python_args=(--python "$pj"); fi
+  else
+    echo "bench: the Python module is not built ($build/python/weir): no Python rows"
+  fi
+  python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" "${python_args[@]}" \
+    --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "program.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/connectivity_check.h"
@@ -19,6 +20,7 @@
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/lower_for_tables.h"
+#include "weir/runtime/output_domain.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/sdfg.h"
 
@@ -27,52 +29,6 @@ namespace weir::python {
 using namespace weir::runtime;
 
 namespace {
-
-// What a program made ready for one set of table widths, and the lock of its runs
-// (runtime::Program is not thread-safe; calls run with the GIL released).
-struct ProgramState {
-  std::mutex mutex;
-  std::map<std::map<std::string, std::int64_t>, std::shared_ptr<Program>> prepared;
-};
-
-struct PyProgram {
-  std::string reference;
-  std::vector<std::string> include;
-  std::shared_ptr<const Backend> backend;
-  py::object backend_object;  // the Python object `backend` came from (program.backend)
-  FieldViewProgram fv;
-  Signature sig;  // field_view_signature(fv)
-  std::vector<ConnectivityParameter> conns;
-  std::shared_ptr<ProgramState> state = std::make_shared<ProgramState>();
-
-  bool is_table(const std::string& name) const {
-    for (const auto& c : conns)
-      if (c.name == name) return true;
-    return false;
-  }
-  static bool is_result(const std::string& name) { return name.rfind("__out", 0) == 0; }
-  // The parameters a caller passes by position or name (fields and scalars, in order).
-  std::vector<const Parameter*> user_params() const {
-    std::vector<const Parameter*> out;
-    for (const auto& p : sig.params)
-      if (!is_table(p.name) && !is_result(p.name)) out.push_back(&p);
-    return out;
-  }
-  // The results of a @field_operator run directly (`__out` or `__out_0`, ...): given as out=.
-  std::vector<const Parameter*> result_params() const {
-    std::vector<const Parameter*> out;
-    for (const auto& p : sig.params)
-      if (is_result(p.name)) out.push_back(&p);
-    return out;
-  }
-  std::string user_names() const {
-    std::string s;
-    for (const Parameter* p : user_params()) s += (s.empty() ? "" : ", ") + p->name;
-    if (!result_params().empty()) s += std::string(s.empty() ? "" : ", ") + "out=";
-    return s;
-  }
-  bool compiled() const { return dynamic_cast<const CompiledBackend*>(backend.get()) != nullptr; }
-};
 
 std::string squoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -94,12 +50,6 @@ Gathered gather(const PyProgram& prog, const py::args& args, const py::kwargs& k
       offsets = value;
       continue;
     }
-    if (k == "domain")
-      throw ArgumentTypeError(
-          pname +
-          "(): domain= is not supported: weir runs a program over its fields' whole domain; "
-          "a @program gives each call its domain (a sliced out=, or domain= of a call "
-          "inside the @program)");
     if (k == "out" && !results.empty()) {
       out = value;
       continue;
@@ -210,16 +160,24 @@ std::string as_given(std::string message, const std::string& reference) {
 }
 
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
+void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
 
 void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
   try {
-    run_call(prog, args, kwargs);
+    if (kwargs.contains("domain"))
+      run_with_domain(prog, args, kwargs);
+    else
+      run_call(prog, args, kwargs);
   } catch (const weir::Error& e) {
     raise_error(python_error_class(std::current_exception()), as_given(e.what(), prog.reference));
   }
 }
 
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  // Arrays laid out as in an earlier call that passed every check: only what can differ
+  // between such calls is checked (docs/adr/0042-python-api.md, "Fast path").
+  CallLayout layout = call_layout(prog, args, kwargs);
+  if (run_cached(prog, layout)) return;
   Gathered g = gather(prog, args, kwargs);
   refuse_overlaps(g);
   {
@@ -234,12 +192,83 @@ void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwa
       throw;
     }
     check_local_dimension_widths(prog.conns, prog.sig, g.args);
-    prepared(prog, table_widths(prog, g.args))->run(g.args);
+    std::shared_ptr<Program> program = prepared(prog, table_widths(prog, g.args));
+    program->run(g.args);
+    remember_call(prog, layout, program, g.args);
     // A backend that ran on copies (the embedded backend's orchestration keeps the caller's
     // arrays unchanged until the whole function succeeded) left its results in fields of its
     // own: they go into the caller's buffers.
     write_back(g);
   }
+}
+
+// An integer of a domain= range (a Python or NumPy integer).
+bool is_integer(py::handle obj) {
+  return !py::isinstance<py::bool_>(obj) &&
+         (PyLong_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("numpy").attr("integer")));
+}
+
+// The name of a dimension as domain= gives it: its name ("I"), or an object whose `value` is
+// its name (gt4py's Dimension, so that `domain={IDim: (1, 9)}` works where gt4py is imported).
+std::string dimension_name(py::handle key) {
+  if (PyUnicode_Check(key.ptr())) return py::str(key);
+  if (py::hasattr(key, "value") && PyUnicode_Check(key.attr("value").ptr()))
+    return py::str(key.attr("value"));
+  throw ArgumentTypeError("domain: a key names a dimension: its name ('I') or a gt4py Dimension, got " +
+                          type_name(key));
+}
+
+// The program that computes `prog` (a @field_operator) on a domain over `dims`, made once.
+std::shared_ptr<PyProgram> domain_program(const PyProgram& prog, const std::vector<std::string>& dims) {
+  py::gil_scoped_release nogil;
+  std::lock_guard<std::mutex> lock(prog.state->mutex);
+  std::shared_ptr<PyProgram>& slot = prog.state->with_domain[dims];
+  if (!slot) {
+    auto q = std::make_shared<PyProgram>();
+    q->reference = prog.reference;
+    q->include = prog.include;
+    q->backend = prog.backend;
+    q->fv = with_output_domain(prog.fv, dims);
+    q->sig = field_view_signature(q->fv);
+    q->conns = prog.conns;
+    q->slots = call_slots(*q);
+    slot = std::move(q);
+  }
+  return slot;
+}
+
+// A @field_operator called with out= and domain={D: (start, stop)}: computes only that part of
+// out (gt4py's meaning), as the @program call runtime::with_output_domain makes.
+void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+  const std::string& pname = prog.sig.program_name;
+  if (prog.result_params().empty())
+    throw ArgumentTypeError(
+        pname + "() takes no domain=: " +
+        (prog.fv.orchestration ? std::string("it is an orchestration function, and the programs it calls set")
+                               : std::string("it is a @program, which sets")) +
+        " the domain of each call inside (domain= or a sliced out= on the call); domain= is "
+        "for a @field_operator called with out=");
+  py::kwargs rest;
+  for (auto [key, value] : kwargs)
+    if (std::string(py::str(key)) != "domain") rest[key] = value;
+  // The operator's own argument errors, in its words (the program below takes more arguments).
+  if (call_layout(prog, args, rest).objects.empty()) refuse_overlaps(gather(prog, args, rest));
+  py::handle domain = kwargs["domain"];
+  if (!py::isinstance<py::dict>(domain))
+    throw ArgumentTypeError("domain: expected a dict {dimension: (start, stop)} such as {'I': (1, 9)}, got " +
+                            type_name(domain));
+  std::vector<std::string> dims;
+  for (auto [key, range] : py::reinterpret_borrow<py::dict>(domain)) {
+    std::string dim = dimension_name(key);
+    if (!(py::isinstance<py::tuple>(range) || py::isinstance<py::list>(range)) || py::len(range) != 2 ||
+        !is_integer(range[py::int_(0)]) || !is_integer(range[py::int_(1)]))
+      throw ArgumentTypeError("domain[" + squoted(dim) + "]: expected (start, stop), two integers, got " +
+                              std::string(py::repr(range)));
+    dims.push_back(dim);
+    rest[py::str(domain_start_argument(dim))] = range[py::int_(0)];
+    rest[py::str(domain_stop_argument(dim))] = range[py::int_(1)];
+  }
+  run_call(*domain_program(prog, dims), args, rest);
 }
 
 std::map<std::string, std::int64_t> widths_from_kwargs(const PyProgram& prog, const py::kwargs& kwargs) {
@@ -270,6 +299,7 @@ PyProgram make_program(std::string reference, py::object backend, std::vector<st
   check_backend(*p.backend, p.fv);
   p.sig = field_view_signature(p.fv);
   p.conns = connectivities_of(p.fv);
+  p.slots = call_slots(p);
   return p;
 }
 
@@ -301,7 +331,7 @@ void bind_programs(py::module_& m) {
           "The connectivities offset_provider= must give")
       .def(
           "with_backend",
-          [](const PyProgram& p, py::object backend) {
+          [](const PyProgram& p, const py::object& backend) {
             PyProgram q = p;
             q.backend = backend_argument(backend, "with_backend(): backend");
             q.backend_object = backend;
@@ -342,7 +372,7 @@ void bind_programs(py::module_& m) {
           },
           "(argument names of the SDFG in order, constant arguments) as DaCe's Python frontend asks")
       .def(
-          "__sdfg_closure__", [](const PyProgram&, py::object) { return py::dict(); },
+          "__sdfg_closure__", [](const PyProgram&, const py::object&) { return py::dict(); },
           py::arg("reevaluate") = py::none(), "No arrays are captured from outside the program: {}")
       .def("__repr__", [](const PyProgram& p) {
         return "<weir.Program '" + p.sig.program_name + "' (" + p.reference + ") on backend '" +

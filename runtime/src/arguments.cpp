@@ -190,6 +190,23 @@ void BoundArguments::store_written_scalars(const Signature& sig, Arguments& args
   }
 }
 
+void BoundArguments::rebind_value(const Signature& sig, std::size_t i, const Number& n) {
+  const Parameter& p = sig.params.at(i);
+  void* slot = slots_.at(i).bytes;
+  if (p.kind == Parameter::Kind::Scalar) {
+    convert_scalar(p, n, slot);
+  } else if (p.kind == Parameter::Kind::Symbol) {
+    auto v = integral(n);
+    if (!v) throw ArgumentError("symbol " + quoted(p.name) + ": expected an integer, got " + to_string(n));
+    put(slot, *v);
+    symbols_[p.name] = *v;
+  } else {
+    throw ArgumentError("argument " + quoted(p.name) + ": expected " + p.describe() + ", got the number " +
+                        to_string(n));
+  }
+  pointers_.at(i) = slot;
+}
+
 void check_scalar_argument(const Parameter& p, const Number& n) {
   alignas(16) unsigned char slot[16];
   convert_scalar(p, n, slot);

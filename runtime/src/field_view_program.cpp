@@ -178,6 +178,22 @@ std::vector<ConnectivityParameter> connectivities_of(const TypedDefinition& def)
   return out;
 }
 
+std::vector<std::pair<std::string, Type>> result_outputs(const TypedDefinition& def) {
+  std::vector<Type> leaves;
+  std::function<void(const Type&)> flat = [&](const Type& t) {
+    if (t.is_tuple())
+      for (const Type& e : t.elements) flat(e);
+    else
+      leaves.push_back(t);
+  };
+  flat(def.returns);
+  std::vector<std::pair<std::string, Type>> out;
+  for (std::size_t i = 0; i < leaves.size(); ++i)
+    out.emplace_back(leaves.size() == 1 && !def.returns.is_tuple() ? "__out" : "__out_" + std::to_string(i),
+                     leaves[i]);
+  return out;
+}
+
 Signature field_view_signature(const TypedDefinition& def) {
   Signature sig;
   sig.program_name = def.name;
@@ -199,21 +215,9 @@ Signature field_view_signature(const TypedDefinition& def) {
                          ", which cannot be passed as a program argument (fields and scalars only)");
     }
   }
-  if (def.kind != DefinitionKind::Program) {
-    std::vector<Type> leaves;
-    std::function<void(const Type&)> flat = [&](const Type& t) {
-      if (t.is_tuple())
-        for (const Type& e : t.elements) flat(e);
-      else
-        leaves.push_back(t);
-    };
-    flat(def.returns);
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      std::string name =
-          leaves.size() == 1 && !def.returns.is_tuple() ? "__out" : "__out_" + std::to_string(i);
-      sig.params.push_back(array_param(name, dtype_of(leaves[i].dtype), dim_names(leaves[i]), true));
-    }
-  }
+  if (def.kind != DefinitionKind::Program)
+    for (const auto& [name, type] : result_outputs(def))
+      sig.params.push_back(array_param(name, dtype_of(type.dtype), dim_names(type), true));
   for (const auto& c : connectivities_of(def))
     sig.params.push_back(array_param(c.name, ScalarType::Int32, {c.from, c.local}, false));
   return sig;

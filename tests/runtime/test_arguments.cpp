@@ -239,3 +239,30 @@ TEST_CASE("Signature::from_sdfg marks __return containers as returned", "[argume
   CHECK(sig.find("__return")->returned);
   CHECK_FALSE(sig.find("A")->returned);
 }
+
+TEST_CASE("arguments: a binding takes other arrays and values without binding again",
+          "[runtime][arguments]") {
+  Signature sig;
+  sig.program_name = "p";
+  sig.params = {array("A", ScalarType::Float64, {"N"}), scalar("a", ScalarType::Int32), symbol("N"),
+                symbol("lo")};
+  Arguments args;
+  args.arrays.emplace("A", field(ScalarType::Float64, {4}));
+  args.values["a"] = std::int64_t{3};
+  args.values["lo"] = std::int64_t{1};
+  BoundArguments b = bind_arguments(sig, args);
+  Field other = field(ScalarType::Float64, {4});
+  b.rebind_array(0, other.data());
+  CHECK(b.pointers()[0] == other.data());
+  b.rebind_value(sig, 1, std::int64_t{-7});
+  CHECK(slot<std::int32_t>(b, 1) == -7);
+  b.rebind_value(sig, 3, 5.0);  // an integral float for a symbol
+  CHECK(slot<std::int64_t>(b, 3) == 5);
+  CHECK(b.symbols().at("lo") == 5);
+  CHECK(b.symbols().at("N") == 4);
+  // The conversions of bind_arguments, with its messages.
+  CHECK_THROWS_WITH(b.rebind_value(sig, 1, std::int64_t{1} << 40), Catch::Contains("argument 'a': expected"));
+  CHECK_THROWS_WITH(b.rebind_value(sig, 3, 0.5),
+                    Catch::Contains("symbol 'lo': expected an integer, got 0.5"));
+  CHECK_THROWS_AS(b.rebind_value(sig, 0, 1.0), ArgumentError);
+}

@@ -1,6 +1,6 @@
 # Point-wise field operators for the Python tests: a scalar argument, a tuple result.
 import gt4py.next as gtx
-from gt4py.next import Field, float64
+from gt4py.next import Field, float64, int32
 
 I = gtx.Dimension("I")
 J = gtx.Dimension("J")
@@ -20,3 +20,11 @@ def sum_diff(x: IJ, y: IJ) -> tuple[IJ, IJ]:
 @gtx.program
 def axpy_program(a: float64, x: IJ, y: IJ, out: IJ):
     axpy(a, x, y, out=out)
+
+
+IJi = Field[[I, J], int32]
+
+
+@gtx.field_operator
+def times(n: int32, x: IJi) -> IJi:
+    return n * x

@@ -46,6 +46,16 @@ class BoundArguments {
   /// Copies scalar parameters the program writes back into `args.values` (after a call).
   void store_written_scalars(const Signature& sig, Arguments& args) const;
 
+  /// Calling again with other arrays of the same dtypes and shapes, and other scalar values,
+  /// without binding again (the Python module's repeated calls): points array parameter `i` of
+  /// the signature bound at `data`. The caller vouches that the array has the dtype and shape
+  /// that was bound (bind_arguments checked those), so nothing is checked here.
+  void rebind_array(std::size_t i, void* data) { pointers_.at(i) = data; }
+  /// Puts `n` into scalar or symbol parameter `i` of `sig` (the signature bound), converted as
+  /// bind_arguments converts it, with its ArgumentError when it does not fit; a symbol's new
+  /// value is in symbols() (a CompiledProgram starts again when its symbols change).
+  void rebind_value(const Signature& sig, std::size_t i, const Number& n);
+
  private:
   friend BoundArguments bind_arguments(const Signature&, Arguments&);
   struct Slot {

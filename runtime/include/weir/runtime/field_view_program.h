@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "weir/codegen/cpu_codegen.h"
@@ -15,6 +16,7 @@ namespace weir::frontend {
 struct TypedDefinition;
 struct FieldOffset;
 struct Orchestration;
+struct Type;
 }  // namespace weir::frontend
 
 namespace weir::runtime {
@@ -80,6 +82,11 @@ std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& pro
 /// (__E2V_<from>_size, __E2V_<local>_size) (int64 tables are accepted as well). Fields named
 /// in an `out=` are marked written.
 Signature field_view_signature(const frontend::TypedDefinition& def);
+
+/// The outputs of the @field_operator `def` run directly, as field_view_signature names them:
+/// `__out`, or `__out_0`, `__out_1`, ... for a tuple result, each with its type (the result's
+/// leaves in order).
+std::vector<std::pair<std::string, frontend::Type>> result_outputs(const frontend::TypedDefinition& def);
 
 /// The same for a FieldViewProgram; for an orchestration function: its parameters (fields
 /// marked written when some call may write them, frontend::written_parameters), then the

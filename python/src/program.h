@@ -1,0 +1,126 @@
+// weir.Program's state, shared by program.cpp (loading, the checked call) and call_cache.cpp
+// (the fast path of repeated calls). Internal to python/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/field_view_program.h"
+#include "weir/runtime/loader.h"
+#include "weir/runtime/program.h"
+
+namespace weir::python {
+
+/// One argument of a call as the cache sees it: the parameters in order (fields and scalars),
+/// then the results given as out=, then the connectivity tables of offset_provider=.
+struct CallSlot {
+  enum class Kind { Array, Scalar, Table };
+  std::string name;
+  Kind kind = Kind::Array;
+  ScalarType dtype = ScalarType::Float64;
+  std::size_t ndim = 0;
+  bool written = false;
+};
+
+/// A call that passed every check: what the next call with arrays alike (the same `key`:
+/// dtype, byte order and shape of every array, docs/adr/0042-python-api.md "Fast path") runs
+/// without checking them again.
+struct CachedCall {
+  std::vector<std::int64_t> key;
+  std::shared_ptr<runtime::Program> program;
+  /// Set when `program` is one compiled library (no table checks, no orchestration): then
+  /// `bound` is the last call's binding and `abi` each slot's index in its signature, and a
+  /// call only replaces pointers and scalar values.
+  runtime::CompiledProgram* compiled = nullptr;
+  runtime::BoundArguments bound;
+  std::vector<std::size_t> abi;
+};
+
+struct PyProgram;
+
+/// What a program made ready for one set of table widths, the calls it remembers, and the lock
+/// of its runs (runtime::Program is not thread-safe; calls run with the GIL released).
+struct ProgramState {
+  std::mutex mutex;
+  std::map<std::map<std::string, std::int64_t>, std::shared_ptr<runtime::Program>> prepared;
+  std::vector<CachedCall> calls;  // the most recent last; at most kMaxCachedCalls
+  /// A @field_operator's calls with domain=: runtime::with_output_domain for the dimensions
+  /// named, in the order given.
+  std::map<std::vector<std::string>, std::shared_ptr<PyProgram>> with_domain;
+};
+
+/// How many argument layouts a program remembers (a model calls a program with a few).
+constexpr std::size_t kMaxCachedCalls = 8;
+
+struct PyProgram {
+  std::string reference;
+  std::vector<std::string> include;
+  std::shared_ptr<const runtime::Backend> backend;
+  py::object backend_object;  // the Python object `backend` came from (program.backend)
+  runtime::FieldViewProgram fv;
+  runtime::Signature sig;  // field_view_signature(fv)
+  std::vector<runtime::ConnectivityParameter> conns;
+  std::vector<CallSlot> slots;  // call_slots(sig, conns)
+  std::shared_ptr<ProgramState> state = std::make_shared<ProgramState>();
+
+  bool is_table(const std::string& name) const {
+    for (const auto& c : conns)
+      if (c.name == name) return true;
+    return false;
+  }
+  static bool is_result(const std::string& name) { return name.rfind("__out", 0) == 0; }
+  // The parameters a caller passes by position or name (fields and scalars, in order).
+  std::vector<const runtime::Parameter*> user_params() const {
+    std::vector<const runtime::Parameter*> out;
+    for (const auto& p : sig.params)
+      if (!is_table(p.name) && !is_result(p.name)) out.push_back(&p);
+    return out;
+  }
+  // The results of a @field_operator run directly (`__out` or `__out_0`, ...): given as out=.
+  std::vector<const runtime::Parameter*> result_params() const {
+    std::vector<const runtime::Parameter*> out;
+    for (const auto& p : sig.params)
+      if (is_result(p.name)) out.push_back(&p);
+    return out;
+  }
+  std::string user_names() const {
+    std::string s;
+    for (const runtime::Parameter* p : user_params()) s += (s.empty() ? "" : ", ") + p->name;
+    if (!result_params().empty()) s += std::string(s.empty() ? "" : ", ") + "out=";
+    return s;
+  }
+  bool compiled() const { return dynamic_cast<const runtime::CompiledBackend*>(backend.get()) != nullptr; }
+};
+
+/// The slots of a program's calls (CallSlot), from its field-view signature.
+std::vector<CallSlot> call_slots(const PyProgram& prog);
+
+/// The call's arrays described for the cache: one Python object per slot and the key. Empty
+/// `objects` when the call is not in a form the cache takes (an unknown or repeated keyword,
+/// domain=, a missing argument, something not an array where one goes, an array the checks
+/// would refuse: not C-contiguous, unaligned, read-only where written): the checked call then
+/// runs and gives the error, if any.
+struct CallLayout {
+  std::vector<PyObject*> objects;
+  std::vector<std::int64_t> key;
+};
+CallLayout call_layout(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
+
+/// Runs the call through the cache (the GIL released while it runs) when an earlier call with
+/// the same layout passed every check; false when there is none, or when an argument fails a
+/// check that is made on every call (arrays sharing memory with a written one, a number that
+/// does not fit its parameter): the checked call then runs and gives the error.
+bool run_cached(const PyProgram& prog, const CallLayout& layout);
+
+/// Remembers a call that passed every check and ran (`program` with `args`): called with the
+/// program's lock held.
+void remember_call(const PyProgram& prog, const CallLayout& layout,
+                   const std::shared_ptr<runtime::Program>& program, runtime::Arguments& args);
+
+}  // namespace weir::python

@@ -1,0 +1,110 @@
+# Repeated calls (the fast path of docs/adr/0042-python-api.md): a call with arrays laid out as
+# in an earlier checked call skips the checks that layout settles; everything that can differ
+# between such calls is still checked, with the checked call's messages.
+import numpy as np
+import pytest
+
+import weir
+from conftest import (
+    AXPY_PROGRAM,
+    EDGES,
+    LAPLACIAN,
+    SUM_DIFF,
+    TIMES,
+    assert_laplacian_argument_errors,
+    example,
+    heat_numpy,
+    laplacian_numpy,
+)
+
+
+def test_repeated_calls_see_new_arrays_and_numbers(backend, rng):
+    p = weir.load(AXPY_PROGRAM, backend=backend)
+    out = np.zeros((5, 4))
+    for a in (2.0, -1.5, 3, np.float64(0.25)):
+        x, y = rng.random((5, 4)), rng.random((5, 4))
+        p(a, x, y, out)
+        np.testing.assert_array_equal(out, a * x + y)
+        other = np.zeros_like(out)  # another output buffer of the same layout
+        p(a, x=x, y=y, out=other)
+        np.testing.assert_array_equal(other, a * x + y)
+
+
+def test_other_shapes_after_a_cached_call(backend, rng):
+    p = weir.load(LAPLACIAN, backend=backend)
+    for shape in [(6, 5, 2), (9, 7, 3), (6, 5, 2), (4, 4, 1), (9, 7, 3)]:
+        f = rng.random(shape)
+        out = np.zeros_like(f)
+        p(f, out)
+        np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f))
+        assert (out[0] == 0).all() and (out[:, -1] == 0).all()
+
+
+def test_tuple_results_and_keywords_repeated(backend, rng):
+    p = weir.load(SUM_DIFF, backend=backend)
+    s, d = np.empty((4, 3)), np.empty((4, 3))
+    for _ in range(3):
+        x, y = rng.random((4, 3)), rng.random((4, 3))
+        p(y=y, x=x, out=(s, d))
+        np.testing.assert_array_equal(s, x + y)
+        np.testing.assert_array_equal(d, x - y)
+
+
+def test_errors_after_a_cached_call(backend):
+    # The same messages as for a first call (test_programs.py::test_argument_errors).
+    p = weir.load(LAPLACIAN, backend=backend)
+    f = np.zeros((6, 6, 2))
+    out = np.zeros_like(f)
+    p(f, out)
+    p(f, out)
+    assert_laplacian_argument_errors(p, f, out)
+    with pytest.raises(ValueError, match="arguments 'f' and 'out' share memory and the program writes 'out'"):
+        p(out, out)
+    big = np.ones((7, 6, 2))
+    with pytest.raises(weir.ArgumentError, match="share memory"):
+        p(big[1:], big[:-1])
+    with pytest.raises(weir.Error, match="outside|does not cover"):  # an output larger than f
+        p(f, np.zeros((7, 6, 2)))
+    p(f, out)  # still runs after the errors
+
+
+def test_numbers_are_checked_on_every_call(backend):
+    p = weir.load(TIMES, backend=backend)
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    out = np.zeros_like(x)
+    p(3, x, out=out)
+    np.testing.assert_array_equal(out, 3 * x)
+    p(-2, x, out=out)
+    np.testing.assert_array_equal(out, -2 * x)
+    with pytest.raises(weir.ArgumentError, match="'n'.*2147483648"):
+        p(2**31, x, out=out)
+    with pytest.raises(TypeError, match="argument 'n': expected a int32 number, got str"):
+        p("3", x, out=out)
+    np.testing.assert_array_equal(out, -2 * x)  # nothing ran
+
+
+def test_tables_repeated_with_new_entries(backend, rng):
+    nv, ne = 7, 12
+    p = weir.load(EDGES, backend=backend)
+    out = np.zeros(ne)
+    for dtype in (np.int32, np.int64, np.int32):
+        v = rng.random(nv)
+        e2v = rng.integers(0, nv, size=(ne, 2)).astype(dtype)
+        p(v, out, offset_provider={"E2V": e2v})
+        np.testing.assert_array_equal(out, v[e2v[:, 0]] + v[e2v[:, 1]])
+    # Entries are checked on every call, not only on the first of a layout.
+    with pytest.raises((weir.ArgumentError, weir.ProgramError), match="E2V"):
+        p(v, out, offset_provider={"E2V": np.full((ne, 2), 9, np.int32)})
+
+
+def test_orchestration_repeated(backend, rng):
+    # An orchestration function runs through its Program (not one library): the caller's
+    # arrays get the results on every call, also on the embedded backend, which works on copies.
+    heat = weir.load(example("orchestration/heat.py", "heat"), backend=backend)
+    for steps in (3, 2, 3):
+        u, kappa = rng.random((9, 8)), rng.random((9, 8))
+        u_next = u.copy()
+        want_u, want_next = heat_numpy(u, u_next, kappa, 0.1, steps)
+        heat(u, u_next, kappa, 0.1, steps)
+        np.testing.assert_allclose(u, want_u, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(u_next, want_next, rtol=0, atol=1e-14)

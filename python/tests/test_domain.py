@@ -1,0 +1,102 @@
+# domain= on calls (gt4py's meaning): a @field_operator called with out= and domain={D: (start,
+# stop)} computes only that part of out; a @program sets its domains inside and takes none.
+import numpy as np
+import pytest
+
+import weir
+from conftest import AXPY, LAPLACIAN, SUM_DIFF, example, laplacian_numpy
+
+LAP = example("cartesian/laplacian.py", "lap")
+
+
+class Dimension:
+    """Stands in for gt4py's Dimension (not a Debian package): its name is `value`."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def test_a_stencil_on_the_interior(backend, rng):
+    f = rng.random((10, 8, 3))
+    out = np.full_like(f, -7.0)
+    lap = weir.load(LAP, backend=backend)
+    lap(f, out=out, domain={"I": (1, 9), "J": (1, 7)})
+    want = np.full_like(f, -7.0)
+    want[1:-1, 1:-1] = laplacian_numpy(f)
+    np.testing.assert_array_equal(out, want)  # every point outside the domain untouched
+    # gt4py's Dimension objects (here a stand-in with the same `value`) name dimensions too;
+    # K not given: all of it.
+    out2 = np.zeros_like(f)
+    lap(f, out=out2, domain={Dimension("I"): (2, 5), Dimension("J"): (1, 3)})
+    want2 = np.zeros_like(f)
+    want2[2:5, 1:3] = laplacian_numpy(f)[1:4, 0:2]
+    np.testing.assert_array_equal(out2, want2)
+
+
+def test_point_wise_operator_and_repeated_calls(backend, rng):
+    axpy = weir.load(AXPY, backend=backend)
+    x, y = rng.random((6, 5)), rng.random((6, 5))
+    out = np.zeros((6, 5))
+    for (i0, i1), (j0, j1) in [((0, 6), (1, 3)), ((2, 4), (0, 5)), ((5, 6), (4, 5)), ((3, 3), (0, 5))]:
+        out[:] = -1.0
+        axpy(2.0, x, y, out=out, domain={"I": (i0, i1), "J": (np.int64(j0), j1)})
+        want = np.full((6, 5), -1.0)
+        want[i0:i1, j0:j1] = 2.0 * x[i0:i1, j0:j1] + y[i0:i1, j0:j1]
+        np.testing.assert_array_equal(out, want)
+    # The same operator without domain= still computes all of out.
+    axpy(3.0, x, y, out=out)
+    np.testing.assert_array_equal(out, 3.0 * x + y)
+
+
+def test_tuple_results_share_the_domain(backend, rng):
+    x, y = rng.random((4, 3)), rng.random((4, 3))
+    s, d = np.zeros((4, 3)), np.zeros((4, 3))
+    weir.load(SUM_DIFF, backend=backend)(x, y, out=(s, d), domain={"I": (1, 3)})
+    np.testing.assert_array_equal(s[1:3], (x + y)[1:3])
+    np.testing.assert_array_equal(d[1:3], (x - y)[1:3])
+    assert (s[[0, 3]] == 0).all() and (d[[0, 3]] == 0).all()
+
+
+def test_a_program_takes_no_domain(backend):
+    p = weir.load(LAPLACIAN, backend=backend)
+    f = np.zeros((6, 6, 2))
+    out = np.zeros_like(f)
+    with pytest.raises(TypeError, match="laplacian\\(\\) takes no domain=: it is a @program, which sets the domain of each call inside"):
+        p(f, out, domain={"I": (1, 3)})
+    heat = weir.load(example("orchestration/heat.py", "heat"), backend=backend)
+    with pytest.raises(TypeError, match="heat\\(\\) takes no domain=: it is an orchestration function"):
+        heat(np.zeros((9, 8)), np.zeros((9, 8)), np.zeros((9, 8)), 0.1, 2, domain={"I": (1, 3)})
+
+
+def test_domain_errors(backend, rng):
+    axpy = weir.load(AXPY, backend=backend)
+    x = np.zeros((6, 5))
+    out = np.zeros((6, 5))
+    with pytest.raises(weir.ArgumentError, match="the domain of 'axpy' gives K, but it returns a field over \\(I, J\\)"):
+        axpy(1.0, x, x, out=out, domain={"K": (0, 1)})
+    with pytest.raises(TypeError, match="domain: expected a dict \\{dimension: \\(start, stop\\)\\}"):
+        axpy(1.0, x, x, out=out, domain=[(0, 1)])
+    with pytest.raises(TypeError, match="domain\\['I'\\]: expected \\(start, stop\\), two integers, got \\(0, 1.5\\)"):
+        axpy(1.0, x, x, out=out, domain={"I": (0, 1.5)})
+    with pytest.raises(TypeError, match="domain: a key names a dimension: its name \\('I'\\) or a gt4py Dimension, got int"):
+        axpy(1.0, x, x, out=out, domain={0: (0, 1)})
+    # Outside out: the embedded backend's domain check, the compiled code's bounds check.
+    with pytest.raises(weir.ProgramError, match="J: \\[1, 9\\), outside") as e:
+        axpy(1.0, x, x, out=out, domain={"J": (1, 9)})
+    assert e.value.file.endswith("pointwise.py")
+    with pytest.raises(weir.ProgramError, match="I: \\[-1, 2\\), outside"):
+        axpy(1.0, x, x, out=out, domain={"I": (-1, 2)})
+    # The operator's own argument errors, in its words.
+    with pytest.raises(TypeError, match="axpy\\(\\) missing argument 'y'"):
+        axpy(1.0, x, out=out, domain={"I": (0, 1)})
+    with pytest.raises(TypeError, match="unexpected argument 'z' \\(it takes a, x, y, out=\\)"):
+        axpy(1.0, x, x, z=x, out=out, domain={"I": (0, 1)})
+    with pytest.raises(ValueError, match="arguments '__out' and 'x' share memory"):
+        axpy(1.0, x, x, out=x, domain={"I": (0, 1)})
+    # Shifted reads past the input: located, as for a @program's call.
+    lap = weir.load(LAP, backend=backend)
+    f = np.zeros((6, 6, 2))
+    with pytest.raises(weir.ProgramError, match="outside|does not cover") as e:
+        lap(f, out=np.zeros_like(f), domain={"I": (0, 5), "J": (1, 5)})
+    assert e.value.file.endswith("laplacian.py")
+    assert (out == 0).all()
