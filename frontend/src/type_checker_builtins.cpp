@@ -23,6 +23,18 @@ TExprPtr FunctionChecker::constructor(const Call& c, ScalarKind k, const std::st
       return typed_constant(k, d, c.loc);
     }
   }
+  if (!cst && def_.kind == DefinitionKind::Program) {
+    // gt4py's programs convert scalars with the type's constructor (`int32(nlev - 1)`, a
+    // parameter of another type): astype of a scalar. Field operators take only literals.
+    TExprPtr x = expr(*a, scope);
+    if (!x->type.is_scalar())
+      throw FrontendError(a->loc,
+                          "type constructor '" + fn + "' converts a scalar, got " + to_string(x->type));
+    auto r = mk(TExprKind::Builtin, Type::scalar(k), c.loc);
+    r->name = "astype";
+    r->args = {x};
+    return r;
+  }
   if (!cst || !(cst->value_kind == ConstantKind::Int || cst->value_kind == ConstantKind::Float ||
                 cst->value_kind == ConstantKind::Bool || cst->value_kind == ConstantKind::String))
     throw FrontendError(a->loc, "type constructor '" + fn +
