@@ -208,6 +208,11 @@ TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const 
   }
   if (name == "as_offset")
     throw FrontendError(c.loc, "as_offset can only be used as a shift: f(as_offset(Koff, offsets))");
+  if (name.rfind("math.", 0) == 0)  // Python's math on numbers, at import; gt4py's on fields
+    throw FrontendError(c.func->loc, "'" + fn + "' is Python's math function, which a " +
+                                         std::string(to_string(def_.kind)) +
+                                         " cannot call: use gt4py.next's (from gt4py.next import " +
+                                         name.substr(5) + "), or compute the constant at module level");
   throw FrontendError(c.func->loc,
                       "'" + fn + "' is not a supported builtin in a " + std::string(to_string(def_.kind)));
 }

@@ -275,3 +275,15 @@ TEST_CASE("module constants: a helper weir cannot run is a located error naming 
   REQUIRE(r.errors.size() == 4);
   CHECK(r.errors[0].location().line == 26);
 }
+
+TEST_CASE("module constants: math on a field in a field operator names gt4py's function",
+          "[loader][constants]") {
+  std::string src = kPrelude +
+                    "import math\n"                                            // 11
+                    "@gtx.field_operator\n"                                    // 12
+                    "def f(a: Field[[I], float64]) -> Field[[I], float64]:\n"  // 13
+                    "    return math.sqrt(a)\n";                               // 14
+  expect_error([&] { check_text(src); }, 14, 12,
+               "'math.sqrt' is Python's math function, which a field_operator cannot call: use gt4py.next's "
+               "(from gt4py.next import sqrt)");
+}
