@@ -3,6 +3,11 @@
 // level, NumPy's scalar types, and constants imported from another module. Each value is the
 // double Debian's CPython 3.11 gives (its repr and float.hex() written here, checked bit for
 // bit); what CPython refuses, or weir does not evaluate, is a located error naming it.
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
 #include "typecheck_test_util.h"
 
 using namespace weir::frontend;
@@ -286,4 +291,64 @@ TEST_CASE("module constants: math on a field in a field operator names gt4py's f
   expect_error([&] { check_text(src); }, 14, 12,
                "'math.sqrt' is Python's math function, which a field_operator cannot call: use gt4py.next's "
                "(from gt4py.next import sqrt)");
+}
+
+TEST_CASE("module constants: gamma, lgamma and float operators equal CPython's on random arguments",
+          "[loader][constants]") {
+  // Debian's python3 evaluates each expression (float.hex of the result, or the exception's
+  // name); weir loads the same expressions as module-level constants.
+  TempDir d("pymath");
+  std::string script =
+      "import math, random\n"
+      "random.seed(34)\n"
+      "exprs = []\n"
+      "for _ in range(300):\n"
+      "    x = random.uniform(-60.0, 60.0)\n"
+      "    exprs += [f'math.gamma({x!r})', f'math.lgamma({x!r})']\n"
+      "for x in [0.5, 1.5, -0.5, -2.5, 1e-25, -1e-25, 23.0, 24.0, 171.5, 172.0, -171.5, -250.5, 0.0, -3.0]:\n"
+      "    exprs += [f'math.gamma({x!r})', f'math.lgamma({x!r})']\n"
+      "specials = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, 3.0, -3.0, 7.5, -7.5, 1e308]\n"
+      "for _ in range(600):\n"
+      "    x = random.choice(specials) if random.random() < 0.3 else random.uniform(-50.0, 50.0)\n"
+      "    y = random.choice(specials) if random.random() < 0.3 else float(random.randint(-5, 5)) if "
+      "random.random() < 0.3 else random.uniform(-10.0, 10.0)\n"
+      "    exprs.append(f'({x!r}) {random.choice([\"**\", \"//\", \"%\", \"/\"])} ({y!r})')\n"
+      "with open('cases.txt', 'w') as f:\n"
+      "    for e in exprs:\n"
+      "        try:\n"
+      "            v = eval(e)\n"
+      "            out = 'error:complex' if isinstance(v, complex) else float(v).hex()\n"
+      "        except Exception as ex:\n"
+      "            out = 'error:' + type(ex).__name__\n"
+      "        f.write(e + '\\t' + out + '\\n')\n";
+  d.write("gen.py", script);
+  REQUIRE(std::system(("cd '" + d.str() + "' && /usr/bin/python3 gen.py").c_str()) == 0);
+  std::ifstream in(d.str("cases.txt"));
+  std::vector<std::pair<std::string, std::string>> cases;
+  std::string module = "import math\n";
+  for (std::string line; std::getline(in, line);) {
+    auto tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    cases.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+    module += "C" + std::to_string(cases.size() - 1) + " = " + cases.back().first + "\n";
+  }
+  REQUIRE(cases.size() > 900);
+  ModuleLoader loader(LoaderOptions{{}, false});
+  const LoadedModule& m = load(loader, module);
+  int mismatches = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [expr, want] = cases[i];
+    const Value& v = m.names.at("C" + std::to_string(i));
+    bool ok = false;
+    if (want.rfind("error:", 0) == 0) {
+      ok = v.kind == ValueKind::Failed && v.error.find(want.substr(6)) != std::string::npos;
+    } else if (v.kind == ValueKind::Constant && v.constant.kind == ConstantValue::Kind::Float) {
+      double w = std::strtod(want.c_str(), nullptr), g = v.constant.float_value;
+      ok = (std::isnan(w) && std::isnan(g)) || std::memcmp(&w, &g, sizeof w) == 0;  // sign of zero too
+    }
+    if (!ok && ++mismatches <= 10)
+      FAIL_CHECK(expr << ": CPython " << want << ", weir "
+                      << (v.kind == ValueKind::Failed ? v.error : v.describe()));
+  }
+  CHECK(mismatches == 0);
 }
