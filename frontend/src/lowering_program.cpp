@@ -277,6 +277,13 @@ class ProgramLowering final : public LoweringContext {
         }
         break;
       }
+      case TExprKind::Builtin:
+        // `int32(nlev - 1)`: an integer cast of an integer bound is the bound; `minimum(a, b)`.
+        if (e.name == "astype" && is_integral(e.type.dtype) && is_integral(e.args[0]->type.dtype))
+          return bound_expr(*e.args[0]);
+        if (e.name == "minimum") return sym::Expr::min(bound_expr(*e.args[0]), bound_expr(*e.args[1]));
+        if (e.name == "maximum") return sym::Expr::max(bound_expr(*e.args[0]), bound_expr(*e.args[1]));
+        break;
       default: break;
     }
     unsupported(e.loc, "this domain bound");

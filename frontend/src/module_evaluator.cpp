@@ -1,6 +1,7 @@
 // Evaluation of module-level expressions (annotations, dimensions, offsets, constants).
 #include "literal_value.h"
 #include "module_loader_internal.h"
+#include "python_math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,8 @@ namespace weir::frontend {
 namespace {
 
 const std::set<std::string>& python_builtins() {
-  static const std::set<std::string> s = {"float", "int", "bool", "tuple", "abs"};
+  static const std::set<std::string> s = {"float", "int", "bool",  "tuple", "abs",
+                                          "min",   "max", "round", "pow"};
   return s;
 }
 
@@ -41,6 +43,21 @@ class Evaluator {
       }
       case ExprKind::UnaryOp: return eval_unary(static_cast<const UnaryOp&>(e));
       case ExprKind::BinOp: return eval_binop(static_cast<const BinOp&>(e));
+      case ExprKind::Compare: return eval_compare(static_cast<const Compare&>(e));
+      case ExprKind::BoolOp: {
+        // Python's `and` / `or` give the operand that decides, not a bool.
+        auto& b = static_cast<const BoolOp&>(e);
+        Value v;
+        for (const ExprPtr& x : b.values) {
+          v = eval(*x);
+          if (truthy(v, x->loc) == (b.op == BoolOperator::Or)) break;
+        }
+        return v;
+      }
+      case ExprKind::IfExp: {
+        auto& i = static_cast<const IfExp&>(e);
+        return eval(truthy(eval(*i.test), i.test->loc) ? *i.body : *i.orelse);
+      }
       default: break;
     }
     throw FrontendError(e.loc, "cannot evaluate '" + unparse(e) + "' at module level");
@@ -109,14 +126,15 @@ class Evaluator {
         throw FrontendError(a.attr_loc, "module '" + base.module->name + "' has no name '" + a.attr + "'");
       }
       case ValueKind::Builtin:
+        if (auto v = stdlib_member(base.name, a.attr)) {
+          if (v->kind == ValueKind::Failed) throw FrontendError(a.attr_loc, v->error);
+          return *v;
+        }
         if (base.name == "DimensionKind" || base.name == "GridType")
           return Value::builtin(base.name + "." + a.attr);
         return Value::builtin(a.attr);
       case ValueKind::External: {
-        std::string root = base.name.substr(0, base.name.find('.'));
-        if ((root == "numpy" || root == "np") && scalar_kind_from_name(a.attr) && a.attr != "int" &&
-            a.attr != "float")
-          return Value::builtin(a.attr);
+        if (auto v = numpy_member(base.name, a.attr)) return *v;
         Value v = base;
         v.name += "." + a.attr;
         return v;
@@ -254,8 +272,130 @@ class Evaluator {
     throw FrontendError(s.loc, "cannot subscript " + base.describe() + " at module level");
   }
 
+  // The function a call names: as eval, but a plain function is returned to be called (used as
+  // a value, it is an error).
+  Value callee(const Expr& e) {
+    const std::map<std::string, Value>* ns = nullptr;
+    std::string key;
+    if (auto* n = dyn_cast<Name>(&e)) {
+      key = n->id;
+      if (overlay_ && overlay_->count(key))
+        ns = overlay_;
+      else if (module_.names.count(key))
+        ns = &module_.names;
+    } else if (auto* a = dyn_cast<Attribute>(&e)) {
+      Value base = eval(*a->value);
+      key = a->attr;
+      if (base.kind == ValueKind::Module && base.module->names.count(key)) ns = &base.module->names;
+    }
+    if (ns) {
+      const Value& v = ns->at(key);
+      if (v.kind == ValueKind::Failed && v.plain_function) return v;
+    }
+    return eval(e);
+  }
+
+  std::vector<Value> positional(const Call& c) {
+    std::vector<Value> args;
+    for (const ExprPtr& a : c.args) {
+      if (isa<Starred>(a.get()))
+        throw FrontendError(a->loc, "cannot evaluate '" + unparse(c) + "' at module level: *arguments");
+      args.push_back(eval(*a));
+    }
+    return args;
+  }
+
+  // A numeric constant argument of a math function or numeric builtin.
+  static const ConstantValue& number(const Value& v, const Expr& where, const Call& c) {
+    if (v.kind != ValueKind::Constant || v.constant.kind == ConstantValue::Kind::String)
+      throw FrontendError(where.loc, "cannot evaluate '" + unparse(c) + "' at module level: " + v.describe() +
+                                         " is no number");
+    return v.constant;
+  }
+
+  // `math.NAME(args)` as CPython computes it, or its exception as a located error.
+  Value call_math(const std::string& name, const Call& c) {
+    if (!c.keywords.empty())
+      throw FrontendError(c.keywords[0].loc, "math." + name + " takes no keyword arguments");
+    std::vector<Value> args = positional(c);
+    std::vector<ConstantValue> numbers;
+    for (std::size_t i = 0; i < args.size(); ++i) numbers.push_back(number(args[i], *c.args[i], c));
+    std::optional<pymath::Result> r = pymath::call(name, numbers);
+    if (!r)
+      throw FrontendError(c.loc,
+                          "cannot evaluate '" + unparse(c) + "' at module level: weir evaluates math's " +
+                              "number functions (exp, log, sqrt, gamma, ...), not 'math." + name + "'");
+    if (!r->error.empty()) throw FrontendError(c.loc, "cannot evaluate '" + unparse(c) + "': " + r->error);
+    return make_constant(r->value);
+  }
+
+  // Python's abs, min, max, round and pow on numbers.
+  Value call_numeric_builtin(const std::string& name, const Call& c) {
+    if (!c.keywords.empty())
+      throw FrontendError(c.keywords[0].loc,
+                          "cannot evaluate '" + unparse(c) + "' at module level: keyword arguments");
+    std::vector<Value> args = positional(c);
+    std::vector<const Expr*> where;
+    for (const ExprPtr& a : c.args) where.push_back(a.get());
+    if ((name == "min" || name == "max") && args.size() == 1 && args[0].kind == ValueKind::Sequence) {
+      Value seq = args[0];
+      args = seq.elements;
+      where.assign(args.size(), c.args[0].get());
+    }
+    auto count = [&](std::size_t lo, std::size_t hi) {
+      if (args.size() < lo || args.size() > hi)
+        throw FrontendError(
+            c.loc, "cannot evaluate '" + unparse(c) + "': " + name + " takes " +
+                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                       " argument(s), got " + std::to_string(args.size()));
+    };
+    if (name == "pow") {
+      count(2, 2);
+      return arith(BinaryOperator::Pow, args[0], args[1], c.loc, unparse(c));
+    }
+    if (name == "min" || name == "max") {
+      if (args.empty())
+        throw FrontendError(c.loc, "cannot evaluate '" + unparse(c) + "': " + name + " of nothing");
+      std::size_t best = 0;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        long double x = exact(number(args[i], *where[i], c)), b = exact(number(args[best], *where[best], c));
+        if (name == "min" ? x < b : x > b) best = i;  // the first of equals, as Python
+      }
+      return args[best];
+    }
+    count(1, name == "round" ? 2 : 1);
+    ConstantValue x = number(args[0], *where[0], c);
+    if (x.kind == ConstantValue::Kind::Bool) x = pymath::int_value(x.bool_value);
+    if (name == "abs") {
+      if (x.kind == ConstantValue::Kind::Float) return make_float(std::fabs(x.float_value));
+      IntOpResult r = x.int_value < 0 ? int_neg(x.int_value) : IntOpResult{x.int_value, IntOpFault::None};
+      if (!r.ok()) throw FrontendError(c.loc, "cannot evaluate '" + unparse(c) + "': " + describe(r.fault));
+      return make_int(r.value);
+    }
+    // round
+    if (args.size() == 2)
+      throw FrontendError(c.args[1]->loc,
+                          "cannot evaluate '" + unparse(c) +
+                              "' at module level: weir evaluates round(x), not round(x, ndigits)");
+    if (x.kind == ConstantValue::Kind::Int) return make_int(x.int_value);
+    return make_int(float_to_int(std::nearbyint(x.float_value), c.loc));  // half to even, as Python
+  }
+
   Value eval_call(const Call& c) {
-    Value f = eval(*c.func);
+    Value f = callee(*c.func);
+    if (f.kind == ValueKind::Failed && f.plain_function) {
+      std::vector<std::pair<std::string, Value>> keywords;
+      for (const Keyword& k : c.keywords) {
+        if (k.arg.empty())
+          throw FrontendError(k.loc, "cannot evaluate '" + unparse(c) + "' at module level: **arguments");
+        keywords.emplace_back(k.arg, eval(*k.value));
+      }
+      return call_plain_function(f, positional(c), keywords, c);
+    }
+    if (f.kind == ValueKind::Builtin && f.name.rfind("math.", 0) == 0) return call_math(f.name.substr(5), c);
+    if (f.kind == ValueKind::Builtin &&
+        (f.name == "abs" || f.name == "min" || f.name == "max" || f.name == "round" || f.name == "pow"))
+      return call_numeric_builtin(f.name, c);
     auto keyword = [&](const std::string& name) -> const Expr* {
       for (const Keyword& k : c.keywords)
         if (k.arg == name) return k.value.get();
@@ -388,9 +528,10 @@ class Evaluator {
 
   /// `a op b` on Python ints, exactly: a result outside int64 is refused at the operator
   /// (Python's value would be a larger int; weir's constants are 64 bits).
-  Value int_binop(const BinOp& b, std::int64_t x, std::int64_t y) {
+  Value int_binop(BinaryOperator op, std::int64_t x, std::int64_t y, const SourceLocation& loc,
+                  const std::string& text) {
     IntOpResult r;
-    switch (b.op) {
+    switch (op) {
       case BinaryOperator::Add: r = int_add(x, y); break;
       case BinaryOperator::Sub: r = int_sub(x, y); break;
       case BinaryOperator::Mult: r = int_mul(x, y); break;
@@ -402,9 +543,9 @@ class Evaluator {
       case BinaryOperator::BitAnd: return make_int(x & y);
       case BinaryOperator::BitOr: return make_int(x | y);
       case BinaryOperator::BitXor: return make_int(x ^ y);
-      default: throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");
+      default: throw FrontendError(loc, "cannot evaluate '" + text + "' at module level");
     }
-    if (!r.ok()) throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "': " + describe(r.fault));
+    if (!r.ok()) throw FrontendError(loc, "cannot evaluate '" + text + "': " + describe(r.fault));
     return make_int(r.value);
   }
 
@@ -418,39 +559,127 @@ class Evaluator {
   }
 
   Value eval_binop(const BinOp& b) {
-    Value l = eval(*b.left);
-    Value r = eval(*b.right);
+    return arith(b.op, eval(*b.left), eval(*b.right), b.op_loc, unparse(b));
+  }
+
+  /// `l op r` on Python numbers (`text` is the expression, for messages): ints exactly (or
+  /// refused outside int64), floats as CPython's float type computes them.
+  Value arith(BinaryOperator op, const Value& l, const Value& r, const SourceLocation& loc,
+              const std::string& text) {
     auto numeric = [](const Value& v) {
       return v.kind == ValueKind::Constant && v.constant.kind != ConstantValue::Kind::String;
     };
     if (!numeric(l) || !numeric(r))
-      throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");
+      throw FrontendError(loc, "cannot evaluate '" + text + "' at module level");
     bool ints =
         l.constant.kind != ConstantValue::Kind::Float && r.constant.kind != ConstantValue::Kind::Float;
     auto as_int = [](const ConstantValue& c) {
       return c.kind == ConstantValue::Kind::Bool ? std::int64_t(c.bool_value) : c.int_value;
     };
+    if (ints && op != BinaryOperator::Div && !(op == BinaryOperator::Pow && as_int(r.constant) < 0))
+      return int_binop(op, as_int(l.constant), as_int(r.constant), loc, text);
+    if (ints) {
+      // int / int and int ** -n are floats: exact ints as doubles first, as CPython does up to 2**53.
+      constexpr std::int64_t k53 = std::int64_t(1) << 53;
+      for (std::int64_t v : {as_int(l.constant), as_int(r.constant)})
+        if (v > k53 || v < -k53)
+          throw FrontendError(
+              loc, "cannot evaluate '" + text +
+                       "' at module level: an int beyond 2**53 in a float operation (weir does not "
+                       "round it as Python does)");
+      if (op == BinaryOperator::Div && as_int(r.constant) == 0)
+        throw FrontendError(loc, "cannot evaluate '" + text + "': ZeroDivisionError: division by zero");
+    }
     double x = l.constant.as_double(), y = r.constant.as_double();
-    if (ints && b.op != BinaryOperator::Div && !(b.op == BinaryOperator::Pow && as_int(r.constant) < 0))
-      return int_binop(b, as_int(l.constant), as_int(r.constant));
-    switch (b.op) {
+    pymath::Result res;
+    switch (op) {
       case BinaryOperator::Add: return make_float(x + y);
       case BinaryOperator::Sub: return make_float(x - y);
       case BinaryOperator::Mult: return make_float(x * y);
-      case BinaryOperator::Div:
-        if (y == 0.0) throw FrontendError(b.op_loc, "division by zero");
-        return make_float(x / y);
-      case BinaryOperator::FloorDiv:
-      case BinaryOperator::Mod: {
-        if (y == 0.0) throw FrontendError(b.op_loc, "division by zero");
-        double q = std::floor(x / y);
-        if (b.op == BinaryOperator::FloorDiv) return make_float(q);
-        return make_float(x - q * y);
+      case BinaryOperator::Div: res = pymath::float_div(x, y); break;
+      case BinaryOperator::FloorDiv: res = pymath::float_floordiv(x, y); break;
+      case BinaryOperator::Mod: res = pymath::float_mod(x, y); break;
+      case BinaryOperator::Pow: res = pymath::float_pow(x, y); break;
+      default: throw FrontendError(loc, "cannot evaluate '" + text + "' at module level");
+    }
+    if (!res.error.empty()) throw FrontendError(loc, "cannot evaluate '" + text + "': " + res.error);
+    return make_constant(res.value);
+  }
+
+  Value eval_compare(const Compare& c) {
+    Value left = eval(*c.left);
+    for (std::size_t i = 0; i < c.ops.size(); ++i) {
+      Value right = eval(*c.comparators[i]);
+      if (!compare(c.ops[i], left, right, c.op_locs[i], c)) return make_constant(pymath_bool(false));
+      left = std::move(right);
+    }
+    return make_constant(pymath_bool(true));
+  }
+
+  static ConstantValue pymath_bool(bool b) {
+    ConstantValue v;
+    v.kind = ConstantValue::Kind::Bool;
+    v.bool_value = b;
+    return v;
+  }
+
+  static bool compare(CompareOperator op, const Value& l, const Value& r, const SourceLocation& loc,
+                      const Compare& c) {
+    auto refuse = [&]() -> bool {
+      throw FrontendError(loc, "cannot evaluate '" + unparse(c) + "' at module level: " + l.describe() + " " +
+                                   std::string(to_string(op)) + " " + r.describe());
+    };
+    switch (op) {
+      case CompareOperator::Eq:
+      case CompareOperator::NotEq: {
+        std::optional<bool> eq = values_equal(l, r);
+        if (!eq) return refuse();
+        return *eq == (op == CompareOperator::Eq);
       }
-      case BinaryOperator::Pow: return make_float(std::pow(x, y));
+      case CompareOperator::Is:
+      case CompareOperator::IsNot: {
+        // Identity of what Python keeps one object of: dimensions, classes, modules, True/False.
+        bool same_object = l.kind == r.kind && l.kind != ValueKind::Sequence &&
+                           (l.kind != ValueKind::Constant || l.constant.kind == ConstantValue::Kind::Bool);
+        if (!same_object && l.kind == r.kind) return refuse();
+        std::optional<bool> eq = same_object ? values_equal(l, r) : std::optional<bool>(false);
+        if (!eq) return refuse();
+        return *eq == (op == CompareOperator::Is);
+      }
+      case CompareOperator::In:
+      case CompareOperator::NotIn: {
+        if (r.kind != ValueKind::Sequence) return refuse();
+        bool found = false;
+        for (const Value& e : r.elements) {
+          std::optional<bool> eq = values_equal(l, e);
+          if (!eq) return refuse();
+          found = found || *eq;
+        }
+        return found == (op == CompareOperator::In);
+      }
       default: break;
     }
-    throw FrontendError(b.op_loc, "cannot evaluate '" + unparse(b) + "' at module level");
+    bool numbers = l.kind == ValueKind::Constant && r.kind == ValueKind::Constant &&
+                   l.constant.kind != ConstantValue::Kind::String &&
+                   r.constant.kind != ConstantValue::Kind::String;
+    bool strings = l.kind == ValueKind::Constant && r.kind == ValueKind::Constant &&
+                   l.constant.kind == ConstantValue::Kind::String &&
+                   r.constant.kind == ConstantValue::Kind::String;
+    if (!numbers && !strings) return refuse();
+    int order = 0;
+    if (strings) {
+      order = l.constant.str_value.compare(r.constant.str_value);
+    } else {
+      long double x = exact(l.constant), y = exact(r.constant);
+      if (std::isnan(x) || std::isnan(y)) return false;  // every ordering with NaN is false
+      order = x < y ? -1 : x > y ? 1 : 0;
+    }
+    switch (op) {
+      case CompareOperator::Lt: return order < 0;
+      case CompareOperator::LtE: return order <= 0;
+      case CompareOperator::Gt: return order > 0;
+      default: return order >= 0;
+    }
   }
 
   const LoadedModule& module_;

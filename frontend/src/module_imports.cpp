@@ -14,7 +14,7 @@ namespace {
 bool is_builtin_module(const std::string& dotted) {
   std::string root = dotted.substr(0, dotted.find('.'));
   return root == "gt4py" || root == "typing" || root == "typing_extensions" || root == "enum" ||
-         root == "__future__" || root == "builtins";
+         root == "__future__" || root == "builtins" || root == "math" || root == "sys";
 }
 
 }  // namespace
@@ -196,8 +196,15 @@ void ModuleLoader::Impl::import_from(LoadedModule& m, const ImportFrom& imp,
                                      std::map<std::string, Value>& ns) {
   std::string display = std::string(static_cast<std::size_t>(imp.level), '.') + imp.module;
   if (imp.level == 0 && is_builtin_module(imp.module)) {
-    for (const Alias& a : imp.names)
-      if (a.name != "*") ns[a.asname.empty() ? a.name : a.asname] = Value::builtin(a.name);
+    for (const Alias& a : imp.names) {
+      if (a.name == "*") continue;
+      Value v = Value::builtin(a.name);
+      if (auto member = stdlib_member(imp.module, a.name)) {
+        v = *member;
+        if (v.kind == ValueKind::Failed) v.defined_at = a.loc;
+      }
+      ns[a.asname.empty() ? a.name : a.asname] = v;
+    }
     return;
   }
   LoadedModule* src = nullptr;
@@ -211,7 +218,9 @@ void ModuleLoader::Impl::import_from(LoadedModule& m, const ImportFrom& imp,
   for (const Alias& a : imp.names) {
     std::string bind = a.asname.empty() ? a.name : a.asname;
     if (!src) {
-      if (imp.level == 0) {
+      if (auto member = imp.level == 0 ? numpy_member(imp.module, a.name) : std::nullopt) {
+        ns[bind] = *member;  // `from numpy import int32`
+      } else if (imp.level == 0) {
         Value v;
         v.kind = ValueKind::External;
         v.name = imp.module + "." + a.name;

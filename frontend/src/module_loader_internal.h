@@ -22,6 +22,38 @@ Value make_constant(ConstantValue c);
 Value make_int(std::int64_t i);
 Value make_float(double d);
 
+/// Python's truth value of a module-level value (`if`, `and`, `or`, conditional expressions):
+/// numbers are true unless zero, strings and sequences unless empty, dimensions, classes,
+/// modules and types always. Throws FrontendError at `where` for a value Python has but weir
+/// does not evaluate.
+bool truthy(const Value& v, const SourceLocation& where);
+
+/// Python's `==` on module-level values (numbers exactly across int and float, strings,
+/// dimensions and offsets by name and kind, sequences element-wise, classes and modules by
+/// identity); nullopt when weir cannot tell.
+std::optional<bool> values_equal(const Value& a, const Value& b);
+
+/// A number exactly (every int64 and double is a long double on x86-64), for comparing ints
+/// with floats as Python does.
+long double exact(const ConstantValue& c);
+
+/// `NAME.attr` of the standard modules weir evaluates: `math` (constants; functions as builtins
+/// "math.exp"), `sys` (`sys.float_info.epsilon`, `sys.maxsize`). nullopt for other modules; a
+/// Failed value for a name of those modules weir does not evaluate.
+std::optional<Value> stdlib_member(const std::string& module, const std::string& attr);
+
+/// `numpy.attr` (`module` "numpy", "np" or a dotted name under them): its scalar types
+/// (`np.float64`, `from numpy import int32`) as builtins, its constants pi, e, inf and nan;
+/// nullopt for other names (an External value then).
+std::optional<Value> numpy_member(const std::string& module, const std::string& attr);
+
+/// Calls a plain module-level function (`fn.plain_function`, defined in `fn.module`) from a
+/// module-level expression: its body runs statement by statement (assignments, `if`, `return`)
+/// with the parameters bound to `args` and `keywords`; returns what it returns. Throws
+/// FrontendError, located in the body or at `call`, for what weir does not evaluate.
+Value call_plain_function(const Value& fn, const std::vector<Value>& args,
+                          const std::vector<std::pair<std::string, Value>>& keywords, const Call& call);
+
 /// The most modules being loaded at once: a module's import of a module that imports another...
 /// Each level recurses through the loader (and CPython itself gives up near 100 nested
 /// imports: each costs several frames of importlib against a recursion limit of 1000).

@@ -946,13 +946,13 @@ class Checker {
       case ExprKind::Call: {
         auto& c = static_cast<const Call&>(e);
         std::string fn = callee_name(*c.func, fr);
-        if ((fn == "int" || fn == "float" || fn == "bool") && c.args.size() == 1 && c.keywords.empty()) {
+        // Python's int/float/bool and gt4py's scalar types (`gtx.int32(nlev - 1)`) convert.
+        std::optional<ScalarKind> to = fn == "int"     ? std::optional(ScalarKind::Int64)
+                                       : fn == "float" ? std::optional(ScalarKind::Float64)
+                                                       : scalar_kind_from_name(fn);
+        if (to && c.args.size() == 1 && c.keywords.empty()) {
           TExprPtr a = scalar(*c.args[0], fr, hint);
-          auto r = mk(TExprKind::Builtin,
-                      Type::scalar(fn == "int"     ? ScalarKind::Int64
-                                   : fn == "float" ? ScalarKind::Float64
-                                                   : ScalarKind::Bool),
-                      e.loc);
+          auto r = mk(TExprKind::Builtin, Type::scalar(*to), e.loc);
           r->name = "astype";
           r->args = {a};
           return r;

@@ -238,7 +238,9 @@ class Lowering {
         return "(" + py(*e.args[1]) + " if " + py(*e.args[0]) + " else " + py(*e.args[2]) + ")";
       case TExprKind::Builtin:
         if (e.name == "astype") {
-          if (e.type.dtype == ScalarKind::Int64) return "int(" + py(*e.args[0]) + ")";
+          // Toward zero for every integer type (`gtx.int32(s)`); values outside int32 are not
+          // wrapped as NumPy's cast would wrap them.
+          if (is_integral(e.type.dtype)) return "int(" + py(*e.args[0]) + ")";
           if (e.type.dtype == ScalarKind::Bool) return "(" + py(*e.args[0]) + " != 0)";
           return "(1.0 * " + py(*e.args[0]) + ")";
         }

@@ -147,10 +147,39 @@ void FunctionChecker::check_scan_header(const FunctionDef& f) {
                               p.name + "' has type " + to_string(p.type));
   Scope empty;
   out_.init = expr(*def_.init, empty);
+  if (!(out_.init->type == carry.type)) adapt_literals(*out_.init, carry.type);
   if (!(out_.init->type == carry.type))
     throw FrontendError(def_.init->loc, "init of scan operator '" + f.name + "' has type " +
                                             to_string(out_.init->type) + " but the carry '" + carry.name +
                                             "' has type " + to_string(carry.type));
+}
+
+// `init=0.0` for a float32 carry, `init=(0.0, 0)` for a (float32, int64) one: Python literals
+// (gt4py takes them as values of the carry's type) retyped to the carry's dtypes, leaf by
+// leaf; anything else is left for the caller's type error.
+void FunctionChecker::adapt_literals(TExpr& e, const Type& want) {
+  if (e.kind == TExprKind::Tuple && want.is_tuple() && e.args.size() == want.elements.size()) {
+    std::vector<Type> types;
+    for (std::size_t i = 0; i < e.args.size(); ++i) {
+      adapt_literals(*e.args[i], want.elements[i]);
+      types.push_back(e.args[i]->type);
+    }
+    e.type = Type::tuple(std::move(types));
+    return;
+  }
+  if (e.kind != TExprKind::Literal || !want.is_scalar()) return;
+  ConstantValue& c = e.literal;
+  ScalarKind k = want.dtype;
+  if (is_floating(k) && (c.kind == ConstantValue::Kind::Float || c.kind == ConstantValue::Kind::Int)) {
+    double d = c.as_double();
+    c.kind = ConstantValue::Kind::Float;
+    c.float_value = k == ScalarKind::Float32 ? static_cast<double>(static_cast<float>(d)) : d;
+    e.type = want;
+  } else if (is_integral(k) && c.kind == ConstantValue::Kind::Int &&
+             (k != ScalarKind::Int32 || (c.int_value >= std::numeric_limits<std::int32_t>::min() &&
+                                         c.int_value <= std::numeric_limits<std::int32_t>::max()))) {
+    e.type = want;
+  }
 }
 
 bool FunctionChecker::is_local(const Expr& e) const {
@@ -190,6 +219,19 @@ TExprPtr FunctionChecker::value_expr(const Value& v, const Expr& e) {
       return r;
     }
     case ValueKind::External: throw FrontendError(e.loc, external_message(v));
+    case ValueKind::Sequence: {
+      // A module-level tuple of constants (`INIT = (0.0, (1.0, 0))`): a tuple value.
+      auto r = mk(TExprKind::Tuple, Type{}, e.loc);
+      std::vector<Type> types;
+      for (const Value& x : v.elements) {
+        if (x.kind != ValueKind::Constant && x.kind != ValueKind::Sequence) break;
+        r->args.push_back(value_expr(x, e));
+        types.push_back(r->args.back()->type);
+      }
+      if (r->args.size() != v.elements.size()) break;
+      r->type = Type::tuple(std::move(types));
+      return r;
+    }
     default: break;
   }
   throw FrontendError(e.loc, "'" + name_of(e) + "' is a " + v.describe() + ", not a value");

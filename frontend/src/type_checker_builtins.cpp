@@ -23,6 +23,18 @@ TExprPtr FunctionChecker::constructor(const Call& c, ScalarKind k, const std::st
       return typed_constant(k, d, c.loc);
     }
   }
+  if (!cst && def_.kind == DefinitionKind::Program) {
+    // gt4py's programs convert scalars with the type's constructor (`int32(nlev - 1)`, a
+    // parameter of another type): astype of a scalar. Field operators take only literals.
+    TExprPtr x = expr(*a, scope);
+    if (!x->type.is_scalar())
+      throw FrontendError(a->loc,
+                          "type constructor '" + fn + "' converts a scalar, got " + to_string(x->type));
+    auto r = mk(TExprKind::Builtin, Type::scalar(k), c.loc);
+    r->name = "astype";
+    r->args = {x};
+    return r;
+  }
   if (!cst || !(cst->value_kind == ConstantKind::Int || cst->value_kind == ConstantKind::Float ||
                 cst->value_kind == ConstantKind::Bool || cst->value_kind == ConstantKind::String))
     throw FrontendError(a->loc, "type constructor '" + fn +
@@ -196,6 +208,11 @@ TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const 
   }
   if (name == "as_offset")
     throw FrontendError(c.loc, "as_offset can only be used as a shift: f(as_offset(Koff, offsets))");
+  if (name.rfind("math.", 0) == 0)  // Python's math on numbers, at import; gt4py's on fields
+    throw FrontendError(c.func->loc, "'" + fn + "' is Python's math function, which a " +
+                                         std::string(to_string(def_.kind)) +
+                                         " cannot call: use gt4py.next's (from gt4py.next import " +
+                                         name.substr(5) + "), or compute the constant at module level");
   throw FrontendError(c.func->loc,
                       "'" + fn + "' is not a supported builtin in a " + std::string(to_string(def_.kind)));
 }

@@ -45,6 +45,8 @@ class FunctionChecker {
 
   Value global(const Expr& e) { return evaluate(e, module_); }
 
+  // Retypes Python literals in a scan's init to the carry's dtypes (leaf by leaf).
+  static void adapt_literals(TExpr& e, const Type& want);
   bool is_local(const Expr& e) const;
 
   static std::string name_of(const Expr& e) { return unparse(e); }

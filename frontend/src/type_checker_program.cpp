@@ -68,7 +68,12 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
                             unparse(*base) + "'");
   const Type& t = scope_.at(n->id);
   if (!t.is_field())
-    throw FrontendError(base->loc, "out= must be a field, '" + n->id + "' has type " + to_string(t));
+    throw FrontendError(base->loc,
+                        "out= must be a field, '" + n->id + "' has type " + to_string(t) +
+                            (t.is_scalar() ? " (weir takes a 0-d field, Field[Dims[()], " + to_string(t) +
+                                                 "], as a scalar, which no call can write: 0-d outputs "
+                                                 "are not supported yet)"
+                                           : ""));
   ProgramCall::Out o;
   o.name = n->id;
   o.type = t;

@@ -5,12 +5,36 @@ namespace weir::frontend::typecheck {
 
 bool FunctionChecker::block(const StmtList& stmts, std::vector<TStmt>& out, Scope& scope) {
   bool returned = false;
+  // Statements after a return (in both branches of an if, say) never run, as in Python: they
+  // are checked, in a copy of the scope, and dropped.
+  std::vector<TStmt> dead;
+  std::optional<Scope> dead_scope;
   for (const StmtPtr& s : stmts) {
-    if (returned) throw FrontendError(s->loc, "unreachable code after return");
+    if (returned) {
+      if (!dead_scope) dead_scope = scope;
+      stmt(*s, dead, *dead_scope);
+      continue;
+    }
     returned = stmt(*s, out, scope);
   }
   return returned;
 }
+
+namespace {
+
+// A plain tuple returned where a named collection (NamedTuple, dataclass) is annotated: gt4py
+// takes it when the elements' types match, in order.
+bool fits_collection(const Type& t, const Type& declared) {
+  if (!t.is_tuple() || !declared.is_tuple() || !t.collection.empty() ||
+      t.elements.size() != declared.elements.size())
+    return false;
+  for (std::size_t i = 0; i < t.elements.size(); ++i)
+    if (!(t.elements[i] == declared.elements[i]) && !fits_collection(t.elements[i], declared.elements[i]))
+      return false;
+  return true;
+}
+
+}  // namespace
 
 void FunctionChecker::bind(const Expr& target, const TExprPtr& value, TStmt& st, Scope& scope) {
   if (auto* n = dyn_cast<Name>(&target)) {
@@ -108,6 +132,9 @@ bool FunctionChecker::stmt(const Stmt& s, std::vector<TStmt>& out, Scope& scope)
       st.kind = TStmt::Kind::Return;
       st.loc = s.loc;
       st.value = expr(*r.value, scope);
+      if (has_declared_return_ && !declared_return_.collection.empty() &&
+          fits_collection(st.value->type, declared_return_))
+        st.value->type = declared_return_;
       const Type& t = st.value->type;
       if (!t.is_value()) throw FrontendError(r.value->loc, "cannot return " + to_string(t));
       if (has_declared_return_ && !(t == declared_return_))

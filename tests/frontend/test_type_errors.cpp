@@ -162,8 +162,14 @@ const std::vector<Case> kCases = {
      FO + "def f(a: Field[[K], float64]) -> Field[[I], float64]:\n"
           "    return broadcast(a, (I,))\n",
      13, 25, "dimension 'K' is missing"},
-    {"unreachable code", FO + FI + "    return a\n    b = a\n", 14, 5, "unreachable code after return"},
+    // Code after a return never runs (gt4py takes it) but is still checked.
+    {"error in unreachable code", FO + FI + "    return a\n    b = a * undefined_name\n", 14, 13,
+     "unknown name 'undefined_name'"},
     {"recursion", FO + FI + "    return f(a)\n", 13, 12, "recursive call of 'f'"},
+    {"0-d field as out=",
+     FO + "def z(y: float64) -> Field[[], float64]:\n    return broadcast(y, ())\n"
+          "@gtx.program\ndef p(y: float64, o: Field[[], float64]):\n    z(y, out=o)\n",
+     16, 14, "'o' has type float64 (weir takes a 0-d field, Field[Dims[()], float64], as a scalar"},
     {"program called from field operator",
      "@gtx.program\ndef p(a: Field[[I], float64]):\n    pass\n" + FO + FI + "    return p(a)\n", 16, 12,
      "a program ('p') cannot be called"},

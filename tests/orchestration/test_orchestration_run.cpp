@@ -270,3 +270,28 @@ TEST_CASE("orchestration: scalar // and % of floats and integers are Python's on
   auto ref = numpy_reference("floor-division", args, numpy, {"u", "v"});
   check_both_backends(body, "h", args, ref);
 }
+
+TEST_CASE("orchestration: gt4py's scalar type constructors convert arguments of program calls",
+          "[orchestration][run]") {
+  // scale_prog(u, a, out) computes out = a * u; a = float64(n) * s with n = 3, s = 0.5, then
+  // float64(int32(s * 5.0)) = float64(int32(2.5)) = 2.0 (toward zero), then float64(DT) = 4.0 of a
+  // module constant.
+  const std::string body =
+      "DT = 4\n"
+      "def g(u: IJ, v: IJ, w: IJ, x: IJ, s: float64, n: int32):\n"
+      "    scale_prog(u, gtx.float64(n) * s, v)\n"
+      "    scale_prog(u, gtx.float64(gtx.int32(s * 5.0)), w)\n"
+      "    scale_prog(u, gtx.float64(DT), x)\n";
+  runtime::Arguments args;
+  args.arrays.emplace("u", make({4, 3}, [](std::int64_t i) { return 0.25 * static_cast<double>(i) - 1.0; }));
+  args.arrays.emplace("v", make({4, 3}, [](std::int64_t) { return 0.0; }));
+  args.arrays.emplace("w", make({4, 3}, [](std::int64_t) { return 0.0; }));
+  args.arrays.emplace("x", make({4, 3}, [](std::int64_t) { return 0.0; }));
+  args.values["s"] = 0.5;
+  args.values["n"] = 3;
+  std::map<std::string, runtime::Field> ref;
+  ref.emplace("v", make({4, 3}, [](std::int64_t i) { return 1.5 * (0.25 * static_cast<double>(i) - 1.0); }));
+  ref.emplace("w", make({4, 3}, [](std::int64_t i) { return 2.0 * (0.25 * static_cast<double>(i) - 1.0); }));
+  ref.emplace("x", make({4, 3}, [](std::int64_t i) { return 4.0 * (0.25 * static_cast<double>(i) - 1.0); }));
+  check_both_backends(body, "g", args, ref);
+}
