@@ -1,6 +1,6 @@
 // CPython's float arithmetic and its `math` module on doubles, for the constants a module
 // computes at import (`CELL_AREA = 4.0 * math.pi * R**2`, `math.gamma(0.5)`): the double CPython
-// gives, or the exception it raises as a message (docs/adr/0045-module-level-constants.md).
+// gives, or the exception it raises as a message (docs/adr/0046-module-level-constants.md).
 #pragma once
 
 #include <optional>
