@@ -356,6 +356,18 @@ Action add_run_command(CLI::App& app) {
       "GFLOP/s, and write the report to FILE (DaCe's instrumentation-report JSON, which SDFV overlays); "
       "give FILE as --profile=FILE or after the program");
   profile->expected(0, 1);
+  // `--profile prog.py::p` would take the program as the report's file.
+  profile->check(CLI::Validator(
+      [](std::string& file) {
+        const bool program = file.find("::") != std::string::npos ||
+                             std::filesystem::path(file).extension() == ".sdfg" ||
+                             std::filesystem::path(file).extension() == ".sdfgz";
+        return program ? "'" + file +
+                             "' is a program, not a report file: write --profile=FILE, or --profile after "
+                             "the program"
+                       : std::string();
+      },
+      "FILE", "report file"));
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");

@@ -115,3 +115,14 @@ TEST_CASE("run --profile: refused where nothing is compiled", "[cli][profile]") 
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("--profile times compiled code") && Catch::Contains("--backend cpu"));
 }
+
+TEST_CASE("run --profile: a program right after --profile is not taken for the report file",
+          "[cli][profile]") {
+  auto dir = weir::test::scratch_dir("cli-profile-order");
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py";
+  auto r = weir::test::run_weir("run --profile " + q(program) + "::laplacian --backend cpu",
+                                "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("is a program, not a report file") && Catch::Contains("--profile=FILE"));
+}
