@@ -139,6 +139,10 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, not those called 
   CHECK(kinds_and_labels(*g) == std::vector<std::string>{"state main", "state main", "map map"});
   const auto timed = timed_elements(*g);
   CHECK(timed[1].cfg_id == 1);  // the nested SDFG is region 1 of cfg_list
+  // The number the file gives that SDFG (DaCe's cfg_list_id), which SDFV matches a report with.
+  const std::string text = sdfg_to_json_text(*g);
+  CHECK(text.find("\"cfg_list_id\":1") != std::string::npos);
+  CHECK(text.find("\"cfg_list_id\":2") == std::string::npos);
   CHECK(instrument_of(ns.extra).empty());
 
   // The same nested SDFG called inside a map: nothing inside it is timed.
