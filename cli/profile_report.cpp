@@ -103,7 +103,8 @@ nlohmann::json profile_report_json(const ProfileData& d) {
 
 void print_profile_table(const ProfileData& d, std::ostream& out) {
   std::vector<std::pair<const ProfiledElement*, ElementSummary>> rows;
-  for (const auto& e : d.elements) rows.emplace_back(&e, summarize(e, d));
+  for (const auto& e : d.elements)
+    if (ElementSummary s = summarize(e, d); s.calls > 0) rows.emplace_back(&e, s);  // elements that ran
   std::stable_sort(rows.begin(), rows.end(),
                    [](const auto& a, const auto& b) { return a.second.median_s > b.second.median_s; });
   if (rows.size() > 10) rows.resize(10);

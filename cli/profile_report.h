@@ -54,8 +54,8 @@ ElementSummary summarize(const ProfiledElement& e, const ProfileData& d);
 /// summaries}}.
 nlohmann::json profile_report_json(const ProfileData& d);
 
-/// The 10 elements of largest median time: name, kind, calls, median time, share of the median
-/// call, GB/s, % of probe, GFLOP/s ("-" where unknown).
+/// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the
+/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown).
 void print_profile_table(const ProfileData& d, std::ostream& out);
 
 }  // namespace weir::cli

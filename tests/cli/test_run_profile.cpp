@@ -126,3 +126,33 @@ TEST_CASE("run --profile: a program right after --profile is not taken for the r
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("is a program, not a report file") && Catch::Contains("--profile=FILE"));
 }
+
+TEST_CASE("run --profile: an orchestrated time loop counts each element's executions per call",
+          "[cli][profile]") {
+  auto dir = weir::test::scratch_dir("cli-profile-heat");
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "heat.py";
+  const fs::path report = dir / "heat.json";
+  const int I = 50, J = 40;
+  auto r = weir::test::run_weir(
+      "run " + q(program) + "::heat --backend cpu --random-inputs --set I=" + std::to_string(I) +
+          " --set J=" + std::to_string(J) + " --set steps=6 --set dt=0.1 --repeat 2 --profile=" + q(report),
+      "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const json j = read_json(report);
+  std::size_t maps = 0;
+  for (const json& e : j.at("weir_profile").at("elements")) {
+    INFO(e.dump());
+    CHECK(e.at("calls") == 2);
+    if (e.at("kind") != "map") continue;
+    ++maps;
+    // The loop body holds two steps (u -> u_next, then back): each runs 6 / 2 times a call.
+    CHECK(e.at("executions_per_call") == 3);
+    // Per execution: u read over its I x J box (the stencil's footprint), kappa read and u_next
+    // written on the interior, and the scalar dt.
+    CHECK(e.at("bytes").get<double>() == 8.0 * (I * J + 2 * (I - 2) * (J - 2) + 1));
+    // u + dt * kappa * (-4.0 * u + four neighbours): 8 operations per interior point.
+    CHECK(e.at("flops").get<double>() == 8.0 * (I - 2) * (J - 2));
+  }
+  CHECK(maps == 2);
+}

@@ -9,7 +9,8 @@ namespace weir::transforms {
 
 /// Pass "instrument-timers" (off unless run: `weir run --profile` runs it on its own copy).
 /// Sets `instrument` = "Timer" (weir/sdfg/instrumented.h) on
-///  * every state of the SDFG and of every SDFG nested outside any map scope;
+///  * every state with nodes of the SDFG and of every SDFG nested outside any map scope (an empty
+///    state generates no code to time);
 ///  * in those states, every map entry, library node and copy between two access nodes that is
 ///    not inside a map scope (its timer then encloses the whole loop nest, outside the OpenMP
 ///    parallel region).
