@@ -25,6 +25,7 @@
 #include "run_domain.h"
 #include "run_missing.h"
 #include "run_outputs.h"
+#include "run_profile.h"
 #include "run_shapes.h"
 #include "run_sizes.h"
 #include "run_target.h"
@@ -123,6 +124,15 @@ int run_command(const RunOptions& given_options) {
   }
   RunTarget target = load_target(o, *backend);
   const Signature& sig = target.sig;
+  if (o.profile) {
+    // Timers are compiled in (docs/adr/0048-profiling.md): the embedded backend has none to read.
+    if (target.field_view || !target.sdfg.sdfg)
+      throw UsageError("--profile times compiled code: run '" + o.program + "' with --backend cpu");
+    if (o.backend == "gpu")
+      throw UsageError(
+          "--profile times CPU code only so far (CUDA events are not implemented): use --backend cpu");
+    target.sdfg.sdfg = with_timers(*target.sdfg.sdfg);
+  }
   if (!o.domain.empty()) refuse_domain(o.domain, target);
 
   // Arguments: --in-dir, then --in (which wins), --set-json, then --set (which wins).
@@ -187,6 +197,7 @@ int run_command(const RunOptions& given_options) {
   bool progress = progress_wanted(o.progress);
   auto t0 = std::chrono::steady_clock::now();
   std::shared_ptr<Program> runnable;
+  std::filesystem::path library;  // the compiled program's
   if (target.field_view) {
     runnable = prepare(*backend, *target.field_view);
     std::cout << "interpreted by the embedded backend (nothing to compile)\n";
@@ -205,6 +216,7 @@ int run_command(const RunOptions& given_options) {
     // From the cache now; a cached library that fails to load is compiled again (`loaded` says).
     CompilationArtifact loaded;
     runnable = prepare(*backend, target.sdfg, &loaded);
+    library = loaded.library;
     if (target.orchestration) runnable = with_orchestration_checks(runnable, *target.orchestration);
     // A corrupt cache entry is said to be one, never "loaded from cache".
     auto warn = [](const std::string& problem) {
@@ -220,6 +232,8 @@ int run_command(const RunOptions& given_options) {
   }
   if (int threads = set_openmp_threads(o.threads); !target.field_view && threads > 0)
     std::cout << threads_line(threads, o.threads) << "\n";
+  std::unique_ptr<RunProfiler> profiler;
+  if (o.profile) profiler = std::make_unique<RunProfiler>(library, target.sdfg.sdfg);
 
   // Every call starts from the inputs: arrays the program writes are restored before each repeat.
   std::map<std::string, Field> pristine;
@@ -265,7 +279,15 @@ int run_command(const RunOptions& given_options) {
           "that calls it with a sliced out=, e.g. " +
           operator_call(target, slice));
     }
-    std::cout << "call " << (i + 1) << ": " << seconds(since(t)) << "\n";
+    const double call_s = since(t);
+    std::cout << "call " << (i + 1) << ": " << seconds(call_s) << "\n";
+    if (profiler) profiler->after_call(call_s);
+  }
+  if (profiler) {
+    std::map<std::string, std::int64_t> symbols;
+    with_int32_tables(target.connectivities, sig, args,
+                      [&] { symbols = bind_arguments(sig, args).symbols(); });
+    profiler->finish(symbols, o.profile_file, std::cout);
   }
 
   returned_scalars_as_0d(sig, args);
@@ -327,10 +349,30 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--domain", o->domain,
                   "DIM=START:STOP[,...]: runs nothing; for a @field_operator, prints the @program call that "
                   "computes it on that domain (weir runs a field operator over its whole output)");
+  auto* profile = cmd->add_option(
+      "--profile", o->profile_file,
+      "[FILE]: time every state, top-level map, library node and copy (compiled with timers, "
+      "docs/adr/0048-profiling.md), print the 10 slowest with their GB/s, share of a bandwidth probe and "
+      "GFLOP/s, and write the report to FILE (DaCe's instrumentation-report JSON, which SDFV overlays); "
+      "give FILE as --profile=FILE or after the program");
+  profile->expected(0, 1);
+  // `--profile prog.py::p` would take the program as the report's file.
+  profile->check(CLI::Validator(
+      [](std::string& file) {
+        const bool program = file.find("::") != std::string::npos ||
+                             std::filesystem::path(file).extension() == ".sdfg" ||
+                             std::filesystem::path(file).extension() == ".sdfgz";
+        return program ? "'" + file +
+                             "' is a program, not a report file: write --profile=FILE, or --profile after "
+                             "the program"
+                       : std::string();
+      },
+      "FILE", "report file"));
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
-  return [o]() {
+  return [o, profile]() {
+    o->profile = profile->count() > 0;
     // Without --backend: what runs the program given (the embedded backend interprets only
     // field-view programs).
     if (o->backend.empty()) o->backend = is_field_view_reference(o->program) ? "embedded" : "cpu";

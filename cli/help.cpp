@@ -17,7 +17,10 @@ const std::map<std::string, std::string>& examples() {
        "weir run examples/cartesian/laplacian.py::laplacian --random-inputs --set I=64 --set J=64 --set K=8\n"
        "  weir run examples/cartesian/hdiff.py::hdiff_program --backend cpu --in-dir inputs/ --out results/\n"
        "  weir run hdiff.sdfg --backend cpu --in in_field=u.npy --in coeff=c.npy --set-json symbols.json "
-       "--threads 2"},
+       "--threads 2\n"
+       "  weir run examples/cartesian/hdiff.py::hdiff_program --backend cpu --random-inputs --set I=256 "
+       "--set J=256 "
+       "--set K=64 --repeat 20 --profile=profile.json"},
       {"compile",
        "weir compile examples/cartesian/hdiff.py\n  weir compile hdiff.sdfg model.py::step -I src/ -j 2\n"
        "  weir compile examples/cartesian/laplacian.py::laplacian --emit-cpp generated/"},

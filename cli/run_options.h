@@ -20,6 +20,8 @@ struct RunOptions {
   bool verbose = false;           // --verbose: what loading changed in an SDFG file, on stderr
   std::uint64_t seed = 0;
   int repeat = 1;
+  bool profile = false;      // --profile [FILE]: timers, the table of the slowest elements
+  std::string profile_file;  // its FILE: the report (DaCe's instrumentation-report JSON)
   unsigned threads = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../hand/hand_kernels.h"
+#include "../hand/stream_probe.h"
 #include "measure.h"
 #include "weir/runtime/loader.h"
 #include "weir_steps.h"
@@ -32,40 +33,7 @@ std::string first_lines(const std::string& text, int n = 3) {
   return s;
 }
 
-/// The bandwidth probe's arrays (first-touched in parallel with the probes' schedule).
-struct Probe {
-  std::int64_t n;
-  double *a, *b, *c;
-  explicit Probe(std::int64_t n_) : n(n_) {
-    std::size_t bytes = ((n * sizeof(double) + 63) / 64) * 64;
-    a = static_cast<double*>(std::aligned_alloc(64, bytes));
-    b = static_cast<double*>(std::aligned_alloc(64, bytes));
-    c = static_cast<double*>(std::aligned_alloc(64, bytes));
-    if (!a || !b || !c) throw std::bad_alloc();
-    hand::stream_fill(a, 1.0, n);
-    hand::stream_fill(b, 2.0, n);
-    hand::stream_fill(c, 0.5, n);
-  }
-  ~Probe() {
-    std::free(a);
-    std::free(b);
-    std::free(c);
-  }
-  Probe(const Probe&) = delete;
-  Probe& operator=(const Probe&) = delete;
-  double copy() {
-    double t = now_seconds();
-    hand::stream_copy(a, b, n);
-    return now_seconds() - t;
-  }
-  double triad() {
-    double t = now_seconds();
-    hand::stream_triad(a, b, c, 3.0, n);
-    return now_seconds() - t;
-  }
-  double copy_bytes() const { return 16.0 * n; }
-  double triad_bytes() const { return 24.0 * n; }
-};
+using hand::StreamProbe;
 
 json stats_json(const std::vector<double>& times) {
   Stats s = stats_of(times);
@@ -186,7 +154,7 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       if (only.empty() || std::find(only.begin(), only.end(), kc.name) != only.end())
         cases.push_back(std::move(kc));
 
-  Probe probe(sizes.stream_n);
+  StreamProbe probe(sizes.stream_n);
   // The probe on its own first (after warm-up), as the machine's reference bandwidth.
   std::vector<double> copy_t, triad_t;
   for (int i = 0; i < sizes.warmup; ++i) probe.copy(), probe.triad();
@@ -203,9 +171,9 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
   };
   json result;
   result["probe"] = probe_json(copy_t, triad_t);
-  result["probe"]["elements"] = probe.n;
+  result["probe"]["elements"] = probe.n();
   std::printf("bandwidth probe (%lld doubles per array): copy %.2f GB/s, triad %.2f GB/s (medians)\n",
-              static_cast<long long>(probe.n), result["probe"]["copy"]["gbs"].get<double>(),
+              static_cast<long long>(probe.n()), result["probe"]["copy"]["gbs"].get<double>(),
               result["probe"]["triad"]["gbs"].get<double>());
   std::printf("\n  %-16s %-28s %-8s %9s %9s %9s %7s %7s %7s  %s\n", "kernel", "variant", "status",
               "median ms", "min ms", "max ms", "GB/s", "probe", "x hand", "max rel err");

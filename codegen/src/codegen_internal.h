@@ -28,6 +28,7 @@
 #include "target_emitter.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/instrumented.h"
 #include "weir/sdfg/layout.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
@@ -77,6 +78,9 @@ std::string sanitize_label(const std::string& label);
 
 /// C string literal contents (escapes quotes, backslashes, control characters).
 std::string c_escape(const std::string& s);
+
+/// JSON string contents (escapes quotes, backslashes, control characters as \u00XX).
+std::string json_escape(const std::string& s);
 
 // --- symbolic expressions ----------------------------------------------------------------
 
@@ -140,9 +144,27 @@ struct Program {
   /// The target (target_emitter.h): what the CPU and CUDA emit differently.
   const TargetEmitter& target;
 
-  Program(const CodegenOptions& o, const SDFG& s, const TargetEmitter& t) : opts(o), top(s), target(t) {}
+  /// The elements whose `instrument` is Timer (weir/sdfg/instrumented.h); an element's timer
+  /// slot is its index (timers.cpp).
+  std::vector<TimedElement> timed;
+
+  Program(const CodegenOptions& o, const SDFG& s, const TargetEmitter& t);
   std::string unique_function_name(const std::string& base);
+  /// The timer slot of state `st` (kind State, `id` ignored), of its node `id` or of its copy edge
+  /// `id`; nullopt when the element is not timed.
+  std::optional<std::size_t> timer_slot(const SDFGState& st, TimedKind kind, std::uint32_t id = 0) const;
 };
+
+// --- timers of instrumented elements (timers.cpp, docs/adr/0048-profiling.md) -----------------
+
+/// `code` inside a block that times it into timer slot `slot`.
+void emit_timed(std::size_t slot, const Writer& code, Writer& w);
+/// The same for one line of C++ (a state call).
+std::string timed_line(std::size_t slot, const std::string& code);
+/// What a program with timers adds after the prelude: weir_profile.h and the slots.
+std::string timer_globals(std::size_t slots);
+/// The entry points weir_profile_elements / weir_profile_read (program_abi.h) for `timed`.
+std::string timer_entry_points(const std::vector<TimedElement>& timed);
 
 /// Where a transient lives.
 enum class HomeKind {

@@ -16,7 +16,21 @@ std::string located(const ElementRef& where, const std::string& message) {
   return "codegen: " + (d.empty() ? message : d + ": " + message);
 }
 
-std::string json_escape(const std::string& s) {
+}  // namespace
+
+CodegenError::CodegenError(ElementRef where, const std::string& message)
+    : Error(located(where, message)), where_(std::move(where)), message_(message) {}
+
+std::string_view to_string(ArgKind k) {
+  switch (k) {
+    case ArgKind::Array: return "array";
+    case ArgKind::Scalar: return "scalar";
+    case ArgKind::Symbol: return "symbol";
+  }
+  return "?";
+}
+
+std::string detail::json_escape(const std::string& s) {
   std::string out;
   for (unsigned char c : s) {
     if (c == '"' || c == '\\') {
@@ -32,20 +46,6 @@ std::string json_escape(const std::string& s) {
     }
   }
   return out;
-}
-
-}  // namespace
-
-CodegenError::CodegenError(ElementRef where, const std::string& message)
-    : Error(located(where, message)), where_(std::move(where)), message_(message) {}
-
-std::string_view to_string(ArgKind k) {
-  switch (k) {
-    case ArgKind::Array: return "array";
-    case ArgKind::Scalar: return "scalar";
-    case ArgKind::Symbol: return "symbol";
-  }
-  return "?";
 }
 
 std::string arglist_json(const std::vector<ArgInfo>& args) {

@@ -316,20 +316,38 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
 void StateGen::emit_node(const Node& n, Writer& w) {
   try {
     emit_bounds_checks(n, w);
-    switch (n.kind()) {
-      case NodeKind::Access: return emit_access(static_cast<const AccessNode&>(n), w);
-      case NodeKind::Tasklet: return emit_tasklet(static_cast<const Tasklet&>(n), w);
-      case NodeKind::MapEntry: return emit_map(static_cast<const MapEntry&>(n), w);
-      case NodeKind::MapExit: return;
-      case NodeKind::NestedSDFG: return emit_nested(static_cast<const NestedSDFGNode&>(n), w);
-      case NodeKind::Library: return emit_library(static_cast<const LibraryNode&>(n), w);
+    std::optional<std::size_t> slot;
+    if (n.kind() == NodeKind::MapEntry) slot = sg.prog.timer_slot(st, TimedKind::Map, n.id());
+    if (n.kind() == NodeKind::Library) slot = sg.prog.timer_slot(st, TimedKind::Library, n.id());
+    if (n.kind() == NodeKind::NestedSDFG) slot = sg.prog.timer_slot(st, TimedKind::NestedSDFG, n.id());
+    if (slot) {
+      // Around the whole loop nest, outside its parallel region: one thread per slot.
+      if (!frames_.empty() || in_parallel())
+        throw CodegenError(ref(n),
+                           "a Timer (instrument) inside a map scope is not supported (it would run "
+                           "once per point, on several threads): time the outermost map instead");
+      Writer timed;
+      emit_untimed(n, timed);
+      return emit_timed(*slot, timed, w);
     }
+    emit_untimed(n, w);
   } catch (const GenFailure& e) {
     throw CodegenError(ref(n), e.what());
   } catch (const PythonTranslationError& e) {
     throw CodegenError(ref(n), e.what());
   } catch (const sym::SymbolicError& e) {
     throw CodegenError(ref(n), e.what());
+  }
+}
+
+void StateGen::emit_untimed(const Node& n, Writer& w) {
+  switch (n.kind()) {
+    case NodeKind::Access: return emit_access(static_cast<const AccessNode&>(n), w);
+    case NodeKind::Tasklet: return emit_tasklet(static_cast<const Tasklet&>(n), w);
+    case NodeKind::MapEntry: return emit_map(static_cast<const MapEntry&>(n), w);
+    case NodeKind::MapExit: return;
+    case NodeKind::NestedSDFG: return emit_nested(static_cast<const NestedSDFGNode&>(n), w);
+    case NodeKind::Library: return emit_library(static_cast<const LibraryNode&>(n), w);
   }
 }
 

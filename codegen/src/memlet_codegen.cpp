@@ -114,13 +114,25 @@ void StateGen::emit_access(const AccessNode& n, Writer& w) {
     const Node& dst = st.node(e.dst);
     if (auto* a = dst.as<AccessNode>()) {
       if (auto* ve = view_edge(*a); ve && ve->id == id && sg.sdfg.arrays.at(a->data).is_view()) continue;
-      emit_copy(e, n.data, a->data, w);
+      emit_copy_timed(e, n.data, a->data, w);
     } else if (dst.kind() == NodeKind::MapExit) {
       auto path = st.memlet_path(id);
       const auto* outer = st.node(st.edge(path.back()).dst).as<AccessNode>();
       if (outer && outer->data != n.data) emit_copy(e, n.data, outer->data, w);
     }
   }
+}
+
+void StateGen::emit_copy_timed(const DataflowEdge& e, const std::string& src, const std::string& dst,
+                               Writer& w) {
+  auto slot = sg.prog.timer_slot(st, TimedKind::Copy, e.id);
+  if (!slot) return emit_copy(e, src, dst, w);
+  if (!frames_.empty() || in_parallel())
+    throw GenFailure(
+        "a Timer (instrument) on a copy inside a map scope is not supported: time the map instead");
+  Writer timed;
+  emit_copy(e, src, dst, timed);
+  emit_timed(*slot, timed, w);
 }
 
 void StateGen::emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w) {

@@ -12,6 +12,8 @@ extern const char weir_numbers_h[];
 extern const char weir_support_h[];
 /// codegen/prelude/weir_complex.h: |z| and complex products as NumPy computes them.
 extern const char weir_complex_h[];
+/// codegen/prelude/weir_profile.h: the timers of elements whose `instrument` is Timer.
+extern const char weir_profile_h[];
 /// codegen/prelude/weir_cuda_head.h: before the common prelude in a CUDA unit.
 extern const char weir_cuda_head_h[];
 /// codegen/prelude/weir_cuda_tail.h: after the common prelude in a CUDA unit.

@@ -42,6 +42,13 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
   top_ref.sdfg = sdfg.name;
 
   const bool user_code = check_user_code(sdfg, options);
+  if (!prog.timed.empty() && target.parallel_scopes_on_device()) {
+    ElementRef where = top_ref;
+    where.block_path = prog.timed.front().state->path();
+    throw CodegenError(where,
+                       "Timer instrumentation is generated for the CPU only (CUDA events are not "
+                       "implemented yet, docs/adr/0048-profiling.md)");
+  }
   try {
     // What the body and the entry points need (code_facts.h); each generated function records its own.
     FactRecorder body_facts;
@@ -106,6 +113,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
       w.lines(prelude_headers(complex_numbers, full_headers));
       if (algorithm && !full_headers) w.line("#include <algorithm>");
       w.lines(prelude);
+      if (!prog.timed.empty()) w.lines(timer_globals(prog.timed.size()));
       if (!tail.empty()) w.lines(tail);
       w.blank();
       for (const auto& lib : prog.link_libraries) {
@@ -263,6 +271,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     }
     const bool faults = facts.may_fault || prog.functions.any(&CodeFacts::may_fault);
     target.run_start(entry);
+    if (!prog.timed.empty()) entry.line("std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);");
     if (faults) entry.line("weir_clear_fault();");
     entry.append(body);
     if (faults) entry.line("weir_raise_fault(\"\");");
@@ -275,6 +284,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     entry.blank();
 
     target.extra_entry_points(entry, sdfg, g, arglist, symbol_binding);
+    if (!prog.timed.empty()) entry.lines(timer_entry_points(prog.timed));
 
     // weir_finalize
     entry.open("extern \"C\" int weir_finalize(void* handle) {");

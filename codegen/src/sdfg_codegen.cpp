@@ -306,6 +306,14 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   const std::string fn = prog.unique_function_name(base);
   std::string call = generate_state(*this, st, fn);
   note_call(fn);
+  if (auto slot = prog.timer_slot(st, TimedKind::State)) {
+    // One thread per slot: a state of an SDFG called per point of a map would be timed by many.
+    if (in_parallel)
+      throw CodegenError(ref(&st),
+                         "a Timer (instrument) on a state of an SDFG called inside a map is not "
+                         "supported: time the map that calls it instead");
+    call = timed_line(*slot, call);
+  }
   // Reaches of its views and nested SDFG arguments on symbols the control flow assigns, checked
   // with their values when the state starts (ADR 0037).
   if (auto checks = state_reach_checks.find(&st); checks != state_reach_checks.end()) {

@@ -147,6 +147,8 @@ class StateGen {
   /// whole program.
   void emit_parts(const std::vector<NodeId>& nodes, Writer& w);
   void emit_node(const Node& n, Writer& w);
+  /// The node's code without its timer (emit_node adds it for a timed element).
+  void emit_untimed(const Node& n, Writer& w);
   void emit_map(const MapEntry& e, Writer& w);
   void declare_transients(NodeId scope, Writer& w);
   /// Defines the views of `scope`; returns the tests (C++ conditions that are true on failure,
@@ -252,6 +254,8 @@ class StateGen {
   /// An access-node copy (also scope entry -> access node, access node -> scope exit).
   void emit_access(const AccessNode& n, Writer& w);
   void emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w);
+  /// emit_copy inside its timer when the edge's `instrument` is Timer (timers.cpp).
+  void emit_copy_timed(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w);
   /// C++ statements applying write-conflict resolution `wcr` to `target` with `value`
   /// (`#pragma omp atomic` or a compare-and-swap update when `atomic`).
   std::string wcr_update(const std::string& wcr, const std::string& target, const std::string& value,

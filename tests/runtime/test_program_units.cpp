@@ -14,6 +14,8 @@
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_cache.h"
+#include "weir/runtime/program_profile.h"
+#include "weir/sdfg/instrumented.h"
 #include "weir/sdfg/state.h"
 
 namespace fs = std::filesystem;
@@ -246,4 +248,39 @@ TEST_CASE("units: compiler errors name the unit's file and line", "[runtime][uni
     CHECK_THAT(e.what(), Catch::Contains("unit1.cpp:3:"));
   }
   CHECK_FALSE(fs::exists(dir / "lib.so"));
+}
+
+TEST_CASE("units: the timers of a program split into units count into one set of slots",
+          "[runtime][units][profile]") {
+  weir::test::fresh_cache("units-timers");
+  Counting counter;
+  auto b = backend(counter);
+  const int states = 6;
+  auto sdfg = std::const_pointer_cast<SDFG>(chain(states));
+  for (SDFGState* st : sdfg->all_states()) {
+    set_instrument(st->extra, kTimerInstrument);
+    for (Node* n : st->nodes())
+      if (n->kind() == NodeKind::MapEntry) set_instrument(n->extra, kTimerInstrument);
+  }
+  const CompilableProgram p = program(sdfg, 1);
+  Arguments args;
+  args.values = {{"N", kN}};
+  for (int k : {0, states}) {
+    auto f = Allocator::cpu().allocate(ScalarType::Float64, {kN});
+    for (std::int64_t i = 0; i < kN; ++i) static_cast<double*>(f.data())[i] = k == 0 ? double(i) : -1.0;
+    args.arrays.emplace("T" + std::to_string(k), std::move(f));
+  }
+  CompilationArtifact loaded;
+  auto prog = prepare(*b, p, &loaded);
+  CHECK(*counter.calls == 7 + 1);  // split into units and linked
+  prog->run(args);
+  const auto* out = static_cast<const double*>(args.arrays.at("T" + std::to_string(states)).data());
+  CHECK(std::vector<double>(out, out + kN) == by_hand(states));
+  // Each state and each map, recorded by the state functions of other units than weir_run's.
+  runtime::ProgramProfile timers(loaded.library);
+  REQUIRE(timers.elements().size() == 2 * states);
+  for (const auto& e : timers.read()) {
+    CHECK(e.executions == 1);
+    CHECK(e.ns > 0);
+  }
 }

@@ -12,6 +12,7 @@
 #include "weir/transforms/gpu_transform.h"
 #include "weir/transforms/greedy_map_fusion.h"
 #include "weir/transforms/inline_sdfg.h"
+#include "weir/transforms/instrument_timers.h"
 #include "weir/transforms/library_expansion.h"
 #include "weir/transforms/local_storage.h"
 #include "weir/transforms/loop_map_interchange.h"
@@ -87,6 +88,7 @@ std::vector<RegistryEntry>& table() {
       pipeline("auto-optimize-gpu", [] { return make_auto_optimize_pipeline(DeviceType::GPU); }),
       pass<SymbolPropagation>(),
       pass<LibraryExpansion>(),
+      pass<InstrumentTimers>(),
   };
   return rows;
 }

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/json_text.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
@@ -182,34 +183,7 @@ std::string Match::id() const {
   return s;
 }
 
-namespace {
-
-void collect_regions(ControlFlowRegion& r, std::vector<ControlFlowRegion*>& out);
-
-void collect_in_block(ControlFlowBlock& b, std::vector<ControlFlowRegion*>& out) {
-  if (auto* st = b.as<SDFGState>()) {
-    for (Node* n : st->nodes())
-      if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg) collect_regions(*ns->sdfg, out);
-  } else if (auto* c = b.as<ConditionalBlock>()) {
-    for (auto& br : c->branches())
-      if (br.body) collect_regions(*br.body, out);
-  } else if (auto* r = b.as<ControlFlowRegion>()) {
-    collect_regions(*r, out);
-  }
-}
-
-void collect_regions(ControlFlowRegion& r, std::vector<ControlFlowRegion*>& out) {
-  out.push_back(&r);
-  for (ControlFlowBlock* b : r.blocks()) collect_in_block(*b, out);
-}
-
-}  // namespace
-
-std::vector<ControlFlowRegion*> cfg_list(const SDFG& root) {
-  std::vector<ControlFlowRegion*> out;
-  collect_regions(const_cast<SDFG&>(root), out);
-  return out;
-}
+std::vector<ControlFlowRegion*> cfg_list(const SDFG& root) { return weir::cfg_list(root); }
 
 namespace {
 
@@ -411,7 +385,7 @@ json option_json(const OptionValue& v) {
 }  // namespace
 
 std::string match_to_json(const SDFG& root, const Transformation& t, const Match& m) {
-  auto cfgs = cfg_list(root);
+  auto cfgs = transforms::cfg_list(root);
   if (m.cfg_id >= cfgs.size())
     throw TransformError("no control-flow region with cfg_id " + std::to_string(m.cfg_id));
   const ControlFlowRegion& r = *cfgs[m.cfg_id];
@@ -456,7 +430,7 @@ MatchRecord match_from_json(const SDFG& root, const std::string& json_text) {
     rec.transformation = need("transformation").get<std::string>();
     rec.match.cfg_id = need("cfg_id").get<std::size_t>();
     long state = need("state_id").get<long>();
-    auto cfgs = cfg_list(root);
+    auto cfgs = transforms::cfg_list(root);
     if (rec.match.cfg_id >= cfgs.size())
       throw TransformError("no control-flow region with cfg_id " + std::to_string(rec.match.cfg_id));
     const ControlFlowRegion& r = *cfgs[rec.match.cfg_id];

@@ -2,6 +2,8 @@
 // shared by codegen (which emits them) and runtime (which loads and calls them); see ADR 0005.
 #pragma once
 
+#include <cstdint>
+
 namespace weir::codegen {
 
 /// Symbol names exported by a generated shared library (`extern "C"`). `args` is an array with
@@ -25,6 +27,16 @@ namespace weir::codegen {
 ///   int         weir_run_host(void* handle, void* const* args);  // host arrays: copied to the
 ///                                                                // device and written ones back
 /// which the runtime calls instead of weir_run when the library exports it.
+/// Programs with elements whose `instrument` is Timer (weir/sdfg/instrumented.h, ADR 0048) also
+/// export
+///   const char* weir_profile_elements(void);  // JSON: one object per timer slot, in the order
+///                                             // of timed_elements(): {"kind", "label",
+///                                             // "cfg_id", "state_id", "id" (node, -1 for a state
+///                                             // or copy), "edge" (copy edge, else -1)}
+///   int         weir_profile_read(int64_t* out, int64_t slots);  // the last weir_run's slots,
+///                                             // 3 values each: executions, nanoseconds, first
+///                                             // start (CLOCK_MONOTONIC ns); non-zero when
+///                                             // `slots` is not the number of elements
 inline constexpr const char* kAbiVersion = "weir-abi-1";
 inline constexpr const char* kSymAbiVersion = "weir_abi_version";
 inline constexpr const char* kSymProgramName = "weir_program_name";
@@ -35,6 +47,9 @@ inline constexpr const char* kSymFinalize = "weir_finalize";
 inline constexpr const char* kSymLastError = "weir_last_error";
 /// Optional (CUDA programs with device array arguments only).
 inline constexpr const char* kSymRunHost = "weir_run_host";
+/// Optional (programs with timed elements only).
+inline constexpr const char* kSymProfileElements = "weir_profile_elements";
+inline constexpr const char* kSymProfileRead = "weir_profile_read";
 
 using AbiVersionFn = const char* (*)();
 using ProgramNameFn = const char* (*)();
@@ -43,5 +58,7 @@ using InitFn = void* (*)(void* const* args);
 using RunFn = int (*)(void* handle, void* const* args);
 using FinalizeFn = int (*)(void* handle);
 using LastErrorFn = const char* (*)();
+using ProfileElementsFn = const char* (*)();
+using ProfileReadFn = int (*)(std::int64_t* out, std::int64_t slots);
 
 }  // namespace weir::codegen

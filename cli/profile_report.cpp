@@ -1,0 +1,133 @@
+// The report of `weir run --profile` (see the header).
+#include "profile_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+namespace weir::cli {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+}  // namespace
+
+ElementSummary summarize(const ProfiledElement& e, const ProfileData& d) {
+  ElementSummary s;
+  std::vector<double> times;
+  for (const auto& c : e.samples)
+    if (c.executions > 0) {
+      times.push_back(static_cast<double>(c.ns) * 1e-9);
+      s.executions_per_call = std::max<long long>(s.executions_per_call, c.executions);
+    }
+  s.calls = static_cast<long long>(times.size());
+  if (times.empty()) return s;
+  s.min_s = *std::min_element(times.begin(), times.end());
+  s.median_s = median_of(times);
+  const double call = median_of(d.call_seconds);
+  s.share = call > 0 ? s.median_s / call : 0;
+  const auto per_call = static_cast<double>(s.executions_per_call);
+  if (e.bytes && s.median_s > 0) s.gbps = *e.bytes * per_call / s.median_s / 1e9;
+  if (e.flops && s.median_s > 0) s.gflops = *e.flops * per_call / s.median_s / 1e9;
+  if (s.gbps && d.probe_gbps && *d.probe_gbps > 0) s.probe_share = *s.gbps / *d.probe_gbps;
+  return s;
+}
+
+nlohmann::json profile_report_json(const ProfileData& d) {
+  nlohmann::json events = nlohmann::json::array();
+  std::int64_t origin = 0;
+  for (const auto& e : d.elements)
+    for (const auto& c : e.samples)
+      if (c.executions > 0 && (origin == 0 || c.start_ns < origin)) origin = c.start_ns;
+  nlohmann::json elements = nlohmann::json::array();
+  for (const auto& e : d.elements) {
+    const nlohmann::json ids = {{"sdfg_id", e.sdfg_id},
+                                {"cfg_id", e.info.cfg_id},
+                                {"state_id", e.info.state_id},
+                                {"id", e.info.node_id},
+                                {"edge", e.info.edge_id}};
+    for (const auto& c : e.samples) {
+      if (c.executions == 0) continue;
+      events.push_back({{"name", e.info.label},
+                        {"cat", e.info.kind},
+                        {"ph", "X"},
+                        {"ts", static_cast<double>(c.start_ns - origin) / 1e3},
+                        {"dur", static_cast<double>(c.ns) / 1e3},
+                        {"pid", 0},
+                        {"tid", 0},
+                        {"args", ids}});
+    }
+    const ElementSummary s = summarize(e, d);
+    nlohmann::json j = ids;
+    j["name"] = e.info.label;
+    j["kind"] = e.info.kind;
+    j["calls"] = s.calls;
+    j["executions_per_call"] = s.executions_per_call;
+    j["min_ms"] = s.min_s * 1e3;
+    j["median_ms"] = s.median_s * 1e3;
+    j["share_of_call"] = s.share;
+    j["bytes"] = optional_number(e.bytes);
+    j["bytes_dynamic"] = e.bytes_dynamic;
+    j["flops"] = optional_number(e.flops);
+    j["flops_partial"] = e.flops_partial;
+    j["GBps"] = optional_number(s.gbps);
+    j["GFLOPps"] = optional_number(s.gflops);
+    j["probe_share"] = optional_number(s.probe_share);
+    elements.push_back(j);
+  }
+  std::vector<double> call_ms;
+  for (double t : d.call_seconds) call_ms.push_back(t * 1e3);
+  nlohmann::json probe = {
+      {"kernel", "triad"}, {"elements", d.probe_elements}, {"GBps", optional_number(d.probe_gbps)}};
+  if (!d.probe_problem.empty()) probe["problem"] = d.probe_problem;
+  return {{"traceEvents", events},
+          {"displayTimeUnit", "ms"},
+          {"weir_profile",
+           {{"program", d.program},
+            {"calls", d.call_seconds.size()},
+            {"call_ms", call_ms},
+            {"median_call_ms", median_of(d.call_seconds) * 1e3},
+            {"probe", probe},
+            {"elements", elements}}}};
+}
+
+void print_profile_table(const ProfileData& d, std::ostream& out) {
+  std::vector<std::pair<const ProfiledElement*, ElementSummary>> rows;
+  for (const auto& e : d.elements)
+    if (ElementSummary s = summarize(e, d); s.calls > 0) rows.emplace_back(&e, s);  // elements that ran
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second.median_s > b.second.median_s; });
+  if (rows.size() > 10) rows.resize(10);
+  std::size_t width = 4;
+  for (const auto& r : rows) width = std::max(width, std::min<std::size_t>(r.first->info.label.size(), 40));
+  auto cell = [](const std::optional<double>& v, double scale, const char* format) {
+    if (!v) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, *v * scale);
+    return std::string(buf);
+  };
+  char line[256];
+  std::snprintf(line, sizeof line, "%-*s  %-11s  %5s  %11s  %6s  %8s  %7s  %8s\n", static_cast<int>(width),
+                "name", "kind", "calls", "median ms", "share", "GB/s", "% probe", "GFLOP/s");
+  out << line;
+  for (const auto& [e, s] : rows) {
+    std::string name = e->info.label.substr(0, 40);
+    std::snprintf(line, sizeof line, "%-*s  %-11s  %5lld  %11.4f  %5.1f%%  %8s  %7s  %8s\n",
+                  static_cast<int>(width), name.c_str(), e->info.kind.c_str(), s.calls, s.median_s * 1e3,
+                  s.share * 100, cell(s.gbps, 1, "%.2f").c_str(), cell(s.probe_share, 100, "%.0f%%").c_str(),
+                  cell(s.gflops, 1, "%.2f").c_str());
+    out << line;
+  }
+}
+
+}  // namespace weir::cli

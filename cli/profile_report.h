@@ -1,0 +1,61 @@
+// The report of `weir run --profile` (docs/adr/0048-profiling.md): per timed element its calls,
+// wall time (min, median), bytes moved, FLOPs, achieved GB/s and GFLOP/s and share of the
+// bandwidth probe, as JSON in DaCe's instrumentation-report format (Chrome's trace-event format,
+// which SDFV overlays) with weir's summary beside it, and the table of the 10 slowest elements.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "weir/runtime/program_profile.h"
+
+namespace weir::cli {
+
+/// One timed element over all calls. `samples[c]` is call c's; `bytes` and `flops` are per
+/// execution of the element (nullopt: not known, e.g. a size the control flow sets); `sdfg_id` is
+/// DaCe's index of the element's SDFG (0: the program).
+struct ProfiledElement {
+  runtime::TimedElementInfo info;
+  long sdfg_id = 0;
+  std::vector<runtime::ElementSample> samples;
+  std::optional<double> bytes, flops;
+  bool bytes_dynamic = false, flops_partial = false;
+};
+
+/// Everything the report says: the program, each call's wall time (seconds, as `weir run`
+/// measured it around the call), the elements, and the probe's triad bandwidth (GB/s; nullopt
+/// when it could not run, with `probe_problem` saying why).
+struct ProfileData {
+  std::string program;
+  std::vector<double> call_seconds;
+  std::vector<ProfiledElement> elements;
+  std::optional<double> probe_gbps;
+  std::string probe_problem;
+  long long probe_elements = 0;
+};
+
+/// The statistics of one element (seconds; GB/s and GFLOP/s from the median time and the
+/// bytes/FLOPs of the executions of one call; `probe_share` = GB/s over the probe's).
+struct ElementSummary {
+  long long calls = 0, executions_per_call = 0;
+  double min_s = 0, median_s = 0, share = 0;
+  std::optional<double> gbps, gflops, probe_share;
+};
+ElementSummary summarize(const ProfiledElement& e, const ProfileData& d);
+
+/// The report: {"traceEvents": [one complete event ("ph": "X", "ts"/"dur" in microseconds from
+/// the first call's start, "pid" 0, "tid" 0) per element and call it ran in, named by its label,
+/// "cat" its kind, "args" {"sdfg_id", "cfg_id", "state_id", "id" (node, -1 for a state or a
+/// copy), "edge"}], "weir_profile": {program, calls, call times, probe, elements with their
+/// summaries}}.
+nlohmann::json profile_report_json(const ProfileData& d);
+
+/// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the
+/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown).
+void print_profile_table(const ProfileData& d, std::ostream& out);
+
+}  // namespace weir::cli

@@ -1,0 +1,125 @@
+// `weir run --profile` (see the header).
+#include "run_profile.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+#include "weir/sdfg/cfg_list.h"
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/instrumented.h"
+#include "weir/transforms/instrument_timers.h"
+#include "weir/transforms/static_costs.h"
+
+namespace weir::cli {
+
+namespace {
+
+/// Elements of the probe's arrays: 3 x 128 MiB, far beyond any last-level cache.
+constexpr std::int64_t kProbeElements = std::int64_t{1} << 24;
+constexpr int kProbeRepeats = 5;
+
+/// The triad bandwidth from the probe library next to the weir binary (../lib), or why not.
+std::optional<double> measure_probe(std::string& problem) {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    problem = "cannot find the weir binary's folder (/proc/self/exe)";
+    return std::nullopt;
+  }
+  exe[n] = '\0';
+  const std::filesystem::path lib =
+      std::filesystem::path(exe).parent_path().parent_path() / "lib" / "libweir_stream_probe.so";
+  void* h = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = ::dlerror();
+    problem = "cannot load the bandwidth probe " + lib.string() + ": " + (e ? e : "dlopen failed");
+    return std::nullopt;
+  }
+  using TriadFn = double (*)(std::int64_t, int);
+  auto triad = reinterpret_cast<TriadFn>(::dlsym(h, "weir_stream_triad_gbps"));
+  const double gbps = triad ? triad(kProbeElements, kProbeRepeats) : -1;
+  // Not unloaded: its OpenMP threads may outlive the call.
+  if (gbps > 0) return gbps;
+  problem = triad ? "the bandwidth probe could not allocate its arrays" : lib.string() + " has no probe";
+  return std::nullopt;
+}
+
+/// DaCe's sdfg_id of each SDFG: its position among the SDFGs of cfg_list(root).
+std::map<const SDFG*, long> sdfg_ids(const SDFG& root) {
+  std::map<const SDFG*, long> ids;
+  for (ControlFlowRegion* r : cfg_list(root))
+    if (auto* s = r->as<SDFG>()) ids.emplace(s, static_cast<long>(ids.size()));
+  return ids;
+}
+
+}  // namespace
+
+std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg) {
+  std::shared_ptr<SDFG> copy = sdfg.clone_sdfg();
+  transforms::AnalysisCache cache;
+  transforms::InstrumentTimers().run(*copy, cache);
+  return copy;
+}
+
+RunProfiler::RunProfiler(const std::filesystem::path& library, std::shared_ptr<const SDFG> sdfg)
+    : timers_(library), sdfg_(std::move(sdfg)) {
+  data_.program = sdfg_->name;
+  for (const auto& info : timers_.elements()) {
+    ProfiledElement e;
+    e.info = info;
+    data_.elements.push_back(std::move(e));
+  }
+}
+
+void RunProfiler::after_call(double seconds) {
+  data_.call_seconds.push_back(seconds);
+  const std::vector<runtime::ElementSample> samples = timers_.read();
+  for (std::size_t k = 0; k < samples.size(); ++k) data_.elements[k].samples.push_back(samples[k]);
+}
+
+void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file,
+                         std::ostream& out) {
+  const std::map<std::string, long long> values(symbols.begin(), symbols.end());
+  const std::map<const SDFG*, long> ids = sdfg_ids(*sdfg_);
+  // The program's list and this SDFG's: the same order (timed_elements), checked element by element
+  // (a compiled SDFG that differs, e.g. by library expansion, leaves an element's costs unknown).
+  for (const TimedElement& t : timed_elements(*sdfg_))
+    for (ProfiledElement& e : data_.elements) {
+      const long node = t.node == kNoNode ? -1 : static_cast<long>(t.node);
+      const long edge = t.kind == TimedKind::Copy ? static_cast<long>(t.edge) : -1;
+      if (e.info.kind != to_string(t.kind) || e.info.cfg_id != static_cast<long>(t.cfg_id) ||
+          e.info.state_id != static_cast<long>(t.state_id) || e.info.node_id != node ||
+          e.info.edge_id != edge)
+        continue;
+      e.sdfg_id = ids.count(t.sdfg) ? ids.at(t.sdfg) : 0;
+      const transforms::StaticCost cost = transforms::static_cost(t);
+      const transforms::EvaluatedCost v = transforms::evaluate(cost, values);
+      e.bytes = v.bytes;
+      e.flops = v.flops;
+      e.bytes_dynamic = cost.dynamic;
+      e.flops_partial = cost.flops_partial;
+    }
+  data_.probe_elements = kProbeElements;
+  data_.probe_gbps = measure_probe(data_.probe_problem);
+  out << "profile (" << data_.call_seconds.size() << " call" << (data_.call_seconds.size() == 1 ? "" : "s")
+      << "; bandwidth probe: ";
+  if (data_.probe_gbps) {
+    char gbps[32];
+    std::snprintf(gbps, sizeof gbps, "%.1f", *data_.probe_gbps);
+    out << "triad " << gbps << " GB/s";
+  } else
+    out << data_.probe_problem;
+  out << "):\n";
+  print_profile_table(data_, out);
+  if (file.empty()) return;
+  std::ofstream f(file);
+  f << profile_report_json(data_).dump(1) << "\n";
+  if (!f) throw weir::Error("cannot write the profile report " + file);
+  out << "wrote the profile report to " << file << " (DaCe's instrumentation-report format)\n";
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,196 @@
+// The instrument-timers pass (docs/adr/0048-profiling.md): which elements get DaCe's
+// `instrument` = "Timer", what it leaves alone, the attribute through a JSON round trip, and the
+// static costs a profile reports (bytes moved and FLOPs, against hand counts).
+#include <catch2/catch.hpp>
+
+#include "support/builders.h"
+#include "weir/sdfg/errors.h"
+#include "weir/sdfg/instrumented.h"
+#include "weir/sdfg/serialize.h"
+#include "weir/transforms/instrument_timers.h"
+#include "weir/transforms/registry.h"
+#include "weir/transforms/static_costs.h"
+
+using namespace weir;
+using namespace weir::test;
+using namespace weir::transforms;
+
+namespace {
+
+std::size_t instrument(SDFG& sdfg) {
+  AnalysisCache cache;
+  return InstrumentTimers().run(sdfg, cache);
+}
+
+/// prog(A[N], B[N], C[N]): state "compute" runs the nested maps of make_map2d's shape over
+/// A -> B (outer "rows" over i, inner "cols" over j in 0:1), state "copy" copies B to C.
+std::unique_ptr<SDFG> make_two_states() {
+  auto sdfg = std::make_unique<SDFG>("prog");
+  sdfg->add_symbol("N");
+  for (const char* n : {"A", "B", "C"}) sdfg->add_array(n, ScalarType::Float64, {E("N")});
+  SDFGState& s0 = sdfg->add_state("compute", true);
+  auto& a = s0.add_access("A");
+  auto& b = s0.add_access("B");
+  auto& o = s0.add_map("rows", {"i"}, S("0:N"));
+  auto& in = s0.add_map("cols", {"j"}, S("0:1"));
+  auto& t = s0.add_tasklet("t", {"b = a * 2 + sqrt(a)", Language::Python}, {"a"}, {"b"});
+  path_in(s0, a.id(), {o.id(), in.id()}, t.id(), "a", {M("A", "0:N"), M("A", "i"), M("A", "i")});
+  path_out(s0, t.id(), "b", {in.exit, o.exit}, b.id(), {M("B", "i"), M("B", "i"), M("B", "0:N")});
+  SDFGState& s1 = sdfg->add_state("copy");
+  auto& b1 = s1.add_access("B");
+  auto& c1 = s1.add_access("C");
+  s1.add_edge(b1.id(), "", c1.id(), "", M("B", "0:N"));
+  sdfg->add_edge(s0.id(), s1.id());
+  return sdfg;
+}
+
+/// How many elements carry a Timer, counted without timed_elements (which refuses bad values).
+std::size_t timed_elements_or_empty(const SDFG& sdfg) {
+  std::size_t n = 0;
+  for (const SDFGState* st : sdfg.all_states())
+    for (const Node* node : st->nodes())
+      if (const std::string* v = node->extra.find("instrument")) n += *v == "\"Timer\"";
+  return n;
+}
+
+std::vector<std::string> kinds_and_labels(const SDFG& sdfg) {
+  std::vector<std::string> out;
+  for (const TimedElement& e : timed_elements(sdfg))
+    out.push_back(std::string(to_string(e.kind)) + " " + e.label);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("instrument-timers times states, top-level maps and copies, not inner maps",
+          "[transforms][profile]") {
+  auto sdfg = make_two_states();
+  CHECK(timed_elements(*sdfg).empty());  // off by default
+  CHECK(instrument(*sdfg) == 4);
+  require_valid(*sdfg);
+  CHECK(kinds_and_labels(*sdfg) ==
+        std::vector<std::string>{"state compute", "map rows", "state copy", "copy B -> C"});
+  // The inner map runs once per point of the outer one: no timer.
+  for (MapEntry* m : maps_of(only_state(*sdfg)))
+    CHECK(instrument_of(m->extra) == (m->map->label == "rows" ? "Timer" : ""));
+  // A second run changes nothing.
+  CHECK(instrument(*sdfg) == 0);
+
+  SECTION("the attribute survives a JSON round trip, as DaCe writes it") {
+    const std::string text = sdfg_to_json_text(*sdfg);
+    CHECK(text.find("\"instrument\":\"Timer\"") != std::string::npos);
+    auto back = sdfg_from_json_text(text);
+    CHECK(kinds_and_labels(*back) == kinds_and_labels(*sdfg));
+    CHECK(sdfg_difference(*sdfg, *back) == "");
+  }
+  SECTION("the registry knows the pass by name") {
+    auto p = make_pass("instrument-timers");
+    REQUIRE(p);
+    auto fresh = make_two_states();
+    AnalysisCache cache;
+    CHECK(p->run(*fresh, cache) == 4);
+  }
+}
+
+TEST_CASE("instrument-timers keeps another instrumentation type and refuses a malformed one",
+          "[transforms][profile]") {
+  auto sdfg = make_two_states();
+  SDFGState& s0 = only_state(*sdfg);
+  MapEntry* rows = nullptr;
+  for (MapEntry* m : maps_of(s0))
+    if (m->map->label == "rows") rows = m;
+  REQUIRE(rows);
+  set_instrument(rows->extra, "GPU_Events");
+  CHECK(instrument(*sdfg) == 3);
+  CHECK(instrument_of(rows->extra) == "GPU_Events");
+  CHECK(kinds_and_labels(*sdfg) == std::vector<std::string>{"state compute", "state copy", "copy B -> C"});
+
+  auto bad = make_two_states();
+  only_state(*bad).extra.set("instrument", "3");
+  try {
+    instrument(*bad);
+    FAIL("a numeric instrument value was accepted");
+  } catch (const IRError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("state 'compute'"));
+    CHECK_THAT(e.what(), Catch::Contains("not an instrumentation type name"));
+  }
+  REQUIRE(only_state(*bad).extra.find("instrument"));
+  CHECK(*only_state(*bad).extra.find("instrument") == "3");  // rolled back, nothing else set
+  CHECK(timed_elements_or_empty(*bad) == 0);
+}
+
+TEST_CASE("instrument-timers enters SDFGs nested outside maps, not those called per point",
+          "[transforms][profile]") {
+  auto inner = make_map2d(false, "b = a + 1");
+  inner->arg_names = {"A", "B"};
+  auto g = std::make_unique<SDFG>("outer");
+  g->add_symbol("N");
+  g->add_symbol("M");
+  g->add_array("X", ScalarType::Float64, {E("N"), E("M")});
+  g->add_array("Y", ScalarType::Float64, {E("N"), E("M")});
+  SDFGState& st = g->add_state("main", true);
+  auto& x = st.add_access("X");
+  auto& y = st.add_access("Y");
+  auto& ns = st.add_nested_sdfg("call", std::move(inner), {"A"}, {"B"}, {{"N", E("N")}, {"M", E("M")}});
+  st.add_edge(x.id(), "", ns.id(), "A", M("X", "0:N, 0:M"));
+  st.add_edge(ns.id(), "B", y.id(), "", M("Y", "0:N, 0:M"));
+  CHECK(instrument(*g) == 3);  // main, the nested state and its map
+  require_valid(*g);
+  CHECK(kinds_and_labels(*g) == std::vector<std::string>{"state main", "state main", "map map"});
+  const auto timed = timed_elements(*g);
+  CHECK(timed[1].cfg_id == 1);  // the nested SDFG is region 1 of cfg_list
+  // The number the file gives that SDFG (DaCe's cfg_list_id), which SDFV matches a report with.
+  const std::string text = sdfg_to_json_text(*g);
+  CHECK(text.find("\"cfg_list_id\":1") != std::string::npos);
+  CHECK(text.find("\"cfg_list_id\":2") == std::string::npos);
+  CHECK(instrument_of(ns.extra).empty());
+
+  // The same nested SDFG called inside a map: nothing inside it is timed.
+  auto per_point = std::make_unique<SDFG>("outer");
+  per_point->add_symbol("N");
+  per_point->add_array("X", ScalarType::Float64, {E("N")});
+  per_point->add_array("Y", ScalarType::Float64, {E("N")});
+  SDFGState& ps = per_point->add_state("main", true);
+  auto body = std::make_unique<SDFG>("body");
+  body->add_scalar("a", ScalarType::Float64);
+  body->add_scalar("b", ScalarType::Float64);
+  SDFGState& bs = body->add_state("s", true);
+  auto& ba = bs.add_access("a");
+  auto& bb = bs.add_access("b");
+  bs.add_edge(ba.id(), "", bb.id(), "", M("a", "0"));
+  auto& px = ps.add_access("X");
+  auto& py = ps.add_access("Y");
+  auto& pm = ps.add_map("points", {"i"}, S("0:N"));
+  auto& call = ps.add_nested_sdfg("call", std::move(body), {"a"}, {"b"});
+  path_in(ps, px.id(), {pm.id()}, call.id(), "a", {M("X", "0:N"), M("X", "i")});
+  path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
+  CHECK(instrument(*per_point) == 2);  // main and the map "points"
+  CHECK(kinds_and_labels(*per_point) == std::vector<std::string>{"state main", "map points"});
+}
+
+TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code", "[transforms][profile]") {
+  auto sdfg = make_two_states();
+  instrument(*sdfg);
+  const auto timed = timed_elements(*sdfg);
+  REQUIRE(timed.size() == 4);
+  const std::map<std::string, long long> n1000{{"N", 1000}};
+  // The map reads A[0:N] and writes B[0:N]: 8 + 8 bytes per point; 3 operations per point
+  // (*, +, sqrt) as the counting rule says.
+  const EvaluatedCost map = evaluate(static_cost(timed[1]), n1000);
+  CHECK(map.bytes == Approx(16.0 * 1000));
+  CHECK(map.flops == Approx(3.0 * 1000));
+  // A copy of N doubles reads and writes them: 16 N bytes, no operations.
+  const EvaluatedCost copy = evaluate(static_cost(timed[3]), n1000);
+  CHECK(copy.bytes == Approx(16.0 * 1000));
+  CHECK(copy.flops == Approx(0));
+  // A state's costs are its top-level elements'.
+  CHECK(evaluate(static_cost(timed[0]), n1000).bytes == Approx(16.0 * 1000));
+  CHECK(evaluate(static_cost(timed[2]), n1000).bytes == Approx(16.0 * 1000));
+  // Without N's value the numbers are unknown, never made up.
+  CHECK_FALSE(evaluate(static_cost(timed[1]), {}).bytes.has_value());
+
+  Tasklet t("t", {"c = a ** 2 - max(a, b) / 3.0\nd = -c if c < 0 else c * 0.5", Language::Python});
+  CHECK(tasklet_flops(t) == 5);  // **, -, max, /, * (unary minus and the comparison count 0)
+  Tasklet cpp("t", {"c = a + b;", Language::CPP});
+  CHECK(tasklet_flops(cpp) == 0);
+}
