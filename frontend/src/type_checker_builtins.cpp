@@ -213,6 +213,14 @@ TExprPtr FunctionChecker::builtin(const Call& c, const std::string& name, const 
                                          std::string(to_string(def_.kind)) +
                                          " cannot call: use gt4py.next's (from gt4py.next import " +
                                          name.substr(5) + "), or compute the constant at module level");
+  // Python's max, min and pow compute module-level constants; on fields gt4py spells them otherwise.
+  if (name == "max" || name == "min" || name == "pow") {
+    const std::string gt4py = name == "max" ? "maximum" : name == "min" ? "minimum" : "power";
+    throw FrontendError(c.func->loc, "'" + fn + "' is Python's builtin, which a " +
+                                         std::string(to_string(def_.kind)) +
+                                         " cannot call: element-wise on fields use gt4py.next's " + gt4py +
+                                         " (from gt4py.next import " + gt4py + ")");
+  }
   throw FrontendError(c.func->loc,
                       "'" + fn + "' is not a supported builtin in a " + std::string(to_string(def_.kind)));
 }

@@ -253,9 +253,16 @@ TEST_CASE("weir check: NumPy functions and gt4py builtins not imported point to 
       check("where(f > 0.0, f, 0.0)"),
       Catch::StartsWith(m + ":7:12: error: unknown name 'where' (a gt4py.next builtin: from gt4py.next "
                             "import where)\n"));
-  CHECK_THAT(check("max(f, 0.0)"),
-             Catch::StartsWith(m + ":7:12: error: unknown name 'max' (element-wise on fields: gt4py.next's "
-                                   "maximum, from gt4py.next import maximum)\n"));
+  CHECK_THAT(
+      check("max(f, 0.0)"),
+      Catch::StartsWith(m + ":7:12: error: 'max' is Python's builtin, which a field_operator cannot call: "
+                            "element-wise on fields use gt4py.next's maximum (from gt4py.next import "
+                            "maximum)\n"));
+  CHECK_THAT(
+      check("pow(f, 2.0)"),
+      Catch::StartsWith(m + ":7:12: error: 'pow' is Python's builtin, which a field_operator cannot call: "
+                            "element-wise on fields use gt4py.next's power (from gt4py.next import "
+                            "power)\n"));
   CHECK_THAT(
       check("4 * f"),
       Catch::StartsWith(m + ":7:14: error: cannot multiply int32 and Field[[I], float64]"
