@@ -16,9 +16,10 @@ the results and their targets into docs/benchmarks.md. Needs Debian's python3-nu
 - hdiff: the same program on the same inputs (cpu backend, the same compiled library from the
   program cache), from Python and by `weir run --repeat`, median per call (the fastest of
   interleaved rounds). Target: Python within
-  10% of `weir run` (the same kernel time) on arrays aligned as weir's allocator aligns them (64
-  bytes). Also measured on NumPy's own buffers (16-byte aligned), which the generated code runs
-  slower on (vector loads across cache lines), whoever calls it.
+  10% of `weir run` (the same kernel time) on arrays from weir.array/weir.zeros (aligned as
+  weir's allocator aligns the fields of `weir run`: 64 bytes). Also measured on NumPy's own
+  buffers (16-byte aligned), which the generated code runs slower on (vector loads across cache
+  lines), whoever calls it.
 """
 import argparse
 import json
@@ -83,17 +84,6 @@ def call_overhead(backend, calls, rounds):
     }
 
 
-def aligned(values, alignment=64):
-    """A copy of `values` whose buffer starts at a multiple of `alignment` bytes (a view into a
-    larger array), as weir's allocator aligns the fields of `weir run`."""
-    n = values.size + alignment // values.itemsize
-    buf = np.empty(n, values.dtype)
-    skip = (-buf.ctypes.data % alignment) // values.itemsize
-    out = buf[skip:skip + values.size].reshape(values.shape)
-    out[...] = values
-    return out
-
-
 def median_call(p, args, repeats):
     p(*args)  # compiles, or finds the program in the cache
     times = []
@@ -123,10 +113,10 @@ def hdiff_against_weir_run(backend, weir_bin, shape, repeats, rounds):
     rng = np.random.default_rng(2)
     u, coeff = rng.random(shape), rng.random(shape)
     p = weir.load(HDIFF, backend=backend)
-    # NumPy's own buffers start at 16-byte boundaries, weir's at 64: the vector loads of the
-    # generated code straddle cache lines on the former. Both are measured; the target compares
-    # like with like.
-    args = (aligned(u), aligned(coeff), aligned(np.zeros_like(u)))
+    # NumPy's own buffers start at 16-byte boundaries, weir's (weir.array/weir.zeros, as the
+    # fields of weir run) at 64: the vector loads of the generated code straddle cache lines on
+    # the former. Both are measured; the target compares like with like.
+    args = (weir.array(u), weir.array(coeff), weir.zeros(u.shape))
     numpy_args = (u, coeff, np.zeros_like(u))
     py, numpy_py, cli = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -175,7 +165,7 @@ def main():
           f"{overhead['repeated_call_us']:.2f} us per repeated call (target < {OVERHEAD_TARGET_US} us: "
           f"{'met' if overhead['met'] else 'NOT MET'}); {overhead['checked_call_us']:.2f} us with every check")
     hd = hdiff_against_weir_run(backend, a.weir, shape, a.repeats, a.hdiff_rounds)
-    print(f"hdiff {'x'.join(map(str, shape))}: Python {hd['python_median_s'] * 1e3:.3f} ms (arrays aligned to "
+    print(f"hdiff {'x'.join(map(str, shape))}: Python {hd['python_median_s'] * 1e3:.3f} ms (weir.array: aligned to "
           f"64 bytes as weir's), weir run {hd['weir_run_median_s'] * 1e3:.3f} ms per call ({hd['ratio']:.2f} x; "
           f"target <= {HDIFF_MAX_RATIO}: {'met' if hd['met'] else 'NOT MET'}); Python on NumPy's own buffers "
           f"({hd['numpy_alignment']}-byte aligned) {hd['python_numpy_alignment_median_s'] * 1e3:.3f} ms")

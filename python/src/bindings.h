@@ -79,6 +79,13 @@ const char* python_error_class(std::exception_ptr p);
 /// what `what` ("load(): backend") accepts.
 std::shared_ptr<const runtime::Backend> backend_argument(py::handle obj, const std::string& what);
 
+/// A zero-filled C-order NumPy array of `shape` (an int or a sequence of ints) and `dtype`
+/// (anything np.dtype takes) whose buffer comes from `allocator` (runtime::Allocator::allocate:
+/// aligned to allocator.alignment() bytes) and lives as long as the array and its views.
+/// ArgumentTypeError for a shape that is not ints or a dtype weir's fields cannot hold;
+/// ArgumentError for a negative extent or a size that overflows.
+py::object allocate_array(const runtime::Allocator& allocator, py::handle shape, py::handle dtype);
+
 void bind_errors(py::module_& m);
 void bind_backends(py::module_& m);
 void bind_programs(py::module_& m);

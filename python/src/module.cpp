@@ -180,6 +180,13 @@ void bind_backends(py::module_& m) {
            py::arg("device") = "cpu", py::arg("alignment") = kDefaultAlignment)
       .def_property_readonly("device", [](const Allocator& a) { return device_name(a.device()); })
       .def_property_readonly("alignment", &Allocator::alignment)
+      .def(
+          "zeros",
+          [](const Allocator& a, py::handle shape, py::handle dtype) {
+            return allocate_array(a, shape, dtype);
+          },
+          "A zero-filled C-order NumPy array in this allocator's memory (aligned to `alignment` bytes).",
+          py::arg("shape"), py::arg("dtype") = "float64")
       .def("__eq__",
            [](const Allocator& a, py::object other) {
              if (!py::isinstance<Allocator>(other)) return false;

@@ -8,6 +8,7 @@ objects, SDFGs loaded, optimized and saved (docs/adr/0042-python-api.md).
     lap(f, out)                  # no copies: out is written in place
     sdfg = lap.__sdfg__()        # a fresh weir.SDFG
     fast = weir.optimize(sdfg, auto="cpu")
+    g = weir.zeros((16, 16, 4))  # 64-byte aligned, as weir run's fields: the generated code's speed
 
     @weir.program(backend=weir.backends.cpu)   # in a module file: the same as weir.load(...)
     @gtx.program
@@ -41,6 +42,7 @@ from ._weir import (  # noqa: F401
 )
 from . import backends, gt4py_stand_in  # noqa: F401
 from . import _dace  # noqa: F401  (program.__sdfg__(dace=...))
+from ._arrays import array, empty, full, zeros  # noqa: F401
 from ._decorator import program  # noqa: F401
 from ._load import load  # noqa: F401
 
@@ -63,9 +65,12 @@ __all__ = [
     "Problem",
     "Program",
     "SDFG",
+    "array",
     "backends",
     "compose",
     "cpu_backend",
+    "empty",
+    "full",
     "gpu_backend",
     "gt4py_stand_in",
     "load",
@@ -73,4 +78,5 @@ __all__ = [
     "program",
     "sdfg_as_dace",
     "view",
+    "zeros",
 ] + list(_error_names)
