@@ -1,6 +1,7 @@
-// `weir view FILE.sdfg|FILE.sdfgz|FILE.py::NAME [--compare B] [--port N | --html OUT.html]`:
-// the SDFG viewer (viewer/, docs/adr/0018-viewer.md) served on 127.0.0.1 (a free port unless
-// --port; nothing opens a browser), or written as one self-contained HTML file.
+// `weir view FILE.sdfg|FILE.sdfgz|FILE.py::NAME [--compare B] [--report PROFILE.json]
+// [--set N=V] [--port N | --html OUT.html]`: the SDFG viewer (viewer/, docs/adr/0018-viewer.md)
+// served on 127.0.0.1 (a free port unless --port; nothing opens a browser), or written as one
+// self-contained HTML file; overlays of static costs and of a profile report (ADR 0048).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "option_values.h"
 #include "overwrite_guard.h"
+#include "run_arguments.h"
 #include "targets.h"
 #include "view/page.h"
 #include "view/server.h"
@@ -24,14 +26,24 @@ Action add_view_command(CLI::App& app) {
     view::PageOptions page;
     std::string html;
     int port = 0;
+    std::vector<std::string> sets;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("target", o->page.target,
                   "FILE.sdfg, FILE.sdfgz or FILE.py::NAME (a @program, @field_operator or orchestration "
-                  "function of the file, lowered as 'weir sdfg' does)")
-      ->required();
+                  "function of the file, lowered as 'weir sdfg' does); optional with --report (the SDFG the "
+                  "report was made from)");
   cmd->add_option("--compare", o->page.compare,
                   "B: a second SDFG (or FILE.py::NAME) to show the differences with");
+  cmd->add_option(
+         "--report", o->page.report,
+         "PROFILE.json: overlay a profile report of `weir run --profile=FILE` (time, bandwidth, arithmetic "
+         "intensity per element; the page's overlay menu chooses)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+      "--set", o->sets,
+      "NAME=VALUE: a symbol's value for the static overlays (bytes moved, FLOPs; repeatable; wins over "
+      "the report's values)");
   cmd->add_option("--html", o->html, "OUT.html: write one self-contained HTML file instead of serving");
   cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")
       ->check(integer_in(0, 65535));
@@ -39,11 +51,25 @@ Action add_view_command(CLI::App& app) {
                   "Directory searched for imported modules (repeatable; "
                   "WEIR_PATH is searched too)");
   return [o, cmd]() {
+    if (o->page.target.empty() && o->page.report.empty())
+      throw UsageError(
+          "weir view: give the SDFG to show (FILE.sdfg or FILE.py::NAME), or --report PROFILE.json");
+    for (const std::string& s : o->sets) {
+      auto [name, value] = split_assignment("--set", s);
+      try {
+        std::size_t used = 0;
+        const long long v = std::stoll(value, &used);
+        if (used != value.size()) throw std::invalid_argument(value);
+        o->page.symbols[name] = v;
+      } catch (const std::logic_error&) {
+        throw UsageError("--set " + s + ": expected NAME=INTEGER (a symbol's value)");
+      }
+    }
     if (!o->html.empty() && cmd->count("--port"))
       throw UsageError("weir view: give --html OUT.html or --port N, not both");
     if (!o->html.empty()) {
       std::vector<std::filesystem::path> inputs;
-      for (const std::string* t : {&o->page.target, &o->page.compare})
+      for (const std::string* t : {&o->page.target, &o->page.compare, &o->page.report})
         if (!t->empty()) inputs.emplace_back(t->substr(0, t->rfind("::")));
       refuse_overwriting_input("--html " + o->html, o->html, inputs);
     }
@@ -58,8 +84,8 @@ Action add_view_command(CLI::App& app) {
     view::serve(
         o->port, [o]() { return view::build_page(o->page).html; },
         [o](int port) {
-          std::cout << "weir view: serving " << o->page.target << " at http://127.0.0.1:" << port
-                    << "/ (Ctrl-C stops)" << std::endl;
+          std::cout << "weir view: serving " << (o->page.target.empty() ? o->page.report : o->page.target)
+                    << " at http://127.0.0.1:" << port << "/ (Ctrl-C stops)" << std::endl;
         });
     return kExitOk;
   };

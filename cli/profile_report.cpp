@@ -98,7 +98,9 @@ nlohmann::json profile_report_json(const ProfileData& d) {
             {"call_ms", call_ms},
             {"median_call_ms", median_of(d.call_seconds) * 1e3},
             {"probe", probe},
-            {"elements", elements}}}};
+            {"elements", elements},
+            {"symbols", d.symbols},
+            {"sdfg", d.sdfg_json.empty() ? nlohmann::json(nullptr) : nlohmann::json::parse(d.sdfg_json)}}}};
 }
 
 void print_profile_table(const ProfileData& d, std::ostream& out) {

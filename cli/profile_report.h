@@ -5,6 +5,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,11 @@ struct ProfileData {
   std::optional<double> probe_gbps;
   std::string probe_problem;
   long long probe_elements = 0;
+  /// The symbol values of the calls, and the profiled (instrumented) SDFG as JSON text: the
+  /// report carries them so that `weir view --report FILE` shows the SDFG it was made from and
+  /// evaluates its static costs (empty: not written).
+  std::map<std::string, long long> symbols;
+  std::string sdfg_json;
 };
 
 /// The statistics of one element (seconds; GB/s and GFLOP/s from the median time and the
@@ -51,7 +57,7 @@ ElementSummary summarize(const ProfiledElement& e, const ProfileData& d);
 /// the first call's start, "pid" 0, "tid" 0) per element and call it ran in, named by its label,
 /// "cat" its kind, "args" {"sdfg_id", "cfg_id", "state_id", "id" (node, -1 for a state or a
 /// copy), "edge"}], "weir_profile": {program, calls, call times, probe, elements with their
-/// summaries}}.
+/// summaries, symbols, sdfg}}.
 nlohmann::json profile_report_json(const ProfileData& d);
 
 /// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the

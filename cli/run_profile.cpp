@@ -11,6 +11,7 @@
 #include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/instrumented.h"
+#include "weir/sdfg/serialize.h"
 #include "weir/transforms/instrument_timers.h"
 #include "weir/transforms/static_costs.h"
 
@@ -103,6 +104,8 @@ void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, con
       e.bytes_dynamic = cost.dynamic;
       e.flops_partial = cost.flops_partial;
     }
+  data_.symbols = values;
+  data_.sdfg_json = sdfg_to_json_text(*sdfg_);
   data_.probe_elements = kProbeElements;
   data_.probe_gbps = measure_probe(data_.probe_problem);
   out << "profile (" << data_.call_seconds.size() << " call" << (data_.call_seconds.size() == 1 ? "" : "s")

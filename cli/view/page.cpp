@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "targets.h"
 #include "view/bundle.h"
+#include "view/overlays.h"
 #include "weir/codegen/validate_code.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
@@ -154,8 +156,26 @@ Page build_page(const PageOptions& o) {
   if (!bundle)
     throw Error(std::string("this weir was built without the viewer bundle: ") + viewer_missing_reason());
   Page page;
-  std::unique_ptr<SDFG> sdfg = load_target(o.target, o.includes);
-  json data = {{"title", fs::path(o.target).filename().string()}, {"sdfg", document(*sdfg)}};
+  std::optional<ProfileReport> report;
+  if (!o.report.empty()) report = read_profile_report(o.report);
+  std::unique_ptr<SDFG> sdfg = o.target.empty() ? std::move(report->sdfg) : load_target(o.target, o.includes);
+  const std::string title = o.target.empty() ? fs::path(o.report).filename().string() + " (the profiled SDFG)"
+                                             : fs::path(o.target).filename().string();
+  json data = {{"title", title}, {"sdfg", document(*sdfg)}};
+  // Static costs with the report's symbol values, --set's winning.
+  std::map<std::string, long long> symbols;
+  if (report) {
+    const json& given = (*report->json)["weir_profile"].value("symbols", json::object());
+    for (const auto& [k, v] : given.items())
+      if (v.is_number_integer()) symbols[k] = v.get<long long>();
+  }
+  for (const auto& [k, v] : o.symbols) symbols[k] = v;
+  data["overlays"] = {{"static", static_overlay(*sdfg, symbols)}};
+  if (report) {
+    data["overlays"]["profile"] = profile_overlay(*sdfg, *report->json, o.report);
+    page.notes.push_back("profile: " + std::to_string(data["overlays"]["profile"]["elements"].size()) +
+                         " timed elements of " + o.report + " (choose an overlay in the page)");
+  }
   data["history"] = history_of(*sdfg, page.notes);
   data["diagnostics"] = diagnostics_of(*sdfg);
   if (!data["diagnostics"].empty())

@@ -4,6 +4,7 @@
 // problems `weir validate` finds.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ struct PageOptions {
   std::string compare;
   /// Import directories for field-view references (-I).
   std::vector<std::string> includes;
+  /// With --report: a profile report (`weir run --profile=FILE`) to overlay; with no `target`
+  /// the page shows the SDFG the report was made from.
+  std::string report;
+  /// Symbol values for the static overlay (--set NAME=VALUE; they win over the report's).
+  std::map<std::string, long long> symbols;
 };
 
 struct Page {
@@ -25,10 +31,10 @@ struct Page {
 };
 
 /// Loads the documents and builds the page. Throws UsageError (targets.h) for a reference of
-/// the wrong kind, what load_sdfg / the frontend throw for input that does not load, and
-/// weir::Error "this weir was built without the viewer bundle: WHY" when it has none.
-/// A history that no longer replays is not an error: the page shows the steps up to it and
-/// the notes say where it stopped.
+/// the wrong kind, a report that does not read or was made from another SDFG (overlays.h), what load_sdfg /
+/// the frontend throw for input that does not load, and weir::Error "this weir was built without the viewer
+/// bundle: WHY" when it has none. A history that no longer replays is not an error: the page shows the steps
+/// up to it and the notes say where it stopped.
 Page build_page(const PageOptions& options);
 
 }  // namespace weir::cli::view

@@ -220,6 +220,9 @@ TEST_CASE("weir view --html: validation problems go into the page with weir vali
     CHECK(v.out.find("  " + diag["text"].get<std::string>() + "\n") != std::string::npos);
     CHECK(diag["sdfg"] == s["attributes"]["name"]);
   }
+  // No static costs for an SDFG that does not validate, and the page says why.
+  CHECK(d["overlays"]["static"]["elements"].empty());
+  CHECK(d["overlays"]["static"]["problem"].get<std::string>().find("no_such_array") != std::string::npos);
 }
 
 TEST_CASE("weir view --html: debuginfo of an SDFG copies no file but .py sources into the page",
@@ -372,4 +375,64 @@ TEST_CASE("weir view of an orchestration function shows its SDFG", "[cli][view]"
   CHECK(fs::file_size(dir / "heat.html") > 10000);
   r = run_weir("view " + q(heat) + " --compare " + q(heat) + " --html " + q(dir / "same.html"));
   CHECK(r.code == 0);
+}
+
+TEST_CASE("weir view --set: the static overlay gives each timed element its bytes and FLOPs", "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-static-overlay");
+  const std::string ref = "examples/cartesian/hdiff.py::hdiff_program";
+  auto r = run_weir("view " + ref + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  REQUIRE(r.code == 0);
+  // Without values: expressions only, and the symbols they need.
+  json s = page_data(read(dir / "p.html"))["overlays"]["static"];
+  REQUIRE(s["elements"].size() == 2);  // the state and its map
+  json map = s["elements"][1];
+  CHECK(map["kind"] == "map");
+  CHECK(map["label"] == "hdiff_map");
+  CHECK(map["bytes"].is_null());
+  CHECK(map["needs"] == json::array({"__out_I_size", "__out_J_size", "__out_K_size"}));
+  CHECK(map["block_path"] == "call_0_hdiff");
+  CHECK(map["node"].get<long>() >= 0);
+
+  r = run_weir("view " + ref + " --set __out_I_size=64 --set __out_J_size=64 --set __out_K_size=16 --html " +
+               q(dir / "p.html"));
+  REQUIRE(r.code == 0);
+  s = page_data(read(dir / "p.html"))["overlays"]["static"];
+  map = s["elements"][1];
+  // By hand: u read over 64 x 64 x 16 (the interior and its 2-point halo), coeff read and out
+  // written over the 60 x 60 x 16 interior, 8 bytes each.
+  CHECK(map["bytes"].get<double>() == 8.0 * 16 * (64 * 64 + 2 * 60 * 60));
+  CHECK(map["needs"] == json::array());
+  CHECK(s["elements"][0]["bytes"] == map["bytes"]);  // the state is its one map
+  CHECK(s["symbols"]["__out_K_size"] == 16);
+
+  r = run_weir("view " + ref + " --set K=big --html " + q(dir / "p.html"));
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--set K=big: expected NAME=INTEGER (a symbol's value)") != std::string::npos);
+}
+
+TEST_CASE("weir view --report: files that are not a profile report are refused with the reason",
+          "[cli][view]") {
+  auto dir = weir::test::scratch_dir("cli-view-report-errors");
+  const std::string out = " --html " + q(dir / "p.html");
+  std::ofstream(dir / "bad.json") << "{\n  \"weir_profile\": [1,\n  }\n";
+  auto r = run_weir("view --report " + q(dir / "bad.json") + out);
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  CHECK(r.code == 2);
+  CHECK(r.out.find("bad.json: not JSON (line 3, column 3)") != std::string::npos);
+  std::ofstream(dir / "trace.json") << R"({"traceEvents": []})";
+  r = run_weir("view --report " + q(dir / "trace.json") + out);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("trace.json: not a profile report of `weir run --profile=FILE`") != std::string::npos);
+  std::ofstream(dir / "old.json") << R"({"weir_profile": {"elements": []}})";
+  r = run_weir("view --report " + q(dir / "old.json") + out);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("it has no 'weir_profile.sdfg'") != std::string::npos);
+  r = run_weir("view" + out);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("give the SDFG to show (FILE.sdfg or FILE.py::NAME), or --report PROFILE.json") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "p.html"));
 }

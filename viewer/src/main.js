@@ -1,11 +1,13 @@
 // weir's SDFG viewer: the page `weir view` serves or writes as one HTML file. The C++ side puts
 // the documents in <script id="weir-data" type="application/json">: {title, sdfg, compare,
-// compareTitle, history: {entries, snapshots, error}, sources: {path: text}, diagnostics}.
+// compareTitle, history: {entries, snapshots, error}, sources: {path: text}, diagnostics,
+// overlays: {static, profile}}.
 // Without it (the page opened by itself) a file chooser loads a .sdfg file.
 import { buildModel } from './model.js';
 import { layoutModel, collapsible } from './layout.js';
 import { GraphView } from './render.js';
 import { diffModels } from './diff.js';
+import { overlayMetrics, overlayValues, legendHtml, overlayRows } from './overlay.js';
 import { propertiesHtml, containersHtml, symbolsHtml, sourceHtml, esc, kindName } from './panel.js';
 import './style.css';
 
@@ -28,6 +30,9 @@ class Viewer {
       onToggle: (uid) => this.toggle(uid),
     });
     this.diags = data.diagnostics || [];
+    this.overlays = data.overlays || {};
+    this.metrics = overlayMetrics(this.overlays);
+    this.overlay = null; // the id of the metric shown, or null
     this.buildChrome();
   }
 
@@ -74,6 +79,7 @@ class Viewer {
       this.changes = diff.changes;
     }
     this.diagEls = this.mapDiagnostics();
+    this.locateOverlays();
     const t1 = performance.now();
     this.relayout();
     const t2 = performance.now();
@@ -105,7 +111,51 @@ class Viewer {
     const m = this.marks.get(el.uid);
     if (m) c += ` d-${m}`;
     if (this.diagEls.has(el.uid)) c += ' invalid';
+    const ov = this.ovValues?.byUid.get(el.uid);
+    if (ov && this.ovValues.scale) c += ` ov ov-${this.ovValues.scale.bucket(ov.value)}`;
     return c;
+  }
+
+  // ---------------------------------------------------------------- overlays
+
+  /** The viewer element of an overlay entry (located as validation problems are), or null. */
+  locateEntry(entry) {
+    const el = this.findDiagElement({ sdfg: entry.sdfg, block_path: entry.block_path, node: entry.node, edge: entry.edge });
+    return el && el.kind !== 'sdfg' ? el : null;
+  }
+
+  /** Overlay entries by element uid (main SDFG only: the entries name its elements), and the active overlay's values. */
+  locateOverlays() {
+    this.ovEntries = new Map();
+    this.ovValues = null;
+    const main = this.mode === 'main';
+    if (main) {
+      for (const source of ['profile', 'static']) {
+        for (const entry of this.overlays[source]?.elements ?? []) {
+          const el = this.locateEntry(entry);
+          if (!el) continue;
+          if (!this.ovEntries.has(el.uid)) this.ovEntries.set(el.uid, {});
+          this.ovEntries.get(el.uid)[source] = entry;
+        }
+      }
+    }
+    const metric = this.metrics.find((m) => m.id === this.overlay);
+    const legend = $('#ov-legend');
+    if (metric && main) {
+      this.ovValues = overlayValues(this.overlays, metric, (e) => this.locateEntry(e));
+      if (legend) legend.innerHTML = legendHtml(metric, this.ovValues);
+    } else if (legend) {
+      legend.innerHTML = metric ? '<span class="muted">overlays show on the SDFG (not in history or comparison)</span>' : '';
+    }
+    if (legend) legend.hidden = !metric;
+    document.body.dataset.overlay = metric && main ? metric.id : '';
+  }
+
+  setOverlay(id) {
+    this.overlay = id || null;
+    this.locateOverlays();
+    this.relayout();
+    this.renderTabs();
   }
 
   // ---------------------------------------------------------------- validation problems
@@ -250,7 +300,7 @@ class Viewer {
   renderTabs() {
     const el = this.selected && this.model.byUid.get(this.selected.uid) === this.selected ? this.selected : null;
     const sourceLink = (d) => `<a href="#" class="srclink" data-file="${esc(d.file)}" data-line="${d.line}">${d.file ? `${esc(d.file.split('/').pop())}:` : 'line '}${d.line}</a>`;
-    $('#tab-props').innerHTML = el ? propertiesHtml(el, { diags: this.diagEls.get(el.uid) ?? [], sourceLink }) : '<p class="muted">Click an element (or a row of the outline) to see its properties.</p>';
+    $('#tab-props').innerHTML = el ? propertiesHtml(el, { diags: this.diagEls.get(el.uid) ?? [], sourceLink, costs: overlayRows(this.ovEntries?.get(el.uid) ?? {}) }) : '<p class="muted">Click an element (or a row of the outline) to see its properties.</p>';
     const sdfgEl = el?.sdfg ?? this.model.root;
     $('#tab-data').innerHTML = containersHtml(sdfgEl);
     $('#tab-symbols').innerHTML = symbolsHtml(sdfgEl);
@@ -347,7 +397,12 @@ class Viewer {
     }
     if (d.compare) h += `<span class="group"><button id="mode-compare">Compare</button> <button id="side-a">A: ${esc(d.title)}</button> <button id="side-b">B: ${esc(d.compareTitle)}</button></span>`;
     if (h) h = `<span class="group"><button id="mode-main">SDFG</button></span>` + h;
+    if (this.metrics.length) {
+      const opts = this.metrics.map((m) => `<option value="${esc(m.id)}">${esc(m.label)}</option>`).join('');
+      h += `<span class="group"><label>overlay <select id="overlay"><option value="">none</option>${opts}</select></label></span>`;
+    }
     bar.innerHTML = h;
+    $('#overlay')?.addEventListener('change', (e) => this.setOverlay(e.target.value));
     const on = (id, f) => $(id)?.addEventListener('click', f);
     on('#mode-main', () => this.setMode('main'));
     on('#mode-history', () => this.setMode('history'));

@@ -366,3 +366,52 @@ test('weir view serves the page on 127.0.0.1 at a free port', async () => {
     proc.kill();
   }
 });
+
+test('a profile report overlays measured time and static costs on the SDFG it was made from', async () => {
+  const report = join(work, 'hdiff-profile.json');
+  runWeir(['run', 'examples/cartesian/hdiff.py::hdiff_program', '--backend', 'cpu', '--random-inputs', '--set', 'I=64', '--set', 'J=64',
+    '--set', 'K=16', '--repeat', '3', `--profile=${report}`]);
+  const want = JSON.parse(readFileSync(report, 'utf8')).weir_profile;
+  const page = await openHtml('profile-overlay', ['--report', report]);
+  assert.deepEqual(await page.$$eval('#overlay option', (os) => os.map((o) => o.value)),
+    ['', 'time', 'bandwidth', 'gflops', 'intensity', 'static-bytes', 'static-flops', 'static-intensity']);
+  // A map's outline row adds its range to the label: 'hdiff_map[__I=2:...]'.
+  const uidOf = (label) => page.evaluate((l) => [...document.querySelectorAll('#outline .ol-row')]
+    .find((r) => { const t = r.querySelector('.ol-label').textContent; return t === l || t.startsWith(`${l}[`); })?.dataset.uid, label);
+  const classOf = (uid) => page.evaluate((u) => document.querySelector(`svg.graph .el[data-uid="${CSS.escape(u)}"]`)?.getAttribute('class') ?? '', uid);
+  const state = want.elements.find((e) => e.kind === 'state'), map = want.elements.find((e) => e.kind === 'map');
+  const stateUid = await uidOf(state.name), mapUid = await uidOf(map.name);
+  assert.ok(stateUid && mapUid, 'the report\'s state and map are in the outline');
+
+  // Time: a state contains its map, so it takes at least as long: the highest step (red) and the map the lowest.
+  await page.selectOption('#overlay', 'time');
+  assert.equal(await page.evaluate(() => document.body.dataset.overlay), 'time');
+  assert.ok(state.median_ms >= map.median_ms);
+  assert.match(await classOf(stateUid), /\bov-7\b/);
+  if (state.median_ms > map.median_ms) assert.match(await classOf(mapUid), /\bov-0\b/);
+  assert.match(await page.textContent('#ov-legend'), /time \(median ms per call\).*2 elements/);
+
+  // The map's costs in the panel: measured and static, the static bytes at the report's sizes
+  // by hand: u over 64 x 64 x 16, coeff and out over the 60 x 60 x 16 interior, 8 bytes each.
+  await page.click(`#outline .ol-row[data-uid="${mapUid}"]`);
+  const props = await page.textContent('#tab-props');
+  assert.ok(props.includes('median time') && props.includes('bytes moved'), props);
+  assert.equal(8 * 16 * (64 * 64 + 2 * 60 * 60), 1445888);
+  assert.equal(map.bytes, 1445888);
+  assert.match(props, /bytes moved.*= 1\.45M/);
+
+  // Static bytes: both elements move the same bytes: one colour (the top step), legend at 1.45M.
+  await page.selectOption('#overlay', 'static-bytes');
+  assert.match(await classOf(mapUid), /\bov-7\b/);
+  assert.match(await page.textContent('#ov-legend'), /bytes moved \(static\) 1\.45M.*1\.45M bytes/);
+  await shot(page, 'profile-overlay');
+  // No overlay: no colours.
+  await page.selectOption('#overlay', '');
+  assert.doesNotMatch(await classOf(mapUid), /\bov\b/);
+  await page.context().close();
+
+  // A report made from another SDFG is refused, naming the element and what to do.
+  const other = runWeir(['view', join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg'), '--report', report, '--html', join(work, 'x.html')], { ok: false });
+  assert.equal(other.status, 2, other.stderr);
+  assert.match(other.stderr, /--report .*hdiff-profile\.json: element 0 \(state 'call_0_hdiff'.*made from another SDFG/);
+});
