@@ -378,7 +378,8 @@ class Viewer {
     let s = `<h4>changes: <span class="d-added-t">${count('added')} added</span>, <span class="d-removed-t">${count('removed')} removed</span>, <span class="d-changed-t">${count('changed')} changed</span></h4><div class="changes">`;
     for (const c of shown.slice(0, 500)) {
       const uid = this.mode === 'compare' ? (this.compareSide === 'A' ? c.uidA : c.uidB) : this.showBefore ? c.uidA : c.uidB;
-      s += `<div class="change c-${c.status}"${uid ? ` data-uid="${esc(uid)}"` : ''}>${c.status} ${esc(kindName(c.kind))} <b>${esc(c.label)}</b></div>`;
+      const what = c.what?.length ? ` <span class="muted">(${esc(c.what.join(', '))})</span>` : '';
+      s += `<div class="change c-${c.status}"${uid ? ` data-uid="${esc(uid)}"` : ''}>${c.status} ${esc(kindName(c.kind))} <b>${esc(c.label)}</b>${what}</div>`;
     }
     return s + '</div>';
   }
@@ -490,7 +491,9 @@ function start(data) {
   if (h && (!h.snapshots || h.snapshots.length === 0)) h.snapshots = [data.sdfg];
   const v = new Viewer(data);
   window.weirViewer.viewer = v;
-  v.load();
+  // `--compare`: open on the comparison (side B) with its list of changes, not on A alone.
+  if (data.compare) v.setMode('compare');
+  else v.load();
 }
 
 window.weirViewer = { ready: false };

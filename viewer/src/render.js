@@ -60,7 +60,9 @@ function edgeMarkup(e, classesOf, labelOf) {
   const d = 'M' + pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' L');
   const el = e.el;
   const cls = `${el.kind === 'interstate' ? 'iedge' : 'medge'}${classesOf(el)}`;
-  let s = `<g class="edge ${cls}" data-uid="${esc(el.uid)}"><path d="${d}" marker-end="url(#arrow)"/><path class="hit" d="${d}"/>`;
+  // The whole memlet as a tooltip: the drawn label may be shortened or summarized.
+  const tip = el.label ? `<title>${esc(el.label)}</title>` : '';
+  let s = `<g class="edge ${cls}" data-uid="${esc(el.uid)}">${tip}<path d="${d}" marker-end="url(#arrow)"/><path class="hit" d="${d}"/>`;
   const text = labelOf(e);
   if (text) {
     // Edges converging on one node would stack their labels at the middle: label them near their source.

@@ -254,6 +254,16 @@ test('an optimized SDFG with history: stepping changes the graph and highlights 
 test('--compare: the same diff for two files', async () => {
   const a = join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), b = join(corpus, 'dace', 'hdiff', 'hdiff.auto_optimized_cpu.sdfg');
   const page = await openHtml('compare-hdiff', [a, '--compare', b]);
+  // It opens on the comparison: side B, the Changes tab listing what differs, each change
+  // naming the attributes that differ.
+  assert.equal(await page.evaluate(() => window.weirViewer.viewer.mode), 'compare');
+  assert.ok(!(await page.isHidden('#tab-changes')));
+  assert.match(await page.textContent('#tab-changes'), /changes: [1-9]\d* added, [1-9]\d* removed, \d+ changed/);
+  const changed = await page.$$eval('#tab-changes .change.c-changed', (cs) => cs.map((c) => c.textContent));
+  for (const c of changed) assert.match(c, /\(([a-z_]+)(, [a-z_]+)*\)$/, `a change names what changed: ${c}`);
+  // Memlets carry their whole label as a tooltip.
+  const tips = await page.$$eval('svg.graph .medge > title', (ts) => ts.map((t) => t.textContent));
+  assert.ok(tips.length > 0 && tips.every((t) => t.length > 0));
   await page.click('#side-b');
   const inB = await page.evaluate(() => [...document.querySelectorAll('svg.graph .d-added text.lbl')].map((t) => t.textContent));
   // DaCe's auto-optimize fused the maps into one: its map 'outer_fused' is new.
