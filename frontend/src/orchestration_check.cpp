@@ -1009,13 +1009,8 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
 
 std::vector<std::string> written_parameters(const Orchestration& o) { return detail::written_slots(o); }
 
-std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o) {
-  std::map<std::string, std::string> out;
-  for (const TParam& p : o.params)
-    if (p.type.is_field())
-      for (const Dimension& d : p.type.dims)
-        if (d.kind != DimensionKind::Local) out.emplace(d.name, "__" + p.name + "_" + d.name + "_size");
-  return out;
+std::string size_symbol(const std::string& field, const std::string& dim) {
+  return (field.rfind("__", 0) == 0 ? field : "__" + field) + "_" + dim + "_size";
 }
 
 }  // namespace weir::frontend
