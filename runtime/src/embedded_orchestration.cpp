@@ -426,8 +426,10 @@ class Orchestrated final : public Program {
       program_for(&p).run(a);
     } catch (const RuntimeError& e) {
       restore();
-      throw ProgramError(st.loc.str() + ": in the call of '" + p.name + "'" + renamed_fields(st, s) + ": " +
-                         e.what());
+      // A field operator called directly is wrapped into a program of one call (`__f_call0`).
+      const bool wrapped = p.name.rfind("__", 0) == 0 && p.calls.size() == 1 && p.calls[0].callee;
+      throw ProgramError(st.loc.str() + ": in the call of '" + (wrapped ? p.calls[0].callee->name : p.name) +
+                         "'" + renamed_fields(st, s) + ": " + e.what());
     }
     restore();
   }

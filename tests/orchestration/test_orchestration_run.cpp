@@ -27,6 +27,14 @@ runtime::Arguments diffusion_args(std::int64_t n) {
   return a;
 }
 
+// u and v of diffusion_args alone (no tmp, no scalars): the fields of the smaller functions.
+runtime::Arguments uv_args() {
+  runtime::Arguments a = diffusion_args(0);
+  a.arrays.erase("tmp");
+  a.values.clear();
+  return a;
+}
+
 const std::string kDiffuse =
     "def diffuse(u: IJ, v: IJ, tmp: IJ, alpha: float64, n: int32):\n"
     "    for _ in range(n):\n"
@@ -161,10 +169,7 @@ TEST_CASE("orchestration: nested orchestration functions from other modules, mod
                                     "        helpers.twice(u, v, a)\n"
                                     "        again(v, u, a + FACTOR)\n";
   runtime::FieldViewProgram p = runtime::load_field_view_program((dir / "main.py").string(), "main");
-  runtime::Arguments args = diffusion_args(0);
-  args.arrays.erase("tmp");
-  args.values.erase("alpha");
-  args.values.erase("n");
+  runtime::Arguments args = uv_args();
   args.values["a"] = 0.8;
   auto ref = numpy_reference("modules", args,
                              "U, V = inp['u'], inp['v']\n"
@@ -199,10 +204,7 @@ TEST_CASE("orchestration: a local field shorter, exactly right or too large, on 
       "    update(u, t, 1.0 * (nj // d), v)\n";
   runtime::FieldViewProgram p = load(body, "g");
   auto args_for = [](std::int64_t di, std::int64_t d, bool wide) {
-    runtime::Arguments a = diffusion_args(0);
-    a.arrays.erase("tmp");
-    a.values.erase("alpha");
-    a.values.erase("n");
+    runtime::Arguments a = uv_args();
     a.values["ni"] = std::int64_t{9};
     a.values["nj"] = std::int64_t{11};
     a.values["di"] = di;
@@ -243,12 +245,7 @@ TEST_CASE("orchestration: a local field shorter, exactly right or too large, on 
       INFO("di = " << di << ", d = " << d << ", wide = " << wide << ", backend " << backend);
       runtime::Arguments a = args_for(di, d, wide);
       runtime::Arguments before = clone(a);
-      std::string message;
-      try {
-        runtime::run(*runtime::make_backend(backend), p, a);
-      } catch (const runtime::ProgramError& e) {
-        message = e.what();
-      }
+      std::string message = program_error(backend, p, a);
       if (std::string(backend) == "embedded")
         CHECK_THAT(message, Catch::StartsWith(embedded));
       else
@@ -275,10 +272,7 @@ TEST_CASE("orchestration: scalar // and % of floats and integers are Python's on
       "k = m // n + (m % n) * 10 + (7 % -2) * 100\n"
       "V[:, :] = (c + k * 100000.0) * U\n"
       "out['u'], out['v'] = U, V\n";
-  runtime::Arguments args = diffusion_args(0);
-  args.arrays.erase("tmp");
-  args.values.erase("alpha");
-  args.values.erase("n");
+  runtime::Arguments args = uv_args();
   args.values["a"] = 1.0;
   args.values["b"] = 0.1;
   args.values["m"] = std::int64_t{-7};
@@ -310,4 +304,25 @@ TEST_CASE("orchestration: gt4py's scalar type constructors convert arguments of 
   ref.emplace("w", make({4, 3}, [](std::int64_t i) { return 2.0 * (0.25 * static_cast<double>(i) - 1.0); }));
   ref.emplace("x", make({4, 3}, [](std::int64_t i) { return 4.0 * (0.25 * static_cast<double>(i) - 1.0); }));
   check_both_backends(body, "g", args, ref);
+}
+
+TEST_CASE("orchestration: domains given as arguments, a bound truncated from a float by gtx.int32",
+          "[orchestration][run]") {
+  // v[lo:int(x), lo + 1:hi] = 2 * u with lo = 1, hi = 10, x = 7.9: rows 1 .. 6 (int32(7.9) = 7,
+  // toward zero as Python's int()), columns 2 .. 9; the rest of v keeps its values. The float
+  // bound is computed into a symbol of its own before the call (ADR 0049).
+  const std::string body =
+      "def d(u: IJ, v: IJ, lo: int32, hi: int32, x: float64):\n"
+      "    scale(u, 2.0, out=v, domain={I: (gtx.int32(lo), gtx.int32(x)), J: (lo + 1, hi)}, "
+      "offset_provider={})\n";
+  runtime::Arguments args = uv_args();
+  args.values["lo"] = std::int64_t{1};
+  args.values["hi"] = std::int64_t{10};
+  args.values["x"] = 7.9;
+  auto ref = numpy_reference("domain-arguments", args,
+                             "U, V = inp['u'], inp['v'].copy()\n"
+                             "V[1:7, 2:10] = 2.0 * U[1:7, 2:10]\n"
+                             "out['u'], out['v'] = U, V\n",
+                             {"u", "v"});
+  check_both_backends(body, "d", args, ref);
 }
