@@ -332,6 +332,11 @@ class Checker {
           return alloc(var, *c, fn == "zeros", fr, out);
         }
       }
+      // An unannotated parameter renamed before any use shows its type (`u, w = w, u`): a
+      // field or a scalar alike to Python, so the type cannot follow from later uses of `u`.
+      if (auto* src = dyn_cast<Name>(&v); src && fr.prefix.empty() && pending_.count(src->id))
+        throw FrontendError(src->loc, "cannot infer the type of parameter '" + src->id + "' (assigned to '" +
+                                          n->id + "' before a use that shows it): annotate it");
       if (auto* src = dyn_cast<Name>(&v); src && is_field(src->id, fr)) {
         bind.targets.push_back(var);
         bind.sources.push_back(fr.var(src->id));
