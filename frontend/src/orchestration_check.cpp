@@ -403,6 +403,13 @@ class Checker {
       if (!is_integral(ext->type.dtype))
         throw FrontendError(d->values[i]->loc,
                             "the size of a local field must be an integer, got " + to_string(ext->type));
+      // The SDFG's array extent is integer arithmetic of int symbols, known before anything
+      // runs: a float truncated by a cast is none (both backends refuse it alike).
+      if (const TExpr* f = float_part(*ext))
+        throw FrontendError(f->loc,
+                            "the size of a local field must be integer arithmetic of int parameters, "
+                            "got a float (" +
+                                to_string(f->type) + ") truncated; pass the size as an int32");
       o.values.push_back(ext);
     }
     if (canonical_dims(dims) != dims)
@@ -445,6 +452,14 @@ class Checker {
     } catch (const FrontendError&) {
     }
     return "";
+  }
+
+  // The first float-valued part of a scalar expression, or null.
+  static const TExpr* float_part(const TExpr& e) {
+    if (is_floating(e.type.dtype)) return &e;
+    for (const TExprPtr& a : e.args)
+      if (const TExpr* f = a ? float_part(*a) : nullptr) return f;
+    return nullptr;
   }
 
   bool is_field(const std::string& n, Frame& fr) {

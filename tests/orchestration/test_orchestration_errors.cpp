@@ -95,6 +95,10 @@ TEST_CASE("orchestration errors: loops, calls and values", "[orchestration][erro
 
 TEST_CASE("orchestration errors: local fields and field operator calls", "[orchestration][errors]") {
   expect_error(kSig + "    t = gtx.zeros([n, n])\n", 2, 19, "the domain of a local field must be a dict");
+  expect_error(
+      kSig + "    t = gtx.zeros({I: gtx.int32(a), J: n})\n", 2, 33,
+      "the size of a local field must be integer arithmetic of int parameters, got a float (float64) "
+      "truncated; pass the size as an int32");
   expect_error(kSig + "    t = gtx.zeros({I: a, J: n})\n", 2, 23,
                "the size of a local field must be an integer");
   expect_error(kSig + "    t = gtx.zeros({float64: 3})\n", 2, 20, "domain keys must be dimensions");
