@@ -254,11 +254,13 @@ int run_command(const RunOptions& given_options) {
     } catch (const weir::Error& e) {
       const std::string what = as_typed(e.what(), o.program);
       // A domain not covered: an output larger than an input along a dimension is the usual
-      // cause, so name both arrays' shapes.
+      // cause, so name both arrays' shapes (not for an orchestration function, whose fields
+      // have sizes of their own, half levels longer than full ones; its error names the field).
       std::string sizes;
       if (what.find("outside its domain") != std::string::npos ||
           what.find("does not cover the output") != std::string::npos)
-        sizes = larger_output_note(sig, args) + short_table_note(target.connectivities, sig, args);
+        sizes = (target.orchestration ? std::string() : larger_output_note(sig, args)) +
+                short_table_note(target.connectivities, sig, args);
       // A @field_operator run directly writes its result over all of `__out`, which a stencil
       // with shifted reads cannot cover: say how to give it a smaller domain (only where the
       // error says shifts are the cause).

@@ -332,6 +332,11 @@ class Checker {
           return alloc(var, *c, fn == "zeros", fr, out);
         }
       }
+      // An unannotated parameter renamed before any use shows its type (`u, w = w, u`): a
+      // field or a scalar alike to Python, so the type cannot follow from later uses of `u`.
+      if (auto* src = dyn_cast<Name>(&v); src && fr.prefix.empty() && pending_.count(src->id))
+        throw FrontendError(src->loc, "cannot infer the type of parameter '" + src->id + "' (assigned to '" +
+                                          n->id + "' before a use that shows it): annotate it");
       if (auto* src = dyn_cast<Name>(&v); src && is_field(src->id, fr)) {
         bind.targets.push_back(var);
         bind.sources.push_back(fr.var(src->id));
@@ -398,6 +403,13 @@ class Checker {
       if (!is_integral(ext->type.dtype))
         throw FrontendError(d->values[i]->loc,
                             "the size of a local field must be an integer, got " + to_string(ext->type));
+      // The SDFG's array extent is integer arithmetic of int symbols, known before anything
+      // runs: a float truncated by a cast is none (both backends refuse it alike).
+      if (const TExpr* f = float_part(*ext))
+        throw FrontendError(f->loc,
+                            "the size of a local field must be integer arithmetic of int parameters, "
+                            "got a float (" +
+                                to_string(f->type) + ") truncated; pass the size as an int32");
       o.values.push_back(ext);
     }
     if (canonical_dims(dims) != dims)
@@ -440,6 +452,14 @@ class Checker {
     } catch (const FrontendError&) {
     }
     return "";
+  }
+
+  // The first float-valued part of a scalar expression, or null.
+  static const TExpr* float_part(const TExpr& e) {
+    if (is_floating(e.type.dtype)) return &e;
+    for (const TExprPtr& a : e.args)
+      if (const TExpr* f = a ? float_part(*a) : nullptr) return f;
+    return nullptr;
   }
 
   bool is_field(const std::string& n, Frame& fr) {
@@ -1009,13 +1029,8 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
 
 std::vector<std::string> written_parameters(const Orchestration& o) { return detail::written_slots(o); }
 
-std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o) {
-  std::map<std::string, std::string> out;
-  for (const TParam& p : o.params)
-    if (p.type.is_field())
-      for (const Dimension& d : p.type.dims)
-        if (d.kind != DimensionKind::Local) out.emplace(d.name, "__" + p.name + "_" + d.name + "_size");
-  return out;
+std::string size_symbol(const std::string& field, const std::string& dim) {
+  return (field.rfind("__", 0) == 0 ? field : "__" + field) + "_" + dim + "_size";
 }
 
 }  // namespace weir::frontend

@@ -80,8 +80,7 @@ struct Seq {
 
 class Lowering {
  public:
-  Lowering(const Orchestration& o, const LoweringOptions& opt)
-      : o_(o), opt_(opt), flow_(o, table_), dim_size_(dimension_size_symbols(o)) {}
+  Lowering(const Orchestration& o, const LoweringOptions& opt) : o_(o), opt_(opt), flow_(o, table_) {}
 
   std::unique_ptr<SDFG> run() {
     sdfg_ = std::make_unique<SDFG>(opt_.sdfg_name.empty() ? o_.name : opt_.sdfg_name);
@@ -99,7 +98,7 @@ class Lowering {
             shape.push_back(local_extent(d, p));
             continue;
           }
-          const std::string& s = dim_size_.at(d.name);
+          const std::string s = size_symbol(p.name, d.name);
           sdfg_->add_symbol(s, ScalarType::Int64);
           shape.push_back(sym::Expr::symbol(s));
         }
@@ -116,14 +115,11 @@ class Lowering {
       std::string n = value(var);
       if (!sdfg_->has_data(n)) sdfg_->add_symbol(n, to_sdfg_type(t.dtype));
     }
-    // Local fields: one transient per Alloc statement.
+    // Local fields: one transient per Alloc statement, shaped by its own size expressions
+    // (a half-level temporary is one level longer than a full-level one).
     for (const auto& [stmt, slot] : flow_.allocs()) {
       std::vector<sym::Expr> shape;
-      for (std::size_t d = 0; d < stmt->values.size(); ++d) {
-        auto it = dim_size_.find(stmt->type.dims[d].name);
-        shape.push_back(it != dim_size_.end() ? sym::Expr::symbol(it->second)
-                                              : sym::Expr::parse(py(*stmt->values[d])));
-      }
+      for (const TExprPtr& v : stmt->values) shape.push_back(sym::Expr::parse(py(*v)));
       for (const sym::Expr& s : shape)
         for (const std::string& f : s.free_symbols())
           if (assigned_anywhere(f))
@@ -153,7 +149,6 @@ class Lowering {
   const LoweringOptions& opt_;
   BindingTable table_;
   BindingFlow flow_;
-  std::map<std::string, std::string> dim_size_;  // dimension -> the shared size symbol
   std::unique_ptr<SDFG> sdfg_;
   std::map<const TypedDefinition*, std::unique_ptr<SDFG>> lowered_;
   std::map<const TypedDefinition*, std::vector<std::unique_ptr<SDFG>>> pieces_;
@@ -161,6 +156,7 @@ class Lowering {
   std::map<std::string, DataDescriptor> tables_;
   bool tracked_ = false;
   int fresh_ = 0;
+  std::map<std::string, std::string> hoisted_;  // the current call's parameter -> its symbol
 
   // A local dimension's extent: the neighbour count the callees' lowerings give it.
   sym::Expr local_extent(const Dimension& d, const TParam& p) const {
@@ -240,7 +236,8 @@ class Lowering {
         if (e.name == "astype") {
           // Toward zero for every integer type (`gtx.int32(s)`); values outside int32 are not
           // wrapped as NumPy's cast would wrap them.
-          if (is_integral(e.type.dtype)) return "int(" + py(*e.args[0]) + ")";
+          if (is_integral(e.type.dtype))
+            return is_integral(e.args[0]->type.dtype) ? py(*e.args[0]) : "int(" + py(*e.args[0]) + ")";
           if (e.type.dtype == ScalarKind::Bool) return "(" + py(*e.args[0]) + " != 0)";
           return "(1.0 * " + py(*e.args[0]) + ")";
         }
@@ -446,6 +443,19 @@ class Lowering {
 
   void call(Seq& seq, const std::set<int>& cur, const OStmt& s) {
     const std::vector<std::unique_ptr<SDFG>>& parts = pieces(*s.callee);
+    // A symbol argument (a domain bound) that symbolic expressions cannot state, a float
+    // truncated by `gtx.int32(x)`, is computed into a symbol of its own on the edge before.
+    hoisted_.clear();
+    for (std::size_t i = 0; i < s.callee->params.size(); ++i) {
+      const TParam& tp = s.callee->params[i];
+      if (tp.type.is_field() || !is_integral(tp.type.dtype)) continue;
+      std::string text = py(*s.args[i].scalar);
+      if (text.find("int(") == std::string::npos) continue;
+      std::string h = "__bound" + std::to_string(fresh_++);
+      sdfg_->add_symbol(h, ScalarType::Int64);
+      seq.assign(h, text);
+      hoisted_[tp.name] = h;
+    }
     if (cur.size() == 1) {
       for (const auto& piece : parts)
         call_state(seq.state("call_" + piece->name), table_.all[static_cast<std::size_t>(*cur.begin())], s,
@@ -545,7 +555,7 @@ class Lowering {
         conns.emplace_back(tp.name, slot);
         continue;
       }
-      std::string text = py(*a.scalar);
+      std::string text = hoisted_.count(tp.name) ? hoisted_.at(tp.name) : py(*a.scalar);
       if (inner->symbols.count(tp.name) && !inner->has_data(tp.name)) {
         mapping[tp.name] = sym::Expr::parse(text);
         continue;

@@ -74,23 +74,6 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
   }
 }
 
-// One size per dimension, as the compiled SDFG's shared size symbols require (after
-// check_signature: every field parameter is given with its number of dimensions).
-void check_one_size_per_dimension(const frontend::Orchestration& o, const Arguments& args) {
-  std::map<std::string, std::pair<std::string, std::int64_t>> extent;
-  for (const TParam& p : o.params)
-    for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k) {
-      if (p.type.dims[k].kind == DimensionKind::Local) continue;
-      std::int64_t n = args.arrays.at(p.name).shape()[k];
-      auto [it, fresh] = extent.emplace(p.type.dims[k].name, std::make_pair(p.name, n));
-      if (!fresh && it->second.second != n)
-        throw ArgumentError("argument '" + p.name + "' is " + std::to_string(n) + " long along " +
-                            p.type.dims[k].name + " but '" + it->second.first + "' is " +
-                            std::to_string(it->second.second) +
-                            ": the fields of an orchestrated function have one size per dimension");
-    }
-}
-
 class Orchestrated final : public Program {
  public:
   Orchestrated(FieldViewProgram p, CalleeFactory make, bool atomic,
@@ -140,7 +123,6 @@ class Orchestrated final : public Program {
     std::map<std::string, Num> scalars;
     std::map<std::string, Field> tables;
     std::map<const OStmt*, std::string> alloc_slot;
-    std::map<std::string, std::vector<std::int64_t>> shapes;  // of the field parameters
   };
   enum class Flow { Normal, Break, Continue };
 
@@ -148,16 +130,14 @@ class Orchestrated final : public Program {
   void check_arguments(const Arguments& args) const {
     check_signature(sig_, o_.name, args);
     check_local_dimension_widths(connectivities_of(program_), sig_, args);
-    check_one_size_per_dimension(o_, args);
   }
 
-  // Scalars, bindings and shapes of the parameters (the arrays themselves are the caller's).
+  // Scalars and bindings of the parameters (the arrays themselves are the caller's).
   State initial_state(const Arguments& args) const {
     State s;
     for (const TParam& p : o_.params) {
       if (p.type.is_field()) {
         s.binding[p.name] = p.name;
-        s.shapes[p.name] = args.arrays.at(p.name).shape();
       } else {
         s.scalars[p.name] = convert(number(args.values.at(p.name)), p.type.dtype);
       }
@@ -166,7 +146,7 @@ class Orchestrated final : public Program {
   }
 
   // Whether walking the statements without their calls can refuse anything: a local field's
-  // size (negative, or not the shared size of its dimension) or an integer division by zero.
+  // size (negative) or an integer division by zero.
   static bool can_refuse(const TExpr& e) {
     if (e.kind == TExprKind::Binary && !is_floating(e.type.dtype) &&
         (e.binary_op == BinaryOperator::FloorDiv || e.binary_op == BinaryOperator::Mod))
@@ -186,8 +166,8 @@ class Orchestrated final : public Program {
     return false;
   }
 
-  // A compiled backend's run (with_orchestration_checks): the SDFG takes every local field
-  // with the shared size of its dimension and computes scalars without Python's errors, so the
+  // A compiled backend's run (with_orchestration_checks): the SDFG allocates a local field of
+  // a negative size and computes scalars without Python's errors, so the
   // statements are first walked without their calls (they only compute scalars, which no call
   // changes), refusing what the embedded backend refuses with the same message. Arguments that
   // do not fit are left to the compiled program's own checks.
@@ -350,15 +330,6 @@ class Orchestrated final : public Program {
           if (n < 0)
             throw ProgramError(st.loc.str() + ": the size of a local field is negative (" +
                                std::to_string(n) + ")");
-          // All fields share one size per dimension (frontend::dimension_size_symbols).
-          const std::string& dim = st.type.dims[d].name;
-          for (const TParam& p : o_.params)
-            for (std::size_t k = 0; p.type.is_field() && k < p.type.dims.size(); ++k)
-              if (p.type.dims[k].name == dim && s.shapes.at(p.name)[k] != n)
-                throw ProgramError(st.loc.str() + ": the local field is " + std::to_string(n) +
-                                   " long along " + dim + " but the field '" + p.name + "' is " +
-                                   std::to_string(s.shapes.at(p.name)[k]) +
-                                   ": the fields of an orchestrated function have one size per dimension");
           shape.push_back(n);
         }
         if (compiled_) {
@@ -388,6 +359,26 @@ class Orchestrated final : public Program {
       case OStmt::Kind::Continue: return Flow::Continue;
     }
     return Flow::Normal;
+  }
+
+  // The callee's messages name its own parameters: which fields of the function they are here,
+  // where the names differ, and which argument's array a name holds after a swap (" (its 'u'
+  // is the argument 'v', 'out' is 'v', the argument 'u')").
+  std::string renamed_fields(const OStmt& st, const State& s) const {
+    std::string out;
+    for (std::size_t i = 0; i < st.callee->params.size(); ++i) {
+      const TParam& tp = st.callee->params[i];
+      if (!tp.type.is_field()) continue;
+      // (Variables of inlined functions, `__<callee><n>_<name>`, are no names the user wrote.)
+      const std::string& var = st.args[i].field;
+      const std::string& slot = s.binding.at(var);
+      bool argument = slot != var && o_.fields.count(slot) && slot.rfind("__", 0) != 0;
+      std::string is;
+      if (var != tp.name && var.rfind("__", 0) != 0) is = "'" + var + "'";
+      if (argument) is += (is.empty() ? "" : ", ") + std::string("the argument '") + slot + "'";
+      if (!is.empty()) out += (out.empty() ? " (its '" : ", '") + tp.name + "' is " + is;
+    }
+    return out.empty() ? out : out + ")";
   }
 
   // The callee runs on the slots its field arguments name (moved in and back out); a slot
@@ -435,7 +426,10 @@ class Orchestrated final : public Program {
       program_for(&p).run(a);
     } catch (const RuntimeError& e) {
       restore();
-      throw ProgramError(st.loc.str() + ": in the call of '" + p.name + "': " + e.what());
+      // A field operator called directly is wrapped into a program of one call (`__f_call0`).
+      const bool wrapped = p.name.rfind("__", 0) == 0 && p.calls.size() == 1 && p.calls[0].callee;
+      throw ProgramError(st.loc.str() + ": in the call of '" + (wrapped ? p.calls[0].callee->name : p.name) +
+                         "'" + renamed_fields(st, s) + ": " + e.what());
     }
     restore();
   }
@@ -461,7 +455,6 @@ void check_orchestration_arguments(const FieldViewProgram& program, const Argume
   Signature sig = field_view_signature(program);
   check_signature(sig, program.name(), args);
   check_local_dimension_widths(connectivities_of(program), sig, args);
-  check_one_size_per_dimension(*program.orchestration, args);
 }
 
 }  // namespace weir::runtime

@@ -244,16 +244,11 @@ Signature field_view_signature(const FieldViewProgram& program) {
   sig.program_name = o.name;
   std::vector<std::string> w = written_parameters(o);
   std::set<std::string> written(w.begin(), w.end());
-  std::map<std::string, std::string> sizes = dimension_size_symbols(o);
   for (const TParam& p : o.params) {
     if (p.type.is_field()) {
-      Parameter a = array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0);
-      // One size per dimension for all fields (dimension_size_symbols); local dimensions keep theirs.
-      for (std::size_t d = 0; d < p.type.dims.size(); ++d)
-        if (sizes.count(p.type.dims[d].name)) a.shape[d] = sym::Expr::symbol(sizes.at(p.type.dims[d].name));
-      a.strides.assign(a.shape.size(), sym::Expr(1));
-      for (std::size_t i = a.shape.size(); i-- > 1;) a.strides[i - 1] = a.strides[i] * a.shape[i];
-      sig.params.push_back(a);
+      // Sizes of its own per field (frontend::size_symbol), as the lowering's arrays have them.
+      sig.params.push_back(
+          array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0));
     } else {
       Parameter s;
       s.name = p.name;

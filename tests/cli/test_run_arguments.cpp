@@ -2,7 +2,8 @@
 // option gives it (--set NAME=VALUE, --in NAME=FILE.npy, `weir mesh` for connectivity tables);
 // --set and --set-json are checked against the program (a name it lacks warns, an int32 out of
 // range or a decimal is refused, --set DIM=N must agree with the fields given); the one array of
-// a wrong size is blamed; an orchestration function's fields have one size per dimension;
+// a wrong size is blamed; an orchestration function's fields have sizes of their own, and a call
+// that reads past one is refused naming it;
 // --random-inputs names every extent it lacks, and --save-inputs writes what it made.
 #include <cstdlib>
 #include <filesystem>
@@ -189,9 +190,10 @@ TEST_CASE("weir run: --set DIM=N that disagrees with a field given is refused", 
   }
 }
 
-TEST_CASE("weir run: an orchestration function's fields of two sizes are named on the cpu backend",
+TEST_CASE("weir run: an orchestration function's fields of two sizes, a call reading past the shorter",
           "[cli][run][orchestration]") {
-  // The cpu backend said "__u_I_size = 20 from argument 'u'": the lowering's size symbol.
+  // Every field has its own size (docs/adr/0049): one step writes v[1:-1] from u, fine; after
+  // the swap the second writes u[1:-1] (19 points) reading v (17 long) past its end.
   auto dir = weir::test::scratch_dir("cli-run-orchestration-sizes");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   std::ofstream(dir / "orch.py")
@@ -210,13 +212,20 @@ TEST_CASE("weir run: an orchestration function's fields of two sizes are named o
   REQUIRE(weir::test::run_numpy(dir, "np.save('u.npy', np.ones(20))\nnp.save('v.npy', np.ones(17))\n") == 0);
   for (const char* backend : {"embedded", "cpu"}) {
     INFO(backend);
-    auto r =
-        run_weir("run " + q(dir / "orch.py") + "::run --backend " + backend + " --in u=" + q(dir / "u.npy") +
-                 " --in v=" + q(dir / "v.npy") + " --set nu=0.2 --set steps=2");
-    CHECK(r.code == 1);
-    CHECK_THAT(r.out,
-               Catch::EndsWith("weir: error: argument 'v' is 17 long along I but 'u' is 20: the fields of an "
-                               "orchestrated function have one size per dimension\n"));
+    for (int steps : {1, 2}) {
+      auto r = run_weir("run " + q(dir / "orch.py") + "::run --backend " + backend +
+                        " --in u=" + q(dir / "u.npy") + " --in v=" + q(dir / "v.npy") +
+                        " --set nu=0.2 --set steps=" + std::to_string(steps));
+      INFO(r.out);
+      CHECK(r.code == steps - 1);
+      if (steps == 1) continue;
+      CHECK_THAT(r.out,
+                 Catch::Contains(std::string(backend) == "cpu"
+                                     ? "orch.py:9:22: 'v' is read over I: [0, 20), outside its domain "
+                                       "I: [0, 17)"
+                                     : "orch.py:17:9: in the call of 'step_prog' (its 'u' is the argument "
+                                       "'v', 'out' is 'v', the argument 'u'): "));
+    }
   }
 }
 

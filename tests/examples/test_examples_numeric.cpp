@@ -241,6 +241,20 @@ const std::vector<Case>& cases() {
                  {{"smag_fac", 0.15}},
                  {},
                  {"uv", "kh", "kh_c"}});
+    // theta and theta_ic are given the same 4 levels: nlev = 3 full levels fill the 4 half
+    // levels (the granule's own sizes: tests/orchestration/test_half_level_granule.cpp).
+    v.push_back({"orchestration/half_level_granule.py",
+                 "theta_at_half_levels",
+                 "orchestration",
+                 {{"K", 4}},
+                 4,
+                 3,
+                 {{"wgt", 0.6},
+                  {"horizontal_start", std::int64_t{2}},
+                  {"horizontal_end", std::int64_t{20}},
+                  {"nlev", std::int64_t{3}}},
+                 {},
+                 {"theta_ic"}});
     return v;
   }();
   return c;
@@ -530,6 +544,10 @@ TEST_CASE("examples: namespace package state_program (a NamedTuple of fields)", 
 }
 TEST_CASE("examples: orchestration heat_step", "[examples]") {
   run_case(find_case("orchestration/heat.py", "heat_step"));
+}
+TEST_CASE("examples: orchestration theta_at_half_levels (domains as arguments up to nlev + 1)",
+          "[examples]") {
+  run_case(find_case("orchestration/half_level_granule.py", "theta_at_half_levels"));
 }
 TEST_CASE("examples: orchestration smagorinsky_coefficient (three calls over V2C, E2C2V, C2E)",
           "[examples]") {

@@ -13,6 +13,7 @@
 
 #include "corpus.h"
 #include "orchestration_test_util.h"
+#include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
 
 namespace weir::test::orchestration {
@@ -68,6 +69,17 @@ inline std::map<std::string, runtime::Field> numpy_reference(const std::string& 
   std::map<std::string, runtime::Field> out;
   for (const auto& f : fields) out.emplace(f, runtime::read_npy(dir / "out" / (f + ".npy")));
   return out;
+}
+
+/// The message of the ProgramError that running `p` on `backend` throws, "" when it runs.
+inline std::string program_error(const char* backend, const runtime::FieldViewProgram& p,
+                                 runtime::Arguments& args) {
+  try {
+    runtime::run(*runtime::make_backend(backend), p, args);
+  } catch (const runtime::ProgramError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 /// Runs `p` on the embedded and the cpu backend from copies of `args` and checks every field

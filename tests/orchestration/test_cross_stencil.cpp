@@ -1,6 +1,9 @@
 // auto_optimize across stencil boundaries: in a loop body, the maps of different calls fuse into
 // one; a local field used as scratch between them disappears, a scratch field the caller passes
-// stays (it is an argument); results stay those of running the calls one by one.
+// stays (it is an argument); results stay those of running the calls one by one. Every field has
+// sizes of its own (docs/adr/0049), so maps over `out=v[1:-1, 1:-1]` and `out=t[1:-1, 1:-1]`
+// have different ranges; calls given the same domain (as a model's granules give them) share
+// one range and fuse.
 #include <functional>
 
 #include "orchestration_run_util.h"
@@ -16,9 +19,9 @@ const std::string kBodies =
     "def local_scratch(u: IJ, v: IJ, a: float64, n: int32, ni: int32, nj: int32):\n"
     "    t = gtx.empty({I: ni, J: nj})\n"
     "    for _ in range(n):\n"
-    "        scale(u, a, out=t[1:-1, 1:-1])\n"
-    "        axpy(u, t, a, out=v[1:-1, 1:-1])\n"
-    "        scale(v, 0.5, out=u[1:-1, 1:-1])\n"
+    "        scale(u, a, out=t, domain={I: (1, ni - 1), J: (1, nj - 1)})\n"
+    "        axpy(u, t, a, out=v, domain={I: (1, ni - 1), J: (1, nj - 1)})\n"
+    "        scale(v, 0.5, out=u, domain={I: (1, ni - 1), J: (1, nj - 1)})\n"
     "def arg_scratch(u: IJ, v: IJ, t: IJ, a: float64, n: int32):\n"
     "    for _ in range(n):\n"
     "        scale(u, a, out=t[1:-1, 1:-1])\n"

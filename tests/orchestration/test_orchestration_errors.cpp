@@ -79,12 +79,26 @@ TEST_CASE("orchestration errors: loops, calls and values", "[orchestration][erro
   expect_error(kSig + "    n = a\n", 2, 5, "'n' holds int32; assigning float64 would change its type");
   expect_error(kSig + "    f(u, v, a, n)\n", 2, 5, "recursive call of 'f'");
   expect_error("def f(u, v):\n    pass\n", 1, 7, "cannot infer the type of parameter 'u'");
+  // Renamed before a use: Python's names hold fields and scalars alike (issue 34).
+  expect_error(
+      "def f(u, v, w):\n    u, w = w, u\n    scale_prog(u, 1.0, v)\n", 2, 12,
+      "cannot infer the type of parameter 'w' (assigned to 'u' before a use that shows it): annotate it");
+  expect_error("def f(u, v, s):\n    c = s\n    scale_prog(u, c, v)\n", 2, 9,
+               "cannot infer the type of parameter 's' (assigned to 'c' before a use that shows it)");
+  // Passed on to a function whose parameter has no annotation either.
+  expect_error(
+      "def g(a, b):\n    scale_prog(a, 1.0, b)\ndef f(u, v):\n    g(u, v)\n", 4, 7,
+      "cannot infer the type of parameter 'u' (passed on to 'g' before a use that shows it): annotate it");
   expect_error("def f(u: IJ, *rest):\n    pass\n", 1, 15, "'*rest' is not supported");
   expect_error("def f(u: IJ, a=1.0):\n    pass\n", 1, 16, "a default value (of parameter 'a' of 'f')");
 }
 
 TEST_CASE("orchestration errors: local fields and field operator calls", "[orchestration][errors]") {
   expect_error(kSig + "    t = gtx.zeros([n, n])\n", 2, 19, "the domain of a local field must be a dict");
+  expect_error(
+      kSig + "    t = gtx.zeros({I: gtx.int32(a), J: n})\n", 2, 33,
+      "the size of a local field must be integer arithmetic of int parameters, got a float (float64) "
+      "truncated; pass the size as an int32");
   expect_error(kSig + "    t = gtx.zeros({I: a, J: n})\n", 2, 23,
                "the size of a local field must be an integer");
   expect_error(kSig + "    t = gtx.zeros({float64: 3})\n", 2, 20, "domain keys must be dimensions");

@@ -1,6 +1,7 @@
-"""Reference of the @programs of examples/orchestration/: one heat step on the interior, and the
+"""Reference of the @programs of examples/orchestration/: one heat step on the interior, the
 Smagorinsky coefficient of the diffusion granule (cells -> vertices over V2C, the diamond
-differences over E2C2V, edges -> cells over C2E)."""
+differences over E2C2V, edges -> cells over C2E), and theta at half levels of the half-level
+granule (top and surface copied, between them interpolated, on the cells [start, end))."""
 import numpy as np
 
 import refio
@@ -32,4 +33,20 @@ def smagorinsky_coefficient(a):
     return {"uv": uv, "kh": kh, "kh_c": kh_c}
 
 
-refio.main({"heat_step": heat_step, "smagorinsky_coefficient": smagorinsky_coefficient})
+def theta_at_half_levels(a):
+    th, wgt, nlev = a["theta"], a["wgt"], int(a["nlev"])
+    s, e = int(a["horizontal_start"]), int(a["horizontal_end"])
+    ic = a["theta_ic"].copy()
+    ic[s:e, 0] = th[s:e, 0]
+    ic[s:e, 1:nlev] = wgt * th[s:e, 1:nlev] + (1.0 - wgt) * th[s:e, : nlev - 1]
+    ic[s:e, nlev] = th[s:e, nlev - 1]
+    return {"theta_ic": ic}
+
+
+refio.main(
+    {
+        "heat_step": heat_step,
+        "smagorinsky_coefficient": smagorinsky_coefficient,
+        "theta_at_half_levels": theta_at_half_levels,
+    }
+)

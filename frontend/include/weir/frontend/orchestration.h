@@ -82,20 +82,20 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
 /// order: what the caller's arrays may hold new values in after the call.
 std::vector<std::string> written_parameters(const Orchestration& o);
 
-/// The size symbol of each (non-local) dimension of the field parameters: `__<f>_<D>_size` of
-/// the first field parameter `f` over D. All fields of an orchestration function share one
-/// size per dimension (so the maps of different calls have equal ranges and can fuse), and a
-/// local field's extent along such a dimension is that size: the function's arguments must
-/// agree (binding refuses otherwise), and the embedded backend refuses a gtx.zeros/empty whose
-/// size differs.
-std::map<std::string, std::string> dimension_size_symbols(const Orchestration& o);
+/// The int64 size symbol of field parameter `field` along the (non-local) dimension `dim`:
+/// `__<field>_<dim>_size` (`<field>_<dim>_size` when the name starts with `__`), as a
+/// single program's lowering names it. Every field parameter has its own sizes (full and half
+/// levels differ along K); a call maps its callee's size symbols to the sizes of the arrays it
+/// passes, and a local field's extent is its own size expression (docs/adr/0049).
+std::string size_symbol(const std::string& field, const std::string& dim);
 
 /// Lowers an orchestration function to ONE new SDFG (docs/adr/0019-orchestration.md): field
-/// parameters are non-transient arrays (shape symbols `__f_I_size`), local fields transients;
+/// parameters are non-transient arrays (shape symbols `__f_I_size`, size_symbol), local fields
+/// transients shaped by their size expressions;
 /// int and bool scalar parameters are symbols, float ones Scalar containers copied into
 /// symbols at the start; assigned scalars and loop variables are symbols set on interstate
 /// edges. Each call is a nested SDFG (the callee's own lowering) in its own state, loops are
-/// LoopRegions, `if` a ConditionalBlock; array shapes use dimension_size_symbols. Field names are resolved to
+/// LoopRegions, `if` a ConditionalBlock. Field names are resolved to
 /// arrays at compile time; where several bindings are possible (a swap in a loop or a branch) the symbol
 /// `__binding` numbers them and each call is a ConditionalBlock over it. Nothing is ever copied between
 /// fields. `arg_names`: the parameters, then the connectivity tables by name. Throws
