@@ -584,8 +584,11 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   } else {
     parallel = false;
   }
-  std::optional<std::string> when = parallel ? small_map_condition(e, collapse) : std::nullopt;
-  if (when && *when == "false") {
+  // One thread or many: cpu-schedules' verdict on the map, or the same analysis for maps it did
+  // not schedule (weir/sdfg/thread_choice.h).
+  ThreadsVerdict threads;
+  if (parallel) threads = threads_verdict(e);
+  if (threads.choice == ThreadChoice::One) {
     parallel = false;
     collapse = 0;
   }
@@ -658,11 +661,12 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   }
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
-  // A map whose work per point is unknown (a nested SDFG with loops, a library node) decides at
-  // run time from its measured one-thread time (parallel_threshold.cpp, measured_choice).
-  const bool measured = parallel && !when && unknown_work(e, collapse);
+  // Few points of symbolic count, or work per point unknown (a nested SDFG with loops, a library
+  // node): chosen at run time from measured times (parallel_threshold.cpp, emit_measured_choice).
+  const bool measured = parallel && (threads.choice == ThreadChoice::Measured ||
+                                     threads.choice == ThreadChoice::MeasuredUnknownWork);
   // The branch that runs on one thread gets a body of its own without atomics.
-  const bool own_sequential = parallel && (when || measured) && bf.atomics && !partials;
+  const bool own_sequential = measured && bf.atomics && !partials;
   if (own_sequential) {
     Frame sf = frame;
     sf.parallel = false;
@@ -733,10 +737,10 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.close();
   } else if (!parallel) {
     loops(false, w);
-  } else if (when || measured) {
+  } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).
-    emit_measured_choice(measured ? points : *flat_points(e, collapse), !measured, parallel_branch,
+    emit_measured_choice(threads.points, threads.choice == ThreadChoice::Measured, parallel_branch,
                          sequential_branch, w);
   } else {
     parallel_branch(w);

@@ -7,6 +7,7 @@
 
 #include "codegen_internal.h"
 #include "weir/sdfg/dependence.h"
+#include "weir/sdfg/thread_choice.h"
 
 namespace weir::codegen::detail {
 
@@ -325,21 +326,14 @@ class StateGen {
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
-  /// Whether map `e` (parallel over `collapse` dimensions) does work per point that is not known
-  /// before it runs: a nested SDFG with loops or data-dependent maps, a library node.
-  bool unknown_work(const MapEntry& e, int collapse) const;
+  /// One thread or many for parallel map `e`: the verdict cpu-schedules recorded on it, else
+  /// choose_threads' (weir/sdfg/thread_choice.h). A malformed record is a CodegenError at the map.
+  ThreadsVerdict threads_verdict(const MapEntry& e) const;
   /// A map of unknown work: `parallel` or `sequential` loops, chosen at run time from the
   /// one-thread time per point the sequential branch measured at earlier calls.
   /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring).
   void emit_measured_choice(const sym::Expr& points, bool flat, const std::function<void(Writer&)>& parallel,
                             const std::function<void(Writer&)>& sequential, Writer& w);
-  /// When parallel map `e` (its first `collapse` dimensions distributed) is worth a parallel
-  /// region: nullopt always (a big or unknown body, or many points), "false" never (few points
-  /// known), else the C++ condition on its number of points (a flat body of symbolic size).
-  std::optional<std::string> small_map_condition(const MapEntry& e, int collapse) const;
-  /// The points of parallel map `e` and of the maps nested in it, when its body is flat and
-  /// their sizes are known before it runs; nullopt otherwise.
-  std::optional<sym::Expr> flat_points(const MapEntry& e, int collapse) const;
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.
   std::string small_work_pragma(const sym::Expr& work) const;
