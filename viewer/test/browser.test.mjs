@@ -216,6 +216,27 @@ test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', a
   await page.context().close();
 });
 
+test('a map entry lists the thread choice cpu-schedules records on it (weir_threads)', async () => {
+  // hdiff after fusion: the I x J map over a sequential K map is chosen at run time over its
+  // I*J*K points; the inner map gets no record (ADR 0034).
+  const opt = join(work, 'hdiff_threads.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const page = await openHtml('thread-choice', [opt]);
+  const shown = await page.evaluate(() => {
+    const out = [];
+    for (const g of document.querySelectorAll('svg.graph g.el.map_entry[data-uid]')) {
+      window.weirViewer.viewer.select(g.getAttribute('data-uid'), { focus: false });
+      const rows = [...document.querySelectorAll('#tab-props table.props tr')].map((r) => [r.querySelector('th')?.textContent, r.querySelector('td')?.textContent]);
+      const get = (k) => rows.find(([h]) => h === k)?.[1];
+      out.push(`${get('label')} ${get('weir_threads')} ${get('weir_points')}`);
+    }
+    return out.sort();
+  });
+  assert.deepEqual(shown, ['_Sub__map measured I*J*K', '_Sub__map_inner undefined undefined']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('an optimized SDFG with history: stepping changes the graph and highlights what changed', async () => {
   const opt = join(work, 'hdiff_opt.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
