@@ -77,20 +77,6 @@ bool count_inner_points(const SDFGState& st, const ScopeTree& tree, NodeId scope
   return true;
 }
 
-/// The points of `m`'s leading dimensions whose sizes do not depend on earlier parameters.
-sym::Expr leading_points(const MapInfo& m) {
-  sym::Expr count(1);
-  for (std::size_t d = 0; d < m.range.dims(); ++d) {
-    sym::Expr size = m.range[d].size();
-    bool dep = false;
-    for (std::size_t k = 0; k < d && k < m.params.size(); ++k)
-      dep = dep || size.free_symbols().count(m.params[k]);
-    if (dep) break;
-    count = count * size;
-  }
-  return count;
-}
-
 const char* choice_name(ThreadChoice c) {
   switch (c) {
     case ThreadChoice::Many: return "many";
@@ -111,6 +97,19 @@ std::optional<std::string> json_string_value(const std::string& text) {
 }
 
 }  // namespace
+
+sym::Expr leading_points(const MapInfo& m) {
+  sym::Expr count(1);
+  for (std::size_t d = 0; d < m.range.dims(); ++d) {
+    sym::Expr size = m.range[d].size();
+    bool dep = false;
+    for (std::size_t k = 0; k < d && k < m.params.size(); ++k)
+      dep = dep || size.free_symbols().count(m.params[k]);
+    if (dep) break;
+    count = count * size;
+  }
+  return count;
+}
 
 ThreadsVerdict choose_threads(const SDFGState& st, const ScopeTree& tree, const MapEntry& e) {
   const MapInfo& m = *e.map;

@@ -50,6 +50,10 @@ struct ThreadsVerdict {
 /// tree (SDFGState::scope_tree, current). Never throws.
 ThreadsVerdict choose_threads(const SDFGState& st, const ScopeTree& tree, const MapEntry& e);
 
+/// The points of `m`'s leading dimensions whose sizes do not depend on earlier parameters (all
+/// of them for a rectangular map): what a map runs, as far as it is known before it starts.
+sym::Expr leading_points(const MapInfo& m);
+
 /// Writes `v` into `m`'s kThreadsAttribute and kPointsAttribute (the latter erased where the
 /// choice has no points).
 void record_threads(MapInfo& m, const ThreadsVerdict& v);
