@@ -6,7 +6,8 @@
 //   cpu_target.cpp, cuda_target.cpp  the translator's spellings per target
 //   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
 //   control_flow_codegen.cpp regions, loops, conditionals, interstate edges (structured / goto)
-//   dataflow_codegen.cpp     state functions, scopes, maps (StateGen, state_codegen.h)
+//   dataflow_codegen.cpp     state functions, scopes (StateGen, state_codegen.h)
+//   map_codegen.cpp          maps as loop nests, OpenMP, one thread or many
 //   tasklet_codegen.cpp      tasklet blocks; tasklet_connectors.cpp, tasklet_code.cpp their parts
 //   memlet_codegen.cpp       memlet locations, copies, write-conflict resolution
 //   library_codegen.cpp      nested SDFG calls, Reduce

@@ -65,6 +65,45 @@ void require_argument_strides(const SDFG& outer, const NestedSDFGNode& n, const 
 
 }  // namespace
 
+void StateGen::describe_calling_iteration(const NestedSDFGNode& n, const std::vector<std::string>& cv,
+                                          SdfgGen& ng) const {
+  auto params = concurrent_params();
+  ng.calling_params_known = params.has_value();
+  for (const auto& prm : params.value_or(std::vector<std::string>{})) {
+    std::string mapped;
+    for (const auto& [s, e] : n.symbol_mapping)
+      if (e == sym::Expr::symbol(prm)) mapped = s;
+    if (mapped.empty()) ng.calling_params_known = false;
+    ng.calling_parallel_symbols.push_back(mapped);
+  }
+  for (const auto& [s, e] : n.symbol_mapping) {
+    bool inv = true;
+    for (const auto& x : e.free_symbols()) inv = inv && invariant(x);
+    if (inv) ng.calling_invariant_symbols.insert(s);
+  }
+  for (const auto& c : cv) {
+    bool own = true, fixed = params.has_value(), any = false;
+    std::vector<EdgeId> edges = st.in_edges_by_connector(n.id(), c);
+    for (EdgeId id : st.out_edges_by_connector(n.id(), c)) edges.push_back(id);
+    for (EdgeId id : edges) {
+      const Memlet& m = st.edge(id).memlet;
+      if (m.is_empty()) continue;
+      any = true;
+      bool moves = false;
+      for (const Range& r : m.subset.ranges())
+        for (const sym::Expr* e : {&r.start, &r.end})
+          for (const auto& s : e->free_symbols())
+            for (const auto& prm : params.value_or(std::vector<std::string>{})) moves = moves || s == prm;
+      fixed = fixed && !moves && fixed_base(m.data);
+      own = own && (parallel_frame() < 0 ? !shared_by_calls(m.data)
+                                         : private_to_iteration(m.data) ||
+                                               (fixed_base(m.data) && pins_parallel_params(m.subset)));
+    }
+    if (any && own) ng.private_params.insert(c);
+    if (any && fixed) ng.fixed_base_params.insert(c);
+  }
+}
+
 void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   ElementRef where = ref(n);
   if (!n.sdfg) throw CodegenError(where, "nested SDFG node without an SDFG");
@@ -88,46 +127,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   SdfgGen ng(sg.prog, inner, false, in_parallel(), fname + "_");
   std::vector<std::string> cv(conns.begin(), conns.end());
   ng.unaliased_params = unaliased_connectors(n, cv);
-  if (ng.in_parallel) {
-    // Which nested symbols are the concurrent loop's parameters, and which connectors' memory
-    // is the calling iteration's own or at a fixed place: their WCR writes need atomics only
-    // where concurrent calls can meet (StateGen::needs_atomic).
-    auto params = concurrent_params();
-    ng.calling_params_known = params.has_value();
-    for (const auto& prm : params.value_or(std::vector<std::string>{})) {
-      std::string mapped;
-      for (const auto& [s, e] : n.symbol_mapping)
-        if (e == sym::Expr::symbol(prm)) mapped = s;
-      if (mapped.empty()) ng.calling_params_known = false;
-      ng.calling_parallel_symbols.push_back(mapped);
-    }
-    for (const auto& [s, e] : n.symbol_mapping) {
-      bool inv = true;
-      for (const auto& x : e.free_symbols()) inv = inv && invariant(x);
-      if (inv) ng.calling_invariant_symbols.insert(s);
-    }
-    for (const auto& c : cv) {
-      bool own = true, fixed = params.has_value(), any = false;
-      std::vector<EdgeId> edges = st.in_edges_by_connector(n.id(), c);
-      for (EdgeId id : st.out_edges_by_connector(n.id(), c)) edges.push_back(id);
-      for (EdgeId id : edges) {
-        const Memlet& m = st.edge(id).memlet;
-        if (m.is_empty()) continue;
-        any = true;
-        bool moves = false;
-        for (const Range& r : m.subset.ranges())
-          for (const sym::Expr* e : {&r.start, &r.end})
-            for (const auto& s : e->free_symbols())
-              for (const auto& prm : params.value_or(std::vector<std::string>{})) moves = moves || s == prm;
-        fixed = fixed && !moves && fixed_base(m.data);
-        own = own && (parallel_frame() < 0 ? !shared_by_calls(m.data)
-                                           : private_to_iteration(m.data) ||
-                                                 (fixed_base(m.data) && pins_parallel_params(m.subset)));
-      }
-      if (any && own) ng.private_params.insert(c);
-      if (any && fixed) ng.fixed_base_params.insert(c);
-    }
-  }
+  if (ng.in_parallel) describe_calling_iteration(n, cv, ng);
   ng.analyse(cv, syms);
   Writer body;
   ng.emit_body(body);

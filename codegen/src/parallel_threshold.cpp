@@ -24,125 +24,32 @@
 // (weir_run_sequentially in the prelude). spmv's rows after
 // LoopToMap (1,024 nested SDFGs of ~4 nonzeros, ~30 us on one thread) paid a 30-40 us fork/join;
 // azimint_hist's four min/max reductions over 40,000 points (~10 us each) paid one each.
-#include <map>
-#include <optional>
-#include <set>
-#include <vector>
+// Which of these a map gets (one thread, many, measured) is decided by weir/sdfg/thread_choice.h,
+// recorded on the map by cpu-schedules (ADR 0034); this file emits it.
+#include <stdexcept>
+#include <string>
 
 #include "state_codegen.h"
+#include "weir/sdfg/thread_choice.h"
 
 namespace weir::codegen::detail {
 
 namespace {
 
-/// Measured on 2 threads (OMP_PROC_BIND=close, g++ -O3): a 3-point 1-D stencil map took
-/// 1.6-3.4 us parallel against 0.04-1.6 us sequential up to 8192 points, and was faster
-/// parallel from about 16384 on, with threads that spin between regions. Programs wait
-/// passively by default (loader.h), and then a fork/join wakes sleeping threads: 30-40 us on
-/// an idle virtual machine (floyd_warshall's 300 maps of 10,000 points per call took 13 ms in
-/// parallel, 0.9 ms with spinning threads). 32768 points of a flat body take about that long.
-constexpr long long kMinParallelIterations = 32768;
 /// Flat maps below this many points run on one thread without measuring: even at 5 ns a point
 /// they take less than a passive fork/join.
 constexpr long long kAlwaysSequential = 4096;
 
-/// True when one call of `r` does a bounded amount of work, independent of symbols and data:
-/// acyclic control flow without loops, states of tasklets, access nodes and nested SDFGs of
-/// bounded work only.
-bool bounded_work(const ControlFlowRegion& r) {
-  if (r.kind() == BlockKind::Loop) return false;
-  // A back edge in reverse post-order closes a cycle of blocks (a loop of states).
-  std::vector<BlockId> order = r.reverse_post_order();
-  std::map<BlockId, std::size_t> pos;
-  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = i;
-  for (const ControlFlowEdge* e : r.edges())
-    if (pos[e->dst] <= pos[e->src]) return false;
-  for (const ControlFlowBlock* b : r.blocks()) {
-    if (const auto* st = b->as<SDFGState>()) {
-      for (const Node* n : st->nodes()) {
-        if (n->as<MapEntry>() || n->as<MapExit>() || n->as<LibraryNode>()) return false;
-        if (const auto* ns = n->as<NestedSDFGNode>(); ns && !(ns->sdfg && bounded_work(*ns->sdfg)))
-          return false;
-      }
-    } else if (const auto* c = b->as<ConditionalBlock>()) {
-      for (const auto& br : c->branches())
-        if (!br.body || !bounded_work(*br.body)) return false;
-    } else if (const auto* sub = b->as<ControlFlowRegion>()) {
-      if (!bounded_work(*sub)) return false;
-    }
-  }
-  return true;
-}
-
-/// Multiplies `count` by the points of the maps nested in the scope of `scope`; false where the
-/// body is not flat (a nested SDFG of unbounded work, a library node) or an inner map's size depends on the
-/// parameters of the maps around it (`params`) or on dynamic range inputs, so that its work is not
-/// known before the loop.
-bool count_inner_points(const SDFGState& st, const std::map<NodeId, std::vector<NodeId>>& children,
-                        NodeId scope, std::set<std::string>& params, sym::Expr& count) {
-  auto it = children.find(scope);
-  if (it == children.end()) return true;
-  for (NodeId c : it->second) {
-    const Node& n = st.node(c);
-    if (n.as<LibraryNode>()) return false;
-    if (const auto* ns = n.as<NestedSDFGNode>()) {
-      if (!ns->sdfg || !bounded_work(*ns->sdfg)) return false;
-      continue;
-    }
-    const auto* inner = n.as<MapEntry>();
-    if (!inner) continue;
-    // Dynamic range inputs (connectors other than IN_*) are read inside the outer map.
-    for (const auto& [conn, type] : inner->in_connectors)
-      if (conn.rfind("IN_", 0) != 0) return false;
-    const MapInfo& m = *inner->map;
-    for (std::size_t d = 0; d < m.range.dims(); ++d) {
-      sym::Expr size = m.range[d].size();
-      for (const std::string& s : size.free_symbols())
-        if (params.count(s)) return false;
-      count = count * size;
-    }
-    params.insert(m.params.begin(), m.params.end());
-    if (!count_inner_points(st, children, c, params, count)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-std::optional<std::string> StateGen::small_map_condition(const MapEntry& e, int collapse) const {
-  auto count = flat_points(e, collapse);
-  if (!count) return std::nullopt;
-  if (count->is_integer())
-    return count->value() >= kMinParallelIterations ? std::nullopt : std::optional("false");
-  return "(" + sym_cpp(*count) + ") >= " + std::to_string(kMinParallelIterations);
-}
-
-std::optional<sym::Expr> StateGen::flat_points(const MapEntry& e, int collapse) const {
-  if (collapse < 1) return std::nullopt;
-  // The work of the region: every point of the map, not only the distributed (collapsed)
-  // dimensions, as far as the sizes are known before the loop (not depending on parameters).
-  const MapInfo& m = *e.map;
-  sym::Expr count(1);
-  for (std::size_t d = 0; d < m.range.dims(); ++d) {
-    sym::Expr size = m.range[d].size();
-    if (static_cast<int>(d) >= collapse) {
-      std::set<std::string> fs = size.free_symbols();
-      bool dep = false;
-      for (std::size_t k = 0; k < d && k < m.params.size(); ++k) dep = dep || fs.count(m.params[k]);
-      if (dep) break;
-    }
-    count = count * size;
+ThreadsVerdict StateGen::threads_verdict(const MapEntry& e) const {
+  // What cpu-schedules recorded; a map it did not schedule gets the same analysis here.
+  try {
+    if (auto recorded = recorded_threads(*e.map)) return *recorded;
+  } catch (const std::invalid_argument& ex) {
+    throw CodegenError(ref(e), std::string("map attribute ") + ex.what());
   }
-  std::set<std::string> params(m.params.begin(), m.params.end());
-  if (!count_inner_points(st, children_, e.id(), params, count)) return std::nullopt;
-  return count;
-}
-
-bool StateGen::unknown_work(const MapEntry& e, int collapse) const {
-  if (collapse < 1) return false;
-  sym::Expr count(1);
-  std::set<std::string> params(e.map->params.begin(), e.map->params.end());
-  return !count_inner_points(st, children_, e.id(), params, count);
+  return choose_threads(st, scopes_, e);
 }
 
 void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,

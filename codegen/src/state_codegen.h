@@ -7,6 +7,7 @@
 
 #include "codegen_internal.h"
 #include "weir/sdfg/dependence.h"
+#include "weir/sdfg/thread_choice.h"
 
 namespace weir::codegen::detail {
 
@@ -149,13 +150,11 @@ class StateGen {
   void emit_node(const Node& n, Writer& w);
   /// The node's code without its timer (emit_node adds it for a timed element).
   void emit_untimed(const Node& n, Writer& w);
-  void emit_map(const MapEntry& e, Writer& w);
   void declare_transients(NodeId scope, Writer& w);
   /// Defines the views of `scope`; returns the tests (C++ conditions that are true on failure,
   /// with their messages) of the reaches that depend on values of the scope (a map's parameters):
   /// emit_scope runs the scope's body only when none fails (ADR 0037).
   std::vector<std::pair<std::string, std::string>> define_views(NodeId scope, Writer& w);
-  bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
   /// Whether a code block is inside a parallel loop of this function or its caller.
   bool in_parallel() const;
   /// Index of the innermost parallel frame, -1 if none.
@@ -295,8 +294,23 @@ class StateGen {
   /// The edge that defines a view access node (its "views" edge), or nullptr.
   const DataflowEdge* view_edge(const AccessNode& n) const;
 
+  // --- maps (map_codegen.cpp) -----------------------------------------------------------
+  /// Map `e` as a loop nest: with OpenMP where it runs in parallel and the verdict
+  /// (threads_verdict) is not one thread, per-thread partials or copies of its reductions.
+  void emit_map(const MapEntry& e, Writer& w);
+  /// Whether map `m`'s schedule runs on OpenMP's threads here (not inside another parallel
+  /// loop); a GPU schedule without gpu_as_cpu or an unknown one is a CodegenError at `where`.
+  bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;
+
   // --- nested SDFGs and library nodes (library_codegen.cpp) ------------------------------
   void emit_nested(const NestedSDFGNode& n, Writer& w);
+  /// What the function of nested SDFG `n` (its connectors `cv`), called by concurrent iterations,
+  /// knows of the calling iteration (`ng`'s calling_* sets, private_params, fixed_base_params):
+  /// which of its symbols are the concurrent parameters or invariant, and which connectors' memory
+  /// is the iteration's own or at a fixed place, so that its WCR writes need atomics only where
+  /// concurrent calls can meet (StateGen::needs_atomic).
+  void describe_calling_iteration(const NestedSDFGNode& n, const std::vector<std::string>& cv,
+                                  SdfgGen& ng) const;
   /// The connectors of `n` (among `conns`) whose pointers may be `__restrict__`
   /// (Binding::unaliased): each the only connector of its outer container, which is no view and
   /// is distinct memory here (top level, a transient, or an unaliased parameter itself).
@@ -325,21 +339,14 @@ class StateGen {
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
-  /// Whether map `e` (parallel over `collapse` dimensions) does work per point that is not known
-  /// before it runs: a nested SDFG with loops or data-dependent maps, a library node.
-  bool unknown_work(const MapEntry& e, int collapse) const;
+  /// One thread or many for parallel map `e`: the verdict cpu-schedules recorded on it, else
+  /// choose_threads' (weir/sdfg/thread_choice.h). A malformed record is a CodegenError at the map.
+  ThreadsVerdict threads_verdict(const MapEntry& e) const;
   /// A map of unknown work: `parallel` or `sequential` loops, chosen at run time from the
   /// one-thread time per point the sequential branch measured at earlier calls.
   /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring).
   void emit_measured_choice(const sym::Expr& points, bool flat, const std::function<void(Writer&)>& parallel,
                             const std::function<void(Writer&)>& sequential, Writer& w);
-  /// When parallel map `e` (its first `collapse` dimensions distributed) is worth a parallel
-  /// region: nullopt always (a big or unknown body, or many points), "false" never (few points
-  /// known), else the C++ condition on its number of points (a flat body of symbolic size).
-  std::optional<std::string> small_map_condition(const MapEntry& e, int collapse) const;
-  /// The points of parallel map `e` and of the maps nested in it, when its body is flat and
-  /// their sizes are known before it runs; nullopt otherwise.
-  std::optional<sym::Expr> flat_points(const MapEntry& e, int collapse) const;
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.
   std::string small_work_pragma(const sym::Expr& work) const;

@@ -10,6 +10,7 @@
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/thread_choice.h"
 
 namespace weir {
 namespace {
@@ -548,12 +549,13 @@ class Reader {
                                                                      : g.index(i).value().dump());
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
-      // cpu-schedules' SIMD hint is the map's (MapInfo::extra, which the writer puts here), not
-      // the node's: the code generator reads it there.
-      if (a.has("weir_vectorize")) {
-        m->extra.set("weir_vectorize", a.at("weir_vectorize").value().dump());
-        known.insert("weir_vectorize");
-      }
+      // cpu-schedules' SIMD hint and thread choice are the map's (MapInfo::extra, which the
+      // writer puts here), not the node's: the code generator reads them there.
+      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute})
+        if (a.has(key)) {
+          m->extra.set(key, a.at(key).value().dump());
+          known.insert(key);
+        }
       auto n = std::make_unique<MapEntry>(m);
       n->label = label;
       node = std::move(n);

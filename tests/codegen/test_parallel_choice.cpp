@@ -1,6 +1,8 @@
 // The run-time choice between one thread and a parallel loop (parallel_threshold.cpp, the
 // prelude's weir_run_sequentially and weir_map_ran), driven with given times instead of clock
 // reads: which branch each of a map's calls takes, as a string of 'S' (one thread) and 'P'.
+// And the choice recorded on a map (weir_threads, weir/sdfg/thread_choice.h), which the code
+// generator obeys as written.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -8,6 +10,7 @@
 
 #include "codegen_test_util.h"
 #include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/thread_choice.h"
 
 using namespace weir;
 
@@ -66,6 +69,37 @@ class Choices {
 
 std::string repeat(char c, int n) { return std::string(static_cast<std::size_t>(n), c); }
 
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+/// The generated function of state "main" (the prelude before it has pragmas of its own).
+std::string state_function(const std::string& code) {
+  auto start = code.find("static void weir_state_0_main(");
+  REQUIRE(start != std::string::npos);
+  return code.substr(start, code.find("\n}\n", start) - start);
+}
+
+/// B[i] = A[i] * 2 + 1 over i in 0:N on CPU_Multicore with `threads` and `points` (JSON texts,
+/// nullptr: absent) recorded on the map.
+std::unique_ptr<SDFG> recorded_map(const char* threads, const char* points = nullptr) {
+  auto s = test::map_program("b = a * 2 + 1", Language::Python, ScheduleType::CPU_Multicore);
+  for (Node* n : s->all_states().front()->nodes())
+    if (auto* e = n->as<MapEntry>()) {
+      if (threads) e->map->extra.set(kThreadsAttribute, threads);
+      if (points) e->map->extra.set(kPointsAttribute, points);
+    }
+  return s;
+}
+
+/// Compiles `s` (scratch folder `name`), runs it over N = 5 and returns B.
+std::vector<double> run_recorded(const SDFG& s, const std::string& name) {
+  codegen::GeneratedCode g = codegen::generate_cpu(s);
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("parallel_choice_" + name)));
+  std::vector<double> A = {1, -2, 3.5, 0, 10}, B(5, 0.0);
+  int64_t n = 5;
+  p.call({A.data(), B.data(), &n});
+  return B;
+}
+
 }  // namespace
 
 TEST_CASE("parallel choice: a slow first run on one thread is a warm-up, not a measurement",
@@ -100,4 +134,81 @@ TEST_CASE("parallel choice: a one-thread run predicted over 1 ms is not tried ag
   CHECK(choices({1e-7}, {6e-8}, 1e4, 140) == "SSPP" + repeat('P', 136));
   // 40,000 points start parallel; a parallel run over 100 us never tries one thread.
   CHECK(choices({1e-7}, {1e-8}, 4e4, 100) == repeat('P', 100));
+}
+
+TEST_CASE("parallel choice: a map recorded as one thread emits no OpenMP region",
+          "[codegen][parallel-choice]") {
+  auto s = recorded_map("\"one\"");
+  std::string code = state_function(codegen::generate_cpu(*s).source);
+  INFO(code);
+  // N points of a flat body would be measured at run time; the record says one thread.
+  CHECK_FALSE(contains(code, "#pragma omp"));
+  CHECK_FALSE(contains(code, "weir_run_sequentially"));
+  CHECK(contains(code, "for (int64_t i = 0; i <= N - 1; ++i) {"));
+  CHECK(run_recorded(*s, "one") == std::vector<double>{3, -3, 8, 1, 21});
+}
+
+TEST_CASE("parallel choice: a map recorded as many threads is parallel without measuring",
+          "[codegen][parallel-choice]") {
+  auto s = recorded_map("\"many\"");
+  std::string code = state_function(codegen::generate_cpu(*s).source);
+  INFO(code);
+  auto pragma = code.find("#pragma omp parallel for\n");
+  REQUIRE(pragma != std::string::npos);
+  CHECK(code.find("for (int64_t i = 0; i <= N - 1; ++i) {", pragma) != std::string::npos);
+  CHECK_FALSE(contains(code, "weir_run_sequentially"));
+  CHECK(run_recorded(*s, "many") == std::vector<double>{3, -3, 8, 1, 21});
+}
+
+TEST_CASE("parallel choice: a recorded measured choice divides by the recorded points",
+          "[codegen][parallel-choice]") {
+  // The record's points, not the map's N; a work per point unknown measures even tiny maps.
+  auto s = recorded_map("\"measured_unknown_work\"", "\"3*N\"");
+  std::string code = codegen::generate_cpu(*s).source;
+  INFO(code);
+  CHECK(contains(code, "const double weir_points = static_cast<double>(3*N);"));
+  CHECK(contains(code, "const bool weir_tiny = false;"));
+  CHECK(run_recorded(*s, "measured") == std::vector<double>{3, -3, 8, 1, 21});
+}
+
+TEST_CASE("parallel choice: a recorded verdict equal to the code generator's own generates the same code",
+          "[codegen][parallel-choice]") {
+  // SDFGs without the record (DaCe's, hand-written) get choose_threads' verdict in the code
+  // generator: the same analysis cpu-schedules records, so both spellings emit one program.
+  auto plain = recorded_map(nullptr);
+  auto marked = recorded_map(nullptr);
+  SDFGState& st = *marked->all_states().front();
+  for (Node* n : st.nodes())
+    if (auto* e = n->as<MapEntry>()) {
+      ThreadsVerdict v = choose_threads(st, st.scope_tree(), *e);
+      CHECK(v.choice == ThreadChoice::Measured);
+      CHECK(v.points == sym::Expr::symbol("N"));
+      record_threads(*e->map, v);
+      CHECK(*e->map->extra.find(kThreadsAttribute) == "\"measured\"");
+      CHECK(*e->map->extra.find(kPointsAttribute) == "\"N\"");
+    }
+  CHECK(codegen::generate_cpu(*marked).source == codegen::generate_cpu(*plain).source);
+}
+
+TEST_CASE("parallel choice: a malformed record is an error located at the map",
+          "[codegen][parallel-choice]") {
+  auto message = [](const SDFG& s) {
+    try {
+      codegen::generate_cpu(s);
+    } catch (const codegen::CodegenError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  std::string bad = message(*recorded_map("\"sometimes\""));
+  CHECK(contains(bad, "node 2"));
+  CHECK(contains(bad,
+                 "map attribute weir_threads is \"sometimes\", expected \"many\", \"one\", \"measured\" or "
+                 "\"measured_unknown_work\""));
+  std::string no_points = message(*recorded_map("\"measured\""));
+  CHECK(contains(no_points,
+                 "map attribute weir_threads \"measured\" needs weir_points, a string holding the "
+                 "points of one run"));
+  std::string bad_points = message(*recorded_map("\"measured\"", "\"N +\""));
+  CHECK(contains(bad_points, "map attribute weir_points \"N +\" is no expression"));
 }

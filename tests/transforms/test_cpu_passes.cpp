@@ -8,6 +8,7 @@
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/local_storage.h"
 #include "weir/transforms/transient_reuse.h"
@@ -230,4 +231,69 @@ TEST_CASE("cpu-schedules: a reduction dimension is not distributed over threads"
   auto pmaps = maps_of(pst);
   REQUIRE(pmaps.size() == 1);
   CHECK(pmaps[0]->map->collapse == 2);
+}
+
+TEST_CASE("cpu-schedules: records on each parallel map whether it runs on one thread, many or measured",
+          "[transforms][cpu-schedules]") {
+  // B[i] = A[i] + 1 over `range` (A and B of 40000 elements).
+  auto make = [](const std::string& range) {
+    auto sdfg = std::make_unique<SDFG>("one_map");
+    sdfg->add_array("A", ScalarType::Float64, {E("40000")});
+    sdfg->add_array("B", ScalarType::Float64, {E("40000")});
+    SDFGState& st = sdfg->add_state("main", true);
+    auto& a = st.add_access("A");
+    auto& b = st.add_access("B");
+    auto& m = st.add_map("m", {"i"}, S(range));
+    auto& t = st.add_tasklet("t", {"b = a + 1", Language::Python}, {"a"}, {"b"});
+    path_in(st, a.id(), {m.id()}, t.id(), "a", {M("A", range), M("A", "i")});
+    path_out(st, t.id(), "b", {m.exit}, b.id(), {M("B", "i"), M("B", range)});
+    return sdfg;
+  };
+  // The generated function of the state (the prelude before it has pragmas of its own).
+  auto state_code = [](const SDFG& s) {
+    std::string code = codegen::generate_cpu(s).source;
+    auto start = code.find("static void weir_state_0_main(");
+    REQUIRE(start != std::string::npos);
+    return code.substr(start, code.find("\n}\n", start) - start);
+  };
+  auto recorded = [](SDFG& s, const char* key) {
+    const std::string* v = maps_of(only_state(s))[0]->map->extra.find(key);
+    return v ? *v : std::string("absent");
+  };
+  AnalysisCache cache;
+  CpuSchedules pass;
+  // A constant count of flat points below kMinParallelIterations (32768): one thread.
+  auto few = make("0:100");
+  pass.run(*few, cache);
+  require_valid(*few);
+  CHECK(recorded(*few, kThreadsAttribute) == "\"one\"");
+  CHECK(recorded(*few, kPointsAttribute) == "absent");
+  CHECK(state_code(*few).find("#pragma omp") == std::string::npos);
+  // 40,000 points: many threads, nothing measured.
+  auto many = make("0:40000");
+  AnalysisCache many_cache;
+  pass.run(*many, many_cache);
+  CHECK(recorded(*many, kThreadsAttribute) == "\"many\"");
+  std::string code = state_code(*many);
+  CHECK(code.find("#pragma omp parallel for\n") != std::string::npos);
+  CHECK(code.find("weir_run_sequentially") == std::string::npos);
+  // A split 2-D map of N x M points: measured at run time over all M*N points; the inner
+  // (sequential) map gets no record, and one a user wrote there is cleared.
+  auto split = make_map2d(false);
+  AnalysisCache split_cache;
+  pass.run(*split, split_cache);
+  auto maps = maps_of(only_state(*split));
+  REQUIRE(maps.size() == 2);
+  CHECK(*maps[0]->map->extra.find(kThreadsAttribute) == "\"measured\"");
+  CHECK(*maps[0]->map->extra.find(kPointsAttribute) == "\"M*N\"");
+  CHECK(maps[1]->map->extra.find(kThreadsAttribute) == nullptr);
+  // The record survives saving and loading, and a second run finds it and changes nothing.
+  auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*split));
+  CHECK(sdfg_difference(*reloaded, *split).empty());
+  AnalysisCache reloaded_cache;
+  CHECK(pass.run(*reloaded, reloaded_cache) == 0);
+  maps[1]->map->extra.set(kThreadsAttribute, "\"many\"");
+  AnalysisCache again;
+  CHECK(pass.run(*split, again) == 1);
+  CHECK(maps[1]->map->extra.find(kThreadsAttribute) == nullptr);
 }

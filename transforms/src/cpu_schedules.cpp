@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "dataflow_util.h"
 #include "map_propagation.h"
 #include "weir/sdfg/dependence.h"
+#include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
@@ -93,6 +95,30 @@ std::size_t record_atomicity(SDFGState& st, const ScopeTree& tree, const std::ve
   return changed;
 }
 
+/// Records on every top-level CPU_Multicore map of `st` (`tree`: its current scope tree, `top`:
+/// its top-level maps) whether it runs on one thread, on many or as measured at run time
+/// (weir/sdfg/thread_choice.h), and clears the record from the state's other maps (one from an
+/// earlier run or written by hand may no longer hold; the code generator decides there).
+/// Returns how many maps changed.
+std::size_t record_thread_choices(SDFGState& st, const ScopeTree& tree, const std::vector<MapEntry*>& top) {
+  std::set<const MapEntry*> parallel;
+  for (const MapEntry* e : top)
+    if (e->map->schedule == ScheduleType::CPU_Multicore) parallel.insert(e);
+  std::size_t changed = 0;
+  for (Node* n : st.nodes()) {
+    auto* e = n->as<MapEntry>();
+    if (!e) continue;
+    if (!parallel.count(e)) {
+      changed += clear_threads(*e->map) ? 1 : 0;
+      continue;
+    }
+    UnknownAttributes before = e->map->extra;
+    record_threads(*e->map, choose_threads(st, tree, *e));
+    changed += before == e->map->extra ? 0 : 1;
+  }
+  return changed;
+}
+
 /// Schedules and vectorization hints of one state and of the SDFGs nested in it; returns the
 /// number of maps changed. `in_map`: the state belongs to a nested SDFG inside a map (its
 /// outermost maps run once per iteration of that map: sequential, never a nested OpenMP team).
@@ -159,6 +185,7 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
   }
   if (state_changed) tree = st.scope_tree();
   changed += record_atomicity(st, tree, top);
+  changed += record_thread_choices(st, tree, top);
   if (options.get_bool("vectorize")) {
     for (Node* n : st.nodes()) {
       auto* e = n->as<MapEntry>();

@@ -194,6 +194,16 @@ test('a lowered field-view example: the tasklet shows its code and its .py line,
   await page.context().close();
 });
 
+/// The attributes the panel lists for each element matching `selector`, selected in turn: one
+/// object per element, from the rows of its properties table.
+function listedAttributes(page, selector) {
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)].map((g) => {
+    window.weirViewer.viewer.select(g.getAttribute('data-uid'), { focus: false });
+    const rows = [...document.querySelectorAll('#tab-props table.props tr')];
+    return Object.fromEntries(rows.map((r) => [r.querySelector('th')?.textContent, r.querySelector('td')?.textContent]));
+  }), selector);
+}
+
 test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', async () => {
   // DaCe's spmv sample: the tasklet sums row i into b[i] (its own element: no atomic needed);
   // the memlets after the map exits carry the WCR on and are not marked (ADR 0034). The panel's
@@ -201,17 +211,25 @@ test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', a
   const opt = join(work, 'spmv_opt.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'doc-samples', 'spmv.sdfg'), '-o', opt, '--auto', 'cpu']);
   const page = await openHtml('wcr-verdict', [opt]);
-  const shown = await page.evaluate(() => {
-    const out = [];
-    for (const g of document.querySelectorAll('svg.graph g.edge[data-uid]')) {
-      window.weirViewer.viewer.select(g.getAttribute('data-uid'), { focus: false });
-      const rows = [...document.querySelectorAll('#tab-props table.props tr')].map((r) => [r.querySelector('th')?.textContent, r.querySelector('td')?.textContent]);
-      const get = (k) => rows.find(([h]) => h === k)?.[1];
-      if (get('wcr')) out.push(`${get('data')}${get('subset')} ${get('wcr_nonatomic')}`);
-    }
-    return out.sort();
-  });
+  const shown = (await listedAttributes(page, 'svg.graph g.edge[data-uid]'))
+    .filter((a) => a.wcr)
+    .map((a) => `${a.data}${a.subset} ${a.wcr_nonatomic}`)
+    .sort();
   assert.deepEqual(shown, ['b[0:H] false', 'b[i] false', 'b[i] true']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a map entry lists the thread choice cpu-schedules records on it (weir_threads)', async () => {
+  // hdiff after fusion: the I x J map over a sequential K map is chosen at run time over its
+  // I*J*K points; the inner map gets no record (ADR 0034).
+  const opt = join(work, 'hdiff_threads.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const page = await openHtml('thread-choice', [opt]);
+  const shown = (await listedAttributes(page, 'svg.graph g.el.map_entry[data-uid]'))
+    .map((a) => `${a.label} ${a.weir_threads} ${a.weir_points}`)
+    .sort();
+  assert.deepEqual(shown, ['_Sub__map measured I*J*K', '_Sub__map_inner undefined undefined']);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -28,6 +28,9 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    distributed parameters (the first `collapse`) separate, into a container of the SDFG that
 ///    is no view, get `wcr_nonatomic` (DaCe's Memlet property: a plain update, no atomic); every
 ///    other tasklet's WCR write has it cleared (the code generator decides; ADR 0034);
+///  * every top-level CPU_Multicore map records whether it runs on one thread, on many, or as
+///    measured at run time (kThreadsAttribute and kPointsAttribute, weir/sdfg/thread_choice.h):
+///    the code generator reads the record; every other map has it cleared (ADR 0034);
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;

@@ -1,0 +1,302 @@
+// Maps on the CPU: the loop nest of a map scope, with OpenMP where it runs in parallel (one
+// thread or many as cpu-schedules recorded, weir/sdfg/thread_choice.h), per-thread partials and
+// private copies of reductions (parallel_reduction.cpp, parallel_privatization.cpp) and the
+// hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp).
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "state_codegen.h"
+#include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/thread_choice.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+/// The sign of each dimension's step where it is known (nullopt: tested at run time); refuses
+/// tiled ranges and a step of 0 (errors at `where`).
+std::vector<std::optional<int>> step_signs(const MapInfo& m, const ElementRef& where) {
+  const auto& ranges = m.range.ranges();
+  std::vector<std::optional<int>> sign(ranges.size());
+  for (std::size_t d = 0; d < ranges.size(); ++d) {
+    const Range& r = ranges[d];
+    if (!(r.tile.is_integer() && r.tile.value() == 1))
+      throw CodegenError(where, "tiled map ranges are not supported");
+    if (r.step.is_integer() && r.step.value() == 0) throw CodegenError(where, "map range with step 0");
+    sign[d] = r.step.sign_if_symbols_nonnegative();
+    if (sign[d] && *sign[d] == 0) sign[d] = std::nullopt;
+  }
+  return sign;
+}
+
+/// collapse(n) of a parallel map, as DaCe's CPU code generator: the map's `collapse` attribute
+/// (1, its default: the outermost dimension only, the inner loops left plain for the compiler to
+/// vectorize), limited to the leading dimensions whose steps have a known sign and whose bounds
+/// do not depend on earlier parameters; 0 (not parallel) where the first step's sign is unknown.
+/// Passes that want more set the attribute (cpu-schedules, docs/adr/0028).
+int collapsed_dims(const MapInfo& m, const std::vector<std::optional<int>>& sign) {
+  if (!sign[0]) return 0;
+  const auto& ranges = m.range.ranges();
+  int collapse = 1;
+  std::size_t wanted = m.collapse > 1 ? static_cast<std::size_t>(m.collapse) : 1;
+  for (std::size_t d = 1; d < std::min(wanted, ranges.size()) && sign[d]; ++d) {
+    std::set<std::string> fs = ranges[d].start.free_symbols();
+    fs.merge(ranges[d].end.free_symbols());
+    fs.merge(ranges[d].step.free_symbols());
+    bool dep = false;
+    for (std::size_t k = 0; k < d; ++k) dep = dep || fs.count(m.params[k]);
+    if (dep) break;
+    ++collapse;
+  }
+  return collapse;
+}
+
+/// The comment before a map's loops: `// map label[i=0:N, ...] (schedule)`.
+std::string map_comment(const MapInfo& m) {
+  const auto& ranges = m.range.ranges();
+  std::string desc = "// map " + m.label + "[";
+  for (std::size_t d = 0; d < ranges.size(); ++d)
+    desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
+  desc += "]";
+  if (m.schedule != ScheduleType::Default) desc += " (" + std::string(to_string(m.schedule)) + ")";
+  return desc;
+}
+
+/// A map's loops: its dimensions with their step signs, how many OpenMP distributes, and
+/// whether the innermost loop gets `#pragma omp simd`.
+struct LoopNest {
+  const MapInfo& map;
+  const std::vector<std::optional<int>>& sign;
+  int collapse = 0;
+  bool simd = false;
+};
+
+/// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
+/// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise.
+void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
+  const auto& ranges = n.map.range.ranges();
+  if (omp)
+    out.line(std::string(in_region ? "#pragma omp for" : "#pragma omp parallel for") +
+             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()));
+  for (std::size_t d = 0; d < ranges.size(); ++d) {
+    const Range& r = ranges[d];
+    std::string p = cpp_ident(n.map.params[d]);
+    std::string end = sym_cpp(r.end), step = sym_cpp(r.step);
+    std::string cond;
+    if (!n.sign[d])
+      cond = "(" + step + " > 0) ? (" + p + " <= " + end + ") : (" + p + " >= " + end + ")";
+    else
+      cond = p + (*n.sign[d] > 0 ? " <= " : " >= ") + end;
+    std::string inc;
+    if (r.step.is_integer() && r.step.value() == 1)
+      inc = "++" + p;
+    else if (r.step.is_integer() && r.step.value() == -1)
+      inc = "--" + p;
+    else
+      inc = p + " += " + step;
+    if (d + 1 == ranges.size() && n.simd) out.line("#pragma omp simd");
+    out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
+  }
+  out.append(body);
+  for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
+}
+
+}  // namespace
+
+bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const {
+  using S = ScheduleType;
+  bool par = false;
+  switch (m.schedule) {
+    case S::Default: par = frames_.empty() && !sg.in_parallel; break;
+    case S::CPU_Multicore:
+    case S::CPU_Persistent: par = !in_parallel(); break;
+    case S::GPU_Default:
+    case S::GPU_Device:
+    case S::GPU_Persistent:
+      if (!opts.gpu_as_cpu)
+        throw CodegenError(where,
+                           "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
+      par = !in_parallel();
+      break;
+    case S::GPU_ThreadBlock:
+    case S::GPU_ThreadBlock_Dynamic:
+      if (!opts.gpu_as_cpu)
+        throw CodegenError(where,
+                           "GPU schedule " + std::string(to_string(m.schedule)) + " (gpu_as_cpu is off)");
+      break;
+    case S::Sequential:
+    case S::Unrolled:
+    case S::SVE_Map: break;
+    default:
+      throw CodegenError(where, "map schedule " + std::string(to_string(m.schedule)) +
+                                    " is not supported by the CPU code generator");
+  }
+  // Host threads are OpenMP's (off for CUDA host code: there kernels are the parallelism).
+  return par && opts.openmp;
+}
+
+bool StateGen::moves_complex_values(const MapEntry& entry) const {
+  for (NodeId n : scope_nodes(entry.id()))
+    for (EdgeId id : st.out_edges(n)) {
+      auto it = sg.sdfg.arrays.find(st.edge(id).memlet.data);
+      if (it != sg.sdfg.arrays.end() &&
+          (it->second.dtype.base == ScalarType::Complex64 || it->second.dtype.base == ScalarType::Complex128))
+        return true;
+    }
+  return false;
+}
+
+void StateGen::emit_map(const MapEntry& e, Writer& w) {
+  const MapInfo& m = *e.map;
+  ElementRef where = ref(e);
+  const auto& ranges = m.range.ranges();
+  if (m.params.empty() || ranges.size() != m.params.size())
+    throw CodegenError(where, "map has " + std::to_string(m.params.size()) + " parameters but " +
+                                  std::to_string(ranges.size()) + " ranges");
+  if (sg.prog.target.emit_map(*this, e, w)) return;  // a schedule the target emits itself (CUDA kernels)
+  bool parallel = map_is_parallel(m, where);
+
+  // Dynamic map range inputs: connectors that are not IN_*.
+  Frame frame;
+  frame.entry = e.id();
+  Writer pre;
+  for (const auto& [c, ct] : e.in_connectors) {
+    if (c.rfind("IN_", 0) == 0) continue;
+    Location loc;
+    ScalarType t = dynamic_input(e, c, loc);
+    pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
+    frame.symbols.push_back({c, t});
+  }
+
+  const std::vector<std::optional<int>> sign = step_signs(m, where);
+  int collapse = parallel ? collapsed_dims(m, sign) : 0;
+  parallel = collapse > 0;
+  // One thread or many: cpu-schedules' verdict on the map, or the same analysis for maps it did
+  // not schedule (weir/sdfg/thread_choice.h).
+  ThreadsVerdict threads;
+  if (parallel) threads = threads_verdict(e);
+  if (threads.choice == ThreadChoice::One) {
+    parallel = false;
+    collapse = 0;
+  }
+  frame.parallel = parallel;
+  for (int d = 0; d < collapse; ++d) frame.parallel_params.push_back(m.params[static_cast<std::size_t>(d)]);
+  for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
+
+  if (comments()) w.line(map_comment(m));
+  bool wrap = !pre.empty();
+  if (wrap) {
+    w.open("{");
+    w.append(pre);
+  }
+  // Reductions of every iteration into one element: per-thread partials (parallel_reduction.cpp).
+  auto outer_partials = std::move(partials_);
+  partials_.clear();
+  if (parallel) plan_partials(e);
+  // Scatter reductions into small containers: per-thread copies (parallel_privatization.cpp).
+  std::vector<Privatized> privs;
+  frames_.push_back(frame);
+  // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
+  HoistPlan plan;
+  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(e, sign, plan.loops);
+  plan.entry = e.id();
+  HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
+  Writer body;
+  FactRecorder body_facts;
+  emit_scope(e.id(), body);
+  hoist_ = outer_hoist;
+  CodeFacts bf = body_facts.finish();
+  note(bf);
+  // Only where the body updates something atomically (a write concurrent iterations may meet).
+  if (parallel && partials_.empty() && bf.atomics) privs = plan_privatized(e);
+  frames_.pop_back();
+  // Copies cost threads x size elements: used where the containers are no larger than the map's
+  // points (tested at run time; a constant size above them: never), else the atomic body.
+  const sym::Expr points = leading_points(m);
+  std::string fits;
+  for (const Privatized& p : privs) {
+    sym::Expr over = p.size - points;
+    if (over.is_integer() && over.value() > 0) privs.clear();
+    if (privs.empty()) break;
+    // weir_le: a comparison of equal expressions would be a -Wtautological-compare warning.
+    fits += (fits.empty() ? "weir_le(" : " && weir_le(") + sym_cpp(p.size) + ", " + sym_cpp(points) + ")";
+  }
+  Writer private_body, sequential_body;
+  if (!privs.empty()) {
+    Frame pf = frame;
+    for (const Privatized& p : privs) pf.privatized.insert(p.data);
+    frames_.push_back(pf);
+    emit_scope(e.id(), private_body);
+    frames_.pop_back();
+  }
+  bool partials = false;
+  for (const auto& [key, p] : partials_) partials = partials || p.used;
+  // Few points of symbolic count, or work per point unknown (a nested SDFG with loops, a library
+  // node): chosen at run time from measured times (parallel_threshold.cpp, emit_measured_choice).
+  const bool measured = parallel && (threads.choice == ThreadChoice::Measured ||
+                                     threads.choice == ThreadChoice::MeasuredUnknownWork);
+  // The branch that runs on one thread gets a body of its own without atomics.
+  const bool own_sequential = measured && bf.atomics && !partials;
+  if (own_sequential) {
+    Frame sf = frame;
+    sf.parallel = false;
+    sf.parallel_params.clear();
+    frames_.push_back(sf);
+    emit_scope(e.id(), sequential_body);
+    frames_.pop_back();
+  }
+  // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
+  // `#pragma omp parallel` of the partials.
+  // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map. Not where
+  // the body holds complex values: GCC gives each addressable class-type local of an `omp simd`
+  // loop a per-lane array whose aggregate copies it cannot vectorize, where the plain vectorizer
+  // splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map vectorized
+  // only without the pragma).
+  const std::string* hint = m.extra.find("weir_vectorize");
+  const LoopNest loop_nest{m, sign, collapse,
+                           !parallel && opts.openmp && hint && *hint == "true" && !moves_complex_values(e)};
+  auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
+    emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
+  };
+  auto loops = [&](bool omp, Writer& out) {
+    if (!partials) return nest(omp, out);
+    emit_with_partials([&](bool in_region, Writer& o) { nest(in_region, o, in_region); }, omp, out);
+  };
+  auto parallel_branch = [&](Writer& out) {
+    if (privs.empty()) return loops(true, out);
+    out.open("if (" + fits + ") {");
+    emit_privatized(
+        privs, [&](Writer& o) { nest(true, o, true, &private_body); }, out);
+    out.dedent();
+    out.line("} else {");
+    out.indent();
+    nest(true, out);
+    out.close();
+  };
+  auto sequential_branch = [&](Writer& out) {
+    if (own_sequential) return nest(false, out, false, &sequential_body);
+    loops(false, out);
+  };
+  if (!parallel && guard && (!plan.declarations.empty() || !plan.loops.lines.empty())) {
+    w.open("if (" + *guard + ") {  // the loops' invariant part, once");
+    for (const auto& l : plan.declarations) w.line(l);
+    for (const auto& l : plan.loops.lines) w.line(l);
+    loops(false, w);
+    w.close();
+  } else if (!parallel) {
+    loops(false, w);
+  } else if (measured) {
+    // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
+    // measured times (parallel_threshold.cpp).
+    emit_measured_choice(threads.points, threads.choice == ThreadChoice::Measured, parallel_branch,
+                         sequential_branch, w);
+  } else {
+    parallel_branch(w);
+  }
+  partials_ = std::move(outer_partials);
+  if (wrap) w.close();
+}
+
+}  // namespace weir::codegen::detail
