@@ -47,6 +47,9 @@ TEST_CASE("no bounds checks: the generated code has none, the results are the sa
   CHECK(without.find("weir_index(") == std::string::npos);
   CHECK(without.find("weir_check_bounds(") == std::string::npos);
   CHECK(without.find("weir_bounds_ok(") == std::string::npos);
+  // The entry check of V2E that stands for the checks of its entries (docs/adr/0051) goes too.
+  CHECK(with.find("weir_check_table(\"V2E\"") != std::string::npos);
+  CHECK(without.find("weir_check_table(") == std::string::npos);
 
   // The Laplacian of a valid input: the same bytes with and without checks, and NumPy's values.
   python(dir, "make.py",
