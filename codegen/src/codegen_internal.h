@@ -172,6 +172,9 @@ std::set<std::string> entry_checked_tables(const SDFG& sdfg, const CodegenOption
 /// rely on; a failed check throws "connectivity table 'V2E': entry [3, 1] = 24 is outside [0,
 /// 24), the extent of 'S_MXX' in dimension 0, which it indexes (...)".
 void emit_table_entry_checks(const SDFG& sdfg, const std::vector<TableProof>& proofs, Writer& w);
+/// GeneratedCode::notes for `proofs`: one per table, with the number of indices and the
+/// containers they index.
+std::vector<std::string> table_proof_notes(const std::vector<TableProof>& proofs);
 
 // --- timers of instrumented elements (timers.cpp, docs/adr/0048-profiling.md) -----------------
 

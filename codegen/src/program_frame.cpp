@@ -300,6 +300,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     entry.close();
 
     for (const auto& lib : prog.link_libraries) out.link_libraries.push_back(lib);
+    out.notes = table_proof_notes(prog.table_proofs);
     const std::string entry_text = entry.str();
     const CodeFacts entry_facts = body_facts.finish();
     out.source = file_head(prelude_text()) + prog.functions.str() + entry_text;

@@ -87,4 +87,22 @@ void emit_table_entry_checks(const SDFG& sdfg, const std::vector<TableProof>& pr
   }
 }
 
+std::vector<std::string> table_proof_notes(const std::vector<TableProof>& proofs) {
+  std::map<std::string, std::pair<std::size_t, std::set<std::string>>> by_table;
+  for (const TableProof& p : proofs) {
+    ++by_table[p.table].first;
+    by_table[p.table].second.insert(p.data);
+  }
+  std::vector<std::string> out;
+  for (const auto& [table, uses] : by_table) {
+    std::string data;
+    for (const std::string& d : uses.second) data += (data.empty() ? "'" : ", '") + d + "'";
+    out.push_back("bounds of " + std::to_string(uses.first) + " indices read through table '" + table +
+                  "' (into " + data +
+                  ") proven by its entry check in weir_run: no check in the loops "
+                  "(docs/adr/0051)");
+  }
+  return out;
+}
+
 }  // namespace weir::codegen::detail
