@@ -150,6 +150,8 @@ Action add_compile_command(CLI::App& app) {
               for (const auto& note : loaded) notes += "weir: " + f + ": " + note + "\n";
             a = runtime::compile(*backend, p);
           }
+          if (o->verbose)
+            for (const auto& note : a.notes) notes += "weir: " + f + ": " + note + "\n";
           double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           char secs[32];
           std::snprintf(secs, sizeof secs, "%.2f s", s);

@@ -34,7 +34,9 @@ inline constexpr const char* kVerboseHelp =
     "Say on stderr what loading changed in an SDFG file: C++ tasklets that are DaCe's CBLAS calls "
     "(cblas_?gemm, ?gemv, ?dot) recognised as library nodes, which need no --trust-code; for a "
     "field-view program run compiled (weir run): each out= field computed into a temporary and copied "
-    "because the call reads it at a point another point writes";
+    "because the call reads it at a point another point writes; for weir compile: the connectivity "
+    "tables whose entry check in the program stands for the bounds checks of the indices read through "
+    "them (docs/adr/0051)";
 
 /// A subcommand's action, run after parsing succeeded.
 using Action = std::function<int()>;

@@ -255,6 +255,43 @@ static inline void weir_check_bounds(const char* where, const char* access, cons
   weir_bounds_text(text, size, used, where, access, data, d, K);
   weir_throw("%s", text);
 }
+// One use of a connectivity table's entries as indices (docs/adr/0051): of container `data` in
+// dimension `dim`, whose extent there is `extent`.
+struct weir_table_use {
+  const char* data;
+  int dim;
+  int64_t extent;
+};
+// The entry check of a connectivity table whose entries index without checks in the loops: every
+// entry (r, c) of the rows x cols table (strides in elements) is -1 (a missing neighbour, which
+// the code never uses as an index) or below the extent of every use. Throws naming the table, the
+// entry, its value and the use it fails; one pass, the search for the culprit only on failure.
+template <typename T>
+[[maybe_unused]] static void weir_check_table(const char* table, const T* t, int64_t rows, int64_t cols,
+                                              int64_t row_stride, int64_t col_stride,
+                                              const weir_table_use* uses, std::size_t n) {
+  int64_t bound = INT64_MAX;
+  for (std::size_t k = 0; k < n; ++k) bound = uses[k].extent < bound ? uses[k].extent : bound;
+  bool bad = false;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t v = static_cast<int64_t>(t[r * row_stride + c * col_stride]);
+      bad = bad || v < -1 || v >= bound;
+    }
+  if (!bad) return;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t v = static_cast<int64_t>(t[r * row_stride + c * col_stride]);
+      for (std::size_t k = 0; k < n && v != -1; ++k)
+        if (v < 0 || v >= uses[k].extent)
+          weir_throw(
+              "connectivity table '%s': entry [%lld, %lld] = %lld is outside [0, %lld), the extent of '%s' "
+              "in dimension %d, which it indexes (an entry must be a neighbour's index or -1, a missing "
+              "neighbour)",
+              table, static_cast<long long>(r), static_cast<long long>(c), static_cast<long long>(v),
+              static_cast<long long>(uses[k].extent), uses[k].data, uses[k].dim);
+    }
+}
 // As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.
 template <std::size_t K>

@@ -611,6 +611,14 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
   for (const Frame& f : frames_)
     for (const auto& [name, type] : f.symbols)
       if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));
+  // Extents of the call's symbols only (never assigned in the body): an entry check of a table
+  // in weir_run compares with the same values (docs/adr/0051).
+  v.extents_at_entry = sg.top_level;
+  for (const auto& size : sizes)
+    for (const auto& s : size.free_symbols())
+      if (!sg.init_symbols.count(s) || sg.assigned_symbols.count(s) || sg.sdfg.arrays.count(s) ||
+          dynamic_inputs_.count(s))
+        v.extents_at_entry = false;
 }
 
 void StateGen::value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) const {
@@ -624,6 +632,7 @@ void StateGen::value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) co
       if (name.rfind("__", 0) == 0 && name.size() > 2) shown[name] = sym::Expr::symbol(name.substr(2));
   v.origin = e.memlet.data + "[" + e.memlet.subset.subs(shown).str() + "]";
   v.origin_at = debuginfo_location(e.memlet.extra);
+  if (sg.prog.entry_checked_tables.count(e.memlet.data)) v.table = e.memlet.data;
 }
 
 }  // namespace weir::codegen::detail

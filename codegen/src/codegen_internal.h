@@ -149,12 +149,33 @@ struct Program {
   /// slot is its index (timers.cpp).
   std::vector<TimedElement> timed;
 
+  /// Connectivity tables weir_run checks before the states run, so that indices that are their
+  /// entries need no checks in the loops (table_entry_checks.cpp, docs/adr/0051).
+  std::set<std::string> entry_checked_tables;
+  /// The index checks those entry checks replaced (filled as the states are generated).
+  std::vector<TableProof> table_proofs;
+
   Program(const CodegenOptions& o, const SDFG& s, const TargetEmitter& t);
   std::string unique_function_name(const std::string& base);
   /// The timer slot of state `st` (kind State, `id` ignored), of its node `id` or of its copy edge
   /// `id`; nullopt when the element is not timed.
   std::optional<std::size_t> timer_slot(const SDFGState& st, TimedKind kind, std::uint32_t id = 0) const;
 };
+
+// --- bounds-check elision by proof (table_entry_checks.cpp, docs/adr/0051) -------------------
+
+/// The connectivity tables of `sdfg` (the lowering's record, attribute weir_connectivities)
+/// whose entries weir_run may check to prove the indices read from them: 2-d int32/int64
+/// arguments in host memory that no state writes. None without bounds checks or on a device.
+std::set<std::string> entry_checked_tables(const SDFG& sdfg, const CodegenOptions& opts,
+                                           const TargetEmitter& target);
+/// The checks at the top of weir_run of the tables `proofs` name, against the extents the proofs
+/// rely on; a failed check throws "connectivity table 'V2E': entry [3, 1] = 24 is outside [0,
+/// 24), the extent of 'S_MXX' in dimension 0, which it indexes (...)".
+void emit_table_entry_checks(const SDFG& sdfg, const std::vector<TableProof>& proofs, Writer& w);
+/// GeneratedCode::notes for `proofs`: one per table, with the number of indices and the
+/// containers they index.
+std::vector<std::string> table_proof_notes(const std::vector<TableProof>& proofs);
 
 // --- timers of instrumented elements (timers.cpp, docs/adr/0048-profiling.md) -----------------
 

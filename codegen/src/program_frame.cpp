@@ -273,6 +273,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     target.run_start(entry);
     if (!prog.timed.empty()) entry.line("std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);");
     if (faults) entry.line("weir_clear_fault();");
+    emit_table_entry_checks(sdfg, prog.table_proofs, entry);
     entry.append(body);
     if (faults) entry.line("weir_raise_fault(\"\");");
     entry.dedent();
@@ -299,6 +300,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     entry.close();
 
     for (const auto& lib : prog.link_libraries) out.link_libraries.push_back(lib);
+    out.notes = table_proof_notes(prog.table_proofs);
     const std::string entry_text = entry.str();
     const CodeFacts entry_facts = body_facts.finish();
     out.source = file_head(prelude_text()) + prog.functions.str() + entry_text;

@@ -47,6 +47,13 @@ struct Val {
   /// Where a value that is not a connector comes from (a table entry read through a pointer,
   /// "E2V[V2E[Vertex, 0], 1]"), as PyVar::origin / origin_at.
   std::string origin, origin_at;
+  /// An entry of this connectivity table, which the program checks when it is called
+  /// (PyContext::entry_checked_tables): -1 or an index below the extents it is used in; empty
+  /// when the value is no such entry.
+  std::string table;
+  /// With `table`: the code replaced a -1 (`max(x, 0)`, `x if x != -1 else ...`), so the value
+  /// is an index below those extents (docs/adr/0051).
+  bool not_missing = false;
 
   Val() = default;
   Val(std::string t, int p = kPrimary, ScalarType ty = ScalarType::Float64, const PyVar* v = nullptr,
@@ -192,6 +199,10 @@ class Translator {
         // The field-view lowering's guarded table read, `raw if raw != -1 else max(raw, 0)`: the
         // else branch is always inside, so a failed check has taken `raw`.
         if (origin_of(b).first.empty()) std::tie(r.origin, r.origin_at) = origin_of(a);
+        if (a.table == b.table && !a.table.empty()) {
+          r.table = a.table;
+          r.not_missing = (a.not_missing || skips_missing(*i.test, *i.body)) && b.not_missing;
+        }
         return r;
       }
       default: fail(e.loc, "unsupported Python expression (" + std::string(py::to_string(e.kind)) + ")");
@@ -203,6 +214,8 @@ class Translator {
       Val v{it->second.cpp, kPrimary, it->second.type};
       v.origin = it->second.origin;
       v.origin_at = it->second.origin_at;
+      v.table = it->second.table;
+      v.not_missing = it->second.not_missing;
       return v;
     }
     if (auto it = ctx_.vars.find(n.id); it != ctx_.vars.end()) {
@@ -210,7 +223,10 @@ class Translator {
       if (it->second.hooked)
         fail(n.loc, "cannot read '" + n.id + "', an output with write-conflict resolution");
       bool primary = is_ascii_identifier(it->second.cpp) || it->second.cpp.back() == ']';
-      return {it->second.cpp, primary ? kPrimary : kAdd, it->second.type, &it->second};
+      Val v{it->second.cpp, primary ? kPrimary : kAdd, it->second.type, &it->second};
+      if (ctx_.entry_checked_tables.count(it->second.table) && !written_.count(n.id))
+        v.table = it->second.table;
+      return v;
     }
     // The bare names DaCe's cppunparse maps to C's INFINITY and NAN (and its free-symbol scan
     // skips): what DaCe (and weir's unparser) write for NaN, since Python has no literal for it.
@@ -280,6 +296,11 @@ class Translator {
     if (extents->size() == idx.size())
       for (std::size_t d = 0; d < idx.size(); ++d)
         if (!literal_inside(idx[d], d < extent_values->size() ? (*extent_values)[d] : std::nullopt)) {
+          // Proven by the table's entry check (docs/adr/0051): no check here.
+          if (idx[d].not_missing && v.extents_at_entry && ctx_.entry_checked_tables.count(idx[d].table)) {
+            ctx_.proofs.push_back({idx[d].table, (*extents)[d], v.data, d});
+            continue;
+          }
           const py::Expr* ast = d < asts.size() ? asts[d] : nullptr;
           if (auto h = hoisted_check(v, idx[d], ast, (*extents)[d], d))
             idx[d] = *h;
@@ -307,6 +328,27 @@ class Translator {
   static bool literal_inside(const Val& index, std::optional<long long> extent) {
     return index.literal &&
            (*index.literal == 0 || (*index.literal > 0 && extent && *index.literal < *extent));
+  }
+
+  /// Whether `test` is `x != -1` (or `-1 != x`) for the `body` x of `body if test else ...`:
+  /// the arm runs only when the entry x is no missing neighbour.
+  static bool skips_missing(const py::Expr& test, const py::Expr& body) {
+    auto* c = py::dyn_cast<py::Compare>(&test);
+    if (!c || c->ops.size() != 1 || c->comparators.size() != 1 || c->ops[0] != py::CompareOperator::NotEq)
+      return false;
+    auto minus_one = [](const py::Expr& e) {
+      if (auto* k = py::dyn_cast<py::Constant>(&e))
+        return k->value_kind == py::ConstantKind::Int && k->int_value == -1;
+      if (auto* u = py::dyn_cast<py::UnaryOp>(&e)) {
+        auto* k = py::dyn_cast<py::Constant>(u->operand.get());
+        return u->op == py::UnaryOperator::USub && k && k->value_kind == py::ConstantKind::Int &&
+               k->int_value == 1;
+      }
+      return false;
+    };
+    const std::string x = py::unparse(body);
+    return (minus_one(*c->comparators[0]) && py::unparse(*c->left) == x) ||
+           (minus_one(*c->left) && py::unparse(*c->comparators[0]) == x);
   }
 
   /// Where `v` comes from (Val::origin, else its connector's), or "".
@@ -408,6 +450,7 @@ class Translator {
         text = d.empty() ? std::string() : text + (k ? ", " : "") + d;
       }
       if (!text.empty()) r.origin = text + "]";
+      if (ctx_.entry_checked_tables.count(var->data) && is_int(var->type)) r.table = var->data;
     }
     return r;
   }
@@ -490,8 +533,14 @@ class Translator {
       Val acc = a[0];
       for (std::size_t i = 1; i < a.size(); ++i) {
         const bool both_narrow = narrow(acc) && narrow(a[i]);
-        acc = {fn + acc.text + ", " + a[i].text + ")", kPrimary, arith_type(acc.type, a[i].type)};
-        acc.narrow_int = both_narrow && is_int(acc.type);
+        Val next{fn + acc.text + ", " + a[i].text + ")", kPrimary, arith_type(acc.type, a[i].type)};
+        next.narrow_int = both_narrow && is_int(next.type);
+        // max(entry, 0) of a table entry: -1 replaced by 0, an index (the lowering's clamp).
+        if (nm == "max" && mod.empty() && !acc.table.empty() && a[i].literal && *a[i].literal == 0) {
+          next.table = acc.table;
+          next.not_missing = true;
+        }
+        acc = next;
       }
       return acc;
     }
@@ -864,6 +913,8 @@ class Translator {
     std::string cpp;
     ScalarType type;
     std::string origin, origin_at;  // as Val's
+    std::string table{};            // as Val's, for a local assigned once (entry_once_)
+    bool not_missing = false;
   };
 
   std::string indent() const { return std::string(static_cast<std::size_t>(depth_) * 4, ' '); }
@@ -918,6 +969,10 @@ class Translator {
     if (!ctx_.allow_locals) fail(target.loc, "assignment to unknown name '" + target.id + "'");
     auto [origin, origin_at] = origin_of(value);
     Local l{fresh_local_name(target.id), declared ? *declared : value.type, origin, origin_at};
+    if (entry_once_.count(target.id) && depth_ == 0 && !declared) {
+      l.table = value.table;
+      l.not_missing = value.not_missing;
+    }
     locals_[target.id] = l;
     if (depth_ == 0) {
       if (declared)
@@ -1088,14 +1143,16 @@ class Translator {
   std::vector<std::string> statements(const py::StmtList& body) {
     std::vector<std::string> all;
     std::set<std::string> once;  // locals that one top-level `x = e` assigns, nothing else
-    if (ctx_.hoist) {
-      variant_ = ctx_.hoist->variant;
+    {
       std::map<std::string, int> assigned;
       for (const auto& s : body)
         for (const std::string& n : written(*s)) assigned[n] += single_assignment(*s) ? 1 : 2;
       for (const auto& [n, k] : assigned)
         if (k == 1 && !ctx_.vars.count(n)) once.insert(n);
+      for (const auto& [n, k] : assigned) written_.insert(n);
     }
+    entry_once_ = once;
+    if (ctx_.hoist) variant_ = ctx_.hoist->variant;
     for (const auto& s : body) {
       out_.clear();
       pending_.clear();
@@ -1231,6 +1288,11 @@ class Translator {
   // expression being translated is under a condition (an arm of `a if c else b`, a later
   // operand of `and`/`or`), whether the statement is being hoisted, the hoisted variables.
   std::set<std::string> variant_;
+  /// Locals one top-level `x = e` assigns and nothing else: a table entry's fact holds for
+  /// every use (Val::table).
+  std::set<std::string> entry_once_;
+  /// Every name the code assigns (a connector assigned is no table entry any more).
+  std::set<std::string> written_;
   int cond_ = 0;
   bool hoisting_ = false;
   int hoist_counter_ = 0;

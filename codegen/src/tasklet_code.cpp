@@ -15,6 +15,9 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
                                                        std::set<std::string>& used, const LoopHoist* hoist) {
   PyContext ctx;
   ctx.hoist = hoist;
+  // Indices that are entries of tables weir_run checks need no checks here (docs/adr/0051): at
+  // the top level only, whose extents are the call's.
+  if (sg.top_level && !device_code()) ctx.entry_checked_tables = sg.prog.entry_checked_tables;
   for (const auto& [s, ty] : syms) {
     PyVar v = PyVar::value(cpp_ident(s), ty);
     v.shown = s.rfind("__", 0) == 0 && s.size() > 2 ? s.substr(2) : s;  // as value_origin names it
@@ -67,6 +70,18 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
   };
   std::vector<std::string> code = translate_statements(t.code, ctx);
   used = ctx.used;
+  if (!ctx.proofs.empty()) {
+    std::set<std::string> tables;
+    for (const TableProof& p : ctx.proofs) tables.insert(p.table);
+    std::string names;
+    for (const std::string& n : tables) names += (names.empty() ? "'" : ", '") + n + "'";
+    if (comments())
+      code.insert(code.begin(), "// bounds of " + std::to_string(ctx.proofs.size()) +
+                                    " indices proven by the entry check of table" +
+                                    (tables.size() > 1 ? "s " : " ") + names +
+                                    " (no check here; docs/adr/0051)");
+    sg.prog.table_proofs.insert(sg.prog.table_proofs.end(), ctx.proofs.begin(), ctx.proofs.end());
+  }
   return code;
 }
 

@@ -6,7 +6,11 @@
 namespace weir::codegen::detail {
 
 Program::Program(const CodegenOptions& o, const SDFG& s, const TargetEmitter& t)
-    : opts(o), top(s), target(t), timed(timed_elements(s)) {}
+    : opts(o),
+      top(s),
+      target(t),
+      timed(timed_elements(s)),
+      entry_checked_tables(detail::entry_checked_tables(s, o, t)) {}
 
 std::optional<std::size_t> Program::timer_slot(const SDFGState& st, TimedKind kind, std::uint32_t id) const {
   for (std::size_t k = 0; k < timed.size(); ++k) {

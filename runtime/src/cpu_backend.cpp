@@ -99,7 +99,9 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
       compile_units(with_pch(), units, lib, name, invoke);
     };
     b.cache_dir = cache_dir;
-    return detail::build_cached(b, std::move(sig));
+    CompilationArtifact a = detail::build_cached(b, std::move(sig));
+    a.notes = std::move(code.notes);
+    return a;
   };
 }
 

@@ -35,8 +35,12 @@ TEST_CASE("no bounds checks: the generated code has none, the results are the sa
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   const std::string nabla = ex_path("unstructured/nabla.py").string() + "::nabla_program";
 
-  auto checked = run_weir("compile " + q(nabla) + " --emit-cpp " + q(dir / "checked"));
+  auto checked = run_weir("compile " + q(nabla) + " --verbose --emit-cpp " + q(dir / "checked"));
   REQUIRE(checked.code == 0);
+  // --verbose says which checks an entry check of a table stands for (docs/adr/0051).
+  CHECK_THAT(checked.out,
+             Catch::Contains("nabla_program: bounds of 24 indices read through table 'V2E' (into "
+                             "'E2V', 'S_MXX', 'S_MYY') proven by its entry check in weir_run"));
   auto unchecked = run_weir("compile " + q(nabla) + " --no-bounds-checks --emit-cpp " + q(dir / "unchecked"));
   INFO(unchecked.out);
   REQUIRE(unchecked.code == 0);
@@ -47,6 +51,9 @@ TEST_CASE("no bounds checks: the generated code has none, the results are the sa
   CHECK(without.find("weir_index(") == std::string::npos);
   CHECK(without.find("weir_check_bounds(") == std::string::npos);
   CHECK(without.find("weir_bounds_ok(") == std::string::npos);
+  // The entry check of V2E that stands for the checks of its entries (docs/adr/0051) goes too.
+  CHECK(with.find("weir_check_table(\"V2E\"") != std::string::npos);
+  CHECK(without.find("weir_check_table(") == std::string::npos);
 
   // The Laplacian of a valid input: the same bytes with and without checks, and NumPy's values.
   python(dir, "make.py",

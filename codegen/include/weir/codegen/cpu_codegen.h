@@ -91,6 +91,10 @@ struct GeneratedCode {
   /// environments of its CPP tasklets; their headers are included in `source`, and a comment
   /// there names them so that the source determines the link line.
   std::vector<std::string> link_libraries;
+  /// Decisions of the code generator a user may want to know (`weir compile --verbose` prints
+  /// them): "bounds of 24 indices read through table 'V2E' proven by its entry check in
+  /// weir_run, no check in the loops (docs/adr/0051)".
+  std::vector<std::string> notes;
 };
 
 /// Generates the C++/OpenMP program for `sdfg`. The output is deterministic: the same SDFG gives

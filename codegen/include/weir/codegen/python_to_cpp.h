@@ -64,6 +64,12 @@ struct PyVar {
   std::string data;
   /// How such origins name this value when it is a symbol (a map parameter `__K` as "K").
   std::string shown;
+  /// A value connector that is an entry of a connectivity table the program checks when it is
+  /// called (PyContext::entry_checked_tables): the table's name, else empty.
+  std::string table;
+  /// Every extent in `extents` is known when the program is called (its arguments' sizes), so
+  /// that an entry check of a table can stand for the check of an index below it.
+  bool extents_at_entry = false;
 
   /// A read-only value.
   static PyVar value(std::string cpp, ScalarType type) {
@@ -91,8 +97,26 @@ struct LoopHoist {
   mutable std::vector<std::string> lines;
 };
 
+/// An index check the translator left out because a table's entry check proves it (docs/adr/
+/// 0051): the index is an entry of `table`, never -1 (the code replaced -1 first), and the
+/// program checks at entry that every entry of `table` is -1 or below `extent`.
+struct TableProof {
+  std::string table;
+  /// C++ of the extent the index stays below (the indexed container's, in its dimension `dim`).
+  std::string extent;
+  /// The container indexed, for the entry check's error.
+  std::string data;
+  std::size_t dim = 0;
+};
+
 struct PyContext {
   std::map<std::string, PyVar> vars;
+  /// Connectivity tables whose entries the program checks when it is called (every entry -1 or
+  /// below the extents of `proofs`): an index that is such an entry and never -1, used in a
+  /// container whose extents are PyVar::extents_at_entry, needs no check of its own.
+  std::set<std::string> entry_checked_tables;
+  /// Filled by the translator: the index checks such proofs replaced.
+  mutable std::vector<TableProof> proofs;
   /// Hoisting out of the enclosing sequential loops (null: none).
   const LoopHoist* hoist = nullptr;
   /// C++ names new local variables must not take (they are renamed `_<name>`).

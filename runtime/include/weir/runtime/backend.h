@@ -46,6 +46,8 @@ struct CompilationArtifact {
   /// entry: "the cached entry DIR was not used: its library's SHA-256 differs from its
   /// manifest's", or a library that failed to load); empty when nothing was rebuilt.
   std::string cache_problem;
+  /// The code generator's notes (codegen::GeneratedCode::notes), also on a cache hit.
+  std::vector<std::string> notes;
   /// Removes the library from where it is kept so that the next compile rebuilds it (used when
   /// a cached library fails to load); empty when there is nothing to remove.
   std::function<void()> evict;
