@@ -6,6 +6,7 @@
 
 #include "support/builders.h"
 #include "support/cpu_run.h"
+#include "weir/sdfg/dace_symbols.h"
 #include "weir/transforms/inline_sdfg.h"
 #include "weir/transforms/loop_to_map.h"
 #include "weir/transforms/map_to_for_loop.h"
@@ -99,6 +100,28 @@ TEST_CASE("LoopToMap: an independent loop becomes a map over its body, InlineSDF
   CHECK(tasklets == 1);
   CHECK(run_on_cpu(*sdfg, kN, 3) == before);
   REQUIRE(sdfg_difference(*sdfg, *sdfg_from_json_text(sdfg_to_json_text(*sdfg))).empty());
+}
+
+// DaCe counts a declared symbol no control flow defines as free: the loop variable left declared
+// became a missing symbol of the enclosing nested SDFG node (npbench conv2d after --auto cpu:
+// "Missing symbols on nested SDFG: ['i', 'j']"), an extra argument at the top level.
+TEST_CASE("LoopToMap: the loop variable made a map parameter is no longer a declared symbol",
+          "[transforms][loop-to-map]") {
+  auto sdfg = make_loop("0", [](SDFG&, SDFGState& st) {
+    tasklet(st, "o = a * 2", {{{"a", "A", "i"}}}, "B", "i");
+  });
+  sdfg->add_symbol("i");
+  REQUIRE(dace_free_symbols(*sdfg) == std::set<std::string>{"N"});
+  LoopToMap l2m;
+  apply_only(*sdfg, l2m);
+  CHECK(!sdfg->symbols.count("i"));
+  CHECK(dace_free_symbols(*sdfg) == std::set<std::string>{"N"});
+  for (SDFGState* st : sdfg->all_states())
+    for (Node* n : st->nodes())
+      if (auto* ns = n->as<NestedSDFGNode>()) {
+        CHECK(ns->symbol_mapping.count("i"));
+        CHECK(ns->sdfg->symbols.count("i"));
+      }
 }
 
 TEST_CASE("LoopToMap: a loop-carried dependence is refused with the exact reason",

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "nest_util.h"
+#include "weir/sdfg/dace_symbols.h"
 #include "weir/sdfg/dependence.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/memlet_propagation.h"
@@ -180,6 +181,10 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   propagate_memlets_scope(st, entry.id());
   detail::replace_block(region, L.id(), st.id());
   sdfg.relink_nested();
+  // The loop variable is now a map parameter: left declared, DaCe would count it a free symbol
+  // of the SDFG (a missing symbol of its nested SDFG node, an argument at the top level).
+  if (sdfg.symbols.count(f.var) && !sdfg.free_symbols().count(f.var) && dace_free_symbols(sdfg).count(f.var))
+    sdfg.symbols.erase(f.var);
 }
 
 }  // namespace weir::transforms
