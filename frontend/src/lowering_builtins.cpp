@@ -37,16 +37,23 @@ const std::map<std::string, std::string>& math_names() {
       {"isnan", "math.isnan"},
       {"abs", "abs"},
       // NumPy's functions, not Python's: math.floor and int() go through an integer (NaN, inf
-      // and |x| >= 2**63 have none; -0.0 loses its sign), Python's max/min neither propagate
-      // NaN nor commute; gt4py's embedded backend computes with NumPy.
-      {"floor", "np.floor"},
-      {"ceil", "np.ceil"},
-      {"trunc", "np.trunc"},
-      {"minimum", "np.minimum"},
-      {"maximum", "np.maximum"},
+      // and |x| >= 2**63 have none; -0.0 loses its sign); gt4py's embedded backend computes
+      // with NumPy. Bare floor/ceil/trunc are NumPy's for weir's tasklets and C's for DaCe's
+      // code generator, which has no `np` (maximum and minimum: numpy_extremum below).
+      {"floor", "floor"},
+      {"ceil", "ceil"},
+      {"trunc", "trunc"},
       {"fmod", "np.fmod"},
   };
   return m;
+}
+
+/// NumPy's maximum (minimum) of two atoms as a conditional expression: `a` where it is larger
+/// (smaller) or NaN, else `b` (so NaN wins in either place, and of equal values the second,
+/// -0.0 and 0.0 included). Python's max/min neither propagate NaN nor commute, and DaCe's C++
+/// has no `np.maximum`; both read this alike.
+std::string numpy_extremum(bool max, const std::string& a, const std::string& b) {
+  return "(" + a + " if (" + a + (max ? " > " : " < ") + b + " or " + a + " != " + a + ") else " + b + ")";
 }
 
 /// The neutral element of a reduction over `dtype`, as Python text.
@@ -105,14 +112,22 @@ Code KernelBuilder::reduction(const TExpr& e, const EnvPtr& env, const Shift& sh
   }
   if (terms.empty()) return Code::scalar(zero);
   if (terms.size() == 1 && e.name != "neighbor_sum") return terms[0];  // max/min of one value: itself
-  return zip(terms, e.name, [&](const std::vector<std::string>& t) {
-    std::string out = t[0];
-    for (std::size_t k = 1; k < t.size(); ++k)
-      out = e.name == "neighbor_sum"
-                ? out + " + " + t[k]
-                : (e.name == "max_over" ? "np.maximum(" : "np.minimum(") + out + ", " + t[k] + ")";
-    return e.name == "neighbor_sum" ? "(" + out + ")" : out;
-  });
+  if (e.name == "neighbor_sum") {
+    return zip(terms, e.name, [&](const std::vector<std::string>& t) {
+      std::string out = t[0];
+      for (std::size_t k = 1; k < t.size(); ++k) out += " + " + t[k];
+      return "(" + out + ")";
+    });
+  }
+  // Each step a temporary: the conditional names its operands twice.
+  Code acc = terms[0];
+  for (std::size_t k = 1; k < terms.size(); ++k) {
+    Code step = zip({temp(std::move(acc)), temp(terms[k])}, e.name, [&](const std::vector<std::string>& t) {
+      return numpy_extremum(e.name == "max_over", t[0], t[1]);
+    });
+    acc = std::move(step);
+  }
+  return acc;
 }
 
 Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shift) {
@@ -157,6 +172,12 @@ Code KernelBuilder::builtin(const TExpr& e, const EnvPtr& env, const Shift& shif
     Code a = eval(*e.args[0], env, shift), b = eval(*e.args[1], env, shift);
     return zip({a, b}, name,
                [](const std::vector<std::string>& t) { return "(" + t[0] + " ** " + t[1] + ")"; });
+  }
+  if (name == "maximum" || name == "minimum") {
+    Code a = temp(eval(*e.args[0], env, shift)), b = temp(eval(*e.args[1], env, shift));
+    return zip({a, b}, name, [&](const std::vector<std::string>& t) {
+      return numpy_extremum(name == "maximum", t[0], t[1]);
+    });
   }
   auto it = math_names().find(name);
   if (it == math_names().end()) unsupported(e.loc, "the builtin '" + name + "'");

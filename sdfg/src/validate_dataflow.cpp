@@ -7,6 +7,7 @@
 
 #include "validate_internal.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/dace_symbols.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir::detail {
@@ -337,20 +338,31 @@ void check_nested_sdfg(Validator& v, const SDFGState& st, const NestedSDFGNode& 
                  what + ": symbol mapping " + sym_name + " = " + value.str() + " reads array '" + s +
                      "' (arrays reach a nested SDFG through connectors)",
                  here);
-  SymbolSet free;
+  // weir's free symbols and DaCe's (stricter where a declared symbol is defined only by map
+  // parameters or read before its assignment): DaCe refuses the file for either.
+  SymbolSet free, dace_free;
   try {
     if (free_symbols_computable(inner)) free = inner.free_symbols();
   } catch (const std::exception&) {
     free.clear();  // the nested SDFG's own validation reports what is wrong with it
   }
-  SymbolSet missing;
-  for (const std::string& s : free) {
-    if (!connectors.count(s) && !n.symbol_mapping.count(s)) missing.insert(s);
-  }
+  dace_free = dace_free_symbols(inner);
+  SymbolSet missing, declared_only;
+  for (const SymbolSet* set : {&free, &dace_free})
+    for (const std::string& s : *set)
+      if (!connectors.count(s) && !n.symbol_mapping.count(s)) {
+        missing.insert(s);
+        if (!free.count(s) && inner.symbols.count(s)) declared_only.insert(s);
+      }
   if (!missing.empty()) {
+    std::string why;
+    if (!declared_only.empty())
+      why = " (" + quoted_list(declared_only) +
+            " declared in its symbols and not defined by an interstate assignment or loop before use: "
+            "DaCe counts such a symbol free; remove it from the symbols or map it)";
     v.report("nested-symbol-missing",
              what + ": free symbol(s) " + quoted_list(missing) + " of '" + inner.name +
-                 "' are missing from the symbol mapping",
+                 "' are missing from the symbol mapping" + why,
              here);
   }
   constexpr int kMaxDepth = 64;

@@ -174,8 +174,10 @@ TEST_CASE("lowering: neighbour reads, local indexing and reductions in snippets"
   CHECK(code.find("(-1e309)") != std::string::npos);
   CHECK(code.find("1e309") != std::string::npos);
   CHECK(code.find("math.inf") == std::string::npos);
-  CHECK(code.find("np.maximum(") != std::string::npos);
-  CHECK(code.find("np.minimum(") != std::string::npos);
+  // NumPy's maximum and minimum as conditionals of temporaries (DaCe's C++ has no `np.`).
+  CHECK(code.find("np.") == std::string::npos);
+  CHECK(code.find(" > ") != std::string::npos);
+  CHECK(code.find(" < ") != std::string::npos);
 }
 
 TEST_CASE("lowering: a NaN constant is the bare name nan, never a symbol of the program", "[lowering]") {

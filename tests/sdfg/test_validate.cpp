@@ -569,6 +569,52 @@ TEST_CASE("a nested SDFG needs every free symbol in its symbol mapping", "[valid
   CHECK(contains(d.message, "'M'"));
 }
 
+// DaCe's rule (SDFG.free_symbols): a symbol declared in the nested SDFG is free unless its control
+// flow defines it; DaCe refuses the file with "Missing symbols on nested SDFG: ['i']". What
+// LoopToMap once left behind: the loop variable declared after the loop became a map.
+TEST_CASE("a nested SDFG's declared symbol that only a map parameter defines must be mapped", "[validate]") {
+  NestedProgram p;
+  SDFG& inner = *p.nested->sdfg;
+  inner.add_symbol("i");
+  auto& body = *inner.all_states().front();
+  auto& me = body.add_map("m", {"i"}, Subset::parse("0:M"));
+  body.add_edge(me.id(), "", me.exit, "", Memlet{});
+  auto ds = validate(*p.sdfg);
+  const auto& d = find_code(ds, "nested-symbol-missing");
+  CHECK(d.where.node == static_cast<long>(p.nested->id()));
+  CHECK(contains(d.message, "free symbol(s) 'i' of 'inner' are missing from the symbol mapping"));
+  CHECK(contains(d.message, "declared in its symbols and not defined by an interstate assignment or loop"));
+  CHECK(ds.size() == 1);
+
+  inner.symbols.erase("i");  // the map parameter alone defines it
+  require_valid(*p.sdfg);
+  inner.add_symbol("i");
+  p.nested->symbol_mapping["i"] = N();
+  require_valid(*p.sdfg);
+}
+
+TEST_CASE("a nested SDFG's loop variable and assigned symbols need no mapping, read-before-assigned ones do",
+          "[validate]") {
+  NestedProgram p;
+  SDFG& inner = *p.nested->sdfg;
+  BlockId body = inner.all_states().front()->id();
+  inner.add_symbol("t");
+  auto& loop = inner.add_loop("steps", "t", "t = 0", "t < M", "t = t + 1");
+  loop.add_state("step", true);
+  inner.add_edge(body, loop.id());
+  inner.add_symbol("k");
+  auto& after = inner.add_state("after");
+  inner.add_edge(loop.id(), after.id(), InterstateEdge{CodeBlock{"True"}, {{"k", CodeBlock{"M - 1"}}}, {}});
+  require_valid(*p.sdfg);
+
+  // `k = k + 1` reads k before it is assigned: DaCe counts k free.
+  auto& last = inner.add_state("last");
+  inner.add_edge(after.id(), last.id(), InterstateEdge{CodeBlock{"True"}, {{"k", CodeBlock{"k + 1"}}}, {}});
+  inner.edge(inner.in_edges(after.id()).front()->id).data.assignments.clear();
+  auto ds = validate(*p.sdfg);
+  CHECK(contains(find_code(ds, "nested-symbol-missing").message, "free symbol(s) 'k' of 'inner'"));
+}
+
 TEST_CASE("a symbol mapping that reads an array is refused (arrays go through connectors)", "[validate]") {
   // What LoopToMap once wrote for `start = A_row[i]` on an interstate edge of the loop body.
   NestedProgram p(std::map<std::string, Expr>{{"M", Expr::symbol("A")}});

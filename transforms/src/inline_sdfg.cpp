@@ -72,6 +72,30 @@ struct Plan {
   std::map<std::string, EdgeId> in_edge, out_edge;  // connector -> outer edge
 };
 
+/// DaCe's InlineSDFG refuses these in a map scope, and DaCe's code generator gives an inlined
+/// one another meaning than weir's (npbench after --auto cpu: half of a returned array wrong
+/// when DaCe ran it): an outer container the nested SDFG writes and reads back (its access
+/// node inside the map would be both), and a copy from an input straight into a connector's
+/// container. Empty when neither occurs.
+std::string in_scope_refusal(const Plan& p) {
+  for (const Node* n : p.inner->nodes()) {
+    const auto* a = n->as<AccessNode>();
+    if (!a) continue;
+    const bool in = p.in_edge.count(a->data) != 0, out = p.out_edge.count(a->data) != 0;
+    const auto& outs = p.inner->out_edges(n->id());
+    if (out && !outs.empty() && (!in || !p.inner->in_edges(n->id()).empty()))
+      return " is in a map scope and reads back its output '" + a->data +
+             "' (inlined, the outer container would be written and read inside the map)";
+    if (!in) continue;
+    for (EdgeId e : outs)
+      if (const auto* dst = p.inner->node(p.inner->edge(e).dst).as<AccessNode>();
+          dst && (p.in_edge.count(dst->data) || p.out_edge.count(dst->data)))
+        return " is in a map scope and copies its input '" + a->data + "' straight into '" + dst->data +
+               "', another outer container";
+  }
+  return {};
+}
+
 std::variant<Plan, std::string> plan_inline(const SDFGState& st, NodeId id) {
   Plan p;
   const auto* ns = st.node(id).as<NestedSDFGNode>();
@@ -116,6 +140,8 @@ std::variant<Plan, std::string> plan_inline(const SDFGState& st, NodeId id) {
     if (reads && !writes && !p.in_edge.count(a->data))
       return what + " reads '" + a->data + "', which it only has as an output";
   }
+  if (st.scope_tree().parent[id] != kNoNode)
+    if (auto why = in_scope_refusal(p); !why.empty()) return what + why;
   for (const auto& [c, e] : p.in_edge) {
     std::string why;
     if (!in.arrays.count(c)) return what + ": connector '" + c + "' is not a container";

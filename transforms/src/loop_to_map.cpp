@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "nest_util.h"
+#include "weir/sdfg/dace_symbols.h"
 #include "weir/sdfg/dependence.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/memlet_propagation.h"
@@ -71,6 +72,20 @@ bool privatizable(const SDFG& sdfg, const std::map<std::string, DataUse>& use, c
 
 std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_states(); }
 
+/// Symbols the control flow inside `r` defines: loop variables and interstate assignments.
+void defined_by_control_flow(const ControlFlowRegion& r, std::set<std::string>& out) {
+  for (const ControlFlowEdge* e : r.edges())
+    for (const auto& [target, value] : e->data.assignments) out.insert(target);
+  for (const ControlFlowBlock* b : r.blocks()) {
+    if (const auto* loop = b->as<LoopRegion>(); loop && !loop->loop_variable.empty())
+      out.insert(loop->loop_variable);
+    if (const auto* sub = b->as<ControlFlowRegion>()) defined_by_control_flow(*sub, out);
+    if (const auto* cond = b->as<ConditionalBlock>())
+      for (const auto& br : cond->branches())
+        if (br.body) defined_by_control_flow(*br.body, out);
+  }
+}
+
 }  // namespace
 
 MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
@@ -127,6 +142,8 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   const auto& use = ctx.cache.data_use(sdfg);
 
   // Move the body into a fresh SDFG.
+  std::set<std::string> moved_definitions{f.var};
+  defined_by_control_flow(L, moved_definitions);
   auto inner = std::make_unique<SDFG>(label + "_body");
   BlockId start = L.start_block();
   std::map<BlockId, BlockId> moved;
@@ -180,6 +197,17 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   propagate_memlets_scope(st, entry.id());
   detail::replace_block(region, L.id(), st.id());
   sdfg.relink_nested();
+  // The loop variable is now a map parameter, and what the body defines moved into the nested
+  // SDFG (declared there): left declared here, DaCe would count them free symbols of this SDFG
+  // (missing symbols of its nested SDFG node, arguments at the top level).
+  auto dace_free = dace_free_symbols(sdfg);
+  auto free = sdfg.free_symbols();
+  for (const std::string& s : moved_definitions) {
+    auto decl = sdfg.symbols.find(s);
+    if (decl == sdfg.symbols.end()) continue;
+    if (s != f.var && !ns.sdfg->symbols.count(s)) ns.sdfg->symbols.emplace(s, decl->second);
+    if (dace_free.count(s) && !free.count(s)) sdfg.symbols.erase(decl);
+  }
 }
 
 }  // namespace weir::transforms

@@ -332,8 +332,9 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
     }
   }
   for (SDFGState* s : inner.all_states()) block_state(*s, inner, plan, was_scalar);
+  // The lane is the inner maps' parameter, not a declared symbol: DaCe counts a declared symbol
+  // no control flow defines as free, one the symbol mapping would have to give.
   inner.symbols[kWidth] = DataType::scalar(ScalarType::Int64);
-  inner.symbols[kLane] = DataType::scalar(ScalarType::Int64);
   ns.symbol_mapping[kWidth] = sym::Expr::min(sym::Expr(b), end - ps + sym::Expr(1));
   ctx.sdfg.relink_nested();
 }
