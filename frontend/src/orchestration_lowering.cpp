@@ -8,6 +8,7 @@
 #include "orchestration_flow.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/dace_symbols.h"
 
 namespace weir::frontend {
 namespace {
@@ -591,6 +592,19 @@ class Lowering {
     // Free symbols of the callee not mapped yet keep their names.
     for (const std::string& f : inner->free_symbols())
       if (!mapping.count(f)) mapping[f] = sym::Expr::symbol(f);
+    // A piece keeps the callee's symbol declarations, also the sizes of fields and tables it does
+    // not access. DaCe counts a declared symbol free (ADR 0050): drop those nothing in the piece
+    // reads; any other keeps its name too.
+    for (const std::string& f : dace_free_symbols(*inner)) {
+      if (mapping.count(f)) continue;
+      if (auto it = inner->symbols.find(f); it != inner->symbols.end()) {
+        const DataType type = it->second;
+        inner->symbols.erase(it);
+        if (!dace_free_symbols(*inner).count(f)) continue;
+        inner->symbols.emplace(f, type);
+      }
+      mapping[f] = sym::Expr::symbol(f);
+    }
     std::vector<std::string> ins, outs;
     for (const auto& [c, outer] : conns) {
       if (reads.count(c)) ins.push_back(c);
