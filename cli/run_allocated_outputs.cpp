@@ -108,9 +108,14 @@ std::vector<std::string> allocate_outputs(const RunTarget& t, const Backend& bac
     if (p.kind != Parameter::Kind::Array || !t.outputs_only.count(p.name) || args.arrays.count(p.name))
       continue;
     std::vector<std::int64_t> shape;
-    for (const auto& e : p.shape)
-      if (auto v = e.try_evaluate(symbols)) shape.push_back(*v);
-    if (shape.size() != p.shape.size()) continue;
+    // A 0-d field of a field-view program (shape (1,) in its SDFG) is made as the 0-d array the
+    // embedded backend makes and gt4py passes.
+    const Parameter* fv = t.field_view_sig.find(p.name);
+    if (!(fv && fv->kind == Parameter::Kind::Array && fv->has_shape && fv->shape.empty())) {
+      for (const auto& e : p.shape)
+        if (auto v = e.try_evaluate(symbols)) shape.push_back(*v);
+      if (shape.size() != p.shape.size()) continue;
+    }
     args.arrays.insert_or_assign(p.name, backend.allocator().allocate(p.dtype, shape));  // zero-filled
     made.push_back(p.name);
   }

@@ -108,7 +108,7 @@ void check_integer_value(const Signature& sig, const std::string& name, const st
 // `--in NAME=FILE` names an array parameter: a usage error (with the closest name) otherwise.
 void check_array_name(const Signature& sig, const std::string& name, const std::string& file) {
   const Parameter* p = sig.find(name);
-  if (p && p->kind == Parameter::Kind::Array) return;
+  if (p && (p->kind == Parameter::Kind::Array || p->kind == Parameter::Kind::Scalar)) return;
   const std::string head = "--in " + name + "=" + file + ": ";
   if (p)
     throw UsageError(head + "'" + name + "' is a " + to_string(p->kind) + " of program '" + sig.program_name +
@@ -180,7 +180,19 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     }
   for (const auto& s : o.ins) {
     auto [name, file] = split_assignment("--in", s);
-    load_input(name, file);
+    const Parameter* p = sig.find(name);
+    if (p->kind != Parameter::Kind::Scalar) {
+      load_input(name, file);
+      continue;
+    }
+    // A scalar from a 0-d array, as gt4py passes a 0-d field (`Field[Dims[()], T]`).
+    Field f = read_npy(file, allocator);
+    if (f.ndim() != 0)
+      throw UsageError("--in " + name + "=" + file + ": '" + name + "' is a scalar of program '" +
+                       sig.program_name + "': give it with --set " + name +
+                       "=VALUE or as a 0-d array (shape ()), not " + f.describe());
+    args.values[name] = zero_d_value(f);
+    g.input_files.push_back(file);
   }
   for (const auto& f : o.set_jsons) read_set_json(f, g.from_json);
   for (const auto& [k, v] : g.from_json) args.values[k] = v;

@@ -211,6 +211,7 @@ class ProgramLowering final : public LoweringContext {
 
   void add_field(const std::string& name, const Type& t, const SourceLocation& loc) {
     std::vector<sym::Expr> shape;
+    if (t.dims.empty()) shape.push_back(sym::Expr(1));  // a 0-d field: one element, as DaCe holds it
     for (const Dimension& d : t.dims) {
       if (d.kind == DimensionKind::Local) {
         // A local dimension has as many entries as its connectivity has neighbours.
@@ -233,9 +234,18 @@ class ProgramLowering final : public LoweringContext {
     params_[name] = v;
   }
 
-  void add_param(const TParam& p, const std::set<std::string>& symbols) {
+  /// `written`: the parameters some call's out= writes (a 0-d field among them is an array).
+  void add_param(const TParam& p, const std::set<std::string>& symbols,
+                 const std::set<std::string>& written) {
     if (p.type.is_field()) return add_field(p.name, p.type, p.loc);
     if (!p.type.is_scalar()) unsupported(p.loc, "parameter '" + p.name + "' of type " + to_string(p.type));
+    if (p.type.zero_dim && written.count(p.name)) {
+      if (symbols.count(p.name))
+        throw FrontendError(p.loc, "the 0-d field '" + p.name +
+                                       "' is both written by out= and used in a domain bound; a domain "
+                                       "bound must be a scalar the program only reads");
+      return add_field(p.name, p.type, p.loc);
+    }
     auto v = std::make_shared<Val>();
     v->name = p.name;
     if (symbols.count(p.name)) {
@@ -362,8 +372,11 @@ class ProgramLowering final : public LoweringContext {
           collect_names(*r.lo, symbols);
           collect_names(*r.hi, symbols);
         }
+    std::set<std::string> written;
+    for (const ProgramCall& c : def_.calls)
+      for (const ProgramCall::Out& o : c.outs) written.insert(o.name);
     for (const TParam& p : def_.params) {
-      add_param(p, symbols);
+      add_param(p, symbols, written);
       sdfg_->arg_names.push_back(p.name);
       program_env_ = bind_name(program_env_, p.name, params_.at(p.name));
     }
@@ -465,7 +478,7 @@ class ProgramLowering final : public LoweringContext {
 
   void lower_operator() {
     for (const TParam& p : def_.params) {
-      add_param(p, {});
+      add_param(p, {}, {});
       sdfg_->arg_names.push_back(p.name);
     }
     std::vector<OutField> outs;
@@ -473,12 +486,13 @@ class ProgramLowering final : public LoweringContext {
     if (def_.returns.is_tuple()) {
       for (std::size_t i = 0; i < def_.returns.elements.size(); ++i) {
         const Type& t = def_.returns.elements[i];
-        if (!t.is_field()) unsupported(def_.loc, "a tuple result with a non-field element");
+        if (!t.is_field() && !t.is_scalar()) unsupported(def_.loc, "a tuple result with a non-field element");
         outs.push_back({"__out_" + std::to_string(i), t.dims});
         leaves.push_back(t);
       }
     } else {
-      if (!def_.returns.is_field())
+      // A scalar result is a 0-d field `__out` of one element (the embedded backend's too).
+      if (!def_.returns.is_field() && !def_.returns.is_scalar())
         unsupported(def_.loc, "a field operator returning " + to_string(def_.returns));
       outs.push_back({"__out", def_.returns.dims});
       leaves.push_back(def_.returns);
@@ -771,6 +785,10 @@ class ProgramLowering final : public LoweringContext {
       for (std::size_t j = 0; j < outs[i].dims.size(); ++j) {
         w.point.push_back(sym::Expr::symbol(map_param(outs[i].dims[j])));
         w.whole.push_back(ranges[j]);
+      }
+      if (outs[i].dims.empty()) {  // a 0-d field: its one element
+        w.point.push_back(sym::Expr(0));
+        w.whole.push_back(Range::index(sym::Expr(0)));
       }
       writes.push_back(std::move(w));
     }

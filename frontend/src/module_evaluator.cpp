@@ -245,7 +245,10 @@ class Evaluator {
         t.kind = Type::Kind::Field;
         t.dtype = dt.dtype;
         t.dims = canonical_dims(dims);
-        if (dims.empty()) t = Type::scalar(dt.dtype);
+        if (dims.empty()) {
+          t = Type::scalar(dt.dtype);
+          t.zero_dim = true;
+        }
         return make_type(t);
       }
       if (base.name == "Dims") {

@@ -546,12 +546,25 @@ class Checker {
     return var;
   }
 
-  OArg arg_for(const Expr& a, const TParam& p, const std::string& callee, Frame& fr) {
+  /// Whether a call of program `d` writes its parameter `name` (an out= target).
+  static bool writes(const TypedDefinition& d, const std::string& name) {
+    for (const ProgramCall& pc : d.calls)
+      for (const auto& o : pc.outs)
+        if (o.name == name) return true;
+    return false;
+  }
+
+  /// `written`: the callee writes `p` (a program's out= target).
+  OArg arg_for(const Expr& a, const TParam& p, const std::string& callee, Frame& fr, bool written = false) {
     OArg r;
     std::string what = "argument '" + p.name + "' of '" + callee + "'";
     if (p.type.is_field()) {
       r.field = field_arg(a, p.type, what, fr);
     } else if (p.type.is_scalar()) {
+      if (p.type.zero_dim && written)
+        unsupported(a.loc, what + " is a 0-d field '" + callee +
+                               "' writes (out=); orchestration functions "
+                               "do not pass 0-d outputs yet: call the program on its own");
       r.scalar = scalar(a, fr, p.type.dtype);
       if (is_floating(r.scalar->type.dtype) && !is_floating(p.type.dtype))
         throw FrontendError(a.loc, what + " is " + to_string(p.type) + ", got " + to_string(r.scalar->type));
@@ -578,7 +591,7 @@ class Checker {
     o.loc = c.loc;
     o.callee = &p;
     for (std::size_t i = 0; i < args.size(); ++i)
-      o.args.push_back(arg_for(*args[i], p.params[i], p.name, fr));
+      o.args.push_back(arg_for(*args[i], p.params[i], p.name, fr, writes(p, p.params[i].name)));
     remember(&p);
     out.push_back(std::move(o));
   }

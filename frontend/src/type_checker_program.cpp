@@ -67,13 +67,17 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
                         "of them), got '" +
                             unparse(*base) + "'");
   const Type& t = scope_.at(n->id);
-  if (!t.is_field())
-    throw FrontendError(base->loc,
-                        "out= must be a field, '" + n->id + "' has type " + to_string(t) +
-                            (t.is_scalar() ? " (weir takes a 0-d field, Field[Dims[()], " + to_string(t) +
-                                                 "], as a scalar, which no call can write: 0-d outputs "
-                                                 "are not supported yet)"
-                                           : ""));
+  // A 0-d field (`Field[Dims[()], T]`) is written as a whole: an array of one element.
+  const bool zero_dim = t.is_scalar() && t.zero_dim;
+  if (!t.is_field() && !zero_dim)
+    throw FrontendError(base->loc, "out= must be a field, '" + n->id + "' has type " + to_string(t) +
+                                       (t.is_scalar() ? " (a scalar parameter is passed by value; declare it "
+                                                        "Field[Dims[()], " +
+                                                            to_string(t) + "] to write it as a 0-d field)"
+                                                      : ""));
+  if (zero_dim && index)
+    throw FrontendError(index->loc, "'" + n->id + "' is a 0-d field (Field[Dims[()], " + to_string(t) +
+                                        "]): it has no dimension to slice");
   ProgramCall::Out o;
   o.name = n->id;
   o.type = t;

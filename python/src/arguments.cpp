@@ -75,6 +75,9 @@ Number number_argument(const std::string& what, py::handle obj, ScalarType dtype
   if (PyFloat_Check(obj.ptr())) return obj.cast<double>();
   if (py::isinstance(obj, py::module_::import("numpy").attr("generic")))
     return number_argument(what, obj.attr("item")(), dtype);
+  // A 0-d array (gt4py's Field[Dims[()], T] that the program only reads): its element.
+  if (py::isinstance<py::array>(obj) && py::reinterpret_borrow<py::array>(obj).ndim() == 0)
+    return number_argument(what, obj.attr("item")(), dtype);
   throw ArgumentTypeError(what + ": expected a " + std::string(to_string(dtype)) + " number, got " +
                           type_name(obj));
 }

@@ -50,7 +50,9 @@ std::string expected_shape(const Parameter& p, const std::map<std::string, long 
 
 std::string expected_desc(const Parameter& p, const std::map<std::string, long long>& values) {
   if (p.kind != Parameter::Kind::Array || !p.has_shape) return p.describe();
-  return std::string(weir::to_string(p.dtype)) + " array of shape " + expected_shape(p, values);
+  const bool one = p.shape.size() == 1 && p.shape[0].try_evaluate({}) == 1;
+  return std::string(weir::to_string(p.dtype)) + " array of shape " + expected_shape(p, values) +
+         (one ? " or a 0-d array" : "");
 }
 
 // If `e` is a*S + c for one symbol S (a != 0), returns {S, a, c}.
@@ -234,7 +236,50 @@ std::map<std::string, long long> known_symbols(const Signature& sig, const Argum
   return known;
 }
 
+namespace {
+// A 0-d array (NumPy's shape ()) stands for an array of shape (1,): DaCe and weir's SDFGs hold a
+// 0-d field as one element.
+bool zero_d_for_one(const Field& f, const Parameter& p) {
+  return f.ndim() == 0 && p.shape.size() == 1 && p.shape[0].try_evaluate({}) == 1;
+}
+bool rank_fits(const Field& f, const Parameter& p) {
+  return !p.has_shape || f.ndim() == p.shape.size() || zero_d_for_one(f, p);
+}
+}  // namespace
+
+Number zero_d_value(const Field& f) {
+  if (f.ndim() != 0) throw ArgumentError("expected a 0-d array, got " + f.describe());
+  auto as = [&](auto v) {
+    std::memcpy(&v, f.data(), sizeof v);
+    return v;
+  };
+  switch (f.dtype()) {
+    case ScalarType::Bool: return as(bool{});
+    case ScalarType::Float32: return static_cast<double>(as(float{}));
+    case ScalarType::Float64: return as(double{});
+    case ScalarType::Int64: return as(std::int64_t{});
+    case ScalarType::UInt64: return static_cast<std::int64_t>(as(std::uint64_t{}));
+    default: return static_cast<std::int64_t>(f.value_as_double(0));  // narrower integers: exact
+  }
+}
+
+void scalars_from_zero_d_arrays(const Signature& sig, Arguments& args) {
+  for (auto it = args.arrays.begin(); it != args.arrays.end();) {
+    const Parameter* p = sig.find(it->first);
+    if (!p || p->kind != Parameter::Kind::Scalar || it->second.ndim() != 0) {
+      ++it;
+      continue;
+    }
+    if (args.values.count(it->first))
+      throw ArgumentError("argument " + quoted(it->first) +
+                          " is given twice: as a number and as a 0-d array");
+    args.values.emplace(it->first, zero_d_value(it->second));
+    it = args.arrays.erase(it);
+  }
+}
+
 BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
+  scalars_from_zero_d_arrays(sig, args);
   // 1. Every given name must be a parameter of the right kind.
   for (const auto& [name, f] : args.arrays) {
     const Parameter* p = sig.find(name);
@@ -350,7 +395,7 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
   for (const auto& p : sig.params) {
     if (p.kind != Parameter::Kind::Array || !args.arrays.count(p.name)) continue;
     const Field& f = args.arrays.at(p.name);
-    if (f.dtype() != p.dtype || (p.has_shape && f.ndim() != p.shape.size()))
+    if (f.dtype() != p.dtype || !rank_fits(f, p))
       throw ArgumentError("argument " + quoted(p.name) + ": expected " + expected_desc(p, values) + ", got " +
                           f.describe());
   }
@@ -376,7 +421,8 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
         bool ok = f.dtype() == p.dtype;
         std::vector<std::int64_t> shape;
         if (p.has_shape) {
-          ok = ok && f.ndim() == p.shape.size();
+          ok = ok && rank_fits(f, p);
+          const bool one = zero_d_for_one(f, p);
           for (std::size_t d = 0; d < p.shape.size(); ++d) {
             std::int64_t e = 0;
             try {
@@ -386,7 +432,7 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
                                   std::to_string(d) + " (" + p.shape[d].str() + "): " + err.what());
             }
             shape.push_back(e);
-            if (ok && f.shape()[d] != e) ok = false;
+            if (ok && !one && f.shape()[d] != e) ok = false;
           }
         }
         if (!ok)

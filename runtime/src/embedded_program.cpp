@@ -10,6 +10,7 @@
 #include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/allocator.h"
+#include "weir/runtime/arguments.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
@@ -52,11 +53,14 @@ void result_leaves(const frontend::Type& t, std::vector<frontend::Type>& out) {
 }
 
 std::vector<Param> params_of(const TypedDefinition& def) {
+  std::set<std::string> written;  // a 0-d field out= writes is a 0-d array argument
+  for (const auto& c : def.calls)
+    for (const auto& o : c.outs) written.insert(o.name);
   std::vector<Param> ps;
   for (const auto& p : def.params) {
     Param q;
     q.name = p.name;
-    if (p.type.is_field()) {
+    if (p.type.is_field() || (p.type.zero_dim && written.count(p.name))) {
       q.dtype = p.type.dtype;
       q.dims = p.type.dims;
     } else if (p.type.is_scalar()) {
@@ -229,6 +233,7 @@ class EmbeddedProgram final : public Program {
   const Signature& signature() const override { return sig_; }
 
   void run(Arguments& args) override {
+    scalars_from_zero_d_arrays(sig_, args);
     check(program_, params_, args);
     const TypedDefinition& def = *program_.definition;
     Context ctx;

@@ -201,7 +201,8 @@ Signature field_view_signature(const TypedDefinition& def) {
   for (const auto& c : def.calls)
     for (const auto& o : c.outs) written.insert(o.name);
   for (const TParam& p : def.params) {
-    if (p.type.is_field()) {
+    // A 0-d field that out= writes is an array of no dimensions (passed as a 0-d array).
+    if (p.type.is_field() || (p.type.zero_dim && written.count(p.name))) {
       sig.params.push_back(
           array_param(p.name, dtype_of(p.type.dtype), dim_names(p.type), written.count(p.name) > 0));
     } else if (p.type.is_scalar()) {

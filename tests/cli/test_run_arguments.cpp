@@ -321,3 +321,39 @@ TEST_CASE("weir run: --random-inputs names every extent it lacks at once", "[cli
                "::edges --random-inputs --set Vertex=5 --set Edge=6 --set E2V=2");
   CHECK(r.code == 0);
 }
+
+TEST_CASE("weir run: 0-d fields given and written as 0-d .npy files", "[cli][run]") {
+  // gt4py passes Field[Dims[()], T] as 0-d arrays: a read-only one is a scalar of the program
+  // (--in takes its 0-d file), a written one an out= array that --out writes with shape ().
+  auto dir = weir::test::scratch_dir("cli-run-zero-dim");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path py = fs::path(WEIR_SOURCE_DIR) / "python/tests/programs/zero_dim.py";
+  REQUIRE(run_numpy(dir,
+                    "np.save('a.npy', np.array(2.0)); np.save('z.npy', np.array(0.0))\n"
+                    "np.save('f.npy', np.arange(5.0)); np.save('o.npy', np.zeros(5))\n"
+                    "np.save('v.npy', np.zeros(3))\n") == 0);
+  const std::string in = " --in a=" + q(dir / "a.npy") + " --set b=3 --in s=" + q(dir / "z.npy") +
+                         " --in p=" + q(dir / "z.npy") + " --in f=" + q(dir / "f.npy") +
+                         " --in out=" + q(dir / "o.npy");
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    const fs::path res = dir / (std::string("res_") + backend);
+    auto r = run_weir("run " + q(py) + "::chain --backend " + backend + in + " --out " + q(res));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    // s = 2 - 3 = -1, p = 6, out = f * -1
+    CHECK(run_numpy(res,
+                    "s = np.load('s.npy'); p = np.load('p.npy'); o = np.load('out.npy')\n"
+                    "ok = s.shape == () and s == -1.0 and p.shape == () and p == 6.0 and "
+                    "(o == -np.arange(5.0)).all()\n"
+                    "sys.exit(0 if ok else 1)\n") == 0);
+    // A scalar's file must be 0-d.
+    r = run_weir("run " + q(py) + "::chain --backend " + backend + " --in a=" + q(dir / "v.npy") +
+                 " --set b=3 --in s=" + q(dir / "z.npy") + " --in p=" + q(dir / "z.npy") +
+                 " --in f=" + q(dir / "f.npy") + " --in out=" + q(dir / "o.npy"));
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: --in a=" + (dir / "v.npy").string() +
+                       ": 'a' is a scalar of program 'chain': give it with --set a=VALUE or as a 0-d array "
+                       "(shape ()), not float64 (3,)\n");
+  }
+}

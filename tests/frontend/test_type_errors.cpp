@@ -166,10 +166,21 @@ const std::vector<Case> kCases = {
     {"error in unreachable code", FO + FI + "    return a\n    b = a * undefined_name\n", 14, 13,
      "unknown name 'undefined_name'"},
     {"recursion", FO + FI + "    return f(a)\n", 13, 12, "recursive call of 'f'"},
-    {"0-d field as out=",
+    // A 0-d field (Field[[], T]) may be out=; a scalar parameter is passed by value.
+    {"scalar as out=",
      FO + "def z(y: float64) -> Field[[], float64]:\n    return broadcast(y, ())\n"
-          "@gtx.program\ndef p(y: float64, o: Field[[], float64]):\n    z(y, out=o)\n",
-     16, 14, "'o' has type float64 (weir takes a 0-d field, Field[Dims[()], float64], as a scalar"},
+          "@gtx.program\ndef p(y: float64, o: float64):\n    z(y, out=o)\n",
+     16, 14,
+     "'o' has type float64 (a scalar parameter is passed by value; declare it Field[Dims[()], float64] "
+     "to write it as a 0-d field)"},
+    {"0-d field sliced in out=",
+     FO + "def z(y: float64) -> Field[[], float64]:\n    return broadcast(y, ())\n"
+          "@gtx.program\ndef p(y: float64, o: Field[[], float64]):\n    z(y, out=o[1:])\n",
+     16, 16, "'o' is a 0-d field (Field[Dims[()], float64]): it has no dimension to slice"},
+    {"field result into a 0-d out=",
+     FO + "def z(y: Field[[I], float64]) -> Field[[I], float64]:\n    return y\n"
+          "@gtx.program\ndef p(y: Field[[I], float64], o: Field[[], float64]):\n    z(y, out=o)\n",
+     16, 14, "out= has type float64 but 'z' returns Field[[I], float64]"},
     {"program called from field operator",
      "@gtx.program\ndef p(a: Field[[I], float64]):\n    pass\n" + FO + FI + "    return p(a)\n", 16, 12,
      "a program ('p') cannot be called"},

@@ -93,6 +93,17 @@ TEST_CASE("orchestration errors: loops, calls and values", "[orchestration][erro
   expect_error("def f(u: IJ, a=1.0):\n    pass\n", 1, 16, "a default value (of parameter 'a' of 'f')");
 }
 
+TEST_CASE("orchestration errors: a 0-d field a program writes", "[orchestration][errors]") {
+  // A program writes its 0-d field parameter (out=); orchestration functions hold 0-d fields as
+  // scalars, so passing one there is refused at the argument (it was an internal error).
+  const std::string set0 =
+      "@gtx.field_operator\ndef twice(x: float64) -> Field[[], float64]:\n    return x * 2.0\n"
+      "@gtx.program\ndef set0(x: float64, o: Field[[], float64]):\n    twice(x, out=o)\n";
+  expect_error(set0 + "def f(u: IJ, v: IJ, a: float64, n: int32):\n    set0(a, a)\n", 8, 13,
+               "argument 'o' of 'set0' is a 0-d field 'set0' writes (out=); orchestration functions do not "
+               "pass 0-d outputs yet: call the program on its own");
+}
+
 TEST_CASE("orchestration errors: local fields and field operator calls", "[orchestration][errors]") {
   expect_error(kSig + "    t = gtx.zeros([n, n])\n", 2, 19, "the domain of a local field must be a dict");
   expect_error(

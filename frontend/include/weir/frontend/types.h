@@ -72,6 +72,11 @@ struct Type {
   /// named collections) its class name and the names of its elements; empty for a plain tuple.
   std::string collection;
   std::vector<std::string> names;
+  /// Scalar: written `Field[Dims[()], T]` (gt4py's 0-d field). It computes as a scalar, but a
+  /// program parameter of this type may be an `out=` target: the SDFG then holds it as an array
+  /// of one element (shape (1,), as DaCe holds 0-d arrays) and callers pass a 0-d array.
+  /// Not part of equality.
+  bool zero_dim = false;
 
   static Type none() { return Type{}; }
   static Type scalar(ScalarKind k);

@@ -80,6 +80,18 @@ class BoundArguments {
 ///   "argument 'A': expected float64 array of shape (64, 64), got int64 (64, 64)",
 ///   "symbol 'N' is 64 from argument 'A' (dimension 0 is N) but 32 from argument 'B' (...)",
 ///   "missing value of symbol 'N': give it, or an array whose shape determines it".
+/// 0-d arrays (NumPy's shape ()): one given for a scalar parameter is its value (moved into
+/// `values`, see scalars_from_zero_d_arrays); one given for an array of shape (1,) is that
+/// array (DaCe and weir's SDFGs hold a 0-d field as one element).
 BoundArguments bind_arguments(const Signature& sig, Arguments& args);
+
+/// The element of a 0-d array as a Number of its kind (int64 exactly; bool as bool).
+/// Throws ArgumentError when `f` is not 0-d.
+Number zero_d_value(const Field& f);
+
+/// Moves every 0-d array of `args.arrays` that names a scalar parameter of `sig` into
+/// `args.values` (gt4py passes a read-only `Field[Dims[()], T]` as a 0-d field; weir takes it as
+/// a scalar). A name given both ways is an ArgumentError.
+void scalars_from_zero_d_arrays(const Signature& sig, Arguments& args);
 
 }  // namespace weir::runtime
