@@ -11,6 +11,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/mesh/triangular_mesh.h"
 #include "weir/runtime/errors.h"
+#include "weir/sdfg/validate.h"
 
 using namespace weir;
 using namespace weir::test::orchestration;
@@ -80,6 +81,16 @@ TEST_CASE("orchestration: the half-level granule as one SDFG, call by call and i
     half_level_local =
         half_level_local || (d.transient && d.shape.size() == 2 && d.shape[1].str() == "nlev + 1");
   CHECK(half_level_local);
+
+  // auto_optimize drops the zero-fill of theta_ic and div: the calls right after it overwrite
+  // every point the loop reads (DeadDataflowElimination, docs/adr/0052).
+  runtime::CompilableProgram optimized = runtime::lower(p);
+  std::size_t zero_fills = 0;
+  for (const SDFGState* st : optimized.sdfg->all_states())
+    for (const Node* n : st->nodes())
+      if (const auto* me = n->as<MapEntry>()) zero_fills += me->map->label.rfind("zeros_", 0) == 0 ? 1 : 0;
+  CHECK(zero_fills == 0);
+  CHECK(validate(*optimized.sdfg).empty());
 
   static const std::string cache = weir::test::shared_cache_dir("orchestration").string();
   ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
