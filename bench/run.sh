@@ -14,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 size="${SIZE:-full}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" --target weir-bench weir_bench_scale weir
+cmake --build "$build" -j "${JOBS:-2}" --target weir-bench weir_bench_scale weir_bench_orchestration weir
 
 export OMP_NUM_THREADS="${THREADS:-$(nproc)}"
 export OMP_PROC_BIND="${BIND:-close}"
@@ -36,6 +36,12 @@ if [ "$size" = full ] && [ -s "$json" ]; then
   for f in scale-chains scale-10000 scale-hdiff; do
     [ -s "$root/out/bench/$f.json" ] && scale+=(--scale "$root/out/bench/$f.json")
   done
+  # Issue 34's orchestrated granules: one SDFG vs call by call, kernel time and compile time.
+  oj="$root/out/bench/orchestration.json"
+  rm -f "$oj"
+  "$build/bin/weir_bench_orchestration" --json "$oj" | tee "$root/out/bench/log-orchestration.txt" || rc=1
+  orchestration_args=()
+  if [ -s "$oj" ]; then orchestration_args=(--orchestration "$oj"); fi
   # The npbench kernels (DaCe's SDFGs) against NumPy: bench/npbench.py, Debian's python3-numpy.
   nb="$root/out/bench/npbench.json"
   /usr/bin/python3 "$root/bench/npbench.py" --weir "$build/bin/weir" --threads "$OMP_NUM_THREADS" --json "$nb" \
@@ -55,7 +61,7 @@ if [ "$size" = full ] && [ -s "$json" ]; then
     echo "bench: the Python module is not built ($build/python/weir): no Python rows"
   fi
   python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" "${python_args[@]}" \
-    --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+    "${orchestration_args[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc

@@ -6,6 +6,7 @@
 #include <typeinfo>
 
 #include "embedded_orchestration.h"
+#include "timed_program.h"
 #include "toolchain.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
@@ -109,6 +110,15 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
 std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program) {
   if (!program.orchestration) throw BackendError(program.origin + ": not an orchestration function");
   return make_call_by_call(program, [&backend](const FieldViewProgram& p) { return prepare(backend, p); });
+}
+
+std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program,
+                                              std::shared_ptr<CalleeTimes> times) {
+  if (!program.orchestration) throw BackendError(program.origin + ": not an orchestration function");
+  if (!times) times = std::make_shared<CalleeTimes>();
+  return make_call_by_call(program, [&backend, times](const FieldViewProgram& p) -> std::shared_ptr<Program> {
+    return std::make_shared<TimedProgram>(prepare(backend, p), times);
+  });
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {

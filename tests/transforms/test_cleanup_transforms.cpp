@@ -185,6 +185,77 @@ TEST_CASE("DeadDataflowElimination: refuses non-transients and data read elsewhe
   CHECK(reasons.count("container 'C' is not transient (the caller may read it)"));
 }
 
+namespace {
+
+/// T[i] = 0 over i in `range` (a map whose tasklet reads nothing), in state `st`: the zero-fill
+/// the orchestration lowering gives a gtx.zeros local field.
+void zero_fill(SDFGState& st, const std::string& T, const std::string& range) {
+  auto& t = st.add_access(T);
+  auto& z = st.add_tasklet("zero_t", {"b = 0.0", Language::Python}, {}, {"b"});
+  auto& m = st.add_map("zero", {"i"}, S(range));
+  st.add_edge(m.id(), "", z.id(), "", Memlet{});
+  path_out(st, z.id(), "b", {m.exit}, t.id(), {M(T, "i"), M(T, range)});
+}
+
+/// s0 zero-fills T over 0:N, s1 writes T over `written` from A, s2 reads T over 0:N into B.
+std::unique_ptr<SDFG> zero_then_overwrite(const std::string& written) {
+  auto sdfg = make_program({"A", "B"}, {"T"});
+  auto& s0 = sdfg->add_state("s0", true);
+  auto& s1 = sdfg->add_state("s1");
+  auto& s2 = sdfg->add_state("s2");
+  sdfg->add_edge(s0.id(), s1.id());
+  sdfg->add_edge(s1.id(), s2.id());
+  zero_fill(s0, "T", "0:N");
+  auto& a = s1.add_access("A");
+  auto& t = s1.add_access("T");
+  auto& k = s1.add_tasklet("w_t", {"b = a * 2", Language::Python}, {"a"}, {"b"});
+  auto& m = s1.add_map("w", {"i"}, S(written));
+  path_in(s1, a.id(), {m.id()}, k.id(), "a", {M("A", written), M("A", "i")});
+  path_out(s1, k.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", written)});
+  map1d(s2, "T", "B", "b = a + 5", "r");
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "DeadDataflowElimination: a zero-fill that the next state overwrites wherever it is read disappears",
+    "[transforms][dead-dataflow-elimination]") {
+  auto sdfg = zero_then_overwrite("0:N");
+  DeadDataflowElimination t;
+  apply_and_check(*sdfg, t, kSizes);  // B = 2 A + 5 before and after, on random A
+  const SDFGState& s0 = *sdfg->all_states().front();
+  CHECK(s0.label == "s0");
+  CHECK(s0.num_nodes() == 0);  // the map, its tasklet and T's node are gone
+  CHECK(sdfg->has_data("T"));  // s1 and s2 still use it
+}
+
+TEST_CASE("DeadDataflowElimination: a zero-fill that a read sees where the later write leaves it stays",
+          "[transforms][dead-dataflow-elimination]") {
+  // s1 writes T[1:N] only: B[0] = T[0] + 5 = 5 reads the zero.
+  auto sdfg = zero_then_overwrite("1:N");
+  DeadDataflowElimination t;
+  AnalysisCache cache;
+  std::set<std::string> reasons;
+  for (auto& c : find_matches(*sdfg, t, cache))
+    if (!c.result) reasons.insert(c.result.reason());
+  CHECK(
+      reasons.count("container 'T' is read elsewhere in the SDFG (at T[0:N] in state 's2', which the 1 "
+                    "write(s) that always "
+                    "follow do not cover)"));
+  // Nothing before the read writes T: the plain reason.
+  auto only_zero = make_program({"B"}, {"T"});
+  auto& z0 = only_zero->add_state("s0", true);
+  auto& z1 = only_zero->add_state("s1");
+  only_zero->add_edge(z0.id(), z1.id());
+  zero_fill(z0, "T", "0:N");
+  map1d(z1, "T", "B");
+  reasons.clear();
+  for (auto& c : find_matches(*only_zero, t, cache))
+    if (!c.result) reasons.insert(c.result.reason());
+  CHECK(reasons.count("container 'T' is read elsewhere in the SDFG"));
+}
+
 TEST_CASE("RedundantArrayRemoval: a full copy of a transient disappears",
           "[transforms][redundant-array-removal]") {
   auto sdfg = make_program({"A", "B"}, {"T"});

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "dataflow_util.h"
+#include "overwritten_before_read.h"
 #include "weir/transforms/analysis.h"
 
 namespace weir::transforms {
@@ -77,11 +78,14 @@ MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx,
   const auto& use = ctx.cache.data_use(ctx.sdfg);
   auto it = use.find(an->data);
   if (it != use.end()) {
-    if (it->second.read_nodes > 0)
-      return refuse("container '" + an->data + "' is read elsewhere in the SDFG");
     if (it->second.in_control_flow) return refuse("container '" + an->data + "' is named in control flow");
     if (it->second.by_name_elsewhere)
       return refuse("container '" + an->data + "' is named in a symbol mapping");
+    // Read elsewhere: dead all the same when writes that always follow cover every read (the
+    // zero-fill of a local field that the calls after it overwrite where anything reads it).
+    if (it->second.read_nodes > 0)
+      if (auto why = detail::overwritten_before_read(ctx.sdfg, ctx.region, st, *an))
+        return refuse("container '" + an->data + "' is read elsewhere in the SDFG" + *why);
   }
   const ScopeTree& tree = ctx.cache.scope_tree(st);
   if (tree.parent[an->id()] != kNoNode) return refuse("access node '" + an->data + "' is inside a map");

@@ -68,6 +68,19 @@ CompilationArtifact compile(const Backend& backend, const FieldViewProgram& prog
 /// a program that is not an orchestration function.
 std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program);
 
+/// Time spent inside the callee programs of a call-by-call Program: the wall seconds of every
+/// callee's run() summed (the stencils' kernels with each program's own argument checks; not the
+/// walk of the function's statements nor the allocation of its local fields), and how many runs.
+struct CalleeTimes {
+  double seconds = 0.0;
+  std::int64_t runs = 0;
+};
+
+/// prepare_call_by_call() whose callee runs add to `*times` (kept alive by the Program; reset it
+/// between runs to time one run). Throws as prepare_call_by_call().
+std::shared_ptr<Program> prepare_call_by_call(const Backend& backend, const FieldViewProgram& program,
+                                              std::shared_ptr<CalleeTimes> times);
+
 /// `compiled`, the SDFG of the orchestration function `program` (FieldViewProgram::orchestration)
 /// compiled, run after a walk of the function's statements without their calls that refuses
 /// with the embedded backend's ProgramError (FILE:LINE:COL: ...) what the SDFG cannot see: a

@@ -8,7 +8,10 @@ namespace weir::transforms {
 /// Pattern: [AccessNode]. Applies (a) to an access node without edges, or (b) to a sink access node
 /// of a transient container that no state, interstate edge or nested SDFG symbol mapping of the
 /// SDFG reads, written by tasklets without side effects (directly or through one map exit)
-/// whose only outputs go to it. (b) removes the node, its writers and the memlet paths that only
+/// whose only outputs go to it; or (c) to such a node of a container states do read, when the
+/// chain of states that always follows writes it without reading it and every read anywhere
+/// lies inside one of those writes (the zero-fill of a local field the next calls overwrite;
+/// docs/adr/0052). (b) and (c) remove the node, its writers and the memlet paths that only
 /// fed them, including access nodes left without edges. The container's
 /// descriptor is removed with its last access node.
 class DeadDataflowElimination final : public PatternTransformation<AccessNode> {
