@@ -369,6 +369,10 @@ class Writer {
         auto& ln = *n.as<LibraryNode>();
         type = ln.type_name;
         if (!ln.extra.find("label")) a["label"] = ln.label;  // else the name as read
+        // DaCe names the tasklet a library node expands into after `name`, and its code
+        // generator emits a tasklet with an empty name without its code: a node weir made
+        // (dace_blas_calls) is written with its label as its name.
+        if (!ln.extra.find("name")) a["name"] = ln.label;
         a["schedule"] = std::string(to_string(ln.schedule));
         if (!ln.implementation.empty()) {
           // DaCe's name for the node type; weir's own, where it differs, beside it (DaCe warns

@@ -34,6 +34,12 @@ json object_at(const json& o, const char* key) {
   return it != o.end() && it->is_object() ? *it : json::object();
 }
 
+/// Whether `o[key]` is a non-empty string.
+bool has_text(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() && !it->get<std::string>().empty();
+}
+
 void check_tasklet(const std::string& where, const json& attrs, std::vector<std::string>& out) {
   const json code = object_at(attrs, "code");
   if (code.value("language", "Python") != "Python") return;
@@ -84,6 +90,10 @@ void check_json(const json& j, const std::string& sdfg_name, std::vector<std::st
     }
     if (type == "Tasklet") check_tasklet(where, attrs, out);
     if (type == "LibraryNode") {
+      if (!has_text(attrs, "name"))
+        out.push_back(where +
+                      ": library node without a name (DaCe expands it into a tasklet without a label, "
+                      "whose code its code generator leaves out)");
       std::string classpath = j.value("classpath", "");
       std::string cls = classpath.substr(classpath.rfind('.') + 1);
       const json impl = attrs.contains("implementation") ? attrs["implementation"] : json();

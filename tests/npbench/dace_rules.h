@@ -15,7 +15,10 @@ namespace weir::test {
 ///    its symbol mapping (DaCe: "Missing symbols on nested SDFG");
 ///  - Python tasklet code parses and names no module DaCe's C++ lacks: not `np.` / `numpy.`,
 ///    and `math.f` only for the functions of DaCe's `dace::math`;
-///  - connector and symbol names are identifiers.
+///  - connector and symbol names are identifiers;
+///  - a library node has a name (DaCe expands a node without one into a tasklet without a
+///    label, which its code generator emits without its code; weir's reader refuses tasklet
+///    labels that are not identifiers).
 /// Throws what loading the text throws (weir's JSON errors).
 std::vector<std::string> dace_rule_problems(const std::string& json_text);
 

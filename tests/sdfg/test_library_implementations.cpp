@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "weir/sdfg/library_implementations.h"
 #include "weir/sdfg/sdfg.h"
@@ -12,6 +13,33 @@
 #include "weir/sdfg/state.h"
 
 using namespace weir;
+
+namespace {
+
+/// A connector, the container its memlet names and the memlet's subset.
+struct Port {
+  std::string connector, data, subset;
+};
+
+/// Adds library node `label` of DaCe's class `classpath` on OpenBLAS to `st`, reading `inputs`
+/// and writing `output` through access nodes of their containers.
+Node& add_openblas_node(SDFGState& st, const std::string& label, const std::string& classpath,
+                        const std::vector<Port>& inputs, const Port& output) {
+  auto lib = std::make_unique<LibraryNode>(label, "LibraryNode");
+  lib->classpath = classpath;
+  lib->implementation = "OpenBLAS";
+  for (const Port& p : inputs) lib->in_connectors[p.connector] = std::nullopt;
+  lib->out_connectors[output.connector] = std::nullopt;
+  Node& n = st.add_node(std::move(lib));
+  for (const Port& p : inputs)
+    st.add_edge(st.add_access(p.data).id(), "", n.id(), p.connector,
+                Memlet::simple(p.data, Subset::parse(p.subset)));
+  st.add_edge(n.id(), output.connector, st.add_access(output.data).id(), "",
+              Memlet::simple(output.data, Subset::parse(output.subset)));
+  return n;
+}
+
+}  // namespace
 
 TEST_CASE("library implementations: DaCe's names per node type", "[sdfg][library]") {
   // As dace/libraries/blas/nodes/matmul.py and gemm.py (DaCe 2.0).
@@ -40,16 +68,8 @@ TEST_CASE("library implementations: a MatMul on OpenBLAS is written as DaCe's an
   s.add_array("B", ScalarType::Float64, {5, 3});
   s.add_array("C", ScalarType::Float64, {4, 3});
   auto& st = s.add_state("main", true);
-  auto lib = std::make_unique<LibraryNode>("matmul", "LibraryNode");
-  lib->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  lib->implementation = "OpenBLAS";
-  lib->in_connectors["_a"] = std::nullopt;
-  lib->in_connectors["_b"] = std::nullopt;
-  lib->out_connectors["_c"] = std::nullopt;
-  Node& mm = st.add_node(std::move(lib));
-  st.add_edge(st.add_access("A").id(), "", mm.id(), "_a", Memlet::simple("A", Subset::parse("0:4, 0:5")));
-  st.add_edge(st.add_access("B").id(), "", mm.id(), "_b", Memlet::simple("B", Subset::parse("0:5, 0:3")));
-  st.add_edge(mm.id(), "_c", st.add_access("C").id(), "", Memlet::simple("C", Subset::parse("0:4, 0:3")));
+  Node& mm = add_openblas_node(st, "matmul", "dace.libraries.blas.nodes.matmul.MatMul",
+                               {{"_a", "A", "0:4, 0:5"}, {"_b", "B", "0:5, 0:3"}}, {"_c", "C", "0:4, 0:3"});
   const std::string text = sdfg_to_json_text(s);
   const auto j = nlohmann::json::parse(text);
   const auto& node = j["nodes"][0]["nodes"][mm.id()];
@@ -65,4 +85,26 @@ TEST_CASE("library implementations: a MatMul on OpenBLAS is written as DaCe's an
   const auto k = nlohmann::json::parse(sdfg_to_json_text(s));
   CHECK(k["nodes"][0]["nodes"][mm.id()]["attributes"]["implementation"] == "specialize");
   CHECK_FALSE(k["nodes"][0]["nodes"][mm.id()]["attributes"].contains("weir_implementation"));
+}
+
+TEST_CASE("library implementations: a library node weir makes is written with a name DaCe expands by",
+          "[sdfg][library]") {
+  // DaCe names the tasklet a library node expands into after the node's `name`, and its code
+  // generator emits a tasklet with an empty name without its code: weir's Dot (from DaCe's
+  // cblas_ddot tasklet, spmv after --auto cpu) ran in DaCe as a dot product left uncomputed.
+  SDFG s("dot");
+  s.add_array("X", ScalarType::Float64, {8});
+  s.add_array("Y", ScalarType::Float64, {8});
+  s.add_array("R", ScalarType::Float64, {1});
+  auto& st = s.add_state("main", true);
+  Node& dot = add_openblas_node(st, "_MatMult_dot", "dace.libraries.blas.nodes.dot.Dot",
+                                {{"_x", "X", "0:8"}, {"_y", "Y", "0:8"}}, {"_result", "R", "0"});
+  const std::string text = sdfg_to_json_text(s);
+  CHECK(nlohmann::json::parse(text)["nodes"][0]["nodes"][dot.id()]["attributes"]["name"] == "_MatMult_dot");
+  // A name read from a file is written back as it was, beside a label of its own.
+  auto j = nlohmann::json::parse(text);
+  j["nodes"][0]["nodes"][dot.id()]["attributes"]["name"] = "_Dot_";
+  const auto again = nlohmann::json::parse(sdfg_to_json_text(*sdfg_from_json_text(j.dump())));
+  CHECK(again["nodes"][0]["nodes"][dot.id()]["attributes"]["name"] == "_Dot_");
+  CHECK(again["nodes"][0]["nodes"][dot.id()]["attributes"]["label"] == "_MatMult_dot");
 }

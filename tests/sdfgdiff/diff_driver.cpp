@@ -212,6 +212,8 @@ Outcome run_checks(const Batch& b, unsigned seed, int steps, const RunOptions& o
     return {"transform", e.what(), {}};
   }
   try {
+    // What weir writes, read back: the file is what runs (and what DaCe would load).
+    t = sdfg_from_json_text(sdfg_to_json_text(*t));
     o = compare_all(ref, run_cpu(*t, b.symbols, in, opts.opt), "cpu-after");
   } catch (const std::exception& e) {
     o = {"cpu-after", e.what(), {}};

@@ -512,13 +512,10 @@ class PartGen {
     note(op + (per_row ? " per row" : " of all"));
   }
 
-  void nested() {
-    std::vector<Dim> shape{dim(), dim()};
-    std::string a = array("A", shape), b = array("B", shape);
-    bool column = coin();
-    bool in_map = coin();
-    // Inner SDFG: X and Y of k elements with stride s; c an extra symbol; inner interstate
-    // assignment d = c * 2 used by the second state.
+  enum class NestedBody { TwoStates, WritesOnly, ReadsBack, CopiesInput };
+
+  /// The nested parts' inner SDFG: X and Y of k elements with stride s, c an extra symbol.
+  std::unique_ptr<SDFG> inner_sdfg() {
     auto inner = std::make_unique<SDFG>(px_ + "inner");
     for (const char* s : {"k", "s", "c"}) inner->add_symbol(s);
     for (const char* n : {"X", "Y"}) {
@@ -527,29 +524,71 @@ class PartGen {
       d.total_size = (Expr::symbol("k") - Expr(1)) * Expr::symbol("s") + Expr(1);
       inner->add_data(n, d);
     }
+    return inner;
+  }
+  /// Y[i] = 2 * X[i] + c - i in a map over 0..k-1; returns the access node written.
+  static NodeId map_x_to_y(SDFGState& s0) {
+    auto& x = s0.add_access("X");
+    auto& y = s0.add_access("Y");
+    auto& me = s0.add_map("imap", {"i"}, S("0:k"));
+    auto& t = s0.add_tasklet("it", {"o = 2 * v + c - i", Language::Python}, {"v"}, {"o"});
+    auto in = s0.add_memlet_path({x.id(), me.id(), t.id()}, Memlet::simple("X", S("i")), "", "v");
+    s0.edge(in[0]).memlet = Memlet::simple("X", S("0:k"));
+    auto out = s0.add_memlet_path({t.id(), me.exit, y.id()}, Memlet::simple("Y", S("i")), "o", "");
+    s0.edge(out[1]).memlet = Memlet::simple("Y", S("0:k"));
+    return y.id();
+  }
+  /// Y[k - 1] = Y[k - 1] + `add`, read from access node `y` of `st`.
+  static void add_to_last(SDFGState& st, NodeId y, const std::string& add) {
+    auto& y2 = st.add_access("Y");
+    auto& t = st.add_tasklet("last", {"o = v + " + add, Language::Python}, {"v"}, {"o"});
+    st.add_edge(y, "", t.id(), "v", Memlet::simple("Y", S("k - 1")));
+    st.add_edge(t.id(), "o", y2.id(), "", Memlet::simple("Y", S("k - 1")));
+  }
+  /// The map, then (next state, after the interstate assignment d = c * 2) Y[k - 1] += d.
+  std::unique_ptr<SDFG> two_state_inner() {
+    auto inner = inner_sdfg();
     SDFGState& s0 = inner->add_state("first", true);
-    {
-      auto& x = s0.add_access("X");
-      auto& y = s0.add_access("Y");
-      auto& me = s0.add_map("imap", {"i"}, S("0:k"));
-      auto& t = s0.add_tasklet("it", {"o = 2 * v + c - i", Language::Python}, {"v"}, {"o"});
-      auto in = s0.add_memlet_path({x.id(), me.id(), t.id()}, Memlet::simple("X", S("i")), "", "v");
-      s0.edge(in[0]).memlet = Memlet::simple("X", S("0:k"));
-      auto out = s0.add_memlet_path({t.id(), me.exit, y.id()}, Memlet::simple("Y", S("i")), "o", "");
-      s0.edge(out[1]).memlet = Memlet::simple("Y", S("0:k"));
-    }
+    map_x_to_y(s0);
     SDFGState& s1 = inner->add_state("second");
     InterstateEdge ie;
     ie.assignments.push_back({"d", "c * 2"});
     inner->add_symbol("d");
     inner->add_edge(s0.id(), s1.id(), ie);
-    {
-      auto& y = s1.add_access("Y");
-      auto& y2 = s1.add_access("Y");
-      auto& t = s1.add_tasklet("last", {"o = v + d", Language::Python}, {"v"}, {"o"});
-      s1.add_edge(y.id(), "", t.id(), "v", Memlet::simple("Y", S("k - 1")));
-      s1.add_edge(t.id(), "o", y2.id(), "", Memlet::simple("Y", S("k - 1")));
+    add_to_last(s1, s1.add_access("Y").id(), "d");
+    return inner;
+  }
+  /// One state: the map alone, the map and Y[k - 1] += c read back from the Y it wrote, or X
+  /// copied into Y and Y[k - 1] += c.
+  std::unique_ptr<SDFG> one_state_inner(NestedBody body) {
+    auto inner = inner_sdfg();
+    SDFGState& s0 = inner->add_state("only", true);
+    if (body == NestedBody::CopiesInput) {
+      auto& x = s0.add_access("X");
+      auto& y = s0.add_access("Y");
+      s0.add_edge(x.id(), "", y.id(), "", Memlet::simple("X", S("0:k")));
+      add_to_last(s0, y.id(), "c");
+      return inner;
     }
+    NodeId y = map_x_to_y(s0);
+    if (body == NestedBody::ReadsBack) add_to_last(s0, y, "c");
+    return inner;
+  }
+
+  void nested() {
+    std::vector<Dim> shape{dim(), dim()};
+    std::string a = array("A", shape), b = array("B", shape);
+    bool column = coin();
+    bool in_map = coin();
+    // Two states (never inlined) or one, which InlineSDFG may inline: one writing Y only, one
+    // reading back the Y it wrote, one copying X straight into Y (DaCe's InlineSDFG refuses the
+    // last two in a map scope, and DaCe ran weir's inlined form of the first wrongly).
+    const auto body = static_cast<NestedBody>(uni(0, 3));
+    auto inner = body == NestedBody::TwoStates ? two_state_inner() : one_state_inner(body);
+    if (body != NestedBody::TwoStates)
+      note(body == NestedBody::WritesOnly  ? "one state"
+           : body == NestedBody::ReadsBack ? "one state reading back Y"
+                                           : "one state copying X into Y");
     SDFGState& st = state("nest");
     auto& an = st.add_access(a);
     auto& bn = st.add_access(b);

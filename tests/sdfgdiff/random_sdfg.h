@@ -21,7 +21,8 @@ enum class PartKind {
   MapTasklet,  // 1-3 D maps with tasklets reading at offsets
   FanOut,      // a producer map writing a transient read by 2-3 consumer maps
   Reduction,   // map with a wcr (sum/min/max) output into a 1-element or per-row array
-  Nested,      // nested SDFGs with symbol mappings and inner interstate assignments (optionally in a map)
+  Nested,      // nested SDFGs with symbol mappings: two states with an interstate assignment, or one state
+               // writing Y, reading back the Y it wrote, or copying X straight into Y (optionally in a map)
   Loop,        // interstate loops with assignments and conditions, loop regions, branches
 };
 const char* to_string(PartKind k);

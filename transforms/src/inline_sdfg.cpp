@@ -197,12 +197,16 @@ void InlineSDFG::apply(const MatchContext& ctx, const std::vector<std::uint32_t>
   }
   auto translate_memlet = [&](Memlet m, const std::string& other_data) {
     if (m.is_empty()) return m;
+    const Translation* other = !other_data.empty() && tr.count(other_data) ? &tr.at(other_data) : nullptr;
+    // A copy without an other subset copies the whole other container: a connector's is a part
+    // of the outer container, which only an explicit subset names once translated.
+    if (!m.other_subset && other && !other->rename_only)
+      m.other_subset = Subset::full(in.arrays.at(other_data).shape);
     detail::substitute_memlet(m, mapping);
     const Translation& t = tr.at(m.data);
     m.subset = translate(m.subset, t);
     m.data = t.outer;
-    if (m.other_subset && !other_data.empty() && tr.count(other_data))
-      m.other_subset = translate(*m.other_subset, tr.at(other_data));
+    if (m.other_subset && other) m.other_subset = translate(*m.other_subset, *other);
     return m;
   };
 
