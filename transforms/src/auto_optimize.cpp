@@ -17,9 +17,12 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   // the output is written there directly, before loop-map-interchange nests the scan. First of
   // all, nested SDFGs of one state are inlined (an orchestration function's calls, a composed
   // SDFG's, DaCe's), so that simplify and fusion see their maps side by side.
-  std::vector<std::string> names{"inline-sdfgs",         "simplify",       "copy-elision",      "loop-to-map",
-                                 "loop-map-interchange", "map-collapse",   "greedy-map-fusion", "simplify",
-                                 "local-storage",        "transient-reuse"};
+  // loop-map-interchange once more after fusion: a loop whose states held several maps over one
+  // range (deriche's recursions over j, one map over i per term) has one map per state now, and
+  // goes inside one parallel map over i instead of a parallel map (a fork/join) per level.
+  std::vector<std::string> names{"inline-sdfgs",         "simplify",      "copy-elision",      "loop-to-map",
+                                 "loop-map-interchange", "map-collapse",  "greedy-map-fusion", "simplify",
+                                 "loop-map-interchange", "local-storage", "transient-reuse"};
   if (device == DeviceType::CPU) {
     // Blocks of columns innermost in each level of a scan (ADR 0044): the levels' dependent
     // divisions of several columns overlap. Right after loop-map-interchange made the column maps.

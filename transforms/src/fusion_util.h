@@ -82,4 +82,9 @@ MatchResult analyze_horizontal(const SDFGState& st, NodeId entry_b, NodeId entry
 void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c,
                       const std::map<std::string, sym::Expr>& rename);
 
+/// Whether regions `x` and `y` (in the same map parameters `params`) share no element in any two
+/// iterations: some dimension whose bounds use none of the parameters has one range end below
+/// the other's start by an integer constant (y1[i, j - 2] and y1[i, j - 1 : j + 1] in dimension 1).
+bool never_meet(const Subset& x, const Subset& y, const std::vector<std::string>& params);
+
 }  // namespace weir::transforms::detail

@@ -34,6 +34,9 @@ struct RunInfo {
   bool has_loop = false;
   std::set<std::string>
       loop_vars;  // of the run's loops: the map cannot move out of them if its range uses one
+  /// Transient scalars whose access nodes sit inside the maps (what fusion leaves between two
+  /// tasklets of one point): each point's own, they move into the nested SDFG unchanged.
+  std::set<std::string> inner;
 };
 
 std::string where(const ControlFlowBlock& b) { return "block '" + b.label + "'"; }
@@ -73,6 +76,8 @@ std::string point_dims(const Memlet& m, const RunInfo& info, std::vector<std::si
 /// data read off the map point as shared. Writes must be at the map point.
 std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::string& at) {
   if (m.is_empty()) return {};
+  if (info.inner.count(m.data))
+    return at + ": '" + m.data + "' is accessed both inside a map's point and across its points";
   if (!m.wcr.empty()) return at + ": memlet of '" + m.data + "' has a write-conflict resolution";
   if (m.other_subset) return at + ": memlet of '" + m.data + "' has an other_subset";
   std::vector<std::size_t> pos;
@@ -99,40 +104,67 @@ std::string check_memlet(const Memlet& m, bool write, RunInfo& info, const std::
   return {};
 }
 
+/// Whether access node `a` (inside a map) is of a transient of one element, not a view: a value
+/// of one point of the map.
+bool point_local(const SDFGState& st, const AccessNode& a) {
+  const SDFG* sdfg = st.sdfg();
+  if (!sdfg || !sdfg->arrays.count(a.data)) return false;
+  const DataDescriptor& d = sdfg->data(a.data);
+  if (!d.transient || d.is_view()) return false;
+  return std::all_of(d.shape.begin(), d.shape.end(),
+                     [](const sym::Expr& x) { return x.is_integer() && x.value() == 1; });
+}
+
 std::string check_state(const SDFGState& st, RunInfo& info) {
   if (st.num_nodes() == 0) return {};
   std::string at = "state '" + st.label + "'";
   ScopeTree tree = st.scope_tree();
-  const MapEntry* entry = nullptr;
+  // Several maps over the run's range (what a statement per term left: deriche's levels, vadv's)
+  // each go around their own part of the column: every access being at the map point, a
+  // column's part of the second map reads only what its part of the first wrote.
+  std::vector<const MapEntry*> entries;
   for (const Node* n : st.nodes()) {
     NodeId parent = tree.parent[n->id()];
     if (parent == kNoNode) {
       if (const auto* e = n->as<MapEntry>()) {
-        if (entry) return at + " has more than one map";
-        entry = e;
+        entries.push_back(e);
       } else if (n->kind() != NodeKind::MapExit && n->kind() != NodeKind::Access) {
         return at + " has a " + std::string(to_string(n->kind())) + " outside its map";
       }
+    } else if (const auto* a = n->as<AccessNode>(); a && point_local(st, *a)) {
+      if (info.pos.count(a->data) || info.shared.count(a->data))
+        return at + ": '" + a->data + "' is accessed both inside a map's point and across its points";
+      info.inner.insert(a->data);
     } else if (n->kind() != NodeKind::Tasklet && n->kind() != NodeKind::MapExit) {
-      return at + ": only tasklets may sit inside the map, not '" + n->label + "'";
+      return at + ": only tasklets and transient scalars may sit inside the map, not '" + n->label + "'";
     }
   }
-  if (!entry) return at + " has no map";
-  for (EdgeId id : st.in_edges(entry->id()))
-    if (st.edge(id).dst_conn.rfind("IN_", 0) != 0)
-      return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn +
-             "')";
-  const MapInfo& m = *entry->map;
-  if (!info.has_map) {
-    info.has_map = true;
-    info.params = m.params;
-    info.range = m.range;
-  } else if (info.params != m.params || !(info.range == m.range)) {
-    return at + ": map '" + m.label + "' differs from the run's map (parameters or ranges)";
+  for (const Node* n : st.nodes())
+    if (const auto* a = n->as<AccessNode>();
+        a && tree.parent[n->id()] == kNoNode && info.inner.count(a->data))
+      return at + ": '" + a->data + "' is accessed both inside a map's point and across its points";
+  if (entries.empty()) return at + " has no map";
+  for (const MapEntry* entry : entries) {
+    for (EdgeId id : st.in_edges(entry->id()))
+      if (st.edge(id).dst_conn.rfind("IN_", 0) != 0)
+        return at + ": map '" + entry->map->label + "' has a dynamic range input ('" + st.edge(id).dst_conn +
+               "')";
+    const MapInfo& m = *entry->map;
+    // A Sequential map was made so on purpose (ScanColumnBlocking's block of columns inside
+    // each level): moving it out of the loops would undo that, and gains no parallelism.
+    if (m.schedule == ScheduleType::Sequential) return at + ": map '" + m.label + "' is Sequential";
+    if (!info.has_map) {
+      info.has_map = true;
+      info.params = m.params;
+      info.range = m.range;
+    } else if (info.params != m.params || !(info.range == m.range)) {
+      return at + ": map '" + m.label + "' differs from the run's map (parameters or ranges)";
+    }
   }
   for (const DataflowEdge* e : st.edges()) {
     const Node& s = st.node(e->src);
     const Node& d = st.node(e->dst);
+    if (!e->memlet.is_empty() && info.inner.count(e->memlet.data)) continue;  // inside one point
     if (s.kind() == NodeKind::Access && d.kind() != NodeKind::MapEntry)
       return at + ": access node '" + s.label + "' is connected to '" + d.label + "' outside the map";
     if (d.kind() == NodeKind::Access && s.kind() != NodeKind::MapExit)
@@ -210,13 +242,8 @@ Memlet drop_memlet(const Memlet& m, const RunInfo& info) {
   return out;
 }
 
-/// Removes the map of a run state: access nodes connect to the tasklets directly.
-void strip_map(SDFGState& st, const RunInfo& info) {
-  if (st.num_nodes() == 0) return;
-  MapEntry* entry = nullptr;
-  for (Node* n : st.nodes())
-    if (auto* e = n->as<MapEntry>()) entry = e;
-  NodeId en = entry->id(), ex = entry->exit;
+/// Removes map `en` .. `ex` of a run state: access nodes connect to the tasklets directly.
+void strip_map(SDFGState& st, NodeId en, NodeId ex, const RunInfo& info) {
   struct NewEdge {
     NodeId src;
     std::string sc;
@@ -245,9 +272,17 @@ void strip_map(SDFGState& st, const RunInfo& info) {
   for (auto& a : add) st.add_edge(a.src, a.sc, a.dst, a.dc, std::move(a.m));
 }
 
+/// Removes the maps of a run state (all at its top level: check_state refuses nested ones).
+void strip_maps(SDFGState& st, const RunInfo& info) {
+  std::vector<std::pair<NodeId, NodeId>> maps;
+  for (const Node* n : st.nodes())
+    if (const auto* e = n->as<MapEntry>()) maps.emplace_back(e->id(), e->exit);
+  for (auto [en, ex] : maps) strip_map(st, en, ex, info);
+}
+
 void strip_block(ControlFlowBlock& b, const RunInfo& info) {
-  if (auto* st = b.as<SDFGState>()) return strip_map(*st, info);
-  for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) strip_map(*st, info);
+  if (auto* st = b.as<SDFGState>()) return strip_maps(*st, info);
+  for (SDFGState* st : b.as<ControlFlowRegion>()->all_states()) strip_maps(*st, info);
 }
 
 /// A container that the control flow of `b` (loop statements, edges inside) reads, or "".
@@ -355,6 +390,22 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx,
                     "' (a loop bound or condition that would differ per column)");
   for (const auto& [name, pos] : info.pos)
     if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
+  if (!info.inner.empty()) {
+    std::set<const SDFGState*> in_run;
+    for (std::uint32_t id : sub) {
+      const ControlFlowBlock& b = r.block(id);
+      if (const auto* st = b.as<SDFGState>())
+        in_run.insert(st);
+      else
+        for (const SDFGState* st : b.as<ControlFlowRegion>()->all_states()) in_run.insert(st);
+    }
+    for (const SDFGState* st : ctx.sdfg.all_states())
+      if (!in_run.count(st))
+        for (const Node* n : st->nodes())
+          if (const auto* a = n->as<AccessNode>(); a && info.inner.count(a->data))
+            return refuse("transient '" + a->data + "' of a map's point is also used in state '" + st->label +
+                          "' outside the run");
+  }
   for (const auto& [name, at] : info.shared)
     if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
   return MatchResult::success();
@@ -518,6 +569,11 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
     }
     if (info.read.count(name)) inputs.push_back(name);
     if (info.written.count(name)) outputs.push_back(name);
+  }
+
+  for (const auto& name : info.inner) {
+    inner->add_data(name, sdfg.data(name));
+    locals.insert(name);
   }
 
   // Move the run into the nested SDFG, without its maps.

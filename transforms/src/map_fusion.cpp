@@ -280,13 +280,19 @@ MatchResult analyze(const MatchContext& ctx, const std::vector<std::uint32_t>& s
       return refuse("map '" + b.label + "' reads " + quoted(data) + ", which map '" + a.label +
                     "' writes, from another access node");
     if (!b_writes && !a_writes) continue;
-    const Subset& p = as.front().subset;
-    bool pointwise = p.is_single_element();
-    for (const auto* v : {&as, &bs})
-      for (const Access& x : *v) pointwise = pointwise && x.subset == p;
-    if (!pointwise)
-      return refuse("map '" + b.label + "' writes " + quoted(data) + " at points map '" + a.label +
-                    "' accesses in other iterations");
+    // Fusion runs B's iteration p right after A's, before A's later iterations: every pair of
+    // an A access and a B access, one a write, touches the same single element (the same
+    // iteration's point) or elements that never meet (deriche's y1[i, j - 2] read by A,
+    // y1[i, j] written by B).
+    for (const Access& x : as)
+      for (const Access& y : bs) {
+        if (!x.write && !y.write) continue;
+        bool pointwise = x.subset == y.subset && x.subset.is_single_element();
+        if (!pointwise && !detail::never_meet(x.subset, y.subset, a.params))
+          return refuse("map '" + b.label + "' writes " + quoted(data) + " at points map '" + a.label +
+                        "' accesses in other iterations (" + data + "[" + x.subset.str() + "] and " + data +
+                        "[" + y.subset.str() + "])");
+      }
   }
   return MatchResult::success();
 }
