@@ -198,7 +198,9 @@ int tune_command(const TuneOptions& t) {
   const CandidateResult& best = outcome.results[outcome.best];
   if (!outcome.kept_baseline_because.empty()) std::cout << outcome.kept_baseline_because << "\n";
   if (outcome.best == 0) {
-    std::cout << "best: auto-optimize-cpu itself (no candidate was at least 3% faster)\n";
+    std::cout << "best: auto-optimize-cpu itself"
+              << (outcome.kept_baseline_because.empty() ? " (no candidate was at least 3% faster)" : "")
+              << "\n";
   } else {
     std::cout << "best: candidate " << outcome.best << " (" << best.candidate.label << "): " << std::fixed
               << std::setprecision(2) << best.speedup << "x the speed of --auto cpu";

@@ -144,7 +144,7 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
     if (i == 0 && r.status != "baseline")
       throw weir::Error("the baseline, auto-optimize-cpu, " +
                         std::string(r.status == "rejected" ? "is rejected: " : "failed: ") + r.why);
-    log << "[" << i + 1 << "/" << candidates.size() << ", " << std::fixed << std::setprecision(1)
+    log << "[#" << i << " of " << candidates.size() << ", " << std::fixed << std::setprecision(1)
         << since(settings.start) << " s] " << c.label << ": ";
     if (r.status == "baseline")
       log << ms(median(r.seconds)) << " per call (" << out.rounds << " calls interleaved per candidate)\n";
@@ -153,6 +153,7 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
           << ms(median(r.baseline_seconds)) << ")\n";
     else
       log << r.status << ": " << r.why.substr(0, 300) << (r.why.size() > 300 ? "..." : "") << "\n";
+    log.flush();  // one line per candidate as it ends, also into a pipe
     out.results.push_back(std::move(r));
     if (out.results.back().status == "measured" &&
         out.results.back().speedup > std::max(kMinGain, out.results[out.best].speedup)) {
