@@ -71,6 +71,7 @@ int run_cli(int argc, char** argv) {
   add(add_optimize_command);
   add(add_view_command);
   add(add_compose_command);
+  add(add_tune_command);
   one_value_per_option(app);
   check_number_options(app);
   add_help_examples(app);

@@ -1,8 +1,6 @@
 // `weir run PROGRAM`: run a field-view program (FILE.py::PROGRAM; embedded or compiled) or an
 // SDFG file (compiled) on a backend with arguments from .npy files and --set values; print a
 // summary of the outputs and write them as .npy files.
-#include <dlfcn.h>
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <climits>
@@ -17,13 +15,13 @@
 #include "backend_choice.h"
 #include "commands.h"
 #include "gpu_on_host.h"
+#include "openmp_threads.h"
 #include "option_values.h"
 #include "progress.h"
-#include "random_inputs.h"
-#include "run_allocated_outputs.h"
+#include "run_argument_options.h"
 #include "run_arguments.h"
 #include "run_domain.h"
-#include "run_missing.h"
+#include "run_inputs.h"
 #include "run_outputs.h"
 #include "run_profile.h"
 #include "run_shapes.h"
@@ -33,7 +31,6 @@
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cuda_device.h"
 #include "weir/runtime/dispatch.h"
-#include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/errors.h"
@@ -57,21 +54,6 @@ std::string seconds(double s) {
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// --threads for a program whose OpenMP runtime is already loaded (OMP_NUM_THREADS is read only
-// when libgomp starts): sets the thread count of later parallel regions of this thread.
-// Returns the number of threads the program's parallel regions get (omp_get_max_threads), or 0
-// when the program loaded no OpenMP runtime.
-int set_openmp_threads(unsigned n) {
-  int threads = 0;
-  if (void* gomp = ::dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {
-    if (auto* set = reinterpret_cast<void (*)(int)>(::dlsym(gomp, "omp_set_num_threads")); set && n)
-      set(static_cast<int>(n));
-    if (auto* get = reinterpret_cast<int (*)()>(::dlsym(gomp, "omp_get_max_threads"))) threads = get();
-    ::dlclose(gomp);
-  }
-  return threads;
 }
 
 // "running on 2 OpenMP threads (--threads 2)": how many threads the maps of a compiled program
@@ -146,36 +128,7 @@ int run_command(const RunOptions& given_options) {
       if (p.kind == Parameter::Kind::Array && p.written) written.push_back(p.name);
     refuse_outputs_over_inputs(o.out_dir, written, given.input_files);
   }
-  std::set<std::string> hints = size_hints(sig, args);
-  check_value_names(target, args, given.from_json);
-  check_size_hints(o, target, args, hints);
-  std::vector<std::string> made;
-  if (o.random_inputs) made = fill_random_inputs(o, target, *backend, args, hints);
-  std::vector<std::string> allocated = allocate_outputs(target, *backend, args, hints);
-  for (const auto& h : hints) args.values.erase(h);
-  take_neighbour_counts(target, args);
-  // Check the arguments before compiling, so that mistakes show at once; a missing argument
-  // also gets the option that gives it.
-  try {
-    check_table_kinds(target, args);
-    // Local fields as wide as their tables, in the same words on every backend.
-    check_local_dimension_widths(target.connectivities, target.field_view_sig, args);
-    if (target.field_view) {
-      check_embedded_arguments(*target.field_view, args);
-    } else {
-      // An orchestration function's arguments in the embedded backend's words (its SDFG's
-      // shared size symbols would say `__u_I_size`).
-      if (target.orchestration) check_embedded_arguments(*target.orchestration, args);
-      require_scalars(target, args);
-      require_tables(target, args);
-      with_int32_tables(target.connectivities, sig, args, [&] { bind_arguments(sig, args); });
-    }
-  } catch (const ArgumentError& e) {
-    std::string hint = missing_argument_hint(target, args);
-    if (hint.empty() || std::string(e.what()).rfind("missing ", 0) != 0) throw;
-    throw ArgumentError(e.what() + hint);
-  }
-  check_connectivities(target.connectivities, sig, args);
+  auto [made, allocated] = complete_arguments(o, target, *backend, given);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
   std::cout << "program '" << sig.program_name << "' (" << origin << ") on backend '" << backend->name()
@@ -317,16 +270,7 @@ Action add_run_command(CLI::App& app) {
       "SDFG files) or gpu (CUDA, compiled by nvcc: needs a CUDA device)");
   cmd->add_option("--gpu-arch", o->gpu_arch, kGpuArchHelp);
   cmd->add_flag("--exact-math", o->exact_math, kExactMathHelp);
-  cmd->add_option("-I,--include", o->includes,
-                  "Directory searched for modules a .py program imports (repeatable; "
-                  "WEIR_PATH is searched too)");
-  cmd->add_option("--in", o->ins, "NAME=FILE.npy: an array argument (repeatable)");
-  cmd->add_option("--in-dir", o->in_dirs,
-                  "DIR: every array argument NAME that has a DIR/NAME.npy (repeatable: fields in one folder, "
-                  "connectivity tables in another; a NAME.npy in two of them is an error; --in NAME=FILE.npy "
-                  "wins)");
-  cmd->add_option("--set", o->sets, "NAME=VALUE: a scalar argument or symbol (repeatable)");
-  cmd->add_option("--set-json", o->set_jsons, "FILE: a JSON object of names to numbers (repeatable)");
+  add_argument_options(*cmd, *o);
   cmd->add_option("--out", o->out_dir,
                   "DIR: write NAME.npy for every array the program writes (after it succeeded)");
   cmd->add_flag(

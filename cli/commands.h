@@ -54,6 +54,7 @@ Action add_mesh_command(CLI::App& app);
 Action add_optimize_command(CLI::App& app);
 Action add_view_command(CLI::App& app);
 Action add_compose_command(CLI::App& app);
+Action add_tune_command(CLI::App& app);
 
 /// The whole `weir` command line (main() of the `weir` binary, and of test binaries that
 /// register test-only passes first): parses `argv`, runs the command, returns its exit code.

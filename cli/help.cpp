@@ -41,6 +41,11 @@ const std::map<std::string, std::string>& examples() {
        "weir optimize hdiff.sdfg -o fast.sdfg --auto cpu\n"
        "  weir optimize hdiff.sdfg -o tiled.sdfg --passes \"simplify,map-tiling{tile_sizes=32,8}\"\n"
        "  weir optimize tiled.sdfg --replay -o again.sdfg"},
+      {"tune",
+       "weir tune examples/cartesian/hdiff.py::hdiff_program --set I=256 --set J=256 --set K=80 --budget "
+       "60s\n"
+       "  weir tune hdiff.sdfg --in-dir inputs/ --budget 5m --seed 1 -o hdiff.tuned.json --sdfg "
+       "hdiff.tuned.sdfg"},
       {"view",
        "weir view fast.sdfg                      # serves on 127.0.0.1, prints the address\n"
        "  weir view examples/cartesian/hdiff.py::hdiff_program --port 8000\n"

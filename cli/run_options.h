@@ -23,6 +23,7 @@ struct RunOptions {
   bool profile = false;      // --profile [FILE]: timers, the table of the slowest elements
   std::string profile_file;  // its FILE: the report (DaCe's instrumentation-report JSON)
   unsigned threads = 0;
+  bool lowered_only = false;  // weir tune: a field-view program's SDFG as lowered, not auto-optimized
 };
 
 }  // namespace weir::cli

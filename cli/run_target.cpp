@@ -64,7 +64,7 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.outputs_only = output_only_parameters(fv);
     t.field_view_sig = field_view_signature(fv);
     if (compiled) {
-      t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities));
+      t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities), !o.lowered_only);
       t.sdfg.options.bounds_checks = !o.no_bounds_checks;
       if (fv.orchestration) t.orchestration = std::move(fv);
     } else {

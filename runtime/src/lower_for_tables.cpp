@@ -6,8 +6,8 @@
 namespace weir::runtime {
 
 CompilableProgram lower_for_tables(const FieldViewProgram& program,
-                                   const std::map<std::string, std::int64_t>& max_neighbors) {
-  return detail::Toolchain::lower(program, DeviceType::CPU, max_neighbors);
+                                   const std::map<std::string, std::int64_t>& max_neighbors, bool optimized) {
+  return detail::Toolchain::lower(program, DeviceType::CPU, max_neighbors, optimized);
 }
 
 }  // namespace weir::runtime

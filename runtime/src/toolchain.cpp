@@ -57,7 +57,7 @@ void Toolchain::optimize(SDFG& sdfg, DeviceType device) {
 }
 
 CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType device,
-                                   const std::map<std::string, std::int64_t>& max_neighbors) {
+                                   const std::map<std::string, std::int64_t>& max_neighbors, bool optimized) {
   if (!program.definition && !program.orchestration)
     throw BackendError("an empty FieldViewProgram cannot be lowered");
   frontend::LoweringOptions lowering;
@@ -67,8 +67,10 @@ CompilableProgram Toolchain::lower(const FieldViewProgram& program, DeviceType d
                                    : frontend::lower_to_sdfg(*program.definition, lowering);
   canonicalize_source_files(*sdfg);  // one cache entry however the program's path was spelt
   validate_or_throw(*sdfg);
-  optimize(*sdfg, device);
-  validate_or_throw(*sdfg);
+  if (optimized) {
+    optimize(*sdfg, device);
+    validate_or_throw(*sdfg);
+  }
   CompilableProgram p;
   p.sdfg = std::move(sdfg);
   p.options = program.options;

@@ -36,8 +36,10 @@ class Toolchain {
   static DeviceType target_device(const CompiledBackend& backend);
   /// Field-view program -> a fresh, validated SDFG after the optimization pipeline for `device`.
   /// `max_neighbors`: neighbours per row of connectivity tables (frontend::LoweringOptions).
+  /// `optimized` false: the SDFG as lowered, without the pipeline (`weir tune`'s untuned program).
   static CompilableProgram lower(const FieldViewProgram& program, DeviceType device = DeviceType::CPU,
-                                 const std::map<std::string, std::int64_t>& max_neighbors = {});
+                                 const std::map<std::string, std::int64_t>& max_neighbors = {},
+                                 bool optimized = true);
   /// The optimization pipeline applied to every lowered field-view program before code
   /// generation: transforms::auto_optimize for the backend's device (the single place where
   /// the pipeline is chosen); for the GPU with gpu-transform's host_arguments.

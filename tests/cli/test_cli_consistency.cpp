@@ -351,7 +351,7 @@ TEST_CASE("first hour: command-line mistakes are exit code 2 in every command, i
        "weir: error: --output is required\n  hint: 'weir optimize --help' lists the options\n"},
       {"",
        "weir: error: 'weir' needs a command (validate, info, convert, run, compile, cache, transforms, "
-       "check, sdfg, mesh, optimize, view, compose)\n  hint: 'weir --help' lists the options\n"},
+       "check, sdfg, mesh, optimize, view, compose, tune)\n  hint: 'weir --help' lists the options\n"},
       {"cache",
        "weir: error: 'weir cache' needs a command (info, clear)\n"
        "  hint: 'weir cache --help' lists the options\n"},
@@ -383,7 +383,7 @@ TEST_CASE("first hour: command-line mistakes are exit code 2 in every command, i
       {"optimise " + sdfg,
        "weir: error: unknown command 'optimise'; did you mean 'optimize'? (commands: validate, info, "
        "convert, "
-       "run, compile, cache, transforms, check, sdfg, mesh, optimize, view, compose)\n"},
+       "run, compile, cache, transforms, check, sdfg, mesh, optimize, view, compose, tune)\n"},
       {"run " + lap + " --in-dir " + q(no_dir), "weir: error: --in-dir " + no_dir + ": no such directory\n"},
       // A folder -I names must exist, in every command that takes -I.
       {"check " + ex("cartesian/laplacian.py") + " -I " + q(no_dir), no_include},

@@ -265,9 +265,9 @@ TEST_CASE("weir run: a too small input that is not shifted gets a hint about its
 }
 
 TEST_CASE("first hour: every command's --help has examples and says in words what it takes", "[cli][usage]") {
-  for (const char* cmd :
-       {"validate", "info", "convert", "run", "compile", "cache", "cache info", "cache clear", "transforms",
-        "transforms list", "transforms match", "check", "sdfg", "mesh", "optimize", "view", "compose"}) {
+  for (const char* cmd : {"validate", "info", "convert", "run", "compile", "cache", "cache info",
+                          "cache clear", "transforms", "transforms list", "transforms match", "check", "sdfg",
+                          "mesh", "optimize", "view", "compose", "tune"}) {
     INFO(cmd);
     auto r = run_weir(std::string(cmd) + " --help");
     CHECK(r.code == 0);

@@ -15,8 +15,11 @@ namespace weir::runtime {
 /// lower() (dispatch.h) with the neighbours per row of some connectivity tables (offset name ->
 /// the table's second extent, frontend::LoweringOptions::max_neighbors): an E2V table of 3
 /// columns then runs on a compiled backend as on the embedded one (`neighbor_sum` over all 3,
-/// E2V[0] and E2V[1] read with a row stride of 3). Throws what lower() throws.
+/// E2V[0] and E2V[1] read with a row stride of 3). `optimized` false skips the optimization
+/// pipeline (the SDFG as lowered and validated, as `weir sdfg` writes it). Throws what lower()
+/// throws.
 CompilableProgram lower_for_tables(const FieldViewProgram& program,
-                                   const std::map<std::string, std::int64_t>& max_neighbors);
+                                   const std::map<std::string, std::int64_t>& max_neighbors,
+                                   bool optimized = true);
 
 }  // namespace weir::runtime

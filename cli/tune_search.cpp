@@ -1,0 +1,191 @@
+// `weir tune`'s search loop (tune_search.h).
+#include "tune_search.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "openmp_threads.h"
+#include "tune_measure.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/runtime/errors.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/script.h"
+
+namespace weir::cli {
+
+using namespace weir::runtime;
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string ms(double s) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
+  return os.str();
+}
+
+// A measured candidate is preferred to the baseline only when it is at least this much faster:
+// timings on a loaded machine scatter by a few percent.
+constexpr double kMinGain = 1.03;
+
+// Interleaved calls per candidate: about a quarter of a second of the baseline's calls, 3 to 9
+// (odd, so the median is one call).
+int rounds_for(double call_s) {
+  int r = call_s > 0 ? static_cast<int>(0.25 / call_s) : 9;
+  r = std::clamp(r, 3, 9);
+  return r % 2 ? r : r - 1;
+}
+
+}  // namespace
+
+std::shared_ptr<SDFG> apply_candidate(const SDFG& untuned, const TuneCandidate& candidate) {
+  std::shared_ptr<SDFG> s = untuned.clone_sdfg();
+  auto steps = transforms::parse_script(candidate.steps.dump(), candidate.label);
+  transforms::apply_script(*s, steps, candidate.label);
+  validate_or_throw(*s);
+  return s;
+}
+
+TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend, Arguments& args,
+                        const std::vector<std::string>& written, const std::vector<TuneCandidate>& candidates,
+                        const TuneSettings& settings, std::ostream& log) {
+  TuneOutcome out;
+  out.total = candidates.size();
+  const InputSnapshot snapshot(args, written);
+  // The untuned program's outputs: what every candidate must compute.
+  std::shared_ptr<Program> reference = prepare(backend, untuned);
+  out.default_threads = static_cast<unsigned>(set_openmp_threads(0));
+  snapshot.restore(args);
+  reference->run(args);
+  Arguments expected;
+  for (const auto& n : written)
+    if (args.arrays.count(n)) expected.arrays.emplace(n, args.arrays.at(n).clone());
+  log << "untuned program compiled and run (" << std::fixed << std::setprecision(1) << since(settings.start)
+      << " s of the budget)\n";
+
+  std::shared_ptr<Program> baseline, best_program;
+  std::set<std::string> seen;  // fingerprint and threads of every program timed
+  double spent = 0;            // cost of the candidates evaluated, for the budget's estimate
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const TuneCandidate& c = candidates[i];
+    if (settings.max_candidates && i >= settings.max_candidates) {
+      out.cut_short = "--max-candidates " + std::to_string(settings.max_candidates);
+      break;
+    }
+    // Another candidate only if one as costly as the average so far still fits.
+    if (i > 0 && since(settings.start) + spent / static_cast<double>(i) > settings.budget_s) {
+      out.cut_short = "the budget";
+      break;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    CandidateResult r;
+    r.candidate = c;
+    const unsigned threads = c.threads ? c.threads : out.default_threads;
+    std::shared_ptr<Program> program;
+    try {
+      CompilableProgram p;
+      p.sdfg = apply_candidate(*untuned.sdfg, c);
+      p.options = untuned.options;
+      p.origin = untuned.origin;
+      CompilationArtifact a = compile(backend, p);
+      r.fingerprint = a.fingerprint;
+      r.cache_hit = a.cache_hit;
+      if (!seen.insert(a.fingerprint + "/" + std::to_string(threads)).second) {
+        for (std::size_t k = 0; k < out.results.size(); ++k)
+          if (out.results[k].fingerprint == a.fingerprint && !out.results[k].seconds.empty() &&
+              (out.results[k].candidate.threads ? out.results[k].candidate.threads : out.default_threads) ==
+                  threads)
+            r.why = "the same program and threads as candidate " + std::to_string(k);
+        r.status = "duplicate";
+      } else {
+        program = prepare(backend, p);
+        snapshot.restore(args);
+        set_openmp_threads(threads);
+        const auto t_call = std::chrono::steady_clock::now();
+        program->run(args);
+        const double first_call = since(t_call);
+        if (std::string why = compare_outputs(expected, args, written); !why.empty()) {
+          r.status = "rejected";
+          r.why = "outputs differ from the untuned program's: " + why;
+        } else if (i == 0) {
+          r.status = "baseline";
+          out.rounds = rounds_for(first_call);
+          baseline = program;
+          auto [a_s, b_s] = time_interleaved({program.get(), threads}, {program.get(), threads}, args,
+                                             snapshot, (out.rounds + 1) / 2);
+          r.seconds = a_s;
+          r.seconds.insert(r.seconds.end(), b_s.begin(), b_s.end());
+          r.baseline_seconds = r.seconds;
+          r.speedup = 1;
+        } else {
+          r.status = "measured";
+          const unsigned base_threads = out.results.front().candidate.threads
+                                            ? out.results.front().candidate.threads
+                                            : out.default_threads;
+          auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {program.get(), threads}, args,
+                                             snapshot, out.rounds);
+          r.baseline_seconds = b_s;
+          r.seconds = c_s;
+          r.speedup = median(b_s) / median(c_s);
+        }
+      }
+    } catch (const std::exception& e) {
+      r.status = "failed";
+      r.why = e.what();
+    }
+    r.cost_s = since(t0);
+    spent += r.cost_s;
+    if (i == 0 && r.status != "baseline")
+      throw weir::Error("the baseline, auto-optimize-cpu, " +
+                        std::string(r.status == "rejected" ? "is rejected: " : "failed: ") + r.why);
+    log << "[#" << i << " of " << candidates.size() << ", " << std::fixed << std::setprecision(1)
+        << since(settings.start) << " s] " << c.label << ": ";
+    if (r.status == "baseline")
+      log << ms(median(r.seconds)) << " per call (" << out.rounds << " calls interleaved per candidate)\n";
+    else if (r.status == "measured")
+      log << std::setprecision(2) << r.speedup << "x (" << ms(median(r.seconds)) << " vs "
+          << ms(median(r.baseline_seconds)) << ")\n";
+    else
+      log << r.status << ": " << r.why.substr(0, 300) << (r.why.size() > 300 ? "..." : "") << "\n";
+    log.flush();  // one line per candidate as it ends, also into a pipe
+    out.results.push_back(std::move(r));
+    if (out.results.back().status == "measured" &&
+        out.results.back().speedup > std::max(kMinGain, out.results[out.best].speedup)) {
+      out.best = out.results.size() - 1;
+      best_program = program;
+    }
+  }
+  // The best timed again: a winner picked from noisy ratios looks better than it is.
+  if (out.best) {
+    const CandidateResult& b = out.results[out.best];
+    const double est = 2.0 * out.rounds * (median(b.seconds) + median(b.baseline_seconds));
+    const unsigned base_threads =
+        out.results.front().candidate.threads ? out.results.front().candidate.threads : out.default_threads;
+    if (since(settings.start) + est <= settings.budget_s) {
+      const unsigned threads = b.candidate.threads ? b.candidate.threads : out.default_threads;
+      auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {best_program.get(), threads}, args,
+                                         snapshot, 2 * out.rounds);
+      out.confirm_baseline_seconds = b_s;
+      out.confirm_seconds = c_s;
+      out.confirmed_speedup = median(b_s) / median(c_s);
+      if (out.confirmed_speedup < 1.0) {
+        std::ostringstream why;
+        why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed
+            << std::setprecision(2) << b.speedup << "x) was " << out.confirmed_speedup
+            << "x when timed again: kept auto-optimize-cpu";
+        out.kept_baseline_because = why.str();
+        out.best = 0;
+      }
+    }
+  }
+  out.elapsed_s = since(settings.start);
+  return out;
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,82 @@
+// `weir tune`'s search (docs/adr/0056-weir-tune.md): every candidate script applied to the
+// untuned SDFG, compiled, checked against the untuned program's outputs and timed interleaved
+// with the baseline (auto-optimize-cpu), in the order tune_space.h gives, within a wall-clock
+// budget.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tune_space.h"
+#include "weir/runtime/arguments.h"
+#include "weir/runtime/backend.h"
+
+namespace weir::cli {
+
+/// What became of one candidate.
+struct CandidateResult {
+  TuneCandidate candidate;
+  /// "baseline", "measured", "rejected" (outputs differ), "failed" (does not apply, compile or
+  /// run), "duplicate" (the same generated program and threads as an earlier candidate).
+  std::string status;
+  /// Why it was rejected, failed or is a duplicate; "" otherwise.
+  std::string why;
+  /// Seconds per call: its own calls, and the baseline's interleaved with them.
+  std::vector<double> seconds, baseline_seconds;
+  /// median(baseline_seconds) / median(seconds); 1 for the baseline, 0 when not measured.
+  double speedup = 0;
+  /// Wall seconds spent on it (applying the script, compiling, checking, timing).
+  double cost_s = 0;
+  bool cache_hit = false;
+  /// The compiled program's fingerprint (cache key); "" when it did not compile.
+  std::string fingerprint;
+};
+
+/// The search's settings (from `weir tune`'s command line).
+struct TuneSettings {
+  double budget_s = 60;
+  /// Evaluate at most this many candidates (the baseline included); 0: no limit but the budget.
+  std::size_t max_candidates = 0;
+  /// When the budget started (the command's start: lowering and the reference count).
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+/// The search's outcome.
+struct TuneOutcome {
+  std::vector<CandidateResult> results;  ///< the candidates evaluated, in order
+  std::size_t total = 0;                 ///< candidates in the search space (with --candidate's)
+  std::size_t best = 0;                  ///< index into results (0: the baseline)
+  /// The best candidate timed again against the baseline (a fresh interleaved series); 0 when
+  /// the budget left no time for it.
+  double confirmed_speedup = 0;
+  std::vector<double> confirm_seconds, confirm_baseline_seconds;
+  /// Why the search stopped before the last candidate ("" when it visited all): the budget,
+  /// or --max-candidates.
+  std::string cut_short;
+  /// Why the best of the measured candidates was not kept ("" when it was).
+  std::string kept_baseline_because;
+  double elapsed_s = 0;
+  unsigned default_threads = 0;  ///< OpenMP threads of candidates that set none
+  int rounds = 0;                ///< interleaved calls per candidate
+};
+
+/// Runs the search. `untuned` is compiled as given (options and origin of `untuned`) to compute
+/// the expected outputs; each candidate's steps are applied to a copy of its SDFG. `args` are
+/// the program's arguments, `written` the arrays it writes (compared, and restored before every
+/// call). Progress lines go to `log`. Throws weir::Error when the untuned program or the
+/// baseline does not compile or run (nothing to compare against).
+TuneOutcome tune_search(const runtime::CompilableProgram& untuned, const runtime::Backend& backend,
+                        runtime::Arguments& args, const std::vector<std::string>& written,
+                        const std::vector<TuneCandidate>& candidates, const TuneSettings& settings,
+                        std::ostream& log);
+
+/// The SDFG of `candidate`: its steps applied (and recorded in the history) to a copy of
+/// `untuned`, validated. Throws weir::Error (ScriptError naming the step) when a step does not
+/// apply or the result is invalid.
+std::shared_ptr<SDFG> apply_candidate(const SDFG& untuned, const TuneCandidate& candidate);
+
+}  // namespace weir::cli

@@ -1,0 +1,135 @@
+// The search space of `weir tune` and its seed-determined order (tune_space.h).
+#include "tune_space.h"
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "weir/transforms/auto_optimize.h"
+
+namespace weir::cli {
+namespace {
+
+// One choice: its name and values; the first value is what auto-optimize-cpu does.
+struct Knob {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+std::vector<Knob> knobs(unsigned hardware_threads) {
+  std::vector<std::string> threads{"all"};
+  if (hardware_threads >= 4) threads.push_back(std::to_string(hardware_threads / 2));
+  if (hardware_threads >= 2) threads.emplace_back("1");
+  return {
+      // greedy-map-fusion: default; only producers read at the consumer's point; recomputing up
+      // to 27 points; no sibling (horizontal) fusion; no fusion at all.
+      {"fusion", {"greedy", "pointwise", "wide", "vertical", "none"}},
+      {"collapse", {"on", "off"}},
+      // MapTiling before the schedules: tile sizes per dimension (1: not tiled; the last repeats).
+      {"tiling", {"none", "8,1", "32,1", "8,32,1", "16,64,1", "32,128,1"}},
+      {"split_innermost", {"on", "off"}},
+      {"vectorize", {"on", "off"}},
+      {"scan_block", {"8", "4", "16", "32"}},
+      {"threads", threads},
+  };
+}
+
+// A uniform integer in [0, n) from the engine; mt19937_64's outputs are fixed by the standard
+// (its distributions are not), so the same seed gives the same order with every library.
+std::size_t below(std::mt19937_64& rng, std::size_t n) { return static_cast<std::size_t>(rng() % n); }
+
+template <class T>
+void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(rng, i)]);
+}
+
+// The pipeline of auto-optimize-cpu with the `choices` made, one pass step per pass.
+nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
+  auto choice = [&](const std::string& knob, const std::string& def) {
+    auto it = choices.find(knob);
+    return it == choices.end() ? def : it->second;
+  };
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& pass : transforms::auto_optimize_pass_names(DeviceType::CPU)) {
+    std::string text = pass;
+    if (pass == "scan-column-blocking" && choice("scan_block", "8") != "8") {
+      text += "{block_size=" + choice("scan_block", "8") + "}";
+    } else if (pass == "map-collapse" && choice("collapse", "on") == "off") {
+      continue;
+    } else if (pass == "greedy-map-fusion") {
+      const std::string f = choice("fusion", "greedy");
+      if (f == "none") continue;
+      if (f == "pointwise") text += "{max_points=1}";
+      if (f == "wide") text += "{max_points=27,max_tasklets=512}";
+      if (f == "vertical") text += "{horizontal=false}";
+    } else if (pass == "cpu-schedules") {
+      if (const std::string t = choice("tiling", "none"); t != "none")
+        steps.push_back({{"pass", "map-tiling{tile_sizes=" + t + "}"}});
+      std::string opts;
+      if (choice("split_innermost", "on") == "off") opts += "split_innermost=false";
+      if (choice("vectorize", "on") == "off")
+        opts += std::string(opts.empty() ? "" : ",") + "vectorize=false";
+      if (!opts.empty()) text += "{" + opts + "}";
+    }
+    steps.push_back({{"pass", text}});
+  }
+  return steps;
+}
+
+TuneCandidate make_candidate(const std::vector<std::pair<std::string, std::string>>& changed) {
+  TuneCandidate c;
+  c.choices = changed;
+  c.label = choices_text(changed);
+  std::map<std::string, std::string> m(changed.begin(), changed.end());
+  if (auto t = m.find("threads"); t != m.end() && t->second != "all")
+    c.threads = static_cast<unsigned>(std::stoul(t->second));
+  m.erase("threads");
+  c.steps = m.empty() ? nlohmann::json::array({{{"pass", "auto-optimize-cpu"}}}) : steps_for(m);
+  return c;
+}
+
+}  // namespace
+
+std::string choices_text(const std::vector<std::pair<std::string, std::string>>& choices) {
+  if (choices.empty()) return "auto-optimize-cpu";
+  std::string s;
+  for (const auto& [k, v] : choices) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware_threads,
+                                           std::size_t combinations) {
+  std::mt19937_64 rng(seed);
+  const std::vector<Knob> ks = knobs(hardware_threads);
+  std::vector<TuneCandidate> out{make_candidate({})};
+  std::set<std::vector<std::size_t>> seen{std::vector<std::size_t>(ks.size(), 0)};
+  // One choice changed.
+  std::vector<std::vector<std::size_t>> singles;
+  for (std::size_t k = 0; k < ks.size(); ++k)
+    for (std::size_t v = 1; v < ks[k].values.size(); ++v) {
+      std::vector<std::size_t> pick(ks.size(), 0);
+      pick[k] = v;
+      singles.push_back(pick);
+    }
+  shuffle(singles, rng);
+  // Several choices changed: each knob keeps its default with probability 1/2, else takes one
+  // of its other values; drawn until `combinations` new ones (or a bounded number of draws).
+  std::vector<std::vector<std::size_t>> picks = singles;
+  for (const auto& p : singles) seen.insert(p);
+  for (std::size_t draws = 0; picks.size() < singles.size() + combinations && draws < 64 * combinations + 64;
+       ++draws) {
+    std::vector<std::size_t> pick(ks.size(), 0);
+    for (std::size_t k = 0; k < ks.size(); ++k)
+      if (below(rng, 2)) pick[k] = 1 + below(rng, ks[k].values.size() - 1);
+    if (seen.insert(pick).second) picks.push_back(pick);
+  }
+  for (const auto& pick : picks) {
+    std::vector<std::pair<std::string, std::string>> changed;
+    for (std::size_t k = 0; k < ks.size(); ++k)
+      if (pick[k]) changed.emplace_back(ks[k].name, ks[k].values[pick[k]]);
+    out.push_back(make_candidate(changed));
+  }
+  return out;
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,207 @@
+// `weir tune` (docs/adr/0056-weir-tune.md): the tuned script replays (weir sdfg + weir optimize
+// --script) into an SDFG that computes what the untuned one computes; a candidate that changes
+// the results is rejected and logged; the same seed visits the same candidates in the same
+// order; a budget that cuts the search short says so; bad input is a located error and writes
+// nothing.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace {
+
+using weir::test::run_weir;
+namespace fs = std::filesystem;
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::string laplacian() {
+  return q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
+}
+
+// The cache shared by these tests (their candidates are the same programs).
+std::string cache() { return "WEIR_CACHE_DIR=" + q(weir::test::shared_cache_dir("tune")); }
+
+nlohmann::json read_json(const fs::path& p) {
+  REQUIRE(fs::exists(p));
+  return nlohmann::json::parse(weir::test::read_text(p));
+}
+
+std::vector<std::string> labels(const nlohmann::json& log) {
+  std::vector<std::string> v;
+  for (const auto& r : log["results"]) v.push_back(r["label"]);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("weir tune: the tuned script replays into an SDFG that computes what the untuned one does",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-replay");
+  auto r = run_weir("tune " + laplacian() + " --set I=20 --set J=12 --set K=3 --max-candidates 3 -o " +
+                        q(dir / "best.json") + " --log " + q(dir / "log.json") + " --sdfg " +
+                        q(dir / "tuned.sdfg"),
+                    cache());
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("evaluated 3 of 65 candidates") &&
+                        Catch::Contains("stopped by --max-candidates 3"));
+  nlohmann::json script = read_json(dir / "best.json");
+  nlohmann::json log = read_json(dir / "log.json");
+  // The header: the measured speed-up over --auto cpu, in words and as a number.
+  const nlohmann::json& h = script["weir_tune"];
+  CHECK_THAT(h["comment"].get<std::string>(),
+             Catch::Contains("x the speed of --auto cpu") && Catch::Contains("at I=20, J=12, K=3"));
+  CHECK(h["speedup_over_auto_cpu"].get<double>() >= 1.0);
+  CHECK(h["evaluated"] == 3);
+  CHECK(h["candidates"] == 65);
+  CHECK(h["cut_short"] == "--max-candidates 3");
+  REQUIRE(script["steps"].is_array());
+  REQUIRE_FALSE(script["steps"].empty());
+  // The log: every candidate evaluated, the baseline first, each with its script and times.
+  REQUIRE(log["results"].size() == 3);
+  CHECK(log["results"][0]["status"] == "baseline");
+  CHECK(log["results"][0]["script"]["steps"] == nlohmann::json::parse(R"([{"pass": "auto-optimize-cpu"}])"));
+  for (const auto& e : log["results"]) {
+    INFO(e.dump());
+    CHECK((e["status"] == "baseline" || e["status"] == "measured" || e["status"] == "duplicate"));
+    if (e["status"] != "duplicate") CHECK(e["seconds"].size() >= 3);
+  }
+  CHECK(script["steps"] == log["results"][log["best"].get<std::size_t>()]["script"]["steps"]);
+
+  // Replayed as the header says: weir sdfg, then weir optimize --script.
+  REQUIRE(run_weir("sdfg " + laplacian() + " -o " + q(dir / "lap.sdfg")).code == 0);
+  auto o = run_weir("optimize " + q(dir / "lap.sdfg") + " --script " + q(dir / "best.json") + " -o " +
+                    q(dir / "replayed.sdfg"));
+  INFO(o.out);
+  REQUIRE(o.code == 0);
+  // --sdfg wrote the same history, which `weir view` steps through.
+  auto history = [](const nlohmann::json& s) { return s["attributes"]["_meta_weir_transformation_hist"]; };
+  CHECK(history(read_json(dir / "replayed.sdfg")) == history(read_json(dir / "tuned.sdfg")));
+  CHECK_FALSE(history(read_json(dir / "tuned.sdfg")).empty());
+  // Both SDFGs on the same random inputs: the same outputs as NumPy's Laplacian.
+  fs::create_directories(dir / "in");
+  weir::test::cli::python(dir, "inputs.py",
+                          "rng = np.random.default_rng(5)\n"
+                          "np.save(d + '/in/f.npy', rng.random((20, 12, 3)))\n"
+                          "np.save(d + '/in/out.npy', np.zeros((20, 12, 3)))\n");
+  for (const std::string sdfg : {"lap", "replayed"}) {
+    auto run = run_weir("run " + q(dir / (sdfg + ".sdfg")) + " --in-dir " + q(dir / "in") + " --out " +
+                            q(dir / (sdfg + ".out")),
+                        cache());
+    INFO(run.out);
+    REQUIRE(run.code == 0);
+  }
+  weir::test::cli::python(dir, "compare.py",
+                          std::string(weir::test::cli::kNumpyLaplacian) +
+                              "f = np.load(d + '/in/f.npy')\n"
+                              "a = np.load(d + '/lap.out/out.npy')\n"
+                              "b = np.load(d + '/replayed.out/out.npy')\n"
+                              "assert np.allclose(a[1:-1, 1:-1], lap(f), rtol=1e-12, atol=0)\n"
+                              "assert np.array_equal(a, b)\n");
+}
+
+TEST_CASE("weir tune: a candidate whose outputs differ from the untuned program's is rejected and logged",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-reject");
+  // auto-optimize-cpu, then a test-only pass that adds 1 to every tasklet's output.
+  std::ofstream(dir / "wrong.json") << R"([{"pass": "auto-optimize-cpu"}, {"pass": "break-results"}])";
+  auto r =
+      run_weir("tune " + laplacian() + " --set I=16 --set J=10 --set K=2 --max-candidates 2 --candidate " +
+                   q(dir / "wrong.json") + " -o " + q(dir / "best.json"),
+               cache(), WEIR_TEST_PASSES_BIN);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  nlohmann::json log = read_json(dir / "best.log.json");
+  REQUIRE(log["results"].size() == 2);
+  const nlohmann::json& wrong = log["results"][1];
+  CHECK(wrong["label"] == (dir / "wrong.json").string());
+  CHECK(wrong["status"] == "rejected");
+  CHECK_THAT(wrong["why"].get<std::string>(),
+             Catch::StartsWith("outputs differ from the untuned program's: out: ") &&
+                 Catch::Contains("values differ (first at [1, 1, 0]: expected ") &&
+                 Catch::Contains("largest difference 1"));
+  CHECK(wrong["seconds"].empty());
+  CHECK(log["best"] == 0);
+  CHECK(read_json(dir / "best.json")["steps"] == nlohmann::json::parse(R"([{"pass": "auto-optimize-cpu"}])"));
+  CHECK_THAT(r.out, Catch::Contains("rejected: outputs differ"));
+}
+
+TEST_CASE("weir tune: the same seed visits the same candidates in the same order, and a short budget says so",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-seed");
+  auto tune = [&](const std::string& name, const std::string& options) {
+    auto r = run_weir("tune " + laplacian() + " --set I=12 --set J=8 --set K=2 " + options + " -o " +
+                          q(dir / (name + ".json")),
+                      cache());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    return std::make_pair(r.out, read_json(dir / (name + ".log.json")));
+  };
+  auto a = tune("a", "--max-candidates 3 --seed 7").second;
+  auto b = tune("b", "--max-candidates 3 --seed 7").second;
+  auto c = tune("c", "--max-candidates 3 --seed 8").second;
+  CHECK(labels(a) == labels(b));
+  CHECK(labels(a) != labels(c));
+  CHECK(labels(a)[0] == "auto-optimize-cpu");
+  CHECK(labels(c)[0] == "auto-optimize-cpu");
+  // The baseline is always evaluated; a budget already spent stops the search after it.
+  auto [out, log] = tune("short", "--budget 0.001s");
+  CHECK(log["evaluated"] == 1);
+  CHECK(log["cut_short"] == "the budget");
+  CHECK_THAT(out, Catch::Contains("evaluated 1 of 65 candidates") &&
+                      Catch::Contains("the budget cut the search short, so a rerun"));
+  CHECK_THAT(
+      read_json(dir / "short.json")["weir_tune"]["comment"].get<std::string>(),
+      Catch::Contains("1.00x the speed of --auto cpu") && Catch::Contains("the budget cut the search short"));
+}
+
+TEST_CASE("weir tune: bad input is a located error and writes nothing", "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-bad-input");
+  const std::string out = " -o " + q(dir / "best.json");
+  std::ofstream(dir / "broken.json") << "[{\"pass\": \"simplify\"},\n  {\"transformation\": }]";
+  std::ofstream(dir / "unknown.json") << R"([{"transformation": "MapTurbo"}])";
+  const fs::path py = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py";
+  struct Case {
+    std::string args;
+    int code;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--budget 0", 2,
+            "weir: error: --budget 0: expected a positive duration such as 60s, 5m or 90 (seconds)\n"},
+           {"--budget 5x", 2,
+            "weir: error: --budget 5x: expected a positive duration such as 60s, 5m or 90 (seconds)\n"},
+           {"--backend gpu", 2,
+            "weir: error: --backend gpu: weir tune times programs compiled for the CPU (cpu) only so far\n"},
+           {"--candidate " + q(dir / "broken.json"), 1,
+            "weir: error: " + (dir / "broken.json").string() + ":2:"},
+           {"--candidate " + q(dir / "unknown.json"), 1,
+            "weir: error: " + (dir / "unknown.json").string() +
+                ": step 1 (MapTurbo): unknown transformation 'MapTurbo'"},
+           {"--candidate " + q(dir / "missing.json"), 1,
+            "weir: error: cannot read candidate script '" + (dir / "missing.json").string() + "'\n"},
+           {"--set I=-4", 1, "weir: error: "},
+       }) {
+    auto r = run_weir("tune " + laplacian() + " --set J=4 --set K=2 " + c.args + out, cache());
+    INFO(c.args << "\n" << r.out);
+    CHECK(r.code == c.code);
+    CHECK_THAT(r.out, Catch::StartsWith(c.message));
+    CHECK_FALSE(fs::exists(dir / "best.json"));
+    CHECK_FALSE(fs::exists(dir / "best.log.json"));
+  }
+  // The script would replace the program's source.
+  const std::string before = weir::test::read_text(py);
+  auto r = run_weir("tune " + laplacian() + " -o " + q(py));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("would overwrite the input file"));
+  CHECK(weir::test::read_text(py) == before);
+  auto same = run_weir("tune " + laplacian() + out + " --log " + q(dir / "best.json"));
+  CHECK(same.code == 2);
+  CHECK_THAT(same.out, Catch::Contains("name the same file"));
+  auto nofile = run_weir("tune " + q(dir / "nothing.py") + "::p" + out);
+  CHECK(nofile.code == 1);
+  CHECK_FALSE(fs::exists(dir / "best.json"));
+}
