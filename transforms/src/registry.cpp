@@ -19,6 +19,7 @@
 #include "weir/transforms/loop_to_map.h"
 #include "weir/transforms/map_collapse.h"
 #include "weir/transforms/map_expansion.h"
+#include "weir/transforms/map_fission.h"
 #include "weir/transforms/map_fusion.h"
 #include "weir/transforms/map_fusion_horizontal.h"
 #include "weir/transforms/map_interchange.h"
@@ -61,6 +62,7 @@ std::vector<RegistryEntry>& table() {
       transformation<MapExpansion>(),
       transformation<MapInterchange>(),
       transformation<MapTiling>(),
+      transformation<MapFission>(),
       transformation<MapFusion>(),
       transformation<TrivialMapElimination>(),
       // The pass fuses whole chains in linear time; the transformation matches pairs.
