@@ -53,21 +53,11 @@ std::string part_name(const SDFGState& st, const std::vector<NodeId>& part) {
 std::set<NodeId> cut_points(const MatchContext& ctx, const ScopeTree& tree, const MapEntry& me,
                             const std::vector<NodeId>& body) {
   const SDFGState& st = *ctx.state;
-  std::map<std::string, int> in_body;
-  for (NodeId n : body)
-    if (const auto* an = st.node(n).as<AccessNode>()) ++in_body[an->data];
-  const auto& use = ctx.cache.data_use(ctx.sdfg);
+  const std::set<std::string> local = detail::transients_local_to(ctx.sdfg, ctx.cache, st, body);
   std::set<NodeId> out;
   for (NodeId n : body) {
     const auto* an = st.node(n).as<AccessNode>();
-    if (!an || tree.parent[n] != me.id() || !written(st, n) || !ctx.sdfg.has_data(an->data)) continue;
-    const DataDescriptor& d = ctx.sdfg.data(an->data);
-    if (!d.transient || d.is_view() || d.kind == DataKind::Stream) continue;
-    auto u = use.find(an->data);
-    if (u == use.end() || u->second.access_nodes != in_body[an->data] || u->second.in_control_flow ||
-        u->second.by_name_elsewhere)
-      continue;
-    out.insert(n);
+    if (an && tree.parent[n] == me.id() && written(st, n) && local.count(an->data)) out.insert(n);
   }
   return out;
 }
