@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dataflow_util.h"
+#include "scope_copy.h"
 #include "weir/transforms/trivial_map_elimination.h"
 
 namespace weir::transforms {
@@ -77,43 +78,10 @@ void MapUnroll::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   const std::set<std::string> locals = detail::transients_local_to(ctx.sdfg, ctx.cache, st, scope);
   scope.push_back(me.id());
   scope.push_back(me.exit);
-  std::set<NodeId> in_scope(scope.begin(), scope.end());
-  std::set<EdgeId> edges;
-  for (NodeId n : scope) {
-    for (EdgeId e : st.in_edges(n)) edges.insert(e);
-    for (EdgeId e : st.out_edges(n)) edges.insert(e);
-  }
   TrivialMapElimination eliminate;
   for (std::size_t k = 0; k < pts.size(); ++k) {
-    std::map<std::string, std::string> rename;
-    for (const auto& data : locals) {
-      std::string name = ctx.sdfg.unique_data_name(data + "_u" + std::to_string(k));
-      ctx.sdfg.add_data(name, ctx.sdfg.data(data));
-      rename[data] = name;
-    }
-    std::map<NodeId, NodeId> id;
-    for (NodeId n : scope) {
-      Node& copy = st.add_node(st.node(n).clone());
-      if (auto* an = copy.as<AccessNode>(); an && rename.count(an->data))
-        an->data = an->label = rename[an->data];
-      id[n] = copy.id();
-    }
-    for (NodeId n : scope)
-      if (const auto* e = st.node(n).as<MapEntry>()) {
-        auto& ne = *st.node(id.at(n)).as<MapEntry>();
-        auto& nx = *st.node(id.at(e->exit)).as<MapExit>();
-        ne.map = std::make_shared<MapInfo>(*e->map);  // copies do not share map properties
-        ne.exit = nx.id();
-        nx.entry = ne.id();
-        nx.map = ne.map;
-      }
-    for (EdgeId e : edges) {
-      const DataflowEdge& d = st.edge(e);
-      Memlet m = d.memlet;
-      if (rename.count(m.data)) m.data = rename[m.data];
-      st.add_edge(in_scope.count(d.src) ? id.at(d.src) : d.src, d.src_conn,
-                  in_scope.count(d.dst) ? id.at(d.dst) : d.dst, d.dst_conn, m);
-    }
+    auto id =
+        detail::copy_scope(st, scope, detail::copy_transients(ctx.sdfg, locals, "_u" + std::to_string(k)));
     MapEntry& copy = *st.node(id.at(me.id())).as<MapEntry>();
     std::vector<Range> point;
     for (long long v : pts[k]) point.push_back(Range::index(sym::Expr(v)));

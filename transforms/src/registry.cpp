@@ -26,6 +26,7 @@
 #include "weir/transforms/map_tiling.h"
 #include "weir/transforms/map_to_for_loop.h"
 #include "weir/transforms/map_unroll.h"
+#include "weir/transforms/map_vectorization.h"
 #include "weir/transforms/otf_map_fusion.h"
 #include "weir/transforms/redundant_array_removal.h"
 #include "weir/transforms/scan_column_blocking.h"
@@ -65,6 +66,7 @@ std::vector<RegistryEntry>& table() {
       transformation<MapTiling>(),
       transformation<MapFission>(),
       transformation<MapUnroll>(),
+      transformation<MapVectorization>(),
       transformation<MapFusion>(),
       transformation<TrivialMapElimination>(),
       // The pass fuses whole chains in linear time; the transformation matches pairs.
