@@ -126,12 +126,23 @@ std::string expansion_problem(const SDFGState& st, const std::vector<NodeId>& bo
   return {};
 }
 
+bool is_gpu(ScheduleType s) {
+  return s == ScheduleType::GPU_Default || s == ScheduleType::GPU_Device ||
+         s == ScheduleType::GPU_Persistent || s == ScheduleType::GPU_ThreadBlock ||
+         s == ScheduleType::GPU_ThreadBlock_Dynamic;
+}
+
 /// Why the map's range cannot give an expanded transient its leading dimensions; empty if it can.
 std::string range_problem(const SDFGState& st, const ScopeTree& tree, const MapEntry& me) {
   std::set<std::string> enclosing;
-  for (NodeId s = tree.parent[me.id()]; s != kNoNode; s = tree.parent[s])
-    for (const auto& q : st.node(s).as<MapEntry>()->map->params) enclosing.insert(q);
   const MapInfo& m = *me.map;
+  for (NodeId s = tree.parent[me.id()]; s != kNoNode; s = tree.parent[s]) {
+    const MapInfo& outer = *st.node(s).as<MapEntry>()->map;
+    if (is_gpu(outer.schedule))
+      return "map '" + m.label + "' is inside GPU kernel '" + outer.label +
+             "': a linking transient expanded there would have no storage both kernels reach";
+    for (const auto& q : outer.params) enclosing.insert(q);
+  }
   for (std::size_t d = 0; d < m.params.size(); ++d) {
     const Range& r = m.range[d];
     if (r.step != sym::Expr(1))
@@ -289,7 +300,10 @@ std::vector<Range> expand_transients(const MatchContext& ctx, const MapEntry& me
     if (!old.is_scalar()) shape.insert(shape.end(), old.shape.begin(), old.shape.end());
     DataDescriptor desc = DataDescriptor::make_array(old.dtype.base, shape, true);
     desc.dtype = old.dtype;
-    desc.storage = old.storage == StorageType::Register ? StorageType::Default : old.storage;
+    // Between two kernels the expanded transient lives in device memory, else in the host's.
+    desc.storage = is_gpu(m.schedule)                     ? StorageType::GPU_Global
+                   : old.storage == StorageType::Register ? StorageType::Default
+                                                          : old.storage;
     old = desc;
   }
   std::set<EdgeId> seen;
