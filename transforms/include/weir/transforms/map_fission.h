@@ -21,7 +21,8 @@ namespace weir::transforms {
 /// (a value carried across iterations: a write-after-read the split would break), written in
 /// two parts, accessed by a nested SDFG, library node or copy, or used outside the map; parts
 /// that depend on each other in a cycle; an expansion the range does not allow (a non-unit
-/// step, or bounds that use parameters of enclosing maps).
+/// step, or bounds that use parameters of enclosing maps) or a map inside a GPU kernel. The
+/// expanded transient of a GPU_Device map lives in GPU_Global memory between the kernels.
 class MapFission final : public PatternTransformation<MapEntry> {
  public:
   MapFission();
