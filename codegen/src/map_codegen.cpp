@@ -3,6 +3,7 @@
 // private copies of reductions (parallel_reduction.cpp, parallel_privatization.cpp) and the
 // hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp).
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <utility>
@@ -65,12 +66,14 @@ std::string map_comment(const MapInfo& m) {
 }
 
 /// A map's loops: its dimensions with their step signs, how many OpenMP distributes, and
-/// whether the innermost loop gets `#pragma omp simd`.
+/// whether the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive:
+/// the lanes of MapVectorization, a loop of that constant trip count).
 struct LoopNest {
   const MapInfo& map;
   const std::vector<std::optional<int>>& sign;
   int collapse = 0;
   bool simd = false;
+  int simdlen = 0;
 };
 
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
@@ -96,7 +99,9 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
       inc = "--" + p;
     else
       inc = p + " += " + step;
-    if (d + 1 == ranges.size() && n.simd) out.line("#pragma omp simd");
+    if (d + 1 == ranges.size() && n.simd)
+      out.line(n.simdlen > 0 ? "#pragma omp simd simdlen(" + std::to_string(n.simdlen) + ")"
+                             : "#pragma omp simd");
     out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   out.append(body);
@@ -254,9 +259,16 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // loop a per-lane array whose aggregate copies it cannot vectorize, where the plain vectorizer
   // splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map vectorized
   // only without the pragma).
+  // "true", or the lane count of MapVectorization's lane map ("8").
   const std::string* hint = m.extra.find("weir_vectorize");
-  const LoopNest loop_nest{m, sign, collapse,
-                           !parallel && opts.openmp && hint && *hint == "true" && !moves_complex_values(e)};
+  const int lanes =
+      hint && !hint->empty() &&
+              std::all_of(hint->begin(), hint->end(), [](unsigned char c) { return std::isdigit(c) != 0; })
+          ? std::stoi(*hint)
+          : 0;
+  const LoopNest loop_nest{
+      m, sign, collapse,
+      !parallel && opts.openmp && hint && (*hint == "true" || lanes > 0) && !moves_complex_values(e), lanes};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };

@@ -153,6 +153,24 @@ void substitute_in_scope(SDFGState& st, const ScopeTree& tree, NodeId entry,
   }
 }
 
+std::set<std::string> transients_local_to(const SDFG& sdfg, AnalysisCache& cache, const SDFGState& st,
+                                          const std::vector<NodeId>& body) {
+  std::map<std::string, int> in_body;
+  for (NodeId n : body)
+    if (const auto* an = st.node(n).as<AccessNode>()) ++in_body[an->data];
+  const auto& use = cache.data_use(sdfg);
+  std::set<std::string> out;
+  for (const auto& [data, count] : in_body) {
+    if (!sdfg.has_data(data)) continue;
+    const DataDescriptor& d = sdfg.data(data);
+    auto u = use.find(data);
+    if (d.transient && !d.is_view() && d.kind != DataKind::Stream && u != use.end() &&
+        u->second.access_nodes == count && !u->second.in_control_flow && !u->second.by_name_elsewhere)
+      out.insert(data);
+  }
+  return out;
+}
+
 std::string fresh_param(const SDFG& sdfg, const SDFGState& st, const std::string& base) {
   std::set<std::string> used;
   for (const auto& [k, v] : sdfg.arrays) used.insert(k);

@@ -72,6 +72,12 @@ void copy_dataflow(const SDFGState& from, SDFGState& into, std::map<NodeId, Node
 const MapEntry* nested_static_map(const SDFGState& st, const MapEntry& outer,
                                   const std::vector<std::uint32_t>& sub, std::string& why);
 
+/// Containers of `sdfg` that are transient (not views or streams) and used only by the access
+/// nodes in `body` (nodes of `st`): no other access node in any state, no control flow, no
+/// tasklet or symbol mapping naming them. What a map rewrite may reshape or copy freely.
+std::set<std::string> transients_local_to(const SDFG& sdfg, AnalysisCache& cache, const SDFGState& st,
+                                          const std::vector<NodeId>& body);
+
 /// "i", "j": the parameter list of a map as text.
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ");
 

@@ -19,11 +19,14 @@
 #include "weir/transforms/loop_to_map.h"
 #include "weir/transforms/map_collapse.h"
 #include "weir/transforms/map_expansion.h"
+#include "weir/transforms/map_fission.h"
 #include "weir/transforms/map_fusion.h"
 #include "weir/transforms/map_fusion_horizontal.h"
 #include "weir/transforms/map_interchange.h"
 #include "weir/transforms/map_tiling.h"
 #include "weir/transforms/map_to_for_loop.h"
+#include "weir/transforms/map_unroll.h"
+#include "weir/transforms/map_vectorization.h"
 #include "weir/transforms/otf_map_fusion.h"
 #include "weir/transforms/redundant_array_removal.h"
 #include "weir/transforms/scan_column_blocking.h"
@@ -61,6 +64,9 @@ std::vector<RegistryEntry>& table() {
       transformation<MapExpansion>(),
       transformation<MapInterchange>(),
       transformation<MapTiling>(),
+      transformation<MapFission>(),
+      transformation<MapUnroll>(),
+      transformation<MapVectorization>(),
       transformation<MapFusion>(),
       transformation<TrivialMapElimination>(),
       // The pass fuses whole chains in linear time; the transformation matches pairs.
