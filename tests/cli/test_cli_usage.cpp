@@ -341,14 +341,14 @@ TEST_CASE("weir: near misses on the command line are accepted or named with the 
       r.out ==
       "weir: error: --random-inputs: the shape of 'A' (float64 array of shape (N, N)) needs N; give it with "
       "--set N=VALUE\n");
-  // A scalar given as an array file is named with the option that gives it.
+  // A scalar given as an array file (not 0-d) is named with the options that give it.
   r = run_weir("run " + ex("cartesian/heat3d.py::heat3d") + " --in u=" + q(dir / "f.npy") +
                    " --in alpha=" + q(dir / "f.npy"),
                env);
   CHECK(r.code == 2);
-  CHECK(r.out ==
-        "weir: error: --in alpha=" + (dir / "f.npy").string() +
-            ": 'alpha' is a scalar of program 'heat3d', not an array: give it with --set alpha=VALUE\n");
+  CHECK(r.out == "weir: error: --in alpha=" + (dir / "f.npy").string() +
+                     ": 'alpha' is a scalar of program 'heat3d': give it with --set alpha=VALUE or as a 0-d "
+                     "array (shape ()), not float64 (5, 5, 1)\n");
   // A field-view file that is not there says why.
   r = run_weir("run " + q(dir / "none.py") + "::p");
   CHECK(r.code == 1);
