@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fusion_util.h"
+#include "weir/sdfg/cfg_list.h"
 
 namespace weir::transforms {
 
@@ -144,18 +145,15 @@ struct StateFuser {
   }
 };
 
-}  // namespace
-
-std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
+/// Step 1-3 in every state of `sdfg` (not of the SDFGs nested in it).
+std::size_t fuse_states(SDFG& sdfg, Transaction& tx, const detail::OtfLimits& limits, bool horizontal) {
   std::size_t total = 0;
-  detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets"),
-                           options().get_bool("broadcast")};
   for (SDFGState* st : sdfg.all_states()) {
     total += tx.modify_state(*st, [&] {
       const std::map<std::string, DataUse> use = tx.cache().data_use(sdfg);
       StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
       f.run();
-      if (options().get_bool("horizontal")) {
+      if (horizontal) {
         std::vector<NodeId> entries;
         for (NodeId n = 0; n < f.top.size(); ++n)
           if (f.is_top(n)) entries.push_back(n);
@@ -164,6 +162,22 @@ std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
       return f.fused;
     });
   }
+  return total;
+}
+
+}  // namespace
+
+std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
+  std::size_t total = 0;
+  detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets"),
+                           options().get_bool("broadcast")};
+  // Nested SDFGs too (a loop LoopToMap made a map keeps its body's maps in one), deepest first:
+  // fusing in an SDFG may drop SDFGs nested in its maps, never one already behind in this order.
+  std::vector<SDFG*> sdfgs;
+  for (ControlFlowRegion* r : weir::cfg_list(sdfg))
+    if (auto* g = dynamic_cast<SDFG*>(r)) sdfgs.push_back(g);
+  for (auto g = sdfgs.rbegin(); g != sdfgs.rend(); ++g)
+    total += fuse_states(**g, tx, limits, options().get_bool("horizontal"));
   return total;
 }
 

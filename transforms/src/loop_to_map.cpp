@@ -46,9 +46,12 @@ bool has_control_transfer(const ControlFlowRegion& r) {
 }
 
 /// Symbols the SDFG reads outside block `skip` of `region` (free symbols of a copy without it;
-/// its interstate edges stay).
-std::set<std::string> symbols_used_outside(const SDFG& sdfg, const ControlFlowRegion& region, BlockId skip) {
+/// its interstate edges stay), not counting the descriptors of `moved`: the containers the
+/// transformation moves into the loop's nested SDFG.
+std::set<std::string> symbols_used_outside(const SDFG& sdfg, const ControlFlowRegion& region, BlockId skip,
+                                           const std::set<std::string>& moved) {
   auto copy = sdfg.clone_sdfg();
+  for (const auto& d : moved) copy->arrays.erase(d);
   auto regions = cfg_list(sdfg), copies = cfg_list(*copy);  // same pre-order in a copy
   for (std::size_t k = 0; k < regions.size() && k < copies.size(); ++k)
     if (regions[k] == &region) {
@@ -71,6 +74,16 @@ bool privatizable(const SDFG& sdfg, const std::map<std::string, DataUse>& use, c
 }
 
 std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_states(); }
+
+/// The containers apply() moves into the nested SDFG (privatizable ones): a transient sized by
+/// the loop variable (DaCe's `tmp` of shape `i + 1` for `C[i, :i+1]`) goes with them.
+std::set<std::string> moved_containers(const SDFG& sdfg, const std::map<std::string, DataUse>& use,
+                                       const LoopRegion& loop) {
+  std::set<std::string> out;
+  for (const auto& [data, acc] : detail::collect_accesses(states_of(loop)))
+    if (sdfg.has_data(data) && privatizable(sdfg, use, data, acc)) out.insert(data);
+  return out;
+}
 
 /// Symbols the control flow inside `r` defines: loop variables and interstate assignments.
 void defined_by_control_flow(const ControlFlowRegion& r, std::set<std::string>& out) {
@@ -99,12 +112,18 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
   if (has_control_transfer(*L)) return refuse("loop '" + L->label + "' contains break, continue or return");
   // The loop variable's value after the loop is the first value past the range; a map has none.
   // A parent LoopRegion with the same name is not a use: checked on the whole SDFG minus the loop.
-  auto outside = symbols_used_outside(ctx.sdfg, ctx.region, L->id());
-  if (outside.count(f.var))
+  const auto& use = ctx.cache.data_use(ctx.sdfg);
+  const auto moved = moved_containers(ctx.sdfg, use, *L);
+  auto outside = symbols_used_outside(ctx.sdfg, ctx.region, L->id(), moved);
+  if (outside.count(f.var)) {
+    for (const auto& [name, desc] : ctx.sdfg.arrays)
+      if (!moved.count(name) && desc.free_symbols().count(f.var))
+        return refuse("loop variable " + f.var + " sizes container '" + name +
+                      "', which is used outside loop '" + L->label + "' or not written before read in it");
     return refuse("loop variable " + f.var + " is used after loop '" + L->label + "'");
+  }
   if (auto dyn = detail::dynamic_map_in(states_of(*L)); !dyn.empty())
     return refuse("loop '" + L->label + "' contains map '" + dyn + "' with dynamic range inputs");
-  const auto& use = ctx.cache.data_use(ctx.sdfg);
   // What each iteration touches, looked for at the innermost ends (inside maps and nested SDFGs,
   // such as an inner loop made a map first): the propagated memlets at the access nodes cover
   // all of a container a nested SDFG receives whole.

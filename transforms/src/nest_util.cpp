@@ -116,6 +116,7 @@ Memlet this_end_of(const SDFGState& st, const DataflowEdge& e, const AccessNode&
 std::map<std::string, DataAccesses> collect_accesses(const std::vector<SDFGState*>& states) {
   std::map<std::string, DataAccesses> out;
   for (SDFGState* st : states) {
+    std::optional<ScopeTree> scopes;  // built at the first leaf inside a map
     for (Node* n : st->nodes()) {
       auto* a = n->as<AccessNode>();
       if (!a) continue;
@@ -232,6 +233,22 @@ std::optional<std::vector<Memlet>> nested_accesses(const NestedSDFGNode& n, cons
   return out;
 }
 
+/// `m` with the parameters of the maps around `end` that take one value (`__i0 = i:i`, DaCe's
+/// frontend writes `C[i, :i+1] *= beta` so) replaced by that value, innermost map first: such an
+/// index is no more varying than the value itself.
+Memlet with_single_point_params(const SDFGState& st, const ScopeTree& scopes, NodeId end, Memlet m) {
+  for (NodeId p = scopes.parent[end]; p != kNoNode; p = scopes.parent[p]) {
+    const auto* me = st.node(p).as<MapEntry>();
+    if (!me || !me->map) continue;
+    std::map<std::string, sym::Expr> point;
+    for (std::size_t k = 0; k < me->map->params.size() && k < me->map->range.dims(); ++k)
+      if (me->map->range[k].start == me->map->range[k].end)
+        point.emplace(me->map->params[k], me->map->range[k].start);
+    if (!point.empty()) m.subset = m.subset.subs(point);
+  }
+  return m;
+}
+
 }  // namespace
 
 std::map<std::string, DataAccesses> collect_leaf_accesses(const std::vector<SDFGState*>& states,
@@ -243,6 +260,7 @@ std::map<std::string, DataAccesses> collect_leaf_accesses(const std::vector<SDFG
     acc.writes.clear();
   }
   for (SDFGState* st : states) {
+    std::optional<ScopeTree> scopes;  // built at the first leaf inside a map
     for (Node* n : st->nodes()) {
       auto* a = n->as<AccessNode>();
       if (!a) continue;
@@ -284,7 +302,8 @@ std::map<std::string, DataAccesses> collect_leaf_accesses(const std::vector<SDFG
             else
               leaves.push_back(*m);
           } else {
-            leaves.push_back(*m);
+            if (!scopes) scopes = st->scope_tree();
+            leaves.push_back(with_single_point_params(*st, *scopes, end.id(), *m));
           }
         }
         if (!ok) {

@@ -8,7 +8,7 @@
 
 namespace weir::transforms {
 
-/// Pass "greedy-map-fusion". Per state of the SDFG (nested SDFGs are not entered):
+/// Pass "greedy-map-fusion". Per state of the SDFG and of every SDFG nested in it (deepest first):
 ///  1. Consumers in reverse topological order: each top-level map B absorbs, by recomputation,
 ///     every top-level producer map whose transient output only B reads, until none is left
 ///     (consumer first, so that the points a producer is needed at are known when it is copied
