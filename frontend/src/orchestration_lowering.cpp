@@ -35,6 +35,9 @@ struct Seq {
   BlockId last = kNoBlock;
   std::vector<std::pair<std::string, CodeBlock>> pending;
   bool dead = false;  // after a break/continue nothing more runs in this sequence
+  /// The debuginfo (JSON) of the statement being lowered: every block it adds carries it, so
+  /// that `weir view` maps the orchestration function's lines (loops, ifs, calls) to blocks.
+  std::string where;
 
   /// Adds `target = value` to the next edge; an edge never reads what it assigns, so a value
   /// that reads a pending target (or a target a pending value reads) starts a new edge.
@@ -71,10 +74,12 @@ struct Seq {
     }
     pending.clear();
     last = b.id();
+    if (!where.empty() && !b.extra.find("debuginfo")) b.extra.set("debuginfo", where);
     return b;
   }
   SDFGState& state(const std::string& label) { return link(r.add_state(unique(label))); }
   void finish() {
+    where.clear();  // the end of the sequence is no statement's
     if (!pending.empty() || last == kNoBlock) state("end");
   }
 };
@@ -253,6 +258,7 @@ class Lowering {
   void emit(const std::vector<OStmt>& body, Seq& seq, std::set<int> cur) {
     for (const OStmt& s : body) {
       if (cur.empty() || seq.dead) return;
+      if (s.loc.known()) seq.where = lowering::debuginfo_json(s.loc);
       switch (s.kind) {
         case OStmt::Kind::Assign: {
           // All values first (tuple assignment), through temporaries when a later value reads
@@ -393,6 +399,7 @@ class Lowering {
     emit(s.body, inner, {chain[0]});
     for (std::int64_t j = 1; j < k; ++j) {
       std::string at = "(" + u + " + " + signed_text(j * s.step) + ")";
+      inner.where = seq.where;
       ConditionalBlock& cb =
           inner.link(inner.r.add_conditional(inner.unique(label + "_copy" + std::to_string(j))));
       ControlFlowRegion& region = cb.add_branch(CodeBlock{at + lt + hi, Language::Python}, "then");
@@ -417,6 +424,7 @@ class Lowering {
       ControlFlowRegion& region =
           cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
       Seq inner{region};
+      inner.where = seq.where;
       inner.pending.emplace_back(kBinding, std::to_string(*flow_.step(s, {id}).begin()));
       inner.finish();
     }
@@ -468,6 +476,7 @@ class Lowering {
       ControlFlowRegion& region =
           cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
       Seq inner{region};
+      inner.where = seq.where;
       for (const auto& piece : parts)
         call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
     }

@@ -2,7 +2,8 @@
 // elements are matched by key (model.js: kinds and labels along the path, not file indices,
 // which shift when a transformation removes a node), and an element present in both is
 // changed when its own attributes or its edges' endpoints differ (the change names which). Containers (states, scopes,
-// nested SDFGs) are changed when anything inside them is.
+// nested SDFGs) are changed when anything inside them is. A node that moved to another state
+// (and the memlets that moved with it) is one 'moved' change, not a removal and an addition.
 import { ownAttributes } from './model.js';
 
 // Attributes that differ between copies of the same element without meaning anything.
@@ -29,17 +30,71 @@ function changedFields(ea, eb) {
   return [...names].filter((k) => fa.get(k) !== fb.get(k)).sort();
 }
 
+/** A node's key inside its state (what it is, wherever it is). */
+const keyInState = (el) => el.key.slice(el.state.key.length);
+
+/**
+ * The dataflow nodes of `a` with no element of the same key in `b` that are in `b` in another
+ * state (one node of that kind and label in each, among the unmatched ones), and the memlets
+ * between them: Map(element of a -> {eb, what}), `what` naming the move first ("state 'x' ->
+ * 'y'") and then the attributes that differ. Without this a map moved to another state would
+ * list as removed and added, memlet by memlet.
+ */
+function movedElements(a, b, byKeyA, byKeyB) {
+  const out = new Map();
+  const unmatched = (model, other) => model.all.filter((e) => e.state && e.kind !== 'memlet' && !other.has(e.key) && e.parent === e.state);
+  const group = (els) => {
+    const m = new Map();
+    for (const e of els) m.set(keyInState(e), m.has(keyInState(e)) ? null : e);
+    return m;
+  };
+  const ga = group(unmatched(a, byKeyB)), gb = group(unmatched(b, byKeyA));
+  const keyMap = new Map(); // key in a -> key in b, for moved nodes
+  for (const [k, ea] of ga) {
+    const eb = gb.get(k);
+    if (!ea || !eb || ea.state.key === eb.state.key) continue;
+    keyMap.set(ea.key, eb.key);
+    const where = `state '${ea.state.label}' -> '${eb.state.label}'`;
+    out.set(ea, { eb, what: [where, ...changedFields(ea, eb)] });
+  }
+  if (!keyMap.size) return out;
+  const movedStates = new Map([...out].map(([ea, { eb }]) => [ea.state, eb.state]));
+  for (const [sa, sb] of movedStates)
+    for (const ma of sa.edges) {
+      if (byKeyB.has(ma.key) || !(keyMap.has(ma.src.key) || keyMap.has(ma.dst.key))) continue;
+      const to = (k) => keyMap.get(k) ?? (byKeyA.has(k) && byKeyB.has(k) ? k : null);
+      const src = to(ma.src.key), dst = to(ma.dst.key);
+      if (!src || !dst) continue;
+      const mb = sb.edges.find((e) => e.src.key === src && e.dst.key === dst && e.srcConn === ma.srcConn && e.dstConn === ma.dstConn && !byKeyA.has(e.key));
+      if (!mb) continue;
+      const what = changedFields(ma, mb).filter((f) => f !== 'source' && f !== 'destination');
+      out.set(ma, { eb: mb, what: [`state '${sa.label}' -> '${sb.label}'`, ...what] });
+    }
+  return out;
+}
+
 /**
  * Diff of models `a` and `b`: {inA: Map uid->'removed'|'changed', inB: Map uid->'added'|'changed',
  * changes: [{status, key, label, kind, uidA, uidB, what}]} (changes lists leaf elements only;
- * `what`: the names of the attributes, endpoints or containers that differ, for 'changed').
+ * status 'added', 'removed', 'changed' or 'moved'; `what`: the names of the attributes,
+ * endpoints or containers that differ, for 'changed', and first the states for 'moved').
  */
 export function diffModels(a, b) {
   const byKeyA = new Map(a.all.map((e) => [e.key, e]));
   const byKeyB = new Map(b.all.map((e) => [e.key, e]));
   const inA = new Map(), inB = new Map();
   const changes = [];
+  const moved = movedElements(a, b, byKeyA, byKeyB);
+  for (const [ea, { eb, what }] of moved) {
+    inA.set(ea.uid, 'changed');
+    inB.set(eb.uid, 'changed');
+    // A memlet that moved with its nodes and is otherwise the same is no change of its own.
+    if (ea.kind !== 'memlet' || what.length > 1)
+      changes.push({ status: 'moved', key: ea.key, label: eb.label, kind: eb.kind, uidA: ea.uid, uidB: eb.uid, what });
+  }
+  const movedB = new Set([...moved.values()].map((m) => m.eb));
   for (const ea of a.all) {
+    if (moved.has(ea)) continue;
     const eb = byKeyB.get(ea.key);
     if (!eb) {
       inA.set(ea.uid, 'removed');
@@ -53,7 +108,7 @@ export function diffModels(a, b) {
     }
   }
   for (const eb of b.all)
-    if (!byKeyA.has(eb.key)) {
+    if (!byKeyA.has(eb.key) && !movedB.has(eb)) {
       inB.set(eb.uid, 'added');
       changes.push({ status: 'added', key: eb.key, label: eb.label, kind: eb.kind, uidB: eb.uid });
     }

@@ -33,6 +33,9 @@ function graph(compound) {
 }
 
 const MARGIN = 8, RANKSEP = 36, NODESEP = 24;
+// Edge labels: 10px monospace, placed this far right of their edge.
+const LABEL_CHAR_W = 6.1, LABEL_H = 12, LABEL_OFFSET = 4;
+const labelWidth = (s) => Math.ceil(s.length * LABEL_CHAR_W);
 
 // Straight chains (every node with at most one distinct successor and predecessor, no cycle),
 // the common case of scopes and straight-line control flow, placed directly: dagre costs a few
@@ -46,14 +49,24 @@ function chainLayout(sizes, edges) {
     next[e.v] = e.w;
     prev[e.w] = e.v;
   }
+  // Several labelled edges between the same two nodes are stacked below each other.
   const gapAfter = new Array(n).fill(RANKSEP);
-  for (const e of edges) if (e.labelH) gapAfter[e.v] = Math.max(gapAfter[e.v], RANKSEP + e.labelH);
+  const labelAfter = new Array(n).fill(0);
+  const labelRow = new Map();
+  const rows = new Array(n).fill(0);
+  for (const e of edges) {
+    if (!e.labelH) continue;
+    labelRow.set(e.name, rows[e.v]++);
+    gapAfter[e.v] = RANKSEP + rows[e.v] * e.labelH;
+    labelAfter[e.v] = Math.max(labelAfter[e.v], e.labelW);
+  }
   const pos = new Array(n);
   let x = MARGIN, height = 0, seen = 0;
   for (let s = 0; s < n; s++) {
     if (prev[s] !== -1) continue;
+    // The column is wide enough for its nodes and for the edge labels right of its centre line.
     let w = 0;
-    for (let v = s; v !== -1; v = next[v]) w = Math.max(w, sizes[v].width);
+    for (let v = s; v !== -1; v = next[v]) w = Math.max(w, sizes[v].width, 2 * (labelAfter[v] + LABEL_OFFSET));
     let y = MARGIN;
     for (let v = s; v !== -1; v = next[v]) {
       pos[v] = { x: x + w / 2, y: y + sizes[v].height / 2 };
@@ -68,7 +81,8 @@ function chainLayout(sizes, edges) {
   for (const e of edges) {
     const a = pos[e.v], b = pos[e.w];
     const p0 = { x: a.x, y: a.y + sizes[e.v].height / 2 }, p1 = { x: b.x, y: b.y - sizes[e.w].height / 2 };
-    edgeOut.set(e.name, { points: [p0, p1], x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2 });
+    const y = labelRow.has(e.name) ? p0.y + RANKSEP / 2 + (labelRow.get(e.name) + 0.5) * e.labelH : (p0.y + p1.y) / 2;
+    edgeOut.set(e.name, { points: [p0, p1], x: p0.x + LABEL_OFFSET + (e.labelW ?? 0) / 2, y });
   }
   return { nodes: pos, edges: edgeOut, width: x - NODESEP + MARGIN, height: height + MARGIN };
 }
@@ -82,7 +96,9 @@ function runLayout(sizes, edges) {
   if (chain) return chain;
   const g = graph(false);
   sizes.forEach((sz, i) => g.setNode(String(i), { width: sz.width, height: sz.height }));
-  for (const e of edges) g.setEdge(String(e.v), String(e.w), { width: e.labelW ?? 0, height: e.labelH ?? 0, labelpos: 'c' }, e.name);
+  // Labels right of their edge (dagre reserves their box, so no two labels overlap and none
+  // leaves the graph's bounds); x, y: the label's centre.
+  for (const e of edges) g.setEdge(String(e.v), String(e.w), { width: e.labelW ?? 0, height: e.labelH ?? 0, labelpos: 'r', labeloffset: LABEL_OFFSET }, e.name);
   dagre.layout(g, { disableOptimalOrderHeuristic: fastOrder });
   const gg = g.graph();
   const edgeOut = new Map();
@@ -120,7 +136,10 @@ export function layoutModel(model, collapsed) {
 function flatten(box, ox, oy, depth, boxes, edges) {
   const x = ox + box.x, y = oy + box.y;
   boxes.push({ el: box.el, x, y, w: box.w, h: box.h, shape: box.shape, container: box.inner.length > 0 || box.container, depth, collapsed: box.collapsed });
-  for (const e of box.edges) edges.push({ el: e.el, points: e.points.map((p) => ({ x: p.x + x, y: p.y + y })), label: e.label, fix: e.fix });
+  for (const e of box.edges) {
+    const label = e.label ? { x: e.label.x + x, y: e.label.y + y } : null;
+    edges.push({ el: e.el, points: e.points.map((p) => ({ x: p.x + x, y: p.y + y })), label, text: e.text ?? '', fix: e.fix });
+  }
   for (const c of box.inner) flatten(c, x, y, depth + 1, boxes, edges);
 }
 
@@ -159,8 +178,8 @@ function regionBox(el, collapsed, header = HEADER) {
     return box;
   }
   const edges = el.edges.map((e, i) => {
-    const lbl = clip(e.label, 40);
-    return { v: el.children.indexOf(e.src), w: el.children.indexOf(e.dst), name: `e${i}`, labelW: lbl ? textWidth(lbl) : 0, labelH: lbl ? 14 : 0 };
+    const lbl = clip(e.label || '', 40);
+    return { v: el.children.indexOf(e.src), w: el.children.indexOf(e.dst), name: `e${i}`, text: lbl, labelW: lbl ? labelWidth(lbl) : 0, labelH: lbl ? LABEL_H : 0 };
   });
   const L = runLayout(blocks.map((b) => ({ width: b.w, height: b.h })), edges);
   blocks.forEach((b, i) => {
@@ -171,7 +190,7 @@ function regionBox(el, collapsed, header = HEADER) {
   el.edges.forEach((e, i) => {
     const ge = L.edges.get(`e${i}`);
     if (!ge) return;
-    box.edges.push({ el: e, points: ge.points.map((p) => ({ x: p.x + PAD, y: p.y + header })), label: { x: ge.x + PAD, y: ge.y + header } });
+    box.edges.push({ el: e, points: ge.points.map((p) => ({ x: p.x + PAD, y: p.y + header })), label: { x: ge.x + PAD, y: ge.y + header }, text: edges[i].text });
   });
   const gg = L;
   box.inner = blocks;
@@ -227,6 +246,26 @@ function nodeSize(el) {
     case 'map_entry': case 'map_exit': return [w + 36, 28];
     default: return [w + 24, 30];
   }
+}
+
+// The label of each memlet drawn at one level ({src, dst, e}): its memlet, clipped; where more
+// than three memlets join the same two nodes (one node read at several offsets), the first says
+// how many there are and the others have none. Sets text, labelW and labelH, which the layout
+// reserves room for.
+function memletLabels(drawn) {
+  const groups = new Map();
+  for (const d of drawn) {
+    const k = `${d.src.uid}|${d.dst.uid}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(d);
+  }
+  for (const group of groups.values())
+    group.forEach((d, i) => {
+      const own = d.e.label ? shownLabel(d.e) : '';
+      d.text = group.length <= 3 ? own : i === 0 && own ? `${own}  (+${group.length - 1} memlets)` : '';
+      d.labelW = d.text ? labelWidth(d.text) : 0;
+      d.labelH = d.text ? LABEL_H : 0;
+    });
 }
 
 /** Whether node `el` of a state is hidden inside a collapsed map scope; returns the scope entry drawn instead. */
@@ -328,6 +367,7 @@ function stateBox(el, collapsed) {
       pairSeen.add(pair);
       drawn.push({ e, v: idOf.get(rs), w: idOf.get(rd), name: e.uid, src: s, dst: d, fixSrc: rs !== s, fixDst: rd !== d, exact });
     }
+    memletLabels(drawn);
     const L = runLayout(items.map((b) => ({ width: b.w, height: b.h })), drawn);
     const out = new Box(null, L.width, L.height, 'scope');
     items.forEach((b, i) => {
@@ -338,7 +378,7 @@ function stateBox(el, collapsed) {
     out.inner = items;
     for (const d of drawn) {
       const ge = L.edges.get(d.name);
-      if (ge) out.edges.push({ el: d.e, points: ge.points.map((p) => ({ x: p.x, y: p.y })), merged: !d.exact, fix: d });
+      if (ge) out.edges.push({ el: d.e, points: ge.points.map((p) => ({ x: p.x, y: p.y })), merged: !d.exact, fix: d, text: d.text, label: d.text ? { x: ge.x, y: ge.y } : null });
     }
     return out;
   }
@@ -349,7 +389,8 @@ function stateBox(el, collapsed) {
     b.y += HEADER;
   }
   box.inner = top.inner;
-  box.edges = top.edges.map((e) => ({ ...e, points: e.points.map((p) => ({ x: p.x + PAD, y: p.y + HEADER })) }));
+  const shift = (p) => ({ x: p.x + PAD, y: p.y + HEADER });
+  box.edges = top.edges.map((e) => ({ ...e, points: e.points.map(shift), label: e.label ? shift(e.label) : null }));
   box.w = Math.max(top.w + 2 * PAD, textWidth(el.label) + 2 * PAD + 20);
   box.h = top.h + HEADER + PAD;
   return box;

@@ -8,6 +8,7 @@ import { layoutModel, collapsible } from './layout.js';
 import { GraphView } from './render.js';
 import { diffModels } from './diff.js';
 import { overlayMetrics, overlayValues, legendHtml, overlayRows } from './overlay.js';
+import { mapDecisions, DECISION_CATEGORIES } from './decisions.js';
 import { propertiesHtml, containersHtml, symbolsHtml, sourceHtml, esc, kindName } from './panel.js';
 import './style.css';
 
@@ -101,7 +102,7 @@ class Viewer {
     this.layout = layoutModel(this.model, collapsed);
     window.weirViewer.layoutMs = performance.now() - t0;
     this.collapsed = collapsed;
-    this.graph.render(this.layout, (el) => this.classesOf(el));
+    this.graph.render(this.layout, (el) => this.classesOf(el), this.overlay === 'decisions' ? (el) => this.decisionsOf(el)?.badge : null);
     if (this.selected) this.graph.mark([this.selected.uid], 'selected');
     this.applySearch(false);
   }
@@ -113,7 +114,30 @@ class Viewer {
     if (this.diagEls.has(el.uid)) c += ' invalid';
     const ov = this.ovValues?.byUid.get(el.uid);
     if (ov && this.ovValues.scale) c += ` ov ov-${this.ovValues.scale.bucket(ov.value)}`;
+    if (this.overlay === 'decisions') {
+      const d = this.decisionsOf(el);
+      if (d) c += ` dc dc-${d.category}`;
+    }
     return c;
+  }
+
+  /** The recorded codegen decisions of map entry `el` (decisions.js), cached per element; null for others. */
+  decisionsOf(el) {
+    if (el.kind !== 'map_entry') return null;
+    this.decisionCache ??= new WeakMap();
+    if (!this.decisionCache.has(el)) this.decisionCache.set(el, mapDecisions(el));
+    return this.decisionCache.get(el);
+  }
+
+  /** The legend of the decisions overlay: a colour per category with the number of maps in it. */
+  decisionsLegend() {
+    const counts = new Map();
+    for (const el of this.model.all) {
+      const d = this.decisionsOf(el);
+      if (d) counts.set(d.category, (counts.get(d.category) ?? 0) + 1);
+    }
+    const items = DECISION_CATEGORIES.map(([id, label]) => `<span class="dc-item"><span class="dc-swatch dc-${id}"></span>${esc(label)} ${counts.get(id) ?? 0}</span>`);
+    return `<span class="ov-title">codegen decisions of each map</span> ${items.join(' ')} <span class="muted">(recorded in the SDFG; select a map for the details)</span>`;
   }
 
   // ---------------------------------------------------------------- overlays
@@ -141,6 +165,15 @@ class Viewer {
     }
     const metric = this.metrics.find((m) => m.id === this.overlay);
     const legend = $('#ov-legend');
+    if (this.overlay === 'decisions') {
+      // Read from the SDFG shown, so also in history and comparison.
+      if (legend) {
+        legend.innerHTML = this.decisionsLegend();
+        legend.hidden = false;
+      }
+      document.body.dataset.overlay = 'decisions';
+      return;
+    }
     if (metric && main) {
       this.ovValues = overlayValues(this.overlays, metric, (e) => this.locateEntry(e));
       if (legend) legend.innerHTML = legendHtml(metric, this.ovValues);
@@ -300,7 +333,7 @@ class Viewer {
   renderTabs() {
     const el = this.selected && this.model.byUid.get(this.selected.uid) === this.selected ? this.selected : null;
     const sourceLink = (d) => `<a href="#" class="srclink" data-file="${esc(d.file)}" data-line="${d.line}">${d.file ? `${esc(d.file.split('/').pop())}:` : 'line '}${d.line}</a>`;
-    $('#tab-props').innerHTML = el ? propertiesHtml(el, { diags: this.diagEls.get(el.uid) ?? [], sourceLink, costs: overlayRows(this.ovEntries?.get(el.uid) ?? {}) }) : '<p class="muted">Click an element (or a row of the outline) to see its properties.</p>';
+    $('#tab-props').innerHTML = el ? propertiesHtml(el, { diags: this.diagEls.get(el.uid) ?? [], sourceLink, costs: overlayRows(this.ovEntries?.get(el.uid) ?? {}), decisions: this.decisionsOf(el)?.rows ?? [] }) : '<p class="muted">Click an element (or a row of the outline) to see its properties.</p>';
     const sdfgEl = el?.sdfg ?? this.model.root;
     $('#tab-data').innerHTML = containersHtml(sdfgEl);
     $('#tab-symbols').innerHTML = symbolsHtml(sdfgEl);
@@ -375,7 +408,7 @@ class Viewer {
     if (!this.changes) return '';
     const shown = this.changes.filter((c) => c.kind !== 'sdfg' || c.status !== 'changed');
     const count = (st) => shown.filter((c) => c.status === st).length;
-    let s = `<h4>changes: <span class="d-added-t">${count('added')} added</span>, <span class="d-removed-t">${count('removed')} removed</span>, <span class="d-changed-t">${count('changed')} changed</span></h4><div class="changes">`;
+    let s = `<h4>changes: <span class="d-added-t">${count('added')} added</span>, <span class="d-removed-t">${count('removed')} removed</span>, <span class="d-changed-t">${count('changed')} changed</span>, <span class="d-changed-t">${count('moved')} moved</span></h4><div class="changes">`;
     for (const c of shown.slice(0, 500)) {
       const uid = this.mode === 'compare' ? (this.compareSide === 'A' ? c.uidA : c.uidB) : this.showBefore ? c.uidA : c.uidB;
       const what = c.what?.length ? ` <span class="muted">(${esc(c.what.join(', '))})</span>` : '';
@@ -398,10 +431,9 @@ class Viewer {
     }
     if (d.compare) h += `<span class="group"><button id="mode-compare">Compare</button> <button id="side-a">A: ${esc(d.title)}</button> <button id="side-b">B: ${esc(d.compareTitle)}</button></span>`;
     if (h) h = `<span class="group"><button id="mode-main">SDFG</button></span>` + h;
-    if (this.metrics.length) {
-      const opts = this.metrics.map((m) => `<option value="${esc(m.id)}">${esc(m.label)}</option>`).join('');
-      h += `<span class="group"><label>overlay <select id="overlay"><option value="">none</option>${opts}</select></label></span>`;
-    }
+    // The codegen decisions are read from the SDFG itself: always offered.
+    const opts = this.metrics.map((m) => `<option value="${esc(m.id)}">${esc(m.label)}</option>`).join('');
+    h += `<span class="group"><label>overlay <select id="overlay"><option value="">none</option>${opts}<option value="decisions">codegen decisions</option></select></label></span>`;
     bar.innerHTML = h;
     $('#overlay')?.addEventListener('change', (e) => this.setOverlay(e.target.value));
     const on = (id, f) => $(id)?.addEventListener('click', f);

@@ -38,13 +38,15 @@ export function descriptorRows(desc) {
 
 /**
  * HTML of the properties of element `el`; `diags` are the validation problems on it, `costs`
- * the rows of its overlay numbers (measured and static; overlay.js's overlayRows).
+ * the rows of its overlay numbers (measured and static; overlay.js's overlayRows), `decisions`
+ * the code generator's decisions recorded on a map (decisions.js).
  */
-export function propertiesHtml(el, { diags, sourceLink, costs = [] }) {
+export function propertiesHtml(el, { diags, sourceLink, costs = [], decisions = [] }) {
   let h = `<div class="sel-head"><span class="kind k-${el.kind}">${esc(kindName(el.kind))}</span> <b class="sel-label">${esc(el.label || el.rawLabel || '')}</b></div>`;
   for (const d of diags) h += `<div class="diag">${esc(d.message)}${d.code ? ` <span class="muted">[${esc(d.code)}]</span>` : ''}</div>`;
   if (el.debug) h += `<div class="srcline">source: ${sourceLink(el.debug)}</div>`;
   if (costs.length) h += `<h4>costs</h4><div class="costs">${table(costs)}</div>`;
+  if (decisions.length) h += `<h4>codegen decisions</h4><div class="decisions">${table(decisions)}</div>`;
   const a = el.json?.attributes || {};
   if (el.kind === 'tasklet') {
     h += `<h4>code <span class="muted">(${esc(a.code?.language ?? 'Python')})</span></h4><pre class="code tasklet-code">${esc(codeText(a.code))}</pre>`;

@@ -32,7 +32,7 @@ function shapeMarkup(b) {
   }
 }
 
-function boxMarkup(b, classesOf) {
+function boxMarkup(b, classesOf, badgeOf) {
   const el = b.el;
   const extra = classesOf(el);
   if (b.shape === 'scope') return `<g class="scope${extra}" data-scope="${esc(el.uid)}">${shapeMarkup(b)}</g>`;
@@ -46,6 +46,9 @@ function boxMarkup(b, classesOf) {
   } else {
     s += `<text class="lbl" x="${b.x + b.w / 2}" y="${b.y + b.h / 2 + 4}" text-anchor="middle">${esc(label)}</text>`;
   }
+  // An overlay's short note on the element (the codegen decisions of a map), right of its box.
+  const badge = badgeOf?.(el);
+  if (badge) s += `<text class="badge" x="${b.x + b.w + 6}" y="${b.y + b.h / 2 + 4}">${esc(badge)}</text>`;
   if (collapsible(el)) {
     const tx = b.x + b.w - 16, ty = b.y + 3;
     s += `<g class="toggle" data-toggle="${esc(el.uid)}"><rect x="${tx}" y="${ty}" width="13" height="13" rx="2"/>` +
@@ -54,7 +57,7 @@ function boxMarkup(b, classesOf) {
   return s + '</g>';
 }
 
-function edgeMarkup(e, classesOf, labelOf) {
+function edgeMarkup(e, classesOf) {
   const pts = e.points;
   if (!pts || pts.length < 2) return '';
   const d = 'M' + pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' L');
@@ -63,14 +66,10 @@ function edgeMarkup(e, classesOf, labelOf) {
   // The whole memlet as a tooltip: the drawn label may be shortened or summarized.
   const tip = el.label ? `<title>${esc(el.label)}</title>` : '';
   let s = `<g class="edge ${cls}" data-uid="${esc(el.uid)}">${tip}<path d="${d}" marker-end="url(#arrow)"/><path class="hit" d="${d}"/>`;
-  const text = labelOf(e);
-  if (text) {
-    // Edges converging on one node would stack their labels at the middle: label them near their source.
-    const mid = e.converging ? { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 } : pts[Math.floor(pts.length / 2)];
-    const p = e.label ?? mid;
-    // Converging edges from the left are labelled to their left, the others to their right.
-    const left = e.converging && pts[0].x < pts[pts.length - 1].x;
-    s += `<text class="elbl" x="${p.x + (left ? -4 : 4)}" y="${p.y + (e.stack ?? 0) * 12}"${left ? ' text-anchor="end"' : ''}>${esc(text)}</text>`;
+  // The label where the layout reserved room for it (its centre), or at the middle of the edge.
+  if (e.text) {
+    const p = e.label ?? pts[Math.floor(pts.length / 2)];
+    s += `<text class="elbl" x="${p.x.toFixed(1)}" y="${(p.y + 4).toFixed(1)}" text-anchor="middle">${esc(e.text)}</text>`;
   }
   return s + '</g>';
 }
@@ -153,7 +152,7 @@ export class GraphView {
   }
 
   zoomAt(mx, my, f) {
-    const s = Math.min(8, Math.max(0.02, this.scale * f));
+    const s = Math.min(8, Math.max(this.minScale ?? 0.02, this.scale * f));
     const k = s / this.scale;
     this.tx = mx - (mx - this.tx) * k;
     this.ty = my - (my - this.ty) * k;
@@ -173,12 +172,13 @@ export class GraphView {
     if (!this.layout) return;
     const r = this.svg.getBoundingClientRect();
     const w = r.width || 800, h = r.height || 600;
-    // A very tall (or wide) graph would shrink to a line: fit its width instead, from the top.
-    let s = Math.min(w / (this.layout.width + 40), h / (this.layout.height + 40), 1.5);
-    if (s < 0.1) s = Math.min(w / (this.layout.width + 40), 0.5);
+    // The whole graph, however small that makes it (level of detail drops what is unreadable;
+    // zoom in from there), and never above 150%.
+    const s = Math.min(w / (this.layout.width + 40), h / (this.layout.height + 40), 1.5);
     this.scale = s;
+    this.minScale = Math.min(0.02, s / 2);
     this.tx = (w - this.layout.width * s) / 2;
-    this.ty = Math.max(10, (h - this.layout.height * s) / 2);
+    this.ty = (h - this.layout.height * s) / 2;
     this.applyTransform();
   }
 
@@ -194,7 +194,7 @@ export class GraphView {
     return true;
   }
 
-  render(layout, classesOf) {
+  render(layout, classesOf, badgeOf = null) {
     this.layout = layout;
     this.boxByUid = new Map();
     const containers = [], leaves = [];
@@ -204,28 +204,9 @@ export class GraphView {
     }
     containers.sort((a, b) => a.depth - b.depth);
     const parts = [];
-    for (const b of containers) parts.push(boxMarkup(b, classesOf));
-    // Parallel memlets (one node reads another at several offsets): labels stacked, and beyond
-    // three one summary line, so that labels do not pile up on one spot.
-    const pairs = new Map();
-    for (const e of layout.edges) {
-      if (e.el.kind !== 'memlet') continue;
-      const k = `${e.el.src.uid}|${e.el.dst.uid}`;
-      if (!pairs.has(k)) pairs.set(k, []);
-      pairs.get(k).push(e);
-    }
-    for (const group of pairs.values()) group.forEach((e, i) => { e.stack = i; e.group = group.length; });
-    const inDegree = new Map();
-    for (const e of layout.edges) if (e.el.kind === 'memlet') inDegree.set(e.el.dst.uid, (inDegree.get(e.el.dst.uid) ?? 0) + 1);
-    for (const e of layout.edges) if (e.el.kind === 'memlet') e.converging = inDegree.get(e.el.dst.uid) > 1 && e.group <= 1;
-    const labelOf = (e) => {
-      if (!e.el.label) return '';
-      if (!e.group || e.group <= 3) return shownLabel(e.el);
-      if (e.stack === 0) return `${shownLabel(e.el)}  (+${e.group - 1} memlets)`;
-      return '';
-    };
-    for (const e of layout.edges) parts.push(edgeMarkup(e, classesOf, labelOf));
-    for (const b of leaves) parts.push(boxMarkup(b, classesOf));
+    for (const b of containers) parts.push(boxMarkup(b, classesOf, badgeOf));
+    for (const e of layout.edges) parts.push(edgeMarkup(e, classesOf));
+    for (const b of leaves) parts.push(boxMarkup(b, classesOf, badgeOf));
     this.viewport.innerHTML = parts.join('');
     this.renderMinimap();
   }

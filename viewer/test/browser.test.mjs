@@ -352,9 +352,11 @@ test('a generated 2,000-node SDFG renders every node and switches level of detai
   const t0 = performance.now();
   for (let i = 0; i < 12; i++) await page.click('#zoom-out');
   assert.equal(await lod(), 'lod-low');
-  for (let i = 0; i < 16; i++) await page.click('#zoom-in');
+  // Fit shows all 2,000 nodes (a small scale): zoom in until labels are readable again.
+  let steps = 12;
+  for (; steps < 50 && (await lod()) !== 'lod-high'; steps++) await page.click('#zoom-in');
   assert.equal(await lod(), 'lod-high');
-  console.log(`viewer: 28 zoom steps at ${nodes} nodes: ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(`viewer: ${steps} zoom steps at ${nodes} nodes: ${(performance.now() - t0).toFixed(0)} ms`);
   await shot(page, 'big');
   await page.context().close();
 });
@@ -402,7 +404,7 @@ test('a profile report overlays measured time and static costs on the SDFG it wa
   const want = JSON.parse(readFileSync(report, 'utf8')).weir_profile;
   const page = await openHtml('profile-overlay', ['--report', report]);
   assert.deepEqual(await page.$$eval('#overlay option', (os) => os.map((o) => o.value)),
-    ['', 'time', 'bandwidth', 'gflops', 'intensity', 'static-bytes', 'static-flops', 'static-intensity']);
+    ['', 'time', 'bandwidth', 'gflops', 'intensity', 'static-bytes', 'static-flops', 'static-intensity', 'decisions']);
   // A map's outline row adds its range to the label: 'hdiff_map[__I=2:...]'.
   const uidOf = (label) => page.evaluate((l) => [...document.querySelectorAll('#outline .ol-row')]
     .find((r) => { const t = r.querySelector('.ol-label').textContent; return t === l || t.startsWith(`${l}[`); })?.dataset.uid, label);
@@ -442,4 +444,159 @@ test('a profile report overlays measured time and static costs on the SDFG it wa
   const other = runWeir(['view', join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg'), '--report', report, '--html', join(work, 'x.html')], { ok: false });
   assert.equal(other.status, 2, other.stderr);
   assert.match(other.stderr, /--report .*hdiff-profile\.json: element 0 \(state 'call_0_hdiff'.*made from another SDFG/);
+});
+
+/// For each map entry drawn: its classes' decision category, its badge and the panel's codegen-decision rows.
+function decisionsShown(page) {
+  return page.evaluate(() => [...document.querySelectorAll('svg.graph g.el.map_entry[data-uid]')].map((g0) => {
+    const uid = g0.getAttribute('data-uid');
+    window.weirViewer.viewer.select(uid, { focus: false });
+    const g = document.querySelector(`svg.graph g.el[data-uid="${CSS.escape(uid)}"]`);
+    const rows = [...document.querySelectorAll('#tab-props .decisions tr')].map((r) => [r.querySelector('th').textContent, r.querySelector('td').textContent]);
+    return { label: window.weirViewer.viewer.model.byUid.get(uid).json.attributes.label, category: /\bdc-(\w+)/.exec(g.getAttribute('class'))?.[1], badge: g.querySelector('text.badge')?.textContent ?? '', rows: Object.fromEntries(rows) };
+  }));
+}
+
+test('the codegen decisions overlay: each map coloured by how it runs, its recorded decisions in the panel', async () => {
+  // hdiff after --auto cpu: the I x J map parallel over two collapsed parameters with the
+  // thread choice measured at run time; the K map inside it sequential with the SIMD hint.
+  const opt = join(work, 'hdiff_decisions.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const page = await openHtml('decisions-hdiff', [opt]);
+  await page.selectOption('#overlay', 'decisions');
+  assert.equal(await page.evaluate(() => document.body.dataset.overlay), 'decisions');
+  assert.match(await page.textContent('#ov-legend'), /codegen decisions of each map.*parallel \(OpenMP\) 1.*vectorized \(SIMD\) 1.*sequential 0/);
+  const shown = await decisionsShown(page);
+  const outer = shown.find((m) => m.label === '_Sub__map'), inner = shown.find((m) => m.label === '_Sub__map_inner');
+  assert.equal(outer.category, 'parallel');
+  assert.equal(outer.badge, 'parallel · collapse 2 · threads: measured');
+  assert.equal(outer.rows.schedule, 'CPU_Multicore: parallel (#pragma omp parallel for)');
+  assert.equal(outer.rows.collapsed, 'collapse(2): the first 2 parameters are distributed');
+  assert.equal(outer.rows.threads, 'measured over I*J*K points (weir_threads, recorded by cpu-schedules)');
+  assert.match(outer.rows.privatized, /not recorded in the SDFG: the code generator decides/);
+  assert.equal(inner.category, 'simd');
+  assert.equal(inner.badge, 'simd');
+  assert.equal(inner.rows.vectorized, '#pragma omp simd (weir_vectorize)');
+  await shot(page, 'decisions-hdiff');
+  // No overlay: no colours, no badges (the panel still lists the decisions).
+  await page.selectOption('#overlay', '');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.graph .dc, svg.graph text.badge').length), 0);
+  await page.context().close();
+
+  // spmv: the row sums into b[i] recorded as plain updates (wcr_nonatomic) on the parallel map.
+  const spmv = join(work, 'spmv_decisions.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'doc-samples', 'spmv.sdfg'), '-o', spmv, '--auto', 'cpu']);
+  const p2 = await openHtml('decisions-spmv', [spmv]);
+  await p2.selectOption('#overlay', 'decisions');
+  const rows = (await decisionsShown(p2)).find((m) => m.category === 'parallel');
+  assert.equal(rows.rows['atomic writes'], '1 plain update (wcr_nonatomic: no two iterations write one element)');
+  assert.match(rows.badge, /no atomics$/);
+  await p2.context().close();
+
+  // MapTiling: the tile map and the map it tiles name each other.
+  const tiled = join(work, 'laplace_tiled.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'laplace2d', 'laplace2d.simplified.sdfg'), '-o', tiled, '--passes', 'map-tiling{tile_sizes=32,8}']);
+  const p3 = await openHtml('decisions-tiled', [tiled]);
+  await p3.selectOption('#overlay', 'decisions');
+  const maps = await decisionsShown(p3);
+  const tile = maps.find((m) => m.label.startsWith('tile_'));
+  const body = maps.find((m) => `tile_${m.label}` === tile.label);
+  assert.equal(tile.rows.tiled, `the tile loop of map '${body.label}' (MapTiling)`);
+  assert.equal(body.rows.tiled, `tiled by map '${tile.label}' (MapTiling)`);
+  await p3.context().close();
+});
+
+/** The memlet labels drawn at 100%: each one's box, and the box of the state it is in (page pixels). */
+function memletLabelBoxes(page) {
+  return page.evaluate(() => {
+    const g = window.weirViewer.viewer.graph;
+    g.scale = 1;
+    g.applyTransform();
+    const box = (n) => { const r = n.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom }; };
+    return [...document.querySelectorAll('svg.graph g.medge')].filter((e) => e.querySelector('text.elbl')).map((e) => {
+      const state = e.getAttribute('data-uid').replace(/\/e\d+$/, '');
+      return { text: e.querySelector('text.elbl').textContent, box: box(e.querySelector('text.elbl')), state: box(document.querySelector(`svg.graph g.el[data-uid="${CSS.escape(state)}"] > .shape`)) };
+    });
+  });
+}
+
+test('memlet labels: none on top of another, none outside its state (3-6 memlets into one map entry)', async () => {
+  const hdiff = join(work, 'hdiff_example.sdfg'), hdiffCpu = join(work, 'hdiff_example_cpu.sdfg');
+  runWeir(['sdfg', 'examples/cartesian/hdiff.py::hdiff_program', '-o', hdiff]);
+  runWeir(['optimize', hdiff, '-o', hdiffCpu, '--auto', 'cpu']);
+  for (const [name, args] of [['labels-hdiff-cpu', [hdiffCpu]], ['labels-granule', ['examples/orchestration/diffusion_granule.py::diffusion_granule']]]) {
+    const page = await openHtml(name, args);
+    const labels = await memletLabelBoxes(page);
+    assert.ok(labels.length >= 8, `${name}: ${labels.length} labels`);
+    const overlaps = [];
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i].box, b = labels[j].box;
+        if (a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b) overlaps.push(`'${labels[i].text}' / '${labels[j].text}'`);
+      }
+    assert.deepEqual(overlaps, [], `${name}: labels drawn on top of each other`);
+    const outside = labels.filter(({ box, state }) => box.l < state.l || box.r > state.r || box.t < state.t || box.b > state.b).map((l) => l.text);
+    assert.deepEqual(outside, [], `${name}: labels outside their state`);
+    await page.context().close();
+  }
+});
+
+test('fit shows the whole graph, however tall', async () => {
+  // The orchestrated granule: a time loop of 20 states, far taller than the pane.
+  const page = await openHtml('fit-granule', ['examples/orchestration/diffusion_granule.py::diffusion_granule']);
+  await page.click('#zoom-in');
+  await page.click('#fit');
+  const [view, pane] = await page.evaluate(() => [document.querySelector('svg.graph .viewport'), document.querySelector('svg.graph')]
+    .map((n) => { const r = n.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom, h: r.height }; }));
+  assert.ok(view.h > 0.9 * pane.h || view.r - view.l > 0.9 * (pane.r - pane.l), 'the graph fills the pane along one side');
+  for (const side of ['l', 't']) assert.ok(view[side] >= pane[side] - 1, `${side}: graph ${view[side]} pane ${pane[side]}`);
+  for (const side of ['r', 'b']) assert.ok(view[side] <= pane[side] + 1, `${side}: graph ${view[side]} pane ${pane[side]}`);
+  await page.context().close();
+});
+
+test('the orchestration function\'s lines map to the blocks they made (loop, if, calls)', async () => {
+  const src = 'examples/orchestration/diffusion_granule.py';
+  const lines = readFileSync(join(root, src), 'utf8').split('\n');
+  const lineOf = (re) => lines.findIndex((l) => re.test(l)) + 1;
+  const page = await openHtml('orchestration-lines', [`${src}::diffusion_granule`]);
+  await page.click('#tabs [data-tab="source"]');
+  const marked = async (n) => {
+    await page.click(`#tab-source .src-line[data-line="${n}"]`);
+    return page.evaluate(() => ({
+      status: document.querySelector('#src-status').textContent,
+      kinds: [...document.querySelectorAll('svg.graph .el.srcmatch')].map((e) => window.weirViewer.viewer.model.byUid.get(e.getAttribute('data-uid')).kind),
+      labels: [...document.querySelectorAll('svg.graph .el.srcmatch')].map((e) => window.weirViewer.viewer.model.byUid.get(e.getAttribute('data-uid')).label),
+    }));
+  };
+  const loop = lineOf(/^\s+for _ in range\(n_steps\):/), cond = lineOf(/^\s+if apply_theta:/), call = lineOf(/^\s+nabla2_e\(vn, e_weights, out=z2\)/);
+  assert.ok(loop > 0 && cond > 0 && call > 0);
+  assert.ok(await page.evaluate((n) => document.querySelector(`#tab-source .src-line[data-line="${n}"]`).classList.contains('mapped'), loop));
+  const l = await marked(loop);
+  assert.ok(l.kinds.includes('loop'), `line ${loop}: ${l.status} ${l.kinds}`);
+  const c = await marked(cond);
+  assert.ok(c.kinds.includes('conditional'), `line ${cond}: ${c.status} ${c.kinds}`);
+  // The call's states (one per copy of the unrolled loop body) besides the program's nodes.
+  const k = await marked(call);
+  assert.ok(k.labels.filter((x) => x === 'call___nabla2_e_call0').length === 2, `line ${call}: ${k.labels}`);
+  await page.context().close();
+});
+
+test('--compare: a map moved to another state is one move, not its memlets removed and added', async () => {
+  const a = join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg');
+  const sdfg = JSON.parse(readFileSync(a, 'utf8'));
+  // B: the state holding the maps renamed (its nodes and memlets are in another state now).
+  const state = sdfg.nodes.find((n) => n.type === 'SDFGState' && n.nodes.some((x) => x.type === 'MapEntry'));
+  const from = state.label;
+  state.label = `${from}_moved`;
+  const b = join(work, 'hdiff-moved.sdfg');
+  writeFileSync(b, JSON.stringify(sdfg));
+  const page = await openHtml('compare-moved', [a, '--compare', b]);
+  const changes = await page.$$eval('#tab-changes .change', (cs) => cs.map((c) => c.textContent));
+  const of = (re) => changes.filter((c) => re.test(c));
+  assert.deepEqual(of(/^(removed|added) memlet/), [], 'no memlet listed as removed or added');
+  assert.deepEqual(of(/^(removed|added) (map entry|tasklet)/), []);
+  const moves = of(/^moved map entry/);
+  assert.ok(moves.length > 0 && moves.every((m) => m.includes(`(state '${from}' -> '${from}_moved')`)), `moves: ${moves}`);
+  assert.match(await page.textContent('#tab-changes h4'), /1 added, 1 removed, 0 changed, [1-9]\d* moved/);
+  await page.context().close();
 });
