@@ -1,0 +1,26 @@
+// The names the control flow and dataflow of an SDFG read as symbols (private to the transforms
+// layer): shared by symbol-propagation and dead-assignment-elimination.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "weir/sdfg/sdfg.h"
+
+namespace weir::transforms::detail {
+
+/// Every name a block reads, nested blocks included (not inside nested SDFGs, whose reads of
+/// outer symbols go through their symbol mappings, which count): interstate conditions and
+/// assignment values of its regions, loop statements, branch conditions, map ranges, tasklet
+/// code, memlets and nested symbol mappings. An over-approximation: code contributes every
+/// identifier it names.
+void names_read_in_block(const ControlFlowBlock& b, std::set<std::string>& used);
+
+/// Every name `sdfg` reads: its descriptors' shapes, strides and offsets and every block and
+/// edge of its regions (names_read_in_block of the SDFG itself).
+std::set<std::string> names_read(const SDFG& sdfg);
+
+/// Whether an interstate edge reads `name`: its condition or one of its assignments' values.
+bool edge_reads(const InterstateEdge& e, const std::string& name);
+
+}  // namespace weir::transforms::detail
