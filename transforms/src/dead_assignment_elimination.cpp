@@ -25,14 +25,11 @@ bool assigns(const InterstateEdge& e, const std::string& name) {
 
 /// Whether `name` is a loop variable of a loop of `r` (nested loops included).
 bool is_loop_variable(const ControlFlowRegion& r, const std::string& name) {
-  if (const auto* L = r.as<LoopRegion>(); L && L->loop_variable == name) return true;
-  for (ControlFlowBlock* b : r.blocks()) {
-    if (const auto* sub = b->as<ControlFlowRegion>(); sub && is_loop_variable(*sub, name)) return true;
-    if (const auto* c = b->as<ConditionalBlock>())
-      for (const auto& br : c->branches())
-        if (br.body && is_loop_variable(*br.body, name)) return true;
-  }
-  return false;
+  bool found = false;
+  detail::for_each_region(r, [&](const ControlFlowRegion& sub) {
+    if (const auto* L = sub.as<LoopRegion>(); L && L->loop_variable == name) found = true;
+  });
+  return found;
 }
 
 /// Where a path from `start` in `region` may read `name` before an edge assigns it again.
@@ -79,19 +76,6 @@ std::optional<std::string> live_reason(const SDFG& sdfg, const ControlFlowRegion
   return read_on_some_path(sdfg, region, e.dst, symbol);
 }
 
-/// Calls f(region) for every region of `sdfg` (not nested SDFGs).
-template <class F>
-void for_regions(ControlFlowRegion& r, F&& f) {
-  f(r);
-  for (ControlFlowBlock* b : r.blocks()) {
-    if (auto* sub = b->as<ControlFlowRegion>())
-      for_regions(*sub, f);
-    else if (auto* c = b->as<ConditionalBlock>())
-      for (auto& br : c->branches())
-        if (br.body) for_regions(*br.body, f);
-  }
-}
-
 std::size_t eliminate_in(SDFG& sdfg) {
   std::size_t removed = 0;
   std::set<std::string> touched;
@@ -105,7 +89,7 @@ std::size_t eliminate_in(SDFG& sdfg) {
   };
   std::vector<Dead> dead;
   const std::set<std::string> read = detail::names_read(sdfg);
-  for_regions(sdfg, [&](ControlFlowRegion& r) {
+  detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
     for (const ControlFlowEdge* e : r.edges())
       for (const auto& [k, v] : e->data.assignments)
         if (!live_reason(sdfg, r, e->id, k, read)) dead.push_back({&r, e->id, k});
@@ -122,7 +106,7 @@ std::size_t eliminate_in(SDFG& sdfg) {
   }
   if (touched.empty()) return 0;
   std::set<std::string> still;
-  for_regions(sdfg, [&](ControlFlowRegion& r) {
+  detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
     for (const ControlFlowEdge* e : r.edges())
       for (const auto& [k, v] : e->data.assignments) still.insert(k);
   });

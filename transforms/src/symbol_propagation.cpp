@@ -14,19 +14,6 @@ SymbolPropagation::SymbolPropagation()
 
 namespace {
 
-/// Calls f(region) for every region of `sdfg` (not nested SDFGs).
-template <class F>
-void for_regions(ControlFlowRegion& r, F&& f) {
-  f(r);
-  for (ControlFlowBlock* b : r.blocks()) {
-    if (auto* sub = b->as<ControlFlowRegion>())
-      for_regions(*sub, f);
-    else if (auto* c = b->as<ConditionalBlock>())
-      for (auto& br : c->branches())
-        if (br.body) for_regions(*br.body, f);
-  }
-}
-
 struct Assignment {
   ControlFlowRegion* region;
   EdgeId edge;
@@ -43,7 +30,7 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
       for (auto& e : *v) e = e.subs(m);
     d.total_size = d.total_size.subs(m);
   }
-  for_regions(sdfg, [&](ControlFlowRegion& r) {
+  detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
     for (const ControlFlowEdge* ce : r.edges()) {
       ControlFlowEdge& e = r.edge(ce->id);
       code(e.data.condition);
@@ -79,7 +66,7 @@ std::size_t propagate_in(SDFG& sdfg) {
     changed = false;
     std::map<std::string, std::vector<Assignment>> assigns;
     std::set<std::string> loop_vars;
-    for_regions(sdfg, [&](ControlFlowRegion& r) {
+    detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
       if (auto* L = r.as<LoopRegion>()) loop_vars.insert(L->loop_variable);
       for (const ControlFlowEdge* e : r.edges())
         for (std::size_t k = 0; k < e->data.assignments.size(); ++k)
