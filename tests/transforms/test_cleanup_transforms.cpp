@@ -297,8 +297,8 @@ TEST_CASE("simplify: a fixed point of the cleanup passes", "[transforms][simplif
   auto before = sdfg->clone_sdfg();
   auto p = make_simplify_pipeline();
   CHECK(p->str_passes() ==
-        "dead-state-elimination,state-fusion,dead-dataflow-elimination,redundant-array-removal,trivial-map-"
-        "elimination");
+        "dead-state-elimination,dead-assignment-elimination,state-fusion,dead-dataflow-elimination,"
+        "redundant-array-removal,trivial-map-elimination");
   AnalysisCache cache;
   std::size_t n = p->run(*sdfg, cache);
   CHECK(n >= 3);

@@ -6,6 +6,7 @@
 #include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/copy_elision.h"
 #include "weir/transforms/cpu_schedules.h"
+#include "weir/transforms/dead_assignment_elimination.h"
 #include "weir/transforms/dead_dataflow_elimination.h"
 #include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/gpu_schedules.h"
@@ -93,6 +94,7 @@ std::vector<RegistryEntry>& table() {
       pass<GpuSchedules>(),
       pipeline("auto-optimize-gpu", [] { return make_auto_optimize_pipeline(DeviceType::GPU); }),
       pass<SymbolPropagation>(),
+      pass<DeadAssignmentElimination>(),
       pass<LibraryExpansion>(),
       pass<InstrumentTimers>(),
   };

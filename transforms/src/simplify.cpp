@@ -6,8 +6,8 @@
 namespace weir::transforms {
 
 std::vector<std::string> simplify_pass_names() {
-  return {"dead-state-elimination", "state-fusion", "dead-dataflow-elimination", "redundant-array-removal",
-          "trivial-map-elimination"};
+  return {"dead-state-elimination",    "dead-assignment-elimination", "state-fusion",
+          "dead-dataflow-elimination", "redundant-array-removal",     "trivial-map-elimination"};
 }
 
 std::unique_ptr<Pipeline> make_simplify_pipeline() {

@@ -2,6 +2,7 @@
 #include "weir/transforms/symbol_propagation.h"
 
 #include "dataflow_util.h"
+#include "symbol_reads.h"
 #include "weir/sdfg/code_rewrite.h"
 
 namespace weir::transforms {
@@ -13,66 +14,12 @@ SymbolPropagation::SymbolPropagation()
 
 namespace {
 
-/// The names code reads or writes (an over-approximation of the symbols it reads).
-void identifiers(const CodeBlock& code, std::set<std::string>& out) { out.merge(code_names(code).data()); }
-
-/// Calls f(region) for every region of `sdfg` (not nested SDFGs).
-template <class F>
-void for_regions(ControlFlowRegion& r, F&& f) {
-  f(r);
-  for (ControlFlowBlock* b : r.blocks()) {
-    if (auto* sub = b->as<ControlFlowRegion>())
-      for_regions(*sub, f);
-    else if (auto* c = b->as<ConditionalBlock>())
-      for (auto& br : c->branches())
-        if (br.body) for_regions(*br.body, f);
-  }
-}
-
 struct Assignment {
   ControlFlowRegion* region;
   EdgeId edge;
   std::size_t index;
   const CodeBlock* value;
 };
-
-/// Every name the SDFG's states, descriptors and control flow read (an over-approximation).
-std::set<std::string> names_read(SDFG& sdfg) {
-  std::set<std::string> used;
-  for (const auto& [n, d] : sdfg.arrays) used.merge(d.free_symbols());
-  for_regions(sdfg, [&](ControlFlowRegion& r) {
-    for (const ControlFlowEdge* e : r.edges()) {
-      identifiers(e->data.condition, used);
-      for (const auto& [k, v] : e->data.assignments) identifiers(v, used);
-    }
-    if (auto* L = r.as<LoopRegion>()) {
-      identifiers(L->init_statement, used);
-      identifiers(L->loop_condition, used);
-      identifiers(L->update_statement, used);
-    }
-    for (ControlFlowBlock* b : r.blocks()) {
-      if (auto* c = b->as<ConditionalBlock>())
-        for (auto& br : c->branches())
-          if (br.condition) identifiers(*br.condition, used);
-      auto* st = b->as<SDFGState>();
-      if (!st) continue;
-      for (Node* n : st->nodes()) {
-        if (auto* me = n->as<MapEntry>())
-          used.merge(me->map->range.free_symbols());
-        else if (auto* t = n->as<Tasklet>())
-          identifiers(t->code, used);
-        else if (auto* ns = n->as<NestedSDFGNode>())
-          for (const auto& [k, v] : ns->symbol_mapping) used.merge(v.free_symbols());
-      }
-      for (const DataflowEdge* e : st->edges()) {
-        used.merge(e->memlet.subset.free_symbols());
-        if (e->memlet.other_subset) used.merge(e->memlet.other_subset->free_symbols());
-        used.merge(e->memlet.volume.free_symbols());
-      }
-    }
-  });
-  return used;
-}
 
 void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr& value) {
   std::map<std::string, sym::Expr> m{{name, value}};
@@ -83,7 +30,7 @@ void substitute_everywhere(SDFG& sdfg, const std::string& name, const sym::Expr&
       for (auto& e : *v) e = e.subs(m);
     d.total_size = d.total_size.subs(m);
   }
-  for_regions(sdfg, [&](ControlFlowRegion& r) {
+  detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
     for (const ControlFlowEdge* ce : r.edges()) {
       ControlFlowEdge& e = r.edge(ce->id);
       code(e.data.condition);
@@ -119,7 +66,7 @@ std::size_t propagate_in(SDFG& sdfg) {
     changed = false;
     std::map<std::string, std::vector<Assignment>> assigns;
     std::set<std::string> loop_vars;
-    for_regions(sdfg, [&](ControlFlowRegion& r) {
+    detail::for_each_region(sdfg, [&](ControlFlowRegion& r) {
       if (auto* L = r.as<LoopRegion>()) loop_vars.insert(L->loop_variable);
       for (const ControlFlowEdge* e : r.edges())
         for (std::size_t k = 0; k < e->data.assignments.size(); ++k)
@@ -127,7 +74,7 @@ std::size_t propagate_in(SDFG& sdfg) {
     });
     auto args = sdfg.arglist();
     std::set<std::string> arg_set(args.begin(), args.end());
-    std::set<std::string> read = names_read(sdfg);
+    std::set<std::string> read = detail::names_read(sdfg);
     for (auto& [name, list] : assigns) {
       if (loop_vars.count(name) || sdfg.has_data(name)) continue;
       auto remove = [&](const Assignment& a) {
@@ -150,7 +97,7 @@ std::size_t propagate_in(SDFG& sdfg) {
       if (!value->is_integer()) continue;
       remove(list[0]);
       substitute_everywhere(sdfg, name, *value);
-      if (!names_read(sdfg).count(name)) sdfg.symbols.erase(name);
+      if (!detail::names_read(sdfg).count(name)) sdfg.symbols.erase(name);
       ++changes;
       changed = true;
       break;

@@ -11,7 +11,8 @@
 
 namespace weir::transforms {
 
-/// The pass names of simplify, in order: dead-state-elimination, state-fusion,
+/// The pass names of simplify, in order: dead-state-elimination, dead-assignment-elimination
+/// (so that state-fusion meets edges without dead assignments), state-fusion,
 /// dead-dataflow-elimination, redundant-array-removal, trivial-map-elimination.
 std::vector<std::string> simplify_pass_names();
 /// A fresh fixed-point pipeline named "simplify" made of those passes.
