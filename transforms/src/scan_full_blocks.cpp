@@ -74,18 +74,8 @@ void ScanFullBlocks::apply(const MatchContext& ctx, const std::vector<std::uint3
   const sym::Expr bx(b);
   // Full blocks start in [start, split - 1]; the partial block, if any, at split.
   const sym::Expr split = r.start + sym::Expr::floordiv(r.end - r.start + sym::Expr(1), bx) * bx;
-  const ScopeTree tree = st.scope_tree();
-  std::vector<NodeId> scope = detail::scope_body(st, tree, me.id());
-  const NodeId nested = scope.at(0);
-  auto rename =
-      detail::copy_transients(ctx.sdfg, detail::transients_local_to(ctx.sdfg, ctx.cache, st, scope), "_rem");
-  scope.push_back(me.id());
-  scope.push_back(me.exit);
-  auto id = detail::copy_scope(st, scope, rename);
-  MapEntry& rem = *st.node(id.at(me.id())).as<MapEntry>();
-  rem.map->label = me.map->label + "_remainder";
-  rem.label = rem.map->label;
-  st.node(rem.exit).label = rem.map->label;
+  const NodeId nested = detail::scope_body(st, st.scope_tree(), me.id()).at(0);
+  MapEntry& rem = detail::copy_map_as_remainder(ctx.sdfg, ctx.cache, st, me);
   rem.map->range.ranges()[last] = Range(split, r.end, bx, r.tile);
   rem.map->extra.set(kColumnRemainderAttribute, std::to_string(b));
   propagate_memlets_scope(st, rem.id());
