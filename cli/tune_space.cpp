@@ -30,6 +30,8 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
       {"split_innermost", {"on", "off"}},
       {"vectorize", {"on", "off"}},
       {"scan_block", {"8", "4", "16", "32"}},
+      // scan-full-blocks after scan-column-blocking: full column blocks of constant width (ADR 0059).
+      {"scan_full_blocks", {"off", "on"}},
       {"threads", threads},
   };
 }
@@ -52,8 +54,11 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& pass : transforms::auto_optimize_pass_names(DeviceType::CPU)) {
     std::string text = pass;
-    if (pass == "scan-column-blocking" && choice("scan_block", "8") != "8") {
-      text += "{block_size=" + choice("scan_block", "8") + "}";
+    if (pass == "scan-column-blocking") {
+      if (choice("scan_block", "8") != "8") text += "{block_size=" + choice("scan_block", "8") + "}";
+      steps.push_back({{"pass", text}});
+      if (choice("scan_full_blocks", "off") == "on") steps.push_back({{"pass", "scan-full-blocks"}});
+      continue;
     } else if (pass == "map-collapse" && choice("collapse", "on") == "off") {
       continue;
     } else if (pass == "greedy-map-fusion") {

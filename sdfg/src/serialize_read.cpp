@@ -550,8 +550,11 @@ class Reader {
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
       // cpu-schedules' SIMD hint and thread choice are the map's (MapInfo::extra, which the
-      // writer puts here), not the node's: the code generator reads them there.
-      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute})
+      // writer puts here), not the node's: the code generator reads them there. So are the
+      // markers of the remainder maps MapVectorization and ScanFullBlocks make (their
+      // transformations refuse those maps again by them).
+      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, "weir_vector_remainder",
+                              "weir_colblock_remainder"})
         if (a.has(key)) {
           m->extra.set(key, a.at(key).value().dump());
           known.insert(key);

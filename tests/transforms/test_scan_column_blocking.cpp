@@ -21,6 +21,7 @@
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/loop_map_interchange.h"
 #include "weir/transforms/scan_column_blocking.h"
+#include "weir/transforms/scan_full_blocks.h"
 
 using namespace weir;
 using namespace weir::transforms;
@@ -294,4 +295,105 @@ TEST_CASE(
   CHECK(src.find("#pragma omp parallel for collapse(2)") != std::string::npos);
   CHECK(src.find("#pragma omp simd") != std::string::npos);
   check_thomas(*sdfg, "auto-optimized");
+}
+
+// ScanFullBlocks (ADR 0059) on the blocked Thomas solve: full blocks of constant width plus the
+// partial last block.
+
+namespace {
+
+std::unique_ptr<SDFG> full_blocks(long long b) {
+  auto sdfg = blocked(b);
+  ScanFullBlocks t;
+  apply_once(*sdfg, t);
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE("scan full blocks: full blocks get a constant width, the partial block its own map",
+          "[transforms][scan-full-blocks]") {
+  // NJ = 5, B = 2: full blocks at J = 0 and 2 (J in 0 : 3 step 2), the partial one at J = 4.
+  auto sdfg = full_blocks(2);
+  std::vector<MapEntry*> maps;
+  for (SDFGState* st : sdfg->all_states())
+    for (Node* n : st->nodes())
+      if (auto* e = n->as<MapEntry>()) maps.push_back(e);
+  REQUIRE(maps.size() == 2);
+  MapEntry* full = maps[0]->map->extra.find(kColumnRemainderAttribute) ? maps[1] : maps[0];
+  MapEntry* rem = full == maps[0] ? maps[1] : maps[0];
+  REQUIRE(rem->map->extra.find(kColumnRemainderAttribute));
+  CHECK(*rem->map->extra.find(kColumnRemainderAttribute) == "2");
+  const auto at = [&](const sym::Expr& e) { return e.evaluate({{"__x_J_size", NJ}}); };
+  CHECK(full->map->range[1].step == sym::Expr(2));
+  CHECK(at(full->map->range[1].start) == 0);
+  CHECK(at(full->map->range[1].end) == 3);
+  CHECK(at(rem->map->range[1].start) == 4);
+  CHECK(at(rem->map->range[1].end) == 4);
+  // The full blocks' nested SDFG gets the constant width, the partial block's keeps the Min.
+  std::vector<NestedSDFGNode*> nested;
+  for (SDFGState* st : sdfg->all_states())
+    for (Node* n : st->nodes())
+      if (auto* x = n->as<NestedSDFGNode>()) nested.push_back(x);
+  REQUIRE(nested.size() == 2);
+  std::size_t constant = 0;
+  for (NestedSDFGNode* ns : nested)
+    constant += ns->symbol_mapping.at("__colblock_n").as_integer() == std::optional<long long>(2);
+  CHECK(constant == 1);
+}
+
+TEST_CASE("scan full blocks: results equal the unblocked SDFG on the reference interpreter",
+          "[transforms][scan-full-blocks]") {
+  auto before = interchanged();
+  // NJ = 5: B = 2 (two full blocks and a partial one), 5 (one full block, no partial one), 8
+  // (no full block, one partial block).
+  for (long long b : {2LL, 5LL, 8LL})
+    for (std::int64_t nk : {NK, NK - 3}) {
+      INFO("B " << b << " nk " << nk);
+      auto after = full_blocks(b);
+      for (unsigned seed : {3u, 11u}) CHECK(same(interpret(*before, nk, seed), interpret(*after, nk, seed)));
+    }
+}
+
+TEST_CASE("scan full blocks: compiled results match a plain Thomas solve", "[transforms][scan-full-blocks]") {
+  check_thomas(*full_blocks(2), "full-b2");
+  check_thomas(*full_blocks(5), "full-b5");
+  check_thomas(*full_blocks(8), "full-b8");
+}
+
+TEST_CASE("scan full blocks: refusals", "[transforms][scan-full-blocks]") {
+  ScanFullBlocks t;
+  // Before scan-column-blocking the nested SDFG has no block width.
+  auto plain = interchanged();
+  auto refused = candidates(*plain, t, false);
+  REQUIRE_FALSE(refused.empty());
+  CHECK(candidates(*plain, t, true).empty());
+  bool no_width = false;
+  for (const auto& c : refused)
+    no_width = no_width || c.result.reason().find("has no block width __colblock_n") != std::string::npos;
+  CHECK(no_width);
+  // After the split: the full blocks run a constant width, the partial block is marked.
+  auto sdfg = full_blocks(2);
+  CHECK(candidates(*sdfg, t, true).empty());
+  std::size_t constant = 0, partial = 0, body = 0;
+  for (const auto& c : candidates(*sdfg, t, false)) {
+    const std::string why = c.result.reason();
+    constant += why.find("already runs full blocks of constant width 2") != std::string::npos;
+    partial += why.find("is the partial last block") != std::string::npos;
+    body += why.find("is not exactly one nested SDFG") != std::string::npos;
+  }
+  CHECK(constant == 1);
+  CHECK(partial == 1);
+  CHECK(body == 8);  // the 4 SIMD maps over a block's columns in each of the 2 nested SDFGs
+  // The partial block's marker survives a write and a read of the SDFG file.
+  auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*sdfg));
+  CHECK(candidates(*reloaded, t, true).empty());
+  // A width that is not ScanColumnBlocking's Min(B, end - j + 1) is refused with both.
+  auto odd = blocked(2);
+  nested_node(*odd)->symbol_mapping["__colblock_n"] =
+      sym::Expr::symbol("__x_J_size") - sym::Expr::symbol("__J");
+  refused = candidates(*odd, t, false);
+  bool named = false;
+  for (const auto& c : refused) named = named || c.result.reason().find("not Min(") != std::string::npos;
+  CHECK(named);
 }

@@ -62,17 +62,7 @@ void MapVectorization::apply(const MatchContext& ctx, const std::vector<std::uin
   const Range r = me.map->range[0];
   // The lanes cover [start, start + floor(size / w) * w - 1]; the remainder the rest.
   const sym::Expr split = r.start + sym::Expr::floordiv(r.end - r.start + sym::Expr(1), w) * w;
-  const ScopeTree tree = st.scope_tree();
-  std::vector<NodeId> scope = detail::scope_body(st, tree, me.id());
-  auto rename =
-      detail::copy_transients(ctx.sdfg, detail::transients_local_to(ctx.sdfg, ctx.cache, st, scope), "_rem");
-  scope.push_back(me.id());
-  scope.push_back(me.exit);
-  auto id = detail::copy_scope(st, scope, rename);
-  MapEntry& rem = *st.node(id.at(me.id())).as<MapEntry>();
-  rem.map->label = me.map->label + "_remainder";
-  rem.label = rem.map->label;
-  st.node(rem.exit).label = rem.map->label;
+  MapEntry& rem = detail::copy_map_as_remainder(ctx.sdfg, ctx.cache, st, me);
   rem.map->range = Subset({Range(split, r.end)});
   rem.map->extra.set(kVectorRemainderAttribute, std::to_string(width));
   propagate_memlets_scope(st, rem.id());

@@ -31,6 +31,7 @@
 #include "weir/transforms/otf_map_fusion.h"
 #include "weir/transforms/redundant_array_removal.h"
 #include "weir/transforms/scan_column_blocking.h"
+#include "weir/transforms/scan_full_blocks.h"
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 #include "weir/transforms/state_fusion_pass.h"
@@ -84,6 +85,7 @@ std::vector<RegistryEntry>& table() {
       pass<InlineSDFGs>(),
       transformation<LoopMapInterchange>(),
       transformation<ScanColumnBlocking>(),
+      transformation<ScanFullBlocks>(),
       pass<GreedyMapFusion>(),
       pass<LocalStorage>(),
       pass<TransientReuse>(),

@@ -3,6 +3,8 @@
 
 #include <memory>
 
+#include "dataflow_util.h"
+
 namespace weir::transforms::detail {
 
 std::map<NodeId, NodeId> copy_scope(SDFGState& st, const std::vector<NodeId>& scope,
@@ -48,6 +50,20 @@ std::map<std::string, std::string> copy_transients(SDFG& sdfg, const std::set<st
     rename[data] = name;
   }
   return rename;
+}
+
+MapEntry& copy_map_as_remainder(SDFG& sdfg, AnalysisCache& cache, SDFGState& st, const MapEntry& me) {
+  const ScopeTree tree = st.scope_tree();
+  std::vector<NodeId> scope = scope_body(st, tree, me.id());
+  auto rename = copy_transients(sdfg, transients_local_to(sdfg, cache, st, scope), "_rem");
+  scope.push_back(me.id());
+  scope.push_back(me.exit);
+  auto id = copy_scope(st, scope, rename);
+  MapEntry& rem = *st.node(id.at(me.id())).as<MapEntry>();
+  rem.map->label = me.map->label + "_remainder";
+  rem.label = rem.map->label;
+  st.node(rem.exit).label = rem.map->label;
+  return rem;
 }
 
 }  // namespace weir::transforms::detail

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "weir/sdfg/sdfg.h"
+#include "weir/transforms/analysis.h"
 
 namespace weir::transforms::detail {
 
@@ -16,6 +17,11 @@ namespace weir::transforms::detail {
 /// copy (the caller adds the descriptors). Returns old node id -> copy's node id.
 std::map<NodeId, NodeId> copy_scope(SDFGState& st, const std::vector<NodeId>& scope,
                                     const std::map<std::string, std::string>& rename);
+
+/// Copies the map `me` with its body right beside it (transients local to the body copied with
+/// suffix `_rem`), labels the copy `<label>_remainder` and returns its entry. The caller sets the
+/// copy's range and propagates its memlets (MapVectorization, ScanFullBlocks).
+MapEntry& copy_map_as_remainder(SDFG& sdfg, AnalysisCache& cache, SDFGState& st, const MapEntry& me);
 
 /// For each transient in `locals`, a fresh container `<name><suffix>` with the same descriptor;
 /// returns old name -> new name.
