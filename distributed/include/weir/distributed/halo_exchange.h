@@ -4,7 +4,8 @@
 // `grid` (ranks along each), `frame_lo`/`frame_hi` (points of the local array before and after the
 // rank's part: the out= frame), `width_lo`/`width_hi` (halo points exchanged before and after
 // it). The code generator expands it to MPI_Irecv/MPI_Isend/MPI_Waitall with packing loops
-// (codegen/src/halo_exchange_codegen.cpp); DaCe keeps it as an opaque library node.
+// (codegen/src/halo_exchange_codegen.cpp). DaCe 2.0 does not load an SDFG with this node (it
+// has no serializer for the type; ADR 0057).
 #pragma once
 
 #include <vector>
