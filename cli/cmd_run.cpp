@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "run_argument_options.h"
 #include "run_arguments.h"
+#include "run_distributed.h"
 #include "run_domain.h"
 #include "run_inputs.h"
 #include "run_outputs.h"
@@ -245,13 +246,7 @@ int run_command(const RunOptions& given_options) {
     profiler->finish(symbols, o.profile_file, std::cout);
   }
 
-  returned_scalars_as_0d(sig, args);
-  auto outputs = print_outputs(sig, args);
-  if (!o.out_dir.empty()) {
-    write_outputs(o.out_dir, outputs, given.input_files);
-    std::cout << "wrote " << outputs.size() << " file" << (outputs.size() == 1 ? "" : "s") << " to "
-              << o.out_dir << "\n";
-  }
+  finish_outputs(sig, args, o.out_dir, given.input_files);
   return kExitOk;
 }
 
@@ -314,11 +309,23 @@ Action add_run_command(CLI::App& app) {
                        : std::string();
       },
       "FILE", "report file"));
+  cmd->add_option(
+         "--decompose", o->decompose,
+         "I,J: run under mpirun with the program's domain split over the ranks along these dimensions "
+         "(halos exchanged with MPI; rank 0 gathers and writes the outputs; docs/distributed.md)")
+      ->delimiter(',');
+  cmd->add_option(
+      "--decomposed-sdfg", o->decomposed_sdfg,
+      "FILE: with --decompose, rank 0 writes the SDFG it runs, with its HaloExchange nodes (weir view FILE)");
+  cmd->add_option("--process-grid", o->process_grid,
+                  "AxB: ranks along each --decompose dimension (default: MPI_Dims_create's balanced grid)");
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
   return [o, profile]() {
     o->profile = profile->count() > 0;
+    // Under mpirun, before --backend gets its default (--decompose compiles for the CPU).
+    if (!o->decompose.empty()) return run_distributed(*o);
     // Without --backend: what runs the program given (the embedded backend interprets only
     // field-view programs).
     if (o->backend.empty()) o->backend = is_field_view_reference(o->program) ? "embedded" : "cpu";

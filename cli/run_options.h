@@ -23,7 +23,11 @@ struct RunOptions {
   bool profile = false;      // --profile [FILE]: timers, the table of the slowest elements
   std::string profile_file;  // its FILE: the report (DaCe's instrumentation-report JSON)
   unsigned threads = 0;
-  bool lowered_only = false;  // weir tune: a field-view program's SDFG as lowered, not auto-optimized
+  bool lowered_only = false;
+  std::vector<std::string> decompose;  // --decompose I,J: run on every MPI rank (cli/run_distributed.h)
+  std::string decomposed_sdfg;  // --decomposed-sdfg FILE: rank 0 writes the SDFG with its halo exchanges
+  std::string process_grid;  // --process-grid 2x2: ranks per decomposed dimension  // weir tune: a field-view
+                             // program's SDFG as lowered, not auto-optimized
 };
 
 }  // namespace weir::cli

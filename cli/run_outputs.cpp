@@ -178,4 +178,14 @@ std::vector<std::pair<std::string, const Field*>> print_outputs(const Signature&
   return outputs;
 }
 
+void finish_outputs(const runtime::Signature& sig, runtime::Arguments& args, const std::string& out_dir,
+                    const std::vector<std::filesystem::path>& inputs) {
+  returned_scalars_as_0d(sig, args);
+  auto outputs = print_outputs(sig, args);
+  if (out_dir.empty()) return;
+  write_outputs(out_dir, outputs, inputs);
+  std::cout << "wrote " << outputs.size() << " file" << (outputs.size() == 1 ? "" : "s") << " to " << out_dir
+            << "\n";
+}
+
 }  // namespace weir::cli

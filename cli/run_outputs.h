@@ -42,4 +42,9 @@ void write_outputs(const std::filesystem::path& out,
                    const std::vector<std::pair<std::string, const runtime::Field*>>& outputs,
                    const std::vector<std::filesystem::path>& inputs, const std::string& option = "--out");
 
+/// The end of a run: returned scalars as 0-d arrays, the summary of every output of `sig` in
+/// `args` on stdout, then (when `out_dir` is not empty) the files, never over one of `inputs`.
+void finish_outputs(const runtime::Signature& sig, runtime::Arguments& args, const std::string& out_dir,
+                    const std::vector<std::filesystem::path>& inputs);
+
 }  // namespace weir::cli

@@ -18,6 +18,9 @@ packages=(
   clang-format-14 clang-14 clang-tidy-14 libclang-rt-14-dev
   # lit and FileCheck (and `not`) for the structural tests of tests/lit (run by ctest)
   llvm-14-tools
+  # distributed memory (weir_mpi, `weir run --decompose`, tests/mpi under mpirun; optional at
+  # build time: WEIR_MPI=AUTO), and METIS for the partitioning of meshes that comes next
+  openmpi-bin libopenmpi-dev libmetis-dev
 )
 # node and npm build the viewer bundle; a node from elsewhere (nodesource, nvm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi

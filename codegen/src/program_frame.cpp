@@ -117,8 +117,11 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
       if (!tail.empty()) w.lines(tail);
       w.blank();
       for (const auto& lib : prog.link_libraries) {
-        w.line("// links -l" + lib + " (a DaCe environment of a CPP tasklet)");
-        w.line(lib == "blas" ? "#include <cblas.h>" : "#include <lapacke.h>");
+        w.line("// links -l" + lib +
+               (lib == "mpi" ? " (a HaloExchange node)" : " (a DaCe environment of a CPP tasklet)"));
+        w.lines(lib == "blas"  ? "#include <cblas.h>"
+                : lib == "mpi" ? "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n#include <mpi.h>"
+                               : "#include <lapacke.h>");
       }
       if (!prog.link_libraries.empty()) w.blank();
       for (const auto& gc : prog.global_code) {

@@ -338,6 +338,10 @@ class StateGen {
   /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
+  // --- HaloExchange, weir's distributed-memory node (halo_exchange_codegen.cpp) -----------
+  /// Emits `n` as non-blocking MPI (MPI_Irecv/MPI_Isend/MPI_Waitall per decomposed axis, with
+  /// packing and unpacking loops) and makes the program include <mpi.h> and link -lmpi.
+  void emit_halo_exchange(const LibraryNode& n, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
   /// One thread or many for parallel map `e`: the verdict cpu-schedules recorded on it, else
   /// choose_threads' (weir/sdfg/thread_choice.h). A malformed record is a CodegenError at the map.

@@ -1,0 +1,254 @@
+// `weir run --decompose I,J` on every rank of an mpirun (docs/adr/0057-distributed-memory.md):
+// lower and optimize the program, read its halos, split I and J over a process grid, insert
+// the HaloExchange nodes, compile once (rank 0 first, the others then load it from the program
+// cache), run on each rank's part and gather the outputs on rank 0.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "../run_distributed.h"
+#include "commands.h"
+#include "run_arguments.h"
+#include "run_inputs.h"
+#include "run_outputs.h"
+#include "run_target.h"
+#include "targets.h"
+#include "weir/distributed/decomposition.h"
+#include "weir/distributed/halo_analysis.h"
+#include "weir/distributed/halo_exchange.h"
+#include "weir/distributed/mpi_world.h"
+#include "weir/runtime/cpu_backend.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/runtime/errors.h"
+#include "weir/runtime/program_source.h"
+#include "write_sdfg.h"
+
+namespace weir::cli {
+
+namespace {
+
+using namespace weir::runtime;
+using namespace weir::distributed;
+using Windows = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// "2x2" -> {2, 2}; throws UsageError otherwise.
+std::vector<int> parse_grid(const std::string& text, std::size_t dims, int ranks) {
+  std::vector<int> g;
+  std::stringstream ss(text);
+  for (std::string part; std::getline(ss, part, 'x');) {
+    char* end = nullptr;
+    long v = std::strtol(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || v < 1)
+      throw UsageError("--process-grid " + text + ": expected ranks per dimension as AxB (e.g. 2x2)");
+    g.push_back(static_cast<int>(v));
+  }
+  if (g.size() != dims)
+    throw UsageError("--process-grid " + text + ": expected " + std::to_string(dims) +
+                     " numbers, one per dimension of --decompose");
+  long product = 1;
+  for (int v : g) product *= v;
+  if (product != ranks)
+    throw UsageError("--process-grid " + text + " has " + std::to_string(product) +
+                     " ranks, but mpirun started " + std::to_string(ranks));
+  return g;
+}
+
+// The windows of every array of `halos` on rank `r`: [lo, hi) per axis in global indices.
+struct Layout {
+  std::vector<DecomposedAxis> axes;
+  std::vector<int> grid;
+  Windows windows(const Field& global, const std::map<std::string, std::size_t>& axis_of, int r,
+                  bool own) const {
+    Windows w;
+    for (auto e : global.shape()) w.emplace_back(0, e);
+    std::vector<int> c = grid_coordinates(r, grid);
+    for (std::size_t q = 0; q < axes.size(); ++q) {
+      auto a = axis_of.find(axes[q].dim);
+      if (a == axis_of.end()) continue;
+      AxisWindow x = axis_window(axes[q], global.shape()[a->second], c[q]);
+      w[a->second] = own ? std::make_pair(x.own_lo, x.own_hi) : std::make_pair(x.local_lo, x.local_hi);
+    }
+    return w;
+  }
+};
+
+// Refuses a decomposition that leaves a rank without points, or whose middle ranks hold fewer
+// points than a halo their neighbours need from them, naming the field, dimension and sizes.
+void check_parts(const Layout& L, const ProgramHalos& halos, const Arguments& args) {
+  for (std::size_t q = 0; q < L.axes.size(); ++q) {
+    const DecomposedAxis& a = L.axes[q];
+    for (const auto& in : halos.inputs) {
+      auto ax = in.axis.find(a.dim);
+      if (ax == in.axis.end() || !args.arrays.count(in.field)) continue;
+      const std::int64_t global = args.arrays.at(in.field).shape()[ax->second];
+      const std::int64_t domain = global - a.frame_lo - a.frame_hi;
+      const Margin w = in.width.count(a.dim) ? in.width.at(a.dim) : Margin{};
+      const std::int64_t smallest = domain / a.ranks;
+      std::string where = "'" + in.field + "' along " + a.dim + ": " + std::to_string(domain) +
+                          " points of the output domain (" + std::to_string(global) +
+                          " with the frame) over " + std::to_string(a.ranks) + " ranks";
+      if (smallest < 1)
+        throw Error("cannot decompose " + where + " leaves a rank without points; use fewer ranks along " +
+                    a.dim);
+      const std::int64_t need = std::max(w.lo, w.hi);
+      if (a.ranks > 2 && need > smallest)
+        throw Error("cannot decompose " + where + ": its halo is " + std::to_string(need) +
+                    " points wide, wider than the smallest part a middle rank holds (" +
+                    std::to_string(smallest) + (smallest == 1 ? " point" : " points") +
+                    "); use fewer ranks along " + a.dim + " or a larger " + a.dim);
+    }
+  }
+}
+
+int run(const RunOptions& o, const MpiWorld& world) {
+  if (!is_field_view_reference(o.program))
+    throw UsageError("--decompose runs field-view programs (FILE.py::NAME), not SDFG files");
+  if (!o.backend.empty() && o.backend != "cpu")
+    throw UsageError("--decompose runs on --backend cpu only (the backend is '" + o.backend + "')");
+  if (o.repeat != 1 || o.profile || !o.domain.empty() || !o.save_inputs.empty())
+    throw UsageError("--decompose does not take --repeat, --profile, --domain or --save-inputs yet");
+  RunOptions lo = o;
+  lo.backend = "cpu";
+  CompiledBackendConfig config;
+  for (const auto& f : mpi_compile_flags()) config.flags.push_back(f);
+  std::unique_ptr<Backend> backend = make_cpu_backend(config);
+  if (!o.out_dir.empty()) check_output_dir(o.out_dir);
+  RunTarget target = load_target(lo, *backend);
+  if (target.orchestration)
+    throw UsageError("--decompose runs single programs; orchestration functions are not decomposed yet");
+  const std::vector<std::string>& dims = o.decompose;
+  ProgramHalos halos = analyse_halos(*target.sdfg.sdfg, dims);
+  Layout L;
+  L.grid = o.process_grid.empty() ? balanced_grid(world.size(), static_cast<int>(dims.size()))
+                                  : parse_grid(o.process_grid, dims.size(), world.size());
+  for (std::size_t q = 0; q < dims.size(); ++q)
+    L.axes.push_back(
+        DecomposedAxis{dims[q], L.grid[q], halos.frame.at(dims[q]).lo, halos.frame.at(dims[q]).hi});
+
+  // Global arguments (each rank reads the files: the scatter is by file system), checked as a
+  // single-rank run checks them.
+  GivenArguments given = gather_arguments(lo, target.sig, backend->allocator(), &target.field_view_sig);
+  auto [made, allocated] = complete_arguments(lo, target, *backend, given);
+  Arguments& global = given.args;
+  check_parts(L, halos, global);
+  // Every decomposed array must have the same extent along a dimension (one split of it).
+  std::map<std::string, std::int64_t> extent;
+  auto axes_of = [&](const std::string& name) {
+    std::map<std::string, std::size_t> m;
+    for (const auto& in : halos.inputs)
+      if (in.field == name) m = in.axis;
+    if (halos.outputs.count(name)) m = halos.outputs.at(name);
+    return m;
+  };
+  for (const auto& [name, f] : global.arrays)
+    for (const auto& [dim, k] : axes_of(name)) {
+      auto [it, fresh] = extent.emplace(dim, f.shape()[k]);
+      if (!fresh && it->second != f.shape()[k])
+        throw Error("cannot decompose '" + name + "' along " + dim + ": it has " +
+                    std::to_string(f.shape()[k]) + " points where other fields have " +
+                    std::to_string(it->second));
+    }
+
+  // The program with its halo exchanges: the same SDFG (and so the same library) on every rank.
+  std::unique_ptr<SDFG> sdfg = target.sdfg.sdfg->clone_sdfg();
+  const int exchanges = insert_halo_exchanges(*sdfg, halos, dims, L.grid);
+  if (!o.decomposed_sdfg.empty() && world.rank() == 0) write_sdfg(*sdfg, o.decomposed_sdfg);
+  CompilableProgram program = target.sdfg;
+  program.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
+  const bool root = world.rank() == 0;
+  if (root) {
+    std::cout << "program '" << target.sig.program_name << "' on " << world.size() << " MPI rank"
+              << (world.size() == 1 ? "" : "s") << ", grid";
+    for (std::size_t q = 0; q < dims.size(); ++q)
+      std::cout << (q ? " x " : " ") << dims[q] << ":" << L.grid[q];
+    std::cout << "; frame";
+    for (const auto& a : L.axes) std::cout << " " << a.dim << ":" << a.frame_lo << "/" << a.frame_hi;
+    std::cout << "; " << exchanges << " halo exchange" << (exchanges == 1 ? "" : "s") << " (";
+    bool first = true;
+    for (const auto& in : halos.inputs)
+      for (const auto& [dim, m] : in.width)
+        if (m.lo || m.hi) {
+          std::cout << (first ? "" : ", ") << in.field << " " << dim << ":" << m.lo << "/" << m.hi;
+          first = false;
+        }
+    std::cout << ")\n";
+    if (!allocated.empty()) std::cout << "outputs allocated as zeros on every rank's part\n";
+  }
+  // Rank 0 compiles into the program cache first; the others load what it wrote.
+  auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<Program> runnable;
+  if (root) runnable = prepare(*backend, program);
+  world.barrier();
+  if (!root) runnable = prepare(*backend, program);
+  if (root)
+    std::cout << "compiled (or loaded from the cache) in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s\n";
+
+  // This rank's arrays: its window of each global array, the owned block copied in.
+  Arguments local;
+  local.values = global.values;
+  for (const auto& [name, f] : global.arrays) {
+    auto ax = axes_of(name);
+    if (ax.empty()) {
+      local.arrays.emplace(name, f.clone());
+      continue;
+    }
+    local.arrays.emplace(
+        name, local_part(f, L.windows(f, ax, world.rank(), false), L.windows(f, ax, world.rank(), true)));
+  }
+  // Sizes follow from the local shapes; values naming a decomposed dimension's sizes would not.
+  for (auto it = local.values.begin(); it != local.values.end();) {
+    bool size = false;
+    for (const auto& d : dims)
+      size = size || it->first == d || it->first.find("_" + d + "_size") != std::string::npos;
+    it = size ? local.values.erase(it) : std::next(it);
+  }
+  // The test of the stop (tests/mpi): this rank fails where the others wait in an exchange.
+  if (const char* fail = std::getenv("WEIR_TEST_FAIL_RANK"); fail && std::atoi(fail) == world.rank())
+    throw Error("WEIR_TEST_FAIL_RANK=" + std::string(fail) +
+                " stops this rank on purpose (a test of the stop)");
+  auto t1 = std::chrono::steady_clock::now();
+  runnable->run(local);
+  world.barrier();
+  const double call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+
+  // Gather every output's owned blocks into the global array on rank 0.
+  for (const auto& [name, ax] : halos.outputs) {
+    if (!global.arrays.count(name)) continue;
+    Field& g = global.arrays.at(name);
+    std::vector<Windows> local_of, own_of;
+    for (int r = 0; r < world.size(); ++r) {
+      local_of.push_back(L.windows(g, ax, r, false));
+      own_of.push_back(L.windows(g, ax, r, true));
+    }
+    gather_owned(world, local.arrays.at(name), g, local_of, own_of);
+  }
+  if (!root) return kExitOk;
+  std::cout << "call 1: " << call_s * 1e3 << " ms (all ranks)\n";
+  finish_outputs(target.sig, global, o.out_dir, given.input_files);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_distributed(const RunOptions& o) {
+  MpiWorld world;
+  const std::string who =
+      "rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": ";
+  int code = kExitOk;
+  try {
+    code = run(o, world);
+  } catch (const UsageError& e) {
+    // The same command line on every rank: rank 0 says it, the others give it time to.
+    if (world.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
+    world.abort("weir: error: " + std::string(e.what()) + "\n", kExitUsage, world.rank() == 0);
+  } catch (const std::exception& e) {
+    world.abort("weir: error: " + who + e.what() + "\n", kExitInvalidInput, true);
+  }
+  std::cout.flush();
+  return code;
+}
+
+}  // namespace weir::cli

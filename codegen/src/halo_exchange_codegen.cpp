@@ -1,0 +1,147 @@
+// weir's HaloExchange library node (weir/distributed/halo_exchange.h has its attributes) as
+// non-blocking MPI: per decomposed axis, in order (so that the corners arrive with the second
+// axis), the rank packs the strips its lower and upper neighbours need into buffers, posts
+// MPI_Irecv for its own halo strips and MPI_Isend for the packed ones on MPI_COMM_WORLD, waits
+// for all four (MPI_Waitall) and unpacks. A missing neighbour (the edge of the grid) is
+// MPI_PROC_NULL: its messages complete at once and nothing is unpacked from it. Ranks sit in a
+// row-major grid (the last axis fastest). The strips span the whole local array along the
+// other axes.
+#include <nlohmann/json.hpp>
+
+#include "blas_operand.h"
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+std::vector<std::int64_t> int_list(const LibraryNode& n, const std::string& key, const ElementRef& where) {
+  const std::string* text = n.extra.find(key);
+  nlohmann::json j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!j.is_array())
+    throw CodegenError(where, "HaloExchange attribute '" + key + "' must be a list of integers");
+  std::vector<std::int64_t> v;
+  for (const auto& x : j) {
+    if (!x.is_number_integer() || x.get<std::int64_t>() < 0)
+      throw CodegenError(where,
+                         "HaloExchange attribute '" + key + "' must be a list of non-negative integers");
+    v.push_back(x.get<std::int64_t>());
+  }
+  return v;
+}
+
+}  // namespace
+
+void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
+  ElementRef where = ref(n);
+  BlasOperand in = blas_operand(n, "_in", true), out = blas_operand(n, "_out", false);
+  if (!in.present || !out.present || in.loc.data.empty() || in.loc.data != out.loc.data ||
+      in.loc.binding->scalar)
+    throw CodegenError(where, "HaloExchange needs one array on connector '_in' and the same array on '_out'");
+  const DataDescriptor& desc = *in.loc.binding->desc;
+  const std::vector<std::int64_t> axes = int_list(n, "axes", where), grid = int_list(n, "grid", where),
+                                  flo = int_list(n, "frame_lo", where), fhi = int_list(n, "frame_hi", where),
+                                  wlo = int_list(n, "width_lo", where), whi = int_list(n, "width_hi", where);
+  for (const auto* v : {&grid, &flo, &fhi, &wlo, &whi})
+    if (v->size() != axes.size())
+      throw CodegenError(where,
+                         "HaloExchange attributes 'axes', 'grid', 'frame_lo', 'frame_hi', 'width_lo' and "
+                         "'width_hi' must have one entry per axis");
+  for (std::size_t q = 0; q < axes.size(); ++q) {
+    if (axes[q] >= static_cast<std::int64_t>(desc.shape.size()) || grid[q] < 1)
+      throw CodegenError(where, "HaloExchange axis " + std::to_string(axes[q]) + " of '" + in.loc.data +
+                                    "' (or its rank count) is out of range");
+    if (wlo[q] > flo[q] || whi[q] > fhi[q])
+      throw CodegenError(where, "HaloExchange of '" + in.loc.data + "': a halo is wider than its frame");
+  }
+  sg.prog.link_libraries.insert("mpi");
+  const std::string T(cpp_name(in.loc.type)), base = in.loc.binding->cpp;
+  const std::size_t nd = desc.shape.size();
+  std::int64_t grid_size = 1;
+  for (auto g : grid) grid_size *= g;
+
+  if (comments())
+    w.line("// HaloExchange " + n.label + " (node " + std::to_string(n.id()) + ") of '" + in.loc.data +
+           "': MPI_Irecv/MPI_Isend/MPI_Waitall per axis");
+  w.open("{");
+  w.line("int __hx_rank = 0, __hx_size = 0;");
+  w.line("MPI_Comm_rank(MPI_COMM_WORLD, &__hx_rank);");
+  w.line("MPI_Comm_size(MPI_COMM_WORLD, &__hx_size);");
+  w.line(
+      "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
+      c_escape("HaloExchange '" + n.label + "' was generated for " + std::to_string(grid_size) + " ranks") +
+      ", not %d\\n\", __hx_size); MPI_Abort(MPI_COMM_WORLD, 1); }");
+  std::int64_t stride = grid_size;
+  for (std::size_t q = 0; q < axes.size(); ++q) {
+    stride /= grid[q];
+    const std::size_t ax = static_cast<std::size_t>(axes[q]);
+    const std::string g = std::to_string(grid[q]), s = std::to_string(stride),
+                      tag = std::to_string(100 + 2 * q);
+    const std::string tag_up = std::to_string(101 + 2 * q);
+    w.open("{  // axis " + std::to_string(ax));
+    w.line("const int __hx_c = (__hx_rank / " + s + ") % " + g + ";");
+    w.line("const int __hx_lower = __hx_c > 0 ? __hx_rank - " + s + " : MPI_PROC_NULL;");
+    w.line("const int __hx_upper = __hx_c < " + g + " - 1 ? __hx_rank + " + s + " : MPI_PROC_NULL;");
+    w.line("const int64_t __hx_part = " + sym_cpp(desc.shape[ax]) + " - " + std::to_string(flo[q] + fhi[q]) +
+           ";");
+    std::string other = "int64_t(1)";
+    for (std::size_t d = 0; d < nd; ++d)
+      if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";
+    w.line("const int64_t __hx_other = " + other + ";");
+    // Buffers: to lower (its upper halo, width_hi), to upper (width_lo), from lower, from upper.
+    const std::string lo_n = std::to_string(wlo[q]) + " * __hx_other",
+                      hi_n = std::to_string(whi[q]) + " * __hx_other";
+    w.line(T + "* __hx_sl = new (std::nothrow) " + T + "[" + hi_n + " + 1];");
+    w.line(T + "* __hx_su = new (std::nothrow) " + T + "[" + lo_n + " + 1];");
+    w.line(T + "* __hx_rl = new (std::nothrow) " + T + "[" + lo_n + " + 1];");
+    w.line(T + "* __hx_ru = new (std::nothrow) " + T + "[" + hi_n + " + 1];");
+    w.line("if (!__hx_sl || !__hx_su || !__hx_rl || !__hx_ru) { fprintf(stderr, \"weir: error: " +
+           c_escape("HaloExchange '" + n.label + "': out of memory for its buffers") +
+           "\\n\"); MPI_Abort(MPI_COMM_WORLD, 1); }");
+    // A loop nest over the strip [from, from + width) along the axis, whole along the others,
+    // copying between the array and buffer `buf` (packing when `pack`).
+    auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
+      w.open("{");
+      w.line("int64_t __hx_k = 0;");
+      std::vector<sym::Expr> idx;
+      for (std::size_t d = 0; d < nd; ++d) {
+        const std::string v = "__hx_i" + std::to_string(d);
+        idx.push_back(sym::Expr::symbol(v));
+        if (d == ax)
+          w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + from + " + " +
+                 std::to_string(width) + "; ++" + v + ") {");
+        else
+          w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(desc.shape[d]) + "; ++" + v + ") {");
+      }
+      const std::string elem = base + "[" + linear_offset(desc, idx) + "]";
+      w.line(pack ? buf + "[__hx_k++] = " + elem + ";" : elem + " = " + buf + "[__hx_k++];");
+      for (std::size_t d = 0; d < nd; ++d) w.close();
+      w.close();
+    };
+    const std::string F = std::to_string(flo[q]);
+    strip("__hx_sl", F, whi[q], true);
+    strip("__hx_su", F + " + __hx_part - " + std::to_string(wlo[q]), wlo[q], true);
+    const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";
+    w.line("MPI_Request __hx_req[4];");
+    w.line("MPI_Irecv(__hx_rl, " + bytes + lo_n + "), MPI_BYTE, __hx_lower, " + tag +
+           ", MPI_COMM_WORLD, &__hx_req[0]);");
+    w.line("MPI_Irecv(__hx_ru, " + bytes + hi_n + "), MPI_BYTE, __hx_upper, " + tag_up +
+           ", MPI_COMM_WORLD, &__hx_req[1]);");
+    w.line("MPI_Isend(__hx_su, " + bytes + lo_n + "), MPI_BYTE, __hx_upper, " + tag +
+           ", MPI_COMM_WORLD, &__hx_req[2]);");
+    w.line("MPI_Isend(__hx_sl, " + bytes + hi_n + "), MPI_BYTE, __hx_lower, " + tag_up +
+           ", MPI_COMM_WORLD, &__hx_req[3]);");
+    w.line("MPI_Waitall(4, __hx_req, MPI_STATUSES_IGNORE);");
+    w.open("if (__hx_lower != MPI_PROC_NULL) {");
+    strip("__hx_rl", F + " - " + std::to_string(wlo[q]), wlo[q], false);
+    w.close();
+    w.open("if (__hx_upper != MPI_PROC_NULL) {");
+    strip("__hx_ru", F + " + __hx_part", whi[q], false);
+    w.close();
+    w.line("delete[] __hx_sl; delete[] __hx_su; delete[] __hx_rl; delete[] __hx_ru;");
+    w.close();
+  }
+  w.close();
+}
+
+}  // namespace weir::codegen::detail

@@ -1,0 +1,138 @@
+"""One ctest entry of the MPI tests (tests/mpi/CMakeLists.txt): runs an example of
+examples/cartesian with `weir run --backend cpu` on one process and with `mpirun -np N weir run
+--decompose I,J` on N ranks, and checks
+
+  equal     every output of every rank count is byte for byte the single-rank output, and equal
+            to the NumPy meaning (numpy_reference.py) within 0 ulp (exactly);
+  refused   the decomposed run exits 1 naming the field, dimension and sizes;
+  stop      one rank fails on purpose (WEIR_TEST_FAIL_RANK) and every rank exits, non-zero,
+            within the timeout (no rank waits in an exchange).
+
+Inputs are seeded random arrays of the shapes given (uneven splits on purpose)."""
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import numpy_reference  # noqa: E402
+
+EXAMPLES = {
+    "laplacian": ("laplacian.py::laplacian", ["f"], ["out"], {}),
+    "hdiff_program": ("hdiff.py::hdiff_program", ["u", "coeff"], ["out"], {}),
+    "heat3d": ("heat3d.py::heat3d", ["u"], ["u_new"], {"alpha": 0.125}),
+}
+
+
+def run(cmd, timeout, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    a = argparse.ArgumentParser()
+    a.add_argument("--weir", required=True)
+    a.add_argument("--mpirun", required=True)
+    a.add_argument("--source", required=True)
+    a.add_argument("--work", required=True)
+    a.add_argument("--program", required=True, choices=sorted(EXAMPLES))
+    a.add_argument("--shape", required=True, help="NI,NJ,NK")
+    a.add_argument("--ranks", default="1,2,3,4")
+    a.add_argument("--grid", action="append", default=[], help="N:AxB, a --process-grid for N ranks")
+    a.add_argument("--mode", default="equal", choices=["equal", "refused", "stop"])
+    a.add_argument("--expect", action="append", default=[], help="text the refusal must contain")
+    a.add_argument("--timeout", type=float, default=120)
+    o = a.parse_args()
+
+    ref, inputs, outputs, scalars = EXAMPLES[o.program]
+    program = str(pathlib.Path(o.source) / "examples" / "cartesian" / ref)
+    work = pathlib.Path(o.work)
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "in").mkdir(parents=True)
+    shape = tuple(int(x) for x in o.shape.split(","))
+    rng = np.random.default_rng(38)
+    arrays = {n: rng.random(shape) for n in inputs}
+    for n, v in arrays.items():
+        np.save(work / "in" / f"{n}.npy", v)
+    sets = [x for k, v in scalars.items() for x in ("--set", f"{k}={v}")]
+    mpirun = [o.mpirun, "--oversubscribe", "--allow-run-as-root"]
+    grids = dict(g.split(":") for g in o.grid)
+    fails = []
+
+    def decomposed(n, out, extra_env=None):
+        cmd = mpirun + ["-np", str(n)]
+        if extra_env:
+            for k in extra_env:
+                cmd += ["-x", k]
+        cmd += [o.weir, "run", program, "--decompose", "I,J", "--in-dir", str(work / "in"), *sets]
+        if str(n) in grids:
+            cmd += ["--process-grid", grids[str(n)]]
+        if out:
+            cmd += ["--out", str(out)]
+        env = dict(os.environ, **(extra_env or {}))
+        return run(cmd, o.timeout, env)
+
+    if o.mode == "refused":
+        n = int(o.ranks)
+        rc, text = decomposed(n, None)
+        print(text)
+        if rc != 1:
+            fails.append(f"expected exit 1, got {rc}")
+        for e in o.expect:
+            if e not in text:
+                fails.append(f"the refusal does not say {e!r}")
+    elif o.mode == "stop":
+        n = int(o.ranks)
+        try:
+            rc, text = decomposed(n, work / "out", {"WEIR_TEST_FAIL_RANK": "1"})
+        except subprocess.TimeoutExpired:
+            fails.append(f"mpirun -np {n} did not stop within {o.timeout} s after rank 1 failed")
+            rc, text = None, ""
+        print(text)
+        if rc == 0:
+            fails.append("mpirun exited 0 although rank 1 failed")
+        for e in o.expect:
+            if e not in text:
+                fails.append(f"the output does not say {e!r}")
+        if (work / "out").exists() and any((work / "out").iterdir()):
+            fails.append("outputs were written although a rank failed")
+    else:
+        single = work / "single"
+        rc, text = run([o.weir, "run", program, "--backend", "cpu", "--in-dir", str(work / "in"), *sets,
+                        "--out", str(single)], o.timeout)
+        print(text)
+        if rc != 0:
+            sys.exit(f"the single-rank run failed ({rc})")
+        zeros = {n: np.zeros(shape) for n in outputs}
+        want = getattr(numpy_reference, o.program)(**arrays, **zeros, **scalars)
+        for name in outputs:
+            got = np.load(single / f"{name}.npy")
+            if not np.array_equal(got, want[name]):
+                bad = np.argwhere(got != want[name])
+                fails.append(f"single rank: '{name}' differs from NumPy at {len(bad)} points, first {bad[0].tolist()}")
+        for n in [int(x) for x in o.ranks.split(",")]:
+            out = work / f"np{n}"
+            rc, text = decomposed(n, out)
+            print(f"--- mpirun -np {n}: exit {rc}\n{text}")
+            if rc != 0:
+                fails.append(f"-np {n}: exit {rc}")
+                continue
+            for name in outputs:
+                a_bytes = (single / f"{name}.npy").read_bytes()
+                b_bytes = (out / f"{name}.npy").read_bytes()
+                if a_bytes != b_bytes:
+                    got = np.load(out / f"{name}.npy")
+                    bad = np.argwhere(got != np.load(single / f"{name}.npy"))
+                    fails.append(f"-np {n}: '{name}' is not byte-identical to one rank's "
+                                 f"({len(bad)} points differ, first {bad[:1].tolist()})")
+    for f in fails:
+        print("FAIL:", f)
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""NumPy meanings of the Cartesian examples the MPI tests decompose (written for these tests
+from the programs' field-view source, in the same order of operations, so that they round as the
+compiled programs do): laplacian, hdiff_program and heat3d of examples/cartesian/."""
+import numpy as np
+
+
+def laplacian(f, out):
+    out = out.copy()
+    c = f[1:-1, 1:-1]
+    out[1:-1, 1:-1] = -4.0 * c + f[2:, 1:-1] + f[:-2, 1:-1] + f[1:-1, 2:] + f[1:-1, :-2]
+    return {"out": out}
+
+
+def hdiff_program(u, coeff, out):
+    out = out.copy()
+    ni, nj = u.shape[:2]
+    lap = np.zeros_like(u)
+    lap[1:-1, 1:-1] = 4.0 * u[1:-1, 1:-1] - (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    # flx[i] = lap[i + 1] - lap[i], limited by u[i + 1] - u[i]; needed for i in [1, ni - 2).
+    flx = np.zeros_like(u)
+    d = lap[2:-1, :] - lap[1:-2, :]
+    flx[1:-2, :] = np.where(d * (u[2:-1, :] - u[1:-2, :]) > 0.0, 0.0, d)
+    fly = np.zeros_like(u)
+    d = lap[:, 2:-1] - lap[:, 1:-2]
+    fly[:, 1:-2] = np.where(d * (u[:, 2:-1] - u[:, 1:-2]) > 0.0, 0.0, d)
+    s = (slice(2, ni - 2), slice(2, nj - 2))
+    sim = (slice(1, ni - 3), slice(2, nj - 2))
+    sjm = (slice(2, ni - 2), slice(1, nj - 3))
+    out[s] = u[s] - coeff[s] * (flx[s] - flx[sim] + fly[s] - fly[sjm])
+    return {"out": out}
+
+
+def heat3d(u, u_new, alpha):
+    u_new = u_new.copy()
+    c = u[1:-1, 1:-1, 1:-1]
+    horizontal = u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1] + u[1:-1, :-2, 1:-1] + u[1:-1, 2:, 1:-1]
+    faces = horizontal + u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]
+    u_new[1:-1, 1:-1, 1:-1] = c + alpha * (faces - 6.0 * c)
+    return {"u_new": u_new}
