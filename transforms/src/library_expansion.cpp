@@ -95,7 +95,9 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   std::vector<detail::LibraryOperand> ops;
   std::unique_ptr<SDFG> inner = n.is_reduce()                ? detail::expand_reduce(site, ops)
                                 : n.class_name() == "Einsum" ? detail::expand_einsum(site, ops)
-                                                             : detail::expand_blas(site, ops);
+                                : n.class_name() == "TensorTranspose"
+                                    ? detail::expand_tensor_transpose(site, ops)
+                                    : detail::expand_blas(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -238,7 +240,8 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_map) {
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce", "Einsum", "Dot", "Ger", "Transpose"};
+  static const std::set<std::string> classes{"Reduce", "Einsum",    "Dot",
+                                             "Ger",    "Transpose", "TensorTranspose"};
   return classes;
 }
 
@@ -251,7 +254,8 @@ bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg
 
 LibraryExpansion::LibraryExpansion()
     : Pass("library-expansion",
-           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose; MatMul, Gemm, Gemv with "
+           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose, TensorTranspose; MatMul, Gemm, Gemv "
+           "with "
            "implementation "
            "pure) by "
            "nested SDFGs of maps and tasklets (DaCe's expansions)") {}

@@ -86,5 +86,7 @@ void build_contraction(SDFG& sdfg, SDFGState& st, const Contraction& c,
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// DaCe's linalg TensorTranspose (expand_tensor_transpose.cpp): NumPy's transpose with `axes`.
+std::unique_ptr<SDFG> expand_tensor_transpose(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 
 }  // namespace weir::transforms::detail
