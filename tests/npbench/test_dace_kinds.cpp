@@ -68,6 +68,7 @@ TEST_CASE("dace kinds: NumPy functions DaCe writes with its runtime's names", "[
 
 TEST_CASE("dace kinds: library nodes of DaCe's standard library", "[npbench][dace_kinds]") {
   check_kind("ttrans");            // np.transpose(A, axes=(2, 0, 1)): TensorTranspose
+  check_kind("tdot");              // np.tensordot(A, B, axes=([1, 2], [2, 0])): TensorDot
   check_kind("solve_c");           // np.linalg.solve of complex128: Solve (pure)
   check_kind("solve_c_openblas");  // the same node with implementation OpenBLAS (LAPACKE_zgesv)
   check_kind("inv_c");             // np.linalg.inv of complex128: Inv (pure)
