@@ -19,6 +19,21 @@ namespace weir::codegen::detail {
 
 namespace {
 
+// LAPACK's letter of a data type: s, d, c, z.
+std::string lapack_prefix(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float32: return "s";
+    case ScalarType::Complex64: return "c";
+    case ScalarType::Complex128: return "z";
+    default: return "d";
+  }
+}
+
+// lapacke.h's complex type of a complex data type.
+const char* lapack_complex_type(ScalarType t) {
+  return t == ScalarType::Complex64 ? "lapack_complex_float" : "lapack_complex_double";
+}
+
 std::string lowercase(const std::string& s) {
   std::string out;
   for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -52,16 +67,23 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   BlasOperand b = solve ? need("_bin", true, {1, 2}) : BlasOperand{};
   BlasOperand out = need(chol ? "_b" : solve ? "_bout" : "_aout", false, {solve ? b.rank() : 2});
   ScalarType t = a.loc.type;
-  if (t != ScalarType::Float64 && t != ScalarType::Float32)
-    throw CodegenError(where, cls + " of " + std::string(to_string(t)) +
-                                  " is not supported by the CPU code generator (float32 and float64 are)");
+  const bool cplx = t == ScalarType::Complex128 || t == ScalarType::Complex64;
+  if (t != ScalarType::Float64 && t != ScalarType::Float32 && (chol || !cplx))
+    throw CodegenError(
+        where, cls + " of " + std::string(to_string(t)) + " is not supported by the CPU code generator (" +
+                   (chol ? "float32 and float64 are" : "float32, float64, complex64 and complex128 are") +
+                   ")");
   for (const BlasOperand* op : {&b, &out})
     if (op->present && op->loc.type != t)
       throw CodegenError(where, cls + " operands must share one data type, as DaCe's node requires");
   const std::string impl = lowercase(n.implementation);
   const bool lapacke = impl == "openblas" || impl == "mkl" || impl == "lapacke" || impl == "lapack";
   const bool lower = !chol || numeric_attribute(n, "lower", "true", where) != "false";
-  const std::string T(cpp_name(t)), p = t == ScalarType::Float64 ? "d" : "s";
+  const std::string T(cpp_name(t)), p = lapack_prefix(t);
+  // LAPACKE takes complex matrices as its own complex type, of std::complex's layout.
+  auto lp = [&](const std::string& m) {
+    return cplx ? "reinterpret_cast<" + std::string(lapack_complex_type(t)) + "*>(" + m + ")" : m;
+  };
 
   // Loop variables, the order, the scratch matrices and the fault text.
   std::string i = loop_var("__li", 0), j = loop_var("__lj", 0), k = loop_var("__lk", 0);
@@ -114,8 +136,8 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
              A + ", static_cast<lapack_int>(" + ld + "));");
     else
       w.line(info + " = LAPACKE_" + p + "gesv(LAPACK_ROW_MAJOR, static_cast<lapack_int>(" + N +
-             "), static_cast<lapack_int>(" + R + "), " + A + ", static_cast<lapack_int>(" + ld + "), " + P +
-             ", " + X + ", static_cast<lapack_int>(std::max<int64_t>(" + R + ", 1)));");
+             "), static_cast<lapack_int>(" + R + "), " + lp(A) + ", static_cast<lapack_int>(" + ld + "), " +
+             P + ", " + lp(X) + ", static_cast<lapack_int>(std::max<int64_t>(" + R + ", 1)));");
   } else if (chol) {
     // potrf, lower: column by column, L[j][j] = sqrt(A[j][j] - sum L[j][k]^2), then the column below.
     for_(j, "0", N);
@@ -143,7 +165,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     // getrf: LU with partial pivoting (the largest magnitude in column k), rows swapped in place.
     for_(k, "0", N);
     w.line("int64_t __p = " + k + ";");
-    w.line(T + " __m = std::abs(" + A + "[" + k + " * " + N + " + " + k + "]);");
+    w.line("auto __m = std::abs(" + A + "[" + k + " * " + N + " + " + k + "]);");
     for_(i, k + " + 1", N);
     w.open("if (std::abs(" + A + "[" + i + " * " + N + " + " + k + "]) > __m) {");
     w.line("__m = std::abs(" + A + "[" + i + " * " + N + " + " + k + "]);");
@@ -151,7 +173,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     w.close();
     w.close();
     w.line(P + "[" + k + "] = __p;");
-    w.open("if (__m == " + T + "(0)) {");
+    w.open("if (__m == 0) {");
     w.line("if (" + info + " == 0) " + info + " = " + k + " + 1;");
     w.line("continue;");
     w.close();

@@ -254,7 +254,8 @@ void StateGen::emit_library(const LibraryNode& n, Writer& w) {
   // but where CBLAS calls it, see emit_blas): the compile path expands them into nested SDFGs of
   // maps and tasklets before code generation.
   const std::string cls = n.class_name();
-  if (n.is_reduce() || cls == "Einsum" || cls == "Ger" || cls == "Transpose")
+  if (n.is_reduce() || cls == "Einsum" || cls == "Ger" || cls == "Transpose" || cls == "TensorTranspose" ||
+      cls == "TensorDot")
     throw CodegenError(ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);

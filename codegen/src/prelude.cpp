@@ -34,6 +34,8 @@ std::string prelude_headers(bool complex_numbers, bool user_code) {
   if (complex_numbers || user_code) h += prelude::weir_complex_h;
   // User-written C++ (trusted) was written against the full set the prelude once had.
   if (user_code) h += "#include <algorithm>\n#include <stdexcept>\n#include <string>\n";
+  // The names DaCe's runtime gives C++ written for it (dace::complex128, ...): weir's own header.
+  if (user_code) h += prelude::weir_dace_compat_h;
   return h;
 }
 

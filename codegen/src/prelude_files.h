@@ -12,6 +12,8 @@ extern const char weir_numbers_h[];
 extern const char weir_support_h[];
 /// codegen/prelude/weir_complex.h: |z| and complex products as NumPy computes them.
 extern const char weir_complex_h[];
+/// codegen/prelude/weir_dace_compat.h: DaCe's type names (dace::complex128, ...) for trusted C++.
+extern const char weir_dace_compat_h[];
 /// codegen/prelude/weir_profile.h: the timers of elements whose `instrument` is Timer.
 extern const char weir_profile_h[];
 /// codegen/prelude/weir_cuda_head.h: before the common prelude in a CUDA unit.

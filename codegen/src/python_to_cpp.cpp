@@ -469,6 +469,15 @@ class Translator {
 
   Val call(const py::Call& c) {
     std::string callee = py::dotted_name(c.func.get());
+    // `decltype(__out)(x)`, DaCe's cast to a connector's type (its np.arange tasklets).
+    if (const auto* dt = py::dyn_cast<py::Call>(c.func.get());
+        dt && py::dotted_name(dt->func.get()) == "decltype" && dt->args.size() == 1 && c.args.size() == 1 &&
+        c.keywords.empty() && dt->keywords.empty()) {
+      const auto* var = py::dyn_cast<py::Name>(dt->args[0].get());
+      auto it = var ? ctx_.vars.find(var->id) : ctx_.vars.end();
+      if (it == ctx_.vars.end()) fail(c.loc, "`decltype` of something other than a connector");
+      return cast_to(it->second.type, expr(*c.args[0]));
+    }
     if (callee.empty()) fail(c.loc, "unsupported call of `" + py::unparse(*c.func) + "`");
     if (!c.keywords.empty()) fail(c.loc, "keyword arguments are not supported (`" + py::unparse(c) + "`)");
     std::vector<Val> a;
@@ -477,6 +486,8 @@ class Translator {
       a.push_back(expr(*arg));
     }
     auto [mod, nm] = split_callee(callee);
+    if (mod.empty() || (mod == "np" && (nm == "conj" || nm == "conjugate")))
+      if (auto v = dace_runtime_call(nm, a, c)) return *v;
     // SymPy's spellings, which DaCe writes on interstate edges: Min, Max, Abs.
     if (mod.empty() && (nm == "Min" || nm == "Max" || nm == "Abs"))
       nm = nm == "Abs" ? "abs" : nm == "Min" ? "min" : "max";
@@ -619,6 +630,90 @@ class Translator {
       return power(a[0], a[1], c.args[1].get());
     }
     fail(c.loc, "unsupported function '" + callee + "'");
+  }
+
+  /// The functions of DaCe's runtime that its frontend and symbolic printer write into tasklets
+  /// and interstate code: `cpp_mod` (np.fmod: C's %, fmod), `py_mod`/`Mod` (Python's %),
+  /// `py_floor`/`int_floor` (Python's //), `int_ceil` (ceiling division), `reciprocal`, `ROUND`,
+  /// sympy's `bitwise_*`/`left_shift`/`right_shift`, `IfExpr`, `AND`/`OR`, NumPy's `conj`,
+  /// `deg2rad`, `rad2deg`, `signbit`, `np_float_pow`. nullopt for another name.
+  std::optional<Val> dace_runtime_call(const std::string& nm, const std::vector<Val>& a, const py::Call& c) {
+    using B = py::BinaryOperator;
+    auto nargs = [&](std::size_t n) {
+      if (a.size() != n)
+        fail(c.loc,
+             "'" + nm + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
+    };
+    auto integral = [](const Val& v) { return is_int(v.type) || is_bool(v.type); };
+    static const std::map<std::string, B> binary = {{"py_mod", B::Mod},         {"Mod", B::Mod},
+                                                    {"py_floor", B::FloorDiv},  {"int_floor", B::FloorDiv},
+                                                    {"bitwise_and", B::BitAnd}, {"bitwise_or", B::BitOr},
+                                                    {"bitwise_xor", B::BitXor}, {"left_shift", B::LShift},
+                                                    {"right_shift", B::RShift}};
+    if (auto it = binary.find(nm); it != binary.end()) {
+      nargs(2);
+      return binop(it->second, a[0], a[1], c.loc, c.args[1].get());
+    }
+    if (nm == "cpp_mod") {  // C's remainder: the sign of the dividend (NumPy's fmod)
+      nargs(2);
+      if (integral(a[0]) && integral(a[1]))
+        return Val{"weir_ifmod(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                   arith_type(is_bool(a[0].type) ? ScalarType::Int64 : a[0].type,
+                              is_bool(a[1].type) ? ScalarType::Int64 : a[1].type)};
+      return Val{math("fmod") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                 float_result(arith_type(a[0].type, a[1].type))};
+    }
+    if (nm == "int_ceil") {
+      nargs(2);
+      if (!integral(a[0]) || !integral(a[1])) fail(c.loc, "'int_ceil' of non-integer operands");
+      return Val{"weir_ceildiv(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Int64};
+    }
+    if (nm == "reciprocal") {
+      nargs(1);
+      if (integral(a[0])) fail(c.loc, "'reciprocal' of an integer is not supported");
+      return binop(B::Div, Val{"1", kPrimary, ScalarType::Int64, nullptr, 1}, a[0], c.loc);
+    }
+    if (nm == "ROUND") {
+      nargs(1);
+      if (!is_float(a[0].type)) return a[0];
+      return cast_to(ScalarType::Int64, {math("nearbyint") + "(" + a[0].text + ")", kPrimary, a[0].type});
+    }
+    if (nm == "bitwise_invert") {
+      nargs(1);
+      if (!integral(a[0])) fail(c.loc, "'bitwise_invert' of a floating-point value");
+      return Val{"~" + wrap(a[0], kUnary), kUnary, is_bool(a[0].type) ? ScalarType::Int64 : a[0].type};
+    }
+    if (nm == "IfExpr") {
+      nargs(3);
+      return Val{wrap(a[0], kCond + 1) + " ? " + wrap(a[1], kCond + 1) + " : " + wrap(a[2], kCond + 1), kCond,
+                 arith_type(a[1].type, a[2].type)};
+    }
+    if (nm == "conj" || nm == "conjugate") {  // NumPy's: the value itself for a real number
+      nargs(1);
+      if (!is_complex(a[0].type)) return a[0];
+      return Val{"std::conj(" + a[0].text + ")", kPrimary, a[0].type};
+    }
+    if (nm == "deg2rad" || nm == "rad2deg") {
+      nargs(1);
+      const ScalarType t = float_result(a[0].type);
+      const std::string f = nm == "deg2rad" ? "(3.141592653589793 / 180.0)" : "(180.0 / 3.141592653589793)";
+      return Val{"static_cast<" + std::string(cpp_name(t)) + ">(" + a[0].text + " * " + f + ")", kPrimary, t};
+    }
+    if (nm == "signbit") {
+      nargs(1);
+      return Val{"std::signbit(" + a[0].text + ")", kPrimary, ScalarType::Bool};
+    }
+    if (nm == "np_float_pow") {  // NumPy's float_power: in double
+      nargs(2);
+      return Val{"std::pow(static_cast<double>(" + a[0].text + "), static_cast<double>(" + a[1].text + "))",
+                 kPrimary, ScalarType::Float64};
+    }
+    if (nm == "AND" || nm == "OR") {
+      nargs(2);
+      return Val{"(" + a[0].text + (nm == "AND" ? ") && (" : ") || (") + a[1].text + ")", kPrimary,
+                 ScalarType::Bool};
+    }
+    return std::nullopt;
   }
 
   /// Integer value of a literal exponent (`2`, `-1`, `2.0`), if it is one.

@@ -112,6 +112,10 @@ void StateGen::hoist_user_code(const Tasklet& t) {
 // replaced a MatMul by a cblas_dgemm call): BLAS environments (OpenBLAS, MKL, cuBLAS's CPU
 // fallback, "cblas") link the system's CBLAS, LAPACK ones its LAPACKE.
 void StateGen::use_environments(const Tasklet& t) {
+  // DaCe's OpenBLAS and MKL environments give their tasklets LAPACKE too (its expansions of
+  // Solve, Inv, getrf, ... call LAPACKE_?getrf): code that calls LAPACKE gets lapacke.h.
+  if (t.code.code.find("LAPACKE_") != std::string::npos) sg.prog.link_libraries.insert("lapacke");
+  if (t.code.code.find("cblas_") != std::string::npos) sg.prog.link_libraries.insert("blas");
   const std::string* envs = t.extra.find("environments");
   if (!envs) return;
   std::string lower;

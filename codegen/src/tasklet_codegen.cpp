@@ -84,6 +84,12 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
     std::string type = cn.kind == ConnKind::Pointer     ? "const " + T + "*"
                        : cn.kind == ConnKind::Reference ? "const " + T + "&"
                                                         : T;
+    // Trusted C++ gets an input array as DaCe's code generator gives it, a pointer it may write
+    // through (DaCe's LAPACKE getrs expansion solves in place through its input `_rhs_in`).
+    if (cn.kind == ConnKind::Pointer && t.code.language == Language::CPP) {
+      type = T + "*";
+      value = "const_cast<" + T + "*>(" + value + ")";
+    }
     if (hoisted.count(cn.name)) {  // (never `indirect`: emit_tasklet does not hoist then)
       hoist_->declarations.push_back(type + " " + cn.cpp + " = " + value + ";");
       continue;

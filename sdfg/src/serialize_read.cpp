@@ -264,14 +264,28 @@ class Reader {
     // Newer files say start_block, older ones start_state; null means "the unique source".
     const char* start_key =
         c.has("start_block") ? "start_block" : (c.has("start_state") ? "start_state" : nullptr);
+    // DaCe uses the index only where the region has no unique source block, and leaves it stale
+    // when simplification removes blocks: an index out of range is an error only where it counts.
+    long long stale_start = -1;
     if (start_key) {
       auto s = c.at(start_key);
       long long idx = s.index_value();
       if (idx < 0 || idx >= count)
-        s.fail("start block " + std::to_string(idx) + " does not exist (" + std::to_string(count) +
-               " blocks)");
-      region.set_start_block(static_cast<BlockId>(idx));
+        stale_start = idx;
+      else
+        region.set_start_block(static_cast<BlockId>(idx));
     }
+    read_region_edges(c, region, count);
+    if (stale_start < 0) return;
+    long long sources = 0;
+    for (long long b = 0; b < count; ++b) sources += region.in_edges(static_cast<BlockId>(b)).empty() ? 1 : 0;
+    if (sources != 1)
+      c.at(start_key).fail("start block " + std::to_string(stale_start) + " does not exist (" +
+                           std::to_string(count) + " blocks)");
+  }
+
+  // The interstate edges of a region whose `count` blocks are read.
+  void read_region_edges(const JsonCursor& c, ControlFlowRegion& region, long long count) {
     if (!c.has("edges")) return;
     auto edges = c.at("edges");
     edges.array();

@@ -90,6 +90,7 @@ class Parser {
     std::size_t i = pos_;
     while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\n' || text_[i] == '\r'))
       ++i;
+    after_pow_ = is_op("**");
     tok_ = Token{};
     tok_.pos = i;
     if (i >= text_.size()) {
@@ -157,6 +158,20 @@ class Parser {
           v = v * 10 + d;
       }
       ++i;
+    }
+    // An exponent DaCe's frontend writes as a float (`i**2.0` for `i**2` in an index): integral,
+    // it is the integer (sympy's Pow of an integer by 2.0 is the same integer).
+    if (i < text_.size() && text_[i] == '.' && after_pow_) {
+      std::size_t j = i + 1;
+      while (j < text_.size() && text_[j] == '0') ++j;
+      if (j == text_.size() || !(is_digit(text_[j]) || is_alpha(text_[j]) || text_[j] == '.')) {
+        if (too_big)
+          fail("integer literal " + std::string(text_.substr(start, i - start)) + " does not fit in 64 bits",
+               start);
+        set(Tok::Int, start, j);
+        tok_.value = v;
+        return;
+      }
     }
     // A float literal (1.5, .5, 1e3, 2.): not part of the integer language of shapes.
     bool is_float = i < text_.size() && (text_[i] == '.' || text_[i] == 'e' || text_[i] == 'E');
@@ -270,13 +285,21 @@ class Parser {
       next();
       Expr r = parse_unary();
       e = at(pos, [&] {
-        if (op == "*") return e * r;
+        if (op == "*") return times(e, r);
         if (op == "/") return Expr::div(e, r);
         if (op == "//") return Expr::floordiv(e, r);
         return Expr::mod(e, r);
       });
     }
     return e;
+  }
+
+  // a * b, where a true quotient by an integer takes the other factor into its numerator: DaCe
+  // prints sympy's N/3 as `1/3*$N`, whose ceiling is then ceildiv(N, 3) (exact on rationals).
+  static Expr times(const Expr& a, const Expr& b) {
+    if (a.kind() == Kind::Div && a.args()[1].is_integer()) return Expr::div(a.args()[0] * b, a.args()[1]);
+    if (b.kind() == Kind::Div && b.args()[1].is_integer()) return Expr::div(a * b.args()[0], b.args()[1]);
+    return a * b;
   }
 
   Expr parse_unary() {
@@ -420,6 +443,7 @@ class Parser {
   std::string_view text_;
   std::size_t pos_ = 0;
   Token tok_;
+  bool after_pow_ = false;  // the token before the one being lexed is `**`
   int depth_ = 0;
   int in_keyword_value_ = 0;
 };

@@ -176,4 +176,15 @@ void build_contraction(SDFG& sdfg, SDFGState& st, const Contraction& c,
   ContractionBuilder(sdfg, st, c, ops).build();
 }
 
+std::unique_ptr<SDFG> contraction_sdfg(const ExpansionSite& site, const Contraction& c,
+                                       const std::vector<LibraryOperand>& ops) {
+  for (const auto& op : ops)
+    if (op.name == "__acc")
+      throw site.error(site.node.class_name() + " connector '__acc' is reserved by its expansion");
+  std::unique_ptr<SDFG> inner = expansion_sdfg(site, ops);
+  SDFGState& st = inner->add_state(c.name, true);
+  build_contraction(*inner, st, c, ops);
+  return inner;
+}
+
 }  // namespace weir::transforms::detail

@@ -144,13 +144,7 @@ Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOpera
 
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops) {
   Contraction c = blas_contraction(site, ops);
-  for (const auto& op : ops)
-    if (op.name == "__acc")
-      throw site.error(site.node.class_name() + " connector '__acc' is reserved by its expansion");
-  std::unique_ptr<SDFG> inner = expansion_sdfg(site, ops);
-  SDFGState& st = inner->add_state(c.name, true);
-  build_contraction(*inner, st, c, ops);
-  return inner;
+  return contraction_sdfg(site, c, ops);
 }
 
 }  // namespace weir::transforms::detail

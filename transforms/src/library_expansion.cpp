@@ -93,9 +93,12 @@ namespace {
 void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
-  std::unique_ptr<SDFG> inner = n.is_reduce()                ? detail::expand_reduce(site, ops)
-                                : n.class_name() == "Einsum" ? detail::expand_einsum(site, ops)
-                                                             : detail::expand_blas(site, ops);
+  const std::string cls = n.class_name();
+  std::unique_ptr<SDFG> inner = n.is_reduce()              ? detail::expand_reduce(site, ops)
+                                : cls == "Einsum"          ? detail::expand_einsum(site, ops)
+                                : cls == "TensorTranspose" ? detail::expand_tensor_transpose(site, ops)
+                                : cls == "TensorDot"       ? detail::expand_tensor_dot(site, ops)
+                                                           : detail::expand_blas(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -238,7 +241,8 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_map) {
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce", "Einsum", "Dot", "Ger", "Transpose"};
+  static const std::set<std::string> classes{"Reduce",    "Einsum",          "Dot",      "Ger",
+                                             "Transpose", "TensorTranspose", "TensorDot"};
   return classes;
 }
 
@@ -251,7 +255,9 @@ bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg
 
 LibraryExpansion::LibraryExpansion()
     : Pass("library-expansion",
-           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose; MatMul, Gemm, Gemv with "
+           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose, TensorTranspose, TensorDot; MatMul, "
+           "Gemm, Gemv "
+           "with "
            "implementation "
            "pure) by "
            "nested SDFGs of maps and tasklets (DaCe's expansions)") {}

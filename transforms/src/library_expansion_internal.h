@@ -81,10 +81,19 @@ struct Contraction {
 void build_contraction(SDFG& sdfg, SDFGState& st, const Contraction& c,
                        const std::vector<LibraryOperand>& ops);
 
+/// The expansion SDFG of the node at `site` computing `c` over `ops` (one state). Throws when an
+/// operand is named `__acc`, the accumulator's name.
+std::unique_ptr<SDFG> contraction_sdfg(const ExpansionSite& site, const Contraction& c,
+                                       const std::vector<LibraryOperand>& ops);
+
 /// The expansions (see library_expansion.h): the nested SDFG of the node at `site`; `ops` gets
 /// the operands (one per connector of the nested SDFG node).
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// DaCe's linalg TensorTranspose and TensorDot (expand_tensor_nodes.cpp): NumPy's transpose with
+/// `axes` and tensordot.
+std::unique_ptr<SDFG> expand_tensor_transpose(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+std::unique_ptr<SDFG> expand_tensor_dot(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 
 }  // namespace weir::transforms::detail

@@ -1,0 +1,94 @@
+// Kinds of SDFGs DaCe writes (issue 37, section 1), one small program each, written by DaCe 2.0
+// from the sources in tests/npbench/dace_kinds/README.md with inputs and NumPy's results (NumPy
+// computed them when the fixtures were written; DaCe's own run agreed). Each runs through the
+// built `weir run ... --out DIR` as a user runs it, and DIR must hold exactly the arrays of
+// expected/ (what the program writes: in-place arguments, `__return`, `__return_0`, ...), each
+// equal to NumPy's (rtol 1e-10; integers exactly), checked by Debian's /usr/bin/python3.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "cli_run.h"
+#include "corpus.h"
+#include "weir_test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path kinds_dir() { return fs::path(WEIR_SOURCE_DIR) / "tests" / "npbench" / "dace_kinds"; }
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// Runs fixture `name` (with --trust-code where `trust`) and compares what --out wrote.
+void check_kind(const std::string& name, bool trust = false) {
+  INFO("fixture tests/npbench/dace_kinds/" << name);
+  const fs::path dir = kinds_dir() / name;
+  REQUIRE(fs::exists(dir / (name + ".sdfg")));
+  const fs::path work = weir::test::scratch_dir("dace_kinds_" + name);
+  fs::remove_all(work / "out");
+  const std::string args = "run " + quoted(dir / (name + ".sdfg")) + " --in-dir " + quoted(dir / "inputs") +
+                           " --set-json " + quoted(dir / "symbols.json") + " --set-json " +
+                           quoted(dir / "scalars.json") + " --threads 1 --out " + quoted(work / "out") +
+                           (trust ? " --trust-code" : "");
+  weir::test::CliRun r = weir::test::run_weir(args, "WEIR_CACHE_DIR=" + quoted(work / "cache"));
+  INFO("weir " << args << "\n" << r.out);
+  REQUIRE(r.code == 0);
+  const std::string script =
+      "E = " + quoted(dir / "expected") + "\nO = " + quoted(work / "out") +
+      "\n"
+      "exp, got = sorted(os.listdir(E)), sorted(os.listdir(O))\n"
+      "if exp != got:\n"
+      "    print('--out wrote', got, 'but the program writes', exp); sys.exit(1)\n"
+      "for f in exp:\n"
+      "    a, b = np.load(os.path.join(O, f)), np.load(os.path.join(E, f))\n"
+      "    # A scalar result: DaCe's shape-(1,) __return against NumPy's 0-d value.\n"
+      "    if a.dtype != b.dtype or (a.shape != b.shape and not (a.size == b.size == 1)):\n"
+      "        print(f, 'is', a.dtype, a.shape, 'expected', b.dtype, b.shape); sys.exit(1)\n"
+      "    a = a.reshape(b.shape)\n"
+      "    ok = np.array_equal(a, b) if b.dtype.kind in 'biu' else np.allclose(a, b, rtol=1e-10, atol=0)\n"
+      "    if not ok:\n"
+      "        print(f, 'differs:', a, 'expected', b); sys.exit(1)\n";
+  CHECK(weir::test::run_numpy(work, script) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("dace kinds: sympy functions in interstate code and memlet subsets", "[npbench][dace_kinds]") {
+  check_kind("symfuncs");        // `i % 4 == 1`, `(i ** 2) % 5`; int_floor(i, 3) and Mod(i**2, N) in subsets
+  check_kind("sympow");          // `i**2.0` and `Mod(i**3.0, N)`: integer powers in subsets
+  check_kind("strided_return");  // shape ceiling(1/3*N) of A[::3]: ceildiv(N, 3), not N*(1/3)
+  check_kind("isfuncs");  // `i < int_floor(N, 3)`, `k < int_ceil(N, 3)`, `j = Mod(N, 5)`; decltype(__out)(0)
+}
+
+TEST_CASE("dace kinds: NumPy functions DaCe writes with its runtime's names", "[npbench][dace_kinds]") {
+  check_kind("fmod_int");      // np.fmod of int64 arrays: cpp_mod(__in1, __in2)
+  check_kind("cplx_tasklet");  // np.conj: conj(__in1), complex128 and complex64
+}
+
+TEST_CASE("dace kinds: library nodes of DaCe's standard library", "[npbench][dace_kinds]") {
+  check_kind("ttrans");            // np.transpose(A, axes=(2, 0, 1)): TensorTranspose
+  check_kind("tdot");              // np.tensordot(A, B, axes=([1, 2], [2, 0])): TensorDot
+  check_kind("solve_c");           // np.linalg.solve of complex128: Solve (pure)
+  check_kind("solve_c_openblas");  // the same node with implementation OpenBLAS (LAPACKE_zgesv)
+  check_kind("inv_c");             // np.linalg.inv of complex128: Inv (pure)
+  check_kind("inv_c_openblas");    // with implementation OpenBLAS
+  check_kind("solve_d");           // float64 Solve
+  check_kind("chol");              // np.linalg.cholesky: Cholesky
+  check_kind("dotgemv");           // A @ y and np.dot: Gemv (MatMul) and Dot
+  check_kind("einsum3");           // np.einsum('ij,jk->ik'): Einsum
+}
+
+TEST_CASE("dace kinds: trusted C++ tasklets of DaCe's LAPACKE and CBLAS expansions",
+          "[npbench][dace_kinds]") {
+  check_kind("trusted_solve_d", true);  // LAPACKE_dgetrf/dgetrs, LAPACK_ROW_MAJOR, solving through _rhs_in
+  check_kind("trusted_solve_z", true);  // LAPACKE_zgetrf/zgetrs on (lapack_complex_double*) casts
+  check_kind("trusted_zgemm", true);    // dace::complex128 __alpha = dace::complex128(1); cblas_zgemm
+}
+
+TEST_CASE("dace kinds: --out writes in-place outputs and __return arrays, nothing else",
+          "[npbench][dace_kinds]") {
+  check_kind("inplace");  // A[:] = A * 2.0; return B + A: A and __return, not B
+  check_kind("tworet");   // return A + 1.0, A * 3.0: __return_0 and __return_1
+  check_kind("scalret");  // return np.sum(A): a scalar __return
+}
