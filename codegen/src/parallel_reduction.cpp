@@ -8,43 +8,49 @@
 // operations as without it.
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/reduction_choice.h"
 
 namespace weir::codegen::detail {
+
+std::optional<std::set<std::string>> recorded_reductions(const MapInfo& m, const char* attribute,
+                                                         const std::set<std::string>& proved,
+                                                         const ElementRef& where) {
+  std::optional<std::set<std::string>> names;
+  try {
+    names = recorded_reduction_names(m, attribute);
+  } catch (const std::invalid_argument& ex) {
+    throw CodegenError(where, std::string("map attribute ") + ex.what());
+  }
+  if (!names) return names;
+  for (const std::string& x : *names)
+    if (!proved.count(x)) {
+      std::string list;
+      for (const std::string& p : proved) list += (list.empty() ? "" : ", ") + p;
+      throw CodegenError(where, "map attribute " + std::string(attribute) + " names `" + x +
+                                    "`, which the dependence analysis does not prove safe for per-thread " +
+                                    (attribute == std::string(kPartialsAttribute) ? "partials" : "copies") +
+                                    " (proved: " + (list.empty() ? "none" : list) + ")");
+    }
+  return names;
+}
 
 std::size_t StateGen::plan_partials(const MapEntry& e) {
   partials_.clear();
   if (!opts.openmp) return 0;  // OpenMP threads only (CUDA host code runs without them)
   auto it = children_.find(e.id());
   if (it == children_.end()) return 0;
-  // What varies between iterations: the parameters, and dynamic range inputs to be safe.
-  std::set<std::string> varying(e.map->params.begin(), e.map->params.end());
-  for (const auto& [c, t] : e.in_connectors)
-    if (c.rfind("IN_", 0) != 0) varying.insert(c);
-  // Containers the map reads: a tasklet reading the element it reduces into would see it stale.
-  std::set<std::string> read;
-  for (EdgeId id : st.in_edges(e.id()))
-    if (!st.edge(id).memlet.is_empty()) read.insert(st.edge(id).memlet.data);
-  for (NodeId c : it->second) {
-    if (!st.node(c).as<Tasklet>()) continue;
-    std::map<std::string, int> writes;  // per connector
-    for (EdgeId id : st.out_edges(c)) ++writes[st.edge(id).src_conn];
-    for (EdgeId id : st.out_edges(c)) {
-      const DataflowEdge& ed = st.edge(id);
-      const Memlet& m = ed.memlet;
-      if (ed.dst != e.exit || m.is_empty() || m.wcr.empty() || ed.src_conn.empty() ||
-          writes[ed.src_conn] != 1 || read.count(m.data))
-        continue;
-      bool fixed = true;
-      for (const Range& r : m.subset.ranges()) {
-        fixed = fixed && r.start == r.end;
-        for (const auto& s : r.start.free_symbols()) fixed = fixed && !varying.count(s);
-      }
-      if (!fixed) continue;
-      Partial p;
-      p.var = fresh("__weir_part");
-      p.have = p.var + "_have";
-      partials_[{c, ed.src_conn}] = p;
-    }
+  std::vector<PartialReduction> found = partial_reductions(st, e, it->second);
+  std::set<std::string> proved;
+  for (const PartialReduction& r : found) proved.insert(r.data);
+  // cpu-schedules' verdict (weir/sdfg/reduction_choice.h), else every proved one.
+  std::optional<std::set<std::string>> recorded =
+      recorded_reductions(*e.map, kPartialsAttribute, proved, ref(e));
+  for (const PartialReduction& r : found) {
+    if (recorded && !recorded->count(r.data)) continue;
+    Partial p;
+    p.var = fresh("__weir_part");
+    p.have = p.var + "_have";
+    partials_[{r.tasklet, r.connector}] = p;
   }
   return partials_.size();
 }

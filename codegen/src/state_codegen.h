@@ -447,6 +447,14 @@ class StateGen {
   int counter_ = 0;
 };
 
+/// The container names map `m` records in `attribute` (kPartialsAttribute or
+/// kPrivatizedAttribute, weir/sdfg/reduction_choice.h), nullopt without a record. Throws
+/// CodegenError at `where` for a malformed record or one naming a container not in `proved`
+/// (what the analysis proves here): a wrong record would change results (parallel_reduction.cpp).
+std::optional<std::set<std::string>> recorded_reductions(const MapInfo& m, const char* attribute,
+                                                         const std::set<std::string>& proved,
+                                                         const ElementRef& where);
+
 /// The C++ spelling of a memlet subset for comments: "A[0:N, i]".
 std::string memlet_text(const std::string& data, const Subset& s);
 

@@ -8,6 +8,7 @@
 #include "json_reader.h"
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/names.h"
+#include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/thread_choice.h"
@@ -563,12 +564,12 @@ class Reader {
                                                                      : g.index(i).value().dump());
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
-      // cpu-schedules' SIMD hint and thread choice are the map's (MapInfo::extra, which the
-      // writer puts here), not the node's: the code generator reads them there. So are the
-      // markers of the remainder maps MapVectorization and ScanFullBlocks make (their
-      // transformations refuse those maps again by them).
-      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, "weir_vector_remainder",
-                              "weir_colblock_remainder"})
+      // cpu-schedules' SIMD hint, thread choice and reduction verdicts are the map's
+      // (MapInfo::extra, which the writer puts here), not the node's: the code generator reads
+      // them there. So are the markers of the remainder maps MapVectorization and
+      // ScanFullBlocks make (their transformations refuse those maps again by them).
+      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
+                              kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder"})
         if (a.has(key)) {
           m->extra.set(key, a.at(key).value().dump());
           known.insert(key);

@@ -126,4 +126,14 @@ class LoadedProgram {
   void* lib_ = nullptr;
 };
 
+/// The message of the CodegenError generating `s` throws, "no error" when none.
+inline std::string codegen_error(const SDFG& s) {
+  try {
+    codegen::generate_cpu(s);
+  } catch (const codegen::CodegenError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 }  // namespace weir::test

@@ -20,6 +20,7 @@
 
 using namespace weir;
 using namespace weir::codegen;
+using test::codegen_error;
 using E = sym::Expr;
 
 namespace {
@@ -60,15 +61,6 @@ std::string program_text(const std::string& source) {
 
 bool contains(const std::string& source, const std::string& part) {
   return program_text(source).find(part) != std::string::npos;
-}
-
-std::string codegen_error(const SDFG& s) {
-  try {
-    generate_cpu(s);
-  } catch (const CodegenError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 /// Generates, compiles and loads a program in a fresh scratch directory.

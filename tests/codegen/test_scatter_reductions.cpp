@@ -14,12 +14,14 @@
 
 #include "codegen_test_util.h"
 #include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/sdfg/validate.h"
 
 using namespace weir;
 using namespace weir::codegen;
+using test::codegen_error;
 using E = sym::Expr;
 
 namespace {
@@ -102,6 +104,12 @@ std::size_t count(const std::string& source, const std::string& what) {
   return k;
 }
 
+/// Sets map attribute `key` of `s`'s one map to the JSON text `value`.
+void record(SDFG& s, const char* key, const std::string& value) {
+  for (Node* n : s.all_states().front()->nodes())
+    if (auto* e = n->as<MapEntry>()) e->map->extra.set(key, value);
+}
+
 }  // namespace
 
 TEST_CASE("a histogram of a parallel map adds into per-thread copies", "[codegen][wcr][scatter]") {
@@ -162,4 +170,63 @@ TEST_CASE("no per-thread copies where the map reads the container or writes its 
   auto mins = histogram("lambda a, b: min(a, b)", ScalarType::Float64);
   std::string code3 = generate_cpu(*mins).source;
   CHECK_FALSE(has_copies(code3));
+}
+
+TEST_CASE("per-thread copies and partials follow the verdicts recorded on the map",
+          "[codegen][wcr][scatter]") {
+  // cpu-schedules records what the code generator would choose (weir/sdfg/reduction_choice.h):
+  // the same record as the analysis generates the same program.
+  auto plain = histogram("lambda a, b: a + b", ScalarType::Float64);
+  auto marked = histogram("lambda a, b: a + b", ScalarType::Float64);
+  record(*marked, kPrivatizedAttribute, "[\"H\"]");
+  record(*marked, kPartialsAttribute, "[]");
+  validate_or_throw(*marked);
+  CHECK(generate_cpu(*marked).source == generate_cpu(*plain).source);
+  // A record of none: the scatter keeps its atomic updates, with the same histogram.
+  auto none = histogram("lambda a, b: a + b", ScalarType::Float64);
+  record(*none, kPrivatizedAttribute, "[]");
+  std::string code = generate_cpu(*none).source;
+  INFO(code);
+  CHECK_FALSE(has_copies(code));
+  CHECK(count(code, "#pragma omp atomic") >= 1);
+  Case<double> c(100000, 97);
+  std::vector<double> h0(97, 0.5);
+  CHECK(run(*none, c, h0, "recorded-none") == reference(c, h0));
+  // H[0] += W[i]: one element for all iterations, a per-thread partial; none where the record
+  // says so (every update atomic), and the same sum 0.5 + (1 + 2 + 3) * 33333 + 1 either way.
+  auto one = histogram("lambda a, b: a + b", ScalarType::Float64, false, "0");
+  CHECK(generate_cpu(*one).source.find("__weir_part") != std::string::npos);
+  auto one_marked = histogram("lambda a, b: a + b", ScalarType::Float64, false, "0");
+  record(*one_marked, kPartialsAttribute, "[\"H\"]");
+  CHECK(generate_cpu(*one_marked).source == generate_cpu(*one).source);
+  auto one_none = histogram("lambda a, b: a + b", ScalarType::Float64, false, "0");
+  record(*one_none, kPartialsAttribute, "[]");
+  std::string one_code = generate_cpu(*one_none).source;
+  INFO(one_code);
+  CHECK(one_code.find("__weir_part") == std::string::npos);
+  CHECK(count(one_code, "#pragma omp atomic") >= 1);
+  Case<double> c1(100000, 1);
+  std::vector<double> h1 = run(*one_none, c1, {0.5}, "recorded-no-partial");
+  CHECK(h1 == std::vector<double>{0.5 + 6.0 * 33333 + 1});
+}
+
+TEST_CASE("a recorded reduction verdict that the analysis does not prove is an error at the map",
+          "[codegen][wcr][scatter]") {
+  // The map reads H[0]: copies would change what it reads, so a record asking for them is refused.
+  auto reads = histogram("lambda a, b: a + b", ScalarType::Float64, true);
+  record(*reads, kPrivatizedAttribute, "[\"H\"]");
+  std::string e = codegen_error(*reads);
+  CHECK(e.find("points") != std::string::npos);
+  CHECK(e.find("map attribute weir_privatized names `H`, which the dependence analysis does not prove safe "
+               "for per-thread copies (proved: none)") != std::string::npos);
+  auto reads_one = histogram("lambda a, b: a + b", ScalarType::Float64, true, "0");
+  record(*reads_one, kPartialsAttribute, "[\"H\"]");
+  CHECK(codegen_error(*reads_one)
+            .find("map attribute weir_partials names `H`, which the dependence analysis "
+                  "does not prove safe for per-thread partials (proved: none)") != std::string::npos);
+  auto malformed = histogram("lambda a, b: a + b", ScalarType::Float64);
+  record(*malformed, kPartialsAttribute, "\"H\"");
+  CHECK(codegen_error(*malformed)
+            .find("map attribute weir_partials is \"H\", expected a JSON array of container names") !=
+        std::string::npos);
 }

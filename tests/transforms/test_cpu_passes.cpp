@@ -8,6 +8,7 @@
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/local_storage.h"
@@ -296,4 +297,71 @@ TEST_CASE("cpu-schedules: records on each parallel map whether it runs on one th
   AnalysisCache again;
   CHECK(pass.run(*split, again) == 1);
   CHECK(maps[1]->map->extra.find(kThreadsAttribute) == nullptr);
+}
+
+TEST_CASE("cpu-schedules: records the per-thread copies and partials the analysis proves",
+          "[transforms][cpu-schedules]") {
+  // H[B[i]] += W[i] over i < N (a scatter into 16 bins: per-thread copies), H[0] += W[i] (one
+  // element in every iteration: a per-thread partial); with `reads`, the tasklet also reads H[0]
+  // (neither may be used: the map would read a copy or a stale element).
+  enum class Kind { Scatter, OneElement, Reads };
+  auto make = [](Kind kind) {
+    auto sdfg = std::make_unique<SDFG>("reductions");
+    sdfg->add_symbol("N");
+    sdfg->add_array("B", ScalarType::Int64, {E("N")});
+    sdfg->add_array("W", ScalarType::Float64, {E("N")});
+    sdfg->add_array("H", ScalarType::Float64, {E("16")});
+    SDFGState& st = sdfg->add_state("main", true);
+    auto& m = st.add_map("m", {"i"}, S("0:N"));
+    std::vector<std::string> ins{"b", "w"};
+    if (kind == Kind::Reads) ins.push_back("h0");
+    auto& t =
+        st.add_tasklet("t", {kind == Kind::OneElement ? "h = w" : "h[b] = w", Language::Python}, ins, {"h"});
+    path_in(st, st.add_access("B").id(), {m.id()}, t.id(), "b", {M("B", "0:N"), M("B", "i")});
+    path_in(st, st.add_access("W").id(), {m.id()}, t.id(), "w", {M("W", "0:N"), M("W", "i")});
+    if (kind == Kind::Reads) path_in(st, st.add_access("H").id(), {m.id()}, t.id(), "h0", {M("H", "0")});
+    Memlet inner = M("H", kind == Kind::OneElement ? "0" : "0:16");
+    inner.dynamic = kind != Kind::OneElement;
+    inner.wcr = "lambda a, b: a + b";
+    Memlet outer = M("H", "0:16");
+    outer.wcr = inner.wcr;
+    path_out(st, t.id(), "h", {m.exit}, st.add_access("H").id(), {inner, outer});
+    return sdfg;
+  };
+  auto recorded = [](SDFG& s, const char* key) {
+    const std::string* v = maps_of(only_state(s))[0]->map->extra.find(key);
+    return v ? *v : std::string("absent");
+  };
+  // Without the records the code generator decides itself, the same way.
+  auto without_records = [](SDFG& s) {
+    auto copy = sdfg_from_json_text(sdfg_to_json_text(s));
+    for (MapEntry* e : maps_of(only_state(*copy))) clear_reductions(*e->map);
+    return codegen::generate_cpu(*copy).source;
+  };
+  CpuSchedules pass;
+  pass.options().set("split_innermost", false);
+  for (auto [kind, partials, copies] :
+       {std::tuple<Kind, const char*, const char*>{Kind::Scatter, "[]", "[\"H\"]"},
+        {Kind::OneElement, "[\"H\"]", "[]"},
+        {Kind::Reads, "[]", "[]"}}) {
+    INFO("kind " << static_cast<int>(kind));
+    auto s = make(kind);
+    require_valid(*s);
+    AnalysisCache cache;
+    pass.run(*s, cache);
+    require_valid(*s);
+    CHECK(recorded(*s, kPartialsAttribute) == partials);
+    CHECK(recorded(*s, kPrivatizedAttribute) == copies);
+    std::string code = codegen::generate_cpu(*s).source;
+    CHECK(code == without_records(*s));
+    CHECK((code.find("__weir_copies_H") != std::string::npos) == (kind == Kind::Scatter));
+    CHECK((code.find("__weir_part") != std::string::npos) == (kind == Kind::OneElement));
+    // The records survive saving and loading; a second run changes nothing.
+    auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*s));
+    CHECK(sdfg_difference(*reloaded, *s).empty());
+    AnalysisCache again;
+    CHECK(recorded(*reloaded, kPartialsAttribute) == partials);
+    CHECK(recorded(*reloaded, kPrivatizedAttribute) == copies);
+    CHECK(pass.run(*reloaded, again) == 0);
+  }
 }

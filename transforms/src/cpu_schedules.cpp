@@ -10,6 +10,7 @@
 #include "dataflow_util.h"
 #include "map_propagation.h"
 #include "weir/sdfg/dependence.h"
+#include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -119,10 +120,62 @@ std::size_t record_thread_choices(SDFGState& st, const ScopeTree& tree, const st
   return changed;
 }
 
+/// Records on every top-level CPU_Multicore map of `st` (`top`: its top-level maps) which of its
+/// reductions run in per-thread partials and which containers in per-thread copies
+/// (weir/sdfg/reduction_choice.h), as the code generator would choose them (also none, where a
+/// write into the map's exit resolves conflicts), and clears both records from the state's
+/// other maps and from maps without such writes. `root`: `st` belongs to the SDFG the pass runs on, whose
+/// containers are their own memory; in a nested SDFG a container may be a connector bound to a
+/// slice of the caller's, which this pass does not follow, so the code generator decides there.
+/// Returns how many maps changed.
+std::size_t record_reductions(SDFGState& st, const ScopeTree& tree, const std::vector<MapEntry*>& top,
+                              bool root) {
+  std::set<const MapEntry*> parallel;
+  for (const MapEntry* e : top)
+    if (root && e->map->schedule == ScheduleType::CPU_Multicore) parallel.insert(e);
+  const SDFG& sdfg = *st.sdfg();
+  std::size_t changed = 0;
+  for (Node* n : st.nodes()) {
+    auto* e = n->as<MapEntry>();
+    if (!e) continue;
+    if (!parallel.count(e)) {
+      changed += clear_reductions(*e->map) ? 1 : 0;
+      continue;
+    }
+    UnknownAttributes before = e->map->extra;
+    std::set<std::string> partials, copies;
+    for (const PartialReduction& r : partial_reductions(st, *e, tree.children(e->id())))
+      partials.insert(r.data);
+    // Copies where some write of the distributed iterations (the first `collapse` parameters)
+    // may meet another's, and only where no partial is made (as the code generator does).
+    if (partials.empty()) {
+      Concurrency c = map_concurrency(st, *e, static_cast<std::size_t>(std::max(e->map->collapse, 1)));
+      auto plain = [&](const std::string& x) { return !sdfg.arrays.at(x).is_scalar(); };
+      auto own = [&](const Subset& s) { return disjoint_points("", s, c).disjoint; };
+      for (const PrivatizableContainer& p :
+           privatizable_containers(sdfg, st, *e, scope_nodes(st, tree, e->id()), plain, own))
+        if (p.scattered) copies.insert(p.data);
+    }
+    // Where the question arises (a proved one, or a write-conflict-resolved write into the
+    // map's exit), also a verdict of none; on maps without reductions no record.
+    bool wcr = !partials.empty() || !copies.empty();
+    for (EdgeId id : st.in_edges(e->exit)) wcr = wcr || !st.edge(id).memlet.wcr.empty();
+    if (!wcr) {
+      changed += clear_reductions(*e->map) ? 1 : 0;
+      continue;
+    }
+    record_reduction_names(*e->map, kPartialsAttribute, partials);
+    record_reduction_names(*e->map, kPrivatizedAttribute, copies);
+    changed += before == e->map->extra ? 0 : 1;
+  }
+  return changed;
+}
+
 /// Schedules and vectorization hints of one state and of the SDFGs nested in it; returns the
 /// number of maps changed. `in_map`: the state belongs to a nested SDFG inside a map (its
 /// outermost maps run once per iteration of that map: sequential, never a nested OpenMP team).
-std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
+/// `root`: the state belongs to the SDFG the pass runs on (record_reductions).
+std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, bool root) {
   std::size_t changed = 0;
   bool state_changed = false;
   ScopeTree tree = st.scope_tree();
@@ -131,7 +184,7 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
     // What InlineSDFG left nested (several states: a loop, a branch) runs where its node is.
     if (auto* ns = n->as<NestedSDFGNode>(); ns && ns->sdfg)
       for (SDFGState* inner : ns->sdfg->all_states())
-        changed += schedule_state(*inner, options, in_map || tree.parent[ns->id()] != kNoNode);
+        changed += schedule_state(*inner, options, in_map || tree.parent[ns->id()] != kNoNode, false);
   }
   for (Node* n : st.nodes())
     if (auto* e = n->as<MapEntry>()) {
@@ -186,6 +239,7 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map) {
   if (state_changed) tree = st.scope_tree();
   changed += record_atomicity(st, tree, top);
   changed += record_thread_choices(st, tree, top);
+  changed += record_reductions(st, tree, top, root);
   if (options.get_bool("vectorize")) {
     for (Node* n : st.nodes()) {
       auto* e = n->as<MapEntry>();
@@ -228,7 +282,7 @@ std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
   for (SDFGState* stp : sdfg.all_states())
     tx.modify_state(*stp, [&] {
-      changed += schedule_state(*stp, options(), false);
+      changed += schedule_state(*stp, options(), false, true);
       if (options().get_bool("blas")) changed += fast_blas(*stp);
     });
   return changed;
