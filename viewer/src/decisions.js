@@ -3,8 +3,8 @@
 // (weir_threads, weir_points), the SIMD hint or lane count (weir_vectorize,
 // weir_vector_remainder), the WCR writes recorded as plain updates (the memlets'
 // wcr_nonatomic), and tiling (MapTiling's outer map `tile_X` around map X). Only what the file
-// says: a decision the code generator makes without recording it (privatized containers,
-// reduction partials) is named as such, never re-derived here.
+// says: a decision the code generator makes without recording it (privatized containers and
+// reduction partials of maps cpu-schedules does not mark) is named as such, never re-derived here.
 
 /** The categories the decisions overlay colours map entries by, in legend order. */
 export const DECISION_CATEGORIES = [
@@ -98,9 +98,21 @@ export function mapDecisions(el) {
     rows.push(['atomic writes', parts.join('; ')]);
     badge.push(rest ? 'atomics: codegen' : 'no atomics');
   }
-  if (parallel) rows.push(['privatized', 'not recorded in the SDFG: the code generator decides privatized containers and reduction partials (ADR 0034)']);
+  // Per-thread copies and partials: cpu-schedules records them on a top-level parallel map with
+  // WCR writes (JSON arrays of container names, empty when nothing is proved); elsewhere the
+  // code generator decides with the same analysis.
+  const names = (v) => {
+    const list = Array.isArray(v) ? v : [];
+    return list.length ? list.join(', ') : 'none';
+  };
+  if (a.weir_privatized !== undefined || a.weir_partials !== undefined) {
+    rows.push(['privatized', `${names(a.weir_privatized)} (weir_privatized, recorded by cpu-schedules)`]);
+    rows.push(['reduction partials', `${names(a.weir_partials)} (weir_partials, recorded by cpu-schedules)`]);
+  } else if (parallel) {
+    rows.push(['privatized', 'not recorded in the SDFG: the code generator decides privatized containers and reduction partials (ADR 0034)']);
+  }
   // Attributes of weir's own that this page does not know yet (a newer weir): shown as the file has them.
-  const known = new Set(['weir_threads', 'weir_points', 'weir_vectorize', 'weir_vector_remainder']);
+  const known = new Set(['weir_threads', 'weir_points', 'weir_vectorize', 'weir_vector_remainder', 'weir_privatized', 'weir_partials']);
   for (const [k, v] of Object.entries(a)) if (k.startsWith('weir_') && !known.has(k)) rows.push([k, text(v)]);
   const category = parallel ? 'parallel' : gpu ? 'gpu' : simd ? 'simd' : 'sequential';
   return { category, badge: badge.join(' · '), rows };

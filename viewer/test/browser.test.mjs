@@ -491,6 +491,10 @@ test('the codegen decisions overlay: each map coloured by how it runs, its recor
   const rows = (await decisionsShown(p2)).find((m) => m.category === 'parallel');
   assert.equal(rows.rows['atomic writes'], '1 plain update (wcr_nonatomic: no two iterations write one element)');
   assert.match(rows.badge, /no atomics$/);
+  // ... and the reduction verdicts cpu-schedules records there (ADR 0034): none, as spmv's
+  // row sums need no per-thread copies.
+  assert.equal(rows.rows.privatized, 'none (weir_privatized, recorded by cpu-schedules)');
+  assert.equal(rows.rows['reduction partials'], 'none (weir_partials, recorded by cpu-schedules)');
   await p2.context().close();
 
   // MapTiling: the tile map and the map it tiles name each other.
