@@ -6,6 +6,8 @@
 // MPI_PROC_NULL: its messages complete at once and nothing is unpacked from it. Ranks sit in a
 // row-major grid (the last axis fastest). The strips span the whole local array along the
 // other axes.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "blas_operand.h"
@@ -64,6 +66,13 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     w.line("// HaloExchange " + n.label + " (node " + std::to_string(n.id()) + ") of '" + in.loc.data +
            "': MPI_Irecv/MPI_Isend/MPI_Waitall per axis");
   w.open("{");
+  // Run outside `weir run --decompose` (an SDFG file run on its own), MPI is not initialized.
+  w.line("int __hx_init = 0;");
+  w.line("MPI_Initialized(&__hx_init);");
+  w.line("if (!__hx_init) weir_throw(\"%s\", \"" +
+         c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data +
+                  "' runs only on MPI ranks (weir run FILE.py::NAME --decompose I,J under mpirun)") +
+         "\");");
   w.line("int __hx_rank = 0, __hx_size = 0;");
   w.line("MPI_Comm_rank(MPI_COMM_WORLD, &__hx_rank);");
   w.line("MPI_Comm_size(MPI_COMM_WORLD, &__hx_size);");
@@ -84,6 +93,14 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     w.line("const int __hx_upper = __hx_c < " + g + " - 1 ? __hx_rank + " + s + " : MPI_PROC_NULL;");
     w.line("const int64_t __hx_part = " + sym_cpp(desc.shape[ax]) + " - " + std::to_string(flo[q] + fhi[q]) +
            ";");
+    // The strips lie inside the array only when the part between the frames is at least as wide
+    // as the widest halo (the attributes may come from an SDFG file, not from --decompose).
+    const std::int64_t widest = std::max(wlo[q], whi[q]);
+    w.line("if (__hx_part < " + std::to_string(widest) + ") { fprintf(stderr, \"weir: error: " +
+           c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " +
+                    std::to_string(ax) + ": the local part between the frames") +
+           " is %lld points, narrower than its halo of " + std::to_string(widest) +
+           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(MPI_COMM_WORLD, 1); }");
     std::string other = "int64_t(1)";
     for (std::size_t d = 0; d < nd; ++d)
       if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";

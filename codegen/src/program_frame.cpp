@@ -8,6 +8,14 @@
 namespace weir::codegen::detail {
 
 namespace {
+// A program with HaloExchange nodes compiles only with MPI's include folders, which `weir run
+// --decompose` adds: compiled any other way, it stops with a message that says so.
+constexpr const char* kMpiInclude =
+    "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n"
+    "#if !__has_include(<mpi.h>)\n"
+    "#error \"this program has HaloExchange nodes (MPI): run it with weir run FILE.py::NAME --decompose I,J "
+    "under mpirun (docs/distributed.md)\"\n"
+    "#endif\n#include <mpi.h>";
 
 bool complex_type(ScalarType t) { return t == ScalarType::Complex64 || t == ScalarType::Complex128; }
 
@@ -119,9 +127,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
       for (const auto& lib : prog.link_libraries) {
         w.line("// links -l" + lib +
                (lib == "mpi" ? " (a HaloExchange node)" : " (a DaCe environment of a CPP tasklet)"));
-        w.lines(lib == "blas"  ? "#include <cblas.h>"
-                : lib == "mpi" ? "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n#include <mpi.h>"
-                               : "#include <lapacke.h>");
+        w.lines(lib == "blas" ? "#include <cblas.h>" : lib == "mpi" ? kMpiInclude : "#include <lapacke.h>");
       }
       if (!prog.link_libraries.empty()) w.blank();
       for (const auto& gc : prog.global_code) {
