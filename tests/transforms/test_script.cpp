@@ -119,6 +119,8 @@ TEST_CASE("script: a repeated step that applies again to its own result stops wi
     CHECK(e.step() == 1);
     CHECK_THAT(e.what(), Contains("s.json: step 1 (MapTiling): \"repeat\": still applies after ") &&
                              Contains("it applies again to its own result; give it without \"repeat\""));
+    // Stopped by the nesting it adds (a level per round), before the node count's bound.
+    CHECK_THAT(e.what(), Contains("still applies after 17 rounds") && Contains("map nesting 1 before"));
   }
   // A step that converges repeats until a round applies nothing: MapCollapse of a nest.
   auto nested = make_map2d(true);
