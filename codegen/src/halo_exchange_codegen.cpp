@@ -80,6 +80,9 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
       "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
       c_escape("HaloExchange '" + n.label + "' was generated for " + std::to_string(grid_size) + " ranks") +
       ", not %d\\n\", __hx_size); MPI_Abort(MPI_COMM_WORLD, 1); }");
+  // Time in the exchange (packing, messages, waiting, unpacking), per call: with
+  // WEIR_HALO_TIMES set, every call prints its seconds on stderr (bench/mpi_scaling.py sums them).
+  w.line("const double __hx_t0 = MPI_Wtime();");
   std::int64_t stride = grid_size;
   for (std::size_t q = 0; q < axes.size(); ++q) {
     stride /= grid[q];
@@ -179,6 +182,9 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     w.close();
     w.close();
   }
+  w.line("static const bool __hx_report = std::getenv(\"WEIR_HALO_TIMES\") != nullptr;");
+  w.line("if (__hx_report) fprintf(stderr, \"weir: halo-exchange " + c_escape(n.label) +
+         " rank %d: %.9f s\\n\", __hx_rank, MPI_Wtime() - __hx_t0);");
   w.close();
 }
 
