@@ -30,6 +30,8 @@ EXAMPLES = {
     # Relative to the source folder: an orchestration function (a time loop with a branch and swaps).
     "diffusion_loop": ("tests/mpi/diffusion_loop.py::diffusion_loop", ["u", "u_next", "kappa"], ["u", "u_next"],
                        {"alpha": 0.0625, "steps": 5}),
+    "mixed_frames": ("tests/mpi/diffusion_loop.py::mixed_frames", ["u", "u_next", "kappa"], ["u", "u_next"],
+                     {"alpha": 0.0625, "steps": 2}),
 }
 
 

@@ -44,3 +44,16 @@ def diffusion_loop(u: IJ, u_next: IJ, kappa: IJ, alpha: float64, steps: int32):
         else:
             diffuse_step(u, kappa, alpha, u_next, offset_provider={})
         u, u_next = u_next, u
+
+
+@gtx.program
+def diffuse_inner(u: IJ, kappa: IJ, alpha: float64, out: IJ):
+    diffuse(u, kappa, alpha, out=out[1:-1, 1:-1])
+
+
+# Refused by --decompose: its two calls leave different frames (2 and 1 points), which one split
+# of I and J cannot serve.
+def mixed_frames(u: IJ, u_next: IJ, kappa: IJ, alpha: float64, steps: int32):
+    for _ in range(steps):
+        diffuse_step(u, kappa, alpha, u_next, offset_provider={})
+        diffuse_inner(u_next, kappa, alpha, u, offset_provider={})
