@@ -19,10 +19,13 @@
 #include "weir/distributed/halo_analysis.h"
 #include "weir/distributed/halo_exchange.h"
 #include "weir/distributed/mpi_world.h"
+#include "weir/distributed/orchestration_halos.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/validate.h"
+#include "weir/transforms/auto_optimize.h"
 #include "write_sdfg.h"
 
 namespace weir::cli {
@@ -115,14 +118,28 @@ int run(const RunOptions& o, const MpiWorld& world) {
   for (const auto& f : mpi_compile_flags()) config.flags.push_back(f);
   std::unique_ptr<Backend> backend = make_cpu_backend(config);
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
+  // Lowered only: an orchestration's exchanges go between its calls, which auto-optimize inlines.
+  lo.lowered_only = true;
   RunTarget target = load_target(lo, *backend);
-  if (target.orchestration)
-    throw UsageError("--decompose runs single programs; orchestration functions are not decomposed yet");
   const std::vector<std::string>& dims = o.decompose;
-  ProgramHalos halos = analyse_halos(*target.sdfg.sdfg, dims);
   Layout L;
   L.grid = o.process_grid.empty() ? balanced_grid(world.size(), static_cast<int>(dims.size()))
                                   : parse_grid(o.process_grid, dims.size(), world.size());
+  // The program with its halo exchanges: the same SDFG (and so the same library) on every rank.
+  std::unique_ptr<SDFG> sdfg = target.sdfg.sdfg->clone_sdfg();
+  ProgramHalos halos;
+  int exchanges = 0;
+  if (target.orchestration) {
+    OrchestrationHalos oh = analyse_orchestration_halos(*sdfg, dims);
+    halos = oh.merged;
+    exchanges = insert_call_exchanges(*sdfg, oh, dims, L.grid);
+    if (!o.lowered_only) transforms::auto_optimize(*sdfg, DeviceType::CPU);
+  } else {
+    if (!o.lowered_only) transforms::auto_optimize(*sdfg, DeviceType::CPU);
+    halos = analyse_halos(*sdfg, dims);
+    exchanges = insert_halo_exchanges(*sdfg, halos, dims, L.grid);
+  }
+  validate_or_throw(*sdfg);
   for (std::size_t q = 0; q < dims.size(); ++q)
     L.axes.push_back(
         DecomposedAxis{dims[q], L.grid[q], halos.frame.at(dims[q]).lo, halos.frame.at(dims[q]).hi});
@@ -151,9 +168,6 @@ int run(const RunOptions& o, const MpiWorld& world) {
                     std::to_string(it->second));
     }
 
-  // The program with its halo exchanges: the same SDFG (and so the same library) on every rank.
-  std::unique_ptr<SDFG> sdfg = target.sdfg.sdfg->clone_sdfg();
-  const int exchanges = insert_halo_exchanges(*sdfg, halos, dims, L.grid);
   if (!o.decomposed_sdfg.empty() && world.rank() == 0) write_sdfg(*sdfg, o.decomposed_sdfg);
   CompilableProgram program = target.sdfg;
   program.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
@@ -241,6 +255,12 @@ int run_distributed(const RunOptions& o) {
   try {
     code = run(o, world);
   } catch (const UsageError& e) {
+    // One rank: nothing to stop, so no MPI_Abort (and no banner of Open MPI's).
+    if (world.size() == 1) {
+      std::cout.flush();
+      std::cerr << "weir: error: " << e.what() << "\n";
+      return kExitUsage;
+    }
     // The same command line on every rank: rank 0 says it, the others give it time to.
     if (world.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
     world.abort("weir: error: " + std::string(e.what()) + "\n", kExitUsage, world.rank() == 0);

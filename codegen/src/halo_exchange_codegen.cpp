@@ -80,6 +80,9 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
       "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
       c_escape("HaloExchange '" + n.label + "' was generated for " + std::to_string(grid_size) + " ranks") +
       ", not %d\\n\", __hx_size); MPI_Abort(MPI_COMM_WORLD, 1); }");
+  // Time in the exchange (packing, messages, waiting, unpacking), per call: with
+  // WEIR_HALO_TIMES set, every call prints its seconds on stderr (bench/mpi_scaling.py sums them).
+  w.line("const double __hx_t0 = MPI_Wtime();");
   std::int64_t stride = grid_size;
   for (std::size_t q = 0; q < axes.size(); ++q) {
     stride /= grid[q];
@@ -108,13 +111,35 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     // Buffers: to lower (its upper halo, width_hi), to upper (width_lo), from lower, from upper.
     const std::string lo_n = std::to_string(wlo[q]) + " * __hx_other",
                       hi_n = std::to_string(whi[q]) + " * __hx_other";
-    w.line(T + "* __hx_sl = new (std::nothrow) " + T + "[" + hi_n + " + 1];");
-    w.line(T + "* __hx_su = new (std::nothrow) " + T + "[" + lo_n + " + 1];");
-    w.line(T + "* __hx_rl = new (std::nothrow) " + T + "[" + lo_n + " + 1];");
-    w.line(T + "* __hx_ru = new (std::nothrow) " + T + "[" + hi_n + " + 1];");
-    w.line("if (!__hx_sl || !__hx_su || !__hx_rl || !__hx_ru) { fprintf(stderr, \"weir: error: " +
+    // The four buffers live as long as the program (static, grown on demand): an exchange in a
+    // time loop allocates nothing after its first call. Messages are counted in bytes as an
+    // int: a strip above INT_MAX bytes is refused rather than truncated.
+    w.line("const int64_t __hx_nlo = " + lo_n + ", __hx_nhi = " + hi_n + ";");
+    w.line(
+        "const int64_t __hx_widest = (__hx_nlo > __hx_nhi ? __hx_nlo : __hx_nhi) * "
+        "static_cast<int64_t>(sizeof(" +
+        T + "));");
+    w.line(
+        "if (__hx_widest > std::numeric_limits<int>::max()) { fprintf(stderr, \"weir: error: " +
+        c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " + std::to_string(ax)) +
+        ": a strip of %lld bytes is larger than one MPI message can carry (INT_MAX bytes); use more "
+        "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(MPI_COMM_WORLD, 1); }");
+    w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
+    w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
+    w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
+    w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
+    w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
+    w.line("delete[] __hx_buf[__hx_b];");
+    w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
+    w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
+    w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
            c_escape("HaloExchange '" + n.label + "': out of memory for its buffers") +
            "\\n\"); MPI_Abort(MPI_COMM_WORLD, 1); }");
+    w.close();
+    w.line(T + "* __hx_sl = __hx_buf[0];");
+    w.line(T + "* __hx_su = __hx_buf[1];");
+    w.line(T + "* __hx_rl = __hx_buf[2];");
+    w.line(T + "* __hx_ru = __hx_buf[3];");
     // A loop nest over the strip [from, from + width) along the axis, whole along the others,
     // copying between the array and buffer `buf` (packing when `pack`).
     auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
@@ -138,7 +163,7 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     const std::string F = std::to_string(flo[q]);
     strip("__hx_sl", F, whi[q], true);
     strip("__hx_su", F + " + __hx_part - " + std::to_string(wlo[q]), wlo[q], true);
-    const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";
+    const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";  // checked above
     w.line("MPI_Request __hx_req[4];");
     w.line("MPI_Irecv(__hx_rl, " + bytes + lo_n + "), MPI_BYTE, __hx_lower, " + tag +
            ", MPI_COMM_WORLD, &__hx_req[0]);");
@@ -155,9 +180,11 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     w.open("if (__hx_upper != MPI_PROC_NULL) {");
     strip("__hx_ru", F + " + __hx_part", whi[q], false);
     w.close();
-    w.line("delete[] __hx_sl; delete[] __hx_su; delete[] __hx_rl; delete[] __hx_ru;");
     w.close();
   }
+  w.line("static const bool __hx_report = std::getenv(\"WEIR_HALO_TIMES\") != nullptr;");
+  w.line("if (__hx_report) fprintf(stderr, \"weir: halo-exchange " + c_escape(n.label) +
+         " rank %d: %.9f s\\n\", __hx_rank, MPI_Wtime() - __hx_t0);");
   w.close();
 }
 

@@ -1,10 +1,12 @@
 """One ctest entry of the MPI tests (tests/mpi/CMakeLists.txt): runs an example of
-examples/cartesian with `weir run --backend cpu` on one process and with `mpirun -np N weir run
+examples/cartesian (or an orchestrated time loop of tests/mpi) with `weir run --backend cpu` on one process and with `mpirun -np N weir run
 --decompose I,J` on N ranks, and checks
 
   equal     every output of every rank count is byte for byte the single-rank output, and equal
             to the NumPy meaning (numpy_reference.py) within 0 ulp (exactly);
   refused   the decomposed run exits 1 naming the field, dimension and sizes;
+  usage     a usage error without mpirun (one rank) exits 2 with weir's message only: no
+            MPI_Abort and its banner;
   stop      one rank fails on purpose (WEIR_TEST_FAIL_RANK) and every rank exits, non-zero,
             within the timeout (no rank waits in an exchange).
 
@@ -25,6 +27,11 @@ EXAMPLES = {
     "laplacian": ("laplacian.py::laplacian", ["f"], ["out"], {}),
     "hdiff_program": ("hdiff.py::hdiff_program", ["u", "coeff"], ["out"], {}),
     "heat3d": ("heat3d.py::heat3d", ["u"], ["u_new"], {"alpha": 0.125}),
+    # Relative to the source folder: an orchestration function (a time loop with a branch and swaps).
+    "diffusion_loop": ("tests/mpi/diffusion_loop.py::diffusion_loop", ["u", "u_next", "kappa"], ["u", "u_next"],
+                       {"alpha": 0.0625, "steps": 5}),
+    "mixed_frames": ("tests/mpi/diffusion_loop.py::mixed_frames", ["u", "u_next", "kappa"], ["u", "u_next"],
+                     {"alpha": 0.0625, "steps": 2}),
 }
 
 
@@ -43,13 +50,15 @@ def main():
     a.add_argument("--shape", required=True, help="NI,NJ,NK")
     a.add_argument("--ranks", default="1,2,3,4")
     a.add_argument("--grid", action="append", default=[], help="N:AxB, a --process-grid for N ranks")
-    a.add_argument("--mode", default="equal", choices=["equal", "refused", "stop"])
+    a.add_argument("--mode", default="equal", choices=["equal", "refused", "stop", "usage"])
+    a.add_argument("--arg", action="append", default=[], help="an argument added to the weir run (usage)")
     a.add_argument("--expect", action="append", default=[], help="text the refusal must contain")
     a.add_argument("--timeout", type=float, default=120)
     o = a.parse_args()
 
     ref, inputs, outputs, scalars = EXAMPLES[o.program]
-    program = str(pathlib.Path(o.source) / "examples" / "cartesian" / ref)
+    folder = pathlib.Path(o.source) / ("" if ref.startswith("tests/") else "examples/cartesian")
+    program = str(folder / ref)
     work = pathlib.Path(o.work)
     shutil.rmtree(work, ignore_errors=True)
     (work / "in").mkdir(parents=True)
@@ -76,7 +85,18 @@ def main():
         env = dict(os.environ, **(extra_env or {}))
         return run(cmd, o.timeout, env)
 
-    if o.mode == "refused":
+    if o.mode == "usage":
+        rc, text = run([o.weir, "run", program, "--decompose", "I,J", "--in-dir", str(work / "in"), *sets,
+                        *o.arg], o.timeout)
+        print(text)
+        if rc != 2:
+            fails.append(f"expected exit 2, got {rc}")
+        for e in o.expect:
+            if e not in text:
+                fails.append(f"the usage error does not say {e!r}")
+        if "MPI_ABORT" in text or "MPI_Abort" in text:
+            fails.append("a usage error on one rank went through MPI_Abort")
+    elif o.mode == "refused":
         n = int(o.ranks)
         rc, text = decomposed(n, None)
         print(text)
@@ -107,7 +127,7 @@ def main():
         print(text)
         if rc != 0:
             sys.exit(f"the single-rank run failed ({rc})")
-        zeros = {n: np.zeros(shape) for n in outputs}
+        zeros = {n: np.zeros(shape) for n in outputs if n not in arrays}
         want = getattr(numpy_reference, o.program)(**arrays, **zeros, **scalars)
         for name in outputs:
             got = np.load(single / f"{name}.npy")

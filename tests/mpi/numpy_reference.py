@@ -37,3 +37,23 @@ def heat3d(u, u_new, alpha):
     faces = horizontal + u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]
     u_new[1:-1, 1:-1, 1:-1] = c + alpha * (faces - 6.0 * c)
     return {"u_new": u_new}
+
+
+def _lap(u):
+    # On the points 1 inside u's edges: -4 u + u(I+1) + u(I-1) + u(J+1) + u(J-1), left to right.
+    return -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
+
+
+def diffusion_loop(u, u_next, kappa, alpha, steps):
+    """tests/mpi/diffusion_loop.py: `steps` steps on the points 2 inside the edges, a biharmonic
+    smoothing on every third step (step % 3 == 2), a Laplacian step times kappa(J - 1) otherwise, then the swap."""
+    u, u_next = u.copy(), u_next.copy()
+    for step in range(steps):
+        c = u[2:-2, 2:-2]
+        if step % 3 == 2:
+            u_next[2:-2, 2:-2] = c - alpha * _lap(_lap(u))
+        else:
+            u_next[2:-2, 2:-2] = c + alpha * kappa[2:-2, 1:-3] * _lap(u)[1:-1, 1:-1]
+        u, u_next = u_next, u
+    # The caller's arrays: after an odd number of steps the newest values are in u_next.
+    return {"u": u, "u_next": u_next} if steps % 2 == 0 else {"u": u_next, "u_next": u}

@@ -18,6 +18,15 @@ namespace weir::distributed {
 /// The library node class name (`LibraryNode::class_name()`).
 inline constexpr const char* kHaloExchangeClass = "HaloExchange";
 
+/// True when `in` is read beyond the output domain along some dimension (needs an exchange).
+bool is_shifted(const InputHalo& in);
+
+/// Adds to `st` one HaloExchange node filling the halo of `in.field` (widths `in.width`, frame
+/// `frame` per dimension) from the neighbours, reading and writing the array whole.
+void add_halo_exchange(SDFG& sdfg, SDFGState& st, const InputHalo& in,
+                       const std::map<std::string, Margin>& frame, const std::vector<std::string>& dims,
+                       const std::vector<int>& grid);
+
 /// Adds a state before `sdfg`'s start state with one HaloExchange node per input of `halos`
 /// that is read shifted along a decomposed dimension (`dims`, ranks per dimension in `grid`),
 /// each reading and writing its array whole. Returns how many nodes it added (0: nothing is
