@@ -23,17 +23,12 @@ namespace {
 constexpr std::int64_t kProbeElements = std::int64_t{1} << 24;
 constexpr int kProbeRepeats = 5;
 
-/// The triad bandwidth from the probe library next to the weir binary (../lib), or why not.
-std::optional<double> measure_probe(std::string& problem) {
-  char exe[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) {
-    problem = "cannot find the weir binary's folder (/proc/self/exe)";
+/// The triad bandwidth from the probe library `lib`, or why not.
+std::optional<double> measure_probe(const std::filesystem::path& lib, std::string& problem) {
+  if (lib.empty()) {
+    problem = "not measured (no probe library)";
     return std::nullopt;
   }
-  exe[n] = '\0';
-  const std::filesystem::path lib =
-      std::filesystem::path(exe).parent_path().parent_path() / "lib" / "libweir_stream_probe.so";
   void* h = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* e = ::dlerror();
@@ -59,6 +54,27 @@ std::map<const SDFG*, long> sdfg_ids(const SDFG& root) {
 
 }  // namespace
 
+std::filesystem::path probe_next_to_binary() {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return {};
+  exe[n] = '\0';
+  return std::filesystem::path(exe).parent_path().parent_path() / "lib" / "libweir_stream_probe.so";
+}
+
+std::string profile_headline(const ProfileData& data) {
+  const std::size_t calls = data.call_seconds.size();
+  std::string line =
+      "profile (" + std::to_string(calls) + " call" + (calls == 1 ? "" : "s") + "; bandwidth probe: ";
+  if (data.probe_gbps) {
+    char gbps[32];
+    std::snprintf(gbps, sizeof gbps, "%.1f", *data.probe_gbps);
+    line += std::string("triad ") + gbps + " GB/s";
+  } else
+    line += data.probe_problem;
+  return line + "):";
+}
+
 std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg) {
   std::shared_ptr<SDFG> copy = sdfg.clone_sdfg();
   transforms::AnalysisCache cache;
@@ -82,8 +98,8 @@ void RunProfiler::after_call(double seconds) {
   for (std::size_t k = 0; k < samples.size(); ++k) data_.elements[k].samples.push_back(samples[k]);
 }
 
-void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file,
-                         std::ostream& out) {
+const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_t>& symbols,
+                                         const std::filesystem::path& probe) {
   const std::map<std::string, long long> values(symbols.begin(), symbols.end());
   const std::map<const SDFG*, long> ids = sdfg_ids(*sdfg_);
   // The program's list and this SDFG's: the same order (timed_elements), checked element by element
@@ -107,16 +123,15 @@ void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, con
   data_.symbols = values;
   data_.sdfg_json = sdfg_to_json_text(*sdfg_);
   data_.probe_elements = kProbeElements;
-  data_.probe_gbps = measure_probe(data_.probe_problem);
-  out << "profile (" << data_.call_seconds.size() << " call" << (data_.call_seconds.size() == 1 ? "" : "s")
-      << "; bandwidth probe: ";
-  if (data_.probe_gbps) {
-    char gbps[32];
-    std::snprintf(gbps, sizeof gbps, "%.1f", *data_.probe_gbps);
-    out << "triad " << gbps << " GB/s";
-  } else
-    out << data_.probe_problem;
-  out << "):\n";
+  data_.probe_problem.clear();
+  data_.probe_gbps = measure_probe(probe, data_.probe_problem);
+  return data_;
+}
+
+void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file,
+                         std::ostream& out) {
+  complete(symbols, probe_next_to_binary());
+  out << profile_headline(data_) << "\n";
   print_profile_table(data_, out);
   if (file.empty()) return;
   std::ofstream f(file);
