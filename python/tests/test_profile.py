@@ -58,7 +58,13 @@ def test_profile_with_the_bandwidth_probe(rng):
     p = c.profile()
     probe = p.report["weir_profile"]["probe"]
     assert probe["kernel"] == "triad" and probe["GBps"] > 0, probe
-    assert p.table.startswith("profile (1 call; bandwidth probe: triad ")
+    # 5 rounds, each on new arrays; "% of probe" uses their maximum.
+    rounds = probe["rounds_GBps"]
+    assert len(rounds) == 5 and min(rounds) > 0 and probe["repeats_per_round"] == 5
+    assert probe["used"] == "max" and probe["GBps"] == max(rounds) == probe["max_GBps"]
+    assert probe["min_GBps"] == min(rounds) and probe["median_GBps"] == float(np.median(rounds))
+    assert probe["unstable"] == (max(rounds) > 1.5 * min(rounds))
+    assert p.table.startswith(f"profile (1 call; bandwidth probe: triad {max(rounds):.1f} GB/s, the best of 5 rounds")
     m = next(e for e in p.report["weir_profile"]["elements"] if e["kind"] == "map")
     assert m["probe_share"] == pytest.approx(m["GBps"] / probe["GBps"])
 
