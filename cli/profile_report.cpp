@@ -43,6 +43,17 @@ ElementSummary summarize(const ProfiledElement& e, const ProfileData& d) {
   return s;
 }
 
+ProbeStats probe_stats(const ProfileData& d) {
+  ProbeStats p;
+  if (d.probe_rounds_gbps.empty()) return p;
+  const auto [lo, hi] = std::minmax_element(d.probe_rounds_gbps.begin(), d.probe_rounds_gbps.end());
+  p.min = *lo;
+  p.max = *hi;
+  p.median = median_of(d.probe_rounds_gbps);
+  p.unstable = p.max > kProbeUnstableRatio * p.min;
+  return p;
+}
+
 nlohmann::json profile_report_json(const ProfileData& d) {
   nlohmann::json events = nlohmann::json::array();
   std::int64_t origin = 0;
@@ -89,6 +100,16 @@ nlohmann::json profile_report_json(const ProfileData& d) {
   for (double t : d.call_seconds) call_ms.push_back(t * 1e3);
   nlohmann::json probe = {
       {"kernel", "triad"}, {"elements", d.probe_elements}, {"GBps", optional_number(d.probe_gbps)}};
+  if (!d.probe_rounds_gbps.empty()) {
+    const ProbeStats p = probe_stats(d);
+    probe["rounds_GBps"] = d.probe_rounds_gbps;
+    probe["repeats_per_round"] = d.probe_repeats;
+    probe["min_GBps"] = p.min;
+    probe["median_GBps"] = p.median;
+    probe["max_GBps"] = p.max;
+    probe["used"] = "max";
+    probe["unstable"] = p.unstable;
+  }
   if (!d.probe_problem.empty()) probe["problem"] = d.probe_problem;
   return {{"traceEvents", events},
           {"displayTimeUnit", "ms"},

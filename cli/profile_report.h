@@ -29,12 +29,17 @@ struct ProfiledElement {
 
 /// Everything the report says: the program, each call's wall time (seconds, as `weir run`
 /// measured it around the call), the elements, and the probe's triad bandwidth (GB/s; nullopt
-/// when it could not run, with `probe_problem` saying why).
+/// when it could not run, with `probe_problem` saying why): `probe_rounds_gbps` holds each
+/// round's median (a round: new arrays, a warm-up triad, `probe_repeats` timed triads) and
+/// `probe_gbps` the figure "% of probe" uses, their maximum (docs/adr/0048-profiling.md,
+/// "Probe rounds").
 struct ProfileData {
   std::string program;
   std::vector<double> call_seconds;
   std::vector<ProfiledElement> elements;
   std::optional<double> probe_gbps;
+  std::vector<double> probe_rounds_gbps;
+  int probe_repeats = 0;
   std::string probe_problem;
   long long probe_elements = 0;
   /// The symbol values of the calls, and the profiled (instrumented) SDFG as JSON text: the
@@ -53,11 +58,24 @@ struct ElementSummary {
 };
 ElementSummary summarize(const ProfiledElement& e, const ProfileData& d);
 
+/// The probe's rounds differ by more than this factor (max over min): the report calls the
+/// probe unstable (the machine was busy, or its bandwidth changes between allocations).
+constexpr double kProbeUnstableRatio = 1.5;
+
+/// The probe's rounds summarized (GB/s; all 0 without rounds): `unstable` when max exceeds
+/// kProbeUnstableRatio times min.
+struct ProbeStats {
+  double min = 0, median = 0, max = 0;
+  bool unstable = false;
+};
+ProbeStats probe_stats(const ProfileData& d);
+
 /// The report: {"traceEvents": [one complete event ("ph": "X", "ts"/"dur" in microseconds from
 /// the first call's start, "pid" 0, "tid" 0) per element and call it ran in, named by its label,
 /// "cat" its kind, "args" {"sdfg_id", "cfg_id", "state_id", "id" (node, -1 for a state or a
-/// copy), "edge"}], "weir_profile": {program, calls, call times, probe, elements with their
-/// summaries, symbols, sdfg}}.
+/// copy), "edge"}], "weir_profile": {program, calls, call times, probe (kernel, elements,
+/// GBps: the figure used, rounds_GBps, min/median/max_GBps, used: "max", repeats_per_round,
+/// unstable), elements with their summaries, symbols, sdfg}}.
 nlohmann::json profile_report_json(const ProfileData& d);
 
 /// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the

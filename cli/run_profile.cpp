@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -21,32 +22,32 @@ namespace {
 
 /// Elements of the probe's arrays: 3 x 128 MiB, far beyond any last-level cache.
 constexpr std::int64_t kProbeElements = std::int64_t{1} << 24;
+/// Rounds of the probe (each on new arrays) and timed triads per round (their median).
+constexpr int kProbeRounds = 5;
 constexpr int kProbeRepeats = 5;
 
-/// The triad bandwidth from the probe library next to the weir binary (../lib), or why not.
-std::optional<double> measure_probe(std::string& problem) {
-  char exe[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) {
-    problem = "cannot find the weir binary's folder (/proc/self/exe)";
-    return std::nullopt;
+/// Each round's triad bandwidth from the probe library `lib` (GB/s), or none with `problem`
+/// saying why.
+std::vector<double> measure_probe(const std::filesystem::path& lib, std::string& problem) {
+  if (lib.empty()) {
+    problem = "not measured (no probe library)";
+    return {};
   }
-  exe[n] = '\0';
-  const std::filesystem::path lib =
-      std::filesystem::path(exe).parent_path().parent_path() / "lib" / "libweir_stream_probe.so";
   void* h = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* e = ::dlerror();
     problem = "cannot load the bandwidth probe " + lib.string() + ": " + (e ? e : "dlopen failed");
-    return std::nullopt;
+    return {};
   }
-  using TriadFn = double (*)(std::int64_t, int);
-  auto triad = reinterpret_cast<TriadFn>(::dlsym(h, "weir_stream_triad_gbps"));
-  const double gbps = triad ? triad(kProbeElements, kProbeRepeats) : -1;
+  using RoundsFn = int (*)(std::int64_t, int, int, double*);
+  auto rounds = reinterpret_cast<RoundsFn>(::dlsym(h, "weir_stream_triad_rounds"));
+  std::vector<double> gbps(kProbeRounds, 0.0);
+  const int done = rounds ? rounds(kProbeElements, kProbeRepeats, kProbeRounds, gbps.data()) : -1;
   // Not unloaded: its OpenMP threads may outlive the call.
-  if (gbps > 0) return gbps;
-  problem = triad ? "the bandwidth probe could not allocate its arrays" : lib.string() + " has no probe";
-  return std::nullopt;
+  gbps.resize(static_cast<std::size_t>(std::max(done, 0)));
+  if (!gbps.empty() && *std::min_element(gbps.begin(), gbps.end()) > 0) return gbps;
+  problem = rounds ? "the bandwidth probe could not allocate its arrays" : lib.string() + " has no probe";
+  return {};
 }
 
 /// DaCe's sdfg_id of each SDFG: its position among the SDFGs of cfg_list(root).
@@ -58,6 +59,30 @@ std::map<const SDFG*, long> sdfg_ids(const SDFG& root) {
 }
 
 }  // namespace
+
+std::filesystem::path probe_next_to_binary() {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return {};
+  exe[n] = '\0';
+  return std::filesystem::path(exe).parent_path().parent_path() / "lib" / "libweir_stream_probe.so";
+}
+
+std::string profile_headline(const ProfileData& data) {
+  const std::size_t calls = data.call_seconds.size();
+  std::string line =
+      "profile (" + std::to_string(calls) + " call" + (calls == 1 ? "" : "s") + "; bandwidth probe: ";
+  if (data.probe_gbps && !data.probe_rounds_gbps.empty()) {
+    const ProbeStats p = probe_stats(data);
+    char gbps[160];
+    std::snprintf(gbps, sizeof gbps, "triad %.1f GB/s, the best of %zu rounds (min %.1f, median %.1f)",
+                  *data.probe_gbps, data.probe_rounds_gbps.size(), p.min, p.median);
+    line += gbps;
+    if (p.unstable) line += "; unstable: the rounds differ by more than 1.5x";
+  } else
+    line += data.probe_problem;
+  return line + "):";
+}
 
 std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg) {
   std::shared_ptr<SDFG> copy = sdfg.clone_sdfg();
@@ -82,8 +107,8 @@ void RunProfiler::after_call(double seconds) {
   for (std::size_t k = 0; k < samples.size(); ++k) data_.elements[k].samples.push_back(samples[k]);
 }
 
-void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file,
-                         std::ostream& out) {
+const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_t>& symbols,
+                                         const std::filesystem::path& probe) {
   const std::map<std::string, long long> values(symbols.begin(), symbols.end());
   const std::map<const SDFG*, long> ids = sdfg_ids(*sdfg_);
   // The program's list and this SDFG's: the same order (timed_elements), checked element by element
@@ -107,16 +132,19 @@ void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, con
   data_.symbols = values;
   data_.sdfg_json = sdfg_to_json_text(*sdfg_);
   data_.probe_elements = kProbeElements;
-  data_.probe_gbps = measure_probe(data_.probe_problem);
-  out << "profile (" << data_.call_seconds.size() << " call" << (data_.call_seconds.size() == 1 ? "" : "s")
-      << "; bandwidth probe: ";
-  if (data_.probe_gbps) {
-    char gbps[32];
-    std::snprintf(gbps, sizeof gbps, "%.1f", *data_.probe_gbps);
-    out << "triad " << gbps << " GB/s";
-  } else
-    out << data_.probe_problem;
-  out << "):\n";
+  data_.probe_problem.clear();
+  data_.probe_repeats = kProbeRepeats;
+  data_.probe_rounds_gbps = measure_probe(probe, data_.probe_problem);
+  data_.probe_gbps.reset();
+  if (!data_.probe_rounds_gbps.empty())
+    data_.probe_gbps = *std::max_element(data_.probe_rounds_gbps.begin(), data_.probe_rounds_gbps.end());
+  return data_;
+}
+
+void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file,
+                         std::ostream& out) {
+  complete(symbols, probe_next_to_binary());
+  out << profile_headline(data_) << "\n";
   print_profile_table(data_, out);
   if (file.empty()) return;
   std::ofstream f(file);

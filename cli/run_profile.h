@@ -19,6 +19,13 @@ namespace weir::cli {
 /// A copy of `sdfg` on which the instrument-timers pass ran (the caller's SDFG is not changed).
 std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg);
 
+/// The bandwidth probe weir uses: ../lib/libweir_stream_probe.so from the folder of the running
+/// binary (/proc/self/exe); "" when that cannot be read.
+std::filesystem::path probe_next_to_binary();
+
+/// The line above the table: "profile (N calls; bandwidth probe: triad X GB/s):".
+std::string profile_headline(const ProfileData& data);
+
 /// The timers of one profiled run.
 class RunProfiler {
  public:
@@ -32,6 +39,14 @@ class RunProfiler {
   /// the table to `out` and writes the report to `file` ("" writes none). Throws weir::Error when
   /// `file` cannot be written.
   void finish(const std::map<std::string, std::int64_t>& symbols, const std::string& file, std::ostream& out);
+  /// The report's data after the calls so far: the static costs evaluated with `symbols`, and
+  /// the bandwidth probe measured with the library `probe` (the shared library
+  /// libweir_stream_probe.so; "" or a missing file: no probe, the data says why). The
+  /// heading line finish() prints before the table is headline(data()).
+  const ProfileData& complete(const std::map<std::string, std::int64_t>& symbols,
+                              const std::filesystem::path& probe);
+  /// The calls recorded so far.
+  std::size_t calls() const { return data_.call_seconds.size(); }
 
  private:
   runtime::ProgramProfile timers_;

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "run_profile.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/sdfg/json_text.h"
 #include "weir/sdfg/sdfg.h"
@@ -122,27 +124,63 @@ PySDFG compose(py::object spec, py::object base_dir) {
 }
 
 // An SDFG compiled for a backend (SDFG.compile): called with arguments by name as `weir run`
-// binds them (SDFG::arglist()), arrays borrowed, never copied.
+// binds them (SDFG::arglist()), arrays borrowed, never copied. Compiled with profile=True, its
+// timers are read after every call (`profiler`, as `weir run --profile`; `symbols`: the last
+// call's symbol values, which the static costs are evaluated with).
 struct CompiledSDFG {
   py::object backend;
   runtime::Signature sig;
   std::shared_ptr<runtime::Program> program;
   std::shared_ptr<std::mutex> mutex = std::make_shared<std::mutex>();
+  std::shared_ptr<cli::RunProfiler> profiler;
+  std::shared_ptr<std::map<std::string, std::int64_t>> symbols =
+      std::make_shared<std::map<std::string, std::int64_t>>();
 };
 
-CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code) {
+CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, bool profile) {
   if (backend.is_none()) backend = py::module_::import("weir.backends").attr("cpu");
   std::shared_ptr<const runtime::Backend> b = backend_argument(backend, "SDFG.compile(): backend");
+  // An embedded backend fails in prepare() as without timers (BackendError: nothing compiled).
+  if (profile && b->name() == "gpu")
+    throw runtime::BackendError(
+        "SDFG.compile(profile=True) times CPU code only so far (CUDA events are not implemented): use "
+        "weir.backends.cpu");
   runtime::CompilableProgram p;
-  p.sdfg = std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
+  p.sdfg = profile ? cli::with_timers(graph(s)) : std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
   p.options.trust_code = trust_code;
   p.origin = "SDFG '" + p.sdfg->name + "'";
   CompiledSDFG c;
   c.backend = backend;
   py::gil_scoped_release nogil;
-  c.program = runtime::prepare(*b, p);
+  runtime::CompilationArtifact loaded;
+  c.program = runtime::prepare(*b, p, &loaded);
   c.sig = runtime::Signature::from_sdfg(*p.sdfg);
+  if (profile) c.profiler = std::make_shared<cli::RunProfiler>(loaded.library, p.sdfg);
   return c;
+}
+
+// CompiledSDFG.profile(): the report of the calls so far as weir._profile.Profile(report, table).
+py::object profile_of(const CompiledSDFG& c, bool probe) {
+  if (!c.profiler)
+    throw py::value_error("CompiledSDFG.profile(): '" + c.sig.program_name +
+                          "' was compiled without timers: compile it with SDFG.compile(profile=True)");
+  py::module_ helpers = py::module_::import("weir._profile");
+  const std::string library = probe ? py::str(helpers.attr("probe_library")()).cast<std::string>() : "";
+  std::string report, table;
+  {
+    py::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(*c.mutex);
+    if (c.profiler->calls() == 0)
+      throw runtime::ArgumentError("CompiledSDFG.profile(): '" + c.sig.program_name +
+                                   "' has not been called yet: call it, then ask for its profile");
+    const cli::ProfileData& data = c.profiler->complete(*c.symbols, library);
+    report = cli::profile_report_json(data).dump();
+    std::ostringstream text;
+    text << cli::profile_headline(data) << "\n";
+    cli::print_profile_table(data, text);
+    table = text.str();
+  }
+  return helpers.attr("Profile")(py::module_::import("json").attr("loads")(report), table);
 }
 
 // A field the program returned (DaCe's __return), as a new NumPy array.
@@ -188,7 +226,12 @@ py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwar
   {
     py::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(*c.mutex);
+    const auto t0 = std::chrono::steady_clock::now();
     c.program->run(g.args);
+    if (c.profiler) {
+      c.profiler->after_call(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      *c.symbols = runtime::bind_arguments(c.sig, g.args).symbols();
+    }
     write_back(g);
   }
   // Return values the caller did not give (allocated by argument binding), as DaCe returns them.
@@ -214,6 +257,11 @@ void bind_sdfg(py::module_& m) {
                            "An SDFG compiled for a backend: call it with its arguments (arglist order or by "
                            "name); arrays are passed without copying, return values are returned.")
       .def("__call__", &call_sdfg)
+      .def("profile", &profile_of, py::kw_only(), py::arg("probe") = true,
+           "The profile of the calls so far (compiled with profile=True), as `weir run --profile` makes it: "
+           "a weir.Profile with `report` (a dict in DaCe's instrumentation-report format, weir's summary "
+           "under 'weir_profile') and `table` (the 10 elements of largest median time, as text); probe=False "
+           "skips the bandwidth probe (no '% of probe')")
       .def_property_readonly("backend", [](const CompiledSDFG& c) { return c.backend; })
       .def_property_readonly("arglist",
                              [](const CompiledSDFG& c) {
@@ -283,10 +331,11 @@ void bind_sdfg(py::module_& m) {
           "The transformations recorded in the SDFG (DaCe's, then weir's), each as a dict")
       .def(
           "compile", &compile_sdfg, py::kw_only(), py::arg("backend") = py::none(),
-          py::arg("trust_code") = false,
+          py::arg("trust_code") = false, py::arg("profile") = false,
           "Compiles a copy of the SDFG for `backend` (default weir.backends.cpu; from the program cache when "
           "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
-          "(as `weir run --trust-code`)")
+          "(as `weir run --trust-code`); profile: with timers (the instrument-timers pass, as `weir run "
+          "--profile`), read after every call: CompiledSDFG.profile() gives the report")
       .def("copy", &copy)
       .def("__copy__", &copy)
       .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })

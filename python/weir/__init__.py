@@ -45,6 +45,7 @@ from . import _dace  # noqa: F401  (program.__sdfg__(dace=...))
 from ._arrays import array, empty, full, zeros  # noqa: F401
 from ._decorator import program  # noqa: F401
 from ._load import load  # noqa: F401
+from ._profile import Profile  # noqa: F401
 
 # __sdfg__'s default: False (a weir.SDFG), True (a dace.SDFG) or "auto" (dace.SDFG when DaCe imports).
 sdfg_as_dace = False
@@ -63,6 +64,7 @@ __all__ = [
     "EmbeddedBackend",
     "Loader",
     "Problem",
+    "Profile",
     "Program",
     "SDFG",
     "array",

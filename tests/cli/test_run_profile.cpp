@@ -1,10 +1,12 @@
 // `weir run --profile [FILE]` end to end (docs/adr/0048-profiling.md): the table of the slowest
 // elements, the report in DaCe's instrumentation-report format (traceEvents) with weir's summary,
 // one event per element and call, and bytes moved against a hand count.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cli_run.h"
 #include "corpus.h"
@@ -73,6 +75,20 @@ TEST_CASE("run --profile: laplacian's report has every element timed on every ca
     CHECK(ev.at("ts").get<double>() >= 0);
     for (const char* k : {"sdfg_id", "cfg_id", "state_id", "id"}) CHECK(ev.at("args").contains(k));
   }
+  // The probe: 5 rounds on new arrays, their maximum used for "% of probe" (ADR 0048, "Probe rounds").
+  const json& probe = summary.at("probe");
+  INFO(probe.dump());
+  REQUIRE(probe.at("rounds_GBps").size() == 5);
+  std::vector<double> rounds = probe.at("rounds_GBps").get<std::vector<double>>();
+  std::sort(rounds.begin(), rounds.end());
+  CHECK(rounds.front() > 0);
+  CHECK(probe.at("used") == "max");
+  CHECK(probe.at("GBps").get<double>() == rounds.back());
+  CHECK(probe.at("max_GBps").get<double>() == rounds.back());
+  CHECK(probe.at("min_GBps").get<double>() == rounds.front());
+  CHECK(probe.at("median_GBps").get<double>() == rounds[2]);
+  CHECK(probe.at("unstable") == (rounds.back() > 1.5 * rounds.front()));
+  CHECK_THAT(r.out, Catch::Contains("GB/s, the best of 5 rounds (min "));
 }
 
 TEST_CASE("run --profile: a copy of N doubles moves 16 N bytes", "[cli][profile]") {

@@ -2,7 +2,8 @@
 // 0047): the schedule (parallel or not), `collapse`, the thread choice cpu-schedules records
 // (weir_threads, weir_points), the SIMD hint or lane count (weir_vectorize,
 // weir_vector_remainder), the WCR writes recorded as plain updates (the memlets'
-// wcr_nonatomic), and tiling (MapTiling's outer map `tile_X` around map X). Only what the file
+// wcr_nonatomic), and tiling (MapTiling's outer map `tile_X` around map X, its steps the tile
+// sizes). Only what the file
 // says: a decision the code generator makes without recording it (privatized containers and
 // reduction partials of maps cpu-schedules does not mark) is named as such, never re-derived here.
 
@@ -39,6 +40,9 @@ function tiling(entry) {
     : null;
   return { tiledBy, tiles };
 }
+
+/** The tile sizes of MapTiling's tile map `tile`: its ranges' steps, one per parameter ("32 x 8"). */
+const tileSizes = (tile) => (tile.json?.attributes?.range?.ranges ?? []).map((r) => text(r.step)).join(' x ');
 
 /**
  * The decisions recorded for map entry `el`: {category, badge, rows: [[name, text]]}, or null
@@ -78,11 +82,11 @@ export function mapDecisions(el) {
   }
   const { tiledBy, tiles } = tiling(el);
   if (tiles) {
-    rows.push(['tiled', `the tile loop of map '${mapName(tiles)}' (MapTiling)`]);
+    rows.push(['tiled', `the tile loop of map '${mapName(tiles)}' (MapTiling), tiles of ${tileSizes(el)}`]);
     badge.push('tiles');
   }
   if (tiledBy) {
-    rows.push(['tiled', `tiled by map '${mapName(tiledBy)}' (MapTiling)`]);
+    rows.push(['tiled', `tiled by map '${mapName(tiledBy)}' (MapTiling), tiles of ${tileSizes(tiledBy)}`]);
     badge.push('tiled');
   }
   // The write-conflict-resolved writes of tasklets inside a parallel map: recorded plain

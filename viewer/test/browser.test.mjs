@@ -505,8 +505,9 @@ test('the codegen decisions overlay: each map coloured by how it runs, its recor
   const maps = await decisionsShown(p3);
   const tile = maps.find((m) => m.label.startsWith('tile_'));
   const body = maps.find((m) => `tile_${m.label}` === tile.label);
-  assert.equal(tile.rows.tiled, `the tile loop of map '${body.label}' (MapTiling)`);
-  assert.equal(body.rows.tiled, `tiled by map '${tile.label}' (MapTiling)`);
+  // The tile sizes are the tile map's steps: map-tiling's tile_sizes=32,8.
+  assert.equal(tile.rows.tiled, `the tile loop of map '${body.label}' (MapTiling), tiles of 32 x 8`);
+  assert.equal(body.rows.tiled, `tiled by map '${tile.label}' (MapTiling), tiles of 32 x 8`);
   await p3.context().close();
 });
 

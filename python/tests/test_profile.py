@@ -1,0 +1,81 @@
+# SDFG.compile(profile=True) and CompiledSDFG.profile(): `weir run --profile` from Python
+# (docs/adr/0048-profiling.md, "From Python").
+import json
+
+import numpy as np
+import pytest
+
+import weir
+from conftest import example, laplacian_numpy
+
+LAPLACIAN = example("cartesian/laplacian.py", "laplacian")
+
+
+def profiled_laplacian():
+    return weir.optimize(weir.load(LAPLACIAN).__sdfg__(), auto="cpu").compile(profile=True)
+
+
+def test_profile_of_three_calls(rng, tmp_path):
+    c = profiled_laplacian()
+    f = rng.random((16, 12, 4))
+    out = np.zeros_like(f)
+    for _ in range(3):
+        c(f, out)
+    np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f))  # timers change no result
+    p = c.profile(probe=False)
+    assert isinstance(p, weir.Profile) and str(p) == p.table
+    summary = p.report["weir_profile"]
+    assert summary["calls"] == 3 and len(summary["call_ms"]) == 3
+    assert summary["probe"]["GBps"] is None and summary["probe"]["problem"] == "not measured (no probe library)"
+    maps = [e for e in summary["elements"] if e["kind"] == "map"]
+    assert len(maps) == 1
+    m = maps[0]
+    # By hand: the map reads all of f (16 x 12 x 4 doubles: every point is some interior point's
+    # neighbour) and writes out[1:-1, 1:-1] (14 x 10 x 4); -4.0 * f + 4 neighbours is 1
+    # multiplication and 4 additions per point written.
+    assert m["bytes"] == (16 * 12 * 4 + 14 * 10 * 4) * 8
+    assert m["flops"] == 5 * 14 * 10 * 4
+    assert m["calls"] == 3 and m["executions_per_call"] == 1
+    assert 0 < m["min_ms"] <= m["median_ms"]
+    # DaCe's instrumentation-report format: one complete event per element and call.
+    events = [e for e in p.report["traceEvents"] if e["args"]["id"] == m["id"] and e["cat"] == "map"]
+    assert len(events) == 3
+    assert all(e["ph"] == "X" and e["dur"] >= 0 and e["ts"] >= 0 for e in events)
+    assert {e["args"]["state_id"] for e in events} == {m["state_id"]}
+    lines = p.table.splitlines()
+    assert lines[0].startswith("profile (3 calls; bandwidth probe: not measured")
+    assert lines[1].split()[:4] == ["name", "kind", "calls", "median"]
+    assert any(line.split()[1:3] == ["map", "3"] for line in lines[2:])
+    assert 3 <= len(lines) <= 12
+    p.save(tmp_path / "report.json")
+    assert json.loads((tmp_path / "report.json").read_text()) == p.report
+
+
+def test_profile_with_the_bandwidth_probe(rng):
+    c = profiled_laplacian()
+    f = rng.random((8, 8, 2))
+    c(f, np.zeros_like(f))
+    p = c.profile()
+    probe = p.report["weir_profile"]["probe"]
+    assert probe["kernel"] == "triad" and probe["GBps"] > 0, probe
+    # 5 rounds, each on new arrays; "% of probe" uses their maximum.
+    rounds = probe["rounds_GBps"]
+    assert len(rounds) == 5 and min(rounds) > 0 and probe["repeats_per_round"] == 5
+    assert probe["used"] == "max" and probe["GBps"] == max(rounds) == probe["max_GBps"]
+    assert probe["min_GBps"] == min(rounds) and probe["median_GBps"] == float(np.median(rounds))
+    assert probe["unstable"] == (max(rounds) > 1.5 * min(rounds))
+    assert p.table.startswith(f"profile (1 call; bandwidth probe: triad {max(rounds):.1f} GB/s, the best of 5 rounds")
+    m = next(e for e in p.report["weir_profile"]["elements"] if e["kind"] == "map")
+    assert m["probe_share"] == pytest.approx(m["GBps"] / probe["GBps"])
+
+
+def test_profile_errors(rng):
+    s = weir.optimize(weir.load(LAPLACIAN).__sdfg__(), auto="cpu")
+    with pytest.raises(ValueError, match="compiled without timers: compile it with SDFG.compile\\(profile=True\\)"):
+        s.compile().profile()
+    with pytest.raises(weir.ArgumentError, match="has not been called yet"):
+        s.compile(profile=True).profile()
+    with pytest.raises(weir.BackendError, match="needs a compiled backend"):
+        s.compile(backend=weir.backends.embedded, profile=True)
+    with pytest.raises(weir.BackendError, match="CUDA events are not implemented"):
+        s.compile(backend=weir.backends.gpu, profile=True)
