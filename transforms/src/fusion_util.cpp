@@ -233,18 +233,6 @@ std::string in_place_conflict(const SDFGState& st, const MapInfo& a, NodeId entr
   return {};
 }
 
-/// Whether map `a` writes every element of dimension `dim` of `desc` (its parameter `ad` over
-/// 0 - offset : shape - 1 - offset in unit steps, the descriptor's own offset 0). A read of that
-/// dimension then lies inside A's writes whenever it lies inside the array, which every memlet
-/// must (the in-bounds premise of the SDFG: a read outside T would already be undefined).
-bool writes_whole_dimension(const DataDescriptor& desc, const MapInfo& a, std::size_t ad, const Expr& offset,
-                            std::size_t dim) {
-  if (dim >= desc.shape.size() || ad >= a.range.dims()) return false;
-  if (dim < desc.offset.size() && !(desc.offset[dim] == Expr(0))) return false;
-  const Range& r = a.range[ad];
-  return r.step == Expr(1) && r.start + offset == Expr(0) && r.end + offset == desc.shape[dim] - Expr(1);
-}
-
 /// Why a copy of A's body cannot run at the points of T that B reads when A's tasklets use
 /// the parameters `code_params` (parameter -> a tasklet using it) in their code (empty: it can).
 /// Code is not rewritten, so each copy must see every such parameter at its own value: B reads
@@ -469,12 +457,10 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
           auto bd = bounds_over(v, b);
           std::size_t ad = static_cast<std::size_t>(
               std::find(a.params.begin(), a.params.end(), plan.param_of_dim[dd]) - a.params.begin());
-          if ((!bd || !provably_le(a.range[ad].start, bd->first) ||
-               !provably_le(bd->second, a.range[ad].end)) &&
-              !writes_whole_dimension(desc, a, ad, plan.offset_of_dim[dd], dd))
+          if (!bd || !provably_le(a.range[ad].start, bd->first) || !provably_le(bd->second, a.range[ad].end))
             return refuse("cannot prove that map '" + b.label + "' reads " + T + "[" + rm.subset.str() +
                           "] only where map '" + a.label + "' writes it (dimension " + std::to_string(dd) +
-                          "), and map '" + a.label + "' does not write all of it there");
+                          ")");
         }
         plan.points.emplace_back(rm.subset, std::vector<EdgeId>{r});
       } else {
