@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "dataflow_util.h"
+#include "state_local_transient.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -232,6 +233,25 @@ std::string in_place_conflict(const SDFGState& st, const MapInfo& a, NodeId entr
   return {};
 }
 
+/// Why a copy of A's body cannot run at the points of T that B reads when A's tasklets use
+/// the parameters `code_params` (parameter -> a tasklet using it) in their code (empty: it can).
+/// Code is not rewritten, so each copy must see every such parameter at its own value: B reads
+/// T at A's own point in those dimensions (the parameter of the same name, offset included),
+/// which is a pointwise fusion and recomputes nothing.
+std::string code_parameter_conflict(const OtfPlan& plan,
+                                    const std::map<std::string, std::string>& code_params) {
+  for (const auto& [p, tasklet] : code_params)
+    for (const auto& pt : plan.points)
+      for (std::size_t d = 0; d < pt.first.dims(); ++d) {
+        if (plan.param_of_dim[d] != p) continue;
+        if (pt.first[d].start - plan.offset_of_dim[d] == Expr::symbol(p)) continue;
+        return "tasklet '" + tasklet + "' uses map parameter '" + p +
+               "' in its code, and the consumer reads " + plan.t_data + "[" + pt.first.str() +
+               "], not at the producer's own point";
+      }
+  return {};
+}
+
 }  // namespace
 
 bool never_meet(const Subset& x, const Subset& y, const std::vector<std::string>& params) {
@@ -333,14 +353,17 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   std::set<NodeId> body(plan.body.begin(), plan.body.end());
   std::set<std::string> b_params(b.params.begin(), b.params.end());
   std::set<std::string> a_reads;
+  // A's parameters that its tasklets use in code (neighbour reads `__all_f[idx, __K]`), with the
+  // first tasklet that does: their values cannot be substituted, so every copy must run at A's
+  // own point (checked once B's points are known).
+  std::map<std::string, std::string> code_params;
   for (NodeId n : plan.body) {
     const Node& node = st.node(n);
     if (const auto* t = node.as<Tasklet>()) {
       ++plan.body_tasklets;
       if (t->side_effects.value_or(false)) return refuse("tasklet '" + t->label + "' has side effects");
       for (const auto& p : a.params)
-        if (code_names(t->code).data().count(p))
-          return refuse("tasklet '" + t->label + "' uses map parameter '" + p + "' in its code");
+        if (code_names(t->code).data().count(p) && !code_params.count(p)) code_params.emplace(p, t->label);
     } else {
       const auto& an = *node.as<AccessNode>();
       const DataDescriptor& d = sdfg.data(an.data);
@@ -447,14 +470,21 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   }
   if (b_edges == 0) return refuse("map '" + b.label + "' does not read " + q(T));
   if (plan.points.empty()) return refuse("map '" + b.label + "' reads no element of " + q(T));
+  if (auto why_not = code_parameter_conflict(plan, code_params); !why_not.empty()) return refuse(why_not);
   for (const std::string& X : in_place)
     if (auto why_not = in_place_conflict(st, a, entry_a.id(), b, entry_b_id, plan, X); !why_not.empty())
       return refuse("map '" + b.label + "' writes " + q(X) + ", which map '" + a.label + "' reads, and " +
                     why_not + "; recomputing inside '" + b.label + "' would read overwritten values");
   auto u = use.find(T);
-  if (u != use.end() &&
-      (u->second.access_nodes > 1 || u->second.in_control_flow || u->second.by_name_elsewhere))
-    plan.keep = true;
+  if (u != use.end() && (u->second.in_control_flow || u->second.by_name_elsewhere)) plan.keep = true;
+  // T's access nodes in other states (the unrolled copies of a loop body) keep A unless no
+  // state reads what another one wrote.
+  if (u != use.end() && u->second.access_nodes > 1 && !plan.keep) {
+    if (state_local_transient(sdfg, T).empty())
+      plan.t_elsewhere = true;
+    else
+      plan.keep = true;
+  }
   if (!limits.broadcast) {
     // A parameter of B that no read of T depends on: B's iterations along it all recompute the
     // same elements (correlation's column means and norms, 1-D, recomputed in every row of the
@@ -617,7 +647,7 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
   st.remove_node(plan.t_node);
   for (NodeId s : sources)
     if (st.has_node(s) && st.in_edges(s).empty() && st.out_edges(s).empty()) st.remove_node(s);
-  if (sdfg.has_data(plan.t_data)) sdfg.remove_data(plan.t_data);
+  if (sdfg.has_data(plan.t_data) && !plan.t_elsewhere) sdfg.remove_data(plan.t_data);
   for (const auto& [l, n] : in_body) {
     auto u = plan.local_uses.find(l);
     if (sdfg.has_data(l) && (u == plan.local_uses.end() || u->second <= n)) sdfg.remove_data(l);

@@ -37,7 +37,10 @@ bool flat_scope_body(const SDFGState& st, NodeId entry, NodeId exit, std::vector
 struct OtfPlan {
   NodeId entry_a = kNoNode, exit_a = kNoNode, t_node = kNoNode, entry_b = kNoNode;
   std::string t_data;
-  bool keep = false;                      ///< T has other readers: A stays, B gets its own copies
+  bool keep = false;  ///< T has other readers: A stays, B gets its own copies
+  /// T has access nodes in other states, each writing all of T before reading it
+  /// (state_local_transient): A and T's node here go, T's descriptor stays.
+  bool t_elsewhere = false;
   std::vector<NodeId> body;               ///< A's body (tasklets and local scalars)
   EdgeId write = 0;                       ///< the edge writing T inside A
   std::vector<std::string> param_of_dim;  ///< A's parameter indexing each dimension of T
