@@ -39,6 +39,157 @@ std::vector<long long> block_size(const MapInfo& m, const ElementRef& where) {
   return b;
 }
 
+/// Refuses kernel ranges that are tiled, step by 0 or depend on another parameter of the map
+/// (a kernel's grid is rectangular); errors at `where`.
+void check_kernel_ranges(const MapInfo& m, const ElementRef& where) {
+  const auto& ranges = m.range.ranges();
+  for (std::size_t d = 0; d < ranges.size(); ++d) {
+    const Range& r = ranges[d];
+    if (!(r.tile.is_integer() && r.tile.value() == 1))
+      throw CodegenError(where, "tiled map ranges are not supported");
+    if (r.step.is_integer() && r.step.value() == 0) throw CodegenError(where, "map range with step 0");
+    std::set<std::string> fs = r.start.free_symbols();
+    fs.merge(r.end.free_symbols());
+    fs.merge(r.step.free_symbols());
+    for (const auto& p : m.params)
+      if (fs.count(p))
+        throw CodegenError(where, "the range of kernel parameter '" + m.params[d] +
+                                      "' depends on parameter '" + p + "' (a kernel's grid is rectangular)");
+  }
+}
+
+/// The start of a kernel's body: each thread's point of map `m` from its block and thread
+/// indices (the last parameter is x, the one before y, the rest linearised into z), returning
+/// from threads past `count` (the iterations per dimension). Returns the z extent ("" below three
+/// dimensions).
+std::string thread_index(const MapInfo& m, const std::vector<std::string>& count, Writer& index) {
+  const auto& ranges = m.range.ranges();
+  const std::size_t n = ranges.size();
+  auto param_at = [&](std::size_t d, const std::string& t) {
+    const Range& r = ranges[d];
+    std::string step = sym_cpp_factor(r.step);
+    index.line("const int64_t " + cpp_ident(m.params[d]) + " = " + sym_cpp(r.start) + " + " + t +
+               (r.step.is_integer() && r.step.value() == 1 ? "" : " * " + step) + ";");
+  };
+  index.line("const int64_t __weir_x = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;");
+  index.line("if (__weir_x >= " + count[n - 1] + ") return;");
+  param_at(n - 1, "__weir_x");
+  if (n >= 2) {
+    index.line("const int64_t __weir_y = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;");
+    index.line("if (__weir_y >= " + count[n - 2] + ") return;");
+    param_at(n - 2, "__weir_y");
+  }
+  std::string z_total;
+  if (n >= 3) {
+    for (std::size_t d = 0; d + 2 < n; ++d) z_total += (z_total.empty() ? "" : " * ") + count[d];
+    index.line("int64_t __weir_z = static_cast<int64_t>(blockIdx.z) * blockDim.z + threadIdx.z;");
+    index.line("if (__weir_z >= " + z_total + ") return;");
+    for (std::size_t d = n - 2; d-- > 0;) {
+      if (d == 0) {
+        param_at(0, "__weir_z");
+      } else {
+        param_at(d, "(__weir_z % " + count[d] + ")");
+        index.line("__weir_z /= " + count[d] + ";");
+      }
+    }
+  }
+  return z_total;
+}
+
+/// Declarations in a kernel of the register transients `privates` (each thread's own) that its
+/// scope uses: scalars, small arrays on the stack (up to `max_stack_bytes`), else scratch buffers.
+void declare_kernel_privates(const SdfgGen& sg, const std::vector<std::string>& privates,
+                             const StateUses& uses, std::size_t max_stack_bytes, Writer& decls) {
+  for (const auto& name : privates) {
+    std::string c = cpp_ident(name);
+    if (!uses.containers.count(name)) continue;
+    const DataDescriptor& d = sg.sdfg.arrays.at(name);
+    std::string t = cpp_type(d);
+    auto k = d.total_size.as_integer();
+    if (d.is_scalar())
+      decls.line(t + " " + c + "{};");
+    else if (k && *k > 0 &&
+             *k * static_cast<long long>(size_of(d.dtype.base)) <= static_cast<long long>(max_stack_bytes))
+      decls.line(t + " " + c + "[" + std::to_string(*k) + "]{};");
+    else {
+      decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) +
+                 "\");");
+      decls.line(t + "* __restrict__ " + c + " = " + c + "__buf.ptr;");
+    }
+  }
+}
+
+/// A kernel's launch: its name, where it is (for errors), its map, threads per block, the
+/// iteration counts per dimension, the z extent (thread_index) and the launch's arguments.
+struct KernelLaunch {
+  const std::string& kname;
+  const std::string& site;
+  const MapInfo& m;
+  const std::vector<long long>& block;
+  const std::vector<std::string>& count;
+  const std::string& z_total;
+  const std::vector<std::string>& args;
+};
+
+std::string launch_comment(const std::string& kname, const MapInfo& m, const std::vector<long long>& block) {
+  const auto& ranges = m.range.ranges();
+  std::string desc = "// kernel " + kname + ": map " + m.label + "[";
+  for (std::size_t d = 0; d < ranges.size(); ++d)
+    desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
+  return desc + "], block (" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
+         std::to_string(block[2]) + ")";
+}
+
+/// The host code of a launch: the dynamic range inputs read, the iteration counts, and the
+/// launch on the program's stream where none is 0.
+void emit_launch(const KernelLaunch& l, const Writer& dynamic_reads, Writer& w) {
+  const auto& ranges = l.m.range.ranges();
+  const std::size_t n = ranges.size();
+  const auto& count = l.count;
+  const auto& block = l.block;
+  const std::string& z_total = l.z_total;
+  const std::string& kname = l.kname;
+  w.open("{");
+  w.append(dynamic_reads);
+  std::string nonempty;
+  for (std::size_t d = 0; d < n; ++d) {
+    const Range& r = ranges[d];
+    w.line("const int64_t " + count[d] + " = weir_map_count(" + sym_cpp(r.start) + ", " + sym_cpp(r.end) +
+           ", " + sym_cpp(r.step) + ");");
+    nonempty += (d ? " && " : "") + count[d] + " > 0";
+  }
+  w.open("if (" + nonempty + ") {");
+  std::string s = c_escape(l.site);
+  w.line("const dim3 __weir_block(" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
+         std::to_string(block[2]) + ");");
+  w.line(
+      "const dim3 __weir_grid(weir_grid_extent(" + count[n - 1] + ", " + std::to_string(block[0]) +
+      ", 2147483647u, \"" + s + "\"), " +
+      (n >= 2
+           ? "weir_grid_extent(" + count[n - 2] + ", " + std::to_string(block[1]) + ", 65535u, \"" + s + "\")"
+           : std::string("1")) +
+      ", " +
+      (n >= 3 ? "weir_grid_extent(" + z_total + ", " + std::to_string(block[2]) + ", 65535u, \"" + s + "\")"
+              : std::string("1")) +
+      ");");
+  w.line("WEIR_LAUNCH(" + kname + ", __weir_grid, __weir_block, weir_stream, " + join(l.args, ", ") + ");");
+  w.line("weir_cuda_launched(\"" + s + "\");");
+  w.close();
+  w.close();
+}
+
+/// The dynamic range inputs (connectors that are not IN_*) of the maps among `nodes` other than
+/// `entry`: a kernel's body declares them.
+std::set<std::string> inner_dynamic_inputs(const SDFGState& st, const std::vector<NodeId>& nodes,
+                                           NodeId entry) {
+  std::set<std::string> inner_dynamic;
+  for (NodeId id : nodes)
+    if (auto* inner = st.node(id).as<MapEntry>(); inner && id != entry)
+      for (const auto& [c, ct] : inner->in_connectors)
+        if (c.rfind("IN_", 0) != 0) inner_dynamic.insert(c);
+  return inner_dynamic;
+}
+
 }  // namespace
 
 bool uses_device(const SDFG& sdfg, const SDFGState& st, const StateUses& uses) {
@@ -91,19 +242,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
                        ";");
     dynamic.push_back({c, t});
   }
-  for (std::size_t d = 0; d < n; ++d) {
-    const Range& r = ranges[d];
-    if (!(r.tile.is_integer() && r.tile.value() == 1))
-      throw CodegenError(where, "tiled map ranges are not supported");
-    if (r.step.is_integer() && r.step.value() == 0) throw CodegenError(where, "map range with step 0");
-    std::set<std::string> fs = r.start.free_symbols();
-    fs.merge(r.end.free_symbols());
-    fs.merge(r.step.free_symbols());
-    for (const auto& p : m.params)
-      if (fs.count(p))
-        throw CodegenError(where, "the range of kernel parameter '" + m.params[d] +
-                                      "' depends on parameter '" + p + "' (a kernel's grid is rectangular)");
-  }
+  check_kernel_ranges(m, where);
   std::vector<long long> block = block_size(m, where);
   std::string site = "state '" + (st.path().empty() ? st.label : st.path()) + "', map '" + m.label + "'";
   std::string kname = sg.prog.unique_function_name(sg.prefix + "kernel_" + sanitize_label(m.label));
@@ -112,34 +251,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   std::vector<std::string> count(n);  // iterations per dimension (kernel parameters)
   for (std::size_t d = 0; d < n; ++d) count[d] = "__weir_n" + std::to_string(d);
   Writer index;
-  auto param_at = [&](std::size_t d, const std::string& t) {
-    const Range& r = ranges[d];
-    std::string step = sym_cpp_factor(r.step);
-    index.line("const int64_t " + cpp_ident(m.params[d]) + " = " + sym_cpp(r.start) + " + " + t +
-               (r.step.is_integer() && r.step.value() == 1 ? "" : " * " + step) + ";");
-  };
-  index.line("const int64_t __weir_x = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;");
-  index.line("if (__weir_x >= " + count[n - 1] + ") return;");
-  param_at(n - 1, "__weir_x");
-  if (n >= 2) {
-    index.line("const int64_t __weir_y = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;");
-    index.line("if (__weir_y >= " + count[n - 2] + ") return;");
-    param_at(n - 2, "__weir_y");
-  }
-  std::string z_total;
-  if (n >= 3) {
-    for (std::size_t d = 0; d + 2 < n; ++d) z_total += (z_total.empty() ? "" : " * ") + count[d];
-    index.line("int64_t __weir_z = static_cast<int64_t>(blockIdx.z) * blockDim.z + threadIdx.z;");
-    index.line("if (__weir_z >= " + z_total + ") return;");
-    for (std::size_t d = n - 2; d-- > 0;) {
-      if (d == 0) {
-        param_at(0, "__weir_z");
-      } else {
-        param_at(d, "(__weir_z % " + count[d] + ")");
-        index.line("__weir_z /= " + count[d] + ";");
-      }
-    }
-  }
+  const std::string z_total = thread_index(m, count, index);
 
   const std::size_t host_bindings = bindings_.mark();  // the host's, restored after the body
   // The scope's nodes, and the values of host code nodes (edge variables) on edges into them that
@@ -183,24 +295,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   // its scope's nodes and edges (its range included), a superset of what the body names.
   const StateUses uses = node_uses(sg.sdfg, st, nodes);
   Writer decls;
-  for (const auto& name : privates) {
-    std::string c = cpp_ident(name);
-    if (!uses.containers.count(name)) continue;
-    const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    std::string t = cpp_type(d);
-    auto k = d.total_size.as_integer();
-    if (d.is_scalar())
-      decls.line(t + " " + c + "{};");
-    else if (k && *k > 0 &&
-             *k * static_cast<long long>(size_of(d.dtype.base)) <=
-                 static_cast<long long>(opts.max_stack_bytes))
-      decls.line(t + " " + c + "[" + std::to_string(*k) + "]{};");
-    else {
-      decls.line("weir_buffer<" + t + "> " + c + "__buf(" + sg.alloc_size(d) + ", \"" + c_escape(name) +
-                 "\");");
-      decls.line(t + "* __restrict__ " + c + " = " + c + "__buf.ptr;");
-    }
-  }
+  declare_kernel_privates(sg, privates, uses, opts.max_stack_bytes, decls);
 
   // --- parameters: what the body uses of the host's containers, values and symbols ----------
   std::vector<std::string> params, args;
@@ -240,11 +335,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
       passed.insert(var->second.first);
     }
   // Symbols: not the dynamic range inputs of maps inside, which the body declares.
-  std::set<std::string> inner_dynamic;
-  for (NodeId id : nodes)
-    if (auto* inner = st.node(id).as<MapEntry>(); inner && id != e.id())
-      for (const auto& [c, ct] : inner->in_connectors)
-        if (c.rfind("IN_", 0) != 0) inner_dynamic.insert(c);
+  const std::set<std::string> inner_dynamic = inner_dynamic_inputs(st, nodes, e.id());
   for (const auto& [s, t] : visible_symbols()) {
     std::string c = cpp_ident(s);
     if (!uses.names.count(s) || inner_dynamic.count(s) || passed.count(c)) continue;
@@ -271,39 +362,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   sg.prog.functions.append(k);
 
   // --- the launch ---------------------------------------------------------------------------
-  if (comments()) {
-    std::string desc = "// kernel " + kname + ": map " + m.label + "[";
-    for (std::size_t d = 0; d < n; ++d) desc += (d ? ", " : "") + m.params[d] + "=" + range_text(ranges[d]);
-    w.line(desc + "], block (" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
-           std::to_string(block[2]) + ")");
-  }
-  w.open("{");
-  w.append(dynamic_reads);
-  std::string nonempty;
-  for (std::size_t d = 0; d < n; ++d) {
-    const Range& r = ranges[d];
-    w.line("const int64_t " + count[d] + " = weir_map_count(" + sym_cpp(r.start) + ", " + sym_cpp(r.end) +
-           ", " + sym_cpp(r.step) + ");");
-    nonempty += (d ? " && " : "") + count[d] + " > 0";
-  }
-  w.open("if (" + nonempty + ") {");
-  std::string s = c_escape(site);
-  w.line("const dim3 __weir_block(" + std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
-         std::to_string(block[2]) + ");");
-  w.line(
-      "const dim3 __weir_grid(weir_grid_extent(" + count[n - 1] + ", " + std::to_string(block[0]) +
-      ", 2147483647u, \"" + s + "\"), " +
-      (n >= 2
-           ? "weir_grid_extent(" + count[n - 2] + ", " + std::to_string(block[1]) + ", 65535u, \"" + s + "\")"
-           : std::string("1")) +
-      ", " +
-      (n >= 3 ? "weir_grid_extent(" + z_total + ", " + std::to_string(block[2]) + ", 65535u, \"" + s + "\")"
-              : std::string("1")) +
-      ");");
-  w.line("WEIR_LAUNCH(" + kname + ", __weir_grid, __weir_block, weir_stream, " + join(args, ", ") + ");");
-  w.line("weir_cuda_launched(\"" + s + "\");");
-  w.close();
-  w.close();
+  if (comments()) w.line(launch_comment(kname, m, block));
+  emit_launch(KernelLaunch{kname, site, m, block, count, z_total, args}, dynamic_reads, w);
 }
 
 void StateGen::emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,

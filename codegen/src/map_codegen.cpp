@@ -108,6 +108,23 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
   for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
 }
 
+/// auto_optimize's SIMD hint on a map (MapInfo::extra "weir_vectorize"): "true", or the lane
+/// count of MapVectorization's lane map ("8"); `on` is false without one (or for another value).
+struct SimdHint {
+  bool on = false;
+  int lanes = 0;
+};
+SimdHint simd_hint(const MapInfo& m) {
+  const std::string* hint = m.extra.find("weir_vectorize");
+  SimdHint h;
+  if (!hint) return h;
+  if (!hint->empty() &&
+      std::all_of(hint->begin(), hint->end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+    h.lanes = std::stoi(*hint);
+  h.on = *hint == "true" || h.lanes > 0;
+  return h;
+}
+
 }  // namespace
 
 bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const {
@@ -253,22 +270,14 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     frames_.pop_back();
   }
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
-  // `#pragma omp parallel` of the partials.
-  // auto_optimize's SIMD hint (MapInfo::extra "weir_vectorize") on a sequential map. Not where
-  // the body holds complex values: GCC gives each addressable class-type local of an `omp simd`
-  // loop a per-lane array whose aggregate copies it cannot vectorize, where the plain vectorizer
-  // splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map vectorized
-  // only without the pragma).
-  // "true", or the lane count of MapVectorization's lane map ("8").
-  const std::string* hint = m.extra.find("weir_vectorize");
-  const int lanes =
-      hint && !hint->empty() &&
-              std::all_of(hint->begin(), hint->end(), [](unsigned char c) { return std::isdigit(c) != 0; })
-          ? std::stoi(*hint)
-          : 0;
-  const LoopNest loop_nest{
-      m, sign, collapse,
-      !parallel && opts.openmp && hint && (*hint == "true" || lanes > 0) && !moves_complex_values(e), lanes};
+  // `#pragma omp parallel` of the partials. auto_optimize's SIMD hint on a sequential map, not
+  // where the body holds complex values: GCC gives each addressable class-type local of an `omp
+  // simd` loop a per-lane array whose aggregate copies it cannot vectorize, where the plain
+  // vectorizer splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map
+  // vectorized only without the pragma).
+  const SimdHint simd = simd_hint(m);
+  const LoopNest loop_nest{m, sign, collapse, !parallel && opts.openmp && simd.on && !moves_complex_values(e),
+                           simd.lanes};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };

@@ -467,6 +467,86 @@ class Translator {
     return arg == ScalarType::Float32 ? ScalarType::Float32 : ScalarType::Float64;
   }
 
+  /// Fails unless `callee` was called with `n` arguments.
+  void need_args(const std::string& callee, const std::vector<Val>& a, std::size_t n, const py::Call& c) {
+    if (a.size() != n)
+      fail(c.loc,
+           "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
+  }
+
+  /// A function of `math`, `cmath`, NumPy or DaCe (or a bare math name) on values `a`: sqrt, exp,
+  /// the trigonometric functions, atan2/hypot/copysign/fmod, rounding, isnan/isinf/isfinite,
+  /// pow/power/square, sign, where; nullopt for another name.
+  /// `callee`: the name as the code spells it (for errors).
+  std::optional<Val> math_call(const std::string& callee, const std::string& mod, const std::string& nm,
+                               const std::vector<Val>& a, const py::Call& c) {
+    auto nargs = [&](std::size_t n) { need_args(callee, a, n, c); };
+    static const std::map<std::string, std::string> unary = {
+        {"sqrt", "sqrt"},     {"exp", "exp"},       {"exp2", "exp2"},    {"expm1", "expm1"},
+        {"log", "log"},       {"log2", "log2"},     {"log10", "log10"},  {"log1p", "log1p"},
+        {"sin", "sin"},       {"cos", "cos"},       {"tan", "tan"},      {"asin", "asin"},
+        {"acos", "acos"},     {"atan", "atan"},     {"arcsin", "asin"},  {"arccos", "acos"},
+        {"arctan", "atan"},   {"sinh", "sinh"},     {"cosh", "cosh"},    {"tanh", "tanh"},
+        {"asinh", "asinh"},   {"acosh", "acosh"},   {"atanh", "atanh"},  {"arcsinh", "asinh"},
+        {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"erf", "erf"},      {"erfc", "erfc"},
+        {"cbrt", "cbrt"},     {"gamma", "tgamma"},  {"lgamma", "lgamma"}};
+    if (auto it = unary.find(nm); it != unary.end()) {
+      nargs(1);
+      return Val{math(it->second) + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
+    }
+    static const std::map<std::string, std::string> binary = {{"atan2", "atan2"},
+                                                              {"arctan2", "atan2"},
+                                                              {"hypot", "hypot"},
+                                                              {"copysign", "copysign"},
+                                                              {"fmod", "fmod"}};
+    if (auto it = binary.find(nm); it != binary.end()) {
+      nargs(2);
+      // NumPy's fmod of integers stays an integer (C's %, 0 by zero); math.fmod gives a float.
+      if (nm == "fmod" && mod == "np" && (is_int(a[0].type) || is_bool(a[0].type)) &&
+          (is_int(a[1].type) || is_bool(a[1].type)))
+        return Val{"weir_ifmod(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                   arith_type(a[0].type == ScalarType::Bool ? ScalarType::Int64 : a[0].type,
+                              a[1].type == ScalarType::Bool ? ScalarType::Int64 : a[1].type)};
+      return Val{math(it->second) + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
+                 float_result(arith_type(a[0].type, a[1].type))};
+    }
+    if (nm == "floor" || nm == "ceil" || nm == "trunc" || nm == "rint") {
+      nargs(1);
+      std::string f = math(nm == "rint" ? "nearbyint" : nm);
+      if (is_int(a[0].type) || is_bool(a[0].type)) {
+        if (mod == "math") return cast_to(ScalarType::Int64, a[0]);
+        return cast_to(ScalarType::Float64, a[0]);
+      }
+      Val v{f + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
+      if (mod == "math") return cast_to(ScalarType::Int64, v);  // math.floor returns an int
+      return v;
+    }
+    if (nm == "isnan" || nm == "isinf" || nm == "isfinite") {
+      nargs(1);
+      return Val{math(nm) + "(" + a[0].text + ")", kPrimary, ScalarType::Bool};
+    }
+    if (nm == "pow" || nm == "power") {
+      nargs(2);
+      if (mod == "math")
+        return Val{math("pow") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
+      return power(a[0], a[1], c.args[1].get());
+    }
+    if (nm == "square") {
+      nargs(1);
+      return power(a[0], {"2", kPrimary, ScalarType::Int64}, nullptr, 2);
+    }
+    if (nm == "sign") {
+      nargs(1);
+      return Val{"weir_sign(" + a[0].text + ")", kPrimary, a[0].type};
+    }
+    if (nm == "where") {
+      nargs(3);
+      return Val{wrap(a[0], kCond + 1) + " ? " + wrap(a[1], kCond + 1) + " : " + wrap(a[2], kCond + 1), kCond,
+                 arith_type(a[1].type, a[2].type)};
+    }
+    return std::nullopt;
+  }
+
   Val call(const py::Call& c) {
     std::string callee = py::dotted_name(c.func.get());
     // `decltype(__out)(x)`, DaCe's cast to a connector's type (its np.arange tasklets).
@@ -491,11 +571,7 @@ class Translator {
     // SymPy's spellings, which DaCe writes on interstate edges: Min, Max, Abs.
     if (mod.empty() && (nm == "Min" || nm == "Max" || nm == "Abs"))
       nm = nm == "Abs" ? "abs" : nm == "Min" ? "min" : "max";
-    auto nargs = [&](std::size_t n) {
-      if (a.size() != n)
-        fail(c.loc,
-             "'" + callee + "' takes " + std::to_string(n) + " argument(s), got " + std::to_string(a.size()));
-    };
+    auto nargs = [&](std::size_t n) { need_args(callee, a, n, c); };
     // DaCe's Python tasklets call math functions bare too (`sqrt(x)`, `exp(x)`, as its own
     // code generator takes them); a bare name is taken as the NumPy function of that name.
     static const std::set<std::string> bare_math = {
@@ -555,71 +631,8 @@ class Translator {
       }
       return acc;
     }
-    if (math_mod) {
-      static const std::map<std::string, std::string> unary = {
-          {"sqrt", "sqrt"},     {"exp", "exp"},       {"exp2", "exp2"},    {"expm1", "expm1"},
-          {"log", "log"},       {"log2", "log2"},     {"log10", "log10"},  {"log1p", "log1p"},
-          {"sin", "sin"},       {"cos", "cos"},       {"tan", "tan"},      {"asin", "asin"},
-          {"acos", "acos"},     {"atan", "atan"},     {"arcsin", "asin"},  {"arccos", "acos"},
-          {"arctan", "atan"},   {"sinh", "sinh"},     {"cosh", "cosh"},    {"tanh", "tanh"},
-          {"asinh", "asinh"},   {"acosh", "acosh"},   {"atanh", "atanh"},  {"arcsinh", "asinh"},
-          {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"erf", "erf"},      {"erfc", "erfc"},
-          {"cbrt", "cbrt"},     {"gamma", "tgamma"},  {"lgamma", "lgamma"}};
-      if (auto it = unary.find(nm); it != unary.end()) {
-        nargs(1);
-        return {math(it->second) + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
-      }
-      static const std::map<std::string, std::string> binary = {{"atan2", "atan2"},
-                                                                {"arctan2", "atan2"},
-                                                                {"hypot", "hypot"},
-                                                                {"copysign", "copysign"},
-                                                                {"fmod", "fmod"}};
-      if (auto it = binary.find(nm); it != binary.end()) {
-        nargs(2);
-        // NumPy's fmod of integers stays an integer (C's %, 0 by zero); math.fmod gives a float.
-        if (nm == "fmod" && mod == "np" && (is_int(a[0].type) || is_bool(a[0].type)) &&
-            (is_int(a[1].type) || is_bool(a[1].type)))
-          return {"weir_ifmod(" + a[0].text + ", " + a[1].text + ")", kPrimary,
-                  arith_type(a[0].type == ScalarType::Bool ? ScalarType::Int64 : a[0].type,
-                             a[1].type == ScalarType::Bool ? ScalarType::Int64 : a[1].type)};
-        return {math(it->second) + "(" + a[0].text + ", " + a[1].text + ")", kPrimary,
-                float_result(arith_type(a[0].type, a[1].type))};
-      }
-      if (nm == "floor" || nm == "ceil" || nm == "trunc" || nm == "rint") {
-        nargs(1);
-        std::string f = math(nm == "rint" ? "nearbyint" : nm);
-        if (is_int(a[0].type) || is_bool(a[0].type)) {
-          if (mod == "math") return cast_to(ScalarType::Int64, a[0]);
-          return cast_to(ScalarType::Float64, a[0]);
-        }
-        Val v{f + "(" + a[0].text + ")", kPrimary, float_result(a[0].type)};
-        if (mod == "math") return cast_to(ScalarType::Int64, v);  // math.floor returns an int
-        return v;
-      }
-      if (nm == "isnan" || nm == "isinf" || nm == "isfinite") {
-        nargs(1);
-        return {math(nm) + "(" + a[0].text + ")", kPrimary, ScalarType::Bool};
-      }
-      if (nm == "pow" || nm == "power") {
-        nargs(2);
-        if (mod == "math")
-          return {math("pow") + "(" + a[0].text + ", " + a[1].text + ")", kPrimary, ScalarType::Float64};
-        return power(a[0], a[1], c.args[1].get());
-      }
-      if (nm == "square") {
-        nargs(1);
-        return power(a[0], {"2", kPrimary, ScalarType::Int64}, nullptr, 2);
-      }
-      if (nm == "sign") {
-        nargs(1);
-        return {"weir_sign(" + a[0].text + ")", kPrimary, a[0].type};
-      }
-      if (nm == "where") {
-        nargs(3);
-        return {wrap(a[0], kCond + 1) + " ? " + wrap(a[1], kCond + 1) + " : " + wrap(a[2], kCond + 1), kCond,
-                arith_type(a[1].type, a[2].type)};
-      }
-    }
+    if (math_mod)
+      if (auto v = math_call(callee, mod, nm, a, c)) return *v;
     if (mod.empty() && nm == "round") {
       nargs(1);
       if (!is_float(a[0].type)) return a[0];

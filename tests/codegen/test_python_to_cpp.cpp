@@ -349,3 +349,49 @@ TEST_CASE("python: complex arithmetic as std::complex", "[codegen][python][npben
   // Real operands of mixed arithmetic become complex (std::complex has no int64 operators).
   CHECK(one("z = z + n") == "z = z + static_cast<std::complex<double>>(n);");
 }
+
+// The result types of mixed arithmetic (the translator's promotion rule, arith_type), worked out
+// by hand from that rule: a complex operand gives complex128; else a float64 operand float64;
+// else any float float32 (also float32 with int64: simpler than NumPy, which gives float64);
+// else two integers of one type keep it, and every other pair of integers or bools is int64
+// (Python's True + True is the int 2). True division of integers is float64; floor division and
+// modulo of integers are int64; bitwise operations of two bools stay bool.
+TEST_CASE("python: result types of mixed int, float and bool arithmetic", "[codegen][python]") {
+  PyContext ctx;
+  for (const auto& [name, t] :
+       std::vector<std::pair<std::string, ScalarType>>{{"i32", ScalarType::Int32},
+                                                       {"i64", ScalarType::Int64},
+                                                       {"u8", ScalarType::UInt8},
+                                                       {"f32", ScalarType::Float32},
+                                                       {"f64", ScalarType::Float64},
+                                                       {"bl", ScalarType::Bool},
+                                                       {"c64", ScalarType::Complex64}})
+    ctx.vars[name] = PyVar::value(name, t);
+  auto type_of = [&](const std::string& code) {
+    ScalarType t = ScalarType::Void;
+    translate_python_expression(code, ctx, &t);
+    return t;
+  };
+  CHECK(type_of("i32 + i32") == ScalarType::Int32);
+  CHECK(type_of("i32 + i64") == ScalarType::Int64);
+  CHECK(type_of("u8 * i32") == ScalarType::Int64);
+  CHECK(type_of("i32 + bl") == ScalarType::Int64);
+  CHECK(type_of("bl + bl") == ScalarType::Int64);
+  CHECK(type_of("f32 + f32") == ScalarType::Float32);
+  CHECK(type_of("f32 + i64") == ScalarType::Float32);
+  CHECK(type_of("f32 - bl") == ScalarType::Float32);
+  CHECK(type_of("f32 * f64") == ScalarType::Float64);
+  CHECK(type_of("bl * f64") == ScalarType::Float64);
+  CHECK(type_of("c64 + f32") == ScalarType::Complex128);
+  CHECK(type_of("i32 / i32") == ScalarType::Float64);
+  CHECK(type_of("f32 / i32") == ScalarType::Float32);
+  CHECK(type_of("i32 // i32") == ScalarType::Int64);
+  CHECK(type_of("i32 % bl") == ScalarType::Int64);
+  CHECK(type_of("f32 // i64") == ScalarType::Float32);
+  CHECK(type_of("bl & bl") == ScalarType::Bool);
+  CHECK(type_of("i32 | bl") == ScalarType::Int64);
+  CHECK(type_of("i32 & i32") == ScalarType::Int32);
+  CHECK(type_of("min(i32, f32)") == ScalarType::Float32);
+  CHECK(type_of("max(i32, u8)") == ScalarType::Int64);
+  CHECK(type_of("i32 if bl else f64") == ScalarType::Float64);
+}
