@@ -24,6 +24,7 @@
 #include "run_domain.h"
 #include "run_inputs.h"
 #include "run_outputs.h"
+#include "run_parts.h"
 #include "run_profile.h"
 #include "run_shapes.h"
 #include "run_sizes.h"
@@ -319,6 +320,10 @@ Action add_run_command(CLI::App& app) {
       "FILE: with --decompose, rank 0 writes the SDFG it runs, with its HaloExchange nodes (weir view FILE)");
   cmd->add_option("--process-grid", o->process_grid,
                   "AxB: ranks along each --decompose dimension (default: MPI_Dims_create's balanced grid)");
+  cmd->add_option(
+      "--parts", o->parts_dir,
+      "DIR: run an unstructured program under mpirun on the mesh partition `weir mesh --parts N` "
+      "wrote (halos exchanged with MPI; rank 0 gathers and writes the outputs; docs/distributed.md)");
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
@@ -326,6 +331,7 @@ Action add_run_command(CLI::App& app) {
     o->profile = profile->count() > 0;
     // Under mpirun, before --backend gets its default (--decompose compiles for the CPU).
     if (!o->decompose.empty()) return run_distributed(*o);
+    if (!o->parts_dir.empty()) return run_parts(*o);
     // Without --backend: what runs the program given (the embedded backend interprets only
     // field-view programs).
     if (o->backend.empty()) o->backend = is_field_view_reference(o->program) ? "embedded" : "cpu";

@@ -10,6 +10,7 @@
 
 #include "../run_distributed.h"
 #include "commands.h"
+#include "every_rank.h"
 #include "run_arguments.h"
 #include "run_inputs.h"
 #include "run_outputs.h"
@@ -247,28 +248,6 @@ int run(const RunOptions& o, const MpiWorld& world) {
 
 }  // namespace
 
-int run_distributed(const RunOptions& o) {
-  MpiWorld world;
-  const std::string who =
-      "rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": ";
-  int code = kExitOk;
-  try {
-    code = run(o, world);
-  } catch (const UsageError& e) {
-    // One rank: nothing to stop, so no MPI_Abort (and no banner of Open MPI's).
-    if (world.size() == 1) {
-      std::cout.flush();
-      std::cerr << "weir: error: " << e.what() << "\n";
-      return kExitUsage;
-    }
-    // The same command line on every rank: rank 0 says it, the others give it time to.
-    if (world.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
-    world.abort("weir: error: " + std::string(e.what()) + "\n", kExitUsage, world.rank() == 0);
-  } catch (const std::exception& e) {
-    world.abort("weir: error: " + who + e.what() + "\n", kExitInvalidInput, true);
-  }
-  std::cout.flush();
-  return code;
-}
+int run_distributed(const RunOptions& o) { return on_every_rank(o, run); }
 
 }  // namespace weir::cli

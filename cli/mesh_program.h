@@ -1,0 +1,22 @@
+// What partitioning needs to know of an unstructured program (`weir mesh --parts`, `weir run
+// --parts`; docs/adr/0060-unstructured-partitioning.md): the entity its outputs live on and the
+// connectivity tables it reads.
+#pragma once
+
+#include <string>
+
+#include "run_target.h"
+#include "weir/mesh/partition.h"
+
+namespace weir::cli {
+
+/// The first dimension of array parameter `name` of a field-view signature ("Vertex" for a
+/// field over (Vertex, K)), or "" for a scalar or a 0-d array.
+std::string first_dimension(const runtime::Signature& sig, const std::string& name);
+
+/// The entity all of `t`'s outputs are on (their first dimension). Throws weir::Error naming the
+/// program and the outputs for a program without connectivities (not unstructured), without
+/// outputs, or with outputs on different entities (only one entity is partitioned).
+std::string primary_entity(const RunTarget& t);
+
+}  // namespace weir::cli

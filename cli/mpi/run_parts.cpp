@@ -1,0 +1,167 @@
+// `weir run --parts DIR` on every rank of an mpirun (docs/adr/0060-unstructured-partitioning.md):
+// read this rank's part, keep the owned rows of the global inputs, exchange the halo rows, run
+// the program compiled once (rank 0 first, the others load it from the program cache) on the
+// local numbering, gather the owned rows of the outputs on rank 0.
+#include <chrono>
+#include <cstring>
+#include <iostream>
+
+#include "../run_parts.h"
+#include "backend_choice.h"
+#include "commands.h"
+#include "every_rank.h"
+#include "mesh_program.h"
+#include "partition_files.h"
+#include "run_arguments.h"
+#include "run_inputs.h"
+#include "run_outputs.h"
+#include "run_target.h"
+#include "targets.h"
+#include "weir/distributed/mpi_world.h"
+#include "weir/distributed/row_exchange.h"
+#include "weir/runtime/dispatch.h"
+#include "weir/runtime/errors.h"
+#include "weir/runtime/program_source.h"
+
+namespace weir::cli {
+namespace {
+
+using namespace weir::runtime;
+using namespace weir::distributed;
+
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The rows of `global` this part holds: its owned rows copied by global id, the halo zero.
+Field local_rows(const Field& global, const mesh::PartEntity& e) {
+  std::vector<std::int64_t> shape = global.shape();
+  shape[0] = static_cast<std::int64_t>(e.global.size());
+  Field f = Allocator::cpu().allocate(global.dtype(), shape);
+  const std::size_t rb =
+      global.shape()[0] ? global.nbytes() / static_cast<std::size_t>(global.shape()[0]) : 0;
+  std::memset(f.data(), 0, f.nbytes());
+  for (std::int64_t k = 0; k < e.owned; ++k)
+    std::memcpy(static_cast<char*>(f.data()) + static_cast<std::size_t>(k) * rb,
+                static_cast<const char*>(global.data()) +
+                    static_cast<std::size_t>(e.global[static_cast<std::size_t>(k)]) * rb,
+                rb);
+  return f;
+}
+
+int run(const RunOptions& o, const MpiWorld& world) {
+  if (!is_field_view_reference(o.program))
+    throw UsageError("--parts runs field-view programs (FILE.py::NAME), not SDFG files");
+  if (!o.backend.empty() && o.backend != "cpu")
+    throw UsageError("--parts runs on --backend cpu only (the backend is '" + o.backend + "')");
+  if (!o.decompose.empty())
+    throw UsageError("--parts (unstructured) and --decompose (Cartesian) exclude each other");
+  if (o.repeat != 1 || o.profile || !o.domain.empty() || !o.save_inputs.empty())
+    throw UsageError("--parts does not take --repeat, --profile, --domain or --save-inputs yet");
+  RunOptions lo = o;
+  lo.backend = "cpu";
+  std::unique_ptr<Backend> backend = choose_backend("cpu", "", o.exact_math);
+  if (!o.out_dir.empty()) check_output_dir(o.out_dir);
+  LoadedPart lp = read_part(o.parts_dir, 0);
+  if (lp.parts != world.size())
+    throw Error(o.parts_dir + " has " + std::to_string(lp.parts) + " part" + (lp.parts == 1 ? "" : "s") +
+                ", but mpirun started " + std::to_string(world.size()) + " rank" +
+                (world.size() == 1 ? "" : "s") + ": run with -np " + std::to_string(lp.parts) +
+                " or partition again with --parts " + std::to_string(world.size()));
+  if (world.rank() != 0) lp = read_part(o.parts_dir, world.rank());
+  RunTarget target = load_target(lo, *backend);
+  if (target.orchestration)
+    throw UsageError("--parts runs single programs; orchestration functions are not partitioned yet");
+  const std::string primary = primary_entity(target);
+  if (primary != lp.primary)
+    throw Error(o.parts_dir + " splits " + lp.primary + " entities (made for '" + lp.program + "'), but '" +
+                target.sig.program_name + "' writes its outputs on " + primary);
+  for (const auto& c : target.connectivities) {
+    auto t = lp.part.tables.find(c.name);
+    if (t == lp.part.tables.end() || t->second.from != c.from || t->second.to != c.to)
+      throw Error(o.parts_dir + " was made for '" + lp.program + "', which does not read connectivity '" +
+                  c.name + "' (" + c.from + " to " + c.to + ") as '" + target.sig.program_name +
+                  "' does: partition again with --program");
+  }
+
+  GivenArguments given = gather_arguments(lo, target.sig, backend->allocator(), &target.field_view_sig);
+  complete_arguments(lo, target, *backend, given);
+  Arguments& global = given.args;
+  Arguments local;
+  std::vector<std::string> exchanged;
+  for (const auto& [name, f] : global.arrays) {
+    if (lp.part.tables.count(name)) {
+      const mesh::PartitionTable& t = lp.part.tables.at(name);
+      Field lt = Allocator::cpu().allocate(ScalarType::Int32, {t.rows, t.cols});
+      if (!t.data.empty()) std::memcpy(lt.data(), t.data.data(), t.data.size() * sizeof(std::int32_t));
+      local.arrays.emplace(name, std::move(lt));
+      continue;
+    }
+    const std::string entity = first_dimension(target.field_view_sig, name);
+    auto e = lp.part.entities.find(entity);
+    if (e == lp.part.entities.end()) {
+      local.arrays.emplace(name, f.clone());
+      continue;
+    }
+    if (f.shape()[0] != lp.counts.at(entity))
+      throw Error("'" + name + "' has " + std::to_string(f.shape()[0]) + " rows along " + entity +
+                  ", but the mesh of " + o.parts_dir + " has " + std::to_string(lp.counts.at(entity)) + " " +
+                  entity + " entities");
+    local.arrays.emplace(name, local_rows(f, e->second));
+    exchanged.push_back(name);
+  }
+  // Sizes follow from the local shapes; values naming a partitioned entity's sizes would not.
+  local.values = global.values;
+  for (auto it = local.values.begin(); it != local.values.end();) {
+    bool size = false;
+    for (const auto& [entity, n] : lp.counts)
+      size = size || it->first == entity || it->first.find("_" + entity + "_size") != std::string::npos;
+    it = size ? local.values.erase(it) : std::next(it);
+  }
+  const bool root = world.rank() == 0;
+  if (root) {
+    std::cout << "program '" << target.sig.program_name << "' on " << world.size() << " MPI rank"
+              << (world.size() == 1 ? "" : "s") << ", partition " << o.parts_dir << " (" << primary
+              << " split by METIS); halo exchanges:";
+    for (const auto& n : exchanged)
+      std::cout << " " << n << "(" << first_dimension(target.field_view_sig, n) << ")";
+    std::cout << "\n";
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<Program> runnable;
+  if (root) runnable = prepare(*backend, target.sdfg);
+  world.barrier();
+  if (!root) runnable = prepare(*backend, target.sdfg);
+  if (root) std::cout << "compiled (or loaded from the cache) in " << since(t0) << " s\n";
+
+  world.barrier();
+  auto t1 = std::chrono::steady_clock::now();
+  int tag = 100;
+  for (const auto& name : exchanged) {
+    std::vector<RowPeer> peers;
+    for (const auto& l : lp.part.entities.at(first_dimension(target.field_view_sig, name)).peers)
+      peers.push_back(RowPeer{l.peer, l.send, l.recv});
+    exchange_rows(local.arrays.at(name), peers, tag++);
+  }
+  const double exchange_s = since(t1);
+  auto t2 = std::chrono::steady_clock::now();
+  runnable->run(local);
+  const double call_s = since(t2);
+  world.barrier();
+
+  const mesh::PartEntity& own = lp.part.entities.at(primary);
+  const std::vector<std::int32_t> owned(own.global.begin(), own.global.begin() + own.owned);
+  for (const auto& p : target.sig.params)
+    if (p.written && p.kind == Parameter::Kind::Array && global.arrays.count(p.name))
+      gather_rows(world, local.arrays.at(p.name), owned, global.arrays.at(p.name));
+  if (!root) return kExitOk;
+  std::cout << "halo exchange: " << exchange_s * 1e3 << " ms, call 1: " << call_s * 1e3 << " ms (rank 0)\n";
+  finish_outputs(target.sig, global, o.out_dir, given.input_files);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_parts(const RunOptions& o) { return on_every_rank(o, run); }
+
+}  // namespace weir::cli

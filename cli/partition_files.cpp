@@ -1,0 +1,134 @@
+// write_partition and read_part (partition_files.h): partition.json and the per-part .npy files.
+#include "partition_files.h"
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "weir/runtime/allocator.h"
+#include "weir/runtime/errors.h"
+#include "weir/runtime/npy.h"
+
+namespace weir::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using runtime::Field;
+
+void write_ints(const fs::path& file, const std::vector<std::int32_t>& v, std::vector<std::int64_t> shape) {
+  Field f = runtime::Allocator::cpu().allocate(ScalarType::Int32, std::move(shape));
+  if (!v.empty()) std::memcpy(f.data(), v.data(), v.size() * sizeof(std::int32_t));
+  runtime::write_npy(file, f);
+}
+
+std::vector<std::int32_t> read_ints(const fs::path& file, std::int64_t rows, std::int64_t cols) {
+  if (!fs::exists(file)) throw Error(file.string() + ": missing file of the partition");
+  Field f = runtime::read_npy(file);
+  const std::vector<std::int64_t> want =
+      cols ? std::vector<std::int64_t>{rows, cols} : std::vector<std::int64_t>{rows};
+  if (f.dtype() != ScalarType::Int32 || f.shape() != want)
+    throw Error(file.string() + ": expected int32 of " + std::to_string(rows) +
+                (cols ? " x " + std::to_string(cols) : "") + " entries as partition.json says, got " +
+                f.describe());
+  std::vector<std::int32_t> v(static_cast<std::size_t>(f.size()));
+  if (!v.empty()) std::memcpy(v.data(), f.data(), f.nbytes());
+  return v;
+}
+
+fs::path part_dir(const fs::path& dir, int p) { return dir / ("part" + std::to_string(p)); }
+
+}  // namespace
+
+void write_partition(const fs::path& dir, const mesh::MeshPartition& m, const std::string& program) {
+  nlohmann::json j;
+  j["format"] = "weir-mesh-partition";
+  j["version"] = 1;
+  j["parts"] = m.parts.size();
+  j["primary"] = m.primary;
+  j["program"] = program;
+  j["entities"] = m.counts;
+  j["edge_cut"] = m.edge_cut;
+  j["tables"] = nlohmann::json::object();
+  j["owned"] = nlohmann::json::array();
+  j["local"] = nlohmann::json::array();
+  for (std::size_t p = 0; p < m.parts.size(); ++p) {
+    const mesh::Part& part = m.parts[p];
+    const fs::path pd = part_dir(dir, static_cast<int>(p));
+    fs::create_directories(pd);
+    nlohmann::json owned = nlohmann::json::object(), local = nlohmann::json::object();
+    for (const auto& [name, t] : part.tables) {
+      j["tables"][name] = {{"from", t.from}, {"to", t.to}, {"cols", t.cols}};
+      write_ints(pd / (name + ".npy"), t.data, {t.rows, t.cols});
+    }
+    for (const auto& [entity, e] : part.entities) {
+      owned[entity] = e.owned;
+      local[entity] = e.global.size();
+      write_ints(pd / ("global_" + entity + ".npy"), e.global, {static_cast<std::int64_t>(e.global.size())});
+      for (const auto& l : e.peers) {
+        const std::string q = std::to_string(l.peer);
+        write_ints(pd / ("send_" + entity + "_to_" + q + ".npy"), l.send,
+                   {static_cast<std::int64_t>(l.send.size())});
+        write_ints(pd / ("recv_" + entity + "_from_" + q + ".npy"), l.recv,
+                   {static_cast<std::int64_t>(l.recv.size())});
+      }
+    }
+    j["owned"].push_back(owned);
+    j["local"].push_back(local);
+  }
+  std::ofstream(dir / "partition.json") << j.dump(1) << "\n";
+}
+
+LoadedPart read_part(const fs::path& dir, int p) {
+  const fs::path header = dir / "partition.json";
+  std::ifstream in(header);
+  if (!in)
+    throw Error(header.string() + ": no partition here (write one with 'weir mesh --parts N --out " +
+                dir.string() + "')");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+    LoadedPart r;
+    if (j.at("format") != "weir-mesh-partition") throw Error("not a weir mesh partition");
+    r.parts = j.at("parts").get<int>();
+    r.primary = j.at("primary").get<std::string>();
+    r.program = j.at("program").get<std::string>();
+    r.counts = j.at("entities").get<std::map<std::string, std::int64_t>>();
+    if (p < 0 || p >= r.parts)
+      throw Error("part " + std::to_string(p) + " is not one of its " + std::to_string(r.parts) + " parts");
+    const nlohmann::json& owned = j.at("owned").at(static_cast<std::size_t>(p));
+    const nlohmann::json& local = j.at("local").at(static_cast<std::size_t>(p));
+    const fs::path pd = part_dir(dir, p);
+    for (const auto& [entity, n] : local.items()) {
+      mesh::PartEntity& e = r.part.entities[entity];
+      e.owned = owned.at(entity).get<std::int64_t>();
+      e.global = read_ints(pd / ("global_" + entity + ".npy"), n.get<std::int64_t>(), 0);
+      for (int q = 0; q < r.parts; ++q) {
+        const fs::path s = pd / ("send_" + entity + "_to_" + std::to_string(q) + ".npy");
+        const fs::path v = pd / ("recv_" + entity + "_from_" + std::to_string(q) + ".npy");
+        if (!fs::exists(s) && !fs::exists(v)) continue;
+        mesh::PeerLists l;
+        l.peer = q;
+        if (fs::exists(s)) l.send = read_ints(s, runtime::read_npy(s).shape().at(0), 0);
+        if (fs::exists(v)) l.recv = read_ints(v, runtime::read_npy(v).shape().at(0), 0);
+        e.peers.push_back(std::move(l));
+      }
+    }
+    for (const auto& [name, t] : j.at("tables").items()) {
+      mesh::PartitionTable lt;
+      lt.name = name;
+      lt.from = t.at("from").get<std::string>();
+      lt.to = t.at("to").get<std::string>();
+      lt.cols = t.at("cols").get<std::int64_t>();
+      lt.rows = static_cast<std::int64_t>(r.part.entities.at(lt.from).global.size());
+      lt.data = read_ints(pd / (name + ".npy"), lt.rows, lt.cols);
+      r.part.tables.emplace(name, std::move(lt));
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(header.string() + ": malformed partition description (" + e.what() + ")");
+  } catch (const std::out_of_range& e) {
+    throw Error(header.string() + ": malformed partition description (" + e.what() + ")");
+  }
+}
+
+}  // namespace weir::cli

@@ -1,0 +1,39 @@
+// The files of a mesh partition (`weir mesh --parts N --out DIR`, read by `weir run --parts DIR`;
+// docs/adr/0060-unstructured-partitioning.md):
+//   DIR/partition.json       {"format": "weir-mesh-partition", "version": 1, "parts": N,
+//                             "primary": "Vertex", "program": "FILE.py::NAME",
+//                             "tables": {"E2V": {"from": "Edge", "to": "Vertex", "cols": 2}, ...},
+//                             "entities": {"Vertex": count, ...}, "edge_cut": METIS's objective,
+//                             "owned": [{"Vertex": owned of part 0, ...}, ...],
+//                             "local": [{"Vertex": local count of part 0, ...}, ...]}
+//   DIR/part<P>/<TABLE>.npy  int32 (local rows, cols): the table in part P's local numbering
+//   DIR/part<P>/global_<ENTITY>.npy  int32 (local count,): global id of each local index (owned first)
+//   DIR/part<P>/send_<ENTITY>_to_<Q>.npy, recv_<ENTITY>_from_<Q>.npy  int32: local indices P sends
+//                             to / receives from part Q, in matching order
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "weir/mesh/partition.h"
+
+namespace weir::cli {
+
+/// Writes `m` into `dir` (created if missing; files replaced atomically). `program` is recorded.
+void write_partition(const std::filesystem::path& dir, const mesh::MeshPartition& m,
+                     const std::string& program);
+
+/// What a rank reads back: the partition's header and its own part.
+struct LoadedPart {
+  int parts = 0;
+  std::string primary, program;
+  std::map<std::string, std::int64_t> counts;  ///< global count per entity
+  mesh::Part part;                             ///< tables (data, rows, cols, from, to) and entities
+};
+
+/// Reads partition.json and part `p` of `dir`. Throws weir::Error naming the file for a missing
+/// or malformed file, a part number outside the partition, or files whose shapes disagree with
+/// partition.json.
+LoadedPart read_part(const std::filesystem::path& dir, int p);
+
+}  // namespace weir::cli
