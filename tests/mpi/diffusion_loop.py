@@ -1,4 +1,4 @@
-# An orchestrated Cartesian time loop for the MPI tests (docs/adr/0057, 2026-12-07): two
+# An orchestrated Cartesian time loop for the MPI tests (docs/adr/0057, 2026-12-06): two
 # programs with the same frame but different halos (a Laplacian step reads u 1 point around,
 # a biharmonic smoothing step 2; the coefficient kappa, which no call writes, is read 1 point
 # before along J), a branch choosing between them, and the swap of the two time

@@ -1,4 +1,4 @@
-// Tests of pointwise fusion across calls (ADR 0052, 2026-12-07): a producer whose tasklet uses its
+// Tests of pointwise fusion across calls (ADR 0052, 2026-12-06): a producer whose tasklet uses its
 // map parameters in code fuses into a consumer that reads the intermediate at its own point; a
 // consumer over size symbols of its own stays refused even where the producer writes all of the
 // intermediate (fusing would drop the run-time check of its read); a transient that every state
