@@ -60,8 +60,20 @@ if [ "$size" = full ] && [ -s "$json" ]; then
   else
     echo "bench: the Python module is not built ($build/python/weir): no Python rows"
   fi
+  # Issue 38's scaling on 1, 2, 4 MPI ranks (bench/mpi_scaling.py), when weir is built with MPI.
+  mpi_args=()
+  # (distributed/ builds its library only where CMake found MPI.)
+  if [ -f "$build/distributed/libweir_mpi.a" ] && command -v mpirun >/dev/null; then
+    mm="$root/out/bench/mpi-scaling.md"
+    rm -f "$mm"
+    /usr/bin/python3 "$root/bench/mpi_scaling.py" --weir "$build/bin/weir" --steps 100 > "$mm" || rc=1
+    cat "$mm"
+    if [ -s "$mm" ]; then mpi_args=(--mpi "$mm"); fi
+  else
+    echo "bench: weir is built without MPI (or mpirun is missing): no MPI scaling rows"
+  fi
   python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" "${python_args[@]}" \
-    "${orchestration_args[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+    "${orchestration_args[@]}" "${mpi_args[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc
