@@ -32,6 +32,21 @@ struct BlasOperand {
   }
 };
 
+/// LAPACK's letter of a data type: s (float32), d (float64, and any other), c (complex64), z
+/// (complex128) (lapack_codegen.cpp).
+std::string lapack_prefix(ScalarType t);
+/// lapacke.h's complex type of a complex data type: lapack_complex_float or _double.
+const char* lapack_complex_type(ScalarType t);
+
+/// The C++ names emit_lu_solve uses: sizes n and r, the row-major LU `a` (n x n) and right-hand
+/// sides `x` (n x r), the 0-based pivots `p`, and three free loop variables.
+struct LuSolveNames {
+  std::string n, r, a, x, p, i, j, k;
+};
+/// LAPACK's getrs as loops (lapack_codegen.cpp): the row interchanges p[0], p[1], ... applied to
+/// `x` in order, then L (unit diagonal) and U of `a` solved in place. Needs <algorithm>.
+void emit_lu_solve(Writer& w, const LuSolveNames& v);
+
 /// A library node attribute that DaCe leaves out at its default (alpha 1, beta 0, trans False):
 /// the C++ literal of a number (a JSON number or a string of one), or "true"/"false"; `dflt`
 /// when absent or null. Throws CodegenError at `where` for anything else.
