@@ -38,6 +38,16 @@ std::string lapack_prefix(ScalarType t);
 /// lapacke.h's complex type of a complex data type: lapack_complex_float or _double.
 const char* lapack_complex_type(ScalarType t);
 
+/// The C++ names emit_potf2 uses: the size n, the row-major matrix `l` (n x n), the info
+/// variable, the element type's C++ name and three free loop variables.
+struct Potf2Names {
+  std::string n, l, info, t, i, j, k;
+};
+/// LAPACK's potf2, lower, as loops (lapack_codegen.cpp): the Cholesky factor L (A = L L^H,
+/// conjugates where `cplx`) of the lower triangle of `l`, in place, column by column; at a
+/// leading minor that is not positive definite, info = its order and the loop stops.
+void emit_potf2(Writer& w, const Potf2Names& v, bool cplx);
+
 /// The C++ names emit_lu_solve uses: sizes n and r, the row-major LU `a` (n x n) and right-hand
 /// sides `x` (n x r), the 0-based pivots `p`, and three free loop variables.
 struct LuSolveNames {

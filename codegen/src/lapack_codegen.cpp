@@ -30,6 +30,36 @@ const char* lapack_complex_type(ScalarType t) {
   return t == ScalarType::Complex64 ? "lapack_complex_float" : "lapack_complex_double";
 }
 
+void emit_potf2(Writer& w, const Potf2Names& v, bool cplx) {
+  auto for_ = [&](const std::string& var, const std::string& from, const std::string& to) {
+    w.open("for (int64_t " + var + " = " + from + "; " + var + " < " + to + "; ++" + var + ") {");
+  };
+  auto l = [&](const std::string& r, const std::string& c) {
+    return v.l + "[" + r + " * " + v.n + " + " + c + "]";
+  };
+  auto cj = [&](const std::string& x) { return cplx ? "std::conj(" + x + ")" : x; };
+  const std::string re = cplx ? "std::real(__d)" : "__d";
+  for_(v.j, "0", v.n);
+  w.line(v.t + " __d = " + l(v.j, v.j) + ";");
+  for_(v.k, "0", v.j);
+  w.line("__d -= " + l(v.j, v.k) + " * " + cj(l(v.j, v.k)) + ";");
+  w.close();
+  w.open("if (!(" + re + " > 0)) {");
+  w.line(v.info + " = " + v.j + " + 1;");
+  w.line("break;");
+  w.close();
+  w.line("const " + v.t + " __s = " + v.t + "(std::sqrt(" + re + "));");
+  w.line(l(v.j, v.j) + " = __s;");
+  for_(v.i, v.j + " + 1", v.n);
+  w.line(v.t + " __v = " + l(v.i, v.j) + ";");
+  for_(v.k, "0", v.j);
+  w.line("__v -= " + l(v.i, v.k) + " * " + cj(l(v.j, v.k)) + ";");
+  w.close();
+  w.line(l(v.i, v.j) + " = __v / __s;");
+  w.close();
+  w.close();
+}
+
 void emit_lu_solve(Writer& w, const LuSolveNames& v) {
   auto for_ = [&](const std::string& var, const std::string& from, const std::string& to) {
     w.open("for (int64_t " + var + " = " + from + "; " + var + " < " + to + "; ++" + var + ") {");
@@ -178,29 +208,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     // potrf, lower: column by column, L[j][j] = sqrt(A[j][j] - sum |L[j][k]|^2), then the column
     // below (A = L L^H: the conjugate of row j's entries for complex matrices; the upper factor
     // of the transposed copy is then L^H).
-    auto cj = [&](const std::string& x) { return cplx ? "std::conj(" + x + ")" : x; };
-    for_(j, "0", N);
-    w.line(T + " __d = " + A + "[" + j + " * " + N + " + " + j + "];");
-    for_(k, "0", j);
-    w.line("__d -= " + A + "[" + j + " * " + N + " + " + k + "] * " +
-           cj(A + "[" + j + " * " + N + " + " + k + "]") + ";");
-    w.close();
-    const std::string re = cplx ? "std::real(__d)" : "__d";
-    w.open("if (!(" + re + " > 0)) {");
-    w.line(info + " = " + j + " + 1;");
-    w.line("break;");
-    w.close();
-    w.line("__d = " + T + "(std::sqrt(" + re + "));");
-    w.line(A + "[" + j + " * " + N + " + " + j + "] = __d;");
-    for_(i, j + " + 1", N);
-    w.line(T + " __s = " + A + "[" + i + " * " + N + " + " + j + "];");
-    for_(k, "0", j);
-    w.line("__s -= " + A + "[" + i + " * " + N + " + " + k + "] * " +
-           cj(A + "[" + j + " * " + N + " + " + k + "]") + ";");
-    w.close();
-    w.line(A + "[" + i + " * " + N + " + " + j + "] = __s / __d;");
-    w.close();
-    w.close();
+    emit_potf2(w, {N, A, info, T, i, j, k}, cplx);
   } else {
     // getrf: LU with partial pivoting (the largest magnitude in column k), rows swapped in place.
     for_(k, "0", N);

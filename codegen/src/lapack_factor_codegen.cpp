@@ -213,26 +213,12 @@ void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
     auto src = [&](const std::string& r, const std::string& c) {
       return lower ? at(A, r, c, N) : conj(at(A, c, r, N));
     };
-    for_(j, "0", N);
-    w.line(T + " __d = " + src(j, j) + ";");
-    for_(k, "0", j);
-    w.line("__d -= " + at(L, j, k, N) + " * " + conj(at(L, j, k, N)) + ";");
-    w.close();
-    const std::string re = cplx ? "std::real(__d)" : "__d";
-    w.open("if (!(" + re + " > 0)) {");
-    w.line(info + " = " + j + " + 1;");
-    w.line("break;");
-    w.close();
-    w.line("const " + T + " __s = " + T + "(std::sqrt(" + re + "));");
-    w.line(at(L, j, j, N) + " = __s;");
-    for_(i, j + " + 1", N);
-    w.line(T + " __v = " + src(i, j) + ";");
-    for_(k, "0", j);
-    w.line("__v -= " + at(L, i, k, N) + " * " + conj(at(L, j, k, N)) + ";");
-    w.close();
-    w.line(at(L, i, j, N) + " = __v / __s;");
+    for_(i, "0", N);
+    for_(j, "0", i + " + 1");
+    w.line(at(L, i, j, N) + " = " + src(i, j) + ";");
     w.close();
     w.close();
+    emit_potf2(w, {N, L, info, T, i, j, k}, cplx);
     // The factor's triangle back into the scratch matrix (U = L^H for 'U'), as far as computed.
     for_(i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
     for_(j, "0", i + " + 1");
