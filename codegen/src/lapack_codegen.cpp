@@ -17,9 +17,6 @@
 
 namespace weir::codegen::detail {
 
-namespace {
-
-// LAPACK's letter of a data type: s, d, c, z.
 std::string lapack_prefix(ScalarType t) {
   switch (t) {
     case ScalarType::Float32: return "s";
@@ -29,10 +26,79 @@ std::string lapack_prefix(ScalarType t) {
   }
 }
 
-// lapacke.h's complex type of a complex data type.
 const char* lapack_complex_type(ScalarType t) {
   return t == ScalarType::Complex64 ? "lapack_complex_float" : "lapack_complex_double";
 }
+
+void emit_potf2(Writer& w, const Potf2Names& v, bool cplx) {
+  auto for_ = [&](const std::string& var, const std::string& from, const std::string& to) {
+    w.open("for (int64_t " + var + " = " + from + "; " + var + " < " + to + "; ++" + var + ") {");
+  };
+  auto l = [&](const std::string& r, const std::string& c) {
+    return v.l + "[" + r + " * " + v.n + " + " + c + "]";
+  };
+  auto cj = [&](const std::string& x) { return cplx ? "std::conj(" + x + ")" : x; };
+  const std::string re = cplx ? "std::real(__d)" : "__d";
+  for_(v.j, "0", v.n);
+  w.line(v.t + " __d = " + l(v.j, v.j) + ";");
+  for_(v.k, "0", v.j);
+  w.line("__d -= " + l(v.j, v.k) + " * " + cj(l(v.j, v.k)) + ";");
+  w.close();
+  w.open("if (!(" + re + " > 0)) {");
+  w.line(v.info + " = " + v.j + " + 1;");
+  w.line("break;");
+  w.close();
+  w.line("const " + v.t + " __s = " + v.t + "(std::sqrt(" + re + "));");
+  w.line(l(v.j, v.j) + " = __s;");
+  for_(v.i, v.j + " + 1", v.n);
+  w.line(v.t + " __v = " + l(v.i, v.j) + ";");
+  for_(v.k, "0", v.j);
+  w.line("__v -= " + l(v.i, v.k) + " * " + cj(l(v.j, v.k)) + ";");
+  w.close();
+  w.line(l(v.i, v.j) + " = __v / __s;");
+  w.close();
+  w.close();
+}
+
+void emit_lu_solve(Writer& w, const LuSolveNames& v) {
+  auto for_ = [&](const std::string& var, const std::string& from, const std::string& to) {
+    w.open("for (int64_t " + var + " = " + from + "; " + var + " < " + to + "; ++" + var + ") {");
+  };
+  auto x = [&](const std::string& r, const std::string& c) {
+    return v.x + "[" + r + " * " + v.r + " + " + c + "]";
+  };
+  auto a = [&](const std::string& r, const std::string& c) {
+    return v.a + "[" + r + " * " + v.n + " + " + c + "]";
+  };
+  // laswp: the row interchanges in order.
+  for_(v.k, "0", v.n);
+  w.open("if (" + v.p + "[" + v.k + "] != " + v.k + ") {");
+  for_(v.j, "0", v.r);
+  w.line("std::swap(" + x(v.k, v.j) + ", " + x(v.p + "[" + v.k + "]", v.j) + ");");
+  w.close();
+  w.close();
+  w.close();
+  // L (unit diagonal), then U backwards.
+  for_(v.i, "0", v.n);
+  for_(v.k, "0", v.i);
+  for_(v.j, "0", v.r);
+  w.line(x(v.i, v.j) + " -= " + a(v.i, v.k) + " * " + x(v.k, v.j) + ";");
+  w.close();
+  w.close();
+  w.close();
+  w.open("for (int64_t " + v.i + " = " + v.n + " - 1; " + v.i + " >= 0; --" + v.i + ") {");
+  for_(v.k, v.i + " + 1", v.n);
+  for_(v.j, "0", v.r);
+  w.line(x(v.i, v.j) + " -= " + a(v.i, v.k) + " * " + x(v.k, v.j) + ";");
+  w.close();
+  w.close();
+  for_(v.j, "0", v.r);
+  w.line(x(v.i, v.j) + " /= " + a(v.i, v.i) + ";");
+  w.close();
+  w.close();
+}
+
+namespace {
 
 std::string lowercase(const std::string& s) {
   std::string out;
@@ -68,11 +134,11 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   BlasOperand out = need(chol ? "_b" : solve ? "_bout" : "_aout", false, {solve ? b.rank() : 2});
   ScalarType t = a.loc.type;
   const bool cplx = t == ScalarType::Complex128 || t == ScalarType::Complex64;
-  if (t != ScalarType::Float64 && t != ScalarType::Float32 && (chol || !cplx))
-    throw CodegenError(
-        where, cls + " of " + std::string(to_string(t)) + " is not supported by the CPU code generator (" +
-                   (chol ? "float32 and float64 are" : "float32, float64, complex64 and complex128 are") +
-                   ")");
+  if (t != ScalarType::Float64 && t != ScalarType::Float32 && !cplx)
+    throw CodegenError(where,
+                       cls + " of " + std::string(to_string(t)) +
+                           " is not supported by the CPU code generator (float32, float64, complex64 and "
+                           "complex128 are)");
   for (const BlasOperand* op : {&b, &out})
     if (op->present && op->loc.type != t)
       throw CodegenError(where, cls + " operands must share one data type, as DaCe's node requires");
@@ -133,34 +199,16 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     note_algorithm();  // ld
     if (chol)
       w.line(info + " = LAPACKE_" + p + "potrf(LAPACK_ROW_MAJOR, 'L', static_cast<lapack_int>(" + N + "), " +
-             A + ", static_cast<lapack_int>(" + ld + "));");
+             lp(A) + ", static_cast<lapack_int>(" + ld + "));");
     else
       w.line(info + " = LAPACKE_" + p + "gesv(LAPACK_ROW_MAJOR, static_cast<lapack_int>(" + N +
              "), static_cast<lapack_int>(" + R + "), " + lp(A) + ", static_cast<lapack_int>(" + ld + "), " +
              P + ", " + lp(X) + ", static_cast<lapack_int>(std::max<int64_t>(" + R + ", 1)));");
   } else if (chol) {
-    // potrf, lower: column by column, L[j][j] = sqrt(A[j][j] - sum L[j][k]^2), then the column below.
-    for_(j, "0", N);
-    w.line(T + " __d = " + A + "[" + j + " * " + N + " + " + j + "];");
-    for_(k, "0", j);
-    w.line("__d -= " + A + "[" + j + " * " + N + " + " + k + "] * " + A + "[" + j + " * " + N + " + " + k +
-           "];");
-    w.close();
-    w.open("if (!(__d > " + T + "(0))) {");
-    w.line(info + " = " + j + " + 1;");
-    w.line("break;");
-    w.close();
-    w.line("__d = std::sqrt(__d);");
-    w.line(A + "[" + j + " * " + N + " + " + j + "] = __d;");
-    for_(i, j + " + 1", N);
-    w.line(T + " __s = " + A + "[" + i + " * " + N + " + " + j + "];");
-    for_(k, "0", j);
-    w.line("__s -= " + A + "[" + i + " * " + N + " + " + k + "] * " + A + "[" + j + " * " + N + " + " + k +
-           "];");
-    w.close();
-    w.line(A + "[" + i + " * " + N + " + " + j + "] = __s / __d;");
-    w.close();
-    w.close();
+    // potrf, lower: column by column, L[j][j] = sqrt(A[j][j] - sum |L[j][k]|^2), then the column
+    // below (A = L L^H: the conjugate of row j's entries for complex matrices; the upper factor
+    // of the transposed copy is then L^H).
+    emit_potf2(w, {N, A, info, T, i, j, k}, cplx);
   } else {
     // getrf: LU with partial pivoting (the largest magnitude in column k), rows swapped in place.
     for_(k, "0", N);
@@ -194,35 +242,8 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     w.close();
     // getrs: the pivots applied to the right-hand sides, then L (unit diagonal) and U solved.
     w.open("if (" + info + " == 0) {");
-    for_(k, "0", N);
-    w.open("if (" + P + "[" + k + "] != " + k + ") {");
-    for_(j, "0", R);
-    w.line("const " + T + " __t = " + X + "[" + k + " * " + R + " + " + j + "];");
-    w.line(X + "[" + k + " * " + R + " + " + j + "] = " + X + "[" + P + "[" + k + "] * " + R + " + " + j +
-           "];");
-    w.line(X + "[" + P + "[" + k + "] * " + R + " + " + j + "] = __t;");
-    w.close();
-    w.close();
-    w.close();
-    for_(i, "0", N);
-    for_(k, "0", i);
-    for_(j, "0", R);
-    w.line(X + "[" + i + " * " + R + " + " + j + "] -= " + A + "[" + i + " * " + N + " + " + k + "] * " + X +
-           "[" + k + " * " + R + " + " + j + "];");
-    w.close();
-    w.close();
-    w.close();
-    w.open("for (int64_t " + i + " = " + N + " - 1; " + i + " >= 0; --" + i + ") {");
-    for_(k, i + " + 1", N);
-    for_(j, "0", R);
-    w.line(X + "[" + i + " * " + R + " + " + j + "] -= " + A + "[" + i + " * " + N + " + " + k + "] * " + X +
-           "[" + k + " * " + R + " + " + j + "];");
-    w.close();
-    w.close();
-    for_(j, "0", R);
-    w.line(X + "[" + i + " * " + R + " + " + j + "] /= " + A + "[" + i + " * " + N + " + " + i + "];");
-    w.close();
-    w.close();
+    note_algorithm();  // std::swap
+    emit_lu_solve(w, {N, R, A, X, P, i, j, k});
     w.close();
   }
 

@@ -258,6 +258,7 @@ void StateGen::emit_library(const LibraryNode& n, Writer& w) {
       cls == "TensorDot")
     throw CodegenError(ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
+  if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }

@@ -338,6 +338,11 @@ class StateGen {
   /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
   /// positive definite matrix is a fault raised after the state.
   void emit_lapack(const LibraryNode& n, Writer& w);
+  /// Whether `n` is one of DaCe's lapack nodes (Getrf, Getrs, Getri, Potrf) that
+  /// emit_lapack_factor generates (lapack_factor_codegen.cpp).
+  static bool is_lapack_factor(const LibraryNode& n);
+  /// Emits `n` as LAPACK's routine: loops, or one LAPACKE call for OpenBLAS, MKL or LAPACKE.
+  void emit_lapack_factor(const LibraryNode& n, Writer& w);
   // --- HaloExchange, weir's distributed-memory node (halo_exchange_codegen.cpp) -----------
   /// Emits `n` as non-blocking MPI (MPI_Irecv/MPI_Isend/MPI_Waitall per decomposed axis, with
   /// packing and unpacking loops) and makes the program include <mpi.h> and link -lmpi.

@@ -651,12 +651,13 @@ TEST_CASE("errors name the SDFG element", "[codegen]") {
     auto s = map_sdfg("b = a");
     auto& st = *s->all_states()[0];
     auto lib = std::make_unique<LibraryNode>("es", "LibraryNode");
-    // DaCe's FFT node (dace.libraries.fft): weir has no expansion for it.
-    lib->classpath = "dace.libraries.fft.nodes.fft.FFT";
+    // DaCe's CSRMM node (dace.libraries.sparse): weir has no expansion for it.
+    lib->classpath = "dace.libraries.sparse.nodes.csrmm.CSRMM";
     st.add_node(std::move(lib));
     auto msg = codegen_error(*s);
     CHECK_THAT(msg, Catch::Contains("node 5 ('es')"));
-    CHECK_THAT(msg, Catch::Contains("library node of type 'LibraryNode' (dace.libraries.fft.nodes.fft.FFT)"));
+    CHECK_THAT(
+        msg, Catch::Contains("library node of type 'LibraryNode' (dace.libraries.sparse.nodes.csrmm.CSRMM)"));
   }
   SECTION("a supported library node without its edges") {
     auto s = map_sdfg("b = a");

@@ -79,6 +79,29 @@ TEST_CASE("dace kinds: library nodes of DaCe's standard library", "[npbench][dac
   check_kind("einsum3");           // np.einsum('ij,jk->ik'): Einsum
 }
 
+TEST_CASE("dace kinds: BLAS and FFT nodes DaCe's expansions and frontend write", "[npbench][dace_kinds]") {
+  check_kind("bmm");        // A @ B of L x N x K and L x K x M, expanded once by DaCe: BatchedMatMul
+  check_kind("bmm_bc");     // A @ B of L x N x K and K x M: BatchedMatMul with B broadcast
+  check_kind("axpy");       // an Axpy node (a = 2.5) built with DaCe's API: 2.5 * x + y
+  check_kind("fft_z");      // np.fft.fft of complex128: FFT (factor 1)
+  check_kind("ifft_z");     // np.fft.ifft: IFFT with factor 1/$N
+  check_kind("fft_ortho");  // np.fft.fft(A, norm='ortho') of float64: FFT with factor sqrt(1/$N)
+}
+
+TEST_CASE("dace kinds: lapack nodes DaCe's Solve, Inv and Cholesky expand into", "[npbench][dace_kinds]") {
+  check_kind("getrf_d");        // a Getrf node (OpenBLAS): LU in place, 1-based int32 pivots, info 0
+  check_kind("getrf_z");        // the same of complex128 (pivots by |re| + |im|, as izamax)
+  check_kind("getrf_z_loops");  // implementation none: weir's loops, the same pivots and LU
+  check_kind("getrs_d");        // np.linalg.solve expanded once by DaCe: Getrf + Getrs (OpenBLAS)
+  check_kind("getrs_d_loops");  // the same with the loops
+  check_kind("getri_z");        // np.linalg.inv of complex128 expanded once: Getrf + Getri
+  check_kind("getri_z_loops");  // the same with the loops
+  check_kind("potrf_u");        // a Potrf node, lower=False, complex128: U = L^H, the lower triangle kept
+  check_kind("potrf_u_loops");  // the same with the loops
+  check_kind("potrf_d", true);  // np.linalg.cholesky expanded once: Potrf + DaCe's C++ `_uzero_` tasklet
+  check_kind("chol_z");         // np.linalg.cholesky of complex128: Cholesky (A = L L^H)
+}
+
 TEST_CASE("dace kinds: trusted C++ tasklets of DaCe's LAPACKE and CBLAS expansions",
           "[npbench][dace_kinds]") {
   check_kind("trusted_solve_d", true);  // LAPACKE_dgetrf/dgetrs, LAPACK_ROW_MAJOR, solving through _rhs_in

@@ -130,6 +130,7 @@ class ContractionBuilder {
       ins.push_back("__in" + std::to_string(k));
       prod += (prod.empty() ? "" : " * ") + ins.back();
     }
+    if (!c_.summand.empty()) prod = c_.summand;
     Tasklet& mul =
         st_.add_tasklet(c_.name + "_product", CodeBlock{"__out = " + prod, Language::Python}, ins, {"__out"});
     for (std::size_t k = 0; k < c_.inputs; ++k)

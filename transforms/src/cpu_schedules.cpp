@@ -255,16 +255,17 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, b
 }
 
 /// As DaCe's auto_optimize picks the fast BLAS it finds: MatMul, Dot, Gemm and Gemv nodes, and
-/// the linalg nodes Cholesky, Solve and Inv, of the state (and of SDFGs nested in it) without an
-/// implementation get "OpenBLAS" (CBLAS / LAPACKE calls in the CPU code generator). Returns the
-/// number of nodes changed.
+/// the linalg nodes Cholesky, Solve and Inv and the lapack nodes Getrf, Getrs, Getri and Potrf, of the state
+/// (and of SDFGs nested in it) without an implementation get "OpenBLAS" (CBLAS / LAPACKE calls in the CPU
+/// code generator). Returns the number of nodes changed.
 std::size_t fast_blas(SDFGState& st) {
   std::size_t changed = 0;
   for (Node* n : st.nodes()) {
     if (auto* ln = n->as<LibraryNode>()) {
       const std::string cls = ln->class_name();
       bool blas = cls == "MatMul" || cls == "Dot" || cls == "Gemm" || cls == "Gemv" || cls == "Cholesky" ||
-                  cls == "Solve" || cls == "Inv";
+                  cls == "Solve" || cls == "Inv" || cls == "Getrf" || cls == "Getrs" || cls == "Getri" ||
+                  cls == "Potrf";
       if (blas && (ln->implementation.empty() || ln->implementation == "specialize")) {
         ln->implementation = "OpenBLAS";
         ++changed;

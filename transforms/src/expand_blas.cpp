@@ -1,13 +1,16 @@
-// DaCe's BLAS nodes MatMul, Gemm, Dot, Gemv, Ger and Transpose (dace/libraries/blas/nodes) as
+// DaCe's BLAS nodes MatMul, BatchedMatMul, Gemm, Dot, Gemv, Ger, Axpy and Transpose
+// (dace/libraries/blas/nodes) as
 // contractions
 // (contraction_expansion.cpp), the semantics of DaCe's pure expansions: operands are the
 // connectors' memlet subsets with unit dimensions squeezed; `alpha`, `beta`, `transA` default
 // to 1, 0 and False as DaCe leaves them out.
 //   MatMul:    _c = _a @ _b (NumPy's matmul of ranks 1 to 3, a batch dimension first)
+//   BatchedMatMul: the same (what DaCe's MatMul becomes for a batch dimension)
 //   Gemm:      _c[i, j] = alpha * sum_k op(_a)[i, k] * op(_b)[k, j] (+ beta * _cin[i, j])
 //   Dot:       _result = sum_k _x[k] * _y[k]
 //   Gemv:      _y[i] = alpha * sum_k op(_A)[i, k] * _x[k] (+ beta * _y[i], the input _y)
 //   Ger:       _res[i, j] = alpha * _x[i] * _y[j] + _A[i, j]
+//   Axpy:      _res[i] = a * _x[i] + _y[i] (`a` a number; DaCe's default, the symbol `a`, is refused)
 //   Transpose: _out[i, j] = _inp[j, i]
 #include <algorithm>
 #include <cctype>
@@ -69,7 +72,7 @@ Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOpera
   c.name = cls;
   std::transform(c.name.begin(), c.name.end(), c.name.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (cls == "MatMul") {
+  if (cls == "MatMul" || cls == "BatchedMatMul") {
     // NumPy's matmul: a's last dimension with b's second-to-last (or only) one; a leading batch
     // dimension of either operand (or both) is the output's first.
     const std::size_t ra = squeezed(ops[*take.take(ops, "_a", true, {1, 2, 3})]).size();
@@ -129,6 +132,17 @@ Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOpera
     c.terms = {"i", "j"};
     c.out = "ij";
     c.extent = {{'i', BlasOperands::extent(ops, 0, 0)}, {'j', BlasOperands::extent(ops, 1, 0)}};
+  } else if (cls == "Axpy") {
+    take.take(ops, "_x", true, {1});
+    take.take(ops, "_res", false, {1});
+    c.addend = take.take(ops, "_y", true, {1});
+    c.alpha = numeric_attribute(site, "a", "");
+    if (c.alpha.empty())
+      throw site.error("Axpy needs its scale 'a' as a number (DaCe's default is the symbol 'a')");
+    c.beta = "1";
+    c.terms = {"i"};
+    c.out = "i";
+    c.extent = {{'i', BlasOperands::extent(ops, 0, 0)}};
   } else {  // Transpose
     take.take(ops, "_inp", true, {2});
     take.take(ops, "_out", false, {2});
@@ -136,7 +150,7 @@ Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOpera
     c.out = "ij";
     c.extent = {{'i', BlasOperands::extent(ops, 0, 1)}, {'j', BlasOperands::extent(ops, 0, 0)}};
   }
-  c.inputs = cls == "Transpose" ? 1 : 2;
+  c.inputs = cls == "Transpose" || cls == "Axpy" ? 1 : 2;
   return c;
 }
 

@@ -94,11 +94,12 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
   const std::string cls = n.class_name();
-  std::unique_ptr<SDFG> inner = n.is_reduce()              ? detail::expand_reduce(site, ops)
-                                : cls == "Einsum"          ? detail::expand_einsum(site, ops)
-                                : cls == "TensorTranspose" ? detail::expand_tensor_transpose(site, ops)
-                                : cls == "TensorDot"       ? detail::expand_tensor_dot(site, ops)
-                                                           : detail::expand_blas(site, ops);
+  std::unique_ptr<SDFG> inner = n.is_reduce()                   ? detail::expand_reduce(site, ops)
+                                : cls == "Einsum"               ? detail::expand_einsum(site, ops)
+                                : cls == "TensorTranspose"      ? detail::expand_tensor_transpose(site, ops)
+                                : cls == "TensorDot"            ? detail::expand_tensor_dot(site, ops)
+                                : cls == "FFT" || cls == "IFFT" ? detail::expand_fft(site, ops)
+                                                                : detail::expand_blas(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -241,8 +242,9 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_map) {
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce",    "Einsum",          "Dot",      "Ger",
-                                             "Transpose", "TensorTranspose", "TensorDot"};
+  static const std::set<std::string> classes{"Reduce",    "Einsum",        "Dot",       "Ger",
+                                             "Axpy",      "BatchedMatMul", "Transpose", "TensorTranspose",
+                                             "TensorDot", "FFT",           "IFFT"};
   return classes;
 }
 
@@ -255,8 +257,8 @@ bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg
 
 LibraryExpansion::LibraryExpansion()
     : Pass("library-expansion",
-           "Replace library nodes (Reduce, Einsum, Dot, Ger, Transpose, TensorTranspose, TensorDot; MatMul, "
-           "Gemm, Gemv "
+           "Replace library nodes (Reduce, Einsum, Dot, Ger, Axpy, Transpose, TensorTranspose, TensorDot, "
+           "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv "
            "with "
            "implementation "
            "pure) by "

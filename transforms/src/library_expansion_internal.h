@@ -72,6 +72,9 @@ struct Contraction {
   std::vector<std::string> coeffs;
   /// The operand read for beta's term, by its index in ops; the output when empty.
   std::optional<std::size_t> addend;
+  /// The summand's Python expression in the inputs `__in0`, `__in1`, ... and the map
+  /// parameters (prefix + index letter); empty: the product of the inputs.
+  std::string summand;
 };
 
 /// Builds `c` over `ops` into `st` of `sdfg`: a map over the output's indices (Default schedule;
@@ -95,5 +98,8 @@ std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<Library
 /// `axes` and tensordot.
 std::unique_ptr<SDFG> expand_tensor_transpose(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_tensor_dot(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// DaCe's fft library FFT and IFFT (expand_fft.cpp): the discrete Fourier transform of a vector,
+/// times the node's `factor`.
+std::unique_ptr<SDFG> expand_fft(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 
 }  // namespace weir::transforms::detail

@@ -1,0 +1,259 @@
+// DaCe's lapack library nodes (dace/libraries/lapack/nodes: what its Solve, Inv and Cholesky
+// expansions write), each LAPACK's routine on the row-major matrices of its connectors:
+// - Getrf: _xin (m x n) -> _xout, its LU factorization with partial pivoting (L unit lower
+//   below the diagonal, U on and above), _ipiv (int32, min(m, n)): row k was swapped with row
+//   _ipiv[k] (1-based, as LAPACK), _res (int32): info (k + 1 where U(k, k) is exactly zero).
+// - Getrs: _a (n x n, Getrf's LU), _ipiv, _rhs_in (n, or n x r) -> _rhs_out: the solution of
+//   A X = B; _res: 0.
+// - Getri: _xin (n x n, Getrf's LU), _ipiv -> _xout: the inverse; _res: info (k + 1 where
+//   U(k, k) is zero, the LU then written back unchanged, as LAPACK leaves it).
+// - Potrf (`lower`, default true): _xin (n x n, Hermitian positive definite) -> _xout: the
+//   Cholesky factor L (A = L L^H) in the lower triangle, or U (A = U^H U) in the upper one; the
+//   other triangle keeps the input's values (LAPACK does not touch it); _res: info (k + 1 where
+//   the leading minor of order k + 1 is not positive definite).
+// float32, float64, complex64 and complex128. Two implementations, by the node's
+// `implementation` (DaCe writes OpenBLAS): OpenBLAS, MKL, LAPACKE or LAPACK call LAPACKE_?getrf
+// / ?getrs / ?getri / ?potrf with LAPACK_ROW_MAJOR; any other (DaCe's default, none) runs the
+// same algorithms as loops (unblocked; pivots by LAPACK's i?amax: |x|, or |re| + |im| for
+// complex). Both work on a row-major scratch copy, so any strides and in-place or separate
+// input and output containers give one result. DaCe ignores `info`; so does weir (no fault).
+#include <algorithm>
+
+#include "blas_operand.h"
+#include "state_codegen.h"
+
+namespace weir::codegen::detail {
+
+namespace {
+
+bool complex_type(ScalarType t) { return t == ScalarType::Complex128 || t == ScalarType::Complex64; }
+
+}  // namespace
+
+bool StateGen::is_lapack_factor(const LibraryNode& n) {
+  const std::string cls = n.class_name();
+  return cls == "Getrf" || cls == "Getrs" || cls == "Getri" || cls == "Potrf";
+}
+
+void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
+  ElementRef where = ref(n);
+  const std::string cls = n.class_name();
+  auto take = [&](const std::string& conn, bool input, std::initializer_list<std::size_t> ranks,
+                  bool required) {
+    BlasOperand op = blas_operand(n, conn, input);
+    if (!op.present) {
+      if (!required) return op;
+      throw CodegenError(
+          where, cls + " needs " + (input ? "an input" : "an output") + " edge on connector '" + conn + "'");
+    }
+    if (op.loc.data.empty())
+      throw CodegenError(where, cls + " connector '" + conn + "' must be connected to data, not a code node");
+    if (std::find(ranks.begin(), ranks.end(), op.rank()) == ranks.end())
+      throw CodegenError(where, cls + " operand '" + conn + "' has " + std::to_string(op.rank()) +
+                                    " non-unit dimensions, which this library node does not take");
+    return op;
+  };
+  const bool getrf = cls == "Getrf", getrs = cls == "Getrs", getri = cls == "Getri", potrf = cls == "Potrf";
+  BlasOperand a = take(getrs ? "_a" : "_xin", true, {2}, true);
+  BlasOperand piv_in = getrs || getri ? take("_ipiv", true, {1}, true) : BlasOperand{};
+  BlasOperand rhs = getrs ? take("_rhs_in", true, {1, 2}, true) : BlasOperand{};
+  BlasOperand out = getrs ? take("_rhs_out", false, {rhs.rank()}, true) : take("_xout", false, {2}, true);
+  BlasOperand piv_out = getrf ? take("_ipiv", false, {1}, false) : BlasOperand{};
+  BlasOperand res = take("_res", false, {0}, false);
+  const ScalarType t = a.loc.type;
+  if (t != ScalarType::Float64 && t != ScalarType::Float32 && !complex_type(t))
+    throw CodegenError(where, cls + " of " + std::string(to_string(t)) +
+                                  " is not supported by the CPU code generator (float32, float64, complex64 "
+                                  "and complex128 are)");
+  for (const BlasOperand* op : {&rhs, &out})
+    if (op->present && op->loc.type != t)
+      throw CodegenError(where, cls + " operands must share one data type, as DaCe's node requires");
+  for (const BlasOperand* op : {&piv_in, &piv_out})
+    if (op->present && op->loc.type != ScalarType::Int32)
+      throw CodegenError(where, cls + " pivots ('_ipiv') must be int32, as DaCe's node requires");
+  const sym::Expr diff = a.extent(0) - a.extent(1);
+  if (!getrf && !(diff.is_integer() && diff.value() == 0))
+    throw CodegenError(where, cls + " needs a square matrix; '" + std::string(getrs ? "_a" : "_xin") +
+                                  "' is " + a.extent(0).str() + " x " + a.extent(1).str());
+  std::string impl, impl_name;
+  for (char c : cls) impl_name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : n.implementation) impl += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool lapacke = impl == "openblas" || impl == "mkl" || impl == "lapacke" || impl == "lapack";
+  const bool lower = !potrf || numeric_attribute(n, "lower", "true", where) != "false";
+  const bool cplx = complex_type(t);
+  const std::string T(cpp_name(t)), p = lapack_prefix(t);
+  auto lp = [&](const std::string& m) {
+    return cplx ? "reinterpret_cast<" + std::string(lapack_complex_type(t)) + "*>(" + m + ")" : m;
+  };
+  auto conj = [&](const std::string& x) { return cplx ? "std::conj(" + x + ")" : x; };
+  // LAPACK's i?amax measure of one element.
+  auto mag = [&](const std::string& x) {
+    return cplx ? "(std::abs(std::real(" + x + ")) + std::abs(std::imag(" + x + ")))" : "std::abs(" + x + ")";
+  };
+
+  const std::string i = loop_var("__li", 0), j = loop_var("__lj", 0), k = loop_var("__lk", 0);
+  const std::string M = "__lm", N = "__ln", R = "__lr", A = "__la", X = "__lx", P = "__lp", L = "__ll",
+                    info = "__linfo";
+  const std::string label = c_escape(cls + " '" + n.label + "' (node " + std::to_string(n.id()) + ")");
+  auto for_ = [&](const std::string& v, const std::string& from, const std::string& to) {
+    w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + to + "; ++" + v + ") {");
+  };
+  auto at = [](const std::string& m, const std::string& r, const std::string& c, const std::string& ld) {
+    return m + "[" + r + " * " + ld + " + " + c + "]";
+  };
+  const std::string piv_t = lapacke ? "lapack_int" : "int64_t";
+  if (comments())
+    w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") " +
+           (lapacke ? "with LAPACKE" : "as loops (LAPACK's algorithm)"));
+  w.open("{");
+  w.line("const int64_t " + M + " = " + sym_cpp(a.extent(0)) + ";");
+  w.line("const int64_t " + N + " = " + sym_cpp(a.extent(1)) + ";");
+  w.line("const int64_t " + R + " = " +
+         (getrs   ? rhs.rank() == 2 ? sym_cpp(rhs.extent(1)) : "1"
+          : getri ? N
+                  : "0") +
+         ";");
+  w.line("int64_t " + info + " = 0;");
+  // Scratch (value-initialized: zero): the matrix, the right-hand sides (the identity's for
+  // Getri), the pivots, and Potrf's factor.
+  w.line(T + "* " + A + " = new (std::nothrow) " + T + "[" + M + " * " + N + " + 1]();");
+  w.line(T + "* " + X + " = new (std::nothrow) " + T + "[" + N + " * " + R + " + 1]();");
+  w.line(piv_t + "* " + P + " = new (std::nothrow) " + piv_t + "[std::min(" + M + ", " + N + ") + 1]();");
+  w.line(T + "* " + L + " = new (std::nothrow) " + T + "[" + (potrf ? N + " * " + N : "0") + " + 1]();");
+  w.open("if (!" + A + " || !" + X + " || !" + P + " || !" + L + ") {");
+  w.open("if (weir_fault_claim()) {");
+  w.line("weir_fault_located = false;");
+  w.line("std::snprintf(weir_fault_text, sizeof weir_fault_text, \"%s\", \"" + label + ": out of memory\");");
+  w.line("weir_fault_publish();");
+  note_fault();
+  w.close();
+  w.close();
+  w.open("else {");
+  for_(i, "0", M);
+  for_(j, "0", N);
+  w.line(at(A, i, j, N) + " = " + a.at({i, j}) + ";");
+  w.close();
+  w.close();
+  if (piv_in.present) {
+    for_(k, "0", N);
+    w.line(P + "[" + k + "] = static_cast<" + piv_t + ">(" + piv_in.at({k}) + ")" + (lapacke ? "" : " - 1") +
+           ";");
+    w.close();
+  }
+  if (getrs) {
+    for_(i, "0", N);
+    for_(j, "0", R);
+    w.line(at(X, i, j, R) + " = " + rhs.at(rhs.rank() == 2 ? std::vector{i, j} : std::vector{i}) + ";");
+    w.close();
+    w.close();
+  }
+  const std::string ld = "static_cast<lapack_int>(std::max<int64_t>(" + N + ", 1))";
+  auto li = [](const std::string& v) { return "static_cast<lapack_int>(" + v + ")"; };
+  note_algorithm();  // std::min, std::max, std::swap
+  if (lapacke) {
+    sg.prog.link_libraries.insert("lapacke");
+    std::string call = "LAPACKE_" + p + impl_name + "(LAPACK_ROW_MAJOR, ";
+    if (getrf) call += li(M) + ", " + li(N) + ", " + lp(A) + ", " + ld + ", " + P + ");";
+    if (getri) call += li(N) + ", " + lp(A) + ", " + ld + ", " + P + ");";
+    if (getrs)
+      call += "'N', " + li(N) + ", " + li(R) + ", " + lp(A) + ", " + ld + ", " + P + ", " + lp(X) +
+              ", static_cast<lapack_int>(std::max<int64_t>(" + R + ", 1)));";
+    if (potrf) call += std::string(lower ? "'L'" : "'U'") + ", " + li(N) + ", " + lp(A) + ", " + ld + ");";
+    w.line(info + " = " + call);
+  } else if (getrf) {
+    // getf2: per column k, the pivot (the first largest magnitude), the rows swapped, the column
+    // below scaled by the pivot's reciprocal and the trailing matrix updated.
+    for_(k, "0", "std::min(" + M + ", " + N + ")");
+    w.line("int64_t __p = " + k + ";");
+    w.line("auto __m = " + mag(at(A, k, k, N)) + ";");
+    for_(i, k + " + 1", M);
+    w.open("if (" + mag(at(A, i, k, N)) + " > __m) {");
+    w.line("__m = " + mag(at(A, i, k, N)) + ";");
+    w.line("__p = " + i + ";");
+    w.close();
+    w.close();
+    w.line(P + "[" + k + "] = __p;");
+    w.open("if (" + at(A, "__p", k, N) + " != " + T + "(0)) {");
+    w.open("if (__p != " + k + ") {");
+    for_(j, "0", N);
+    w.line("std::swap(" + at(A, k, j, N) + ", " + at(A, "__p", j, N) + ");");
+    w.close();
+    w.close();
+    w.line("const " + T + " __r = " + T + "(1) / " + at(A, k, k, N) + ";");
+    for_(i, k + " + 1", M);
+    w.line(at(A, i, k, N) + " *= __r;");
+    w.close();
+    w.close();
+    w.open("else if (" + info + " == 0) {");
+    w.line(info + " = " + k + " + 1;");
+    w.close();
+    for_(i, k + " + 1", M);
+    for_(j, k + " + 1", N);
+    w.line(at(A, i, j, N) + " -= " + at(A, i, k, N) + " * " + at(A, k, j, N) + ";");
+    w.close();
+    w.close();
+    w.close();
+  } else if (getrs || getri) {
+    if (getri) {
+      // The inverse solves A X = I; a zero on U's diagonal leaves the LU as it is.
+      for_(k, "0", N);
+      w.line("if (" + info + " == 0 && " + at(A, k, k, N) + " == " + T + "(0)) " + info + " = " + k +
+             " + 1;");
+      w.close();
+      for_(i, "0", N);
+      w.line(at(X, i, i, R) + " = " + T + "(1);");
+      w.close();
+    }
+    w.open("if (" + info + " == 0) {");
+    emit_lu_solve(w, {N, R, A, X, P, i, j, k});
+    if (getri) w.line("std::swap(" + A + ", " + X + ");");
+    w.close();
+  } else {
+    // potf2 on the lower triangle (the upper one read as the conjugate transpose for 'U').
+    auto src = [&](const std::string& r, const std::string& c) {
+      return lower ? at(A, r, c, N) : conj(at(A, c, r, N));
+    };
+    for_(i, "0", N);
+    for_(j, "0", i + " + 1");
+    w.line(at(L, i, j, N) + " = " + src(i, j) + ";");
+    w.close();
+    w.close();
+    emit_potf2(w, {N, L, info, T, i, j, k}, cplx);
+    // The factor's triangle back into the scratch matrix (U = L^H for 'U'), as far as computed.
+    for_(i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
+    for_(j, "0", i + " + 1");
+    w.line((lower ? at(A, i, j, N) : at(A, j, i, N)) + " = " +
+           (lower ? at(L, i, j, N) : conj(at(L, i, j, N))) + ";");
+    w.close();
+    w.close();
+  }
+  // The results.
+  if (getrs) {
+    for_(i, "0", N);
+    for_(j, "0", R);
+    w.line(out.at(out.rank() == 2 ? std::vector{i, j} : std::vector{i}) + " = " + at(X, i, j, R) + ";");
+    w.close();
+    w.close();
+  } else {
+    for_(i, "0", M);
+    for_(j, "0", N);
+    w.line(out.at({i, j}) + " = " + at(A, i, j, N) + ";");
+    w.close();
+    w.close();
+  }
+  if (piv_out.present) {
+    for_(k, "0", "std::min(" + M + ", " + N + ")");
+    w.line(piv_out.at({k}) + " = static_cast<int32_t>(" + P + "[" + k + "])" + (lapacke ? "" : " + 1") + ";");
+    w.close();
+  }
+  if (res.present) w.line(res.at({}) + " = static_cast<int32_t>(" + info + ");");
+  w.line("(void)" + info + ";");
+  w.close();
+  w.line("delete[] " + A + ";");
+  w.line("delete[] " + X + ";");
+  w.line("delete[] " + P + ";");
+  w.line("delete[] " + L + ";");
+  w.close();
+}
+
+}  // namespace weir::codegen::detail
