@@ -39,7 +39,8 @@ def progress_during(call):
 
 def test_the_embedded_backend_interprets_without_the_gil(rng):
     p = weir.load(HDIFF)  # the embedded backend: interpreting takes a while
-    u, coeff = rng.random((128, 128, 12)), rng.random((128, 128, 12))  # about 0.25 s
+    # 128x128x12 took 0.047 s on a CI machine (too short to tell); 4x that leaves a margin.
+    u, coeff = rng.random((256, 256, 12)), rng.random((256, 256, 12))
     out = np.zeros_like(u)
     p(u, coeff, out)  # the call measured is a repeated one: the fast path releases the GIL too
     during, elapsed = progress_during(lambda: p(u, coeff, out))
