@@ -204,14 +204,16 @@ std::string field_of(const SDFG& sdfg, const std::string& data) {
 
 }  // namespace
 
-bool StateGen::checkable(const sym::Expr& e) const {
+BoundsCheckGen::BoundsCheckGen(const StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}
+
+bool BoundsCheckGen::checkable(const sym::Expr& e) const {
   for (const auto& s : e.free_symbols())
     if (!sg.symbols.count(s) || sg.sdfg.arrays.count(s) || dynamic_inputs_.count(s)) return false;
   return true;
 }
 
-std::string StateGen::idle_through(NodeId node, const std::string& conn, bool write,
-                                   std::set<std::string> params) const {
+std::string BoundsCheckGen::idle_through(NodeId node, const std::string& conn, bool write,
+                                         std::set<std::string> params) const {
   const Node& n = st.node(node);
   const MapInfo* m = nullptr;
   if (auto* e = n.as<MapEntry>(); e && !write) m = e->map.get();
@@ -229,8 +231,8 @@ std::string StateGen::idle_through(NodeId node, const std::string& conn, bool wr
   return beyond.empty() ? empty : "(" + empty + ") || (" + beyond + ")";
 }
 
-std::string StateGen::idle_beyond(NodeId node, const std::string& conn, bool write,
-                                  const std::set<std::string>& params) const {
+std::string BoundsCheckGen::idle_beyond(NodeId node, const std::string& conn, bool write,
+                                        const std::set<std::string>& params) const {
   // The paired connector (IN_x -> OUT_x of an entry, OUT_x -> IN_x of an exit) and its edges.
   std::string pair;
   if (!write && conn.rfind("IN_", 0) == 0) pair = "OUT_" + conn.substr(3);
@@ -249,8 +251,8 @@ std::string StateGen::idle_beyond(NodeId node, const std::string& conn, bool wri
   return all;
 }
 
-std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const MapInfo* map,
-                                                      bool lowest) const {
+std::optional<std::string> BoundsCheckGen::extreme_over_map(const sym::Expr& e, const MapInfo* map,
+                                                            bool lowest) const {
   // A map parameter shadows a symbol of the same name (a scan's loop variable `__K` elsewhere
   // in the SDFG): such an expression varies over the map, whatever the symbol's value.
   bool over_map = false;
@@ -292,9 +294,9 @@ std::optional<std::string> StateGen::extreme_over_map(const sym::Expr& e, const 
   return out;
 }
 
-void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
-                                  const std::string& where, const MapInfo* map, const Node* node,
-                                  const DataflowEdge* edge, Writer& w) {
+void BoundsCheckGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset,
+                                        bool write, const std::string& where, const MapInfo* map,
+                                        const Node* node, const DataflowEdge* edge, Writer& w) {
   // Dynamic memlets (indirect accesses such as unstructured neighbour reads through a
   // connectivity table) say only which container they may touch, not where: they cannot be
   // checked before the scope runs. The table reads themselves are ordinary memlets and checked.
@@ -376,8 +378,8 @@ void StateGen::emit_memlet_checks(const Memlet& m, const std::string& data, cons
   }
 }
 
-void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
-  if (!opts.bounds_checks || !frames_.empty()) return;
+void BoundsCheckGen::emit_bounds_checks(const Node& n, Writer& w) {
+  if (!opts.bounds_checks || !g_.frames_.empty()) return;
   if (!dynamic_inputs_known_)
     for (const Node* x : st.nodes())
       if (auto* e = x->as<MapEntry>())
@@ -436,7 +438,7 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
           edge_checks(e, true, idle_through(e.src, e.src_conn, true, params));
         }
       if (checks.empty()) return;
-      if (comments())
+      if (g_.opts.emit_comments)
         w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
       // A map without iterations touches nothing.
       Writer guarded;
@@ -477,7 +479,7 @@ void StateGen::emit_bounds_checks(const Node& n, Writer& w) {
     case NodeKind::MapExit: return;
   }
   if (checks.empty()) return;
-  if (comments()) w.line("// bounds checks of " + where.substr(scope_at));
+  if (g_.opts.emit_comments) w.line("// bounds checks of " + where.substr(scope_at));
   append_checks(checks, w);
 }
 
@@ -510,7 +512,7 @@ std::vector<std::string> code_identifiers(const std::string& code) {
 
 }  // namespace
 
-void StateGen::append_checks(const Writer& checks, Writer& w) {
+void BoundsCheckGen::append_checks(const Writer& checks, Writer& w) {
   // The checks of a top-level state repeat with the state: every step of a time loop. When they
   // read nothing but symbols (the prelude's helpers aside), their outcome is a function of the
   // symbols' values, so a state that runs again with the values of its last passing checks
@@ -539,7 +541,7 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   std::size_t dims = 0;
   for (std::size_t at = text.find("weir_in("); at != std::string::npos; at = text.find("weir_in(", at + 1))
     ++dims;
-  bool cacheable = !device_code() && dims >= kCachedChecks &&  // thread_local: host code only
+  bool cacheable = !g_.device_code() && dims >= kCachedChecks &&  // thread_local: host code only
                    (text.find("weir_check_bounds(") != std::string::npos ||
                     text.find("weir_bounds_ok(") != std::string::npos);
   if (cacheable) {
@@ -574,7 +576,8 @@ void StateGen::append_checks(const Writer& checks, Writer& w) {
   w.close();
 }
 
-void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc, PyVar& v) const {
+void BoundsCheckGen::index_checks(const Tasklet& t, const std::string& conn, const Location& loc,
+                                  PyVar& v) const {
   if (!opts.bounds_checks || loc.data.empty() || loc.binding->scalar) return;
   for (const Range& r : loc.subset.ranges())
     if (!(r.step.is_integer() && r.step.value() == 1)) return;
@@ -592,7 +595,7 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
   std::string path = st.path();
   std::string site = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
                      (path.empty() ? st.label : path) + "', ";
-  NodeId scope = t.id() < scopes_.parent.size() ? scopes_.parent[t.id()] : kNoNode;
+  NodeId scope = t.id() < g_.scopes_.parent.size() ? g_.scopes_.parent[t.id()] : kNoNode;
   if (scope != kNoNode)
     if (auto* e = st.node(scope).as<MapEntry>()) site += "map '" + e->map->label + "', ";
   // The source line first: the read's memlet debuginfo (the lowering's), else the tasklet's.
@@ -608,7 +611,7 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
     v.check_site = at + ": a read of '" + loc.data + "'";
     v.check_detail = site + "tasklet '" + t.label + "', connector '" + conn + "'";
   }
-  for (const Frame& f : frames_)
+  for (const Frame& f : g_.frames_)
     for (const auto& [name, type] : f.symbols)
       if (is_ascii_identifier(cpp_ident(name))) v.check_point.push_back(cpp_ident(name));
   // Extents of the call's symbols only (never assigned in the body): an entry check of a table
@@ -621,13 +624,13 @@ void StateGen::index_checks(const Tasklet& t, const std::string& conn, const Loc
         v.extents_at_entry = false;
 }
 
-void StateGen::value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) const {
+void BoundsCheckGen::value_origin(const DataflowEdge& e, ScalarType type, PyVar& v) const {
   const bool integer = type >= ScalarType::Int8 && type <= ScalarType::UInt64;
   if (!opts.bounds_checks || e.memlet.is_empty() || !integer) return;
   // The enclosing maps' parameters as the error's map point names them: the field-view
   // lowering's `__Edge` is Edge (`E2V[Edge, 1]` beside "at (Edge=7, K=0)").
   std::map<std::string, sym::Expr> shown;
-  for (const Frame& f : frames_)
+  for (const Frame& f : g_.frames_)
     for (const auto& [name, type] : f.symbols)
       if (name.rfind("__", 0) == 0 && name.size() > 2) shown[name] = sym::Expr::symbol(name.substr(2));
   v.origin = e.memlet.data + "[" + e.memlet.subset.subs(shown).str() + "]";

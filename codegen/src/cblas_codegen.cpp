@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "blas_operand.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -63,13 +64,13 @@ std::string as_int(const std::string& e) { return "static_cast<int>(" + e + ")";
 
 }  // namespace
 
-bool StateGen::wants_cblas(const LibraryNode& n) {
+bool LibraryGen::wants_cblas(const LibraryNode& n) {
   std::string impl = lower(n.implementation);
   return impl == "openblas" || impl == "mkl" || impl == "cblas";
 }
 
-bool StateGen::emit_cblas(const BlasCall& c, Writer& w) {
-  if (in_parallel()) return false;
+bool LibraryGen::emit_cblas(const BlasCall& c, Writer& w) {
+  if (g_.in_parallel()) return false;
   const BlasOperand &out = *c.out, &a = *c.a, &b = *c.b;
   ScalarType t = out.loc.type;
   if (t != ScalarType::Float64 && t != ScalarType::Float32) return false;
@@ -114,13 +115,13 @@ bool StateGen::emit_cblas(const BlasCall& c, Writer& w) {
   sg.prog.link_libraries.insert("blas");
   if (c.cls != "Dot" && !(c.cls == "MatMul" && a.rank() == 1 && b.rank() == 1))
     note_algorithm();  // the matrices' leading dimensions (stored_matrix)
-  if (comments()) w.line("// " + c.cls + " as a CBLAS call");
+  if (g_.opts.emit_comments) w.line("// " + c.cls + " as a CBLAS call");
   w.open("{");
   // beta * add: CBLAS updates its output in place, so a separate addend is copied there first.
   if (accumulate && (c.add->loc.data != out.loc.data || c.add->loc.subset != out.loc.subset)) {
     std::vector<std::string> vars;
     for (std::size_t d = 0; d < c.oext.size(); ++d) {
-      vars.push_back(loop_var("__bc", d));
+      vars.push_back(g_.loop_var("__bc", d));
       w.open("for (int64_t " + vars[d] + " = 0; " + vars[d] + " < " + sym_cpp(c.oext[d]) + "; ++" + vars[d] +
              ") {");
     }

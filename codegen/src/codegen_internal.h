@@ -6,11 +6,16 @@
 //   cpu_target.cpp, cuda_target.cpp  the translator's spellings per target
 //   sdfg_codegen.cpp         one SDFG body (top level or nested): symbols, transient homes
 //   control_flow_codegen.cpp regions, loops, conditionals, interstate edges (structured / goto)
-//   dataflow_codegen.cpp     state functions, scopes (StateGen, state_codegen.h)
+//   dataflow_codegen.cpp     state functions, scopes (StateGen, state_codegen.h), and the
+//                            families StateGen hands work to, one class each (ADR 0033):
+//                            bounds checks (bounds_check_gen.h), library nodes (library_gen.h),
+//                            copies (copy_gen.h), a parallel map's OpenMP parts
+//                            (parallel_map_gen.h), concurrent accesses (concurrent_access.h),
+//                            CUDA kernels (cuda_kernel_gen.h); loop hoisting (loop_hoisting.h)
 //   map_codegen.cpp          maps as loop nests, OpenMP, one thread or many
 //   tasklet_codegen.cpp      tasklet blocks; tasklet_connectors.cpp, tasklet_code.cpp their parts
-//   memlet_codegen.cpp       memlet locations, copies, write-conflict resolution
-//   library_codegen.cpp      nested SDFG calls, Reduce
+//   memlet_codegen.cpp       memlet locations, write-conflict resolution; copy_codegen.cpp copies
+//   library_codegen.cpp      nested SDFG calls; library nodes (LibraryGen::emit)
 //   expr_to_cpp.cpp          sym::Expr -> C++
 //   python_to_cpp.cpp        Python code -> C++
 //   prelude.cpp              the helper functions every generated file starts with

@@ -2,6 +2,7 @@
 // GPU storage as device memory that host code moves with the CUDA runtime, the program's stream
 // in its handle (ADR 0020), weir_run_host (cuda_host_arguments.cpp).
 #include "cuda_codegen_internal.h"
+#include "cuda_kernel_gen.h"
 #include "state_codegen.h"
 #include "target_emitter.h"
 
@@ -105,7 +106,7 @@ class CudaEmitter final : public TargetEmitter {
 
   bool emit_map(StateGen& g, const MapEntry& e, Writer& w) const override {
     if (g.device_code() || e.map->schedule != ScheduleType::GPU_Device) return false;
-    g.emit_kernel(e, w);
+    CudaKernelGen(g).emit_kernel(e, w);
     return true;
   }
   bool emit_copy(StateGen& g, const Location& src, const Location& dst, const std::vector<std::size_t>& sd,
@@ -117,7 +118,7 @@ class CudaEmitter final : public TargetEmitter {
     if (!wcr.empty() || src.type != dst.type)
       throw GenFailure("copy " + what +
                        " between host and device memory with write-conflict resolution or a type change");
-    g.emit_device_copy(src, dst, sd, dd, w);
+    CudaKernelGen(g).emit_device_copy(src, dst, sd, dd, w);
     return true;
   }
   // A library node of host code expands to host loops, which cannot touch device memory

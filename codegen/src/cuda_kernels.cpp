@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "cuda_codegen_internal.h"
+#include "cuda_kernel_gen.h"
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
 
@@ -217,9 +218,9 @@ std::vector<NodeId> StateGen::scope_nodes(NodeId entry) const {
   return out;
 }
 
-void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
+void CudaKernelGen::emit_kernel(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
-  ElementRef where = ref(e);
+  ElementRef where = g_.ref(e);
   const auto& ranges = m.range.ranges();
   const std::size_t n = ranges.size();
   if (m.params.empty() || n != m.params.size())
@@ -232,7 +233,7 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   for (const auto& [c, ct] : e.in_connectors) {
     if (c.rfind("IN_", 0) == 0) continue;
     Location loc;
-    ScalarType t = dynamic_input(e, c, loc);
+    ScalarType t = g_.dynamic_input(e, c, loc);
     if (loc.binding && is_device_storage(loc.binding->desc->storage))
       throw CodegenError(where,
                          "the kernel's dynamic range input '" + c + "' reads '" + loc.data +
@@ -244,8 +245,9 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   }
   check_kernel_ranges(m, where);
   std::vector<long long> block = block_size(m, where);
-  std::string site = "state '" + (st.path().empty() ? st.label : st.path()) + "', map '" + m.label + "'";
-  std::string kname = sg.prog.unique_function_name(sg.prefix + "kernel_" + sanitize_label(m.label));
+  std::string site =
+      "state '" + (g_.st.path().empty() ? g_.st.label : g_.st.path()) + "', map '" + m.label + "'";
+  std::string kname = g_.sg.prog.unique_function_name(g_.sg.prefix + "kernel_" + sanitize_label(m.label));
 
   // --- the kernel body: the map's scope, with each thread at one point ----------------------
   std::vector<std::string> count(n);  // iterations per dimension (kernel parameters)
@@ -253,16 +255,16 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   Writer index;
   const std::string z_total = thread_index(m, count, index);
 
-  const std::size_t host_bindings = bindings_.mark();  // the host's, restored after the body
+  const std::size_t host_bindings = g_.bindings_.mark();  // the host's, restored after the body
   // The scope's nodes, and the values of host code nodes (edge variables) on edges into them that
   // the kernel may read; ones its body declares are its own. (Only these edges' variables, not
   // every one of the state: ADR 0024.)
-  const std::vector<NodeId> nodes = scope_nodes(e.id());
+  const std::vector<NodeId> nodes = g_.scope_nodes(e.id());
   std::map<std::pair<NodeId, std::string>, std::pair<std::string, ScalarType>> host_edge_vars;
   for (NodeId id : nodes)
-    for (EdgeId in : st.in_edges(id)) {
-      const DataflowEdge& edge = st.edge(in);
-      if (auto var = edge_vars_.find({edge.src, edge.src_conn}); var != edge_vars_.end())
+    for (EdgeId in : g_.st.in_edges(id)) {
+      const DataflowEdge& edge = g_.st.edge(in);
+      if (auto var = g_.edge_vars_.find({edge.src, edge.src_conn}); var != g_.edge_vars_.end())
         host_edge_vars.insert(*var);
     }
   Frame frame;
@@ -271,31 +273,31 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   frame.parallel_params = m.params;
   for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
   for (const auto& d : dynamic) frame.symbols.push_back(d);
-  frames_.push_back(frame);
+  g_.frames_.push_back(frame);
   // Register transients whose home is outside this map (the state, several states) are private
   // to each thread: bound here, declared below where the body uses them.
-  if (!kernel_privates_) {
-    kernel_privates_.emplace();
-    for (const auto& [name, h] : sg.homes)
+  if (!g_.kernel_privates_) {
+    g_.kernel_privates_.emplace();
+    for (const auto& [name, h] : g_.sg.homes)
       if (h.kind != HomeKind::Unused && h.kind != HomeKind::Scope &&
-          sg.kernel_private(sg.sdfg.arrays.at(name)))
-        kernel_privates_->push_back(name);
+          g_.sg.kernel_private(g_.sg.sdfg.arrays.at(name)))
+        g_.kernel_privates_->push_back(name);
   }
-  const std::vector<std::string>& privates = *kernel_privates_;
+  const std::vector<std::string>& privates = *g_.kernel_privates_;
   for (const auto& name : privates) {
-    const DataDescriptor& d = sg.sdfg.arrays.at(name);
-    bindings_.set(name, Binding{cpp_ident(name), &d, d.is_scalar(), static_cast<int>(frames_.size())});
+    const DataDescriptor& d = g_.sg.sdfg.arrays.at(name);
+    g_.bindings_.set(name, Binding{cpp_ident(name), &d, d.is_scalar(), static_cast<int>(g_.frames_.size())});
   }
   Writer body;
-  emit_scope(e.id(), body);
-  frames_.pop_back();
-  bindings_.rollback(host_bindings);
+  g_.emit_scope(e.id(), body);
+  g_.frames_.pop_back();
+  g_.bindings_.rollback(host_bindings);
 
   // What the kernel reads and writes, from the IR: the containers, symbols and edge values of
   // its scope's nodes and edges (its range included), a superset of what the body names.
-  const StateUses uses = node_uses(sg.sdfg, st, nodes);
+  const StateUses uses = node_uses(g_.sg.sdfg, g_.st, nodes);
   Writer decls;
-  declare_kernel_privates(sg, privates, uses, opts.max_stack_bytes, decls);
+  declare_kernel_privates(g_.sg, privates, uses, g_.opts.max_stack_bytes, decls);
 
   // --- parameters: what the body uses of the host's containers, values and symbols ----------
   std::vector<std::string> params, args;
@@ -305,15 +307,15 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
     args.push_back(cpp_ident(c));
     passed.insert(cpp_ident(c));
   }
-  // The host's containers: the state's own bindings, hiding the SDFG body's (sg.body_data, not
+  // The host's containers: the state's own bindings, hiding the SDFG body's (g_.sg.body_data, not
   // copied into each state since linear generation, ADR 0024), in name order.
   std::map<std::string, const Binding*> host_data;
   const std::set<std::string> declared(privates.begin(), privates.end());
   for (const auto& name : uses.containers) {
     if (declared.count(name)) continue;
-    if (const Binding* h = bindings_.find(name))
+    if (const Binding* h = g_.bindings_.find(name))
       host_data[name] = h;
-    else if (auto b = sg.body_data.find(name); b != sg.body_data.end())
+    else if (auto b = g_.sg.body_data.find(name); b != g_.sg.body_data.end())
       host_data[name] = &b->second;
   }
   for (const auto& [name, bp] : host_data) {
@@ -326,8 +328,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   }
   // Values of host code nodes on edges into the scope (tasklet -> node in the kernel).
   for (NodeId id : nodes)
-    for (EdgeId in : st.in_edges(id)) {
-      const DataflowEdge& edge = st.edge(in);
+    for (EdgeId in : g_.st.in_edges(id)) {
+      const DataflowEdge& edge = g_.st.edge(in);
       auto var = host_edge_vars.find({edge.src, edge.src_conn});
       if (var == host_edge_vars.end() || passed.count(var->second.first)) continue;
       params.push_back("const " + std::string(cpp_name(var->second.second)) + " " + var->second.first);
@@ -335,8 +337,8 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
       passed.insert(var->second.first);
     }
   // Symbols: not the dynamic range inputs of maps inside, which the body declares.
-  const std::set<std::string> inner_dynamic = inner_dynamic_inputs(st, nodes, e.id());
-  for (const auto& [s, t] : visible_symbols()) {
+  const std::set<std::string> inner_dynamic = inner_dynamic_inputs(g_.st, nodes, e.id());
+  for (const auto& [s, t] : g_.visible_symbols()) {
     std::string c = cpp_ident(s);
     if (!uses.names.count(s) || inner_dynamic.count(s) || passed.count(c)) continue;
     params.push_back("const " + std::string(cpp_name(t)) + " " + c);
@@ -349,8 +351,9 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   }
 
   Writer k;
-  if (comments())
-    k.line("// kernel of map '" + m.label + "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "'");
+  if (g_.opts.emit_comments)
+    k.line("// kernel of map '" + m.label + "' in state '" + g_.st.label + "' of SDFG '" + g_.sg.sdfg.name +
+           "'");
   long long threads = block[0] * block[1] * block[2];
   k.open("static __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kname + "(" +
          join(params, ", ") + ") {");
@@ -359,15 +362,15 @@ void StateGen::emit_kernel(const MapEntry& e, Writer& w) {
   k.append(body);
   k.close();
   k.blank();
-  sg.prog.functions.append(k);
+  g_.sg.prog.functions.append(k);
 
   // --- the launch ---------------------------------------------------------------------------
-  if (comments()) w.line(launch_comment(kname, m, block));
+  if (g_.opts.emit_comments) w.line(launch_comment(kname, m, block));
   emit_launch(KernelLaunch{kname, site, m, block, count, z_total, args}, dynamic_reads, w);
 }
 
-void StateGen::emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
-                                const std::vector<std::size_t>& dd, Writer& w) {
+void CudaKernelGen::emit_device_copy(const Location& S, const Location& D, const std::vector<std::size_t>& sd,
+                                     const std::vector<std::size_t>& dd, Writer& w) const {
   std::string T(cpp_name(D.type));
   bool to_host = !is_device_storage(D.binding->desc->storage);
   std::string what = "\"copy to " + c_escape(D.data) + "\"";
@@ -401,7 +404,7 @@ void StateGen::emit_device_copy(const Location& S, const Location& D, const std:
   std::size_t loops = rows ? sd.size() - 1 : sd.size();
   std::vector<sym::Expr> sidx = S.start(), didx = D.start();
   for (std::size_t k = 0; k < loops; ++k) {
-    std::string c = loop_var("__c", k);
+    std::string c = g_.loop_var("__c", k);
     sym::Expr cv = sym::Expr::symbol(c);
     w.open("for (int64_t " + c + " = 0; " + c + " < " + sym_cpp(S.subset[sd[k]].size()) + "; ++" + c + ") {");
     sidx[sd[k]] = S.subset[sd[k]].start + cv * S.subset[sd[k]].step;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "copy_gen.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 #include "weir/sdfg/state_uses.h"
 #include "weir/sdfg/text.h"
@@ -294,7 +296,7 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
     const std::string fn = sg.prog.unique_function_name(function + "_part");
     const std::string declaration = "void " + fn + "(" + join(params, ", ") + ")";
     Writer f;
-    if (comments())
+    if (opts.emit_comments)
       f.line("// part of state '" + st.label + "': its top-level scopes " + std::to_string(k) + " to " +
              std::to_string(end - 1));
     f.open("static " + declaration + " {");
@@ -315,7 +317,7 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
 
 void StateGen::emit_node(const Node& n, Writer& w) {
   try {
-    emit_bounds_checks(n, w);
+    checks_.emit_bounds_checks(n, w);
     std::optional<std::size_t> slot;
     if (n.kind() == NodeKind::MapEntry) slot = sg.prog.timer_slot(st, TimedKind::Map, n.id());
     if (n.kind() == NodeKind::Library) slot = sg.prog.timer_slot(st, TimedKind::Library, n.id());
@@ -342,12 +344,12 @@ void StateGen::emit_node(const Node& n, Writer& w) {
 
 void StateGen::emit_untimed(const Node& n, Writer& w) {
   switch (n.kind()) {
-    case NodeKind::Access: return emit_access(static_cast<const AccessNode&>(n), w);
+    case NodeKind::Access: return CopyGen(*this).emit_access(static_cast<const AccessNode&>(n), w);
     case NodeKind::Tasklet: return emit_tasklet(static_cast<const Tasklet&>(n), w);
     case NodeKind::MapEntry: return emit_map(static_cast<const MapEntry&>(n), w);
     case NodeKind::MapExit: return;
     case NodeKind::NestedSDFG: return emit_nested(static_cast<const NestedSDFGNode&>(n), w);
-    case NodeKind::Library: return emit_library(static_cast<const LibraryNode&>(n), w);
+    case NodeKind::Library: return LibraryGen(*this).emit(static_cast<const LibraryNode&>(n), w);
   }
 }
 
@@ -412,7 +414,7 @@ std::vector<std::pair<std::string, std::string>> StateGen::define_views(NodeId s
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (done[i]) continue;
       const AccessNode& v = *views[i];
-      const DataflowEdge* e = view_edge(v);
+      const DataflowEdge* e = weir::view_edge(st, v);
       if (!e)
         throw CodegenError(ref(v),
                            "cannot tell which container view '" + v.data + "' views (no 'views' edge)");
@@ -470,7 +472,7 @@ std::vector<std::pair<std::string, std::string>> StateGen::define_views(NodeId s
       }
       const DataDescriptor& vd = sg.sdfg.arrays.at(v.data);
       std::string n = cpp_ident(v.data);
-      if (comments()) w.line("// view " + v.data + " = " + memlet_text(viewed, sub));
+      if (opts.emit_comments) w.line("// view " + v.data + " = " + memlet_text(viewed, sub));
       w.line(cpp_type(vd) + "* " + n + " = " + def + ";");
       Binding vb{n, &vd, false, static_cast<int>(frames_.size())};
       vb.viewed = viewed;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "blas_operand.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -32,10 +33,43 @@ std::vector<std::int64_t> int_list(const LibraryNode& n, const std::string& key,
   return v;
 }
 
+/// Where a strip goes: the array `desc` (C++ name `base`), the decomposed axis `ax`, and the
+/// buffer `buf` it is packed into or unpacked from.
+struct Strip {
+  const DataDescriptor& desc;
+  const std::string& base;
+  std::size_t ax;
+  std::string buf;
+};
+
+/// A loop nest over the strip [from, from + width) along the axis, whole along the others,
+/// copying between the array and the buffer (packing when `pack`).
+void emit_strip(Writer& w, const Strip& s, const std::string& from, std::int64_t width, bool pack) {
+  const DataDescriptor& desc = s.desc;
+  const std::string &base = s.base, &buf = s.buf;
+  const std::size_t ax = s.ax, nd = desc.shape.size();
+  w.open("{");
+  w.line("int64_t __hx_k = 0;");
+  std::vector<sym::Expr> idx;
+  for (std::size_t d = 0; d < nd; ++d) {
+    const std::string v = "__hx_i" + std::to_string(d);
+    idx.push_back(sym::Expr::symbol(v));
+    if (d == ax)
+      w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + from + " + " + std::to_string(width) +
+             "; ++" + v + ") {");
+    else
+      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(desc.shape[d]) + "; ++" + v + ") {");
+  }
+  const std::string elem = base + "[" + linear_offset(desc, idx) + "]";
+  w.line(pack ? buf + "[__hx_k++] = " + elem + ";" : elem + " = " + buf + "[__hx_k++];");
+  for (std::size_t d = 0; d < nd; ++d) w.close();
+  w.close();
+}
+
 }  // namespace
 
-void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
-  ElementRef where = ref(n);
+void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
+  ElementRef where = g_.ref(n);
   BlasOperand in = blas_operand(n, "_in", true), out = blas_operand(n, "_out", false);
   if (!in.present || !out.present || in.loc.data.empty() || in.loc.data != out.loc.data ||
       in.loc.binding->scalar)
@@ -62,7 +96,7 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
   std::int64_t grid_size = 1;
   for (auto g : grid) grid_size *= g;
 
-  if (comments())
+  if (g_.opts.emit_comments)
     w.line("// HaloExchange " + n.label + " (node " + std::to_string(n.id()) + ") of '" + in.loc.data +
            "': MPI_Irecv/MPI_Isend/MPI_Waitall per axis");
   w.open("{");
@@ -140,25 +174,8 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     w.line(T + "* __hx_su = __hx_buf[1];");
     w.line(T + "* __hx_rl = __hx_buf[2];");
     w.line(T + "* __hx_ru = __hx_buf[3];");
-    // A loop nest over the strip [from, from + width) along the axis, whole along the others,
-    // copying between the array and buffer `buf` (packing when `pack`).
     auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
-      w.open("{");
-      w.line("int64_t __hx_k = 0;");
-      std::vector<sym::Expr> idx;
-      for (std::size_t d = 0; d < nd; ++d) {
-        const std::string v = "__hx_i" + std::to_string(d);
-        idx.push_back(sym::Expr::symbol(v));
-        if (d == ax)
-          w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + from + " + " +
-                 std::to_string(width) + "; ++" + v + ") {");
-        else
-          w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(desc.shape[d]) + "; ++" + v + ") {");
-      }
-      const std::string elem = base + "[" + linear_offset(desc, idx) + "]";
-      w.line(pack ? buf + "[__hx_k++] = " + elem + ";" : elem + " = " + buf + "[__hx_k++];");
-      for (std::size_t d = 0; d < nd; ++d) w.close();
-      w.close();
+      emit_strip(w, {desc, base, ax, buf}, from, width, pack);
     };
     const std::string F = std::to_string(flo[q]);
     strip("__hx_sl", F, whi[q], true);

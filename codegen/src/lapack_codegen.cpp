@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "blas_operand.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -100,6 +101,78 @@ void emit_lu_solve(Writer& w, const LuSolveNames& v) {
 
 namespace {
 
+/// LAPACK's getrf as loops: LU with partial pivoting of `v.a` (n x n, row-major) in place, the
+/// 0-based pivots into `v.p`; at a zero pivot column, info = its order (1-based), as LAPACK's.
+/// `T`: the element type's C++ name. (v.r and v.x are not used.)
+void emit_getrf(Writer& w, const LuSolveNames& v, const std::string& info, const std::string& T) {
+  const std::string &N = v.n, &A = v.a, &P = v.p, &i = v.i, &j = v.j, &k = v.k;
+  auto for_ = [&](const std::string& var, const std::string& from, const std::string& to) {
+    w.open("for (int64_t " + var + " = " + from + "; " + var + " < " + to + "; ++" + var + ") {");
+  };
+  // getrf: LU with partial pivoting (the largest magnitude in column k), rows swapped in place.
+  for_(k, "0", N);
+  w.line("int64_t __p = " + k + ";");
+  w.line("auto __m = std::abs(" + A + "[" + k + " * " + N + " + " + k + "]);");
+  for_(i, k + " + 1", N);
+  w.open("if (std::abs(" + A + "[" + i + " * " + N + " + " + k + "]) > __m) {");
+  w.line("__m = std::abs(" + A + "[" + i + " * " + N + " + " + k + "]);");
+  w.line("__p = " + i + ";");
+  w.close();
+  w.close();
+  w.line(P + "[" + k + "] = __p;");
+  w.open("if (__m == 0) {");
+  w.line("if (" + info + " == 0) " + info + " = " + k + " + 1;");
+  w.line("continue;");
+  w.close();
+  w.open("if (__p != " + k + ") {");
+  for_(j, "0", N);
+  w.line("const " + T + " __t = " + A + "[" + k + " * " + N + " + " + j + "];");
+  w.line(A + "[" + k + " * " + N + " + " + j + "] = " + A + "[__p * " + N + " + " + j + "];");
+  w.line(A + "[__p * " + N + " + " + j + "] = __t;");
+  w.close();
+  w.close();
+  for_(i, k + " + 1", N);
+  w.line("const " + T + " __l = " + A + "[" + i + " * " + N + " + " + k + "] /= " + A + "[" + k + " * " + N +
+         " + " + k + "];");
+  for_(j, k + " + 1", N);
+  w.line(A + "[" + i + " * " + N + " + " + j + "] -= __l * " + A + "[" + k + " * " + N + " + " + j + "];");
+  w.close();
+  w.close();
+  w.close();
+}
+
+/// A fault of a LAPACK node labelled `label` (printf-escaped): a positive `info` (not positive
+/// definite for a Cholesky factorization, singular otherwise), a negative one or a failed
+/// allocation of `scratch`: recorded (the node may run inside a parallel loop) and raised
+/// after the state.
+void emit_lapack_fault(Writer& w, bool chol, const std::string& label, const std::string& info,
+                       const std::vector<std::string>& scratch) {
+  const std::string &A = scratch[0], &X = scratch[1], &P = scratch[2];
+  std::string why =
+      chol ? "the matrix is not positive definite (its leading minor of order %lld is not); NumPy raises "
+             "LinAlgError"
+           : "the matrix is singular (U(%lld, %lld) of its LU factorization is exactly zero); NumPy raises "
+             "LinAlgError";
+  std::string args = chol ? "static_cast<long long>(" + info + ")"
+                          : "static_cast<long long>(" + info + "), static_cast<long long>(" + info + ")";
+  w.open("if ((" + info + " != 0 || !" + A + " || !" + X + " || !" + P + ") && weir_fault_claim()) {");
+  w.line("weir_fault_located = false;");
+  w.line("if (" + info + " > 0)");
+  w.line("  std::snprintf(weir_fault_text, sizeof weir_fault_text, \"" + label + ": " + why + "\", " + args +
+         ");");
+  w.line("else");
+  w.line(
+      "  "
+      "std::snprintf(weir_fault_text, sizeof weir_fault_text, \"" +
+      label + ": %s (info %lld)\", " + info +
+      " < 0 ? \"LAPACK refused an argument\" : \"out of memory\", "
+      "static_cast<long long>(" +
+      info + "));");
+  w.line("weir_fault_publish();");
+  note_fault();
+  w.close();
+}
+
 std::string lowercase(const std::string& s) {
   std::string out;
   for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -108,13 +181,13 @@ std::string lowercase(const std::string& s) {
 
 }  // namespace
 
-bool StateGen::is_lapack(const LibraryNode& n) {
+bool LibraryGen::is_lapack(const LibraryNode& n) {
   const std::string cls = n.class_name();
   return cls == "Cholesky" || cls == "Solve" || cls == "Inv";
 }
 
-void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
-  ElementRef where = ref(n);
+void LibraryGen::emit_lapack(const LibraryNode& n, Writer& w) {
+  ElementRef where = g_.ref(n);
   const std::string cls = n.class_name();
   auto need = [&](const std::string& conn, bool input, std::initializer_list<std::size_t> ranks) {
     BlasOperand op = blas_operand(n, conn, input);
@@ -152,7 +225,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   };
 
   // Loop variables, the order, the scratch matrices and the fault text.
-  std::string i = loop_var("__li", 0), j = loop_var("__lj", 0), k = loop_var("__lk", 0);
+  std::string i = g_.loop_var("__li", 0), j = g_.loop_var("__lj", 0), k = g_.loop_var("__lk", 0);
   const std::string N = "__ln", R = "__lr", A = "__la", X = "__lx", P = "__lp", info = "__linfo";
   auto for_ = [&](const std::string& v, const std::string& from, const std::string& to) {
     w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + to + "; ++" + v + ") {");
@@ -162,7 +235,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   for (char c : c_escape(cls + " '" + n.label + "' (node " + std::to_string(n.id()) + ")"))
     label += c == '%' ? std::string("%%") : std::string(1, c);
 
-  if (comments())
+  if (g_.opts.emit_comments)
     w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") " +
            (lapacke ? "with LAPACKE" : "as loops (LAPACK's algorithm)"));
   w.open("{");
@@ -210,36 +283,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
     // of the transposed copy is then L^H).
     emit_potf2(w, {N, A, info, T, i, j, k}, cplx);
   } else {
-    // getrf: LU with partial pivoting (the largest magnitude in column k), rows swapped in place.
-    for_(k, "0", N);
-    w.line("int64_t __p = " + k + ";");
-    w.line("auto __m = std::abs(" + A + "[" + k + " * " + N + " + " + k + "]);");
-    for_(i, k + " + 1", N);
-    w.open("if (std::abs(" + A + "[" + i + " * " + N + " + " + k + "]) > __m) {");
-    w.line("__m = std::abs(" + A + "[" + i + " * " + N + " + " + k + "]);");
-    w.line("__p = " + i + ";");
-    w.close();
-    w.close();
-    w.line(P + "[" + k + "] = __p;");
-    w.open("if (__m == 0) {");
-    w.line("if (" + info + " == 0) " + info + " = " + k + " + 1;");
-    w.line("continue;");
-    w.close();
-    w.open("if (__p != " + k + ") {");
-    for_(j, "0", N);
-    w.line("const " + T + " __t = " + A + "[" + k + " * " + N + " + " + j + "];");
-    w.line(A + "[" + k + " * " + N + " + " + j + "] = " + A + "[__p * " + N + " + " + j + "];");
-    w.line(A + "[__p * " + N + " + " + j + "] = __t;");
-    w.close();
-    w.close();
-    for_(i, k + " + 1", N);
-    w.line("const " + T + " __l = " + A + "[" + i + " * " + N + " + " + k + "] /= " + A + "[" + k + " * " +
-           N + " + " + k + "];");
-    for_(j, k + " + 1", N);
-    w.line(A + "[" + i + " * " + N + " + " + j + "] -= __l * " + A + "[" + k + " * " + N + " + " + j + "];");
-    w.close();
-    w.close();
-    w.close();
+    emit_getrf(w, {N, R, A, X, P, i, j, k}, info, T);
     // getrs: the pivots applied to the right-hand sides, then L (unit diagonal) and U solved.
     w.open("if (" + info + " == 0) {");
     note_algorithm();  // std::swap
@@ -261,30 +305,7 @@ void StateGen::emit_lapack(const LibraryNode& n, Writer& w) {
   w.close();
   w.close();
   w.close();
-  // A fault, recorded (the node may run inside a parallel loop) and raised after the state.
-  std::string why =
-      chol ? "the matrix is not positive definite (its leading minor of order %lld is not); NumPy raises "
-             "LinAlgError"
-           : "the matrix is singular (U(%lld, %lld) of its LU factorization is exactly zero); NumPy raises "
-             "LinAlgError";
-  std::string args = chol ? "static_cast<long long>(" + info + ")"
-                          : "static_cast<long long>(" + info + "), static_cast<long long>(" + info + ")";
-  w.open("if ((" + info + " != 0 || !" + A + " || !" + X + " || !" + P + ") && weir_fault_claim()) {");
-  w.line("weir_fault_located = false;");
-  w.line("if (" + info + " > 0)");
-  w.line("  std::snprintf(weir_fault_text, sizeof weir_fault_text, \"" + label + ": " + why + "\", " + args +
-         ");");
-  w.line("else");
-  w.line(
-      "  "
-      "std::snprintf(weir_fault_text, sizeof weir_fault_text, \"" +
-      label + ": %s (info %lld)\", " + info +
-      " < 0 ? \"LAPACK refused an argument\" : \"out of memory\", "
-      "static_cast<long long>(" +
-      info + "));");
-  w.line("weir_fault_publish();");
-  note_fault();
-  w.close();
+  emit_lapack_fault(w, chol, label, info, {A, X, P});
   w.line("delete[] " + A + ";");
   w.line("delete[] " + X + ";");
   w.line("delete[] " + P + ";");

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "blas_operand.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 
 namespace weir::codegen::detail {
@@ -28,15 +29,152 @@ namespace {
 
 bool complex_type(ScalarType t) { return t == ScalarType::Complex128 || t == ScalarType::Complex64; }
 
+/// The C++ names of a factorization's loops: sizes m, n and r, the row-major scratch matrix `a`
+/// (m x n), right-hand sides `x` (n x r), pivots `p`, Potrf's factor `l` (n x n), the info
+/// variable, the element type's C++ name and three free loop variables.
+struct FactorNames {
+  std::string m, n, r, a, x, p, l, info, t, i, j, k;
+};
+
+/// `m[r * ld + c]`.
+std::string element(const std::string& m, const std::string& r, const std::string& c, const std::string& ld) {
+  return m + "[" + r + " * " + ld + " + " + c + "]";
+}
+
+/// Opens `for (int64_t v = from; v < to; ++v) {`.
+void open_for(Writer& w, const std::string& v, const std::string& from, const std::string& to) {
+  w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + to + "; ++" + v + ") {");
+}
+
+/// LAPACK's i?amax measure of one element: |x|, or |re| + |im| for complex values.
+std::string magnitude(const std::string& x, bool cplx) {
+  return cplx ? "(std::abs(std::real(" + x + ")) + std::abs(std::imag(" + x + ")))" : "std::abs(" + x + ")";
+}
+
+/// The conjugate of `x` for complex values, `x` otherwise.
+std::string conjugate(const std::string& x, bool cplx) { return cplx ? "std::conj(" + x + ")" : x; }
+
+/// LAPACK's getf2 as loops on `v.a` (m x n): pivots into `v.p` (0-based), info = k + 1 at the
+/// first zero pivot.
+void emit_getf2(Writer& w, const FactorNames& v, bool cplx) {
+  const std::string &M = v.m, &N = v.n, &A = v.a, &P = v.p, &info = v.info, &T = v.t, &i = v.i, &j = v.j,
+                    &k = v.k;
+  // getf2: per column k, the pivot (the first largest magnitude), the rows swapped, the column
+  // below scaled by the pivot's reciprocal and the trailing matrix updated.
+  open_for(w, k, "0", "std::min(" + M + ", " + N + ")");
+  w.line("int64_t __p = " + k + ";");
+  w.line("auto __m = " + magnitude(element(A, k, k, N), cplx) + ";");
+  open_for(w, i, k + " + 1", M);
+  w.open("if (" + magnitude(element(A, i, k, N), cplx) + " > __m) {");
+  w.line("__m = " + magnitude(element(A, i, k, N), cplx) + ";");
+  w.line("__p = " + i + ";");
+  w.close();
+  w.close();
+  w.line(P + "[" + k + "] = __p;");
+  w.open("if (" + element(A, "__p", k, N) + " != " + T + "(0)) {");
+  w.open("if (__p != " + k + ") {");
+  open_for(w, j, "0", N);
+  w.line("std::swap(" + element(A, k, j, N) + ", " + element(A, "__p", j, N) + ");");
+  w.close();
+  w.close();
+  w.line("const " + T + " __r = " + T + "(1) / " + element(A, k, k, N) + ";");
+  open_for(w, i, k + " + 1", M);
+  w.line(element(A, i, k, N) + " *= __r;");
+  w.close();
+  w.close();
+  w.open("else if (" + info + " == 0) {");
+  w.line(info + " = " + k + " + 1;");
+  w.close();
+  open_for(w, i, k + " + 1", M);
+  open_for(w, j, k + " + 1", N);
+  w.line(element(A, i, j, N) + " -= " + element(A, i, k, N) + " * " + element(A, k, j, N) + ";");
+  w.close();
+  w.close();
+  w.close();
+}
+
+/// getrs (the solution of A X = B into `v.x`) or getri (the inverse, into `v.a`) as loops on
+/// Getrf's LU in `v.a`; getri: info = k + 1 where U(k, k) is zero, the LU then left as it is.
+void emit_getrs_getri(Writer& w, const FactorNames& v, bool getri) {
+  const std::string &N = v.n, &R = v.r, &A = v.a, &X = v.x, &P = v.p, &info = v.info, &T = v.t, &i = v.i,
+                    &j = v.j, &k = v.k;
+  if (getri) {
+    // The inverse solves A X = I; a zero on U's diagonal leaves the LU as it is.
+    open_for(w, k, "0", N);
+    w.line("if (" + info + " == 0 && " + element(A, k, k, N) + " == " + T + "(0)) " + info + " = " + k +
+           " + 1;");
+    w.close();
+    open_for(w, i, "0", N);
+    w.line(element(X, i, i, R) + " = " + T + "(1);");
+    w.close();
+  }
+  w.open("if (" + info + " == 0) {");
+  emit_lu_solve(w, {N, R, A, X, P, i, j, k});
+  if (getri) w.line("std::swap(" + A + ", " + X + ");");
+  w.close();
+}
+
+/// potrf as loops: potf2 on the lower triangle of `v.a` (the upper one read as the conjugate
+/// transpose when not `lower`) into `v.l`, the factor written back into `v.a` as far as computed.
+void emit_potrf_loops(Writer& w, const FactorNames& v, bool lower, bool cplx) {
+  const std::string &N = v.n, &A = v.a, &L = v.l, &info = v.info, &T = v.t, &i = v.i, &j = v.j, &k = v.k;
+  // potf2 on the lower triangle (the upper one read as the conjugate transpose for 'U').
+  auto src = [&](const std::string& r, const std::string& c) {
+    return lower ? element(A, r, c, N) : conjugate(element(A, c, r, N), cplx);
+  };
+  open_for(w, i, "0", N);
+  open_for(w, j, "0", i + " + 1");
+  w.line(element(L, i, j, N) + " = " + src(i, j) + ";");
+  w.close();
+  w.close();
+  emit_potf2(w, {N, L, info, T, i, j, k}, cplx);
+  // The factor's triangle back into the scratch matrix (U = L^H for 'U'), as far as computed.
+  open_for(w, i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
+  open_for(w, j, "0", i + " + 1");
+  w.line((lower ? element(A, i, j, N) : element(A, j, i, N)) + " = " +
+         (lower ? element(L, i, j, N) : conjugate(element(L, i, j, N), cplx)) + ";");
+  w.close();
+  w.close();
+}
+
+/// The results of a factorization from its scratch (`v`): the output (`ops[0]`: the right-hand
+/// sides' solution for Getrs, else the matrix), the pivots (`ops[1]`, 1-based) and info
+/// (`ops[2]`) where connected. `lapacke`: the scratch pivots are LAPACKE's (1-based already).
+void emit_factor_results(Writer& w, const FactorNames& v, const std::vector<const BlasOperand*>& ops,
+                         bool getrs, bool lapacke) {
+  const std::string &M = v.m, &N = v.n, &R = v.r, &A = v.a, &X = v.x, &P = v.p, &info = v.info, &i = v.i,
+                    &j = v.j, &k = v.k;
+  const BlasOperand &out = *ops[0], &piv_out = *ops[1], &res = *ops[2];
+  if (getrs) {
+    open_for(w, i, "0", N);
+    open_for(w, j, "0", R);
+    w.line(out.at(out.rank() == 2 ? std::vector{i, j} : std::vector{i}) + " = " + element(X, i, j, R) + ";");
+    w.close();
+    w.close();
+  } else {
+    open_for(w, i, "0", M);
+    open_for(w, j, "0", N);
+    w.line(out.at({i, j}) + " = " + element(A, i, j, N) + ";");
+    w.close();
+    w.close();
+  }
+  if (piv_out.present) {
+    open_for(w, k, "0", "std::min(" + M + ", " + N + ")");
+    w.line(piv_out.at({k}) + " = static_cast<int32_t>(" + P + "[" + k + "])" + (lapacke ? "" : " + 1") + ";");
+    w.close();
+  }
+  if (res.present) w.line(res.at({}) + " = static_cast<int32_t>(" + info + ");");
+}
+
 }  // namespace
 
-bool StateGen::is_lapack_factor(const LibraryNode& n) {
+bool LibraryGen::is_lapack_factor(const LibraryNode& n) {
   const std::string cls = n.class_name();
   return cls == "Getrf" || cls == "Getrs" || cls == "Getri" || cls == "Potrf";
 }
 
-void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
-  ElementRef where = ref(n);
+void LibraryGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
+  ElementRef where = g_.ref(n);
   const std::string cls = n.class_name();
   auto take = [&](const std::string& conn, bool input, std::initializer_list<std::size_t> ranks,
                   bool required) {
@@ -85,24 +223,14 @@ void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
   auto lp = [&](const std::string& m) {
     return cplx ? "reinterpret_cast<" + std::string(lapack_complex_type(t)) + "*>(" + m + ")" : m;
   };
-  auto conj = [&](const std::string& x) { return cplx ? "std::conj(" + x + ")" : x; };
-  // LAPACK's i?amax measure of one element.
-  auto mag = [&](const std::string& x) {
-    return cplx ? "(std::abs(std::real(" + x + ")) + std::abs(std::imag(" + x + ")))" : "std::abs(" + x + ")";
-  };
 
-  const std::string i = loop_var("__li", 0), j = loop_var("__lj", 0), k = loop_var("__lk", 0);
+  const std::string i = g_.loop_var("__li", 0), j = g_.loop_var("__lj", 0), k = g_.loop_var("__lk", 0);
   const std::string M = "__lm", N = "__ln", R = "__lr", A = "__la", X = "__lx", P = "__lp", L = "__ll",
                     info = "__linfo";
+  const FactorNames v{M, N, R, A, X, P, L, info, T, i, j, k};
   const std::string label = c_escape(cls + " '" + n.label + "' (node " + std::to_string(n.id()) + ")");
-  auto for_ = [&](const std::string& v, const std::string& from, const std::string& to) {
-    w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + to + "; ++" + v + ") {");
-  };
-  auto at = [](const std::string& m, const std::string& r, const std::string& c, const std::string& ld) {
-    return m + "[" + r + " * " + ld + " + " + c + "]";
-  };
   const std::string piv_t = lapacke ? "lapack_int" : "int64_t";
-  if (comments())
+  if (g_.opts.emit_comments)
     w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") " +
            (lapacke ? "with LAPACKE" : "as loops (LAPACK's algorithm)"));
   w.open("{");
@@ -129,26 +257,26 @@ void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
   w.close();
   w.close();
   w.open("else {");
-  for_(i, "0", M);
-  for_(j, "0", N);
-  w.line(at(A, i, j, N) + " = " + a.at({i, j}) + ";");
+  open_for(w, i, "0", M);
+  open_for(w, j, "0", N);
+  w.line(element(A, i, j, N) + " = " + a.at({i, j}) + ";");
   w.close();
   w.close();
   if (piv_in.present) {
-    for_(k, "0", N);
+    open_for(w, k, "0", N);
     w.line(P + "[" + k + "] = static_cast<" + piv_t + ">(" + piv_in.at({k}) + ")" + (lapacke ? "" : " - 1") +
            ";");
     w.close();
   }
   if (getrs) {
-    for_(i, "0", N);
-    for_(j, "0", R);
-    w.line(at(X, i, j, R) + " = " + rhs.at(rhs.rank() == 2 ? std::vector{i, j} : std::vector{i}) + ";");
+    open_for(w, i, "0", N);
+    open_for(w, j, "0", R);
+    w.line(element(X, i, j, R) + " = " + rhs.at(rhs.rank() == 2 ? std::vector{i, j} : std::vector{i}) + ";");
     w.close();
     w.close();
   }
   const std::string ld = "static_cast<lapack_int>(std::max<int64_t>(" + N + ", 1))";
-  auto li = [](const std::string& v) { return "static_cast<lapack_int>(" + v + ")"; };
+  auto li = [](const std::string& x) { return "static_cast<lapack_int>(" + x + ")"; };
   note_algorithm();  // std::min, std::max, std::swap
   if (lapacke) {
     sg.prog.link_libraries.insert("lapacke");
@@ -161,92 +289,13 @@ void StateGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
     if (potrf) call += std::string(lower ? "'L'" : "'U'") + ", " + li(N) + ", " + lp(A) + ", " + ld + ");";
     w.line(info + " = " + call);
   } else if (getrf) {
-    // getf2: per column k, the pivot (the first largest magnitude), the rows swapped, the column
-    // below scaled by the pivot's reciprocal and the trailing matrix updated.
-    for_(k, "0", "std::min(" + M + ", " + N + ")");
-    w.line("int64_t __p = " + k + ";");
-    w.line("auto __m = " + mag(at(A, k, k, N)) + ";");
-    for_(i, k + " + 1", M);
-    w.open("if (" + mag(at(A, i, k, N)) + " > __m) {");
-    w.line("__m = " + mag(at(A, i, k, N)) + ";");
-    w.line("__p = " + i + ";");
-    w.close();
-    w.close();
-    w.line(P + "[" + k + "] = __p;");
-    w.open("if (" + at(A, "__p", k, N) + " != " + T + "(0)) {");
-    w.open("if (__p != " + k + ") {");
-    for_(j, "0", N);
-    w.line("std::swap(" + at(A, k, j, N) + ", " + at(A, "__p", j, N) + ");");
-    w.close();
-    w.close();
-    w.line("const " + T + " __r = " + T + "(1) / " + at(A, k, k, N) + ";");
-    for_(i, k + " + 1", M);
-    w.line(at(A, i, k, N) + " *= __r;");
-    w.close();
-    w.close();
-    w.open("else if (" + info + " == 0) {");
-    w.line(info + " = " + k + " + 1;");
-    w.close();
-    for_(i, k + " + 1", M);
-    for_(j, k + " + 1", N);
-    w.line(at(A, i, j, N) + " -= " + at(A, i, k, N) + " * " + at(A, k, j, N) + ";");
-    w.close();
-    w.close();
-    w.close();
+    emit_getf2(w, v, cplx);
   } else if (getrs || getri) {
-    if (getri) {
-      // The inverse solves A X = I; a zero on U's diagonal leaves the LU as it is.
-      for_(k, "0", N);
-      w.line("if (" + info + " == 0 && " + at(A, k, k, N) + " == " + T + "(0)) " + info + " = " + k +
-             " + 1;");
-      w.close();
-      for_(i, "0", N);
-      w.line(at(X, i, i, R) + " = " + T + "(1);");
-      w.close();
-    }
-    w.open("if (" + info + " == 0) {");
-    emit_lu_solve(w, {N, R, A, X, P, i, j, k});
-    if (getri) w.line("std::swap(" + A + ", " + X + ");");
-    w.close();
+    emit_getrs_getri(w, v, getri);
   } else {
-    // potf2 on the lower triangle (the upper one read as the conjugate transpose for 'U').
-    auto src = [&](const std::string& r, const std::string& c) {
-      return lower ? at(A, r, c, N) : conj(at(A, c, r, N));
-    };
-    for_(i, "0", N);
-    for_(j, "0", i + " + 1");
-    w.line(at(L, i, j, N) + " = " + src(i, j) + ";");
-    w.close();
-    w.close();
-    emit_potf2(w, {N, L, info, T, i, j, k}, cplx);
-    // The factor's triangle back into the scratch matrix (U = L^H for 'U'), as far as computed.
-    for_(i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
-    for_(j, "0", i + " + 1");
-    w.line((lower ? at(A, i, j, N) : at(A, j, i, N)) + " = " +
-           (lower ? at(L, i, j, N) : conj(at(L, i, j, N))) + ";");
-    w.close();
-    w.close();
+    emit_potrf_loops(w, v, lower, cplx);
   }
-  // The results.
-  if (getrs) {
-    for_(i, "0", N);
-    for_(j, "0", R);
-    w.line(out.at(out.rank() == 2 ? std::vector{i, j} : std::vector{i}) + " = " + at(X, i, j, R) + ";");
-    w.close();
-    w.close();
-  } else {
-    for_(i, "0", M);
-    for_(j, "0", N);
-    w.line(out.at({i, j}) + " = " + at(A, i, j, N) + ";");
-    w.close();
-    w.close();
-  }
-  if (piv_out.present) {
-    for_(k, "0", "std::min(" + M + ", " + N + ")");
-    w.line(piv_out.at({k}) + " = static_cast<int32_t>(" + P + "[" + k + "])" + (lapacke ? "" : " + 1") + ";");
-    w.close();
-  }
-  if (res.present) w.line(res.at({}) + " = static_cast<int32_t>(" + info + ");");
+  emit_factor_results(w, v, {&out, &piv_out, &res}, getrs, lapacke);
   w.line("(void)" + info + ";");
   w.close();
   w.line("delete[] " + A + ";");

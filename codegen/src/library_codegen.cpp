@@ -3,6 +3,7 @@
 // lapack_codegen.cpp; Reduce, Einsum, Dot, Ger and Transpose are expanded by the
 // library-expansion pass before code generation).
 #include "blas_operand.h"
+#include "library_gen.h"
 #include "state_codegen.h"
 #include "weir/sdfg/text.h"
 
@@ -67,7 +68,8 @@ void require_argument_strides(const SDFG& outer, const NestedSDFGNode& n, const 
 
 void StateGen::describe_calling_iteration(const NestedSDFGNode& n, const std::vector<std::string>& cv,
                                           SdfgGen& ng) const {
-  auto params = concurrent_params();
+  const ConcurrentAccess race(*this);
+  auto params = race.concurrent_params();
   ng.calling_params_known = params.has_value();
   for (const auto& prm : params.value_or(std::vector<std::string>{})) {
     std::string mapped;
@@ -78,7 +80,7 @@ void StateGen::describe_calling_iteration(const NestedSDFGNode& n, const std::ve
   }
   for (const auto& [s, e] : n.symbol_mapping) {
     bool inv = true;
-    for (const auto& x : e.free_symbols()) inv = inv && invariant(x);
+    for (const auto& x : e.free_symbols()) inv = inv && race.invariant(x);
     if (inv) ng.calling_invariant_symbols.insert(s);
   }
   for (const auto& c : cv) {
@@ -94,10 +96,11 @@ void StateGen::describe_calling_iteration(const NestedSDFGNode& n, const std::ve
         for (const sym::Expr* e : {&r.start, &r.end})
           for (const auto& s : e->free_symbols())
             for (const auto& prm : params.value_or(std::vector<std::string>{})) moves = moves || s == prm;
-      fixed = fixed && !moves && fixed_base(m.data);
-      own = own && (parallel_frame() < 0 ? !shared_by_calls(m.data)
-                                         : private_to_iteration(m.data) ||
-                                               (fixed_base(m.data) && pins_parallel_params(m.subset)));
+      fixed = fixed && !moves && race.fixed_base(m.data);
+      own = own &&
+            (parallel_frame() < 0 ? !race.shared_by_calls(m.data)
+                                  : race.private_to_iteration(m.data) ||
+                                        (race.fixed_base(m.data) && race.pins_parallel_params(m.subset)));
     }
     if (any && own) ng.private_params.insert(c);
     if (any && fixed) ng.fixed_base_params.insert(c);
@@ -167,7 +170,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
   for (const auto& s : syms)
     params.push_back("const " + std::string(cpp_name(ng.symbols.at(s))) + " " + cpp_ident(s));
   Writer f;
-  if (comments())
+  if (opts.emit_comments)
     f.line("// nested SDFG '" + inner.name + "' (node " + std::to_string(n.id()) + " '" + n.label +
            "' in state '" + st.label + "' of SDFG '" + sg.sdfg.name + "')");
   // In a kernel (CUDA), the nested SDFG is a device function.
@@ -231,7 +234,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     args.push_back(ng.bound_as_scalar(inner.arrays.at(c)) ? loc.element() : loc.pointer());
   }
   for (const auto& s : syms) args.push_back(sym_cpp(n.symbol_mapping.at(s)));
-  if (comments()) w.line("// nested SDFG " + n.label + " (node " + std::to_string(n.id()) + ")");
+  if (opts.emit_comments) w.line("// nested SDFG " + n.label + " (node " + std::to_string(n.id()) + ")");
   // The reaches checked at the call: a failing one is recorded (the state may run in a parallel
   // loop or a kernel: device fault kind 4), the call skipped, and the state's caller raises it.
   std::string checks;
@@ -248,15 +251,17 @@ std::string unexpanded_message(const LibraryNode& n) {
          "(`weir optimize --passes library-expansion`; the compile path runs it)";
 }
 
-void StateGen::emit_library(const LibraryNode& n, Writer& w) {
-  sg.prog.target.check_library_node(*this, n);
+LibraryGen::LibraryGen(StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}
+
+void LibraryGen::emit(const LibraryNode& n, Writer& w) {
+  sg.prog.target.check_library_node(g_, n);
   // The library-expansion pass (transforms/) owns Reduce, Einsum, Ger and Transpose (and Dot
   // but where CBLAS calls it, see emit_blas): the compile path expands them into nested SDFGs of
   // maps and tasklets before code generation.
   const std::string cls = n.class_name();
   if (n.is_reduce() || cls == "Einsum" || cls == "Ger" || cls == "Transpose" || cls == "TensorTranspose" ||
       cls == "TensorDot")
-    throw CodegenError(ref(n), unexpanded_message(n));
+    throw CodegenError(g_.ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
   if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);

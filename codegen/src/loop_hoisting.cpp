@@ -2,18 +2,18 @@
 // qualify and which of their tasklet's connectors hold the same value in every iteration. The
 // translator (python_to_cpp.cpp, PyContext::hoist) moves the invariant statements and index
 // checks; emit_map puts them before the loops, under a guard that the loops run at all.
-#include "state_codegen.h"
+#include "loop_hoisting.h"
+
 #include "weir/sdfg/code_rewrite.h"
 
 namespace weir::codegen::detail {
 
-std::optional<std::string> StateGen::hoisting_guard(const MapEntry& e,
-                                                    const std::vector<std::optional<int>>& sign,
-                                                    LoopHoist& loops) const {
+std::optional<std::string> hoisting_guard(const SDFGState& st, const MapEntry& e,
+                                          const std::vector<NodeId>& nodes,
+                                          const std::vector<std::optional<int>>& sign, LoopHoist& loops) {
   const MapInfo& m = *e.map;
   // Exactly one Python tasklet between the entry and its exit: a nested map, a copy or a
   // transient inside would need their own analysis.
-  std::vector<NodeId> nodes = scope_nodes(e.id());
   if (nodes.size() != 3) return std::nullopt;
   const Tasklet* t = nullptr;
   for (NodeId n : nodes)
@@ -39,9 +39,8 @@ std::optional<std::string> StateGen::hoisting_guard(const MapEntry& e,
   return guard;
 }
 
-std::set<std::string> StateGen::invariant_connectors(const Tasklet& t, const std::vector<Conn>& ins,
-                                                     const std::vector<Conn>& outs) {
-  LoopHoist& loops = hoist_->loops;
+std::set<std::string> invariant_connectors(const Tasklet& t, const std::vector<Conn>& ins,
+                                           const std::vector<Conn>& outs, LoopHoist& loops) {
   for (const auto& [p, ends] : loops.params) loops.variant.insert(p);
   std::set<std::string> written_data;
   for (const auto& cn : outs) {

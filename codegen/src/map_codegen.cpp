@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "loop_hoisting.h"
+#include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/thread_choice.h"
@@ -159,16 +161,22 @@ bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const 
   return par && opts.openmp;
 }
 
-bool StateGen::moves_complex_values(const MapEntry& entry) const {
-  for (NodeId n : scope_nodes(entry.id()))
+namespace {
+
+/// Whether a memlet out of `nodes` (a map's scope) moves complex64/128 data (tasklet connectors
+/// and scalars of std::complex type in the generated body).
+bool moves_complex_values(const SDFG& sdfg, const SDFGState& st, const std::vector<NodeId>& nodes) {
+  for (NodeId n : nodes)
     for (EdgeId id : st.out_edges(n)) {
-      auto it = sg.sdfg.arrays.find(st.edge(id).memlet.data);
-      if (it != sg.sdfg.arrays.end() &&
+      auto it = sdfg.arrays.find(st.edge(id).memlet.data);
+      if (it != sdfg.arrays.end() &&
           (it->second.dtype.base == ScalarType::Complex64 || it->second.dtype.base == ScalarType::Complex128))
         return true;
     }
   return false;
 }
+
+}  // namespace
 
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
@@ -198,7 +206,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // One thread or many: cpu-schedules' verdict on the map, or the same analysis for maps it did
   // not schedule (weir/sdfg/thread_choice.h).
   ThreadsVerdict threads;
-  if (parallel) threads = threads_verdict(e);
+  if (parallel) threads = ParallelMapGen(*this).threads_verdict(e);
   if (threads.choice == ThreadChoice::One) {
     parallel = false;
     collapse = 0;
@@ -207,7 +215,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   for (int d = 0; d < collapse; ++d) frame.parallel_params.push_back(m.params[static_cast<std::size_t>(d)]);
   for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
 
-  if (comments()) w.line(map_comment(m));
+  if (opts.emit_comments) w.line(map_comment(m));
   bool wrap = !pre.empty();
   if (wrap) {
     w.open("{");
@@ -216,13 +224,14 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // Reductions of every iteration into one element: per-thread partials (parallel_reduction.cpp).
   auto outer_partials = std::move(partials_);
   partials_.clear();
-  if (parallel) plan_partials(e);
+  if (parallel) ParallelMapGen(*this).plan_partials(e);
   // Scatter reductions into small containers: per-thread copies (parallel_privatization.cpp).
-  std::vector<Privatized> privs;
+  std::vector<ParallelMapGen::Privatized> privs;
   frames_.push_back(frame);
   // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
   HoistPlan plan;
-  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(e, sign, plan.loops);
+  const std::vector<NodeId> scope = scope_nodes(e.id());
+  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(st, e, scope, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
   Writer body;
@@ -232,13 +241,13 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   CodeFacts bf = body_facts.finish();
   note(bf);
   // Only where the body updates something atomically (a write concurrent iterations may meet).
-  if (parallel && partials_.empty() && bf.atomics) privs = plan_privatized(e);
+  if (parallel && partials_.empty() && bf.atomics) privs = ParallelMapGen(*this).plan_privatized(e);
   frames_.pop_back();
   // Copies cost threads x size elements: used where the containers are no larger than the map's
   // points (tested at run time; a constant size above them: never), else the atomic body.
   const sym::Expr points = leading_points(m);
   std::string fits;
-  for (const Privatized& p : privs) {
+  for (const ParallelMapGen::Privatized& p : privs) {
     sym::Expr over = p.size - points;
     if (over.is_integer() && over.value() > 0) privs.clear();
     if (privs.empty()) break;
@@ -248,7 +257,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   Writer private_body, sequential_body;
   if (!privs.empty()) {
     Frame pf = frame;
-    for (const Privatized& p : privs) pf.privatized.insert(p.data);
+    for (const ParallelMapGen::Privatized& p : privs) pf.privatized.insert(p.data);
     frames_.push_back(pf);
     emit_scope(e.id(), private_body);
     frames_.pop_back();
@@ -276,19 +285,19 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // vectorizer splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map
   // vectorized only without the pragma).
   const SimdHint simd = simd_hint(m);
-  const LoopNest loop_nest{m, sign, collapse, !parallel && opts.openmp && simd.on && !moves_complex_values(e),
-                           simd.lanes};
+  const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
+  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };
   auto loops = [&](bool omp, Writer& out) {
     if (!partials) return nest(omp, out);
-    emit_with_partials([&](bool in_region, Writer& o) { nest(in_region, o, in_region); }, omp, out);
+    ParallelMapGen(*this).emit_with_partials([&](bool in_r, Writer& o) { nest(in_r, o, in_r); }, omp, out);
   };
   auto parallel_branch = [&](Writer& out) {
     if (privs.empty()) return loops(true, out);
     out.open("if (" + fits + ") {");
-    emit_privatized(
+    ParallelMapGen::emit_privatized(
         privs, [&](Writer& o) { nest(true, o, true, &private_body); }, out);
     out.dedent();
     out.line("} else {");
@@ -311,8 +320,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).
-    emit_measured_choice(threads.points, threads.choice == ThreadChoice::Measured, parallel_branch,
-                         sequential_branch, w);
+    ParallelMapGen::emit_measured_choice(threads.points, threads.choice == ThreadChoice::Measured,
+                                         parallel_branch, sequential_branch, w);
   } else {
     parallel_branch(w);
   }

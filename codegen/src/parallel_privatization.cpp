@@ -8,6 +8,7 @@
 // threads x size elements, so they are used only when the container is no larger than the
 // map's points (checked at run time); larger ones keep the atomic loop. The sequential branch
 // of the small-map threshold gets a body of its own without atomics.
+#include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/reduction_choice.h"
@@ -32,34 +33,34 @@ std::string identity(const std::string& op, ScalarType t) {
 
 }  // namespace
 
-std::vector<StateGen::Privatized> StateGen::plan_privatized(const MapEntry& e) const {
+std::vector<ParallelMapGen::Privatized> ParallelMapGen::plan_privatized(const MapEntry& e) const {
   std::vector<Privatized> out;
   // Called with the map's own frame pushed: it must be the only parallel one.
-  if (!opts.openmp || sg.in_parallel || frames_.empty() || !frames_.back().parallel) return out;
-  for (std::size_t k = 0; k + 1 < frames_.size(); ++k)
-    if (frames_[k].parallel) return out;
+  if (!g_.opts.openmp || g_.sg.in_parallel || g_.frames_.empty() || !g_.frames_.back().parallel) return out;
+  for (std::size_t k = 0; k + 1 < g_.frames_.size(); ++k)
+    if (g_.frames_[k].parallel) return out;
   // A container of its own memory here: bound by its own name, no view, no scalar.
   auto plain = [&](const std::string& x) {
-    const Binding* b = binding(x);
+    const Binding* b = g_.binding(x);
     return b && !b->scalar && b->viewed.empty() && b->cpp == cpp_ident(x);
   };
-  auto own = [&](const Subset& s) { return pins_parallel_params(s); };
+  auto own = [&](const Subset& s) { return ConcurrentAccess(g_).pins_parallel_params(s); };
   std::vector<PrivatizableContainer> found =
-      privatizable_containers(sg.sdfg, st, e, scope_nodes(e.id()), plain, own);
+      privatizable_containers(g_.sg.sdfg, g_.st, e, g_.scope_nodes(e.id()), plain, own);
   // cpu-schedules' verdict (weir/sdfg/reduction_choice.h): obeyed where the analysis proves it;
   // without one, copies where they avoid atomics (some write is not the iteration's own).
   std::set<std::string> proved;
   for (const PrivatizableContainer& c : found) proved.insert(c.data);
   std::optional<std::set<std::string>> recorded =
-      recorded_reductions(*e.map, kPrivatizedAttribute, proved, ref(e));
+      recorded_reductions(*e.map, kPrivatizedAttribute, proved, g_.ref(e));
   for (const PrivatizableContainer& c : found)
     if (recorded ? recorded->count(c.data) > 0 : c.scattered)
-      out.push_back({c.data, c.op, c.type, sg.sdfg.arrays.at(c.data).total_size});
+      out.push_back({c.data, c.op, c.type, g_.sg.sdfg.arrays.at(c.data).total_size});
   return out;
 }
 
-void StateGen::emit_privatized(const std::vector<Privatized>& privs,
-                               const std::function<void(Writer&)>& loops, Writer& w) {
+void ParallelMapGen::emit_privatized(const std::vector<Privatized>& privs,
+                                     const std::function<void(Writer&)>& loops, Writer& w) {
   w.open("{");
   for (const Privatized& p : privs) {
     std::string n = cpp_ident(p.data), T(cpp_name(p.type));

@@ -6,6 +6,7 @@
 // accumulators into the element once each, atomically; the sequential branch of the small-map
 // threshold seeds the accumulator with the element and stores it back, the same order of
 // operations as without it.
+#include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/reduction_choice.h"
@@ -34,34 +35,35 @@ std::optional<std::set<std::string>> recorded_reductions(const MapInfo& m, const
   return names;
 }
 
-std::size_t StateGen::plan_partials(const MapEntry& e) {
-  partials_.clear();
-  if (!opts.openmp) return 0;  // OpenMP threads only (CUDA host code runs without them)
-  auto it = children_.find(e.id());
-  if (it == children_.end()) return 0;
-  std::vector<PartialReduction> found = partial_reductions(st, e, it->second);
+std::size_t ParallelMapGen::plan_partials(const MapEntry& e) {
+  g_.partials_.clear();
+  if (!g_.opts.openmp) return 0;  // OpenMP threads only (CUDA host code runs without them)
+  auto it = g_.children_.find(e.id());
+  if (it == g_.children_.end()) return 0;
+  std::vector<PartialReduction> found = partial_reductions(g_.st, e, it->second);
   std::set<std::string> proved;
   for (const PartialReduction& r : found) proved.insert(r.data);
   // cpu-schedules' verdict (weir/sdfg/reduction_choice.h), else every proved one.
   std::optional<std::set<std::string>> recorded =
-      recorded_reductions(*e.map, kPartialsAttribute, proved, ref(e));
+      recorded_reductions(*e.map, kPartialsAttribute, proved, g_.ref(e));
   for (const PartialReduction& r : found) {
     if (recorded && !recorded->count(r.data)) continue;
     Partial p;
-    p.var = fresh("__weir_part");
+    p.var = g_.fresh("__weir_part");
     p.have = p.var + "_have";
-    partials_[{r.tasklet, r.connector}] = p;
+    g_.partials_[{r.tasklet, r.connector}] = p;
   }
-  return partials_.size();
+  return g_.partials_.size();
 }
 
-void StateGen::emit_with_partials(const std::function<void(bool, Writer&)>& nest, bool parallel, Writer& w) {
+void ParallelMapGen::emit_with_partials(const std::function<void(bool, Writer&)>& nest, bool parallel,
+                                        Writer& w) const {
   std::vector<const Partial*> used;
-  for (const auto& [key, p] : partials_)
+  for (const auto& [key, p] : g_.partials_)
     if (p.used) used.push_back(&p);
   // Code around the map may run concurrently with it (a nested SDFG called in parallel): then
   // even the sequential branch combines atomically.
-  const bool around = sg.in_parallel || parallel_frame() >= 0;
+  const bool around = g_.sg.in_parallel || g_.parallel_frame() >= 0;
   w.open("{");
   if (parallel) {
     w.line("#pragma omp parallel");
@@ -73,7 +75,7 @@ void StateGen::emit_with_partials(const std::function<void(bool, Writer&)>& nest
     nest(true, w);
     for (const Partial* p : used) {
       w.open("if (" + p->have + ") {");
-      w.lines(wcr_update(p->wcr, p->target, p->var, p->type, true));
+      w.lines(g_.wcr_update(p->wcr, p->target, p->var, p->type, true));
       w.close();
     }
     w.close();
@@ -91,7 +93,7 @@ void StateGen::emit_with_partials(const std::function<void(bool, Writer&)>& nest
     for (const Partial* p : used) {
       if (around) {
         w.open("if (" + p->have + ") {");
-        w.lines(wcr_update(p->wcr, p->target, p->var, p->type, true));
+        w.lines(g_.wcr_update(p->wcr, p->target, p->var, p->type, true));
         w.close();
       } else {
         w.line(p->target + " = " + p->var + ";");

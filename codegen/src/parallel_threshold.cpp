@@ -29,6 +29,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "library_gen.h"
+#include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/sdfg/thread_choice.h"
 
@@ -42,19 +44,19 @@ constexpr long long kAlwaysSequential = 4096;
 
 }  // namespace
 
-ThreadsVerdict StateGen::threads_verdict(const MapEntry& e) const {
+ThreadsVerdict ParallelMapGen::threads_verdict(const MapEntry& e) const {
   // What cpu-schedules recorded; a map it did not schedule gets the same analysis here.
   try {
     if (auto recorded = recorded_threads(*e.map)) return *recorded;
   } catch (const std::invalid_argument& ex) {
-    throw CodegenError(ref(e), std::string("map attribute ") + ex.what());
+    throw CodegenError(g_.ref(e), std::string("map attribute ") + ex.what());
   }
-  return choose_threads(st, scopes_, e);
+  return choose_threads(g_.st, g_.scopes_, e);
 }
 
-void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,
-                                    const std::function<void(Writer&)>& parallel,
-                                    const std::function<void(Writer&)>& sequential, Writer& w) {
+void ParallelMapGen::emit_measured_choice(const sym::Expr& points, bool flat,
+                                          const std::function<void(Writer&)>& parallel,
+                                          const std::function<void(Writer&)>& sequential, Writer& w) {
   // The seconds per point of the map's last runs, per map (a block-scope static) and shared by
   // the threads that call the program; each branch measures itself (omp_get_wtime, ~20 ns).
   // A flat body of fewer than kAlwaysSequential points runs on one thread unmeasured: two clock
@@ -81,7 +83,7 @@ void StateGen::emit_measured_choice(const sym::Expr& points, bool flat,
   w.close();
 }
 
-std::string StateGen::small_work_pragma(const sym::Expr& work) const {
+std::string LibraryGen::small_work_pragma(const sym::Expr& work) const {
   // Library nodes expanded as loops (MatMul, Gemv, ... inside a loop: correlation's vector @ matrix
   // per row, ~10 us each) paid a passive fork/join per call. Their work is about one operation
   // per point of `work`: a constant below the threshold runs on one thread; a symbolic one gets
@@ -91,8 +93,8 @@ std::string StateGen::small_work_pragma(const sym::Expr& work) const {
          ")";
 }
 
-void StateGen::emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w) {
-  std::string pragma = opts.openmp && !in_parallel() ? "#pragma omp parallel for" : "";
+void LibraryGen::emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w) {
+  std::string pragma = opts.openmp && !g_.in_parallel() ? "#pragma omp parallel for" : "";
   if (pragma.empty() || (work.is_integer() && work.value() < kMinParallelIterations)) return w.append(loops);
   if (work.is_integer()) {
     w.line(pragma);

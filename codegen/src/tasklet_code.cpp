@@ -40,10 +40,10 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     v.pointer = cn.kind == ConnKind::Pointer;
     if (v.pointer) strides_of(cn.locs[0], v);
     if (v.pointer) {
-      index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
+      checks_.index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
       v.data = cn.locs[0].data;
     } else {
-      value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type, v);
+      checks_.value_origin(st.edge(st.in_edges_by_connector(t.id(), cn.name)[0]), cn.type, v);
     }
     ctx.vars[cn.name] = v;
   }
@@ -53,7 +53,7 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     v.pointer = cn.kind == ConnKind::Pointer || (cn.kind == ConnKind::Hooked && cn.multi);
     v.hooked = cn.kind == ConnKind::Hooked;
     if (v.pointer) strides_of(cn.locs[0], v);
-    if (v.pointer) index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
+    if (v.pointer) checks_.index_checks(t, cn.name, cn.locs[0], v);  // (computed indices, bounds_checks.cpp)
     ctx.vars[cn.name] = v;
   }
   ctx.reserved = symbol_names;
@@ -64,7 +64,8 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     for (const auto& cn : outs) {
       if (cn.name != name) continue;
       std::string target = "__weir_p_" + sanitize_label(cn.name) + "[" + (index.empty() ? "0" : index) + "]";
-      return wcr_update(cn.wcr, target, value, cn.type, tasklet_wcr_atomic(cn.locs[0], cn.multi));
+      return wcr_update(cn.wcr, target, value, cn.type,
+                        ConcurrentAccess(*this).wcr_atomic(cn.locs[0], cn.multi));
     }
     throw GenFailure("no output connector '" + name + "'");
   };
@@ -75,7 +76,7 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
     for (const TableProof& p : ctx.proofs) tables.insert(p.table);
     std::string names;
     for (const std::string& n : tables) names += (names.empty() ? "'" : ", '") + n + "'";
-    if (comments())
+    if (opts.emit_comments)
       code.insert(code.begin(), "// bounds of " + std::to_string(ctx.proofs.size()) +
                                     " indices proven by the entry check of table" +
                                     (tables.size() > 1 ? "s " : " ") + names +
@@ -97,32 +98,32 @@ std::vector<std::string> StateGen::cpp_tasklet_code(const Tasklet& t, std::set<s
     b = e + 1;
   }
   used = code_names(t.code).reads;  // C++: its identifiers
-  use_environments(t);
+  use_environments(sg.prog, t);
   return code;
 }
 
 // Trusted C++ around the tasklet (check_user_code refused it otherwise), whatever its language.
-void StateGen::hoist_user_code(const Tasklet& t) {
-  if (!t.code_global.code.empty()) sg.prog.global_code.push_back(t.code_global.code);
-  if (!t.code_init.code.empty()) sg.prog.init_code.push_back(t.code_init.code);
-  if (!t.code_exit.code.empty()) sg.prog.exit_code.push_back(t.code_exit.code);
+void hoist_user_code(Program& prog, const Tasklet& t) {
+  if (!t.code_global.code.empty()) prog.global_code.push_back(t.code_global.code);
+  if (!t.code_init.code.empty()) prog.init_code.push_back(t.code_init.code);
+  if (!t.code_exit.code.empty()) prog.exit_code.push_back(t.code_exit.code);
 }
 
 // DaCe's library environments a CPP tasklet names (`environments`, e.g. after auto-optimize
 // replaced a MatMul by a cblas_dgemm call): BLAS environments (OpenBLAS, MKL, cuBLAS's CPU
 // fallback, "cblas") link the system's CBLAS, LAPACK ones its LAPACKE.
-void StateGen::use_environments(const Tasklet& t) {
+void use_environments(Program& prog, const Tasklet& t) {
   // DaCe's OpenBLAS and MKL environments give their tasklets LAPACKE too (its expansions of
   // Solve, Inv, getrf, ... call LAPACKE_?getrf): code that calls LAPACKE gets lapacke.h.
-  if (t.code.code.find("LAPACKE_") != std::string::npos) sg.prog.link_libraries.insert("lapacke");
-  if (t.code.code.find("cblas_") != std::string::npos) sg.prog.link_libraries.insert("blas");
+  if (t.code.code.find("LAPACKE_") != std::string::npos) prog.link_libraries.insert("lapacke");
+  if (t.code.code.find("cblas_") != std::string::npos) prog.link_libraries.insert("blas");
   const std::string* envs = t.extra.find("environments");
   if (!envs) return;
   std::string lower;
   for (char c : *envs) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (lower.find("blas") != std::string::npos || lower.find("mkl") != std::string::npos)
-    sg.prog.link_libraries.insert("blas");
-  if (lower.find("lapack") != std::string::npos) sg.prog.link_libraries.insert("lapacke");
+    prog.link_libraries.insert("blas");
+  if (lower.find("lapack") != std::string::npos) prog.link_libraries.insert("lapacke");
 }
 
 }  // namespace weir::codegen::detail

@@ -1,5 +1,6 @@
 // A tasklet as a C++ block: declarations that read its inputs through the memlets, its code
 // (tasklet_code.cpp), and the write-backs of its outputs (tasklet_connectors.cpp classifies them).
+#include "loop_hoisting.h"
 #include "state_codegen.h"
 #include "weir/sdfg/code_rewrite.h"
 
@@ -30,13 +31,14 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   // The only tasklet of a sequential innermost map: its invariant part runs before the loops.
   const bool hoisting = hoist_ && python && !indirect && pre.empty() && t.id() < scopes_.parent.size() &&
                         scopes_.parent[t.id()] == hoist_->entry;
-  std::set<std::string> hoisted = hoisting ? invariant_connectors(t, ins, outs) : std::set<std::string>{};
+  std::set<std::string> hoisted =
+      hoisting ? invariant_connectors(t, ins, outs, hoist_->loops) : std::set<std::string>{};
 
   std::set<std::string> used;
   std::vector<std::string> code = python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used,
                                                                hoisting ? &hoist_->loops : nullptr)
                                          : cpp_tasklet_code(t, used);
-  hoist_user_code(t);
+  hoist_user_code(sg.prog, t);
   emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w, hoisted);
 }
 
@@ -60,7 +62,7 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
 
   // --- emission ---------------------------------------------------------------------------
   for (const auto& p : pre) w.line(p);
-  if (comments()) w.line("// tasklet " + t.label + " (node " + std::to_string(t.id()) + ")");
+  if (opts.emit_comments) w.line("// tasklet " + t.label + " (node " + std::to_string(t.id()) + ")");
   w.open("{");
   std::string T;
   // Declarations in the block: direct, or through temporaries when a connector shadows a name
@@ -127,8 +129,8 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
                                 translate_wcr_combine(cn.wcr, p.var, var, cn.type) + "; else { " + p.var +
                                 " = " + var + "; " + p.have + " = true; }");
           } else {
-            writeback.push_back(
-                wcr_update(cn.wcr, loc.element(), var, cn.type, tasklet_wcr_atomic(loc, false)));
+            writeback.push_back(wcr_update(cn.wcr, loc.element(), var, cn.type,
+                                           ConcurrentAccess(*this).wcr_atomic(loc, false)));
           }
         }
         break;

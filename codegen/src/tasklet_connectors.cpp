@@ -97,16 +97,4 @@ std::vector<Conn> StateGen::tasklet_outputs(const Tasklet& t, bool python,
   return outs;
 }
 
-// Atomicity of write-conflict-resolved writes.
-bool StateGen::tasklet_wcr_atomic(const Location& loc, bool multi) const {
-  if (!sg.prog.target.concurrent_iterations(opts.openmp) || loc.data.empty()) return false;
-  // The verdict recorded in the SDFG, where a pass left one; computed here otherwise.
-  if (loc.wcr_nonatomic) return false;
-  if (multi) {
-    if (parallel_frame() < 0) return sg.in_parallel && shared_by_calls(loc.data);
-    return !private_to_iteration(loc.data);
-  }
-  return needs_atomic(loc.data, loc.start());
-}
-
 }  // namespace weir::codegen::detail
