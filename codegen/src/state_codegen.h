@@ -347,6 +347,9 @@ class StateGen {
   /// Emits `n` as non-blocking MPI (MPI_Irecv/MPI_Isend/MPI_Waitall per decomposed axis, with
   /// packing and unpacking loops) and makes the program include <mpi.h> and link -lmpi.
   void emit_halo_exchange(const LibraryNode& n, Writer& w);
+  /// Declares `__hx_comm`, the communicator HaloExchange `n` (of array `data`) reads on its
+  /// connector `_comm` (MPI_COMM_WORLD without it).
+  void declare_communicator(const LibraryNode& n, const std::string& data, Writer& w);
   // --- small parallel maps (parallel_threshold.cpp) ---------------------------------------
   /// One thread or many for parallel map `e`: the verdict cpu-schedules recorded on it, else
   /// choose_threads' (weir/sdfg/thread_choice.h). A malformed record is a CodegenError at the map.
