@@ -52,9 +52,15 @@ void StateGen::declare_communicator(const LibraryNode& n, const std::string& dat
         "HaloExchange connector '_comm' must read an int32 or int64 scalar (the communicator's "
         "MPI_Comm_c2f handle)");
   w.line("MPI_Comm __hx_comm = MPI_Comm_f2c(static_cast<MPI_Fint>(" + comm.at({}) + "));");
-  w.line("if (__hx_comm == MPI_COMM_NULL) weir_throw(\"%s\", \"" +
+  // Open MPI answers a handle that is no communicator's with a null pointer, not MPI_COMM_NULL.
+  w.line("bool __hx_null = __hx_comm == MPI_COMM_NULL;");
+  w.line("#ifdef OPEN_MPI");
+  w.line("__hx_null = __hx_null || __hx_comm == nullptr;");
+  w.line("#endif");
+  w.line("if (__hx_null) weir_throw(\"%s\", \"" +
          c_escape("HaloExchange '" + n.label + "' of '" + data +
-                  "': the communicator is MPI_COMM_NULL (pass MPI_Comm_c2f of a communicator)") +
+                  "': the communicator is MPI_COMM_NULL or no communicator's handle (pass MPI_Comm_c2f of a "
+                  "communicator)") +
          "\");");
 }
 

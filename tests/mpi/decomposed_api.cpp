@@ -6,7 +6,8 @@
 // byte for byte with the single-rank compiled program and with the Laplacian computed here
 // (the program's order of operations: -4 f + f(I+1) + f(I-1) + f(J+1) + f(J-1)). The halos of
 // the local input start as NaN (only the exchange can fill them). Also refused, on one rank
-// before any message: coordinates that are not the rank's, a communicator of the wrong size.
+// before any message: coordinates that are not the rank's, a communicator of the wrong size, a
+// handle that is no communicator's.
 // Exit 0 when every check passes; 1 (MPI_Abort) otherwise.
 #include <cmath>
 #include <cstdio>
@@ -84,6 +85,9 @@ int check(int world_rank, const std::string& source) {
   expect_error(
       world_rank, "a communicator of 1 rank", [&] { weir::distributed::run(dp, local, MPI_COMM_SELF); },
       "the communicator has 1 rank, the process grid 1x2 needs 2");
+  expect_error(
+      world_rank, "a handle that is no communicator's", [&] { dp.run(local, 123456, coords); },
+      "communicator handle 123456 is MPI_COMM_NULL or no communicator's");
   weir::distributed::run(dp, local, group);
 
   // Gather the owned columns [own_lo, own_hi) of J on the group's rank 0.
