@@ -34,6 +34,30 @@ std::vector<std::int64_t> int_list(const LibraryNode& n, const std::string& key,
   return v;
 }
 
+// The four buffers of one axis of HaloExchange `label` (element type `T`): to the lower
+// neighbour (its upper halo, __hx_nhi elements), to the upper one (__hx_nlo), from the lower,
+// from the upper; `__hx_sl`, `__hx_su`, `__hx_rl`, `__hx_ru` point at them. They live as long as
+// the program (static, grown on demand): an exchange in a time loop allocates nothing after its
+// first call.
+void emit_halo_buffers(const std::string& label, const std::string& T, Writer& w) {
+  w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
+  w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
+  w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
+  w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
+  w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
+  w.line("delete[] __hx_buf[__hx_b];");
+  w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
+  w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
+  w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
+         c_escape("HaloExchange '" + label + "': out of memory for its buffers") +
+         "\\n\"); MPI_Abort(__hx_comm, 1); }");
+  w.close();
+  w.line(T + "* __hx_sl = __hx_buf[0];");
+  w.line(T + "* __hx_su = __hx_buf[1];");
+  w.line(T + "* __hx_rl = __hx_buf[2];");
+  w.line(T + "* __hx_ru = __hx_buf[3];");
+}
+
 }  // namespace
 
 // Declares `__hx_comm`: the communicator of HaloExchange `n` (of array `data`), read from its
@@ -155,22 +179,7 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
         c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " + std::to_string(ax)) +
         ": a strip of %lld bytes is larger than one MPI message can carry (INT_MAX bytes); use more "
         "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(__hx_comm, 1); }");
-    w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
-    w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
-    w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
-    w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
-    w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
-    w.line("delete[] __hx_buf[__hx_b];");
-    w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
-    w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
-    w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
-           c_escape("HaloExchange '" + n.label + "': out of memory for its buffers") +
-           "\\n\"); MPI_Abort(__hx_comm, 1); }");
-    w.close();
-    w.line(T + "* __hx_sl = __hx_buf[0];");
-    w.line(T + "* __hx_su = __hx_buf[1];");
-    w.line(T + "* __hx_rl = __hx_buf[2];");
-    w.line(T + "* __hx_ru = __hx_buf[3];");
+    emit_halo_buffers(n.label, T, w);
     // A loop nest over the strip [from, from + width) along the axis, whole along the others,
     // copying between the array and buffer `buf` (packing when `pack`).
     auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
