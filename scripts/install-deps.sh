@@ -19,8 +19,9 @@ packages=(
   # lit and FileCheck (and `not`) for the structural tests of tests/lit (run by ctest)
   llvm-14-tools
   # distributed memory (weir_mpi, `weir run --decompose`, tests/mpi under mpirun; optional at
-  # build time: WEIR_MPI=AUTO), and METIS for the partitioning of meshes that comes next
-  openmpi-bin libopenmpi-dev libmetis-dev
+  # build time: WEIR_MPI=AUTO), mpi4py for weir.decompose's test from Python, and METIS for the
+  # partitioning of meshes
+  openmpi-bin libopenmpi-dev python3-mpi4py libmetis-dev
 )
 # node and npm build the viewer bundle; a node from elsewhere (nodesource, nvm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi

@@ -16,17 +16,14 @@
 #include "run_outputs.h"
 #include "run_target.h"
 #include "targets.h"
+#include "weir/distributed/decomposed_program.h"
 #include "weir/distributed/decomposition.h"
 #include "weir/distributed/halo_analysis.h"
-#include "weir/distributed/halo_exchange.h"
 #include "weir/distributed/mpi_world.h"
-#include "weir/distributed/orchestration_halos.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
-#include "weir/sdfg/validate.h"
-#include "weir/transforms/auto_optimize.h"
 #include "write_sdfg.h"
 
 namespace weir::cli {
@@ -115,9 +112,7 @@ int run(const RunOptions& o, const MpiWorld& world) {
     throw UsageError("--decompose does not take --repeat, --profile, --domain or --save-inputs yet");
   RunOptions lo = o;
   lo.backend = "cpu";
-  CompiledBackendConfig config;
-  for (const auto& f : mpi_compile_flags()) config.flags.push_back(f);
-  std::unique_ptr<Backend> backend = make_cpu_backend(config);
+  std::unique_ptr<Backend> backend = make_mpi_cpu_backend();
   if (!o.out_dir.empty()) check_output_dir(o.out_dir);
   // Lowered only: an orchestration's exchanges go between its calls, which auto-optimize inlines.
   lo.lowered_only = true;
@@ -127,23 +122,11 @@ int run(const RunOptions& o, const MpiWorld& world) {
   L.grid = o.process_grid.empty() ? balanced_grid(world.size(), static_cast<int>(dims.size()))
                                   : parse_grid(o.process_grid, dims.size(), world.size());
   // The program with its halo exchanges: the same SDFG (and so the same library) on every rank.
-  std::unique_ptr<SDFG> sdfg = target.sdfg.sdfg->clone_sdfg();
-  ProgramHalos halos;
-  int exchanges = 0;
-  if (target.orchestration) {
-    OrchestrationHalos oh = analyse_orchestration_halos(*sdfg, dims);
-    halos = oh.merged;
-    exchanges = insert_call_exchanges(*sdfg, oh, dims, L.grid);
-    if (!o.lowered_only) transforms::auto_optimize(*sdfg, DeviceType::CPU);
-  } else {
-    if (!o.lowered_only) transforms::auto_optimize(*sdfg, DeviceType::CPU);
-    halos = analyse_halos(*sdfg, dims);
-    exchanges = insert_halo_exchanges(*sdfg, halos, dims, L.grid);
-  }
-  validate_or_throw(*sdfg);
-  for (std::size_t q = 0; q < dims.size(); ++q)
-    L.axes.push_back(
-        DecomposedAxis{dims[q], L.grid[q], halos.frame.at(dims[q]).lo, halos.frame.at(dims[q]).hi});
+  DecomposedProgram decomposed(target.sdfg, target.orchestration.has_value(), ProcessGrid{dims, L.grid},
+                               !o.lowered_only);
+  const ProgramHalos& halos = decomposed.halos();
+  const int exchanges = decomposed.exchanges();
+  L.axes = decomposed.axes();
 
   // Global arguments (each rank reads the files: the scatter is by file system), checked as a
   // single-rank run checks them.
@@ -169,9 +152,8 @@ int run(const RunOptions& o, const MpiWorld& world) {
                     std::to_string(it->second));
     }
 
-  if (!o.decomposed_sdfg.empty() && world.rank() == 0) write_sdfg(*sdfg, o.decomposed_sdfg);
-  CompilableProgram program = target.sdfg;
-  program.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
+  if (!o.decomposed_sdfg.empty() && world.rank() == 0)
+    write_sdfg(*decomposed.compilable().sdfg, o.decomposed_sdfg);
   const bool root = world.rank() == 0;
   if (root) {
     std::cout << "program '" << target.sig.program_name << "' on " << world.size() << " MPI rank"
@@ -193,10 +175,9 @@ int run(const RunOptions& o, const MpiWorld& world) {
   }
   // Rank 0 compiles into the program cache first; the others load what it wrote.
   auto t0 = std::chrono::steady_clock::now();
-  std::shared_ptr<Program> runnable;
-  if (root) runnable = prepare(*backend, program);
+  if (root) decomposed.prepare(*backend);
   world.barrier();
-  if (!root) runnable = prepare(*backend, program);
+  if (!root) decomposed.prepare(*backend);
   if (root)
     std::cout << "compiled (or loaded from the cache) in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s\n";
@@ -225,7 +206,7 @@ int run(const RunOptions& o, const MpiWorld& world) {
     throw Error("WEIR_TEST_FAIL_RANK=" + std::string(fail) +
                 " stops this rank on purpose (a test of the stop)");
   auto t1 = std::chrono::steady_clock::now();
-  runnable->run(local);
+  decomposed.run(local, world_comm_handle(), grid_coordinates(world.rank(), L.grid));
   world.barrier();
   const double call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 

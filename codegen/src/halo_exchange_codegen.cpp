@@ -1,11 +1,13 @@
 // weir's HaloExchange library node (weir/distributed/halo_exchange.h has its attributes) as
 // non-blocking MPI: per decomposed axis, in order (so that the corners arrive with the second
 // axis), the rank packs the strips its lower and upper neighbours need into buffers, posts
-// MPI_Irecv for its own halo strips and MPI_Isend for the packed ones on MPI_COMM_WORLD, waits
+// MPI_Irecv for its own halo strips and MPI_Isend for the packed ones on its communicator, waits
 // for all four (MPI_Waitall) and unpacks. A missing neighbour (the edge of the grid) is
 // MPI_PROC_NULL: its messages complete at once and nothing is unpacked from it. Ranks sit in a
 // row-major grid (the last axis fastest). The strips span the whole local array along the
-// other axes.
+// other axes. The communicator comes in on the connector `_comm` (its Fortran handle,
+// MPI_Comm_c2f, an argument of every call: ADR 0057 "communicators"); a node without it (an SDFG
+// file written before it existed) uses MPI_COMM_WORLD.
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -66,7 +68,59 @@ void emit_strip(Writer& w, const Strip& s, const std::string& from, std::int64_t
   w.close();
 }
 
+// The four buffers of one axis of HaloExchange `label` (element type `T`): to the lower
+// neighbour (its upper halo, __hx_nhi elements), to the upper one (__hx_nlo), from the lower,
+// from the upper; `__hx_sl`, `__hx_su`, `__hx_rl`, `__hx_ru` point at them. They live as long as
+// the program (static, grown on demand): an exchange in a time loop allocates nothing after its
+// first call.
+void emit_halo_buffers(const std::string& label, const std::string& T, Writer& w) {
+  w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
+  w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
+  w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
+  w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
+  w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
+  w.line("delete[] __hx_buf[__hx_b];");
+  w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
+  w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
+  w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
+         c_escape("HaloExchange '" + label + "': out of memory for its buffers") +
+         "\\n\"); MPI_Abort(__hx_comm, 1); }");
+  w.close();
+  w.line(T + "* __hx_sl = __hx_buf[0];");
+  w.line(T + "* __hx_su = __hx_buf[1];");
+  w.line(T + "* __hx_rl = __hx_buf[2];");
+  w.line(T + "* __hx_ru = __hx_buf[3];");
+}
+
 }  // namespace
+
+// Declares `__hx_comm`: the communicator of HaloExchange `n` (of array `data`), read from its
+// connector `_comm` (an integer scalar holding a Fortran handle), else MPI_COMM_WORLD (an SDFG
+// file written before the connector existed).
+void LibraryGen::declare_communicator(const LibraryNode& n, const std::string& data, Writer& w) {
+  BlasOperand comm = blas_operand(n, "_comm", true);
+  if (!comm.present) {
+    w.line("MPI_Comm __hx_comm = MPI_COMM_WORLD;");
+    return;
+  }
+  if (comm.loc.data.empty() || !comm.loc.binding->scalar ||
+      (comm.loc.type != ScalarType::Int64 && comm.loc.type != ScalarType::Int32))
+    throw CodegenError(
+        g_.ref(n),
+        "HaloExchange connector '_comm' must read an int32 or int64 scalar (the communicator's "
+        "MPI_Comm_c2f handle)");
+  w.line("MPI_Comm __hx_comm = MPI_Comm_f2c(static_cast<MPI_Fint>(" + comm.at({}) + "));");
+  // Open MPI answers a handle that is no communicator's with a null pointer, not MPI_COMM_NULL.
+  w.line("bool __hx_null = __hx_comm == MPI_COMM_NULL;");
+  w.line("#ifdef OPEN_MPI");
+  w.line("__hx_null = __hx_null || __hx_comm == nullptr;");
+  w.line("#endif");
+  w.line("if (__hx_null) weir_throw(\"%s\", \"" +
+         c_escape("HaloExchange '" + n.label + "' of '" + data +
+                  "': the communicator is MPI_COMM_NULL or no communicator's handle (pass MPI_Comm_c2f of a "
+                  "communicator)") +
+         "\");");
+}
 
 void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
   ElementRef where = g_.ref(n);
@@ -107,13 +161,14 @@ void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
          c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data +
                   "' runs only on MPI ranks (weir run FILE.py::NAME --decompose I,J under mpirun)") +
          "\");");
+  declare_communicator(n, in.loc.data, w);
   w.line("int __hx_rank = 0, __hx_size = 0;");
-  w.line("MPI_Comm_rank(MPI_COMM_WORLD, &__hx_rank);");
-  w.line("MPI_Comm_size(MPI_COMM_WORLD, &__hx_size);");
+  w.line("MPI_Comm_rank(__hx_comm, &__hx_rank);");
+  w.line("MPI_Comm_size(__hx_comm, &__hx_size);");
   w.line(
       "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
       c_escape("HaloExchange '" + n.label + "' was generated for " + std::to_string(grid_size) + " ranks") +
-      ", not %d\\n\", __hx_size); MPI_Abort(MPI_COMM_WORLD, 1); }");
+      ", not %d\\n\", __hx_size); MPI_Abort(__hx_comm, 1); }");
   // Time in the exchange (packing, messages, waiting, unpacking), per call: with
   // WEIR_HALO_TIMES set, every call prints its seconds on stderr (bench/mpi_scaling.py sums them).
   w.line("const double __hx_t0 = MPI_Wtime();");
@@ -137,7 +192,7 @@ void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
            c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " +
                     std::to_string(ax) + ": the local part between the frames") +
            " is %lld points, narrower than its halo of " + std::to_string(widest) +
-           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(MPI_COMM_WORLD, 1); }");
+           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(__hx_comm, 1); }");
     std::string other = "int64_t(1)";
     for (std::size_t d = 0; d < nd; ++d)
       if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";
@@ -157,23 +212,8 @@ void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
         "if (__hx_widest > std::numeric_limits<int>::max()) { fprintf(stderr, \"weir: error: " +
         c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " + std::to_string(ax)) +
         ": a strip of %lld bytes is larger than one MPI message can carry (INT_MAX bytes); use more "
-        "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(MPI_COMM_WORLD, 1); }");
-    w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
-    w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
-    w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
-    w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
-    w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
-    w.line("delete[] __hx_buf[__hx_b];");
-    w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
-    w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
-    w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
-           c_escape("HaloExchange '" + n.label + "': out of memory for its buffers") +
-           "\\n\"); MPI_Abort(MPI_COMM_WORLD, 1); }");
-    w.close();
-    w.line(T + "* __hx_sl = __hx_buf[0];");
-    w.line(T + "* __hx_su = __hx_buf[1];");
-    w.line(T + "* __hx_rl = __hx_buf[2];");
-    w.line(T + "* __hx_ru = __hx_buf[3];");
+        "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(__hx_comm, 1); }");
+    emit_halo_buffers(n.label, T, w);
     auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
       emit_strip(w, {desc, base, ax, buf}, from, width, pack);
     };
@@ -183,13 +223,13 @@ void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";  // checked above
     w.line("MPI_Request __hx_req[4];");
     w.line("MPI_Irecv(__hx_rl, " + bytes + lo_n + "), MPI_BYTE, __hx_lower, " + tag +
-           ", MPI_COMM_WORLD, &__hx_req[0]);");
+           ", __hx_comm, &__hx_req[0]);");
     w.line("MPI_Irecv(__hx_ru, " + bytes + hi_n + "), MPI_BYTE, __hx_upper, " + tag_up +
-           ", MPI_COMM_WORLD, &__hx_req[1]);");
+           ", __hx_comm, &__hx_req[1]);");
     w.line("MPI_Isend(__hx_su, " + bytes + lo_n + "), MPI_BYTE, __hx_upper, " + tag +
-           ", MPI_COMM_WORLD, &__hx_req[2]);");
+           ", __hx_comm, &__hx_req[2]);");
     w.line("MPI_Isend(__hx_sl, " + bytes + hi_n + "), MPI_BYTE, __hx_lower, " + tag_up +
-           ", MPI_COMM_WORLD, &__hx_req[3]);");
+           ", __hx_comm, &__hx_req[3]);");
     w.line("MPI_Waitall(4, __hx_req, MPI_STATUSES_IGNORE);");
     w.open("if (__hx_lower != MPI_PROC_NULL) {");
     strip("__hx_rl", F + " - " + std::to_string(wlo[q]), wlo[q], false);

@@ -63,6 +63,9 @@ class LibraryGen {
   /// Emits `n` as non-blocking MPI (MPI_Irecv/MPI_Isend/MPI_Waitall per decomposed axis, with
   /// packing and unpacking loops) and makes the program include <mpi.h> and link -lmpi.
   void emit_halo_exchange(const LibraryNode& n, Writer& w);
+  /// Declares `__hx_comm`, the communicator HaloExchange `n` (of array `data`) reads on its
+  /// connector `_comm` (MPI_COMM_WORLD without it).
+  void declare_communicator(const LibraryNode& n, const std::string& data, Writer& w);
   // --- the parallel loops of a library node (parallel_threshold.cpp) -----------------------
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.

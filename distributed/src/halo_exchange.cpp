@@ -16,6 +16,12 @@ std::string json_list(const std::vector<std::int64_t>& v) {
 
 }  // namespace
 
+void add_comm_argument(SDFG& sdfg) {
+  if (sdfg.has_data(kCommArgument)) return;
+  sdfg.add_scalar(kCommArgument, ScalarType::Int64, false);
+  sdfg.arg_names.push_back(kCommArgument);
+}
+
 bool is_shifted(const InputHalo& in) {
   bool any = false;
   for (const auto& [dim, m] : in.width) any = any || m.lo > 0 || m.hi > 0;
@@ -45,13 +51,18 @@ void add_halo_exchange(SDFG& sdfg, SDFGState& st, const InputHalo& in,
   node->extra.set("frame_hi", json_list(fhi));
   node->extra.set("width_lo", json_list(wlo));
   node->extra.set("width_hi", json_list(whi));
+  add_comm_argument(sdfg);
   node->in_connectors["_in"] = std::nullopt;
+  node->in_connectors["_comm"] = std::nullopt;
   node->out_connectors["_out"] = std::nullopt;
   Node& lib = st.add_node(std::move(node));
   const Subset all = Subset::full(sdfg.arrays.at(in.field).shape);
   AccessNode& src = st.add_access(in.field);
   AccessNode& dst = st.add_access(in.field);
   st.add_edge(src.id(), "", lib.id(), "_in", Memlet::simple(in.field, all));
+  AccessNode& comm = st.add_access(kCommArgument);
+  st.add_edge(comm.id(), "", lib.id(), "_comm",
+              Memlet::simple(kCommArgument, Subset::full(sdfg.arrays.at(kCommArgument).shape)));
   st.add_edge(lib.id(), "_out", dst.id(), "", Memlet::simple(in.field, all));
 }
 

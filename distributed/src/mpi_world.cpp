@@ -7,9 +7,11 @@
 
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "weir/runtime/allocator.h"
+#include "weir/sdfg/errors.h"
 
 namespace weir::distributed {
 
@@ -75,6 +77,34 @@ void MpiWorld::abort(const std::string& message, int code, bool print) const {
   }
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);  // MPI_Abort does not return; in case it does
+}
+
+std::int64_t world_comm_handle() { return static_cast<std::int64_t>(MPI_Comm_c2f(MPI_COMM_WORLD)); }
+
+CommPlace comm_place(std::int64_t comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    throw Error(std::string("MPI is ") + (finalized ? "already finalized" : "not initialized") +
+                ": a decomposed program runs between MPI_Init and MPI_Finalize (from Python: import "
+                "MPI from mpi4py first)");
+  if (comm < std::numeric_limits<MPI_Fint>::min() || comm > std::numeric_limits<MPI_Fint>::max())
+    throw Error("communicator handle " + std::to_string(comm) +
+                " is not an MPI_Fint (pass MPI_Comm_c2f(comm))");
+  MPI_Comm c = MPI_Comm_f2c(static_cast<MPI_Fint>(comm));
+  bool null = c == MPI_COMM_NULL;
+#ifdef OPEN_MPI
+  null = null || c == nullptr;  // Open MPI's answer to a handle no communicator has
+#endif
+  if (null)
+    throw Error(
+        "communicator handle " + std::to_string(comm) +
+        " is MPI_COMM_NULL or no communicator's (pass MPI_Comm_c2f(comm), or comm.py2f() from mpi4py)");
+  CommPlace p;
+  MPI_Comm_rank(c, &p.rank);
+  MPI_Comm_size(c, &p.size);
+  return p;
 }
 
 std::vector<std::string> mpi_compile_flags() {

@@ -90,6 +90,9 @@ void bind_errors(py::module_& m);
 void bind_backends(py::module_& m);
 void bind_programs(py::module_& m);
 void bind_sdfg(py::module_& m);
+/// weir.decompose, weir.DecomposedProgram and weir.mpi_available (distributed.cpp; with MPI
+/// only when weir_mpi is built).
+void bind_distributed(py::module_& m);
 /// weir.view (view.cpp: the page builder of `weir view --html`).
 void bind_view(py::module_& m);
 

@@ -339,4 +339,5 @@ PYBIND11_MODULE(_weir, m) {
   weir::python::bind_sdfg(m);
   weir::python::bind_programs(m);
   weir::python::bind_view(m);
+  weir::python::bind_distributed(m);
 }

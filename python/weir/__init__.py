@@ -34,6 +34,7 @@ from ._weir import (  # noqa: F401
     Problem,
     Program,
     SDFG,
+    DecomposedProgram,
     compose,
     cpu_backend,
     gpu_backend,
@@ -44,6 +45,7 @@ from . import backends, gt4py_stand_in  # noqa: F401
 from . import _dace  # noqa: F401  (program.__sdfg__(dace=...))
 from ._arrays import array, empty, full, zeros  # noqa: F401
 from ._decorator import program  # noqa: F401
+from ._distributed import decompose, mpi_available  # noqa: F401
 from ._load import load  # noqa: F401
 from ._profile import Profile  # noqa: F401
 
@@ -67,15 +69,18 @@ __all__ = [
     "Profile",
     "Program",
     "SDFG",
+    "DecomposedProgram",
     "array",
     "backends",
     "compose",
     "cpu_backend",
+    "decompose",
     "empty",
     "full",
     "gpu_backend",
     "gt4py_stand_in",
     "load",
+    "mpi_available",
     "optimize",
     "program",
     "sdfg_as_dace",

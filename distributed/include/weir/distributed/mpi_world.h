@@ -28,6 +28,21 @@ class MpiWorld {
   int rank_ = 0, size_ = 1;
 };
 
+/// The Fortran handle of MPI_COMM_WORLD (MPI_Comm_c2f): the communicator `weir run --decompose`
+/// passes to its program (kCommArgument, halo_exchange.h). Needs MPI initialized.
+std::int64_t world_comm_handle();
+
+/// This process's place in a communicator.
+struct CommPlace {
+  int rank = 0;
+  int size = 0;
+};
+
+/// Rank and size of this process in the communicator whose Fortran handle is `comm`
+/// (MPI_Comm_c2f; mpi4py's `Comm.py2f()`). Throws weir::Error when MPI is not initialized or
+/// already finalized, and when `comm` is MPI_COMM_NULL or no communicator's handle.
+CommPlace comm_place(std::int64_t comm);
+
 /// The -I flags the generated code needs for <mpi.h> (the MPI found when weir was built).
 std::vector<std::string> mpi_compile_flags();
 
