@@ -27,6 +27,7 @@
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/halo_exchange_overlap.h"
 #include "write_sdfg.h"
 
 namespace weir::cli {
@@ -140,6 +141,9 @@ int run(const RunOptions& o, const MpiWorld& world) {
     halos = analyse_halos(*sdfg, dims);
     exchanges = insert_halo_exchanges(*sdfg, halos, dims, L.grid);
   }
+  // --overlap: the interior of each map reading an exchanged array runs while its messages fly.
+  transforms::OverlapReport overlap;
+  if (o.overlap) overlap = transforms::overlap_halo_exchanges(*sdfg);
   validate_or_throw(*sdfg);
   for (std::size_t q = 0; q < dims.size(); ++q)
     L.axes.push_back(
@@ -189,6 +193,11 @@ int run(const RunOptions& o, const MpiWorld& world) {
           first = false;
         }
     std::cout << ")\n";
+    if (o.overlap) {
+      std::cout << "overlap: " << overlap.split << " exchange state" << (overlap.split == 1 ? "" : "s")
+                << " split into start, interior, wait and boundary\n";
+      for (const auto& r : overlap.refused) std::cout << "overlap: not split: " << r << "\n";
+    }
     if (!allocated.empty()) std::cout << "outputs allocated as zeros on every rank's part\n";
   }
   // Rank 0 compiles into the program cache first; the others load what it wrote.
