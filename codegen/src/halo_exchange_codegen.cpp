@@ -238,7 +238,7 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
   while (q0 + 1 < a.grid.size() && a.grid[q0] == 1) ++q0;
   if (!overlap.empty()) {
     const std::string decl = "static struct { MPI_Request req[4]; " + h.T + "* buf[4]; int64_t cap[4]; " +
-                             "double t_start, t_posted; } " + overlap + " = {};";
+                             "double t_start, t_posted; int posted; } " + overlap + " = {};";
     if (std::find(sg.prog.global_code.begin(), sg.prog.global_code.end(), decl) == sg.prog.global_code.end())
       sg.prog.global_code.push_back(decl);
   }
@@ -258,12 +258,19 @@ void StateGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
     h.buffers(overlap + ".buf", overlap + ".cap");
     h.post(q0, overlap + ".buf", overlap + ".req");
     w.close();
+    w.line(overlap + ".posted = 1;");
     w.line(overlap + ".t_posted = MPI_Wtime();");
     w.line(overlap + ".t_start = " + overlap + ".t_posted - __hx_t0;");
     w.close();
     return;
   }
   if (phase == "\"wait\"") {
+    // A wait without its start (an SDFG edited by hand) would wait on requests never posted.
+    w.line("if (!" + overlap + ".posted) weir_throw(\"%s\", \"" +
+           c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' (phase wait, overlap " +
+                    overlap.substr(9) + ") runs before its start has posted the messages") +
+           "\");");
+    w.line(overlap + ".posted = 0;");
     w.line("const double __hx_interior = __hx_t0 - " + overlap + ".t_posted;");
     w.line("double __hx_waited = 0;");
     h.open_axis(q0);
