@@ -33,7 +33,8 @@ std::optional<std::vector<std::int64_t>> int_list(const LibraryNode& n, const st
     std::size_t end = s.find(',', k);
     if (end == std::string::npos) end = s.size() - 1;
     const std::string item = s.substr(k, end - k);
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (item.empty() || item.size() > 18 || item.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
     v.push_back(std::stoll(item));
     k = end + 1;
   }
@@ -248,7 +249,9 @@ long long next_overlap_number(const SDFG& root) {
       if (auto* st = b->as<SDFGState>())
         for (Node* n : st->nodes())
           if (auto* lib = n->as<LibraryNode>(); lib && lib->class_name() == kHaloExchange)
-            if (const std::string* v = lib->extra.find("overlap")) next = std::max(next, std::stoll(*v) + 1);
+            if (const std::string* v = lib->extra.find("overlap");
+                v && !v->empty() && v->size() < 18 && v->find_first_not_of("0123456789") == std::string::npos)
+              next = std::max(next, std::stoll(*v) + 1);
   return next;
 }
 
