@@ -318,6 +318,9 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option(
       "--decomposed-sdfg", o->decomposed_sdfg,
       "FILE: with --decompose, rank 0 writes the SDFG it runs, with its HaloExchange nodes (weir view FILE)");
+  cmd->add_flag("--overlap", o->overlap,
+                "With --decompose: split each halo exchange into start and wait and compute the interior of "
+                "the map that reads it in between (HaloExchangeOverlap; docs/distributed.md)");
   cmd->add_option("--process-grid", o->process_grid,
                   "AxB: ranks along each --decompose dimension (default: MPI_Dims_create's balanced grid)");
   cmd->add_option(
@@ -330,6 +333,7 @@ Action add_run_command(CLI::App& app) {
   return [o, profile]() {
     o->profile = profile->count() > 0;
     // Under mpirun, before --backend gets its default (--decompose compiles for the CPU).
+    if (o->overlap && o->decompose.empty()) throw UsageError("--overlap needs --decompose");
     if (!o->decompose.empty()) return run_distributed(*o);
     if (!o->parts_dir.empty()) return run_parts(*o);
     // Without --backend: what runs the program given (the embedded backend interprets only

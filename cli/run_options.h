@@ -26,6 +26,7 @@ struct RunOptions {
   bool lowered_only = false;
   std::vector<std::string> decompose;  // --decompose I,J: run on every MPI rank (cli/run_distributed.h)
   std::string decomposed_sdfg;  // --decomposed-sdfg FILE: rank 0 writes the SDFG with its halo exchanges
+  bool overlap = false;         // --overlap: with --decompose, interior computed while halos are in flight
   std::string parts_dir;        // --parts DIR: run on a mesh partition under mpirun (cli/run_parts.h)
   std::string process_grid;  // --process-grid 2x2: ranks per decomposed dimension  // weir tune: a field-view
                              // program's SDFG as lowered, not auto-optimized

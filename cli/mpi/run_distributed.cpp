@@ -122,11 +122,13 @@ int run(const RunOptions& o, const MpiWorld& world) {
   L.grid = o.process_grid.empty() ? balanced_grid(world.size(), static_cast<int>(dims.size()))
                                   : parse_grid(o.process_grid, dims.size(), world.size());
   // The program with its halo exchanges: the same SDFG (and so the same library) on every rank.
+  // --overlap: the interior of each map reading an exchanged array runs while its messages fly.
   DecomposedProgram decomposed(target.sdfg, target.orchestration.has_value(), ProcessGrid{dims, L.grid},
-                               !o.lowered_only);
+                               !o.lowered_only, o.overlap);
   const ProgramHalos& halos = decomposed.halos();
   const int exchanges = decomposed.exchanges();
   L.axes = decomposed.axes();
+  const transforms::OverlapReport& overlap = decomposed.overlap();
 
   // Global arguments (each rank reads the files: the scatter is by file system), checked as a
   // single-rank run checks them.
@@ -171,6 +173,11 @@ int run(const RunOptions& o, const MpiWorld& world) {
           first = false;
         }
     std::cout << ")\n";
+    if (o.overlap) {
+      std::cout << "overlap: " << overlap.split << " exchange state" << (overlap.split == 1 ? "" : "s")
+                << " split into start, interior, wait and boundary\n";
+      for (const auto& r : overlap.refused) std::cout << "overlap: not split: " << r << "\n";
+    }
     if (!allocated.empty()) std::cout << "outputs allocated as zeros on every rank's part\n";
   }
   // Rank 0 compiles into the program cache first; the others load what it wrote.

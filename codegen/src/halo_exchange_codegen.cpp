@@ -1,13 +1,13 @@
 // weir's HaloExchange library node (weir/distributed/halo_exchange.h has its attributes) as
 // non-blocking MPI: per decomposed axis, in order (so that the corners arrive with the second
 // axis), the rank packs the strips its lower and upper neighbours need into buffers, posts
-// MPI_Irecv for its own halo strips and MPI_Isend for the packed ones on its communicator, waits
-// for all four (MPI_Waitall) and unpacks. A missing neighbour (the edge of the grid) is
-// MPI_PROC_NULL: its messages complete at once and nothing is unpacked from it. Ranks sit in a
-// row-major grid (the last axis fastest). The strips span the whole local array along the
-// other axes. The communicator comes in on the connector `_comm` (its Fortran handle,
-// MPI_Comm_c2f, an argument of every call: ADR 0057 "communicators"); a node without it (an SDFG
-// file written before it existed) uses MPI_COMM_WORLD.
+// MPI_Irecv for its own halo strips and MPI_Isend for the packed ones on the node's communicator (`_comm`),
+// waits for all four (MPI_Waitall) and unpacks. A missing neighbour (the edge of the grid) is MPI_PROC_NULL:
+// its messages complete at once and nothing is unpacked from it. Ranks sit in a row-major grid (the last axis
+// fastest). The strips span the whole local array along the other axes. A node with `phase` "start" only
+// packs and posts the first axis split over several ranks (its requests and buffers in a file-scope struct
+// named by `overlap`); the node with `phase` "wait" and the same `overlap` waits for them, unpacks and
+// exchanges the remaining axes whole (HaloExchangeOverlap puts the interior computation between the two).
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -35,62 +35,167 @@ std::vector<std::int64_t> int_list(const LibraryNode& n, const std::string& key,
   return v;
 }
 
-/// Where a strip goes: the array `desc` (C++ name `base`), the decomposed axis `ax`, and the
-/// buffer `buf` it is packed into or unpacked from.
-struct Strip {
-  const DataDescriptor& desc;
-  const std::string& base;
-  std::size_t ax;
-  std::string buf;
+// The attributes of one HaloExchange node, one entry per decomposed axis.
+struct HaloAttributes {
+  std::vector<std::int64_t> axes, grid, flo, fhi, wlo, whi;
 };
 
-/// A loop nest over the strip [from, from + width) along the axis, whole along the others,
-/// copying between the array and the buffer (packing when `pack`).
-void emit_strip(Writer& w, const Strip& s, const std::string& from, std::int64_t width, bool pack) {
-  const DataDescriptor& desc = s.desc;
-  const std::string &base = s.base, &buf = s.buf;
-  const std::size_t ax = s.ax, nd = desc.shape.size();
-  w.open("{");
-  w.line("int64_t __hx_k = 0;");
-  std::vector<sym::Expr> idx;
-  for (std::size_t d = 0; d < nd; ++d) {
-    const std::string v = "__hx_i" + std::to_string(d);
-    idx.push_back(sym::Expr::symbol(v));
-    if (d == ax)
-      w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + from + " + " + std::to_string(width) +
-             "; ++" + v + ") {");
-    else
-      w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(desc.shape[d]) + "; ++" + v + ") {");
-  }
-  const std::string elem = base + "[" + linear_offset(desc, idx) + "]";
-  w.line(pack ? buf + "[__hx_k++] = " + elem + ";" : elem + " = " + buf + "[__hx_k++];");
-  for (std::size_t d = 0; d < nd; ++d) w.close();
-  w.close();
-}
+// Writes the pieces of an exchange: the checks every phase makes, and per axis the setup,
+// posting the messages (pack, MPI_Irecv, MPI_Isend) and completing them (MPI_Waitall, unpack).
+// `bufs`/`caps`/`reqs` name the arrays that hold buffers and requests: static locals for a whole
+// exchange, the members of the overlap's file-scope struct for a start and its wait.
+struct HaloWriter {
+  Writer& w;
+  const DataDescriptor& desc;
+  const HaloAttributes& a;
+  std::string T, base, label, array;
+  std::int64_t grid_size = 1;
 
-// The four buffers of one axis of HaloExchange `label` (element type `T`): to the lower
-// neighbour (its upper halo, __hx_nhi elements), to the upper one (__hx_nlo), from the lower,
-// from the upper; `__hx_sl`, `__hx_su`, `__hx_rl`, `__hx_ru` point at them. They live as long as
-// the program (static, grown on demand): an exchange in a time loop allocates nothing after its
-// first call.
-void emit_halo_buffers(const std::string& label, const std::string& T, Writer& w) {
-  w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
-  w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
-  w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
-  w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
-  w.line("if (__hx_cap[__hx_b] >= __hx_n) continue;");
-  w.line("delete[] __hx_buf[__hx_b];");
-  w.line("__hx_buf[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
-  w.line("__hx_cap[__hx_b] = __hx_buf[__hx_b] ? __hx_n : 0;");
-  w.line("if (!__hx_buf[__hx_b]) { fprintf(stderr, \"weir: error: " +
-         c_escape("HaloExchange '" + label + "': out of memory for its buffers") +
-         "\\n\"); MPI_Abort(__hx_comm, 1); }");
-  w.close();
-  w.line(T + "* __hx_sl = __hx_buf[0];");
-  w.line(T + "* __hx_su = __hx_buf[1];");
-  w.line(T + "* __hx_rl = __hx_buf[2];");
-  w.line(T + "* __hx_ru = __hx_buf[3];");
-}
+  std::string stride(std::size_t q) const {
+    std::int64_t s = 1;
+    for (std::size_t k = q + 1; k < a.grid.size(); ++k) s *= a.grid[k];
+    return std::to_string(s);
+  }
+
+  void check_initialized() {
+    // Run outside `weir run --decompose` (an SDFG file run on its own), MPI is not initialized.
+    w.line("int __hx_init = 0;");
+    w.line("MPI_Initialized(&__hx_init);");
+    w.line("if (!__hx_init) weir_throw(\"%s\", \"" +
+           c_escape("HaloExchange '" + label + "' of '" + array +
+                    "' runs only on MPI ranks (weir run FILE.py::NAME --decompose I,J under mpirun)") +
+           "\");");
+  }
+
+  // The rank and the world's size on `__hx_comm` (declared in between), checked against the grid.
+  void rank_and_size() {
+    w.line("int __hx_rank = 0, __hx_size = 0;");
+    w.line("MPI_Comm_rank(__hx_comm, &__hx_rank);");
+    w.line("MPI_Comm_size(__hx_comm, &__hx_size);");
+    w.line(
+        "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
+        c_escape("HaloExchange '" + label + "' was generated for " + std::to_string(grid_size) + " ranks") +
+        ", not %d\\n\", __hx_size); MPI_Abort(__hx_comm, 1); }");
+  }
+
+  // Opens the block of axis q: neighbours, the part's size (checked), the strips' sizes.
+  void open_axis(std::size_t q) {
+    const std::size_t ax = static_cast<std::size_t>(a.axes[q]), nd = desc.shape.size();
+    const std::string g = std::to_string(a.grid[q]), s = stride(q);
+    w.open("{  // axis " + std::to_string(ax));
+    w.line("const int __hx_c = (__hx_rank / " + s + ") % " + g + ";");
+    w.line("const int __hx_lower = __hx_c > 0 ? __hx_rank - " + s + " : MPI_PROC_NULL;");
+    w.line("const int __hx_upper = __hx_c < " + g + " - 1 ? __hx_rank + " + s + " : MPI_PROC_NULL;");
+    w.line("const int64_t __hx_part = " + sym_cpp(desc.shape[ax]) + " - " +
+           std::to_string(a.flo[q] + a.fhi[q]) + ";");
+    // The strips lie inside the array only when the part between the frames is at least as wide
+    // as the widest halo (the attributes may come from an SDFG file, not from --decompose).
+    const std::int64_t widest = std::max(a.wlo[q], a.whi[q]);
+    w.line("if (__hx_part < " + std::to_string(widest) + ") { fprintf(stderr, \"weir: error: " +
+           c_escape("HaloExchange '" + label + "' of '" + array + "' along axis " + std::to_string(ax) +
+                    ": the local part between the frames") +
+           " is %lld points, narrower than its halo of " + std::to_string(widest) +
+           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(__hx_comm, 1); }");
+    std::string other = "int64_t(1)";
+    for (std::size_t d = 0; d < nd; ++d)
+      if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";
+    w.line("const int64_t __hx_other = " + other + ";");
+    // Buffers: to lower (its upper halo, width_hi), to upper (width_lo), from lower, from upper.
+    // Messages are counted in bytes as an int: a strip above INT_MAX bytes is refused rather
+    // than truncated.
+    w.line("const int64_t __hx_nlo = " + std::to_string(a.wlo[q]) +
+           " * __hx_other, __hx_nhi = " + std::to_string(a.whi[q]) + " * __hx_other;");
+    w.line(
+        "const int64_t __hx_widest = (__hx_nlo > __hx_nhi ? __hx_nlo : __hx_nhi) * "
+        "static_cast<int64_t>(sizeof(" +
+        T + "));");
+    w.line("if (__hx_widest > std::numeric_limits<int>::max()) { fprintf(stderr, \"weir: error: " +
+           c_escape("HaloExchange '" + label + "' of '" + array + "' along axis " + std::to_string(ax)) +
+           ": a strip of %lld bytes is larger than one MPI message can carry (INT_MAX bytes); use more "
+           "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(__hx_comm, 1); }");
+  }
+
+  // The four buffers live as long as the program (grown on demand): an exchange in a time loop
+  // allocates nothing after its first call.
+  void buffers(const std::string& bufs, const std::string& caps) {
+    w.open("for (int __hx_b = 0; __hx_b < 4; ++__hx_b) {");
+    w.line("const int64_t __hx_n = (__hx_b == 0 || __hx_b == 3 ? __hx_nhi : __hx_nlo) + 1;");
+    w.line("if (" + caps + "[__hx_b] >= __hx_n) continue;");
+    w.line("delete[] " + bufs + "[__hx_b];");
+    w.line(bufs + "[__hx_b] = new (std::nothrow) " + T + "[__hx_n];");
+    w.line(caps + "[__hx_b] = " + bufs + "[__hx_b] ? __hx_n : 0;");
+    w.line("if (!" + bufs + "[__hx_b]) { fprintf(stderr, \"weir: error: " +
+           c_escape("HaloExchange '" + label + "': out of memory for its buffers") +
+           "\\n\"); MPI_Abort(__hx_comm, 1); }");
+    w.close();
+  }
+
+  // A loop nest over the strip [from, from + width) along axis q, whole along the others,
+  // copying between the array and buffer `buf` (packing when `pack`).
+  void strip(std::size_t q, const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
+    const std::size_t ax = static_cast<std::size_t>(a.axes[q]), nd = desc.shape.size();
+    w.open("{");
+    w.line("int64_t __hx_k = 0;");
+    std::vector<sym::Expr> idx;
+    for (std::size_t d = 0; d < nd; ++d) {
+      const std::string v = "__hx_i" + std::to_string(d);
+      idx.push_back(sym::Expr::symbol(v));
+      if (d == ax)
+        w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + from + " + " + std::to_string(width) +
+               "; ++" + v + ") {");
+      else
+        w.open("for (int64_t " + v + " = 0; " + v + " < " + sym_cpp(desc.shape[d]) + "; ++" + v + ") {");
+    }
+    const std::string elem = base + "[" + linear_offset(desc, idx) + "]";
+    w.line(pack ? buf + "[__hx_k++] = " + elem + ";" : elem + " = " + buf + "[__hx_k++];");
+    for (std::size_t d = 0; d < nd; ++d) w.close();
+    w.close();
+  }
+
+  // Packs the two strips the neighbours need and posts MPI_Irecv x2, MPI_Isend x2 into `reqs`.
+  void post(std::size_t q, const std::string& bufs, const std::string& reqs) {
+    const std::string F = std::to_string(a.flo[q]), tag = std::to_string(100 + 2 * q),
+                      tag_up = std::to_string(101 + 2 * q);
+    strip(q, bufs + "[0]", F, a.whi[q], true);
+    strip(q, bufs + "[1]", F + " + __hx_part - " + std::to_string(a.wlo[q]), a.wlo[q], true);
+    const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";  // checked in open_axis
+    w.line("MPI_Irecv(" + bufs + "[2], " + bytes + "__hx_nlo), MPI_BYTE, __hx_lower, " + tag +
+           ", __hx_comm, &" + reqs + "[0]);");
+    w.line("MPI_Irecv(" + bufs + "[3], " + bytes + "__hx_nhi), MPI_BYTE, __hx_upper, " + tag_up +
+           ", __hx_comm, &" + reqs + "[1]);");
+    w.line("MPI_Isend(" + bufs + "[1], " + bytes + "__hx_nlo), MPI_BYTE, __hx_upper, " + tag +
+           ", __hx_comm, &" + reqs + "[2]);");
+    w.line("MPI_Isend(" + bufs + "[0], " + bytes + "__hx_nhi), MPI_BYTE, __hx_lower, " + tag_up +
+           ", __hx_comm, &" + reqs + "[3]);");
+  }
+
+  // MPI_Waitall on `reqs` (its seconds added to `waited` when given), then unpacks the halos.
+  void complete(std::size_t q, const std::string& bufs, const std::string& reqs,
+                const std::string& waited = {}) {
+    const std::string F = std::to_string(a.flo[q]);
+    if (!waited.empty()) w.line("const double __hx_tw = MPI_Wtime();");
+    w.line("MPI_Waitall(4, " + reqs + ", MPI_STATUSES_IGNORE);");
+    if (!waited.empty()) w.line(waited + " += MPI_Wtime() - __hx_tw;");
+    w.open("if (__hx_lower != MPI_PROC_NULL) {");
+    strip(q, bufs + "[2]", F + " - " + std::to_string(a.wlo[q]), a.wlo[q], false);
+    w.close();
+    w.open("if (__hx_upper != MPI_PROC_NULL) {");
+    strip(q, bufs + "[3]", F + " + __hx_part", a.whi[q], false);
+    w.close();
+  }
+
+  // A whole round of axis q: buffers static to this block, post, complete.
+  void round(std::size_t q) {
+    open_axis(q);
+    w.line("static " + T + "* __hx_buf[4] = {nullptr, nullptr, nullptr, nullptr};");
+    w.line("static int64_t __hx_cap[4] = {0, 0, 0, 0};");
+    w.line("MPI_Request __hx_req[4];");
+    buffers("__hx_buf", "__hx_cap");
+    post(q, "__hx_buf", "__hx_req");
+    complete(q, "__hx_buf", "__hx_req");
+    w.close();
+  }
+};
 
 }  // namespace
 
@@ -129,119 +234,95 @@ void LibraryGen::emit_halo_exchange(const LibraryNode& n, Writer& w) {
       in.loc.binding->scalar)
     throw CodegenError(where, "HaloExchange needs one array on connector '_in' and the same array on '_out'");
   const DataDescriptor& desc = *in.loc.binding->desc;
-  const std::vector<std::int64_t> axes = int_list(n, "axes", where), grid = int_list(n, "grid", where),
-                                  flo = int_list(n, "frame_lo", where), fhi = int_list(n, "frame_hi", where),
-                                  wlo = int_list(n, "width_lo", where), whi = int_list(n, "width_hi", where);
-  for (const auto* v : {&grid, &flo, &fhi, &wlo, &whi})
-    if (v->size() != axes.size())
+  HaloAttributes a{int_list(n, "axes", where),     int_list(n, "grid", where),
+                   int_list(n, "frame_lo", where), int_list(n, "frame_hi", where),
+                   int_list(n, "width_lo", where), int_list(n, "width_hi", where)};
+  for (const auto* v : {&a.grid, &a.flo, &a.fhi, &a.wlo, &a.whi})
+    if (v->size() != a.axes.size())
       throw CodegenError(where,
                          "HaloExchange attributes 'axes', 'grid', 'frame_lo', 'frame_hi', 'width_lo' and "
                          "'width_hi' must have one entry per axis");
-  for (std::size_t q = 0; q < axes.size(); ++q) {
-    if (axes[q] >= static_cast<std::int64_t>(desc.shape.size()) || grid[q] < 1)
-      throw CodegenError(where, "HaloExchange axis " + std::to_string(axes[q]) + " of '" + in.loc.data +
+  for (std::size_t q = 0; q < a.axes.size(); ++q) {
+    if (a.axes[q] >= static_cast<std::int64_t>(desc.shape.size()) || a.grid[q] < 1)
+      throw CodegenError(where, "HaloExchange axis " + std::to_string(a.axes[q]) + " of '" + in.loc.data +
                                     "' (or its rank count) is out of range");
-    if (wlo[q] > flo[q] || whi[q] > fhi[q])
+    if (a.wlo[q] > a.flo[q] || a.whi[q] > a.fhi[q])
       throw CodegenError(where, "HaloExchange of '" + in.loc.data + "': a halo is wider than its frame");
   }
+  // A start (pack, post the first split axis) and its wait (MPI_Waitall, unpack, the other axes)
+  // share `overlap` (HaloExchangeOverlap, docs/adr/0057 "overlap"); no phase: the whole exchange.
+  const std::string* phase_text = n.extra.find("phase");
+  const std::string phase = phase_text ? *phase_text : std::string();
+  if (!phase.empty() && phase != "\"start\"" && phase != "\"wait\"")
+    throw CodegenError(where, "HaloExchange attribute 'phase' must be \"start\" or \"wait\", not " + phase);
+  std::string overlap;
+  if (!phase.empty()) {
+    const std::string* v = n.extra.find("overlap");
+    if (!v || v->empty() || v->find_first_not_of("0123456789") != std::string::npos)
+      throw CodegenError(where, "HaloExchange with a phase needs 'overlap', a non-negative integer");
+    overlap = "__hx_ovl_" + *v;
+  }
   sg.prog.link_libraries.insert("mpi");
-  const std::string T(cpp_name(in.loc.type)), base = in.loc.binding->cpp;
-  const std::size_t nd = desc.shape.size();
-  std::int64_t grid_size = 1;
-  for (auto g : grid) grid_size *= g;
+  HaloWriter h{w, desc, a, std::string(cpp_name(in.loc.type)), in.loc.binding->cpp, n.label, in.loc.data};
+  for (auto g : a.grid) h.grid_size *= g;
+  // The first axis split over more than one rank is the one a start posts.
+  std::size_t q0 = 0;
+  while (q0 + 1 < a.grid.size() && a.grid[q0] == 1) ++q0;
+  if (!overlap.empty()) {
+    const std::string decl = "static struct { MPI_Request req[4]; " + h.T + "* buf[4]; int64_t cap[4]; " +
+                             "double t_start, t_posted; int posted; } " + overlap + " = {};";
+    if (std::find(sg.prog.global_code.begin(), sg.prog.global_code.end(), decl) == sg.prog.global_code.end())
+      sg.prog.global_code.push_back(decl);
+  }
 
   if (g_.opts.emit_comments)
-    w.line("// HaloExchange " + n.label + " (node " + std::to_string(n.id()) + ") of '" + in.loc.data +
-           "': MPI_Irecv/MPI_Isend/MPI_Waitall per axis");
+    w.line("// HaloExchange " + n.label + " (node " + std::to_string(n.id()) + ") of '" + in.loc.data + "'" +
+           (phase.empty() ? ": MPI_Irecv/MPI_Isend/MPI_Waitall per axis"
+                          : ", " + phase + " of " + overlap + " (the interior runs in between)"));
   w.open("{");
-  // Run outside `weir run --decompose` (an SDFG file run on its own), MPI is not initialized.
-  w.line("int __hx_init = 0;");
-  w.line("MPI_Initialized(&__hx_init);");
-  w.line("if (!__hx_init) weir_throw(\"%s\", \"" +
-         c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data +
-                  "' runs only on MPI ranks (weir run FILE.py::NAME --decompose I,J under mpirun)") +
-         "\");");
+  h.check_initialized();
   declare_communicator(n, in.loc.data, w);
-  w.line("int __hx_rank = 0, __hx_size = 0;");
-  w.line("MPI_Comm_rank(__hx_comm, &__hx_rank);");
-  w.line("MPI_Comm_size(__hx_comm, &__hx_size);");
-  w.line(
-      "if (__hx_size != " + std::to_string(grid_size) + ") { fprintf(stderr, \"weir: error: " +
-      c_escape("HaloExchange '" + n.label + "' was generated for " + std::to_string(grid_size) + " ranks") +
-      ", not %d\\n\", __hx_size); MPI_Abort(__hx_comm, 1); }");
+  h.rank_and_size();
   // Time in the exchange (packing, messages, waiting, unpacking), per call: with
-  // WEIR_HALO_TIMES set, every call prints its seconds on stderr (bench/mpi_scaling.py sums them).
+  // WEIR_HALO_TIMES set, every call prints its seconds on stderr (bench/mpi_scaling.py sums them);
+  // a wait also prints the interior's seconds since its start and its time in MPI_Waitall.
   w.line("const double __hx_t0 = MPI_Wtime();");
-  std::int64_t stride = grid_size;
-  for (std::size_t q = 0; q < axes.size(); ++q) {
-    stride /= grid[q];
-    const std::size_t ax = static_cast<std::size_t>(axes[q]);
-    const std::string g = std::to_string(grid[q]), s = std::to_string(stride),
-                      tag = std::to_string(100 + 2 * q);
-    const std::string tag_up = std::to_string(101 + 2 * q);
-    w.open("{  // axis " + std::to_string(ax));
-    w.line("const int __hx_c = (__hx_rank / " + s + ") % " + g + ";");
-    w.line("const int __hx_lower = __hx_c > 0 ? __hx_rank - " + s + " : MPI_PROC_NULL;");
-    w.line("const int __hx_upper = __hx_c < " + g + " - 1 ? __hx_rank + " + s + " : MPI_PROC_NULL;");
-    w.line("const int64_t __hx_part = " + sym_cpp(desc.shape[ax]) + " - " + std::to_string(flo[q] + fhi[q]) +
-           ";");
-    // The strips lie inside the array only when the part between the frames is at least as wide
-    // as the widest halo (the attributes may come from an SDFG file, not from --decompose).
-    const std::int64_t widest = std::max(wlo[q], whi[q]);
-    w.line("if (__hx_part < " + std::to_string(widest) + ") { fprintf(stderr, \"weir: error: " +
-           c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " +
-                    std::to_string(ax) + ": the local part between the frames") +
-           " is %lld points, narrower than its halo of " + std::to_string(widest) +
-           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(__hx_comm, 1); }");
-    std::string other = "int64_t(1)";
-    for (std::size_t d = 0; d < nd; ++d)
-      if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";
-    w.line("const int64_t __hx_other = " + other + ";");
-    // Buffers: to lower (its upper halo, width_hi), to upper (width_lo), from lower, from upper.
-    const std::string lo_n = std::to_string(wlo[q]) + " * __hx_other",
-                      hi_n = std::to_string(whi[q]) + " * __hx_other";
-    // The four buffers live as long as the program (static, grown on demand): an exchange in a
-    // time loop allocates nothing after its first call. Messages are counted in bytes as an
-    // int: a strip above INT_MAX bytes is refused rather than truncated.
-    w.line("const int64_t __hx_nlo = " + lo_n + ", __hx_nhi = " + hi_n + ";");
-    w.line(
-        "const int64_t __hx_widest = (__hx_nlo > __hx_nhi ? __hx_nlo : __hx_nhi) * "
-        "static_cast<int64_t>(sizeof(" +
-        T + "));");
-    w.line(
-        "if (__hx_widest > std::numeric_limits<int>::max()) { fprintf(stderr, \"weir: error: " +
-        c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' along axis " + std::to_string(ax)) +
-        ": a strip of %lld bytes is larger than one MPI message can carry (INT_MAX bytes); use more "
-        "ranks\\n\", static_cast<long long>(__hx_widest)); MPI_Abort(__hx_comm, 1); }");
-    emit_halo_buffers(n.label, T, w);
-    auto strip = [&](const std::string& buf, const std::string& from, std::int64_t width, bool pack) {
-      emit_strip(w, {desc, base, ax, buf}, from, width, pack);
-    };
-    const std::string F = std::to_string(flo[q]);
-    strip("__hx_sl", F, whi[q], true);
-    strip("__hx_su", F + " + __hx_part - " + std::to_string(wlo[q]), wlo[q], true);
-    const std::string bytes = "static_cast<int>(sizeof(" + T + ") * ";  // checked above
-    w.line("MPI_Request __hx_req[4];");
-    w.line("MPI_Irecv(__hx_rl, " + bytes + lo_n + "), MPI_BYTE, __hx_lower, " + tag +
-           ", __hx_comm, &__hx_req[0]);");
-    w.line("MPI_Irecv(__hx_ru, " + bytes + hi_n + "), MPI_BYTE, __hx_upper, " + tag_up +
-           ", __hx_comm, &__hx_req[1]);");
-    w.line("MPI_Isend(__hx_su, " + bytes + lo_n + "), MPI_BYTE, __hx_upper, " + tag +
-           ", __hx_comm, &__hx_req[2]);");
-    w.line("MPI_Isend(__hx_sl, " + bytes + hi_n + "), MPI_BYTE, __hx_lower, " + tag_up +
-           ", __hx_comm, &__hx_req[3]);");
-    w.line("MPI_Waitall(4, __hx_req, MPI_STATUSES_IGNORE);");
-    w.open("if (__hx_lower != MPI_PROC_NULL) {");
-    strip("__hx_rl", F + " - " + std::to_string(wlo[q]), wlo[q], false);
+  if (phase == "\"start\"") {
+    h.open_axis(q0);
+    h.buffers(overlap + ".buf", overlap + ".cap");
+    h.post(q0, overlap + ".buf", overlap + ".req");
     w.close();
-    w.open("if (__hx_upper != MPI_PROC_NULL) {");
-    strip("__hx_ru", F + " + __hx_part", whi[q], false);
+    w.line(overlap + ".posted = 1;");
+    w.line(overlap + ".t_posted = MPI_Wtime();");
+    w.line(overlap + ".t_start = " + overlap + ".t_posted - __hx_t0;");
     w.close();
+    return;
+  }
+  if (phase == "\"wait\"") {
+    // A wait without its start (an SDFG edited by hand) would wait on requests never posted.
+    w.line("if (!" + overlap + ".posted) weir_throw(\"%s\", \"" +
+           c_escape("HaloExchange '" + n.label + "' of '" + in.loc.data + "' (phase wait, overlap " +
+                    overlap.substr(9) + ") runs before its start has posted the messages") +
+           "\");");
+    w.line(overlap + ".posted = 0;");
+    w.line("const double __hx_interior = __hx_t0 - " + overlap + ".t_posted;");
+    w.line("double __hx_waited = 0;");
+    h.open_axis(q0);
+    h.complete(q0, overlap + ".buf", overlap + ".req", "__hx_waited");
     w.close();
   }
+  for (std::size_t q = 0; q < a.axes.size(); ++q)
+    if (phase.empty() || q != q0) h.round(q);
   w.line("static const bool __hx_report = std::getenv(\"WEIR_HALO_TIMES\") != nullptr;");
-  w.line("if (__hx_report) fprintf(stderr, \"weir: halo-exchange " + c_escape(n.label) +
-         " rank %d: %.9f s\\n\", __hx_rank, MPI_Wtime() - __hx_t0);");
+  if (phase.empty())
+    w.line("if (__hx_report) fprintf(stderr, \"weir: halo-exchange " + c_escape(n.label) +
+           " rank %d: %.9f s\\n\", __hx_rank, MPI_Wtime() - __hx_t0);");
+  else
+    w.line("if (__hx_report) fprintf(stderr, \"weir: halo-exchange " + c_escape(n.label) +
+           " rank %d: %.9f s; overlap: interior %.9f s while the messages flew, then %.9f s in "
+           "MPI_Waitall\\n\", "
+           "__hx_rank, " +
+           overlap + ".t_start + MPI_Wtime() - __hx_t0, __hx_interior, __hx_waited);");
   w.close();
 }
 

@@ -44,22 +44,23 @@ int ProcessGrid::ranks() const {
   return n;
 }
 
-DecomposedProgram::DecomposedProgram(const runtime::FieldViewProgram& program, ProcessGrid grid)
+DecomposedProgram::DecomposedProgram(const runtime::FieldViewProgram& program, ProcessGrid grid, bool overlap)
     : grid_(std::move(grid)) {
   check_grid(grid_);
   program_ = runtime::lower_for_tables(program, {}, false);
-  decompose(program_.sdfg->clone_sdfg(), program.orchestration != nullptr, true);
+  decompose(program_.sdfg->clone_sdfg(), program.orchestration != nullptr, true, overlap);
 }
 
 DecomposedProgram::DecomposedProgram(const runtime::CompilableProgram& lowered, bool orchestration,
-                                     ProcessGrid grid, bool optimize)
+                                     ProcessGrid grid, bool optimize, bool overlap)
     : grid_(std::move(grid)), program_(lowered) {
   check_grid(grid_);
   if (!lowered.sdfg) throw Error("DecomposedProgram: no SDFG to decompose");
-  decompose(lowered.sdfg->clone_sdfg(), orchestration, optimize);
+  decompose(lowered.sdfg->clone_sdfg(), orchestration, optimize, overlap);
 }
 
-void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration, bool optimize) {
+void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration, bool optimize,
+                                  bool overlap) {
   // Exchanges between an orchestration's calls are placed before auto-optimize inlines them; a
   // single program's go before its start state of the optimized SDFG.
   if (orchestration) {
@@ -72,6 +73,8 @@ void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration
     halos_ = analyse_halos(*sdfg, grid_.dims);
     exchanges_ = insert_halo_exchanges(*sdfg, halos_, grid_.dims, grid_.sizes);
   }
+  // The interior of each map reading an exchanged array runs while its messages fly.
+  if (overlap) overlap_ = transforms::overlap_halo_exchanges(*sdfg);
   validate_or_throw(*sdfg);
   axes_.clear();
   for (std::size_t q = 0; q < grid_.dims.size(); ++q)

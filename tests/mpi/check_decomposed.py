@@ -10,6 +10,10 @@ examples/cartesian (or an orchestrated time loop of tests/mpi) with `weir run --
   stop      one rank fails on purpose (WEIR_TEST_FAIL_RANK) and every rank exits, non-zero,
             within the timeout (no rank waits in an exchange).
 
+With --overlap the decomposed runs pass `--overlap` (HaloExchangeOverlap: interior maps computed
+while the messages fly) and WEIR_HALO_TIMES=1; rank 0 must report --split exchange states split
+and, on more than one rank, every rank's waits must print the overlap line.
+
 Inputs are seeded random arrays of the shapes given (uneven splits on purpose)."""
 import argparse
 import os
@@ -54,6 +58,8 @@ def main():
     a.add_argument("--arg", action="append", default=[], help="an argument added to the weir run (usage)")
     a.add_argument("--expect", action="append", default=[], help="text the refusal must contain")
     a.add_argument("--timeout", type=float, default=120)
+    a.add_argument("--overlap", action="store_true", help="run the decomposed runs with --overlap")
+    a.add_argument("--split", type=int, default=None, help="with --overlap: exchange states split")
     o = a.parse_args()
 
     ref, inputs, outputs, scalars = EXAMPLES[o.program]
@@ -73,6 +79,8 @@ def main():
     fails = []
 
     def decomposed(n, out, extra_env=None):
+        if o.overlap:
+            extra_env = dict(extra_env or {}, WEIR_HALO_TIMES="1")
         cmd = mpirun + ["-np", str(n)]
         if extra_env:
             for k in extra_env:
@@ -80,6 +88,8 @@ def main():
         cmd += [o.weir, "run", program, "--decompose", "I,J", "--in-dir", str(work / "in"), *sets]
         if str(n) in grids:
             cmd += ["--process-grid", grids[str(n)]]
+        if o.overlap:
+            cmd += ["--overlap"]
         if out:
             cmd += ["--out", str(out)]
         env = dict(os.environ, **(extra_env or {}))
@@ -141,6 +151,15 @@ def main():
             if rc != 0:
                 fails.append(f"-np {n}: exit {rc}")
                 continue
+            if o.overlap:
+                said = f"overlap: {o.split} exchange state{'' if o.split == 1 else 's'} split"
+                if said not in text:
+                    fails.append(f"-np {n}: rank 0 did not say {said!r}")
+                for r in range(n):
+                    lines = [x for x in text.splitlines() if x.startswith(f"weir: halo-exchange ")
+                             and f" rank {r}: " in x and "; overlap: interior " in x]
+                    if o.split and not lines:
+                        fails.append(f"-np {n}: rank {r} printed no overlap line")
             for name in outputs:
                 a_bytes = (single / f"{name}.npy").read_bytes()
                 b_bytes = (out / f"{name}.npy").read_bytes()

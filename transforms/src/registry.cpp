@@ -12,6 +12,7 @@
 #include "weir/transforms/gpu_schedules.h"
 #include "weir/transforms/gpu_transform.h"
 #include "weir/transforms/greedy_map_fusion.h"
+#include "weir/transforms/halo_exchange_overlap.h"
 #include "weir/transforms/inline_sdfg.h"
 #include "weir/transforms/instrument_timers.h"
 #include "weir/transforms/library_expansion.h"
@@ -86,6 +87,7 @@ std::vector<RegistryEntry>& table() {
       transformation<LoopMapInterchange>(),
       transformation<ScanColumnBlocking>(),
       transformation<ScanFullBlocks>(),
+      transformation<HaloExchangeOverlap>(),
       pass<GreedyMapFusion>(),
       pass<LocalStorage>(),
       pass<TransientReuse>(),

@@ -24,6 +24,7 @@
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/program.h"
+#include "weir/transforms/halo_exchange_overlap.h"
 
 namespace weir::distributed {
 
@@ -47,13 +48,16 @@ class DecomposedProgram {
   /// From a Cartesian field-view program (loaded with runtime::load_field_view_program).
   /// Throws weir::Error for a grid whose `dims` and `sizes` differ in count, are empty, or have
   /// a size below 1, and as analyse_halos / analyse_orchestration_halos do (naming the program
-  /// and dimension) for a program that cannot be decomposed along `grid.dims`.
-  DecomposedProgram(const runtime::FieldViewProgram& program, ProcessGrid grid);
+  /// and dimension) for a program that cannot be decomposed along `grid.dims`. With `overlap`,
+  /// HaloExchangeOverlap splits each exchange it can (weir/transforms/halo_exchange_overlap.h;
+  /// overlap() says which), so the interior of the stencil reading it runs while messages fly.
+  DecomposedProgram(const runtime::FieldViewProgram& program, ProcessGrid grid, bool overlap = false);
   /// From the SDFG lowered but not optimized (`lowered.sdfg`; `orchestration` when it is an
   /// orchestration function's, whose calls are still nested SDFGs): as above, with auto-optimize
-  /// skipped when `optimize` is false. The options of `lowered` (bounds checks) are kept.
+  /// skipped when `optimize` is false, and `overlap` as above. The options of `lowered` (bounds
+  /// checks) are kept.
   DecomposedProgram(const runtime::CompilableProgram& lowered, bool orchestration, ProcessGrid grid,
-                    bool optimize = true);
+                    bool optimize = true, bool overlap = false);
 
   const ProcessGrid& grid() const { return grid_; }
   /// Per entry of grid().dims: the dimension, its ranks and the program's frame along it.
@@ -62,6 +66,8 @@ class DecomposedProgram {
   const ProgramHalos& halos() const { return halos_; }
   /// How many HaloExchange nodes the SDFG has (0 when nothing is read shifted).
   int exchanges() const { return exchanges_; }
+  /// With `overlap`: how many exchange states were split and why the others were not.
+  const transforms::OverlapReport& overlap() const { return overlap_; }
   /// What prepare() compiles: the SDFG with its exchanges and the code generation options.
   const runtime::CompilableProgram& compilable() const { return program_; }
 
@@ -102,12 +108,13 @@ class DecomposedProgram {
   void run(runtime::Arguments& local, std::int64_t comm, const std::vector<int>& coords) const;
 
  private:
-  void decompose(std::unique_ptr<SDFG> sdfg, bool orchestration, bool optimize);
+  void decompose(std::unique_ptr<SDFG> sdfg, bool orchestration, bool optimize, bool overlap);
 
   ProcessGrid grid_;
   std::vector<DecomposedAxis> axes_;
   ProgramHalos halos_;
   int exchanges_ = 0;
+  transforms::OverlapReport overlap_;
   runtime::CompilableProgram program_;
   std::shared_ptr<runtime::Program> runnable_;
 };
