@@ -115,7 +115,7 @@ int run_command(const RunOptions& given_options) {
     if (o.backend == "gpu")
       throw UsageError(
           "--profile times CPU code only so far (CUDA events are not implemented): use --backend cpu");
-    target.sdfg.sdfg = with_timers(*target.sdfg.sdfg);
+    target.sdfg.sdfg = with_timers(*target.sdfg.sdfg, o.profile_depth);
   }
   if (!o.domain.empty()) refuse_domain(o.domain, target);
 
@@ -293,7 +293,7 @@ Action add_run_command(CLI::App& app) {
                   "computes it on that domain (weir runs a field operator over its whole output)");
   auto* profile = cmd->add_option(
       "--profile", o->profile_file,
-      "[FILE]: time every state, top-level map, library node and copy (compiled with timers, "
+      "[FILE]: time every state, map (nested ones per thread), library node and copy (compiled with timers, "
       "docs/adr/0048-profiling.md), print the 10 slowest with their GB/s, share of a bandwidth probe and "
       "GFLOP/s, and write the report to FILE (DaCe's instrumentation-report JSON, which SDFV overlays); "
       "give FILE as --profile=FILE or after the program");
@@ -310,6 +310,11 @@ Action add_run_command(CLI::App& app) {
                        : std::string();
       },
       "FILE", "report file"));
+  auto* profile_depth =
+      cmd->add_option("--profile-depth", o->profile_depth,
+                      "N: with --profile, time maps down to nesting level N only (1: top-level maps, 2: also "
+                      "the maps directly inside them, ...; default 0: every level)")
+          ->check(integer_in(0, INT_MAX));
   cmd->add_option(
          "--decompose", o->decompose,
          "I,J: run under mpirun with the program's domain split over the ranks along these dimensions "
@@ -330,8 +335,11 @@ Action add_run_command(CLI::App& app) {
   cmd->add_flag(
       "--progress", o->progress,
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
-  return [o, profile]() {
+  return [o, profile, profile_depth]() {
     o->profile = profile->count() > 0;
+    if (profile_depth->count() > 0 && !o->profile)
+      throw UsageError("--profile-depth " + std::to_string(o->profile_depth) +
+                       " limits the timers of --profile: give --profile too");
     // Under mpirun, before --backend gets its default (--decompose compiles for the CPU).
     if (o->overlap && o->decompose.empty()) throw UsageError("--overlap needs --decompose");
     if (!o->decompose.empty()) return run_distributed(*o);

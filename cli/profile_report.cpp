@@ -82,6 +82,7 @@ nlohmann::json profile_report_json(const ProfileData& d) {
     nlohmann::json j = ids;
     j["name"] = e.info.label;
     j["kind"] = e.info.kind;
+    if (e.map_level > 0) j["map_level"] = e.map_level;
     j["calls"] = s.calls;
     j["executions_per_call"] = s.executions_per_call;
     j["min_ms"] = s.min_s * 1e3;

@@ -17,11 +17,15 @@
 namespace weir::cli {
 
 /// One timed element over all calls. `samples[c]` is call c's; `bytes` and `flops` are per
-/// execution of the element (nullopt: not known, e.g. a size the control flow sets); `sdfg_id` is
-/// DaCe's index of the element's SDFG (0: the program).
+/// execution of the element (nullopt: not known, e.g. a size the control flow sets, or an outer
+/// map's parameter); `sdfg_id` is DaCe's index of the element's SDFG (0: the program);
+/// `map_level` a map's nesting level (1: top level, 2: inside one map, counting the maps around
+/// the nested SDFGs it is in; 0: not a map). A map at level 2 or more is timed per thread: its
+/// samples' `ns` is the busiest thread's total over all its executions in the call.
 struct ProfiledElement {
   runtime::TimedElementInfo info;
   long sdfg_id = 0;
+  int map_level = 0;
   std::vector<runtime::ElementSample> samples;
   std::optional<double> bytes, flops;
   bool bytes_dynamic = false, flops_partial = false;

@@ -22,6 +22,7 @@ struct RunOptions {
   int repeat = 1;
   bool profile = false;      // --profile [FILE]: timers, the table of the slowest elements
   std::string profile_file;  // its FILE: the report (DaCe's instrumentation-report JSON)
+  int profile_depth = 0;     // --profile-depth N: maps timed down to nesting level N (0: all)
   unsigned threads = 0;
   bool lowered_only = false;
   std::vector<std::string> decompose;  // --decompose I,J: run on every MPI rank (cli/run_distributed.h)

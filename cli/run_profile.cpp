@@ -13,6 +13,7 @@
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/instrumented.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/state.h"
 #include "weir/transforms/instrument_timers.h"
 #include "weir/transforms/static_costs.h"
 
@@ -58,6 +59,24 @@ std::map<const SDFG*, long> sdfg_ids(const SDFG& root) {
   return ids;
 }
 
+/// Map entries around node `n` of `st` (0 at the top level) and around the nested SDFG nodes
+/// that `st`'s SDFG is in.
+int maps_around(const SDFGState& st, NodeId n) {
+  const ScopeTree scopes = st.scope_tree();
+  int d = 0;
+  for (NodeId p = scopes.parent[n]; p != kNoNode; p = scopes.parent[p])
+    if (st.node(p).kind() == NodeKind::MapEntry) ++d;
+  const SDFG* s = st.sdfg();
+  if (s && s->parent_node() && s->parent_state())
+    d += maps_around(*s->parent_state(), s->parent_node()->id());
+  return d;
+}
+
+/// A timed map's nesting level (ProfiledElement::map_level); 0 for other elements.
+int map_level(const TimedElement& t) {
+  return t.kind == TimedKind::Map ? 1 + maps_around(*t.state, t.node) : 0;
+}
+
 }  // namespace
 
 std::filesystem::path probe_next_to_binary() {
@@ -84,10 +103,12 @@ std::string profile_headline(const ProfileData& data) {
   return line + "):";
 }
 
-std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg) {
+std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth) {
   std::shared_ptr<SDFG> copy = sdfg.clone_sdfg();
   transforms::AnalysisCache cache;
-  transforms::InstrumentTimers().run(*copy, cache);
+  transforms::InstrumentTimers pass;
+  pass.options().set("depth", depth);
+  pass.run(*copy, cache);
   return copy;
 }
 
@@ -122,6 +143,7 @@ const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_
           e.info.edge_id != edge)
         continue;
       e.sdfg_id = ids.count(t.sdfg) ? ids.at(t.sdfg) : 0;
+      e.map_level = map_level(t);
       const transforms::StaticCost cost = transforms::static_cost(t);
       const transforms::EvaluatedCost v = transforms::evaluate(cost, values);
       e.bytes = v.bytes;

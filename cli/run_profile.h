@@ -16,8 +16,9 @@
 
 namespace weir::cli {
 
-/// A copy of `sdfg` on which the instrument-timers pass ran (the caller's SDFG is not changed).
-std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg);
+/// A copy of `sdfg` on which the instrument-timers pass ran (the caller's SDFG is not changed),
+/// with its option `depth` (0: maps at every nesting level; 1: top-level maps only; ...).
+std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth = 0);
 
 /// The bandwidth probe weir uses: ../lib/libweir_stream_probe.so from the folder of the running
 /// binary (/proc/self/exe); "" when that cannot be read.

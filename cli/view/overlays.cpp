@@ -136,8 +136,9 @@ json profile_overlay(const SDFG& sdfg, const json& report, const std::string& pa
     json o = match->where;
     o["kind"] = kind;
     o["label"] = name;
-    for (const char* key : {"calls", "executions_per_call", "min_ms", "median_ms", "share_of_call", "bytes",
-                            "flops", "GBps", "GFLOPps", "probe_share", "bytes_dynamic", "flops_partial"})
+    for (const char* key :
+         {"calls", "executions_per_call", "min_ms", "median_ms", "share_of_call", "bytes", "flops", "GBps",
+          "GFLOPps", "probe_share", "bytes_dynamic", "flops_partial", "map_level"})
       o[key] = e.contains(key) ? e[key] : json(nullptr);
     const json &b = o["bytes"], &f = o["flops"];
     o["intensity"] = b.is_number() && f.is_number() && b.get<double>() > 0

@@ -184,12 +184,16 @@ std::vector<std::string> table_proof_notes(const std::vector<TableProof>& proofs
 
 // --- timers of instrumented elements (timers.cpp, docs/adr/0048-profiling.md) -----------------
 
-/// `code` inside a block that times it into timer slot `slot`.
-void emit_timed(std::size_t slot, const Writer& code, Writer& w);
+/// `code` inside a block that times it into timer slot `slot`; `per_thread` (an element inside a
+/// map scope): into the running thread's row of slots (weir_profile_thread_slot).
+void emit_timed(std::size_t slot, const Writer& code, Writer& w, bool per_thread = false);
 /// The same for one line of C++ (a state call).
 std::string timed_line(std::size_t slot, const std::string& code);
 /// What a program with timers adds after the prelude: weir_profile.h and the slots.
 std::string timer_globals(std::size_t slots);
+/// What weir_run does first in a program with timers: zero the slots and the per-thread rows
+/// (allocating them for omp_get_max_threads() threads; weir_fail when that fails).
+std::string timer_clear();
 /// The entry points weir_profile_elements / weir_profile_read (program_abi.h) for `timed`.
 std::string timer_entry_points(const std::vector<TimedElement>& timed);
 

@@ -266,7 +266,7 @@ struct EntryPoints {
     entry.open("try {");
     run_bindings(entry);
     target.run_start(entry);
-    if (!prog.timed.empty()) entry.line("std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);");
+    if (!prog.timed.empty()) entry.lines(timer_clear());
     if (faults) entry.line("weir_clear_fault();");
     emit_table_entry_checks(sdfg, prog.table_proofs, entry);
     entry.append(body);

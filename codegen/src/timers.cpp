@@ -21,11 +21,17 @@ std::optional<std::size_t> Program::timer_slot(const SDFGState& st, TimedKind ki
   return std::nullopt;
 }
 
-void emit_timed(std::size_t slot, const Writer& code, Writer& w) {
-  w.open("{  // timed (instrument: Timer)");
+void emit_timed(std::size_t slot, const Writer& code, Writer& w, bool per_thread) {
+  w.open(per_thread ? "{  // timed (instrument: Timer) on this thread's accumulators"
+                    : "{  // timed (instrument: Timer)");
   w.line("const int64_t weir_timer_start = weir_profile_now();");
   w.append(code);
-  w.line("weir_profile_record(weir_profile_slots[" + std::to_string(slot) + "], weir_timer_start);");
+  const std::string k = std::to_string(slot);
+  if (per_thread)
+    w.line("weir_profile_record(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, " + k +
+           "), weir_timer_start);");
+  else
+    w.line("weir_profile_record(weir_profile_slots[" + k + "], weir_timer_start);");
   w.close();
 }
 
@@ -35,8 +41,25 @@ std::string timed_line(std::size_t slot, const std::string& code) {
 }
 
 std::string timer_globals(std::size_t slots) {
+  const std::string n = std::to_string(slots);
+  // The per-thread rows of the timers inside map scopes (weir_profile.h), allocated by weir_run.
   return std::string(prelude::weir_profile_h) + "WEIR_PROGRAM_STATE weir_profile_slot weir_profile_slots[" +
-         std::to_string(slots) + "];\n";
+         n +
+         "];\nWEIR_PROGRAM_STATE weir_profile_slot* weir_profile_rows;\n"
+         "WEIR_PROGRAM_STATE int64_t weir_profile_rows_allocated;\n"
+         // Freed when the library is unloaded (one owner program-wide, as the pointer).
+         "struct weir_profile_rows_owner {\n  ~weir_profile_rows_owner() { std::free(weir_profile_rows); "
+         "weir_profile_rows = nullptr; }\n};\n"
+         "WEIR_PROGRAM_STATE weir_profile_rows_owner weir_profile_rows_owned;\n"
+         "constexpr int64_t weir_profile_row_stride = " +
+         n + " + 3;\n";
+}
+
+std::string timer_clear() {
+  return "std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);\n"
+         "if (!weir_profile_clear_rows(weir_profile_rows, weir_profile_rows_allocated, "
+         "weir_profile_threads(), "
+         "weir_profile_row_stride)) return weir_fail(\"weir_run: cannot allocate the per-thread timers\");";
 }
 
 std::string timer_entry_points(const std::vector<TimedElement>& timed) {
@@ -57,9 +80,12 @@ std::string timer_entry_points(const std::vector<TimedElement>& timed) {
   w.line("if (out == nullptr || slots != " + n + ") return weir_fail(\"weir_profile_read: the program has " +
          n + " timed elements\");");
   w.open("for (int64_t k = 0; k < " + n + "; ++k) {");
-  w.line("out[3 * k] = weir_profile_slots[k].executions;");
-  w.line("out[3 * k + 1] = weir_profile_slots[k].ns;");
-  w.line("out[3 * k + 2] = weir_profile_slots[k].first_start_ns;");
+  w.line(
+      "const weir_profile_slot s = weir_profile_merged(weir_profile_slots[k], weir_profile_rows, "
+      "weir_profile_rows_allocated, weir_profile_row_stride, k);");
+  w.line("out[3 * k] = s.executions;");
+  w.line("out[3 * k + 1] = s.ns;");
+  w.line("out[3 * k + 2] = s.first_start_ns;");
   w.close();
   w.line("return 0;");
   w.close();

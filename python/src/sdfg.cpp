@@ -137,7 +137,14 @@ struct CompiledSDFG {
       std::make_shared<std::map<std::string, std::int64_t>>();
 };
 
-CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, bool profile) {
+CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, bool profile,
+                          int profile_depth) {
+  if (profile_depth < 0)
+    throw py::value_error("SDFG.compile(): profile_depth must be 0 or more, not " +
+                          std::to_string(profile_depth));
+  if (profile_depth > 0 && !profile)
+    throw py::value_error(
+        "SDFG.compile(): profile_depth limits the timers of profile=True: give profile=True too");
   if (backend.is_none()) backend = py::module_::import("weir.backends").attr("cpu");
   std::shared_ptr<const runtime::Backend> b = backend_argument(backend, "SDFG.compile(): backend");
   // An embedded backend fails in prepare() as without timers (BackendError: nothing compiled).
@@ -146,7 +153,8 @@ CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, 
         "SDFG.compile(profile=True) times CPU code only so far (CUDA events are not implemented): use "
         "weir.backends.cpu");
   runtime::CompilableProgram p;
-  p.sdfg = profile ? cli::with_timers(graph(s)) : std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
+  p.sdfg = profile ? cli::with_timers(graph(s), profile_depth)
+                   : std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
   p.options.trust_code = trust_code;
   p.origin = "SDFG '" + p.sdfg->name + "'";
   CompiledSDFG c;
@@ -331,11 +339,13 @@ void bind_sdfg(py::module_& m) {
           "The transformations recorded in the SDFG (DaCe's, then weir's), each as a dict")
       .def(
           "compile", &compile_sdfg, py::kw_only(), py::arg("backend") = py::none(),
-          py::arg("trust_code") = false, py::arg("profile") = false,
+          py::arg("trust_code") = false, py::arg("profile") = false, py::arg("profile_depth") = 0,
           "Compiles a copy of the SDFG for `backend` (default weir.backends.cpu; from the program cache when "
           "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
           "(as `weir run --trust-code`); profile: with timers (the instrument-timers pass, as `weir run "
-          "--profile`), read after every call: CompiledSDFG.profile() gives the report")
+          "--profile`), read after every call: CompiledSDFG.profile() gives the report; profile_depth: time "
+          "maps "
+          "down to that nesting level only (as `--profile-depth`; 0: every level)")
       .def("copy", &copy)
       .def("__copy__", &copy)
       .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })

@@ -27,7 +27,7 @@ def test_profile_of_three_calls(rng, tmp_path):
     summary = p.report["weir_profile"]
     assert summary["calls"] == 3 and len(summary["call_ms"]) == 3
     assert summary["probe"]["GBps"] is None and summary["probe"]["problem"] == "not measured (no probe library)"
-    maps = [e for e in summary["elements"] if e["kind"] == "map"]
+    maps = [e for e in summary["elements"] if e["kind"] == "map" and e["map_level"] == 1]
     assert len(maps) == 1
     m = maps[0]
     # By hand: the map reads all of f (16 x 12 x 4 doubles: every point is some interior point's
@@ -65,7 +65,7 @@ def test_profile_with_the_bandwidth_probe(rng):
     assert probe["min_GBps"] == min(rounds) and probe["median_GBps"] == float(np.median(rounds))
     assert probe["unstable"] == (max(rounds) > 1.5 * min(rounds))
     assert p.table.startswith(f"profile (1 call; bandwidth probe: triad {max(rounds):.1f} GB/s, the best of 5 rounds")
-    m = next(e for e in p.report["weir_profile"]["elements"] if e["kind"] == "map")
+    m = next(e for e in p.report["weir_profile"]["elements"] if e["kind"] == "map" and e["map_level"] == 1)
     assert m["probe_share"] == pytest.approx(m["GBps"] / probe["GBps"])
 
 
@@ -79,3 +79,45 @@ def test_profile_errors(rng):
         s.compile(backend=weir.backends.embedded, profile=True)
     with pytest.raises(weir.BackendError, match="CUDA events are not implemented"):
         s.compile(backend=weir.backends.gpu, profile=True)
+
+
+def test_profile_of_maps_inside_maps(rng):
+    """--auto cpu runs laplacian's K map inside its IJ map; map-tiling puts the whole map inside a
+    map over 8 x 4 tiles: both inner maps are timed on per-thread accumulators (ADR 0048, "Timers
+    inside maps"), with their executions, bytes and FLOPs worked out by hand."""
+    I, J, K = 34, 18, 8  # interior 32 x 16: 1 x 512 (i, j) points, 4 x 4 tiles
+    f = rng.random((I, J, K))
+    expected = laplacian_numpy(f)
+    sdfg = weir.load(LAPLACIAN).__sdfg__()
+    for variant in ("auto", "tiled"):
+        s = (
+            weir.optimize(sdfg, auto="cpu")
+            if variant == "auto"
+            else weir.optimize(sdfg, passes="map-tiling{tile_sizes=8,4,1 divides_evenly=true}")
+        )
+        plain, timed = np.zeros_like(f), np.zeros_like(f)
+        s.compile()(f=f, out=plain)
+        c = s.compile(profile=True)
+        for _ in range(2):
+            c(f=f, out=timed)
+        np.testing.assert_array_equal(timed, plain)  # timers change no bit
+        np.testing.assert_array_equal(timed[1:-1, 1:-1], expected)
+        inner = [e for e in c.profile(probe=False).report["weir_profile"]["elements"] if e.get("map_level") == 2]
+        assert len(inner) == 1, variant
+        m = inner[0]
+        assert m["kind"] == "map" and m["calls"] == 2 and m["median_ms"] > 0
+        if variant == "auto":
+            # Once per interior (i, j); f's 3 x 3 x K column box in, out's K column out.
+            assert m["executions_per_call"] == (I - 2) * (J - 2)
+            assert m["bytes"] == (3 * 3 * K + K) * 8 and m["flops"] == 5 * K
+        else:
+            # Once per tile; f over the tile and its halo, out over the tile.
+            assert m["executions_per_call"] == (32 // 8) * (16 // 4)
+            assert m["bytes"] == ((8 + 2) * (4 + 2) * K + 8 * 4 * K) * 8 and m["flops"] == 5 * 8 * 4 * K
+        # profile_depth=1: the top-level maps only.
+        shallow = s.compile(profile=True, profile_depth=1)
+        shallow(f=f, out=timed)
+        levels = [e.get("map_level") for e in shallow.profile(probe=False).report["weir_profile"]["elements"]]
+        assert 2 not in levels and 1 in levels
+    with pytest.raises(ValueError, match="profile_depth limits the timers of profile=True"):
+        sdfg.compile(profile_depth=2)

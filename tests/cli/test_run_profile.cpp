@@ -47,8 +47,8 @@ TEST_CASE("run --profile: laplacian's report has every element timed on every ca
   CHECK(summary.at("calls") == 3);
   CHECK(summary.at("call_ms").size() == 3);
   const json& elements = summary.at("elements");
-  REQUIRE(elements.size() >= 2);  // at least the state and its map
-  std::size_t maps = 0;
+  REQUIRE(elements.size() >= 3);  // at least the state and its two maps
+  std::size_t maps = 0, inner_maps = 0;
   for (const json& e : elements) {
     INFO(e.dump());
     CHECK(e.at("calls") == 3);
@@ -56,7 +56,7 @@ TEST_CASE("run --profile: laplacian's report has every element timed on every ca
     CHECK(e.at("min_ms").get<double>() <= e.at("median_ms").get<double>());
     CHECK(e.at("share_of_call").get<double>() > 0);
     CHECK(e.at("share_of_call").get<double>() <= 1.0);
-    if (e.at("kind") == "map") {
+    if (e.at("kind") == "map" && e.at("map_level") == 1) {
       ++maps;
       // f is read over its whole I x J x K box (the stencil's footprint), out written on the
       // interior (I-2) x (J-2) x K, 8 bytes each: the minimum traffic of the stencil.
@@ -64,9 +64,19 @@ TEST_CASE("run --profile: laplacian's report has every element timed on every ca
       // -4.0 * f + four neighbours: 5 operations per interior point.
       CHECK(e.at("flops").get<double>() == 5.0 * (I - 2) * (J - 2) * K);
       CHECK(e.at("GBps").get<double>() > 0);
+    } else if (e.at("kind") == "map") {
+      // --auto cpu's K map inside the IJ map (level 2, timed per thread): once per interior
+      // (i, j) point; per execution it reads f's 3 x 3 x K column box (its memlet's subset) and
+      // writes out's K column, and runs the 5 operations K times.
+      ++inner_maps;
+      CHECK(e.at("map_level") == 2);
+      CHECK(e.at("executions_per_call") == (I - 2) * (J - 2));
+      CHECK(e.at("bytes").get<double>() == 8.0 * (3 * 3 * K + K));
+      CHECK(e.at("flops").get<double>() == 5.0 * K);
     }
   }
-  CHECK(maps >= 1);
+  CHECK(maps == 1);
+  CHECK(inner_maps == 1);
   // One complete event per element and call, with DaCe's ids.
   CHECK(j.at("traceEvents").size() == 3 * elements.size());
   for (const json& ev : j.at("traceEvents")) {
@@ -156,11 +166,20 @@ TEST_CASE("run --profile: an orchestrated time loop counts each element's execut
   INFO(r.out);
   REQUIRE(r.code == 0);
   const json j = read_json(report);
-  std::size_t maps = 0;
+  std::size_t maps = 0, inner_maps = 0;
   for (const json& e : j.at("weir_profile").at("elements")) {
     INFO(e.dump());
     CHECK(e.at("calls") == 2);
     if (e.at("kind") != "map") continue;
+    if (e.at("map_level") == 2) {
+      // --auto cpu's J map inside each step's I map: once per interior row and step; per
+      // execution u's 3 x J box, kappa's and u_next's J - 2 points and dt; 8 operations per point.
+      ++inner_maps;
+      CHECK(e.at("executions_per_call") == 3 * (I - 2));
+      CHECK(e.at("bytes").get<double>() == 8.0 * (3 * J + 2 * (J - 2) + 1));
+      CHECK(e.at("flops").get<double>() == 8.0 * (J - 2));
+      continue;
+    }
     ++maps;
     // The loop body holds two steps (u -> u_next, then back): each runs 6 / 2 times a call.
     CHECK(e.at("executions_per_call") == 3);
@@ -171,4 +190,84 @@ TEST_CASE("run --profile: an orchestrated time loop counts each element's execut
     CHECK(e.at("flops").get<double>() == 8.0 * (I - 2) * (J - 2));
   }
   CHECK(maps == 2);
+  CHECK(inner_maps == 2);
+}
+
+TEST_CASE("run --profile: the inner map of a tiled laplacian is timed per tile, results unchanged",
+          "[cli][profile]") {
+  auto dir = weir::test::scratch_dir("cli-profile-tiled-laplacian");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py";
+  const fs::path lowered = dir / "laplacian.sdfg", tiled = dir / "tiled.sdfg";
+  REQUIRE(weir::test::run_weir("sdfg " + q(program) + "::laplacian -o " + q(lowered), env).code == 0);
+  // Tiles of 8 x 4 points in I and J (K untiled): the original map runs inside the tile map.
+  auto t = weir::test::run_weir("optimize " + q(lowered) + " -o " + q(tiled) +
+                                    " --passes 'map-tiling{tile_sizes=8,4,1 divides_evenly=true}'",
+                                env);
+  INFO(t.out);
+  REQUIRE(t.code == 0);
+  // Interior 32 x 16: 4 x 4 tiles.
+  const int I = 34, J = 18, K = 8;
+  const std::string run = "run " + q(tiled) +
+                          " --backend cpu --random-inputs --seed 3 --set I=" + std::to_string(I) +
+                          " --set J=" + std::to_string(J) + " --set K=" + std::to_string(K) + " --repeat 2 ";
+  auto plain = weir::test::run_weir(run, env);
+  const fs::path report = dir / "profile.json";
+  auto timed = weir::test::run_weir(run + "--profile=" + q(report), env);
+  INFO(plain.out << "\n---\n" << timed.out);
+  REQUIRE(plain.code == 0);
+  REQUIRE(timed.code == 0);
+  // Bit-identical outputs with and without timers (the checksum hashes the output's bytes).
+  auto checksum = [](const std::string& out) {
+    const auto at = out.find("checksum ");
+    REQUIRE(at != std::string::npos);
+    return out.substr(at, 9 + 16);
+  };
+  CHECK(checksum(plain.out) == checksum(timed.out));
+
+  const json j = read_json(report);
+  const json* inner = nullptr;
+  const json* outer = nullptr;
+  for (const json& e : j.at("weir_profile").at("elements")) {
+    if (e.at("kind") != "map") continue;
+    (e.at("map_level") == 2 ? inner : outer) = &e;
+  }
+  REQUIRE(inner);
+  REQUIRE(outer);
+  INFO(inner->dump());
+  CHECK(inner->at("name") == "lap_map");
+  CHECK(outer->at("name") == "tile_lap_map");
+  CHECK(outer->at("map_level") == 1);
+  CHECK(inner->at("calls") == 2);
+  // Once per tile: (32 / 8) x (16 / 4) = 16 executions per call.
+  CHECK(inner->at("executions_per_call") == 16);
+  // Per tile: f over the tile with its halo, (8 + 2) x (4 + 2) x K, and out over the tile,
+  // 8 x 4 x K, 8 bytes each; 5 operations per point of the tile.
+  CHECK(inner->at("bytes").get<double>() == 8.0 * ((8 + 2) * (4 + 2) * K + 8 * 4 * K));
+  CHECK(inner->at("flops").get<double>() == 5.0 * 8 * 4 * K);
+  CHECK(inner->at("median_ms").get<double>() > 0);
+  CHECK(inner->at("GBps").get<double>() > 0);
+  // One trace event per call for it too (DaCe's format), with its node id.
+  std::size_t events = 0;
+  for (const json& ev : j.at("traceEvents")) events += ev.at("args").at("id") == inner->at("id");
+  CHECK(events == 2);
+
+  SECTION("--profile-depth 1 times the tile map only") {
+    const fs::path shallow = dir / "shallow.json";
+    auto r = weir::test::run_weir(run + "--profile=" + q(shallow) + " --profile-depth 1", env);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(checksum(r.out) == checksum(plain.out));
+    std::vector<std::string> maps;
+    const json s = read_json(shallow);
+    for (const json& e : s.at("weir_profile").at("elements"))
+      if (e.at("kind") == "map") maps.push_back(e.at("name"));
+    CHECK(maps == std::vector<std::string>{"tile_lap_map"});
+  }
+  SECTION("--profile-depth without --profile is a usage error") {
+    auto r = weir::test::run_weir(run + "--profile-depth 2", env);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out,
+               Catch::Contains("--profile-depth 2 limits the timers of --profile: give --profile too"));
+  }
 }

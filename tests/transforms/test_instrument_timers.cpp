@@ -17,9 +17,11 @@ using namespace weir::transforms;
 
 namespace {
 
-std::size_t instrument(SDFG& sdfg) {
+std::size_t instrument(SDFG& sdfg, long long depth = 0) {
   AnalysisCache cache;
-  return InstrumentTimers().run(sdfg, cache);
+  InstrumentTimers pass;
+  pass.options().set("depth", depth);
+  return pass.run(sdfg, cache);
 }
 
 /// prog(A[N], B[N], C[N]): state "compute" runs the nested maps of make_map2d's shape over
@@ -62,19 +64,27 @@ std::vector<std::string> kinds_and_labels(const SDFG& sdfg) {
 
 }  // namespace
 
-TEST_CASE("instrument-timers times states, top-level maps and copies, not inner maps",
-          "[transforms][profile]") {
+TEST_CASE("instrument-timers times states, maps at every level and copies", "[transforms][profile]") {
   auto sdfg = make_two_states();
   CHECK(timed_elements(*sdfg).empty());  // off by default
-  CHECK(instrument(*sdfg) == 4);
+  CHECK(instrument(*sdfg) == 5);
   require_valid(*sdfg);
   CHECK(kinds_and_labels(*sdfg) ==
-        std::vector<std::string>{"state compute", "map rows", "state copy", "copy B -> C"});
-  // The inner map runs once per point of the outer one: no timer.
-  for (MapEntry* m : maps_of(only_state(*sdfg)))
-    CHECK(instrument_of(m->extra) == (m->map->label == "rows" ? "Timer" : ""));
+        std::vector<std::string>{"state compute", "map rows", "map cols", "state copy", "copy B -> C"});
+  // The inner map too (it runs once per point of the outer one: timed per thread by codegen).
+  for (MapEntry* m : maps_of(only_state(*sdfg))) CHECK(instrument_of(m->extra) == "Timer");
   // A second run changes nothing.
   CHECK(instrument(*sdfg) == 0);
+
+  SECTION("depth 1 times top-level maps only, depth 2 the inner one too") {
+    auto fresh = make_two_states();
+    CHECK(instrument(*fresh, 1) == 4);
+    CHECK(kinds_and_labels(*fresh) ==
+          std::vector<std::string>{"state compute", "map rows", "state copy", "copy B -> C"});
+    auto two = make_two_states();
+    CHECK(instrument(*two, 2) == 5);
+    CHECK_THROWS_WITH(instrument(*two, -1), Catch::Contains("'depth'") && Catch::Contains("at least 0"));
+  }
 
   SECTION("the attribute survives a JSON round trip, as DaCe writes it") {
     const std::string text = sdfg_to_json_text(*sdfg);
@@ -88,7 +98,7 @@ TEST_CASE("instrument-timers times states, top-level maps and copies, not inner 
     REQUIRE(p);
     auto fresh = make_two_states();
     AnalysisCache cache;
-    CHECK(p->run(*fresh, cache) == 4);
+    CHECK(p->run(*fresh, cache) == 5);
   }
 }
 
@@ -101,9 +111,10 @@ TEST_CASE("instrument-timers keeps another instrumentation type and refuses a ma
     if (m->map->label == "rows") rows = m;
   REQUIRE(rows);
   set_instrument(rows->extra, "GPU_Events");
-  CHECK(instrument(*sdfg) == 3);
+  CHECK(instrument(*sdfg) == 4);
   CHECK(instrument_of(rows->extra) == "GPU_Events");
-  CHECK(kinds_and_labels(*sdfg) == std::vector<std::string>{"state compute", "state copy", "copy B -> C"});
+  CHECK(kinds_and_labels(*sdfg) ==
+        std::vector<std::string>{"state compute", "map cols", "state copy", "copy B -> C"});
 
   auto bad = make_two_states();
   only_state(*bad).extra.set("instrument", "3");
@@ -119,7 +130,7 @@ TEST_CASE("instrument-timers keeps another instrumentation type and refuses a ma
   CHECK(timed_elements_or_empty(*bad) == 0);
 }
 
-TEST_CASE("instrument-timers enters SDFGs nested outside maps, not those called per point",
+TEST_CASE("instrument-timers enters SDFGs nested outside maps, and the maps of those called per point",
           "[transforms][profile]") {
   auto inner = make_map2d(false, "b = a + 1");
   inner->arg_names = {"A", "B"};
@@ -145,7 +156,7 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, not those called 
   CHECK(text.find("\"cfg_list_id\":2") == std::string::npos);
   CHECK(instrument_of(ns.extra).empty());
 
-  // The same nested SDFG called inside a map: nothing inside it is timed.
+  // A nested SDFG called inside a map: its maps are timed (per thread), not its states or copies.
   auto per_point = std::make_unique<SDFG>("outer");
   per_point->add_symbol("N");
   per_point->add_array("X", ScalarType::Float64, {E("N")});
@@ -166,13 +177,34 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, not those called 
   path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
   CHECK(instrument(*per_point) == 2);  // main and the map "points"
   CHECK(kinds_and_labels(*per_point) == std::vector<std::string>{"state main", "map points"});
+
+  // make_map2d's map (level 2) inside a nested SDFG called per point of map "points" (level 1).
+  auto with_map = std::make_unique<SDFG>("outer");
+  with_map->add_symbol("N");
+  with_map->add_symbol("M");
+  with_map->add_array("X", ScalarType::Float64, {E("N"), E("M")});
+  with_map->add_array("Y", ScalarType::Float64, {E("N"), E("M")});
+  SDFGState& ws = with_map->add_state("main", true);
+  auto called = make_map2d(false, "b = a + 1");
+  called->arg_names = {"A", "B"};
+  auto& wx = ws.add_access("X");
+  auto& wy = ws.add_access("Y");
+  auto& wm = ws.add_map("points", {"k"}, S("0:2"));
+  auto& wcall = ws.add_nested_sdfg("call", std::move(called), {"A"}, {"B"}, {{"N", E("N")}, {"M", E("M")}});
+  path_in(ws, wx.id(), {wm.id()}, wcall.id(), "A", {M("X", "0:N, 0:M"), M("X", "0:N, 0:M")});
+  path_out(ws, wcall.id(), "B", {wm.exit}, wy.id(), {M("Y", "0:N, 0:M"), M("Y", "0:N, 0:M")});
+  auto shallow = with_map->clone_sdfg();
+  CHECK(instrument(*with_map) == 3);
+  CHECK(kinds_and_labels(*with_map) == std::vector<std::string>{"state main", "map points", "map map"});
+  CHECK(instrument(*shallow, 1) == 2);
+  CHECK(kinds_and_labels(*shallow) == std::vector<std::string>{"state main", "map points"});
 }
 
 TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code", "[transforms][profile]") {
   auto sdfg = make_two_states();
   instrument(*sdfg);
   const auto timed = timed_elements(*sdfg);
-  REQUIRE(timed.size() == 4);
+  REQUIRE(timed.size() == 5);
   const std::map<std::string, long long> n1000{{"N", 1000}};
   // The map reads A[0:N] and writes B[0:N]: 8 + 8 bytes per point; 3 operations per point
   // (*, +, sqrt) as the counting rule says.
@@ -180,14 +212,20 @@ TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code",
   CHECK(map.bytes == Approx(16.0 * 1000));
   CHECK(map.flops == Approx(3.0 * 1000));
   // A copy of N doubles reads and writes them: 16 N bytes, no operations.
-  const EvaluatedCost copy = evaluate(static_cost(timed[3]), n1000);
+  const EvaluatedCost copy = evaluate(static_cost(timed[4]), n1000);
   CHECK(copy.bytes == Approx(16.0 * 1000));
   CHECK(copy.flops == Approx(0));
   // A state's costs are its top-level elements'.
   CHECK(evaluate(static_cost(timed[0]), n1000).bytes == Approx(16.0 * 1000));
-  CHECK(evaluate(static_cost(timed[2]), n1000).bytes == Approx(16.0 * 1000));
+  CHECK(evaluate(static_cost(timed[3]), n1000).bytes == Approx(16.0 * 1000));
   // Without N's value the numbers are unknown, never made up.
   CHECK_FALSE(evaluate(static_cost(timed[1]), {}).bytes.has_value());
+  // The inner map "cols" (0:1, once per point of "rows"), per execution: A[i] in, B[i] out, the
+  // tasklet once; no size symbol and no outer parameter left in the numbers.
+  REQUIRE(timed[2].label == "cols");
+  const EvaluatedCost cols = evaluate(static_cost(timed[2]), {});
+  CHECK(cols.bytes == Approx(16.0));
+  CHECK(cols.flops == Approx(3.0));
 
   Tasklet t("t", {"c = a ** 2 - max(a, b) / 3.0\nd = -c if c < 0 else c * 0.5", Language::Python});
   CHECK(tasklet_flops(t) == 5);  // **, -, max, /, * (unary minus and the comparison count 0)

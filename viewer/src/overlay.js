@@ -92,6 +92,8 @@ export function overlayRows(entries) {
     rows.push(['bandwidth', `${formatNumber(p.GBps)} GB/s${p.probe_share == null ? '' : ` (${formatNumber(100 * p.probe_share)}% of the probe)`}`]);
     rows.push(['GFLOP/s', formatNumber(p.GFLOPps)]);
     rows.push(['measured on', `${formatNumber(p.bytes)} bytes${p.bytes_dynamic ? ' (upper bound)' : ''}, ${formatNumber(p.flops)} FLOPs${p.flops_partial ? ' (partial)' : ''} per execution`]);
+    // A map inside a map scope: timed on per-thread accumulators (ADR 0048, "Timers inside maps").
+    if (p.map_level >= 2) rows.push(['timed per thread', `map level ${p.map_level}, ${formatNumber(p.executions_per_call)} executions per call; time: the busiest thread's total`]);
   }
   if (s) {
     rows.push(['bytes moved', `${s.bytes_expr}${s.bytes == null ? '' : ` = ${formatNumber(s.bytes)}`}${s.bytes_dynamic ? ' (upper bound)' : ''}`]);

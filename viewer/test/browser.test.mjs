@@ -409,17 +409,23 @@ test('a profile report overlays measured time and static costs on the SDFG it wa
   const uidOf = (label) => page.evaluate((l) => [...document.querySelectorAll('#outline .ol-row')]
     .find((r) => { const t = r.querySelector('.ol-label').textContent; return t === l || t.startsWith(`${l}[`); })?.dataset.uid, label);
   const classOf = (uid) => page.evaluate((u) => document.querySelector(`svg.graph .el[data-uid="${CSS.escape(u)}"]`)?.getAttribute('class') ?? '', uid);
-  const state = want.elements.find((e) => e.kind === 'state'), map = want.elements.find((e) => e.kind === 'map');
-  const stateUid = await uidOf(state.name), mapUid = await uidOf(map.name);
-  assert.ok(stateUid && mapUid, 'the report\'s state and map are in the outline');
+  const state = want.elements.find((e) => e.kind === 'state'), map = want.elements.find((e) => e.kind === 'map' && e.map_level === 1);
+  // --auto cpu's K map inside the IJ map: timed per thread (ADR 0048, "Timers inside maps").
+  const inner = want.elements.find((e) => e.kind === 'map' && e.map_level === 2);
+  const stateUid = await uidOf(state.name), mapUid = await uidOf(map.name), innerUid = await uidOf(inner.name);
+  assert.ok(stateUid && mapUid && innerUid, 'the report\'s state and maps are in the outline');
+  assert.equal(inner.executions_per_call, 60 * 60);  // once per interior (i, j)
 
-  // Time: a state contains its map, so it takes at least as long: the highest step (red) and the map the lowest.
+  // Time: a state contains its map, so it takes at least as long: the highest step (red); the
+  // inner map's time (its busiest thread's) is within the outer map's.
   await page.selectOption('#overlay', 'time');
   assert.equal(await page.evaluate(() => document.body.dataset.overlay), 'time');
   assert.ok(state.median_ms >= map.median_ms);
   assert.match(await classOf(stateUid), /\bov-7\b/);
-  if (state.median_ms > map.median_ms) assert.match(await classOf(mapUid), /\bov-0\b/);
-  assert.match(await page.textContent('#ov-legend'), /time \(median ms per call\).*2 elements/);
+  assert.match(await classOf(innerUid), /\bov-\d\b/);
+  assert.match(await page.textContent('#ov-legend'), /time \(median ms per call\).*3 elements/);
+  await page.click(`#outline .ol-row[data-uid="${innerUid}"]`);
+  assert.match(await page.textContent('#tab-props'), /timed per thread.*map level 2, 3\.6k executions per call; time: the busiest thread's total/);
 
   // The map's costs in the panel: measured and static, the static bytes at the report's sizes
   // by hand: u over 64 x 64 x 16, coeff and out over the 60 x 60 x 16 interior, 8 bytes each.
@@ -430,10 +436,13 @@ test('a profile report overlays measured time and static costs on the SDFG it wa
   assert.equal(map.bytes, 1445888);
   assert.match(props, /bytes moved.*= 1\.45M/);
 
-  // Static bytes: both elements move the same bytes: one colour (the top step), legend at 1.45M.
+  // Static bytes: the state and the map move the same bytes (the top step); the inner map per
+  // execution u's 5 x 5 x 16 column box and coeff's and out's 16-point columns, 8 bytes each.
   await page.selectOption('#overlay', 'static-bytes');
   assert.match(await classOf(mapUid), /\bov-7\b/);
-  assert.match(await page.textContent('#ov-legend'), /bytes moved \(static\) 1\.45M.*1\.45M bytes/);
+  assert.match(await classOf(innerUid), /\bov-0\b/);
+  assert.equal(inner.bytes, 8 * 16 * (5 * 5 + 2));
+  assert.match(await page.textContent('#ov-legend'), /bytes moved \(static\) 3\.46k.*1\.45M bytes \(log scale\)/);
   await shot(page, 'profile-overlay');
   // No overlay: no colours.
   await page.selectOption('#overlay', '');
