@@ -222,7 +222,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   frames_.push_back(frame);
   // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
   HoistPlan plan;
-  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(e, sign, plan.loops);
+  plan.tasklet = parallel ? kNoNode : hoisted_tasklet(e);
+  std::optional<std::string> guard =
+      plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
   Writer body;

@@ -205,14 +205,21 @@ class StateGen {
   /// the body of a map that qualifies, filled by the one Python tasklet inside.
   struct HoistPlan {
     NodeId entry = kNoNode;
+    NodeId tasklet = kNoNode;  ///< the tasklet whose invariant part is hoisted (hoisted_tasklet)
     /// Its parameters and, from the tasklet, what varies; the translator's hoisted code.
     LoopHoist loops;
     /// Declarations of the tasklet's invariant input connectors (before loops.lines).
     std::vector<std::string> declarations;
   };
+  /// The tasklet of map `e`'s scope whose invariant part may run before the loops: the scope
+  /// holds only Python tasklets and transient scalars between them, and of the tasklets the
+  /// one with the most inputs, when no other tasklet there writes a container it reads (the one
+  /// tasklet of a field-view K map; a fusion's producer copy beside its consumer); kNoNode
+  /// otherwise.
+  NodeId hoisted_tasklet(const MapEntry& e) const;
   /// C++ that is true when map `e`'s loops run at least once, when its body can be hoisted
-  /// from: a sequential map whose scope holds exactly one Python tasklet, with steps of +1 or
-  /// -1 and bounds that do not use its own parameters (sets `loops.params`); nullopt otherwise.
+  /// from: a sequential map with a hoisted_tasklet, with steps of +1 or -1 and bounds that do
+  /// not use its own parameters (sets `loops.params`); nullopt otherwise.
   std::optional<std::string> hoisting_guard(const MapEntry& e, const std::vector<std::optional<int>>& sign,
                                             LoopHoist& loops) const;
   /// For the tasklet of hoist_'s map: the input connectors whose value is the same in every
@@ -382,10 +389,16 @@ class StateGen {
   /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the
   /// access when the memlet's does not; `edge` (may be null): the memlet's edge, whose inner
   /// memlets (through map scopes and into a nested SDFG) locate the access and tell a shifted
-  /// read when the memlet itself, propagated by a transformation, says neither.
+  /// read when the memlet itself, propagated by a transformation, says neither. `desc` (may be
+  /// null): the descriptor to check against when `data` is no longer in the SDFG (an access a
+  /// fusion removed, CheckedAccess); `data`'s own descriptor wins when it exists.
   void emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
                           const std::string& where, const MapInfo* map, const Node* node,
-                          const DataflowEdge* edge, Writer& w);
+                          const DataflowEdge* edge, Writer& w, const DataDescriptor* desc = nullptr);
+  /// Checks of the accesses a fusion removed from map `me` (its kCheckedAccessesAttribute) into
+  /// `checks`; `state_where` is the state's part of the error's location. Throws CodegenError
+  /// at the map when the attribute is malformed.
+  void removed_access_checks(const MapEntry& me, const std::string& state_where, Writer& checks);
   /// Whether `e` only uses symbols known before the state's top-level scopes run.
   bool checkable(const sym::Expr& e) const;
   /// C++ that is true when the data on connector `conn` of `node` (an in-connector of a map
