@@ -46,10 +46,16 @@ class BoundsCheckGen {
   /// unpropagated subset may use; `node` (may be null): the node whose debuginfo locates the
   /// access when the memlet's does not; `edge` (may be null): the memlet's edge, whose inner
   /// memlets (through map scopes and into a nested SDFG) locate the access and tell a shifted
-  /// read when the memlet itself, propagated by a transformation, says neither.
+  /// read when the memlet itself, propagated by a transformation, says neither. `desc` (may be
+  /// null): the descriptor to check against when `data` is no longer in the SDFG (an access a
+  /// fusion removed, CheckedAccess); `data`'s own descriptor wins when it exists.
   void emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset, bool write,
                           const std::string& where, const MapInfo* map, const Node* node,
-                          const DataflowEdge* edge, Writer& w);
+                          const DataflowEdge* edge, Writer& w, const DataDescriptor* desc = nullptr);
+  /// Checks of the accesses a fusion removed from map `me` (its kCheckedAccessesAttribute) into
+  /// `checks`; `state_where` is the state's part of the error's location. Throws CodegenError
+  /// at the map when the attribute is malformed.
+  void removed_access_checks(const MapEntry& me, const std::string& state_where, Writer& checks);
   /// Whether `e` only uses symbols known before the state's top-level scopes run.
   bool checkable(const sym::Expr& e) const;
   /// C++ that is true when the data on connector `conn` of `node` (an in-connector of a map

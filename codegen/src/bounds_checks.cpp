@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "state_codegen.h"
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/text.h"
 
@@ -296,18 +297,20 @@ std::optional<std::string> BoundsCheckGen::extreme_over_map(const sym::Expr& e, 
 
 void BoundsCheckGen::emit_memlet_checks(const Memlet& m, const std::string& data, const Subset& subset,
                                         bool write, const std::string& where, const MapInfo* map,
-                                        const Node* node, const DataflowEdge* edge, Writer& w) {
+                                        const Node* node, const DataflowEdge* edge, Writer& w,
+                                        const DataDescriptor* desc) {
   // Dynamic memlets (indirect accesses such as unstructured neighbour reads through a
   // connectivity table) say only which container they may touch, not where: they cannot be
   // checked before the scope runs. The table reads themselves are ordinary memlets and checked.
   if (m.is_empty() || m.dynamic || m.allow_oob) return;
   auto it = sg.sdfg.arrays.find(data);
-  if (it == sg.sdfg.arrays.end()) return;
-  const DataDescriptor& d = it->second;
+  const bool known = it != sg.sdfg.arrays.end();
+  if (!known && !desc) return;
+  const DataDescriptor& d = known ? it->second : *desc;
   // A view's accesses are checked against its own shape: its pointer's reach inside the subset it
   // views is checked when it is defined (require_reach, ADR 0037).
   if (d.is_scalar() || subset.dims() != d.shape.size()) return;
-  const std::string field = field_of(sg.sdfg, data);
+  const std::string field = known ? field_of(sg.sdfg, data) : data;
   // The source line of the access: the memlet's debuginfo (the lowering's inner memlets name
   // the read, `f` of `f(I + 1)`), else the node's (the call the state computes, as the
   // embedded backend's errors name it; outer memlets cover every read of the scope).
@@ -437,6 +440,7 @@ void BoundsCheckGen::emit_bounds_checks(const Node& n, Writer& w) {
           const DataflowEdge& e = st.edge(id);
           edge_checks(e, true, idle_through(e.src, e.src_conn, true, params));
         }
+      removed_access_checks(me, where.substr(0, scope_at), checks);
       if (checks.empty()) return;
       if (g_.opts.emit_comments)
         w.line("// bounds checks of map " + me.map->label + " (outer memlets, inner memlets over its range)");
@@ -481,6 +485,29 @@ void BoundsCheckGen::emit_bounds_checks(const Node& n, Writer& w) {
   if (checks.empty()) return;
   if (g_.opts.emit_comments) w.line("// bounds checks of " + where.substr(scope_at));
   append_checks(checks, w);
+}
+
+void BoundsCheckGen::removed_access_checks(const MapEntry& me, const std::string& state_where,
+                                           Writer& checks) {
+  // The accesses a fusion removed from this map (the producer's outer memlets, the consumer's
+  // read of the transient between them): checked as they were, before the fused map runs
+  // (docs/adr/0052, 2026-12-06). Their subsets are free of the map's parameters.
+  const MapInfo& m = *me.map;
+  std::vector<CheckedAccess> removed;
+  try {
+    removed = checked_accesses(m);
+  } catch (const std::invalid_argument& ex) {
+    throw CodegenError(g_.ref(me), std::string("map attribute ") + ex.what());
+  }
+  for (const CheckedAccess& a : removed) {
+    DataDescriptor d = DataDescriptor::make_array(ScalarType::Float64, a.shape, true);
+    if (!a.offset.empty()) d.offset = a.offset;
+    Memlet mem = Memlet::simple(a.data, a.subset);
+    if (!a.debuginfo.empty()) mem.extra.set("debuginfo", a.debuginfo);
+    std::string where =
+        state_where + (a.scope.empty() ? "a scope" : a.scope) + " (fused into map '" + m.label + "')";
+    emit_memlet_checks(mem, a.data, a.subset, a.write, where, nullptr, nullptr, nullptr, checks, &d);
+  }
 }
 
 namespace {

@@ -8,17 +8,42 @@
 
 namespace weir::codegen::detail {
 
-std::optional<std::string> hoisting_guard(const SDFGState& st, const MapEntry& e,
-                                          const std::vector<NodeId>& nodes,
-                                          const std::vector<std::optional<int>>& sign, LoopHoist& loops) {
+NodeId hoisted_tasklet(const SDFG& sdfg, const SDFGState& st, const MapEntry& e,
+                       const std::vector<NodeId>& nodes) {
+  // Python tasklets and the scalars between them (a fusion's copy of the producer feeding the
+  // consumer through a scalar, ADR 0052): a nested map, a copy or an array inside would need
+  // their own analysis.
+  std::vector<const Tasklet*> tasklets;
+  std::set<std::string> written_inside;  // containers the scope's tasklets write
+  for (NodeId n : nodes) {
+    const Node& node = st.node(n);
+    if (n == e.id() || n == e.exit) continue;
+    if (const auto* an = node.as<AccessNode>()) {
+      auto it = sdfg.arrays.find(an->data);
+      if (it == sdfg.arrays.end() || !it->second.is_scalar() || !it->second.transient) return kNoNode;
+      continue;
+    }
+    const auto* t = node.as<Tasklet>();
+    if (!t || t->code.language != Language::Python) return kNoNode;
+    tasklets.push_back(t);
+  }
+  if (tasklets.empty()) return kNoNode;
+  // The tasklet with the most inputs (the neighbour reads of the producer's copy); its reads
+  // are invariant only if no other tasklet of the scope writes what it reads.
+  const Tasklet* best = tasklets.front();
+  for (const Tasklet* t : tasklets)
+    if (st.in_edges(t->id()).size() > st.in_edges(best->id()).size()) best = t;
+  for (const Tasklet* t : tasklets)
+    if (t != best)
+      for (EdgeId x : st.out_edges(t->id())) written_inside.insert(st.edge(x).memlet.data);
+  for (EdgeId x : st.in_edges(best->id()))
+    if (written_inside.count(st.edge(x).memlet.data)) return kNoNode;
+  return best->id();
+}
+
+std::optional<std::string> hoisting_guard(const MapEntry& e, const std::vector<std::optional<int>>& sign,
+                                          LoopHoist& loops) {
   const MapInfo& m = *e.map;
-  // Exactly one Python tasklet between the entry and its exit: a nested map, a copy or a
-  // transient inside would need their own analysis.
-  if (nodes.size() != 3) return std::nullopt;
-  const Tasklet* t = nullptr;
-  for (NodeId n : nodes)
-    if (auto* k = st.node(n).as<Tasklet>()) t = k;
-  if (!t || t->code.language != Language::Python) return std::nullopt;
   const std::set<std::string> own(m.params.begin(), m.params.end());
   std::string guard;
   const auto& ranges = m.range.ranges();

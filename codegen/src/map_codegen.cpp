@@ -231,7 +231,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
   HoistPlan plan;
   const std::vector<NodeId> scope = scope_nodes(e.id());
-  std::optional<std::string> guard = parallel ? std::nullopt : hoisting_guard(st, e, scope, sign, plan.loops);
+  plan.tasklet = parallel ? kNoNode : hoisted_tasklet(sg.sdfg, st, e, scope);
+  std::optional<std::string> guard =
+      plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
   Writer body;

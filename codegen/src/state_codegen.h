@@ -197,6 +197,7 @@ class StateGen {
   /// the body of a map that qualifies, filled by the one Python tasklet inside.
   struct HoistPlan {
     NodeId entry = kNoNode;
+    NodeId tasklet = kNoNode;  ///< the tasklet whose invariant part is hoisted (hoisted_tasklet)
     /// Its parameters and, from the tasklet, what varies; the translator's hoisted code.
     LoopHoist loops;
     /// Declarations of the tasklet's invariant input connectors (before loops.lines).

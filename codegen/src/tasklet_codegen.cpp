@@ -28,9 +28,9 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
       indirect = indirect || symbol_names.count(cn.cpp) || container_cpp_name(cn.cpp);
 
   // --- the code ---------------------------------------------------------------------------
-  // The only tasklet of a sequential innermost map: its invariant part runs before the loops.
+  // The hoisted tasklet of a sequential innermost map: its invariant part runs before the loops.
   const bool hoisting = hoist_ && python && !indirect && pre.empty() && t.id() < scopes_.parent.size() &&
-                        scopes_.parent[t.id()] == hoist_->entry;
+                        scopes_.parent[t.id()] == hoist_->entry && t.id() == hoist_->tasklet;
   std::set<std::string> hoisted =
       hoisting ? invariant_connectors(t, ins, outs, hoist_->loops) : std::set<std::string>{};
 

@@ -1,6 +1,7 @@
 // SDFG: data containers, symbols, free symbols / call signature, nested-SDFG links and deep copy.
 #include "weir/sdfg/sdfg.h"
 #include "weir/pycode/source.h"
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/names.h"
 
@@ -30,6 +31,8 @@ void state_symbols(const SDFGState& st, std::set<std::string>& used, std::set<st
       for (const auto& [conn, type] : e->in_connectors)
         if (conn.rfind("IN_", 0) != 0) defined.insert(conn);
       used.merge(e->map->range.free_symbols());
+      // The accesses a fusion removed are still checked before the map runs.
+      used.merge(checked_access_symbols(*e->map));
     } else if (auto* ns = n->as<NestedSDFGNode>()) {
       for (const auto& [inner, outer] : ns->symbol_mapping) used.merge(outer.free_symbols());
     } else if (auto* t = n->as<Tasklet>(); t && t->code.language == Language::Python) {

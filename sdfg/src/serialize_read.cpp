@@ -6,6 +6,7 @@
 #include <set>
 
 #include "json_reader.h"
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/reduction_choice.h"
@@ -567,9 +568,11 @@ class Reader {
       // cpu-schedules' SIMD hint, thread choice and reduction verdicts are the map's
       // (MapInfo::extra, which the writer puts here), not the node's: the code generator reads
       // them there. So are the markers of the remainder maps MapVectorization and
-      // ScanFullBlocks make (their transformations refuse those maps again by them).
-      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
-                              kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder"})
+      // ScanFullBlocks make (their transformations refuse those maps again by them), and the
+      // accesses a fusion removed whose bounds the map still checks (checked_accesses.h).
+      for (const char* key :
+           {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute, kPrivatizedAttribute,
+            "weir_vector_remainder", "weir_colblock_remainder", kCheckedAccessesAttribute})
         if (a.has(key)) {
           m->extra.set(key, a.at(key).value().dump());
           known.insert(key);

@@ -1,6 +1,6 @@
 // state_uses: the containers and names a state (or part of one) reads or writes, from the IR.
 #include "weir/sdfg/state_uses.h"
-
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/nodes.h"
 
@@ -13,6 +13,7 @@ void add_node(StateUses& u, const Node& n) {
     u.containers.insert(a->data);
   } else if (const auto* e = n.as<MapEntry>()) {
     u.names.merge(e->map->range.free_symbols());
+    u.names.merge(checked_access_symbols(*e->map));  // the fused-away accesses it still checks
   } else if (const auto* t = n.as<Tasklet>()) {
     u.names.merge(code_names(t->code).data());
   } else if (const auto* ns = n.as<NestedSDFGNode>()) {

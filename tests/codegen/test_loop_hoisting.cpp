@@ -221,3 +221,52 @@ TEST_CASE("loop hoisting: a container the tasklet writes is read in the loop", "
   CHECK(g.source.find("// the loops' invariant part, once") == std::string::npos);
   CHECK_THAT(inner_loop(g.source), Catch::Contains(" = x * 2.0;"));
 }
+
+TEST_CASE("loop hoisting: a fused scope hoists its gathering tasklet beside the consumer",
+          "[codegen][run][hoisting]") {
+  // A fusion's shape (ADR 0052): g gathers y = 2 F[T[i], k] into scalar s, h writes O = s + 1.
+  // g has the most inputs and nothing in the scope writes what it reads: its row check and
+  // table value move before the loop, h stays in it.
+  auto s = std::make_unique<SDFG>("fused");
+  for (const char* n : {"N", "K", "M", "KF"}) s->add_symbol(n);
+  s->add_array("T", ScalarType::Int32, {E::symbol("N")});
+  s->add_array("F", ScalarType::Float64, {E::symbol("M"), E::symbol("KF")});
+  s->add_array("O", ScalarType::Float64, {E::symbol("N"), E::symbol("K")});
+  s->add_scalar("s", ScalarType::Float64, true).storage = StorageType::Register;
+  auto& st = s->add_state("main", true);
+  auto& ta = st.add_access("T");
+  auto& fa = st.add_access("F");
+  auto& oa = st.add_access("O");
+  auto& rows = st.add_map("rows", {"i"}, Subset::parse("0:N"), ScheduleType::CPU_Multicore);
+  auto& levels = st.add_map("levels", {"k"}, Subset::parse("0:K"), ScheduleType::Sequential);
+  auto& g = st.add_tasklet("g", {"y = f[t, k] * 2.0", Language::Python}, {"t", "f"}, {"y"});
+  auto& h = st.add_tasklet("h", {"o = x + 1.0", Language::Python}, {"x"}, {"o"});
+  auto tin = st.add_memlet_path({ta.id(), rows.id(), levels.id(), g.id()},
+                                Memlet::simple("T", Subset::parse("i")), "", "t");
+  st.edge(tin[0]).memlet.subset = Subset::parse("0:N");
+  st.add_memlet_path({fa.id(), rows.id(), levels.id(), g.id()},
+                     Memlet::simple("F", Subset::parse("0:M, 0:KF")), "", "f");
+  auto& sa = st.add_access("s");
+  st.add_edge(g.id(), "y", sa.id(), "", Memlet::simple("s", Subset::parse("0")));
+  st.add_edge(sa.id(), "", h.id(), "x", Memlet::simple("s", Subset::parse("0")));
+  auto out = st.add_memlet_path({h.id(), levels.exit, rows.exit, oa.id()},
+                                Memlet::simple("O", Subset::parse("i, k")), "o", "");
+  st.edge(out[1]).memlet.subset = Subset::parse("i, 0:K");
+  st.edge(out[2]).memlet.subset = Subset::parse("0:N, 0:K");
+  std::string problems;
+  for (const Diagnostic& d : validate(*s)) problems += d.str() + "\n";
+  REQUIRE(problems == "");
+  GeneratedCode code = generate_cpu(*s);
+  CHECK_THAT(hoisted_part(code.source), Catch::Contains("int32_t t = T[i];"));
+  CHECK_THAT(hoisted_part(code.source), Catch::Contains("const int64_t __weir_h0 = weir_index(t, (M)"));
+  CHECK(inner_loop(code.source).find("weir_index") == std::string::npos);
+  CHECK_THAT(inner_loop(code.source), Catch::Contains("x + 1.0"));
+  // By hand: O[i, k] = 2 (100 T[i] + k) + 1.
+  Run ok = run(*s, "fused", {2, 0, 3}, 3);
+  CHECK(ok.rc == 0);
+  CHECK(ok.O == std::vector<double>{401, 403, 405, 1, 3, 5, 601, 603, 605});
+  Run bad = run(*s, "fused_bad_row", {2, 7, 3}, 3);
+  CHECK(bad.rc != 0);
+  CHECK_THAT(bad.error,
+             Catch::Contains("connector 'f' of 'F': index 7 in dimension 0 is outside [0, 4) at (i=1, k=0)"));
+}

@@ -1,10 +1,9 @@
 // Tests of pointwise fusion across calls (ADR 0052, 2026-12-06): a producer whose tasklet uses its
 // map parameters in code fuses into a consumer that reads the intermediate at its own point; a
-// consumer over size symbols of its own stays refused even where the producer writes all of the
-// intermediate (fusing would drop the run-time check of its read); a transient that every state
-// writes whole before reading disappears from each state. Validity after every change, refusal reasons, and
-// values: the reference interpreter before and after, and the fused result against the formula worked out by
-// hand.
+// transient that every state writes whole before reading disappears from each state. A consumer
+// over size symbols of its own: test_fusion_size_premise.cpp. Validity after every change, refusal reasons,
+// and values: the reference interpreter before and after, and the fused result against the formula worked out
+// by hand.
 #include <catch2/catch.hpp>
 
 #include "support/builders.h"
@@ -113,17 +112,6 @@ TEST_CASE("OTFMapFusion: a producer using its parameter in code is refused at an
   OTFMapFusion t2;
   apply_and_check(*plain, t2, {{{"N", 5}, {"M", 3}}, {{"N", 9}, {"M", 8}}});
   CHECK(!plain->has_data("T"));
-}
-
-TEST_CASE("OTFMapFusion: a consumer over a size symbol of its own is refused though the producer writes all",
-          "[transforms][otf-fusion][fusion-pointwise]") {
-  // T[0:N] written whole, consumer over 0:M: M <= N is not known. Every in-bounds read would lie
-  // inside the writes, but the consumer's read of T is what the run-time bounds check tests
-  // (M > N: "'T' is read over ..., outside its domain"); fusing would remove it.
-  auto sdfg = make_pair("0:N", "i", "y = 2 * x + i", "0:M");
-  OTFMapFusion t;
-  CHECK_THAT(refusal(*sdfg, t),
-             Contains("cannot prove that map 'consumer' reads T[i] only where map 'producer' writes it"));
 }
 
 TEST_CASE("greedy-map-fusion: a transient written whole before every read fuses in each state",

@@ -8,6 +8,7 @@
 
 #include "dataflow_util.h"
 #include "state_local_transient.h"
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -132,6 +133,25 @@ bool provably_le(const Expr& a, const Expr& b) {
   return s && *s >= 0;
 }
 
+/// Whether B's reads of T in dimension `dim`, A's parameter values [read.first, read.second]
+/// (T's index minus `offset`), lie where A writes T (A's range `written`, unit steps). Each end
+/// is proven by the symbols, or by the premise that the read is inside T (0 <= index < extent)
+/// where A writes T up to that end of T: a read outside T is refused at run time by the check
+/// of B's read, which apply_otf keeps on the fused map (CheckedAccess). That premise carries a
+/// consumer over its output's size symbols (`0:__vn_new_Edge_size`) into the full write of a
+/// local field over the function's (`0:n_edges`).
+bool reads_inside_writes(const DataDescriptor& t, std::size_t dim, const Range& written, const Expr& offset,
+                         const std::pair<Expr, Expr>& read) {
+  bool lo = provably_le(written.start, read.first), hi = provably_le(read.second, written.end);
+  if (lo && hi) return true;
+  const bool unit = written.step.is_integer() && written.step.value() == 1;
+  const bool plain = dim < t.shape.size() && (dim >= t.offset.size() || t.offset[dim] == Expr(0));
+  if (!unit || !plain) return false;
+  lo = lo || provably_le(written.start, -offset);
+  hi = hi || provably_le(t.shape[dim] - 1 - offset, written.end);
+  return lo && hi;
+}
+
 /// Whether `to` is reachable from `from` following edges forward (a walk of the state).
 bool reaches(const SDFGState& st, NodeId from, NodeId to) {
   std::vector<bool> seen(st.node_capacity(), false);
@@ -252,7 +272,67 @@ std::string code_parameter_conflict(const OtfPlan& plan,
   return {};
 }
 
+/// DebugInfo JSON of a memlet, else of `node` (its own, else its map's); "" without one.
+std::string debuginfo_of(const Memlet& m, const Node& node) {
+  for (const UnknownAttributes* x : {&m.extra, &node.extra})
+    if (const std::string* d = x->find("debuginfo")) return *d;
+  if (const auto* e = node.as<MapEntry>())
+    if (const std::string* d = e->map->extra.find("debuginfo")) return *d;
+  return "";
+}
+
+CheckedAccess removed_access(const SDFG& sdfg, const std::string& data, const Subset& subset, bool write,
+                             const std::string& scope, const std::string& debuginfo) {
+  const DataDescriptor& d = sdfg.data(data);
+  bool offset = false;  // recorded only when some dimension's is not 0
+  for (const Expr& o : d.offset) offset = offset || !(o == Expr(0));
+  return CheckedAccess{data,  subset, d.shape,  offset ? d.offset : std::vector<Expr>{},
+                       write, scope,  debuginfo};
+}
+
 }  // namespace
+
+std::vector<CheckedAccess> removed_accesses(const SDFG& sdfg, const SDFGState& st, const OtfPlan& plan) {
+  const auto& entry_a = *st.node(plan.entry_a).as<MapEntry>();
+  const auto& entry_b = *st.node(plan.entry_b).as<MapEntry>();
+  const MapInfo& b = *entry_b.map;
+  std::vector<CheckedAccess> out;
+  // B's read of T at each point, over B's range (each index a parameter plus a constant or free
+  // of them: analyze_otf's bounds_over accepted it).
+  for (const auto& [point, readers] : plan.points) {
+    std::vector<Range> dims;
+    for (const Range& r : point.ranges()) {
+      Expr c;
+      std::string p = param_plus_constant(r.start, b.params, c);
+      if (p.empty()) {
+        dims.emplace_back(r.start, r.start);
+        continue;
+      }
+      const Range& over = b.range[static_cast<std::size_t>(std::find(b.params.begin(), b.params.end(), p) -
+                                                           b.params.begin())];
+      dims.emplace_back(over.start + c, over.end + c, over.step);
+    }
+    if (dims.size() != point.dims()) continue;
+    out.push_back(removed_access(sdfg, plan.t_data, Subset(dims), false, "map '" + b.label + "'",
+                                 debuginfo_of(st.edge(readers.front()).memlet, entry_b)));
+  }
+  if (plan.keep) return out;
+  // A goes: its outer memlets (its inputs over its range, its write of T) and what earlier
+  // fusions recorded on it.
+  const std::string scope = "map '" + entry_a.map->label + "'";
+  for (EdgeId e : st.in_edges(plan.entry_a)) {
+    const Memlet& m = st.edge(e).memlet;
+    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
+      out.push_back(removed_access(sdfg, m.data, m.subset, false, scope, debuginfo_of(m, entry_a)));
+  }
+  for (EdgeId e : st.out_edges(entry_a.exit)) {
+    const Memlet& m = st.edge(e).memlet;
+    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
+      out.push_back(removed_access(sdfg, m.data, m.subset, true, scope, debuginfo_of(m, entry_a)));
+  }
+  for (CheckedAccess& c : checked_accesses(*entry_a.map)) out.push_back(std::move(c));
+  return out;
+}
 
 bool never_meet(const Subset& x, const Subset& y, const std::vector<std::string>& params) {
   if (x.dims() != y.dims()) return false;
@@ -457,7 +537,7 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
           auto bd = bounds_over(v, b);
           std::size_t ad = static_cast<std::size_t>(
               std::find(a.params.begin(), a.params.end(), plan.param_of_dim[dd]) - a.params.begin());
-          if (!bd || !provably_le(a.range[ad].start, bd->first) || !provably_le(bd->second, a.range[ad].end))
+          if (!bd || !reads_inside_writes(sdfg.data(T), dd, a.range[ad], plan.offset_of_dim[dd], *bd))
             return refuse("cannot prove that map '" + b.label + "' reads " + T + "[" + rm.subset.str() +
                           "] only where map '" + a.label + "' writes it (dimension " + std::to_string(dd) +
                           ")");
@@ -478,9 +558,12 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
   auto u = use.find(T);
   if (u != use.end() && (u->second.in_control_flow || u->second.by_name_elsewhere)) plan.keep = true;
   // T's access nodes in other states (the unrolled copies of a loop body) keep A unless no
-  // state reads what another one wrote.
+  // state reads what another one wrote, or what A writes here is overwritten on every path
+  // before any read (concat_where's second map reads the other copy's value).
   if (u != use.end() && u->second.access_nodes > 1 && !plan.keep) {
-    if (state_local_transient(sdfg, T).empty())
+    if (state_local_transient(sdfg, T).empty() ||
+        (written_whole_first(sdfg, st, *st.node(t_node).as<AccessNode>()).empty() &&
+         dead_after_state(sdfg, st, T).empty()))
       plan.t_elsewhere = true;
     else
       plan.keep = true;
@@ -518,6 +601,7 @@ void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& coun
   auto& entry_b = *st.node(plan.entry_b).as<MapEntry>();
   const MapInfo& a = *entry_a.map;
   if (entry_b.map->schedule == ScheduleType::Default) entry_b.map->schedule = a.schedule;
+  add_checked_accesses(*entry_b.map, removed_accesses(sdfg, st, plan));
 
   // A's inputs enter B through B's connectors: the one B already has from the same access node
   // and container, else a new one.
@@ -731,6 +815,7 @@ void apply_horizontal(SDFGState& st, NodeId entry_b, NodeId entry_c,
   auto& b = *st.node(entry_b).as<MapEntry>();
   auto& c = *st.node(entry_c).as<MapEntry>();
   if (!rename.empty()) substitute_in_scope(st, st.scope_tree(), entry_c, rename);
+  add_checked_accesses(*b.map, checked_accesses(*c.map));  // C's record is not renamed: no parameters
   if (b.map->schedule == ScheduleType::Default) b.map->schedule = c.map->schedule;
   NodeId exit_c = c.exit;
   move_scope_edges(st, c, b);

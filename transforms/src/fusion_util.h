@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
@@ -72,6 +73,11 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a, No
                         const std::map<std::string, DataUse>& use,
                         const std::map<std::string, int>& state_writes, const OtfLimits& limits,
                         OtfPlan& plan);
+
+/// The accesses that applying `plan` removes and whose bounds checks the fused map B keeps
+/// (CheckedAccess, kCheckedAccessesAttribute): B's read of T at each point over B's range, and
+/// unless A stays (`keep`) A's outer memlets and A's own record. apply_otf adds them to B.
+std::vector<CheckedAccess> removed_accesses(const SDFG& sdfg, const SDFGState& st, const OtfPlan& plan);
 
 /// Applies a plan analyze_otf accepted. `counter` feeds fresh_data_name. Outer memlets of B's
 /// entry are recomputed for the connectors it changed (locally, not the whole state).

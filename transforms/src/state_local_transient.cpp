@@ -2,6 +2,8 @@
 #include "state_local_transient.h"
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 namespace weir::transforms::detail {
 
@@ -65,6 +67,114 @@ std::string state_local_transient(const SDFG& sdfg, const std::string& T) {
     if (auto why = written_whole_first(sdfg, *st, *nodes[0]); !why.empty()) return why;
   }
   return {};
+}
+
+namespace {
+
+/// What running a block (or a path through blocks) does to T's values from before it: every
+/// path overwrites them whole first (Killed), some path may read them (Read, with `why`), or
+/// neither (Pass: some path leaves them live without reading).
+struct Effect {
+  enum Kind { Killed, Read, Pass } kind = Pass;
+  std::string why;
+};
+
+class DeadAfter {
+ public:
+  DeadAfter(const SDFG& sdfg, std::string t) : sdfg_(sdfg), t_(std::move(t)) {}
+
+  Effect block(const ControlFlowBlock& b) const {
+    if (const auto* st = b.as<SDFGState>()) return state(*st);
+    if (const auto* loop = b.as<LoopRegion>()) {
+      for (const SDFGState* s : loop->all_states())
+        if (!s->access_nodes(t_).empty())
+          return {Effect::Read,
+                  q(t_) + " is accessed in loop " + q(loop->label) + " (state " + q(s->label) + ")"};
+      return {};
+    }
+    if (const auto* cond = b.as<ConditionalBlock>()) {
+      bool all_kill = true, has_else = false;
+      for (const auto& br : cond->branches()) {
+        has_else = has_else || !br.condition;
+        Effect e = br.body ? region(*br.body, {br.body->start_block()}) : Effect{};
+        if (e.kind == Effect::Read) return e;
+        all_kill = all_kill && e.kind == Effect::Killed;
+      }
+      return {all_kill && has_else ? Effect::Killed : Effect::Pass, ""};
+    }
+    if (const auto* r = b.as<ControlFlowRegion>()) return region(*r, {r->start_block()});
+    return {Effect::Read, "a path reaches " + q(b.label) + " (a break, continue or return)"};
+  }
+
+  /// The paths through `r` from `starts`: Read if one reads, Pass if one reaches the end of
+  /// `r` without a whole write, else Killed.
+  Effect region(const ControlFlowRegion& r, const std::vector<BlockId>& starts) const {
+    std::set<BlockId> seen;
+    std::vector<BlockId> work;
+    for (BlockId b : starts)
+      if (b != kNoBlock && seen.insert(b).second) work.push_back(b);
+    bool reaches_end = false;
+    while (!work.empty()) {
+      BlockId id = work.back();
+      work.pop_back();
+      Effect e = block(r.block(id));
+      if (e.kind == Effect::Read) return e;
+      if (e.kind == Effect::Killed) continue;
+      auto out = r.out_edges(id);
+      reaches_end = reaches_end || out.empty();
+      for (const ControlFlowEdge* x : out)
+        if (seen.insert(x->dst).second) work.push_back(x->dst);
+    }
+    return {reaches_end ? Effect::Pass : Effect::Killed, ""};
+  }
+
+  /// The paths from the end of block `b`, up through the regions around it.
+  std::string after(const ControlFlowBlock& b) const {
+    const ControlFlowRegion* r = b.parent_region();
+    if (!r) {
+      const ControlFlowBlock* up = b.parent_block();
+      if (!up) return {};  // the end of the SDFG: T's values are no output
+      if (up->as<ConditionalBlock>()) return after(*up);
+      return "a path reaches the end of " + q(up->label);
+    }
+    std::vector<BlockId> next;
+    for (const ControlFlowEdge* x : r->out_edges(b.id())) next.push_back(x->dst);
+    Effect e = region(*r, next);
+    if (e.kind == Effect::Read) return e.why;
+    if (e.kind == Effect::Killed && !next.empty()) return {};
+    // Some path reaches the end of r.
+    if (r->as<SDFG>()) return {};
+    if (const auto* loop = r->as<LoopRegion>()) {
+      // From the end of the body a path either runs the body again from its start or leaves.
+      Effect again = region(*loop, {loop->start_block()});
+      if (again.kind == Effect::Read) return again.why;
+      if (again.kind == Effect::Pass)
+        return "a path runs loop " + q(loop->label) + "'s body again without a whole write of " + q(t_);
+    }
+    return after(*r);
+  }
+
+ private:
+  Effect state(const SDFGState& st) const {
+    auto nodes = st.access_nodes(t_);
+    if (nodes.empty()) return {};
+    if (nodes.size() == 1 && written_whole_first(sdfg_, st, *nodes[0]).empty()) return {Effect::Killed, ""};
+    bool reads = false;
+    for (const AccessNode* an : nodes) reads = reads || !st.out_edges(an->id()).empty();
+    if (!reads) return {};
+    return {Effect::Read, q(t_) + " is read in state " + q(st.label) + " before a whole write"};
+  }
+
+  const SDFG& sdfg_;
+  std::string t_;
+};
+
+}  // namespace
+
+std::string dead_after_state(const SDFG& sdfg, const SDFGState& st, const std::string& T) {
+  if (!sdfg.has_data(T) || !sdfg.data(T).transient) return q(T) + " is not a transient";
+  if (st.access_nodes(T).size() != 1) return q(T) + " has several access nodes in state " + q(st.label);
+  return DeadAfter(sdfg, T).after(st);
 }
 
 }  // namespace weir::transforms::detail

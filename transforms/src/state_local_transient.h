@@ -1,5 +1,6 @@
 // Whether a transient's values never cross a state boundary: every state that accesses it writes
-// all of it first (internal to the map fusions).
+// all of it first, or what one state leaves is overwritten on every path before it is read
+// (internal to the map fusions).
 #pragma once
 
 #include <string>
@@ -25,5 +26,19 @@ std::string written_whole_first(const SDFG& sdfg, const SDFGState& st, const Acc
 /// checks that T is not named in control flow or by name elsewhere (DataUse). Cost: a walk of
 /// every state's nodes.
 std::string state_local_transient(const SDFG& sdfg, const std::string& T);
+
+/// Empty when what state `st` leaves in transient T is never read: `st` has one access node of
+/// T, and on every path of the control flow from the end of `st` a state that writes T whole
+/// first (written_whole_first) comes before any state that could read it, or the SDFG ends. A
+/// path goes on through states that do not access T (or only write it) and through
+/// conditionals branch by branch (a conditional kills T when every branch does and one is the
+/// else branch); from the end of a branch body it continues after the conditional, from the
+/// end of a plain region after the region, from the end of a loop body both at the body's start
+/// (the next iteration) and after the loop. Conservative: a loop met on the way that accesses
+/// T, and a break, continue or return count as reads.
+/// Otherwise why not (`'lap' is read in state 'call_diffuse_w_1' before a whole write`). The
+/// caller checks that T is not named in control flow or by name elsewhere (DataUse). Cost: a
+/// walk of the blocks after `st`, each state's access nodes of T.
+std::string dead_after_state(const SDFG& sdfg, const SDFGState& st, const std::string& T);
 
 }  // namespace weir::transforms::detail
