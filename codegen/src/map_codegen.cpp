@@ -176,6 +176,22 @@ bool moves_complex_values(const SDFG& sdfg, const SDFGState& st, const std::vect
   return false;
 }
 
+/// C++ that is true when every container of `privs` is no larger than `points` (the map's
+/// points, tested at run time); clears `privs` when a constant size is larger (never private).
+std::string privatized_fit(std::vector<ParallelMapGen::Privatized>& privs, const sym::Expr& points) {
+  std::string fits;
+  for (const ParallelMapGen::Privatized& p : privs) {
+    sym::Expr over = p.size - points;
+    if (over.is_integer() && over.value() > 0) {
+      privs.clear();
+      return {};
+    }
+    // weir_le: a comparison of equal expressions would be a -Wtautological-compare warning.
+    fits += (fits.empty() ? "weir_le(" : " && weir_le(") + sym_cpp(p.size) + ", " + sym_cpp(points) + ")";
+  }
+  return fits;
+}
+
 }  // namespace
 
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
@@ -247,15 +263,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   frames_.pop_back();
   // Copies cost threads x size elements: used where the containers are no larger than the map's
   // points (tested at run time; a constant size above them: never), else the atomic body.
-  const sym::Expr points = leading_points(m);
-  std::string fits;
-  for (const ParallelMapGen::Privatized& p : privs) {
-    sym::Expr over = p.size - points;
-    if (over.is_integer() && over.value() > 0) privs.clear();
-    if (privs.empty()) break;
-    // weir_le: a comparison of equal expressions would be a -Wtautological-compare warning.
-    fits += (fits.empty() ? "weir_le(" : " && weir_le(") + sym_cpp(p.size) + ", " + sym_cpp(points) + ")";
-  }
+  const std::string fits = privatized_fit(privs, leading_points(m));
   Writer private_body, sequential_body;
   if (!privs.empty()) {
     Frame pf = frame;
