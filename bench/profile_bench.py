@@ -170,7 +170,8 @@ def main():
             dev = "unknown" if s["deviation"] is None else f"{s['deviation'] * 100:+.1f}%"
             print(f"{s['kernel']} {s['size']}: profile {s['profile_bytes']} bytes, minimum {s['min_bytes']:.0f} "
                   f"({dev})")
-    results = {"size": a.size, "load_before": load_before, "load_after": uptime(), "overhead": series,
+    results = {"size": a.size, "cpus": os.cpu_count(), "load_before": load_before, "load_after": uptime(),
+               "overhead": series,
                "bytes": stencils, "max_overhead": MAX_OVERHEAD, "max_bytes_deviation": MAX_BYTES_DEVIATION}
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)

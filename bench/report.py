@@ -419,6 +419,10 @@ def profile_section(out, pr, source):
             "on the same inputs, the first call of each run dropped; median over all calls, the rounds' "
             "overheads as the range. Bytes: the profile's bytes of one call (its states') against the "
             "stencil's minimum traffic as the kernel table counts it for its GB/s.", "",
+            ] + ([f"**Caveat:** the load average ({pr['load_before'][0]:.1f}) exceeded the {pr['cpus']} CPUs: other "
+                  "processes took the cores between and within the runs, so these overheads are mostly noise "
+                  "(see the rounds' range); rerun on an idle machine.", ""]
+                 if pr.get("cpus") and pr.get("load_before") and pr["load_before"][0] > pr["cpus"] else []) + [
             "| hdiff | variant | median | min | overhead | rounds | clock | verdict |",
             "|---|---|---:|---:|---:|---|---|---|"]
     for o in pr["overhead"]:
