@@ -7,6 +7,8 @@
 `--scale`: JSON written by `weir_bench_scale --json` (chained stencils, source to loaded program).
 `--orchestration`: JSON written by `weir_bench_orchestration --json` (granules: one SDFG vs call by
 call, compile time); alone it renders only that section.
+`--profile`: JSON written by `bench/profile_bench.py` (issue 39: `weir run --profile`'s overhead on
+hdiff, the profile's bytes against the stencils' minimum traffic); alone it renders only that section.
 `--mpi`: the Markdown table `bench/mpi_scaling.py` prints (strong and weak scaling on 1, 2, 4 MPI
 ranks, time in halo exchanges), included as the distributed-memory section.
 
@@ -367,6 +369,79 @@ def python_section(out, py, source):
             f"| Python / `weir run` | {hd['ratio']:.2f} × | ≤ {hd['max_ratio']:.2f} × | {verdict(hd['met'])} |", ""]
 
 
+def pct(x):
+    return "unknown" if x is None else f"{x * 100:+.1f}%"
+
+
+def overhead_met(pr, e):
+    """Issue 39: `--profile` costs under max_overhead (5%) of the unprofiled median."""
+    return e["overhead"] < pr["max_overhead"]
+
+
+def bytes_met(pr, b):
+    """Issue 39: the profile's bytes within max_bytes_deviation (10%) of the minimum traffic."""
+    return b["deviation"] is not None and abs(b["deviation"]) <= pr["max_bytes_deviation"]
+
+
+def profile_targets(pr):
+    """Target rows of bench/profile_bench.py's results (issue 39's --profile figures), evaluated
+    here from the measured values."""
+    rows = []
+    for o in pr["overhead"]:
+        for v, e in o["variants"].items():
+            if v == "off":
+                continue
+            rows.append((f"Profiling: `weir run --profile` ({v}) overhead on hdiff {o['size']} under "
+                         f"{pr['max_overhead'] * 100:g}%",
+                         f"{pct(e['overhead'])} (rounds {pct(e['round_overhead_min'])} to "
+                         f"{pct(e['round_overhead_max'])})", verdict(overhead_met(pr, e))))
+    for b in pr["bytes"]:
+        rows.append((f"Profiling: {b['kernel']}'s bytes moved within {pr['max_bytes_deviation'] * 100:g}% of its "
+                     "minimum traffic", pct(b["deviation"]), verdict(bytes_met(pr, b))))
+    return rows
+
+
+def clock_text(clock):
+    if not clock:
+        return "clock not reported"
+    if clock["name"] == "tsc":
+        return f"timers read the TSC ({clock['ticks_per_second'] / 1e9:.3f} GHz, calibrated against steady_clock)"
+    return "timers read steady_clock (CLOCK_MONOTONIC)"
+
+
+def profile_section(out, pr, source):
+    load = lambda xs: " / ".join(f"{x:.1f}" for x in xs) if xs else "unknown"  # noqa: E731
+    out += ["## Profiling", "",
+            f"Generated from `{source}` (`bench/profile_bench.py`, run by `bench/run.sh`), size preset "
+            f"`{pr['size']}`; load average {load(pr['load_before'])} before, {load(pr['load_after'])} after. "
+            "Overhead: hdiff (`examples/cartesian/hdiff.py`) by `weir run --backend cpu --repeat` without timers, "
+            "with `--profile --profile-depth 1` and with `--profile` (maps at every level), interleaved rounds "
+            "on the same inputs, the first call of each run dropped; median over all calls, the rounds' "
+            "overheads as the range. Bytes: the profile's bytes of one call (its states') against the "
+            "stencil's minimum traffic as the kernel table counts it for its GB/s.", "",
+            ] + ([f"**Caveat:** the load average ({pr['load_before'][0]:.1f}) exceeded the {pr['cpus']} CPUs: other "
+                  "processes took the cores between and within the runs, so these overheads are mostly noise "
+                  "(see the rounds' range); rerun on an idle machine.", ""]
+                 if pr.get("cpus") and pr.get("load_before") and pr["load_before"][0] > pr["cpus"] else []) + [
+            "| hdiff | variant | median | min | overhead | rounds | clock | verdict |",
+            "|---|---|---:|---:|---:|---|---|---|"]
+    for o in pr["overhead"]:
+        for v, e in o["variants"].items():
+            over = "" if v == "off" else pct(e["overhead"])
+            rounds = "" if v == "off" else f"{pct(e['round_overhead_min'])} to {pct(e['round_overhead_max'])}"
+            out.append(f"| {o['size']}, {o['threads']} threads, {o['rounds']} × {o['calls_per_run']} calls | {v} | "
+                       f"{ms(e['median_s'])} ms | {ms(e['min_s'])} ms | {over} | {rounds} | "
+                       f"{'' if v == 'off' else clock_text(o.get('clock'))} | "
+                       f"{'' if v == 'off' else verdict(overhead_met(pr, e))} |")
+    out += ["", "| stencil | size | profile's bytes | minimum bytes | deviation | verdict |",
+            "|---|---|---:|---:|---:|---|"]
+    for b in pr["bytes"]:
+        got = "unknown" if b["profile_bytes"] is None else f"{b['profile_bytes'] / 1e6:.2f} MB"
+        out.append(f"| {b['kernel']} | {b['size']} | {got} | {b['min_bytes'] / 1e6:.2f} MB | {pct(b['deviation'])} | "
+                   f"{verdict(bytes_met(pr, b))} |")
+    out.append("")
+
+
 ORCH_SPEEDUP_TARGET = 1.3   # issue 34: one SDFG's kernel time at least 1.3x below call by call
 ORCH_COMPILE_TARGET_S = 15  # issue 34: source -> loaded program of a granule, idle 2-core machine
 
@@ -417,7 +492,7 @@ def mpi_section(out, text, source):
     out.append("")
 
 
-def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None):
+def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None, profile=None):
     m = doc["meta"]
     out = ["# Benchmarks", "",
            f"Generated by `bench/report.py` from `{source}` (a run of `bash bench/run.sh`); do not edit by "
@@ -437,7 +512,7 @@ def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None
                 f"(load average {m['load_average_at_start'][0]:.1f} at start), so absolute times and "
                 "bandwidths are noisy and low; the interleaved rounds keep ratios between variants of one "
                 "kernel more meaningful than absolute numbers. Min–max columns show the spread.", ""]
-    t = targets(doc) + (python_targets(python[0]) if python else [])
+    t = targets(doc) + (python_targets(python[0]) if python else []) + (profile_targets(profile[0]) if profile else [])
     if t:
         out += ["## Targets", "", "Evaluated from this run (benchmarks, not timed tests).", "",
                 "| target | measured | verdict |", "|---|---|---|"]
@@ -455,6 +530,8 @@ def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None
         scale_section(out, scale_docs)
     if python:
         python_section(out, *python)
+    if profile:
+        profile_section(out, *profile)
     if orchestration:
         orchestration_section(out, *orchestration)
     if mpi:
@@ -576,6 +653,8 @@ def main():
                     "(alone, without RESULTS.json: only that section)")
     ap.add_argument("--orchestration", help="JSON written by weir_bench_orchestration --json: adds the orchestrated "
                     "granules' section (alone, without RESULTS.json: only that section)")
+    ap.add_argument("--profile", help="JSON written by bench/profile_bench.py: adds the Profiling section and "
+                    "targets (alone, without RESULTS.json: only that section)")
     ap.add_argument("--mpi", help="the Markdown bench/mpi_scaling.py printed: adds the distributed-memory section")
     a = ap.parse_args()
     mpi = None
@@ -590,6 +669,10 @@ def main():
     if a.python:
         with open(a.python) as f:
             python = (json.load(f), os.path.relpath(a.python))
+    profile = None
+    if a.profile:
+        with open(a.profile) as f:
+            profile = (json.load(f), os.path.relpath(a.profile))
     scale_docs = []
     for path in a.scale:
         with open(path) as f:
@@ -606,10 +689,12 @@ def main():
         out = []
         scale_section(out, scale_docs)
         text = "\n".join(out).rstrip() + "\n"
-    elif a.results is None and (python or orchestration) and not nb_text:
+    elif a.results is None and (python or orchestration or profile) and not nb_text:
         out = []
         if python:
             python_section(out, *python)
+        if profile:
+            profile_section(out, *profile)
         if orchestration:
             orchestration_section(out, *orchestration)
         text = "\n".join(out).rstrip() + "\n"
@@ -624,7 +709,7 @@ def main():
     else:
         with open(a.results) as f:
             doc = json.load(f)
-        text = render(doc, a.source_name or a.results, scale_docs, python, orchestration, mpi)
+        text = render(doc, a.source_name or a.results, scale_docs, python, orchestration, mpi, profile)
         if nb_text:
             text = splice(text, nb_text)
     if a.output:

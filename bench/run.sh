@@ -60,6 +60,14 @@ if [ "$size" = full ] && [ -s "$json" ]; then
   else
     echo "bench: the Python module is not built ($build/python/weir): no Python rows"
   fi
+  # Issue 39's profiling figures (bench/profile_bench.py): `weir run --profile`'s overhead on hdiff,
+  # interleaved with unprofiled runs, and the profile's bytes against the stencils' minimum traffic.
+  pf="$root/out/bench/profile.json"
+  rm -f "$pf"
+  (cd "$root" && /usr/bin/python3 "$root/bench/profile_bench.py" --weir "$build/bin/weir" --threads "$OMP_NUM_THREADS" \
+     --json "$pf") | tee "$root/out/bench/log-profile.txt" || rc=$?
+  profile_args=()
+  if [ -s "$pf" ]; then profile_args=(--profile "$pf"); fi
   # Issue 38's scaling on 1, 2, 4 MPI ranks (bench/mpi_scaling.py), when weir is built with MPI.
   mpi_args=()
   # (distributed/ builds its library only where CMake found MPI.)
@@ -73,7 +81,7 @@ if [ "$size" = full ] && [ -s "$json" ]; then
     echo "bench: weir is built without MPI (or mpirun is missing): no MPI scaling rows"
   fi
   python3 "$root/bench/report.py" "$json" "${scale[@]}" "${npbench_args[@]}" "${python_args[@]}" \
-    "${orchestration_args[@]}" "${mpi_args[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
+    "${orchestration_args[@]}" "${profile_args[@]}" "${mpi_args[@]}" --source-name "out/bench/results-full.json" -o "$root/docs/benchmarks.md"
   echo "wrote docs/benchmarks.md"
 fi
 exit $rc

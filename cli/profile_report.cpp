@@ -120,6 +120,7 @@ nlohmann::json profile_report_json(const ProfileData& d) {
             {"call_ms", call_ms},
             {"median_call_ms", median_of(d.call_seconds) * 1e3},
             {"probe", probe},
+            {"clock", {{"name", d.clock}, {"ticks_per_second", d.clock_ticks_per_second}}},
             {"elements", elements},
             {"symbols", d.symbols},
             {"sdfg", d.sdfg_json.empty() ? nlohmann::json(nullptr) : nlohmann::json::parse(d.sdfg_json)}}}};
@@ -152,6 +153,14 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
                   cell(s.gflops, 1, "%.2f").c_str());
     out << line;
   }
+  // Timers below the top level run on every execution of their map (ADR 0048, "a cheaper clock").
+  long long nested = 0;
+  for (const auto& e : d.elements)
+    if (e.map_level >= 2) nested += summarize(e, d).executions_per_call;
+  if (nested > 0)
+    out << "note: maps below the top level were timed on every execution (" << nested
+        << " per call, two clock reads each), which adds to the call's time (measured on hdiff in "
+           "docs/adr/0048-profiling.md); --profile-depth 1 times the top-level maps only\n";
 }
 
 }  // namespace weir::cli

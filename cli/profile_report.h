@@ -51,6 +51,9 @@ struct ProfileData {
   /// evaluates its static costs (empty: not written).
   std::map<std::string, long long> symbols;
   std::string sdfg_json;
+  /// The timers' clock ("tsc" or "clock_monotonic") and its calibrated rate after the last call.
+  std::string clock = "clock_monotonic";
+  double clock_ticks_per_second = 1e9;
 };
 
 /// The statistics of one element (seconds; GB/s and GFLOP/s from the median time and the
@@ -79,11 +82,13 @@ ProbeStats probe_stats(const ProfileData& d);
 /// "cat" its kind, "args" {"sdfg_id", "cfg_id", "state_id", "id" (node, -1 for a state or a
 /// copy), "edge"}], "weir_profile": {program, calls, call times, probe (kernel, elements,
 /// GBps: the figure used, rounds_GBps, min/median/max_GBps, used: "max", repeats_per_round,
-/// unstable), elements with their summaries, symbols, sdfg}}.
+/// unstable), clock (name: "tsc" or "clock_monotonic", ticks_per_second), elements with their
+/// summaries, symbols, sdfg}}.
 nlohmann::json profile_report_json(const ProfileData& d);
 
 /// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the
-/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown).
+/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown); then, when maps below the top level were
+/// timed, a note that their timers ran on every execution (how often per call) and cost time.
 void print_profile_table(const ProfileData& d, std::ostream& out);
 
 }  // namespace weir::cli

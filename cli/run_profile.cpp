@@ -100,6 +100,13 @@ std::string profile_headline(const ProfileData& data) {
     if (p.unstable) line += "; unstable: the rounds differ by more than 1.5x";
   } else
     line += data.probe_problem;
+  if (data.clock == "tsc") {
+    char clock[120];
+    std::snprintf(clock, sizeof clock, "; timers: TSC at %.3f GHz, calibrated against steady_clock",
+                  data.clock_ticks_per_second / 1e9);
+    line += clock;
+  } else
+    line += "; timers: steady_clock";
   return line + "):";
 }
 
@@ -126,6 +133,9 @@ void RunProfiler::after_call(double seconds) {
   data_.call_seconds.push_back(seconds);
   const std::vector<runtime::ElementSample> samples = timers_.read();
   for (std::size_t k = 0; k < samples.size(); ++k) data_.elements[k].samples.push_back(samples[k]);
+  const runtime::TimerClock clock = timers_.clock();
+  data_.clock = clock.name;
+  data_.clock_ticks_per_second = clock.ticks_per_second;
 }
 
 const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_t>& symbols,

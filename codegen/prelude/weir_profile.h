@@ -10,9 +10,15 @@
 // the other parts are, compiled on its own by tests/codegen/test_prelude.cpp.
 #define WEIR_PRELUDE_PROFILE 1
 #include <time.h>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -21,17 +27,105 @@
 #endif
 
 // One timed element during one call: how often its code ran, for how long in total, and when it
-// first started (nanoseconds of CLOCK_MONOTONIC, which std::chrono::steady_clock reads too).
+// first started. During the call in ticks of the timers' clock (weir_profile_now);
+// weir_profile_read converts them to nanoseconds of CLOCK_MONOTONIC (which
+// std::chrono::steady_clock reads too).
 struct weir_profile_slot {
   int64_t executions;
   int64_t ns;
   int64_t first_start_ns;
 };
 
-[[maybe_unused]] static inline int64_t weir_profile_now() {
+// Nanoseconds of CLOCK_MONOTONIC (a vDSO call: 25-40 ns on the machines measured).
+[[maybe_unused]] static inline int64_t weir_profile_monotonic_ns() {
   timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// True where the time-stamp counter runs at a constant rate in every power state (CPUID
+// 0x80000007, EDX bit 8: "invariant TSC"), so that ticks are proportional to wall time.
+[[maybe_unused]] static inline bool weir_profile_tsc_invariant() {
+#if defined(__x86_64__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0x80000000u, &a, &b, &c, &d) == 0 || a < 0x80000007u) return false;
+  if (__get_cpuid(0x80000007u, &a, &b, &c, &d) == 0) return false;
+  return ((d >> 8) & 1u) != 0;
+#else
+  return false;
+#endif
+}
+
+// The timers' clock, chosen at the program's first weir_run and kept while it is loaded
+// (docs/adr/0048-profiling.md, "a cheaper clock"): the TSC (rdtsc, a few ns) where it is invariant
+// and WEIR_PROFILE_CLOCK is not "monotonic", else CLOCK_MONOTONIC. The anchor is one
+// (ticks, CLOCK_MONOTONIC ns) pair read at that first call: ticks convert to nanoseconds by the
+// rate between the anchor and the latest read (weir_profile_calibrate).
+struct weir_profile_clock_state {
+  int tsc;  // -1 not chosen yet, 0 CLOCK_MONOTONIC, 1 TSC
+  int64_t anchor_ticks;
+  int64_t anchor_ns;
+  double ns_per_tick;  // the latest calibration (1 for CLOCK_MONOTONIC)
+};
+WEIR_PROGRAM_STATE weir_profile_clock_state weir_profile_clock{-1, 0, 0, 1.0};
+
+[[maybe_unused]] static inline int64_t weir_profile_now() {
+#if defined(__x86_64__)
+  if (weir_profile_clock.tsc == 1) return static_cast<int64_t>(__rdtsc());
+#endif
+  return weir_profile_monotonic_ns();
+}
+
+// One (ticks, ns) pair: the ns read between two counter reads, paired with their middle.
+[[maybe_unused]] static inline void weir_profile_clock_pair(int64_t& ticks, int64_t& ns) {
+  const int64_t t0 = weir_profile_now();
+  ns = weir_profile_monotonic_ns();
+  const int64_t t1 = weir_profile_now();
+  ticks = t0 + (t1 - t0) / 2;
+}
+
+// Chooses the clock (once per program load) and anchors it; called when weir_run starts.
+[[maybe_unused]] static inline void weir_profile_choose_clock() {
+  if (weir_profile_clock.tsc >= 0) return;
+  const char* env = std::getenv("WEIR_PROFILE_CLOCK");
+  const bool monotonic = env != nullptr && std::strcmp(env, "monotonic") == 0;
+  weir_profile_clock.tsc = !monotonic && weir_profile_tsc_invariant() ? 1 : 0;
+  weir_profile_clock.ns_per_tick = 1.0;
+  if (weir_profile_clock.tsc == 1)
+    weir_profile_clock_pair(weir_profile_clock.anchor_ticks, weir_profile_clock.anchor_ns);
+}
+
+// The nanoseconds per tick measured from the anchor to now; at least 2 ms apart (waits for the
+// rest when the program was loaded less than 2 ms ago: a pair's read error, some 50 ns, is then
+// under 3e-5 of the interval).
+[[maybe_unused]] static inline double weir_profile_calibrate() {
+  if (weir_profile_clock.tsc != 1) return 1.0;
+  int64_t ticks = 0, ns = 0;
+  weir_profile_clock_pair(ticks, ns);
+  while (ns - weir_profile_clock.anchor_ns < 2000000 || ticks <= weir_profile_clock.anchor_ticks)
+    weir_profile_clock_pair(ticks, ns);
+  weir_profile_clock.ns_per_tick = static_cast<double>(ns - weir_profile_clock.anchor_ns) /
+                                   static_cast<double>(ticks - weir_profile_clock.anchor_ticks);
+  return weir_profile_clock.ns_per_tick;
+}
+
+// A slot in ticks converted to nanoseconds with `ns_per_tick` (the start to CLOCK_MONOTONIC).
+[[maybe_unused]] static inline weir_profile_slot weir_profile_to_ns(weir_profile_slot s, double ns_per_tick) {
+  if (weir_profile_clock.tsc != 1 || s.executions == 0) return s;
+  s.ns = std::llround(static_cast<double>(s.ns) * ns_per_tick);
+  s.first_start_ns =
+      weir_profile_clock.anchor_ns +
+      std::llround(static_cast<double>(s.first_start_ns - weir_profile_clock.anchor_ticks) * ns_per_tick);
+  return s;
+}
+
+// The clock as the report names it: {"clock": "tsc" or "clock_monotonic", "ticks_per_second"}.
+[[maybe_unused]] static inline const char* weir_profile_clock_json() {
+  static char text[96];
+  std::snprintf(text, sizeof text, "{\"clock\":\"%s\",\"ticks_per_second\":%.6e}",
+                weir_profile_clock.tsc == 1 ? "tsc" : "clock_monotonic",
+                1e9 / weir_profile_clock.ns_per_tick);
+  return text;
 }
 
 [[maybe_unused]] static inline void weir_profile_record(weir_profile_slot& s, int64_t start_ns) {

@@ -56,7 +56,8 @@ std::string timer_globals(std::size_t slots) {
 }
 
 std::string timer_clear() {
-  return "std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);\n"
+  return "weir_profile_choose_clock();\n"
+         "std::memset(weir_profile_slots, 0, sizeof weir_profile_slots);\n"
          "if (!weir_profile_clear_rows(weir_profile_rows, weir_profile_rows_allocated, "
          "weir_profile_threads(), "
          "weir_profile_row_stride)) return weir_fail(\"weir_run: cannot allocate the per-thread timers\");";
@@ -76,13 +77,16 @@ std::string timer_entry_points(const std::vector<TimedElement>& timed) {
   const std::string n = std::to_string(timed.size());
   Writer w;
   w.line("extern \"C\" const char* weir_profile_elements(void) { return \"" + c_escape(json) + "\"; }");
+  w.line("extern \"C\" const char* weir_profile_clock_info(void) { return weir_profile_clock_json(); }");
   w.open("extern \"C\" int weir_profile_read(int64_t* out, int64_t slots) {");
   w.line("if (out == nullptr || slots != " + n + ") return weir_fail(\"weir_profile_read: the program has " +
          n + " timed elements\");");
+  // Ticks to nanoseconds at the rate measured since the program's first call (weir_profile.h).
+  w.line("const double ns_per_tick = weir_profile_calibrate();");
   w.open("for (int64_t k = 0; k < " + n + "; ++k) {");
   w.line(
-      "const weir_profile_slot s = weir_profile_merged(weir_profile_slots[k], weir_profile_rows, "
-      "weir_profile_rows_allocated, weir_profile_row_stride, k);");
+      "const weir_profile_slot s = weir_profile_to_ns(weir_profile_merged(weir_profile_slots[k], "
+      "weir_profile_rows, weir_profile_rows_allocated, weir_profile_row_stride, k), ns_per_tick);");
   w.line("out[3 * k] = s.executions;");
   w.line("out[3 * k + 1] = s.ns;");
   w.line("out[3 * k + 2] = s.first_start_ns;");

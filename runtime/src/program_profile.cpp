@@ -18,6 +18,7 @@ ProgramProfile::ProgramProfile(const std::filesystem::path& library) : library_(
   dl_ = std::shared_ptr<void>(h, [](void* p) { dlclose(p); });
   auto elements = reinterpret_cast<codegen::ProfileElementsFn>(dlsym(h, codegen::kSymProfileElements));
   read_ = dlsym(h, codegen::kSymProfileRead);
+  clock_ = dlsym(h, codegen::kSymProfileClockInfo);
   if (!elements || !read_)
     throw LoadError("cannot read the timers of " + library_ +
                     ": it has no timed elements (compiled without the instrument-timers pass)");
@@ -44,6 +45,20 @@ std::vector<ElementSample> ProgramProfile::read() const {
   std::vector<ElementSample> out(elements_.size());
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = {raw[3 * k], raw[3 * k + 1], raw[3 * k + 2]};
   return out;
+}
+
+TimerClock ProgramProfile::clock() const {
+  if (clock_ == nullptr) return {};
+  const char* text = reinterpret_cast<codegen::ProfileClockInfoFn>(clock_)();
+  const nlohmann::json j = nlohmann::json::parse(text ? text : "", nullptr, false);
+  TimerClock c;
+  if (!j.is_object() || !j.contains("clock") || !j["clock"].is_string() || !j.contains("ticks_per_second") ||
+      !j["ticks_per_second"].is_number())
+    throw LoadError(library_ + ": weir_profile_clock_info() is not {\"clock\", \"ticks_per_second\"}: " +
+                    std::string(text ? text : "(null)"));
+  c.name = j["clock"].get<std::string>();
+  c.ticks_per_second = j["ticks_per_second"].get<double>();
+  return c;
 }
 
 }  // namespace weir::runtime

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "cli_run.h"
@@ -269,5 +270,43 @@ TEST_CASE("run --profile: the inner map of a tiled laplacian is timed per tile, 
     CHECK(r.code == 2);
     CHECK_THAT(r.out,
                Catch::Contains("--profile-depth 2 limits the timers of --profile: give --profile too"));
+  }
+}
+
+TEST_CASE("run --profile: the report and the headline name the timers' clock", "[cli][profile]") {
+  // Linux sets nonstop_tsc from CPUID's invariant-TSC bit, the bit weir's timers check.
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  bool invariant = false;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("flags", 0) == 0) {
+      invariant = (line + " ").find(" nonstop_tsc ") != std::string::npos;
+      break;
+    }
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py";
+  for (const bool monotonic : {false, true}) {
+    INFO("WEIR_PROFILE_CLOCK=" << (monotonic ? "monotonic" : "(unset)"));
+    auto dir =
+        weir::test::scratch_dir(monotonic ? "cli-profile-clock-monotonic" : "cli-profile-clock-default");
+    const fs::path report = dir / "profile.json";
+    auto r = weir::test::run_weir(
+        "run " + q(program) +
+            "::laplacian --backend cpu --random-inputs --set I=12 --set J=10 --set K=4 --repeat 2 "
+            "--profile=" +
+            q(report),
+        "WEIR_CACHE_DIR=" + q(dir / "cache") + (monotonic ? " WEIR_PROFILE_CLOCK=monotonic" : ""));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const json clock = read_json(report).at("weir_profile").at("clock");
+    const bool tsc = invariant && !monotonic;
+    CHECK(clock.at("name") == (tsc ? "tsc" : "clock_monotonic"));
+    if (tsc) {
+      CHECK_THAT(r.out, Catch::Contains("; timers: TSC at ") &&
+                            Catch::Contains(" GHz, calibrated against steady_clock):"));
+      CHECK(clock.at("ticks_per_second").get<double>() > 1e8);
+    } else {
+      CHECK_THAT(r.out, Catch::Contains("; timers: steady_clock):"));
+      CHECK(clock.at("ticks_per_second").get<double>() == 1e9);
+    }
   }
 }

@@ -37,6 +37,9 @@ namespace weir::codegen {
 ///                                             // 3 values each: executions, nanoseconds, first
 ///                                             // start (CLOCK_MONOTONIC ns); non-zero when
 ///                                             // `slots` is not the number of elements
+///   const char* weir_profile_clock_info(void);  // JSON {"clock": "tsc" or "clock_monotonic",
+///                                             // "ticks_per_second"}: the timers' clock and
+///                                             // its rate as of the last weir_profile_read
 inline constexpr const char* kAbiVersion = "weir-abi-1";
 inline constexpr const char* kSymAbiVersion = "weir_abi_version";
 inline constexpr const char* kSymProgramName = "weir_program_name";
@@ -50,6 +53,8 @@ inline constexpr const char* kSymRunHost = "weir_run_host";
 /// Optional (programs with timed elements only).
 inline constexpr const char* kSymProfileElements = "weir_profile_elements";
 inline constexpr const char* kSymProfileRead = "weir_profile_read";
+/// Optional (programs with timed elements; missing in libraries built before the TSC clock).
+inline constexpr const char* kSymProfileClockInfo = "weir_profile_clock_info";
 
 using AbiVersionFn = const char* (*)();
 using ProgramNameFn = const char* (*)();
@@ -60,5 +65,6 @@ using FinalizeFn = int (*)(void* handle);
 using LastErrorFn = const char* (*)();
 using ProfileElementsFn = const char* (*)();
 using ProfileReadFn = int (*)(std::int64_t* out, std::int64_t slots);
+using ProfileClockInfoFn = const char* (*)();
 
 }  // namespace weir::codegen

@@ -26,6 +26,15 @@ struct ElementSample {
   std::int64_t executions = 0, ns = 0, start_ns = 0;
 };
 
+/// The clock the program's timers read (docs/adr/0048-profiling.md, "a cheaper clock"): "tsc"
+/// (the invariant time-stamp counter, converted to nanoseconds at a rate calibrated against
+/// CLOCK_MONOTONIC) or "clock_monotonic" (std::chrono::steady_clock's clock), and its ticks per
+/// second as of the last read (1e9 for clock_monotonic).
+struct TimerClock {
+  std::string name = "clock_monotonic";
+  double ticks_per_second = 1e9;
+};
+
 /// The timers of a program library that is loaded in this process.
 class ProgramProfile {
  public:
@@ -42,10 +51,15 @@ class ProgramProfile {
   /// The samples of the program's last call, one per element. Throws ProgramError when the
   /// library refuses (it has another number of elements).
   std::vector<ElementSample> read() const;
+  /// The timers' clock as of the last read(). A library built before the TSC clock (no
+  /// weir_profile_clock_info) read CLOCK_MONOTONIC. Throws LoadError when its answer is not the
+  /// JSON object program_abi.h describes.
+  TimerClock clock() const;
 
  private:
   std::shared_ptr<void> dl_;
   void* read_ = nullptr;
+  void* clock_ = nullptr;
   std::vector<TimedElementInfo> elements_;
   std::string library_;
 };
