@@ -153,6 +153,45 @@ def targets(doc):
     return rows
 
 
+def tune_targets(tu):
+    """The tune section's target rows as weir-bench evaluated them ("met" null: not evaluated)."""
+    return [(t["target"], t["measured"], verdict(t["met"])) for t in tu.get("targets", [])]
+
+
+def tune_section(out, tu):
+    st = tu["settings"]
+    out.append("## weir tune\n")
+    limit = f" --max-candidates {st['max_candidates']}" if st.get("max_candidates") else ""
+    out.append(f"`weir tune` (`bench/src/tune_bench.cpp`) on every stencil kernel above whose weir variant "
+               f"comes from a program it takes (a field-view program, else DaCe's simplified SDFG), with the "
+               f"bench's inputs and sizes: `--budget {st['budget_s']:.0f}s{limit} --seed {st['seed']}`, "
+               f"{st['threads']} threads by default. The tuned script is then replayed on the untuned "
+               "program and timed against `--auto cpu` in interleaved calls in weir-bench itself (not tune's "
+               "own number); both are checked against the hand-written kernel first. *speed-up* = `--auto "
+               "cpu`'s median / the tuned program's, 1 when `weir tune` kept `--auto cpu` (both sides run the "
+               "same program; the ratio measured then shows the run's noise); *tune's* = what `weir tune` "
+               "measured (its confirmation series); *searched* = candidates evaluated of the space.\n")
+    if tu.get("not_run"):
+        out.append(f"Not run: {tu['not_run']}.\n")
+        return
+    out.append("| kernel | size | --auto cpu ms | tuned ms | speed-up | tune's | searched | choices (threads) |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---|")
+    for k in tu["kernels"]:
+        if k.get("status") != "ok":
+            why = k.get("reason", "").splitlines()[0].replace("|", "/") if k.get("reason") else ""
+            out.append(f"| {k['name']} | {k.get('size', '')} | - | - | - | - | - | {k['status']}: {why[:160]} |")
+            continue
+        t = k["tune"]
+        cut = " (budget)" if t.get("cut_short") == "the budget" else ""
+        speedup = f"{k['speedup']:.2f}"
+        if k.get("same_program"):
+            speedup += f" (same program; measured {k['measured_speedup']:.2f})"
+        out.append(f"| {k['name']} | {k['size']} | {ms(k['auto_cpu']['median_s'])} | {ms(k['tuned']['median_s'])} | "
+                   f"{speedup} | {t['speedup']:.2f} | {t['evaluated']} of {t['candidates']}{cut} | "
+                   f"`{t['choices']}` ({t['threads']}) |")
+    out.append("")
+
+
 def toolchain_section(out, tc):
     out.append("## Toolchain\n")
     out.append("Per field-view program (milliseconds; median over repeats for the fast stages; compile, "
@@ -512,7 +551,8 @@ def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None
                 f"(load average {m['load_average_at_start'][0]:.1f} at start), so absolute times and "
                 "bandwidths are noisy and low; the interleaved rounds keep ratios between variants of one "
                 "kernel more meaningful than absolute numbers. Min–max columns show the spread.", ""]
-    t = targets(doc) + (python_targets(python[0]) if python else []) + (profile_targets(profile[0]) if profile else [])
+    t = targets(doc) + (tune_targets(doc["tune"]) if "tune" in doc else []) + \
+        (python_targets(python[0]) if python else []) + (profile_targets(profile[0]) if profile else [])
     if t:
         out += ["## Targets", "", "Evaluated from this run (benchmarks, not timed tests).", "",
                 "| target | measured | verdict |", "|---|---|---|"]
@@ -520,6 +560,8 @@ def render(doc, source, scale_docs=(), python=None, orchestration=None, mpi=None
         out.append("")
     if "kernel_benchmarks" in doc:
         kernel_section(out, doc["kernel_benchmarks"])
+    if "tune" in doc:
+        tune_section(out, doc["tune"])
     if "gpu" in doc:
         gpu_section(out, doc["gpu"])
     if "toolchain" in doc:

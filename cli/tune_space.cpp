@@ -1,6 +1,7 @@
 // The search space of `weir tune` and its seed-determined order (tune_space.h).
 #include "tune_space.h"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -22,18 +23,39 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
   if (hardware_threads >= 2) threads.emplace_back("1");
   return {
       // greedy-map-fusion: default; only producers read at the consumer's point; recomputing up
-      // to 27 points; no sibling (horizontal) fusion; no fusion at all.
-      {"fusion", {"greedy", "pointwise", "wide", "vertical", "none"}},
+      // to 27 points; no sibling (horizontal) fusion; also recomputing producers read
+      // independently of one consumer parameter (broadcast); no fusion at all.
+      {"fusion", {"greedy", "pointwise", "wide", "vertical", "broadcast", "none"}},
       {"collapse", {"on", "off"}},
       // MapTiling before the schedules: tile sizes per dimension (1: not tiled; the last repeats).
-      {"tiling", {"none", "8,1", "32,1", "8,32,1", "16,64,1", "32,128,1"}},
+      // 8,32,16 and 16,16,40 block K too (a 3-D stencil's columns in pieces that stay in L1).
+      {"tiling", {"none", "8,1", "32,1", "8,32,1", "16,64,1", "32,128,1", "8,32,16", "16,16,40"}},
       {"split_innermost", {"on", "off"}},
       {"vectorize", {"on", "off"}},
-      {"scan_block", {"8", "4", "16", "32"}},
+      // MapVectorization after the schedules: the innermost sequential map strip-mined into SIMD
+      // lanes of constant width (explicit lanes, not only omp simd hints) and a remainder map.
+      {"simd_lanes", {"off", "8", "4"}},
+      {"scan_block", {"8", "4", "16", "32", "64"}},
       // scan-full-blocks after scan-column-blocking: full column blocks of constant width (ADR 0059).
       {"scan_full_blocks", {"off", "on"}},
       {"threads", threads},
   };
+}
+
+// The order in which a choice changed alone is tried: 0 first (measured or expected to pay on
+// the bench's kernels: wider scan blocks, full blocks, large tiles, K blocking, SIMD lanes),
+// 2 last (measured to lose there: no split innermost loop, no SIMD hints, no fusion, one
+// thread), 1 between. Within a tier the seed orders them. With a short budget the search then
+// spends it where gains are likelier (docs/adr/0056-weir-tune.md, 2026-12-06).
+int expected_tier(const std::string& knob, const std::string& value) {
+  static const std::set<std::pair<std::string, std::string>> first{
+      {"scan_block", "32"},  {"scan_block", "16"},   {"scan_full_blocks", "on"}, {"tiling", "32,128,1"},
+      {"tiling", "8,32,16"}, {"tiling", "16,16,40"}, {"simd_lanes", "8"},        {"fusion", "wide"}};
+  static const std::set<std::pair<std::string, std::string>> last{
+      {"split_innermost", "off"}, {"vectorize", "off"}, {"fusion", "none"}, {"threads", "1"}};
+  if (first.count({knob, value})) return 0;
+  if (last.count({knob, value})) return 2;
+  return 1;
 }
 
 // A uniform integer in [0, n) from the engine; mt19937_64's outputs are fixed by the standard
@@ -67,6 +89,7 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
       if (f == "pointwise") text += "{max_points=1}";
       if (f == "wide") text += "{max_points=27,max_tasklets=512}";
       if (f == "vertical") text += "{horizontal=false}";
+      if (f == "broadcast") text += "{broadcast=true}";
     } else if (pass == "cpu-schedules") {
       if (const std::string t = choice("tiling", "none"); t != "none")
         steps.push_back({{"pass", "map-tiling{tile_sizes=" + t + "}"}});
@@ -75,13 +98,21 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
       if (choice("vectorize", "on") == "off")
         opts += std::string(opts.empty() ? "" : ",") + "vectorize=false";
       if (!opts.empty()) text += "{" + opts + "}";
+      steps.push_back({{"pass", text}});
+      if (const std::string lanes = choice("simd_lanes", "off"); lanes != "off")
+        steps.push_back({{"transformation", "MapVectorization"},
+                         {"options", {{"vector_width", std::stoi(lanes)}}},
+                         {"where", "all"}});
+      continue;
     }
     steps.push_back({{"pass", text}});
   }
   return steps;
 }
 
-TuneCandidate make_candidate(const std::vector<std::pair<std::string, std::string>>& changed) {
+}  // namespace
+
+TuneCandidate tune_candidate(const std::vector<std::pair<std::string, std::string>>& changed) {
   TuneCandidate c;
   c.choices = changed;
   c.label = choices_text(changed);
@@ -92,8 +123,6 @@ TuneCandidate make_candidate(const std::vector<std::pair<std::string, std::strin
   c.steps = m.empty() ? nlohmann::json::array({{{"pass", "auto-optimize-cpu"}}}) : steps_for(m);
   return c;
 }
-
-}  // namespace
 
 std::string choices_text(const std::vector<std::pair<std::string, std::string>>& choices) {
   if (choices.empty()) return "auto-optimize-cpu";
@@ -106,7 +135,7 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
                                            std::size_t combinations) {
   std::mt19937_64 rng(seed);
   const std::vector<Knob> ks = knobs(hardware_threads);
-  std::vector<TuneCandidate> out{make_candidate({})};
+  std::vector<TuneCandidate> out{tune_candidate({})};
   std::set<std::vector<std::size_t>> seen{std::vector<std::size_t>(ks.size(), 0)};
   // One choice changed.
   std::vector<std::vector<std::size_t>> singles;
@@ -116,7 +145,16 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
       pick[k] = v;
       singles.push_back(pick);
     }
+  // By tier (expected_tier), each tier in the seed's order.
   shuffle(singles, rng);
+  std::stable_sort(singles.begin(), singles.end(), [&](const auto& a, const auto& b) {
+    auto tier = [&](const std::vector<std::size_t>& p) {
+      for (std::size_t k = 0; k < ks.size(); ++k)
+        if (p[k]) return expected_tier(ks[k].name, ks[k].values[p[k]]);
+      return 1;
+    };
+    return tier(a) < tier(b);
+  });
   // Several choices changed: each knob keeps its default with probability 1/2, else takes one
   // of its other values; drawn until `combinations` new ones (or a bounded number of draws).
   std::vector<std::vector<std::size_t>> picks = singles;
@@ -132,7 +170,7 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
     std::vector<std::pair<std::string, std::string>> changed;
     for (std::size_t k = 0; k < ks.size(); ++k)
       if (pick[k]) changed.emplace_back(ks[k].name, ks[k].values[pick[k]]);
-    out.push_back(make_candidate(changed));
+    out.push_back(tune_candidate(changed));
   }
   return out;
 }

@@ -34,6 +34,10 @@ struct TuneCandidate {
 std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware_threads,
                                            std::size_t combinations = 48);
 
+/// The candidate that makes the choices `changed` (knob, value; the others as auto-optimize-cpu makes them):
+/// its label, steps and threads as tune_candidates gives them. Empty: the baseline.
+TuneCandidate tune_candidate(const std::vector<std::pair<std::string, std::string>>& changed);
+
 /// "fusion=none tiling=16,64,1" (the baseline: "auto-optimize-cpu").
 std::string choices_text(const std::vector<std::pair<std::string, std::string>>& choices);
 

@@ -44,7 +44,7 @@ KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name,
   l.outputs = {"out"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, file, program, "fv"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}});
+  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }
 
@@ -90,7 +90,7 @@ KernelCase hdiff_case(const Sizes& s, const Paths& p) {
   kc.variants.push_back(corpus_variant(p, "hdiff", "auto_optimized_cpu", false, "dace"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "simplified", true, "dace"));
   kc.variants.push_back(
-      Variant{"hand", "bench/hand/cartesian.cpp (16 x 16 tiles)", "fv", {}, fv.reference, {}});
+      Variant{"hand", "bench/hand/cartesian.cpp (16 x 16 tiles)", "fv", {}, fv.reference, {}, {}});
   return kc;
 }
 
@@ -118,7 +118,7 @@ KernelCase heat3d_case(const Sizes& s, const Paths& p) {
   l.outputs = {"u_new"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}});
+  kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }
 
@@ -149,7 +149,7 @@ KernelCase tridiagonal_case(const Sizes& s, const Paths& p) {
   kc.variants.push_back(
       field_view_variant(p, "examples/cartesian/vertical_solver.py", "vertical_solver", "fv"));
   kc.variants.push_back(
-      Variant{"hand", "bench/hand/cartesian.cpp (8 columns at a time)", "fv", {}, l.reference, {}});
+      Variant{"hand", "bench/hand/cartesian.cpp (8 columns at a time)", "fv", {}, l.reference, {}, {}});
   return kc;
 }
 

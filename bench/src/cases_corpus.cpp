@@ -36,7 +36,7 @@ KernelCase sweep_case(const Sizes& s, const Paths& p, const std::string& kernel,
   kc.variants.push_back(corpus_variant(p, kernel, "simplified", false, "dace"));
   kc.variants.push_back(corpus_variant(p, kernel, "auto_optimized_cpu", false, "dace"));
   kc.variants.push_back(corpus_variant(p, kernel, "simplified", true, "dace"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/sweeps2d.cpp", "dace", {}, l.reference, {}});
+  kc.variants.push_back(Variant{"hand", "bench/hand/sweeps2d.cpp", "dace", {}, l.reference, {}, {}});
   return kc;
 }
 

@@ -59,7 +59,7 @@ KernelCase nabla_case(const Sizes& s, const Paths& p, std::shared_ptr<const Peri
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/unstructured/nabla.py", "nabla_program", "fv"));
   kc.variants.push_back(
-      Variant{"hand", "bench/hand/unstructured.cpp (fused over vertices)", "fv", {}, l.reference, {}});
+      Variant{"hand", "bench/hand/unstructured.cpp (fused over vertices)", "fv", {}, l.reference, {}, {}});
   return kc;
 }
 
@@ -93,7 +93,7 @@ KernelCase cell_laplacian_case(const Sizes& s, const Paths& p, std::shared_ptr<c
   kc.layouts["fv"] = l;
   kc.variants.push_back(
       field_view_variant(p, "examples/unstructured/cell_laplacian.py", "cell_laplacian", "fv"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/unstructured.cpp", "fv", {}, l.reference, {}});
+  kc.variants.push_back(Variant{"hand", "bench/hand/unstructured.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }
 

@@ -81,6 +81,7 @@ Variant field_view_variant(const Paths& p, const std::string& rel_file, const st
   v.layout = layout;
   std::string file = p.root + "/" + rel_file;
   if (!std::filesystem::exists(file)) v.skip = rel_file + " does not exist yet";
+  v.tune_source = file + "::" + program;
   v.make_sdfg = [file, program] {
     FieldViewModule m = load_field_view(file);
     auto sdfg = lower(m, program);
@@ -99,6 +100,7 @@ Variant corpus_variant(const Paths& p, const std::string& kernel, const std::str
   v.detail = "corpus " + rel + (weir_optimize ? " + " + optimization_pipeline_name() : "");
   v.layout = layout;
   std::string file = p.corpus + "/" + rel;
+  if (weir_optimize) v.tune_source = file;
   if (!std::filesystem::exists(file))
     v.make_sdfg = [file]() -> std::unique_ptr<SDFG> {
       throw std::runtime_error("corpus file " + file +

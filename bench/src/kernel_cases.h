@@ -53,6 +53,10 @@ struct Variant {
   std::function<void(runtime::Arguments&)> hand;
   /// Non-empty: the variant is skipped for this reason before anything runs.
   std::string skip;
+  /// What `weir tune` takes for this variant's program, unoptimized: "FILE.py::PROGRAM" or an
+  /// SDFG file (absolute paths); "" for variants that are not weir's pipeline on a program
+  /// (the tune section, src/tune_bench.cpp, times the tuned script against this variant).
+  std::string tune_source;
 };
 
 struct KernelCase {

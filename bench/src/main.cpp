@@ -1,7 +1,8 @@
 // weir-bench: kernel, toolchain and scaling benchmarks of weir (see bench/README.md).
 //
-//   weir-bench [all|kernels|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]
+//   weir-bench [all|kernels|tune|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup N]
 //              [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]
+//              [--tune-dir DIR]
 //
 // Exit code: 0 when everything ran (skipped entries included), 1 when a variant or stage
 // failed or a variant's outputs disagree with the hand-written kernel's, 2 for bad usage, 3 at
@@ -26,6 +27,7 @@
 #include "measure.h"
 #include "scaling_bench.h"
 #include "toolchain_bench.h"
+#include "tune_bench.h"
 #include "weir/runtime/compiler.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir_steps.h"
@@ -119,9 +121,10 @@ json machine_meta(const Sizes& sizes, const std::string& commit) {
 int usage(const std::string& msg) {
   std::cerr
       << "weir-bench: " << msg << "\n"
-      << "usage: weir-bench [all|kernels|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] [--warmup "
-         "N]\n"
-      << "                  [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]\n";
+      << "usage: weir-bench [all|kernels|tune|gpu|toolchain|scaling] [--size tiny|full] [--repeats N] "
+         "[--warmup N]\n"
+      << "                  [--only k1,k2] [--ns 10,100,1000] [--json FILE] [--commit SHA] [--root DIR]\n"
+      << "                  [--tune-dir DIR]\n";
   return 2;
 }
 
@@ -131,7 +134,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 3 && args[0] == "scaling-child") return scaling_child(std::stoi(args[1]), args[2]);
 
-  std::string what = "all", size = "full", json_out, commit = "unknown", root = WEIR_SOURCE_DIR;
+  std::string what = "all", size = "full", json_out, commit = "unknown", root = WEIR_SOURCE_DIR, tune_dir;
   std::vector<std::string> only;
   std::vector<int> ns;
   int repeats = -1, warmup = -1;
@@ -142,7 +145,7 @@ int main(int argc, char** argv) {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
         return args[++i];
       };
-      if (a == "all" || a == "kernels" || a == "gpu" || a == "toolchain" || a == "scaling")
+      if (a == "all" || a == "kernels" || a == "tune" || a == "gpu" || a == "toolchain" || a == "scaling")
         what = a;
       else if (a == "--size")
         size = value();
@@ -160,6 +163,8 @@ int main(int argc, char** argv) {
         commit = value();
       else if (a == "--root")
         root = value();
+      else if (a == "--tune-dir")
+        tune_dir = value();
       else if (a == "-h" || a == "--help")
         return usage("benchmarks of weir's generated code and toolchain"), 0;
       else
@@ -190,6 +195,15 @@ int main(int argc, char** argv) {
   double t0 = now_seconds();
   if (what == "all" || what == "kernels")
     out["kernel_benchmarks"] = run_kernel_benchmarks(sizes, paths, only, failed, not_met);
+  // `weir tune` against --auto cpu; its files go beside the JSON (or to a temporary folder).
+  if (what == "all" || what == "tune") {
+    if (tune_dir.empty())
+      tune_dir = json_out.empty()
+                     ? (fs::temp_directory_path() / ("weir-bench-tune-" + std::to_string(getpid()))).string()
+                     : (fs::absolute(json_out).parent_path() / ("tune-" + sizes.preset)).string();
+    const std::string weir = (fs::read_symlink("/proc/self/exe").parent_path() / "weir").string();
+    out["tune"] = run_tune_benchmarks(sizes, paths, only, tune_bench_settings(sizes, weir, tune_dir), failed);
+  }
   // The GPU rows: "not run: no GPU" without a CUDA device (nothing is compiled then).
   if (what == "all" || what == "gpu") out["gpu"] = run_gpu_benchmarks(sizes, paths, only, failed);
   if (what == "all" || what == "toolchain")
