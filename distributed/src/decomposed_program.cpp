@@ -69,7 +69,7 @@ void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration
     halos_ = oh.merged;
     exchanges_ = insert_call_exchanges(*sdfg, oh, grid_.dims, grid_.sizes);
     // Each rank reduces the points it owns; an MPI_Allreduce combines them.
-    reductions_ = insert_global_reductions(*sdfg, halos_.frame, grid_.dims);
+    reductions_ = insert_global_reductions(*sdfg, halos_, grid_.dims);
     if (optimize) transforms::auto_optimize(*sdfg, DeviceType::CPU);
   } else {
     if (optimize) transforms::auto_optimize(*sdfg, DeviceType::CPU);

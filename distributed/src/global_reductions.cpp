@@ -67,8 +67,9 @@ void add_allreduce(SDFG& sdfg, SDFGState& st, const LibraryNode& reduce, NodeId 
 }
 
 // Restricts one Reduce node's input to the owned points and adds its Allreduce.
-void rewrite(SDFG& sdfg, SDFGState& st, LibraryNode& n, const std::map<std::string, Margin>& frame,
+void rewrite(SDFG& sdfg, SDFGState& st, LibraryNode& n, const ProgramHalos& halos,
              const std::vector<std::string>& dims) {
+  const std::map<std::string, Margin>& frame = halos.frame;
   std::vector<EdgeId> ins = st.in_edges(n.id()), outs = st.out_edges(n.id());
   if (ins.size() != 1 || outs.size() != 1)
     throw Error(where(n) + "Reduce '" + n.label + "': a decomposition needs one input and one output");
@@ -107,6 +108,15 @@ void rewrite(SDFG& sdfg, SDFGState& st, LibraryNode& n, const std::map<std::stri
     if (std::find(found.begin(), found.end(), dim) == found.end())
       throw Error(where(n) + "cannot decompose the reduction over '" + field + "': it has no dimension " +
                   dim + ", along which the program is split (every rank would reduce the same points)");
+  // Only arrays a call reads or writes are split (scattered as windows); any other is whole on
+  // every rank.
+  const bool split =
+      halos.outputs.count(array) > 0 || std::any_of(halos.inputs.begin(), halos.inputs.end(),
+                                                    [&](const InputHalo& in) { return in.field == array; });
+  if (!split)
+    throw Error(where(n) + "cannot decompose the reduction over '" + field +
+                "': no call of the function reads or writes it, so the decomposition does not split it "
+                "(every rank would hold it whole)");
   const NodeId scalar = st.edge(outs[0]).dst;
   const std::string data = st.edge(outs[0]).memlet.data;  // (a copy: adding nodes moves edges)
   add_allreduce(sdfg, st, n, scalar, data);
@@ -117,14 +127,13 @@ void rewrite(SDFG& sdfg, SDFGState& st, LibraryNode& n, const std::map<std::stri
 std::string first_symbol(const std::string& dim) { return "__weir_first_" + dim; }
 std::string last_symbol(const std::string& dim) { return "__weir_last_" + dim; }
 
-int insert_global_reductions(SDFG& sdfg, const std::map<std::string, Margin>& frame,
-                             const std::vector<std::string>& dims) {
+int insert_global_reductions(SDFG& sdfg, const ProgramHalos& halos, const std::vector<std::string>& dims) {
   int n = 0;
   for (SDFGState* st : sdfg.all_states()) {
     std::vector<LibraryNode*> reduces;
     for (Node* node : st->nodes())
       if (auto* l = node->as<LibraryNode>(); l && l->is_reduce()) reduces.push_back(l);
-    for (LibraryNode* l : reduces) rewrite(sdfg, *st, *l, frame, dims);
+    for (LibraryNode* l : reduces) rewrite(sdfg, *st, *l, halos, dims);
     n += static_cast<int>(reduces.size());
   }
   if (n == 0) return 0;

@@ -72,7 +72,8 @@ def test_refusals_before_any_message():
 def test_global_reductions_and_their_refusals():
     # tests/mpi/global_reductions.py (docs/adr/0057 "global reductions"): np.max(u) of the whole
     # field is one Reduce over the owned points and one Allreduce; a slice reaching 3 points into
-    # the ranks' parts along I (frame 1), and a field without J, are refused at their statements.
+    # the ranks' parts along I (frame 1), a field without J and a field no call reads or writes
+    # (not split) are refused at their statements.
     src = ROOT / "tests" / "mpi" / "global_reductions.py"
     dp = weir.decompose(weir.load(f"{src}::peak_step"), "I,J", (2, 1))
     assert dp.reductions == 1 and dp.exchanges == 1
@@ -83,3 +84,6 @@ def test_global_reductions_and_their_refusals():
     with pytest.raises(weir.Error, match=r"global_reductions.py:38:9: cannot decompose the reduction over 'c': "
                        r"it has no dimension J, along which the program is split"):
         weir.decompose(weir.load(f"{src}::column_max"), "I,J", (2, 1))
+    with pytest.raises(weir.Error, match=r"global_reductions.py:44:9: cannot decompose the reduction over 'w': "
+                       r"no call of the function reads or writes it"):
+        weir.decompose(weir.load(f"{src}::unsplit"), "I,J", (2, 1))

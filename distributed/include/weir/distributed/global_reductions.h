@@ -28,14 +28,14 @@ std::string first_symbol(const std::string& dim);
 std::string last_symbol(const std::string& dim);
 
 /// Restricts every Reduce node of `sdfg` (at any depth of its control flow, not in nested SDFGs)
-/// to the points of its slice the rank owns along the decomposed dimensions `dims` (frame per
-/// dimension: `frame`) and adds an Allreduce node after it. Returns how many it rewrote. Throws
-/// weir::Error, naming the statement (the node's debuginfo) and the field, for a reduction over
-/// an array without every decomposed dimension (each rank would hold the same points, or
-/// points no split describes), and for a slice bound along a decomposed dimension that reaches
-/// past the frame into the ranks' parts (`u[5:]` with a frame of 1: which rank's points it
-/// excludes depends on the split).
-int insert_global_reductions(SDFG& sdfg, const std::map<std::string, Margin>& frame,
-                             const std::vector<std::string>& dims);
+/// to the points of its slice the rank owns along the decomposed dimensions `dims` (the frame
+/// per dimension and the arrays the calls read and write: `halos`) and adds an Allreduce node
+/// after it. Returns how many it rewrote. Throws weir::Error, naming the statement (the node's
+/// debuginfo) and the field, for a reduction over an array without every decomposed dimension
+/// (each rank would hold the same points), over an array no call reads or writes (the
+/// decomposition does not split it: every rank holds it whole), and for a slice bound along a
+/// decomposed dimension that reaches past the frame into the ranks' parts (`u[5:]` with a frame
+/// of 1: which rank's points it excludes depends on the split).
+int insert_global_reductions(SDFG& sdfg, const ProgramHalos& halos, const std::vector<std::string>& dims);
 
 }  // namespace weir::distributed
