@@ -172,7 +172,10 @@ int run(const RunOptions& o, const MpiWorld& world) {
           std::cout << (first ? "" : ", ") << in.field << " " << dim << ":" << m.lo << "/" << m.hi;
           first = false;
         }
-    std::cout << ")\n";
+    std::cout << ")";
+    if (const int r = decomposed.reductions(); r > 0)
+      std::cout << "; " << r << " global reduction" << (r == 1 ? "" : "s") << " (MPI_Allreduce)";
+    std::cout << "\n";
     if (o.overlap) {
       std::cout << "overlap: " << overlap.split << " exchange state" << (overlap.split == 1 ? "" : "s")
                 << " split into start, interior, wait and boundary\n";

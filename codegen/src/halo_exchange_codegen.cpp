@@ -210,10 +210,10 @@ void LibraryGen::declare_communicator(const LibraryNode& n, const std::string& d
   }
   if (comm.loc.data.empty() || !comm.loc.binding->scalar ||
       (comm.loc.type != ScalarType::Int64 && comm.loc.type != ScalarType::Int32))
-    throw CodegenError(
-        g_.ref(n),
-        "HaloExchange connector '_comm' must read an int32 or int64 scalar (the communicator's "
-        "MPI_Comm_c2f handle)");
+    throw CodegenError(g_.ref(n),
+                       n.class_name() +
+                           " connector '_comm' must read an int32 or int64 scalar (the communicator's "
+                           "MPI_Comm_c2f handle)");
   w.line("MPI_Comm __hx_comm = MPI_Comm_f2c(static_cast<MPI_Fint>(" + comm.at({}) + "));");
   // Open MPI answers a handle that is no communicator's with a null pointer, not MPI_COMM_NULL.
   w.line("bool __hx_null = __hx_comm == MPI_COMM_NULL;");
@@ -221,7 +221,7 @@ void LibraryGen::declare_communicator(const LibraryNode& n, const std::string& d
   w.line("__hx_null = __hx_null || __hx_comm == nullptr;");
   w.line("#endif");
   w.line("if (__hx_null) weir_throw(\"%s\", \"" +
-         c_escape("HaloExchange '" + n.label + "' of '" + data +
+         c_escape(n.class_name() + " '" + n.label + "' of '" + data +
                   "': the communicator is MPI_COMM_NULL or no communicator's handle (pass MPI_Comm_c2f of a "
                   "communicator)") +
          "\");");

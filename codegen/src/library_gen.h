@@ -66,6 +66,10 @@ class LibraryGen {
   /// Declares `__hx_comm`, the communicator HaloExchange `n` (of array `data`) reads on its
   /// connector `_comm` (MPI_COMM_WORLD without it).
   void declare_communicator(const LibraryNode& n, const std::string& data, Writer& w);
+  // --- Allreduce, weir's global reduction node (allreduce_codegen.cpp) -----------------------
+  /// Emits `n` (weir/distributed/global_reductions.h) as one MPI_Allreduce in place of its
+  /// scalar on its communicator, with MPI_MAX, MPI_MIN or MPI_SUM on the scalar's MPI type.
+  void emit_allreduce(const LibraryNode& n, Writer& w);
   // --- the parallel loops of a library node (parallel_threshold.cpp) -----------------------
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.

@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kMpiInclude =
     "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n"
     "#if !__has_include(<mpi.h>)\n"
-    "#error \"this program has HaloExchange nodes (MPI): run it with weir run FILE.py::NAME --decompose I,J "
+    "#error \"this program has HaloExchange or Allreduce nodes (MPI): run it with weir run FILE.py::NAME "
+    "--decompose I,J "
     "under mpirun (docs/distributed.md)\"\n"
     "#endif\n#include <mpi.h>";
 
@@ -88,8 +89,9 @@ struct FileHead {
     if (!tail.empty()) w.lines(tail);
     w.blank();
     for (const auto& lib : prog.link_libraries) {
-      w.line("// links -l" + lib +
-             (lib == "mpi" ? " (a HaloExchange node)" : " (a DaCe environment of a CPP tasklet)"));
+      w.line(
+          "// links -l" + lib +
+          (lib == "mpi" ? " (HaloExchange or Allreduce nodes)" : " (a DaCe environment of a CPP tasklet)"));
       w.lines(lib == "blas" ? "#include <cblas.h>" : lib == "mpi" ? kMpiInclude : "#include <lapacke.h>");
     }
     if (!prog.link_libraries.empty()) w.blank();

@@ -1,5 +1,6 @@
 #include "weir/distributed/decomposed_program.h"
 
+#include "weir/distributed/global_reductions.h"
 #include "weir/distributed/halo_exchange.h"
 #include "weir/distributed/mpi_world.h"
 #include "weir/distributed/orchestration_halos.h"
@@ -67,6 +68,8 @@ void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration
     OrchestrationHalos oh = analyse_orchestration_halos(*sdfg, grid_.dims);
     halos_ = oh.merged;
     exchanges_ = insert_call_exchanges(*sdfg, oh, grid_.dims, grid_.sizes);
+    // Each rank reduces the points it owns; an MPI_Allreduce combines them.
+    reductions_ = insert_global_reductions(*sdfg, halos_, grid_.dims);
     if (optimize) transforms::auto_optimize(*sdfg, DeviceType::CPU);
   } else {
     if (optimize) transforms::auto_optimize(*sdfg, DeviceType::CPU);
@@ -143,12 +146,26 @@ void DecomposedProgram::run(runtime::Arguments& local, std::int64_t comm,
                     std::to_string(it->second.second) +
                     " (every array holds the same window of a decomposed dimension)");
     }
-  // The communicator is an argument of this call only: `local` is left as it was given.
+  // The communicator (and where the rank sits for its reductions) are arguments of this call
+  // only: `local` is left as it was given.
+  std::vector<std::string> added;
   struct DropComm {
     std::map<std::string, runtime::Number>& values;
-    ~DropComm() { values.erase(kCommArgument); }
-  } drop{local.values};
-  if (exchanges_ > 0) local.values[kCommArgument] = runtime::Number(comm);
+    std::vector<std::string>& names;
+    ~DropComm() {
+      for (const std::string& n : names) values.erase(n);
+    }
+  } drop{local.values, added};
+  auto set = [&](const std::string& name, std::int64_t v) {
+    local.values[name] = runtime::Number(v);
+    added.push_back(name);
+  };
+  if (exchanges_ > 0 || reductions_ > 0) set(kCommArgument, comm);
+  if (reductions_ > 0)
+    for (std::size_t q = 0; q < grid_.dims.size(); ++q) {
+      set(first_symbol(grid_.dims[q]), coords[q] == 0 ? 1 : 0);
+      set(last_symbol(grid_.dims[q]), coords[q] == grid_.sizes[q] - 1 ? 1 : 0);
+    }
   runnable_->run(local);
 }
 

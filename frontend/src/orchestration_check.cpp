@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <utility>
 
 #include "orchestration_flow.h"
 #include "out_hazards.h"
@@ -87,6 +88,8 @@ class Checker {
   Orchestration& out_;
   std::set<std::string> pending_;  // unannotated parameters of the top function, type unknown yet
   int inlined_ = 0, wrapped_ = 0;
+  std::vector<OStmt> reductions_;  // the Reduce statements the statement being checked needs
+  int reduced_ = 0;                // Reduce statements so far (their scalars: __reduce<n>)
 
   [[noreturn]] static void unsupported(const SourceLocation& loc, const std::string& what) {
     throw FrontendError(loc, what + " is not supported in an orchestrated function");
@@ -166,7 +169,17 @@ class Checker {
     return out;
   }
 
+  // One statement, after the Reduce statements its expressions need (computed first, in order).
   void statement(const Stmt& s, Frame& fr, int loops, bool last, std::vector<OStmt>& out) {
+    std::vector<OStmt> outer = std::exchange(reductions_, {});
+    const std::size_t at = out.size();
+    statement_kind(s, fr, loops, last, out);
+    out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), std::make_move_iterator(reductions_.begin()),
+               std::make_move_iterator(reductions_.end()));
+    reductions_ = std::move(outer);
+  }
+
+  void statement_kind(const Stmt& s, Frame& fr, int loops, bool last, std::vector<OStmt>& out) {
     switch (s.kind) {
       case StmtKind::Pass: return;
       case StmtKind::Expr: {
@@ -223,7 +236,14 @@ class Checker {
         OStmt o;
         o.kind = OStmt::Kind::While;
         o.loc = s.loc;
+        const std::size_t before = reductions_.size();
         o.values = {condition(*w.test, fr)};
+        // A Reduce statement runs once before the statement; the condition is tested again
+        // after every iteration.
+        if (reductions_.size() != before)
+          unsupported(reductions_[before].loc,
+                      "a reduction in a 'while' condition (assign it to a variable before the loop and "
+                      "again at the end of its body)");
         o.body = block(w.body, fr, loops + 1, false);
         out.push_back(std::move(o));
         return;
@@ -343,7 +363,7 @@ class Checker {
         decl.emplace_back(var, out_.fields.at(fr.var(src->id)));
         continue;
       }
-      if (auto* c = dyn_cast<Call>(&v))
+      if (auto* c = dyn_cast<Call>(&v); c && !reduction_form(*c, fr))
         unsupported(c->loc, "assigning the result of '" + unparse(*c->func) +
                                 "(...)' (programs write their out= fields and return nothing)");
       if (out_.fields.count(var))
@@ -983,6 +1003,7 @@ class Checker {
         std::optional<ScalarKind> to = fn == "int"     ? std::optional(ScalarKind::Int64)
                                        : fn == "float" ? std::optional(ScalarKind::Float64)
                                                        : scalar_kind_from_name(fn);
+        if (TExprPtr r = reduction(c, fr)) return r;
         if (to && c.args.size() == 1 && c.keywords.empty()) {
           TExprPtr a = scalar(*c.args[0], fr, hint);
           auto r = mk(TExprKind::Builtin, Type::scalar(*to), e.loc);
@@ -995,6 +1016,150 @@ class Checker {
       default: break;
     }
     unsupported(e.loc, "the expression '" + unparse(e) + "'");
+  }
+
+  // ------------------------------------------------------------------------- reductions
+
+  static bool reduction_name(const std::string& fn) {
+    return fn == "max" || fn == "amax" || fn == "min" || fn == "amin" || fn == "sum";
+  }
+
+  // The field variable an array expression starts from: `f`, `f.asnumpy()`, `f.ndarray`, and
+  // these subscripted (`f[1:-1, 1:-1]`, `f.asnumpy()[1:-1]`); null for anything else.
+  const Name* array_root(const Expr& e, Frame& fr, bool* numpy = nullptr) {
+    const Expr* x = &e;
+    bool np = false;
+    while (true) {
+      if (auto* sub = dyn_cast<Subscript>(x)) {
+        x = sub->value.get();
+      } else if (auto* c = dyn_cast<Call>(x); c && c->args.empty() && c->keywords.empty() &&
+                                              isa<Attribute>(c->func.get()) &&
+                                              static_cast<const Attribute&>(*c->func).attr == "asnumpy") {
+        x = static_cast<const Attribute&>(*c->func).value.get();
+        np = true;
+      } else if (auto* a = dyn_cast<Attribute>(x); a && a->attr == "ndarray") {
+        x = a->value.get();
+        np = true;
+      } else {
+        break;
+      }
+    }
+    auto* n = dyn_cast<Name>(x);
+    if (!n || !is_field(n->id, fr)) return nullptr;
+    if (numpy) *numpy = np;
+    return n;
+  }
+
+  // The slice of a reduced array expression into `o.lower`/`o.upper` (integer literals, one
+  // subscript at most, no step).
+  void reduce_slice(const Expr& e, const Type& t, Frame& fr, OStmt& o) {
+    const Subscript* sub = nullptr;
+    for (const Expr* x = &e; x;) {
+      if (auto* s = dyn_cast<Subscript>(x)) {
+        if (sub) unsupported(s->loc, "slicing a field twice in a reduction");
+        sub = s;
+        x = s->value.get();
+      } else if (auto* c = dyn_cast<Call>(x)) {
+        x = static_cast<const Attribute&>(*c->func).value.get();
+      } else if (auto* a = dyn_cast<Attribute>(x)) {
+        x = a->value.get();
+      } else {
+        x = nullptr;
+      }
+    }
+    if (!sub) return;
+    std::vector<const Expr*> parts;
+    if (auto* tu = dyn_cast<Tuple>(sub->index.get())) {
+      for (const ExprPtr& x : tu->elts) parts.push_back(x.get());
+    } else {
+      parts.push_back(sub->index.get());
+    }
+    if (parts.size() > t.dims.size())
+      throw FrontendError(sub->index->loc, "too many slices for " + to_string(t));
+    for (const Expr* part : parts) {
+      auto* sl = dyn_cast<Slice>(part);
+      if (!sl || sl->step)
+        unsupported(part->loc, "reducing '" + unparse(*part) + "' of a field (slices such as 1:-1 only)");
+      auto bound = [&](const Expr* b) -> std::optional<std::int64_t> {
+        if (!b) return std::nullopt;
+        TExprPtr v = scalar(*b, fr, ScalarKind::Int64);
+        bool neg = v->kind == TExprKind::Unary && v->unary_op == UnaryOperator::USub &&
+                   v->args[0]->kind == TExprKind::Literal;
+        if ((v->kind != TExprKind::Literal && !neg) || !is_integral(v->type.dtype))
+          throw FrontendError(b->loc, "slice bounds of a reduced field must be integer literals");
+        return neg ? -v->args[0]->literal.int_value : v->literal.int_value;
+      };
+      o.lower.push_back(bound(sl->lower.get()).value_or(0));
+      o.upper.push_back(bound(sl->upper.get()));
+    }
+  }
+
+  // Whether `c` has the form of a reduction: a method of an array expression or a NumPy
+  // (CuPy) function of a reduction's name.
+  bool reduction_form(const Call& c, Frame& fr) {
+    if (auto* method = dyn_cast<Attribute>(c.func.get()); method && array_root(*method->value, fr))
+      return true;
+    try {
+      Value v = global(*c.func, fr);
+      const std::size_t dot = v.name.rfind('.');
+      const std::string mod = v.name.substr(0, v.name.find('.'));
+      return v.kind == ValueKind::External && (mod == "numpy" || mod == "cupy") && dot != std::string::npos &&
+             reduction_name(v.name.substr(dot + 1));
+    } catch (const FrontendError&) {
+      return false;
+    }
+  }
+
+  // `np.max(f)`, `np.min(f[1:-1, 1:-1])`, `np.sum(f.asnumpy())`, `f.asnumpy().max()` (also
+  // `amax`/`amin`, `cupy`, `f.ndarray`): a Reduce statement into a new scalar, run before the
+  // statement being checked; the expression is that scalar. Null when `c` is no reduction.
+  TExprPtr reduction(const Call& c, Frame& fr) {
+    std::string fn;
+    const Expr* operand = nullptr;
+    auto* method = dyn_cast<Attribute>(c.func.get());
+    bool numpy = false;
+    if (method && array_root(*method->value, fr, &numpy)) {
+      if (!reduction_name(method->attr) || !numpy)
+        unsupported(method->attr_loc,
+                    "'." + method->attr + "()' of " +
+                        (numpy ? "an array" : "a field (reduce f.asnumpy() or call np.max(f))"));
+      fn = method->attr;
+      operand = method->value.get();
+      if (!c.args.empty() || !c.keywords.empty())
+        unsupported(c.loc, "arguments of '." + fn + "()' (a reduction over the whole field or a slice only)");
+    } else {
+      if (!reduction_form(c, fr)) return nullptr;
+      const std::string name = global(*c.func, fr).name;
+      fn = name.substr(name.rfind('.') + 1);
+      if (c.args.size() != 1 || !c.keywords.empty())
+        unsupported(c.loc, "'" + unparse(*c.func) +
+                               "' with other arguments than one field (a reduction over the whole field or a "
+                               "slice only)");
+      operand = c.args[0].get();
+      if (!array_root(*operand, fr))
+        unsupported(operand->loc, "reducing '" + unparse(*operand) +
+                                      "' (a field variable, f.asnumpy() or a slice f[1:-1, 1:-1] of one)");
+    }
+    const Name* root = array_root(*operand, fr);
+    OStmt o;
+    o.kind = OStmt::Kind::Reduce;
+    o.loc = c.loc;
+    o.reduction = fn == "amax" ? "max" : fn == "amin" ? "min" : fn;
+    o.sources = {fr.var(root->id)};
+    const Type& t = out_.fields.at(o.sources[0]);
+    reduce_slice(*operand, t, fr, o);
+    ScalarKind k = t.dtype;
+    if (o.reduction == "sum" && !is_floating(k)) k = ScalarKind::Int64;  // as NumPy sums integers
+    if (!is_floating(t.dtype) && t.dtype != ScalarKind::Int32 && t.dtype != ScalarKind::Int64)
+      unsupported(c.loc, "reducing a field of " + std::string(to_string(t.dtype)) +
+                             " (float32, float64, int32 and int64 fields only)");
+    std::string var = "__reduce" + std::to_string(reduced_++);
+    declare(var, Type::scalar(k), c.loc);
+    o.targets = {var};
+    reductions_.push_back(std::move(o));
+    auto r = mk(TExprKind::Name, Type::scalar(k), c.loc);
+    r->name = var;
+    return r;
   }
 
   // A constant of the module (or an enum member, a class attribute): a literal.
@@ -1041,6 +1206,13 @@ std::unique_ptr<Orchestration> check_orchestration(const FunctionDef& def, const
 }
 
 std::vector<std::string> written_parameters(const Orchestration& o) { return detail::written_slots(o); }
+
+std::pair<std::int64_t, std::int64_t> reduce_range(const OStmt& s, std::size_t d, std::int64_t size) {
+  auto clamp = [size](std::int64_t v) { return std::clamp(v < 0 ? v + size : v, std::int64_t{0}, size); };
+  std::int64_t lo = d < s.lower.size() ? clamp(s.lower[d]) : 0;
+  std::int64_t hi = d < s.upper.size() && s.upper[d] ? clamp(*s.upper[d]) : size;
+  return {lo, std::max(lo, hi)};
+}
 
 std::string size_symbol(const std::string& field, const std::string& dim) {
   return (field.rfind("__", 0) == 0 ? field : "__" + field) + "_" + dim + "_size";

@@ -111,7 +111,8 @@ std::set<int> BindingFlow::run(const std::vector<OStmt>& body, std::set<int> cur
         cur.clear();
         break;
       case OStmt::Kind::Call:
-      case OStmt::Kind::Assign: break;
+      case OStmt::Kind::Assign:
+      case OStmt::Kind::Reduce: break;
     }
   }
   return cur;

@@ -293,6 +293,7 @@ class Lowering {
           break;
         }
         case OStmt::Kind::Call: call(seq, cur, s); break;
+        case OStmt::Kind::Reduce: reduce(seq, cur, s); break;
         case OStmt::Kind::If: {
           ConditionalBlock& cb =
               seq.link(seq.r.add_conditional(seq.unique("if_" + std::to_string(s.loc.line))));
@@ -480,6 +481,76 @@ class Lowering {
       for (const auto& piece : parts)
         call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
     }
+  }
+
+  // A Reduce statement: a Reduce library node from the slice of the array the field names (per
+  // binding, as a call) into a transient Scalar, which the next interstate edge copies into the
+  // statement's symbol. The compile path expands the node (library-expansion).
+  void reduce(Seq& seq, const std::set<int>& cur, const OStmt& s) {
+    const std::string& var = s.targets[0];
+    const std::string out = sdfg_->unique_data_name("__red_" + var.substr(var.rfind("__") + 2));
+    sdfg_->add_scalar(out, to_sdfg_type(o_.scalars.at(var).dtype), true);
+    const std::string label = "reduce_" + std::to_string(s.loc.line);
+    if (cur.size() == 1) {
+      reduce_state(seq.state(label), table_.all[static_cast<std::size_t>(*cur.begin())].at(s.sources[0]), s,
+                   out);
+    } else {
+      ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique(label)));
+      for (int id : cur) {
+        ControlFlowRegion& region =
+            cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
+        Seq inner{region};
+        inner.where = seq.where;
+        reduce_state(inner.state(label), table_.all[static_cast<std::size_t>(id)].at(s.sources[0]), s, out);
+      }
+    }
+    seq.assign(value(var), out);
+  }
+
+  void reduce_state(SDFGState& st, const std::string& slot, const OStmt& s, const std::string& out) {
+    const DataDescriptor& d = sdfg_->data(slot);
+    // Python's slice bounds; literal bounds past a symbolic size are not clamped (ADR 0019).
+    auto at = [&](std::int64_t b, std::size_t i) { return b < 0 ? d.shape[i] + sym::Expr(b) : sym::Expr(b); };
+    std::vector<Range> ranges;
+    for (std::size_t i = 0; i < d.shape.size(); ++i) {
+      sym::Expr lo = i < s.lower.size() ? at(s.lower[i], i) : sym::Expr(0);
+      sym::Expr hi = i < s.upper.size() && s.upper[i] ? at(*s.upper[i], i) : d.shape[i];
+      ranges.emplace_back(lo, hi - sym::Expr(1));
+    }
+    static const std::map<std::string, std::pair<std::string, std::string>> kinds = {
+        {"max", {"lambda a, b: max(a, b)", "\"-inf\""}},
+        {"min", {"lambda a, b: min(a, b)", "\"inf\""}},
+        {"sum", {"lambda a, b: a + b", "0"}}};
+    const auto& [wcr, identity] = kinds.at(s.reduction);
+    auto lib = std::make_unique<LibraryNode>("reduce_" + s.reduction + "_" + s.sources[0], "Reduce");
+    lib->classpath = "dace.libraries.standard.nodes.reduce.Reduce";
+    lib->wcr = wcr;
+    lib->identity = identity;
+    const ScalarKind k = o_.scalars.at(s.targets[0]).dtype;
+    if (s.reduction != "sum" && !is_floating(k)) {  // the extreme value of the integer type
+      const bool narrow = o_.fields.at(s.sources[0]).dtype != ScalarKind::Int64;
+      lib->identity = s.reduction == "max" ? (narrow ? "-2147483648" : "-9223372036854775807")
+                                           : (narrow ? "2147483647" : "9223372036854775807");
+    }
+    lib->in_connectors["_in"] = std::nullopt;
+    lib->out_connectors["_out"] = std::nullopt;
+    // The slice as written and the statement's place, for a decomposition (which reduces only
+    // the points a rank owns and names the statement where it cannot; docs/adr/0057).
+    std::string lower = "[", upper = "[";
+    for (std::size_t i = 0; i < s.lower.size(); ++i) {
+      lower += (i ? ", " : "") + std::to_string(s.lower[i]);
+      upper += (i ? ", " : "") + (s.upper[i] ? std::to_string(*s.upper[i]) : std::string("null"));
+    }
+    lib->extra.set("slice_lower", lower + "]");
+    lib->extra.set("slice_upper", upper + "]");
+    lib->extra.set("debuginfo", lowering::debuginfo_json(s.loc));
+    AccessNode& a = st.add_access(slot);
+    NodeId aid = a.id();
+    Node& r = st.add_node(std::move(lib));
+    NodeId rid = r.id();
+    AccessNode& o = st.add_access(out);
+    st.add_edge(aid, "", rid, "_in", Memlet::simple(slot, Subset(ranges)));
+    st.add_edge(rid, "_out", o.id(), "", Memlet::simple(out, Subset({Range::index(0)})));
   }
 
   // The callee's SDFG, split into one SDFG per state when it is a plain chain of states (a

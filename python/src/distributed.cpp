@@ -133,6 +133,9 @@ void bind_distributed(py::module_& m) {
       .def_property_readonly("grid", [](const PyDecomposed& d) { return d.dp->grid().sizes; })
       .def_property_readonly("dims", [](const PyDecomposed& d) { return d.dp->grid().dims; })
       .def_property_readonly("exchanges", [](const PyDecomposed& d) { return d.dp->exchanges(); })
+      .def_property_readonly(
+          "reductions", [](const PyDecomposed& d) { return d.dp->reductions(); },
+          "How many global reductions (each rank's owned points, then MPI_Allreduce) the program has.")
       .def_property_readonly("frame", [](const PyDecomposed& d) {
         std::map<std::string, std::pair<std::int64_t, std::int64_t>> f;
         for (const auto& a : d.dp->axes()) f[a.dim] = {a.frame_lo, a.frame_hi};

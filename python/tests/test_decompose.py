@@ -4,7 +4,7 @@
 import pytest
 
 import weir
-from conftest import EDGES, HDIFF, LAPLACIAN
+from conftest import EDGES, HDIFF, LAPLACIAN, ROOT
 
 needs_mpi = pytest.mark.skipif(not weir.mpi_available, reason="weir was built without MPI")
 
@@ -66,3 +66,24 @@ def test_refusals_before_any_message():
     # An unstructured program has no I and J to split.
     with pytest.raises(weir.Error, match="program 'edge_sum_program' writes no field along dimension I to decompose"):
         weir.decompose(weir.load(EDGES), "I,J", (2, 1))
+
+
+@needs_mpi
+def test_global_reductions_and_their_refusals():
+    # tests/mpi/global_reductions.py (docs/adr/0057 "global reductions"): np.max(u) of the whole
+    # field is one Reduce over the owned points and one Allreduce; a slice reaching 3 points into
+    # the ranks' parts along I (frame 1), a field without J and a field no call reads or writes
+    # (not split) are refused at their statements.
+    src = ROOT / "tests" / "mpi" / "global_reductions.py"
+    dp = weir.decompose(weir.load(f"{src}::peak_step"), "I,J", (2, 1))
+    assert dp.reductions == 1 and dp.exchanges == 1
+    assert weir.decompose(weir.load(LAPLACIAN), "I,J", (2, 1)).reductions == 0
+    with pytest.raises(weir.Error, match=r"global_reductions.py:31:9: cannot decompose the reduction over 'u': "
+                       r"its slice 3: along I reaches past the frame \(1 point before, 1 after\)"):
+        weir.decompose(weir.load(f"{src}::past_frame"), "I,J", (2, 1))
+    with pytest.raises(weir.Error, match=r"global_reductions.py:38:9: cannot decompose the reduction over 'c': "
+                       r"it has no dimension J, along which the program is split"):
+        weir.decompose(weir.load(f"{src}::column_max"), "I,J", (2, 1))
+    with pytest.raises(weir.Error, match=r"global_reductions.py:44:9: cannot decompose the reduction over 'w': "
+                       r"no call of the function reads or writes it"):
+        weir.decompose(weir.load(f"{src}::unsplit"), "I,J", (2, 1))

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "embedded_value.h"
 #include "scalar_argument.h"
@@ -84,7 +85,7 @@ class Orchestrated final : public Program {
         make_(std::move(make)),
         atomic_(atomic),
         compiled_(std::move(compiled)),
-        walk_(compiled_ && can_refuse(o_.body)) {}
+        walk_(compiled_ && can_refuse(o_.body) && !reduces(o_.body)) {}
 
   const std::string& name() const override { return compiled_ ? compiled_->name() : program_.name(); }
   const Signature& signature() const override { return compiled_ ? compiled_->signature() : sig_; }
@@ -153,6 +154,13 @@ class Orchestrated final : public Program {
       return true;
     for (const TExprPtr& a : e.args)
       if (a && can_refuse(*a)) return true;
+    return false;
+  }
+  // Whether a Reduce statement computes a scalar from a field: the walk without calls cannot
+  // know its value, so a function with one is left to the compiled program's own checks.
+  static bool reduces(const std::vector<OStmt>& body) {
+    for (const OStmt& st : body)
+      if (st.kind == OStmt::Kind::Reduce || reduces(st.body) || reduces(st.orelse)) return true;
     return false;
   }
   static bool can_refuse(const std::vector<OStmt>& body) {
@@ -357,8 +365,49 @@ class Orchestrated final : public Program {
         return Flow::Normal;
       case OStmt::Kind::Break: return Flow::Break;
       case OStmt::Kind::Continue: return Flow::Continue;
+      case OStmt::Kind::Reduce:
+        s.scalars[st.targets[0]] = reduce(st, s.slots.at(s.binding.at(st.sources[0])));
+        return Flow::Normal;
     }
     return Flow::Normal;
+  }
+
+  // A Reduce statement over the points of its slice in row-major order, as the compiled
+  // expansion (a sequential map) visits them: max/min exactly, a sum accumulated in the
+  // field's float type (int64 for integers). NumPy refuses max/min of no points; so does this.
+  Num reduce(const OStmt& st, const Field& f) const {
+    std::vector<std::int64_t> lo(f.ndim()), hi(f.ndim());
+    std::int64_t count = 1;
+    for (std::size_t d = 0; d < f.ndim(); ++d) {
+      std::tie(lo[d], hi[d]) = reduce_range(st, d, f.shape()[d]);
+      count *= hi[d] - lo[d];
+    }
+    const std::string& op = st.reduction;
+    if (count == 0 && op != "sum")
+      throw ProgramError(st.loc.str() + ": '" + st.sources[0] + "': the " + op + " of no points (the slice " +
+                         "is empty)");
+    const ScalarType t = f.dtype();
+    const bool integral = t != ScalarType::Float32 && t != ScalarType::Float64;
+    double best = 0.0, sum = 0.0;
+    float sum32 = 0.0F;
+    std::int64_t isum = 0;
+    std::vector<std::int64_t> idx = lo;
+    for (std::int64_t n = 0; n < count; ++n) {
+      std::int64_t off = 0;
+      for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * f.strides()[d];
+      const double v = f.value_as_double(off);
+      if (n == 0 || (op == "max" ? v > best : v < best)) best = v;
+      sum += v;
+      sum32 += static_cast<float>(v);
+      isum += static_cast<std::int64_t>(v);
+      for (std::size_t d = idx.size(); d-- > 0;) {  // the next point, last dimension fastest
+        if (++idx[d] < hi[d]) break;
+        idx[d] = lo[d];
+      }
+    }
+    if (op != "sum") return integral ? Num::of_int(static_cast<std::int64_t>(best)) : Num::of_float(best);
+    if (integral) return Num::of_int(isum);
+    return Num::of_float(t == ScalarType::Float32 ? static_cast<double>(sum32) : sum);
   }
 
   // The callee's messages name its own parameters: which fields of the function they are here,

@@ -232,6 +232,24 @@ const std::vector<Case>& cases() {
                  {{"dt", 0.1}},
                  {{"kappa", {0.0, 1.0}}},
                  {"out"}});
+    v.push_back({"orchestration/adaptive_heat.py",
+                 "heat_step",
+                 "adaptive_heat",
+                 {{"I", 8}, {"J", 7}},
+                 0,
+                 0,
+                 {{"dt", 0.1}},
+                 {},
+                 {"out"}});
+    v.push_back({"orchestration/adaptive_heat.py",
+                 "shift_step",
+                 "adaptive_heat",
+                 {{"I", 8}, {"J", 7}},
+                 0,
+                 0,
+                 {{"by", -0.25}},
+                 {},
+                 {"out"}});
     v.push_back({"orchestration/diffusion_granule.py",
                  "smagorinsky_coefficient",
                  "orchestration",
@@ -422,7 +440,8 @@ void run_case(const Case& c) {
   }
 
   // The reference.
-  fs::path dir = test::scratch_dir("examples-" + c.program);
+  // (File and program: two example files have a `heat_step`, whose cases run at the same time.)
+  fs::path dir = test::scratch_dir("examples-" + fs::path(c.file).stem().string() + "-" + c.program);
   fs::create_directories(dir / "in");
   for (const auto& [name, f] : arrays) runtime::write_npy(dir / "in" / (name + ".npy"), f);
   {
@@ -544,6 +563,10 @@ TEST_CASE("examples: namespace package state_program (a NamedTuple of fields)", 
 }
 TEST_CASE("examples: orchestration heat_step", "[examples]") {
   run_case(find_case("orchestration/heat.py", "heat_step"));
+}
+TEST_CASE("examples: orchestration adaptive_heat heat_step and shift_step", "[examples]") {
+  run_case(find_case("orchestration/adaptive_heat.py", "heat_step"));
+  run_case(find_case("orchestration/adaptive_heat.py", "shift_step"));
 }
 TEST_CASE("examples: orchestration theta_at_half_levels (domains as arguments up to nlev + 1)",
           "[examples]") {

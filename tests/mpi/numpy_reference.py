@@ -57,3 +57,27 @@ def diffusion_loop(u, u_next, kappa, alpha, steps):
         u, u_next = u_next, u
     # The caller's arrays: after an odd number of steps the newest values are in u_next.
     return {"u": u, "u_next": u_next} if steps % 2 == 0 else {"u": u_next, "u_next": u}
+
+
+def adaptive_heat(u, u_next, dt, limit, steps):
+    """examples/orchestration/adaptive_heat.py: before each step dt halves while dt * max(u[1:-1, 1:-1])
+    exceeds `limit`; after the loop the interior is shifted by 0.001 * sum(u) - min(u[1:-1, 1:-1]).
+    `__atol__`: the outputs that depend on the sum, with the bound on |decomposed - NumPy| (the sum
+    of n positive values in another order differs by at most n * eps * sum, twice for two orders, times
+    0.001, plus an ulp of the addition); `__taken__`: how many steps halved dt."""
+    a, b = u.copy(), u_next.copy()
+    arrays = {"u": a, "u_next": b}
+    taken = 0
+    for _ in range(steps):
+        if dt * np.max(a[1:-1, 1:-1]) > limit:
+            dt = dt * 0.5
+            taken += 1
+        c = a[1:-1, 1:-1]
+        b[1:-1, 1:-1] = c + dt * (-4.0 * c + a[2:, 1:-1] + a[:-2, 1:-1] + a[1:-1, 2:] + a[1:-1, :-2])
+        a, b = b, a
+    total = np.sum(a)
+    b[1:-1, 1:-1] = a[1:-1, 1:-1] + (total * 0.001 - a[1:-1, 1:-1].min())
+    eps = np.finfo(np.float64).eps
+    shifted = "u_next" if b is arrays["u_next"] else "u"
+    atol = 2 * a.size * eps * np.sum(np.abs(a)) * 0.001 + 2 * eps * np.max(np.abs(b))
+    return {**arrays, "__atol__": {shifted: atol}, "__taken__": taken}

@@ -66,6 +66,9 @@ class DecomposedProgram {
   const ProgramHalos& halos() const { return halos_; }
   /// How many HaloExchange nodes the SDFG has (0 when nothing is read shifted).
   int exchanges() const { return exchanges_; }
+  /// How many global reductions (Reduce nodes restricted to the owned points, each followed
+  /// by an Allreduce node) the SDFG has (weir/distributed/global_reductions.h).
+  int reductions() const { return reductions_; }
   /// With `overlap`: how many exchange states were split and why the others were not.
   const transforms::OverlapReport& overlap() const { return overlap_; }
   /// What prepare() compiles: the SDFG with its exchanges and the code generation options.
@@ -114,6 +117,7 @@ class DecomposedProgram {
   std::vector<DecomposedAxis> axes_;
   ProgramHalos halos_;
   int exchanges_ = 0;
+  int reductions_ = 0;
   transforms::OverlapReport overlap_;
   runtime::CompilableProgram program_;
   std::shared_ptr<runtime::Program> runnable_;

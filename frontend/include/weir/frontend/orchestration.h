@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct OStmt {
     If,      ///< `if values[0]: body else: orelse`
     Break,
     Continue,
+    Reduce,  ///< `targets[0] = reduction(sources[0][lower:upper, ...])` over the whole slice:
+             ///< `np.max(f[1:-1, 1:-1])`, `f.asnumpy().sum()` (docs/adr/0019, 2026-12-06)
   };
   Kind kind = Kind::Call;
   SourceLocation loc;
@@ -51,7 +54,17 @@ struct OStmt {
   bool zero = true;
   std::int64_t step = 1;
   std::vector<OStmt> body, orelse;
+  /// Reduce: "max", "min" or "sum".
+  std::string reduction;
+  /// Reduce: per dimension of the field, Python's slice bounds (`lower` negative: from the end;
+  /// `upper` nullopt: the end, negative: from the end); dimensions past these are whole.
+  std::vector<std::int64_t> lower;
+  std::vector<std::optional<std::int64_t>> upper;
 };
+
+/// The half-open range `[lo, hi)` a Reduce statement's slice covers along its dimension `d` of
+/// a field with `size` points there, as Python clamps slice bounds (an empty range has hi == lo).
+std::pair<std::int64_t, std::int64_t> reduce_range(const OStmt& s, std::size_t d, std::int64_t size);
 
 /// A checked orchestration function. Field parameters are the caller's arrays (the function's
 /// "slots"); each field variable names one slot at a time, Bind statements rename. Scalars are
