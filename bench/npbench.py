@@ -1,23 +1,36 @@
 #!/usr/bin/python3
 """npbench kernels: weir's run time per kernel and stage against NumPy and weir's optimizer.
 
-    python3 bench/npbench.py [--weir build/bin/weir] [--repeats 10] [--threads 2] [--only k1,k2]
-                             [--json out/bench/npbench.json] [--check-numpy]
+    python3 bench/npbench.py [--weir build/bin/weir] [--min-time 0.2] [--rounds 7] [--threads 2]
+                             [--only k1,k2] [--json out/bench/npbench.json] [--check-numpy]
 
 For every kernel of ../shared/corpus/npbench and each of its three stages (the SDFGs DaCe writes:
 frontend, simplified, auto_optimized_cpu), `weir run --backend cpu --repeat` runs the file as it
-is and after `weir optimize --auto cpu` (weir's own pipeline); the first call is a warm-up, the
-median of the others is reported. NumPy (Debian's python3-numpy, bench/npbench_numpy.py) runs the
-same kernel on the same inputs, interleaved per kernel. Every output (weir's and NumPy's) is
-checked against the corpus's expected/ with the corpus README's rule before a time counts; a
-failure is reported, never timed. `--check-numpy` only checks the NumPy implementations (the
-ctest entry `bench: npbench NumPy references match the corpus`). The JSON goes to
-bench/report.py (`--npbench FILE --splice docs/benchmarks.md` rewrites the document's npbench
-section).
+is and after `weir optimize --auto cpu` (weir's own pipeline). NumPy (Debian's python3-numpy,
+bench/npbench_numpy.py) runs the same kernel on the same inputs.
+
+Timing (ADR 0053, 2026-12-06): a first run of each of a kernel's six cells (3 stages, as is and
+weir-opt) compiles it, checks its outputs and measures one call; each cell then gets at least
+`--min-time` seconds of calls (at least 3 per round), split over `--rounds` rounds. A round runs
+every cell of the kernel once (one `weir run` each, its first call a warm-up that is dropped) and
+NumPy, in an order rotated from round to round, so that another job's load on the shared machine
+falls on all of them alike. A cell's time is the median of all its calls. Each stage's weir-opt
+is compared with the auto_optimized_cpu file as is (the issue's bar: weir's pipeline at or below
+DaCe's auto-optimized SDFG) round by round: the ratio of the two medians of the same round, and
+a verdict over the rounds (`verdict` in bench/report.py): *met* where the median ratio is at or
+below 1, *not met* where weir-opt was slower in every round (equal code does that in 1 of
+2^rounds runs) and by more than 3% at the median, else *noise*. Every output (weir's and
+NumPy's) is checked against the corpus's expected/ with the corpus README's rule before a time
+counts; a failure is reported, never timed. `--check-numpy` only checks the NumPy
+implementations (the ctest entry `bench: npbench NumPy references match the corpus`). The JSON
+goes to bench/report.py (`--npbench FILE --splice docs/benchmarks.md` rewrites the document's
+npbench section). All 15 kernels took 43 s at load 2 and 4 minutes at load 10 on the 2-core
+machine (2026-12-06).
 """
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -31,6 +44,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npbench_numpy  # noqa: E402
+from report import vs_auto_as_is  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGES = ("frontend", "simplified", "auto_optimized_cpu")
@@ -84,10 +98,11 @@ def check_all(outputs, expected, compare):
     return None
 
 
-def time_numpy(kernel, values, inputs, repeats):
+def time_numpy(kernel, values, inputs, calls):
+    """`calls` calls of the NumPy implementation after one warm-up: its last output and the times."""
     fn = npbench_numpy.KERNELS[kernel]
     times, out = [], None
-    for i in range(repeats + 1):
+    for i in range(calls + 1):
         args = dict(values)
         args.update({k: v.copy() for k, v in inputs.items()})
         t = time.perf_counter()
@@ -106,9 +121,10 @@ def run(cmd, env):
     return p.returncode, p.stdout + p.stderr
 
 
-def time_weir(weir, sdfg, kdir, repeats, threads, env, outdir):
+def time_weir(weir, sdfg, kdir, calls, threads, env, outdir):
+    """`calls` calls of `sdfg` in one `weir run` after one warm-up: its outputs, the times, an error."""
     # No --trust-code: the CBLAS tasklets of DaCe's auto-optimized files load as library nodes (ADR 0035).
-    cmd = [weir, "run", sdfg, "--backend", "cpu", "--repeat", str(repeats + 1), "--threads", str(threads),
+    cmd = [weir, "run", sdfg, "--backend", "cpu", "--repeat", str(calls + 1), "--threads", str(threads),
            "--set-json", os.path.join(kdir, "symbols.json"), "--set-json", os.path.join(kdir, "scalars.json"),
            "--out", outdir]
     if os.path.isdir(os.path.join(kdir, "inputs")):
@@ -116,20 +132,61 @@ def time_weir(weir, sdfg, kdir, repeats, threads, env, outdir):
     rc, text = run(cmd, env)
     if rc != 0:
         return None, None, "weir run failed: " + text.strip().splitlines()[-1][:200] if text.strip() else "weir run failed"
-    calls = [float(v) * UNITS[u] for v, u in re.findall(r"^call \d+: ([0-9.]+) (us|ms|s)$", text, re.M)]
+    times = [float(v) * UNITS[u] for v, u in re.findall(r"^call \d+: ([0-9.]+) (us|ms|s)$", text, re.M)]
     outputs = {fn[:-4]: np.load(os.path.join(outdir, fn)) for fn in os.listdir(outdir) if fn.endswith(".npy")}
-    return outputs, calls[1:], None
+    return outputs, times[1:], None
 
 
-def stats(times):
-    return {"median_s": statistics.median(times), "min_s": min(times), "max_s": max(times), "repeats": len(times)}
+def stats(times, rounds):
+    """A cell's numbers: the median, lowest and highest of all its calls, and each round's median."""
+    return {"median_s": statistics.median(times), "min_s": min(times), "max_s": max(times), "repeats": len(times),
+            "round_medians_s": [statistics.median(r) for r in rounds]}
+
+
+def calls_per_round(one_call_s, min_time, rounds):
+    """Calls per round so that the rounds hold `min_time` seconds of calls (3 at least)."""
+    return max(3, min(100000, math.ceil(min_time / rounds / max(one_call_s, 1e-7))))
+
+
+class Cell:
+    """One timed thing of a kernel (NumPy, or a stage's file as is or after weir's pipeline)."""
+
+    def __init__(self, key, measure):
+        self.key, self.measure = key, measure  # measure(calls) -> (outputs, times, error)
+        self.result, self.calls, self.rounds = None, 0, []
+
+
+def time_kernel(cells, expected, compare, min_time, rounds):
+    """Checks and times every cell of one kernel in interleaved rounds (module docstring)."""
+    for c in cells:
+        outputs, times, err = c.measure(1)
+        why = err or check_all(outputs, expected, compare) or ("" if times else "no call times in weir run's output")
+        if why:
+            c.result = {"status": "failed" if err or not times else "mismatch", "detail": why}
+        else:
+            c.calls = calls_per_round(times[0], min_time, rounds)
+    live = [c for c in cells if c.result is None]
+    for r in range(rounds):
+        for c in live[r % len(live):] + live[:r % len(live)] if live else []:
+            if c.result is not None:
+                continue
+            outputs, times, err = c.measure(c.calls)
+            why = err or check_all(outputs, expected, compare)
+            if why:
+                c.result = {"status": "failed" if err else "mismatch", "detail": why}
+            else:
+                c.rounds.append(times)
+    for c in live:
+        if c.result is None:
+            c.result = {"status": "ok", **stats([t for r in c.rounds for t in r], c.rounds)}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus", "npbench"))
     ap.add_argument("--weir", default=os.path.join(ROOT, "build", "bin", "weir"))
-    ap.add_argument("--repeats", type=int, default=10)
+    ap.add_argument("--min-time", type=float, default=0.2, help="seconds of calls per cell, all rounds together")
+    ap.add_argument("--rounds", type=int, default=7, help="rounds of calls, each cell once per round")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default=os.path.join(ROOT, "out", "bench", "npbench.json"))
@@ -147,7 +204,7 @@ def main():
                 print(f"{k}: no NumPy implementation in bench/npbench_numpy.py")
                 failures += 1
                 continue
-            out, _ = time_numpy(k, values, inputs, 0)
+            out, _ = time_numpy(k, values, inputs, 1)
             why = check_all(out, expected, meta["compare"])
             print(f"{k}: {'ok' if not why else 'MISMATCH ' + why}")
             failures += bool(why)
@@ -162,12 +219,11 @@ def main():
             kdir = os.path.join(a.corpus, k)
             meta, values, inputs, expected = load_case(kdir)
             entry = {"name": k, "numpy": {}, "stages": []}
-            out, times = time_numpy(k, values, inputs, a.repeats)
-            why = check_all(out, expected, meta["compare"])
-            entry["numpy"] = {"status": "ok", **stats(times)} if not why else {"status": "mismatch", "detail": why}
+            cells = [Cell(("numpy",), lambda n, k=k: (*time_numpy(k, values, inputs, n), None))]
             for stage in STAGES:
-                sdfg = os.path.join(kdir, f"{k}.{stage}.sdfg")
                 st = {"stage": stage}
+                entry["stages"].append(st)
+                sdfg = os.path.join(kdir, f"{k}.{stage}.sdfg")
                 variants = [("as-is", sdfg)]
                 opt = os.path.join(tmp, f"{k}.{stage}.opt.sdfg")
                 rc, text = run([a.weir, "optimize", sdfg, "--auto", "cpu", "-o", opt], env)
@@ -178,20 +234,24 @@ def main():
                 for label, path in variants:
                     outdir = os.path.join(tmp, f"{k}.{stage}.{label}")
                     os.makedirs(outdir, exist_ok=True)
-                    outputs, calls, err = time_weir(a.weir, path, kdir, a.repeats, a.threads, env, outdir)
-                    if err:
-                        st[label] = {"status": "failed", "detail": err}
-                    elif (why := check_all(outputs, expected, meta["compare"])):
-                        st[label] = {"status": "mismatch", "detail": why}
-                    elif not calls:
-                        st[label] = {"status": "failed", "detail": "no call times in weir run's output"}
-                    else:
-                        st[label] = {"status": "ok", **stats(calls)}
-                    failures += st[label]["status"] != "ok"
-                entry["stages"].append(st)
-                print(f"{k} {stage}: " + ", ".join(
+                    cells.append(Cell((stage, label), lambda n, path=path, outdir=outdir: time_weir(
+                        a.weir, path, kdir, n, a.threads, env, outdir)))
+            time_kernel(cells, expected, meta["compare"], a.min_time, a.rounds)
+            for c in cells:
+                if c.key == ("numpy",):
+                    entry["numpy"] = c.result
+                else:
+                    next(st for st in entry["stages"] if st["stage"] == c.key[0])[c.key[1]] = c.result
+                    failures += c.result["status"] != "ok"
+            auto = entry["stages"][-1].get("as-is")
+            for st in entry["stages"]:
+                st["vs_auto_as_is"] = vs_auto_as_is(st.get("weir-opt"), auto)
+                v = st["vs_auto_as_is"]
+                print(f"{k} {st['stage']}: " + ", ".join(
                     f"{lab} {st[lab]['median_s'] * 1e3:.3f} ms" if st.get(lab, {}).get("status") == "ok" else
-                    f"{lab} {st.get(lab, {}).get('status', '-')}" for lab in ("as-is", "weir-opt")), flush=True)
+                    f"{lab} {st.get(lab, {}).get('status', '-')}" for lab in ("as-is", "weir-opt"))
+                    + (f"; weir-opt / auto as is {v['ratio_median']:.2f} ({v['ratio_min']:.2f}-{v['ratio_max']:.2f}) "
+                       f"{v['verdict']}" if v else ""), flush=True)
             results.append(entry)
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
@@ -202,7 +262,8 @@ def main():
         "machine": {"cpu": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
                     "load_avg_end": list(load) if load else None},
         "threads": a.threads,
-        "repeats": a.repeats,
+        "min_time_s": a.min_time,
+        "rounds": a.rounds,
         "numpy_version": np.__version__,
         "kernels": results,
     }

@@ -588,6 +588,39 @@ def ratio(a, b):
     return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
 
 
+def median(xs):
+    r = sorted(xs)
+    return r[len(r) // 2] if len(r) % 2 else (r[len(r) // 2 - 1] + r[len(r) // 2]) / 2
+
+
+# A loss smaller than this share is not told from the machine's noise: two cells of the same
+# code (syrk's auto-optimized file as is and after weir's pipeline, which changes nothing there)
+# differed by 1-2% in every round of a run on the loaded machine.
+NOISE_SHARE = 0.03
+
+
+def verdict(ratios):
+    """Whether weir-opt is at or below the auto-optimized file as is, from the ratios of their
+    medians in interleaved rounds: "met" where the median ratio is at most 1, "not met" where
+    weir-opt was slower in every round and by more than NOISE_SHARE at the median, else
+    "noise"."""
+    if median(ratios) <= 1.0:
+        return "met"
+    return "not met" if min(ratios) > 1.0 and median(ratios) > 1.0 + NOISE_SHARE else "noise"
+
+
+def vs_auto_as_is(opt, auto):
+    """A stage's weir-opt cell against the kernel's auto_optimized_cpu cell as is, round by round
+    (bench/npbench.py): the ratios, their median, range and verdict; None without both times."""
+    if not all(isinstance(c, dict) and c.get("status") == "ok" and c.get("round_medians_s") for c in (opt, auto)):
+        return None
+    ratios = [o / x for o, x in zip(opt["round_medians_s"], auto["round_medians_s"]) if x > 0]
+    if not ratios:
+        return None
+    return {"ratios": ratios, "ratio_median": median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
+            "verdict": verdict(ratios)}
+
+
 def merge_npbench(runs):
     """One npbench result from several runs of bench/npbench.py: per cell the run with the lowest
     median (another job on the shared machine only ever slows a run down); the first run's
@@ -608,6 +641,10 @@ def merge_npbench(runs):
             same = [next((x for x in o["stages"] if x["stage"] == st["stage"]), {}) for o in others]
             for variant in ("as-is", "weir-opt"):
                 st[variant] = best([x.get(variant) for x in same])
+            # The verdict pools every run's rounds (each ratio compares cells of the same round).
+            ratios = [r for x in same for r in (x.get("vs_auto_as_is") or {}).get("ratios", [])]
+            st["vs_auto_as_is"] = ({"ratios": ratios, "ratio_median": median(ratios), "ratio_min": min(ratios),
+                                    "ratio_max": max(ratios), "verdict": verdict(ratios)} if ratios else None)
     return nb
 
 
@@ -617,8 +654,11 @@ def npbench_section(nb, source):
     load = nb["machine"].get("load_avg_end")
     out = [NPBENCH_TITLE, "",
            f"Generated from `{source}` (`/usr/bin/python3 bench/npbench.py`), {nb['date_utc']}, commit "
-           f"`{nb['commit']}`; {nb['machine']['cpus']} CPUs, {nb['threads']} OpenMP threads, median of "
-           f"{nb['repeats']} calls after one warm-up (`weir run --repeat`, compile time excluded)"
+           f"`{nb['commit']}`; {nb['machine']['cpus']} CPUs, {nb['threads']} OpenMP threads, "
+           + (f"median of {nb['repeats']} calls after one warm-up" if "repeats" in nb else
+              f"median of all calls of a cell, at least {nb['min_time_s']:g} s of them in {nb['rounds']} rounds "
+              "that run every cell of a kernel in turn, a warm-up call dropped from each")
+           + " (`weir run --repeat`, compile time excluded)"
            + (f", the lowest of {nb['runs']} runs' medians (runs one after another: load from other jobs only "
               "slows a run down)" if nb.get("runs", 1) > 1 else "") + "; NumPy "
            f"{nb['numpy_version']} (Debian's python3-numpy, `bench/npbench_numpy.py`) on the same inputs."
@@ -626,9 +666,14 @@ def npbench_section(nb, source):
               "so the times are indicative only." if load else ""), "",
            "*as is*: the corpus file run by weir's cpu backend; *weir-opt*: the same file after `weir "
            "optimize --auto cpu`. × NumPy above 1 is slower than NumPy. Every output was checked against "
-           "the corpus's expected/ (NumPy's results) before it was timed.", "",
-           "| kernel | NumPy ms | stage | as is ms | × NumPy | weir-opt ms | × NumPy | as is / weir-opt |",
-           "|---|---:|---|---:|---:|---:|---:|---:|"]
+           "the corpus's expected/ (NumPy's results) before it was timed. *weir-opt / auto as is*: the "
+           "stage's weir-opt time over the auto_optimized_cpu file as is (DaCe's own pipeline), the median "
+           "and range of the ratios of the two cells' medians in the same round; *met* where the median is "
+           "at most 1, *not met* where weir-opt was slower in every round and by more than "
+           f"{NOISE_SHARE:.0%} at the median, else *noise*.", "",
+           "| kernel | NumPy ms | stage | as is ms | × NumPy | weir-opt ms | × NumPy | as is / weir-opt "
+           "| weir-opt / auto as is |",
+           "|---|---:|---|---:|---:|---:|---:|---:|---|"]
     notes = []
 
     def cell(v, what):
@@ -644,8 +689,11 @@ def npbench_section(nb, source):
         for i, st in enumerate(k["stages"]):
             a_s, a_txt = cell(st.get("as-is"), f"{k['name']} {st['stage']} as is")
             o_s, o_txt = cell(st.get("weir-opt"), f"{k['name']} {st['stage']} weir-opt")
+            v = st.get("vs_auto_as_is")
+            v_txt = (f"{v['ratio_median']:.2f} ({v['ratio_min']:.2f}-{v['ratio_max']:.2f}) {v['verdict']}"
+                     if v else "-")
             out.append(f"| {k['name'] if i == 0 else ''} | {np_txt if i == 0 else ''} | {st['stage']} | {a_txt} | "
-                       f"{ratio(a_s, np_s)} | {o_txt} | {ratio(o_s, np_s)} | {ratio(a_s, o_s)} |")
+                       f"{ratio(a_s, np_s)} | {o_txt} | {ratio(o_s, np_s)} | {ratio(a_s, o_s)} | {v_txt} |")
     out.append("")
     if notes:
         out += ["Not timed:", ""] + [f"- {n}" for n in notes] + [""]

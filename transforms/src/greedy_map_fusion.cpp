@@ -5,12 +5,15 @@
 
 #include "fusion_util.h"
 #include "weir/sdfg/cfg_list.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/map_fusion.h"
 
 namespace weir::transforms {
 
 GreedyMapFusion::GreedyMapFusion()
     : Pass("greedy-map-fusion",
-           "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings",
+           "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings, "
+           "then producers their consumers read at the same points (MapFusion)",
            {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
             {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
             {"horizontal", true, "also fuse independent sibling maps over equal ranges"},
@@ -145,8 +148,93 @@ struct StateFuser {
   }
 };
 
-/// Step 1-3 in every state of `sdfg` (not of the SDFGs nested in it).
-std::size_t fuse_states(SDFG& sdfg, Transaction& tx, const detail::OtfLimits& limits, bool horizontal) {
+/// Whether map B (entry `entry_b`) alone reads the transient that map A (exit `exit_a`) writes
+/// into access node `t`, and only at the single point A writes it in the same iteration: a local
+/// look at the two maps' memlets (their degree, not the state) before MapFusion's full check,
+/// which walks the state.
+bool reads_at_written_point(const SDFGState& st, NodeId exit_a, NodeId t, NodeId entry_b) {
+  const auto& a = *st.node(st.node(exit_a).as<MapExit>()->entry).as<MapEntry>()->map;
+  const auto& b = *st.node(entry_b).as<MapEntry>()->map;
+  if (a.params.size() != b.params.size() || st.in_edges(t).size() != 1) return false;
+  const DataflowEdge& out = st.edge(st.in_edges(t)[0]);
+  if (out.src_conn.rfind("OUT_", 0) != 0) return false;
+  auto writes = st.in_edges_by_connector(exit_a, "IN_" + out.src_conn.substr(4));
+  if (writes.size() != 1 || !st.edge(writes[0]).memlet.subset.is_single_element()) return false;
+  const Subset& point = st.edge(writes[0]).memlet.subset;
+  std::map<std::string, sym::Expr> rename;
+  for (std::size_t d = 0; d < a.params.size(); ++d)
+    if (a.params[d] != b.params[d]) rename[b.params[d]] = sym::Expr::symbol(a.params[d]);
+  bool any = false;
+  for (EdgeId e : st.out_edges(t)) {
+    const DataflowEdge& in = st.edge(e);
+    if (in.dst != entry_b || in.dst_conn.rfind("IN_", 0) != 0) return false;
+    for (EdgeId r : st.out_edges_by_connector(entry_b, "OUT_" + in.dst_conn.substr(3))) {
+      const Memlet& m = st.edge(r).memlet;
+      if (m.is_empty() || !(m.subset.subs(rename) == point)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/// Whether transient `data` has no use in the SDFG but the access node between the two maps
+/// (MapFusion would keep writing it out otherwise, and recomputation keeps such producers apart
+/// too: steps 1-2 leave a transient read in a later state to its producer).
+bool used_only_here(const std::map<std::string, DataUse>& use, const std::string& data) {
+  auto u = use.find(data);
+  return u != use.end() && u->second.access_nodes == 1 && !u->second.in_control_flow &&
+         !u->second.by_name_elsewhere;
+}
+
+/// Step 4: a top-level producer map whose transient output only a top-level consumer reads, at
+/// the points it writes, which recomputation left (the consumer reads the transient into a
+/// nested SDFG), is fused into it by MapFusion: one map, the intermediate a scalar. Each application
+/// goes through apply_transactional, which keeps the pass's analyses (scope trees, container
+/// use) current, so each candidate is judged on the graph as it is then; candidates are
+/// screened by their memlets first.
+std::size_t fuse_pointwise(SDFG& root, SDFG& sdfg, SDFGState& st, AnalysisCache& cache) {
+  ControlFlowRegion& region = *st.parent_region();
+  const auto& cfgs = cache.cfg_list(root);
+  const std::size_t cfg =
+      static_cast<std::size_t>(std::find(cfgs.begin(), cfgs.end(), &region) - cfgs.begin());
+  if (cfg == cfgs.size()) return 0;
+  MapFusion fusion;
+  std::size_t fused = 0;
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::vector<std::vector<std::uint32_t>> candidates;
+    const ScopeTree& tree = cache.scope_tree(st);
+    for (NodeId x : cache.nodes_of_kind(st, NodeKind::MapExit)) {
+      if (tree.parent[st.node(x).as<MapExit>()->entry] != kNoNode) continue;
+      for (EdgeId e : st.out_edges(x)) {
+        NodeId t = st.edge(e).dst;
+        const auto* an = st.node(t).as<AccessNode>();
+        if (!an || !sdfg.data(an->data).transient || !used_only_here(cache.data_use(sdfg), an->data))
+          continue;
+        for (EdgeId r : st.out_edges(t)) {
+          NodeId b = st.edge(r).dst;
+          if (st.node(b).as<MapEntry>() && tree.parent[b] == kNoNode && reads_at_written_point(st, x, t, b))
+            candidates.push_back({x, t, b});
+        }
+      }
+    }
+    for (const auto& sub : candidates) {
+      MatchContext ctx{root, sdfg, region, &st, cache};
+      if (!std::all_of(sub.begin(), sub.end(), [&](std::uint32_t n) { return st.has_node(n); }) ||
+          !used_only_here(cache.data_use(sdfg), st.node(sub[1]).as<AccessNode>()->data) ||
+          !judge(fusion, ctx, sub))
+        continue;
+      apply_transactional(root, fusion, Match{cfg, st.id(), sub}, cache);
+      ++fused;
+      progress = true;  // the fused map may meet a consumer of its own now: look again
+    }
+  }
+  return fused;
+}
+
+/// Steps 1-4 in every state of `sdfg` (not of the SDFGs nested in it).
+std::size_t fuse_states(SDFG& root, SDFG& sdfg, Transaction& tx, const detail::OtfLimits& limits,
+                        bool horizontal) {
   std::size_t total = 0;
   for (SDFGState* st : sdfg.all_states()) {
     total += tx.modify_state(*st, [&] {
@@ -161,6 +249,7 @@ std::size_t fuse_states(SDFG& sdfg, Transaction& tx, const detail::OtfLimits& li
       }
       return f.fused;
     });
+    total += fuse_pointwise(root, sdfg, *st, tx.cache());
   }
   return total;
 }
@@ -177,7 +266,7 @@ std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
   for (ControlFlowRegion* r : weir::cfg_list(sdfg))
     if (auto* g = dynamic_cast<SDFG*>(r)) sdfgs.push_back(g);
   for (auto g = sdfgs.rbegin(); g != sdfgs.rend(); ++g)
-    total += fuse_states(**g, tx, limits, options().get_bool("horizontal"));
+    total += fuse_states(sdfg, **g, tx, limits, options().get_bool("horizontal"));
   return total;
 }
 

@@ -17,9 +17,16 @@ namespace weir::transforms {
 ///     reader accepts (then the producer and the transient disappear); step 1 runs again.
 ///  3. With option `horizontal`, top-level maps over equal ranges that read a common access
 ///     node and do not depend on each other are fused.
+///  4. A top-level producer map whose transient output only one top-level consumer reads (no
+///     other access node of it in the SDFG), at the points it writes in the same iteration, and
+///     that recomputation left (the consumer reads the transient into a nested SDFG), is fused
+///     into the consumer by MapFusion: one map, the intermediate a scalar of it. npbench's
+///     mandelbrot1: one parallel map per time step, not two. Applications go through
+///     apply_transactional, which keeps the analyses current.
 /// Options `max_points` and `max_tasklets` bound recomputation (see OTFMapFusion). Returns the
 /// number of fusions. Cost: one topological sort per state plus work local to each fusion
-/// (horizontal candidates add a walk of the state each).
+/// (horizontal candidates add a walk of the state each; step 4 screens candidates by their
+/// memlets and walks the state only for those that pass, and once per application).
 class GreedyMapFusion final : public Pass {
  public:
   GreedyMapFusion();
