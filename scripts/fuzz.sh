@@ -58,7 +58,7 @@ seed() {  # seed TARGET FILE...
   return 0
 }
 corpus="$root/../shared/corpus"
-seed fieldview $(find "$root/examples" -name '*.py')
+seed fieldview $(find "$root/examples" -name '*.py') "$root"/tests/fuzz/seeds/fieldview/*
 seed sdfg $(find "$corpus" -name '*.sdfg' 2>/dev/null)
 seed simplify $(find "$corpus" -name '*.sdfg' 2>/dev/null)
 seed npy $(find "$corpus" -name '*.npy' -size -8k 2>/dev/null | head -40)
@@ -75,11 +75,15 @@ run_one() {  # run_one TARGET
   local length=(-max_total_time="$seconds")
   [ "${FUZZ_RUNS:-}" = ci ] && length=(-runs="$(ci_runs "$t")" -seed=1)
   # The layout target compiles C++ per new program: CI caps it at 40 compiles (about 40 s under
-  # ASan); long runs set no cap unless WEIR_FUZZ_LAYOUT_COMPILES is given.
-  local compiles="${WEIR_FUZZ_LAYOUT_COMPILES:-}"
+  # ASan); long runs set no cap unless WEIR_FUZZ_LAYOUT_COMPILES is given. fieldview and sdfg
+  # compile each accepted program twice (cpu backend, CUDA emulation; tests/fuzz/gpu_path.h):
+  # CI caps them at 8 programs each, the smallest seeds (libFuzzer runs seeds by size), which
+  # include tests/fuzz/seeds/fieldview/implicit_scan.py; WEIR_FUZZ_CUDA_COMPILES overrides it.
+  local compiles="${WEIR_FUZZ_LAYOUT_COMPILES:-}" cuda="${WEIR_FUZZ_CUDA_COMPILES:-}"
   [ -z "$compiles" ] && [ "${FUZZ_RUNS:-}" = ci ] && compiles=40
+  [ -z "$cuda" ] && [ "${FUZZ_RUNS:-}" = ci ] && cuda=8
   # Leak checks stay on; a unit that runs past 20 s is a finding (timeout-*), as is >2 GiB.
-  WEIR_FUZZ_LAYOUT_COMPILES="$compiles" \
+  WEIR_FUZZ_LAYOUT_COMPILES="$compiles" WEIR_FUZZ_CUDA_COMPILES="$cuda" \
   ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
     "$build/fuzz/fuzz_$t" "${length[@]}" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
     -dict="$root/tests/fuzz/$t.dict" -artifact_prefix="$build/findings/$t/" -print_final_stats=1 \

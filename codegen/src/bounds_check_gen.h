@@ -83,6 +83,9 @@ class BoundsCheckGen {
   /// Dynamic map range inputs of this state (defined inside their map's scope).
   std::set<std::string> dynamic_inputs_;
   bool dynamic_inputs_known_ = false;
+  /// Dimensions checked (weir_in tests emitted) since emit_bounds_checks began the current
+  /// node's checks: append_checks caches only checks of kCachedChecks dimensions or more.
+  std::size_t checked_dims_ = 0;
 };
 
 }  // namespace weir::codegen::detail

@@ -12,12 +12,12 @@
 // used: parallel loops cannot throw, so a violation is recorded (weir_index in the prelude) and
 // thrown after the state (SdfgGen::state_call), naming the state, map, tasklet, connector, the
 // index and where it came from (docs/adr/0014).
-#include <cctype>
 
 #include <nlohmann/json.hpp>
 
 #include "state_codegen.h"
 #include "weir/sdfg/checked_accesses.h"
+#include "weir/sdfg/cpp_identifiers.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/text.h"
 
@@ -352,6 +352,7 @@ void BoundsCheckGen::emit_memlet_checks(const Memlet& m, const std::string& data
         hi_e.value() < d.shape[k].value())
       continue;
     // The dimension's name, for the error's part in the program's terms (with a source line).
+    ++checked_dims_;
     inside[located_inside(k) ? 0 : 1].push_back("weir_in(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
                                                 sym_cpp(d.shape[k]) + ")");
     dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
@@ -389,6 +390,7 @@ void BoundsCheckGen::emit_bounds_checks(const Node& n, Writer& w) {
         for (const auto& [c, t] : e->in_connectors)
           if (c.rfind("IN_", 0) != 0) dynamic_inputs_.insert(c);
   dynamic_inputs_known_ = true;
+  checked_dims_ = 0;
   std::string path = st.path();
   std::string where = (sg.top_level ? "" : "nested SDFG '" + sg.sdfg.name + "', ") + "state '" +
                       (path.empty() ? st.label : path) + "', ";
@@ -510,35 +512,6 @@ void BoundsCheckGen::removed_access_checks(const MapEntry& me, const std::string
   }
 }
 
-namespace {
-
-/// The identifiers of C++ code outside its string and character literals and numbers, in order
-/// of first use.
-std::vector<std::string> code_identifiers(const std::string& code) {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t i = 0; i < code.size();) {
-    char c = code[i];
-    if (c == '"' || c == '\'') {
-      for (++i; i < code.size() && code[i] != c; ++i)
-        if (code[i] == '\\') ++i;
-      ++i;
-    } else if (ident(c)) {
-      std::size_t j = i;
-      while (j < code.size() && ident(code[j])) ++j;
-      std::string word = code.substr(i, j - i);
-      if (!std::isdigit(static_cast<unsigned char>(c)) && seen.insert(word).second) out.push_back(word);
-      i = j;
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 void BoundsCheckGen::append_checks(const Writer& checks, Writer& w) {
   // The checks of a top-level state repeat with the state: every step of a time loop. When they
   // read nothing but symbols (the prelude's helpers aside), their outcome is a function of the
@@ -569,19 +542,16 @@ void BoundsCheckGen::append_checks(const Writer& checks, Writer& w) {
   constexpr std::size_t kCachedChecks = 8;
   const std::string text = checks.str();
   std::vector<std::string> names;
-  std::size_t dims = 0;
-  for (std::size_t at = text.find("weir_in("); at != std::string::npos; at = text.find("weir_in(", at + 1))
-    ++dims;
-  bool cacheable = !g_.device_code() && sg.top_level && dims >= kCachedChecks &&  // host code only
-                   (text.find("weir_check_bounds(") != std::string::npos ||
-                    text.find("weir_bounds_ok(") != std::string::npos);
+  // Each checked dimension is one weir_in test of a weir_check_bounds / weir_bounds_ok line.
+  // thread_local: host code only, top-level states only (above).
+  bool cacheable = !g_.device_code() && sg.top_level && checked_dims_ >= kCachedChecks;
   if (cacheable) {
     std::set<std::string> symbols;
     std::set<std::string> local(sg.local_symbols.begin(), sg.local_symbols.end());
     for (const auto& [name, type] : sg.symbols)
       if (!sg.sdfg.arrays.count(name) && !dynamic_inputs_.count(name) && !local.count(name))
         symbols.insert(cpp_ident(name));
-    for (const std::string& id : code_identifiers(text)) {
+    for (const std::string& id : cpp_identifiers(text)) {
       if (kPure.count(id)) continue;
       if (!symbols.count(id)) {
         cacheable = false;

@@ -7,6 +7,7 @@
 
 #include "codegen_internal.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/symbolic_tree.h"
 
 namespace weir::codegen::detail {
 
@@ -143,8 +144,7 @@ class RegionGen {
     if (a.data.condition.language != Language::Python || b.data.condition.language != Language::Python)
       return false;
     try {
-      return sym::Expr::logical_not(sym::Expr::parse(a.data.condition.code)) ==
-             sym::Expr::parse(b.data.condition.code);
+      return sym::Expr::logical_not(sym::from_code(a.data.condition)) == sym::from_code(b.data.condition);
     } catch (const Error&) {
       return false;
     }

@@ -12,18 +12,14 @@
 // (sizes 0..4, strides and offsets -1..9, now and then 2**40) and compiled programs are kept in
 // a program cache for the process: equal SDFGs compile once. WEIR_FUZZ_LAYOUT_COMPILES caps
 // the compiles of one process (beyond it inputs are only validated and generated).
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "fuzz_support.h"
+#include "generated_code.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/runtime/allocator.h"
-#include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/sdfg/layout.h"
 #include "weir/sdfg/sdfg.h"
@@ -187,53 +183,6 @@ std::unique_ptr<SDFG> nested_program(Bytes& in) {
   return s;
 }
 
-/// The process's program cache, removed when it exits.
-const std::filesystem::path& cache_dir() {
-  struct Dir {
-    std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("weir-fuzz-layout-" + std::to_string(getpid()));
-    ~Dir() {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  };
-  static Dir dir;
-  return dir.path;
-}
-
-runtime::Backend& backend() {
-  static std::unique_ptr<runtime::Backend> b = [] {
-    runtime::CompiledBackendConfig c;
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WEIR_FUZZ_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(WEIR_FUZZ_ASAN)
-    // The process's ASan runtime serves the generated library as well (clang exports it).
-    c.compiler = "clang++-14";
-    c.flags = {"-std=c++17", "-O0", "-fsanitize=address", "-fno-omit-frame-pointer"};
-#else
-    c.flags = {"-std=c++17", "-O0"};
-#endif
-    c.openmp = false;
-    c.jobs = 1;
-    c.cache_dir = cache_dir();
-    return runtime::make_cpu_backend(c);
-  }();
-  return *b;
-}
-
-bool may_compile() {
-  static long budget = [] {
-    const char* v = std::getenv("WEIR_FUZZ_LAYOUT_COMPILES");
-    return v && *v ? std::atol(v) : -1L;
-  }();
-  if (budget == 0) return false;
-  if (budget > 0) --budget;
-  return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -256,7 +205,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (d.transient && !d.is_view())
         if (auto n = allocated_elements(d).as_integer()) huge = huge || *n > (1 << 16);
     runtime::CompilableProgram prog{std::shared_ptr<const SDFG>(std::move(sdfg)), {}, "fuzz"};
-    if (huge || !may_compile()) {
+    static fuzz::CompileBudget budget("WEIR_FUZZ_LAYOUT_COMPILES");
+    if (huge || !budget.take()) {
       (void)codegen::generate_cpu(*prog.sdfg, prog.options);
       return;
     }
@@ -271,7 +221,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       args.arrays.emplace(name, std::move(f));
     }
     if (prog.sdfg->symbols.count("S")) args.values["S"] = static_cast<std::int64_t>(s_value);
-    runtime::run(backend(), prog, args);
+    runtime::run(fuzz::fuzz_cpu_backend(), prog, args);
   });
   return 0;
 }

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "weir/pycode/code.h"
-#include "weir/pycode/unparse.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state.h"
+#include "weir/sdfg/symbolic_tree.h"
 #include "weir/transforms/transformation.h"
 
 namespace weir::transforms {
@@ -262,7 +262,7 @@ bool is_constant_false(const CodeBlock& condition) {
            (k->value_kind == pycode::ConstantKind::Int && k->int_value == 0);
   // Otherwise what the symbolic layer simplifies to 0 (`1 > 2`, `N - N`) reading the tree.
   try {
-    sym::Expr v = sym::Expr::parse(pycode::unparse(*e));
+    sym::Expr v = sym::from_tree(*e);
     if ((v.is_boolean() || v.is_integer()) && v.value() == 0) return true;
   } catch (const weir::Error&) {
   }

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "weir/pycode/code.h"
-#include "weir/pycode/unparse.h"
+#include "weir/sdfg/symbolic_tree.h"
 
 namespace weir::transforms::detail {
 
@@ -23,7 +23,7 @@ std::optional<sym::Expr> assigned(const CodeBlock& stmt, const std::string& var)
   auto a = single_assignment(stmt, tree);
   if (!a || a->first != var) return std::nullopt;
   try {
-    return sym::Expr::parse(pycode::unparse(*a->second));  // the symbolic layer reads Python expressions
+    return sym::from_tree(*a->second);
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -52,7 +52,7 @@ std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L, bool downward
     return what + " counts down or does not move (step " + std::to_string(*step) + ")";
   sym::Expr cond;
   try {
-    cond = sym::Expr::parse(L.loop_condition.code);
+    cond = sym::from_code(L.loop_condition);
   } catch (const Error&) {
     return what + ": condition '" + L.loop_condition.code + "' is not a comparison";
   }

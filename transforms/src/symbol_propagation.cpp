@@ -4,6 +4,7 @@
 #include "dataflow_util.h"
 #include "symbol_reads.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/symbolic_tree.h"
 
 namespace weir::transforms {
 
@@ -90,7 +91,7 @@ std::size_t propagate_in(SDFG& sdfg) {
       if (list.size() != 1 || arg_set.count(name)) continue;
       std::optional<sym::Expr> value;
       try {
-        value = sym::Expr::parse(list[0].value->code);
+        value = sym::from_code(*list[0].value);
       } catch (const Error&) {
         continue;
       }
