@@ -221,9 +221,9 @@ TEST_CASE("analysis cache: lazy, reused, invalidated by applications", "[transfo
 
 TEST_CASE("registry: every transformation has a name, description and pass", "[transforms][registry]") {
   auto names = transformation_names();
-  CHECK(names.size() == 22);  // + OTFMapFusion, MapFusionHorizontal, LoopToMap, MapToForLoop, InlineSDFG,
+  CHECK(names.size() == 23);  // + OTFMapFusion, MapFusionHorizontal, LoopToMap, MapToForLoop, InlineSDFG,
                               // LoopMapInterchange, ScanColumnBlocking, MapFission, MapUnroll,
-                              // MapVectorization, ScanFullBlocks, HaloExchangeOverlap
+                              // MapVectorization, ScanFullBlocks, HaloExchangeOverlap, CodeReadFusion
   for (const auto& n : names) {
     auto t = make_transformation(n);
     REQUIRE(t);
@@ -235,6 +235,7 @@ TEST_CASE("registry: every transformation has a name, description and pass", "[t
   }
   CHECK(pass_name_of("DeadDataflowElimination") == "dead-dataflow-elimination");
   CHECK(pass_name_of("OTFMapFusion") == "otf-map-fusion");
+  CHECK(pass_name_of("CodeReadFusion") == "code-read-fusion");
   CHECK(make_transformation("MapFusion") != nullptr);
   CHECK(make_transformation("NoSuchTransformation") == nullptr);
   // Pass names (as `weir transforms list` shows them) name the same classes.

@@ -272,7 +272,8 @@ std::string code_parameter_conflict(const OtfPlan& plan,
   return {};
 }
 
-/// DebugInfo JSON of a memlet, else of `node` (its own, else its map's); "" without one.
+}  // namespace
+
 std::string debuginfo_of(const Memlet& m, const Node& node) {
   for (const UnknownAttributes* x : {&m.extra, &node.extra})
     if (const std::string* d = x->find("debuginfo")) return *d;
@@ -290,10 +291,25 @@ CheckedAccess removed_access(const SDFG& sdfg, const std::string& data, const Su
                        write, scope,  debuginfo};
 }
 
-}  // namespace
+std::vector<CheckedAccess> producer_accesses(const SDFG& sdfg, const SDFGState& st, NodeId entry_a_id) {
+  const auto& entry_a = *st.node(entry_a_id).as<MapEntry>();
+  std::vector<CheckedAccess> out;
+  const std::string scope = "map '" + entry_a.map->label + "'";
+  for (EdgeId e : st.in_edges(entry_a_id)) {
+    const Memlet& m = st.edge(e).memlet;
+    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
+      out.push_back(removed_access(sdfg, m.data, m.subset, false, scope, debuginfo_of(m, entry_a)));
+  }
+  for (EdgeId e : st.out_edges(entry_a.exit)) {
+    const Memlet& m = st.edge(e).memlet;
+    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
+      out.push_back(removed_access(sdfg, m.data, m.subset, true, scope, debuginfo_of(m, entry_a)));
+  }
+  for (CheckedAccess& c : checked_accesses(*entry_a.map)) out.push_back(std::move(c));
+  return out;
+}
 
 std::vector<CheckedAccess> removed_accesses(const SDFG& sdfg, const SDFGState& st, const OtfPlan& plan) {
-  const auto& entry_a = *st.node(plan.entry_a).as<MapEntry>();
   const auto& entry_b = *st.node(plan.entry_b).as<MapEntry>();
   const MapInfo& b = *entry_b.map;
   std::vector<CheckedAccess> out;
@@ -319,18 +335,7 @@ std::vector<CheckedAccess> removed_accesses(const SDFG& sdfg, const SDFGState& s
   if (plan.keep) return out;
   // A goes: its outer memlets (its inputs over its range, its write of T) and what earlier
   // fusions recorded on it.
-  const std::string scope = "map '" + entry_a.map->label + "'";
-  for (EdgeId e : st.in_edges(plan.entry_a)) {
-    const Memlet& m = st.edge(e).memlet;
-    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
-      out.push_back(removed_access(sdfg, m.data, m.subset, false, scope, debuginfo_of(m, entry_a)));
-  }
-  for (EdgeId e : st.out_edges(entry_a.exit)) {
-    const Memlet& m = st.edge(e).memlet;
-    if (!m.is_empty() && !m.dynamic && sdfg.has_data(m.data))
-      out.push_back(removed_access(sdfg, m.data, m.subset, true, scope, debuginfo_of(m, entry_a)));
-  }
-  for (CheckedAccess& c : checked_accesses(*entry_a.map)) out.push_back(std::move(c));
+  for (CheckedAccess& c : producer_accesses(sdfg, st, plan.entry_a)) out.push_back(std::move(c));
   return out;
 }
 
@@ -356,6 +361,35 @@ std::map<std::string, int> written_access_nodes(const SDFGState& st) {
   for (const Node* n : st.nodes())
     if (const auto* an = n->as<AccessNode>(); an && !st.in_edges(an->id()).empty()) ++out[an->data];
   return out;
+}
+
+std::string input_written_meanwhile(const SDFGState& st, NodeId entry_a, NodeId entry_b,
+                                    const std::map<std::string, int>& state_writes) {
+  const MapInfo& a = *st.node(entry_a).as<MapEntry>()->map;
+  const auto& eb = *st.node(entry_b).as<MapEntry>();
+  for (EdgeId e : st.in_edges(entry_a)) {
+    const DataflowEdge& d = st.edge(e);
+    if (d.memlet.is_empty()) continue;
+    // Nothing else in this state writes the input (its access node is the only written one,
+    // or none is).
+    auto w = state_writes.find(d.memlet.data);
+    int others = (w == state_writes.end() ? 0 : w->second) - (st.in_edges(d.src).empty() ? 0 : 1);
+    if (others <= 0) continue;
+    // Other writes of the container in this state must wait for B (B's exit reaches each of
+    // their writers), or B would read what they write. A walk of the state: only for such
+    // containers (a time loop's ping-pong arrays).
+    for (const AccessNode* an : st.access_nodes(d.memlet.data)) {
+      if (an->id() == d.src) continue;
+      // Written before A's input is (fdtd_2d's ey[0, :] before ey[1:, :] -= ...): done before A and B.
+      if (reaches(st, an->id(), d.src)) continue;
+      for (EdgeId we : st.in_edges(an->id()))
+        if (!reaches(st, eb.exit, st.edge(we).src))
+          return q(d.memlet.data) + ", which map '" + a.label +
+                 "' reads, is also written in the state where map '" + eb.map->label +
+                 "' may not have read it yet";
+    }
+  }
+  return {};
 }
 
 MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id, NodeId t_node,
@@ -479,28 +513,9 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a_id,
     if (!st.edge(e).memlet.is_empty() && !st.node(st.edge(e).src).as<AccessNode>())
       return refuse("map '" + a.label + "' is fed by a node that is not an access node");
 
-  // Inputs of A must hold the same values where B runs: nothing else in this state writes
-  // them (their access node is the only written one, or none is), and B does not write them.
-  for (EdgeId e : st.in_edges(entry_a.id())) {
-    const DataflowEdge& d = st.edge(e);
-    if (d.memlet.is_empty()) continue;
-    auto w = state_writes.find(d.memlet.data);
-    int others = (w == state_writes.end() ? 0 : w->second) - (st.in_edges(d.src).empty() ? 0 : 1);
-    if (others <= 0) continue;
-    // Other writes of the container in this state must wait for B (B's exit reaches each of
-    // their writers), or B would read what they write. A walk of the state: only for such
-    // containers (a time loop's ping-pong arrays).
-    for (const AccessNode* an : st.access_nodes(d.memlet.data)) {
-      if (an->id() == d.src) continue;
-      // Written before A's input is (fdtd_2d's ey[0, :] before ey[1:, :] -= ...): done before A and B.
-      if (reaches(st, an->id(), d.src)) continue;
-      for (EdgeId we : st.in_edges(an->id()))
-        if (!reaches(st, entry_b->exit, st.edge(we).src))
-          return refuse(q(d.memlet.data) + ", which map '" + a.label +
-                        "' reads, is also written in the state where map '" + b.label +
-                        "' may not have read it yet");
-    }
-  }
+  // Inputs of A must hold the same values where B runs.
+  if (auto why_not = input_written_meanwhile(st, entry_a.id(), entry_b_id, state_writes); !why_not.empty())
+    return refuse(why_not);
   // B writes what A reads (an update in place, `C = A @ B + beta * C`): checked once the points
   // of T that B reads are known.
   std::set<std::string> in_place;

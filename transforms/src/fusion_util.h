@@ -79,6 +79,24 @@ MatchResult analyze_otf(const SDFG& sdfg, const SDFGState& st, NodeId exit_a, No
 /// unless A stays (`keep`) A's outer memlets and A's own record. apply_otf adds them to B.
 std::vector<CheckedAccess> removed_accesses(const SDFG& sdfg, const SDFGState& st, const OtfPlan& plan);
 
+/// DebugInfo JSON of a memlet, else of `node` (its own, else its map's); "" without one.
+std::string debuginfo_of(const Memlet& m, const Node& node);
+
+/// The record of an access of `data` at `subset` (its shape and offset taken now) that a fusion
+/// removes, for the fused map's bounds checks.
+CheckedAccess removed_access(const SDFG& sdfg, const std::string& data, const Subset& subset, bool write,
+                             const std::string& scope, const std::string& debuginfo);
+
+/// The accesses of map A (entry `entry_a`) that go when A is fused away: its outer memlets (its
+/// inputs over its range, its writes) and the records earlier fusions left on it.
+std::vector<CheckedAccess> producer_accesses(const SDFG& sdfg, const SDFGState& st, NodeId entry_a);
+
+/// Why an input of map A (entry `entry_a`) may hold other values where map B (entry `entry_b`)
+/// runs: another access node of the state writes it and B's exit does not reach that write
+/// (empty: it cannot). `state_writes` is written_access_nodes(st).
+std::string input_written_meanwhile(const SDFGState& st, NodeId entry_a, NodeId entry_b,
+                                    const std::map<std::string, int>& state_writes);
+
 /// Applies a plan analyze_otf accepted. `counter` feeds fresh_data_name. Outer memlets of B's
 /// entry are recomputed for the connectors it changed (locally, not the whole state).
 void apply_otf(SDFG& sdfg, SDFGState& st, const OtfPlan& plan, std::size_t& counter);

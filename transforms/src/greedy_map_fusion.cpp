@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "code_read_recompute.h"
 #include "fusion_util.h"
 #include "weir/sdfg/cfg_list.h"
 #include "weir/transforms/analysis.h"
@@ -16,6 +17,9 @@ GreedyMapFusion::GreedyMapFusion()
            "then producers their consumers read at the same points (MapFusion)",
            {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
             {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
+            {"max_code_reads", 16LL,
+             "cost rule of recomputation at neighbour reads in code (CodeReadFusion's max_reads; 0: no "
+             "limit, negative: never)"},
             {"horizontal", true, "also fuse independent sibling maps over equal ranges"},
             {"broadcast", false,
              "also recompute a producer that the consumer reads independently of one of its parameters "
@@ -29,6 +33,7 @@ struct StateFuser {
   const std::map<std::string, DataUse>& use;
   std::map<std::string, int> writes;  // written access nodes per container in the state
   detail::OtfLimits limits;
+  detail::CodeReadLimits code_limits;
   std::vector<bool> top;  // top-level map entries (by id; new ids are never top-level maps)
   std::size_t counter = 0;
   std::size_t fused = 0;
@@ -55,8 +60,15 @@ struct StateFuser {
       progress = false;
       for (auto [x, t] : producers(entry_b)) {
         detail::OtfPlan plan;
-        if (!detail::analyze_otf(sdfg, st, x, t, entry_b, use, writes, limits, plan) || plan.keep) continue;
-        detail::apply_otf(sdfg, st, plan, counter);
+        if (detail::analyze_otf(sdfg, st, x, t, entry_b, use, writes, limits, plan) && !plan.keep) {
+          detail::apply_otf(sdfg, st, plan, counter);
+        } else if (detail::CodeReadPlan cr;
+                   code_limits.max_reads >= 0 &&
+                   detail::analyze_code_read(sdfg, st, x, t, entry_b, use, writes, code_limits, cr)) {
+          detail::apply_code_read(sdfg, st, cr);
+        } else {
+          continue;
+        }
         ++fused;
         progress = true;
         break;
@@ -234,12 +246,12 @@ std::size_t fuse_pointwise(SDFG& root, SDFG& sdfg, SDFGState& st, AnalysisCache&
 
 /// Steps 1-4 in every state of `sdfg` (not of the SDFGs nested in it).
 std::size_t fuse_states(SDFG& root, SDFG& sdfg, Transaction& tx, const detail::OtfLimits& limits,
-                        bool horizontal) {
+                        const detail::CodeReadLimits& code_limits, bool horizontal) {
   std::size_t total = 0;
   for (SDFGState* st : sdfg.all_states()) {
     total += tx.modify_state(*st, [&] {
       const std::map<std::string, DataUse> use = tx.cache().data_use(sdfg);
-      StateFuser f{sdfg, *st, use, {}, limits, {}, 0, 0};
+      StateFuser f{sdfg, *st, use, {}, limits, code_limits, {}, 0, 0};
       f.run();
       if (horizontal) {
         std::vector<NodeId> entries;
@@ -260,13 +272,14 @@ std::size_t GreedyMapFusion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t total = 0;
   detail::OtfLimits limits{options().get_int("max_points"), options().get_int("max_tasklets"),
                            options().get_bool("broadcast")};
+  detail::CodeReadLimits code_limits{options().get_int("max_code_reads")};
   // Nested SDFGs too (a loop LoopToMap made a map keeps its body's maps in one), deepest first:
   // fusing in an SDFG may drop SDFGs nested in its maps, never one already behind in this order.
   std::vector<SDFG*> sdfgs;
   for (ControlFlowRegion* r : weir::cfg_list(sdfg))
     if (auto* g = dynamic_cast<SDFG*>(r)) sdfgs.push_back(g);
   for (auto g = sdfgs.rbegin(); g != sdfgs.rend(); ++g)
-    total += fuse_states(sdfg, **g, tx, limits, options().get_bool("horizontal"));
+    total += fuse_states(sdfg, **g, tx, limits, code_limits, options().get_bool("horizontal"));
   return total;
 }
 

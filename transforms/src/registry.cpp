@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "weir/transforms/auto_optimize.h"
+#include "weir/transforms/code_read_fusion.h"
 #include "weir/transforms/copy_elision.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/dead_assignment_elimination.h"
@@ -79,6 +80,7 @@ std::vector<RegistryEntry>& table() {
       transformation<DeadDataflowElimination>(),
       transformation<RedundantArrayRemoval>(),
       transformation<OTFMapFusion>(),
+      transformation<CodeReadFusion>(),
       transformation<MapFusionHorizontal>(),
       transformation<LoopToMap>(),
       transformation<MapToForLoop>(),

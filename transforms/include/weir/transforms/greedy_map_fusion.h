@@ -11,6 +11,8 @@ namespace weir::transforms {
 /// Pass "greedy-map-fusion". Per state of the SDFG and of every SDFG nested in it (deepest first):
 ///  1. Consumers in reverse topological order: each top-level map B absorbs, by recomputation,
 ///     every top-level producer map whose transient output only B reads, until none is left
+///     (a producer OTFMapFusion refuses because B reads its output in tasklet code, at
+///     neighbours, is inlined there by CodeReadFusion's rewrite within option `max_code_reads`)
 ///     (consumer first, so that the points a producer is needed at are known when it is copied
 ///     and equal points share one copy).
 ///  2. Transients read by several top-level maps are recomputed in each of them when every
