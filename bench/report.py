@@ -599,7 +599,7 @@ def median(xs):
 NOISE_SHARE = 0.03
 
 
-def verdict(ratios):
+def ratio_verdict(ratios):
     """Whether weir-opt is at or below the auto-optimized file as is, from the ratios of their
     medians in interleaved rounds: "met" where the median ratio is at most 1, "not met" where
     weir-opt was slower in every round and by more than NOISE_SHARE at the median, else
@@ -618,7 +618,7 @@ def vs_auto_as_is(opt, auto):
     if not ratios:
         return None
     return {"ratios": ratios, "ratio_median": median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
-            "verdict": verdict(ratios)}
+            "verdict": ratio_verdict(ratios)}
 
 
 def merge_npbench(runs):
@@ -644,7 +644,7 @@ def merge_npbench(runs):
             # The verdict pools every run's rounds (each ratio compares cells of the same round).
             ratios = [r for x in same for r in (x.get("vs_auto_as_is") or {}).get("ratios", [])]
             st["vs_auto_as_is"] = ({"ratios": ratios, "ratio_median": median(ratios), "ratio_min": min(ratios),
-                                    "ratio_max": max(ratios), "verdict": verdict(ratios)} if ratios else None)
+                                    "ratio_max": max(ratios), "verdict": ratio_verdict(ratios)} if ratios else None)
     return nb
 
 

@@ -21,13 +21,13 @@ def check(what, got, want):
 
 
 # Ratios 0.9, 1.1, 1.0: median 1.0, at or below -> met.
-check("median at 1", report.verdict([0.9, 1.1, 1.0]), "met")
+check("median at 1", report.ratio_verdict([0.9, 1.1, 1.0]), "met")
 # Slower in every round, median 1.2 -> not met.
-check("slower in every round", report.verdict([1.1, 1.2, 1.3]), "not met")
+check("slower in every round", report.ratio_verdict([1.1, 1.2, 1.3]), "not met")
 # Slower at the median (1.2) but one round faster -> noise.
-check("one round faster", report.verdict([0.95, 1.2, 1.3]), "noise")
+check("one round faster", report.ratio_verdict([0.95, 1.2, 1.3]), "noise")
 # Slower in every round by 1-2% (median 1.02, within NOISE_SHARE 3%) -> noise.
-check("within the noise share", report.verdict([1.01, 1.02, 1.02]), "noise")
+check("within the noise share", report.ratio_verdict([1.01, 1.02, 1.02]), "noise")
 # Even count: median of 1.0 and 1.1 is 1.05.
 check("even median", report.median([1.2, 1.0, 1.1, 0.5]), 1.05)
 

@@ -19,19 +19,7 @@ CodeReadFusion::CodeReadFusion()
 
 std::vector<std::vector<std::uint32_t>> CodeReadFusion::expand(const MatchContext& ctx,
                                                                std::uint32_t anchor) const {
-  const SDFGState& st = *ctx.state;
-  std::vector<std::vector<std::uint32_t>> out;
-  for (EdgeId e : st.out_edges(anchor)) {
-    NodeId t = st.edge(e).dst;
-    if (!st.node(t).as<AccessNode>()) continue;
-    std::set<NodeId> seen;
-    for (EdgeId o : st.out_edges(t)) {
-      NodeId b = st.edge(o).dst;
-      if (st.node(b).as<MapEntry>() && seen.insert(b).second) out.push_back({anchor, t, b});
-    }
-  }
-  if (out.empty()) out.push_back({anchor});
-  return out;
+  return detail::producer_consumer_triples(*ctx.state, anchor);
 }
 
 namespace {

@@ -363,6 +363,21 @@ std::map<std::string, int> written_access_nodes(const SDFGState& st) {
   return out;
 }
 
+std::vector<std::vector<std::uint32_t>> producer_consumer_triples(const SDFGState& st, std::uint32_t anchor) {
+  std::vector<std::vector<std::uint32_t>> out;
+  for (EdgeId e : st.out_edges(anchor)) {
+    NodeId t = st.edge(e).dst;
+    if (!st.node(t).as<AccessNode>()) continue;
+    std::set<NodeId> seen;
+    for (EdgeId o : st.out_edges(t)) {
+      NodeId b = st.edge(o).dst;
+      if (st.node(b).as<MapEntry>() && seen.insert(b).second) out.push_back({anchor, t, b});
+    }
+  }
+  if (out.empty()) out.push_back({anchor});
+  return out;
+}
+
 std::string input_written_meanwhile(const SDFGState& st, NodeId entry_a, NodeId entry_b,
                                     const std::map<std::string, int>& state_writes) {
   const MapInfo& a = *st.node(entry_a).as<MapEntry>()->map;

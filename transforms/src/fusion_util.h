@@ -65,6 +65,12 @@ struct OtfLimits {
 /// Container -> number of its access nodes in `st` that are written (have in-edges).
 std::map<std::string, int> written_access_nodes(const SDFGState& st);
 
+/// The candidates of a producer/consumer fusion anchored at map exit `anchor`: one
+/// {anchor, access node T, map entry B} per map entry B reading an access node T that `anchor`
+/// writes, or {anchor} alone when there is none (so that the refusal can name the map).
+/// OTFMapFusion's and CodeReadFusion's expand.
+std::vector<std::vector<std::uint32_t>> producer_consumer_triples(const SDFGState& st, std::uint32_t anchor);
+
 /// Checks the fusion by recomputation of A into B (both already known to be at the top level
 /// of `st`); `use` are the SDFG's container uses and `state_writes` written_access_nodes(st)
 /// (stale counts are fine: fusion only lowers them). Cost: A's body, B's reads of T and B's
