@@ -1,6 +1,8 @@
 #include "tune_bench.h"
 
 #include <omp.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -127,6 +129,32 @@ json stats_json(const std::vector<double>& times) {
   return {{"times_s", times}, {"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max}, {"n", s.n}};
 }
 
+/// Every online CPU for the processes this thread starts while it lives, the thread's own mask
+/// restored after. weir-bench's OpenMP runtime binds its initial thread to one core
+/// (OMP_PROC_BIND=close, OMP_PLACES=cores) and a child inherits the calling thread's mask: `weir
+/// tune` ran all its threads on that one core (its baseline at 2 threads took 5.3 ms where the
+/// kernel table's took 3.4, and `threads=1` candidates looked as fast as the baseline).
+class AllCpusForChildren {
+ public:
+  AllCpusForChildren() {
+    saved_ok_ = ::sched_getaffinity(0, sizeof saved_, &saved_) == 0;
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < n && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
+    if (saved_ok_) ::sched_setaffinity(0, sizeof all, &all);
+  }
+  ~AllCpusForChildren() {
+    if (saved_ok_) ::sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  AllCpusForChildren(const AllCpusForChildren&) = delete;
+  AllCpusForChildren& operator=(const AllCpusForChildren&) = delete;
+
+ private:
+  cpu_set_t saved_{};
+  bool saved_ok_ = false;
+};
+
 /// Runs `weir tune` on `source` in `dir` and returns the text of the script it wrote; throws with
 /// the end of its output when it fails.
 std::string run_weir_tune(const TuneBenchSettings& st, const std::string& source, const fs::path& dir,
@@ -141,7 +169,11 @@ std::string run_weir_tune(const TuneBenchSettings& st, const std::string& source
   cmd << " -o " << shell_quote(script.string()) << " --log " << shell_quote((dir / "tuned.log.json").string())
       << " > " << shell_quote(out.string()) << " 2>&1";
   const double t0 = now_seconds();
-  const int rc = std::system(cmd.str().c_str());
+  int rc = 0;
+  {
+    const AllCpusForChildren all_cpus;
+    rc = std::system(cmd.str().c_str());
+  }
   seconds = now_seconds() - t0;
   if (rc != 0 || !fs::exists(script))
     throw std::runtime_error("weir tune failed (exit status " + std::to_string(rc) +
