@@ -5,12 +5,14 @@
 #include <set>
 #include <utility>
 
+#include "lowering_internal.h"
 #include "orchestration_flow.h"
 #include "out_hazards.h"
 #include "type_checker_internal.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
+#include "weir/sdfg/promotion.h"
 
 namespace weir::frontend {
 namespace {
@@ -33,15 +35,11 @@ TExprPtr int_literal(std::int64_t v, const SourceLocation& loc) {
   return literal(c, loc);
 }
 
-// Python's arithmetic on scalars: a float operand makes a float (float32 only when both are),
-// integers stay integers (the wider of the two), booleans count as integers.
+// The type of arithmetic on two scalars: weir's one promotion table (weir/sdfg/promotion.h),
+// the same as tasklet code computes in.
 ScalarKind arith(ScalarKind a, ScalarKind b) {
-  if (is_floating(a) || is_floating(b))
-    return a == ScalarKind::Float64 || b == ScalarKind::Float64 ? ScalarKind::Float64 : ScalarKind::Float32;
-  if (a == ScalarKind::Bool && b == ScalarKind::Bool) return ScalarKind::Int64;
-  if (a == ScalarKind::Bool) return b;
-  if (b == ScalarKind::Bool) return a;
-  return a == b ? a : ScalarKind::Int64;
+  return lowering::from_sdfg_type(
+      arithmetic_result_type(lowering::to_sdfg_type(a), lowering::to_sdfg_type(b)));
 }
 
 // What a name stands for while checking one (possibly inlined) function body.
