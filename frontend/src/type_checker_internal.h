@@ -152,7 +152,8 @@ class FunctionChecker {
 
   std::optional<std::int64_t> slice_bound(const Expr* e);
 
-  void out_target(const Expr& e, ProgramCall& pc, std::vector<Type>& types);
+  // The type of out= `e` (a tuple keeps its nesting); appends its fields to pc.outs, flat.
+  Type out_target(const Expr& e, ProgramCall& pc);
 
   TExprPtr bound(const Expr& e);
 

@@ -49,10 +49,13 @@ std::optional<std::int64_t> FunctionChecker::slice_bound(const Expr* e) {
   return t->literal.int_value;
 }
 
-void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Type>& types) {
+Type FunctionChecker::out_target(const Expr& e, ProgramCall& pc) {
+  // A tuple keeps its nesting (`out=((a, b), c)` for a result of type ((A, B), C)); pc.outs
+  // lists the fields flat, in the order the lowering flattens the result.
   if (auto* t = dyn_cast<Tuple>(&e)) {
-    for (const ExprPtr& x : t->elts) out_target(*x, pc, types);
-    return;
+    std::vector<Type> elts;
+    for (const ExprPtr& x : t->elts) elts.push_back(out_target(*x, pc));
+    return Type::tuple(std::move(elts));
   }
   const Expr* base = &e;
   const Expr* index = nullptr;
@@ -96,8 +99,8 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
       o.slices.emplace_back(slice_bound(sl->lower.get()), slice_bound(sl->upper.get()));
     }
   }
-  types.push_back(t);
   pc.outs.push_back(std::move(o));
+  return t;
 }
 
 TExprPtr FunctionChecker::bound(const Expr& e) {
@@ -166,9 +169,7 @@ void FunctionChecker::check_program(const FunctionDef& f) {
     }
     if (!out) throw FrontendError(c->loc, "missing 'out=' in call to '" + callee.name + "'");
     Type result = match_call(*c, callee, pc.args, positional, keywords);
-    std::vector<Type> types;
-    out_target(*out, pc, types);
-    Type out_type = isa<Tuple>(out) ? Type::tuple(types) : types[0];
+    Type out_type = out_target(*out, pc);
     // A named collection result goes to a tuple of fields, element by element.
     if (!(out_type == unnamed(result)))
       throw FrontendError(out->loc, "out= has type " + to_string(out_type) + " but '" + callee.name +

@@ -82,6 +82,15 @@ const std::vector<Case> kCases = {
          "    return a\n@gtx.program\n"
          "def p(a: Field[[I], float64], b: Field[[J], float64]):\n    f(a, out=b)\n",
      16, 14, "out= has type Field[[J], float64] but 'f' returns Field[[I], float64]"},
+    {"a tuple out= nested otherwise than the result",
+     FO + "def t(a: Field[[I], float64]) -> tuple[tuple[Field[[I], float64], Field[[I], float64]], "
+          "Field[[I], float64]]:\n    return (a, a), a\n"
+          "@gtx.program\ndef p(a: Field[[I], float64], b: Field[[I], float64], c: Field[[I], float64]):\n"
+          "    t(a, out=(a, (b, c)))\n",
+     16, 14,
+     "out= has type tuple[Field[[I], float64], tuple[Field[[I], float64], Field[[I], float64]]] but 't' "
+     "returns "
+     "tuple[tuple[Field[[I], float64], Field[[I], float64]], Field[[I], float64]]"},
     {"program statement", "@gtx.program\ndef p(a: Field[[I], float64]):\n    x = a\n", 13, 5,
      "a program may only call field operators and scan operators"},
     {"domain key not a dimension of out",
