@@ -144,6 +144,19 @@ WEIR_PROGRAM_STATE weir_profile_clock_state weir_profile_clock{-1, 0, 0, 1.0};
   s.ns += end - start_ns;
 }
 
+// A timed map that is the whole body of the loop nest around it, on one thread: `executions` of
+// it ran back to back since `start` (one clock read before the thread's share of the enclosing
+// loops and one after, instead of two per execution: docs/adr/0048-profiling.md, "one clock read
+// per chunk"). A thread that ran none records nothing.
+[[maybe_unused]] static inline void weir_profile_record_chunk(weir_profile_slot& s, int64_t start,
+                                                              int64_t executions) {
+  const int64_t end = weir_profile_now();
+  if (executions == 0) return;
+  if (s.executions == 0) s.first_start_ns = start;
+  s.executions += executions;
+  s.ns += end - start;
+}
+
 // Per-thread rows of slots for timers inside map scopes: row t (OpenMP thread t of the one
 // parallel team weir's code opens; 0 outside it) starts at slot t * stride. stride = slots + 3:
 // the last slot of a row and the first of the next are 72 bytes apart, so two threads never
