@@ -3,8 +3,10 @@
 // top-level map's whole loop nest, a library node, a copy) in weir_profile_now() ...
 // weir_profile_record(), outside any parallel region, so one thread writes each slot. A map
 // inside a map scope (run once per outer point, maybe on several threads) records into the
-// running thread's own row of slots instead (weir_profile_thread_slot: no atomics, no locks);
-// weir_profile_merged combines the rows when the timers are read. weir_run clears the slots
+// running thread's own row of slots instead (weir_profile_thread_slot: no atomics, no locks),
+// once per thread around the loops of the map it is the whole body of where it is that
+// (weir_profile_record_chunk), else per execution; weir_profile_merged combines the rows when the
+// timers are read. weir_run clears the slots
 // (and the rows) when it starts; the runtime reads them after the call through
 // weir_profile_read (codegen/include/weir/codegen/program_abi.h). A real header: embedded as
 // the other parts are, compiled on its own by tests/codegen/test_prelude.cpp.
