@@ -322,6 +322,8 @@ void StateGen::emit_node(const Node& n, Writer& w) {
     if (n.kind() == NodeKind::MapEntry) slot = sg.prog.timer_slot(st, TimedKind::Map, n.id());
     if (n.kind() == NodeKind::Library) slot = sg.prog.timer_slot(st, TimedKind::Library, n.id());
     if (n.kind() == NodeKind::NestedSDFG) slot = sg.prog.timer_slot(st, TimedKind::NestedSDFG, n.id());
+    // The only map inside a map's loops: timed by those loops, once per thread (emit_map).
+    if (slot && n.id() == chunk_timed_) return emit_untimed(n, w);
     if (slot) {
       // Outside map scopes: around the whole loop nest, outside its parallel region, one thread per
       // slot. A map inside a map scope: per execution, on the running thread's row of slots.

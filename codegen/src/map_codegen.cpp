@@ -4,6 +4,7 @@
 // hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp).
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -76,15 +77,41 @@ struct LoopNest {
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
+  /// The timer slot of the map that is the whole body (chunk_timer_slot): timed once per thread
+  /// around the loops (emit_chunk_timer) instead of around each execution.
+  std::optional<std::size_t> chunk;
 };
+
+/// Opens (`open`) or closes the block of a chunk timer around a loop nest: one clock read per
+/// thread before its share of the loops and one after, recording the executions it counted
+/// (weir_profile_record_chunk). `omp` and not `in_region`: the block is the `#pragma omp parallel`
+/// region itself, whose loops are then `#pragma omp for nowait`; `in_region`: the loops are
+/// `nowait` and a barrier follows the record, as the plain `#pragma omp for` would.
+void emit_chunk_timer(std::size_t slot, bool open, bool omp, bool in_region, Writer& out) {
+  const std::string k = std::to_string(slot);
+  if (open) {
+    if (omp && !in_region) out.line("#pragma omp parallel");
+    out.open("{  // timed (instrument: Timer) map " + k +
+             ": once per thread around the loops it is the body of");
+    out.line("const int64_t weir_chunk_start_" + k + " = weir_profile_now();");
+    out.line("int64_t weir_chunk_executions_" + k + " = 0;");
+    return;
+  }
+  out.line("weir_profile_record_chunk(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, " +
+           k + "), weir_chunk_start_" + k + ", weir_chunk_executions_" + k + ");");
+  if (omp && in_region) out.line("#pragma omp barrier");
+  out.close();
+}
 
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
 /// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise.
 void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
   const auto& ranges = n.map.range.ranges();
+  if (n.chunk) emit_chunk_timer(*n.chunk, true, omp, in_region, out);
   if (omp)
-    out.line(std::string(in_region ? "#pragma omp for" : "#pragma omp parallel for") +
-             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()));
+    out.line(std::string(in_region || n.chunk ? "#pragma omp for" : "#pragma omp parallel for") +
+             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) +
+             (n.chunk ? " nowait" : ""));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(n.map.params[d]);
@@ -107,7 +134,9 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
     out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   out.append(body);
+  if (n.chunk) out.line("++weir_chunk_executions_" + std::to_string(*n.chunk) + ";");
   for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
+  if (n.chunk) emit_chunk_timer(*n.chunk, false, omp, in_region, out);
 }
 
 /// auto_optimize's SIMD hint on a map (MapInfo::extra "weir_vectorize"): "true", or the lane
@@ -194,6 +223,26 @@ std::string privatized_fit(std::vector<ParallelMapGen::Privatized>& privs, const
 
 }  // namespace
 
+std::optional<std::size_t> StateGen::chunk_timer_slot(const MapEntry& e) const {
+  auto it = children_.find(e.id());
+  if (device_code() || it == children_.end() || it->second.size() != 1 ||
+      transients_by_scope_.count(e.id()) || simd_hint(*e.map).on)
+    return std::nullopt;
+  const Node& only = st.node(it->second.front());
+  if (only.kind() != NodeKind::MapEntry) return std::nullopt;
+  return sg.prog.timer_slot(st, TimedKind::Map, only.id());
+}
+
+void StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame, Writer& pre) const {
+  for (const auto& [c, ct] : e.in_connectors) {
+    if (c.rfind("IN_", 0) == 0) continue;
+    Location loc;
+    ScalarType t = dynamic_input(e, c, loc);
+    pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
+    frame.symbols.push_back({c, t});
+  }
+}
+
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
   ElementRef where = ref(e);
@@ -204,17 +253,10 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (sg.prog.target.emit_map(*this, e, w)) return;  // a schedule the target emits itself (CUDA kernels)
   bool parallel = map_is_parallel(m, where);
 
-  // Dynamic map range inputs: connectors that are not IN_*.
   Frame frame;
   frame.entry = e.id();
   Writer pre;
-  for (const auto& [c, ct] : e.in_connectors) {
-    if (c.rfind("IN_", 0) == 0) continue;
-    Location loc;
-    ScalarType t = dynamic_input(e, c, loc);
-    pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
-    frame.symbols.push_back({c, t});
-  }
+  declare_dynamic_inputs(e, frame, pre);
 
   const std::vector<std::optional<int>> sign = step_signs(m, where);
   int collapse = parallel ? collapsed_dims(m, sign) : 0;
@@ -252,6 +294,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
       plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
+  // The map that is the whole body: timed once per thread around these loops.
+  const std::optional<std::size_t> chunk = chunk_timer_slot(e);
+  const NodeId outer_chunk = std::exchange(chunk_timed_, chunk ? children_.at(e.id()).front() : kNoNode);
   Writer body;
   FactRecorder body_facts;
   emit_scope(e.id(), body);
@@ -288,6 +333,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     emit_scope(e.id(), sequential_body);
     frames_.pop_back();
   }
+  chunk_timed_ = outer_chunk;
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
   // `#pragma omp parallel` of the partials. auto_optimize's SIMD hint on a sequential map, not
   // where the body holds complex values: GCC gives each addressable class-type local of an `omp
@@ -296,7 +342,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // vectorized only without the pragma).
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes};
+  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes, chunk};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };

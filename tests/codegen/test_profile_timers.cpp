@@ -110,12 +110,13 @@ TEST_CASE("profile timers: a map inside a parallel map is timed per thread and m
   set_instrument(inner.extra, kTimerInstrument);
   GeneratedCode g = generate_cpu(*s);
   // The outer map's timer writes its shared slot outside the parallel region; the inner map's
-  // the running thread's row of slots, inside it (no atomic, no lock).
+  // (the outer one's whole body: once per thread around its share of the loops) the running
+  // thread's row of slots, inside it (no atomic, no lock).
   CHECK(g.source.find("weir_profile_record(weir_profile_slots[0]") != std::string::npos);
   const auto pragma = g.source.find("#pragma omp parallel");
   REQUIRE(pragma != std::string::npos);
   const std::string record =
-      "weir_profile_record(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, 1)";
+      "weir_profile_record_chunk(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, 1)";
   CHECK(g.source.find(record, pragma) != std::string::npos);
   // No atomic update or lock in the program's code (the prelude before it has helpers with them).
   CHECK(g.source.find("omp atomic", pragma) == std::string::npos);
