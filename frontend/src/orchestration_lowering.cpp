@@ -517,9 +517,12 @@ class Lowering {
       sym::Expr hi = i < s.upper.size() && s.upper[i] ? at(*s.upper[i], i) : d.shape[i];
       ranges.emplace_back(lo, hi - sym::Expr(1));
     }
+    // np.max and np.min propagate NaN wherever it is (NumPy's maximum/minimum, as max_over:
+    // lowering_builtins.cpp's numpy_extremum); Python's max(a, b) would drop a NaN after the first
+    // point. `reduction` names the kind for readers of the wcr text (global_reductions.cpp).
     static const std::map<std::string, std::pair<std::string, std::string>> kinds = {
-        {"max", {"lambda a, b: max(a, b)", "\"-inf\""}},
-        {"min", {"lambda a, b: min(a, b)", "\"inf\""}},
+        {"max", {"lambda a, b: (a if (a > b or a != a) else b)", "\"-inf\""}},
+        {"min", {"lambda a, b: (a if (a < b or a != a) else b)", "\"inf\""}},
         {"sum", {"lambda a, b: a + b", "0"}}};
     const auto& [wcr, identity] = kinds.at(s.reduction);
     auto lib = std::make_unique<LibraryNode>("reduce_" + s.reduction + "_" + s.sources[0], "Reduce");
@@ -541,6 +544,7 @@ class Lowering {
       lower += (i ? ", " : "") + std::to_string(s.lower[i]);
       upper += (i ? ", " : "") + (s.upper[i] ? std::to_string(*s.upper[i]) : std::string("null"));
     }
+    lib->extra.set("reduction", "\"" + s.reduction + "\"");
     lib->extra.set("slice_lower", lower + "]");
     lib->extra.set("slice_upper", upper + "]");
     lib->extra.set("debuginfo", lowering::debuginfo_json(s.loc));
