@@ -396,7 +396,7 @@ class Orchestrated final : public Program {
     for (std::int64_t n = 0; n < count; ++n) {
       std::int64_t off = 0;
       for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * f.strides()[d];
-      const double v = f.value_as_double(off);
+      const double v = st.absolute ? std::abs(f.value_as_double(off)) : f.value_as_double(off);
       // A NaN replaces a number; once `best` is NaN no comparison is true, so it stays.
       const bool nan = v != v && best == best;  // NOLINT(misc-redundant-expression): NaN tests
       if (n == 0 || (op == "max" ? v > best : v < best) || nan) best = v;

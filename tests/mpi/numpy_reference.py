@@ -100,3 +100,8 @@ def peak_step(u, u_next, dt):
 def trough_step(u, u_next, dt):
     """tests/mpi/global_reductions.py::trough_step: a heat step scaled by dt * np.min(u)."""
     return {"u_next": _heat_step(u, u_next, dt * np.min(u))}
+
+
+def cfl_step(u, u_next, dt):
+    """tests/mpi/global_reductions.py::cfl_step: a heat step scaled by dt / np.max(np.abs(u))."""
+    return {"u_next": _heat_step(u, u_next, dt / np.max(np.abs(u)))}
