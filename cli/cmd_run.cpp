@@ -322,7 +322,8 @@ Action add_run_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option(
       "--decomposed-sdfg", o->decomposed_sdfg,
-      "FILE: with --decompose, rank 0 writes the SDFG it runs, with its HaloExchange nodes (weir view FILE)");
+      "FILE: with --decompose or --parts, rank 0 writes the SDFG it runs, with its HaloExchange (or "
+      "UnstructuredHaloExchange) nodes (weir view FILE)");
   cmd->add_flag("--overlap", o->overlap,
                 "With --decompose: split each halo exchange into start and wait and compute the interior of "
                 "the map that reads it in between (HaloExchangeOverlap; docs/distributed.md)");

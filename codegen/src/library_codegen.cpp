@@ -266,6 +266,7 @@ void LibraryGen::emit(const LibraryNode& n, Writer& w) {
   if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);
   if (cls == "Allreduce") return emit_allreduce(n, w);
+  if (cls == "UnstructuredHaloExchange") return emit_unstructured_exchange(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }
 

@@ -70,6 +70,11 @@ class LibraryGen {
   /// Emits `n` (weir/distributed/global_reductions.h) as one MPI_Allreduce in place of its
   /// scalar on its communicator, with MPI_MAX, MPI_MIN or MPI_SUM on the scalar's MPI type.
   void emit_allreduce(const LibraryNode& n, Writer& w);
+  // --- UnstructuredHaloExchange (unstructured_exchange_codegen.cpp) ------------------------
+  /// Emits `n` (weir/distributed/unstructured_exchange.h) as packing loops over its send list,
+  /// MPI_Irecv/MPI_Isend per peer, MPI_Waitall and unpacking loops over its receive list, after
+  /// checking the lists (a bad list stops every rank with MPI_Abort and the rank's message).
+  void emit_unstructured_exchange(const LibraryNode& n, Writer& w);
   // --- the parallel loops of a library node (parallel_threshold.cpp) -----------------------
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.

@@ -1108,12 +1108,29 @@ class Checker {
     }
   }
 
+  // Whether `e` is `np.abs(x)` (`np.absolute`, `np.fabs`; NumPy or CuPy) of one argument: a
+  // reduction of the absolute values (`np.max(np.abs(u))`).
+  bool absolute_of(const Expr& e, Frame& fr) {
+    auto* c = dyn_cast<Call>(&e);
+    if (!c || c->args.size() != 1 || !c->keywords.empty()) return false;
+    try {
+      Value v = global(*c->func, fr);
+      const std::string mod = v.name.substr(0, v.name.find('.'));
+      const std::string fn = v.name.substr(v.name.rfind('.') + 1);
+      return v.kind == ValueKind::External && (mod == "numpy" || mod == "cupy") &&
+             (fn == "abs" || fn == "absolute" || fn == "fabs");
+    } catch (const FrontendError&) {
+      return false;
+    }
+  }
+
   // `np.max(f)`, `np.min(f[1:-1, 1:-1])`, `np.sum(f.asnumpy())`, `f.asnumpy().max()` (also
-  // `amax`/`amin`, `cupy`, `f.ndarray`): a Reduce statement into a new scalar, run before the
-  // statement being checked; the expression is that scalar. Null when `c` is no reduction.
+  // `amax`/`amin`, `cupy`, `f.ndarray`, and of `np.abs(...)` of these): a Reduce statement into a new scalar,
+  // run before the statement being checked; the expression is that scalar. Null when `c` is no reduction.
   TExprPtr reduction(const Call& c, Frame& fr) {
     std::string fn;
     const Expr* operand = nullptr;
+    bool absolute = false;
     auto* method = dyn_cast<Attribute>(c.func.get());
     bool numpy = false;
     if (method && array_root(*method->value, fr, &numpy)) {
@@ -1134,6 +1151,8 @@ class Checker {
                                "' with other arguments than one field (a reduction over the whole field or a "
                                "slice only)");
       operand = c.args[0].get();
+      absolute = absolute_of(*operand, fr);
+      if (absolute) operand = static_cast<const Call&>(*operand).args[0].get();
       if (!array_root(*operand, fr))
         unsupported(operand->loc, "reducing '" + unparse(*operand) +
                                       "' (a field variable, f.asnumpy() or a slice f[1:-1, 1:-1] of one)");
@@ -1143,6 +1162,7 @@ class Checker {
     o.kind = OStmt::Kind::Reduce;
     o.loc = c.loc;
     o.reduction = fn == "amax" ? "max" : fn == "amin" ? "min" : fn;
+    o.absolute = absolute;
     o.sources = {fr.var(root->id)};
     const Type& t = out_.fields.at(o.sources[0]);
     reduce_slice(*operand, t, fr, o);
