@@ -312,8 +312,8 @@ Action add_run_command(CLI::App& app) {
       "FILE", "report file"));
   auto* profile_depth =
       cmd->add_option("--profile-depth", o->profile_depth,
-                      "N: with --profile, time maps down to nesting level N only (1: top-level maps, 2: also "
-                      "the maps directly inside them, ...; default 0: every level)")
+                      "N: with --profile, time elements down to nesting level N only (1: outside maps, 2: "
+                      "also directly inside one map, ...; default 0: every level)")
           ->check(integer_in(0, INT_MAX));
   cmd->add_option(
          "--decompose", o->decompose,

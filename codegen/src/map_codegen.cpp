@@ -77,7 +77,7 @@ struct LoopNest {
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
-  /// The timer slot of the map that is the whole body (chunk_timer_slot): timed once per thread
+  /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
   /// around the loops (emit_chunk_timer) instead of around each execution.
   std::optional<std::size_t> chunk;
 };
@@ -91,7 +91,7 @@ void emit_chunk_timer(std::size_t slot, bool open, bool omp, bool in_region, Wri
   const std::string k = std::to_string(slot);
   if (open) {
     if (omp && !in_region) out.line("#pragma omp parallel");
-    out.open("{  // timed (instrument: Timer) map " + k +
+    out.open("{  // timed (instrument: Timer) slot " + k +
              ": once per thread around the loops it is the body of");
     out.line("const int64_t weir_chunk_start_" + k + " = weir_profile_now();");
     out.line("int64_t weir_chunk_executions_" + k + " = 0;");
@@ -229,8 +229,12 @@ std::optional<std::size_t> StateGen::chunk_timer_slot(const MapEntry& e) const {
       transients_by_scope_.count(e.id()) || simd_hint(*e.map).on)
     return std::nullopt;
   const Node& only = st.node(it->second.front());
-  if (only.kind() != NodeKind::MapEntry) return std::nullopt;
-  return sg.prog.timer_slot(st, TimedKind::Map, only.id());
+  switch (only.kind()) {
+    case NodeKind::MapEntry: return sg.prog.timer_slot(st, TimedKind::Map, only.id());
+    case NodeKind::Library: return sg.prog.timer_slot(st, TimedKind::Library, only.id());
+    case NodeKind::NestedSDFG: return sg.prog.timer_slot(st, TimedKind::NestedSDFG, only.id());
+    default: return std::nullopt;
+  }
 }
 
 void StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame, Writer& pre) const {
