@@ -164,6 +164,9 @@ std::string scalar_tasklet(const SDFGState& st, const Node& t, RunInfo& info) {
   return {};
 }
 
+/// Whether `n` computes at a map point: a tasklet or a nested SDFG.
+bool computes(const Node& n) { return n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG; }
+
 std::string check_state(const SDFGState& st, RunInfo& info) {
   if (st.num_nodes() == 0) return {};
   std::string at = "state '" + st.label + "'";
@@ -186,8 +189,10 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
       if (info.pos.count(a->data) || info.shared.count(a->data))
         return at + ": '" + a->data + "' is accessed both inside a map's point and across its points";
       info.inner.insert(a->data);
-    } else if (n->kind() != NodeKind::Tasklet && n->kind() != NodeKind::MapExit) {
-      return at + ": only tasklets and transient scalars may sit inside the map, not '" + n->label + "'";
+    } else if (n->kind() != NodeKind::Tasklet && n->kind() != NodeKind::NestedSDFG &&
+               n->kind() != NodeKind::MapExit) {
+      return at + ": only tasklets, nested SDFGs and transient scalars may sit inside the map, not '" +
+             n->label + "'";
     }
   }
   for (const Node* n : st.nodes())
@@ -235,10 +240,17 @@ std::string check_state(const SDFGState& st, RunInfo& info) {
       return at + ": access node '" + s.label + "' is connected to '" + d.label + "' outside the map";
     if (d.kind() == NodeKind::Access && s.kind() != NodeKind::MapExit)
       return at + ": access node '" + d.label + "' is connected to '" + s.label + "' outside the map";
-    if (s.kind() == NodeKind::Tasklet || d.kind() == NodeKind::Tasklet) {
-      if (auto r = check_memlet(e->memlet, s.kind() == NodeKind::Tasklet, info, at); !r.empty()) return r;
-      if (!e->memlet.is_empty())
-        (d.kind() == NodeKind::Tasklet ? info.read : info.written).insert(e->memlet.data);
+    if (computes(s) || computes(d)) {
+      // A nested SDFG (mandelbrot1's `Z[I] = Z[I] ** 2 + C[I]` per point) binds its connectors
+      // at the memlet's start, with its own strides: one element each, which stays one element
+      // when the map's dimensions are dropped.
+      if ((s.kind() == NodeKind::NestedSDFG || d.kind() == NodeKind::NestedSDFG) && !e->memlet.is_empty() &&
+          !e->memlet.subset.is_single_element())
+        return at + ": nested SDFG '" + (s.kind() == NodeKind::NestedSDFG ? s.label : d.label) +
+               "' accesses '" + e->memlet.data + "[" + e->memlet.subset.str() +
+               "]', more than one element per point";
+      if (auto r = check_memlet(e->memlet, computes(s), info, at); !r.empty()) return r;
+      if (!e->memlet.is_empty()) (computes(d) ? info.read : info.written).insert(e->memlet.data);
     }
   }
   return {};
@@ -513,19 +525,21 @@ void strip_block(ControlFlowBlock& b, const RunInfo& info) {
   for (SDFGState* st : states_of(b)) strip_maps(*st, info);
 }
 
-/// A container that the control flow of `b` (loop statements, edges inside) reads, or "".
-std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
+/// The containers that the control flow of `b` (loop statements, conditions, edges inside)
+/// reads.
+std::set<std::string> data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
+  std::set<std::string> out;
   if (const auto* cond = b.as<ConditionalBlock>()) {
     for (const auto& br : cond->branches()) {
       if (br.condition)
         for (const std::string& w : code_names(*br.condition).data())
-          if (sdfg.arrays.count(w)) return w;
-      if (auto w = data_in_control_flow(*br.body, sdfg); !w.empty()) return w;
+          if (sdfg.arrays.count(w)) out.insert(w);
+      out.merge(data_in_control_flow(*br.body, sdfg));
     }
-    return {};
+    return out;
   }
   const auto* reg = b.as<ControlFlowRegion>();
-  if (!reg) return {};
+  if (!reg) return out;
   std::set<std::string> names;
   if (const auto* l = b.as<LoopRegion>())
     for (const CodeBlock* c : {&l->init_statement, &l->loop_condition, &l->update_statement})
@@ -535,9 +549,22 @@ std::string data_in_control_flow(const ControlFlowBlock& b, const SDFG& sdfg) {
     for (const auto& [k, v] : e->data.assignments) names.merge(code_names(v).data());
   }
   for (const std::string& w : names)
-    if (sdfg.arrays.count(w)) return w;
-  for (const ControlFlowBlock* c : reg->blocks())
-    if (auto w = data_in_control_flow(*c, sdfg); !w.empty()) return w;
+    if (sdfg.arrays.count(w)) out.insert(w);
+  for (const ControlFlowBlock* c : reg->blocks()) out.merge(data_in_control_flow(*c, sdfg));
+  return out;
+}
+
+/// Containers of one element, not views, that the run's control flow reads and no state of it
+/// writes (mandelbrot1's `for k in range(maxiter)`): the same value for every column, passed
+/// to the nested SDFG whole. The first other container read there, or "".
+std::string per_column_control(const ControlFlowRegion& r, const std::vector<std::uint32_t>& sub,
+                               const SDFG& sdfg, const RunInfo& info, std::set<std::string>& same) {
+  for (std::uint32_t id : sub)
+    for (const std::string& w : data_in_control_flow(r.block(id), sdfg)) {
+      const DataDescriptor& d = sdfg.data(w);
+      if (!one_element(d) || d.is_view() || info.written.count(w) || info.column_scalars.count(w)) return w;
+      same.insert(w);
+    }
   return {};
 }
 
@@ -569,8 +596,8 @@ bool written_first(const ControlFlowRegion& r, const std::vector<std::uint32_t>&
       bool read = false, write = false;
       for (const DataflowEdge* e : st->edges())
         if (e->memlet.data == name) {
-          if (st->node(e->dst).kind() == NodeKind::Tasklet) read = true;
-          if (st->node(e->src).kind() == NodeKind::Tasklet) write = true;
+          if (computes(st->node(e->dst))) read = true;
+          if (computes(st->node(e->src))) write = true;
         }
       if (read) return false;
       if (write) return true;
@@ -719,10 +746,11 @@ MatchResult LoopMapInterchange::can_apply(const MatchContext& ctx,
     if (info.loop_vars.count(s))
       return refuse("the map's range uses loop variable '" + s +
                     "' of the run (a tiled map inside its tile loop)");
-  for (std::uint32_t id : sub)
-    if (auto w = data_in_control_flow(r.block(id), ctx.sdfg); !w.empty())
-      return refuse(where(r.block(id)) + ": its control flow reads container '" + w +
-                    "' (a loop bound or condition that would differ per column)");
+  std::set<std::string> same;
+  if (auto w = per_column_control(r, sub, ctx.sdfg, info, same); !w.empty())
+    return refuse("the run's control flow reads container '" + w +
+                  "' (a loop bound or condition that would differ per column: it is not one element, "
+                  "or the run writes it)");
   for (const auto& [name, pos] : info.pos)
     if (ctx.sdfg.data(name).is_view()) return refuse("container '" + name + "' is a view");
   if (!info.inner.empty() || !info.column_scalars.empty()) {
@@ -904,9 +932,16 @@ void LoopMapInterchange::apply(const MatchContext& ctx, const std::vector<std::u
   RunInfo info = run_for(r, sub, why);
   const std::vector<std::string> from_outside =
       info.extended ? entry_symbols(sdfg, r, sub, info) : std::vector<std::string>{};
-  // Shared read-only data keeps every dimension (its memlets stay as they are).
+  // Shared read-only data keeps every dimension (its memlets stay as they are); so do the
+  // one-element containers the run's control flow reads, inputs of the nested SDFG.
   for (const auto& [name, at] : info.shared)
     info.pos[name] = std::vector<std::size_t>(info.params.size(), kAbsent);
+  std::set<std::string> same;
+  per_column_control(r, sub, sdfg, info, same);
+  for (const std::string& name : same) {
+    info.pos.emplace(name, std::vector<std::size_t>(info.params.size(), kAbsent));
+    info.read.insert(name);
+  }
   // Containers used outside the run stay outside (passed as columns).
   std::set<const SDFGState*> inside;
   // The source line of the run's first map (the call the lowering made it for): the map over the
