@@ -21,8 +21,10 @@ void flatten(py::handle obj, const frontend::Type& t, const std::string& path, s
     return;
   }
   const std::size_t n = t.elements.size();
-  const bool dataclass = !py::isinstance<py::type>(obj) &&
-                         py::module_::import("dataclasses").attr("is_dataclass")(obj).cast<bool>();
+  // dataclasses.is_dataclass(obj) for an instance, without importing on every call (the
+  // repeated-call path is a few microseconds).
+  const bool dataclass = !py::isinstance<py::tuple>(obj) && !py::isinstance<py::type>(obj) &&
+                         py::hasattr(py::type::of(obj), "__dataclass_fields__");
   if (dataclass && t.names.size() == n) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!py::hasattr(obj, t.names[i].c_str()))
