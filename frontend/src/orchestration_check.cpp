@@ -600,10 +600,30 @@ class Checker {
   void program_call(const Call& c, const TypedDefinition& p, Frame& fr, std::vector<OStmt>& out) {
     for (const Keyword& k : c.keywords)
       if ((k.arg == "out" || k.arg == "domain") &&
-          std::none_of(p.params.begin(), p.params.end(), [&](const TParam& tp) { return tp.name == k.arg; }))
+          std::none_of(p.declared_params.begin(), p.declared_params.end(),
+                       [&](const TParam& tp) { return tp.name == k.arg; }))
         throw FrontendError(k.loc, "'" + p.name + "' is a program: it writes its own out= fields (" + k.arg +
                                        "= is for field operators)");
-    std::vector<const Expr*> args = match(c, p.params, p.name, {});
+    const std::vector<TParam>& declared = p.declared_params.empty() ? p.params : p.declared_params;
+    std::vector<const Expr*> given = match(c, declared, p.name, {});
+    // A tuple parameter takes a tuple written out, `(a, (b, c))`: one argument per element
+    // (p.params holds them flat, in this order).
+    std::vector<const Expr*> args;
+    std::function<void(const Expr&, const Type&, const std::string&)> flat = [&](const Expr& a, const Type& t,
+                                                                                 const std::string& name) {
+      if (!t.is_tuple()) {
+        args.push_back(&a);
+        return;
+      }
+      auto* tu = dyn_cast<Tuple>(&a);
+      if (!tu || tu->elts.size() != t.elements.size())
+        throw FrontendError(a.loc, "argument '" + name + "' of '" + p.name + "' has type " + to_string(t) +
+                                       ": pass a tuple of its " + std::to_string(t.elements.size()) +
+                                       " elements written out, (a, b, ...), got '" + unparse(a) + "'");
+      for (std::size_t i = 0; i < t.elements.size(); ++i)
+        flat(*tu->elts[i], t.elements[i], name + "[" + std::to_string(i) + "]");
+    };
+    for (std::size_t i = 0; i < given.size(); ++i) flat(*given[i], declared[i].type, declared[i].name);
     OStmt o;
     o.kind = OStmt::Kind::Call;
     o.loc = c.loc;
