@@ -48,19 +48,22 @@ std::vector<int> coordinates_of(const PyDecomposed& d, py::handle comm) {
   return distributed::grid_coordinates(place.rank, d.dp->grid().sizes);
 }
 
-void call(PyDecomposed& d, const py::args& args, const py::kwargs& kwargs) {
-  py::object comm = py::none();
-  Gathered g;
-  const std::vector<const runtime::Parameter*> params = d.prog->user_params();
+// Binds a call's arguments to the program's parameters (positional ones in order, then
+// keywords) into `g`; a keyword named in `special` goes to its object instead. Throws
+// ArgumentTypeError naming the argument; `others` ends the message of an unknown one.
+void bind_arguments(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs,
+                    const std::map<std::string, py::object*>& special, const std::string& others,
+                    Gathered& g) {
+  const std::vector<const runtime::Parameter*> params = prog.user_params();
   if (args.size() > params.size())
-    throw ArgumentTypeError("takes " + std::to_string(params.size()) + " arguments (" + d.prog->user_names() +
+    throw ArgumentTypeError("takes " + std::to_string(params.size()) + " arguments (" + prog.user_names() +
                             "), got " + std::to_string(args.size()));
   std::map<std::string, py::handle> given;
   for (std::size_t k = 0; k < args.size(); ++k) given[params[k]->name] = args[k];
   for (const auto& [key, value] : kwargs) {
     const std::string name = key.cast<std::string>();
-    if (name == "comm") {
-      comm = py::reinterpret_borrow<py::object>(value);
+    if (auto sp = special.find(name); sp != special.end()) {
+      *sp->second = py::reinterpret_borrow<py::object>(value);
       continue;
     }
     if (given.count(name)) throw ArgumentTypeError("argument '" + name + "' given twice");
@@ -80,7 +83,13 @@ void call(PyDecomposed& d, const py::args& args, const py::kwargs& kwargs) {
   }
   if (!given.empty())
     throw ArgumentTypeError("unknown argument '" + given.begin()->first + "' (the program takes " +
-                            d.prog->user_names() + " and comm=)");
+                            prog.user_names() + others + ")");
+}
+
+void call(PyDecomposed& d, const py::args& args, const py::kwargs& kwargs) {
+  py::object comm = py::none();
+  Gathered g;
+  bind_arguments(*d.prog, args, kwargs, {{"comm", &comm}}, " and comm=", g);
   refuse_overlaps(g);
   const std::int64_t handle = comm_handle(comm);
   const std::vector<int> coords = coordinates_of(d, comm);
@@ -159,40 +168,8 @@ distributed::RowLists row_lists(py::handle lists) {
 void call_partitioned(PyPartitioned& d, const py::args& args, const py::kwargs& kwargs) {
   py::object comm = py::none(), lists = py::none(), tables = py::none();
   Gathered g;
-  const std::vector<const runtime::Parameter*> params = d.prog->user_params();
-  if (args.size() > params.size())
-    throw ArgumentTypeError("takes " + std::to_string(params.size()) + " arguments (" + d.prog->user_names() +
-                            "), got " + std::to_string(args.size()));
-  std::map<std::string, py::handle> given;
-  for (std::size_t k = 0; k < args.size(); ++k) given[params[k]->name] = args[k];
-  for (const auto& [key, value] : kwargs) {
-    const std::string name = key.cast<std::string>();
-    py::object* special = name == "comm"              ? &comm
-                          : name == "lists"           ? &lists
-                          : name == "offset_provider" ? &tables
-                                                      : nullptr;
-    if (special) {
-      *special = py::reinterpret_borrow<py::object>(value);
-      continue;
-    }
-    if (given.count(name)) throw ArgumentTypeError("argument '" + name + "' given twice");
-    given[name] = value;
-  }
-  for (const runtime::Parameter* p : params) {
-    auto it = given.find(p->name);
-    if (it == given.end())
-      throw ArgumentTypeError("missing argument '" + p->name + "' (" + p->describe() + ")");
-    const std::string what = "argument '" + p->name + "'";
-    if (p->kind == runtime::Parameter::Kind::Array)
-      g.args.arrays.emplace(
-          p->name, borrow_array(what, it->second, p->dtype, p->shape.size(), p->written, false, g, p->name));
-    else
-      g.args.values.emplace(p->name, number_argument(what, it->second, p->dtype));
-    given.erase(it);
-  }
-  if (!given.empty())
-    throw ArgumentTypeError("unknown argument '" + given.begin()->first + "' (the program takes " +
-                            d.prog->user_names() + ", offset_provider=, lists= and comm=)");
+  bind_arguments(*d.prog, args, kwargs, {{"comm", &comm}, {"lists", &lists}, {"offset_provider", &tables}},
+                 ", offset_provider=, lists= and comm=", g);
   if (!py::isinstance<py::dict>(tables))
     throw ArgumentTypeError(
         "offset_provider: expected a dict of the local connectivity tables ({'C2E2CO': table}), "
