@@ -402,7 +402,8 @@ class Orchestrated final : public Program {
       if (n == 0 || (op == "max" ? v > best : v < best) || nan) best = v;
       sum += v;
       sum32 += static_cast<float>(v);
-      isum += static_cast<std::int64_t>(v);
+      // Only an integer field sums as int64 (a float NaN converted to int64 is undefined).
+      if (integral) isum += static_cast<std::int64_t>(v);
       for (std::size_t d = idx.size(); d-- > 0;) {  // the next point, last dimension fastest
         if (++idx[d] < hi[d]) break;
         idx[d] = lo[d];
