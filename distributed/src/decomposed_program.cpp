@@ -1,6 +1,7 @@
 #include "weir/distributed/decomposed_program.h"
 
 #include "weir/distributed/global_reductions.h"
+#include "weir/distributed/halo_analysis.h"
 #include "weir/distributed/halo_exchange.h"
 #include "weir/distributed/mpi_world.h"
 #include "weir/distributed/orchestration_halos.h"
@@ -25,6 +26,10 @@ void check_grid(const ProcessGrid& g) {
     throw Error("process grid: expected one rank count per decomposed dimension, got " +
                 std::to_string(g.dims.size()) + " dimensions and " + std::to_string(g.sizes.size()) +
                 " counts");
+  for (std::size_t q = 0; q < g.dims.size(); ++q)
+    for (std::size_t r = 0; r < q; ++r)
+      if (g.dims[q] == g.dims[r])
+        throw Error("process grid: dimension " + g.dims[q] + " is named twice (split each dimension once)");
   for (std::size_t q = 0; q < g.sizes.size(); ++q)
     if (g.sizes[q] < 1)
       throw Error("process grid: " + std::to_string(g.sizes[q]) + " ranks along " + g.dims[q] +
@@ -62,6 +67,8 @@ DecomposedProgram::DecomposedProgram(const runtime::CompilableProgram& lowered, 
 
 void DecomposedProgram::decompose(std::unique_ptr<SDFG> sdfg, bool orchestration, bool optimize,
                                   bool overlap) {
+  // A scan runs its axis point after point: refused before optimizing (which may nest it).
+  check_parallel_along(*sdfg, grid_.dims);
   // Exchanges between an orchestration's calls are placed before auto-optimize inlines them; a
   // single program's go before its start state of the optimized SDFG.
   if (orchestration) {

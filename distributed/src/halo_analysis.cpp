@@ -4,6 +4,8 @@
 #include <limits>
 #include <optional>
 
+#include "weir/sdfg/cfg_list.h"
+#include "weir/sdfg/control_flow.h"
 #include "weir/sdfg/errors.h"
 
 namespace weir::distributed {
@@ -55,7 +57,8 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
       if (std::find(dims.begin(), dims.end(), dim) != dims.end()) axes[name][dim] = k;
     }
   }
-  for (const SDFGState* st : sdfg.all_states())
+  for (const SDFGState* st : sdfg.all_states()) {
+    const ScopeTree scopes = st->scope_tree();
     for (const DataflowEdge* e : st->edges()) {
       const auto* src = dynamic_cast<const AccessNode*>(&st->node(e->src));
       const auto* dst = dynamic_cast<const AccessNode*>(&st->node(e->dst));
@@ -63,14 +66,24 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
       if (e->memlet.is_empty() || !axes.count(data)) continue;
       const bool read = src && src->data == data, written = dst && dst->data == data;
       if (!read && !written) continue;
+      // Inside a scope the top-level memlet covers the access.
+      if (scopes.parent.at(read ? e->src : e->dst) != kNoNode) continue;
       for (const auto& [dim, k] : axes.at(data)) {
         if (k >= e->memlet.subset.dims()) continue;
         const Range& r = e->memlet.subset.ranges()[k];
         auto a = value_at_extent(r.start), b = value_at_extent(r.end);
-        if (!a || !b) continue;  // inside a scope: the top-level memlet covers it
+        // A rank's part is the field's whole extent less a fixed frame: a range fixed by
+        // numbers or other symbols (domain={I: (0, 8)}, (0, ni)) is not split by a frame.
+        if (!a || !b || *a > kExtent / 2 || *b < kExtent / 2)
+          throw Error("program '" + sdfg.name + "': '" + data + "' is " + (read ? "read" : "written") +
+                      " over " + dim + ": [" + r.start.str() + ", " + (r.end + 1).str() +
+                      "), a range not relative to its size: a decomposition splits each field's " +
+                      "whole extent less a fixed frame (out= slices such as out[1:-1]), so give " +
+                      "the domain as the field's size or run on one rank");
         (read ? reads : writes)[data][dim].add(*a, *b + 1);
       }
     }
+  }
   ProgramHalos h;
   std::map<std::string, Reach> domain;
   for (const auto& [name, by_dim] : writes) {
@@ -103,6 +116,31 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
     h.inputs.push_back(std::move(in));
   }
   return h;
+}
+
+void check_parallel_along(const SDFG& sdfg, const std::vector<std::string>& dims) {
+  for (ControlFlowRegion* region : cfg_list(sdfg)) {
+    const auto* loop = region->as<LoopRegion>();
+    if (!loop || loop->loop_variable.empty()) continue;
+    const SDFG& owner = *region->sdfg();
+    for (const SDFGState* st : region->all_states())
+      for (const DataflowEdge* e : st->edges()) {
+        if (e->memlet.is_empty()) continue;
+        const std::size_t n = e->memlet.subset.dims();
+        for (std::size_t k = 0; k < n; ++k) {
+          const std::string dim = axis_dimension(owner, e->memlet.data, k);
+          if (std::find(dims.begin(), dims.end(), dim) == dims.end()) continue;
+          if (!e->memlet.subset.ranges()[k].start.free_symbols().count(loop->loop_variable) &&
+              !e->memlet.subset.ranges()[k].end.free_symbols().count(loop->loop_variable))
+            continue;
+          throw Error("program '" + owner.name + "': the loop '" + loop->label + "' runs along " + dim +
+                      " one point after the other (a scan_operator's axis, or a loop over '" +
+                      loop->loop_variable + "' indexing '" + e->memlet.data +
+                      "'); its steps depend on each other, so " + dim +
+                      " cannot be split over ranks: decompose the horizontal dimensions only");
+        }
+      }
+  }
 }
 
 }  // namespace weir::distributed

@@ -28,14 +28,23 @@ std::string outer_array(const SDFG& sdfg, const SDFGState& st, const NestedSDFGN
 }
 
 // `in` (inner names) as the orchestration's array `outer`: its axes are the outer array's.
+// Throws when the program splits `in` along a dimension `outer` is not split along: a local
+// field (gtx.zeros) keeps its global size on every rank, so each rank would pass it whole.
 InputHalo as_outer(const SDFG& sdfg, const InputHalo& in, const std::string& outer,
-                   const std::vector<std::string>& dims) {
+                   const std::vector<std::string>& dims, const std::string& program) {
   InputHalo o{outer, {}, in.width};
   const auto& d = sdfg.arrays.at(outer);
   for (std::size_t k = 0; k < d.shape.size(); ++k) {
     std::string dim = axis_dimension(sdfg, outer, k);
     if (std::find(dims.begin(), dims.end(), dim) != dims.end()) o.axis[dim] = k;
   }
+  for (const auto& [dim, k] : in.axis)
+    if (!o.axis.count(dim))
+      throw Error("orchestration '" + sdfg.name + "': '" + outer + "'" +
+                  (d.transient ? " (a local field)" : std::string()) + " is passed to '" + program +
+                  "' as '" + in.field + "', which is split along " + dim + ", but '" + outer +
+                  "' is not: a decomposition splits only the orchestration's " +
+                  "field arguments, so pass '" + outer + "' as an argument");
   return o;
 }
 
@@ -75,13 +84,13 @@ OrchestrationHalos analyse_orchestration_halos(const SDFG& sdfg, const std::vect
         const std::string outer = outer_array(sdfg, *st, *n, inner, false);
         if (outer.empty()) continue;
         written.insert(outer);
-        r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}}, outer, dims).axis;
+        r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}}, outer, dims, n->sdfg->name).axis;
       }
       CallHalos call{st, n->sdfg->name, {}};
       for (const auto& in : h.inputs) {
         const std::string outer = outer_array(sdfg, *st, *n, in.field, true);
         if (outer.empty()) continue;
-        InputHalo o = as_outer(sdfg, in, outer, dims);
+        InputHalo o = as_outer(sdfg, in, outer, dims, n->sdfg->name);
         auto [it, fresh] = widest.emplace(outer, InputHalo{outer, o.axis, {}});
         widen(it->second.width, o.width);
         if (is_shifted(o)) call.shifted.push_back(std::move(o));

@@ -42,6 +42,11 @@ EXAMPLES = {
     "trough_step": ("tests/mpi/global_reductions.py::trough_step", ["u", "u_next"], ["u_next"], {"dt": 0.1}),
     "cfl_step": ("tests/mpi/global_reductions.py::cfl_step", ["u", "u_next"], ["u_next"], {"dt": 0.1}),
     "past_frame": ("tests/mpi/global_reductions.py::past_frame", ["u", "u_next"], ["u", "u_next"], {"dt": 0.1}),
+    # Refused by --decompose (--mode refused): a scan split along its axis, a domain given by numbers,
+    # a local field passed where a split field is expected.
+    "column_sum": ("tests/mpi/refused_decompositions.py::column_sum", ["v"], ["out"], {}),
+    "fixed_domain": ("tests/mpi/refused_decompositions.py::fixed_domain", ["v"], ["out"], {}),
+    "local_scratch": ("tests/mpi/refused_decompositions.py::local_scratch", ["u", "u_next"], ["u_next"], {}),
     "mixed_frames": ("tests/mpi/diffusion_loop.py::mixed_frames", ["u", "u_next", "kappa"], ["u", "u_next"],
                      {"alpha": 0.0625, "steps": 2}),
 }
@@ -62,6 +67,7 @@ def main():
     a.add_argument("--shape", required=True, help="NI,NJ,NK")
     a.add_argument("--ranks", default="1,2,3,4")
     a.add_argument("--grid", action="append", default=[], help="N:AxB, a --process-grid for N ranks")
+    a.add_argument("--decompose", default="I,J", help="the dimensions to split (weir run --decompose)")
     a.add_argument("--mode", default="equal", choices=["equal", "refused", "stop", "usage"])
     a.add_argument("--arg", action="append", default=[], help="an argument added to the weir run (usage)")
     a.add_argument("--expect", action="append", default=[], help="text the refusal must contain")
@@ -102,7 +108,7 @@ def main():
         if extra_env:
             for k in extra_env:
                 cmd += ["-x", k]
-        cmd += [o.weir, "run", program, "--decompose", "I,J", "--in-dir", str(work / "in"), *sets]
+        cmd += [o.weir, "run", program, "--decompose", o.decompose, "--in-dir", str(work / "in"), *sets]
         if str(n) in grids:
             cmd += ["--process-grid", grids[str(n)]]
         if o.overlap:

@@ -44,7 +44,14 @@ std::string axis_dimension(const SDFG& sdfg, const std::string& name, std::size_
 /// program's out= slices and shifts. Throws weir::Error naming the program and dimension when
 /// its outputs are written over different domains along a dimension (no one frame), when it
 /// writes no array along them, when an input is read beyond the frame (which the single-rank
-/// program would refuse too), or when a subset is not a number plus a size.
+/// program would refuse too), or when a top-level subset along a dimension is not the field's
+/// size less fixed numbers (a domain such as {I: (0, 8)} or {I: (0, ni)}).
 ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dims);
+
+/// Throws weir::Error naming the program and loop when a sequential loop (a LoopRegion of
+/// `sdfg` or of an SDFG nested in it; a scan_operator lowers to one) indexes an array along one
+/// of `dims` by its loop variable: its iterations depend on each other, so that dimension
+/// cannot be split over ranks (each rank would restart the scan at its first point).
+void check_parallel_along(const SDFG& sdfg, const std::vector<std::string>& dims);
 
 }  // namespace weir::distributed
