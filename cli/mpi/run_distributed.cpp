@@ -86,16 +86,22 @@ void check_parts(const Layout& L, const ProgramHalos& halos, const Arguments& ar
       const std::int64_t global = args.arrays.at(in.field).shape()[ax->second];
       const std::int64_t domain = global - a.frame_lo - a.frame_hi;
       const Margin w = in.width.count(a.dim) ? in.width.at(a.dim) : Margin{};
-      const std::int64_t smallest = domain / a.ranks;
+      // Parts differ by at most one point, the first domain % ranks one longer. Only the middle
+      // ranks (1 .. ranks - 2) need a part as wide as the halo: the first and the last send
+      // their part with the global frame they hold.
+      const std::int64_t fewest = domain / a.ranks, longer = domain % a.ranks;
+      const std::int64_t smallest = longer >= a.ranks - 1 ? fewest + 1 : fewest;
+      auto loc = in.where.find(a.dim);
+      const std::string at = loc == in.where.end() ? "" : loc->second;
       std::string where = "'" + in.field + "' along " + a.dim + ": " + std::to_string(domain) +
                           " points of the output domain (" + std::to_string(global) +
                           " with the frame) over " + std::to_string(a.ranks) + " ranks";
-      if (smallest < 1)
-        throw Error("cannot decompose " + where + " leaves a rank without points; use fewer ranks along " +
-                    a.dim);
+      if (fewest < 1)
+        throw Error(at + "cannot decompose " + where +
+                    " leaves a rank without points; use fewer ranks along " + a.dim);
       const std::int64_t need = std::max(w.lo, w.hi);
       if (a.ranks > 2 && need > smallest)
-        throw Error("cannot decompose " + where + ": its halo is " + std::to_string(need) +
+        throw Error(at + "cannot decompose " + where + ": its halo is " + std::to_string(need) +
                     " points wide, wider than the smallest part a middle rank holds (" +
                     std::to_string(smallest) + (smallest == 1 ? " point" : " points") +
                     "); use fewer ranks along " + a.dim + " or a larger " + a.dim);

@@ -19,6 +19,7 @@
 #include "run_target.h"
 #include "targets.h"
 #include "weir/distributed/decomposed_program.h"
+#include "weir/distributed/domain_bounds.h"
 #include "weir/distributed/mpi_world.h"
 #include "weir/distributed/partitioned_program.h"
 #include "weir/distributed/row_exchange.h"
@@ -120,6 +121,17 @@ int run(const RunOptions& o, const MpiWorld& world) {
       size = size || it->first == entity || it->first.find("_" + entity + "_size") != std::string::npos;
     it = size ? local.values.erase(it) : std::next(it);
   }
+  // A domain= bounded by scalars over a partitioned entity (domain={Cell: (0, n_cells)}): the
+  // global count given becomes the part's row count (anything else is refused at its line).
+  std::vector<std::string> split;
+  std::map<std::string, std::int64_t> part_rows;
+  for (const auto& [entity, e] : lp.part.entities) {
+    split.push_back(entity);
+    part_rows[entity] = static_cast<std::int64_t>(e.global.size());
+  }
+  for (auto& [name, v] : localize_partition_bounds(scalar_bounds(*target.sdfg.sdfg, split), global.values,
+                                                   lp.counts, part_rows))
+    local.values[name] = v;
   // Every array the program reads on an entity of the partition gets its halo rows from their
   // owners, by an UnstructuredHaloExchange node before the program's first state.
   std::map<std::string, std::string> exchanged;

@@ -88,14 +88,22 @@ struct HaloWriter {
     w.line("const int __hx_upper = __hx_c < " + g + " - 1 ? __hx_rank + " + s + " : MPI_PROC_NULL;");
     w.line("const int64_t __hx_part = " + sym_cpp(desc.shape[ax]) + " - " +
            std::to_string(a.flo[q] + a.fhi[q]) + ";");
-    // The strips lie inside the array only when the part between the frames is at least as wide
-    // as the widest halo (the attributes may come from an SDFG file, not from --decompose).
+    // With halos no wider than the frames (checked when generated) the strips lie inside the
+    // array for any part of 0 points or more. A rank with neighbours on both sides sends the
+    // first and last points of its part, which must then be at least as wide as the widest halo
+    // (else it would send halo points it has not received yet); a rank at the grid's edge sends
+    // its part and the global frame it holds, so a thinner part is right there (the attributes
+    // may come from an SDFG file, not from --decompose: both are checked at run time).
     const std::int64_t widest = std::max(a.wlo[q], a.whi[q]);
-    w.line("if (__hx_part < " + std::to_string(widest) + ") { fprintf(stderr, \"weir: error: " +
-           c_escape("HaloExchange '" + label + "' of '" + array + "' along axis " + std::to_string(ax) +
-                    ": the local part between the frames") +
-           " is %lld points, narrower than its halo of " + std::to_string(widest) +
-           " points\\n\", static_cast<long long>(__hx_part)); MPI_Abort(__hx_comm, 1); }");
+    w.line(
+        "if (__hx_part < 0 || (__hx_part < " + std::to_string(widest) +
+        " && __hx_lower != MPI_PROC_NULL && __hx_upper != MPI_PROC_NULL)) { fprintf(stderr, \"weir: error: " +
+        c_escape("HaloExchange '" + label + "' of '" + array + "' along axis " + std::to_string(ax) +
+                 ": the local part between the frames") +
+        " is %lld points, narrower than its halo of " + std::to_string(widest) +
+        " points on a rank with neighbours on both sides (or below 0)\\n\", static_cast<long "
+        "long>(__hx_part)); "
+        "MPI_Abort(__hx_comm, 1); }");
     std::string other = "int64_t(1)";
     for (std::size_t d = 0; d < nd; ++d)
       if (d != ax) other += " * (" + sym_cpp(desc.shape[d]) + ")";

@@ -4,6 +4,9 @@
 #include <limits>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
+#include "weir/distributed/domain_bounds.h"
 #include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/control_flow.h"
 #include "weir/sdfg/errors.h"
@@ -35,6 +38,14 @@ std::optional<long long> value_at_extent(const sym::Expr& e) {
 
 }  // namespace
 
+std::string node_location(const Node& n) {
+  const std::string* text = n.extra.find("debuginfo");
+  nlohmann::json j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!j.is_object() || !j.contains("start_line")) return "";
+  return j.value("filename", std::string()) + ":" + std::to_string(j.value("start_line", 0)) + ":" +
+         std::to_string(j.value("start_column", 0)) + ": ";
+}
+
 std::string axis_dimension(const SDFG& sdfg, const std::string& name, std::size_t k) {
   auto it = sdfg.arrays.find(name);
   if (it == sdfg.arrays.end() || k >= it->second.shape.size()) return {};
@@ -47,8 +58,18 @@ std::string axis_dimension(const SDFG& sdfg, const std::string& name, std::size_
 }
 
 ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dims) {
+  // A domain= bounded by scalar arguments: the frame and the widths would depend on values the
+  // user gives for the whole grid, which on a rank describe another range.
+  if (const std::vector<ScalarBound> b = scalar_bounds(sdfg, dims); !b.empty()) {
+    throw Error(
+        describe(b.front()) + ": program '" + sdfg.name + "' cannot be decomposed along " +
+        b.front().dimension + ": its domain there must be the fields' extent less a frame (an out= slice " +
+        "such as out=out[1:-1, 1:-1], or the whole field), not a domain= bound by a scalar, whose value " +
+        "is the whole grid's and not a rank's");
+  }
   // Per container and dimension: the reach of reads and of writes at the states' top level.
   std::map<std::string, std::map<std::string, Reach>> reads, writes;
+  std::map<std::string, std::map<std::string, std::string>> read_where;  // of the widest read
   std::map<std::string, std::map<std::string, std::size_t>> axes;
   for (const auto& [name, d] : sdfg.arrays) {
     if (d.transient || d.is_scalar() || d.is_view()) continue;
@@ -73,14 +94,17 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
         const Range& r = e->memlet.subset.ranges()[k];
         auto a = value_at_extent(r.start), b = value_at_extent(r.end);
         // A rank's part is the field's whole extent less a fixed frame: a range fixed by
-        // numbers or other symbols (domain={I: (0, 8)}, (0, ni)) is not split by a frame.
+        // numbers (domain={I: (0, 8)}) is not split by a frame (scalar bounds: refused above).
         if (!a || !b || *a > kExtent / 2 || *b < kExtent / 2)
-          throw Error("program '" + sdfg.name + "': '" + data + "' is " + (read ? "read" : "written") +
-                      " over " + dim + ": [" + r.start.str() + ", " + (r.end + 1).str() +
-                      "), a range not relative to its size: a decomposition splits each field's " +
-                      "whole extent less a fixed frame (out= slices such as out[1:-1]), so give " +
-                      "the domain as the field's size or run on one rank");
-        (read ? reads : writes)[data][dim].add(*a, *b + 1);
+          throw Error(node_location(read ? *src : *dst) + "program '" + sdfg.name + "': '" + data + "' is " +
+                      (read ? "read" : "written") + " over " + dim + ": [" + r.start.str() + ", " +
+                      (r.end + 1).str() + "), a range not relative to its size: a decomposition splits " +
+                      "each field's whole extent less a fixed frame (out= slices such as out[1:-1]), so " +
+                      "give the domain as the field's size or run on one rank");
+        Reach& reach = (read ? reads : writes)[data][dim];
+        if (read && (!reach.any() || *a < reach.lo || *b + 1 > reach.hi))
+          read_where[data][dim] = node_location(*src);
+        reach.add(*a, *b + 1);
       }
     }
   }
@@ -102,7 +126,7 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
     h.frame[dim] = Margin{domain[dim].lo, kExtent - domain[dim].hi};
   }
   for (const auto& [name, by_dim] : reads) {
-    InputHalo in{name, axes.at(name), {}};
+    InputHalo in{name, axes.at(name), {}, {}};
     for (const auto& [dim, r] : by_dim) {
       const Reach& d = domain[dim];
       Margin m{std::max<std::int64_t>(0, d.lo - r.lo), std::max<std::int64_t>(0, r.hi - d.hi)};
@@ -112,6 +136,7 @@ ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dim
                     ", beyond the frame its outputs leave (" + std::to_string(h.frame[dim].lo) + " and " +
                     std::to_string(h.frame[dim].hi) + ")");
       in.width[dim] = m;
+      if (const std::string& w = read_where[name][dim]; !w.empty()) in.where[dim] = w;
     }
     h.inputs.push_back(std::move(in));
   }

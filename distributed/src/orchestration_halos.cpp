@@ -32,7 +32,7 @@ std::string outer_array(const SDFG& sdfg, const SDFGState& st, const NestedSDFGN
 // field (gtx.zeros) keeps its global size on every rank, so each rank would pass it whole.
 InputHalo as_outer(const SDFG& sdfg, const InputHalo& in, const std::string& outer,
                    const std::vector<std::string>& dims, const std::string& program) {
-  InputHalo o{outer, {}, in.width};
+  InputHalo o{outer, {}, in.width, in.where};
   const auto& d = sdfg.arrays.at(outer);
   for (std::size_t k = 0; k < d.shape.size(); ++k) {
     std::string dim = axis_dimension(sdfg, outer, k);
@@ -84,14 +84,19 @@ OrchestrationHalos analyse_orchestration_halos(const SDFG& sdfg, const std::vect
         const std::string outer = outer_array(sdfg, *st, *n, inner, false);
         if (outer.empty()) continue;
         written.insert(outer);
-        r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}}, outer, dims, n->sdfg->name).axis;
+        r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}, {}}, outer, dims, n->sdfg->name).axis;
       }
       CallHalos call{st, n->sdfg->name, {}};
       for (const auto& in : h.inputs) {
         const std::string outer = outer_array(sdfg, *st, *n, in.field, true);
         if (outer.empty()) continue;
         InputHalo o = as_outer(sdfg, in, outer, dims, n->sdfg->name);
-        auto [it, fresh] = widest.emplace(outer, InputHalo{outer, o.axis, {}});
+        auto [it, fresh] = widest.emplace(outer, InputHalo{outer, o.axis, {}, {}});
+        for (const auto& [dim, m] : o.width) {  // the location of the call reading furthest
+          const Margin& was = it->second.width[dim];
+          if ((fresh || std::max(m.lo, m.hi) > std::max(was.lo, was.hi)) && o.where.count(dim))
+            it->second.where[dim] = o.where.at(dim);
+        }
         widen(it->second.width, o.width);
         if (is_shifted(o)) call.shifted.push_back(std::move(o));
       }

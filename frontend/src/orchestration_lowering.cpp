@@ -621,10 +621,11 @@ class Lowering {
     const TypedDefinition& p = *s.callee;
     std::unique_ptr<SDFG> inner = piece.clone_sdfg();
     // Which containers the callee reads and writes.
-    std::set<std::string> reads, writes;
+    std::set<std::string> reads, writes, accessed;
     for (const SDFGState* is : inner->all_states())
       for (const Node* n : is->nodes())
         if (auto* a = n->as<AccessNode>()) {
+          accessed.insert(a->data);
           if (inner->data(a->data).transient) continue;
           if (!is->out_edges(n->id()).empty()) reads.insert(a->data);
           if (!is->in_edges(n->id()).empty()) writes.insert(a->data);
@@ -654,7 +655,16 @@ class Lowering {
         mapping[tp.name] = sym::Expr::parse(text);
         continue;
       }
-      if (!reads.count(tp.name)) continue;  // a piece that does not use this scalar
+      if (!reads.count(tp.name)) {
+        // A piece, or a whole callee, that does not use this scalar: its container would be a
+        // non-transient without a connector (invalid), so it goes when nothing accesses it.
+        if (inner->has_data(tp.name) && !accessed.count(tp.name)) {
+          inner->remove_data(tp.name);
+          auto& names = inner->arg_names;
+          names.erase(std::remove(names.begin(), names.end(), tp.name), names.end());
+        }
+        continue;
+      }
       // A Scalar container of the callee: computed into a transient of its dtype.
       std::string t = sdfg_->unique_data_name("__arg_" + tp.name);
       sdfg_->add_scalar(t, to_sdfg_type(tp.type.dtype), true);

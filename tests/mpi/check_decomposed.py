@@ -47,9 +47,28 @@ EXAMPLES = {
     "column_sum": ("tests/mpi/refused_decompositions.py::column_sum", ["v"], ["out"], {}),
     "fixed_domain": ("tests/mpi/refused_decompositions.py::fixed_domain", ["v"], ["out"], {}),
     "local_scratch": ("tests/mpi/refused_decompositions.py::local_scratch", ["u", "u_next"], ["u_next"], {}),
+    "bi_laplacian": ("laplacian.py::bi_laplacian", ["f"], ["out"], {}),
+    # Two scans along K (K is never split): no exchange at all.
+    "vertical_solver": ("vertical_solver.py::vertical_solver", ["a", "b", "c", "d"], ["x"], {"nk": "{K}"}),
+    # An orchestrated time loop with swaps (examples/orchestration).
+    "heat": ("examples/orchestration/heat.py::heat", ["u", "u_next", "kappa"], ["u", "u_next"],
+             {"dt": 0.0625, "steps": 5}),
+    # A scan whose right-hand side is read shifted horizontally (exchanged before the call), and a
+    # time loop of a stencil and a scan (the field the scan writes exchanged before the stencil).
+    "implicit_column": ("tests/mpi/column_physics.py::implicit_column", ["u", "a", "b", "c"], ["out"],
+                        {"alpha": 0.125}),
+    "column_loop": ("tests/mpi/column_physics.py::column_loop", ["u", "u_next", "a", "b", "c"], ["u", "u_next"],
+                    {"alpha": 0.125, "steps": 3}),
+    # Refused: a domain= bounded by scalars along I and J ({I}, {J}, {K}: the sizes of --shape).
+    "lap_domain": ("tests/mpi/domain_bound.py::lap_domain", ["f"], ["out"], {"ni": "{I}", "nj": "{J}", "nk": "{K}"}),
     "mixed_frames": ("tests/mpi/diffusion_loop.py::mixed_frames", ["u", "u_next", "kappa"], ["u", "u_next"],
                      {"alpha": 0.0625, "steps": 2}),
 }
+
+
+# Inputs made diagonally dominant (4 added) for the tridiagonal solves: their denominators stay
+# away from 0, so the results are of the inputs' magnitude.
+DOMINANT = {"vertical_solver": "b", "implicit_column": "b", "column_loop": "b"}
 
 
 def run(cmd, timeout, env=None):
@@ -87,6 +106,9 @@ def main():
     shape = tuple(int(x) for x in o.shape.split(","))
     rng = np.random.default_rng(38)
     arrays = {n: rng.random(shape) for n in inputs}
+    if o.program in DOMINANT:
+        arrays[DOMINANT[o.program]] += 4.0
+    scalars = {k: int(v.format(**dict(zip("IJK", shape)))) if isinstance(v, str) else v for k, v in scalars.items()}
     if o.peak:
         for v in arrays.values():
             v -= 0.5

@@ -14,6 +14,7 @@ examples/unstructured on a periodic triangular mesh (`weir mesh --nx --ny`), run
 Inputs are seeded random arrays."""
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -33,7 +34,21 @@ EXAMPLES = {
     "edge_gradients": ("edge_stencil.py", [("u", "V", "K"), ("inv_length", "E", ""),
                                            ("inv_dual_length", "E", "")], ["E2C2V"], {}),
     "edge_smooth": ("edge_stencil.py", [("u", "V", "K"), ("w", "E", 4)], ["E2C2V"], {"strength": 0.25}),
+    # A program of a package (imports from its root, -I), with a domain= bounded by scalars over
+    # the split entity ({C}: the cell count; {K}: --levels): on a part they take its row count.
+    "smooth": ("examples/multimodule/mymodel/program.py", [("e", "E", "K"), ("weights", "C", 3), ("out", "C", "K")],
+               ["C2E"], {"n_cells": "{C}", "n_levels": "{K}"}),
+    # A namespace package over three import roots; edge_program's domain= bounds Edge by n_edges
+    # ({E}: the edge count) and K by nlev.
+    "edge_program": ("examples/namespaced/dycore/model/dycore/program.py",
+                     [("c", "C", "K"), ("v", "V", "K"), ("out", "E", "K")], ["E2C", "E2V"],
+                     {"alpha": 0.75, "n_edges": "{E}", "nlev": "{K}"}),
+    "state_program": ("examples/namespaced/dycore/model/dycore/program.py", [("c", "C", "K"), ("v", "V", "K")],
+                      ["E2C", "E2V"], {}),
 }
+# The import roots of a program of a package (WEIR_PATH, as `weir run -I`; weir mesh reads it too).
+_NAMESPACED = ["examples/namespaced/core", "examples/namespaced/dycore", "examples/namespaced/physics"]
+INCLUDE = {"smooth": ["examples/multimodule"], "edge_program": _NAMESPACED, "state_program": _NAMESPACED}
 ENTITY = {"Vertex": "V", "Edge": "E", "Cell": "C"}
 
 
@@ -103,12 +118,16 @@ def main():
     a.add_argument("--entry-bad", action="store_true", help="refused: {bad} has V2E[4, 2] = 999, E2V fine")
     a.add_argument("--corrupt", choices=["send-row", "recv-count", "table-entry"],
                    help="refused: damage one file of a 2-part partition before the run")
+    a.add_argument("--scalar", action="append", default=[], help="NAME=VALUE: a scalar given instead of the example's")
     a.add_argument("--expect", action="append", default=[])
     a.add_argument("--timeout", type=float, default=120)
     o = a.parse_args()
 
     file, inputs, table_names, scalars = EXAMPLES[o.program]
-    program = f"{pathlib.Path(o.source) / 'examples' / 'unstructured' / file}::{o.program}"
+    folder = pathlib.Path(o.source) / ("" if file.startswith("examples/") else "examples/unstructured")
+    program = f"{folder / file}::{o.program}"
+    if o.program in INCLUDE:  # for weir mesh and every rank (mpirun -x)
+        os.environ["WEIR_PATH"] = ":".join(str(pathlib.Path(o.source) / d) for d in INCLUDE[o.program])
     work = pathlib.Path(o.work)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -125,9 +144,11 @@ def main():
     (work / "in").mkdir()
     for n, v in arrays.items():
         np.save(work / "in" / f"{n}.npy", v)
+    scalars = {k: int(v.format(C=counts["C"], E=counts["E"], K=o.levels)) if isinstance(v, str) else v for k, v in scalars.items()}
+    scalars.update((k, int(v)) for k, v in (x.split("=") for x in o.scalar))
     sets = [x for k, v in scalars.items() for x in ("--set", f"{k}={v}")]
     common = [program, "--in-dir", str(work / "tab"), "--in-dir", str(work / "in")] + sets
-    mpirun = [o.mpirun, "--oversubscribe", "--allow-run-as-root"]
+    mpirun = [o.mpirun, "--oversubscribe", "--allow-run-as-root"] + (["-x", "WEIR_PATH"] if o.program in INCLUDE else [])
 
     if o.mode == "refused":
         if o.corrupt:

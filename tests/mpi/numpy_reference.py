@@ -1,6 +1,7 @@
 """NumPy meanings of the Cartesian examples the MPI tests decompose (written for these tests
 from the programs' field-view source, in the same order of operations, so that they round as the
-compiled programs do): laplacian, hdiff_program and heat3d of examples/cartesian/."""
+compiled programs do): the programs of examples/cartesian/ and examples/orchestration/heat.py, and
+the orchestration functions and programs of tests/mpi/."""
 import numpy as np
 
 
@@ -37,6 +38,66 @@ def heat3d(u, u_new, alpha):
     faces = horizontal + u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]
     u_new[1:-1, 1:-1, 1:-1] = c + alpha * (faces - 6.0 * c)
     return {"u_new": u_new}
+
+
+def bi_laplacian(f, out):
+    """examples/cartesian/laplacian.py::bi_laplacian: lap(lap(f)) on the points 2 inside the edges."""
+    out = out.copy()
+    out[2:-2, 2:-2] = _lap(_lap(f))
+    return {"out": out}
+
+
+def _thomas(a, b, c, d, nk):
+    """examples/cartesian/vertical_solver.py's two scans on levels [0, nk) of every column: the
+    forward sweep (c', d') from (0, 0), then x = d' - c' * x_above from 0 at the top."""
+    c_mod, d_mod, x = np.zeros_like(d), np.zeros_like(d), np.zeros_like(d)
+    c_prev, d_prev = np.zeros(d.shape[:2]), np.zeros(d.shape[:2])
+    for k in range(nk):
+        den = b[..., k] - a[..., k] * c_prev
+        c_prev, d_prev = c[..., k] / den, (d[..., k] - a[..., k] * d_prev) / den
+        c_mod[..., k], d_mod[..., k] = c_prev, d_prev
+    above = np.zeros(d.shape[:2])
+    for k in reversed(range(nk)):
+        above = d_mod[..., k] - c_mod[..., k] * above
+        x[..., k] = above
+    return x
+
+
+def vertical_solver(a, b, c, d, x, nk):
+    x = x.copy()
+    x[..., :nk] = _thomas(a, b, c, d, nk)[..., :nk]
+    return {"x": x}
+
+
+def heat(u, u_next, kappa, dt, steps):
+    """examples/orchestration/heat.py: `steps` steps of u + dt * kappa * lap(u) on the points 1
+    inside the edges, then the swap."""
+    u, u_next = u.copy(), u_next.copy()
+    for _ in range(steps):
+        u_next[1:-1, 1:-1] = u[1:-1, 1:-1] + dt * kappa[1:-1, 1:-1] * _lap(u)
+        u, u_next = u_next, u
+    return {"u": u, "u_next": u_next} if steps % 2 == 0 else {"u": u_next, "u_next": u}
+
+
+def implicit_column(u, a, b, c, alpha, out):
+    """tests/mpi/column_physics.py::implicit_column: the Thomas solve with the right-hand side
+    u + alpha * lap(u), on the columns 1 inside the edges."""
+    out = out.copy()
+    s = (slice(1, -1), slice(1, -1))
+    d = u[s] + alpha * _lap(u)
+    out[s] = _thomas(a[s], b[s], c[s], d, u.shape[2])
+    return {"out": out}
+
+
+def column_loop(u, u_next, a, b, c, alpha, steps):
+    """tests/mpi/column_physics.py::column_loop: per step u_next = u + alpha * lap(u), then u =
+    the Thomas solve with right-hand side u_next, both on the columns 1 inside the edges."""
+    u, u_next = u.copy(), u_next.copy()
+    s = (slice(1, -1), slice(1, -1))
+    for _ in range(steps):
+        u_next[s] = u[s] + alpha * _lap(u)
+        u[s] = _thomas(a[s], b[s], c[s], u_next[s], u.shape[2])
+    return {"u": u, "u_next": u_next}
 
 
 def _lap(u):

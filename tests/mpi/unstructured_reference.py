@@ -42,3 +42,37 @@ def edge_smooth(t, u, w, strength):
     mean = neighbour_sum(u[v] * w[:, :, None])
     mid = 0.5 * (u[v[:, 0]] + u[v[:, 1]])
     return {"u_edge": mid + strength * (mean - mid * w[:, 0][:, None])}
+
+
+def smooth(t, e, weights, out, n_cells, n_levels):
+    """examples/multimodule/mymodel/program.py::smooth: the weighted C2E sum of e per cell (in table
+    order), then 0.5 * (level k + level k + 1), on cells [0, n_cells) and levels [0, n_levels - 1)."""
+    avg = neighbour_sum(e[t["C2E"]] * weights[:, :, None])
+    out = out.copy()
+    out[:n_cells, : n_levels - 1] = 0.5 * (avg[:n_cells, : n_levels - 1] + avg[:n_cells, 1:n_levels])
+    return {"out": out}
+
+
+# examples/namespaced/physics/model/physics/ops.py's constants (model.common.Consts, WEIGHT).
+_A = 2.0
+_B = _A * 0.25
+_C = _B + _A
+_WEIGHT = _B * 2.0
+
+
+def edge_program(t, c, v, out, alpha, n_edges, nlev):
+    """examples/namespaced/dycore/model/dycore/program.py::edge_program on edges [0, n_edges) and
+    levels [0, nlev - 1), in the operator's order of terms (tests/examples/references/namespaced.py)."""
+    e2c, e2v = t["E2C"], t["E2V"]
+    w = alpha * 0.5 + 1.0
+    k, kp = slice(0, nlev - 1), slice(1, nlev)
+    res = (c[e2c[:, 0], kp] + c[e2c[:, 1], kp] * _A + (c * _B)[e2c[:, 1], k] + (c + c)[e2c[:, 0], k] * _WEIGHT
+           + (v[e2v[:, 0], k] - v[e2v[:, 1], k]) * w + float(nlev - 1) * _C)
+    out = out.copy()
+    out[:n_edges, k] = res[:n_edges]
+    return {"out": out}
+
+
+def state_program(t, c, v):
+    """examples/namespaced/dycore/model/dycore/program.py::state_program: c[E2C1] * 3 + v[E2V0]."""
+    return {"out": c[t["E2C"][:, 1]] * 3.0 + v[t["E2V"][:, 0]]}

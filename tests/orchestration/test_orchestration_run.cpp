@@ -63,6 +63,32 @@ TEST_CASE("orchestration: a time loop with a swap, odd and even step counts", "[
   }
 }
 
+// A program that takes a scalar it does not use (a model's common signature): its SDFG keeps
+// the scalar's container, which the call must not leave without a connector.
+TEST_CASE("orchestration: a call of a program with a scalar parameter it does not use",
+          "[orchestration][run]") {
+  const std::string body =
+      "@gtx.program\n"
+      "def lap_unused(u: IJ, a: float64, out: IJ):\n"
+      "    lap(u, out=out[1:-1, 1:-1])\n"
+      "def g(u: IJ, v: IJ, alpha: float64, n: int32):\n"
+      "    for _ in range(n):\n"
+      "        lap_unused(u, alpha, v, offset_provider={})\n"
+      "        u, v = v, u\n";
+  runtime::Arguments args = uv_args();
+  args.values["alpha"] = 0.1;
+  args.values["n"] = std::int64_t{3};
+  auto ref = numpy_reference("unused_scalar", args,
+                             kNumpyStencils +
+                                 "x, y = inp['u'], inp['v']\n"
+                                 "for _ in range(3):\n"
+                                 "    y[1:-1, 1:-1] = lap(x)\n"
+                                 "    x, y = y, x\n"
+                                 "out['u'], out['v'] = inp['u'], inp['v']\n",
+                             {"u", "v"});
+  check_both_backends(body, "g", args, ref);
+}
+
 TEST_CASE("orchestration: branches, while, break, continue, nested functions, local fields",
           "[orchestration][run]") {
   const std::string body =

@@ -24,6 +24,9 @@ struct InputHalo {
   std::string field;
   std::map<std::string, std::size_t> axis;  ///< decomposed dimension -> array axis
   std::map<std::string, Margin> width;      ///< decomposed dimension -> halo width
+  /// decomposed dimension -> "file:line:column: " of the read reaching furthest beyond the output
+  /// domain there (the program's statement), absent without debuginfo.
+  std::map<std::string, std::string> where;
 };
 
 /// What decomposing a program needs to know about its halos.
@@ -33,6 +36,10 @@ struct ProgramHalos {
   /// Arrays the program writes (gathered after the run), each with its decomposed axes.
   std::map<std::string, std::map<std::string, std::size_t>> outputs;
 };
+
+/// "file:line:column: " of a node's debuginfo (the program's statement it was lowered from), ""
+/// without one.
+std::string node_location(const Node& n);
 
 /// The dimension of axis `k` of container `name` in an SDFG lowered from a field-view program
 /// (its extent is the size symbol `__NAME_DIM_size`), or "" when it has none.
@@ -45,7 +52,9 @@ std::string axis_dimension(const SDFG& sdfg, const std::string& name, std::size_
 /// its outputs are written over different domains along a dimension (no one frame), when it
 /// writes no array along them, when an input is read beyond the frame (which the single-rank
 /// program would refuse too), or when a top-level subset along a dimension is not the field's
-/// size less fixed numbers (a domain such as {I: (0, 8)} or {I: (0, ni)}).
+/// size less fixed numbers (a domain such as {I: (0, 8)}); and, at the program's line, when a
+/// range along `dims` is bounded by a scalar argument (gt4py's `domain={I: (1, ni - 1)}`:
+/// scalar_bounds in domain_bounds.h), whose global value means another range on a rank.
 ProgramHalos analyse_halos(const SDFG& sdfg, const std::vector<std::string>& dims);
 
 /// Throws weir::Error naming the program and loop when a sequential loop (a LoopRegion of
