@@ -35,6 +35,10 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
       // MapVectorization after the schedules: the innermost sequential map strip-mined into SIMD
       // lanes of constant width (explicit lanes, not only omp simd hints) and a remainder map.
       {"simd_lanes", {"off", "8", "4"}},
+      // cpu-schedules' OpenMP schedule of the parallel maps: OpenMP's static blocks; chunks of
+      // 16 iterations handed out as threads finish (a thread delayed by other work on the machine
+      // no longer holds back the team at the barrier); guided (large chunks first, then smaller).
+      {"omp_schedule", {"default", "dynamic,16", "guided"}},
       {"scan_block", {"8", "4", "16", "32", "64"}},
       // scan-full-blocks after scan-column-blocking: full column blocks of constant width (ADR 0059).
       {"scan_full_blocks", {"off", "on"}},
@@ -97,6 +101,8 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
       if (choice("split_innermost", "on") == "off") opts += "split_innermost=false";
       if (choice("vectorize", "on") == "off")
         opts += std::string(opts.empty() ? "" : ",") + "vectorize=false";
+      if (const std::string sched = choice("omp_schedule", "default"); sched != "default")
+        opts += std::string(opts.empty() ? "" : ",") + "omp_schedule=" + sched;
       if (!opts.empty()) text += "{" + opts + "}";
       steps.push_back({{"pass", text}});
       if (const std::string lanes = choice("simd_lanes", "off"); lanes != "off")

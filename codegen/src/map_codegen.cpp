@@ -13,6 +13,7 @@
 #include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/codegen/python_to_cpp.h"
+#include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/thread_choice.h"
 
 namespace weir::codegen::detail {
@@ -80,6 +81,8 @@ struct LoopNest {
   /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
   /// around the loops (emit_chunk_timer) instead of around each execution.
   std::optional<std::size_t> chunk;
+  /// " schedule(dynamic, 16)" from the map's weir_omp_schedule, or empty.
+  std::string schedule;
 };
 
 /// Opens (`open`) or closes the block of a chunk timer around a loop nest: one clock read per
@@ -110,7 +113,7 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
   if (n.chunk) emit_chunk_timer(*n.chunk, true, omp, in_region, out);
   if (omp)
     out.line(std::string(in_region || n.chunk ? "#pragma omp for" : "#pragma omp parallel for") +
-             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) +
+             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) + n.schedule +
              (n.chunk ? " nowait" : ""));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
@@ -154,6 +157,18 @@ SimdHint simd_hint(const MapInfo& m) {
     h.lanes = std::stoi(*hint);
   h.on = *hint == "true" || h.lanes > 0;
   return h;
+}
+
+/// The schedule clause of a parallel map, " schedule(dynamic, 16)", from the attribute
+/// cpu-schedules' `omp_schedule` records (weir/sdfg/omp_schedule.h); empty without it. A value
+/// that is no schedule is an error at the map (it would otherwise reach the pragma's text).
+std::string schedule_clause(const MapInfo& m, const ElementRef& where) {
+  try {
+    if (auto s = recorded_omp_schedule(m)) return " " + omp_schedule_clause(*s);
+  } catch (const std::invalid_argument& ex) {
+    throw CodegenError(where, std::string("map attribute ") + ex.what());
+  }
+  return {};
 }
 
 }  // namespace
@@ -346,7 +361,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // vectorized only without the pragma).
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes, chunk};
+  const LoopNest loop_nest{
+      m, sign, collapse, vectorize, simd.lanes, chunk, parallel ? schedule_clause(m, where) : ""};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };

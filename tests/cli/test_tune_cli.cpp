@@ -46,7 +46,7 @@ TEST_CASE("weir tune: the tuned script replays into an SDFG that computes what t
                     cache());
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("evaluated 3 of 72 candidates") &&
+  CHECK_THAT(r.out, Catch::Contains("evaluated 3 of 74 candidates") &&
                         Catch::Contains("stopped by --max-candidates 3"));
   nlohmann::json script = read_json(dir / "best.json");
   nlohmann::json log = read_json(dir / "log.json");
@@ -56,7 +56,7 @@ TEST_CASE("weir tune: the tuned script replays into an SDFG that computes what t
              Catch::Contains("x the speed of --auto cpu") && Catch::Contains("at I=20, J=12, K=3"));
   CHECK(h["speedup_over_auto_cpu"].get<double>() >= 1.0);
   CHECK(h["evaluated"] == 3);
-  CHECK(h["candidates"] == 72);
+  CHECK(h["candidates"] == 74);
   CHECK(h["cut_short"] == "--max-candidates 3");
   REQUIRE(script["steps"].is_array());
   REQUIRE_FALSE(script["steps"].empty());
@@ -151,7 +151,7 @@ TEST_CASE("weir tune: the same seed visits the same candidates in the same order
   auto [out, log] = tune("short", "--budget 0.001s");
   CHECK(log["evaluated"] == 1);
   CHECK(log["cut_short"] == "the budget");
-  CHECK_THAT(out, Catch::Contains("evaluated 1 of 72 candidates") &&
+  CHECK_THAT(out, Catch::Contains("evaluated 1 of 74 candidates") &&
                       Catch::Contains("the budget cut the search short, so a rerun"));
   CHECK_THAT(
       read_json(dir / "short.json")["weir_tune"]["comment"].get<std::string>(),

@@ -1,7 +1,8 @@
 // `weir tune`'s search space (cli/tune_space.cpp, docs/adr/0056-weir-tune.md, 2026-12-06): the
 // choices added to it (K-blocked tiles, explicit SIMD lanes, scan blocks of 64, broadcast
-// fusion) give the steps they name, singles come in tiers of expected value, and each new
-// choice's script, replayed with `weir optimize --script`, computes what NumPy computes.
+// fusion, OpenMP schedules) give the steps they name, singles come in tiers of expected value,
+// and each new choice's script, replayed with `weir optimize --script`, computes what NumPy
+// computes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -56,9 +57,15 @@ void replay_and_run(const fs::path& dir, const std::string& program, const TuneC
 
 TEST_CASE("weir tune space: the new choices give the steps they name", "[cli][tune]") {
   const auto cs = weir::cli::tune_candidates(0, 2);
-  // 1 baseline, 23 singles (fusion 5, collapse 1, tiling 7, split_innermost 1, vectorize 1,
-  // simd_lanes 2, scan_block 4, scan_full_blocks 1, threads 1 on 2 hardware threads), 48 combinations.
-  CHECK(cs.size() == 72);
+  // 1 baseline, 25 singles (fusion 5, collapse 1, tiling 7, split_innermost 1, vectorize 1,
+  // simd_lanes 2, omp_schedule 2, scan_block 4, scan_full_blocks 1, threads 1 on 2 hardware
+  // threads), 48 combinations.
+  CHECK(cs.size() == 74);
+  CHECK(has_step(find(cs, "omp_schedule=dynamic,16"), {{"pass", "cpu-schedules{omp_schedule=dynamic,16}"}}));
+  CHECK(has_step(find(cs, "omp_schedule=guided"), {{"pass", "cpu-schedules{omp_schedule=guided}"}}));
+  // With another option of cpu-schedules: one step, the options in the knobs' order.
+  CHECK(has_step(weir::cli::tune_candidate({{"vectorize", "off"}, {"omp_schedule", "dynamic,16"}}),
+                 {{"pass", "cpu-schedules{vectorize=false,omp_schedule=dynamic,16}"}}));
   CHECK(has_step(find(cs, "tiling=8,32,16"), {{"pass", "map-tiling{tile_sizes=8,32,16}"}}));
   CHECK(has_step(find(cs, "tiling=16,16,40"), {{"pass", "map-tiling{tile_sizes=16,16,40}"}}));
   CHECK(has_step(find(cs, "scan_block=64"), {{"pass", "scan-column-blocking{block_size=64}"}}));
@@ -83,7 +90,7 @@ TEST_CASE("weir tune space: singles come in tiers of expected value, each tier i
     const auto cs = weir::cli::tune_candidates(seed, 2);
     std::set<std::string> head, tail;
     for (std::size_t i = 1; i <= first.size(); ++i) head.insert(cs[i].label);
-    for (std::size_t i = 24 - last.size(); i < 24; ++i) tail.insert(cs[i].label);
+    for (std::size_t i = 26 - last.size(); i < 26; ++i) tail.insert(cs[i].label);
     CHECK(head == first);
     CHECK(tail == last);
   }
@@ -184,7 +191,7 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
     const nlohmann::json& e = log["results"][i];
     const std::string label = e["label"], why = e["why"].is_string() ? e["why"].get<std::string>() : "";
     INFO(i << ": " << label << ": " << why);
-    if (i <= 23) {  // the singles
+    if (i <= 25) {  // the singles
       if (label.rfind("scan_", 0) == 0) {
         CHECK(e["status"] == "duplicate");
         CHECK(why == "the same program and threads as candidate 0");
@@ -201,4 +208,53 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
   }
   // Each combination changes scan_block or scan_full_blocks with probability 3/4: some did.
   CHECK(reduced > 0);
+}
+
+TEST_CASE("weir tune space: OpenMP schedules replayed reach the pragma and compute NumPy's Laplacian",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-space-omp-schedule");
+  fs::create_directories(dir / "in");
+  // 42 x 38 x 23 = 36708 interior points: at least the 32768 from which a parallel map's first
+  // calls run on the threads (weir_run_sequentially), so the scheduled loop is what runs.
+  weir::test::cli::python(dir, "inputs.py",
+                          "rng = np.random.default_rng(5)\n"
+                          "np.save(d + '/in/f.npy', rng.random((44, 40, 23)))\n"
+                          "np.save(d + '/in/out.npy', np.zeros((44, 40, 23)))\n");
+  const std::string program =
+      q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
+  const auto cs = weir::cli::tune_candidates(0, 2);
+  std::string check = std::string(weir::test::cli::kNumpyLaplacian) + "f = np.load(d + '/in/f.npy')\n";
+  for (const auto& [label, clause] :
+       std::vector<std::pair<std::string, std::string>>{{"omp_schedule=dynamic,16", "schedule(dynamic, 16)"},
+                                                        {"omp_schedule=guided", "schedule(guided)"}}) {
+    INFO(label);
+    const TuneCandidate& c = find(cs, label);
+    replay_and_run(dir, program, c, "");
+    check += "o = np.load(d + '/" + label +
+             ".out/out.npy')\n"
+             "assert np.allclose(o[1:-1, 1:-1], lap(f), rtol=1e-14, atol=0), '" +
+             label +
+             "'\n"
+             "assert not o[0].any() and not o[-1].any() and not o[:, 0].any() and not o[:, -1].any()\n";
+    // The script replays to the same SDFG every time, the schedule recorded on the map, and the
+    // generated C++ distributes the map with that schedule.
+    const std::string name = std::to_string(std::hash<std::string>{}(c.label));
+    auto again = run_weir("optimize " + q(dir / "untuned.sdfg") + " --script " + q(dir / (name + ".json")) +
+                          " -o " + q(dir / (name + ".again.sdfg")));
+    REQUIRE(again.code == 0);
+    const std::string sdfg = weir::test::read_text(dir / (name + ".sdfg"));
+    CHECK(sdfg == weir::test::read_text(dir / (name + ".again.sdfg")));
+    const nlohmann::json j = nlohmann::json::parse(sdfg);
+    CHECK(j.dump().find("\"weir_omp_schedule\":\"" + label.substr(label.find('=') + 1) + "\"") !=
+          std::string::npos);
+    auto cpp =
+        run_weir("compile " + q(dir / (name + ".sdfg")) + " --emit-cpp " + q(dir / (name + ".cpp")), cache());
+    INFO(cpp.out);
+    REQUIRE(cpp.code == 0);
+    std::string source;
+    for (const auto& f : fs::directory_iterator(dir / (name + ".cpp")))
+      source += weir::test::read_text(f.path());
+    CHECK(source.find("#pragma omp parallel for collapse(2) " + clause + "\n") != std::string::npos);
+  }
+  weir::test::cli::python(dir, "compare.py", check);
 }

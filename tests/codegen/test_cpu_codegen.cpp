@@ -14,6 +14,7 @@
 
 #include "codegen_test_util.h"
 #include "weir/codegen/cpu_codegen.h"
+#include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/state.h"
@@ -173,6 +174,63 @@ TEST_CASE("OpenMP distributes the dimensions of the map's collapse attribute, as
                    "#pragma omp parallel for\n"
                    "for (int64_t i = 1; i <= N - 2; ++i) {\n"
                    "for (int64_t j = 0; j <= i - 1; ++j) {\n"));
+  }
+}
+
+TEST_CASE("a parallel map's recorded OpenMP schedule becomes the pragma's schedule clause", "[codegen]") {
+  auto with = [](const std::string& json_value, ScheduleType sched = ScheduleType::CPU_Multicore) {
+    auto s = stencil_2d("1:N-1, 0:M", 2);
+    for (Node* n : s->all_states().front()->nodes())
+      if (auto* e = n->as<MapEntry>()) {
+        e->map->extra.set(kOmpScheduleAttribute, json_value);
+        e->map->schedule = sched;
+      }
+    return s;
+  };
+  SECTION("dynamic with a chunk, after collapse") {
+    GeneratedCode g = generate_cpu(*with("\"dynamic,16\""));
+    INFO(g.source);
+    CHECK(contains(g.source,
+                   "} else {\n"
+                   "#pragma omp parallel for collapse(2) schedule(dynamic, 16)\n"));
+  }
+  SECTION("guided without a chunk") {
+    GeneratedCode g = generate_cpu(*with("\"guided\""));
+    INFO(g.source);
+    CHECK(contains(g.source, "#pragma omp parallel for collapse(2) schedule(guided)\n"));
+  }
+  SECTION("a sequential map has no OpenMP loop to schedule") {
+    GeneratedCode g = generate_cpu(*with("\"static,4\"", ScheduleType::Sequential));
+    INFO(g.source);
+    CHECK_FALSE(contains(g.source, "schedule("));
+    CHECK_FALSE(contains(g.source, "#pragma omp parallel"));
+  }
+  SECTION("without the attribute: no clause (OpenMP's static default)") {
+    GeneratedCode g = generate_cpu(*stencil_2d("1:N-1, 0:M", 2));
+    CHECK_FALSE(contains(g.source, "schedule("));
+  }
+  SECTION("a value that is no schedule is an error at the map, not text in the pragma") {
+    for (const std::string bad : {"\"dynamic,0\"", "\"dynamic) num_threads(64\"", "\"auto\"", "16"}) {
+      INFO(bad);
+      const std::string msg = codegen_error(*with(bad));
+      CHECK_THAT(msg, Catch::Contains("map attribute weir_omp_schedule") &&
+                          Catch::Contains("codegen: SDFG 'stencil', state 'main', node"));
+    }
+    CHECK_THAT(codegen_error(*with("\"dynamic,0\"")),
+               Catch::Contains("the chunk after the comma must be an integer"));
+    CHECK_THAT(codegen_error(*with("\"auto\"")), Catch::Contains("expected static, dynamic or guided"));
+  }
+  SECTION("the attribute survives saving and loading, on the map") {
+    auto s = with("\"dynamic,16\"");
+    auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*s));
+    for (Node* n : reloaded->all_states().front()->nodes())
+      if (auto* e = n->as<MapEntry>()) {
+        auto rec = recorded_omp_schedule(*e->map);
+        REQUIRE(rec);
+        CHECK(rec->kind == "dynamic");
+        CHECK(rec->chunk == 16);
+      }
+    CHECK(generate_cpu(*reloaded).source == generate_cpu(*s).source);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/cpu_schedules.h"
@@ -297,6 +298,65 @@ TEST_CASE("cpu-schedules: records on each parallel map whether it runs on one th
   AnalysisCache again;
   CHECK(pass.run(*split, again) == 1);
   CHECK(maps[1]->map->extra.find(kThreadsAttribute) == nullptr);
+}
+
+TEST_CASE("cpu-schedules: omp_schedule records an OpenMP schedule on parallel maps without reductions",
+          "[transforms][cpu-schedules]") {
+  SECTION("the parallel map gets it, the sequential one inside does not; the code uses it") {
+    auto sdfg = make_map2d(false);
+    AnalysisCache cache;
+    CpuSchedules pass;
+    pass.options().set_text("omp_schedule", "dynamic,16");
+    pass.run(*sdfg, cache);
+    require_valid(*sdfg);
+    auto maps = maps_of(only_state(*sdfg));
+    REQUIRE(maps.size() == 2);
+    REQUIRE(maps[0]->map->extra.find(kOmpScheduleAttribute));
+    CHECK(*maps[0]->map->extra.find(kOmpScheduleAttribute) == "\"dynamic,16\"");
+    CHECK_FALSE(maps[1]->map->extra.find(kOmpScheduleAttribute));
+    std::string code = codegen::generate_cpu(*sdfg).source;
+    CHECK(code.find("#pragma omp parallel for schedule(dynamic, 16)\n") != std::string::npos);
+    // Running the pass again records nothing new.
+    AnalysisCache again;
+    CHECK(*maps[0]->map->extra.find(kOmpScheduleAttribute) == "\"dynamic,16\"");
+    auto copy = sdfg->clone_sdfg();
+    pass.run(*sdfg, again);
+    CHECK(sdfg_difference(*copy, *sdfg).empty());
+  }
+  SECTION("a map that reduces keeps the static default (a float sum's rounding stays fixed)") {
+    auto sdfg = make_row_sum();
+    AnalysisCache cache;
+    CpuSchedules pass;
+    pass.options().set_text("omp_schedule", "guided");
+    pass.run(*sdfg, cache);
+    for (MapEntry* e : maps_of(only_state(*sdfg))) CHECK_FALSE(e->map->extra.find(kOmpScheduleAttribute));
+    CHECK(codegen::generate_cpu(*sdfg).source.find("schedule(") == std::string::npos);
+  }
+  SECTION("empty, the default: nothing recorded") {
+    auto sdfg = make_map2d(false);
+    AnalysisCache cache;
+    CpuSchedules pass;
+    pass.run(*sdfg, cache);
+    for (MapEntry* e : maps_of(only_state(*sdfg))) CHECK_FALSE(e->map->extra.find(kOmpScheduleAttribute));
+  }
+  SECTION("a value that is no schedule is refused before anything changes") {
+    for (const std::string bad : {"dynamc", "dynamic,0", "static,x", "guided,", "dynamic,16,2"}) {
+      INFO(bad);
+      auto sdfg = make_map2d(false);
+      auto before = sdfg->clone_sdfg();
+      AnalysisCache cache;
+      CpuSchedules pass;
+      pass.options().set_text("omp_schedule", bad);
+      try {
+        pass.run(*sdfg, cache);
+        FAIL("no error");
+      } catch (const TransformError& e) {
+        CHECK_THAT(e.what(),
+                   Catch::Contains("cpu-schedules: option 'omp_schedule': OpenMP schedule '" + bad + "'"));
+      }
+      CHECK(sdfg_difference(*before, *sdfg).empty());
+    }
+  }
 }
 
 TEST_CASE("cpu-schedules: records the per-thread copies and partials the analysis proves",

@@ -10,6 +10,7 @@
 #include "dataflow_util.h"
 #include "map_propagation.h"
 #include "weir/sdfg/dependence.h"
+#include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/memlet_propagation.h"
@@ -22,8 +23,11 @@ CpuSchedules::CpuSchedules()
           "OpenMP on outermost maps, sequential inside, SIMD hints on innermost unit-stride maps",
           {{"split_innermost", true, "split the last dimension of parallel maps into a sequential inner map"},
            {"vectorize", true, "mark innermost unit-stride sequential maps for SIMD"},
-           {"blas", true,
-            "BLAS and LAPACK library nodes without an implementation call OpenBLAS / LAPACKE"}}) {}
+           {"blas", true, "BLAS and LAPACK library nodes without an implementation call OpenBLAS / LAPACKE"},
+           {"omp_schedule", std::string(),
+            "OpenMP schedule of top-level parallel maps without write-conflict resolution: static, dynamic "
+            "or "
+            "guided, optionally ,CHUNK (dynamic,16); empty: OpenMP's default"}}) {}
 
 namespace {
 
@@ -52,6 +56,32 @@ bool simd_safe_body(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
       if (!st.edge(e).memlet.wcr.empty()) return false;
   }
   return true;
+}
+
+/// Whether any edge in the scope of `entry` (at any depth) carries write-conflict resolution.
+bool scope_has_wcr(const SDFGState& st, const ScopeTree& tree, NodeId entry) {
+  for (NodeId n : detail::scope_body(st, tree, entry))
+    for (EdgeId e : st.out_edges(n))
+      if (!st.edge(e).memlet.wcr.empty()) return true;
+  return false;
+}
+
+/// Records `schedule` on every top-level CPU_Multicore map of `top` whose scope has no
+/// write-conflict resolution (a reduction's per-thread partials or atomics: under a dynamic
+/// schedule which thread sums which iterations, and so a float result's rounding, would change
+/// from run to run); `schedule` nullopt records nothing. Returns how many maps changed.
+std::size_t record_schedules(const SDFGState& st, const ScopeTree& tree, const std::vector<MapEntry*>& top,
+                             const std::optional<OmpSchedule>& schedule) {
+  if (!schedule) return 0;
+  std::size_t changed = 0;
+  for (MapEntry* e : top) {
+    if (e->map->schedule != ScheduleType::CPU_Multicore || scope_has_wcr(st, tree, e->id())) continue;
+    const std::string* old = e->map->extra.find(kOmpScheduleAttribute);
+    const std::optional<std::string> before = old ? std::optional<std::string>(*old) : std::nullopt;
+    record_omp_schedule(*e->map, *schedule);
+    if (before != *e->map->extra.find(kOmpScheduleAttribute)) ++changed;
+  }
+  return changed;
 }
 
 /// Records the verdict of the dependence analysis on every write-conflict-resolved write of a
@@ -175,6 +205,18 @@ std::size_t record_reductions(SDFGState& st, const ScopeTree& tree, const std::v
 /// number of maps changed. `in_map`: the state belongs to a nested SDFG inside a map (its
 /// outermost maps run once per iteration of that map: sequential, never a nested OpenMP team).
 /// `root`: the state belongs to the SDFG the pass runs on (record_reductions).
+/// The `omp_schedule` option parsed; nullopt when empty. Throws TransformError for a value that
+/// is no schedule.
+std::optional<OmpSchedule> schedule_option(const Options& options) {
+  const std::string& text = options.get_string("omp_schedule");
+  if (text.empty()) return std::nullopt;
+  try {
+    return parse_omp_schedule(text);
+  } catch (const std::invalid_argument& e) {
+    throw TransformError("cpu-schedules: option 'omp_schedule': " + std::string(e.what()));
+  }
+}
+
 std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, bool root) {
   std::size_t changed = 0;
   bool state_changed = false;
@@ -240,6 +282,7 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, b
   changed += record_atomicity(st, tree, top);
   changed += record_thread_choices(st, tree, top);
   changed += record_reductions(st, tree, top, root);
+  changed += record_schedules(st, tree, top, schedule_option(options));
   if (options.get_bool("vectorize")) {
     for (Node* n : st.nodes()) {
       auto* e = n->as<MapEntry>();
@@ -280,6 +323,7 @@ std::size_t fast_blas(SDFGState& st) {
 }  // namespace
 
 std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
+  (void)schedule_option(options());  // a bad value fails before anything changes
   std::size_t changed = 0;
   for (SDFGState* stp : sdfg.all_states())
     tx.modify_state(*stp, [&] {

@@ -34,6 +34,12 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///  * with `vectorize`, every innermost Sequential map whose parameter indexes a contiguous
 ///    dimension as `param + c`, with no write-conflict resolution, nested SDFG or library node
 ///    in its body, gets the kVectorizeAttribute hint;
+///  * with `omp_schedule` ("static", "dynamic", "guided", optionally ",CHUNK": "dynamic,16"),
+///    every top-level CPU_Multicore map without write-conflict resolution in its scope records
+///    that OpenMP schedule (kOmpScheduleAttribute, weir/sdfg/omp_schedule.h), which the code
+///    generator adds to its `#pragma omp for`; maps with reductions keep OpenMP's static default
+///    (under a dynamic schedule a float reduction's rounding would vary from run to run). Empty
+///    (the default): nothing recorded. A value that is no schedule throws TransformError;
 ///  * with `blas`, MatMul, Dot, Gemm and Gemv library nodes without an implementation (here and
 ///    in nested SDFGs) get "OpenBLAS", as DaCe's auto_optimize selects its fast BLAS.
 /// Returns the number of maps and library nodes changed.
