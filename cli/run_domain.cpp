@@ -49,6 +49,25 @@ std::vector<std::pair<std::string, std::pair<long long, long long>>> parse_domai
   return out;
 }
 
+// The results of a @field_operator run directly: `__out`, or `__out_0`, `__out_1`, ... for a
+// tuple of fields, in order; empty for a @program.
+std::vector<const runtime::Parameter*> operator_results(const runtime::Signature& sig) {
+  std::vector<const runtime::Parameter*> out;
+  if (const runtime::Parameter* one = sig.find("__out")) return {one};
+  for (std::size_t k = 0;; ++k) {
+    const runtime::Parameter* p = sig.find("__out_" + std::to_string(k));
+    if (!p) return out;
+    out.push_back(p);
+  }
+}
+
+bool is_result_name(const std::string& name) {
+  if (name == "__out") return true;
+  return name.rfind("__out_", 0) == 0 && name.size() > 6 &&
+         std::all_of(name.begin() + 6, name.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 }  // namespace
 
 std::string operator_call(const RunTarget& t, const std::string& out_slice) {
@@ -60,19 +79,28 @@ std::string operator_call(const RunTarget& t, const std::string& out_slice) {
     for (const auto& c : t.connectivities) table = table || c.name == p.name;
     // Every argument of the operator (fields and scalars, in order); sizes and connectivity
     // tables are no arguments of the call (tables come with offset_provider).
-    if (p.name != "__out" && !table && p.kind != runtime::Parameter::Kind::Symbol) call += p.name + ", ";
+    if (!is_result_name(p.name) && !table && p.kind != runtime::Parameter::Kind::Symbol)
+      call += p.name + ", ";
   }
   return call + "out=" + out_slice + ")";
 }
 
 void refuse_domain(const std::string& text, const RunTarget& t) {
-  const runtime::Parameter* out = t.sig.find("__out");
-  if (!out)
+  const std::vector<const runtime::Parameter*> results = operator_results(t.sig);
+  if (results.empty())
     throw UsageError("--domain: '" + t.sig.program_name +
                      "' is not a @field_operator run directly; the calls of a @program give their own "
                      "domains (out=out[1:-1, :] or domain={I: (1, 9)})");
-  std::vector<std::string> dims;  // the result's dimensions, in order
-  for (const auto& e : out->shape) dims.push_back(size_dimension(e.str()));
+  std::vector<std::vector<std::string>> result_dims;  // each result's dimensions, in order
+  std::vector<std::string> dims;                      // every result's, once each
+  for (const runtime::Parameter* out : results) {
+    result_dims.emplace_back();
+    for (const auto& e : out->shape) {
+      result_dims.back().push_back(size_dimension(e.str()));
+      if (std::find(dims.begin(), dims.end(), result_dims.back().back()) == dims.end())
+        dims.push_back(result_dims.back().back());
+    }
+  }
   std::map<std::string, std::pair<long long, long long>> given;
   std::string listed;
   for (const auto& [d, r] : parse_domain(text)) {
@@ -88,14 +116,19 @@ void refuse_domain(const std::string& text, const RunTarget& t) {
     listed += (listed.empty() ? "" : ", ") + d + ": [" + std::to_string(r.first) + ", " +
               std::to_string(r.second) + ")";
   }
-  std::string slice = "out[";
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    auto g = given.find(dims[k]);
-    slice +=
-        (k ? ", " : "") +
-        (g == given.end() ? ":" : std::to_string(g->second.first) + ":" + std::to_string(g->second.second));
+  // One slice per result (`out[1:11, :]`; a tuple `(out_0[...], out_1[...])`), over its dimensions.
+  std::string slices;
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    std::string slice = results.size() == 1 ? "out[" : "out_" + std::to_string(r) + "[";
+    for (std::size_t k = 0; k < result_dims[r].size(); ++k) {
+      auto g = given.find(result_dims[r][k]);
+      slice += (k ? ", " : "") +
+               (g == given.end() ? std::string(":")
+                                 : std::to_string(g->second.first) + ":" + std::to_string(g->second.second));
+    }
+    slices += (r ? ", " : "") + slice + "]";
   }
-  std::string call = operator_call(t, slice + "]");
+  std::string call = operator_call(t, results.size() == 1 ? slices : "(" + slices + ")");
   throw UsageError(
       "--domain: weir runs a @field_operator called directly over its whole output; to compute '" +
       t.sig.program_name + "' on " + listed + ", run a @program that calls it with a sliced out=: " + call);

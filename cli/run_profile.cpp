@@ -120,7 +120,13 @@ std::string profile_headline(const ProfileData& data) {
 }
 
 std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth) {
-  std::shared_ptr<SDFG> copy = sdfg.clone_sdfg();
+  // The report names each element by its block and node ids, and carries the SDFG as JSON, which
+  // numbers blocks and nodes by position: after passes that removed states or nodes (a lowered
+  // scan, auto-optimize) the ids in memory have holes, and `weir view --report` found none of
+  // the report's elements in the SDFG it carries. The copy is read back from its own JSON, so
+  // the ids timed (and compiled) are the ids written.
+  std::shared_ptr<SDFG> copy =
+      sdfg_from_json_text(sdfg_to_json_text(sdfg), "the profiled SDFG '" + sdfg.name + "'");
   transforms::AnalysisCache cache;
   transforms::InstrumentTimers pass;
   pass.options().set("depth", depth);

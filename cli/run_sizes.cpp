@@ -156,6 +156,9 @@ void check_size_hints(const RunOptions& o, const RunTarget& t, const Arguments& 
   for (const auto& h : hints) {
     const std::string given = "--set " + h + "=" + to_string(args.values.at(h));
     const auto* n = std::get_if<std::int64_t>(&args.values.at(h));
+    if (n && *n < 0)
+      throw UsageError(given + ": an extent cannot be negative (--set " + h +
+                       "=N gives the number of points along dimension " + h + ", 0 or more)");
     for (const auto& p : sig.params) {
       auto a = args.arrays.find(p.name);
       if (!n || p.kind != Parameter::Kind::Array || a == args.arrays.end()) continue;

@@ -2,6 +2,7 @@
 #include "tune_search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -221,9 +222,12 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
       // script that is no faster must not be written as if it were (the bench's "never slower").
       if (out.confirmed_speedup < kMinGain) {
         std::ostringstream why;
+        // Rounded down to 3 decimals: a ratio below kMinGain never prints as kMinGain (1.0255
+        // printed "1.03x ... (less than 1.03x)" with 2 decimals rounded).
         why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed
-            << std::setprecision(2) << b.speedup << "x) was " << out.confirmed_speedup
-            << "x when timed again (less than " << kMinGain << "x): kept auto-optimize-cpu";
+            << std::setprecision(2) << b.speedup << "x) was " << std::setprecision(3)
+            << std::floor(out.confirmed_speedup * 1000.0) / 1000.0 << "x when timed again (less than "
+            << std::setprecision(2) << kMinGain << "x): kept auto-optimize-cpu";
         out.kept_baseline_because = why.str();
         out.best = 0;
       }

@@ -172,14 +172,17 @@ json static_overlay(const SDFG& sdfg, const std::map<std::string, long long>& sy
     const transforms::EvaluatedCost v = transforms::evaluate(cost, symbols);
     json needs = json::array();
     std::set<std::string> missing;
-    for (const sym::Expr* e : {&cost.bytes, &cost.flops})
+    for (const sym::Expr* e : {&cost.bytes, &cost.flops, &cost.bytes_shared_by})
       for (const std::string& s : e->free_symbols())
         if (!symbols.count(s)) missing.insert(s);
     for (const std::string& s : missing) needs.push_back(s);
     json o = l.where;
     o["kind"] = to_string(l.element.kind);
     o["label"] = l.element.label;
-    o["bytes_expr"] = cost.bytes.str();
+    // Inside map scopes: the union over the executions, shared among them (static_costs.h).
+    o["bytes_expr"] = cost.bytes_shared_by == sym::Expr(1)
+                          ? cost.bytes.str()
+                          : "(" + cost.bytes.str() + ") / (" + cost.bytes_shared_by.str() + ")";
     o["flops_expr"] = cost.flops.str();
     o["bytes"] = number_or_null(v.bytes);
     o["flops"] = number_or_null(v.flops);

@@ -361,7 +361,7 @@ class Checker {
         decl.emplace_back(var, out_.fields.at(fr.var(src->id)));
         continue;
       }
-      if (auto* c = dyn_cast<Call>(&v); c && !reduction_form(*c, fr))
+      if (auto* c = dyn_cast<Call>(&v); c && !reduction_form(*c, fr) && !scalar_builtin(*c, fr))
         unsupported(c->loc, "assigning the result of '" + unparse(*c->func) +
                                 "(...)' (programs write their out= fields and return nothing)");
       if (out_.fields.count(var))
@@ -1022,6 +1022,8 @@ class Checker {
                                        : fn == "float" ? std::optional(ScalarKind::Float64)
                                                        : scalar_kind_from_name(fn);
         if (TExprPtr r = reduction(c, fr)) return r;
+        if ((fn == "min" || fn == "max") && c.args.size() >= 2 && c.keywords.empty())
+          return min_max(c, fn == "min", fr, hint);
         if (to && c.args.size() == 1 && c.keywords.empty()) {
           TExprPtr a = scalar(*c.args[0], fr, hint);
           auto r = mk(TExprKind::Builtin, Type::scalar(*to), e.loc);
@@ -1034,6 +1036,36 @@ class Checker {
       default: break;
     }
     unsupported(e.loc, "the expression '" + unparse(e) + "'");
+  }
+
+  // Whether `c` is a call of Python's scalar builtins that scalar() computes: int/float and
+  // gt4py's scalar types of one argument, min/max of two or more.
+  bool scalar_builtin(const Call& c, const Frame& fr) {
+    const std::string fn = callee_name(*c.func, fr);
+    if (!c.keywords.empty()) return false;
+    if (fn == "min" || fn == "max") return c.args.size() >= 2;
+    return c.args.size() == 1 && (fn == "int" || fn == "float" || scalar_kind_from_name(fn));
+  }
+
+  // Python's min/max of scalars, as Python computes them: the running result is replaced by the
+  // next argument only where that is strictly less (greater), so ties and a NaN after the first
+  // argument keep the earlier one. The type is the arithmetic promotion of the arguments'.
+  TExprPtr min_max(const Call& c, bool is_min, Frame& fr, ScalarKind hint) {
+    TExprPtr acc = scalar(*c.args[0], fr, hint);
+    if (acc->type.dtype == ScalarKind::Bool)
+      unsupported(c.args[0]->loc, std::string(is_min ? "min" : "max") + "() of booleans");
+    for (std::size_t i = 1; i < c.args.size(); ++i) {
+      TExprPtr x = scalar(*c.args[i], fr, acc->type.dtype);
+      if (x->type.dtype == ScalarKind::Bool)
+        unsupported(c.args[i]->loc, std::string(is_min ? "min" : "max") + "() of booleans");
+      auto better = mk(TExprKind::Compare, Type::scalar(ScalarKind::Bool), c.loc);
+      better->compare_op = is_min ? CompareOperator::Lt : CompareOperator::Gt;
+      better->args = {x, acc};
+      auto r = mk(TExprKind::Ternary, Type::scalar(arith(x->type.dtype, acc->type.dtype)), c.loc);
+      r->args = {better, x, acc};
+      acc = r;
+    }
+    return acc;
   }
 
   // ------------------------------------------------------------------------- reductions

@@ -1,5 +1,6 @@
 #include "weir/runtime/arguments.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -438,7 +439,11 @@ BoundArguments bind_arguments(const Signature& sig, Arguments& args) {
         if (!ok)
           throw ArgumentError("argument " + quoted(p.name) + ": expected " + expected_desc(p, values) +
                               ", got " + f.describe());
-        if (p.has_shape) {
+        // An array with no elements (any extent 0) is never addressed, so its strides do not
+        // matter: the program's strides are products of extents that can differ from NumPy's
+        // (which counts an extent 0 as 1), e.g. (0, 1) against (1, 1) for shape (3, 0).
+        const bool empty = std::find(shape.begin(), shape.end(), std::int64_t{0}) != shape.end();
+        if (p.has_shape && !empty) {
           auto c_order = row_major_strides(shape);
           for (std::size_t d = 0; d < p.strides.size() && d < shape.size(); ++d) {
             auto st = p.strides[d].try_evaluate(values);

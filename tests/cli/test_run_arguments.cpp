@@ -357,3 +357,40 @@ TEST_CASE("weir run: 0-d fields given and written as 0-d .npy files", "[cli][run
                        "(shape ()), not float64 (3,)\n");
   }
 }
+
+TEST_CASE("weir run: a field with an extent 0 in any dimension gives an empty result", "[cli][run]") {
+  // A user's report: `--set I=3 --set K=0` was refused on the cpu backend (NumPy's strides of an
+  // empty array, (1, 1), against the program's, (0, 1)); the embedded backend ran it. An array
+  // without elements is never addressed: every backend writes an empty out.npy of that shape.
+  auto dir = weir::test::scratch_dir("cli-run-empty-extent");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path py = fs::path(WEIR_SOURCE_DIR) / "python/tests/programs/column_sum.py";
+  for (const char* backend : kBackends)
+    for (const auto& [i, k] : std::vector<std::pair<int, int>>{{3, 0}, {0, 4}, {1, 0}}) {
+      INFO(backend << " I=" << i << " K=" << k);
+      const fs::path res = dir / (std::string(backend) + std::to_string(i) + "x" + std::to_string(k));
+      auto r = run_weir("run " + q(py) + "::column_sum --backend " + backend + " --random-inputs --set I=" +
+                        std::to_string(i) + " --set K=" + std::to_string(k) + " --out " + q(res));
+      INFO(r.out);
+      REQUIRE(r.code == 0);
+      CHECK(run_numpy(res, "o = np.load('out.npy')\nsys.exit(0 if o.shape == (" + std::to_string(i) + ", " +
+                               std::to_string(k) + ") and o.dtype == np.float64 else 1)\n") == 0);
+    }
+}
+
+TEST_CASE("weir run: a negative --set DIM=N is a usage error naming the option", "[cli][run][usage]") {
+  // A user's report: `--set I=-4 --random-inputs` exited 1 ("negative extent in shape (-4, 3)");
+  // a value no field can have is a mistake in the command (exit 2, README), on every backend.
+  auto dir = weir::test::scratch_dir("cli-run-negative-extent");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path py = fs::path(WEIR_SOURCE_DIR) / "python/tests/programs/column_sum.py";
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    auto r = run_weir("run " + q(py) + "::column_sum --backend " + backend +
+                      " --random-inputs --set I=-4 --set K=3");
+    CHECK(r.code == 2);
+    CHECK(r.out ==
+          "weir: error: --set I=-4: an extent cannot be negative (--set I=N gives the number of points along "
+          "dimension I, 0 or more)\n");
+  }
+}

@@ -175,6 +175,23 @@ TEST_CASE("weir run --domain: a @field_operator run directly gets the @program c
     r = run_weir(lap + " --domain I=5:2");
     CHECK(r.code == 2);
     CHECK(r.out == "weir: error: --domain I=5:2: START and STOP must satisfy 0 <= START <= STOP\n");
+    // A tuple of results (a user's report: "'smooth' is not a @field_operator run directly"): one
+    // slice per result, each over its own dimensions, the tuple out= gt4py takes.
+    std::ofstream(dir / "pair.py") << "import gt4py.next as gtx\n"
+                                      "from gt4py.next import Field, float64\n"
+                                      "I = gtx.Dimension('I')\n"
+                                      "J = gtx.Dimension('J')\n"
+                                      "@gtx.field_operator\n"
+                                      "def pair(f: Field[[I, J], float64], s: float64) -> "
+                                      "tuple[Field[[I, J], float64], Field[[I, J], float64]]:\n"
+                                      "    return f(I + 1) * s, f(J - 1)\n";
+    r = run_weir("run " + q(dir / "pair.py") + "::pair --backend " + backend + " --domain I=1:11,J=1:9");
+    CHECK(r.code == 2);
+    CHECK(r.out ==
+          "weir: error: --domain: weir runs a @field_operator called directly over its whole output; to "
+          "compute 'pair' on I: [1, 11), J: [1, 9), run a @program that calls it with a sliced out=: pair(f, "
+          "s, "
+          "out=(out_0[1:11, 1:9], out_1[1:11, 1:9]))\n");
     r = run_weir("run '" + kLaplacian + "::laplacian' --backend " + backend + " --domain I=1:9");
     CHECK(r.code == 2);
     CHECK(r.out ==

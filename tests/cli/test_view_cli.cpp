@@ -436,3 +436,42 @@ TEST_CASE("weir view --report: files that are not a profile report are refused w
         std::string::npos);
   CHECK_FALSE(fs::exists(dir / "p.html"));
 }
+
+TEST_CASE("weir view --report: the profile of a lowered .py program shows on the SDFG it carries",
+          "[cli][view][profile]") {
+  // A user's report: a scan program and an orchestration function profiled from their .py file
+  // gave reports that `weir view --report` refused ("element 0 (state ...: cfg_id 0, state 2)
+  // is not an element of ..."), advising the very command that failed: passes had removed states,
+  // so the timed ids had holes while the report's SDFG (JSON) numbers blocks by position.
+  auto dir = weir::test::scratch_dir("cli-view-report-lowered-py");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const fs::path scan = fs::path(WEIR_SOURCE_DIR) / "python/tests/programs/column_sum.py";
+  const fs::path heat = fs::path(WEIR_SOURCE_DIR) / "examples/orchestration/heat.py";
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {scan.string() + "::column_sum", " --random-inputs --set I=3 --set K=4"},
+      {heat.string() + "::heat", " --random-inputs --set I=12 --set J=10 --set steps=3 --set dt=0.1"}};
+  int k = 0;
+  for (const auto& [program, args] : runs) {
+    INFO(program);
+    const fs::path report = dir / ("p" + std::to_string(k) + ".json"),
+                   page = dir / ("p" + std::to_string(k) + ".html");
+    ++k;
+    auto r = run_weir("run " + q(program) + " --backend cpu" + args + " --profile=" + q(report), env);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    r = run_weir("view --report " + q(report) + " --html " + q(page));
+    INFO(r.out);
+    if (!have_bundle(r.out)) return;
+    REQUIRE(r.code == 0);
+    std::ifstream in(report);
+    const json j = json::parse(in);
+    const json& elements = j.at("weir_profile").at("elements");
+    REQUIRE(!elements.empty());
+    // Every element of the report is found on the page, and its state is a block of the SDFG
+    // the report carries (blocks numbered by position there).
+    CHECK(page_data(read(page))["overlays"]["profile"]["elements"].size() == elements.size());
+    for (const json& e : elements)
+      if (e.at("cfg_id") == 0)
+        CHECK(e.at("state_id").get<std::size_t>() < j["weir_profile"]["sdfg"]["nodes"].size());
+  }
+}

@@ -109,3 +109,84 @@ TEST_CASE("weir compose: malformed descriptions name the JSON path and write not
          "\"kappa\": \"dt\", \"dt\": \"dt\", \"out\": \"u_next\"",
          "/sequence/0/body/0/bind/kappa: 'dt' does not fit container 'kappa'");
 }
+
+TEST_CASE("weir compose: a call writing an array it also reads reads it as it was before the call",
+          "[orchestration][compose]") {
+  // A user's report: binding the stage's input `u` and its output `out` to one array computed the
+  // 5-point stencil in place (points read after their neighbours were written). gt4py's meaning
+  // of out= (ADR 0043): the whole result from the inputs before the call, then stored; the
+  // boundary out[0], out[-1] the stage does not write keeps its values.
+  auto dir = weir::test::scratch_dir("orchestration-compose-in-place");
+  ::setenv("WEIR_CACHE_DIR", weir::test::shared_cache_dir("orchestration").c_str(), 1);
+  fs::path heat = fs::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "heat.py";
+  REQUIRE(
+      weir::test::run_weir("sdfg " + q(heat.string() + "::heat_step") + " -o " + q(dir / "heat_step.sdfg"))
+          .code == 0);
+  std::ofstream(dir / "spec.json") << R"({
+  "name": "heat_in_place",
+  "arrays": {"u": {"dtype": "float64", "shape": ["N", "M"]},
+             "kappa": {"dtype": "float64", "shape": ["N", "M"]}},
+  "scalars": {"dt": "float64"},
+  "stages": {"step": "heat_step.sdfg"},
+  "sequence": [{"for": "t", "range": [0, "T"], "body": [
+    {"call": "step", "bind": {"u": "u", "kappa": "kappa", "dt": "dt", "out": "u"}}]}]})";
+  auto c = weir::test::run_weir("compose " + q(dir / "spec.json") + " -o " + q(dir / "in_place.sdfg"));
+  INFO(c.out);
+  REQUIRE(c.code == 0);
+  std::unique_ptr<SDFG> sdfg = load_sdfg((dir / "in_place.sdfg").string());
+  CHECK(validate(*sdfg).empty());
+  CHECK(sdfg->has_data("__u_before_call1"));
+  CHECK(sdfg->data("__u_before_call1").transient);
+
+  fs::create_directories(dir / "in");
+  runtime::Arguments args;
+  args.arrays.emplace(
+      "u", make({9, 7}, [](std::int64_t i) { return std::sin(0.37 * static_cast<double>(i * i)); }));
+  args.arrays.emplace("kappa",
+                      make({9, 7}, [](std::int64_t i) { return 0.5 + 0.03 * static_cast<double>(i % 7); }));
+  for (const auto& [k, f] : args.arrays) runtime::write_npy(dir / "in" / (k + ".npy"), f);
+  auto ref = numpy_reference("compose_in_place", args,
+                             "u, kappa = inp['u'].copy(), inp['kappa']\n"
+                             "for _ in range(3):\n"
+                             "    l = -4.0 * u[1:-1, 1:-1] + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + "
+                             "u[1:-1, :-2]\n"
+                             "    u[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * kappa[1:-1, 1:-1] * l\n"
+                             "out['u'] = u\n",
+                             {"u"});
+  // An SDFG file runs on a compiled backend (the embedded one runs field-view programs).
+  auto r = weir::test::run_weir("run " + q(dir / "in_place.sdfg") + " --backend cpu --in-dir " +
+                                q(dir / "in") + " --set dt=0.1 --set T=3 --out " + q(dir / "out"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(max_rel_diff(runtime::read_npy(dir / "out" / "u.npy"), ref.at("u")) <= 1e-12);
+}
+
+TEST_CASE("weir compose: two outputs of one call bound to one array are refused",
+          "[orchestration][compose]") {
+  // Which write wins would depend on the stage's order of states: refused at the binding.
+  auto dir = weir::test::scratch_dir("orchestration-compose-two-outputs");
+  std::ofstream(dir / "two.py") << "import gt4py.next as gtx\n"
+                                   "from gt4py.next import Field, float64\n"
+                                   "I = gtx.Dimension('I')\n"
+                                   "@gtx.field_operator\n"
+                                   "def twice(a: Field[[I], float64]) -> Field[[I], float64]:\n"
+                                   "    return 2.0 * a\n"
+                                   "@gtx.program\n"
+                                   "def two(a: Field[[I], float64], o1: Field[[I], float64], "
+                                   "o2: Field[[I], float64]):\n"
+                                   "    twice(a, out=o1)\n"
+                                   "    twice(a, out=o2)\n";
+  REQUIRE(weir::test::run_weir("sdfg " + q(dir / "two.py") + "::two -o " + q(dir / "two.sdfg")).code == 0);
+  std::ofstream(dir / "spec.json") << R"({"arrays": {"a": {"dtype": "float64", "shape": ["N"]},
+    "b": {"dtype": "float64", "shape": ["N"]}},
+  "stages": {"two": "two.sdfg"},
+  "sequence": [{"call": "two", "bind": {"a": "a", "o1": "b", "o2": "b"}}]})";
+  auto r = weir::test::run_weir("compose " + q(dir / "spec.json") + " -o " + q(dir / "bad.sdfg"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out,
+             Catch::Matchers::Contains("/sequence/0/bind/o2: 'b' is bound to container 'o1' as well, and "
+                                       "stage 'two' writes both 'o1' and 'o2': bind each output to an "
+                                       "array of its own"));
+  CHECK_FALSE(fs::exists(dir / "bad.sdfg"));
+}

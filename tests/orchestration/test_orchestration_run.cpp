@@ -352,3 +352,34 @@ TEST_CASE("orchestration: domains given as arguments, a bound truncated from a f
                              {"u", "v"});
   check_both_backends(body, "d", args, ref);
 }
+
+TEST_CASE("orchestration: Python's min and max of scalars, an adaptive time step", "[orchestration][run]") {
+  // A user's report: `dt = min(DT_MAX, tend - t)` was refused ("assigning the result of
+  // 'min(...)'"). min/max of two or more scalars compute as Python's do (the result's type the
+  // arguments' promotion: min(n, 2.5) with n = 3 is 2.5); the reference is the same loop in Python.
+  const std::string body =
+      "DT_MAX = 0.3\n"
+      "def adapt(u: IJ, v: IJ, tend: float64, n: int32):\n"
+      "    t = 0.0\n"
+      "    while t < tend:\n"
+      "        dt = min(DT_MAX, tend - t)\n"
+      "        t = t + dt\n"
+      "        scale_prog(u, 1.0 + dt, v)\n"
+      "        scale_prog(v, 1.0, u)\n"
+      "    scale_prog(u, max(n, 2, 1) * 0.5 + min(n, 2.5) + max(-1.0, min(t, 0.25)), v)\n";
+  const std::string numpy =
+      "U, V = inp['u'], inp['v']\n"
+      "t = 0.0\n"
+      "while t < 1.0:\n"
+      "    dt = min(0.3, 1.0 - t)\n"
+      "    t = t + dt\n"
+      "    V[:, :] = (1.0 + dt) * U\n"
+      "    U[:, :] = 1.0 * V\n"
+      "V[:, :] = (max(3, 2, 1) * 0.5 + min(3, 2.5) + max(-1.0, min(t, 0.25))) * U\n"
+      "out['u'], out['v'] = U, V\n";
+  runtime::Arguments args = uv_args();
+  args.values["tend"] = 1.0;
+  args.values["n"] = std::int64_t{3};
+  auto ref = numpy_reference("min-max-scalars", args, numpy, {"u", "v"});
+  check_both_backends(body, "adapt", args, ref);
+}

@@ -232,12 +232,17 @@ TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code",
   CHECK(evaluate(static_cost(timed[3]), n1000).bytes == Approx(16.0 * 1000));
   // Without N's value the numbers are unknown, never made up.
   CHECK_FALSE(evaluate(static_cost(timed[1]), {}).bytes.has_value());
-  // The inner map "cols" (0:1, once per point of "rows"), per execution: A[i] in, B[i] out, the
-  // tasklet once; no size symbol and no outer parameter left in the numbers.
+  // The inner map "cols" (0:1, once per point of "rows"): A[i] in, B[i] out, the tasklet once
+  // per execution. Its bytes are the union over the N executions (A[0:N] and B[0:N]) shared
+  // among them: 16 per execution, known only with N's value; its FLOPs need no symbol.
   REQUIRE(timed[2].label == "cols");
-  const EvaluatedCost cols = evaluate(static_cost(timed[2]), {});
+  const StaticCost cols_cost = static_cost(timed[2]);
+  CHECK(cols_cost.bytes_shared_by.str() == "N");
+  const EvaluatedCost cols = evaluate(cols_cost, n1000);
   CHECK(cols.bytes == Approx(16.0));
   CHECK(cols.flops == Approx(3.0));
+  CHECK_FALSE(evaluate(cols_cost, {}).bytes.has_value());
+  CHECK(evaluate(cols_cost, {}).flops == Approx(3.0));
 
   Tasklet t("t", {"c = a ** 2 - max(a, b) / 3.0\nd = -c if c < 0 else c * 0.5", Language::Python});
   CHECK(tasklet_flops(t) == 5);  // **, -, max, /, * (unary minus and the comparison count 0)
@@ -278,10 +283,11 @@ TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOP
   const auto timed = timed_elements(*plain);
   REQUIRE(kinds_and_labels(*plain) ==
           std::vector<std::string>{"state main", "map points", "nested_sdfg call", "state s"});
-  // The call, per execution: X[i] in, Y[i] out (8 + 8 bytes), the tasklet once.
+  // The call, per execution: X[i] in, Y[i] out, the tasklet once; its bytes are the union over
+  // the N calls (X[0:N], Y[0:N]) shared among them: 8 + 8 per call with N known.
   const StaticCost call = static_cost(timed[2]);
   CHECK_FALSE(call.flops_partial);
-  CHECK(evaluate(call, {}).bytes == Approx(16.0));
+  CHECK(evaluate(call, n100).bytes == Approx(16.0));
   CHECK(evaluate(call, {}).flops == Approx(3.0));
   // The map: N calls, nothing left uncounted; the state "s" of the called SDFG: one execution.
   const StaticCost map = static_cost(timed[1]);

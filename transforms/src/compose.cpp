@@ -130,7 +130,7 @@ class Composer {
       const json& s = steps[i];
       std::string p = path + "/" + std::to_string(i);
       if (s.is_object() && s.contains("call")) {
-        call(link(r, last, r.add_state("call" + std::to_string(calls_++))), s, p);
+        call(r, last, s, p);
       } else if (s.is_object() && s.contains("for")) {
         if (!s.at("for").is_string()) fail(p + "/for", "expected the loop variable's name");
         std::string v = s.at("for").get<std::string>();
@@ -183,11 +183,50 @@ class Composer {
                  " (containers: " + join(containers) + ")");
   }
 
-  void call(SDFGState& st, const json& s, const std::string& p) {
+  // Arrays bound both to a container the stage writes and to another container it reads: the
+  // call must read them as they were before it (gt4py's meaning of out=, ADR 0043), but a stage
+  // is a black box that may read one point where it wrote another. Each such read container is
+  // rebound to a snapshot (a transient copied from the array in a state before the call). Two
+  // written containers bound to one array are refused: which write wins depends on the stage.
+  // Returns snapshot -> array, for the copy state.
+  std::map<std::string, std::string> snapshot_aliased(std::map<std::string, std::string>& outer_of,
+                                                      const std::set<std::string>& reads,
+                                                      const std::set<std::string>& writes,
+                                                      const std::string& stage, const std::string& p,
+                                                      int call) {
+    std::map<std::string, std::string> written_by;  // outer array -> the container writing it
+    for (const auto& [c, o] : outer_of) {
+      if (!writes.count(c)) continue;
+      auto [it, fresh] = written_by.emplace(o, c);
+      if (!fresh)
+        fail(p + "/bind/" + c, "'" + o + "' is bound to container '" + it->second + "' as well, and stage '" +
+                                   stage + "' writes both '" + it->second + "' and '" + c +
+                                   "': bind each output to an array of its own");
+    }
+    std::map<std::string, std::string> snapshots;  // outer array -> its snapshot
+    for (auto& [c, o] : outer_of) {
+      auto w = written_by.find(o);
+      if (!reads.count(c) || w == written_by.end() || w->second == c) continue;
+      if (!snapshots.count(o)) {
+        std::string snap = "__" + o + "_before_call" + std::to_string(call);
+        DataDescriptor d = out_->data(o);
+        d.transient = true;
+        add(snap, std::move(d), p + "/bind/" + c);
+        snapshots[o] = snap;
+      }
+      o = snapshots.at(o);
+    }
+    std::map<std::string, std::string> copies;
+    for (const auto& [o, snap] : snapshots) copies[snap] = o;
+    return copies;
+  }
+
+  void call(ControlFlowRegion& r, BlockId& last, const json& s, const std::string& p) {
     for (const auto& [k, v] : s.items())
       if (k != "call" && k != "bind" && k != "symbols") fail(p + "/" + k, "unknown key");
     if (!s.at("call").is_string() || !stages_.count(s.at("call").get<std::string>()))
       fail(p + "/call", "expected the name of a stage of /stages");
+    const int k = calls_++;
     std::string stage = s.at("call").get<std::string>();
     std::unique_ptr<SDFG> inner = stages_.at(stage)->clone_sdfg();
     const json& bind = s.value("bind", json::object());
@@ -230,6 +269,14 @@ class Composer {
         if (!out_->symbols.count(f) && !out_->has_data(f))
           out_->add_symbol(f, inner->symbols.count(f) ? inner->symbols.at(f).base : ScalarType::Int64);
       }
+    const std::map<std::string, std::string> copies = snapshot_aliased(outer_of, reads, writes, stage, p, k);
+    if (!copies.empty()) {
+      SDFGState& cs = link(r, last, r.add_state("call" + std::to_string(k) + "_snapshot"));
+      for (const auto& [snap, o] : copies)
+        cs.add_edge(cs.add_access(o).id(), "", cs.add_access(snap).id(), "",
+                    Memlet::simple(o, Subset::full(out_->data(o).shape)));
+    }
+    SDFGState& st = link(r, last, r.add_state("call" + std::to_string(k)));
     std::vector<std::string> ins, outs;
     for (const auto& [c, o] : outer_of) {
       if (reads.count(c) || (out_->data(o).is_scalar() && !writes.count(c))) ins.push_back(c);

@@ -1,11 +1,15 @@
 // Static costs of timed elements (see the header).
 #include "weir/transforms/static_costs.h"
 
+#include <map>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "weir/pycode/ast.h"
 #include "weir/pycode/code.h"
 #include "weir/sdfg/state.h"
+#include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
 
@@ -111,6 +115,44 @@ StaticCost boundary_cost(const SDFG& sdfg, const SDFGState& st, const Node& n) {
   return c;
 }
 
+/// For `n` inside map scopes: the union of its outer memlets over all executions of the maps
+/// around it (each container's memlets into `n`, and out of it, widened through the enclosing
+/// maps into one bounding box; a memlet that cannot be widened counts as the whole container and
+/// marks the cost dynamic), shared by the product of those maps' iterations.
+StaticCost enclosed_boundary_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tree,
+                                  const Node& n) {
+  StaticCost c;
+  std::vector<const MapEntry*> around;
+  for (NodeId p = tree.parent[n.id()]; p != kNoNode; p = tree.parent[p])
+    if (auto* m = st.node(p).as<MapEntry>()) around.push_back(m);
+  std::map<std::string, std::vector<Memlet>> ins, outs;
+  auto collect = [&](const Memlet& m, std::map<std::string, std::vector<Memlet>>& into) {
+    c.dynamic = c.dynamic || m.dynamic;
+    if (!m.is_empty() && sdfg.has_data(m.data)) into[m.data].push_back(m);
+  };
+  NodeId out_node = n.id();
+  if (auto* e = n.as<MapEntry>()) out_node = e->exit;
+  for (EdgeId id : st.in_edges(n.id())) collect(st.edge(id).memlet, ins);
+  for (EdgeId id : st.out_edges(out_node)) collect(st.edge(id).memlet, outs);
+  for (auto* group : {&ins, &outs})
+    for (auto& [data, memlets] : *group) {
+      const DataDescriptor& desc = sdfg.data(data);
+      std::vector<Memlet> ms = memlets;
+      for (const MapEntry* m : around) {
+        std::optional<Memlet> wide = propagate_memlet(ms, *m->map, desc, ms.front());
+        if (!wide) {
+          ms = {Memlet::simple(data, Subset::full(desc.shape))};
+          c.dynamic = true;
+          break;
+        }
+        ms = {*wide};
+      }
+      c.bytes += memlet_bytes(sdfg, ms.front());
+    }
+  for (const MapEntry* m : around) c.bytes_shared_by = c.bytes_shared_by * m->map->range.num_elements();
+  return c;
+}
+
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c);
 
 /// FLOPs of one call of nested SDFG node `n`, in the symbols of the SDFG that calls it: the sum
@@ -153,7 +195,8 @@ void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, Stati
 }
 
 StaticCost node_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tree, const Node& n) {
-  StaticCost c = boundary_cost(sdfg, st, n);
+  StaticCost c =
+      tree.parent[n.id()] == kNoNode ? boundary_cost(sdfg, st, n) : enclosed_boundary_cost(sdfg, st, tree, n);
   if (auto* m = n.as<MapEntry>()) {
     StaticCost inner;
     scope_flops(st, tree, n.id(), inner);
@@ -226,13 +269,16 @@ StaticCost static_cost(const TimedElement& e) {
     default: c = node_cost(sdfg, st, tree, st.node(e.node)); break;
   }
   c.bytes = in_root(c.bytes, &sdfg);
+  c.bytes_shared_by = in_root(c.bytes_shared_by, &sdfg);
   c.flops = in_root(c.flops, &sdfg);
   return c;
 }
 
 EvaluatedCost evaluate(const StaticCost& cost, const std::map<std::string, long long>& symbols) {
   EvaluatedCost out;
-  if (auto b = cost.bytes.try_evaluate(symbols)) out.bytes = static_cast<double>(*b);
+  auto b = cost.bytes.try_evaluate(symbols);
+  auto shared = cost.bytes_shared_by.try_evaluate(symbols);
+  if (b && shared && *shared > 0) out.bytes = static_cast<double>(*b) / static_cast<double>(*shared);
   if (auto f = cost.flops.try_evaluate(symbols)) out.flops = static_cast<double>(*f);
   return out;
 }

@@ -27,19 +27,29 @@ long long tasklet_flops(const Tasklet& t);
 /// the elements of the outer memlets into and out of it (each memlet's subset, the footprint,
 /// not the propagated volume that counts a stencil's overlapping reads again) times the element
 /// size; for a copy, its subset twice (read and written); for a state, the sum over its
-/// top-level elements. `flops`: tasklet_flops of each tasklet in the element's scope times the
-/// iterations of the maps around it up to the element; a nested SDFG call counts its states'
+/// top-level elements. An element inside map scopes runs once per iteration of the maps around
+/// it, and neighbouring iterations read overlapping subsets (a K map inside an IJ map reads the
+/// 3 x 3 column box of a 5-point stencil at every (i, j)): its `bytes` are the union over all
+/// those executions, each container's memlets widened over the enclosing maps' ranges into one
+/// bounding box (memlet propagation), and `bytes_shared_by` is the number of executions they are
+/// shared among (the product of the enclosing maps' iterations; 1 for an element at the top of
+/// its state), so that bytes per execution times executions is that union, never the same
+/// element counted once per neighbour that reads it. `flops`: tasklet_flops of each tasklet in the element's
+/// scope times the iterations of the maps around it up to the element; a nested SDFG call counts its states'
 /// FLOPs where each of them runs once per call (a chain of states, no conditions, no
 /// assignments), otherwise it and every library node count 0 and mark the sum a lower bound
 /// (`flops_partial`). `dynamic`: some memlet's volume is only an upper bound.
 struct StaticCost {
   sym::Expr bytes, flops;
+  sym::Expr bytes_shared_by = 1;
   bool dynamic = false, flops_partial = false;
 };
 StaticCost static_cost(const TimedElement& e);
 
 /// `cost`'s expressions evaluated with the root SDFG's symbol values; nullopt for a value that
-/// needs a symbol not given (one the control flow defines, such as a loop variable).
+/// needs a symbol not given (one the control flow defines, such as a loop variable). `bytes` is
+/// per execution: `cost.bytes / cost.bytes_shared_by` (a fraction where the union does not
+/// divide evenly); nullopt when that count is not positive.
 struct EvaluatedCost {
   std::optional<double> bytes, flops;
 };
