@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 
+#include "control_flow_mentions.h"
 #include "weir/pycode/code.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/state.h"
@@ -86,6 +87,12 @@ void control_flow_names(const ControlFlowRegion& r, std::map<std::string, int>& 
 }
 
 }  // namespace
+
+std::map<std::string, int> control_flow_mentions(const ControlFlowRegion& r) {
+  std::map<std::string, int> count;
+  control_flow_names(r, count);
+  return count;
+}
 
 /// What one state adds to its SDFG's container use.
 struct AnalysisCache::Contribution {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "control_flow_mentions.h"
 #include "nest_util.h"
 #include "weir/sdfg/dace_symbols.h"
 #include "weir/sdfg/dependence.h"
@@ -63,14 +64,36 @@ std::set<std::string> symbols_used_outside(const SDFG& sdfg, const ControlFlowRe
   return {};
 }
 
+/// Whether one-element container `data`, which the control flow reads, is read by it only inside
+/// loop `L`'s body and after the body's start state wrote it: DaCe's `start = A_row[i]` before
+/// the edge `__sym_start = start` (spmv). Every pass through the body begins at that state, so
+/// each iteration's control flow reads the value the same iteration wrote.
+bool control_flow_reads_private(const SDFG& sdfg, const LoopRegion& L, const std::string& data) {
+  const DataDescriptor& d = sdfg.data(data);
+  if (d.is_view() || !std::all_of(d.shape.begin(), d.shape.end(),
+                                  [](const sym::Expr& x) { return x.is_integer() && x.value() == 1; }))
+    return false;
+  if (L.start_block() == kNoBlock) return false;
+  const auto* first = L.block(L.start_block()).as<SDFGState>();
+  if (!first) return false;
+  bool written = false;
+  for (const Node* n : first->nodes())
+    if (const auto* a = n->as<AccessNode>(); a && a->data == data)
+      for (EdgeId e : first->in_edges(a->id())) written = written || !first->edge(e).memlet.is_empty();
+  if (!written) return false;
+  auto inside = control_flow_mentions(L), all = control_flow_mentions(sdfg);
+  return inside[data] == all[data];
+}
+
 /// Whether `data` is a transient only the loop body uses, written before read in every state:
-/// each iteration gets its own copy.
+/// each iteration gets its own copy. The control flow may read it where
+/// control_flow_reads_private holds.
 bool privatizable(const SDFG& sdfg, const std::map<std::string, DataUse>& use, const std::string& data,
-                  const detail::DataAccesses& acc) {
+                  const detail::DataAccesses& acc, const LoopRegion& L) {
   auto u = use.find(data);
   return sdfg.data(data).transient && acc.written_before_read && u != use.end() &&
-         u->second.access_nodes == acc.access_nodes && !u->second.in_control_flow &&
-         !u->second.by_name_elsewhere;
+         u->second.access_nodes == acc.access_nodes && !u->second.by_name_elsewhere &&
+         (!u->second.in_control_flow || control_flow_reads_private(sdfg, L, data));
 }
 
 std::vector<SDFGState*> states_of(const ControlFlowRegion& r) { return r.all_states(); }
@@ -81,7 +104,7 @@ std::set<std::string> moved_containers(const SDFG& sdfg, const std::map<std::str
                                        const LoopRegion& loop) {
   std::set<std::string> out;
   for (const auto& [data, acc] : detail::collect_accesses(states_of(loop)))
-    if (sdfg.has_data(data) && privatizable(sdfg, use, data, acc)) out.insert(data);
+    if (sdfg.has_data(data) && privatizable(sdfg, use, data, acc, loop)) out.insert(data);
   return out;
 }
 
@@ -130,10 +153,13 @@ MatchResult LoopToMap::can_apply(const MatchContext& ctx, const std::vector<std:
   std::set<std::string> varying = detail::varying_symbols(*L);
   for (auto& [data, acc] : detail::collect_leaf_accesses(states_of(*L), varying)) {
     if (!ctx.sdfg.has_data(data)) return refuse("container '" + data + "' does not exist");
-    if (privatizable(ctx.sdfg, use, data, acc)) continue;
+    if (privatizable(ctx.sdfg, use, data, acc, *L)) continue;
     auto u = use.find(data);
     if (u != use.end() && u->second.in_control_flow)
-      return refuse("container '" + data + "' is read by control flow; iterations may depend on it");
+      return refuse("container '" + data +
+                    "' is read by control flow; iterations may depend on it (it is private to an "
+                    "iteration only when it is a transient of one element, not a view, that the "
+                    "body's first state writes and no control flow outside the body reads)");
     for (std::size_t k = 0; k < acc.writes.size(); ++k) {
       const Memlet& w = acc.writes[k];
       for (std::size_t j = k; j < acc.writes.size(); ++j) {
@@ -159,6 +185,7 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   std::string label = detail::identifier_from(L.label);
   auto accesses = detail::collect_accesses(states_of(L));
   const auto& use = ctx.cache.data_use(sdfg);
+  const auto private_data = moved_containers(sdfg, use, L);  // before the body leaves L
 
   // Move the body into a fresh SDFG.
   std::set<std::string> moved_definitions{f.var};
@@ -178,7 +205,7 @@ void LoopToMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>&
   std::vector<std::string> inputs, outputs;
   for (auto& [data, acc] : accesses) {
     DataDescriptor desc = sdfg.data(data);
-    if (privatizable(sdfg, use, data, acc)) {
+    if (private_data.count(data)) {
       inner->arrays[data] = desc;
       sdfg.remove_data(data);
       continue;
