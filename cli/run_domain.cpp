@@ -74,6 +74,12 @@ std::string operator_call(const RunTarget& t, const std::string& out_slice) {
   // The field-view signature keeps the source's parameter order (an SDFG's may differ).
   const runtime::Signature& sig = t.field_view_sig.params.empty() ? t.sig : t.field_view_sig;
   std::string call = t.sig.program_name + "(";
+  // A tuple parameter is one argument of the call (`t`), though run directly it takes its
+  // leaves (t_0, t_1_0): the operator's declared parameters, where it has tuple ones.
+  if (!t.declared_params.empty()) {
+    for (const auto& p : t.declared_params) call += p + ", ";
+    return call + "out=" + out_slice + ")";
+  }
   for (const auto& p : sig.params) {
     bool table = false;
     for (const auto& c : t.connectivities) table = table || c.name == p.name;

@@ -63,6 +63,8 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     t.connectivities = connectivities_of(fv);
     t.outputs_only = output_only_parameters(fv);
     t.field_view_sig = field_view_signature(fv);
+    if (fv.definition)
+      for (const auto& p : fv.definition->declared_params) t.declared_params.push_back(p.name);
     if (compiled) {
       t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities), !o.lowered_only);
       t.sdfg.options.bounds_checks = !o.no_bounds_checks;

@@ -30,6 +30,9 @@ struct RunTarget {
   /// Parameters the program only writes, which weir allocates when not given
   /// (output_only_parameters; field-view programs only).
   std::set<std::string> outputs_only;
+  /// The declared parameters of a field operator with tuple parameters, which run directly
+  /// takes leaf by leaf (`t` for t_0, t_1_0); empty otherwise.
+  std::vector<std::string> declared_params;
 };
 
 /// Loads `o.program` (FILE.py::NAME or an SDFG file) for `backend`: lowers field-view programs

@@ -321,8 +321,18 @@ Shift KernelBuilder::shifted(const TExpr& e, const EnvPtr& env, const Shift& shi
     const FieldOffset& o = st->offset;
     switch (st->kind) {
       case ShiftStep::Kind::Cartesian: {
-        if (!(o.targets[0] == o.source))
-          unsupported(e.loc, "the Cartesian offset '" + o.name + "' whose target differs from its source");
+        if (!(o.targets[0] == o.source)) {
+          // The field's dimension `source` read at the point's index along `target` plus the
+          // amount (a staggered shift `I + 0.5`, or a FieldOffset whose target is another
+          // dimension): an index expression, as a neighbour's.
+          const std::string at = index_text(o.targets[0], s, e.loc);
+          s.at[o.source.name] = "(" + at + (st->amount >= 0 ? " + " : " - ") +
+                                std::to_string(st->amount >= 0 ? st->amount : -st->amount) + ")";
+          s.off.erase(o.source.name);
+          s.at.erase(o.targets[0].name);
+          s.off.erase(o.targets[0].name);
+          break;
+        }
         const std::string& d = o.source.name;
         if (auto a = s.at.find(d); a != s.at.end()) {
           a->second = "(" + a->second + (st->amount >= 0 ? " + " : " - ") +

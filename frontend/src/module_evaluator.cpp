@@ -384,6 +384,38 @@ class Evaluator {
     return make_int(float_to_int(std::nearbyint(x.float_value), c.loc));  // half to even, as Python
   }
 
+  // gt4py.next.common's `flip_staggered(D)` (`as_non_staggered(D)`): the staggered partner of a
+  // dimension, named `_Staggered` + its name (the name without that prefix), of the same kind.
+  Value staggered_partner(const std::string& fn, const Call& c) {
+    if (c.args.size() != 1 || !c.keywords.empty())
+      throw FrontendError(c.loc, fn + " takes one dimension, e.g. " + fn + "(IDim)");
+    Value d = eval(*c.args[0]);
+    if (d.kind != ValueKind::Dimension)
+      throw FrontendError(c.args[0]->loc, fn + " takes a dimension, got " + d.describe());
+    if (fn == "flip_staggered" || is_staggered(d.dim)) d.dim = flip_staggered(d.dim);
+    return d;
+  }
+
+  // gt4py.eve.utils' `FrozenNamespace(PI=3.14, E=...)`: a namespace of the keywords' values,
+  // read as `ns.PI`, as a class's attributes.
+  Value frozen_namespace(const std::string& fn, const Call& c) {
+    if (!c.args.empty())
+      throw FrontendError(c.args[0]->loc, "cannot evaluate '" + unparse(c) + "' at module level: " + fn +
+                                              " takes its names as keywords, " + fn + "(PI=3.14)");
+    auto ns = std::make_shared<EnumClass>();
+    ns->name = fn;
+    ns->is_enum = false;
+    for (const Keyword& k : c.keywords) {
+      if (k.arg.empty())
+        throw FrontendError(k.loc, "cannot evaluate '" + unparse(c) + "' at module level: **arguments");
+      ns->members[k.arg] = eval(*k.value);
+    }
+    Value v;
+    v.kind = ValueKind::Enum;
+    v.enum_class = std::move(ns);
+    return v;
+  }
+
   Value eval_call(const Call& c) {
     Value f = callee(*c.func);
     if (f.kind == ValueKind::Failed && f.plain_function) {
@@ -452,6 +484,8 @@ class Evaluator {
           throw FrontendError(tgt->loc, "the second target of a FieldOffset must be a LOCAL dimension");
         return v;
       }
+      if (f.name == "flip_staggered" || f.name == "as_non_staggered") return staggered_partner(f.name, c);
+      if (f.name == "FrozenNamespace") return frozen_namespace(f.name, c);
       if (f.name == "TypeVar") {
         if (c.args.empty()) throw FrontendError(c.loc, "TypeVar needs a name");
         Value name = eval(*c.args[0]);

@@ -129,9 +129,8 @@ void FunctionChecker::run() {
                                              : "an element of tuple parameter '" + it->second + "'") +
                          ": rename one of them");
     }
-    if (f.returns && !(isa<Constant>(f.returns.get()) &&
-                       static_cast<const Constant&>(*f.returns).value_kind == ConstantKind::None))
-      throw FrontendError(f.returns->loc, "a program does not return a value (use out=)");
+    // A return annotation on a program is ignored, as gt4py's program parser ignores it (a
+    // program writes its results through out=; a `return` statement is refused in its body).
     out_.returns = Type::none();
     check_program(f);
     return;
@@ -176,7 +175,9 @@ void FunctionChecker::check_scan_header(const FunctionDef& f) {
                           "(scalars or tuples of scalars), '" +
                               p.name + "' has type " + to_string(p.type));
   Scope empty;
+  in_scan_init_ = true;
   out_.init = expr(*def_.init, empty);
+  in_scan_init_ = false;
   if (!(out_.init->type == carry.type)) adapt_literals(*out_.init, carry.type);
   if (!(out_.init->type == carry.type))
     throw FrontendError(def_.init->loc, "init of scan operator '" + f.name + "' has type " +

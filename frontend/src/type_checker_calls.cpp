@@ -103,7 +103,12 @@ Type FunctionChecker::lift(const Type& t, const std::vector<Dimension>& dims) {
   if (t.is_tuple()) {
     std::vector<Type> e;
     for (const Type& x : t.elements) e.push_back(lift(x, dims));
-    return Type::tuple(std::move(e));
+    // A named collection stays one, of fields: `scan(x).value` names an element (gt4py's
+    // implicit type of a scan's result, its scalars replaced by fields).
+    Type r = Type::tuple(std::move(e));
+    r.collection = t.collection;
+    r.names = t.names;
+    return r;
   }
   return Type::field(union_dims(t.dims, dims), t.dtype);
 }

@@ -136,7 +136,9 @@ void FunctionChecker::unsupported_expr(const Expr& e) {
 }
 
 TExprPtr FunctionChecker::attribute_expr(const Attribute& a, Scope& scope) {
-  if (rooted_in(*a.value, scope)) return element(a, expr(*a.value, scope));
+  // `scan(x).value`, `op(x).u`: an element of a call's collection result. A call is never a
+  // module-level value here (module-level calls are evaluated where they are bound).
+  if (rooted_in(*a.value, scope) || isa<Call>(a.value.get())) return element(a, expr(*a.value, scope));
   return value_expr(global(a), a);
 }
 
@@ -274,6 +276,7 @@ TExprPtr FunctionChecker::collection(const Call& c, const Type& t,
   for (std::size_t i = 0; i < elts.size(); ++i) {
     if (!elts[i])
       throw FrontendError(c.loc, "missing element '" + t.names[i] + "' of '" + t.collection + "'");
+    if (in_scan_init_ && !(elts[i]->type == t.elements[i])) adapt_literals(*elts[i], t.elements[i]);
     if (!(elts[i]->type == t.elements[i]))
       throw FrontendError(elts[i]->loc, "element '" + t.names[i] + "' of '" + t.collection + "' must be " +
                                             to_string(t.elements[i]) + ", got " + to_string(elts[i]->type));

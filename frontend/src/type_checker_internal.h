@@ -121,6 +121,11 @@ class FunctionChecker {
 
   ShiftStep shift_step(const Expr& a, const Type& field, std::vector<Dimension>& dims, Scope& scope);
 
+  // `D + 0.5`: a shift by a float literal `amount` (before `b`'s sign), to D's staggered
+  // partner when it is a half-integer.
+  ShiftStep staggered_step(const BinOp& b, double amount, const Dimension& d, const Type& field,
+                           std::vector<Dimension>& dims);
+
   TExprPtr shift(const Call& c, TExprPtr field, Scope& scope);
 
   Type where_type(const Type& mask, const Type& a, const Type& b, const std::string& fn,
@@ -188,6 +193,9 @@ class FunctionChecker {
   std::map<std::string, Type> tuple_params_;
   Type declared_return_, deduced_return_;
   bool has_declared_return_ = false, has_deduced_return_ = false;
+  // Set while a scan's init is checked: Python literals in a named collection built there
+  // (`init=State(value=0.0)`) take the element's dtype, as gt4py takes init as a value.
+  bool in_scan_init_ = false;
 };
 
 }  // namespace weir::frontend::typecheck

@@ -1,4 +1,6 @@
 // Type checking of shifts: Cartesian offsets, connectivities, neighbour tables.
+#include <cmath>
+
 #include "type_checker_internal.h"
 
 namespace weir::frontend::typecheck {
@@ -15,10 +17,12 @@ ShiftStep FunctionChecker::shift_step(const Expr& a, const Type& field, std::vec
     TExprPtr l = expr(*b->left, scope);
     if (l->type.kind == Type::Kind::Dimension) {
       TExprPtr r = expr(*b->right, scope);
-      if (!is_int_literal(r)) throw FrontendError(b->right->loc, "a shift amount must be an integer literal");
       const Dimension& d = l->type.dims[0];
       if (d.kind == DimensionKind::Local)
         throw FrontendError(b->left->loc, "cannot shift along the LOCAL dimension '" + d.name + "'");
+      if (r->kind == TExprKind::Literal && r->literal.kind == ConstantValue::Kind::Float)
+        return staggered_step(*b, r->literal.float_value, d, field, dims);
+      if (!is_int_literal(r)) throw FrontendError(b->right->loc, "a shift amount must be an integer literal");
       need(d, " along '" + d.name + "'");
       st.kind = ShiftStep::Kind::Cartesian;
       st.offset = FieldOffset{d.name, d, {d}};
@@ -87,6 +91,43 @@ ShiftStep FunctionChecker::shift_step(const Expr& a, const Type& field, std::vec
   throw FrontendError(a.loc, "'" + unparse(a) +
                                  "' is not a shift (use IDim + 1, Koff[1], "
                                  "E2V[0], E2V or as_offset)");
+}
+
+// `D + 0.5`, `D - 1.5` (gt4py.next.common.connectivity_for_cartesian_shift): a half-integer
+// amount moves a field over D's staggered partner P to one over D. A staggered index sits half
+// a cell below its base index, so the field is read at the point's D index plus floor(amount),
+// plus 1 more when D is the unstaggered one (`I + 0.5`: I(i) reads IHalf(i + 1); `IHalf + 0.5`:
+// IHalf(i) reads I(i)). A whole float amount (`D + 1.0`) shifts within D, as an integer one.
+ShiftStep FunctionChecker::staggered_step(const BinOp& b, double amount, const Dimension& d,
+                                          const Type& field, std::vector<Dimension>& dims) {
+  if (b.op == BinaryOperator::Sub) amount = -amount;
+  const double whole = std::floor(amount);
+  const double frac = amount - whole;
+  if (!std::isfinite(amount) || std::abs(whole) > 1e15 || (frac != 0.0 && frac != 0.5))
+    throw FrontendError(b.right->loc, "invalid offset '" + unparse(*b.right) +
+                                          "' for a Cartesian shift of '" + d.name +
+                                          "': use an integer to shift within the dimension, or a "
+                                          "half-integer (0.5, -1.5) to shift to its staggered partner");
+  ShiftStep st;
+  st.kind = ShiftStep::Kind::Cartesian;
+  st.amount = static_cast<std::int64_t>(whole);
+  const Dimension from = frac == 0.0 ? d : flip_staggered(d);
+  auto has = [&](const Dimension& x) { return std::find(dims.begin(), dims.end(), x) != dims.end(); };
+  if (!has(from))
+    throw FrontendError(
+        b.loc,
+        "cannot shift " + to_string(Type::field(dims, field.dtype)) + " by '" + unparse(b) +
+            "': it has no dimension '" + from.name + "'" +
+            (frac == 0.0 ? "" : " (a half-integer shift to '" + d.name + "' reads its staggered partner)"));
+  if (frac != 0.0 && has(d))
+    throw FrontendError(b.loc, "cannot shift " + to_string(Type::field(dims, field.dtype)) + " to '" +
+                                   d.name +
+                                   "': it has that dimension already (a dimension and its staggered partner "
+                                   "do not appear together in one field)");
+  if (frac != 0.0 && !is_staggered(d)) st.amount += 1;
+  st.offset = FieldOffset{d.name, from, {d}};
+  std::replace(dims.begin(), dims.end(), from, d);
+  return st;
 }
 
 TExprPtr FunctionChecker::shift(const Call& c, TExprPtr field, Scope& scope) {

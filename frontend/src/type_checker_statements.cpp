@@ -132,7 +132,7 @@ bool FunctionChecker::stmt(const Stmt& s, std::vector<TStmt>& out, Scope& scope)
       st.kind = TStmt::Kind::Return;
       st.loc = s.loc;
       st.value = expr(*r.value, scope);
-      if (has_declared_return_ && !declared_return_.collection.empty() &&
+      if (has_declared_return_ && !(st.value->type == declared_return_) &&
           fits_collection(st.value->type, declared_return_))
         st.value->type = declared_return_;
       const Type& t = st.value->type;

@@ -35,6 +35,17 @@ std::string_view to_string(DimensionKind kind) {
   return "?";
 }
 
+namespace {
+constexpr std::string_view kStaggeredPrefix = "_Staggered";
+}  // namespace
+
+bool is_staggered(const Dimension& d) { return d.name.rfind(kStaggeredPrefix, 0) == 0; }
+
+Dimension flip_staggered(const Dimension& d) {
+  if (is_staggered(d)) return Dimension{d.name.substr(kStaggeredPrefix.size()), d.kind};
+  return Dimension{std::string(kStaggeredPrefix) + d.name, d.kind};
+}
+
 std::vector<Dimension> canonical_dims(const std::vector<Dimension>& dims) {
   std::vector<Dimension> out;
   for (const Dimension& d : dims)

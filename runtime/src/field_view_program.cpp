@@ -11,6 +11,8 @@
 #include "weir/frontend/type_checker.h"
 #include "weir/runtime/errors.h"
 
+#include "flat_tuple_operator.h"
+
 namespace weir::runtime {
 namespace {
 
@@ -90,7 +92,8 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
   const TypedDefinition& typed = l->checker.check(*def);
   if (typed.kind == DefinitionKind::ScanOperator) refuse_scan_operator(typed, m, l->checker, file);
   FieldViewProgram p;
-  p.definition = std::shared_ptr<const TypedDefinition>(l, &typed);
+  // A field operator's tuple parameters are passed leaf by leaf (x_0, x_1_0), as a program's.
+  p.definition = with_flat_tuple_parameters(std::shared_ptr<const TypedDefinition>(l, &typed));
   p.origin = file + "::" + name;
   return p;
 }

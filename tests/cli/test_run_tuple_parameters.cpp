@@ -79,3 +79,45 @@ np.save("in/b.npy", np.linspace(-1.0, 1.0, 5))
                               "assert (np.load('rand/out_1.npy') == b + 1.0).all()\n",
                               "check_random.py") == 0);
 }
+
+TEST_CASE("weir run FILE.py::OPERATOR: a field operator run directly takes its tuple parameter leaf by leaf",
+          "[cli][run][fieldview][tuple-parameters]") {
+  auto dir = weir::test::scratch_dir("cli-run-tuple-parameters-operator");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "tuples.py") << kProgram;
+  REQUIRE(weir::test::run_numpy(dir, R"(
+os.makedirs("in", exist_ok=True)
+np.save("in/a.npy", np.arange(6.0))
+np.save("in/b.npy", np.linspace(-2.0, 1.0, 6))
+)",
+                                "inputs.py") == 0);
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    auto out = dir / (std::string("op_") + backend);
+    auto r = weir::test::run_weir("run " + q(dir / "tuples.py") + "::spread --backend " + backend +
+                                  " --in t_0=" + q(dir / "in/a.npy") + " --in t_1_0=" + q(dir / "in/b.npy") +
+                                  " --set t_1_1=0.5 --out " + q(out));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(weir::test::run_numpy(dir,
+                                "a, b = np.load('in/a.npy'), np.load('in/b.npy')\n"
+                                "assert (np.load('" +
+                                    out.filename().string() +
+                                    "/__out_0.npy') == a - 0.5).all()\n"
+                                    "assert (np.load('" +
+                                    out.filename().string() + "/__out_1.npy') == b + 0.5).all()\n",
+                                std::string("check_") + backend + ".py") == 0);
+    // --domain names the call a @program would make, with the tuple as one argument.
+    std::ofstream(dir / "combine.py") << "import gt4py.next as gtx\n"
+                                         "from gt4py.next import Field, float64\n"
+                                         "I = gtx.Dimension('I')\n"
+                                         "F = Field[[I], float64]\n"
+                                         "@gtx.field_operator\n"
+                                         "def combine(t: tuple[F, tuple[F, float64]]) -> F:\n"
+                                         "    return t[0] + t[1][0] * t[1][1]\n";
+    auto d = weir::test::run_weir("run " + q(dir / "combine.py") + "::combine --backend " + backend +
+                                  " --domain I=1:4");
+    CHECK(d.code != 0);
+    CHECK_THAT(d.out, Catch::Contains("combine(t, out=out[1:4])"));
+  }
+}

@@ -1,7 +1,11 @@
 // Definitions gt4py accepts that weir refused (issue 34): a scan's init given as a float
 // literal for a float32 carry, or as a module-level name bound to a nested tuple; a plain tuple
 // returned where a NamedTuple is annotated; code after a return in both branches of an if; a
-// nested tuple out= (`out=((a, b), c)`).
+// nested tuple out= (`out=((a, b), c)`); session 29, from gt4py's feature tests: a tuple of
+// NamedTuples returned as a plain nested tuple (`where(m, (a, b), (c, d))`), a scan whose init
+// builds a dataclass from a float literal for a float32 element, an element of a scan's
+// collection result (`scan(x).total`), a return annotation on a program (gt4py ignores it), and
+// constants of a FrozenNamespace (gt4py.eve.utils) read in a field operator.
 // Each runs on the embedded backend, the cpu backend and the cpu backend after auto_optimize,
 // against values computed here from the inputs.
 #include "embedded_test_util.h"
@@ -14,7 +18,10 @@ using namespace weir::test::embedded;
 namespace {
 
 const char* kConstructs = R"(
+import dataclasses
 from typing import NamedTuple
+import numpy as np
+from gt4py.eve.utils import FrozenNamespace
 
 IK = Field[Dims[I, K], float64]
 IK32 = Field[Dims[I, K], float32]
@@ -78,6 +85,44 @@ def _branch(x: IK, flag: bool) -> IK:
 @gtx.program
 def run_branch(x: IK, flag: bool, out: IK):
     _branch(x, flag, out=out)
+
+class Wind(NamedTuple):
+    u: IK
+    v: IK
+
+@gtx.field_operator
+def _pick_winds(upper: Field[Dims[I, K], bool], a: Wind, b: Wind, c: Wind, d: Wind) -> tuple[Wind, Wind]:
+    return where(upper, (a, b), (c, d))
+
+@gtx.program
+def pick_winds(upper: Field[Dims[I, K], bool], a: Wind, b: Wind, c: Wind, d: Wind, first: Wind, second: Wind):
+    _pick_winds(upper, a, b, c, d, out=(first, second))
+
+@dataclasses.dataclass
+class Column:
+    total: float32
+
+@gtx.scan_operator(axis=K, forward=True, init=Column(total=0.25))
+def column_total(state: Column, x: float32) -> Column:
+    return Column(total=state.total + x)
+
+@gtx.field_operator
+def _column_total(x: IK32) -> IK32:
+    return column_total(x).total
+
+@gtx.program
+def run_column_total(x: IK32, out: IK32) -> IK32:
+    _column_total(x, out=out)
+
+physics = FrozenNamespace(GRAV=np.float64(9.80665), RD=287.04)
+
+@gtx.field_operator
+def _weight(x: IK) -> IK:
+    return (x + physics.RD) * physics.GRAV
+
+@gtx.program
+def weight(x: IK, out: IK):
+    _weight(x, out=out)
 )";
 
 constexpr std::int64_t kCells = 2, kLevels = 4;
@@ -172,5 +217,62 @@ TEST_CASE("gt4py constructs: a nested tuple out= takes a nested tuple result",
       CHECK(r.args.arrays.at("b").value_as_double(i) == x_at(i) + 1.0);
       CHECK(r.args.arrays.at("c").value_as_double(i) == x_at(i) - 3.0);
     }
+  }
+}
+
+TEST_CASE("gt4py constructs: a plain nested tuple returned where a tuple of NamedTuples is annotated",
+          "[runtime][gt4py-constructs]") {
+  Arguments args;
+  auto upper = [](std::int64_t i) { return (i % kLevels) >= 2 ? 1.0 : 0.0; };  // levels 2 and 3
+  args.arrays.emplace("upper", make({kCells, kLevels}, upper, ScalarType::Bool));
+  int seed = 1;
+  for (const char* p : {"a", "b", "c", "d"})
+    for (const char* e : {"_0", "_1"}) {
+      args.arrays.emplace(std::string(p) + e,
+                          make({kCells, kLevels}, [seed](std::int64_t i) { return wave(i, seed); }));
+      ++seed;
+    }
+  for (const char* p : {"first_0", "first_1", "second_0", "second_1"})
+    args.arrays.emplace(p, full({kCells, kLevels}, 0.0));
+  for (const auto& r : test::run_three_ways(load(kConstructs, "pick_winds"), args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    // first = where(upper, a, c), second = where(upper, b, d); seeds: a 1-2, b 3-4, c 5-6, d 7-8
+    for (std::int64_t i = 0; i < kCells * kLevels; ++i)
+      for (int e = 0; e < 2; ++e) {
+        bool up = upper(i) != 0.0;
+        std::string suffix = e == 0 ? "_0" : "_1";
+        CHECK(r.args.arrays.at("first" + suffix).value_as_double(i) == wave(i, up ? 1 + e : 5 + e));
+        CHECK(r.args.arrays.at("second" + suffix).value_as_double(i) == wave(i, up ? 3 + e : 7 + e));
+      }
+  }
+}
+
+TEST_CASE("gt4py constructs: a dataclass scan init from a float literal and an element of the scan's result",
+          "[runtime][gt4py-constructs]") {
+  Arguments args = with_x(ScalarType::Float32);
+  args.arrays.emplace("out", full({kCells, kLevels}, 0.0, ScalarType::Float32));
+  for (const auto& r : test::run_three_ways(load(kConstructs, "run_column_total"), args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    for (std::int64_t i = 0; i < kCells; ++i) {
+      float c = 0.25F;  // init's 0.25 as float32, then the scan in float32, level by level
+      for (std::int64_t k = 0; k < kLevels; ++k) {
+        c = c + static_cast<float>(x_at(i * kLevels + k));
+        CHECK(at(r.args.arrays.at("out"), {i, k}) == static_cast<double>(c));
+      }
+    }
+  }
+}
+
+TEST_CASE("gt4py constructs: constants of a FrozenNamespace in a field operator",
+          "[runtime][gt4py-constructs]") {
+  Arguments args = with_x();
+  args.arrays.emplace("out", full({kCells, kLevels}, 0.0));
+  for (const auto& r : test::run_three_ways(load(kConstructs, "weight"), args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    for (std::int64_t i = 0; i < kCells * kLevels; ++i)
+      CHECK(r.args.arrays.at("out").value_as_double(i) == (x_at(i) + 287.04) * 9.80665);
   }
 }

@@ -3,7 +3,8 @@
 // `out.v`, `t[0]`, nested). Each is passed as one argument per leaf, named as gt4py's DaCe
 // backend names a flattened tuple: x_0, x_1_0, x_1_1. Each program runs on the embedded
 // backend, the cpu backend and the cpu backend after auto_optimize, against values computed
-// here from the inputs.
+// here from the inputs. A @field_operator run directly takes its tuple parameters the same way
+// (session 29).
 #include "embedded_test_util.h"
 #include "three_ways.h"
 
@@ -225,10 +226,53 @@ TEST_CASE("tuple parameters: an orchestration function passing a field for a tup
                       "out, (a, b, ...), got 'a'"));
 }
 
-TEST_CASE("tuple parameters: a field operator run directly with one says to call it from a program",
+TEST_CASE("tuple parameters: a field operator run directly takes a nested tuple leaf by leaf",
           "[runtime][tuple-parameters]") {
-  REQUIRE_THROWS_WITH(field_view_signature(load(kTuples, "_combine")),
-                      Catch::Contains("_combine: parameter 't' has type tuple[") &&
-                          Catch::Contains("call it from a @program, which takes a tuple parameter as one "
-                                          "argument per element (t_0, t_1, ...)"));
+  FieldViewProgram p = load(kTuples, "_combine");
+  std::vector<std::string> names;
+  for (const auto& q : field_view_signature(p).params) names.push_back(q.name);
+  CHECK(names == std::vector<std::string>{"t_0", "t_1_0", "t_1_1", "__out"});
+  Arguments args;
+  args.arrays.emplace("t_0", make({kCells, kLevels}, x_at));
+  args.arrays.emplace("t_1_0", make({kCells, kLevels}, y_at));
+  args.values.emplace("t_1_1", 3.0);
+  args.arrays.emplace("__out", zeros());
+  for (const auto& r : test::run_three_ways(p, args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    for (std::int64_t i = 0; i < kN; ++i)
+      CHECK(r.args.arrays.at("__out").value_as_double(i) == x_at(i) + y_at(i) * 3.0);
+  }
+}
+
+TEST_CASE("tuple parameters: a field operator run directly takes a dataclass and reads its elements by name",
+          "[runtime][tuple-parameters]") {
+  Arguments args;
+  args.arrays.emplace("s_0", make({kCells, kLevels}, x_at));  // s.u
+  args.arrays.emplace("s_1", make({kCells, kLevels}, y_at));  // s.v
+  args.arrays.emplace("__out_0", zeros());
+  args.arrays.emplace("__out_1", zeros());
+  for (const auto& r : test::run_three_ways(load(kTuples, "_swap"), args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    for (std::int64_t i = 0; i < kN; ++i) {
+      CHECK(r.args.arrays.at("__out_0").value_as_double(i) == y_at(i) + 1.0);
+      CHECK(r.args.arrays.at("__out_1").value_as_double(i) == x_at(i) * 2.0);
+    }
+  }
+}
+
+TEST_CASE("tuple parameters: a field operator run directly whose leaf name is also a parameter is refused",
+          "[runtime][tuple-parameters]") {
+  const char* clash = R"(
+IK = Field[Dims[I, K], float64]
+
+@gtx.field_operator
+def _clash(t: tuple[IK, IK], t_1: IK) -> IK:
+    return t[0] + t[1] + t_1
+)";
+  REQUIRE_THROWS_WITH(load(clash, "_clash"),
+                      Catch::Contains("tuple parameter 't' is passed as one argument per "
+                                      "element (t_1 is one), but 't_1' is also a "
+                                      "parameter: rename one of them"));
 }

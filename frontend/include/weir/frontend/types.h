@@ -33,6 +33,12 @@ struct Dimension {
   }
 };
 
+/// Whether `d` is a staggered dimension (gt4py.next.common: its name starts with `_Staggered`).
+bool is_staggered(const Dimension& d);
+/// gt4py's `flip_staggered(d)`: the staggered partner of `d` (`IDim` <-> `_StaggeredIDim`), of
+/// the same kind. `IDim + 0.5` shifts a field over the partner of IDim to one over IDim.
+Dimension flip_staggered(const Dimension& d);
+
 /// Sorts dimensions into canonical order (stable by kind: horizontal, local, vertical) and drops
 /// duplicates.
 std::vector<Dimension> canonical_dims(const std::vector<Dimension>& dims);
