@@ -8,6 +8,42 @@
 
 namespace weir::distributed {
 
+namespace {
+
+// Whether state `st` writes array `a` (an access node of it with an incoming edge).
+bool writes(const SDFGState& st, const std::string& a) {
+  for (const AccessNode* n : st.access_nodes(a))
+    if (!st.in_edges(n->id()).empty()) return true;
+  return false;
+}
+
+// Drops from each call the arrays an exchange before an earlier call already filled: the call's
+// state is reached only through a chain of states (each the single predecessor of the next, in
+// one region) back to a call state exchanging the same array, and no state of the chain, that
+// call's included, writes it (w, read through V2C by cell_to_vertex and through E2C by
+// edge_gradient in the same step, is exchanged once).
+void drop_repeated(std::vector<CallRows>& calls) {
+  std::map<const SDFGState*, std::set<std::string>> before;
+  for (const CallRows& c : calls)
+    for (const auto& [array, entity] : c.exchanged) before[c.state].insert(array);
+  for (CallRows& call : calls)
+    std::erase_if(call.exchanged, [&](const auto& entry) {
+      const std::string& a = entry.first;
+      std::set<const SDFGState*> seen;  // a cycle of single predecessors ends the walk
+      for (const SDFGState* cur = call.state; seen.insert(cur).second;) {
+        const ControlFlowRegion* region = cur->parent_region();
+        const auto in = region ? region->in_edges(cur->id()) : std::vector<const ControlFlowEdge*>{};
+        const SDFGState* prev = in.size() == 1 ? region->block(in[0]->src).as<SDFGState>() : nullptr;
+        if (!prev || writes(*prev, a)) return false;
+        if (auto b = before.find(prev); b != before.end() && b->second.count(a)) return true;
+        cur = prev;
+      }
+      return false;
+    });
+}
+
+}  // namespace
+
 int OrchestrationRows::count() const {
   int n = static_cast<int>(once.size());
   for (const auto& c : calls) n += static_cast<int>(c.exchanged.size());
@@ -71,6 +107,7 @@ OrchestrationRows analyse_orchestration_rows(const SDFG& sdfg, const std::set<st
       r.once.emplace(it->first, it->second);
       it = call.exchanged.erase(it);
     }
+  drop_repeated(r.calls);
   std::erase_if(r.calls, [](const CallRows& c) { return c.exchanged.empty(); });
   return r;
 }
