@@ -12,6 +12,10 @@ std::string first_dimension(const runtime::Signature& sig, const std::string& na
   return size_dimension(p->shape[0].str());
 }
 
+bool is_orchestration(const RunTarget& t) {
+  return t.orchestration.has_value() || (t.field_view && t.field_view->orchestration);
+}
+
 std::string primary_entity(const RunTarget& t) {
   const std::string& program = t.field_view_sig.program_name;
   if (t.connectivities.empty())
@@ -23,7 +27,7 @@ std::string primary_entity(const RunTarget& t) {
     if (primary.empty()) {
       primary = dim;
       first = p.name;
-    } else if (dim != primary) {
+    } else if (dim != primary && !is_orchestration(t)) {
       throw Error("'" + program + "' writes '" + first + "' on " + primary + " and '" + p.name + "' on " +
                   dim + ": a partition splits one entity, so every output must be on the same one");
     }

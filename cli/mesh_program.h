@@ -14,9 +14,15 @@ namespace weir::cli {
 /// field over (Vertex, K)), or "" for a scalar or a 0-d array.
 std::string first_dimension(const runtime::Signature& sig, const std::string& name);
 
-/// The entity all of `t`'s outputs are on (their first dimension). Throws weir::Error naming the
-/// program and the outputs for a program without connectivities (not unstructured), without
-/// outputs, or with outputs on different entities (only one entity is partitioned).
+/// Whether `t` is an orchestration function (loaded for a compiled or the embedded backend).
+bool is_orchestration(const RunTarget& t);
+
+/// The entity all of `t`'s outputs are on (their first dimension); for an orchestration function,
+/// whose calls may write fields on several entities, the entity of its first written parameter
+/// (the one METIS splits; the halo then starts at the owned rows of every entity). Throws
+/// weir::Error naming the program and the outputs for a program without connectivities (not
+/// unstructured), without outputs, or, for a single program, with outputs on different entities
+/// (only one entity is partitioned).
 std::string primary_entity(const RunTarget& t);
 
 }  // namespace weir::cli

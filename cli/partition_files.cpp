@@ -81,6 +81,7 @@ void write_partition(const fs::path& dir, const mesh::MeshPartition& m, const st
   j["parts"] = m.parts.size();
   j["primary"] = m.primary;
   j["program"] = program;
+  j["halo"] = m.every_entity ? "every entity" : "primary";
   j["entities"] = m.counts;
   j["edge_cut"] = m.edge_cut;
   j["tables"] = nlohmann::json::object();
@@ -127,6 +128,8 @@ LoadedPart read_part(const fs::path& dir, int p) {
     r.parts = j.at("parts").get<int>();
     r.primary = j.at("primary").get<std::string>();
     r.program = j.at("program").get<std::string>();
+    // Partitions written before session 29 have no "halo": their chains start at the primary.
+    r.every_entity = j.value("halo", std::string("primary")) == "every entity";
     r.counts = j.at("entities").get<std::map<std::string, std::int64_t>>();
     if (p < 0 || p >= r.parts)
       throw Error("part " + std::to_string(p) + " is not one of its " + std::to_string(r.parts) + " parts");

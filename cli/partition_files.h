@@ -2,6 +2,7 @@
 // docs/adr/0060-unstructured-partitioning.md):
 //   DIR/partition.json       {"format": "weir-mesh-partition", "version": 1, "parts": N,
 //                             "primary": "Vertex", "program": "FILE.py::NAME",
+//                             "halo": "primary" or "every entity" (mesh::MeshPartition::every_entity),
 //                             "tables": {"E2V": {"from": "Edge", "to": "Vertex", "cols": 2}, ...},
 //                             "entities": {"Vertex": count, ...}, "edge_cut": METIS's objective,
 //                             "owned": [{"Vertex": owned of part 0, ...}, ...],
@@ -27,6 +28,7 @@ void write_partition(const std::filesystem::path& dir, const mesh::MeshPartition
 struct LoadedPart {
   int parts = 0;
   std::string primary, program;
+  bool every_entity = false;                   ///< chains from every entity's owned rows ("halo")
   std::map<std::string, std::int64_t> counts;  ///< global count per entity
   mesh::Part part;                             ///< tables (data, rows, cols, from, to) and entities
 };

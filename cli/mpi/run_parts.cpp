@@ -4,8 +4,12 @@
 // load it from the program cache) on the local numbering with the part's send/receive lists,
 // gather the owned rows of the outputs on rank 0.
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <set>
+#include <variant>
 
 #include "../run_parts.h"
 #include "backend_choice.h"
@@ -21,6 +25,7 @@
 #include "weir/distributed/decomposed_program.h"
 #include "weir/distributed/domain_bounds.h"
 #include "weir/distributed/mpi_world.h"
+#include "weir/distributed/orchestration_rows.h"
 #include "weir/distributed/partitioned_program.h"
 #include "weir/distributed/row_exchange.h"
 #include "weir/runtime/dispatch.h"
@@ -38,7 +43,9 @@ double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The rows of `global` this part holds: its owned rows copied by global id, the halo zero.
+// The rows of `global` this part holds: its owned rows copied by global id, the halo rows NaN
+// (zero for integers and booleans) until an exchange fills those the program reads, so that a
+// missing exchange shows in the owned results rather than passing unseen.
 Field local_rows(const Field& global, const mesh::PartEntity& e) {
   std::vector<std::int64_t> shape = global.shape();
   shape[0] = static_cast<std::int64_t>(e.global.size());
@@ -46,12 +53,39 @@ Field local_rows(const Field& global, const mesh::PartEntity& e) {
   const std::size_t rb =
       global.shape()[0] ? global.nbytes() / static_cast<std::size_t>(global.shape()[0]) : 0;
   std::memset(f.data(), 0, f.nbytes());
+  if (f.dtype() == ScalarType::Float64)
+    std::fill_n(static_cast<double*>(f.data()), f.size(), std::numeric_limits<double>::quiet_NaN());
+  if (f.dtype() == ScalarType::Float32)
+    std::fill_n(static_cast<float*>(f.data()), f.size(), std::numeric_limits<float>::quiet_NaN());
   for (std::int64_t k = 0; k < e.owned; ++k)
     std::memcpy(static_cast<char*>(f.data()) + static_cast<std::size_t>(k) * rb,
                 static_cast<const char*>(global.data()) +
                     static_cast<std::size_t>(e.global[static_cast<std::size_t>(k)]) * rb,
                 rb);
   return f;
+}
+
+// An orchestration's scalar arguments that give extents or domain bounds along a partitioned
+// entity (entity_bound_symbols: `n_cells`, `horizontal_end`) count this part's local rows: 0 stays
+// 0, the whole mesh becomes the part's local rows; any other value (a sub-range of the global
+// numbering) has no meaning on a part and is refused.
+void localize_bounds(const RunTarget& target, const LoadedPart& lp, Arguments& local) {
+  std::set<std::string> entities;
+  for (const auto& [entity, n] : lp.counts) entities.insert(entity);
+  for (const auto& [name, entity] : distributed::entity_bound_symbols(*target.sdfg.sdfg, entities)) {
+    auto v = local.values.find(name);
+    if (v == local.values.end() || !lp.part.entities.count(entity) ||
+        !std::holds_alternative<std::int64_t>(v->second))
+      continue;
+    const std::int64_t given = std::get<std::int64_t>(v->second), whole = lp.counts.at(entity);
+    if (given != 0 && given != whole)
+      throw Error("'" + target.sig.program_name + "': " + name + " = " + std::to_string(given) +
+                  " bounds the " + entity +
+                  " rows of its calls, but on a partition only 0 and the whole mesh (" +
+                  std::to_string(whole) + " " + entity + " entities) can be mapped to each part's rows");
+    if (given == whole)
+      v->second = Number(static_cast<std::int64_t>(lp.part.entities.at(entity).global.size()));
+  }
 }
 
 int run(const RunOptions& o, const MpiWorld& world) {
@@ -75,8 +109,17 @@ int run(const RunOptions& o, const MpiWorld& world) {
                 " or partition again with --parts " + std::to_string(world.size()));
   if (world.rank() != 0) lp = read_part(o.parts_dir, world.rank());
   RunTarget target = load_target(lo, *backend);
-  if (target.orchestration)
-    throw UsageError("--parts runs single programs; orchestration functions are not partitioned yet");
+  const bool orchestration = target.orchestration.has_value();
+  if (orchestration) {
+    // Lowered only: the exchanges go between the calls, which auto-optimize inlines.
+    lo.lowered_only = true;
+    target = load_target(lo, *backend);
+    if (!lp.every_entity)
+      throw Error(o.parts_dir + " was partitioned for the single program '" + lp.program +
+                  "' (halos from its primary entity only), but '" + target.sig.program_name +
+                  "' is an orchestration function whose calls write fields on every entity: partition again "
+                  "with --program naming it");
+  }
   const std::string primary = primary_entity(target);
   if (primary != lp.primary)
     throw Error(o.parts_dir + " splits " + lp.primary + " entities (made for '" + lp.program + "'), but '" +
@@ -121,24 +164,40 @@ int run(const RunOptions& o, const MpiWorld& world) {
       size = size || it->first == entity || it->first.find("_" + entity + "_size") != std::string::npos;
     it = size ? local.values.erase(it) : std::next(it);
   }
-  // A domain= bounded by scalars over a partitioned entity (domain={Cell: (0, n_cells)}): the
-  // global count given becomes the part's row count (anything else is refused at its line).
-  std::vector<std::string> split;
-  std::map<std::string, std::int64_t> part_rows;
-  for (const auto& [entity, e] : lp.part.entities) {
-    split.push_back(entity);
-    part_rows[entity] = static_cast<std::int64_t>(e.global.size());
+  // Domain bounds given as scalars over a partitioned entity (domain={Cell: (0, n_cells)}): the
+  // global count given becomes the part's row count (anything else is refused at its line). An
+  // orchestration's calls are nested SDFGs: their bounds are the orchestration's symbols.
+  if (orchestration) {
+    localize_bounds(target, lp, local);
+  } else {
+    std::vector<std::string> split;
+    std::map<std::string, std::int64_t> part_rows;
+    for (const auto& [entity, e] : lp.part.entities) {
+      split.push_back(entity);
+      part_rows[entity] = static_cast<std::int64_t>(e.global.size());
+    }
+    for (auto& [name, v] : localize_partition_bounds(scalar_bounds(*target.sdfg.sdfg, split), global.values,
+                                                     lp.counts, part_rows))
+      local.values[name] = v;
   }
-  for (auto& [name, v] : localize_partition_bounds(scalar_bounds(*target.sdfg.sdfg, split), global.values,
-                                                   lp.counts, part_rows))
-    local.values[name] = v;
-  // Every array the program reads on an entity of the partition gets its halo rows from their
-  // owners, by an UnstructuredHaloExchange node before the program's first state.
+  // Every array the program reads at halo rows on an entity of the partition gets them from
+  // their owners, by UnstructuredHaloExchange nodes: before the program's first state, or for an
+  // orchestration before every call that reads them after a write.
   std::map<std::string, std::string> exchanged;
-  for (const auto& [name, entity] :
-       rows_to_exchange(target.field_view_sig, target.connectivities, *target.sdfg.sdfg))
-    if (lp.part.entities.count(entity)) exchanged.emplace(name, entity);
-  PartitionedProgram program(target.sdfg, exchanged);
+  if (!orchestration)
+    for (const auto& [name, entity] :
+         rows_to_exchange(target.field_view_sig, target.connectivities, *target.sdfg.sdfg))
+      if (lp.part.entities.count(entity)) exchanged.emplace(name, entity);
+  // For the test that a needed exchange cannot be dropped: its halo rows stay NaN.
+  if (const char* drop = std::getenv("WEIR_TEST_DROP_EXCHANGE"); drop && !orchestration) {
+    if (!exchanged.erase(drop))
+      throw Error("WEIR_TEST_DROP_EXCHANGE=" + std::string(drop) + ": '" + target.sig.program_name +
+                  "' exchanges no array of that name");
+    if (world.rank() == 0) std::cout << "dropped the exchange of " << drop << " (WEIR_TEST_DROP_EXCHANGE)\n";
+  }
+  PartitionedProgram program = orchestration ? PartitionedProgram(target.sdfg, target.connectivities)
+                                             : PartitionedProgram(target.sdfg, exchanged);
+  if (orchestration) exchanged = program.exchanged();
   if (!o.decomposed_sdfg.empty() && world.rank() == 0)
     write_sdfg(*program.compilable().sdfg, o.decomposed_sdfg);
   RowLists lists;
@@ -150,7 +209,8 @@ int run(const RunOptions& o, const MpiWorld& world) {
   if (root) {
     std::cout << "program '" << target.sig.program_name << "' on " << world.size() << " MPI rank"
               << (world.size() == 1 ? "" : "s") << ", partition " << o.parts_dir << " (" << primary
-              << " split by METIS); halo exchanges:";
+              << " split by METIS); " << program.exchanges() << " halo exchange"
+              << (program.exchanges() == 1 ? "" : "s") << " of:";
     for (const auto& [n, entity] : exchanged) std::cout << " " << n << "(" << entity << ")";
     std::cout << "\n";
   }
@@ -167,11 +227,15 @@ int run(const RunOptions& o, const MpiWorld& world) {
   const double call_s = since(t1);
   world.barrier();
 
-  const mesh::PartEntity& own = lp.part.entities.at(primary);
-  const std::vector<std::int32_t> owned(own.global.begin(), own.global.begin() + own.owned);
-  for (const auto& p : target.sig.params)
-    if (p.written && p.kind == Parameter::Kind::Array && global.arrays.count(p.name))
-      gather_rows(world, local.arrays.at(p.name), owned, global.arrays.at(p.name));
+  // Each output's owned rows, by the global ids of its entity.
+  for (const auto& p : target.sig.params) {
+    if (!p.written || p.kind != Parameter::Kind::Array || !global.arrays.count(p.name)) continue;
+    auto e = lp.part.entities.find(first_dimension(target.field_view_sig, p.name));
+    if (e == lp.part.entities.end()) continue;
+    const std::vector<std::int32_t> owned(e->second.global.begin(),
+                                          e->second.global.begin() + e->second.owned);
+    gather_rows(world, local.arrays.at(p.name), owned, global.arrays.at(p.name));
+  }
   if (!root) return kExitOk;
   std::cout << "call 1 (its halo exchanges included): " << call_s * 1e3 << " ms (rank 0)\n";
   finish_outputs(target.sig, global, o.out_dir, given.input_files);

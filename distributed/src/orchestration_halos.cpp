@@ -10,23 +10,6 @@ namespace weir::distributed {
 
 namespace {
 
-// The orchestration array passed to connector `conn` of call `n` (in-edges for reads,
-// out-edges for writes), "" when none; throws when only part of it is passed.
-std::string outer_array(const SDFG& sdfg, const SDFGState& st, const NestedSDFGNode& n,
-                        const std::string& conn, bool read) {
-  for (EdgeId id : read ? st.in_edges(n.id()) : st.out_edges(n.id())) {
-    const DataflowEdge& e = st.edge(id);
-    if ((read ? e.dst_conn : e.src_conn) != conn || e.memlet.is_empty()) continue;
-    auto a = sdfg.arrays.find(e.memlet.data);
-    if (a == sdfg.arrays.end()) return {};
-    if (e.memlet.subset != Subset::full(a->second.shape))
-      throw Error("orchestration '" + sdfg.name + "': the call of '" + n.sdfg->name + "' passes part of '" +
-                  e.memlet.data + "' as '" + conn + "', which a decomposition does not split");
-    return e.memlet.data;
-  }
-  return {};
-}
-
 // `in` (inner names) as the orchestration's array `outer`: its axes are the outer array's.
 // Throws when the program splits `in` along a dimension `outer` is not split along: a local
 // field (gtx.zeros) keeps its global size on every rank, so each rank would pass it whole.
@@ -58,6 +41,37 @@ void widen(std::map<std::string, Margin>& to, const std::map<std::string, Margin
 
 }  // namespace
 
+std::string call_argument(const SDFG& sdfg, const SDFGState& st, const NestedSDFGNode& n,
+                          const std::string& conn, bool read) {
+  for (EdgeId id : read ? st.in_edges(n.id()) : st.out_edges(n.id())) {
+    const DataflowEdge& e = st.edge(id);
+    if ((read ? e.dst_conn : e.src_conn) != conn || e.memlet.is_empty()) continue;
+    auto a = sdfg.arrays.find(e.memlet.data);
+    if (a == sdfg.arrays.end()) return {};
+    if (e.memlet.subset != Subset::full(a->second.shape))
+      throw Error("orchestration '" + sdfg.name + "': the call of '" + n.sdfg->name + "' passes part of '" +
+                  e.memlet.data + "' as '" + conn + "', which a decomposition does not split");
+    return e.memlet.data;
+  }
+  return {};
+}
+
+SDFGState& add_state_before(SDFG& sdfg, SDFGState& target, const std::string& label) {
+  ControlFlowRegion* region = target.parent_region();
+  if (!region) throw Error("orchestration '" + sdfg.name + "': a call state outside any region");
+  const bool was_start = region->start_block() == target.id();
+  SDFGState& x = region->add_state(label);
+  for (const ControlFlowEdge* e : region->in_edges(target.id())) {
+    const BlockId src = e->src;
+    const InterstateEdge data = e->data;
+    region->remove_edge(e->id);
+    region->add_edge(src, x.id(), data);
+  }
+  region->add_edge(x.id(), target.id());
+  if (was_start) region->set_start_block(x.id());
+  return x;
+}
+
 OrchestrationHalos analyse_orchestration_halos(const SDFG& sdfg, const std::vector<std::string>& dims) {
   OrchestrationHalos r;
   std::map<std::string, InputHalo> widest;
@@ -81,14 +95,14 @@ OrchestrationHalos analyse_orchestration_halos(const SDFG& sdfg, const std::vect
                       std::to_string(h.frame.at(dim).lo) + "/" + std::to_string(h.frame.at(dim).hi) +
                       "), which one decomposition cannot split");
       for (const auto& [inner, axes] : h.outputs) {
-        const std::string outer = outer_array(sdfg, *st, *n, inner, false);
+        const std::string outer = call_argument(sdfg, *st, *n, inner, false);
         if (outer.empty()) continue;
         written.insert(outer);
         r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}, {}}, outer, dims, n->sdfg->name).axis;
       }
       CallHalos call{st, n->sdfg->name, {}};
       for (const auto& in : h.inputs) {
-        const std::string outer = outer_array(sdfg, *st, *n, in.field, true);
+        const std::string outer = call_argument(sdfg, *st, *n, in.field, true);
         if (outer.empty()) continue;
         InputHalo o = as_outer(sdfg, in, outer, dims, n->sdfg->name);
         auto [it, fresh] = widest.emplace(outer, InputHalo{outer, o.axis, {}, {}});
@@ -128,19 +142,8 @@ int insert_call_exchanges(SDFG& sdfg, const OrchestrationHalos& halos, const std
   for (const CallHalos& call : halos.calls) {
     if (call.shifted.empty()) continue;
     // The state is the SDFG's (analysed from it): its region may add blocks.
-    auto* target = const_cast<SDFGState*>(call.state);
-    ControlFlowRegion* region = target->parent_region();
-    if (!region) throw Error("orchestration '" + sdfg.name + "': a call state outside any region");
-    const bool was_start = region->start_block() == target->id();
-    SDFGState& x = region->add_state("halo_exchange_" + call.program);
-    for (const ControlFlowEdge* e : region->in_edges(target->id())) {
-      const BlockId src = e->src;
-      const InterstateEdge data = e->data;
-      region->remove_edge(e->id);
-      region->add_edge(src, x.id(), data);
-    }
-    region->add_edge(x.id(), target->id());
-    if (was_start) region->set_start_block(x.id());
+    SDFGState& x =
+        add_state_before(sdfg, *const_cast<SDFGState*>(call.state), "halo_exchange_" + call.program);
     for (const InputHalo& in : call.shifted) add_halo_exchange(sdfg, x, in, halos.merged.frame, dims, grid);
     added += static_cast<int>(call.shifted.size());
   }

@@ -3,13 +3,16 @@
 #include <cstring>
 
 #include "weir/distributed/halo_exchange.h"
+#include "weir/distributed/halo_rows.h"
 #include "weir/distributed/mpi_world.h"
+#include "weir/distributed/orchestration_rows.h"
 #include "weir/distributed/unstructured_exchange.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/lower_for_tables.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/auto_optimize.h"
 
 namespace weir::distributed {
 
@@ -45,27 +48,59 @@ std::map<std::string, std::string> rows_to_exchange(const runtime::Signature& si
     entities.insert(t.to);
     names.insert(t.name);
   }
+  // Only arrays read at halo rows (through a table, or to compute rows read so): an array read
+  // at the row being written needs none, its halo rows only feed halo rows.
+  const std::set<std::string> halo = halo_rows_read(sdfg);
   std::map<std::string, std::string> out;
   for (const auto& p : sig.params) {
     const std::string e = first_entity(p);
     if (!e.empty() && entities.count(e) && !names.count(p.name) && sdfg.has_data(p.name) &&
-        reads_array(sdfg, p.name))
+        reads_array(sdfg, p.name) && halo.count(p.name))
       out.emplace(p.name, e);
   }
   return out;
 }
 
 PartitionedProgram::PartitionedProgram(const runtime::FieldViewProgram& program) {
-  if (program.orchestration)
-    throw Error("'" + program.name() +
-                "' is an orchestration function: only single unstructured programs are " + "partitioned yet");
   const auto tables = runtime::connectivities_of(program);
   if (tables.empty())
     throw Error("'" + program.name() +
                 "' reads no connectivity table: only unstructured programs are partitioned");
+  if (program.orchestration) {
+    // Exchanges go between the calls, placed before auto-optimize inlines them.
+    program_ = runtime::lower_for_tables(program, {}, false);
+    partition_orchestration(tables);
+    return;
+  }
   program_ = runtime::lower_for_tables(program, {}, true);
   exchanged_ = rows_to_exchange(runtime::field_view_signature(program), tables, *program_.sdfg);
   insert();
+}
+
+PartitionedProgram::PartitionedProgram(const runtime::CompilableProgram& lowered,
+                                       const std::vector<runtime::ConnectivityParameter>& tables)
+    : program_(lowered) {
+  if (!lowered.sdfg) throw Error("PartitionedProgram: no SDFG to partition");
+  partition_orchestration(tables);
+}
+
+void PartitionedProgram::partition_orchestration(const std::vector<runtime::ConnectivityParameter>& tables) {
+  std::set<std::string> entities, names;
+  for (const auto& t : tables) {
+    entities.insert(t.from);
+    entities.insert(t.to);
+    names.insert(t.name);
+  }
+  std::unique_ptr<SDFG> sdfg = program_.sdfg->clone_sdfg();
+  const OrchestrationRows rows = analyse_orchestration_rows(*sdfg, entities, names);
+  exchanges_ = insert_call_row_exchanges(*sdfg, rows);
+  for (const auto& [array, entity] : rows.once) exchanged_.emplace(array, entity);
+  for (const auto& call : rows.calls)
+    for (const auto& [array, entity] : call.exchanged) exchanged_.emplace(array, entity);
+  on_entity_ = rows.entity;
+  transforms::auto_optimize(*sdfg, DeviceType::CPU);
+  validate_or_throw(*sdfg);
+  program_.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
 }
 
 PartitionedProgram::PartitionedProgram(const runtime::CompilableProgram& compiled,
@@ -77,7 +112,8 @@ PartitionedProgram::PartitionedProgram(const runtime::CompilableProgram& compile
 
 void PartitionedProgram::insert() {
   std::unique_ptr<SDFG> sdfg = program_.sdfg->clone_sdfg();
-  insert_unstructured_exchanges(*sdfg, exchanged_);
+  exchanges_ = insert_unstructured_exchanges(*sdfg, exchanged_);
+  on_entity_ = exchanged_;
   validate_or_throw(*sdfg);
   program_.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
 }
@@ -113,7 +149,7 @@ void PartitionedProgram::run(runtime::Arguments& local, const RowLists& lists, s
     // The extent of the entity's local arrays, for the rows' check.
     std::int64_t rows = -1;
     std::string first;
-    for (const auto& [array, e] : exchanged_) {
+    for (const auto& [array, e] : on_entity_) {
       auto f = local.arrays.find(array);
       if (e == entity && f != local.arrays.end() && !f->second.shape().empty()) {
         rows = f->second.shape()[0];

@@ -25,7 +25,16 @@ void add_list_arguments(SDFG& sdfg, const std::string& entity) {
   for (const char* s : {"npeers", "nsend", "nrecv"}) sdfg.add_symbol(p + s);
 }
 
-void add_exchange(SDFG& sdfg, SDFGState& st, const std::string& array, const std::string& entity) {
+}  // namespace
+
+void add_unstructured_exchange(SDFG& sdfg, SDFGState& st, const std::string& array,
+                               const std::string& entity) {
+  auto it = sdfg.arrays.find(array);
+  if (it == sdfg.arrays.end() || it->second.is_scalar() || it->second.shape.empty())
+    throw Error("program '" + sdfg.name + "': cannot exchange the halo rows of '" + array + "' on " + entity +
+                ": it is not an array of the program");
+  add_comm_argument(sdfg);
+  add_list_arguments(sdfg, entity);
   auto node = std::make_unique<LibraryNode>("halo_" + array, kUnstructuredExchangeClass);
   node->classpath = std::string("weir.distributed.") + kUnstructuredExchangeClass;
   node->extra.set("entity", "\"" + entity + "\"");
@@ -45,8 +54,6 @@ void add_exchange(SDFG& sdfg, SDFGState& st, const std::string& array, const std
   st.add_edge(lib.id(), "_out", dst.id(), "",
               Memlet::simple(array, Subset::full(sdfg.arrays.at(array).shape)));
 }
-
-}  // namespace
 
 std::string peers_argument(const std::string& entity) { return "__weir_" + entity + "_peers"; }
 std::string send_argument(const std::string& entity) { return "__weir_" + entity + "_send"; }
@@ -74,11 +81,7 @@ int insert_unstructured_exchanges(SDFG& sdfg, const std::map<std::string, std::s
   SDFGState& st = sdfg.add_state("halo_exchange");
   sdfg.add_edge(st.id(), start);
   sdfg.set_start_block(st.id());
-  add_comm_argument(sdfg);
-  for (const auto& [array, entity] : exchanged) {
-    add_list_arguments(sdfg, entity);
-    add_exchange(sdfg, st, array, entity);
-  }
+  for (const auto& [array, entity] : exchanged) add_unstructured_exchange(sdfg, st, array, entity);
   return static_cast<int>(exchanged.size());
 }
 

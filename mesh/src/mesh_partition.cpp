@@ -68,9 +68,10 @@ std::map<std::string, std::int64_t> entity_counts(const std::vector<PartitionTab
 }
 
 MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const std::string& primary,
-                             const std::vector<int>& owner, int parts) {
+                             const std::vector<int>& owner, int parts, bool every_entity) {
   MeshPartition m;
   m.primary = primary;
+  m.every_entity = every_entity;
   m.counts = entity_counts(tables);
   if (!m.counts.count(primary))
     throw std::invalid_argument("no connectivity table names the entity '" + primary + "'");
@@ -103,6 +104,54 @@ MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const st
     o.assign(static_cast<std::size_t>(n), -1);
     for (int p = parts - 1; p >= 0; --p)
       for (std::int32_t g : local[static_cast<std::size_t>(p)][entity]) o[static_cast<std::size_t>(g)] = p;
+  }
+  // Every entity's owned rows computed on their part (an orchestration's calls write fields on
+  // every entity): the chains start at the owned entities of each entity too. An entity no
+  // chain from a primary reaches is part 0's.
+  if (every_entity) {
+    // Owner of a non-primary entity: the lowest part owning a primary one table away from it
+    // (a cell's edges, an edge's cells), so each part owns what lies around its own primaries;
+    // the lowest part holding it when no table joins the two entities.
+    for (auto& [entity, o] : owner_of) {
+      if (entity == primary) continue;
+      std::vector<int> near(o.size(), parts);
+      for (const auto& t : tables) {
+        if (t.from == primary && t.to == entity)
+          for (std::int64_t r = 0; r < t.rows; ++r)
+            for (std::int64_t c = 0; c < t.cols; ++c) {
+              int& n = near[static_cast<std::size_t>(t.data[static_cast<std::size_t>(r * t.cols + c)])];
+              n = std::min(n, owner[static_cast<std::size_t>(r)]);
+            }
+        if (t.from == entity && t.to == primary)
+          for (std::int64_t r = 0; r < t.rows; ++r)
+            for (std::int64_t c = 0; c < t.cols; ++c) {
+              int& n = near[static_cast<std::size_t>(r)];
+              n = std::min(n,
+                           owner[static_cast<std::size_t>(t.data[static_cast<std::size_t>(r * t.cols + c)])]);
+            }
+      }
+      for (std::size_t g = 0; g < o.size(); ++g)
+        if (near[g] < parts) {
+          o[g] = near[g];
+          local[static_cast<std::size_t>(near[g])][entity].insert(static_cast<std::int32_t>(g));
+        }
+    }
+    for (auto& [entity, o] : owner_of)
+      for (std::size_t g = 0; g < o.size(); ++g)
+        if (o[g] < 0) {
+          o[g] = 0;
+          local[0][entity].insert(static_cast<std::int32_t>(g));
+        }
+    for (int p = 0; p < parts; ++p) {
+      Sets& reach = local[static_cast<std::size_t>(p)];
+      for (const auto& [entity, o] : owner_of) {
+        std::set<std::int32_t> own;
+        for (std::size_t g = 0; g < o.size(); ++g)
+          if (o[g] == p) own.insert(static_cast<std::int32_t>(g));
+        std::vector<bool> used(tables.size(), false);
+        follow(tables, entity, own, used, reach);
+      }
+    }
   }
   // Local numbering: owned, then halo, each by increasing global id.
   m.parts.resize(static_cast<std::size_t>(parts));

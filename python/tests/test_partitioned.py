@@ -30,13 +30,14 @@ def test_program_must_be_a_weir_program():
 
 
 @needs_mpi
-def test_exchanged_arrays_are_the_inputs_on_mesh_entities():
-    # nabla reads pp, sign, vol on Vertex and S_MXX, S_MYY on Edge; it only writes out_x, out_y,
-    # and E2V, V2E are its tables: those are not exchanged.
+def test_exchanged_arrays_are_the_inputs_read_at_halo_rows():
+    # nabla reads pp on Vertex and S_MXX, S_MYY on Edge through its tables (at halo rows); sign and
+    # vol only at the row of the output it computes, out_x, out_y it only writes, and E2V, V2E
+    # are its tables: those are not exchanged. cell_laplacian likewise reads weights at its row.
     pp = weir.partitioned(weir.load(NABLA))
-    assert pp.exchanged == {"pp": "Vertex", "sign": "Vertex", "vol": "Vertex", "S_MXX": "Edge", "S_MYY": "Edge"}
+    assert pp.exchanged == {"pp": "Vertex", "S_MXX": "Edge", "S_MYY": "Edge"}
     assert pp.entities == {"Vertex", "Edge"}
-    assert weir.partitioned(weir.load(CELL_LAPLACIAN)).exchanged == {"psi": "Cell", "weights": "Cell"}
+    assert weir.partitioned(weir.load(CELL_LAPLACIAN)).exchanged == {"psi": "Cell"}
 
 
 @needs_mpi

@@ -23,10 +23,6 @@ EXCLUDED = {
                          "weir mesh --parts to split (every column is independent)",
     "pair_program": "reads no connectivity table and has no I or J: nothing for --decompose or weir mesh "
                     "--parts to split (every column is independent)",
-    "diffusion_granule": "an orchestration function on an unstructured mesh: --parts runs single programs "
-                         "(orchestrated loops on partitions are another slice of issue 38)",
-    "half_level_granule": "an orchestration function on an unstructured mesh: --parts runs single programs "
-                          "(orchestrated loops on partitions are another slice of issue 38)",
 }
 
 
@@ -57,8 +53,8 @@ def files_of_checks():
     for name, (ref, *_) in check_decomposed.EXAMPLES.items():
         f = ref.split("::")[0]
         out[name] = f if f.startswith(("tests/", "examples/")) else f"examples/cartesian/{f}"
-    for name, (f, *_) in check_partitioned.EXAMPLES.items():
-        out[name] = f if f.startswith("examples/") else f"examples/unstructured/{f}"
+    for name, (f, _, _, _, *folder) in check_partitioned.EXAMPLES.items():
+        out[name] = f if f.startswith("examples/") else f"examples/{(folder or ['unstructured'])[0]}/{f}"
     return out
 
 

@@ -11,6 +11,12 @@ examples/unstructured on a periodic triangular mesh (`weir mesh --nx --ny`), run
             that is no owned row, a receive list shorter than the peer's send list, a table entry
             past the part's entities) must stop every rank with the file named, within the timeout.
 
+With --expect-exchanges TEXT every run must print TEXT (the exchanged arrays); with
+--drop-exchange ARRAY a last run on the largest rank count without that exchange
+(WEIR_TEST_DROP_EXCHANGE) must give NaN in some output, the halo rows it leaves being NaN: the
+exchange is needed, and the runs that keep it have no NaN. The orchestration examples
+(examples/orchestration, several time steps with swaps and a branch) run the same way.
+
 Inputs are seeded random arrays."""
 import argparse
 import json
@@ -25,8 +31,24 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import unstructured_reference  # noqa: E402
 
-# file::program, inputs (name, entity, extra shape), tables, scalars
+# file::program, inputs (name, entity, extra shape: "K" levels, "K1" levels + 1, a count, ""),
+# tables, scalars ("#V", "#E", "#C": the mesh's count, "#K": levels), folder of examples/
 EXAMPLES = {
+    "diffusion_granule": ("diffusion_granule.py", [("vn", "E", "K"), ("vn_new", "E", "K"), ("w", "C", "K"),
+                                                   ("w_new", "C", "K"), ("theta", "C", "K"),
+                                                   ("theta_new", "C", "K"), ("e_weights", "E", 5),
+                                                   ("inv_dual", "E", ""), ("geofac_div", "C", 3),
+                                                   ("mask", "C", "K")],
+                          ["C2E", "E2C", "E2C2EO", "E2C2V", "V2C"],
+                          {"dt": 0.01, "smag_fac": 0.15, "n_steps": 3, "apply_theta": True, "n_vertices": "#V",
+                           "n_edges": "#E", "n_cells": "#C", "n_levels": "#K"}, "orchestration"),
+    "peak_limited": ("unstructured_reduction.py", [("vn", "E", "K"), ("psi", "C", "K"), ("psi_next", "C", "K")],
+                     ["C2E"], {"limit": 0.1, "steps": 2}, "../tests/mpi"),
+    "half_level_granule": ("half_level_granule.py", [("w", "C", "K1"), ("w_new", "C", "K1"), ("theta", "C", "K"),
+                                                     ("vn", "E", "K"), ("geofac_div", "C", 3),
+                                                     ("w_full", "C", "K")], ["C2E"],
+                           {"wgt": 0.6, "dtime": 0.3, "n_substeps": 3, "horizontal_start": 0,
+                            "horizontal_end": "#C", "n_cells": "#C", "nlev": "#K"}, "orchestration"),
     "nabla_program": ("nabla.py", [("pp", "V", "K"), ("S_MXX", "E", ""), ("S_MYY", "E", ""),
                                    ("sign", "V", 6), ("vol", "V", "")], ["E2V", "V2E"], {}),
     "cell_laplacian": ("cell_laplacian.py", [("psi", "C", "K"), ("weights", "C", 4)], ["C2E2CO"], {}),
@@ -98,8 +120,11 @@ def check_partition(d, tables, n_parts):
             assert (gid[p][t["to"]][sub] == tables[name][gid[p][entity][rows]]).all(), f"part {p}: {name} rows wrong"
             follow(p, t["to"], np.unique(sub), used | {name})
 
+    # An orchestration's partition: the chains start at the owned rows of every entity.
+    starts = list(meta["entities"]) if meta.get("halo") == "every entity" else [meta["primary"]]
     for p in range(n_parts):
-        follow(p, meta["primary"], np.arange(meta["owned"][p][meta["primary"]]), frozenset())
+        for e in starts:
+            follow(p, e, np.arange(meta["owned"][p][e]), frozenset())
 
 
 def main():
@@ -120,12 +145,15 @@ def main():
                    help="refused: damage one file of a 2-part partition before the run")
     a.add_argument("--scalar", action="append", default=[], help="NAME=VALUE: a scalar given instead of the example's")
     a.add_argument("--expect", action="append", default=[])
+    a.add_argument("--expect-exchanges", default="", help="equal: how the runs' line of exchanges ends")
+    a.add_argument("--drop-exchange", default="", help="equal: an array whose exchange is needed")
     a.add_argument("--timeout", type=float, default=120)
     o = a.parse_args()
 
-    file, inputs, table_names, scalars = EXAMPLES[o.program]
-    folder = pathlib.Path(o.source) / ("" if file.startswith("examples/") else "examples/unstructured")
-    program = f"{folder / file}::{o.program}"
+    file, inputs, table_names, scalars, *folder = EXAMPLES[o.program] + ("unstructured",)
+    # A path from the source folder ("examples/..."), or a file in examples/<folder>.
+    path = pathlib.Path(o.source) / (file if file.startswith("examples/") else f"examples/{folder[0]}/{file}")
+    program = f"{path}::{o.program}"
     if o.program in INCLUDE:  # for weir mesh and every rank (mpirun -x)
         os.environ["WEIR_PATH"] = ":".join(str(pathlib.Path(o.source) / d) for d in INCLUDE[o.program])
     work = pathlib.Path(o.work)
@@ -139,14 +167,25 @@ def main():
     rng = np.random.default_rng(38)
     arrays = {}
     for name, ent, extra in inputs:
-        shape = (counts[ent],) + ((o.levels,) if extra == "K" else (extra,) if extra else ())
+        levels = {"K": (o.levels,), "K1": (o.levels + 1,), "": ()}
+        shape = (counts[ent],) + (levels[extra] if extra in levels else (extra,))
         arrays[name] = rng.random(shape) + 0.5  # vol away from 0
+        if name == "mask":
+            arrays[name] = arrays[name] > 0.8
     (work / "in").mkdir()
     for n, v in arrays.items():
         np.save(work / "in" / f"{n}.npy", v)
-    scalars = {k: int(v.format(C=counts["C"], E=counts["E"], K=o.levels)) if isinstance(v, str) else v for k, v in scalars.items()}
+    def scalar_value(v):
+        # "#C": the mesh's count of C ("#K": levels); "{C}" the same inside an expression.
+        if not isinstance(v, str):
+            return v
+        if v.startswith("#"):
+            return o.levels if v == "#K" else counts[v[1:]]
+        return int(v.format(C=counts["C"], E=counts["E"], V=counts["V"], K=o.levels))
+
+    scalars = {k: scalar_value(v) for k, v in scalars.items()}
     scalars.update((k, int(v)) for k, v in (x.split("=") for x in o.scalar))
-    sets = [x for k, v in scalars.items() for x in ("--set", f"{k}={v}")]
+    sets = [x for k, v in scalars.items() for x in ("--set", f"{k}={str(v).lower() if isinstance(v, bool) else v}")]
     common = [program, "--in-dir", str(work / "tab"), "--in-dir", str(work / "in")] + sets
     mpirun = [o.mpirun, "--oversubscribe", "--allow-run-as-root"] + (["-x", "WEIR_PATH"] if o.program in INCLUDE else [])
 
@@ -210,10 +249,25 @@ def main():
         code, out = run(mpirun + ["-np", str(n), o.weir, "run"] + common + ["--parts", str(pd), "--out",
                                                                             str(work / f"r{n}")], o.timeout)
         assert code == 0, out
+        if o.expect_exchanges:  # the whole list: no other array exchanged
+            line = next((x for x in out.splitlines() if " halo exchange" in x), "")
+            assert line.endswith(o.expect_exchanges), f"{n} ranks: {line!r} does not end in {o.expect_exchanges!r}"
         for name in ref:
             one = (work / "one" / f"{name}.npy").read_bytes()
             assert (work / f"r{n}" / f"{name}.npy").read_bytes() == one, f"{name} on {n} ranks differs"
+            assert not np.isnan(np.load(work / f"r{n}" / f"{name}.npy")).any(), f"{name} on {n} ranks has NaN"
         print(f"{o.program}: {n} part(s) bit-identical to one rank and equal to NumPy")
+    if o.drop_exchange:
+        # The halo rows are NaN until exchanged: without the exchange some owned output is NaN.
+        env = dict(os.environ, WEIR_TEST_DROP_EXCHANGE=o.drop_exchange)
+        p = subprocess.run(mpirun + ["-np", str(n), "-x", "WEIR_TEST_DROP_EXCHANGE", o.weir, "run"] + common +
+                           ["--parts", str(pd), "--out", str(work / "dropped")], capture_output=True, text=True,
+                           timeout=o.timeout, env=env)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert f"dropped the exchange of {o.drop_exchange}" in p.stdout, p.stdout
+        nan = [name for name in ref if np.isnan(np.load(work / "dropped" / f"{name}.npy")).any()]
+        assert nan, f"without the exchange of {o.drop_exchange} no output has NaN: the test could not fail"
+        print(f"{o.program}: without the exchange of {o.drop_exchange} on {n} ranks {nan} have NaN")
 
 
 if __name__ == "__main__":

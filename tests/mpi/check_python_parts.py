@@ -48,6 +48,7 @@ PROGRAMS = {
     "cell_laplacian": ("cell_laplacian.py", [("psi", "Cell", (LEVELS,)), ("weights", "Cell", (4,))], ["lap"],
                        ["C2E2CO"]),
 }
+EXCHANGED = {"nabla_program": {"pp", "S_MXX", "S_MYY"}, "cell_laplacian": {"psi"}}
 world = MPI.COMM_WORLD
 
 
@@ -61,7 +62,9 @@ def run_program(name, group, rng, cache, failures):
     pp.prepare()
     part = weir.read_part(WORK / f"{name}2", group.rank)
     entities = {e for _, e, _ in inputs}
-    assert pp.exchanged == {n: e for n, e, _ in inputs}, pp.exchanged
+    # Only what the program reads at halo rows (through a table): nabla's sign and vol and
+    # cell_laplacian's weights are read at the output's row.
+    assert pp.exchanged == {n: e for n, e, _ in inputs if n in EXCHANGED[name]}, pp.exchanged
     assert pp.entities == entities, pp.entities
 
     glob = {n: rng.random((COUNTS[e],) + extra) + 0.5 for n, e, extra in inputs}

@@ -76,3 +76,63 @@ def edge_program(t, c, v, out, alpha, n_edges, nlev):
 def state_program(t, c, v):
     """examples/namespaced/dycore/model/dycore/program.py::state_program: c[E2C1] * 3 + v[E2V0]."""
     return {"out": c[t["E2C"][:, 1]] * 3.0 + v[t["E2V"][:, 0]]}
+
+
+def diffusion_granule(t, vn, vn_new, w, w_new, theta, theta_new, e_weights, inv_dual, geofac_div, mask, dt,
+                      smag_fac, n_steps, apply_theta, n_vertices, n_edges, n_cells, n_levels):
+    """examples/orchestration/diffusion_granule.py: n_steps steps writing the *_new buffers, the
+    names swapped after each step (the returned arrays are the parameters' buffers)."""
+    buf = {k: v.copy() for k, v in (("vn", vn), ("vn_new", vn_new), ("w", w), ("w_new", w_new),
+                                     ("theta", theta), ("theta_new", theta_new))}
+    name = {k: k for k in buf}  # the orchestration's name -> the parameter buffer it refers to
+    c2e, e2c, v2c, e2c2v, e2c2eo = t["C2E"], t["E2C"], t["V2C"], t["E2C2V"], t["E2C2EO"]
+
+    def lap_of(psi):
+        g = (psi[e2c[:, 1]] - psi[e2c[:, 0]]) * inv_dual[:, None]
+        return neighbour_sum(g[c2e] * geofac_div[:, :, None])
+
+    for _ in range(n_steps):
+        cur_vn, cur_w, cur_th = buf[name["vn"]], buf[name["w"]], buf[name["theta"]]
+        uv = (1.0 / 6.0) * neighbour_sum(cur_w[v2c])
+        dt_ = uv[e2c2v[:, 1]] - uv[e2c2v[:, 0]]
+        dn_ = uv[e2c2v[:, 3]] - uv[e2c2v[:, 2]]
+        kh = smag_fac * np.sqrt(dt_ * dt_ + dn_ * dn_ + 0.01 * cur_vn * cur_vn)
+        kh_c = neighbour_sum(kh[c2e]) / 3.0
+        z2 = neighbour_sum(cur_vn[e2c2eo] * e_weights[:, :, None])
+        z4 = neighbour_sum(z2[e2c2eo] * e_weights[:, :, None])
+        buf[name["vn_new"]][:] = cur_vn - (0.5 * dt) * kh * z4
+        lap = lap_of(cur_w)
+        new_w = buf[name["w_new"]]
+        new_w[:, 1:] = cur_w[:, 1:] + dt * kh_c[:, 1:] * lap[:, 1:]
+        new_w[:, 0] = cur_w[:, 0]
+        if apply_theta:
+            lap = lap_of(cur_th)
+            buf[name["theta_new"]][:] = np.where(mask, cur_th + dt * kh_c * lap, cur_th)
+        else:
+            buf[name["theta_new"]][:] = cur_th
+        for a in ("vn", "w", "theta"):
+            name[a], name[a + "_new"] = name[a + "_new"], name[a]
+    return buf
+
+
+def half_level_granule(t, w, w_new, theta, vn, geofac_div, w_full, wgt, dtime, n_substeps, horizontal_start,
+                       horizontal_end, n_cells, nlev):
+    """examples/orchestration/half_level_granule.py over the whole mesh (horizontal_start 0,
+    horizontal_end n_cells): w on nlev + 1 half levels, theta and vn on nlev full levels."""
+    assert horizontal_start == 0 and horizontal_end == n_cells
+    buf = {"w": w.copy(), "w_new": w_new.copy(), "w_full": w_full.copy()}
+    theta_ic = np.zeros((n_cells, nlev + 1))
+    theta_ic[:, 0] = theta[:, 0]
+    theta_ic[:, 1:nlev] = wgt * theta[:, 1:nlev] + (1.0 - wgt) * theta[:, 0:nlev - 1]
+    theta_ic[:, nlev] = theta[:, nlev - 1]
+    div = neighbour_sum(vn[t["C2E"]] * geofac_div[:, :, None])
+    dt = dtime / float(n_substeps)
+    cur, new = "w", "w_new"
+    for _ in range(n_substeps):
+        src, dst = buf[cur], buf[new]
+        dst[:, 1:nlev] = src[:, 1:nlev] + dt * theta_ic[:, 1:nlev] * (div[:, 0:nlev - 1] - div[:, 1:nlev])
+        dst[:, 0] = 0.0 * src[:, 0]
+        dst[:, nlev] = 0.0 * src[:, nlev]
+        cur, new = new, cur
+    buf["w_full"][:] = 0.5 * (buf[cur][:, 0:nlev] + buf[cur][:, 1:nlev + 1])
+    return buf

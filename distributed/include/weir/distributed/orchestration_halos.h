@@ -31,6 +31,18 @@ struct OrchestrationHalos {
   std::vector<InputHalo> read_only;
 };
 
+/// The orchestration array `sdfg` passes to connector `conn` of call `n` in state `st` (its
+/// in-edges for `read`, else its out-edges), "" when none. Throws weir::Error naming the program
+/// when only part of the array is passed (a partition or decomposition splits whole arrays).
+std::string call_argument(const SDFG& sdfg, const SDFGState& st, const NestedSDFGNode& n,
+                          const std::string& conn, bool read);
+
+/// Adds a state labelled `label` before `target` (a state of `sdfg`) that takes over all of
+/// target's incoming interstate edges (and its place as its region's start), so that what it
+/// holds runs on every path into `target`: after a previous iteration, a swap or a branch.
+/// Returns the new state. Throws weir::Error for a state outside any region.
+SDFGState& add_state_before(SDFG& sdfg, SDFGState& target, const std::string& label);
+
 /// Analyses every call of `sdfg` (an orchestration function lowered, not yet optimized) along
 /// `dims`. Throws weir::Error naming the programs when two calls leave different frames along a
 /// dimension (one decomposition must split every call's output domain the same way), when a

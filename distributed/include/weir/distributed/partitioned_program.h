@@ -37,8 +37,10 @@ struct PeerRows {
 using RowLists = std::map<std::string, std::vector<PeerRows>>;
 
 /// The arrays to exchange: every array parameter of `sig` (a field-view signature) that `sdfg`
-/// reads, is not a connectivity table of `tables`, and whose first dimension is an entity of
-/// `tables` (a row or an entry entity), mapped to that entity.
+/// reads at halo rows (halo_rows_read: through a connectivity table, or to compute rows read
+/// so; nabla's `sign` and `vol`, read at the output's row, are not), is not a connectivity table
+/// of `tables`, and whose first dimension is an entity of `tables` (a row or an entry entity),
+/// mapped to that entity.
 std::map<std::string, std::string> rows_to_exchange(const runtime::Signature& sig,
                                                     const std::vector<runtime::ConnectivityParameter>& tables,
                                                     const SDFG& sdfg);
@@ -48,16 +50,28 @@ std::map<std::string, std::string> rows_to_exchange(const runtime::Signature& si
 class PartitionedProgram {
  public:
   /// From an unstructured field-view program (runtime::load_field_view_program): lowers it for
-  /// the CPU, inserts the exchanges of rows_to_exchange and validates. Throws weir::Error for an
-  /// orchestration function (not partitioned yet) or a program without connectivity tables.
+  /// the CPU, inserts the exchanges of rows_to_exchange and validates; an orchestration function
+  /// is lowered without optimizing, gets the exchanges between its calls
+  /// (orchestration_rows.h) and is then optimized. Throws weir::Error for a program without
+  /// connectivity tables. An orchestration runs on a partition whose halo starts at the owned
+  /// rows of every entity (`weir mesh --parts` of it; mesh::partition_mesh's `every_entity`).
   explicit PartitionedProgram(const runtime::FieldViewProgram& program);
+  /// From an orchestration function lowered but not optimized (`lowered`, as `weir run
+  /// --backend cpu` lowers it) reading connectivity tables `tables`: inserts the exchanges
+  /// between its calls, optimizes for the CPU and validates.
+  PartitionedProgram(const runtime::CompilableProgram& lowered,
+                     const std::vector<runtime::ConnectivityParameter>& tables);
   /// From a program already lowered and optimized (`compiled`, as `weir run --backend cpu`
   /// compiles it) and the arrays to exchange (array -> entity): inserts the exchanges.
   PartitionedProgram(const runtime::CompilableProgram& compiled,
                      std::map<std::string, std::string> exchanged);
 
-  /// The arrays whose halo rows are exchanged, each with its entity.
+  /// The arrays whose halo rows are exchanged, each with its entity (an orchestration's
+  /// temporaries included).
   const std::map<std::string, std::string>& exchanged() const { return exchanged_; }
+  /// The UnstructuredHaloExchange nodes in the SDFG (an orchestration exchanges an array before
+  /// every call that reads it at halo rows after a write).
+  int exchanges() const { return exchanges_; }
   /// The entities run() needs lists for.
   std::set<std::string> entities() const;
   /// What prepare() compiles: the SDFG with its exchanges.
@@ -83,8 +97,11 @@ class PartitionedProgram {
 
  private:
   void insert();
+  void partition_orchestration(const std::vector<runtime::ConnectivityParameter>& tables);
 
   std::map<std::string, std::string> exchanged_;
+  std::map<std::string, std::string> on_entity_;  // arrays on partitioned entities (list checks)
+  int exchanges_ = 0;
   runtime::CompilableProgram program_;
   std::shared_ptr<runtime::Program> runnable_;
 };

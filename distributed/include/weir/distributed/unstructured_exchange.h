@@ -37,6 +37,13 @@ std::string recv_argument(const std::string& entity);
 /// an outgoing edge).
 bool reads_array(const SDFG& sdfg, const std::string& name);
 
+/// Adds one UnstructuredHaloExchange node to state `st` of `sdfg` that fills the halo rows of
+/// `array` (its first dimension on `entity`), reading and writing it whole, and the list
+/// arguments of `entity` and kCommArgument when `sdfg` has none yet. Throws weir::Error for a
+/// name that is no array of `sdfg` or a 0-d array.
+void add_unstructured_exchange(SDFG& sdfg, SDFGState& st, const std::string& array,
+                               const std::string& entity);
+
 /// Adds a state before `sdfg`'s start state holding one UnstructuredHaloExchange node per entry
 /// of `exchanged` (array argument -> the entity its first dimension is on), each reading and
 /// writing its array whole, and the list arguments of every entity used (and kCommArgument).

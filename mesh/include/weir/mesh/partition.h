@@ -51,6 +51,9 @@ struct MeshPartition {
   std::map<std::string, std::int64_t> counts;  ///< global count of every entity
   std::vector<int> owner_of_primary;           ///< METIS's part of every primary entity
   std::int64_t edge_cut = 0;                   ///< METIS's objective (cut edges of the graph)
+  /// Whether the chains start at the owned entities of every entity (partition_mesh's
+  /// `every_entity`), not only at the owned primaries.
+  bool every_entity = false;
   std::vector<Part> parts;
 };
 
@@ -78,9 +81,13 @@ bool have_metis();
 /// local entities are its owned primaries and everything reached from them along every chain of
 /// `tables` that starts at `primary` and uses each table at most once (V2E then E2V for a program
 /// reading a vertex field on edges and summing edges per vertex). A non-primary entity is owned by
-/// the lowest part holding it. Throws std::invalid_argument as entity_counts does, and for an
-/// `owner` of the wrong length or out of range.
+/// the lowest part holding it. With `every_entity` (an orchestration function, whose calls write
+/// fields on several entities and read them through tables after an exchange) the chains also
+/// start at every part's owned entities of every other entity, so that each part computes all
+/// the rows it owns, of every entity, from local rows; an entity no chain from a primary reaches
+/// is owned by part 0. Throws std::invalid_argument as entity_counts does, and for an `owner` of
+/// the wrong length or out of range.
 MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const std::string& primary,
-                             const std::vector<int>& owner, int parts);
+                             const std::vector<int>& owner, int parts, bool every_entity = false);
 
 }  // namespace weir::mesh
