@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "library_expansion_internal.h"
+#include "weir/sdfg/instrumented.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
@@ -122,6 +123,9 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, Lowering how) 
   // Where the node came from (its debuginfo); not its library attributes (einsum_str, ...),
   // which a nested SDFG node does not have.
   if (const std::string* info = n.extra.find("debuginfo")) nest.extra.set("debuginfo", *info);
+  // A timed node stays timed (`weir run --profile`): the call of its expansion.
+  if (const std::string* timer = n.extra.find(kInstrumentAttribute))
+    nest.extra.set(kInstrumentAttribute, *timer);
   // The node's edges, data and empty ones, now on the nested SDFG node.
   std::vector<EdgeId> edges = st.in_edges(n.id());
   for (EdgeId id : st.out_edges(n.id())) edges.push_back(id);
