@@ -1,8 +1,7 @@
-// The operands of a BLAS library node as the code generator sees them (blas_codegen.cpp emits
-// them as loop nests), and the refusal of an unexpanded node.
+// The operands of a library node as the code generator sees them (LAPACK's and the MPI nodes'),
+// and the refusal of an unexpanded node.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -67,37 +66,5 @@ std::string numeric_attribute(const LibraryNode& n, const std::string& key, cons
 /// The error for a library node of a class the library-expansion pass owns (or of an
 /// implementation it owns: "pure" MatMul, Gemm, Gemv), given to the code generator unexpanded.
 std::string unexpanded_message(const LibraryNode& n);
-
-/// A MatMul, Gemm or Gemv node as LibraryGen::plan_blas works it out (blas_codegen.cpp):
-/// out[ov] = alpha * (sum over kvar of the product of the terms) (+ beta * add[ov]). Not
-/// copyable: the terms point at its operands.
-struct BlasProduct {
-  /// One factor of the product: an operand at the loop variables `vars`.
-  struct Term {
-    const BlasOperand* op;
-    std::vector<std::string> vars;
-  };
-  BlasProduct() = default;
-  BlasProduct(const BlasProduct&) = delete;
-  BlasProduct& operator=(const BlasProduct&) = delete;
-
-  std::string cls;  // MatMul, Gemm, Gemv
-  BlasOperand out, a, b, add;
-  std::vector<Term> terms;
-  std::vector<std::string> ov;  // output loop variables
-  std::vector<sym::Expr> oext;  // their extents
-  std::string kvar;             // contracted variable, empty if none
-  sym::Expr kext{0};
-  std::string alpha = "1", beta = "0";
-  bool ta = false, tb = false;  // Gemm's / Gemv's transA, transB
-  std::string T;                // the output's C++ element type
-
-  /// C++ of the terms' product, each converted to T, with the loop variables in `renamed`
-  /// replaced.
-  std::string product(const std::map<std::string, std::string>& renamed = {}) const;
-  /// `sum` times alpha, plus beta times `add` at `vars` where there is one: an output element's
-  /// value.
-  std::string value(std::string sum, const std::vector<std::string>& vars) const;
-};
 
 }  // namespace weir::codegen::detail

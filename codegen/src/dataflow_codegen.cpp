@@ -15,6 +15,11 @@ namespace weir::codegen::detail {
 namespace {
 /// Nested SDFG states up to this many lines of C++ are inlined into their caller.
 constexpr std::size_t kInlinedStateLines = 400;
+
+/// A transient that is no view: the SDFG's own allocation, which no parameter and no other
+/// container of the function points into (a nested SDFG's row buffer, say).
+bool owns_memory(const DataDescriptor& d) { return d.transient && !d.is_view(); }
+
 }  // namespace
 
 std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& fn) {
@@ -35,7 +40,8 @@ std::string generate_state(SdfgGen& sg, const SDFGState& st, const std::string& 
     if (b.scalar)
       params.push_back((b.read_only ? "const " : "") + t + "& " + b.cpp);
     else
-      params.push_back(t + "* " + (sg.top_level || b.unaliased ? "__restrict__ " : "") + b.cpp);
+      params.push_back(t + "* " +
+                       (sg.top_level || b.unaliased || owns_memory(*b.desc) ? "__restrict__ " : "") + b.cpp);
     args.push_back(b.cpp);
   }
   // Dynamic map range inputs are declared in the map's scope (SDFG::free_symbols may list them).

@@ -1,10 +1,11 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
-// the mapped symbols) and library nodes (BLAS nodes in blas_codegen.cpp, LAPACK in
-// lapack_codegen.cpp; Reduce, Einsum, Dot, Ger and Transpose are expanded by the
+// the mapped symbols) and library nodes (LAPACK in lapack_codegen.cpp, MPI in *_exchange_codegen.cpp
+// and allreduce_codegen.cpp; Reduce, Einsum and the BLAS nodes are expanded by the
 // library-expansion pass before code generation).
 #include "blas_operand.h"
 #include "library_gen.h"
 #include "state_codegen.h"
+#include "weir/sdfg/library_attributes.h"
 #include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
@@ -253,21 +254,52 @@ std::string unexpanded_message(const LibraryNode& n) {
 
 LibraryGen::LibraryGen(StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}
 
+namespace {
+
+bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
+
+}  // namespace
+
+std::string numeric_attribute(const LibraryNode& n, const std::string& key, const std::string& dflt,
+                              const ElementRef& where) {
+  if (auto v = numeric_library_attribute(n, key, dflt)) return *v;
+  throw CodegenError(where, n.class_name() + " attribute '" + key + "' = " + *n.extra.find(key) +
+                                " is not a number; the CPU code generator supports numeric values only");
+}
+
+BlasOperand LibraryGen::blas_operand(const LibraryNode& n, const std::string& conn, bool input) const {
+  BlasOperand op;
+  auto ids = input ? st.in_edges_by_connector(n.id(), conn) : st.out_edges_by_connector(n.id(), conn);
+  for (EdgeId id : ids) {
+    const DataflowEdge& e = st.edge(id);
+    if (e.memlet.is_empty() && e.memlet.data.empty()) continue;
+    op.loc = g_.edge_location(e, input);
+    op.present = true;
+    if (!op.loc.data.empty() && !op.loc.binding->scalar)
+      for (std::size_t d = 0; d < op.loc.subset.dims(); ++d)
+        if (!is_one(op.loc.subset[d].size())) op.dims.push_back(d);
+    break;
+  }
+  return op;
+}
+
 void LibraryGen::emit(const LibraryNode& n, Writer& w) {
   sg.prog.target.check_library_node(g_, n);
-  // The library-expansion pass (transforms/) owns Reduce, Einsum, Dot, Ger and Transpose (and
-  // the CBLAS calls of MatMul, Gemm and Gemv): the compile path expands them into nested SDFGs of
-  // maps and tasklets, or of one CBLAS call, before code generation.
+  // The library-expansion pass (transforms/) owns Reduce, Einsum and the BLAS nodes (MatMul,
+  // Gemm and Gemv too, as row buffers, maps or one CBLAS call): the compile path expands them into
+  // nested SDFGs of maps and tasklets, or of one CBLAS call, before code generation.
   const std::string cls = n.class_name();
   if (n.is_reduce() || cls == "Einsum" || cls == "Dot" || cls == "Ger" || cls == "Transpose" ||
-      cls == "TensorTranspose" || cls == "TensorDot")
+      cls == "TensorTranspose" || cls == "TensorDot" || cls == "MatMul" || cls == "Gemm" || cls == "Gemv")
     throw CodegenError(g_.ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
   if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);
   if (cls == "Allreduce") return emit_allreduce(n, w);
   if (cls == "UnstructuredHaloExchange") return emit_unstructured_exchange(n, w);
-  emit_blas(n, w);  // or the error that the node is not supported
+  throw CodegenError(g_.ref(n), "library node of type '" + n.type_name + "'" +
+                                    (n.classpath.empty() ? "" : " (" + n.classpath + ")") +
+                                    " is not supported by the CPU code generator; expand it first");
 }
 
 }  // namespace weir::codegen::detail

@@ -1,5 +1,4 @@
-// Library nodes that reach code generation (library_codegen.cpp dispatches): BLAS products as
-// loops (blas_codegen.cpp; their CBLAS calls are the library-expansion pass's), DaCe's linalg nodes
+// Library nodes that reach code generation (library_codegen.cpp dispatches): DaCe's linalg nodes
 // (lapack_codegen.cpp), LAPACK's factorizations (lapack_factor_codegen.cpp) and weir's
 // HaloExchange (halo_exchange_codegen.cpp). The library-expansion pass (transforms/) owns the
 // others. Made per node by StateGen::emit_untimed.
@@ -12,7 +11,6 @@
 namespace weir::codegen::detail {
 
 struct BlasOperand;
-struct BlasProduct;
 
 /// The library-node family of a state's code generation: reads the StateGen it works for (its
 /// bindings, scopes and options), writes the node's code.
@@ -25,20 +23,7 @@ class LibraryGen {
   void emit(const LibraryNode& n, Writer& w);
 
  private:
-  // --- BLAS library nodes as loops (blas_codegen.cpp) --------------------------------------
-  void emit_blas(const LibraryNode& n, Writer& w);
-  /// The contraction of MatMul, Gemm or Gemv node `n` (its operands, loop variables, extents and
-  /// scalars; of a Dot its operands only) into `p`, whose `cls` is set; throws CodegenError at
-  /// `n` for missing or misshapen operands and for a class it does not take.
-  void plan_blas(const LibraryNode& n, BlasProduct& p) const;
-  /// A matrix product (two output dimensions) two rows at a time, k outside j (CPU code).
-  void emit_row_pairs(const LibraryNode& n, const BlasProduct& p, Writer& w);
-  /// A product with a vector result whose matrix rows run along k: eight rows at a time.
-  void emit_row_groups(const BlasProduct& p, Writer& w);
-  /// A product with a vector result in blocks of 256 output elements, k outside.
-  void emit_vector_blocks(const BlasProduct& p, Writer& w);
-  /// Any other contraction as plain loops, one output element per iteration of the outer loops.
-  void emit_plain_loops(const BlasProduct& p, Writer& w);
+  // --- operands (library_codegen.cpp) ------------------------------------------------------
   /// The location of connector `conn` of `n` (present = false if it has no edge).
   BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
   // --- LAPACK library nodes: Cholesky, Solve, Inv (lapack_codegen.cpp) --------------------
@@ -68,14 +53,6 @@ class LibraryGen {
   /// MPI_Irecv/MPI_Isend per peer, MPI_Waitall and unpacking loops over its receive list, after
   /// checking the lists (a bad list stops every rank with MPI_Abort and the rank's message).
   void emit_unstructured_exchange(const LibraryNode& n, Writer& w);
-  // --- the parallel loops of a library node (parallel_threshold.cpp) -----------------------
-  /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
-  /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.
-  std::string small_work_pragma(const sym::Expr& work) const;
-  /// `loops` (a loop nest doing about `work` operations) with `#pragma omp parallel for` where
-  /// the work is large, without where it is small, both behind a test where it is symbolic.
-  void emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w);
-
   StateGen& g_;
   SdfgGen& sg;
   const SDFGState& st;

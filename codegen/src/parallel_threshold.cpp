@@ -29,7 +29,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "library_gen.h"
 #include "parallel_map_gen.h"
 #include "state_codegen.h"
 #include "weir/sdfg/thread_choice.h"
@@ -80,35 +79,6 @@ void ParallelMapGen::emit_measured_choice(const sym::Expr& points, bool flat,
       "weir_map_ran(weir_times.parallel, weir_times.parallel_runs, (omp_get_wtime() - weir_t0) / "
       "weir_points);");
   w.close();
-  w.close();
-}
-
-std::string LibraryGen::small_work_pragma(const sym::Expr& work) const {
-  // Library nodes expanded as loops (MatMul, Gemv, ... inside a loop: correlation's vector @ matrix
-  // per row, ~10 us each) paid a passive fork/join per call. Their work is about one operation
-  // per point of `work`: a constant below the threshold runs on one thread; a symbolic one gets
-  // an if() clause (a team of one thread costs about a microsecond, no sleeping threads woken).
-  if (work.is_integer()) return work.value() >= kMinParallelIterations ? "#pragma omp parallel for" : "";
-  return "#pragma omp parallel for if((" + sym_cpp(work) + ") >= " + std::to_string(kMinParallelIterations) +
-         ")";
-}
-
-void LibraryGen::emit_parallel_loops(const sym::Expr& work, const Writer& loops, Writer& w) {
-  std::string pragma = opts.openmp && !g_.in_parallel() ? "#pragma omp parallel for" : "";
-  if (pragma.empty() || (work.is_integer() && work.value() < kMinParallelIterations)) return w.append(loops);
-  if (work.is_integer()) {
-    w.line(pragma);
-    return w.append(loops);
-  }
-  // Two copies, not an if() clause: a team of one thread still costs about a microsecond, a lot
-  // for a product inside a loop (correlation's 100 per-row products).
-  w.open("if ((" + sym_cpp(work) + ") >= " + std::to_string(kMinParallelIterations) + ") {");
-  w.line(pragma);
-  w.append(loops);
-  w.dedent();
-  w.line("} else {");
-  w.indent();
-  w.append(loops);
   w.close();
 }
 

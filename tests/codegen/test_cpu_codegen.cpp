@@ -720,12 +720,12 @@ TEST_CASE("errors name the SDFG element", "[codegen]") {
   SECTION("a supported library node without its edges") {
     auto s = map_sdfg("b = a");
     auto& st = *s->all_states()[0];
-    auto lib = std::make_unique<LibraryNode>("mm", "LibraryNode");
-    lib->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
+    auto lib = std::make_unique<LibraryNode>("chol", "LibraryNode");
+    lib->classpath = "dace.libraries.linalg.nodes.cholesky.Cholesky";
     st.add_node(std::move(lib));
     auto msg = codegen_error(*s);
-    CHECK_THAT(msg, Catch::Contains("node 5 ('mm')"));
-    CHECK_THAT(msg, Catch::Contains("MatMul needs an input edge on connector '_a'"));
+    CHECK_THAT(msg, Catch::Contains("node 5 ('chol')"));
+    CHECK_THAT(msg, Catch::Contains("Cholesky needs an input edge on connector '_a'"));
   }
   SECTION("streams") {
     auto s = map_sdfg("b = a");

@@ -14,6 +14,9 @@
 #include "codegen_test_util.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/sdfg/instrumented.h"
+#include "weir/transforms/analysis.h"
+#include "weir/transforms/library_expansion.h"
+#include "weir/transforms/memlet_propagation.h"
 
 using namespace weir;
 using namespace weir::codegen;
@@ -43,6 +46,7 @@ std::size_t after_prelude(const std::string& source) {
 /// With `beside`, a tasklet D[b] = A[b, 0, 0] + 1 shares the map's body with the library node.
 std::unique_ptr<SDFG> batched_matmul(bool beside) {
   auto s = std::make_unique<SDFG>("batched");
+  s->add_symbol("N");
   s->add_array("A", ScalarType::Float64, {E::symbol("N"), E(3), E(4)});
   s->add_array("W", ScalarType::Float64, {E(4), E(2)});
   s->add_array("C", ScalarType::Float64, {E::symbol("N"), E(3), E(2)});
@@ -70,6 +74,10 @@ std::unique_ptr<SDFG> batched_matmul(bool beside) {
   set_instrument(st.extra, kTimerInstrument);
   set_instrument(m.extra, kTimerInstrument);
   set_instrument(mm.extra, kTimerInstrument);
+  // The compile path's library-expansion: the MatMul becomes a timed nested SDFG call.
+  transforms::propagate_memlets(*s);  // the map's outer memlets, as a file has them
+  transforms::AnalysisCache cache;
+  transforms::LibraryExpansion().run(*s, cache);
   return s;
 }
 

@@ -63,7 +63,8 @@ class BlasOperands {
   std::string cls_;
 };
 
-/// The node as a Contraction over `ops` (filled here).
+}  // namespace
+
 Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOperand>& ops) {
   const std::string cls = site.node.class_name();
   BlasOperands take(site);
@@ -153,8 +154,6 @@ Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOpera
   c.inputs = cls == "Transpose" || cls == "Axpy" ? 1 : 2;
   return c;
 }
-
-}  // namespace
 
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops) {
   Contraction c = blas_contraction(site, ops);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "library_expansion_internal.h"
+#include "weir/sdfg/instrumented.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms {
@@ -88,14 +89,19 @@ std::unique_ptr<SDFG> expansion_sdfg(const ExpansionSite& site, const std::vecto
 
 namespace {
 
-/// The expansion of `n` (a class of library_expansion_classes()) in place: a nested SDFG node
-/// with the operands' connectors takes over the node's edges. `as_call`: the node becomes one CBLAS call
-/// (expand_cblas.cpp), else maps and tasklets.
-void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, bool as_call) {
+/// How a library node is expanded, if at all: one CBLAS call, the pure expansion's maps and
+/// tasklets, or the default rows of a MatMul, Gemm or Gemv (expand_blas_rows.cpp).
+enum class Lowering { None, Call, Nodes, Rows };
+
+/// The expansion of `n` (a class of library_expansion_classes() or pure_expansion_classes()) in
+/// place, as `how` says: a nested SDFG node with the operands' connectors takes over the node's
+/// edges.
+void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, Lowering how) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
   const std::string cls = n.class_name();
-  std::unique_ptr<SDFG> inner = as_call                         ? detail::expand_cblas(site, ops)
+  std::unique_ptr<SDFG> inner = how == Lowering::Call           ? detail::expand_cblas(site, ops)
+                                : how == Lowering::Rows         ? detail::expand_blas_rows(site, ops)
                                 : n.is_reduce()                 ? detail::expand_reduce(site, ops)
                                 : cls == "Einsum"               ? detail::expand_einsum(site, ops)
                                 : cls == "TensorTranspose"      ? detail::expand_tensor_transpose(site, ops)
@@ -117,6 +123,9 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, bool as_call) 
   // Where the node came from (its debuginfo); not its library attributes (einsum_str, ...),
   // which a nested SDFG node does not have.
   if (const std::string* info = n.extra.find("debuginfo")) nest.extra.set("debuginfo", *info);
+  // A timed node stays timed (`weir run --profile`): the call of its expansion.
+  if (const std::string* timer = n.extra.find(kInstrumentAttribute))
+    nest.extra.set(kInstrumentAttribute, *timer);
   // The node's edges, data and empty ones, now on the nested SDFG node.
   std::vector<EdgeId> edges = st.in_edges(n.id());
   for (EdgeId id : st.out_edges(n.id())) edges.push_back(id);
@@ -131,12 +140,20 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, bool as_call) 
   st.remove_node(n.id());
 }
 
+bool is_gpu_schedule(ScheduleType s) {
+  using S = ScheduleType;
+  return s == S::GPU_Default || s == S::GPU_Device || s == S::GPU_Persistent || s == S::GPU_ThreadBlock ||
+         s == S::GPU_ThreadBlock_Dynamic;
+}
+
 /// Whether the nodes of a state run in a parallel scope: inside a map of the state that is not
-/// Sequential (or any other scope), or in a state of an SDFG called in one (`outer`). The scope
+/// Sequential (or any other scope), or in a state of an SDFG called in one (`outer`); and whether
+/// in GPU code (inside a map of a GPU schedule, or called in one: `outer_device`). The scope
 /// tree is worked out once, when first asked.
 class Scopes {
  public:
-  Scopes(const SDFGState& st, bool outer) : st_(st), outer_(outer) {}
+  Scopes(const SDFGState& st, bool outer, bool outer_device = false)
+      : st_(st), outer_(outer), outer_device_(outer_device) {}
   bool in_parallel(NodeId id) {
     if (outer_) return true;
     if (!tree_) tree_ = st_.scope_tree();
@@ -146,20 +163,25 @@ class Scopes {
     }
     return false;
   }
+  bool in_device(NodeId id) {
+    if (outer_device_) return true;
+    if (!tree_) tree_ = st_.scope_tree();
+    for (NodeId p = tree_->parent.at(id); p != kNoNode; p = tree_->parent.at(p))
+      if (const auto* e = st_.node(p).as<MapEntry>(); e && is_gpu_schedule(e->map->schedule)) return true;
+    return false;
+  }
 
  private:
   const SDFGState& st_;
-  bool outer_;
+  bool outer_, outer_device_;
   std::optional<ScopeTree> tree_;
 };
 
-/// How a library node is expanded, if at all.
-enum class Lowering { None, Call, Nodes };
-
 /// A Dot, MatMul, Gemm or Gemv whose `implementation` is a CBLAS one (OpenBLAS, MKL, cBLAS),
 /// outside every parallel scope (CBLAS runs its own threads) and with operands CBLAS takes, is one
-/// CBLAS call; any other Dot, and the MatMul, Gemm and Gemv nodes of implementation "pure", are
-/// maps and tasklets; other MatMul, Gemm and Gemv nodes stay for the code generator's loops.
+/// CBLAS call; any other Dot, and the MatMul, Gemm and Gemv nodes of implementation "pure" (or in
+/// GPU code), are the pure expansion's maps and tasklets; other MatMul, Gemm and Gemv nodes are
+/// the default rows.
 Lowering lowering(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& scopes) {
   const auto* lib = n.as<LibraryNode>();
   if (!lib) return Lowering::None;
@@ -169,7 +191,8 @@ Lowering lowering(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& 
     std::vector<detail::LibraryOperand> ops;
     if (detail::expand_cblas(detail::ExpansionSite{sdfg, st, *lib}, ops)) return Lowering::Call;
   }
-  if (pure_class) return lib->implementation == "pure" ? Lowering::Nodes : Lowering::None;
+  if (pure_class)
+    return lib->implementation == "pure" || scopes.in_device(n.id()) ? Lowering::Nodes : Lowering::Rows;
   return library_expansion_classes().count(cls) ? Lowering::Nodes : Lowering::None;
 }
 
@@ -197,27 +220,27 @@ bool has_expandable(const SDFG& sdfg, bool in_parallel) {
   return false;
 }
 
-/// Expands the state's nodes and those of the SDFGs nested in it; returns how many.
-std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_parallel) {
+/// Expands the state's nodes and those of the SDFGs nested in it; returns how many. `in_device`:
+/// the state's SDFG is called in GPU code.
+std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_parallel, bool in_device) {
   std::size_t changed = 0;
-  std::vector<std::pair<NodeId, bool>> todo;  // node, as one call
+  std::vector<std::pair<NodeId, Lowering>> todo;
   std::vector<NodeId> nested;
-  Scopes scopes(st, in_parallel);
+  Scopes scopes(st, in_parallel, in_device);
   for (const Node* n : st.nodes()) {
-    if (Lowering how = lowering(sdfg, st, *n, scopes); how != Lowering::None)
-      todo.emplace_back(n->id(), how == Lowering::Call);
+    if (Lowering how = lowering(sdfg, st, *n, scopes); how != Lowering::None) todo.emplace_back(n->id(), how);
     if (n->as<NestedSDFGNode>()) nested.push_back(n->id());
   }
   for (NodeId id : nested) {
     SDFG* inner = st.node(id).as<NestedSDFGNode>()->sdfg.get();
     if (!inner) continue;
-    const bool inner_in_parallel = scopes.in_parallel(id);
+    const bool inner_in_parallel = scopes.in_parallel(id), inner_in_device = scopes.in_device(id);
     for (SDFGState* s : inner->all_states())
       if (state_has_expandable(*inner, *s, inner_in_parallel))
-        changed += expand_state(*inner, *s, inner_in_parallel);
+        changed += expand_state(*inner, *s, inner_in_parallel, inner_in_device);
   }
-  for (const auto& [id, as_call] : todo) {
-    expand_node(sdfg, st, *st.node(id).as<LibraryNode>(), as_call);
+  for (const auto& [id, how] : todo) {
+    expand_node(sdfg, st, *st.node(id).as<LibraryNode>(), how);
     ++changed;
   }
   return changed;
@@ -242,7 +265,8 @@ bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg
 LibraryExpansion::LibraryExpansion()
     : Pass("library-expansion",
            "Replace library nodes (Reduce, Einsum, Dot, Ger, Axpy, Transpose, TensorTranspose, TensorDot, "
-           "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv with implementation pure) by nested SDFGs of maps "
+           "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv: row buffers by default, DaCe's pure maps with "
+           "implementation pure) by nested SDFGs of maps "
            "and tasklets (DaCe's expansions); Dot, MatMul, Gemm, Gemv with implementation OpenBLAS, MKL or "
            "cBLAS by one CBLAS call") {}
 
@@ -250,7 +274,7 @@ std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;
   for (SDFGState* st : sdfg.all_states())
     if (state_has_expandable(sdfg, *st, false))
-      tx.modify_state(*st, [&] { changed += expand_state(sdfg, *st, false); });
+      tx.modify_state(*st, [&] { changed += expand_state(sdfg, *st, false, false); });
   return changed;
 }
 

@@ -94,6 +94,13 @@ std::unique_ptr<SDFG> contraction_sdfg(const ExpansionSite& site, const Contract
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// A BLAS node at `site` (MatMul, BatchedMatMul, Gemm, Dot, Gemv, Ger, Axpy, Transpose) as a
+/// Contraction over `ops` (filled here, operands checked; expand_blas.cpp).
+Contraction blas_contraction(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// The default expansion of a MatMul, Gemm or Gemv (expand_blas_rows.cpp): blocks of output rows,
+/// each summed into a row buffer with k outermost (bit-identical to the pure expansion's dot
+/// products); the pure expansion where the node has a batch dimension or a scalar result.
+std::unique_ptr<SDFG> expand_blas_rows(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 /// Whether `n`'s implementation is one of DaCe's CBLAS ones: "OpenBLAS", "MKL" or "cBLAS" (any
 /// case).
 bool wants_cblas(const LibraryNode& n);
