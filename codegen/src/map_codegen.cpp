@@ -1,9 +1,11 @@
 // Maps on the CPU: the loop nest of a map scope, with OpenMP where it runs in parallel (one
 // thread or many as cpu-schedules recorded, weir/sdfg/thread_choice.h), per-thread partials and
 // private copies of reductions (parallel_reduction.cpp, parallel_privatization.cpp) and the
-// hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp).
+// hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp) and its streamed
+// output rows (streaming_stores.cpp).
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,6 +13,7 @@
 #include "loop_hoisting.h"
 #include "parallel_map_gen.h"
 #include "state_codegen.h"
+#include "streaming_stores.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/thread_choice.h"
 
@@ -67,24 +70,35 @@ std::string map_comment(const MapInfo& m) {
   return desc;
 }
 
-/// A map's loops: its dimensions with their step signs, how many OpenMP distributes, and
-/// whether the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive:
-/// the lanes of MapVectorization, a loop of that constant trip count).
+/// A map's loops: its dimensions with their step signs, how many OpenMP distributes, whether
+/// the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive: the lanes
+/// of MapVectorization, a loop of that constant trip count), and whether each thread that ran
+/// them fences its streaming stores after them (`fence`: a map inside streams rows).
 struct LoopNest {
   const MapInfo& map;
   const std::vector<std::optional<int>>& sign;
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
+  bool fence = false;
 };
 
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
-/// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise.
+/// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise. With
+/// `n.fence`, each thread runs weir_stream_fence() after its iterations: parallel loops of their
+/// own become `#pragma omp parallel` around `#pragma omp for nowait` and the fence (the region's
+/// end is the barrier), others fence after the loops.
 void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
   const auto& ranges = n.map.range.ranges();
+  const bool region = omp && !in_region && n.fence;
+  if (region) {
+    out.line("#pragma omp parallel");
+    out.open("{");
+  }
   if (omp)
-    out.line(std::string(in_region ? "#pragma omp for" : "#pragma omp parallel for") +
-             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()));
+    out.line(std::string(in_region || region ? "#pragma omp for" : "#pragma omp parallel for") +
+             (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) +
+             (region ? " nowait" : ""));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(n.map.params[d]);
@@ -108,10 +122,37 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
   }
   out.append(body);
   for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
+  if (n.fence)
+    out.line("weir_stream_fence();  // this thread's streamed rows reach memory before others read them");
+  if (region) out.close();
+}
+
+/// `loops` twice where the hoisted code computed invariant conditions (LoopHoist::conditions):
+/// where all of them hold, a version in which each is the constant `true` (a constexpr that
+/// shadows its bool, so that the compiler folds `a if c else b` to `a`: the field-view lowering's
+/// selects of missing neighbours leave a loop over complete neighbourhoods, docs/adr/0041), else
+/// the loops as they are.
+void emit_versioned(const std::vector<std::string>& conditions, Writer& w,
+                    const std::function<void(Writer&)>& loops) {
+  if (conditions.empty()) return loops(w);
+  std::string all;
+  for (const std::string& c : conditions) all += (all.empty() ? "" : " && ") + c;
+  w.open("if (" + all + ") {  // every invariant condition holds: the loops with them folded");
+  for (const std::string& c : conditions) w.line("[[maybe_unused]] constexpr bool " + c + " = true;");
+  loops(w);
+  w.dedent();
+  w.line("} else {");
+  w.indent();
+  loops(w);
+  w.close();
 }
 
 /// auto_optimize's SIMD hint on a map (MapInfo::extra "weir_vectorize"): "true", or the lane
 /// count of MapVectorization's lane map ("8"); `on` is false without one (or for another value).
+/// emit_map uses it on a sequential map, not where the body holds complex values: GCC gives each
+/// addressable class-type local of an `omp simd` loop a per-lane array whose aggregate copies it
+/// cannot vectorize, where the plain vectorizer splits std::complex locals into their parts first
+/// (mandelbrot1's |z| < 2 map vectorized only without the pragma).
 struct SimdHint {
   bool on = false;
   int lanes = 0;
@@ -194,6 +235,25 @@ std::string privatized_fit(std::vector<ParallelMapGen::Privatized>& privs, const
 
 }  // namespace
 
+Writer StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame) const {
+  // Dynamic map range inputs: connectors that are not IN_*.
+  Writer pre;
+  for (const auto& [c, ct] : e.in_connectors) {
+    if (c.rfind("IN_", 0) == 0) continue;
+    Location loc;
+    ScalarType t = dynamic_input(e, c, loc);
+    pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
+    frame.symbols.push_back({c, t});
+  }
+  return pre;
+}
+
+void StateGen::emit_scope_in(const Frame& frame, Writer& w) {
+  frames_.push_back(frame);
+  emit_scope(frame.entry, w);
+  frames_.pop_back();
+}
+
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
   ElementRef where = ref(e);
@@ -204,17 +264,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (sg.prog.target.emit_map(*this, e, w)) return;  // a schedule the target emits itself (CUDA kernels)
   bool parallel = map_is_parallel(m, where);
 
-  // Dynamic map range inputs: connectors that are not IN_*.
   Frame frame;
   frame.entry = e.id();
-  Writer pre;
-  for (const auto& [c, ct] : e.in_connectors) {
-    if (c.rfind("IN_", 0) == 0) continue;
-    Location loc;
-    ScalarType t = dynamic_input(e, c, loc);
-    pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
-    frame.symbols.push_back({c, t});
-  }
+  const Writer pre = declare_dynamic_inputs(e, frame);
 
   const std::vector<std::optional<int>> sign = step_signs(m, where);
   int collapse = parallel ? collapsed_dims(m, sign) : 0;
@@ -252,10 +304,16 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
       plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
+  // Its output rows written once: through buffers and streaming stores (streaming_stores.cpp).
+  StreamPlan stream = guard ? plan_streaming(e, scope) : StreamPlan{};
+  StreamPlan* outer_stream = std::exchange(stream_, stream.rows.empty() ? nullptr : &stream);
   Writer body;
   FactRecorder body_facts;
   emit_scope(e.id(), body);
   hoist_ = outer_hoist;
+  stream_ = outer_stream;
+  const bool streams = !stream.used.empty();
+  if (streams) stream_fences_.insert(stream.fence_at);
   CodeFacts bf = body_facts.finish();
   note(bf);
   // Only where the body updates something atomically (a write concurrent iterations may meet).
@@ -268,9 +326,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (!privs.empty()) {
     Frame pf = frame;
     for (const ParallelMapGen::Privatized& p : privs) pf.privatized.insert(p.data);
-    frames_.push_back(pf);
-    emit_scope(e.id(), private_body);
-    frames_.pop_back();
+    emit_scope_in(pf, private_body);
   }
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
@@ -284,19 +340,15 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     Frame sf = frame;
     sf.parallel = false;
     sf.parallel_params.clear();
-    frames_.push_back(sf);
-    emit_scope(e.id(), sequential_body);
-    frames_.pop_back();
+    emit_scope_in(sf, sequential_body);
   }
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
-  // `#pragma omp parallel` of the partials. auto_optimize's SIMD hint on a sequential map, not
-  // where the body holds complex values: GCC gives each addressable class-type local of an `omp
-  // simd` loop a per-lane array whose aggregate copies it cannot vectorize, where the plain
-  // vectorizer splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map
-  // vectorized only without the pragma).
+  // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes};
+  // Each thread fences what the maps inside streamed.
+  const bool fence = stream_fences_.count(e.id()) > 0;
+  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes, fence};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };
@@ -315,6 +367,17 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     nest(true, out);
     out.close();
   };
+  // A sequential map's loops: in blocks of buffered rows where it streams; a version with the
+  // invariant conditions true where they all hold.
+  auto sequential_loops = [&](Writer& out) {
+    emit_versioned(plan.loops.conditions, out, [&](Writer& o) {
+      if (!streams) return loops(false, o);
+      auto block = [&](const MapInfo& b, Writer& bo) {
+        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false}, false, false, body, bo);
+      };
+      emit_streamed_nest(stream, m, block, o);
+    });
+  };
   auto sequential_branch = [&](Writer& out) {
     if (own_sequential) return nest(false, out, false, &sequential_body);
     loops(false, out);
@@ -323,10 +386,11 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("if (" + *guard + ") {  // the loops' invariant part, once");
     for (const auto& l : plan.declarations) w.line(l);
     for (const auto& l : plan.loops.lines) w.line(l);
-    loops(false, w);
+    emit_gather_prefetch(e, plan, w);
+    sequential_loops(w);
     w.close();
   } else if (!parallel) {
-    loops(false, w);
+    sequential_loops(w);
   } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).
