@@ -312,8 +312,8 @@ Action add_run_command(CLI::App& app) {
       "FILE", "report file"));
   auto* profile_depth =
       cmd->add_option("--profile-depth", o->profile_depth,
-                      "N: with --profile, time maps down to nesting level N only (1: top-level maps, 2: also "
-                      "the maps directly inside them, ...; default 0: every level)")
+                      "N: with --profile, time elements down to nesting level N only (1: outside maps, 2: "
+                      "also directly inside one map, ...; default 0: every level)")
           ->check(integer_in(0, INT_MAX));
   cmd->add_option(
          "--decompose", o->decompose,
@@ -322,7 +322,8 @@ Action add_run_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option(
       "--decomposed-sdfg", o->decomposed_sdfg,
-      "FILE: with --decompose, rank 0 writes the SDFG it runs, with its HaloExchange nodes (weir view FILE)");
+      "FILE: with --decompose or --parts, rank 0 writes the SDFG it runs, with its HaloExchange (or "
+      "UnstructuredHaloExchange) nodes (weir view FILE)");
   cmd->add_flag("--overlap", o->overlap,
                 "With --decompose: split each halo exchange into start and wait and compute the interior of "
                 "the map that reads it in between (HaloExchangeOverlap; docs/distributed.md)");

@@ -37,6 +37,41 @@ std::vector<std::int32_t> read_ints(const fs::path& file, std::int64_t rows, std
 
 fs::path part_dir(const fs::path& dir, int p) { return dir / ("part" + std::to_string(p)); }
 
+// Every entry of `v` (read from `file`) in [lo, hi), else a located error naming `what`.
+void check_range(const fs::path& file, const std::vector<std::int32_t>& v, std::int64_t cols, std::int64_t lo,
+                 std::int64_t hi, const std::string& what) {
+  for (std::size_t k = 0; k < v.size(); ++k)
+    if (v[k] < lo || v[k] >= hi) {
+      const std::string at = cols ? "row " + std::to_string(static_cast<std::int64_t>(k) / cols) +
+                                        ", column " + std::to_string(static_cast<std::int64_t>(k) % cols)
+                                  : "entry " + std::to_string(k);
+      throw Error(file.string() + ": " + at + ": " + std::to_string(v[k]) + " is not " + what + " [" +
+                  std::to_string(lo) + ", " + std::to_string(hi) + ")");
+    }
+}
+
+// The lists of part `p` with peer `q` along `entity`: sent rows owned, received rows halo, and
+// as many received as `q` sends (its file's length), so that no rank waits for rows never sent.
+mesh::PeerLists read_lists(const fs::path& dir, int p, int q, const std::string& entity,
+                           const mesh::PartEntity& e) {
+  const fs::path s = part_dir(dir, p) / ("send_" + entity + "_to_" + std::to_string(q) + ".npy");
+  const fs::path v = part_dir(dir, p) / ("recv_" + entity + "_from_" + std::to_string(q) + ".npy");
+  mesh::PeerLists l;
+  l.peer = q;
+  if (q == p) throw Error((fs::exists(s) ? s : v).string() + ": a part exchanges no rows with itself");
+  if (fs::exists(s)) l.send = read_ints(s, runtime::read_npy(s).shape().at(0), 0);
+  if (fs::exists(v)) l.recv = read_ints(v, runtime::read_npy(v).shape().at(0), 0);
+  const auto local = static_cast<std::int64_t>(e.global.size());
+  check_range(s, l.send, 0, 0, e.owned, "an owned " + entity + " row of the part");
+  check_range(v, l.recv, 0, e.owned, local, "a halo " + entity + " row of the part");
+  const fs::path peer = part_dir(dir, q) / ("send_" + entity + "_to_" + std::to_string(p) + ".npy");
+  const std::int64_t sent = fs::exists(peer) ? runtime::read_npy(peer).shape().at(0) : 0;
+  if (sent != static_cast<std::int64_t>(l.recv.size()))
+    throw Error(v.string() + ": " + std::to_string(l.recv.size()) + " rows to receive, but " + peer.string() +
+                " sends " + std::to_string(sent) + " (the lists of the two parts disagree)");
+  return l;
+}
+
 }  // namespace
 
 void write_partition(const fs::path& dir, const mesh::MeshPartition& m, const std::string& program) {
@@ -102,15 +137,15 @@ LoadedPart read_part(const fs::path& dir, int p) {
       mesh::PartEntity& e = r.part.entities[entity];
       e.owned = owned.at(entity).get<std::int64_t>();
       e.global = read_ints(pd / ("global_" + entity + ".npy"), n.get<std::int64_t>(), 0);
+      if (e.owned < 0 || e.owned > static_cast<std::int64_t>(e.global.size()))
+        throw Error(header.string() + ": part " + std::to_string(p) + " owns " + std::to_string(e.owned) +
+                    " " + entity + " entities of its " + std::to_string(e.global.size()));
+      check_range(pd / ("global_" + entity + ".npy"), e.global, 0, 0, r.counts.at(entity),
+                  "one of the mesh's " + entity + " entities");
       for (int q = 0; q < r.parts; ++q) {
         const fs::path s = pd / ("send_" + entity + "_to_" + std::to_string(q) + ".npy");
         const fs::path v = pd / ("recv_" + entity + "_from_" + std::to_string(q) + ".npy");
-        if (!fs::exists(s) && !fs::exists(v)) continue;
-        mesh::PeerLists l;
-        l.peer = q;
-        if (fs::exists(s)) l.send = read_ints(s, runtime::read_npy(s).shape().at(0), 0);
-        if (fs::exists(v)) l.recv = read_ints(v, runtime::read_npy(v).shape().at(0), 0);
-        e.peers.push_back(std::move(l));
+        if (fs::exists(s) || fs::exists(v)) e.peers.push_back(read_lists(dir, p, q, entity, e));
       }
     }
     for (const auto& [name, t] : j.at("tables").items()) {
@@ -121,6 +156,9 @@ LoadedPart read_part(const fs::path& dir, int p) {
       lt.cols = t.at("cols").get<std::int64_t>();
       lt.rows = static_cast<std::int64_t>(r.part.entities.at(lt.from).global.size());
       lt.data = read_ints(pd / (name + ".npy"), lt.rows, lt.cols);
+      check_range(pd / (name + ".npy"), lt.data, lt.cols, 0,
+                  static_cast<std::int64_t>(r.part.entities.at(lt.to).global.size()),
+                  "a local " + lt.to + " index of the part");
       r.part.tables.emplace(name, std::move(lt));
     }
     return r;

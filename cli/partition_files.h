@@ -32,8 +32,11 @@ struct LoadedPart {
 };
 
 /// Reads partition.json and part `p` of `dir`. Throws weir::Error naming the file for a missing
-/// or malformed file, a part number outside the partition, or files whose shapes disagree with
-/// partition.json.
+/// or malformed file, a part number outside the partition, files whose shapes disagree with
+/// partition.json, and (naming the entry) a global id outside the mesh, a table entry outside the
+/// part's local entities, a sent row the part does not own, a received row that is not a halo
+/// row, lists with the part itself, and a receive list of another length than the peer's send
+/// list (read from the peer's file).
 LoadedPart read_part(const std::filesystem::path& dir, int p);
 
 }  // namespace weir::cli

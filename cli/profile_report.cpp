@@ -153,14 +153,17 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
                   cell(s.gflops, 1, "%.2f").c_str());
     out << line;
   }
-  // Timers below the top level run on every execution of their map (ADR 0048, "a cheaper clock").
+  // Timers inside map scopes (ADR 0048, "one clock read per chunk"): a map, library node or
+  // nested SDFG call that is the whole body of the map around it is timed once per thread around
+  // those loops, any other element around each of its executions.
   long long nested = 0;
   for (const auto& e : d.elements)
     if (e.map_level >= 2) nested += summarize(e, d).executions_per_call;
   if (nested > 0)
-    out << "note: maps below the top level were timed on every execution (" << nested
-        << " per call, two clock reads each), which adds to the call's time (measured on hdiff in "
-           "docs/adr/0048-profiling.md); --profile-depth 1 times the top-level maps only\n";
+    out << "note: elements inside maps were timed (" << nested
+        << " executions per call): once per thread where one is the whole body of the map around it, "
+           "else two clock reads per execution, which adds to the call's time (measured in "
+           "docs/adr/0048-profiling.md); --profile-depth 1 times the elements outside maps only\n";
 }
 
 }  // namespace weir::cli

@@ -19,9 +19,11 @@ namespace weir::cli {
 /// One timed element over all calls. `samples[c]` is call c's; `bytes` and `flops` are per
 /// execution of the element (nullopt: not known, e.g. a size the control flow sets, or an outer
 /// map's parameter); `sdfg_id` is DaCe's index of the element's SDFG (0: the program);
-/// `map_level` a map's nesting level (1: top level, 2: inside one map, counting the maps around
-/// the nested SDFGs it is in; 0: not a map). A map at level 2 or more is timed per thread: its
-/// samples' `ns` is the busiest thread's total over all its executions in the call.
+/// `map_level` an element's nesting level (1: a map at the top level, 2: inside one map, counting
+/// the maps around the nested SDFGs it is in; a state of an SDFG called inside one map is at level
+/// 2; 0: another element outside map scopes). An element at level 2 or more (a map, state,
+/// library node, nested SDFG call or copy) is timed per thread: its samples' `ns` is the busiest
+/// thread's total over all its executions in the call.
 struct ProfiledElement {
   runtime::TimedElementInfo info;
   long sdfg_id = 0;
@@ -87,8 +89,8 @@ ProbeStats probe_stats(const ProfileData& d);
 nlohmann::json profile_report_json(const ProfileData& d);
 
 /// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the
-/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown); then, when maps below the top level were
-/// timed, a note that their timers ran on every execution (how often per call) and cost time.
+/// median call, GB/s, % of probe, GFLOP/s ("-" where unknown); then, when elements inside map scopes
+/// were timed, a note on how (how often per call) and that their timers cost time.
 void print_profile_table(const ProfileData& d, std::ostream& out);
 
 }  // namespace weir::cli

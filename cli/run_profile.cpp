@@ -72,9 +72,18 @@ int maps_around(const SDFGState& st, NodeId n) {
   return d;
 }
 
-/// A timed map's nesting level (ProfiledElement::map_level); 0 for other elements.
+/// A timed element's nesting level (ProfiledElement::map_level): a map's 1 + the maps around it;
+/// another element's the same inside a map scope, 0 outside any (not reported).
 int map_level(const TimedElement& t) {
-  return t.kind == TimedKind::Map ? 1 + maps_around(*t.state, t.node) : 0;
+  int around = 0;
+  if (t.kind == TimedKind::State) {
+    const SDFG* s = t.state->sdfg();
+    if (s && s->parent_node() && s->parent_state())
+      around = maps_around(*s->parent_state(), s->parent_node()->id());
+  } else {
+    around = maps_around(*t.state, t.kind == TimedKind::Copy ? t.state->edge(t.edge).src : t.node);
+  }
+  return t.kind == TimedKind::Map || around > 0 ? 1 + around : 0;
 }
 
 }  // namespace

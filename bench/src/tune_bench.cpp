@@ -14,8 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "measure.h"
+#include "tune_timing.h"
 #include "weir/runtime/loader.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/serialize.h"
@@ -80,13 +82,11 @@ std::string write_inputs(const Arguments& a, const runtime::Signature& sig, cons
   return sets;
 }
 
-/// A program of the section: compiled, checked against the hand-written kernel, bound to its
-/// own inputs, with the OpenMP threads its calls run on.
+/// A program of the section: compiled, checked against the hand-written kernel, with the OpenMP
+/// threads its calls run on.
 struct Timed {
   std::shared_ptr<runtime::Program> program;
   runtime::CompiledProgram* compiled = nullptr;
-  std::unique_ptr<Arguments> args;
-  runtime::BoundArguments bound;
   int threads = 0;
   double error = -1;
   std::vector<double> times;
@@ -113,16 +113,19 @@ struct Timed {
     if (!(error <= kOutputTolerance))
       throw std::runtime_error(origin + ": outputs differ from the hand-written kernel's by " +
                                std::to_string(error) + " (relative to the largest value)");
-    args = std::make_unique<Arguments>(make_args(l));
-    bound = runtime::bind_arguments(compiled->signature(), *args);
-  }
-  double call() {
-    omp_set_num_threads(threads);
-    const double t = now_seconds();
-    compiled->run_bound(bound);
-    return now_seconds() - t;
   }
 };
+
+/// The arrays of `args` that either program writes: what `weir tune` restores before each call.
+std::vector<std::string> written_arrays(const Timed& a, const Timed& b, const Arguments& args) {
+  std::vector<std::string> names;
+  for (const Timed* t : {&a, &b})
+    for (const auto& p : t->compiled->signature().params)
+      if (p.kind == runtime::Parameter::Kind::Array && p.written && args.arrays.count(p.name) &&
+          std::find(names.begin(), names.end(), p.name) == names.end())
+        names.push_back(p.name);
+  return names;
+}
 
 json stats_json(const std::vector<double>& times) {
   const Stats s = stats_of(times);
@@ -232,12 +235,21 @@ json tune_kernel(const KernelCase& kc, const Variant& v, const Sizes& sizes, con
     omp_set_num_threads(default_threads);
     return kj;
   }
-  // Interleaved rounds: --auto cpu, then the tuned program, so load falls on both alike.
-  for (int w = 0; w < sizes.warmup; ++w) base.call(), tuned.call();
-  const int rounds = 2 * std::max(sizes.repeats, 5);
-  for (int r = 0; r < rounds; ++r) {
-    base.times.push_back(base.call());
-    tuned.times.push_back(tuned.call());
+  // Interleaved rounds, --auto cpu then the tuned program, as `weir tune` times them: one set of
+  // arguments, the arrays they write restored before every call (tune_timing.h).
+  try {
+    Arguments shared = base.make_args(layout);
+    runtime::BoundArguments base_bound = runtime::bind_arguments(base.compiled->signature(), shared);
+    runtime::BoundArguments tuned_bound = runtime::bind_arguments(tuned.compiled->signature(), shared);
+    std::tie(base.times, tuned.times) = time_like_weir_tune(
+        {[&] { base.compiled->run_bound(base_bound); }, base.threads},
+        {[&] { tuned.compiled->run_bound(tuned_bound); }, tuned.threads}, shared,
+        written_arrays(base, tuned, shared), sizes.warmup, 2 * std::max(sizes.repeats, 5));
+  } catch (const std::exception& e) {
+    kj["status"] = "failed";
+    kj["reason"] = std::string("timing: ") + e.what();
+    omp_set_num_threads(default_threads);
+    return kj;
   }
   omp_set_num_threads(default_threads);
   kj["status"] = "ok";

@@ -3,8 +3,10 @@
 // top-level map's whole loop nest, a library node, a copy) in weir_profile_now() ...
 // weir_profile_record(), outside any parallel region, so one thread writes each slot. A map
 // inside a map scope (run once per outer point, maybe on several threads) records into the
-// running thread's own row of slots instead (weir_profile_thread_slot: no atomics, no locks);
-// weir_profile_merged combines the rows when the timers are read. weir_run clears the slots
+// running thread's own row of slots instead (weir_profile_thread_slot: no atomics, no locks),
+// once per thread around the loops of the map it is the whole body of where it is that
+// (weir_profile_record_chunk), else per execution; weir_profile_merged combines the rows when the
+// timers are read. weir_run clears the slots
 // (and the rows) when it starts; the runtime reads them after the call through
 // weir_profile_read (codegen/include/weir/codegen/program_abi.h). A real header: embedded as
 // the other parts are, compiled on its own by tests/codegen/test_prelude.cpp.
@@ -142,6 +144,19 @@ WEIR_PROGRAM_STATE weir_profile_clock_state weir_profile_clock{-1, 0, 0, 1.0};
   if (s.executions == 0) s.first_start_ns = start_ns;
   ++s.executions;
   s.ns += end - start_ns;
+}
+
+// A timed map that is the whole body of the loop nest around it, on one thread: `executions` of
+// it ran back to back since `start` (one clock read before the thread's share of the enclosing
+// loops and one after, instead of two per execution: docs/adr/0048-profiling.md, "one clock read
+// per chunk"). A thread that ran none records nothing.
+[[maybe_unused]] static inline void weir_profile_record_chunk(weir_profile_slot& s, int64_t start,
+                                                              int64_t executions) {
+  const int64_t end = weir_profile_now();
+  if (executions == 0) return;
+  if (s.executions == 0) s.first_start_ns = start;
+  s.executions += executions;
+  s.ns += end - start;
 }
 
 // Per-thread rows of slots for timers inside map scopes: row t (OpenMP thread t of the one

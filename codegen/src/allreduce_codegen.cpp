@@ -1,7 +1,8 @@
 // weir's Allreduce library node (weir/distributed/global_reductions.h has its attributes): the
 // scalar each rank reduced over the points it owns, combined over the node's communicator
 // (`_comm`) by one MPI_Allreduce in place. max and min give every rank the value one rank
-// computes; a sum adds the ranks' partial sums in MPI's order (equal within rounding).
+// computes, a NaN on any rank being the result as in NumPy (floats: a pair of value and NaN flag
+// reduced together); a sum adds the ranks' partial sums in MPI's order (equal within rounding).
 #include "blas_operand.h"
 #include "library_gen.h"
 #include "state_codegen.h"
@@ -54,8 +55,25 @@ void LibraryGen::emit_allreduce(const LibraryNode& n, Writer& w) {
                   "' runs only on MPI ranks (weir run FILE.py::NAME --decompose I,J under mpirun)") +
          "\");");
   declare_communicator(n, in.loc.data, w);
-  w.line(std::string(cpp_name(in.loc.type)) + " __ar_value = " + in.at({}) + ";");
-  w.line("MPI_Allreduce(MPI_IN_PLACE, &__ar_value, 1, " + type + ", " + mpi_op + ", __hx_comm);");
+  const std::string T(cpp_name(in.loc.type));
+  w.line(T + " __ar_value = " + in.at({}) + ";");
+  const bool floating = in.loc.type == ScalarType::Float64 || in.loc.type == ScalarType::Float32;
+  if (floating && op != "\"sum\"") {
+    // NumPy's max/min propagate NaN; MPI_MAX/MPI_MIN leave it to the implementation. One
+    // collective on a pair: the value (a NaN as the identity, so it loses) and a NaN flag
+    // reduced the same way (1 under MPI_MAX, -1 under MPI_MIN), the result NaN when any rank
+    // had one. A rank that holds the NaN keeps its own bits.
+    const bool max = op == "\"max\"";
+    w.line("const bool __ar_nan = __ar_value != __ar_value;");
+    w.line(T + " __ar_pair[2] = {__ar_nan ? " + (max ? "-" : "") + "std::numeric_limits<" + T +
+           ">::infinity() : __ar_value, __ar_nan ? " + T + "(" + (max ? "1" : "-1") + ") : " + T + "(0)};");
+    w.line("MPI_Allreduce(MPI_IN_PLACE, __ar_pair, 2, " + type + ", " + mpi_op + ", __hx_comm);");
+    w.line("if (__ar_pair[1] != " + T + "(0)) __ar_value = __ar_nan ? __ar_value : std::numeric_limits<" + T +
+           ">::quiet_NaN();");
+    w.line("else __ar_value = __ar_pair[0];");
+  } else {
+    w.line("MPI_Allreduce(MPI_IN_PLACE, &__ar_value, 1, " + type + ", " + mpi_op + ", __hx_comm);");
+  }
   w.line(out.at({}) + " = __ar_value;");
   w.close();
 }

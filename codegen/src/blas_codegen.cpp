@@ -3,8 +3,10 @@
 // iteration of the outer loops with a local accumulator for the contracted dimension, and the
 // hand-written schedules of matrix products below. Operands are the connectors' memlet subsets
 // with dimensions of extent 1 squeezed out, as DaCe's expansions see them. Dot, Ger and
-// Transpose are the library-expansion pass's (transforms/src/expand_blas.cpp); a Dot reaches
-// code generation only where CBLAS takes it as one call (cblas_codegen.cpp).
+// Transpose are the library-expansion pass's (transforms/src/expand_blas.cpp), and so are the
+// CBLAS calls of DaCe's OpenBLAS/MKL/cBLAS implementations (transforms/src/expand_cblas.cpp):
+// a MatMul, Gemm or Gemv of such an implementation reaches code generation only where CBLAS
+// cannot take it (inside a parallel scope, integers, a batch dimension), and gets the loops.
 #include <algorithm>
 
 #include "blas_operand.h"
@@ -80,12 +82,6 @@ void LibraryGen::plan_blas(const LibraryNode& n, BlasProduct& p) const {
   std::string i = g_.loop_var("__bi", 0), j = g_.loop_var("__bj", 0), k = g_.loop_var("__bk", 0),
               bt = g_.loop_var("__bb", 0);
   BlasOperand &out = p.out, &a = p.a, &b = p.b, &add = p.add;
-  if (cls == "Dot") {  // emit_blas takes it as one CBLAS call or refuses it
-    a = need("_x", true);
-    b = need("_y", true);
-    out = need("_result", false);
-    return;
-  }
   if (cls == "MatMul") {
     a = need("_a", true);
     b = need("_b", true);
@@ -167,21 +163,11 @@ void LibraryGen::emit_blas(const LibraryNode& n, Writer& w) {
   BlasProduct p;
   p.cls = n.class_name();
   const std::string& cls = p.cls;
-  // Implementation "pure" (DaCe's pure expansion as maps) is the library-expansion pass's; the
-  // default one is the loops below.
+  // Implementation "pure" (DaCe's pure expansion as maps) and the CBLAS calls are the
+  // library-expansion pass's; what reaches here is the loops below.
   if ((cls == "MatMul" || cls == "Gemm" || cls == "Gemv") && n.implementation == "pure")
     throw CodegenError(where, unexpanded_message(n));
   plan_blas(n, p);
-  if (cls == "Dot") {
-    // The library-expansion pass leaves a Dot only where CBLAS takes it as one call.
-    if (wants_cblas(n) && p.a.rank() == 1 && p.b.rank() == 1 && p.out.rank() == 0 &&
-        emit_cblas({cls, &p.out, &p.a, &p.b, &p.add, {}, p.a.extent(0), p.alpha, p.beta, false, false}, w))
-      return;
-    throw CodegenError(where, unexpanded_message(n));
-  }
-  if (wants_cblas(n) &&
-      emit_cblas({cls, &p.out, &p.a, &p.b, &p.add, p.oext, p.kext, p.alpha, p.beta, p.ta, p.tb}, w))
-    return;
   if (g_.opts.emit_comments)
     w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") as loops");
   if (p.ov.size() == 2 && !p.kvar.empty() && !g_.device_code()) return emit_row_pairs(n, p, w);

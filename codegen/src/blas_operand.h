@@ -1,5 +1,5 @@
 // The operands of a BLAS library node as the code generator sees them (blas_codegen.cpp emits
-// them as loop nests, cblas_codegen.cpp as CBLAS calls), and the refusal of an unexpanded node.
+// them as loop nests), and the refusal of an unexpanded node.
 #pragma once
 
 #include <map>
@@ -67,17 +67,6 @@ std::string numeric_attribute(const LibraryNode& n, const std::string& key, cons
 /// The error for a library node of a class the library-expansion pass owns (or of an
 /// implementation it owns: "pure" MatMul, Gemm, Gemv), given to the code generator unexpanded.
 std::string unexpanded_message(const LibraryNode& n);
-
-/// A BLAS node's contraction, as emit_blas worked it out: out[oext] = alpha * op(a) op(b)
-/// (+ beta * add), contracted over kext.
-struct BlasCall {
-  std::string cls;  // MatMul, Dot, Gemm, Gemv, Ger, Transpose
-  const BlasOperand *out, *a, *b, *add;
-  std::vector<sym::Expr> oext;
-  sym::Expr kext;
-  std::string alpha, beta;
-  bool trans_a, trans_b;
-};
 
 /// A MatMul, Gemm or Gemv node as LibraryGen::plan_blas works it out (blas_codegen.cpp):
 /// out[ov] = alpha * (sum over kvar of the product of the terms) (+ beta * add[ov]). Not

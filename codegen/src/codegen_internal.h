@@ -187,8 +187,9 @@ std::vector<std::string> table_proof_notes(const std::vector<TableProof>& proofs
 /// `code` inside a block that times it into timer slot `slot`; `per_thread` (an element inside a
 /// map scope): into the running thread's row of slots (weir_profile_thread_slot).
 void emit_timed(std::size_t slot, const Writer& code, Writer& w, bool per_thread = false);
-/// The same for one line of C++ (a state call).
-std::string timed_line(std::size_t slot, const std::string& code);
+/// The same for one line of C++ (a state call; `per_thread`: of an SDFG called inside a parallel
+/// map).
+std::string timed_line(std::size_t slot, const std::string& code, bool per_thread = false);
 /// What a program with timers adds after the prelude: weir_profile.h and the slots.
 std::string timer_globals(std::size_t slots);
 /// What weir_run does first in a program with timers: zero the slots and the per-thread rows

@@ -49,12 +49,13 @@ void CopyGen::emit_copy_timed(const DataflowEdge& e, const std::string& src, con
                               Writer& w) {
   auto slot = sg.prog.timer_slot(st, TimedKind::Copy, e.id);
   if (!slot) return emit_copy(e, src, dst, w);
-  if (!g_.frames_.empty() || g_.in_parallel())
-    throw GenFailure(
-        "a Timer (instrument) on a copy inside a map scope is not supported: time the map instead");
+  // Inside a map scope: per execution, on the running thread's row of slots.
+  const bool inside = !g_.frames_.empty() || g_.in_parallel();
+  if (inside && g_.device_code())
+    throw GenFailure("a Timer (instrument) inside a GPU kernel is not supported");
   Writer timed;
   emit_copy(e, src, dst, timed);
-  emit_timed(*slot, timed, w);
+  emit_timed(*slot, timed, w, inside);
 }
 
 void CopyGen::emit_copy(const DataflowEdge& e, const std::string& src, const std::string& dst, Writer& w) {

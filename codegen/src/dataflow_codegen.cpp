@@ -322,15 +322,15 @@ void StateGen::emit_node(const Node& n, Writer& w) {
     if (n.kind() == NodeKind::MapEntry) slot = sg.prog.timer_slot(st, TimedKind::Map, n.id());
     if (n.kind() == NodeKind::Library) slot = sg.prog.timer_slot(st, TimedKind::Library, n.id());
     if (n.kind() == NodeKind::NestedSDFG) slot = sg.prog.timer_slot(st, TimedKind::NestedSDFG, n.id());
+    // The only node inside a map's loops: timed by those loops, once per thread (emit_map).
+    if (slot && n.id() == chunk_timed_) return emit_untimed(n, w);
     if (slot) {
       // Outside map scopes: around the whole loop nest, outside its parallel region, one thread per
-      // slot. A map inside a map scope: per execution, on the running thread's row of slots.
+      // slot. A map, library node or nested SDFG call inside a map scope: per execution, on the
+      // running thread's row of slots.
       const bool inside = !frames_.empty() || in_parallel();
-      if (inside && (n.kind() != NodeKind::MapEntry || device_code()))
-        throw CodegenError(ref(n), n.kind() != NodeKind::MapEntry
-                                       ? "a Timer (instrument) on a library node or nested SDFG inside a map "
-                                         "scope is not supported: time the map instead"
-                                       : "a Timer (instrument) inside a GPU kernel is not supported");
+      if (inside && device_code())
+        throw CodegenError(ref(n), "a Timer (instrument) inside a GPU kernel is not supported");
       Writer timed;
       emit_untimed(n, timed);
       return emit_timed(*slot, timed, w, inside);

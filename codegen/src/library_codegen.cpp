@@ -255,17 +255,18 @@ LibraryGen::LibraryGen(StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}
 
 void LibraryGen::emit(const LibraryNode& n, Writer& w) {
   sg.prog.target.check_library_node(g_, n);
-  // The library-expansion pass (transforms/) owns Reduce, Einsum, Ger and Transpose (and Dot
-  // but where CBLAS calls it, see emit_blas): the compile path expands them into nested SDFGs of
-  // maps and tasklets before code generation.
+  // The library-expansion pass (transforms/) owns Reduce, Einsum, Dot, Ger and Transpose (and
+  // the CBLAS calls of MatMul, Gemm and Gemv): the compile path expands them into nested SDFGs of
+  // maps and tasklets, or of one CBLAS call, before code generation.
   const std::string cls = n.class_name();
-  if (n.is_reduce() || cls == "Einsum" || cls == "Ger" || cls == "Transpose" || cls == "TensorTranspose" ||
-      cls == "TensorDot")
+  if (n.is_reduce() || cls == "Einsum" || cls == "Dot" || cls == "Ger" || cls == "Transpose" ||
+      cls == "TensorTranspose" || cls == "TensorDot")
     throw CodegenError(g_.ref(n), unexpanded_message(n));
   if (is_lapack(n)) return emit_lapack(n, w);
   if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);
   if (cls == "Allreduce") return emit_allreduce(n, w);
+  if (cls == "UnstructuredHaloExchange") return emit_unstructured_exchange(n, w);
   emit_blas(n, w);  // or the error that the node is not supported
 }
 

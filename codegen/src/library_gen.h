@@ -1,5 +1,5 @@
 // Library nodes that reach code generation (library_codegen.cpp dispatches): BLAS products as
-// loops (blas_codegen.cpp) or CBLAS calls (cblas_codegen.cpp), DaCe's linalg nodes
+// loops (blas_codegen.cpp; their CBLAS calls are the library-expansion pass's), DaCe's linalg nodes
 // (lapack_codegen.cpp), LAPACK's factorizations (lapack_factor_codegen.cpp) and weir's
 // HaloExchange (halo_exchange_codegen.cpp). The library-expansion pass (transforms/) owns the
 // others. Made per node by StateGen::emit_untimed.
@@ -12,7 +12,6 @@
 namespace weir::codegen::detail {
 
 struct BlasOperand;
-struct BlasCall;
 struct BlasProduct;
 
 /// The library-node family of a state's code generation: reads the StateGen it works for (its
@@ -42,12 +41,6 @@ class LibraryGen {
   void emit_plain_loops(const BlasProduct& p, Writer& w);
   /// The location of connector `conn` of `n` (present = false if it has no edge).
   BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
-  // --- BLAS library nodes as CBLAS calls (cblas_codegen.cpp) -----------------------------
-  /// Whether `n`'s implementation is a CBLAS one (OpenBLAS, MKL, cBLAS: DaCe's names).
-  static bool wants_cblas(const LibraryNode& n);
-  /// Emits `c` as one CBLAS call and links the system's CBLAS; false (nothing emitted) where
-  /// CBLAS cannot express it, and the loops run instead.
-  bool emit_cblas(const BlasCall& c, Writer& w);
   // --- LAPACK library nodes: Cholesky, Solve, Inv (lapack_codegen.cpp) --------------------
   /// Whether `n` is one of DaCe's linalg nodes that emit_lapack generates.
   static bool is_lapack(const LibraryNode& n);
@@ -70,6 +63,11 @@ class LibraryGen {
   /// Emits `n` (weir/distributed/global_reductions.h) as one MPI_Allreduce in place of its
   /// scalar on its communicator, with MPI_MAX, MPI_MIN or MPI_SUM on the scalar's MPI type.
   void emit_allreduce(const LibraryNode& n, Writer& w);
+  // --- UnstructuredHaloExchange (unstructured_exchange_codegen.cpp) ------------------------
+  /// Emits `n` (weir/distributed/unstructured_exchange.h) as packing loops over its send list,
+  /// MPI_Irecv/MPI_Isend per peer, MPI_Waitall and unpacking loops over its receive list, after
+  /// checking the lists (a bad list stops every rank with MPI_Abort and the rank's message).
+  void emit_unstructured_exchange(const LibraryNode& n, Writer& w);
   // --- the parallel loops of a library node (parallel_threshold.cpp) -----------------------
   /// The `#pragma omp parallel for` of a library node's loops doing about `work` operations:
   /// none for a constant below the small-map threshold, an if() clause for a symbolic amount.

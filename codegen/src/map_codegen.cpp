@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -81,24 +82,54 @@ struct LoopNest {
   bool simd = false;
   int simdlen = 0;
   bool fence = false;
+  /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
+  /// around the loops (emit_loop_nest) instead of around each execution.
+  std::optional<std::size_t> chunk;
 };
+
+/// Opens the block of a chunk timer around a loop nest: one clock read per thread before its share
+/// of the loops (and one after, record_chunk_timer), recording the executions it counted. Where the
+/// loops are parallel in a region of their own, the block is that `#pragma omp parallel` region.
+void open_chunk_timer(std::size_t slot, Writer& out) {
+  const std::string k = std::to_string(slot);
+  out.open("{  // timed (instrument: Timer) slot " + k +
+           ": once per thread around the loops it is the body of");
+  out.line("const int64_t weir_chunk_start_" + k + " = weir_profile_now();");
+  out.line("int64_t weir_chunk_executions_" + k + " = 0;");
+}
+
+/// The record of the chunk timer open_chunk_timer opened (weir_profile_record_chunk), after this
+/// thread's share of the loops; the caller closes the block.
+void record_chunk_timer(std::size_t slot, Writer& out) {
+  const std::string k = std::to_string(slot);
+  out.line("weir_profile_record_chunk(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, " +
+           k + "), weir_chunk_start_" + k + ", weir_chunk_executions_" + k + ");");
+}
 
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
 /// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise. With
-/// `n.fence`, each thread runs weir_stream_fence() after its iterations: parallel loops of their
-/// own become `#pragma omp parallel` around `#pragma omp for nowait` and the fence (the region's
-/// end is the barrier), others fence after the loops.
+/// `n.fence`, each thread runs weir_stream_fence() after its iterations, and with `n.chunk` it
+/// records its chunk timer (fence first, so the record covers it): parallel loops of their own
+/// become `#pragma omp parallel` around `#pragma omp for nowait` and that work (the region's end
+/// is the barrier), loops in a region are `nowait` with a barrier after it, others do it after
+/// the loops.
 void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
   const auto& ranges = n.map.range.ranges();
-  const bool region = omp && !in_region && n.fence;
-  if (region) {
-    out.line("#pragma omp parallel");
+  // Work each thread does after its share of the loops: the fence of its streamed rows, the
+  // record of a chunk timer. Parallel loops then end without a barrier (`nowait`): in a
+  // `#pragma omp parallel` region of their own, whose end is the barrier, or, inside a region,
+  // followed by the `#pragma omp barrier` the plain `#pragma omp for` had.
+  const bool after = n.fence || n.chunk.has_value();
+  const bool region = omp && !in_region && after;
+  if (region) out.line("#pragma omp parallel");
+  if (n.chunk)
+    open_chunk_timer(*n.chunk, out);
+  else if (region)
     out.open("{");
-  }
   if (omp)
     out.line(std::string(in_region || region ? "#pragma omp for" : "#pragma omp parallel for") +
              (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) +
-             (region ? " nowait" : ""));
+             (after ? " nowait" : ""));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(n.map.params[d]);
@@ -121,10 +152,13 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
     out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   out.append(body);
+  if (n.chunk) out.line("++weir_chunk_executions_" + std::to_string(*n.chunk) + ";");
   for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
   if (n.fence)
     out.line("weir_stream_fence();  // this thread's streamed rows reach memory before others read them");
-  if (region) out.close();
+  if (n.chunk) record_chunk_timer(*n.chunk, out);
+  if (omp && in_region && after) out.line("#pragma omp barrier");
+  if (n.chunk || region) out.close();
 }
 
 /// `loops` twice where the hoisted code computed invariant conditions (LoopHoist::conditions):
@@ -235,9 +269,21 @@ std::string privatized_fit(std::vector<ParallelMapGen::Privatized>& privs, const
 
 }  // namespace
 
-Writer StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame) const {
-  // Dynamic map range inputs: connectors that are not IN_*.
-  Writer pre;
+std::optional<std::size_t> StateGen::chunk_timer_slot(const MapEntry& e) const {
+  auto it = children_.find(e.id());
+  if (device_code() || it == children_.end() || it->second.size() != 1 ||
+      transients_by_scope_.count(e.id()) || simd_hint(*e.map).on)
+    return std::nullopt;
+  const Node& only = st.node(it->second.front());
+  switch (only.kind()) {
+    case NodeKind::MapEntry: return sg.prog.timer_slot(st, TimedKind::Map, only.id());
+    case NodeKind::Library: return sg.prog.timer_slot(st, TimedKind::Library, only.id());
+    case NodeKind::NestedSDFG: return sg.prog.timer_slot(st, TimedKind::NestedSDFG, only.id());
+    default: return std::nullopt;
+  }
+}
+
+void StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame, Writer& pre) const {
   for (const auto& [c, ct] : e.in_connectors) {
     if (c.rfind("IN_", 0) == 0) continue;
     Location loc;
@@ -245,7 +291,6 @@ Writer StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame) const {
     pre.line("const " + std::string(cpp_name(t)) + " " + cpp_ident(c) + " = " + loc.element() + ";");
     frame.symbols.push_back({c, t});
   }
-  return pre;
 }
 
 void StateGen::emit_scope_in(const Frame& frame, Writer& w) {
@@ -266,7 +311,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
 
   Frame frame;
   frame.entry = e.id();
-  const Writer pre = declare_dynamic_inputs(e, frame);
+  Writer pre;
+  declare_dynamic_inputs(e, frame, pre);
 
   const std::vector<std::optional<int>> sign = step_signs(m, where);
   int collapse = parallel ? collapsed_dims(m, sign) : 0;
@@ -307,6 +353,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // Its output rows written once: through buffers and streaming stores (streaming_stores.cpp).
   StreamPlan stream = guard ? plan_streaming(e, scope) : StreamPlan{};
   StreamPlan* outer_stream = std::exchange(stream_, stream.rows.empty() ? nullptr : &stream);
+  // The map that is the whole body: timed once per thread around these loops.
+  const std::optional<std::size_t> chunk = chunk_timer_slot(e);
+  const NodeId outer_chunk = std::exchange(chunk_timed_, chunk ? children_.at(e.id()).front() : kNoNode);
   Writer body;
   FactRecorder body_facts;
   emit_scope(e.id(), body);
@@ -342,13 +391,14 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     sf.parallel_params.clear();
     emit_scope_in(sf, sequential_body);
   }
+  chunk_timed_ = outer_chunk;
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
   // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
   // Each thread fences what the maps inside streamed.
   const bool fence = stream_fences_.count(e.id()) > 0;
-  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes, fence};
+  const LoopNest loop_nest{m, sign, collapse, vectorize, simd.lanes, fence, chunk};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };
@@ -373,7 +423,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     emit_versioned(plan.loops.conditions, out, [&](Writer& o) {
       if (!streams) return loops(false, o);
       auto block = [&](const MapInfo& b, Writer& bo) {
-        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false}, false, false, body, bo);
+        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt}, false, false, body,
+                       bo);
       };
       emit_streamed_nest(stream, m, block, o);
     });

@@ -20,6 +20,7 @@
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
 #include "weir/sdfg/names.h"
+#include "weir/sdfg/promotion.h"
 
 namespace weir::codegen {
 
@@ -68,14 +69,8 @@ bool is_complex(ScalarType t) { return t == ScalarType::Complex64 || t == Scalar
 bool is_bool(ScalarType t) { return t == ScalarType::Bool; }
 bool is_int(ScalarType t) { return !is_float(t) && !is_complex(t) && !is_bool(t) && t != ScalarType::Void; }
 
-/// Result type of arithmetic on a and b (numpy-like, simplified).
-ScalarType arith_type(ScalarType a, ScalarType b) {
-  if (is_complex(a) || is_complex(b)) return ScalarType::Complex128;
-  if (a == ScalarType::Float64 || b == ScalarType::Float64) return ScalarType::Float64;
-  if (is_float(a) || is_float(b)) return ScalarType::Float32;
-  if (a == b && is_int(a)) return a;
-  return ScalarType::Int64;
-}
+/// Result type of arithmetic on a and b: weir's one promotion table.
+ScalarType arith_type(ScalarType a, ScalarType b) { return arithmetic_result_type(a, b); }
 
 /// Whether C++ computes `v` in a type narrower than int64_t (int or bool) where weir's type
 /// is an integer: small literals, bools, and what is made of them only.

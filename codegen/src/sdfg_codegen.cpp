@@ -307,12 +307,11 @@ std::string SdfgGen::state_call(const SDFGState& st) {
   std::string call = generate_state(*this, st, fn);
   note_call(fn);
   if (auto slot = prog.timer_slot(st, TimedKind::State)) {
-    // One thread per slot: a state of an SDFG called per point of a map would be timed by many.
-    if (in_parallel)
-      throw CodegenError(ref(&st),
-                         "a Timer (instrument) on a state of an SDFG called inside a map is not "
-                         "supported: time the map that calls it instead");
-    call = timed_line(*slot, call);
+    // A state of an SDFG called inside a parallel map runs on many threads: each records into its
+    // own row of slots. Elsewhere one thread writes the slot.
+    if (device_code())
+      throw CodegenError(ref(&st), "a Timer (instrument) inside a GPU kernel is not supported");
+    call = timed_line(*slot, call, in_parallel);
   }
   // Reaches of its views and nested SDFG arguments on symbols the control flow assigns, checked
   // with their values when the state starts (ADR 0037).

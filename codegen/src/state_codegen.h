@@ -254,9 +254,17 @@ class StateGen {
   /// Map `e` as a loop nest: with OpenMP where it runs in parallel and the verdict
   /// (threads_verdict) is not one thread, per-thread partials or copies of its reductions.
   void emit_map(const MapEntry& e, Writer& w);
-  /// The declarations of map `e`'s dynamic range inputs (connectors not IN_*), whose symbols
-  /// it adds to `frame`.
-  Writer declare_dynamic_inputs(const MapEntry& e, Frame& frame) const;
+  /// Map `e`'s dynamic range inputs (its connectors that are not IN_*): declared as constants
+  /// in `pre` and added to `frame`'s symbols.
+  void declare_dynamic_inputs(const MapEntry& e, Frame& frame, Writer& pre) const;
+  /// The timer slot of the map, library node or nested SDFG call that is the whole body of map
+  /// `e` (its only child, timed, on the CPU, and `e` declares nothing in its scope and is not
+  /// vectorized): that node is then timed once per thread around `e`'s loops, not around each of
+  /// its executions (docs/adr/0048, "one clock read per chunk"); nullopt otherwise.
+  std::optional<std::size_t> chunk_timer_slot(const MapEntry& e) const;
+  /// The node whose timer the loops being emitted hold (chunk_timer_slot): emit_node emits it
+  /// untimed. kNoNode outside such loops.
+  NodeId chunk_timed_ = kNoNode;
   /// The body of `frame.entry`'s scope emitted with `frame` as its innermost frame.
   void emit_scope_in(const Frame& frame, Writer& w);
   /// Whether map `m`'s schedule runs on OpenMP's threads here (not inside another parallel

@@ -35,9 +35,12 @@ void emit_timed(std::size_t slot, const Writer& code, Writer& w, bool per_thread
   w.close();
 }
 
-std::string timed_line(std::size_t slot, const std::string& code) {
-  return "{ const int64_t weir_timer_start = weir_profile_now(); " + code +
-         " weir_profile_record(weir_profile_slots[" + std::to_string(slot) + "], weir_timer_start); }";
+std::string timed_line(std::size_t slot, const std::string& code, bool per_thread) {
+  const std::string k = std::to_string(slot);
+  return "{ const int64_t weir_timer_start = weir_profile_now(); " + code + " weir_profile_record(" +
+         (per_thread ? "weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, " + k + ")"
+                     : "weir_profile_slots[" + k + "]") +
+         ", weir_timer_start); }";
 }
 
 std::string timer_globals(std::size_t slots) {

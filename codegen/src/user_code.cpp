@@ -2,11 +2,13 @@
 // code_global / code_init / code_exit and the SDFG's global_code / init_code / exit_code are
 // pasted into the generated program verbatim, so an SDFG carrying them is a program, not data.
 // Without CodegenOptions::trust_code the code generator refuses them before generating
-// anything; Python tasklets are always allowed (they are translated, never pasted).
+// anything; Python tasklets are always allowed (they are translated, never pasted), and so are
+// tasklets weir's own passes wrote (weir/sdfg/written_by_weir.h, a mark in memory only).
 #include <nlohmann/json.hpp>
 
 #include "codegen_internal.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/written_by_weir.h"
 
 namespace weir::codegen::detail {
 
@@ -99,6 +101,9 @@ class UserCodeCheck {
 
   void tasklet(const Tasklet& t, const ElementRef& where) {
     std::string name = "tasklet '" + t.label + "'";
+    // weir's own C++ (a CBLAS or LAPACKE call of the library-expansion pass), never a file's.
+    if (written_by_weir(t) && is_blank(t.code_global) && is_blank(t.code_init) && is_blank(t.code_exit))
+      return;
     if (t.code.language == Language::CPP && !is_blank(t.code) && !opts_.trust_code)
       untrusted(where, "the code of " + name, t.code.code);
     if (t.code.language == Language::CPP && !is_blank(t.code)) found = true;

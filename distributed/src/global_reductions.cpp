@@ -42,10 +42,16 @@ std::vector<std::optional<std::int64_t>> bounds(const LibraryNode& n, const std:
 
 void add_allreduce(SDFG& sdfg, SDFGState& st, const LibraryNode& reduce, NodeId scalar,
                    const std::string& data) {
-  const std::string op = reduce.wcr.find("max") != std::string::npos   ? "max"
+  // The orchestration lowering names the kind (its max/min lambdas propagate NaN as NumPy's and
+  // spell no `max`); a Reduce from an SDFG file has DaCe's `max(a, b)` or `a + b`.
+  const std::string* kind = reduce.extra.find("reduction");
+  const std::string op = kind && *kind == "\"max\""                    ? "max"
+                         : kind && *kind == "\"min\""                  ? "min"
+                         : kind && *kind == "\"sum\""                  ? "sum"
+                         : reduce.wcr.find("max") != std::string::npos ? "max"
                          : reduce.wcr.find("min") != std::string::npos ? "min"
                                                                        : "sum";
-  if (op == "sum" && reduce.wcr.find('+') == std::string::npos)
+  if (op == "sum" && !kind && reduce.wcr.find('+') == std::string::npos)
     throw Error(where(reduce) + "Reduce '" + reduce.label + "' (" + reduce.wcr +
                 "): only max, min and sums become an MPI_Allreduce");
   auto node = std::make_unique<LibraryNode>("allreduce_" + op + "_" + data, kAllreduceClass);

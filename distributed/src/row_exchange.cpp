@@ -1,4 +1,4 @@
-// exchange_rows and gather_rows (weir/distributed/row_exchange.h).
+// gather_rows (weir/distributed/row_exchange.h).
 #include "weir/distributed/row_exchange.h"
 
 // The C API only, as mpi_world.cpp.
@@ -20,46 +20,7 @@ std::size_t row_bytes(const runtime::Field& f) {
   return n;
 }
 
-void check_rows(const runtime::Field& f, const std::vector<std::int32_t>& rows, const std::string& what) {
-  for (std::int32_t r : rows)
-    if (r < 0 || f.shape().empty() || r >= f.shape()[0])
-      throw Error(what + ": row " + std::to_string(r) + " is outside the local array of " +
-                  std::to_string(f.shape().empty() ? 0 : f.shape()[0]) + " rows");
-}
-
 }  // namespace
-
-void exchange_rows(runtime::Field& field, const std::vector<RowPeer>& peers, int tag) {
-  const std::size_t rb = row_bytes(field);
-  auto* base = static_cast<unsigned char*>(field.data());
-  std::vector<std::vector<unsigned char>> out(peers.size()), in(peers.size());
-  std::vector<MPI_Request> requests;
-  for (std::size_t k = 0; k < peers.size(); ++k) {
-    const RowPeer& p = peers[k];
-    check_rows(field, p.send, "halo exchange with rank " + std::to_string(p.peer));
-    check_rows(field, p.recv, "halo exchange with rank " + std::to_string(p.peer));
-    in[k].resize(p.recv.size() * rb);
-    out[k].resize(p.send.size() * rb);
-    for (std::size_t i = 0; i < p.send.size(); ++i)
-      std::memcpy(out[k].data() + i * rb, base + static_cast<std::size_t>(p.send[i]) * rb, rb);
-  }
-  for (std::size_t k = 0; k < peers.size(); ++k) {
-    if (in[k].empty()) continue;
-    requests.emplace_back();
-    MPI_Irecv(in[k].data(), static_cast<int>(in[k].size()), MPI_BYTE, peers[k].peer, tag, MPI_COMM_WORLD,
-              &requests.back());
-  }
-  for (std::size_t k = 0; k < peers.size(); ++k) {
-    if (out[k].empty()) continue;
-    requests.emplace_back();
-    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_BYTE, peers[k].peer, tag, MPI_COMM_WORLD,
-              &requests.back());
-  }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  for (std::size_t k = 0; k < peers.size(); ++k)
-    for (std::size_t i = 0; i < peers[k].recv.size(); ++i)
-      std::memcpy(base + static_cast<std::size_t>(peers[k].recv[i]) * rb, in[k].data() + i * rb, rb);
-}
 
 void gather_rows(const MpiWorld& world, const runtime::Field& local,
                  const std::vector<std::int32_t>& owned_global, runtime::Field& global) {

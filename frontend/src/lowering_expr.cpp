@@ -31,6 +31,27 @@ ScalarType to_sdfg_type(ScalarKind k) {
   return ScalarType::Float64;
 }
 
+ScalarKind from_sdfg_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return ScalarKind::Bool;
+    case ScalarType::Int8: return ScalarKind::Int8;
+    case ScalarType::Int16: return ScalarKind::Int16;
+    case ScalarType::Int32: return ScalarKind::Int32;
+    case ScalarType::UInt8: return ScalarKind::UInt8;
+    case ScalarType::UInt16: return ScalarKind::UInt16;
+    case ScalarType::UInt32: return ScalarKind::UInt32;
+    case ScalarType::UInt64: return ScalarKind::UInt64;
+    case ScalarType::Float16:
+    case ScalarType::Float32: return ScalarKind::Float32;
+    case ScalarType::Float64:
+    case ScalarType::Complex64:
+    case ScalarType::Complex128: return ScalarKind::Float64;
+    case ScalarType::Int64:
+    case ScalarType::Void: return ScalarKind::Int64;
+  }
+  return ScalarKind::Int64;
+}
+
 EnvPtr bind_name(EnvPtr env, std::string name, ValuePtr value) {
   auto e = std::make_shared<Env>();
   e->parent = std::move(env);

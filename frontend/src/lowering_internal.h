@@ -22,6 +22,10 @@ namespace weir::frontend::lowering {
 [[noreturn]] void unsupported(const SourceLocation& loc, const std::string& what);
 
 ScalarType to_sdfg_type(ScalarKind k);
+/// The field-view dtype of an SDFG element type; the types field-view code has no name for
+/// (float16, complex, void) give float32, float64 and int64, never reached from field-view
+/// types through arithmetic_result_type.
+ScalarKind from_sdfg_type(ScalarType t);
 
 /// Where a value is evaluated, relative to the map point (the "shift" of a read):
 ///  - `off`: Cartesian offsets per dimension name (`f(IDim + 1)` -> off["I"] = 1);

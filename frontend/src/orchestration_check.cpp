@@ -5,12 +5,14 @@
 #include <set>
 #include <utility>
 
+#include "lowering_internal.h"
 #include "orchestration_flow.h"
 #include "out_hazards.h"
 #include "type_checker_internal.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/pycode/parser.h"
 #include "weir/pycode/unparse.h"
+#include "weir/sdfg/promotion.h"
 
 namespace weir::frontend {
 namespace {
@@ -33,15 +35,11 @@ TExprPtr int_literal(std::int64_t v, const SourceLocation& loc) {
   return literal(c, loc);
 }
 
-// Python's arithmetic on scalars: a float operand makes a float (float32 only when both are),
-// integers stay integers (the wider of the two), booleans count as integers.
+// The type of arithmetic on two scalars: weir's one promotion table (weir/sdfg/promotion.h),
+// the same as tasklet code computes in.
 ScalarKind arith(ScalarKind a, ScalarKind b) {
-  if (is_floating(a) || is_floating(b))
-    return a == ScalarKind::Float64 || b == ScalarKind::Float64 ? ScalarKind::Float64 : ScalarKind::Float32;
-  if (a == ScalarKind::Bool && b == ScalarKind::Bool) return ScalarKind::Int64;
-  if (a == ScalarKind::Bool) return b;
-  if (b == ScalarKind::Bool) return a;
-  return a == b ? a : ScalarKind::Int64;
+  return lowering::from_sdfg_type(
+      arithmetic_result_type(lowering::to_sdfg_type(a), lowering::to_sdfg_type(b)));
 }
 
 // What a name stands for while checking one (possibly inlined) function body.
@@ -602,10 +600,30 @@ class Checker {
   void program_call(const Call& c, const TypedDefinition& p, Frame& fr, std::vector<OStmt>& out) {
     for (const Keyword& k : c.keywords)
       if ((k.arg == "out" || k.arg == "domain") &&
-          std::none_of(p.params.begin(), p.params.end(), [&](const TParam& tp) { return tp.name == k.arg; }))
+          std::none_of(p.declared_params.begin(), p.declared_params.end(),
+                       [&](const TParam& tp) { return tp.name == k.arg; }))
         throw FrontendError(k.loc, "'" + p.name + "' is a program: it writes its own out= fields (" + k.arg +
                                        "= is for field operators)");
-    std::vector<const Expr*> args = match(c, p.params, p.name, {});
+    const std::vector<TParam>& declared = p.declared_params.empty() ? p.params : p.declared_params;
+    std::vector<const Expr*> given = match(c, declared, p.name, {});
+    // A tuple parameter takes a tuple written out, `(a, (b, c))`: one argument per element
+    // (p.params holds them flat, in this order).
+    std::vector<const Expr*> args;
+    std::function<void(const Expr&, const Type&, const std::string&)> flat = [&](const Expr& a, const Type& t,
+                                                                                 const std::string& name) {
+      if (!t.is_tuple()) {
+        args.push_back(&a);
+        return;
+      }
+      auto* tu = dyn_cast<Tuple>(&a);
+      if (!tu || tu->elts.size() != t.elements.size())
+        throw FrontendError(a.loc, "argument '" + name + "' of '" + p.name + "' has type " + to_string(t) +
+                                       ": pass a tuple of its " + std::to_string(t.elements.size()) +
+                                       " elements written out, (a, b, ...), got '" + unparse(a) + "'");
+      for (std::size_t i = 0; i < t.elements.size(); ++i)
+        flat(*tu->elts[i], t.elements[i], name + "[" + std::to_string(i) + "]");
+    };
+    for (std::size_t i = 0; i < given.size(); ++i) flat(*given[i], declared[i].type, declared[i].name);
     OStmt o;
     o.kind = OStmt::Kind::Call;
     o.loc = c.loc;
@@ -1110,12 +1128,29 @@ class Checker {
     }
   }
 
+  // Whether `e` is `np.abs(x)` (`np.absolute`, `np.fabs`; NumPy or CuPy) of one argument: a
+  // reduction of the absolute values (`np.max(np.abs(u))`).
+  bool absolute_of(const Expr& e, Frame& fr) {
+    auto* c = dyn_cast<Call>(&e);
+    if (!c || c->args.size() != 1 || !c->keywords.empty()) return false;
+    try {
+      Value v = global(*c->func, fr);
+      const std::string mod = v.name.substr(0, v.name.find('.'));
+      const std::string fn = v.name.substr(v.name.rfind('.') + 1);
+      return v.kind == ValueKind::External && (mod == "numpy" || mod == "cupy") &&
+             (fn == "abs" || fn == "absolute" || fn == "fabs");
+    } catch (const FrontendError&) {
+      return false;
+    }
+  }
+
   // `np.max(f)`, `np.min(f[1:-1, 1:-1])`, `np.sum(f.asnumpy())`, `f.asnumpy().max()` (also
-  // `amax`/`amin`, `cupy`, `f.ndarray`): a Reduce statement into a new scalar, run before the
-  // statement being checked; the expression is that scalar. Null when `c` is no reduction.
+  // `amax`/`amin`, `cupy`, `f.ndarray`, and of `np.abs(...)` of these): a Reduce statement into a new scalar,
+  // run before the statement being checked; the expression is that scalar. Null when `c` is no reduction.
   TExprPtr reduction(const Call& c, Frame& fr) {
     std::string fn;
     const Expr* operand = nullptr;
+    bool absolute = false;
     auto* method = dyn_cast<Attribute>(c.func.get());
     bool numpy = false;
     if (method && array_root(*method->value, fr, &numpy)) {
@@ -1136,6 +1171,8 @@ class Checker {
                                "' with other arguments than one field (a reduction over the whole field or a "
                                "slice only)");
       operand = c.args[0].get();
+      absolute = absolute_of(*operand, fr);
+      if (absolute) operand = static_cast<const Call&>(*operand).args[0].get();
       if (!array_root(*operand, fr))
         unsupported(operand->loc, "reducing '" + unparse(*operand) +
                                       "' (a field variable, f.asnumpy() or a slice f[1:-1, 1:-1] of one)");
@@ -1145,6 +1182,7 @@ class Checker {
     o.kind = OStmt::Kind::Reduce;
     o.loc = c.loc;
     o.reduction = fn == "amax" ? "max" : fn == "amin" ? "min" : fn;
+    o.absolute = absolute;
     o.sources = {fr.var(root->id)};
     const Type& t = out_.fields.at(o.sources[0]);
     reduce_slice(*operand, t, fr, o);

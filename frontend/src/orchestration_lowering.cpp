@@ -517,17 +517,29 @@ class Lowering {
       sym::Expr hi = i < s.upper.size() && s.upper[i] ? at(*s.upper[i], i) : d.shape[i];
       ranges.emplace_back(lo, hi - sym::Expr(1));
     }
+    // np.max and np.min propagate NaN wherever it is (NumPy's maximum/minimum, as max_over:
+    // lowering_builtins.cpp's numpy_extremum); Python's max(a, b) would drop a NaN after the first
+    // point. `reduction` names the kind for readers of the wcr text (global_reductions.cpp).
     static const std::map<std::string, std::pair<std::string, std::string>> kinds = {
-        {"max", {"lambda a, b: max(a, b)", "\"-inf\""}},
-        {"min", {"lambda a, b: min(a, b)", "\"inf\""}},
+        {"max", {"lambda a, b: (a if (a > b or a != a) else b)", "\"-inf\""}},
+        {"min", {"lambda a, b: (a if (a < b or a != a) else b)", "\"inf\""}},
         {"sum", {"lambda a, b: a + b", "0"}}};
-    const auto& [wcr, identity] = kinds.at(s.reduction);
-    auto lib = std::make_unique<LibraryNode>("reduce_" + s.reduction + "_" + s.sources[0], "Reduce");
+    // Of absolute values (`np.max(np.abs(u))`): the new value `b` enters as abs(b), and the
+    // identity of max is 0 (no |x| is below it), so that combining partial results, which are
+    // absolute already (or the identity), changes none of them.
+    static const std::map<std::string, std::pair<std::string, std::string>> absolute_kinds = {
+        {"max", {"lambda a, b: (a if (a > abs(b) or a != a) else abs(b))", "0"}},
+        {"min", {"lambda a, b: (a if (a < abs(b) or a != a) else abs(b))", "\"inf\""}},
+        {"sum", {"lambda a, b: a + abs(b)", "0"}}};
+    const auto& [wcr, identity] = (s.absolute ? absolute_kinds : kinds).at(s.reduction);
+    auto lib = std::make_unique<LibraryNode>(
+        "reduce_" + s.reduction + (s.absolute ? "_abs_" : "_") + s.sources[0], "Reduce");
     lib->classpath = "dace.libraries.standard.nodes.reduce.Reduce";
     lib->wcr = wcr;
     lib->identity = identity;
     const ScalarKind k = o_.scalars.at(s.targets[0]).dtype;
-    if (s.reduction != "sum" && !is_floating(k)) {  // the extreme value of the integer type
+    if (s.reduction != "sum" && !is_floating(k) && !(s.absolute && s.reduction == "max")) {
+      // the extreme value of the integer type
       const bool narrow = o_.fields.at(s.sources[0]).dtype != ScalarKind::Int64;
       lib->identity = s.reduction == "max" ? (narrow ? "-2147483648" : "-9223372036854775807")
                                            : (narrow ? "2147483647" : "9223372036854775807");
@@ -541,6 +553,7 @@ class Lowering {
       lower += (i ? ", " : "") + std::to_string(s.lower[i]);
       upper += (i ? ", " : "") + (s.upper[i] ? std::to_string(*s.upper[i]) : std::string("null"));
     }
+    lib->extra.set("reduction", "\"" + s.reduction + "\"");
     lib->extra.set("slice_lower", lower + "]");
     lib->extra.set("slice_upper", upper + "]");
     lib->extra.set("debuginfo", lowering::debuginfo_json(s.loc));

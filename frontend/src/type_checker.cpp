@@ -8,14 +8,24 @@
 
 namespace weir::frontend {
 
+std::vector<std::pair<std::string, Type>> flat_parameter_names(const std::string& name, const Type& type) {
+  if (!type.is_tuple()) return {{name, type}};
+  std::vector<std::pair<std::string, Type>> out;
+  for (std::size_t i = 0; i < type.elements.size(); ++i)
+    for (auto& leaf : flat_parameter_names(name + "_" + std::to_string(i), type.elements[i]))
+      out.push_back(std::move(leaf));
+  return out;
+}
+
 std::string signature(const TypedDefinition& def) {
   std::string s = std::string(to_string(def.kind)) + " " + def.name;
   if (def.kind == DefinitionKind::ScanOperator)
     s += "[axis=" + def.axis.name + ", forward=" + (def.forward ? "True" : "False") + "]";
   s += "(";
-  for (std::size_t i = 0; i < def.params.size(); ++i) {
+  const std::vector<TParam>& params = def.declared_params.empty() ? def.params : def.declared_params;
+  for (std::size_t i = 0; i < params.size(); ++i) {
     if (i) s += ", ";
-    s += def.params[i].name + ": " + to_string(def.params[i].type);
+    s += params[i].name + ": " + to_string(params[i].type);
   }
   s += ")";
   if (def.kind != DefinitionKind::Program) s += " -> " + to_string(def.returns);
@@ -95,10 +105,30 @@ void FunctionChecker::run() {
     if (!t.is_value())
       throw FrontendError(p.annotation->loc, "parameter '" + p.name + "' has type " + to_string(t) +
                                                  ", which is not a field, scalar or tuple");
+    if (def_.kind == DefinitionKind::Program) {
+      program_param(p, t);
+      continue;
+    }
     out_.params.push_back({p.name, t, p.loc});
     scope_[p.name] = t;
   }
   if (def_.kind == DefinitionKind::Program) {
+    // A leaf name (`x_0`) that is also a parameter, or a leaf of another tuple parameter,
+    // would be two arguments under one name.
+    std::map<std::string, std::string> owner;  // argument name -> declared parameter
+    for (const TParam& d : out_.declared_params)
+      if (!tuple_params_.count(d.name)) owner[d.name] = d.name;
+    for (const TParam& d : out_.declared_params) {
+      if (!tuple_params_.count(d.name)) continue;
+      for (const auto& [leaf, type] : flat_parameter_names(d.name, d.type))
+        if (auto [it, fresh] = owner.emplace(leaf, d.name); !fresh)
+          throw FrontendError(
+              d.loc, "tuple parameter '" + d.name + "' is passed as one argument per element (" + leaf +
+                         " is one), but '" + leaf + "' is also " +
+                         (it->second == leaf ? "a parameter"
+                                             : "an element of tuple parameter '" + it->second + "'") +
+                         ": rename one of them");
+    }
     if (f.returns && !(isa<Constant>(f.returns.get()) &&
                        static_cast<const Constant&>(*f.returns).value_kind == ConstantKind::None))
       throw FrontendError(f.returns->loc, "a program does not return a value (use out=)");

@@ -152,7 +152,24 @@ class FunctionChecker {
 
   std::optional<std::int64_t> slice_bound(const Expr* e);
 
-  void out_target(const Expr& e, ProgramCall& pc, std::vector<Type>& types);
+  // A program parameter: one entry of out_.params per leaf of a tuple or collection type
+  // (`x_0`, `x_1_0`, ...), the declared one in out_.declared_params.
+  void program_param(const Parameter& p, const Type& t);
+
+  // `e` with every reference to a tuple parameter replaced by the tuple of its leaves, and
+  // every element of such a tuple (`x[0]`, `x.a`) by the leaf or subtuple it names.
+  TExprPtr flat_refs(const TExprPtr& e);
+
+  // `out`, `out.a`, `out[1]`, `out[1].b` of a tuple parameter `out`: the flat name of that part
+  // ("out", "out_0", "out_1_0") and its type; nullopt when `e` is not such a path.
+  std::optional<std::pair<std::string, Type>> param_part(const Expr& e);
+
+  // Appends the out= field `name` of type `t` (`base` its expression, `index` its slices).
+  void out_field(const std::string& name, const Type& t, const Expr& base, const Expr* index,
+                 ProgramCall& pc);
+
+  // The type of out= `e` (a tuple keeps its nesting); appends its fields to pc.outs, flat.
+  Type out_target(const Expr& e, ProgramCall& pc);
 
   TExprPtr bound(const Expr& e);
 
@@ -167,6 +184,8 @@ class FunctionChecker {
   TypedDefinition& out_;
   const LoadedModule& module_;
   Scope scope_;
+  // A program's parameters of tuple or collection type, by declared name.
+  std::map<std::string, Type> tuple_params_;
   Type declared_return_, deduced_return_;
   bool has_declared_return_ = false, has_deduced_return_ = false;
 };

@@ -1,9 +1,76 @@
 // Type checking of programs: calls of field operators with out=, domain= and sliced outputs.
+#include <algorithm>
+
 #include "type_checker_internal.h"
 
 #include "out_hazards.h"
 
 namespace weir::frontend::typecheck {
+
+void FunctionChecker::program_param(const Parameter& p, const Type& t) {
+  out_.declared_params.push_back({p.name, t, p.loc});
+  scope_[p.name] = t;
+  if (!t.is_tuple()) {
+    out_.params.push_back({p.name, t, p.loc});
+    return;
+  }
+  tuple_params_[p.name] = t;
+  for (auto& [name, leaf] : flat_parameter_names(p.name, t)) out_.params.push_back({name, leaf, p.loc});
+}
+
+TExprPtr FunctionChecker::flat_refs(const TExprPtr& e) {
+  if (e->kind == TExprKind::Name) {
+    auto it = tuple_params_.find(e->name);
+    if (it == tuple_params_.end() || scope_.at(e->name).kind != Type::Kind::Tuple) return e;
+    // The tuple of the leaves, nested as the type.
+    std::function<TExprPtr(const std::string&, const Type&)> tree = [&](const std::string& name,
+                                                                        const Type& t) {
+      auto r = mk(t.is_tuple() ? TExprKind::Tuple : TExprKind::Name, t, e->loc);
+      if (!t.is_tuple()) r->name = name;
+      for (std::size_t i = 0; i < t.elements.size(); ++i)
+        r->args.push_back(tree(name + "_" + std::to_string(i), t.elements[i]));
+      return r;
+    };
+    return tree(e->name, it->second);
+  }
+  auto r = std::make_shared<TExpr>(*e);
+  for (TExprPtr& a : r->args) a = flat_refs(a);
+  if (r->kind == TExprKind::TupleGet && r->args[0]->kind == TExprKind::Tuple)
+    return r->args[0]->args.at(r->index);
+  return r;
+}
+
+std::optional<std::pair<std::string, Type>> FunctionChecker::param_part(const Expr& e) {
+  if (auto* n = dyn_cast<Name>(&e)) {
+    auto it = tuple_params_.find(n->id);
+    if (it == tuple_params_.end()) return std::nullopt;
+    return std::make_pair(n->id, it->second);
+  }
+  const Expr* inner = nullptr;
+  if (auto* a = dyn_cast<Attribute>(&e)) inner = a->value.get();
+  if (auto* s = dyn_cast<Subscript>(&e)) inner = s->value.get();
+  std::optional<std::pair<std::string, Type>> part = inner ? param_part(*inner) : std::nullopt;
+  if (!part || !part->second.is_tuple()) return std::nullopt;
+  const Type& t = part->second;
+  std::size_t i = 0;
+  if (auto* a = dyn_cast<Attribute>(&e)) {
+    auto it = std::find(t.names.begin(), t.names.end(), a->attr);
+    if (it == t.names.end())
+      throw FrontendError(e.loc, "'" + unparse(*inner) + "' has type " + to_string(t) +
+                                     ", which has no element '" + a->attr + "'");
+    i = static_cast<std::size_t>(it - t.names.begin());
+  } else {
+    TExprPtr k = expr(*static_cast<const Subscript&>(e).index, scope_);
+    if (!is_int_literal(k) || k->literal.int_value < 0 ||
+        k->literal.int_value >= static_cast<std::int64_t>(t.elements.size()))
+      throw FrontendError(static_cast<const Subscript&>(e).index->loc,
+                          "an element of '" + unparse(*inner) + "' (" + to_string(t) +
+                              ") is picked with an integer literal from 0 to " +
+                              std::to_string(t.elements.size() - 1));
+    i = static_cast<std::size_t>(k->literal.int_value);
+  }
+  return std::make_pair(part->first + "_" + std::to_string(i), t.elements[i]);
+}
 
 // A program argument: a parameter, a literal, a tuple of arguments, or a scalar expression
 // of parameters and literals (`vertical_end - 1`), computed where the program runs.
@@ -24,8 +91,14 @@ TExprPtr FunctionChecker::program_arg(const Expr& e) {
     if (f.kind == ValueKind::Type && !f.type.collection.empty())
       return collection(*c, f.type, [&](const Expr& x) { return program_arg(x); });
   }
-  TExprPtr r = expr(e, scope_);
+  TExprPtr r = flat_refs(expr(e, scope_));
   if (r->kind == TExprKind::Name || r->kind == TExprKind::Literal) return r;
+  // A tuple parameter, or a tuple element of one: the tuple of its leaves.
+  std::function<bool(const TExpr&)> leaves = [&](const TExpr& x) {
+    if (x.kind != TExprKind::Tuple) return x.kind == TExprKind::Name;
+    return std::all_of(x.args.begin(), x.args.end(), [&](const TExprPtr& a) { return leaves(*a); });
+  };
+  if (r->kind == TExprKind::Tuple && leaves(*r)) return r;
   std::function<void(const TExpr&)> scalar_only = [&](const TExpr& x) {
     bool ok = x.type.is_scalar() &&
               (x.kind == TExprKind::Name || x.kind == TExprKind::Literal || x.kind == TExprKind::Unary ||
@@ -49,16 +122,30 @@ std::optional<std::int64_t> FunctionChecker::slice_bound(const Expr* e) {
   return t->literal.int_value;
 }
 
-void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Type>& types) {
+Type FunctionChecker::out_target(const Expr& e, ProgramCall& pc) {
+  // A tuple keeps its nesting (`out=((a, b), c)` for a result of type ((A, B), C)); pc.outs
+  // lists the fields flat, in the order the lowering flattens the result.
   if (auto* t = dyn_cast<Tuple>(&e)) {
-    for (const ExprPtr& x : t->elts) out_target(*x, pc, types);
-    return;
+    std::vector<Type> elts;
+    for (const ExprPtr& x : t->elts) elts.push_back(out_target(*x, pc));
+    return Type::tuple(std::move(elts));
+  }
+  // A tuple parameter, or a tuple element of one (`out`, `out.a`, `out[1]`): its fields, flat.
+  if (auto part = param_part(e); part && part->second.is_tuple()) {
+    for (const auto& [name, t] : flat_parameter_names(part->first, part->second))
+      out_field(name, t, e, nullptr, pc);
+    return unnamed(part->second);
   }
   const Expr* base = &e;
   const Expr* index = nullptr;
-  if (auto* s = dyn_cast<Subscript>(&e)) {
+  if (auto* s = dyn_cast<Subscript>(&e); s && !param_part(e)) {
     base = s->value.get();
     index = s->index.get();
+  }
+  // A field element of a tuple parameter (`out.a`, `out[0]`, sliced: `out.a[1:-1]`).
+  if (auto part = param_part(*base)) {
+    out_field(part->first, part->second, *base, index, pc);
+    return part->second;
   }
   auto* n = dyn_cast<Name>(base);
   if (!n || !scope_.count(n->id))
@@ -67,19 +154,25 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
                         "of them), got '" +
                             unparse(*base) + "'");
   const Type& t = scope_.at(n->id);
+  out_field(n->id, t, *base, index, pc);
+  return t;
+}
+
+void FunctionChecker::out_field(const std::string& name, const Type& t, const Expr& base, const Expr* index,
+                                ProgramCall& pc) {
   // A 0-d field (`Field[Dims[()], T]`) is written as a whole: an array of one element.
   const bool zero_dim = t.is_scalar() && t.zero_dim;
   if (!t.is_field() && !zero_dim)
-    throw FrontendError(base->loc, "out= must be a field, '" + n->id + "' has type " + to_string(t) +
-                                       (t.is_scalar() ? " (a scalar parameter is passed by value; declare it "
-                                                        "Field[Dims[()], " +
-                                                            to_string(t) + "] to write it as a 0-d field)"
-                                                      : ""));
+    throw FrontendError(base.loc, "out= must be a field, '" + unparse(base) + "' has type " + to_string(t) +
+                                      (t.is_scalar() ? " (a scalar parameter is passed by value; declare it "
+                                                       "Field[Dims[()], " +
+                                                           to_string(t) + "] to write it as a 0-d field)"
+                                                     : ""));
   if (zero_dim && index)
-    throw FrontendError(index->loc, "'" + n->id + "' is a 0-d field (Field[Dims[()], " + to_string(t) +
-                                        "]): it has no dimension to slice");
+    throw FrontendError(index->loc, "'" + unparse(base) + "' is a 0-d field (Field[Dims[()], " +
+                                        to_string(t) + "]): it has no dimension to slice");
   ProgramCall::Out o;
-  o.name = n->id;
+  o.name = name;
   o.type = t;
   if (index) {
     std::vector<const Expr*> parts;
@@ -96,12 +189,11 @@ void FunctionChecker::out_target(const Expr& e, ProgramCall& pc, std::vector<Typ
       o.slices.emplace_back(slice_bound(sl->lower.get()), slice_bound(sl->upper.get()));
     }
   }
-  types.push_back(t);
   pc.outs.push_back(std::move(o));
 }
 
 TExprPtr FunctionChecker::bound(const Expr& e) {
-  TExprPtr t = expr(e, scope_);
+  TExprPtr t = flat_refs(expr(e, scope_));
   if (!t->type.is_scalar() || !is_integral(t->type.dtype))
     throw FrontendError(e.loc, "a domain bound must be a scalar integer, got " + to_string(t->type));
   return t;
@@ -166,9 +258,7 @@ void FunctionChecker::check_program(const FunctionDef& f) {
     }
     if (!out) throw FrontendError(c->loc, "missing 'out=' in call to '" + callee.name + "'");
     Type result = match_call(*c, callee, pc.args, positional, keywords);
-    std::vector<Type> types;
-    out_target(*out, pc, types);
-    Type out_type = isa<Tuple>(out) ? Type::tuple(types) : types[0];
+    Type out_type = out_target(*out, pc);
     // A named collection result goes to a tuple of fields, element by element.
     if (!(out_type == unnamed(result)))
       throw FrontendError(out->loc, "out= has type " + to_string(out_type) + " but '" + callee.name +

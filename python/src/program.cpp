@@ -162,8 +162,9 @@ std::string as_given(std::string message, const std::string& reference) {
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
 void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
 
-void call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+void call(const PyProgram& prog, const py::args& given_args, const py::kwargs& given_kwargs) {
   try {
+    auto [args, kwargs] = flat_arguments(prog, given_args, given_kwargs);
     if (kwargs.contains("domain"))
       run_with_domain(prog, args, kwargs);
     else

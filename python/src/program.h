@@ -98,6 +98,16 @@ struct PyProgram {
   bool compiled() const { return dynamic_cast<const runtime::CompiledBackend*>(backend.get()) != nullptr; }
 };
 
+/// A call's arguments with each argument of a tuple parameter (a Python tuple, NamedTuple or
+/// dataclass instance, passed by position or by name) replaced by its elements, one per flat
+/// parameter (`x_0`, `x_1_0`, ...); the arguments unchanged when the program has no tuple
+/// parameter. ArgumentTypeError for an argument that is not a tuple of the parameter's shape.
+struct FlatArguments {
+  py::args args;
+  py::kwargs kwargs;
+};
+FlatArguments flat_arguments(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
+
 /// The slots of a program's calls (CallSlot), from its field-view signature.
 std::vector<CallSlot> call_slots(const PyProgram& prog);
 

@@ -344,8 +344,7 @@ void bind_sdfg(py::module_& m) {
           "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
           "(as `weir run --trust-code`); profile: with timers (the instrument-timers pass, as `weir run "
           "--profile`), read after every call: CompiledSDFG.profile() gives the report; profile_depth: time "
-          "maps "
-          "down to that nesting level only (as `--profile-depth`; 0: every level)")
+          "elements down to that nesting level only (as `--profile-depth`; 1: outside maps; 0: every level)")
       .def("copy", &copy)
       .def("__copy__", &copy)
       .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })

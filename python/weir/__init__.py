@@ -35,6 +35,7 @@ from ._weir import (  # noqa: F401
     Program,
     SDFG,
     DecomposedProgram,
+    PartitionedProgram,
     compose,
     cpu_backend,
     gpu_backend,
@@ -45,7 +46,7 @@ from . import backends, gt4py_stand_in  # noqa: F401
 from . import _dace  # noqa: F401  (program.__sdfg__(dace=...))
 from ._arrays import array, empty, full, zeros  # noqa: F401
 from ._decorator import program  # noqa: F401
-from ._distributed import decompose, mpi_available  # noqa: F401
+from ._distributed import decompose, mpi_available, partitioned, read_part  # noqa: F401
 from ._load import load  # noqa: F401
 from ._profile import Profile  # noqa: F401
 
@@ -70,6 +71,7 @@ __all__ = [
     "Program",
     "SDFG",
     "DecomposedProgram",
+    "PartitionedProgram",
     "array",
     "backends",
     "compose",
@@ -82,7 +84,9 @@ __all__ = [
     "load",
     "mpi_available",
     "optimize",
+    "partitioned",
     "program",
+    "read_part",
     "sdfg_as_dace",
     "view",
     "zeros",

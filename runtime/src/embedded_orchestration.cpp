@@ -373,8 +373,9 @@ class Orchestrated final : public Program {
   }
 
   // A Reduce statement over the points of its slice in row-major order, as the compiled
-  // expansion (a sequential map) visits them: max/min exactly, a sum accumulated in the
-  // field's float type (int64 for integers). NumPy refuses max/min of no points; so does this.
+  // expansion (a sequential map) visits them: max/min exactly (a NaN anywhere is the result, as
+  // NumPy's), a sum accumulated in the field's float type (int64 for integers). NumPy refuses
+  // max/min of no points; so does this.
   Num reduce(const OStmt& st, const Field& f) const {
     std::vector<std::int64_t> lo(f.ndim()), hi(f.ndim());
     std::int64_t count = 1;
@@ -395,11 +396,14 @@ class Orchestrated final : public Program {
     for (std::int64_t n = 0; n < count; ++n) {
       std::int64_t off = 0;
       for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * f.strides()[d];
-      const double v = f.value_as_double(off);
-      if (n == 0 || (op == "max" ? v > best : v < best)) best = v;
+      const double v = st.absolute ? std::abs(f.value_as_double(off)) : f.value_as_double(off);
+      // A NaN replaces a number; once `best` is NaN no comparison is true, so it stays.
+      const bool nan = v != v && best == best;  // NOLINT(misc-redundant-expression): NaN tests
+      if (n == 0 || (op == "max" ? v > best : v < best) || nan) best = v;
       sum += v;
       sum32 += static_cast<float>(v);
-      isum += static_cast<std::int64_t>(v);
+      // Only an integer field sums as int64 (a float NaN converted to int64 is undefined).
+      if (integral) isum += static_cast<std::int64_t>(v);
       for (std::size_t d = idx.size(); d-- > 0;) {  // the next point, last dimension fastest
         if (++idx[d] < hi[d]) break;
         idx[d] = lo[d];

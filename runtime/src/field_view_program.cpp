@@ -212,8 +212,13 @@ Signature field_view_signature(const TypedDefinition& def) {
       s.dtype = dtype_of(p.type.dtype);
       sig.params.push_back(s);
     } else {
+      // A program's tuple parameters are flattened by the type checker (x_0, x_1, ...); a
+      // field operator run directly keeps its declared ones.
       throw BackendError(def.name + ": parameter '" + p.name + "' has type " + to_string(p.type) +
-                         ", which cannot be passed as a program argument (fields and scalars only)");
+                         ", which cannot be passed to a @field_operator run directly (fields and scalars "
+                         "only); call it from a @program, which takes a tuple parameter as one argument "
+                         "per element (" +
+                         p.name + "_0, " + p.name + "_1, ...)");
     }
   }
   if (def.kind != DefinitionKind::Program)

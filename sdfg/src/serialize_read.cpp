@@ -13,6 +13,7 @@
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/thread_choice.h"
+#include "weir/sdfg/written_by_weir.h"
 
 namespace weir {
 namespace {
@@ -28,6 +29,10 @@ void keep_unknown(const JsonCursor& attrs, const std::set<std::string>& known, U
   if (!attrs.is_object()) return;
   for (const auto& [k, v] : attrs.object()) {
     if (known.count(k) || drop.count(k)) continue;
+    // The mark of weir's own code exists in memory only (written_by_weir.h): a file cannot claim it.
+    if (k == kWrittenByWeirAttribute)
+      attrs.at(k.c_str()).fail(std::string("'") + kWrittenByWeirAttribute +
+                               "' is reserved for code weir writes in memory; a file cannot set it");
     out.set(k, v.dump());
   }
 }

@@ -10,6 +10,7 @@
 #include "weir/sdfg/library_implementations.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/written_by_weir.h"
 
 namespace weir {
 namespace {
@@ -18,7 +19,8 @@ using json = nlohmann::json;
 
 void put_unknown(json& attrs, const UnknownAttributes& extra) {
   for (const auto& [k, text] : extra.items()) {
-    if (attrs.contains(k)) continue;  // modelled values win over stale copies
+    if (attrs.contains(k)) continue;             // modelled values win over stale copies
+    if (k == kWrittenByWeirAttribute) continue;  // in memory only (written_by_weir.h)
     attrs[k] = json::parse(text);
   }
 }

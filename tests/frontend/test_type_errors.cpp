@@ -82,6 +82,39 @@ const std::vector<Case> kCases = {
          "    return a\n@gtx.program\n"
          "def p(a: Field[[I], float64], b: Field[[J], float64]):\n    f(a, out=b)\n",
      16, 14, "out= has type Field[[J], float64] but 'f' returns Field[[I], float64]"},
+    {"a tuple out= nested otherwise than the result",
+     FO + "def t(a: Field[[I], float64]) -> tuple[tuple[Field[[I], float64], Field[[I], float64]], "
+          "Field[[I], float64]]:\n    return (a, a), a\n"
+          "@gtx.program\ndef p(a: Field[[I], float64], b: Field[[I], float64], c: Field[[I], float64]):\n"
+          "    t(a, out=(a, (b, c)))\n",
+     16, 14,
+     "out= has type tuple[Field[[I], float64], tuple[Field[[I], float64], Field[[I], float64]]] but 't' "
+     "returns "
+     "tuple[tuple[Field[[I], float64], Field[[I], float64]], Field[[I], float64]]"},
+    {"a tuple parameter whose element argument clashes with a parameter",
+     "@gtx.program\ndef p(x: tuple[Field[[I], float64], Field[[I], float64]], x_0: Field[[I], float64]):\n"
+     "    pass\n",
+     12, 7,
+     "tuple parameter 'x' is passed as one argument per element (x_0 is one), but 'x_0' is also a "
+     "parameter: rename one of them"},
+    {"an out= element of a tuple parameter out of range",
+     FO + FI +
+         "    return a\n@gtx.program\n"
+         "def p(a: Field[[I], float64], t: tuple[Field[[I], float64], float64]):\n    f(a, out=t[2])\n",
+     16, 16,
+     "an element of 't' (tuple[Field[[I], float64], float64]) is picked with an integer literal from 0 to 1"},
+    {"a scalar element of a tuple parameter as out=",
+     FO + FI +
+         "    return a\n@gtx.program\n"
+         "def p(a: Field[[I], float64], t: tuple[Field[[I], float64], float64]):\n    f(a, out=t[1])\n",
+     16, 14, "out= must be a field, 't[1]' has type float64"},
+    {"a tuple parameter as out= of a field result",
+     FO + FI +
+         "    return a\n@gtx.program\n"
+         "def p(a: Field[[I], float64], t: tuple[Field[[I], float64], Field[[I], float64]]):\n"
+         "    f(a, out=t)\n",
+     16, 14,
+     "out= has type tuple[Field[[I], float64], Field[[I], float64]] but 'f' returns Field[[I], float64]"},
     {"program statement", "@gtx.program\ndef p(a: Field[[I], float64]):\n    x = a\n", 13, 5,
      "a program may only call field operators and scan operators"},
     {"domain key not a dimension of out",

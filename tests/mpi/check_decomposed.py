@@ -37,6 +37,10 @@ EXAMPLES = {
     # Global reductions (np.max, .min(), np.sum) for the time-step control: MPI_Allreduce.
     "adaptive_heat": ("examples/orchestration/adaptive_heat.py::adaptive_heat", ["u", "u_next"], ["u", "u_next"],
                       {"dt": 0.4, "limit": 0.15, "steps": 5}),
+    # np.max / np.min with a NaN in one rank's part (--nan): NaN on every rank, as NumPy's.
+    "peak_step": ("tests/mpi/global_reductions.py::peak_step", ["u", "u_next"], ["u_next"], {"dt": 0.1}),
+    "trough_step": ("tests/mpi/global_reductions.py::trough_step", ["u", "u_next"], ["u_next"], {"dt": 0.1}),
+    "cfl_step": ("tests/mpi/global_reductions.py::cfl_step", ["u", "u_next"], ["u_next"], {"dt": 0.1}),
     "past_frame": ("tests/mpi/global_reductions.py::past_frame", ["u", "u_next"], ["u", "u_next"], {"dt": 0.1}),
     "mixed_frames": ("tests/mpi/diffusion_loop.py::mixed_frames", ["u", "u_next", "kappa"], ["u", "u_next"],
                      {"alpha": 0.0625, "steps": 2}),
@@ -64,6 +68,8 @@ def main():
     a.add_argument("--timeout", type=float, default=120)
     a.add_argument("--overlap", action="store_true", help="run the decomposed runs with --overlap")
     a.add_argument("--split", type=int, default=None, help="with --overlap: exchange states split")
+    a.add_argument("--nan", default=None, help="I,J: the point of every input set to NaN")
+    a.add_argument("--peak", default=None, help="I,J: the point of every input set to -2 (inputs in [-0.5, 0.5))")
     o = a.parse_args()
 
     ref, inputs, outputs, scalars = EXAMPLES[o.program]
@@ -75,6 +81,13 @@ def main():
     shape = tuple(int(x) for x in o.shape.split(","))
     rng = np.random.default_rng(38)
     arrays = {n: rng.random(shape) for n in inputs}
+    if o.peak:
+        for v in arrays.values():
+            v -= 0.5
+            v[tuple(int(x) for x in o.peak.split(","))] = -2.0
+    if o.nan:
+        for v in arrays.values():
+            v[tuple(int(x) for x in o.nan.split(","))] = np.nan
     for n, v in arrays.items():
         np.save(work / "in" / f"{n}.npy", v)
     sets = [x for k, v in scalars.items() for x in ("--set", f"{k}={v}")]
@@ -155,7 +168,7 @@ def main():
                 if not np.max(np.abs(got - want[name])) <= atol[name]:
                     fails.append(f"single rank: '{name}' differs from NumPy by {np.max(np.abs(got - want[name]))}, "
                                  f"more than {atol[name]}")
-            elif not np.array_equal(got, want[name]):
+            elif not np.array_equal(got, want[name], equal_nan=bool(o.nan)):
                 bad = np.argwhere(got != want[name])
                 fails.append(f"single rank: '{name}' differs from NumPy at {len(bad)} points, first {bad[0].tolist()}")
         for n in [int(x) for x in o.ranks.split(",")]:

@@ -6,7 +6,10 @@ examples/unstructured on a periodic triangular mesh (`weir mesh --nx --ny`), run
   equal     every output of every rank count is byte for byte the single-rank output, which
             equals the NumPy meaning (unstructured_reference.py) exactly; every partition's files
             are consistent (check_partition);
-  refused   `weir mesh` (or the run, with --run) exits non-zero with the texts given.
+  refused   `weir mesh` (or the run, with --run-parts) exits non-zero with the texts given; with
+            --corrupt KIND the run on a 2-part partition whose files were damaged (a sent row
+            that is no owned row, a receive list shorter than the peer's send list, a table entry
+            past the part's entities) must stop every rank with the file named, within the timeout.
 
 Inputs are seeded random arrays."""
 import argparse
@@ -98,6 +101,8 @@ def main():
     a.add_argument("--mesh-args", default="", help="refused: arguments of weir mesh ('{tab}' the tables)")
     a.add_argument("--run-parts", type=int, default=0, help="refused: run on a partition of this many parts")
     a.add_argument("--entry-bad", action="store_true", help="refused: {bad} has V2E[4, 2] = 999, E2V fine")
+    a.add_argument("--corrupt", choices=["send-row", "recv-count", "table-entry"],
+                   help="refused: damage one file of a 2-part partition before the run")
     a.add_argument("--expect", action="append", default=[])
     a.add_argument("--timeout", type=float, default=120)
     o = a.parse_args()
@@ -125,7 +130,26 @@ def main():
     mpirun = [o.mpirun, "--oversubscribe", "--allow-run-as-root"]
 
     if o.mode == "refused":
-        if o.run_parts:
+        if o.corrupt:
+            pd = work / "p"
+            code, out = run([o.weir, "mesh", "--parts", "2", "--program", program, "--nx", str(nx), "--ny",
+                             str(ny), "-o", str(pd)], o.timeout)
+            assert code == 0, out
+            primary = json.loads((pd / "partition.json").read_text())["primary"]
+            if o.corrupt == "send-row":
+                f = pd / "part0" / f"send_{primary}_to_1.npy"
+                v = np.load(f)
+                v[0] = 1000000
+            elif o.corrupt == "recv-count":
+                f = pd / "part1" / f"recv_{primary}_from_0.npy"
+                v = np.load(f)[:-1]
+            else:
+                f = pd / "part1" / f"{table_names[0]}.npy"
+                v = np.load(f)
+                v[0, 0] = 1000000
+            np.save(f, v)
+            code, out = run(mpirun + ["-np", "2", o.weir, "run"] + common + ["--parts", str(pd)], o.timeout)
+        elif o.run_parts:
             code, out = run([o.weir, "mesh", "--parts", str(o.run_parts), "--program", program, "--nx", str(nx),
                              "--ny", str(ny), "-o", str(work / "p")], o.timeout)
             assert code == 0, out

@@ -43,3 +43,16 @@ def column_max(u: IJ, u_next: IJ, c: Field[[I], float64], dt: float64):
 def unsplit(u: IJ, u_next: IJ, w: IJ, dt: float64):
     m = np.max(w)
     heat_step(u, dt / m, u_next, offset_provider={})
+
+
+# `trough_step` scales the step by the smallest value. With a NaN anywhere in u, np.max (peak_step)
+# and np.min are NaN (NumPy's), on every rank (the Allreduce of a NaN flag with the value).
+def trough_step(u: IJ, u_next: IJ, dt: float64):
+    m = np.min(u)
+    heat_step(u, dt * m, u_next, offset_provider={})
+
+
+# `cfl_step` scales the step by the largest magnitude, np.max(np.abs(u)) (the usual CFL form).
+def cfl_step(u: IJ, u_next: IJ, dt: float64):
+    m = np.max(np.abs(u))
+    heat_step(u, dt / m, u_next, offset_provider={})

@@ -81,3 +81,27 @@ def adaptive_heat(u, u_next, dt, limit, steps):
     shifted = "u_next" if b is arrays["u_next"] else "u"
     atol = 2 * a.size * eps * np.sum(np.abs(a)) * 0.001 + 2 * eps * np.max(np.abs(b))
     return {**arrays, "__atol__": {shifted: atol}, "__taken__": taken}
+
+
+def _heat_step(u, u_next, dt):
+    """tests/mpi/global_reductions.py's heat_step: u_next's interior, the boundary as given."""
+    b = u_next.copy()
+    c = u[1:-1, 1:-1]
+    b[1:-1, 1:-1] = c + dt * (-4.0 * c + u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2])
+    return b
+
+
+def peak_step(u, u_next, dt):
+    """tests/mpi/global_reductions.py::peak_step: a heat step scaled by dt / np.max(u) (NaN when u
+    holds a NaN anywhere, as NumPy's max)."""
+    return {"u_next": _heat_step(u, u_next, dt / np.max(u))}
+
+
+def trough_step(u, u_next, dt):
+    """tests/mpi/global_reductions.py::trough_step: a heat step scaled by dt * np.min(u)."""
+    return {"u_next": _heat_step(u, u_next, dt * np.min(u))}
+
+
+def cfl_step(u, u_next, dt):
+    """tests/mpi/global_reductions.py::cfl_step: a heat step scaled by dt / np.max(np.abs(u))."""
+    return {"u_next": _heat_step(u, u_next, dt / np.max(np.abs(u)))}

@@ -1,5 +1,6 @@
 #include "library_case.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cmath>
@@ -8,6 +9,7 @@
 
 #include "corpus.h"
 #include "weir/codegen/cpu_codegen.h"
+#include "weir/runtime/allocator.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/npy.h"
@@ -80,6 +82,29 @@ void library_numpy_reference(const LibraryCase& c, const std::filesystem::path& 
   py.close();
   std::string cmd = "/usr/bin/python3 '" + (dir / "ref.py").string() + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
+}
+
+std::map<std::string, std::vector<double>> run_float64(const SDFG& sdfg, const Float64Arrays& arrays,
+                                                       const std::map<std::string, std::int64_t>& symbols,
+                                                       const std::string& cache) {
+  // Shared by the cases that ctest runs in parallel processes, never wiped (corpus.h).
+  ::setenv("WEIR_CACHE_DIR", shared_cache_dir(cache).c_str(), 1);
+  runtime::Arguments args;
+  for (const auto& [name, a] : arrays) {
+    args.arrays.emplace(name, runtime::Allocator::cpu().allocate(ScalarType::Float64, a.first));
+    std::copy(a.second.begin(), a.second.end(), static_cast<double*>(args.arrays.at(name).data()));
+  }
+  for (const auto& [s, v] : symbols)
+    if (sdfg.free_symbols().count(s)) args.values[s] = v;
+  runtime::CompilableProgram p{sdfg.clone_sdfg(), {}, sdfg.name};
+  auto backend = runtime::make_cpu_backend();
+  runtime::run(*backend, p, args);
+  std::map<std::string, std::vector<double>> out;
+  for (const auto& [name, a] : arrays) {
+    const auto* d = static_cast<const double*>(args.arrays.at(name).data());
+    out[name] = std::vector<double>(d, d + a.second.size());
+  }
+  return out;
 }
 
 void check_library_case(const LibraryCase& c, const std::string& fast_call) {

@@ -4,6 +4,7 @@
 // test_blas_implementations.cpp and test_lapack_implementations.cpp.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -39,6 +40,16 @@ std::unique_ptr<SDFG> build_library_case(const LibraryCase& c, const std::string
 /// Writes NumPy's inputs (in_NAME.npy) and expected outputs (out_NAME.npy) for sizes (m, k, n)
 /// into `dir`.
 void library_numpy_reference(const LibraryCase& c, const std::filesystem::path& dir, int m, int k, int n);
+
+/// Float64 arrays by name: shape and values (row-major).
+using Float64Arrays = std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<double>>>;
+
+/// Runs `sdfg` on the cpu backend without trusting code (its builds cached in
+/// shared_cache_dir(`cache`)) with `arrays` and those of `symbols` it uses; returns the arrays'
+/// values after the run.
+std::map<std::string, std::vector<double>> run_float64(const SDFG& sdfg, const Float64Arrays& arrays,
+                                                       const std::map<std::string, std::int64_t>& symbols,
+                                                       const std::string& cache);
 
 /// Runs `c` at sizes (7, 5, 3), (1, 1, 1), (2, 9, 4) and (300, 130, 260) in `pure` and
 /// `OpenBLAS` (and, for MatMul, Gemm and Gemv, the default implementation) and compares

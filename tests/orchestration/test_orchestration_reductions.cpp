@@ -1,7 +1,10 @@
 // Whole-domain reductions in orchestration functions (`np.max(f)`, `f.asnumpy()[1:-1].min()`,
 // `np.sum(...)`): an adaptive time step (the branch taken and not taken) on the embedded and cpu
-// backends and after `weir optimize --auto cpu`, every accepted form against NumPy, and the
-// forms refused at their location (docs/adr/0019, section 2026-12-06).
+// backends and after `weir optimize --auto cpu`, every accepted form against NumPy, NaN
+// propagating through np.max and np.min as in NumPy, reductions of np.abs(...), and the forms
+// refused at their location
+// (docs/adr/0019, section 2026-12-06).
+#include <cmath>
 #include <filesystem>
 
 #include "cli_run.h"
@@ -125,6 +128,81 @@ TEST_CASE("orchestration reductions: every accepted form, in conditions, assignm
   args.arrays.emplace("v", make({9, 11}, [](std::int64_t i) { return 0.01 * static_cast<double>(i % 7); }));
   args.values["n"] = std::int64_t{3};
   auto ref = numpy_reference("reduction-forms", args, numpy, {"u", "v"});
+  check_both_backends(body, "f", args, ref);
+}
+
+TEST_CASE("orchestration reductions: np.max and np.min propagate a NaN from anywhere in the slice as NumPy's",
+          "[orchestration][reduction]") {
+  // u has a NaN on its boundary (row 0), v one in its interior (neither the first point, where
+  // Python's max(a, b) would keep it too), w none: np.max(u) and np.min(v) are NaN, the slice
+  // u[1:-1, 1:-1] leaves u's NaN out, and w's extremes are plain.
+  const std::string body =
+      "import numpy as np\n"
+      "def f(u: IJ, v: IJ, w: IJ, p: IJ, q: IJ, r: IJ, s: IJ):\n"
+      "    a = np.max(u)\n"
+      "    b = np.min(u[1:-1, 1:-1])\n"
+      "    c = np.min(v)\n"
+      "    d = np.max(w)\n"
+      "    scale_prog(w, a, p, offset_provider={})\n"
+      "    scale_prog(w, b, q, offset_provider={})\n"
+      "    scale_prog(w, c, r, offset_provider={})\n"
+      "    scale_prog(w, d, s, offset_provider={})\n";
+  const std::string numpy =
+      "u, v, w = inp['u'], inp['v'], inp['w']\n"
+      "out['p'] = np.max(u) * w\n"
+      "out['q'] = np.min(u[1:-1, 1:-1]) * w\n"
+      "out['r'] = np.min(v) * w\n"
+      "out['s'] = np.max(w) * w\n"
+      "assert np.isnan(out['p']).all() and np.isnan(out['r']).all()\n"
+      "assert not np.isnan(out['q']).any() and not np.isnan(out['s']).any()\n";
+  auto field = [](std::int64_t nan_at) {
+    return make({9, 11}, [nan_at](std::int64_t i) {
+      return i == nan_at ? std::nan("") : 0.5 + std::sin(0.37 * static_cast<double>(i));
+    });
+  };
+  runtime::Arguments args;
+  args.arrays.emplace("u", field(3));           // (0, 3)
+  args.arrays.emplace("v", field(5 * 11 + 6));  // (5, 6)
+  args.arrays.emplace("w", field(-1));
+  for (const char* o : {"p", "q", "r", "s"})
+    args.arrays.emplace(o, make({9, 11}, [](std::int64_t) { return 0.0; }));
+  auto ref = numpy_reference("reduction-nan", args, numpy, {"p", "q", "r", "s"});
+  check_both_backends(body, "f", args, ref);
+}
+
+TEST_CASE("orchestration reductions: of absolute values np.max(np.abs(u)) as NumPy's",
+          "[orchestration][reduction]") {
+  // u takes both signs, its largest magnitude negative (-1.9 at (4, 5)); np.abs, np.absolute and
+  // np.fabs, over the whole field and a slice, in max, min and sum, and the CFL form in a branch.
+  const std::string body =
+      "import numpy as np\n"
+      "def f(u: IJ, w: IJ, p: IJ, q: IJ, r: IJ, s: IJ):\n"
+      "    a = np.max(np.abs(u))\n"
+      "    b = np.min(np.absolute(u[1:-1, 1:-1]))\n"
+      "    c = np.sum(np.fabs(u.asnumpy()[:, 2:]))\n"
+      "    scale_prog(w, a, p, offset_provider={})\n"
+      "    scale_prog(w, b, q, offset_provider={})\n"
+      "    scale_prog(w, c, r, offset_provider={})\n"
+      "    if 0.1 * np.max(np.abs(u)) > 0.15:\n"
+      "        scale_prog(w, 2.0, s, offset_provider={})\n"
+      "    else:\n"
+      "        scale_prog(w, 3.0, s, offset_provider={})\n";
+  const std::string numpy =
+      "u, w = inp['u'], inp['w']\n"
+      "assert np.max(np.abs(u)) == 1.9 and np.max(u) < 1.9\n"
+      "out['p'] = np.max(np.abs(u)) * w\n"
+      "out['q'] = np.min(np.abs(u[1:-1, 1:-1])) * w\n"
+      "out['r'] = np.sum(np.abs(u[:, 2:])) * w\n"
+      "out['s'] = (2.0 if 0.1 * np.max(np.abs(u)) > 0.15 else 3.0) * w\n";
+  runtime::Arguments args;
+  args.arrays.emplace("u", make({9, 11}, [](std::int64_t i) {
+                        return i == 4 * 11 + 5 ? -1.9 : std::sin(0.37 * static_cast<double>(i)) - 0.2;
+                      }));
+  args.arrays.emplace("w", make({9, 11}, [](std::int64_t i) { return 1.0 + 0.01 * static_cast<double>(i); }));
+  for (const char* o : {"p", "q", "r", "s"})
+    args.arrays.emplace(o, make({9, 11}, [](std::int64_t) { return 0.0; }));
+  auto ref = numpy_reference("reduction-abs", args, numpy, {"p", "q", "r", "s"});
+  CHECK(ref.at("s").value_as_double(0) == 2.0);  // the branch of the largest magnitude
   check_both_backends(body, "f", args, ref);
 }
 

@@ -1,6 +1,7 @@
 // Definitions gt4py accepts that weir refused (issue 34): a scan's init given as a float
 // literal for a float32 carry, or as a module-level name bound to a nested tuple; a plain tuple
-// returned where a NamedTuple is annotated; code after a return in both branches of an if.
+// returned where a NamedTuple is annotated; code after a return in both branches of an if; a
+// nested tuple out= (`out=((a, b), c)`).
 // Each runs on the embedded backend, the cpu backend and the cpu backend after auto_optimize,
 // against values computed here from the inputs.
 #include "embedded_test_util.h"
@@ -56,6 +57,14 @@ def _pair(x: IK) -> Pair:
 @gtx.program
 def run_pair(x: IK, a: IK, b: IK):
     _pair(x, out=(a, b))
+
+@gtx.field_operator
+def _nested(x: IK) -> tuple[tuple[IK, IK], IK]:
+    return (x * 2.0, x + 1.0), x - 3.0
+
+@gtx.program
+def run_nested(x: IK, a: IK, b: IK, c: IK):
+    _nested(x, out=((a, b), c))
 
 @gtx.field_operator
 def _branch(x: IK, flag: bool) -> IK:
@@ -147,6 +156,21 @@ TEST_CASE("gt4py constructs: code after a return in both branches never runs",
       REQUIRE(r.error == "");
       for (std::int64_t i = 0; i < kCells * kLevels; ++i)
         CHECK(r.args.arrays.at("out").value_as_double(i) == (flag ? x_at(i) * 2.0 : x_at(i) + 1.0));
+    }
+  }
+}
+
+TEST_CASE("gt4py constructs: a nested tuple out= takes a nested tuple result",
+          "[runtime][gt4py-constructs]") {
+  Arguments args = with_x();
+  for (const char* n : {"a", "b", "c"}) args.arrays.emplace(n, full({kCells, kLevels}, 0.0));
+  for (const auto& r : test::run_three_ways(load(kConstructs, "run_nested"), args)) {
+    INFO(r.path);
+    REQUIRE(r.error == "");
+    for (std::int64_t i = 0; i < kCells * kLevels; ++i) {
+      CHECK(r.args.arrays.at("a").value_as_double(i) == x_at(i) * 2.0);
+      CHECK(r.args.arrays.at("b").value_as_double(i) == x_at(i) + 1.0);
+      CHECK(r.args.arrays.at("c").value_as_double(i) == x_at(i) - 3.0);
     }
   }
 }

@@ -2,10 +2,14 @@
 // DeadDataflowElimination, RedundantArrayRemoval) and the simplify pipeline.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+
 #include "support/builders.h"
 #include "weir/transforms/dead_dataflow_elimination.h"
 #include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/redundant_array_removal.h"
+#include "weir/transforms/registry.h"
 #include "weir/transforms/simplify.h"
 #include "weir/transforms/state_fusion.h"
 
@@ -53,6 +57,56 @@ TEST_CASE("StateFusion: read-after-write states fuse through one access node", "
   auto& st = only_state(*sdfg);
   CHECK(st.access_nodes("T").size() == 1);
   CHECK(st.num_nodes() == 9);
+}
+
+TEST_CASE("StateFusion: a write after read fuses when the merged array orders it after the reads",
+          "[transforms][state-fusion]") {
+  // jacobi_1d's time step: s0 B = A + 1 (reads A), s1 A = 3 B (writes A). B merges into one
+  // node, downstream of s0's read of A and upstream of s1's write of A.
+  auto sdfg = make_program({"A", "B"}, {});
+  auto& s0 = sdfg->add_state("s0", true);
+  auto& s1 = sdfg->add_state("s1");
+  sdfg->add_edge(s0.id(), s1.id());
+  map1d(s0, "A", "B", "b = a + 1", "m0");
+  map1d(s1, "B", "A", "b = a * 3", "m1");
+  auto pass_copy = sdfg->clone_sdfg();
+  StateFusion t;
+  apply_and_check(*sdfg, t, kSizes);
+  REQUIRE(sdfg->num_blocks() == 1);
+  CHECK(only_state(*sdfg).access_nodes("B").size() == 1);
+  // Values by hand: B = A + 1, A = 3 (A + 1).
+  Interpreter in(*sdfg, {{"N", 4}});
+  in.randomize(5);
+  const std::vector<double> a0 = in.mem["A"];
+  in.run();
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(in.mem["B"][i] == a0[i] + 1);
+    CHECK(in.mem["A"][i] == (a0[i] + 1) * 3);
+  }
+  // The state-fusion pass decides the same.
+  AnalysisCache cache;
+  CHECK(make_pass("state-fusion")->run(*pass_copy, cache) == 1);
+  CHECK(pass_copy->num_blocks() == 1);
+}
+
+TEST_CASE("StateFusion: a write after read with a reader off the merged path stays apart",
+          "[transforms][state-fusion]") {
+  // s0 also reads A into C, which nothing in s1 depends on: fused, A = 3 B could run before it.
+  auto sdfg = make_program({"A", "B", "C"}, {});
+  auto& s0 = sdfg->add_state("s0", true);
+  auto& s1 = sdfg->add_state("s1");
+  sdfg->add_edge(s0.id(), s1.id());
+  map1d(s0, "A", "B", "b = a + 1", "m0");
+  map1d(s0, "A", "C", "b = a - 1", "m2");
+  map1d(s1, "B", "A", "b = a * 3", "m1");
+  StateFusion t;
+  AnalysisCache cache;
+  std::set<std::string> reasons;
+  for (auto& c : find_matches(*sdfg, t, cache))
+    if (!c.result) reasons.insert(c.result.reason());
+  CHECK(reasons.count("container 'A' is read in 's0' and written in 's1' (write after read)"));
+  CHECK(make_pass("state-fusion")->run(*sdfg, cache) == 0);
+  CHECK(sdfg->num_blocks() == 2);
 }
 
 TEST_CASE("StateFusion: independent states fuse, successors move to the fused state",
@@ -281,6 +335,102 @@ TEST_CASE("RedundantArrayRemoval: refuses partial copies", "[transforms][redunda
   st.add_edge(st.access_nodes("T")[0]->id(), "", b.id(), "", m);
   RedundantArrayRemoval t;
   CHECK(refusal(*sdfg, t) == "the copy does not read all of 'T' ([1:N])");
+}
+
+namespace {
+
+/// T[i] = code(a = <in>[i]) over i in 0:N-2 (T transient of N - 2 elements), then T copied into
+/// B[1:N-1]: jacobi_1d's `B[1:-1] = 0.33333 * (...)` as DaCe's frontend writes it.
+std::unique_ptr<SDFG> make_part_copy(const std::string& in, const std::string& code = "b = a * 3") {
+  auto sdfg = make_program({"A", "B"}, {});
+  sdfg->add_array("T", ScalarType::Float64, {E("N - 2")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& a = st.add_access(in);
+  auto& t = st.add_access("T");
+  auto& task = st.add_tasklet("t", {code, Language::Python}, {"a"}, {"b"});
+  auto& m = st.add_map("m", {"i"}, S("0:N-2"));
+  path_in(st, a.id(), {m.id()}, task.id(), "a", {M(in, "0:N-2"), M(in, "i")});
+  path_out(st, task.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", "0:N-2")});
+  auto& b = st.add_access("B");
+  Memlet copy = M("T", "0:N-2");
+  copy.other_subset = S("1:N-1");
+  st.add_edge(t.id(), "", b.id(), "", copy);
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE("RedundantArrayRemoval: a transient copied into a part of an array writes that part",
+          "[transforms][redundant-array-removal]") {
+  auto sdfg = make_part_copy("A");
+  RedundantArrayRemoval t;
+  apply_and_check(*sdfg, t, {{{"N", 5}}, {{"N", 2}}, {{"N", 9}}});
+  CHECK_FALSE(sdfg->has_data("T"));
+  auto& st = only_state(*sdfg);
+  // The tasklet writes B at i + 1, the map exit B[1:N-1]; no copy is left.
+  std::set<std::string> written;
+  for (const DataflowEdge* e : st.edges()) {
+    CHECK(e->memlet.data != "T");
+    if (e->memlet.data == "B") written.insert(e->memlet.subset.str());
+  }
+  CHECK(written == std::set<std::string>{"i + 1", "1:N - 1"});
+  // Values by hand: B[i + 1] = 3 A[i], B[0] and B[N-1] keep their values.
+  Interpreter in(*sdfg, {{"N", 6}});
+  in.randomize(3);
+  const std::vector<double> a0 = in.mem["A"], b0 = in.mem["B"];
+  in.run();
+  const std::vector<double>& b = in.mem["B"];
+  REQUIRE(b.size() == 6);
+  CHECK(b[0] == b0[0]);
+  CHECK(b[5] == b0[5]);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(b[i + 1] == a0[i] * 3);
+}
+
+TEST_CASE("RedundantArrayRemoval: refuses a part of an array its writers read",
+          "[transforms][redundant-array-removal]") {
+  // T[i] = 3 B[i], then B[1:N-1] = T: written directly, B[i + 1] would be written while a later
+  // point still reads it.
+  auto sdfg = make_part_copy("B");
+  RedundantArrayRemoval t;
+  CHECK(refusal(*sdfg, t) == "'B' is read by the writers of 'T'");
+}
+
+TEST_CASE("RedundantArrayRemoval: refuses a part of another size or with a step",
+          "[transforms][redundant-array-removal]") {
+  auto sdfg = make_part_copy("A");
+  auto& st = only_state(*sdfg);
+  const auto& outs = st.out_edges(st.access_nodes("T")[0]->id());
+  REQUIRE(outs.size() == 1);
+  Memlet* copy = &st.edge(outs.front()).memlet;
+  RedundantArrayRemoval t;
+  copy->other_subset = S("0:N-1:2");
+  CHECK(refusal(*sdfg, t) == "the copy writes [0:N - 1:2] of 'B' with a step");
+  copy->other_subset = S("1:N");
+  CHECK(refusal(*sdfg, t) ==
+        "the copy writes [1:N] of 'B', whose size in dimension 0 is not the transient's (N - 2)");
+}
+
+TEST_CASE("RedundantArrayRemoval: refuses a part of an array when the transient is itself a copy",
+          "[transforms][redundant-array-removal]") {
+  // A[2:N] -> T -> B[1:N-1]: the first copy's memlet names A; its T side is not moved.
+  auto sdfg = make_program({"A", "B"}, {});
+  sdfg->add_array("T", ScalarType::Float64, {E("N - 2")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& a = st.add_access("A");
+  auto& t = st.add_access("T");
+  auto& b = st.add_access("B");
+  Memlet in = M("A", "2:N");
+  in.other_subset = S("0:N-2");
+  st.add_edge(a.id(), "", t.id(), "", in);
+  Memlet out = M("T", "0:N-2");
+  out.other_subset = S("1:N-1");
+  st.add_edge(t.id(), "", b.id(), "", out);
+  RedundantArrayRemoval rar;
+  transforms::AnalysisCache cache;
+  std::set<std::string> reasons;
+  for (auto& c : find_matches(*sdfg, rar, cache))
+    if (!c.result) reasons.insert(c.result.reason());
+  CHECK(reasons.count("'T' is written by a copy, and the copy into 'B' writes only [1:N - 1] of it"));
 }
 
 TEST_CASE("simplify: a fixed point of the cleanup passes", "[transforms][simplify]") {

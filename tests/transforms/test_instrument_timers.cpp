@@ -130,7 +130,7 @@ TEST_CASE("instrument-timers keeps another instrumentation type and refuses a ma
   CHECK(timed_elements_or_empty(*bad) == 0);
 }
 
-TEST_CASE("instrument-timers enters SDFGs nested outside maps, and the maps of those called per point",
+TEST_CASE("instrument-timers enters SDFGs nested outside maps, and those called per point",
           "[transforms][profile]") {
   auto inner = make_map2d(false, "b = a + 1");
   inner->arg_names = {"A", "B"};
@@ -156,7 +156,8 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and the maps of t
   CHECK(text.find("\"cfg_list_id\":2") == std::string::npos);
   CHECK(instrument_of(ns.extra).empty());
 
-  // A nested SDFG called inside a map: its maps are timed (per thread), not its states or copies.
+  // A nested SDFG called inside a map: the call, its state and its copy are timed (level 2, per
+  // thread), as a map there would be.
   auto per_point = std::make_unique<SDFG>("outer");
   per_point->add_symbol("N");
   per_point->add_array("X", ScalarType::Float64, {E("N")});
@@ -175,8 +176,13 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and the maps of t
   auto& call = ps.add_nested_sdfg("call", std::move(body), {"a"}, {"b"});
   path_in(ps, px.id(), {pm.id()}, call.id(), "a", {M("X", "0:N"), M("X", "i")});
   path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
-  CHECK(instrument(*per_point) == 2);  // main and the map "points"
-  CHECK(kinds_and_labels(*per_point) == std::vector<std::string>{"state main", "map points"});
+  auto per_point_shallow = per_point->clone_sdfg();
+  CHECK(instrument(*per_point) == 5);
+  CHECK(kinds_and_labels(*per_point) ==
+        std::vector<std::string>{"state main", "map points", "nested_sdfg call", "state s", "copy a -> b"});
+  // Depth 1: what lies outside map scopes only.
+  CHECK(instrument(*per_point_shallow, 1) == 2);
+  CHECK(kinds_and_labels(*per_point_shallow) == std::vector<std::string>{"state main", "map points"});
 
   // make_map2d's map (level 2) inside a nested SDFG called per point of map "points" (level 1).
   auto with_map = std::make_unique<SDFG>("outer");
@@ -194,10 +200,16 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and the maps of t
   path_in(ws, wx.id(), {wm.id()}, wcall.id(), "A", {M("X", "0:N, 0:M"), M("X", "0:N, 0:M")});
   path_out(ws, wcall.id(), "B", {wm.exit}, wy.id(), {M("Y", "0:N, 0:M"), M("Y", "0:N, 0:M")});
   auto shallow = with_map->clone_sdfg();
-  CHECK(instrument(*with_map) == 3);
-  CHECK(kinds_and_labels(*with_map) == std::vector<std::string>{"state main", "map points", "map map"});
+  auto two = with_map->clone_sdfg();
+  CHECK(instrument(*with_map) == 5);
+  CHECK(kinds_and_labels(*with_map) ==
+        std::vector<std::string>{"state main", "map points", "nested_sdfg call", "state main", "map map"});
   CHECK(instrument(*shallow, 1) == 2);
   CHECK(kinds_and_labels(*shallow) == std::vector<std::string>{"state main", "map points"});
+  // Depth 2: the call, the called SDFG's state and its top-level map are all at level 2 (inside
+  // one map), as a map directly inside "points" would be.
+  CHECK(instrument(*two, 2) == 5);
+  CHECK(kinds_and_labels(*two) == kinds_and_labels(*with_map));
 }
 
 TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code", "[transforms][profile]") {
@@ -231,4 +243,59 @@ TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code",
   CHECK(tasklet_flops(t) == 5);  // **, -, max, /, * (unary minus and the comparison count 0)
   Tasklet cpp("t", {"c = a + b;", Language::CPP});
   CHECK(tasklet_flops(cpp) == 0);
+}
+
+TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOPs", "[transforms][profile]") {
+  // Y[i] = f(X[i]) for i in 0:N through a nested SDFG per point: state "s" computes
+  // y = x * 2 + sqrt(x) (3 operations); with `looped`, "s" runs in a loop the call's control flow
+  // sets, which the count cannot see through.
+  auto make = [](bool looped) {
+    auto body = std::make_unique<SDFG>("body");
+    body->add_scalar("x", ScalarType::Float64);
+    body->add_scalar("y", ScalarType::Float64);
+    ControlFlowRegion* region = body.get();
+    if (looped) region = &body->add_loop("again", "k", "k = 0", "k < 4", "k = k + 1");
+    SDFGState& bs = region->add_state("s", true);
+    auto& t = bs.add_tasklet("f", {"o = v * 2 + sqrt(v)", Language::Python}, {"v"}, {"o"});
+    bs.add_edge(bs.add_access("x").id(), "", t.id(), "v", M("x", "0"));
+    bs.add_edge(t.id(), "o", bs.add_access("y").id(), "", M("y", "0"));
+    auto g = std::make_unique<SDFG>("outer");
+    g->add_symbol("N");
+    g->add_array("X", ScalarType::Float64, {E("N")});
+    g->add_array("Y", ScalarType::Float64, {E("N")});
+    SDFGState& st = g->add_state("main", true);
+    auto& x = st.add_access("X");
+    auto& y = st.add_access("Y");
+    auto& m = st.add_map("points", {"i"}, S("0:N"));
+    auto& call = st.add_nested_sdfg("call", std::move(body), {"x"}, {"y"});
+    path_in(st, x.id(), {m.id()}, call.id(), "x", {M("X", "0:N"), M("X", "i")});
+    path_out(st, call.id(), "y", {m.exit}, y.id(), {M("Y", "i"), M("Y", "0:N")});
+    return g;
+  };
+  const std::map<std::string, long long> n100{{"N", 100}};
+  auto plain = make(false);
+  CHECK(instrument(*plain) == 4);
+  const auto timed = timed_elements(*plain);
+  REQUIRE(kinds_and_labels(*plain) ==
+          std::vector<std::string>{"state main", "map points", "nested_sdfg call", "state s"});
+  // The call, per execution: X[i] in, Y[i] out (8 + 8 bytes), the tasklet once.
+  const StaticCost call = static_cost(timed[2]);
+  CHECK_FALSE(call.flops_partial);
+  CHECK(evaluate(call, {}).bytes == Approx(16.0));
+  CHECK(evaluate(call, {}).flops == Approx(3.0));
+  // The map: N calls, nothing left uncounted; the state "s" of the called SDFG: one execution.
+  const StaticCost map = static_cost(timed[1]);
+  CHECK_FALSE(map.flops_partial);
+  CHECK(evaluate(map, n100).flops == Approx(300.0));
+  CHECK(evaluate(map, n100).bytes == Approx(1600.0));
+  CHECK(evaluate(static_cost(timed[3]), {}).flops == Approx(3.0));
+
+  auto looped = make(true);
+  instrument(*looped);
+  const auto ltimed = timed_elements(*looped);
+  REQUIRE(ltimed[2].kind == TimedKind::NestedSDFG);
+  const StaticCost lcall = static_cost(ltimed[2]);
+  CHECK(lcall.flops_partial);  // the loop's trips are the control flow's
+  CHECK(evaluate(lcall, {}).flops == Approx(0.0));
+  CHECK(static_cost(ltimed[1]).flops_partial);
 }

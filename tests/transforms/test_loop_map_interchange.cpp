@@ -580,3 +580,113 @@ TEST_CASE("loop-map interchange: the map over columns keeps the call's source li
           Catch::Contains("_columns_map': reads a[0 .. 4] in dimension 1 of a with shape 4 (shifted reads "
                           "need a larger input or a smaller output domain)"));
 }
+
+namespace {
+
+/// mandelbrot1's kind: for k in range(<bound>): map i { nested SDFG: z = z * 0.5 + k } over
+/// Z[N]; `steps` (a scalar argument, as maxiter) is declared for bounds that name it.
+std::unique_ptr<SDFG> nested_in_loop(const std::string& bound) {
+  auto sdfg = std::make_unique<SDFG>("nested_in_loop");
+  sdfg->add_symbol("N");
+  sdfg->add_array("Z", ScalarType::Float64, {test::E("N")});
+  if (bound == "steps") sdfg->add_scalar("steps", ScalarType::Int64);
+  LoopRegion& loop = sdfg->add_loop("steps_loop", "k", "k = 0", "k < " + bound, "k = k + 1");
+  sdfg->set_start_block(loop.id());
+  SDFGState& st = loop.add_state("step", true);
+  auto body = std::make_unique<SDFG>("point");
+  body->add_symbol("k");
+  body->add_array("zi", ScalarType::Float64, {sym::Expr(1)});
+  body->add_array("zo", ScalarType::Float64, {sym::Expr(1)});
+  SDFGState& bs = body->add_state("update", true);
+  Tasklet& t = bs.add_tasklet("update", CodeBlock{"b = a * 0.5 + k", Language::Python}, {"a"}, {"b"});
+  bs.add_edge(bs.add_access("zi").id(), {}, t.id(), "a", Memlet::simple("zi", Subset::parse("0")));
+  bs.add_edge(t.id(), "b", bs.add_access("zo").id(), {}, Memlet::simple("zo", Subset::parse("0")));
+  MapEntry& m = st.add_map("points", {"i"}, Subset::parse("0:N"));
+  NestedSDFGNode& nest =
+      st.add_nested_sdfg("point", std::move(body), {"zi"}, {"zo"}, {{"k", sym::Expr::symbol("k")}});
+  test::path_in(st, st.add_access("Z").id(), {m.id()}, nest.id(), "zi",
+                {test::M("Z", "0:N"), test::M("Z", "i")});
+  test::path_out(st, nest.id(), "zo", {m.exit}, st.add_access("Z").id(),
+                 {test::M("Z", "i"), test::M("Z", "0:N")});
+  sdfg->relink_nested();
+  test::require_valid(*sdfg);
+  return sdfg;
+}
+
+/// The top level after the interchange: one state whose one map holds the column's nested SDFG,
+/// which holds the loop; returns that nested SDFG node.
+const NestedSDFGNode& column_of(const SDFG& sdfg) {
+  REQUIRE(sdfg.num_blocks() == 1);
+  const auto* top = sdfg.blocks()[0]->as<SDFGState>();
+  REQUIRE(top);
+  std::size_t maps = 0;
+  const NestedSDFGNode* column = nullptr;
+  for (const Node* n : top->nodes()) {
+    maps += n->kind() == NodeKind::MapEntry;
+    if (const auto* x = n->as<NestedSDFGNode>()) column = x;
+  }
+  CHECK(maps == 1);
+  REQUIRE(column);
+  REQUIRE(column->sdfg->num_blocks() == 1);
+  CHECK(column->sdfg->blocks()[0]->as<LoopRegion>());
+  return *column;
+}
+
+}  // namespace
+
+TEST_CASE("loop-map interchange: a nested SDFG at each map point moves into the column with its loop",
+          "[transforms][loop-map-interchange]") {
+  // After the interchange each point runs its own k loop: one fork/join instead of one per step.
+  auto sdfg = nested_in_loop("3");
+  auto before = sdfg->clone_sdfg();
+  REQUIRE(apply_all(*sdfg) == 1);
+  column_of(*sdfg);
+  // Values by hand: z -> z / 2 + 0 -> z / 4 + 1 -> z / 8 + 1 / 2 + 2 = z / 8 + 2.5.
+  test::Interpreter in(*sdfg, {{"N", 5}});
+  in.randomize(11);
+  const std::vector<double> z0 = in.mem["Z"];
+  in.run();
+  for (std::size_t i = 0; i < 5; ++i) CHECK(in.mem["Z"][i] == Approx(z0[i] / 8 + 2.5).epsilon(1e-14));
+  for (unsigned seed : {1u, 9u})
+    CHECK(test::run_program(*before, {{"N", 4}}, seed) == test::run_program(*sdfg, {{"N", 4}}, seed));
+}
+
+TEST_CASE("loop-map interchange: a scalar loop bound the run does not write is passed to the column",
+          "[transforms][loop-map-interchange]") {
+  // mandelbrot1's `for k in range(maxiter)`: the same bound for every column.
+  auto sdfg = nested_in_loop("steps");
+  REQUIRE(apply_all(*sdfg) == 1);
+  const NestedSDFGNode& column = column_of(*sdfg);
+  CHECK(column.in_connectors.count("steps"));
+  REQUIRE(column.sdfg->has_data("steps"));
+  CHECK_FALSE(column.sdfg->data("steps").transient);
+  // Values by hand on the cpu backend, steps = 3 and 0: z / 8 + 2.5, and z unchanged.
+  test::fresh_cache("loop-map-interchange-scalar-bound");
+  runtime::CompilableProgram prog;
+  prog.sdfg = sdfg->clone_sdfg();
+  prog.origin = sdfg->name;
+  for (std::int64_t steps : {3, 0}) {
+    runtime::Arguments args;
+    runtime::Field z = runtime::Allocator::cpu().allocate(ScalarType::Float64, {6});
+    auto* p = static_cast<double*>(z.data());
+    for (int i = 0; i < 6; ++i) p[i] = 0.25 * i - 1.0;
+    args.arrays.emplace("Z", std::move(z));
+    args.values["steps"] = steps;
+    args.values["N"] = std::int64_t{6};
+    runtime::run(*runtime::make_cpu_backend(), prog, args);
+    const auto* o = static_cast<const double*>(args.arrays.at("Z").data());
+    for (int i = 0; i < 6; ++i)
+      CHECK(o[i] == Approx(steps == 3 ? (0.25 * i - 1.0) / 8 + 2.5 : 0.25 * i - 1.0));
+  }
+}
+
+TEST_CASE("loop-map interchange: refuses a loop bound of more than one element",
+          "[transforms][loop-map-interchange]") {
+  // The bound read from an array of N elements: not one value for every column.
+  auto sdfg = nested_in_loop("steps");
+  sdfg->arrays.erase("steps");
+  sdfg->add_array("steps", ScalarType::Int64, {test::E("N")});
+  CHECK(any_contains(reasons(*sdfg),
+                     "the run's control flow reads container 'steps' (a loop bound or condition "
+                     "that would differ per column: it is not one element, or the run writes it)"));
+}

@@ -205,5 +205,5 @@ TEST_CASE("RedundantArrayRemoval: refuses when the array is still read by anothe
   Symbols syms{{"N", 5}};
   std::vector<double> expect{11, 21, 31, 41, 1};
   check_all_paths(*sdfg, syms, iota(5), expect);
-  CHECK_THAT(remove_redundant(*sdfg), Catch::Contains("'p' is read upstream of 'T'"));
+  CHECK_THAT(remove_redundant(*sdfg), Catch::Contains("'p' is read by the writers of 'T'"));
 }

@@ -8,11 +8,11 @@ namespace weir::transforms {
 
 InstrumentTimers::InstrumentTimers()
     : Pass("instrument-timers",
-           "wall-clock timers (instrument = Timer) on states, maps (nested ones too, per-thread), library "
-           "nodes and copies",
+           "wall-clock timers (instrument = Timer) on states, maps, library nodes, nested SDFG calls "
+           "(inside maps) and copies, at every level (inside maps: per thread)",
            {{"depth", 0LL,
-             "deepest map nesting level timed: 1 times top-level maps only, 2 also the maps directly inside "
-             "them, ...; 0: every level",
+             "deepest nesting level timed: 1 times the elements outside map scopes only, 2 also those "
+             "directly inside one map, ...; 0: every level",
              0}}) {}
 
 namespace {
@@ -44,48 +44,29 @@ int maps_around(const SDFGState& st, const ScopeTree& scopes, NodeId n) {
 /// `max_depth` 0: no limit.
 bool within(int depth, long long max_depth) { return max_depth == 0 || depth <= max_depth; }
 
-/// Timers on the maps of `sdfg`, an SDFG called inside `outer` maps (per point): its maps only
-/// (a state, library node or copy there would be timed once per point by many threads).
-std::size_t instrument_maps_inside(SDFG& sdfg, int outer, long long max_depth) {
-  std::size_t n = 0;
-  for (SDFGState* st : sdfg.all_states()) {
-    const ScopeTree scopes = st->scope_tree();
-    for (Node* node : st->nodes()) {
-      const int depth = outer + maps_around(*st, scopes, node->id());
-      if (node->kind() == NodeKind::MapEntry && within(depth + 1, max_depth))
-        n += set_timer(node->extra, where_in(*st, node->id(), -1));
-      if (auto* nested = node->as<NestedSDFGNode>(); nested && nested->sdfg && within(depth + 1, max_depth))
-        n += instrument_maps_inside(*nested->sdfg, depth, max_depth);
-    }
-  }
-  return n;
-}
-
-std::size_t instrument_sdfg(SDFG& sdfg, long long max_depth) {
+/// Timers in `sdfg`, an SDFG called inside `outer` maps (0: the program, or an SDFG called outside
+/// any map scope). An element inside `d` maps in all (those around its SDFG's call included) is
+/// at nesting level d + 1; a state of an SDFG called inside `outer` maps at level outer + 1.
+/// At the top level: states, maps, library nodes and copies (a nested SDFG call is timed by its
+/// states). Inside map scopes, down to `max_depth`: the same and nested SDFG calls, each timed on
+/// the running thread's own accumulators (codegen/prelude/weir_profile.h).
+std::size_t instrument_sdfg(SDFG& sdfg, int outer, long long max_depth) {
   std::size_t n = 0;
   for (SDFGState* st : sdfg.all_states()) {
     if (st->num_nodes() == 0) continue;  // no code to time (an orchestration's assignments)
-    n += set_timer(st->extra, where_in(*st, -1, -1));
+    if (within(outer + 1, max_depth)) n += set_timer(st->extra, where_in(*st, -1, -1));
     const ScopeTree scopes = st->scope_tree();
     for (Node* node : st->nodes()) {
-      const ElementRef where = where_in(*st, node->id(), -1);
-      const int depth = maps_around(*st, scopes, node->id());
+      const int depth = outer + maps_around(*st, scopes, node->id());
+      if (!within(depth + 1, max_depth)) continue;
       auto* nested = node->as<NestedSDFGNode>();
-      if (depth > 0) {
-        // Inside a map: maps only, each on per-thread accumulators (codegen/prelude/weir_profile.h).
-        if (node->kind() == NodeKind::MapEntry && within(depth + 1, max_depth))
-          n += set_timer(node->extra, where);
-        if (nested && nested->sdfg && within(depth + 1, max_depth))
-          n += instrument_maps_inside(*nested->sdfg, depth, max_depth);
-        continue;
-      }
-      if (node->kind() == NodeKind::MapEntry || node->kind() == NodeKind::Library)
-        n += set_timer(node->extra, where);
-      if (nested && nested->sdfg) n += instrument_sdfg(*nested->sdfg, max_depth);
+      if (node->kind() == NodeKind::MapEntry || node->kind() == NodeKind::Library || (nested && depth > 0))
+        n += set_timer(node->extra, where_in(*st, node->id(), -1));
+      if (nested && nested->sdfg) n += instrument_sdfg(*nested->sdfg, depth, max_depth);
     }
     for (const DataflowEdge* e : st->edges())
       if (st->node(e->src).kind() == NodeKind::Access && st->node(e->dst).kind() == NodeKind::Access &&
-          !e->memlet.is_empty() && scopes.parent[e->src] == kNoNode)
+          !e->memlet.is_empty() && within(outer + maps_around(*st, scopes, e->src) + 1, max_depth))
         n += set_timer(st->edge(e->id).memlet.extra, where_in(*st, -1, e->id));
   }
   return n;
@@ -95,7 +76,7 @@ std::size_t instrument_sdfg(SDFG& sdfg, long long max_depth) {
 
 std::size_t InstrumentTimers::run_pass(SDFG& sdfg, Transaction& tx) {
   const long long max_depth = options().get_int("depth");
-  return tx.modify_all([&] { return instrument_sdfg(sdfg, max_depth); });
+  return tx.modify_all([&] { return instrument_sdfg(sdfg, 0, max_depth); });
 }
 
 }  // namespace weir::transforms

@@ -89,12 +89,14 @@ std::unique_ptr<SDFG> expansion_sdfg(const ExpansionSite& site, const std::vecto
 namespace {
 
 /// The expansion of `n` (a class of library_expansion_classes()) in place: a nested SDFG node
-/// with the operands' connectors takes over the node's edges.
-void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
+/// with the operands' connectors takes over the node's edges. `as_call`: the node becomes one CBLAS call
+/// (expand_cblas.cpp), else maps and tasklets.
+void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, bool as_call) {
   detail::ExpansionSite site{sdfg, st, n};
   std::vector<detail::LibraryOperand> ops;
   const std::string cls = n.class_name();
-  std::unique_ptr<SDFG> inner = n.is_reduce()                   ? detail::expand_reduce(site, ops)
+  std::unique_ptr<SDFG> inner = as_call                         ? detail::expand_cblas(site, ops)
+                                : n.is_reduce()                 ? detail::expand_reduce(site, ops)
                                 : cls == "Einsum"               ? detail::expand_einsum(site, ops)
                                 : cls == "TensorTranspose"      ? detail::expand_tensor_transpose(site, ops)
                                 : cls == "TensorDot"            ? detail::expand_tensor_dot(site, ops)
@@ -129,31 +131,20 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n) {
   st.remove_node(n.id());
 }
 
-/// Whether the non-unit dimensions of the memlet of `e` are one with a positive constant step
-/// into an array (what a CBLAS vector argument takes).
-bool cblas_vector(const SDFG& sdfg, const DataflowEdge& e) {
-  auto d = sdfg.arrays.find(e.memlet.data);
-  if (d == sdfg.arrays.end() || d->second.is_scalar()) return false;
-  int dims = 0;
-  bool forward = true;
-  for (const Range& r : e.memlet.subset.ranges()) {
-    const sym::Expr size = r.size();
-    if (size.is_integer() && size.value() == 1) continue;
-    ++dims;
-    forward = forward && r.step.is_integer() && r.step.value() > 0;
-  }
-  return dims == 1 && forward;
-}
-
-/// Whether the nodes of a state run inside a map: of the state, or of a state that calls the
-/// state's SDFG (`outer`). The scope tree is worked out once, when first asked.
+/// Whether the nodes of a state run in a parallel scope: inside a map of the state that is not
+/// Sequential (or any other scope), or in a state of an SDFG called in one (`outer`). The scope
+/// tree is worked out once, when first asked.
 class Scopes {
  public:
   Scopes(const SDFGState& st, bool outer) : st_(st), outer_(outer) {}
-  bool in_map(NodeId id) {
+  bool in_parallel(NodeId id) {
     if (outer_) return true;
     if (!tree_) tree_ = st_.scope_tree();
-    return tree_->parent.at(id) != kNoNode;
+    for (NodeId p = tree_->parent.at(id); p != kNoNode; p = tree_->parent.at(p)) {
+      const auto* e = st_.node(p).as<MapEntry>();
+      if (!e || e->map->schedule != ScheduleType::Sequential) return true;
+    }
+    return false;
   }
 
  private:
@@ -162,78 +153,71 @@ class Scopes {
   std::optional<ScopeTree> tree_;
 };
 
-/// A Dot whose `implementation` is a CBLAS one (OpenBLAS, MKL, cBLAS), outside every map (of its
-/// state and of the states its SDFG is nested in: nothing runs it in parallel),
-/// with float32 or float64 operands of one type and vectors CBLAS takes: the code generator
-/// calls cblas_?dot for it (codegen/src/cblas_codegen.cpp), so the pass leaves it. Every other
-/// Dot is expanded.
-bool left_to_cblas(const SDFG& sdfg, const SDFGState& st, const LibraryNode& n, Scopes& scopes) {
-  std::string impl;
-  for (char c : n.implementation) impl += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (n.class_name() != "Dot" || !(impl == "openblas" || impl == "mkl" || impl == "cblas") ||
-      scopes.in_map(n.id()))
-    return false;
-  std::optional<ScalarType> type;
-  bool vectors = true;
-  for (bool in : {true, false})
-    for (EdgeId id : in ? st.in_edges(n.id()) : st.out_edges(n.id())) {
-      const DataflowEdge& e = st.edge(id);
-      if (e.memlet.is_empty()) continue;
-      auto d = sdfg.arrays.find(e.memlet.data);
-      if (d == sdfg.arrays.end()) return false;
-      if (type && *type != d->second.dtype.base) return false;
-      type = d->second.dtype.base;
-      if (in) vectors = vectors && cblas_vector(sdfg, e);
-    }
-  return vectors && (type == ScalarType::Float64 || type == ScalarType::Float32);
-}
+/// How a library node is expanded, if at all.
+enum class Lowering { None, Call, Nodes };
 
-/// Whether library node `n` of `st` is expanded.
-bool expandable(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& scopes) {
+/// A Dot, MatMul, Gemm or Gemv whose `implementation` is a CBLAS one (OpenBLAS, MKL, cBLAS),
+/// outside every parallel scope (CBLAS runs its own threads) and with operands CBLAS takes, is one
+/// CBLAS call; any other Dot, and the MatMul, Gemm and Gemv nodes of implementation "pure", are
+/// maps and tasklets; other MatMul, Gemm and Gemv nodes stay for the code generator's loops.
+Lowering lowering(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& scopes) {
   const auto* lib = n.as<LibraryNode>();
-  if (!lib) return false;
-  if (pure_expansion_classes().count(lib->class_name())) return lib->implementation == "pure";
-  return library_expansion_classes().count(lib->class_name()) && !left_to_cblas(sdfg, st, *lib, scopes);
+  if (!lib) return Lowering::None;
+  const std::string cls = lib->class_name();
+  const bool pure_class = pure_expansion_classes().count(cls) > 0;
+  if ((pure_class || cls == "Dot") && detail::wants_cblas(*lib) && !scopes.in_parallel(n.id())) {
+    std::vector<detail::LibraryOperand> ops;
+    if (detail::expand_cblas(detail::ExpansionSite{sdfg, st, *lib}, ops)) return Lowering::Call;
+  }
+  if (pure_class) return lib->implementation == "pure" ? Lowering::Nodes : Lowering::None;
+  return library_expansion_classes().count(cls) ? Lowering::Nodes : Lowering::None;
 }
 
-bool has_expandable(const SDFG& sdfg, bool in_map);
+bool expandable(const SDFG& sdfg, const SDFGState& st, const Node& n, Scopes& scopes) {
+  return lowering(sdfg, st, n, scopes) != Lowering::None;
+}
 
-/// `in_map`: the state's SDFG is called inside a map.
-bool state_has_expandable(const SDFG& sdfg, const SDFGState& st, bool in_map) {
-  Scopes scopes(st, in_map);
+bool has_expandable(const SDFG& sdfg, bool in_parallel);
+
+/// `in_parallel`: the state's SDFG is called inside a parallel scope.
+bool state_has_expandable(const SDFG& sdfg, const SDFGState& st, bool in_parallel) {
+  Scopes scopes(st, in_parallel);
   for (const Node* n : st.nodes()) {
     if (expandable(sdfg, st, *n, scopes)) return true;
     if (const auto* nest = n->as<NestedSDFGNode>();
-        nest && nest->sdfg && has_expandable(*nest->sdfg, scopes.in_map(n->id())))
+        nest && nest->sdfg && has_expandable(*nest->sdfg, scopes.in_parallel(n->id())))
       return true;
   }
   return false;
 }
 
-bool has_expandable(const SDFG& sdfg, bool in_map) {
+bool has_expandable(const SDFG& sdfg, bool in_parallel) {
   for (const SDFGState* st : sdfg.all_states())
-    if (state_has_expandable(sdfg, *st, in_map)) return true;
+    if (state_has_expandable(sdfg, *st, in_parallel)) return true;
   return false;
 }
 
 /// Expands the state's nodes and those of the SDFGs nested in it; returns how many.
-std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_map) {
+std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_parallel) {
   std::size_t changed = 0;
-  std::vector<NodeId> todo, nested;
-  Scopes scopes(st, in_map);
+  std::vector<std::pair<NodeId, bool>> todo;  // node, as one call
+  std::vector<NodeId> nested;
+  Scopes scopes(st, in_parallel);
   for (const Node* n : st.nodes()) {
-    if (expandable(sdfg, st, *n, scopes)) todo.push_back(n->id());
+    if (Lowering how = lowering(sdfg, st, *n, scopes); how != Lowering::None)
+      todo.emplace_back(n->id(), how == Lowering::Call);
     if (n->as<NestedSDFGNode>()) nested.push_back(n->id());
   }
   for (NodeId id : nested) {
     SDFG* inner = st.node(id).as<NestedSDFGNode>()->sdfg.get();
     if (!inner) continue;
-    const bool inner_in_map = scopes.in_map(id);
+    const bool inner_in_parallel = scopes.in_parallel(id);
     for (SDFGState* s : inner->all_states())
-      if (state_has_expandable(*inner, *s, inner_in_map)) changed += expand_state(*inner, *s, inner_in_map);
+      if (state_has_expandable(*inner, *s, inner_in_parallel))
+        changed += expand_state(*inner, *s, inner_in_parallel);
   }
-  for (NodeId id : todo) {
-    expand_node(sdfg, st, *st.node(id).as<LibraryNode>());
+  for (const auto& [id, as_call] : todo) {
+    expand_node(sdfg, st, *st.node(id).as<LibraryNode>(), as_call);
     ++changed;
   }
   return changed;
@@ -258,11 +242,9 @@ bool has_expandable_library_nodes(const SDFG& sdfg) { return has_expandable(sdfg
 LibraryExpansion::LibraryExpansion()
     : Pass("library-expansion",
            "Replace library nodes (Reduce, Einsum, Dot, Ger, Axpy, Transpose, TensorTranspose, TensorDot, "
-           "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv "
-           "with "
-           "implementation "
-           "pure) by "
-           "nested SDFGs of maps and tasklets (DaCe's expansions)") {}
+           "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv with implementation pure) by nested SDFGs of maps "
+           "and tasklets (DaCe's expansions); Dot, MatMul, Gemm, Gemv with implementation OpenBLAS, MKL or "
+           "cBLAS by one CBLAS call") {}
 
 std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;

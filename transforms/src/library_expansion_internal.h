@@ -94,6 +94,14 @@ std::unique_ptr<SDFG> contraction_sdfg(const ExpansionSite& site, const Contract
 std::unique_ptr<SDFG> expand_reduce(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_einsum(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 std::unique_ptr<SDFG> expand_blas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// Whether `n`'s implementation is one of DaCe's CBLAS ones: "OpenBLAS", "MKL" or "cBLAS" (any
+/// case).
+bool wants_cblas(const LibraryNode& n);
+/// A Dot, Gemv, Gemm or MatMul at `site` as one CBLAS call (expand_cblas.cpp): the nested SDFG,
+/// `ops` its operands; nullptr (`ops` untouched) where CBLAS cannot take the node's operands
+/// (another type, a batch dimension, no unit stride, a size that is not a sum of products of
+/// symbols, a misshapen node).
+std::unique_ptr<SDFG> expand_cblas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 /// DaCe's linalg TensorTranspose and TensorDot (expand_tensor_nodes.cpp): NumPy's transpose with
 /// `axes` and tensordot.
 std::unique_ptr<SDFG> expand_tensor_transpose(const ExpansionSite& site, std::vector<LibraryOperand>& ops);

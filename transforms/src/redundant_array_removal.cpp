@@ -1,7 +1,12 @@
-// RedundantArrayRemoval: A -> B full copy of a transient A used nowhere else: write B directly.
+// RedundantArrayRemoval: A -> B copy of all of a transient A used nowhere else, onto all of B or
+// onto a part of B of A's shape: A's writers write B directly.
 #include "weir/transforms/redundant_array_removal.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "dataflow_util.h"
 #include "memlet_tree.h"
@@ -26,8 +31,13 @@ std::vector<std::vector<std::uint32_t>> RedundantArrayRemoval::expand(const Matc
 
 namespace {
 
-// Whether an access node of `data` is upstream of `node` in `st`.
-bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
+// Whether the writers of `node` (an access node) may read `data` while they write: an access
+// node of `data` upstream of `node` in `st`, reached without passing a top-level access node
+// of another container. Such a node (not a view) is complete before its readers start, and so
+// are the reads of `data` upstream of it (jacobi_1d's `A[1:-1] = f(B)` after `B[1:-1] = g(A)`,
+// both in one state: A's reads end before B is complete).
+bool read_upstream(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tree, NodeId node,
+                   const std::string& data) {
   std::vector<NodeId> todo{node};
   std::set<NodeId> seen{node};
   while (!todo.empty()) {
@@ -36,11 +46,42 @@ bool read_upstream(const SDFGState& st, NodeId node, const std::string& data) {
     for (EdgeId e : st.in_edges(n)) {
       NodeId s = st.edge(e).src;
       if (!seen.insert(s).second) continue;
-      if (auto* a = st.node(s).as<AccessNode>(); a && a->data == data) return true;
+      const auto* a = st.node(s).as<AccessNode>();
+      if (a && a->data == data) return true;
+      const bool view = a && sdfg.has_data(a->data) && sdfg.data(a->data).is_view();
+      if (a && !view && tree.parent[s] == tree.parent[node]) continue;
       todo.push_back(s);
     }
   }
   return false;
+}
+
+/// Why the part `part` of B cannot hold all of A (A's shape, dimension by dimension, with step
+/// 1); nullopt when it can.
+std::optional<std::string> part_mismatch(const Subset& part, const DataDescriptor& da, const std::string& b) {
+  if (part.dims() != da.shape.size())
+    return "the copy writes [" + part.str() + "] of '" + b + "', " + std::to_string(part.dims()) +
+           " dimension(s) where the transient has " + std::to_string(da.shape.size());
+  for (std::size_t d = 0; d < part.dims(); ++d) {
+    const Range& r = part[d];
+    if (!(r.step == sym::Expr(1) && r.tile == sym::Expr(1)))
+      return "the copy writes [" + part.str() + "] of '" + b + "' with a step";
+    const sym::Expr excess = (r.end - r.start + 1) - da.shape[d];
+    if (!(excess.is_integer() && excess.value() == 0))
+      return "the copy writes [" + part.str() + "] of '" + b + "', whose size in dimension " +
+             std::to_string(d) + " is not the transient's (" + da.shape[d].str() + ")";
+  }
+  return std::nullopt;
+}
+
+/// The start of the part of `b` that the copy from `a` writes, per dimension (zeros when
+/// it writes all of it).
+std::vector<sym::Expr> part_start(const Memlet& copy, const std::string& a, const std::string& b) {
+  CopySubsets ends = copy_subsets(copy, a, b);
+  const Subset& sb = ends.dst ? *ends.dst : *ends.src;
+  std::vector<sym::Expr> start;
+  for (const Range& r : sb.ranges()) start.push_back(r.start);
+  return start;
 }
 
 }  // namespace
@@ -61,7 +102,6 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx,
     return refuse("'" + a->data + "' and '" + b->data + "' are different kinds of container");
   if (!(da.dtype == db.dtype))
     return refuse("'" + a->data + "' is " + da.dtype.str() + " but '" + b->data + "' is " + db.dtype.str());
-  if (da.shape != db.shape) return refuse("'" + a->data + "' and '" + b->data + "' have different shapes");
   // A copy between host and GPU memory moves data; writing B directly would put a kernel's
   // writes in host memory (or a host tasklet's in GPU memory).
   auto on_gpu = [](const DataDescriptor& d) {
@@ -85,15 +125,31 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx,
   const Subset* sb = ends.dst ? &*ends.dst : &*ends.src;
   if (!detail::covers_all(*sa, da.shape))
     return refuse("the copy does not read all of '" + a->data + "' ([" + sa->str() + "])");
-  if (!detail::covers_all(*sb, db.shape))
-    return refuse("the copy does not write all of '" + b->data + "' ([" + sb->str() + "])");
+  // All of A onto all of B, or onto a part of B of A's shape (jacobi_1d's `B[1:-1] = ...`):
+  // A's writers then write that part, their indices moved by its start.
+  if (!detail::covers_all(*sb, db.shape)) {
+    if (auto why = part_mismatch(*sb, da, b->data)) return refuse(*why);
+    for (EdgeId in : st.in_edges(a->id())) {
+      if (st.node(st.edge(in).src).as<AccessNode>())
+        return refuse("'" + a->data + "' is written by a copy, and the copy into '" + b->data +
+                      "' writes only [" + sb->str() + "] of it");
+      for (EdgeId p : detail::memlet_tree(st, in))
+        if (const Memlet& m = st.edge(p).memlet; !m.is_empty() && (m.data != a->data || m.other_subset))
+          return refuse("a memlet writing '" + a->data + "' names " +
+                        (m.data != a->data ? "'" + m.data + "'" : "a second subset") +
+                        ", and the copy into '" + b->data + "' writes only [" + sb->str() + "] of it");
+    }
+  } else if (da.shape != db.shape) {
+    return refuse("'" + a->data + "' and '" + b->data + "' have different shapes");
+  }
   // Writing B where A was written is wrong while B is still read upstream of those writes (a
   // read would see new values), except through one direct copy B -> A: it becomes a self-copy,
   // which reads all its source before writing.
   const auto& ins = st.in_edges(a->id());
   const auto* from = ins.size() == 1 ? st.node(st.edge(ins.front()).src).as<AccessNode>() : nullptr;
-  if (!(from && from->data == b->data) && read_upstream(st, a->id(), b->data))
-    return refuse("'" + b->data + "' is read upstream of '" + a->data + "'");
+  if (!(from && from->data == b->data) &&
+      read_upstream(ctx.sdfg, st, ctx.cache.scope_tree(st), a->id(), b->data))
+    return refuse("'" + b->data + "' is read by the writers of '" + a->data + "'");
   const auto& use = ctx.cache.data_use(ctx.sdfg);
   const DataUse& u = use.at(a->data);
   if (u.access_nodes != 1)
@@ -112,6 +168,11 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   const std::string a = pattern(ctx, sub).get<0>().data;
   const std::string b = pattern(ctx, sub).get<1>().data;
   NodeId na = sub[0], nb = sub[1];
+  // Where A's indices land in B: 0 for a copy onto all of B (B's own indices), else the start
+  // of the part written (can_apply saw that A's writers name A alone, one subset each).
+  const std::vector<sym::Expr> start = part_start(st.edge(st.out_edges(na).front()).memlet, a, b);
+  const bool moved =
+      std::any_of(start.begin(), start.end(), [](const sym::Expr& e) { return e != sym::Expr(0); });
   for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
     // Rename along the whole memlet tree ending in A (same shape, full copy: same indices),
     // every branch of it: an exit's IN_A may collect the writes of several tasklets.
@@ -123,7 +184,9 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
     }
     for (EdgeId p : detail::memlet_tree(st, in)) {
       Memlet& m = st.edge(p).memlet;
-      if (m.data == a) m.data = b;
+      if (m.data != a) continue;
+      m.data = b;
+      if (moved) m.subset = m.subset.offset_by(start, false);
     }
     DataflowEdge d = st.edge(in);
     st.remove_edge(in);

@@ -3,8 +3,11 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "dataflow_util.h"
+#include "state_fusion_order.h"
 #include "weir/sdfg/state.h"
 
 namespace weir::transforms {
@@ -73,7 +76,7 @@ MatchResult StateFusion::can_apply(const MatchContext& ctx, const std::vector<st
 
   Accesses a = accesses(*first), c = accesses(*second);
   for (const auto& d : a.read)
-    if (c.written.count(d))
+    if (c.written.count(d) && !detail::writes_follow_reads(ctx.sdfg, *first, *second, d))
       return refuse("container " + q(d) + " is read in " + q(first->label) + " and written in " +
                     q(second->label) + " (write after read)");
   for (const auto& d : a.written)

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dataflow_util.h"
+#include "state_fusion_order.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/state_fusion.h"
@@ -55,13 +56,15 @@ struct Fused {
   };
   std::map<std::string, Of> of;
 
-  /// StateFusion::can_apply's access rule for this state followed by `c`.
-  bool fusable(const StateAccesses& c) const {
+  /// StateFusion::can_apply's access rule for this state followed by `c`; `ordered` holds
+  /// containers whose writes in `c` follow every read here (detail::writes_follow_reads).
+  bool fusable(const StateAccesses& c, const std::set<std::string>& ordered = {}) const {
     for (const auto& [d, o] : c.of) {
       auto it = of.find(d);
       if (it == of.end()) continue;
       const Of& x = it->second;
-      if (o.written && (x.read || x.written)) return false;  // write after read / after write
+      if (o.written && x.written) return false;                    // write after write
+      if (o.written && x.read && !ordered.count(d)) return false;  // write after read
       if (x.written && o.read && (x.nodes != 1 || !x.first_top || !o.all_top)) return false;
     }
     return true;
@@ -98,12 +101,36 @@ BlockId next_in_chain(const ControlFlowRegion& r, BlockId cur, const std::set<Bl
   return nx;
 }
 
+/// The containers `first` reads and `second` writes whose writes the fused state orders after
+/// the reads (detail::writes_follow_reads).
+std::set<std::string> war_ordered(const SDFG& sdfg, const SDFGState& first, const SDFGState& second,
+                                  const Fused& f, const StateAccesses& c) {
+  std::set<std::string> out;
+  for (const auto& [d, o] : c.of) {
+    auto it = f.of.find(d);
+    if (o.written && it != f.of.end() && it->second.read && !it->second.written &&
+        detail::writes_follow_reads(sdfg, first, second, d))
+      out.insert(d);
+  }
+  return out;
+}
+
+/// The containers `c` writes that the chain so far reads and does not write: what a write after
+/// read that the dataflow may order leaves to detail::writes_follow_reads.
+std::set<std::string> war_candidates(const Fused& f, const StateAccesses& c) {
+  std::set<std::string> out;
+  for (const auto& [d, o] : c.of)
+    if (auto it = f.of.find(d); o.written && it != f.of.end() && it->second.read && !it->second.written)
+      out.insert(d);
+  return out;
+}
+
 /// Maximal chains in block-id order: each starts at a state no earlier chain took.
-std::vector<std::vector<BlockId>> chains_of(const ControlFlowRegion& r) {
+std::vector<std::vector<BlockId>> chains_of(const SDFG& sdfg, const ControlFlowRegion& r) {
   std::vector<std::vector<BlockId>> out;
-  std::set<BlockId> taken;
+  std::set<BlockId> taken, deferred;
   for (ControlFlowBlock* b : r.blocks()) {
-    if (taken.count(b->id()) || !b->as<SDFGState>()) continue;
+    if (taken.count(b->id()) || deferred.count(b->id()) || !b->as<SDFGState>()) continue;
     std::vector<BlockId> chain{b->id()};
     std::set<BlockId> in_chain{b->id()};
     Fused f;
@@ -111,7 +138,19 @@ std::vector<std::vector<BlockId>> chains_of(const ControlFlowRegion& r) {
     for (BlockId nx = next_in_chain(r, b->id(), in_chain, taken); nx != kNoBlock;
          nx = next_in_chain(r, chain.back(), in_chain, taken)) {
       StateAccesses c = accesses_of(*r.block(nx).as<SDFGState>());
-      if (!f.fusable(c)) break;
+      // A write after read may be ordered by the dataflow that merges: decided on the two
+      // states themselves, so only while the chain is one state (a later round, after the
+      // chain so far has been fused, continues it).
+      if (!f.fusable(c)) {
+        const bool single = chain.size() == 1;
+        if (!(single &&
+              f.fusable(c, war_ordered(sdfg, *b->as<SDFGState>(), *r.block(nx).as<SDFGState>(), f, c)))) {
+          // Decided against the fused chain in the next round, as pair-wise StateFusion
+          // decides it: `nx` starts no chain of its own in this one.
+          if (!single && f.fusable(c, war_candidates(f, c))) deferred.insert(nx);
+          break;
+        }
+      }
       f.absorb(c);
       chain.push_back(nx);
       in_chain.insert(nx);
@@ -162,7 +201,8 @@ std::size_t StateFusionPass::run_pass(SDFG& sdfg, Transaction& tx) {
     // Regions by index: fusing clones nested SDFGs, so the list is read again after a change.
     for (std::size_t c = 0; c < tx.cache().cfg_list(sdfg).size(); ++c) {
       ControlFlowRegion& r = *tx.cache().cfg_list(sdfg)[c];
-      auto chains = chains_of(r);
+      // The region's own SDFG (a nested one's containers are its own): views are looked up there.
+      auto chains = chains_of(r.sdfg() ? *r.sdfg() : sdfg, r);
       if (chains.empty()) continue;
       tx.modify_all([&] {
         for (const auto& chain : chains) fuse_chain(r, chain);

@@ -111,12 +111,38 @@ StaticCost boundary_cost(const SDFG& sdfg, const SDFGState& st, const Node& n) {
   return c;
 }
 
+void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c);
+
+/// FLOPs of one call of nested SDFG node `n`, in the symbols of the SDFG that calls it: the sum
+/// over its states where every state runs once per call (states only, joined by unconditional
+/// edges without assignments into one chain); otherwise, and for library nodes inside it, only a
+/// part is counted (`flops_partial`).
+void nested_flops(const NestedSDFGNode& n, StaticCost& c) {
+  const SDFG* body = n.sdfg.get();
+  if (!body) return void(c.flops_partial = true);
+  const std::vector<ControlFlowBlock*> blocks = body->blocks();
+  bool chain = true;
+  for (const ControlFlowBlock* b : blocks)
+    chain = chain && b->as<SDFGState>() && body->out_edges(b->id()).size() <= 1;
+  for (const ControlFlowEdge* e : body->edges())
+    chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
+  if (!chain) return void(c.flops_partial = true);
+  StaticCost inner;
+  for (const ControlFlowBlock* b : blocks) {
+    const SDFGState& st = *b->as<SDFGState>();
+    scope_flops(st, st.scope_tree(), kNoNode, inner);
+  }
+  c.flops += inner.flops.subs(n.symbol_mapping);
+  c.flops_partial = c.flops_partial || inner.flops_partial;
+}
+
 /// FLOPs of the nodes in scope `scope` of `st` (kNoNode: the top level), times nothing.
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c) {
   for (NodeId id : tree.children(scope)) {
     const Node& n = st.node(id);
     if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops(*t);
-    if (n.kind() == NodeKind::NestedSDFG || n.kind() == NodeKind::Library) c.flops_partial = true;
+    if (auto* nested = n.as<NestedSDFGNode>()) nested_flops(*nested, c);
+    if (n.kind() == NodeKind::Library) c.flops_partial = true;
     if (auto* m = n.as<MapEntry>()) {
       StaticCost inner;
       scope_flops(st, tree, id, inner);
@@ -135,6 +161,8 @@ StaticCost node_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tre
     c.flops_partial = inner.flops_partial;
   } else if (auto* t = n.as<Tasklet>()) {
     c.flops = tasklet_flops(*t);
+  } else if (auto* nested = n.as<NestedSDFGNode>()) {
+    nested_flops(*nested, c);
   } else if (n.kind() != NodeKind::Access) {
     c.flops_partial = true;
   }

@@ -1,7 +1,7 @@
-// DecomposedProgram::run with an MPI_Comm (docs/distributed.md "From C++ and Python"). Header
-// only: it includes <mpi.h>, which a program embedding weir with MPI has; weir's own libraries
-// include <mpi.h> in distributed/src/mpi_world.cpp alone and pass communicators as their
-// Fortran handles (MPI_Comm_c2f), so weir's other headers need no MPI.
+// DecomposedProgram::run and PartitionedProgram::run with an MPI_Comm (docs/distributed.md "From C++ and
+// Python"). Header only: it includes <mpi.h>, which a program embedding weir with MPI has; weir's own
+// libraries include <mpi.h> in distributed/src/mpi_world.cpp alone and pass communicators as their Fortran
+// handles (MPI_Comm_c2f), so weir's other headers need no MPI.
 #pragma once
 
 #include <mpi.h>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "weir/distributed/decomposed_program.h"
+#include "weir/distributed/partitioned_program.h"
 
 namespace weir::distributed {
 
@@ -32,6 +33,14 @@ inline void run(const DecomposedProgram& program, runtime::Arguments& local, MPI
 /// The same at this rank's own coordinates (grid_coordinates(program, comm)).
 inline void run(const DecomposedProgram& program, runtime::Arguments& local, MPI_Comm comm) {
   run(program, local, comm, grid_coordinates(program, comm));
+}
+
+/// Runs the unstructured `program` on this rank's local arrays `local` with its send/receive
+/// lists `lists` on the communicator `comm`: program.run(local, lists, MPI_Comm_c2f(comm)).
+/// Every rank of `comm` must call it; the layout and the errors are PartitionedProgram::run's.
+inline void run(const PartitionedProgram& program, runtime::Arguments& local, const RowLists& lists,
+                MPI_Comm comm) {
+  program.run(local, lists, static_cast<std::int64_t>(MPI_Comm_c2f(comm)));
 }
 
 }  // namespace weir::distributed

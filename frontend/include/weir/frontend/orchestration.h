@@ -56,6 +56,8 @@ struct OStmt {
   std::vector<OStmt> body, orelse;
   /// Reduce: "max", "min" or "sum".
   std::string reduction;
+  /// Reduce: of the absolute values (`np.max(np.abs(f))`, the usual CFL form).
+  bool absolute = false;
   /// Reduce: per dimension of the field, Python's slice bounds (`lower` negative: from the end;
   /// `upper` nullopt: the end, negative: from the end); dimensions past these are whole.
   std::vector<std::int64_t> lower;

@@ -139,11 +139,21 @@ struct TypedDefinition {
   TExprPtr init;
   // program
   std::vector<ProgramCall> calls;
+  /// A program's parameters as declared. `params` holds one entry per leaf instead: a
+  /// parameter of tuple or named-collection type (`x: tuple[A, tuple[B, C]]`, a NamedTuple or
+  /// dataclass of fields and scalars) becomes `x_0`, `x_1_0`, `x_1_1` (gt4py's DaCe backend's
+  /// names for a flattened tuple), one SDFG argument each; see flat_parameter_names().
+  std::vector<TParam> declared_params;
   /// The longest chain of calls from this definition down to an operator that calls none: 1
   /// for such a leaf, 1 + the deepest callee's otherwise. Every call is inlined, so the
   /// lowering recurses this deep; TypeChecker refuses more than kMaxCallDepth.
   int call_depth = 1;
 };
+
+/// The leaves of a program parameter `name` of type `type`, in order: `name` itself for a
+/// field or scalar, `name_0`, `name_1_0`, ... (by position, also for a named collection) for
+/// a (nested) tuple.
+std::vector<std::pair<std::string, Type>> flat_parameter_names(const std::string& name, const Type& type);
 
 /// `field_operator lap(f: Field[[I, J], float64]) -> Field[[I, J], float64]`; a program has no
 /// arrow; a scan operator shows `(axis=K, forward=True)` after its name.

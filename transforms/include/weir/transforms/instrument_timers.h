@@ -1,6 +1,7 @@
-// InstrumentTimers: asks code generation for wall-clock timers around states, maps (nested ones
-// included), library nodes and copies, by setting DaCe's `instrument` attribute ("Timer"), as DaCe's
-// `sdfg.instrument = dace.InstrumentationType.Timer` does per element (docs/adr/0048-profiling.md).
+// InstrumentTimers: asks code generation for wall-clock timers around states, maps, library
+// nodes, nested SDFG calls and copies (inside maps too), by setting DaCe's `instrument`
+// attribute ("Timer"), as DaCe's `sdfg.instrument = dace.InstrumentationType.Timer` does per
+// element (docs/adr/0048-profiling.md).
 #pragma once
 
 #include "weir/transforms/pipeline.h"
@@ -14,15 +15,18 @@ namespace weir::transforms {
 ///  * in those states, every map entry, library node and copy between two access nodes that is
 ///    not inside a map scope (its timer then encloses the whole loop nest, outside the OpenMP
 ///    parallel region);
-///  * every map entry inside a map scope, and every map entry of an SDFG nested inside a map
-///    scope (at any depth): code generation times each execution of such a map on the running
-///    thread's own accumulators, merged when the timers are read (codegen/prelude/weir_profile.h).
-/// Option `depth` (default 0: no limit) bounds the map nesting level timed: a top-level map is at
-/// level 1, a map inside it (or inside an SDFG called inside it) at level 2, and so on.
-/// Left alone: states, library nodes, nested SDFG calls and copies inside a map scope (a state of
-/// an SDFG called per point included) and elements that already carry another instrumentation
-/// type (a DaCe file's "GPU_Events" is kept). Returns the number of elements it set (0 on a
-/// second run). Throws IRError naming the element when an `instrument` value is not a string.
+///  * inside map scopes, at any depth: every map entry, library node, nested SDFG call and copy
+///    between two access nodes, and every state with nodes of an SDFG called inside a map scope
+///    (and the same elements in it): code generation times them on the running thread's own
+///    accumulators, merged when the timers are read (codegen/prelude/weir_profile.h), once per
+///    thread where a map, library node or nested SDFG call is the whole body of the map around it.
+/// Option `depth` (default 0: no limit) bounds the nesting level timed: an element outside map
+/// scopes is at level 1, one inside one map (or a state of an SDFG called inside one map, or an
+/// element of such a state outside its own maps) at level 2, and so on.
+/// Left alone: a nested SDFG call outside map scopes (its states are timed) and elements that
+/// already carry another instrumentation type (a DaCe file's "GPU_Events" is kept). Returns the
+/// number of elements it set (0 on a second run). Throws IRError naming the element when an
+/// `instrument` value is not a string.
 class InstrumentTimers final : public Pass {
  public:
   InstrumentTimers();

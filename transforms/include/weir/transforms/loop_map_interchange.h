@@ -23,6 +23,18 @@ namespace weir::transforms {
 /// to themselves. This is the loop/map interchange of ADR 0008 ("Scan operators"): a scan's
 /// levels become a sequential loop inside a parallel map over columns, as in gt4py's DaCe
 /// backend.
+///
+/// Where no such run has a loop, a run of columns over the parameters that every map of the
+/// chain has over the same range (ADR 0052, 2026-12-06, session 28: a model's substeps over
+/// cells, with maps over different level ranges): each map keeps its other parameters (a map
+/// over the levels inside the column); the chain may also hold branches whose conditions read
+/// only symbols, symbol assignments on its edges (symbols read before the run's first
+/// assignment take their value from outside; a symbol it assigns must not be read after it),
+/// and tasklets outside the maps that compute transient scalars from scalars (each column
+/// computes its own). It needs some map to keep a parameter, and refuses a taken-out parameter
+/// that indexes the contiguous dimension of a container with more dimensions (strided columns).
+/// The maps' outer memlets become bounds-check records of the map over the columns
+/// (checked_accesses.h), so a call past its output is refused with its own location and range.
 class LoopMapInterchange final : public Transformation {
  public:
   LoopMapInterchange();

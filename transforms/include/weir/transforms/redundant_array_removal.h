@@ -6,10 +6,14 @@
 namespace weir::transforms {
 
 /// Pattern: [AccessNode A, AccessNode B] joined by one edge that copies all of A onto all of B
-/// (same shape and element type). A must be a transient with this single access node in the
-/// SDFG, read only by this copy and not a view, and both must be on the same side of host and
-/// GPU memory (a copy between them moves data). Writers of A then write B directly: every memlet
-/// path that ended in A is renamed to B, A's node and descriptor are removed.
+/// (same shape and element type), or onto a part of B of A's shape with step 1 (jacobi_1d's
+/// `B[1:-1] = ...`). A must be a transient with this single access node in the SDFG, read only
+/// by this copy and not a view, and both must be on the same side of host and GPU memory (a
+/// copy between them moves data); A's writers must not read B (an access node of B reached
+/// upstream of A before a top-level access node of another container). Writers of A then write
+/// B directly: every memlet path that ended in A is renamed to B (its indices moved by the
+/// part's start), A's node and descriptor are removed. Into a part, A's writers must name A
+/// alone, with one subset (no copy into A).
 class RedundantArrayRemoval final : public PatternTransformation<AccessNode, AccessNode> {
  public:
   RedundantArrayRemoval();

@@ -28,8 +28,10 @@ long long tasklet_flops(const Tasklet& t);
 /// not the propagated volume that counts a stencil's overlapping reads again) times the element
 /// size; for a copy, its subset twice (read and written); for a state, the sum over its
 /// top-level elements. `flops`: tasklet_flops of each tasklet in the element's scope times the
-/// iterations of the maps around it up to the element; nested SDFGs inside a map are not
-/// counted (`flops_partial`). `dynamic`: some memlet's volume is only an upper bound.
+/// iterations of the maps around it up to the element; a nested SDFG call counts its states'
+/// FLOPs where each of them runs once per call (a chain of states, no conditions, no
+/// assignments), otherwise it and every library node count 0 and mark the sum a lower bound
+/// (`flops_partial`). `dynamic`: some memlet's volume is only an upper bound.
 struct StaticCost {
   sym::Expr bytes, flops;
   bool dynamic = false, flops_partial = false;
