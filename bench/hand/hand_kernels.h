@@ -61,19 +61,26 @@ void laplace2d(double* A, double* B, std::int64_t n, std::int64_t tsteps);
 /// of B) on the interior. A and B are (n, n).
 void jacobi2d(double* A, double* B, std::int64_t n, std::int64_t tsteps);
 
+/// How the unstructured kernels store an output column: `Plain` writes it in place (each cache
+/// line is read from memory before it is written, write-allocate); `Streaming` computes it into a
+/// buffer of the thread and copies that with non-temporal stores, which write whole lines without
+/// reading them (as weir's generated code does for rows written once, docs/adr/0041). The
+/// values are the same.
+enum class Stores { Plain, Streaming };
+
 /// Nabla of a vertex field (examples/unstructured/nabla.py), fused over vertices: for every
 /// vertex, its edges' averages 0.5 (pp(v0) + pp(v1)) weighted by S_MXX/S_MYY and the sign, summed,
 /// divided by vol. pp, out_x, out_y: (nv, nk); S_MXX, S_MYY: (ne); sign: (nv, v2e_max);
 /// vol: (nv); e2v: (ne, 2); v2e: (nv, v2e_max).
 void nabla(const double* pp, const double* S_MXX, const double* S_MYY, const double* sign, const double* vol,
            const std::int32_t* e2v, const std::int32_t* v2e, std::int64_t v2e_max, double* out_x,
-           double* out_y, std::int64_t nv, std::int64_t nk);
+           double* out_y, std::int64_t nv, std::int64_t nk, Stores stores = Stores::Streaming);
 
 /// Weighted neighbour sum over C2E2CO (a cell and its edge neighbours):
 /// out(c, k) = sum_n w(c, n) f(c2e2co(c, n), k), skipping -1 entries. f, out: (nc, nk);
 /// w, c2e2co: (nc, nmax).
 void cell_neighbour_sum(const double* f, const double* w, const std::int32_t* c2e2co, std::int64_t nmax,
-                        double* out, std::int64_t nc, std::int64_t nk);
+                        double* out, std::int64_t nc, std::int64_t nk, Stores stores = Stores::Streaming);
 
 /// STREAM copy a = b and triad a = b + s c over n elements, OpenMP static schedule.
 void stream_copy(double* a, const double* b, std::int64_t n);

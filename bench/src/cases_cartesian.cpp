@@ -44,6 +44,7 @@ KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name,
   l.outputs = {"out"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, file, program, "fv"));
+  kc.variants.push_back(field_view_variant(p, file, program, "fv", "plain stores"));
   kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }
@@ -118,6 +119,8 @@ KernelCase heat3d_case(const Sizes& s, const Paths& p) {
   l.outputs = {"u_new"};
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv"));
+  kc.variants.push_back(
+      field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv", "plain stores"));
   kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }

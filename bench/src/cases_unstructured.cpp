@@ -59,7 +59,29 @@ KernelCase nabla_case(const Sizes& s, const Paths& p, std::shared_ptr<const Peri
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, "examples/unstructured/nabla.py", "nabla_program", "fv"));
   kc.variants.push_back(
-      Variant{"hand", "bench/hand/unstructured.cpp (fused over vertices)", "fv", {}, l.reference, {}, {}});
+      field_view_variant(p, "examples/unstructured/nabla.py", "nabla_program", "fv", "plain stores"));
+  kc.variants.push_back(
+      field_view_variant(p, "examples/unstructured/nabla.py", "nabla_program", "fv", "no prefetch"));
+  kc.variants.push_back(Variant{"hand",
+                                "bench/hand/unstructured.cpp (fused over vertices, streaming stores)",
+                                "fv",
+                                {},
+                                l.reference,
+                                {},
+                                {}});
+  kc.variants.push_back(Variant{"hand(plain stores)",
+                                "bench/hand/unstructured.cpp (fused over vertices, plain stores)",
+                                "fv",
+                                {},
+                                [=](Arguments& a) {
+                                  hand::nabla(f64(a, "pp"), f64(a, "S_MXX"), f64(a, "S_MYY"), f64(a, "sign"),
+                                              f64(a, "vol"),
+                                              static_cast<const std::int32_t*>(a.arrays.at("E2V").data()),
+                                              static_cast<const std::int32_t*>(a.arrays.at("V2E").data()), 6,
+                                              f64(a, "out_x"), f64(a, "out_y"), nv, K, hand::Stores::Plain);
+                                },
+                                {},
+                                {}});
   return kc;
 }
 
@@ -93,7 +115,24 @@ KernelCase cell_laplacian_case(const Sizes& s, const Paths& p, std::shared_ptr<c
   kc.layouts["fv"] = l;
   kc.variants.push_back(
       field_view_variant(p, "examples/unstructured/cell_laplacian.py", "cell_laplacian", "fv"));
-  kc.variants.push_back(Variant{"hand", "bench/hand/unstructured.cpp", "fv", {}, l.reference, {}, {}});
+  kc.variants.push_back(field_view_variant(p, "examples/unstructured/cell_laplacian.py", "cell_laplacian",
+                                           "fv", "plain stores"));
+  kc.variants.push_back(field_view_variant(p, "examples/unstructured/cell_laplacian.py", "cell_laplacian",
+                                           "fv", "no prefetch"));
+  kc.variants.push_back(
+      Variant{"hand", "bench/hand/unstructured.cpp (streaming stores)", "fv", {}, l.reference, {}, {}});
+  kc.variants.push_back(Variant{"hand(plain stores)",
+                                "bench/hand/unstructured.cpp (plain stores)",
+                                "fv",
+                                {},
+                                [=](Arguments& a) {
+                                  hand::cell_neighbour_sum(
+                                      f64(a, "psi"), f64(a, "weights"),
+                                      static_cast<const std::int32_t*>(a.arrays.at("C2E2CO").data()), 4,
+                                      f64(a, "lap"), nc, K, hand::Stores::Plain);
+                                },
+                                {},
+                                {}});
   return kc;
 }
 

@@ -104,7 +104,7 @@ void prepare(Running& r) {
     return;
   }
   try {
-    r.program = compile_cpu(sdfg, v.detail);
+    r.program = compile_cpu(sdfg, v.detail, !v.plain_stores, !v.no_prefetch);
     r.compiled = dynamic_cast<runtime::CompiledProgram*>(r.program.get());
   } catch (const std::exception& e) {
     r.fail(e.what());
@@ -187,14 +187,18 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       prepare(rs[i]);
       if (rs[i].runnable()) verify(rs[i]);
     }
-    // Warm-up, then interleaved rounds: every variant once, then the probe, per round.
+    // Warm-up, then interleaved rounds: every variant once, then the probe, per round. Each
+    // round starts at the next variant: a call pays for writing back the lines the call before
+    // it left dirty in the cache (the probe's written array, a kernel's outputs stored without
+    // streaming), which made the variant after the probe up to 15% slower in every round
+    // (nabla: the same program as `weir` and `weir(no prefetch)`, 6.1 and 5.3 ms, docs/adr/0041).
     std::vector<double> kcopy, ktriad;
     for (int w = 0; w < sizes.warmup; ++w)
       for (Running& r : rs)
         if (r.runnable()) r.timed_call();
     for (int rep = 0; rep < sizes.repeats; ++rep) {
-      for (Running& r : rs)
-        if (r.runnable()) {
+      for (std::size_t j = 0; j < rs.size(); ++j)
+        if (Running& r = rs[(j + static_cast<std::size_t>(rep)) % rs.size()]; r.runnable()) {
           try {
             r.times.push_back(r.timed_call());
           } catch (const std::exception& e) {

@@ -74,14 +74,20 @@ double* f64(runtime::Arguments& a, const std::string& name) {
 }
 
 Variant field_view_variant(const Paths& p, const std::string& rel_file, const std::string& program,
-                           const std::string& layout) {
+                           const std::string& layout, const std::string& without) {
+  if (!without.empty() && without != "plain stores" && without != "no prefetch")
+    throw std::invalid_argument("field_view_variant: unknown variant '" + without + "'");
   Variant v;
-  v.name = "weir";
-  v.detail = rel_file + "::" + program + " + " + optimization_pipeline_name();
+  v.name = without.empty() ? "weir" : "weir(" + without + ")";
+  v.detail = rel_file + "::" + program + " + " + optimization_pipeline_name() +
+             (without.empty() ? "" : ", compiled with " + without);
   v.layout = layout;
+  v.plain_stores = without == "plain stores";
+  v.no_prefetch = without == "no prefetch";
   std::string file = p.root + "/" + rel_file;
   if (!std::filesystem::exists(file)) v.skip = rel_file + " does not exist yet";
-  v.tune_source = file + "::" + program;
+  // weir tune searches around the `weir` variant only (src/tune_bench.cpp).
+  if (without.empty()) v.tune_source = file + "::" + program;
   v.make_sdfg = [file, program] {
     FieldViewModule m = load_field_view(file);
     auto sdfg = lower(m, program);

@@ -57,6 +57,10 @@ struct Variant {
   /// SDFG file (absolute paths); "" for variants that are not weir's pipeline on a program
   /// (the tune section, src/tune_bench.cpp, times the tuned script against this variant).
   std::string tune_source;
+  /// Compiled without one of the code generator's memory optimizations, to show what it gains
+  /// in the same run (the same program): plain stores where weir would stream rows
+  /// (CodegenOptions::streaming_stores off), no prefetch of gathered rows (gather_prefetch off).
+  bool plain_stores = false, no_prefetch = false;
 };
 
 struct KernelCase {
@@ -97,8 +101,11 @@ runtime::Field int32_field(const std::vector<std::int64_t>& shape, const std::ve
 double* f64(runtime::Arguments& a, const std::string& name);
 /// "examples/cartesian/hdiff.py::hdiff_program + <pipeline>": a variant that loads, lowers and
 /// optimizes a field-view program (skipped with a reason when the file does not exist).
+/// `without`: "plain stores" or "no prefetch" for the variant "weir(plain stores)" or "weir(no
+/// prefetch)", the same program compiled with CodegenOptions::streaming_stores or
+/// gather_prefetch off (what each gains, in the same run); "" for `weir`.
 Variant field_view_variant(const Paths& p, const std::string& rel_file, const std::string& program,
-                           const std::string& layout);
+                           const std::string& layout, const std::string& without = "");
 /// A variant running a corpus SDFG (`stage` = "simplified", "auto_optimized_cpu"), optionally
 /// after weir's optimization pipeline.
 Variant corpus_variant(const Paths& p, const std::string& kernel, const std::string& stage,

@@ -100,11 +100,14 @@ bool is_not_supported_yet(const std::exception& e) {
   return std::string(e.what()).find("not supported yet") != std::string::npos;
 }
 
-std::shared_ptr<runtime::Program> compile_cpu(std::shared_ptr<const SDFG> sdfg, const std::string& origin) {
+std::shared_ptr<runtime::Program> compile_cpu(std::shared_ptr<const SDFG> sdfg, const std::string& origin,
+                                              bool streaming_stores, bool gather_prefetch) {
   static auto backend = runtime::make_cpu_backend();
   runtime::CompilableProgram p;
   p.sdfg = std::move(sdfg);
   p.origin = origin;
+  p.options.streaming_stores = streaming_stores;
+  p.options.gather_prefetch = gather_prefetch;
   // The compiled kernel alone: the tables' per-call checks are not what is measured (the
   // inputs are valid by construction).
   return runtime::without_connectivity_checks(runtime::prepare(*backend, p));

@@ -12,6 +12,8 @@ void CodeFacts::merge(const CodeFacts& other) {
   complex_numbers = complex_numbers || other.complex_numbers;
   algorithm = algorithm || other.algorithm;
   atomics = atomics || other.atomics;
+  streams = streams || other.streams;
+  prefetches = prefetches || other.prefetches;
   calls.insert(other.calls.begin(), other.calls.end());
 }
 
@@ -46,6 +48,14 @@ void note_algorithm() {
 
 void note_atomics() {
   if (CodeFacts* f = recorded_facts()) f->atomics = true;
+}
+
+void note_streams() {
+  if (CodeFacts* f = recorded_facts()) f->streams = true;
+}
+
+void note_prefetches() {
+  if (CodeFacts* f = recorded_facts()) f->prefetches = true;
 }
 
 void note_call(const std::string& name) {

@@ -22,6 +22,12 @@ struct CodeFacts {
   /// itself or in a function it calls: a parallel map around it may use per-thread copies instead
   /// (parallel_privatization.cpp).
   bool atomics = false;
+  /// It stores rows with non-temporal stores (codegen/prelude/weir_stream.h, which the program
+  /// then includes; streaming_stores.cpp).
+  bool streams = false;
+  /// It prefetches gathered rows (codegen/prelude/weir_prefetch.h, which the program then
+  /// includes; gather_prefetch.cpp).
+  bool prefetches = false;
   /// The generated functions it calls, by name (program_units.cpp declares them per unit).
   std::set<std::string> calls;
 
@@ -62,6 +68,8 @@ void note_complex();
 void note_algorithm();
 void note_call(const std::string& name);
 void note_atomics();
+void note_streams();
+void note_prefetches();
 void note(const CodeFacts& facts);
 
 }  // namespace weir::codegen::detail

@@ -1,9 +1,11 @@
 // Maps on the CPU: the loop nest of a map scope, with OpenMP where it runs in parallel (one
 // thread or many as cpu-schedules recorded, weir/sdfg/thread_choice.h), per-thread partials and
 // private copies of reductions (parallel_reduction.cpp, parallel_privatization.cpp) and the
-// hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp).
+// hoisted invariant part of a sequential innermost nest (loop_hoisting.cpp) and its streamed
+// output rows (streaming_stores.cpp).
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,6 +14,7 @@
 #include "loop_hoisting.h"
 #include "parallel_map_gen.h"
 #include "state_codegen.h"
+#include "streaming_stores.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/thread_choice.h"
@@ -69,52 +72,67 @@ std::string map_comment(const MapInfo& m) {
   return desc;
 }
 
-/// A map's loops: its dimensions with their step signs, how many OpenMP distributes, and
-/// whether the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive:
-/// the lanes of MapVectorization, a loop of that constant trip count).
+/// A map's loops: its dimensions with their step signs, how many OpenMP distributes, whether
+/// the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive: the lanes
+/// of MapVectorization, a loop of that constant trip count), and whether each thread that ran
+/// them fences its streaming stores after them (`fence`: a map inside streams rows).
 struct LoopNest {
   const MapInfo& map;
   const std::vector<std::optional<int>>& sign;
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
+  bool fence = false;
   /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
-  /// around the loops (emit_chunk_timer) instead of around each execution.
+  /// around the loops (emit_loop_nest) instead of around each execution.
   std::optional<std::size_t> chunk;
   /// " schedule(dynamic, 16)" from the map's weir_omp_schedule, or empty.
   std::string schedule;
 };
 
-/// Opens (`open`) or closes the block of a chunk timer around a loop nest: one clock read per
-/// thread before its share of the loops and one after, recording the executions it counted
-/// (weir_profile_record_chunk). `omp` and not `in_region`: the block is the `#pragma omp parallel`
-/// region itself, whose loops are then `#pragma omp for nowait`; `in_region`: the loops are
-/// `nowait` and a barrier follows the record, as the plain `#pragma omp for` would.
-void emit_chunk_timer(std::size_t slot, bool open, bool omp, bool in_region, Writer& out) {
+/// Opens the block of a chunk timer around a loop nest: one clock read per thread before its share
+/// of the loops (and one after, record_chunk_timer), recording the executions it counted. Where the
+/// loops are parallel in a region of their own, the block is that `#pragma omp parallel` region.
+void open_chunk_timer(std::size_t slot, Writer& out) {
   const std::string k = std::to_string(slot);
-  if (open) {
-    if (omp && !in_region) out.line("#pragma omp parallel");
-    out.open("{  // timed (instrument: Timer) slot " + k +
-             ": once per thread around the loops it is the body of");
-    out.line("const int64_t weir_chunk_start_" + k + " = weir_profile_now();");
-    out.line("int64_t weir_chunk_executions_" + k + " = 0;");
-    return;
-  }
+  out.open("{  // timed (instrument: Timer) slot " + k +
+           ": once per thread around the loops it is the body of");
+  out.line("const int64_t weir_chunk_start_" + k + " = weir_profile_now();");
+  out.line("int64_t weir_chunk_executions_" + k + " = 0;");
+}
+
+/// The record of the chunk timer open_chunk_timer opened (weir_profile_record_chunk), after this
+/// thread's share of the loops; the caller closes the block.
+void record_chunk_timer(std::size_t slot, Writer& out) {
+  const std::string k = std::to_string(slot);
   out.line("weir_profile_record_chunk(weir_profile_thread_slot(weir_profile_rows, weir_profile_row_stride, " +
            k + "), weir_chunk_start_" + k + ", weir_chunk_executions_" + k + ");");
-  if (omp && in_region) out.line("#pragma omp barrier");
-  out.close();
 }
 
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
-/// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise.
+/// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise. With
+/// `n.fence`, each thread runs weir_stream_fence() after its iterations, and with `n.chunk` it
+/// records its chunk timer (fence first, so the record covers it): parallel loops of their own
+/// become `#pragma omp parallel` around `#pragma omp for nowait` and that work (the region's end
+/// is the barrier), loops in a region are `nowait` with a barrier after it, others do it after
+/// the loops.
 void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
   const auto& ranges = n.map.range.ranges();
-  if (n.chunk) emit_chunk_timer(*n.chunk, true, omp, in_region, out);
+  // Work each thread does after its share of the loops: the fence of its streamed rows, the
+  // record of a chunk timer. Parallel loops then end without a barrier (`nowait`): in a
+  // `#pragma omp parallel` region of their own, whose end is the barrier, or, inside a region,
+  // followed by the `#pragma omp barrier` the plain `#pragma omp for` had.
+  const bool after = n.fence || n.chunk.has_value();
+  const bool region = omp && !in_region && after;
+  if (region) out.line("#pragma omp parallel");
+  if (n.chunk)
+    open_chunk_timer(*n.chunk, out);
+  else if (region)
+    out.open("{");
   if (omp)
-    out.line(std::string(in_region || n.chunk ? "#pragma omp for" : "#pragma omp parallel for") +
+    out.line(std::string(in_region || region ? "#pragma omp for" : "#pragma omp parallel for") +
              (n.collapse > 1 ? " collapse(" + std::to_string(n.collapse) + ")" : std::string()) + n.schedule +
-             (n.chunk ? " nowait" : ""));
+             (after ? " nowait" : ""));
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
     std::string p = cpp_ident(n.map.params[d]);
@@ -139,11 +157,39 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
   out.append(body);
   if (n.chunk) out.line("++weir_chunk_executions_" + std::to_string(*n.chunk) + ";");
   for (std::size_t d = 0; d < ranges.size(); ++d) out.close();
-  if (n.chunk) emit_chunk_timer(*n.chunk, false, omp, in_region, out);
+  if (n.fence)
+    out.line("weir_stream_fence();  // this thread's streamed rows reach memory before others read them");
+  if (n.chunk) record_chunk_timer(*n.chunk, out);
+  if (omp && in_region && after) out.line("#pragma omp barrier");
+  if (n.chunk || region) out.close();
+}
+
+/// `loops` twice where the hoisted code computed invariant conditions (LoopHoist::conditions):
+/// where all of them hold, a version in which each is the constant `true` (a constexpr that
+/// shadows its bool, so that the compiler folds `a if c else b` to `a`: the field-view lowering's
+/// selects of missing neighbours leave a loop over complete neighbourhoods, docs/adr/0041), else
+/// the loops as they are.
+void emit_versioned(const std::vector<std::string>& conditions, Writer& w,
+                    const std::function<void(Writer&)>& loops) {
+  if (conditions.empty()) return loops(w);
+  std::string all;
+  for (const std::string& c : conditions) all += (all.empty() ? "" : " && ") + c;
+  w.open("if (" + all + ") {  // every invariant condition holds: the loops with them folded");
+  for (const std::string& c : conditions) w.line("[[maybe_unused]] constexpr bool " + c + " = true;");
+  loops(w);
+  w.dedent();
+  w.line("} else {");
+  w.indent();
+  loops(w);
+  w.close();
 }
 
 /// auto_optimize's SIMD hint on a map (MapInfo::extra "weir_vectorize"): "true", or the lane
 /// count of MapVectorization's lane map ("8"); `on` is false without one (or for another value).
+/// emit_map uses it on a sequential map, not where the body holds complex values: GCC gives each
+/// addressable class-type local of an `omp simd` loop a per-lane array whose aggregate copies it
+/// cannot vectorize, where the plain vectorizer splits std::complex locals into their parts first
+/// (mandelbrot1's |z| < 2 map vectorized only without the pragma).
 struct SimdHint {
   bool on = false;
   int lanes = 0;
@@ -262,6 +308,12 @@ void StateGen::declare_dynamic_inputs(const MapEntry& e, Frame& frame, Writer& p
   }
 }
 
+void StateGen::emit_scope_in(const Frame& frame, Writer& w) {
+  frames_.push_back(frame);
+  emit_scope(frame.entry, w);
+  frames_.pop_back();
+}
+
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
   ElementRef where = ref(e);
@@ -313,6 +365,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
       plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
+  // Its output rows written once: through buffers and streaming stores (streaming_stores.cpp).
+  StreamPlan stream = guard ? plan_streaming(e, scope) : StreamPlan{};
+  StreamPlan* outer_stream = std::exchange(stream_, stream.rows.empty() ? nullptr : &stream);
   // The map that is the whole body: timed once per thread around these loops.
   const std::optional<std::size_t> chunk = chunk_timer_slot(e);
   const NodeId outer_chunk = std::exchange(chunk_timed_, chunk ? children_.at(e.id()).front() : kNoNode);
@@ -320,6 +375,9 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   FactRecorder body_facts;
   emit_scope(e.id(), body);
   hoist_ = outer_hoist;
+  stream_ = outer_stream;
+  const bool streams = !stream.used.empty();
+  if (streams) stream_fences_.insert(stream.fence_at);
   CodeFacts bf = body_facts.finish();
   note(bf);
   // Only where the body updates something atomically (a write concurrent iterations may meet).
@@ -332,9 +390,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   if (!privs.empty()) {
     Frame pf = frame;
     for (const ParallelMapGen::Privatized& p : privs) pf.privatized.insert(p.data);
-    frames_.push_back(pf);
-    emit_scope(e.id(), private_body);
-    frames_.pop_back();
+    emit_scope_in(pf, private_body);
   }
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
@@ -348,21 +404,17 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     Frame sf = frame;
     sf.parallel = false;
     sf.parallel_params.clear();
-    frames_.push_back(sf);
-    emit_scope(e.id(), sequential_body);
-    frames_.pop_back();
+    emit_scope_in(sf, sequential_body);
   }
   chunk_timed_ = outer_chunk;
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
-  // `#pragma omp parallel` of the partials. auto_optimize's SIMD hint on a sequential map, not
-  // where the body holds complex values: GCC gives each addressable class-type local of an `omp
-  // simd` loop a per-lane array whose aggregate copies it cannot vectorize, where the plain
-  // vectorizer splits std::complex locals into their parts first (mandelbrot1's |z| < 2 map
-  // vectorized only without the pragma).
+  // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  const LoopNest loop_nest{
-      m, sign, collapse, vectorize, simd.lanes, chunk, parallel ? schedule_clause(m, where) : ""};
+  // Each thread fences what the maps inside streamed.
+  const bool fence = stream_fences_.count(e.id()) > 0;
+  const LoopNest loop_nest{m,          sign,  collapse, vectorize,
+                           simd.lanes, fence, chunk,    parallel ? schedule_clause(m, where) : ""};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };
@@ -381,6 +433,18 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     nest(true, out);
     out.close();
   };
+  // A sequential map's loops: in blocks of buffered rows where it streams; a version with the
+  // invariant conditions true where they all hold.
+  auto sequential_loops = [&](Writer& out) {
+    emit_versioned(plan.loops.conditions, out, [&](Writer& o) {
+      if (!streams) return loops(false, o);
+      auto block = [&](const MapInfo& b, Writer& bo) {
+        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt}, false, false, body,
+                       bo);
+      };
+      emit_streamed_nest(stream, m, block, o);
+    });
+  };
   auto sequential_branch = [&](Writer& out) {
     if (own_sequential) return nest(false, out, false, &sequential_body);
     loops(false, out);
@@ -389,10 +453,11 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("if (" + *guard + ") {  // the loops' invariant part, once");
     for (const auto& l : plan.declarations) w.line(l);
     for (const auto& l : plan.loops.lines) w.line(l);
-    loops(false, w);
+    emit_gather_prefetch(e, plan, w);
+    sequential_loops(w);
     w.close();
   } else if (!parallel) {
-    loops(false, w);
+    sequential_loops(w);
   } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).

@@ -16,6 +16,10 @@ extern const char weir_complex_h[];
 extern const char weir_dace_compat_h[];
 /// codegen/prelude/weir_profile.h: the timers of elements whose `instrument` is Timer.
 extern const char weir_profile_h[];
+/// codegen/prelude/weir_stream.h: streaming (non-temporal) stores of output rows.
+extern const char weir_stream_h[];
+/// codegen/prelude/weir_prefetch.h: prefetch of the rows a later iteration gathers.
+extern const char weir_prefetch_h[];
 /// codegen/prelude/weir_cuda_head.h: before the common prelude in a CUDA unit.
 extern const char weir_cuda_head_h[];
 /// codegen/prelude/weir_cuda_tail.h: after the common prelude in a CUDA unit.

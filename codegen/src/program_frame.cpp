@@ -3,6 +3,7 @@
 // weir_run unpacks the arguments and runs the control flow, weir_finalize frees). What differs
 // per target (CUDA's stream, device memory, weir_run_host) comes from its emitter.
 #include "codegen_internal.h"
+#include "prelude_files.h"
 #include "weir/codegen/program_abi.h"
 
 namespace weir::codegen::detail {
@@ -71,7 +72,7 @@ struct FileHead {
   const SDFG& sdfg;
   const Program& prog;
   const TargetEmitter& target;
-  bool user_code, complex_numbers, algorithm;
+  bool user_code, complex_numbers, algorithm, streams, prefetches;
 
   std::string text(const std::string& prelude) const {
     Writer w;
@@ -85,6 +86,10 @@ struct FileHead {
     w.lines(prelude_headers(complex_numbers, full_headers));
     if (algorithm && !full_headers) w.line("#include <algorithm>");
     w.lines(prelude);
+    // Streaming stores (codegen/prelude/weir_stream.h): only where a map streams a row.
+    if (streams) w.lines(prelude::weir_stream_h);
+    // Prefetch of gathered rows (codegen/prelude/weir_prefetch.h): only where a map gathers.
+    if (prefetches) w.lines(prelude::weir_prefetch_h);
     if (!prog.timed.empty()) w.lines(timer_globals(prog.timed.size()));
     if (!tail.empty()) w.lines(tail);
     w.blank();
@@ -347,9 +352,11 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
     const bool complex_numbers =
         uses_complex(sdfg) || facts.complex_numbers || prog.functions.any(&CodeFacts::complex_numbers);
     const bool algorithm = facts.algorithm || prog.functions.any(&CodeFacts::algorithm);
+    const bool streams = facts.streams || prog.functions.any(&CodeFacts::streams);
+    const bool prefetches = facts.prefetches || prog.functions.any(&CodeFacts::prefetches);
     if (!sdfg.global_code.code.empty())
       prog.global_code.insert(prog.global_code.begin(), sdfg.global_code.code);
-    const FileHead file_head{sdfg, prog, target, user_code, complex_numbers, algorithm};
+    const FileHead file_head{sdfg, prog, target, user_code, complex_numbers, algorithm, streams, prefetches};
 
     // --- the entry points (generated last, after all functions are known) -------------------
     const EntryPoints ep{sdfg, prog, target, g, arglist, size_symbols, persistent};

@@ -184,7 +184,7 @@ class Translator {
       case py::ExprKind::Compare: return compare(static_cast<const py::Compare&>(e));
       case py::ExprKind::IfExp: {
         const auto& i = static_cast<const py::IfExp&>(e);
-        Val c = expr(*i.test);
+        Val c = hoisted_condition(*i.test, expr(*i.test));
         ++cond_;  // only one arm runs: nothing in them is checked before the loops
         Val a = expr(*i.body), b = expr(*i.orelse);
         --cond_;
@@ -302,10 +302,16 @@ class Translator {
           else
             idx[d] = checked_index(v, idx[d], (*extents)[d], d);
         }
+    if (!v.writable && asts.size() == idx.size()) record_row(v, *strides, idx, asts);
+    return offset(idx, *strides);
+  }
+
+  /// The linear offset of indices `idx` with `strides`: sum of index * stride.
+  std::string offset(const std::vector<Val>& idx, const std::vector<std::string>& strides) const {
     std::string out;
     for (std::size_t d = 0; d < idx.size(); ++d) {
       if (idx[d].text == "0") continue;
-      const std::string& s = (*strides)[d];
+      const std::string& s = strides[d];
       std::string term;
       if (s == "1")
         term = idx[d].prec <= kAdd ? wrap(idx[d], kAdd) : idx[d].text;
@@ -316,6 +322,58 @@ class Translator {
       out += term;
     }
     return out.empty() ? "0" : out;
+  }
+
+  /// A row the loops read (LoopHoist::rows): `v[idx]` read in every iteration (not in a hoisted
+  /// statement, not under a condition) with invariant indices but the last, a loop parameter
+  /// (+ c) in a contiguous dimension. The indices are final (checked or hoisted), so their C++
+  /// is valid before the loops wherever the index is invariant.
+  void record_row(const PyVar& v, const std::vector<std::string>& strides, std::vector<Val> idx,
+                  const std::vector<const py::Expr*>& asts) {
+    if (!ctx_.hoist || hoisting_ || depth_ > 0 || cond_ > 0 || strides.size() < 2 || strides.back() != "1" ||
+        idx.size() != strides.size())
+      return;
+    for (std::size_t d = 0; d + 1 < asts.size(); ++d)
+      if (!asts[d] || varies(*asts[d])) return;
+    auto at = param_plus_literal(asts.back());
+    if (!at) return;
+    auto param = ctx_.hoist->params.find(at->first);
+    if (param == ctx_.hoist->params.end()) return;
+    const auto& [first, last] = param->second;
+    const long long c = at->second;
+    idx.back() =
+        Val{"(" + first + ")" + (c == 0 ? "" : (c > 0 ? " + " : " - ") + std::to_string(c > 0 ? c : -c)),
+            kAdd, ScalarType::Int64};
+    LoopHoist::Row row{"&" + v.cpp + "[" + offset(idx, strides) + "]", "(" + last + ") - (" + first + ") + 1",
+                       v.type};
+    for (const LoopHoist::Row& r : ctx_.hoist->rows)
+      if (r.start == row.start) return;
+    ctx_.hoist->rows.push_back(std::move(row));
+  }
+
+  /// (p, c) when `ast` is a loop parameter p of the hoisting's loops, `p + c`, `c + p` or `p - c`
+  /// (c a literal; for `p - c` the pair holds -c), not shadowed by a local; nullopt otherwise.
+  std::optional<std::pair<std::string, long long>> param_plus_literal(const py::Expr* ast) const {
+    if (!ast) return std::nullopt;
+    const py::Name* p = py::dyn_cast<py::Name>(ast);
+    std::optional<long long> c = 0;
+    if (auto* b = py::dyn_cast<py::BinOp>(ast);
+        b && (b->op == py::BinaryOperator::Add || b->op == py::BinaryOperator::Sub)) {
+      auto literal = [](const py::Expr& e) -> std::optional<long long> {
+        auto* k = py::dyn_cast<py::Constant>(&e);
+        if (!k || k->value_kind != py::ConstantKind::Int || k->int_value < -(1LL << 40) ||
+            k->int_value > (1LL << 40))
+          return std::nullopt;
+        return k->int_value;
+      };
+      p = py::dyn_cast<py::Name>(b->left.get());
+      c = literal(*b->right);
+      if (!p && b->op == py::BinaryOperator::Add)
+        p = py::dyn_cast<py::Name>(b->right.get()), c = literal(*b->left);
+      if (c && b->op == py::BinaryOperator::Sub) c = -*c;
+    }
+    if (!p || !c || !ctx_.hoist->params.count(p->id) || locals_.count(p->id)) return std::nullopt;
+    return std::make_pair(p->id, *c);
   }
 
   /// Whether `index` is an integer literal with 0 <= index < extent (`extent`: the dimension's
@@ -1342,35 +1400,20 @@ class Translator {
       return Val{h, kPrimary, ScalarType::Int64};
     }
     // p, p + c, c + p, p - c
-    const py::Name* p = py::dyn_cast<py::Name>(ast);
-    std::optional<long long> c = 0;
-    if (auto* b = py::dyn_cast<py::BinOp>(ast);
-        b && (b->op == py::BinaryOperator::Add || b->op == py::BinaryOperator::Sub)) {
-      auto literal = [](const py::Expr& e) -> std::optional<long long> {
-        auto* k = py::dyn_cast<py::Constant>(&e);
-        if (!k || k->value_kind != py::ConstantKind::Int || k->int_value < -(1LL << 40) ||
-            k->int_value > (1LL << 40))
-          return std::nullopt;
-        return k->int_value;
-      };
-      p = py::dyn_cast<py::Name>(b->left.get());
-      c = literal(*b->right);
-      if (!p && b->op == py::BinaryOperator::Add)
-        p = py::dyn_cast<py::Name>(b->right.get()), c = literal(*b->left);
-      if (c && b->op == py::BinaryOperator::Sub) c = -*c;
-    }
-    if (!p || !c) return std::nullopt;
-    auto param = ctx_.hoist->params.find(p->id);
-    if (param == ctx_.hoist->params.end() || locals_.count(p->id)) return std::nullopt;
+    auto pc = param_plus_literal(ast);
+    if (!pc) return std::nullopt;
+    const std::string& pid = pc->first;
+    const long long* c = &pc->second;
+    auto param = ctx_.hoist->params.find(pid);
     // Every other name the index reads must be invariant too (only the parameter moves).
     std::set<std::string> others = py::names_used(*ast).data();
-    others.erase(p->id);
+    others.erase(pid);
     for (const std::string& n : others)
       if (variant_.count(n)) return std::nullopt;
     for (const std::string* end : {&param->second.first, &param->second.second}) {
       std::map<std::string, std::string> point;
       for (const auto& [q, ends] : ctx_.hoist->params) point[cpp_ident(q)] = ends.first;
-      point[cpp_ident(p->id)] = *end;
+      point[cpp_ident(pid)] = *end;
       std::string at =
           "(" + *end + ")" + (*c == 0 ? "" : (*c > 0 ? " + " : " - ") + std::to_string(*c > 0 ? *c : -*c));
       Val e{at, kAdd, ScalarType::Int64};
@@ -1379,6 +1422,31 @@ class Translator {
       if (hoisted_checks_.insert(check).second) lines.push_back(check);  // once per distinct check
     }
     return i;
+  }
+
+  /// The condition `test` (its C++ `c`) of `a if test else b` in the loops hoisting is done out of,
+  /// when it reads nothing that varies and is a comparison of names and literals (no call, no
+  /// subscript: nothing that can fault): a bool computed before the loops (LoopHoist::
+  /// conditions), which the code generator may fold in a version of the loops. Else `c`.
+  Val hoisted_condition(const py::Expr& test, Val c) {
+    if (!ctx_.hoist || hoisting_ || varies(test)) return c;
+    auto* cmp = py::dyn_cast<py::Compare>(&test);
+    if (!cmp) return c;
+    auto simple = [](const py::Expr& x) {
+      if (py::isa<py::Name>(&x) || py::isa<py::Constant>(&x)) return true;
+      auto* u = py::dyn_cast<py::UnaryOp>(&x);
+      return u && py::isa<py::Constant>(u->operand.get());
+    };
+    if (!simple(*cmp->left)) return c;
+    for (const auto& x : cmp->comparators)
+      if (!simple(*x)) return c;
+    auto [at, fresh] =
+        hoisted_conditions_.emplace(c.text, "__weir_c" + std::to_string(hoisted_conditions_.size()));
+    if (fresh) {
+      ctx_.hoist->lines.push_back("const bool " + at->second + " = " + c.text + ";");
+      ctx_.hoist->conditions.push_back(at->second);
+    }
+    return Val{at->second, kPrimary, ScalarType::Bool};
   }
 
   const PyContext& ctx_;
@@ -1400,6 +1468,7 @@ class Translator {
   bool hoisting_ = false;
   int hoist_counter_ = 0;
   std::set<std::string> hoisted_checks_;
+  std::map<std::string, std::string> hoisted_conditions_;  // C++ of a condition -> its bool
 };
 
 template <class F>

@@ -16,6 +16,8 @@
 
 namespace weir::codegen::detail {
 
+struct StreamPlan;
+
 /// One enclosing map scope while its body is generated.
 /// A write-conflict-resolved output of a tasklet directly in a parallel map that every
 /// iteration writes at the same element (a reduction to a scalar: DaCe's Reduce expanded as a
@@ -205,6 +207,33 @@ class StateGen {
   };
   HoistPlan* hoist_ = nullptr;
 
+  // --- streaming stores (streaming_stores.cpp, docs/adr/0041) -----------------------------
+  /// What sequential innermost map `e` (its scope `nodes`; one that hoists) may stream: no rows
+  /// for another target, in a nested SDFG its caller calls in parallel, without an enclosing map
+  /// in this function, in MapVectorization's lane and remainder maps, or where no output is a
+  /// row written once (streamable_rows).
+  StreamPlan plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes);
+  /// The buffer element that tasklet `t`'s write-back to `loc` goes to while stream_ is set (and
+  /// the row is then used), or "" for a plain write-back.
+  std::string streamed_element(const Tasklet& t, const Location& loc);
+  /// Map `m`'s one loop in blocks of weir_stream_block points: the used rows of `plan` declared
+  /// as buffers, `nest` emits the loop over one block (a copy of `m` over the block), and each
+  /// row's block is stored with weir_stream_store after it.
+  void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
+                          const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
+  // --- prefetch of gathered rows (gather_prefetch.cpp, docs/adr/0041) -----------------------
+  /// Before the loops of map `e` whose hoisting `plan` recorded gathered rows: the invariant
+  /// part evaluated for the iteration weir_prefetch_distance ahead of the enclosing map (its
+  /// index checks replaced by clamping, nothing recorded) and the prefetch of its rows. Nothing
+  /// without an enclosing one-dimensional map of step 1 in this function, for another target,
+  /// or hoisted code of a shape it does not know.
+  void emit_gather_prefetch(const MapEntry& e, const HoistPlan& plan, Writer& w);
+  /// The plan of the map whose body is being emitted (null: none streams).
+  StreamPlan* stream_ = nullptr;
+  /// Entries of the maps whose loops end with weir_stream_fence() on each thread (StreamPlan::
+  /// fence_at of the streaming maps inside them).
+  std::set<NodeId> stream_fences_;
+
   // --- scopes as a whole (cuda_kernels.cpp) -----------------------------------------------
   /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
   /// map exits.
@@ -236,6 +265,8 @@ class StateGen {
   /// The node whose timer the loops being emitted hold (chunk_timer_slot): emit_node emits it
   /// untimed. kNoNode outside such loops.
   NodeId chunk_timed_ = kNoNode;
+  /// The body of `frame.entry`'s scope emitted with `frame` as its innermost frame.
+  void emit_scope_in(const Frame& frame, Writer& w);
   /// Whether map `m`'s schedule runs on OpenMP's threads here (not inside another parallel
   /// loop); a GPU schedule without gpu_as_cpu or an unknown one is a CodegenError at `where`.
   bool map_is_parallel(const MapInfo& m, const ElementRef& where) const;

@@ -117,7 +117,9 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
         for (const auto& loc : cn.locs) {
           auto part = partials_.find({t.id(), cn.name});
           if (cn.wcr.empty() || loc.data.empty()) {
-            writeback.push_back(loc.element() + " = " + var + ";");
+            // A streamed row (streaming_stores.cpp): into its buffer, stored after the block.
+            std::string streamed = cn.locs.size() == 1 ? streamed_element(t, loc) : std::string();
+            writeback.push_back((streamed.empty() ? loc.element() : streamed) + " = " + var + ";");
           } else if (part != partials_.end() && cn.locs.size() == 1) {
             // A reduction of the map into one element: into this thread's partial.
             Partial& p = part->second;

@@ -87,7 +87,7 @@ Run run(const SDFG& s, const std::string& name, std::vector<std::int32_t> T, std
 
 /// The first generated loop over k: from its `for` to its closing brace.
 std::string inner_loop(const std::string& source) {
-  std::size_t at = source.find("for (int64_t k = 0;");
+  std::size_t at = source.find("for (int64_t k = ");
   REQUIRE(at != std::string::npos);
   std::size_t end = source.find('{', at);
   REQUIRE(end != std::string::npos);
@@ -101,7 +101,7 @@ std::string inner_loop(const std::string& source) {
 /// The part before the loop over k, from the hoisting guard.
 std::string hoisted_part(const std::string& source) {
   std::size_t from = source.find("// the loops' invariant part, once");
-  std::size_t to = source.find("for (int64_t k = 0;");
+  std::size_t to = source.find("for (int64_t k = ");
   REQUIRE(from != std::string::npos);
   REQUIRE(to != std::string::npos);
   REQUIRE(from < to);

@@ -76,7 +76,7 @@ void compile_header(const std::string& header, const std::string& extra, const s
 
 TEST_CASE("prelude: every header of codegen/prelude compiles on its own", "[codegen][prelude]") {
   for (const char* h : {"weir_faults.h", "weir_numbers.h", "weir_support.h", "weir_complex.h",
-                        "weir_profile.h", "weir_dace_compat.h"}) {
+                        "weir_profile.h", "weir_dace_compat.h", "weir_stream.h"}) {
     compile_header(h, "", std::string(h) + "_plain");
     compile_header(h, "-fopenmp", std::string(h) + "_openmp");
   }
@@ -103,8 +103,10 @@ TEST_CASE("prelude: generated code carries the headers' text, the CUDA parts aro
   CHECK(at("weir_faults.h") < at("weir_numbers.h"));
   CHECK(at("weir_numbers.h") < at("weir_support.h"));
   CHECK(at("weir_support.h") < g.source.find("extern \"C\" int weir_run("));
-  // Complex helpers only where complex numbers are used.
+  // Complex helpers only where complex numbers are used, streaming stores only where a map
+  // streams a row (tests/codegen/test_streaming_stores.cpp).
   CHECK(g.source.find(test::read_text(prelude_dir() / "weir_complex.h")) == std::string::npos);
+  CHECK(g.source.find(test::read_text(prelude_dir() / "weir_stream.h")) == std::string::npos);
 
   // A CUDA unit: the CUDA head first, the common parts, then the CUDA tail.
   auto gpu = test::map_program("b = a // 3.0", Language::Python, ScheduleType::GPU_Device);

@@ -203,3 +203,38 @@ TEST_CASE("profile chunk timers: a sum over a nested map keeps its parallel regi
   }
   REQUIRE(p.finalize(h) == 0);
 }
+
+TEST_CASE("profile chunk timers: streamed rows are fenced before the record in one parallel region",
+          "[codegen][profile][streaming]") {
+  // The inner map writes B's rows once (streaming stores, docs/adr/0041): each thread fences
+  // them after its share of the outer loop, which also records the middle map's chunk timer.
+  // Both share one `#pragma omp parallel` region around `#pragma omp for nowait`: the fence
+  // before the record, and no barrier of their own (the region's end is the barrier).
+  auto s = three_level_nest(false);
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  const auto region = g.source.find("#pragma omp parallel\n");
+  REQUIRE(region != std::string::npos);
+  const auto timed = g.source.find("{  // timed (instrument: Timer) slot 1", region);
+  const auto pragma = g.source.find("#pragma omp for nowait", region);
+  const auto store = g.source.find("weir_stream_store(&B[", pragma);
+  const auto fence = g.source.find("weir_stream_fence();", pragma);
+  const auto record = g.source.find(chunk_record(1), pragma);
+  REQUIRE(timed != std::string::npos);
+  REQUIRE(pragma != std::string::npos);
+  REQUIRE(store != std::string::npos);
+  REQUIRE(fence != std::string::npos);
+  REQUIRE(record != std::string::npos);
+  CHECK(timed < pragma);
+  CHECK(store < fence);
+  CHECK(fence < record);
+  CHECK(g.source.find("#pragma omp parallel", region + 1) == std::string::npos);
+  CHECK(g.source.find("#pragma omp barrier") == std::string::npos);
+
+  // B of 64 x 64 x 320 doubles (10.5 MB, rows of 2,560 bytes) streams at run time; 37 x 5 x 64
+  // does not. Executions and values are the same either way (run_and_check).
+  auto dir = test::scratch_dir("profile_chunk_timers_streamed");
+  const auto library = test::compile_shared(g.source, dir);
+  run_and_check(library, false, 64, 64, 320);
+  run_and_check(library, false, 37, 5, 64);
+}

@@ -67,6 +67,16 @@ struct CodegenOptions {
   bool trust_code = false;
   /// The target whose spellings the translated code uses (math functions, atomics); the CPU's.
   const CodeTarget* target = &cpu_target();
+  /// Sequential innermost maps that write rows of non-transient outputs once per point store
+  /// them through buffers with non-temporal stores (no write-allocate; decided per row at run
+  /// time by the output's size, codegen/prelude/weir_stream.h; docs/adr/0041). False: plain
+  /// stores, for measuring what streaming gains (the values are the same either way).
+  bool streaming_stores = true;
+  /// Sequential innermost maps that gather rows through tables (a pointer connector read at
+  /// invariant indices and the map's parameter) prefetch the rows an iteration of the enclosing
+  /// loop weir_prefetch_distance ahead reads (codegen/prelude/weir_prefetch.h; docs/adr/0041).
+  /// False: no prefetch, for measuring what it gains (the values are the same either way).
+  bool gather_prefetch = true;
   /// Bytes of generated functions per translation unit (GeneratedCode::units): a program whose
   /// functions exceed it is split into several units that compile in parallel (ADR 0024); 0
   /// never splits. 256 KiB keeps one unit's compile time near a second at -O3.

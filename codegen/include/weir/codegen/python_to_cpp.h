@@ -95,6 +95,23 @@ struct LoopHoist {
   std::map<std::string, std::pair<std::string, std::string>> params;
   /// Filled by the translator: C++ lines to run once before the loops.
   mutable std::vector<std::string> lines;
+  /// A row the loops read: a pointer connector subscripted, in every iteration, with invariant
+  /// indices and a loop parameter (+ c) in its last, contiguous dimension (a neighbour's column
+  /// gathered through a table). The code generator prefetches the rows of a later iteration of
+  /// the enclosing loop (gather_prefetch.cpp, docs/adr/0041).
+  struct Row {
+    std::string start;     ///< C++ of the address of its element at the parameter's first value
+    std::string elements;  ///< C++ of its length in elements (last - first + 1)
+    ScalarType type = ScalarType::Float64;
+  };
+  /// Filled by the translator: the rows, each once, in the order the code reads them. Their
+  /// C++ reads only what the hoisted lines and the invariant connectors declare.
+  mutable std::vector<Row> rows;
+  /// Filled by the translator: the bools (declared in `lines`) of the invariant conditions of
+  /// `a if c else b` in the loops (the field-view lowering's `x != -1` of a missing neighbour).
+  /// The code generator runs a version of the loops in which all of them are the constant true
+  /// where they all hold (map_codegen.cpp, docs/adr/0041).
+  mutable std::vector<std::string> conditions;
 };
 
 /// An index check the translator left out because a table's entry check proves it (docs/adr/

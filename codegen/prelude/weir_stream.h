@@ -1,0 +1,90 @@
+// The prelude's streaming stores, in generated code whose sequential innermost maps stream an
+// output row (codegen/src/streaming_stores.cpp, docs/adr/0041-loop-invariant-hoisting.md,
+// "streaming stores"). Embedded into generated code (cmake/embed_text.cmake) after the common
+// prelude. A row of an output written once per point is computed into a buffer on the stack
+// (the vectorized loop stores there) and copied to memory with non-temporal stores: they write
+// whole cache lines without first reading them (no write-allocate), which saves a third of the
+// memory traffic of a gather-and-write stencil such as the unstructured cell Laplacian. The
+// values are the same; only how they reach memory changes.
+#include <cstdint>
+#include <cstring>
+
+// The widest non-temporal store of the target (movntdq of 64, 32 or 16 bytes), through the
+// compiler's builtins: no intrinsics header, whose parsing would cost every streaming program a
+// third of a second. Without SSE2 (or in CUDA code) rows are stored as usual.
+#if defined(__SSE2__) && !defined(__CUDACC__) && (defined(__GNUC__) || defined(__clang__))
+#define WEIR_STREAM_NT 1
+#if defined(__AVX512F__)
+#define WEIR_STREAM_BYTES 64
+#elif defined(__AVX__)
+#define WEIR_STREAM_BYTES 32
+#else
+#define WEIR_STREAM_BYTES 16
+#endif
+typedef long long weir_stream_vector __attribute__((vector_size(WEIR_STREAM_BYTES)));
+// WEIR_STREAM_BYTES bytes from `src` to `dst` (aligned to them) with one non-temporal store.
+static inline void weir_stream_one(char* dst, const char* src) {
+  weir_stream_vector v;
+  std::memcpy(&v, src, WEIR_STREAM_BYTES);
+#if defined(__clang__)
+  __builtin_nontemporal_store(v, reinterpret_cast<weir_stream_vector*>(dst));
+#elif WEIR_STREAM_BYTES == 64
+  __builtin_ia32_movntdq512(reinterpret_cast<weir_stream_vector*>(dst), v);
+#elif WEIR_STREAM_BYTES == 32
+  __builtin_ia32_movntdq256(reinterpret_cast<weir_stream_vector*>(dst), v);
+#else
+  __builtin_ia32_movntdq(reinterpret_cast<weir_stream_vector*>(dst), v);
+#endif
+}
+#endif
+
+// Elements of one block of a streamed row: each streamed output's buffer holds this many (the
+// K loop runs in blocks of it; a column of 80 levels is one block).
+[[maybe_unused]] static constexpr std::int64_t weir_stream_block = 256;
+// Outputs smaller than this are stored as usual: they may still be in cache when the next
+// stencil reads them, and non-temporal stores would send them to memory. 8 MiB is more than the
+// private caches of the 2-core development machine (2 x 2 MiB of L2) with their share of L3.
+[[maybe_unused]] static constexpr std::int64_t weir_stream_min_bytes = std::int64_t(8) << 20;
+// Rows shorter than this are stored as usual: a non-temporal store of a partial cache line
+// costs a read at the memory controller, and short rows leave partial lines at their ends.
+[[maybe_unused]] static constexpr std::int64_t weir_stream_min_row_bytes = 256;
+
+// Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed.
+[[maybe_unused]] static inline bool weir_stream_wanted(std::int64_t total_bytes, std::int64_t row_bytes) {
+  return total_bytes >= weir_stream_min_bytes && row_bytes >= weir_stream_min_row_bytes;
+}
+
+// Copies `bytes` bytes of `src` (a row's buffer) to `dst`: with `stream`, the part of `dst`
+// aligned to WEIR_STREAM_BYTES with non-temporal stores (a 64-byte store fills a cache line; the
+// write-combining buffer merges narrower ones), its unaligned ends as usual; without `stream` (or
+// without non-temporal stores), all of it as usual.
+[[maybe_unused]] static inline void weir_stream_store(void* dst, const void* src, std::int64_t bytes,
+                                                      bool stream) {
+  if (bytes <= 0) return;
+#ifdef WEIR_STREAM_NT
+  if (stream) {
+    auto* d = static_cast<char*>(dst);
+    const auto* s = static_cast<const char*>(src);
+    const auto misaligned =
+        static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(d) & (WEIR_STREAM_BYTES - 1));
+    std::int64_t i = misaligned != 0 ? WEIR_STREAM_BYTES - misaligned : 0;
+    if (i > bytes) i = bytes;
+    std::memcpy(d, s, static_cast<std::size_t>(i));
+    for (; i + WEIR_STREAM_BYTES <= bytes; i += WEIR_STREAM_BYTES) weir_stream_one(d + i, s + i);
+    std::memcpy(d + i, s + i, static_cast<std::size_t>(bytes - i));
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  std::memcpy(dst, src, static_cast<std::size_t>(bytes));
+}
+
+// Orders this thread's non-temporal stores before what it does next (sfence): each thread runs
+// it after its last streamed row of a parallel loop, before the barrier at the loop's end, so
+// that every thread after the barrier (and the caller after weir_run) reads the values.
+[[maybe_unused]] static inline void weir_stream_fence() {
+#ifdef WEIR_STREAM_NT
+  __builtin_ia32_sfence();
+#endif
+}

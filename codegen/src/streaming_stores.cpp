@@ -1,0 +1,164 @@
+// Streaming stores out of a sequential innermost map (docs/adr/0041, "streaming stores"). A
+// stencil that gathers its inputs and writes each output point once moves, with ordinary
+// stores, every output cache line three times: read from memory before the first write to it
+// (write-allocate), then written back. Where the innermost map writes a row of an output
+// contiguously (the K loop of a field-view stencil writing out[cell, K]), its loop runs in blocks
+// of weir_stream_block points that compute the row into a buffer on the stack (the vectorized
+// loop stores there, in L1), and each block's row is copied to the output with non-temporal
+// stores, which write whole lines without reading them (codegen/prelude/weir_stream.h). Each
+// thread fences its streamed stores once, after its last iteration of the enclosing parallel
+// loop. Values are the same; a run-time test keeps ordinary stores for small outputs and short
+// rows.
+#include "streaming_stores.h"
+
+#include <map>
+
+namespace weir::codegen::detail {
+
+namespace {
+
+bool is_code(const Node& n) {
+  return n.kind() == NodeKind::Tasklet || n.kind() == NodeKind::NestedSDFG || n.kind() == NodeKind::Library;
+}
+
+/// Host memory a thread's stores reach as the caller's (not a device, not a register).
+bool host_memory(StorageType s) {
+  return s == StorageType::Default || s == StorageType::CPU_Heap || s == StorageType::CPU_Pinned;
+}
+
+/// Whether `subset` of an array of `rank` dimensions is one element with `param` (+ a constant)
+/// in the last dimension and no use of `param` in the others.
+bool row_element(const Subset& subset, std::size_t rank, const std::string& param) {
+  if (subset.dims() != rank || rank == 0 || !subset.is_single_element()) return false;
+  for (std::size_t d = 0; d + 1 < rank; ++d)
+    if (subset[d].start.free_symbols().count(param)) return false;
+  const sym::Expr& last = subset[rank - 1].start;
+  return last.free_symbols().count(param) && !(last - sym::Expr::symbol(param)).free_symbols().count(param);
+}
+
+bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
+
+}  // namespace
+
+const StreamedRow* StreamPlan::row(NodeId tasklet, const std::string& data, const Subset& subset) const {
+  for (const StreamedRow& r : rows)
+    if (r.tasklet == tasklet && r.data == data && r.subset == subset) return &r;
+  return nullptr;
+}
+
+std::vector<StreamedRow> streamable_rows(const SDFG& sdfg, const SDFGState& st, const MapEntry& e,
+                                         const std::vector<NodeId>& nodes) {
+  const MapInfo& m = *e.map;
+  if (m.params.size() != 1 || m.range.dims() != 1 || !is_one(m.range[0].step)) return {};
+  const std::string& param = m.params[0];
+  // How the scope touches each container: writes by code nodes, every other use a read.
+  std::map<std::string, int> writes;
+  std::set<std::string> reads;
+  for (NodeId n : nodes) {
+    if (n == e.exit) continue;
+    for (EdgeId x : st.out_edges(n)) {
+      const DataflowEdge& edge = st.edge(x);
+      if (edge.memlet.is_empty()) continue;
+      if (is_code(st.node(n)))
+        ++writes[edge.memlet.data];
+      else
+        reads.insert(edge.memlet.data);
+    }
+  }
+  std::vector<StreamedRow> rows;
+  for (EdgeId x : st.in_edges(e.exit)) {
+    const DataflowEdge& edge = st.edge(x);
+    const Memlet& mm = edge.memlet;
+    if (st.node(edge.src).kind() != NodeKind::Tasklet || mm.is_empty() || !mm.wcr.empty() || mm.dynamic)
+      continue;
+    if (st.out_edges_by_connector(edge.src, edge.src_conn).size() != 1) continue;
+    auto it = sdfg.arrays.find(mm.data);
+    if (it == sdfg.arrays.end()) continue;
+    const DataDescriptor& d = it->second;
+    if (d.kind != DataKind::Array || d.transient || d.may_alias || !host_memory(d.storage) ||
+        d.strides.size() != d.shape.size() || d.strides.empty() || !is_one(d.strides.back()))
+      continue;
+    if (writes[mm.data] != 1 || reads.count(mm.data) || !row_element(mm.subset, d.shape.size(), param))
+      continue;
+    rows.push_back({edge.src, mm.data, mm.subset, {}, {}});
+  }
+  return rows;
+}
+
+StreamPlan StateGen::plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes) {
+  StreamPlan plan;
+  // The CPU's threads only (a CUDA kernel's stores are the device's), and not in a nested SDFG
+  // called by a parallel loop of its caller: its threads' fence would be in another function.
+  if (!opts.streaming_stores || sg.prog.target.parallel_scopes_on_device() || sg.in_parallel) return plan;
+  // A row of a nest (the K loop inside the loop over cells or columns), whose rows the fence after
+  // the enclosing map covers at once; frames_ ends with this map's own frame.
+  if (frames_.size() < 2) return plan;
+  // MapVectorization's lane and remainder maps keep their constant trip counts.
+  if (e.map->extra.find("weir_vector_remainder")) return plan;
+  if (const std::string* lanes = e.map->extra.find("weir_vectorize"); lanes && *lanes != "true") return plan;
+  plan.rows = streamable_rows(sg.sdfg, st, e, nodes);
+  if (plan.rows.empty()) return plan;
+  plan.param = e.map->params[0];
+  plan.block_start = fresh("__weir_k");
+  plan.block_end = fresh("__weir_k");
+  for (StreamedRow& r : plan.rows) {
+    r.buffer = fresh("__weir_row");
+    r.wanted = fresh("__weir_stream");
+  }
+  // The fence: after the loops of the innermost enclosing parallel map (each thread, before its
+  // barrier), else after the outermost enclosing map (one thread; once, not per row).
+  const int pf = parallel_frame();
+  plan.fence_at = pf >= 0 ? frames_[static_cast<std::size_t>(pf)].entry : frames_.front().entry;
+  return plan;
+}
+
+std::string StateGen::streamed_element(const Tasklet& t, const Location& loc) {
+  if (!stream_ || loc.data.empty()) return {};
+  const StreamedRow* r = stream_->row(t.id(), loc.data, loc.subset);
+  if (!r) return {};
+  stream_->used.insert(loc.data);
+  return r->buffer + "[" + cpp_ident(stream_->param) + " - " + stream_->block_start + "]";
+}
+
+void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
+                                  const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w) {
+  const Range& r = m.range[0];
+  const std::string start = sym_cpp(r.start), end = sym_cpp(r.end), extent = sym_cpp(r.end - r.start + 1);
+  const std::string &k0 = plan.block_start, &k1 = plan.block_end;
+  std::string names;
+  for (const StreamedRow& row : plan.rows)
+    if (plan.used.count(row.data)) names += (names.empty() ? "'" : ", '") + row.data + "'";
+  if (opts.emit_comments)
+    w.line("// streaming stores of " + names +
+           " (rows written once: computed into buffers, stored without reading their lines first; "
+           "docs/adr/0041)");
+  for (const StreamedRow& row : plan.rows) {
+    if (!plan.used.count(row.data)) continue;
+    const DataDescriptor& d = sg.sdfg.arrays.at(row.data);
+    const std::string size = "static_cast<int64_t>(sizeof(" + std::string(cpp_name(d.dtype.base)) + "))";
+    w.line("const bool " + row.wanted + " = weir_stream_wanted(static_cast<int64_t>(" +
+           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ");");
+  }
+  w.open("for (int64_t " + k0 + " = " + start + "; " + k0 + " <= " + end + "; " + k0 +
+         " += weir_stream_block) {");
+  w.line("const int64_t " + k1 + " = weir_min<int64_t, int64_t>(" + k0 + " + (weir_stream_block - 1), " +
+         end + ");");
+  for (const StreamedRow& row : plan.rows)
+    if (plan.used.count(row.data))
+      w.line("alignas(64) " + std::string(cpp_name(sg.sdfg.arrays.at(row.data).dtype.base)) + " " +
+             row.buffer + "[weir_stream_block];");
+  MapInfo blocked = m;
+  blocked.range = Subset({Range(sym::Expr::symbol(k0), sym::Expr::symbol(k1))});
+  nest(blocked, w);
+  for (const StreamedRow& row : plan.rows) {
+    if (!plan.used.count(row.data)) continue;
+    const Location at = location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
+    const std::string T(cpp_name(at.type));
+    w.line("weir_stream_store(" + at.pointer() + ", " + row.buffer + ", (" + k1 + " - " + k0 +
+           " + 1) * static_cast<int64_t>(sizeof(" + T + ")), " + row.wanted + ");");
+  }
+  w.close();
+  note_streams();
+}
+
+}  // namespace weir::codegen::detail
