@@ -439,8 +439,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     emit_versioned(plan.loops.conditions, out, [&](Writer& o) {
       if (!streams) return loops(false, o);
       auto block = [&](const MapInfo& b, Writer& bo) {
-        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt}, false, false, body,
-                       bo);
+        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt, ""}, false, false,
+                       body, bo);
       };
       emit_streamed_nest(stream, m, block, o);
     });

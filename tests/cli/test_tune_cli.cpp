@@ -183,7 +183,7 @@ TEST_CASE("weir tune: bad input is a located error and writes nothing", "[cli][t
                 ": step 1 (MapTurbo): unknown transformation 'MapTurbo'"},
            {"--candidate " + q(dir / "missing.json"), 1,
             "weir: error: cannot read candidate script '" + (dir / "missing.json").string() + "'\n"},
-           {"--set I=-4", 1, "weir: error: "},
+           {"--set I=-4", 2, "weir: error: --set I=-4: an extent cannot be negative"},
        }) {
     auto r = run_weir("tune " + laplacian() + " --set J=4 --set K=2 " + c.args + out, cache());
     INFO(c.args << "\n" << r.out);
