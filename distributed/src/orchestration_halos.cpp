@@ -98,7 +98,8 @@ OrchestrationHalos analyse_orchestration_halos(const SDFG& sdfg, const std::vect
         const std::string outer = call_argument(sdfg, *st, *n, inner, false);
         if (outer.empty()) continue;
         written.insert(outer);
-        r.merged.outputs[outer] = as_outer(sdfg, InputHalo{inner, axes, {}, {}}, outer, dims, n->sdfg->name).axis;
+        r.merged.outputs[outer] =
+            as_outer(sdfg, InputHalo{inner, axes, {}, {}}, outer, dims, n->sdfg->name).axis;
       }
       CallHalos call{st, n->sdfg->name, {}};
       for (const auto& in : h.inputs) {
