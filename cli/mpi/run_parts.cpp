@@ -65,27 +65,37 @@ Field local_rows(const Field& global, const mesh::PartEntity& e) {
   return f;
 }
 
-// An orchestration's scalar arguments that give extents or domain bounds along a partitioned
-// entity (entity_bound_symbols: `n_cells`, `horizontal_end`) count this part's local rows: 0 stays
-// 0, the whole mesh becomes the part's local rows; any other value (a sub-range of the global
-// numbering) has no meaning on a part and is refused.
-void localize_bounds(const RunTarget& target, const LoadedPart& lp, Arguments& local) {
-  std::set<std::string> entities;
-  for (const auto& [entity, n] : lp.counts) entities.insert(entity);
-  for (const auto& [name, entity] : distributed::entity_bound_symbols(*target.sdfg.sdfg, entities)) {
-    auto v = local.values.find(name);
-    if (v == local.values.end() || !lp.part.entities.count(entity) ||
-        !std::holds_alternative<std::int64_t>(v->second))
-      continue;
-    const std::int64_t given = std::get<std::int64_t>(v->second), whole = lp.counts.at(entity);
-    if (given != 0 && given != whole)
-      throw Error("'" + target.sig.program_name + "': " + name + " = " + std::to_string(given) +
-                  " bounds the " + entity +
-                  " rows of its calls, but on a partition only 0 and the whole mesh (" +
-                  std::to_string(whole) + " " + entity + " entities) can be mapped to each part's rows");
-    if (given == whole)
-      v->second = Number(static_cast<std::int64_t>(lp.part.entities.at(entity).global.size()));
+// Scalar arguments bounding ranges along a partitioned entity, given for the whole mesh, on this
+// part: a range from 0 to the entity's global count covers all of the part's rows, so a scalar
+// set to that count takes the part's row count; 0 stays 0; any other value (a range of the
+// global numbering) names other entities in the part's local numbering and is refused at its
+// line (localize_partition_bounds). A single program's bounds are the ranges of its memlets
+// (domain={Cell: (0, n_cells)}); an orchestration's calls are nested SDFGs, whose extents and
+// domains are symbols the calls map from the orchestration's scalars (entity_bound_symbols:
+// `n_cells`, `horizontal_end`), each a range [0, scalar) of its entity.
+void localize_bounds(const RunTarget& target, const LoadedPart& lp, const Arguments& global,
+                     Arguments& local) {
+  std::vector<std::string> split;
+  std::map<std::string, std::int64_t> part_rows;
+  for (const auto& [entity, e] : lp.part.entities) {
+    split.push_back(entity);
+    part_rows[entity] = static_cast<std::int64_t>(e.global.size());
   }
+  const SDFG& sdfg = *target.sdfg.sdfg;
+  std::vector<ScalarBound> bounds = scalar_bounds(sdfg, split);
+  if (target.orchestration.has_value()) {
+    std::set<std::string> entities;
+    for (const auto& [entity, n] : lp.counts) entities.insert(entity);
+    for (const auto& [name, entity] : entity_bound_symbols(sdfg, entities)) {
+      auto v = global.values.find(name);
+      const auto* i = v == global.values.end() ? nullptr : std::get_if<std::int64_t>(&v->second);
+      if (!i || *i == 0 || !part_rows.count(entity)) continue;
+      bounds.push_back(ScalarBound{"", entity, sym::Expr(0), sym::Expr::symbol(name), false,
+                                   "orchestration '" + target.sig.program_name + "': "});
+    }
+  }
+  for (auto& [name, v] : localize_partition_bounds(bounds, global.values, lp.counts, part_rows))
+    local.values[name] = v;
 }
 
 int run(const RunOptions& o, const MpiWorld& world) {
@@ -164,22 +174,8 @@ int run(const RunOptions& o, const MpiWorld& world) {
       size = size || it->first == entity || it->first.find("_" + entity + "_size") != std::string::npos;
     it = size ? local.values.erase(it) : std::next(it);
   }
-  // Domain bounds given as scalars over a partitioned entity (domain={Cell: (0, n_cells)}): the
-  // global count given becomes the part's row count (anything else is refused at its line). An
-  // orchestration's calls are nested SDFGs: their bounds are the orchestration's symbols.
-  if (orchestration) {
-    localize_bounds(target, lp, local);
-  } else {
-    std::vector<std::string> split;
-    std::map<std::string, std::int64_t> part_rows;
-    for (const auto& [entity, e] : lp.part.entities) {
-      split.push_back(entity);
-      part_rows[entity] = static_cast<std::int64_t>(e.global.size());
-    }
-    for (auto& [name, v] : localize_partition_bounds(scalar_bounds(*target.sdfg.sdfg, split), global.values,
-                                                     lp.counts, part_rows))
-      local.values[name] = v;
-  }
+  // Domain bounds given as scalars over a partitioned entity (domain={Cell: (0, n_cells)}).
+  localize_bounds(target, lp, global, local);
   // Every array the program reads at halo rows on an entity of the partition gets them from
   // their owners, by UnstructuredHaloExchange nodes: before the program's first state, or for an
   // orchestration before every call that reads them after a write.
@@ -213,6 +209,9 @@ int run(const RunOptions& o, const MpiWorld& world) {
               << (program.exchanges() == 1 ? "" : "s") << " of:";
     for (const auto& [n, entity] : exchanged) std::cout << " " << n << "(" << entity << ")";
     std::cout << "\n";
+    if (program.reductions() > 0)
+      std::cout << program.reductions() << " global reduction" << (program.reductions() == 1 ? "" : "s")
+                << " over owned rows with MPI_Allreduce\n";
   }
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<runtime::CompiledBackend> mpi_backend = make_mpi_cpu_backend();
@@ -223,7 +222,10 @@ int run(const RunOptions& o, const MpiWorld& world) {
 
   world.barrier();
   auto t1 = std::chrono::steady_clock::now();
-  program.run(local, lists, world_comm_handle());
+  std::map<std::string, std::int64_t> owned;
+  for (const std::string& entity : program.reduced_entities())
+    owned[entity] = lp.part.entities.at(entity).owned;
+  program.run(local, lists, world_comm_handle(), owned);
   const double call_s = since(t1);
   world.barrier();
 

@@ -68,9 +68,11 @@ std::string describe(const ScalarBound& b) {
   std::string names;
   for (const auto& n : s)
     if (!is_size_symbol(n)) names += (names.empty() ? "" : ", ") + n;
-  return b.where + "'" + b.array + "' is " + (b.written ? "written" : "read") + " over " + b.dimension +
-         " [" + b.start.str() + ", " + b.end.str() + "), bounded by the scalar argument" +
-         (names.find(',') == std::string::npos ? " " : "s ") + names;
+  // (An orchestration's call bounds name no array: the range a call maps the scalar to.)
+  const std::string what =
+      b.array.empty() ? "a call's range" : "'" + b.array + "' is " + (b.written ? "written" : "read");
+  return b.where + what + " over " + b.dimension + " [" + b.start.str() + ", " + b.end.str() +
+         "), bounded by the scalar argument" + (names.find(',') == std::string::npos ? " " : "s ") + names;
 }
 
 std::map<std::string, runtime::Number> localize_partition_bounds(

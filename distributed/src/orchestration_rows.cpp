@@ -56,18 +56,6 @@ OrchestrationRows analyse_orchestration_rows(const SDFG& sdfg, const std::set<st
   std::set<std::string> written;
   for (const SDFGState* st : sdfg.all_states())
     for (const Node* node : st->nodes()) {
-      // A reduction over all local rows would count the halo rows too (and every rank's result
-      // would differ): each rank's owned rows and an MPI_Allreduce are not done for partitions.
-      if (const auto* l = node->as<LibraryNode>(); l && l->is_reduce())
-        for (EdgeId id : st->in_edges(node->id())) {
-          const std::string& data = st->edge(id).memlet.data;
-          const std::string e = sdfg.has_data(data) ? axis_dimension(sdfg, data, 0) : "";
-          if (entities.count(e))
-            throw Error("orchestration '" + sdfg.name + "': the reduction '" + l->label + "' over '" + data +
-                        "' (on " + e +
-                        ") cannot run on a mesh partition yet: each rank would reduce its halo " +
-                        "rows too");
-        }
       const auto* n = node->as<NestedSDFGNode>();
       if (!n || !n->sdfg) continue;
       const SDFG& inner = *n->sdfg;

@@ -6,6 +6,7 @@
 #include "weir/distributed/halo_rows.h"
 #include "weir/distributed/mpi_world.h"
 #include "weir/distributed/orchestration_rows.h"
+#include "weir/distributed/row_reductions.h"
 #include "weir/distributed/unstructured_exchange.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/dispatch.h"
@@ -98,6 +99,10 @@ void PartitionedProgram::partition_orchestration(const std::vector<runtime::Conn
   for (const auto& call : rows.calls)
     for (const auto& [array, entity] : call.exchanged) exchanged_.emplace(array, entity);
   on_entity_ = rows.entity;
+  // Each rank reduces its owned rows; an MPI_Allreduce combines them.
+  const RowReductions reduced = insert_row_reductions(*sdfg, entities);
+  reductions_ = reduced.count;
+  reduced_ = reduced.entities;
   transforms::auto_optimize(*sdfg, DeviceType::CPU);
   validate_or_throw(*sdfg);
   program_.sdfg = std::shared_ptr<const SDFG>(std::move(sdfg));
@@ -128,7 +133,8 @@ void PartitionedProgram::prepare(const runtime::Backend& backend) {
   runnable_ = runtime::prepare(backend, program_);
 }
 
-void PartitionedProgram::run(runtime::Arguments& local, const RowLists& lists, std::int64_t comm) const {
+void PartitionedProgram::run(runtime::Arguments& local, const RowLists& lists, std::int64_t comm,
+                             const std::map<std::string, std::int64_t>& owned) const {
   const std::string what = "partitioned program '" + program_.sdfg->name + "'";
   if (!runnable_) throw Error(what + " is not prepared (call prepare() first)");
   const CommPlace place = comm_place(comm);
@@ -183,7 +189,23 @@ void PartitionedProgram::run(runtime::Arguments& local, const RowLists& lists, s
     add(send_argument(entity), int32_array(send, static_cast<std::int64_t>(send.size()), 0));
     add(recv_argument(entity), int32_array(recv, static_cast<std::int64_t>(recv.size()), 0));
   }
-  if (!exchanged_.empty()) {
+  for (const std::string& entity : reduced_) {
+    auto it = owned.find(entity);
+    if (it == owned.end())
+      throw Error(what + ": no count of the owned " + entity + " rows (its reductions reduce over them)");
+    std::int64_t rows = -1;
+    for (const auto& [array, e] : on_entity_)
+      if (auto f = local.arrays.find(array);
+          e == entity && f != local.arrays.end() && !f->second.shape().empty())
+        rows = f->second.shape()[0];
+    if (it->second < 0 || (rows >= 0 && it->second > rows))
+      throw Error(what + ": " + std::to_string(it->second) + " owned " + entity + " rows on rank " +
+                  std::to_string(place.rank) + ", but its " + entity + " arrays have " +
+                  std::to_string(rows) + " local rows");
+    local.values[owned_symbol(entity)] = runtime::Number(it->second);
+    values.push_back(owned_symbol(entity));
+  }
+  if (!exchanged_.empty() || reductions_ > 0) {
     local.values[kCommArgument] = runtime::Number(comm);
     values.push_back(kCommArgument);
   }

@@ -11,7 +11,7 @@ examples/unstructured on a periodic triangular mesh (`weir mesh --nx --ny`), run
             that is no owned row, a receive list shorter than the peer's send list, a table entry
             past the part's entities) must stop every rank with the file named, within the timeout.
 
-With --expect-exchanges TEXT every run must print TEXT (the exchanged arrays); with
+With --expect-exchanges TEXT every run must print TEXT (and with --expect TEXT, TEXT somewhere) (the exchanged arrays); with
 --drop-exchange ARRAY a last run on the largest rank count without that exchange
 (WEIR_TEST_DROP_EXCHANGE) must give NaN in some output, the halo rows it leaves being NaN: the
 exchange is needed, and the runs that keep it have no NaN. The orchestration examples
@@ -42,8 +42,16 @@ EXAMPLES = {
                           ["C2E", "E2C", "E2C2EO", "E2C2V", "V2C"],
                           {"dt": 0.01, "smag_fac": 0.15, "n_steps": 3, "apply_theta": True, "n_vertices": "#V",
                            "n_edges": "#E", "n_cells": "#C", "n_levels": "#K"}, "orchestration"),
-    "peak_limited": ("unstructured_reduction.py", [("vn", "E", "K"), ("psi", "C", "K"), ("psi_next", "C", "K")],
-                     ["C2E"], {"limit": 0.1, "steps": 2}, "../tests/mpi"),
+    # Global reductions (np.max, np.min, np.sum, np.max(np.abs)) over partitioned fields.
+    "peak_limited": ("unstructured_reduction.py", [("vn", "E", "K"), ("flux", "E", "K"), ("psi", "C", "K"),
+                                                   ("psi_next", "C", "K")],
+                     ["C2E", "E2C"], {"limit": 0.1, "steps": 3}, "../tests/mpi"),
+    "mass_limited": ("unstructured_reduction.py", [("vn", "E", "K"), ("flux", "E", "K"), ("psi", "C", "K"),
+                                                   ("psi_next", "C", "K"), ("mass", "E", "K")],
+                     ["C2E", "E2C"], {"limit": 0.1, "steps": 3}, "../tests/mpi"),
+    "peak_window": ("unstructured_reduction.py", [("vn", "E", "K"), ("flux", "E", "K"), ("psi", "C", "K"),
+                                                  ("psi_next", "C", "K")],
+                    ["C2E", "E2C"], {"limit": 0.1, "steps": 2}, "../tests/mpi"),
     "half_level_granule": ("half_level_granule.py", [("w", "C", "K1"), ("w_new", "C", "K1"), ("theta", "C", "K"),
                                                      ("vn", "E", "K"), ("geofac_div", "C", 3),
                                                      ("w_full", "C", "K")], ["C2E"],
@@ -172,6 +180,10 @@ def main():
         arrays[name] = rng.random(shape) + 0.5  # vol away from 0
         if name == "mask":
             arrays[name] = arrays[name] > 0.8
+        if name == "mass":  # multiples of 1/8: every order of a sum is exact
+            arrays[name] = np.round(arrays[name] * 8.0) / 8.0
+        if name == "vn" and o.program == "mass_limited":  # both signs, for np.max(np.abs(vn))
+            arrays[name] = arrays[name] - 1.0
     (work / "in").mkdir()
     for n, v in arrays.items():
         np.save(work / "in" / f"{n}.npy", v)
@@ -249,6 +261,8 @@ def main():
         code, out = run(mpirun + ["-np", str(n), o.weir, "run"] + common + ["--parts", str(pd), "--out",
                                                                             str(work / f"r{n}")], o.timeout)
         assert code == 0, out
+        for e in o.expect:
+            assert e in out, f"{n} ranks: missing {e!r} in {out!r}"
         if o.expect_exchanges:  # the whole list: no other array exchanged
             line = next((x for x in out.splitlines() if " halo exchange" in x), "")
             assert line.endswith(o.expect_exchanges), f"{n} ranks: {line!r} does not end in {o.expect_exchanges!r}"

@@ -136,3 +136,29 @@ def half_level_granule(t, w, w_new, theta, vn, geofac_div, w_full, wgt, dtime, n
         cur, new = new, cur
     buf["w_full"][:] = 0.5 * (buf[cur][:, 0:nlev] + buf[cur][:, 1:nlev + 1])
     return buf
+
+
+
+def _flux_loop(t, vn, flux, psi, psi_next, steps, dt_of):
+    """tests/mpi/unstructured_reduction.py's loops: per step flux_step (the Edge flux from the
+    two cells of each edge) and divergence_step writing the other buffer, the names swapped
+    after each; dt_of(current psi) is the step's dt."""
+    buf = {"flux": flux.copy(), "psi": psi.copy(), "psi_next": psi_next.copy()}
+    cur, new = "psi", "psi_next"
+    e2c = t["E2C"]
+    for _ in range(steps):
+        dt = dt_of(buf[cur])
+        p = buf[cur]
+        buf["flux"][:] = vn * (0.5 * (p[e2c[:, 0]] + p[e2c[:, 1]]))
+        buf[new][:] = p + dt * neighbour_sum(buf["flux"][t["C2E"]])
+        cur, new = new, cur
+    return buf
+
+
+def peak_limited(t, vn, flux, psi, psi_next, limit, steps):
+    return _flux_loop(t, vn, flux, psi, psi_next, steps, lambda p: limit / np.max(p))
+
+
+def mass_limited(t, vn, flux, psi, psi_next, mass, limit, steps):
+    total, speed = np.sum(mass), np.max(np.abs(vn))
+    return _flux_loop(t, vn, flux, psi, psi_next, steps, lambda p: limit * np.min(p) / (total * speed))

@@ -18,7 +18,7 @@ namespace weir::distributed {
 /// A memlet of a non-transient array, at the top level of a state of the SDFG, whose range along
 /// a split dimension has a scalar argument of the program in its bounds.
 struct ScalarBound {
-  std::string array;      ///< the array read or written
+  std::string array;      ///< the array read or written ("" for a bound of an orchestration's calls)
   std::string dimension;  ///< the split dimension ("I", "Cell")
   sym::Expr start;        ///< first index (inclusive)
   sym::Expr end;          ///< last index + 1 (exclusive)

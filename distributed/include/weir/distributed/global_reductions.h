@@ -7,7 +7,9 @@
 // "sum"); connectors `_in`/`_out` (the scalar, in place) and `_comm` (kCommArgument).
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,22 @@ inline constexpr const char* kAllreduceClass = "Allreduce";
 std::string first_symbol(const std::string& dim);
 /// See first_symbol.
 std::string last_symbol(const std::string& dim);
+
+/// "file:line:column: " of a Reduce node's debuginfo (the orchestration statement), "" without
+/// one: the prefix of the refusals about it.
+std::string reduce_location(const LibraryNode& n);
+
+/// The Python slice bounds of a Reduce node's attribute `key` ("slice_lower" or "slice_upper"),
+/// one per dimension of its input, nullopt where the slice gives none. Throws weir::Error,
+/// located, for an attribute that is no list of integers and nulls.
+std::vector<std::optional<std::int64_t>> reduce_slice_bounds(const LibraryNode& n, const std::string& key);
+
+/// Adds, in `st`, an Allreduce node after Reduce node `reduce` whose result is the scalar access
+/// node `scalar` of array `data`: it reads that scalar and writes it back combined over the ranks
+/// of the program's communicator (kCommArgument, added as an argument if missing), with the
+/// Reduce's operation (max, min or sum; throws weir::Error for any other).
+void add_allreduce(SDFG& sdfg, SDFGState& st, const LibraryNode& reduce, NodeId scalar,
+                   const std::string& data);
 
 /// Restricts every Reduce node of `sdfg` (at any depth of its control flow, not in nested SDFGs)
 /// to the points of its slice the rank owns along the decomposed dimensions `dims` (the frame

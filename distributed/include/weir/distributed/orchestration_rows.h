@@ -37,8 +37,8 @@ struct OrchestrationRows {
 
 /// Analyses every call of `sdfg` (an orchestration function lowered, not yet optimized) whose
 /// arrays have a first dimension in `entities` (the entities of the partition); `tables` are the
-/// connectivity tables, never exchanged. Throws weir::Error when a call passes part of an array,
-/// and for a reduction (`np.max(u)`) over an array on a partitioned entity (not done yet).
+/// connectivity tables, never exchanged. Throws weir::Error when a call passes part of an array.
+/// Reductions (`np.max(u)`) read only owned rows (row_reductions.h): they need no exchange.
 OrchestrationRows analyse_orchestration_rows(const SDFG& sdfg, const std::set<std::string>& entities,
                                              const std::set<std::string>& tables);
 

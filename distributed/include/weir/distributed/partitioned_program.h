@@ -74,6 +74,11 @@ class PartitionedProgram {
   int exchanges() const { return exchanges_; }
   /// The entities run() needs lists for.
   std::set<std::string> entities() const;
+  /// The global reductions of an orchestration over fields on partitioned entities (`np.max(psi)`:
+  /// each rank reduces its owned rows, an MPI_Allreduce combines them; row_reductions.h).
+  int reductions() const { return reductions_; }
+  /// The entities whose number of owned rows run() needs (those reductions reduce over).
+  const std::set<std::string>& reduced_entities() const { return reduced_; }
   /// What prepare() compiles: the SDFG with its exchanges.
   const runtime::CompilableProgram& compilable() const { return program_; }
 
@@ -86,14 +91,17 @@ class PartitionedProgram {
   /// Runs the program on this rank's local arrays `local` (arrays by argument name in local
   /// numbering, connectivity tables included; scalars in `values`; outputs written in place)
   /// with the lists `lists` of every entity of entities(), on the communicator whose Fortran
-  /// handle is `comm` (MPI_Comm_c2f; weir/distributed/mpi_comm.h takes an MPI_Comm). Every rank
-  /// of the communicator must call it. Throws weir::Error, on this rank and before any message,
-  /// when the program is not prepared, MPI is not initialized, `comm` is no communicator, an
-  /// entity's lists are missing, a peer is not another rank of `comm` or is listed twice, a list
-  /// row is outside the local array of its entity; throws what runtime::Program::run throws for
-  /// arguments that do not fit. Lists that disagree between ranks (a rank waiting for rows its
-  /// peer does not send) are the caller's error and are not detected.
-  void run(runtime::Arguments& local, const RowLists& lists, std::int64_t comm) const;
+  /// handle is `comm` (MPI_Comm_c2f; weir/distributed/mpi_comm.h takes an MPI_Comm). `owned`
+  /// gives, per entity of reduced_entities(), how many of the local rows (the first ones) the
+  /// rank owns. Every rank of the communicator must call it. Throws weir::Error, on this rank and
+  /// before any message, when the program is not prepared, MPI is not initialized, `comm` is no
+  /// communicator, an entity's lists are missing, a peer is not another rank of `comm` or is
+  /// listed twice, a list row is outside the local array of its entity, an owned count is missing
+  /// or outside [0, local rows]; throws what runtime::Program::run throws for arguments that do
+  /// not fit. Lists that disagree between ranks (a rank waiting for rows its peer does not send)
+  /// are the caller's error and are not detected.
+  void run(runtime::Arguments& local, const RowLists& lists, std::int64_t comm,
+           const std::map<std::string, std::int64_t>& owned = {}) const;
 
  private:
   void insert();
@@ -102,6 +110,8 @@ class PartitionedProgram {
   std::map<std::string, std::string> exchanged_;
   std::map<std::string, std::string> on_entity_;  // arrays on partitioned entities (list checks)
   int exchanges_ = 0;
+  int reductions_ = 0;
+  std::set<std::string> reduced_;
   runtime::CompilableProgram program_;
   std::shared_ptr<runtime::Program> runnable_;
 };
