@@ -82,8 +82,10 @@ int write_partition_of(const MeshOpts& o) {
   }
   std::int64_t cut = 0;
   std::vector<int> owner = mesh::metis_parts(tables, primary, o.parts, &cut);
-  // An orchestration's calls write fields on every entity: each part computes all it owns.
-  mesh::MeshPartition m = mesh::partition_mesh(tables, primary, owner, o.parts, is_orchestration(target));
+  // An orchestration's calls write fields on every entity: each part computes all it owns, from
+  // the rows each call's own tables reach.
+  mesh::MeshPartition m =
+      mesh::partition_mesh(tables, primary, owner, o.parts, is_orchestration(target), call_chains(target));
   m.edge_cut = cut;
   write_partition(o.out, m, o.program);
   std::cout << "partitioned " << m.counts.at(primary) << " " << primary << " entities of '"
@@ -91,6 +93,7 @@ int write_partition_of(const MeshOpts& o) {
             << (o.parts == 1 ? "" : "s") << " with METIS (edge cut " << cut << "), halos through";
   for (const auto& t : tables) std::cout << " " << t.name;
   if (m.every_entity) std::cout << " from the owned rows of every entity";
+  if (!m.calls.empty()) std::cout << " a call writes, through that call's tables";
   std::cout << "; wrote " << o.out << "\n";
   for (std::size_t p = 0; p < m.parts.size(); ++p) {
     std::cout << "  part " << p << ":";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "run_target.h"
 #include "weir/mesh/partition.h"
@@ -24,5 +25,11 @@ bool is_orchestration(const RunTarget& t);
 /// unstructured), without outputs, or, for a single program, with outputs on different entities
 /// (only one entity is partitioned).
 std::string primary_entity(const RunTarget& t);
+
+/// The calls of `t`, an orchestration function loaded for the embedded backend (`weir mesh
+/// --parts`), as the halo of its partition needs them: per call (a NestedSDFG of its SDFG as
+/// lowered, before auto-optimize inlines the calls) the entities of the fields it writes and the
+/// connectivity tables it reads (mesh::partition_mesh's `calls`). Empty for a single program.
+std::vector<mesh::CallChains> call_chains(const RunTarget& t);
 
 }  // namespace weir::cli

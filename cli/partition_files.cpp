@@ -82,6 +82,11 @@ void write_partition(const fs::path& dir, const mesh::MeshPartition& m, const st
   j["primary"] = m.primary;
   j["program"] = program;
   j["halo"] = m.every_entity ? "every entity" : "primary";
+  // The calls whose chains made an orchestration's halo (what check_partition follows).
+  if (!m.calls.empty()) {
+    j["calls"] = nlohmann::json::array();
+    for (const auto& c : m.calls) j["calls"].push_back({{"writes", c.writes}, {"tables", c.tables}});
+  }
   j["entities"] = m.counts;
   j["edge_cut"] = m.edge_cut;
   j["tables"] = nlohmann::json::object();

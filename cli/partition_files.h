@@ -3,6 +3,8 @@
 //   DIR/partition.json       {"format": "weir-mesh-partition", "version": 1, "parts": N,
 //                             "primary": "Vertex", "program": "FILE.py::NAME",
 //                             "halo": "primary" or "every entity" (mesh::MeshPartition::every_entity),
+//                             "calls": [{"writes": ["Cell"], "tables": ["C2E"]}, ...] (an
+//                             orchestration's calls whose chains made the halo; absent: every table),
 //                             "tables": {"E2V": {"from": "Edge", "to": "Vertex", "cols": 2}, ...},
 //                             "entities": {"Vertex": count, ...}, "edge_cut": METIS's objective,
 //                             "owned": [{"Vertex": owned of part 0, ...}, ...],

@@ -68,11 +68,22 @@ std::map<std::string, std::int64_t> entity_counts(const std::vector<PartitionTab
 }
 
 MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const std::string& primary,
-                             const std::vector<int>& owner, int parts, bool every_entity) {
+                             const std::vector<int>& owner, int parts, bool every_entity,
+                             const std::vector<CallChains>& calls) {
   MeshPartition m;
   m.primary = primary;
   m.every_entity = every_entity;
+  if (every_entity) m.calls = calls;
   m.counts = entity_counts(tables);
+  for (const CallChains& c : m.calls) {
+    for (const std::string& t : c.tables)
+      if (std::none_of(tables.begin(), tables.end(), [&](const PartitionTable& x) { return x.name == t; }))
+        throw std::invalid_argument("a call reads connectivity table '" + t +
+                                    "', which is not among the tables");
+    for (const std::string& e : c.writes)
+      if (!m.counts.count(e))
+        throw std::invalid_argument("a call writes a field on " + e + ", which no connectivity table names");
+  }
   if (!m.counts.count(primary))
     throw std::invalid_argument("no connectivity table names the entity '" + primary + "'");
   if (static_cast<std::int64_t>(owner.size()) != m.counts.at(primary))
@@ -144,13 +155,26 @@ MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const st
         }
     for (int p = 0; p < parts; ++p) {
       Sets& reach = local[static_cast<std::size_t>(p)];
-      for (const auto& [entity, o] : owner_of) {
-        std::set<std::int32_t> own;
+      std::map<std::string, std::set<std::int32_t>> own;
+      for (const auto& [entity, o] : owner_of)
         for (std::size_t g = 0; g < o.size(); ++g)
-          if (o[g] == p) own.insert(static_cast<std::int32_t>(g));
-        std::vector<bool> used(tables.size(), false);
-        follow(tables, entity, own, used, reach);
+          if (o[g] == p) own[entity].insert(static_cast<std::int32_t>(g));
+      if (m.calls.empty()) {
+        for (const auto& [entity, rows] : own) {
+          std::vector<bool> used(tables.size(), false);
+          follow(tables, entity, rows, used, reach);
+        }
+        continue;
       }
+      // Only what the calls read: the owned rows, and each call's chains from the rows it owns
+      // of the entities it writes (its other tables count as used).
+      reach = own;
+      for (const CallChains& c : m.calls)
+        for (const std::string& entity : c.writes) {
+          std::vector<bool> used(tables.size());
+          for (std::size_t t = 0; t < tables.size(); ++t) used[t] = !c.tables.count(tables[t].name);
+          follow(tables, entity, own[entity], used, reach);
+        }
     }
   }
   // Local numbering: owned, then halo, each by increasing global id.

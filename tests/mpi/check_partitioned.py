@@ -128,11 +128,16 @@ def check_partition(d, tables, n_parts):
             assert (gid[p][t["to"]][sub] == tables[name][gid[p][entity][rows]]).all(), f"part {p}: {name} rows wrong"
             follow(p, t["to"], np.unique(sub), used | {name})
 
-    # An orchestration's partition: the chains start at the owned rows of every entity.
-    starts = list(meta["entities"]) if meta.get("halo") == "every entity" else [meta["primary"]]
+    # An orchestration's partition: the chains start at the owned rows of every entity a call
+    # writes, through that call's tables ("calls"; without it, of every entity through every table).
+    if "calls" in meta:
+        starts = [(e, frozenset(tinfo) - set(c["tables"])) for c in meta["calls"] for e in c["writes"]]
+    else:
+        every = meta.get("halo") == "every entity"
+        starts = [(e, frozenset()) for e in (list(meta["entities"]) if every else [meta["primary"]])]
     for p in range(n_parts):
-        for e in starts:
-            follow(p, e, np.arange(meta["owned"][p][e]), frozenset())
+        for e, unused in starts:
+            follow(p, e, np.arange(meta["owned"][p][e]), unused)
 
 
 def main():

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ struct PeerLists {
   int peer = 0;
   std::vector<std::int32_t> send;  ///< local indices this part sends to `peer` (it owns them)
   std::vector<std::int32_t> recv;  ///< local indices this part receives from `peer` (its halo)
+};
+
+/// One call of an orchestration function as its part's halo needs it: the entities of the fields
+/// it writes and the connectivity tables it reads. The call computes the rows a part owns of
+/// each written entity from the rows its own tables reach from them.
+struct CallChains {
+  std::set<std::string> writes;  ///< entities of the fields the call writes
+  std::set<std::string> tables;  ///< connectivity tables the call reads
 };
 
 /// One entity (Vertex, Edge, Cell, ...) on one part.
@@ -54,6 +63,9 @@ struct MeshPartition {
   /// Whether the chains start at the owned entities of every entity (partition_mesh's
   /// `every_entity`), not only at the owned primaries.
   bool every_entity = false;
+  /// The calls whose chains made the halo (partition_mesh's `calls`; empty: every table from
+  /// every entity's owned rows, or from the primary's).
+  std::vector<CallChains> calls;
   std::vector<Part> parts;
 };
 
@@ -85,9 +97,15 @@ bool have_metis();
 /// fields on several entities and read them through tables after an exchange) the chains also
 /// start at every part's owned entities of every other entity, so that each part computes all
 /// the rows it owns, of every entity, from local rows; an entity no chain from a primary reaches
-/// is owned by part 0. Throws std::invalid_argument as entity_counts does, and for an `owner` of
-/// the wrong length or out of range.
+/// is owned by part 0. With `every_entity` and `calls` (an orchestration's calls, each with the
+/// entities it writes and the tables it reads), the owners are the same but the halo is
+/// narrower: the chains start at the owned rows of each entity a call writes and follow only
+/// that call's tables (each at most once per chain), since a call computes its owned rows from
+/// those alone and reads other calls' results at halo rows after an exchange. Throws
+/// std::invalid_argument as entity_counts does, for an `owner` of the wrong length or out of
+/// range, and for a call naming a table or entity the tables do not have.
 MeshPartition partition_mesh(const std::vector<PartitionTable>& tables, const std::string& primary,
-                             const std::vector<int>& owner, int parts, bool every_entity = false);
+                             const std::vector<int>& owner, int parts, bool every_entity = false,
+                             const std::vector<CallChains>& calls = {});
 
 }  // namespace weir::mesh
