@@ -12,6 +12,7 @@
 #include "targets.h"
 #include "weir/frontend/definition_lookup.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
 
@@ -48,6 +49,8 @@ std::string parse_error_text(const CLI::ParseError& e, CLI::App& level, int argc
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  // What the command reads, no output of it replaces (its sources, the SDFG's sources, arguments).
+  ProtectedInputs inputs;
   CLI::App app{"weir: an optimizer and code generator for stateful dataflow graphs (SDFGs)", "weir"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("weir 0.1.0"));

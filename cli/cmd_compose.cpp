@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "option_values.h"
 #include "overwrite_guard.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/compose.h"
 #include "write_sdfg.h"
@@ -51,6 +52,7 @@ Action add_compose_command(CLI::App& app) {
     refuse_overwriting_input("-o " + o->out, o->out, {o->spec});
     std::ifstream in(o->spec, std::ios::binary);
     if (!in) return print_error(o->spec + ": cannot be read", kExitInvalidInput);
+    protect_input_file(o->spec);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     refuse_overwriting_input("-o " + o->out, o->out, stage_files(text, o->spec));
     std::unique_ptr<SDFG> sdfg;

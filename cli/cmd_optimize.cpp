@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "overwrite_guard.h"
 #include "targets.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
@@ -154,6 +155,7 @@ Action add_optimize_command(CLI::App& app) {
         std::cerr << "weir: error: cannot read script '" << o->script << "'\n";
         return kExitInvalidInput;
       }
+      protect_input_file(o->script);
       std::stringstream ss;
       ss << f.rdbuf();
       steps = transforms::parse_script(ss.str(), o->script);

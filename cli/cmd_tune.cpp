@@ -27,6 +27,7 @@
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/output_file.h"
 #include "weir/transforms/script.h"
 #include "write_sdfg.h"
@@ -58,6 +59,7 @@ double parse_budget(const std::string& text) {
 std::string read_text(const std::string& path, const std::string& what) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw weir::Error("cannot read " + what + " '" + path + "'");
+  protect_input_file(path);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();

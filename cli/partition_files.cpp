@@ -8,6 +8,8 @@
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/npy.h"
+#include "weir/sdfg/input_file.h"
+#include "weir/sdfg/output_file.h"
 
 namespace weir::cli {
 namespace {
@@ -116,12 +118,13 @@ void write_partition(const fs::path& dir, const mesh::MeshPartition& m, const st
     j["owned"].push_back(owned);
     j["local"].push_back(local);
   }
-  std::ofstream(dir / "partition.json") << j.dump(1) << "\n";
+  write_file_atomically(dir / "partition.json", j.dump(1) + "\n");
 }
 
 LoadedPart read_part(const fs::path& dir, int p) {
   const fs::path header = dir / "partition.json";
   std::ifstream in(header);
+  protect_input_file(header);
   if (!in)
     throw Error(header.string() + ": no partition here (write one with 'weir mesh --parts N --out " +
                 dir.string() + "')");

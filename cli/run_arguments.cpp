@@ -13,6 +13,7 @@
 #include "targets.h"
 #include "weir/runtime/npy.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/json_text.h"
 #include "weir/sdfg/suggest.h"
 #include "weir/sdfg/text.h"
@@ -59,6 +60,7 @@ std::string integer_kind(const Signature& sig, const std::string& name) {
 void read_set_json(const std::string& file, std::map<std::string, Number>& values) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw weir::Error(file + ": cannot read (--set-json)");
+  protect_input_file(file);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   nlohmann::json j = parse_json(text, file);
   if (!j.is_object()) throw weir::Error(file + ": expected a JSON object of names to numbers");

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <ostream>
 
 #include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/instrumented.h"
+#include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/instrument_timers.h"
@@ -194,9 +194,8 @@ void RunProfiler::finish(const std::map<std::string, std::int64_t>& symbols, con
   out << profile_headline(data_) << "\n";
   print_profile_table(data_, out);
   if (file.empty()) return;
-  std::ofstream f(file);
-  f << profile_report_json(data_).dump(1) << "\n";
-  if (!f) throw weir::Error("cannot write the profile report " + file);
+  // Atomically, and never over a file the command read (its program's source: user30's F8).
+  write_file_atomically(file, profile_report_json(data_).dump(1) + "\n");
   out << "wrote the profile report to " << file << " (DaCe's instrumentation-report format)\n";
 }
 

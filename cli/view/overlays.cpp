@@ -7,6 +7,7 @@
 #include "targets.h"
 #include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/instrumented.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
@@ -70,6 +71,7 @@ std::string line_column(const std::string& text, std::size_t at) {
 ProfileReport read_profile_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("--report " + path + ": cannot read the file");
+  protect_input_file(path);
   std::stringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();

@@ -14,7 +14,9 @@
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/input_file.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/source_files.h"
 #include "weir/sdfg/validate.h"
 #include "weir/transforms/script.h"
 
@@ -51,21 +53,6 @@ json document(const SDFG& sdfg) {
   return j;
 }
 
-// Every source file a debuginfo of the document names (weir's `filename`, DaCe 2's
-// root `source_files`).
-void collect_files(const json& j, std::set<std::string>& out) {
-  if (j.is_object()) {
-    if (auto d = j.find("debuginfo"); d != j.end() && d->is_object())
-      if (auto f = d->find("filename"); f != d->end() && f->is_string()) out.insert(f->get<std::string>());
-    if (auto s = j.find("source_files"); s != j.end() && s->is_array())
-      for (const json& f : *s)
-        if (f.is_string()) out.insert(f.get<std::string>());
-    for (const auto& [k, v] : j.items()) collect_files(v, out);
-  } else if (j.is_array()) {
-    for (const json& v : j) collect_files(v, out);
-  }
-}
-
 // The text of `name` (as the SDFG wrote it: relative to the working directory or to the SDFG
 // file's directory), or nothing when it is not a readable .py file of reasonable size. Only
 // Python sources: an SDFG is untrusted input (docs/security.md), and its debuginfo must not
@@ -82,7 +69,9 @@ std::optional<std::string> read_source(const std::string& name, const std::strin
     std::ifstream in(real, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    if (in) return text.str();
+    if (!in) continue;
+    protect_input_file(real);  // shown in the page: an input no output of `weir view` replaces
+    return text.str();
   }
   return std::nullopt;
 }
@@ -181,8 +170,7 @@ Page build_page(const PageOptions& o) {
   if (!data["diagnostics"].empty())
     page.notes.push_back("validation: " + std::to_string(data["diagnostics"].size()) +
                          " problem(s), marked in the graph");
-  std::set<std::string> files;
-  collect_files(data["sdfg"], files);
+  std::set<std::string> files = source_files_named(data["sdfg"].dump());
   if (!o.compare.empty()) {
     std::unique_ptr<SDFG> b = load_target(o.compare, o.includes);
     data["compare"] = document(*b);

@@ -7,8 +7,67 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
 
 namespace weir {
+namespace {
+
+// The inputs of the running command: (device, inode) -> the path it was read under.
+struct Registry {
+  std::mutex mutex;
+  bool open = false;
+  std::map<std::pair<dev_t, ino_t>, std::string> files;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void remember(const struct stat& st, const std::string& path) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.open) r.files.emplace(std::make_pair(st.st_dev, st.st_ino), path);
+}
+
+}  // namespace
+
+ProtectedInputs::ProtectedInputs() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  owner_ = !r.open;
+  r.open = true;
+}
+
+ProtectedInputs::~ProtectedInputs() {
+  if (!owner_) return;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.open = false;
+  r.files.clear();
+}
+
+bool inputs_protected() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.open;
+}
+
+void protect_input_file(const std::filesystem::path& path) {
+  struct stat st {};
+  if (!path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) remember(st, path.string());
+}
+
+std::string protected_input(const std::filesystem::path& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return {};
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.files.find({st.st_dev, st.st_ino});
+  return it == r.files.end() ? std::string() : it->second;
+}
 
 InputFile open_input_file(const std::string& path) {
   InputFile f;
@@ -44,6 +103,7 @@ InputFile open_input_file(const std::string& path) {
   }
   f.fd = fd;
   f.size = static_cast<std::size_t>(st.st_size);
+  remember(st, path);
   return f;
 }
 

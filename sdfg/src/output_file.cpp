@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "weir/sdfg/input_file.h"
+
 namespace weir {
 namespace fs = std::filesystem;
 
@@ -86,6 +88,10 @@ AtomicOutput::AtomicOutput(fs::path path) : path_(std::move(path)), final_(path_
     through = special_path(final_);
   }
   if (exists && S_ISDIR(st.st_mode)) fail("it is a directory");
+  // Never over a file the command read (its source, the SDFG's source, an argument).
+  if (exists && S_ISREG(st.st_mode))
+    if (const std::string in = protected_input(final_); !in.empty())
+      fail("it is the input file " + in + " this command read; choose another output file");
   through_ = through || (exists && !S_ISREG(st.st_mode));
   if (through_) {
     const std::string s = final_.lexically_normal().string();

@@ -11,6 +11,7 @@
 #include "weir/sdfg/input_file.h"
 #include "weir/sdfg/output_file.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/source_files.h"
 
 namespace weir {
 namespace {
@@ -88,7 +89,9 @@ std::string gzip_bytes(const std::string& text, const std::string& path) {
 
 std::unique_ptr<SDFG> load_sdfg(const std::string& path) {
   std::string text = read_file(path);
-  return sdfg_from_json_text(text, path);
+  std::unique_ptr<SDFG> sdfg = sdfg_from_json_text(text, path);
+  protect_source_files(text, path);  // a command's outputs never replace the SDFG's sources
+  return sdfg;
 }
 
 void save_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& options) {

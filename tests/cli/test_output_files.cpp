@@ -107,6 +107,43 @@ TEST_CASE("weir: -o, --html and --out never overwrite an input of the command", 
   CHECK_THAT(r.out, Catch::Contains("\n{\"attributes\":") && Catch::EndsWith("}wrote /dev/stdout\n"));
 }
 
+TEST_CASE("weir: no output replaces a source file the program came from", "[cli][output]") {
+  // user30's F8: `weir run b.py::p --profile=b.py` replaced the program's source with the report
+  // (exit 0), and every command writing over a .py that an SDFG names did so silently.
+  auto dir = weir::test::scratch_dir("cli-out-source");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  const std::string py = (dir / "b.py").string(), sdfg = (dir / "b.sdfg").string();
+  REQUIRE(run_weir("sdfg " + q(py) + "::boundary -o " + q(sdfg)).code == 0);
+  REQUIRE(
+      run_weir("run " + q(py) +
+               "::boundary --random-inputs --set I=6 --set nx=6 --backend cpu --profile=" + q(dir / "p.json"))
+          .code == 0);
+  fs::create_hard_link(dir / "b.py", dir / "alias.py");
+  const std::string alias = (dir / "alias.py").string();
+  const std::string before = weir::test::read_text(dir / "b.py");
+  auto refused = [&](const std::string& args, const std::string& written) {
+    INFO(args);
+    auto r = run_weir(args);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::EndsWith("weir: error: cannot write '" + written + "': it is the input file " +
+                                      py + " this command read; choose another output file\n"));
+    CHECK(weir::test::read_text(dir / "b.py") == before);
+  };
+  const std::string run = " --random-inputs --set I=6 --set nx=6 --backend cpu --profile=";
+  refused("run " + q(py) + "::boundary" + run + q(py), py);
+  refused("run " + q(sdfg) + run + q(alias), alias);
+  refused("view " + q(sdfg) + " --html " + q(py), py);
+  refused("view --report " + q(dir / "p.json") + " --html " + q(alias), alias);
+  refused("optimize " + q(sdfg) + " --auto cpu -o " + q(py), py);
+  refused("convert " + q(sdfg) + " -o " + q(alias), alias);
+  // A file the program does not come from is replaced as before.
+  std::ofstream(dir / "other.py") << "x = 1\n";
+  auto r = run_weir("convert " + q(sdfg) + " -o " + q(dir / "other.py"));
+  CHECK(r.code == 0);
+  CHECK_THAT(weir::test::read_text(dir / "other.py"), Catch::StartsWith("{"));
+}
+
 TEST_CASE("weir run --out onto its inputs is refused before compiling", "[cli][output]") {
   auto dir = weir::test::scratch_dir("cli-run-out-input");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);

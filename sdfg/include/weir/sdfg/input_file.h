@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 
 namespace weir {
@@ -25,6 +26,35 @@ struct InputFile {
 /// file is opened with O_NONBLOCK, its type checked with fstat, and only then put back into
 /// blocking mode.
 InputFile open_input_file(const std::string& path);
+
+/// While one lives, the files a command reads are its inputs, and no output replaces them
+/// (docs/adr/0038-private-cache-and-atomic-outputs.md, "session 30"): every file opened by
+/// open_input_file() (SDFG files, `.py` sources and the modules they import, `.npy` arguments)
+/// and every file given to protect_input_file() is remembered by device and inode, and
+/// AtomicOutput refuses to replace one ("it is the input file X this command read"). `weir`'s
+/// run_cli opens one scope per command; library use (Python) opens none, so a session may save
+/// over a file it loaded, as DaCe's SDFG.save does. Scopes do not nest (an inner one is inert).
+class ProtectedInputs {
+ public:
+  ProtectedInputs();
+  ~ProtectedInputs();
+  ProtectedInputs(const ProtectedInputs&) = delete;
+  ProtectedInputs& operator=(const ProtectedInputs&) = delete;
+
+ private:
+  bool owner_ = false;
+};
+
+/// Whether a ProtectedInputs scope is open (callers skip collecting inputs when not).
+bool inputs_protected();
+
+/// Remembers `path` as an input of the command when a scope is open and it names an existing
+/// file (links followed); otherwise does nothing. Never throws.
+void protect_input_file(const std::filesystem::path& path);
+
+/// The path under which the protected input that `path` is (same device and inode) was
+/// remembered; empty when `path` is none of them or no scope is open.
+std::string protected_input(const std::filesystem::path& path);
 
 /// A size limit on what weir reads, in bytes: the environment variable `env_var` when it holds
 /// a positive decimal integer (WEIR_MAX_SDFG_BYTES, WEIR_MAX_SOURCE_BYTES), else `fallback`.
