@@ -134,6 +134,7 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
           {"default_threads", o.default_threads},
           {"best", o.best},
           {"speedup_over_auto_cpu", reported_speedup(o)},
+          {"confirm_rounds", o.confirm_rounds},
           {"confirmed_speedup", o.confirmed_speedup > 0 ? nlohmann::ordered_json(o.confirmed_speedup)
                                                         : nlohmann::ordered_json(nullptr)},
           {"kept_baseline_because", o.kept_baseline_because.empty()

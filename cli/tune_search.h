@@ -61,9 +61,12 @@ struct TuneOutcome {
   double prune_s = 0;                   ///< wall seconds spent finding them
   std::size_t best = 0;                 ///< index into results (0: the baseline)
   /// The best candidate timed again against the baseline (a fresh interleaved series, always
-  /// run: the search keeps time for it); 0 when the baseline was kept anyway.
+  /// run: the search keeps time for it); 0 when the baseline was the best of the search.
   double confirmed_speedup = 0;
   std::vector<double> confirm_seconds, confirm_baseline_seconds;
+  /// Interleaved calls of each in the confirmation: 2 x rounds, fewer (at least 3) where the
+  /// budget's remainder held fewer; 0 when there was none.
+  int confirm_rounds = 0;
   /// Why the search stopped before the last candidate ("" when it visited all): the budget,
   /// or --max-candidates.
   std::string cut_short;
@@ -79,8 +82,9 @@ struct TuneOutcome {
 /// on it are pruned first; each remaining candidate's steps are applied to a copy of its SDFG.
 /// `args` are the program's arguments, `written` the arrays it writes (compared, and restored
 /// before every call). The search stops where the next candidate (as costly as the costliest
-/// so far) and the confirmation of the best would end after the budget; the best is written only
-/// if the confirmation measures it kMinGain faster than the baseline. Progress lines go to
+/// compile so far, the untuned program's included) and the confirmation of the best would end after the
+/// budget; the best is always timed again (in fewer calls, at least 3 of each, where the budget's remainder
+/// holds fewer) and kept only if that measures it kMinGain faster than the baseline. Progress lines go to
 /// `log`. Throws weir::Error when the untuned program or the baseline does not compile or run
 /// (nothing to compare against).
 TuneOutcome tune_search(const runtime::CompilableProgram& untuned, const runtime::Backend& backend,
