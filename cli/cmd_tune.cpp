@@ -231,9 +231,9 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("program", o->program,
                   kDefinitionReferenceHelp + std::string(", or an SDFG file (FILE.sdfg, FILE.sdfgz)"))
       ->required();
-  cmd->add_option(
-      "--budget", o->budget,
-      "DURATION: wall-clock time of the whole search, compiling included (60s, 5m, 90; default 60s)");
+  cmd->add_option("--budget", o->budget,
+                  "DURATION: wall-clock time of the whole command, compiling and the confirmation of the "
+                  "best included (60s, 5m, 90; default 60s)");
   cmd->add_option(
       "--seed", o->seed,
       "Seed of the candidates' order and of the random inputs (default 0): the same seed and budget "

@@ -33,6 +33,8 @@ std::string extent_text(const TuneOutcome& o) {
       (o.cut_short.empty() ? "all " + std::to_string(o.total)
                            : std::to_string(o.results.size()) + " of " + std::to_string(o.total)) +
       " candidates in " + fixed(o.elapsed_s, 1) + " s";
+  if (!o.pruned.empty())
+    s += " (" + std::to_string(o.pruned.size()) + " more pruned before compiling: a step applies nowhere)";
   if (o.cut_short == "the budget")
     s +=
         "; the budget cut the search short, so a rerun (faster with the compile cache) may evaluate more and "
@@ -114,6 +116,8 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
         {"script", nlohmann::ordered_json{{"steps", r.candidate.steps}}}};
     list.push_back(e);
   }
+  nlohmann::ordered_json pruned = nlohmann::ordered_json::array();
+  for (const auto& p : o.pruned) pruned.push_back({{"label", p.candidate.label}, {"why", p.why}});
   return {{"program", ctx.program},
           {"script", ctx.script},
           {"seed", ctx.seed},
@@ -121,6 +125,8 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
           {"elapsed_s", o.elapsed_s},
           {"candidates", o.total},
           {"evaluated", o.results.size()},
+          {"pruned", pruned},
+          {"prune_s", o.prune_s},
           {"cut_short",
            o.cut_short.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.cut_short)},
           {"extent", extent_text(o)},
@@ -128,6 +134,7 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
           {"default_threads", o.default_threads},
           {"best", o.best},
           {"speedup_over_auto_cpu", reported_speedup(o)},
+          {"confirm_rounds", o.confirm_rounds},
           {"confirmed_speedup", o.confirmed_speedup > 0 ? nlohmann::ordered_json(o.confirmed_speedup)
                                                         : nlohmann::ordered_json(nullptr)},
           {"kept_baseline_because", o.kept_baseline_because.empty()

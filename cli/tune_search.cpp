@@ -32,9 +32,11 @@ std::string ms(double s) {
   return os.str();
 }
 
-// A measured candidate is preferred to the baseline only when it is at least this much faster:
-// timings on a loaded machine scatter by a few percent.
-constexpr double kMinGain = 1.03;
+// Wall seconds of the confirmation (2 x rounds calls of each program), with a margin for the
+// restores between calls and for writing the files.
+double confirm_seconds(int rounds, double best_call_s, double baseline_call_s) {
+  return 1.25 * 2.0 * rounds * (best_call_s + baseline_call_s) + 0.05;
+}
 
 // Interleaved calls per candidate: about a quarter of a second of the baseline's calls, 3 to 9
 // (odd, so the median is one call).
@@ -69,6 +71,19 @@ struct Inert {
   }
 };
 
+// Whether applying a script failed because one of its steps matched nowhere (ScriptError's
+// "step N (T): applies nowhere (see ...)", transforms/src/script.cpp).
+bool applies_nowhere(const std::exception& e) {
+  return dynamic_cast<const transforms::ScriptError*>(&e) &&
+         std::string(e.what()).find("applies nowhere") != std::string::npos;
+}
+
+// The generated candidates (non-empty choices) whose script applies nowhere on `untuned`,
+// removed from `candidates` into `pruned`: applying a script costs milliseconds, compiling a
+// candidate a second; the seed's order of the others is kept. Other failures stay in the list,
+// to be reported as failed where the search reaches them.
+void prune(const SDFG& untuned, std::vector<TuneCandidate>& candidates, std::vector<PrunedCandidate>& pruned);
+
 }  // namespace
 
 std::shared_ptr<SDFG> apply_candidate(const SDFG& untuned, const TuneCandidate& candidate) {
@@ -79,14 +94,49 @@ std::shared_ptr<SDFG> apply_candidate(const SDFG& untuned, const TuneCandidate& 
   return s;
 }
 
+namespace {
+
+void prune(const SDFG& untuned, std::vector<TuneCandidate>& candidates,
+           std::vector<PrunedCandidate>& pruned) {
+  std::vector<TuneCandidate> kept;
+  for (auto& c : candidates) {
+    if (!c.choices.empty()) {
+      try {
+        (void)apply_candidate(untuned, c);
+      } catch (const std::exception& e) {
+        if (applies_nowhere(e)) {
+          pruned.push_back({std::move(c), e.what()});
+          continue;
+        }
+      }
+    }
+    kept.push_back(std::move(c));
+  }
+  candidates = std::move(kept);
+}
+
+}  // namespace
+
 TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend, Arguments& args,
-                        const std::vector<std::string>& written, const std::vector<TuneCandidate>& candidates,
-                        const TuneSettings& settings, std::ostream& log) {
+                        const std::vector<std::string>& written,
+                        const std::vector<TuneCandidate>& all_candidates, const TuneSettings& settings,
+                        std::ostream& log) {
   TuneOutcome out;
+  std::vector<TuneCandidate> candidates = all_candidates;
+  {
+    const auto t_prune = std::chrono::steady_clock::now();
+    prune(*untuned.sdfg, candidates, out.pruned);
+    out.prune_s = since(t_prune);
+  }
   out.total = candidates.size();
   const InputSnapshot snapshot(args, written);
   // The untuned program's outputs: what every candidate must compute.
+  const auto t_reference = std::chrono::steady_clock::now();
   std::shared_ptr<Program> reference = prepare(backend, untuned);
+  // A candidate compiles a program of about the untuned one's size: what that compile took is
+  // the first estimate of a candidate's cost (nabla's untuned program took 14.8 s at load 16,
+  // the baseline 2.0 s from the cache, then a tiled candidate 12.5 s: 4.4 s past the budget).
+  const double reference_s = since(t_reference);
   out.default_threads = static_cast<unsigned>(set_openmp_threads(0));
   snapshot.restore(args);
   reference->run(args);
@@ -95,10 +145,25 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
     if (args.arrays.count(n)) expected.arrays.emplace(n, args.arrays.at(n).clone());
   log << "untuned program compiled and run (" << std::fixed << std::setprecision(1) << since(settings.start)
       << " s of the budget)\n";
+  if (!out.pruned.empty()) {
+    log << "pruned " << out.pruned.size() << " of " << all_candidates.size()
+        << " candidates before compiling (a step of theirs applies nowhere here, " << std::setprecision(2)
+        << out.prune_s << " s):";
+    std::map<std::string, std::size_t> by_step;  // "step 15 (MapVectorization)" -> count
+    for (const auto& p : out.pruned) {
+      const std::string& w = p.why;
+      const auto colon = w.find("): applies nowhere");
+      const auto open = colon == std::string::npos ? std::string::npos : w.rfind("step ", colon);
+      ++by_step[open == std::string::npos ? w : w.substr(open, colon + 1 - open)];
+    }
+    for (const auto& [step, n] : by_step) log << " " << n << " at " << step << ";";
+    log << "\n";
+  }
 
   std::shared_ptr<Program> baseline, best_program;
-  std::set<std::string> seen;  // fingerprint and threads of every program timed
-  double spent = 0;            // cost of the candidates evaluated, for the budget's estimate
+  std::set<std::string> seen;      // fingerprint and threads of every program timed
+  double costliest = reference_s;  // the largest cost of a compile so far, for the budget's estimate
+  double confirm_est = 0;          // the confirmation's estimated wall time (from the baseline's calls)
   Inert inert;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     std::string dropped;
@@ -107,8 +172,9 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
       out.cut_short = "--max-candidates " + std::to_string(settings.max_candidates);
       break;
     }
-    // Another candidate only if one as costly as the average so far still fits.
-    if (i > 0 && since(settings.start) + spent / static_cast<double>(i) > settings.budget_s) {
+    // Another candidate only if one as costly as the costliest so far, and the confirmation of
+    // the best after it, still end within the budget (the wall time of the whole command).
+    if (i > 0 && since(settings.start) + costliest + confirm_est > settings.budget_s) {
       out.cut_short = "the budget";
       break;
     }
@@ -178,7 +244,9 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
       r.why = e.what();
     }
     r.cost_s = since(t0);
-    spent += r.cost_s;
+    costliest = std::max(costliest, r.cost_s);
+    if (r.status == "baseline")
+      confirm_est = confirm_seconds(out.rounds, median(r.seconds), median(r.seconds));
     if (i == 0 && r.status != "baseline")
       throw weir::Error("the baseline, auto-optimize-cpu, " +
                         std::string(r.status == "rejected" ? "is rejected: " : "failed: ") + r.why);
@@ -205,32 +273,38 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
       best_program = program;
     }
   }
-  // The best timed again: a winner picked from noisy ratios looks better than it is.
+  // The best timed again, always: a winner picked from noisy ratios looks better than it is
+  // (the search kept time for this).
   if (out.best) {
     const CandidateResult& b = out.results[out.best];
-    const double est = 2.0 * out.rounds * (median(b.seconds) + median(b.baseline_seconds));
     const unsigned base_threads =
         out.results.front().candidate.threads ? out.results.front().candidate.threads : out.default_threads;
-    if (since(settings.start) + est <= settings.budget_s) {
-      const unsigned threads = b.candidate.threads ? b.candidate.threads : out.default_threads;
-      auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {best_program.get(), threads}, args,
-                                         snapshot, 2 * out.rounds);
-      out.confirm_baseline_seconds = b_s;
-      out.confirm_seconds = c_s;
-      out.confirmed_speedup = median(b_s) / median(c_s);
-      // Kept only if it is still kMinGain faster: a gain within the noise is no gain, and a
-      // script that is no faster must not be written as if it were (the bench's "never slower").
-      if (out.confirmed_speedup < kMinGain) {
-        std::ostringstream why;
-        // Rounded down to 3 decimals: a ratio below kMinGain never prints as kMinGain (1.0255
-        // printed "1.03x ... (less than 1.03x)" with 2 decimals rounded).
-        why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed
-            << std::setprecision(2) << b.speedup << "x) was " << std::setprecision(3)
-            << std::floor(out.confirmed_speedup * 1000.0) / 1000.0 << "x when timed again (less than "
-            << std::setprecision(2) << kMinGain << "x): kept auto-optimize-cpu";
-        out.kept_baseline_because = why.str();
-        out.best = 0;
-      }
+    // 2 x rounds calls of each, fewer (at least 3) where the budget's remainder holds fewer: a
+    // candidate that overran the costliest before it ate into the time kept for this, and a best
+    // not timed again must not be written.
+    const double per_round = confirm_seconds(1, median(b.seconds), median(b.baseline_seconds)) / 2.0;
+    const double left = settings.budget_s - since(settings.start) - 0.05;
+    out.confirm_rounds = 2 * out.rounds;
+    if (per_round * out.confirm_rounds > left)
+      out.confirm_rounds = std::max(3, static_cast<int>(left / per_round));
+    const unsigned threads = b.candidate.threads ? b.candidate.threads : out.default_threads;
+    auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {best_program.get(), threads}, args,
+                                       snapshot, out.confirm_rounds);
+    out.confirm_baseline_seconds = b_s;
+    out.confirm_seconds = c_s;
+    out.confirmed_speedup = median(b_s) / median(c_s);
+    // Kept only if it is still kMinGain faster: a gain within the noise is no gain, and a
+    // script that is no faster must not be written as if it were (the bench's "never slower").
+    if (out.confirmed_speedup < kMinGain) {
+      std::ostringstream why;
+      // Rounded down to 3 decimals: a ratio below kMinGain never prints as kMinGain (1.0255
+      // printed "1.03x ... (less than 1.03x)" with 2 decimals rounded).
+      why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed
+          << std::setprecision(2) << b.speedup << "x) was " << std::setprecision(3)
+          << std::floor(out.confirmed_speedup * 1000.0) / 1000.0 << "x when timed again (less than "
+          << std::setprecision(2) << kMinGain << "x): kept auto-optimize-cpu";
+      out.kept_baseline_because = why.str();
+      out.best = 0;
     }
   }
   out.elapsed_s = since(settings.start);

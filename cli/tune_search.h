@@ -45,15 +45,28 @@ struct TuneSettings {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
+/// A generated candidate left out before the search: one of its steps applies nowhere on this
+/// program (MapVectorization without a sequential innermost map, after split_innermost=off,
+/// vectorize=off or a tiling), found by applying its script, without compiling anything.
+struct PrunedCandidate {
+  TuneCandidate candidate;
+  std::string why;  ///< the step and why: "step 15 (MapVectorization): applies nowhere ..."
+};
+
 /// The search's outcome.
 struct TuneOutcome {
   std::vector<CandidateResult> results;  ///< the candidates evaluated, in order
-  std::size_t total = 0;                 ///< candidates in the search space (with --candidate's)
-  std::size_t best = 0;                  ///< index into results (0: the baseline)
-  /// The best candidate timed again against the baseline (a fresh interleaved series); 0 when
-  /// the budget left no time for it.
+  std::size_t total = 0;                ///< candidates searched (the space less `pruned`, with --candidate's)
+  std::vector<PrunedCandidate> pruned;  ///< left out before the search, in the space's order
+  double prune_s = 0;                   ///< wall seconds spent finding them
+  std::size_t best = 0;                 ///< index into results (0: the baseline)
+  /// The best candidate timed again against the baseline (a fresh interleaved series, always
+  /// run: the search keeps time for it); 0 when the baseline was the best of the search.
   double confirmed_speedup = 0;
   std::vector<double> confirm_seconds, confirm_baseline_seconds;
+  /// Interleaved calls of each in the confirmation: 2 x rounds, fewer (at least 3) where the
+  /// budget's remainder held fewer; 0 when there was none.
+  int confirm_rounds = 0;
   /// Why the search stopped before the last candidate ("" when it visited all): the budget,
   /// or --max-candidates.
   std::string cut_short;
@@ -65,14 +78,23 @@ struct TuneOutcome {
 };
 
 /// Runs the search. `untuned` is compiled as given (options and origin of `untuned`) to compute
-/// the expected outputs; each candidate's steps are applied to a copy of its SDFG. `args` are
-/// the program's arguments, `written` the arrays it writes (compared, and restored before every
-/// call). Progress lines go to `log`. Throws weir::Error when the untuned program or the
-/// baseline does not compile or run (nothing to compare against).
+/// the expected outputs; generated candidates (non-empty choices) whose script applies nowhere
+/// on it are pruned first; each remaining candidate's steps are applied to a copy of its SDFG.
+/// `args` are the program's arguments, `written` the arrays it writes (compared, and restored
+/// before every call). The search stops where the next candidate (as costly as the costliest
+/// compile so far, the untuned program's included) and the confirmation of the best would end after the
+/// budget; the best is always timed again (in fewer calls, at least 3 of each, where the budget's remainder
+/// holds fewer) and kept only if that measures it kMinGain faster than the baseline. Progress lines go to
+/// `log`. Throws weir::Error when the untuned program or the baseline does not compile or run
+/// (nothing to compare against).
 TuneOutcome tune_search(const runtime::CompilableProgram& untuned, const runtime::Backend& backend,
                         runtime::Arguments& args, const std::vector<std::string>& written,
                         const std::vector<TuneCandidate>& candidates, const TuneSettings& settings,
                         std::ostream& log);
+
+/// A kept candidate must measure at least this much faster than the baseline, in the search and
+/// when timed again: timings on a loaded machine scatter by a few percent.
+inline constexpr double kMinGain = 1.03;
 
 /// The SDFG of `candidate`: its steps applied (and recorded in the history) to a copy of
 /// `untuned`, validated. Throws weir::Error (ScriptError naming the step) when a step does not

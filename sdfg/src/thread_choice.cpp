@@ -46,12 +46,28 @@ bool bounded_work(const ControlFlowRegion& r) {
   return true;
 }
 
+/// The size of `r`, an inner map's dimension, with the tile parameters of the maps around it
+/// (`tiles`: parameter -> the start of its range) replaced by their starts, where `r` is a tile's
+/// span: it starts at the tile parameter itself (MapTiling's `p:Min(E, p + s - 1) + 1` inside a
+/// range of step s). The first tile is a whole one unless the domain is smaller, so this is the
+/// size of every tile but the last: tiles x it counts the untiled domain's points (a tiled 3-D
+/// stencil counted its 8 tiles as 8 points and chose one thread or many from its first calls'
+/// noise; docs/adr/0056-weir-tune.md, session 30). `r.size()` unchanged otherwise.
+sym::Expr tile_span_size(const Range& r, const std::map<std::string, sym::Expr>& tiles) {
+  sym::Expr size = r.size();
+  if (!r.start.is_symbol()) return size;
+  auto it = tiles.find(r.start.symbol_name());
+  if (it == tiles.end()) return size;
+  return size.subs({{it->first, it->second}});
+}
+
 /// Multiplies `count` by the points of the maps nested in `scope`; false where the body is not
 /// flat (a nested SDFG of unbounded work, a library node) or an inner map's size depends on the
 /// parameters of the maps around it (`params`) or on dynamic range inputs, so that its work is
-/// not known before the loop.
+/// not known before the loop. A tile's span (tile_span_size) counts as the first tile's size.
 bool count_inner_points(const SDFGState& st, const ScopeTree& tree, NodeId scope,
-                        std::set<std::string>& params, sym::Expr& count) {
+                        std::set<std::string>& params, const std::map<std::string, sym::Expr>& tiles,
+                        sym::Expr& count) {
   for (NodeId c : tree.children(scope)) {
     const Node& n = st.node(c);
     if (n.as<LibraryNode>()) return false;
@@ -66,13 +82,13 @@ bool count_inner_points(const SDFGState& st, const ScopeTree& tree, NodeId scope
       if (conn.rfind("IN_", 0) != 0) return false;
     const MapInfo& m = *inner->map;
     for (std::size_t d = 0; d < m.range.dims(); ++d) {
-      sym::Expr size = m.range[d].size();
+      sym::Expr size = tile_span_size(m.range[d], tiles);
       for (const std::string& s : size.free_symbols())
         if (params.count(s)) return false;
       count = count * size;
     }
     params.insert(m.params.begin(), m.params.end());
-    if (!count_inner_points(st, tree, c, params, count)) return false;
+    if (!count_inner_points(st, tree, c, params, tiles, count)) return false;
   }
   return true;
 }
@@ -118,7 +134,12 @@ ThreadsVerdict choose_threads(const SDFGState& st, const ScopeTree& tree, const 
   // dimensions, and the points of the maps nested in it.
   sym::Expr count = leading_points(m);
   std::set<std::string> params(m.params.begin(), m.params.end());
-  if (!count_inner_points(st, tree, e.id(), params, count)) {
+  // The map's tiled dimensions (a constant step above 1): their parameters start tile spans.
+  std::map<std::string, sym::Expr> tiles;
+  for (std::size_t d = 0; d < m.range.dims() && d < m.params.size(); ++d)
+    if (m.range[d].step.is_integer() && m.range[d].step.value() > 1)
+      tiles.emplace(m.params[d], m.range[d].start);
+  if (!count_inner_points(st, tree, e.id(), params, tiles, count)) {
     v.choice = ThreadChoice::MeasuredUnknownWork;
     v.points = leading_points(m);
   } else if (count.is_integer()) {
