@@ -1,4 +1,4 @@
-// The operands of a library node as the code generator sees them (LAPACK's and the MPI nodes'),
+// The operands of a library node as the code generator sees them (the MPI nodes'),
 // and the refusal of an unexpanded node.
 #pragma once
 
@@ -31,31 +31,6 @@ struct BlasOperand {
     return loc.binding->cpp + "[" + linear_offset(*loc.binding->desc, idx) + "]";
   }
 };
-
-/// LAPACK's letter of a data type: s (float32), d (float64, and any other), c (complex64), z
-/// (complex128) (lapack_codegen.cpp).
-std::string lapack_prefix(ScalarType t);
-/// lapacke.h's complex type of a complex data type: lapack_complex_float or _double.
-const char* lapack_complex_type(ScalarType t);
-
-/// The C++ names emit_potf2 uses: the size n, the row-major matrix `l` (n x n), the info
-/// variable, the element type's C++ name and three free loop variables.
-struct Potf2Names {
-  std::string n, l, info, t, i, j, k;
-};
-/// LAPACK's potf2, lower, as loops (lapack_codegen.cpp): the Cholesky factor L (A = L L^H,
-/// conjugates where `cplx`) of the lower triangle of `l`, in place, column by column; at a
-/// leading minor that is not positive definite, info = its order and the loop stops.
-void emit_potf2(Writer& w, const Potf2Names& v, bool cplx);
-
-/// The C++ names emit_lu_solve uses: sizes n and r, the row-major LU `a` (n x n) and right-hand
-/// sides `x` (n x r), the 0-based pivots `p`, and three free loop variables.
-struct LuSolveNames {
-  std::string n, r, a, x, p, i, j, k;
-};
-/// LAPACK's getrs as loops (lapack_codegen.cpp): the row interchanges p[0], p[1], ... applied to
-/// `x` in order, then L (unit diagonal) and U of `a` solved in place. Needs <algorithm>.
-void emit_lu_solve(Writer& w, const LuSolveNames& v);
 
 /// A library node attribute that DaCe leaves out at its default (alpha 1, beta 0, trans False):
 /// the C++ literal of a number (a JSON number or a string of one), or "true"/"false"; `dflt`

@@ -1,7 +1,7 @@
 // Nested SDFGs (a static function per node, called with pointers to the connected memlets and
-// the mapped symbols) and library nodes (LAPACK in lapack_codegen.cpp, MPI in *_exchange_codegen.cpp
-// and allreduce_codegen.cpp; Reduce, Einsum and the BLAS nodes are expanded by the
-// library-expansion pass before code generation).
+// the mapped symbols) and library nodes (MPI in *_exchange_codegen.cpp and allreduce_codegen.cpp;
+// Reduce, Einsum, the BLAS and the LAPACK nodes are expanded by the library-expansion pass
+// before code generation).
 #include "blas_operand.h"
 #include "library_gen.h"
 #include "state_codegen.h"
@@ -285,15 +285,16 @@ BlasOperand LibraryGen::blas_operand(const LibraryNode& n, const std::string& co
 
 void LibraryGen::emit(const LibraryNode& n, Writer& w) {
   sg.prog.target.check_library_node(g_, n);
-  // The library-expansion pass (transforms/) owns Reduce, Einsum and the BLAS nodes (MatMul,
-  // Gemm and Gemv too, as row buffers, maps or one CBLAS call): the compile path expands them into
-  // nested SDFGs of maps and tasklets, or of one CBLAS call, before code generation.
+  // The library-expansion pass (transforms/) owns Reduce, Einsum, the BLAS nodes (MatMul, Gemm
+  // and Gemv too, as row buffers, maps or one CBLAS call) and the LAPACK ones (one tasklet of
+  // loops or a LAPACKE call): the compile path expands them into nested SDFGs before code
+  // generation.
   const std::string cls = n.class_name();
   if (n.is_reduce() || cls == "Einsum" || cls == "Dot" || cls == "Ger" || cls == "Transpose" ||
-      cls == "TensorTranspose" || cls == "TensorDot" || cls == "MatMul" || cls == "Gemm" || cls == "Gemv")
+      cls == "TensorTranspose" || cls == "TensorDot" || cls == "MatMul" || cls == "Gemm" || cls == "Gemv" ||
+      cls == "Cholesky" || cls == "Solve" || cls == "Inv" || cls == "Getrf" || cls == "Getrs" ||
+      cls == "Getri" || cls == "Potrf")
     throw CodegenError(g_.ref(n), unexpanded_message(n));
-  if (is_lapack(n)) return emit_lapack(n, w);
-  if (is_lapack_factor(n)) return emit_lapack_factor(n, w);
   if (cls == "HaloExchange") return emit_halo_exchange(n, w);
   if (cls == "Allreduce") return emit_allreduce(n, w);
   if (cls == "UnstructuredHaloExchange") return emit_unstructured_exchange(n, w);

@@ -1,7 +1,7 @@
-// Library nodes that reach code generation (library_codegen.cpp dispatches): DaCe's linalg nodes
-// (lapack_codegen.cpp), LAPACK's factorizations (lapack_factor_codegen.cpp) and weir's
-// HaloExchange (halo_exchange_codegen.cpp). The library-expansion pass (transforms/) owns the
-// others. Made per node by StateGen::emit_untimed.
+// Library nodes that reach code generation (library_codegen.cpp dispatches): weir's
+// distributed-memory nodes (HaloExchange, Allreduce, UnstructuredHaloExchange). The
+// library-expansion pass (transforms/) owns the others, LAPACK's included. Made per node by
+// StateGen::emit_untimed.
 #pragma once
 
 #include <string>
@@ -26,17 +26,6 @@ class LibraryGen {
   // --- operands (library_codegen.cpp) ------------------------------------------------------
   /// The location of connector `conn` of `n` (present = false if it has no edge).
   BlasOperand blas_operand(const LibraryNode& n, const std::string& conn, bool input) const;
-  // --- LAPACK library nodes: Cholesky, Solve, Inv (lapack_codegen.cpp) --------------------
-  /// Whether `n` is one of DaCe's linalg nodes that emit_lapack generates.
-  static bool is_lapack(const LibraryNode& n);
-  /// Emits `n` as loops (pure) or LAPACKE calls, by its implementation; a singular or not
-  /// positive definite matrix is a fault raised after the state.
-  void emit_lapack(const LibraryNode& n, Writer& w);
-  /// Whether `n` is one of DaCe's lapack nodes (Getrf, Getrs, Getri, Potrf) that
-  /// emit_lapack_factor generates (lapack_factor_codegen.cpp).
-  static bool is_lapack_factor(const LibraryNode& n);
-  /// Emits `n` as LAPACK's routine: loops, or one LAPACKE call for OpenBLAS, MKL or LAPACKE.
-  void emit_lapack_factor(const LibraryNode& n, Writer& w);
   // --- HaloExchange, weir's distributed-memory node (halo_exchange_codegen.cpp) -----------
   /// Emits `n` as non-blocking MPI (MPI_Irecv/MPI_Isend/MPI_Waitall per decomposed axis, with
   /// packing and unpacking loops) and makes the program include <mpi.h> and link -lmpi.

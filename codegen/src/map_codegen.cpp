@@ -314,6 +314,22 @@ void StateGen::emit_scope_in(const Frame& frame, Writer& w) {
   frames_.pop_back();
 }
 
+namespace {
+
+/// The frame of a map's body emitted a second time: with per-thread copies of `privs`
+/// (parallel_privatization.cpp), or on one thread (`sequential`: the branch of a run-time choice
+/// that needs no atomics).
+Frame variant_frame(Frame f, const std::vector<ParallelMapGen::Privatized>& privs, bool sequential) {
+  for (const ParallelMapGen::Privatized& p : privs) f.privatized.insert(p.data);
+  if (sequential) {
+    f.parallel = false;
+    f.parallel_params.clear();
+  }
+  return f;
+}
+
+}  // namespace
+
 void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
   ElementRef where = ref(e);
@@ -387,11 +403,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // points (tested at run time; a constant size above them: never), else the atomic body.
   const std::string fits = privatized_fit(privs, leading_points(m));
   Writer private_body, sequential_body;
-  if (!privs.empty()) {
-    Frame pf = frame;
-    for (const ParallelMapGen::Privatized& p : privs) pf.privatized.insert(p.data);
-    emit_scope_in(pf, private_body);
-  }
+  if (!privs.empty()) emit_scope_in(variant_frame(frame, privs, false), private_body);
   bool partials = false;
   for (const auto& [key, p] : partials_) partials = partials || p.used;
   // Few points of symbolic count, or work per point unknown (a nested SDFG with loops, a library
@@ -400,12 +412,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
                                      threads.choice == ThreadChoice::MeasuredUnknownWork);
   // The branch that runs on one thread gets a body of its own without atomics.
   const bool own_sequential = measured && bf.atomics && !partials;
-  if (own_sequential) {
-    Frame sf = frame;
-    sf.parallel = false;
-    sf.parallel_params.clear();
-    emit_scope_in(sf, sequential_body);
-  }
+  if (own_sequential) emit_scope_in(variant_frame(frame, {}, true), sequential_body);
   chunk_timed_ = outer_chunk;
   // The loop nest around `body`, with the OpenMP pragma or without; `in_region`: inside a
   // `#pragma omp parallel` of the partials.

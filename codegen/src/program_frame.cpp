@@ -347,7 +347,7 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
 
     // Recorded while the code was emitted, never read off its text (ADR 0016): complex numbers
     // from the IR's types (uses_complex) or the translator (an imaginary literal); std::max/min
-    // and std::swap (LAPACK leading dimensions and pivots: lapack_codegen.cpp).
+    // and std::swap (C++ tasklets, e.g. the LAPACK expansions' leading dimensions and pivots).
     const CodeFacts& facts = body_facts.facts();
     const bool complex_numbers =
         uses_complex(sdfg) || facts.complex_numbers || prog.functions.any(&CodeFacts::complex_numbers);

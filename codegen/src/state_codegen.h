@@ -109,6 +109,14 @@ struct Conn {
   bool multi = false;  // points at several elements
 };
 
+/// The check after the code of a tasklet that declares a fault (weir/sdfg/tasklet_fault.h):
+/// where its code connector is not 0, the fault is recorded (its message, with the argument
+/// connector's value) and raised after the state (tasklet_fault.cpp). Nothing for a tasklet
+/// without one. `outs`: its output connectors; `device`: in GPU code, where a declared fault is
+/// a CodegenError at `where` (the fault state is the host's), as a malformed declaration is.
+void emit_tasklet_fault(const Tasklet& t, const std::vector<Conn>& outs, bool device, const ElementRef& where,
+                        Writer& w);
+
 /// Whether `n` runs code (tasklet, nested SDFG, library node): an edge between two code nodes is
 /// an edge variable, not a memlet into a container.
 bool is_code_node(const Node& n);

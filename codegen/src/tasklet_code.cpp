@@ -98,6 +98,7 @@ std::vector<std::string> StateGen::cpp_tasklet_code(const Tasklet& t, std::set<s
     b = e + 1;
   }
   used = code_names(t.code).reads;  // C++: its identifiers
+  note_algorithm();                 // C++ taken as written may call std::min, std::swap, ...
   use_environments(sg.prog, t);
   return code;
 }

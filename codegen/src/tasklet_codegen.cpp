@@ -154,6 +154,7 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
     for (const auto& l : inner) w.line(l);
   }
   for (const auto& l : code) w.line(l);
+  emit_tasklet_fault(t, outs, device_code(), ref(t), w);
   if (indirect) {
     for (const auto& l : inner_writeback) w.line(l);
     w.close();

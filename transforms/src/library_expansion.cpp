@@ -107,7 +107,11 @@ void expand_node(SDFG& sdfg, SDFGState& st, const LibraryNode& n, Lowering how) 
                                 : cls == "TensorTranspose"      ? detail::expand_tensor_transpose(site, ops)
                                 : cls == "TensorDot"            ? detail::expand_tensor_dot(site, ops)
                                 : cls == "FFT" || cls == "IFFT" ? detail::expand_fft(site, ops)
-                                                                : detail::expand_blas(site, ops);
+                                : cls == "Cholesky" || cls == "Solve" || cls == "Inv"
+                                    ? detail::expand_lapack(site, ops)
+                                : cls == "Getrf" || cls == "Getrs" || cls == "Getri" || cls == "Potrf"
+                                    ? detail::expand_lapack_factor(site, ops)
+                                    : detail::expand_blas(site, ops);
   propagate_memlets(*inner);
   std::vector<std::string> ins, outs;
   std::map<std::string, sym::Expr> mapping;
@@ -249,9 +253,10 @@ std::size_t expand_state(SDFG& sdfg, SDFGState& st, bool in_parallel, bool in_de
 }  // namespace
 
 const std::set<std::string>& library_expansion_classes() {
-  static const std::set<std::string> classes{"Reduce",    "Einsum",        "Dot",       "Ger",
-                                             "Axpy",      "BatchedMatMul", "Transpose", "TensorTranspose",
-                                             "TensorDot", "FFT",           "IFFT"};
+  static const std::set<std::string> classes{
+      "Reduce",          "Einsum",    "Dot",   "Ger",  "Axpy",     "BatchedMatMul", "Transpose",
+      "TensorTranspose", "TensorDot", "FFT",   "IFFT", "Cholesky", "Solve",         "Inv",
+      "Getrf",           "Getrs",     "Getri", "Potrf"};
   return classes;
 }
 
@@ -268,7 +273,8 @@ LibraryExpansion::LibraryExpansion()
            "FFT, IFFT, BatchedMatMul; MatMul, Gemm, Gemv: row buffers by default, DaCe's pure maps with "
            "implementation pure) by nested SDFGs of maps "
            "and tasklets (DaCe's expansions); Dot, MatMul, Gemm, Gemv with implementation OpenBLAS, MKL or "
-           "cBLAS by one CBLAS call") {}
+           "cBLAS by one CBLAS call; Cholesky, Solve, Inv, Getrf, Getrs, Getri, Potrf by one tasklet of "
+           "LAPACK's loops or a LAPACKE call whose fault (info != 0) is declared") {}
 
 std::size_t LibraryExpansion::run_pass(SDFG& sdfg, Transaction& tx) {
   std::size_t changed = 0;

@@ -109,6 +109,11 @@ bool wants_cblas(const LibraryNode& n);
 /// (another type, a batch dimension, no unit stride, a size that is not a sum of products of
 /// symbols, a misshapen node).
 std::unique_ptr<SDFG> expand_cblas(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+/// DaCe's linalg Cholesky, Solve and Inv (expand_lapack.cpp) and its lapack Getrf, Getrs, Getri
+/// and Potrf (expand_lapack_factor.cpp): one C++ tasklet running LAPACK's algorithm as loops or
+/// one LAPACKE call, its fault declared (lapack_call.h).
+std::unique_ptr<SDFG> expand_lapack(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
+std::unique_ptr<SDFG> expand_lapack_factor(const ExpansionSite& site, std::vector<LibraryOperand>& ops);
 /// DaCe's linalg TensorTranspose and TensorDot (expand_tensor_nodes.cpp): NumPy's transpose with
 /// `axes` and tensordot.
 std::unique_ptr<SDFG> expand_tensor_transpose(const ExpansionSite& site, std::vector<LibraryOperand>& ops);

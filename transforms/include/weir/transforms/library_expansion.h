@@ -34,6 +34,11 @@ namespace weir::transforms {
 ///    `_x`[k] (+ beta * the input `_y`, connector `__y_in` of the nested SDFG), op the transpose
 ///    with `transA`; Ger `_res`[i, j] = alpha * `_x`[i] * `_y`[j] + `_A`[i, j]; Transpose
 ///    `_out`[i, j] = `_inp`[j, i] (one tasklet per element).
+///  * Cholesky, Solve, Inv (DaCe's linalg) and Getrf, Getrs, Getri, Potrf (its lapack nodes):
+///    one C++ tasklet weir writes (no --trust-code needed), LAPACK's algorithm as loops or, for
+///    implementation OpenBLAS, MKL, LAPACKE or LAPACK, one LAPACKE call, on a row-major scratch
+///    copy; its fault (info != 0: singular, not positive definite; no scratch memory) declared
+///    on the tasklet (weir/sdfg/tasklet_fault.h) and raised after the state, naming the node.
 /// The nested SDFG's containers are the node's memlets' subsets (their sizes as shape, the outer
 /// container's strides times the subset's steps as strides); the symbols they use map to
 /// themselves. Throws TransformError (naming the node) for a node the expansion cannot express:

@@ -1,5 +1,6 @@
 // DaCe's lapack library nodes (dace/libraries/lapack/nodes: what its Solve, Inv and Cholesky
-// expansions write), each LAPACK's routine on the row-major matrices of its connectors:
+// expansions write) as one C++ tasklet each (lapack_call.h), LAPACK's routine on the row-major
+// matrices of its connectors:
 // - Getrf: _xin (m x n) -> _xout, its LU factorization with partial pivoting (L unit lower
 //   below the diagonal, U on and above), _ipiv (int32, min(m, n)): row k was swapped with row
 //   _ipiv[k] (1-based, as LAPACK), _res (int32): info (k + 1 where U(k, k) is exactly zero).
@@ -16,18 +17,15 @@
 // / ?getrs / ?getri / ?potrf with LAPACK_ROW_MAJOR; any other (DaCe's default, none) runs the
 // same algorithms as loops (unblocked; pivots by LAPACK's i?amax: |x|, or |re| + |im| for
 // complex). Both work on a row-major scratch copy, so any strides and in-place or separate
-// input and output containers give one result. DaCe ignores `info`; so does weir (no fault).
-#include <algorithm>
+// input and output containers give one result. DaCe ignores `info`; so does weir (no fault but a
+// failed allocation of the scratch matrices, the tasklet's declared fault).
+#include <cctype>
 
-#include "blas_operand.h"
-#include "library_gen.h"
-#include "state_codegen.h"
+#include "lapack_call.h"
 
-namespace weir::codegen::detail {
+namespace weir::transforms::detail {
 
 namespace {
-
-bool complex_type(ScalarType t) { return t == ScalarType::Complex128 || t == ScalarType::Complex64; }
 
 /// The C++ names of a factorization's loops: sizes m, n and r, the row-major scratch matrix `a`
 /// (m x n), right-hand sides `x` (n x r), pivots `p`, Potrf's factor `l` (n x n), the info
@@ -41,11 +39,6 @@ std::string element(const std::string& m, const std::string& r, const std::strin
   return m + "[" + r + " * " + ld + " + " + c + "]";
 }
 
-/// Opens `for (int64_t v = from; v < to; ++v) {`.
-void open_for(Writer& w, const std::string& v, const std::string& from, const std::string& to) {
-  w.open("for (int64_t " + v + " = " + from + "; " + v + " < " + to + "; ++" + v + ") {");
-}
-
 /// LAPACK's i?amax measure of one element: |x|, or |re| + |im| for complex values.
 std::string magnitude(const std::string& x, bool cplx) {
   return cplx ? "(std::abs(std::real(" + x + ")) + std::abs(std::imag(" + x + ")))" : "std::abs(" + x + ")";
@@ -56,15 +49,15 @@ std::string conjugate(const std::string& x, bool cplx) { return cplx ? "std::con
 
 /// LAPACK's getf2 as loops on `v.a` (m x n): pivots into `v.p` (0-based), info = k + 1 at the
 /// first zero pivot.
-void emit_getf2(Writer& w, const FactorNames& v, bool cplx) {
+void emit_getf2(CodeLines& w, const FactorNames& v, bool cplx) {
   const std::string &M = v.m, &N = v.n, &A = v.a, &P = v.p, &info = v.info, &T = v.t, &i = v.i, &j = v.j,
                     &k = v.k;
   // getf2: per column k, the pivot (the first largest magnitude), the rows swapped, the column
   // below scaled by the pivot's reciprocal and the trailing matrix updated.
-  open_for(w, k, "0", "std::min(" + M + ", " + N + ")");
+  w.open_for(k, "0", "std::min(" + M + ", " + N + ")");
   w.line("int64_t __p = " + k + ";");
   w.line("auto __m = " + magnitude(element(A, k, k, N), cplx) + ";");
-  open_for(w, i, k + " + 1", M);
+  w.open_for(i, k + " + 1", M);
   w.open("if (" + magnitude(element(A, i, k, N), cplx) + " > __m) {");
   w.line("__m = " + magnitude(element(A, i, k, N), cplx) + ";");
   w.line("__p = " + i + ";");
@@ -73,20 +66,20 @@ void emit_getf2(Writer& w, const FactorNames& v, bool cplx) {
   w.line(P + "[" + k + "] = __p;");
   w.open("if (" + element(A, "__p", k, N) + " != " + T + "(0)) {");
   w.open("if (__p != " + k + ") {");
-  open_for(w, j, "0", N);
+  w.open_for(j, "0", N);
   w.line("std::swap(" + element(A, k, j, N) + ", " + element(A, "__p", j, N) + ");");
   w.close();
   w.close();
   w.line("const " + T + " __r = " + T + "(1) / " + element(A, k, k, N) + ";");
-  open_for(w, i, k + " + 1", M);
+  w.open_for(i, k + " + 1", M);
   w.line(element(A, i, k, N) + " *= __r;");
   w.close();
   w.close();
   w.open("else if (" + info + " == 0) {");
   w.line(info + " = " + k + " + 1;");
   w.close();
-  open_for(w, i, k + " + 1", M);
-  open_for(w, j, k + " + 1", N);
+  w.open_for(i, k + " + 1", M);
+  w.open_for(j, k + " + 1", N);
   w.line(element(A, i, j, N) + " -= " + element(A, i, k, N) + " * " + element(A, k, j, N) + ";");
   w.close();
   w.close();
@@ -95,16 +88,16 @@ void emit_getf2(Writer& w, const FactorNames& v, bool cplx) {
 
 /// getrs (the solution of A X = B into `v.x`) or getri (the inverse, into `v.a`) as loops on
 /// Getrf's LU in `v.a`; getri: info = k + 1 where U(k, k) is zero, the LU then left as it is.
-void emit_getrs_getri(Writer& w, const FactorNames& v, bool getri) {
+void emit_getrs_getri(CodeLines& w, const FactorNames& v, bool getri) {
   const std::string &N = v.n, &R = v.r, &A = v.a, &X = v.x, &P = v.p, &info = v.info, &T = v.t, &i = v.i,
                     &j = v.j, &k = v.k;
   if (getri) {
     // The inverse solves A X = I; a zero on U's diagonal leaves the LU as it is.
-    open_for(w, k, "0", N);
+    w.open_for(k, "0", N);
     w.line("if (" + info + " == 0 && " + element(A, k, k, N) + " == " + T + "(0)) " + info + " = " + k +
            " + 1;");
     w.close();
-    open_for(w, i, "0", N);
+    w.open_for(i, "0", N);
     w.line(element(X, i, i, R) + " = " + T + "(1);");
     w.close();
   }
@@ -116,21 +109,21 @@ void emit_getrs_getri(Writer& w, const FactorNames& v, bool getri) {
 
 /// potrf as loops: potf2 on the lower triangle of `v.a` (the upper one read as the conjugate
 /// transpose when not `lower`) into `v.l`, the factor written back into `v.a` as far as computed.
-void emit_potrf_loops(Writer& w, const FactorNames& v, bool lower, bool cplx) {
+void emit_potrf_loops(CodeLines& w, const FactorNames& v, bool lower, bool cplx) {
   const std::string &N = v.n, &A = v.a, &L = v.l, &info = v.info, &T = v.t, &i = v.i, &j = v.j, &k = v.k;
   // potf2 on the lower triangle (the upper one read as the conjugate transpose for 'U').
   auto src = [&](const std::string& r, const std::string& c) {
     return lower ? element(A, r, c, N) : conjugate(element(A, c, r, N), cplx);
   };
-  open_for(w, i, "0", N);
-  open_for(w, j, "0", i + " + 1");
+  w.open_for(i, "0", N);
+  w.open_for(j, "0", i + " + 1");
   w.line(element(L, i, j, N) + " = " + src(i, j) + ";");
   w.close();
   w.close();
   emit_potf2(w, {N, L, info, T, i, j, k}, cplx);
   // The factor's triangle back into the scratch matrix (U = L^H for 'U'), as far as computed.
-  open_for(w, i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
-  open_for(w, j, "0", i + " + 1");
+  w.open_for(i, "0", "(" + info + " == 0 ? " + N + " : " + info + " - 1)");
+  w.open_for(j, "0", i + " + 1");
   w.line((lower ? element(A, i, j, N) : element(A, j, i, N)) + " = " +
          (lower ? element(L, i, j, N) : conjugate(element(L, i, j, N), cplx)) + ";");
   w.close();
@@ -140,26 +133,26 @@ void emit_potrf_loops(Writer& w, const FactorNames& v, bool lower, bool cplx) {
 /// The results of a factorization from its scratch (`v`): the output (`ops[0]`: the right-hand
 /// sides' solution for Getrs, else the matrix), the pivots (`ops[1]`, 1-based) and info
 /// (`ops[2]`) where connected. `lapacke`: the scratch pivots are LAPACKE's (1-based already).
-void emit_factor_results(Writer& w, const FactorNames& v, const std::vector<const BlasOperand*>& ops,
+void emit_factor_results(CodeLines& w, const FactorNames& v, const std::vector<const LapackOperand*>& ops,
                          bool getrs, bool lapacke) {
   const std::string &M = v.m, &N = v.n, &R = v.r, &A = v.a, &X = v.x, &P = v.p, &info = v.info, &i = v.i,
                     &j = v.j, &k = v.k;
-  const BlasOperand &out = *ops[0], &piv_out = *ops[1], &res = *ops[2];
+  const LapackOperand &out = *ops[0], &piv_out = *ops[1], &res = *ops[2];
   if (getrs) {
-    open_for(w, i, "0", N);
-    open_for(w, j, "0", R);
+    w.open_for(i, "0", N);
+    w.open_for(j, "0", R);
     w.line(out.at(out.rank() == 2 ? std::vector{i, j} : std::vector{i}) + " = " + element(X, i, j, R) + ";");
     w.close();
     w.close();
   } else {
-    open_for(w, i, "0", M);
-    open_for(w, j, "0", N);
+    w.open_for(i, "0", M);
+    w.open_for(j, "0", N);
     w.line(out.at({i, j}) + " = " + element(A, i, j, N) + ";");
     w.close();
     w.close();
   }
   if (piv_out.present) {
-    open_for(w, k, "0", "std::min(" + M + ", " + N + ")");
+    w.open_for(k, "0", "std::min(" + M + ", " + N + ")");
     w.line(piv_out.at({k}) + " = static_cast<int32_t>(" + P + "[" + k + "])" + (lapacke ? "" : " + 1") + ";");
     w.close();
   }
@@ -168,80 +161,58 @@ void emit_factor_results(Writer& w, const FactorNames& v, const std::vector<cons
 
 }  // namespace
 
-bool LibraryGen::is_lapack_factor(const LibraryNode& n) {
+std::unique_ptr<SDFG> expand_lapack_factor(const ExpansionSite& site, std::vector<LibraryOperand>& ops) {
+  const LibraryNode& n = site.node;
   const std::string cls = n.class_name();
-  return cls == "Getrf" || cls == "Getrs" || cls == "Getri" || cls == "Potrf";
-}
-
-void LibraryGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
-  ElementRef where = g_.ref(n);
-  const std::string cls = n.class_name();
+  LapackOperands ops_of(site, ops);
   auto take = [&](const std::string& conn, bool input, std::initializer_list<std::size_t> ranks,
-                  bool required) {
-    BlasOperand op = blas_operand(n, conn, input);
-    if (!op.present) {
-      if (!required) return op;
-      throw CodegenError(
-          where, cls + " needs " + (input ? "an input" : "an output") + " edge on connector '" + conn + "'");
-    }
-    if (op.loc.data.empty())
-      throw CodegenError(where, cls + " connector '" + conn + "' must be connected to data, not a code node");
-    if (std::find(ranks.begin(), ranks.end(), op.rank()) == ranks.end())
-      throw CodegenError(where, cls + " operand '" + conn + "' has " + std::to_string(op.rank()) +
-                                    " non-unit dimensions, which this library node does not take");
-    return op;
-  };
+                  bool required) { return ops_of.take(conn, input, ranks, required, false); };
   const bool getrf = cls == "Getrf", getrs = cls == "Getrs", getri = cls == "Getri", potrf = cls == "Potrf";
-  BlasOperand a = take(getrs ? "_a" : "_xin", true, {2}, true);
-  BlasOperand piv_in = getrs || getri ? take("_ipiv", true, {1}, true) : BlasOperand{};
-  BlasOperand rhs = getrs ? take("_rhs_in", true, {1, 2}, true) : BlasOperand{};
-  BlasOperand out = getrs ? take("_rhs_out", false, {rhs.rank()}, true) : take("_xout", false, {2}, true);
-  BlasOperand piv_out = getrf ? take("_ipiv", false, {1}, false) : BlasOperand{};
-  BlasOperand res = take("_res", false, {0}, false);
-  const ScalarType t = a.loc.type;
-  if (t != ScalarType::Float64 && t != ScalarType::Float32 && !complex_type(t))
-    throw CodegenError(where, cls + " of " + std::string(to_string(t)) +
-                                  " is not supported by the CPU code generator (float32, float64, complex64 "
-                                  "and complex128 are)");
-  for (const BlasOperand* op : {&rhs, &out})
-    if (op->present && op->loc.type != t)
-      throw CodegenError(where, cls + " operands must share one data type, as DaCe's node requires");
-  for (const BlasOperand* op : {&piv_in, &piv_out})
-    if (op->present && op->loc.type != ScalarType::Int32)
-      throw CodegenError(where, cls + " pivots ('_ipiv') must be int32, as DaCe's node requires");
-  const sym::Expr diff = a.extent(0) - a.extent(1);
+  LapackOperand a = take(getrs ? "_a" : "_xin", true, {2}, true);
+  LapackOperand piv_in = getrs || getri ? take("_ipiv", true, {1}, true) : LapackOperand{};
+  LapackOperand rhs = getrs ? take("_rhs_in", true, {1, 2}, true) : LapackOperand{};
+  LapackOperand out = getrs ? take("_rhs_out", false, {rhs.rank()}, true) : take("_xout", false, {2}, true);
+  LapackOperand piv_out = getrf ? take("_ipiv", false, {1}, false) : LapackOperand{};
+  LapackOperand res = take("_res", false, {0}, false);
+  ops_of.check_all_taken();
+  const ScalarType t = a.type;
+  check_lapack_type(site, t);
+  for (const LapackOperand* op : {&rhs, &out})
+    if (op->present && op->type != t)
+      throw site.error(cls + " operands must share one data type, as DaCe's node requires");
+  for (const LapackOperand* op : {&piv_in, &piv_out})
+    if (op->present && op->type != ScalarType::Int32)
+      throw site.error(cls + " pivots ('_ipiv') must be int32, as DaCe's node requires");
+  const sym::Expr diff = a.extents[0] - a.extents[1];
   if (!getrf && !(diff.is_integer() && diff.value() == 0))
-    throw CodegenError(where, cls + " needs a square matrix; '" + std::string(getrs ? "_a" : "_xin") +
-                                  "' is " + a.extent(0).str() + " x " + a.extent(1).str());
-  std::string impl, impl_name;
+    throw site.error(cls + " needs a square matrix; '" + std::string(getrs ? "_a" : "_xin") + "' is " +
+                     a.extents[0].str() + " x " + a.extents[1].str());
+  std::string impl_name;
   for (char c : cls) impl_name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (char c : n.implementation) impl += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool lapacke = impl == "openblas" || impl == "mkl" || impl == "lapacke" || impl == "lapack";
-  const bool lower = !potrf || numeric_attribute(n, "lower", "true", where) != "false";
-  const bool cplx = complex_type(t);
+  const bool lapacke = lapacke_implementation(n);
+  const bool lower = !potrf || numeric_attribute(site, "lower", "true") != "false";
+  const bool cplx = lapack_complex(t);
   const std::string T(cpp_name(t)), p = lapack_prefix(t);
-  auto lp = [&](const std::string& m) {
-    return cplx ? "reinterpret_cast<" + std::string(lapack_complex_type(t)) + "*>(" + m + ")" : m;
-  };
+  auto lp = [&](const std::string& m) { return lapacke_pointer(m, t); };
 
-  const std::string i = g_.loop_var("__li", 0), j = g_.loop_var("__lj", 0), k = g_.loop_var("__lk", 0);
+  const std::string i = "__li", j = "__lj", k = "__lk";
   const std::string M = "__lm", N = "__ln", R = "__lr", A = "__la", X = "__lx", P = "__lp", L = "__ll",
                     info = "__linfo";
   const FactorNames v{M, N, R, A, X, P, L, info, T, i, j, k};
-  const std::string label = c_escape(cls + " '" + n.label + "' (node " + std::to_string(n.id()) + ")");
   const std::string piv_t = lapacke ? "lapack_int" : "int64_t";
-  if (g_.opts.emit_comments)
-    w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") " +
-           (lapacke ? "with LAPACKE" : "as loops (LAPACK's algorithm)"));
-  w.open("{");
-  w.line("const int64_t " + M + " = " + sym_cpp(a.extent(0)) + ";");
-  w.line("const int64_t " + N + " = " + sym_cpp(a.extent(1)) + ";");
+  CodeLines w;
+  w.line("// " + cls + " " + n.label + " (node " + std::to_string(n.id()) + ") " +
+         (lapacke ? "with LAPACKE" : "as loops (LAPACK's algorithm)"));
+  w.line("const int64_t " + M + " = " + a.extent_cpp[0] + ";");
+  w.line("const int64_t " + N + " = " + a.extent_cpp[1] + ";");
   w.line("const int64_t " + R + " = " +
-         (getrs   ? rhs.rank() == 2 ? sym_cpp(rhs.extent(1)) : "1"
+         (getrs   ? rhs.rank() == 2 ? rhs.extent_cpp[1] : "1"
           : getri ? N
                   : "0") +
          ";");
   w.line("int64_t " + info + " = 0;");
+  w.line("__fault = 0;");
+  w.line("__fault_arg = 0;");
   // Scratch (value-initialized: zero): the matrix, the right-hand sides (the identity's for
   // Getri), the pivots, and Potrf's factor.
   w.line(T + "* " + A + " = new (std::nothrow) " + T + "[" + M + " * " + N + " + 1]();");
@@ -249,37 +220,30 @@ void LibraryGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
   w.line(piv_t + "* " + P + " = new (std::nothrow) " + piv_t + "[std::min(" + M + ", " + N + ") + 1]();");
   w.line(T + "* " + L + " = new (std::nothrow) " + T + "[" + (potrf ? N + " * " + N : "0") + " + 1]();");
   w.open("if (!" + A + " || !" + X + " || !" + P + " || !" + L + ") {");
-  w.open("if (weir_fault_claim()) {");
-  w.line("weir_fault_located = false;");
-  w.line("std::snprintf(weir_fault_text, sizeof weir_fault_text, \"%s\", \"" + label + ": out of memory\");");
-  w.line("weir_fault_publish();");
-  note_fault();
-  w.close();
+  w.line("__fault = 1;  // out of memory (lapack_call.h)");
   w.close();
   w.open("else {");
-  open_for(w, i, "0", M);
-  open_for(w, j, "0", N);
+  w.open_for(i, "0", M);
+  w.open_for(j, "0", N);
   w.line(element(A, i, j, N) + " = " + a.at({i, j}) + ";");
   w.close();
   w.close();
   if (piv_in.present) {
-    open_for(w, k, "0", N);
+    w.open_for(k, "0", N);
     w.line(P + "[" + k + "] = static_cast<" + piv_t + ">(" + piv_in.at({k}) + ")" + (lapacke ? "" : " - 1") +
            ";");
     w.close();
   }
   if (getrs) {
-    open_for(w, i, "0", N);
-    open_for(w, j, "0", R);
+    w.open_for(i, "0", N);
+    w.open_for(j, "0", R);
     w.line(element(X, i, j, R) + " = " + rhs.at(rhs.rank() == 2 ? std::vector{i, j} : std::vector{i}) + ";");
     w.close();
     w.close();
   }
   const std::string ld = "static_cast<lapack_int>(std::max<int64_t>(" + N + ", 1))";
   auto li = [](const std::string& x) { return "static_cast<lapack_int>(" + x + ")"; };
-  note_algorithm();  // std::min, std::max, std::swap
   if (lapacke) {
-    sg.prog.link_libraries.insert("lapacke");
     std::string call = "LAPACKE_" + p + impl_name + "(LAPACK_ROW_MAJOR, ";
     if (getrf) call += li(M) + ", " + li(N) + ", " + lp(A) + ", " + ld + ", " + P + ");";
     if (getri) call += li(N) + ", " + lp(A) + ", " + ld + ", " + P + ");";
@@ -302,7 +266,8 @@ void LibraryGen::emit_lapack_factor(const LibraryNode& n, Writer& w) {
   w.line("delete[] " + X + ";");
   w.line("delete[] " + P + ";");
   w.line("delete[] " + L + ";");
-  w.close();
+  return lapack_call_sdfg(site, ops, impl_name + (lapacke ? "_lapacke" : "_loops"), w.text(),
+                          {lapack_label(n) + ": out of memory"});
 }
 
-}  // namespace weir::codegen::detail
+}  // namespace weir::transforms::detail
