@@ -52,19 +52,25 @@ struct weir_map_times {
     per_point.store(seconds_per_point, std::memory_order_relaxed);
 }
 // Whether the map runs on one thread this time: with nothing measured, below 32768 points (so
-// the same branch twice, its warm-up and its measurement); with one branch measured, the other
+// the same branch twice, its warm-up and its measurement), and never where the work of a point
+// is unknown (`unknown_work`: a nested SDFG with loops, a library node): a parallel first try
+// costs at most a fork/join more than one thread, a one-thread first try of a body with loops up
+// to the threads' count times the map's time (deriche's column recurrences, 1,200 points of
+// 1,600 steps each, ran their first two calls on one thread, 2x slower than DaCe's parallel
+// loops there; DaCe's maps are always parallel); with one branch measured, the other
 // is tried where that costs little (a one-thread run predicted under what a fork/join of
 // passive threads saves, 30 us; a parallel run under 100 us); with both measured, the faster
 // per point, and every 64th choice the other branch, so that a time measured once under other
 // conditions (load, a cold cache) is measured again: a parallel run costs at most a fork/join
 // more than a one-thread run; a one-thread run is tried only where it is predicted under 1 ms
 // (threads x the parallel time), at most 1/64 of that per choice.
-[[maybe_unused]] static inline bool weir_run_sequentially(weir_map_times& t, double points) {
+[[maybe_unused]] static inline bool weir_run_sequentially(weir_map_times& t, double points,
+                                                          bool unknown_work = false) {
   const int threads = omp_get_max_threads();
   if (threads <= 1) return true;
   const double s = t.sequential.load(std::memory_order_relaxed),
                p = t.parallel.load(std::memory_order_relaxed);
-  if (s < 0 && p < 0) return points < 32768.0;
+  if (s < 0 && p < 0) return !unknown_work && points < 32768.0;
   if (p < 0) return s * points * (1.0 - 1.0 / threads) < 30e-6;
   if (s < 0) return p * points < 100e-6;
   const bool sequential = s <= p;

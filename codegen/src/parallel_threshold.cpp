@@ -17,7 +17,9 @@
 // slower than NumPy). Points are a guess at work: a min-reduction point costs a quarter of a
 // nanosecond, a nested SDFG with loops (or maps over data-dependent ranges) or a library node an
 // unknown amount. So every such choice is made at run time (emit_measured_choice; CPU code): the
-// first call runs on one thread below 32768 points, else in parallel, and each branch measures its
+// first call runs on one thread below 32768 points of a flat body, else (and always where the
+// work of a point is unknown: DaCe's maps are all parallel, and one thread first cost deriche's
+// column recurrences 2x) in parallel, and each branch measures its
 // time per point (omp_get_wtime; a branch's first run is a warm-up, not kept); the other branch
 // is tried where that costs little, then the faster per point runs, and every 64th choice the
 // other one again, so a time measured once under load or a cold cache does not decide for good
@@ -66,7 +68,9 @@ void ParallelMapGen::emit_measured_choice(const sym::Expr& points, bool flat,
   std::string tiny = flat ? "weir_points < " + std::to_string(kAlwaysSequential) + ".0" : "false";
   w.line("const bool weir_tiny = " + tiny + ";");
   w.line("const double weir_t0 = weir_tiny ? 0.0 : omp_get_wtime();");
-  w.open("if (weir_tiny || weir_run_sequentially(weir_times, weir_points)) {");
+  // Work per point unknown (a body with loops or library nodes): the first runs are parallel.
+  w.open(std::string("if (weir_tiny || weir_run_sequentially(weir_times, weir_points") +
+         (flat ? "" : ", true") + ")) {");
   sequential(w);
   w.line(
       "if (!weir_tiny) weir_map_ran(weir_times.sequential, weir_times.sequential_runs, (omp_get_wtime() - "

@@ -909,13 +909,13 @@ TEST_CASE("a small map over nested SDFGs of bounded work runs sequentially", "[c
   p->call({A.data(), B.data(), &n});
   CHECK(B == std::vector<double>{2, 0, 6, 0, 10});
 
-  // The loop's work is unknown: the map chooses at run time from its measured one-thread time
-  // (the first call with few points runs on one thread and measures).
+  // The loop's work is unknown: the map chooses at run time from measured times, and its first
+  // calls run in parallel whatever the count of points (ADR 0053, session 30).
   auto looping = make(true);
   std::string code2 = generate_cpu(*looping).source;
   INFO(code2);
   CHECK(contains(code2, "const bool weir_tiny = false;"));
-  CHECK(contains(code2, "if (weir_tiny || weir_run_sequentially(weir_times, weir_points)) {"));
+  CHECK(contains(code2, "if (weir_tiny || weir_run_sequentially(weir_times, weir_points, true)) {"));
   CHECK(contains(code2, "#pragma omp parallel for"));
   auto p2 = build(*looping, "loop_points");
   for (int call = 0; call < 3; ++call) {

@@ -19,15 +19,15 @@ namespace {
 
 /// Appended to a generated program: runs `calls` choices of one map of `points` points on two
 /// threads; the k-th one-thread run takes seq[min(k, n - 1)] seconds per point, the k-th
-/// parallel run par[...] likewise.
+/// parallel run par[...] likewise; `unknown_work`: the map's body has loops (not flat).
 const char* kDriver = R"(
 extern "C" void weir_test_choices(const double* seq, int nseq, const double* par, int npar, double points,
-                                  int calls, char* out) {
+                                  int calls, int unknown_work, char* out) {
     omp_set_num_threads(2);
     weir_map_times t;
     int s = 0, p = 0;
     for (int c = 0; c < calls; ++c) {
-        if (weir_run_sequentially(t, points)) {
+        if (weir_run_sequentially(t, points, unknown_work != 0)) {
             out[c] = 'S';
             weir_map_ran(t.sequential, t.sequential_runs, seq[s < nseq ? s : nseq - 1]);
             ++s;
@@ -41,7 +41,7 @@ extern "C" void weir_test_choices(const double* seq, int nseq, const double* par
 }
 )";
 
-using ChoicesFn = void (*)(const double*, int, const double*, int, double, int, char*);
+using ChoicesFn = void (*)(const double*, int, const double*, int, double, int, int, char*);
 
 class Choices {
  public:
@@ -55,10 +55,10 @@ class Choices {
     REQUIRE(fn_ != nullptr);
   }
   std::string operator()(const std::vector<double>& seq, const std::vector<double>& par, double points,
-                         int calls) const {
+                         int calls, bool unknown_work = false) const {
     std::string out(static_cast<std::size_t>(calls) + 1, '\0');
     fn_(seq.data(), static_cast<int>(seq.size()), par.data(), static_cast<int>(par.size()), points, calls,
-        out.data());
+        unknown_work ? 1 : 0, out.data());
     out.resize(static_cast<std::size_t>(calls));
     return out;
   }
@@ -135,6 +135,22 @@ TEST_CASE("parallel choice: a one-thread run predicted over 1 ms is not tried ag
   CHECK(choices({1e-7}, {6e-8}, 1e4, 140) == "SSPP" + repeat('P', 136));
   // 40,000 points start parallel; a parallel run over 100 us never tries one thread.
   CHECK(choices({1e-7}, {1e-8}, 4e4, 100) == repeat('P', 100));
+}
+
+TEST_CASE("parallel choice: a map whose work per point is unknown starts parallel",
+          "[codegen][parallel-choice]") {
+  Choices choices("unknown_work");
+  // deriche's column recurrences: 1,200 points (columns) of 1,600 steps each, 4 ms a call on one
+  // thread (3.3e-6 s a point), 2 ms in parallel. A flat body of that count starts on one thread
+  // (its warm-up and its measurement) and then goes parallel; a body with loops goes parallel at
+  // once, and a one-thread run predicted at 4 ms (over 1 ms) is never tried.
+  CHECK(choices({3.3e-6}, {1.7e-6}, 1200, 70) == "SSPP" + repeat('P', 66));
+  CHECK(choices({3.3e-6}, {1.7e-6}, 1200, 70, true) == repeat('P', 70));
+  // spmv's rows (1,024 nested SDFGs of a few nonzeros): 10 us on one thread, a parallel run
+  // 40 us with its fork/join. Parallel first (warm-up, measurement, 40 us < 100 us), then one
+  // thread is tried (warm-up, measurement) and kept; the 64th choice retries parallel.
+  std::string got = choices({1e-8}, {4e-8}, 1024, 70, true);
+  CHECK(got == "PPSS" + repeat('S', 63) + "P" + "SS");
 }
 
 TEST_CASE("parallel choice: a map recorded as one thread emits no OpenMP region",
