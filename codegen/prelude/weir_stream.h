@@ -48,19 +48,30 @@ static inline void weir_stream_one(char* dst, const char* src) {
 // Rows shorter than this are stored as usual: a non-temporal store of a partial cache line
 // costs a read at the memory controller, and short rows leave partial lines at their ends.
 [[maybe_unused]] static constexpr std::int64_t weir_stream_min_row_bytes = 256;
+// Rows that leave elements of their dimension unwritten (a halo in K: heat3d's u_new[1:-1, 1:-1,
+// 1:-1]) start and end inside cache lines with a gap to the next row: those lines are stored as
+// usual, each a write miss among the streamed lines that the prefetchers do not see coming.
+// Measured on 44 MB outputs (docs/adr/0041, "session 30"), streaming such rows took 1.15x the
+// time of plain stores at 640 bytes, 1.02-1.04x at 2.6-5 KiB, 0.99x at 10 KiB and 0.95x at
+// 16 KiB: they stream from 8 KiB.
+[[maybe_unused]] static constexpr std::int64_t weir_stream_min_gapped_row_bytes = std::int64_t(8) << 10;
 
-// Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed.
-[[maybe_unused]] static inline bool weir_stream_wanted(std::int64_t total_bytes, std::int64_t row_bytes) {
-  return total_bytes >= weir_stream_min_bytes && row_bytes >= weir_stream_min_row_bytes;
+// Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed; `whole`: the
+// rows are whole last dimensions (adjacent, no unwritten elements between them).
+[[maybe_unused]] static inline bool weir_stream_wanted(std::int64_t total_bytes, std::int64_t row_bytes,
+                                                       bool whole = true) {
+  return total_bytes >= weir_stream_min_bytes &&
+         row_bytes >= (whole ? weir_stream_min_row_bytes : weir_stream_min_gapped_row_bytes);
 }
 
 // Copies `bytes` bytes of `src` (a row's buffer) to `dst`: with `stream`, the part of `dst`
 // aligned to WEIR_STREAM_BYTES with non-temporal stores (a 64-byte store fills a cache line; the
 // write-combining buffer merges narrower ones), its unaligned ends as usual; without `stream` (or
-// without non-temporal stores), all of it as usual.
+// without non-temporal stores), all of it as usual. Nothing where `src` is `dst` (the loop wrote
+// a row that does not stream straight to the output).
 [[maybe_unused]] static inline void weir_stream_store(void* dst, const void* src, std::int64_t bytes,
                                                       bool stream) {
-  if (bytes <= 0) return;
+  if (bytes <= 0 || dst == src) return;
 #ifdef WEIR_STREAM_NT
   if (stream) {
     auto* d = static_cast<char*>(dst);

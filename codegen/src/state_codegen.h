@@ -221,12 +221,15 @@ class StateGen {
   /// in this function, in MapVectorization's lane and remainder maps, or where no output is a
   /// row written once (streamable_rows).
   StreamPlan plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes);
-  /// The buffer element that tasklet `t`'s write-back to `loc` goes to while stream_ is set (and
+  /// The element of the row's target (its buffer where the row streams, else the output row)
+  /// that tasklet `t`'s write-back to `loc` goes to while stream_ is set (and
   /// the row is then used), or "" for a plain write-back.
   std::string streamed_element(const Tasklet& t, const Location& loc);
   /// Map `m`'s one loop in blocks of weir_stream_block points: the used rows of `plan` declared
-  /// as buffers, `nest` emits the loop over one block (a copy of `m` over the block), and each
-  /// row's block is stored with weir_stream_store after it.
+  /// as buffers, each written through a pointer chosen per row at run time (the buffer where
+  /// weir_stream_wanted says the row streams, else the output), `nest` emits the loop over one
+  /// block (a copy of `m` over the block), and each row's block is stored with weir_stream_store
+  /// after it (nothing to copy where the loop wrote the output).
   void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
                           const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
   // --- prefetch of gathered rows (gather_prefetch.cpp, docs/adr/0041) -----------------------

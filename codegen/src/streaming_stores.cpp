@@ -38,6 +38,21 @@ bool row_element(const Subset& subset, std::size_t rank, const std::string& para
 
 bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
+bool is_zero(const sym::Expr& e) { return e.is_integer() && e.value() == 0; }
+
+/// The elements of the last dimension, of extent `extent`, that `range` of the map's parameter
+/// `param` leaves unwritten through `last` (the parameter plus a constant): before the row and
+/// after it. Both 0: the row is the whole dimension, so the rows of consecutive iterations of
+/// the enclosing map are adjacent and only the ends of a thread's part of the array hold partial
+/// cache lines. A row with an unwritten halo in that dimension (heat3d's u_new[1:-1, 1:-1, 1:-1])
+/// starts and ends inside a cache line with a gap to the next row, whose plain stores cost more
+/// than the streamed lines save unless the row is long (docs/adr/0041, "session 30").
+std::pair<sym::Expr, sym::Expr> row_gaps(const Range& range, const std::string& param, const sym::Expr& last,
+                                         const sym::Expr& extent) {
+  const sym::Expr offset = last - sym::Expr::symbol(param);
+  return {range.start + offset, extent - 1 - (range.end + offset)};
+}
+
 }  // namespace
 
 const StreamedRow* StreamPlan::row(NodeId tasklet, const std::string& data, const Subset& subset) const {
@@ -80,7 +95,8 @@ std::vector<StreamedRow> streamable_rows(const SDFG& sdfg, const SDFGState& st, 
       continue;
     if (writes[mm.data] != 1 || reads.count(mm.data) || !row_element(mm.subset, d.shape.size(), param))
       continue;
-    rows.push_back({edge.src, mm.data, mm.subset, {}, {}});
+    auto [head, tail] = row_gaps(m.range[0], param, mm.subset[d.shape.size() - 1].start, d.shape.back());
+    rows.push_back({edge.src, mm.data, mm.subset, head, tail, {}, {}, {}});
   }
   return rows;
 }
@@ -103,6 +119,7 @@ StreamPlan StateGen::plan_streaming(const MapEntry& e, const std::vector<NodeId>
   plan.block_end = fresh("__weir_k");
   for (StreamedRow& r : plan.rows) {
     r.buffer = fresh("__weir_row");
+    r.target = fresh("__weir_to");
     r.wanted = fresh("__weir_stream");
   }
   // The fence: after the loops of the innermost enclosing parallel map (each thread, before its
@@ -117,7 +134,7 @@ std::string StateGen::streamed_element(const Tasklet& t, const Location& loc) {
   const StreamedRow* r = stream_->row(t.id(), loc.data, loc.subset);
   if (!r) return {};
   stream_->used.insert(loc.data);
-  return r->buffer + "[" + cpp_ident(stream_->param) + " - " + stream_->block_start + "]";
+  return r->target + "[" + cpp_ident(stream_->param) + " - " + stream_->block_start + "]";
 }
 
 void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
@@ -136,17 +153,35 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
     if (!plan.used.count(row.data)) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(row.data);
     const std::string size = "static_cast<int64_t>(sizeof(" + std::string(cpp_name(d.dtype.base)) + "))";
+    // Whether the row is its whole last dimension: a third argument where that is not known
+    // to hold (`false`: a constant halo; else the test of symbolic gaps at run time).
+    std::string whole;
+    for (const sym::Expr* gap : {&row.head, &row.tail}) {
+      if (is_zero(*gap)) continue;
+      if (gap->is_integer()) {
+        whole = "false";
+        break;
+      }
+      whole += (whole.empty() ? "" : " && ") + ("(" + sym_cpp(*gap) + ") == 0");
+    }
     w.line("const bool " + row.wanted + " = weir_stream_wanted(static_cast<int64_t>(" +
-           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ");");
+           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size +
+           (whole.empty() ? "" : ", " + whole) + ");");
   }
   w.open("for (int64_t " + k0 + " = " + start + "; " + k0 + " <= " + end + "; " + k0 +
          " += weir_stream_block) {");
   w.line("const int64_t " + k1 + " = weir_min<int64_t, int64_t>(" + k0 + " + (weir_stream_block - 1), " +
          end + ");");
-  for (const StreamedRow& row : plan.rows)
-    if (plan.used.count(row.data))
-      w.line("alignas(64) " + std::string(cpp_name(sg.sdfg.arrays.at(row.data).dtype.base)) + " " +
-             row.buffer + "[weir_stream_block];");
+  // The loop writes each row through a pointer: to the buffer where the row streams, else
+  // straight to the output (then weir_stream_store has nothing to copy).
+  for (const StreamedRow& row : plan.rows) {
+    if (!plan.used.count(row.data)) continue;
+    const std::string T(cpp_name(sg.sdfg.arrays.at(row.data).dtype.base));
+    const Location at = location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
+    w.line("alignas(64) " + T + " " + row.buffer + "[weir_stream_block];");
+    w.line(T + "* const " + row.target + " = " + row.wanted + " ? " + row.buffer + " : " + at.pointer() +
+           ";");
+  }
   MapInfo blocked = m;
   blocked.range = Subset({Range(sym::Expr::symbol(k0), sym::Expr::symbol(k1))});
   nest(blocked, w);
@@ -154,7 +189,7 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
     if (!plan.used.count(row.data)) continue;
     const Location at = location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
     const std::string T(cpp_name(at.type));
-    w.line("weir_stream_store(" + at.pointer() + ", " + row.buffer + ", (" + k1 + " - " + k0 +
+    w.line("weir_stream_store(" + at.pointer() + ", " + row.target + ", (" + k1 + " - " + k0 +
            " + 1) * static_cast<int64_t>(sizeof(" + T + ")), " + row.wanted + ");");
   }
   w.close();

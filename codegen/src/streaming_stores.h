@@ -20,7 +20,14 @@ struct StreamedRow {
   std::string data;          ///< the container
   /// The tasklet's memlet: one element, the map's parameter (+ c) in the last dimension.
   Subset subset;
+  /// The elements of the last dimension the map leaves unwritten before and after the row: 0
+  /// (the whole dimension, adjacent rows); otherwise the row streams only when long
+  /// (weir_stream_wanted's `whole`, tested at run time where the gaps are symbolic).
+  sym::Expr head{0}, tail{0};
   std::string buffer;  ///< C++ name of the block's buffer of the row
+  /// C++ name of the pointer the block's loop writes the row through: the buffer where the row
+  /// streams, else the output itself.
+  std::string target;
   std::string wanted;  ///< C++ name of the bool that says whether the row is streamed at run time
 };
 
@@ -42,8 +49,9 @@ struct StreamPlan {
 /// StateGen::scope_nodes, in `st` of `sdfg`) that may be streamed: a memlet straight to the
 /// map's exit that writes one element of a non-transient array in host memory, without
 /// write-conflict resolution, at the map's parameter plus a constant in the array's last
-/// dimension (unit stride) and at indices without the parameter in the others; the only write
-/// of the array in the scope, and nothing in the scope reads it. (C++ names are not filled in.)
+/// dimension (unit stride) and at indices without the parameter in the others (the elements of
+/// that dimension the map leaves unwritten: StreamedRow::head, tail); the only write of the
+/// array in the scope, and nothing in the scope reads it. (C++ names are not filled in.)
 std::vector<StreamedRow> streamable_rows(const SDFG& sdfg, const SDFGState& st, const MapEntry& e,
                                          const std::vector<NodeId>& nodes);
 

@@ -34,6 +34,9 @@ struct Shape {
   bool transient = false;        ///< O is a transient (then copied to P after the map)
   std::string wcr;               ///< the write's conflict resolution
   bool reads_output = false;     ///< the tasklet also reads O[i, k] (connector q)
+  /// O's last dimension is K + `pad` (written = "i, k + 1" with pad 2: a halo on both sides),
+  /// so the K loop writes part of each row; not with transposed or reads_output.
+  int pad = 0;
 };
 
 /// O[i, k] = `code` (reading t = T[i] and the whole of F (M x KF) as f) for i in 0:N on
@@ -45,7 +48,7 @@ inline std::unique_ptr<SDFG> gather_sdfg(const Shape& sh = {}) {
   s->add_array("T", ScalarType::Int32, {E::symbol("N")});
   s->add_array("F", ScalarType::Float64, {E::symbol("M"), E::symbol("KF")});
   const std::vector<E> shape = sh.transposed ? std::vector<E>{E::symbol("K"), E::symbol("N")}
-                                             : std::vector<E>{E::symbol("N"), E::symbol("K")};
+                                             : std::vector<E>{E::symbol("N"), E::symbol("K") + sh.pad};
   s->add_array("O", ScalarType::Float64, shape, sh.transient);
   if (sh.transient) s->add_array("P", ScalarType::Float64, shape);
   auto& st = s->add_state("main", true);
@@ -62,7 +65,8 @@ inline std::unique_ptr<SDFG> gather_sdfg(const Shape& sh = {}) {
   st.edge(tin[0]).memlet.subset = Subset::parse("0:N");
   st.add_memlet_path({fa.id(), rows.id(), levels.id(), t.id()},
                      Memlet::simple("F", Subset::parse("0:M, 0:KF")), "", "f");
-  const std::string whole = sh.transposed ? "0:K, 0:N" : "0:N, 0:K";
+  const std::string padded = sh.pad == 0 ? "K" : "K + " + std::to_string(sh.pad);
+  const std::string whole = sh.transposed ? "0:K, 0:N" : "0:N, 0:" + padded;
   if (sh.reads_output) {
     auto& oin = st.add_access("O");
     auto q = st.add_memlet_path({oin.id(), rows.id(), levels.id(), t.id()},
@@ -72,7 +76,7 @@ inline std::unique_ptr<SDFG> gather_sdfg(const Shape& sh = {}) {
   }
   auto out = st.add_memlet_path({t.id(), levels.exit, rows.exit, oa.id()},
                                 Memlet::simple("O", Subset::parse(sh.written), sh.wcr), "o", "");
-  st.edge(out[1]).memlet.subset = Subset::parse(sh.transposed ? "0:K, i" : "i, 0:K");
+  st.edge(out[1]).memlet.subset = Subset::parse(sh.transposed ? "0:K, i" : "i, 0:" + padded);
   st.edge(out[2]).memlet.subset = Subset::parse(whole);
   if (sh.transient) {
     auto& pa = st.add_access("P");

@@ -142,6 +142,48 @@ TEST_CASE("streaming stores: refused where the row is read, transient, reduced o
   CHECK_FALSE(streams(transposed));
 }
 
+TEST_CASE("streaming stores: rows with unwritten elements between them stream only when long",
+          "[codegen][streaming]") {
+  // docs/adr/0041, "session 30": rows with a halo in the unit-stride dimension (as heat3d's
+  // u_new[1:-1, 1:-1, 1:-1]) have partial cache lines at both ends with a gap between rows;
+  // streamed, short ones ran slower than plain stores. The run-time test is told the rows are not
+  // whole, and the loop writes through a pointer: the buffer where the row streams, else O.
+  auto source = [](const Shape& sh) { return generate_cpu(*gather_sdfg(sh)).source; };
+  Shape halo;  // O is N x (K + 2), the loop writes O[i, 1:K+1]
+  halo.pad = 2;
+  halo.written = "i, k + 1";
+  const std::string both = source(halo);
+  INFO(both);
+  CHECK_THAT(both,
+             Catch::Contains("weir_stream_wanted(static_cast<int64_t>(K*N + 2*N) * static_cast<int64_t>("
+                             "sizeof(double)), static_cast<int64_t>(K) * static_cast<int64_t>("
+                             "sizeof(double)), false);"));
+  CHECK_THAT(both, Catch::Contains("double* const __weir_to"));
+  CHECK_THAT(both, Catch::Contains(" : &O[i*(K + 2) + __weir_k"));
+  CHECK_THAT(both, Catch::Contains("weir_stream_store(&O[i*(K + 2) + __weir_k"));
+  Shape tail;  // O is N x (K + 1), the loop writes O[i, 0:K]: the last element of each row is a gap
+  tail.pad = 1;
+  CHECK_THAT(source(tail), Catch::Contains("sizeof(double)), false);"));
+  Shape whole;  // O is N x K, the loop writes O[i, k]: whole rows, the test without a third argument
+  const std::string all = source(whole);
+  CHECK_THAT(all, Catch::Contains("static_cast<int64_t>(K) * static_cast<int64_t>(sizeof(double)));"));
+  CHECK(all.find("sizeof(double)), false);") == std::string::npos);
+}
+
+TEST_CASE("streaming stores: the run-time test wants long rows where they are not whole",
+          "[codegen][streaming]") {
+  // 8 MiB outputs; whole rows from 256 bytes, rows with gaps between them from 8 KiB.
+  const std::int64_t big = weir_stream_min_bytes;
+  CHECK(weir_stream_wanted(big, 640));
+  CHECK(weir_stream_wanted(big, 640, true));
+  CHECK_FALSE(weir_stream_wanted(big, 640, false));
+  CHECK_FALSE(weir_stream_wanted(big, 8191, false));
+  CHECK(weir_stream_wanted(big, 8192, false));
+  CHECK(weir_stream_wanted(big, 16368, false));  // laplace2d's rows of 2046 doubles
+  CHECK_FALSE(weir_stream_wanted(big - 1, 16368, false));
+  CHECK_FALSE(weir_stream_wanted(big, 255));
+}
+
 TEST_CASE("streaming stores: the prelude copies every length at every alignment", "[codegen][streaming]") {
   // weir_stream_store against memcpy: destinations at each byte offset of a 16-byte lane, lengths
   // that end inside and at the end of lanes, streamed and not; the bytes around are untouched.

@@ -555,6 +555,26 @@ TEST_CASE("examples: nabla and cell_laplacian at sizes whose output rows stream"
   lap.tag = "-streamed";
   run_case(lap);
 }
+TEST_CASE("examples: laplacian and heat3d at sizes whose output rows may stream", "[examples][streaming]") {
+  // Outputs over weir_stream_min_bytes (8 MiB), compared with NumPy as every case. laplacian
+  // writes whole rows of K (K = 67: not a multiple of 8, so rows start inside cache lines), which
+  // stream. heat3d writes u_new[1:-1, 1:-1, 1:-1], rows with a halo in K (docs/adr/0041,
+  // "session 30"): rows of 64 levels (512 bytes) are written straight to u_new, rows of 1100
+  // levels (8800 bytes, over weir_stream_min_gapped_row_bytes) stream, the halo left as it was.
+  Case lap = find_case("cartesian/laplacian.py", "laplacian");
+  lap.sizes = {{"I", 130}, {"J", 130}, {"K", 67}};  // 130 x 130 x 67 x 8 B = 9.1 MB per field
+  lap.backends = {"cpu"};
+  lap.tag = "-streamed";
+  run_case(lap);
+  Case heat = find_case("cartesian/heat3d.py", "heat3d");
+  heat.sizes = {{"I", 130}, {"J", 130}, {"K", 66}};  // 8.9 MB per field
+  heat.backends = {"cpu"};
+  heat.tag = "-short-rows";
+  run_case(heat);
+  heat.sizes = {{"I", 32}, {"J", 32}, {"K", 1102}};  // 9.0 MB per field
+  heat.tag = "-long-rows";
+  run_case(heat);
+}
 TEST_CASE("examples: cell_bounds (max_over, min_over)", "[examples]") {
   run_case(find_case("unstructured/cell_laplacian.py", "cell_bounds"));
 }
