@@ -35,6 +35,10 @@ Action add_cache_command(CLI::App& app) {
       auto s = cache.stats();
       std::cout << "location: " << s.root.string() << "\nentries: " << s.entries
                 << "\nsize: " << human_bytes(s.bytes) << " (" << s.bytes << " bytes)\n";
+      if (s.stale_temporaries > 0)
+        std::cout << "stale temporaries: " << s.stale_temporaries << " (" << human_bytes(s.stale_bytes)
+                  << ", counted in size: left by builds whose process is gone, e.g. killed with kill -9; "
+                     "the next compile or `weir cache clear` removes them)\n";
     } else if (clear->parsed()) {
       auto n = cache.clear();
       std::cout << "removed " << n << " entr" << (n == 1 ? "y" : "ies") << " from " << cache.root().string()

@@ -82,6 +82,7 @@ nlohmann::json profile_report_json(const ProfileData& d) {
     nlohmann::json j = ids;
     j["name"] = e.info.label;
     j["kind"] = e.info.kind;
+    if (!e.path.empty()) j["path"] = e.path;
     if (e.map_level > 0) j["map_level"] = e.map_level;
     j["calls"] = s.calls;
     j["executions_per_call"] = s.executions_per_call;
@@ -126,6 +127,14 @@ nlohmann::json profile_report_json(const ProfileData& d) {
             {"sdfg", d.sdfg_json.empty() ? nlohmann::json(nullptr) : nlohmann::json::parse(d.sdfg_json)}}}};
 }
 
+std::string table_name(const ProfiledElement& e, const ProfileData& d) {
+  if (e.path.empty()) return e.info.label;
+  for (const auto& o : d.elements)
+    if (&o != &e && o.info.kind == e.info.kind && o.info.label == e.info.label && summarize(o, d).calls > 0)
+      return e.path;
+  return e.info.label;
+}
+
 void print_profile_table(const ProfileData& d, std::ostream& out) {
   std::vector<std::pair<const ProfiledElement*, ElementSummary>> rows;
   for (const auto& e : d.elements)
@@ -133,8 +142,16 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
   std::stable_sort(rows.begin(), rows.end(),
                    [](const auto& a, const auto& b) { return a.second.median_s > b.second.median_s; });
   if (rows.size() > 10) rows.resize(10);
+  // A path (table_name) is cut from the left: its end tells the copies apart.
+  constexpr std::size_t kMaxName = 60;
+  std::vector<std::string> names;
   std::size_t width = 4;
-  for (const auto& r : rows) width = std::max(width, std::min<std::size_t>(r.first->info.label.size(), 40));
+  for (const auto& r : rows) {
+    std::string name = table_name(*r.first, d);
+    if (name.size() > kMaxName) name = "..." + name.substr(name.size() - (kMaxName - 3));
+    width = std::max(width, name.size());
+    names.push_back(std::move(name));
+  }
   auto cell = [](const std::optional<double>& v, double scale, const char* format) {
     if (!v) return std::string("-");
     char buf[32];
@@ -145,8 +162,9 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
   std::snprintf(line, sizeof line, "%-*s  %-11s  %5s  %11s  %6s  %8s  %7s  %8s\n", static_cast<int>(width),
                 "name", "kind", "calls", "median ms", "share", "GB/s", "% probe", "GFLOP/s");
   out << line;
-  for (const auto& [e, s] : rows) {
-    std::string name = e->info.label.substr(0, 40);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& [e, s] = rows[k];
+    const std::string& name = names[k];
     std::snprintf(line, sizeof line, "%-*s  %-11s  %5lld  %11.4f  %5.1f%%  %8s  %7s  %8s\n",
                   static_cast<int>(width), name.c_str(), e->info.kind.c_str(), s.calls, s.median_s * 1e3,
                   s.share * 100, cell(s.gbps, 1, "%.2f").c_str(), cell(s.probe_share, 100, "%.0f%%").c_str(),

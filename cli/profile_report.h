@@ -26,6 +26,11 @@ namespace weir::cli {
 /// thread's total over all its executions in the call.
 struct ProfiledElement {
   runtime::TimedElementInfo info;
+  /// Where the element is, as `weir info` names states: its state's control-flow path
+  /// ("for_36/for_36_copy1/then/call_heat_step"), a node's or copy's label after it
+  /// (".../call_heat_step/heat_update_map"); "" when not known. It tells apart the copies of a
+  /// loop body (the same labels in two places) that the table would otherwise name alike.
+  std::string path;
   long sdfg_id = 0;
   int map_level = 0;
   std::vector<runtime::ElementSample> samples;
@@ -87,6 +92,10 @@ ProbeStats probe_stats(const ProfileData& d);
 /// unstable), clock (name: "tsc" or "clock_monotonic", ticks_per_second), elements with their
 /// summaries, symbols, sdfg}}.
 nlohmann::json profile_report_json(const ProfileData& d);
+
+/// The name the table gives `e`: its label, or its `path` where another element of `d` that ran
+/// has the same kind and label (the copies of a loop body that a swap makes).
+std::string table_name(const ProfiledElement& e, const ProfileData& d);
 
 /// The 10 elements of largest median time among those that ran: name, kind, calls, median time, share of the
 /// median call, GB/s, % of probe, GFLOP/s ("-" where unknown); then, when elements inside map scopes

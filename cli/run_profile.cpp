@@ -15,6 +15,7 @@
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/instrument_timers.h"
+#include "weir/transforms/library_expansion.h"
 #include "weir/transforms/static_costs.h"
 
 namespace weir::cli {
@@ -131,7 +132,12 @@ std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth) {
   transforms::InstrumentTimers pass;
   pass.options().set("depth", depth);
   pass.run(*copy, cache);
-  return copy;
+  // The compile expands library nodes (a reduction's np.max, ...) into nested SDFGs, and the
+  // program's timers name the expansion's ids: expanded here (and read back from JSON again), the
+  // SDFG the report carries is the one compiled, and its ids are the report's.
+  if (!transforms::has_expandable_library_nodes(*copy)) return copy;
+  transforms::parse_pipeline("library-expansion")->run(*copy);
+  return sdfg_from_json_text(sdfg_to_json_text(*copy), "the profiled SDFG '" + sdfg.name + "'");
 }
 
 RunProfiler::RunProfiler(const std::filesystem::path& library, std::shared_ptr<const SDFG> sdfg)
@@ -168,6 +174,8 @@ const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_
           e.info.edge_id != edge)
         continue;
       e.sdfg_id = ids.count(t.sdfg) ? ids.at(t.sdfg) : 0;
+      e.path = t.state ? t.state->path() : std::string();
+      if (t.kind != TimedKind::State) e.path += (e.path.empty() ? "" : "/") + t.label;
       e.map_level = map_level(t);
       const transforms::StaticCost cost = transforms::static_cost(t);
       const transforms::EvaluatedCost v = transforms::evaluate(cost, values);

@@ -19,7 +19,9 @@ namespace weir::cli {
 /// A copy of `sdfg` on which the instrument-timers pass ran (the caller's SDFG is not changed),
 /// with its option `depth` (0: maps at every nesting level; 1: top-level maps only; ...). The
 /// copy is `sdfg` read back from its JSON, so its block and node ids are their positions, the ids
-/// the report's SDFG (written as JSON) has.
+/// the report's SDFG (written as JSON) has. Library nodes the compile expands (library-expansion:
+/// a reduction's Reduce node, ...) are expanded in the copy, after the pass (a timed node's
+/// nested SDFG call stays timed), and read back once more: the copy is the SDFG compiled.
 std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth = 0);
 
 /// The bandwidth probe weir uses: ../lib/libweir_stream_probe.so from the folder of the running

@@ -12,6 +12,8 @@
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/instrument_timers.h"
+#include "weir/transforms/library_expansion.h"
+#include "weir/transforms/pipeline.h"
 #include "weir/transforms/static_costs.h"
 
 namespace weir::cli::view {
@@ -67,6 +69,18 @@ std::string line_column(const std::string& text, std::size_t at) {
 }
 
 }  // namespace
+
+std::unique_ptr<SDFG> as_profiled(const SDFG& sdfg) {
+  const std::string what = "the SDFG '" + sdfg.name + "'";
+  std::unique_ptr<SDFG> copy = sdfg_from_json_text(sdfg_to_json_text(sdfg), what);
+  if (!transforms::has_expandable_library_nodes(*copy)) return copy;
+  // Timed before the expansion, as with_timers does: a timed library node's nested SDFG call
+  // stays timed (the pass run on the expanded SDFG would time the nested SDFG's states instead).
+  transforms::AnalysisCache cache;
+  transforms::InstrumentTimers().run(*copy, cache);
+  transforms::parse_pipeline("library-expansion")->run(*copy);
+  return sdfg_from_json_text(sdfg_to_json_text(*copy), what);
+}
 
 ProfileReport read_profile_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

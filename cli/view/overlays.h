@@ -27,6 +27,12 @@ struct ProfileReport {
 /// of another tool, or of a weir before reports carried their SDFG), or whose SDFG does not load.
 ProfileReport read_profile_report(const std::string& path);
 
+/// `sdfg` as `weir run --profile` compiles it (with_timers' form): read back from its JSON (ids
+/// numbered by position) and, where it has library nodes the compile expands, with the timers
+/// of instrument-timers set and then those nodes expanded and read back again. The ids of a
+/// report's elements are this SDFG's.
+std::unique_ptr<SDFG> as_profiled(const SDFG& sdfg);
+
 /// The measured overlay: the report's program, calls, median call time and probe, and per
 /// element its location in `sdfg`, kind, label and numbers (median ms, share of the call, GB/s,
 /// share of the probe, GFLOP/s, bytes, FLOPs, arithmetic intensity = FLOPs / bytes). Throws

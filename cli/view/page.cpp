@@ -18,6 +18,7 @@
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/source_files.h"
 #include "weir/sdfg/validate.h"
+#include "weir/transforms/library_expansion.h"
 #include "weir/transforms/script.h"
 
 namespace weir::cli::view {
@@ -148,6 +149,17 @@ Page build_page(const PageOptions& o) {
   std::optional<ProfileReport> report;
   if (!o.report.empty()) report = read_profile_report(o.report);
   std::unique_ptr<SDFG> sdfg = o.target.empty() ? std::move(report->sdfg) : load_target(o.target, o.includes);
+  if (report && !o.target.empty()) {
+    // The report names the elements of the SDFG as compiled: library nodes (a reduction's
+    // Reduce) expanded into nested SDFG calls. The page shows that form, where it differs.
+    const bool expands = transforms::has_expandable_library_nodes(*sdfg);
+    sdfg = as_profiled(*sdfg);
+    if (expands)
+      page.notes.push_back("profile: " + o.target +
+                           " has library nodes the compile expands; the page shows the SDFG as profiled "
+                           "(them expanded into nested SDFGs, as `weir optimize --passes library-expansion` "
+                           "writes it)");
+  }
   const std::string title = o.target.empty() ? fs::path(o.report).filename().string() + " (the profiled SDFG)"
                                              : fs::path(o.target).filename().string();
   json data = {{"title", title}, {"sdfg", document(*sdfg)}};

@@ -58,8 +58,15 @@ bool collect(const PyProgram& prog, const py::args& args, const py::kwargs& kwar
       if (value.is_none()) continue;
       if (!PyDict_Check(value.ptr())) return false;
       for (auto [name, table] : py::reinterpret_borrow<py::dict>(value)) {
-        long i = PyUnicode_Check(name.ptr()) ? slot_named(prog, name.ptr(), users + results, n) : -1;
-        if (i < 0 || !put(objects, static_cast<std::size_t>(i), table.ptr())) return false;
+        if (!PyUnicode_Check(name.ptr())) return false;
+        long i = slot_named(prog, name.ptr(), users + results, n);
+        if (i < 0) {
+          // Another program's table, or a Cartesian offset's Dimension: the checked call says
+          // whether it may be ignored (PyProgram::cartesian_entry_problem), every call.
+          if (!prog.cartesian_entry_problem(py::str(name), table).empty()) return false;
+          continue;
+        }
+        if (!put(objects, static_cast<std::size_t>(i), table.ptr())) return false;
       }
       continue;
     }

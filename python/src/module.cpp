@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "bindings.h"
 #include "weir/pycode/source.h"
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/gpu_backend.h"
 #include "weir/runtime/loader.h"
@@ -25,6 +27,14 @@ using namespace weir::runtime;
 namespace {
 
 [[noreturn]] void raise(const char* cls, const char* message) {
+  if (std::strcmp(cls, "KeyboardInterrupt") == 0) {
+    // An interrupted compile (CompileInterrupted) raised the signal again with Python's
+    // handler in place: it runs now (KeyboardInterrupt, or what the program's own handler
+    // raises); else (another thread's signal, a handler that returned) KeyboardInterrupt.
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    PyErr_SetString(PyExc_KeyboardInterrupt, message);
+    throw py::error_already_set();
+  }
   py::object type = py::module_::import("weir._errors").attr(cls);
   PyErr_SetObject(type.ptr(), py::str(message).ptr());
   throw py::error_already_set();
@@ -112,6 +122,8 @@ const char* python_error_class(std::exception_ptr p) {
   // Most specific first: the first matching handler decides.
   try {
     if (p) std::rethrow_exception(p);
+  } catch (const CompileInterrupted&) {
+    return "KeyboardInterrupt";
   } catch (const ArgumentTypeError&) {
     return "ArgumentTypeError";
   } catch (const ArgumentError&) {

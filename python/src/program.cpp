@@ -105,13 +105,16 @@ Gathered gather(const PyProgram& prog, const py::args& args, const py::kwargs& k
       throw ArgumentTypeError(
           "offset_provider: expected a dict of connectivity tables ({'E2V': table}), got " +
           type_name(offsets));
-    std::string known;
-    for (const auto& c : prog.conns) known += (known.empty() ? "" : ", ") + c.name;
+    // gt4py's offset_provider is one dict for the grid: the tables of every program and a
+    // Dimension for each Cartesian offset. A program takes the tables it uses and checks the
+    // Dimensions of its Cartesian offsets; other entries are another program's.
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(offsets)) {
       std::string k = py::str(key);
-      if (!prog.is_table(k))
-        throw ArgumentTypeError("offset_provider: " + pname + " uses no connectivity " + squoted(k) +
-                                (known.empty() ? " (it uses none)" : " (it uses " + known + ")"));
+      if (!prog.is_table(k)) {
+        if (std::string problem = prog.cartesian_entry_problem(k, value); !problem.empty())
+          throw ArgumentTypeError("offset_provider[" + squoted(k) + "]: " + problem);
+        continue;
+      }
       g.args.arrays.emplace(k, borrow_array("offset_provider[" + squoted(k) + "]", value, ScalarType::Int32,
                                             2, false, true, g, k));
     }
@@ -232,6 +235,7 @@ std::shared_ptr<PyProgram> domain_program(const PyProgram& prog, const std::vect
     q->fv = with_output_domain(prog.fv, dims);
     q->sig = field_view_signature(q->fv);
     q->conns = prog.conns;
+    q->cartesian = prog.cartesian;
     q->slots = call_slots(*q);
     slot = std::move(q);
   }
@@ -300,11 +304,26 @@ PyProgram make_program(std::string reference, py::object backend, std::vector<st
   check_backend(*p.backend, p.fv);
   p.sig = field_view_signature(p.fv);
   p.conns = connectivities_of(p.fv);
+  p.cartesian = cartesian_offsets_of(p.fv);
   p.slots = call_slots(p);
   return p;
 }
 
 }  // namespace
+
+std::string PyProgram::cartesian_entry_problem(const std::string& name, py::handle value) const {
+  auto it = cartesian.find(name);
+  if (it == cartesian.end()) return "";
+  const std::string expected =
+      "the Dimension " + squoted(it->second) + " that " + squoted(name) + " moves along";
+  // gt4py's Dimension or weir.gt4py_stand_in's (a heap type's tp_name is its bare name).
+  if (std::strcmp(Py_TYPE(value.ptr())->tp_name, "Dimension") != 0 || !py::hasattr(value, "value"))
+    return "expected " + expected + " (a Cartesian offset needs no table), got " + type_name(value);
+  py::object dim = value.attr("value");
+  if (!py::isinstance<py::str>(dim) || dim.cast<std::string>() != it->second)
+    return "expected " + expected + ", got the Dimension " + py::repr(dim).cast<std::string>();
+  return "";
+}
 
 void bind_programs(py::module_& m) {
   py::class_<PyProgram>(m, "Program",

@@ -66,8 +66,16 @@ struct PyProgram {
   runtime::FieldViewProgram fv;
   runtime::Signature sig;  // field_view_signature(fv)
   std::vector<runtime::ConnectivityParameter> conns;
+  /// The Cartesian offsets it uses and the dimension each moves along (cartesian_offsets_of):
+  /// offset_provider= may map them to that Dimension, as gt4py requires ({"Koff": KDim}).
+  std::map<std::string, std::string> cartesian;
   std::vector<CallSlot> slots;  // call_slots(sig, conns)
   std::shared_ptr<ProgramState> state = std::make_shared<ProgramState>();
+
+  /// "" when `value`, offset_provider's entry for `name`, is fine to ignore: `name` is not a
+  /// Cartesian offset the program uses (an entry of a grid-wide provider that another program
+  /// needs), or `value` is a Dimension named as the dimension it moves along; else why not.
+  std::string cartesian_entry_problem(const std::string& name, py::handle value) const;
 
   bool is_table(const std::string& name) const {
     for (const auto& c : conns)

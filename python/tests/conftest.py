@@ -27,6 +27,7 @@ AXPY_PROGRAM = program("pointwise.py", "axpy_program")
 SUM_DIFF = program("pointwise.py", "sum_diff")
 TIMES = program("pointwise.py", "times")
 EDGES = program("edges.py", "edge_sum_program")
+GRID_OFFSETS = program("grid_offsets.py", "edge_gradient")
 
 
 def laplacian_numpy(f):

@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 import weir
+from weir.gt4py_stand_in import Dimension, DimensionKind
 from conftest import (
     AXPY,
     AXPY_PROGRAM,
     EDGES,
+    GRID_OFFSETS,
     HDIFF,
     LAPLACIAN,
     ROOT,
@@ -104,7 +106,8 @@ def test_offset_provider_errors(backend):
     v, out = np.ones(4), np.zeros(3)
     with pytest.raises(TypeError, match="missing connectivity table 'E2V'"):
         p(v, out)
-    with pytest.raises(TypeError, match="offset_provider: edge_sum_program uses no connectivity 'V2E' \\(it uses E2V\\)"):
+    # Another program's table is ignored (gt4py's one offset_provider for the grid): E2V is missing.
+    with pytest.raises(TypeError, match="missing connectivity table 'E2V'"):
         p(v, out, offset_provider={"V2E": np.zeros((4, 2), np.int32)})
     with pytest.raises(TypeError, match="offset_provider\\['E2V'\\]: expected a NumPy int32 or int64 array"):
         p(v, out, offset_provider={"E2V": np.zeros((3, 2))})
@@ -272,3 +275,57 @@ def test_messages_name_the_file_as_given(backend, monkeypatch):
         weir.load("examples/cartesian/../cartesian/laplacian.py::lap", backend=backend)(f, out=np.zeros_like(f))
     assert e.value.file == "examples/cartesian/../cartesian/laplacian.py"
     assert str(ROOT) not in str(e.value)
+
+
+def grid_offsets_numpy(v, e2v):
+    tmp = v[e2v[:, 0]] + v[e2v[:, 1]]
+    return tmp, tmp[:, 1:] - tmp[:, :-1]
+
+
+def test_offset_provider_of_the_whole_grid(backend, rng):
+    # gt4py's model drivers build one offset_provider for the grid and pass it to every program:
+    # tables the program does not use, and a Dimension for each Cartesian offset ("Koff": K).
+    nv, ne, nk = 6, 9, 5
+    e2v = rng.integers(0, nv, size=(ne, 2)).astype(np.int32)
+    grid = {
+        "E2V": e2v,
+        "V2E": rng.integers(-1, ne, size=(nv, 4)).astype(np.int32),
+        "C2E": np.zeros((3, 3), np.int64),
+        "Koff": Dimension("K", kind=DimensionKind.VERTICAL),
+        "Ioff": Dimension("I"),
+    }
+    p = weir.load(GRID_OFFSETS, backend=backend)
+    assert p.offsets == ["E2V"]
+    for call in range(2):  # the second call takes the cached path
+        v = rng.random((nv, nk))
+        tmp, out = np.zeros((ne, nk)), np.full((ne, nk), -7.0)
+        p(v, tmp, out, ne, nk, offset_provider=grid)
+        want_tmp, want_out = grid_offsets_numpy(v, e2v)
+        np.testing.assert_array_equal(tmp, want_tmp)
+        np.testing.assert_array_equal(out[:, : nk - 1], want_out)
+        np.testing.assert_array_equal(out[:, nk - 1], -7.0)  # outside the domain: untouched
+    # Without the Dimension entry (weir never needed it) the same.
+    v = rng.random((nv, nk))
+    p(v, tmp, out, ne, nk, offset_provider={"E2V": e2v})
+    np.testing.assert_array_equal(out[:, : nk - 1], grid_offsets_numpy(v, e2v)[1])
+
+
+def test_offset_provider_dimension_of_a_cartesian_offset_is_checked(backend, rng):
+    nv, ne, nk = 4, 5, 3
+    e2v = rng.integers(0, nv, size=(ne, 2)).astype(np.int32)
+    p = weir.load(GRID_OFFSETS, backend=backend)
+    v, tmp, out = rng.random((nv, nk)), np.zeros((ne, nk)), np.zeros((ne, nk))
+    p(v, tmp, out, ne, nk, offset_provider={"E2V": e2v, "Koff": Dimension("K", kind=DimensionKind.VERTICAL)})
+    # After a call that cached its checks, a wrong entry is still refused, naming it.
+    with pytest.raises(
+        TypeError,
+        match="offset_provider\\['Koff'\\]: expected the Dimension 'K' that 'Koff' moves along, got the Dimension 'I'",
+    ):
+        p(v, tmp, out, ne, nk, offset_provider={"E2V": e2v, "Koff": Dimension("I")})
+    with pytest.raises(
+        TypeError, match="offset_provider\\['Koff'\\]: .*\\(a Cartesian offset needs no table\\), got .*ndarray"
+    ):
+        p(v, tmp, out, ne, nk, offset_provider={"E2V": e2v, "Koff": np.zeros((ne, 1), np.int32)})
+    # A table the program uses is still checked as before.
+    with pytest.raises(TypeError, match="offset_provider\\['E2V'\\]: expected a NumPy int32 or int64 array"):
+        p(v, tmp, out, ne, nk, offset_provider={"E2V": Dimension("E2V"), "Koff": Dimension("K")})

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_cache.h"
 
@@ -28,6 +29,9 @@ CompilationArtifact build_cached(const CachedBuild& b, Signature signature) {
   std::string problem;
   CacheEntry entry;
   fs::path build_dir;
+  // SIGINT/SIGTERM during the build: the compilers stopped, the temporaries removed, then the
+  // signal raised again (compile_interrupt.h).
+  CompileSignalScope interruptible;
   try {
     entry = cache.get_or_build(
         b.key,

@@ -1,6 +1,7 @@
 #include "weir/runtime/compiler.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -15,6 +17,7 @@
 #include <optional>
 #include <thread>
 
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/text.h"
 
@@ -81,6 +84,37 @@ std::vector<std::string> CompilerSettings::command(const fs::path& source, const
   return argv;
 }
 
+namespace {
+
+// Reads the child's output until it closes it. Inside a CompileSignalScope it polls: when a
+// signal arrived, the child's process group is killed (again: the handler did already) and
+// the reading goes on until the killed processes close the pipe. Returns the signal (0: none).
+int read_output(int fd, pid_t group, std::string& output) {
+  char buf[8192];
+  int interrupted = 0, polls_since = 0;
+  for (;;) {
+    if (group > 0) {
+      if (const int s = compile_interrupt_signal(); s && !interrupted) {
+        interrupted = s;
+        ::kill(-group, SIGTERM);
+      }
+      // A process of the group that outlives SIGTERM by 2 s gets SIGKILL.
+      if (interrupted && ++polls_since == 20) ::kill(-group, SIGKILL);
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0) continue;  // timeout or EINTR: check again
+    }
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      output.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  return interrupted ? interrupted : (group > 0 ? compile_interrupt_signal() : 0);
+}
+
+}  // namespace
+
 ProcessOutput run_process(const std::vector<std::string>& argv) {
   if (argv.empty()) throw RuntimeError("run_process: empty command");
   int fds[2];
@@ -91,31 +125,51 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  // During a compile the child leads a process group of its own: an interrupt kills the
+  // compiler and everything it started (cc1plus, as, ld), also when the signal reached weir's
+  // PID alone; its signal mask and dispositions are the defaults, whatever weir's are.
+  const bool grouped = detail::compile_signal_scope_open();
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (grouped) {
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGINT);
+    sigaddset(&dfl, SIGTERM);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dfl);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  }
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
     throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(rc));
   }
+  if (grouped) detail::track_compiler_group(pid, true);
   ProcessOutput out;
-  char buf[8192];
-  for (;;) {
-    ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n > 0) {
-      out.output.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
+  const int interrupted = read_output(fds[0], grouped ? pid : 0, out.output);
   close(fds[0]);
+  if (interrupted) ::kill(-pid, SIGTERM);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw RuntimeError("waiting for '" + argv[0] + "' failed: " + std::strerror(errno));
+    if (errno != EINTR) {
+      if (grouped) detail::track_compiler_group(pid, false);
+      throw RuntimeError("waiting for '" + argv[0] + "' failed: " + std::strerror(errno));
+    }
+  if (grouped) detail::track_compiler_group(pid, false);
+  if (interrupted)
+    throw CompileInterrupted(interrupted, "interrupted (" +
+                                              std::string(interrupted == SIGINT ? "SIGINT" : "SIGTERM") +
+                                              "): stopped '" + argv[0] + "' and the processes it started");
   out.exit_code =
       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return out;

@@ -98,32 +98,34 @@ FieldViewProgram finish(const std::shared_ptr<Loaded>& l, const LoadedModule& m,
   return p;
 }
 
+// The offsets of shifts in `e` (or `d`, and everything it calls): the unstructured ones
+// (connectivities), or with `cartesian` the Cartesian ones (`Koff[1]`, `as_offset(Koff, f)`).
 void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out,
-                std::set<const TypedDefinition*>& seen);
+                std::set<const TypedDefinition*>& seen, bool cartesian);
 
 void offsets_in(const TypedDefinition& d, std::map<std::string, FieldOffset>& out,
-                std::set<const TypedDefinition*>& seen) {
+                std::set<const TypedDefinition*>& seen, bool cartesian) {
   if (!seen.insert(&d).second) return;
   std::function<void(const std::vector<TStmt>&)> stmts = [&](const std::vector<TStmt>& body) {
     for (const TStmt& s : body) {
-      if (s.value) offsets_in(*s.value, out, seen);
+      if (s.value) offsets_in(*s.value, out, seen, cartesian);
       stmts(s.body);
       stmts(s.orelse);
     }
   };
   stmts(d.body);
-  for (const auto& c : d.calls) offsets_in(*c.callee, out, seen);
+  for (const auto& c : d.calls) offsets_in(*c.callee, out, seen, cartesian);
 }
 
 void offsets_in(const TExpr& e, std::map<std::string, FieldOffset>& out,
-                std::set<const TypedDefinition*>& seen) {
-  for (const auto& a : e.args) offsets_in(*a, out, seen);
+                std::set<const TypedDefinition*>& seen, bool cartesian) {
+  for (const auto& a : e.args) offsets_in(*a, out, seen, cartesian);
   for (const ShiftStep& s : e.shifts) {
-    if (s.kind == ShiftStep::Kind::Neighbor || s.kind == ShiftStep::Kind::AllNeighbors)
-      out[s.offset.name] = s.offset;
-    if (s.index_field) offsets_in(*s.index_field, out, seen);
+    const bool unstructured = s.kind == ShiftStep::Kind::Neighbor || s.kind == ShiftStep::Kind::AllNeighbors;
+    if (cartesian ? !unstructured && s.offset.cartesian() : unstructured) out[s.offset.name] = s.offset;
+    if (s.index_field) offsets_in(*s.index_field, out, seen, cartesian);
   }
-  if (e.callee) offsets_in(*e.callee, out, seen);
+  if (e.callee) offsets_in(*e.callee, out, seen, cartesian);
 }
 
 Parameter array_param(const std::string& name, ScalarType dtype, const std::vector<std::string>& dims,
@@ -174,7 +176,7 @@ FieldViewProgram load_field_view_source(const std::string& text, const std::stri
 std::vector<ConnectivityParameter> connectivities_of(const TypedDefinition& def) {
   std::map<std::string, FieldOffset> offs;
   std::set<const TypedDefinition*> seen;
-  offsets_in(def, offs, seen);
+  offsets_in(def, offs, seen, false);
   std::vector<ConnectivityParameter> out;
   for (const auto& [name, o] : offs)
     out.push_back({name, o.targets[0].name, o.source.name, o.targets[1].name});
@@ -243,6 +245,18 @@ std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& pro
     for (const auto& p : connectivities_of(*c)) all.emplace(p.name, p);
   std::vector<ConnectivityParameter> out;
   for (auto& [name, p] : all) out.push_back(p);
+  return out;
+}
+
+std::map<std::string, std::string> cartesian_offsets_of(const FieldViewProgram& program) {
+  std::map<std::string, FieldOffset> offs;
+  std::set<const TypedDefinition*> seen;
+  if (program.orchestration)
+    for (const TypedDefinition* c : program.orchestration->callees) offsets_in(*c, offs, seen, true);
+  else
+    offsets_in(*program.definition, offs, seen, true);
+  std::map<std::string, std::string> out;
+  for (const auto& [name, o] : offs) out.emplace(name, o.source.name);
   return out;
 }
 

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -13,6 +15,7 @@
 
 #include "cache_trust.h"
 #include "sha256.h"
+#include "weir/runtime/compile_interrupt.h"
 
 namespace weir::runtime::detail {
 namespace fs = std::filesystem;
@@ -58,7 +61,32 @@ bool verified_pch(const fs::path& dir, const std::string& headers, uid_t uid) {
   return true;
 }
 
+// The temporaries in `pch` (`<hash>.tmp.<pid>.<thread>`, `<hash>.stale.<pid>`) of processes that
+// are gone: a build killed (kill -9, a crash) before it could remove its own.
+void remove_stale_temporaries(const fs::path& pch) {
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& e : fs::directory_iterator(pch, ec))
+    if (stale_temporary_pid(e.path().filename().string()) > 0 &&
+        process_is_gone(stale_temporary_pid(e.path().filename().string())))
+      stale.push_back(e.path());
+  for (const fs::path& p : stale) fs::remove_all(p, ec);
+}
+
 }  // namespace
+
+long stale_temporary_pid(const std::string& name) {
+  for (const char* tag : {".tmp.", ".stale."}) {
+    const std::size_t at = name.find(tag);
+    if (at == std::string::npos) continue;
+    const std::size_t start = at + std::strlen(tag);
+    std::size_t end = start;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    if (end == start || end - start > 9) return 0;
+    return std::stol(name.substr(start, end - start));
+  }
+  return 0;
+}
 
 std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::path& cache_root,
                                   const std::string& headers, const CompilerInvocation& invoke) {
@@ -85,6 +113,7 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     check_ancestors(cache_root, uid);
     make_private_directories(dir.parent_path().parent_path(), uid);
     make_private_directories(dir.parent_path(), uid);
+    remove_stale_temporaries(dir.parent_path());
     if (fs::exists(fs::symlink_status(dir, ec))) {
       if (verified_pch(dir, headers, uid)) return header;
       // Truncated, changed or foreign: moved aside and built again (readers that opened the old
@@ -107,7 +136,13 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     for (const char* a : {"-x", "c++-header", "-o"}) argv.push_back(a);
     argv.push_back((tmp / "weir_prelude.h.gch").string());
     argv.push_back((tmp / "weir_prelude.h").string());
-    ProcessOutput r = invoke(argv);
+    ProcessOutput r;
+    try {
+      r = invoke(argv);
+    } catch (const CompileInterrupted&) {
+      fs::remove_all(tmp, ec);  // the interrupted build's own temporaries
+      throw;
+    }
     if (r.exit_code != 0 || !fs::is_regular_file(tmp / "weir_prelude.h.gch", ec)) {
       fs::remove_all(tmp, ec);
       return {};
@@ -122,6 +157,8 @@ std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::pa
     fs::rename(tmp, dir, ec);
     if (ec) fs::remove_all(tmp, ec);  // another process installed it first
     return verified_pch(dir, headers, uid) ? header : fs::path();
+  } catch (const CompileInterrupted&) {
+    throw;
   } catch (const std::exception&) {
     return {};
   }

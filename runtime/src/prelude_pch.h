@@ -15,9 +15,15 @@ namespace weir::runtime::detail {
 /// is none: not GCC (clang reads PCHs differently), or building it failed. Never throws: the
 /// header only saves time. GCC ignores a PCH built with other options and parses the header's
 /// text instead, so a stale one changes nothing but the time; the library does not depend on it
-/// (the program's cache key does not name it). The directory records the .gch's size and
-/// SHA-256; one that differs (truncated by a full disk, changed), a header whose text differs
+/// (the program's cache key does not name it). Except that an interrupted compile
+/// (CompileInterrupted) is thrown on, its temporary directory removed. Before building it
+/// removes the temporaries of processes that are gone (a kill -9 during a build). The directory records the
+/// .gch's size and SHA-256; one that differs (truncated by a full disk, changed), a header whose text differs
 /// from `headers`, or files not the user's own (cache_trust.h) are moved aside and built again.
+/// The process id a temporary in the cache is named with (`<hash>.tmp.<pid>.<thread>`,
+/// `<hash>.stale.<pid>`); 0 when the name has none.
+long stale_temporary_pid(const std::string& name);
+
 std::filesystem::path prelude_pch(const CompilerSettings& settings, const std::filesystem::path& cache_root,
                                   const std::string& headers, const CompilerInvocation& invoke = run_process);
 

@@ -17,8 +17,10 @@
 #include <thread>
 
 #include "cache_trust.h"
+#include "prelude_pch.h"
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/notices.h"
 #include "weir/sdfg/json_limits.h"
@@ -124,9 +126,20 @@ void remove_tree(const fs::path& dir, const fs::path& tmp) {
   fs::remove_all(ec ? dir : aside, ec);
 }
 
+// The process id in a build directory's name (`<key>.<pid>.<n>`, unique_suffix()); 0 when none.
+long build_pid(const std::string& name) {
+  const std::size_t start = name.find('.');
+  if (start == std::string::npos) return 0;
+  std::size_t end = start + 1;
+  while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+  if (end == start + 1 || end - start > 10 || name.find(".stale.") != std::string::npos) return 0;
+  return std::stol(name.substr(start + 1, end - start - 1));
+}
+
 // Build directories a killed build (kill -9, a crash, a power cut) left in tmp/: those of
 // `own_key`, whose lock the caller holds (so no build of it runs), and those older than an hour
-// whose key's lock is free. Builds in progress hold their key's lock and are never touched.
+// or of a process that is gone whose key's lock is free. Builds in progress hold their key's lock and are
+// never touched.
 void reclaim_stale_builds(const fs::path& tmp, const fs::path& locks, const std::string& own_key) {
   constexpr auto kStaleAge = std::chrono::hours(1);
   std::error_code ec;
@@ -138,7 +151,7 @@ void reclaim_stale_builds(const fs::path& tmp, const fs::path& locks, const std:
     std::string key = name.substr(0, name.find('.'));
     if (key != own_key) {
       auto t = fs::last_write_time(p, ec);
-      if (ec || now - t < kStaleAge) continue;
+      if ((ec || now - t < kStaleAge) && !process_is_gone(build_pid(name))) continue;
       if (valid_key(key) && name.find(".stale.") == std::string::npos) {
         FileLock lock(locks / (key + ".lock"), /*wait=*/false);
         if (!lock.locked()) continue;
@@ -251,6 +264,11 @@ CacheEntry ProgramCache::get_or_build(const std::string& key, const std::functio
   b.source = b.directory / kSourceName;
   try {
     build(b);
+  } catch (const CompileInterrupted&) {
+    // Nothing failed: no failed/ entry, and none of the build's files stay.
+    std::error_code ec;
+    fs::remove_all(b.directory, ec);
+    throw;
   } catch (...) {
     fs::path failed = failed_directory(key);
     remove_tree(failed, tmp);
@@ -315,6 +333,18 @@ CacheStats ProgramCache::stats() const {
   if (!fs::is_directory(base(), ec)) return s;
   for (auto it = fs::recursive_directory_iterator(root_, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
+    if (it.depth() == 2 &&
+        (it->path().parent_path().filename() == "tmp" || it->path().parent_path().filename() == "pch")) {
+      const std::string name = it->path().filename().string();
+      const long pid =
+          it->path().parent_path().filename() == "tmp" ? build_pid(name) : detail::stale_temporary_pid(name);
+      if (process_is_gone(pid)) {
+        ++s.stale_temporaries;
+        for (auto f = fs::recursive_directory_iterator(it->path(), ec);
+             !ec && f != fs::recursive_directory_iterator(); f.increment(ec))
+          if (f->is_regular_file(ec)) s.stale_bytes += f->file_size(ec);
+      }
+    }
     if (it->is_regular_file(ec)) {
       s.bytes += it->file_size(ec);
       if (it->path().filename() == kManifestName &&

@@ -475,3 +475,56 @@ TEST_CASE("weir view --report: the profile of a lowered .py program shows on the
         CHECK(e.at("state_id").get<std::size_t>() < j["weir_profile"]["sdfg"]["nodes"].size());
   }
 }
+
+TEST_CASE("weir view --report: an orchestration with reductions views with and without its SDFG given",
+          "[cli][view][profile]") {
+  // A user's report: every profile of adaptive_heat (np.max/np.min/np.sum: Reduce nodes, which
+  // the compile expands into nested SDFGs) was refused ("element 1 (nested_sdfg 'reduce_max_u':
+  // cfg_id 1, state 0, node 3) is not an element of 'adaptive_heat'"), even with no file given:
+  // the report's SDFG had the Reduce nodes, its timers the expansion's ids.
+  auto dir = weir::test::scratch_dir("cli-view-report-reductions");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const fs::path ah = fs::path(WEIR_SOURCE_DIR) / "examples/orchestration/adaptive_heat.py";
+  const std::string args =
+      " --random-inputs --set I=12 --set J=10 --set dt=0.1 --set limit=0.5 --set steps=3";
+  auto r = run_weir("sdfg " + q(ah.string() + "::adaptive_heat") + " -o " + q(dir / "ah.sdfg"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = run_weir("optimize " + q(dir / "ah.sdfg") + " --auto cpu -o " + q(dir / "o.sdfg"));
+  REQUIRE(r.code == 0);
+  // From the .py file (lowered and optimized by run) and from the optimized SDFG file.
+  r = run_weir("run " + q(ah.string() + "::adaptive_heat") + " --backend cpu" + args +
+                   " --profile=" + q(dir / "py.json"),
+               env);
+  REQUIRE(r.code == 0);
+  // The table names the two copies of the loop body (the swap's) by their paths.
+  CHECK(r.out.find("_copy1/then/call_heat_step ") != std::string::npos);
+  r = run_weir("run " + q(dir / "o.sdfg") + " --backend cpu" + args + " --profile=" + q(dir / "o.json"), env);
+  REQUIRE(r.code == 0);
+  const std::vector<std::pair<std::string, std::string>> views = {
+      {"", "py.json"}, {"", "o.json"}, {"o.sdfg", "o.json"}};
+  int k = 0;
+  for (const auto& [target, report] : views) {
+    INFO(target + " --report " + report);
+    const fs::path page = dir / ("p" + std::to_string(k++) + ".html");
+    r = run_weir("view " + (target.empty() ? std::string() : q(dir / target) + " ") + "--report " +
+                 q(dir / report) + " --html " + q(page));
+    INFO(r.out);
+    if (!have_bundle(r.out)) return;
+    REQUIRE(r.code == 0);
+    std::ifstream in(dir / report);
+    const json j = json::parse(in);
+    const json& elements = j.at("weir_profile").at("elements");
+    const json shown = page_data(read(page))["overlays"]["profile"]["elements"];
+    REQUIRE(shown.size() == elements.size());
+    // The reductions' calls are there, named as in the report, and every copy of the loop body's
+    // elements carries its own path.
+    int reductions = 0;
+    for (std::size_t e = 0; e < elements.size(); ++e) {
+      CHECK(shown[e]["label"] == elements[e]["name"]);
+      if (elements[e]["kind"] == "nested_sdfg" && elements[e]["name"] == "reduce_max_u") ++reductions;
+    }
+    CHECK(reductions == 2);  // np.max in the loop body and in its swapped copy
+    if (!target.empty()) CHECK(r.out.find("has library nodes the compile expands") != std::string::npos);
+  }
+}

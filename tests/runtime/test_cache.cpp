@@ -2,6 +2,7 @@
 // of one program (threads and processes) produce one entry, corrupt entries are rebuilt, and
 // failed builds keep their source.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -311,8 +312,8 @@ TEST_CASE("cache: build directories of killed builds are reclaimed, builds in pr
   fs::create_directories(tmp);
   fs::create_directories(locks);
   std::string mine(64, 'a'), other(64, 'b'), busy(64, 'c'), recent(64, 'd');
-  auto leftover = [&](const std::string& key, std::chrono::hours age) {
-    fs::path d = tmp / (key + ".99999.0");
+  auto leftover = [&](const std::string& key, std::chrono::hours age, long pid = 99999) {
+    fs::path d = tmp / (key + "." + std::to_string(pid) + ".0");
     fs::create_directories(d);
     std::ofstream(d / "program.cpp") << "left by kill -9";
     fs::last_write_time(d, fs::file_time_type::clock::now() - age);
@@ -321,8 +322,14 @@ TEST_CASE("cache: build directories of killed builds are reclaimed, builds in pr
   fs::path own = leftover(mine, std::chrono::hours(0));      // same key: its lock is ours
   fs::path old = leftover(other, std::chrono::hours(2));     // old, lock free
   fs::path running = leftover(busy, std::chrono::hours(2));  // old, but its build holds the lock
-  fs::path young = leftover(recent, std::chrono::hours(0));  // another key's, too recent to judge
-  fs::path removal = tmp / (other + ".stale.99999.1");       // a removal that was interrupted
+  // Another key's, too recent to judge by its age, of a process that runs (this one).
+  fs::path young = leftover(recent, std::chrono::hours(0), static_cast<long>(::getpid()));
+  // Another key's, recent, of a process that is gone (PID 99999, beyond the default pid_max
+  // of 32768 or unused): stale whatever its age.
+  std::string dead_key(64, 'e');
+  REQUIRE(::kill(99999, 0) != 0);
+  fs::path dead = leftover(dead_key, std::chrono::hours(0));
+  fs::path removal = tmp / (other + ".stale.99999.1");  // a removal that was interrupted
   fs::create_directories(removal);
   fs::last_write_time(removal, fs::file_time_type::clock::now() - std::chrono::hours(2));
   int fd = ::open((locks / (busy + ".lock")).c_str(), O_RDWR | O_CREAT, 0644);
@@ -335,4 +342,5 @@ TEST_CASE("cache: build directories of killed builds are reclaimed, builds in pr
   CHECK_FALSE(fs::exists(removal));
   CHECK(fs::exists(running));
   CHECK(fs::exists(young));
+  CHECK_FALSE(fs::exists(dead));
 }

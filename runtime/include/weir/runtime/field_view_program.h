@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -73,6 +74,12 @@ std::vector<ConnectivityParameter> connectivities_of(const frontend::TypedDefini
 
 /// connectivities_of a program's definition, or of everything an orchestration function calls.
 std::vector<ConnectivityParameter> connectivities_of(const FieldViewProgram& program);
+
+/// The Cartesian offsets `program` uses (transitively; `Koff[1]`, `as_offset(Koff, f)`), by name,
+/// each with the name of the dimension it moves along: gt4py's offset_provider maps such an
+/// offset to that Dimension (`{"Koff": KDim}`). A shift written `IDim + 1` counts as an offset
+/// named after its dimension ("I" -> "I").
+std::map<std::string, std::string> cartesian_offsets_of(const FieldViewProgram& program);
 
 /// The program's parameters as `weir run` and argument checks see them, in the conventions of
 /// the SDFG lowering (docs/adr/0008): a field `f` over (I, J) is an array of shape

@@ -27,6 +27,11 @@ struct CacheStats {
   std::filesystem::path root;
   std::size_t entries = 0;
   std::uintmax_t bytes = 0;  ///< size of every file under the root
+  /// Temporaries of builds whose process is gone (interrupted by kill -9, a crash): build
+  /// directories in tmp/ and precompiled-header directories in pch/ named with a dead PID.
+  /// Counted in `bytes` too; the next build (or clear()) removes them.
+  std::size_t stale_temporaries = 0;
+  std::uintmax_t stale_bytes = 0;
 };
 
 /// A directory of compiled programs. Layout: <root>/v1/<key[0:2]>/<key>/ holds the library,
