@@ -15,6 +15,7 @@
 #include "program.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
+#include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
@@ -136,7 +137,8 @@ std::shared_ptr<Program> prepared(const PyProgram& prog, const std::map<std::str
   if (!slot) {
     if (prog.compiled()) {
       std::shared_ptr<Program> p = prepare(*prog.backend, lower_for_tables(prog.fv, widths));
-      slot = prog.fv.orchestration ? with_orchestration_checks(std::move(p), prog.fv) : std::move(p);
+      slot = prog.fv.orchestration ? with_orchestration_checks(std::move(p), prog.fv)
+                                   : with_call_domain_checks(std::move(p), prog.fv);
     } else {
       slot = prepare(*prog.backend, prog.fv);
     }
