@@ -123,3 +123,9 @@ def test_a_program_domain_bounded_by_scalars_outside_its_output(backend):
         want[i, 2] = v[i, 3] + v[i, 2]
         want[i, 1] = v[i, 3] + v[i, 2] + v[i, 1]
     np.testing.assert_array_equal(o, want)
+    # A bound out of its declared type's range is refused on every call, also the repeated ones
+    # with the arrays of an earlier call (the SDFG holds k1 as an int64 symbol).
+    for _ in range(2):
+        with pytest.raises(weir.ArgumentError, match="argument 'k1': expected int32 scalar, got 4294967299 \\(out of range\\)"):
+            scan(v=v, o=o, k0=1, k1=2**32 + 3)
+    np.testing.assert_array_equal(o, want)

@@ -1,12 +1,14 @@
 // The domain= of each call of a compiled @program checked against its output fields before the
 // program runs, with the embedded backend's message: the compiled code only sees the loops the
 // domain becomes, and reported a domain past the output in SDFG terms ("writes o[-1 .. -1] in
-// dimension 1", or K: [0, 9) for a domain K: [3, 9)). docs/adr/0014.
+// dimension 1", or K: [0, 9) for a domain K: [3, 9)). The scalar arguments the bounds read are
+// checked in the types the program declares (the SDFG holds them as int64 symbols). docs/adr/0014.
 #include <algorithm>
 #include <memory>
 #include <utility>
 
 #include "embedded_eval.h"
+#include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/errors.h"
@@ -82,8 +84,15 @@ class DomainChecked final : public Program {
     std::map<std::string, Value> env;
     for (const auto& p : def.params) {
       auto v = args.values.find(p.name);
-      if (p.type.is_scalar() && v != args.values.end())
-        env[p.name] = Value::of(FieldVal::scalar(p.type.dtype, number_of(p.type.dtype, v->second)));
+      if (!p.type.is_scalar() || v == args.values.end()) continue;
+      // In the program's own type first: a bound the SDFG holds as an int64 symbol is still an
+      // int32 argument (`n: gtx.int32` as 2**32 + 3 ran on repeated Python calls).
+      Parameter declared;
+      declared.name = p.name;
+      declared.kind = Parameter::Kind::Scalar;
+      declared.dtype = *scalar_type_from_string(frontend::to_string(p.type.dtype));
+      check_scalar_argument(declared, v->second);
+      env[p.name] = Value::of(FieldVal::scalar(p.type.dtype, number_of(p.type.dtype, v->second)));
     }
     for (const auto& call : def.calls)
       if (has_domain(call)) check_call(call, def, args, env);
