@@ -92,8 +92,10 @@ Gathered gather(const PyProgram& prog, const py::args& args, const py::kwargs& k
                                          g, results[0]->name));
     } else {
       if (!py::isinstance<py::tuple>(out) || py::len(out) != results.size())
-        throw ArgumentTypeError("out: expected a tuple of " + std::to_string(results.size()) +
-                                " arrays (the operator returns a tuple), got " + type_name(out));
+        throw ArgumentTypeError(
+            "out: expected a tuple of " + std::to_string(results.size()) +
+            " arrays (the operator returns a tuple), got " +
+            (py::isinstance<py::tuple>(out) ? "a tuple of " + std::to_string(py::len(out)) : type_name(out)));
       auto t = py::reinterpret_borrow<py::tuple>(out);
       for (std::size_t i = 0; i < results.size(); ++i)
         g.args.arrays.emplace(results[i]->name,
