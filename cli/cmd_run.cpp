@@ -17,6 +17,7 @@
 #include "gpu_on_host.h"
 #include "openmp_threads.h"
 #include "option_values.h"
+#include "overwrite_guard.h"
 #include "progress.h"
 #include "run_argument_options.h"
 #include "run_arguments.h"
@@ -30,6 +31,7 @@
 #include "run_sizes.h"
 #include "run_target.h"
 #include "targets.h"
+#include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cuda_device.h"
 #include "weir/runtime/dispatch.h"
@@ -130,6 +132,14 @@ int run_command(const RunOptions& given_options) {
       if (p.kind == Parameter::Kind::Array && p.written) written.push_back(p.name);
     refuse_outputs_over_inputs(o.out_dir, written, given.input_files);
   }
+  // Nor may the profile report replace an input, the program's own file (it was read) or any
+  // Python source (`--profile=advect.py` replaced the program with JSON).
+  if (!o.profile_file.empty()) {
+    refuse_python_source_output("--profile=" + o.profile_file, o.profile_file, "profile report");
+    std::vector<std::filesystem::path> read = given.input_files;
+    read.emplace_back(o.program.substr(0, o.program.rfind("::")));
+    refuse_overwriting_input("--profile=" + o.profile_file, o.profile_file, read);
+  }
   auto [made, allocated] = complete_arguments(o, target, *backend, given);
 
   std::string origin = target.field_view ? target.field_view->origin : target.sdfg.origin;
@@ -173,6 +183,7 @@ int run_command(const RunOptions& given_options) {
     runnable = prepare(*backend, target.sdfg, &loaded);
     library = loaded.library;
     if (target.orchestration) runnable = with_orchestration_checks(runnable, *target.orchestration);
+    if (target.program) runnable = with_call_domain_checks(runnable, *target.program);
     // A corrupt cache entry is said to be one, never "loaded from cache".
     auto warn = [](const std::string& problem) {
       std::cerr << "weir: warning: program cache: " << problem << "; compiled it again\n";
@@ -284,10 +295,11 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--repeat", o->repeat,
                   "Run N times (each from the same inputs), printing each call's wall time")
       ->check(integer_in(1, INT_MAX));
-  cmd->add_option(
-      "--threads", o->threads,
-      "OpenMP threads of a compiled program (default, or 0: OMP_NUM_THREADS if set, else one per "
-      "hardware thread; `weir run` prints the count used); the embedded backend runs on one thread");
+  cmd->add_option("--threads", o->threads,
+                  "OpenMP threads of a compiled program (default, or 0: OMP_NUM_THREADS if set, else one per "
+                  "hardware thread; `weir run` prints the count used; at most " +
+                      std::to_string(kMaxOpenMPThreads) + "); the embedded backend runs on one thread")
+      ->check(integer_in(0, kMaxOpenMPThreads));
   cmd->add_option("--domain", o->domain,
                   "DIM=START:STOP[,...]: runs nothing; for a @field_operator, prints the @program call that "
                   "computes it on that domain (weir runs a field operator over its whole output)");

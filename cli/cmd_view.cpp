@@ -72,6 +72,7 @@ Action add_view_command(CLI::App& app) {
       for (const std::string* t : {&o->page.target, &o->page.compare, &o->page.report})
         if (!t->empty()) inputs.emplace_back(t->substr(0, t->rfind("::")));
       refuse_overwriting_input("--html " + o->html, o->html, inputs);
+      refuse_python_source_output("--html " + o->html, o->html, "page");
     }
     // Built (and checked) before serving, so that a file that does not load fails here.
     view::Page page = view::build_page(o->page);

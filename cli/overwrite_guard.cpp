@@ -20,4 +20,10 @@ void refuse_overwriting_input(const std::string& given, const std::filesystem::p
                        "; choose another output " + noun);
 }
 
+void refuse_python_source_output(const std::string& given, const std::filesystem::path& written,
+                                 const std::string& what) {
+  if (written.extension() == ".py")
+    throw UsageError(given + ": a .py file holds Python source; write the " + what + " to another file");
+}
+
 }  // namespace weir::cli

@@ -21,4 +21,12 @@ void refuse_overwriting_input(const std::string& given, const std::filesystem::p
                               const std::vector<std::filesystem::path>& inputs,
                               const std::string& noun = "file");
 
+/// Throws UsageError (exit 2) when `written` ends in .py: weir writes no output (an SDFG, a page,
+/// a report) to a name of Python source, which may be a program it read or one it did not
+/// (`weir view x.sdfg --html x.py`, `weir convert x.sdfg -o x.py` replaced the source the SDFG
+/// was lowered from):
+///   "GIVEN: a .py file holds Python source; write the WHAT to another file"
+void refuse_python_source_output(const std::string& given, const std::filesystem::path& written,
+                                 const std::string& what);
+
 }  // namespace weir::cli

@@ -68,7 +68,10 @@ RunTarget load_target(const RunOptions& o, const Backend& backend) {
     if (compiled) {
       t.sdfg = lower_for_tables(fv, table_widths(o, t.connectivities), !o.lowered_only);
       t.sdfg.options.bounds_checks = !o.no_bounds_checks;
-      if (fv.orchestration) t.orchestration = std::move(fv);
+      if (fv.orchestration)
+        t.orchestration = std::move(fv);
+      else
+        t.program = std::move(fv);
     } else {
       t.sig = t.field_view_sig;
       t.field_view = std::move(fv);

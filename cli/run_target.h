@@ -22,6 +22,9 @@ struct RunTarget {
   /// The orchestration function `sdfg` was lowered from (its statements are walked before each
   /// compiled run: runtime::with_orchestration_checks).
   std::optional<runtime::FieldViewProgram> orchestration;
+  /// The @program `sdfg` was lowered from (the domain= of its calls is checked against its
+  /// output fields before each compiled run: runtime::with_call_domain_checks).
+  std::optional<runtime::FieldViewProgram> program;
   runtime::Signature sig;
   /// field_view_signature of a field-view program (also when lowered for a compiled backend);
   /// empty for an SDFG file.

@@ -4,11 +4,13 @@
 #include <set>
 
 #include "output_name.h"
+#include "overwrite_guard.h"
 
 namespace weir::cli {
 
 void write_sdfg(const SDFG& sdfg, const std::string& path, const SaveOptions& opts,
                 const std::vector<Diagnostic>& input_problems) {
+  refuse_python_source_output("-o " + path, path, "SDFG");
   warn_sdfg_output_name(path);
   std::vector<Diagnostic> problems = validate(sdfg);
   if (!problems.empty()) {

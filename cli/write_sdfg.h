@@ -12,7 +12,8 @@
 namespace weir::cli {
 
 /// Validates `sdfg` and writes it to `path` (atomically, as save_sdfg(); warns first when the
-/// name does not end in .sdfg/.sdfgz/.json). An invalid SDFG is not written: throws weir::Error
+/// name does not end in .sdfg/.sdfgz/.json; refuses a .py name: refuse_python_source_output). An invalid SDFG
+/// is not written: throws weir::Error
 ///   "OUT: not written: invalid SDFG (1 problem)\n  SDFG 'x', state 'a': ... [code]"
 /// with every problem and its element. `input_problems` are the problems of the file the command
 /// read (weir convert of a file weir's validator rejects): an output whose problems are all of

@@ -159,9 +159,14 @@ std::shared_ptr<const Backend> backend_argument(py::handle obj, const std::strin
   if (py::isinstance<CompiledBackend>(obj)) return obj.cast<std::shared_ptr<CompiledBackend>>();
   if (py::isinstance<EmbeddedBackend>(obj)) return obj.cast<std::shared_ptr<EmbeddedBackend>>();
   std::string got = type_name(obj);
-  if (py::isinstance<py::str>(obj))
-    got += " '" + obj.cast<std::string>() + "' (a name is only a label: pass weir.backends." +
-           obj.cast<std::string>() + " or another backend object)";
+  if (py::isinstance<py::str>(obj)) {
+    // Only a name weir.backends has is offered as weir.backends.NAME ("gpux" named none).
+    const std::string name = obj.cast<std::string>();
+    const bool known = name == "cpu" || name == "gpu" || name == "embedded";
+    got += " '" + name + "' (a name is only a label: pass " +
+           (known ? "weir.backends." + name + " or another backend object)"
+                  : "a backend object; weir.backends has cpu, gpu and embedded)");
+  }
   throw py::type_error(what +
                        ": expected a weir.CompiledBackend or weir.EmbeddedBackend (weir.backends.cpu, "
                        "weir.backends.gpu, weir.backends.embedded, or one made with CompiledBackend(...) or "

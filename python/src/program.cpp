@@ -15,6 +15,7 @@
 #include "program.h"
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
+#include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
@@ -91,8 +92,10 @@ Gathered gather(const PyProgram& prog, const py::args& args, const py::kwargs& k
                                          g, results[0]->name));
     } else {
       if (!py::isinstance<py::tuple>(out) || py::len(out) != results.size())
-        throw ArgumentTypeError("out: expected a tuple of " + std::to_string(results.size()) +
-                                " arrays (the operator returns a tuple), got " + type_name(out));
+        throw ArgumentTypeError(
+            "out: expected a tuple of " + std::to_string(results.size()) +
+            " arrays (the operator returns a tuple), got " +
+            (py::isinstance<py::tuple>(out) ? "a tuple of " + std::to_string(py::len(out)) : type_name(out)));
       auto t = py::reinterpret_borrow<py::tuple>(out);
       for (std::size_t i = 0; i < results.size(); ++i)
         g.args.arrays.emplace(results[i]->name,
@@ -139,7 +142,8 @@ std::shared_ptr<Program> prepared(const PyProgram& prog, const std::map<std::str
   if (!slot) {
     if (prog.compiled()) {
       std::shared_ptr<Program> p = prepare(*prog.backend, lower_for_tables(prog.fv, widths));
-      slot = prog.fv.orchestration ? with_orchestration_checks(std::move(p), prog.fv) : std::move(p);
+      slot = prog.fv.orchestration ? with_orchestration_checks(std::move(p), prog.fv)
+                                   : with_call_domain_checks(std::move(p), prog.fv);
     } else {
       slot = prepare(*prog.backend, prog.fv);
     }

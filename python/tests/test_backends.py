@@ -53,6 +53,15 @@ def test_load_refuses_what_is_not_a_backend(bad):
         assert "weir.backends.cpu" in str(e.value)
 
 
+def test_a_backend_name_weir_does_not_have_is_not_offered_as_an_attribute():
+    # "gpux" was answered with "pass weir.backends.gpux", which does not exist.
+    with pytest.raises(TypeError) as e:
+        weir.load(LAPLACIAN, backend="gpux")
+    assert "got str 'gpux' (a name is only a label: pass a backend object; weir.backends has cpu, gpu and embedded)" in str(e.value)
+    assert "weir.backends.gpux" not in str(e.value)
+    assert not hasattr(weir.backends, "gpux")
+
+
 def test_with_backend_refuses_what_is_not_a_backend():
     p = weir.load(LAPLACIAN)
     with pytest.raises(TypeError, match="with_backend\\(\\): backend: expected"):

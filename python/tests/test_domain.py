@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import weir
-from conftest import AXPY, LAPLACIAN, SUM_DIFF, example, laplacian_numpy
+from conftest import AXPY, LAPLACIAN, SUM_DIFF, example, laplacian_numpy, program
 
 LAP = example("cartesian/laplacian.py", "lap")
 
@@ -100,3 +100,32 @@ def test_domain_errors(backend, rng):
         lap(f, out=np.zeros_like(f), domain={"I": (0, 5), "J": (1, 5)})
     assert e.value.file.endswith("laplacian.py")
     assert (out == 0).all()
+
+
+def test_a_program_domain_bounded_by_scalars_outside_its_output(backend):
+    # Both backends refuse a bound outside `o` with the call's line and the domain as given (the
+    # cpu backend said "writes o[-1 .. -1] in dimension 1" for k0 = -2, and "K: [0, 12)" for
+    # k0 = 3, k1 = 12), and write nothing.
+    scan = weir.load(program("column_part.py", "part_scan"), backend=backend)
+    v = np.arange(1.0, 41.0).reshape(4, 10)
+    o = np.full((4, 10), -1.0)
+    for (k0, k1), said in [((-2, 3), "K: \\[-2, 3\\)"), ((3, 12), "K: \\[3, 12\\)")]:
+        with pytest.raises(weir.ProgramError, match=said + ", outside the output field 'o' \\(K: \\[0, 10\\)\\)") as e:
+            scan(v=v, o=o, k0=k0, k1=k1)
+        assert e.value.file.endswith("column_part.py") and e.value.line == 18
+    assert (o == -1.0).all()
+    # Inside: rows 1 and 2, levels 3, 2, 1 summed backward from level 3 (by hand: v[i, 3],
+    # v[i, 3] + v[i, 2], v[i, 3] + v[i, 2] + v[i, 1]); everything else untouched.
+    scan(v=v, o=o, k0=1, k1=4)
+    want = np.full((4, 10), -1.0)
+    for i in (1, 2):
+        want[i, 3] = v[i, 3]
+        want[i, 2] = v[i, 3] + v[i, 2]
+        want[i, 1] = v[i, 3] + v[i, 2] + v[i, 1]
+    np.testing.assert_array_equal(o, want)
+    # A bound out of its declared type's range is refused on every call, also the repeated ones
+    # with the arrays of an earlier call (the SDFG holds k1 as an int64 symbol).
+    for _ in range(2):
+        with pytest.raises(weir.ArgumentError, match="argument 'k1': expected int32 scalar, got 4294967299 \\(out of range\\)"):
+            scan(v=v, o=o, k0=1, k1=2**32 + 3)
+    np.testing.assert_array_equal(o, want)

@@ -61,3 +61,13 @@ def test_a_tuple_of_the_wrong_arity_is_refused(backend):
         p((a, (a, 1.0, 2.0)), (np.zeros(6), np.zeros(6)))
     with pytest.raises(TypeError, match=r"argument 'out': expected Pair\(.*\), got ndarray"):
         p((a, (a, 1.0)), np.zeros(6))
+
+
+def test_a_tuple_out_of_the_wrong_length_says_its_length(backend):
+    # A field operator returning two fields, run directly: out=(a,) was answered "got tuple".
+    mix = weir.load(program("tuples.py", "mix"), backend=backend)
+    u, v = np.arange(4.0), np.full(4, 2.0)
+    for out, got in [((np.zeros(4),), "a tuple of 1"), ((np.zeros(4),) * 3, "a tuple of 3"), (np.zeros(4), "ndarray")]:
+        with pytest.raises(TypeError, match=r"out: expected a tuple of 2 arrays \(the operator returns a tuple\), got " + got + "$"):
+            mix(State(u, v), out=out)
+

@@ -47,17 +47,25 @@ void check_entries(const ConnectivityParameter& c, const Field& table, std::int6
   }
 }
 
-/// The int32 copy of an int64 table (entries were checked: -1 or indices of a dimension).
-Field narrowed(const Field& t) {
-  Field c = Allocator::cpu().allocate(ScalarType::Int32, t.shape());
+/// The int32 copy of the int64 table of `c` (entries were checked where an argument gives the
+/// extent of `c.to`; otherwise an entry may not fit, reported with the table and its place as
+/// check_entries reports one outside the dimension).
+Field narrowed(const ConnectivityParameter& c, const Field& t) {
+  Field n = Allocator::cpu().allocate(ScalarType::Int32, t.shape());
   const auto* from = static_cast<const std::int64_t*>(t.data());
-  auto* to = static_cast<std::int32_t*>(c.data());
+  auto* to = static_cast<std::int32_t*>(n.data());
+  const std::int64_t cols = t.shape()[1];
   for (std::int64_t i = 0; i < t.size(); ++i) {
     if (from[i] < INT32_MIN || from[i] > INT32_MAX)
-      throw ArgumentError("connectivity table entry " + std::to_string(from[i]) + " does not fit int32");
+      throw ArgumentError(
+          "connectivity '" + c.name + "': entry [" + std::to_string(i / cols) + ", " +
+          std::to_string(i % cols) + "] = " + std::to_string(from[i]) +
+          " does not fit int32 (the compiled program reads its tables as int32; an entry is -1 "
+          "or an index of " +
+          c.to + ")");
     to[i] = static_cast<std::int32_t>(from[i]);
   }
-  return c;
+  return n;
 }
 
 class CheckedProgram : public Program {
@@ -138,7 +146,7 @@ void with_int32_tables(const std::vector<ConnectivityParameter>& connectivities,
       continue;
     const Parameter* p = sig.find(c.name);
     if (!p || p->kind != Parameter::Kind::Array || p->dtype != ScalarType::Int32) continue;
-    Field narrow = narrowed(it->second);
+    Field narrow = narrowed(c, it->second);
     swapped.emplace_back(c.name, std::move(it->second));
     it->second = std::move(narrow);
   }

@@ -8,6 +8,7 @@
 #include "embedded_orchestration.h"
 #include "timed_program.h"
 #include "toolchain.h"
+#include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/embedded.h"
@@ -78,8 +79,11 @@ std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram&
   // Compiled code reads through connectivity tables unchecked: check their entries per call.
   // An orchestration function's statements are walked first for what its SDFG cannot refuse.
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
+    // The domain check sits inside the table check: without_connectivity_checks still finds it.
     return with_orchestration_checks(
-        with_connectivity_checks(detail::Toolchain(*c).build(program), connectivities_of(program)), program);
+        with_connectivity_checks(with_call_domain_checks(detail::Toolchain(*c).build(program), program),
+                                 connectivities_of(program)),
+        program);
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);
 }

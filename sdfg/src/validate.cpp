@@ -166,6 +166,12 @@ std::string quoted_list(const SymbolSet& names) {
   return s;
 }
 
+std::string code_excerpt(const std::string& code) {
+  constexpr std::size_t kMaxExcerpt = 80;
+  if (code.find('\n') != std::string::npos || code.size() > kMaxExcerpt) return "";
+  return " (its code: `" + code + "`)";
+}
+
 const SymbolSet& builtin_symbols() {
   static const SymbolSet builtins = {
       "True", "False", "None",  "and",  "or",        "not",      "min",       "max",

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <set>
 
 #include "validate_internal.h"
+#include "weir/pycode/source.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/dace_symbols.h"
 #include "weir/sdfg/symbolic.h"
@@ -68,6 +70,28 @@ std::string edge_text(const SDFGState& st, const DataflowEdge& e) {
 
 // --- nodes ---------------------------------------------------------------------------------
 
+/// A Python tasklet must assign each of its output connectors somewhere in its code (`o = v`,
+/// `o[i] = v`, `o += v`): the generated code would otherwise write whatever the output held
+/// before (zeros, or an uninitialized value), with no sign of it. Code that does not parse is
+/// left to validate_code ("tasklet-syntax").
+void check_outputs_assigned(Validator& v, const Tasklet& t, const std::string& what, const ElementRef& here) {
+  if (t.code.language != Language::Python) return;
+  pycode::NameUse use;
+  try {
+    use = code_names(t.code);
+  } catch (const pycode::SourceError&) {
+    return;
+  }
+  std::set<std::string> unassigned;
+  for (const auto& [conn, type] : t.out_connectors)
+    if (!use.writes.count(conn)) unassigned.insert(conn);
+  if (unassigned.empty()) return;
+  v.report("tasklet-output-unassigned",
+           what + " never assigns its output connector" + (unassigned.size() == 1 ? " " : "s ") +
+               quoted_list(unassigned) + code_excerpt(t.code.code),
+           here);
+}
+
 void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   const ElementRef here = v.at_node(st, n);
   const std::string what = describe_node(n);
@@ -93,6 +117,8 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
     // empty: it only orders its inputs.)
     if (is_blank(static_cast<const Tasklet&>(n).code))
       v.report("tasklet-no-code", what + " has no code but has output connectors", here);
+    else
+      check_outputs_assigned(v, static_cast<const Tasklet&>(n), what, here);
   }
   if (n.kind() == NodeKind::Tasklet) {
     for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {

@@ -68,6 +68,9 @@ std::optional<SymbolSet> statement_symbols(const std::string& text);
 SymbolSet undefined_in(const SymbolSet& used, const SymbolSet& defined);
 /// "'a', 'b'".
 std::string quoted_list(const SymbolSet& names);
+/// " (its code: `y = 2 * x`)" for short one-line code, "" for longer code (a message quotes
+/// no more than a line of it).
+std::string code_excerpt(const std::string& code);
 /// Symbols every SDFG may use without declaring them (True, min, math, ...).
 const SymbolSet& builtin_symbols();
 

@@ -1,10 +1,12 @@
 // Validation that needs a state's scope tree (DaCe's scope_dict): edges may only enter a map
-// scope through its entry and leave it through its exit, and symbols of memlets, map ranges
-// and nested-SDFG symbol mappings must be defined where they are used (map parameters and
-// dynamic map inputs inside their scope).
+// scope through its entry and leave it through its exit, and symbols of memlets, map ranges,
+// nested-SDFG symbol mappings and the names Python tasklets read must be defined where they are
+// used (map parameters and dynamic map inputs inside their scope).
 #include <exception>
 
 #include "validate_internal.h"
+#include "weir/pycode/source.h"
+#include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir::detail {
@@ -76,6 +78,31 @@ SymbolSet with(const SymbolSet& a, const SymbolSet& b) {
   return out;
 }
 
+/// A name a Python tasklet reads that is none of its connectors, not assigned in its code and
+/// not a symbol defined where the tasklet runs (declared, assigned on an interstate edge, a loop
+/// variable or map parameter) has no value: DaCe's C++ compiler stops at it, and a run would
+/// ask for it as if it were a symbol of the program. Reported with the tasklet and the names.
+void check_tasklet_names(Validator& v, const Tasklet& t, const SymbolSet& available, const ElementRef& here) {
+  if (t.code.language != Language::Python) return;
+  pycode::NameUse use;
+  try {
+    use = code_names(t.code);
+  } catch (const pycode::SourceError&) {
+    return;  // validate_code reports it ("tasklet-syntax")
+  }
+  SymbolSet undefined;
+  for (const std::string& s : use.reads) {
+    if (t.in_connectors.count(s) || t.out_connectors.count(s) || use.writes.count(s)) continue;
+    if (!available.count(s) && !v.sdfg.arrays.count(s) && !v.all_loop_variables.count(s)) undefined.insert(s);
+  }
+  if (undefined.empty()) return;
+  v.report("tasklet-undefined-name",
+           describe_node(t) + " reads " + quoted_list(undefined) +
+               ", which is neither one of its connectors, nor assigned in its code, nor a symbol of SDFG '" +
+               v.sdfg.name + "'" + code_excerpt(t.code.code),
+           here);
+}
+
 }  // namespace
 
 void validate_scopes(Validator& v, const SDFGState& st, const SymbolSet& defined,
@@ -139,6 +166,8 @@ void validate_scopes(Validator& v, const SDFGState& st, const SymbolSet& defined
                        "] uses undefined symbol(s) " + quoted_list(undefined),
                    here);
         }
+      } else if (const auto* t = n->as<Tasklet>()) {
+        check_tasklet_names(v, *t, with(defined, scopes.symbols_of_scope(scopes.parent(n->id()))), here);
       } else if (const auto* ns = n->as<NestedSDFGNode>()) {
         SymbolSet available = with(defined, scopes.symbols_of_scope(scopes.parent(n->id())));
         for (const auto& [inner, value] : ns->symbol_mapping) {

@@ -112,10 +112,16 @@ TEST_CASE("consistency: a malformed value is a usage error naming the option and
   const std::string sdfg = q(weir::test::dace_corpus_dir() / "laplace2d" / "laplace2d.simplified.sdfg");
   check_usage_errors(
       {
-          {"run " + lap + " --threads -3", "weir: error: --threads -3: expected a non-negative integer\n"},
-          {"run " + lap + " --threads two", "weir: error: --threads two: expected a non-negative integer\n"},
+          {"run " + lap + " --threads -3", "weir: error: --threads -3: expected an integer from 0 to 1024\n"},
+          {"run " + lap + " --threads two",
+           "weir: error: --threads two: expected an integer from 0 to 1024\n"},
           {"run " + lap + " --threads 99999999999999999999",
-           "weir: error: --threads 99999999999999999999: out of range\n"},
+           "weir: error: --threads 99999999999999999999: expected an integer from 0 to 1024\n"},
+          // Above the documented limit (kMaxOpenMPThreads): refused, not run on 100000 threads.
+          {"run " + lap + " --threads 100000",
+           "weir: error: --threads 100000: expected an integer from 0 to 1024\n"},
+          {"run " + lap + " --threads 1025",
+           "weir: error: --threads 1025: expected an integer from 0 to 1024\n"},
           {"run " + lap + " --seed -1", "weir: error: --seed -1: expected a non-negative integer\n"},
           {"run " + lap + " --repeat 0", "weir: error: --repeat 0: expected an integer of at least 1\n"},
           {"compile " + lap + " -j x", "weir: error: --jobs x: expected a non-negative integer\n"},

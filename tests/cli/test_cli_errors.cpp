@@ -108,7 +108,7 @@ TEST_CASE("weir: an option value of 100,000 characters is refused whole, as a sh
   const std::string big(100000, 'x'), digits = "-" + std::string(100000, '3');
   auto r = weir::test::run_weir("run " + lap() + " --threads " + big);
   CHECK(r.code == 2);
-  CHECK(r.out == "weir: error: --threads " + big + ": expected a non-negative integer\n");
+  CHECK(r.out == "weir: error: --threads " + big + ": expected an integer from 0 to 1024\n");
   r = weir::test::run_weir("run " + lap() + " --seed " + digits);
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::StartsWith("weir: error: --seed " + digits + ": "));

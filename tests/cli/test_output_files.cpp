@@ -170,3 +170,49 @@ TEST_CASE("weir run --out onto its inputs is refused before compiling", "[cli][o
   }
   CHECK(weir::test::read_text(dir / "in" / "out.npy") == before);
 }
+
+TEST_CASE("weir: no output is written over Python source or an input .npy, read or not", "[cli][output]") {
+  // `weir run p.py::f --profile=p.py` replaced the program with the report's JSON, and
+  // `weir view x.sdfg --html p.py` / `weir convert x.sdfg -o p.py` the source the SDFG was lowered
+  // from (which these commands do not read): each exited 0.
+  auto dir = weir::test::scratch_dir("cli-no-output-over-source");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "b.py") << kBoundary;
+  fs::create_directories(dir / "in");
+  REQUIRE(run_numpy(dir / "in", "np.save('f.npy', np.arange(5.0))\nnp.save('out.npy', np.zeros(5))\n") == 0);
+  REQUIRE(run_weir("sdfg " + q(dir / "b.py") + "::boundary -o " + q(dir / "b.sdfg")).code == 0);
+  const std::string before_py = weir::test::read_text(dir / "b.py");
+  const std::string before_npy = weir::test::read_text(dir / "in" / "f.npy");
+  const std::string py = (dir / "b.py").string(), other = (dir / "other.py").string();
+  const std::string run = "run " + q(py) + "::boundary --in-dir " + q(dir / "in") + " --set nx=5 --backend ";
+  auto refused = [&](const std::string& args, const std::string& message) {
+    INFO(args);
+    auto r = run_weir(args);
+    CHECK(r.code == 2);
+    CHECK(r.out == "weir: error: " + message + "\n");
+  };
+  // (--profile times compiled code: the embedded backend refuses it first.)
+  refused(run + "cpu --profile=" + q(py),
+          "--profile=" + py + ": a .py file holds Python source; write the profile report to another file");
+  refused(
+      run + "cpu --profile=" + q(other),
+      "--profile=" + other + ": a .py file holds Python source; write the profile report to another file");
+  const std::string f = (dir / "in" / "f.npy").string();
+  refused(run + "cpu --profile=" + q(f),
+          "--profile=" + f + ": would overwrite the input file " + f + "; choose another output file");
+  const std::string sdfg = q(dir / "b.sdfg");
+  refused("view " + sdfg + " --html " + q(py),
+          "--html " + py + ": a .py file holds Python source; write the page to another file");
+  refused("convert " + sdfg + " -o " + q(py),
+          "-o " + py + ": a .py file holds Python source; write the SDFG to another file");
+  refused("optimize " + sdfg + " --auto cpu -o " + q(other),
+          "-o " + other + ": a .py file holds Python source; write the SDFG to another file");
+  CHECK(weir::test::read_text(dir / "b.py") == before_py);
+  CHECK(weir::test::read_text(dir / "in" / "f.npy") == before_npy);
+  CHECK(!fs::exists(dir / "other.py"));
+  // A report file of another name is written as before.
+  auto r = run_weir(run + "cpu --profile=" + q(dir / "prof.json"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(fs::exists(dir / "prof.json"));
+}

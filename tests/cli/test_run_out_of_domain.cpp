@@ -174,22 +174,19 @@ TEST_CASE(
 TEST_CASE("weir run: a domain larger than the output is the output's fault on the cpu backend",
           "[cli][run][scan]") {
   Scans s("domain");
-  // domain K: (2, 9) with out of 8 levels. (The column's outer memlets start at 0, so the
-  // range written is said from 0.)
-  auto r = s.run("cpu", "--set k0=2 --set k1=9");
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out,
-             Catch::EndsWith("weir: error: program 'bprod_prog' stopped with an error: " + s.py.string() +
-                             ":18:5: 'out' is written over K: [0, 9), outside its domain K: [0, 8)\n"
-                             "  in the SDFG: state 'scan0_bprod_init_columns', map "
-                             "'scan0_bprod_init_columns_map': writes out[0 .. 8] in dimension 1 of out "
-                             "with shape 8 (the domain written is larger than the output; pass a larger "
-                             "output or a smaller domain)\n"));
-  r = s.run("embedded", "--set k0=2 --set k1=9");
-  CHECK(r.code == 1);
-  CHECK_THAT(r.out,
-             Catch::EndsWith("weir: error: " + s.py.string() +
-                             ":18:5: domain= gives K: [2, 9), outside the output field 'out' (K: [0, 8))\n"));
+  // domain K: (2, 9) with out of 8 levels, and K: (-2, 3), which starts before it: both backends
+  // say it in the program's terms, with the domain= as given. (The cpu backend said "written over
+  // K: [0, 9)" for the first, from the column's outer memlets, and "writes out[-1 .. -1] in
+  // dimension 1" for the second.)
+  for (const auto& [bounds, domain] : {std::pair<std::string, std::string>{"--set k0=2 --set k1=9", "[2, 9)"},
+                                       {"--set k0=-2 --set k1=3", "[-2, 3)"}})
+    for (const char* backend : {"cpu", "embedded"}) {
+      INFO(backend << " " << bounds);
+      auto r = s.run(backend, bounds);
+      CHECK(r.code == 1);
+      CHECK_THAT(r.out, Catch::EndsWith("weir: error: " + s.py.string() + ":18:5: domain= gives K: " +
+                                        domain + ", outside the output field 'out' (K: [0, 8))\n"));
+    }
 }
 
 TEST_CASE("weir run: a -1 read through a connectivity table names the read and the table entry",

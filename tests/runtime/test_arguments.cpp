@@ -1,10 +1,13 @@
 // Binding arguments by name: symbol inference from shapes, dtype/shape checks, clear errors.
 #include <catch2/catch.hpp>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 
 #include "corpus.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/arguments.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
@@ -265,4 +268,40 @@ TEST_CASE("arguments: a binding takes other arrays and values without binding ag
   CHECK_THROWS_WITH(b.rebind_value(sig, 3, 0.5),
                     Catch::Contains("symbol 'lo': expected an integer, got 0.5"));
   CHECK_THROWS_AS(b.rebind_value(sig, 0, 1.0), ArgumentError);
+}
+
+TEST_CASE("an int64 connectivity entry that does not fit int32 is named with its table and place",
+          "[runtime][arguments]") {
+  // A table over a dimension no other argument gives the extent of (check_connectivities
+  // cannot bound its entries): narrowing it to the program's int32 is where the entry is caught.
+  Signature sig;
+  sig.params.push_back(array("E2V", ScalarType::Int32, {"__E2V_Edge_size", "__E2V_E2VDim_size"}));
+  const std::vector<ConnectivityParameter> conns{{"E2V", "Edge", "Vertex", "E2VDim"}};
+  Arguments args;
+  Field t = field(ScalarType::Int64, {3, 2});
+  auto* e = static_cast<std::int64_t*>(t.data());
+  for (std::int64_t i = 0; i < 6; ++i) e[i] = i;
+  e[3] = std::int64_t{1} << 40;  // row 1, column 1 (row-major, 2 columns): 1099511627776
+  args.arrays.emplace("E2V", std::move(t));
+  bool ran = false;
+  CHECK_THROWS_WITH(
+      with_int32_tables(conns, sig, args, [&] { ran = true; }),
+      "connectivity 'E2V': entry [1, 1] = 1099511627776 does not fit int32 (the compiled program "
+      "reads its tables as int32; an entry is -1 or an index of Vertex)");
+  CHECK(!ran);
+  // The caller's table is left as it was.
+  REQUIRE(args.arrays.at("E2V").dtype() == ScalarType::Int64);
+  CHECK(static_cast<const std::int64_t*>(args.arrays.at("E2V").data())[3] == (std::int64_t{1} << 40));
+  // -2^31 - 1 fails the same way, at its own place; INT32_MIN and INT32_MAX fit.
+  e = static_cast<std::int64_t*>(args.arrays.at("E2V").data());
+  e[3] = 3;
+  e[4] = std::int64_t{INT32_MIN} - 1;
+  CHECK_THROWS_WITH(with_int32_tables(conns, sig, args, [] {}),
+                    Catch::StartsWith("connectivity 'E2V': entry [2, 0] = -2147483649 does not fit int32"));
+  e[4] = INT32_MIN;
+  e[5] = INT32_MAX;
+  std::int32_t seen = 0;
+  with_int32_tables(conns, sig, args,
+                    [&] { seen = static_cast<const std::int32_t*>(args.arrays.at("E2V").data())[5]; });
+  CHECK(seen == INT32_MAX);
 }

@@ -2,6 +2,7 @@
 // code and the element it names), graphs that must pass, malformed graphs that must be reported
 // rather than crash, nested SDFGs, and the DaCe corpus (every file valid except
 // doc-samples/reference.sdfg, whose "Reference" descriptor DaCe 2 no longer knows).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <memory>
@@ -760,6 +761,67 @@ TEST_CASE("a tasklet with output connectors and empty or blank code is reported"
   p.st->add_edge(p.a, "", t, "x", Memlet::simple("A", Subset::parse("0")));
   auto ds = validate(*p.sdfg);
   for (const auto& d : ds) CHECK(d.code != "tasklet-no-code");
+}
+
+TEST_CASE("a Python tasklet that never assigns an output connector is reported with the connector",
+          "[validate]") {
+  MapProgram p;
+  auto& t = static_cast<Tasklet&>(p.st->node(p.tasklet));
+  SECTION("no output assigned: only a local") {
+    t.code.code = "tmp = 2 * x";
+    auto ds = validate(*p.sdfg);
+    const Diagnostic& d = find_code(ds, "tasklet-output-unassigned");
+    CHECK(d.message == "tasklet 'twice' (node " + std::to_string(p.tasklet) +
+                           ") never assigns its output connector 'y' (its code: `tmp = 2 * x`)");
+    CHECK(d.where.node == static_cast<long>(p.tasklet));
+    CHECK_THROWS_AS(validate_or_throw(*p.sdfg), InvalidSDFGError);
+  }
+  SECTION("one of two outputs assigned") {
+    t.out_connectors["z"] = std::nullopt;
+    p.st->add_memlet_path({p.tasklet, p.exit, p.b}, Memlet::simple("B", Subset::parse("i")), "z", "");
+    t.code.code = "y = 2 * x";
+    auto ds = validate(*p.sdfg);
+    CHECK(contains(find_code(ds, "tasklet-output-unassigned").message, "output connector 'z' "));
+  }
+  SECTION("assigned in part, by an augmented assignment or in one branch: accepted") {
+    for (const std::string code : {"y[0] = x", "y = 0\ny += x", "if x > 0:\n    y = x\nelse:\n    y = -x"}) {
+      t.code.code = code;
+      auto ds = validate(*p.sdfg);
+      INFO(code);
+      for (const auto& d : ds) CHECK(d.code != "tasklet-output-unassigned");
+    }
+  }
+}
+
+TEST_CASE("a Python tasklet reading a name that is no connector, local or symbol is reported", "[validate]") {
+  MapProgram p;
+  auto& t = static_cast<Tasklet&>(p.st->node(p.tasklet));
+  t.code.code = "y = undefined_name * x + N + i";  // N: declared symbol; i: map parameter
+  auto ds = validate(*p.sdfg);
+  const Diagnostic& d = find_code(ds, "tasklet-undefined-name");
+  CHECK(d.message ==
+        "tasklet 'twice' (node " + std::to_string(p.tasklet) +
+            ") reads 'undefined_name', which is neither one of its connectors, nor assigned in its "
+            "code, nor a symbol of SDFG 'prog' (its code: `y = undefined_name * x + N + i`)");
+  CHECK(d.where.node == static_cast<long>(p.tasklet));
+  // Exactly one diagnostic of this kind: N and i are defined where the tasklet runs.
+  CHECK(std::count_if(ds.begin(), ds.end(),
+                      [](const Diagnostic& x) { return x.code == "tasklet-undefined-name"; }) == 1);
+  SECTION("declared as a symbol of the SDFG: accepted") {
+    p.sdfg->add_symbol("undefined_name", ScalarType::Float64);
+    for (const auto& x : validate(*p.sdfg)) CHECK(x.code != "tasklet-undefined-name");
+  }
+  SECTION("assigned on an interstate edge before the state: accepted") {
+    auto& first = p.sdfg->add_state("first", true);
+    InterstateEdge ie;
+    ie.assignments.emplace_back("undefined_name", CodeBlock{"2", Language::Python});
+    p.sdfg->add_edge(first.id(), p.st->id(), ie);
+    for (const auto& x : validate(*p.sdfg)) CHECK(x.code != "tasklet-undefined-name");
+  }
+  SECTION("math functions, builtins and locals: accepted") {
+    t.code.code = "t = math.sqrt(abs(x))\ny = min(t, inf) + pi";
+    for (const auto& x : validate(*p.sdfg)) CHECK(x.code != "tasklet-undefined-name");
+  }
 }
 
 TEST_CASE("validate: inner memlets over the map's range stay inside the outer memlet (propagation)",
