@@ -107,41 +107,46 @@ TEST_CASE("weir: -o, --html and --out never overwrite an input of the command", 
   CHECK_THAT(r.out, Catch::Contains("\n{\"attributes\":") && Catch::EndsWith("}wrote /dev/stdout\n"));
 }
 
-TEST_CASE("weir: no output replaces a source file the program came from", "[cli][output]") {
-  // user30's F8: `weir run b.py::p --profile=b.py` replaced the program's source with the report
-  // (exit 0), and every command writing over a .py that an SDFG names did so silently.
+TEST_CASE("weir: no output replaces a file the command read, by any name", "[cli][output]") {
+  // user30's F8: outputs replaced the .py an SDFG was lowered from. Names ending in .py are
+  // refused early (the test below); this is the backstop for every other name of a file the
+  // command read: a hard link, a symbolic link, a --set-json file, the sources a report shows.
   auto dir = weir::test::scratch_dir("cli-out-source");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
   std::ofstream(dir / "b.py") << kBoundary;
   const std::string py = (dir / "b.py").string(), sdfg = (dir / "b.sdfg").string();
   REQUIRE(run_weir("sdfg " + q(py) + "::boundary -o " + q(sdfg)).code == 0);
-  REQUIRE(
-      run_weir("run " + q(py) +
-               "::boundary --random-inputs --set I=6 --set nx=6 --backend cpu --profile=" + q(dir / "p.json"))
-          .code == 0);
-  fs::create_hard_link(dir / "b.py", dir / "alias.py");
-  const std::string alias = (dir / "alias.py").string();
+  REQUIRE(run_weir("run " + q(py) + "::boundary --random-inputs --set I=6 --set nx=6 --backend cpu --profile=" +
+                   q(dir / "p.json"))
+              .code == 0);
+  fs::create_hard_link(dir / "b.py", dir / "src_alias");
+  fs::create_symlink(dir / "b.py", dir / "src_link");
+  std::ofstream(dir / "values.json") << R"({"I": 6, "nx": 6})";
+  const std::string alias = (dir / "src_alias").string(), link = (dir / "src_link").string();
+  const std::string values = (dir / "values.json").string();
   const std::string before = weir::test::read_text(dir / "b.py");
-  auto refused = [&](const std::string& args, const std::string& written) {
+  auto refused = [&](const std::string& args, const std::string& written, const std::string& input) {
     INFO(args);
     auto r = run_weir(args);
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::EndsWith("weir: error: cannot write '" + written + "': it is the input file " +
-                                      py + " this command read; choose another output file\n"));
+    CHECK_THAT(r.out, Catch::EndsWith("weir: error: cannot write '" + written + "': it is the input file " + input +
+                                      " this command read; choose another output file\n"));
     CHECK(weir::test::read_text(dir / "b.py") == before);
   };
-  const std::string run = " --random-inputs --set I=6 --set nx=6 --backend cpu --profile=";
-  refused("run " + q(py) + "::boundary" + run + q(py), py);
-  refused("run " + q(sdfg) + run + q(alias), alias);
-  refused("view " + q(sdfg) + " --html " + q(py), py);
-  refused("view --report " + q(dir / "p.json") + " --html " + q(alias), alias);
-  refused("optimize " + q(sdfg) + " --auto cpu -o " + q(py), py);
-  refused("convert " + q(sdfg) + " -o " + q(alias), alias);
-  // A file the program does not come from is replaced as before.
-  std::ofstream(dir / "other.py") << "x = 1\n";
-  auto r = run_weir("convert " + q(sdfg) + " -o " + q(dir / "other.py"));
+  const std::string run = "run " + q(sdfg) + " --random-inputs --backend cpu ";
+  refused(run + "--set I=6 --set nx=6 --profile=" + q(alias), alias, py);
+  refused(run + "--set-json " + q(values) + " --profile=" + q(values), values, values);
+  refused("view " + q(sdfg) + " --html " + q(link), link, py);
+  refused("view --report " + q(dir / "p.json") + " --html " + q(alias), alias, fs::canonical(py).string());
+  refused("optimize " + q(sdfg) + " --auto cpu -o " + q(alias), alias, py);
+  refused("convert " + q(sdfg) + " -o " + q(link), link, py);
+  CHECK(weir::test::read_text(values) == R"({"I": 6, "nx": 6})");
+  CHECK(fs::is_symlink(dir / "src_link"));
+  // A file the command did not read is replaced as before.
+  std::ofstream(dir / "other") << "x = 1\n";
+  auto r = run_weir("convert " + q(sdfg) + " -o " + q(dir / "other"));
   CHECK(r.code == 0);
-  CHECK_THAT(weir::test::read_text(dir / "other.py"), Catch::StartsWith("{"));
+  CHECK_THAT(weir::test::read_text(dir / "other"), Catch::StartsWith("{"));
 }
 
 TEST_CASE("weir run --out onto its inputs is refused before compiling", "[cli][output]") {
