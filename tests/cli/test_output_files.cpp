@@ -116,9 +116,10 @@ TEST_CASE("weir: no output replaces a file the command read, by any name", "[cli
   std::ofstream(dir / "b.py") << kBoundary;
   const std::string py = (dir / "b.py").string(), sdfg = (dir / "b.sdfg").string();
   REQUIRE(run_weir("sdfg " + q(py) + "::boundary -o " + q(sdfg)).code == 0);
-  REQUIRE(run_weir("run " + q(py) + "::boundary --random-inputs --set I=6 --set nx=6 --backend cpu --profile=" +
-                   q(dir / "p.json"))
-              .code == 0);
+  REQUIRE(
+      run_weir("run " + q(py) +
+               "::boundary --random-inputs --set I=6 --set nx=6 --backend cpu --profile=" + q(dir / "p.json"))
+          .code == 0);
   fs::create_hard_link(dir / "b.py", dir / "src_alias");
   fs::create_symlink(dir / "b.py", dir / "src_link");
   std::ofstream(dir / "values.json") << R"({"I": 6, "nx": 6})";
@@ -129,8 +130,8 @@ TEST_CASE("weir: no output replaces a file the command read, by any name", "[cli
     INFO(args);
     auto r = run_weir(args);
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::EndsWith("weir: error: cannot write '" + written + "': it is the input file " + input +
-                                      " this command read; choose another output file\n"));
+    CHECK_THAT(r.out, Catch::EndsWith("weir: error: cannot write '" + written + "': it is the input file " +
+                                      input + " this command read; choose another output file\n"));
     CHECK(weir::test::read_text(dir / "b.py") == before);
   };
   const std::string run = "run " + q(sdfg) + " --random-inputs --backend cpu ";
