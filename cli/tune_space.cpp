@@ -39,6 +39,11 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
       // 16 iterations handed out as threads finish (a thread delayed by other work on the machine
       // no longer holds back the team at the barrier); guided (large chunks first, then smaller).
       {"omp_schedule", {"default", "dynamic,16", "guided"}},
+      // cpu-schedules' streaming-stores choice: the code generator decides per row (streaming
+      // the rows an innermost loop writes once, docs/adr/0041); off: plain stores everywhere
+      // (recorded on the top-level maps). Which pays depends on the rows' lengths and the
+      // machine's write-allocate cost (docs/adr/0056-weir-tune.md, session 31).
+      {"streaming_stores", {"on", "off"}},
       {"scan_block", {"8", "4", "16", "32", "64"}},
       // scan-full-blocks after scan-column-blocking: full column blocks of constant width (ADR 0059).
       {"scan_full_blocks", {"off", "on"}},
@@ -47,14 +52,16 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
 }
 
 // The order in which a choice changed alone is tried: 0 first (measured or expected to pay on
-// the bench's kernels: wider scan blocks, full blocks, large tiles, K blocking, SIMD lanes),
+// the bench's kernels: wider scan blocks, full blocks, large tiles, K blocking, SIMD lanes,
+// plain stores where the code generator streams: nabla, session 31),
 // 2 last (measured to lose there: no split innermost loop, no SIMD hints, no fusion, one
 // thread), 1 between. Within a tier the seed orders them. With a short budget the search then
 // spends it where gains are likelier (docs/adr/0056-weir-tune.md, 2026-12-06).
 int expected_tier(const std::string& knob, const std::string& value) {
   static const std::set<std::pair<std::string, std::string>> first{
-      {"scan_block", "32"},  {"scan_block", "16"},   {"scan_full_blocks", "on"}, {"tiling", "32,128,1"},
-      {"tiling", "8,32,16"}, {"tiling", "16,16,40"}, {"simd_lanes", "8"},        {"fusion", "wide"}};
+      {"scan_block", "32"},   {"scan_block", "16"},  {"scan_full_blocks", "on"},
+      {"tiling", "32,128,1"}, {"tiling", "8,32,16"}, {"tiling", "16,16,40"},
+      {"simd_lanes", "8"},    {"fusion", "wide"},    {"streaming_stores", "off"}};
   static const std::set<std::pair<std::string, std::string>> last{
       {"split_innermost", "off"}, {"vectorize", "off"}, {"fusion", "none"}, {"threads", "1"}};
   if (first.count({knob, value})) return 0;
@@ -103,6 +110,8 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
         opts += std::string(opts.empty() ? "" : ",") + "vectorize=false";
       if (const std::string sched = choice("omp_schedule", "default"); sched != "default")
         opts += std::string(opts.empty() ? "" : ",") + "omp_schedule=" + sched;
+      if (choice("streaming_stores", "on") == "off")
+        opts += std::string(opts.empty() ? "" : ",") + "streaming_stores=false";
       if (!opts.empty()) text += "{" + opts + "}";
       steps.push_back({{"pass", text}});
       if (const std::string lanes = choice("simd_lanes", "off"); lanes != "off")

@@ -1,7 +1,8 @@
 // `weir tune`'s search space (docs/adr/0056-weir-tune.md): the choices it varies around the
 // auto-optimize-cpu pipeline (fusion, collapse, tiling, schedules, SIMD lanes, OpenMP loop
-// schedules, scan blocking, thread counts) and the seed-determined order in which candidates are visited.
-// Every candidate is a transformation script (docs/transformation-scripts.md) plus a thread count.
+// schedules, streaming stores, scan blocking, thread counts) and the seed-determined order in
+// which candidates are visited. Every candidate is a transformation script
+// (docs/transformation-scripts.md) plus a thread count.
 #pragma once
 
 #include <cstdint>

@@ -357,6 +357,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     collapse = 0;
   }
   frame.parallel = parallel;
+  frame.streaming_off = streaming_off(m, where);
   for (int d = 0; d < collapse; ++d) frame.parallel_params.push_back(m.params[static_cast<std::size_t>(d)]);
   for (const auto& p : m.params) frame.symbols.push_back({p, ScalarType::Int64});
 

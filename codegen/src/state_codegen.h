@@ -42,6 +42,9 @@ struct Frame {
   /// Containers each thread of the parallel loop reduces into a copy of its own
   /// (parallel_privatization.cpp): their WCR writes need no atomics.
   std::set<std::string> privatized;
+  /// The map records "streaming stores off" (weir/sdfg/streaming_choice.h): no row in its scope
+  /// streams (streaming_stores.cpp).
+  bool streaming_off = false;
 };
 
 /// Where a memlet points: a container (or an edge variable) and the start of its subset.
@@ -218,8 +221,9 @@ class StateGen {
   // --- streaming stores (streaming_stores.cpp, docs/adr/0041) -----------------------------
   /// What sequential innermost map `e` (its scope `nodes`; one that hoists) may stream: no rows
   /// for another target, in a nested SDFG its caller calls in parallel, without an enclosing map
-  /// in this function, in MapVectorization's lane and remainder maps, or where no output is a
-  /// row written once (streamable_rows).
+  /// in this function, in MapVectorization's lane and remainder maps, inside a map that records
+  /// "streaming stores off" (Frame::streaming_off), or where no output is a row written once
+  /// (streamable_rows).
   StreamPlan plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes);
   /// The element of the row's target (its buffer where the row streams, else the output row)
   /// that tasklet `t`'s write-back to `loc` goes to while stream_ is set (and

@@ -12,6 +12,10 @@
 #include "streaming_stores.h"
 
 #include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "weir/sdfg/streaming_choice.h"
 
 namespace weir::codegen::detail {
 
@@ -54,6 +58,15 @@ std::pair<sym::Expr, sym::Expr> row_gaps(const Range& range, const std::string& 
 }
 
 }  // namespace
+
+bool streaming_off(const MapInfo& m, const ElementRef& where) {
+  try {
+    const std::optional<bool> allowed = recorded_streaming_stores(m);
+    return allowed && !*allowed;
+  } catch (const std::invalid_argument& ex) {
+    throw CodegenError(where, std::string("map attribute ") + ex.what());
+  }
+}
 
 const StreamedRow* StreamPlan::row(NodeId tasklet, const std::string& data, const Subset& subset) const {
   for (const StreamedRow& r : rows)
@@ -109,6 +122,10 @@ StreamPlan StateGen::plan_streaming(const MapEntry& e, const std::vector<NodeId>
   // A row of a nest (the K loop inside the loop over cells or columns), whose rows the fence after
   // the enclosing map covers at once; frames_ ends with this map's own frame.
   if (frames_.size() < 2) return plan;
+  // A map of the nest (this one included) recorded "streaming stores off" (cpu-schedules'
+  // `streaming_stores=false`, a choice `weir tune` searches).
+  for (const Frame& f : frames_)
+    if (f.streaming_off) return plan;
   // MapVectorization's lane and remainder maps keep their constant trip counts.
   if (e.map->extra.find("weir_vector_remainder")) return plan;
   if (const std::string* lanes = e.map->extra.find("weir_vectorize"); lanes && *lanes != "true") return plan;

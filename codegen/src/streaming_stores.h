@@ -45,6 +45,11 @@ struct StreamPlan {
   const StreamedRow* row(NodeId tasklet, const std::string& data, const Subset& subset) const;
 };
 
+/// Whether map `m` records "streaming stores off" (kStreamingStoresAttribute,
+/// weir/sdfg/streaming_choice.h: cpu-schedules' `streaming_stores=false`). Throws CodegenError at
+/// `where` for a value other than "off" or "on".
+bool streaming_off(const MapInfo& m, const ElementRef& where);
+
 /// The outputs of the tasklets of one-dimensional map `e` of step 1 (its scope `nodes`:
 /// StateGen::scope_nodes, in `st` of `sdfg`) that may be streamed: a memlet straight to the
 /// map's exit that writes one element of a non-transient array in host memory, without

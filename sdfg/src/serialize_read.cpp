@@ -13,6 +13,7 @@
 #include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
+#include "weir/sdfg/streaming_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/sdfg/written_by_weir.h"
 
@@ -571,14 +572,15 @@ class Reader {
                                                                      : g.index(i).value().dump());
       }
       known.insert({"label", "params", "range", "schedule", "unroll", "collapse", "gpu_block_size"});
-      // cpu-schedules' SIMD hint, thread choice, OpenMP schedule and reduction verdicts are the map's
-      // (MapInfo::extra, which the writer puts here), not the node's: the code generator reads
-      // them there. So are the markers of the remainder maps MapVectorization and
-      // ScanFullBlocks make (their transformations refuse those maps again by them), and the
-      // accesses a fusion removed whose bounds the map still checks (checked_accesses.h).
+      // cpu-schedules' SIMD hint, thread choice, OpenMP schedule, streaming-stores choice and
+      // reduction verdicts are the map's (MapInfo::extra, which the writer puts here), not the
+      // node's: the code generator reads them there. So are the markers of the remainder maps
+      // MapVectorization and ScanFullBlocks make (their transformations refuse those maps again
+      // by them), and the accesses a fusion removed whose bounds the map still checks
+      // (checked_accesses.h).
       for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
                               kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder",
-                              kCheckedAccessesAttribute, kOmpScheduleAttribute})
+                              kCheckedAccessesAttribute, kOmpScheduleAttribute, kStreamingStoresAttribute})
         if (a.has(key)) {
           m->extra.set(key, a.at(key).value().dump());
           known.insert(key);

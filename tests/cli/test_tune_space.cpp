@@ -1,14 +1,17 @@
 // `weir tune`'s search space (cli/tune_space.cpp, docs/adr/0056-weir-tune.md, 2026-12-06): the
 // choices added to it (K-blocked tiles, explicit SIMD lanes, scan blocks of 64, broadcast
-// fusion, OpenMP schedules) give the steps they name, singles come in tiers of expected value,
-// and each new choice's script, replayed with `weir optimize --script`, computes what NumPy
-// computes.
+// fusion, OpenMP schedules, streaming stores off) give the steps they name, singles come in tiers of expected
+// value, and each new choice's script, replayed with `weir optimize --script`, computes what NumPy computes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "cli_test_util.h"
 #include "tune_space.h"
@@ -57,15 +60,18 @@ void replay_and_run(const fs::path& dir, const std::string& program, const TuneC
 
 TEST_CASE("weir tune space: the new choices give the steps they name", "[cli][tune]") {
   const auto cs = weir::cli::tune_candidates(0, 2);
-  // 1 baseline, 25 singles (fusion 5, collapse 1, tiling 7, split_innermost 1, vectorize 1,
-  // simd_lanes 2, omp_schedule 2, scan_block 4, scan_full_blocks 1, threads 1 on 2 hardware
-  // threads), 48 combinations.
-  CHECK(cs.size() == 74);
+  // 1 baseline, 26 singles (fusion 5, collapse 1, tiling 7, split_innermost 1, vectorize 1,
+  // simd_lanes 2, omp_schedule 2, streaming_stores 1, scan_block 4, scan_full_blocks 1, threads
+  // 1 on 2 hardware threads), 48 combinations.
+  CHECK(cs.size() == 75);
   CHECK(has_step(find(cs, "omp_schedule=dynamic,16"), {{"pass", "cpu-schedules{omp_schedule=dynamic,16}"}}));
   CHECK(has_step(find(cs, "omp_schedule=guided"), {{"pass", "cpu-schedules{omp_schedule=guided}"}}));
   // With another option of cpu-schedules: one step, the options in the knobs' order.
   CHECK(has_step(weir::cli::tune_candidate({{"vectorize", "off"}, {"omp_schedule", "dynamic,16"}}),
                  {{"pass", "cpu-schedules{vectorize=false,omp_schedule=dynamic,16}"}}));
+  CHECK(has_step(find(cs, "streaming_stores=off"), {{"pass", "cpu-schedules{streaming_stores=false}"}}));
+  CHECK(has_step(weir::cli::tune_candidate({{"omp_schedule", "guided"}, {"streaming_stores", "off"}}),
+                 {{"pass", "cpu-schedules{omp_schedule=guided,streaming_stores=false}"}}));
   CHECK(has_step(find(cs, "tiling=8,32,16"), {{"pass", "map-tiling{tile_sizes=8,32,16}"}}));
   CHECK(has_step(find(cs, "tiling=16,16,40"), {{"pass", "map-tiling{tile_sizes=16,16,40}"}}));
   CHECK(has_step(find(cs, "scan_block=64"), {{"pass", "scan-column-blocking{block_size=64}"}}));
@@ -83,14 +89,14 @@ TEST_CASE("weir tune space: singles come in tiers of expected value, each tier i
           "[cli][tune]") {
   const std::set<std::string> first{"scan_block=32",   "scan_block=16",  "scan_full_blocks=on",
                                     "tiling=32,128,1", "tiling=8,32,16", "tiling=16,16,40",
-                                    "simd_lanes=8",    "fusion=wide"};
+                                    "simd_lanes=8",    "fusion=wide",    "streaming_stores=off"};
   const std::set<std::string> last{"split_innermost=off", "vectorize=off", "fusion=none", "threads=1"};
   for (std::uint64_t seed : {0u, 1u, 7u}) {
     INFO("seed " << seed);
     const auto cs = weir::cli::tune_candidates(seed, 2);
     std::set<std::string> head, tail;
     for (std::size_t i = 1; i <= first.size(); ++i) head.insert(cs[i].label);
-    for (std::size_t i = 26 - last.size(); i < 26; ++i) tail.insert(cs[i].label);
+    for (std::size_t i = 27 - last.size(); i < 27; ++i) tail.insert(cs[i].label);
     CHECK(head == first);
     CHECK(tail == last);
   }
@@ -191,7 +197,7 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
     const nlohmann::json& e = log["results"][i];
     const std::string label = e["label"], why = e["why"].is_string() ? e["why"].get<std::string>() : "";
     INFO(i << ": " << label << ": " << why);
-    if (i <= 25) {  // the singles
+    if (i <= 26) {  // the singles
       if (label.rfind("scan_", 0) == 0) {
         CHECK(e["status"] == "duplicate");
         CHECK(why == "the same program and threads as candidate 0");
@@ -260,4 +266,92 @@ TEST_CASE("weir tune space: OpenMP schedules replayed reach the pragma and compu
            source.find("#pragma omp for collapse(2) " + clause + " nowait\n") != std::string::npos));
   }
   weir::test::cli::python(dir, "compare.py", check);
+}
+
+TEST_CASE("weir tune space: streaming stores off replayed writes plain stores and computes NumPy's Laplacian",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-space-streaming-off");
+  fs::create_directories(dir / "in");
+  // 44 x 40 x 23: the K rows are whole (out[1:-1, 1:-1] leaves K unsliced), so --auto cpu's
+  // code plans streaming stores for them (taken at run time only above 8 MiB; the values are
+  // the same either way).
+  weir::test::cli::python(dir, "inputs.py",
+                          "rng = np.random.default_rng(9)\n"
+                          "np.save(d + '/in/f.npy', rng.random((44, 40, 23)))\n"
+                          "np.save(d + '/in/out.npy', np.zeros((44, 40, 23)))\n");
+  const std::string program =
+      q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
+  const auto cs = weir::cli::tune_candidates(0, 2);
+  std::string check = std::string(weir::test::cli::kNumpyLaplacian) + "f = np.load(d + '/in/f.npy')\n";
+  const std::string emitted[] = {"auto-optimize-cpu", "streaming_stores=off"};
+  std::map<std::string, std::string> source;
+  for (const std::string& label : emitted) {
+    const TuneCandidate& c = find(cs, label);
+    replay_and_run(dir, program, c, "");
+    check += "o = np.load(d + '/" + label +
+             ".out/out.npy')\n"
+             "assert np.allclose(o[1:-1, 1:-1], lap(f), rtol=1e-14, atol=0), '" +
+             label +
+             "'\n"
+             "assert not o[0].any() and not o[-1].any() and not o[:, 0].any() and not o[:, -1].any()\n";
+    const std::string name = std::to_string(std::hash<std::string>{}(c.label));
+    auto cpp =
+        run_weir("compile " + q(dir / (name + ".sdfg")) + " --emit-cpp " + q(dir / (name + ".cpp")), cache());
+    INFO(cpp.out);
+    REQUIRE(cpp.code == 0);
+    for (const auto& f : fs::directory_iterator(dir / (name + ".cpp")))
+      source[label] += weir::test::read_text(f.path());
+  }
+  // The baseline streams the rows; the candidate records the choice on the map and has none.
+  CHECK(source["auto-optimize-cpu"].find("weir_stream_wanted(") != std::string::npos);
+  CHECK(source["streaming_stores=off"].find("weir_stream_wanted(") == std::string::npos);
+  CHECK(source["streaming_stores=off"].find("weir_stream_fence();") == std::string::npos);
+  const TuneCandidate& off = find(cs, "streaming_stores=off");
+  const std::string name = std::to_string(std::hash<std::string>{}(off.label));
+  const std::string sdfg = weir::test::read_text(dir / (name + ".sdfg"));
+  CHECK(sdfg.find("\"weir_streaming_stores\":\"off\"") != std::string::npos);
+  // Replayed again: the same SDFG byte for byte.
+  auto again = run_weir("optimize " + q(dir / "untuned.sdfg") + " --script " + q(dir / (name + ".json")) +
+                        " -o " + q(dir / (name + ".again.sdfg")));
+  REQUIRE(again.code == 0);
+  CHECK(sdfg == weir::test::read_text(dir / (name + ".again.sdfg")));
+  weir::test::cli::python(dir, "compare.py", check);
+}
+
+TEST_CASE("weir tune: streaming stores off is timed where rows stream, a duplicate where none does",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-streaming-off-log");
+  // The candidate of the space, given as a script of the user's: evaluated right after the baseline.
+  std::ofstream(dir / "off.json")
+      << nlohmann::json({{"steps", weir::cli::tune_candidate({{"streaming_stores", "off"}}).steps}}).dump();
+  // A 1-D stencil: its one map has no inner K loop whose rows could stream, so recording the
+  // choice changes no line of the generated program.
+  std::ofstream(dir / "diff1d.py") << "import gt4py.next as gtx\n"
+                                      "from gt4py.next import Field, float64\n\n"
+                                      "IDim = gtx.Dimension(\"I\")\n\n\n"
+                                      "@gtx.field_operator\n"
+                                      "def diff(f: Field[[IDim], float64]) -> Field[[IDim], float64]:\n"
+                                      "    return f(IDim + 1) - f(IDim - 1)\n\n\n"
+                                      "@gtx.program\n"
+                                      "def diff1d(f: Field[[IDim], float64], out: Field[[IDim], float64]):\n"
+                                      "    diff(f, out=out[1:-1])\n";
+  const std::string laplacian =
+      q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
+  for (const auto& [program, sets, status] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {laplacian, " --set I=12 --set J=8 --set K=5", "measured"},
+           {q(dir / "diff1d.py") + "::diff1d", " --set I=40", "duplicate"}}) {
+    INFO(program);
+    auto r = run_weir("tune " + program + sets + " --max-candidates 2 --candidate " + q(dir / "off.json") +
+                          " -o " + q(dir / "best.json"),
+                      cache());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const nlohmann::json log = nlohmann::json::parse(weir::test::read_text(dir / "best.log.json"));
+    REQUIRE(log["results"].size() == 2);
+    const nlohmann::json& e = log["results"][1];
+    CHECK(e["status"] == status);
+    if (status == "duplicate") CHECK(e["why"] == "the same program and threads as candidate 0");
+    // Timed: its outputs matched the untuned program's (a mismatch is "rejected").
+    if (status == "measured") CHECK(e["seconds"].size() == log["rounds"].get<std::size_t>());
+  }
 }

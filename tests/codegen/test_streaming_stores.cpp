@@ -21,11 +21,14 @@
 #include "gather_program.h"
 #include "weir/codegen/cpu_codegen.h"
 #include "weir/sdfg/sdfg.h"
+#include "weir/sdfg/serialize.h"
 #include "weir/sdfg/state.h"
+#include "weir/sdfg/streaming_choice.h"
 #include "weir/sdfg/validate.h"
 
 using namespace weir;
 using namespace weir::codegen;
+using weir::test::codegen_error;
 using weir::test::expected_gather;
 using weir::test::gather_sdfg;
 using weir::test::run_gather;
@@ -97,6 +100,53 @@ TEST_CASE("streaming stores: values are those of plain stores, streamed or not",
       INFO("N = " << N << ", K = " << K << ", outer " << tag);
       const std::string name = "stream_" + tag + "_" + std::to_string(N) + "_" + std::to_string(K);
       CHECK(run_gather(*s, name, N, K).O == expected_gather(N, K));
+    }
+  }
+}
+
+TEST_CASE("streaming stores: a map that records them off streams no row inside it",
+          "[codegen][run][streaming]") {
+  // The attribute cpu-schedules' streaming_stores=false records (weir/sdfg/streaming_choice.h),
+  // on the outer parallel map or on the K loop itself; "on" leaves the decision to the plan.
+  auto with = [](const char* map_label, const std::string& value) {
+    auto s = gather_sdfg();
+    for (Node* n : s->all_states().front()->nodes())
+      if (auto* e = n->as<MapEntry>(); e && e->map->label == map_label)
+        e->map->extra.set(kStreamingStoresAttribute, value);
+    return s;
+  };
+  for (const char* label : {"rows", "levels"}) {
+    INFO("off on map " << label);
+    auto s = with(label, "\"off\"");
+    GeneratedCode g = generate_cpu(*s);
+    INFO(g.source);
+    CHECK(g.source.find("weir_stream_wanted(") == std::string::npos);
+    CHECK(g.source.find("weir_stream_fence();") == std::string::npos);
+    CHECK_THAT(g.source, Catch::Contains("O[i*K + k] ="));
+    // Where the plan streams (rows of 517 levels, O over weir_stream_min_bytes), the values are
+    // the formula's: plain stores of the same rows.
+    CHECK(run_gather(*s, std::string("stream_off_") + label, 2048, 517).O == expected_gather(2048, 517));
+  }
+  SECTION("\"on\" streams as without the attribute") {
+    CHECK(generate_cpu(*with("rows", "\"on\"")).source == generate_cpu(*gather_sdfg()).source);
+  }
+  SECTION("the attribute survives saving and loading, on the map") {
+    auto s = with("rows", "\"off\"");
+    auto reloaded = sdfg_from_json_text(sdfg_to_json_text(*s));
+    std::size_t off = 0;
+    for (Node* n : reloaded->all_states().front()->nodes())
+      if (auto* e = n->as<MapEntry>(); e && recorded_streaming_stores(*e->map) == std::optional<bool>(false))
+        ++off;
+    CHECK(off == 1);
+    CHECK(generate_cpu(*reloaded).source == generate_cpu(*s).source);
+  }
+  SECTION("another value is an error at the map") {
+    for (const std::string bad : {"\"no\"", "false", "0"}) {
+      INFO(bad);
+      const std::string msg = codegen_error(*with("levels", bad));
+      CHECK_THAT(msg, Catch::Contains("map attribute weir_streaming_stores is " + bad +
+                                      ", expected the string \"off\" or \"on\"") &&
+                          Catch::Contains("codegen: SDFG 'gather', state 'main', node"));
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "weir/runtime/dispatch.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/reduction_choice.h"
+#include "weir/sdfg/streaming_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/local_storage.h"
@@ -362,6 +363,33 @@ TEST_CASE("cpu-schedules: omp_schedule records an OpenMP schedule on parallel ma
       }
       CHECK(sdfg_difference(*before, *sdfg).empty());
     }
+  }
+}
+
+TEST_CASE("cpu-schedules: streaming_stores=false records streaming stores off on the top-level maps",
+          "[transforms][cpu-schedules]") {
+  SECTION("the top-level map gets it, the sequential one inside does not; a second run changes nothing") {
+    auto sdfg = make_map2d(false);
+    AnalysisCache cache;
+    CpuSchedules pass;
+    pass.options().set_text("streaming_stores", "false");
+    CHECK(pass.run(*sdfg, cache) > 0);
+    require_valid(*sdfg);
+    auto maps = maps_of(only_state(*sdfg));
+    REQUIRE(maps.size() == 2);
+    CHECK(recorded_streaming_stores(*maps[0]->map) == std::optional<bool>(false));
+    CHECK_FALSE(maps[1]->map->extra.find(kStreamingStoresAttribute));
+    auto copy = sdfg->clone_sdfg();
+    AnalysisCache again;
+    pass.run(*sdfg, again);
+    CHECK(sdfg_difference(*copy, *sdfg).empty());
+  }
+  SECTION("true, the default: nothing recorded") {
+    auto sdfg = make_map2d(false);
+    AnalysisCache cache;
+    CpuSchedules pass;
+    pass.run(*sdfg, cache);
+    for (MapEntry* e : maps_of(only_state(*sdfg))) CHECK_FALSE(e->map->extra.find(kStreamingStoresAttribute));
   }
 }
 

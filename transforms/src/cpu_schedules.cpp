@@ -12,6 +12,7 @@
 #include "weir/sdfg/dependence.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/reduction_choice.h"
+#include "weir/sdfg/streaming_choice.h"
 #include "weir/sdfg/thread_choice.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -27,7 +28,11 @@ CpuSchedules::CpuSchedules()
            {"omp_schedule", std::string(),
             "OpenMP schedule of top-level parallel maps without write-conflict resolution: static, dynamic "
             "or "
-            "guided, optionally ,CHUNK (dynamic,16); empty: OpenMP's default"}}) {}
+            "guided, optionally ,CHUNK (dynamic,16); empty: OpenMP's default"},
+           {"streaming_stores", true,
+            "false: top-level maps record that no row inside them is written with streaming stores; true: "
+            "the "
+            "code generator decides"}}) {}
 
 namespace {
 
@@ -80,6 +85,21 @@ std::size_t record_schedules(const SDFGState& st, const ScopeTree& tree, const s
     const std::optional<std::string> before = old ? std::optional<std::string>(*old) : std::nullopt;
     record_omp_schedule(*e->map, *schedule);
     if (before != *e->map->extra.find(kOmpScheduleAttribute)) ++changed;
+  }
+  return changed;
+}
+
+/// Records "streaming stores off" (weir/sdfg/streaming_choice.h) on every top-level map of
+/// `top` when `allowed` is false; true records nothing (the code generator decides, as without
+/// the option). Returns how many maps changed.
+std::size_t record_streaming(const std::vector<MapEntry*>& top, bool allowed) {
+  if (allowed) return 0;
+  std::size_t changed = 0;
+  for (MapEntry* e : top) {
+    const std::string* old = e->map->extra.find(kStreamingStoresAttribute);
+    const std::optional<std::string> before = old ? std::optional<std::string>(*old) : std::nullopt;
+    record_streaming_stores(*e->map, false);
+    if (before != *e->map->extra.find(kStreamingStoresAttribute)) ++changed;
   }
   return changed;
 }
@@ -283,6 +303,7 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, b
   changed += record_thread_choices(st, tree, top);
   changed += record_reductions(st, tree, top, root);
   changed += record_schedules(st, tree, top, schedule_option(options));
+  changed += record_streaming(top, options.get_bool("streaming_stores"));
   if (options.get_bool("vectorize")) {
     for (Node* n : st.nodes()) {
       auto* e = n->as<MapEntry>();

@@ -40,6 +40,10 @@ inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 ///    generator adds to its `#pragma omp for`; maps with reductions keep OpenMP's static default
 ///    (under a dynamic schedule a float reduction's rounding would vary from run to run). Empty
 ///    (the default): nothing recorded. A value that is no schedule throws TransformError;
+///  * with `streaming_stores` false, every top-level map records "streaming stores off"
+///    (kStreamingStoresAttribute, weir/sdfg/streaming_choice.h): the code generator then writes
+///    no row inside it with streaming stores (docs/adr/0041). True (the default): nothing
+///    recorded, the code generator decides per row;
 ///  * with `blas`, MatMul, Dot, Gemm and Gemv library nodes without an implementation (here and
 ///    in nested SDFGs) get "OpenBLAS", as DaCe's auto_optimize selects its fast BLAS.
 /// Returns the number of maps and library nodes changed.
