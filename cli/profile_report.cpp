@@ -20,6 +20,15 @@ nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
 }
 
+/// The table's GFLOP/s: "n/a" where the count is 0 and only a lower bound (nothing known),
+/// ">=" before a lower bound, "-" where no count or time is known (user31's G11).
+std::string gflops_cell(const ProfiledElement& e, const ElementSummary& s) {
+  if (!s.gflops) return e.flops_partial && e.flops ? "n/a" : "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%s%.2f", e.flops_partial ? ">=" : "", *s.gflops);
+  return buf;
+}
+
 }  // namespace
 
 ElementSummary summarize(const ProfiledElement& e, const ProfileData& d) {
@@ -38,7 +47,9 @@ ElementSummary summarize(const ProfiledElement& e, const ProfileData& d) {
   s.share = call > 0 ? s.median_s / call : 0;
   const auto per_call = static_cast<double>(s.executions_per_call);
   if (e.bytes && s.median_s > 0) s.gbps = *e.bytes * per_call / s.median_s / 1e9;
-  if (e.flops && s.median_s > 0) s.gflops = *e.flops * per_call / s.median_s / 1e9;
+  // A count of 0 that is only a lower bound (a library node, a while loop) is unknown, not 0.
+  const bool flops_unknown = e.flops_partial && e.flops && *e.flops == 0;
+  if (e.flops && !flops_unknown && s.median_s > 0) s.gflops = *e.flops * per_call / s.median_s / 1e9;
   if (s.gbps && d.probe_gbps && *d.probe_gbps > 0) s.probe_share = *s.gbps / *d.probe_gbps;
   return s;
 }
@@ -168,7 +179,7 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
     std::snprintf(line, sizeof line, "%-*s  %-11s  %5lld  %11.4f  %5.1f%%  %8s  %7s  %8s\n",
                   static_cast<int>(width), name.c_str(), e->info.kind.c_str(), s.calls, s.median_s * 1e3,
                   s.share * 100, cell(s.gbps, 1, "%.2f").c_str(), cell(s.probe_share, 100, "%.0f%%").c_str(),
-                  cell(s.gflops, 1, "%.2f").c_str());
+                  gflops_cell(*e, s).c_str());
     out << line;
   }
   // Timers inside map scopes (ADR 0048, "one clock read per chunk"): a map, library node or

@@ -56,12 +56,33 @@ static inline void weir_stream_one(char* dst, const char* src) {
 // 16 KiB: they stream from 8 KiB.
 [[maybe_unused]] static constexpr std::int64_t weir_stream_min_gapped_row_bytes = std::int64_t(8) << 10;
 
+// Whole rows that start or end inside a cache line (the destination is not 64-byte aligned, as
+// NumPy allocates arrays, or the row is not a multiple of 64 bytes) are stored as usual below
+// this: each row's first and last lines are stored as usual among the streamed ones, a write
+// miss at both ends of every row. Measured (docs/adr/0041, "2026-12-07, session 31"), streaming
+// such rows took 1.2-1.6x the time of plain stores at 512 bytes, 0.9-1.1x at 1 KiB and mostly
+// 0.5-0.95x from 2 KiB; with `--auto cpu` code on NumPy's arrays (rows of 512 bytes, 16 bytes
+// off a line) the stencil took 3.7-6.5x the time it took on weir's aligned arrays.
+[[maybe_unused]] static constexpr std::int64_t weir_stream_min_unaligned_row_bytes = std::int64_t(2) << 10;
+
+// Whether the row of `row_bytes` at `dst` covers whole cache lines: it starts on a 64-byte
+// boundary and is a multiple of 64 bytes long.
+[[maybe_unused]] static inline bool weir_stream_whole_lines(const void* dst, std::int64_t row_bytes) {
+  return (reinterpret_cast<std::uintptr_t>(dst) & 63) == 0 && (row_bytes & 63) == 0;
+}
+
 // Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed; `whole`: the
-// rows are whole last dimensions (adjacent, no unwritten elements between them).
+// rows are whole last dimensions (adjacent, no unwritten elements between them); `dst`: where
+// this row starts in the caller's array (so the test is made per row, at run time). Whole
+// rows of whole cache lines stream from weir_stream_min_row_bytes, other whole rows from
+// weir_stream_min_unaligned_row_bytes, rows with gaps from weir_stream_min_gapped_row_bytes.
 [[maybe_unused]] static inline bool weir_stream_wanted(std::int64_t total_bytes, std::int64_t row_bytes,
-                                                       bool whole = true) {
-  return total_bytes >= weir_stream_min_bytes &&
-         row_bytes >= (whole ? weir_stream_min_row_bytes : weir_stream_min_gapped_row_bytes);
+                                                       bool whole, const void* dst) {
+  const std::int64_t min_row = !whole ? weir_stream_min_gapped_row_bytes
+                               : weir_stream_whole_lines(dst, row_bytes)
+                                   ? weir_stream_min_row_bytes
+                                   : weir_stream_min_unaligned_row_bytes;
+  return total_bytes >= weir_stream_min_bytes && row_bytes >= min_row;
 }
 
 // Copies `bytes` bytes of `src` (a row's buffer) to `dst`: with `stream`, the part of `dst`

@@ -170,8 +170,9 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
     if (!plan.used.count(row.data)) continue;
     const DataDescriptor& d = sg.sdfg.arrays.at(row.data);
     const std::string size = "static_cast<int64_t>(sizeof(" + std::string(cpp_name(d.dtype.base)) + "))";
-    // Whether the row is its whole last dimension: a third argument where that is not known
-    // to hold (`false`: a constant halo; else the test of symbolic gaps at run time).
+    // Whether the row is its whole last dimension: `true`, `false` (a constant halo) or the test
+    // of symbolic gaps at run time; then where the loop's first row starts, whose alignment
+    // decides with the row's length whether its ends are partial cache lines.
     std::string whole;
     for (const sym::Expr* gap : {&row.head, &row.tail}) {
       if (is_zero(*gap)) continue;
@@ -181,9 +182,10 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
       }
       whole += (whole.empty() ? "" : " && ") + ("(" + sym_cpp(*gap) + ") == 0");
     }
+    const Location first = location(row.data, row.subset.subs({{plan.param, r.start}}));
     w.line("const bool " + row.wanted + " = weir_stream_wanted(static_cast<int64_t>(" +
-           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size +
-           (whole.empty() ? "" : ", " + whole) + ");");
+           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
+           (whole.empty() ? "true" : whole) + ", " + first.pointer() + ");");
   }
   w.open("for (int64_t " + k0 + " = " + start + "; " + k0 + " <= " + end + "; " + k0 +
          " += weir_stream_block) {");

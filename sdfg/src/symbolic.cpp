@@ -875,6 +875,16 @@ Expr Expr::call(std::string fn, std::vector<Expr> args) {
   };
   if (fn == "Min" || fn == "min") return minmax(Kind::Min, std::move(args));
   if (fn == "Max" || fn == "max") return minmax(Kind::Max, std::move(args));
+  if (fn == "SymExpr") {
+    // DaCe's SymExpr(exact, approximation) (dace/symbolic.py), which its MapTiling writes into
+    // map ranges and memlet subsets: DaCe iterates and accesses by the exact expression and uses
+    // the approximation (an upper bound) only for sizes and volumes (subsets.Range.size()).
+    // weir keeps the exact one everywhere: its sizes and volumes then count exactly (ADR 0053).
+    if (args.size() != 1 && args.size() != 2)
+      throw SymbolicError("SymExpr() takes an exact expression and an approximation, got " +
+                          std::to_string(args.size()) + " arguments");
+    return args[0];
+  }
   if (fn == "ceiling") {
     arity(1);
     return ceildiv(args[0], Expr(1));

@@ -103,6 +103,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
       }
     }
   }
+  check_vector_connectors(v, st, n);
   // Nested SDFGs and library nodes may use one name for an input and an output (inout).
   if (n.kind() != NodeKind::NestedSDFG && n.kind() != NodeKind::Library) {
     for (const auto& [name, type] : n.in_connectors) {

@@ -104,6 +104,9 @@ void validate_propagation(Validator& v, const SDFGState& state);
 /// What may run where on a GPU (validate_gpu.cpp): host/device storage against the schedules
 /// that touch it. Runs once from the top-level SDFG, which knows where each nested SDFG runs.
 void validate_gpu(Validator& v);
+/// Connectors of DaCe's vector types (validate_vector_connectors.cpp), which weir does not
+/// compile: "connector-vector-type" naming the connector, suggesting MapVectorization.
+void check_vector_connectors(Validator& v, const SDFGState& st, const Node& n);
 /// "tasklet 'add' (node 3)".
 std::string describe_node(const Node& n);
 /// Reports an exception thrown by an IR query on `state` (scope_tree, topological_order) as

@@ -96,10 +96,11 @@ struct GatherRun {
 };
 
 /// Runs `s` generated with `options` on N rows of K levels; T[i] = 7 i mod M unless `table` is
-/// given, F (M x K) = 100 m + k; O starts at -1. `name` names the scratch folder.
+/// given, F (M x K) = 100 m + k; O starts at -1, `O_offset` bytes (a multiple of 8) past a
+/// 64-byte boundary. `name` names the scratch folder.
 inline GatherRun run_gather(const SDFG& s, const std::string& name, std::int64_t N, std::int64_t K,
                             const CodegenOptions& options = {}, std::vector<std::int32_t> table = {},
-                            std::int64_t M = 64) {
+                            std::int64_t M = 64, std::size_t O_offset = 0) {
   GeneratedCode g = generate_cpu(s, options);
   std::int64_t KF = K;
   std::vector<double> F(static_cast<std::size_t>(M * KF));
@@ -110,9 +111,13 @@ inline GatherRun run_gather(const SDFG& s, const std::string& name, std::int64_t
     for (std::int64_t i = 0; i < N; ++i) T.push_back(static_cast<std::int32_t>(7 * i % M));
   REQUIRE(static_cast<std::int64_t>(T.size()) == N);
   GatherRun r;
-  r.O.assign(static_cast<std::size_t>(N * K), -1.0);
-  std::map<std::string, void*> by_name = {{"F", F.data()}, {"O", r.O.data()}, {"T", T.data()}, {"N", &N},
-                                          {"K", &K},       {"M", &M},         {"KF", &KF}};
+  // O inside a buffer with room to place it at O_offset from a 64-byte boundary.
+  std::vector<double> storage(static_cast<std::size_t>(N * K) + 16, -1.0);
+  auto* base = reinterpret_cast<unsigned char*>(storage.data());
+  base += (64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64 + O_offset;
+  double* O = reinterpret_cast<double*>(base);
+  std::map<std::string, void*> by_name = {{"F", F.data()}, {"O", O},  {"T", T.data()}, {"N", &N},
+                                          {"K", &K},       {"M", &M}, {"KF", &KF}};
   std::vector<void*> args;
   for (const ArgInfo& a : g.args) args.push_back(by_name.at(a.name));
   auto so = test::compile_shared(g.source, test::scratch_dir(name));
@@ -122,6 +127,7 @@ inline GatherRun run_gather(const SDFG& s, const std::string& name, std::int64_t
   r.rc = p.run(h, args.data());
   if (r.rc != 0) r.error = p.last_error();
   REQUIRE(p.finalize(h) == 0);
+  r.O.assign(O, O + N * K);
   return r;
 }
 

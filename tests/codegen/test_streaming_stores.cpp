@@ -67,7 +67,7 @@ TEST_CASE("streaming stores: a gathered row written once goes through a buffer i
   CHECK_THAT(g.source, Catch::Contains("// streaming stores of 'O'"));
   CHECK_THAT(g.source, Catch::Contains("weir_stream_wanted(static_cast<int64_t>(K*N) * static_cast<int64_t>("
                                        "sizeof(double)), static_cast<int64_t>(K) * static_cast<int64_t>("
-                                       "sizeof(double)));"));
+                                       "sizeof(double)), true, &O[i*K]);"));
   CHECK_THAT(g.source, Catch::Contains("+= weir_stream_block) {"));
   CHECK_THAT(g.source, Catch::Contains("alignas(64) double __weir_row"));
   CHECK_THAT(g.source, Catch::Contains("for (int64_t k = __weir_k"));
@@ -207,31 +207,67 @@ TEST_CASE("streaming stores: rows with unwritten elements between them stream on
   CHECK_THAT(both,
              Catch::Contains("weir_stream_wanted(static_cast<int64_t>(K*N + 2*N) * static_cast<int64_t>("
                              "sizeof(double)), static_cast<int64_t>(K) * static_cast<int64_t>("
-                             "sizeof(double)), false);"));
+                             "sizeof(double)), false, &O[i*(K + 2) + 1]);"));
   CHECK_THAT(both, Catch::Contains("double* const __weir_to"));
   CHECK_THAT(both, Catch::Contains(" : &O[i*(K + 2) + __weir_k"));
   CHECK_THAT(both, Catch::Contains("weir_stream_store(&O[i*(K + 2) + __weir_k"));
   Shape tail;  // O is N x (K + 1), the loop writes O[i, 0:K]: the last element of each row is a gap
   tail.pad = 1;
-  CHECK_THAT(source(tail), Catch::Contains("sizeof(double)), false);"));
-  Shape whole;  // O is N x K, the loop writes O[i, k]: whole rows, the test without a third argument
+  CHECK_THAT(source(tail), Catch::Contains("sizeof(double)), false, &O[i*(K + 1)]);"));
+  Shape whole;  // O is N x K, the loop writes O[i, k]: whole rows, the third argument `true`
   const std::string all = source(whole);
-  CHECK_THAT(all, Catch::Contains("static_cast<int64_t>(K) * static_cast<int64_t>(sizeof(double)));"));
-  CHECK(all.find("sizeof(double)), false);") == std::string::npos);
+  CHECK_THAT(all, Catch::Contains(
+                      "static_cast<int64_t>(K) * static_cast<int64_t>(sizeof(double)), true, &O[i*K]);"));
+  CHECK(all.find("sizeof(double)), false,") == std::string::npos);
 }
 
 TEST_CASE("streaming stores: the run-time test wants long rows where they are not whole",
           "[codegen][streaming]") {
-  // 8 MiB outputs; whole rows from 256 bytes, rows with gaps between them from 8 KiB.
+  // 8 MiB outputs; whole rows of whole cache lines from 256 bytes, rows with gaps between them
+  // from 8 KiB (the destination's alignment does not matter to them).
+  alignas(64) static char line[64];
   const std::int64_t big = weir_stream_min_bytes;
-  CHECK(weir_stream_wanted(big, 640));
-  CHECK(weir_stream_wanted(big, 640, true));
-  CHECK_FALSE(weir_stream_wanted(big, 640, false));
-  CHECK_FALSE(weir_stream_wanted(big, 8191, false));
-  CHECK(weir_stream_wanted(big, 8192, false));
-  CHECK(weir_stream_wanted(big, 16368, false));  // laplace2d's rows of 2046 doubles
-  CHECK_FALSE(weir_stream_wanted(big - 1, 16368, false));
-  CHECK_FALSE(weir_stream_wanted(big, 255));
+  CHECK(weir_stream_wanted(big, 640, true, line));
+  CHECK_FALSE(weir_stream_wanted(big, 640, false, line));
+  CHECK_FALSE(weir_stream_wanted(big, 8191, false, line));
+  CHECK(weir_stream_wanted(big, 8192, false, line + 8));
+  CHECK(weir_stream_wanted(big, 16368, false, line + 8));  // laplace2d's rows of 2046 doubles
+  CHECK_FALSE(weir_stream_wanted(big - 1, 16368, false, line));
+  CHECK_FALSE(weir_stream_wanted(big, 255, true, line));
+}
+
+TEST_CASE("streaming stores: whole rows that start or end inside a cache line stream only when long",
+          "[codegen][streaming]") {
+  // G14 of user31: `--auto cpu` code on NumPy's arrays (16 bytes off a line) streamed rows of
+  // 512 bytes, each with a partial line at both ends, and took 3.7-6.5x the time it took on
+  // aligned arrays. Such rows stream from 2 KiB; rows of whole lines from 256 bytes.
+  alignas(64) static char line[64];
+  const std::int64_t big = weir_stream_min_bytes;
+  CHECK(weir_stream_whole_lines(line, 512));
+  CHECK_FALSE(weir_stream_whole_lines(line + 16, 512));
+  CHECK_FALSE(weir_stream_whole_lines(line, 520));
+  CHECK(weir_stream_wanted(big, 512, true, line));
+  for (std::size_t off : {8, 16, 48}) {
+    INFO("offset " << off);
+    CHECK_FALSE(weir_stream_wanted(big, 512, true, line + off));
+    CHECK_FALSE(weir_stream_wanted(big, 2047, true, line + off));
+    CHECK(weir_stream_wanted(big, 2048, true, line + off));
+    CHECK(weir_stream_wanted(big, 16384, true, line + off));
+  }
+  CHECK_FALSE(weir_stream_wanted(big, 648, true, line));  // 81 doubles: ends inside a line
+  CHECK(weir_stream_wanted(big, 2056, true, line));
+  CHECK_FALSE(weir_stream_wanted(big - 1, 2048, true, line + 16));
+  // The generated test passes where the loop's first row starts; values are the same at every
+  // offset of the output, rows of 512 doubles (4 KiB, streamed at every offset) and 64 (512
+  // bytes, streamed only aligned).
+  Shape sh;
+  auto s = gather_sdfg(sh);
+  for (auto [N, K] : {std::pair<std::int64_t, std::int64_t>{2048, 512}, {16384, 64}})
+    for (std::size_t off : {0, 8, 16, 48}) {
+      INFO("N = " << N << ", K = " << K << ", O " << off << " bytes past a line");
+      const std::string name = "stream_offset_" + std::to_string(K) + "_" + std::to_string(off);
+      CHECK(run_gather(*s, name, N, K, {}, {}, 64, off).O == expected_gather(N, K));
+    }
 }
 
 TEST_CASE("streaming stores: the prelude copies every length at every alignment", "[codegen][streaming]") {
@@ -252,9 +288,10 @@ TEST_CASE("streaming stores: the prelude copies every length at every alignment"
         CHECK(std::all_of(dst + offset + bytes, std::end(dst), [](unsigned char c) { return c == 0xAB; }));
       }
   // The run-time test: big outputs with long rows only.
-  CHECK(weir_stream_wanted(weir_stream_min_bytes, weir_stream_min_row_bytes));
-  CHECK_FALSE(weir_stream_wanted(weir_stream_min_bytes - 1, 1 << 20));
-  CHECK_FALSE(weir_stream_wanted(std::int64_t(1) << 40, weir_stream_min_row_bytes - 8));
+  alignas(64) static char line[64];
+  CHECK(weir_stream_wanted(weir_stream_min_bytes, weir_stream_min_row_bytes, true, line));
+  CHECK_FALSE(weir_stream_wanted(weir_stream_min_bytes - 1, 1 << 20, true, line));
+  CHECK_FALSE(weir_stream_wanted(std::int64_t(1) << 40, weir_stream_min_row_bytes - 8, true, line));
 }
 
 TEST_CASE("streaming stores: the prelude's stores of 16, 32 and 64 bytes copy like memcpy",

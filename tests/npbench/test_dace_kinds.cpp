@@ -63,6 +63,13 @@ TEST_CASE("dace kinds: sympy functions in interstate code and memlet subsets", "
   check_kind("isfuncs");  // `i < int_floor(N, 3)`, `k < int_ceil(N, 3)`, `j = Mod(N, 5)`; decltype(__out)(0)
 }
 
+TEST_CASE("dace kinds: a map DaCe tiled has SymExpr in map ranges and memlet subsets",
+          "[npbench][dace_kinds]") {
+  // weir's hdiff4 SDFG tiled by DaCe's MapTiling (16, 8, 1) on sizes the tiles do not divide:
+  // each tile ends at SymExpr(Min(range end, tile + 15), tile + 15), read as the exact end.
+  check_kind("tiled");
+}
+
 TEST_CASE("dace kinds: NumPy functions DaCe writes with its runtime's names", "[npbench][dace_kinds]") {
   check_kind("fmod_int");      // np.fmod of int64 arrays: cpp_mod(__in1, __in2)
   check_kind("cplx_tasklet");  // np.conj: conj(__in1), complex128 and complex64

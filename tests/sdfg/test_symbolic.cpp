@@ -97,6 +97,22 @@ TEST_CASE("all DaCe symbol spellings mean the same symbol", "[symbolic]") {
   CHECK(P("symbol($N, dtype=dace.int64)").symbol_name() == "N");
 }
 
+TEST_CASE("DaCe's SymExpr of an exact expression and an approximation reads as the exact one", "[symbolic]") {
+  // What DaCe's MapTiling writes as a tile's end (user31's G15): the exact end, clipped to the
+  // range, and the approximation DaCe uses for sizes and volumes only.
+  const Expr t = S("tile___I"), n = S("__out_I_size");
+  const Expr exact = Expr::min(n - 3, t + 15);
+  CHECK(P("SymExpr(Min(__out_I_size - 3, tile___I + 15), tile___I + 15)") == exact);
+  CHECK(P("SymExpr(2 + Min(-3 + symbol($__out_I_size, dtype=dace.int64), 15 + symbol($tile___I, "
+          "dtype=dace.int64)), 17 + symbol($tile___I, dtype=dace.int64))") == exact + 2);
+  CHECK(P("SymExpr(N)") == S("N"));
+  CHECK(P("SymExpr(Min(N, 8), 8)").subs({{"N", Expr(5)}}) == Expr(5));  // the exact one, not 8
+  std::string msg;
+  CHECK(error_column("SymExpr(N, M, K)", &msg) != 0);
+  CHECK(msg.find("SymExpr() takes an exact expression and an approximation, got 3 arguments") !=
+        std::string::npos);
+}
+
 TEST_CASE("names with underscores and digits", "[symbolic]") {
   Expr e = P("__i0 + stencil___i0 - __map_33_e1");
   CHECK(e.free_symbols() == std::set<std::string>{"__i0", "__map_33_e1", "stencil___i0"});

@@ -446,6 +446,29 @@ TEST_CASE("connectors must exist and be connected exactly once", "[validate]") {
   CHECK(contains(missing.message, "'z'"));
 }
 
+TEST_CASE("connectors of DaCe's vector types are refused with the connectors named", "[validate]") {
+  // What DaCe's Vectorization writes (user31's G16): the tasklet's connectors become
+  // {"type": "vector", "dtype": "float64", "elements": "4"}, which weir's codegen cannot run.
+  MapProgram p;
+  auto& t = p.st->node(p.tasklet);
+  const DataType vec{ScalarType::Void, 0, R"({"dtype":"float64","elements":"4","type":"vector"})"};
+  t.in_connectors["x"] = vec;
+  t.out_connectors["y"] = vec;
+  auto ds = validate(*p.sdfg);
+  const auto& d = find_code(ds, "connector-vector-type");
+  CHECK(d.where.node == static_cast<long>(p.tasklet));
+  CHECK(contains(d.message, "tasklet 'twice'"));
+  CHECK(contains(d.message, "connectors 'x', 'y' of DaCe's vector type float64 x 4"));
+  CHECK(contains(d.message, "weir's MapVectorization"));
+  CHECK(std::count_if(ds.begin(), ds.end(),
+                      [](const Diagnostic& x) { return x.code == "connector-vector-type"; }) == 1);
+  // Other types weir keeps as written (a struct) are not this problem; scalars never are.
+  MapProgram q;
+  q.st->node(q.tasklet).in_connectors["x"] = DataType{ScalarType::Void, 0, R"({"type":"struct","name":"s"})"};
+  for (const auto& x : validate(*q.sdfg)) CHECK(x.code != "connector-vector-type");
+  require_valid(*MapProgram().sdfg);
+}
+
 TEST_CASE("a tasklet input connector takes one edge", "[validate]") {
   MapProgram p;
   p.st->add_edge(p.entry, "OUT_A", p.tasklet, "x", Memlet::simple("A", Subset::parse("i")));

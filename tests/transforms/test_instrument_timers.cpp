@@ -252,14 +252,16 @@ TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code",
 
 TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOPs", "[transforms][profile]") {
   // Y[i] = f(X[i]) for i in 0:N through a nested SDFG per point: state "s" computes
-  // y = x * 2 + sqrt(x) (3 operations); with `looped`, "s" runs in a loop the call's control flow
-  // sets, which the count cannot see through.
-  auto make = [](bool looped) {
+  // y = x * 2 + sqrt(x) (3 operations); with `looped` 1, "s" runs in a for loop of 4 trips (the
+  // level loop of a scan's column, user31's G11), with 2 in a loop whose update is no step
+  // (k = k * 2), whose trips the count cannot see.
+  auto make = [](int looped) {
     auto body = std::make_unique<SDFG>("body");
     body->add_scalar("x", ScalarType::Float64);
     body->add_scalar("y", ScalarType::Float64);
     ControlFlowRegion* region = body.get();
-    if (looped) region = &body->add_loop("again", "k", "k = 0", "k < 4", "k = k + 1");
+    if (looped)
+      region = &body->add_loop("again", "k", "k = 1", "k < 5", looped == 1 ? "k = k + 1" : "k = k * 2");
     SDFGState& bs = region->add_state("s", true);
     auto& t = bs.add_tasklet("f", {"o = v * 2 + sqrt(v)", Language::Python}, {"v"}, {"o"});
     bs.add_edge(bs.add_access("x").id(), "", t.id(), "v", M("x", "0"));
@@ -278,7 +280,7 @@ TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOP
     return g;
   };
   const std::map<std::string, long long> n100{{"N", 100}};
-  auto plain = make(false);
+  auto plain = make(0);
   CHECK(instrument(*plain) == 4);
   const auto timed = timed_elements(*plain);
   REQUIRE(kinds_and_labels(*plain) ==
@@ -296,12 +298,47 @@ TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOP
   CHECK(evaluate(map, n100).bytes == Approx(1600.0));
   CHECK(evaluate(static_cost(timed[3]), {}).flops == Approx(3.0));
 
-  auto looped = make(true);
+  // The for loop: 4 trips of 3 operations per call, 4 x 3 x 100 for the map.
+  auto looped = make(1);
   instrument(*looped);
   const auto ltimed = timed_elements(*looped);
   REQUIRE(ltimed[2].kind == TimedKind::NestedSDFG);
   const StaticCost lcall = static_cost(ltimed[2]);
-  CHECK(lcall.flops_partial);  // the loop's trips are the control flow's
-  CHECK(evaluate(lcall, {}).flops == Approx(0.0));
-  CHECK(static_cost(ltimed[1]).flops_partial);
+  CHECK_FALSE(lcall.flops_partial);
+  CHECK(evaluate(lcall, {}).flops == Approx(12.0));
+  CHECK_FALSE(static_cost(ltimed[1]).flops_partial);
+  CHECK(evaluate(static_cost(ltimed[1]), n100).flops == Approx(1200.0));
+  // The loop that is no for loop: nothing of it counted, and the count says it is a lower bound.
+  auto doubling = make(2);
+  instrument(*doubling);
+  const auto dtimed = timed_elements(*doubling);
+  const StaticCost dcall = static_cost(dtimed[2]);
+  CHECK(dcall.flops_partial);
+  CHECK(evaluate(dcall, {}).flops == Approx(0.0));
+  CHECK(static_cost(dtimed[1]).flops_partial);
+}
+
+TEST_CASE("static costs: a write-conflict resolution counts one FLOP per update", "[transforms][profile]") {
+  // H[0] += X[i] * 2 for i in 0:N (user31's G4, DaCe's histogram): the tasklet's multiply and the
+  // WCR's add per point, 2 x 100 for N = 100, and nothing uncounted.
+  auto g = std::make_unique<SDFG>("hist");
+  g->add_symbol("N");
+  g->add_array("X", ScalarType::Float64, {E("N")});
+  g->add_array("H", ScalarType::Float64, {E("1")});
+  SDFGState& st = g->add_state("main", true);
+  auto& x = st.add_access("X");
+  auto& h = st.add_access("H");
+  auto& m = st.add_map("points", {"i"}, S("0:N"));
+  auto& t = st.add_tasklet("add", {"o = v * 2.0", Language::Python}, {"v"}, {"o"});
+  path_in(st, x.id(), {m.id()}, t.id(), "v", {M("X", "0:N"), M("X", "i")});
+  Memlet inner = M("H", "0"), outer = M("H", "0");
+  inner.wcr = outer.wcr = "(lambda a, b: (a + b))";
+  path_out(st, t.id(), "o", {m.exit}, h.id(), {inner, outer});
+  instrument(*g);
+  const auto timed = timed_elements(*g);
+  REQUIRE(timed[1].kind == TimedKind::Map);
+  const StaticCost map = static_cost(timed[1]);
+  CHECK_FALSE(map.flops_partial);
+  CHECK(evaluate(map, {{"N", 100}}).flops == Approx(200.0));
+  CHECK(evaluate(static_cost(timed[0]), {{"N", 100}}).flops == Approx(200.0));  // the state
 }

@@ -4,8 +4,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <variant>
 #include <vector>
 
+#include "nest_util.h"
 #include "weir/pycode/ast.h"
 #include "weir/pycode/code.h"
 #include "weir/sdfg/state.h"
@@ -16,6 +18,8 @@ namespace weir::transforms {
 namespace {
 
 using namespace pycode;
+using detail::ForLoop;
+using detail::parse_loop;
 
 long long expr_flops(const Expr* e);
 
@@ -155,34 +159,78 @@ StaticCost enclosed_boundary_cost(const SDFG& sdfg, const SDFGState& st, const S
 
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c);
 
-/// FLOPs of one call of nested SDFG node `n`, in the symbols of the SDFG that calls it: the sum
-/// over its states where every state runs once per call (states only, joined by unconditional
-/// edges without assignments into one chain); otherwise, and for library nodes inside it, only a
-/// part is counted (`flops_partial`).
+/// Iterations of for loop `f` (`end` inclusive), never negative.
+sym::Expr trip_count(const ForLoop& f) {
+  const long long step = *f.step.as_integer();
+  const sym::Expr n = step > 0 ? sym::Expr::floordiv(f.end - f.start, f.step) + 1
+                               : sym::Expr::floordiv(f.start - f.end, sym::Expr(-step)) + 1;
+  return sym::Expr::max(sym::Expr(0), n);
+}
+
+/// FLOPs of one run of region `r` (an SDFG's or a loop's body): the sum over its blocks where
+/// they form one chain (unconditional edges without assignments, each block at most one
+/// successor); a state counts its nodes, a for loop its body's FLOPs times its trip count
+/// (user31's G11: the level loops of a scan's column). Anything else (conditions, while loops,
+/// a body whose FLOPs depend on the loop variable) marks the count a lower bound.
+void region_flops(const ControlFlowRegion& r, StaticCost& c) {
+  const std::vector<ControlFlowBlock*> blocks = r.blocks();
+  bool chain = true;
+  for (const ControlFlowBlock* b : blocks) chain = chain && r.out_edges(b->id()).size() <= 1;
+  for (const ControlFlowEdge* e : r.edges())
+    chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
+  if (!chain) return void(c.flops_partial = true);
+  for (const ControlFlowBlock* b : blocks) {
+    if (const auto* st = b->as<SDFGState>()) {
+      scope_flops(*st, st->scope_tree(), kNoNode, c);
+      continue;
+    }
+    const auto* loop = b->as<LoopRegion>();
+    if (!loop) {
+      c.flops_partial = true;
+      continue;
+    }
+    auto parsed = parse_loop(*loop, true);
+    if (!std::holds_alternative<ForLoop>(parsed)) {
+      c.flops_partial = true;
+      continue;
+    }
+    const ForLoop& f = std::get<ForLoop>(parsed);
+    StaticCost body;
+    region_flops(*loop, body);
+    c.flops_partial = c.flops_partial || body.flops_partial;
+    if (body.flops.free_symbols().count(f.var)) {
+      c.flops_partial = true;
+      continue;
+    }
+    c.flops += body.flops * trip_count(f);
+  }
+}
+
+/// FLOPs of one call of nested SDFG node `n`, in the symbols of the SDFG that calls it
+/// (region_flops of its body).
 void nested_flops(const NestedSDFGNode& n, StaticCost& c) {
   const SDFG* body = n.sdfg.get();
   if (!body) return void(c.flops_partial = true);
-  const std::vector<ControlFlowBlock*> blocks = body->blocks();
-  bool chain = true;
-  for (const ControlFlowBlock* b : blocks)
-    chain = chain && b->as<SDFGState>() && body->out_edges(b->id()).size() <= 1;
-  for (const ControlFlowEdge* e : body->edges())
-    chain = chain && e->data.is_unconditional() && e->data.assignments.empty();
-  if (!chain) return void(c.flops_partial = true);
   StaticCost inner;
-  for (const ControlFlowBlock* b : blocks) {
-    const SDFGState& st = *b->as<SDFGState>();
-    scope_flops(st, st.scope_tree(), kNoNode, inner);
-  }
+  region_flops(*body, inner);
   c.flops += inner.flops.subs(n.symbol_mapping);
   c.flops_partial = c.flops_partial || inner.flops_partial;
+}
+
+/// One FLOP per execution for each output of tasklet `t` written with a write-conflict
+/// resolution (the update `a + b` of DaCe's histogram; user31's G4).
+long long wcr_flops(const SDFGState& st, const Tasklet& t) {
+  long long n = 0;
+  for (EdgeId x : st.out_edges(t.id()))
+    if (!st.edge(x).memlet.is_empty() && !st.edge(x).memlet.wcr.empty()) ++n;
+  return n;
 }
 
 /// FLOPs of the nodes in scope `scope` of `st` (kNoNode: the top level), times nothing.
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c) {
   for (NodeId id : tree.children(scope)) {
     const Node& n = st.node(id);
-    if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops(*t);
+    if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops(*t) + wcr_flops(st, *t);
     if (auto* nested = n.as<NestedSDFGNode>()) nested_flops(*nested, c);
     if (n.kind() == NodeKind::Library) c.flops_partial = true;
     if (auto* m = n.as<MapEntry>()) {
@@ -203,7 +251,7 @@ StaticCost node_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tre
     c.flops = inner.flops * m->map->range.num_elements();
     c.flops_partial = inner.flops_partial;
   } else if (auto* t = n.as<Tasklet>()) {
-    c.flops = tasklet_flops(*t);
+    c.flops = tasklet_flops(*t) + wcr_flops(st, *t);
   } else if (auto* nested = n.as<NestedSDFGNode>()) {
     nested_flops(*nested, c);
   } else if (n.kind() != NodeKind::Access) {

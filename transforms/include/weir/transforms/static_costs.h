@@ -35,10 +35,13 @@ long long tasklet_flops(const Tasklet& t);
 /// shared among (the product of the enclosing maps' iterations; 1 for an element at the top of
 /// its state), so that bytes per execution times executions is that union, never the same
 /// element counted once per neighbour that reads it. `flops`: tasklet_flops of each tasklet in the element's
-/// scope times the iterations of the maps around it up to the element; a nested SDFG call counts its states'
-/// FLOPs where each of them runs once per call (a chain of states, no conditions, no
-/// assignments), otherwise it and every library node count 0 and mark the sum a lower bound
-/// (`flops_partial`). `dynamic`: some memlet's volume is only an upper bound.
+/// scope, plus 1 for each of its outputs written with a write-conflict resolution (the update),
+/// times the iterations of the maps around it up to the element; a nested SDFG call counts the
+/// FLOPs of its blocks where they form one chain (no conditions, no assignments): a state once,
+/// a for loop (`k = a; k < b; k = k + c`, parse_loop) its body's FLOPs times its trip count where
+/// those do not depend on the loop variable. Anything else (conditional blocks, other loops) and
+/// every library node count 0 and mark the sum a lower bound (`flops_partial`). `dynamic`: some
+/// memlet's volume is only an upper bound.
 struct StaticCost {
   sym::Expr bytes, flops;
   sym::Expr bytes_shared_by = 1;
