@@ -162,15 +162,26 @@ void print_profile_table(const ProfileData& d, std::ostream& out) {
   std::snprintf(line, sizeof line, "%-*s  %-11s  %5s  %11s  %6s  %8s  %7s  %8s\n", static_cast<int>(width),
                 "name", "kind", "calls", "median ms", "share", "GB/s", "% probe", "GFLOP/s");
   out << line;
+  bool partial = false;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const auto& [e, s] = rows[k];
     const std::string& name = names[k];
+    // FLOPs counted only in part (a loop or a library node inside, ProfiledElement::flops_partial):
+    // a lower bound, "?" when nothing was counted (user31 G11: a scan's column map read 0.00).
+    std::string gflops = cell(s.gflops, 1, "%.2f");
+    if (e->flops_partial && s.gflops) {
+      gflops = *s.gflops > 0 ? ">" + gflops : "?";
+      partial = true;
+    }
     std::snprintf(line, sizeof line, "%-*s  %-11s  %5lld  %11.4f  %5.1f%%  %8s  %7s  %8s\n",
                   static_cast<int>(width), name.c_str(), e->info.kind.c_str(), s.calls, s.median_s * 1e3,
                   s.share * 100, cell(s.gbps, 1, "%.2f").c_str(), cell(s.probe_share, 100, "%.0f%%").c_str(),
-                  cell(s.gflops, 1, "%.2f").c_str());
+                  gflops.c_str());
     out << line;
   }
+  if (partial)
+    out << "note: GFLOP/s '?' and '>N': FLOPs inside loops of their own (a scan's levels) or library nodes "
+           "are not counted, so the rate is unknown or at least N\n";
   // Timers inside map scopes (ADR 0048, "one clock read per chunk"): a map, library node or
   // nested SDFG call that is the whole body of the map around it is timed once per thread around
   // those loops, any other element around each of its executions.

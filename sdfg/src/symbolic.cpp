@@ -903,6 +903,14 @@ Expr Expr::call(std::string fn, std::vector<Expr> args) {
     arity(1);
     return abs_of(args[0]);
   }
+  // DaCe's SymExpr(exact, approximation) (its MapTiling writes `SymExpr(Min(N - 3, t + 15), t +
+  // 15)` into memlets): the exact expression; the approximation only bounds it for DaCe's volumes.
+  if (fn == "SymExpr") {
+    if (args.empty() || args.size() > 2)
+      throw SymbolicError("SymExpr() takes 1 or 2 arguments (exact, approximation), got " +
+                          std::to_string(args.size()));
+    return args[0];
+  }
   if (!fn.empty() && !is_identifier(fn)) throw SymbolicError("invalid function name '" + fn + "'");
   return Access::make(Kind::Call, 0, std::move(fn), std::move(args));
 }

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "validate_internal.h"
 #include "weir/pycode/source.h"
 #include "weir/sdfg/code_rewrite.h"
@@ -92,6 +94,35 @@ void check_outputs_assigned(Validator& v, const Tasklet& t, const std::string& w
            here);
 }
 
+/// DaCe's vector connector types (`{"type": "vector", "dtype": "float64", "elements": "4"}`, which
+/// DaCe's Vectorization gives a tasklet's connectors) are kept as written but not compiled: the
+/// code generator read the tasklet's scalar code and failed in its words ("cannot assign to
+/// '__out'"). One report per node, naming its vector connectors.
+void check_vector_connectors(Validator& v, const Node& n, const std::string& what, const ElementRef& here) {
+  std::set<std::string> vectors;
+  std::string example;
+  for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors})
+    for (const auto& [name, type] : *conns) {
+      if (!type || type->raw_json.empty()) continue;
+      const nlohmann::json j = nlohmann::json::parse(type->raw_json, nullptr, false);
+      if (!j.is_object() || j.value("type", nlohmann::json()) != "vector") continue;
+      vectors.insert(name);
+      if (example.empty()) {
+        const nlohmann::json& dt = j.value("dtype", nlohmann::json());
+        const nlohmann::json& k = j.value("elements", nlohmann::json());
+        example = (dt.is_string() ? dt.get<std::string>() : std::string("?")) + " x " +
+                  (k.is_string() ? k.get<std::string>() : k.dump());
+      }
+    }
+  if (vectors.empty()) return;
+  v.report("connector-vector-type",
+           what + " has DaCe vector connector" + (vectors.size() == 1 ? " " : "s ") + quoted_list(vectors) +
+               " (" + example +
+               ", as DaCe's Vectorization makes them), which weir does not compile; "
+               "vectorize with weir's MapVectorization (`weir optimize --script`) instead",
+           here);
+}
+
 void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
   const ElementRef here = v.at_node(st, n);
   const std::string what = describe_node(n);
@@ -120,6 +151,7 @@ void check_connectors(Validator& v, const SDFGState& st, const Node& n) {
     else
       check_outputs_assigned(v, static_cast<const Tasklet&>(n), what, here);
   }
+  check_vector_connectors(v, n, what, here);
   if (n.kind() == NodeKind::Tasklet) {
     for (const ConnectorMap* conns : {&n.in_connectors, &n.out_connectors}) {
       for (const auto& [name, type] : *conns) {

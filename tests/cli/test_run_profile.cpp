@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -315,4 +316,30 @@ TEST_CASE("run --profile: the report and the headline name the timers' clock", "
       CHECK(clock.at("ticks_per_second").get<double>() == 1e9);
     }
   }
+}
+
+TEST_CASE("run --profile: FLOPs counted only in part are not printed as a rate of 0", "[cli][profile]") {
+  // user31 G11: a scan's column map (a nested SDFG of level loops, whose trips the count cannot
+  // see) read "GFLOP/s 0.00". Its rate is unknown ('?'); the report says flops_partial.
+  auto dir = weir::test::scratch_dir("cli-profile-partial-flops");
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "python" / "tests" / "programs" / "column_sum.py";
+  const fs::path report = dir / "profile.json";
+  auto r = weir::test::run_weir(
+      "run " + q(program) +
+          "::column_sum --backend cpu --random-inputs --set I=6 --set K=5 --profile=" + q(report),
+      "WEIR_CACHE_DIR=" + q(dir / "cache"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const json j = read_json(report);
+  bool partial_zero = false;
+  for (const json& e : j.at("weir_profile").at("elements"))
+    partial_zero = partial_zero || (e.value("flops_partial", false) && e.value("flops", -1.0) == 0.0);
+  REQUIRE(partial_zero);  // the case of the finding: nothing counted, and the count says so
+  CHECK_THAT(r.out, Catch::Contains("note: GFLOP/s '?' and '>N': FLOPs inside loops of their own"));
+  // No row of an element counted only in part reads as a measured 0.00.
+  std::istringstream lines(r.out);
+  int unknown = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() > 2 && line.compare(line.size() - 2, 2, " ?") == 0) ++unknown;
+  CHECK(unknown >= 1);
 }

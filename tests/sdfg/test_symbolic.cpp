@@ -451,6 +451,17 @@ TEST_CASE("evaluate with Python floor semantics", "[symbolic]") {
   CHECK(E("Abs(N - 10)", {{"N", 3}}) == 7);
 }
 
+TEST_CASE("DaCe's SymExpr(exact, approximation) is its exact expression", "[symbolic]") {
+  // user31 G15: DaCe's MapTiling writes these into memlets; codegen said "'SymExpr' has no C++
+  // equivalent". Tile t = 0..15 of a range ending at N - 3: Min(N - 3, t + 15).
+  CHECK(P("SymExpr(Min(N - 3, t + 15), t + 15)") == P("Min(N - 3, t + 15)"));
+  CHECK(E("SymExpr(Min(N - 3, t + 15), t + 15)", {{"N", 10}, {"t", 0}}) == 7);
+  CHECK(E("SymExpr(Min(N - 3, t + 15), t + 15)", {{"N", 100}, {"t", 16}}) == 31);
+  CHECK(P("SymExpr(N)") == S("N"));
+  CHECK_THROWS(P("SymExpr()"));
+  CHECK_THROWS_WITH(P("SymExpr(N, M, 3)"), Catch::Contains("SymExpr() takes 1 or 2 arguments"));
+}
+
 TEST_CASE("evaluate is exact on rational intermediates", "[symbolic]") {
   CHECK(E("2*(N/4)", {{"N", 2}}) == 1);
   CHECK(E("N/3 + N/6", {{"N", 2}}) == 1);

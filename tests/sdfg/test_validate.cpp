@@ -763,6 +763,27 @@ TEST_CASE("a tasklet with output connectors and empty or blank code is reported"
   for (const auto& d : ds) CHECK(d.code != "tasklet-no-code");
 }
 
+TEST_CASE("DaCe's vector connector types are reported, not left to codegen", "[validate]") {
+  // user31 G16: DaCe's Vectorization types a tasklet's connectors float64 x 4; weir validated
+  // the SDFG and its code generator failed with "cannot assign to '__out'".
+  MapProgram p;
+  auto& t = p.st->node(p.tasklet);
+  const DataType vec{ScalarType::Void, 0, R"({"dtype":"float64","elements":"4","type":"vector"})"};
+  t.in_connectors["x"] = vec;
+  t.out_connectors["y"] = vec;
+  auto ds = validate(*p.sdfg);
+  const Diagnostic& d = find_code(ds, "connector-vector-type");
+  CHECK(d.message ==
+        "tasklet 'twice' (node 4) has DaCe vector connectors 'x', 'y' (float64 x 4, as DaCe's Vectorization "
+        "makes them), which weir does not compile; vectorize with weir's MapVectorization (`weir optimize "
+        "--script`) instead");
+  CHECK_THROWS(validate_or_throw(*p.sdfg));
+  // Another type weir keeps as written (a struct) is not a vector.
+  MapProgram q;
+  q.st->node(q.tasklet).in_connectors["x"] = DataType{ScalarType::Void, 0, R"({"type":"struct","name":"s"})"};
+  for (const auto& e : validate(*q.sdfg)) CHECK(e.code != "connector-vector-type");
+}
+
 TEST_CASE("a Python tasklet that never assigns an output connector is reported with the connector",
           "[validate]") {
   MapProgram p;

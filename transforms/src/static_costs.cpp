@@ -155,6 +155,17 @@ StaticCost enclosed_boundary_cost(const SDFG& sdfg, const SDFGState& st, const S
 
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c);
 
+/// FLOPs of one execution of tasklet `t` in `st`: its code's, and one per element its writes
+/// with write-conflict resolution combine (`lambda a, b: a + b` of a histogram or of an expanded
+/// reduction adds what it writes to what is there; before, a WCR accumulation counted 0).
+sym::Expr tasklet_flops_in(const SDFGState& st, const Tasklet& t) {
+  sym::Expr n = tasklet_flops(t);
+  for (EdgeId id : st.out_edges(t.id()))
+    if (const Memlet& m = st.edge(id).memlet; !m.is_empty() && !m.wcr.empty())
+      n = n + m.subset.num_elements();
+  return n;
+}
+
 /// FLOPs of one call of nested SDFG node `n`, in the symbols of the SDFG that calls it: the sum
 /// over its states where every state runs once per call (states only, joined by unconditional
 /// edges without assignments into one chain); otherwise, and for library nodes inside it, only a
@@ -182,7 +193,7 @@ void nested_flops(const NestedSDFGNode& n, StaticCost& c) {
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c) {
   for (NodeId id : tree.children(scope)) {
     const Node& n = st.node(id);
-    if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops(*t);
+    if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops_in(st, *t);
     if (auto* nested = n.as<NestedSDFGNode>()) nested_flops(*nested, c);
     if (n.kind() == NodeKind::Library) c.flops_partial = true;
     if (auto* m = n.as<MapEntry>()) {
@@ -203,7 +214,7 @@ StaticCost node_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tre
     c.flops = inner.flops * m->map->range.num_elements();
     c.flops_partial = inner.flops_partial;
   } else if (auto* t = n.as<Tasklet>()) {
-    c.flops = tasklet_flops(*t);
+    c.flops = tasklet_flops_in(st, *t);
   } else if (auto* nested = n.as<NestedSDFGNode>()) {
     nested_flops(*nested, c);
   } else if (n.kind() != NodeKind::Access) {

@@ -35,9 +35,10 @@ long long tasklet_flops(const Tasklet& t);
 /// shared among (the product of the enclosing maps' iterations; 1 for an element at the top of
 /// its state), so that bytes per execution times executions is that union, never the same
 /// element counted once per neighbour that reads it. `flops`: tasklet_flops of each tasklet in the element's
-/// scope times the iterations of the maps around it up to the element; a nested SDFG call counts its states'
-/// FLOPs where each of them runs once per call (a chain of states, no conditions, no
-/// assignments), otherwise it and every library node count 0 and mark the sum a lower bound
+/// scope, plus one per element it writes with write-conflict resolution, times the iterations of the maps
+/// around it up to the element; a nested SDFG call counts its states' FLOPs where each of them runs once per
+/// call (a chain of states, no conditions, no assignments), otherwise it and every library node count 0 and
+/// mark the sum a lower bound
 /// (`flops_partial`). `dynamic`: some memlet's volume is only an upper bound.
 struct StaticCost {
   sym::Expr bytes, flops;
