@@ -12,6 +12,8 @@
 // validated and written atomically; on any error nothing is written.
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -112,6 +114,7 @@ Action add_optimize_command(CLI::App& app) {
     for (const auto& p : o->pass_lists) o->passes += (o->passes.empty() ? "" : ",") + p;
     require_sdfg_file("optimize", o->in);
     refuse_overwriting_input("-o " + o->out, o->out, {o->in, o->script});
+    refuse_unwritable_output("-o " + o->out, o->out);
     int modes = !o->device.empty() + !o->passes.empty() + !o->script.empty() + o->replay;
     if (modes != 1) {
       std::cerr << "weir: error: give exactly one of --auto, --passes, --script, --replay\n";
@@ -152,7 +155,8 @@ Action add_optimize_command(CLI::App& app) {
     } else if (!o->script.empty()) {
       std::ifstream f(o->script, std::ios::binary);
       if (!f) {
-        std::cerr << "weir: error: cannot read script '" << o->script << "'\n";
+        std::cerr << "weir: error: cannot read script '" << o->script << "': " << std::strerror(errno)
+                  << "\n";
         return kExitInvalidInput;
       }
       protect_input_file(o->script);

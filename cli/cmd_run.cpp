@@ -136,6 +136,7 @@ int run_command(const RunOptions& given_options) {
   // Python source (`--profile=advect.py` replaced the program with JSON).
   if (!o.profile_file.empty()) {
     refuse_python_source_output("--profile=" + o.profile_file, o.profile_file, "profile report");
+    refuse_unwritable_output("--profile=" + o.profile_file, o.profile_file);  // before compiling
     std::vector<std::filesystem::path> read = given.input_files;
     read.emplace_back(o.program.substr(0, o.program.rfind("::")));
     refuse_overwriting_input("--profile=" + o.profile_file, o.profile_file, read);
@@ -284,7 +285,8 @@ Action add_run_command(CLI::App& app) {
       "--random-inputs", o->random_inputs,
       "Fill array arguments not given with seeded uniform values ([0,1) floats, 0..9 integers, valid indices "
       "in "
-      "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM)");
+      "connectivity tables); sizes from --set (for .py programs --set DIM=N sizes every field along DIM, "
+      "--set FIELD.DIM=N one field)");
   cmd->add_option("--save-inputs", o->save_inputs,
                   "DIR: write NAME.npy for every input --random-inputs made (to check a run against NumPy "
                   "with the same inputs)");

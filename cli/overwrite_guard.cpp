@@ -26,4 +26,15 @@ void refuse_python_source_output(const std::string& given, const std::filesystem
     throw UsageError(given + ": a .py file holds Python source; write the " + what + " to another file");
 }
 
+void refuse_unwritable_output(const std::string& given, const std::filesystem::path& written) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(written, ec))
+    throw UsageError(given + ": is a directory; give a file name (" + (written / "NAME").string() + ")");
+  const fs::path dir = written.has_parent_path() ? written.parent_path() : fs::path(".");
+  if (!fs::exists(dir, ec))
+    throw UsageError(given + ": no such directory '" + dir.string() + "' (weir creates no folders for it)");
+  if (!fs::is_directory(dir, ec)) throw UsageError(given + ": '" + dir.string() + "' is not a directory");
+}
+
 }  // namespace weir::cli

@@ -29,4 +29,10 @@ void refuse_overwriting_input(const std::string& given, const std::filesystem::p
 void refuse_python_source_output(const std::string& given, const std::filesystem::path& written,
                                  const std::string& what);
 
+/// Throws UsageError (exit 2) when file `written` cannot be written where it is named: it is a
+/// directory, or its folder does not exist or is not a directory. Called before the work whose
+/// result it receives (a run with --profile, an optimization), not after it:
+///   "GIVEN: no such directory 'DIR' (weir creates no folders for it)"
+void refuse_unwritable_output(const std::string& given, const std::filesystem::path& written);
+
 }  // namespace weir::cli

@@ -5,12 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <iomanip>
-#include <new>
 #include <random>
-#include <sstream>
 
 #include "run_sizes.h"
+#include "weir/runtime/byte_size.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::cli {
@@ -43,16 +41,6 @@ void fill_random(Field& f, std::mt19937_64& rng) {
   }
 }
 
-// "640 GB", "1.5 MB": bytes for messages (decimal units).
-std::string byte_size(long double bytes) {
-  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
-  int u = 0;
-  while (bytes >= 1000 && u < 6) bytes /= 1000, ++u;
-  std::ostringstream os;
-  os << std::setprecision(bytes < 10 && u > 0 ? 2 : 3) << static_cast<double>(bytes) << " " << units[u];
-  return os.str();
-}
-
 // A --random-inputs array: refuses shapes larger than the machine's memory before trying, and
 // names the argument when the allocation fails anyway.
 Field allocate_input(const Backend& backend, const Parameter& p, const std::vector<std::int64_t>& shape) {
@@ -70,8 +58,8 @@ Field allocate_input(const Backend& backend, const Parameter& p, const std::vect
     throw ArgumentError(need + ", more than this machine's memory (" + byte_size(memory) + ")");
   try {
     return backend.allocator().allocate(p.dtype, shape);
-  } catch (const std::bad_alloc&) {
-    throw ArgumentError(need + ", which cannot be allocated");
+  } catch (const ArgumentError& e) {
+    throw ArgumentError("argument '" + p.name + "': " + e.what());  // out of memory (Allocator)
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -59,7 +60,7 @@ std::string integer_kind(const Signature& sig, const std::string& name) {
 
 void read_set_json(const std::string& file, std::map<std::string, Number>& values) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw weir::Error(file + ": cannot read (--set-json)");
+  if (!in) throw weir::Error(file + ": cannot read (--set-json): " + std::strerror(errno));
   protect_input_file(file);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   nlohmann::json j = parse_json(text, file);
@@ -148,10 +149,19 @@ GivenArguments gather_arguments(const RunOptions& o, const Signature& sig, const
     if (auto [it, fresh] = given_in.emplace(name, file); !fresh)
       throw UsageError("--in " + name + " is given twice (" + it->second + " and " + file + ")");
   }
-  for (const auto& dir : o.in_dirs)
+  for (std::size_t k = 0; k < o.in_dirs.size(); ++k) {
+    const std::string& dir = o.in_dirs[k];
     if (!fs::is_directory(dir))
       throw UsageError("--in-dir " + dir + ": " +
                        (fs::exists(dir) ? "not a directory" : "no such directory"));
+    // The same folder twice (`in` and `./in`) would find each file "in two folders".
+    for (std::size_t j = 0; j < k; ++j) {
+      std::error_code ec;
+      if (fs::equivalent(o.in_dirs[j], dir, ec))
+        throw UsageError("--in-dir " + dir + " is given twice" +
+                         (o.in_dirs[j] == dir ? std::string() : " (as " + o.in_dirs[j] + ")"));
+    }
+  }
   // Every array argument without --in that has a DIR/NAME.npy in one of the folders (in two: an
   // error naming both files).
   std::vector<std::string> absent;  // array arguments no folder has a file for

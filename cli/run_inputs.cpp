@@ -18,12 +18,14 @@ CompletedArguments complete_arguments(const RunOptions& o, const RunTarget& targ
   const Signature& sig = target.sig;
   Arguments& args = given.args;
   CompletedArguments done;
+  const std::set<std::string> field_extents = take_field_extents(target, args);  // --set t.K=6
   std::set<std::string> hints = size_hints(sig, args);
   check_value_names(target, args, given.from_json);
   check_size_hints(o, target, args, hints);
   if (o.random_inputs) done.made = fill_random_inputs(o, target, backend, args, hints);
   done.allocated = allocate_outputs(target, backend, args, hints);
   for (const auto& h : hints) args.values.erase(h);
+  for (const auto& s : field_extents) args.values.erase(s);  // the arrays made have those sizes
   take_neighbour_counts(target, args);
   // Check the arguments before compiling, so that mistakes show at once; a missing argument
   // also gets the option that gives it.

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "targets.h"
+#include "weir/frontend/orchestration.h"
 #include "weir/runtime/known_symbols.h"
 #include "weir/sdfg/suggest.h"
 
@@ -182,6 +183,47 @@ void check_size_hints(const RunOptions& o, const RunTarget& t, const Arguments& 
                       : "sizes come from the arrays given (--set DIM=N sizes fields made by --random-inputs)")
               << "\n";
   }
+}
+
+std::set<std::string> take_field_extents(const RunTarget& t, Arguments& args) {
+  std::set<std::string> taken;
+  std::vector<std::pair<std::string, Number>> given;
+  for (const auto& [name, v] : args.values)
+    if (name.find('.') != std::string::npos) given.emplace_back(name, v);
+  for (const auto& [name, v] : given) {
+    const std::string field = name.substr(0, name.rfind('.')), dim = name.substr(name.rfind('.') + 1);
+    const std::string what = "--set " + name + "=" + to_string(v);
+    const Parameter* p = t.sig.find(field);
+    if (!p || p->kind != Parameter::Kind::Array) {
+      std::vector<std::string> fields;
+      for (const auto& q : t.sig.params)
+        if (q.kind == Parameter::Kind::Array && size_dimension(q.name).empty()) fields.push_back(q.name);
+      throw UsageError(what + ": program '" + t.sig.program_name + "' has no field '" + field + "'" +
+                       did_you_mean(field, fields) +
+                       " (--set FIELD.DIM=N sizes one field along one dimension)");
+    }
+    const std::string symbol = frontend::size_symbol(field, dim);
+    std::vector<std::string> dims;
+    bool has = false;
+    for (const auto& e : p->shape) {
+      if (auto d = size_dimension(e.str()); !d.empty()) dims.push_back(d);
+      has = has || e.str() == symbol;
+    }
+    if (!has) {
+      std::string listed;
+      for (const auto& d : dims) listed += (listed.empty() ? "" : ", ") + d;
+      throw UsageError(what + ": '" + field + "' has no dimension " + dim +
+                       (listed.empty() ? std::string() : " (it is over " + listed + ")"));
+    }
+    const auto* n = std::get_if<std::int64_t>(&v);
+    if (!n || *n < 0)
+      throw UsageError(what + ": an extent is an integer, 0 or more (the number of points of '" + field +
+                       "' along " + dim + ")");
+    args.values.erase(name);
+    args.values[symbol] = *n;
+    taken.insert(symbol);
+  }
+  return taken;
 }
 
 void take_neighbour_counts(const RunTarget& t, Arguments& args) {

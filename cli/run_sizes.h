@@ -51,6 +51,13 @@ void check_value_names(const RunTarget& t, runtime::Arguments& args,
 void check_size_hints(const RunOptions& o, const RunTarget& t, const runtime::Arguments& args,
                       const std::set<std::string>& hints);
 
+/// `--set t.K=6` sizes one field along one dimension (a @program's full-level `t` beside its
+/// half-level `w` of `--set K=7`): replaced in `args` by the field's size symbol (`__t_K_size`),
+/// which sizes it where weir makes it and wins over `--set K=N`. Returns the symbols so given.
+/// UsageError for a field the program lacks, a dimension the field lacks, or an extent that is
+/// not an integer of 0 or more.
+std::set<std::string> take_field_extents(const RunTarget& t, runtime::Arguments& args);
+
 /// `--set V2E=6` names the neighbours per row of table V2E (its local dimension) on every
 /// backend: a compiled program fixes that number, so it is checked (UsageError when it differs)
 /// and removed from `args`, not passed.

@@ -46,7 +46,12 @@ void require_definition_reference(const std::string& command, const std::string&
     throw UsageError("weir " + command + ": '" + arg +
                      "' is an SDFG file; this command takes a field-view definition FILE.py::NAME");
   auto sep = arg.rfind("::");
-  if (sep == std::string::npos || sep == 0 || sep + 2 == arg.size())
+  if (sep == 0) throw UsageError("weir " + command + ": '" + arg + "' names no file: expected FILE.py::NAME");
+  if (sep != std::string::npos && arg.find("::") != sep)
+    throw UsageError("weir " + command + ": '" + arg + "' has '::' twice: expected FILE.py::NAME, one file " +
+                     "and one definition of it ('weir check " + arg.substr(0, arg.find("::")) +
+                     "' lists them)");
+  if (sep == std::string::npos || sep + 2 == arg.size())
     throw UsageError("weir " + command + ": '" + arg +
                      "' names no definition: expected FILE.py::NAME (a @program, @field_operator " +
                      "or orchestration function of the file; 'weir check " + file_part(arg) +

@@ -1,5 +1,7 @@
 #include "view/overlays.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -84,7 +86,7 @@ std::unique_ptr<SDFG> as_profiled(const SDFG& sdfg) {
 
 ProfileReport read_profile_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--report " + path + ": cannot read the file");
+  if (!in) throw UsageError("--report " + path + ": cannot read the file: " + std::strerror(errno));
   protect_input_file(path);
   std::stringstream buf;
   buf << in.rdbuf();
@@ -98,6 +100,12 @@ ProfileReport read_profile_report(const std::string& path) {
   const std::string made_by =
       ": not a profile report of `weir run --profile=FILE` (a JSON object with 'weir_profile': {'elements', "
       "'sdfg'})";
+  // DaCe's own instrumentation report (traceEvents alone) has timings but neither the SDFG it
+  // measured nor per-element summaries: say so, rather than that it is no report (user31 G7).
+  if (j->is_object() && j->contains("traceEvents") && !j->contains("weir_profile"))
+    throw UsageError("--report " + path + made_by +
+                     "; it is an instrumentation report of DaCe's (traceEvents only), which weir does not "
+                     "read: run the SDFG with `weir run --profile=FILE` for a report weir can show");
   if (!j->is_object() || !j->contains("weir_profile") || !(*j)["weir_profile"].is_object())
     throw UsageError("--report " + path + made_by);
   const json& w = (*j)["weir_profile"];
@@ -152,10 +160,18 @@ json profile_overlay(const SDFG& sdfg, const json& report, const std::string& pa
     json o = match->where;
     o["kind"] = kind;
     o["label"] = name;
+    // Each value a number (or null: not measured), the two flags true or false: a value of
+    // another type (`"median_ms": "fast"`) was drawn as if measured (user31 G8).
     for (const char* key :
          {"calls", "executions_per_call", "min_ms", "median_ms", "share_of_call", "bytes", "flops", "GBps",
-          "GFLOPps", "probe_share", "bytes_dynamic", "flops_partial", "map_level"})
-      o[key] = e.contains(key) ? e[key] : json(nullptr);
+          "GFLOPps", "probe_share", "bytes_dynamic", "flops_partial", "map_level"}) {
+      const json v = e.contains(key) ? e[key] : json(nullptr);
+      const bool flag = std::string(key) == "bytes_dynamic" || std::string(key) == "flops_partial";
+      if (!v.is_null() && (flag ? !v.is_boolean() : !v.is_number()))
+        throw UsageError(what + ": '" + key + "' is " + v.dump() + ", not " +
+                         (flag ? "true or false" : "a number") + " (or null)");
+      o[key] = v;
+    }
     const json &b = o["bytes"], &f = o["flops"];
     o["intensity"] = b.is_number() && f.is_number() && b.get<double>() > 0
                          ? json(f.get<double>() / b.get<double>())

@@ -75,6 +75,7 @@ struct weir_index_record {
   int n;
   long long i[8], extent[8];
   int dim[8];
+  const char* along[8];  // the dimension's name in the program ("Cell"), or ""
   const char* origin[8];
 };
 WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
@@ -107,8 +108,12 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
   bool missing = false;
   for (int k = 0; k < r.n; ++k) {
     int e = order[k];
-    weir_append(out, size, used, "%sindex %lld in dimension %d is outside [0, %lld)", k ? " and " : "",
-                r.i[e], r.dim[e], r.extent[e]);
+    if (*r.along[e])
+      weir_append(out, size, used, "%sindex %lld along %s is outside [0, %lld)", k ? " and " : "", r.i[e],
+                  r.along[e], r.extent[e]);
+    else
+      weir_append(out, size, used, "%sindex %lld in dimension %d is outside [0, %lld)", k ? " and " : "",
+                  r.i[e], r.dim[e], r.extent[e]);
     missing = missing || r.i[e] == -1;
   }
   const char* names = r.names;
@@ -124,6 +129,8 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
     if (!*r.origin[e]) continue;
     if (r.n == 1)
       weir_append(out, size, used, "; the index is %s", r.origin[e]);
+    else if (*r.along[e])
+      weir_append(out, size, used, "; the index along %s is %s", r.along[e], r.origin[e]);
     else
       weir_append(out, size, used, "; the index in dimension %d is %s", r.dim[e], r.origin[e]);
   }
@@ -133,9 +140,11 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
   if (*r.detail) weir_append(out, size, used, "\n  in the SDFG: %s", r.detail);
 }
 // `names`: the enclosing maps' parameters, comma-separated, with their `values` at the fault.
+// `along`: the name of dimension `dim` in the program, or "" (the message then numbers it).
 [[maybe_unused]] static void weir_index_fault(int64_t i, int64_t n, const char* site, const char* detail,
-                                              const char* origin, int dim, const char* names,
-                                              const long long* values, std::size_t count) noexcept {
+                                              const char* origin, int dim, const char* along,
+                                              const char* names, const long long* values,
+                                              std::size_t count) noexcept {
   weir_index_record& r = weir_fault_index;
   if (!weir_fault_claim()) {
     // Another dimension of the subscript whose fault this thread recorded (same access, same point).
@@ -159,6 +168,7 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
   r.i[r.n] = i;
   r.extent[r.n] = n;
   r.dim[r.n] = dim;
+  r.along[r.n] = along;
   r.origin[r.n] = origin;
   ++r.n;
   weir_index_format();
@@ -176,28 +186,35 @@ WEIR_PROGRAM_STATE weir_index_record weir_fault_index;
   weir_fault_publish();
 #endif
 }
-[[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e) noexcept {
+// With the tasklet's source `line`, the error leads with it and names the state and `tasklet`
+// after "in the SDFG:" (as an index fault's does); else the state that ran goes first.
+[[maybe_unused]] static void weir_pow_fault(int64_t b, int64_t e, const char* line = "",
+                                            const char* tasklet = "") noexcept {
   if (!weir_fault_claim()) return;
   weir_fault_located = false;
-  std::snprintf(weir_fault_text, sizeof weir_fault_text,
-                "integer power %lld ** %lld: an integer to a negative integer power has no integer value "
+  char* what = *line ? weir_fault_head : weir_fault_text;
+  const std::size_t size = *line ? sizeof weir_fault_head : sizeof weir_fault_text;
+  std::snprintf(what, size,
+                "%s%sinteger power %lld ** %lld: an integer to a negative integer power has no integer value "
                 "(NumPy raises ValueError)",
-                static_cast<long long>(b), static_cast<long long>(e));
+                line, *line ? ": " : "", static_cast<long long>(b), static_cast<long long>(e));
+  if (*line) std::snprintf(weir_fault_text, sizeof weir_fault_text, "%s", tasklet);
   weir_fault_publish();
 }
-// The index `i` of dimension `dim` (extent `n`) of a connector the code subscripts with a
-// computed index (`origin`: where it was read, or ""); outside [0, n) a fault is recorded and 0
-// is read instead (the run fails).
+// The index `i` of dimension `dim` (extent `n`; `along`: its name in the program, or "") of a
+// connector the code subscripts with a computed index (`origin`: where it was read, or "");
+// outside [0, n) a fault is recorded and 0 is read instead (the run fails).
 template <class... P>
 static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site, const char* detail,
-                                         const char* origin, int dim, const char* names, P... point) {
+                                         const char* origin, int dim, const char* along, const char* names,
+                                         P... point) {
   if (__builtin_expect(i >= 0 && i < n, 1)) return i;
 #ifdef __CUDA_ARCH__
   weir_device_index_fault(i, n, dim, site);
-  (void)site, (void)detail, (void)origin, (void)names;
+  (void)site, (void)detail, (void)origin, (void)along, (void)names;
 #else
   const long long values[] = {static_cast<long long>(point)..., 0};
-  weir_index_fault(i, n, site, detail, origin, dim, names, values, sizeof...(P));
+  weir_index_fault(i, n, site, detail, origin, dim, along, names, values, sizeof...(P));
 #endif
   return 0;
 }

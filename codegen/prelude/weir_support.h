@@ -14,13 +14,16 @@
 #include <omp.h>
 #endif
 
-// Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead.
-[[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e) {
+// Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead. `line`: the
+// tasklet's source line ("file.py:43:14") and `tasklet` its name, which the error names, or "".
+[[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e, const char* line = "",
+                                                         const char* tasklet = "") {
   if (e < 0) {
 #ifdef __CUDA_ARCH__
     weir_device_pow_fault(b, e);
+    (void)line, (void)tasklet;
 #else
-    weir_pow_fault(b, e);
+    weir_pow_fault(b, e, line, tasklet);
 #endif
     return 0;
   }

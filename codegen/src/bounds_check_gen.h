@@ -14,6 +14,10 @@ namespace weir::codegen::detail {
 class StateGen;
 struct Location;
 
+/// "file.py:12:16" of the DaCe DebugInfo in `extra` (an SDFG element's `debuginfo`), or "" when
+/// it names no file and line.
+std::string debuginfo_location(const UnknownAttributes& extra);
+
 /// The bounds-check family of a state's code generation (CodegenOptions::bounds_checks, ADR 0005,
 /// ADR 0014): reads the StateGen it belongs to (its scopes, frames and bindings), writes only
 /// the checks.

@@ -76,22 +76,6 @@ bool offset_from_map(const std::pair<sym::Expr, sym::Expr>& b, const MapInfo* ma
   return false;
 }
 
-// "file.py:12:16" of DaCe DebugInfo JSON (`extra["debuginfo"]`: {"type": "DebugInfo",
-// "start_line": 12, "start_column": 16, "filename": ...}), or "" when it names no file and line.
-std::string debuginfo_location(const UnknownAttributes& extra) {
-  const std::string* text = extra.find("debuginfo");
-  if (!text) return "";
-  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-  if (!j.is_object() || !j.value("filename", nlohmann::json()).is_string() ||
-      !j.value("start_line", nlohmann::json()).is_number_integer() ||
-      j["filename"].get<std::string>().empty())
-    return "";
-  std::string out = j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
-  if (j.value("start_column", nlohmann::json()).is_number_integer())
-    out += ":" + std::to_string(j["start_column"].get<long long>());
-  return out;
-}
-
 // The shifted reads behind a memlet: the source line of the first inner memlet (through map
 // scopes, into nested SDFGs) that reads shifted (`a[k + 1]`), and per dimension whether one does.
 // Transformations propagate subsets, not debuginfo or offsets.
@@ -203,7 +187,33 @@ std::string field_of(const SDFG& sdfg, const std::string& data) {
   return data;
 }
 
+// The dimension of the program that dimension `k` of a tasklet connector at `loc` spans whole
+// (from 0 to the field's extent along it, named by its size symbol), or "".
+std::string spanned_dimension(const SDFG& sdfg, const Location& loc, std::size_t k) {
+  auto it = sdfg.arrays.find(loc.data);
+  if (it == sdfg.arrays.end() || k >= it->second.shape.size() || k >= loc.subset.ranges().size()) return "";
+  const Range& r = loc.subset.ranges()[k];
+  const sym::Expr& extent = it->second.shape[k];
+  if (!(r.start.is_integer() && r.start.value() == 0) || !(loc.subset.size()[k] == extent)) return "";
+  return dimension_of(field_of(sdfg, loc.data), extent);
+}
 }  // namespace
+
+// DaCe DebugInfo JSON (`extra["debuginfo"]`): {"type": "DebugInfo", "start_line": 12,
+// "start_column": 16, "filename": ...}.
+std::string debuginfo_location(const UnknownAttributes& extra) {
+  const std::string* text = extra.find("debuginfo");
+  if (!text) return "";
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object() || !j.value("filename", nlohmann::json()).is_string() ||
+      !j.value("start_line", nlohmann::json()).is_number_integer() ||
+      j["filename"].get<std::string>().empty())
+    return "";
+  std::string out = j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
+  if (j.value("start_column", nlohmann::json()).is_number_integer())
+    out += ":" + std::to_string(j["start_column"].get<long long>());
+  return out;
+}
 
 BoundsCheckGen::BoundsCheckGen(const StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}
 
@@ -596,9 +606,11 @@ void BoundsCheckGen::index_checks(const Tasklet& t, const std::string& conn, con
     v.extents.push_back("(" + sym_cpp(sizes[k]) + ")");
     v.extent_values.push_back(sizes[k].is_integer() ? std::optional<long long>(sizes[k].value())
                                                     : std::nullopt);
+    v.extent_dims.push_back(spanned_dimension(sg.sdfg, loc, k));
     if (!(sizes[k].is_integer() && sizes[k].value() == 1)) {
       v.squeezed_extents.push_back(v.extents.back());
       v.squeezed_extent_values.push_back(v.extent_values.back());
+      v.squeezed_extent_dims.push_back(v.extent_dims.back());
     }
   }
   std::string path = st.path();

@@ -32,6 +32,22 @@ namespace {
 constexpr int kPrimary = 16, kUnary = 15, kMul = 13, kAdd = 12, kShift = 11, kRel = 9, kEq = 8, kBitAnd = 7,
               kXor = 6, kBitOr = 5, kAnd = 4, kOr = 3, kCond = 2;
 
+// `text` as a C++ string literal (control characters as '?': a message, not data).
+std::string string_literal(const std::string& text) {
+  std::string lit = "\"";
+  for (char ch : text)
+    lit += ch == '"' || ch == '\\' ? std::string("\\") + ch
+                                   : std::string(1, static_cast<unsigned char>(ch) < 0x20 ? '?' : ch);
+  return lit + "\"";
+}
+
+// A dimension of a checked subscript: its position in the subscript and its name in the program
+// ("Cell"), or "" where the connector does not span a whole field-view dimension.
+struct IndexDim {
+  std::size_t position = 0;
+  std::string along;
+};
+
 struct Val {
   std::string text;
   int prec = kPrimary;
@@ -274,10 +290,11 @@ class Translator {
     const std::vector<std::string>* strides = &v.strides;
     const std::vector<std::string>* extents = &v.extents;
     const std::vector<std::optional<long long>>* extent_values = &v.extent_values;
+    const std::vector<std::string>* dims = &v.extent_dims;
     if (!v.strides.empty() && idx.size() != v.strides.size()) {
       if (idx.size() == v.squeezed_strides.size())
         strides = &v.squeezed_strides, extents = &v.squeezed_extents,
-        extent_values = &v.squeezed_extent_values;
+        extent_values = &v.squeezed_extent_values, dims = &v.squeezed_extent_dims;
       else
         fail(loc, "subscript with " + std::to_string(idx.size()) + " indices of a " +
                       std::to_string(v.strides.size()) + "-dimensional connector");
@@ -297,10 +314,11 @@ class Translator {
             continue;
           }
           const py::Expr* ast = d < asts.size() ? asts[d] : nullptr;
-          if (auto h = hoisted_check(v, idx[d], ast, (*extents)[d], d))
+          const std::string along = d < dims->size() ? (*dims)[d] : std::string();
+          if (auto h = hoisted_check(v, idx[d], ast, (*extents)[d], {d, along}))
             idx[d] = *h;
           else
-            idx[d] = checked_index(v, idx[d], (*extents)[d], d);
+            idx[d] = checked_index(v, idx[d], (*extents)[d], {d, along});
         }
     if (!v.writable && asts.size() == idx.size()) record_row(v, *strides, idx, asts);
     return offset(idx, *strides);
@@ -422,17 +440,11 @@ class Translator {
 
   /// `i` as weir_index(i, extent, "site", dim): the error names the site, and the origin of
   /// an index that has one (a connector, a table entry read through a pointer).
-  Val checked_index(const PyVar& v, const Val& i, const std::string& extent, std::size_t dim,
+  Val checked_index(const PyVar& v, const Val& i, const std::string& extent, const IndexDim& dim,
                     const std::map<std::string, std::string>* point = nullptr) const {
     auto [from, at] = origin_of(i);
     const std::string origin = from.empty() || at.empty() ? from : from + " (" + at + ")";
-    auto literal = [](const std::string& text) {
-      std::string lit = "\"";
-      for (char ch : text)
-        lit += ch == '"' || ch == '\\' ? std::string("\\") + ch
-                                       : std::string(1, static_cast<unsigned char>(ch) < 0x20 ? '?' : ch);
-      return lit + "\"";
-    };
+    const auto& literal = string_literal;
     std::string names, values;
     std::map<std::string, std::string> first;  // a hoisted statement's checks: the first iteration
     if (!point && hoisting_) {
@@ -449,8 +461,8 @@ class Translator {
     }
     detail::note_fault();
     return {"weir_index(" + i.text + ", " + extent + ", " + literal(v.check_site) + ", " +
-                literal(v.check_detail) + ", " + literal(origin) + ", " + std::to_string(dim) + ", " +
-                literal(names) + values + ")",
+                literal(v.check_detail) + ", " + literal(origin) + ", " + std::to_string(dim.position) +
+                ", " + literal(dim.along) + ", " + literal(names) + values + ")",
             kPrimary, ScalarType::Int64};
   }
 
@@ -848,7 +860,11 @@ class Translator {
     }
     if ((is_int(base.type) || is_bool(base.type)) && (is_int(exp.type) || is_bool(exp.type))) {
       detail::note_fault();  // a negative exponent is a fault
-      return {"weir_ipow(" + base.text + ", " + exp.text + ")", kPrimary, ScalarType::Int64};
+      // With the tasklet's source line, the fault leads with it (as an index fault does).
+      const std::string at = ctx_.fault_line.empty() ? std::string()
+                                                     : ", " + string_literal(ctx_.fault_line) + ", " +
+                                                           string_literal(ctx_.fault_tasklet);
+      return {"weir_ipow(" + base.text + ", " + exp.text + at + ")", kPrimary, ScalarType::Int64};
     }
     if (is_complex(t)) {
       // z ** 2 (DaCe writes `z ** dace.complex128(2)`) as a product, as NumPy computes small
@@ -1388,7 +1404,7 @@ class Translator {
   /// into a variable the loops read; a loop parameter (`p`, `p + c`, `p - c` with a literal c)
   /// is checked at its first and last value and used unchecked. Nullopt: checked in the loop.
   std::optional<Val> hoisted_check(const PyVar& v, const Val& i, const py::Expr* ast,
-                                   const std::string& extent, std::size_t dim) {
+                                   const std::string& extent, const IndexDim& dim) {
     if (!ctx_.hoist || hoisting_ || !ast || depth_ > 0 || cond_ > 0 || mentions_param(extent))
       return std::nullopt;
     auto& lines = ctx_.hoist->lines;

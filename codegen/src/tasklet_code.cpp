@@ -15,6 +15,8 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
                                                        std::set<std::string>& used, const LoopHoist* hoist) {
   PyContext ctx;
   ctx.hoist = hoist;
+  ctx.fault_line = debuginfo_location(t.extra);
+  ctx.fault_tasklet = "tasklet '" + t.label + "'";
   // Indices that are entries of tables weir_run checks need no checks here (docs/adr/0051): at
   // the top level only, whose extents are the call's.
   if (sg.top_level && !device_code()) ctx.entry_checked_tables = sg.prog.entry_checked_tables;

@@ -657,10 +657,21 @@ class Checker {
     pc.callee = &op;
     pc.loc = c.loc;
     std::map<std::string, std::string> field_param;  // variable -> program parameter
-    auto field_param_of = [&](const std::string& var, const Type& t, const SourceLocation& loc) {
+    auto taken = [&](const std::string& name) {
+      return std::any_of(prog->params.begin(), prog->params.end(),
+                         [&](const TParam& q) { return q.name == name; });
+    };
+    // A field parameter is named as the caller's variable (`e` is the argument: `acc` of
+    // `add(tmp, acc, out=acc)`), so that errors of the call name what the user wrote; "f0", ...
+    // for an inlined function's renamed variable or a name already taken.
+    auto field_param_of = [&](const std::string& var, const Type& t, const SourceLocation& loc,
+                              const Expr& e) {
       auto it = field_param.find(var);
       if (it != field_param.end()) return it->second;
-      std::string name = "f" + std::to_string(field_param.size());
+      auto* n = dyn_cast<Name>(&e);
+      std::string name = n && n->id.rfind("__", 0) != 0 && !taken(n->id) ? n->id : "";
+      for (std::size_t k = field_param.size(); name.empty() || taken(name); ++k)
+        name = "f" + std::to_string(k);
       field_param[var] = name;
       prog->params.push_back({name, t, loc});
       OArg a;
@@ -670,6 +681,7 @@ class Checker {
     };
     auto scalar_param = [&](TExprPtr e, ScalarKind k, const SourceLocation& loc) {
       std::string name = "s" + std::to_string(prog->params.size());
+      while (taken(name)) name = "_" + name;
       prog->params.push_back({name, Type::scalar(k), loc});
       OArg a;
       a.scalar = std::move(e);
@@ -683,7 +695,7 @@ class Checker {
       OArg a = arg_for(*args[i], p, op.name, fr);
       if (p.type.is_field()) {
         auto n = mk(TExprKind::Name, p.type, args[i]->loc);
-        n->name = field_param_of(a.field, p.type, args[i]->loc);
+        n->name = field_param_of(a.field, p.type, args[i]->loc, *args[i]);
         pc.args.push_back(n);
       } else {
         pc.args.push_back(scalar_param(a.scalar, p.type.dtype, args[i]->loc));
@@ -711,7 +723,7 @@ class Checker {
         unsupported(outs[i]->loc, "a field operator returning " + to_string(results[i]));
       std::string var = field_arg(*base, results[i], "out= of '" + op.name + "'", fr);
       ProgramCall::Out po;
-      po.name = field_param_of(var, results[i], base->loc);
+      po.name = field_param_of(var, results[i], base->loc, *base);
       po.type = results[i];
       if (index) {
         std::vector<const Expr*> parts;

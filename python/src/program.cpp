@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -166,6 +167,36 @@ std::string as_given(std::string message, const std::string& reference) {
   return message;
 }
 
+// `message` with the results of a @field_operator run directly named as the caller passed them:
+// `__out` is out=, `__out_2` is out[2] (the runtime's names for them, which a Python caller never
+// sees; `__out_I_size` and other names that only begin so are left alone).
+std::string in_caller_terms(std::string message) {
+  const std::string internal = "__out";
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = message.find(internal); at != std::string::npos; at = message.find(internal, at)) {
+    if (at > 0 && ident(message[at - 1])) {
+      at += internal.size();
+      continue;
+    }
+    std::size_t end = at + internal.size();
+    std::string replacement = "out";
+    if (end + 1 < message.size() && message[end] == '_' &&
+        std::isdigit(static_cast<unsigned char>(message[end + 1]))) {
+      std::size_t digits = end + 1;
+      while (digits < message.size() && std::isdigit(static_cast<unsigned char>(message[digits]))) ++digits;
+      replacement = "out[" + message.substr(end + 1, digits - end - 1) + "]";
+      end = digits;
+    }
+    if (end < message.size() && ident(message[end])) {
+      at = end;
+      continue;
+    }
+    message.replace(at, end - at, replacement);
+    at += replacement.size();
+  }
+  return message;
+}
+
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
 void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
 
@@ -177,7 +208,9 @@ void call(const PyProgram& prog, const py::args& given_args, const py::kwargs& g
     else
       run_call(prog, args, kwargs);
   } catch (const weir::Error& e) {
-    raise_error(python_error_class(std::current_exception()), as_given(e.what(), prog.reference));
+    std::string message = as_given(e.what(), prog.reference);
+    if (!prog.result_params().empty()) message = in_caller_terms(std::move(message));
+    raise_error(python_error_class(std::current_exception()), message);
   }
 }
 
@@ -246,6 +279,41 @@ std::shared_ptr<PyProgram> domain_program(const PyProgram& prog, const std::vect
   return slot;
 }
 
+// Throws when domain[dim], `range`, reaches outside an array of out= that has dimension `dim`, in
+// the caller's terms (the domain as given, out= or out[i]): the program run_with_domain calls
+// checks it too, but names the output by its internal name at the operator's `def` line. Arrays
+// of the wrong kind are left to the call's own checks.
+void refuse_domain_outside_out(const PyProgram& prog, const std::string& dim, py::handle range,
+                               py::handle out) {
+  if (!out || !prog.fv.definition) return;
+  std::int64_t lo = 0, hi = 0;
+  try {
+    lo = range[py::int_(0)].cast<std::int64_t>();
+    hi = range[py::int_(1)].cast<std::int64_t>();
+  } catch (const py::cast_error&) {
+    return;  // past int64: the bounds' own argument checks say so
+  }
+  const auto results = result_outputs(*prog.fv.definition);
+  const bool tuple = py::isinstance<py::tuple>(out);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    py::handle a =
+        tuple ? (i < py::len(out) ? out[py::int_(i)] : py::handle()) : (i == 0 ? out : py::handle());
+    if (!a || !py::isinstance<py::array>(a)) continue;
+    const auto arr = py::reinterpret_borrow<py::array>(a);
+    const auto& dims = results[i].second.dims;
+    if (static_cast<std::size_t>(arr.ndim()) != dims.size()) continue;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const std::int64_t n = arr.shape(static_cast<py::ssize_t>(d));
+      if (dims[d].name != dim || (lo >= 0 && hi <= n)) continue;
+      throw ArgumentError("domain[" + squoted(dim) + "] = (" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + ") reaches outside " +
+                          (tuple ? "out[" + std::to_string(i) + "]" : std::string("out")) + ", which is " +
+                          std::to_string(n) + " long along " + dim + " (" + dim + ": [0, " +
+                          std::to_string(n) + ")); the domain is a part of the output");
+    }
+  }
+}
+
 // A @field_operator called with out= and domain={D: (start, stop)}: computes only that part of
 // out (gt4py's meaning), as the @program call runtime::with_output_domain makes.
 void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
@@ -261,7 +329,13 @@ void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwar
   for (auto [key, value] : kwargs)
     if (std::string(py::str(key)) != "domain") rest[key] = value;
   // The operator's own argument errors, in its words (the program below takes more arguments).
-  if (call_layout(prog, args, rest).objects.empty()) refuse_overlaps(gather(prog, args, rest));
+  // On every call, not only the first of a layout: the results of one call must agree in size
+  // (check_embedded_arguments), which the program below, a @program, does not ask of its outputs.
+  {
+    Gathered g = gather(prog, args, rest);
+    refuse_overlaps(g);
+    check_embedded_arguments(prog.fv, g.args);
+  }
   py::handle domain = kwargs["domain"];
   if (!py::isinstance<py::dict>(domain))
     throw ArgumentTypeError("domain: expected a dict {dimension: (start, stop)} such as {'I': (1, 9)}, got " +
@@ -276,6 +350,7 @@ void run_with_domain(const PyProgram& prog, const py::args& args, const py::kwar
     dims.push_back(dim);
     rest[py::str(domain_start_argument(dim))] = range[py::int_(0)];
     rest[py::str(domain_stop_argument(dim))] = range[py::int_(1)];
+    refuse_domain_outside_out(prog, dim, range, rest.contains("out") ? rest["out"] : py::object());
   }
   run_call(*domain_program(prog, dims), args, rest);
 }

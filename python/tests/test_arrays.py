@@ -72,3 +72,14 @@ def test_bad_arguments_are_refused_with_their_reason():
         weir.zeros((4,), dtype=">f8")
     with pytest.raises(TypeError, match="expected a weir.Backend .* or a weir.Allocator, got str"):
         weir.zeros((4,), backend="cpu")
+
+
+def test_a_shape_larger_than_memory_names_its_bytes():
+    # user30 F4a: MemoryError "std::bad_alloc" before. 10**6 * 10**6 * 10**3 float64 elements
+    # are 8 * 10**15 bytes, 8 PB; (10**5, 10**5, 10**3) of float32 are 4 * 10**13 bytes, 40 TB.
+    with pytest.raises(weir.ArgumentError,
+                       match=r"^shape \(1000000, 1000000, 1000\) of float64 needs 8 PB, more than this "
+                             r"machine's memory \([0-9.]+ [kMGT]B\)$"):
+        weir.zeros((10**6, 10**6, 10**3))
+    with pytest.raises(weir.ArgumentError, match=r"^shape \(100000, 100000, 1000\) of float32 needs 40 TB"):
+        weir.empty((10**5, 10**5, 10**3), dtype=np.float32)

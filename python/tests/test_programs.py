@@ -329,3 +329,41 @@ def test_offset_provider_dimension_of_a_cartesian_offset_is_checked(backend, rng
     # A table the program uses is still checked as before.
     with pytest.raises(TypeError, match="offset_provider\\['E2V'\\]: expected a NumPy int32 or int64 array"):
         p(v, tmp, out, ne, nk, offset_provider={"E2V": Dimension("E2V"), "Koff": Dimension("K")})
+
+
+def test_tuple_out_arrays_of_one_call_agree_and_are_named_as_given(backend, rng):
+    # user30 F2c: a longer out[1] was left partly unwritten on cpu (the call ran over out[0]'s
+    # domain) and refused naming '__out_1' on embedded. The results of one call share a domain.
+    f = weir.load(SUM_DIFF, backend=backend)
+    x, y = rng.random((4, 3)), rng.random((4, 3))
+    s, d = np.zeros((4, 3)), np.zeros((5, 3))
+    with pytest.raises(weir.ArgumentError,
+                       match=r"^'out\[1\]' is 5 long along I but 'out\[0\]' is 4: the results of one call "
+                             r"of 'sum_diff' are computed over one domain"):
+        f(x, y, out=(s, d))
+    assert (d == 0).all() and (s == 0).all()
+    # Outputs larger than the inputs: every message names out[i], none the internal '__out_i'.
+    big = (np.zeros((6, 3)), np.zeros((6, 3)))
+    with pytest.raises(weir.ProgramError) as e:
+        f(x, y, out=big)
+    assert "__out" not in str(e.value)
+    assert ("out[0]" in str(e.value)) or ("'x'" in str(e.value))
+
+
+def test_float32_scalars_outside_float32s_range_are_refused(backend):
+    # user30 F12: 1e300 became inf. float32's largest value is (2 - 2**-23) * 2**127
+    # = 3.4028234663852886e38; a number that rounds to it is still taken.
+    f = weir.load(program("pointwise.py", "scale32"), backend=backend)
+    x = np.ones((2, 3), np.float32)
+    out = np.zeros_like(x)
+    f(2.0, x, out=out)  # a first call: the next ones take the fast path of repeated calls
+    np.testing.assert_array_equal(out, np.full((2, 3), 2.0, np.float32))
+    for bad in [1e300, -1e39, 3.5e38]:
+        with pytest.raises(weir.ArgumentError,
+                           match=r"argument 's': expected float32 .*outside float32's range: its largest "
+                                 r"magnitude is 3.4028235e\+38"):
+            f(bad, x, out=out)
+    f(3.4028234663852886e38, x, out=out)
+    np.testing.assert_array_equal(out, np.full((2, 3), np.finfo(np.float32).max))
+    f(float("inf"), x, out=out)  # inf given as such stays inf
+    assert np.isposinf(out).all()

@@ -106,7 +106,16 @@ void convert_scalar(const Parameter& p, const Number& n, void* slot) {
   };
   switch (p.dtype) {
     case ScalarType::Float64: put(slot, as_double()); return;
-    case ScalarType::Float32: put(slot, static_cast<float>(as_double())); return;
+    case ScalarType::Float32: {
+      // A finite number that float32 cannot hold would become inf (NumPy warns of the overflow);
+      // inf and nan given as such stay. Past FLT_MAX + half an ulp it rounds to inf.
+      const double d = as_double();
+      const double limit = static_cast<double>(std::numeric_limits<float>::max()) + std::ldexp(1.0, 103);
+      if (std::isfinite(d) && std::fabs(d) >= limit)
+        throw bad("outside float32's range: its largest magnitude is 3.4028235e+38");
+      put(slot, static_cast<float>(d));
+      return;
+    }
     case ScalarType::Bool: put(slot, static_cast<unsigned char>(int_in(0, 1))); return;
     case ScalarType::Int8: put(slot, static_cast<std::int8_t>(int_in(-128, 127))); return;
     case ScalarType::Int16: put(slot, static_cast<std::int16_t>(int_in(-32768, 32767))); return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "embedded_eval.h"
@@ -94,6 +95,28 @@ std::vector<Param> params_of(const TypedDefinition& def) {
   return ps;
 }
 
+// The results of a @field_operator run directly (`__out_0`, `__out_1`, ...) are one call's: each
+// dimension they share has one length in all of them. The compiled backends compute the call over
+// the first one's domain and the embedded backend over each one's own, so a longer `__out_2` was
+// left partly unwritten on one and refused on the other (user30 F2c).
+void check_result_extents(const TypedDefinition& def, const Arguments& args) {
+  std::map<std::string, std::pair<std::string, std::int64_t>> first;  // dimension -> (output, length)
+  for (const auto& [name, type] : result_outputs(def)) {
+    auto arr = args.arrays.find(name);
+    if (arr == args.arrays.end() || arr->second.ndim() != type.dims.size()) continue;
+    for (std::size_t d = 0; d < type.dims.size(); ++d) {
+      const std::int64_t n = arr->second.shape()[d];
+      auto [it, fresh] = first.emplace(type.dims[d].name, std::make_pair(name, n));
+      if (!fresh && it->second.second != n)
+        throw ArgumentError(
+            "'" + name + "' is " + std::to_string(n) + " long along " + type.dims[d].name + " but '" +
+            it->second.first + "' is " + std::to_string(it->second.second) +
+            ": the results of one call of '" + def.name +
+            "' are computed over one domain, so they must agree in every dimension they share");
+    }
+  }
+}
+
 void check(const FieldViewProgram& program, const std::vector<Param>& params, const Arguments& args) {
   const TypedDefinition& def = *program.definition;
   std::string names;
@@ -150,6 +173,7 @@ void check(const FieldViewProgram& program, const std::vector<Param>& params, co
                           "), got " + f.describe());
   }
   check_local_dimension_widths(connectivities_of(def), sig, args);
+  if (def.kind != DefinitionKind::Program) check_result_extents(def, args);
 }
 
 // ----------------------------------------------------------------------------- Field <-> FieldVal

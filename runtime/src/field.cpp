@@ -7,9 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <string>
 
 #include "sha256.h"
 #include "weir/runtime/allocator.h"
+#include "weir/runtime/byte_size.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -138,8 +140,17 @@ Field Allocator::allocate(ScalarType dtype, std::vector<std::int64_t> shape) con
   std::size_t bytes = static_cast<std::size_t>(n) * item;
   std::size_t rounded = (bytes + alignment_ - 1) / alignment_ * alignment_;
   if (rounded == 0) rounded = alignment_;
+  // Refused before trying: past RAM and swap, an allocation Linux overcommits is only found out
+  // by the kernel's OOM killer while it is zero-filled.
+  auto need = [&] {
+    return "shape " + shape_str(shape) + " of " + std::string(to_string(dtype)) + " needs " +
+           byte_size(static_cast<long double>(bytes));
+  };
+  const long double memory = bytes > (std::size_t{1} << 30) ? machine_memory() : 0;  // one syscall
+  if (memory > 0 && static_cast<long double>(bytes) > memory)
+    throw ArgumentError(need() + ", more than this machine's memory (" + byte_size(memory) + ")");
   auto* p = static_cast<std::byte*>(std::aligned_alloc(alignment_, rounded));
-  if (!p) throw std::bad_alloc();
+  if (!p) throw ArgumentError(need() + ", which cannot be allocated (out of memory)");
   std::memset(p, 0, rounded);
   Field f;
   f.buffer_.reset(p);

@@ -154,12 +154,11 @@ TEST_CASE("weir check notes a module it cannot find that no definition uses", "[
                        "def f(a: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n    return a\n";
   auto r = run_weir("check " + q(dir / "imp.py"));
   CHECK(r.code == 0);
-  // Once per module, at its first import; in the order of the module names.
+  // Once per module, at its first import. Not numpy: weir reads its names itself (dtypes,
+  // constants, an orchestration function's np.max), so the search path does not matter for it
+  // (user31 G1: the note said no definition used numpy next to an np.max that ran).
   CHECK(r.out == "field_operator f(a: Field[[I], float64]) -> Field[[I], float64]\n" + py +
                      ":3:19: note: module 'mylib' is not on the search path (-I DIR adds a directory); no "
-                     "definition here uses it, so nothing fails\n" +
-                     py +
-                     ":4:8: note: module 'numpy' is not on the search path (-I DIR adds a directory); no "
                      "definition here uses it, so nothing fails\n" +
                      py + ": 1 definition checked\n");
   // A module a definition uses is an error there, not a note.
@@ -169,7 +168,7 @@ TEST_CASE("weir check notes a module it cannot find that no definition uses", "[
   r = run_weir("check " + q(dir / "imp.py"));
   CHECK(r.code == 1);
   CHECK_THAT(r.out, !Catch::Contains("note: module 'mylib'"));
-  CHECK_THAT(r.out, Catch::Contains("note: module 'numpy'"));
+  CHECK_THAT(r.out, !Catch::Contains("note: module 'numpy'"));
 }
 
 TEST_CASE("weir check: a misspelt gt4py decorator is an error at the decorator, with the name meant",

@@ -394,3 +394,75 @@ TEST_CASE("weir run: a negative --set DIM=N is a usage error naming the option",
           "dimension I, 0 or more)\n");
   }
 }
+
+TEST_CASE("--set FIELD.DIM=N sizes one field of a @program: full and half levels", "[cli][run]") {
+  // user30 F14: `--set K=N` sized every field along K alike, so a @program with half-level
+  // (nlev + 1) and full-level (nlev) fields could not get random inputs of both sizes.
+  auto dir = weir::test::scratch_dir("cli-run-field-extent");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "levels.py") << "import gt4py.next as gtx\n"
+                                      "from gt4py.next import Field, float64\n"
+                                      "C = gtx.Dimension('C')\n"
+                                      "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
+                                      "CK = Field[[C, K], float64]\n"
+                                      "@gtx.field_operator\n"
+                                      "def to_full(w: CK) -> CK:\n"
+                                      "    return 0.5 * (w + w(K + 1))\n"
+                                      "@gtx.program\n"
+                                      "def interp(w: CK, wfull: CK, nlev: gtx.int32):\n"
+                                      "    to_full(w, out=wfull, domain={C: (0, 8), K: (0, nlev)})\n";
+  const std::string prog = q(dir / "levels.py") + "::interp";
+  for (const char* backend : kBackends) {
+    INFO(backend);
+    const fs::path in = dir / (std::string("in_") + backend), out = dir / (std::string("out_") + backend);
+    auto r = run_weir("run " + prog +
+                      " --random-inputs --set C=8 --set K=7 --set wfull.K=6 --set nlev=6 --backend " +
+                      backend + " --save-inputs " + q(in) + " --out " + q(out));
+    REQUIRE(r.code == 0);
+    // w: 7 half levels; wfull: 6 full levels, each the mean of the half levels around it.
+    CHECK(run_numpy(dir, "w = np.load('" + in.string() + "/w.npy'); o = np.load('" + out.string() +
+                             "/wfull.npy')\n"
+                             "ok = w.shape == (8, 7) and o.shape == (8, 6)\n"
+                             "ok = ok and np.array_equal(o, 0.5 * (w[:, :6] + w[:, 1:]))\n"
+                             "sys.exit(0 if ok else 1)\n") == 0);
+  }
+  // Mistakes in the name, the dimension and the extent, each a usage error.
+  auto r = run_weir("run " + prog + " --random-inputs --set C=8 --set K=7 --set nlev=6 --set wful.K=6");
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "weir: error: --set wful.K=6: program 'interp' has no field 'wful'; did you mean 'wfull'? "
+        "(--set FIELD.DIM=N sizes one field along one dimension)\n");
+  r = run_weir("run " + prog + " --random-inputs --set C=8 --set K=7 --set nlev=6 --set wfull.J=6");
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --set wfull.J=6: 'wfull' has no dimension J (it is over C, K)\n");
+  r = run_weir("run " + prog + " --random-inputs --set C=8 --set K=7 --set nlev=6 --set wfull.K=-1");
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "weir: error: --set wfull.K=-1: an extent is an integer, 0 or more (the number of points of "
+        "'wfull' along K)\n");
+}
+
+TEST_CASE("an output file in a missing folder is refused before anything compiles", "[cli][run]") {
+  // user31 G5: `--profile=nodir/p.json` compiled and ran the program, printed the table, then
+  // failed to write; `optimize -o` likewise after its passes.
+  auto dir = weir::test::scratch_dir("cli-run-output-folder");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const std::string lap =
+      ex("cartesian/laplacian.py::laplacian") + " --random-inputs --set I=6 --set J=5 --set K=2";
+  const fs::path missing = dir / "nodir" / "p.json";
+  auto r = run_weir("run " + lap + " --backend cpu --profile=" + q(missing));
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --profile=" + missing.string() + ": no such directory '" +
+                     (dir / "nodir").string() + "' (weir creates no folders for it)\n");
+  r = run_weir("run " + lap + " --backend cpu --profile=" + q(dir));
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --profile=" + dir.string() + ": is a directory; give a file name (" +
+                     (dir / "NAME").string() + ")\n");
+  // Nothing was compiled for either.
+  CHECK_FALSE(fs::exists(dir / "cache"));
+  const std::string sdfg = (weir::test::dace_corpus_dir() / "hdiff" / "hdiff.simplified.sdfg").string();
+  r = run_weir("optimize " + q(sdfg) + " --auto cpu -o " + q(missing));
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: -o " + missing.string() + ": no such directory '" + (dir / "nodir").string() +
+                     "' (weir creates no folders for it)\n");
+}

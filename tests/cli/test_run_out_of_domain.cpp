@@ -234,13 +234,13 @@ TEST_CASE("weir run: a -1 read through a connectivity table names the read and t
       "(a -1 in a connectivity table marks a missing neighbour, which has no value to read)";
   CHECK_THAT(run("ediff", "cpu"),
              Catch::Contains("weir: error: program 'ediff' stopped with an error: " + at +
-                             ": a read of 'v': index -1 in dimension 0 is outside [0, 20) "
+                             ": a read of 'v': index -1 along Vertex is outside [0, 20) "
                              "at (Edge=7, K=0); the index is E2V[Edge, 1] (" +
                              at + ") " + missing + "\n  in the SDFG: "));
   // Through vsum: the read on line 14, and the entry E2V[V2E[2, 2], 1] = E2V[7, 1].
   CHECK_THAT(run("vprog", "cpu"),
              Catch::Contains("weir: error: program 'vprog' stopped with an error: " + at +
-                             ": a read of 'v': index -1 in dimension 0 is outside [0, 20) "
+                             ": a read of 'v': index -1 along Vertex is outside [0, 20) "
                              "at (Vertex=2, K=0); the index is E2V[V2E[Vertex, 2], 1] " +
                              missing + "\n  in the SDFG: "));
   const std::string through =

@@ -222,7 +222,7 @@ TEST_CASE("weir run --backend cpu: a computed index outside its field names the 
   CHECK(r.code == 1);
   CHECK_THAT(r.out,
              Catch::EndsWith("weir: error: program 'direct' stopped with an error: " + nb +
-                             ":12:12: a read of 'v': index -1 in dimension 0 is outside [0, 4) at (E=1); "
+                             ":12:12: a read of 'v': index -1 along V is outside [0, 4) at (E=1); "
                              "the index is E2V[E, 1] (" +
                              nb +
                              ":12:12) (a -1 in a connectivity table marks a missing neighbour, which has "

@@ -426,6 +426,9 @@ TEST_CASE("weir view --report: files that are not a profile report are refused w
   r = run_weir("view --report " + q(dir / "trace.json") + out);
   CHECK(r.code == 2);
   CHECK(r.out.find("trace.json: not a profile report of `weir run --profile=FILE`") != std::string::npos);
+  // DaCe's own instrumentation report is named as such (user31 G7).
+  CHECK(r.out.find("; it is an instrumentation report of DaCe's (traceEvents only), which weir does not "
+                   "read: run the SDFG with `weir run --profile=FILE`") != std::string::npos);
   std::ofstream(dir / "old.json") << R"({"weir_profile": {"elements": []}})";
   r = run_weir("view --report " + q(dir / "old.json") + out);
   CHECK(r.code == 2);
@@ -527,4 +530,38 @@ TEST_CASE("weir view --report: an orchestration with reductions views with and w
     CHECK(reductions == 2);  // np.max in the loop body and in its swapped copy
     if (!target.empty()) CHECK(r.out.find("has library nodes the compile expands") != std::string::npos);
   }
+}
+
+TEST_CASE("weir view --report: a measured value of the wrong type is refused, located",
+          "[cli][view][profile]") {
+  // user31 G8: `"median_ms": "fast"` was drawn as a measurement (exit 0).
+  auto dir = weir::test::scratch_dir("cli-view-report-value-types");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const fs::path scan = fs::path(WEIR_SOURCE_DIR) / "python/tests/programs/column_sum.py";
+  auto r = run_weir("run " + q(scan.string() + "::column_sum") +
+                        " --backend cpu --random-inputs --set I=3 --set K=4 --profile=" + q(dir / "p.json"),
+                    env);
+  REQUIRE(r.code == 0);
+  json j;
+  {
+    std::ifstream in(dir / "p.json");
+    j = json::parse(in);
+  }
+  json& e = j["weir_profile"]["elements"][0];
+  e["median_ms"] = "fast";
+  std::ofstream(dir / "bad.json") << j.dump();
+  r = run_weir("view --report " + q(dir / "bad.json") + " --html " + q(dir / "p.html"));
+  INFO(r.out);
+  if (!have_bundle(r.out)) return;
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --report " + (dir / "bad.json").string() +
+                     ": element 0: 'median_ms' is \"fast\", not a number (or null)\n");
+  e["median_ms"] = nullptr;  // not measured: fine
+  e["flops_partial"] = 1;
+  std::ofstream(dir / "flag.json") << j.dump();
+  r = run_weir("view --report " + q(dir / "flag.json") + " --html " + q(dir / "p.html"));
+  CHECK(r.code == 2);
+  CHECK(r.out == "weir: error: --report " + (dir / "flag.json").string() +
+                     ": element 0: 'flops_partial' is 1, not true or false (or null)\n");
+  CHECK_FALSE(fs::exists(dir / "p.html"));
 }

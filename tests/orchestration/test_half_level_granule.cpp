@@ -134,10 +134,11 @@ TEST_CASE("orchestration: the half-level granule given a full-level w_new is ref
     runtime::Arguments a = half_level_args(5, 1, 2, 20, 5);
     std::string message = program_error(backend, p, a);
     if (std::string(backend) == "embedded")
-      // The field operator's name, not that of the program of one call that wraps it.
-      CHECK_THAT(message,
-                 Catch::StartsWith(call + "'zero_w' (its 'f0' is 'w', 'f1' is 'w_new'): ") &&
-                     Catch::Contains("domain= gives K: [5, 6), outside the output field 'f1' (K: [0, 5))"));
+      // The field operator's name, not that of the program of one call that wraps it, and the
+      // fields by the names the call gives them (`zero_w(w, out=w_new, ...)`), not 'f0', 'f1'.
+      CHECK_THAT(message, Catch::StartsWith(call + "'zero_w': ") &&
+                              Catch::Contains(
+                                  "domain= gives K: [5, 6), outside the output field 'w_new' (K: [0, 5))"));
     else
       CHECK_THAT(message, Catch::Contains("'w_new' is written over K: [5, 6), outside its domain K: [0, 5)"));
   }

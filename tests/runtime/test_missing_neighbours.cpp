@@ -135,7 +135,7 @@ TEST_CASE("neighbours: a direct read of a missing neighbour is refused, located,
         } else {
           // The generated code's index check: the container, the index, the table entry read
           // (the shift's location in the source) and the map point (row 2).
-          CHECK(r.error.find("of 'v': index -1 in dimension 0 is outside [0, 4)") != std::string::npos);
+          CHECK(r.error.find("of 'v': index -1 along V is outside [0, 4)") != std::string::npos);
           CHECK(r.error.find("the index is E2V[") != std::string::npos);
           CHECK(r.error.find("=2") != std::string::npos);
           CHECK(r.error.find("missing neighbour") != std::string::npos);
@@ -182,7 +182,7 @@ TEST_CASE("neighbours: only the rows of the call's domain are read directly",
     for (const auto& r : test::run_three_ways(load(kReads, "direct_tail"), arguments(dtype, true))) {
       INFO(r.path << ": " << r.error);
       CHECK(r.error.find("test.py:") != std::string::npos);
-      if (r.path != "embedded") CHECK(r.error.find("index -1 in dimension 0") != std::string::npos);
+      if (r.path != "embedded") CHECK(r.error.find("index -1 along V") != std::string::npos);
     }
   }
 }
@@ -224,7 +224,7 @@ TEST_CASE("neighbours: the lowered SDFG run as a file checks -1 and takes int64 
       INFO(m);
       CHECK(m.find("state '") != std::string::npos);
       CHECK(m.find("map '") != std::string::npos);
-      CHECK(m.find("of 'v': index -1 in dimension 0 is outside [0, 4)") != std::string::npos);
+      CHECK(m.find("of 'v': index -1 along V is outside [0, 4)") != std::string::npos);
       CHECK(m.find("the index is E2V[") != std::string::npos);
       CHECK(m.find("test.py:") != std::string::npos);  // the memlet's debuginfo, saved in the file
     }

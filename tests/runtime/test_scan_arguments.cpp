@@ -173,8 +173,7 @@ TEST_CASE("scan arguments: a column where an argument is undefined is refused on
                  Catch::Contains("test.py:86:5: the result of 'partly_defined' is undefined at (I=2, "
                                  "K=0) of the output 'o'"));
     else
-      CHECK_THAT(r.error,
-                 Catch::Contains("test.py:54:42: a read of 'a': index 3 in dimension 0 is outside [0, 3)"));
+      CHECK_THAT(r.error, Catch::Contains("test.py:54:42: a read of 'a': index 3 along I is outside [0, 3)"));
   }
 }
 

@@ -123,6 +123,6 @@ TEST_CASE("table entry checks: a direct read of a -1 entry is still refused wher
   } catch (const weir::Error& e) {
     error = e.what();
   }
-  CHECK_THAT(error, Catch::Contains("of 'v': index -1 in dimension 0 is outside [0, 4)"));
+  CHECK_THAT(error, Catch::Contains("of 'v': index -1 along V is outside [0, 4)"));
   CHECK_THAT(error, Catch::Contains("missing neighbour"));
 }

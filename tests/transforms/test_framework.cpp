@@ -144,8 +144,17 @@ TEST_CASE("apply_transactional: refuses a match that does not apply", "[transfor
   REQUIRE(cands.size() == 1);
   CHECK_THROWS_WITH(apply_transactional(*sdfg, t, cands[0].match, cache),
                     Contains("MapCollapse does not apply at 0.0.3:"));
-  Match gone{0, 0, {99}};
-  CHECK(check_match(*sdfg, t, gone, cache).reason() == "element 99 of the match no longer exists");
+  // An id past every id the state gave (its nodes: A, B, the tasklet, the map's entry and
+  // exit, ids 0 to 4) was never a node: a mistyped match, not one a step removed (user30 F5).
+  Match never{0, 0, {99}};
+  CHECK(check_match(*sdfg, t, never, cache).reason() == "state 0.0 has no node 99 (5 nodes, ids below 5)");
+  only_state(*sdfg).remove_node(1);  // B
+  AnalysisCache after;               // (the graph changed outside a Transaction)
+  Match gone{0, 0, {1}};
+  CHECK(check_match(*sdfg, t, gone, after).reason() ==
+        "element 1 of the match no longer exists (it was removed)");
+  Match no_block{0, 7, {3}};
+  CHECK(check_match(*sdfg, t, no_block, after).reason() == "no block 7 in region 0");
 }
 
 TEST_CASE("match JSON: DaCe's record format round trips", "[transforms][json]") {

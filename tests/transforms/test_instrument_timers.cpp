@@ -342,3 +342,29 @@ TEST_CASE("static costs: a write-conflict resolution counts one FLOP per update"
   CHECK(evaluate(map, {{"N", 100}}).flops == Approx(200.0));
   CHECK(evaluate(static_cost(timed[0]), {{"N", 100}}).flops == Approx(200.0));  // the state
 }
+
+TEST_CASE("static costs: writes with write-conflict resolution count their combining operation",
+          "[transforms][profile]") {
+  // user31 G4: a histogram (DaCe's WCR `lambda a, b: a + b` into H[bin]) counted 0 FLOPs and
+  // said the count was complete. Per point: `v * 2.0` (1) and the WCR add of what it writes (1);
+  // over N = 1000 points, 2000 FLOPs. A write without WCR adds nothing.
+  auto g = std::make_unique<SDFG>("hist");
+  g->add_symbol("N");
+  g->add_array("X", ScalarType::Float64, {E("N")});
+  g->add_array("H", ScalarType::Float64, {E("10")});
+  SDFGState& st = g->add_state("main", true);
+  auto& x = st.add_access("X");
+  auto& h = st.add_access("H");
+  auto& m = st.add_map("points", {"i"}, S("0:N"));
+  auto& t = st.add_tasklet("bin", {"o = v * 2.0", Language::Python}, {"v"}, {"o"});
+  path_in(st, x.id(), {m.id()}, t.id(), "v", {M("X", "0:N"), M("X", "i")});
+  Memlet inner = Memlet::simple("H", S("3"), "lambda a, b: a + b");
+  Memlet outer = Memlet::simple("H", S("0:10"), "lambda a, b: a + b");
+  path_out(st, t.id(), "o", {m.exit}, h.id(), {inner, outer});
+  instrument(*g);
+  const auto timed = timed_elements(*g);
+  REQUIRE(timed[1].kind == TimedKind::Map);
+  const StaticCost map = static_cost(timed[1]);
+  CHECK_FALSE(map.flops_partial);
+  CHECK(evaluate(map, {{"N", 1000}}).flops == Approx(2000.0));
+}

@@ -69,10 +69,19 @@ TEST_CASE("script: malformed scripts give located errors", "[transforms][script]
              Contains("option 'tile_sizes' must be a list of integers (JSON), not \"big\""));
   // Issue 35: [1.5] and [true] were read as [1] ("applies nowhere") instead of a type error.
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [1.5]}}])"),
-             Contains("s.json: step 1 (MapTiling): MapTiling: option 'tile_sizes' must be a list of integers "
+             Contains("s.json: step 1 (MapTiling): option 'tile_sizes' must be a list of integers "
                       "(JSON), not [1.5]"));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [true]}}])"),
              Contains("option 'tile_sizes' must be a list of integers (JSON), not [true]"));
+  // user31 G2: a tile size of 20 digits reads as the double 1e+20: said to be past int64.
+  CHECK_THAT(
+      err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": [99999999999999999999]}}])"),
+      Contains("s.json: step 1 (MapTiling): option 'tile_sizes' must be a list of integers (JSON), not "
+               "[1e+20] (an integer past int64's range, at most 9223372036854775807)"));
+  CHECK_THAT(
+      err(R"([{"transformation": "MapTiling", "options": {"tile_sizes": "32"}}])"),
+      Contains("s.json: step 1 (MapTiling): option 'tile_sizes' must be a list of integers (JSON), not "
+               "\"32\""));
   CHECK_THAT(err(R"([{"transformation": "MapTiling", "where": 3}])"), Contains("\"where\" is \"all\""));
   CHECK_THAT(err(R"([{"pass": "no-such-pass"}])"), Contains("s.json: step 1 (no-such-pass)"));
   CHECK_THAT(err(R"({"transformation": "MapTiling"})"), Contains("a script is a JSON list"));

@@ -123,6 +123,13 @@ std::string step_prefix(const std::string& origin, std::size_t k, const std::str
          ": ";
 }
 
+// A transformation's message after the step's prefix, which names the transformation already:
+// without the "MapTiling: " its own errors begin with ("step 1 (MapTiling): option ...").
+std::string without_own_name(const std::string& name, const std::string& msg) {
+  const std::string own = name + ": ";
+  return !name.empty() && msg.rfind(own, 0) == 0 ? msg.substr(own.size()) : msg;
+}
+
 }  // namespace
 
 std::vector<ScriptStep> parse_script(const std::string& text, const std::string& origin) {
@@ -138,7 +145,8 @@ std::vector<ScriptStep> parse_script(const std::string& text, const std::string&
   for (std::size_t k = 0; k < j.size(); ++k) {
     const json& s = j[k];
     auto fail = [&](const std::string& name, const std::string& msg) {
-      return ScriptError(step_prefix(origin, k, name) + msg, static_cast<long>(k + 1), name);
+      return ScriptError(step_prefix(origin, k, name) + without_own_name(name, msg), static_cast<long>(k + 1),
+                         name);
     };
     if (!s.is_object()) throw fail("", "a step is a JSON object, not " + s.dump());
     ScriptStep step;
@@ -448,8 +456,8 @@ std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const
     } catch (const ScriptError&) {
       throw;
     } catch (const Error& e) {
-      throw ScriptError(step_prefix(origin, k, steps[k].name) + e.what(), static_cast<long>(k + 1),
-                        steps[k].name);
+      throw ScriptError(step_prefix(origin, k, steps[k].name) + without_own_name(steps[k].name, e.what()),
+                        static_cast<long>(k + 1), steps[k].name);
     }
   }
   h.commit();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -226,9 +227,20 @@ MatchResult check_match(SDFG& root, const Transformation& t, const Match& m, Ana
   Located l = locate(root, t, m, cache);
   if (!l.problem.empty()) return refuse(l.problem);
   if (m.subgraph.empty()) return refuse("empty match");
+  const bool dataflow = t.scope() == MatchScope::Dataflow;
   for (std::uint32_t id : m.subgraph) {
-    bool live = t.scope() == MatchScope::Dataflow ? l.state->has_node(id) : l.region->has_block(id);
-    if (!live) return refuse("element " + std::to_string(id) + " of the match no longer exists");
+    if (dataflow ? l.state->has_node(id) : l.region->has_block(id)) continue;
+    // An id past every id the container ever gave was never an element: a mistyped match, not
+    // one an earlier transformation removed.
+    const std::size_t given = dataflow ? l.state->node_capacity() : l.region->block_capacity();
+    if (id >= given)
+      return refuse(
+          (dataflow ? "state " + std::to_string(m.cfg_id) + "." + std::to_string(m.state_id) + " has no node "
+                    : "region " + std::to_string(m.cfg_id) + " has no block ") +
+          std::to_string(id) + " (" +
+          std::to_string(dataflow ? l.state->num_nodes() : l.region->num_blocks()) +
+          (dataflow ? " nodes" : " blocks") + ", ids below " + std::to_string(given) + ")");
+    return refuse("element " + std::to_string(id) + " of the match no longer exists (it was removed)");
   }
   MatchContext ctx{root, sdfg_of(*l.region), *l.region, l.state, cache};
   return judge(t, ctx, m.subgraph);
@@ -474,6 +486,17 @@ std::optional<long long> option_integer(const json& v) {
   return std::nullopt;
 }
 
+// A whole number JSON cannot hold as an int64 (99999999999999999999 reads as the double 1e+20,
+// 2**64 as an unsigned one): named as such, since its dump does not show the digits written.
+bool integer_out_of_range(const json& v) {
+  if (v.is_array())
+    return std::any_of(v.begin(), v.end(), [](const json& e) { return integer_out_of_range(e); });
+  if (v.is_number_unsigned()) return v.get<unsigned long long>() > 9223372036854775807ULL;
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return std::isfinite(d) && std::floor(d) == d && std::fabs(d) >= 9223372036854775808.0;
+}
+
 }  // namespace
 
 void set_options_from_record(Transformation& t, const MatchRecord& rec) {
@@ -489,8 +512,9 @@ void set_options_from_record(Transformation& t, const MatchRecord& rec) {
     auto wrong = [&]() {
       static const char* const json_names[] = {"true or false", "an integer", "a list of integers",
                                                "a string"};
-      return TransformError(t.name() + ": option '" + k + "' must be " + json_names[cur.index()] +
-                            " (JSON), not " + text);
+      return TransformError(
+          t.name() + ": option '" + k + "' must be " + json_names[cur.index()] + " (JSON), not " + text +
+          (integer_out_of_range(v) ? " (an integer past int64's range, at most 9223372036854775807)" : ""));
     };
     switch (cur.index()) {
       case 0:

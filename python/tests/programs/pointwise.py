@@ -1,6 +1,6 @@
 # Point-wise field operators for the Python tests: a scalar argument, a tuple result.
 import gt4py.next as gtx
-from gt4py.next import Field, float64, int32
+from gt4py.next import Field, float32, float64, int32
 
 I = gtx.Dimension("I")
 J = gtx.Dimension("J")
@@ -28,3 +28,11 @@ IJi = Field[[I, J], int32]
 @gtx.field_operator
 def times(n: int32, x: IJi) -> IJi:
     return n * x
+
+
+IJf = Field[[I, J], float32]
+
+
+@gtx.field_operator
+def scale32(s: float32, x: IJf) -> IJf:
+    return s * x

@@ -48,6 +48,10 @@ struct PyVar {
   std::vector<std::string> extents, squeezed_extents;
   /// The extents that are constants (a literal index below one needs no check), else nullopt.
   std::vector<std::optional<long long>> extent_values, squeezed_extent_values;
+  /// The name in the program of the dimension of each extent ("Cell": a connector spanning the
+  /// whole of a field-view field along it), else "" (as `extents`; `squeezed_extent_dims` as
+  /// `squeezed_extents`): an index error names it ("index -1 along Cell").
+  std::vector<std::string> extent_dims, squeezed_extent_dims;
   /// What the check's error names first: "state 'main', tasklet 't': connector '__all_v' of 'v'",
   /// or with the read's source line "file.py:12:16: a read of 'v'".
   std::string check_site;
@@ -136,6 +140,10 @@ struct PyContext {
   mutable std::vector<TableProof> proofs;
   /// Hoisting out of the enclosing sequential loops (null: none).
   const LoopHoist* hoist = nullptr;
+  /// Where a run-time fault of the code other than an index (an integer to a negative power)
+  /// happens in the program: the tasklet's source line ("file.py:43:14", its debuginfo) and
+  /// "tasklet 'name'", which the error names; `fault_line` empty when the SDFG has no debuginfo.
+  std::string fault_line, fault_tasklet;
   /// C++ names new local variables must not take (they are renamed `_<name>`).
   std::set<std::string> reserved;
   /// More such names, asked per name (may be empty): a tasklet's containers, too many to copy

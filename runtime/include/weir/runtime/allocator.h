@@ -28,8 +28,8 @@ class Allocator {
   std::size_t alignment() const { return alignment_; }
 
   /// A zero-filled C-order field of `dtype` and `shape` (elements per dimension; empty = 0-d).
-  /// Throws ArgumentError for a negative extent, a dtype without a size (void) or a size that
-  /// overflows; std::bad_alloc when memory runs out.
+  /// Throws ArgumentError naming shape and bytes for a negative extent, a dtype without a size
+  /// (void), a size that overflows, past machine_memory(), or when memory runs out.
   Field allocate(ScalarType dtype, std::vector<std::int64_t> shape) const;
 
   /// The process-wide CPU allocator with 64-byte alignment.
