@@ -521,7 +521,8 @@ Code KernelBuilder::eval_call(const TExpr& e, const EnvPtr& env, const Shift& sh
   }
   if (e.callee->kind != DefinitionKind::FieldOperator)
     unsupported(e.loc, "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
-  if (!store_.empty() && store_.count({static_cast<const void*>(&e), scope_key(env)}))
+  // (scope_key only for the expressions stored somewhere: it writes out the whole scope)
+  if (store_exprs_.count(&e) && store_.count({static_cast<const void*>(&e), scope_key(env)}))
     return eval_value(ctx(e.loc).stored_call(e, env), shift);
   // Memoized like a named value: the call at the same point is inlined once.
   auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);

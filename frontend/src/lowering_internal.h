@@ -211,7 +211,11 @@ class KernelBuilder {
   std::set<CallSite> stored_calls() const;
   /// Reads the results of the calls `calls` from transients (LoweringContext::stored_call)
   /// instead of inlining them.
-  void store_calls(std::set<CallSite> calls) { store_ = std::move(calls); }
+  void store_calls(std::set<CallSite> calls) {
+    store_ = std::move(calls);
+    store_exprs_.clear();
+    for (const CallSite& c : store_) store_exprs_.insert(c.first);
+  }
 
   /// Tasklet statements computing temporaries, in order.
   const std::vector<std::string>& lines() const { return lines_; }
@@ -281,6 +285,7 @@ class KernelBuilder {
   /// The scopes of call_points_ (for their scope_key).
   std::map<const void*, EnvPtr> call_scopes_;
   std::set<CallSite> store_;
+  std::set<const void*> store_exprs_;  // the call expressions of store_
   LoweringContext* ctx_ = nullptr;
   int temps_ = 0;
   /// > 0 while a concat_where branch is evaluated: the tasklet computes both branches at every
