@@ -521,16 +521,40 @@ Code KernelBuilder::eval_call(const TExpr& e, const EnvPtr& env, const Shift& sh
   }
   if (e.callee->kind != DefinitionKind::FieldOperator)
     unsupported(e.loc, "calls of " + std::string(to_string(e.callee->kind)) + " '" + e.callee->name + "'");
+  // (scope_key only for the expressions stored somewhere: it writes out the whole scope)
+  if (store_exprs_.count(&e) && store_.count({static_cast<const void*>(&e), scope_key(env)}))
+    return eval_value(ctx(e.loc).stored_call(e, env), shift);
   // Memoized like a named value: the call at the same point is inlined once.
   auto key = std::make_tuple(static_cast<const void*>(&e), static_cast<const void*>(env.get()), shift);
   auto it = memo_.find(key);
   if (it != memo_.end()) return it->second;
+  if (e.type.is_field()) {
+    Shift point = shift;
+    point.taken.clear();  // the same point, whatever the condition of its use
+    call_points_[{&e, env.get()}].insert(point);
+    call_scopes_[env.get()] = env;
+  }
   std::vector<ValuePtr> args;
   for (const TExprPtr& a : e.args) args.push_back(lazy(a, env));
   Code c = temp(eval_value(inline_call(*e.callee, args, e.loc), shift));
   memo_.emplace(key, c);
   keep_.push_back(env);
   return c;
+}
+
+std::set<CallSite> KernelBuilder::stored_calls() const {
+  std::set<CallSite> calls;
+  for (const auto& [site, points] : call_points_) {
+    if (points.size() <= kMaxRecomputedPoints) continue;
+    bool neighbour = false, cartesian = false;
+    for (const Shift& s : points) {
+      neighbour = neighbour || !s.at.empty();
+      for (const auto& [dim, off] : s.off) cartesian = cartesian || off != 0;
+    }
+    // Cartesian offsets would need the transient over a widened domain: inlined (ADR 0008).
+    if (neighbour && !cartesian) calls.insert({site.first, scope_key(call_scopes_.at(site.second))});
+  }
+  return calls;
 }
 
 Code KernelBuilder::eval_local_index(const TExpr& e, const EnvPtr& env, const Shift& shift) {

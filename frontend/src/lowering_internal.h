@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -157,7 +158,20 @@ class LoweringContext {
   /// current call's domain, before the current call; returns a Field value (or a Tuple of
   /// them) for its result.
   virtual ValuePtr scan(const TExpr& call, const EnvPtr& env) = 0;
+  /// Computes the field-operator call `call` (arguments in `env`, a field result) into a
+  /// transient over the current call's domain, in its own map before the current call; returns
+  /// the Field value of the transient (KernelBuilder::stored_calls decides which calls).
+  virtual ValuePtr stored_call(const TExpr& call, const EnvPtr& env) = 0;
 };
+
+/// Most points through neighbour tables at which one tasklet may recompute a nested
+/// field-operator call; a call read at more is stored in a transient by its own map instead.
+/// The same number as greedy-map-fusion's `max_points` (the frontend does not link the
+/// transforms), so the lowering emits what that cost rule would keep (docs/adr/0008).
+inline constexpr std::size_t kMaxRecomputedPoints = 9;
+
+/// A nested call the lowering stores: the call expression and the scope_key of its scope.
+using CallSite = std::pair<const void*, std::string>;
 
 /// Builds the code of one tasklet: inlines operator calls, records the reads.
 class KernelBuilder {
@@ -190,6 +204,18 @@ class KernelBuilder {
   /// returns the result value.
   ValuePtr inline_call(const TypedDefinition& callee, const std::vector<ValuePtr>& args,
                        const SourceLocation& loc);
+
+  /// The nested field-operator calls with a field result that this builder inlined at more
+  /// than kMaxRecomputedPoints distinct points, one of them a neighbour (read through a
+  /// connectivity table), and never at a Cartesian offset: the calls to store instead.
+  std::set<CallSite> stored_calls() const;
+  /// Reads the results of the calls `calls` from transients (LoweringContext::stored_call)
+  /// instead of inlining them.
+  void store_calls(std::set<CallSite> calls) {
+    store_ = std::move(calls);
+    store_exprs_.clear();
+    for (const CallSite& c : store_) store_exprs_.insert(c.first);
+  }
 
   /// Tasklet statements computing temporaries, in order.
   const std::vector<std::string>& lines() const { return lines_; }
@@ -254,6 +280,12 @@ class KernelBuilder {
   /// (a freed callee scope reused by the next call of the same operator would hit the memo).
   std::vector<std::shared_ptr<const void>> keep_;
   std::map<std::string, std::pair<std::string, std::string>> neighbours_;  // table read -> (clamped, raw)
+  /// Per nested call (expression, scope) with a field result: the points it was inlined at.
+  std::map<std::pair<const void*, const void*>, std::set<Shift>> call_points_;
+  /// The scopes of call_points_ (for their scope_key).
+  std::map<const void*, EnvPtr> call_scopes_;
+  std::set<CallSite> store_;
+  std::set<const void*> store_exprs_;  // the call expressions of store_
   LoweringContext* ctx_ = nullptr;
   int temps_ = 0;
   /// > 0 while a concat_where branch is evaluated: the tasklet computes both branches at every

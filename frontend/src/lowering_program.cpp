@@ -177,6 +177,38 @@ class ProgramLowering final : public LoweringContext {
     return result;
   }
 
+  ValuePtr stored_call(const TExpr& call, const EnvPtr& env) override {
+    CallSite key{&call, scope_key(env)};
+    if (auto it = stored_.find(key); it != stored_.end()) return it->second;
+    // Over the current call's domain (emit_call stores only where that is the whole output).
+    std::vector<sym::Expr> shape;
+    std::vector<Range> ranges;
+    for (const Dimension& d : call.type.dims) {
+      auto pos =
+          static_cast<std::size_t>(std::find(cur_dims_.begin(), cur_dims_.end(), d) - cur_dims_.begin());
+      if (pos == cur_dims_.size()) throw Error("lowering: a stored call over a dimension outside the domain");
+      shape.push_back(cur_ranges_[pos].end + sym::Expr(1));
+      ranges.push_back(cur_ranges_[pos]);
+    }
+    std::string name =
+        sdfg_->unique_data_name("__" + call.callee->name + "_" + std::to_string(stored_count_++));
+    sdfg_->add_array(name, to_sdfg_type(call.type.dtype), shape, true);
+    auto v = std::make_shared<Val>();
+    v->kind = Val::Kind::Field;
+    v->name = name;
+    v->dims = call.type.dims;
+    params_[name] = v;
+    std::vector<ValuePtr> args;
+    for (const TExprPtr& a : call.args) args.push_back(lazy(a, env));
+    // Its own map, before the current call's: emit_call starts a call of its own, whose state
+    // the current call's continues with afterwards.
+    auto saved = std::make_tuple(cur_dims_, cur_ranges_, where_, scans_, stored_);
+    emit_call(cur_call_, *call.callee, args, {{name, call.type.dims}}, call.type.dims, ranges, call.loc);
+    std::tie(cur_dims_, cur_ranges_, where_, scans_, stored_) = std::move(saved);
+    stored_[key] = v;
+    return v;
+  }
+
  private:
   // ---------------------------------------------------------------- offsets
 
@@ -718,7 +750,9 @@ class ProgramLowering final : public LoweringContext {
       param_list.push_back(map_param(d));
     }
     cur_dims_ = dims;
+    cur_call_ = k;
     scans_.clear();  // scan results belong to one call (its domain)
+    stored_.clear();
     cur_ranges_ = ranges;
     where_ = loc;
     if (callee.kind == DefinitionKind::ScanOperator) {
@@ -745,22 +779,57 @@ class ProgramLowering final : public LoweringContext {
                                           : b.eval_value(r, {});
     };
     Code result = result_of(kb, res);
+    // Nested calls the tasklet would recompute at many neighbours: built again with them
+    // stored, each by its own map (docs/adr/0008, 2026-12-07).
+    std::set<CallSite> stored = storable(kb.stored_calls(), outs, dims, ranges);
+    std::optional<KernelBuilder> skb;
+    if (!stored.empty()) {
+      cuts.clear();
+      skb.emplace(params, this);
+      skb->set_location(loc);
+      skb->collect_cuts(&cuts);
+      skb->store_calls(stored);
+      res = skb->inline_call(callee, args, loc);
+      result = result_of(*skb, res);
+    }
+    KernelBuilder& built = skb ? *skb : kb;
     const std::string label =
         "call_" + std::to_string(k) + "_" + callee.name + (leaf ? "_out" + std::to_string(*leaf) : "");
     // concat_where as gt4py defines it: one map per region of its conditions, each computing
     // only the branches taken there, so no branch reads outside its own part of the domain.
     std::vector<DomainRegion> regions;
     if (!cuts.empty()) regions = split_domain(param_list, ranges, cuts, kMaxRegions);
-    if (regions.empty()) return emit_kernel(kb, result, outs, dims, ranges, label, callee.name);
+    if (regions.empty()) return emit_kernel(built, result, outs, dims, ranges, label, callee.name);
     for (std::size_t r = 0; r < regions.size(); ++r) {
       KernelBuilder rb(params, this);
       rb.set_location(loc);
       rb.in_region(&regions[r]);
+      rb.store_calls(stored);
       ValuePtr rres = rb.inline_call(callee, args, loc);
       Code rresult = result_of(rb, rres);
       emit_kernel(rb, rresult, outs, dims, regions[r].ranges, label + "_part" + std::to_string(r),
                   callee.name);
     }
+  }
+
+  /// The calls of `calls` that can be stored over the domain `ranges` of `dims`: none unless
+  /// the domain is the whole first output (the neighbours of its points may be any of its
+  /// points), and only calls whose result has dimensions, all of the domain.
+  std::set<CallSite> storable(std::set<CallSite> calls, const std::vector<OutField>& outs,
+                              const std::vector<Dimension>& dims, const std::vector<Range>& ranges) {
+    if (calls.empty() || outs.empty()) return {};
+    const DataDescriptor& out = sdfg_->data(outs[0].name);
+    if (outs[0].dims != dims || out.shape.size() != ranges.size()) return {};
+    for (std::size_t j = 0; j < ranges.size(); ++j)
+      if (!(ranges[j].start == sym::Expr(0)) || !(ranges[j].end + sym::Expr(1) == out.shape[j])) return {};
+    for (auto it = calls.begin(); it != calls.end();) {
+      const auto& t = static_cast<const TExpr*>(it->first)->type;
+      bool inside = !t.dims.empty();
+      for (const Dimension& d : t.dims)
+        inside = inside && std::find(dims.begin(), dims.end(), d) != dims.end();
+      it = inside ? std::next(it) : calls.erase(it);
+    }
+    return calls;
   }
 
   /// Most maps one call's domain is split into for its concat_where conditions (beyond, one map
@@ -967,6 +1036,10 @@ class ProgramLowering final : public LoweringContext {
   int scan_count_ = 0;
   /// Scan results of the current call by (call, scope_key of its scope).
   std::map<std::pair<const void*, std::string>, std::pair<EnvPtr, ValuePtr>> scans_;
+  /// Stored nested calls of the current call (LoweringContext::stored_call).
+  std::map<CallSite, ValuePtr> stored_;
+  int stored_count_ = 0;
+  std::size_t cur_call_ = 0;                          // the current call's number (labels of its states)
   std::map<std::string, std::int64_t> tables_;        // connectivity -> max neighbours
   std::map<std::string, FieldOffset> table_offsets_;  // connectivity -> its offset
   std::map<std::string, FieldOffset> local_offsets_;  // local dimension -> its connectivity

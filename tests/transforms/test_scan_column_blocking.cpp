@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <random>
 
 #include "../runtime/runtime_test_util.h"
@@ -396,4 +397,189 @@ TEST_CASE("scan full blocks: refusals", "[transforms][scan-full-blocks]") {
   bool named = false;
   for (const auto& c : refused) named = named || c.result.reason().find("not Min(") != std::string::npos;
   CHECK(named);
+}
+
+// ScanColumnBlocking of a scan whose columns read a value shared by every column: implicit
+// vertical diffusion with a scalar time step dt (the coefficients a = -dt kh, b = 1 + dt (kh +
+// kh(K + 1)), c = -dt kh(K + 1) computed in the column SDFG), issue G25 of user31.
+
+namespace {
+
+constexpr const char* kImplicitDiffusion = R"(import gt4py.next as gtx
+from gt4py.next import Dims, Field, float64
+
+I = gtx.Dimension("I")
+J = gtx.Dimension("J")
+K = gtx.Dimension("K", kind=gtx.DimensionKind.VERTICAL)
+Full = Field[Dims[I, J, K], float64]
+
+
+@gtx.field_operator
+def coeffs(kh: Full, dt: float64) -> tuple[Full, Full, Full]:
+    return -dt * kh, 1.0 + dt * (kh + kh(K + 1)), -dt * kh(K + 1)
+
+
+@gtx.scan_operator(axis=K, forward=True, init=(0.0, 0.0))
+def fwd(carry: tuple[float64, float64], a: float64, b: float64, c: float64, d: float64) -> tuple[float64, float64]:
+    cp, dp = carry
+    den = b - a * cp
+    return c / den, (d - a * dp) / den
+
+
+@gtx.scan_operator(axis=K, forward=False, init=0.0)
+def bwd(x_above: float64, cm: float64, dm: float64) -> float64:
+    return dm - cm * x_above
+
+
+@gtx.field_operator
+def vdiff(q: Full, kh: Full, dt: float64) -> Full:
+    a, b, c = coeffs(kh, dt)
+    cm, dm = fwd(a, b, c, q)
+    return bwd(cm, dm)
+
+
+@gtx.program
+def vdiff_program(q: Full, kh: Full, dt: float64, out: Full, nlev: gtx.int32):
+    vdiff(q, kh, dt, out=out, domain={K: (0, nlev)})
+)";
+
+/// The implicit diffusion program, its scans nested by LoopMapInterchange.
+std::unique_ptr<SDFG> diffusion_interchanged() {
+  auto file = test::scratch_dir("scan-column-blocking-shared-dt") / "implicit_diffusion.py";
+  std::ofstream(file) << kImplicitDiffusion;
+  frontend::ModuleLoader loader(frontend::LoaderOptions{{}, false});
+  const frontend::LoadedModule& m = loader.load_file(file.string());
+  frontend::TypeChecker tc;
+  std::unique_ptr<SDFG> sdfg;
+  for (const auto& d : m.definitions)
+    if (d->name == "vdiff_program") sdfg = frontend::lower_to_sdfg(tc.check(*d));
+  REQUIRE(sdfg);
+  LoopMapInterchange li;
+  apply_once(*sdfg, li);
+  return sdfg;
+}
+
+test::Symbols diffusion_symbols(std::int64_t nlev) {
+  test::Symbols s{{"nlev", nlev}};
+  for (const char* n : {"q", "kh", "out"}) {
+    s[std::string("__") + n + "_I_size"] = NI;
+    s[std::string("__") + n + "_J_size"] = NJ;
+    s[std::string("__") + n + "_K_size"] = std::string(n) == "kh" ? NK + 1 : NK;
+  }
+  return s;
+}
+
+/// The reference interpreter with q small integers, kh in [0, 0.9], dt = 0.25.
+test::Arrays interpret_diffusion(const SDFG& sdfg, std::int64_t nlev, unsigned seed) {
+  test::Interpreter in(sdfg, diffusion_symbols(nlev), true);
+  in.randomize(seed);
+  for (double& v : in.mem.at("kh")) v = std::abs(v) / 10.0;
+  in.mem.at("dt").assign(1, 0.25);
+  in.run();
+  return {{"out", in.mem.at("out")}};
+}
+
+/// Implicit diffusion per column on levels [0, nlev) as a plain loop nest (Thomas, the
+/// coefficients from kh on half levels and dt); levels >= nlev keep out.
+std::vector<double> diffusion_reference(const std::vector<double>& q, const std::vector<double>& kh,
+                                        const std::vector<double>& out0, double dt, std::int64_t nlev) {
+  std::vector<double> x = out0;
+  for (std::int64_t col = 0; col < NI * NJ; ++col) {
+    const double* qc = q.data() + col * NK;
+    const double* kc = kh.data() + col * (NK + 1);
+    std::vector<double> cp(static_cast<std::size_t>(nlev)), dp(cp.size());
+    double cprev = 0, dprev = 0;
+    for (std::int64_t k = 0; k < nlev; ++k) {
+      double a = -dt * kc[k], b = 1.0 + dt * (kc[k] + kc[k + 1]), c = -dt * kc[k + 1];
+      double den = b - a * cprev;
+      cprev = c / den;
+      dprev = (qc[k] - a * dprev) / den;
+      cp[static_cast<std::size_t>(k)] = cprev;
+      dp[static_cast<std::size_t>(k)] = dprev;
+    }
+    double xprev = 0;
+    for (std::int64_t k = nlev - 1; k >= 0; --k) {
+      xprev = dp[static_cast<std::size_t>(k)] - cp[static_cast<std::size_t>(k)] * xprev;
+      x[static_cast<std::size_t>(col * NK + k)] = xprev;
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("scan column blocking: a scalar shared by every column is read as it is inside the block",
+          "[transforms][scan-column-blocking]") {
+  auto before = diffusion_interchanged();
+  ScanColumnBlocking t;
+  t.options().set("block_size", 2LL);
+  auto after = diffusion_interchanged();
+  apply_once(*after, t);
+  // dt keeps its descriptor and its [0] memlets; the per-column fields gain the block dimension.
+  NestedSDFGNode* ns = nested_node(*after);
+  REQUIRE(ns);
+  REQUIRE(ns->sdfg->arrays.count("dt"));
+  CHECK(ns->sdfg->data("dt").is_scalar());
+  REQUIRE(ns->sdfg->arrays.count("q"));
+  CHECK(ns->sdfg->data("q").shape.size() == 2);
+  for (SDFGState* st : after->all_states())
+    for (EdgeId id : st->in_edges(ns->id()))
+      if (st->edge(id).dst_conn == "dt") CHECK(st->edge(id).memlet.subset.str() == "0");
+  // Bit for bit the unblocked SDFG on the reference interpreter, with a remainder block (NJ = 5).
+  for (std::int64_t nlev : {NK, NK - 3})
+    for (unsigned seed : {5u, 17u}) {
+      INFO("nlev " << nlev << " seed " << seed);
+      CHECK(same(interpret_diffusion(*before, nlev, seed), interpret_diffusion(*after, nlev, seed)));
+    }
+  // Compiled: a plain Thomas solve with dt = 0.3.
+  test::fresh_cache("scan-column-blocking-shared-dt");
+  auto backend = runtime::make_cpu_backend();
+  runtime::CompilableProgram prog;
+  prog.sdfg = after->clone_sdfg();
+  prog.origin = after->name;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (std::int64_t nlev : {NK, NK - 2}) {
+    INFO("nlev " << nlev);
+    runtime::Arguments args;
+    std::map<std::string, std::vector<double>> host;
+    for (const char* n : {"q", "kh", "out"}) {
+      std::int64_t nk = std::string(n) == "kh" ? NK + 1 : NK;
+      runtime::Field f = runtime::Allocator::cpu().allocate(ScalarType::Float64, {NI, NJ, nk});
+      auto* p = static_cast<double*>(f.data());
+      for (std::int64_t i = 0; i < NI * NJ * nk; ++i) p[i] = std::string(n) == "out" ? -7.0 : u(gen);
+      host[n].assign(p, p + NI * NJ * nk);
+      args.arrays.emplace(n, std::move(f));
+    }
+    args.values["dt"] = 0.3;
+    args.values["nlev"] = nlev;
+    std::vector<double> want = diffusion_reference(host["q"], host["kh"], host["out"], 0.3, nlev);
+    runtime::run(*backend, prog, args);
+    const auto* x = static_cast<const double*>(args.arrays.at("out").data());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      bad += !(std::abs(x[i] - want[i]) <= 1e-12 * std::abs(want[i]));
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("scan column blocking: a write shared by every column is refused",
+          "[transforms][scan-column-blocking]") {
+  // The output written at one column for every column: blocking would race on it.
+  auto sdfg = interchanged();
+  NestedSDFGNode* ns = nested_node(*sdfg);
+  REQUIRE(ns);
+  for (SDFGState* st : sdfg->all_states())
+    for (EdgeId id : st->out_edges(ns->id())) {
+      Memlet& m = st->edge(id).memlet;
+      std::vector<Range> rs = m.subset.ranges();
+      for (Range& r : rs)
+        if (r.start.free_symbols().count("__J")) r = Range::index(sym::Expr(0));
+      m.subset = Subset(rs);
+    }
+  ScanColumnBlocking t;
+  auto refused = candidates(*sdfg, t, false);
+  REQUIRE(refused.size() == 1);
+  CHECK_THAT(refused[0].result.reason(),
+             Catch::Matchers::Contains("is written by every column (not indexed by parameter '__J')"));
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "dataflow_util.h"
 #include "weir/sdfg/code_rewrite.h"
@@ -37,6 +38,9 @@ struct Plan {
   MapEntry* entry = nullptr;
   std::size_t param = 0;  // index of the blocked parameter (the map's last)
   std::map<std::string, std::pair<std::size_t, std::size_t>> dims;  // connector -> (outer dim, inner pos)
+  /// Connectors read as they are by every column of a block (a scalar, a field not indexed by
+  /// the blocked parameter): their memlets and descriptors stay (a broadcast).
+  std::set<std::string> shared;
 };
 
 /// Whether `e` reads a container of `sdfg` (control flow that would differ per column).
@@ -122,7 +126,7 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
                  kLane,
            std::nullopt;
   std::set<std::string> params(m.params.begin(), m.params.end());
-  auto edge_check = [&](const DataflowEdge& e, const std::string& conn) -> std::string {
+  auto edge_check = [&](const DataflowEdge& e, const std::string& conn, bool write) -> std::string {
     const Memlet& mm = e.memlet;
     if (mm.is_empty()) return {};
     std::string a = "'" + mm.data + "[" + mm.subset.str() + "]'";
@@ -150,21 +154,30 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
         if (x->free_symbols().count(p)) return a + " uses parameter '" + p + "' off the map point";
       if (!index_of_param) ++kept;
     }
-    if (!dim) return a + " is not indexed by parameter '" + p + "' (shared by the columns)";
+    if (!dim) {
+      // The same element(s) for every column: read as they are inside the block; a write by
+      // every column of one element would race (and its last value depend on the order).
+      if (write) return a + " is written by every column (not indexed by parameter '" + p + "')";
+      plan.shared.insert(conn);
+      return {};
+    }
+    if (plan.shared.count(conn)) return "connector '" + conn + "' is passed both shared and per column";
     if (d.is_scalar() ? kept != 0 : kept != d.shape.size())
       return a + " does not match the dimensions of '" + conn + "' in the nested SDFG";
+    if (write && plan.shared.count(conn))
+      return "connector '" + conn + "' is passed both shared and per column";
     auto [it, fresh] = plan.dims.emplace(conn, std::make_pair(*dim, pos));
     if (!fresh && it->second != std::make_pair(*dim, pos))
       return "connector '" + conn + "' is passed in and out at different dimensions";
     return {};
   };
   for (EdgeId id : st.in_edges(ns.id()))
-    if (why = edge_check(st.edge(id), st.edge(id).dst_conn); !why.empty()) return std::nullopt;
+    if (why = edge_check(st.edge(id), st.edge(id).dst_conn, false); !why.empty()) return std::nullopt;
   for (EdgeId id : st.out_edges(ns.id()))
-    if (why = edge_check(st.edge(id), st.edge(id).src_conn); !why.empty()) return std::nullopt;
+    if (why = edge_check(st.edge(id), st.edge(id).src_conn, true); !why.empty()) return std::nullopt;
   for (const auto& [name, d] : inner.arrays) {
     if (d.is_view()) return why = "container '" + name + "' of the nested SDFG is a view", std::nullopt;
-    if (!d.transient && !plan.dims.count(name))
+    if (!d.transient && !plan.dims.count(name) && !plan.shared.count(name))
       return why = "container '" + name + "' of the nested SDFG is not passed at the map point", std::nullopt;
   }
   if (why = check_control_flow(inner, inner); !why.empty()) return std::nullopt;
@@ -181,7 +194,7 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
 /// the only one for a transient scalar. `lane` indexes it.
 Memlet with_lane(Memlet m, const SDFG& inner, const Plan& plan, const Range& lane,
                  const std::map<std::string, bool>& was_scalar) {
-  if (m.is_empty()) return m;
+  if (m.is_empty() || plan.shared.count(m.data)) return m;
   std::vector<Range> rs = m.subset.ranges();
   if (auto it = plan.dims.find(m.data); it != plan.dims.end()) {
     if (was_scalar.at(m.data)) rs.clear();
@@ -274,7 +287,7 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
   // Outer memlets: the block of columns j : Min(j + B - 1, end).
   Range block(ps, sym::Expr::min(end, ps + sym::Expr(b - 1)));
   auto widen = [&](DataflowEdge& e, const std::string& conn) {
-    if (e.memlet.is_empty()) return;
+    if (e.memlet.is_empty() || plan.shared.count(conn)) return;
     std::vector<Range> rs = e.memlet.subset.ranges();
     rs[plan.dims.at(conn).first] = block;
     e.memlet.subset = Subset(rs, e.memlet.subset.written_as_indices());
@@ -290,6 +303,7 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
   // transients a last dimension of B.
   sym::Expr n = sym::Expr::symbol(kWidth);
   for (auto& [name, d] : inner.arrays) {
+    if (plan.shared.count(name)) continue;  // read as it is by every column
     if (auto it = plan.dims.find(name); it != plan.dims.end()) {
       std::string outer;
       for (EdgeId id : st.in_edges(ns.id()))

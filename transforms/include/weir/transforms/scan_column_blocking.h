@@ -10,7 +10,8 @@ namespace weir::transforms {
 
 /// Pattern: [NestedSDFGNode] that is the only node of a map's scope, the map's last parameter
 /// `j` (the column dimension to block) with unit step, every memlet of the node indexing its
-/// data at exactly `j` in one dimension and using `j` nowhere else, no symbol of the nested
+/// data at exactly `j` in one dimension and using `j` nowhere else, or (reads only) not using
+/// `j` at all: a scalar or a field shared by every column, no symbol of the nested
 /// SDFG mapped from `j`, and a nested SDFG whose states hold only access nodes and tasklets
 /// (edges access -> tasklet -> access, no write-conflict resolution, no copies) and whose
 /// control flow reads no container. Option `block_size` (B, default 8).
@@ -21,8 +22,10 @@ namespace weir::transforms {
 /// tasklets run in one sequential map over `__colblock_q` in 0 : `__colblock_n` - 1, marked for
 /// SIMD (`weir_vectorize`), their memlets indexing the new dimension at `__colblock_q`; the
 /// nested SDFG's transients gain a last dimension of B (scalars, a scan's carries, become arrays
-/// of B in registers). Each column still runs the same operations in the same order; columns
-/// are independent (their accesses are at the map point), so the result is unchanged.
+/// of B in registers). A shared read keeps its memlets and descriptor: every column of the block
+/// reads the same element (a broadcast); a write not indexed by `j` is refused. Each column still runs the
+/// same operations in the same order; columns are independent (their accesses are at the map point), so the
+/// result is unchanged.
 class ScanColumnBlocking final : public PatternTransformation<NestedSDFGNode> {
  public:
   ScanColumnBlocking();
