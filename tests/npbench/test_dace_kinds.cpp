@@ -21,16 +21,26 @@ fs::path kinds_dir() { return fs::path(WEIR_SOURCE_DIR) / "tests" / "npbench" / 
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
-// Runs fixture `name` (with --trust-code where `trust`) and compares what --out wrote.
-void check_kind(const std::string& name, bool trust = false) {
-  INFO("fixture tests/npbench/dace_kinds/" << name);
+// Runs fixture `name` (with --trust-code where `trust`; after `weir optimize --auto cpu` where
+// `auto_cpu`, on 2 threads) and compares what --out wrote.
+void check_kind(const std::string& name, bool trust = false, bool auto_cpu = false) {
+  INFO("fixture tests/npbench/dace_kinds/" << name << (auto_cpu ? " after --auto cpu" : ""));
   const fs::path dir = kinds_dir() / name;
   REQUIRE(fs::exists(dir / (name + ".sdfg")));
-  const fs::path work = weir::test::scratch_dir("dace_kinds_" + name);
+  const fs::path work = weir::test::scratch_dir("dace_kinds_" + name + (auto_cpu ? "_auto" : ""));
   fs::remove_all(work / "out");
-  const std::string args = "run " + quoted(dir / (name + ".sdfg")) + " --in-dir " + quoted(dir / "inputs") +
-                           " --set-json " + quoted(dir / "symbols.json") + " --set-json " +
-                           quoted(dir / "scalars.json") + " --threads 1 --out " + quoted(work / "out") +
+  fs::path program = dir / (name + ".sdfg");
+  if (auto_cpu) {
+    const fs::path opt = work / (name + ".opt.sdfg");
+    const std::string o = "optimize " + quoted(program) + " --auto cpu -o " + quoted(opt);
+    weir::test::CliRun r = weir::test::run_weir(o, "WEIR_CACHE_DIR=" + quoted(work / "cache"));
+    INFO("weir " << o << "\n" << r.out);
+    REQUIRE(r.code == 0);
+    program = opt;
+  }
+  const std::string args = "run " + quoted(program) + " --in-dir " + quoted(dir / "inputs") + " --set-json " +
+                           quoted(dir / "symbols.json") + " --set-json " + quoted(dir / "scalars.json") +
+                           (auto_cpu ? " --threads 2" : " --threads 1") + " --out " + quoted(work / "out") +
                            (trust ? " --trust-code" : "");
   weir::test::CliRun r = weir::test::run_weir(args, "WEIR_CACHE_DIR=" + quoted(work / "cache"));
   INFO("weir " << args << "\n" << r.out);
@@ -127,4 +137,14 @@ TEST_CASE("dace kinds: --out writes in-place outputs and __return arrays, nothin
   check_kind("inplace");  // A[:] = A * 2.0; return B + A: A and __return, not B
   check_kind("tworet");   // return A + 1.0, A * 3.0: __return_0 and __return_1
   check_kind("scalret");  // return np.sum(A): a scalar __return
+}
+
+TEST_CASE("dace kinds: vadv's sweeps as column maps give NumPy's values", "[npbench][dace_kinds]") {
+  // A reduced vadv (tests/npbench/dace_kinds/README.md): a forward sweep whose `divided` DaCe's
+  // frontend reuses in two loops and whose `ccol[:, :, k] = t` copies a map's result, and a
+  // backward sweep copying `datacol` into `data_col`. As DaCe wrote it, and after `--auto cpu`
+  // (CopyIntoMap, DeadDataflowElimination of the write inside the fused map, then each sweep one
+  // parallel map over the columns: tests/lit/optimize/vadv-sweeps.test).
+  check_kind("vadv_sweeps");
+  check_kind("vadv_sweeps", false, true);
 }

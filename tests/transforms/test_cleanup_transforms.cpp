@@ -6,6 +6,7 @@
 #include <string>
 
 #include "support/builders.h"
+#include "support/interpreter.h"
 #include "weir/transforms/dead_dataflow_elimination.h"
 #include "weir/transforms/dead_state_elimination.h"
 #include "weir/transforms/redundant_array_removal.h"
@@ -310,6 +311,99 @@ TEST_CASE("DeadDataflowElimination: a zero-fill that a read sees where the later
   CHECK(reasons.count("container 'T' is read elsewhere in the SDFG"));
 }
 
+namespace {
+
+/// Fusion's shape of a map that writes T and reads the value at the point: v = a * 2 (a scalar
+/// inside the map) -> T[i] (an access node inside the map) -> the exit -> T; v -> B[i] = v + 1.
+void fused_write(SDFG& sdfg, SDFGState& st) {
+  if (!sdfg.has_data("v")) {
+    DataDescriptor v = DataDescriptor::make_scalar(ScalarType::Float64, true);
+    sdfg.add_data("v", v);
+  }
+  auto& a = st.add_access("A");
+  auto& t = st.add_access("T");
+  auto& b = st.add_access("B");
+  auto& m = st.add_map("fused", {"i"}, S("0:N"));
+  auto& k1 = st.add_tasklet("twice", {"b = a * 2", Language::Python}, {"a"}, {"b"});
+  auto& k2 = st.add_tasklet("plus", {"b = a + 1", Language::Python}, {"a"}, {"b"});
+  path_in(st, a.id(), {m.id()}, k1.id(), "a", {M("A", "0:N"), M("A", "i")});
+  auto& v = st.add_access("v");
+  auto& t_in = st.add_access("T");
+  st.add_edge(k1.id(), "b", v.id(), "", M("v", "0"));
+  Memlet to_t = M("T", "i");
+  to_t.other_subset = S("0");
+  st.add_edge(v.id(), "", t_in.id(), "", to_t);
+  path_out(st, t_in.id(), "", {m.exit}, t.id(), {M("T", "i"), M("T", "0:N")});
+  st.add_edge(v.id(), "", k2.id(), "a", M("v", "0"));
+  path_out(st, k2.id(), "b", {m.exit}, b.id(), {M("B", "i"), M("B", "0:N")});
+}
+
+/// s0: the fused write of T (and B); s1: T = A + 3 written and, when `own` is true, read from
+/// that node into C (else from a node s1 does not write: the value s0 left).
+std::unique_ptr<SDFG> reused_transient(bool own) {
+  auto sdfg = make_program({"A", "B", "C"}, {"T"});
+  auto& s0 = sdfg->add_state("s0", true);
+  auto& s1 = sdfg->add_state("s1");
+  sdfg->add_edge(s0.id(), s1.id());
+  fused_write(*sdfg, s0);
+  if (own) {
+    auto& a = s1.add_access("A");
+    auto& t = s1.add_access("T");
+    auto& c = s1.add_access("C");
+    auto& k = s1.add_tasklet("w", {"b = a + 3", Language::Python}, {"a"}, {"b"});
+    auto& m = s1.add_map("w", {"i"}, S("0:N"));
+    path_in(s1, a.id(), {m.id()}, k.id(), "a", {M("A", "0:N"), M("A", "i")});
+    path_out(s1, k.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", "0:N")});
+    auto& k2 = s1.add_tasklet("r", {"b = a * 5", Language::Python}, {"a"}, {"b"});
+    auto& m2 = s1.add_map("r", {"i"}, S("0:N"));
+    path_in(s1, t.id(), {m2.id()}, k2.id(), "a", {M("T", "0:N"), M("T", "i")});
+    path_out(s1, k2.id(), "b", {m2.exit}, c.id(), {M("C", "i"), M("C", "0:N")});
+  } else {
+    map1d(s1, "T", "C", "b = a * 5", "r");
+  }
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "DeadDataflowElimination: a write inside a fused map of a transient every state writes before reading "
+    "goes",
+    "[transforms][dead-dataflow-elimination]") {
+  // DaCe's frontend reuses one transient in several loops (vadv's `divided`); each state that
+  // reads it wrote it first, so what s0 writes is never read.
+  auto sdfg = reused_transient(true);
+  DeadDataflowElimination t;
+  apply_and_check(*sdfg, t, kSizes);
+  const SDFGState& s0 = *sdfg->all_states().front();
+  REQUIRE(s0.label == "s0");
+  CHECK(s0.access_nodes("T").empty());  // the node inside the map and the one outside
+  CHECK(s0.access_nodes("v").size() == 1);
+  CHECK(sdfg->has_data("T"));  // s1 still uses it
+  // Values by hand: B = 2 A + 1, C = 5 (A + 3).
+  Interpreter in(*sdfg, {{"N", 4}});
+  in.randomize(3);
+  const std::vector<double> a0 = in.mem["A"];
+  in.run();
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(in.mem["B"][i] == a0[i] * 2 + 1);
+    CHECK(in.mem["C"][i] == (a0[i] + 3) * 5);
+  }
+}
+
+TEST_CASE("DeadDataflowElimination: a write inside a fused map that a later state reads stays",
+          "[transforms][dead-dataflow-elimination]") {
+  auto sdfg = reused_transient(false);  // s1 reads the T that s0 wrote
+  DeadDataflowElimination t;
+  AnalysisCache cache;
+  std::set<std::string> reasons;
+  for (auto& c : find_matches(*sdfg, t, cache)) {
+    CHECK_FALSE(c.result);
+    reasons.insert(c.result.reason());
+  }
+  CHECK(reasons.count("container 'T' is read elsewhere in the SDFG"));
+}
+
 TEST_CASE("RedundantArrayRemoval: a full copy of a transient disappears",
           "[transforms][redundant-array-removal]") {
   auto sdfg = make_program({"A", "B"}, {"T"});
@@ -384,6 +478,55 @@ TEST_CASE("RedundantArrayRemoval: a transient copied into a part of an array wri
   CHECK(b[0] == b0[0]);
   CHECK(b[5] == b0[5]);
   for (std::size_t i = 0; i < 4; ++i) CHECK(b[i + 1] == a0[i] * 3);
+}
+
+namespace {
+
+/// T[i] = 3 A[i] over 0:N-1, copied into the row part C[`row`, 1:N] of C (3 x N).
+std::unique_ptr<SDFG> make_row_copy(const std::string& row) {
+  auto sdfg = make_program({"A"}, {});
+  sdfg->add_array("C", ScalarType::Float64, {E("3"), E("N")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N - 1")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& a = st.add_access("A");
+  auto& t = st.add_access("T");
+  auto& task = st.add_tasklet("t", {"b = a * 3", Language::Python}, {"a"}, {"b"});
+  auto& m = st.add_map("m", {"i"}, S("0:N-1"));
+  path_in(st, a.id(), {m.id()}, task.id(), "a", {M("A", "0:N-1"), M("A", "i")});
+  path_out(st, task.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", "0:N-1")});
+  auto& c = st.add_access("C");
+  Memlet copy = M("T", "0:N-1");
+  copy.other_subset = S(row + ", 1:N");
+  st.add_edge(t.id(), "", c.id(), "", copy);
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE("RedundantArrayRemoval: a 1-D transient copied into a row of a 2-D array writes that row",
+          "[transforms][redundant-array-removal]") {
+  // correlation's `corr[i, i + 1:M] = data[:, i] @ data[:, i + 1:M]`: the product's result was
+  // a transient copied into the row (a buffer and a copy per i).
+  auto sdfg = make_row_copy("2");
+  RedundantArrayRemoval t;
+  apply_and_check(*sdfg, t, {{{"N", 5}}, {{"N", 2}}, {{"N", 9}}});
+  CHECK_FALSE(sdfg->has_data("T"));
+  std::set<std::string> written;
+  for (const DataflowEdge* e : only_state(*sdfg).edges())
+    if (e->memlet.data == "C") written.insert(e->memlet.subset.str());
+  CHECK(written == std::set<std::string>{"2, i + 1", "2, 1:N"});
+  // Values by hand: C[2, i + 1] = 3 A[i]; rows 0 and 1 and C[2, 0] keep theirs.
+  Interpreter in(*sdfg, {{"N", 5}});
+  in.randomize(4);
+  const std::vector<double> a0 = in.mem["A"], c0 = in.mem["C"];
+  in.run();
+  const std::vector<double>& c = in.mem["C"];
+  REQUIRE(c.size() == 15);
+  for (std::size_t k = 0; k < 11; ++k) CHECK(c[k] == c0[k]);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(c[11 + i] == a0[i] * 3);
+  // Two rows do not hold a 1-D transient.
+  auto two = make_row_copy("0:2");
+  CHECK_THAT(refusal(*two, t), Contains("2 dimension(s) where the transient has 1"));
 }
 
 TEST_CASE("RedundantArrayRemoval: refuses a part of an array its writers read",

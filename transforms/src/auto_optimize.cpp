@@ -20,9 +20,16 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
   // loop-map-interchange once more after fusion: a loop whose states held several maps over one
   // range (deriche's recursions over j, one map over i per term) has one map per state now, and
   // goes inside one parallel map over i instead of a parallel map (a fork/join) per level.
-  std::vector<std::string> names{"inline-sdfgs",         "simplify",      "copy-elision",      "loop-to-map",
-                                 "loop-map-interchange", "map-collapse",  "greedy-map-fusion", "simplify",
-                                 "loop-map-interchange", "local-storage", "transient-reuse"};
+  // copy-into-map after fusion (the map that writes a copied array is whole then): a map's result
+  // copied after it (vadv's `data_col[:] = datacol`, `ccol[:, :, k] = t`) is written by the map's
+  // points instead, and fusion runs once more: the copy no longer stands between the map and the
+  // maps reading the destination, nor between a level's maps and the loop around them (ADR 0053,
+  // session 31).
+  std::vector<std::string> names{
+      "inline-sdfgs",         "simplify",     "copy-elision",         "loop-to-map",
+      "loop-map-interchange", "map-collapse", "greedy-map-fusion",    "copy-into-map",
+      "greedy-map-fusion",    "simplify",     "loop-map-interchange", "local-storage",
+      "transient-reuse"};
   if (device == DeviceType::CPU) {
     // Blocks of columns innermost in each level of a scan (ADR 0044): the levels' dependent
     // divisions of several columns overlap. Right after loop-map-interchange made the column maps.

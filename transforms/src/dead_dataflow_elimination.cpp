@@ -22,11 +22,30 @@ std::vector<std::vector<std::uint32_t>> DeadDataflowElimination::expand(const Ma
 namespace {
 
 /// A writer of the dead node: the tasklet, and the map exit it writes through (or kNoNode).
+/// Where fusion left an access node of the container inside the map (a point's value -> that
+/// node -> the exit), `inner` is that node and `tasklet` its writer if that is a tasklet writing
+/// nothing else (else kNoNode: the value comes from a scalar other tasklets of the point read).
 struct Writer {
   NodeId tasklet = kNoNode;
   NodeId exit = kNoNode;
-  EdgeId into_exit = 0;  // tasklet -> exit edge
+  EdgeId into_exit = 0;  // tasklet (or inner) -> exit edge
+  NodeId inner = kNoNode;
 };
+
+/// The writer through access node `x` inside a map (its only out-edge `w.into_exit` goes to the
+/// exit): `x` has one in-edge, from a tasklet or an access node; else a reason.
+std::string inner_writer(const SDFGState& st, NodeId x, Writer& w) {
+  const Node& xn = st.node(x);
+  if (st.out_edges(x).size() != 1) return "access node '" + xn.label + "' inside the map is also read there";
+  if (st.in_edges(x).size() != 1) return "access node '" + xn.label + "' inside the map has several writers";
+  const DataflowEdge& in = st.edge(st.in_edges(x).front());
+  w.inner = x;
+  if (st.node(in.src).as<AccessNode>()) return {};
+  if (!st.node(in.src).as<Tasklet>())
+    return "access node '" + xn.label + "' inside the map is written by '" + st.node(in.src).label + "'";
+  w.tasklet = in.src;
+  return {};
+}
 
 /// The writers of access node `n` if every in-edge comes from a side-effect-free tasklet whose
 /// only outputs go to `n` (directly or through one map exit); else a reason.
@@ -43,20 +62,26 @@ std::string writers_of(const SDFGState& st, NodeId n, std::vector<Writer>& out) 
       if (d.src_conn.rfind("OUT_", 0) != 0 || ins.size() != 1)
         return "it is written through map exit '" + src.label + "' in a way that is not a single tasklet";
       const DataflowEdge& inner = st.edge(ins.front());
-      if (!st.node(inner.src).as<Tasklet>())
-        return "it is written by '" + st.node(inner.src).label + "', not by a tasklet";
       if (st.out_edges_by_connector(mx->id(), d.src_conn).size() != 1)
         return "map exit '" + src.label + "' has several outputs for it";
-      w.tasklet = inner.src;
       w.exit = mx->id();
       w.into_exit = inner.id;
+      if (const auto* x = st.node(inner.src).as<AccessNode>(); x && x->data == d.memlet.data) {
+        if (auto why = inner_writer(st, inner.src, w); !why.empty()) return why;
+      } else if (st.node(inner.src).as<Tasklet>()) {
+        w.tasklet = inner.src;
+      } else {
+        return "it is written by '" + st.node(inner.src).label + "', not by a tasklet";
+      }
     } else {
       return "it is written by " + std::string(to_string(src.kind())) + " '" + src.label + "'";
     }
-    const auto& t = *st.node(w.tasklet).as<Tasklet>();
-    if (t.side_effects.value_or(false)) return "tasklet '" + t.label + "' has side effects";
-    std::size_t outs = st.out_edges(w.tasklet).size();
-    if (outs != 1) return "tasklet '" + t.label + "' also writes elsewhere";
+    if (w.tasklet != kNoNode) {
+      const auto& t = *st.node(w.tasklet).as<Tasklet>();
+      if (t.side_effects.value_or(false)) return "tasklet '" + t.label + "' has side effects";
+      std::size_t outs = st.out_edges(w.tasklet).size();
+      if (outs != 1) return "tasklet '" + t.label + "' also writes elsewhere";
+    }
     out.push_back(w);
   }
   return {};
@@ -83,7 +108,9 @@ MatchResult DeadDataflowElimination::can_apply(const MatchContext& ctx,
       return refuse("container '" + an->data + "' is named in a symbol mapping");
     // Read elsewhere: dead all the same when writes that always follow cover every read (the
     // zero-fill of a local field that the calls after it overwrite where anything reads it).
-    if (it->second.read_nodes > 0)
+    // Or every read anywhere is of a value its own state wrote before (one transient reused by
+    // several loops, each level writing it before reading it).
+    if (it->second.read_nodes > 0 && !detail::read_only_where_written(ctx.sdfg, an->data))
       if (auto why = detail::overwritten_before_read(ctx.sdfg, ctx.region, st, *an))
         return refuse("container '" + an->data + "' is read elsewhere in the SDFG" + *why);
   }
@@ -138,7 +165,15 @@ void DeadDataflowElimination::apply(const MatchContext& ctx, const std::vector<s
       mx.in_connectors.erase(into.dst_conn);
       mx.out_connectors.erase("OUT_" + into.dst_conn.substr(3));
     }
-    tasklets.insert(w.tasklet);
+    if (w.inner != kNoNode) {
+      // The access node inside the map goes; an access node feeding it keeps its other readers.
+      EdgeId in = st.in_edges(w.inner).front();
+      NodeId from = st.edge(in).src;
+      st.remove_node(w.inner);
+      if (w.tasklet == kNoNode && st.in_edges(from).empty() && st.out_edges(from).empty())
+        st.remove_node(from);
+    }
+    if (w.tasklet != kNoNode) tasklets.insert(w.tasklet);
   }
   st.remove_node(n);
   for (NodeId t : tasklets) {

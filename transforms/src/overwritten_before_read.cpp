@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "control_flow_mentions.h"
+
 namespace weir::transforms::detail {
 namespace {
 
@@ -30,11 +32,13 @@ bool covers(const Subset& outer, const Subset& inner) {
   return true;
 }
 
-// The elements a map writes exactly through the edge `into_exit` (tasklet -> its exit): each
+// The elements a map writes exactly through the edge `into_exit` (a tasklet or an access node
+// inside the map -> its exit): each
 // index is one parameter plus an integer constant, each parameter used once, over unit steps.
 std::optional<Subset> map_write(const SDFGState& st, const DataflowEdge& into_exit, const std::string& data) {
   const auto* exit = st.node(into_exit.dst).as<MapExit>();
-  if (!exit || !st.node(into_exit.src).as<Tasklet>() || into_exit.memlet.dynamic ||
+  const Node& src = st.node(into_exit.src);
+  if (!exit || !(src.as<Tasklet>() || src.as<AccessNode>()) || into_exit.memlet.dynamic ||
       !into_exit.memlet.wcr.empty())
     return std::nullopt;
   auto point = subset_of(into_exit.memlet, data);
@@ -74,7 +78,46 @@ void exact_writes(const SDFGState& st, NodeId n, const std::string& data, std::v
   }
 }
 
+// Whether the read `d` (from an access node nothing writes in its state) only passes the
+// container into nested SDFGs (through map entries) that read no value they did not write.
+bool feeds_only_nested_writers(const SDFGState& st, const DataflowEdge& d) {
+  const Node& dst = st.node(d.dst);
+  if (dst.as<MapEntry>()) {
+    if (d.dst_conn.rfind("IN_", 0) != 0) return false;
+    for (EdgeId o : st.out_edges_by_connector(d.dst, "OUT_" + d.dst_conn.substr(3)))
+      if (!feeds_only_nested_writers(st, st.edge(o))) return false;
+    return true;
+  }
+  if (const auto* ns = dst.as<NestedSDFGNode>())
+    return ns->sdfg && ns->sdfg->has_data(d.dst_conn) && read_only_where_written(*ns->sdfg, d.dst_conn);
+  return false;
+}
+
 }  // namespace
+
+bool read_only_where_written(const SDFG& sdfg, const std::string& T) {
+  auto cf = control_flow_mentions(sdfg);
+  if (auto c = cf.find(T); c != cf.end() && c->second > 0) return false;
+  for (const SDFGState* s : sdfg.all_states())
+    for (const AccessNode* a : s->access_nodes(T)) {
+      std::vector<Subset> here;
+      exact_writes(*s, a->id(), T, here);
+      for (EdgeId e : s->out_edges(a->id())) {
+        const DataflowEdge& d = s->edge(e);
+        if (d.memlet.is_empty()) continue;
+        if (s->in_edges(a->id()).empty()) {
+          if (feeds_only_nested_writers(*s, d)) continue;
+          return false;
+        }
+        auto r = subset_of(d.memlet, T);
+        if (!r) return false;
+        bool covered = false;
+        for (const Subset& w : here) covered = covered || covers(w, *r);
+        if (!covered) return false;
+      }
+    }
+  return true;
+}
 
 std::optional<std::string> overwritten_before_read(const SDFG& sdfg, const ControlFlowRegion& region,
                                                    const SDFGState& st, const AccessNode& written) {

@@ -22,4 +22,13 @@ namespace weir::transforms::detail {
 std::optional<std::string> overwritten_before_read(const SDFG& sdfg, const ControlFlowRegion& region,
                                                    const SDFGState& st, const AccessNode& written);
 
+/// Whether no value of the container `T` of `sdfg` outlives the state that writes it: every
+/// access node of T anywhere in `sdfg` that is read (has out-edges) is written in its own state
+/// (in-edges whose exact writes, as above, cover every subset read from it), or is read only by
+/// nested SDFGs (through map entries) inside which the same holds for the connector's container.
+/// T must not be named in `sdfg`'s control flow. Then a sink write of T is never read: DaCe's
+/// frontend reuses one transient (`divided`, a temporary of each level of a scan) in several
+/// loops, each level writing it before reading it.
+bool read_only_where_written(const SDFG& sdfg, const std::string& T);
+
 }  // namespace weir::transforms::detail

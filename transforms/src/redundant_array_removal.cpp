@@ -56,20 +56,46 @@ bool read_upstream(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tree,
   return false;
 }
 
+constexpr std::size_t kUnpaired = static_cast<std::size_t>(-1);
+
+/// For each dimension of the part of B a copy writes, the dimension of A it holds, or kUnpaired
+/// for a dimension of one index that A does not have (a row of B holding all of a 1-D A:
+/// correlation's `corr[i, i + 1:M] = data[:, i] @ data[:, i + 1:M]`). The same dimension
+/// count pairs them in order; with more, B's dimensions of one index (start = end) are the
+/// unpaired ones, and the rest must number A's. Nullopt where that does not hold.
+std::optional<std::vector<std::size_t>> paired_dims(const Subset& part, std::size_t a_dims) {
+  std::vector<std::size_t> out(part.dims(), kUnpaired);
+  if (part.dims() == a_dims) {
+    for (std::size_t d = 0; d < a_dims; ++d) out[d] = d;
+    return out;
+  }
+  if (part.dims() < a_dims) return std::nullopt;
+  std::size_t next = 0;
+  for (std::size_t d = 0; d < part.dims(); ++d) {
+    if (part[d].start == part[d].end) continue;
+    if (next == a_dims) return std::nullopt;
+    out[d] = next++;
+  }
+  if (next != a_dims) return std::nullopt;
+  return out;
+}
+
 /// Why the part `part` of B cannot hold all of A (A's shape, dimension by dimension, with step
 /// 1); nullopt when it can.
 std::optional<std::string> part_mismatch(const Subset& part, const DataDescriptor& da, const std::string& b) {
-  if (part.dims() != da.shape.size())
+  auto paired = paired_dims(part, da.shape.size());
+  if (!paired)
     return "the copy writes [" + part.str() + "] of '" + b + "', " + std::to_string(part.dims()) +
            " dimension(s) where the transient has " + std::to_string(da.shape.size());
   for (std::size_t d = 0; d < part.dims(); ++d) {
     const Range& r = part[d];
     if (!(r.step == sym::Expr(1) && r.tile == sym::Expr(1)))
       return "the copy writes [" + part.str() + "] of '" + b + "' with a step";
-    const sym::Expr excess = (r.end - r.start + 1) - da.shape[d];
+    if ((*paired)[d] == kUnpaired) continue;
+    const sym::Expr excess = (r.end - r.start + 1) - da.shape[(*paired)[d]];
     if (!(excess.is_integer() && excess.value() == 0))
       return "the copy writes [" + part.str() + "] of '" + b + "', whose size in dimension " +
-             std::to_string(d) + " is not the transient's (" + da.shape[d].str() + ")";
+             std::to_string(d) + " is not the transient's (" + da.shape[(*paired)[d]].str() + ")";
   }
   return std::nullopt;
 }
@@ -173,6 +199,13 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
   const std::vector<sym::Expr> start = part_start(st.edge(st.out_edges(na).front()).memlet, a, b);
   const bool moved =
       std::any_of(start.begin(), start.end(), [](const sym::Expr& e) { return e != sym::Expr(0); });
+  // B's dimensions of the part against A's (can_apply paired them; equal counts: in order).
+  std::vector<std::size_t> pairs(start.size());
+  {
+    CopySubsets ends = copy_subsets(st.edge(st.out_edges(na).front()).memlet, a, b);
+    const Subset& sb = ends.dst ? *ends.dst : *ends.src;
+    if (auto p = paired_dims(sb, ctx.sdfg.data(a).shape.size())) pairs = *p;
+  }
   for (EdgeId in : std::vector<EdgeId>(st.in_edges(na))) {
     // Rename along the whole memlet tree ending in A (same shape, full copy: same indices),
     // every branch of it: an exit's IN_A may collect the writes of several tasklets.
@@ -186,7 +219,20 @@ void RedundantArrayRemoval::apply(const MatchContext& ctx, const std::vector<std
       Memlet& m = st.edge(p).memlet;
       if (m.data != a) continue;
       m.data = b;
-      if (moved) m.subset = m.subset.offset_by(start, false);
+      if (pairs.size() != m.subset.dims()) {
+        // A row (or plane) of B: A's indices in the paired dimensions, the part's index in the others.
+        std::vector<Range> r;
+        for (std::size_t d = 0; d < pairs.size(); ++d)
+          if (pairs[d] == kUnpaired) {
+            r.push_back(Range::index(start[d]));
+          } else {
+            const Range& x = m.subset[pairs[d]];
+            r.emplace_back(x.start + start[d], x.end + start[d], x.step, x.tile);
+          }
+        m.subset = Subset(r);
+      } else if (moved) {
+        m.subset = m.subset.offset_by(start, false);
+      }
     }
     DataflowEdge d = st.edge(in);
     st.remove_edge(in);

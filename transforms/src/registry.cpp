@@ -6,6 +6,7 @@
 #include "weir/transforms/auto_optimize.h"
 #include "weir/transforms/code_read_fusion.h"
 #include "weir/transforms/copy_elision.h"
+#include "weir/transforms/copy_into_map.h"
 #include "weir/transforms/cpu_schedules.h"
 #include "weir/transforms/dead_assignment_elimination.h"
 #include "weir/transforms/dead_dataflow_elimination.h"
@@ -79,6 +80,7 @@ std::vector<RegistryEntry>& table() {
       transformation<DeadStateElimination>(),
       transformation<DeadDataflowElimination>(),
       transformation<RedundantArrayRemoval>(),
+      transformation<CopyIntoMap>(),
       transformation<OTFMapFusion>(),
       transformation<CodeReadFusion>(),
       transformation<MapFusionHorizontal>(),

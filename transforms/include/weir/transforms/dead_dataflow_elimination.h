@@ -11,8 +11,13 @@ namespace weir::transforms {
 /// whose only outputs go to it; or (c) to such a node of a container states do read, when the
 /// chain of states that always follows writes it without reading it and every read anywhere
 /// lies inside one of those writes (the zero-fill of a local field the next calls overwrite;
-/// docs/adr/0052). (b) and (c) remove the node, its writers and the memlet paths that only
-/// fed them, including access nodes left without edges. The container's
+/// docs/adr/0052); or (d) to such a node of a container every read of which, anywhere in the
+/// SDFG, reads what its own state wrote before it (DaCe's frontend reuses one transient in
+/// several loops, each writing it before reading it: vadv's `divided`; docs/adr/0053). The map
+/// exit's writer may also be an access node of the container inside the map, fed by a tasklet or
+/// a scalar (what fusion leaves). (b) to (d) remove the node, its writers and the memlet paths
+/// that only fed them, including access nodes left without edges (a scalar feeding the node
+/// inside the map keeps its other readers). The container's
 /// descriptor is removed with its last access node.
 class DeadDataflowElimination final : public PatternTransformation<AccessNode> {
  public:

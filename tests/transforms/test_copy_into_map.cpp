@@ -1,0 +1,130 @@
+// Tests of CopyIntoMap: a map's result copied after the map is written by the map's points.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "support/builders.h"
+#include "support/interpreter.h"
+#include "weir/transforms/copy_into_map.h"
+
+using namespace weir;
+using namespace weir::test;
+using namespace weir::transforms;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::vector<Symbols> kSizes{{{"N", 5}}, {{"N", 1}}, {{"N", 8}}};
+
+/// The copy edge `t_node -> dst` of T[t_part] onto dst[dst_part].
+void copy_edge(SDFGState& st, NodeId t_node, NodeId dst, const std::string& t_part,
+               const std::string& dst_part) {
+  Memlet m = M("T", t_part);
+  m.other_subset = S(dst_part);
+  st.add_edge(t_node, "", dst, "", m);
+}
+
+/// vadv's backward sweep, one level: T[i] = A[i] * D[i] over `range`; D[copied] = T[copied];
+/// O[i] = T[i] - A[i] over 0:N. `read` is where the map reads D (the point "i" or a neighbour).
+std::unique_ptr<SDFG> data_col_kind(const std::string& range = "0:N", const std::string& copied = "0:N",
+                                    const std::string& read = "i") {
+  auto sdfg = std::make_unique<SDFG>("prog");
+  sdfg->add_symbol("N");
+  for (const char* a : {"A", "D", "O"}) sdfg->add_array(a, ScalarType::Float64, {E("N")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& a = st.add_access("A");
+  auto& d_in = st.add_access("D");
+  auto& t = st.add_access("T");
+  auto& d_out = st.add_access("D");
+  auto& k = st.add_tasklet("mul", {"b = x * y", Language::Python}, {"x", "y"}, {"b"});
+  auto& m = st.add_map("m", {"i"}, S(range));
+  path_in(st, a.id(), {m.id()}, k.id(), "x", {M("A", "0:N"), M("A", "i")});
+  path_in(st, d_in.id(), {m.id()}, k.id(), "y", {M("D", "0:N"), M("D", read)});
+  path_out(st, k.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", range)});
+  copy_edge(st, t.id(), d_out.id(), copied, copied);
+  auto& a2 = st.add_access("A");
+  auto& o = st.add_access("O");
+  auto& k2 = st.add_tasklet("sub", {"b = x - y", Language::Python}, {"x", "y"}, {"b"});
+  auto& m2 = st.add_map("m2", {"i"}, S("0:N"));
+  path_in(st, t.id(), {m2.id()}, k2.id(), "x", {M("T", "0:N"), M("T", "i")});
+  path_in(st, a2.id(), {m2.id()}, k2.id(), "y", {M("A", "0:N"), M("A", "i")});
+  path_out(st, k2.id(), "b", {m2.exit}, o.id(), {M("O", "i"), M("O", "0:N")});
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE("CopyIntoMap: a result copied into an array the map reads at the point is written by the map",
+          "[transforms][copy-into-map]") {
+  auto sdfg = data_col_kind();
+  CopyIntoMap t;
+  apply_and_check(*sdfg, t, kSizes);
+  auto& st = only_state(*sdfg);
+  // No copy between access nodes is left; D is written through the map's exit, at the point.
+  std::set<std::string> d_writes;
+  for (const DataflowEdge* e : st.edges()) {
+    CHECK_FALSE((st.node(e->src).as<AccessNode>() && st.node(e->dst).as<AccessNode>() &&
+                 st.node(e->src).as<AccessNode>()->data == "T"));
+    if (e->memlet.data == "D" && (st.node(e->dst).as<MapExit>() || st.node(e->src).as<MapExit>()))
+      d_writes.insert(e->memlet.subset.str());
+  }
+  CHECK(d_writes == std::set<std::string>{"i", "0:N"});
+  // Values by hand: D[i] = A[i] * D[i], O[i] = A[i] * D[i] - A[i] (the old D).
+  Interpreter in(*sdfg, {{"N", 6}});
+  in.randomize(5);
+  const std::vector<double> a0 = in.mem["A"], d0 = in.mem["D"];
+  in.run();
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(in.mem["D"][i] == a0[i] * d0[i]);
+    CHECK(in.mem["O"][i] == a0[i] * d0[i] - a0[i]);
+  }
+}
+
+TEST_CASE("CopyIntoMap: a result copied into a column of a 2-D array the map reads beside it",
+          "[transforms][copy-into-map]") {
+  // vadv's `ccol[:, :, k] = ccol[:, :, k] * divided` reading `ccol[:, :, k - 1]`, one dimension
+  // fewer: T[i] = C[i, 0] + 2 C[i, 1]; C[0:N, 1] = T.
+  auto sdfg = std::make_unique<SDFG>("prog");
+  sdfg->add_symbol("N");
+  sdfg->add_array("C", ScalarType::Float64, {E("N"), E("2")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& c_in = st.add_access("C");
+  auto& t = st.add_access("T");
+  auto& c_out = st.add_access("C");
+  auto& k = st.add_tasklet("f", {"b = x + 2 * y", Language::Python}, {"x", "y"}, {"b"});
+  auto& m = st.add_map("m", {"i"}, S("0:N"));
+  path_in(st, c_in.id(), {m.id()}, k.id(), "x", {M("C", "0:N, 0"), M("C", "i, 0")});
+  path_in(st, c_in.id(), {m.id()}, k.id(), "y", {M("C", "0:N, 1"), M("C", "i, 1")});
+  path_out(st, k.id(), "b", {m.exit}, t.id(), {M("T", "i"), M("T", "0:N")});
+  copy_edge(st, t.id(), c_out.id(), "0:N", "0:N, 1");
+  CopyIntoMap x;
+  apply_and_check(*sdfg, x, kSizes);
+  Interpreter in(*sdfg, {{"N", 4}});
+  in.randomize(9);
+  const std::vector<double> c0 = in.mem["C"];
+  in.run();
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(in.mem["C"][2 * i] == c0[2 * i]);
+    CHECK(in.mem["C"][2 * i + 1] == c0[2 * i] + 2 * c0[2 * i + 1]);
+  }
+}
+
+TEST_CASE(
+    "CopyIntoMap: refuses reads of the destination at other points, partly written results and GPU kernels",
+    "[transforms][copy-into-map]") {
+  CopyIntoMap t;
+  // Each point reads D[i + 1], which the point i + 1 would overwrite.
+  auto neighbour = data_col_kind("0:N - 1", "0:N - 1", "i + 1");
+  CHECK_THAT(refusal(*neighbour, t), Contains("the map reads 'D[i + 1]', not only the element [i]"));
+  // The map writes T[1:N] only; the copy of T[0] would be lost.
+  auto part = data_col_kind("1:N", "0:N");
+  CHECK_THAT(refusal(*part, t), Contains("does not write each element of the copied part [0:N] once"));
+  // A GPU kernel writing a transient copied to host memory: the copy moves the data.
+  auto gpu = data_col_kind();
+  for (Node* n : only_state(*gpu).nodes())
+    if (auto* me = n->as<MapEntry>(); me && me->label == "m") me->map->schedule = ScheduleType::GPU_Device;
+  CHECK_THAT(refusal(*gpu, t), Contains("the map is a GPU kernel and 'D' is in host memory"));
+}

@@ -1,0 +1,264 @@
+// CopyIntoMap: a map's result copied after the map: each point writes its element of the copy's
+// destination itself (see the header).
+#include "weir/transforms/copy_into_map.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "weir/transforms/analysis.h"
+
+namespace weir::transforms {
+
+CopyIntoMap::CopyIntoMap()
+    : PatternTransformation(
+          "CopyIntoMap",
+          "Let the map that writes an array copied after it write the copy's destination too, "
+          "element by element (removes the copy outside the map)",
+          {}, Effects{.converges = true}) {}
+
+std::vector<std::vector<std::uint32_t>> CopyIntoMap::expand(const MatchContext& ctx,
+                                                            std::uint32_t anchor) const {
+  const SDFGState& st = *ctx.state;
+  std::vector<std::vector<std::uint32_t>> out;
+  for (EdgeId e : st.out_edges(anchor))
+    if (st.node(st.edge(e).dst).as<AccessNode>()) out.push_back({anchor, st.edge(e).dst});
+  return out;
+}
+
+namespace {
+
+bool equal(const sym::Expr& a, const sym::Expr& b) {
+  auto d = (a - b).as_integer();
+  return d && *d == 0;
+}
+
+/// What can be decided about a match, for can_apply and apply alike.
+struct Plan {
+  EdgeId copy = 0;       // A -> B
+  EdgeId into_exit = 0;  // tasklet -> M's exit, writing A[p]
+  NodeId tasklet = kNoNode;
+  NodeId entry = kNoNode, exit = kNoNode;
+  Subset point_b;  // B[p']
+  Subset part_b;   // the copy's part of B
+};
+
+/// The element of B each point writes: B's dimensions of the copied part, in order, take A's
+/// (the point's index minus the part's start, plus B's start); B's dimensions of extent 1 not
+/// paired keep their index. Nullopt where the extents differ.
+std::optional<Subset> point_in_b(const Subset& part_a, const Subset& part_b, const Subset& point_a) {
+  auto wide = [](const Subset& s) {
+    std::vector<std::size_t> d;
+    for (std::size_t i = 0; i < s.dims(); ++i)
+      if (!equal(s[i].start, s[i].end)) d.push_back(i);
+    return d;
+  };
+  std::vector<std::size_t> wa = wide(part_a), wb = wide(part_b);
+  if (wa.size() != wb.size()) return std::nullopt;
+  std::vector<Range> out;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < part_b.dims(); ++i) {
+    if (k < wb.size() && wb[k] == i) {
+      std::size_t a = wa[k++];
+      if (!equal(part_a[a].end - part_a[a].start, part_b[i].end - part_b[i].start)) return std::nullopt;
+      out.push_back(Range::index(point_a[a].start - part_a[a].start + part_b[i].start));
+    } else {
+      out.push_back(Range::index(part_b[i].start));
+    }
+  }
+  return Subset(out);
+}
+
+/// Whether `point` (a tasklet's single element) covers `part` exactly as the map's points run:
+/// each index a parameter plus a constant, each parameter used once, over unit steps.
+bool writes_exactly(const MapInfo& map, const Subset& point, const Subset& part) {
+  if (point.dims() != part.dims()) return false;
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < point.dims(); ++i) {
+    bool found = false;
+    for (std::size_t p = 0; p < map.params.size() && !found; ++p) {
+      auto c = (point[i].start - sym::Expr::symbol(map.params[p])).as_integer();
+      if (!c || used.count(map.params[p])) continue;
+      const Range& r = map.range[p];
+      if (r.step.as_integer() != 1 || !equal(r.start + sym::Expr(*c), part[i].start) ||
+          !equal(r.end + sym::Expr(*c), part[i].end))
+        return false;
+      used.insert(map.params[p]);
+      found = true;
+    }
+    if (!found) return false;
+  }
+  return used.size() == map.params.size();
+}
+
+/// Whether the element read `r` of B lies outside the copied part (some dimension provably apart).
+bool apart(const Subset& r, const Subset& part) {
+  if (r.dims() != part.dims()) return false;
+  for (std::size_t i = 0; i < r.dims(); ++i) {
+    auto below = (r[i].end - part[i].start).as_integer();
+    auto above = (r[i].start - part[i].end).as_integer();
+    if ((below && *below < 0) || (above && *above > 0)) return true;
+  }
+  return false;
+}
+
+/// Nodes of M's scope from which `to` is reached (its predecessors inside the map), and `to`.
+std::set<NodeId> before(const SDFGState& st, NodeId to, NodeId entry) {
+  std::set<NodeId> seen{to};
+  std::vector<NodeId> todo{to};
+  while (!todo.empty()) {
+    NodeId n = todo.back();
+    todo.pop_back();
+    for (EdgeId e : st.in_edges(n)) {
+      NodeId s = st.edge(e).src;
+      if (s != entry && seen.insert(s).second) todo.push_back(s);
+    }
+  }
+  return seen;
+}
+
+/// Why B's other access nodes in the state stop the copy from moving into M, or empty.
+std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, const Plan& p, NodeId b_node,
+                            const std::string& b) {
+  std::set<NodeId> pred = before(st, p.tasklet, p.entry);
+  for (const AccessNode* o : st.access_nodes(b)) {
+    if (o->id() == b_node) continue;
+    if (tree.parent[o->id()] != kNoNode) return "'" + b + "' has an access node inside a map";
+    if (!st.in_edges(o->id()).empty()) return "'" + b + "' is written elsewhere in the state";
+    for (EdgeId e : st.out_edges(o->id())) {
+      const DataflowEdge& d = st.edge(e);
+      if (d.dst != p.entry || d.dst_conn.rfind("IN_", 0) != 0)
+        return "'" + b + "' is read in the state by '" + st.node(d.dst).label + "', not by the map";
+      for (EdgeId in : st.out_edges_by_connector(p.entry, "OUT_" + d.dst_conn.substr(3))) {
+        const DataflowEdge& r = st.edge(in);
+        if (!st.node(r.dst).as<Tasklet>() || r.memlet.data != b)
+          return "the map reads '" + b + "' other than by a tasklet";
+        if (apart(r.memlet.subset, p.part_b)) continue;
+        if (!(r.memlet.subset == p.point_b))
+          return "the map reads '" + b + "[" + r.memlet.subset.str() + "]', not only the element [" +
+                 p.point_b.str() + "] each point would write";
+        if (!pred.count(r.dst))
+          return "tasklet '" + st.node(r.dst).label + "' reads '" + b +
+                 "' at the point without coming before the write of the copied value";
+      }
+    }
+  }
+  return {};
+}
+
+/// The plan for A -> B, or why not.
+std::string plan(const MatchContext& ctx, const AccessNode& a, const AccessNode& b, Plan& p) {
+  const SDFGState& st = *ctx.state;
+  const ScopeTree& tree = ctx.cache.scope_tree(st);
+  if (a.data == b.data) return "the copy stays in '" + a.data + "'";
+  if (tree.parent[a.id()] != kNoNode || tree.parent[b.id()] != kNoNode)
+    return "an access node is inside a map";
+  if (!ctx.sdfg.has_data(a.data) || !ctx.sdfg.has_data(b.data)) return "a container does not exist";
+  const DataDescriptor &da = ctx.sdfg.data(a.data), &db = ctx.sdfg.data(b.data);
+  if (da.is_view() || db.is_view()) return "a container is a view";
+  if (!(da.dtype == db.dtype)) return "the copy converts the element type";
+  // A copy between GPU and host memory moves data: a kernel must not write host memory.
+  auto on_gpu = [](const DataDescriptor& d) {
+    return d.storage == StorageType::GPU_Global || d.storage == StorageType::GPU_Shared;
+  };
+  if (on_gpu(da) != on_gpu(db)) return "the copy moves data between host and GPU memory";
+  std::vector<EdgeId> copies;
+  for (EdgeId e : st.out_edges(a.id()))
+    if (st.edge(e).dst == b.id()) copies.push_back(e);
+  if (copies.size() != 1) return "'" + a.data + "' is not copied to '" + b.data + "' by one edge";
+  p.copy = copies.front();
+  const Memlet& m = st.edge(p.copy).memlet;
+  if (m.is_empty() || !m.wcr.empty() || m.dynamic) return "the copy is empty, dynamic or accumulates";
+  if (st.in_edges(b.id()).size() != 1) return "'" + b.data + "' has other writers in this node";
+  CopySubsets ends = copy_subsets(m, a.data, b.data);
+  if (!ends.src && !ends.dst) return "the copy's memlet refers to '" + m.data + "'";
+  const Subset part_a = ends.src ? *ends.src : *ends.dst;
+  p.part_b = ends.dst ? *ends.dst : *ends.src;
+  if (part_a.dims() != da.shape.size() || p.part_b.dims() != db.shape.size())
+    return "the copy's subsets do not match the containers' dimensions";
+  // A's writer: one map, one tasklet directly inside it, one element per point.
+  if (st.in_edges(a.id()).empty()) return "'" + a.data + "' is not written in this state (the copy reads it)";
+  if (st.in_edges(a.id()).size() != 1) return "'" + a.data + "' has several writers";
+  const DataflowEdge& w = st.edge(st.in_edges(a.id()).front());
+  const auto* mx = st.node(w.src).as<MapExit>();
+  if (!mx || w.src_conn.rfind("OUT_", 0) != 0) return "'" + a.data + "' is not written by a map";
+  if (st.out_edges_by_connector(mx->id(), w.src_conn).size() != 1)
+    return "the map's exit has several outputs for '" + a.data + "'";
+  auto inner = st.in_edges_by_connector(mx->id(), "IN_" + w.src_conn.substr(4));
+  if (inner.size() != 1) return "the map writes '" + a.data + "' through several edges";
+  p.into_exit = inner.front();
+  p.exit = mx->id();
+  p.entry = mx->entry;
+  const DataflowEdge& ie = st.edge(p.into_exit);
+  p.tasklet = ie.src;
+  if (!st.node(ie.src).as<Tasklet>() || tree.parent[ie.src] != p.entry)
+    return "'" + a.data + "' is not written by a tasklet directly inside the map";
+  if (tree.parent[p.entry] != kNoNode) return "the map is inside another map";
+  if (mx->map->schedule == ScheduleType::GPU_Device && !on_gpu(db))
+    return "the map is a GPU kernel and '" + b.data + "' is in host memory";
+  const Memlet& im = ie.memlet;
+  if (im.data != a.data || im.other_subset || im.dynamic || !im.wcr.empty() || !im.subset.is_single_element())
+    return "the tasklet does not write one element of '" + a.data + "'";
+  if (!writes_exactly(*mx->map, im.subset, part_a))
+    return "the map does not write each element of the copied part [" + part_a.str() + "] once";
+  auto pb = point_in_b(part_a, p.part_b, im.subset);
+  if (!pb) return "the copy's parts of '" + a.data + "' and '" + b.data + "' differ in extent";
+  p.point_b = *pb;
+  for (const auto& [conn, ty] : st.node(p.exit).in_connectors)
+    for (EdgeId e : st.in_edges_by_connector(p.exit, conn))
+      if (st.edge(e).memlet.data == b.data) return "the map already writes '" + b.data + "'";
+  return other_uses_of_b(st, tree, p, b.id(), b.data);
+}
+
+}  // namespace
+
+MatchResult CopyIntoMap::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
+  const AccessNode& a = pattern(ctx, sub).get<0>();
+  const AccessNode& b = pattern(ctx, sub).get<1>();
+  Plan p;
+  if (auto why = plan(ctx, a, b, p); !why.empty()) return refuse(why);
+  return MatchResult::success();
+}
+
+void CopyIntoMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) {
+  SDFGState& st = *ctx.state;
+  const AccessNode& a = pattern(ctx, sub).get<0>();
+  const AccessNode& b = pattern(ctx, sub).get<1>();
+  const std::string a_name = a.data, b_name = b.data;
+  const NodeId b_node = b.id();
+  Plan p;
+  plan(ctx, a, b, p);
+  const DataflowEdge ie = st.edge(p.into_exit);
+  // The point's value: a transient scalar the two copies read.
+  std::string value = ctx.sdfg.unique_data_name(a_name + "_value");
+  DataDescriptor desc = DataDescriptor::make_scalar(ScalarType::Float64, true);
+  desc.dtype = ctx.sdfg.data(a_name).dtype;
+  desc.storage = StorageType::Register;
+  desc.lifetime = AllocationLifetime::Scope;
+  ctx.sdfg.add_data(value, desc);
+  st.remove_edge(p.into_exit);
+  NodeId v = st.add_access(value).id();
+  const Memlet one = Memlet::simple(value, Subset::parse("0"));
+  st.add_edge(ie.src, ie.src_conn, v, "", one);
+  NodeId to_a =
+      st.add_tasklet("copy_to_" + a_name, CodeBlock{"__out = __inp", Language::Python}, {"__inp"}, {"__out"})
+          .id();
+  st.add_edge(v, "", to_a, "__inp", one);
+  st.add_edge(to_a, "__out", p.exit, ie.dst_conn, ie.memlet);
+  NodeId to_b =
+      st.add_tasklet("copy_to_" + b_name, CodeBlock{"__out = __inp", Language::Python}, {"__inp"}, {"__out"})
+          .id();
+  st.add_edge(v, "", to_b, "__inp", one);
+  // A fresh connector pair on the exit for B.
+  std::string conn = b_name;
+  auto& ex = st.node(p.exit);
+  for (int i = 0; ex.in_connectors.count("IN_" + conn); ++i) conn = b_name + "_" + std::to_string(i);
+  ex.in_connectors["IN_" + conn] = std::nullopt;
+  ex.out_connectors["OUT_" + conn] = std::nullopt;
+  st.add_edge(to_b, "__out", p.exit, "IN_" + conn, Memlet::simple(b_name, p.point_b));
+  st.remove_edge(p.copy);
+  st.add_edge(p.exit, "OUT_" + conn, b_node, "", Memlet::simple(b_name, p.part_b));
+}
+
+}  // namespace weir::transforms
