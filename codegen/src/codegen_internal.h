@@ -355,6 +355,13 @@ std::string unwritable_check(const LayoutCondition& c, const GenFailure& e);
 
 /// The free symbols of a layout condition: of its value and of its extents.
 std::set<std::string> layout_condition_symbols(const LayoutCondition& c);
+/// The C++ test (true when it fails) of a reach condition checked where a scope runs (a view's or
+/// a nested SDFG argument's reach on a map's parameters, ADR 0037); `visible`: the symbols known
+/// there (StateGen::visible_symbols). Throws CodegenError at `where` when it depends on a value
+/// the scope does not know or has no C++ spelling: such a reach is refused, never left unchecked
+/// (layout_checks.cpp).
+std::string scope_reach_test(const LayoutCondition& c, const std::map<std::string, ScalarType>& visible,
+                             const ElementRef& where);
 
 /// Generates one state as a static function (dataflow_codegen.cpp); returns the call statement,
 /// empty for a state without nodes.

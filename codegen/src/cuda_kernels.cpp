@@ -202,22 +202,6 @@ bool uses_device(const SDFG& sdfg, const SDFGState& st, const StateUses& uses) {
   return false;
 }
 
-std::vector<NodeId> StateGen::scope_nodes(NodeId entry) const {
-  std::vector<NodeId> out{entry}, stack{entry};
-  while (!stack.empty()) {
-    NodeId s = stack.back();
-    stack.pop_back();
-    if (auto* e = st.node(s).as<MapEntry>()) out.push_back(e->exit);
-    auto it = children_.find(s);
-    if (it == children_.end()) continue;
-    for (NodeId c : it->second) {
-      out.push_back(c);
-      if (st.node(c).kind() == NodeKind::MapEntry) stack.push_back(c);
-    }
-  }
-  return out;
-}
-
 void CudaKernelGen::emit_kernel(const MapEntry& e, Writer& w) {
   const MapInfo& m = *e.map;
   ElementRef where = g_.ref(e);
@@ -259,7 +243,7 @@ void CudaKernelGen::emit_kernel(const MapEntry& e, Writer& w) {
   // The scope's nodes, and the values of host code nodes (edge variables) on edges into them that
   // the kernel may read; ones its body declares are its own. (Only these edges' variables, not
   // every one of the state: ADR 0024.)
-  const std::vector<NodeId> nodes = g_.scope_nodes(e.id());
+  const std::vector<NodeId> nodes = scope_nodes(g_.st, g_.children_, e.id());
   std::map<std::pair<NodeId, std::string>, std::pair<std::string, ScalarType>> host_edge_vars;
   for (NodeId id : nodes)
     for (EdgeId in : g_.st.in_edges(id)) {

@@ -195,6 +195,23 @@ void StateGen::emit_state_body(Writer& w) {
   emit_scope(kNoNode, w);
 }
 
+std::vector<NodeId> scope_nodes(const SDFGState& st, const std::map<NodeId, std::vector<NodeId>>& children,
+                                NodeId entry) {
+  std::vector<NodeId> out{entry}, stack{entry};
+  while (!stack.empty()) {
+    NodeId s = stack.back();
+    stack.pop_back();
+    if (auto* e = st.node(s).as<MapEntry>()) out.push_back(e->exit);
+    auto it = children.find(s);
+    if (it == children.end()) continue;
+    for (NodeId c : it->second) {
+      out.push_back(c);
+      if (st.node(c).kind() == NodeKind::MapEntry) stack.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::map<std::string, ScalarType> StateGen::visible_symbols() const {
   std::map<std::string, ScalarType> out = sg.symbols;
   for (const auto& f : frames_)
@@ -228,7 +245,7 @@ void StateGen::emit_scope(NodeId scope, Writer& w) {
   const auto reach_tests = define_views(scope, w);
   auto it = children_.find(scope);
   if (it == children_.end()) return;
-  if (reach_tests.empty() && scope == kNoNode && may_split()) return emit_parts(it->second, w);
+  if (reach_tests.empty() && scope == kNoNode && emit_parts(it->second, w)) return;
   // A view whose reach depends on this iteration's values: a failing one is recorded (the scope
   // may run in a parallel loop or a kernel, where it cannot throw), the iteration's body skipped,
   // and the state's caller raises it, as for a nested SDFG's arguments (emit_nested).
@@ -243,21 +260,17 @@ void StateGen::emit_scope(NodeId scope, Writer& w) {
   if (!guard.empty()) w.close();
 }
 
-bool StateGen::may_split() const {
+bool StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
   // Host code of the top level only: a nested SDFG's state returns from its function on a
   // fault, which a part could not do for it; a target that compiles one unit (CUDA) keeps them.
   if (opts.unit_bytes == 0 || !sg.prog.target.splits_units() || !sg.top_level || sg.in_parallel ||
       function.empty())
     return false;
   // Code nodes at the top level may share edge variables between them: kept together.
-  for (NodeId n : children_.at(kNoNode)) {
+  for (NodeId n : nodes) {
     NodeKind k = st.node(n).kind();
     if (k != NodeKind::Access && k != NodeKind::MapEntry) return false;
   }
-  return true;
-}
-
-void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
   const std::map<std::string, Binding> top = bindings_.all();  // before the scopes add their own
   std::vector<Writer> pieces;          // the nodes that emit code (access nodes mostly do not)
   std::vector<CodeFacts> piece_facts;  // what each piece's code needs, for the function it lands in
@@ -283,7 +296,7 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
   if (total <= opts.unit_bytes / 2 || pieces.size() < 2) {
     for (const auto& p : pieces) w.append(p);
     for (const auto& f : piece_facts) note(f);
-    return;
+    return true;
   }
   // Parameters: the state function's, and what the state declared at its top (transients, views).
   std::vector<std::string> params = this->params, args = this->args;
@@ -319,6 +332,7 @@ void StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
     note_call(fn);
     k = end;
   }
+  return true;
 }
 
 void StateGen::emit_node(const Node& n, Writer& w) {
@@ -461,7 +475,7 @@ std::vector<std::pair<std::string, std::string>> StateGen::define_views(NodeId s
         // Undecidable on this scope's values (those on the call's or the control flow's symbols
         // are checked earlier: SdfgGen::emit_layout_checks).
         if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use)
-          reach_tests.emplace_back(scope_reach_test(*reach, ref(v)),
+          reach_tests.emplace_back(scope_reach_test(*reach, visible_symbols(), ref(v)),
                                    reach->message + " (false for the values of this iteration)");
       }
       view_edges_.insert(e->id);

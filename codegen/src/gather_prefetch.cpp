@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include "state_codegen.h"
+#include "stream_gen.h"
 
 namespace weir::codegen::detail {
 
@@ -49,11 +49,11 @@ std::optional<std::string> repeatable(const std::string& line) {
 
 }  // namespace
 
-void StateGen::emit_gather_prefetch(const MapEntry& e, const HoistPlan& plan, Writer& w) {
-  if (!opts.gather_prefetch || plan.loops.rows.empty() || plan.loops.rows.size() > kMaxPrefetchRows ||
-      frames_.empty() || sg.prog.target.parallel_scopes_on_device() || !unit_step(*e.map))
+void StreamGen::emit_gather_prefetch(const MapEntry& e, const StateGen::HoistPlan& plan, Writer& w) {
+  if (!g_.opts.gather_prefetch || plan.loops.rows.empty() || plan.loops.rows.size() > kMaxPrefetchRows ||
+      g_.frames_.empty() || g_.sg.prog.target.parallel_scopes_on_device() || !unit_step(*e.map))
     return;
-  const Node& outer_node = st.node(frames_.back().entry);
+  const Node& outer_node = g_.st.node(g_.frames_.back().entry);
   const auto* outer = outer_node.as<MapEntry>();
   if (!outer || outer->map->params.size() != 1 || !unit_step(*outer->map)) return;
   std::vector<std::string> repeated;
@@ -66,8 +66,8 @@ void StateGen::emit_gather_prefetch(const MapEntry& e, const HoistPlan& plan, Wr
     }
   const std::string p = cpp_ident(outer->map->params[0]);
   const std::string end = sym_cpp(outer->map->range[0].end);
-  const std::string ahead = fresh("__weir_ahead");
-  if (opts.emit_comments)
+  const std::string ahead = g_.fresh("__weir_ahead");
+  if (g_.opts.emit_comments)
     w.line("// prefetch: the rows the iteration weir_prefetch_distance ahead on '" + outer->map->params[0] +
            "' gathers (docs/adr/0041)");
   w.open("if (" + p + " + weir_prefetch_distance <= " + end + ") {");

@@ -138,8 +138,8 @@ void SdfgGen::emit_layout_checks(Writer& w) {
   }
 }
 
-std::string StateGen::scope_reach_test(const LayoutCondition& c, const ElementRef& where) const {
-  const std::map<std::string, ScalarType> visible = visible_symbols();
+std::string scope_reach_test(const LayoutCondition& c, const std::map<std::string, ScalarType>& visible,
+                             const ElementRef& where) {
   for (const auto& s : layout_condition_symbols(c))
     if (!visible.count(s))
       throw CodegenError(where, c.message + " (not provable, and it depends on '" + s +

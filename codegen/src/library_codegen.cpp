@@ -149,7 +149,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
         std::optional<LayoutCondition> reach = nested_argument_reach(sg.sdfg, n, st.edge(id), incoming);
         require_reach(reach, where);
         if (reach && !holds(*reach).has_value() && sg.reach_check_point(*reach) == SdfgGen::CheckPoint::Use)
-          at_call.emplace_back(scope_reach_test(*reach, where), reach->message);
+          at_call.emplace_back(scope_reach_test(*reach, visible_symbols(), where), reach->message);
         require_argument_strides(sg.sdfg, n, st.edge(id), incoming, where);
       } catch (const sym::SymbolicError& ex) {
         throw CodegenError(where, "the reach of an argument overflows 64-bit element indices (" +

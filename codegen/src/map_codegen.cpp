@@ -14,7 +14,7 @@
 #include "loop_hoisting.h"
 #include "parallel_map_gen.h"
 #include "state_codegen.h"
-#include "streaming_stores.h"
+#include "stream_gen.h"
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/thread_choice.h"
@@ -376,14 +376,14 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   frames_.push_back(frame);
   // A sequential innermost loop nest: the invariant part of its tasklet runs once, before it.
   HoistPlan plan;
-  const std::vector<NodeId> scope = scope_nodes(e.id());
+  const std::vector<NodeId> scope = scope_nodes(st, children_, e.id());
   plan.tasklet = parallel ? kNoNode : hoisted_tasklet(sg.sdfg, st, e, scope);
   std::optional<std::string> guard =
       plan.tasklet == kNoNode ? std::nullopt : hoisting_guard(e, sign, plan.loops);
   plan.entry = e.id();
   HoistPlan* outer_hoist = std::exchange(hoist_, guard ? &plan : nullptr);
   // Its output rows written once: through buffers and streaming stores (streaming_stores.cpp).
-  StreamPlan stream = guard ? plan_streaming(e, scope) : StreamPlan{};
+  StreamPlan stream = guard ? StreamGen(*this).plan_streaming(e, scope) : StreamPlan{};
   StreamPlan* outer_stream = std::exchange(stream_, stream.rows.empty() ? nullptr : &stream);
   // The map that is the whole body: timed once per thread around these loops.
   const std::optional<std::size_t> chunk = chunk_timer_slot(e);
@@ -450,7 +450,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
         emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt, ""}, false, false,
                        body, bo);
       };
-      emit_streamed_nest(stream, m, block, o);
+      StreamGen(*this).emit_streamed_nest(stream, m, block, o);
     });
   };
   auto sequential_branch = [&](Writer& out) {
@@ -461,7 +461,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     w.open("if (" + *guard + ") {  // the loops' invariant part, once");
     for (const auto& l : plan.declarations) w.line(l);
     for (const auto& l : plan.loops.lines) w.line(l);
-    emit_gather_prefetch(e, plan, w);
+    StreamGen(*this).emit_gather_prefetch(e, plan, w);
     sequential_loops(w);
     w.close();
   } else if (!parallel) {

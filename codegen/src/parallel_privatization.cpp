@@ -46,7 +46,7 @@ std::vector<ParallelMapGen::Privatized> ParallelMapGen::plan_privatized(const Ma
   };
   auto own = [&](const Subset& s) { return ConcurrentAccess(g_).pins_parallel_params(s); };
   std::vector<PrivatizableContainer> found =
-      privatizable_containers(g_.sg.sdfg, g_.st, e, g_.scope_nodes(e.id()), plain, own);
+      privatizable_containers(g_.sg.sdfg, g_.st, e, scope_nodes(g_.st, g_.children_, e.id()), plain, own);
   // cpu-schedules' verdict (weir/sdfg/reduction_choice.h): obeyed where the analysis proves it;
   // without one, copies where they avoid atomics (some write is not the iteration's own).
   std::set<std::string> proved;

@@ -2,8 +2,8 @@
 // emits tasklets, memlets, views and nested SDFG calls itself; the other families are classes
 // of their own that read the StateGen they work for (ADR 0033): BoundsCheckGen
 // (bounds_check_gen.h), LibraryGen (library_gen.h), CopyGen (copy_gen.h), ParallelMapGen
-// (parallel_map_gen.h), ConcurrentAccess (concurrent_access.h) and the CUDA emitter's
-// CudaKernelGen (cuda_kernel_gen.h).
+// (parallel_map_gen.h), ConcurrentAccess (concurrent_access.h), StreamGen (stream_gen.h) and the
+// CUDA emitter's CudaKernelGen (cuda_kernel_gen.h).
 #pragma once
 
 #include <functional>
@@ -126,6 +126,10 @@ bool is_code_node(const Node& n);
 /// The scalar type of connector `c` in `m` (nullopt if untyped, void or raw JSON); `*pointer`
 /// (if given) tells whether it is a pointer.
 std::optional<ScalarType> connector_type(const ConnectorMap& m, const std::string& c, bool* pointer);
+/// The nodes of map `entry`'s scope in `st`: the entry, every node inside (nested scopes too) and
+/// the map exits. `children`: the nodes of each scope (StateGen's, in the order it emits them).
+std::vector<NodeId> scope_nodes(const SDFGState& st, const std::map<NodeId, std::vector<NodeId>>& children,
+                                NodeId entry);
 
 class StateGen {
  public:
@@ -150,13 +154,13 @@ class StateGen {
  private:
   // --- scopes (dataflow_codegen.cpp) ----------------------------------------------------
   void emit_scope(NodeId scope, Writer& w);
-  /// Whether the state's top-level nodes may go into several functions (emit_parts).
-  bool may_split() const;
   /// The top-level nodes `nodes`; in a big state (over CodegenOptions::unit_bytes / 2), consecutive
   /// ones as functions of about unit_bytes / 4 that the state function calls, so that they can go
   /// to several translation units (program_units.cpp): a state after auto_optimize may hold a
-  /// whole program.
-  void emit_parts(const std::vector<NodeId>& nodes, Writer& w);
+  /// whole program. Returns false, having emitted nothing, where they may not go into several
+  /// functions: unit_bytes 0, a target that compiles one unit (CUDA), a nested SDFG's state, one
+  /// its caller calls in parallel, or code nodes at the top level (they may share edge variables).
+  bool emit_parts(const std::vector<NodeId>& nodes, Writer& w);
   void emit_node(const Node& n, Writer& w);
   /// The node's code without its timer (emit_node adds it for a timed element).
   void emit_untimed(const Node& n, Writer& w);
@@ -202,8 +206,6 @@ class StateGen {
                                                const std::map<std::string, ScalarType>& syms,
                                                const std::set<std::string>& symbol_names,
                                                std::set<std::string>& used, const LoopHoist* hoist = nullptr);
-  /// C++ code as its lines; `used` gets its identifiers.
-  std::vector<std::string> cpp_tasklet_code(const Tasklet& t, std::set<std::string>& used);
 
   // --- loop-invariant code motion (loop_hoisting.cpp, docs/adr/0041) ---------------------
   /// What a sequential innermost map hoists out of its loops: set by emit_map while it emits
@@ -218,41 +220,12 @@ class StateGen {
   };
   HoistPlan* hoist_ = nullptr;
 
-  // --- streaming stores (streaming_stores.cpp, docs/adr/0041) -----------------------------
-  /// What sequential innermost map `e` (its scope `nodes`; one that hoists) may stream: no rows
-  /// for another target, in a nested SDFG its caller calls in parallel, without an enclosing map
-  /// in this function, in MapVectorization's lane and remainder maps, inside a map that records
-  /// "streaming stores off" (Frame::streaming_off), or where no output is a row written once
-  /// (streamable_rows).
-  StreamPlan plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes);
-  /// The element of the row's target (its buffer where the row streams, else the output row)
-  /// that tasklet `t`'s write-back to `loc` goes to while stream_ is set (and
-  /// the row is then used), or "" for a plain write-back.
-  std::string streamed_element(const Tasklet& t, const Location& loc);
-  /// Map `m`'s one loop in blocks of weir_stream_block points: the used rows of `plan` declared
-  /// as buffers, each written through a pointer chosen per row at run time (the buffer where
-  /// weir_stream_wanted says the row streams, else the output), `nest` emits the loop over one
-  /// block (a copy of `m` over the block), and each row's block is stored with weir_stream_store
-  /// after it (nothing to copy where the loop wrote the output).
-  void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
-                          const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
-  // --- prefetch of gathered rows (gather_prefetch.cpp, docs/adr/0041) -----------------------
-  /// Before the loops of map `e` whose hoisting `plan` recorded gathered rows: the invariant
-  /// part evaluated for the iteration weir_prefetch_distance ahead of the enclosing map (its
-  /// index checks replaced by clamping, nothing recorded) and the prefetch of its rows. Nothing
-  /// without an enclosing one-dimensional map of step 1 in this function, for another target,
-  /// or hoisted code of a shape it does not know.
-  void emit_gather_prefetch(const MapEntry& e, const HoistPlan& plan, Writer& w);
+  // --- streaming stores and prefetch (StreamGen, stream_gen.h; docs/adr/0041) --------------
   /// The plan of the map whose body is being emitted (null: none streams).
   StreamPlan* stream_ = nullptr;
   /// Entries of the maps whose loops end with weir_stream_fence() on each thread (StreamPlan::
   /// fence_at of the streaming maps inside them).
   std::set<NodeId> stream_fences_;
-
-  // --- scopes as a whole (cuda_kernels.cpp) -----------------------------------------------
-  /// The nodes of map `entry`'s scope: the entry, every node inside (nested scopes too) and the
-  /// map exits.
-  std::vector<NodeId> scope_nodes(NodeId entry) const;
 
   // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
   /// Location of `subset` of container `data` (must be bound).
@@ -309,11 +282,6 @@ class StateGen {
   std::string loop_var(const std::string& base, std::size_t k) const;
   /// Every symbol visible at this point (body symbols and enclosing scopes' symbols).
   std::map<std::string, ScalarType> visible_symbols() const;
-  /// The C++ test (true when it fails) of a reach condition checked where the scope runs (a
-  /// view's or a nested SDFG argument's reach on a map's parameters, ADR 0037). Throws
-  /// CodegenError at `where` when it depends on a value the scope does not know or has no C++
-  /// spelling: such a reach is refused, never left unchecked.
-  std::string scope_reach_test(const LayoutCondition& c, const ElementRef& where) const;
 
   friend class BoundsCheckGen;
   friend class LibraryGen;
@@ -321,6 +289,7 @@ class StateGen {
   friend class ParallelMapGen;
   friend class CopyGen;
   friend class CudaKernelGen;
+  friend class StreamGen;
   ScopeTree scopes_;
   std::map<NodeId, std::vector<NodeId>> children_;
   std::vector<Frame> frames_;
@@ -356,6 +325,9 @@ std::optional<std::set<std::string>> recorded_reductions(const MapInfo& m, const
 /// Trusted global / init / exit C++ around tasklet `t` (check_user_code refused it otherwise),
 /// into the program (tasklet_code.cpp).
 void hoist_user_code(Program& prog, const Tasklet& t);
+/// The code of C++ tasklet `t` as its lines (taken as written: check_user_code accepted it); `used`
+/// gets its identifiers, and the program the headers and libraries it may call (tasklet_code.cpp).
+std::vector<std::string> cpp_tasklet_code(Program& prog, const Tasklet& t, std::set<std::string>& used);
 /// The libraries a C++ tasklet's code or DaCe environments need (CBLAS, LAPACKE), linked into
 /// the program (tasklet_code.cpp).
 void use_environments(Program& prog, const Tasklet& t);

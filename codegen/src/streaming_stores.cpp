@@ -11,6 +11,8 @@
 // rows.
 #include "streaming_stores.h"
 
+#include "stream_gen.h"
+
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -114,61 +116,62 @@ std::vector<StreamedRow> streamable_rows(const SDFG& sdfg, const SDFGState& st, 
   return rows;
 }
 
-StreamPlan StateGen::plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes) {
+StreamPlan StreamGen::plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes) {
   StreamPlan plan;
   // The CPU's threads only (a CUDA kernel's stores are the device's), and not in a nested SDFG
   // called by a parallel loop of its caller: its threads' fence would be in another function.
-  if (!opts.streaming_stores || sg.prog.target.parallel_scopes_on_device() || sg.in_parallel) return plan;
+  if (!g_.opts.streaming_stores || g_.sg.prog.target.parallel_scopes_on_device() || g_.sg.in_parallel)
+    return plan;
   // A row of a nest (the K loop inside the loop over cells or columns), whose rows the fence after
-  // the enclosing map covers at once; frames_ ends with this map's own frame.
-  if (frames_.size() < 2) return plan;
+  // the enclosing map covers at once; the frames end with this map's own frame.
+  if (g_.frames_.size() < 2) return plan;
   // A map of the nest (this one included) recorded "streaming stores off" (cpu-schedules'
   // `streaming_stores=false`, a choice `weir tune` searches).
-  for (const Frame& f : frames_)
+  for (const Frame& f : g_.frames_)
     if (f.streaming_off) return plan;
   // MapVectorization's lane and remainder maps keep their constant trip counts.
   if (e.map->extra.find("weir_vector_remainder")) return plan;
   if (const std::string* lanes = e.map->extra.find("weir_vectorize"); lanes && *lanes != "true") return plan;
-  plan.rows = streamable_rows(sg.sdfg, st, e, nodes);
+  plan.rows = streamable_rows(g_.sg.sdfg, g_.st, e, nodes);
   if (plan.rows.empty()) return plan;
   plan.param = e.map->params[0];
-  plan.block_start = fresh("__weir_k");
-  plan.block_end = fresh("__weir_k");
+  plan.block_start = g_.fresh("__weir_k");
+  plan.block_end = g_.fresh("__weir_k");
   for (StreamedRow& r : plan.rows) {
-    r.buffer = fresh("__weir_row");
-    r.target = fresh("__weir_to");
-    r.wanted = fresh("__weir_stream");
+    r.buffer = g_.fresh("__weir_row");
+    r.target = g_.fresh("__weir_to");
+    r.wanted = g_.fresh("__weir_stream");
   }
   // The fence: after the loops of the innermost enclosing parallel map (each thread, before its
   // barrier), else after the outermost enclosing map (one thread; once, not per row).
-  const int pf = parallel_frame();
-  plan.fence_at = pf >= 0 ? frames_[static_cast<std::size_t>(pf)].entry : frames_.front().entry;
+  const int pf = g_.parallel_frame();
+  plan.fence_at = pf >= 0 ? g_.frames_[static_cast<std::size_t>(pf)].entry : g_.frames_.front().entry;
   return plan;
 }
 
-std::string StateGen::streamed_element(const Tasklet& t, const Location& loc) {
-  if (!stream_ || loc.data.empty()) return {};
-  const StreamedRow* r = stream_->row(t.id(), loc.data, loc.subset);
+std::string StreamGen::streamed_element(const Tasklet& t, const Location& loc) {
+  if (!g_.stream_ || loc.data.empty()) return {};
+  const StreamedRow* r = g_.stream_->row(t.id(), loc.data, loc.subset);
   if (!r) return {};
-  stream_->used.insert(loc.data);
-  return r->target + "[" + cpp_ident(stream_->param) + " - " + stream_->block_start + "]";
+  g_.stream_->used.insert(loc.data);
+  return r->target + "[" + cpp_ident(g_.stream_->param) + " - " + g_.stream_->block_start + "]";
 }
 
-void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
-                                  const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w) {
+void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
+                                   const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w) {
   const Range& r = m.range[0];
   const std::string start = sym_cpp(r.start), end = sym_cpp(r.end), extent = sym_cpp(r.end - r.start + 1);
   const std::string &k0 = plan.block_start, &k1 = plan.block_end;
   std::string names;
   for (const StreamedRow& row : plan.rows)
     if (plan.used.count(row.data)) names += (names.empty() ? "'" : ", '") + row.data + "'";
-  if (opts.emit_comments)
+  if (g_.opts.emit_comments)
     w.line("// streaming stores of " + names +
            " (rows written once: computed into buffers, stored without reading their lines first; "
            "docs/adr/0041)");
   for (const StreamedRow& row : plan.rows) {
     if (!plan.used.count(row.data)) continue;
-    const DataDescriptor& d = sg.sdfg.arrays.at(row.data);
+    const DataDescriptor& d = g_.sg.sdfg.arrays.at(row.data);
     const std::string size = "static_cast<int64_t>(sizeof(" + std::string(cpp_name(d.dtype.base)) + "))";
     // Whether the row is its whole last dimension: `true`, `false` (a constant halo) or the test
     // of symbolic gaps at run time; then where the loop's first row starts, whose alignment
@@ -195,8 +198,8 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
   // straight to the output (then weir_stream_store has nothing to copy).
   for (const StreamedRow& row : plan.rows) {
     if (!plan.used.count(row.data)) continue;
-    const std::string T(cpp_name(sg.sdfg.arrays.at(row.data).dtype.base));
-    const Location at = location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
+    const std::string T(cpp_name(g_.sg.sdfg.arrays.at(row.data).dtype.base));
+    const Location at = g_.location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
     w.line("alignas(64) " + T + " " + row.buffer + "[weir_stream_block];");
     w.line(T + "* const " + row.target + " = " + row.wanted + " ? " + row.buffer + " : " + at.pointer() +
            ";");
@@ -206,7 +209,7 @@ void StateGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
   nest(blocked, w);
   for (const StreamedRow& row : plan.rows) {
     if (!plan.used.count(row.data)) continue;
-    const Location at = location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
+    const Location at = g_.location(row.data, row.subset.subs({{plan.param, sym::Expr::symbol(k0)}}));
     const std::string T(cpp_name(at.type));
     w.line("weir_stream_store(" + at.pointer() + ", " + row.target + ", (" + k1 + " - " + k0 +
            " + 1) * static_cast<int64_t>(sizeof(" + T + ")), " + row.wanted + ");");

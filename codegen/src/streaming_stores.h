@@ -1,8 +1,8 @@
 // Streaming stores out of a sequential innermost map (streaming_stores.cpp, docs/adr/0041,
 // "streaming stores"): which outputs of its hoisted tasklet are rows written once, and how the
 // map's loop then runs in blocks whose rows go to memory through buffers and non-temporal
-// stores. StateGen::emit_map plans and emits them; the tasklet's write-backs (tasklet_codegen.cpp)
-// go into the buffers.
+// stores. StateGen::emit_map plans and emits them (StreamGen, stream_gen.h); the tasklet's write-backs
+// (tasklet_codegen.cpp) go into the buffers.
 #pragma once
 
 #include <set>
@@ -31,7 +31,7 @@ struct StreamedRow {
   std::string wanted;  ///< C++ name of the bool that says whether the row is streamed at run time
 };
 
-/// What a sequential innermost map streams (StateGen::plan_streaming): set by emit_map while it
+/// What a sequential innermost map streams (StreamGen::plan_streaming): set by emit_map while it
 /// emits the map's body, filled by the tasklets' write-backs.
 struct StreamPlan {
   std::string param;                   ///< the map's one parameter

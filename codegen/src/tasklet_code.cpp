@@ -88,7 +88,7 @@ std::vector<std::string> StateGen::python_tasklet_code(const Tasklet& t, const s
   return code;
 }
 
-std::vector<std::string> StateGen::cpp_tasklet_code(const Tasklet& t, std::set<std::string>& used) {
+std::vector<std::string> cpp_tasklet_code(Program& prog, const Tasklet& t, std::set<std::string>& used) {
   std::vector<std::string> code;
   std::string src = t.code.code;
   while (!src.empty() && (src.back() == '\n' || src.back() == ' ')) src.pop_back();
@@ -101,7 +101,7 @@ std::vector<std::string> StateGen::cpp_tasklet_code(const Tasklet& t, std::set<s
   }
   used = code_names(t.code).reads;  // C++: its identifiers
   note_algorithm();                 // C++ taken as written may call std::min, std::swap, ...
-  use_environments(sg.prog, t);
+  use_environments(prog, t);
   return code;
 }
 

@@ -2,6 +2,7 @@
 // (tasklet_code.cpp), and the write-backs of its outputs (tasklet_connectors.cpp classifies them).
 #include "loop_hoisting.h"
 #include "state_codegen.h"
+#include "stream_gen.h"
 #include "weir/sdfg/code_rewrite.h"
 
 namespace weir::codegen::detail {
@@ -37,7 +38,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   std::set<std::string> used;
   std::vector<std::string> code = python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used,
                                                                hoisting ? &hoist_->loops : nullptr)
-                                         : cpp_tasklet_code(t, used);
+                                         : cpp_tasklet_code(sg.prog, t, used);
   hoist_user_code(sg.prog, t);
   emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w, hoisted);
 }
@@ -118,7 +119,8 @@ void StateGen::emit_tasklet_block(const Tasklet& t, const std::vector<Conn>& ins
           auto part = partials_.find({t.id(), cn.name});
           if (cn.wcr.empty() || loc.data.empty()) {
             // A streamed row (streaming_stores.cpp): into its buffer, stored after the block.
-            std::string streamed = cn.locs.size() == 1 ? streamed_element(t, loc) : std::string();
+            std::string streamed =
+                cn.locs.size() == 1 ? StreamGen(*this).streamed_element(t, loc) : std::string();
             writeback.push_back((streamed.empty() ? loc.element() : streamed) + " = " + var + ";");
           } else if (part != partials_.end() && cn.locs.size() == 1) {
             // A reduction of the map into one element: into this thread's partial.

@@ -64,7 +64,10 @@ enum class Mode { Strict, Lenient };
 class Parser {
  public:
   Parser(SourceFile file, const ParseOptions& options)
-      : file_(std::move(file)), toks_(tokenize(file_)), strict_(options.strict_decorators) {}
+      : file_(std::move(file)),
+        toks_(tokenize(file_)),
+        strict_(options.strict_decorators),
+        long_chains_(options.long_chains) {}
 
   Module module();
   StmtPtr function_with_loops(std::uint32_t line);
@@ -76,8 +79,9 @@ class Parser {
   std::vector<Token> toks_;
   std::size_t pos_ = 0;
   std::vector<std::string> strict_;
-  bool fatal_ = false;  // a strictly decorated definition failed: do not skip, rethrow
-  bool loops_ = false;  // for/while/break/continue are statements (orchestration functions)
+  bool fatal_ = false;        // a strictly decorated definition failed: do not skip, rethrow
+  bool loops_ = false;        // for/while/break/continue are statements (orchestration functions)
+  bool long_chains_ = false;  // ParseOptions::long_chains
   // Nesting of what is being parsed: parser recursion (brackets, unary operators, blocks) and
   // the length of left-deep chains (`a + a + ...`, `a.b.c`, `f()()`), which is the AST depth
   // later passes recurse over. Bounded by kMaxNestingDepth so no pass overflows the stack.
@@ -397,8 +401,18 @@ ExprPtr Parser::binary(int min_level) {
   // operators above L; a following operator of level >= min_level extends the left-deep chain.
   Nest nest(*this);
   ExprPtr left = factor();
-  while (const BinaryLevelOp* found = binary_operator_at(min_level))
+  std::size_t length = 0;
+  while (const BinaryLevelOp* found = binary_operator_at(min_level)) {
+    // Each operator makes the left-deep tree one level deeper (ParseOptions::long_chains: the
+    // chain counts once).
+    if (!long_chains_)
+      enter(peek().loc);
+    else if (++length == 1)
+      enter(peek().loc);
+    else if (length > kMaxChainLength)
+      fail(peek().loc, "chain of operators too long (more than " + std::to_string(kMaxChainLength) + ")");
     left = binary_rest(std::move(left), *found);
+  }
   return left;
 }
 
@@ -412,7 +426,6 @@ const BinaryLevelOp* Parser::binary_operator_at(int min_level) const {
 
 // At operator `op` after `left`: `left op right`, one level deeper in the left-deep chain.
 ExprPtr Parser::binary_rest(ExprPtr left, const BinaryLevelOp& op) {
-  enter(peek().loc);  // each operator makes the left-deep tree one level deeper
   const Token& t = next();
   auto n = std::make_unique<BinOp>(left->loc);
   n->op = op.op;
@@ -1439,6 +1452,10 @@ Module parse_module_file(const std::string& path, const ParseOptions& options) {
 
 ExprPtr parse_expression(std::string_view text, std::string name) {
   return Parser(SourceFile(std::move(name), text), ParseOptions{}).expression_input();
+}
+
+ExprPtr parse_expression(std::string_view text, const std::string& name, const ParseOptions& options) {
+  return Parser(SourceFile(name, text), options).expression_input();
 }
 
 std::unique_ptr<FunctionDef> parse_function_with_loops(const SourceFile& file, std::uint32_t line) {

@@ -1,10 +1,13 @@
 // sym::Expr from pycode's syntax tree (symbolic_tree.h): one case per node kind, each building
-// through the canonicalizing constructors exactly as symbolic_parse.cpp does for the same text.
+// through the canonicalizing constructors. Expr::parse (symbolic_parse.cpp) is pycode's parser
+// and this reader.
 #include "weir/sdfg/symbolic_tree.h"
 
 #include "weir/pycode/code.h"
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,19 +90,28 @@ class TreeReader {
     });
   }
 
-  // `a + b - c` as one sum of all its terms (Expr::parse adds a chain at once: repeated + on a
-  // long sum would be quadratic).
-  void sum_terms(const pycode::Expr& e, std::vector<Expr>& terms) {
-    const auto* b = pycode::dyn_cast<pycode::BinOp>(&e);
-    if (!b || (b->op != pycode::BinaryOperator::Add && b->op != pycode::BinaryOperator::Sub)) {
-      terms.push_back(read(e));
-      return;
+  // The left-deep chain of operators `ops` that ends at `e` (`a + b - c`: the nodes of `- c` and
+  // `+ b`), outermost first; walked with a loop, not recursion: a sum of an SDFG file may have
+  // thousands of terms (pycode::ParseOptions::long_chains).
+  static std::vector<const pycode::BinOp*> chain(const pycode::BinOp& e,
+                                                 std::initializer_list<pycode::BinaryOperator> ops) {
+    std::vector<const pycode::BinOp*> nodes;
+    for (const pycode::BinOp* b = &e; b; b = pycode::dyn_cast<pycode::BinOp>(b->left.get())) {
+      if (std::find(ops.begin(), ops.end(), b->op) == ops.end()) break;
+      nodes.push_back(b);
     }
-    if (++depth_ > kMaxDepth) fail("expression nested too deeply", e.loc);
-    sum_terms(*b->left, terms);
-    --depth_;
-    Expr t = read(*b->right);
-    terms.push_back(b->op == pycode::BinaryOperator::Sub ? at(b->op_loc, [&] { return -t; }) : t);
+    return nodes;
+  }
+
+  // `a + b - c` as one sum of all its terms (repeated + on a long sum would be quadratic).
+  void sum_terms(const pycode::BinOp& e, std::vector<Expr>& terms) {
+    using O = pycode::BinaryOperator;
+    const std::vector<const pycode::BinOp*> nodes = chain(e, {O::Add, O::Sub});
+    terms.push_back(read(*nodes.back()->left));
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      Expr t = read(*(*it)->right);
+      terms.push_back((*it)->op == O::Sub ? at((*it)->op_loc, [&] { return -t; }) : t);
+    }
   }
 
   Expr binary(const pycode::BinOp& b) {
@@ -118,13 +130,20 @@ class TreeReader {
       fail("unexpected operator '" + std::string(pycode::to_string(b.op)) +
                "' (not part of symbolic expressions)",
            b.op_loc);
-    Expr l = read(*b.left), r = read(*b.right);
-    return at(b.op_loc, [&] {
-      if (b.op == O::Mult) return times(l, r);
-      if (b.op == O::Div) return Expr::div(l, r);
-      if (b.op == O::FloorDiv) return Expr::floordiv(l, r);
-      return Expr::mod(l, r);
-    });
+    // `a * b / c`: left to right over the chain, as Python evaluates it.
+    const std::vector<const pycode::BinOp*> nodes = chain(b, {O::Mult, O::Div, O::FloorDiv, O::Mod});
+    Expr l = read(*nodes.back()->left);
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      const pycode::BinOp& n = **it;
+      Expr r = read(*n.right);
+      l = at(n.op_loc, [&] {
+        if (n.op == O::Mult) return times(l, r);
+        if (n.op == O::Div) return Expr::div(l, r);
+        if (n.op == O::FloorDiv) return Expr::floordiv(l, r);
+        return Expr::mod(l, r);
+      });
+    }
+    return l;
   }
 
   // An exponent: an integral float literal (DaCe's `i**2.0`, possibly negated) is the integer.

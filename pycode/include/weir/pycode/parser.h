@@ -15,6 +15,8 @@ namespace weir::pycode {
 /// SourceError "expression too deeply nested (more than N levels)" at the construct, so the
 /// recursive passes after parsing (type checker, lowering, unparse) stay within the stack.
 inline constexpr std::size_t kMaxNestingDepth = 1000;
+/// Longest left-deep chain of binary operators (`a + b + ...`) with ParseOptions::long_chains.
+inline constexpr std::size_t kMaxChainLength = 10000;
 
 struct ParseOptions {
   /// Decorators that mark a definition weir must understand: when the last component of a
@@ -22,6 +24,11 @@ struct ParseOptions {
   /// or an alias bound to one by `from ... import field_operator as fo` earlier in the module,
   /// the definition is parsed fully and any syntax error in it is thrown.
   std::vector<std::string> strict_decorators = {"field_operator", "scan_operator", "program"};
+  /// A left-deep chain of binary operators (`1*s0 + 2*s1 + ...`) counts one level of nesting, not
+  /// one per operator, and may have up to kMaxChainLength operators (a longer one is a
+  /// SourceError "chain of operators too long"): for a reader that walks such chains with a loop,
+  /// as sym::Expr::parse does for the long sums of SDFG files. Other passes recurse over them.
+  bool long_chains = false;
 };
 
 /// Parses a module. Kept: imports, assignments (plain, annotated, augmented), function and
@@ -49,6 +56,8 @@ std::unique_ptr<FunctionDef> parse_function_with_loops(const SourceFile& file, s
 /// `math.sqrt(a) if a > 0 else -a`. `name` is the file name used in locations.
 /// Throws SourceError on any syntax error or trailing tokens.
 ExprPtr parse_expression(std::string_view text, std::string name = "<expression>");
+/// parse_expression with `options` (only ParseOptions::long_chains matters to an expression).
+ExprPtr parse_expression(std::string_view text, const std::string& name, const ParseOptions& options);
 
 /// Parses statements separated by newlines or ';' (tasklet code such as
 /// `__out = (__in1 + __in2)`). Every statement must parse (no skipping): assignments,

@@ -107,9 +107,11 @@ class Expr {
   /// The symbol `name`, which must be a Python identifier that is not a keyword
   /// (and/or/not/True/False/None); throws SymbolicError otherwise.
   static Expr symbol(std::string name);
-  /// Parses Python expression text (see symbolic_parse.cpp for the grammar). Accepts DaCe's
-  /// symbol spellings `N`, `$N` and `symbol($N, dtype=...)`. Float literals are rejected with a
-  /// SymbolicError (shapes and ranges are integers). Throws SymbolicError with the column.
+  /// Parses Python expression text with pycode's parser and builds it as from_tree does
+  /// (symbolic_tree.h; symbolic_parse.cpp says what is rewritten first). Accepts DaCe's symbol
+  /// spellings `N`, `$N` and `symbol($N, dtype=...)`, and -9223372036854775808. Float literals
+  /// are rejected (shapes and ranges are integers). Throws SymbolicError with the column in
+  /// `text`, for pycode's syntax errors too.
   static Expr parse(std::string_view text);
   /// True or False. In arithmetic a boolean acts as 1 or 0 (as in Python).
   static Expr boolean(bool value);

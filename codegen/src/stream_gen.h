@@ -1,0 +1,54 @@
+// What a sequential innermost map does about memory traffic around its loops (made where asked
+// by StateGen::emit_map and the tasklets' write-backs, docs/adr/0041): streaming stores of the
+// rows it writes once (streaming_stores.cpp) and the prefetch of the rows the next iterations
+// of its enclosing map gather (gather_prefetch.cpp).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "state_codegen.h"
+#include "streaming_stores.h"
+
+namespace weir::codegen::detail {
+
+/// The memory-traffic part of a sequential innermost map's code: reads the StateGen it works for
+/// (its frames, options and the plan of the map being emitted, StateGen::stream_) and names its
+/// variables with StateGen::fresh.
+class StreamGen {
+ public:
+  explicit StreamGen(StateGen& g) : g_(g) {}
+
+  // --- streaming stores (streaming_stores.cpp) ---------------------------------------------
+  /// What sequential innermost map `e` (its scope `nodes`; one that hoists) may stream: no rows
+  /// for another target, in a nested SDFG its caller calls in parallel, without an enclosing map
+  /// in this function, in MapVectorization's lane and remainder maps, inside a map that records
+  /// "streaming stores off" (Frame::streaming_off), or where no output is a row written once
+  /// (streamable_rows).
+  StreamPlan plan_streaming(const MapEntry& e, const std::vector<NodeId>& nodes);
+  /// The element of the row's target (its buffer where the row streams, else the output row)
+  /// that tasklet `t`'s write-back to `loc` goes to while StateGen::stream_ is set (and the row
+  /// is then used), or "" for a plain write-back.
+  std::string streamed_element(const Tasklet& t, const Location& loc);
+  /// Map `m`'s one loop in blocks of weir_stream_block points: the used rows of `plan` declared
+  /// as buffers, each written through a pointer chosen per row at run time (the buffer where
+  /// weir_stream_wanted says the row streams, else the output), `nest` emits the loop over one
+  /// block (a copy of `m` over the block), and each row's block is stored with weir_stream_store
+  /// after it (nothing to copy where the loop wrote the output).
+  void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
+                          const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
+
+  // --- prefetch of gathered rows (gather_prefetch.cpp) -------------------------------------
+  /// Before the loops of map `e` whose hoisting `plan` recorded gathered rows: the invariant
+  /// part evaluated for the iteration weir_prefetch_distance ahead of the enclosing map (its
+  /// index checks replaced by clamping, nothing recorded) and the prefetch of its rows. Nothing
+  /// without an enclosing one-dimensional map of step 1 in this function, for another target,
+  /// or hoisted code of a shape it does not know.
+  void emit_gather_prefetch(const MapEntry& e, const StateGen::HoistPlan& plan, Writer& w);
+
+ private:
+  StateGen& g_;
+};
+
+}  // namespace weir::codegen::detail
