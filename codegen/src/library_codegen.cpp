@@ -243,6 +243,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     checks += "if (" + test + ") weir_layout_fault(\"" +
               c_escape(message + " (false for the values of this call)") + "\"); else ";
   if (!checks.empty()) note_fault();
+  emit_block_prefetch(n, w);
   w.line(checks + fname + "(" + join(args, ", ") + ");");
 }
 

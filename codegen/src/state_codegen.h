@@ -239,6 +239,11 @@ class StateGen {
   /// without an enclosing one-dimensional map of step 1 in this function, for another target,
   /// or hoisted code of a shape it does not know.
   void emit_gather_prefetch(const MapEntry& e, const HoistPlan& plan, Writer& w);
+  /// Before the call of nested SDFG `n` (with a loop) in a map: a prefetch of the argument
+  /// blocks the map's next iteration (its last parameter plus its step) passes, where each spans
+  /// at most twice its elements and all at most 64 KiB together, tested at run time
+  /// (block_prefetch.cpp; CodegenOptions::gather_prefetch; docs/adr/0041).
+  void emit_block_prefetch(const NestedSDFGNode& n, Writer& w);
   /// The plan of the map whose body is being emitted (null: none streams).
   StreamPlan* stream_ = nullptr;
   /// Entries of the maps whose loops end with weir_stream_fence() on each thread (StreamPlan::
