@@ -134,6 +134,15 @@ void tridiagonal_solve(const double* a, const double* b, const double* c, const 
       for (i64 jb = 0; jb < nb; ++jb) {
         const i64 j0 = jb * kColumns, cols = std::min(kColumns, nj - j0);
         const i64 base = (i * nj + j0) * nk;
+        // The next block's columns (contiguous in each array) into L2 while this one is solved:
+        // the scans read a block level by level, 8 columns apart, which the hardware prefetchers
+        // do not follow (weir's generated code does the same, docs/adr/0041, session 31).
+        if (jb + 1 < nb) {
+          const i64 next = base + cols * nk, bytes = std::min(kColumns, nj - j0 - cols) * nk * 8;
+          for (const double* arr : {a, b, c, d, static_cast<const double*>(x)})
+            for (i64 o = 0; o < bytes; o += 64)
+              __builtin_prefetch(reinterpret_cast<const char*>(arr + next) + o, 0, 2);
+        }
         double cprev[kColumns] = {}, dprev[kColumns] = {}, xprev[kColumns] = {};
         for (i64 k = 0; k < nk; ++k) {
 #pragma omp simd

@@ -151,6 +151,9 @@ KernelCase tridiagonal_case(const Sizes& s, const Paths& p) {
   kc.layouts["fv"] = l;
   kc.variants.push_back(
       field_view_variant(p, "examples/cartesian/vertical_solver.py", "vertical_solver", "fv"));
+  // Without the prefetch of the next column block's arguments (docs/adr/0041, session 31).
+  kc.variants.push_back(
+      field_view_variant(p, "examples/cartesian/vertical_solver.py", "vertical_solver", "fv", "no prefetch"));
   kc.variants.push_back(
       Variant{"hand", "bench/hand/cartesian.cpp (8 columns at a time)", "fv", {}, l.reference, {}, {}});
   return kc;

@@ -5,6 +5,7 @@
 #include "blas_operand.h"
 #include "library_gen.h"
 #include "state_codegen.h"
+#include "stream_gen.h"
 #include "weir/sdfg/library_attributes.h"
 #include "weir/sdfg/text.h"
 
@@ -243,6 +244,7 @@ void StateGen::emit_nested(const NestedSDFGNode& n, Writer& w) {
     checks += "if (" + test + ") weir_layout_fault(\"" +
               c_escape(message + " (false for the values of this call)") + "\"); else ";
   if (!checks.empty()) note_fault();
+  StreamGen(*this).emit_block_prefetch(n, w);
   w.line(checks + fname + "(" + join(args, ", ") + ");");
 }
 

@@ -517,7 +517,7 @@ class Translator {
       if (!text.empty()) r.origin = text + "]";
       if (ctx_.entry_checked_tables.count(var->data) && is_int(var->type)) r.table = var->data;
     }
-    return r;
+    return hoisted_load(s, *var, std::move(r));
   }
 
   Val cast_to(ScalarType t, const Val& v) {
@@ -1440,6 +1440,30 @@ class Translator {
     return i;
   }
 
+  /// The read `r` of `s`, an element of pointer connector `v`, as a variable loaded once before
+  /// the loops where every iteration reads the same element: read unconditionally (not in a
+  /// hoisted statement, a block or an arm of `a if c else b`), from a connector the loops do not
+  /// change (not in LoopHoist::variant: its container is not written in the scope), at indices
+  /// that read nothing variant and whose checks are done (proven at entry or hoisted: no
+  /// weir_index left in `r`). nabla's `S_MXX[V2E[v, n]]` in its K loop: GCC did not move such
+  /// loads out of the loop where it could not prove that the loop's stores miss them (OpenMP's
+  /// outlined parallel loop, stores through a pointer; docs/adr/0041, session 31). Identical
+  /// reads share one variable. `r` unchanged otherwise.
+  Val hoisted_load(const py::Subscript& s, const PyVar& v, Val r) {
+    auto* n = py::dyn_cast<py::Name>(s.value.get());
+    if (!ctx_.hoist || hoisting_ || depth_ > 0 || cond_ > 0 || !n || v.writable || v.hooked ||
+        variant_.count(n->id) || varies(*s.index) || r.text.find("weir_index(") != std::string::npos ||
+        mentions_param(r.text))
+      return r;
+    auto [at, fresh] = hoisted_loads_.emplace(r.text, "__weir_l" + std::to_string(hoisted_loads_.size()));
+    if (fresh)
+      ctx_.hoist->lines.push_back("const " + std::string(cpp_name(v.type)) + " " + at->second + " = " +
+                                  r.text + ";");
+    r.text = at->second;
+    r.prec = kPrimary;
+    return r;
+  }
+
   /// The condition `test` (its C++ `c`) of `a if test else b` in the loops hoisting is done out of,
   /// when it reads nothing that varies and is a comparison of names and literals (no call, no
   /// subscript: nothing that can fault): a bool computed before the loops (LoopHoist::
@@ -1485,6 +1509,7 @@ class Translator {
   int hoist_counter_ = 0;
   std::set<std::string> hoisted_checks_;
   std::map<std::string, std::string> hoisted_conditions_;  // C++ of a condition -> its bool
+  std::map<std::string, std::string> hoisted_loads_;       // C++ of a hoisted read -> its variable
 };
 
 template <class F>

@@ -1,7 +1,8 @@
 // What a sequential innermost map does about memory traffic around its loops (made where asked
 // by StateGen::emit_map and the tasklets' write-backs, docs/adr/0041): streaming stores of the
 // rows it writes once (streaming_stores.cpp) and the prefetch of the rows the next iterations
-// of its enclosing map gather (gather_prefetch.cpp).
+// of its enclosing map gather (gather_prefetch.cpp), and of the blocks a nested SDFG call in a map
+// reads next (block_prefetch.cpp).
 #pragma once
 
 #include <functional>
@@ -46,6 +47,11 @@ class StreamGen {
   /// without an enclosing one-dimensional map of step 1 in this function, for another target,
   /// or hoisted code of a shape it does not know.
   void emit_gather_prefetch(const MapEntry& e, const StateGen::HoistPlan& plan, Writer& w);
+  /// Before the call of nested SDFG `n` (with a loop) in a map: a prefetch of the argument
+  /// blocks the map's next iteration (its last parameter plus its step) passes, where each spans
+  /// at most twice its elements and all at most 64 KiB together, tested at run time
+  /// (block_prefetch.cpp; CodegenOptions::gather_prefetch; docs/adr/0041).
+  void emit_block_prefetch(const NestedSDFGNode& n, Writer& w);
 
  private:
   StateGen& g_;

@@ -270,3 +270,88 @@ TEST_CASE("loop hoisting: a fused scope hoists its gathering tasklet beside the 
   CHECK_THAT(bad.error,
              Catch::Contains("connector 'f' of 'F': index 7 in dimension 0 is outside [0, 4) at (i=1, k=0)"));
 }
+
+TEST_CASE("loop hoisting: an element gathered at invariant indices is loaded once, before the loop",
+          "[codegen][run][hoisting]") {
+  // f[t, 1] is the same at every k: its load moves before the loop with its row's check, and the
+  // loop reads a variable (an edge's S_MXX in nabla's K loop; docs/adr/0041, session 31).
+  auto s = column_sdfg("o = f[t, 1] + k");
+  GeneratedCode g = generate_cpu(*s);
+  CHECK_THAT(hoisted_part(g.source), Catch::Contains("const int64_t __weir_h0 = weir_index(t, (M)"));
+  CHECK_THAT(hoisted_part(g.source), Catch::Contains("const int64_t __weir_h1 = weir_index(1, (KF)"));
+  CHECK_THAT(hoisted_part(g.source),
+             Catch::Contains("const double __weir_l0 = f[__weir_h0 * KF + __weir_h1];"));
+  CHECK_THAT(inner_loop(g.source), Catch::Contains("__weir_l0 + k"));
+  CHECK(inner_loop(g.source).find("f[") == std::string::npos);
+  // By hand: O[i, k] = 100 T[i] + 1 + k.
+  Run ok = run(*s, "load", {2, 0, 3}, 3);
+  CHECK(ok.rc == 0);
+  CHECK(ok.O == std::vector<double>{201, 202, 203, 1, 2, 3, 301, 302, 303});
+  // A bad row: the unhoisted program's error, at the first k; no load from outside F.
+  Run bad = run(*s, "load_bad_row", {2, 7, 3}, 3);
+  CHECK(bad.rc != 0);
+  CHECK_THAT(bad.error,
+             Catch::Contains("connector 'f' of 'F': index 7 in dimension 0 is outside [0, 4) at (i=1, k=0)"));
+  // No level: nothing is loaded or checked.
+  Run none = run(*s, "load_empty", {1, 99}, 0);
+  CHECK(none.rc == 0);
+  CHECK(none.error.empty());
+}
+
+TEST_CASE("loop hoisting: an invariant element read in an arm of a condition is loaded in the loop",
+          "[codegen][run][hoisting]") {
+  // Only the iterations with k > 0 read f[t, 1]: its load (and its row's check) stay in the loop.
+  auto s = column_sdfg("o = f[t, 1] if k > 0 else 0.0");
+  GeneratedCode g = generate_cpu(*s);
+  CHECK(g.source.find("__weir_l0") == std::string::npos);
+  CHECK_THAT(inner_loop(g.source), Catch::Contains("f[weir_index(t, (M)"));
+  Run ok = run(*s, "load_conditional", {2, 0, 3}, 3);
+  CHECK(ok.rc == 0);
+  CHECK(ok.O == std::vector<double>{0, 201, 201, 0, 1, 1, 0, 301, 301});
+  // With one level only k = 0 runs, which reads nothing: a bad row is no error.
+  Run bad = run(*s, "load_conditional_bad", {2, 7, 3}, 1);
+  CHECK(bad.rc == 0);
+  CHECK(bad.O == std::vector<double>{0, 0, 0});
+}
+
+TEST_CASE("loop hoisting: an element of a container the loop writes is loaded in every iteration",
+          "[codegen][run][hoisting]") {
+  // The tasklet reads F[i, 0] through the whole-array connector f and writes F[i, k]: the
+  // iteration k = 0 changes F[i, 0], so the later ones must read it again.
+  auto s = std::make_unique<SDFG>("inplace_pointer");
+  s->add_symbol("N");
+  s->add_symbol("K");
+  s->add_array("F", ScalarType::Float64, {E::symbol("N"), E::symbol("K")});
+  auto& st = s->add_state("main", true);
+  auto& in = st.add_access("F");
+  auto& out = st.add_access("F");
+  auto& rows = st.add_map("rows", {"i"}, Subset::parse("0:N"), ScheduleType::Sequential);
+  auto& levels = st.add_map("levels", {"k"}, Subset::parse("0:K"), ScheduleType::Sequential);
+  auto& t = st.add_tasklet("g", {"o = f[i, 0] + 1.0", Language::Python}, {"f"}, {"o"});
+  st.add_memlet_path({in.id(), rows.id(), levels.id(), t.id()},
+                     Memlet::simple("F", Subset::parse("0:N, 0:K")), "", "f");
+  auto w = st.add_memlet_path({t.id(), levels.exit, rows.exit, out.id()},
+                              Memlet::simple("F", Subset::parse("i, k")), "o", "");
+  st.edge(w[1]).memlet.subset = Subset::parse("i, 0:K");
+  st.edge(w[2]).memlet.subset = Subset::parse("0:N, 0:K");
+  std::string problems;
+  for (const Diagnostic& d : validate(*s)) problems += d.str() + "\n";
+  REQUIRE(problems == "");
+  GeneratedCode g = generate_cpu(*s);
+  INFO(g.source);
+  CHECK(g.source.find("__weir_l0") == std::string::npos);
+  CHECK_THAT(inner_loop(g.source), Catch::Contains("o = f[__weir_h0 * K] + 1.0;"));
+  // By hand, F[i, k] = 10 i + k at first: k = 0 writes 10 i + 1, k = 1 and 2 write 10 i + 2.
+  std::vector<double> F = {0, 1, 2, 10, 11, 12};
+  std::int64_t N = 2, K = 3;
+  std::map<std::string, void*> by_name = {{"F", F.data()}, {"N", &N}, {"K", &K}};
+  std::vector<void*> args;
+  for (const ArgInfo& a : g.args) args.push_back(by_name.at(a.name));
+  auto so = test::compile_shared(g.source, test::scratch_dir("hoist_inplace_pointer"));
+  test::LoadedProgram p(so);
+  void* h = p.init(args.data());
+  REQUIRE(h != nullptr);
+  CHECK(p.run(h, args.data()) == 0);
+  REQUIRE(p.finalize(h) == 0);
+  CHECK(F == std::vector<double>{1, 2, 2, 11, 12, 12});
+}

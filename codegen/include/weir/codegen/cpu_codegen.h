@@ -74,8 +74,10 @@ struct CodegenOptions {
   bool streaming_stores = true;
   /// Sequential innermost maps that gather rows through tables (a pointer connector read at
   /// invariant indices and the map's parameter) prefetch the rows an iteration of the enclosing
-  /// loop weir_prefetch_distance ahead reads (codegen/prelude/weir_prefetch.h; docs/adr/0041).
-  /// False: no prefetch, for measuring what it gains (the values are the same either way).
+  /// loop weir_prefetch_distance ahead reads (codegen/prelude/weir_prefetch.h; docs/adr/0041);
+  /// a nested SDFG with a loop called in a map prefetches the argument blocks of the map's next
+  /// iteration (ScanColumnBlocking's column blocks; block_prefetch.cpp). False: no prefetch, for
+  /// measuring what it gains (the values are the same either way).
   bool gather_prefetch = true;
   /// Bytes of generated functions per translation unit (GeneratedCode::units): a program whose
   /// functions exceed it is split into several units that compile in parallel (ADR 0024); 0
