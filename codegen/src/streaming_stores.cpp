@@ -185,7 +185,7 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
       }
       whole += (whole.empty() ? "" : " && ") + ("(" + sym_cpp(*gap) + ") == 0");
     }
-    const Location first = location(row.data, row.subset.subs({{plan.param, r.start}}));
+    const Location first = g_.location(row.data, row.subset.subs({{plan.param, r.start}}));
     w.line("const bool " + row.wanted + " = weir_stream_wanted(static_cast<int64_t>(" +
            sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
            (whole.empty() ? "true" : whole) + ", " + first.pointer() + ");");
