@@ -53,6 +53,15 @@ function(weir_add_test_suite name)
     # where the checkout is (ccache hits across clones).
     target_compile_options(weir_test_main PUBLIC "SHELL:-include weir_test_paths.h")
   endif()
+  # A test name that starts with '-' or '~' reaches Catch's command line (catch_discover_tests
+  # passes each name back) as an option or an exclusion: the entry fails or runs nothing.
+  foreach(_src IN LISTS _srcs)
+    file(STRINGS ${_src} _bad REGEX "TEST_CASE\\(\"[-~]")
+    if(_bad)
+      message(FATAL_ERROR "${_src}: a TEST_CASE name starts with '-' or '~', which Catch's command "
+                          "line reads as an option or an exclusion: ${_bad}")
+    endif()
+  endforeach()
   add_executable(weir_${name}_tests ${_srcs})
   target_link_libraries(weir_${name}_tests PRIVATE weir_test_main ${ARGN})
   # -w NoTests: an entry that runs no test fails. (A ';' in a test name splits the name ctest

@@ -395,7 +395,7 @@ TEST_CASE("weir run: a negative --set DIM=N is a usage error naming the option",
   }
 }
 
-TEST_CASE("--set FIELD.DIM=N sizes one field of a @program: full and half levels", "[cli][run]") {
+TEST_CASE("set FIELD.DIM=N sizes one field of a @program: full and half levels", "[cli][run]") {
   // user30 F14: `--set K=N` sized every field along K alike, so a @program with half-level
   // (nlev + 1) and full-level (nlev) fields could not get random inputs of both sizes.
   auto dir = weir::test::scratch_dir("cli-run-field-extent");
