@@ -8,11 +8,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -500,8 +502,22 @@ TEST_CASE("weir view --report: an orchestration with reductions views with and w
                    " --profile=" + q(dir / "py.json"),
                env);
   REQUIRE(r.code == 0);
-  // The table names the two copies of the loop body (the swap's) by their paths.
-  CHECK(r.out.find("_copy1/then/call_heat_step ") != std::string::npos);
+  {
+    // The report names the two copies of the loop body (the swap's) by their paths. Checked in the
+    // report, not in the printed table: that shows the 10 slowest elements, an order the timings
+    // decide (CI of stop 53 failed on a table check).
+    std::ifstream in(dir / "py.json");
+    const json j = json::parse(in);
+    std::set<std::string> bodies;
+    for (const json& e : j.at("weir_profile").at("elements")) {
+      const auto path = e.at("path").get<std::string>();
+      if (e.at("kind") == "state" && path.ends_with("/call_heat_step")) bodies.insert(path);
+    }
+    // The loop body and its swapped copy, each under its own path.
+    REQUIRE(bodies.size() == 2);
+    CHECK(std::ranges::count_if(bodies,
+                                [](const std::string& p) { return p.find("_copy1/then/") != p.npos; }) == 1);
+  }
   r = run_weir("run " + q(dir / "o.sdfg") + " --backend cpu" + args + " --profile=" + q(dir / "o.json"), env);
   REQUIRE(r.code == 0);
   const std::vector<std::pair<std::string, std::string>> views = {
