@@ -1,20 +1,26 @@
 #!/usr/bin/python3
 """npbench kernels: weir's run time per kernel and stage against NumPy and weir's optimizer.
 
-    python3 bench/npbench.py [--weir build/bin/weir] [--min-time 0.2] [--rounds 7] [--threads 2]
-                             [--only k1,k2] [--json out/bench/npbench.json] [--check-numpy]
+    python3 bench/npbench.py [--weir build/bin/weir] [--min-time 0.2] [--rounds 7] [--processes 3]
+                             [--threads 2] [--only k1,k2] [--json out/bench/npbench.json] [--check-numpy]
 
 For every kernel of ../shared/corpus/npbench and each of its three stages (the SDFGs DaCe writes:
 frontend, simplified, auto_optimized_cpu), `weir run --backend cpu --repeat` runs the file as it
 is and after `weir optimize --auto cpu` (weir's own pipeline). NumPy (Debian's python3-numpy,
 bench/npbench_numpy.py) runs the same kernel on the same inputs.
 
-Timing (ADR 0053, 2026-12-06): a first run of each of a kernel's six cells (3 stages, as is and
-weir-opt) compiles it, checks its outputs and measures one call; each cell then gets at least
-`--min-time` seconds of calls (at least 3 per round), split over `--rounds` rounds. A round runs
-every cell of the kernel once (one `weir run` each, its first call a warm-up that is dropped) and
-NumPy, in an order rotated from round to round, so that another job's load on the shared machine
-falls on all of them alike. A cell's time is the median of all its calls. Each stage's weir-opt
+Timing (ADR 0053, 2026-12-06; processes 2026-12-07): a first run of each of a kernel's six cells
+(3 stages, as is and weir-opt) compiles it, checks its outputs and measures one call; each cell then
+gets at least `--min-time` seconds of calls, split over `--rounds` rounds and, within a round, over
+`--processes` separate `weir run` processes (at least 3 calls each, the first call of each a
+warm-up that is dropped). A round runs every cell of the kernel and NumPy, in an order rotated from
+round to round, `--processes` times over, so that another job's load on the shared machine falls on
+all of them alike. The process, not the call, is the unit of sampling: a whole process can land in
+a fast or a slow mode (atax's two `cblas_dgemv` calls, the same code in all six cells: processes
+with medians of 0.030 or of 0.050 ms, depending on where OpenBLAS's pthread pool runs; stable with
+OPENBLAS_NUM_THREADS=1), so a round's time is the median of its processes' medians and a cell's
+time the median of all its processes' medians. With one process per round, 7 rounds of equal code
+compared 0.46-2.27 round by round and 1.68 at the median. Each stage's weir-opt
 is compared with the auto_optimized_cpu file as is (the issue's bar: weir's pipeline at or below
 DaCe's auto-optimized SDFG) round by round: the ratio of the two medians of the same round, and
 a verdict over the rounds (`verdict` in bench/report.py): *met* where the median ratio is at or
@@ -137,15 +143,21 @@ def time_weir(weir, sdfg, kdir, calls, threads, env, outdir):
     return outputs, times[1:], None
 
 
-def stats(times, rounds):
-    """A cell's numbers: the median, lowest and highest of all its calls, and each round's median."""
-    return {"median_s": statistics.median(times), "min_s": min(times), "max_s": max(times), "repeats": len(times),
-            "round_medians_s": [statistics.median(r) for r in rounds]}
+def stats(rounds):
+    """A cell's numbers from its rounds (each a list of processes, each a list of call times): the
+    median of all processes' medians, the lowest and highest call, the number of calls, each
+    round's median of its processes' medians, and every process's median."""
+    per_round = [[statistics.median(p) for p in r] for r in rounds]
+    procs = [m for r in per_round for m in r]
+    times = [t for r in rounds for p in r for t in p]
+    return {"median_s": statistics.median(procs), "min_s": min(times), "max_s": max(times), "repeats": len(times),
+            "processes": len(procs), "round_medians_s": [statistics.median(r) for r in per_round],
+            "process_medians_s": procs}
 
 
-def calls_per_round(one_call_s, min_time, rounds):
-    """Calls per round so that the rounds hold `min_time` seconds of calls (3 at least)."""
-    return max(3, min(100000, math.ceil(min_time / rounds / max(one_call_s, 1e-7))))
+def calls_per_process(one_call_s, min_time, rounds, processes):
+    """Calls per process so that the rounds' processes hold `min_time` seconds of calls (3 at least)."""
+    return max(3, min(100000, math.ceil(min_time / (rounds * processes) / max(one_call_s, 1e-7))))
 
 
 class Cell:
@@ -156,29 +168,32 @@ class Cell:
         self.result, self.calls, self.rounds = None, 0, []
 
 
-def time_kernel(cells, expected, compare, min_time, rounds):
-    """Checks and times every cell of one kernel in interleaved rounds (module docstring)."""
+def time_kernel(cells, expected, compare, min_time, rounds, processes):
+    """Checks and times every cell of one kernel in interleaved rounds of processes (module docstring)."""
     for c in cells:
         outputs, times, err = c.measure(1)
         why = err or check_all(outputs, expected, compare) or ("" if times else "no call times in weir run's output")
         if why:
             c.result = {"status": "failed" if err or not times else "mismatch", "detail": why}
         else:
-            c.calls = calls_per_round(times[0], min_time, rounds)
+            c.calls = calls_per_process(times[0], min_time, rounds, processes)
     live = [c for c in cells if c.result is None]
     for r in range(rounds):
-        for c in live[r % len(live):] + live[:r % len(live)] if live else []:
-            if c.result is not None:
-                continue
-            outputs, times, err = c.measure(c.calls)
-            why = err or check_all(outputs, expected, compare)
-            if why:
-                c.result = {"status": "failed" if err else "mismatch", "detail": why}
-            else:
-                c.rounds.append(times)
+        for c in live:
+            c.rounds.append([])
+        for _ in range(processes):
+            for c in live[r % len(live):] + live[:r % len(live)] if live else []:
+                if c.result is not None:
+                    continue
+                outputs, times, err = c.measure(c.calls)
+                why = err or check_all(outputs, expected, compare)
+                if why:
+                    c.result = {"status": "failed" if err else "mismatch", "detail": why}
+                else:
+                    c.rounds[-1].append(times)
     for c in live:
         if c.result is None:
-            c.result = {"status": "ok", **stats([t for r in c.rounds for t in r], c.rounds)}
+            c.result = {"status": "ok", **stats(c.rounds)}
 
 
 def main():
@@ -186,7 +201,8 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus", "npbench"))
     ap.add_argument("--weir", default=os.path.join(ROOT, "build", "bin", "weir"))
     ap.add_argument("--min-time", type=float, default=0.2, help="seconds of calls per cell, all rounds together")
-    ap.add_argument("--rounds", type=int, default=7, help="rounds of calls, each cell once per round")
+    ap.add_argument("--rounds", type=int, default=7, help="rounds of calls, each cell --processes times per round")
+    ap.add_argument("--processes", type=int, default=3, help="separate weir run processes per cell and round")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default=os.path.join(ROOT, "out", "bench", "npbench.json"))
@@ -236,7 +252,7 @@ def main():
                     os.makedirs(outdir, exist_ok=True)
                     cells.append(Cell((stage, label), lambda n, path=path, outdir=outdir: time_weir(
                         a.weir, path, kdir, n, a.threads, env, outdir)))
-            time_kernel(cells, expected, meta["compare"], a.min_time, a.rounds)
+            time_kernel(cells, expected, meta["compare"], a.min_time, a.rounds, a.processes)
             for c in cells:
                 if c.key == ("numpy",):
                     entry["numpy"] = c.result
@@ -264,6 +280,7 @@ def main():
         "threads": a.threads,
         "min_time_s": a.min_time,
         "rounds": a.rounds,
+        "processes": a.processes,
         "numpy_version": np.__version__,
         "kernels": results,
     }

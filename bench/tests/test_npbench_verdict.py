@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """The npbench table's verdict (bench/report.py) on hand-made rounds: weir-opt against DaCe's
-auto-optimized file as is, round by round, and pooled over several runs of bench/npbench.py.
+auto-optimized file as is, round by round, and pooled over several runs of bench/npbench.py; and
+bench/npbench.py's rounds of processes (the order cells run in, a cell's numbers from its
+processes' medians).
 Run by ctest ("bench: npbench verdicts from interleaved rounds"); exits 1 on the first mismatch."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import npbench  # noqa: E402
 import report  # noqa: E402
 
 
@@ -52,4 +55,44 @@ st = merged["kernels"][0]["stages"][0]
 check("pooled ratios", [round(r, 9) for r in st["vs_auto_as_is"]["ratios"]], [1.2, 1.3, 1.1])
 check("pooled verdict", st["vs_auto_as_is"]["verdict"], "not met")
 check("lower median kept", round(st["weir-opt"]["median_s"] * 1e3, 9), 1.3)
+
+# A cell's numbers from rounds of processes: process medians 2, 11, 1 (round 0) and 5 (round 1);
+# the cell's median is the median of the four (3.5), each round's the median of its own (2, 5).
+s = npbench.stats([[[1, 2, 3], [10, 11, 12], [1, 1, 1]], [[5, 5, 5]]])
+check("process medians", s["process_medians_s"], [2, 11, 1, 5])
+check("cell median of process medians", s["median_s"], 3.5)
+check("round medians of process medians", s["round_medians_s"], [2, 5])
+check("calls and processes", (s["repeats"], s["processes"], s["min_s"], s["max_s"]), (12, 4, 1, 12))
+# A bimodal cell: two fast processes of 10 calls and one slow one of 30. The median of all calls
+# would be the slow mode's (40 calls, 30 slow); the median of the processes is the fast one.
+s = npbench.stats([[[1.0] * 10, [1.0] * 10, [2.0] * 30]])
+check("bimodal cell", s["median_s"], 1.0)
+# Calls per process: 0.2 s over 7 rounds of 3 processes at 1 ms a call -> ceil(9.52) = 10; 3 at least.
+check("calls per process", npbench.calls_per_process(1e-3, 0.2, 7, 3), 10)
+check("at least 3 calls", npbench.calls_per_process(1.0, 0.2, 7, 3), 3)
+
+# time_kernel: a first call each (the check), then per round every cell once per process, in an
+# order rotated from round to round; each process's times kept in its round.
+order = []
+
+
+def fake(name, ms):
+    def measure(n):
+        order.append((name, n))
+        return {"x": 1}, [ms * 1e-3] * n, None
+    return npbench.Cell((name,), measure)
+
+
+a, b = fake("a", 10), fake("b", 20)
+npbench.time_kernel([a, b], {}, {}, 0.6, 2, 3)
+check("checks first", order[:2], [("a", 1), ("b", 1)])
+check("calls per process", a.calls, 10)
+check("round 0 then 1, 3 processes each", [n for n, _ in order[2:]], ["a", "b"] * 3 + ["b", "a"] * 3)
+check("processes per round", [len(r) for r in a.rounds], [3, 3])
+check("a's median", a.result["median_s"], 10e-3)
+check("b's processes", b.result["processes"], 6)
+# A cell whose output mismatches in a round is reported, not timed further.
+bad = npbench.Cell(("bad",), lambda n: ({"x": 2}, [1e-3] * n, None))
+npbench.time_kernel([bad], {"x": __import__("numpy").array(1)}, {"rtol": 0, "atol_rel_to_max": 0}, 0.1, 2, 3)
+check("mismatch reported", bad.result["status"], "mismatch")
 print("ok")
