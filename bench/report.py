@@ -657,10 +657,10 @@ def npbench_section(nb, source):
            f"Generated from `{source}` (`/usr/bin/python3 bench/npbench.py`), {nb['date_utc']}, commit "
            f"`{nb['commit']}`; {nb['machine']['cpus']} CPUs, {nb['threads']} OpenMP threads, "
            + (f"median of {nb['repeats']} calls after one warm-up" if "repeats" in nb else
-              f"median of the {nb['processes']} processes' medians of a cell (separate `weir run`s; a whole "
-              f"process can be fast or slow), at least {nb['min_time_s']:g} s of calls in {nb['rounds']} rounds "
-              f"that run every cell of a kernel in turn {nb['processes']} times, a warm-up call dropped from each "
-              "process" if nb.get("processes", 1) > 1 else
+              f"median of the medians of a cell's {nb['rounds'] * nb['processes']} processes (separate `weir "
+              f"run`s: a whole process can be fast or slow), at least {nb['min_time_s']:g} s of calls in "
+              f"{nb['rounds']} rounds that run every cell of a kernel in turn {nb['processes']} times, a warm-up "
+              "call dropped from each process" if nb.get("processes", 1) > 1 else
               f"median of all calls of a cell, at least {nb['min_time_s']:g} s of them in {nb['rounds']} rounds "
               "that run every cell of a kernel in turn, a warm-up call dropped from each")
            + " (`weir run --repeat`, compile time excluded)"

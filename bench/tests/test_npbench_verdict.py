@@ -54,6 +54,13 @@ merged = report.merge_npbench([run([1.2, 1.3], [1, 1]), run([2.2], [2])])
 st = merged["kernels"][0]["stages"][0]
 check("pooled ratios", [round(r, 9) for r in st["vs_auto_as_is"]["ratios"]], [1.2, 1.3, 1.1])
 check("pooled verdict", st["vs_auto_as_is"]["verdict"], "not met")
+# The table's header says what a cell's time is: the processes' medians where the JSON has them.
+nb = run([1.0], [1.0])
+nb.update({"date_utc": "d", "commit": "c", "threads": 2, "min_time_s": 0.2, "rounds": 7, "numpy_version": "n"})
+nb["machine"]["cpus"] = 2
+head = report.npbench_section(dict(nb, processes=3), "f.json")[2]
+check("header of processes", "median of the medians of a cell's 21 processes" in head, True)
+check("header of calls", "median of all calls of a cell" in report.npbench_section(nb, "f.json")[2], True)
 check("lower median kept", round(st["weir-opt"]["median_s"] * 1e3, 9), 1.3)
 
 # A cell's numbers from rounds of processes: process medians 2, 11, 1 (round 0) and 5 (round 1);
