@@ -10,6 +10,7 @@
 #endif
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -274,45 +275,114 @@ struct weir_table_use {
 // The entry check of a connectivity table whose entries index without checks in the loops: every
 // entry (r, c) of the rows x cols table (strides in elements) is -1 (a missing neighbour, which
 // the code never uses as an index) or below the extent of every use. Throws naming the table, the
-// entry, its value and the use it fails; one pass, the search for the culprit only on failure.
-// The pass has no early exit, so that it vectorizes: it runs at every call, and as a loop of
-// short-circuit tests it took 0.3 ms (the table in cache) to 1.1 ms (from memory) for
-// cell_laplacian's C2E2CO (100,352 x 4), a sixth of the kernel's time on two threads; now about
-// half (docs/adr/0041, 2026-12-06). On one thread: a parallel loop here stalled for milliseconds
-// whenever another process held a core.
+// entry, its value and the use it fails. It runs at every call, before the first state, so that a
+// bad entry is refused before anything is written (docs/adr/0051).
+//
+// Entries bad for the smallest extent `bound`: below -1 or at least `bound`; an entry bad for
+// some use is bad for it, and the reverse. The first bad one in row-major order is found by a
+// parallel pass (weir_first_bad_entry) that completes before the message is made, so the message
+// names the same entry as a search on one thread would. On one thread this check took 0.15-0.9
+// ms of cell_laplacian's 4.8 ms per call (C2E2CO, 100,352 x 4 int32) while the other threads
+// waited for the first parallel state (docs/adr/0051, 2026-12-07).
+//
+// The table's rows in blocks of this many entries (about): each block is one pass with no early
+// exit (so that it vectorizes), and a block with a bad entry is searched for its first one.
+constexpr int64_t weir_table_block_entries = 4096;
+// Tables with fewer entries are checked on the calling thread: a fork/join costs more than the
+// pass over them (64 Ki int32 entries, 256 KiB, take about 10 us on one core).
+constexpr int64_t weir_table_parallel_entries = 65536;
+// The test of an entry v against `bound` (at least 0) in T's own width, so that a pass over an
+// int32 table compares 8 entries per AVX2 instruction, not 4 widened ones: v is good (-1 <= v <
+// bound) exactly when U(v) + 1 < U(min(bound, max of T + 1)) + 1, U the unsigned type of T's
+// width (-1 maps to 0, entries below -1 above max of T + 1).
+template <typename T>
+struct weir_entry_test {
+  using U = std::make_unsigned_t<T>;
+  U limit;
+  explicit weir_entry_test(int64_t bound) {
+    const int64_t top = static_cast<int64_t>(static_cast<U>(~U{0}) >> 1);  // max of T
+    const int64_t b = bound < 0 ? 0 : bound;
+    limit = static_cast<U>(static_cast<U>(b > top ? static_cast<U>(top) + 1u : static_cast<U>(b)) + 1u);
+  }
+  int bad(T v) const { return static_cast<int>(static_cast<U>(static_cast<U>(v) + 1u) >= limit); }
+};
+// Rows [r0, r1) of the table: the row-major index (r * cols + c) of their first bad entry, or
+// `none` when they have none. A contiguous table is one flat pass over the block's entries.
+template <typename T>
+static inline int64_t weir_first_bad_in_rows(const T* t, int64_t r0, int64_t r1, int64_t cols,
+                                             int64_t row_stride, int64_t col_stride,
+                                             const weir_entry_test<T>& test, int64_t none) {
+  int bad = 0;
+  if (col_stride == 1 && row_stride == cols) {
+    const T* block = t + r0 * cols;
+    const int64_t entries = (r1 - r0) * cols;
+    for (int64_t i = 0; i < entries; ++i) bad |= test.bad(block[i]);
+  } else {
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t c = 0; c < cols; ++c) bad |= test.bad(t[r * row_stride + c * col_stride]);
+  }
+  if (bad == 0) return none;
+  for (int64_t r = r0; r < r1; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      if (test.bad(t[r * row_stride + c * col_stride])) return r * cols + c;
+  return none;
+}
+// The row-major index of the table's first bad entry, or rows * cols when every entry is good:
+// blocks of rows checked in parallel (an OpenMP min reduction of the blocks' first bad indices;
+// the region ends before this returns) where the table has weir_table_parallel_entries or more
+// and the measured choice of a parallel map (weir_run_sequentially, per entry, over the calls of
+// this program's checks of T's tables) finds it faster than one thread: with the cores held by
+// other processes, a parallel region waits for a descheduled thread (cell_laplacian and nabla
+// ran 1.2-1.6x the hand-written kernels at load 12 on 2 cores with this pass always parallel,
+// 1.0x with it on one thread; docs/adr/0051, 2026-12-07).
+template <typename T>
+[[maybe_unused]] static int64_t weir_first_bad_entry(const T* t, int64_t rows, int64_t cols,
+                                                     int64_t row_stride, int64_t col_stride, int64_t bound) {
+  const int64_t none = rows * cols;
+  if (rows <= 0 || cols <= 0) return none;
+  const int64_t block_rows = cols >= weir_table_block_entries ? 1 : weir_table_block_entries / cols;
+  const int64_t blocks = (rows + block_rows - 1) / block_rows;
+  const weir_entry_test<T> test(bound);
+  int64_t first = none;
+#ifdef _OPENMP
+  static weir_map_times times;
+  const double entries = static_cast<double>(none);
+  const bool measured = none >= weir_table_parallel_entries;
+  const bool parallel = measured && !weir_run_sequentially(times, entries);
+  const double t0 = measured ? omp_get_wtime() : 0.0;
+#pragma omp parallel for schedule(static) reduction(min : first) if (parallel)
+#endif
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t r0 = b * block_rows;
+    const int64_t r1 = r0 + block_rows < rows ? r0 + block_rows : rows;
+    const int64_t found = weir_first_bad_in_rows(t, r0, r1, cols, row_stride, col_stride, test, none);
+    first = found < first ? found : first;
+  }
+#ifdef _OPENMP
+  if (measured)
+    weir_map_ran(parallel ? times.parallel : times.sequential,
+                 parallel ? times.parallel_runs : times.sequential_runs, (omp_get_wtime() - t0) / entries);
+#endif
+  return first;
+}
 template <typename T>
 [[maybe_unused]] static void weir_check_table(const char* table, const T* t, int64_t rows, int64_t cols,
                                               int64_t row_stride, int64_t col_stride,
                                               const weir_table_use* uses, std::size_t n) {
   int64_t bound = INT64_MAX;
   for (std::size_t k = 0; k < n; ++k) bound = uses[k].extent < bound ? uses[k].extent : bound;
-  int bad = 0;
-  if (col_stride == 1 && row_stride == cols) {
-    const int64_t entries = rows * cols;
-    for (int64_t i = 0; i < entries; ++i) {
-      const int64_t v = static_cast<int64_t>(t[i]);
-      bad |= static_cast<int>(v < -1) | static_cast<int>(v >= bound);
-    }
-  } else {
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c) {
-        const int64_t v = static_cast<int64_t>(t[r * row_stride + c * col_stride]);
-        bad |= static_cast<int>(v < -1) | static_cast<int>(v >= bound);
-      }
-  }
-  if (bad == 0) return;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      const int64_t v = static_cast<int64_t>(t[r * row_stride + c * col_stride]);
-      for (std::size_t k = 0; k < n && v != -1; ++k)
-        if (v < 0 || v >= uses[k].extent)
-          weir_throw(
-              "connectivity table '%s': entry [%lld, %lld] = %lld is outside [0, %lld), the extent of '%s' "
-              "in dimension %d, which it indexes (an entry must be a neighbour's index or -1, a missing "
-              "neighbour)",
-              table, static_cast<long long>(r), static_cast<long long>(c), static_cast<long long>(v),
-              static_cast<long long>(uses[k].extent), uses[k].data, uses[k].dim);
-    }
+  const int64_t first = weir_first_bad_entry(t, rows, cols, row_stride, col_stride, bound);
+  if (first >= rows * cols) return;
+  const int64_t r = first / cols, c = first % cols;
+  const int64_t v = static_cast<int64_t>(t[r * row_stride + c * col_stride]);
+  for (std::size_t k = 0; k < n; ++k)
+    if (v < 0 || v >= uses[k].extent)
+      weir_throw(
+          "connectivity table '%s': entry [%lld, %lld] = %lld is outside [0, %lld), the extent of '%s' "
+          "in dimension %d, which it indexes (an entry must be a neighbour's index or -1, a missing "
+          "neighbour)",
+          table, static_cast<long long>(r), static_cast<long long>(c), static_cast<long long>(v),
+          static_cast<long long>(uses[k].extent), uses[k].data, uses[k].dim);
 }
 // As weir_check_bounds where code cannot throw (a nested SDFG's body, maybe inside a parallel
 // loop): false after recording the violation, which weir_raise_fault() throws after the state.

@@ -5,7 +5,10 @@
 // of the library could: an entry out of range is refused before anything is written, named with
 // the table, the entry and its value; -1 entries are skipped by reductions; direct reads of a
 // table keep their check (a -1 there is the program's error at that point).
+#include <array>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "embedded_test_util.h"
 #include "three_ways.h"
@@ -125,4 +128,83 @@ TEST_CASE("table entry checks: a direct read of a -1 entry is still refused wher
   }
   CHECK_THAT(error, Catch::Contains("of 'v': index -1 along V is outside [0, 4)"));
   CHECK_THAT(error, Catch::Contains("missing neighbour"));
+}
+
+namespace {
+
+/// A mesh of `vertices` vertices and `edges` edges whose table (int32) is large enough for the
+/// entry check's parallel pass (65,536 entries or more, prelude weir_support.h): edge e joins
+/// vertices e % vertices and (7 e + 3) % vertices, except every 97th edge, whose second vertex
+/// is missing (-1); `bad` sets entries (row, column, value) after that. v[i] = i + 0.5.
+Arguments large_mesh(std::int64_t vertices, std::int64_t edges,
+                     const std::vector<std::array<std::int64_t, 3>>& bad = {}) {
+  std::vector<double> e2v(static_cast<std::size_t>(2 * edges));
+  for (std::int64_t e = 0; e < edges; ++e) {
+    e2v[static_cast<std::size_t>(2 * e)] = static_cast<double>(e % vertices);
+    e2v[static_cast<std::size_t>(2 * e + 1)] =
+        e % 97 == 0 ? -1.0 : static_cast<double>((7 * e + 3) % vertices);
+  }
+  for (const auto& [row, col, value] : bad)
+    e2v[static_cast<std::size_t>(2 * row + col)] = static_cast<double>(value);
+  Arguments args;
+  args.arrays.emplace("v", make({vertices}, [](std::int64_t i) { return static_cast<double>(i) + 0.5; }));
+  args.arrays.emplace("out", full({edges}, -7.0));
+  args.arrays.emplace("E2V", make(
+                                 {edges, 2}, [&](std::int64_t i) { return e2v[static_cast<std::size_t>(i)]; },
+                                 ScalarType::Int32));
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("table entry checks: a large table is checked in parallel and its good entries are used",
+          "[runtime][unstructured][bounds]") {
+  const std::int64_t vertices = 1000, edges = 40000;  // 80,000 entries: the parallel pass
+  Arguments a = large_mesh(vertices, edges);
+  compiled_alone("reduce")->run(a);
+  const std::vector<double> out = values(a.arrays.at("out"));
+  REQUIRE(out.size() == static_cast<std::size_t>(edges));
+  // By hand: (e % 1000 + 0.5) + ((7 e + 3) % 1000 + 0.5), the second term absent on every 97th edge.
+  std::size_t wrong = 0;
+  for (std::int64_t e = 0; e < edges; ++e) {
+    double expected = static_cast<double>(e % vertices) + 0.5;
+    if (e % 97 != 0) expected += static_cast<double>((7 * e + 3) % vertices) + 0.5;
+    wrong += out[static_cast<std::size_t>(e)] != expected ? 1 : 0;
+  }
+  CHECK(wrong == 0);
+  CHECK(out[1] == 1.5 + 10.5);
+  CHECK(out[97] == 97.5);
+}
+
+TEST_CASE("table entry checks: the parallel pass names the first bad entry and nothing is written",
+          "[runtime][unstructured][bounds]") {
+  const std::int64_t vertices = 1000, edges = 40000;
+  struct Case {
+    std::vector<std::array<std::int64_t, 3>> bad;
+    std::string named;
+  };
+  // The first bad entry in row-major order is named, wherever the others are (other threads'
+  // blocks, earlier columns of later rows); an entry equal to the extent is outside.
+  const std::vector<Case> cases{
+      {{{39000, 1, 1000}, {200, 0, -2}}, "entry [200, 0] = -2 is outside [0, 1000)"},
+      {{{39999, 1, 5000}}, "entry [39999, 1] = 5000 is outside [0, 1000)"},
+      {{{20001, 0, 1000}, {20000, 1, 2147483647}, {30000, 0, -2147483647 - 1}},
+       "entry [20000, 1] = 2147483647 is outside [0, 1000)"},
+      {{{0, 0, 1000}}, "entry [0, 0] = 1000 is outside [0, 1000)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.named);
+    Arguments a = large_mesh(vertices, edges, c.bad);
+    std::string error;
+    try {
+      compiled_alone("reduce")->run(a);
+    } catch (const weir::Error& e) {
+      error = e.what();
+    }
+    CHECK_THAT(error, Catch::Contains("connectivity table 'E2V': " + c.named +
+                                      ", the extent of 'v' in dimension 0, which it indexes"));
+    // No output element was written: every one still holds the value it had before the call.
+    const std::vector<double> out = values(a.arrays.at("out"));
+    CHECK(out == std::vector<double>(static_cast<std::size_t>(edges), -7.0));
+  }
 }
