@@ -194,7 +194,7 @@ def tune_section(out, tu):
     loaded = [k for k in tu["kernels"] if k.get("status") == "ok" and k["tune"].get("load_warning")]
     if loaded:
         out.append("`weir tune` found its own ratios unreliable on " + ", ".join(k["name"] for k in loaded) +
-                   " (a load above the CPUs, or the baseline's calls spreading by more than 15%; "
+                   " (a load above the CPUs + 0.5, or the baseline's calls spreading by more than 15%; "
                    "docs/adr/0056-weir-tune.md, session 32):\n")
         for k in loaded:
             out.append(f"- {k['name']}: {k['tune']['load_warning']}")
