@@ -98,7 +98,8 @@ struct TuneOptions {
 };
 
 int tune_command(const TuneOptions& t) {
-  TuneSettings settings;  // the budget counts from here
+  TuneSettings settings;                        // the budget counts from here
+  const LoadReading load_before = read_load();  // before lowering: an injected reading is checked first
   settings.budget_s = parse_budget(t.budget);
   settings.max_candidates = t.max_candidates;
   if (t.backend != "cpu")
@@ -177,7 +178,6 @@ int tune_command(const TuneOptions& t) {
     ctx.sizes.emplace(dim.empty() ? name : dim, value);
   }
 
-  const LoadReading load_before = read_load();
   TuneOutcome outcome = tune_search(target.sdfg, *backend, args, written, candidates, settings, std::cout);
   const LoadReading load_after = read_load();
   ctx.load = load_after.text;

@@ -8,6 +8,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "targets.h"
+
 namespace weir::cli {
 namespace {
 
@@ -41,7 +43,13 @@ LoadReading parse_loadavg(const std::string& text) {
 }
 
 LoadReading read_load() {
-  if (const char* injected = std::getenv("WEIR_TUNE_LOADAVG")) return parse_loadavg(injected);
+  if (const char* injected = std::getenv("WEIR_TUNE_LOADAVG")) {
+    LoadReading r = parse_loadavg(injected);
+    if (r.one_minute < 0)
+      throw UsageError(std::string("WEIR_TUNE_LOADAVG='") + injected +
+                       "': expected the text of /proc/loadavg, three load averages such as '9.30 8.12 7.05'");
+    return r;
+  }
   std::ifstream f("/proc/loadavg");
   std::stringstream ss;
   ss << f.rdbuf();

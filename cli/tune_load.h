@@ -19,9 +19,10 @@ struct LoadReading {
 /// "") when it does not start with three numbers.
 LoadReading parse_loadavg(const std::string& text);
 
-/// /proc/loadavg now, or the text of the environment variable WEIR_TUNE_LOADAVG where it is set
-/// (a load injected by tests: what tune says about load must be testable without loading the
-/// machine).
+/// /proc/loadavg now (one_minute -1 where it cannot be read), or the text of the environment
+/// variable WEIR_TUNE_LOADAVG where it is set (a load injected by tests: what tune says about
+/// load must be testable without loading the machine); throws UsageError naming the variable
+/// when that text is not a load reading.
 LoadReading read_load();
 
 /// Above this 1-minute load per the machine's CPUs plus kLoadMargin, some thread of a program

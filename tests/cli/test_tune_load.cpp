@@ -131,3 +131,20 @@ TEST_CASE("weir tune: an injected load above the CPUs is reported in the output,
     CHECK_THAT(idle_log["load_warning"].get<std::string>(), Catch::Contains(" calls spread by "));
   CHECK(idle_log["load_average"] == "0.00 0.00 0.00");
 }
+
+TEST_CASE("weir tune: an injected load that is not a load reading is a usage error naming the variable",
+          "[cli][tune]") {
+  auto dir = weir::test::scratch_dir("tune-load-bad-injection");
+  const std::string program =
+      q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
+  auto r = run_weir(
+      "tune " + program + " --set I=16 --set J=10 --set K=2 --max-candidates 2 -o " + q(dir / "best.json"),
+      "WEIR_TUNE_LOADAVG='busy'");
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out,
+             Catch::Contains("WEIR_TUNE_LOADAVG='busy': expected the text of /proc/loadavg, three load "
+                             "averages such as '9.30 8.12 7.05'"));
+  CHECK_FALSE(fs::exists(dir / "best.json"));
+  CHECK_FALSE(fs::exists(dir / "best.log.json"));
+}
