@@ -191,6 +191,14 @@ def tune_section(out, tu):
                    f"{speedup} | {t['speedup']:.2f} | {t['evaluated']} of {t['candidates']}{cut} | "
                    f"`{t['choices']}` ({t['threads']}) |")
     out.append("")
+    loaded = [k for k in tu["kernels"] if k.get("status") == "ok" and k["tune"].get("load_warning")]
+    if loaded:
+        out.append("`weir tune` found its own ratios unreliable on " + ", ".join(k["name"] for k in loaded) +
+                   " (a load above the CPUs + 0.5, or the baseline's calls spreading by more than 15%; "
+                   "docs/adr/0056-weir-tune.md, session 32):\n")
+        for k in loaded:
+            out.append(f"- {k['name']}: {k['tune']['load_warning']}")
+        out.append("")
 
 
 def toolchain_section(out, tc):

@@ -22,6 +22,7 @@
 #include "run_target.h"
 #include "targets.h"
 #include "tune_files.h"
+#include "tune_load.h"
 #include "tune_search.h"
 #include "tune_space.h"
 #include "weir/runtime/connectivity_check.h"
@@ -75,10 +76,16 @@ std::string quoted(const std::string& s) {
   return s.find_first_of(" '\"$\\") == std::string::npos ? s : "'" + s + "'";
 }
 
-std::string load_average() {
-  std::ifstream f("/proc/loadavg");
-  std::string a, b, c;
-  return f >> a >> b >> c ? a + " " + b + " " + c : std::string();
+// Every call of the baseline program in the search: its own series, its calls interleaved with
+// each measured candidate's and with the confirmation's (the same program on the same inputs).
+std::vector<double> baseline_calls(const TuneOutcome& o) {
+  std::vector<double> v;
+  for (const auto& r : o.results) {
+    if (r.status == "baseline" || r.status == "measured")
+      v.insert(v.end(), r.baseline_seconds.begin(), r.baseline_seconds.end());
+  }
+  v.insert(v.end(), o.confirm_baseline_seconds.begin(), o.confirm_baseline_seconds.end());
+  return v;
 }
 
 struct TuneOptions {
@@ -91,7 +98,8 @@ struct TuneOptions {
 };
 
 int tune_command(const TuneOptions& t) {
-  TuneSettings settings;  // the budget counts from here
+  TuneSettings settings;                        // the budget counts from here
+  const LoadReading load_before = read_load();  // before lowering: an injected reading is checked first
   settings.budget_s = parse_budget(t.budget);
   settings.max_candidates = t.max_candidates;
   if (t.backend != "cpu")
@@ -171,7 +179,14 @@ int tune_command(const TuneOptions& t) {
   }
 
   TuneOutcome outcome = tune_search(target.sdfg, *backend, args, written, candidates, settings, std::cout);
-  ctx.load = load_average();
+  const LoadReading load_after = read_load();
+  ctx.load = load_after.text;
+  ctx.load_before = load_before.text;
+  // The larger reading: a search of a minute moves the 1-minute average only part of the way.
+  const std::vector<double> calls = baseline_calls(outcome);
+  ctx.baseline_spread = relative_spread(calls);
+  ctx.load_warning = load_warning(load_before.one_minute > load_after.one_minute ? load_before : load_after,
+                                  std::thread::hardware_concurrency(), calls);
   const std::string stem = program_stem(t.program);
   const std::string tuned_sdfg = t.sdfg_out.empty() ? stem + ".tuned.sdfg" : t.sdfg_out;
   if (is_field_view_reference(t.program)) {
@@ -198,6 +213,7 @@ int tune_command(const TuneOptions& t) {
   if (tuned) write_sdfg(*tuned, t.sdfg_out);
 
   const CandidateResult& best = outcome.results[outcome.best];
+  if (!ctx.load_warning.empty()) std::cout << ctx.load_warning << "\n";
   if (!outcome.kept_baseline_because.empty()) std::cout << outcome.kept_baseline_because << "\n";
   if (outcome.best == 0) {
     std::cout << "best: auto-optimize-cpu itself"

@@ -62,6 +62,7 @@ nlohmann::ordered_json tuned_script(const TuneOutcome& o, const TuneContext& ctx
                         std::to_string(o.best) + " (" + best.candidate.label + "); " + extent_text(o) +
                         " (seed " + std::to_string(ctx.seed) + ", budget " + fixed(ctx.budget_s, 0) + " s)";
   if (!o.kept_baseline_because.empty()) comment += "; " + o.kept_baseline_because;
+  if (!ctx.load_warning.empty()) comment += "; " + ctx.load_warning;
   nlohmann::ordered_json choices = nlohmann::ordered_json::object();
   for (const auto& [k, v] : best.candidate.choices) choices[k] = v;
   nlohmann::ordered_json header = {
@@ -81,6 +82,8 @@ nlohmann::ordered_json tuned_script(const TuneOutcome& o, const TuneContext& ctx
       {"budget_s", ctx.budget_s},
       {"sizes", ctx.sizes},
       {"load_average", ctx.load},
+      {"load_warning",
+       ctx.load_warning.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ctx.load_warning)},
       {"reproduce", ctx.reproduce},
   };
   nlohmann::ordered_json script;
@@ -142,6 +145,10 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
                                         : nlohmann::ordered_json(o.kept_baseline_because)},
           {"sizes", ctx.sizes},
           {"load_average", ctx.load},
+          {"load_average_before", ctx.load_before},
+          {"baseline_spread", ctx.baseline_spread},
+          {"load_warning", ctx.load_warning.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(ctx.load_warning)},
           {"results", list}};
 }
 

@@ -22,7 +22,12 @@ struct TuneContext {
   std::vector<std::string> reproduce;
   /// The sizes of the calls: per dimension of a field-view program (I=256), else per symbol.
   std::map<std::string, std::int64_t> sizes;
-  std::string load;  ///< /proc/loadavg when the search ended
+  std::string load;         ///< /proc/loadavg when the search ended
+  std::string load_before;  ///< /proc/loadavg before the search
+  /// The baseline's calls' interquartile range / median (tune_load.h's relative_spread).
+  double baseline_spread = 0;
+  /// Why the ratios are unreliable (tune_load.h's load_warning), "" when nothing says so.
+  std::string load_warning;
 };
 
 /// The tuned script: `{"weir_tune": {header}, "steps": [...]}`, which `weir optimize --script`

@@ -224,6 +224,8 @@ json tune_kernel(const KernelCase& kc, const Variant& v, const Sizes& sizes, con
                   {"evaluated", h.at("evaluated")},
                   {"candidates", h.at("candidates")},
                   {"cut_short", h.at("cut_short")},
+                  // Why `weir tune` called its own ratios unreliable (a loaded machine), or null.
+                  {"load_warning", h.value("load_warning", json(nullptr))},
                   {"steps", script.at("steps")},
                   {"script", (dir / "tuned.json").string()}};
     std::shared_ptr<SDFG> sdfg = untuned_sdfg(v.tune_source);
@@ -325,6 +327,8 @@ json run_tune_benchmarks(const Sizes& sizes, const Paths& paths, const std::vect
     else
       std::printf("  %-16s %-8s %s\n", kc.name.c_str(), kj["status"].get<std::string>().c_str(),
                   last_lines(kj["reason"].get<std::string>(), 2).c_str());
+    if (kj["status"] == "ok" && kj["tune"]["load_warning"].is_string())
+      std::printf("  %-16s weir tune: %s\n", "", kj["tune"]["load_warning"].get<std::string>().c_str());
     std::fflush(stdout);
     kernels.push_back(std::move(kj));
   }

@@ -1,0 +1,86 @@
+// Whether tune's ratios were measured on a loaded machine (tune_load.h).
+#include "tune_load.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "targets.h"
+
+namespace weir::cli {
+namespace {
+
+// The value at fraction `q` of the sorted `v` (non-empty), interpolated between neighbours.
+double quantile(const std::vector<double>& v, double q) {
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(at));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+}  // namespace
+
+LoadReading parse_loadavg(const std::string& text) {
+  std::istringstream in(text);
+  std::string a, b, c;
+  LoadReading r;
+  if (!(in >> a >> b >> c)) return r;
+  try {
+    std::size_t used = 0;
+    const double one = std::stod(a, &used);
+    if (used != a.size() || !std::isfinite(one) || one < 0) return r;
+    (void)std::stod(b);
+    (void)std::stod(c);
+    r.one_minute = one;
+    r.text = a + " " + b + " " + c;
+  } catch (const std::exception&) {
+    return LoadReading{};
+  }
+  return r;
+}
+
+LoadReading read_load() {
+  if (const char* injected = std::getenv("WEIR_TUNE_LOADAVG")) {
+    LoadReading r = parse_loadavg(injected);
+    if (r.one_minute < 0)
+      throw UsageError(std::string("WEIR_TUNE_LOADAVG='") + injected +
+                       "': expected the text of /proc/loadavg, three load averages such as '9.30 8.12 7.05'");
+    return r;
+  }
+  std::ifstream f("/proc/loadavg");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return parse_loadavg(ss.str());
+}
+
+double relative_spread(std::vector<double> seconds) {
+  if (seconds.size() < 4) return 0;
+  std::sort(seconds.begin(), seconds.end());
+  const double mid = quantile(seconds, 0.5);
+  return mid > 0 ? (quantile(seconds, 0.75) - quantile(seconds, 0.25)) / mid : 0;
+}
+
+std::string load_warning(const LoadReading& load, unsigned cpus,
+                         const std::vector<double>& baseline_seconds) {
+  const bool loaded = load.one_minute >= 0 && cpus > 0 && load.one_minute > cpus + kLoadMargin;
+  const double spread = relative_spread(baseline_seconds);
+  const bool scattered = spread > kMaxBaselineSpread;
+  if (!loaded && !scattered) return "";
+  std::ostringstream os;
+  os << std::fixed << "the machine is loaded (";
+  if (load.one_minute >= 0)
+    os << "load " << std::setprecision(2) << load.one_minute << " on " << cpus << " CPU"
+       << (cpus == 1 ? "" : "s");
+  else
+    os << "load unknown";
+  if (scattered)
+    os << "; the baseline's " << baseline_seconds.size() << " calls spread by " << std::setprecision(0)
+       << spread * 100.0 << "% (interquartile range / median)";
+  os << "): speed-ups below are unreliable";
+  return os.str();
+}
+
+}  // namespace weir::cli
