@@ -1,12 +1,14 @@
 // `weir view --set` resolved against the SDFG shown (view_sets.h).
 #include "view_sets.h"
 
+#include <map>
 #include <set>
 #include <stdexcept>
 
 #include "run_arguments.h"
 #include "run_sizes.h"
 #include "targets.h"
+#include "weir/runtime/connectivity_check.h"
 #include "weir/sdfg/suggest.h"
 
 namespace weir::cli {
@@ -34,9 +36,18 @@ long long integer_value(const std::string& given, const std::string& value) {
 std::map<std::string, long long> view_symbol_values(const SDFG& sdfg, const std::vector<std::string>& sets) {
   std::set<std::string> symbols = sdfg.free_symbols();
   for (const auto& [name, type] : sdfg.symbols) symbols.insert(name);
-  std::set<std::string> dims, sizes;  // dimensions of the size symbols; the symbols in shapes
+  std::set<std::string> dims, sizes;              // dimensions of the size symbols; the symbols in shapes
+  std::multimap<std::string, std::string> along;  // dimension -> a symbol that is its extent
   for (const auto& s : symbols)
-    if (auto d = size_dimension(s); !d.empty()) dims.insert(d);
+    if (auto d = size_dimension(s); !d.empty()) along.emplace(d, s);
+  // The rows of a connectivity table the lowering recorded (`__E2V_rows`) are its dimension's
+  // points (Edge), as `weir run --set Edge=N` sizes them.
+  try {
+    for (const auto& c : runtime::recorded_connectivities(sdfg))
+      if (symbols.count("__" + c.name + "_rows")) along.emplace(c.from, "__" + c.name + "_rows");
+  } catch (const weir::Error&) {  // a malformed record is the run's to refuse
+  }
+  for (const auto& [d, s] : along) dims.insert(d);
   for (const auto& [name, desc] : sdfg.arrays)
     for (const auto& e : desc.shape)
       for (const auto& s : e.free_symbols()) sizes.insert(s);
@@ -63,8 +74,8 @@ std::map<std::string, long long> view_symbol_values(const SDFG& sdfg, const std:
   }
   std::map<std::string, long long> values = by_symbol;
   for (const auto& [dim, v] : by_dim)
-    for (const auto& s : symbols)
-      if (is_size_of(s, dim)) values.emplace(s, v);  // a symbol set by its own name wins
+    for (auto [it, end] = along.equal_range(dim); it != end; ++it)
+      values.emplace(it->second, v);  // a symbol set by its own name wins
   return values;
 }
 

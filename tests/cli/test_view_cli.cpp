@@ -461,6 +461,19 @@ TEST_CASE("weir view --set: a dimension sizes every field along it, as weir run 
   CHECK(r.code == 2);
   CHECK(r.out.find("--set I is given twice") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "x.html"));
+
+  // Unstructured: a dimension also sizes the rows of the tables on it (E2V's rows are edges).
+  const std::string nabla = "examples/unstructured/nabla.py::nabla_program";
+  r = run_weir("view " + nabla + " --set Vertex=30 --set Edge=90 --set K=4 --html " + q(dir / "n.html"));
+  REQUIRE(r.code == 0);
+  s = page_data(read(dir / "n.html"))["overlays"]["static"];
+  CHECK(s["symbols"]["__E2V_rows"] == 90);
+  CHECK(s["symbols"]["__V2E_rows"] == 30);
+  CHECK(s["symbols"]["__pp_Vertex_size"] == 30);
+  for (const json& e : s["elements"]) {
+    INFO(e["label"]);
+    CHECK(e["needs"] == json::array());  // every value known
+  }
 }
 
 TEST_CASE("weir view --report: files that are not a profile report are refused with the reason",
