@@ -14,6 +14,7 @@
 #include "targets.h"
 #include "view/page.h"
 #include "view/server.h"
+#include "view_sets.h"
 #include "weir/sdfg/output_file.h"
 
 namespace weir::cli {
@@ -42,8 +43,9 @@ Action add_view_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option(
       "--set", o->sets,
-      "NAME=VALUE: a symbol's value for the static overlays (bytes moved, FLOPs; repeatable; wins over "
-      "the report's values)");
+      "NAME=N: a symbol's value, or a dimension's extent (I=64 sizes every field along I, as `weir run "
+      "--set` does), for the static overlays (bytes moved, FLOPs; repeatable; wins over the report's "
+      "values)");
   cmd->add_option("--html", o->html, "OUT.html: write one self-contained HTML file instead of serving");
   cmd->add_option("--port", o->port, "Port on 127.0.0.1 to serve on (default 0: a free port)")
       ->check(integer_in(0, 65535));
@@ -54,17 +56,8 @@ Action add_view_command(CLI::App& app) {
     if (o->page.target.empty() && o->page.report.empty())
       throw UsageError(
           "weir view: give the SDFG to show (FILE.sdfg or FILE.py::NAME), or --report PROFILE.json");
-    for (const std::string& s : o->sets) {
-      auto [name, value] = split_assignment("--set", s);
-      try {
-        std::size_t used = 0;
-        const long long v = std::stoll(value, &used);
-        if (used != value.size()) throw std::invalid_argument(value);
-        o->page.symbols[name] = v;
-      } catch (const std::logic_error&) {
-        throw UsageError("--set " + s + ": expected NAME=INTEGER (a symbol's value)");
-      }
-    }
+    for (const std::string& s : o->sets) split_assignment("--set", s);  // the form, before loading
+    o->page.symbols = [sets = o->sets](const SDFG& sdfg) { return view_symbol_values(sdfg, sets); };
     if (!o->html.empty() && cmd->count("--port"))
       throw UsageError("weir view: give --html OUT.html or --port N, not both");
     if (!o->html.empty()) {

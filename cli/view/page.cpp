@@ -15,6 +15,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/program_source.h"
 #include "weir/sdfg/input_file.h"
+#include "weir/sdfg/private_attributes.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/source_files.h"
 #include "weir/sdfg/validate.h"
@@ -48,7 +49,7 @@ json document(const SDFG& sdfg) {
   for (json* o : {&j, j.contains("attributes") ? &j["attributes"] : nullptr})
     if (o && o->is_object()) {
       o->erase("transformation_hist");
-      o->erase(transforms::kWeirHistoryAttribute);
+      o->erase(attribute_key_in_file(transforms::kWeirHistoryAttribute));
       o->erase("orig_sdfg");
     }
   return j;
@@ -170,7 +171,8 @@ Page build_page(const PageOptions& o) {
     for (const auto& [k, v] : given.items())
       if (v.is_number_integer()) symbols[k] = v.get<long long>();
   }
-  for (const auto& [k, v] : o.symbols) symbols[k] = v;
+  if (o.symbols)
+    for (const auto& [k, v] : o.symbols(*sdfg)) symbols[k] = v;
   data["overlays"] = {{"static", static_overlay(*sdfg, symbols)}};
   if (report) {
     data["overlays"]["profile"] = profile_overlay(*sdfg, *report->json, o.report);

@@ -4,9 +4,14 @@
 // problems `weir validate` finds.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+namespace weir {
+class SDFG;
+}
 
 namespace weir::cli::view {
 
@@ -20,8 +25,9 @@ struct PageOptions {
   /// With --report: a profile report (`weir run --profile=FILE`) to overlay; with no `target`
   /// the page shows the SDFG the report was made from.
   std::string report;
-  /// Symbol values for the static overlay (--set NAME=VALUE; they win over the report's).
-  std::map<std::string, long long> symbols;
+  /// Symbol values for the static overlay from the SDFG shown (--set NAME=VALUE resolved by
+  /// view_symbol_values, which may throw UsageError; they win over the report's); may be empty.
+  std::function<std::map<std::string, long long>(const SDFG&)> symbols;
 };
 
 struct Page {

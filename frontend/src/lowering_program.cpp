@@ -694,7 +694,9 @@ class ProgramLowering final : public LoweringContext {
     if (writes.empty() && mapped) st.add_edge(tid, "", exit_id, "", Memlet{});
     if (where_.known()) {
       std::string info = debuginfo_json(where_);
-      for (Node* n : st.nodes()) n->extra.set("debuginfo", info);
+      // Not on the map exit: DaCe's MapExit has no such property (the exit's line is its entry's).
+      for (Node* n : st.nodes())
+        if (n->kind() != NodeKind::MapExit) n->extra.set("debuginfo", info);
     }
   }
 

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -44,12 +45,43 @@ std::string json_text(py::handle obj) {
   return py::str(py::module_::import("json").attr("dumps")(obj));
 }
 
+// The text of optimize()'s script=: JSON text (a str whose first non-blank character is '[' or
+// '{'), a file (any other str, or a path object), or the script as Python objects (a list or
+// dict, json.dumps). `origin` becomes the file's name where it is one (errors name it).
+std::string script_text(py::handle script, std::string& origin) {
+  if (py::isinstance<py::list>(script) || py::isinstance<py::dict>(script)) return json_text(script);
+  const bool is_str = py::isinstance<py::str>(script);
+  if (!is_str && !py::hasattr(script, "__fspath__"))
+    throw py::type_error(
+        "optimize(): script= must be a script file (a str or path), its JSON text (a str starting with "
+        "'[' or '{') or its JSON as a list or dict, not " +
+        type_name(script));
+  if (is_str) {
+    std::string text = script.cast<std::string>();
+    auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (text[first] == '[' || text[first] == '{')) return text;
+  }
+  origin = path_text(script);
+  std::error_code ec;
+  if (!std::filesystem::exists(origin, ec))
+    throw weir::Error("script '" + origin +
+                      "': no such file (script= takes a file, the script's JSON text starting with '[' or "
+                      "'{', or a list or dict)");
+  if (std::filesystem::is_directory(origin, ec))
+    throw weir::Error("script '" + origin + "': is a directory, not a script file");
+  std::ifstream f(origin, std::ios::binary);
+  if (!f) throw weir::Error("cannot read script '" + origin + "': " + std::strerror(errno));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 PySDFG optimize(const PySDFG& s, py::object automatic, py::object passes, py::object script) {
   int given = !automatic.is_none() + !passes.is_none() + !script.is_none();
   if (given != 1)
     throw py::type_error(
         "optimize(): give exactly one of auto= ('cpu' or 'gpu'), passes= (pipeline text) and "
-        "script= (a script file, or its JSON as a list or dict)");
+        "script= (a script file, its JSON text, or its JSON as a list or dict)");
   std::unique_ptr<transforms::Pass> pipeline;
   std::vector<transforms::ScriptStep> steps;
   std::string origin = "<script>";
@@ -67,17 +99,7 @@ PySDFG optimize(const PySDFG& s, py::object automatic, py::object passes, py::ob
   } else if (!passes.is_none()) {
     pipeline = transforms::parse_pipeline(passes.cast<std::string>());
   } else {
-    std::string text;
-    if (py::isinstance<py::str>(script) || py::hasattr(script, "__fspath__")) {
-      origin = path_text(script);
-      std::ifstream f(origin, std::ios::binary);
-      if (!f) throw weir::Error("cannot read script '" + origin + "'");
-      std::stringstream ss;
-      ss << f.rdbuf();
-      text = ss.str();
-    } else {
-      text = json_text(script);
-    }
+    std::string text = script_text(script, origin);
     steps = transforms::parse_script(text, origin);
   }
   PySDFG out = copy(s);
@@ -369,7 +391,9 @@ void bind_sdfg(py::module_& m) {
   m.def("optimize", &optimize, py::arg("sdfg"), py::kw_only(), py::arg("auto") = py::none(),
         py::arg("passes") = py::none(), py::arg("script") = py::none(),
         "A new SDFG: `sdfg` optimized by auto-optimize for a device (auto='cpu' or 'gpu'), a pipeline "
-        "(passes='simplify,map-fusion') or a transformation script (a file, or its JSON), every application "
+        "(passes='simplify,map-fusion') or a transformation script (script=: a file path, its JSON text -- a "
+        "str "
+        "starting with '[' or '{' -- or its JSON as a list or dict), every application "
         "recorded in its history (as `weir optimize`); `sdfg` is unchanged.");
 }
 

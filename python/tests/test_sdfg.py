@@ -134,6 +134,27 @@ def test_optimize_with_a_script(tmp_path):
     path = tmp_path / "tune.json"
     path.write_text(json.dumps(script))
     assert weir.optimize(s, script=path) == t
+    assert weir.optimize(s, script=str(path)) == t
+
+
+def test_optimize_with_a_script_as_json_text(tmp_path):
+    # user31's G21: script= also takes the script's JSON text (a str starting with '[' or '{').
+    s = weir.load(LAPLACIAN).__sdfg__()
+    script = [{"transformation": "MapTiling", "where": "all", "options": {"tile_sizes": [4, 4]}}]
+    t = weir.optimize(s, script=script)
+    assert weir.optimize(s, script=json.dumps(script)) == t
+    assert weir.optimize(s, script="  \n" + json.dumps({"steps": script})) == t
+    # Errors in JSON text are located as in a list's (the CLI's form, `<script>:` first).
+    with pytest.raises(weir.Error, match="^<script>: .*MapTilin"):
+        weir.optimize(s, script='[{"transformation": "MapTilin"}]')
+    missing = str(tmp_path / "nonexistent.json")
+    with pytest.raises(weir.Error, match="^script '.*nonexistent.json': no such file \\(script= takes a file, "
+                       "the script's JSON text starting with '\\[' or '\\{', or a list or dict\\)$"):
+        weir.optimize(s, script=missing)
+    with pytest.raises(weir.Error, match="is a directory, not a script file"):
+        weir.optimize(s, script=tmp_path)
+    with pytest.raises(TypeError, match="script= must be a script file .* not int"):
+        weir.optimize(s, script=5)
 
 
 def test_compile_an_sdfg(rng):

@@ -10,6 +10,7 @@
 #include "weir/sdfg/json_limits.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/omp_schedule.h"
+#include "weir/sdfg/private_attributes.h"
 #include "weir/sdfg/reduction_choice.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
@@ -31,11 +32,13 @@ void keep_unknown(const JsonCursor& attrs, const std::set<std::string>& known, U
   if (!attrs.is_object()) return;
   for (const auto& [k, v] : attrs.object()) {
     if (known.count(k) || drop.count(k)) continue;
+    // weir's own attributes: `_meta_weir_x` (or an older file's `weir_x`) kept as `weir_x`.
+    const std::string key = attribute_key_in_memory(k);
     // The mark of weir's own code exists in memory only (written_by_weir.h): a file cannot claim it.
-    if (k == kWrittenByWeirAttribute)
-      attrs.at(k.c_str()).fail(std::string("'") + kWrittenByWeirAttribute +
+    if (key == kWrittenByWeirAttribute)
+      attrs.at(k.c_str()).fail("'" + k +
                                "' is reserved for code weir writes in memory; a file cannot set it");
-    out.set(k, v.dump());
+    out.set(key, v.dump());
   }
 }
 
@@ -581,10 +584,11 @@ class Reader {
       for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
                               kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder",
                               kCheckedAccessesAttribute, kOmpScheduleAttribute, kStreamingStoresAttribute})
-        if (a.has(key)) {
-          m->extra.set(key, a.at(key).value().dump());
-          known.insert(key);
-        }
+        for (const std::string& spelling : {attribute_key_in_file(key), std::string(key)})
+          if (a.has(spelling.c_str())) {  // `_meta_weir_x`, or an older file's `weir_x`
+            m->extra.set(key, a.at(spelling.c_str()).value().dump());
+            known.insert(spelling);
+          }
       auto n = std::make_unique<MapEntry>(m);
       n->label = label;
       node = std::move(n);
@@ -613,10 +617,12 @@ class Reader {
       if (a.has("implementation") && !a.at("implementation").value().is_null())
         n->implementation = a.at("implementation").string();
       // weir's own choice where DaCe has no such name for the node type (serialize_write).
-      if (a.has("weir_implementation")) n->implementation = a.at("weir_implementation").string();
+      for (const char* key : {"weir_implementation", "_meta_weir_implementation"})
+        if (a.has(key)) n->implementation = a.at(key).string();
       // `label` stays verbatim: a library node's attribute label is its name ("Reduce"),
       // not the node's label ("Reduce (Min), Axes: all").
-      known.insert({"classpath", "schedule", "implementation", "weir_implementation"});
+      known.insert(
+          {"classpath", "schedule", "implementation", "weir_implementation", "_meta_weir_implementation"});
       if (n->is_reduce()) {
         if (a.has("wcr")) n->wcr = a.at("wcr").string();
         if (a.has("axes") && !a.at("axes").value().is_null()) {

@@ -8,6 +8,7 @@
 
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/library_implementations.h"
+#include "weir/sdfg/private_attributes.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/sdfg/written_by_weir.h"
@@ -17,11 +18,15 @@ namespace {
 
 using json = nlohmann::json;
 
-void put_unknown(json& attrs, const UnknownAttributes& extra) {
+/// `extra` into `attrs`, weir's own attributes under their file keys (private_attributes.h).
+/// `skip`: a key the object's DaCe class has no property for and weir does not need in files.
+void put_unknown(json& attrs, const UnknownAttributes& extra, const char* skip = nullptr) {
   for (const auto& [k, text] : extra.items()) {
-    if (attrs.contains(k)) continue;             // modelled values win over stale copies
+    const std::string key = attribute_key_in_file(k);
+    if (attrs.contains(key)) continue;           // modelled values win over stale copies
     if (k == kWrittenByWeirAttribute) continue;  // in memory only (written_by_weir.h)
-    attrs[k] = json::parse(text);
+    if (skip && k == skip) continue;
+    attrs[key] = json::parse(text);
   }
 }
 
@@ -377,11 +382,11 @@ class Writer {
         if (!ln.extra.find("name")) a["name"] = ln.label;
         a["schedule"] = std::string(to_string(ln.schedule));
         if (!ln.implementation.empty()) {
-          // DaCe's name for the node type; weir's own, where it differs, beside it (DaCe warns
-          // "Unused properties" and ignores it; weir reads it back).
+          // DaCe's name for the node type; weir's own, where it differs, beside it (under a key
+          // DaCe skips silently, private_attributes.h; weir reads it back).
           std::optional<std::string> dace = dace_implementation_name(ln.class_name(), ln.implementation);
           a["implementation"] = dace ? json(*dace) : json(nullptr);
-          if (dace != ln.implementation) a["weir_implementation"] = ln.implementation;
+          if (dace != ln.implementation) a[attribute_key_in_file("weir_implementation")] = ln.implementation;
         }
         if (ln.is_reduce()) {
           a["wcr"] = ln.wcr;
@@ -394,7 +399,9 @@ class Writer {
     }
     a["in_connectors"] = connectors_json(n.in_connectors);
     a["out_connectors"] = connectors_json(n.out_connectors);
-    put_unknown(a, n.extra);
+    // DaCe's MapExit has no debuginfo property ("Unused properties: debuginfo"): a map exit's
+    // line is its entry's (the viewer shows it so).
+    put_unknown(a, n.extra, n.kind() == NodeKind::MapExit ? "debuginfo" : nullptr);
     j["type"] = type;
     j["label"] = n.label;
     if (const MapEntry* me = n.as<MapEntry>(); me && me->map) j["label"] = map_node_label(*me->map);

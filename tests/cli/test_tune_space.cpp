@@ -251,7 +251,7 @@ TEST_CASE("weir tune space: OpenMP schedules replayed reach the pragma and compu
     const std::string sdfg = weir::test::read_text(dir / (name + ".sdfg"));
     CHECK(sdfg == weir::test::read_text(dir / (name + ".again.sdfg")));
     const nlohmann::json j = nlohmann::json::parse(sdfg);
-    CHECK(j.dump().find("\"weir_omp_schedule\":\"" + label.substr(label.find('=') + 1) + "\"") !=
+    CHECK(j.dump().find("\"_meta_weir_omp_schedule\":\"" + label.substr(label.find('=') + 1) + "\"") !=
           std::string::npos);
     auto cpp =
         run_weir("compile " + q(dir / (name + ".sdfg")) + " --emit-cpp " + q(dir / (name + ".cpp")), cache());
@@ -309,7 +309,7 @@ TEST_CASE("weir tune space: streaming stores off replayed writes plain stores an
   const TuneCandidate& off = find(cs, "streaming_stores=off");
   const std::string name = std::to_string(std::hash<std::string>{}(off.label));
   const std::string sdfg = weir::test::read_text(dir / (name + ".sdfg"));
-  CHECK(sdfg.find("\"weir_streaming_stores\":\"off\"") != std::string::npos);
+  CHECK(sdfg.find("\"_meta_weir_streaming_stores\":\"off\"") != std::string::npos);
   // Replayed again: the same SDFG byte for byte.
   auto again = run_weir("optimize " + q(dir / "untuned.sdfg") + " --script " + q(dir / (name + ".json")) +
                         " -o " + q(dir / (name + ".again.sdfg")));

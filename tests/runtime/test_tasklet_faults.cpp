@@ -99,7 +99,7 @@ TEST_CASE("tasklet faults: the declared message with its argument, raised after 
 TEST_CASE("tasklet faults: the declaration is JSON that a file keeps", "[runtime][tasklet_faults]") {
   auto s = faulting_program(kFault, ScalarType::Int64);
   const std::string text = sdfg_to_json_text(*s);
-  CHECK(text.find("\"weir_fault\"") != std::string::npos);
+  CHECK(text.find("\"_meta_weir_fault\"") != std::string::npos);  // where DaCe skips it silently
   auto back = sdfg_from_json_text(text);
   const Tasklet* t = nullptr;
   for (const Node* n : back->all_states()[0]->nodes())

@@ -7,6 +7,8 @@
 
 #include "corpus.h"
 #include "support/builders.h"
+#include "weir/sdfg/private_attributes.h"
+#include "weir/sdfg/serialize.h"
 #include "weir/transforms/registry.h"
 #include "weir/transforms/script.h"
 
@@ -159,7 +161,10 @@ TEST_CASE("script: applications are recorded as DaCe's transformation_hist with 
   // empty, as DaCe writes it for an SDFG it did not transform.
   CHECK(*sdfg->extra.find("transformation_hist") == "[]");
   CHECK(nlohmann::json::parse(*sdfg->extra.find(kWeirHistoryAttribute)).size() == 2);
-  CHECK(std::string(kWeirHistoryAttribute).rfind("_meta", 0) == 0);
+  CHECK(attribute_key_in_file(kWeirHistoryAttribute) == "_meta_weir_transformation_hist");
+  const auto written = nlohmann::json::parse(sdfg_to_json_text(*sdfg));
+  CHECK(written["attributes"]["_meta_weir_transformation_hist"].size() == 2);
+  CHECK_FALSE(written["attributes"].contains("weir_transformation_hist"));
   auto orig = nlohmann::json::parse(*sdfg->extra.find("orig_sdfg"));
   CHECK(orig["type"] == "SDFG");
   CHECK(orig["attributes"]["transformation_hist"].empty());

@@ -28,6 +28,13 @@ MatchResult MapCollapse::can_apply(const MatchContext& ctx, const std::vector<st
   const MapEntry* nested = detail::nested_static_map(st, *outer, sub, why);
   if (!nested) return refuse(why);
   const MapEntry& inner = *nested;
+  // A parallel map around a sequential one is a decision already taken (cpu-schedules splits the
+  // innermost dimension of a parallel map off so; user31's G23: collapsing them again made a
+  // second --auto cpu redo the same split): two decided schedules that differ stay two maps.
+  const ScheduleType so = outer->map->schedule, si = inner.map->schedule;
+  if (so != ScheduleType::Default && si != ScheduleType::Default && so != si)
+    return refuse("the maps have different schedules (" + std::string(to_string(so)) + " around " +
+                  std::string(to_string(si)) + "): one map would lose one of them");
   std::set<std::string> outer_params(outer->map->params.begin(), outer->map->params.end());
   for (const auto& p : inner.map->params)
     if (outer_params.count(p)) return refuse("both maps have a parameter named '" + p + "'");

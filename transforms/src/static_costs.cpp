@@ -8,8 +8,6 @@
 #include <vector>
 
 #include "nest_util.h"
-#include "weir/pycode/ast.h"
-#include "weir/pycode/code.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/memlet_propagation.h"
 
@@ -17,85 +15,8 @@ namespace weir::transforms {
 
 namespace {
 
-using namespace pycode;
 using detail::ForLoop;
 using detail::parse_loop;
-
-long long expr_flops(const Expr* e);
-
-long long list_flops(const ExprList& l) {
-  long long n = 0;
-  for (const auto& x : l) n += expr_flops(x.get());
-  return n;
-}
-
-bool math_function(const Expr* f) {
-  static const std::set<std::string> names{
-      "sqrt", "exp",   "exp2",  "expm1", "log",    "log2",   "log10",  "log1p",   "sin",     "cos",
-      "tan",  "asin",  "acos",  "atan",  "sinh",   "cosh",   "tanh",   "asinh",   "acosh",   "atanh",
-      "pow",  "power", "abs",   "fabs",  "floor",  "ceil",   "min",    "max",     "minimum", "maximum",
-      "fmin", "fmax",  "hypot", "atan2", "arcsin", "arccos", "arctan", "arctan2", "cbrt"};
-  std::string name;
-  if (f->kind == ExprKind::Name) name = static_cast<const Name*>(f)->id;
-  if (f->kind == ExprKind::Attribute) name = static_cast<const Attribute*>(f)->attr;
-  return names.count(name) > 0;
-}
-
-long long expr_flops(const Expr* e) {
-  if (!e) return 0;
-  switch (e->kind) {
-    case ExprKind::BinOp: {
-      auto* b = static_cast<const BinOp*>(e);
-      bool arithmetic = b->op == BinaryOperator::Add || b->op == BinaryOperator::Sub ||
-                        b->op == BinaryOperator::Mult || b->op == BinaryOperator::Div ||
-                        b->op == BinaryOperator::FloorDiv || b->op == BinaryOperator::Mod ||
-                        b->op == BinaryOperator::Pow;
-      return (arithmetic ? 1 : 0) + expr_flops(b->left.get()) + expr_flops(b->right.get());
-    }
-    case ExprKind::Call: {
-      auto* c = static_cast<const Call*>(e);
-      long long n = math_function(c->func.get()) ? 1 : 0;
-      for (const auto& k : c->keywords) n += expr_flops(k.value.get());
-      return n + list_flops(c->args);
-    }
-    case ExprKind::UnaryOp: return expr_flops(static_cast<const UnaryOp*>(e)->operand.get());
-    case ExprKind::BoolOp: return list_flops(static_cast<const BoolOp*>(e)->values);
-    case ExprKind::Compare: {
-      auto* c = static_cast<const Compare*>(e);
-      return expr_flops(c->left.get()) + list_flops(c->comparators);
-    }
-    case ExprKind::IfExp: {
-      auto* i = static_cast<const IfExp*>(e);
-      return expr_flops(i->test.get()) + expr_flops(i->body.get()) + expr_flops(i->orelse.get());
-    }
-    case ExprKind::Tuple: return list_flops(static_cast<const Tuple*>(e)->elts);
-    case ExprKind::List: return list_flops(static_cast<const List*>(e)->elts);
-    case ExprKind::Subscript: return expr_flops(static_cast<const Subscript*>(e)->value.get());
-    default: return 0;
-  }
-}
-
-long long stmts_flops(const StmtList& body) {
-  long long n = 0;
-  for (const auto& s : body) {
-    switch (s->kind) {
-      case StmtKind::Assign: n += expr_flops(static_cast<const Assign*>(s.get())->value.get()); break;
-      case StmtKind::AnnAssign: n += expr_flops(static_cast<const AnnAssign*>(s.get())->value.get()); break;
-      case StmtKind::AugAssign:
-        n += 1 + expr_flops(static_cast<const AugAssign*>(s.get())->value.get());
-        break;
-      case StmtKind::Expr: n += expr_flops(static_cast<const ExprStmt*>(s.get())->value.get()); break;
-      case StmtKind::Return: n += expr_flops(static_cast<const Return*>(s.get())->value.get()); break;
-      case StmtKind::If: {
-        auto* i = static_cast<const If*>(s.get());
-        n += expr_flops(i->test.get()) + stmts_flops(i->body) + stmts_flops(i->orelse);
-        break;
-      }
-      default: break;
-    }
-  }
-  return n;
-}
 
 /// Bytes of a memlet's footprint on `sdfg`'s container.
 sym::Expr memlet_bytes(const SDFG& sdfg, const Memlet& m) {
@@ -217,20 +138,36 @@ void nested_flops(const NestedSDFGNode& n, StaticCost& c) {
   c.flops_partial = c.flops_partial || inner.flops_partial;
 }
 
-/// One FLOP per execution for each output of tasklet `t` written with a write-conflict
+bool floating_data(const SDFG* sdfg, const std::string& data) {
+  if (!sdfg || !sdfg->has_data(data)) return true;
+  const ScalarType t = sdfg->data(data).dtype.base;
+  return t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64 ||
+         t == ScalarType::Complex64 || t == ScalarType::Complex128;
+}
+
+/// One FLOP per execution for each floating-point output of tasklet `t` written with a write-conflict
 /// resolution (the update `a + b` of DaCe's histogram; user31's G4).
-long long wcr_flops(const SDFGState& st, const Tasklet& t) {
+long long wcr_flops(const SDFG* sdfg, const SDFGState& st, const Tasklet& t) {
   long long n = 0;
   for (EdgeId x : st.out_edges(t.id()))
-    if (!st.edge(x).memlet.is_empty() && !st.edge(x).memlet.wcr.empty()) ++n;
+    if (const Memlet& m = st.edge(x).memlet; !m.is_empty() && !m.wcr.empty() && floating_data(sdfg, m.data))
+      ++n;
   return n;
+}
+
+/// Tasklet `t`'s FLOPs per execution in `st`: its code's, typed by its connectors' containers,
+/// and its floating-point write-conflict updates.
+long long typed_tasklet_flops(const SDFGState& st, const Tasklet& t) {
+  const SDFG* sdfg = st.sdfg();
+  return tasklet_flops(t, sdfg ? tasklet_name_types(*sdfg, st, t) : TaskletNameTypes{}) +
+         wcr_flops(sdfg, st, t);
 }
 
 /// FLOPs of the nodes in scope `scope` of `st` (kNoNode: the top level), times nothing.
 void scope_flops(const SDFGState& st, const ScopeTree& tree, NodeId scope, StaticCost& c) {
   for (NodeId id : tree.children(scope)) {
     const Node& n = st.node(id);
-    if (auto* t = n.as<Tasklet>()) c.flops += tasklet_flops(*t) + wcr_flops(st, *t);
+    if (auto* t = n.as<Tasklet>()) c.flops += typed_tasklet_flops(st, *t);
     if (auto* nested = n.as<NestedSDFGNode>()) nested_flops(*nested, c);
     if (n.kind() == NodeKind::Library) c.flops_partial = true;
     if (auto* m = n.as<MapEntry>()) {
@@ -251,7 +188,7 @@ StaticCost node_cost(const SDFG& sdfg, const SDFGState& st, const ScopeTree& tre
     c.flops = inner.flops * m->map->range.num_elements();
     c.flops_partial = inner.flops_partial;
   } else if (auto* t = n.as<Tasklet>()) {
-    c.flops = tasklet_flops(*t) + wcr_flops(st, *t);
+    c.flops = typed_tasklet_flops(st, *t);
   } else if (auto* nested = n.as<NestedSDFGNode>()) {
     nested_flops(*nested, c);
   } else if (n.kind() != NodeKind::Access) {
@@ -277,16 +214,6 @@ sym::Expr in_root(sym::Expr e, const SDFG* sdfg) {
 }
 
 }  // namespace
-
-long long tasklet_flops(const Tasklet& t) {
-  if (t.code.language != Language::Python) return 0;
-  try {
-    auto code = t.code.parsed();
-    return code ? stmts_flops(code->body()) : 0;
-  } catch (const weir::Error&) {
-    return 0;  // unparsable code is validation's to report
-  }
-}
 
 StaticCost static_cost(const TimedElement& e) {
   StaticCost c;

@@ -15,6 +15,16 @@ export const DECISION_CATEGORIES = [
   ['sequential', 'sequential'],
 ];
 
+/**
+ * A map's attributes with weir's own under their in-memory names: files spell them
+ * `_meta_weir_x` (DaCe skips such keys silently), files older than session 32 `weir_x`.
+ */
+const weirNames = (attrs) => {
+  const a = { ...attrs };
+  for (const [k, v] of Object.entries(attrs)) if (k.startsWith('_meta_weir_')) a[k.slice(6)] = v;
+  return a;
+};
+
 const text = (v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Whether node `n` lies inside the scope of map entry `entry` (at any depth). */
@@ -50,7 +60,7 @@ const tileSizes = (tile) => (tile.json?.attributes?.range?.ranges ?? []).map((r)
  */
 export function mapDecisions(el) {
   if (el.kind !== 'map_entry' || !el.state) return null;
-  const a = el.json?.attributes ?? {};
+  const a = weirNames(el.json?.attributes ?? {});
   const schedule = text(a.schedule) || 'Default';
   const rows = [];
   const badge = [];

@@ -257,10 +257,13 @@ export function buildModel(json) {
       }
     }
     // Exits without scope ids (older files): their entry's scope. An exit shows its map's label.
+    // A map exit's source line is its entry's (weir writes none on exits: DaCe's MapExit has no
+    // debuginfo property).
     for (const el of nodes.values())
       if (el.entry) {
         el.scope = el.entry.scopeEntry;
         el.label = el.entry.label;
+        if (!el.debug) el.debug = el.entry.debug;
       }
     (sj.edges || []).forEach((ej, i) => {
       const src = nodes.get(Number(ej.src)), dst = nodes.get(Number(ej.dst));

@@ -222,12 +222,13 @@ test('a memlet lists the verdict cpu-schedules records on it (wcr_nonatomic)', a
 
 test('a map entry lists the thread choice cpu-schedules records on it (weir_threads)', async () => {
   // hdiff after fusion: the I x J map over a sequential K map is chosen at run time over its
-  // I*J*K points; the inner map gets no record (ADR 0034).
+  // I*J*K points; the inner map gets no record (ADR 0034). The panel lists the attributes as the
+  // file spells them: `_meta_weir_threads` (DaCe skips `_meta` keys silently, ADR 0050).
   const opt = join(work, 'hdiff_threads.sdfg');
   runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
   const page = await openHtml('thread-choice', [opt]);
   const shown = (await listedAttributes(page, 'svg.graph g.el.map_entry[data-uid]'))
-    .map((a) => `${a.label} ${a.weir_threads} ${a.weir_points}`)
+    .map((a) => `${a.label} ${a._meta_weir_threads} ${a._meta_weir_points}`)
     .sort();
   assert.deepEqual(shown, ['_Sub__map measured I*J*K', '_Sub__map_inner undefined undefined']);
   assert.deepEqual(page.errors, []);

@@ -9,7 +9,10 @@ namespace weir::transforms {
 /// its exit feeding only the outer exit (no nodes between the two scopes). Result: the outer map
 /// with the inner map's parameters and ranges appended; the inner entry/exit are removed and
 /// their edges reconnected to the outer ones. Refuses when something sits between the scopes,
-/// when an inner range depends on an outer parameter, or when parameter names clash.
+/// when an inner range depends on an outer parameter, when parameter names clash, or when both
+/// maps have a schedule other than Default and they differ (a parallel map around the
+/// sequential map cpu-schedules split off its innermost dimension: collapsing them would undo
+/// that decision, and a second auto-optimize would make it again).
 class MapCollapse final : public PatternTransformation<MapEntry, MapEntry> {
  public:
   MapCollapse();

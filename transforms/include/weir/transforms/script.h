@@ -73,8 +73,9 @@ std::size_t run_recorded(SDFG& sdfg, Pass& pass);
 /// `transformation_hist` entry as one of its own transformation classes (by name, DaCe's
 /// pattern node order and properties), which weir's records are not, so weir keeps them where
 /// DaCe's loader skips attributes without a word: `set_properties_from_json` ignores names that
-/// start with `_meta`.
-inline constexpr const char* kWeirHistoryAttribute = "_meta_weir_transformation_hist";
+/// start with `_meta`. In memory the key is `weir_transformation_hist`; files spell it
+/// `_meta_weir_transformation_hist`, as every weir attribute (private_attributes.h).
+inline constexpr const char* kWeirHistoryAttribute = "weir_transformation_hist";
 
 /// The SDFG's history as JSON texts: the entries DaCe recorded (`transformation_hist`), then
 /// weir's (kWeirHistoryAttribute); empty if it has none. Throws ScriptError if either is not a

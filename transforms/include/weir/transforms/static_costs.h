@@ -9,18 +9,33 @@
 #include <string>
 
 #include "weir/sdfg/instrumented.h"
+#include "weir/sdfg/state.h"
 #include "weir/sdfg/symbolic.h"
 
 namespace weir::transforms {
 
-/// Operations of one execution of a tasklet's Python code. The counting rule: every binary
-/// arithmetic operator (+ - * / // % **, augmented assignments included) and every call of a
-/// math function (sqrt, exp, log, sin, cos, tan, their inverse and hyperbolic forms, pow, abs,
-/// fabs, floor, ceil, min, max, minimum, maximum, fmin, fmax, hypot, atan2) counts 1; unary
-/// minus, comparisons, boolean operators, subscripts and constants count 0. Both arms of a
-/// conditional count (an upper bound). Operations on integers count as well (a tasklet rarely
-/// has any). A C++ tasklet, or code that does not parse, counts 0.
-long long tasklet_flops(const Tasklet& t);
+/// The element type of each name a tasklet's code may read or write.
+using TaskletNameTypes = std::map<std::string, ScalarType>;
+
+/// The types of tasklet `t`'s names in state `st` of `sdfg`: each connector's declared type,
+/// else the element type of its memlet's container (a table connector of an unstructured
+/// stencil is int32), the SDFG's symbols with their types and the parameters of the state's
+/// maps (integers).
+TaskletNameTypes tasklet_name_types(const SDFG& sdfg, const SDFGState& st, const Tasklet& t);
+
+/// Floating-point operations of one execution of a tasklet's Python code, counted on its syntax
+/// tree with the type of every subexpression (names typed by `types`, a name not there as
+/// float64; locals by the value assigned; an int literal int64; promotion as the code
+/// generator's, promotion.h). An operation counts 1 when its result is floating point (float or
+/// complex): a binary arithmetic operator (+ - * / // % **, augmented assignments included;
+/// `/` of integers too, Python's true division), a call of abs, min, max, minimum, maximum,
+/// floor, ceil, pow or power on floating-point arguments (on integers: 0, the index clamps
+/// `max(e, 0)` of an unstructured stencil's table entries, user31's G19), and any call of a
+/// float-only math function (sqrt, exp, log, sin, cos, tan, their inverse and hyperbolic forms,
+/// fabs, fmin, fmax, hypot, atan2, cbrt). Unary minus, comparisons, boolean operators, casts,
+/// subscripts (integer index arithmetic included) and constants count 0. Both arms of a
+/// conditional count (an upper bound). A C++ tasklet, or code that does not parse, counts 0.
+long long tasklet_flops(const Tasklet& t, const TaskletNameTypes& types = {});
 
 /// An element's costs per execution, in the symbols of the root SDFG (a nested SDFG's symbols
 /// are mapped through its symbol_mapping). `bytes`: for a map, library node or nested SDFG call,
@@ -35,7 +50,8 @@ long long tasklet_flops(const Tasklet& t);
 /// shared among (the product of the enclosing maps' iterations; 1 for an element at the top of
 /// its state), so that bytes per execution times executions is that union, never the same
 /// element counted once per neighbour that reads it. `flops`: tasklet_flops of each tasklet in the element's
-/// scope, plus 1 for each of its outputs written with a write-conflict resolution (the update),
+/// scope (typed by tasklet_name_types), plus 1 for each of its floating-point outputs written
+/// with a write-conflict resolution (the update),
 /// times the iterations of the maps around it up to the element; a nested SDFG call counts the
 /// FLOPs of its blocks where they form one chain (no conditions, no assignments): a state once,
 /// a for loop (`k = a; k < b; k = k + c`, parse_loop) its body's FLOPs times its trip count where
