@@ -577,10 +577,12 @@ class Reader {
       // node's: the code generator reads them there. So are the markers of the remainder maps
       // MapVectorization and ScanFullBlocks make (their transformations refuse those maps again
       // by them), and the accesses a fusion removed whose bounds the map still checks
-      // (checked_accesses.h).
-      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
-                              kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder",
-                              kCheckedAccessesAttribute, kOmpScheduleAttribute, kStreamingStoresAttribute})
+      // (checked_accesses.h), and MapTiling's divides_evenly promises the map checks
+      // ("_meta_weir_tiles_divide", weir/transforms/map_tiling.h).
+      for (const char* key :
+           {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute, kPrivatizedAttribute,
+            "weir_vector_remainder", "weir_colblock_remainder", kCheckedAccessesAttribute,
+            kOmpScheduleAttribute, kStreamingStoresAttribute, "_meta_weir_tiles_divide"})
         if (a.has(key)) {
           m->extra.set(key, a.at(key).value().dump());
           known.insert(key);
