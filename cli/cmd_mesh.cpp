@@ -130,14 +130,17 @@ Action add_mesh_command(CLI::App& app) {
       "DIR: partition your own tables DIR/<TABLE>.npy (int32 or int64, one row per entity) instead "
       "of a generated --nx x --ny mesh");
   auto* parts = cmd->get_option("--parts");
-  return [o, parts]() {
+  auto* nx = cmd->get_option("--nx");
+  auto* ny = cmd->get_option("--ny");
+  return [o, parts, nx, ny]() {
     try {
       if (parts->count()) {
         if (o->parts < 1)
           throw std::invalid_argument("--parts " + std::to_string(o->parts) + ": expected at least 1");
         return write_partition_of(*o);
       }
-      if (!o->nx || !o->ny)
+      // Given but too small (`--nx 0`) is make_triangular_mesh's "needs nx, ny >= 3, got 0 x 4".
+      if (!nx->count() || !ny->count())
         throw std::invalid_argument("--nx and --ny are required (the vertices of the mesh along x and y)");
       mesh::TriangularMesh m = mesh::make_triangular_mesh(o->nx, o->ny);
       fs::create_directories(o->out);

@@ -103,6 +103,10 @@ CLI::Validator integer_in(long long min, long long max) {
         if (!is_integer(v)) return refused(v, "an integer " + range);
         errno = 0;
         long long n = std::strtoll(v.c_str(), nullptr, 10);
+        // Above an upper bound the range text leaves out ("of at least"): say it (user31 G18:
+        // `--repeat 99999999999: expected an integer of at least 1`, which it is).
+        if (max >= INT_MAX && ((errno == ERANGE && v[0] != '-') || n > max))
+          return refused(v, "an integer from " + std::to_string(min) + " to " + std::to_string(max));
         if (errno == ERANGE || n < min || n > max) return refused(v, "an integer " + range);
         return "";
       },

@@ -33,6 +33,14 @@ class BoundsCheckGen {
   /// nested SDFG's body a violation is recorded and the state returns (weir_bounds_ok); at the
   /// top level it throws. Nothing with CodegenOptions::bounds_checks off, or inside a map.
   void emit_bounds_checks(const Node& n, Writer& w);
+  /// Emits the checks of the divides_evenly promises a MapTiling recorded on map entry `n`
+  /// (kTilesDivideAttribute, "_meta_weir_tiles_divide"; tiling_promises.cpp): the range's number
+  /// of points a multiple of the tile size, else an error naming the map, the range, the tile
+  /// size and the script step. Top-level maps of a top-level state only (where the symbols are
+  /// known and the code may throw); checked whether or not bounds checks are on, since the
+  /// tiled code writes past the range otherwise. Throws CodegenError when the attribute is
+  /// malformed.
+  void emit_tiling_promises(const Node& n, Writer& w) const;
   /// Run-time checks of the indices Python code computes for pointer connector `conn` of `t`
   /// (at `loc`): sets `v`'s extents and check site (nothing with bounds checks off, or for
   /// subsets with steps other than 1).

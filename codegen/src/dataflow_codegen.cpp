@@ -337,6 +337,7 @@ bool StateGen::emit_parts(const std::vector<NodeId>& nodes, Writer& w) {
 
 void StateGen::emit_node(const Node& n, Writer& w) {
   try {
+    checks_.emit_tiling_promises(n, w);
     checks_.emit_bounds_checks(n, w);
     std::optional<std::size_t> slot;
     if (n.kind() == NodeKind::MapEntry) slot = sg.prog.timer_slot(st, TimedKind::Map, n.id());

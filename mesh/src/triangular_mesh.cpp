@@ -39,7 +39,11 @@ TriangularMesh make_triangular_mesh(int nx, int ny) {
     throw std::invalid_argument("a periodic triangular mesh needs nx, ny >= " + std::to_string(kMinMeshSize) +
                                 ", got " + std::to_string(nx) + " x " + std::to_string(ny));
   const std::int64_t nv = static_cast<std::int64_t>(nx) * ny, ne = 3 * nv, nc = 2 * nv;
-  if (ne > 2147483647) throw std::invalid_argument("mesh too large for int32 tables");
+  if (ne > 2147483647)
+    throw std::invalid_argument("a " + std::to_string(nx) + " x " + std::to_string(ny) + " mesh has " +
+                                std::to_string(nv) + " vertices, " + std::to_string(ne) + " edges and " +
+                                std::to_string(nc) + " cells: too many for int32 tables (at most " +
+                                "2147483647 entities; edges are 3 nx ny)");
   TriangularMesh m;
   m.nx = nx;
   m.ny = ny;

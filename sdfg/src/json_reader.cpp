@@ -14,7 +14,11 @@ JsonCursor JsonCursor::at(const char* key) const {
   if (!v_->is_object())
     fail(std::string("expected an object with key '") + key + "', found " + type_name_of(*v_));
   auto it = v_->find(key);
-  if (it == v_->end() || it->is_null()) fail(std::string("missing required key '") + key + "'");
+  if (it == v_->end()) fail(std::string("missing required key '") + key + "'");
+  // Present but null is not missing (user31 G18: `"nodes": null` said "missing").
+  if (it->is_null())
+    JsonCursor(*it, file_, path_ + "/" + key, element_)
+        .fail(std::string("'") + key + "' is null; it needs a value");
   return JsonCursor(*it, file_, path_ + "/" + key, element_);
 }
 

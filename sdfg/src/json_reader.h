@@ -29,7 +29,8 @@ class JsonCursor {
 
   bool is_object() const { return v_->is_object(); }
   bool has(const char* key) const { return v_->is_object() && v_->contains(key) && !(*v_)[key].is_null(); }
-  /// Required member; fails with "missing required key 'k'" if absent or null.
+  /// Required member; fails with "missing required key 'k'" if absent, "'k' is null; it needs a
+  /// value" (located at the member) if null.
   JsonCursor at(const char* key) const;
   /// Optional member: nullopt-like via has(); precondition has(key).
   JsonCursor get(const char* key) const { return at(key); }

@@ -580,10 +580,12 @@ class Reader {
       // node's: the code generator reads them there. So are the markers of the remainder maps
       // MapVectorization and ScanFullBlocks make (their transformations refuse those maps again
       // by them), and the accesses a fusion removed whose bounds the map still checks
-      // (checked_accesses.h).
-      for (const char* key : {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute,
-                              kPrivatizedAttribute, "weir_vector_remainder", "weir_colblock_remainder",
-                              kCheckedAccessesAttribute, kOmpScheduleAttribute, kStreamingStoresAttribute})
+      // (checked_accesses.h), and MapTiling's divides_evenly promises the map checks
+      // ("weir_tiles_divide", weir/transforms/map_tiling.h).
+      for (const char* key :
+           {"weir_vectorize", kThreadsAttribute, kPointsAttribute, kPartialsAttribute, kPrivatizedAttribute,
+            "weir_vector_remainder", "weir_colblock_remainder", kCheckedAccessesAttribute,
+            kOmpScheduleAttribute, kStreamingStoresAttribute, "weir_tiles_divide"})
         for (const std::string& spelling : {attribute_key_in_file(key), std::string(key)})
           if (a.has(spelling.c_str())) {  // `_meta_weir_x`, or an older file's `weir_x`
             m->extra.set(key, a.at(spelling.c_str()).value().dump());

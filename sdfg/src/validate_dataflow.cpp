@@ -267,9 +267,11 @@ void check_map_entry(Validator& v, const SDFGState& st, const MapEntry& n) {
     for (std::size_t d = 0; d < m.range.dims(); ++d) {
       const sym::Expr& step = m.range[d].step;
       if (step.is_integer() && step.value() == 0) {
+        // The range as it is, not only the label (which keeps the range the map was made with).
+        const std::string param = d < m.params.size() ? m.params[d] + "=" : "";
         v.report("map-step",
-                 what + " has step 0 in dimension " + std::to_string(d) +
-                     " of its range (the loop would never advance)",
+                 what + " has step 0 in dimension " + std::to_string(d) + " of its range (" + param +
+                     Subset({m.range[d]}).str() + "; the loop would never advance)",
                  here);
       }
     }

@@ -124,6 +124,11 @@ TEST_CASE("consistency: a malformed value is a usage error naming the option and
            "weir: error: --threads 1025: expected an integer from 0 to 1024\n"},
           {"run " + lap + " --seed -1", "weir: error: --seed -1: expected a non-negative integer\n"},
           {"run " + lap + " --repeat 0", "weir: error: --repeat 0: expected an integer of at least 1\n"},
+          // Above the bound the message states it (user31 G18: "of at least 1" for 99999999999).
+          {"run " + lap + " --repeat 99999999999",
+           "weir: error: --repeat 99999999999: expected an integer from 1 to 2147483647\n"},
+          {"run " + lap + " --repeat 99999999999999999999",
+           "weir: error: --repeat 99999999999999999999: expected an integer from 1 to 2147483647\n"},
           {"compile " + lap + " -j x", "weir: error: --jobs x: expected a non-negative integer\n"},
           {"check a.py --max-errors many",
            "weir: error: --max-errors many: expected a non-negative integer\n"},

@@ -178,6 +178,45 @@ TEST_CASE("weir optimize: a tiling that divides evenly runs and matches NumPy", 
   }
 }
 
+TEST_CASE("weir optimize: a divides_evenly promise that does not hold is named when the program runs",
+          "[cli][optimize][tiling]") {
+  // user31 G10: tiles of 3 over I: [1, 9) (8 points) with divides_evenly=true. The range's size
+  // depends on the output's size, so MapTiling records the promise and the run checks it: 8 = 2
+  // tiles of 3 and 2 left over. The error names the promise and the script step, not "pass a
+  // larger output" (the output is right-sized).
+  auto dir = weir::test::scratch_dir("cli-optimize-tiling-promise");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  std::ofstream(dir / "lap.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64\n\n"
+                                   "I = gtx.Dimension('I')\nJ = gtx.Dimension('J')\n"
+                                   "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
+                                   "F = Field[Dims[I, J, K], float64]\n\n"
+                                   "@gtx.field_operator\n"
+                                   "def lap(f: F) -> F:\n"
+                                   "    return -4.0 * f + f(I + 1) + f(I - 1) + f(J + 1) + f(J - 1)\n\n"
+                                   "@gtx.program\n"
+                                   "def lap_prog(f: F, out: F):\n"
+                                   "    lap(f, out=out[1:-1, 1:-1, :])\n";
+  std::ofstream(dir / "s.json")
+      << R"([{"transformation": "MapTiling", "options": {"tile_sizes": [3, 1, 1], "divides_evenly": true}}])";
+  REQUIRE(weir::test::run_numpy(dir,
+                                "f = np.random.default_rng(3).random((10, 9, 4))\nnp.save('f.npy', f)\n"
+                                "np.save('out.npy', np.zeros((10, 9, 4)))\n") == 0);
+  REQUIRE(run_weir("sdfg " + q(dir / "lap.py") + "::lap_prog -o " + q(dir / "lap.sdfg")).code == 0);
+  auto r = run_weir("optimize " + q(dir / "lap.sdfg") + " -o " + q(dir / "tiled.sdfg") + " --script " +
+                    q(dir / "s.json"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = run_weir("run " + q(dir / "tiled.sdfg") + " --in f=" + q(dir / "f.npy") +
+               " --in out=" + q(dir / "out.npy") + " --out " + q(dir / "res"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("MapTiling's divides_evenly=true (") &&
+                        Catch::Contains("s.json: step 1 (MapTiling)) promised that tile size 3 divides ") &&
+                        Catch::Contains(", which has 8 points here (2 tiles of 3 and 2 left over); tile with "
+                                        "divides_evenly=false or with a size that divides the range"));
+  CHECK_THAT(r.out, !Catch::Contains("pass a larger output"));
+}
+
 TEST_CASE("weir optimize: a script step whose labels match nothing lists the labels there are",
           "[cli][optimize]") {
   auto dir = weir::test::scratch_dir("cli-optimize-script-labels");

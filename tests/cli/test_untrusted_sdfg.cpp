@@ -166,9 +166,10 @@ TEST_CASE("weir validate rejects what code generation would reject", "[cli][secu
     auto v = run_weir("validate " + q(file));
     INFO(v.out);
     CHECK(v.code == 1);
-    CHECK_THAT(
-        v.out,
-        Catch::Contains("has step 0 in dimension 0 of its range (the loop would never advance) [map-step]"));
+    CHECK_THAT(v.out,
+               Catch::Contains(
+                   "has step 0 in dimension 0 of its range (__i0=0:I + 2:0; the loop would never advance) "
+                   "[map-step]"));
   }
   SECTION("an interstate condition that does not parse") {
     auto j = nlohmann::json::parse(

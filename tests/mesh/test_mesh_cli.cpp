@@ -45,3 +45,17 @@ TEST_CASE("mesh: weir mesh rejects a mesh below 3 x 3", "[mesh][cli]") {
   CHECK_THAT(r.out, Catch::Contains("nx, ny >= 3, got 2 x 5"));
   CHECK(!std::filesystem::exists(dir / "m"));
 }
+
+TEST_CASE("mesh: weir mesh --nx 0 is too small, not missing", "[mesh][cli]") {
+  // user31 G18: `--nx 0` said "--nx and --ny are required"; it was given.
+  auto dir = test::scratch_dir("mesh-cli-zero");
+  auto r = test::run_weir("mesh --nx 0 --ny 4 -o '" + (dir / "m").string() + "'");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("nx, ny >= 3, got 0 x 4"));
+  CHECK_THAT(r.out, !Catch::Contains("required"));
+  // Left out, it is required.
+  r = test::run_weir("mesh --ny 4 -o '" + (dir / "m").string() + "'");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("--nx and --ny are required"));
+  CHECK(!std::filesystem::exists(dir / "m"));
+}

@@ -49,6 +49,16 @@ TEST_CASE("mesh: too small meshes are rejected", "[mesh]") {
   CHECK_NOTHROW(make_triangular_mesh(3, 3));
 }
 
+TEST_CASE("mesh: a mesh too large for int32 tables names its counts", "[mesh]") {
+  // 100000 x 100000: 10^10 vertices, 3 x 10^10 edges, 2 x 10^10 cells (user31 G18: the message
+  // said only "too large").
+  CHECK_THROWS_WITH(make_triangular_mesh(100000, 100000),
+                    "a 100000 x 100000 mesh has 10000000000 vertices, 30000000000 edges and 20000000000 "
+                    "cells: too many for int32 tables (at most 2147483647 entities; edges are 3 nx ny)");
+  // The largest square mesh that fits: 3 x 26754^2 = 2147329548 edges <= 2^31 - 1 < 3 x 26755^2.
+  CHECK_THROWS_AS(make_triangular_mesh(26755, 26755), std::invalid_argument);
+}
+
 TEST_CASE("mesh: the 3 x 3 mesh, worked out by hand", "[mesh]") {
   // Vertices v(i, j) = 3 j + i; vertex 4 = v(1, 1) owns edges 12 (to v(2,1) = 5), 13 (to
   // v(1,2) = 7), 14 (to v(2,2) = 8); quad (1, 1) has cells 8 (lower: 4, 5, 8) and 9 (upper:

@@ -425,6 +425,10 @@ TEST_CASE("malformed SDFG files give located errors", "[serialize][errors]") {
       {"state without nodes",
        mutate([](json& j) { j["nodes"][0].erase("nodes"); }),
        {"/nodes/0", "state 'main'", "missing required key 'nodes'"}},
+      // Present but null is not "missing" (user31 G18).
+      {"state whose nodes are null",
+       mutate([](json& j) { j["nodes"][0]["nodes"] = nullptr; }),
+       {"/nodes/0/nodes", "state 'main'", "'nodes' is null; it needs a value"}},
       {"non-boolean flag",
        mutate([](json& j) { j["attributes"]["_arrays"]["A"]["attributes"]["transient"] = "yes"; }),
        {"/attributes/_arrays/A/attributes/transient", "expected true or false, found string"}},

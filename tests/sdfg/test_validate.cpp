@@ -367,6 +367,20 @@ TEST_CASE("map parameters and range dimensions are checked", "[validate]") {
   CHECK(contains(dims.message, "3 parameter(s)"));
 }
 
+TEST_CASE("a map step of 0 is reported with the range as it is, not the label's", "[validate]") {
+  // user31 G18 (j_maprange.sdfg): the label keeps the range the map was made with
+  // ("hdiff4_map[__I=2:...]"); the message must show the range that is wrong.
+  MapProgram p;
+  auto& info = *p.st->node(p.entry).as<MapEntry>()->map;
+  info.label = "compute[i=0:N]";
+  info.range = Subset({Range(sym::Expr(0), sym::Expr(-5), sym::Expr(0))});
+  auto ds = validate(*p.sdfg);
+  const auto& d = find_code(ds, "map-step");
+  CHECK(d.where.node == static_cast<long>(p.entry));
+  CHECK(
+      contains(d.message, "has step 0 in dimension 0 of its range (i=0:-4:0; the loop would never advance)"));
+}
+
 TEST_CASE("tasklet and map labels must be identifiers", "[validate]") {
   MapProgram p;
   p.st->node(p.tasklet).label = "twice x";

@@ -220,6 +220,19 @@ TEST_CASE("MapTiling: refuses with reasons", "[transforms][map-tiling]") {
   t.options().set("tile_sizes", std::vector<long long>{4});
   maps_of(only_state(*sdfg))[0]->map->range = S("0:N:2, 0:M");
   CHECK(refusal(*sdfg, t) == "dimension 0 of map 'map' has step 2; only unit-step ranges are tiled");
+  // divides_evenly on a range whose number of points is known and not a multiple of the tile
+  // (user31 G10): refused here, not out of bounds at run time. i in [2, 12): 10 points, tile 4:
+  // 2 tiles and 2 left over. With 12 points ([0, 12)) it applies.
+  t.options().set_text("divides_evenly", "true");
+  maps_of(only_state(*sdfg))[0]->map->range = S("2:12, 0:M");
+  CHECK(refusal(*sdfg, t) ==
+        "divides_evenly=true, but i=2:12 of map 'map' has 10 points, not a multiple of the tile size 4 "
+        "(2 tiles of 4 and 2 left over); give divides_evenly=false");
+  maps_of(only_state(*sdfg))[0]->map->range = S("0:12, 0:M");
+  transforms::AnalysisCache cache;
+  auto cands = transforms::find_matches(*sdfg, t, cache);
+  REQUIRE(cands.size() == 1);
+  CHECK(cands.front().result);
   CHECK_THROWS_WITH(t.options().set_text("tile_sizes", "4,x"),
                     Contains("must be a comma-separated list of integers"));
   CHECK_THROWS_WITH(t.options().set("tile_sizes", 3LL),

@@ -72,6 +72,10 @@ void MapVectorization::apply(const MatchContext& ctx, const std::vector<std::uin
   tiling.options().set("tile_sizes", std::vector<long long>{width});
   tiling.options().set("divides_evenly", true);
   tiling.apply(ctx, {me.id()});
+  // The lanes' range is a multiple of the width by construction (split above): no run-time check.
+  for (Node* n : st.nodes())
+    if (auto* e = n->as<MapEntry>(); e && e->map != me.map && e->map->label == "tile_" + me.map->label)
+      e->map->extra.erase(kTilesDivideAttribute);
   me.map->extra.set(kVectorizeAttribute, std::to_string(width));
 }
 

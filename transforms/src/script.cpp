@@ -11,6 +11,7 @@
 #include "weir/sdfg/suggest.h"
 #include "weir/transforms/analysis.h"
 #include "weir/transforms/instrumentation.h"
+#include "weir/transforms/map_tiling.h"
 #include "weir/transforms/registry.h"
 
 namespace weir::transforms {
@@ -444,6 +445,25 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
   return 0;
 }
 
+/// Adds `step` ("tune.json: step 2") to the divides_evenly promises MapTiling recorded without
+/// one (kTilesDivideAttribute): those the step just made. Nested SDFGs included.
+void name_tiling_promises(SDFG& sdfg, const std::string& step) {
+  for (SDFGState* st : sdfg.all_states())
+    for (Node* n : st->nodes()) {
+      if (auto* nested = n->as<NestedSDFGNode>(); nested && nested->sdfg)
+        name_tiling_promises(*nested->sdfg, step);
+      auto* e = n->as<MapEntry>();
+      const std::string* text = e ? e->map->extra.find(kTilesDivideAttribute) : nullptr;
+      if (!text) continue;
+      json promises = json::parse(*text, nullptr, false);
+      if (!promises.is_array()) continue;
+      bool changed = false;
+      for (json& p : promises)
+        if (p.is_object() && !p.contains("step")) p["step"] = step, changed = true;
+      if (changed) e->map->extra.set(kTilesDivideAttribute, promises.dump());
+    }
+}
+
 }  // namespace
 
 std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const std::string& origin) {
@@ -453,6 +473,7 @@ std::size_t apply_script(SDFG& sdfg, const std::vector<ScriptStep>& steps, const
   for (std::size_t k = 0; k < steps.size(); ++k) {
     try {
       n += apply_step(sdfg, steps[k], cache, h);
+      name_tiling_promises(sdfg, origin + ": step " + std::to_string(k + 1) + " (" + steps[k].name + ")");
     } catch (const ScriptError&) {
       throw;
     } catch (const Error& e) {

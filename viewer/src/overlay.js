@@ -6,19 +6,32 @@
 
 export const BUCKETS = 8;
 
+/**
+ * Whether an entry's FLOP count is unknown: 0 counted and only a lower bound (`flops_partial`:
+ * a while loop or library node inside). Such an element has no FLOPs, GFLOP/s or intensity to
+ * colour by, and the panel says n/a, as `weir run --profile`'s table does (user31 G11).
+ */
+export const flopsUnknown = (e) => Boolean(e?.flops_partial) && (e.flops === 0 || e.flops_expr === '0');
+
+/** FLOPs as the panel and the table write them: 'n/a' when unknown, '>= N' for a lower bound. */
+export function flopsText(flops, partial) {
+  if (partial && !flops) return 'n/a';
+  return `${partial ? '>= ' : ''}${formatNumber(flops)}`;
+}
+
 /** The metrics the page can colour by: {id, label, unit, source ('profile'|'static'), value(entry)}. */
 export function overlayMetrics(overlays) {
   const out = [];
   if (overlays?.profile?.elements?.length) {
     out.push({ id: 'time', label: 'time (median ms per call)', unit: 'ms', source: 'profile', value: (e) => e.median_ms });
     out.push({ id: 'bandwidth', label: 'bandwidth (% of the probe)', unit: '% of probe', source: 'profile', value: (e) => (e.probe_share == null ? null : 100 * e.probe_share) });
-    out.push({ id: 'gflops', label: 'GFLOP/s (measured)', unit: 'GFLOP/s', source: 'profile', value: (e) => e.GFLOPps });
-    out.push({ id: 'intensity', label: 'arithmetic intensity (FLOP/byte)', unit: 'FLOP/byte', source: 'profile', value: (e) => e.intensity });
+    out.push({ id: 'gflops', label: 'GFLOP/s (measured)', unit: 'GFLOP/s', source: 'profile', value: (e) => (flopsUnknown(e) ? null : e.GFLOPps) });
+    out.push({ id: 'intensity', label: 'arithmetic intensity (FLOP/byte)', unit: 'FLOP/byte', source: 'profile', value: (e) => (flopsUnknown(e) ? null : e.intensity) });
   }
   if (overlays?.static?.elements?.length) {
     out.push({ id: 'static-bytes', label: 'bytes moved (static)', unit: 'bytes', source: 'static', value: (e) => e.bytes });
-    out.push({ id: 'static-flops', label: 'FLOPs (static)', unit: 'FLOP', source: 'static', value: (e) => e.flops });
-    out.push({ id: 'static-intensity', label: 'arithmetic intensity (static)', unit: 'FLOP/byte', source: 'static', value: (e) => e.intensity });
+    out.push({ id: 'static-flops', label: 'FLOPs (static)', unit: 'FLOP', source: 'static', value: (e) => (flopsUnknown(e) ? null : e.flops) });
+    out.push({ id: 'static-intensity', label: 'arithmetic intensity (static)', unit: 'FLOP/byte', source: 'static', value: (e) => (flopsUnknown(e) ? null : e.intensity) });
   }
   return out;
 }
@@ -90,15 +103,16 @@ export function overlayRows(entries) {
   if (p) {
     rows.push(['median time', `${formatNumber(p.median_ms)} ms (min ${formatNumber(p.min_ms)} ms, ${p.calls} calls, ${formatNumber(100 * (p.share_of_call ?? 0))}% of a call)`]);
     rows.push(['bandwidth', `${formatNumber(p.GBps)} GB/s${p.probe_share == null ? '' : ` (${formatNumber(100 * p.probe_share)}% of the probe)`}`]);
-    rows.push(['GFLOP/s', formatNumber(p.GFLOPps)]);
-    rows.push(['measured on', `${formatNumber(p.bytes)} bytes${p.bytes_dynamic ? ' (upper bound)' : ''}, ${formatNumber(p.flops)} FLOPs${p.flops_partial ? ' (partial)' : ''} per execution`]);
+    rows.push(['GFLOP/s', flopsUnknown(p) ? 'n/a (FLOPs not known)' : `${p.flops_partial ? '>= ' : ''}${formatNumber(p.GFLOPps)}`]);
+    rows.push(['measured on', `${formatNumber(p.bytes)} bytes${p.bytes_dynamic ? ' (upper bound)' : ''}, ${flopsText(p.flops, p.flops_partial)} FLOPs per execution`]);
     // A map inside a map scope: timed on per-thread accumulators (ADR 0048, "Timers inside maps").
     if (p.map_level >= 2) rows.push(['timed per thread', `map level ${p.map_level}, ${formatNumber(p.executions_per_call)} executions per call; time: the busiest thread's total`]);
   }
   if (s) {
     rows.push(['bytes moved', `${s.bytes_expr}${s.bytes == null ? '' : ` = ${formatNumber(s.bytes)}`}${s.bytes_dynamic ? ' (upper bound)' : ''}`]);
-    rows.push(['FLOPs', `${s.flops_expr}${s.flops == null ? '' : ` = ${formatNumber(s.flops)}`}${s.flops_partial ? ' (nested SDFGs in maps not counted)' : ''}`]);
-    if (s.intensity != null) rows.push(['arithmetic intensity', `${formatNumber(s.intensity)} FLOP/byte`]);
+    rows.push(['FLOPs', flopsUnknown(s) ? 'n/a (not counted: a loop without a trip count or a library node inside)'
+      : `${s.flops_expr}${s.flops == null ? '' : ` = ${flopsText(s.flops, s.flops_partial)}`}${s.flops_partial ? ' (a lower bound: parts not counted)' : ''}`]);
+    if (s.intensity != null) rows.push(['arithmetic intensity', flopsUnknown(s) ? 'n/a' : `${s.flops_partial ? '>= ' : ''}${formatNumber(s.intensity)} FLOP/byte`]);
     if (s.needs?.length) rows.push(['values need', `${s.needs.join(', ')} (weir view --set NAME=VALUE)`]);
   }
   return rows;

@@ -62,10 +62,10 @@ const browser = await chromium.launch({
 after(() => browser.close());
 
 /** Writes `weir view ARGS --html` for `name` and opens it (file://) offline; returns the page. */
-async function openHtml(name, args) {
+async function openHtml(name, args, viewport = { width: 1600, height: 1000 }) {
   const html = join(work, `${name}.html`);
   runWeir(['view', ...args, '--html', html]);
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, offline: true });
+  const context = await browser.newContext({ viewport, offline: true });
   const page = await context.newPage();
   page.requests = [];
   page.errors = [];
@@ -457,6 +457,34 @@ test('a profile report overlays measured time and static costs on the SDFG it wa
   assert.match(other.stderr, /--report .*hdiff-profile\.json: element 0 \(state 'call_0_hdiff'.*made from another SDFG/);
 });
 
+test('unknown FLOPs are n/a in the panel and uncoloured in the FLOPs overlays, not 0', async () => {
+  // user31 G11: a column map around a nested SDFG with a while loop counted 0 FLOPs as a lower
+  // bound (flops_partial); the static overlay and the panel printed 0 where `weir run --profile`'s
+  // table prints n/a. overlay.js on hand-made entries (no browser needed).
+  const { overlayMetrics, overlayValues, overlayRows } = await import(pathToFileURL(join(root, 'viewer', 'src', 'overlay.js')).href);
+  const unknown = { sdfg: 0, node: 1, flops: 0, flops_expr: '0', flops_partial: true, bytes: 800, bytes_expr: '8*N', intensity: 0 };
+  const lower = { sdfg: 0, node: 2, flops: 12, flops_expr: '3*N', flops_partial: true, bytes: 800, bytes_expr: '8*N', intensity: 0.015 };
+  const exact = { sdfg: 0, node: 3, flops: 40, flops_expr: '10*N', flops_partial: false, bytes: 320, bytes_expr: '80*N', intensity: 0.125 };
+  const overlays = { static: { elements: [unknown, lower, exact] } };
+  const metric = (id) => overlayMetrics(overlays).find((m) => m.id === id);
+  const placed = (id) => [...overlayValues(overlays, metric(id), (e) => ({ uid: `n${e.node}` })).byUid.keys()].sort();
+  assert.deepEqual(placed('static-flops'), ['n2', 'n3']);
+  assert.deepEqual(placed('static-intensity'), ['n2', 'n3']);
+  assert.deepEqual(placed('static-bytes'), ['n1', 'n2', 'n3']);
+  const row = (entries, name) => overlayRows(entries).find((r) => r[0] === name)?.[1];
+  assert.equal(row({ static: unknown }, 'FLOPs'), 'n/a (not counted: a loop without a trip count or a library node inside)');
+  assert.equal(row({ static: unknown }, 'arithmetic intensity'), 'n/a');
+  assert.equal(row({ static: lower }, 'FLOPs'), '3*N = >= 12 (a lower bound: parts not counted)');
+  assert.equal(row({ static: exact }, 'FLOPs'), '10*N = 40');
+  assert.equal(row({ static: exact }, 'arithmetic intensity'), '0.13 FLOP/byte');
+  // Measured: GFLOP/s and the counts it was measured on.
+  const prof = { median_ms: 2, min_ms: 1.9, calls: 3, share_of_call: 1, GBps: 1, bytes: 1e6, flops: 0, flops_partial: true, GFLOPps: 0 };
+  assert.equal(row({ profile: prof }, 'GFLOP/s'), 'n/a (FLOPs not known)');
+  assert.equal(row({ profile: prof }, 'measured on'), '1M bytes, n/a FLOPs per execution');
+  assert.equal(row({ profile: { ...prof, flops: 2e6, GFLOPps: 1 } }, 'GFLOP/s'), '>= 1');
+  assert.equal(row({ profile: { ...prof, flops: 2e6, flops_partial: false, GFLOPps: 1 } }, 'measured on'), '1M bytes, 2M FLOPs per execution');
+});
+
 /// For each map entry drawn: its classes' decision category, its badge and the panel's codegen-decision rows.
 function decisionsShown(page) {
   return page.evaluate(() => [...document.querySelectorAll('svg.graph g.el.map_entry[data-uid]')].map((g0) => {
@@ -535,6 +563,30 @@ function memletLabelBoxes(page) {
     });
   });
 }
+
+test('the legends stay clear of the minimap in a 1400 x 900 window (decisions overlay)', async () => {
+  // user31 G12: the decisions legend's end and the element legend's "invalid" swatch were under
+  // the minimap. Every legend box must lie inside the graph pane and left of the minimap, and the
+  // two legends must not overlap each other.
+  const opt = join(work, 'hdiff_legend.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const page = await openHtml('legend-minimap', [opt], { width: 1400, height: 900 });
+  await page.selectOption('#overlay', 'decisions');
+  const boxes = await page.evaluate(() => Object.fromEntries(['#graph', '#minimap', '#legend', '#ov-legend', '#legend .lg.invalid']
+    .map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return [s, { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width }]; })));
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  assert.ok(boxes['#minimap'].width > 0 && boxes['#ov-legend'].width > 0, JSON.stringify(boxes));
+  for (const s of ['#legend', '#ov-legend', '#legend .lg.invalid']) {
+    assert.ok(!overlap(boxes[s], boxes['#minimap']), `${s} under the minimap: ${JSON.stringify(boxes)}`);
+    assert.ok(boxes[s].right <= boxes['#minimap'].left, `${s} ends left of the minimap: ${JSON.stringify(boxes)}`);
+    assert.ok(boxes[s].left >= boxes['#graph'].left && boxes[s].bottom <= boxes['#graph'].bottom, `${s} inside the graph pane`);
+  }
+  assert.ok(!overlap(boxes['#legend'], boxes['#ov-legend']), `the legends overlap: ${JSON.stringify(boxes)}`);
+  // The decisions legend's own end (the text the minimap covered) is shown.
+  assert.match(await page.textContent('#ov-legend'), /recorded in the SDFG; select a map/);
+  await shot(page, 'legend-minimap');
+  await page.context().close();
+});
 
 test('memlet labels: none on top of another, none outside its state (3-6 memlets into one map entry)', async () => {
   const hdiff = join(work, 'hdiff_example.sdfg'), hdiffCpu = join(work, 'hdiff_example_cpu.sdfg');
