@@ -8,13 +8,13 @@
 #include <tuple>
 
 #include "embedded_value.h"
-#include "scalar_argument.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/scalar_argument.h"
 // Python's // and % as generated code computes them (codegen/prelude/weir_numbers.h).
 #include "weir_numbers.h"
 
