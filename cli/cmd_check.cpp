@@ -90,6 +90,7 @@ Action add_check_command(CLI::App& app) {
         std::sort(plain.begin(), plain.end(),
                   [](const FunctionDef* a, const FunctionDef* b) { return a->loc.line < b->loc.line; });
         std::size_t lowered = 0;
+        std::size_t orchestrations = 0;  // listed, or failing while calling definitions
         auto failed = [&](const FrontendError& e) {
           if (r.errors.size() < o->max_errors) r.errors.push_back(e);
           ++r.failed;
@@ -103,13 +104,18 @@ Action add_check_command(CLI::App& app) {
               ++lowered;
             }
           } catch (const FrontendError& e) {
-            if (calls_definitions(*f, m)) failed(e);
-            if (!orch) continue;
+            const bool counts = calls_definitions(*f, m);
+            if (counts) failed(e);
+            if (!orch) {
+              orchestrations += counts ? 1 : 0;
+              continue;
+            }
           }
           std::string params;
           for (const auto& p : orch->params)
             params += (params.empty() ? "" : ", ") + p.name + ": " + to_string(p.type);
           std::cout << "orchestration " << orch->name << "(" << params << ")\n";
+          ++orchestrations;
         }
         if (o->lower)
           for (const TypedDefinition* d : r.checked) {
@@ -159,6 +165,9 @@ Action add_check_command(CLI::App& app) {
                        "it, so nothing fails\n";
         if (r.truncated) std::cerr << file << ": too many errors, stopped after " << r.errors.size() << "\n";
         std::cout << file << ": " << r.definitions << " definition" << (r.definitions == 1 ? "" : "s")
+                  << (orchestrations ? " and " + std::to_string(orchestrations) + " orchestration function" +
+                                           (orchestrations == 1 ? "" : "s")
+                                     : "")
                   << " checked";
         if (r.nested) std::cout << " (" << r.nested << " nested in functions)";
         if (o->lower) std::cout << ", " << lowered << " program" << (lowered == 1 ? "" : "s") << " lowered";

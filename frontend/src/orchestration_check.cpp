@@ -1089,8 +1089,18 @@ class Checker {
   // The field variable an array expression starts from: `f`, `f.asnumpy()`, `f.ndarray`, and
   // these subscripted (`f[1:-1, 1:-1]`, `f.asnumpy()[1:-1]`); null for anything else.
   const Name* array_root(const Expr& e, Frame& fr, bool* numpy = nullptr) {
-    const Expr* x = &e;
     bool np = false;
+    const Name* n = array_name(e, np);
+    if (!n || !is_field(n->id, fr)) return nullptr;
+    if (numpy) *numpy = np;
+    return n;
+  }
+
+  // The name under subscripts, `.asnumpy()` and `.ndarray` (`np` tells whether one of the latter
+  // two was seen); null when `e` is no such name.
+  static const Name* array_name(const Expr& e, bool& np) {
+    const Expr* x = &e;
+    np = false;
     while (true) {
       if (auto* sub = dyn_cast<Subscript>(x)) {
         x = sub->value.get();
@@ -1106,10 +1116,20 @@ class Checker {
         break;
       }
     }
-    auto* n = dyn_cast<Name>(x);
-    if (!n || !is_field(n->id, fr)) return nullptr;
-    if (numpy) *numpy = np;
-    return n;
+    return dyn_cast<Name>(x);
+  }
+
+  // A reduction of an unannotated parameter of the top function that no call has typed yet (a
+  // CFL check before the first call): its type is not known at this point of the one pass.
+  void typed_before_reduction(const Expr& e, Frame& fr) {
+    bool np = false;
+    const Name* n = array_name(e, np);
+    if (n && fr.prefix.empty() && pending_.count(n->id))
+      throw FrontendError(n->loc, "the type of parameter '" + n->id +
+                                      "' is not known here: an unannotated parameter takes its type from "
+                                      "the first call it is passed to, and this reduction comes before "
+                                      "one; annotate it (e.g. '" +
+                                      n->id + ": gtx.Field[[Cell, K], float64]')");
   }
 
   // The slice of a reduced array expression into `o.lower`/`o.upper` (integer literals, one
@@ -1159,8 +1179,9 @@ class Checker {
   // Whether `c` has the form of a reduction: a method of an array expression or a NumPy
   // (CuPy) function of a reduction's name.
   bool reduction_form(const Call& c, Frame& fr) {
-    if (auto* method = dyn_cast<Attribute>(c.func.get()); method && array_root(*method->value, fr))
-      return true;
+    auto* method = dyn_cast<Attribute>(c.func.get());
+    if (method && reduction_name(method->attr)) typed_before_reduction(*method->value, fr);
+    if (method && array_root(*method->value, fr)) return true;
     try {
       Value v = global(*c.func, fr);
       const std::size_t dot = v.name.rfind('.');
@@ -1196,6 +1217,7 @@ class Checker {
     const Expr* operand = nullptr;
     bool absolute = false;
     auto* method = dyn_cast<Attribute>(c.func.get());
+    if (method && reduction_name(method->attr)) typed_before_reduction(*method->value, fr);
     bool numpy = false;
     if (method && array_root(*method->value, fr, &numpy)) {
       if (!reduction_name(method->attr) || !numpy)
@@ -1217,6 +1239,7 @@ class Checker {
       operand = c.args[0].get();
       absolute = absolute_of(*operand, fr);
       if (absolute) operand = static_cast<const Call&>(*operand).args[0].get();
+      typed_before_reduction(*operand, fr);
       if (!array_root(*operand, fr))
         unsupported(operand->loc, "reducing '" + unparse(*operand) +
                                       "' (a field variable, f.asnumpy() or a slice f[1:-1, 1:-1] of one)");

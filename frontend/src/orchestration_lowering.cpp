@@ -162,7 +162,8 @@ class Lowering {
   std::map<std::string, DataDescriptor> tables_;
   bool tracked_ = false;
   int fresh_ = 0;
-  std::map<std::string, std::string> hoisted_;  // the current call's parameter -> its symbol
+  std::map<std::string, std::string> hoisted_;      // the current call's parameter -> its symbol
+  std::map<std::string, std::string> snapshot_of_;  // slot -> its copy before a call (snapshots())
 
   // A local dimension's extent: the neighbour count the callees' lowerings give it.
   sym::Expr local_extent(const Dimension& d, const TParam& p) const {
@@ -467,9 +468,9 @@ class Lowering {
       hoisted_[tp.name] = h;
     }
     if (cur.size() == 1) {
-      for (const auto& piece : parts)
-        call_state(seq.state("call_" + piece->name), table_.all[static_cast<std::size_t>(*cur.begin())], s,
-                   *piece);
+      const Binding& b = table_.all[static_cast<std::size_t>(*cur.begin())];
+      std::map<std::string, std::string> before = snapshots(seq, b, s);
+      for (const auto& piece : parts) call_state(seq.state("call_" + piece->name), b, s, *piece, before);
       return;
     }
     ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique("call_" + s.callee->name)));
@@ -478,9 +479,53 @@ class Lowering {
           cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
       Seq inner{region};
       inner.where = seq.where;
-      for (const auto& piece : parts)
-        call_state(inner.state("call_" + piece->name), table_.all[static_cast<std::size_t>(id)], s, *piece);
+      const Binding& b = table_.all[static_cast<std::size_t>(id)];
+      std::map<std::string, std::string> before = snapshots(inner, b, s);
+      for (const auto& piece : parts) call_state(inner.state("call_" + piece->name), b, s, *piece, before);
     }
+  }
+
+  // A field passed for a parameter the callee reads and for another one it writes
+  // (`advection(q, ..., q)`): the callee's lowering treats its parameters as distinct arrays,
+  // so in place its reads would see points already written (a neighbour read). gt4py and the
+  // embedded backend compute the call out of place, so the read parameter gets a copy of the
+  // field taken before the call, in a state of its own (docs/adr/0019, session 32). Returns the
+  // read parameters so redirected, each to its copy.
+  std::map<std::string, std::string> snapshots(Seq& seq, const Binding& b, const OStmt& s) {
+    const TypedDefinition& p = *s.callee;
+    const SDFG& whole = *lowered_.at(&p);
+    std::set<std::string> reads, writes;
+    for (const SDFGState* st : whole.all_states())
+      for (const Node* n : st->nodes())
+        if (auto* a = n->as<AccessNode>(); a && !whole.data(a->data).transient) {
+          if (!st->out_edges(n->id()).empty()) reads.insert(a->data);
+          if (!st->in_edges(n->id()).empty()) writes.insert(a->data);
+        }
+    std::set<std::string> written;  // the slots the callee writes
+    for (std::size_t i = 0; i < p.params.size(); ++i)
+      if (p.params[i].type.is_field() && writes.count(p.params[i].name))
+        written.insert(b.at(s.args[i].field));
+    std::map<std::string, std::string> out;
+    SDFGState* st = nullptr;
+    for (std::size_t i = 0; i < p.params.size(); ++i) {
+      const TParam& tp = p.params[i];
+      if (!tp.type.is_field() || !reads.count(tp.name) || writes.count(tp.name)) continue;
+      const std::string& slot = b.at(s.args[i].field);
+      if (!written.count(slot)) continue;
+      auto [it, fresh] = snapshot_of_.try_emplace(slot);
+      if (fresh) {
+        const DataDescriptor& d = sdfg_->data(slot);
+        it->second = sdfg_->unique_data_name("__" + slot + "_before_call");
+        sdfg_->add_array(it->second, d.dtype.base, d.shape, true);
+      }
+      if (!st) st = &seq.state("before_" + p.name);
+      const DataDescriptor& d = sdfg_->data(slot);
+      NodeId src = st->add_access(slot).id();
+      NodeId dst = st->add_access(it->second).id();
+      st->add_edge(src, "", dst, "", Memlet::simple(slot, Subset::full(d.shape)));
+      out[tp.name] = it->second;
+    }
+    return out;
   }
 
   // A Reduce statement: a Reduce library node from the slice of the array the field names (per
@@ -617,7 +662,9 @@ class Lowering {
 
   // One call: `inner` (the callee's SDFG or a piece of it) nested in `st`, its field parameters
   // connected to the arrays the arguments name under binding `b`.
-  void call_state(SDFGState& st, const Binding& b, const OStmt& s, const SDFG& piece) {
+  // `before` redirects read parameters to the copies snapshots() took.
+  void call_state(SDFGState& st, const Binding& b, const OStmt& s, const SDFG& piece,
+                  const std::map<std::string, std::string>& before) {
     const TypedDefinition& p = *s.callee;
     std::unique_ptr<SDFG> inner = piece.clone_sdfg();
     // Which containers the callee reads and writes.
@@ -639,7 +686,8 @@ class Lowering {
       const OArg& a = s.args[i];
       if (tp.type.is_field()) {
         if (!inner->has_data(tp.name)) continue;  // a piece that does not access this field
-        std::string slot = b.at(a.field);
+        auto redirected = before.find(tp.name);
+        std::string slot = redirected != before.end() ? redirected->second : b.at(a.field);
         const DataDescriptor& in_desc = inner->data(tp.name);
         const DataDescriptor& out_desc = sdfg_->data(slot);
         for (std::size_t d = 0; d < in_desc.shape.size(); ++d)

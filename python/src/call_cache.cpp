@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "program.h"
+#include "weir/runtime/scalar_argument.h"
 
 namespace weir::python {
 
@@ -157,6 +158,14 @@ bool run_cached(const PyProgram& prog, const CallLayout& layout) {
     if (prog.slots[i].kind != CallSlot::Kind::Scalar) continue;
     try {
       numbers[i] = number_argument(prog.slots[i].name, layout.objects[i], prog.slots[i].dtype);
+      // In the declared type, as the checked call checks it: an orchestration's int32 loop
+      // count is an int64 symbol of its SDFG, whose rebinding takes any integer (user32 H10:
+      // 2**40 passed on a repeated call and looped that often).
+      Parameter declared;
+      declared.name = prog.slots[i].name;
+      declared.kind = Parameter::Kind::Scalar;
+      declared.dtype = prog.slots[i].dtype;
+      check_scalar_argument(declared, numbers[i]);
     } catch (const ArgumentError&) {
       return false;
     }

@@ -318,12 +318,13 @@ void bind_backends(py::module_& m) {
   m.def(
       "cpu_backend",
       [](std::optional<std::string> cache_dir, std::string compiler,
-         std::optional<std::vector<std::string>> flags, bool openmp, unsigned jobs,
-         std::string name_postfix) {
+         std::optional<std::vector<std::string>> flags, bool openmp, unsigned jobs, std::string name_postfix,
+         bool exact_math) {
         CompiledBackendConfig c;
         if (cache_dir) c.cache_dir = std::filesystem::path(*cache_dir);
         c.compiler = std::move(compiler);
         if (flags) c.flags = std::move(*flags);
+        if (exact_math) c.flags.push_back("-DWEIR_EXACT_MATH");
         c.openmp = openmp;
         c.jobs = jobs;
         c.name_postfix = std::move(name_postfix);
@@ -331,9 +332,12 @@ void bind_backends(py::module_& m) {
       },
       py::kw_only(), py::arg("cache_dir") = py::none(), py::arg("compiler") = "c++",
       py::arg("flags") = py::none(), py::arg("openmp") = true, py::arg("jobs") = 0u,
-      py::arg("name_postfix") = "",
+      py::arg("name_postfix") = "", py::arg("exact_math") = false,
       "The cpu backend (C++/OpenMP, the program cache of $WEIR_CACHE_DIR or ~/.cache/weir unless cache_dir "
-      "is given), as `weir run --backend cpu` makes it.");
+      "is given), as `weir run --backend cpu` makes it. exact_math=True is `weir run --exact-math`: loops "
+      "call the scalar exp, log, sin, ... of the C library (as the embedded backend and Python's math "
+      "module, "
+      "bit for bit) instead of their SIMD variants (within 4 ulp; docs/adr/0031-vector-math.md).");
   m.def(
       "gpu_backend",
       [](std::string gpu_arch, std::optional<std::string> cache_dir) {

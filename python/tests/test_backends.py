@@ -152,3 +152,28 @@ def test_a_compiler_error_raised_in_python_reaches_the_caller():
     f = np.ones((5, 5, 1))
     with pytest.raises(RuntimeError, match="no compiler here"):
         weir.load(LAPLACIAN, backend=weir.backends.cpu.replace(compiler=failing))(f, np.zeros_like(f))
+
+
+def test_cpu_backend_exact_math_calls_the_scalar_exp(tmp_path):
+    # weir.cpu_backend(exact_math=True) is `weir run --exact-math` (user32 H8): the loop calls the
+    # C library's scalar exp, bit for bit Python's math.exp, not its SIMD variant (within 4 ulp).
+    import math
+
+    src = tmp_path / "expo.py"
+    src.write_text(
+        "import gt4py.next as gtx\n"
+        "from gt4py.next import Field, float64, exp\n"
+        "I = gtx.Dimension('I')\n"
+        "@gtx.field_operator\n"
+        "def expo(x: Field[[I], float64]) -> Field[[I], float64]:\n"
+        "    return exp(x)\n"
+        "@gtx.program\n"
+        "def expo_program(x: Field[[I], float64], out: Field[[I], float64]):\n"
+        "    expo(x, out=out)\n"
+    )
+    x = np.random.default_rng(7).uniform(-30.0, 30.0, 20000)
+    out = np.zeros_like(x)
+    backend = weir.cpu_backend(cache_dir=str(tmp_path / "cache"), exact_math=True)
+    weir.load(f"{src}::expo_program", backend=backend)(x, out)
+    want = np.array([math.exp(v) for v in x])
+    assert np.array_equal(out.view(np.uint64), want.view(np.uint64))

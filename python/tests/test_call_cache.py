@@ -108,3 +108,34 @@ def test_orchestration_repeated(backend, rng):
         heat(u, u_next, kappa, 0.1, steps)
         np.testing.assert_allclose(u, want_u, rtol=0, atol=1e-14)
         np.testing.assert_allclose(u_next, want_next, rtol=0, atol=1e-14)
+
+
+def test_a_repeated_orchestration_call_checks_its_int32_loop_count(backend, tmp_path):
+    # user32 H10: an orchestration's int32 loop count is an int64 symbol of its SDFG; the
+    # repeated-call fast path rebound it without the int32 range check, and 2**40 looped that
+    # often. Every call is refused with the first call's words; a valid count still runs after.
+    src = tmp_path / "loop32.py"
+    src.write_text(
+        "import gt4py.next as gtx\n"
+        "from gt4py.next import Dims, Field, float64, int32\n"
+        "C = gtx.Dimension('C')\n"
+        "@gtx.field_operator\n"
+        "def plus_one(u: Field[Dims[C], float64]) -> Field[Dims[C], float64]:\n"
+        "    return u + 1.0\n"
+        "@gtx.program\n"
+        "def step(u: Field[Dims[C], float64], out: Field[Dims[C], float64]):\n"
+        "    plus_one(u, out=out)\n"
+        "def loop(u: Field[Dims[C], float64], out: Field[Dims[C], float64], n_steps: int32):\n"
+        "    for _ in range(n_steps):\n"
+        "        step(u, out)\n"
+        "        step(out, u)\n"
+    )
+    p = weir.load(f"{src}::loop", backend=backend)
+    u, out = np.zeros(3), np.zeros(3)
+    p(u, out, 1)
+    np.testing.assert_array_equal(u, [2.0, 2.0, 2.0])
+    for bad in (2**40, 2**32 + 2, -(2**31) - 1):
+        with pytest.raises(weir.ArgumentError, match=f"argument 'n_steps': expected int32 scalar, got {bad} \\(out of range\\)"):
+            p(u, out, bad)
+    p(u, out, 2)
+    np.testing.assert_array_equal(u, [6.0, 6.0, 6.0])

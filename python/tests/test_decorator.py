@@ -75,6 +75,14 @@ def test_an_orchestration_function(kinds, rng):
     np.testing.assert_array_equal(out, 2.0 * x + (2.0 * x + y))
 
 
+def test_an_orchestration_function_with_loops(kinds, rng):
+    # Each for-iteration adds 2 a x to y, each while-iteration (a - 1) x: n (a + 1) x in all.
+    x, y = rng.random((4, 4)), rng.random((4, 4))
+    y0, tmp = y.copy(), np.zeros_like(x)
+    kinds.axpy_steps(3.0, x, y, tmp, 2)
+    np.testing.assert_allclose(y, y0 + 2 * (2 * 3.0 + (3.0 - 1.0)) * x, rtol=1e-14)
+
+
 def test_the_same_program_as_weir_load(kinds):
     loaded = weir.load(kinds.axpy.reference, backend=weir.backends.cpu, include=[PROGRAMS])
     assert loaded.parameters == kinds.axpy.parameters == ["a", "x", "y"]

@@ -17,6 +17,7 @@ from conftest import (
     GRID_OFFSETS,
     HDIFF,
     LAPLACIAN,
+    PROGRAMS,
     ROOT,
     SUM_DIFF,
     assert_laplacian_argument_errors,
@@ -99,6 +100,22 @@ def test_offset_provider(backend, rng, table_dtype):
     e2v3 = rng.integers(-1, nv, size=(ne, 3)).astype(table_dtype)
     p(v, out, offset_provider={"E2V": e2v3})
     np.testing.assert_array_equal(out, np.where(e2v3 >= 0, v[e2v3], 0.0).sum(axis=1))
+
+
+def test_an_orchestration_missing_a_table_says_so_as_a_program_does(backend, tmp_path):
+    # user32 H12: an orchestration called it "missing argument 'E2V' (int32 array)".
+    (tmp_path / "orch_edges.py").write_text(
+        "from edges import *\n"
+        "def twice(v: Field[Dims[Vertex], float64], out: Field[Dims[Edge], float64]):\n"
+        "    edge_sum_program(v, out, offset_provider={})\n"
+        "    edge_sum_program(v, out, offset_provider={})\n"
+    )
+    p = weir.load(f"{tmp_path / 'orch_edges.py'}::twice", backend=backend, include=[str(PROGRAMS)])
+    want = "missing connectivity table 'E2V' \\(an int32 or int64 array of shape \\(n_Edge, max_neighbours\\)\\)"
+    with pytest.raises(TypeError, match=want):
+        p(np.ones(4), np.zeros(3))
+    with pytest.raises(TypeError, match=want):
+        p(np.ones(4), np.zeros(3), offset_provider={"V2E": np.zeros((4, 2), np.int32)})
 
 
 def test_offset_provider_errors(backend):

@@ -7,10 +7,10 @@
 #include <optional>
 #include <sstream>
 
-#include "scalar_argument.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/known_symbols.h"
+#include "weir/runtime/scalar_argument.h"
 
 namespace weir::runtime {
 namespace {

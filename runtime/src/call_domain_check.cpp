@@ -8,10 +8,10 @@
 #include <utility>
 
 #include "embedded_eval.h"
-#include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/call_domain_check.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/scalar_argument.h"
 
 namespace weir::runtime {
 namespace {

@@ -13,10 +13,24 @@
 namespace weir::runtime {
 namespace {
 
-// The smallest extent along `dim` of the array arguments other than connectivity tables.
-std::optional<std::int64_t> extent_of(const std::string& dim, const std::vector<ConnectivityParameter>& conns,
-                                      const Signature& sig, const Arguments& args) {
-  std::optional<std::int64_t> extent;
+// A shape as Python writes it: (96, 10).
+std::string shape_text(const Field& f) {
+  std::string t = "(";
+  for (std::size_t i = 0; i < f.ndim(); ++i) t += (i ? ", " : "") + std::to_string(f.shape()[i]);
+  return t + (f.ndim() == 1 ? ",)" : ")");
+}
+
+// The extent along a dimension of the array arguments other than connectivity tables: the
+// smallest, and every argument's (named with its shape), so that an entry outside it blames the
+// array that gives it when the arguments disagree (a field of the wrong size, or transposed).
+struct DimExtent {
+  std::optional<std::int64_t> smallest;
+  std::vector<std::pair<std::int64_t, std::string>> of;  // extent, "'q' (96, 10)"
+};
+
+DimExtent extent_of(const std::string& dim, const std::vector<ConnectivityParameter>& conns,
+                    const Signature& sig, const Arguments& args) {
+  DimExtent extent;
   for (const auto& p : sig.params) {
     if (p.kind != Parameter::Kind::Array || !p.has_shape) continue;
     bool is_table = false;
@@ -27,23 +41,42 @@ std::optional<std::int64_t> extent_of(const std::string& dim, const std::vector<
     for (std::size_t i = 0; i < p.shape.size(); ++i)
       if (p.shape[i].is_symbol() && p.shape[i].symbol_name() == symbol) {
         std::int64_t n = it->second.shape()[i];
-        extent = extent ? std::min(*extent, n) : n;
+        extent.smallest = extent.smallest ? std::min(*extent.smallest, n) : n;
+        extent.of.emplace_back(n, "'" + p.name + "' " + shape_text(it->second));
       }
   }
   return extent;
 }
 
+// Why `extent` is the size an entry must stay below: the arguments that give it, and when
+// others have a larger extent, all of them (the array is more likely wrong than the table).
+std::string extent_origin(const std::string& dim, const DimExtent& extent) {
+  std::string smallest, all;
+  bool disagree = false;
+  for (const auto& [n, what] : extent.of) {
+    if (n == *extent.smallest) smallest += (smallest.empty() ? "" : ", ") + what;
+    disagree = disagree || n != *extent.smallest;
+    all += (all.empty() ? "" : ", ") + what + " has " + std::to_string(n);
+  }
+  std::string t = ", the " + dim + " extent of " + smallest;
+  if (disagree)
+    t += "; the arguments disagree on " + dim + ": " + all +
+         " (is an array of the wrong size, or transposed, e.g. (K, " + dim + ") for (" + dim + ", K)?)";
+  return t;
+}
+
 template <typename T>
-void check_entries(const ConnectivityParameter& c, const Field& table, std::int64_t extent) {
+void check_entries(const ConnectivityParameter& c, const Field& table, const DimExtent& extent) {
   const T* data = static_cast<const T*>(table.data());
   const std::int64_t cols = table.shape()[1];
   const std::int64_t n = static_cast<std::int64_t>(table.size());
+  const std::int64_t size = *extent.smallest;
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t v = static_cast<std::int64_t>(data[i]);
-    if (v == -1 || (v >= 0 && v < extent)) continue;
+    if (v == -1 || (v >= 0 && v < size)) continue;
     throw ArgumentError("connectivity '" + c.name + "': entry [" + std::to_string(i / cols) + ", " +
                         std::to_string(i % cols) + "] = " + std::to_string(v) + " is outside " + c.to +
-                        " (size " + std::to_string(extent) + ")");
+                        " (size " + std::to_string(size) + extent_origin(c.to, extent) + ")");
   }
 }
 
@@ -120,13 +153,13 @@ void check_connectivities(const std::vector<ConnectivityParameter>& connectiviti
   for (const auto& c : connectivities) {
     auto it = args.arrays.find(c.name);
     if (it == args.arrays.end() || it->second.ndim() != 2 || it->second.size() == 0) continue;
-    auto extent = extent_of(c.to, connectivities, sig, args);
-    if (!extent) continue;
+    const DimExtent extent = extent_of(c.to, connectivities, sig, args);
+    if (!extent.smallest) continue;
     const Field& table = it->second;
     if (table.dtype() == ScalarType::Int32)
-      check_entries<std::int32_t>(c, table, *extent);
+      check_entries<std::int32_t>(c, table, extent);
     else if (table.dtype() == ScalarType::Int64)
-      check_entries<std::int64_t>(c, table, *extent);
+      check_entries<std::int64_t>(c, table, extent);
   }
 }
 

@@ -8,13 +8,13 @@
 #include <tuple>
 
 #include "embedded_value.h"
-#include "scalar_argument.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/scalar_argument.h"
 // Python's // and % as generated code computes them (codegen/prelude/weir_numbers.h).
 #include "weir_numbers.h"
 
@@ -42,7 +42,9 @@ Num convert(Num v, ScalarKind k) {
   return Num::of_int(v.is_float ? static_cast<std::int64_t>(embedded::float_to_int_bits(k, v.f)) : v.i);
 }
 
-void check_signature(const Signature& sig, const std::string& fn, const Arguments& args) {
+// `conns`: the tables among the parameters, whose absence is said as a single program says it.
+void check_signature(const Signature& sig, const std::string& fn, const Arguments& args,
+                     const std::vector<ConnectivityParameter>& conns) {
   std::set<std::string> known;
   for (const auto& p : sig.params) known.insert(p.name);
   std::set<std::string> symbols;
@@ -57,9 +59,14 @@ void check_signature(const Signature& sig, const std::string& fn, const Argument
   for (const auto& p : sig.params) {
     if (p.kind == Parameter::Kind::Array) {
       auto it = args.arrays.find(p.name);
-      if (it == args.arrays.end())
+      if (it == args.arrays.end()) {
+        for (const ConnectivityParameter& c : conns)
+          if (c.name == p.name)
+            throw ArgumentError("missing connectivity table '" + p.name +
+                                "' (an int32 or int64 array of shape (n_" + c.from + ", max_neighbours))");
         throw ArgumentError("missing argument '" + p.name + "' (" + std::string(to_string(p.dtype)) +
                             " array)");
+      }
       bool table = p.dtype == ScalarType::Int32 &&
                    (it->second.dtype() == ScalarType::Int32 || it->second.dtype() == ScalarType::Int64);
       if ((!table && it->second.dtype() != p.dtype) || it->second.ndim() != p.shape.size())
@@ -129,8 +136,9 @@ class Orchestrated final : public Program {
 
   // The checks of the arguments before anything runs (ArgumentError).
   void check_arguments(const Arguments& args) const {
-    check_signature(sig_, o_.name, args);
-    check_local_dimension_widths(connectivities_of(program_), sig_, args);
+    const std::vector<ConnectivityParameter> conns = connectivities_of(program_);
+    check_signature(sig_, o_.name, args, conns);
+    check_local_dimension_widths(conns, sig_, args);
   }
 
   // Scalars and bindings of the parameters (the arrays themselves are the caller's).
@@ -506,8 +514,9 @@ std::shared_ptr<Program> with_orchestration_checks(std::shared_ptr<Program> comp
 
 void check_orchestration_arguments(const FieldViewProgram& program, const Arguments& args) {
   Signature sig = field_view_signature(program);
-  check_signature(sig, program.name(), args);
-  check_local_dimension_widths(connectivities_of(program), sig, args);
+  const std::vector<ConnectivityParameter> conns = connectivities_of(program);
+  check_signature(sig, program.name(), args, conns);
+  check_local_dimension_widths(conns, sig, args);
 }
 
 }  // namespace weir::runtime

@@ -8,13 +8,13 @@
 
 #include "embedded_eval.h"
 #include "embedded_orchestration.h"
-#include "scalar_argument.h"
 #include "weir/frontend/typed_ir.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/arguments.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/scalar_argument.h"
 
 namespace weir::runtime {
 namespace {

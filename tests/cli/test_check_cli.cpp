@@ -287,5 +287,30 @@ TEST_CASE("weir check lists the orchestration functions of a file", "[cli][check
   CHECK(r.out ==
         "field_operator twice(f: Field[[I], float64]) -> Field[[I], float64]\n"
         "orchestration advect(f: Field[[I], float64], g: Field[[I], float64], n: int64)\n" +
-            (dir / "o.py").string() + ": 1 definition checked\n");
+            (dir / "o.py").string() + ": 1 definition and 1 orchestration function checked\n");
+}
+
+// The summary counts orchestration functions too (user32 H7: "0 definitions checked" after
+// listing one); one that fails to check while it calls definitions counts, a helper does not.
+TEST_CASE("weir check counts the orchestration functions it checks", "[cli][check]") {
+  auto dir = weir::test::scratch_dir("cli-check-counts-orchestration");
+  std::ofstream(dir / "lib.py") << "import gt4py.next as gtx\n"
+                                   "from gt4py.next import Field, Dims, float64\n"
+                                   "I = gtx.Dimension('I')\n"
+                                   "@gtx.field_operator\n"
+                                   "def twice(f: Field[Dims[I], float64]) -> Field[Dims[I], float64]:\n"
+                                   "    return 2.0 * f\n";
+  std::ofstream(dir / "model.py") << "from lib import *\n"
+                                     "def helper(x):\n"
+                                     "    print(x)\n"
+                                     "def run(f: Field[Dims[I], float64], g: Field[Dims[I], float64]):\n"
+                                     "    twice(f, out=g)\n"
+                                     "def broken(f: Field[Dims[I], float64], g: Field[Dims[I], float64]):\n"
+                                     "    twice(f, out=g)\n"
+                                     "    print(f)\n";
+  auto r = run_weir("check " + q(dir / "model.py") + " -I " + q(dir));
+  CHECK(r.code != 0);
+  CHECK_THAT(r.out,
+             Catch::Contains((dir / "model.py").string() +
+                             ": 0 definitions and 2 orchestration functions checked, 1 with errors\n"));
 }

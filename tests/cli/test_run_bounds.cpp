@@ -105,7 +105,8 @@ TEST_CASE("weir run FILE.py::PROGRAM: a connectivity entry outside its dimension
       INFO(bad << " on " << backend << "\n" << r.out);
       CHECK(r.code == 1);
       CHECK_THAT(r.out, Catch::Contains("weir: error: connectivity 'C2E2CO': entry [3, 1] = " + bad +
-                                        " is outside Cell (size 6)"));
+                                        " is outside Cell (size 6, the Cell extent of 'psi' (6, 2), "
+                                        "'weights' (6, 4), 'lap' (6, 2))"));
       CHECK_FALSE(fs::exists(out));
     }
   // -1 entries (no neighbour) are valid.
@@ -114,4 +115,36 @@ TEST_CASE("weir run FILE.py::PROGRAM: a connectivity entry outside its dimension
       weir::test::run_weir("run " + prog + " --backend cpu --in-dir " + q(dir / "in") + " --out " + q(out));
   INFO(r.out);
   CHECK(r.code == 0);
+}
+
+// A field transposed as a Fortran port keeps it ((K, Cell) for (Cell, K)), with a valid table
+// (user32 H2): the entry the table cannot keep below the transposed extent is reported with the
+// arrays that disagree on Cell, each with its shape, so the array is blamed, not the table.
+TEST_CASE("weir run FILE.py::PROGRAM: a transposed field is named when a table entry passes its extent",
+          "[cli][run][bounds]") {
+  auto dir = weir::test::scratch_dir("cli-run-bounds-transposed");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  auto prog = q(fs::path(WEIR_SOURCE_DIR) / "examples/unstructured/cell_laplacian.py") + "::cell_laplacian";
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "make.py")
+      << "import numpy as np\nd = " << q(dir / "in") << "\n"
+      << "t = np.array([[i, (i + 1) % 6, (i + 5) % 6, -1] for i in range(6)], dtype=np.int32)\n"
+      << "np.save(d + '/C2E2CO.npy', t)\n"
+      << "np.save(d + '/psi.npy', np.ones((2, 6)))\nnp.save(d + '/weights.npy', np.ones((6, 4)))\n"
+      << "np.save(d + '/lap.npy', np.zeros((6, 2)))\n";
+  REQUIRE(std::system(("/usr/bin/python3 " + q(dir / "make.py")).c_str()) == 0);
+  for (const char* backend : {"cpu", "embedded"}) {
+    auto r = weir::test::run_weir("run " + prog + " --backend " + backend + " --in-dir " + q(dir / "in") +
+                                  " --out " + q(dir / "out"));
+    INFO(backend << "\n" << r.out);
+    CHECK(r.code == 1);
+    // Row 0 is [0, 1, 5, -1]: 5 is the first entry not below psi's 2 rows.
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "weir: error: connectivity 'C2E2CO': entry [0, 2] = 5 is outside Cell (size "
+            "2, the Cell extent of 'psi' (2, 6); the arguments disagree on Cell: 'psi' "
+            "(2, 6) has 2, 'weights' (6, 4) has 6, 'lap' (6, 2) has 6 (is an array of the wrong size, or "
+            "transposed, e.g. (K, Cell) for (Cell, K)?))"));
+  }
 }

@@ -265,7 +265,8 @@ TEST_CASE("check: an orchestration function that weir run refuses fails weir che
   INFO(check.out);
   CHECK(check.code == 1);
   CHECK_THAT(check.out, Catch::Contains(file + ":14:9: error: " + refused));
-  CHECK_THAT(check.out, Catch::Contains(file + ": 2 definitions checked, 1 with errors\n"));
+  CHECK_THAT(check.out,
+             Catch::Contains(file + ": 2 definitions and 1 orchestration function checked, 1 with errors\n"));
   // The helper calls no definition: a Python helper, neither listed nor an error.
   CHECK_THAT(check.out, !Catch::Contains("helper") && !Catch::Contains("returning a value"));
   CHECK_THAT(check.out, !Catch::Contains("orchestration steps"));

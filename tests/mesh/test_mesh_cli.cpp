@@ -2,6 +2,7 @@
 // existing tables, and rejects too small meshes with a usage error, writing nothing.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "cli_run.h"
 #include "corpus.h"
@@ -58,4 +59,28 @@ TEST_CASE("mesh: weir mesh --nx 0 is too small, not missing", "[mesh][cli]") {
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("--nx and --ny are required"));
   CHECK(!std::filesystem::exists(dir / "m"));
+}
+
+// A model is a package tree: the program to partition for imports from another root, found
+// with -I as by weir run (user32 H13: `weir mesh` had no -I).
+TEST_CASE("mesh: weir mesh --parts finds the modules of --program on the -I search path", "[mesh][cli]") {
+  auto dir = test::scratch_dir("mesh-cli-include");
+  std::filesystem::create_directories(dir / "lib");
+  std::filesystem::create_directories(dir / "app");
+  std::filesystem::copy_file(
+      std::filesystem::path(WEIR_SOURCE_DIR) / "examples/unstructured/cell_laplacian.py",
+      dir / "lib" / "cell_lib.py", std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "app" / "driver.py")
+      << "from cell_lib import *\n"
+         "def step(psi: CellK, weights: Field[Dims[Cell, C2E2CODim], float64], lap: CellK):\n"
+         "    cell_laplacian(psi, weights, lap, offset_provider={})\n";
+  const std::string args = "mesh --parts 2 --program '" + (dir / "app" / "driver.py").string() +
+                           "::step' --nx 4 --ny 4 -o '" + (dir / "parts").string() + "'";
+  auto missing = test::run_weir(args);
+  INFO(missing.out);
+  CHECK(missing.code != 0);
+  auto r = test::run_weir(args + " -I '" + (dir / "lib").string() + "'");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Cell entities of 'step' into 2 parts with METIS"));
 }

@@ -250,3 +250,19 @@ TEST_CASE("orchestration reductions: forms outside the language are refused at t
   expect_error(sig + "    while np.max(u) > a:\n        scale_prog(u, 0.5, v)\n", 3, 11,
                "a reduction in a 'while' condition");
 }
+
+// A CFL check at the top of the function reduces an unannotated field parameter before the
+// first call that gives it its type (user32 H9): refused naming the parameter and how to fix
+// it, not as "not a field variable". After a call it runs (the reductions above).
+TEST_CASE("orchestration reductions: an unannotated parameter reduced before its first call",
+          "[orchestration][reduction][errors]") {
+  const std::string sig = "import numpy as np\ndef f(u, v, a: float64):\n";
+  const std::string want =
+      "the type of parameter 'u' is not known here: an unannotated parameter takes its type from the first "
+      "call "
+      "it is passed to, and this reduction comes before one; annotate it (e.g. 'u: gtx.Field[[Cell, K], "
+      "float64]')";
+  expect_error(sig + "    x = a * np.max(np.abs(u))\n    laplace(u, v)\n", 3, 27, want);
+  expect_error(sig + "    x = np.max(u[1:-1, 1:-1])\n    laplace(u, v)\n", 3, 16, want);
+  expect_error(sig + "    x = u.asnumpy().max()\n    laplace(u, v)\n", 3, 9, want);
+}

@@ -3,7 +3,7 @@
 # (a scan operator itself: decorated/scan_direct.py). Python never runs their bodies; weir reads
 # this file.
 import gt4py.next as gtx
-from gt4py.next import float64
+from gt4py.next import float64, int32
 
 import weir
 from decorated.common import I, IJ, IJK, K
@@ -46,4 +46,18 @@ def axpy_program(a: float64, x: IJ, y: IJ, out: IJ):
 def axpy_twice(a: float64, x: IJ, y: IJ, tmp: IJ, out: IJ):
     axpy_program(a, x, y, tmp, offset_provider={})
     axpy_program(a, x, tmp, out, offset_provider={})
+
+
+# A time loop (user32 H17: `for` and `while` under @weir.program failed the whole module's
+# import, parsed as a field-view body).
+@weir.program(backend=weir.backends.cpu)
+def axpy_steps(a: float64, x: IJ, y: IJ, tmp: IJ, n: int32):
+    for _ in range(n):
+        axpy_program(a, x, y, tmp, offset_provider={})
+        axpy_program(a, x, tmp, y, offset_provider={})
+    k = 0
+    while k < n:
+        axpy_program(a, x, y, tmp, offset_provider={})
+        axpy_program(-1.0, x, tmp, y, offset_provider={})
+        k = k + 1
 

@@ -1,5 +1,6 @@
 // The check of a scalar argument shared by argument binding and the embedded backend, so that
-// every backend refuses the same values with the same message (internal to the runtime).
+// every backend and the Python API's repeated-call fast path refuse the same values with the
+// same message.
 #pragma once
 
 #include "weir/runtime/arguments.h"
