@@ -75,6 +75,49 @@ def test_an_orchestration_function(kinds, rng):
     np.testing.assert_array_equal(out, 2.0 * x + (2.0 * x + y))
 
 
+def _time_loop_reference(u, u_next, dt, limit, n_steps):
+    """time_loop's buffers after the call, worked out with NumPy as gt4py would run it."""
+    acc = np.zeros_like(u)
+    total = np.zeros_like(u)
+    for _ in range(n_steps):
+        if dt * u.max() > limit:
+            dt = dt * 0.5
+        u_next[...] = u + dt * (1.0 - u)
+        total[...] = acc + u_next
+        acc = total + u_next
+        u, u_next = u_next, u
+    total[...] = acc + u
+    return total
+
+
+@pytest.mark.parametrize("n_steps", [0, 1, 4])
+def test_an_orchestration_function_with_a_time_loop(stand_in, rng, n_steps):
+    # A `for` loop with a swap, an `if` on a reduction and a local gtx.zeros: the module
+    # imports, and every buffer holds what NumPy computes (an odd count ends in u_next).
+    time_loop = importlib.import_module("decorated.time_loop")
+    assert isinstance(time_loop.time_loop, weir.Program)
+    assert time_loop.time_loop.backend is weir.backends.cpu
+    u, u_next = 2.0 + rng.random((5, 3)), np.zeros((5, 3))
+    total = np.full((5, 3), -1.0)
+    ref_u, ref_next = u.copy(), u_next.copy()
+    ref_total = _time_loop_reference(ref_u, ref_next, 0.4, 0.9, n_steps)
+    time_loop.time_loop(u, u_next, total, 0.4, 0.9, n_steps, 5, 3)
+    np.testing.assert_allclose(u, ref_u, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(u_next, ref_next, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(total, ref_total, rtol=1e-14, atol=0)
+
+
+def test_an_orchestration_function_with_a_while_loop(stand_in):
+    # 5 -> 3 -> 2 -> 1.5 -> 1.25 -> 1.125 -> 1.0625: six halvings of the distance to 1 (the
+    # loop stops at 1.0625 <= 1.1); after six swaps the last value is in u, the one before in tmp.
+    time_loop = importlib.import_module("decorated.time_loop")
+    assert time_loop.halve_until.backend is weir.backends.embedded
+    u, tmp = np.full((2, 2), 5.0), np.zeros((2, 2))
+    time_loop.halve_until(u, tmp, 1.1)
+    np.testing.assert_array_equal(u, np.full((2, 2), 1.0625))
+    np.testing.assert_array_equal(tmp, np.full((2, 2), 1.125))
+
+
 def test_the_same_program_as_weir_load(kinds):
     loaded = weir.load(kinds.axpy.reference, backend=weir.backends.cpu, include=[PROGRAMS])
     assert loaded.parameters == kinds.axpy.parameters == ["a", "x", "y"]
