@@ -9,6 +9,8 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "backend_choice.h"
 #include "commands.h"
@@ -29,6 +31,7 @@ namespace fs = std::filesystem;
 struct MeshOpts {
   int nx = 0, ny = 0, parts = 0;
   std::string out, program, tables;
+  std::vector<std::string> includes;  // -I: module search path of --program (as `weir run -I`)
 };
 
 // Table `c` from the user's DIR/<NAME>.npy: a 2-d int32 or int64 array.
@@ -65,6 +68,7 @@ int write_partition_of(const MeshOpts& o) {
         "(--tables DIR): give one of them");
   RunOptions ro;
   ro.program = o.program;
+  ro.includes = o.includes;
   ro.backend = "embedded";
   std::unique_ptr<runtime::Backend> backend = choose_backend("embedded", "", false);
   RunTarget target = load_target(ro, *backend);
@@ -125,6 +129,9 @@ Action add_mesh_command(CLI::App& app) {
       "--program", o->program,
       "FILE.py::NAME: the unstructured program the partition is for (its outputs' entity is split, "
       "its connectivity chains decide the halos)");
+  cmd->add_option("-I,--include", o->includes,
+                  "Directory searched for modules the --program file imports (repeatable; WEIR_PATH is "
+                  "searched too), as for `weir run -I`");
   cmd->add_option(
       "--tables", o->tables,
       "DIR: partition your own tables DIR/<TABLE>.npy (int32 or int64, one row per entity) instead "
@@ -137,6 +144,9 @@ Action add_mesh_command(CLI::App& app) {
           throw std::invalid_argument("--parts " + std::to_string(o->parts) + ": expected at least 1");
         return write_partition_of(*o);
       }
+      if (!o->includes.empty())
+        throw std::invalid_argument("-I " + o->includes.front() +
+                                    ": a module search path for --program, which only --parts N reads");
       if (!o->nx || !o->ny)
         throw std::invalid_argument("--nx and --ny are required (the vertices of the mesh along x and y)");
       mesh::TriangularMesh m = mesh::make_triangular_mesh(o->nx, o->ny);
