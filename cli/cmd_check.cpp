@@ -20,13 +20,15 @@
 #include "weir/frontend/type_checker.h"
 #include "weir/pycode/names.h"
 #include "weir/pycode/parser.h"
+#include "weir/pycode/unparse.h"
 
 namespace weir::cli {
 
 namespace {
 
 // Whether the plain function `f` of `m` calls a @program, @field_operator or @scan_operator by
-// name: an orchestration function, not a Python helper.
+// name, or calls anything with gt4py's `offset_provider=` (a program of a module that is not
+// found, by name or through a star import): an orchestration function, not a Python helper.
 bool calls_definitions(const frontend::FunctionDef& f, const frontend::LoadedModule& m) {
   std::unique_ptr<frontend::FunctionDef> parsed;
   try {
@@ -36,7 +38,7 @@ bool calls_definitions(const frontend::FunctionDef& f, const frontend::LoadedMod
   }
   for (const std::string& name : pycode::names_used(parsed->body).called)
     if (auto it = m.names.find(name); it != m.names.end() && it->second.definition) return true;
-  return false;
+  return pycode::unparse(parsed->body).find("offset_provider=") != std::string::npos;
 }
 
 // An error of a file as `weir check` lists it: a located diagnostic as a compiler prints it
@@ -155,6 +157,12 @@ Action add_check_command(CLI::App& app) {
           // reductions of orchestration functions), whether or not a definition uses them.
           const std::string root = mm.substr(0, mm.find('.'));
           if (mm.empty() || failing.count(mm) || root == "numpy" || root == "cupy") continue;
+          // An orchestration's error names a callee of the module ("'lib.step' (from a module
+          // not on the search path) ..."): the module is used.
+          if (std::any_of(r.errors.begin(), r.errors.end(), [&](const FrontendError& e) {
+                return std::string(e.what()).find("'" + mm + ".") != std::string::npos;
+              }))
+            continue;
           auto [it, fresh] = unused.emplace(mm, v.defined_at);
           if (!fresh && v.defined_at.known() && (!it->second.known() || v.defined_at.line < it->second.line))
             it->second = v.defined_at;

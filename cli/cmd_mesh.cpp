@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "backend_choice.h"
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 struct MeshOpts {
   int nx = 0, ny = 0, parts = 0;
   std::string out, program, tables;
-  std::vector<std::string> includes;  // -I: module search path of --program
+  std::vector<std::string> includes;  // -I: module search path of --program (as `weir run -I`)
 };
 
 // Table `c` from the user's DIR/<NAME>.npy: a 2-d int32 or int64 array.
@@ -130,7 +131,7 @@ Action add_mesh_command(CLI::App& app) {
       "its connectivity chains decide the halos)");
   cmd->add_option("-I,--include", o->includes,
                   "Directory searched for modules the --program file imports (repeatable; WEIR_PATH is "
-                  "searched too), as for weir run");
+                  "searched too), as for `weir run -I`");
   cmd->add_option(
       "--tables", o->tables,
       "DIR: partition your own tables DIR/<TABLE>.npy (int32 or int64, one row per entity) instead "
@@ -145,6 +146,9 @@ Action add_mesh_command(CLI::App& app) {
           throw std::invalid_argument("--parts " + std::to_string(o->parts) + ": expected at least 1");
         return write_partition_of(*o);
       }
+      if (!o->includes.empty())
+        throw std::invalid_argument("-I " + o->includes.front() +
+                                    ": a module search path for --program, which only --parts N reads");
       // Given but too small (`--nx 0`) is make_triangular_mesh's "needs nx, ny >= 3, got 0 x 4".
       if (!nx->count() || !ny->count())
         throw std::invalid_argument("--nx and --ny are required (the vertices of the mesh along x and y)");

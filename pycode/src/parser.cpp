@@ -79,6 +79,9 @@ class Parser {
   std::vector<Token> toks_;
   std::size_t pos_ = 0;
   std::vector<std::string> strict_;
+  // Names bound to weir or to a name imported from it (`import weir as w`, `from weir import
+  // program`): `@weir.program` is no gt4py decorator, so it does not make a definition strict.
+  std::vector<std::string> weir_names_ = {"weir"};
   bool fatal_ = false;        // a strictly decorated definition failed: do not skip, rethrow
   bool loops_ = false;        // for/while/break/continue are statements (orchestration functions)
   bool long_chains_ = false;  // ParseOptions::long_chains
@@ -1194,6 +1197,7 @@ StmtPtr Parser::import_statement() {
     Alias a{std::string(first.text), {}, first.loc};
     while (accept_op(".")) a.name += "." + std::string(expect_name("module name").text);
     if (accept_kw("as")) a.asname = std::string(expect_name("name after 'as'").text);
+    if (a.name == "weir" && !a.asname.empty()) weir_names_.push_back(a.asname);
     imp->names.push_back(std::move(a));
   } while (accept_op(","));
   return imp;
@@ -1223,6 +1227,7 @@ StmtPtr Parser::import_from_statement() {
     // `from gt4py.next import field_operator as fo` makes `@fo` strict too.
     if (!a.asname.empty() && std::find(strict_.begin(), strict_.end(), a.name) != strict_.end())
       strict_.push_back(a.asname);
+    if (imp->level == 0 && imp->module == "weir") weir_names_.push_back(a.asname.empty() ? a.name : a.asname);
     imp->names.push_back(std::move(a));
   } while (accept_op(","));
   if (paren) expect_op(")");
@@ -1243,10 +1248,10 @@ bool Parser::decorator_is_strict(std::size_t p) const {
       if (!toks_[p + 1].is_op(".")) break;
       p += 2;
     }
-    // `@weir.program(...)` wraps a gt4py definition or an orchestration function, whose
-    // for/while loops are no field-view statements (user32 H17): weir's own decorator does not
-    // make a body field view; a gt4py decorator below it does.
-    if (first != "weir" && std::find(strict_.begin(), strict_.end(), last) != strict_.end()) return true;
+    // `@weir.program(...)` above an orchestration function: its body is parsed as an undecorated
+    // function's is (loops are read when the orchestration is lowered).
+    bool from_weir = std::find(weir_names_.begin(), weir_names_.end(), first) != weir_names_.end();
+    if (!from_weir && std::find(strict_.begin(), strict_.end(), last) != strict_.end()) return true;
     while (toks_[p].kind != TokenKind::Newline && toks_[p].kind != TokenKind::EndOfFile) ++p;
     if (toks_[p].kind == TokenKind::EndOfFile) return false;
     ++p;

@@ -10,7 +10,10 @@ weir never runs a definition's body in Python: it reads the module's source file
 So the stand-in only has to make the module *import*: ``Dimension``, ``FieldOffset``,
 ``Field[...]`` and ``Dims[...]`` build plain descriptive objects, the dtypes are NumPy's, the
 decorators mark a definition (calling it from Python raises, naming what runs it), and the
-builtins (``neighbor_sum``, ``where``, ...) raise a clear error when called from Python.
+builtins (``neighbor_sum``, ``where``, ...) raise a clear error when called from Python. A
+driver's constructors are thin equivalents of weir's: ``as_field``/``as_connectivity`` copy into a
+weir array, ``zeros``/``empty``/``full`` allocate one of a domain's shape, and
+``NeighborTableOffsetProvider`` is its table.
 ``install()`` appends a finder at the end of ``sys.meta_path``: it answers ``gt4py``,
 ``gt4py.next`` and ``gt4py.next.experimental`` only when no earlier finder (a real gt4py)
 does, so installing it never shadows gt4py.
@@ -175,6 +178,82 @@ field_operator = _decorator("field_operator")
 scan_operator = _decorator("scan_operator")
 program = _decorator("program")
 
+# -- a driver's allocation: weir arrays (docs/adr/0045, session 32) ---------------------------------
+
+
+def _shape(domain, what):
+    """The shape of a gt4py domain: {Dimension: n or range(start, stop)}."""
+    if not isinstance(domain, dict):
+        raise TypeError(f"{what}: expected a domain {{Dimension: size}}, got {domain!r}")
+    shape = []
+    for dim, extent in domain.items():
+        if not isinstance(dim, Dimension):
+            raise TypeError(f"{what}: {dim!r} in the domain is not a Dimension")
+        shape.append(len(extent) if isinstance(extent, range) else int(extent))
+    return tuple(shape)
+
+
+def zeros(domain, dtype=None, allocator=None):
+    """gt4py's ``gtx.zeros({Cell: n, K: nlev}, dtype=float64)``: ``weir.zeros`` of the domain's
+    shape (float64 by default) in ``allocator``'s memory (a weir.Backend or weir.Allocator;
+    weir.backends.cpu by default)."""
+    import weir
+
+    return weir.zeros(_shape(domain, "zeros"), "float64" if dtype is None else dtype, backend=allocator)
+
+
+def empty(domain, dtype=None, allocator=None):
+    """gt4py's ``gtx.empty``: as ``zeros`` (weir's allocator always zero-fills)."""
+    return zeros(domain, dtype, allocator)
+
+
+def full(domain, fill_value, dtype=None, allocator=None):
+    """gt4py's ``gtx.full(domain, value)``: ``weir.full`` of the domain's shape."""
+    import weir
+
+    return weir.full(_shape(domain, "full"), fill_value, "float64" if dtype is None else dtype, backend=allocator)
+
+
+def _checked_array(what, domain, data, dtype, allocator):
+    import numpy as np
+
+    import weir
+
+    dims = list(domain.keys()) if isinstance(domain, dict) else list(domain)
+    data = np.asarray(data)
+    if len(dims) != data.ndim:
+        raise ValueError(f"{what}: {len(dims)} dimension(s) {[getattr(d, 'value', d) for d in dims]} for an array of shape {data.shape}")
+    return weir.array(data, dtype, backend=allocator)
+
+
+def as_field(domain, data, dtype=None, *, allocator=None, **_):
+    """gt4py's ``gtx.as_field([Cell, K], a)``: a copy of ``a`` as a weir array (weir's fields are
+    NumPy arrays; their dimensions come from the program's annotations), checked to have one
+    axis per dimension of ``domain`` (a sequence of Dimensions or a {Dimension: size} dict)."""
+    return _checked_array("as_field", domain, data, dtype, allocator)
+
+
+def as_connectivity(domain, codomain, data, dtype=None, *, allocator=None, **_):
+    """gt4py's ``gtx.as_connectivity([Cell, C2EDim], Edge, table)``: the table as a weir array
+    (weir takes an int32 or int64 array as a connectivity), one axis per dimension of ``domain``."""
+    return _checked_array("as_connectivity", domain, data, dtype, allocator)
+
+
+def NeighborTableOffsetProvider(table, origin_axis, neighbor_axis, max_neighbors, has_skip_values=True):
+    """gt4py's ``NeighborTableOffsetProvider(table, Cell, Edge, 3)``: the table itself (weir's
+    offset_provider maps each offset to its int32 or int64 table), checked to have
+    ``max_neighbors`` columns."""
+    import numpy as np
+
+    table = np.asarray(table)
+    if table.ndim != 2 or table.shape[1] != max_neighbors:
+        raise ValueError(
+            f"NeighborTableOffsetProvider: a table of {max_neighbors} neighbours per {getattr(origin_axis, 'value', origin_axis)} has shape "
+            f"(rows, {max_neighbors}), got {table.shape}"
+        )
+    return table
+
+
 # -- builtins: field-view code only -------------------------------------------------------------
 
 
@@ -212,6 +291,12 @@ def _namespace():
         "field_operator": field_operator,
         "scan_operator": scan_operator,
         "program": program,
+        "zeros": zeros,
+        "empty": empty,
+        "full": full,
+        "as_field": as_field,
+        "as_connectivity": as_connectivity,
+        "NeighborTableOffsetProvider": NeighborTableOffsetProvider,
     }
     names.update({n: getattr(np, "bool_" if n == "bool" else n) for n in _DTYPES})
     names.update({n: _builtin(n) for n in _BUILTINS + list(_EXPERIMENTAL)})

@@ -271,6 +271,37 @@ TEST_CASE("parse_module: helper functions and other decorators are lenient", "[p
   CHECK(generic->end_line == 4);
 }
 
+TEST_CASE("parse_module: weir.program above an orchestration function with loops is lenient",
+          "[parser][module]") {
+  // `@weir.program` (under any name weir is bound to) is no gt4py decorator: a body with a time
+  // loop is skipped as an undecorated function's is (read with loops when it is lowered), not a
+  // syntax error of the module; under gt4py's decorator the same loop is one.
+  Module m = parse_text(
+      "import weir as w\n"
+      "from weir import program as wp\n"
+      "@weir.program(backend=weir.backends.cpu)\n"
+      "def a(u):\n"
+      "    for _ in range(3):\n"
+      "        step(u, offset_provider={})\n"
+      "@w.program\n"
+      "def b(u):\n"
+      "    while u:\n"
+      "        pass\n"
+      "@wp\n"
+      "def c(u):\n"
+      "    for _ in range(2):\n"
+      "        pass\n");
+  CHECK(outline(m) ==
+        "Import 1\n"
+        "ImportFrom 2\n"
+        "FunctionDef 4 a skipped\n"
+        "FunctionDef 8 b skipped\n"
+        "FunctionDef 12 c skipped\n");
+  CHECK_THROWS_WITH(
+      parse_text("@weir.program\n@gtx.program\ndef p(u):\n    for _ in range(3):\n        pass\n"),
+      Catch::Contains("4:5: error: unsupported statement 'for'"));
+}
+
 TEST_CASE("parse_module: gt4py definitions are parsed fully", "[parser][module]") {
   Module m = parse_text(
       "from gt4py.next import field_operator as fo, scan_operator\n"

@@ -3,7 +3,7 @@
 // compareTitle, history: {entries, snapshots, error}, sources: {path: text}, diagnostics,
 // overlays: {static, profile}}.
 // Without it (the page opened by itself) a file chooser loads a .sdfg file.
-import { buildModel } from './model.js';
+import { buildModel, debugsOf } from './model.js';
 import { layoutModel, collapsible } from './layout.js';
 import { GraphView } from './render.js';
 import { diffModels } from './diff.js';
@@ -352,7 +352,8 @@ class Viewer {
     let h = '';
     for (const f of files) {
       const mapped = new Set();
-      for (const e of this.model.all) if (e.debug && this.sourceKey(e.debug.file) === f) for (let l = e.debug.line; l <= e.debug.endLine; l++) mapped.add(l);
+      for (const e of this.model.all)
+        for (const d of debugsOf(e)) if (this.sourceKey(d.file) === f) for (let l = d.line; l <= d.endLine; l++) mapped.add(l);
       h += sourceHtml(f, src[f], mapped);
     }
     $('#tab-source').innerHTML = h;
@@ -371,7 +372,8 @@ class Viewer {
       line.scrollIntoView({ block: 'center' });
     }
     if (markNodes) {
-      const uids = this.model.all.filter((e) => e.debug && this.sourceKey(e.debug.file) === key && e.debug.line <= debug.line && debug.line <= e.debug.endLine).map((e) => e.uid);
+      const covers = (d) => this.sourceKey(d.file) === key && d.line <= debug.line && debug.line <= d.endLine;
+      const uids = this.model.all.filter((e) => debugsOf(e).some(covers)).map((e) => e.uid);
       this.srcHits = uids;
       this.graph.mark(uids, 'srcmatch');
       $('#src-status').textContent = `line ${debug.line}: ${uids.length} element${uids.length === 1 ? '' : 's'}`;

@@ -275,6 +275,12 @@ export function buildModel(json) {
         dstConn: ej.dst_connector ?? null, index: i, blockPath: path.join('/'),
         key: `${src.key}.${ej.src_connector ?? ''}->${dst.key}.${ej.dst_connector ?? ''}`,
       }));
+      // A memlet's debuginfo is the line of a field operator's body it was lowered from (a node's
+      // is the line of its call): the memlet maps that line, and so do the tasklets it connects.
+      el.debug = debugOf(memlet, sdfgEl);
+      if (el.debug)
+        for (const end of [src, dst])
+          if (end.kind === 'tasklet') (end.bodyDebugs ??= []).push(el.debug);
       stateEl.edges.push(el);
     });
     stateEl.nodeMap = nodes;
@@ -289,6 +295,12 @@ export function buildModel(json) {
     if (n) el.key = `${el.key}#${n}`;
   }
   return { root, all, byUid, sdfgs };
+}
+
+/** The source locations an element maps: its own debuginfo and, for a tasklet, those of its
+ * memlets (the body lines of the field operator it computes). */
+export function debugsOf(el) {
+  return [el.debug, ...(el.bodyDebugs ?? [])].filter(Boolean);
 }
 
 /** The JSON attributes of an element, without the nested SDFG and bulky ids (for panels, diffs). */

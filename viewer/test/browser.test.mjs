@@ -649,6 +649,30 @@ test('the orchestration function\'s lines map to the blocks they made (loop, if,
   await page.context().close();
 });
 
+test('a field operator\'s body lines map to the memlets lowered from them and their tasklet', async () => {
+  // cell_laplacian's tasklet carries the call's line; its memlets the line of the body's return.
+  const src = 'examples/unstructured/cell_laplacian.py';
+  const lines = readFileSync(join(root, src), 'utf8').split('\n');
+  const lineOf = (re) => lines.findIndex((l) => re.test(l)) + 1;
+  const body = lineOf(/^\s+return neighbor_sum\(psi\(C2E2CO\) \* weights/), call = lineOf(/^\s+weighted_laplacian\(psi, weights, out=lap\)/);
+  assert.ok(body > 0 && call > 0);
+  const page = await openHtml('field-operator-lines', [`${src}::cell_laplacian`]);
+  await page.click('#tabs [data-tab="source"]');
+  const mapped = (n) => page.evaluate((k) => document.querySelector(`#tab-source .src-line[data-line="${k}"]`).classList.contains('mapped'), n);
+  assert.ok(await mapped(body), `line ${body} (the body) is mapped`);
+  assert.ok(!(await mapped(body - 1)), `line ${body - 1} (the signature) is not`);
+  await page.click(`#tab-source .src-line[data-line="${body}"]`);
+  // What the line marks (the model's elements; the graph draws the tasklet marked).
+  const kinds = await page.evaluate(() => window.weirViewer.viewer.srcHits.map((u) => window.weirViewer.viewer.model.byUid.get(u).kind));
+  assert.ok(kinds.includes('tasklet'), `line ${body}: ${kinds}`);
+  assert.ok(kinds.filter((k) => k === 'memlet').length >= 2, `line ${body}: ${kinds}`);
+  const drawn = await page.evaluate(() => [...document.querySelectorAll('svg.graph .el.srcmatch')].map((e) => window.weirViewer.viewer.model.byUid.get(e.getAttribute('data-uid')).kind));
+  assert.ok(drawn.includes('tasklet'), `line ${body}: drawn ${drawn}`);
+  const status = await page.evaluate(() => document.querySelector('#src-status').textContent);
+  assert.match(status, new RegExp(`^line ${body}: ${kinds.length} elements$`));
+  await page.context().close();
+});
+
 test('--compare: a map moved to another state is one move, not its memlets removed and added', async () => {
   const a = join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg');
   const sdfg = JSON.parse(readFileSync(a, 'utf8'));
