@@ -14,13 +14,14 @@
 #include "corpus.h"
 #include "weir/sdfg/serialize.h"
 
+#include "weir/sdfg/validate.h"
+
 namespace {
 // Where weir keeps its transformation history (weir::transforms::kWeirHistoryAttribute; the
 // cli tests link the sdfg layer only): its key in files, and in memory (private_attributes.h).
 const char* const kWeirHistory = "_meta_weir_transformation_hist";
 const char* const kWeirHistoryInMemory = "weir_transformation_hist";
 }  // namespace
-#include "weir/sdfg/validate.h"
 
 namespace {
 
@@ -139,12 +140,8 @@ TEST_CASE("first hour: weir optimize names the transformations and passes it app
   CHECK_THAT(r.out, Catch::StartsWith("applied nothing"));
 }
 
-TEST_CASE("weir optimize: a tiling that divides evenly runs and matches NumPy", "[cli][optimize][tiling]") {
-  // map-tiling{tile_sizes=4,1,1,divides_evenly=true} over I: [1, 9) (8 points): tiles at 1 and 5.
-  // The tile map's outer memlets ended at the range's end plus a tile (f[0 .. 12] of 10), and
-  // the run was refused as "the input is smaller than the domain".
-  auto dir = weir::test::scratch_dir("cli-optimize-tiling");
-  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+// DIR/lap.py: a 5-point Laplacian over I x J x K written into out[1:-1, 1:-1, :] (lap_prog).
+static void write_lap_program(const fs::path& dir) {
   std::ofstream(dir / "lap.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64\n\n"
                                    "I = gtx.Dimension('I')\nJ = gtx.Dimension('J')\n"
                                    "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
@@ -155,6 +152,15 @@ TEST_CASE("weir optimize: a tiling that divides evenly runs and matches NumPy", 
                                    "@gtx.program\n"
                                    "def lap_prog(f: F, out: F):\n"
                                    "    lap(f, out=out[1:-1, 1:-1, :])\n";
+}
+
+TEST_CASE("weir optimize: a tiling that divides evenly runs and matches NumPy", "[cli][optimize][tiling]") {
+  // map-tiling{tile_sizes=4,1,1,divides_evenly=true} over I: [1, 9) (8 points): tiles at 1 and 5.
+  // The tile map's outer memlets ended at the range's end plus a tile (f[0 .. 12] of 10), and
+  // the run was refused as "the input is smaller than the domain".
+  auto dir = weir::test::scratch_dir("cli-optimize-tiling");
+  ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
+  write_lap_program(dir);
   REQUIRE(weir::test::run_numpy(dir,
                                 "f = np.random.default_rng(3).random((10, 9, 4))\nnp.save('f.npy', f)\n"
                                 "np.save('out.npy', np.zeros((10, 9, 4)))\n") == 0);
@@ -186,16 +192,7 @@ TEST_CASE("weir optimize: a divides_evenly promise that does not hold is named w
   // larger output" (the output is right-sized).
   auto dir = weir::test::scratch_dir("cli-optimize-tiling-promise");
   ::setenv("WEIR_CACHE_DIR", (dir / "cache").c_str(), 1);
-  std::ofstream(dir / "lap.py") << "import gt4py.next as gtx\nfrom gt4py.next import Field, Dims, float64\n\n"
-                                   "I = gtx.Dimension('I')\nJ = gtx.Dimension('J')\n"
-                                   "K = gtx.Dimension('K', kind=gtx.DimensionKind.VERTICAL)\n"
-                                   "F = Field[Dims[I, J, K], float64]\n\n"
-                                   "@gtx.field_operator\n"
-                                   "def lap(f: F) -> F:\n"
-                                   "    return -4.0 * f + f(I + 1) + f(I - 1) + f(J + 1) + f(J - 1)\n\n"
-                                   "@gtx.program\n"
-                                   "def lap_prog(f: F, out: F):\n"
-                                   "    lap(f, out=out[1:-1, 1:-1, :])\n";
+  write_lap_program(dir);
   std::ofstream(dir / "s.json")
       << R"([{"transformation": "MapTiling", "options": {"tile_sizes": [3, 1, 1], "divides_evenly": true}}])";
   REQUIRE(weir::test::run_numpy(dir,
