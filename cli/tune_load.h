@@ -43,7 +43,8 @@ double relative_spread(std::vector<double> seconds);
 /// when `load` (the larger of the readings before and after the search) is above `cpus` +
 /// kLoadMargin, or when the baseline's calls `baseline_seconds` spread more than
 /// kMaxBaselineSpread. "the machine is loaded (load 9.30 on 2 CPUs; the baseline's 85 calls
-/// spread by 23% (interquartile range / median)): speed-ups below are unreliable".
+/// spread by 23% (interquartile range / median)): speed-ups below are unreliable"; with a load
+/// within the CPUs, "the timings are noisy (load 1.30 on 2 CPUs; the baseline's ...): ...".
 std::string load_warning(const LoadReading& load, unsigned cpus, const std::vector<double>& baseline_seconds);
 
 }  // namespace weir::cli

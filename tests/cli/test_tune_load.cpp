@@ -65,18 +65,18 @@ TEST_CASE("tune load: a load above the CPUs or a scattered baseline makes the sp
   CHECK(load_warning(parse_loadavg("1.60 1.00 1.00"), 1, steady()) ==
         "the machine is loaded (load 1.60 on 1 CPU): speed-ups below are unreliable");
   // A low load but calls that scatter: half at 10 ms, half at 14 ms (quartiles 10 and 14, median
-  // 12: 33%).
+  // 12: 33%). Noisy, not loaded (the idle run of session 32 spread by 29-45% at load 1.3).
   std::vector<double> scattered(10, 0.010);
   scattered.insert(scattered.end(), 10, 0.014);
   CHECK(load_warning(parse_loadavg("0.20 0.20 0.20"), 2, scattered) ==
-        "the machine is loaded (load 0.20 on 2 CPUs; the baseline's 20 calls spread by 33% (interquartile "
+        "the timings are noisy (load 0.20 on 2 CPUs; the baseline's 20 calls spread by 33% (interquartile "
         "range / median)): speed-ups below are unreliable");
   // Both, and an unreadable load with a scattered baseline.
   CHECK(load_warning(parse_loadavg("7.00 1 1"), 2, scattered) ==
         "the machine is loaded (load 7.00 on 2 CPUs; the baseline's 20 calls spread by 33% (interquartile "
         "range / median)): speed-ups below are unreliable");
   CHECK(load_warning(LoadReading{}, 2, scattered) ==
-        "the machine is loaded (load unknown; the baseline's 20 calls spread by 33% (interquartile range / "
+        "the timings are noisy (load unknown; the baseline's 20 calls spread by 33% (interquartile range / "
         "median)): speed-ups below are unreliable");
   CHECK(load_warning(LoadReading{}, 2, steady()).empty());
   // Under 15% is within the rule: 9 calls of 1.0, 1.075, 1.15 (3 each) -> quartiles 1.0 and 1.15,
@@ -86,7 +86,7 @@ TEST_CASE("tune load: a load above the CPUs or a scattered baseline makes the sp
   CHECK(load_warning(parse_loadavg("0.1 0.1 0.1"), 2, under).empty());
   std::vector<double> over{1.0, 1.0, 1.0, 1.1, 1.1, 1.1, 1.2, 1.2, 1.2};
   CHECK(load_warning(parse_loadavg("0.1 0.1 0.1"), 2, over) ==
-        "the machine is loaded (load 0.10 on 2 CPUs; the baseline's 9 calls spread by 18% (interquartile "
+        "the timings are noisy (load 0.10 on 2 CPUs; the baseline's 9 calls spread by 18% (interquartile "
         "range / median)): speed-ups below are unreliable");
 }
 
