@@ -17,9 +17,9 @@
 #include "weir/sdfg/validate.h"
 
 namespace {
-// Where weir keeps its transformation history (weir::transforms::kWeirHistoryAttribute; the
-// cli tests link the sdfg layer only): its key in files, and in memory (private_attributes.h).
-const char* const kWeirHistory = "_meta_weir_transformation_hist";
+// Where weir keeps its transformation history in memory (weir::transforms::kWeirHistoryAttribute;
+// the cli tests link the sdfg layer only; in files `_meta_weir_transformation_hist`,
+// private_attributes.h).
 const char* const kWeirHistoryInMemory = "weir_transformation_hist";
 }  // namespace
 
