@@ -16,6 +16,7 @@
 #include "backend_choice.h"
 #include "commands.h"
 #include "targets.h"
+#include "weir/codegen/source_locations.h"
 #include "weir/frontend/definition_lookup.h"
 #include "weir/frontend/module_loader.h"
 #include "weir/runtime/dispatch.h"
@@ -55,8 +56,9 @@ std::vector<std::string> expand_targets(const std::vector<std::string>& targets,
   return out;
 }
 
-// Copies the generated source of `a` to DIR/NAME`extension` (NAME: the definition's name, or the
-// SDFG file's stem; `.cu` for the gpu backend's CUDA), replacing the file atomically.
+// Copies the generated source of `a`, its source locations written out, to DIR/NAME`extension` (NAME: the
+// definition's name, or the SDFG file's stem; `.cu` for the gpu backend's CUDA), replacing the file
+// atomically.
 std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const std::string& target,
                                   const std::string& dir, const std::string& extension) {
   namespace fs = std::filesystem;
@@ -70,7 +72,8 @@ std::filesystem::path emit_source(const runtime::CompilationArtifact& a, const s
   std::ostringstream text;
   text << in.rdbuf();
   if (!in) throw weir::Error(target + ": cannot read the generated source " + a.source.string());
-  write_file_atomically(out, text.str());
+  // For reading: the locations the program's messages name, not their tokens (ADR 0061).
+  write_file_atomically(out, codegen::expand_locations(text.str(), a.locations));
   return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "location_table.h"
 #include "state_codegen.h"
 #include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/cpp_identifiers.h"
@@ -212,7 +213,7 @@ std::string debuginfo_location(const UnknownAttributes& extra) {
   std::string out = j["filename"].get<std::string>() + ":" + std::to_string(j["start_line"].get<long long>());
   if (j.value("start_column", nlohmann::json()).is_number_integer())
     out += ":" + std::to_string(j["start_column"].get<long long>());
-  return out;
+  return table_location(out);  // a token of the program's location table, if it has one (ADR 0061)
 }
 
 BoundsCheckGen::BoundsCheckGen(const StateGen& g) : g_(g), sg(g.sg), st(g.st), opts(g.opts) {}

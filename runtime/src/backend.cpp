@@ -15,7 +15,11 @@ CompiledBackend::CompiledBackend(std::string name, Allocator allocator, Compiler
 CompiledBackend::~CompiledBackend() = default;
 
 LoaderStep CompiledBackend::default_loader() {
-  return [](const CompilationArtifact& a) { return load_compiled_program(a.library, a.signature); };
+  return [](const CompilationArtifact& a) {
+    auto p = load_compiled_program(a.library, a.signature);
+    p->set_source_locations(a.locations);
+    return p;
+  };
 }
 
 EmbeddedBackend::EmbeddedBackend(std::string name, Allocator allocator)

@@ -9,6 +9,7 @@
 #include "sha256.h"
 #include "weir/codegen/generated_headers.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/codegen/source_locations.h"
 #include "weir/codegen/validate_code.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/program_cache.h"
@@ -20,10 +21,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // The C++ source of the program and its name. The OpenMP pragmas follow the compiler setting.
-codegen::GeneratedCode generate(const CompilableProgram& program, bool openmp) {
+// The source locations go to `locations`, so that the same program at another path or line has
+// the same source, hence the same cache key (ADR 0061).
+codegen::GeneratedCode generate(const CompilableProgram& program, bool openmp,
+                                std::vector<std::string>& locations) {
   codegen::CodegenOptions options = program.options;
   if (!openmp) options.openmp = false;
-  return codegen::generate_cpu(*detail::expanded_for_codegen(program.sdfg), options);
+  return codegen::generate_cpu_with_location_table(*detail::expanded_for_codegen(program.sdfg), options,
+                                                   locations);
 }
 
 }  // namespace
@@ -52,7 +57,8 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
           "cannot compile an invalid SDFG (`weir validate` lists the same problems): " + e.what());
     }
     Signature sig = Signature::from_sdfg(*program.sdfg);
-    codegen::GeneratedCode code = generate(program, settings.openmp);
+    std::vector<std::string> locations;
+    codegen::GeneratedCode code = generate(program, settings.openmp, locations);
     std::string source = std::move(code.source), name = std::move(code.program_name);
     if (name.empty()) name = program.sdfg->name;
     // The libraries are named in the source (so in the key below); the link line adds them.
@@ -101,6 +107,7 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
     b.cache_dir = cache_dir;
     CompilationArtifact a = detail::build_cached(b, std::move(sig));
     a.notes = std::move(code.notes);
+    a.locations = std::move(locations);
     return a;
   };
 }

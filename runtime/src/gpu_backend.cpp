@@ -6,6 +6,7 @@
 #include "expand_for_codegen.h"
 #include "sha256.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/codegen/source_locations.h"
 #include "weir/codegen/validate_code.h"
 #include "weir/runtime/cuda_device.h"
 #include "weir/runtime/errors.h"
@@ -48,7 +49,8 @@ std::shared_ptr<const SDFG> gpu_placed_sdfg(const std::shared_ptr<const SDFG>& s
 }
 
 codegen::GeneratedCode generate_gpu_program(const CompilableProgram& program,
-                                            std::shared_ptr<const SDFG>* placed) {
+                                            std::shared_ptr<const SDFG>* placed,
+                                            std::vector<std::string>* locations) {
   if (!program.sdfg) throw BackendError("compile: the program has no SDFG");
   try {
     codegen::validate_for_codegen_or_throw(*program.sdfg);
@@ -59,7 +61,9 @@ codegen::GeneratedCode generate_gpu_program(const CompilableProgram& program,
   }
   std::shared_ptr<const SDFG> g = gpu_placed_sdfg(program.sdfg);
   if (placed) *placed = g;
-  return codegen::generate_cuda(*detail::expanded_for_codegen(g), program.options);
+  std::shared_ptr<const SDFG> expanded = detail::expanded_for_codegen(g);
+  if (locations) return codegen::generate_cuda_with_location_table(*expanded, program.options, *locations);
+  return codegen::generate_cuda(*expanded, program.options);
 }
 
 std::unique_ptr<CompiledBackend> make_gpu_backend(const GpuBackendConfig& config) {
@@ -67,7 +71,8 @@ std::unique_ptr<CompiledBackend> make_gpu_backend(const GpuBackendConfig& config
   CompilerStep compiler = [settings = config.nvcc, cache_dir = config.cache_dir](
                               const CompilableProgram& program) -> CompilationArtifact {
     std::shared_ptr<const SDFG> placed;
-    codegen::GeneratedCode code = generate_gpu_program(program, &placed);
+    std::vector<std::string> locations;  // the same code at any path and line (ADR 0061)
+    codegen::GeneratedCode code = generate_gpu_program(program, &placed, &locations);
     std::string name = code.program_name.empty() ? program.sdfg->name : code.program_name;
     if (!code.link_libraries.empty())
       throw BackendError((program.origin.empty() ? "SDFG '" + name + "'" : program.origin) +
@@ -86,7 +91,9 @@ std::unique_ptr<CompiledBackend> make_gpu_backend(const GpuBackendConfig& config
       compile_cuda_library(settings, src, lib, name);
     };
     b.cache_dir = cache_dir;
-    return detail::build_cached(b, Signature::from_sdfg(*placed));
+    CompilationArtifact a = detail::build_cached(b, Signature::from_sdfg(*placed));
+    a.locations = std::move(locations);
+    return a;
   };
   LoaderStep loader = [](const CompilationArtifact& a) {
     require_cuda_device();

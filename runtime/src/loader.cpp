@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "weir/codegen/program_abi.h"
+#include "weir/codegen/source_locations.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -19,10 +20,12 @@ struct CompiledProgram::Impl {
   codegen::LastErrorFn last_error = nullptr;
   void* handle = nullptr;                            // weir_init's result
   std::map<std::string, std::int64_t> init_symbols;  // the symbols weir_init saw
+  std::vector<std::string> locations;                // the tokens' source locations (ADR 0061)
 
   std::string error_text() const {
     const char* e = last_error ? last_error() : nullptr;
-    return e && *e ? e : "";
+    if (!e || !*e) return "";
+    return locations.empty() ? std::string(e) : codegen::expand_locations(e, locations);
   }
 };
 
@@ -40,6 +43,10 @@ Program::~Program() = default;
 
 CompiledProgram::~CompiledProgram() {
   if (impl_ && impl_->handle) impl_->finalize(impl_->handle);  // errors cannot be reported here
+}
+
+void CompiledProgram::set_source_locations(std::vector<std::string> locations) {
+  impl_->locations = std::move(locations);
 }
 
 void CompiledProgram::run(Arguments& args) {

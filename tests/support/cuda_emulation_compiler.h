@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "weir/runtime/backend.h"
 #include "weir/runtime/compiler.h"
@@ -34,7 +35,8 @@ inline runtime::CompilerStep cuda_emulation_compiler(std::filesystem::path dir,
        "-I" + (std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "emulation").string(), "-x", "c++"});
   return [dir = std::move(dir), settings = std::move(settings)](const runtime::CompilableProgram& program) {
     std::shared_ptr<const SDFG> placed;
-    codegen::GeneratedCode code = runtime::generate_gpu_program(program, &placed);
+    std::vector<std::string> locations;  // as the gpu backend: locations by token (ADR 0061)
+    codegen::GeneratedCode code = runtime::generate_gpu_program(program, &placed, &locations);
     std::filesystem::create_directories(dir);
     std::string id = code.program_name + "-" + std::to_string(std::hash<std::string>{}(code.source));
     std::filesystem::path src = dir / (id + ".cu"), lib = dir / (id + ".so");
@@ -53,6 +55,7 @@ inline runtime::CompilerStep cuda_emulation_compiler(std::filesystem::path dir,
     a.source = src.string();
     a.fingerprint = id;
     a.signature = runtime::Signature::from_sdfg(*placed);
+    a.locations = std::move(locations);
     return a;
   };
 }

@@ -48,6 +48,10 @@ struct CompilationArtifact {
   std::string cache_problem;
   /// The code generator's notes (codegen::GeneratedCode::notes), also on a cache hit.
   std::vector<std::string> notes;
+  /// The source locations ("file.py:12:16") the program's code refers to by token
+  /// (codegen::GeneratedCode::locations, ADR 0061), from this compile's code generation, also on
+  /// a cache hit; the loader gives them to the CompiledProgram, whose errors name them.
+  std::vector<std::string> locations;
   /// Removes the library from where it is kept so that the next compile rebuilds it (used when
   /// a cached library fails to load); empty when there is nothing to remove.
   std::function<void()> evict;

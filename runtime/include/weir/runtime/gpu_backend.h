@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "weir/codegen/cuda_codegen.h"
 #include "weir/runtime/backend.h"
@@ -31,9 +32,13 @@ std::shared_ptr<const SDFG> gpu_placed_sdfg(const std::shared_ptr<const SDFG>& s
 /// The CUDA source the gpu backend compiles for `program`: validation (BackendError "ORIGIN:
 /// cannot compile an invalid SDFG ..." as the cpu backend's), gpu_placed_sdfg, then
 /// codegen::generate_cuda with the program's options. `placed` receives the SDFG the source was
-/// generated from (its signature is the program's).
+/// generated from (its signature is the program's). With `locations` the source names its source
+/// locations by token and `locations` receives their table (ADR 0061,
+/// codegen::generate_cuda_with_location_table), as the gpu backend compiles it; without, the
+/// source names them itself.
 codegen::GeneratedCode generate_gpu_program(const CompilableProgram& program,
-                                            std::shared_ptr<const SDFG>* placed = nullptr);
+                                            std::shared_ptr<const SDFG>* placed = nullptr,
+                                            std::vector<std::string>* locations = nullptr);
 
 /// A CompiledBackend named "gpu". Arguments are host Fields (the CPU allocator; the program
 /// copies them to the device and back). Its compiler step checks the architecture

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "weir/runtime/program.h"
 #include "weir/runtime/signature.h"
@@ -28,6 +29,12 @@ class CompiledProgram final : public Program {
   /// Runs with arguments already bound to signature() (for repeated timed calls without
   /// re-binding). Throws ProgramError with weir_last_error()'s text.
   void run_bound(const BoundArguments& bound);
+
+  /// The source locations the program's messages refer to by token
+  /// (codegen::GeneratedCode::locations, ADR 0061): its errors read with them expanded. The
+  /// code generator hands them over with every compile, cache hits included, so they are the
+  /// current file's paths and lines, never those of the run that filled the cache.
+  void set_source_locations(std::vector<std::string> locations);
 
   struct Impl;
 
