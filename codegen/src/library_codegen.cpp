@@ -7,6 +7,7 @@
 #include "state_codegen.h"
 #include "stream_gen.h"
 #include "weir/sdfg/library_attributes.h"
+#include "weir/sdfg/nested_access.h"
 #include "weir/sdfg/text.h"
 
 namespace weir::codegen::detail {
@@ -99,10 +100,15 @@ void StateGen::describe_calling_iteration(const NestedSDFGNode& n, const std::ve
           for (const auto& s : e->free_symbols())
             for (const auto& prm : params.value_or(std::vector<std::string>{})) moves = moves || s == prm;
       fixed = fixed && !moves && race.fixed_base(m.data);
-      own = own &&
-            (parallel_frame() < 0 ? !race.shared_by_calls(m.data)
-                                  : race.private_to_iteration(m.data) ||
-                                        (race.fixed_base(m.data) && race.pins_parallel_params(m.subset)));
+      // What the body touches of the caller's container, not what the memlet says: LoopToMap's
+      // and the frontend's nested SDFGs carry whole-array memlets (ADR 0062).
+      auto desc = sg.sdfg.arrays.find(m.data);
+      const Subset touched =
+          desc == sg.sdfg.arrays.end() ? m.subset : nested_access_region(n, c, m, desc->second);
+      own =
+          own && (parallel_frame() < 0 ? !race.shared_by_calls(m.data)
+                                       : race.private_to_iteration(m.data) ||
+                                             (race.fixed_base(m.data) && race.pins_parallel_params(touched)));
     }
     if (any && own) ng.private_params.insert(c);
     if (any && fixed) ng.fixed_base_params.insert(c);

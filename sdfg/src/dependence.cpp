@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/nested_access.h"
 
 namespace weir {
 
@@ -130,12 +131,19 @@ std::set<std::string> scope_symbols(const SDFGState& st, const MapEntry& e) {
   return out;
 }
 
-/// Whether the write-conflict-resolved memlets into `e`'s exit are disjoint in `c`.
+/// Whether the write-conflict-resolved memlets into `e`'s exit are disjoint in `c`. A nested
+/// SDFG's write counts as the region its body touches (nested_access_region, ADR 0062): LoopToMap
+/// gives it the whole array as its memlet.
 DependenceVerdict wcr_outputs_disjoint(const SDFGState& st, const MapEntry& e, const Concurrency& c) {
   for (EdgeId id : st.in_edges(e.exit)) {
-    const Memlet& m = st.edge(id).memlet;
+    const DataflowEdge& edge = st.edge(id);
+    const Memlet& m = edge.memlet;
     if (m.is_empty() || m.wcr.empty()) continue;
-    if (auto v = disjoint_points(m.data, m.subset, c); !v) return v;
+    Subset touched = m.subset;
+    const auto* ns = st.node(edge.src).as<NestedSDFGNode>();
+    if (const SDFG* sdfg = st.sdfg(); ns && sdfg && sdfg->arrays.count(m.data))
+      touched = nested_access_region(*ns, edge.src_conn, m, sdfg->arrays.at(m.data));
+    if (auto v = disjoint_points(m.data, touched, c); !v) return v;
   }
   return DependenceVerdict::proven();
 }

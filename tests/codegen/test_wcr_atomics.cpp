@@ -266,3 +266,105 @@ TEST_CASE("a view of one row shared by all iterations takes sums atomically", "[
   p.call({A.data(), S.data(), &m, &n});
   for (std::size_t k = 0; k < 3; ++k) CHECK(S[k] == 200.0);
 }
+
+namespace {
+
+// Nested SDFGs whose outer memlet is the whole array (as LoopToMap and the frontend write them):
+// the code generator asks what the body touches (nested_access_region, ADR 0062), not what the
+// memlet says, so a call that touches only its own row of the parallel map's output needs no
+// atomics.
+
+Memlet M(const std::string& data, const std::string& subset, bool wcr = false) {
+  return Memlet::simple(data, Subset::parse(subset), wcr ? "lambda a, b: a + b" : "");
+}
+
+/// A parallel map over i in `range` calls `row` with A[i, 0:M] and all of S[N, M] (i -> r);
+/// `row` calls `add` with the row S[`target`, 0:M] (as Z, M elements), whose sequential map
+/// over k adds 2 * X[k] into Z[k] with a sum WCR.
+std::unique_ptr<SDFG> nested_rows(const std::string& target, const std::string& range) {
+  auto add = std::make_unique<SDFG>("add");
+  add->add_array("X", ScalarType::Float64, {E::symbol("M")});
+  add->add_array("Z", ScalarType::Float64, {E::symbol("M")});
+  add->add_symbol("M");
+  {
+    auto& st = add->add_state("add", true);
+    auto& m = st.add_map("k_map", {"k"}, Subset::parse("0:M"));
+    auto& t = st.add_tasklet("twice", {"o = 2 * x", Language::Python}, {"x"}, {"o"});
+    st.add_memlet_path({st.add_access("X").id(), m.id(), t.id()}, M("X", "k"), "", "x");
+    st.edge(st.in_edges(m.id()).front()).memlet = M("X", "0:M");
+    auto out = st.add_memlet_path({t.id(), m.exit, st.add_access("Z").id()}, M("Z", "k", true), "o", "");
+    st.edge(out[1]).memlet = M("Z", "0:M", true);
+  }
+  auto row = std::make_unique<SDFG>("row");
+  row->add_array("X", ScalarType::Float64, {E::symbol("M")});
+  row->add_array("S", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  for (const char* s : {"M", "N", "r"}) row->add_symbol(s);
+  {
+    auto& st = row->add_state("call", true);
+    auto& ns = st.add_nested_sdfg("add", std::move(add), {"X"}, {"Z"}, {{"M", E::symbol("M")}});
+    st.add_edge(st.add_access("X").id(), "", ns.id(), "X", M("X", "0:M"));
+    st.add_edge(ns.id(), "Z", st.add_access("S").id(), "", M("S", target + ", 0:M", true));
+  }
+  auto s = std::make_unique<SDFG>("rows");
+  for (const char* sy : {"M", "N"}) s->add_symbol(sy);
+  s->add_array("A", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  s->add_array("S", ScalarType::Float64, {E::symbol("N"), E::symbol("M")});
+  auto& st = s->add_state("main", true);
+  auto& m = st.add_map("i_map", {"i"}, Subset::parse(range), ScheduleType::CPU_Multicore);
+  auto& ns = st.add_nested_sdfg("row", std::move(row), {"X"}, {"S"},
+                                {{"M", E::symbol("M")}, {"N", E::symbol("N")}, {"r", E::symbol("i")}});
+  auto in = st.add_memlet_path({st.add_access("A").id(), m.id(), ns.id()}, M("A", "i, 0:M"), "", "X");
+  st.edge(in[0]).memlet = M("A", "0:N, 0:M");
+  // The whole of S, as LoopToMap writes it: only the body says which row a call touches.
+  st.add_memlet_path({ns.id(), m.exit, st.add_access("S").id()}, M("S", "0:N, 0:M", true), "S", "");
+  s->relink_nested();
+  return s;
+}
+
+/// The validated program's C++ (shown when a check fails).
+GeneratedCode generated_rows(const SDFG& s) {
+  validate_or_throw(s);
+  return generate_cpu(s);
+}
+
+/// Runs `g` with A[i, k] = i * M + k + 1 (N = 64, M = 5) and S = 0; returns S.
+std::vector<double> run_rows(const GeneratedCode& g, const std::string& name) {
+  test::LoadedProgram p(test::compile_shared(g.source, test::scratch_dir("codegen-nested-region-" + name)));
+  std::int64_t n = 64, m = 5;
+  std::vector<double> A(static_cast<std::size_t>(n * m)), S(A.size(), 0.0);
+  for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k + 1);
+  p.call({A.data(), S.data(), &m, &n});
+  return S;
+}
+
+}  // namespace
+
+TEST_CASE("a nested SDFG passed all of S that touches its call's row takes sums without atomics",
+          "[codegen][wcr][nested_access]") {
+  // Call i adds into row i + shift (row r + shift of its body): one row per call; rows before
+  // `shift` stay 0.
+  for (std::size_t shift : {0, 1}) {
+    GeneratedCode g = generated_rows(*nested_rows(shift ? "r + 1" : "r", shift ? "0:N - 1" : "0:N"));
+    INFO(g.source);
+    CHECK_FALSE(has_atomic(g.source));
+    auto S = run_rows(g, shift ? "shifted" : "own");
+    for (std::size_t k = 0; k < S.size(); ++k)
+      CHECK(S[k] == (k < 5 * shift ? 0.0 : 2.0 * static_cast<double>(k - 5 * shift + 1)));
+  }
+}
+
+TEST_CASE("a nested SDFG passed all of S that touches a row every call touches stays atomic",
+          "[codegen][wcr][nested_access]") {
+  // Every call adds into row 0: they meet there.
+  GeneratedCode g = generated_rows(*nested_rows("0", "0:N"));
+  INFO(g.source);
+  CHECK(has_atomic(g.source));
+  auto S = run_rows(g, "shared");
+  // Column k of row 0: 2 * sum over i of (i * 5 + k + 1), integers: exact in any order.
+  for (std::size_t k = 0; k < 5; ++k) {
+    double want = 0;
+    for (std::size_t i = 0; i < 64; ++i) want += 2.0 * static_cast<double>(i * 5 + k + 1);
+    CHECK(S[k] == want);
+  }
+  for (std::size_t k = 5; k < S.size(); ++k) CHECK(S[k] == 0.0);
+}

@@ -9,22 +9,6 @@
 
 namespace weir::transforms::detail {
 
-std::optional<std::pair<std::string, const pycode::Expr*>> single_assignment(
-    const CodeBlock& code, std::shared_ptr<const pycode::Code>& keep) {
-  if (code.language != Language::Python) return std::nullopt;
-  try {
-    keep = code.parsed();
-  } catch (const pycode::SourceError&) {
-    return std::nullopt;
-  }
-  if (!keep || keep->body().size() != 1) return std::nullopt;
-  const auto* a = pycode::dyn_cast<pycode::Assign>(keep->body()[0].get());
-  if (!a || a->targets.size() != 1) return std::nullopt;
-  const auto* target = pycode::dyn_cast<pycode::Name>(a->targets[0].get());
-  if (!target) return std::nullopt;
-  return std::make_pair(target->id, a->value.get());
-}
-
 bool covers_all(const Subset& s, const std::vector<sym::Expr>& shape) {
   if (s.dims() != shape.size()) return false;
   for (std::size_t d = 0; d < shape.size(); ++d)

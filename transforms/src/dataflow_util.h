@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "weir/sdfg/for_loop.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 #include "weir/transforms/analysis.h"
@@ -20,10 +21,7 @@ struct Expr;
 
 namespace weir::transforms::detail {
 
-/// The one statement `name = value` of Python code, on its cached tree (`keep` holds the tree
-/// the value points into): {name, value}; nullopt for any other code or code that does not parse.
-std::optional<std::pair<std::string, const pycode::Expr*>> single_assignment(
-    const CodeBlock& code, std::shared_ptr<const pycode::Code>& keep);
+using weir::single_assignment;
 
 /// Whether `s` is all of a container of `shape`: 0:shape[d]-1 with step 1 in every dimension.
 bool covers_all(const Subset& s, const std::vector<sym::Expr>& shape);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "dataflow_util.h"
+#include "weir/sdfg/symbolic_hull.h"
 
 namespace weir::transforms {
 
@@ -14,20 +15,8 @@ namespace {
 using sym::Expr;
 
 /// Min/Max that picks an argument when the difference has a known sign (symbols >= 0).
-std::optional<int> sign_of(const Expr& d) {
-  if (auto v = d.as_integer()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
-  return d.sign_if_symbols_nonnegative();
-}
-
-Expr smin(const Expr& a, const Expr& b) {
-  if (auto s = sign_of(a - b)) return *s <= 0 ? a : b;
-  return Expr::min(a, b);
-}
-
-Expr smax(const Expr& a, const Expr& b) {
-  if (auto s = sign_of(a - b)) return *s >= 0 ? a : b;
-  return Expr::max(a, b);
-}
+using sym::hull_max;
+using sym::hull_min;
 
 /// The coefficient `a` of `e == a*p + b` (a free of p), or nullopt if `e` is not affine in p.
 std::optional<Expr> affine_coefficient(const Expr& e, const std::string& p) {
@@ -49,13 +38,13 @@ std::optional<Expr> bound(const Expr& e, const std::string& p, const Range& r, b
     for (const Expr& arg : e.args()) {
       auto b = bound(arg, p, r, upper, true);
       if (!b) return std::nullopt;
-      acc = !acc ? *b : (e.kind() == sym::Kind::Min ? smin(*acc, *b) : smax(*acc, *b));
+      acc = !acc ? *b : (e.kind() == sym::Kind::Min ? hull_min(*acc, *b) : hull_max(*acc, *b));
     }
     return acc;
   }
   auto a = affine_coefficient(e, p);
   if (!a) return std::nullopt;
-  auto sign = sign_of(*a);
+  auto sign = sym::sign_if_known(*a);
   if (!sign) return std::nullopt;
   Expr b = e.subs({{p, Expr(0)}});
   if (*sign == 0) return b;
@@ -157,7 +146,7 @@ std::optional<Memlet> propagate_memlet(const std::vector<Memlet>& inner, const M
       Range& a = result.ranges()[d];
       const Range& b = widened[k][d];
       if (a == b) continue;
-      a = Range(smin(a.start, b.start), smax(a.end, b.end));
+      a = Range(hull_min(a.start, b.start), hull_max(a.end, b.end));
     }
   }
 

@@ -9,25 +9,15 @@
 #include <variant>
 #include <vector>
 
+#include "weir/sdfg/for_loop.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/state.h"
 
 namespace weir::transforms::detail {
 
-/// A loop over an integer range: `var` from `start` to `end` (inclusive, in the direction of
-/// the constant `step`).
-struct ForLoop {
-  std::string var;
-  sym::Expr start, end, step;
-};
-
-/// The loop as a for loop (`v = a`, `v < b` / `v <= b`, `v = v + c`, c > 0 constant; with
-/// `downward` also c < 0 with `v > b` / `v >= b`), or the reason it is not one.
-std::variant<ForLoop, std::string> parse_loop(const LoopRegion& L, bool downward = false);
-
-/// The lowest and the highest value the loop variable of a for loop (up or down) takes, or
-/// nullopt for any other loop.
-std::optional<std::pair<sym::Expr, sym::Expr>> loop_variable_bounds(const LoopRegion& L);
+using weir::ForLoop;
+using weir::loop_variable_bounds;
+using weir::parse_loop;
 
 /// How a container is touched by a set of states: memlets on edges into access nodes (writes)
 /// and out of them (reads), with the access nodes themselves.

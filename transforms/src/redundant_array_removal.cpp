@@ -155,24 +155,6 @@ MatchResult RedundantArrayRemoval::can_apply(const MatchContext& ctx,
   // A's writers then write that part, their indices moved by its start.
   if (!detail::covers_all(*sb, db.shape)) {
     if (auto why = part_mismatch(*sb, da, b->data)) return refuse(*why);
-    // In a nested SDFG, a reduction's accumulator stays when only a slice of B with more
-    // dimensions would hold it (conv2d's per-point `output_slice` of `__return[:, i, j, :]`, a
-    // Reduce's output): written in place, its updates land in an array the iterations of a map
-    // around the nested SDFG share, and the code generator makes them atomic where the nested
-    // SDFG's memlets do not pin the slice: conv2d's frontend ran 13x slower (session 32's
-    // npbench table). A top-level state's (correlation's row product) is not called in parallel.
-    if (sb->dims() > da.shape.size() && ctx.sdfg.parent_node())
-      for (EdgeId in : st.in_edges(a->id())) {
-        if (st.node(st.edge(in).src).as<LibraryNode>())
-          return refuse("'" + a->data + "' is written by a library node, and the copy writes a slice [" +
-                        sb->str() + "] of '" + b->data + "' with more dimensions");
-        for (EdgeId p : detail::memlet_tree(st, in))
-          if (!st.edge(p).memlet.wcr.empty())
-            return refuse("'" + a->data +
-                          "' is written with a write-conflict resolution, and the copy writes a "
-                          "slice [" +
-                          sb->str() + "] of '" + b->data + "' with more dimensions");
-      }
     for (EdgeId in : st.in_edges(a->id())) {
       if (st.node(st.edge(in).src).as<AccessNode>())
         return refuse("'" + a->data + "' is written by a copy, and the copy into '" + b->data +
