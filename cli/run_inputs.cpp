@@ -8,6 +8,7 @@
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
+#include "weir/runtime/indexed_connectivity_check.h"
 
 namespace weir::cli {
 
@@ -48,7 +49,12 @@ CompletedArguments complete_arguments(const RunOptions& o, const RunTarget& targ
     if (hint.empty() || std::string(e.what()).rfind("missing ", 0) != 0) throw;
     throw ArgumentError(e.what() + hint);
   }
-  check_connectivities(target.connectivities, sig, args);
+  // Entries compared with the fields they index (the lowering's record; the program's own
+  // when it runs interpreted).
+  check_connectivities(target.connectivities, sig, args,
+                       target.sdfg.sdfg    ? recorded_indexed_fields(*target.sdfg.sdfg)
+                       : target.field_view ? indexed_fields_of(*target.field_view)
+                                           : runtime::IndexedFields{});
   return done;
 }
 

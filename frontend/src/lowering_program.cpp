@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lowering_internal.h"
+#include "weir/frontend/indexed_fields.h"
 #include "weir/pycode/code.h"
 #include "weir/pycode/names.h"
 #include "weir/sdfg/state.h"
@@ -83,16 +84,23 @@ class ProgramLowering final : public LoweringContext {
     table_offsets_.emplace(o.name, o);
   }
 
-  /// The SDFG attribute `weir_connectivities` ([{"name", "from", "to", "local"}], as
+  /// The SDFG attribute `weir_connectivities` ([{"name", "from", "to", "local"}, and "indexed":
+  /// the arguments the entries index where indexed_fields knows them], as
   /// runtime::ConnectivityParameter): which arguments are connectivity tables, so that running
   /// the SDFG as a file checks them as a field-view program's (entries, int64 tables).
   void record_connectivities() {
     std::string json;
     auto quoted = [](const std::string& t) { return "\"" + t + "\""; };  // identifiers: no escapes needed
+    const auto indexed = indexed_fields(def_);
     for (const auto& [name, o] : table_offsets_) {
+      std::string fields;
+      auto known = indexed.find(o.name);
+      if (known != indexed.end() && known->second)
+        for (const std::string& f : *known->second) fields += (fields.empty() ? "" : ", ") + quoted(f);
       json += std::string(json.empty() ? "" : ", ") + "{\"name\": " + quoted(o.name) +
               ", \"from\": " + quoted(o.targets[0].name) + ", \"to\": " + quoted(o.source.name) +
-              ", \"local\": " + quoted(o.targets[1].name) + "}";
+              ", \"local\": " + quoted(o.targets[1].name) +
+              (known != indexed.end() && known->second ? ", \"indexed\": [" + fields + "]" : "") + "}";
     }
     if (!json.empty()) sdfg_->extra.set("weir_connectivities", "[" + json + "]");
   }

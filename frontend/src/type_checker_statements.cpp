@@ -1,6 +1,10 @@
 // Type checking of statements: assignments, unpacking, if/else, return.
 #include "type_checker_internal.h"
 
+#include <algorithm>
+#include <set>
+#include <tuple>
+
 namespace weir::frontend::typecheck {
 
 bool FunctionChecker::block(const StmtList& stmts, std::vector<TStmt>& out, Scope& scope) {
@@ -32,6 +36,66 @@ bool fits_collection(const Type& t, const Type& declared) {
     if (!(t.elements[i] == declared.elements[i]) && !fits_collection(t.elements[i], declared.elements[i]))
       return false;
   return true;
+}
+
+bool has_dim(const Type& t, const Dimension& d) {
+  return std::find(t.dims.begin(), t.dims.end(), d) != t.dims.end();
+}
+
+// The earliest expression of `e` (by source position, `best` so far) that combines a field
+// lacking one of the dimensions `extra` with one that has it (`a + b` of a Cell and an Edge
+// field is over both): where a result over too many dimensions comes from.
+const TExpr* broadcast_site(const TExpr& e, const std::vector<Dimension>& extra, const TExpr* best) {
+  for (const auto& a : e.args) best = broadcast_site(*a, extra, best);
+  if (e.kind != TExprKind::Binary && e.kind != TExprKind::Builtin && e.kind != TExprKind::Compare)
+    return best;
+  for (const Dimension& d : extra) {
+    bool lacks = false, has = false;
+    for (const auto& a : e.args) {
+      if (!a->type.is_field() || a->type.dims.empty()) continue;
+      (has_dim(a->type, d) ? has : lacks) = true;
+    }
+    if (lacks && has &&
+        (!best || std::tie(e.loc.line, e.loc.column) < std::tie(best->loc.line, best->loc.column)))
+      return &e;
+  }
+  return best;
+}
+
+void names_in(const TExpr& e, std::set<std::string>& out) {
+  if (e.kind == TExprKind::Name) out.insert(e.name);
+  for (const auto& a : e.args) names_in(*a, out);
+}
+
+// The assignments of `stmts`, also those inside ifs.
+void assignments(const std::vector<TStmt>& stmts, std::vector<const TStmt*>& out) {
+  for (const TStmt& s : stmts) {
+    if (s.kind == TStmt::Kind::Assign && s.value) out.push_back(&s);
+    assignments(s.body, out);
+    assignments(s.orelse, out);
+  }
+}
+
+// broadcast_site of `value` and of the assignments of `stmts` it reads from, transitively.
+const TExpr* broadcast_site(const TExpr& value, const std::vector<const std::vector<TStmt>*>& blocks,
+                            const std::vector<Dimension>& extra) {
+  std::vector<const TStmt*> all;
+  for (const auto* b : blocks) assignments(*b, all);
+  std::set<std::string> used;
+  names_in(value, used);
+  const TExpr* best = broadcast_site(value, extra, nullptr);
+  std::set<const TStmt*> seen;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const TStmt* a : all)
+      for (const std::string& t : a->targets)
+        if (used.count(t) && seen.insert(a).second) {
+          names_in(*a->value, used);
+          best = broadcast_site(*a->value, extra, best);
+          grew = true;
+        }
+  }
+  return best;
 }
 
 }  // namespace
@@ -137,9 +201,30 @@ bool FunctionChecker::stmt(const Stmt& s, std::vector<TStmt>& out, Scope& scope)
         st.value->type = declared_return_;
       const Type& t = st.value->type;
       if (!t.is_value()) throw FrontendError(r.value->loc, "cannot return " + to_string(t));
-      if (has_declared_return_ && !(t == declared_return_))
+      if (has_declared_return_ && !(t == declared_return_)) {
+        // A field over dimensions the annotation lacks: located where they were combined in
+        // (user32 H16: a Cell and an Edge field added lines before the return).
+        std::vector<Dimension> extra;
+        for (const Dimension& d :
+             t.is_field() && declared_return_.is_field() ? t.dims : std::vector<Dimension>{})
+          if (!has_dim(declared_return_, d)) extra.push_back(d);
+        const TExpr* site = extra.empty() ? nullptr : broadcast_site(*st.value, {&out_.body, &out}, extra);
+        if (site) {
+          std::string over;
+          for (const Dimension& d : extra)
+            if (has_dim(site->type, d)) over += (over.empty() ? "" : ", ") + d.name;
+          std::string operands;
+          for (const auto& a : site->args)
+            if (a->type.is_field()) operands += (operands.empty() ? "" : " and ") + to_string(a->type);
+          throw FrontendError(
+              site->loc, "this expression combines " + operands + " into " + to_string(site->type) +
+                             ", over " + over + " as well; '" + def_.name + "' is annotated to return " +
+                             to_string(declared_return_) + " (line " + std::to_string(r.value->loc.line) +
+                             " returns " + to_string(t) + ")");
+        }
         throw FrontendError(r.value->loc, "'" + def_.name + "' returns " + to_string(t) +
                                               " but is annotated to return " + to_string(declared_return_));
+      }
       if (has_deduced_return_ && !(t == deduced_return_))
         throw FrontendError(r.value->loc, "'" + def_.name + "' returns " + to_string(t) + " here but " +
                                               to_string(deduced_return_) + " elsewhere");

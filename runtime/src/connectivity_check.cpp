@@ -1,5 +1,9 @@
 #include "weir/runtime/connectivity_check.h"
 
+#include "weir/frontend/indexed_fields.h"
+#include "weir/runtime/indexed_connectivity_check.h"
+
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,13 +30,18 @@ std::string shape_text(const Field& f) {
 struct DimExtent {
   std::optional<std::int64_t> smallest;
   std::vector<std::pair<std::int64_t, std::string>> of;  // extent, "'q' (96, 10)"
+  std::vector<bool> indexed;                             // per `of`: whether the entries index it
 };
 
+// `indexed`: the arguments the table's entries index, or nullptr for every array argument.
 DimExtent extent_of(const std::string& dim, const std::vector<ConnectivityParameter>& conns,
-                    const Signature& sig, const Arguments& args) {
+                    const Signature& sig, const Arguments& args, const std::vector<std::string>* indexed) {
   DimExtent extent;
   for (const auto& p : sig.params) {
     if (p.kind != Parameter::Kind::Array || !p.has_shape) continue;
+    // Every argument is listed (a larger one is named when the entry passes the smallest); only
+    // the fields the entries index give the bound.
+    const bool bounds = !indexed || std::find(indexed->begin(), indexed->end(), p.name) != indexed->end();
     bool is_table = false;
     for (const auto& c : conns) is_table = is_table || c.name == p.name;
     auto it = args.arrays.find(p.name);
@@ -41,8 +50,9 @@ DimExtent extent_of(const std::string& dim, const std::vector<ConnectivityParame
     for (std::size_t i = 0; i < p.shape.size(); ++i)
       if (p.shape[i].is_symbol() && p.shape[i].symbol_name() == symbol) {
         std::int64_t n = it->second.shape()[i];
-        extent.smallest = extent.smallest ? std::min(*extent.smallest, n) : n;
+        if (bounds) extent.smallest = extent.smallest ? std::min(*extent.smallest, n) : n;
         extent.of.emplace_back(n, "'" + p.name + "' " + shape_text(it->second));
+        extent.indexed.push_back(bounds);
       }
   }
   return extent;
@@ -53,9 +63,10 @@ DimExtent extent_of(const std::string& dim, const std::vector<ConnectivityParame
 std::string extent_origin(const std::string& dim, const DimExtent& extent) {
   std::string smallest, all;
   bool disagree = false;
-  for (const auto& [n, what] : extent.of) {
-    if (n == *extent.smallest) smallest += (smallest.empty() ? "" : ", ") + what;
-    disagree = disagree || n != *extent.smallest;
+  for (std::size_t i = 0; i < extent.of.size(); ++i) {
+    const auto& [n, what] = extent.of[i];
+    if (n == *extent.smallest && extent.indexed[i]) smallest += (smallest.empty() ? "" : ", ") + what;
+    disagree = disagree || n > *extent.smallest;
     all += (all.empty() ? "" : ", ") + what + " has " + std::to_string(n);
   }
   std::string t = ", the " + dim + " extent of " + smallest;
@@ -103,19 +114,21 @@ Field narrowed(const ConnectivityParameter& c, const Field& t) {
 
 class CheckedProgram : public Program {
  public:
-  CheckedProgram(std::shared_ptr<Program> inner, std::vector<ConnectivityParameter> conns)
-      : inner_(std::move(inner)), conns_(std::move(conns)) {}
+  CheckedProgram(std::shared_ptr<Program> inner, std::vector<ConnectivityParameter> conns,
+                 IndexedFields indexed)
+      : inner_(std::move(inner)), conns_(std::move(conns)), indexed_(std::move(indexed)) {}
   const std::shared_ptr<Program>& inner() const { return inner_; }
   const std::string& name() const override { return inner_->name(); }
   const Signature& signature() const override { return inner_->signature(); }
   void run(Arguments& args) override {
-    check_connectivities(conns_, inner_->signature(), args);
+    check_connectivities(conns_, inner_->signature(), args, indexed_);
     with_int32_tables(conns_, inner_->signature(), args, [&] { inner_->run(args); });
   }
 
  private:
   std::shared_ptr<Program> inner_;
   std::vector<ConnectivityParameter> conns_;
+  IndexedFields indexed_;
 };
 
 }  // namespace
@@ -150,10 +163,17 @@ void check_local_dimension_widths(const std::vector<ConnectivityParameter>& conn
 
 void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
                           const Arguments& args) {
+  check_connectivities(connectivities, sig, args, IndexedFields{});
+}
+
+void check_connectivities(const std::vector<ConnectivityParameter>& connectivities, const Signature& sig,
+                          const Arguments& args, const IndexedFields& indexed) {
   for (const auto& c : connectivities) {
     auto it = args.arrays.find(c.name);
     if (it == args.arrays.end() || it->second.ndim() != 2 || it->second.size() == 0) continue;
-    const DimExtent extent = extent_of(c.to, connectivities, sig, args);
+    auto known = indexed.find(c.name);
+    const DimExtent extent =
+        extent_of(c.to, connectivities, sig, args, known == indexed.end() ? nullptr : &known->second);
     if (!extent.smallest) continue;
     const Field& table = it->second;
     if (table.dtype() == ScalarType::Int32)
@@ -213,8 +233,39 @@ std::vector<ConnectivityParameter> recorded_connectivities(const SDFG& sdfg) {
 
 std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> program,
                                                   std::vector<ConnectivityParameter> connectivities) {
+  return with_connectivity_checks(std::move(program), std::move(connectivities), IndexedFields{});
+}
+
+std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> program,
+                                                  std::vector<ConnectivityParameter> connectivities,
+                                                  IndexedFields indexed) {
   if (connectivities.empty()) return program;
-  return std::make_shared<CheckedProgram>(std::move(program), std::move(connectivities));
+  return std::make_shared<CheckedProgram>(std::move(program), std::move(connectivities), std::move(indexed));
+}
+
+IndexedFields indexed_fields_of(const FieldViewProgram& program) {
+  IndexedFields out;
+  if (program.orchestration || !program.definition) return out;
+  for (auto& [table, fields] : frontend::indexed_fields(*program.definition))
+    if (fields) out.emplace(table, std::move(*fields));
+  return out;
+}
+
+IndexedFields recorded_indexed_fields(const SDFG& sdfg) {
+  IndexedFields out;
+  const std::string* text = sdfg.extra.find("weir_connectivities");
+  if (!text) return out;
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_array()) return out;
+  for (const auto& e : j) {
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string() || !e.contains("indexed")) continue;
+    const auto& f = e["indexed"];
+    if (!f.is_array() ||
+        !std::all_of(f.begin(), f.end(), [](const nlohmann::json& x) { return x.is_string(); }))
+      continue;
+    out.emplace(e["name"].get<std::string>(), f.get<std::vector<std::string>>());
+  }
+  return out;
 }
 
 std::shared_ptr<Program> without_connectivity_checks(const std::shared_ptr<Program>& program) {

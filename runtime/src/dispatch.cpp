@@ -14,6 +14,7 @@
 #include "weir/runtime/embedded.h"
 #include "weir/runtime/errors.h"
 #include "weir/runtime/gpu_backend.h"
+#include "weir/runtime/indexed_connectivity_check.h"
 #include "weir/sdfg/suggest.h"
 
 namespace weir::runtime {
@@ -51,7 +52,8 @@ std::shared_ptr<Program> prepare(const Backend& backend, const CompilableProgram
   if (auto* c = dynamic_cast<const CompiledBackend*>(&backend))
     return with_connectivity_checks(
         detail::Toolchain(*c).build(program, artifact),
-        program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{});
+        program.sdfg ? recorded_connectivities(*program.sdfg) : std::vector<ConnectivityParameter>{},
+        program.sdfg ? recorded_indexed_fields(*program.sdfg) : IndexedFields{});
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) embedded_sdfg(backend, program);
   unknown_kind(backend);
 }
@@ -82,7 +84,7 @@ std::shared_ptr<Program> prepare(const Backend& backend, const FieldViewProgram&
     // The domain check sits inside the table check: without_connectivity_checks still finds it.
     return with_orchestration_checks(
         with_connectivity_checks(with_call_domain_checks(detail::Toolchain(*c).build(program), program),
-                                 connectivities_of(program)),
+                                 connectivities_of(program), indexed_fields_of(program)),
         program);
   if (dynamic_cast<const EmbeddedBackend*>(&backend)) return make_embedded_program(program);
   unknown_kind(backend);

@@ -10,6 +10,7 @@
 #include "embedded_value.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/allocator.h"
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/connectivity_check.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/embedded.h"
@@ -200,7 +201,13 @@ class Orchestrated final : public Program {
         exec(o_.body, s);
       }
     }
-    compiled_->run(args);
+    try {
+      compiled_->run(args);
+    } catch (const ProgramError& e) {
+      const std::string said = in_call_terms(e.what());
+      if (said.empty()) throw;
+      throw ProgramError(said);
+    }
   }
 
   FieldViewProgram program_;
@@ -422,17 +429,105 @@ class Orchestrated final : public Program {
     return Num::of_float(t == ScalarType::Float32 ? static_cast<double>(sum32) : sum);
   }
 
+  // The name the user wrote for what a call statement calls: a field operator called directly
+  // is wrapped into a program of one call (`__f_call0`).
+  static std::string user_name(const TypedDefinition& p) {
+    const bool wrapped = p.name.rfind("__", 0) == 0 && p.calls.size() == 1 && p.calls[0].callee;
+    return wrapped ? p.calls[0].callee->name : p.name;
+  }
+
+  static void calls_in(const std::vector<OStmt>& body, std::vector<const OStmt*>& out) {
+    for (const OStmt& st : body) {
+      if (st.kind == OStmt::Kind::Call && st.callee) out.push_back(&st);
+      calls_in(st.body, out);
+      calls_in(st.orelse, out);
+    }
+  }
+
+  // The call statements whose callee the label of a call state or nested SDFG names: the
+  // label is the callee's name, then a piece number and a "_k" that keeps labels unique
+  // (orchestration_lowering.cpp); the longest callee name that fits wins.
+  std::vector<const OStmt*> calls_labelled(const std::string& label) const {
+    std::vector<const OStmt*> calls, sites;
+    calls_in(o_.body, calls);
+    std::size_t longest = 0;
+    for (const OStmt* c : calls) {
+      const std::string& n = c->callee->name;
+      if (label.compare(0, n.size(), n) != 0 || (label.size() > n.size() && label[n.size()] != '_') ||
+          n.size() < longest)
+        continue;
+      if (n.size() > longest) sites.clear();
+      longest = n.size();
+      sites.push_back(c);
+    }
+    return sites;
+  }
+
+  // A fault of the compiled SDFG names the state of the call it happened in ("state
+  // 'call___scale_call0': " + the callee's message) or, located, the call's nested SDFG
+  // ("nested SDFG '__scale_call0', ..."): said as the embedded backend says it,
+  // "FILE:LINE:COL: in the call of 'scale' (its 'u' is 'lwp'): " + the callee's message, the
+  // wrapper a field operator call gets named as the field operator (user32 H5, H11). A callee
+  // called by several statements names all of their locations. "" when the message names no call.
+  std::string in_call_terms(const std::string& what) const {
+    // Located at a call statement already (the lowering puts the call's location on its
+    // states and maps): "program 'g' stopped with an error: orch.py:16:5: 'u' is read over ...".
+    static const std::string stopped = " stopped with an error: ";
+    const std::size_t from =
+        what.find(stopped) == std::string::npos ? 0 : what.find(stopped) + stopped.size();
+    std::vector<const OStmt*> calls;
+    calls_in(o_.body, calls);
+    for (const OStmt* c : calls)
+      if (const std::string loc = c->loc.str() + ": "; what.compare(from, loc.size(), loc) == 0)
+        return loc + "in the call of '" + user_name(*c->callee) + "'" + renamed_fields(*c, nullptr) + ": " +
+               what.substr(from + loc.size());
+    // Else by the call state a path names ("state 'if_27/then/call_scale_prog'"), dropping a
+    // leading "state '...': ", or by the nested SDFG of the call ("nested SDFG '__scale_call0'").
+    std::string rest = what, label;
+    static const std::string state = "state '", nested = "nested SDFG '";
+    for (std::size_t at = what.find(state); at != std::string::npos; at = what.find(state, at + 1)) {
+      const std::size_t end = what.find('\'', at + state.size());
+      if (end == std::string::npos) break;
+      const std::string path = what.substr(at + state.size(), end - at - state.size());
+      const std::string last = path.substr(path.rfind('/') + 1);
+      if (last.rfind("call_", 0) != 0) continue;
+      label = last.substr(5);
+      if (what.compare(end, 3, "': ") == 0) rest.erase(at, end + 3 - at);
+      break;
+    }
+    if (label.empty())
+      if (std::size_t n = what.find(nested); n != std::string::npos)
+        label = what.substr(n + nested.size(), what.find('\'', n + nested.size()) - n - nested.size());
+    rest = rest.substr(std::min(from, rest.size()));
+    if (label.empty() || label.find('\'') != std::string::npos) return "";
+    const std::vector<const OStmt*> sites = calls_labelled(label);
+    if (sites.empty()) return "";
+    const TypedDefinition& callee = *sites[0]->callee;
+    const std::string name = user_name(callee);
+    // "nested SDFG '__scale_call0'" in the callee's message: 'scale'.
+    for (std::size_t at = rest.find("'" + callee.name); name != callee.name && at != std::string::npos;
+         at = rest.find("'" + callee.name, at + 1))
+      rest.replace(at + 1, callee.name.size(), name);
+    if (sites.size() == 1)
+      return sites[0]->loc.str() + ": in the call of '" + name + "'" + renamed_fields(*sites[0], nullptr) +
+             ": " + rest;
+    std::string where;
+    for (const OStmt* c : sites) where += (where.empty() ? "" : ", ") + c->loc.str();
+    return "in a call of '" + name + "' (" + where + "): " + rest;
+  }
+
   // The callee's messages name its own parameters: which fields of the function they are here,
   // where the names differ, and which argument's array a name holds after a swap (" (its 'u'
   // is the argument 'v', 'out' is 'v', the argument 'u')").
-  std::string renamed_fields(const OStmt& st, const State& s) const {
+  // Without a state (a compiled run's fault) only the names, not the arrays they hold.
+  std::string renamed_fields(const OStmt& st, const State* s) const {
     std::string out;
     for (std::size_t i = 0; i < st.callee->params.size(); ++i) {
       const TParam& tp = st.callee->params[i];
       if (!tp.type.is_field()) continue;
       // (Variables of inlined functions, `__<callee><n>_<name>`, are no names the user wrote.)
       const std::string& var = st.args[i].field;
-      const std::string& slot = s.binding.at(var);
+      const std::string& slot = s ? s->binding.at(var) : var;
       bool argument = slot != var && o_.fields.count(slot) && slot.rfind("__", 0) != 0;
       std::string is;
       if (var != tp.name && var.rfind("__", 0) != 0) is = "'" + var + "'";
@@ -485,12 +580,13 @@ class Orchestrated final : public Program {
     };
     try {
       program_for(&p).run(a);
+    } catch (const CompileInterrupted&) {  // Ctrl-C: not the callee's error
+      restore();
+      throw;
     } catch (const RuntimeError& e) {
       restore();
-      // A field operator called directly is wrapped into a program of one call (`__f_call0`).
-      const bool wrapped = p.name.rfind("__", 0) == 0 && p.calls.size() == 1 && p.calls[0].callee;
-      throw ProgramError(st.loc.str() + ": in the call of '" + (wrapped ? p.calls[0].callee->name : p.name) +
-                         "'" + renamed_fields(st, s) + ": " + e.what());
+      throw ProgramError(st.loc.str() + ": in the call of '" + user_name(p) + "'" + renamed_fields(st, &s) +
+                         ": " + e.what());
     }
     restore();
   }

@@ -245,6 +245,20 @@ const std::vector<Case> kCases = {
      14, 14,
      "cannot add Field[[K], float64] and Field[[K], float64]: 'K' is both a HORIZONTAL and a VERTICAL "
      "dimension (dimensions need distinct names)"},
+    // user32 H16: a vertex and an edge field combined lines before the return is reported at
+    // the expression that combines them, not at the return.
+    {"fields over other dimensions combined before the return",
+     FO + "def f(a: Field[[V, K], float64], b: Field[[E, K], float64]) -> Field[[V, K], float64]:\n"
+          "    t = a + b\n"
+          "    u = t * 2.0\n"
+          "    w = a * 3.0\n"
+          "    return u + w\n",
+     13, 11, "this expression combines Field[[V, K], float64] and Field[[E, K], float64] into Field[["},
+    {"fields combined by a builtin before the return",
+     FO + "def f(a: Field[[V, K], float64], b: Field[[E, K], float64]) -> Field[[V, K], float64]:\n"
+          "    m = where(b > 0.0, a, 0.0)\n"
+          "    return m * 2.0\n",
+     13, 9, "'f' is annotated to return Field[[V, K], float64] (line 14 returns"},
 };
 
 }  // namespace

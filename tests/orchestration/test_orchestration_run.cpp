@@ -272,13 +272,46 @@ TEST_CASE("orchestration: a local field shorter, exactly right or too large, on 
       runtime::Arguments a = args_for(di, d, wide);
       runtime::Arguments before = clone(a);
       std::string message = program_error(backend, p, a);
-      if (std::string(backend) == "embedded")
+      if (std::string(backend) == "embedded") {
         CHECK_THAT(message, Catch::StartsWith(embedded));
-      else
+      } else {
         CHECK_THAT(message, Catch::Contains(cpu));
+        // A fault inside a call is said in the function's terms as the embedded backend says
+        // it: the call's location, the callee, the caller's names (user32 H5, H11), not the
+        // SDFG's state ("state 'call_laplace'") on its first line.
+        if (embedded.find("in the call of") != std::string::npos) {
+          CHECK_THAT(message, Catch::StartsWith(embedded));
+          // (The code generator's "in the SDFG:" detail line may name it.)
+          CHECK_THAT(message.substr(0, message.find('\n')), !Catch::Contains("state 'call_"));
+        }
+      }
       CHECK(max_rel_diff(a.arrays.at("v"), before.arrays.at("v")) == 0.0);
       CHECK(max_rel_diff(a.arrays.at("u"), before.arrays.at("u")) == 0.0);
     }
+  }
+}
+
+TEST_CASE("orchestration: a fault in a field operator call names the call, not the SDFG's state",
+          "[orchestration][run]") {
+  // user32 H5, H11: the cpu backend said "state 'call___scale_call0': ..." with the callee's
+  // names; both backends now start with the call's location, the callee and the caller's names.
+  const std::string body =
+      "def g(u: IJ, v: IJ, ni: int32, nj: int32):\n"
+      "    lwp = gtx.zeros({I: ni + 1, J: nj}, dtype=float64)\n"
+      "    scale(u, 2.0, out=lwp, offset_provider={})\n"
+      "    laplace(lwp, v)\n";
+  runtime::FieldViewProgram p = load(body, "g");
+  const std::string at = "orch.py:" + std::to_string(prelude_lines() + 3) + ":5: in the call of 'scale'";
+  static const std::string cache = weir::test::shared_cache_dir("orchestration").string();
+  ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    runtime::Arguments a = uv_args();
+    a.values["ni"] = std::int64_t{9};
+    a.values["nj"] = std::int64_t{11};
+    const std::string message = program_error(backend, p, a);
+    CHECK_THAT(message, Catch::StartsWith(at));
+    CHECK_THAT(message.substr(0, message.find('\n')), !Catch::Contains("state 'call_"));
   }
 }
 
