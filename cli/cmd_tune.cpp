@@ -76,15 +76,14 @@ std::string quoted(const std::string& s) {
   return s.find_first_of(" '\"$\\") == std::string::npos ? s : "'" + s + "'";
 }
 
-// Every call of the baseline program in the search: its own series, its calls interleaved with
-// each measured candidate's and with the confirmation's (the same program on the same inputs).
-std::vector<double> baseline_calls(const TuneOutcome& o) {
-  std::vector<double> v;
+// The baseline program's calls in the search, one list per interleaved series: its own, one per
+// measured candidate, the confirmation's (the same program on the same inputs).
+std::vector<std::vector<double>> baseline_series(const TuneOutcome& o) {
+  std::vector<std::vector<double>> v;
   for (const auto& r : o.results) {
-    if (r.status == "baseline" || r.status == "measured")
-      v.insert(v.end(), r.baseline_seconds.begin(), r.baseline_seconds.end());
+    if (r.status == "baseline" || r.status == "measured") v.push_back(r.baseline_seconds);
   }
-  v.insert(v.end(), o.confirm_baseline_seconds.begin(), o.confirm_baseline_seconds.end());
+  if (!o.confirm_baseline_seconds.empty()) v.push_back(o.confirm_baseline_seconds);
   return v;
 }
 
@@ -130,6 +129,7 @@ int tune_command(const TuneOptions& t) {
     nlohmann::json j = nlohmann::json::parse(text);
     TuneCandidate c;
     c.label = file;
+    c.phase = "user";
     c.steps = j.is_object() ? j["steps"] : j;
     if (j.is_object() && j.contains("weir_tune") && j["weir_tune"].contains("threads") &&
         j["weir_tune"]["threads"].is_number_unsigned())
@@ -182,11 +182,14 @@ int tune_command(const TuneOptions& t) {
   const LoadReading load_after = read_load();
   ctx.load = load_after.text;
   ctx.load_before = load_before.text;
+  const std::vector<std::vector<double>> series = baseline_series(outcome);
+  ctx.baseline_spread = within_series_spread(series);
+  std::vector<double> pooled;
+  for (const auto& s : series) pooled.insert(pooled.end(), s.begin(), s.end());
+  ctx.baseline_spread_pooled = relative_spread(pooled);
   // The larger reading: a search of a minute moves the 1-minute average only part of the way.
-  const std::vector<double> calls = baseline_calls(outcome);
-  ctx.baseline_spread = relative_spread(calls);
   ctx.load_warning = load_warning(load_before.one_minute > load_after.one_minute ? load_before : load_after,
-                                  std::thread::hardware_concurrency(), calls);
+                                  std::thread::hardware_concurrency(), series);
   const std::string stem = program_stem(t.program);
   const std::string tuned_sdfg = t.sdfg_out.empty() ? stem + ".tuned.sdfg" : t.sdfg_out;
   if (is_field_view_reference(t.program)) {

@@ -101,6 +101,7 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
     nlohmann::ordered_json e = {
         {"index", i},
         {"label", r.candidate.label},
+        {"phase", r.candidate.phase},
         {"choices", choices},
         {"threads", threads_of(o, r.candidate)},
         {"status", r.status},
@@ -147,6 +148,7 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
           {"load_average", ctx.load},
           {"load_average_before", ctx.load_before},
           {"baseline_spread", ctx.baseline_spread},
+          {"baseline_spread_pooled", ctx.baseline_spread_pooled},
           {"load_warning", ctx.load_warning.empty() ? nlohmann::ordered_json(nullptr)
                                                     : nlohmann::ordered_json(ctx.load_warning)},
           {"results", list}};

@@ -24,8 +24,12 @@ struct TuneContext {
   std::map<std::string, std::int64_t> sizes;
   std::string load;         ///< /proc/loadavg when the search ended
   std::string load_before;  ///< /proc/loadavg before the search
-  /// The baseline's calls' interquartile range / median (tune_load.h's relative_spread).
+  /// The baseline's calls' interquartile range / median within their series (tune_load.h's
+  /// within_series_spread: what load_warning judges).
   double baseline_spread = 0;
+  /// The same of all its calls pooled (relative_spread; before session 33 what was judged): the
+  /// difference is the level moving from one series to the next.
+  double baseline_spread_pooled = 0;
   /// Why the ratios are unreliable (tune_load.h's load_warning), "" when nothing says so.
   std::string load_warning;
 };

@@ -63,10 +63,23 @@ double relative_spread(std::vector<double> seconds) {
   return mid > 0 ? (quantile(seconds, 0.75) - quantile(seconds, 0.25)) / mid : 0;
 }
 
+double within_series_spread(const std::vector<std::vector<double>>& series) {
+  std::vector<double> ratios;
+  for (const auto& s : series) {
+    if (s.empty()) continue;
+    std::vector<double> sorted = s;
+    std::sort(sorted.begin(), sorted.end());
+    const double mid = quantile(sorted, 0.5);
+    if (mid <= 0) continue;
+    for (double x : s) ratios.push_back(x / mid);
+  }
+  return relative_spread(std::move(ratios));
+}
+
 std::string load_warning(const LoadReading& load, unsigned cpus,
-                         const std::vector<double>& baseline_seconds) {
+                         const std::vector<std::vector<double>>& baseline_series) {
   const bool loaded = load.one_minute >= 0 && cpus > 0 && load.one_minute > cpus + kLoadMargin;
-  const double spread = relative_spread(baseline_seconds);
+  const double spread = within_series_spread(baseline_series);
   const bool scattered = spread > kMaxBaselineSpread;
   if (!loaded && !scattered) return "";
   // The idle run of session 32 (load 1.2-1.3 on 2 CPUs) had baselines spread by 29-45%: a
@@ -78,9 +91,15 @@ std::string load_warning(const LoadReading& load, unsigned cpus,
        << (cpus == 1 ? "" : "s");
   else
     os << "load unknown";
-  if (scattered)
-    os << "; the baseline's " << baseline_seconds.size() << " calls spread by " << std::setprecision(0)
-       << spread * 100.0 << "% (interquartile range / median)";
+  if (scattered) {
+    std::size_t calls = 0, n = 0;
+    for (const auto& s : baseline_series) {
+      calls += s.size();
+      n += s.empty() ? 0 : 1;
+    }
+    os << "; the baseline's " << calls << " calls in " << n << " series spread by " << std::setprecision(0)
+       << spread * 100.0 << "% within a series (interquartile range / median)";
+  }
   os << "): speed-ups below are unreliable";
   return os.str();
 }

@@ -29,22 +29,34 @@ LoadReading read_load();
 /// timed on all of them is waiting on average (tune's own threads count in the load).
 inline constexpr double kLoadMargin = 0.5;
 
-/// Above this relative interquartile range of the baseline's calls (the same program on the same
-/// inputs, all its calls in the search pooled), the program tune compares against moves by more
-/// than the 1.15x a tuned program is asked to gain: a parallel baseline waiting at its barrier
-/// for a preempted thread, or load that came and went during the search.
+/// Above this relative interquartile range of the baseline's calls within their series (the same
+/// program on the same inputs, each call divided by the median of the series it was timed in),
+/// the program tune compares against moves by more than the 1.15x a tuned program is asked to
+/// gain: a parallel baseline waiting at its barrier for a preempted thread, or load that comes
+/// and goes while a series runs.
 inline constexpr double kMaxBaselineSpread = 0.15;
 
 /// (75th percentile - 25th percentile) / median of `seconds`, by linear interpolation between
 /// the sorted values; 0 for fewer than 4 values (too few to say).
 double relative_spread(std::vector<double> seconds);
 
+/// The spread of calls within their series: every call divided by the median of its own series,
+/// pooled, then relative_spread of those ratios (0 for fewer than 4 calls). A ratio tune reports
+/// is median / median of one interleaved series, so its noise is the scatter inside a series;
+/// a level that differs from one series to the next (what the candidate timed in between left
+/// in the caches, a compile just before, drift) falls on both programs of that series alike and
+/// is not counted (docs/adr/0056-weir-tune.md, session 33). Empty series are skipped.
+double within_series_spread(const std::vector<std::vector<double>>& series);
+
 /// The sentence tune prints and logs when its ratios are unreliable, "" when they are not:
 /// when `load` (the larger of the readings before and after the search) is above `cpus` +
-/// kLoadMargin, or when the baseline's calls `baseline_seconds` spread more than
-/// kMaxBaselineSpread. "the machine is loaded (load 9.30 on 2 CPUs; the baseline's 85 calls
-/// spread by 23% (interquartile range / median)): speed-ups below are unreliable"; with a load
-/// within the CPUs, "the timings are noisy (load 1.30 on 2 CPUs; the baseline's ...): ...".
-std::string load_warning(const LoadReading& load, unsigned cpus, const std::vector<double>& baseline_seconds);
+/// kLoadMargin, or when the baseline's calls `baseline_series` (one list per interleaved series:
+/// its own, one per measured candidate, the confirmation's) spread within their series by more
+/// than kMaxBaselineSpread. "the machine is loaded (load 9.30 on 2 CPUs; the baseline's 85 calls
+/// in 12 series spread by 23% within a series (interquartile range / median)): speed-ups below
+/// are unreliable"; with a load within the CPUs, "the timings are noisy (load 1.30 on 2 CPUs;
+/// the baseline's ...): ...".
+std::string load_warning(const LoadReading& load, unsigned cpus,
+                         const std::vector<std::vector<double>>& baseline_series);
 
 }  // namespace weir::cli

@@ -11,6 +11,7 @@
 
 #include "openmp_threads.h"
 #include "tune_measure.h"
+#include "tune_winners.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
 #include "weir/sdfg/validate.h"
@@ -67,7 +68,10 @@ struct Inert {
         dropped += (dropped.empty() ? "" : " ") + ch.first + "=" + ch.second;
       else
         kept.push_back(ch);
-    return dropped.empty() ? c : tune_candidate(kept);
+    if (dropped.empty()) return c;
+    TuneCandidate r = tune_candidate(kept);
+    r.phase = c.phase;
+    return r;
   }
 };
 
@@ -83,6 +87,39 @@ bool applies_nowhere(const std::exception& e) {
 // candidate a second; the seed's order of the others is kept. Other failures stay in the list,
 // to be reported as failed where the search reaches them.
 void prune(const SDFG& untuned, std::vector<TuneCandidate>& candidates, std::vector<PrunedCandidate>& pruned);
+
+// The index of the first candidate after the singles (the first with two or more choices), or
+// the list's end: where the winners of the singles are combined.
+std::size_t after_singles(const std::vector<TuneCandidate>& candidates) {
+  std::size_t i = 1;
+  while (i < candidates.size() && candidates[i].choices.size() < 2) ++i;
+  return i;
+}
+
+// The singles measured at least kMinGain faster than the baseline, combined (tune_winners.h) and
+// inserted at `at`; a later candidate with the same choices is moved up rather than tried twice,
+// and combinations that apply nowhere are pruned as the generated ones were. Returns the line
+// the search prints.
+std::string insert_winners(const SDFG& untuned, const std::vector<CandidateResult>& results,
+                           std::vector<TuneCandidate>& candidates, std::size_t at,
+                           std::vector<PrunedCandidate>& pruned) {
+  std::vector<SingleWin> wins;
+  for (const auto& r : results)
+    if (r.status == "measured" && r.candidate.choices.size() == 1 && r.speedup >= kMinGain)
+      wins.push_back({r.candidate.choices.front(), r.speedup});
+  std::vector<TuneCandidate> combined = winner_combinations(wins);
+  prune(untuned, combined, pruned);
+  if (combined.empty()) return "";
+  insert_before(candidates, at, combined);
+  std::ostringstream line;
+  line << "combining the singles that measured " << std::fixed << std::setprecision(2) << kMinGain
+       << "x or more alone (";
+  for (std::size_t k = 0; k < wins.size(); ++k)
+    line << (k ? ", " : "") << wins[k].choice.first << "=" << wins[k].choice.second << " " << wins[k].speedup
+         << "x";
+  line << "): " << combined.size() << " candidate" << (combined.size() == 1 ? "" : "s") << " next";
+  return line.str();
+}
 
 }  // namespace
 
@@ -165,7 +202,15 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
   double costliest = reference_s;  // the largest cost of a compile so far, for the budget's estimate
   double confirm_est = 0;          // the confirmation's estimated wall time (from the baseline's calls)
   Inert inert;
+  // Where the singles end: their winners are combined there, before the drawn combinations.
+  const std::size_t winners_at = after_singles(candidates);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (i == winners_at && i > 1) {
+      if (std::string line = insert_winners(*untuned.sdfg, out.results, candidates, i, out.pruned);
+          !line.empty())
+        log << line << "\n";
+      out.total = candidates.size();
+    }
     std::string dropped;
     const TuneCandidate c = inert.reduce(candidates[i], dropped);
     if (settings.max_candidates && i >= settings.max_candidates) {

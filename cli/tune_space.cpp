@@ -130,7 +130,14 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
 TuneCandidate tune_candidate(const std::vector<std::pair<std::string, std::string>>& changed) {
   TuneCandidate c;
   c.choices = changed;
-  c.label = choices_text(changed);
+  // In the space's knob order: a label and a choice list name the same candidate one way.
+  const std::vector<Knob> ks = knobs(2);
+  auto rank = [&](const std::string& knob) {
+    return std::find_if(ks.begin(), ks.end(), [&](const Knob& k) { return k.name == knob; }) - ks.begin();
+  };
+  std::stable_sort(c.choices.begin(), c.choices.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+  c.label = choices_text(c.choices);
   std::map<std::string, std::string> m(changed.begin(), changed.end());
   if (auto t = m.find("threads"); t != m.end() && t->second != "all")
     c.threads = static_cast<unsigned>(std::stoul(t->second));
@@ -151,6 +158,7 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
   std::mt19937_64 rng(seed);
   const std::vector<Knob> ks = knobs(hardware_threads);
   std::vector<TuneCandidate> out{tune_candidate({})};
+  out.front().phase = "baseline";
   std::set<std::vector<std::size_t>> seen{std::vector<std::size_t>(ks.size(), 0)};
   // One choice changed.
   std::vector<std::vector<std::size_t>> singles;
@@ -186,6 +194,7 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
     for (std::size_t k = 0; k < ks.size(); ++k)
       if (pick[k]) changed.emplace_back(ks[k].name, ks[k].values[pick[k]]);
     out.push_back(tune_candidate(changed));
+    out.back().phase = changed.size() == 1 ? "single" : "drawn";
   }
   return out;
 }

@@ -24,6 +24,9 @@ struct TuneCandidate {
   nlohmann::json steps;
   /// OpenMP threads of its calls; 0: the default (one per hardware thread, or OMP_NUM_THREADS).
   unsigned threads = 0;
+  /// Where it comes from: "baseline", "single" (one choice changed), "winners" (singles that won
+  /// alone, combined: tune_winners.h), "drawn" (a combination the seed drew), "user" (--candidate).
+  std::string phase;
 };
 
 /// The candidates in the order `weir tune` evaluates them: first auto-optimize-cpu itself (the
@@ -36,7 +39,8 @@ std::vector<TuneCandidate> tune_candidates(std::uint64_t seed, unsigned hardware
                                            std::size_t combinations = 48);
 
 /// The candidate that makes the choices `changed` (knob, value; the others as auto-optimize-cpu makes them):
-/// its label, steps and threads as tune_candidates gives them. Empty: the baseline.
+/// its label, steps and threads as tune_candidates gives them, its choices in the space's knob order
+/// whatever their order in `changed`. Empty: the baseline. Its phase is left empty.
 TuneCandidate tune_candidate(const std::vector<std::pair<std::string, std::string>>& changed);
 
 /// "fusion=none tiling=16,64,1" (the baseline: "auto-optimize-cpu").

@@ -182,18 +182,23 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
           "[cli][tune]") {
   auto dir = weir::test::scratch_dir("tune-space-inert");
   // The Laplacian has no scan: every scan_block and scan_full_blocks single compiles to the
-  // baseline's program, so no combination evaluated after the singles names one.
+  // baseline's program, so no combination evaluated after the singles names one. 52: the 26
+  // singles, up to 12 combinations of the singles that won (how many depends on timings; none
+  // names a scan choice, a duplicate never wins) and at least 13 drawn ones. A budget no machine
+  // spends on them: only --max-candidates stops the search (at load 16 the default 60 s held 23).
   const std::string program =
       q(fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py") + "::laplacian";
-  auto r = run_weir(
-      "tune " + program + " --set I=12 --set J=8 --set K=2 --max-candidates 40 -o " + q(dir / "best.json"),
-      cache());
+  auto r =
+      run_weir("tune " + program + " --set I=12 --set J=8 --set K=2 --max-candidates 52 --budget 3600s -o " +
+                   q(dir / "best.json"),
+               cache());
   INFO(r.out);
   REQUIRE(r.code == 0);
   const nlohmann::json log = nlohmann::json::parse(weir::test::read_text(dir / "best.log.json"));
-  REQUIRE(log["results"].size() == 40);
-  std::size_t reduced = 0;
-  for (std::size_t i = 1; i < 40; ++i) {
+  REQUIRE(log["results"].size() == 52);
+  std::size_t reduced = 0, winners = 0;
+  bool drawn_seen = false;
+  for (std::size_t i = 1; i < 52; ++i) {
     const nlohmann::json& e = log["results"][i];
     const std::string label = e["label"], why = e["why"].is_string() ? e["why"].get<std::string>() : "";
     INFO(i << ": " << label << ": " << why);
@@ -205,6 +210,13 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
       continue;
     }
     CHECK(label.find("scan_") == std::string::npos);
+    CHECK((e["phase"] == "winners" || e["phase"] == "drawn"));
+    // The search order: the winners' combinations right after the singles, then the drawn ones.
+    if (e["phase"] == "drawn") drawn_seen = true;
+    if (e["phase"] == "winners") {
+      CHECK_FALSE(drawn_seen);
+      ++winners;
+    }
     if (why.find("scan_") != std::string::npos) {
       ++reduced;
       CHECK((why.rfind("left out, as they change nothing here: ", 0) == 0 ||
@@ -214,6 +226,11 @@ TEST_CASE("weir tune space: choices that change nothing alone are left out of th
   }
   // Each combination changes scan_block or scan_full_blocks with probability 3/4: some did.
   CHECK(reduced > 0);
+  // The output announces the winners' phase exactly when there was one (which singles win at
+  // this size depends on timings).
+  CHECK((r.out.find("combining the singles that measured 1.03x or more alone (") != std::string::npos) ==
+        (winners > 0));
+  CHECK(winners <= 12);
 }
 
 TEST_CASE("weir tune space: OpenMP schedules replayed reach the pragma and compute NumPy's Laplacian",
