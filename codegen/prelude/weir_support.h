@@ -2,6 +2,7 @@
 // measured choice between one thread and many, atomic updates, aligned allocation and scratch
 // buffers, bounds checks and weir_fail. Needs parts 1 and 2 before it; in generated code they
 // come before it in the same text (the guarded includes below are skipped there).
+#define WEIR_PRELUDE_SUPPORT 1
 #ifndef WEIR_PRELUDE_FAULTS
 #include "weir_faults.h"
 #endif

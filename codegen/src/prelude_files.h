@@ -20,6 +20,8 @@ extern const char weir_profile_h[];
 extern const char weir_stream_h[];
 /// codegen/prelude/weir_prefetch.h: prefetch of the rows a later iteration gathers.
 extern const char weir_prefetch_h[];
+/// codegen/prelude/weir_blas_threads.h: one OpenBLAS thread or its own count, measured per call.
+extern const char weir_blas_threads_h[];
 /// codegen/prelude/weir_cuda_head.h: before the common prelude in a CUDA unit.
 extern const char weir_cuda_head_h[];
 /// codegen/prelude/weir_cuda_tail.h: after the common prelude in a CUDA unit.

@@ -92,6 +92,8 @@ struct FileHead {
     if (prefetches) w.lines(prelude::weir_prefetch_h);
     if (!prog.timed.empty()) w.lines(timer_globals(prog.timed.size()));
     if (!tail.empty()) w.lines(tail);
+    // The choice of OpenBLAS threads around CBLAS calls (codegen/prelude/weir_blas_threads.h).
+    if (prog.link_libraries.count("blas")) w.lines(prelude::weir_blas_threads_h);
     w.blank();
     for (const auto& lib : prog.link_libraries) {
       w.line(

@@ -7,6 +7,23 @@
 
 namespace weir::codegen::detail {
 
+namespace {
+
+// `code` (a C++ tasklet's lines that call CBLAS) between the prelude's choice of OpenBLAS threads
+// and the record of its time (codegen/prelude/weir_blas_threads.h). The call site's measured
+// times are a block-scope static, shared by the threads that run the program; `__weir_` names
+// are weir's own temporaries, as in python_to_cpp.cpp.
+std::vector<std::string> with_blas_thread_choice(std::vector<std::string> code) {
+  std::vector<std::string> out = {"static weir_blas_times __weir_blas_times;",
+                                  "const int __weir_blas = weir_blas_before(__weir_blas_times);",
+                                  "const double __weir_blas_t0 = __weir_blas < 0 ? 0.0 : weir_blas_now();"};
+  out.insert(out.end(), std::make_move_iterator(code.begin()), std::make_move_iterator(code.end()));
+  out.push_back("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");
+  return out;
+}
+
+}  // namespace
+
 void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   ElementRef where = ref(t);
   bool python = t.code.language == Language::Python;
@@ -39,6 +56,9 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
   std::vector<std::string> code = python ? python_tasklet_code(t, ins, outs, syms, symbol_names, used,
                                                                hoisting ? &hoist_->loops : nullptr)
                                          : cpp_tasklet_code(sg.prog, t, used);
+  // Host code's CBLAS calls run on OpenBLAS's threads or on one, measured per call site.
+  if (!python && !device_code() && t.code.code.find("cblas_") != std::string::npos)
+    code = with_blas_thread_choice(std::move(code));
   hoist_user_code(sg.prog, t);
   emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w, hoisted);
 }

@@ -9,6 +9,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/dace_symbols.h"
+#include "weir/sdfg/library_implementations.h"
 
 namespace weir::frontend {
 namespace {
@@ -579,7 +580,7 @@ class Lowering {
     const auto& [wcr, identity] = (s.absolute ? absolute_kinds : kinds).at(s.reduction);
     auto lib = std::make_unique<LibraryNode>(
         "reduce_" + s.reduction + (s.absolute ? "_abs_" : "_") + s.sources[0], "Reduce");
-    lib->classpath = "dace.libraries.standard.nodes.reduce.Reduce";
+    lib->classpath = kDaceReduceClasspath;
     lib->wcr = wcr;
     lib->identity = identity;
     const ScalarKind k = o_.scalars.at(s.targets[0]).dtype;

@@ -8,6 +8,7 @@
 #include "json_reader.h"
 #include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/json_limits.h"
+#include "weir/sdfg/library_implementations.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/private_attributes.h"
@@ -614,6 +615,9 @@ class Reader {
       // A library node: known ones are modelled, others kept opaque with all attributes.
       auto n = std::make_unique<LibraryNode>(label, type);
       n->classpath = classpath(c, a);
+      // weir wrote a Reduce as type "Reduce" without its class path before session 33: read
+      // as DaCe writes it, so it is written back so.
+      if (n->classpath.empty() && type == "Reduce") n->classpath = kDaceReduceClasspath;
       if (a.has("schedule"))
         n->schedule = read_enum<ScheduleType>(a.at("schedule"), schedule_type_from_string, "schedule type");
       if (a.has("implementation") && !a.at("implementation").value().is_null())

@@ -374,7 +374,11 @@ class Writer {
       }
       case NodeKind::Library: {
         auto& ln = *n.as<LibraryNode>();
-        type = ln.type_name;
+        // DaCe writes `type` "LibraryNode" for every library node and finds the class by its
+        // `classpath`: it has no serializer under a class's own name until that library is
+        // imported (a "Reduce" in a loop of an orchestration SDFG failed to load: "Expected
+        // ControlFlowBlock"). Only a node without a classpath keeps its class as type.
+        type = ln.classpath.empty() ? ln.type_name : "LibraryNode";
         if (!ln.extra.find("label")) a["label"] = ln.label;  // else the name as read
         // DaCe names the tasklet a library node expands into after `name`, and its code
         // generator emits a tasklet with an empty name without its code: a node weir made

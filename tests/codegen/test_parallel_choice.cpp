@@ -264,3 +264,75 @@ TEST_CASE("parallel choice: a tiled map counts the points of its tiles, not the 
   // A million points start on the threads and stay there (weir_run_sequentially: 32768 and up).
   CHECK(tiled.points.evaluate({{"N", 1000000}}) >= kMinParallelIterations);
 }
+
+namespace {
+
+/// Calls of one CBLAS call site (codegen/prelude/weir_blas_threads.h) against a stand-in for
+/// OpenBLAS's thread controls (4 threads), where `fake` (else none: another CBLAS): a call on
+/// OpenBLAS's threads takes `par` seconds, on one thread `seq`; each call's branch as 'P' (OpenBLAS's
+/// threads), 'S' (one) or '-' (left as it is), 'x' where the count during the call does not match
+/// the branch or is not restored after it; `in_parallel`: each call made inside a parallel region.
+std::string blas_choices(bool fake, double seq, double par, int calls, bool in_parallel,
+                         const std::string& name) {
+  // A generated program (the entry points the loader wants, the common prelude) with the part.
+  const auto header = std::filesystem::path(WEIR_SOURCE_DIR) / "codegen" / "prelude" / "weir_blas_threads.h";
+  std::string source =
+      codegen::generate_cpu(*test::map_program("b = a * 2")).source + test::read_text(header);
+  source += "static int weir_test_count = 4;\n";
+  if (fake)
+    source += R"(
+extern "C" void openblas_set_num_threads(int n) { weir_test_count = n; }
+extern "C" int openblas_get_num_threads(void) { return weir_test_count; }
+)";
+  source += R"(
+static int weir_test_threads() { return weir_test_count; }
+extern "C" void weir_test_blas(double seq, double par, int calls, int in_parallel, char* out) {
+  omp_set_num_threads(2);
+  weir_blas_times t;
+  for (int c = 0; c < calls; ++c) {
+    int how = -2;
+    if (in_parallel) {
+#pragma omp parallel num_threads(2)
+#pragma omp single
+      how = weir_blas_before(t);
+    } else {
+      how = weir_blas_before(t);
+    }
+    char k = how < 0 ? '-' : how == 0 ? 'P' : 'S';
+    if ((weir_test_threads() == 1) != (k == 'S')) k = 'x';
+    weir_blas_after(t, how, weir_blas_now() - (how == 0 ? par : seq));
+    if (weir_test_threads() != 4) k = 'x';
+    out[c] = k;
+  }
+  out[calls] = '\0';
+}
+)";
+  test::LoadedProgram p(test::compile_shared(source, test::scratch_dir("blas_choice_" + name)));
+  auto fn = reinterpret_cast<void (*)(double, double, int, int, char*)>(p.symbol("weir_test_blas"));
+  REQUIRE(fn != nullptr);
+  std::string out(static_cast<std::size_t>(calls) + 1, '\0');
+  fn(seq, par, calls, in_parallel ? 1 : 0, out.data());
+  out.resize(static_cast<std::size_t>(calls));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("parallel choice: a CBLAS call runs on OpenBLAS's threads or on one, whichever was faster",
+          "[codegen][parallel-choice][blas]") {
+  // npbench atax's cblas_dgemv calls (400 x 500) took 0.030 or 0.050 ms on OpenBLAS's two
+  // threads depending on the process, 0.040-0.046 ms on one. The first calls run on OpenBLAS's
+  // threads (a warm-up, then 50 us measured), one thread is tried (under 100 us), is faster and
+  // kept; every 64th choice OpenBLAS's threads again. The count is 1 during a one-thread call
+  // and OpenBLAS's own (4) after every call.
+  CHECK(blas_choices(true, 20e-6, 50e-6, 140, false, "small") ==
+        "PPSS" + repeat('S', 63) + "P" + repeat('S', 63) + "P" + repeat('S', 8));
+  // Where OpenBLAS's threads are faster they stay (one thread tried again at the 64th choice).
+  CHECK(blas_choices(true, 50e-6, 20e-6, 70, false, "threads_faster") ==
+        "PPSS" + repeat('P', 63) + "S" + "PP");
+  // A call over 100 us (a large gemm) never tries one thread.
+  CHECK(blas_choices(true, 20e-6, 500e-6, 20, false, "large") == repeat('P', 20));
+  // Inside a parallel region, or with a CBLAS that is not OpenBLAS, nothing changes.
+  CHECK(blas_choices(true, 20e-6, 50e-6, 5, true, "in_parallel") == repeat('-', 5));
+  CHECK(blas_choices(false, 20e-6, 50e-6, 5, false, "other_cblas") == repeat('-', 5));
+}

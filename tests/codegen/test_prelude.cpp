@@ -76,7 +76,7 @@ void compile_header(const std::string& header, const std::string& extra, const s
 
 TEST_CASE("prelude: every header of codegen/prelude compiles on its own", "[codegen][prelude]") {
   for (const char* h : {"weir_faults.h", "weir_numbers.h", "weir_support.h", "weir_complex.h",
-                        "weir_profile.h", "weir_dace_compat.h", "weir_stream.h"}) {
+                        "weir_profile.h", "weir_dace_compat.h", "weir_stream.h", "weir_blas_threads.h"}) {
     compile_header(h, "", std::string(h) + "_plain");
     compile_header(h, "-fopenmp", std::string(h) + "_openmp");
   }

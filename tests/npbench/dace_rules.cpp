@@ -28,6 +28,42 @@ const std::set<std::string>& dace_math_functions() {
   return names;
 }
 
+/// The node and control-flow block classes DaCe 2.0.0a6 has a serializer for after `import
+/// dace` (dace.serialize's registry; its libraries' nodes are all written as "LibraryNode" and
+/// found by their `classpath`). Any other `type` fails to load: DaCe warns and leaves a
+/// placeholder, which the enclosing region refuses ("Expected ControlFlowBlock").
+const std::set<std::string>& dace_node_types() {
+  static const std::set<std::string> names = {"AccessNode",  "Tasklet",    "RTLTasklet",
+                                              "MapEntry",    "MapExit",    "ConsumeEntry",
+                                              "ConsumeExit", "NestedSDFG", "LibraryNode"};
+  return names;
+}
+const std::set<std::string>& dace_block_types() {
+  static const std::set<std::string> names = {
+      "SDFGState",          "LoopRegion",  "ConditionalBlock",        "ControlFlowRegion",
+      "FunctionCallRegion", "NamedRegion", "UnstructuredControlFlow", "BreakBlock",
+      "ContinueBlock",      "ReturnBlock"};
+  return names;
+}
+
+/// The types of the nodes or blocks of graph `j` (a state's nodes, a region's blocks).
+void check_member_types(const json& j, const std::string& where, std::vector<std::string>& out) {
+  const std::string type = j.value("type", "");
+  auto it = j.find("nodes");
+  if (it == j.end() || !it->is_array()) return;
+  const bool state = type == "SDFGState";
+  const auto& known = state ? dace_node_types() : dace_block_types();
+  for (const json& n : *it) {
+    const std::string t = n.is_object() ? n.value("type", "") : "";
+    if (!known.count(t))
+      out.push_back(
+          where + ", " + type + " '" + j.value("label", "") + "': " + (state ? "node" : "block") + " '" +
+          (n.is_object() ? n.value("label", "") : "") + "' has type '" + t +
+          "', for which DaCe has no serializer" +
+          (n.is_object() && n.contains("classpath") ? " (a library node's type is 'LibraryNode')" : ""));
+  }
+}
+
 /// The object `o[key]`, or an empty object.
 json object_at(const json& o, const char* key) {
   auto it = o.find(key);
@@ -78,6 +114,7 @@ void check_json(const json& j, const std::string& sdfg_name, std::vector<std::st
         out.push_back("SDFG '" + name + "': symbol name '" + s + "' is not an identifier");
   }
   const std::string type = j.value("type", "");
+  check_member_types(j, "SDFG '" + name + "'", out);
   if (j.contains("attributes") && j["attributes"].is_object() &&
       (type == "Tasklet" || type == "LibraryNode" || type == "NestedSDFG" || type == "MapEntry" ||
        type == "MapExit" || type == "AccessNode")) {
@@ -103,8 +140,9 @@ void check_json(const json& j, const std::string& sdfg_name, std::vector<std::st
                         "' is not one DaCe has for " + cls);
     }
   }
+  // DaCe drops keys starting with `_meta` unread (weir's own attributes, ADR 0050).
   for (const auto& [k, v] : j.items())
-    if (v.is_structured()) check_json(v, name, out);
+    if (v.is_structured() && k.rfind("_meta", 0) != 0) check_json(v, name, out);
 }
 
 void check_nested_symbols(const SDFG& sdfg, std::vector<std::string>& out) {

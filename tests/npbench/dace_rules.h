@@ -15,6 +15,8 @@ namespace weir::test {
 ///    its symbol mapping (DaCe: "Missing symbols on nested SDFG");
 ///  - Python tasklet code parses and names no module DaCe's C++ lacks: not `np.` / `numpy.`,
 ///    and `math.f` only for the functions of DaCe's `dace::math`;
+///  - every node of a state and block of a region has a type DaCe has a serializer for (a
+///    library node's is "LibraryNode"; DaCe finds its class by `classpath`);
 ///  - connector and symbol names are identifiers;
 ///  - a library node has a name (DaCe expands a node without one into a tasklet without a
 ///    label, which its code generator emits without its code; weir's reader refuses tasklet

@@ -158,6 +158,16 @@ TEST_CASE("cblas expansion: a Gemv in place is one call with beta, a vector time
   CHECK(expansion_of(*s).all_states().size() == 1);  // y is its own addend: no copy
   CHECK(call_of(*s).code.code ==
         "cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K, double(2.0), __A, K, __x, 1, double(0.5), __y, 1);");
+  // The call between the prelude's choice of OpenBLAS threads and the record of its time
+  // (codegen/prelude/weir_blas_threads.h; tests/codegen/test_parallel_choice.cpp).
+  const std::string code = codegen::generate_cpu(*s).source;
+  const auto before = code.find("const int __weir_blas = weir_blas_before(__weir_blas_times);");
+  const auto call = code.find("cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K,");
+  const auto after = code.find("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");
+  CHECK(code.find("static inline int weir_blas_before(") < before);
+  CHECK(before < call);
+  CHECK(call < after);
+  CHECK(after != std::string::npos);
   // A = [[1, 2], [3, 4], [5, 6]], x = [1, -1], y = [2, 4, 6]: A @ x = [-1, -1, -1];
   // y = 2 * (A @ x) + 0.5 * y = [-1, 0, 1].
   auto got = run(*s, {{"A", {{3, 2}, {1, 2, 3, 4, 5, 6}}}, {"x", {{2}, {1, -1}}}, {"y", {{3}, {2, 4, 6}}}},

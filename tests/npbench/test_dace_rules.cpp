@@ -12,6 +12,7 @@
 #include "weir/frontend/lowering.h"
 #include "weir/frontend/orchestration.h"
 #include "weir/runtime/program_source.h"
+#include "weir/sdfg/library_implementations.h"
 #include "weir/sdfg/serialize.h"
 #include "weir/transforms/auto_optimize.h"
 #include "weir_test_paths.h"
@@ -157,8 +158,9 @@ TEST_CASE("DaCe's rules: weir's SDFGs of the orchestration examples, lowered and
   // A call split into pieces kept the size symbols of fields a piece does not access, which DaCe
   // counts free (the diffusion granule, once every field had sizes of its own).
   const std::filesystem::path ex = std::filesystem::path(WEIR_SOURCE_DIR) / "examples" / "orchestration";
-  for (const char* program : {"diffusion_granule.py::diffusion_granule",
-                              "half_level_granule.py::half_level_granule", "heat.py::heat"}) {
+  for (const char* program :
+       {"diffusion_granule.py::diffusion_granule", "half_level_granule.py::half_level_granule",
+        "heat.py::heat", "adaptive_heat.py::adaptive_heat"}) {
     INFO(program);
     auto fv = runtime::load_field_view_reference((ex / program).string());
     REQUIRE(fv.orchestration);
@@ -167,4 +169,38 @@ TEST_CASE("DaCe's rules: weir's SDFGs of the orchestration examples, lowered and
     transforms::auto_optimize(*sdfg, DeviceType::CPU);
     CHECK(joined(dace_rule_problems(sdfg_to_json_text(*sdfg))) == "");
   }
+}
+
+TEST_CASE("DaCe's rules: a library node is written with type LibraryNode, an older file's Reduce too",
+          "[npbench][dace-rules]") {
+  // adaptive_heat's reductions (np.max(np.abs(u)), ...) were written with type "Reduce": DaCe 2.0
+  // has no serializer under that name until dace.libraries.standard is imported, so loading
+  // failed inside the loop region ("Expected ControlFlowBlock").
+  const auto path =
+      std::filesystem::path(WEIR_SOURCE_DIR) / "examples" / "orchestration" / "adaptive_heat.py";
+  auto fv = runtime::load_field_view_reference(path.string() + "::adaptive_heat");
+  REQUIRE(fv.orchestration);
+  const std::string text = sdfg_to_json_text(*frontend::lower_orchestration(*fv.orchestration));
+  // Each Reduce as DaCe writes it; then as weir wrote it before (type "Reduce", no classpath).
+  auto j = nlohmann::json::parse(text);
+  std::size_t reduces = 0;
+  std::function<void(nlohmann::json&)> old_shape = [&](nlohmann::json& o) {
+    if (o.is_object() && o.value("classpath", "") == kDaceReduceClasspath) {
+      CHECK(o.value("type", "") == "LibraryNode");
+      o["type"] = "Reduce";
+      o.erase("classpath");
+      ++reduces;
+    }
+    if (o.is_structured())
+      for (auto& v : o) old_shape(v);
+  };
+  old_shape(j);
+  CHECK(reduces == 6);  // every Reduce of the lowered SDFG
+  const std::string old_text = j.dump();
+  CHECK_THAT(joined(dace_rule_problems(old_text)),
+             Catch::Contains("has type 'Reduce', for which DaCe has no serializer"));
+  // The older file reads as the new one does and is written back in DaCe's shape.
+  const std::string again = sdfg_to_json_text(*sdfg_from_json_text(old_text, "old.sdfg"));
+  CHECK(joined(dace_rule_problems(again)) == "");
+  CHECK(again == sdfg_to_json_text(*sdfg_from_json_text(text, "new.sdfg")));
 }

@@ -9,6 +9,10 @@
 
 namespace weir {
 
+/// DaCe's class path of its Reduce library node (a library node's `classpath`; DaCe writes every
+/// library node with type "LibraryNode" and finds its class by this path).
+inline constexpr const char* kDaceReduceClasspath = "dace.libraries.standard.nodes.reduce.Reduce";
+
 /// The implementation names DaCe 2.0 registers for library node class `class_name` (the
 /// last component of its classpath: "MatMul", "Gemm", "Solve", "Reduce", ...), as its
 /// `implementations` dictionaries in dace/libraries/{blas,lapack,linalg,standard}/nodes; nullptr

@@ -1,0 +1,58 @@
+// The prelude's choice of OpenBLAS threads for each CBLAS call of a program
+// (codegen/src/tasklet_code.cpp, docs/adr/0053-weir-runs-what-dace-writes.md, session 33).
+// Embedded into generated code (cmake/embed_text.cmake) after the common prelude, only where a
+// C++ tasklet calls CBLAS. OpenBLAS splits a call over its own thread pool above a fixed size
+// (a gemv of 9,216 elements); below a few hundred microseconds of work the split is a gamble on
+// where the pool's threads run: on the 2-core machine, npbench atax's two cblas_dgemv calls
+// (400 x 500) ran 0.030 or 0.050 ms depending on the process, and 0.040-0.046 ms on one
+// thread. So each call site measures its runs on OpenBLAS's threads and on one thread and
+// takes the faster, by the rule of weir's parallel maps (weir_run_sequentially: the call is
+// work of unknown size, so its first runs use OpenBLAS's threads; one thread is tried where
+// those took under 100 us; every 64th choice tries the other branch again). The count is set
+// around a one-thread call and restored after it, so OpenBLAS keeps its own count between
+// calls. A program linked to another CBLAS (no openblas_set_num_threads), or a call inside a
+// parallel region (OpenBLAS runs those on one thread itself), is left as it is.
+#ifndef WEIR_PRELUDE_SUPPORT
+#include "weir_support.h"
+#endif
+
+// OpenBLAS's thread controls, weak: null where the program's CBLAS is not OpenBLAS.
+extern "C" {
+[[gnu::weak]] void openblas_set_num_threads(int);
+[[gnu::weak]] int openblas_get_num_threads(void);
+}
+
+// A call site's measured times (a block-scope static of the generated code).
+#ifdef _OPENMP
+using weir_blas_times = weir_map_times;
+[[maybe_unused]] static inline double weir_blas_now() { return omp_get_wtime(); }
+// Before a CBLAS call: -1 where the call is left as it is (not OpenBLAS, one thread only, in a
+// parallel region), 0 where it runs on OpenBLAS's threads, else it runs on one thread and the
+// value is OpenBLAS's count to restore after it (weir_blas_after).
+[[maybe_unused]] static inline int weir_blas_before(weir_blas_times& t) {
+  if (!openblas_set_num_threads || !openblas_get_num_threads || omp_in_parallel()) return -1;
+  const int threads = openblas_get_num_threads();
+  if (threads <= 1) return -1;
+  if (!weir_run_sequentially(t, 1.0, true)) return 0;
+  openblas_set_num_threads(1);
+  return threads;
+}
+// After the call that weir_blas_before prepared (`how`, begun at weir_blas_now() `t0`): its time
+// recorded for its branch, OpenBLAS's count restored.
+[[maybe_unused]] static inline void weir_blas_after(weir_blas_times& t, int how, double t0) {
+  if (how < 0) return;
+  const double seconds = omp_get_wtime() - t0;
+  if (how == 0) {
+    weir_map_ran(t.parallel, t.parallel_runs, seconds);
+  } else {
+    openblas_set_num_threads(how);
+    weir_map_ran(t.sequential, t.sequential_runs, seconds);
+  }
+}
+#else
+// Without OpenMP nothing is measured: every call is left as it is.
+struct weir_blas_times {};
+[[maybe_unused]] static inline double weir_blas_now() { return 0.0; }
+[[maybe_unused]] static inline int weir_blas_before(weir_blas_times&) { return -1; }
+[[maybe_unused]] static inline void weir_blas_after(weir_blas_times&, int, double) {}
+#endif
