@@ -222,6 +222,13 @@ std::string schedule_clause(const MapInfo& m, const ElementRef& where) {
   return {};
 }
 
+/// The element bytes of `WEIR_SIMD_FULL` for the SIMD loop of `e` (a loop of contiguous or
+/// invariant accesses only: all the lanes of the target's registers, simd_width.h); 0: none.
+std::size_t full_lanes_bytes(const CodegenOptions& opts, const SDFG& sdfg, const SDFGState& st,
+                             const MapEntry& e) {
+  return opts.full_width_simd ? full_width_element_bytes(sdfg, st, e).value_or(0) : 0;
+}
+
 }  // namespace
 
 bool StateGen::map_is_parallel(const MapInfo& m, const ElementRef& where) const {
@@ -424,10 +431,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  // A loop of contiguous or invariant accesses only: all the lanes of the target's registers.
-  const std::size_t full = vectorize && simd.lanes == 0 && opts.full_width_simd
-                               ? full_width_element_bytes(sg.sdfg, st, e).value_or(0)
-                               : 0;
+  const std::size_t full = vectorize && simd.lanes == 0 ? full_lanes_bytes(opts, sg.sdfg, st, e) : 0;
   // Each thread fences what the maps inside streamed.
   const bool fence = stream_fences_.count(e.id()) > 0;
   const LoopNest loop_nest{m,         sign,       collapse,
