@@ -45,6 +45,7 @@ KernelCase halo_stencil(const Sizes& s, const Paths& p, const std::string& name,
   kc.layouts["fv"] = l;
   kc.variants.push_back(field_view_variant(p, file, program, "fv"));
   kc.variants.push_back(field_view_variant(p, file, program, "fv", "plain stores"));
+  kc.variants.push_back(field_view_variant(p, file, program, "fv", "compiler's lanes"));
   kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }
@@ -87,6 +88,8 @@ KernelCase hdiff_case(const Sizes& s, const Paths& p) {
   kc.layouts["fv"] = fv;
   kc.layouts["dace"] = dace;
   kc.variants.push_back(field_view_variant(p, "examples/cartesian/hdiff.py", "hdiff_program", "fv"));
+  kc.variants.push_back(
+      field_view_variant(p, "examples/cartesian/hdiff.py", "hdiff_program", "fv", "compiler's lanes"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "simplified", false, "dace"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "auto_optimized_cpu", false, "dace"));
   kc.variants.push_back(corpus_variant(p, "hdiff", "simplified", true, "dace"));
@@ -121,6 +124,8 @@ KernelCase heat3d_case(const Sizes& s, const Paths& p) {
   // No `weir(plain stores)` variant: heat3d's rows have a halo in K, which the code generator
   // stores as usual (docs/adr/0041, "session 30"), so it would be the same program.
   kc.variants.push_back(field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv"));
+  kc.variants.push_back(
+      field_view_variant(p, "examples/cartesian/heat3d.py", "heat3d", "fv", "compiler's lanes"));
   kc.variants.push_back(Variant{"hand", "bench/hand/cartesian.cpp", "fv", {}, l.reference, {}, {}});
   return kc;
 }

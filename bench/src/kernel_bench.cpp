@@ -105,7 +105,7 @@ void prepare(Running& r) {
     return;
   }
   try {
-    r.program = compile_cpu(sdfg, v.detail, !v.plain_stores, !v.no_prefetch);
+    r.program = compile_cpu(sdfg, v.detail, !v.plain_stores, !v.no_prefetch, !v.compiler_lanes);
     r.compiled = dynamic_cast<runtime::CompiledProgram*>(r.program.get());
   } catch (const std::exception& e) {
     r.fail(e.what());

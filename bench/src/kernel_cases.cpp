@@ -75,7 +75,8 @@ double* f64(runtime::Arguments& a, const std::string& name) {
 
 Variant field_view_variant(const Paths& p, const std::string& rel_file, const std::string& program,
                            const std::string& layout, const std::string& without) {
-  if (!without.empty() && without != "plain stores" && without != "no prefetch")
+  if (!without.empty() && without != "plain stores" && without != "no prefetch" &&
+      without != "compiler's lanes")
     throw std::invalid_argument("field_view_variant: unknown variant '" + without + "'");
   Variant v;
   v.name = without.empty() ? "weir" : "weir(" + without + ")";
@@ -84,6 +85,7 @@ Variant field_view_variant(const Paths& p, const std::string& rel_file, const st
   v.layout = layout;
   v.plain_stores = without == "plain stores";
   v.no_prefetch = without == "no prefetch";
+  v.compiler_lanes = without == "compiler's lanes";
   std::string file = p.root + "/" + rel_file;
   if (!std::filesystem::exists(file)) v.skip = rel_file + " does not exist yet";
   // weir tune searches around the `weir` variant only (src/tune_bench.cpp).

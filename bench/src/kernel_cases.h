@@ -59,8 +59,9 @@ struct Variant {
   std::string tune_source;
   /// Compiled without one of the code generator's memory optimizations, to show what it gains
   /// in the same run (the same program): plain stores where weir would stream rows
-  /// (CodegenOptions::streaming_stores off), no prefetch of gathered rows (gather_prefetch off).
-  bool plain_stores = false, no_prefetch = false;
+  /// (CodegenOptions::streaming_stores off), no prefetch of gathered rows (gather_prefetch off),
+  /// the compiler's own SIMD width where weir asks for all lanes (full_width_simd off).
+  bool plain_stores = false, no_prefetch = false, compiler_lanes = false;
 };
 
 struct KernelCase {
@@ -101,9 +102,10 @@ runtime::Field int32_field(const std::vector<std::int64_t>& shape, const std::ve
 double* f64(runtime::Arguments& a, const std::string& name);
 /// "examples/cartesian/hdiff.py::hdiff_program + <pipeline>": a variant that loads, lowers and
 /// optimizes a field-view program (skipped with a reason when the file does not exist).
-/// `without`: "plain stores" or "no prefetch" for the variant "weir(plain stores)" or "weir(no
-/// prefetch)", the same program compiled with CodegenOptions::streaming_stores or
-/// gather_prefetch off (what each gains, in the same run); "" for `weir`.
+/// `without`: "plain stores", "no prefetch" or "compiler's lanes" for the variant "weir(plain
+/// stores)", "weir(no prefetch)" or "weir(compiler's lanes)", the same program compiled with
+/// CodegenOptions::streaming_stores, gather_prefetch or full_width_simd off (what each gains, in
+/// the same run); "" for `weir`.
 Variant field_view_variant(const Paths& p, const std::string& rel_file, const std::string& program,
                            const std::string& layout, const std::string& without = "");
 /// A variant running a corpus SDFG (`stage` = "simplified", "auto_optimized_cpu"), optionally

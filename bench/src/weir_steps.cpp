@@ -101,13 +101,15 @@ bool is_not_supported_yet(const std::exception& e) {
 }
 
 std::shared_ptr<runtime::Program> compile_cpu(std::shared_ptr<const SDFG> sdfg, const std::string& origin,
-                                              bool streaming_stores, bool gather_prefetch) {
+                                              bool streaming_stores, bool gather_prefetch,
+                                              bool full_width_simd) {
   static auto backend = runtime::make_cpu_backend();
   runtime::CompilableProgram p;
   p.sdfg = std::move(sdfg);
   p.origin = origin;
   p.options.streaming_stores = streaming_stores;
   p.options.gather_prefetch = gather_prefetch;
+  p.options.full_width_simd = full_width_simd;
   // The compiled kernel alone: the tables' per-call checks are not what is measured (the
   // inputs are valid by construction).
   return runtime::without_connectivity_checks(runtime::prepare(*backend, p));

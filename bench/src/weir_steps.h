@@ -51,9 +51,10 @@ std::unique_ptr<SDFG> lower(FieldViewModule& m, const std::string& program);
 bool is_not_supported_yet(const std::exception& e);
 
 /// Compiles `sdfg` with the default CPU backend (program cache as configured by
-/// WEIR_CACHE_DIR) and loads it; `streaming_stores` and `gather_prefetch` are CodegenOptions'.
-/// Throws CompileError/LoadError/...
+/// WEIR_CACHE_DIR) and loads it; `streaming_stores`, `gather_prefetch` and `full_width_simd` are
+/// CodegenOptions'. Throws CompileError/LoadError/...
 std::shared_ptr<runtime::Program> compile_cpu(std::shared_ptr<const SDFG> sdfg, const std::string& origin,
-                                              bool streaming_stores = true, bool gather_prefetch = true);
+                                              bool streaming_stores = true, bool gather_prefetch = true,
+                                              bool full_width_simd = true);
 
 }  // namespace weir::bench

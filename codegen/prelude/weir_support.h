@@ -16,6 +16,18 @@
 #include <omp.h>
 #endif
 
+// The lanes of `#pragma omp simd WEIR_SIMD_FULL(bytes)`: a loop whose accesses are all contiguous
+// or invariant (codegen/src/simd_width.h) gets every lane of the target's widest registers for
+// elements of `bytes` bytes. Only under AVX-512: GCC's tuning for Intel's AVX-512 cores prefers
+// 256-bit vectors and leaves half of each register unused, where 64 / bytes lanes run the loop in
+// half the instructions (docs/adr/0055, "session 33"); with narrower registers, and in CUDA
+// code, the compiler's own choice is already the full width.
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+#define WEIR_SIMD_FULL(bytes) simdlen(64 / (bytes))
+#else
+#define WEIR_SIMD_FULL(bytes)
+#endif
+
 // Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead. `line`: the
 // tasklet's source line ("file.py:43:14") and `tasklet` its name, which the error names, or "".
 [[maybe_unused]] static inline WEIR_HD int64_t weir_ipow(int64_t b, int64_t e, const char* line = "",

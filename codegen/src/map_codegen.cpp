@@ -13,6 +13,7 @@
 
 #include "loop_hoisting.h"
 #include "parallel_map_gen.h"
+#include "simd_width.h"
 #include "state_codegen.h"
 #include "stream_gen.h"
 #include "weir/codegen/python_to_cpp.h"
@@ -74,14 +75,17 @@ std::string map_comment(const MapInfo& m) {
 
 /// A map's loops: its dimensions with their step signs, how many OpenMP distributes, whether
 /// the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive: the lanes
-/// of MapVectorization, a loop of that constant trip count), and whether each thread that ran
-/// them fences its streaming stores after them (`fence`: a map inside streams rows).
+/// of MapVectorization, a loop of that constant trip count; else with `WEIR_SIMD_FULL(full_bytes)`
+/// when positive: every lane of the target's widest registers for elements of that many bytes,
+/// simd_width.h), and whether each thread that ran them fences its streaming stores after them
+/// (`fence`: a map inside streams rows).
 struct LoopNest {
   const MapInfo& map;
   const std::vector<std::optional<int>>& sign;
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
+  std::size_t full_bytes = 0;
   bool fence = false;
   /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
   /// around the loops (emit_loop_nest) instead of around each execution.
@@ -150,8 +154,9 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
     else
       inc = p + " += " + step;
     if (d + 1 == ranges.size() && n.simd)
-      out.line(n.simdlen > 0 ? "#pragma omp simd simdlen(" + std::to_string(n.simdlen) + ")"
-                             : "#pragma omp simd");
+      out.line(n.simdlen > 0      ? "#pragma omp simd simdlen(" + std::to_string(n.simdlen) + ")"
+               : n.full_bytes > 0 ? "#pragma omp simd WEIR_SIMD_FULL(" + std::to_string(n.full_bytes) + ")"
+                                  : "#pragma omp simd");
     out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   out.append(body);
@@ -215,6 +220,13 @@ std::string schedule_clause(const MapInfo& m, const ElementRef& where) {
     throw CodegenError(where, std::string("map attribute ") + ex.what());
   }
   return {};
+}
+
+/// The element bytes of `WEIR_SIMD_FULL` for the SIMD loop of `e` (a loop of contiguous or
+/// invariant accesses only: all the lanes of the target's registers, simd_width.h); 0: none.
+std::size_t full_lanes_bytes(const CodegenOptions& opts, const SDFG& sdfg, const SDFGState& st,
+                             const MapEntry& e) {
+  return opts.full_width_simd ? full_width_element_bytes(sdfg, st, e).value_or(0) : 0;
 }
 
 }  // namespace
@@ -419,10 +431,12 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
+  const std::size_t full = vectorize && simd.lanes == 0 ? full_lanes_bytes(opts, sg.sdfg, st, e) : 0;
   // Each thread fences what the maps inside streamed.
   const bool fence = stream_fences_.count(e.id()) > 0;
-  const LoopNest loop_nest{m,          sign,  collapse, vectorize,
-                           simd.lanes, fence, chunk,    parallel ? schedule_clause(m, where) : ""};
+  const LoopNest loop_nest{m,         sign,       collapse,
+                           vectorize, simd.lanes, full,
+                           fence,     chunk,      parallel ? schedule_clause(m, where) : ""};
   auto nest = [&](bool omp, Writer& out, bool in_region = false, const Writer* inner = nullptr) {
     emit_loop_nest(loop_nest, omp, in_region, inner ? *inner : body, out);
   };
@@ -447,8 +461,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     emit_versioned(plan.loops.conditions, out, [&](Writer& o) {
       if (!streams) return loops(false, o);
       auto block = [&](const MapInfo& b, Writer& bo) {
-        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, false, std::nullopt, ""}, false, false,
-                       body, bo);
+        emit_loop_nest(LoopNest{b, sign, 0, vectorize, simd.lanes, full, false, std::nullopt, ""}, false,
+                       false, body, bo);
       };
       StreamGen(*this).emit_streamed_nest(stream, m, block, o);
     });

@@ -79,6 +79,12 @@ struct CodegenOptions {
   /// iteration (ScanColumnBlocking's column blocks; block_prefetch.cpp). False: no prefetch, for
   /// measuring what it gains (the values are the same either way).
   bool gather_prefetch = true;
+  /// Innermost SIMD loops whose accesses are all contiguous or invariant ask for every lane of
+  /// the target's widest registers (`#pragma omp simd WEIR_SIMD_FULL(bytes)`: 512-bit vectors
+  /// under AVX-512, where GCC's tuning for Intel's cores stops at 256; codegen/src/simd_width.h,
+  /// docs/adr/0055). False: the compiler's own width, for measuring what it gains (the values are
+  /// the same either way).
+  bool full_width_simd = true;
   /// Bytes of generated functions per translation unit (GeneratedCode::units): a program whose
   /// functions exceed it is split into several units that compile in parallel (ADR 0024); 0
   /// never splits. 256 KiB keeps one unit's compile time near a second at -O3.
