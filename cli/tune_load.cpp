@@ -63,8 +63,8 @@ double relative_spread(std::vector<double> seconds) {
   return mid > 0 ? (quantile(seconds, 0.75) - quantile(seconds, 0.25)) / mid : 0;
 }
 
-std::string load_warning(const LoadReading& load, unsigned cpus,
-                         const std::vector<double>& baseline_seconds) {
+std::string load_warning(const LoadReading& load, unsigned cpus, const std::vector<double>& baseline_seconds,
+                         const std::string& whose, const std::string& consequence) {
   const bool loaded = load.one_minute >= 0 && cpus > 0 && load.one_minute > cpus + kLoadMargin;
   const double spread = relative_spread(baseline_seconds);
   const bool scattered = spread > kMaxBaselineSpread;
@@ -79,9 +79,9 @@ std::string load_warning(const LoadReading& load, unsigned cpus,
   else
     os << "load unknown";
   if (scattered)
-    os << "; the baseline's " << baseline_seconds.size() << " calls spread by " << std::setprecision(0)
+    os << "; " << whose << " " << baseline_seconds.size() << " calls spread by " << std::setprecision(0)
        << spread * 100.0 << "% (interquartile range / median)";
-  os << "): speed-ups below are unreliable";
+  os << "): " << consequence;
   return os.str();
 }
 

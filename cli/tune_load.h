@@ -45,6 +45,10 @@ double relative_spread(std::vector<double> seconds);
 /// kMaxBaselineSpread. "the machine is loaded (load 9.30 on 2 CPUs; the baseline's 85 calls
 /// spread by 23% (interquartile range / median)): speed-ups below are unreliable"; with a load
 /// within the CPUs, "the timings are noisy (load 1.30 on 2 CPUs; the baseline's ...): ...".
-std::string load_warning(const LoadReading& load, unsigned cpus, const std::vector<double>& baseline_seconds);
+/// `whose` names the calls ("the baseline's"; `weir run --profile`: "the program's") and
+/// `consequence` ends the sentence (tune's "speed-ups below are unreliable").
+std::string load_warning(const LoadReading& load, unsigned cpus, const std::vector<double>& baseline_seconds,
+                         const std::string& whose = "the baseline's",
+                         const std::string& consequence = "speed-ups below are unreliable");
 
 }  // namespace weir::cli
