@@ -25,16 +25,6 @@ std::vector<std::vector<std::uint32_t>> MapTiling::expand(const MatchContext&, s
 
 namespace {
 
-/// The most parameters of a map in `sdfg`'s states (a tile_sizes list longer than this names
-/// dimensions no map has: user33's J1; a shorter list than a map's repeats its last size).
-std::size_t most_map_params(const SDFG& sdfg) {
-  std::size_t most = 0;
-  for (const SDFGState* st : sdfg.all_states())
-    for (const Node* n : st->nodes())
-      if (const auto* e = n->as<MapEntry>()) most = std::max(most, e->map->params.size());
-  return most;
-}
-
 long long tile_size(const std::vector<long long>& sizes, std::size_t d) {
   if (sizes.empty()) return 1;
   return d < sizes.size() ? sizes[d] : sizes.back();
@@ -50,12 +40,6 @@ MatchResult MapTiling::can_apply(const MatchContext& ctx, const std::vector<std:
   const auto& sizes = options().get_int_list("tile_sizes");
   if (m.range.dims() != m.params.size())
     return refuse("map '" + m.label + "' has a different number of parameters and ranges");
-  if (const std::size_t most = most_map_params(ctx.sdfg); sizes.size() > most)
-    return refuse("option 'tile_sizes' gives " + std::to_string(sizes.size()) + " sizes, but map '" +
-                  m.label + "' has " + std::to_string(m.params.size()) + " parameter" +
-                  (m.params.size() == 1 ? "" : "s") + " and no map of SDFG '" + ctx.sdfg.name +
-                  "' has more than " + std::to_string(most) +
-                  ": the sizes past the last dimension would be ignored (give one per dimension)");
   bool any = false;
   for (std::size_t d = 0; d < m.params.size(); ++d) {
     long long t = tile_size(sizes, d);
