@@ -110,6 +110,7 @@ int run_command(const RunOptions& given_options) {
   }
   RunTarget target = load_target(o, *backend);
   const Signature& sig = target.sig;
+  std::size_t timers_omitted = 0;
   if (o.profile) {
     // Timers are compiled in (docs/adr/0048-profiling.md): the embedded backend has none to read.
     if (target.field_view || !target.sdfg.sdfg)
@@ -117,7 +118,7 @@ int run_command(const RunOptions& given_options) {
     if (o.backend == "gpu")
       throw UsageError(
           "--profile times CPU code only so far (CUDA events are not implemented): use --backend cpu");
-    target.sdfg.sdfg = with_timers(*target.sdfg.sdfg, o.profile_depth);
+    target.sdfg.sdfg = with_timers(*target.sdfg.sdfg, o.profile_depth, o.profile_bounded, &timers_omitted);
   }
   if (!o.domain.empty()) refuse_domain(o.domain, target);
 
@@ -200,7 +201,10 @@ int run_command(const RunOptions& given_options) {
   if (int threads = set_openmp_threads(o.threads); !target.field_view && threads > 0)
     std::cout << threads_line(threads, o.threads) << "\n";
   std::unique_ptr<RunProfiler> profiler;
-  if (o.profile) profiler = std::make_unique<RunProfiler>(library, target.sdfg.sdfg);
+  if (o.profile) {
+    profiler = std::make_unique<RunProfiler>(library, target.sdfg.sdfg);
+    profiler->set_omitted(timers_omitted);
+  }
 
   // Every call starts from the inputs: arrays the program writes are restored before each repeat.
   std::map<std::string, Field> pristine;
@@ -327,7 +331,9 @@ Action add_run_command(CLI::App& app) {
   auto* profile_depth =
       cmd->add_option("--profile-depth", o->profile_depth,
                       "N: with --profile, time elements down to nesting level N only (1: outside maps, 2: "
-                      "also directly inside one map, ...; default 0: every level)")
+                      "also directly inside one map, ...; 0: every level; default: only elements timed a "
+                      "bounded number of "
+                      "times per call: outside maps and the whole body of a top-level map)")
           ->check(integer_in(0, INT_MAX));
   cmd->add_option(
          "--decompose", o->decompose,
@@ -352,6 +358,7 @@ Action add_run_command(CLI::App& app) {
       "Report the elapsed time of compiling and of each call on stderr also when stderr is not a terminal");
   return [o, profile, profile_depth]() {
     o->profile = profile->count() > 0;
+    o->profile_bounded = profile_depth->count() == 0;
     if (profile_depth->count() > 0 && !o->profile)
       throw UsageError("--profile-depth " + std::to_string(o->profile_depth) +
                        " limits the timers of --profile: give --profile too");

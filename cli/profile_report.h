@@ -61,6 +61,12 @@ struct ProfileData {
   /// The timers' clock ("tsc" or "clock_monotonic") and its calibrated rate after the last call.
   std::string clock = "clock_monotonic";
   double clock_ticks_per_second = 1e9;
+  /// Elements left untimed because they run per point of a map (`--profile` without
+  /// --profile-depth; --profile-depth 0 times them).
+  long long timers_omitted = 0;
+  /// The machine-load sentence of `weir tune` (tune_load.h) when the machine was loaded while
+  /// the calls ran; empty otherwise.
+  std::string load_warning;
 };
 
 /// The statistics of one element (seconds; GB/s and GFLOP/s from the median time and the

@@ -20,9 +20,10 @@ struct RunOptions {
   bool verbose = false;           // --verbose: what loading changed in an SDFG file, on stderr
   std::uint64_t seed = 0;
   int repeat = 1;
-  bool profile = false;      // --profile [FILE]: timers, the table of the slowest elements
-  std::string profile_file;  // its FILE: the report (DaCe's instrumentation-report JSON)
-  int profile_depth = 0;     // --profile-depth N: maps timed down to nesting level N (0: all)
+  bool profile = false;         // --profile [FILE]: timers, the table of the slowest elements
+  std::string profile_file;     // its FILE: the report (DaCe's instrumentation-report JSON)
+  int profile_depth = 0;        // --profile-depth N: maps timed down to nesting level N (0: all)
+  bool profile_bounded = true;  // no --profile-depth: only elements timed a bounded number of times
   unsigned threads = 0;
   bool lowered_only = false;
   std::vector<std::string> decompose;  // --decompose I,J: run on every MPI rank (cli/run_distributed.h)

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <thread>
 
+#include "tune_load.h"
 #include "weir/sdfg/cfg_list.h"
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/instrumented.h"
@@ -120,7 +122,8 @@ std::string profile_headline(const ProfileData& data) {
   return line + "):";
 }
 
-std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth) {
+std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth, bool bounded,
+                                        std::size_t* omitted) {
   // The report names each element by its block and node ids, and carries the SDFG as JSON, which
   // numbers blocks and nodes by position: after passes that removed states or nodes (a lowered
   // scan, auto-optimize) the ids in memory have holes, and `weir view --report` found none of
@@ -131,7 +134,20 @@ std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth) {
   transforms::AnalysisCache cache;
   transforms::InstrumentTimers pass;
   pass.options().set("depth", depth);
-  pass.run(*copy, cache);
+  pass.options().set("bounded", bounded);
+  const std::size_t timed = pass.run(*copy, cache);
+  if (omitted) {
+    // What the unbounded pass times besides (on a scratch copy): the note says how many were left out.
+    *omitted = 0;
+    if (bounded) {
+      std::unique_ptr<SDFG> all = sdfg.clone_sdfg();
+      transforms::AnalysisCache scratch;
+      transforms::InstrumentTimers every;
+      every.options().set("depth", depth);
+      const std::size_t n = every.run(*all, scratch);
+      *omitted = n > timed ? n - timed : 0;
+    }
+  }
   // The compile expands library nodes (a reduction's np.max, ...) into nested SDFGs, and the
   // program's timers name the expansion's ids: expanded here (and read back from JSON again), the
   // SDFG the report carries is the one compiled, and its ids are the report's.
@@ -185,6 +201,12 @@ const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_
       e.flops_partial = cost.flops_partial;
     }
   data_.symbols = values;
+  // weir tune's sentence (tune_load.h): a parallel map's time then includes waiting at its
+  // barrier for a preempted thread, which the per-thread times inside it do not (user33's J6).
+  data_.load_warning =
+      load_warning(read_load(), std::thread::hardware_concurrency(), {data_.call_seconds}, "the program's",
+                   "times below are unreliable, and a parallel map's time includes waiting for preempted "
+                   "threads that the per-thread times inside it do not");
   data_.sdfg_json = sdfg_to_json_text(*sdfg_);
   data_.probe_elements = kProbeElements;
   data_.probe_problem.clear();

@@ -17,12 +17,15 @@
 namespace weir::cli {
 
 /// A copy of `sdfg` on which the instrument-timers pass ran (the caller's SDFG is not changed),
-/// with its option `depth` (0: maps at every nesting level; 1: top-level maps only; ...). The
+/// with its options `depth` (0: maps at every nesting level; 1: top-level maps only; ...) and
+/// `bounded` (only elements timed a bounded number of times per call; `omitted`, when given, gets
+/// how many elements the unbounded pass would have timed besides). The
 /// copy is `sdfg` read back from its JSON, so its block and node ids are their positions, the ids
 /// the report's SDFG (written as JSON) has. Library nodes the compile expands (library-expansion:
 /// a reduction's Reduce node, ...) are expanded in the copy, after the pass (a timed node's
 /// nested SDFG call stays timed), and read back once more: the copy is the SDFG compiled.
-std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth = 0);
+std::shared_ptr<const SDFG> with_timers(const SDFG& sdfg, long long depth = 0, bool bounded = false,
+                                        std::size_t* omitted = nullptr);
 
 /// The bandwidth probe weir uses: ../lib/libweir_stream_probe.so from the folder of the running
 /// binary (/proc/self/exe); "" when that cannot be read.
@@ -50,6 +53,9 @@ class RunProfiler {
   /// heading line finish() prints before the table is headline(data()).
   const ProfileData& complete(const std::map<std::string, std::int64_t>& symbols,
                               const std::filesystem::path& probe);
+  /// Records that `n` elements were left untimed by the default bound (with_timers' `omitted`):
+  /// the table's note and the report say so.
+  void set_omitted(std::size_t n) { data_.timers_omitted = static_cast<long long>(n); }
   /// The calls recorded so far.
   std::size_t calls() const { return data_.call_seconds.size(); }
 

@@ -77,7 +77,8 @@ double within_series_spread(const std::vector<std::vector<double>>& series) {
 }
 
 std::string load_warning(const LoadReading& load, unsigned cpus,
-                         const std::vector<std::vector<double>>& baseline_series) {
+                         const std::vector<std::vector<double>>& baseline_series, const std::string& whose,
+                         const std::string& consequence) {
   const bool loaded = load.one_minute >= 0 && cpus > 0 && load.one_minute > cpus + kLoadMargin;
   const double spread = within_series_spread(baseline_series);
   const bool scattered = spread > kMaxBaselineSpread;
@@ -97,10 +98,10 @@ std::string load_warning(const LoadReading& load, unsigned cpus,
       calls += s.size();
       n += s.empty() ? 0 : 1;
     }
-    os << "; the baseline's " << calls << " calls in " << n << " series spread by " << std::setprecision(0)
+    os << "; " << whose << " " << calls << " calls in " << n << " series spread by " << std::setprecision(0)
        << spread * 100.0 << "% within a series (interquartile range / median)";
   }
-  os << "): speed-ups below are unreliable";
+  os << "): " << consequence;
   return os.str();
 }
 

@@ -55,8 +55,12 @@ double within_series_spread(const std::vector<std::vector<double>>& series);
 /// than kMaxBaselineSpread. "the machine is loaded (load 9.30 on 2 CPUs; the baseline's 85 calls
 /// in 12 series spread by 23% within a series (interquartile range / median)): speed-ups below
 /// are unreliable"; with a load within the CPUs, "the timings are noisy (load 1.30 on 2 CPUs;
-/// the baseline's ...): ...".
+/// the baseline's ...): ...". `whose` names the calls ("the baseline's"; `weir run --profile`:
+/// "the program's", one series) and `consequence` ends the sentence (tune's "speed-ups below are
+/// unreliable").
 std::string load_warning(const LoadReading& load, unsigned cpus,
-                         const std::vector<std::vector<double>>& baseline_series);
+                         const std::vector<std::vector<double>>& baseline_series,
+                         const std::string& whose = "the baseline's",
+                         const std::string& consequence = "speed-ups below are unreliable");
 
 }  // namespace weir::cli

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -160,11 +161,14 @@ struct CompiledSDFG {
 };
 
 CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, bool profile,
-                          int profile_depth) {
+                          std::optional<int> depth) {
+  // None (the default): only elements timed a bounded number of times per call (as `weir run
+  // --profile` without --profile-depth).
+  const int profile_depth = depth.value_or(0);
   if (profile_depth < 0)
     throw py::value_error("SDFG.compile(): profile_depth must be 0 or more, not " +
                           std::to_string(profile_depth));
-  if (profile_depth > 0 && !profile)
+  if (depth && !profile)
     throw py::value_error(
         "SDFG.compile(): profile_depth limits the timers of profile=True: give profile=True too");
   if (backend.is_none()) backend = py::module_::import("weir.backends").attr("cpu");
@@ -175,7 +179,8 @@ CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, 
         "SDFG.compile(profile=True) times CPU code only so far (CUDA events are not implemented): use "
         "weir.backends.cpu");
   runtime::CompilableProgram p;
-  p.sdfg = profile ? cli::with_timers(graph(s), profile_depth)
+  std::size_t omitted = 0;
+  p.sdfg = profile ? cli::with_timers(graph(s), profile_depth, !depth, &omitted)
                    : std::shared_ptr<const SDFG>(graph(s).clone_sdfg());
   p.options.trust_code = trust_code;
   p.origin = "SDFG '" + p.sdfg->name + "'";
@@ -185,7 +190,10 @@ CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, 
   runtime::CompilationArtifact loaded;
   c.program = runtime::prepare(*b, p, &loaded);
   c.sig = runtime::Signature::from_sdfg(*p.sdfg);
-  if (profile) c.profiler = std::make_shared<cli::RunProfiler>(loaded.library, p.sdfg);
+  if (profile) {
+    c.profiler = std::make_shared<cli::RunProfiler>(loaded.library, p.sdfg);
+    c.profiler->set_omitted(omitted);
+  }
   return c;
 }
 
@@ -361,12 +369,13 @@ void bind_sdfg(py::module_& m) {
           "The transformations recorded in the SDFG (DaCe's, then weir's), each as a dict")
       .def(
           "compile", &compile_sdfg, py::kw_only(), py::arg("backend") = py::none(),
-          py::arg("trust_code") = false, py::arg("profile") = false, py::arg("profile_depth") = 0,
+          py::arg("trust_code") = false, py::arg("profile") = false, py::arg("profile_depth") = py::none(),
           "Compiles a copy of the SDFG for `backend` (default weir.backends.cpu; from the program cache when "
           "compiled before) into a callable weir.CompiledSDFG; trust_code: compile C++ written in the SDFG "
           "(as `weir run --trust-code`); profile: with timers (the instrument-timers pass, as `weir run "
           "--profile`), read after every call: CompiledSDFG.profile() gives the report; profile_depth: time "
-          "elements down to that nesting level only (as `--profile-depth`; 1: outside maps; 0: every level)")
+          "elements down to that nesting level only (as `--profile-depth`; 1: outside maps; 0: every level; "
+          "None: only elements timed a bounded number of times per call)")
       .def("copy", &copy)
       .def("__copy__", &copy)
       .def("__deepcopy__", [](const PySDFG& s, py::object) { return copy(s); })

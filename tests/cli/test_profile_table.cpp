@@ -82,3 +82,29 @@ TEST_CASE("profile table: a path longer than the name column keeps its end", "[c
   CHECK(!row(out.str(), cut).empty());
   CHECK(!row(out.str(), "loop/call_step").empty());
 }
+
+TEST_CASE("profile table: a per-thread element inside a map is marked and explained", "[cli][profile]") {
+  // user33's J6: under load the map (9.9 ms, waiting for a preempted thread) and its whole body
+  // (0.5 ms, the busiest thread's own work) disagree; the table marks the inner one and says why.
+  ProfileData d;
+  d.call_seconds = {10e-3};
+  d.elements.push_back(element("map", "hd4_map", "hd4_map", 9900000));
+  d.elements.push_back(element("map", "hd4_map_inner", "hd4_map/hd4_map_inner", 500000));
+  d.elements[0].map_level = 1;
+  d.elements[1].map_level = 2;
+  d.timers_omitted = 3;
+  d.load_warning = "the machine is loaded (load 19.00 on 2 CPUs): times below are unreliable";
+  std::ostringstream out;
+  weir::cli::print_profile_table(d, out);
+  const std::string table = out.str();
+  INFO(table);
+  CHECK(row(table, "hd4_map_inner").find("map*") != std::string::npos);
+  CHECK(row(table, "hd4_map").find("map*") == std::string::npos);
+  CHECK_THAT(table, Catch::Contains("note: a kind marked * is timed per thread inside a map: the busiest "
+                                    "thread's time, without its map's waits"));
+  CHECK_THAT(table, Catch::Contains("note: 3 elements inside maps were not timed"));
+  CHECK_THAT(table, Catch::Contains("warning: the machine is loaded (load 19.00 on 2 CPUs)"));
+  const auto report = weir::cli::profile_report_json(d);
+  CHECK(report.at("weir_profile").at("timers_omitted") == 3);
+  CHECK(report.at("weir_profile").at("load_warning") == d.load_warning);
+}

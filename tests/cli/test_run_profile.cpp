@@ -316,3 +316,49 @@ TEST_CASE("run --profile: the report and the headline name the timers' clock", "
     }
   }
 }
+
+TEST_CASE("run --profile: by default nothing runs a timer per point of a map; the load warning",
+          "[cli][profile]") {
+  // vertical_solver's Thomas solve: two scans, each a nested SDFG called per column with a state
+  // per level. Timing those states put millions of timers in a call and slowed it 3.5x (user33's
+  // J2): by default they are not timed, and the table says so; --profile-depth 0 times them.
+  auto dir = weir::test::scratch_dir("cli-profile-bounded");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "vertical_solver.py";
+  const std::string run = "run " + q(program) +
+                          "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=4 --set K=6 "
+                          "--repeat 2 ";
+  auto deep_states = [](const json& report) {
+    std::size_t n = 0;
+    for (const json& e : report.at("weir_profile").at("elements"))
+      n += e.at("kind") == "state" && e.value("map_level", 0) >= 2;
+    return n;
+  };
+  const fs::path bounded = dir / "bounded.json";
+  auto r =
+      weir::test::run_weir(run + "--profile=" + q(bounded), env + " WEIR_TUNE_LOADAVG='999.00 1.00 1.00'");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const json b = read_json(bounded);
+  CHECK(deep_states(b) == 0);
+  const long long omitted = b.at("weir_profile").at("timers_omitted").get<long long>();
+  CHECK(omitted > 0);
+  CHECK_THAT(r.out,
+             Catch::Contains("note: " + std::to_string(omitted) + " elements inside maps were not timed") &&
+                 Catch::Contains("--profile-depth 0 times every level"));
+  // weir tune's sentence, under the table and in the report (J6).
+  CHECK_THAT(r.out, Catch::Contains("warning: the machine is loaded (load 999.00 on ") &&
+                        Catch::Contains("times below are unreliable"));
+  CHECK_THAT(b.at("weir_profile").at("load_warning").get<std::string>(),
+             Catch::StartsWith("the machine is loaded (load 999.00 on "));
+
+  const fs::path every = dir / "every.json";
+  auto d = weir::test::run_weir(run + "--profile=" + q(every) + " --profile-depth 0", env);
+  INFO(d.out);
+  REQUIRE(d.code == 0);
+  const json e = read_json(every);
+  CHECK(deep_states(e) > 0);
+  CHECK(e.at("weir_profile").at("timers_omitted") == 0);
+  CHECK(e.at("weir_profile").at("elements").size() == b.at("weir_profile").at("elements").size() + omitted);
+  CHECK_THAT(d.out, !Catch::Contains("were not timed"));
+}

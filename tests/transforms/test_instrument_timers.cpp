@@ -17,10 +17,11 @@ using namespace weir::transforms;
 
 namespace {
 
-std::size_t instrument(SDFG& sdfg, long long depth = 0) {
+std::size_t instrument(SDFG& sdfg, long long depth = 0, bool bounded = false) {
   AnalysisCache cache;
   InstrumentTimers pass;
   pass.options().set("depth", depth);
+  pass.options().set("bounded", bounded);
   return pass.run(sdfg, cache);
 }
 
@@ -210,6 +211,40 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and those called 
   // one map), as a map directly inside "points" would be.
   CHECK(instrument(*two, 2) == 5);
   CHECK(kinds_and_labels(*two) == kinds_and_labels(*with_map));
+}
+
+TEST_CASE("instrument-timers 'bounded' times nothing that runs per point of a map", "[transforms][profile]") {
+  // The whole body of a top-level map (timed once per thread) stays; the states of an SDFG called
+  // per point (a scan's per-level states: millions of timers per call, user33's J2) do not.
+  auto sdfg = std::make_unique<SDFG>("outer");
+  sdfg->add_symbol("N");
+  sdfg->add_array("X", ScalarType::Float64, {E("N")});
+  sdfg->add_array("Y", ScalarType::Float64, {E("N")});
+  SDFGState& ps = sdfg->add_state("main", true);
+  auto body = std::make_unique<SDFG>("body");
+  body->add_scalar("a", ScalarType::Float64);
+  body->add_scalar("b", ScalarType::Float64);
+  SDFGState& bs = body->add_state("s", true);
+  auto& ba = bs.add_access("a");
+  auto& bb = bs.add_access("b");
+  bs.add_edge(ba.id(), "", bb.id(), "", M("a", "0"));
+  auto& px = ps.add_access("X");
+  auto& py = ps.add_access("Y");
+  auto& pm = ps.add_map("points", {"i"}, S("0:N"));
+  auto& call = ps.add_nested_sdfg("call", std::move(body), {"a"}, {"b"});
+  path_in(ps, px.id(), {pm.id()}, call.id(), "a", {M("X", "0:N"), M("X", "i")});
+  path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
+  auto every = sdfg->clone_sdfg();
+  CHECK(instrument(*every) == 5);  // unbounded: the called state and its copy too
+  CHECK(instrument(*sdfg, 0, true) == 3);
+  CHECK(kinds_and_labels(*sdfg) == std::vector<std::string>{"state main", "map points", "nested_sdfg call"});
+
+  // make_two_states: "cols" is the whole body of "rows" (kept); a map inside "cols" would not be.
+  auto two = make_two_states();
+  CHECK(instrument(*two, 0, true) == 5);
+  // Depth bounds the bounded mode too.
+  auto shallow = make_two_states();
+  CHECK(instrument(*shallow, 1, true) == 4);
 }
 
 TEST_CASE("static costs: bytes from memlet footprints, FLOPs from tasklet code", "[transforms][profile]") {

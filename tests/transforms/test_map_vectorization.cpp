@@ -87,4 +87,26 @@ TEST_CASE("MapVectorization: refuses with reasons", "[transforms][map-vectorizat
     CHECK(cands[1].result.reason() ==
           "the write to 'B' in map 'inner' has conflict resolution; SIMD lanes would race on it");
   }
+  SECTION("a width that is not a register's lanes, or wider than the map (user33's J4)") {
+    auto sdfg = nest();
+    AnalysisCache cache;
+    t.options().set("vector_width", 3LL);
+    CHECK(find_matches(*sdfg, t, cache)[1].result.reason() ==
+          "option 'vector_width' is 3, not a power of two: SIMD registers hold 2, 4, 8, 16, 32 or 64 lanes");
+    t.options().set("vector_width", 100000LL);
+    CHECK(find_matches(*sdfg, t, cache)[1].result.reason() ==
+          "option 'vector_width' is 100000, more than the 64 lanes of the widest SIMD register (64 bytes of "
+          "int8)");
+    t.options().set("vector_width", 64LL);
+    CHECK(find_matches(*sdfg, t, cache)[1].result.ok());  // M is symbolic: any width up to 64
+    for (MapEntry* m : maps_of(only_state(*sdfg)))
+      if (m->map->label == "inner") m->map->range = S("0:20");
+    t.options().set("vector_width", 32LL);
+    AnalysisCache fresh;
+    CHECK(find_matches(*sdfg, t, fresh)[1].result.reason() ==
+          "map 'inner' has 20 points, fewer than option 'vector_width' 32: every point would run in the "
+          "remainder map");
+    t.options().set("vector_width", 16LL);
+    CHECK(find_matches(*sdfg, t, fresh)[1].result.ok());
+  }
 }

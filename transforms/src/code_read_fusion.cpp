@@ -15,7 +15,8 @@ CodeReadFusion::CodeReadFusion()
           "Fuse a map into a map whose tasklet code reads its transient output at neighbours, recomputing it "
           "there",
           {{"max_reads", 16LL,
-            "most element reads one consumer iteration may do for the recomputed copies (0: no limit)"}}) {}
+            "most element reads one consumer iteration may do for the recomputed copies (0: no limit)", 0}}) {
+}
 
 std::vector<std::vector<std::uint32_t>> CodeReadFusion::expand(const MatchContext& ctx,
                                                                std::uint32_t anchor) const {

@@ -15,8 +15,9 @@ GreedyMapFusion::GreedyMapFusion()
     : Pass("greedy-map-fusion",
            "Fuse maps greedily: producers into consumers by recomputation (consumer first), then siblings, "
            "then producers their consumers read at the same points (MapFusion)",
-           {{"max_points", 9LL, "most distinct points of an intermediate one fusion may recompute"},
-            {"max_tasklets", 256LL, "most tasklets a fused map may hold"},
+           {{"max_points", 9LL,
+             "most distinct points of an intermediate one fusion may recompute (0: no limit)", 0},
+            {"max_tasklets", 256LL, "most tasklets a fused map may hold (0: no limit)", 0},
             {"max_code_reads", 16LL,
              "cost rule of recomputation at neighbour reads in code (CodeReadFusion's max_reads; 0: no "
              "limit, negative: never)"},

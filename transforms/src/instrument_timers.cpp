@@ -13,7 +13,10 @@ InstrumentTimers::InstrumentTimers()
            {{"depth", 0LL,
              "deepest nesting level timed: 1 times the elements outside map scopes only, 2 also those "
              "directly inside one map, ...; 0: every level",
-             0}}) {}
+             0},
+            {"bounded", false,
+             "time only what runs a bounded number of times per call: inside map scopes, only the element "
+             "that is the whole body of a top-level map (timed once per thread), nothing deeper"}}) {}
 
 namespace {
 
@@ -44,13 +47,26 @@ int maps_around(const SDFGState& st, const ScopeTree& scopes, NodeId n) {
 /// `max_depth` 0: no limit.
 bool within(int depth, long long max_depth) { return max_depth == 0 || depth <= max_depth; }
 
+/// Option `bounded`: whether node `n` (inside `depth` maps of the program in all) may be timed.
+/// Only the whole body of a top-level map (its only child, as codegen's chunk_timer_slot sees
+/// it: map exits aside), timed once per thread; anything deeper runs per point of a map.
+bool bounded_ok(const SDFGState& st, const ScopeTree& scopes, NodeId n, int depth) {
+  if (depth == 0) return true;
+  if (depth > 1 || scopes.parent[n] == kNoNode) return false;
+  int children = 0;
+  for (NodeId c : scopes.children(scopes.parent[n])) children += st.node(c).kind() != NodeKind::MapExit;
+  return children == 1;
+}
+
 /// Timers in `sdfg`, an SDFG called inside `outer` maps (0: the program, or an SDFG called outside
 /// any map scope). An element inside `d` maps in all (those around its SDFG's call included) is
 /// at nesting level d + 1; a state of an SDFG called inside `outer` maps at level outer + 1.
 /// At the top level: states, maps, library nodes and copies (a nested SDFG call is timed by its
 /// states). Inside map scopes, down to `max_depth`: the same and nested SDFG calls, each timed on
 /// the running thread's own accumulators (codegen/prelude/weir_profile.h).
-std::size_t instrument_sdfg(SDFG& sdfg, int outer, long long max_depth) {
+/// `bounded` (option `bounded`): only elements executed a bounded number of times per call
+/// (bounded_ok); SDFGs called inside maps are not entered.
+std::size_t instrument_sdfg(SDFG& sdfg, int outer, long long max_depth, bool bounded) {
   std::size_t n = 0;
   for (SDFGState* st : sdfg.all_states()) {
     if (st->num_nodes() == 0) continue;  // no code to time (an orchestration's assignments)
@@ -58,15 +74,17 @@ std::size_t instrument_sdfg(SDFG& sdfg, int outer, long long max_depth) {
     const ScopeTree scopes = st->scope_tree();
     for (Node* node : st->nodes()) {
       const int depth = outer + maps_around(*st, scopes, node->id());
-      if (!within(depth + 1, max_depth)) continue;
+      if (!within(depth + 1, max_depth) || (bounded && !bounded_ok(*st, scopes, node->id(), depth))) continue;
       auto* nested = node->as<NestedSDFGNode>();
       if (node->kind() == NodeKind::MapEntry || node->kind() == NodeKind::Library || (nested && depth > 0))
         n += set_timer(node->extra, where_in(*st, node->id(), -1));
-      if (nested && nested->sdfg) n += instrument_sdfg(*nested->sdfg, depth, max_depth);
+      if (nested && nested->sdfg && !(bounded && depth > 0))
+        n += instrument_sdfg(*nested->sdfg, depth, max_depth, bounded);
     }
     for (const DataflowEdge* e : st->edges())
       if (st->node(e->src).kind() == NodeKind::Access && st->node(e->dst).kind() == NodeKind::Access &&
-          !e->memlet.is_empty() && within(outer + maps_around(*st, scopes, e->src) + 1, max_depth))
+          !e->memlet.is_empty() && within(outer + maps_around(*st, scopes, e->src) + 1, max_depth) &&
+          !(bounded && outer + maps_around(*st, scopes, e->src) > 0))
         n += set_timer(st->edge(e->id).memlet.extra, where_in(*st, -1, e->id));
   }
   return n;
@@ -76,7 +94,8 @@ std::size_t instrument_sdfg(SDFG& sdfg, int outer, long long max_depth) {
 
 std::size_t InstrumentTimers::run_pass(SDFG& sdfg, Transaction& tx) {
   const long long max_depth = options().get_int("depth");
-  return tx.modify_all([&] { return instrument_sdfg(sdfg, 0, max_depth); });
+  const bool bounded = options().get_bool("bounded");
+  return tx.modify_all([&] { return instrument_sdfg(sdfg, 0, max_depth, bounded); });
 }
 
 }  // namespace weir::transforms

@@ -9,6 +9,11 @@
 
 namespace weir::transforms {
 
+namespace {
+/// The most lanes a vector_width may ask for: an AVX-512 register of int8.
+constexpr long long kMaxVectorWidth = 64;
+}  // namespace
+
 MapVectorization::MapVectorization()
     : PatternTransformation(
           "MapVectorization",
@@ -40,6 +45,18 @@ MatchResult MapVectorization::can_apply(const MatchContext& ctx,
   if (m.schedule != ScheduleType::Sequential)
     return refuse("map '" + m.label + "' is scheduled " + std::string(to_string(m.schedule)) +
                   "; only a sequential map (an innermost loop) is vectorized");
+  // The width (user33's J4): lanes of one register, a power of two, and no more than the map's points.
+  const long long width = options().get_int("vector_width");
+  if (width > kMaxVectorWidth)
+    return refuse("option 'vector_width' is " + std::to_string(width) + ", more than the " +
+                  std::to_string(kMaxVectorWidth) + " lanes of the widest SIMD register (64 bytes of int8)");
+  if ((width & (width - 1)) != 0)
+    return refuse("option 'vector_width' is " + std::to_string(width) +
+                  ", not a power of two: SIMD registers hold 2, 4, 8, 16, 32 or 64 lanes");
+  if (const auto n = (m.range[0].end - m.range[0].start + sym::Expr(1)).as_integer(); n && *n < width)
+    return refuse("map '" + m.label + "' has " + std::to_string(*n) +
+                  " points, fewer than option 'vector_width' " + std::to_string(width) +
+                  ": every point would run in the remainder map");
   const SDFGState& st = *ctx.state;
   for (NodeId n : detail::scope_body(st, ctx.cache.scope_tree(st), me.id())) {
     const Node& node = st.node(n);

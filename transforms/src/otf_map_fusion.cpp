@@ -10,8 +10,8 @@ OTFMapFusion::OTFMapFusion()
           "OTFMapFusion",
           "Fuse a map into a map that reads its transient output at offsets, recomputing it per point read",
           {{"max_points", 0LL,
-            "most distinct points of the intermediate one fusion may recompute (0: no limit)"},
-           {"max_tasklets", 0LL, "most tasklets the consumer may hold after fusion (0: no limit)"}}) {}
+            "most distinct points of the intermediate one fusion may recompute (0: no limit)", 0},
+           {"max_tasklets", 0LL, "most tasklets the consumer may hold after fusion (0: no limit)", 0}}) {}
 
 std::vector<std::vector<std::uint32_t>> OTFMapFusion::expand(const MatchContext& ctx,
                                                              std::uint32_t anchor) const {

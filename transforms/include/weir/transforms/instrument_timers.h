@@ -23,6 +23,11 @@ namespace weir::transforms {
 /// Option `depth` (default 0: no limit) bounds the nesting level timed: an element outside map
 /// scopes is at level 1, one inside one map (or a state of an SDFG called inside one map, or an
 /// element of such a state outside its own maps) at level 2, and so on.
+/// Option `bounded` (default false; `weir run --profile` without --profile-depth sets it): only
+/// elements a call executes a bounded number of times: outside map scopes as above, inside them
+/// only the map, library node or nested SDFG call that is the whole body of a top-level map
+/// (timed once per thread); no copy inside a map and no state of an SDFG called inside one (a
+/// scan's per-level states ran millions of timers per call: user33's J2).
 /// Left alone: a nested SDFG call outside map scopes (its states are timed) and elements that
 /// already carry another instrumentation type (a DaCe file's "GPU_Events" is kept). Returns the
 /// number of elements it set (0 on a second run). Throws IRError naming the element when an
