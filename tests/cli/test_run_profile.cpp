@@ -326,7 +326,7 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map; th
   const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
   const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "vertical_solver.py";
   const std::string run = "run " + q(program) +
-                          "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=4 --set K=6 "
+                          "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=4 --set K=6 --set nk=6 "
                           "--repeat 2 ";
   auto deep_states = [](const json& report) {
     std::size_t n = 0;
