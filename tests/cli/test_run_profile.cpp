@@ -317,7 +317,7 @@ TEST_CASE("run --profile: the report and the headline name the timers' clock", "
   }
 }
 
-TEST_CASE("run --profile: by default nothing runs a timer per point of a map; the load warning",
+TEST_CASE("run --profile: by default nothing runs a timer per point of a map, and the load warning",
           "[cli][profile]") {
   // vertical_solver's Thomas solve: two scans, each a nested SDFG called per column with a state
   // per level. Timing those states put millions of timers in a call and slowed it 3.5x (user33's
@@ -325,9 +325,10 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map; th
   auto dir = weir::test::scratch_dir("cli-profile-bounded");
   const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
   const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "vertical_solver.py";
-  const std::string run = "run " + q(program) +
-                          "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=4 --set K=6 --set nk=6 "
-                          "--repeat 2 ";
+  const std::string run =
+      "run " + q(program) +
+      "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=4 --set K=6 --set nk=6 "
+      "--repeat 2 ";
   auto deep_states = [](const json& report) {
     std::size_t n = 0;
     for (const json& e : report.at("weir_profile").at("elements"))
