@@ -54,12 +54,19 @@ function(weir_add_test_suite name)
     target_compile_options(weir_test_main PUBLIC "SHELL:-include weir_test_paths.h")
   endif()
   # A test name that starts with '-' or '~' reaches Catch's command line (catch_discover_tests
-  # passes each name back) as an option or an exclusion: the entry fails or runs nothing.
+  # passes each name back) as an option or an exclusion: the entry fails or runs nothing. A ';'
+  # in a name splits it into two ctest entries that match nothing (both fail under -w NoTests):
+  # refused here, before a build (two such names reached a merge in session 33).
   foreach(_src IN LISTS _srcs)
     file(STRINGS ${_src} _bad REGEX "TEST_CASE\\(\"[-~]")
     if(_bad)
       message(FATAL_ERROR "${_src}: a TEST_CASE name starts with '-' or '~', which Catch's command "
                           "line reads as an option or an exclusion: ${_bad}")
+    endif()
+    file(STRINGS ${_src} _bad REGEX "TEST_CASE\\(\"[^\"]*;")
+    if(_bad)
+      message(FATAL_ERROR "${_src}: a TEST_CASE name holds a ';', which splits it into two ctest "
+                          "entries that run nothing: ${_bad}")
     endif()
   endforeach()
   add_executable(weir_${name}_tests ${_srcs})

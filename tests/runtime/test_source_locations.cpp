@@ -44,7 +44,7 @@ std::string read_source(const runtime::CompilationArtifact& a) { return test::re
 
 }  // namespace
 
-TEST_CASE("one compiled program for copies at other paths and lines; each error names its own location",
+TEST_CASE("one compiled program for copies at other paths and lines, each error naming its own location",
           "[runtime][cache][locations]") {
   auto dir = test::scratch_dir("runtime-source-locations");
   runtime::CompiledBackendConfig config;
