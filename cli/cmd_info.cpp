@@ -27,7 +27,9 @@ void visit_block(const ControlFlowBlock& b, Summary& s, int depth) {
   if (auto* st = b.as<SDFGState>()) {
     s.edges += static_cast<int>(st->num_edges());
     for (auto* n : st->nodes()) {
-      std::string k = n->kind() == NodeKind::Library ? n->as<LibraryNode>()->type_name
+      // A library node by its class (DaCe writes every one as type "LibraryNode", weir too
+      // since session 33; the class path's last name says what it is).
+      std::string k = n->kind() == NodeKind::Library ? n->as<LibraryNode>()->class_name()
                                                      : std::string(to_string(n->kind()));
       s.nodes[k]++;
       if (auto* me = n->as<MapEntry>()) {
