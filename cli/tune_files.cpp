@@ -115,6 +115,7 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
         {"seconds", r.seconds},
         {"baseline_seconds", r.baseline_seconds},
         {"cost_s", r.cost_s},
+        {"started_s", r.started_s},
         {"cache_hit", r.cache_hit},
         {"fingerprint", r.fingerprint},
         {"script", nlohmann::ordered_json{{"steps", r.candidate.steps}}}};
@@ -127,6 +128,10 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
           {"seed", ctx.seed},
           {"budget_s", ctx.budget_s},
           {"elapsed_s", o.elapsed_s},
+          {"reference_s", o.reference_s},
+          {"confirm_estimate_s", o.confirm_estimate_s},
+          {"budget_stop_s",
+           o.budget_stop_s > 0 ? nlohmann::ordered_json(o.budget_stop_s) : nlohmann::ordered_json(nullptr)},
           {"candidates", o.total},
           {"evaluated", o.results.size()},
           {"pruned", pruned},

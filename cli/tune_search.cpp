@@ -174,6 +174,7 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
   // the first estimate of a candidate's cost (nabla's untuned program took 14.8 s at load 16,
   // the baseline 2.0 s from the cache, then a tiled candidate 12.5 s: 4.4 s past the budget).
   const double reference_s = since(t_reference);
+  out.reference_s = reference_s;
   out.default_threads = static_cast<unsigned>(set_openmp_threads(0));
   snapshot.restore(args);
   reference->run(args);
@@ -219,13 +220,16 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
     }
     // Another candidate only if one as costly as the costliest so far, and the confirmation of
     // the best after it, still end within the budget (the wall time of the whole command).
-    if (i > 0 && since(settings.start) + costliest + confirm_est > settings.budget_s) {
+    const double now_s = since(settings.start);
+    if (i > 0 && now_s + costliest + confirm_est > settings.budget_s) {
       out.cut_short = "the budget";
+      out.budget_stop_s = now_s;
       break;
     }
     const auto t0 = std::chrono::steady_clock::now();
     CandidateResult r;
     r.candidate = c;
+    r.started_s = now_s;
     const unsigned threads = c.threads ? c.threads : out.default_threads;
     std::shared_ptr<Program> program;
     const std::set<std::pair<std::string, std::string>> choice_set(c.choices.begin(), c.choices.end());
@@ -291,7 +295,8 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
     r.cost_s = since(t0);
     costliest = std::max(costliest, r.cost_s);
     if (r.status == "baseline")
-      confirm_est = confirm_seconds(out.rounds, median(r.seconds), median(r.seconds));
+      out.confirm_estimate_s = confirm_est =
+          confirm_seconds(out.rounds, median(r.seconds), median(r.seconds));
     if (i == 0 && r.status != "baseline")
       throw weir::Error("the baseline, auto-optimize-cpu, " +
                         std::string(r.status == "rejected" ? "is rejected: " : "failed: ") + r.why);

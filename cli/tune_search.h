@@ -31,6 +31,8 @@ struct CandidateResult {
   double speedup = 0;
   /// Wall seconds spent on it (applying the script, compiling, checking, timing).
   double cost_s = 0;
+  /// When it started, in seconds since the command's start (TuneSettings::start).
+  double started_s = 0;
   bool cache_hit = false;
   /// The compiled program's fingerprint (cache key); "" when it did not compile.
   std::string fingerprint;
@@ -73,6 +75,11 @@ struct TuneOutcome {
   /// Why the best of the measured candidates was not kept ("" when it was).
   std::string kept_baseline_because;
   double elapsed_s = 0;
+  /// The budget's inputs, logged so its rule can be checked from the log alone: what compiling
+  /// and running the untuned program took (the first estimate of a candidate's cost), the
+  /// confirmation's estimate (from the baseline's calls; 0 until the baseline is timed), and
+  /// where the search stopped for the budget (seconds since the start; 0 when it did not).
+  double reference_s = 0, confirm_estimate_s = 0, budget_stop_s = 0;
   unsigned default_threads = 0;  ///< OpenMP threads of candidates that set none
   int rounds = 0;                ///< interleaved calls per candidate
 };
