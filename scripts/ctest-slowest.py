@@ -9,8 +9,9 @@ longest first, one line each ("F" marks a failed one), names cut to --width char
 prints it for each of its ctest runs as part of its last lines, so that the tail a CI record
 keeps says which entries took the time (docs/testing.md, "CI and its time").
 
-ctest writes LastTest.log as entries finish, so a run that stopped part way is read up to where
-it stopped. A log older than --since (a run before this CI run) and a missing log print nothing.
+ctest writes Testing/Temporary/LastTest.log.tmp as entries finish and renames it LastTest.log at
+the end: the newer of the two is read, so a run that was stopped part way is read up to where it
+stopped. A log older than --since (a run before this CI run) and a missing log print nothing.
 Exit status 0 whatever it finds: it reports, it never gates.
 """
 import argparse
@@ -58,9 +59,11 @@ def main():
     p.add_argument("--since", type=float, default=0.0, help="ignore a log last written before this time (epoch s)")
     p.add_argument("--width", type=int, default=110, help="longest entry name printed")
     args = p.parse_args()
-    log = os.path.join(args.build_dir, "Testing", "Temporary", "LastTest.log")
-    if not os.path.isfile(log) or os.path.getmtime(log) < args.since:
+    logs = [os.path.join(args.build_dir, "Testing", "Temporary", f) for f in ("LastTest.log", "LastTest.log.tmp")]
+    logs = [f for f in logs if os.path.isfile(f) and os.path.getmtime(f) >= args.since]
+    if not logs:
         return 0
+    log = max(logs, key=os.path.getmtime)
     entries = read_entries(log)
     total = sum(e[0] for e in entries)
     failed = sum(1 for e in entries if e[2])
