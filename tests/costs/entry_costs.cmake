@@ -1,16 +1,17 @@
 # COST of ctest's long entries (read by ctest: tests/costs/CMakeLists.txt adds this file to the
 # test files of the last directory, after every entry exists). ctest -j starts entries in
 # descending COST, and in number order where it has neither a COST nor cost data of an earlier
-# run (Testing/Temporary/CTestCostData.txt): on CI's clean clone the 240 s fvdiff entry, number
-# ~1470 of ~1590, started 13 minutes into the plain run. With these it starts first, the long
-# ones run beside each other's short ones and the run ends on entries of a few seconds.
+# run (Testing/Temporary/CTestCostData.txt): in session 33's clean-clone run the 240 s fvdiff
+# entry, number 1,472 of 1,593, started 13 minutes into the plain ctest. With these it starts
+# first, the long entries run beside short ones, and the run ends on short entries and the
+# RUN_SERIAL mpi ones (docs/testing.md, "CI and its time").
 #
-# The values are the seconds of each entry in a plain run (ctest -j2, GCC RelWithDebInfo -g1,
-# warm ccache; /work/ci33b, 2026-12-07): every entry of 5 s or more but the mpi ones, which are
-# RUN_SERIAL (they run alone at the end in any order: a COST would start one early and idle the
-# other core while it waits). The sanitizer run uses the same order. A name that no longer
-# exists is ignored; `python3 scripts/ctest-slowest.py build-test --top 80` lists a run's
-# slowest entries to refresh them. A COST only orders entries: it never skips or limits one.
+# The values are the seconds of each entry in that run (ctest -j2, GCC RelWithDebInfo -g1, warm
+# ccache, 2026-12-07): every entry of 5 s or more but the mpi ones, which are RUN_SERIAL (they
+# run alone at the end in any order: a COST would start one early and idle the other core while
+# it waits). The sanitizer run uses the same order. A name that no longer exists is ignored;
+# `python3 scripts/ctest-slowest.py build-test --top 80` lists a run's slowest entries to refresh
+# them. A COST only orders entries: it never skips or limits one.
 set_tests_properties([=[fvdiff:fvdiff: seeded random field-view programs agree on embedded, cpu, cpu-optimized and NumPy]=] PROPERTIES COST 240)
 set_tests_properties([=[viewer: browser tests (chromium)]=] PROPERTIES COST 66)
 set_tests_properties([=[bench: the profiling section renders and runs at a tiny size]=] PROPERTIES COST 49)
