@@ -6,7 +6,10 @@
 // whole cache lines without first reading them (no write-allocate), which saves a third of the
 // memory traffic of a gather-and-write stencil such as the unstructured cell Laplacian. The
 // values are the same; only how they reach memory changes.
+#include <time.h>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 // The widest non-temporal store of the target (movntdq of 64, 32 or 16 bytes), through the
@@ -119,4 +122,73 @@ static inline void weir_stream_one(char* dst, const char* src) {
 #ifdef WEIR_STREAM_NT
   __builtin_ia32_sfence();
 #endif
+}
+
+// --- Which store kind pays on the machine the program runs on (docs/adr/0041, "session 34") ---
+// Non-temporal stores paid on Intel machines (laplacian 0.79x the time of plain stores, cell
+// Laplacian 0.78x) and cost 1.4x on an AMD EPYC (Zen 5) whose plain stores of the same rows ran
+// at the machine's copy bandwidth: which kind wins depends on the machine, which the code
+// generator does not know. So each map that fences streamed rows (the enclosing map of the
+// streamed loops) chooses per call at run time, as parallel maps choose their threads
+// (weir_run_sequentially): its first call is a warm-up (page faults of fresh outputs) and
+// streams; the second streams and is timed, the third stores as usual and is timed; from then on
+// the kind with the shorter time per point runs, and every 32nd choice the other one, so that a
+// time measured once under load or with a cold cache does not decide for good. The rows' own
+// run-time test (weir_stream_wanted: the output's size, the rows' length and alignment) still
+// applies where the choice is to stream. Values are the same either way.
+
+// A map's measured times (a block-scope static of the generated code): seconds per point of its
+// last timed call with streamed and with plain stores, -1 until measured; calls recorded;
+// choices made.
+struct weir_store_times {
+  std::atomic<double> streamed{-1.0};
+  std::atomic<double> plain{-1.0};
+  std::atomic<unsigned> runs{0};
+  std::atomic<unsigned> choices{0};
+};
+
+// The environment's WEIR_STREAMING_STORES as a forced choice: "on" 1 (stream wherever the rows'
+// test allows), "off" 0 (plain stores), anything else, unset included, -1 (measured).
+[[maybe_unused]] static inline int weir_stream_mode_of(const char* v) {
+  if (v != nullptr && std::strcmp(v, "on") == 0) return 1;
+  if (v != nullptr && std::strcmp(v, "off") == 0) return 0;
+  return -1;
+}
+
+// The choice forced by the environment, read once per program (docs/README: WEIR_STREAMING_STORES).
+[[maybe_unused]] static inline int weir_stream_forced() {
+  static const int mode = weir_stream_mode_of(std::getenv("WEIR_STREAMING_STORES"));
+  return mode;
+}
+
+// Every how many choices, once both kinds are measured, the slower kind runs again.
+[[maybe_unused]] static constexpr unsigned weir_stream_retry = 32;
+
+// Whether this call of the map streams, from its measured times `t` (`forced`: 1 or 0 decides,
+// -1 measures): the first two calls stream (warm-up, then timed), the next stores as usual
+// (timed), then the faster kind per point, and every weir_stream_retry-th choice the other.
+[[maybe_unused]] static inline bool weir_stream_choose(weir_store_times& t, int forced) {
+  if (forced >= 0) return forced != 0;
+  const double s = t.streamed.load(std::memory_order_relaxed), p = t.plain.load(std::memory_order_relaxed);
+  if (s < 0) return true;
+  if (p < 0) return false;
+  const bool stream = s <= p;
+  if (t.choices.fetch_add(1, std::memory_order_relaxed) % weir_stream_retry == weir_stream_retry - 1)
+    return !stream;
+  return stream;
+}
+
+// Records a call of the map that chose `streamed`, of `seconds_per_point`; the first call is a
+// warm-up and not kept.
+[[maybe_unused]] static inline void weir_stream_ran(weir_store_times& t, bool streamed,
+                                                    double seconds_per_point) {
+  if (t.runs.fetch_add(1, std::memory_order_relaxed) == 0) return;
+  (streamed ? t.streamed : t.plain).store(seconds_per_point, std::memory_order_relaxed);
+}
+
+// Seconds of a monotonic clock (about 20 ns a read), for the maps' times.
+[[maybe_unused]] static inline double weir_stream_now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }

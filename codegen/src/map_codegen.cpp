@@ -433,7 +433,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
   const std::size_t full = vectorize && simd.lanes == 0 ? full_lanes_bytes(opts, sg.sdfg, st, e) : 0;
   // Each thread fences what the maps inside streamed.
-  const bool fence = stream_fences_.count(e.id()) > 0;
+  const bool fence = StreamGen(*this).open_store_choice(e, w);  // and chooses the store kind
   const LoopNest loop_nest{m,         sign,       collapse,
                            vectorize, simd.lanes, full,
                            fence,     chunk,      parallel ? schedule_clause(m, where) : ""};
@@ -489,6 +489,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     parallel_branch(w);
   }
   partials_ = std::move(outer_partials);
+  if (fence) StreamGen(*this).close_store_choice(w);
   if (wrap) w.close();
 }
 

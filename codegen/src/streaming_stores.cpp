@@ -8,7 +8,9 @@
 // stores, which write whole lines without reading them (codegen/prelude/weir_stream.h). Each
 // thread fences its streamed stores once, after its last iteration of the enclosing parallel
 // loop. Values are the same; a run-time test keeps ordinary stores for small outputs and short
-// rows.
+// rows, and the map that fences chooses per call between streamed and plain stores from its
+// measured times (open_store_choice: which kind pays depends on the machine; docs/adr/0041,
+// "session 34").
 #include "streaming_stores.h"
 
 #include "stream_gen.h"
@@ -18,6 +20,7 @@
 #include <stdexcept>
 
 #include "weir/sdfg/streaming_choice.h"
+#include "weir/sdfg/thread_choice.h"
 
 namespace weir::codegen::detail {
 
@@ -186,8 +189,9 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
       whole += (whole.empty() ? "" : " && ") + ("(" + sym_cpp(*gap) + ") == 0");
     }
     const Location first = g_.location(row.data, row.subset.subs({{plan.param, r.start}}));
-    w.line("const bool " + row.wanted + " = weir_stream_wanted(static_cast<int64_t>(" +
-           sym_cpp(d.total_size) + ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
+    w.line("const bool " + row.wanted +
+           " = weir_stores_streamed && weir_stream_wanted(static_cast<int64_t>(" + sym_cpp(d.total_size) +
+           ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
            (whole.empty() ? "true" : whole) + ", " + first.pointer() + ");");
   }
   w.open("for (int64_t " + k0 + " = " + start + "; " + k0 + " <= " + end + "; " + k0 +
@@ -216,6 +220,26 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
   }
   w.close();
   note_streams();
+}
+
+bool StreamGen::open_store_choice(const MapEntry& e, Writer& w) {
+  if (!g_.stream_fences_.count(e.id())) return false;
+  // Per map (a block-scope static shared by the threads that call the program), per point of
+  // its leading dimensions, so that calls of other sizes compare.
+  w.open("{  // streamed or plain stores: the kind measured faster on this machine (docs/adr/0041)");
+  w.line("static weir_store_times weir_store_times_;");
+  w.line("const bool weir_stores_streamed = weir_stream_choose(weir_store_times_, weir_stream_forced());");
+  w.line("const double weir_stores_points = static_cast<double>(" + sym_cpp(leading_points(*e.map)) + ");");
+  w.line("const double weir_stores_t0 = weir_stream_now();");
+  return true;
+}
+
+void StreamGen::close_store_choice(Writer& w) {
+  w.line(
+      "if (weir_stores_points > 0) weir_stream_ran(weir_store_times_, weir_stores_streamed, "
+      "(weir_stream_now() - "
+      "weir_stores_t0) / weir_stores_points);");
+  w.close();
 }
 
 }  // namespace weir::codegen::detail

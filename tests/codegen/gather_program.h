@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -93,14 +94,17 @@ struct GatherRun {
   int rc = 0;
   std::string error;
   std::vector<double> O;
+  /// O after each call where `calls` > 1 (O reset to -1 before each); the last is O.
+  std::vector<std::vector<double>> each;
 };
 
 /// Runs `s` generated with `options` on N rows of K levels; T[i] = 7 i mod M unless `table` is
 /// given, F (M x K) = 100 m + k; O starts at -1, `O_offset` bytes (a multiple of 8) past a
-/// 64-byte boundary. `name` names the scratch folder.
+/// 64-byte boundary. `name` names the scratch folder. The loaded program is called `calls`
+/// times (the first failing call ends them).
 inline GatherRun run_gather(const SDFG& s, const std::string& name, std::int64_t N, std::int64_t K,
                             const CodegenOptions& options = {}, std::vector<std::int32_t> table = {},
-                            std::int64_t M = 64, std::size_t O_offset = 0) {
+                            std::int64_t M = 64, std::size_t O_offset = 0, int calls = 1) {
   GeneratedCode g = generate_cpu(s, options);
   std::int64_t KF = K;
   std::vector<double> F(static_cast<std::size_t>(M * KF));
@@ -124,8 +128,12 @@ inline GatherRun run_gather(const SDFG& s, const std::string& name, std::int64_t
   test::LoadedProgram p(so);
   void* h = p.init(args.data());
   REQUIRE(h != nullptr);
-  r.rc = p.run(h, args.data());
-  if (r.rc != 0) r.error = p.last_error();
+  for (int c = 0; c < calls && r.rc == 0; ++c) {
+    std::fill(O, O + N * K, -1.0);
+    r.rc = p.run(h, args.data());
+    if (r.rc != 0) r.error = p.last_error();
+    if (calls > 1) r.each.emplace_back(O, O + N * K);
+  }
   REQUIRE(p.finalize(h) == 0);
   r.O.assign(O, O + N * K);
   return r;

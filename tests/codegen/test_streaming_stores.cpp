@@ -159,7 +159,7 @@ TEST_CASE("streaming stores: a sequential outer map fences once, after its loops
   INFO(g.source);
   // One fence, at the indentation of the outer loop, after its last line: not once per row.
   CHECK(count_of(g.source, "weir_stream_fence();") == 1);
-  const auto outer = line_of(g.source, "for (int64_t i = 0;");
+  const auto outer = line_of(g.source, "for (int64_t i = 0; i <= N - 1;");
   const auto store = line_of(g.source, "weir_stream_store(&O[");
   const auto fence = line_of(g.source, "weir_stream_fence();");
   REQUIRE(outer.first > 0);

@@ -1,0 +1,113 @@
+// The run-time choice between streamed and plain stores (docs/adr/0041, "session 34";
+// codegen/prelude/weir_stream.h, StreamGen::open_store_choice): the map that fences streamed rows
+// times its calls with each kind and keeps the faster, because which kind pays depends on the
+// machine. The rule is checked on injected times; the gathering program of gather_program.h
+// (O[i, k] = 2 F[T[i], k] + k) is run call after call, measured and with each kind forced, and
+// every call's values are those worked out from the inputs' definitions.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../../codegen/prelude/weir_stream.h"
+#include "codegen_test_util.h"
+#include "gather_program.h"
+#include "weir/codegen/cpu_codegen.h"
+
+using namespace weir;
+using namespace weir::codegen;
+using weir::test::expected_gather;
+using weir::test::gather_sdfg;
+using weir::test::Shape;
+
+namespace {
+
+/// O after each of `calls` calls of the gathering program compiled once into `name` (N x K),
+/// with WEIR_STREAMING_STORES set to `mode` ("" unsets it) before the program is loaded (it
+/// reads the variable once).
+std::vector<std::vector<double>> calls_of(const SDFG& s, const std::string& name, std::int64_t N,
+                                          std::int64_t K, int calls, const std::string& mode) {
+  if (mode.empty())
+    unsetenv("WEIR_STREAMING_STORES");
+  else
+    setenv("WEIR_STREAMING_STORES", mode.c_str(), 1);
+  weir::test::GatherRun r = weir::test::run_gather(s, name, N, K, {}, {}, 64, 0, calls);
+  unsetenv("WEIR_STREAMING_STORES");
+  REQUIRE(r.rc == 0);
+  return r.each;
+}
+
+}  // namespace
+
+TEST_CASE("store choice: the first calls stream, then plain stores are timed, then the faster kind runs",
+          "[codegen][streaming]") {
+  weir_store_times t;
+  // Call 1: a warm-up (not kept); call 2 streams and is timed; call 3 stores as usual.
+  CHECK(weir_stream_choose(t, -1));
+  weir_stream_ran(t, true, 9.0);
+  CHECK(t.streamed.load() < 0);
+  CHECK(weir_stream_choose(t, -1));
+  weir_stream_ran(t, true, 2.0);
+  CHECK(t.streamed.load() == 2.0);
+  CHECK_FALSE(weir_stream_choose(t, -1));
+  weir_stream_ran(t, false, 1.5);
+  // Plain stores measured faster (AMD's case): they run, and every weir_stream_retry-th choice
+  // the streamed kind again.
+  int streamed = 0;
+  for (unsigned i = 0; i < 4 * weir_stream_retry; ++i) streamed += weir_stream_choose(t, -1) ? 1 : 0;
+  CHECK(streamed == 4);
+  // A retry that measures the streamed kind faster switches to it.
+  weir_stream_ran(t, true, 1.0);
+  int plain = 0;
+  for (unsigned i = 0; i < 2 * weir_stream_retry; ++i) plain += weir_stream_choose(t, -1) ? 0 : 1;
+  CHECK(plain == 2);
+  // Forced either way, whatever was measured.
+  for (int i = 0; i < 100; ++i) {
+    CHECK(weir_stream_choose(t, 1));
+    CHECK_FALSE(weir_stream_choose(t, 0));
+  }
+}
+
+TEST_CASE("store choice: WEIR_STREAMING_STORES forces a kind with 'on' and 'off' only",
+          "[codegen][streaming]") {
+  CHECK(weir_stream_mode_of("on") == 1);
+  CHECK(weir_stream_mode_of("off") == 0);
+  CHECK(weir_stream_mode_of(nullptr) == -1);
+  CHECK(weir_stream_mode_of("") == -1);
+  CHECK(weir_stream_mode_of("measure") == -1);
+  CHECK(weir_stream_mode_of("ON") == -1);
+}
+
+TEST_CASE("store choice: every call's values are those of the formula, measured or forced either way",
+          "[codegen][run][streaming]") {
+  // 2048 x 512 doubles (8 MiB, rows of 4 KiB): the rows' own test streams them, so the calls
+  // that choose streaming run the buffered, non-temporal path and the others plain stores.
+  static_assert(2048 * 512 * 8 >= weir_stream_min_bytes, "the output must be big enough to stream");
+  const std::int64_t N = 2048, K = 512;
+  const std::vector<double> want = expected_gather(N, K);
+  for (ScheduleType outer : {ScheduleType::CPU_Multicore, ScheduleType::Sequential}) {
+    Shape sh;
+    sh.outer = outer;
+    auto s = gather_sdfg(sh);
+    // The choice is made around the outer map, the one that fences.
+    const std::string source = generate_cpu(*s).source;
+    CHECK(source.find("static weir_store_times weir_store_times_;") != std::string::npos);
+    CHECK(source.find("= weir_stores_streamed && weir_stream_wanted(") != std::string::npos);
+    CHECK(source.find("weir_stream_ran(weir_store_times_, weir_stores_streamed,") != std::string::npos);
+    const std::string tag = outer == ScheduleType::Sequential ? "seq" : "par";
+    // Measured: calls 1-2 stream, call 3 stores as usual, then either; forced: one kind always.
+    for (const char* m : {"", "on", "off"}) {
+      const std::string mode = m;
+      INFO("outer " << tag << ", WEIR_STREAMING_STORES='" << mode << "'");
+      const auto calls = calls_of(*s, "store_choice_" + tag + "_" + (mode.empty() ? "measured" : mode), N, K,
+                                  mode.empty() ? 6 : 2, mode);
+      REQUIRE(calls.size() == (mode.empty() ? 6U : 2U));
+      for (std::size_t c = 0; c < calls.size(); ++c) {
+        INFO("call " << c + 1);
+        CHECK(calls[c] == want);
+      }
+    }
+  }
+}
