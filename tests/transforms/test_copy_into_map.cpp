@@ -1,6 +1,7 @@
 // Tests of CopyIntoMap: a map's result copied after the map is written by the map's points.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -127,4 +128,69 @@ TEST_CASE(
   for (Node* n : only_state(*gpu).nodes())
     if (auto* me = n->as<MapEntry>(); me && me->label == "m") me->map->schedule = ScheduleType::GPU_Device;
   CHECK_THAT(refusal(*gpu, t), Contains("the map is a GPU kernel and 'D' is in host memory"));
+}
+
+namespace {
+
+/// floyd_warshall's step: T[i, j] = min(P[i, j], P[i, k] + P[k, j]) over (i, j) in 0:N x 0:N;
+/// P = T. `row` and `col` are where the map reads the two other elements of P.
+std::unique_ptr<SDFG> floyd_kind(const std::string& col = "i, k", const std::string& row = "k, j") {
+  auto sdfg = std::make_unique<SDFG>("prog");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("k");
+  sdfg->add_array("P", ScalarType::Float64, {E("N"), E("N")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N"), E("N")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  auto& p_in = st.add_access("P");
+  auto& t = st.add_access("T");
+  auto& p_out = st.add_access("P");
+  auto& f = st.add_tasklet("step", {"b = min(z, x + y)", Language::Python}, {"x", "y", "z"}, {"b"});
+  auto& m = st.add_map("m", {"i", "j"}, S("0:N, 0:N"));
+  path_in(st, p_in.id(), {m.id()}, f.id(), "x", {M("P", "0:N, 0:N"), M("P", col)});
+  path_in(st, p_in.id(), {m.id()}, f.id(), "y", {M("P", "0:N, 0:N"), M("P", row)});
+  path_in(st, p_in.id(), {m.id()}, f.id(), "z", {M("P", "0:N, 0:N"), M("P", "i, j")});
+  path_out(st, f.id(), "b", {m.exit}, t.id(), {M("T", "i, j"), M("T", "0:N, 0:N")});
+  copy_edge(st, t.id(), p_out.id(), "0:N, 0:N", "0:N, 0:N");
+  return sdfg;
+}
+
+}  // namespace
+
+TEST_CASE("CopyIntoMap: reads of a row and a column of the destination go to snapshots taken before the map",
+          "[transforms][copy-into-map]") {
+  auto sdfg = floyd_kind();
+  CopyIntoMap t;
+  // Random values from -9 to 9: a negative P[k, k] changes row and column k during the step, so
+  // a point reading P itself instead of the snapshots gets other values.
+  apply_and_check(*sdfg, t, {{{"N", 5}, {"k", 2}}, {{"N", 1}, {"k", 0}}, {{"N", 6}, {"k", 5}}});
+  auto& st = only_state(*sdfg);
+  // The map reads P only at its point; the row and the column come from two snapshots of N
+  // elements, copied from P outside the map.
+  std::set<std::string> p_reads, snapshots;
+  for (const DataflowEdge* e : st.edges()) {
+    if (e->memlet.data == "P" && st.node(e->dst).as<Tasklet>()) p_reads.insert(e->memlet.subset.str());
+    if (e->memlet.data == "P" && st.node(e->src).as<AccessNode>() && st.node(e->dst).as<AccessNode>()) {
+      snapshots.insert(st.node(e->dst).as<AccessNode>()->data + " = P[" + e->memlet.subset.str() + "]");
+      CHECK(sdfg->data(st.node(e->dst).as<AccessNode>()->data).shape.size() == 1);
+    }
+  }
+  CHECK(p_reads == std::set<std::string>{"i, j"});
+  CHECK(snapshots == std::set<std::string>{"P_snapshot = P[0:N, k]", "P_snapshot_0 = P[k, 0:N]"});
+  // Values by hand, with P[k, k] < 0.
+  Interpreter in(*sdfg, {{"N", 4}, {"k", 1}});
+  in.randomize(3);
+  in.mem["P"][1 * 4 + 1] = -5;
+  const std::vector<double> p0 = in.mem["P"];
+  in.run();
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j)
+      CHECK(in.mem["P"][i * 4 + j] == std::min(p0[i * 4 + j], p0[i * 4 + 1] + p0[1 * 4 + j]));
+}
+
+TEST_CASE("CopyIntoMap: a read of the destination spanning as many dimensions as the copy stays refused",
+          "[transforms][copy-into-map]") {
+  // P[j, i]: the points read all of P, which a snapshot would copy whole.
+  auto transposed = floyd_kind("j, i");
+  CopyIntoMap t;
+  CHECK_THAT(refusal(*transposed, t), Contains("the map reads 'P[j, i]', not only the element [i, j]"));
 }

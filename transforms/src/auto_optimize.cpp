@@ -32,8 +32,11 @@ std::vector<std::string> auto_optimize_pass_names(DeviceType device) {
       "transient-reuse"};
   if (device == DeviceType::CPU) {
     // Blocks of columns innermost in each level of a scan (ADR 0044): the levels' dependent
-    // divisions of several columns overlap. Right after loop-map-interchange made the column maps.
-    names.insert(std::find(names.begin(), names.end(), "loop-map-interchange") + 1, "scan-column-blocking");
+    // divisions of several columns overlap. Right after each loop-map-interchange made column
+    // maps: the second makes those of recursions whose levels fusion joined first (deriche's four
+    // recursions, vadv's sweeps; ADR 0053, session 34).
+    for (auto it = names.begin(); (it = std::find(it, names.end(), "loop-map-interchange")) != names.end();)
+      it = names.insert(it + 1, "scan-column-blocking") + 1;
     names.push_back("cpu-schedules");
   } else {
     names.push_back("gpu-transform");

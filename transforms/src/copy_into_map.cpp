@@ -2,6 +2,7 @@
 // destination itself (see the header).
 #include "weir/transforms/copy_into_map.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,6 +35,13 @@ bool equal(const sym::Expr& a, const sym::Expr& b) {
   return d && *d == 0;
 }
 
+/// A tasklet's read of B at another element of the copied part than its point's, and the part of
+/// B the map's points read there together (taken into a snapshot before the map).
+struct Snapshot {
+  EdgeId read = 0;
+  Subset whole;
+};
+
 /// What can be decided about a match, for can_apply and apply alike.
 struct Plan {
   EdgeId copy = 0;       // A -> B
@@ -42,6 +50,7 @@ struct Plan {
   NodeId entry = kNoNode, exit = kNoNode;
   Subset point_b;  // B[p']
   Subset part_b;   // the copy's part of B
+  std::vector<Snapshot> snapshots;
 };
 
 /// The element of B each point writes: B's dimensions of the copied part, in order, take A's
@@ -103,6 +112,37 @@ bool apart(const Subset& r, const Subset& part) {
   return false;
 }
 
+/// The dimensions of `s` that hold more than one index (not provably single).
+std::size_t wide_dims(const Subset& s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.dims(); ++i) n += equal(s[i].start, s[i].end) ? 0 : 1;
+  return n;
+}
+
+/// What the points of `map` read together where each reads the element `r`: each index free of
+/// the map's parameters or one parameter plus a constant (its range then shifted), the result free
+/// of the parameters; nullopt otherwise.
+std::optional<Subset> read_over_map(const MapInfo& map, const Subset& r) {
+  std::vector<Range> out;
+  for (std::size_t i = 0; i < r.dims(); ++i) {
+    const sym::Expr& e = r[i].start;
+    if (!equal(e, r[i].end)) return std::nullopt;
+    const std::set<std::string> used = e.free_symbols();
+    std::optional<Range> range;
+    for (std::size_t p = 0; p < map.params.size(); ++p) {
+      if (!used.count(map.params[p])) continue;
+      auto c = (e - sym::Expr::symbol(map.params[p])).as_integer();
+      if (!c || range) return std::nullopt;
+      range = Range(map.range[p].start + sym::Expr(*c), map.range[p].end + sym::Expr(*c));
+    }
+    out.push_back(range ? *range : Range::index(e));
+  }
+  Subset whole(out);
+  for (const std::string& p : map.params)
+    if (whole.free_symbols().count(p)) return std::nullopt;
+  return whole;
+}
+
 /// Nodes of M's scope from which `to` is reached (its predecessors inside the map), and `to`.
 std::set<NodeId> before(const SDFGState& st, NodeId to, NodeId entry) {
   std::set<NodeId> seen{to};
@@ -119,8 +159,9 @@ std::set<NodeId> before(const SDFGState& st, NodeId to, NodeId entry) {
 }
 
 /// Why B's other access nodes in the state stop the copy from moving into M, or empty.
-std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, const Plan& p, NodeId b_node,
+std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, Plan& p, NodeId b_node,
                             const std::string& b) {
+  const MapInfo& map = *st.node(p.entry).as<MapEntry>()->map;
   std::set<NodeId> pred = before(st, p.tasklet, p.entry);
   for (const AccessNode* o : st.access_nodes(b)) {
     if (o->id() == b_node) continue;
@@ -135,9 +176,17 @@ std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, const Pl
         if (!st.node(r.dst).as<Tasklet>() || r.memlet.data != b)
           return "the map reads '" + b + "' other than by a tasklet";
         if (apart(r.memlet.subset, p.part_b)) continue;
+        // Elsewhere in the part, along fewer dimensions than the part (floyd_warshall's row and
+        // column k of `path`): the points read a snapshot of those elements taken before the map.
+        auto whole = r.memlet.subset == p.point_b ? std::nullopt : read_over_map(map, r.memlet.subset);
+        if (whole && wide_dims(*whole) < wide_dims(p.part_b) && map.schedule != ScheduleType::GPU_Device) {
+          p.snapshots.push_back({in, *whole});
+          continue;
+        }
         if (!(r.memlet.subset == p.point_b))
           return "the map reads '" + b + "[" + r.memlet.subset.str() + "]', not only the element [" +
-                 p.point_b.str() + "] each point would write";
+                 p.point_b.str() +
+                 "] each point would write (nor a part of fewer dimensions than the copy's)";
         if (!pred.count(r.dst))
           return "tasklet '" + st.node(r.dst).label + "' reads '" + b +
                  "' at the point without coming before the write of the copied value";
@@ -211,6 +260,63 @@ std::string plan(const MatchContext& ctx, const AccessNode& a, const AccessNode&
   return other_uses_of_b(st, tree, p, b.id(), b.data);
 }
 
+/// A new connector pair `IN_<base>` / `OUT_<base>` (numbered where taken) on `n`; its name.
+std::string fresh_connector(Node& n, const std::string& base) {
+  std::string conn = base;
+  for (int i = 0; n.in_connectors.count("IN_" + conn); ++i) conn = base + "_" + std::to_string(i);
+  n.in_connectors["IN_" + conn] = std::nullopt;
+  n.out_connectors["OUT_" + conn] = std::nullopt;
+  return conn;
+}
+
+/// Each snapshot read of B goes to a transient holding `whole` (its dimensions of one index
+/// dropped), copied from B's node that fed the read before the map; one transient per part. A
+/// connector of the entry that no longer carries a read goes with its outer edge.
+void take_snapshots(const MatchContext& ctx, SDFGState& st, const Plan& p, const std::string& b) {
+  std::map<std::string, std::pair<std::string, std::string>> made;  // part -> (transient, connector)
+  std::set<std::string> emptied;
+  for (const Snapshot& s : p.snapshots) {
+    const DataflowEdge r = st.edge(s.read);
+    const std::string old = r.src_conn.substr(4);
+    std::vector<sym::Expr> index, shape;
+    for (std::size_t i = 0; i < s.whole.dims(); ++i)
+      if (!equal(s.whole[i].start, s.whole[i].end)) {
+        index.push_back(r.memlet.subset[i].start - s.whole[i].start);
+        shape.push_back(s.whole[i].end - s.whole[i].start + sym::Expr(1));
+      }
+    if (shape.empty()) {
+      index.push_back(sym::Expr(0));
+      shape.push_back(sym::Expr(1));
+    }
+    auto it = made.find(s.whole.str());
+    if (it == made.end()) {
+      std::string name = ctx.sdfg.unique_data_name(b + "_snapshot");
+      DataDescriptor desc = DataDescriptor::make_array(ScalarType::Float64, shape, true);
+      desc.dtype = ctx.sdfg.data(b).dtype;
+      ctx.sdfg.add_data(name, desc);
+      NodeId node = st.add_access(name).id();
+      Memlet copy = Memlet::simple(b, s.whole);
+      copy.other_subset = Subset::full(shape);
+      st.add_edge(st.edge(st.in_edges_by_connector(p.entry, "IN_" + old).front()).src, "", node, "", copy);
+      std::string conn = fresh_connector(st.node(p.entry), name);
+      st.add_edge(node, "", p.entry, "IN_" + conn, Memlet::simple(name, Subset::full(shape)));
+      it = made.emplace(s.whole.str(), std::make_pair(name, conn)).first;
+    }
+    st.remove_edge(s.read);
+    std::vector<Range> at;
+    for (const sym::Expr& i : index) at.push_back(Range::index(i));
+    st.add_edge(p.entry, "OUT_" + it->second.second, r.dst, r.dst_conn,
+                Memlet::simple(it->second.first, Subset(at)));
+    emptied.insert(old);
+  }
+  for (const std::string& conn : emptied) {
+    if (!st.out_edges_by_connector(p.entry, "OUT_" + conn).empty()) continue;
+    for (EdgeId e : st.in_edges_by_connector(p.entry, "IN_" + conn)) st.remove_edge(e);
+    st.node(p.entry).in_connectors.erase("IN_" + conn);
+    st.node(p.entry).out_connectors.erase("OUT_" + conn);
+  }
+}
+
 }  // namespace
 
 MatchResult CopyIntoMap::can_apply(const MatchContext& ctx, const std::vector<std::uint32_t>& sub) const {
@@ -229,6 +335,7 @@ void CopyIntoMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t
   const NodeId b_node = b.id();
   Plan p;
   plan(ctx, a, b, p);
+  take_snapshots(ctx, st, p, b_name);
   const DataflowEdge ie = st.edge(p.into_exit);
   // The point's value: a transient scalar the two copies read.
   std::string value = ctx.sdfg.unique_data_name(a_name + "_value");
@@ -250,12 +357,7 @@ void CopyIntoMap::apply(const MatchContext& ctx, const std::vector<std::uint32_t
       st.add_tasklet("copy_to_" + b_name, CodeBlock{"__out = __inp", Language::Python}, {"__inp"}, {"__out"})
           .id();
   st.add_edge(v, "", to_b, "__inp", one);
-  // A fresh connector pair on the exit for B.
-  std::string conn = b_name;
-  auto& ex = st.node(p.exit);
-  for (int i = 0; ex.in_connectors.count("IN_" + conn); ++i) conn = b_name + "_" + std::to_string(i);
-  ex.in_connectors["IN_" + conn] = std::nullopt;
-  ex.out_connectors["OUT_" + conn] = std::nullopt;
+  const std::string conn = fresh_connector(st.node(p.exit), b_name);
   st.add_edge(to_b, "__out", p.exit, "IN_" + conn, Memlet::simple(b_name, p.point_b));
   st.remove_edge(p.copy);
   st.add_edge(p.exit, "OUT_" + conn, b_node, "", Memlet::simple(b_name, p.part_b));

@@ -41,6 +41,9 @@ struct Plan {
   /// Connectors read as they are by every column of a block (a scalar, a field not indexed by
   /// the blocked parameter): their memlets and descriptors stay (a broadcast).
   std::set<std::string> shared;
+  /// Transient scalars that only carry values between tasklets of a state (every access node of
+  /// theirs is between tasklets): they stay scalars, one per column of the block's SIMD loop.
+  std::set<std::string> local;
 };
 
 /// Whether `e` reads a container of `sdfg` (control flow that would differ per column).
@@ -69,14 +72,29 @@ std::string check_control_flow(const ControlFlowRegion& r, const SDFG& sdfg) {
   return {};
 }
 
-std::string check_state(const SDFGState& st) {
+/// Whether access node `n` carries a value between tasklets of its state: written and read
+/// there, by tasklets alone.
+bool between_tasklets(const SDFGState& st, NodeId n) {
+  if (st.in_edges(n).empty() || st.out_edges(n).empty()) return false;
+  for (EdgeId e : st.in_edges(n))
+    if (st.node(st.edge(e).src).kind() != NodeKind::Tasklet) return false;
+  for (EdgeId e : st.out_edges(n))
+    if (st.node(st.edge(e).dst).kind() != NodeKind::Tasklet) return false;
+  return true;
+}
+
+std::string check_state(const SDFGState& st, const SDFG& inner) {
   std::string at = "state '" + st.label + "' of the nested SDFG";
   for (const Node* n : st.nodes()) {
     if (n->kind() != NodeKind::Access && n->kind() != NodeKind::Tasklet)
       return at + " holds '" + n->label + "', a " + std::string(to_string(n->kind())) +
              " (only access nodes and tasklets are blocked)";
-    if (n->kind() == NodeKind::Access && !st.in_edges(n->id()).empty() && !st.out_edges(n->id()).empty())
-      return at + ": access node '" + n->label + "' is both written and read in the state";
+    // A transient between tasklets (an intermediate value of a level's expression, deriche's
+    // `b1 * y1[i - 1]`) stays inside the block's map, one element per column.
+    if (n->kind() == NodeKind::Access && !st.in_edges(n->id()).empty() && !st.out_edges(n->id()).empty() &&
+        !(between_tasklets(st, n->id()) && inner.data(n->as<AccessNode>()->data).transient))
+      return at + ": access node '" + n->label +
+             "' is both written and read in the state (other than a transient between tasklets)";
   }
   for (const DataflowEdge* e : st.edges()) {
     const Node& s = st.node(e->src);
@@ -182,7 +200,7 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
   }
   if (why = check_control_flow(inner, inner); !why.empty()) return std::nullopt;
   for (const SDFGState* s : inner.all_states())
-    if (why = check_state(*s); !why.empty()) return std::nullopt;
+    if (why = check_state(*s, inner); !why.empty()) return std::nullopt;
   if (!inner.free_symbols().empty())
     for (const auto& s : inner.free_symbols())
       if (!ns.symbol_mapping.count(s))
@@ -235,6 +253,12 @@ void block_state(SDFGState& st, const SDFG& inner, const Plan& plan,
     bool from_access = st.node(e->src).kind() == NodeKind::Access;
     bool to_access = st.node(e->dst).kind() == NodeKind::Access;
     if (!from_access && !to_access) continue;
+    // A transient between tasklets moves into the map with them: its column's element.
+    if (between_tasklets(st, from_access ? e->src : e->dst)) {
+      if (!plan.local.count(e->memlet.data))
+        st.edge(e->id).memlet = with_lane(e->memlet, inner, plan, Range::index(q), was_scalar);
+      continue;
+    }
     hops.push_back({e->src, e->src_conn, e->dst, e->dst_conn, e->memlet, from_access});
     drop.push_back(e->id);
   }
@@ -302,8 +326,14 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
   // Descriptors: passed containers gain the block dimension (the outer stride of j's dimension),
   // transients a last dimension of B.
   sym::Expr n = sym::Expr::symbol(kWidth);
+  for (const auto& [name, d] : inner.arrays)
+    if (d.transient && d.is_scalar()) plan.local.insert(name);
+  for (const SDFGState* s : inner.all_states())
+    for (const Node* n : s->nodes())
+      if (const auto* a = n->as<AccessNode>(); a && !between_tasklets(*s, a->id())) plan.local.erase(a->data);
   for (auto& [name, d] : inner.arrays) {
-    if (plan.shared.count(name)) continue;  // read as it is by every column
+    if (plan.shared.count(name) || plan.local.count(name))
+      continue;  // as it is: every column's, or the lane's own
     if (auto it = plan.dims.find(name); it != plan.dims.end()) {
       std::string outer;
       for (EdgeId id : st.in_edges(ns.id()))

@@ -14,12 +14,18 @@ namespace weir::transforms {
 /// other writer; every other access node of B in the state is read only by tasklets directly
 /// inside M, each reading either B's element the point would write (and a predecessor of the
 /// tasklet that writes A[p]: `data_col = f(data_col)`, element by element) or elements outside
-/// the copied part (`ccol[..., k - 1]` beside `ccol[..., k]`). Then each point also writes its
-/// element of B: the tasklet's value goes to a new transient scalar, which two copy tasklets
-/// write to A[p] and B[p'] through M's exit; the copy edge goes. A stays written (while anything
-/// reads it: DeadDataflowElimination removes the write when nothing does). The copy then no
-/// longer stands between M and a loop around it (LoopMapInterchange refuses a copy outside the
-/// maps of a scan's level; vadv's sweeps), and M fuses with the maps that read B.
+/// the copied part (`ccol[..., k - 1]` beside `ccol[..., k]`), or elements inside it whose
+/// points together read a part of fewer wide dimensions than the copied part (floyd_warshall's
+/// `path[i, k]` and `path[k, j]` beside `path[i, j]`: a column and a row of the matrix; each
+/// index free of the map's parameters or one parameter plus a constant; CPU maps): those reads
+/// go to a transient snapshot of that part, copied from B before the map (the values the copy
+/// after the map had kept intact), so the whole-array temporary and its copy go for a copy of
+/// a row or column. Then each point also writes its element of B: the tasklet's value goes to a
+/// new transient scalar, which two copy tasklets write to A[p] and B[p'] through M's exit; the
+/// copy edge goes. A stays written (while anything reads it: DeadDataflowElimination removes the
+/// write when nothing does). The copy then no longer stands between M and a loop around it
+/// (LoopMapInterchange refuses a copy outside the maps of a scan's level; vadv's sweeps), and M
+/// fuses with the maps that read B.
 class CopyIntoMap final : public PatternTransformation<AccessNode, AccessNode> {
  public:
   CopyIntoMap();

@@ -13,8 +13,9 @@ namespace weir::transforms {
 /// data at exactly `j` in one dimension and using `j` nowhere else, or (reads only) not using
 /// `j` at all: a scalar or a field shared by every column, no symbol of the nested
 /// SDFG mapped from `j`, and a nested SDFG whose states hold only access nodes and tasklets
-/// (edges access -> tasklet -> access, no write-conflict resolution, no copies) and whose
-/// control flow reads no container. Option `block_size` (B, default 8).
+/// (edges access -> tasklet -> access, or tasklet -> transient -> tasklet: an intermediate value
+/// of a level's expression; no write-conflict resolution, no copies) and whose control flow
+/// reads no container. Option `block_size` (B, default 8).
 ///
 /// Result: the map iterates `j` in steps of B; the nested SDFG receives the block `j :
 /// Min(j + B - 1, end)` of each container (a new dimension of size `__colblock_n` = Min(B, end -
@@ -22,10 +23,12 @@ namespace weir::transforms {
 /// tasklets run in one sequential map over `__colblock_q` in 0 : `__colblock_n` - 1, marked for
 /// SIMD (`weir_vectorize`), their memlets indexing the new dimension at `__colblock_q`; the
 /// nested SDFG's transients gain a last dimension of B (scalars, a scan's carries, become arrays
-/// of B in registers). A shared read keeps its memlets and descriptor: every column of the block
-/// reads the same element (a broadcast); a write not indexed by `j` is refused. Each column still runs the
-/// same operations in the same order; columns are independent (their accesses are at the map point), so the
-/// result is unchanged.
+/// of B in registers), except transient scalars that only carry values between tasklets of a
+/// state, which stay scalars inside the SIMD loop (one per column). A shared read keeps its
+/// memlets and descriptor: every column of the block reads the same element (a broadcast); a
+/// write not indexed by `j` is refused. Each column still runs the same operations in the same
+/// order; columns are independent (their accesses are at the map point), so the result is
+/// unchanged.
 class ScanColumnBlocking final : public PatternTransformation<NestedSDFGNode> {
  public:
   ScanColumnBlocking();
