@@ -232,6 +232,16 @@ TEST_CASE("instrument-timers 'bounded' times nothing that runs per point of a ma
   CHECK(instrument(*every) == 5);  // unbounded: the called state and its copy too
   CHECK(instrument(*sdfg, 0, true) == 3);
   CHECK(kinds_and_labels(*sdfg) == std::vector<std::string>{"state main", "map points", "nested_sdfg call"});
+  // A vectorized map (the SIMD hint: an `omp simd` loop holds no timer) times its body per point
+  // in the generated code, so the bounded mode leaves it untimed, as codegen's rule says.
+  for (const char* hint : {"true", "8"}) {
+    auto simd = make_call_per_point();
+    for (SDFGState* st : simd->all_states())
+      for (Node* n : st->nodes())
+        if (auto* me = n->as<MapEntry>()) me->map->extra.set("weir_vectorize", hint);
+    CHECK(instrument(*simd, 0, true) == 2);
+    CHECK(kinds_and_labels(*simd) == std::vector<std::string>{"state main", "map points"});
+  }
 
   // make_two_states: "cols" is the whole body of "rows" (kept); a map inside "cols" would not be.
   auto two = make_two_states();
