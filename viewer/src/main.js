@@ -101,10 +101,11 @@ class Viewer {
   relayout() {
     const collapsed = new Set(this.model.all.filter((e) => this.collapsedKeys.has(e.key)).map((e) => e.uid));
     const t0 = performance.now();
-    this.layout = layoutModel(this.model, collapsed);
+    const badges = this.overlay === 'decisions' ? (el) => this.decisionsOf(el)?.badge : null;
+    this.layout = layoutModel(this.model, collapsed, badges);
     window.weirViewer.layoutMs = performance.now() - t0;
     this.collapsed = collapsed;
-    this.graph.render(this.layout, (el) => this.classesOf(el), this.overlay === 'decisions' ? (el) => this.decisionsOf(el)?.badge : null);
+    this.graph.render(this.layout, (el) => this.classesOf(el), badges);
     if (this.selected) this.graph.mark([this.selected.uid], 'selected');
     this.applySearch(false);
   }

@@ -728,3 +728,30 @@ test('--compare: two different programs are said to be different programs', asyn
   assert.match(await page.textContent('#tab-changes .unrelated'), /^A and B look like different programs: different arguments \(A: f, out; B: .*\)/);
   await page.context().close();
 });
+
+test('map badges stay inside their state\'s box in a 1400 x 900 window (decisions overlay)', async () => {
+  // user31 G12's leftover: a map's badge ("parallel · collapse 2 · ...") is drawn right of the map
+  // and ran past its state's box where the map sat at the state's right edge. The layout reserves
+  // the badge's room: every badge lies inside its state.
+  const opt = join(work, 'hdiff_badges.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const lap = join(work, 'lap_badges.sdfg'), lapOpt = join(work, 'lap_badges_cpu.sdfg');
+  runWeir(['sdfg', 'examples/cartesian/laplacian.py::laplacian', '-o', lap]);
+  runWeir(['optimize', lap, '-o', lapOpt, '--auto', 'cpu']);
+  for (const [name, file] of [['badges-hdiff', opt], ['badges-laplacian', lapOpt]]) {
+    const page = await openHtml(name, [file], { width: 1400, height: 900 });
+    await page.selectOption('#overlay', 'decisions');
+    // Full detail (the fitted graph is small enough to hide badges); boxes are in graph units.
+    await page.evaluate(() => document.querySelector('svg.graph').setAttribute('data-lod', 'lod-high'));
+    const badges = await page.evaluate(() => [...document.querySelectorAll('svg.graph g.el text.badge')].map((t) => {
+      const uid = t.parentNode.getAttribute('data-uid');
+      const state = document.querySelector(`svg.graph g.el[data-uid="${CSS.escape(uid.replace(/\/n\d+$/, ''))}"] > .shape`);
+      const b = t.getBBox(), s = state.getBBox();
+      return { text: t.textContent, b: { l: b.x, r: b.x + b.width, t: b.y, bo: b.y + b.height }, s: { l: s.x, r: s.x + s.width, t: s.y, bo: s.y + s.height } };
+    }));
+    assert.ok(badges.length > 0, `${name}: badges drawn`);
+    const outside = badges.filter(({ b, s }) => b.l < s.l || b.r > s.r || b.t < s.t || b.bo > s.bo);
+    assert.deepEqual(outside.map((o) => `${o.text}: ${JSON.stringify(o)}`), [], `${name}: badges past their state's box`);
+    await page.context().close();
+  }
+});
