@@ -194,7 +194,7 @@ const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_
       if (t.kind != TimedKind::State) e.path += (e.path.empty() ? "" : "/") + t.label;
       e.map_level = map_level(t);
       const transforms::StaticCost cost = transforms::static_cost(t);
-      const transforms::EvaluatedCost v = transforms::evaluate(cost, values);
+      const transforms::EvaluatedCost v = transforms::evaluate_per_execution(t, cost, values);
       e.bytes = v.bytes;
       e.flops = v.flops;
       e.bytes_dynamic = cost.dynamic;

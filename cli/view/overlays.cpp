@@ -201,12 +201,15 @@ json static_overlay(const SDFG& sdfg, const std::map<std::string, long long>& sy
   }
   for (const Located& l : located) {
     const transforms::StaticCost cost = transforms::static_cost(l.element);
-    const transforms::EvaluatedCost v = transforms::evaluate(cost, symbols);
+    const transforms::EvaluatedCost v = transforms::evaluate_per_execution(l.element, cost, symbols);
     json needs = json::array();
     std::set<std::string> missing;
-    for (const sym::Expr* e : {&cost.bytes, &cost.flops, &cost.bytes_shared_by})
-      for (const std::string& s : e->free_symbols())
-        if (!symbols.count(s)) missing.insert(s);
+    // A map parameter or loop variable around the element is no symbol to give: its values are
+    // averaged over where known (evaluate_per_execution).
+    if (!v.bytes || !v.flops)
+      for (const sym::Expr* e : {&cost.bytes, &cost.flops, &cost.bytes_shared_by})
+        for (const std::string& s : e->free_symbols())
+          if (!symbols.count(s)) missing.insert(s);
     for (const std::string& s : missing) needs.push_back(s);
     json o = l.where;
     o["kind"] = to_string(l.element.kind);

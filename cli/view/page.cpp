@@ -133,6 +133,20 @@ json history_of(const SDFG& sdfg, std::vector<std::string>& notes) {
   return h;
 }
 
+/// The program's arguments: arg_names and the other non-transient containers, sorted.
+std::set<std::string> arguments_of(const SDFG& sdfg) {
+  std::set<std::string> names(sdfg.arg_names.begin(), sdfg.arg_names.end());
+  for (const auto& [name, desc] : sdfg.arrays)
+    if (!desc.transient) names.insert(name);
+  return names;
+}
+
+std::string listed(const std::set<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
 }  // namespace
 
 Page build_page(const PageOptions& o) {
@@ -189,6 +203,11 @@ Page build_page(const PageOptions& o) {
     std::unique_ptr<SDFG> b = load_target(o.compare, o.includes);
     data["compare"] = document(*b);
     data["compareTitle"] = fs::path(o.compare).filename().string();
+    // Two versions of one program have the same arguments; say so when they do not (the page's
+    // Changes tab says it too, and when the two have no element in common).
+    if (auto aa = arguments_of(*sdfg), ab = arguments_of(*b); aa != ab)
+      page.notes.push_back("compare: A and B look like different programs: different arguments (A: " +
+                           listed(aa) + "; B: " + listed(ab) + ")");
   }
   if (runtime::is_field_view_reference(o.target)) files.insert(file_of(o.target));
   json sources = json::object();

@@ -6,6 +6,7 @@
 #include "cuda_codegen_internal.h"
 #include "cuda_kernel_gen.h"
 #include "state_codegen.h"
+#include "weir/sdfg/gpu_block_size.h"
 #include "weir/sdfg/state_uses.h"
 
 namespace weir::codegen::detail {
@@ -30,10 +31,11 @@ std::vector<long long> block_size(const MapInfo& m, const ElementRef& where) {
       throw CodegenError(where, "gpu_block_size entry '" + s + "' is not a thread count in 1..1024");
     b.push_back(v);
   }
+  if (auto why = gpu_block_size_misfit(b, m); !why.empty())
+    throw CodegenError(where, "gpu_block_size: " + why);
   if (b.empty())
     b = m.params.size() == 1 ? std::vector<long long>{64, 1, 1} : std::vector<long long>{32, 8, 1};
   while (b.size() < 3) b.push_back(1);
-  if (b.size() > 3) throw CodegenError(where, "gpu_block_size has more than three entries");
   if (b[0] * b[1] * b[2] > 1024)
     throw CodegenError(where, "gpu_block_size " + std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
                                   std::to_string(b[2]) + " has more than 1024 threads");

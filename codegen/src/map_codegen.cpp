@@ -19,6 +19,7 @@
 #include "weir/codegen/python_to_cpp.h"
 #include "weir/sdfg/omp_schedule.h"
 #include "weir/sdfg/thread_choice.h"
+#include "weir/sdfg/whole_body_timer.h"
 
 namespace weir::codegen::detail {
 
@@ -206,7 +207,7 @@ SimdHint simd_hint(const MapInfo& m) {
   if (!hint->empty() &&
       std::all_of(hint->begin(), hint->end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
     h.lanes = std::stoi(*hint);
-  h.on = *hint == "true" || h.lanes > 0;
+  h.on = has_simd_hint(m);
   return h;
 }
 
@@ -297,11 +298,11 @@ std::string privatized_fit(std::vector<ParallelMapGen::Privatized>& privs, const
 }  // namespace
 
 std::optional<std::size_t> StateGen::chunk_timer_slot(const MapEntry& e) const {
-  auto it = children_.find(e.id());
-  if (device_code() || it == children_.end() || it->second.size() != 1 ||
-      transients_by_scope_.count(e.id()) || simd_hint(*e.map).on)
-    return std::nullopt;
-  const Node& only = st.node(it->second.front());
+  // The rule instrument-timers' bounded mode asks too (weir/sdfg/whole_body_timer.h). A transient
+  // declared in this scope would be a second child, so the check below is the same rule's.
+  const NodeId body = whole_body_timed_once(st, scopes_, e.id());
+  if (device_code() || body == kNoNode || transients_by_scope_.count(e.id())) return std::nullopt;
+  const Node& only = st.node(body);
   switch (only.kind()) {
     case NodeKind::MapEntry: return sg.prog.timer_slot(st, TimedKind::Map, only.id());
     case NodeKind::Library: return sg.prog.timer_slot(st, TimedKind::Library, only.id());

@@ -397,6 +397,31 @@ TEST_CASE("gpu-schedules: the unit-stride parameter goes last (threadIdx.x), gt4
     run_pass(*copy, o);
     CHECK(find_map(*copy, "m2")->map->params == std::vector<std::string>{"j", "i"});
     CHECK(find_map(*copy, "m2")->map->gpu_block_size == std::vector<std::string>{"16", "16", "1"});
+    // A size with more threads along a dimension than the kernel has (J1's kind): every point
+    // of the 1-D m1 would run twice (y has no parameter); refused, naming the map.
+    auto refusal = [&](const char* option, const char* value) {
+      auto g2 = before->clone_sdfg();
+      gpu_transform(*g2);
+      GpuSchedules bad;
+      bad.options().set_text(option, value);
+      try {
+        run_pass(*g2, bad);
+      } catch (const TransformError& e) {
+        return std::string(e.what());
+      }
+      return std::string("applied");
+    };
+    CHECK_THAT(
+        refusal("block_size_1d", "64,2,1"),
+        Catch::Matchers::Contains("option 'block_size_1d': block (64, 2, 1) has 2 threads along y, but map "
+                                  "'m1' has 1 parameter (i): each point would run 2 times; give 1 there"));
+    CHECK_THAT(
+        refusal("block_size", "8,8,4,2"),
+        Catch::Matchers::Contains("option 'block_size': block (8, 8, 4, 2) has 4 values; a thread block "
+                                  "has three (x, y, z)"));
+    // The z of block_size on the 2-D kernel m2 (z is the third parameter and beyond).
+    CHECK_THAT(refusal("block_size", "8,8,2"),
+               Catch::Matchers::Contains("has 2 threads along z, but map 'm2' has 2 parameters"));
   }
   CHECK(test::run_on_cpu(*before, kSizes, 8) == test::run_on_cpu(*g, kSizes, 8));
   // The pass is in the registry and its options parse in pipeline texts.

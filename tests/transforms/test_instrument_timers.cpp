@@ -48,6 +48,34 @@ std::unique_ptr<SDFG> make_two_states() {
 }
 
 /// How many elements carry a Timer, counted without timed_elements (which refuses bad values).
+/// SDFG "outer": map "points" (i = 0:N) calls `body` per point, X[i] into its scalar `in` and its
+/// scalar `out` into Y[i].
+std::unique_ptr<SDFG> call_per_point(std::unique_ptr<SDFG> body, const std::string& in,
+                                     const std::string& out) {
+  auto sdfg = std::make_unique<SDFG>("outer");
+  sdfg->add_symbol("N");
+  sdfg->add_array("X", ScalarType::Float64, {E("N")});
+  sdfg->add_array("Y", ScalarType::Float64, {E("N")});
+  SDFGState& st = sdfg->add_state("main", true);
+  auto& x = st.add_access("X");
+  auto& y = st.add_access("Y");
+  auto& m = st.add_map("points", {"i"}, S("0:N"));
+  auto& call = st.add_nested_sdfg("call", std::move(body), {in}, {out});
+  path_in(st, x.id(), {m.id()}, call.id(), in, {M("X", "0:N"), M("X", "i")});
+  path_out(st, call.id(), out, {m.exit}, y.id(), {M("Y", "i"), M("Y", "0:N")});
+  return sdfg;
+}
+
+/// call_per_point of a body whose state "s" copies its scalar a into b.
+std::unique_ptr<SDFG> make_call_per_point() {
+  auto body = std::make_unique<SDFG>("body");
+  body->add_scalar("a", ScalarType::Float64);
+  body->add_scalar("b", ScalarType::Float64);
+  SDFGState& bs = body->add_state("s", true);
+  bs.add_edge(bs.add_access("a").id(), "", bs.add_access("b").id(), "", M("a", "0"));
+  return call_per_point(std::move(body), "a", "b");
+}
+
 std::size_t timed_elements_or_empty(const SDFG& sdfg) {
   std::size_t n = 0;
   for (const SDFGState* st : sdfg.all_states())
@@ -159,24 +187,7 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and those called 
 
   // A nested SDFG called inside a map: the call, its state and its copy are timed (level 2, per
   // thread), as a map there would be.
-  auto per_point = std::make_unique<SDFG>("outer");
-  per_point->add_symbol("N");
-  per_point->add_array("X", ScalarType::Float64, {E("N")});
-  per_point->add_array("Y", ScalarType::Float64, {E("N")});
-  SDFGState& ps = per_point->add_state("main", true);
-  auto body = std::make_unique<SDFG>("body");
-  body->add_scalar("a", ScalarType::Float64);
-  body->add_scalar("b", ScalarType::Float64);
-  SDFGState& bs = body->add_state("s", true);
-  auto& ba = bs.add_access("a");
-  auto& bb = bs.add_access("b");
-  bs.add_edge(ba.id(), "", bb.id(), "", M("a", "0"));
-  auto& px = ps.add_access("X");
-  auto& py = ps.add_access("Y");
-  auto& pm = ps.add_map("points", {"i"}, S("0:N"));
-  auto& call = ps.add_nested_sdfg("call", std::move(body), {"a"}, {"b"});
-  path_in(ps, px.id(), {pm.id()}, call.id(), "a", {M("X", "0:N"), M("X", "i")});
-  path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
+  auto per_point = make_call_per_point();
   auto per_point_shallow = per_point->clone_sdfg();
   CHECK(instrument(*per_point) == 5);
   CHECK(kinds_and_labels(*per_point) ==
@@ -216,28 +227,21 @@ TEST_CASE("instrument-timers enters SDFGs nested outside maps, and those called 
 TEST_CASE("instrument-timers 'bounded' times nothing that runs per point of a map", "[transforms][profile]") {
   // The whole body of a top-level map (timed once per thread) stays; the states of an SDFG called
   // per point (a scan's per-level states: millions of timers per call, user33's J2) do not.
-  auto sdfg = std::make_unique<SDFG>("outer");
-  sdfg->add_symbol("N");
-  sdfg->add_array("X", ScalarType::Float64, {E("N")});
-  sdfg->add_array("Y", ScalarType::Float64, {E("N")});
-  SDFGState& ps = sdfg->add_state("main", true);
-  auto body = std::make_unique<SDFG>("body");
-  body->add_scalar("a", ScalarType::Float64);
-  body->add_scalar("b", ScalarType::Float64);
-  SDFGState& bs = body->add_state("s", true);
-  auto& ba = bs.add_access("a");
-  auto& bb = bs.add_access("b");
-  bs.add_edge(ba.id(), "", bb.id(), "", M("a", "0"));
-  auto& px = ps.add_access("X");
-  auto& py = ps.add_access("Y");
-  auto& pm = ps.add_map("points", {"i"}, S("0:N"));
-  auto& call = ps.add_nested_sdfg("call", std::move(body), {"a"}, {"b"});
-  path_in(ps, px.id(), {pm.id()}, call.id(), "a", {M("X", "0:N"), M("X", "i")});
-  path_out(ps, call.id(), "b", {pm.exit}, py.id(), {M("Y", "i"), M("Y", "0:N")});
+  auto sdfg = make_call_per_point();
   auto every = sdfg->clone_sdfg();
   CHECK(instrument(*every) == 5);  // unbounded: the called state and its copy too
   CHECK(instrument(*sdfg, 0, true) == 3);
   CHECK(kinds_and_labels(*sdfg) == std::vector<std::string>{"state main", "map points", "nested_sdfg call"});
+  // A vectorized map (the SIMD hint: an `omp simd` loop holds no timer) times its body per point
+  // in the generated code, so the bounded mode leaves it untimed, as codegen's rule says.
+  for (const char* hint : {"true", "8"}) {
+    auto simd = make_call_per_point();
+    for (SDFGState* st : simd->all_states())
+      for (Node* n : st->nodes())
+        if (auto* me = n->as<MapEntry>()) me->map->extra.set("weir_vectorize", hint);
+    CHECK(instrument(*simd, 0, true) == 2);
+    CHECK(kinds_and_labels(*simd) == std::vector<std::string>{"state main", "map points"});
+  }
 
   // make_two_states: "cols" is the whole body of "rows" (kept); a map inside "cols" would not be.
   auto two = make_two_states();
@@ -301,18 +305,7 @@ TEST_CASE("static costs: a nested SDFG call inside a map counts its states' FLOP
     auto& t = bs.add_tasklet("f", {"o = v * 2 + sqrt(v)", Language::Python}, {"v"}, {"o"});
     bs.add_edge(bs.add_access("x").id(), "", t.id(), "v", M("x", "0"));
     bs.add_edge(t.id(), "o", bs.add_access("y").id(), "", M("y", "0"));
-    auto g = std::make_unique<SDFG>("outer");
-    g->add_symbol("N");
-    g->add_array("X", ScalarType::Float64, {E("N")});
-    g->add_array("Y", ScalarType::Float64, {E("N")});
-    SDFGState& st = g->add_state("main", true);
-    auto& x = st.add_access("X");
-    auto& y = st.add_access("Y");
-    auto& m = st.add_map("points", {"i"}, S("0:N"));
-    auto& call = st.add_nested_sdfg("call", std::move(body), {"x"}, {"y"});
-    path_in(st, x.id(), {m.id()}, call.id(), "x", {M("X", "0:N"), M("X", "i")});
-    path_out(st, call.id(), "y", {m.exit}, y.id(), {M("Y", "i"), M("Y", "0:N")});
-    return g;
+    return call_per_point(std::move(body), "x", "y");
   };
   const std::map<std::string, long long> n100{{"N", 100}};
   auto plain = make(0);

@@ -217,6 +217,10 @@ TEST_CASE("MapTiling: refuses with reasons", "[transforms][map-tiling]") {
                     "option 'tile_sizes' must be at least 1, not -4");
   t.options().set("tile_sizes", std::vector<long long>{1});
   CHECK(refusal(*sdfg, t) == "every tile size is 1: nothing to tile");
+  // More sizes than parameters (user33 J1): refused, not applied with the extra sizes dropped.
+  t.options().set("tile_sizes", std::vector<long long>{32, 8, 4});
+  CHECK(refusal(*sdfg, t) ==
+        "tile_sizes has 3 values (32, 8, 4) but map 'map' has 2 parameters (i, j); give at most 2");
   t.options().set("tile_sizes", std::vector<long long>{4});
   maps_of(only_state(*sdfg))[0]->map->range = S("0:N:2, 0:M");
   CHECK(refusal(*sdfg, t) == "dimension 0 of map 'map' has step 2; only unit-step ranges are tiled");

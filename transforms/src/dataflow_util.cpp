@@ -176,6 +176,17 @@ std::string dynamic_inputs(const MapEntry& me) {
   return s;
 }
 
+std::string too_many_per_parameter(const std::string& option, const std::vector<long long>& values,
+                                   const MapInfo& m) {
+  if (values.size() <= m.params.size()) return {};
+  std::vector<std::string> text;
+  for (long long v : values) text.push_back(std::to_string(v));
+  const std::string n = std::to_string(m.params.size());
+  return option + " has " + std::to_string(values.size()) + " values (" + weir::join(text, ", ") +
+         ") but map '" + m.label + "' has " + n + (m.params.size() == 1 ? " parameter (" : " parameters (") +
+         weir::join(m.params, ", ") + "); give at most " + n;
+}
+
 std::string join(const std::vector<std::string>& v, const std::string& sep) { return weir::join(v, sep); }
 
 }  // namespace weir::transforms::detail

@@ -60,6 +60,13 @@ std::string fresh_param(const SDFG& sdfg, const SDFGState& st, const std::string
 /// "'b0', 'e1'"; transformations that move ranges refuse such maps.
 std::string dynamic_inputs(const MapEntry& me);
 
+/// Why a per-parameter list option (one value per map parameter, the last repeated for further
+/// parameters) does not fit map `m`: it has more values than the map has parameters, which would
+/// be dropped silently ("tile_sizes has 3 values (32, 8, 4) but map 'm' has 2 parameters (i, j);
+/// give at most 2"); empty when it fits.
+std::string too_many_per_parameter(const std::string& option, const std::vector<long long>& values,
+                                   const MapInfo& m);
+
 /// Copies the dataflow of `from` into `into`: every node `id` does not map yet (to a node of
 /// `into`) is cloned, then every edge; copied map entries and exits are linked again and share
 /// their Map. Afterwards `id` maps every node of `from` to its node in `into` (state fusion).

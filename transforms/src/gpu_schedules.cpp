@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "dataflow_util.h"
+#include "weir/sdfg/gpu_block_size.h"
 
 namespace weir::transforms {
 
@@ -74,12 +75,17 @@ bool has_thread_block_map(const SDFGState& st, const ScopeTree& tree, const MapE
 
 std::size_t GpuSchedules::run_pass(SDFG& root, Transaction& tx) {
   std::size_t changed = 0;
-  auto pick = [&](std::size_t dims) {
-    const auto& b = options().get_int_list("block_size");
-    const auto& b1 = options().get_int_list("block_size_1d");
+  auto pick = [&](const MapInfo& m) {
+    const std::size_t dims = m.params.size();
     const auto& b2 = options().get_int_list("block_size_2d");
     const auto& b3 = options().get_int_list("block_size_3d");
-    const auto& chosen = dims <= 1 ? b1 : dims == 2 ? (b2.empty() ? b : b2) : (b3.empty() ? b : b3);
+    const char* option = dims <= 1                  ? "block_size_1d"
+                         : dims == 2 && !b2.empty() ? "block_size_2d"
+                         : dims >= 3 && !b3.empty() ? "block_size_3d"
+                                                    : "block_size";
+    const auto& chosen = options().get_int_list(option);
+    if (auto why = gpu_block_size_misfit(chosen, m); !why.empty())
+      throw TransformError(std::string("gpu-schedules: option '") + option + "': " + why);
     std::vector<std::string> out;
     for (long long v : chosen) out.push_back(std::to_string(v));
     return out;
@@ -107,7 +113,7 @@ std::size_t GpuSchedules::run_pass(SDFG& root, Transaction& tx) {
           }
         }
         if (m.gpu_block_size.empty() && !has_thread_block_map(st, tree, *me)) {
-          m.gpu_block_size = pick(m.params.size());
+          m.gpu_block_size = pick(m);
           ++changed;
         }
       }

@@ -3,6 +3,7 @@
 
 #include "weir/sdfg/errors.h"
 #include "weir/sdfg/instrumented.h"
+#include "weir/sdfg/whole_body_timer.h"
 
 namespace weir::transforms {
 
@@ -48,14 +49,13 @@ int maps_around(const SDFGState& st, const ScopeTree& scopes, NodeId n) {
 bool within(int depth, long long max_depth) { return max_depth == 0 || depth <= max_depth; }
 
 /// Option `bounded`: whether node `n` (inside `depth` maps of the program in all) may be timed.
-/// Only the whole body of a top-level map (its only child, as codegen's chunk_timer_slot sees
-/// it: map exits aside), timed once per thread; anything deeper runs per point of a map.
+/// Only the whole body of a top-level map that codegen times once per thread (its only child, and
+/// the map no SIMD loop: whole_body_timed_once, the code generator's own rule); anything deeper,
+/// or inside a vectorized map, runs its timer per point of a map.
 bool bounded_ok(const SDFGState& st, const ScopeTree& scopes, NodeId n, int depth) {
   if (depth == 0) return true;
   if (depth > 1 || scopes.parent[n] == kNoNode) return false;
-  int children = 0;
-  for (NodeId c : scopes.children(scopes.parent[n])) children += st.node(c).kind() != NodeKind::MapExit;
-  return children == 1;
+  return whole_body_timed_once(st, scopes, scopes.parent[n]) == n;
 }
 
 /// Timers in `sdfg`, an SDFG called inside `outer` maps (0: the program, or an SDFG called outside

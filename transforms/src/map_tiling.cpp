@@ -40,6 +40,7 @@ MatchResult MapTiling::can_apply(const MatchContext& ctx, const std::vector<std:
   const auto& sizes = options().get_int_list("tile_sizes");
   if (m.range.dims() != m.params.size())
     return refuse("map '" + m.label + "' has a different number of parameters and ranges");
+  if (auto why = detail::too_many_per_parameter("tile_sizes", sizes, m); !why.empty()) return refuse(why);
   bool any = false;
   for (std::size_t d = 0; d < m.params.size(); ++d) {
     long long t = tile_size(sizes, d);

@@ -416,6 +416,8 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
       // with an error once the rounds or the SDFG's growth pass what converging steps need
       // (fusion, collapse and expansion shrink the SDFG or end within a few rounds).
       const SdfgExtent start = extent_of(sdfg);
+      std::size_t refused = 0;  // matches refused in the first round, and the first reason
+      std::string first_refusal;
       for (std::size_t round = 0;; ++round) {
         const SdfgExtent now = extent_of(sdfg);
         if (round == kMaxRepeatRounds || now.nodes > 8 * start.nodes + 100 ||
@@ -428,7 +430,10 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
         std::size_t applied = 0;
         std::vector<Match> found;
         for (const auto& c : find_matches(sdfg, *t, cache))
-          if (c.result) found.push_back(c.match);
+          if (c.result)
+            found.push_back(c.match);
+          else if (round == 0 && ++refused == 1)
+            first_refusal = c.match.id() + ": " + c.result.reason();
         for (const auto& m : found) {
           if (!check_match(sdfg, *t, m, cache)) continue;  // an earlier application changed it
           apply_transactional(sdfg, *t, m, cache);
@@ -437,8 +442,14 @@ std::size_t apply_step(SDFG& sdfg, const ScriptStep& step, AnalysisCache& cache,
         total += applied;
         if (!step.repeat || applied == 0) break;
       }
+      // The first refusal says why (a tile_sizes list too long for every map, a vector_width
+      // above every map's points), not only that nothing applied.
       if (total == 0)
-        throw TransformError("applies nowhere (see `weir transforms match FILE " + step.name + "`)");
+        throw TransformError("applies nowhere (see `weir transforms match FILE " + step.name + "`)" +
+                             (refused
+                                  ? "; " + std::to_string(refused) + " match" + (refused == 1 ? "" : "es") +
+                                        " refused, the first " + first_refusal
+                                  : std::string()));
       return total;
     }
   }

@@ -3,8 +3,12 @@
 // which shift when a transformation removes a node), and an element present in both is
 // changed when its own attributes or its edges' endpoints differ (the change names which). Containers (states, scopes,
 // nested SDFGs) are changed when anything inside them is. A node that moved to another state
-// (and the memlets that moved with it) is one 'moved' change, not a removal and an addition.
+// (and the memlets that moved with it) is one 'moved' change, not a removal and an addition; a
+// map whose label (its range) changed, tiled or renamed, is matched by structure (match.js) and
+// is one 'changed' change naming what differs. Two SDFGs with different arguments or nothing in
+// common are said to be different programs (`unrelated`).
 import { ownAttributes } from './model.js';
+import { structuralPairs } from './match.js';
 
 // Attributes that differ between copies of the same element without meaning anything.
 const NOISE = new Set(['guid', 'hash', 'debuginfo', 'is_data_src', 'num_accesses', 'src_subset', 'dst_subset']);
@@ -75,7 +79,8 @@ function movedElements(a, b, byKeyA, byKeyB) {
 
 /**
  * Diff of models `a` and `b`: {inA: Map uid->'removed'|'changed', inB: Map uid->'added'|'changed',
- * changes: [{status, key, label, kind, uidA, uidB, what}]} (changes lists leaf elements only;
+ * changes: [{status, key, label, kind, uidA, uidB, what}], unrelated: why they look like
+ * different programs, or ''} (changes lists leaf elements only;
  * status 'added', 'removed', 'changed' or 'moved'; `what`: the names of the attributes,
  * endpoints or containers that differ, for 'changed', and first the states for 'moved').
  */
@@ -93,8 +98,20 @@ export function diffModels(a, b) {
       changes.push({ status: 'moved', key: ea.key, label: eb.label, kind: eb.kind, uidA: ea.uid, uidB: eb.uid, what });
   }
   const movedB = new Set([...moved.values()].map((m) => m.eb));
+  const matched = new Map([...moved].map(([ea, m]) => [ea, m.eb]));
+  for (const ea of a.all) if (!moved.has(ea) && byKeyB.has(ea.key)) matched.set(ea, byKeyB.get(ea.key));
+  const structural = structuralPairs(a, b, matched);
+  for (const [ea, eb] of structural) {
+    // The ends of a memlet between paired nodes have new keys; what else differs is the change.
+    const what = changedFields(ea, eb).filter((f) => ea.kind !== 'memlet' || !pairedEnd(f, ea, structural));
+    if (!what.length) continue;
+    inA.set(ea.uid, 'changed');
+    inB.set(eb.uid, 'changed');
+    changes.push({ status: 'changed', key: ea.key, label: eb.label, kind: eb.kind, uidA: ea.uid, uidB: eb.uid, what });
+  }
+  const structuralB = new Set(structural.values());
   for (const ea of a.all) {
-    if (moved.has(ea)) continue;
+    if (moved.has(ea) || structural.has(ea)) continue;
     const eb = byKeyB.get(ea.key);
     if (!eb) {
       inA.set(ea.uid, 'removed');
@@ -108,7 +125,7 @@ export function diffModels(a, b) {
     }
   }
   for (const eb of b.all)
-    if (!byKeyA.has(eb.key) && !movedB.has(eb)) {
+    if (!byKeyA.has(eb.key) && !movedB.has(eb) && !structuralB.has(eb)) {
       inB.set(eb.uid, 'added');
       changes.push({ status: 'added', key: eb.key, label: eb.label, kind: eb.kind, uidB: eb.uid });
     }
@@ -121,5 +138,32 @@ export function diffModels(a, b) {
   };
   lift(a, inA);
   lift(b, inB);
-  return { inA, inB, changes };
+  return { inA, inB, changes, unrelated: unrelatedPrograms(a, b, matched.size + structural.size) };
+}
+
+/** Whether memlet field `f` ('source' or 'destination') differs only because that end was paired by structure. */
+function pairedEnd(f, ea, structural) {
+  return (f === 'source' && structural.has(ea.src)) || (f === 'destination' && structural.has(ea.dst));
+}
+
+/** The arguments of a model's SDFG: arg_names and the other non-transient containers, sorted. */
+function argumentsOf(model) {
+  const attrs = model.root.json.attributes ?? {};
+  const names = new Set(attrs.arg_names ?? []);
+  for (const [name, desc] of Object.entries(attrs._arrays ?? {})) if (!desc?.attributes?.transient) names.add(name);
+  return [...names].sort();
+}
+
+/**
+ * Why `a` and `b` look like two different programs rather than two versions of one ('' when they
+ * do not): different arguments, or no element in common besides the SDFG itself (`common`
+ * counts the pairs, the roots' included).
+ */
+function unrelatedPrograms(a, b, common) {
+  const why = [];
+  const aa = argumentsOf(a), ab = argumentsOf(b);
+  if (aa.join(',') !== ab.join(','))
+    why.push(`different arguments (A: ${aa.join(', ') || 'none'}; B: ${ab.join(', ') || 'none'})`);
+  if (common <= 1) why.push('no element in common');
+  return why.length ? `A and B look like different programs: ${why.join(', ')}` : '';
 }

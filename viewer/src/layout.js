@@ -124,7 +124,21 @@ class Box {
 const FAST_ORDER_NODES = 1500;
 let fastOrder = false;
 
-export function layoutModel(model, collapsed) {
+// An overlay's badge drawn right of a node (render.js): the layout reserves its room on both
+// sides of the node (dagre places centres), so a badge stays inside its state's box.
+let badgeOf = null;
+const BADGE_CHAR_W = 6.1; // 600 10px monospace (style.css .badge)
+const BADGE_GAP = 6; // render.js: the badge starts 6 px right of its box
+
+/** Room a node's badge takes right of the node, 0 without one. */
+function badgeRoom(el) {
+  const badge = badgeOf?.(el);
+  return badge ? Math.ceil(String(badge).length * BADGE_CHAR_W) + BADGE_GAP : 0;
+}
+
+/** `badges` (optional): element -> the short text an overlay draws right of it, or nothing. */
+export function layoutModel(model, collapsed, badges = null) {
+  badgeOf = badges;
   fastOrder = model.all.filter((e) => e.state && e.kind !== 'memlet').length > FAST_ORDER_NODES;
   const boxes = [], edges = [];
   const top = sdfgBox(model.root, collapsed);
@@ -368,7 +382,8 @@ function stateBox(el, collapsed) {
       drawn.push({ e, v: idOf.get(rs), w: idOf.get(rd), name: e.uid, src: s, dst: d, fixSrc: rs !== s, fixDst: rd !== d, exact });
     }
     memletLabels(drawn);
-    const L = runLayout(items.map((b) => ({ width: b.w, height: b.h })), drawn);
+    const room = (b) => (b.el && b.shape !== 'scope' ? badgeRoom(b.el) : 0);
+    const L = runLayout(items.map((b) => ({ width: b.w + 2 * room(b), height: b.h })), drawn);
     const out = new Box(null, L.width, L.height, 'scope');
     items.forEach((b, i) => {
       const p = L.nodes[i];

@@ -72,12 +72,14 @@ class Viewer {
     this.model = this.modelOf(cur.json);
     this.marks = new Map();
     this.changes = null;
+    this.unrelated = '';
     if (cur.diffWith) {
       const [a, b] = cur.diffWith.map((j) => this.modelOf(j));
       const diff = diffModels(a, b);
       const before = cur.json === cur.diffWith[0] && (this.mode === 'compare' ? this.compareSide === 'A' : true);
       this.marks = before ? diff.inA : diff.inB;
       this.changes = diff.changes;
+      this.unrelated = diff.unrelated;
     }
     this.diagEls = this.mapDiagnostics();
     this.locateOverlays();
@@ -99,10 +101,11 @@ class Viewer {
   relayout() {
     const collapsed = new Set(this.model.all.filter((e) => this.collapsedKeys.has(e.key)).map((e) => e.uid));
     const t0 = performance.now();
-    this.layout = layoutModel(this.model, collapsed);
+    const badges = this.overlay === 'decisions' ? (el) => this.decisionsOf(el)?.badge : null;
+    this.layout = layoutModel(this.model, collapsed, badges);
     window.weirViewer.layoutMs = performance.now() - t0;
     this.collapsed = collapsed;
-    this.graph.render(this.layout, (el) => this.classesOf(el), this.overlay === 'decisions' ? (el) => this.decisionsOf(el)?.badge : null);
+    this.graph.render(this.layout, (el) => this.classesOf(el), badges);
     if (this.selected) this.graph.mark([this.selected.uid], 'selected');
     this.applySearch(false);
   }
@@ -410,7 +413,9 @@ class Viewer {
     if (!this.changes) return '';
     const shown = this.changes.filter((c) => c.kind !== 'sdfg' || c.status !== 'changed');
     const count = (st) => shown.filter((c) => c.status === st).length;
-    let s = `<h4>changes: <span class="d-added-t">${count('added')} added</span>, <span class="d-removed-t">${count('removed')} removed</span>, <span class="d-changed-t">${count('changed')} changed</span>, <span class="d-changed-t">${count('moved')} moved</span></h4><div class="changes">`;
+    // Two unrelated programs compare element by element too, but say so first.
+    let s = this.unrelated ? `<p class="unrelated">${esc(this.unrelated)}</p>` : '';
+    s += `<h4>changes: <span class="d-added-t">${count('added')} added</span>, <span class="d-removed-t">${count('removed')} removed</span>, <span class="d-changed-t">${count('changed')} changed</span>, <span class="d-changed-t">${count('moved')} moved</span></h4><div class="changes">`;
     for (const c of shown.slice(0, 500)) {
       const uid = this.mode === 'compare' ? (this.compareSide === 'A' ? c.uidA : c.uidB) : this.showBefore ? c.uidA : c.uidB;
       const what = c.what?.length ? ` <span class="muted">(${esc(c.what.join(', '))})</span>` : '';

@@ -692,3 +692,66 @@ test('--compare: a map moved to another state is one move, not its memlets remov
   assert.match(await page.textContent('#tab-changes h4'), /1 added, 1 removed, 0 changed, [1-9]\d* moved/);
   await page.context().close();
 });
+
+test('--compare: a tiled map is one changed map naming its range, not removed and added with its memlets', async () => {
+  // user33 J3: the tiled map's label holds its new range, so keys alone listed it, its exit and
+  // every memlet at its scope as removed and added. Matched by structure (its label stem, its
+  // parameters, the data it reads and writes) it is one change; the tile map and its two memlets
+  // are what was added.
+  const a = join(work, 'lap.sdfg'), b = join(work, 'lap-tiled.sdfg');
+  runWeir(['sdfg', 'examples/cartesian/laplacian.py::laplacian', '-o', a]);
+  runWeir(['optimize', a, '-o', b, '--passes', 'map-tiling{tile_sizes=8,4,1}']);
+  const page = await openHtml('compare-tiled', [a, '--compare', b]);
+  const changes = await page.$$eval('#tab-changes .change', (cs) => cs.map((c) => c.textContent));
+  const of = (re) => changes.filter((c) => re.test(c));
+  assert.deepEqual(of(/^removed /), [], `nothing of A is gone: ${changes}`);
+  assert.deepEqual(of(/^added map entry/).map((c) => c.replace(/\[.*$/, '')), ['added map entry tile_lap_map'], `${changes}`);
+  assert.equal(of(/^added memlet/).length, 2, `the tile map's two memlets: ${changes}`);
+  const lap = of(/^changed map entry lap_map\[/);
+  assert.equal(lap.length, 1, `${changes}`);
+  assert.match(lap[0], /\(range\)$/, 'the change names the attribute that changed');
+  // The memlets into and out of the tiled map now come from and go to the tile map.
+  const memlets = of(/^changed memlet/);
+  assert.equal(memlets.length, 2, `${changes}`);
+  assert.ok(memlets.some((c) => /\(source\b/.test(c)) && memlets.some((c) => /\(destination\b/.test(c)), `${memlets}`);
+  assert.equal(await page.$('#tab-changes .unrelated'), null, 'one program: no warning');
+  await page.context().close();
+});
+
+test('--compare: two different programs are said to be different programs', async () => {
+  const a = join(work, 'lap-u.sdfg'), b = join(work, 'hdiff-u.sdfg');
+  runWeir(['sdfg', 'examples/cartesian/laplacian.py::laplacian', '-o', a]);
+  runWeir(['sdfg', 'examples/cartesian/hdiff.py::hdiff_program', '-o', b]);
+  const note = runWeir(['view', a, '--compare', b, '--html', join(work, 'unrelated-note.html')]).stdout;
+  assert.match(note, /compare: A and B look like different programs: different arguments \(A: f, out; B: /);
+  const page = await openHtml('compare-unrelated', [a, '--compare', b]);
+  assert.match(await page.textContent('#tab-changes .unrelated'), /^A and B look like different programs: different arguments \(A: f, out; B: .*\)/);
+  await page.context().close();
+});
+
+test('map badges stay inside their state\'s box in a 1400 x 900 window (decisions overlay)', async () => {
+  // user31 G12's leftover: a map's badge ("parallel · collapse 2 · ...") is drawn right of the map
+  // and ran past its state's box where the map sat at the state's right edge. The layout reserves
+  // the badge's room: every badge lies inside its state.
+  const opt = join(work, 'hdiff_badges.sdfg');
+  runWeir(['optimize', join(corpus, 'dace', 'hdiff', 'hdiff.simplified.sdfg'), '-o', opt, '--auto', 'cpu']);
+  const lap = join(work, 'lap_badges.sdfg'), lapOpt = join(work, 'lap_badges_cpu.sdfg');
+  runWeir(['sdfg', 'examples/cartesian/laplacian.py::laplacian', '-o', lap]);
+  runWeir(['optimize', lap, '-o', lapOpt, '--auto', 'cpu']);
+  for (const [name, file] of [['badges-hdiff', opt], ['badges-laplacian', lapOpt]]) {
+    const page = await openHtml(name, [file], { width: 1400, height: 900 });
+    await page.selectOption('#overlay', 'decisions');
+    // Full detail (the fitted graph is small enough to hide badges); boxes are in graph units.
+    await page.evaluate(() => document.querySelector('svg.graph').setAttribute('data-lod', 'lod-high'));
+    const badges = await page.evaluate(() => [...document.querySelectorAll('svg.graph g.el text.badge')].map((t) => {
+      const uid = t.parentNode.getAttribute('data-uid');
+      const state = document.querySelector(`svg.graph g.el[data-uid="${CSS.escape(uid.replace(/\/n\d+$/, ''))}"] > .shape`);
+      const b = t.getBBox(), s = state.getBBox();
+      return { text: t.textContent, b: { l: b.x, r: b.x + b.width, t: b.y, bo: b.y + b.height }, s: { l: s.x, r: s.x + s.width, t: s.y, bo: s.y + s.height } };
+    }));
+    assert.ok(badges.length > 0, `${name}: badges drawn`);
+    const outside = badges.filter(({ b, s }) => b.l < s.l || b.r > s.r || b.t < s.t || b.bo > s.bo);
+    assert.deepEqual(outside.map((o) => `${o.text}: ${JSON.stringify(o)}`), [], `${name}: badges past their state's box`);
+    await page.context().close();
+  }
+});

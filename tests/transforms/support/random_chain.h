@@ -17,6 +17,17 @@
 
 namespace weir::test {
 
+/// The number of parameters of the map whose entry is the first element of dataflow match `m`
+/// (1 when it is not a map entry).
+inline std::size_t map_parameters(const SDFG& sdfg, const transforms::Match& m) {
+  auto* region = transforms::cfg_list(sdfg)[m.cfg_id];
+  if (m.subgraph.empty() || !region->has_block(m.state_id)) return 1;
+  const auto* st = region->block(m.state_id).as<SDFGState>();
+  if (!st || !st->has_node(m.subgraph.front())) return 1;
+  const auto* me = st->node(m.subgraph.front()).as<MapEntry>();
+  return me ? std::max<std::size_t>(1, me->map->params.size()) : 1;
+}
+
 /// Applies up to `steps` random applicable matches (a registered transformation uniformly among
 /// those that apply somewhere, then one of its matches; with `prefer` set, every other step
 /// takes that transformation when it applies), validating after each. Returns the log of what
@@ -44,8 +55,11 @@ inline std::string random_chain(SDFG& sdfg, std::mt19937& rng, int steps, const 
     Match m = ms[std::uniform_int_distribution<std::size_t>(0, ms.size() - 1)(rng)];
     auto t = make_transformation(name);
     if (name == "MapTiling") {
+      // One size per parameter at most (MapTiling refuses longer lists): 2 and 3 shuffled, as
+      // many as the matched map has parameters.
       std::vector<long long> sizes{2, 3};
       std::shuffle(sizes.begin(), sizes.end(), rng);
+      sizes.resize(std::min(sizes.size(), map_parameters(sdfg, m)));
       t->options().set("tile_sizes", sizes);
     }
     log += "  " + match_to_json(sdfg, *t, m) + "\n";

@@ -18,7 +18,10 @@ namespace weir::transforms {
 ///    no thread-block map inside: `block_size_1d` for one-parameter kernels, `block_size_2d`
 ///    for two, `block_size_3d` for three or more (DaCe folds dimensions past the third into z);
 ///    an empty 2-D/3-D option means `block_size`. Defaults are gt4py's: (32, 8, 1) and
-///    (64, 1, 1) for 1-D.
+///    (64, 1, 1) for 1-D. A size that does not fit a kernel (more than three values, or more
+///    than one thread along a dimension the kernel does not have, which would run each point
+///    several times: weir/sdfg/gpu_block_size.h) throws TransformError naming the option, the
+///    map and its parameters.
 /// Returns the number of maps changed.
 class GpuSchedules final : public Pass {
  public:

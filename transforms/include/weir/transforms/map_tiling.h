@@ -18,10 +18,12 @@ inline constexpr const char* kTilesDivideAttribute = "weir_tiles_divide";
 /// `b:e` (inclusive e) and tile size t the outer map gets parameter `tile_i` over `b:e` step t and
 /// the original (inner) map iterates `tile_i : Min(e, tile_i + t - 1)` (inclusive end). The
 /// original entry stays the inner map. Refuses non-unit steps, non-positive tile sizes and maps
-/// where every tile size is 1. With `divides_evenly`, a range whose number of points is a known
-/// integer that the tile size does not divide is refused; where the number depends on symbols,
-/// the promise is recorded on the outer map (kTilesDivideAttribute) and the generated code checks
-/// it before the map runs, naming the map, the range, the tile size and the script step.
+/// where every tile size is 1, and a `tile_sizes` list longer than the map's parameters (the extra
+/// sizes would be dropped silently; the reason names the map's parameters and the sizes given). With
+/// `divides_evenly`, a range whose number of points is a known integer that the tile size does not divide is
+/// refused; where the number depends on symbols, the promise is recorded on the outer map
+/// (kTilesDivideAttribute) and the generated code checks it before the map runs, naming the map, the range,
+/// the tile size and the script step.
 class MapTiling final : public PatternTransformation<MapEntry> {
  public:
   MapTiling();

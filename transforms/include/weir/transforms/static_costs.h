@@ -74,4 +74,26 @@ struct EvaluatedCost {
 };
 EvaluatedCost evaluate(const StaticCost& cost, const std::map<std::string, long long>& symbols);
 
+/// `cost` (static_cost(e)) per execution of `e`, averaged over its executions in one call: for an
+/// element whose cost depends on the parameters of the maps around it or the variables of the for
+/// loops around its state (in its SDFG and around the nested SDFG calls above it: a scan's
+/// per-level state inside the SDFG called per column block, whose block width is Min(J - j, 8)),
+/// which evaluate() cannot give from the program's `symbols` alone. Every execution is enumerated
+/// (the maps' points, the loops' trips, with `symbols`); `executions` is their number. A value
+/// stays nullopt where some execution's cannot be evaluated, a range or trip count cannot, a loop
+/// around is not a for loop, or there are more than `max_executions` executions.
+struct ExecutionAverage {
+  std::optional<double> bytes, flops;
+  long long executions = 0;
+};
+ExecutionAverage average_over_executions(const TimedElement& e, const StaticCost& cost,
+                                         const std::map<std::string, long long>& symbols,
+                                         long long max_executions = 1LL << 22);
+
+/// evaluate(cost, symbols), and where a value needs a map parameter or loop variable around `e`,
+/// its average_over_executions: what a profile report and the viewer's static overlay show per
+/// execution.
+EvaluatedCost evaluate_per_execution(const TimedElement& e, const StaticCost& cost,
+                                     const std::map<std::string, long long>& symbols);
+
 }  // namespace weir::transforms
