@@ -9,6 +9,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/dace_symbols.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/sdfg/library_implementations.h"
 
 namespace weir::frontend {
@@ -109,7 +110,8 @@ class Lowering {
           sdfg_->add_symbol(s, ScalarType::Int64);
           shape.push_back(sym::Expr::symbol(s));
         }
-        sdfg_->add_array(p.name, to_sdfg_type(p.type.dtype), shape, false);
+        lowering::record_dims(sdfg_->add_array(p.name, to_sdfg_type(p.type.dtype), shape, false),
+                              p.type.dims);
       } else if (is_floating(p.type.dtype)) {
         sdfg_->add_scalar(p.name, to_sdfg_type(p.type.dtype), false);
         value_name_[p.name] = "__value_" + p.name;
@@ -134,7 +136,8 @@ class Lowering {
                                 "the size of a local field may only use parameters that are never "
                                 "reassigned ('" +
                                     f + "' is assigned in the function)");
-      sdfg_->add_array(slot, to_sdfg_type(stmt->type.dtype), shape, true);
+      lowering::record_dims(sdfg_->add_array(slot, to_sdfg_type(stmt->type.dtype), shape, true),
+                            stmt->type.dims);
     }
     Seq top{*sdfg_};
     for (const auto& [param, name] : value_name_) top.pending.emplace_back(name, param);
@@ -528,7 +531,9 @@ class Lowering {
       if (fresh) {
         const DataDescriptor& d = sdfg_->data(slot);
         it->second = sdfg_->unique_data_name("__" + slot + "_before_call");
-        sdfg_->add_array(it->second, d.dtype.base, d.shape, true);
+        std::vector<std::string> dims = field_dims(d);
+        DataDescriptor& copy = sdfg_->add_array(it->second, d.dtype.base, d.shape, true);
+        if (!dims.empty()) set_field_dims(copy, dims);
       }
       if (!st) st = &seq.state("before_" + p.name);
       const DataDescriptor& d = sdfg_->data(slot);
