@@ -235,3 +235,17 @@ static inline WEIR_HD int64_t weir_index(int64_t i, int64_t n, const char* site,
   return weir_fault_state.load(std::memory_order_acquire) != 0;
 #endif
 }
+// --- interruption ------------------------------------------------------------------------
+// The caller's question "was the run interrupted?" (the signal's number, 0: no), which it gives
+// through weir_set_interrupt_poll (runtime/src/loader.cpp: SIGINT or SIGTERM while the program
+// runs). Each iteration of a top-level loop asks it once (control_flow_codegen.cpp), never code
+// inside a state, and the run stops there: every state before it ran whole, none after began.
+WEIR_PROGRAM_STATE int (*weir_interrupt_poll)() = nullptr;
+[[maybe_unused]] static inline void weir_poll_interrupt() {
+  if (__builtin_expect(weir_interrupt_poll == nullptr, 1)) return;
+  if (const int signo = weir_interrupt_poll(); signo != 0)
+    weir_throw(
+        "interrupted (signal %d) between two iterations of a loop; the arrays hold what the "
+        "iterations before it wrote",
+        signo);
+}

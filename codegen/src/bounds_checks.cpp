@@ -19,6 +19,7 @@
 #include "state_codegen.h"
 #include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/cpp_identifiers.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/sdfg/names.h"
 #include "weir/sdfg/text.h"
 
@@ -188,6 +189,20 @@ std::string field_of(const SDFG& sdfg, const std::string& data) {
   return data;
 }
 
+// The name of axis `k` of array `d` (`field`: the field it stands for, field_of): the dimension
+// the frontend recorded for it (field_dims.h: a local field of gtx.zeros, a call's temporary,
+// an orchestration's local), else the one its size symbol names, else "".
+std::string dimension_name(const SDFG& sdfg, const std::string& field, const DataDescriptor& d,
+                           std::size_t k) {
+  std::vector<std::string> dims = field_dims(d);
+  if (dims.empty())
+    if (auto it = sdfg.arrays.find(field);
+        it != sdfg.arrays.end() && it->second.shape.size() == d.shape.size())
+      dims = field_dims(it->second);
+  if (k < dims.size()) return dims[k];
+  return k < d.shape.size() ? dimension_of(field, d.shape[k]) : "";
+}
+
 // The dimension of the program that dimension `k` of a tasklet connector at `loc` spans whole
 // (from 0 to the field's extent along it, named by its size symbol), or "".
 std::string spanned_dimension(const SDFG& sdfg, const Location& loc, std::size_t k) {
@@ -196,7 +211,7 @@ std::string spanned_dimension(const SDFG& sdfg, const Location& loc, std::size_t
   const Range& r = loc.subset.ranges()[k];
   const sym::Expr& extent = it->second.shape[k];
   if (!(r.start.is_integer() && r.start.value() == 0) || !(loc.subset.size()[k] == extent)) return "";
-  return dimension_of(field_of(sdfg, loc.data), extent);
+  return dimension_name(sdfg, field_of(sdfg, loc.data), it->second, k);
 }
 }  // namespace
 
@@ -377,7 +392,7 @@ void BoundsCheckGen::emit_memlet_checks(const Memlet& m, const std::string& data
     dims[located_inside(k) ? 0 : 1].push_back("weir_dim(" + *lo + ", " + *hi + ", " + sym_cpp(off) + ", " +
                                               sym_cpp(d.shape[k]) + ", " + std::to_string(k) + ", \"" +
                                               c_escape(hint) + "\", \"" +
-                                              c_escape(dimension_of(field, d.shape[k])) + "\")");
+                                              c_escape(dimension_name(sg.sdfg, field, d, k)) + "\")");
   }
   std::string args = "\"" + c_escape(where) + "\", \"" + (write ? "writes" : "reads") + "\", \"" +
                      c_escape(data) + "\", \"" + c_escape(field) + "\", ";
@@ -523,6 +538,7 @@ void BoundsCheckGen::removed_access_checks(const MapEntry& me, const std::string
   for (const CheckedAccess& a : removed) {
     DataDescriptor d = DataDescriptor::make_array(ScalarType::Float64, a.shape, true);
     if (!a.offset.empty()) d.offset = a.offset;
+    if (!a.dims.empty()) set_field_dims(d, a.dims);  // named as before the fusion removed it
     Memlet mem = Memlet::simple(a.data, a.subset);
     if (!a.debuginfo.empty()) mem.extra.set("debuginfo", a.debuginfo);
     std::string where =

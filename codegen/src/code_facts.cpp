@@ -14,6 +14,7 @@ void CodeFacts::merge(const CodeFacts& other) {
   atomics = atomics || other.atomics;
   streams = streams || other.streams;
   prefetches = prefetches || other.prefetches;
+  polls_interrupt = polls_interrupt || other.polls_interrupt;
   calls.insert(other.calls.begin(), other.calls.end());
 }
 
@@ -56,6 +57,10 @@ void note_streams() {
 
 void note_prefetches() {
   if (CodeFacts* f = recorded_facts()) f->prefetches = true;
+}
+
+void note_interrupt_poll() {
+  if (CodeFacts* f = recorded_facts()) f->polls_interrupt = true;
 }
 
 void note_call(const std::string& name) {

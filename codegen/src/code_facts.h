@@ -28,6 +28,9 @@ struct CodeFacts {
   /// It prefetches gathered rows (codegen/prelude/weir_prefetch.h, which the program then
   /// includes; gather_prefetch.cpp).
   bool prefetches = false;
+  /// It asks whether the run was interrupted (weir_poll_interrupt: a top-level loop, ADR 0038):
+  /// weir_set_interrupt_poll then tells the caller to watch for Ctrl-C while it runs.
+  bool polls_interrupt = false;
   /// The generated functions it calls, by name (program_units.cpp declares them per unit).
   std::set<std::string> calls;
 
@@ -70,6 +73,7 @@ void note_call(const std::string& name);
 void note_atomics();
 void note_streams();
 void note_prefetches();
+void note_interrupt_poll();
 void note(const CodeFacts& facts);
 
 }  // namespace weir::codegen::detail

@@ -189,8 +189,10 @@ class RegionGen {
             w->line("// loop of interstate edges at '" + r_.block(b).label + "'");
           if (plain) {
             w->open("while (" + c + ") {");
+            poll_interrupt(*w);
           } else {
             w->open("for (;;) {");
+            poll_interrupt(*w);
             emit_block(r_.block(b), *w);
             w->line("if (!(" + c + ")) break;");
             emit_assignments(*in, *w);
@@ -395,12 +397,14 @@ class RegionGen {
     }
     if (!loop.inverted) {
       w.open("for (" + init + "; " + cond + "; " + update + ") {");
+      poll_interrupt(w);
       emit_region(sg_, loop, w);
       w.close();
       return;
     }
     if (!init.empty()) w.line(init + ";");
     w.open("do {");
+    poll_interrupt(w);
     emit_region(sg_, loop, w);
     if (update.empty())
       w.close("} while (" + cond + ");");
@@ -408,6 +412,15 @@ class RegionGen {
       w.close("} while ((" + update + "), (" + cond + "));");
     else
       w.close("} while ((" + cond + ") && ((" + update + "), true));");
+  }
+
+  // Ctrl-C stops a run between two iterations of a loop of the top-level SDFG (ADR 0038,
+  // session 34). Not in a nested SDFG's loop, which may run inside a parallel map where nothing
+  // may throw (a top-level loop of states runs on the host, also in a CUDA program).
+  void poll_interrupt(Writer& w) const {
+    if (!sg_.top_level) return;
+    w.line("weir_poll_interrupt();");
+    note_interrupt_poll();
   }
 
   SdfgGen& sg_;

@@ -177,6 +177,15 @@ struct EntryPoints {
     entry.blank();
   }
 
+  /// weir_set_interrupt_poll (optional to the caller, runtime/src/loader.cpp): how the top-level
+  /// loops learn of Ctrl-C; 1 when the program `polls` (it has such a loop).
+  static void interrupt_poll(bool polls, Writer& entry) {
+    entry.line("extern \"C\" int weir_set_interrupt_poll(int (*poll)()) {");
+    entry.line("    weir_interrupt_poll = poll;");
+    entry.line(std::string("    return ") + (polls ? "1" : "0") + ";");
+    entry.line("}");
+  }
+
   /// weir_init: the handle, the persistent transients, the trusted init code.
   void init(Writer& entry) const {
     entry.open("extern \"C\" void* weir_init(void* const* args) {");
@@ -370,6 +379,8 @@ GeneratedCode generate_program(const SDFG& sdfg, const CodegenOptions& options, 
                               [&](const std::string& s) { return ep.symbol_binding(s); });
     if (!prog.timed.empty()) entry.lines(timer_entry_points(prog.timed));
     ep.finalize(entry);
+    EntryPoints::interrupt_poll(facts.polls_interrupt || prog.functions.any(&CodeFacts::polls_interrupt),
+                                entry);
 
     for (const auto& lib : prog.link_libraries) out.link_libraries.push_back(lib);
     out.notes = table_proof_notes(prog.table_proofs);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "lowering_internal.h"
+#include "weir/sdfg/field_dims.h"
 
 namespace weir::frontend::lowering {
 
@@ -184,6 +185,12 @@ std::string KernelBuilder::index_text(const Dimension& dim, const Shift& shift,
   std::int64_t off = s == shift.off.end() ? 0 : s->second;
   if (off == 0) return it->second;
   return "(" + it->second + (off > 0 ? " + " : " - ") + std::to_string(off > 0 ? off : -off) + ")";
+}
+
+void record_dims(DataDescriptor& d, const std::vector<Dimension>& dims) {
+  std::vector<std::string> names;
+  for (const Dimension& dim : dims) names.push_back(dim.name);
+  set_field_dims(d, names);
 }
 
 std::string debuginfo_json(const SourceLocation& loc) {

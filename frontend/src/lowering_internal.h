@@ -309,6 +309,10 @@ class KernelBuilder {
 /// them back to their .py line.
 std::string debuginfo_json(const SourceLocation& loc);
 
+/// Records `dims` as the dimensions of the array `d` the lowering makes (weir/sdfg/field_dims.h),
+/// so that messages name them ("along K") where its extents are expressions.
+void record_dims(DataDescriptor& d, const std::vector<Dimension>& dims);
+
 /// Combines codes leaf by leaf.
 Code zip(const std::vector<Code>& parts, const std::string& what,
          const std::function<std::string(const std::vector<std::string>&)>& f);

@@ -11,6 +11,7 @@
 #include "weir/frontend/indexed_fields.h"
 #include "weir/pycode/code.h"
 #include "weir/pycode/names.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/sdfg/state.h"
 
 namespace weir::frontend {
@@ -169,7 +170,7 @@ class ProgramLowering final : public LoweringContext {
       }
       std::string name = sdfg_->unique_data_name("__scan" + std::to_string(scan_count_) + "_" +
                                                  std::to_string(dests.size()));
-      sdfg_->add_array(name, to_sdfg_type(t.dtype), shape, true);
+      record_dims(sdfg_->add_array(name, to_sdfg_type(t.dtype), shape, true), t.dims);
       dests.push_back({name, t.dims});
       v->kind = Val::Kind::Field;
       v->name = name;
@@ -200,7 +201,7 @@ class ProgramLowering final : public LoweringContext {
     }
     std::string name =
         sdfg_->unique_data_name("__" + call.callee->name + "_" + std::to_string(stored_count_++));
-    sdfg_->add_array(name, to_sdfg_type(call.type.dtype), shape, true);
+    record_dims(sdfg_->add_array(name, to_sdfg_type(call.type.dtype), shape, true), call.type.dims);
     auto v = std::make_shared<Val>();
     v->kind = Val::Kind::Field;
     v->name = name;
@@ -266,7 +267,7 @@ class ProgramLowering final : public LoweringContext {
       sdfg_->add_symbol(s, ScalarType::Int64);
       shape.push_back(sym::Expr::symbol(s));
     }
-    sdfg_->add_array(name, to_sdfg_type(t.dtype), shape, false);
+    record_dims(sdfg_->add_array(name, to_sdfg_type(t.dtype), shape, false), t.dims);
     auto v = std::make_shared<Val>();
     v->kind = Val::Kind::Field;
     v->name = name;
@@ -448,8 +449,10 @@ class ProgramLowering final : public LoweringContext {
           if (c.outs[j].name == o.name) return t;
         const ScalarType dtype = sdfg_->data(o.name).dtype.base;
         std::vector<sym::Expr> shape = sdfg_->data(o.name).shape;
+        std::vector<std::string> dims = field_dims(sdfg_->data(o.name));
         std::string t = sdfg_->unique_data_name("__" + o.name + "_result");
-        sdfg_->add_array(t, dtype, std::move(shape), true);
+        DataDescriptor& result = sdfg_->add_array(t, dtype, std::move(shape), true);
+        if (!dims.empty()) set_field_dims(result, dims);
         copies.emplace_back(t, i);
         return t;
       };

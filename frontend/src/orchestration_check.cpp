@@ -662,14 +662,17 @@ class Checker {
                          [&](const TParam& q) { return q.name == name; });
     };
     // A field parameter is named as the caller's variable (`e` is the argument: `acc` of
-    // `add(tmp, acc, out=acc)`), so that errors of the call name what the user wrote; "f0", ...
-    // for an inlined function's renamed variable or a name already taken.
+    // `add(tmp, acc, out=acc)`), so that errors of the call name what the user wrote (`acc_1`
+    // for a second variable of that name); "f0", ... only for an argument that is no name.
     auto field_param_of = [&](const std::string& var, const Type& t, const SourceLocation& loc,
                               const Expr& e) {
       auto it = field_param.find(var);
       if (it != field_param.end()) return it->second;
       auto* n = dyn_cast<Name>(&e);
-      std::string name = n && n->id.rfind("__", 0) != 0 && !taken(n->id) ? n->id : "";
+      const std::string written = n && n->id.rfind("__", 0) != 0 ? n->id : "";
+      std::string name = written;
+      // Two variables the user named alike (an inlined function's `u` and the caller's): `u_1`.
+      for (std::size_t k = 1; !written.empty() && taken(name); ++k) name = written + "_" + std::to_string(k);
       for (std::size_t k = field_param.size(); name.empty() || taken(name); ++k)
         name = "f" + std::to_string(k);
       field_param[var] = name;

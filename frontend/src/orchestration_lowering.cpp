@@ -9,6 +9,7 @@
 #include "weir/frontend/orchestration.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/dace_symbols.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/sdfg/library_implementations.h"
 
 namespace weir::frontend {
@@ -109,7 +110,8 @@ class Lowering {
           sdfg_->add_symbol(s, ScalarType::Int64);
           shape.push_back(sym::Expr::symbol(s));
         }
-        sdfg_->add_array(p.name, to_sdfg_type(p.type.dtype), shape, false);
+        lowering::record_dims(sdfg_->add_array(p.name, to_sdfg_type(p.type.dtype), shape, false),
+                              p.type.dims);
       } else if (is_floating(p.type.dtype)) {
         sdfg_->add_scalar(p.name, to_sdfg_type(p.type.dtype), false);
         value_name_[p.name] = "__value_" + p.name;
@@ -134,7 +136,8 @@ class Lowering {
                                 "the size of a local field may only use parameters that are never "
                                 "reassigned ('" +
                                     f + "' is assigned in the function)");
-      sdfg_->add_array(slot, to_sdfg_type(stmt->type.dtype), shape, true);
+      lowering::record_dims(sdfg_->add_array(slot, to_sdfg_type(stmt->type.dtype), shape, true),
+                            stmt->type.dims);
     }
     Seq top{*sdfg_};
     for (const auto& [param, name] : value_name_) top.pending.emplace_back(name, param);
@@ -163,6 +166,8 @@ class Lowering {
   std::map<std::string, DataDescriptor> tables_;
   bool tracked_ = false;
   int fresh_ = 0;
+  // The control-flow labels' numbers: per kind, in the order the statements first appear.
+  std::map<std::string, std::map<const OStmt*, int>> ordinals_;
   std::map<std::string, std::string> hoisted_;      // the current call's parameter -> its symbol
   std::map<std::string, std::string> snapshot_of_;  // slot -> its copy before a call (snapshots())
 
@@ -297,8 +302,7 @@ class Lowering {
         case OStmt::Kind::Call: call(seq, cur, s); break;
         case OStmt::Kind::Reduce: reduce(seq, cur, s); break;
         case OStmt::Kind::If: {
-          ConditionalBlock& cb =
-              seq.link(seq.r.add_conditional(seq.unique("if_" + std::to_string(s.loc.line))));
+          ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique(structural_label("if", s))));
           std::set<int> out;
           for (int branch = 0; branch < 2; ++branch) {
             const std::vector<OStmt>& b = branch == 0 ? s.body : s.orelse;
@@ -320,7 +324,7 @@ class Lowering {
           std::set<int> brk;
           std::set<int> head = flow_.loop_head(s, cur, &brk);
           LoopRegion* loop = nullptr;
-          std::string label = (s.kind == OStmt::Kind::For ? "for_" : "while_") + std::to_string(s.loc.line);
+          std::string label = structural_label(s.kind == OStmt::Kind::For ? "for" : "while", s);
           if (s.kind == OStmt::Kind::For) {
             const std::string& v = value(s.targets[0]);
             std::string lo = py(*s.values[0]), hi = py(*s.values[1]);
@@ -361,6 +365,17 @@ class Lowering {
         }
       }
     }
+  }
+
+  // The label of a statement's region or state: its kind and its number among the function's
+  // statements of that kind in order of appearance ("for1", "if2"), never its line, so a line
+  // added above it changes no label and no generated code (ADR 0061); the line stays in the
+  // block's debuginfo (Seq::link), for messages, and the viewer. A statement met again
+  // (a body unrolled k times) keeps its number.
+  std::string structural_label(const std::string& kind, const OStmt& s) {
+    auto& numbers = ordinals_[kind];
+    auto it = numbers.try_emplace(&s, static_cast<int>(numbers.size()) + 1).first;
+    return kind + std::to_string(it->second);
   }
 
   static std::string signed_text(std::int64_t v) {
@@ -421,8 +436,7 @@ class Lowering {
       seq.assign(kBinding, std::to_string(*flow_.step(s, cur).begin()));
       return;
     }
-    ConditionalBlock& cb =
-        seq.link(seq.r.add_conditional(seq.unique("rebind_" + std::to_string(s.loc.line))));
+    ConditionalBlock& cb = seq.link(seq.r.add_conditional(seq.unique(structural_label("rebind", s))));
     for (int id : cur) {
       ControlFlowRegion& region =
           cb.add_branch(CodeBlock{std::string(kBinding) + " == " + std::to_string(id), Language::Python});
@@ -517,7 +531,9 @@ class Lowering {
       if (fresh) {
         const DataDescriptor& d = sdfg_->data(slot);
         it->second = sdfg_->unique_data_name("__" + slot + "_before_call");
-        sdfg_->add_array(it->second, d.dtype.base, d.shape, true);
+        std::vector<std::string> dims = field_dims(d);
+        DataDescriptor& copy = sdfg_->add_array(it->second, d.dtype.base, d.shape, true);
+        if (!dims.empty()) set_field_dims(copy, dims);
       }
       if (!st) st = &seq.state("before_" + p.name);
       const DataDescriptor& d = sdfg_->data(slot);
@@ -536,7 +552,7 @@ class Lowering {
     const std::string& var = s.targets[0];
     const std::string out = sdfg_->unique_data_name("__red_" + var.substr(var.rfind("__") + 2));
     sdfg_->add_scalar(out, to_sdfg_type(o_.scalars.at(var).dtype), true);
-    const std::string label = "reduce_" + std::to_string(s.loc.line);
+    const std::string label = structural_label("reduce", s);
     if (cur.size() == 1) {
       reduce_state(seq.state(label), table_.all[static_cast<std::size_t>(*cur.begin())].at(s.sources[0]), s,
                    out);

@@ -63,16 +63,52 @@ Field borrow_array(const std::string& what, py::handle obj, ScalarType dtype, st
   return Field::borrow(data, dtype, std::move(shape));
 }
 
+namespace {
+
+bool integer_type(ScalarType t) { return t >= ScalarType::Int8 && t <= ScalarType::UInt64; }
+bool floating_type(ScalarType t) { return t >= ScalarType::Float16 && t <= ScalarType::Float64; }
+
+// One rule for every scalar parameter, as gt4py checks a scalar argument's type (a Python value's
+// type must be the parameter's: type_translation.from_value, type_info.is_compatible_type) with
+// NumPy's safe widening of an integer to a floating-point parameter: an integer parameter takes
+// an int (a NumPy integer), never a float (2.0, nan) or a bool; a bool parameter only a bool; a
+// floating-point one a float or an int, never a bool. An int out of the parameter's range is
+// refused where the value is converted (runtime/src/arguments.cpp). `kind`: "bool", "int" or
+// "float", the Python value's kind.
+void check_number_kind(const std::string& what, py::handle obj, const char* kind, ScalarType dtype) {
+  const std::string k = kind;
+  std::string advice;
+  if (integer_type(dtype) && k != "int")
+    advice = k == "bool" ? "a bool for an integer parameter; pass an int"
+                         : "a float for an integer parameter; pass an int";
+  else if (dtype == ScalarType::Bool && k != "bool")
+    advice = "a" + std::string(k == "int" ? "n int" : " float") + " for a bool parameter; pass True or False";
+  else if (floating_type(dtype) && k == "bool")
+    advice = "a bool for a floating-point parameter; pass a float";
+  if (advice.empty()) return;
+  throw ArgumentTypeError(what + ": expected a " + std::string(to_string(dtype)) + " number, got " +
+                          std::string(py::repr(obj)) + " (" + advice + ")");
+}
+
+}  // namespace
+
 // A Python number (bool, int, float, a NumPy scalar) for the scalar parameter `p`.
 Number number_argument(const std::string& what, py::handle obj, ScalarType dtype) {
-  if (py::isinstance<py::bool_>(obj)) return obj.cast<bool>();
+  if (py::isinstance<py::bool_>(obj)) {
+    check_number_kind(what, obj, "bool", dtype);
+    return obj.cast<bool>();
+  }
   if (PyLong_Check(obj.ptr())) {
+    check_number_kind(what, obj, "int", dtype);
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
     if (overflow) throw ArgumentError(what + ": " + std::string(py::str(obj)) + " does not fit in an int64");
     return static_cast<std::int64_t>(v);
   }
-  if (PyFloat_Check(obj.ptr())) return obj.cast<double>();
+  if (PyFloat_Check(obj.ptr())) {
+    check_number_kind(what, obj, "float", dtype);
+    return obj.cast<double>();
+  }
   if (py::isinstance(obj, py::module_::import("numpy").attr("generic")))
     return number_argument(what, obj.attr("item")(), dtype);
   // A 0-d array (gt4py's Field[Dims[()], T] that the program only reads): its element.

@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "weir/codegen/program_abi.h"
 #include "weir/codegen/source_locations.h"
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/errors.h"
 
 namespace weir::runtime {
@@ -18,6 +20,7 @@ struct CompiledProgram::Impl {
   codegen::RunFn run = nullptr;
   codegen::FinalizeFn finalize = nullptr;
   codegen::LastErrorFn last_error = nullptr;
+  bool interruptible = false;                        // its loops poll compile_interrupt_signal
   void* handle = nullptr;                            // weir_init's result
   std::map<std::string, std::int64_t> init_symbols;  // the symbols weir_init saw
   std::vector<std::string> locations;                // the tokens' source locations (ADR 0061)
@@ -74,11 +77,19 @@ void CompiledProgram::run_bound(const BoundArguments& bound) {
                          "' could not be started (its set-up failed): " + reason(im.error_text(), 0));
     im.init_symbols = bound.symbols();
   }
+  // Ctrl-C (SIGINT, SIGTERM) while it runs: the handler records the signal, the program's
+  // top-level loops see it and stop between two iterations, and when the scope closes the
+  // signal is raised again with the process's own handler (the CLI dies of it, Python raises
+  // KeyboardInterrupt), as for an interrupted compile (docs/adr/0038, session 34).
+  std::optional<CompileSignalScope> signals;
+  if (im.interruptible) signals.emplace();
   if (int rc = im.run(im.handle, bound.pointers()); rc != 0) {
     // In the user's terms: what stopped the program (the generated code's errors start with
     // the entry point's name, "weir_run: ", which says nothing to them).
     std::string text = im.error_text();
     if (text.rfind("weir_run: ", 0) == 0) text.erase(0, 10);
+    if (const int signo = compile_interrupt_signal(); im.interruptible && signo != 0)
+      throw CompileInterrupted(signo, "program '" + name_ + "' " + text);
     throw ProgramError("program '" + name_ + "' stopped with an error: " + reason(text, rc));
   }
 }
@@ -138,6 +149,11 @@ std::shared_ptr<CompiledProgram> load_compiled_program(const fs::path& library,
   impl->last_error = reinterpret_cast<codegen::LastErrorFn>(sym(codegen::kSymLastError));
   // Host arrays reach a program with device array arguments through its copying entry point.
   if (void* run_host = dlsym(h, codegen::kSymRunHost)) impl->run = reinterpret_cast<codegen::RunFn>(run_host);
+  // Optional (libraries generated before session 34 lack it): how its loops learn of Ctrl-C.
+  // A program without a top-level loop says so: its runs then install no signal handlers.
+  if (void* set_poll = dlsym(h, codegen::kSymSetInterruptPoll))
+    impl->interruptible =
+        reinterpret_cast<codegen::SetInterruptPollFn>(set_poll)(&compile_interrupt_signal) != 0;
   auto name_fn = reinterpret_cast<codegen::ProgramNameFn>(sym(codegen::kSymProgramName));
   auto arglist_fn = reinterpret_cast<codegen::ArglistFn>(sym(codegen::kSymArglist));
   const char* pname = name_fn();

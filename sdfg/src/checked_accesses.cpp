@@ -21,6 +21,7 @@ nlohmann::json to_json(const CheckedAccess& a) {
   nlohmann::json j{{"data", a.data},   {"subset", a.subset.str()}, {"shape", exprs_json(a.shape)},
                    {"write", a.write}, {"scope", a.scope},         {"debuginfo", a.debuginfo}};
   if (!a.offset.empty()) j["offset"] = exprs_json(a.offset);
+  if (!a.dims.empty()) j["dims"] = a.dims;
   return j;
 }
 
@@ -56,6 +57,10 @@ CheckedAccess from_json(const nlohmann::json& j, const std::string& text) {
   a.write = j.value("write", false);
   a.scope = j.value("scope", std::string());
   a.debuginfo = j.value("debuginfo", std::string());
+  // The dimensions' names (a record without them, or with a list that does not fit, names none).
+  if (j.contains("dims") && j["dims"].is_array() && j["dims"].size() == a.shape.size() &&
+      std::all_of(j["dims"].begin(), j["dims"].end(), [](const nlohmann::json& e) { return e.is_string(); }))
+    a.dims = j["dims"].get<std::vector<std::string>>();
   return a;
 }
 

@@ -10,6 +10,8 @@
 #include "cli_run.h"
 #include "copy_program.h"
 #include "corpus.h"
+#include "weir/sdfg/serialize.h"
+#include "weir_test_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -39,6 +41,16 @@ std::string compile_state(const fs::path& file, const std::string& env) {
   if (r.out.find("(compiled, ") != std::string::npos) return "compiled";
   FAIL("weir compile said neither cached nor compiled");
   return "";
+}
+
+// Writes DIR/NAME (DIR created): `comments` comment lines, then the text of examples/`example`.
+fs::path write_with_comments(const fs::path& dir, const std::string& name, const std::string& example,
+                             int comments) {
+  fs::create_directories(dir);
+  std::ofstream out(dir / name);
+  for (int k = 0; k < comments; ++k) out << "# a comment line added above the orchestration\n";
+  out << weir::test::read_text(fs::path(WEIR_SOURCE_DIR) / "examples" / example);
+  return dir / name;
 }
 
 std::string run_error(const fs::path& file, const fs::path& inputs, const std::string& env) {
@@ -94,4 +106,46 @@ TEST_CASE("a comment line added at the top of a .py recompiles nothing, and a fa
   write_copy_program(dir / "model", 3);
   CHECK(compile_state(file, env) == "cached");
   CHECK_THAT(run_error(file, dir, env), Catch::EndsWith("stopped with an error: " + bounds_error(file, 12)));
+}
+
+TEST_CASE("a comment line added above an orchestration with loops and branches recompiles nothing",
+          "[cli][run][cache][locations][orchestration]") {
+  // ADR 0061's open end (session 34): orchestration regions were named after their statement's
+  // line (`for_36`, `if_38`, `reduce_37`), and the names reached the code. adaptive_heat has a
+  // time loop, a branch and three reductions; the regions are now numbered in order of
+  // appearance and the line stays in their debuginfo (the viewer, `weir sdfg`).
+  auto dir = weir::test::scratch_dir("cli-source-locations-orchestration");
+  const std::string env = "WEIR_CACHE_DIR=" + q(dir / "cache");
+  const std::string example = "orchestration/adaptive_heat.py";
+  auto compile = [&](int comments) {
+    fs::path file = write_with_comments(dir / "model", "adaptive_heat.py", example, comments);
+    auto r = run_weir("compile " + q(file) + "::adaptive_heat", env);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    return r.out.find("(cached, ") != std::string::npos ? "cached" : "compiled";
+  };
+  // The `for` line's debuginfo as `weir sdfg` writes it.
+  auto for_line = [&](int comments) {
+    fs::path file = write_with_comments(dir / "model", "adaptive_heat.py", example, comments);
+    auto r = run_weir("sdfg " + q(file) + "::adaptive_heat -o " + q(dir / "x.sdfg"), env);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto sdfg = weir::load_sdfg((dir / "x.sdfg").string());
+    for (const weir::ControlFlowBlock* b : sdfg->blocks()) {
+      if (b->label != "for1") continue;
+      const std::string* info = b->extra.find("debuginfo");
+      REQUIRE(info != nullptr);
+      std::size_t at = info->find("\"start_line\"");
+      REQUIRE(at != std::string::npos);
+      return std::atoi(info->c_str() + info->find(':', at) + 1);
+    }
+    FAIL("no region 'for1'");
+    return 0;
+  };
+  CHECK(compile(0) == std::string("compiled"));
+  CHECK(compile(1) == std::string("cached"));
+  CHECK(compile(4) == std::string("cached"));
+  // In examples/orchestration/adaptive_heat.py the loop stands at line 36.
+  CHECK(for_line(0) == 36);
+  CHECK(for_line(2) == 38);
 }

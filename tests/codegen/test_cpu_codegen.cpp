@@ -441,8 +441,8 @@ TEST_CASE("interstate edges forming a loop become a while loop", "[codegen][run]
   GeneratedCode g = generate_cpu(*s);
   INFO(g.source);
   CHECK(contains(g.source,
-                 "i = 0;\n// loop of interstate edges at 'guard'\nwhile (i < 5) {\nweir_state_0_body(B);\ni "
-                 "= i + 1;\n}"));
+                 "i = 0;\n// loop of interstate edges at 'guard'\nwhile (i < 5) {\nweir_poll_interrupt();\n"
+                 "weir_state_0_body(B);\ni = i + 1;\n}"));
   CHECK_FALSE(contains(g.source, "goto"));
   auto p = build(*s, "while");
   double B = 0;

@@ -170,7 +170,7 @@ TEST_CASE("weir run FILE.py::FUNCTION: a call that reads past a local field is r
   const std::map<std::string, std::string> expected{
       {"embedded", "weir: error: " + (dir / "loc.py").string() + ":" + std::to_string(prelude_lines() + 4) +
                        ":5: in the call of 'scale_prog' (its 'u' is 't', 'out' is 'v'): "},
-      {"cpu", "'t' is read over dimension 1: [0, 5), outside its domain dimension 1: [0, 4)"}};
+      {"cpu", "'t' is read over J: [0, 5), outside its domain J: [0, 4)"}};
   for (const char* backend : {"embedded", "cpu"}) {
     INFO("backend " << backend);
     for (int nj : {4, 5}) {

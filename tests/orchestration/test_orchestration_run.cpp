@@ -315,6 +315,32 @@ TEST_CASE("orchestration: a fault in a field operator call names the call, not t
   }
 }
 
+TEST_CASE("orchestration: a fault reading a local field names its dimensions", "[orchestration][run]") {
+  // user29 #12: a local field of gtx.zeros has extents `ni - 1`, no size symbol, and the cpu
+  // backend's message said "dimension 0" where the embedded backend says "I": the frontend now
+  // records the dimensions of every array it makes (weir/sdfg/field_dims.h), and a fusion that
+  // removes the access keeps them in its record (checked_accesses.h).
+  const std::string body =
+      "def g(u: IJ, v: IJ, ni: int32, nj: int32):\n"
+      "    lwp = gtx.zeros({I: ni - 1, J: nj}, dtype=float64)\n"
+      "    scale(lwp, 2.0, out=v, offset_provider={})\n";
+  runtime::FieldViewProgram p = load(body, "g");
+  static const std::string cache = weir::test::shared_cache_dir("orchestration").string();
+  ::setenv("WEIR_CACHE_DIR", cache.c_str(), 1);
+  for (const char* backend : {"embedded", "cpu"}) {
+    INFO(backend);
+    runtime::Arguments a = uv_args();
+    a.values["ni"] = std::int64_t{9};
+    a.values["nj"] = std::int64_t{11};
+    const std::string message = program_error(backend, p, a);
+    CHECK_THAT(message, Catch::Contains("I: [0, 8)"));  // lwp's extent along I, by name
+    if (std::string(backend) == "cpu")
+      CHECK_THAT(message, Catch::Contains("'lwp' is read over I: [0, 9), outside its domain I: [0, 8)"));
+    // The first line is in the program's terms (the "in the SDFG:" line numbers axes).
+    CHECK_THAT(message.substr(0, message.find('\n')), !Catch::Contains("dimension"));
+  }
+}
+
 TEST_CASE("orchestration: scalar // and % of floats and integers are Python's on both backends",
           "[orchestration][run]") {
   // Python: 1.0 // 0.1 == 9.0 (not floor(1.0 / 0.1) == 10.0) and 1.0 % 0.1 == 0.09999999999999995;

@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <fstream>
 #include <type_traits>
 
 #include "runtime_test_util.h"
 #include "weir/codegen/program_abi.h"
+#include "weir/runtime/compile_interrupt.h"
 #include "weir/runtime/cpu_backend.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/errors.h"
@@ -61,7 +63,86 @@ const char* weir_last_error(void) { return err; }
 )";
 }
 
+// A program_abi.h library with a loop of N iterations that asks the caller's poll at the start
+// of each (as generated loops do) and raises SIGINT itself during iteration `signal_at` (the
+// user's Ctrl-C, with no timing involved); it exports how many iterations ran.
+std::string looping_library(int signal_at) {
+  return R"(#include <csignal>
+#include <cstdint>
+extern "C" {
+const char* weir_abi_version(void) { return "weir-abi-1"; }
+const char* weir_program_name(void) { return "looping"; }
+const char* weir_arglist(void) { return "[{\"name\": \"N\", \"kind\": \"symbol\", \"dtype\": \"int64\"}]"; }
+static int handle;
+static const char* err = "";
+static int (*poll)() = nullptr;
+int iterations = 0;
+int weir_set_interrupt_poll(int (*p)()) { poll = p; return 1; }
+void* weir_init(void* const*) { return &handle; }
+int weir_run(void*, void* const* args) {
+  iterations = 0;
+  for (int64_t i = 0; i < *static_cast<int64_t*>(args[0]); ++i) {
+    if (poll && poll()) { err = "weir_run: interrupted (signal 2) between two iterations of a loop"; return 1; }
+    if (i == )" +
+         std::to_string(signal_at) +
+         R"() std::raise(SIGINT);
+    ++iterations;
+  }
+  return 0;
+}
+int weir_finalize(void*) { return 0; }
+const char* weir_last_error(void) { return err; }
+}
+)";
+}
+
+volatile std::sig_atomic_t g_sigints = 0;  // SIGINTs the process's own handler got
+extern "C" void count_sigint(int) { g_sigints = g_sigints + 1; }
+
 }  // namespace
+
+TEST_CASE("loader: Ctrl-C during a run stops the program's loop between two iterations",
+          "[runtime][loader][interrupt]") {
+  // user32 H19 (docs/adr/0038, session 34): the runtime hands the library its poll and watches
+  // SIGINT while it runs; the run stops with CompileInterrupted (Python: KeyboardInterrupt) and
+  // the signal then reaches the handler the process had (here a counter; Python's, the CLI's
+  // default), once.
+  auto dir = weir::test::scratch_dir("loader_interrupt");
+  auto lib = build_library(dir, "looping", looping_library(2));
+  struct sigaction counting {
+  }, old{};
+  counting.sa_handler = count_sigint;
+  sigemptyset(&counting.sa_mask);
+  REQUIRE(::sigaction(SIGINT, &counting, &old) == 0);
+  g_sigints = 0;
+  {
+    auto p = load_compiled_program(lib);
+    void* loaded = dlopen(lib.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    REQUIRE(loaded != nullptr);
+    const int* iterations = static_cast<const int*>(dlsym(loaded, "iterations"));
+    dlclose(loaded);
+    REQUIRE(iterations != nullptr);
+    Arguments args;
+    args.values["N"] = std::int64_t{1000000};
+    CHECK_THROWS_AS(p->run(args), CompileInterrupted);
+    CHECK(g_sigints == 1);    // after the run stopped
+    CHECK(*iterations == 3);  // 0, 1 and 2 ran whole (2 raised the signal); 3 never began
+    try {
+      p->run(args);
+      FAIL("not interrupted");
+    } catch (const CompileInterrupted& e) {
+      CHECK(e.signal_number() == SIGINT);
+      CHECK(std::string(e.what()) ==
+            "program 'looping' interrupted (signal 2) between two iterations of a loop");
+    }
+    CHECK(g_sigints == 2);
+    // A run the signal does not reach ends normally.
+    args.values["N"] = std::int64_t{2};
+    p->run(args);
+  }
+  ::sigaction(SIGINT, &old, nullptr);
+  CHECK(g_sigints == 2);
+}
 
 TEST_CASE("backend: names are labels and the kind decides", "[runtime][backend]") {
   weir::test::fresh_cache("kinds");

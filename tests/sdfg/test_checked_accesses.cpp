@@ -17,7 +17,7 @@ namespace {
 
 CheckedAccess access(const std::string& data, const std::string& subset, const std::string& shape,
                      bool write = false) {
-  return CheckedAccess{data, Subset::parse(subset), {sym::Expr::parse(shape)}, {}, write, "map 'p'", ""};
+  return CheckedAccess{data, Subset::parse(subset), {sym::Expr::parse(shape)}, {}, write, "map 'p'", "", {}};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "weir/sdfg/errors.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/sdfg/private_attributes.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
@@ -120,4 +121,22 @@ TEST_CASE("private attributes: a file of the old spelling reads the same", "[sdf
     CHECK_THROWS_WITH(sdfg_from_json_text(j.dump()),
                       Catch::Contains(std::string("'") + key + "' is reserved"));
   }
+}
+
+TEST_CASE("a field's recorded dimensions survive a file and are ignored when they no longer fit",
+          "[sdfg][serialize]") {
+  // weir/sdfg/field_dims.h (user29 #12): the frontend names the dimensions of the arrays it
+  // makes; a file keeps them under `_meta_weir_dims`, which DaCe skips.
+  auto s = make_recorded();
+  set_field_dims(s->arrays.at("A"), {"Cell"});
+  CHECK(field_dims(s->arrays.at("A")) == std::vector<std::string>{"Cell"});
+  CHECK(field_dims(s->arrays.at("B")).empty());  // none recorded
+  const std::string text = sdfg_to_json_text(*s);
+  CHECK(json::parse(text)["attributes"]["_arrays"]["A"]["attributes"]["_meta_weir_dims"] ==
+        json::array({"Cell"}));
+  auto back = sdfg_from_json_text(text);
+  CHECK(field_dims(back->arrays.at("A")) == std::vector<std::string>{"Cell"});
+  // A record that does not match the rank (a transformation reshaped the array) is none.
+  set_field_dims(back->arrays.at("A"), {"Cell", "K"});
+  CHECK(field_dims(back->arrays.at("A")).empty());
 }

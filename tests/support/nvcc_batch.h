@@ -31,7 +31,7 @@ inline void nvcc_compile_together(const std::vector<std::pair<std::string, std::
   }
   const char* abi[] = {codegen::kSymAbiVersion, codegen::kSymProgramName, codegen::kSymArglist,
                        codegen::kSymInit,       codegen::kSymRun,         codegen::kSymFinalize,
-                       codegen::kSymLastError,  codegen::kSymRunHost};
+                       codegen::kSymLastError,  codegen::kSymRunHost,     codegen::kSymSetInterruptPoll};
   std::ofstream all(dir / "all.cu", std::ios::binary);
   for (const auto& line : system) all << line << "\n";
   for (std::size_t i = 0; i < programs.size(); ++i) {

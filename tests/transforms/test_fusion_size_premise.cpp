@@ -96,9 +96,9 @@ TEST_CASE(
   // The accesses the fusion removed, each with the container's shape at the time.
   std::vector<CheckedAccess> rec = checked_accesses(*only_map(*sdfg).map);
   REQUIRE(rec.size() == 3);
-  CHECK(rec[0] == CheckedAccess{"T", S("0:M"), {E("N")}, {}, false, "map 'consumer'", ""});
-  CHECK(rec[1] == CheckedAccess{"A", S("0:N"), {E("K")}, {}, false, "map 'producer'", ""});
-  CHECK(rec[2] == CheckedAccess{"T", S("0:N"), {E("N")}, {}, true, "map 'producer'", ""});
+  CHECK(rec[0] == CheckedAccess{"T", S("0:M"), {E("N")}, {}, false, "map 'consumer'", "", {}});
+  CHECK(rec[1] == CheckedAccess{"A", S("0:N"), {E("K")}, {}, false, "map 'producer'", "", {}});
+  CHECK(rec[2] == CheckedAccess{"T", S("0:N"), {E("N")}, {}, true, "map 'producer'", "", {}});
   // By hand: C[i] = (2 * A[i] + 1) - 1 = 2 * A[i] for i < M.
   for (const auto& syms : kSizes) {
     Interpreter in(*sdfg, syms);

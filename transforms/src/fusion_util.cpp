@@ -10,6 +10,7 @@
 #include "state_local_transient.h"
 #include "weir/sdfg/checked_accesses.h"
 #include "weir/sdfg/code_rewrite.h"
+#include "weir/sdfg/field_dims.h"
 #include "weir/transforms/memlet_propagation.h"
 
 namespace weir::transforms::detail {
@@ -287,8 +288,8 @@ CheckedAccess removed_access(const SDFG& sdfg, const std::string& data, const Su
   const DataDescriptor& d = sdfg.data(data);
   bool offset = false;  // recorded only when some dimension's is not 0
   for (const Expr& o : d.offset) offset = offset || !(o == Expr(0));
-  return CheckedAccess{data,  subset, d.shape,  offset ? d.offset : std::vector<Expr>{},
-                       write, scope,  debuginfo};
+  return CheckedAccess{data,  subset, d.shape,   offset ? d.offset : std::vector<Expr>{},
+                       write, scope,  debuginfo, field_dims(d)};
 }
 
 std::vector<CheckedAccess> producer_accesses(const SDFG& sdfg, const SDFGState& st, NodeId entry_a_id) {

@@ -27,6 +27,13 @@ namespace weir::codegen {
 ///   int         weir_run_host(void* handle, void* const* args);  // host arrays: copied to the
 ///                                                                // device and written ones back
 /// which the runtime calls instead of weir_run when the library exports it.
+/// Every program since session 34 also exports (optional to the loader: older libraries lack it)
+///   int         weir_set_interrupt_poll(int (*poll)(void));  // `poll` returns the signal that
+///                                             // interrupted the run (0: none); the top-level
+///                                             // loops call it once per iteration and stop the
+///                                             // run with an error when it is nonzero; returns
+///                                             // 1 when the program has such loops, else 0
+///                                             // (ADR 0038)
 /// Programs with elements whose `instrument` is Timer (weir/sdfg/instrumented.h, ADR 0048) also
 /// export
 ///   const char* weir_profile_elements(void);  // JSON: one object per timer slot, in the order
@@ -50,6 +57,8 @@ inline constexpr const char* kSymFinalize = "weir_finalize";
 inline constexpr const char* kSymLastError = "weir_last_error";
 /// Optional (CUDA programs with device array arguments only).
 inline constexpr const char* kSymRunHost = "weir_run_host";
+/// Optional (libraries generated before session 34 lack it): Ctrl-C between loop iterations.
+inline constexpr const char* kSymSetInterruptPoll = "weir_set_interrupt_poll";
 /// Optional (programs with timed elements only).
 inline constexpr const char* kSymProfileElements = "weir_profile_elements";
 inline constexpr const char* kSymProfileRead = "weir_profile_read";
@@ -66,5 +75,7 @@ using LastErrorFn = const char* (*)();
 using ProfileElementsFn = const char* (*)();
 using ProfileReadFn = int (*)(std::int64_t* out, std::int64_t slots);
 using ProfileClockInfoFn = const char* (*)();
+using InterruptPollFn = int (*)();
+using SetInterruptPollFn = int (*)(InterruptPollFn poll);
 
 }  // namespace weir::codegen

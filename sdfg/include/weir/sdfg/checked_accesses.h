@@ -33,6 +33,7 @@ struct CheckedAccess {
   bool write = false;             ///< a write (else a read)
   std::string scope;              ///< where the access was, for the error: "map 'laplace_map'"
   std::string debuginfo;          ///< DaCe DebugInfo JSON of the access (its memlet's, else its map's), or ""
+  std::vector<std::string> dims;  ///< the container's dimensions (field_dims.h), or empty
   bool operator==(const CheckedAccess&) const = default;
 };
 
