@@ -131,15 +131,21 @@ static inline void weir_stream_one(char* dst, const char* src) {
 // generator does not know. So each map that fences streamed rows (the enclosing map of the
 // streamed loops) chooses per call at run time, as parallel maps choose their threads
 // (weir_run_sequentially): its first call is a warm-up (page faults of fresh outputs) and
-// streams; the second streams and is timed, the third stores as usual and is timed; from then on
-// the kind with the shorter time per point runs, and every 32nd choice the other one, so that a
-// time measured once under load or with a cold cache does not decide for good. The rows' own
-// run-time test (weir_stream_wanted: the output's size, the rows' length and alignment) still
-// applies where the choice is to stream. Values are the same either way.
+// streams; the next 2 x weir_stream_samples calls alternate streamed and plain stores and are
+// timed; from then on the kind with the shorter least time per point runs, and every 32nd choice
+// the other one. One timed call of each kind decided in session 34 and flipped from run to run
+// (laplacian 1.16-1.22x hand where plain stores gave 1.15x): a call slowed once by load or a cold
+// cache decided for good. The least of several alternating calls is what each kind can do here;
+// a retry that runs faster lowers its kind's time. The rows' own run-time test
+// (weir_stream_wanted: the output's size, the rows' length and alignment) still applies where
+// the choice is to stream. Values are the same either way.
 
-// A map's measured times (a block-scope static of the generated code): seconds per point of its
-// last timed call with streamed and with plain stores, -1 until measured; calls recorded;
-// choices made.
+// Timed calls of each kind before the first choice.
+[[maybe_unused]] static constexpr unsigned weir_stream_samples = 3;
+
+// A map's measured times (a block-scope static of the generated code): the least seconds per
+// point of its timed calls with streamed and with plain stores, -1 until measured; calls
+// recorded; choices made.
 struct weir_store_times {
   std::atomic<double> streamed{-1.0};
   std::atomic<double> plain{-1.0};
@@ -165,25 +171,28 @@ struct weir_store_times {
 [[maybe_unused]] static constexpr unsigned weir_stream_retry = 32;
 
 // Whether this call of the map streams, from its measured times `t` (`forced`: 1 or 0 decides,
-// -1 measures): the first two calls stream (warm-up, then timed), the next stores as usual
-// (timed), then the faster kind per point, and every weir_stream_retry-th choice the other.
+// -1 measures): the first call streams (warm-up), calls 2 .. 1 + 2 x weir_stream_samples
+// alternate streamed (the even calls) and plain (the odd ones), then the kind with the lesser time per point,
+// and every weir_stream_retry-th choice the other.
 [[maybe_unused]] static inline bool weir_stream_choose(weir_store_times& t, int forced) {
   if (forced >= 0) return forced != 0;
+  const unsigned n = t.runs.load(std::memory_order_relaxed);
+  if (n <= 2 * weir_stream_samples) return n == 0 || n % 2 == 1;
   const double s = t.streamed.load(std::memory_order_relaxed), p = t.plain.load(std::memory_order_relaxed);
-  if (s < 0) return true;
-  if (p < 0) return false;
   const bool stream = s <= p;
   if (t.choices.fetch_add(1, std::memory_order_relaxed) % weir_stream_retry == weir_stream_retry - 1)
     return !stream;
   return stream;
 }
 
-// Records a call of the map that chose `streamed`, of `seconds_per_point`; the first call is a
-// warm-up and not kept.
+// Records a call of the map that chose `streamed`, of `seconds_per_point`: its kind keeps the
+// lesser time; the first call is a warm-up and not kept.
 [[maybe_unused]] static inline void weir_stream_ran(weir_store_times& t, bool streamed,
                                                     double seconds_per_point) {
   if (t.runs.fetch_add(1, std::memory_order_relaxed) == 0) return;
-  (streamed ? t.streamed : t.plain).store(seconds_per_point, std::memory_order_relaxed);
+  std::atomic<double>& kept = streamed ? t.streamed : t.plain;
+  const double old = kept.load(std::memory_order_relaxed);
+  if (old < 0 || seconds_per_point < old) kept.store(seconds_per_point, std::memory_order_relaxed);
 }
 
 // Seconds of a monotonic clock (about 20 ns a read), for the maps' times.

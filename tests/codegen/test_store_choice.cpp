@@ -41,24 +41,35 @@ std::vector<std::vector<double>> calls_of(const SDFG& s, const std::string& name
 
 }  // namespace
 
-TEST_CASE("store choice: the first calls stream, then plain stores are timed, then the faster kind runs",
+TEST_CASE("store choice: a warm-up, then alternating timed calls of each kind, then the faster kind runs",
           "[codegen][streaming]") {
+  static_assert(weir_stream_samples == 3, "the sequence below is written for 3 samples per kind");
   weir_store_times t;
-  // Call 1: a warm-up (not kept); call 2 streams and is timed; call 3 stores as usual.
+  // Call 1: a warm-up that streams and is not kept.
   CHECK(weir_stream_choose(t, -1));
   weir_stream_ran(t, true, 9.0);
   CHECK(t.streamed.load() < 0);
-  CHECK(weir_stream_choose(t, -1));
-  weir_stream_ran(t, true, 2.0);
+  // Calls 2-7 alternate streamed and plain stores; each kind keeps its least time. Streaming is
+  // faster in its first call (a plain call slowed by load) but slower in the least of three
+  // (AMD's case): one sample each would have chosen streaming for good.
+  const double times[6] = {2.0, 4.0, 3.0, 1.5, 2.5, 1.8};
+  for (int c = 0; c < 6; ++c) {
+    INFO("timed call " << c + 1);
+    const bool streamed = c % 2 == 0;
+    CHECK(weir_stream_choose(t, -1) == streamed);
+    weir_stream_ran(t, streamed, times[c]);
+  }
   CHECK(t.streamed.load() == 2.0);
-  CHECK_FALSE(weir_stream_choose(t, -1));
-  weir_stream_ran(t, false, 1.5);
-  // Plain stores measured faster (AMD's case): they run, and every weir_stream_retry-th choice
-  // the streamed kind again.
+  CHECK(t.plain.load() == 1.5);
+  // Plain stores measured faster: they run, and every weir_stream_retry-th choice streamed
+  // stores again.
   int streamed = 0;
   for (unsigned i = 0; i < 4 * weir_stream_retry; ++i) streamed += weir_stream_choose(t, -1) ? 1 : 0;
   CHECK(streamed == 4);
-  // A retry that measures the streamed kind faster switches to it.
+  // A retry slower than streaming's least time changes nothing; one faster than plain's switches.
+  weir_stream_ran(t, true, 3.0);
+  CHECK(t.streamed.load() == 2.0);
+  CHECK_FALSE(weir_stream_choose(t, -1));
   weir_stream_ran(t, true, 1.0);
   int plain = 0;
   for (unsigned i = 0; i < 2 * weir_stream_retry; ++i) plain += weir_stream_choose(t, -1) ? 0 : 1;
@@ -97,13 +108,13 @@ TEST_CASE("store choice: every call's values are those of the formula, measured 
     CHECK(source.find("= weir_stores_streamed && weir_stream_wanted(") != std::string::npos);
     CHECK(source.find("weir_stream_ran(weir_store_times_, weir_stores_streamed,") != std::string::npos);
     const std::string tag = outer == ScheduleType::Sequential ? "seq" : "par";
-    // Measured: calls 1-2 stream, call 3 stores as usual, then either; forced: one kind always.
+    // Measured: call 1 streams, calls 2-7 alternate the kinds, then either; forced: one kind always.
     for (const char* m : {"", "on", "off"}) {
       const std::string mode = m;
       INFO("outer " << tag << ", WEIR_STREAMING_STORES='" << mode << "'");
       const auto calls = calls_of(*s, "store_choice_" + tag + "_" + (mode.empty() ? "measured" : mode), N, K,
-                                  mode.empty() ? 6 : 2, mode);
-      REQUIRE(calls.size() == (mode.empty() ? 6U : 2U));
+                                  mode.empty() ? 9 : 2, mode);
+      REQUIRE(calls.size() == (mode.empty() ? 9U : 2U));
       for (std::size_t c = 0; c < calls.size(); ++c) {
         INFO("call " << c + 1);
         CHECK(calls[c] == want);
