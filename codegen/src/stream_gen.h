@@ -32,11 +32,13 @@ class StreamGen {
   /// that tasklet `t`'s write-back to `loc` goes to while StateGen::stream_ is set (and the row
   /// is then used), or "" for a plain write-back.
   std::string streamed_element(const Tasklet& t, const Location& loc);
-  /// Map `m`'s one loop in blocks of weir_stream_block points: the used rows of `plan` declared
-  /// as buffers, each written through a pointer chosen per row at run time (the buffer where
-  /// weir_stream_wanted says the row streams, else the output), `nest` emits the loop over one
-  /// block (a copy of `m` over the block), and each row's block is stored with weir_stream_store
-  /// after it (nothing to copy where the loop wrote the output).
+  /// Map `m`'s one loop, with each used row of `plan` tested at run time (weir_stream_wanted,
+  /// after the call's store kind): where no row streams, `nest` emits the loop over all of `m`
+  /// writing each row straight to its output; else in blocks of weir_stream_block points, the
+  /// rows declared as buffers, each written through a pointer chosen per row (the buffer where
+  /// the row streams, else the output), `nest` emits the loop over one block (a copy of `m` over
+  /// the block), and each row's block is stored with weir_stream_store after it (nothing to copy
+  /// where the loop wrote the output).
   void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
                           const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
   /// Where map `e` ends with weir_stream_fence() (the maps inside it streamed rows: StateGen::

@@ -194,6 +194,24 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
            ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
            (whole.empty() ? "true" : whole) + ", " + first.pointer() + ");");
   }
+  // Where no row streams in this call (plain stores chosen, or the rows' own test), one loop over
+  // the whole range writes straight to the outputs, as without streaming: the blocks, buffers
+  // and per-block calls of the streamed path cost 10-15% on laplacian's rows of 80 doubles
+  // (docs/adr/0041, "session 35").
+  std::string streams;
+  for (const StreamedRow& row : plan.rows)
+    if (plan.used.count(row.data)) streams += (streams.empty() ? "" : " || ") + row.wanted;
+  w.open("if (!(" + streams + ")) {  // plain stores: the rows straight to the outputs");
+  w.line("const int64_t " + k0 + " = " + start + ";");
+  for (const StreamedRow& row : plan.rows) {
+    if (!plan.used.count(row.data)) continue;
+    const Location first = g_.location(row.data, row.subset.subs({{plan.param, r.start}}));
+    w.line(std::string(cpp_name(first.type)) + "* const " + row.target + " = " + first.pointer() + ";");
+  }
+  nest(m, w);
+  w.dedent();
+  w.line("} else {");
+  w.indent();
   w.open("for (int64_t " + k0 + " = " + start + "; " + k0 + " <= " + end + "; " + k0 +
          " += weir_stream_block) {");
   w.line("const int64_t " + k1 + " = weir_min<int64_t, int64_t>(" + k0 + " + (weir_stream_block - 1), " +
@@ -218,6 +236,7 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
     w.line("weir_stream_store(" + at.pointer() + ", " + row.target + ", (" + k1 + " - " + k0 +
            " + 1) * static_cast<int64_t>(sizeof(" + T + ")), " + row.wanted + ");");
   }
+  w.close();
   w.close();
   note_streams();
 }
