@@ -225,7 +225,11 @@ int tune_command(const TuneOptions& t) {
   } else {
     std::cout << "best: candidate " << outcome.best << " (" << best.candidate.label << "): " << std::fixed
               << std::setprecision(2) << best.speedup << "x the speed of --auto cpu";
-    if (outcome.confirmed_speedup > 0) std::cout << ", " << outcome.confirmed_speedup << "x when timed again";
+    if (outcome.confirmed_speedup > 0)
+      std::cout << ", " << outcome.confirmed_speedup << "x when timed again (at least "
+                << std::setprecision(0) << (kMinGain - 1) * 100 << "% faster in " << outcome.confirm_wins
+                << " of " << outcome.confirm_rounds << " paired rounds, " << outcome.confirm_wins_needed
+                << " needed)";
     std::cout << "\n";
   }
   std::cout << extent_text(outcome) << "\n";

@@ -123,40 +123,50 @@ nlohmann::ordered_json tune_log(const TuneOutcome& o, const TuneContext& ctx) {
   }
   nlohmann::ordered_json pruned = nlohmann::ordered_json::array();
   for (const auto& p : o.pruned) pruned.push_back({{"label", p.candidate.label}, {"why", p.why}});
-  return {{"program", ctx.program},
-          {"script", ctx.script},
-          {"seed", ctx.seed},
-          {"budget_s", ctx.budget_s},
-          {"elapsed_s", o.elapsed_s},
-          {"reference_s", o.reference_s},
-          {"confirm_estimate_s", o.confirm_estimate_s},
-          {"budget_stop_s",
-           o.budget_stop_s > 0 ? nlohmann::ordered_json(o.budget_stop_s) : nlohmann::ordered_json(nullptr)},
-          {"candidates", o.total},
-          {"evaluated", o.results.size()},
-          {"pruned", pruned},
-          {"prune_s", o.prune_s},
-          {"cut_short",
-           o.cut_short.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.cut_short)},
-          {"extent", extent_text(o)},
-          {"rounds", o.rounds},
-          {"default_threads", o.default_threads},
-          {"best", o.best},
-          {"speedup_over_auto_cpu", reported_speedup(o)},
-          {"confirm_rounds", o.confirm_rounds},
-          {"confirmed_speedup", o.confirmed_speedup > 0 ? nlohmann::ordered_json(o.confirmed_speedup)
-                                                        : nlohmann::ordered_json(nullptr)},
-          {"kept_baseline_because", o.kept_baseline_because.empty()
-                                        ? nlohmann::ordered_json(nullptr)
-                                        : nlohmann::ordered_json(o.kept_baseline_because)},
-          {"sizes", ctx.sizes},
-          {"load_average", ctx.load},
-          {"load_average_before", ctx.load_before},
-          {"baseline_spread", ctx.baseline_spread},
-          {"baseline_spread_pooled", ctx.baseline_spread_pooled},
-          {"load_warning", ctx.load_warning.empty() ? nlohmann::ordered_json(nullptr)
-                                                    : nlohmann::ordered_json(ctx.load_warning)},
-          {"results", list}};
+  return {
+      {"program", ctx.program},
+      {"script", ctx.script},
+      {"seed", ctx.seed},
+      {"budget_s", ctx.budget_s},
+      {"elapsed_s", o.elapsed_s},
+      {"reference_s", o.reference_s},
+      {"confirm_estimate_s", o.confirm_estimate_s},
+      {"budget_stop_s",
+       o.budget_stop_s > 0 ? nlohmann::ordered_json(o.budget_stop_s) : nlohmann::ordered_json(nullptr)},
+      {"candidates", o.total},
+      {"evaluated", o.results.size()},
+      {"pruned", pruned},
+      {"prune_s", o.prune_s},
+      {"cut_short",
+       o.cut_short.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.cut_short)},
+      {"extent", extent_text(o)},
+      {"rounds", o.rounds},
+      {"default_threads", o.default_threads},
+      {"best", o.best},
+      {"speedup_over_auto_cpu", reported_speedup(o)},
+      {"calls_per_timed_call", kCallsPerTimedCall},
+      {"confirm_rounds", o.confirm_rounds},
+      {"confirmed_speedup", o.confirmed_speedup > 0 ? nlohmann::ordered_json(o.confirmed_speedup)
+                                                    : nlohmann::ordered_json(nullptr)},
+      {"confirm_wins", o.confirm_rounds > 0 ? nlohmann::ordered_json(o.confirm_wins) : nullptr},
+      {"confirm_wins_needed", o.confirm_rounds > 0 ? nlohmann::ordered_json(o.confirm_wins_needed) : nullptr},
+      {"confirm_baseline_drift",
+       o.confirm_baseline_drift > 0 ? nlohmann::ordered_json(o.confirm_baseline_drift) : nullptr},
+      {"quietest_baseline_ms",
+       o.quietest_baseline_s > 0 ? nlohmann::ordered_json(o.quietest_baseline_s * 1e3) : nullptr},
+      {"confirm_seconds", o.confirm_seconds},
+      {"confirm_baseline_seconds", o.confirm_baseline_seconds},
+      {"kept_baseline_because", o.kept_baseline_because.empty()
+                                    ? nlohmann::ordered_json(nullptr)
+                                    : nlohmann::ordered_json(o.kept_baseline_because)},
+      {"sizes", ctx.sizes},
+      {"load_average", ctx.load},
+      {"load_average_before", ctx.load_before},
+      {"baseline_spread", ctx.baseline_spread},
+      {"baseline_spread_pooled", ctx.baseline_spread_pooled},
+      {"load_warning",
+       ctx.load_warning.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ctx.load_warning)},
+      {"results", list}};
 }
 
 }  // namespace weir::cli

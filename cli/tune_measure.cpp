@@ -148,11 +148,15 @@ std::string compare_outputs(const Arguments& expected, const Arguments& got,
 std::pair<std::vector<double>, std::vector<double>> time_interleaved(const TimedProgram& a,
                                                                      const TimedProgram& b, Arguments& args,
                                                                      const InputSnapshot& snapshot,
-                                                                     int rounds) {
+                                                                     int rounds, bool warm) {
   std::pair<std::vector<double>, std::vector<double>> seconds;
   auto call = [&](const TimedProgram& p, std::vector<double>& into) {
-    snapshot.restore(args);
     set_openmp_threads(p.threads);
+    if (warm) {
+      snapshot.restore(args);
+      p.program->run(args);
+    }
+    snapshot.restore(args);
     auto t0 = std::chrono::steady_clock::now();
     p.program->run(args);
     into.push_back(since(t0));

@@ -43,12 +43,15 @@ struct TimedProgram {
 };
 
 /// Seconds per call of `a` and of `b`: `rounds` calls of each, alternating a, b, a, b (so load
-/// on the machine falls on both alike), each from the inputs in `snapshot`.
+/// on the machine falls on both alike), each from the inputs in `snapshot`. With `warm`, each
+/// timed call follows an untimed call of the same program (from the restored inputs too), so
+/// that a timed call finds the caches and pages as its own program leaves them, not as the
+/// other one did (docs/adr/0056-weir-tune.md, session 35).
 std::pair<std::vector<double>, std::vector<double>> time_interleaved(const TimedProgram& a,
                                                                      const TimedProgram& b,
                                                                      runtime::Arguments& args,
                                                                      const InputSnapshot& snapshot,
-                                                                     int rounds);
+                                                                     int rounds, bool warm = false);
 
 /// The median of `v` (the mean of the two middle values for an even count); 0 when empty.
 double median(std::vector<double> v);

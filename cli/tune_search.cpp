@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "openmp_threads.h"
+#include "tune_confirm.h"
 #include "tune_measure.h"
 #include "tune_winners.h"
 #include "weir/runtime/dispatch.h"
@@ -33,10 +34,11 @@ std::string ms(double s) {
   return os.str();
 }
 
-// Wall seconds of the confirmation (2 x rounds calls of each program), with a margin for the
-// restores between calls and for writing the files.
+// Wall seconds of the confirmation (2 x rounds paired rounds, each a timed call of both programs
+// after an untimed one of the same program), with a margin for the restores between calls and
+// for writing the files.
 double confirm_seconds(int rounds, double best_call_s, double baseline_call_s) {
-  return 1.25 * 2.0 * rounds * (best_call_s + baseline_call_s) + 0.05;
+  return 1.25 * 2.0 * rounds * kCallsPerTimedCall * (best_call_s + baseline_call_s) + 0.05;
 }
 
 // Interleaved calls per candidate: about a quarter of a second of the baseline's calls, 3 to 9
@@ -132,6 +134,49 @@ std::shared_ptr<SDFG> apply_candidate(const SDFG& untuned, const TuneCandidate& 
 }
 
 namespace {
+
+unsigned threads_of(const TuneOutcome& out, const TuneCandidate& c) {
+  return c.threads ? c.threads : out.default_threads;
+}
+
+// The best timed again against the baseline in paired rounds, and judged (tune_confirm.h): 2 x
+// rounds pairs, fewer (at least kMinConfirmRounds) where the budget's remainder holds fewer (a
+// candidate that overran the costliest before it ate into the time kept for this, and a best not
+// timed again must not be written). Kept only if enough pairs show it kMinGain faster and the
+// baseline ran as fast as in its quietest series of the search; otherwise out.best becomes 0
+// and kept_baseline_because says why.
+void confirm_best(TuneOutcome& out, const std::shared_ptr<Program>& baseline,
+                  const std::shared_ptr<Program>& best_program, Arguments& args,
+                  const InputSnapshot& snapshot, const TuneSettings& settings) {
+  const CandidateResult& b = out.results[out.best];
+  const double per_round = confirm_seconds(1, median(b.seconds), median(b.baseline_seconds)) / 2.0;
+  const double left = settings.budget_s - since(settings.start) - 0.05;
+  out.confirm_rounds = 2 * out.rounds;
+  if (per_round * out.confirm_rounds > left)
+    out.confirm_rounds = std::max(kMinConfirmRounds, static_cast<int>(left / per_round));
+  auto [b_s, c_s] = time_interleaved({baseline.get(), threads_of(out, out.results.front().candidate)},
+                                     {best_program.get(), threads_of(out, b.candidate)}, args, snapshot,
+                                     out.confirm_rounds, kCallsPerTimedCall > 1);
+  out.confirm_baseline_seconds = b_s;
+  out.confirm_seconds = c_s;
+  // The baseline's quietest series: its own and those beside every measured candidate.
+  double quietest = 0;
+  for (const auto& r : out.results)
+    if ((r.status == "baseline" || r.status == "measured") && !r.baseline_seconds.empty())
+      quietest = quietest > 0 ? std::min(quietest, median(r.baseline_seconds)) : median(r.baseline_seconds);
+  out.quietest_baseline_s = quietest;
+  const ConfirmVerdict v = judge_confirmation(b_s, c_s, kMinGain, quietest);
+  out.confirmed_speedup = v.median_ratio;
+  out.confirm_wins = v.wins;
+  out.confirm_wins_needed = v.needed;
+  out.confirm_baseline_drift = v.baseline_drift;
+  if (v.keep) return;
+  std::ostringstream why;
+  why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed << std::setprecision(2)
+      << b.speedup << "x) timed again: " << v.why << "; kept auto-optimize-cpu";
+  out.kept_baseline_because = why.str();
+  out.best = 0;
+}
 
 void prune(const SDFG& untuned, std::vector<TuneCandidate>& candidates,
            std::vector<PrunedCandidate>& pruned) {
@@ -281,7 +326,7 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
                                               ? out.results.front().candidate.threads
                                               : out.default_threads;
             auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {program.get(), threads}, args,
-                                               snapshot, out.rounds);
+                                               snapshot, out.rounds, kCallsPerTimedCall > 1);
             r.baseline_seconds = b_s;
             r.seconds = c_s;
             r.speedup = median(b_s) / median(c_s);
@@ -325,38 +370,7 @@ TuneOutcome tune_search(const CompilableProgram& untuned, const Backend& backend
   }
   // The best timed again, always: a winner picked from noisy ratios looks better than it is
   // (the search kept time for this).
-  if (out.best) {
-    const CandidateResult& b = out.results[out.best];
-    const unsigned base_threads =
-        out.results.front().candidate.threads ? out.results.front().candidate.threads : out.default_threads;
-    // 2 x rounds calls of each, fewer (at least 3) where the budget's remainder holds fewer: a
-    // candidate that overran the costliest before it ate into the time kept for this, and a best
-    // not timed again must not be written.
-    const double per_round = confirm_seconds(1, median(b.seconds), median(b.baseline_seconds)) / 2.0;
-    const double left = settings.budget_s - since(settings.start) - 0.05;
-    out.confirm_rounds = 2 * out.rounds;
-    if (per_round * out.confirm_rounds > left)
-      out.confirm_rounds = std::max(3, static_cast<int>(left / per_round));
-    const unsigned threads = b.candidate.threads ? b.candidate.threads : out.default_threads;
-    auto [b_s, c_s] = time_interleaved({baseline.get(), base_threads}, {best_program.get(), threads}, args,
-                                       snapshot, out.confirm_rounds);
-    out.confirm_baseline_seconds = b_s;
-    out.confirm_seconds = c_s;
-    out.confirmed_speedup = median(b_s) / median(c_s);
-    // Kept only if it is still kMinGain faster: a gain within the noise is no gain, and a
-    // script that is no faster must not be written as if it were (the bench's "never slower").
-    if (out.confirmed_speedup < kMinGain) {
-      std::ostringstream why;
-      // Rounded down to 3 decimals: a ratio below kMinGain never prints as kMinGain (1.0255
-      // printed "1.03x ... (less than 1.03x)" with 2 decimals rounded).
-      why << "candidate " << out.best << " (" << b.candidate.label << ", " << std::fixed
-          << std::setprecision(2) << b.speedup << "x) was " << std::setprecision(3)
-          << std::floor(out.confirmed_speedup * 1000.0) / 1000.0 << "x when timed again (less than "
-          << std::setprecision(2) << kMinGain << "x): kept auto-optimize-cpu";
-      out.kept_baseline_because = why.str();
-      out.best = 0;
-    }
-  }
+  if (out.best) confirm_best(out, baseline, best_program, args, snapshot, settings);
   out.elapsed_s = since(settings.start);
   return out;
 }

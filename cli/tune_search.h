@@ -62,13 +62,20 @@ struct TuneOutcome {
   std::vector<PrunedCandidate> pruned;  ///< left out before the search, in the space's order
   double prune_s = 0;                   ///< wall seconds spent finding them
   std::size_t best = 0;                 ///< index into results (0: the baseline)
-  /// The best candidate timed again against the baseline (a fresh interleaved series, always
-  /// run: the search keeps time for it); 0 when the baseline was the best of the search.
+  /// The best candidate timed again against the baseline (a fresh series of paired rounds, always
+  /// run: the search keeps time for it): the median of the rounds' ratios (baseline / best);
+  /// 0 when the baseline was the best of the search.
   double confirmed_speedup = 0;
+  /// The confirmation's timed calls, round by round (each after an untimed call of its program).
   std::vector<double> confirm_seconds, confirm_baseline_seconds;
-  /// Interleaved calls of each in the confirmation: 2 x rounds, fewer (at least 3) where the
+  /// Paired rounds in the confirmation: 2 x rounds, fewer (at least kMinConfirmRounds) where the
   /// budget's remainder held fewer; 0 when there was none.
   int confirm_rounds = 0;
+  /// Rounds in which the best was at least kMinGain faster, and how many the sign test needs
+  /// (tune_confirm.h); the baseline's median in the confirmation over its quietest series'
+  /// median (quietest_baseline_s, the smallest median of its calls beside any candidate).
+  int confirm_wins = 0, confirm_wins_needed = 0;
+  double confirm_baseline_drift = 0, quietest_baseline_s = 0;
   /// Why the search stopped before the last candidate ("" when it visited all): the budget,
   /// or --max-candidates.
   std::string cut_short;
@@ -90,10 +97,10 @@ struct TuneOutcome {
 /// `args` are the program's arguments, `written` the arrays it writes (compared, and restored
 /// before every call). The search stops where the next candidate (as costly as the costliest
 /// compile so far, the untuned program's included) and the confirmation of the best would end after the
-/// budget; the best is always timed again (in fewer calls, at least 3 of each, where the budget's remainder
-/// holds fewer) and kept only if that measures it kMinGain faster than the baseline. Progress lines go to
-/// `log`. Throws weir::Error when the untuned program or the baseline does not compile or run
-/// (nothing to compare against).
+/// budget; every timed call follows an untimed call of the same program; the best is always timed again in
+/// paired rounds (fewer, at least kMinConfirmRounds, where the budget's remainder holds fewer) and kept only
+/// where judge_confirmation (tune_confirm.h) says so. Progress lines go to `log`. Throws weir::Error when the
+/// untuned program or the baseline does not compile or run (nothing to compare against).
 TuneOutcome tune_search(const runtime::CompilableProgram& untuned, const runtime::Backend& backend,
                         runtime::Arguments& args, const std::vector<std::string>& written,
                         const std::vector<TuneCandidate>& candidates, const TuneSettings& settings,
@@ -102,6 +109,10 @@ TuneOutcome tune_search(const runtime::CompilableProgram& untuned, const runtime
 /// A kept candidate must measure at least this much faster than the baseline, in the search and
 /// when timed again: timings on a loaded machine scatter by a few percent.
 inline constexpr double kMinGain = 1.03;
+
+/// Calls per timed call: each timed call follows an untimed call of the same program from the
+/// same restored inputs (docs/adr/0056-weir-tune.md, session 35).
+inline constexpr int kCallsPerTimedCall = 2;
 
 /// The SDFG of `candidate`: its steps applied (and recorded in the history) to a copy of
 /// `untuned`, validated. Throws weir::Error (ScriptError naming the step) when a step does not

@@ -238,7 +238,8 @@ json tune_kernel(const KernelCase& kc, const Variant& v, const Sizes& sizes, con
     return kj;
   }
   // Interleaved rounds, --auto cpu then the tuned program, as `weir tune` times them: one set of
-  // arguments, the arrays they write restored before every call (tune_timing.h).
+  // arguments, the arrays they write restored before every call, each timed call after an
+  // untimed one of the same program (tune_timing.h).
   try {
     Arguments shared = base.make_args(layout);
     runtime::BoundArguments base_bound = runtime::bind_arguments(base.compiled->signature(), shared);
@@ -246,7 +247,7 @@ json tune_kernel(const KernelCase& kc, const Variant& v, const Sizes& sizes, con
     std::tie(base.times, tuned.times) = time_like_weir_tune(
         {[&] { base.compiled->run_bound(base_bound); }, base.threads},
         {[&] { tuned.compiled->run_bound(tuned_bound); }, tuned.threads}, shared,
-        written_arrays(base, tuned, shared), sizes.warmup, 2 * std::max(sizes.repeats, 5));
+        written_arrays(base, tuned, shared), sizes.warmup, 2 * std::max(sizes.repeats, 5), true);
   } catch (const std::exception& e) {
     kj["status"] = "failed";
     kj["reason"] = std::string("timing: ") + e.what();

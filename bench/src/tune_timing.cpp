@@ -12,7 +12,7 @@ namespace weir::bench {
 
 std::pair<std::vector<double>, std::vector<double>> time_like_weir_tune(
     const TimedCall& a, const TimedCall& b, runtime::Arguments& args, const std::vector<std::string>& written,
-    int warmup, int rounds) {
+    int warmup, int rounds, bool warm) {
   std::map<std::string, runtime::Field> saved;
   for (const auto& name : written) {
     auto it = args.arrays.find(name);
@@ -20,10 +20,17 @@ std::pair<std::vector<double>, std::vector<double>> time_like_weir_tune(
       throw std::invalid_argument("time_like_weir_tune: no array '" + name + "' among the arguments");
     saved.emplace(name, it->second.clone());
   }
-  auto call = [&](const TimedCall& p) {
+  auto restore = [&] {
     for (const auto& [name, copy] : saved)
       std::memcpy(args.arrays.at(name).data(), copy.data(), copy.nbytes());
+  };
+  auto call = [&](const TimedCall& p) {
     omp_set_num_threads(p.threads);
+    if (warm) {
+      restore();
+      p.call();
+    }
+    restore();
     const auto t0 = std::chrono::steady_clock::now();
     p.call();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -35,7 +42,7 @@ std::pair<std::vector<double>, std::vector<double>> time_like_weir_tune(
     seconds.second.push_back(call(b));
   }
   // The arguments end as they began: the inputs, not what the last call left in them.
-  for (const auto& [name, copy] : saved) std::memcpy(args.arrays.at(name).data(), copy.data(), copy.nbytes());
+  restore();
   return seconds;
 }
 

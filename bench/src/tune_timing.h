@@ -26,9 +26,12 @@ struct TimedCall {
 /// untimed rounds, then `rounds` timed ones (a, then b); returns each call's seconds, a's then
 /// b's. Both programs must have been bound to `args` itself, not to a copy: programs timed on
 /// arrays of their own, without restoring, measured other cache states (jacobi_2d: 0.70x in
-/// weir-bench for a script `weir tune` measured at 1.13x).
+/// weir-bench for a script `weir tune` measured at 1.13x). With `warm` (as `weir tune` times
+/// since session 35), every timed call follows an untimed call of the same program from the
+/// restored inputs: a timed call finds the caches as its own program leaves them, not as the
+/// other program did.
 std::pair<std::vector<double>, std::vector<double>> time_like_weir_tune(
     const TimedCall& a, const TimedCall& b, runtime::Arguments& args, const std::vector<std::string>& written,
-    int warmup, int rounds);
+    int warmup, int rounds, bool warm = false);
 
 }  // namespace weir::bench

@@ -78,6 +78,26 @@ TEST_CASE("tune timing: both programs run alternately on the same restored input
   CHECK(d[3] == 4.0);
 }
 
+TEST_CASE("tune timing: with warm calls each timed call follows an untimed one of its own program",
+          "[bench][tune]") {
+  Arguments args = two_arrays();
+  std::vector<Seen> seen;
+  auto [a_s, b_s] = time_like_weir_tune(recording('a', 1, args, seen), recording('b', 2, args, seen), args,
+                                        {"A"}, 1, 2, true);
+  // 1 warm-up round and 2 timed ones, each a, a, b, b (an untimed call before each call): 12 calls.
+  REQUIRE(seen.size() == 12);
+  CHECK(a_s.size() == 2);
+  CHECK(b_s.size() == 2);
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    INFO("call " << k);
+    CHECK(seen[k].program == (k % 4 < 2 ? 'a' : 'b'));
+    CHECK(seen[k].first == 1.0);  // the untimed call's writes are restored before the timed one
+    CHECK(seen[k].threads == (k % 4 < 2 ? 1 : 2));
+  }
+  const auto* d = static_cast<const double*>(args.arrays.at("A").data());
+  CHECK(d[0] == 1.0);
+}
+
 TEST_CASE("tune timing: an array that is not among the arguments is an error", "[bench][tune]") {
   Arguments args = two_arrays();
   std::vector<Seen> seen;

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "cli_test_util.h"
+#include "tune_confirm.h"
+#include "tune_measure.h"
 #include "tune_space.h"
 
 namespace {
@@ -35,6 +37,50 @@ std::vector<std::string> labels(const nlohmann::json& log) {
   std::vector<std::string> v;
   for (const auto& r : log["results"]) v.push_back(r["label"]);
   return v;
+}
+
+}  // namespace
+
+namespace {
+
+// The confirmation's decision recomputed from the log's own figures (tune_confirm.h; no timing of
+// weir is asserted): the paired rounds' calls, the wins at >= 1.03x, the sign test's threshold,
+// the baseline's drift from its quietest series, and whether the best was kept or --auto cpu
+// with the reason.
+void check_confirmation_rule(const nlohmann::json& log) {
+  CHECK(log["calls_per_timed_call"] == 2);
+  const int rounds = log["confirm_rounds"].get<int>();
+  if (rounds == 0) {  // the baseline was the best of the search: nothing to confirm
+    CHECK(log["best"] == 0);
+    CHECK(log["confirm_wins"].is_null());
+    CHECK(log["confirm_seconds"].empty());
+    CHECK(log["kept_baseline_because"].is_null());
+    return;
+  }
+  const auto base = log["confirm_baseline_seconds"].get<std::vector<double>>();
+  const auto best = log["confirm_seconds"].get<std::vector<double>>();
+  REQUIRE(base.size() == static_cast<std::size_t>(rounds));
+  REQUIRE(best.size() == static_cast<std::size_t>(rounds));
+  int wins = 0;
+  for (int k = 0; k < rounds; ++k) wins += base[k] / best[k] >= 1.03;
+  CHECK(log["confirm_wins"] == wins);
+  CHECK(log["confirm_wins_needed"] == weir::cli::wins_needed(rounds));
+  double quietest = 0;
+  for (const auto& e : log["results"])
+    if ((e["status"] == "baseline" || e["status"] == "measured") && !e["baseline_median_ms"].is_null())
+      quietest = quietest > 0 ? std::min(quietest, e["baseline_median_ms"].get<double>())
+                              : e["baseline_median_ms"].get<double>();
+  CHECK(log["quietest_baseline_ms"].get<double>() == Approx(quietest));
+  const double drift = log["confirm_baseline_drift"].get<double>();
+  CHECK(drift == Approx(weir::cli::median(base) * 1e3 / quietest));
+  const bool kept = wins >= weir::cli::wins_needed(rounds) && drift <= weir::cli::kMaxBaselineDrift;
+  INFO("wins " << wins << " of " << rounds << ", drift " << drift);
+  CHECK((log["best"] != 0) == kept);
+  CHECK(log["kept_baseline_because"].is_null() == kept);
+  if (!kept) {
+    CHECK(log["speedup_over_auto_cpu"] == 1.0);
+    CHECK_THAT(log["kept_baseline_because"].get<std::string>(), Catch::EndsWith("; kept auto-optimize-cpu"));
+  }
 }
 
 }  // namespace
@@ -73,6 +119,7 @@ TEST_CASE("weir tune: the tuned script replays into an SDFG that computes what t
     if (e["status"] != "duplicate") CHECK(e["seconds"].size() >= 3);
   }
   CHECK(script["steps"] == log["results"][log["best"].get<std::size_t>()]["script"]["steps"]);
+  check_confirmation_rule(log);
 
   // Replayed as the header says: weir sdfg, then weir optimize --script.
   REQUIRE(run_weir("sdfg " + laplacian() + " -o " + q(dir / "lap.sdfg")).code == 0);
@@ -304,10 +351,10 @@ TEST_CASE("weir tune: the budget bounds the whole command, the confirmation of t
     CHECK(log["evaluated"] == log["candidates"]);
   }
   CHECK(log["elapsed_s"].get<double>() >= last_end);
-  // The confirmation: 2 x rounds calls of each, fewer (at least 3) where the budget's remainder
+  // The confirmation: 2 x rounds paired rounds, fewer (at least 5) where the budget's remainder
   // held fewer.
   if (log["confirm_rounds"].get<int>() > 0) {
-    CHECK(log["confirm_rounds"].get<int>() >= 3);
+    CHECK(log["confirm_rounds"].get<int>() >= weir::cli::kMinConfirmRounds);
     CHECK(log["confirm_rounds"].get<int>() <= 2 * log["rounds"].get<int>());
   }
   // A best other than the baseline was timed again; the baseline's written speed-up is 1.
@@ -316,4 +363,5 @@ TEST_CASE("weir tune: the budget bounds the whole command, the confirmation of t
   } else {
     CHECK(log["speedup_over_auto_cpu"] == 1.0);
   }
+  check_confirmation_rule(log);
 }
