@@ -36,6 +36,14 @@ KernelCase sweep_case(const Sizes& s, const Paths& p, const std::string& kernel,
   kc.variants.push_back(corpus_variant(p, kernel, "simplified", false, "dace"));
   kc.variants.push_back(corpus_variant(p, kernel, "auto_optimized_cpu", false, "dace"));
   kc.variants.push_back(corpus_variant(p, kernel, "simplified", true, "dace"));
+  // The same program with the compiler's own SIMD width: what the lanes chosen for its rows
+  // (full width, or half over long rows read at shifted offsets) gain in the same run.
+  Variant lanes = kc.variants.back();
+  lanes.name = "weir-opt(compiler's lanes)";
+  lanes.detail += ", the compiler's own SIMD width";
+  lanes.tune_source.clear();
+  lanes.compiler_lanes = true;
+  kc.variants.push_back(lanes);
   kc.variants.push_back(Variant{"hand", "bench/hand/sweeps2d.cpp", "dace", {}, l.reference, {}, {}});
   return kc;
 }

@@ -22,10 +22,25 @@
 // 256-bit vectors and leaves half of each register unused, where 64 / bytes lanes run the loop in
 // half the instructions (docs/adr/0055, "session 33"); with narrower registers, and in CUDA
 // code, the compiler's own choice is already the full width.
+//
+// A contiguous loop that reads a row at offsets that are not whole cache lines apart (a 2-D
+// stencil's A[i, j - 1], A[i, j], A[i, j + 1]) runs in two versions (codegen/src/simd_width.h):
+// where weir_simd_long_row(points, bytes) holds, with `WEIR_SIMD_HALF(bytes)`, 256-bit vectors
+// (each 512-bit access off a line boundary spans two lines, a 256-bit one at every other access:
+// over rows of 2 KiB and more the loop ran 1.2-1.6x faster so on an AVX-512 machine), else with
+// WEIR_SIMD_FULL (over short rows, a K column of 80, the 512-bit loop's fewer iterations won by
+// 1.1x). docs/adr/0055, "session 35". Without AVX-512 the test is false and the compiler keeps
+// the full-width version only.
 #if defined(__AVX512F__) && !defined(__CUDACC__)
 #define WEIR_SIMD_FULL(bytes) simdlen(64 / (bytes))
+#define WEIR_SIMD_HALF(bytes) simdlen(32 / (bytes))
+[[maybe_unused]] static inline bool weir_simd_long_row(int64_t points, int64_t bytes) {
+  return points * bytes >= 1280;
+}
 #else
 #define WEIR_SIMD_FULL(bytes)
+#define WEIR_SIMD_HALF(bytes)
+[[maybe_unused]] static inline WEIR_HD bool weir_simd_long_row(int64_t, int64_t) { return false; }
 #endif
 
 // Integer power; a negative exponent is a fault (NumPy raises), 0 is read instead. `line`: the

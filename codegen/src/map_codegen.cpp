@@ -76,23 +76,26 @@ std::string map_comment(const MapInfo& m) {
 
 /// A map's loops: its dimensions with their step signs, how many OpenMP distributes, whether
 /// the innermost loop gets `#pragma omp simd` (with `simdlen(simdlen)` when positive: the lanes
-/// of MapVectorization, a loop of that constant trip count; else with `WEIR_SIMD_FULL(full_bytes)`
-/// when positive: every lane of the target's widest registers for elements of that many bytes,
-/// simd_width.h), and whether each thread that ran them fences its streaming stores after them
-/// (`fence`: a map inside streams rows).
+/// of MapVectorization, a loop of that constant trip count; else with
+/// `WEIR_SIMD_FULL(full.element_bytes)` when positive: every lane of the target's widest registers
+/// for elements of that many bytes, simd_width.h; where `full.shifted` too, a loop of long rows
+/// gets `WEIR_SIMD_HALF`, chosen at run time), and whether each thread that ran them fences its streaming
+/// stores after them (`fence`: a map inside streams rows).
 struct LoopNest {
   const MapInfo& map;
   const std::vector<std::optional<int>>& sign;
   int collapse = 0;
   bool simd = false;
   int simdlen = 0;
-  std::size_t full_bytes = 0;
+  ContiguousLoop full;
   bool fence = false;
   /// The timer slot of the node that is the whole body (chunk_timer_slot): timed once per thread
   /// around the loops (emit_loop_nest) instead of around each execution.
   std::optional<std::size_t> chunk;
   /// " schedule(dynamic, 16)" from the map's weir_omp_schedule, or empty.
   std::string schedule;
+  /// Set on the two versions emit_shifted_rows makes of a `full.shifted` loop (one loop each).
+  bool versioned = false;
 };
 
 /// Opens the block of a chunk timer around a loop nest: one clock read per thread before its share
@@ -114,6 +117,30 @@ void record_chunk_timer(std::size_t slot, Writer& out) {
            k + "), weir_chunk_start_" + k + ", weir_chunk_executions_" + k + ");");
 }
 
+void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out);
+
+/// The sequential one-dimensional SIMD loop `n` of contiguous accesses at shifted offsets
+/// (simd_width.h) around `body`, in two versions chosen by its trip count at run time: long rows
+/// with half the lanes of AVX-512 registers (`WEIR_SIMD_HALF`: 512-bit accesses off a line
+/// boundary each span two lines), short rows with all of them (`WEIR_SIMD_FULL`: fewer loop
+/// iterations). The prelude's `weir_simd_long_row` is false where the target has no AVX-512, so
+/// the compiler keeps only the second version there.
+void emit_shifted_rows(const LoopNest& n, const Writer& body, Writer& out) {
+  const Range& r = n.map.range.ranges().front();
+  const std::string trip = sym_cpp(r.end - r.start + sym::Expr(1));
+  LoopNest half = n, full = n;
+  half.versioned = full.versioned = true;
+  full.full.shifted = false;
+  out.open("if (weir_simd_long_row(" + trip + ", " + std::to_string(n.full.element_bytes) +
+           ")) {  // long rows read at shifted offsets: 256-bit vectors");
+  emit_loop_nest(half, false, false, body, out);
+  out.dedent();
+  out.line("} else {");
+  out.indent();
+  emit_loop_nest(full, false, false, body, out);
+  out.close();
+}
+
 /// The loops of `n` around `body`: with the OpenMP pragma where `omp` (`#pragma omp for` inside
 /// a `#pragma omp parallel` region of partials where `in_region`), without it otherwise. With
 /// `n.fence`, each thread runs weir_stream_fence() after its iterations, and with `n.chunk` it
@@ -123,6 +150,11 @@ void record_chunk_timer(std::size_t slot, Writer& out) {
 /// the loops.
 void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& body, Writer& out) {
   const auto& ranges = n.map.range.ranges();
+  if (n.simd && n.simdlen == 0 && n.full.element_bytes > 0 && n.full.shifted && !n.versioned && !omp &&
+      !n.fence && !n.chunk && ranges.size() == 1) {
+    emit_shifted_rows(n, body, out);
+    return;
+  }
   // Work each thread does after its share of the loops: the fence of its streamed rows, the
   // record of a chunk timer. Parallel loops then end without a barrier (`nowait`): in a
   // `#pragma omp parallel` region of their own, whose end is the barrier, or, inside a region,
@@ -155,9 +187,11 @@ void emit_loop_nest(const LoopNest& n, bool omp, bool in_region, const Writer& b
     else
       inc = p + " += " + step;
     if (d + 1 == ranges.size() && n.simd)
-      out.line(n.simdlen > 0      ? "#pragma omp simd simdlen(" + std::to_string(n.simdlen) + ")"
-               : n.full_bytes > 0 ? "#pragma omp simd WEIR_SIMD_FULL(" + std::to_string(n.full_bytes) + ")"
-                                  : "#pragma omp simd");
+      out.line(n.simdlen > 0              ? "#pragma omp simd simdlen(" + std::to_string(n.simdlen) + ")"
+               : n.full.element_bytes > 0 ? std::string("#pragma omp simd ") +
+                                                (n.full.shifted ? "WEIR_SIMD_HALF(" : "WEIR_SIMD_FULL(") +
+                                                std::to_string(n.full.element_bytes) + ")"
+                                          : "#pragma omp simd");
     out.open("for (int64_t " + p + " = " + sym_cpp(r.start) + "; " + cond + "; " + inc + ") {");
   }
   out.append(body);
@@ -224,10 +258,13 @@ std::string schedule_clause(const MapInfo& m, const ElementRef& where) {
 }
 
 /// The element bytes of `WEIR_SIMD_FULL` for the SIMD loop of `e` (a loop of contiguous or
-/// invariant accesses only: all the lanes of the target's registers, simd_width.h); 0: none.
-std::size_t full_lanes_bytes(const CodegenOptions& opts, const SDFG& sdfg, const SDFGState& st,
-                             const MapEntry& e) {
-  return opts.full_width_simd ? full_width_element_bytes(sdfg, st, e).value_or(0) : 0;
+/// invariant accesses only: all the lanes of the target's registers, simd_width.h) and whether it
+/// reads at shifted offsets; element bytes 0: none (also where `wanted` is false: no SIMD hint,
+/// or MapVectorization's lanes).
+ContiguousLoop full_lanes(bool wanted, const CodegenOptions& opts, const SDFG& sdfg, const SDFGState& st,
+                          const MapEntry& e) {
+  return wanted && opts.full_width_simd ? contiguous_simd_loop(sdfg, st, e).value_or(ContiguousLoop{})
+                                        : ContiguousLoop{};
 }
 
 }  // namespace
@@ -432,7 +469,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   // `#pragma omp parallel` of the partials.
   const SimdHint simd = simd_hint(m);
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
-  const std::size_t full = vectorize && simd.lanes == 0 ? full_lanes_bytes(opts, sg.sdfg, st, e) : 0;
+  const ContiguousLoop full = full_lanes(vectorize && simd.lanes == 0, opts, sg.sdfg, st, e);
   // Each thread fences what the maps inside streamed.
   const bool fence = StreamGen(*this).open_store_choice(e, w);  // and chooses the store kind
   const LoopNest loop_nest{m,         sign,       collapse,

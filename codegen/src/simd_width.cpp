@@ -1,9 +1,12 @@
-// Whether an innermost SIMD loop asks for every lane of the machine's vector registers (see the
-// header, docs/adr/0055, "session 33").
+// Whether an innermost SIMD loop asks for every lane of the machine's vector registers, and
+// whether it reads rows at shifted offsets (see the header, docs/adr/0055, "session 33" and
+// "session 35").
 #include "simd_width.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace weir::codegen::detail {
 
@@ -25,14 +28,28 @@ bool unit_or_invariant(const Memlet& m, const DataDescriptor& d, const std::stri
   return !(last - p).free_symbols().count(param);
 }
 
+/// Whether two of `offsets` (along the parameter, in elements of `bytes` bytes) are a distance
+/// apart that is no whole number of 64-byte lines; a distance that is not a constant is not
+/// counted.
+bool offsets_straddle_lines(const std::vector<sym::Expr>& offsets, std::size_t bytes) {
+  for (std::size_t a = 0; a < offsets.size(); ++a)
+    for (std::size_t b = a + 1; b < offsets.size(); ++b) {
+      const sym::Expr d = offsets[a] - offsets[b];
+      if (d.is_integer() && (d.value() * static_cast<long long>(bytes)) % 64 != 0) return true;
+    }
+  return false;
+}
+
 }  // namespace
 
-std::optional<std::size_t> full_width_element_bytes(const SDFG& sdfg, const SDFGState& st,
-                                                    const MapEntry& e) {
+std::optional<ContiguousLoop> contiguous_simd_loop(const SDFG& sdfg, const SDFGState& st, const MapEntry& e) {
   const MapInfo& m = *e.map;
   if (m.params.size() != 1 || m.range.dims() != 1 || !is_one(m.range[0].step)) return std::nullopt;
   const std::string& param = m.params[0];
+  const sym::Expr p = sym::Expr::symbol(param);
   std::size_t widest = 0;
+  // Per container moving with the parameter: its element's bytes and the offsets of its accesses.
+  std::map<std::string, std::pair<std::size_t, std::vector<sym::Expr>>> offsets;
   // `write`: a memlet into the exit, which must move with the parameter (a write of the same
   // element at every point keeps the compiler's choice).
   auto take = [&](EdgeId id, bool write) {
@@ -47,6 +64,11 @@ std::optional<std::size_t> full_width_element_bytes(const SDFG& sdfg, const SDFG
         t == ScalarType::Complex64 || t == ScalarType::Complex128 || !unit_or_invariant(mm, d, param))
       return false;
     widest = std::max(widest, size_of(t));
+    if (mm.subset.free_symbols().count(param)) {
+      auto& [bytes, at] = offsets[mm.data];
+      bytes = size_of(t);
+      at.push_back(mm.subset[mm.subset.dims() - 1].start - p);
+    }
     return true;
   };
   for (EdgeId id : st.out_edges(e.id()))
@@ -54,7 +76,13 @@ std::optional<std::size_t> full_width_element_bytes(const SDFG& sdfg, const SDFG
   for (EdgeId id : st.in_edges(e.exit))
     if (!take(id, true)) return std::nullopt;
   if (widest == 0) return std::nullopt;
-  return widest;
+  ContiguousLoop loop;
+  loop.element_bytes = widest;
+  for (const auto& container : offsets) {
+    const auto& [bytes, at] = container.second;
+    loop.shifted = loop.shifted || offsets_straddle_lines(at, bytes);
+  }
+  return loop;
 }
 
 }  // namespace weir::codegen::detail
