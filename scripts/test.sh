@@ -62,4 +62,10 @@ fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then
   echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2
 fi
+# One precompiled prelude header for all ctest entries: each entry has a program cache of its own,
+# and each built its own 19 MB header in it (423 in session 34's plain run, 0.6 CPU-s each;
+# runtime/src/prelude_pch.h, docs/testing.md "CI and its time"). A caller's WEIR_PCH_DIR wins,
+# and WEIR_PCH_DIR= (empty) keeps each header in its program cache.
+WEIR_PCH_DIR="${WEIR_PCH_DIR-$(cd "$BUILD_DIR" && pwd)/test-scratch/shared-caches/pch}"
+export WEIR_PCH_DIR
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${JOBS:-2}" ${ctest_args[@]+"${ctest_args[@]}"}

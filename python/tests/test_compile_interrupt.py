@@ -50,7 +50,8 @@ def test_keyboard_interrupt_during_a_compile_stops_the_compiler(tmp_path):
     pids, cache = tmp_path / "pids", tmp_path / "cache"
     caller = tmp_path / "caller.py"
     caller.write_text(CALLER)
-    env = dict(os.environ, WEIR_TEST_PIDS=str(pids))
+    # The precompiled header in this cache (WEIR_PCH_DIR, which scripts/test.sh sets, off), checked below.
+    env = dict(os.environ, WEIR_TEST_PIDS=str(pids), WEIR_PCH_DIR="")
     proc = subprocess.Popen(
         [sys.executable, str(caller), str(cache), str(wrapper), LAPLACIAN],
         env=env,

@@ -92,7 +92,7 @@ CompilerStep make_cpu_compiler(CompilerSettings settings, std::optional<fs::path
     auto with_pch = [&] {
       CompilerSettings s = link;
       if (!s.precompiled_header) return s;
-      fs::path root = cache_dir ? *cache_dir : ProgramCache::default_root();
+      fs::path root = detail::prelude_pch_root(cache_dir ? *cache_dir : ProgramCache::default_root());
       fs::path pch = detail::prelude_pch(s, root, codegen::generated_headers());
       if (!pch.empty()) s.flags.insert(s.flags.end(), {"-include", pch.string()});
       return s;

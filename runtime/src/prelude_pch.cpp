@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -86,6 +87,11 @@ long stale_temporary_pid(const std::string& name) {
     return std::stol(name.substr(start, end - start));
   }
   return 0;
+}
+
+std::filesystem::path prelude_pch_root(const fs::path& cache_root) {
+  const char* shared = std::getenv("WEIR_PCH_DIR");
+  return shared && *shared ? fs::path(shared) : cache_root;
 }
 
 std::filesystem::path prelude_pch(const CompilerSettings& settings, const fs::path& cache_root,

@@ -24,6 +24,14 @@ namespace weir::runtime::detail {
 /// `<hash>.stale.<pid>`); 0 when the name has none.
 long stale_temporary_pid(const std::string& name);
 
+/// Where the precompiled headers of the programs cached under `cache_root` are kept (the
+/// `cache_root` to pass to prelude_pch): the directory WEIR_PCH_DIR names when it is set and not
+/// empty, else `cache_root` itself. A setting for test runs (scripts/test.sh sets it; off by
+/// default): each ctest entry has a program cache of its own, and without it each built its own
+/// 19 MB header (docs/testing.md, "CI and its time"). The header is not part of a program's
+/// cache key, so where it is kept changes no library, only the time.
+std::filesystem::path prelude_pch_root(const std::filesystem::path& cache_root);
+
 std::filesystem::path prelude_pch(const CompilerSettings& settings, const std::filesystem::path& cache_root,
                                   const std::string& headers, const CompilerInvocation& invoke = run_process);
 

@@ -72,10 +72,11 @@ TEST_CASE("weir run: SIGINT to weir's PID during a cold compile stops the compil
   const fs::path cache = dir / "cache", pids = dir / "pids", log = dir / "weir.log";
   const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "laplacian.py";
   // exec: the shell becomes weir, whose PID alone gets the signal (not its process group).
-  const std::string command = "exec env PATH=" + q(dir / "bin") + ":\"$PATH\" WEIR_CACHE_DIR=" + q(cache) +
-                              " WEIR_TEST_PIDS=" + q(pids) + " " + WEIR_BIN + " run " + q(program) +
-                              "::laplacian --backend cpu --random-inputs --set I=8 --set J=8 --set K=2 > " +
-                              q(log) + " 2>&1";
+  // WEIR_PCH_DIR= (scripts/test.sh sets it): the precompiled header in this cache, checked below.
+  const std::string command =
+      "exec env PATH=" + q(dir / "bin") + ":\"$PATH\" WEIR_PCH_DIR= WEIR_CACHE_DIR=" + q(cache) +
+      " WEIR_TEST_PIDS=" + q(pids) + " " + WEIR_BIN + " run " + q(program) +
+      "::laplacian --backend cpu --random-inputs --set I=8 --set J=8 --set K=2 > " + q(log) + " 2>&1";
   std::vector<char*> argv{const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
                           const_cast<char*>(command.c_str()), nullptr};
   pid_t weir = 0;
@@ -133,7 +134,7 @@ TEST_CASE("weir cache info: temporaries of a killed build are stale, and the nex
   fs::permissions(cache, fs::perms::owner_all, fs::perm_options::replace);
   for (const auto& e : fs::recursive_directory_iterator(cache))
     if (e.is_directory()) fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::replace);
-  const std::string env = "WEIR_CACHE_DIR=" + q(cache);
+  const std::string env = "WEIR_PCH_DIR= WEIR_CACHE_DIR=" + q(cache);  // the header in this cache
   auto r = weir::test::run_weir("cache info", env);
   INFO(r.out);
   REQUIRE(r.code == 0);

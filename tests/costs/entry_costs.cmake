@@ -7,9 +7,10 @@
 # RUN_SERIAL mpi ones (docs/testing.md, "CI and its time").
 #
 # The values are the seconds of each entry in that run (ctest -j2, GCC RelWithDebInfo -g1, warm
-# ccache, 2026-12-07): every entry of 5 s or more but the mpi ones, which are RUN_SERIAL (they
-# run alone at the end in any order: a COST would start one early and idle the other core while
-# it waits). The sanitizer run uses the same order. A name that no longer exists is ignored;
+# ccache, 2026-12-07): every entry of 5 s or more but the mpi ones, which run one at a time
+# (RESOURCE_LOCK weir_mpi) beside other entries, each with COST 5 (tests/mpi/CMakeLists.txt): a
+# chain of 61 entries that must start early to end with the rest. The sanitizer run uses the
+# same order. A name that no longer exists is ignored;
 # `python3 scripts/ctest-slowest.py build-test --top 80` lists a run's slowest entries to refresh
 # them. A COST only orders entries: it never skips or limits one.
 set_tests_properties([=[fvdiff:fvdiff: seeded random field-view programs agree on embedded, cpu, cpu-optimized and NumPy]=] PROPERTIES COST 240)
