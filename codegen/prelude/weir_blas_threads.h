@@ -22,6 +22,18 @@ extern "C" {
 [[gnu::weak]] int openblas_get_num_threads(void);
 }
 
+// The fewest elements of work (a dot's n, a gemv's M x N, a gemm's M x N x K) at which OpenBLAS
+// splits one of these calls over its threads: gemv's 2304 x GEMM_MULTITHREAD_THRESHOLD (4); a
+// dot splits above 10,000 elements, a gemm above 65,536 x 4. A smaller call runs on one thread
+// whatever OpenBLAS's count, so the code generator calls it as it is: choosing and setting the
+// count would only cost (npbench cholesky's cblas_ddot calls of 1-99 elements, 5,050 per run:
+// 0.48 ms with the choice, 0.07 ms without; docs/adr/0053, "session 35").
+[[maybe_unused]] static constexpr long long weir_blas_split_min = 9216;
+// Whether a call of `elements` of work may run on more than one of OpenBLAS's threads.
+[[maybe_unused]] static inline bool weir_blas_splits(long long elements) {
+  return elements >= weir_blas_split_min;
+}
+
 // A call site's measured times (a block-scope static of the generated code).
 #ifdef _OPENMP
 using weir_blas_times = weir_map_times;

@@ -1,5 +1,6 @@
 // A tasklet as a C++ block: declarations that read its inputs through the memlets, its code
 // (tasklet_code.cpp), and the write-backs of its outputs (tasklet_connectors.cpp classifies them).
+#include "blas_call_work.h"
 #include "loop_hoisting.h"
 #include "state_codegen.h"
 #include "stream_gen.h"
@@ -12,10 +13,17 @@ namespace {
 // `code` (a C++ tasklet's lines that call CBLAS) between the prelude's choice of OpenBLAS threads
 // and the record of its time (codegen/prelude/weir_blas_threads.h). The call site's measured
 // times are a block-scope static, shared by the threads that run the program; `__weir_` names
-// are weir's own temporaries, as in python_to_cpp.cpp.
+// are weir's own temporaries, as in python_to_cpp.cpp. Where the call's size is known
+// (blas_call_work.h), a call too small for OpenBLAS to split is left as it is.
 std::vector<std::string> with_blas_thread_choice(std::vector<std::string> code) {
+  std::string text;
+  for (const auto& l : code) text += l + "\n";
+  const std::optional<std::string> work = blas_call_work(text);
+  const std::string choice =
+      work ? "weir_blas_splits(" + *work + ") ? weir_blas_before(__weir_blas_times) : -1"
+           : "weir_blas_before(__weir_blas_times)";
   std::vector<std::string> out = {"static weir_blas_times __weir_blas_times;",
-                                  "const int __weir_blas = weir_blas_before(__weir_blas_times);",
+                                  "const int __weir_blas = " + choice + ";",
                                   "const double __weir_blas_t0 = __weir_blas < 0 ? 0.0 : weir_blas_now();"};
   out.insert(out.end(), std::make_move_iterator(code.begin()), std::make_move_iterator(code.end()));
   out.push_back("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");

@@ -120,7 +120,13 @@ TEST_CASE("cblas expansion: an OpenBLAS Dot is one cblas_ddot call weir wrote, r
   CHECK(written_by_weir(*t.clone()->as<Tasklet>()));
   CHECK(expansion_of(*s).all_states().size() == 1);
   // The code generator needs no trust for it (CodegenOptions::trust_code is false).
-  CHECK(codegen::generate_cpu(*s).source.find("cblas_ddot(K, __x, 1, __y, 1);") != std::string::npos);
+  const std::string code = codegen::generate_cpu(*s).source;
+  CHECK(code.find("cblas_ddot(K, __x, 1, __y, 1);") != std::string::npos);
+  // Below OpenBLAS's split size (weir_blas_split_min) the call runs as it is: no choice of
+  // OpenBLAS's threads, whose setting cost npbench cholesky's 5,050 small dots 7x their time.
+  CHECK(code.find(
+            "const int __weir_blas = weir_blas_splits((K)) ? weir_blas_before(__weir_blas_times) : -1;") !=
+        std::string::npos);
   // x[1:4] = [1, 3, 5] . y = [2, 4, 6]: 2 + 12 + 30 = 44.
   auto got = run(*s, {{"x", {{4}, {9, 1, 3, 5}}}, {"y", {{3}, {2, 4, 6}}}, {"r", {{1}, {-1}}}}, {{"K", 3}});
   CHECK(got.at("r") == std::vector<double>{44});
@@ -161,7 +167,8 @@ TEST_CASE("cblas expansion: a Gemv in place is one call with beta, a vector time
   // The call between the prelude's choice of OpenBLAS threads and the record of its time
   // (codegen/prelude/weir_blas_threads.h; tests/codegen/test_parallel_choice.cpp).
   const std::string code = codegen::generate_cpu(*s).source;
-  const auto before = code.find("const int __weir_blas = weir_blas_before(__weir_blas_times);");
+  const auto before = code.find(
+      "const int __weir_blas = weir_blas_splits((M) * (K)) ? weir_blas_before(__weir_blas_times) : -1;");
   const auto call = code.find("cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K,");
   const auto after = code.find("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");
   CHECK(code.find("static inline int weir_blas_before(") < before);

@@ -265,7 +265,8 @@ TEST_CASE("scan column blocking: refusals", "[transforms][scan-column-blocking]"
   auto refused = candidates(*sdfg, t, false);
   REQUIRE(refused.size() == 1);
   CHECK_THAT(refused[0].result.reason(), Catch::Matchers::Contains("has a non-unit step"));
-  // With a unit step again, the block's width still depends on the column.
+  // With a unit step again, the block's width still depends on the column: a symbol mapped from
+  // an expression of the parameter (only the parameter itself is taken, as the column).
   for (SDFGState* st : sdfg->all_states())
     for (Node* n : st->nodes())
       if (auto* e = n->as<MapEntry>()) {
@@ -274,7 +275,7 @@ TEST_CASE("scan column blocking: refusals", "[transforms][scan-column-blocking]"
       }
   refused = candidates(*sdfg, t, false);
   REQUIRE(refused.size() == 1);
-  CHECK_THAT(refused[0].result.reason(), Catch::Matchers::Contains("is mapped from parameter '__J'"));
+  CHECK_THAT(refused[0].result.reason(), Catch::Matchers::Contains("an expression of parameter '__J'"));
   // A block of one column is refused by the option's minimum.
   CHECK_THROWS(t.options().set("block_size", 1LL));
 }

@@ -44,7 +44,91 @@ struct Plan {
   /// Transient scalars that only carry values between tasklets of a state (every access node of
   /// theirs is between tasklets): they stay scalars, one per column of the block's SIMD loop.
   std::set<std::string> local;
+  /// Passed containers whose descriptor keeps the blocked dimension (DaCe's `imgIn[__i0, 0:H]`
+  /// into an inner `imgIn` of W x H, indexed `imgIn[0, j]`): the lane is added to that index.
+  std::set<std::string> full;
+  /// Symbols of the nested SDFG mapped from the blocked parameter itself (DaCe maps every symbol
+  /// of the caller, the map's parameters among them): the column, read by memlets of containers
+  /// passed whole (vadv's `wcon[__i0 + 1, __i1, k]`); the lane is added to them there.
+  std::set<std::string> column;
 };
+
+bool names(const CodeBlock& c, const std::string& name) { return code_names(c).data().count(name) != 0; }
+
+/// Where the column symbols decide the nested SDFG's control flow (a loop's bounds, a branch):
+/// the columns of a block would walk different levels.
+std::string column_in_control_flow(const ControlFlowRegion& r, const std::set<std::string>& column) {
+  for (const std::string& k : column) {
+    for (const ControlFlowBlock* b : r.blocks())
+      if (const auto* loop = b->as<LoopRegion>()) {
+        for (const CodeBlock* c : {&loop->init_statement, &loop->loop_condition, &loop->update_statement})
+          if (names(*c, k))
+            return "loop '" + loop->label + "' of the nested SDFG reads the column symbol '" + k + "'";
+        if (auto w = column_in_control_flow(*loop, column); !w.empty()) return w;
+      }
+    for (const ControlFlowEdge* e : r.edges()) {
+      bool uses = names(e->data.condition, k);
+      for (const auto& [name, v] : e->data.assignments) uses = uses || names(v, k);
+      if (uses) return "an edge of '" + r.label + "' reads the column symbol '" + k + "'";
+    }
+  }
+  return {};
+}
+
+/// Whether every dimension of `subset` that uses a symbol of `column` is `k + c` at both ends.
+bool column_offsets(const Subset& subset, const std::set<std::string>& column) {
+  for (const Range& r : subset.ranges())
+    for (const std::string& k : column) {
+      if (r.step.free_symbols().count(k)) return false;
+      for (const sym::Expr* x : {&r.start, &r.end})
+        if (x->free_symbols().count(k) && (*x - sym::Expr::symbol(k)).free_symbols().count(k)) return false;
+    }
+  return true;
+}
+
+bool uses_any(const Subset& subset, const std::set<std::string>& names) {
+  for (const auto& s : subset.free_symbols())
+    if (names.count(s)) return true;
+  return false;
+}
+
+/// The uses of the column symbols and of the containers that keep the blocked dimension inside
+/// the nested SDFG: only as the column's index into a container read whole, only one element of
+/// the blocked dimension per memlet.
+std::string check_column_uses(const SDFG& inner, const Plan& plan) {
+  if (auto w = column_in_control_flow(inner, plan.column); !w.empty()) return w;
+  for (const SDFGState* st : inner.all_states()) {
+    for (const Node* n : st->nodes())
+      if (const auto* t = n->as<Tasklet>())
+        for (const std::string& k : plan.column)
+          if (names(t->code, k))
+            return "tasklet '" + t->label + "' of the nested SDFG reads the column symbol '" + k +
+                   "' as a value";
+    for (const DataflowEdge* e : st->edges()) {
+      const Memlet& m = e->memlet;
+      if (m.is_empty()) continue;
+      const std::string a =
+          "'" + m.data + "[" + m.subset.str() + "]' in state '" + st->label + "' of the nested SDFG";
+      if (uses_any(m.subset, plan.column)) {
+        if (!plan.shared.count(m.data))
+          return a + " indexes a container passed per column by the column symbol";
+        if (st->node(e->dst).kind() == NodeKind::Access) return a + " writes through the column symbol";
+        if (!column_offsets(m.subset, plan.column)) return a + " is not the column symbol plus a constant";
+      }
+      if (plan.full.count(m.data)) {
+        const std::size_t d = plan.dims.at(m.data).first;
+        if (d >= m.subset.dims() || !(m.subset[d].start == m.subset[d].end))
+          return a + " reads more than one element of the blocked dimension";
+      }
+    }
+  }
+  for (const auto& [name, d] : inner.arrays)
+    for (const auto& x : d.shape)
+      for (const std::string& k : plan.column)
+        if (x.free_symbols().count(k))
+          return "container '" + name + "' of the nested SDFG is sized by the column symbol";
+  return {};
+}
 
 /// Whether `e` reads a container of `sdfg` (control flow that would differ per column).
 bool reads_data(const CodeBlock& c, const SDFG& sdfg) {
@@ -83,18 +167,28 @@ bool between_tasklets(const SDFGState& st, NodeId n) {
   return true;
 }
 
-std::string check_state(const SDFGState& st, const SDFG& inner) {
+/// Whether `n` may stay in the block's SIMD loop although written and read in its state: between
+/// tasklets only, and a transient of the nested SDFG (an intermediate of a level's expression,
+/// deriche's `b1 * y1[i - 1]`) or a container passed per column (vadv's `ccol[k]` written and read
+/// back in one level): each column of the block writes and reads its own element.
+bool stays_in_block(const SDFGState& st, NodeId n, const SDFG& inner,
+                    const std::set<std::string>& per_column) {
+  const std::string& data = st.node(n).as<AccessNode>()->data;
+  return between_tasklets(st, n) && (inner.data(data).transient || per_column.count(data));
+}
+
+std::string check_state(const SDFGState& st, const SDFG& inner, const std::set<std::string>& per_column) {
   std::string at = "state '" + st.label + "' of the nested SDFG";
   for (const Node* n : st.nodes()) {
     if (n->kind() != NodeKind::Access && n->kind() != NodeKind::Tasklet)
       return at + " holds '" + n->label + "', a " + std::string(to_string(n->kind())) +
              " (only access nodes and tasklets are blocked)";
-    // A transient between tasklets (an intermediate value of a level's expression, deriche's
-    // `b1 * y1[i - 1]`) stays inside the block's map, one element per column.
     if (n->kind() == NodeKind::Access && !st.in_edges(n->id()).empty() && !st.out_edges(n->id()).empty() &&
-        !(between_tasklets(st, n->id()) && inner.data(n->as<AccessNode>()->data).transient))
+        !stays_in_block(st, n->id(), inner, per_column))
       return at + ": access node '" + n->label +
-             "' is both written and read in the state (other than a transient between tasklets)";
+             "' is both written and read in the state (other than between tasklets, a transient or passed "
+             "per "
+             "column)";
   }
   for (const DataflowEdge* e : st.edges()) {
     const Node& s = st.node(e->src);
@@ -135,9 +229,14 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
   if (!(m.range[plan.param].step == sym::Expr(1)))
     return why = "parameter '" + p + "' of map '" + m.label + "' has a non-unit step", std::nullopt;
   const SDFG& inner = *ns.sdfg;
-  for (const auto& [k, v] : ns.symbol_mapping)
-    if (v.free_symbols().count(p))
-      return why = "symbol '" + k + "' of the nested SDFG is mapped from parameter '" + p + "'", std::nullopt;
+  for (const auto& [k, v] : ns.symbol_mapping) {
+    if (!v.free_symbols().count(p)) continue;
+    if (!(v == sym::Expr::symbol(p)))
+      return why = "symbol '" + k + "' of the nested SDFG is mapped from '" + v.str() +
+                   "', an expression of parameter '" + p + "' (only the parameter itself is the column)",
+             std::nullopt;
+    plan.column.insert(k);
+  }
   if (inner.symbols.count(kWidth) || inner.symbols.count(kLane) || inner.arrays.count(kWidth) ||
       inner.arrays.count(kLane))
     return why = "the nested SDFG already has a symbol or container named " + std::string(kWidth) + " or " +
@@ -180,8 +279,22 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
       return {};
     }
     if (plan.shared.count(conn)) return "connector '" + conn + "' is passed both shared and per column";
-    if (d.is_scalar() ? kept != 0 : kept != d.shape.size())
+    // The inner container keeps every dimension of the memlet (DaCe's unsqueezed form): the
+    // column is its index in the blocked dimension, relative to the memlet's start.
+    const bool full = !d.is_scalar() && d.shape.size() == mm.subset.dims() && kept != d.shape.size();
+    if (full) {
+      const DataDescriptor& od = ctx.sdfg.data(mm.data);
+      if (d.strides.size() != d.shape.size() || od.strides.size() != d.shape.size() ||
+          !(d.strides[*dim] == od.strides[*dim]) ||
+          (!d.offset.empty() && !(d.offset.at(*dim) == sym::Expr(0))))
+        return "container '" + conn +
+               "' of the nested SDFG keeps the blocked dimension at another stride than '" + mm.data +
+               "', or with an offset";
+      pos = *dim;
+      plan.full.insert(conn);
+    } else if (d.is_scalar() ? kept != 0 : kept != d.shape.size()) {
       return a + " does not match the dimensions of '" + conn + "' in the nested SDFG";
+    }
     if (write && plan.shared.count(conn))
       return "connector '" + conn + "' is passed both shared and per column";
     auto [it, fresh] = plan.dims.emplace(conn, std::make_pair(*dim, pos));
@@ -199,8 +312,11 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
       return why = "container '" + name + "' of the nested SDFG is not passed at the map point", std::nullopt;
   }
   if (why = check_control_flow(inner, inner); !why.empty()) return std::nullopt;
+  if (why = check_column_uses(inner, plan); !why.empty()) return std::nullopt;
+  std::set<std::string> per_column;
+  for (const auto& [conn, d] : plan.dims) per_column.insert(conn);
   for (const SDFGState* s : inner.all_states())
-    if (why = check_state(*s, inner); !why.empty()) return std::nullopt;
+    if (why = check_state(*s, inner, per_column); !why.empty()) return std::nullopt;
   if (!inner.free_symbols().empty())
     for (const auto& s : inner.free_symbols())
       if (!ns.symbol_mapping.count(s))
@@ -212,9 +328,21 @@ std::optional<Plan> make_plan(const MatchContext& ctx, const NestedSDFGNode& ns,
 /// the only one for a transient scalar. `lane` indexes it.
 Memlet with_lane(Memlet m, const SDFG& inner, const Plan& plan, const Range& lane,
                  const std::map<std::string, bool>& was_scalar) {
-  if (m.is_empty() || plan.shared.count(m.data)) return m;
+  if (m.is_empty()) return m;
   std::vector<Range> rs = m.subset.ranges();
-  if (auto it = plan.dims.find(m.data); it != plan.dims.end()) {
+  if (plan.shared.count(m.data)) {
+    // The column symbols in a read of a container passed whole: this lane's column (or the
+    // block's columns for the lane map's outer memlet), each dimension being `k + c`.
+    if (!uses_any(m.subset, plan.column)) return m;
+    for (Range& r : rs)
+      for (const std::string& k : plan.column) {
+        const sym::Expr ks = sym::Expr::symbol(k);
+        r = Range(r.start.subs({{k, ks + lane.start}}), r.end.subs({{k, ks + lane.end}}), r.step, r.tile);
+      }
+  } else if (plan.full.count(m.data)) {
+    const std::size_t d = plan.dims.at(m.data).first;
+    rs[d] = Range(rs[d].start + lane.start, rs[d].end + lane.end, rs[d].step, rs[d].tile);
+  } else if (auto it = plan.dims.find(m.data); it != plan.dims.end()) {
     if (was_scalar.at(m.data)) rs.clear();
     rs.insert(rs.begin() + static_cast<std::ptrdiff_t>(std::min(it->second.second, rs.size())), lane);
   } else if (was_scalar.at(m.data)) {
@@ -342,7 +470,13 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
         if (st.edge(id).src_conn == name) outer = st.edge(id).memlet.data;
       sym::Expr stride = ctx.sdfg.data(outer).strides.at(it->second.first);
       DataDescriptor nd = d;
-      if (d.is_scalar()) {
+      if (plan.full.count(name)) {
+        // The blocked dimension holds the block's columns: a descriptor of the caller's whole
+        // extent there (DaCe's: the caller's shape and strides) stays as it is, a narrower one
+        // (one column) gets the block's width.
+        if (!(nd.shape[it->second.first] == ctx.sdfg.data(outer).shape.at(it->second.first)))
+          nd.shape[it->second.first] = n;
+      } else if (d.is_scalar()) {
         nd = DataDescriptor::make_array(d.dtype.base, {n}, false);
         nd.strides = {stride};
         nd.storage = d.storage;
