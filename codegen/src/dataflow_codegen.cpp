@@ -6,6 +6,7 @@
 #include "copy_gen.h"
 #include "library_gen.h"
 #include "state_codegen.h"
+#include "stream_gen.h"
 #include "weir/sdfg/state_uses.h"
 #include "weir/sdfg/text.h"
 #include "weir/sdfg/view_binding.h"
@@ -370,7 +371,8 @@ void StateGen::emit_untimed(const Node& n, Writer& w) {
   switch (n.kind()) {
     case NodeKind::Access: return CopyGen(*this).emit_access(static_cast<const AccessNode&>(n), w);
     case NodeKind::Tasklet: return emit_tasklet(static_cast<const Tasklet&>(n), w);
-    case NodeKind::MapEntry: return emit_map(static_cast<const MapEntry&>(n), w);
+    case NodeKind::MapEntry:
+      return StreamGen(*this).emit_map_choosing_stores(static_cast<const MapEntry&>(n), w);
     case NodeKind::MapExit: return;
     case NodeKind::NestedSDFG: return emit_nested(static_cast<const NestedSDFGNode&>(n), w);
     case NodeKind::Library: return LibraryGen(*this).emit(static_cast<const LibraryNode&>(n), w);

@@ -471,7 +471,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   const bool vectorize = !parallel && opts.openmp && simd.on && !moves_complex_values(sg.sdfg, st, scope);
   const ContiguousLoop full = full_lanes(vectorize && simd.lanes == 0, opts, sg.sdfg, st, e);
   // Each thread fences what the maps inside streamed.
-  const bool fence = StreamGen(*this).open_store_choice(e, w);  // and chooses the store kind
+  const bool fence = stream_fences_.count(e.id()) > 0;  // (StreamGen::emit_map_choosing_stores)
   const LoopNest loop_nest{m,         sign,       collapse,
                            vectorize, simd.lanes, full,
                            fence,     chunk,      parallel ? schedule_clause(m, where) : ""};
@@ -527,7 +527,6 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     parallel_branch(w);
   }
   partials_ = std::move(outer_partials);
-  if (fence) StreamGen(*this).close_store_choice(w);
   if (wrap) w.close();
 }
 

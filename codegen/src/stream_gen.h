@@ -41,15 +41,15 @@ class StreamGen {
   /// where the loop wrote the output).
   void emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
                           const std::function<void(const MapInfo&, Writer&)>& nest, Writer& w);
-  /// Where map `e` ends with weir_stream_fence() (the maps inside it streamed rows: StateGen::
-  /// stream_fences_), opens a block around its code that chooses the store kind of this call
-  /// from the map's measured times (weir_stream_choose: `weir_stores_streamed`, which the rows'
-  /// run-time tests inside it read) and starts the clock; returns whether it did. The caller
-  /// emits the map's loops, then close_store_choice.
-  bool open_store_choice(const MapEntry& e, Writer& w);
-  /// Records the call's time per point for the kind it chose (weir_stream_ran) and closes the
-  /// block open_store_choice opened.
-  void close_store_choice(Writer& w);
+  /// Map `e` (StateGen::emit_map) into `w`; where it ends with weir_stream_fence() (the maps
+  /// inside it streamed rows: StateGen::stream_fences_), inside a block that chooses the store
+  /// kind of this call from the map's measured times (weir_stream_choose: `weir_stores_streamed`,
+  /// which the rows' run-time tests read) and records the call's time per point for that kind
+  /// (weir_stream_ran). The map's code is emitted twice there, under `if (weir_stores_streamed)`
+  /// and its `else`: in the second copy the compiler knows the constant false and drops the
+  /// streamed path, so plain stores run the code that has no streaming at all (one copy with a
+  /// run-time test cost laplacian 3%; docs/adr/0041, "session 35").
+  void emit_map_choosing_stores(const MapEntry& e, Writer& w);
 
   // --- prefetch of gathered rows (gather_prefetch.cpp) -------------------------------------
   /// Before the loops of map `e` whose hoisting `plan` recorded gathered rows: the invariant

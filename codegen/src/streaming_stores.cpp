@@ -9,7 +9,7 @@
 // thread fences its streamed stores once, after its last iteration of the enclosing parallel
 // loop. Values are the same; a run-time test keeps ordinary stores for small outputs and short
 // rows, and the map that fences chooses per call between streamed and plain stores from its
-// measured times (open_store_choice: which kind pays depends on the machine; docs/adr/0041,
+// measured times (emit_map_choosing_stores: which kind pays depends on the machine; docs/adr/0041,
 // "session 34").
 #include "streaming_stores.h"
 
@@ -241,8 +241,10 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
   note_streams();
 }
 
-bool StreamGen::open_store_choice(const MapEntry& e, Writer& w) {
-  if (!g_.stream_fences_.count(e.id())) return false;
+void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
+  Writer loops;
+  g_.emit_map(e, loops);
+  if (!g_.stream_fences_.count(e.id())) return w.append(loops);
   // Per map (a block-scope static shared by the threads that call the program), per point of
   // its leading dimensions, so that calls of other sizes compare.
   w.open("{  // streamed or plain stores: the kind measured faster on this machine (docs/adr/0041)");
@@ -250,14 +252,19 @@ bool StreamGen::open_store_choice(const MapEntry& e, Writer& w) {
   w.line("const bool weir_stores_streamed = weir_stream_choose(weir_store_times_, weir_stream_forced());");
   w.line("const double weir_stores_points = static_cast<double>(" + sym_cpp(leading_points(*e.map)) + ");");
   w.line("const double weir_stores_t0 = weir_stream_now();");
-  return true;
-}
-
-void StreamGen::close_store_choice(Writer& w) {
+  // Each copy sees the choice as a constant: a parallel region's body is outlined into a function
+  // of its own, which would read the run-time value through the region's shared data.
+  for (const bool streamed : {true, false}) {
+    w.open(streamed ? "if (weir_stores_streamed) {"
+                    : "else {  // the same code: its streamed path drops out");
+    w.line(std::string("[[maybe_unused]] constexpr bool weir_stores_streamed = ") +
+           (streamed ? "true;" : "false;"));
+    w.append(loops);
+    w.close();
+  }
   w.line(
       "if (weir_stores_points > 0) weir_stream_ran(weir_store_times_, weir_stores_streamed, "
-      "(weir_stream_now() - "
-      "weir_stores_t0) / weir_stores_points);");
+      "(weir_stream_now() - weir_stores_t0) / weir_stores_points);");
   w.close();
 }
 
