@@ -50,12 +50,18 @@ def verdict(ok):
 def kernel_section(out, kb):
     probe = kb["probe"]
     out.append("## Kernels\n")
+    sizing = probe.get("sizing", {}).get("rule")
     out.append(
-        f"Bandwidth probe (STREAM-like, {probe['elements']:,} doubles per array, same threads): "
+        f"Bandwidth probe (STREAM-like, {probe['elements']:,} doubles per array"
+        + (f", {sizing}" if sizing else "") + ", same threads): "
         f"copy {probe['copy']['gbs']:.2f} GB/s, triad {probe['triad']['gbs']:.2f} GB/s (medians, "
-        "counting 16 and 24 bytes per element). Each kernel's rounds also run the probe; its "
-        "*% probe* column divides the kernel's effective bandwidth (minimum bytes the stencil must "
-        "move / median time) by the better of copy and triad measured in those same rounds.\n")
+        "counting 16 and 24 bytes per element). Each kernel's rounds also run "
+        + ("a probe over three arrays whose triad moves the kernel's minimum bytes (the same "
+           "footprint, so both meet the same cache levels)"
+           if all("footprint_bytes" in k["probe"] for k in kb["kernels"]) else "the probe")
+        + "; its *% probe* column divides the kernel's effective bandwidth (minimum bytes the "
+        "stencil must move / median time) by the better of copy and triad measured in those same "
+        "rounds.\n")
     out.append("| kernel | size | variant | status | median ms | min–max ms | GB/s | % probe | × hand | max rel. err |")
     out.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
     notes = []
