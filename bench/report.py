@@ -89,6 +89,10 @@ def kernel_section(out, kb):
                 status += f" [{len(notes)}]"
             out.append(f"| {name} | {size} | {v['name']} | {status} | " + " | ".join(cells) + " |")
     out.append("")
+    refs = [f"{k['name']} {k['probe']['gbs']:.1f}" for k in kb["kernels"] if "gbs" in k.get("probe", {})]
+    if refs:
+        out.append("Probe of each kernel's rounds (GB/s, the better median of copy and triad: the 100% of "
+                   "its *% probe*): " + ", ".join(refs) + ".\n")
     out.append("Variants: *weir* = the field-view example lowered, optimized with weir's pipeline and "
                "compiled by weir's CPU backend; *dace-simplified* / *dace-auto-opt* = DaCe's SDFGs from "
                "`../shared/corpus/dace` compiled and run by weir; *weir-opt(dace-simplified)* = weir's "

@@ -278,6 +278,11 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       if (!r.runnable() || r.status == "mismatch") std::printf("      %s\n", first_lines(r.reason).c_str());
       variants.push_back(std::move(vj));
     }
+    // The reference of the rows above: the probe of these rounds (its better median, GB/s) and the
+    // time the kernel's minimum bytes take at that speed (ms), where a row at 100% would be.
+    std::printf("  %-16s %-28s %-8s %9.3f %9s %9s %7.2f %7s\n", kc.name.c_str(), "probe(footprint)",
+                kp.contains("timing_flag") ? "flagged" : "ref",
+                probe_gbs > 0 ? kc.min_bytes / probe_gbs / 1e6 : 0.0, "", "", probe_gbs, "100%");
     json kj = {{"name", kc.name},           {"description", kc.description},   {"size", kc.size},
                {"min_bytes", kc.min_bytes}, {"memory_bound", kc.memory_bound}, {"probe", kp},
                {"variants", variants}};
