@@ -50,12 +50,18 @@ def verdict(ok):
 def kernel_section(out, kb):
     probe = kb["probe"]
     out.append("## Kernels\n")
+    sizing = probe.get("sizing", {}).get("rule")
     out.append(
-        f"Bandwidth probe (STREAM-like, {probe['elements']:,} doubles per array, same threads): "
+        f"Bandwidth probe (STREAM-like, {probe['elements']:,} doubles per array"
+        + (f", {sizing}" if sizing else "") + ", same threads): "
         f"copy {probe['copy']['gbs']:.2f} GB/s, triad {probe['triad']['gbs']:.2f} GB/s (medians, "
-        "counting 16 and 24 bytes per element). Each kernel's rounds also run the probe; its "
-        "*% probe* column divides the kernel's effective bandwidth (minimum bytes the stencil must "
-        "move / median time) by the better of copy and triad measured in those same rounds.\n")
+        "counting 16 and 24 bytes per element). Each kernel's rounds also run "
+        + ("a probe over three arrays whose triad moves the kernel's minimum bytes (the same "
+           "footprint, so both meet the same cache levels)"
+           if all("footprint_bytes" in k["probe"] for k in kb["kernels"]) else "the probe")
+        + "; its *% probe* column divides the kernel's effective bandwidth (minimum bytes the "
+        "stencil must move / median time) by the better of copy and triad measured in those same "
+        "rounds.\n")
     out.append("| kernel | size | variant | status | median ms | min–max ms | GB/s | % probe | × hand | max rel. err |")
     out.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
     notes = []
@@ -83,6 +89,10 @@ def kernel_section(out, kb):
                 status += f" [{len(notes)}]"
             out.append(f"| {name} | {size} | {v['name']} | {status} | " + " | ".join(cells) + " |")
     out.append("")
+    refs = [f"{k['name']} {k['probe']['gbs']:.1f}" for k in kb["kernels"] if "gbs" in k.get("probe", {})]
+    if refs:
+        out.append("Probe of each kernel's rounds (GB/s, the better median of copy and triad: the 100% of "
+                   "its *% probe*): " + ", ".join(refs) + ".\n")
     out.append("Variants: *weir* = the field-view example lowered, optimized with weir's pipeline and "
                "compiled by weir's CPU backend; *dace-simplified* / *dace-auto-opt* = DaCe's SDFGs from "
                "`../shared/corpus/dace` compiled and run by weir; *weir-opt(dace-simplified)* = weir's "

@@ -10,6 +10,7 @@
 #include "../hand/hand_kernels.h"
 #include "../hand/stream_probe.h"
 #include "measure.h"
+#include "probe_size.h"
 #include "timing_flags.h"
 #include "weir/runtime/loader.h"
 #include "weir_steps.h"
@@ -39,6 +40,19 @@ using hand::StreamProbe;
 json stats_json(const std::vector<double>& times) {
   Stats s = stats_of(times);
   return {{"times_s", times}, {"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max}, {"n", s.n}};
+}
+
+/// The probe's copy and triad timings as JSON: per kind the times, their statistics, the bytes
+/// and the GB/s of the median; "gbs" the better of the two, "elements" per array.
+json probe_json(const StreamProbe& probe, const std::vector<double>& c, const std::vector<double>& t) {
+  json j = {{"copy", stats_json(c)}, {"triad", stats_json(t)}};
+  j["copy"]["bytes"] = probe.copy_bytes();
+  j["triad"]["bytes"] = probe.triad_bytes();
+  j["copy"]["gbs"] = probe.copy_bytes() / stats_of(c).median / 1e9;
+  j["triad"]["gbs"] = probe.triad_bytes() / stats_of(t).median / 1e9;
+  j["gbs"] = std::max(j["copy"]["gbs"].get<double>(), j["triad"]["gbs"].get<double>());
+  j["elements"] = probe.n();
+  return j;
 }
 
 /// A variant being benchmarked.
@@ -163,31 +177,31 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       if (only.empty() || std::find(only.begin(), only.end(), kc.name) != only.end())
         cases.push_back(std::move(kc));
 
-  StreamProbe probe(sizes.stream_n);
-  // The probe on its own first (after warm-up), as the machine's reference bandwidth.
-  std::vector<double> copy_t, triad_t;
-  for (int i = 0; i < sizes.warmup; ++i) probe.copy(), probe.triad();
-  for (int i = 0; i < std::max(sizes.repeats, 5); ++i)
-    copy_t.push_back(probe.copy()), triad_t.push_back(probe.triad());
-  auto probe_json = [&](const std::vector<double>& c, const std::vector<double>& t) {
-    json j = {{"copy", stats_json(c)}, {"triad", stats_json(t)}};
-    j["copy"]["bytes"] = probe.copy_bytes();
-    j["triad"]["bytes"] = probe.triad_bytes();
-    j["copy"]["gbs"] = probe.copy_bytes() / stats_of(c).median / 1e9;
-    j["triad"]["gbs"] = probe.triad_bytes() / stats_of(t).median / 1e9;
-    j["gbs"] = std::max(j["copy"]["gbs"].get<double>(), j["triad"]["gbs"].get<double>());
-    return j;
-  };
+  // The machine's reference: the probe on its own first (after warm-up), over arrays sized by
+  // STREAM's rule (or the preset's fixed size), freed before the kernels run.
+  const ProbeSize sizing = sizes.stream_n > 0 ? fixed_probe_size(sizes.stream_n) : machine_probe_size();
   json result;
-  result["probe"] = probe_json(copy_t, triad_t);
-  result["probe"]["elements"] = probe.n();
+  {
+    StreamProbe probe(sizing.elements);
+    std::vector<double> copy_t, triad_t;
+    for (int i = 0; i < sizes.warmup; ++i) probe.copy(), probe.triad();
+    for (int i = 0; i < std::max(sizes.repeats, 5); ++i)
+      copy_t.push_back(probe.copy()), triad_t.push_back(probe.triad());
+    result["probe"] = probe_json(probe, copy_t, triad_t);
+  }
+  result["probe"]["sizing"] = {{"cache_bytes", sizing.cache_bytes},
+                               {"memory_available_bytes", sizing.memory_available_bytes},
+                               {"capped", sizing.capped},
+                               {"rule", sizing.rule}};
   const double alone_probe_gbs = result["probe"]["gbs"].get<double>();
   // Rows faster than this cannot be timed call by call (timing_flags.h).
   const double resolution_s = timer_resolution_s();
   result["timer_resolution_s"] = resolution_s;
-  std::printf("bandwidth probe (%lld doubles per array): copy %.2f GB/s, triad %.2f GB/s (medians)\n",
-              static_cast<long long>(probe.n()), result["probe"]["copy"]["gbs"].get<double>(),
-              result["probe"]["triad"]["gbs"].get<double>());
+  std::printf("bandwidth probe (%lld doubles per array; %s): copy %.2f GB/s, triad %.2f GB/s (medians)\n",
+              static_cast<long long>(sizing.elements), sizing.rule.c_str(),
+              result["probe"]["copy"]["gbs"].get<double>(), result["probe"]["triad"]["gbs"].get<double>());
+  std::printf(
+      "each kernel's %% probe: against a probe in its own rounds whose triad moves its minimum bytes\n");
   std::printf("\n  %-16s %-28s %-8s %9s %9s %9s %7s %7s %7s  %s\n", "kernel", "variant", "status",
               "median ms", "min ms", "max ms", "GB/s", "probe", "x hand", "max rel err");
 
@@ -205,10 +219,16 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
     // it left dirty in the cache (the probe's written array, a kernel's outputs stored without
     // streaming), which made the variant after the probe up to 15% slower in every round
     // (nabla: the same program as `weir` and `weir(no prefetch)`, 6.1 and 5.3 ms, docs/adr/0041).
+    // The kernel's probe: three arrays whose triad moves the kernel's minimum bytes, so that both
+    // meet the same cache levels in the same rounds; warmed up with the variants (a probe first
+    // run in the timed rounds read 30-45% slow there, ADR 0041 session 36).
+    StreamProbe probe(footprint_probe_elements(kc.min_bytes));
     std::vector<double> kcopy, ktriad;
-    for (int w = 0; w < sizes.warmup; ++w)
+    for (int w = 0; w < sizes.warmup; ++w) {
       for (Running& r : rs)
         if (r.runnable()) r.timed_call();
+      probe.copy(), probe.triad();
+    }
     for (int rep = 0; rep < sizes.repeats; ++rep) {
       for (std::size_t j = 0; j < rs.size(); ++j)
         if (Running& r = rs[(j + static_cast<std::size_t>(rep)) % rs.size()]; r.runnable()) {
@@ -221,7 +241,8 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       kcopy.push_back(probe.copy());
       ktriad.push_back(probe.triad());
     }
-    json kp = probe_json(kcopy, ktriad);
+    json kp = probe_json(probe, kcopy, ktriad);
+    kp["footprint_bytes"] = probe.triad_bytes();
     const double probe_gbs = kp["gbs"].get<double>();
     const std::string rounds_flag = rounds_timing_flag(probe_gbs, alone_probe_gbs);
     if (!rounds_flag.empty()) kp["timing_flag"] = rounds_flag;
@@ -257,6 +278,11 @@ json run_kernel_benchmarks(const Sizes& sizes, const Paths& paths, const std::ve
       if (!r.runnable() || r.status == "mismatch") std::printf("      %s\n", first_lines(r.reason).c_str());
       variants.push_back(std::move(vj));
     }
+    // The reference of the rows above: the probe of these rounds (its better median, GB/s) and the
+    // time the kernel's minimum bytes take at that speed (ms), where a row at 100% would be.
+    std::printf("  %-16s %-28s %-8s %9.3f %9s %9s %7.2f %7s\n", kc.name.c_str(), "probe(footprint)",
+                kp.contains("timing_flag") ? "flagged" : "ref",
+                probe_gbs > 0 ? kc.min_bytes / probe_gbs / 1e6 : 0.0, "", "", probe_gbs, "100%");
     json kj = {{"name", kc.name},           {"description", kc.description},   {"size", kc.size},
                {"min_bytes", kc.min_bytes}, {"memory_bound", kc.memory_bound}, {"probe", kp},
                {"variants", variants}};

@@ -23,7 +23,8 @@ struct Sizes {
   std::int64_t tsteps = 2;                    ///< their time steps (laplace2d: 2 sweeps each)
   std::int64_t mesh_nx = 224, mesh_ny = 224;  ///< periodic mesh: 2 nx ny cells
   std::int64_t mesh_nk = 80;
-  std::int64_t stream_n = std::int64_t(1) << 23;  ///< elements per probe array
+  /// Elements per array of the reference probe; 0: by STREAM's rule on this machine (probe_size.h)
+  std::int64_t stream_n = 0;
   int repeats = 10, warmup = 2;
   static Sizes tiny();
   static Sizes full();

@@ -46,8 +46,8 @@ std::string rounds_timing_flag(double rounds_probe_gbs, double alone_probe_gbs) 
   const double f = rounds_probe_gbs / alone_probe_gbs;
   if (f >= kMinRoundsProbeFraction) return "";
   return format(
-      "disturbed: the probe ran at %.2f GB/s in this kernel's rounds, %.1f%% of its %.2f GB/s "
-      "on its own (a busy machine?)",
+      "disturbed: the probe ran at %.2f GB/s in this kernel's rounds, %.1f%% of the machine's "
+      "probe's %.2f GB/s (a busy machine?)",
       rounds_probe_gbs, f * 100, alone_probe_gbs);
 }
 

@@ -13,15 +13,17 @@ namespace weir::bench {
 /// clock reads around a call then cost at most 1% of it.
 inline constexpr double kTimerResolutionsPerCall = 100;
 
-/// Largest believable share of the bandwidth probe. The probe's better of copy and triad is the
-/// bandwidth of the level its arrays live in (memory at full size, L2 at the tiny size); a kernel
-/// whose data sits one level closer (L1) moves its bytes about 2x faster at most on current x86
-/// cores. Four times the probe is a disturbed measurement (of the kernel or of the probe), not a
-/// kernel's speed. (Full-size rows reach 104%: docs/benchmarks.md.)
+/// Largest believable share of the bandwidth probe. The probe of a kernel's rounds has the
+/// kernel's footprint (probe_size.h), so its better of copy and triad is the bandwidth of the
+/// level the kernel's data lives in; a kernel whose working set sits one level closer (L1) moves
+/// its bytes about 2x faster at most on current x86 cores. Four times the probe is a disturbed
+/// measurement (of the kernel or of the probe), not a kernel's speed. (Full-size rows reach
+/// 104%: docs/benchmarks.md.)
 inline constexpr double kMaxProbeShare = 4.0;
 
-/// The probe in a kernel's rounds running below this fraction of its speed measured on its own
-/// before them says the rounds were disturbed (descheduled threads), so are their timings.
+/// The probe in a kernel's rounds running below this fraction of the machine's probe (STREAM's
+/// rule, measured on its own before the kernels) says the rounds were disturbed (descheduled
+/// threads), so are their timings: no footprint streams slower than memory does.
 inline constexpr double kMinRoundsProbeFraction = 0.25;
 
 /// The timer's resolution in seconds: the smallest positive difference between two successive
@@ -35,8 +37,8 @@ double timer_resolution_s();
 std::string variant_timing_flag(double median_s, double fraction_of_probe, double resolution_s);
 
 /// Why none of a kernel's timings are results, or "" when they may be: the probe in its rounds
-/// (`rounds_probe_gbs`) ran below kMinRoundsProbeFraction of its speed on its own
-/// (`alone_probe_gbs`). "" when either is not positive (nothing to compare).
+/// (`rounds_probe_gbs`) ran below kMinRoundsProbeFraction of the machine's probe measured on its
+/// own (`alone_probe_gbs`). "" when either is not positive (nothing to compare).
 std::string rounds_timing_flag(double rounds_probe_gbs, double alone_probe_gbs);
 
 /// Whether a kernel's target (weir's variant at most kMaxRatioToHand x the hand-written one) can

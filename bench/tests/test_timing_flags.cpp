@@ -32,10 +32,10 @@ TEST_CASE("bench timing flags: a tiny-size row faster than the disturbed probe i
   CHECK(frac == Approx(752.604).epsilon(1e-5));
   const std::string flag = variant_timing_flag(6e-6, frac, 30e-9);
   CHECK_THAT(flag, StartsWith("impossible: 75260% of the bandwidth probe (at most 400% is believable)"));
-  // The same kernel's rounds: the probe had run at 20 GB/s on its own before them.
+  // The same kernel's rounds: the machine's probe had run at 20 GB/s on its own before them.
   const std::string rounds = rounds_timing_flag(probe_gbs, 20.0);
-  CHECK_THAT(rounds, StartsWith("disturbed: the probe ran at 0.02 GB/s in this kernel's rounds, 0.1% of its "
-                                "20.00 GB/s on its own"));
+  CHECK_THAT(rounds, StartsWith("disturbed: the probe ran at 0.02 GB/s in this kernel's rounds, 0.1% of the "
+                                "machine's probe's 20.00 GB/s"));
   // The target is not judged on them: the rounds' flag first, else the variant's, else hand's.
   CHECK(target_not_judged(rounds, "weir", flag, "") == rounds);
   CHECK(target_not_judged("", "weir-opt(dace-simplified)", flag, "") ==
