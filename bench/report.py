@@ -475,15 +475,53 @@ def clock_text(clock):
     return "timers read steady_clock (CLOCK_MONOTONIC)"
 
 
+def stores_text(pr):
+    stores = pr.get("stores")
+    if stores in ("plain", "streamed"):
+        return (f" Store kind forced to {stores} stores for every variant (WEIR_STREAMING_STORES): each "
+                "program's own measured choice could differ between the separately loaded programs.")
+    return ""
+
+
+def in_process_notes(pr):
+    """The in-process rows' CPU times and A/A control, one line per size (empty otherwise)."""
+    lines = []
+    for o in pr["overhead"]:
+        if o.get("method") != "in_process":
+            continue
+        cpu = ", ".join(f"{v} {pct(e.get('cpu_overhead'))}" for v, e in o["variants"].items() if v != "off")
+        line = f"- {o['size']}: CPU time per call (the process's threads) {cpu}"
+        if "control" in o:
+            c = o["control"]
+            line += (f"; A/A control (the unprofiled program again, in the same rotation) {pct(c['overhead'])} "
+                     f"(rounds p10 {pct(c['round_overhead_p10'])}, p90 {pct(c['round_overhead_p90'])}), CPU time "
+                     f"{pct(c['cpu_overhead'])}")
+        lines.append(line + ".")
+    return lines + [""] if lines else []
+
+
+def overhead_method(pr):
+    """How bench/profile_bench.py measured the overhead: in one process (the Python module's), or by
+    separate `weir run` processes (results without a method)."""
+    if all(o.get("method") == "in_process" for o in pr["overhead"]) and pr["overhead"]:
+        return ("Overhead: hdiff (`examples/cartesian/hdiff.py`) compiled three times in one process (weir's "
+                "Python module: the SDFG `weir run` compiles, without timers, with `profile_depth=1` as "
+                "`--profile --profile-depth 1`, and with `profile=True` as `--profile`), the three called "
+                "alternately on the same arrays, rotated each round, a few calls per variant and round; "
+                "median over all calls, the rounds' overheads (each round's medians) from the 10th to the "
+                "90th percentile as the range." + stores_text(pr))
+    return ("Overhead: hdiff (`examples/cartesian/hdiff.py`) by `weir run --backend cpu --repeat` without timers, "
+            "with `--profile --profile-depth 1` and with `--profile` (maps at every level), interleaved rounds "
+            "on the same inputs, the first call of each run dropped; median over all calls, the rounds' "
+            "overheads as the range.")
+
+
 def profile_section(out, pr, source):
     load = lambda xs: " / ".join(f"{x:.1f}" for x in xs) if xs else "unknown"  # noqa: E731
     out += ["## Profiling", "",
             f"Generated from `{source}` (`bench/profile_bench.py`, run by `bench/run.sh`), size preset "
-            f"`{pr['size']}`; load average {load(pr['load_before'])} before, {load(pr['load_after'])} after. "
-            "Overhead: hdiff (`examples/cartesian/hdiff.py`) by `weir run --backend cpu --repeat` without timers, "
-            "with `--profile --profile-depth 1` and with `--profile` (maps at every level), interleaved rounds "
-            "on the same inputs, the first call of each run dropped; median over all calls, the rounds' "
-            "overheads as the range. Bytes: the profile's bytes of one call (its states') against the "
+            f"`{pr['size']}`; load average {load(pr['load_before'])} before, {load(pr['load_after'])} after. " +
+            overhead_method(pr) + " Bytes: the profile's bytes of one call (its states') against the "
             "stencil's minimum traffic as the kernel table counts it for its GB/s.", "",
             ] + ([f"**Caveat:** the load average ({pr['load_before'][0]:.1f}) exceeded the {pr['cpus']} CPUs: other "
                   "processes took the cores between and within the runs, so these overheads are mostly noise "
@@ -495,11 +533,14 @@ def profile_section(out, pr, source):
         for v, e in o["variants"].items():
             over = "" if v == "off" else pct(e["overhead"])
             rounds = "" if v == "off" else f"{pct(e['round_overhead_min'])} to {pct(e['round_overhead_max'])}"
+            if v != "off" and "round_overhead_p10" in e:
+                rounds = f"p10 {pct(e['round_overhead_p10'])}, p90 {pct(e['round_overhead_p90'])}"
             out.append(f"| {o['size']}, {o['threads']} threads, {o['rounds']} × {o['calls_per_run']} calls | {v} | "
                        f"{ms(e['median_s'])} ms | {ms(e['min_s'])} ms | {over} | {rounds} | "
                        f"{'' if v == 'off' else clock_text(o.get('clock'))} | "
                        f"{'' if v == 'off' else verdict(overhead_met(pr, e))} |")
-    out += ["", "| stencil | size | profile's bytes | minimum bytes | deviation | verdict |",
+    out += [""] + in_process_notes(pr)
+    out += ["| stencil | size | profile's bytes | minimum bytes | deviation | verdict |",
             "|---|---|---:|---:|---:|---|"]
     for b in pr["bytes"]:
         got = "unknown" if b["profile_bytes"] is None else f"{b['profile_bytes'] / 1e6:.2f} MB"

@@ -24,9 +24,27 @@ python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['load_before']
   bench/tests/data/profile_fixture.json "$work/loaded.json" || fail "cannot write $work/loaded.json"
 out=$(python3 bench/report.py --profile "$work/loaded.json") || fail "report.py exited $?"
 expect "**Caveat:** the load average (5.0) exceeded the 2 CPUs"
+# Measured in one process (profile_bench.py with the Python module): the method says so and the
+# rounds' range is their 10th to 90th percentile.
+python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+for o in d['overhead']:
+    o['method'] = 'in_process'
+    for v, e in o['variants'].items():
+        if v != 'off':
+            e['round_overhead_p10'] = e['round_overhead_min'] + 0.001
+            e['round_overhead_p90'] = e['round_overhead_max'] - 0.001
+json.dump(d, open(sys.argv[2], 'w'))" bench/tests/data/profile_fixture.json "$work/in-process.json" ||
+  fail "cannot write $work/in-process.json"
+out=$(python3 bench/report.py --profile "$work/in-process.json") || fail "report.py exited $?"
+expect "compiled three times in one process"
+expect "| depth 1 | 10.300 ms | 9.200 ms | +3.0% | p10 +2.1%, p90 +2.9% |"
+echo "$out" | grep -q "by \`weir run --backend cpu --repeat\`" && fail "the processes' method named for an in-process run: $out"
 python3 bench/profile_bench.py --weir "$weir" --size tiny --threads 2 --json "$work/profile-tiny.json" ||
   fail "profile_bench.py --size tiny exited $?"
 out=$(python3 bench/report.py --profile "$work/profile-tiny.json") || fail "report.py on the tiny run exited $?"
 expect "| 12 x 10 x 6, 2 threads, 1 × 3 calls | every level |"
 for k in laplacian laplap hdiff heat3d; do expect "| $k | 12 x 10 x 6 |"; done
+expect "| nabla | Vertex 30, Edge 90, K 4 |"
+expect "| cell_laplacian | Cell 60, K 4 |"
 echo "ok: the profiling section"
