@@ -123,13 +123,37 @@ TEST_CASE("cblas expansion: an OpenBLAS Dot is one cblas_ddot call weir wrote, r
   const std::string code = codegen::generate_cpu(*s).source;
   CHECK(code.find("cblas_ddot(K, __x, 1, __y, 1);") != std::string::npos);
   // Below OpenBLAS's split size (weir_blas_split_min) the call runs as it is: no choice of
-  // OpenBLAS's threads, whose setting cost npbench cholesky's 5,050 small dots 7x their time.
-  CHECK(code.find(
-            "const int __weir_blas = weir_blas_splits((K)) ? weir_blas_before(__weir_blas_times) : -1;") !=
-        std::string::npos);
+  // OpenBLAS's threads, whose setting cost npbench cholesky's 5,050 small dots 7x their time
+  // (ADR 0053, session 35); and nothing of the choice on that path but the test of the size:
+  // larger calls choose in the prelude's out-of-line weir_blas_chosen (session 36: the choice's
+  // code inline beside the small calls cost cholesky 7%, though it never ran).
+  const std::string small =
+      "if (!weir_blas_splits((K))) {  // below OpenBLAS's split size: the call as it is\n";
+  const auto test = code.find(small);
+  REQUIRE(test != std::string::npos);
+  const auto other = code.find("} else {", test);
+  REQUIRE(other != std::string::npos);
+  const std::string path = code.substr(test + small.size(), other - test - small.size());
+  CHECK(path.find("__result = cblas_ddot(K, __x, 1, __y, 1);") != std::string::npos);
+  CHECK(path.find("weir_blas_times") == std::string::npos);
+  CHECK(path.find("weir_blas_before") == std::string::npos);
+  const auto chosen = code.find("weir_blas_chosen([&] {", other);
+  REQUIRE(chosen != std::string::npos);
+  CHECK(code.find("__result = cblas_ddot(K, __x, 1, __y, 1);", chosen) != std::string::npos);
+  CHECK(code.find("static weir_blas_times __weir_blas_times;") == std::string::npos);
   // x[1:4] = [1, 3, 5] . y = [2, 4, 6]: 2 + 12 + 30 = 44.
   auto got = run(*s, {{"x", {{4}, {9, 1, 3, 5}}}, {"y", {{3}, {2, 4, 6}}}, {"r", {{1}, {-1}}}}, {{"K", 3}});
   CHECK(got.at("r") == std::vector<double>{44});
+  // A dot of 10,001 elements takes the other path (OpenBLAS's split size is 9,216): x[1 + q] =
+  // q + 1, y[q] = 2, so r = 2 (1 + ... + 10,001) = 10,001 * 10,002 = 100,030,002, exact in
+  // doubles in every order of the sums; twice, so that the call site has measured once.
+  const std::int64_t n = 10001;
+  std::vector<double> x(n + 1), y(n, 2.0);
+  for (std::int64_t q = 0; q < n; ++q) x[q + 1] = static_cast<double>(q + 1);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto big = run(*s, {{"x", {{n + 1}, x}}, {"y", {{n}, y}}, {"r", {{1}, {-1}}}}, {{"K", n}});
+    CHECK(big.at("r") == std::vector<double>{100030002.0});
+  }
 }
 
 TEST_CASE("cblas expansion: a Gemm into another container copies its addend first",
@@ -167,14 +191,22 @@ TEST_CASE("cblas expansion: a Gemv in place is one call with beta, a vector time
   // The call between the prelude's choice of OpenBLAS threads and the record of its time
   // (codegen/prelude/weir_blas_threads.h; tests/codegen/test_parallel_choice.cpp).
   const std::string code = codegen::generate_cpu(*s).source;
-  const auto before = code.find(
-      "const int __weir_blas = weir_blas_splits((M) * (K)) ? weir_blas_before(__weir_blas_times) : -1;");
-  const auto call = code.find("cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K,");
-  const auto after = code.find("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");
-  CHECK(code.find("static inline int weir_blas_before(") < before);
-  CHECK(before < call);
-  CHECK(call < after);
-  CHECK(after != std::string::npos);
+  // Below the split size the call as it is, else in weir_blas_chosen, which chooses before the
+  // call and records after it.
+  const auto test = code.find("if (!weir_blas_splits((M) * (K))) {");
+  const auto call = code.find("cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K,", test);
+  const auto chosen = code.find("weir_blas_chosen([&] {", call);
+  const auto again = code.find("cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K,", chosen);
+  const auto prelude = code.find("static void weir_blas_chosen(const F& call) {");
+  CHECK(code.find("static inline int weir_blas_before(") < prelude);
+  CHECK(prelude < test);
+  CHECK(test < call);
+  CHECK(call < chosen);
+  CHECK(chosen < again);
+  CHECK(again != std::string::npos);
+  const std::string body = code.substr(prelude, code.find("\n}\n", prelude) - prelude);
+  CHECK(body.find("const int how = weir_blas_before(times);") < body.find("call();"));
+  CHECK(body.find("call();") < body.find("weir_blas_after(times, how, t0);"));
   // A = [[1, 2], [3, 4], [5, 6]], x = [1, -1], y = [2, 4, 6]: A @ x = [-1, -1, -1];
   // y = 2 * (A @ x) + 0.5 * y = [-1, 0, 1].
   auto got = run(*s, {{"A", {{3, 2}, {1, 2, 3, 4, 5, 6}}}, {"x", {{2}, {1, -1}}}, {"y", {{3}, {2, 4, 6}}}},
