@@ -74,15 +74,16 @@ struct weir_blas_times {};
 [[maybe_unused]] static inline void weir_blas_after(weir_blas_times&, int, double) {}
 #endif
 
-// A call large enough for OpenBLAS to split (`call`: a lambda around it, one type per call site,
-// so each site keeps its own times) between the choice of threads and the record of its time, out
-// of line. The code generator emits it in the branch of such calls only, after the test of the
-// size: the smaller calls' path is the call alone, as small and as inlinable as without the
-// choice (npbench cholesky's dots of 0-99 elements ran 7% slower with the choice's code beside
-// them in the caller, though it never ran; docs/adr/0053, "session 36").
+// A call large enough for OpenBLAS to split (`call`: a lambda around it) between the choice of
+// threads and the record of its time in the call site's `times` (a block-scope static of the
+// caller, one per call site even where the code generator emits the site twice), out of line. The code
+// generator emits it in the branch of such calls only, after the test of the size: the smaller calls' path is
+// the call alone, as small and as inlinable as without the choice (npbench cholesky's dots of 0-99 elements
+// ran 7% slower with the choice's code beside them in the caller, though it never ran; docs/adr/0053,
+// "session 36").
 template <class F>
-[[gnu::noinline, gnu::cold, maybe_unused]] static void weir_blas_chosen(const F& call) {
-  static weir_blas_times times;
+[[gnu::noinline, gnu::cold, maybe_unused]] static void weir_blas_chosen(weir_blas_times& times,
+                                                                        const F& call) {
   const int how = weir_blas_before(times);
   const double t0 = how < 0 ? 0.0 : weir_blas_now();
   call();

@@ -72,6 +72,10 @@ class Writer {
   void append(const Writer& w);
   bool empty() const { return lines_.empty(); }
   std::size_t line_count() const { return lines_.size(); }
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  /// Replaces the first line at index `from` or later whose text, leading spaces apart, is `old`
+  /// by `with` (the leading spaces kept); its index, or npos where there is none.
+  std::size_t replace_line(std::size_t from, const std::string& old, const std::string& with);
   std::string str() const;
 
  private:

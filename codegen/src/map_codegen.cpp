@@ -521,7 +521,7 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
   } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
     // measured times (parallel_threshold.cpp).
-    ParallelMapGen::emit_measured_choice(threads.points, threads.choice == ThreadChoice::Measured,
+    ParallelMapGen::emit_measured_choice(statics_, threads.points, threads.choice == ThreadChoice::Measured,
                                          parallel_branch, sequential_branch, w);
   } else {
     parallel_branch(w);

@@ -35,8 +35,9 @@ class ParallelMapGen {
   ThreadsVerdict threads_verdict(const MapEntry& e) const;
   /// A map of unknown work: `parallel` or `sequential` loops, chosen at run time from the
   /// one-thread time per point the sequential branch measured at earlier calls.
-  /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring).
-  static void emit_measured_choice(const sym::Expr& points, bool flat,
+  /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring);
+  /// the measured times a block-scope static declared through `statics` (block_statics.h).
+  static void emit_measured_choice(BlockStatics& statics, const sym::Expr& points, bool flat,
                                    const std::function<void(Writer&)>& parallel,
                                    const std::function<void(Writer&)>& sequential, Writer& w);
 

@@ -55,7 +55,7 @@ ThreadsVerdict ParallelMapGen::threads_verdict(const MapEntry& e) const {
   return choose_threads(g_.st, g_.scopes_, e);
 }
 
-void ParallelMapGen::emit_measured_choice(const sym::Expr& points, bool flat,
+void ParallelMapGen::emit_measured_choice(BlockStatics& statics, const sym::Expr& points, bool flat,
                                           const std::function<void(Writer&)>& parallel,
                                           const std::function<void(Writer&)>& sequential, Writer& w) {
   // The seconds per point of the map's last runs, per map (a block-scope static) and shared by
@@ -63,7 +63,7 @@ void ParallelMapGen::emit_measured_choice(const sym::Expr& points, bool flat,
   // A flat body of fewer than kAlwaysSequential points runs on one thread unmeasured: two clock
   // reads per run were 40% of jacobi_1d's 400-point steps.
   w.open("{");
-  w.line("static weir_map_times weir_times;");
+  w.line(statics.declare("static", "weir_map_times", "weir_times"));
   w.line("const double weir_points = static_cast<double>(" + sym_cpp(points) + ");");
   std::string tiny = flat ? "weir_points < " + std::to_string(kAlwaysSequential) + ".0" : "false";
   w.line("const bool weir_tiny = " + tiny + ";");

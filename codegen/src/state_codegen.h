@@ -8,6 +8,7 @@
 
 #include <functional>
 
+#include "block_statics.h"
 #include "bounds_check_gen.h"
 #include "codegen_internal.h"
 #include "concurrent_access.h"
@@ -226,6 +227,9 @@ class StateGen {
   /// Entries of the maps whose loops end with weir_stream_fence() on each thread (StreamPlan::
   /// fence_at of the streaming maps inside them).
   std::set<NodeId> stream_fences_;
+  /// Block-scope statics of the code being emitted, hoisted while a map is emitted for two
+  /// copies (emit_map_choosing_stores).
+  BlockStatics statics_;
 
   // --- memlets (memlet_codegen.cpp) -----------------------------------------------------
   /// Location of `subset` of container `data` (must be bound).

@@ -243,12 +243,26 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
 
 void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
   Writer loops;
-  g_.emit_map(e, loops);
+  // The copies share the statics of the code inside (a parallel choice's measured times, a
+  // CBLAS call site's): collected while it is emitted (an enclosing map's collection kept).
+  std::vector<BlockStatics::Declared> declared;
+  const bool collects = g_.statics_.collecting == nullptr;
+  if (collects) g_.statics_.collecting = &declared;
+  try {
+    g_.emit_map(e, loops);
+  } catch (...) {
+    if (collects) g_.statics_.collecting = nullptr;
+    throw;
+  }
+  if (collects) g_.statics_.collecting = nullptr;
   if (!g_.stream_fences_.count(e.id())) return w.append(loops);
   // Per map (a block-scope static shared by the threads that call the program), per point of
   // its leading dimensions, so that calls of other sizes compare.
   w.open("{  // streamed or plain stores: the kind measured faster on this machine (docs/adr/0041)");
-  w.line("static weir_store_times weir_store_times_;");
+  w.line(g_.statics_.declare("static", "weir_store_times", "weir_store_times_"));
+  Writer shared;
+  g_.statics_.share(declared, loops, shared);
+  w.append(shared);
   w.line("const bool weir_stores_streamed = weir_stream_choose(weir_store_times_, weir_stream_forced());");
   w.line("const double weir_stores_points = static_cast<double>(" + sym_cpp(leading_points(*e.map)) + ");");
   w.line("const double weir_stores_t0 = weir_stream_now();");

@@ -17,23 +17,25 @@ namespace {
 // out-of-line weir_blas_chosen: the small calls' path holds the call alone (npbench cholesky's
 // 5,050 dots of 0-99 elements ran 7% slower with the choice's code inline beside them, though
 // it never ran; docs/adr/0053, "session 36"). Elsewhere the call site's measured times are a
-// block-scope static, shared by the threads that run the program.
-std::vector<std::string> with_blas_thread_choice(const std::vector<std::string>& code) {
+// block-scope static (`statics`: one per call site, also where the code is emitted twice),
+// shared by the threads that run the program.
+std::vector<std::string> with_blas_thread_choice(const std::vector<std::string>& code,
+                                                 BlockStatics& statics) {
   std::string text;
   for (const auto& l : code) text += l + "\n";
+  const std::string times = statics.declare("static", "weir_blas_times", "__weir_blas_times");
   if (const std::optional<std::string> work = blas_call_work(text)) {
-    std::vector<std::string> out = {"if (!weir_blas_splits(" + *work +
-                                    ")) {  // below OpenBLAS's split size: the call as it is"};
+    std::vector<std::string> out = {
+        times, "if (!weir_blas_splits(" + *work + ")) {  // below OpenBLAS's split size: the call as it is"};
     for (const auto& l : code) out.push_back("    " + l);
     out.emplace_back("} else {  // OpenBLAS's threads or one, measured (out of line)");
-    out.emplace_back("    weir_blas_chosen([&] {");
+    out.emplace_back("    weir_blas_chosen(__weir_blas_times, [&] {");
     for (const auto& l : code) out.push_back("        " + l);
     out.emplace_back("    });");
     out.emplace_back("}");
     return out;
   }
-  std::vector<std::string> out = {"static weir_blas_times __weir_blas_times;",
-                                  "const int __weir_blas = weir_blas_before(__weir_blas_times);",
+  std::vector<std::string> out = {times, "const int __weir_blas = weir_blas_before(__weir_blas_times);",
                                   "const double __weir_blas_t0 = __weir_blas < 0 ? 0.0 : weir_blas_now();"};
   out.insert(out.end(), code.begin(), code.end());
   out.emplace_back("weir_blas_after(__weir_blas_times, __weir_blas, __weir_blas_t0);");
@@ -76,7 +78,7 @@ void StateGen::emit_tasklet(const Tasklet& t, Writer& w) {
                                          : cpp_tasklet_code(sg.prog, t, used);
   // Host code's CBLAS calls run on OpenBLAS's threads or on one, measured per call site.
   if (!python && !device_code() && t.code.code.find("cblas_") != std::string::npos)
-    code = with_blas_thread_choice(code);
+    code = with_blas_thread_choice(code, statics_);
   hoist_user_code(sg.prog, t);
   emit_tasklet_block(t, ins, outs, pre, code, used, python, indirect, w, hoisted);
 }

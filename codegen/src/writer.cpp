@@ -30,6 +30,17 @@ void Writer::lines(const std::string& s) {
   }
 }
 
+std::size_t Writer::replace_line(std::size_t from, const std::string& old, const std::string& with) {
+  for (std::size_t i = from; i < lines_.size(); ++i) {
+    std::string& text = lines_[i].second;
+    const std::size_t start = text.find_first_not_of(' ');
+    if (start == std::string::npos || text.compare(start, std::string::npos, old) != 0) continue;
+    text = text.substr(0, start) + with;
+    return i;
+  }
+  return npos;
+}
+
 void Writer::append(const Writer& w) {
   for (const auto& [ind, text] : w.lines_) lines_.push_back({text.empty() ? 0 : ind + indent_, text});
 }
