@@ -34,8 +34,8 @@ fi
 echo "tidy.sh: ${#files[@]} sources with $("$tidy" --version | grep -o 'version [0-9.]*')"
 log="$(mktemp)" hits="$(mktemp)"
 trap 'rm -f "$log" "$hits"' EXIT
-default_cache=""
-command -v ccache >/dev/null && default_cache="$(ccache -k cache_dir 2>/dev/null)/weir-tidy"
+default_cache="$(ccache -k cache_dir 2>/dev/null || true)"
+[ -n "$default_cache" ] && default_cache="$default_cache/weir-tidy"
 cache="${WEIR_TIDY_CACHE-${default_cache:-${XDG_CACHE_HOME:-$HOME/.cache}/weir-tidy}}"
 # SOURCE<TAB>KEY lines (an empty KEY: checked whatever the cache holds).
 if [ -n "$cache" ]; then
