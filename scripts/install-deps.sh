@@ -16,6 +16,8 @@ packages=(
   # scripts/format.sh --check, scripts/clang-check.sh and scripts/tidy.sh in CI (Debian 12's
   # clang 14); libFuzzer and clang's sanitizer runtimes for scripts/fuzz.sh
   clang-format-14 clang-14 clang-tidy-14 libclang-rt-14-dev
+  # lld: scripts/test.sh links both of its builds with it (ld.lld; docs/testing.md, CI)
+  lld
   # lit and FileCheck (and `not`) for the structural tests of tests/lit (run by ctest)
   llvm-14-tools
   # distributed memory (weir_mpi, `weir run --decompose`, tests/mpi under mpirun; optional at

@@ -24,6 +24,19 @@ export WEIR_REQUIRE_PYTHON=1
 # RelWithDebInfo build; here it also replaces Debug's -g (docs/testing.md, CI section).
 debug_flags=()
 if [ -n "${WEIR_DEBUG_INFO:-}" ]; then debug_flags=(-DCMAKE_CXX_FLAGS_DEBUG="$WEIR_DEBUG_INFO"); fi
+# Both builds link with lld (WEIR_LINKER, default lld: scripts/install-deps.sh installs it;
+# WEIR_LINKER= keeps the compiler's default, GNU ld): links are never ccache hits, and the two
+# builds' 48 links took 151 CPU-s with GNU ld, 50 with lld (docs/testing.md, "CI and its time",
+# session 36). --warn-backrefs with --fatal-warnings keeps GNU ld's rule an error (an archive
+# after the objects that use it), so a library missing from a target's link libraries fails here
+# as it fails a user's default link.
+link_flags=()
+linker="${WEIR_LINKER-lld}"
+if [ -n "$linker" ]; then
+  lf="-fuse-ld=$linker"
+  [ "$linker" = lld ] && lf="$lf -Wl,--warn-backrefs -Wl,--fatal-warnings"
+  link_flags=(-DCMAKE_EXE_LINKER_FLAGS="$lf" -DCMAKE_SHARED_LINKER_FLAGS="$lf" -DCMAKE_MODULE_LINKER_FLAGS="$lf")
+fi
 ctest_args=()
 if [ "${SANITIZE:-0}" = 1 ]; then
   # One clang build serves the sanitized suites, the libFuzzer targets (scripts/fuzz.sh uses a
@@ -50,14 +63,15 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   bash "$root/scripts/build.sh" -DCMAKE_CXX_COMPILER="$cxx" -DWEIR_WERROR="${WEIR_WERROR:-ON}" \
     -DWEIR_SANITIZE=ON -DWEIR_FUZZ=ON -DWEIR_BUILD_BENCH=OFF -DWEIR_REQUIRE_VIEWER=ON \
     "-DWEIR_TEST_SUITES=pycode;sdfg;frontend;cli;transforms;runtime;orchestration;sdfgdiff;codegen;mesh;lit" \
-    -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only" -DWEIR_LIBRARY_OPT=-O1
+    -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only" -DWEIR_LIBRARY_OPT=-O1 ${link_flags[@]+"${link_flags[@]}"}
   # Entries whose time goes into g++/nvcc building *unsanitized* generated programs are left out
   # here (tests/sanitizer/exclude.txt says which and why); the plain run has them all.
   exclude="$(grep -v '^#' "$root/tests/sanitizer/exclude.txt" | grep -v '^$' | paste -sd '|')"
   ctest_args=(-E "$exclude")
 else
   export BUILD_DIR="${BUILD_DIR:-$root/build-test}"
-  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON ${debug_flags[@]+"${debug_flags[@]}"}
+  bash "$root/scripts/build.sh" -DWEIR_WERROR="${WEIR_WERROR:-ON}" -DWEIR_REQUIRE_VIEWER=ON ${debug_flags[@]+"${debug_flags[@]}"} \
+    ${link_flags[@]+"${link_flags[@]}"}
 fi
 if [ ! -d "$root/../shared/corpus/dace" ]; then
   echo "warning: ../shared/corpus/dace is missing; corpus tests will fail" >&2

@@ -6,6 +6,11 @@
 # build-test, as scripts/test.sh and CI leave it; configured here when missing) and runs JOBS
 # (default 2) at once. Prints every finding; exits 1 if there is any.
 #   bash scripts/tidy.sh [FILE...]   only the given sources
+# A source that had no finding is not checked again while nothing it reads has changed: its
+# compile command, the clang-tidy binary, .clang-tidy, these scripts and every file its
+# compilation read, from the build's dependency log (scripts/tidy_keys.py). The results are kept
+# in WEIR_TIDY_CACHE (default: weir-tidy/ in ccache's folder, so that a CI machine that keeps
+# ccache's objects keeps these too; WEIR_TIDY_CACHE= checks every source).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-test}"
@@ -27,13 +32,43 @@ PY
   )
 fi
 echo "tidy.sh: ${#files[@]} sources with $("$tidy" --version | grep -o 'version [0-9.]*')"
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+log="$(mktemp)" hits="$(mktemp)"
+trap 'rm -f "$log" "$hits"' EXIT
+default_cache="$(ccache -k cache_dir 2>/dev/null || true)"
+[ -n "$default_cache" ] && default_cache="$default_cache/weir-tidy"
+cache="${WEIR_TIDY_CACHE-${default_cache:-${XDG_CACHE_HOME:-$HOME/.cache}/weir-tidy}}"
+# SOURCE<TAB>KEY lines (an empty KEY: checked whatever the cache holds).
+if [ -n "$cache" ]; then
+  mkdir -p "$cache"
+  # Results unused for 30 days go.
+  find "$cache" -type f -mtime +30 -delete 2>/dev/null || true
+  keyed="$(printf '%s\n' "${files[@]}" | /usr/bin/python3 "$root/scripts/tidy_keys.py" "$build" "$root" "$(command -v "$tidy")")"
+else
+  keyed="$(printf '%s\t\n' "${files[@]}")"
+fi
+# check_one SOURCE KEY: clang-tidy over SOURCE (its output appended to the log) unless KEY has a
+# result; a run without findings (exit 0, no warning or error) records KEY.
+check_one() {
+  local f="$1" k="$2" out rc=0
+  if [ -n "$k" ] && [ -e "$cache/$k" ]; then
+    touch "$cache/$k"
+    echo "$f" >>"$hits"
+    return 0
+  fi
+  out="$("$tidy" -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option "$f" 2>&1)" || rc=$?
+  printf '%s\n' "$out" >>"$log"
+  if [ $rc -eq 0 ] && [ -n "$k" ] && ! grep -Eq ': (warning|error): ' <<<"$out"; then
+    : >"$cache/$k"
+  fi
+  return $rc
+}
+export -f check_one
+export tidy build cache log hits
 # GCC-only warning flags of the compile commands are unknown to clang: not a finding.
 status=0
-printf '%s\0' "${files[@]}" |
-  xargs -0 -P "${JOBS:-2}" -n 1 "$tidy" -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option \
-    >"$log" 2>&1 || status=1
+awk -F'\t' '{ printf "%s%c%s%c", $1, 0, $2, 0 }' <<<"$keyed" |
+  xargs -0 -P "${JOBS:-2}" -n 2 bash -c 'check_one "$1" "$2"' _ || status=1
+[ -n "$cache" ] && echo "tidy.sh: $(wc -l <"$hits") of ${#files[@]} sources unchanged since a run without findings (cache $cache)"
 # Each header finding is printed once (every source that includes the header reports it).
 /usr/bin/python3 - "$log" <<'PY'
 import re, sys
