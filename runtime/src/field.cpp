@@ -31,17 +31,24 @@ std::int64_t element_count(ScalarType dtype, const std::vector<std::int64_t>& sh
   std::size_t item = size_of(dtype);
   if (item == 0)
     throw ArgumentError(std::string("cannot ") + what + " an array of " + std::string(to_string(dtype)));
-  std::int64_t n = 1;
+  // As NumPy ("array is too big"): the product of the nonzero extents must fit too, even when
+  // another extent is 0, since row-major strides multiply them (an extent 0 counts as 1).
+  std::int64_t nonzero = 1;
+  bool empty = false;
   for (auto e : shape) {
     if (e < 0)
       throw ArgumentError(std::string("cannot ") + what + " an array of shape " + shape_str(shape) +
                           ": negative extent");
-    if (e != 0 && n > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
+    if (e == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonzero > std::numeric_limits<std::int64_t>::max() / e / static_cast<std::int64_t>(item))
       throw ArgumentError(std::string("cannot ") + what + " an array of shape " + shape_str(shape) +
                           ": size overflows");
-    n *= e;
+    nonzero *= e;
   }
-  return n;
+  return empty ? 0 : nonzero;
 }
 
 }  // namespace

@@ -249,15 +249,23 @@ Field parse_npy(std::string_view bytes, const std::string& origin, const Allocat
                      "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<f2', '<f4', '<f8', '<c8', '<c16')");
 
   // The data size the shape claims, checked before allocating (a hostile shape overflows it).
+  // As NumPy, the nonzero extents of an empty array must give a representable size too.
   std::uint64_t bytes_needed = info->size;
+  bool empty = false;
   for (auto n : dict["shape"].tuple) {
     if (n < 0)
       fail(origin, "corrupt .npy header: negative extent in shape " + shape_str(dict["shape"].tuple));
-    if (n != 0 && bytes_needed > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(n))
+    if (n == 0) {
+      empty = true;
+      continue;
+    }
+    if (bytes_needed >
+        static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / static_cast<std::uint64_t>(n))
       fail(origin,
            "corrupt .npy header: shape " + shape_str(dict["shape"].tuple) + " has more bytes than any array");
     bytes_needed *= static_cast<std::uint64_t>(n);
   }
+  if (empty) bytes_needed = 0;
   // (Before allocating: a small file must not make weir allocate what its header claims.)
   if (bytes.size() - (header_start + header_len) < bytes_needed)
     fail(origin, "truncated: " + std::string(to_string(info->type)) + " " + shape_str(dict["shape"].tuple) +

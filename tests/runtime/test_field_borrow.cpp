@@ -41,6 +41,19 @@ TEST_CASE("Field::borrow refuses a null address, a negative extent and a dtype w
   CHECK_THROWS_WITH(Field::borrow(&x, ScalarType::Float64, {-1}),
                     Catch::Contains("cannot borrow an array of shape (-1,): negative extent"));
   CHECK_THROWS_AS(Field::borrow(&x, ScalarType::Void, {1}), ArgumentError);
+  // An extent 0 does not hide the others: NumPy refuses np.empty((0, 888888888888888882, 3, 8),
+  // 'f4') ("array is too big"), since 888888888888888882 * 3 * 8 * 4 bytes overflows int64 (and
+  // so would the row-major strides, which count an extent 0 as 1); it accepts (0, 2**40, 3).
+  CHECK_THROWS_WITH(
+      Field::borrow(&x, ScalarType::Float32, {0, 888888888888888882, 3, 8}),
+      Catch::Contains("cannot borrow an array of shape (0, 888888888888888882, 3, 8): size overflows"));
+  CHECK_THROWS_WITH(
+      Allocator::cpu().allocate(ScalarType::Float32, {0, 888888888888888882, 3, 8}),
+      Catch::Contains("cannot allocate an array of shape (0, 888888888888888882, 3, 8): size overflows"));
+  Field e = Allocator::cpu().allocate(ScalarType::Float32, {0, std::int64_t{1} << 40, 3});
+  CHECK(e.size() == 0);
+  CHECK(e.nbytes() == 0);
+  CHECK(e.strides() == std::vector<std::int64_t>{(std::int64_t{1} << 40) * 3, 3, 1});
   // A 0-d field views one value.
   Field s = Field::borrow(&x, ScalarType::Float64, {});
   CHECK(s.size() == 1);

@@ -247,6 +247,22 @@ TEST_CASE("npy: broken files give errors that name the file", "[runtime][npy]") 
   garbage.replace(garbage.find("(4, 4)"), 6, "(4, x)");
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "garbage.npy", garbage)),
                     Catch::Contains("garbage.npy: corrupt .npy header"));
+  // Found by fuzz_npy (CI, stop 56): an extent 0 before extents whose product overflows passed
+  // the size check and overflowed the strides. NumPy refuses this header ("array is too big").
+  auto v1_file = [](const std::string& shape, const std::string& data) {  // NumPy's padding to 64
+    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
+    dict.append(64 - (10 + dict.size() + 1) % 64, ' ');
+    dict += '\n';
+    return std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict +
+           data;
+  };
+  CHECK_THROWS_WITH(
+      read_npy(write_bytes(dir / "empty_huge.npy", v1_file("(0, 888888888888888882, 3, 08)", ""))),
+      Catch::Contains("empty_huge.npy: corrupt .npy header: shape (0, 888888888888888882, 3, 8) "
+                      "has more bytes than any array"));
+  CHECK(read_npy(write_bytes(dir / "empty_ok.npy", v1_file("(0, 99)", ""))).shape() ==
+        std::vector<std::int64_t>{0, 99});
+  CHECK(read_npy(write_bytes(dir / "v1_ok.npy", v1_file("(2,)", std::string(16, '\0')))).size() == 2);
   std::string v9 = good;
   v9[6] = 9;
   CHECK_THROWS_WITH(read_npy(write_bytes(dir / "v9.npy", v9)),
