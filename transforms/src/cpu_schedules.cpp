@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dataflow_util.h"
+#include "l2_tiling.h"
 #include "map_propagation.h"
 #include "weir/sdfg/dependence.h"
 #include "weir/sdfg/omp_schedule.h"
@@ -29,6 +30,10 @@ CpuSchedules::CpuSchedules()
             "OpenMP schedule of top-level parallel maps without write-conflict resolution: static, dynamic "
             "or "
             "guided, optionally ,CHUNK (dynamic,16); empty: OpenMP's default"},
+           {"l2_tiling", false,
+            "tile the second dimension of stencil maps whose reuse window (the planes read with offsets "
+            "along the first) exceeds half of the L2 cache"},
+           {"l2_bytes", 0LL, "the L2 cache size l2_tiling assumes, in bytes; 0: the machine's"},
            {"streaming_stores", true,
             "false: top-level maps record that no row inside them is written with streaming stores; true: "
             "the "
@@ -237,6 +242,17 @@ std::optional<OmpSchedule> schedule_option(const Options& options) {
   }
 }
 
+/// The `l2_bytes` option, or the machine's L2 size where it is 0. Throws TransformError for a
+/// negative value.
+long long l2_option(const Options& options) {
+  const long long l2 = options.get_int("l2_bytes");
+  if (l2 < 0)
+    throw TransformError("cpu-schedules: option 'l2_bytes' is " + std::to_string(l2) +
+                         "; give 0 "
+                         "(the machine's L2 cache) or a size in bytes");
+  return l2 > 0 ? l2 : detail::machine_l2_bytes();
+}
+
 std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, bool root) {
   std::size_t changed = 0;
   bool state_changed = false;
@@ -248,6 +264,12 @@ std::size_t schedule_state(SDFGState& st, const Options& options, bool in_map, b
       for (SDFGState* inner : ns->sdfg->all_states())
         changed += schedule_state(*inner, options, in_map || tree.parent[ns->id()] != kNoNode, false);
   }
+  // Before the schedules: the tiled map's outer part is then top-level, its inner part nested.
+  if (!in_map && options.get_bool("l2_tiling"))
+    if (const std::size_t tiled = detail::tile_j_for_l2(st, l2_option(options)); tiled > 0) {
+      changed += tiled;
+      tree = st.scope_tree();
+    }
   for (Node* n : st.nodes())
     if (auto* e = n->as<MapEntry>()) {
       if (tree.parent[e->id()] == kNoNode && !in_map) {
@@ -345,6 +367,7 @@ std::size_t fast_blas(SDFGState& st) {
 
 std::size_t CpuSchedules::run_pass(SDFG& sdfg, Transaction& tx) {
   (void)schedule_option(options());  // a bad value fails before anything changes
+  (void)l2_option(options());
   std::size_t changed = 0;
   for (SDFGState* stp : sdfg.all_states())
     tx.modify_state(*stp, [&] {

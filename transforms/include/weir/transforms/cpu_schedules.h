@@ -11,6 +11,15 @@ namespace weir::transforms {
 inline constexpr const char* kVectorizeAttribute = "weir_vectorize";
 
 /// Pass "cpu-schedules". In every state of the SDFG and of the SDFGs nested in it:
+///  * with `l2_tiling` (default false: not measured to pay yet, docs/adr/0059), first: a top-level stencil
+///  map of three or more
+///    dimensions whose reuse window (the planes of the arrays it reads at constant offsets along
+///    its first parameter I, which one thread keeps while it sweeps I) exceeds half of the L2
+///    cache (`l2_bytes`, 0: the machine's, sysconf then sysfs) runs J (its second parameter) tile
+///    by tile: `[I, J, K]` becomes `[tile_J, I]` (J's range in steps of T) around `[J, K]`, T the
+///    even split of J into the fewest tiles whose window fits; with symbolic sizes T is an
+///    expression evaluated when the map runs (one tile where the window fits then); sizes known
+///    here whose window fits leave the map alone (docs/adr/0059, session 37);
 ///  * top-level maps with the Default schedule become CPU_Multicore (OpenMP), maps nested in
 ///    a parallel map with Default become Sequential; the top-level maps of an SDFG nested
 ///    outside any map count as top-level, those of one nested inside a map (at any depth) as
