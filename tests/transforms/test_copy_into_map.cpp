@@ -154,6 +154,19 @@ std::unique_ptr<SDFG> floyd_kind(const std::string& col = "i, k", const std::str
   return sdfg;
 }
 
+const std::vector<Symbols> kFloydSizes{{{"N", 5}, {"k", 2}}, {{"N", 1}, {"k", 0}}, {{"N", 6}, {"k", 5}}};
+
+/// The copies of P between access nodes ("P_snapshot = P[0:N, k]"), the edges defining views
+/// excepted.
+std::set<std::string> copies_of_p(const SDFGState& st) {
+  std::set<std::string> out;
+  for (const DataflowEdge* e : st.edges())
+    if (e->memlet.data == "P" && st.node(e->src).as<AccessNode>() && st.node(e->dst).as<AccessNode>() &&
+        e->dst_conn != "views")
+      out.insert(st.node(e->dst).as<AccessNode>()->data + " = P[" + e->memlet.subset.str() + "]");
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("CopyIntoMap: reads of a row and a column of the destination go to snapshots taken before the map",
@@ -162,20 +175,17 @@ TEST_CASE("CopyIntoMap: reads of a row and a column of the destination go to sna
   CopyIntoMap t;
   // Random values from -9 to 9: a negative P[k, k] changes row and column k during the step, so
   // a point reading P itself instead of the snapshots gets other values.
-  apply_and_check(*sdfg, t, {{{"N", 5}, {"k", 2}}, {{"N", 1}, {"k", 0}}, {{"N", 6}, {"k", 5}}});
+  apply_and_check(*sdfg, t, kFloydSizes);
   auto& st = only_state(*sdfg);
   // The map reads P only at its point; the row and the column come from two snapshots of N
   // elements, copied from P outside the map.
-  std::set<std::string> p_reads, snapshots;
-  for (const DataflowEdge* e : st.edges()) {
+  std::set<std::string> p_reads;
+  for (const DataflowEdge* e : st.edges())
     if (e->memlet.data == "P" && st.node(e->dst).as<Tasklet>()) p_reads.insert(e->memlet.subset.str());
-    if (e->memlet.data == "P" && st.node(e->src).as<AccessNode>() && st.node(e->dst).as<AccessNode>()) {
-      snapshots.insert(st.node(e->dst).as<AccessNode>()->data + " = P[" + e->memlet.subset.str() + "]");
-      CHECK(sdfg->data(st.node(e->dst).as<AccessNode>()->data).shape.size() == 1);
-    }
-  }
   CHECK(p_reads == std::set<std::string>{"i, j"});
-  CHECK(snapshots == std::set<std::string>{"P_snapshot = P[0:N, k]", "P_snapshot_0 = P[k, 0:N]"});
+  CHECK(copies_of_p(st) == std::set<std::string>{"P_snapshot = P[0:N, k]", "P_snapshot_0 = P[k, 0:N]"});
+  CHECK(sdfg->data("P_snapshot").shape.size() == 1);
+  CHECK(sdfg->data("P_snapshot_0").shape.size() == 1);
   // Values by hand, with P[k, k] < 0.
   Interpreter in(*sdfg, {{"N", 4}, {"k", 1}});
   in.randomize(3);
@@ -193,4 +203,113 @@ TEST_CASE("CopyIntoMap: a read of the destination spanning as many dimensions as
   auto transposed = floyd_kind("j, i");
   CopyIntoMap t;
   CHECK_THAT(refusal(*transposed, t), Contains("the map reads 'P[j, i]', not only the element [i, j]"));
+}
+
+namespace {
+
+/// A view `name` of P[`part`] with `shape` and `strides` (DaCe's frontend reads `path[:, k]`
+/// through such views), defined by its `views` edge from `p`; its node.
+NodeId view_of_p(SDFG& sdfg, SDFGState& st, NodeId p, const std::string& name, const std::string& part,
+                 std::vector<sym::Expr> shape, std::vector<sym::Expr> strides) {
+  DataDescriptor v = DataDescriptor::make_array(ScalarType::Float64, shape, true);
+  v.kind = DataKind::View;
+  v.type_name = "ArrayView";
+  v.strides = std::move(strides);
+  sdfg.add_data(name, v);
+  auto& n = st.add_access(name);
+  n.in_connectors["views"] = std::nullopt;
+  Memlet m = M("P", part);
+  m.other_subset = Subset::full(shape);
+  st.add_edge(p, "", n.id(), "views", m);
+  return n.id();
+}
+
+/// floyd_warshall's step as DaCe's frontend writes it: the map reads P's column k, row k and P
+/// itself through views (Pc = P[0:N, k] as an N x 1 array, Pr = P[k, 0:N], Pp = P), each from a
+/// node of P of its own; T[i, j] = min(Pp[i, j], Pc[i, 0] + Pr[j]); P = T. `point` replaces Pp's
+/// shape and strides (a transposed or reshaping view) and `read` its index.
+std::unique_ptr<SDFG> floyd_views(std::vector<sym::Expr> point_shape = {E("N"), E("N")},
+                                  std::vector<sym::Expr> point_strides = {E("N"), E("1")},
+                                  const std::string& read = "i, j") {
+  auto sdfg = std::make_unique<SDFG>("prog");
+  sdfg->add_symbol("N");
+  sdfg->add_symbol("k");
+  sdfg->add_array("P", ScalarType::Float64, {E("N"), E("N")});
+  sdfg->add_array("T", ScalarType::Float64, {E("N"), E("N")}, true);
+  auto& st = sdfg->add_state("s0", true);
+  const NodeId pc =
+      view_of_p(*sdfg, st, st.add_access("P").id(), "Pc", "0:N, k", {E("N"), E("1")}, {E("N"), E("1")});
+  const NodeId pr = view_of_p(*sdfg, st, st.add_access("P").id(), "Pr", "k, 0:N", {E("N")}, {E("1")});
+  const std::string whole = point_shape.size() == 2 ? "0:N, 0:N" : "0:N*N";
+  const NodeId pp =
+      view_of_p(*sdfg, st, st.add_access("P").id(), "Pp", "0:N, 0:N", point_shape, point_strides);
+  auto& t = st.add_access("T");
+  auto& p_out = st.add_access("P");
+  auto& f = st.add_tasklet("step", {"b = min(z, x + y)", Language::Python}, {"x", "y", "z"}, {"b"});
+  auto& m = st.add_map("m", {"i", "j"}, S("0:N, 0:N"));
+  path_in(st, pc, {m.id()}, f.id(), "x", {M("Pc", "0:N, 0"), M("Pc", "i, 0")});
+  path_in(st, pr, {m.id()}, f.id(), "y", {M("Pr", "0:N"), M("Pr", "j")});
+  path_in(st, pp, {m.id()}, f.id(), "z", {M("Pp", whole), M("Pp", read)});
+  path_out(st, f.id(), "b", {m.exit}, t.id(), {M("T", "i, j"), M("T", "0:N, 0:N")});
+  copy_edge(st, t.id(), p_out.id(), "0:N, 0:N", "0:N, 0:N");
+  return sdfg;
+}
+
+/// The refusals of every candidate of `t` (none applies), one a line.
+std::string refusals(SDFG& sdfg, const Transformation& t) {
+  transforms::AnalysisCache cache;
+  std::string all;
+  for (auto& c : transforms::find_matches(sdfg, t, cache)) {
+    REQUIRE_FALSE(c.result);
+    all += c.result.reason() + "\n";
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("CopyIntoMap: reads of the destination through views of it (DaCe's frontend) go to snapshots",
+          "[transforms][copy-into-map]") {
+  auto sdfg = floyd_views();
+  CopyIntoMap t;
+  // The interpreter before and after, values from -9 to 9 (a negative P[k, k] in some of them).
+  apply_and_check(*sdfg, t, kFloydSizes);
+  auto& st = only_state(*sdfg);
+  // The column and the row come from snapshots copied from P itself; their views go, the view of
+  // P at the point stays; no copy of T is left.
+  CHECK(copies_of_p(st) == std::set<std::string>{"P_snapshot = P[0:N, k]", "P_snapshot_0 = P[k, 0:N]"});
+  std::set<std::string> containers;
+  for (Node* n : st.nodes())
+    if (auto* a = n->as<AccessNode>()) containers.insert(a->data);
+  CHECK(containers == std::set<std::string>{"P", "Pp", "P_snapshot", "P_snapshot_0", "T", "T_value"});
+  // Values by hand: N = 4, k = 1, P[i, j] = 3 i - 2 j + 1 and P[1, 1] = -5, so the step changes
+  // row and column 1 themselves (P[1, j] = min(P[1, j], P[1, 1] + P[1, j]) = P[1, j] - 5).
+  Interpreter in(*sdfg, {{"N", 4}, {"k", 1}});
+  in.randomize(3);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) in.mem["P"][i * 4 + j] = 3 * i - 2 * j + 1;
+  in.mem["P"][1 * 4 + 1] = -5;
+  in.run();
+  // Row 1 (j != 1): P[1, j] + P[1, 1] = -1 - 2 j; column 1 (i != 1): P[i, 1] + P[1, 1] = 3 i - 6;
+  // P[1, 1] = -10; elsewhere P[i, 1] + P[1, j] = 3 i - 2 j + 3 > P[i, j], which stays.
+  const std::vector<double> want{1, -6, -3, -5, -1, -10, -5, -7, 7, 0, 3, 1, 10, 3, 6, 4};
+  CHECK(in.mem["P"] == want);
+}
+
+TEST_CASE("CopyIntoMap: a transposed or reshaping view of the destination is refused, named",
+          "[transforms][copy-into-map]") {
+  CopyIntoMap t;
+  // Pp with strides (1, N): Pp[i, j] is P[j, i].
+  auto transposed = floyd_views({E("N"), E("N")}, {E("1"), E("N")});
+  CHECK_THAT(
+      refusals(*transposed, t),
+      Contains("the map reads 'P' through a view that is not its elements one by one: view 'Pp' of 'P' "
+               "runs along [0:N, 0:N] with other extents or strides (a strided or transposed view)"));
+  // Pp as one dimension of N * N elements.
+  auto flat = floyd_views({E("N*N")}, {E("1")}, "i*N + j");
+  CHECK_THAT(refusals(*flat, t), Contains("view 'Pp' of 'P' reshapes [0:N, 0:N]"));
+  // A view at the point read at another element stays refused as P itself is.
+  auto neighbour = floyd_views({E("N"), E("N")}, {E("N"), E("1")}, "j, i");
+  CHECK_THAT(refusals(*neighbour, t),
+             Contains("the map reads 'P[j, i]' through view 'Pp', not only the element [i, j]"));
 }

@@ -6,8 +6,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "view_indexing.h"
+#include "weir/sdfg/view_binding.h"
 #include "weir/transforms/analysis.h"
 
 namespace weir::transforms {
@@ -35,11 +38,14 @@ bool equal(const sym::Expr& a, const sym::Expr& b) {
   return d && *d == 0;
 }
 
-/// A tasklet's read of B at another element of the copied part than its point's, and the part of
-/// B the map's points read there together (taken into a snapshot before the map).
+/// A tasklet's read of B at another element of the copied part than its point's (`at`, in B's
+/// indices, also where the read goes through a view of B), and the part of B the map's points
+/// read there together (taken into a snapshot before the map, copied from B's node `from`).
 struct Snapshot {
   EdgeId read = 0;
+  Subset at;
   Subset whole;
+  NodeId from = kNoNode;
 };
 
 /// What can be decided about a match, for can_apply and apply alike.
@@ -158,10 +164,55 @@ std::set<NodeId> before(const SDFGState& st, NodeId to, NodeId entry) {
   return seen;
 }
 
-/// Why B's other access nodes in the state stop the copy from moving into M, or empty.
-std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, Plan& p, NodeId b_node,
-                            const std::string& b) {
+bool same(const Subset& a, const Subset& b) {
+  if (a.dims() != b.dims()) return false;
+  for (std::size_t i = 0; i < a.dims(); ++i)
+    if (!equal(a[i].start, b[i].start) || !equal(a[i].end, b[i].end)) return false;
+  return true;
+}
+
+/// Why the map's read of B's node `from` (directly, or through view `view` when given) on
+/// `d`, an edge into the map's entry, stops the copy from moving into M, or empty. Reads
+/// elsewhere in the copied part that fewer dimensions than the part's span together become
+/// snapshots.
+std::string map_read(const SDFGState& st, Plan& p, const std::set<NodeId>& pred, const DataflowEdge& d,
+                     NodeId from, const std::string& b, const detail::ViewIndexing* view) {
   const MapInfo& map = *st.node(p.entry).as<MapEntry>()->map;
+  const std::string via = view ? " through view '" + st.node(d.src).as<AccessNode>()->data + "'" : "";
+  if (d.dst != p.entry || d.dst_conn.rfind("IN_", 0) != 0)
+    return "'" + b + "' is read in the state by '" + st.node(d.dst).label + "'" + via + ", not by the map";
+  const std::string name = view ? st.node(d.src).as<AccessNode>()->data : b;
+  for (EdgeId in : st.out_edges_by_connector(p.entry, "OUT_" + d.dst_conn.substr(3))) {
+    const DataflowEdge& r = st.edge(in);
+    if (!st.node(r.dst).as<Tasklet>() || r.memlet.data != name)
+      return "the map reads '" + b + "'" + via + " other than by a tasklet";
+    const std::optional<Subset> at = view ? view->to_viewed(r.memlet.subset) : r.memlet.subset;
+    if (!at)
+      return "the map reads view '" + name + "' at [" + r.memlet.subset.str() +
+             "], outside its dimensions along '" + b + "'";
+    if (apart(*at, p.part_b)) continue;
+    // Elsewhere in the part, along fewer dimensions than the part (floyd_warshall's row and
+    // column k of `path`): the points read a snapshot of those elements taken before the map.
+    auto whole = same(*at, p.point_b) ? std::nullopt : read_over_map(map, *at);
+    if (whole && wide_dims(*whole) < wide_dims(p.part_b) && map.schedule != ScheduleType::GPU_Device) {
+      p.snapshots.push_back({in, *at, *whole, from});
+      continue;
+    }
+    if (!same(*at, p.point_b))
+      return "the map reads '" + b + "[" + at->str() + "]'" + via + ", not only the element [" +
+             p.point_b.str() + "] each point would write (nor a part of fewer dimensions than the copy's)";
+    if (!pred.count(r.dst))
+      return "tasklet '" + st.node(r.dst).label + "' reads '" + b +
+             "' at the point without coming before the write of the copied value";
+  }
+  return {};
+}
+
+/// Why B's other access nodes in the state stop the copy from moving into M, or empty. Each is
+/// read by the map directly or through views of B (ADR 0053, session 37) defined by its edges.
+std::string other_uses_of_b(const MatchContext& ctx, const ScopeTree& tree, Plan& p, NodeId b_node,
+                            const std::string& b) {
+  const SDFGState& st = *ctx.state;
   std::set<NodeId> pred = before(st, p.tasklet, p.entry);
   for (const AccessNode* o : st.access_nodes(b)) {
     if (o->id() == b_node) continue;
@@ -169,28 +220,20 @@ std::string other_uses_of_b(const SDFGState& st, const ScopeTree& tree, Plan& p,
     if (!st.in_edges(o->id()).empty()) return "'" + b + "' is written elsewhere in the state";
     for (EdgeId e : st.out_edges(o->id())) {
       const DataflowEdge& d = st.edge(e);
-      if (d.dst != p.entry || d.dst_conn.rfind("IN_", 0) != 0)
-        return "'" + b + "' is read in the state by '" + st.node(d.dst).label + "', not by the map";
-      for (EdgeId in : st.out_edges_by_connector(p.entry, "OUT_" + d.dst_conn.substr(3))) {
-        const DataflowEdge& r = st.edge(in);
-        if (!st.node(r.dst).as<Tasklet>() || r.memlet.data != b)
-          return "the map reads '" + b + "' other than by a tasklet";
-        if (apart(r.memlet.subset, p.part_b)) continue;
-        // Elsewhere in the part, along fewer dimensions than the part (floyd_warshall's row and
-        // column k of `path`): the points read a snapshot of those elements taken before the map.
-        auto whole = r.memlet.subset == p.point_b ? std::nullopt : read_over_map(map, r.memlet.subset);
-        if (whole && wide_dims(*whole) < wide_dims(p.part_b) && map.schedule != ScheduleType::GPU_Device) {
-          p.snapshots.push_back({in, *whole});
-          continue;
-        }
-        if (!(r.memlet.subset == p.point_b))
-          return "the map reads '" + b + "[" + r.memlet.subset.str() + "]', not only the element [" +
-                 p.point_b.str() +
-                 "] each point would write (nor a part of fewer dimensions than the copy's)";
-        if (!pred.count(r.dst))
-          return "tasklet '" + st.node(r.dst).label + "' reads '" + b +
-                 "' at the point without coming before the write of the copied value";
+      const auto* v = st.node(d.dst).as<AccessNode>();
+      if (!v || !ctx.sdfg.has_data(v->data) || !ctx.sdfg.data(v->data).is_view() || view_edge(st, *v) != &d) {
+        if (auto why = map_read(st, p, pred, d, o->id(), b, nullptr); !why.empty()) return why;
+        continue;
       }
+      auto indexing = detail::view_indexing(ctx.sdfg, st, *v);
+      if (const auto* why = std::get_if<std::string>(&indexing))
+        return "the map reads '" + b + "' through a view that is not its elements one by one: " + *why;
+      if (st.in_edges(v->id()).size() != 1) return "view '" + v->data + "' of '" + b + "' is also written";
+      for (EdgeId ve : st.out_edges(v->id()))
+        if (auto why =
+                map_read(st, p, pred, st.edge(ve), o->id(), b, &std::get<detail::ViewIndexing>(indexing));
+            !why.empty())
+          return why;
     }
   }
   return {};
@@ -205,7 +248,9 @@ std::string plan(const MatchContext& ctx, const AccessNode& a, const AccessNode&
     return "an access node is inside a map";
   if (!ctx.sdfg.has_data(a.data) || !ctx.sdfg.has_data(b.data)) return "a container does not exist";
   const DataDescriptor &da = ctx.sdfg.data(a.data), &db = ctx.sdfg.data(b.data);
-  if (da.is_view() || db.is_view()) return "a container is a view";
+  if (da.is_view() || db.is_view())
+    return "'" + (da.is_view() ? a.data : b.data) +
+           "' is a view (its edge defines it; a view is not a map's result)";
   if (!(da.dtype == db.dtype)) return "the copy converts the element type";
   // A copy between GPU and host memory moves data: a kernel must not write host memory.
   auto on_gpu = [](const DataDescriptor& d) {
@@ -257,7 +302,7 @@ std::string plan(const MatchContext& ctx, const AccessNode& a, const AccessNode&
   for (const auto& [conn, ty] : st.node(p.exit).in_connectors)
     for (EdgeId e : st.in_edges_by_connector(p.exit, conn))
       if (st.edge(e).memlet.data == b.data) return "the map already writes '" + b.data + "'";
-  return other_uses_of_b(st, tree, p, b.id(), b.data);
+  return other_uses_of_b(ctx, tree, p, b.id(), b.data);
 }
 
 /// A new connector pair `IN_<base>` / `OUT_<base>` (numbered where taken) on `n`; its name.
@@ -270,8 +315,9 @@ std::string fresh_connector(Node& n, const std::string& base) {
 }
 
 /// Each snapshot read of B goes to a transient holding `whole` (its dimensions of one index
-/// dropped), copied from B's node that fed the read before the map; one transient per part. A
-/// connector of the entry that no longer carries a read goes with its outer edge.
+/// dropped), copied from B's node that fed the read (directly or through a view) before the map;
+/// one transient per part. A connector of the entry that no longer carries a read goes with its
+/// outer edge, and a view of B then read by nothing with its node (and B's node left alone).
 void take_snapshots(const MatchContext& ctx, SDFGState& st, const Plan& p, const std::string& b) {
   std::map<std::string, std::pair<std::string, std::string>> made;  // part -> (transient, connector)
   std::set<std::string> emptied;
@@ -281,7 +327,7 @@ void take_snapshots(const MatchContext& ctx, SDFGState& st, const Plan& p, const
     std::vector<sym::Expr> index, shape;
     for (std::size_t i = 0; i < s.whole.dims(); ++i)
       if (!equal(s.whole[i].start, s.whole[i].end)) {
-        index.push_back(r.memlet.subset[i].start - s.whole[i].start);
+        index.push_back(s.at[i].start - s.whole[i].start);
         shape.push_back(s.whole[i].end - s.whole[i].start + sym::Expr(1));
       }
     if (shape.empty()) {
@@ -297,7 +343,7 @@ void take_snapshots(const MatchContext& ctx, SDFGState& st, const Plan& p, const
       NodeId node = st.add_access(name).id();
       Memlet copy = Memlet::simple(b, s.whole);
       copy.other_subset = Subset::full(shape);
-      st.add_edge(st.edge(st.in_edges_by_connector(p.entry, "IN_" + old).front()).src, "", node, "", copy);
+      st.add_edge(s.from, "", node, "", copy);
       std::string conn = fresh_connector(st.node(p.entry), name);
       st.add_edge(node, "", p.entry, "IN_" + conn, Memlet::simple(name, Subset::full(shape)));
       it = made.emplace(s.whole.str(), std::make_pair(name, conn)).first;
@@ -311,7 +357,15 @@ void take_snapshots(const MatchContext& ctx, SDFGState& st, const Plan& p, const
   }
   for (const std::string& conn : emptied) {
     if (!st.out_edges_by_connector(p.entry, "OUT_" + conn).empty()) continue;
-    for (EdgeId e : st.in_edges_by_connector(p.entry, "IN_" + conn)) st.remove_edge(e);
+    for (EdgeId e : st.in_edges_by_connector(p.entry, "IN_" + conn)) {
+      const NodeId src = st.edge(e).src;
+      st.remove_edge(e);
+      const auto* v = st.node(src).as<AccessNode>();
+      if (!v || v->data == b || !st.out_edges(src).empty() || st.in_edges(src).size() != 1) continue;
+      const NodeId viewed = st.edge(st.in_edges(src).front()).src;
+      st.remove_node(src);
+      if (st.in_edges(viewed).empty() && st.out_edges(viewed).empty()) st.remove_node(viewed);
+    }
     st.node(p.entry).in_connectors.erase("IN_" + conn);
     st.node(p.entry).out_connectors.erase("OUT_" + conn);
   }

@@ -20,10 +20,15 @@ namespace weir::transforms {
 /// index free of the map's parameters or one parameter plus a constant; CPU maps): those reads
 /// go to a transient snapshot of that part, copied from B before the map (the values the copy
 /// after the map had kept intact), so the whole-array temporary and its copy go for a copy of
-/// a row or column. Then each point also writes its element of B: the tasklet's value goes to a
-/// new transient scalar, which two copy tasklets write to A[p] and B[p'] through M's exit; the
-/// copy edge goes. A stays written (while anything reads it: DeadDataflowElimination removes the
-/// write when nothing does). The copy then no longer stands between M and a loop around it
+/// a row or column. The map may read B through views of B (DaCe's frontend reads `path[:, k]`
+/// through a view `path_1`): a view node whose `views` edge comes from B's node, read only by M,
+/// whose dimensions of more than one element run along those of its subset of B in order with
+/// the same extents and strides; its reads count as reads of B at those elements (a snapshot is
+/// copied from B's node itself, and the view goes when nothing reads it any more). A strided,
+/// transposed or reshaping view is refused, named. Then each point also writes its element of B: the
+/// tasklet's value goes to a new transient scalar, which two copy tasklets write to A[p] and B[p'] through
+/// M's exit; the copy edge goes. A stays written (while anything reads it: DeadDataflowElimination removes
+/// the write when nothing does). The copy then no longer stands between M and a loop around it
 /// (LoopMapInterchange refuses a copy outside the maps of a scan's level; vadv's sweeps), and M
 /// fuses with the maps that read B.
 class CopyIntoMap final : public PatternTransformation<AccessNode, AccessNode> {
