@@ -13,6 +13,11 @@ the results and their targets into docs/benchmarks.md. Needs Debian's python3-nu
   5 us. For comparison, the time of a call whose arrays have a layout the program does not
   remember (every check and the binding again): calls cycling through more shapes than a
   program remembers.
+- Profiled call overhead: the same program's SDFG as `weir run` compiles it (`weir.optimize(...,
+  auto="cpu")`), on the same 5 x 5 x 1 arrays, compiled without and with timers
+  (`SDFG.compile(profile=True)`) and called in alternating rounds: the difference of their times
+  per call is what profiling adds to a call from Python (the timers, reading them, the report's
+  symbol values). Target: under 3 us (docs/adr/0048-profiling.md, session 37).
 - hdiff: the same program on the same inputs (cpu backend, the same compiled library from the
   program cache), from Python and by `weir run --repeat`, median per call (the fastest of
   interleaved rounds). Target: Python within
@@ -40,6 +45,12 @@ import weir
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HDIFF = f"{ROOT / 'examples' / 'cartesian' / 'hdiff.py'}::hdiff_program"
 OVERHEAD_TARGET_US = 5.0
+# What a profiled call adds from Python: the clock reads around its timed elements, reading the
+# slots (one entry-point call whose clock calibration takes 16 reads of both clocks), recording the
+# samples and keeping the binding's symbol values: about 1 us (perf: 7% of a 5 x 5 x 1 hdiff call
+# of ~18 us). 3 us leaves room for load; binding the arguments a second time after every call, as
+# before session 37, cost 20-40 us at load 9 and fails it (docs/adr/0048-profiling.md, session 37).
+PROFILED_OVERHEAD_TARGET_US = 3.0
 HDIFF_MAX_RATIO = 1.10
 # More layouts than a program remembers (kMaxCachedCalls in python/src/program.h), so that
 # cycling through them makes every call a checked one.
@@ -81,6 +92,41 @@ def call_overhead(backend, calls, rounds):
         "checked_call_us": checked * 1e6,
         "target_us": OVERHEAD_TARGET_US,
         "met": fast * 1e6 < OVERHEAD_TARGET_US,
+    }
+
+
+def profiled_call_overhead(backend, calls, rounds):
+    sdfg = weir.optimize(weir.load(HDIFF).__sdfg__(), auto="cpu")
+    plain, timed = sdfg.compile(backend=backend), sdfg.compile(backend=backend, profile=True)
+    rng = np.random.default_rng(3)
+    u, coeff = rng.random((5, 5, 1)), rng.random((5, 5, 1))
+    outs = {"plain": np.zeros_like(u), "timed": np.zeros_like(u)}
+    plain(u=u, coeff=coeff, out=outs["plain"])
+    timed(u=u, coeff=coeff, out=outs["timed"])
+    if not np.array_equal(outs["plain"], outs["timed"]):
+        raise SystemExit("hdiff's outputs with and without timers differ")
+    fns = {"plain": lambda: plain(u=u, coeff=coeff, out=outs["plain"]),
+           "timed": lambda: timed(u=u, coeff=coeff, out=outs["timed"])}
+    best = {"plain": float("inf"), "timed": float("inf")}
+    # Many short alternating rounds, each variant's fastest counts: load from other jobs only slows
+    # a round down, and short rounds find more undisturbed ones (rounds of 5000 calls spread the
+    # difference from -6 to +14 us at load 7, rounds of 500 from -3 to +1 us).
+    for r in range(rounds):
+        for v in (("plain", "timed") if r % 2 == 0 else ("timed", "plain")):
+            best[v] = min(best[v], per_call(fns[v], calls, 1))
+    summary = timed.profile(probe=False).report["weir_profile"]
+    if summary["calls"] != 1 + calls * rounds:
+        raise SystemExit(f"the profile counts {summary['calls']} calls, expected {1 + calls * rounds}")
+    overhead = (best["timed"] - best["plain"]) * 1e6
+    return {
+        "program": "examples/cartesian/hdiff.py::hdiff_program, weir.optimize(auto=\"cpu\")",
+        "shape": [5, 5, 1],
+        "timed_elements": len(summary["elements"]),
+        "plain_call_us": best["plain"] * 1e6,
+        "profiled_call_us": best["timed"] * 1e6,
+        "overhead_us": overhead,
+        "target_us": PROFILED_OVERHEAD_TARGET_US,
+        "met": overhead < PROFILED_OVERHEAD_TARGET_US,
     }
 
 
@@ -157,6 +203,10 @@ def main():
                     help="interleaved rounds of hdiff from Python and by weir run, the fastest counts (default 3)")
     ap.add_argument("--calls", type=int, default=20000, help="calls per round of the overhead (default 20000)")
     ap.add_argument("--rounds", type=int, default=5, help="rounds of the overhead, the fastest counts (default 5)")
+    ap.add_argument("--profiled-calls", type=int, default=500,
+                    help="calls per round of the profiled call overhead, per variant (default 500)")
+    ap.add_argument("--profiled-rounds", type=int, default=100,
+                    help="alternating rounds of the profiled call overhead, the fastest counts (default 100)")
     a = ap.parse_args()
     backend = weir.backends.cpu
     shape = tuple(int(x) for x in a.shape.split(","))
@@ -164,6 +214,10 @@ def main():
     print(f"call overhead ({overhead['fields']} fields, {'x'.join(map(str, overhead['shape']))}): "
           f"{overhead['repeated_call_us']:.2f} us per repeated call (target < {OVERHEAD_TARGET_US} us: "
           f"{'met' if overhead['met'] else 'NOT MET'}); {overhead['checked_call_us']:.2f} us with every check")
+    prof = profiled_call_overhead(backend, a.profiled_calls, a.profiled_rounds)
+    print(f"profiled call ({prof['timed_elements']} timed elements, 5x5x1): {prof['profiled_call_us']:.2f} us, "
+          f"unprofiled {prof['plain_call_us']:.2f} us: {prof['overhead_us']:+.2f} us per call (target < "
+          f"{PROFILED_OVERHEAD_TARGET_US} us: {'met' if prof['met'] else 'NOT MET'})")
     hd = hdiff_against_weir_run(backend, a.weir, shape, a.repeats, a.hdiff_rounds)
     print(f"hdiff {'x'.join(map(str, shape))}: Python {hd['python_median_s'] * 1e3:.3f} ms (weir.array: aligned to "
           f"64 bytes as weir's), weir run {hd['weir_run_median_s'] * 1e3:.3f} ms per call ({hd['ratio']:.2f} x; "
@@ -180,13 +234,14 @@ def main():
         "machine": {"cpus": os.cpu_count(), "load_avg": list(os.getloadavg()), "python": platform.python_version(),
                     "numpy": np.__version__, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "")},
         "call_overhead": overhead,
+        "profiled_call": prof,
         "hdiff": hd,
     }
     if a.json:
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
         with open(a.json, "w") as f:
             json.dump(doc, f, indent=1)
-    return 0 if overhead["met"] and hd["met"] else 3
+    return 0 if overhead["met"] and prof["met"] and hd["met"] else 3
 
 
 if __name__ == "__main__":

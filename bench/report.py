@@ -402,14 +402,33 @@ def scale_section(out, docs):
 
 def python_targets(py):
     """Target rows of bench/python_api.py's results."""
-    co, hd = py["call_overhead"], py["hdiff"]
+    co, hd, pc = py["call_overhead"], py["hdiff"], py.get("profiled_call")
     return [
         (f"Python: call overhead of a compiled program of {co['fields']} fields under {co['target_us']:g} us",
          f"{co['repeated_call_us']:.2f} us per repeated call", verdict(co["met"])),
+    ] + ([
+        (f"Python: profiled call overhead under {pc['target_us']:g} us",
+         f"{pc['overhead_us']:+.2f} us per call ({pc['profiled_call_us']:.2f} vs {pc['plain_call_us']:.2f} us)",
+         verdict(pc["met"])),
+    ] if pc else []) + [
         (f"Python: hdiff from Python at most {hd['max_ratio']:.2f} × `weir run` (the same kernel time)",
          f"{ms(hd['python_median_s'])} ms vs {ms(hd['weir_run_median_s'])} ms ({hd['ratio']:.2f} ×)",
          verdict(hd["met"])),
     ]
+
+
+def profiled_rows(pc):
+    """The Python section's rows of a profiled call (bench/python_api.py's profiled_call; absent
+    from results of before session 37)."""
+    if not pc:
+        return []
+    shape = " × ".join(map(str, pc["shape"]))
+    return [f"| its SDFG as `weir run` compiles it ({shape}), `SDFG.compile()`, called with the same arrays: "
+            f"time per call | {pc['plain_call_us']:.2f} us | | |",
+            f"| the same compiled with `profile=True` ({pc['timed_elements']} timed elements, read after every call) "
+            f"| {pc['profiled_call_us']:.2f} us | | |",
+            f"| what profiling adds per call | {pc['overhead_us']:+.2f} us | < {pc['target_us']:g} us | "
+            f"{verdict(pc['met'])} |"]
 
 
 def python_section(out, py, source):
@@ -426,6 +445,7 @@ def python_section(out, py, source):
             f"< {co['target_us']:g} us | {verdict(co['met'])} |",
             f"| the same with arrays of a layout the program does not remember (every check, the binding, "
             f"the program's set-up for new sizes) | {co['checked_call_us']:.2f} us | | |",
+            *profiled_rows(py.get("profiled_call")),
             f"| `{hd['program']}` {shape} from Python, median of {hd['repeats']} calls, fastest of {hd.get('rounds', 1)} "
             f"interleaved rounds (arrays aligned to 64 "
             f"bytes, as weir's allocator aligns `weir run`'s) | {ms(hd['python_median_s'])} ms | | |",

@@ -170,9 +170,9 @@ void RunProfiler::after_call(double seconds) {
   data_.call_seconds.push_back(seconds);
   const std::vector<runtime::ElementSample> samples = timers_.read();
   for (std::size_t k = 0; k < samples.size(); ++k) data_.elements[k].samples.push_back(samples[k]);
-  const runtime::TimerClock clock = timers_.clock();
-  data_.clock = clock.name;
-  data_.clock_ticks_per_second = clock.ticks_per_second;
+  // The clock and its rate are the report's as of the last read: asked in complete(), not after
+  // every call (a JSON text parsed per call, ~1 us of a profiled call from Python; ADR 0048,
+  // session 37).
 }
 
 const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_t>& symbols,
@@ -201,6 +201,11 @@ const ProfileData& RunProfiler::complete(const std::map<std::string, std::int64_
       e.flops_partial = cost.flops_partial;
     }
   data_.symbols = values;
+  if (calls() > 0) {  // as after the last read (weir_profile_read calibrates it; nothing else does)
+    const runtime::TimerClock clock = timers_.clock();
+    data_.clock = clock.name;
+    data_.clock_ticks_per_second = clock.ticks_per_second;
+  }
   // weir tune's sentence (tune_load.h): a parallel map's time then includes waiting at its
   // barrier for a preempted thread, which the per-thread times inside it do not (user33's J6).
   data_.load_warning =

@@ -18,6 +18,7 @@
 #include "bindings.h"
 #include "run_profile.h"
 #include "weir/runtime/dispatch.h"
+#include "weir/runtime/run_for_symbols.h"
 #include "weir/sdfg/json_text.h"
 #include "weir/sdfg/sdfg.h"
 #include "weir/sdfg/serialize.h"
@@ -265,10 +266,13 @@ py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwar
     py::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(*c.mutex);
     const auto t0 = std::chrono::steady_clock::now();
-    c.program->run(g.args);
     if (c.profiler) {
+      // The report's symbol values from the call's own binding: binding the arguments again
+      // after the call cost ~10 us per call (docs/adr/0048-profiling.md, session 37).
+      runtime::run_for_symbols(*c.program, g.args, *c.symbols);
       c.profiler->after_call(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      *c.symbols = runtime::bind_arguments(c.sig, g.args).symbols();
+    } else {
+      c.program->run(g.args);
     }
     write_back(g);
   }

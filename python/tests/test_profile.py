@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import weir
-from conftest import example, laplacian_numpy
+from conftest import EDGES, example, laplacian_numpy
 
 LAPLACIAN = example("cartesian/laplacian.py", "laplacian")
 
@@ -124,3 +124,54 @@ def test_profile_of_maps_inside_maps(rng):
         assert 2 not in levels and 1 in levels
     with pytest.raises(ValueError, match="profile_depth limits the timers of profile=True"):
         sdfg.compile(profile_depth=2)
+
+
+def test_profiled_calls_of_changing_sizes(rng):
+    """A profiled call binds its arguments once and keeps that binding's symbol values for the
+    report (ADR 0048, session 37): after calls at two sizes the report's static costs are the last
+    call's, worked out by hand, its counts every call's, and each call's result NumPy's."""
+    c = profiled_laplacian()
+    plain = weir.optimize(weir.load(LAPLACIAN).__sdfg__(), auto="cpu").compile()
+    for shape in [(16, 12, 4), (16, 12, 4), (10, 9, 3)]:
+        f = rng.random(shape)
+        out, reference = np.zeros_like(f), np.zeros_like(f)
+        c(f=f, out=out)
+        plain(f=f, out=reference)
+        np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f))
+        np.testing.assert_array_equal(out, reference)  # the same bits as without timers, borders too
+    summary = c.profile(probe=False).report["weir_profile"]
+    assert summary["calls"] == 3 and len(summary["call_ms"]) == 3
+    # The size symbols of the last call's arrays, (10, 9, 3) both.
+    assert summary["symbols"] == {f"__{a}_{d}_size": n for a in ("f", "out") for d, n in zip("IJK", (10, 9, 3))}
+    m = next(e for e in summary["elements"] if e["kind"] == "map" and e["map_level"] == 1)
+    assert m["calls"] == 3 and m["executions_per_call"] == 1
+    assert m["bytes"] == (10 * 9 * 3 + 8 * 7 * 3) * 8 and m["flops"] == 5 * 8 * 7 * 3
+    state = next(e for e in summary["elements"] if e["kind"] == "state")
+    assert state["calls"] == 3
+    # A call that fails (arguments refused; the program stopping: f read beyond its K extent)
+    # records nothing: neither a call nor its symbol values.
+    with pytest.raises(weir.ArgumentTypeError):
+        c(f=rng.random((10, 9, 3)), out=np.zeros((10, 9)))
+    with pytest.raises(weir.ProgramError, match="outside its domain"):
+        c(f=rng.random((12, 12, 3)), out=np.zeros((12, 12, 4)))
+    again = c.profile(probe=False).report["weir_profile"]
+    assert again["calls"] == 3 and again["symbols"] == summary["symbols"]
+
+
+def test_profiled_calls_check_connectivity_tables(rng):
+    """An SDFG lowered from an unstructured program checks its tables before each call, profiled
+    too: a profiled call binds its arguments once behind the check (ADR 0048, session 37)."""
+    nv, ne = 7, 12
+    e2v = rng.integers(0, nv, size=(ne, 2)).astype(np.int32)
+    sdfg = weir.load(EDGES).__sdfg__(offset_provider={"E2V": e2v})
+    c = weir.optimize(sdfg, auto="cpu").compile(profile=True)
+    for _ in range(2):
+        v, out = rng.random(nv), np.zeros(ne)
+        c(v=v, out=out, E2V=e2v)
+        np.testing.assert_array_equal(out, v[e2v[:, 0]] + v[e2v[:, 1]])
+    with pytest.raises(weir.ArgumentError, match="E2V.* 9"):
+        c(v=rng.random(nv), out=np.zeros(ne), E2V=np.full((ne, 2), 9, np.int32))
+    summary = c.profile(probe=False).report["weir_profile"]
+    assert summary["calls"] == 2
+    assert all(e["calls"] == 2 for e in summary["elements"])
+    assert summary["symbols"] == {"__E2V_rows": ne, "__out_Edge_size": ne, "__v_Vertex_size": nv}

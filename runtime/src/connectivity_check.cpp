@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checked_program.h"
 #include "weir/runtime/allocator.h"
 #include "weir/runtime/errors.h"
 
@@ -111,25 +112,6 @@ Field narrowed(const ConnectivityParameter& c, const Field& t) {
   }
   return n;
 }
-
-class CheckedProgram : public Program {
- public:
-  CheckedProgram(std::shared_ptr<Program> inner, std::vector<ConnectivityParameter> conns,
-                 IndexedFields indexed)
-      : inner_(std::move(inner)), conns_(std::move(conns)), indexed_(std::move(indexed)) {}
-  const std::shared_ptr<Program>& inner() const { return inner_; }
-  const std::string& name() const override { return inner_->name(); }
-  const Signature& signature() const override { return inner_->signature(); }
-  void run(Arguments& args) override {
-    check_connectivities(conns_, inner_->signature(), args, indexed_);
-    with_int32_tables(conns_, inner_->signature(), args, [&] { inner_->run(args); });
-  }
-
- private:
-  std::shared_ptr<Program> inner_;
-  std::vector<ConnectivityParameter> conns_;
-  IndexedFields indexed_;
-};
 
 }  // namespace
 
@@ -240,7 +222,8 @@ std::shared_ptr<Program> with_connectivity_checks(std::shared_ptr<Program> progr
                                                   std::vector<ConnectivityParameter> connectivities,
                                                   IndexedFields indexed) {
   if (connectivities.empty()) return program;
-  return std::make_shared<CheckedProgram>(std::move(program), std::move(connectivities), std::move(indexed));
+  return std::make_shared<detail::CheckedProgram>(std::move(program), std::move(connectivities),
+                                                  std::move(indexed));
 }
 
 IndexedFields indexed_fields_of(const FieldViewProgram& program) {
@@ -269,7 +252,7 @@ IndexedFields recorded_indexed_fields(const SDFG& sdfg) {
 }
 
 std::shared_ptr<Program> without_connectivity_checks(const std::shared_ptr<Program>& program) {
-  if (auto* c = dynamic_cast<const CheckedProgram*>(program.get())) return c->inner();
+  if (auto* c = dynamic_cast<const detail::CheckedProgram*>(program.get())) return c->inner();
   return program;
 }
 
