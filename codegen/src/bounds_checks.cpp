@@ -417,7 +417,7 @@ void BoundsCheckGen::emit_memlet_checks(const Memlet& m, const std::string& data
 }
 
 void BoundsCheckGen::emit_bounds_checks(const Node& n, Writer& w) {
-  if (!opts.bounds_checks || !g_.frames_.empty()) return;
+  if (!opts.bounds_checks || !g_.frames_.empty() || sg.hoisted_check_states.count(&st)) return;
   if (!dynamic_inputs_known_)
     for (const Node* x : st.nodes())
       if (auto* e = x->as<MapEntry>())

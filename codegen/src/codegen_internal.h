@@ -340,6 +340,9 @@ class SdfgGen {
   /// Undecided reach conditions checked before a state (CheckPoint::StateStart; set by
   /// emit_layout_checks, emitted by state_call).
   std::map<const SDFGState*, std::vector<LayoutCondition>> state_reach_checks;
+  /// States of a loop whose bounds checks run before the loop (loop_check_hoisting.h): their
+  /// functions emit none.
+  std::set<const SDFGState*> hoisted_check_states;
 
  private:
   void check_descriptors() const;

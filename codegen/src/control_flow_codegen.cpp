@@ -6,6 +6,7 @@
 #include <map>
 
 #include "codegen_internal.h"
+#include "loop_check_hoisting.h"
 #include "weir/sdfg/code_rewrite.h"
 #include "weir/sdfg/symbolic_tree.h"
 
@@ -396,6 +397,7 @@ class RegionGen {
       w.line(desc + (loop.inverted ? " (do-while)" : ""));
     }
     if (!loop.inverted) {
+      emit_hoisted_loop_checks(sg_, loop, w);
       w.open("for (" + init + "; " + cond + "; " + update + ") {");
       poll_interrupt(w);
       emit_region(sg_, loop, w);

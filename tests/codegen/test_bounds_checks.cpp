@@ -262,6 +262,25 @@ TEST_CASE("bounds checks: copies, nested SDFGs and the option", "[codegen][run][
 
 namespace {
 
+/// Adds to `s` the loop `label`: for `v` in range(`n`): [if v + 1 < `n_in`:] out[v] = in[v + 1] *
+/// `factor` (tasklet `tasklet` in state `state`; `in`, `out` containers of `s`).
+void add_shifted_loop(SDFG& s, const std::string& label, const std::string& v, const std::string& n,
+                      const std::string& n_in, bool guarded, const std::string& state,
+                      const std::string& tasklet, const std::string& factor, const std::string& in,
+                      const std::string& out) {
+  auto& loop = s.add_loop(label, v, v + " = 0", v + " < " + n, v + " = " + v + " + 1");
+  ControlFlowRegion* body = &loop;
+  if (guarded)
+    body =
+        &loop.add_conditional("branch").add_branch(CodeBlock{v + " + 1 < " + n_in, Language::Python}, "yes");
+  auto& st = body->add_state(state, true);
+  auto& a = st.add_access(in);
+  auto& b = st.add_access(out);
+  auto& t = st.add_tasklet(tasklet, {"o = x * " + factor, Language::Python}, {"x"}, {"o"});
+  st.add_edge(a.id(), "", t.id(), "x", Memlet::simple(in, Subset::parse(v + " + 1")));
+  st.add_edge(t.id(), "o", b.id(), "", Memlet::simple(out, Subset::parse(v)));
+}
+
 /// for i in range(N): [if i + 1 < N:] B[i] = A[i + 1] * 10, with A and B of shape N: the tasklet
 /// outside any map uses the loop variable, so its check runs in each iteration.
 std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
@@ -269,16 +288,7 @@ std::unique_ptr<SDFG> loop_sdfg(bool guarded) {
   s->add_symbol("N");
   s->add_array("A", ScalarType::Float64, {E::symbol("N")});
   s->add_array("B", ScalarType::Float64, {E::symbol("N")});
-  auto& loop = s->add_loop("loop", "i", "i = 0", "i < N", "i = i + 1");
-  ControlFlowRegion* body = &loop;
-  if (guarded)
-    body = &loop.add_conditional("branch").add_branch(CodeBlock{"i + 1 < N", Language::Python}, "yes");
-  auto& st = body->add_state("scale", true);
-  auto& a = st.add_access("A");
-  auto& b = st.add_access("B");
-  auto& t = st.add_tasklet("t", {"o = x * 10", Language::Python}, {"x"}, {"o"});
-  st.add_edge(a.id(), "", t.id(), "x", Memlet::simple("A", Subset::parse("i + 1")));
-  st.add_edge(t.id(), "o", b.id(), "", Memlet::simple("B", Subset::parse("i")));
+  add_shifted_loop(*s, "loop", "i", "N", "N", guarded, "scale", "t", "10", "A", "B");
   CHECK(diagnostics(*s) == "");
   return s;
 }
@@ -753,4 +763,86 @@ TEST_CASE(
   CHECK(p.run(h, args.data()) == 0);
   CHECK(B == std::vector<double>{2, 3, -1});
   REQUIRE(p.finalize(h) == 0);
+}
+
+namespace {
+
+/// An SDFG calling nested SDFG 'inner' on A -> B (shape N), whose loop `for k in range(K)` (K
+/// mapped from L) runs state 'level': Y[k] = X[k + 1] * 2 (with `guarded`, only where k + 1 < M).
+std::unique_ptr<SDFG> nested_loop_sdfg(bool guarded) {
+  auto inner = std::make_unique<SDFG>("inner");
+  inner->add_symbol("M");
+  inner->add_symbol("K");
+  inner->add_array("X", ScalarType::Float64, {E::symbol("M")});
+  inner->add_array("Y", ScalarType::Float64, {E::symbol("M")});
+  add_shifted_loop(*inner, "levels", "k", "K", "M", guarded, "level", "dbl", "2", "X", "Y");
+  auto s = std::make_unique<SDFG>("outer");
+  s->add_symbol("N");
+  s->add_symbol("L");
+  s->add_array("A", ScalarType::Float64, {E::symbol("N")});
+  s->add_array("B", ScalarType::Float64, {E::symbol("N")});
+  auto& main = s->add_state("main", true);
+  auto& a = main.add_access("A");
+  auto& b = main.add_access("B");
+  auto& ns = main.add_nested_sdfg("call", std::move(inner), {"X"}, {"Y"},
+                                  {{"M", E::symbol("N")}, {"K", E::symbol("L")}});
+  main.add_edge(a.id(), "", ns.id(), "X", Memlet::simple("A", Subset::parse("0:N")));
+  main.add_edge(ns.id(), "Y", b.id(), "", Memlet::simple("B", Subset::parse("0:N")));
+  s->relink_nested();
+  CHECK(diagnostics(*s) == "");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bounds checks: a nested SDFG's loop checks its states before the loop, at both ends",
+          "[codegen][run][bounds]") {
+  // ADR 0044, session 37: the checks of a state that runs at every value of the loop variable
+  // and moves with it by a shift hold at every value once they hold at the first and the last.
+  std::vector<double> A = {1, 2, 3}, B(3, -1.0);
+  std::int64_t n = 3, l = 2;
+  SECTION("hoisted: the level function checks nothing") {
+    auto s = nested_loop_sdfg(false);
+    GeneratedCode g = generate_cpu(*s);
+    INFO(g.source);
+    const std::size_t level = g.source.find("_state_0_level(");
+    const std::size_t column = g.source.find("// loop 'levels' over k");
+    REQUIRE(level != std::string::npos);
+    REQUIRE(column != std::string::npos);
+    const std::string level_fn = g.source.substr(level, g.source.find("\n}\n", level) - level);
+    CHECK(level_fn.find("weir_bounds_ok") == std::string::npos);
+    const std::string loop = g.source.substr(column, g.source.find("\n}\n", column) - column);
+    CHECK(loop.find("k = weir_end == 0 ? (0) : (K - 1);") != std::string::npos);
+    CHECK(loop.find("weir_fault_pending") == std::string::npos);
+    // Inside: every level runs.
+    Outcome ok = run_once(*s, "hoisted_ok", {A.data(), B.data(), &l, &n});
+    CHECK(ok.rc == 0);
+    CHECK(B == std::vector<double>{4, 6, -1});
+    // The last level reads X[3]: the same error as the check at that level gave, now before
+    // the first level runs (B stays untouched; the level-by-level checks wrote B[0] and B[1]).
+    B.assign(3, -1.0);
+    l = 3;
+    Outcome r = run_once(*s, "hoisted", {A.data(), B.data(), &l, &n});
+    CHECK(r.rc != 0);
+    CHECK(r.error ==
+          "weir_run: state 'main': nested SDFG 'inner', state 'levels/level', tasklet 'dbl': reads X[3 .. 3] "
+          "in dimension 0 of X with shape 3 (shifted reads need a larger input or a smaller output domain)");
+    CHECK(B == std::vector<double>{-1, -1, -1});
+    // No iteration: nothing checked, nothing written.
+    l = 0;
+    Outcome none = run_once(*s, "hoisted_none", {A.data(), B.data(), &l, &n});
+    CHECK(none.rc == 0);
+    CHECK(B == std::vector<double>{-1, -1, -1});
+  }
+  SECTION("a state under a condition keeps its checks in the loop") {
+    // Checked at k = 2 before the loop, X[3] would fail, though the condition skips it there.
+    auto s = nested_loop_sdfg(true);
+    GeneratedCode g = generate_cpu(*s);
+    INFO(g.source);
+    CHECK(g.source.find("bounds checks of the states of loop") == std::string::npos);
+    l = 3;
+    Outcome r = run_once(*s, "guarded", {A.data(), B.data(), &l, &n});
+    CHECK(r.rc == 0);
+    CHECK(B == std::vector<double>{4, 6, -1});
+  }
 }
