@@ -44,7 +44,8 @@ std::vector<Knob> knobs(unsigned hardware_threads) {
       // (recorded on the top-level maps). Which pays depends on the rows' lengths and the
       // machine's write-allocate cost (docs/adr/0056-weir-tune.md, session 31).
       {"streaming_stores", {"on", "off"}},
-      {"scan_block", {"8", "4", "16", "32", "64"}},
+      // scan-column-blocking's B: auto (from the L1 data cache, ADR 0044 session 37) or fixed.
+      {"scan_block", {"auto", "8", "16", "32", "64"}},
       // scan-full-blocks after scan-column-blocking: full column blocks of constant width (ADR 0059).
       {"scan_full_blocks", {"off", "on"}},
       {"threads", threads},
@@ -88,7 +89,7 @@ nlohmann::json steps_for(const std::map<std::string, std::string>& choices) {
   for (const auto& pass : transforms::auto_optimize_pass_names(DeviceType::CPU)) {
     std::string text = pass;
     if (pass == "scan-column-blocking") {
-      if (choice("scan_block", "8") != "8") text += "{block_size=" + choice("scan_block", "8") + "}";
+      if (choice("scan_block", "auto") != "auto") text += "{block_size=" + choice("scan_block", "auto") + "}";
       steps.push_back({{"pass", text}});
       if (choice("scan_full_blocks", "off") == "on") steps.push_back({{"pass", "scan-full-blocks"}});
       continue;

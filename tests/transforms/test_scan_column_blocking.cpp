@@ -276,8 +276,14 @@ TEST_CASE("scan column blocking: refusals", "[transforms][scan-column-blocking]"
   refused = candidates(*sdfg, t, false);
   REQUIRE(refused.size() == 1);
   CHECK_THAT(refused[0].result.reason(), Catch::Matchers::Contains("an expression of parameter '__J'"));
-  // A block of one column is refused by the option's minimum.
-  CHECK_THROWS(t.options().set("block_size", 1LL));
+  // A negative block is refused by the option's minimum (0 sizes it from l1_bytes); a block of
+  // one column by can_apply.
+  CHECK_THROWS(t.options().set("block_size", -1LL));
+  CHECK_THROWS(t.options().set("l1_bytes", 512LL));
+  t.options().set("block_size", 1LL);
+  refused = candidates(*sdfg, t, false);
+  REQUIRE_FALSE(refused.empty());
+  CHECK_THAT(refused[0].result.reason(), Catch::Matchers::Contains("block size 1: nothing to block"));
 }
 
 TEST_CASE(

@@ -14,13 +14,21 @@
 namespace weir::transforms {
 
 ScanColumnBlocking::ScanColumnBlocking()
-    : PatternTransformation("ScanColumnBlocking",
-                            "Run blocks of B columns per point of a map over columns around a nested SDFG "
-                            "of level loops: the block's columns innermost in every level (a SIMD map), "
-                            "carries as arrays of B",
-                            {
-                                {"block_size", 8LL, "columns per block (B)", 2},
-                            }) {}
+    : PatternTransformation(
+          "ScanColumnBlocking",
+          "Run blocks of B columns per point of a map over columns around a nested SDFG "
+          "of level loops: the block's columns innermost in every level (a SIMD map), "
+          "carries as arrays of B",
+          {
+              {"block_size", 0LL,
+               "columns per block (B); 0: the largest of 64, 32, 16, 8 whose lines per level fit in l1_bytes",
+               0},
+              {"l1_bytes", 32768LL,
+               "the L1 data cache B = 0 sizes blocks for, in bytes (default: 32 KiB, the smallest L1d of "
+               "current x86 server cores, so that the optimized SDFG does not depend on the machine that "
+               "optimizes)",
+               1024},
+          }) {}
 
 std::vector<std::vector<std::uint32_t>> ScanColumnBlocking::expand(const MatchContext&,
                                                                    std::uint32_t anchor) const {
@@ -410,13 +418,41 @@ void block_state(SDFGState& st, const SDFG& inner, const Plan& plan,
   if (st.out_edges(me.id()).empty()) st.add_edge(me.id(), {}, tasklets.front(), {}, Memlet{});
 }
 
+/// B when the option is 0 (docs/adr/0044, session 37): each level of a block touches, per
+/// container passed with the blocked dimension, one cache line per column where that dimension
+/// is not the contiguous one (a column's line then holds its next levels: K contiguous, as
+/// every field-view program's fields), or B / 8 lines where it is; a transient or carry of the
+/// nested SDFG gains a contiguous last dimension of B (B / 8 lines). The largest of 64, 32, 16
+/// and 8 whose lines fit in `l1_bytes`: more columns per level overlap more dependent
+/// divisions until the block's lines no longer stay in L1 (vertical_solver at 256 x 256 x 80 on
+/// a 48 KiB L1d: B = 8 13.2 ms, 32 8.9, 64 7.5, 128 10.1).
+long long block_for_l1(const MatchContext& ctx, const NestedSDFGNode& ns, const Plan& plan,
+                       long long l1_bytes) {
+  const SDFGState& st = *ctx.state;
+  std::map<std::string, std::string> outer;  // connector -> the caller's container
+  for (EdgeId id : st.in_edges(ns.id())) outer[st.edge(id).dst_conn] = st.edge(id).memlet.data;
+  for (EdgeId id : st.out_edges(ns.id())) outer[st.edge(id).src_conn] = st.edge(id).memlet.data;
+  double lines_per_column = 0;  // cache lines one column of the block touches per level
+  for (const auto& [conn, dims] : plan.dims) {
+    if (plan.shared.count(conn) || !outer.count(conn)) continue;
+    const auto& strides = ctx.sdfg.data(outer.at(conn)).strides;
+    const bool contiguous = dims.first < strides.size() && strides[dims.first] == sym::Expr(1);
+    lines_per_column += contiguous ? 1.0 / 8 : 1.0;
+  }
+  for (const auto& [name, d] : ns.sdfg->arrays)
+    if (d.transient && !plan.dims.count(name) && !plan.local.count(name)) lines_per_column += 1.0 / 8;
+  for (long long b : {64LL, 32LL, 16LL})
+    if (static_cast<double>(b) * lines_per_column * 64.0 <= static_cast<double>(l1_bytes)) return b;
+  return 8;
+}
+
 }  // namespace
 
 MatchResult ScanColumnBlocking::can_apply(const MatchContext& ctx,
                                           const std::vector<std::uint32_t>& sub) const {
   const NestedSDFGNode& ns = pattern(ctx, sub).get<0>();
   long long b = options().get_int("block_size");
-  if (b < 2) return refuse("block size " + std::to_string(b) + " is below 2: nothing to block");
+  if (b == 1) return refuse("block size 1: nothing to block (0 chooses it from the L1 data cache)");
   if (!ns.sdfg) return refuse("nested SDFG '" + ns.label + "' has no body");
   std::string why;
   if (!make_plan(ctx, ns, why)) return refuse(why);
@@ -428,7 +464,9 @@ void ScanColumnBlocking::apply(const MatchContext& ctx, const std::vector<std::u
   NestedSDFGNode& ns = pattern(ctx, sub).get<0>();
   std::string why;
   Plan plan = *make_plan(ctx, ns, why);
-  const long long b = options().get_int("block_size");
+  const long long b = options().get_int("block_size") != 0
+                          ? options().get_int("block_size")
+                          : block_for_l1(ctx, ns, plan, options().get_int("l1_bytes"));
   MapInfo& m = *plan.entry->map;
   const std::string p = m.params[plan.param];
   Range& r = m.range.ranges()[plan.param];

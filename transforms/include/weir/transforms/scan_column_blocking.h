@@ -15,7 +15,10 @@ namespace weir::transforms {
 /// SDFG mapped from `j`, and a nested SDFG whose states hold only access nodes and tasklets
 /// (edges access -> tasklet -> access, or tasklet -> transient -> tasklet: an intermediate value
 /// of a level's expression; no write-conflict resolution, no copies) and whose control flow
-/// reads no container. Option `block_size` (B, default 8).
+/// reads no container. Option `block_size` (B; default 0: the largest of 64, 32, 16, 8 whose
+/// block's cache lines per level fit in an L1 data cache of `l1_bytes` (default 32 KiB):
+/// one line per column of each container whose blocked dimension is not contiguous, B / 8 lines
+/// for one whose is and for each transient; docs/adr/0044, session 37). Refused: B = 1.
 ///
 /// Result: the map iterates `j` in steps of B; the nested SDFG receives the block `j :
 /// Min(j + B - 1, end)` of each container (a new dimension of size `__colblock_n` = Min(B, end -
