@@ -329,7 +329,7 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map, an
   const fs::path program = fs::path(WEIR_SOURCE_DIR) / "examples" / "cartesian" / "vertical_solver.py";
   const std::string run =
       "run " + q(program) +
-      "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=12 --set K=6 --set nk=6 "
+      "::vertical_solver --backend cpu --random-inputs --set I=5 --set J=70 --set K=6 --set nk=6 "
       "--repeat 2 ";
   auto deep_states = [](const json& report) {
     std::size_t n = 0;
@@ -365,8 +365,9 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map, an
   CHECK(e.at("weir_profile").at("elements").size() == b.at("weir_profile").at("elements").size() + omitted);
   CHECK_THAT(d.out, !Catch::Contains("were not timed"));
   // The per-level states' bytes and FLOPs per execution (user33 J7): they depend on the column
-  // block's width, Min(J - j, 8) of the column map's j, so they are averaged over the executions.
-  // J = 12: blocks of 8 and 4 columns, 6 on average. By hand per column and level: the forward
+  // block's width, Min(J - j, 64) of the column map's j (ScanColumnBlocking's width for the
+  // solver's 5.625 lines per column in 32 KiB, docs/adr/0044 session 37), so they are averaged
+  // over the executions. J = 70: blocks of 64 and 6 columns, 35 on average. By hand per column and level: the forward
   // sweep reads a, b, c, d and its two carries and writes the two carries and the two scanned
   // fields, 10 doubles, and computes b - a * c', c / den, d - a * d', / den: 6 FLOPs; the backward
   // sweep reads c', d' and its carry and writes the carry and x, 5 doubles, d' - c' * x: 2 FLOPs.
@@ -378,6 +379,6 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map, an
       CHECK(!el.at("GFLOPps").is_null());
       levels[el.at("name").get<std::string>()] = {el.at("bytes").get<double>(), el.at("flops").get<double>()};
     }
-  CHECK(levels["scan1_thomas_forward_level"] == std::pair<double, double>{10 * 8 * 6.0, 6 * 6.0});
-  CHECK(levels["scan0_thomas_backward_level"] == std::pair<double, double>{5 * 8 * 6.0, 2 * 6.0});
+  CHECK(levels["scan1_thomas_forward_level"] == std::pair<double, double>{10 * 8 * 35.0, 6 * 35.0});
+  CHECK(levels["scan0_thomas_backward_level"] == std::pair<double, double>{5 * 8 * 35.0, 2 * 35.0});
 }
