@@ -94,8 +94,12 @@ struct weir_map_times {
 // passive threads saves, 30 us; a parallel run under 100 us); with both measured, the faster
 // per point, and every 64th choice the other branch, so that a time measured once under other
 // conditions (load, a cold cache) is measured again: a parallel run costs at most a fork/join
-// more than a one-thread run; a one-thread run is tried only where it is predicted under 1 ms
-// (threads x the parallel time), at most 1/64 of that per choice.
+// more than a one-thread run. A one-thread run is tried again on a schedule also where it was
+// never measured after a parallel run over 100 us: every 64th choice where it is predicted under
+// 1 ms (threads x the parallel time), else every (64 x threads)th, so that the tries cost at most
+// 1/64 of the parallel time per choice. Under load a parallel region waits for a descheduled
+// thread at every fork/join: floyd_warshall's 1,000 steps of a 1,000,000-point map took 530-580
+// ms on two threads against 57-100 ms on one at load 6 on 2 cores (ADR 0053, session 38).
 [[maybe_unused]] static inline bool weir_run_sequentially(weir_map_times& t, double points,
                                                           bool unknown_work = false) {
   const int threads = omp_get_max_threads();
@@ -104,10 +108,12 @@ struct weir_map_times {
                p = t.parallel.load(std::memory_order_relaxed);
   if (s < 0 && p < 0) return !unknown_work && points < 32768.0;
   if (p < 0) return s * points * (1.0 - 1.0 / threads) < 30e-6;
-  if (s < 0) return p * points < 100e-6;
-  const bool sequential = s <= p;
-  if (t.choices.fetch_add(1, std::memory_order_relaxed) % 64 != 63) return sequential;
-  return sequential ? false : p * points * threads < 1e-3;
+  if (s < 0 && p * points < 100e-6) return true;
+  const unsigned choice = t.choices.fetch_add(1, std::memory_order_relaxed);
+  const unsigned period = p * points * threads < 1e-3 ? 64u : 64u * static_cast<unsigned>(threads);
+  const bool try_one_thread = choice % period == period - 1;
+  if (s < 0 || s > p) return try_one_thread;
+  return choice % 64 != 63;
 }
 #endif
 // *p = f(*p, v) atomically (compare-and-swap loop), for write-conflict resolutions that

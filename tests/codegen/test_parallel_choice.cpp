@@ -125,16 +125,37 @@ TEST_CASE("parallel choice: a time measured under other conditions is measured a
   CHECK(got == want);
 }
 
-TEST_CASE("parallel choice: a one-thread run predicted over 1 ms is not tried again",
+TEST_CASE("parallel choice: a one-thread run predicted over 1 ms is tried every (64 x threads)th choice",
           "[codegen][parallel-choice]") {
   Choices choices("over_1ms");
   // 10,000 points, 1 ms on one thread, parallel 0.4 ms (0.8 ms predicted for one thread):
   // retried at the 64th choice.
   CHECK(choices({1e-7}, {4e-8}, 1e4, 70) == "SSPP" + repeat('P', 63) + "S" + "PP");
-  // Parallel 0.6 ms: a one-thread run predicted at 1.2 ms is never tried again.
-  CHECK(choices({1e-7}, {6e-8}, 1e4, 140) == "SSPP" + repeat('P', 136));
-  // 40,000 points start parallel; a parallel run over 100 us never tries one thread.
-  CHECK(choices({1e-7}, {1e-8}, 4e4, 100) == repeat('P', 100));
+  // Parallel 0.6 ms: a one-thread run predicted at 1.2 ms is retried at the 128th choice on two
+  // threads (at most 1/64 of the parallel time per choice), not at the 64th.
+  CHECK(choices({1e-7}, {6e-8}, 1e4, 140) == "SSPP" + repeat('P', 127) + "S" + repeat('P', 8));
+  // 40,000 points start parallel; a parallel run of 400 us (one thread predicted at 0.8 ms)
+  // tries one thread at the 64th choice (its warm-up) and the 128th (its measurement, 4 ms:
+  // slower), then again every 64th.
+  CHECK(choices({1e-7}, {1e-8}, 4e4, 200) ==
+        "PP" + repeat('P', 63) + "S" + repeat('P', 63) + "S" + repeat('P', 63) + "S" + repeat('P', 6));
+}
+
+TEST_CASE("parallel choice: a parallel map slowed by load finds one thread faster (floyd_warshall's step)",
+          "[codegen][parallel-choice]") {
+  Choices choices("loaded");
+  // 1,000,000 points of 80 us on one thread; at load 6 on 2 cores each parallel run waits for a
+  // descheduled thread, 550 us. Before session 38 a parallel run over 100 us never tried one
+  // thread (floyd_warshall at N = 1000: 530-580 ms a call on two threads, 57-100 ms on one).
+  // Now: one thread predicted at 1.1 ms is tried at the 128th choice (warm-up) and the 256th
+  // (measured faster), then kept, the parallel branch retried every 64th choice.
+  CHECK(choices({8e-11}, {5.5e-10}, 1e6, 330) ==
+        "PP" + repeat('P', 127) + "S" + repeat('P', 127) + "S" + repeat('S', 63) + "P" + repeat('S', 8));
+  // A map whose parallel run (160 us) beats one thread (300 us) stays parallel: one thread,
+  // predicted under 1 ms, is tried every 64th choice (the first try its warm-up), the only cost.
+  CHECK(choices({3e-10}, {1.6e-10}, 1e6, 330) == "PP" + repeat('P', 63) + "S" + repeat('P', 63) + "S" +
+                                                     repeat('P', 63) + "S" + repeat('P', 63) + "S" +
+                                                     repeat('P', 63) + "S" + repeat('P', 8));
 }
 
 TEST_CASE("parallel choice: a map whose work per point is unknown starts parallel",
@@ -143,7 +164,8 @@ TEST_CASE("parallel choice: a map whose work per point is unknown starts paralle
   // deriche's column recurrences: 1,200 points (columns) of 1,600 steps each, 4 ms a call on one
   // thread (3.3e-6 s a point), 2 ms in parallel. A flat body of that count starts on one thread
   // (its warm-up and its measurement) and then goes parallel; a body with loops goes parallel at
-  // once, and a one-thread run predicted at 4 ms (over 1 ms) is never tried.
+  // once, and a one-thread run predicted at 4 ms (over 1 ms) is first tried at the 128th choice
+  // (every (64 x threads)th: at most 1/64 of the parallel time per choice).
   CHECK(choices({3.3e-6}, {1.7e-6}, 1200, 70) == "SSPP" + repeat('P', 66));
   CHECK(choices({3.3e-6}, {1.7e-6}, 1200, 70, true) == repeat('P', 70));
   // spmv's rows (1,024 nested SDFGs of a few nonzeros): 10 us on one thread, a parallel run
