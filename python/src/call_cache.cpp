@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -25,56 +26,82 @@ bool put(std::vector<PyObject*>& objects, std::size_t i, PyObject* obj) {
 }
 
 // The slot named `key` among slots [from, to), or -1.
-long slot_named(const PyProgram& prog, PyObject* key, std::size_t from, std::size_t to) {
+long slot_named(const std::vector<CallSlot>& slots, PyObject* key, std::size_t from, std::size_t to) {
   for (std::size_t i = from; i < to; ++i)
-    if (PyUnicode_CompareWithASCIIString(key, prog.slots[i].name.c_str()) == 0) return static_cast<long>(i);
+    if (PyUnicode_CompareWithASCIIString(key, slots[i].name.c_str()) == 0) return static_cast<long>(i);
   return -1;
 }
 
-// The objects by slot; false when the call is not in a form the cache takes.
-bool collect(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs,
-             std::vector<PyObject*>& objects) {
-  const std::size_t n = prog.slots.size();
-  std::size_t users = 0, results = 0;
-  for (const CallSlot& s : prog.slots) {
-    users += s.kind != CallSlot::Kind::Table && !PyProgram::is_result(s.name);
-    results += PyProgram::is_result(s.name);
+// offset_provider='s entries into their table slots; false when the call is not in a form the
+// cache takes.
+bool collect_tables(const CallSite& site, py::handle value, std::vector<PyObject*>& objects) {
+  if (value.is_none()) return true;
+  if (!PyDict_Check(value.ptr())) return false;
+  for (auto [name, table] : py::reinterpret_borrow<py::dict>(value)) {
+    if (!PyUnicode_Check(name.ptr())) return false;
+    long i = slot_named(*site.slots, name.ptr(), site.users + site.results, site.slots->size());
+    if (i < 0) {
+      // Another program's table, or a Cartesian offset's Dimension: the checked call says
+      // whether it may be ignored (PyProgram::cartesian_entry_problem), every call.
+      if (!site.program->cartesian_entry_problem(py::str(name), table).empty()) return false;
+      continue;
+    }
+    if (!put(objects, static_cast<std::size_t>(i), table.ptr())) return false;
   }
-  objects.assign(n, nullptr);
-  if (args.size() > users) return false;
+  return true;
+}
+
+// The objects by slot; false when the call is not in a form the cache takes.
+bool collect(const CallSite& site, const py::args& args, const py::kwargs& kwargs,
+             std::vector<PyObject*>& objects) {
+  const std::vector<CallSlot>& slots = *site.slots;
+  objects.assign(slots.size(), nullptr);
+  if (args.size() > site.users) return false;
   for (std::size_t i = 0; i < args.size(); ++i) objects[i] = args[i].ptr();
   for (auto [key, value] : kwargs) {
-    if (PyUnicode_CompareWithASCIIString(key.ptr(), "out") == 0 && results > 0) {
-      if (results == 1) {
-        if (!put(objects, users, value.ptr())) return false;
+    if (site.results > 0 && PyUnicode_CompareWithASCIIString(key.ptr(), "out") == 0) {
+      if (site.results == 1) {
+        if (!put(objects, site.users, value.ptr())) return false;
         continue;
       }
-      if (!PyTuple_Check(value.ptr()) || PyTuple_GET_SIZE(value.ptr()) != static_cast<Py_ssize_t>(results))
+      if (!PyTuple_Check(value.ptr()) ||
+          PyTuple_GET_SIZE(value.ptr()) != static_cast<Py_ssize_t>(site.results))
         return false;
-      for (std::size_t i = 0; i < results; ++i)
-        if (!put(objects, users + i, PyTuple_GET_ITEM(value.ptr(), static_cast<Py_ssize_t>(i)))) return false;
+      for (std::size_t i = 0; i < site.results; ++i)
+        if (!put(objects, site.users + i, PyTuple_GET_ITEM(value.ptr(), static_cast<Py_ssize_t>(i))))
+          return false;
       continue;
     }
-    if (PyUnicode_CompareWithASCIIString(key.ptr(), "offset_provider") == 0) {
-      if (value.is_none()) continue;
-      if (!PyDict_Check(value.ptr())) return false;
-      for (auto [name, table] : py::reinterpret_borrow<py::dict>(value)) {
-        if (!PyUnicode_Check(name.ptr())) return false;
-        long i = slot_named(prog, name.ptr(), users + results, n);
-        if (i < 0) {
-          // Another program's table, or a Cartesian offset's Dimension: the checked call says
-          // whether it may be ignored (PyProgram::cartesian_entry_problem), every call.
-          if (!prog.cartesian_entry_problem(py::str(name), table).empty()) return false;
-          continue;
-        }
-        if (!put(objects, static_cast<std::size_t>(i), table.ptr())) return false;
-      }
+    if (site.program && PyUnicode_CompareWithASCIIString(key.ptr(), "offset_provider") == 0) {
+      if (!collect_tables(site, value, objects)) return false;
       continue;
     }
-    long i = slot_named(prog, key.ptr(), 0, users);
+    long i = slot_named(slots, key.ptr(), 0, site.users);
     if (i < 0 || !put(objects, static_cast<std::size_t>(i), value.ptr())) return false;
   }
-  return std::all_of(objects.begin(), objects.end(), [](PyObject* o) { return o != nullptr; });
+  // A symbol left out takes its value from the arrays' shapes, as in the checked call.
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (!objects[i] && slots[i].kind != CallSlot::Kind::Symbol) return false;
+  return true;
+}
+
+// A symbol's part of the key: whether it was given and its value (a Python int; anything else,
+// a NumPy integer included, goes to the checked call).
+bool describe_symbol(PyObject* obj, std::vector<std::int64_t>& key) {
+  if (!obj) {
+    key.push_back(0);
+    return true;
+  }
+  if (!PyLong_Check(obj) || PyBool_Check(obj)) return false;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  key.push_back(1);
+  key.push_back(v);
+  return true;
 }
 
 // What the checks of an array depend on: dtype, byte order, rank and shape.
@@ -101,12 +128,15 @@ std::pair<const char*, std::int64_t> extent(PyObject* obj) {
 }
 
 // Whether an array the program writes shares bytes with another array (refuse_overlaps).
-bool overlaps(const PyProgram& prog, const std::vector<PyObject*>& objects) {
+bool overlaps(const std::vector<CallSlot>& slots, const std::vector<PyObject*>& objects) {
+  auto is_array = [](const CallSlot& s) {
+    return s.kind != CallSlot::Kind::Scalar && s.kind != CallSlot::Kind::Symbol;
+  };
   for (std::size_t w = 0; w < objects.size(); ++w) {
-    if (!prog.slots[w].written) continue;
+    if (!slots[w].written || !is_array(slots[w])) continue;
     auto [a, an] = extent(objects[w]);
     for (std::size_t i = 0; i < objects.size(); ++i) {
-      if (i == w || prog.slots[i].kind == CallSlot::Kind::Scalar) continue;
+      if (i == w || !is_array(slots[i])) continue;
       auto [b, bn] = extent(objects[i]);
       if (an != 0 && bn != 0 && a < b + bn && b < a + an) return true;
     }
@@ -141,45 +171,78 @@ std::vector<CallSlot> call_slots(const PyProgram& prog) {
   return slots;
 }
 
-CallLayout call_layout(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
+CallSite PyProgram::call_site() const {
+  CallSite site;
+  site.slots = &slots;
+  for (const CallSlot& s : slots) {
+    site.users += s.kind != CallSlot::Kind::Table && !is_result(s.name);
+    site.results += is_result(s.name);
+  }
+  site.mutex = &state->mutex;
+  site.calls = &state->calls;
+  site.program = this;
+  return site;
+}
+
+CallLayout call_layout(const CallSite& site, const py::args& args, const py::kwargs& kwargs) {
   CallLayout layout;
-  if (!collect(prog, args, kwargs, layout.objects)) return {};
-  for (std::size_t i = 0; i < layout.objects.size(); ++i)
-    if (prog.slots[i].kind != CallSlot::Kind::Scalar &&
-        !describe_array(layout.objects[i], prog.slots[i], layout.key))
-      return {};
+  if (!collect(site, args, kwargs, layout.objects)) return {};
+  for (std::size_t i = 0; i < layout.objects.size(); ++i) {
+    const CallSlot& slot = (*site.slots)[i];
+    if (slot.kind == CallSlot::Kind::Scalar) continue;
+    const bool described = slot.kind == CallSlot::Kind::Symbol
+                               ? describe_symbol(layout.objects[i], layout.key)
+                               : describe_array(layout.objects[i], slot, layout.key);
+    if (!described) return {};
+  }
   return layout;
 }
 
-bool run_cached(const PyProgram& prog, const CallLayout& layout) {
-  if (layout.objects.empty() || overlaps(prog, layout.objects)) return false;
-  std::vector<Number> numbers(layout.objects.size());
+namespace {
+
+// The call's scalars converted and checked as the checked call checks them; false when one
+// fails (the checked call then gives its message).
+bool scalar_numbers(const std::vector<CallSlot>& slots, const CallLayout& layout,
+                    std::vector<Number>& numbers) {
+  numbers.resize(layout.objects.size());
   for (std::size_t i = 0; i < layout.objects.size(); ++i) {
-    if (prog.slots[i].kind != CallSlot::Kind::Scalar) continue;
+    if (slots[i].kind != CallSlot::Kind::Scalar) continue;
     try {
-      numbers[i] = number_argument(prog.slots[i].name, layout.objects[i], prog.slots[i].dtype);
+      numbers[i] = number_argument(slots[i].name, layout.objects[i], slots[i].dtype);
       // In the declared type, as the checked call checks it: an orchestration's int32 loop
       // count is an int64 symbol of its SDFG, whose rebinding takes any integer (user32 H10:
       // 2**40 passed on a repeated call and looped that often).
       Parameter declared;
-      declared.name = prog.slots[i].name;
+      declared.name = slots[i].name;
       declared.kind = Parameter::Kind::Scalar;
-      declared.dtype = prog.slots[i].dtype;
+      declared.dtype = slots[i].dtype;
       check_scalar_argument(declared, numbers[i]);
     } catch (const ArgumentError&) {
       return false;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+bool run_cached(const CallSite& site, const CallLayout& layout) {
+  const std::vector<CallSlot>& slots = *site.slots;
+  if (layout.objects.empty() || overlaps(slots, layout.objects)) return false;
+  std::vector<Number> numbers;
+  if (!scalar_numbers(slots, layout, numbers)) return false;
   py::gil_scoped_release nogil;
-  std::lock_guard<std::mutex> lock(prog.state->mutex);
-  auto& calls = prog.state->calls;
+  std::lock_guard<std::mutex> lock(*site.mutex);
+  auto& calls = *site.calls;
   auto hit =
       std::find_if(calls.begin(), calls.end(), [&](const CachedCall& c) { return c.key == layout.key; });
   if (hit == calls.end()) return false;
   const std::vector<PyObject*>& objects = layout.objects;
   if (hit->compiled) {
     for (std::size_t i = 0; i < objects.size(); ++i) {
-      if (prog.slots[i].kind != CallSlot::Kind::Scalar) {
+      // A symbol's value is the key's: the binding remembered holds it.
+      if (slots[i].kind == CallSlot::Kind::Symbol) continue;
+      if (slots[i].kind != CallSlot::Kind::Scalar) {
         hit->bound.rebind_array(hit->abi[i], py::detail::array_proxy(objects[i])->data);
         continue;
       }
@@ -189,14 +252,23 @@ bool run_cached(const PyProgram& prog, const CallLayout& layout) {
         return false;  // the checked call says why, in its words
       }
     }
+    const auto t0 = std::chrono::steady_clock::now();
     hit->compiled->run_bound(hit->bound);
+    if (site.after_run)
+      site.after_run(hit->bound.symbols(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return true;
   }
+  if (site.after_run) return false;
   // Another program (interpreted, checking its tables, an orchestration): its run, without the
   // checks the layout settles (its own checks of scalar values stay).
   Arguments a;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const CallSlot& s = prog.slots[i];
+    const CallSlot& s = slots[i];
+    if (s.kind == CallSlot::Kind::Symbol) {
+      if (objects[i]) a.values.emplace(s.name, number_argument(s.name, objects[i], s.dtype));
+      continue;
+    }
     if (s.kind == CallSlot::Kind::Scalar) {
       a.values.emplace(s.name, numbers[i]);
       continue;
@@ -208,18 +280,18 @@ bool run_cached(const PyProgram& prog, const CallLayout& layout) {
   hit->program->run(a);
   // What a backend left in fields of its own goes into the caller's buffers (write_back).
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (prog.slots[i].kind == CallSlot::Kind::Scalar) continue;
-    const Field& f = a.arrays.at(prog.slots[i].name);
+    if (slots[i].kind == CallSlot::Kind::Scalar || slots[i].kind == CallSlot::Kind::Symbol) continue;
+    const Field& f = a.arrays.at(slots[i].name);
     char* buffer = py::detail::array_proxy(objects[i])->data;
     if (f.data() != buffer) std::memcpy(buffer, f.data(), f.nbytes());
   }
   return true;
 }
 
-void remember_call(const PyProgram& prog, const CallLayout& layout, const std::shared_ptr<Program>& program,
+void remember_call(const CallSite& site, const CallLayout& layout, const std::shared_ptr<Program>& program,
                    Arguments& args) {
   if (layout.objects.empty()) return;
-  auto& calls = prog.state->calls;
+  auto& calls = *site.calls;
   if (std::any_of(calls.begin(), calls.end(), [&](const CachedCall& c) { return c.key == layout.key; }))
     return;
   CachedCall c;
@@ -227,13 +299,13 @@ void remember_call(const PyProgram& prog, const CallLayout& layout, const std::s
   c.program = program;
   if (auto* compiled = dynamic_cast<CompiledProgram*>(program.get())) {
     const Signature& sig = compiled->signature();
-    for (const CallSlot& s : prog.slots) {
+    for (const CallSlot& s : *site.slots) {
       auto at = std::find_if(sig.params.begin(), sig.params.end(),
                              [&](const Parameter& p) { return p.name == s.name; });
       if (at == sig.params.end()) break;
       c.abi.push_back(static_cast<std::size_t>(at - sig.params.begin()));
     }
-    if (c.abi.size() == prog.slots.size()) {
+    if (c.abi.size() == site.slots->size()) {
       c.compiled = compiled;
       c.bound = bind_arguments(sig, args);
     }

@@ -217,8 +217,9 @@ void call(const PyProgram& prog, const py::args& given_args, const py::kwargs& g
 void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs) {
   // Arrays laid out as in an earlier call that passed every check: only what can differ
   // between such calls is checked (docs/adr/0042-python-api.md, "Fast path").
-  CallLayout layout = call_layout(prog, args, kwargs);
-  if (run_cached(prog, layout)) return;
+  const CallSite site = prog.call_site();
+  CallLayout layout = call_layout(site, args, kwargs);
+  if (run_cached(site, layout)) return;
   Gathered g = gather(prog, args, kwargs);
   refuse_overlaps(g);
   {
@@ -235,7 +236,7 @@ void run_call(const PyProgram& prog, const py::args& args, const py::kwargs& kwa
     check_local_dimension_widths(prog.conns, prog.sig, g.args);
     std::shared_ptr<Program> program = prepared(prog, table_widths(prog, g.args));
     program->run(g.args);
-    remember_call(prog, layout, program, g.args);
+    remember_call(site, layout, program, g.args);
     // A backend that ran on copies (the embedded backend's orchestration keeps the caller's
     // arrays unchanged until the whole function succeeded) left its results in fields of its
     // own: they go into the caller's buffers.

@@ -1,5 +1,5 @@
 // weir.Program's state, shared by program.cpp (loading, the checked call) and call_cache.cpp
-// (the fast path of repeated calls). Internal to python/.
+// (the fast path of repeated calls, call_cache.h). Internal to python/.
 #pragma once
 
 #include <cstdint>
@@ -10,37 +10,13 @@
 #include <vector>
 
 #include "bindings.h"
+#include "call_cache.h"
 #include "weir/runtime/arguments.h"
 #include "weir/runtime/field_view_program.h"
 #include "weir/runtime/loader.h"
 #include "weir/runtime/program.h"
 
 namespace weir::python {
-
-/// One argument of a call as the cache sees it: the parameters in order (fields and scalars),
-/// then the results given as out=, then the connectivity tables of offset_provider=.
-struct CallSlot {
-  enum class Kind { Array, Scalar, Table };
-  std::string name;
-  Kind kind = Kind::Array;
-  ScalarType dtype = ScalarType::Float64;
-  std::size_t ndim = 0;
-  bool written = false;
-};
-
-/// A call that passed every check: what the next call with arrays alike (the same `key`:
-/// dtype, byte order and shape of every array, docs/adr/0042-python-api.md "Fast path") runs
-/// without checking them again.
-struct CachedCall {
-  std::vector<std::int64_t> key;
-  std::shared_ptr<runtime::Program> program;
-  /// Set when `program` is one compiled library (no table checks, no orchestration): then
-  /// `bound` is the last call's binding and `abi` each slot's index in its signature, and a
-  /// call only replaces pointers and scalar values.
-  runtime::CompiledProgram* compiled = nullptr;
-  runtime::BoundArguments bound;
-  std::vector<std::size_t> abi;
-};
 
 struct PyProgram;
 
@@ -54,9 +30,6 @@ struct ProgramState {
   /// named, in the order given.
   std::map<std::vector<std::string>, std::shared_ptr<PyProgram>> with_domain;
 };
-
-/// How many argument layouts a program remembers (a model calls a program with a few).
-constexpr std::size_t kMaxCachedCalls = 8;
 
 struct PyProgram {
   std::string reference;
@@ -104,6 +77,8 @@ struct PyProgram {
     return s;
   }
   bool compiled() const { return dynamic_cast<const runtime::CompiledBackend*>(backend.get()) != nullptr; }
+  /// The fast path's view of this program (its slots, calls and lock).
+  CallSite call_site() const;
 };
 
 /// A call's arguments with each argument of a tuple parameter (a Python tuple, NamedTuple or
@@ -118,27 +93,5 @@ FlatArguments flat_arguments(const PyProgram& prog, const py::args& args, const 
 
 /// The slots of a program's calls (CallSlot), from its field-view signature.
 std::vector<CallSlot> call_slots(const PyProgram& prog);
-
-/// The call's arrays described for the cache: one Python object per slot and the key. Empty
-/// `objects` when the call is not in a form the cache takes (an unknown or repeated keyword,
-/// domain=, a missing argument, something not an array where one goes, an array the checks
-/// would refuse: not C-contiguous, unaligned, read-only where written): the checked call then
-/// runs and gives the error, if any.
-struct CallLayout {
-  std::vector<PyObject*> objects;
-  std::vector<std::int64_t> key;
-};
-CallLayout call_layout(const PyProgram& prog, const py::args& args, const py::kwargs& kwargs);
-
-/// Runs the call through the cache (the GIL released while it runs) when an earlier call with
-/// the same layout passed every check; false when there is none, or when an argument fails a
-/// check that is made on every call (arrays sharing memory with a written one, a number that
-/// does not fit its parameter): the checked call then runs and gives the error.
-bool run_cached(const PyProgram& prog, const CallLayout& layout);
-
-/// Remembers a call that passed every check and ran (`program` with `args`): called with the
-/// program's lock held.
-void remember_call(const PyProgram& prog, const CallLayout& layout,
-                   const std::shared_ptr<runtime::Program>& program, runtime::Arguments& args);
 
 }  // namespace weir::python

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "call_cache.h"
 #include "run_profile.h"
 #include "weir/runtime/dispatch.h"
 #include "weir/runtime/run_for_symbols.h"
@@ -159,7 +160,39 @@ struct CompiledSDFG {
   std::shared_ptr<cli::RunProfiler> profiler;
   std::shared_ptr<std::map<std::string, std::int64_t>> symbols =
       std::make_shared<std::map<std::string, std::int64_t>>();
+  /// The fast path of repeated calls (call_cache.h): one slot per parameter in arglist order;
+  /// empty (every call checked) for a program that returns arrays, which each call allocates.
+  std::vector<CallSlot> slots;
+  std::shared_ptr<std::vector<CachedCall>> calls = std::make_shared<std::vector<CachedCall>>();
+
+  CallSite call_site() const {
+    CallSite site;
+    site.slots = &slots;
+    site.users = slots.size();
+    site.mutex = mutex.get();
+    site.calls = calls.get();
+    if (profiler)  // the report's symbol values and the call's time, as the checked call keeps them
+      site.after_run = [this](const std::map<std::string, std::int64_t>& values, double seconds) {
+        *symbols = values;
+        profiler->after_call(seconds);
+      };
+    return site;
+  }
 };
+
+// The slots of an SDFG's calls: its parameters in arglist order (CompiledSDFG::slots).
+std::vector<CallSlot> sdfg_call_slots(const runtime::Signature& sig) {
+  using runtime::Parameter;
+  std::vector<CallSlot> slots;
+  for (const Parameter& p : sig.params) {
+    if (p.returned) return {};
+    const CallSlot::Kind kind = p.kind == Parameter::Kind::Array    ? CallSlot::Kind::Array
+                                : p.kind == Parameter::Kind::Symbol ? CallSlot::Kind::Symbol
+                                                                    : CallSlot::Kind::Scalar;
+    slots.push_back({p.name, kind, p.dtype, p.shape.size(), p.written});
+  }
+  return slots;
+}
 
 CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, bool profile,
                           std::optional<int> depth) {
@@ -195,6 +228,7 @@ CompiledSDFG compile_sdfg(const PySDFG& s, py::object backend, bool trust_code, 
     c.profiler = std::make_shared<cli::RunProfiler>(loaded.library, p.sdfg);
     c.profiler->set_omitted(omitted);
   }
+  c.slots = sdfg_call_slots(c.sig);
   return c;
 }
 
@@ -232,6 +266,11 @@ py::object returned_array(const runtime::Field& f) {
 
 py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwargs& kwargs) {
   using runtime::Parameter;
+  // Arrays laid out as in an earlier call that passed every check, the same symbol values: only
+  // what can differ between such calls is checked (docs/adr/0042-python-api.md, "Fast path").
+  const CallSite site = c.call_site();
+  const CallLayout layout = call_layout(site, args, kwargs);
+  if (run_cached(site, layout)) return py::none();
   std::vector<const Parameter*> positional;
   for (const auto& p : c.sig.params)
     if (!p.returned) positional.push_back(&p);
@@ -271,8 +310,10 @@ py::object call_sdfg(const CompiledSDFG& c, const py::args& args, const py::kwar
       // after the call cost ~10 us per call (docs/adr/0048-profiling.md, session 37).
       runtime::run_for_symbols(*c.program, g.args, *c.symbols);
       c.profiler->after_call(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      remember_call(site, layout, c.program, g.args);
     } else {
       c.program->run(g.args);
+      remember_call(site, layout, c.program, g.args);
     }
     write_back(g);
   }

@@ -139,3 +139,57 @@ def test_a_repeated_orchestration_call_checks_its_int32_loop_count(backend, tmp_
             p(u, out, bad)
     p(u, out, 2)
     np.testing.assert_array_equal(u, [6.0, 6.0, 6.0])
+
+
+# weir.CompiledSDFG (SDFG.compile) takes the same fast path: its SDFG's symbols are part of the
+# key, given or inferred from the shapes, so a repeated call with another symbol value is
+# checked again and never runs on a binding checked for other sizes.
+def compiled_laplacian():
+    return weir.optimize(weir.load(LAPLACIAN).__sdfg__(), auto="cpu").compile(backend=weir.backends.cpu)
+
+
+def test_compiled_sdfg_repeated_calls_see_new_arrays_and_shapes(rng):
+    c = compiled_laplacian()
+    sizes = c.arglist[2:]  # __f_I_size, ..., __out_K_size
+    for shape in [(6, 5, 2), (9, 7, 3), (6, 5, 2), (9, 7, 3), (4, 4, 1)]:
+        for by_name in (False, True):
+            f = rng.random(shape)
+            out = np.zeros_like(f)
+            if by_name:  # the sizes given as DaCe's callers give symbols
+                c(out=out, f=f, **dict(zip(sizes, shape + shape)))
+            else:
+                c(f, out)
+            np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f))
+            assert (out[0] == 0).all() and (out[:, -1] == 0).all()
+
+
+def test_compiled_sdfg_errors_after_cached_calls(rng):
+    c = compiled_laplacian()
+    f = rng.random((6, 5, 2))
+    out = np.zeros_like(f)
+    for _ in range(3):
+        c(f, out)
+    # A size that contradicts the arrays, given after calls that inferred it and after calls that
+    # gave the right value: the checked call's message, each time.
+    for _ in range(2):
+        with pytest.raises(weir.ArgumentError, match="expected float64 array of shape \\(20, 5, 2\\), got float64 \\(6, 5, 2\\)"):
+            c(f, out, __f_I_size=20)
+        c(f, out, __f_I_size=6)
+    with pytest.raises(TypeError, match="argument 'f': expected a NumPy float64 array with 3 dimensions"):
+        c(f.astype(np.float32), out)
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        c(np.asfortranarray(f), out)
+    with pytest.raises(weir.ArgumentError, match="share memory and the program writes 'out'"):
+        c(f, f)
+    readonly = np.zeros_like(f)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        c(f, readonly)
+    with pytest.raises(TypeError, match="'__f_I_size': expected a int64 number, got 6.5"):
+        c(f, out, __f_I_size=6.5)
+    with pytest.raises(TypeError, match="unexpected argument 'g'"):
+        c(f, out, g=f)
+    # Nothing of the refused calls reached the arrays; the next call still computes.
+    f2 = rng.random(f.shape)
+    c(f2, out)
+    np.testing.assert_array_equal(out[1:-1, 1:-1], laplacian_numpy(f2))
