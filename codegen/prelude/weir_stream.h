@@ -74,6 +74,16 @@ static inline void weir_stream_one(char* dst, const char* src) {
   return (reinterpret_cast<std::uintptr_t>(dst) & 63) == 0 && (row_bytes & 63) == 0;
 }
 
+// Whether some row of an output of `total_bytes` whose rows are `row_bytes` long may stream in
+// this call, wherever it starts (the least of weir_stream_wanted's thresholds): tested once
+// before a map chooses its store kind, so that a call in which no row can stream runs the plain
+// copy of the map's code and is not timed as a streamed one (docs/adr/0041, "session 38").
+[[maybe_unused]] static inline bool weir_stream_may(std::int64_t total_bytes, std::int64_t row_bytes,
+                                                    bool whole) {
+  return total_bytes >= weir_stream_min_bytes &&
+         row_bytes >= (whole ? weir_stream_min_row_bytes : weir_stream_min_gapped_row_bytes);
+}
+
 // Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed; `whole`: the
 // rows are whole last dimensions (adjacent, no unwritten elements between them); `dst`: where
 // this row starts in the caller's array (so the test is made per row, at run time). Whole

@@ -76,6 +76,10 @@ class Writer {
   /// Replaces the first line at index `from` or later whose text, leading spaces apart, is `old`
   /// by `with` (the leading spaces kept); its index, or npos where there is none.
   std::size_t replace_line(std::size_t from, const std::string& old, const std::string& with);
+  /// This text where each `if` whose line is `condition` (opened by open(), with an `} else {`
+  /// and its closing `}` at the same indentation) is replaced by the block of the arm taken where
+  /// the condition is `holds`: the caller knows its value. Arms are not searched again.
+  Writer folded(const std::string& condition, bool holds) const;
   std::string str() const;
 
  private:

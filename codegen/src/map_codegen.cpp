@@ -520,9 +520,8 @@ void StateGen::emit_map(const MapEntry& e, Writer& w) {
     sequential_loops(w);
   } else if (measured) {
     // Few points or cheap ones: the loops without entering the OpenMP runtime, chosen from
-    // measured times (parallel_threshold.cpp).
-    ParallelMapGen::emit_measured_choice(statics_, threads.points, threads.choice == ThreadChoice::Measured,
-                                         parallel_branch, sequential_branch, w);
+    // measured times (parallel_threshold.cpp); with the store kind's choice where rows stream.
+    StreamGen(*this).emit_thread_choice(e, threads, fence, parallel_branch, sequential_branch, w);
   } else {
     parallel_branch(w);
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 
 #include "block_statics.h"
 #include "bounds_check_gen.h"
@@ -227,6 +228,13 @@ class StateGen {
   /// Entries of the maps whose loops end with weir_stream_fence() on each thread (StreamPlan::
   /// fence_at of the streaming maps inside them).
   std::set<NodeId> stream_fences_;
+  /// Per fence map (stream_fences_), what each streamed row's nest found before the map's choice
+  /// of store kind: a C++ test of the call's sizes that is false where the row cannot stream
+  /// (weir_stream_may), or "true" where it depends on the enclosing loops (StreamGen).
+  std::map<NodeId, std::vector<std::string>> stream_gates_;
+  /// Fence maps whose parallel branch of a measured thread choice holds the store choice itself
+  /// (emit_map): emit_map_choosing_stores does not make copies of them again.
+  std::set<NodeId> stores_chosen_;
   /// Block-scope statics of the code being emitted, hoisted while a map is emitted for two
   /// copies (emit_map_choosing_stores).
   BlockStatics statics_;

@@ -33,8 +33,9 @@ class StreamGen {
   /// is then used), or "" for a plain write-back.
   std::string streamed_element(const Tasklet& t, const Location& loc);
   /// Map `m`'s one loop, with each used row of `plan` tested at run time (weir_stream_wanted,
-  /// after the call's store kind): where no row streams, `nest` emits the loop over all of `m`
-  /// writing each row straight to its output; else in blocks of weir_stream_block points, the
+  /// after the call's store kind): in the copy of plain stores (`weir_stores_streamed` false, a
+  /// constant in each copy), `nest` emits the loop over all of `m` writing each row straight to
+  /// its output; in the streamed copy, in blocks of weir_stream_block points, the
   /// rows declared as buffers, each written through a pointer chosen per row (the buffer where
   /// the row streams, else the output), `nest` emits the loop over one block (a copy of `m` over
   /// the block), and each row's block is stored with weir_stream_store after it (nothing to copy
@@ -50,6 +51,23 @@ class StreamGen {
   /// streamed path, so plain stores run the code that has no streaming at all (one copy with a
   /// run-time test cost laplacian 3%; docs/adr/0041, "session 35").
   void emit_map_choosing_stores(const MapEntry& e, Writer& w);
+  /// The run-time choice of one thread or many for parallel map `e` (ParallelMapGen::
+  /// emit_measured_choice between `parallel` and `sequential`, as `threads` recorded). Where the
+  /// map fences streamed rows (`fence`), the store kind is chosen inside the parallel branch
+  /// (emit_store_choice) and the one-thread branch stores plainly (its code for the constant
+  /// false: store_kind_copy); StateGen::stores_chosen_ records the map.
+  void emit_thread_choice(const MapEntry& e, const ThreadsVerdict& threads, bool fence,
+                          const std::function<void(Writer&)>& parallel,
+                          const std::function<void(Writer&)>& sequential, Writer& w);
+  /// The block of fence map `e` that chooses the call's store kind around two copies of `loops`
+  /// (`constexpr bool weir_stores_streamed` true, false), the statics of `declared` found in
+  /// `loops` declared once before them (BlockStatics::share). Where every streamed row's sizes
+  /// are known before the map's loops (StateGen::stream_gates_), a call in which none can stream
+  /// (weir_stream_may) runs the plain copy without choosing or timing. emit_map_choosing_stores
+  /// wraps a whole map in it; StateGen::emit_map the parallel branch of a measured thread choice,
+  /// whose one-thread branch then stores plainly (docs/adr/0041, "session 38").
+  void emit_store_choice(const MapEntry& e, const std::vector<BlockStatics::Declared>& declared,
+                         Writer& loops, Writer& w);
 
   // --- prefetch of gathered rows (gather_prefetch.cpp) -------------------------------------
   /// Before the loops of map `e` whose hoisting `plan` recorded gathered rows: the invariant
@@ -65,6 +83,11 @@ class StreamGen {
   void emit_block_prefetch(const NestedSDFGNode& n, Writer& w);
 
  private:
+  /// Records for the fence of `plan` whether `row` (over range `r` of its map, `whole`: the C++
+  /// test that it is its whole last dimension) can stream in a call, as a test of sizes known
+  /// before the fence map's loops, or "true" where they depend on them (StateGen::stream_gates_).
+  void note_gate(const StreamPlan& plan, const StreamedRow& row, const Range& r, const std::string& whole);
+
   StateGen& g_;
 };
 

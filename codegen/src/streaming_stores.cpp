@@ -13,10 +13,12 @@
 // "session 34").
 #include "streaming_stores.h"
 
+#include "parallel_map_gen.h"
 #include "stream_gen.h"
 
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "weir/sdfg/streaming_choice.h"
@@ -45,6 +47,10 @@ bool row_element(const Subset& subset, std::size_t rank, const std::string& para
   return last.free_symbols().count(param) && !(last - sym::Expr::symbol(param)).free_symbols().count(param);
 }
 
+/// The line that opens a streamed nest's plain loop (emit_streamed_nest, store_kind_copy).
+const char* const kPlainStores =
+    "if (!weir_stores_streamed) {  // plain stores: the rows straight to the outputs";
+
 bool is_one(const sym::Expr& e) { return e.is_integer() && e.value() == 1; }
 
 bool is_zero(const sym::Expr& e) { return e.is_integer() && e.value() == 0; }
@@ -62,7 +68,22 @@ std::pair<sym::Expr, sym::Expr> row_gaps(const Range& range, const std::string& 
   return {range.start + offset, extent - 1 - (range.end + offset)};
 }
 
+/// Whether one of `exprs` uses a symbol that frames_[from..] define (their parameters and
+/// dynamic range inputs): then its value is not known before the loops of frames_[from].
+bool uses_frames(const std::vector<const sym::Expr*>& exprs, const std::vector<Frame>& frames,
+                 std::size_t from) {
+  for (const sym::Expr* e : exprs) {
+    const std::set<std::string> fs = e->free_symbols();
+    for (std::size_t f = from; f < frames.size(); ++f)
+      for (const auto& [name, type] : frames[f].symbols)
+        if (fs.count(name)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+Writer store_kind_copy(const Writer& code, bool streamed) { return code.folded(kPlainStores, !streamed); }
 
 bool streaming_off(const MapInfo& m, const ElementRef& where) {
   try {
@@ -189,19 +210,18 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
       whole += (whole.empty() ? "" : " && ") + ("(" + sym_cpp(*gap) + ") == 0");
     }
     const Location first = g_.location(row.data, row.subset.subs({{plan.param, r.start}}));
-    w.line("const bool " + row.wanted +
+    note_gate(plan, row, r, whole.empty() ? "true" : whole);
+    w.line("[[maybe_unused]] const bool " + row.wanted +
            " = weir_stores_streamed && weir_stream_wanted(static_cast<int64_t>(" + sym_cpp(d.total_size) +
            ") * " + size + ", static_cast<int64_t>(" + extent + ") * " + size + ", " +
            (whole.empty() ? "true" : whole) + ", " + first.pointer() + ");");
   }
-  // Where no row streams in this call (plain stores chosen, or the rows' own test), one loop over
-  // the whole range writes straight to the outputs, as without streaming: the blocks, buffers
-  // and per-block calls of the streamed path cost 10-15% on laplacian's rows of 80 doubles
-  // (docs/adr/0041, "session 35").
-  std::string streams;
-  for (const StreamedRow& row : plan.rows)
-    if (plan.used.count(row.data)) streams += (streams.empty() ? "" : " || ") + row.wanted;
-  w.open("if (!(" + streams + ")) {  // plain stores: the rows straight to the outputs");
+  // In the copy of plain stores, one loop over the whole range writes straight to the outputs, as
+  // without streaming: the blocks, buffers and per-block calls of the streamed path cost 10-15% on
+  // laplacian's rows of 80 doubles (docs/adr/0041, "session 35"). The streamed copy has only the
+  // blocked loop (a row its test keeps plain is written through the row pointer): each copy
+  // compiles one loop of the body (`weir_stores_streamed` is a constant there; "session 38").
+  w.open(kPlainStores);
   w.line("const int64_t " + k0 + " = " + start + ";");
   for (const StreamedRow& row : plan.rows) {
     if (!plan.used.count(row.data)) continue;
@@ -241,6 +261,22 @@ void StreamGen::emit_streamed_nest(const StreamPlan& plan, const MapInfo& m,
   note_streams();
 }
 
+void StreamGen::note_gate(const StreamPlan& plan, const StreamedRow& row, const Range& r,
+                          const std::string& whole) {
+  const DataDescriptor& d = g_.sg.sdfg.arrays.at(row.data);
+  const sym::Expr extent = r.end - r.start + 1;
+  std::size_t fence = 0;
+  while (fence < g_.frames_.size() && g_.frames_[fence].entry != plan.fence_at) ++fence;
+  std::vector<std::string>& gates = g_.stream_gates_[plan.fence_at];
+  if (uses_frames({&d.total_size, &extent, &row.head, &row.tail}, g_.frames_, fence)) {
+    gates.emplace_back("true");
+    return;
+  }
+  const std::string size = "static_cast<int64_t>(sizeof(" + std::string(cpp_name(d.dtype.base)) + "))";
+  gates.push_back("weir_stream_may(static_cast<int64_t>(" + sym_cpp(d.total_size) + ") * " + size +
+                  ", static_cast<int64_t>(" + sym_cpp(extent) + ") * " + size + ", " + whole + ")");
+}
+
 void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
   Writer loops;
   // The copies share the statics of the code inside (a parallel choice's measured times, a
@@ -255,7 +291,39 @@ void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
     throw;
   }
   if (collects) g_.statics_.collecting = nullptr;
-  if (!g_.stream_fences_.count(e.id())) return w.append(loops);
+  // No fence, or the map chose in its parallel branch (StateGen::emit_map): emitted once.
+  if (!g_.stream_fences_.count(e.id()) || g_.stores_chosen_.count(e.id())) return w.append(loops);
+  emit_store_choice(e, declared, loops, w);
+}
+
+void StreamGen::emit_thread_choice(const MapEntry& e, const ThreadsVerdict& threads, bool fence,
+                                   const std::function<void(Writer&)>& parallel,
+                                   const std::function<void(Writer&)>& sequential, Writer& w) {
+  const bool flat = threads.choice == ThreadChoice::Measured;
+  if (!fence)
+    return ParallelMapGen::emit_measured_choice(g_.statics_, threads.points, flat, parallel, sequential, w);
+  // The store kind is chosen in the parallel branch, around its two copies, and the one-thread
+  // branch stores plainly: three copies of the body instead of four, of which the one-thread
+  // path is one (docs/adr/0041, "session 38").
+  g_.stores_chosen_.insert(e.id());
+  auto chosen = [&](Writer& out) {
+    Writer copy;
+    parallel(copy);
+    const std::vector<BlockStatics::Declared> declared =
+        g_.statics_.collecting ? *g_.statics_.collecting : std::vector<BlockStatics::Declared>{};
+    emit_store_choice(e, declared, copy, out);
+  };
+  auto plain = [&](Writer& out) {
+    out.line("[[maybe_unused]] constexpr bool weir_stores_streamed = false;  // one thread: plain stores");
+    Writer code;
+    sequential(code);
+    out.append(store_kind_copy(code, false));
+  };
+  ParallelMapGen::emit_measured_choice(g_.statics_, threads.points, flat, chosen, plain, w);
+}
+
+void StreamGen::emit_store_choice(const MapEntry& e, const std::vector<BlockStatics::Declared>& declared,
+                                  Writer& loops, Writer& w) {
   // Per map (a block-scope static shared by the threads that call the program), per point of
   // its leading dimensions, so that calls of other sizes compare.
   w.open("{  // streamed or plain stores: the kind measured faster on this machine (docs/adr/0041)");
@@ -263,7 +331,24 @@ void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
   Writer shared;
   g_.statics_.share(declared, loops, shared);
   w.append(shared);
-  w.line("const bool weir_stores_streamed = weir_stream_choose(weir_store_times_, weir_stream_forced());");
+  // A call in which no row can stream (the sizes known before the loops) runs the plain copy
+  // and is not timed: the choice compares calls that could stream.
+  std::set<std::string> seen;
+  std::string may;
+  for (const std::string& gate : g_.stream_gates_[e.id()]) {
+    if (gate == "true") {
+      may.clear();
+      break;
+    }
+    if (seen.insert(gate).second) may += (may.empty() ? "" : " || ") + gate;
+  }
+  const std::string choose = "weir_stream_choose(weir_store_times_, weir_stream_forced())";
+  if (may.empty()) {
+    w.line("const bool weir_stores_streamed = " + choose + ";");
+  } else {
+    w.line("const bool weir_stores_may = " + may + ";");
+    w.line("const bool weir_stores_streamed = weir_stores_may && " + choose + ";");
+  }
   w.line("const double weir_stores_points = static_cast<double>(" + sym_cpp(leading_points(*e.map)) + ");");
   w.line("const double weir_stores_t0 = weir_stream_now();");
   // Each copy sees the choice as a constant: a parallel region's body is outlined into a function
@@ -273,12 +358,12 @@ void StreamGen::emit_map_choosing_stores(const MapEntry& e, Writer& w) {
                     : "else {  // the same code: its streamed path drops out");
     w.line(std::string("[[maybe_unused]] constexpr bool weir_stores_streamed = ") +
            (streamed ? "true;" : "false;"));
-    w.append(loops);
+    w.append(store_kind_copy(loops, streamed));
     w.close();
   }
-  w.line(
-      "if (weir_stores_points > 0) weir_stream_ran(weir_store_times_, weir_stores_streamed, "
-      "(weir_stream_now() - weir_stores_t0) / weir_stores_points);");
+  w.line(std::string("if (") + (may.empty() ? "" : "weir_stores_may && ") +
+         "weir_stores_points > 0) weir_stream_ran(weir_store_times_, weir_stores_streamed, "
+         "(weir_stream_now() - weir_stores_t0) / weir_stores_points);");
   w.close();
 }
 

@@ -45,6 +45,11 @@ struct StreamPlan {
   const StreamedRow* row(NodeId tasklet, const std::string& data, const Subset& subset) const;
 };
 
+/// `code` (a fence map's code, or a part of it) as the copy in which `weir_stores_streamed` is the
+/// constant `streamed`: each streamed nest keeps only its blocked loop (streamed) or its plain one
+/// (StreamGen::emit_streamed_nest), so the compiler reads one loop of the body per nest and copy.
+Writer store_kind_copy(const Writer& code, bool streamed);
+
 /// Whether map `m` records "streaming stores off" (kStreamingStoresAttribute,
 /// weir/sdfg/streaming_choice.h: cpu-schedules' `streaming_stores=false`). Throws CodegenError at
 /// `where` for a value other than "off" or "on".

@@ -41,6 +41,35 @@ std::size_t Writer::replace_line(std::size_t from, const std::string& old, const
   return npos;
 }
 
+Writer Writer::folded(const std::string& condition, bool holds) const {
+  // The next line at indentation `at` after `from` with text `text`, or npos.
+  auto find = [&](std::size_t from, int at, const std::string& text) {
+    for (std::size_t i = from; i < lines_.size(); ++i) {
+      if (lines_[i].second.empty()) continue;
+      if (lines_[i].first < at) return npos;
+      if (lines_[i].first == at) return lines_[i].second == text ? i : npos;
+    }
+    return npos;
+  };
+  Writer out;
+  out.indent_ = indent_;
+  for (std::size_t i = 0; i < lines_.size(); ++i) {
+    const auto& [at, text] = lines_[i];
+    const std::size_t other = text == condition ? find(i + 1, at, "} else {") : npos;
+    const std::size_t end = other == npos ? npos : find(other + 1, at, "}");
+    if (end == npos) {
+      out.lines_.push_back(lines_[i]);
+      continue;
+    }
+    out.lines_.push_back({at, "{"});
+    for (std::size_t k = holds ? i + 1 : other + 1; k < (holds ? other : end); ++k)
+      out.lines_.push_back(lines_[k]);
+    out.lines_.push_back({at, "}"});
+    i = end;
+  }
+  return out;
+}
+
 void Writer::append(const Writer& w) {
   for (const auto& [ind, text] : w.lines_) lines_.push_back({text.empty() ? 0 : ind + indent_, text});
 }
