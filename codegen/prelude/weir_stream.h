@@ -84,6 +84,22 @@ static inline void weir_stream_one(char* dst, const char* src) {
          row_bytes >= (whole ? weir_stream_min_row_bytes : weir_stream_min_gapped_row_bytes);
 }
 
+// Whether a map of `points` points that chooses its store kind in its parallel branch runs that
+// branch although one thread runs it, in a program of `threads` OpenMP threads: with one
+// (OMP_NUM_THREADS=1, an MPI rank per core) the measured thread choice always takes the
+// one-thread branch, which stores plainly, so a map that may write weir_stream_min_bytes (as many
+// points of 8 bytes) runs the branch that chooses: a parallel region of one thread costs
+// microseconds, such a map milliseconds (docs/adr/0041, "session 38").
+[[maybe_unused]] static inline bool weir_stream_one_thread_of(int threads, double points) {
+  return threads <= 1 && points >= static_cast<double>(weir_stream_min_bytes / 8);
+}
+#ifdef _OPENMP
+#include <omp.h>
+[[maybe_unused]] static inline bool weir_stream_one_thread(double points) {
+  return weir_stream_one_thread_of(omp_get_max_threads(), points);
+}
+#endif
+
 // Whether an output of `total_bytes` whose rows are `row_bytes` long is streamed; `whole`: the
 // rows are whole last dimensions (adjacent, no unwritten elements between them); `dst`: where
 // this row starts in the caller's array (so the test is made per row, at run time). Whole

@@ -37,9 +37,12 @@ class ParallelMapGen {
   /// one-thread time per point the sequential branch measured at earlier calls.
   /// `flat`: a body whose points are a fair measure of work (tiny maps skip the measuring);
   /// the measured times a block-scope static declared through `statics` (block_statics.h).
+  /// `parallel_anyway`: a C++ condition (of `weir_points`) under which the parallel branch runs
+  /// where one thread was chosen, or "".
   static void emit_measured_choice(BlockStatics& statics, const sym::Expr& points, bool flat,
                                    const std::function<void(Writer&)>& parallel,
-                                   const std::function<void(Writer&)>& sequential, Writer& w);
+                                   const std::function<void(Writer&)>& sequential, Writer& w,
+                                   const std::string& parallel_anyway = "");
 
   // --- reductions to one element (parallel_reduction.cpp) ----------------------------------
   /// Registers a Partial for each WCR output of a tasklet directly in the scope of map `e`

@@ -57,7 +57,8 @@ ThreadsVerdict ParallelMapGen::threads_verdict(const MapEntry& e) const {
 
 void ParallelMapGen::emit_measured_choice(BlockStatics& statics, const sym::Expr& points, bool flat,
                                           const std::function<void(Writer&)>& parallel,
-                                          const std::function<void(Writer&)>& sequential, Writer& w) {
+                                          const std::function<void(Writer&)>& sequential, Writer& w,
+                                          const std::string& parallel_anyway) {
   // The seconds per point of the map's last runs, per map (a block-scope static) and shared by
   // the threads that call the program; each branch measures itself (omp_get_wtime, ~20 ns).
   // A flat body of fewer than kAlwaysSequential points runs on one thread unmeasured: two clock
@@ -69,8 +70,10 @@ void ParallelMapGen::emit_measured_choice(BlockStatics& statics, const sym::Expr
   w.line("const bool weir_tiny = " + tiny + ";");
   w.line("const double weir_t0 = weir_tiny ? 0.0 : omp_get_wtime();");
   // Work per point unknown (a body with loops or library nodes): the first runs are parallel.
-  w.open(std::string("if (weir_tiny || weir_run_sequentially(weir_times, weir_points") +
-         (flat ? "" : ", true") + ")) {");
+  std::string one_thread =
+      std::string("weir_run_sequentially(weir_times, weir_points") + (flat ? "" : ", true") + ")";
+  if (!parallel_anyway.empty()) one_thread = "(" + one_thread + " && !" + parallel_anyway + ")";
+  w.open("if (weir_tiny || " + one_thread + ") {");
   sequential(w);
   w.line(
       "if (!weir_tiny) weir_map_ran(weir_times.sequential, weir_times.sequential_runs, (omp_get_wtime() - "

@@ -319,7 +319,10 @@ void StreamGen::emit_thread_choice(const MapEntry& e, const ThreadsVerdict& thre
     sequential(code);
     out.append(store_kind_copy(code, false));
   };
-  ParallelMapGen::emit_measured_choice(g_.statics_, threads.points, flat, chosen, plain, w);
+  // A program of one OpenMP thread always takes the one-thread branch: where the map may stream,
+  // it runs the parallel branch's store choice on its one thread (weir_stream_one_thread).
+  ParallelMapGen::emit_measured_choice(g_.statics_, threads.points, flat, chosen, plain, w,
+                                       "weir_stream_one_thread(weir_points)");
 }
 
 void StreamGen::emit_store_choice(const MapEntry& e, const std::vector<BlockStatics::Declared>& declared,

@@ -367,10 +367,10 @@ TEST_CASE("run --profile: by default nothing runs a timer per point of a map, an
   // The per-level states' bytes and FLOPs per execution (user33 J7): they depend on the column
   // block's width, Min(J - j, 64) of the column map's j (ScanColumnBlocking's width for the
   // solver's 5.625 lines per column in 32 KiB, docs/adr/0044 session 37), so they are averaged
-  // over the executions. J = 70: blocks of 64 and 6 columns, 35 on average. By hand per column and level: the forward
-  // sweep reads a, b, c, d and its two carries and writes the two carries and the two scanned
-  // fields, 10 doubles, and computes b - a * c', c / den, d - a * d', / den: 6 FLOPs; the backward
-  // sweep reads c', d' and its carry and writes the carry and x, 5 doubles, d' - c' * x: 2 FLOPs.
+  // over the executions. J = 70: blocks of 64 and 6 columns, 35 on average. By hand per column and level: the
+  // forward sweep reads a, b, c, d and its two carries and writes the two carries and the two scanned fields,
+  // 10 doubles, and computes b - a * c', c / den, d - a * d', / den: 6 FLOPs; the backward sweep reads c', d'
+  // and its carry and writes the carry and x, 5 doubles, d' - c' * x: 2 FLOPs.
   std::map<std::string, std::pair<double, double>> levels;
   for (const json& el : e.at("weir_profile").at("elements"))
     if (el.at("kind") == "state" && el.value("map_level", 0) >= 2) {

@@ -91,6 +91,19 @@ TEST_CASE("store choice: WEIR_STREAMING_STORES forces a kind with 'on' and 'off'
   CHECK(weir_stream_mode_of("ON") == -1);
 }
 
+TEST_CASE("store choice: a program of one OpenMP thread chooses where a map may stream",
+          "[codegen][streaming]") {
+  // Its measured thread choice always takes the one-thread branch, which stores plainly: a map
+  // that may write 8 MiB (1 Mi points of 8 bytes) runs the parallel branch's store choice on its
+  // one thread (weir_stream_one_thread, docs/adr/0041 session 38); smaller maps, and programs of
+  // more threads, keep the choice of one thread or many.
+  CHECK(weir_stream_one_thread_of(1, 1048576.0));
+  CHECK(weir_stream_one_thread_of(1, 4e6));
+  CHECK_FALSE(weir_stream_one_thread_of(1, 1048575.0));
+  CHECK_FALSE(weir_stream_one_thread_of(2, 4e6));
+  CHECK_FALSE(weir_stream_one_thread_of(64, 1e9));
+}
+
 TEST_CASE("store choice: every call's values are those of the formula, measured or forced either way",
           "[codegen][run][streaming]") {
   // 2048 x 512 doubles (8 MiB, rows of 4 KiB): the rows' own test streams them, so the calls
